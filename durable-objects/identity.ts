@@ -1,0 +1,471 @@
+/**
+ * `login.users` and everything that authenticates against it: accounts,
+ * API tokens, browser sessions, lockouts and pending TOTP enrolments, in the
+ * appliance's SQLite. Its methods run inside the Durable Object, so the
+ * read-check-write steps of lockout and code replay are atomic.
+ */
+import { RpcTarget } from "cloudflare:workers";
+import type { Role } from "../src/auth/roles.ts";
+import type { LoginResponse, TokenRecord, UserRecord } from "../src/routes/auth/schemas.ts";
+import { refuse, type Outcome } from "../src/schemas/outcome.ts";
+import type { Principal } from "../src/schemas/principal.ts";
+import { randomBytes, sha256Hex, toHex } from "../src/trust/encoding.ts";
+import { ENROLMENT_TTL_SECONDS, readEnrolmentToken, signEnrolmentToken } from "../src/trust/enrolment.ts";
+import { DECOY_HASH, hashPassword, verifyPassword } from "../src/trust/password.ts";
+import { SESSION_ABSOLUTE_SECONDS, SESSION_IDLE_SECONDS, newSessionSecrets } from "../src/trust/session.ts";
+import { newToken, tokenHint } from "../src/trust/tokens.ts";
+import { newTotpSecret, totpUri, verifyTotp } from "../src/trust/totp.ts";
+
+/** Consecutive failures per account and source IP before a lockout. */
+export const LOCKOUT_THRESHOLD = 5;
+/** How long a lockout lasts. */
+export const LOCKOUT_SECONDS = 15 * 60;
+/** Token and session "last used" times are written at most this often, so reads stay reads. */
+const TOUCH_INTERVAL_MS = 60_000;
+/** The development default of the bootstrap `admin` password (README). */
+export const DEFAULT_ADMIN_PASSWORD = "bngfleet-admin";
+
+const BAD_CREDENTIALS = "invalid username, password or code";
+
+export type LoginOutcome = Outcome<{ response: LoginResponse; sessionId?: string }>;
+export type IdentityEvent = { severity: "notice" | "warning" | "info"; msgId: string; fields: Record<string, string | number | boolean | null> };
+
+interface UserRow {
+  username: string;
+  role: Role;
+  password_hash: string;
+  totp_secret: string | null;
+  totp_last_step: number | null;
+  must_enrol: number;
+  created_ms: number;
+  password_changed_ms: number;
+  last_login_ms: number | null;
+  [key: string]: SqlStorageValue;
+}
+
+interface TokenRow {
+  id: string;
+  name: string;
+  role: Role;
+  prefix: string;
+  sha256: string;
+  created_ms: number;
+  created_by: string;
+  last_used_ms: number | null;
+  expires_ms: number | null;
+  source: "api" | "config";
+  [key: string]: SqlStorageValue;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+export class IdentityStore extends RpcTarget {
+  readonly #sql: SqlStorage;
+  readonly #appliance: string;
+  readonly #emit: (event: IdentityEvent) => void;
+  #signingKey!: Uint8Array;
+
+  constructor(sql: SqlStorage, appliance: string, emit: (event: IdentityEvent) => void) {
+    super();
+    this.#sql = sql;
+    this.#appliance = appliance;
+    this.#emit = emit;
+  }
+
+  /** Creates the tables, the signing key and, on a new appliance, the bootstrap `admin` (who must enrol TOTP). */
+  async open(adminPassword: string): Promise<void> {
+    this.#sql.exec(`
+      CREATE TABLE IF NOT EXISTS users (
+        username TEXT PRIMARY KEY, role TEXT NOT NULL, password_hash TEXT NOT NULL,
+        totp_secret TEXT, totp_last_step INTEGER, must_enrol INTEGER NOT NULL,
+        created_ms INTEGER NOT NULL, password_changed_ms INTEGER NOT NULL, last_login_ms INTEGER);
+      CREATE TABLE IF NOT EXISTS tokens (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL, prefix TEXT NOT NULL, sha256 TEXT NOT NULL UNIQUE,
+        created_ms INTEGER NOT NULL, created_by TEXT NOT NULL, last_used_ms INTEGER, expires_ms INTEGER, source TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS sessions (
+        id_sha256 TEXT PRIMARY KEY, username TEXT NOT NULL, csrf_token TEXT NOT NULL,
+        created_ms INTEGER NOT NULL, last_seen_ms INTEGER NOT NULL, source_ip TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS login_failures (
+        username TEXT NOT NULL, source_ip TEXT NOT NULL, failures INTEGER NOT NULL, locked_until_ms INTEGER,
+        PRIMARY KEY (username, source_ip));
+      CREATE TABLE IF NOT EXISTS enrolments (id TEXT PRIMARY KEY, username TEXT NOT NULL, secret TEXT NOT NULL, expires_ms INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `);
+    let key = this.#sql.exec<{ value: string }>("SELECT value FROM secrets WHERE name = 'enrolment-signing-key'").toArray()[0]?.value;
+    if (!key) {
+      key = toHex(randomBytes(32));
+      this.#sql.exec("INSERT INTO secrets (name, value) VALUES ('enrolment-signing-key', ?)", key);
+    }
+    this.#signingKey = new TextEncoder().encode(key);
+    if (this.#count("SELECT COUNT(*) AS n FROM users") === 0) {
+      const now = Date.now();
+      this.#sql.exec(
+        "INSERT INTO users (username, role, password_hash, must_enrol, created_ms, password_changed_ms) VALUES ('admin', 'super-user', ?, 1, ?, ?)",
+        await hashPassword(adminPassword),
+        now,
+        now,
+      );
+    }
+  }
+
+  /**
+   * Makes the tokens the configuration provisions (`bootstrap`, `fleet:<peer>`)
+   * exactly the given set: added, re-keyed or removed to match.
+   */
+  async provisionTokens(wanted: { name: string; role: Role; plaintext: string }[]): Promise<void> {
+    const hashed = await Promise.all(wanted.map(async (t) => ({ ...t, sha256: await sha256Hex(t.plaintext) })));
+    const existing = this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE source = 'config'").toArray();
+    for (const row of existing) {
+      const match = hashed.find((t) => t.name === row.name);
+      if (!match || match.sha256 !== row.sha256 || match.role !== row.role) this.#sql.exec("DELETE FROM tokens WHERE id = ?", row.id);
+    }
+    for (const token of hashed) {
+      if (existing.some((row) => row.name === token.name && row.sha256 === token.sha256 && row.role === token.role)) continue;
+      this.#sql.exec("DELETE FROM tokens WHERE sha256 = ?", token.sha256);
+      this.#sql.exec(
+        "INSERT INTO tokens (id, name, role, prefix, sha256, created_ms, created_by, source) VALUES (?, ?, ?, ?, ?, ?, 'configuration', 'config')",
+        toHex(randomBytes(8)),
+        token.name,
+        token.role,
+        tokenHint(token.plaintext),
+        token.sha256,
+        Date.now(),
+      );
+    }
+  }
+
+  // ── per-request authentication ───────────────────────────────────────────
+
+  /** The principal behind a token or session hash, or null; refreshes "last used" at most once a minute. */
+  authenticate(via: "token" | "session", sha256: string): Principal | null {
+    const now = Date.now();
+    if (via === "token") {
+      const row = this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE sha256 = ?", sha256).toArray()[0];
+      if (!row || (row.expires_ms !== null && row.expires_ms <= now)) return null;
+      if (row.last_used_ms === null || now - row.last_used_ms > TOUCH_INTERVAL_MS) {
+        this.#sql.exec("UPDATE tokens SET last_used_ms = ? WHERE id = ?", now, row.id);
+      }
+      return { via, role: row.role, username: row.source === "api" ? row.created_by : null, tokenId: row.id, tokenName: row.name, csrfToken: null };
+    }
+    const row = this.#sql
+      .exec<{ username: string; role: Role; csrf_token: string; created_ms: number; last_seen_ms: number }>(
+        "SELECT s.username, u.role, s.csrf_token, s.created_ms, s.last_seen_ms FROM sessions s JOIN users u ON u.username = s.username WHERE s.id_sha256 = ?",
+        sha256,
+      )
+      .toArray()[0];
+    if (!row) return null;
+    if (now - row.last_seen_ms > SESSION_IDLE_SECONDS * 1000 || now - row.created_ms > SESSION_ABSOLUTE_SECONDS * 1000) {
+      this.#sql.exec("DELETE FROM sessions WHERE id_sha256 = ?", sha256);
+      return null;
+    }
+    if (now - row.last_seen_ms > TOUCH_INTERVAL_MS / 2) this.#sql.exec("UPDATE sessions SET last_seen_ms = ? WHERE id_sha256 = ?", now, sha256);
+    return { via, role: row.role, username: row.username, tokenId: null, tokenName: null, csrfToken: row.csrf_token };
+  }
+
+  // ── login state machine ──────────────────────────────────────────────────
+
+  /** POST /auth/login: the spec's login table, with lockout per account and source IP. */
+  async login(username: string, password: string, totpCode: string | null, sourceIp: string): Promise<LoginOutcome> {
+    const now = Date.now();
+    const locked = this.#checkLock(username, sourceIp, now);
+    if (locked) return locked;
+    // Counted before the slow hash, so parallel guesses cannot outrun the counter.
+    this.#countAttempt(username, sourceIp);
+    const user = this.#user(username);
+    const passwordOk = await verifyPassword(password, user?.password_hash ?? DECOY_HASH);
+    if (!user || !passwordOk) return this.#failed(username, sourceIp, "password");
+
+    if (user.totp_secret !== null) {
+      if (!totpCode) {
+        this.#uncountAttempt(username, sourceIp);
+        return { ok: true, response: { status: "totpCodeRequired" } };
+      }
+      const verified = await verifyTotp(user.totp_secret, totpCode, null, now);
+      // Re-read after the await: a concurrent login may have used this code meanwhile.
+      const lastStep = this.#user(username)?.totp_last_step ?? null;
+      if (!verified.ok || (lastStep !== null && verified.timeStep <= lastStep)) return this.#failed(username, sourceIp, "totp");
+      this.#sql.exec("UPDATE users SET totp_last_step = ? WHERE username = ?", verified.timeStep, username);
+    } else if (user.must_enrol) {
+      this.#uncountAttempt(username, sourceIp);
+      return { ok: true, response: await this.#startEnrolment(username, now) };
+    }
+    return this.#loggedIn(user, sourceIp, now, "login");
+  }
+
+  /** POST /auth/enrol: the enrolment token and the first code complete enrolment and log in. */
+  async enrol(enrolmentToken: string, totpCode: string, sourceIp: string): Promise<LoginOutcome> {
+    const now = Date.now();
+    const claims = await readEnrolmentToken(this.#signingKey, enrolmentToken, now);
+    if (!claims) return refuse("bad-credentials", "the enrolment token is invalid or has expired; log in again");
+    const locked = this.#checkLock(claims.username, sourceIp, now);
+    if (locked) return locked;
+    this.#countAttempt(claims.username, sourceIp);
+    const pending = this.#sql
+      .exec<{ secret: string; expires_ms: number }>("SELECT secret, expires_ms FROM enrolments WHERE id = ? AND username = ?", claims.enrolmentId, claims.username)
+      .toArray()[0];
+    if (!pending || pending.expires_ms <= now) return refuse("bad-credentials", "the enrolment token is invalid or has expired; log in again");
+    const verified = await verifyTotp(pending.secret, totpCode, null, now);
+    if (!verified.ok) return this.#failed(claims.username, sourceIp, "totp");
+    const user = this.#user(claims.username);
+    if (!user) return refuse("bad-credentials", BAD_CREDENTIALS);
+    this.#sql.exec("UPDATE users SET totp_secret = ?, totp_last_step = ?, must_enrol = 0 WHERE username = ?", pending.secret, verified.timeStep, user.username);
+    this.#sql.exec("DELETE FROM enrolments WHERE username = ?", user.username);
+    this.#emit({ severity: "notice", msgId: "auth.totp.enrolled", fields: { username: user.username } });
+    return this.#loggedIn(user, sourceIp, now, "enrol");
+  }
+
+  /** Ends a session server-side. */
+  logout(sessionSha256: string): void {
+    const row = this.#sql.exec<{ username: string }>("SELECT username FROM sessions WHERE id_sha256 = ?", sessionSha256).toArray()[0];
+    this.#sql.exec("DELETE FROM sessions WHERE id_sha256 = ?", sessionSha256);
+    if (row) this.#emit({ severity: "info", msgId: "auth.logout", fields: { username: row.username } });
+  }
+
+  async #startEnrolment(username: string, now: number): Promise<LoginResponse> {
+    const id = toHex(randomBytes(16));
+    const secret = newTotpSecret();
+    this.#sql.exec("DELETE FROM enrolments WHERE username = ? OR expires_ms <= ?", username, now);
+    this.#sql.exec("INSERT INTO enrolments (id, username, secret, expires_ms) VALUES (?, ?, ?, ?)", id, username, secret, now + ENROLMENT_TTL_SECONDS * 1000);
+    return {
+      status: "totpEnrolmentRequired",
+      enrolmentToken: await signEnrolmentToken(this.#signingKey, username, id, now),
+      secret,
+      otpauthUri: totpUri(`bngfleet ${this.#appliance}`, username, secret),
+    };
+  }
+
+  async #loggedIn(user: UserRow, sourceIp: string, now: number, how: "login" | "enrol"): Promise<LoginOutcome> {
+    this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", user.username, sourceIp);
+    this.#sql.exec("UPDATE users SET last_login_ms = ? WHERE username = ?", now, user.username);
+    // A new id on every login (no session fixation); stored only as its SHA-256.
+    const { sessionId, csrfToken } = newSessionSecrets();
+    this.#sql.exec(
+      "INSERT INTO sessions (id_sha256, username, csrf_token, created_ms, last_seen_ms, source_ip) VALUES (?, ?, ?, ?, ?, ?)",
+      await sha256Hex(sessionId),
+      user.username,
+      csrfToken,
+      now,
+      now,
+      sourceIp,
+    );
+    this.#emit({ severity: "notice", msgId: "auth.login", fields: { username: user.username, sourceIp, via: how } });
+    return { ok: true, sessionId, response: { status: "success", username: user.username, role: user.role, csrfToken } };
+  }
+
+  #checkLock(username: string, sourceIp: string, now: number): LoginOutcome | null {
+    const row = this.#sql
+      .exec<{ failures: number; locked_until_ms: number | null }>("SELECT failures, locked_until_ms FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp)
+      .toArray()[0];
+    if (!row) return null;
+    if (row.locked_until_ms !== null && row.locked_until_ms <= now) {
+      this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
+      return null;
+    }
+    if (row.locked_until_ms !== null || row.failures >= LOCKOUT_THRESHOLD) {
+      const until = row.locked_until_ms ?? now + LOCKOUT_SECONDS * 1000;
+      return refuse("locked", `too many failed logins for this account from ${sourceIp}; try again after ${iso(until)}`, {
+        retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)),
+      });
+    }
+    return null;
+  }
+
+  #countAttempt(username: string, sourceIp: string): void {
+    this.#sql.exec(
+      "INSERT INTO login_failures (username, source_ip, failures) VALUES (?, ?, 1) ON CONFLICT (username, source_ip) DO UPDATE SET failures = failures + 1",
+      username,
+      sourceIp,
+    );
+  }
+
+  #uncountAttempt(username: string, sourceIp: string): void {
+    this.#sql.exec("UPDATE login_failures SET failures = MAX(0, failures - 1) WHERE username = ? AND source_ip = ?", username, sourceIp);
+  }
+
+  #failed(username: string, sourceIp: string, factor: "password" | "totp"): LoginOutcome {
+    const failures = this.#count("SELECT failures AS n FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
+    this.#emit({ severity: "warning", msgId: "auth.login.failed", fields: { username, sourceIp, factor, failures } });
+    if (failures >= LOCKOUT_THRESHOLD) {
+      this.#sql.exec("UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?", Date.now() + LOCKOUT_SECONDS * 1000, username, sourceIp);
+      this.#emit({ severity: "warning", msgId: "auth.lockout", fields: { username, sourceIp, seconds: LOCKOUT_SECONDS } });
+    }
+    return refuse("bad-credentials", BAD_CREDENTIALS);
+  }
+
+  // ── tokens ───────────────────────────────────────────────────────────────
+
+  /** Creates a token; the plaintext is returned here once and only its SHA-256 is kept. */
+  async createToken(name: string, role: Role, expiresUtc: string | null, createdBy: string): Promise<Outcome<{ token: TokenRecord & { token: string } }>> {
+    const now = Date.now();
+    const expires = expiresUtc === null ? null : Date.parse(expiresUtc);
+    if (expires !== null && expires <= now) return refuse("invalid", "expiresUtc must be in the future", { pointer: "#/expiresUtc" });
+    if (this.#count("SELECT COUNT(*) AS n FROM tokens WHERE name = ?", name) > 0) return refuse("conflict", `a token named '${name}' already exists`);
+    const plaintext = newToken();
+    const id = toHex(randomBytes(8));
+    this.#sql.exec(
+      "INSERT INTO tokens (id, name, role, prefix, sha256, created_ms, created_by, expires_ms, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'api')",
+      id,
+      name,
+      role,
+      tokenHint(plaintext),
+      await sha256Hex(plaintext),
+      now,
+      createdBy,
+      expires,
+    );
+    this.#emit({ severity: "notice", msgId: "auth.token.created", fields: { tokenId: id, name, role, by: createdBy } });
+    return { ok: true, token: { ...this.#tokenRecord(this.#tokenRow(id)!), token: plaintext } };
+  }
+
+  /** Tokens, newest first; never a plaintext or a hash. */
+  listTokens(): TokenRecord[] {
+    return this.#sql.exec<TokenRow>("SELECT * FROM tokens ORDER BY created_ms DESC, id").toArray().map((row) => this.#tokenRecord(row));
+  }
+
+  /** Revokes an API-created token at once. */
+  revokeToken(id: string, by: string): Outcome<object> {
+    const row = this.#tokenRow(id);
+    if (!row) return refuse("not-found", `no token with id '${id}'`);
+    if (row.source === "config") return refuse("conflict", `token '${row.name}' is provisioned by the fleet configuration; change the configuration instead`);
+    this.#sql.exec("DELETE FROM tokens WHERE id = ?", id);
+    this.#emit({ severity: "notice", msgId: "auth.token.revoked", fields: { tokenId: id, name: row.name, by } });
+    return { ok: true };
+  }
+
+  #tokenRow(id: string): TokenRow | undefined {
+    return this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE id = ?", id).toArray()[0];
+  }
+
+  #tokenRecord(row: TokenRow): TokenRecord {
+    return {
+      id: row.id,
+      name: row.name,
+      role: row.role,
+      prefix: row.prefix,
+      createdUtc: iso(row.created_ms),
+      createdBy: row.created_by,
+      lastUsedUtc: isoOrNull(row.last_used_ms),
+      expiresUtc: isoOrNull(row.expires_ms),
+      source: row.source,
+    };
+  }
+
+  // ── users ────────────────────────────────────────────────────────────────
+
+  /** All accounts, by name. */
+  listUsers(): UserRecord[] {
+    return this.#sql.exec<UserRow>("SELECT * FROM users ORDER BY username").toArray().map((row) => this.#userRecord(row));
+  }
+
+  /** One account. */
+  getUser(username: string): Outcome<{ user: UserRecord }> {
+    const row = this.#user(username);
+    return row ? { ok: true, user: this.#userRecord(row) } : refuse("not-found", `no user '${username}'`);
+  }
+
+  /** A new account; it enrols TOTP at its first login. */
+  async createUser(username: string, role: Role, password: string, by: string): Promise<Outcome<object>> {
+    if (this.#user(username)) return refuse("conflict", `user '${username}' already exists`);
+    const hash = await hashPassword(password);
+    const now = Date.now();
+    if (this.#user(username)) return refuse("conflict", `user '${username}' already exists`);
+    this.#sql.exec(
+      "INSERT INTO users (username, role, password_hash, must_enrol, created_ms, password_changed_ms) VALUES (?, ?, ?, 1, ?, ?)",
+      username,
+      role,
+      hash,
+      now,
+      now,
+    );
+    this.#emit({ severity: "notice", msgId: "auth.user.created", fields: { username, role, by } });
+    return { ok: true };
+  }
+
+  /** Changes an account's role; the last super-user cannot be demoted. */
+  updateRole(username: string, role: Role, by: string): Outcome<object> {
+    const row = this.#user(username);
+    if (!row) return refuse("not-found", `no user '${username}'`);
+    if (row.role === "super-user" && role !== "super-user" && this.#superUsers() === 1) {
+      return refuse("conflict", `'${username}' is the last super-user; promote another account first`);
+    }
+    this.#sql.exec("UPDATE users SET role = ? WHERE username = ?", role, username);
+    this.#emit({ severity: "notice", msgId: "auth.user.updated", fields: { username, role, by } });
+    return { ok: true };
+  }
+
+  /** Deletes an account and ends its sessions; the last super-user cannot be deleted. */
+  deleteUser(username: string, by: string): Outcome<object> {
+    const row = this.#user(username);
+    if (!row) return refuse("not-found", `no user '${username}'`);
+    if (row.role === "super-user" && this.#superUsers() === 1) return refuse("conflict", `'${username}' is the last super-user`);
+    this.#sql.exec("DELETE FROM users WHERE username = ?", username);
+    this.#endSessions(username);
+    this.#sql.exec("DELETE FROM login_failures WHERE username = ?", username);
+    this.#emit({ severity: "notice", msgId: "auth.user.deleted", fields: { username, by } });
+    return { ok: true };
+  }
+
+  /** Sets a password (administrative reset, or the account's own change after checking the current one); ends the account's sessions. */
+  async setPassword(username: string, password: string, by: string, current?: string): Promise<Outcome<object>> {
+    const row = this.#user(username);
+    if (!row) return refuse("not-found", `no user '${username}'`);
+    if (current !== undefined && !(await verifyPassword(current, row.password_hash))) return refuse("bad-credentials", "the current password is wrong");
+    this.#sql.exec("UPDATE users SET password_hash = ?, password_changed_ms = ? WHERE username = ?", await hashPassword(password), Date.now(), username);
+    this.#endSessions(username);
+    this.#emit({ severity: "notice", msgId: "auth.password.changed", fields: { username, by } });
+    return { ok: true };
+  }
+
+  /** Forgets an account's authenticator: it must enrol again at its next login; its sessions end. */
+  resetTotp(username: string, by: string): Outcome<object> {
+    if (!this.#user(username)) return refuse("not-found", `no user '${username}'`);
+    this.#sql.exec("UPDATE users SET totp_secret = NULL, totp_last_step = NULL, must_enrol = 1 WHERE username = ?", username);
+    this.#endSessions(username);
+    this.#emit({ severity: "notice", msgId: "auth.totp.reset", fields: { username, by } });
+    return { ok: true };
+  }
+
+  /** Lifts every lockout of an account. */
+  unlock(username: string, by: string): Outcome<object> {
+    if (!this.#user(username)) return refuse("not-found", `no user '${username}'`);
+    this.#sql.exec("DELETE FROM login_failures WHERE username = ?", username);
+    this.#emit({ severity: "notice", msgId: "auth.unlocked", fields: { username, by } });
+    return { ok: true };
+  }
+
+  #endSessions(username: string): void {
+    this.#sql.exec("DELETE FROM sessions WHERE username = ?", username);
+  }
+
+  #superUsers(): number {
+    return this.#count("SELECT COUNT(*) AS n FROM users WHERE role = 'super-user'");
+  }
+
+  #user(username: string): UserRow | undefined {
+    return this.#sql.exec<UserRow>("SELECT * FROM users WHERE username = ?", username).toArray()[0];
+  }
+
+  #userRecord(row: UserRow): UserRecord {
+    const now = Date.now();
+    const lockouts = this.#sql
+      .exec<{ source_ip: string; failures: number; locked_until_ms: number | null }>("SELECT * FROM login_failures WHERE username = ? ORDER BY source_ip", row.username)
+      .toArray()
+      .filter((l) => l.locked_until_ms === null || l.locked_until_ms > now)
+      .map((l) => ({ sourceIp: l.source_ip, failures: l.failures, lockedUntilUtc: isoOrNull(l.locked_until_ms) }));
+    return {
+      username: row.username,
+      role: row.role,
+      totpEnrolled: row.totp_secret !== null,
+      enrolmentRequired: row.must_enrol === 1 && row.totp_secret === null,
+      createdUtc: iso(row.created_ms),
+      passwordChangedUtc: iso(row.password_changed_ms),
+      lastLoginUtc: isoOrNull(row.last_login_ms),
+      lockouts,
+    };
+  }
+
+  #count(query: string, ...bindings: SqlStorageValue[]): number {
+    return Number(this.#sql.exec<{ n: number }>(query, ...bindings).toArray()[0]?.n ?? 0);
+  }
+}

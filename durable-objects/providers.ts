@@ -1,0 +1,65 @@
+/**
+ * External sign-in configuration: OIDC providers (client secrets kept
+ * write-only) and the passkey policy, in the appliance's SQLite.
+ */
+import { RpcTarget } from "cloudflare:workers";
+import type { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy } from "../src/routes/auth/schemas.ts";
+import { refuse, type Outcome } from "../src/schemas/outcome.ts";
+
+type StoredProvider = Omit<OidcProviderRecord, "clientSecretSet" | "callbackPath" | "name">;
+
+const DEFAULT_PASSKEY_POLICY: PasskeyPolicy = { enabled: false, rpId: null, userVerification: "preferred", replacesTotp: false };
+
+export class ProviderStore extends RpcTarget {
+  readonly #sql: SqlStorage;
+
+  constructor(sql: SqlStorage) {
+    super();
+    this.#sql = sql;
+    sql.exec(`
+      CREATE TABLE IF NOT EXISTS oidc_providers (name TEXT PRIMARY KEY, settings TEXT NOT NULL, client_secret TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS policies (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `);
+  }
+
+  /** Every OIDC provider, by name, secrets withheld. */
+  list(): OidcProviderRecord[] {
+    return this.#sql
+      .exec<{ name: string; settings: string }>("SELECT name, settings FROM oidc_providers ORDER BY name")
+      .toArray()
+      .map((row) => ({ name: row.name, ...(JSON.parse(row.settings) as StoredProvider), clientSecretSet: true, callbackPath: `/api/v1/auth/oidc/${row.name}/callback` }));
+  }
+
+  /** Creates or replaces a provider; an omitted client secret keeps the stored one. */
+  put(name: string, write: OidcProviderWrite): Outcome<{ created: boolean }> {
+    const { clientSecret, name: _ignored, ...rest } = write;
+    const settings: StoredProvider = { ...rest, redirectUri: rest.redirectUri ?? null };
+    const existing = this.#sql.exec<{ client_secret: string }>("SELECT client_secret FROM oidc_providers WHERE name = ?", name).toArray()[0];
+    const secret = clientSecret ?? existing?.client_secret;
+    if (secret === undefined) return refuse("invalid", "clientSecret is required when creating a provider", { pointer: "#/clientSecret" });
+    this.#sql.exec(
+      "INSERT INTO oidc_providers (name, settings, client_secret) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET settings = excluded.settings, client_secret = excluded.client_secret",
+      name,
+      JSON.stringify(settings),
+      secret,
+    );
+    return { ok: true, created: existing === undefined };
+  }
+
+  /** Deletes a provider. */
+  delete(name: string): Outcome<object> {
+    const deleted = this.#sql.exec("DELETE FROM oidc_providers WHERE name = ?", name).rowsWritten;
+    return deleted > 0 ? { ok: true } : refuse("not-found", `no OIDC provider '${name}'`);
+  }
+
+  /** The passkey policy (defaults: disabled). */
+  passkeyPolicy(): PasskeyPolicy {
+    const row = this.#sql.exec<{ value: string }>("SELECT value FROM policies WHERE name = 'passkey'").toArray()[0];
+    return row ? (JSON.parse(row.value) as PasskeyPolicy) : DEFAULT_PASSKEY_POLICY;
+  }
+
+  /** Replaces the passkey policy. */
+  setPasskeyPolicy(policy: PasskeyPolicy): void {
+    this.#sql.exec("INSERT INTO policies (name, value) VALUES ('passkey', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value", JSON.stringify(policy));
+  }
+}

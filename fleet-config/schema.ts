@@ -1,0 +1,98 @@
+/**
+ * The fleet file: which appliances exist, how each listens, its seed and
+ * profile, and the peers it reads through the fleet proxy (`webUi.peers`).
+ * Shared by the launcher (scripts/fleet.ts) and the Worker, so both accept
+ * exactly the same files.
+ */
+import { z } from "zod";
+
+/** Appliance and peer names are DNS labels: they appear in hostnames and in `/fleet/{appliance}/…`. */
+export const ApplianceName = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{0,62}$/, "a lower-case DNS label (letters, digits, '-')");
+
+export const PeerDefinition = z.strictObject({
+  name: ApplianceName.describe("the `{appliance}` key of the fleet proxy"),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe("peer base URL; defaults to the listener of the fleet member of that name"),
+  credential: z
+    .string()
+    .regex(/^bngtok_[A-Za-z0-9]{36}$/, "a bngtok_ token")
+    .optional()
+    .describe("read-only token this appliance presents to the peer; defaults to one derived from the fleet secret"),
+});
+
+export const ApplianceDefinition = z.strictObject({
+  name: ApplianceName,
+  seed: z.int().min(0).max(2 ** 31 - 1).describe("seed of the data-plane simulation"),
+  profile: z.string().regex(/^[a-z][a-z0-9-]*$/).describe("a file name under fleet-config/profiles/, without .json"),
+  webUi: z.strictObject({
+    listener: z.strictObject({
+      address: z.ipv4(),
+      port: z.int().min(1).max(65535),
+    }),
+    hostname: z
+      .string()
+      .regex(/^[a-z0-9.-]+$/)
+      .optional()
+      .describe("the name this appliance answers to when deployed (webUi.hostname)"),
+    peers: z.array(PeerDefinition).default([]),
+  }),
+});
+
+export const FleetFile = z
+  .strictObject({
+    portBase: z
+      .int()
+      .min(1)
+      .max(65535)
+      .default(8443)
+      .describe("the port the listeners below are written against; BNG_PORT_BASE moves them all by the same offset"),
+    appliances: z.array(ApplianceDefinition).min(1),
+  })
+  .superRefine((fleet, ctx) => {
+    const names = fleet.appliances.map((a) => a.name);
+    fleet.appliances.forEach((appliance, i) => {
+      if (names.indexOf(appliance.name) !== i) {
+        ctx.addIssue({ code: "custom", path: ["appliances", i, "name"], message: `duplicate appliance name '${appliance.name}'` });
+      }
+      appliance.webUi.peers.forEach((peer, j) => {
+        const path = ["appliances", i, "webUi", "peers", j];
+        if (peer.name === appliance.name) {
+          ctx.addIssue({ code: "custom", path: [...path, "name"], message: "an appliance is not its own peer" });
+        } else if (!names.includes(peer.name) && !peer.url) {
+          ctx.addIssue({ code: "custom", path: [...path, "url"], message: `'${peer.name}' is not in this fleet, so its url is required` });
+        }
+        if (!names.includes(peer.name) && !peer.credential) {
+          ctx.addIssue({ code: "custom", path: [...path, "credential"], message: `'${peer.name}' is not in this fleet, so its credential is required` });
+        }
+      });
+    });
+  });
+
+export type FleetFile = z.infer<typeof FleetFile>;
+export type ApplianceDefinition = z.infer<typeof ApplianceDefinition>;
+export type PeerDefinition = z.infer<typeof PeerDefinition>;
+
+/** Formats a zod failure as one line per field, each naming the field's path. */
+export function describeIssues(error: z.ZodError, prefix = ""): string[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join(".");
+    return `${prefix}${path || "(root)"}: ${issue.message}`;
+  });
+}
+
+/** How the listeners are reached: BNG_PORT_BASE moves every port by one offset; BNG_HTTP=1 serves plain HTTP. */
+export interface ListenerOptions {
+  portBase?: number | undefined;
+  http?: boolean | undefined;
+}
+
+/** The origin an appliance listens on, e.g. `https://127.0.0.1:8443`. */
+export function listenerOrigin(fleet: FleetFile, appliance: ApplianceDefinition, options: ListenerOptions = {}): string {
+  const { address, port } = appliance.webUi.listener;
+  const shifted = port - fleet.portBase + (options.portBase ?? fleet.portBase);
+  return `${options.http ? "http" : "https"}://${address}:${shifted}`;
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Debian packages the test suite cross-checks against: oathtool (TOTP, RFC 6238)
+# and promtool (Prometheus exposition format). Installed only when missing.
+set -euo pipefail
+missing=()
+command -v oathtool >/dev/null || missing+=(oathtool)
+command -v promtool >/dev/null || missing+=(prometheus)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

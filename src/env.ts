@@ -1,0 +1,23 @@
+/** The Worker's bindings. Everything but `Appliance` is optional text; `npm start` sets them per appliance (see README). */
+import type { Appliance } from "../durable-objects/appliance.ts";
+
+export interface Env {
+  /** The one SQLite-backed Durable Object namespace: one object per appliance, addressed by name. */
+  Appliance: DurableObjectNamespace<Appliance>;
+  /** The appliance this listener serves; when unset the request's hostname decides. */
+  APPLIANCE?: string;
+  /** A fleet file (JSON) replacing the bundled fleet-config/fleet.json. */
+  FLEET?: string;
+  /** The origin clients reach this listener at, when a TLS terminator sits in front (local fleet). */
+  BNG_PUBLIC_ORIGIN?: string;
+  BNG_PORT_BASE?: string;
+  BNG_HTTP?: string;
+  /** Password of the bootstrap `admin` account when an appliance's identity store is first created. */
+  BNG_ADMIN_PASSWORD?: string;
+  /** A `bngtok_…` plaintext every appliance accepts as the super-user token `bootstrap`. */
+  BNG_BOOTSTRAP_TOKEN?: string;
+  /** Shared by the fleet; the peer credentials are derived from it. */
+  BNG_FLEET_SECRET?: string;
+  /** How long the fleet proxy waits for an external peer (milliseconds). */
+  BNG_PEER_TIMEOUT_MS?: string;
+}

@@ -1,0 +1,86 @@
+/**
+ * The fleet as this Worker sees it: the fleet file (bundled, or `FLEET`),
+ * which appliance a request is for, and each appliance's peers with their
+ * URLs and credentials resolved.
+ */
+import bundledFleet from "../../fleet-config/fleet.json";
+import { FleetFile, describeIssues, listenerOrigin, type ApplianceDefinition } from "../../fleet-config/schema.ts";
+import { deriveToken } from "../trust/tokens.ts";
+import type { Env } from "../env.ts";
+
+export interface Peer {
+  name: string;
+  url: string;
+  /** True when the peer is served by this same deployment (same Durable Object namespace). */
+  member: boolean;
+  /** The read-only token presented to the peer; null when none can be had (no fleet secret). */
+  credential: string | null;
+}
+
+let cached: { source: string | undefined; fleet: FleetFile } | undefined;
+
+/** The fleet file in force, parsed once per isolate. */
+export function loadFleet(env: Env): FleetFile {
+  if (cached === undefined || cached.source !== env.FLEET) {
+    const parsed = FleetFile.safeParse(env.FLEET ? JSON.parse(env.FLEET) : bundledFleet);
+    if (!parsed.success) throw new Error(`invalid fleet file: ${describeIssues(parsed.error).join("; ")}`);
+    cached = { source: env.FLEET, fleet: parsed.data };
+  }
+  return cached.fleet;
+}
+
+const listenerOptions = (env: Env) => ({
+  portBase: env.BNG_PORT_BASE ? Number(env.BNG_PORT_BASE) : undefined,
+  http: env.BNG_HTTP === "1",
+});
+
+/**
+ * The appliance a request is for: the listener's own (`APPLIANCE`, set per
+ * listener by the local fleet), else the one whose `webUi.hostname` is the
+ * request's host, else the one named by the host's first DNS label.
+ */
+export function applianceForHost(env: Env, hostname: string): ApplianceDefinition | undefined {
+  const fleet = loadFleet(env);
+  if (env.APPLIANCE) return fleet.appliances.find((a) => a.name === env.APPLIANCE);
+  const host = hostname.toLowerCase();
+  return (
+    fleet.appliances.find((a) => a.webUi.hostname === host) ??
+    fleet.appliances.find((a) => a.name === host.split(".")[0])
+  );
+}
+
+/** The appliance of a given name. */
+export function applianceNamed(env: Env, name: string): ApplianceDefinition | undefined {
+  return loadFleet(env).appliances.find((a) => a.name === name);
+}
+
+const peerLabel = (from: string, to: string) => `peer:${from}>${to}`;
+
+/** The peers of an appliance (`webUi.peers`), with URLs and credentials resolved. */
+export async function peersOf(env: Env, appliance: ApplianceDefinition): Promise<Peer[]> {
+  const fleet = loadFleet(env);
+  return Promise.all(
+    appliance.webUi.peers.map(async (peer) => {
+      const member = fleet.appliances.find((a) => a.name === peer.name);
+      const derived = member && env.BNG_FLEET_SECRET ? await deriveToken(env.BNG_FLEET_SECRET, peerLabel(appliance.name, peer.name)) : null;
+      return {
+        name: peer.name,
+        url: peer.url ?? (member ? listenerOrigin(fleet, member, listenerOptions(env)) : ""),
+        member: member !== undefined && peer.url === undefined,
+        credential: peer.credential ?? derived,
+      };
+    }),
+  );
+}
+
+/** The credentials other fleet members present to this appliance: each becomes a read-only token named `fleet:<member>`. */
+export async function inboundPeerCredentials(env: Env, name: string): Promise<{ tokenName: string; credential: string }[]> {
+  const inbound = [];
+  for (const other of loadFleet(env).appliances) {
+    const entry = other.webUi.peers.find((p) => p.name === name);
+    if (!entry || other.name === name) continue;
+    const credential = entry.credential ?? (env.BNG_FLEET_SECRET ? await deriveToken(env.BNG_FLEET_SECRET, peerLabel(other.name, name)) : null);
+    if (credential) inbound.push({ tokenName: `fleet:${other.name}`, credential });
+  }
+  return inbound;
+}

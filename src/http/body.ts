@@ -1,0 +1,34 @@
+/**
+ * Request body reading: the spec accepts `application/json`, `text/json` and
+ * `application/*+json`; anything else on a body-carrying request is 415, and
+ * JSON that does not parse is 400 before any schema runs.
+ */
+import { StatusError } from "./problem.ts";
+
+/** Request bodies above this are refused with 413; no management payload comes near it. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const JSON_TYPE = /^(application\/json|text\/json|application\/[a-z0-9.+-]+\+json)$/;
+
+/** True for the JSON media types the appliance accepts (parameters such as charset ignored). */
+export function isJsonMediaType(contentType: string | null): boolean {
+  const type = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
+  return JSON_TYPE.test(type);
+}
+
+/** Reads a JSON body; `undefined` when the request carries none. */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new StatusError(413, `request body exceeds ${MAX_BODY_BYTES} bytes`);
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw new StatusError(413, `request body exceeds ${MAX_BODY_BYTES} bytes`);
+  if (text.trim() === "") return undefined;
+  if (!isJsonMediaType(request.headers.get("content-type"))) {
+    throw new StatusError(415, "request bodies must be application/json, text/json or application/*+json");
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new StatusError(400, `malformed JSON body: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The one error type and the one formatter: handlers throw `StatusError`;
+ * `problemResponse` writes RFC 9457 problem details for it.
+ */
+
+/** Where a rejected value sat, with the reason (RFC 9457 §3's `errors` extension, with `in` naming the request part). */
+export interface FieldError {
+  in: "path" | "query" | "body" | "header" | "config";
+  pointer: string;
+  detail: string;
+}
+
+export interface StatusErrorOptions {
+  headers?: Record<string, string>;
+  errors?: FieldError[];
+}
+
+/** An error that maps to exactly one HTTP status and a human-readable detail. */
+export class StatusError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly errors: FieldError[] | undefined;
+
+  constructor(status: number, detail: string, options: StatusErrorOptions = {}) {
+    super(detail);
+    this.status = status;
+    this.headers = options.headers ?? {};
+    this.errors = options.errors;
+  }
+}
+
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  423: "Locked",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+/** The title of a status, as `about:blank` problems require. */
+export const statusTitle = (status: number): string => TITLES[status] ?? "Error";
+
+/** An `application/problem+json` response. */
+export function problemResponse(status: number, detail: string, instance: string, options: StatusErrorOptions = {}): Response {
+  const body = {
+    type: "about:blank",
+    title: statusTitle(status),
+    status,
+    detail,
+    instance,
+    ...(options.errors ? { errors: options.errors } : {}),
+  };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/problem+json", ...options.headers },
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * A route is data: method, path, section, role floor, schemas, FP flag and a
+ * handler. The router, the OpenAPI document and the authorization tests all
+ * read the same table, so they cannot drift apart.
+ */
+import type { z } from "zod";
+import type { Floor } from "../auth/roles.ts";
+import type { Principal } from "../schemas/principal.ts";
+import type { ApplianceContext } from "../fleet/context.ts";
+
+/** The spec's 20 sections, the OpenAPI tags. */
+export const SECTIONS = [
+  "Address pools", "Alarms", "Authentication", "CGN", "Captures", "Configuration", "Fleet",
+  "GRE Circuits", "L2TP", "Licensing", "LocalSubscribers", "Logs", "Metrics", "RADIUS",
+  "Routing", "Sessions", "Source VRF Rules", "System", "SystemUpgrade", "VRFs",
+] as const;
+export type Section = (typeof SECTIONS)[number];
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** What a handler receives: validated input, the caller, and the appliance it addresses. */
+export interface RouteContext<P, Q, B> {
+  request: Request;
+  appliance: ApplianceContext;
+  principal: Principal | null;
+  params: P;
+  query: Q;
+  body: B;
+  /** Headers to add to the response (e.g. Set-Cookie). */
+  responseHeaders: Headers;
+}
+
+export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  method: Method;
+  /** OpenAPI-style path; `{name+}` is a parameter spanning several segments. */
+  path: string;
+  section: Section;
+  summary: string;
+  description?: string;
+  /** Defaults to the spec's common rule (see `defaultFloor`). */
+  floor?: Floor;
+  /** `bearer`: the route refuses a cookie (the metrics scrape). */
+  credentials?: "any" | "bearer";
+  /** Readable on a peer through the fleet proxy. */
+  fp?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** A body schema that also accepts an empty body (e.g. the alarm test). */
+  bodyOptional?: boolean;
+  response: { description: string; schema?: z.ZodType; contentType?: string };
+  /** Served but left out of the OpenAPI document (the reference viewer's static files). */
+  hidden?: boolean;
+  /** Error statuses this route can answer beyond the common 400/401/403. */
+  errors?: number[];
+  handle(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): unknown;
+}
+
+// The handler's parameter types differ per route; the table holds them erased.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Route = RouteDefinition<any, any, any>;
+
+/** Declares a route, inferring the handler's input types from its schemas. */
+export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined>(
+  definition: RouteDefinition<P, Q, B>,
+): Route {
+  return definition;
+}
+
+/** The route's path as a regular expression over the raw (still percent-encoded) URL path. */
+export function pathPattern(path: string): RegExp {
+  const source = path
+    .replace(/[.]/g, "\\.")
+    .replace(/\{(\w+)\+\}/g, "(?<$1>.+)")
+    .replace(/\{(\w+)\}/g, "(?<$1>[^/]+)");
+  return new RegExp(`^${source}/?$`);
+}

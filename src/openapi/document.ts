@@ -1,0 +1,147 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route table and the same zod
+ * schemas the handlers validate with: version `v1`, the spec's 20 sections
+ * as tags, the two security schemes, each operation's role floor
+ * (`x-role-floor`) and fleet-proxy mark (`x-fleet-proxy`).
+ */
+import { z } from "zod";
+import { floorOf } from "../auth/authenticate.ts";
+import { ProblemDetails } from "../schemas/common.ts";
+import { SECTIONS, type Route } from "../http/route.ts";
+
+type JsonSchema = Record<string, unknown>;
+type Io = "input" | "output";
+
+const SECTION_NOTES: Partial<Record<(typeof SECTIONS)[number], string>> = {
+  Authentication:
+    "Roles are `read-only` < `operator` < `super-user` (the spec's `admin` is `super-user` and is accepted as input). Lockout: 5 consecutive failures per account and source IP lock that pair for 15 minutes (423 with Retry-After); wrong username, password or code all answer 401 alike. Sessions: `bng_session` cookie, 256 random bits, HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS, ending after 30 minutes idle or 12 hours; enrolment tokens last 10 minutes.",
+  Fleet: "Mutations are always local; GET operations marked `x-fleet-proxy: true` are readable on a peer through the fleet proxy.",
+};
+
+/** Collects named schemas into `components.schemas`, keeping request and response variants apart when they differ. */
+class Components {
+  readonly schemas: Record<string, JsonSchema> = {};
+  readonly #origin: Record<string, Io> = {};
+
+  convert(schema: z.ZodType, io: Io): JsonSchema {
+    const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+    const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
+    delete json.$defs;
+    delete json.$schema;
+    const rename: Record<string, string> = {};
+    for (const [id, def] of Object.entries(defs)) {
+      const existing = this.schemas[id];
+      const clash = existing && JSON.stringify(existing) !== JSON.stringify(this.#rewrite(def, {})) && this.#origin[id] !== io;
+      rename[id] = clash ? `${id}${io === "input" ? "Input" : "Output"}` : id;
+    }
+    for (const [id, def] of Object.entries(defs)) {
+      this.schemas[rename[id]!] = this.#rewrite(def, rename);
+      this.#origin[rename[id]!] ??= io;
+    }
+    return this.#rewrite(json, rename);
+  }
+
+  #rewrite(value: JsonSchema, rename: Record<string, string>): JsonSchema {
+    return JSON.parse(
+      JSON.stringify(value).replace(/"#\/\$defs\/([^"]+)"/g, (_, id: string) => JSON.stringify(`#/components/schemas/${rename[id] ?? id}`)),
+    ) as JsonSchema;
+  }
+}
+
+function parameters(schema: z.ZodType | undefined, where: "path" | "query", components: Components) {
+  if (!schema) return [];
+  const json = components.convert(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: where,
+      required: where === "path" || (json.required ?? []).includes(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+function problemResponse(description: string) {
+  return { description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/ProblemDetails" } } } };
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: "invalid input; `errors` names each rejected field",
+  401: "no valid session cookie or bearer token",
+  403: "role below the floor, or a cookie-authenticated change without X-CSRF-Token",
+  404: "unknown resource",
+  405: "method not allowed here (see Allow)",
+  409: "conflicts with the current state",
+  413: "request body too large",
+  415: "request body is not JSON",
+  422: "configuration validation rejected the change",
+  423: "account and source IP locked out",
+  502: "peer unreachable",
+  503: "appliance unavailable",
+  504: "peer did not answer in time",
+};
+
+function operation(route: Route, components: Components) {
+  const floor = floorOf(route);
+  const errors = new Set<number>(route.errors ?? []);
+  if (route.params || route.query || route.body) errors.add(400);
+  if (route.body) errors.add(415);
+  if (floor !== "anonymous") [401, 403].forEach((s) => errors.add(s));
+  const responses: Record<string, unknown> = {
+    "200": {
+      description: route.response.description,
+      ...(route.response.schema
+        ? { content: { [route.response.contentType ?? "application/json"]: { schema: components.convert(route.response.schema, "output") } } }
+        : route.response.contentType
+          ? { content: { [route.response.contentType]: {} } }
+          : {}),
+    },
+  };
+  for (const status of [...errors].sort()) responses[String(status)] = problemResponse(ERROR_TEXT[status] ?? "error");
+  return {
+    tags: [route.section],
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    operationId: `${route.method.toLowerCase()}${route.path.replace(/^\/api\/v1/, "").replace(/[{}+]/g, "").replace(/[/.-]+(\w)/g, (_, c: string) => c.toUpperCase())}`,
+    security:
+      floor === "anonymous" ? [] : route.credentials === "bearer" ? [{ bearerToken: [] }] : [{ bearerToken: [] }, { sessionCookie: [] }],
+    "x-role-floor": floor,
+    "x-fleet-proxy": route.fp === true,
+    parameters: [...parameters(route.params, "path", components), ...parameters(route.query, "query", components)],
+    ...(route.body
+      ? { requestBody: { required: !route.bodyOptional, content: { "application/json": { schema: components.convert(route.body, "input") } } } }
+      : {}),
+    responses,
+  };
+}
+
+/** Builds the document for a route table. */
+export function openApiDocument(routes: Route[]) {
+  const components = new Components();
+  components.convert(ProblemDetails, "output");
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes.filter((r) => !r.hidden)) {
+    const path = route.path.replace(/\{(\w+)\+\}/g, "{$1}");
+    (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, components);
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Broadband Gateway Management API",
+      version: "v1",
+      description:
+        "The management REST API of one subscriber-edge broadband gateway appliance, as served by the bngfleet twin. All paths are relative to the listener root. Errors are RFC 9457 problem details.",
+    },
+    tags: SECTIONS.map((name) => ({ name, ...(SECTION_NOTES[name] ? { description: SECTION_NOTES[name] } : {}) })),
+    paths,
+    components: {
+      schemas: components.schemas,
+      securitySchemes: {
+        bearerToken: { type: "http", scheme: "bearer", description: "a named API token, `bngtok_…`" },
+        sessionCookie: { type: "apiKey", in: "cookie", name: "bng_session", description: "browser session from POST /api/v1/auth/login; changes also need X-CSRF-Token" },
+      },
+    },
+  };
+}

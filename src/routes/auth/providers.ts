@@ -1,0 +1,66 @@
+/** OIDC providers (client secret write-only) and the passkey policy. */
+import { z } from "zod";
+import { route } from "../../http/route.ts";
+import { StatusResult } from "../../schemas/common.ts";
+import { unwrap } from "../../schemas/outcome.ts";
+import { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy, ProviderName } from "./schemas.ts";
+
+const oidc = "/api/v1/auth/providers/oidc";
+
+export const providerRoutes = [
+  route({
+    method: "GET",
+    path: oidc,
+    section: "Authentication",
+    summary: "List OIDC providers (client secrets are never returned)",
+    response: { description: "array of providers", schema: z.array(OidcProviderRecord) },
+    handle: (ctx) => ctx.appliance.stub.providers().list(),
+  }),
+  route({
+    method: "PUT",
+    path: `${oidc}/{name}`,
+    section: "Authentication",
+    summary: "Create or replace an OIDC provider",
+    description: "The name in the URL wins over any `name` in the body. `clientSecret` is write-only: required on create, omitted to keep the stored one.",
+    params: ProviderName,
+    body: OidcProviderWrite,
+    response: { description: "StatusResult `created` or `updated`", schema: StatusResult },
+    handle: async (ctx) => {
+      const { created } = unwrap(await ctx.appliance.stub.providers().put(ctx.params.name, ctx.body));
+      return { status: created ? "created" : "updated" };
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: `${oidc}/{name}`,
+    section: "Authentication",
+    summary: "Delete an OIDC provider",
+    params: ProviderName,
+    response: { description: "StatusResult `deleted`", schema: StatusResult },
+    errors: [404],
+    handle: async (ctx) => {
+      unwrap(await ctx.appliance.stub.providers().delete(ctx.params.name));
+      return { status: "deleted" };
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/auth/providers/passkey",
+    section: "Authentication",
+    summary: "The current passkey policy",
+    response: { description: "PasskeyPolicy", schema: PasskeyPolicy },
+    handle: (ctx) => ctx.appliance.stub.providers().passkeyPolicy(),
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v1/auth/providers/passkey",
+    section: "Authentication",
+    summary: "Replace the passkey policy",
+    body: PasskeyPolicy,
+    response: { description: "PasskeyPolicy as stored", schema: PasskeyPolicy },
+    handle: async (ctx) => {
+      await ctx.appliance.stub.providers().setPasskeyPolicy(ctx.body);
+      return ctx.body;
+    },
+  }),
+];

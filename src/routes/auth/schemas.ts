@@ -1,0 +1,164 @@
+/** Schemas of the Authentication section: the single source of its validation, types and OpenAPI components. */
+import { z } from "zod";
+import { ROLES, RoleSchema } from "../../auth/roles.ts";
+import { DateTime, page } from "../../schemas/common.ts";
+
+const Role = z.enum(ROLES);
+
+/** Account names are shared with the appliance CLI, so they follow POSIX user-name rules. */
+export const Username = z
+  .string()
+  .regex(/^[a-z_][a-z0-9_.-]{0,31}$/, "1-32 characters: lower-case letters, digits, '_', '.', '-', not starting with a digit, '.' or '-'");
+/** A new password: at least 8 characters (second factor is mandatory), at most 256. */
+export const NewPassword = z.string().min(8, "at least 8 characters").max(256, "at most 256 characters");
+
+export const LoginRequest = z
+  .object({
+    username: z.string().min(1).max(64),
+    password: z.string().min(1).max(1024),
+    totpCode: z.string().nullable().optional().meta({ description: "current 6-digit code; omit on the first attempt" }),
+  })
+  .meta({ id: "LoginRequest" });
+
+export const EnrolRequest = z.object({ enrolmentToken: z.string().min(1).max(4096), totpCode: z.string() }).meta({ id: "EnrolRequest" });
+
+export const LoginResponse = z
+  .object({
+    status: z.enum(["success", "totpCodeRequired", "totpEnrolmentRequired"]),
+    username: z.string().nullable().optional(),
+    role: Role.nullable().optional().meta({ description: "effective role; the spec's `admin` is `super-user`" }),
+    csrfToken: z.string().nullable().optional(),
+    enrolmentToken: z.string().nullable().optional().meta({ description: "valid for 10 minutes" }),
+    secret: z.string().nullable().optional().meta({ description: "Base32 TOTP secret (SHA-1, 6 digits, 30 s)" }),
+    otpauthUri: z.string().nullable().optional(),
+  })
+  .meta({ id: "LoginResponse" });
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+export const Whoami = z
+  .object({
+    via: z.enum(["session", "token"]),
+    username: z.string().nullable().meta({ description: "the account (sessions) or the account that created the token" }),
+    role: Role,
+    tokenName: z.string().nullable(),
+    csrfToken: z.string().nullable().meta({ description: "send as X-CSRF-Token on cookie-authenticated changes; null for tokens" }),
+    appliance: z.string(),
+  })
+  .meta({ id: "Whoami" });
+
+export const TokenCreate = z
+  .object({
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9 ._:@-]{0,63}$/, "1-64 characters: letters, digits, space, '.', '_', ':', '@', '-'"),
+    role: RoleSchema,
+    expiresUtc: DateTime.nullable().optional().meta({ description: "when the token stops working; null or absent = never" }),
+  })
+  .meta({ id: "TokenCreate" });
+
+export const TokenRecord = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    role: Role,
+    prefix: z.string().meta({ description: "the first characters of the plaintext, to recognise the token; not a secret" }),
+    createdUtc: DateTime,
+    createdBy: z.string(),
+    lastUsedUtc: DateTime.nullable().meta({ description: "updated at most once a minute" }),
+    expiresUtc: DateTime.nullable(),
+    source: z.enum(["api", "config"]).meta({ description: "`config`: provisioned from the fleet configuration (bootstrap and peer tokens); not revocable through the API" }),
+  })
+  .meta({ id: "TokenRecord" });
+export type TokenRecord = z.infer<typeof TokenRecord>;
+
+export const TokenCreated = TokenRecord.extend({
+  token: z.string().meta({ description: "the plaintext `bngtok_…`; shown this once and never again" }),
+}).meta({ id: "TokenCreated" });
+
+export const TokenPage = page(TokenRecord, "TokenPage");
+
+export const Lockout = z.object({ sourceIp: z.string(), failures: z.int(), lockedUntilUtc: DateTime.nullable() });
+
+export const UserRecord = z
+  .object({
+    username: z.string(),
+    role: Role,
+    totpEnrolled: z.boolean(),
+    enrolmentRequired: z.boolean().meta({ description: "the next login must enrol a TOTP authenticator" }),
+    createdUtc: DateTime,
+    passwordChangedUtc: DateTime,
+    lastLoginUtc: DateTime.nullable(),
+    lockouts: z.array(Lockout).meta({ description: "account and source-IP pairs with recent failures or a lockout" }),
+  })
+  .meta({ id: "UserRecord" });
+export type UserRecord = z.infer<typeof UserRecord>;
+
+export const UserPage = page(UserRecord, "UserPage");
+export const UserCreate = z.object({ username: Username, role: RoleSchema, password: NewPassword }).meta({ id: "UserCreate" });
+export const UserUpdate = z.object({ role: RoleSchema }).meta({ id: "UserUpdate" });
+export const PasswordSet = z.object({ password: NewPassword }).meta({ id: "PasswordSet" });
+export const PasswordChange = z.object({ currentPassword: z.string().min(1).max(1024), newPassword: NewPassword }).meta({ id: "PasswordChange" });
+export const UsernameParams = z.object({ username: z.string().min(1).max(64) });
+
+/**
+ * The spec shows roleMap both as an array of AuthRoleRule and, in its sample
+ * payload, as an object mapping group name to role; both are accepted and
+ * stored as rules. No matching rule means access is refused (fail closed).
+ */
+export const AuthRoleRule = z
+  .object({ group: z.string().min(1).max(256).meta({ description: "value of the groups claim" }), role: RoleSchema })
+  .meta({ id: "AuthRoleRule" });
+const RoleMap = z
+  .union([z.array(AuthRoleRule), z.record(z.string().min(1).max(256), RoleSchema).transform((map) => Object.entries(map).map(([group, role]) => ({ group, role })))])
+  .meta({ description: "group/claim to role rules, first match wins; an object `{group: role}` is accepted too" });
+
+const OidcFields = {
+  enabled: z.boolean(),
+  displayName: z.string().min(1).max(64),
+  issuer: z.url({ protocol: /^https$/ }).meta({ description: "discovery document at `{issuer}/.well-known/openid-configuration`" }),
+  clientId: z.string().min(1).max(256),
+  scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/)).default([]).transform((s) => [...new Set(["openid", ...s])]).meta({ description: "`openid` is always included" }),
+  usernameClaim: z.string().min(1).max(128).default("preferred_username"),
+  groupsClaim: z.string().min(1).max(128).default("groups"),
+  fetchUserInfo: z.boolean().default(false),
+  redirectUri: z.url().nullable().optional().meta({ description: "explicit redirect_uri; otherwise derived from webUi.hostname" }),
+  roleMap: RoleMap.default([]),
+};
+
+export const OidcProviderWrite = z
+  .object({
+    name: z.string().optional().meta({ description: "ignored: the name in the URL wins" }),
+    ...OidcFields,
+    clientSecret: z.string().min(1).max(1024).optional().meta({ description: "write-only; required when creating; omit to keep the current one", writeOnly: true }),
+  })
+  .meta({ id: "OidcProvider" });
+export type OidcProviderWrite = z.infer<typeof OidcProviderWrite>;
+
+export const OidcProviderRecord = z
+  .object({
+    name: z.string(),
+    enabled: z.boolean(),
+    displayName: z.string(),
+    issuer: z.string(),
+    clientId: z.string(),
+    scopes: z.array(z.string()),
+    usernameClaim: z.string(),
+    groupsClaim: z.string(),
+    fetchUserInfo: z.boolean(),
+    redirectUri: z.string().nullable(),
+    roleMap: z.array(z.object({ group: z.string(), role: z.enum(ROLES) })),
+    clientSecretSet: z.boolean().meta({ description: "the secret itself is write-only and never returned" }),
+    callbackPath: z.string(),
+  })
+  .meta({ id: "OidcProviderRecord" });
+export type OidcProviderRecord = z.infer<typeof OidcProviderRecord>;
+
+export const ProviderName = z.object({ name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "1-32 characters: lower-case letters, digits, '-'") });
+
+export const PasskeyPolicy = z
+  .object({
+    enabled: z.boolean().meta({ description: "offer passkey (WebAuthn) sign-in on the login page" }),
+    rpId: z.string().regex(/^[a-z0-9.-]+$/).nullable().meta({ description: "relying-party id; null = the listener's hostname" }),
+    userVerification: z.enum(["required", "preferred", "discouraged"]),
+    replacesTotp: z.boolean().meta({ description: "a verified passkey satisfies the second factor in place of a TOTP code" }),
+  })
+  .meta({ id: "PasskeyPolicy" });
+export type PasskeyPolicy = z.infer<typeof PasskeyPolicy>;

@@ -1,0 +1,96 @@
+/** Login, enrolment, logout, whoami and the caller's own password: the browser-session half of Authentication. */
+import { z } from "zod";
+import { StatusError } from "../../http/problem.ts";
+import { route, type RouteContext } from "../../http/route.ts";
+import { StatusResult } from "../../schemas/common.ts";
+import { unwrap, type Outcome } from "../../schemas/outcome.ts";
+import { sha256Hex } from "../../trust/encoding.ts";
+import { clearedSessionCookie, readSessionCookie, sessionCookie } from "../../trust/session.ts";
+import type { LoginResponse as LoginResponseType } from "./schemas.ts";
+import { EnrolRequest, LoginRequest, LoginResponse, PasswordChange, Whoami } from "./schemas.ts";
+
+/** Sets the session cookie when a login or enrolment succeeded, and answers the spec's LoginResponse. */
+function answerLogin(ctx: RouteContext<unknown, unknown, unknown>, outcome: Outcome<{ response: LoginResponseType; sessionId?: string }>): LoginResponseType {
+  const { response, sessionId } = unwrap(outcome);
+  if (sessionId) ctx.responseHeaders.append("set-cookie", sessionCookie(sessionId, ctx.appliance.secure));
+  ctx.responseHeaders.set("cache-control", "no-store");
+  return response;
+}
+
+export const sessionRoutes = [
+  route({
+    method: "POST",
+    path: "/api/v1/auth/login",
+    section: "Authentication",
+    summary: "Log in with username, password and (when enrolled) a TOTP code",
+    description:
+      "The login state machine of the spec. Wrong username, wrong password and wrong code all answer 401 with the same detail (no user enumeration). " +
+      "After 5 consecutive failures for one account from one source IP, that pair is locked out for 15 minutes and login answers 423 with Retry-After. " +
+      "On success the `bng_session` cookie is set (HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS); a session ends after 30 minutes idle or 12 hours in all.",
+    floor: "anonymous",
+    body: LoginRequest,
+    response: { description: "LoginResponse", schema: LoginResponse },
+    errors: [401, 423],
+    handle: async (ctx) =>
+      answerLogin(ctx, await ctx.appliance.stub.identity().login(ctx.body.username, ctx.body.password, ctx.body.totpCode ?? null, ctx.appliance.clientIp)),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/auth/enrol",
+    section: "Authentication",
+    summary: "Complete mandatory TOTP enrolment with the enrolment token and the first code",
+    description: "Behaves as a successful login. Enrolment tokens are valid for 10 minutes; a wrong code counts towards the lockout.",
+    floor: "anonymous",
+    body: EnrolRequest,
+    response: { description: "LoginResponse", schema: LoginResponse },
+    errors: [401, 423],
+    handle: async (ctx) => answerLogin(ctx, await ctx.appliance.stub.identity().enrol(ctx.body.enrolmentToken, ctx.body.totpCode, ctx.appliance.clientIp)),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/auth/logout",
+    section: "Authentication",
+    summary: "End the current browser session",
+    description: "Ends the session server-side and clears the cookie. With a bearer token there is no session, and nothing changes.",
+    floor: "read-only",
+    response: { description: "StatusResult `loggedOut`", schema: StatusResult },
+    handle: async (ctx) => {
+      const sessionId = readSessionCookie(ctx.request.headers.get("cookie"));
+      if (ctx.principal?.via === "session" && sessionId) {
+        await ctx.appliance.stub.identity().logout(await sha256Hex(sessionId));
+        ctx.responseHeaders.append("set-cookie", clearedSessionCookie(ctx.appliance.secure));
+      }
+      return { status: "loggedOut", ...(ctx.principal?.username ? { username: ctx.principal.username } : {}) };
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/auth/whoami",
+    section: "Authentication",
+    summary: "The caller: account or token, role, and the session's CSRF token",
+    floor: "read-only",
+    response: { description: "Whoami", schema: Whoami },
+    handle: (ctx) => {
+      const p = ctx.principal!;
+      ctx.responseHeaders.set("cache-control", "no-store");
+      return { via: p.via, username: p.username, role: p.role, tokenName: p.tokenName, csrfToken: p.csrfToken, appliance: ctx.appliance.name };
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/auth/password",
+    section: "Authentication",
+    summary: "Change the logged-in account's own password",
+    description: "Needs the current password. Every session of the account ends, this one included: log in again.",
+    floor: "read-only",
+    body: PasswordChange,
+    response: { description: "StatusResult `updated`", schema: StatusResult },
+    errors: [401],
+    handle: async (ctx) => {
+      const p = ctx.principal!;
+      if (p.via !== "session" || !p.username) throw new StatusError(403, "a token has no password; log in as the account to change its password");
+      unwrap(await ctx.appliance.stub.identity().setPassword(p.username, ctx.body.newPassword, `user:${p.username}`, ctx.body.currentPassword));
+      return { status: "updated", username: p.username } satisfies z.infer<typeof StatusResult>;
+    },
+  }),
+];

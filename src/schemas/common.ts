@@ -1,0 +1,57 @@
+/** Schemas shared by several sections: problem details, status results, paging. */
+import { z } from "zod";
+
+export const ProblemDetails = z
+  .object({
+    type: z.string().nullable(),
+    title: z.string().nullable(),
+    status: z.int().nullable(),
+    detail: z.string().nullable(),
+    instance: z.string().nullable().meta({ description: "request path the problem relates to" }),
+    errors: z
+      .array(
+        z.object({
+          in: z.enum(["path", "query", "body", "header", "config"]),
+          pointer: z.string().meta({ description: "JSON Pointer (RFC 6901) to the rejected value within that part, e.g. `#/username`" }),
+          detail: z.string(),
+        }),
+      )
+      .optional()
+      .meta({ description: "every rejected field with its reason (400 validation failures and 422 configuration rejections)" }),
+  })
+  .meta({ id: "ProblemDetails", description: "RFC 9457 problem details; every error body, `application/problem+json`" });
+
+export const StatusResult = z
+  .object({
+    status: z.enum(["loggedOut", "enrolled", "created", "updated", "deleted"]),
+    username: z.string().optional().meta({ description: "affected account when the action targets one" }),
+  })
+  .meta({ id: "StatusResult", description: "small result of several auth actions" });
+export type StatusResult = z.infer<typeof StatusResult>;
+
+export const DateTime = z.iso.datetime().meta({ description: "ISO 8601 UTC" });
+
+/** `offset` (default 0) and `limit` (default, clamped to 1..max): the spec clamps rather than rejects. */
+export function pageQuery(defaultLimit: number, maxLimit: number) {
+  return z.object({
+    offset: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(0),
+    limit: z.coerce
+      .number()
+      .int()
+      .default(defaultLimit)
+      .transform((n) => Math.min(maxLimit, Math.max(1, n)))
+      .meta({ description: `page size, default ${defaultLimit}, clamped to 1-${maxLimit}` }),
+  });
+}
+
+/** A page of items as the spec's list endpoints return them. */
+export function page<T extends z.ZodType>(item: T, id: string) {
+  return z
+    .object({ total: z.int(), offset: z.int(), limit: z.int(), items: z.array(item) })
+    .meta({ id, description: "`total` counts items before paging" });
+}
+
+/** Clamps and slices a list the way every paged endpoint does. */
+export function slicePage<T>(items: T[], offset: number, limit: number) {
+  return { total: items.length, offset, limit, items: items.slice(offset, offset + limit) };
+}

@@ -1,0 +1,37 @@
+/**
+ * Password hashing. PBKDF2-HMAC-SHA-256 is the slow KDF that WebCrypto offers
+ * in every runtime this code runs in; workerd caps PBKDF2 at 100,000
+ * iterations, so that is the work factor (a 16-byte random salt per hash).
+ * Stored form: `pbkdf2-sha256$<iterations>$<salt hex>$<hash hex>`, so the
+ * factor can be raised later without invalidating existing hashes.
+ */
+import { constantTimeEqual, fromHex, randomBytes, toHex, utf8 } from "./encoding.ts";
+
+const ITERATIONS = 100_000;
+const SCHEME = "pbkdf2-sha256";
+
+async function derive(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", utf8(password), "PBKDF2", false, ["deriveBits"]);
+  const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, key, 256);
+  return toHex(new Uint8Array(bits));
+}
+
+/** Hashes a password for storage. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  return `${SCHEME}$${ITERATIONS}$${toHex(salt)}$${await derive(password, salt, ITERATIONS)}`;
+}
+
+/** Checks a password against a stored hash; a malformed hash never matches. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, iterations, salt, hash] = stored.split("$");
+  if (scheme !== SCHEME || !iterations || !salt || !hash || !/^[0-9a-f]{32}$/.test(salt)) return false;
+  return constantTimeEqual(await derive(password, fromHex(salt), Number(iterations)), hash);
+}
+
+/**
+ * A hash of no real password, checked when the username is unknown so that a
+ * wrong username costs the same time as a wrong password (no user enumeration
+ * by timing).
+ */
+export const DECOY_HASH = `${SCHEME}$${ITERATIONS}$${"00".repeat(16)}$${"00".repeat(32)}`;

@@ -1,0 +1,38 @@
+/**
+ * Browser sessions: the `bng_session` cookie (name from the spec) carries 256
+ * random bits; the appliance stores only its SHA-256. Each session has its
+ * own CSRF token, returned by login and whoami and required in
+ * `X-CSRF-Token` on cookie-authenticated mutations.
+ */
+import { randomBytes, toBase64Url } from "./encoding.ts";
+
+export const SESSION_COOKIE = "bng_session";
+/** A session ends after this long without a request. */
+export const SESSION_IDLE_SECONDS = 30 * 60;
+/** A session ends this long after login, however active. */
+export const SESSION_ABSOLUTE_SECONDS = 12 * 60 * 60;
+
+/** A new session id (the cookie value) and its CSRF token. */
+export function newSessionSecrets(): { sessionId: string; csrfToken: string } {
+  return { sessionId: toBase64Url(randomBytes(32)), csrfToken: toBase64Url(randomBytes(32)) };
+}
+
+/** The Set-Cookie value for a new session: HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS. */
+export function sessionCookie(sessionId: string, secure: boolean): string {
+  return [`${SESSION_COOKIE}=${sessionId}`, "Path=/", "HttpOnly", "SameSite=Strict", `Max-Age=${SESSION_ABSOLUTE_SECONDS}`, ...(secure ? ["Secure"] : [])].join("; ");
+}
+
+/** The Set-Cookie value that removes the cookie at logout. */
+export function clearedSessionCookie(secure: boolean): string {
+  return [`${SESSION_COOKIE}=`, "Path=/", "HttpOnly", "SameSite=Strict", "Max-Age=0", ...(secure ? ["Secure"] : [])].join("; ");
+}
+
+/** The session id from a Cookie header, if any. */
+export function readSessionCookie(cookieHeader: string | null): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return value.join("=") || null;
+  }
+  return null;
+}

@@ -1,0 +1,76 @@
+/**
+ * API tokens. Plaintext form: `bngtok_` + 30 base62 characters of entropy
+ * (≈178 bits) + a 6-character base62 CRC-32 of those 30, the scheme GitHub and
+ * Grafana tokens use so that secret scanners can recognise a leaked token
+ * offline without asking the appliance. Only the SHA-256 of the plaintext is
+ * ever stored.
+ */
+import { hmacSha256, randomBytes, utf8 } from "./encoding.ts";
+
+export const TOKEN_PREFIX = "bngtok_";
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const BODY_LENGTH = 30;
+const CHECKSUM_LENGTH = 6;
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(text: string): number {
+  let crc = 0xffffffff;
+  for (const byte of utf8(text)) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function checksum(body: string): string {
+  let n = crc32(body);
+  let out = "";
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) {
+    out = ALPHABET[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+/** Maps bytes to base62 by rejection sampling (bytes ≥ 248 are skipped), so every character is uniform. */
+function base62(bytes: Iterable<number>, length: number): string {
+  let out = "";
+  for (const b of bytes) {
+    if (b < 248) out += ALPHABET[b % 62];
+    if (out.length === length) return out;
+  }
+  throw new Error("not enough entropy for a token");
+}
+
+function assemble(body: string): string {
+  return `${TOKEN_PREFIX}${body}${checksum(body)}`;
+}
+
+/** A new random token plaintext. */
+export function newToken(): string {
+  return assemble(base62(randomBytes(64), BODY_LENGTH));
+}
+
+/**
+ * A token derived from a secret and a label: the credential one fleet member
+ * presents to another, computable by both from the shared fleet secret so no
+ * plaintext ever sits in configuration.
+ */
+export async function deriveToken(secretHex: string, label: string): Promise<string> {
+  const key = utf8(secretHex);
+  const stream = [...(await hmacSha256(key, `${label}#0`)), ...(await hmacSha256(key, `${label}#1`))];
+  return assemble(base62(stream, BODY_LENGTH));
+}
+
+/** True when a string has the token shape and its checksum matches (recognisable offline). */
+export function isWellFormedToken(token: string): boolean {
+  const match = /^bngtok_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/.exec(token);
+  return match !== null && checksum(match[1]!) === match[2];
+}
+
+/** The displayable, non-secret start of a token (prefix plus 5 characters), shown in token lists. */
+export function tokenHint(token: string): string {
+  return token.slice(0, TOKEN_PREFIX.length + 5);
+}

@@ -1,0 +1,36 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+// Two projects: the pure data-plane model runs in plain Node (fast, no
+// runtime), everything that touches the Worker runs inside workerd against
+// the real wrangler.toml.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "simulator",
+          include: ["test/simulator/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                BNG_FLEET_SECRET: "7e57".repeat(16),
+                BNG_ADMIN_PASSWORD: "test-admin-password",
+              },
+            },
+          }),
+        ],
+        test: {
+          name: "worker",
+          include: ["test/worker/**/*.test.ts"],
+        },
+      },
+    ],
+  },
+});
