@@ -22,6 +22,8 @@ export default defineConfig({
               bindings: {
                 BNG_FLEET_SECRET: "7e57".repeat(16),
                 BNG_ADMIN_PASSWORD: "test-admin-password",
+                // Accepted as the super-user token `bootstrap` (test/worker/client.ts).
+                BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(36),
               },
             },
           }),
@@ -29,6 +31,7 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
+          setupFiles: ["test/worker/setup.ts"],
         },
       },
     ],

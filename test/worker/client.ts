@@ -1,0 +1,59 @@
+/** A small client for the Worker under test: one appliance per hostname, logins that enrol like a person with an authenticator would. */
+import { SELF } from "cloudflare:test";
+import { generate } from "otplib";
+
+export const BOOTSTRAP_TOKEN = "bngtok_" + "B".repeat(36);
+export const ADMIN_PASSWORD = "test-admin-password";
+
+/** Calls an appliance's API; `path` starts with `/api/v1`. */
+export function call(path: string, init: RequestInit & { appliance?: string } = {}): Promise<Response> {
+  const { appliance = "edge-1", ...rest } = init;
+  return SELF.fetch(`https://${appliance}.bng.localhost${path}`, rest);
+}
+
+/** JSON request helper. */
+export function json(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return { method, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
+}
+
+/** Bearer header. */
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The `bng_session=…` pair from a Set-Cookie header. */
+export function cookieFrom(response: Response): string {
+  const setCookie = response.headers.get("set-cookie") ?? "";
+  const pair = setCookie.split(";")[0]!;
+  if (!pair.startsWith("bng_session=")) throw new Error(`no session cookie in '${setCookie}'`);
+  return pair;
+}
+
+export interface Session {
+  cookie: string;
+  csrfToken: string;
+  secret: string;
+}
+
+/** Logs in an account that must enrol: login → totpEnrolmentRequired → enrol with the first code. */
+export async function enrolAndLogin(username: string, password: string, appliance = "edge-1"): Promise<Session> {
+  const first = await call("/api/v1/auth/login", { appliance, ...json("POST", { username, password }) });
+  const challenge = (await first.json()) as { status: string; enrolmentToken: string; secret: string };
+  if (challenge.status !== "totpEnrolmentRequired") throw new Error(`expected enrolment, got ${JSON.stringify(challenge)}`);
+  const totpCode = await generate({ secret: challenge.secret });
+  const enrolled = await call("/api/v1/auth/enrol", { appliance, ...json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode }) });
+  const body = (await enrolled.json()) as { status: string; csrfToken: string };
+  if (body.status !== "success") throw new Error(`enrolment failed: ${JSON.stringify(body)}`);
+  return { cookie: cookieFrom(enrolled), csrfToken: body.csrfToken, secret: challenge.secret };
+}
+
+/** Creates a token with the bootstrap super-user token and returns its plaintext. */
+export async function tokenWithRole(role: "read-only" | "operator" | "super-user", name = `t-${role}-${crypto.randomUUID().slice(0, 8)}`, appliance = "edge-1"): Promise<string> {
+  const response = await call("/api/v1/auth/tokens", { appliance, ...json("POST", { name, role }, bearer(BOOTSTRAP_TOKEN)) });
+  if (response.status !== 200) throw new Error(`token creation failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** Creates an account with the bootstrap token. */
+export async function createUser(username: string, role: string, password: string, appliance = "edge-1"): Promise<void> {
+  const response = await call("/api/v1/auth/users", { appliance, ...json("POST", { username, role, password }, bearer(BOOTSTRAP_TOKEN)) });
+  if (response.status !== 200) throw new Error(`user creation failed: ${response.status} ${await response.text()}`);
+}

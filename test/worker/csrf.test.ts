@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, bearer, call, enrolAndLogin, json } from "./client.ts";
+
+const newToken = (headers: Record<string, string>) => call("/api/v1/auth/tokens", json("POST", { name: `csrf-${crypto.randomUUID().slice(0, 6)}`, role: "read-only" }, headers));
+
+describe("CSRF", () => {
+  it("refuses a cookie-authenticated change without X-CSRF-Token", async () => {
+    const { cookie } = await enrolAndLogin("admin", ADMIN_PASSWORD);
+    const response = await newToken({ cookie });
+    expect(response.status).toBe(403);
+    expect((await response.json<{ detail: string }>()).detail).toContain("X-CSRF-Token");
+  });
+
+  it("refuses a cookie-authenticated change with another session's token", async () => {
+    const a = await enrolAndLogin("admin", ADMIN_PASSWORD);
+    const response = await newToken({ cookie: a.cookie, "x-csrf-token": a.csrfToken.replace(/^./, (c) => (c === "A" ? "B" : "A")) });
+    expect(response.status).toBe(403);
+  });
+
+  it("accepts a cookie-authenticated change carrying the session's token", async () => {
+    const { cookie, csrfToken } = await enrolAndLogin("admin", ADMIN_PASSWORD);
+    expect((await newToken({ cookie, "x-csrf-token": csrfToken })).status).toBe(200);
+  });
+
+  it("needs no token for cookie-authenticated reads", async () => {
+    const { cookie } = await enrolAndLogin("admin", ADMIN_PASSWORD);
+    expect((await call("/api/v1/auth/whoami", { headers: { cookie } })).status).toBe(200);
+  });
+
+  it("exempts bearer tokens", async () => {
+    expect((await newToken(bearer(BOOTSTRAP_TOKEN))).status).toBe(200);
+  });
+});

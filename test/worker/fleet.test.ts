@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { BOOTSTRAP_TOKEN, bearer, call, tokenWithRole } from "./client.ts";
+
+const admin = bearer(BOOTSTRAP_TOKEN);
+const proxied = (path: string, headers: Record<string, string> = admin) => call(`/api/v1/fleet/${path}`, { headers });
+
+describe("fleet appliances", () => {
+  it("lists this appliance first, then its peers with their URLs", async () => {
+    const list = await (await call("/api/v1/fleet/appliances", { headers: admin })).json();
+    expect(list).toEqual([
+      { name: "edge-1", self: true, url: null },
+      { name: "edge-2", self: false, url: "https://127.0.0.1:8444" },
+      { name: "edge-3", self: false, url: "https://127.0.0.1:8445" },
+    ]);
+  });
+
+  it("is seen from each appliance's own point of view", async () => {
+    const list = await (await call("/api/v1/fleet/appliances", { headers: admin, appliance: "edge-2" })).json<{ name: string; self: boolean }[]>();
+    expect(list.map((a) => a.name)).toEqual(["edge-2", "edge-1", "edge-3"]);
+  });
+});
+
+describe("fleet proxy", () => {
+  it("relays a peer's answer: status, body and content type", async () => {
+    const response = await proxied("edge-2/system/health");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(await response.json()).toMatchObject({ status: "ok", appliance: "edge-2" });
+  });
+
+  it("relays a peer's errors verbatim", async () => {
+    const response = await proxied("edge-2/no/such/thing");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    expect((await response.json<{ instance: string }>()).instance).toBe("/api/v1/no/such/thing");
+  });
+
+  it("authenticates to the peer with the configured credential, never the caller's", async () => {
+    // This token exists on edge-1 only: edge-2 can only have accepted the peer credential.
+    const local = await tokenWithRole("read-only");
+    expect((await call("/api/v1/openapi/v1.json", { headers: bearer(local), appliance: "edge-2" })).status).toBe(401);
+    const response = await proxied("edge-2/openapi/v1.json", bearer(local));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ openapi: "3.1.0" });
+  });
+
+  it("is open to read-only callers", async () => {
+    expect((await proxied("edge-3/system/health", bearer(await tokenWithRole("read-only")))).status).toBe(200);
+  });
+
+  it.each([
+    ["edge-2/auth/whoami", 403],
+    ["edge-2/AUTH/whoami", 403],
+    ["edge-2/auth%2Fwhoami", 403],
+    ["edge-2/fleet/appliances", 403],
+    ["edge-2/fleet/edge-1/system/health", 403],
+    ["edge-2/logs/stream", 403],
+    ["edge-2/system/..%2Fauth/whoami", 403],
+    ["edge-2/system/%2e%2e%2fauth%2fwhoami", 403],
+    ["edge-2/system/.%2e/auth/whoami", 403],
+    ["edge-2/system\\..\\auth\\whoami", 403],
+    ["edge-2/..%2F..%2Fauth/whoami", 400],
+    ["edge-2/%2e%2e%5c%2e%2e%5cauth", 400],
+  ])("refuses %s with %i", async (path, status) => {
+    const response = await proxied(path);
+    expect(response.status).toBe(status);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+  });
+
+  it("does not decode twice: a double-encoded dot-dot stays a literal segment on the peer", async () => {
+    const response = await proxied("edge-2/%252e%252e/auth/whoami");
+    expect(response.status).toBe(404);
+    expect((await response.json<{ instance: string }>()).instance).toBe("/api/v1/%252e%252e/auth/whoami");
+  });
+
+  it("answers 404 for an appliance that is not a peer", async () => {
+    const response = await proxied("edge-9/system/health");
+    expect(response.status).toBe(404);
+    expect((await response.json<{ detail: string }>()).detail).toContain("edge-9");
+  });
+
+  it("relays GET only", async () => {
+    const response = await call("/api/v1/fleet/edge-2/system/health", { method: "POST", headers: admin });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+  });
+
+  it("needs a credential of its own", async () => {
+    expect((await call("/api/v1/fleet/edge-2/system/health")).status).toBe(401);
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { routes } from "../../src/routes/index.ts";
+import { SECTIONS } from "../../src/http/route.ts";
+import { floorOf } from "../../src/auth/authenticate.ts";
+import { BOOTSTRAP_TOKEN, bearer, call } from "./client.ts";
+
+type Operation = { tags: string[]; security: unknown[]; "x-role-floor": string; responses: Record<string, unknown> };
+type Document = { openapi: string; info: { version: string }; tags: { name: string }[]; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> } };
+
+const documentOf = async () => (await call("/api/v1/openapi/v1.json", { headers: bearer(BOOTSTRAP_TOKEN) })).json<Document>();
+
+describe("OpenAPI document", () => {
+  it("needs authentication, as does the reference", async () => {
+    expect((await call("/api/v1/openapi/v1.json")).status).toBe(401);
+    expect((await call("/api/v1/docs")).status).toBe(401);
+  });
+
+  it("is OpenAPI 3.1, version v1, with the spec's 20 sections and two security schemes", async () => {
+    const doc = await documentOf();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.info.version).toBe("v1");
+    expect(doc.tags.map((t) => t.name)).toEqual([...SECTIONS]);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["bearerToken", "sessionCookie"]);
+  });
+
+  it("describes every operation of the route table with its role floor", async () => {
+    const doc = await documentOf();
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })));
+    const served = routes.filter((r) => !r.hidden).map((r) => ({ key: `${r.method} ${r.path.replace("{path+}", "{path}")}`, floor: floorOf(r) }));
+    expect(documented.map((d) => d.key).sort()).toEqual(served.map((s) => s.key).sort());
+    for (const { key, floor } of served) expect(documented.find((d) => d.key === key)!.op["x-role-floor"]).toBe(floor);
+  });
+
+  it("marks the anonymous operations with empty security and documents problem responses", async () => {
+    const doc = await documentOf();
+    expect(doc.paths["/api/v1/auth/login"]!.post!.security).toEqual([]);
+    expect(doc.paths["/api/v1/auth/whoami"]!.get!.responses["401"]).toBeDefined();
+    expect(doc.components.schemas.ProblemDetails).toBeDefined();
+  });
+
+  it("serves an interactive reference without any CDN", async () => {
+    const page = await call("/api/v1/docs", { headers: bearer(BOOTSTRAP_TOKEN) });
+    expect(page.headers.get("content-type")).toContain("text/html");
+    const html = await page.text();
+    expect(html).not.toMatch(/https?:\/\//);
+    const bundle = await call("/api/v1/docs/swagger-ui-bundle.js", { headers: bearer(BOOTSTRAP_TOKEN) });
+    expect(bundle.status).toBe(200);
+    expect((await bundle.text()).length).toBeGreaterThan(100_000);
+  });
+});

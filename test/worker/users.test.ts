@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { generate } from "otplib";
+import { BOOTSTRAP_TOKEN, bearer, call, createUser, enrolAndLogin, json } from "./client.ts";
+
+const admin = bearer(BOOTSTRAP_TOKEN);
+const getUser = async (name: string) => call(`/api/v1/auth/users/${name}`, { headers: admin });
+
+describe("user management", () => {
+  it("creates an account that must enrol, lists it and shows it", async () => {
+    const created = await call("/api/v1/auth/users", json("POST", { username: "noc.viewer", role: "read-only", password: "viewer-password" }, admin));
+    expect(await created.json()).toEqual({ status: "created", username: "noc.viewer" });
+    const list = await (await call("/api/v1/auth/users", { headers: admin })).json<{ total: number; items: { username: string }[] }>();
+    expect(list.items.map((u) => u.username)).toEqual(["admin", "noc.viewer"]);
+    expect(list.total).toBe(2);
+    expect(await (await getUser("noc.viewer")).json()).toMatchObject({ username: "noc.viewer", role: "read-only", totpEnrolled: false, enrolmentRequired: true, lockouts: [] });
+  });
+
+  it("never shows a password hash or TOTP secret", async () => {
+    const session = await enrolAndLogin("admin", "test-admin-password");
+    const text = await (await call("/api/v1/auth/users", { headers: admin })).text();
+    expect(text).not.toContain("pbkdf2");
+    expect(text).not.toContain(session.secret);
+  });
+
+  it("refuses a duplicate account and an invalid username, naming the field", async () => {
+    await createUser("dup", "operator", "password-123");
+    expect((await call("/api/v1/auth/users", json("POST", { username: "dup", role: "operator", password: "password-123" }, admin))).status).toBe(409);
+    const bad = await call("/api/v1/auth/users", json("POST", { username: "Bad Name", role: "operator", password: "short" }, admin));
+    expect(bad.status).toBe(400);
+    const pointers = (await bad.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer);
+    expect(pointers).toEqual(expect.arrayContaining(["#/username", "#/password"]));
+  });
+
+  it("changes a role with immediate effect on open sessions", async () => {
+    await createUser("ops", "read-only", "ops-password-1");
+    const session = await enrolAndLogin("ops", "ops-password-1");
+    await call("/api/v1/auth/users/ops", json("PATCH", { role: "operator" }, admin));
+    expect(await (await call("/api/v1/auth/whoami", { headers: { cookie: session.cookie } })).json()).toMatchObject({ role: "operator" });
+  });
+
+  it("keeps the last super-user: no demotion, no deletion", async () => {
+    expect((await call("/api/v1/auth/users/admin", json("PATCH", { role: "operator" }, admin))).status).toBe(409);
+    expect((await call("/api/v1/auth/users/admin", { method: "DELETE", headers: admin })).status).toBe(409);
+    await createUser("second", "super-user", "second-password");
+    expect((await call("/api/v1/auth/users/admin", json("PATCH", { role: "operator" }, admin))).status).toBe(200);
+  });
+
+  it("deletes an account and ends its sessions", async () => {
+    await createUser("leaver", "operator", "leaver-password");
+    const session = await enrolAndLogin("leaver", "leaver-password");
+    expect(await (await call("/api/v1/auth/users/leaver", { method: "DELETE", headers: admin })).json()).toEqual({ status: "deleted", username: "leaver" });
+    expect((await call("/api/v1/auth/whoami", { headers: { cookie: session.cookie } })).status).toBe(401);
+    expect((await getUser("leaver")).status).toBe(404);
+  });
+
+  it("sets a password administratively: the old one stops working and sessions end", async () => {
+    await createUser("forgetful", "operator", "old-password-1");
+    const session = await enrolAndLogin("forgetful", "old-password-1");
+    await call("/api/v1/auth/users/forgetful/password", json("PUT", { password: "new-password-1" }, admin));
+    expect((await call("/api/v1/auth/whoami", { headers: { cookie: session.cookie } })).status).toBe(401);
+    expect((await call("/api/v1/auth/login", json("POST", { username: "forgetful", password: "old-password-1" }))).status).toBe(401);
+    expect((await call("/api/v1/auth/login", json("POST", { username: "forgetful", password: "new-password-1" }))).status).toBe(200);
+  });
+
+  it("lets an account change its own password with the current one", async () => {
+    await createUser("self", "read-only", "self-password-1");
+    const session = await enrolAndLogin("self", "self-password-1");
+    const headers = { cookie: session.cookie, "x-csrf-token": session.csrfToken };
+    expect((await call("/api/v1/auth/password", json("POST", { currentPassword: "wrong-one", newPassword: "self-password-2" }, headers))).status).toBe(401);
+    expect((await call("/api/v1/auth/password", json("POST", { currentPassword: "self-password-1", newPassword: "self-password-2" }, headers))).status).toBe(200);
+    expect(await (await call("/api/v1/auth/login", json("POST", { username: "self", password: "self-password-2" }))).json()).toEqual({ status: "totpCodeRequired" });
+  });
+
+  it("resets TOTP enrolment: the next login enrols again", async () => {
+    await createUser("lostphone", "operator", "lostphone-pass");
+    const { secret } = await enrolAndLogin("lostphone", "lostphone-pass");
+    expect(await generate({ secret })).toMatch(/^\d{6}$/);
+    await call("/api/v1/auth/users/lostphone/totp/reset", { method: "POST", headers: admin });
+    const again = await (await call("/api/v1/auth/login", json("POST", { username: "lostphone", password: "lostphone-pass" }))).json<{ status: string; secret: string }>();
+    expect(again.status).toBe("totpEnrolmentRequired");
+    expect(again.secret).not.toBe(secret);
+  });
+
+  it("answers 404 for an unknown account", async () => {
+    for (const [path, init] of [
+      ["/api/v1/auth/users/nobody", { headers: admin }],
+      ["/api/v1/auth/users/nobody", json("PATCH", { role: "operator" }, admin)],
+      ["/api/v1/auth/users/nobody/unlock", { method: "POST", headers: admin }],
+    ] as const) {
+      expect((await call(path, init)).status).toBe(404);
+    }
+  });
+});
+
+describe("OIDC providers and passkey policy", () => {
+  const provider = { enabled: true, displayName: "Corp SSO", issuer: "https://sso.example.net", clientId: "bng", clientSecret: "s3cret-value", roleMap: { "noc-admins": "super-user", noc: "read-only" } };
+
+  it("keeps the client secret write-only and accepts the object form of roleMap", async () => {
+    expect(await (await call("/api/v1/auth/providers/oidc/corp", json("PUT", provider, admin))).json()).toEqual({ status: "created" });
+    const text = await (await call("/api/v1/auth/providers/oidc", { headers: admin })).text();
+    expect(text).not.toContain("s3cret-value");
+    const [stored] = JSON.parse(text) as { name: string; clientSecretSet: boolean; scopes: string[]; roleMap: unknown }[];
+    expect(stored).toMatchObject({ name: "corp", clientSecretSet: true, scopes: ["openid"], roleMap: [{ group: "noc-admins", role: "super-user" }, { group: "noc", role: "read-only" }] });
+  });
+
+  it("requires the secret on create, keeps it when omitted on update, and deletes", async () => {
+    const { clientSecret: _omitted, ...withoutSecret } = provider;
+    expect((await call("/api/v1/auth/providers/oidc/corp", json("PUT", withoutSecret, admin))).status).toBe(400);
+    await call("/api/v1/auth/providers/oidc/corp", json("PUT", provider, admin));
+    expect(await (await call("/api/v1/auth/providers/oidc/corp", json("PUT", { ...withoutSecret, displayName: "SSO" }, admin))).json()).toEqual({ status: "updated" });
+    expect(await (await call("/api/v1/auth/providers/oidc/corp", { method: "DELETE", headers: admin })).json()).toEqual({ status: "deleted" });
+    expect((await call("/api/v1/auth/providers/oidc/corp", { method: "DELETE", headers: admin })).status).toBe(404);
+  });
+
+  it("reads and replaces the passkey policy", async () => {
+    expect(await (await call("/api/v1/auth/providers/passkey", { headers: admin })).json()).toMatchObject({ enabled: false });
+    const policy = { enabled: true, rpId: "bng.example.net", userVerification: "required", replacesTotp: true };
+    await call("/api/v1/auth/providers/passkey", json("PUT", policy, admin));
+    expect(await (await call("/api/v1/auth/providers/passkey", { headers: admin })).json()).toEqual(policy);
+  });
+});
