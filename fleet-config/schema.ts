@@ -22,6 +22,12 @@ export const PeerDefinition = z.strictObject({
     .regex(/^bngtok_[A-Za-z0-9]{36}$/, "a bngtok_ token")
     .optional()
     .describe("read-only token this appliance presents to the peer; defaults to one derived from the fleet secret"),
+  timeoutMs: z
+    .int()
+    .min(100)
+    .max(60_000)
+    .default(10_000)
+    .describe("how long the fleet proxy waits for this peer before answering 504"),
 });
 
 export const ApplianceDefinition = z.strictObject({

@@ -18,6 +18,4 @@ export interface Env {
   BNG_BOOTSTRAP_TOKEN?: string;
   /** Shared by the fleet; the peer credentials are derived from it. */
   BNG_FLEET_SECRET?: string;
-  /** How long the fleet proxy waits for an external peer (milliseconds). */
-  BNG_PEER_TIMEOUT_MS?: string;
 }

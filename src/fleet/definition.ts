@@ -15,6 +15,8 @@ export interface Peer {
   member: boolean;
   /** The read-only token presented to the peer; null when none can be had (no fleet secret). */
   credential: string | null;
+  /** How long the proxy waits for an answer. */
+  timeoutMs: number;
 }
 
 let cached: { source: string | undefined; fleet: FleetFile } | undefined;
@@ -68,6 +70,7 @@ export async function peersOf(env: Env, appliance: ApplianceDefinition): Promise
         url: peer.url ?? (member ? listenerOrigin(fleet, member, listenerOptions(env)) : ""),
         member: member !== undefined && peer.url === undefined,
         credential: peer.credential ?? derived,
+        timeoutMs: peer.timeoutMs,
       };
     }),
   );

@@ -9,9 +9,6 @@ import { StatusError } from "../http/problem.ts";
 import type { ApplianceContext } from "./context.ts";
 import { peersOf } from "./definition.ts";
 
-/** How long an external peer may take before the proxy answers 504. */
-export const DEFAULT_PEER_TIMEOUT_MS = 10_000;
-
 /** Peer-relative paths the proxy refuses: other appliances' credentials and fleets are not relayed; the log stream is local only (spec). */
 const REFUSED = [/^fleet(\/|$)/, /^auth(\/|$)/, /^logs\/stream$/];
 
@@ -64,7 +61,7 @@ export async function relayToPeer(appliance: ApplianceContext, request: Request,
   if (peer.member) {
     response = await appliance.dispatch(peer.name, outbound);
   } else {
-    const timeout = Number(appliance.env.BNG_PEER_TIMEOUT_MS) || DEFAULT_PEER_TIMEOUT_MS;
+    const timeout = peer.timeoutMs;
     try {
       response = await fetch(outbound, { signal: AbortSignal.timeout(timeout) });
     } catch (error) {

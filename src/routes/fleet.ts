@@ -32,7 +32,7 @@ export const fleetRoutes = [
     description:
       "Only GET. The query string is forwarded; the peer is called with the credential configured under `webUi.peers`, never the caller's. " +
       "`path` is normalised first (percent-decoding, `.`/`..`, backslashes) and may not leave `/api/v1/`; paths starting `fleet/` or `auth/` and the log stream are refused with 403. " +
-      "An unknown appliance is 404; an unreachable peer 502; a peer that does not answer within 10 s 504. Redirects are relayed, never followed. " +
+      "An unknown appliance is 404; an unreachable peer 502; a peer that does not answer within its `timeoutMs` (default 10 s) 504. Redirects are relayed, never followed. " +
       "Every GET is relayed; the operations marked `x-fleet-proxy` are the ones the appliance family guarantees.",
     params: z.object({ appliance: z.string(), path: z.string() }),
     response: { description: "the peer's status, body and content type" },
