@@ -1,0 +1,142 @@
+/**
+ * Launcher settings: the fleet file (validated with the same schema the Worker
+ * uses) plus the BNG_* environment variables, resolved into one plain object
+ * so the rest of the launcher never reads process.env itself.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { FleetFile, describeIssues, listenerOrigin } from "../fleet-config/schema.ts";
+
+/** A problem the user can fix (bad file, busy port…): printed without a stack trace. */
+export class LaunchError extends Error {
+  override name = "LaunchError";
+}
+
+/** Where one appliance listens, as the launcher and the Worker both see it. */
+export type ApplianceListener = {
+  name: string;
+  /** Address the public listener binds (from webUi.listener.address). */
+  address: string;
+  /** Public port after moving the file's ports by BNG_PORT_BASE. */
+  port: number;
+  /** e.g. "https://127.0.0.1:8443": what a browser or curl should use. */
+  origin: string;
+  hostname: string | undefined;
+};
+
+export type Settings = {
+  projectDir: string;
+  fleetPath: string;
+  fleet: FleetFile;
+  /** Effective port base (BNG_PORT_BASE, else the file's portBase). */
+  portBase: number;
+  dataDir: string;
+  http: boolean;
+  fresh: boolean;
+  adminPassword: string | undefined;
+  bootstrapToken: string | undefined;
+  appliances: ApplianceListener[];
+};
+
+/** The repository root: scripts/ lives directly under it. */
+export const projectDir = path.resolve(import.meta.dirname, "..");
+
+/** Reads, parses and validates a fleet file, throwing a LaunchError that names the file and every bad field. */
+export async function loadFleetFile(fleetPath: string): Promise<FleetFile> {
+  let text: string;
+  try {
+    text = await readFile(fleetPath, "utf8");
+  } catch (error) {
+    throw new LaunchError(`Cannot read fleet file ${fleetPath}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new LaunchError(`Fleet file ${fleetPath} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = FleetFile.safeParse(json);
+  if (!parsed.success) {
+    const lines = describeIssues(parsed.error, "  ");
+    throw new LaunchError(`Fleet file ${fleetPath} is invalid:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+/** Reads an on/off environment variable; anything but the usual spellings is a mistake worth reporting. */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const value = (env[name] ?? "").trim().toLowerCase();
+  if (["", "0", "false", "no", "off"].includes(value)) return false;
+  if (["1", "true", "yes", "on"].includes(value)) return true;
+  throw new LaunchError(`${name} must be 1 or 0, not '${env[name]}'`);
+}
+
+/** An unset or empty variable is "not configured": the Worker then gets no binding at all. */
+function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/** Resolves the fleet file, ports and data dir from the environment (BNG_FLEET, BNG_PORT_BASE, BNG_DATA_DIR, BNG_HTTP, BNG_FRESH, …). */
+export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promise<Settings> {
+  // Paths given in the environment are the user's, so relative to where they
+  // ran the command; the defaults belong to the repository.
+  const fleetPath = optional(env, "BNG_FLEET")
+    ? path.resolve(env.BNG_FLEET!)
+    : path.join(projectDir, "fleet-config", "fleet.json");
+  const dataDir = optional(env, "BNG_DATA_DIR")
+    ? path.resolve(env.BNG_DATA_DIR!)
+    : path.join(projectDir, ".bngfleet", "data");
+  const http = flag(env, "BNG_HTTP");
+  const fresh = flag(env, "BNG_FRESH");
+
+  const fleet = await loadFleetFile(fleetPath);
+
+  let portBase = fleet.portBase;
+  const portBaseText = optional(env, "BNG_PORT_BASE");
+  if (portBaseText !== undefined) {
+    portBase = Number(portBaseText);
+    if (!/^\d+$/.test(portBaseText.trim()) || !Number.isInteger(portBase) || portBase < 1 || portBase > 65535) {
+      throw new LaunchError(`BNG_PORT_BASE must be a port number (1-65535), not '${portBaseText}'`);
+    }
+  }
+
+  const appliances = fleet.appliances.map((appliance, i): ApplianceListener => {
+    const { address, port: filePort } = appliance.webUi.listener;
+    // Every listener keeps its offset from the file's portBase, so one
+    // variable moves the whole fleet (e.g. to run two fleets side by side).
+    const port = filePort - fleet.portBase + portBase;
+    if (port < 1 || port > 65535) {
+      throw new LaunchError(
+        `Fleet file ${fleetPath}: appliances.${i}.webUi.listener.port ${filePort} moved by BNG_PORT_BASE=${portBase} ` +
+          `(file portBase ${fleet.portBase}) gives port ${port}, outside 1-65535`,
+      );
+    }
+    // The Worker derives its peers' origins with this same function.
+    const origin = listenerOrigin(fleet, appliance, { portBase, http });
+    return { name: appliance.name, address, port, origin, hostname: appliance.webUi.hostname };
+  });
+
+  // The schema does not forbid two appliances on one listener, and such a
+  // clash would otherwise surface as our own "port already in use" at bind time.
+  const seen = new Map<string, string>();
+  for (const appliance of appliances) {
+    const key = `${appliance.address}:${appliance.port}`;
+    const other = seen.get(key);
+    if (other) throw new LaunchError(`Fleet file ${fleetPath}: ${other} and ${appliance.name} both listen on ${key}`);
+    seen.set(key, appliance.name);
+  }
+
+  return {
+    projectDir,
+    fleetPath,
+    fleet,
+    portBase,
+    dataDir,
+    http,
+    fresh,
+    adminPassword: optional(env, "BNG_ADMIN_PASSWORD"),
+    bootstrapToken: optional(env, "BNG_BOOTSTRAP_TOKEN"),
+    appliances,
+  };
+}

@@ -1,0 +1,256 @@
+/**
+ * `npm start`: runs the whole fleet locally, one listener per appliance.
+ *
+ * The Worker is bundled exactly as `wrangler deploy` would bundle it, then run
+ * under Miniflare (not `wrangler dev`, which takes far longer to start): one
+ * Miniflare worker per appliance, all running the same bundle and sharing one
+ * SQLite-backed `Appliance` Durable Object namespace, each with its own direct
+ * socket. HTTPS (the default) is terminated by Node in front of each socket,
+ * with a per-appliance self-signed certificate; BNG_HTTP=1 serves plain HTTP.
+ *
+ * Environment: BNG_FLEET, BNG_PORT_BASE, BNG_DATA_DIR, BNG_HTTP, BNG_FRESH,
+ * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN (see README); BNG_BUNDLE_DIR runs an
+ * already-built bundle instead of building (launcher testing, CI).
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { Log, LogLevel, Miniflare } from "miniflare";
+import type { WorkerOptions } from "miniflare";
+import { buildBundle, loadBundle } from "./build.ts";
+import { ensureCertificate } from "./certificates.ts";
+import { LaunchError, loadSettings } from "./config.ts";
+import type { Settings } from "./config.ts";
+import { assertPortFree, describeListenError, listenTls } from "./listeners.ts";
+import type { TlsFrontend } from "./listeners.ts";
+import { clearDurableObjects, durableObjectDir, loadFleetSecret } from "./state.ts";
+
+/** The password the Worker falls back to when BNG_ADMIN_PASSWORD is unset. */
+const DEFAULT_ADMIN_PASSWORD = "bngfleet-admin";
+/** Used only if wrangler.toml has no compatibility_date line. */
+const FALLBACK_COMPATIBILITY_DATE = "2026-07-01";
+/**
+ * Durable Object namespace key, as `wrangler dev` would derive it (worker
+ * `bngfleet`, class `Appliance`). Miniflare's default would be
+ * `<first appliance>-Appliance`, which changes every object's id, and so
+ * orphans all persisted state, whenever the fleet file's first entry changes.
+ */
+const DURABLE_OBJECT_KEY = "bngfleet-Appliance";
+
+let mf: Miniflare | undefined;
+const frontends: TlsFrontend[] = [];
+const buildAbort = new AbortController();
+let stopping = false;
+
+/** Stops everything this launcher started, then exits 0; a second signal forces exit. */
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) {
+    console.error(`\n${signal} again: exiting without waiting for shutdown`);
+    process.exit(1);
+  }
+  stopping = true;
+  console.log(`\n${signal}: stopping the fleet…`);
+  buildAbort.abort();
+  await Promise.allSettled(frontends.map((f) => f.close()));
+  try {
+    await mf?.dispose();
+  } catch (error) {
+    console.error(`Miniflare did not stop cleanly: ${(error as Error).message}`);
+  }
+  exitSoon(0);
+}
+
+/**
+ * Exits once pending work drains, or after a grace period. Not process.exit()
+ * right away: dispose() deletes Miniflare's temporary directory without
+ * waiting for it, and exiting at once leaves one miniflare-* dir in /tmp per run.
+ */
+function exitSoon(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), 2000).unref();
+}
+
+/** Reads compatibility_date and a one-line compatibility_flags array from wrangler.toml, so local runs match deploys. */
+async function compatibility(projectDir: string): Promise<{ date: string; flags: string[] }> {
+  // A full TOML parser is not a dependency; these two keys are simple scalars/arrays.
+  const toml = await readFile(path.join(projectDir, "wrangler.toml"), "utf8");
+  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? FALLBACK_COMPATIBILITY_DATE;
+  const flagList = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
+  const flags = [...flagList.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+  return { date, flags };
+}
+
+/** The text bindings one appliance's Worker receives; unset options are omitted rather than passed as "". */
+function bindingsFor(settings: Settings, index: number, fleetSecret: string): Record<string, string> {
+  const appliance = settings.appliances[index]!;
+  const bindings: Record<string, string> = {
+    APPLIANCE: appliance.name,
+    FLEET: JSON.stringify(settings.fleet),
+    // Behind the TLS frontend the Worker sees plain http://, so it is told its real origin.
+    BNG_PUBLIC_ORIGIN: appliance.origin,
+    BNG_PORT_BASE: String(settings.portBase),
+    BNG_FLEET_SECRET: fleetSecret,
+  };
+  if (settings.http) bindings.BNG_HTTP = "1";
+  if (settings.adminPassword !== undefined) bindings.BNG_ADMIN_PASSWORD = settings.adminPassword;
+  if (settings.bootstrapToken !== undefined) bindings.BNG_BOOTSTRAP_TOKEN = settings.bootstrapToken;
+  return bindings;
+}
+
+/** Brings the fleet up and prints the banner. */
+async function main(): Promise<void> {
+  const settings = await loadSettings();
+  const { appliances, dataDir, http } = settings;
+
+  if (settings.fresh) {
+    await clearDurableObjects(dataDir);
+    console.log(`BNG_FRESH: cleared Durable Object state in ${durableObjectDir(dataDir)}`);
+  }
+  const { secret: fleetSecret, created: secretCreated } = await loadFleetSecret(dataDir);
+  if (secretCreated) console.log(`Generated a fleet secret in ${path.join(dataDir, "fleet-secret")}`);
+
+  // The wrangler build runs in a child process, so start it now and do the
+  // certificate and port work while it runs.
+  const bundleDir = process.env.BNG_BUNDLE_DIR
+    ? path.resolve(process.env.BNG_BUNDLE_DIR)
+    : path.join(settings.projectDir, ".bngfleet", "build");
+  const built = process.env.BNG_BUNDLE_DIR ? Promise.resolve() : buildBundle(settings.projectDir, bundleDir, buildAbort.signal);
+  // Without this, a rejection while we are still busy below would count as unhandled.
+  built.catch(() => {});
+
+  try {
+    if (http) {
+      // workerd binds these ports itself; check first, since its own failure
+      // message does not say which port was the problem.
+      for (const a of appliances) await assertPortFree(a.name, a.address, a.port);
+    } else {
+      const certDir = path.join(dataDir, "certs");
+      const pairs = await Promise.all(
+        appliances.map((a) => ensureCertificate(certDir, { name: a.name, address: a.address, hostname: a.hostname })),
+      );
+      pairs.forEach((pair, i) => {
+        if (pair.created) console.log(`Generated a TLS certificate for ${appliances[i]!.name} (${pair.reason}) in ${certDir}`);
+      });
+      // Bind the public ports now: a busy port fails fast, and nothing can
+      // grab a port between our check and Miniflare coming up.
+      for (const [i, a] of appliances.entries()) {
+        frontends.push(await listenTls({ name: a.name, address: a.address, port: a.port, ...pairs[i]! }));
+      }
+    }
+  } catch (error) {
+    buildAbort.abort();
+    throw error;
+  }
+
+  await built;
+  const modules = await loadBundle(bundleDir);
+  const compat = await compatibility(settings.projectDir);
+  const first = appliances[0]!.name;
+
+  const workers: WorkerOptions[] = appliances.map((a, i) => ({
+    name: a.name,
+    modules,
+    modulesRoot: bundleDir,
+    compatibilityDate: compat.date,
+    compatibilityFlags: compat.flags,
+    bindings: bindingsFor(settings, i, fleetSecret),
+    // One namespace for the whole fleet, owned by the first worker: every
+    // appliance's Worker can then reach every appliance's object, as deployed.
+    durableObjects: {
+      Appliance:
+        i === 0
+          ? { className: "Appliance", useSQLite: true, unsafeUniqueKey: DURABLE_OBJECT_KEY }
+          : { className: "Appliance", scriptName: first, useSQLite: true },
+    },
+    // HTTPS: an ephemeral loopback port behind the TLS frontend. HTTP: the public port itself.
+    unsafeDirectSockets: [http ? { host: a.address, port: a.port } : { host: "127.0.0.1", port: 0 }],
+  }));
+
+  const signalListeners = { SIGINT: process.listeners("SIGINT"), SIGTERM: process.listeners("SIGTERM") };
+  mf = new Miniflare({
+    workers,
+    durableObjectsPersist: durableObjectDir(dataDir),
+    // INFO keeps workerd's warnings and the Workers' console output visible
+    // without Miniflare's debug chatter.
+    log: new Log(LogLevel.INFO),
+    // No "Ready on <entry URL>" line: that entry socket is not an appliance.
+    logRequests: false,
+    // Do not try to download the Request.cf data: there is no network, and the
+    // attempt costs a 3 s timeout and a warning on every start.
+    cf: false,
+  });
+  // Miniflare's exit hook handles SIGINT/SIGTERM by killing workerd and
+  // exiting 130/143 on the spot, before our TLS servers close or dispose()
+  // runs. Remove its signal listeners (its "exit" hook stays as a safety net).
+  for (const name of ["SIGINT", "SIGTERM"] as const) {
+    for (const listener of process.listeners(name)) {
+      if (!signalListeners[name].includes(listener)) process.removeListener(name, listener);
+    }
+  }
+
+  try {
+    await mf.ready;
+  } catch (error) {
+    // Only possible with BNG_HTTP=1, when a port was taken between our check
+    // and workerd binding it; Miniflare's message names the address.
+    if ((error as { code?: string }).code === "ERR_ADDRESS_IN_USE") {
+      const message = (error as Error).message;
+      const busy = appliances.find((a) => message.includes(`${a.address}:${a.port})`));
+      throw busy
+        ? describeListenError(Object.assign(new Error(message), { code: "EADDRINUSE" }), busy.name, busy.address, busy.port)
+        : new LaunchError(message);
+    }
+    throw error;
+  }
+
+  if (!http) {
+    for (const [i, a] of appliances.entries()) {
+      const direct = await mf.unsafeGetDirectURL(a.name);
+      frontends[i]!.setTarget(direct.hostname, Number(direct.port));
+    }
+  }
+
+  if (stopping) return;
+  printBanner(settings);
+}
+
+/** The ready banner: URLs, how to log in, where state lives, start-up time. */
+function printBanner(settings: Settings): void {
+  const { appliances, dataDir, http } = settings;
+  const seconds = (performance.now() / 1000).toFixed(1);
+  const width = Math.max(...appliances.map((a) => a.name.length));
+  const lines = [
+    "",
+    `bngfleet: ${appliances.length} appliance${appliances.length === 1 ? "" : "s"} ready in ${seconds} s`,
+    ...appliances.map((a) => `  ${a.name.padEnd(width)}  ${a.origin}`),
+    "",
+    settings.adminPassword !== undefined
+      ? `Log in as admin, password from BNG_ADMIN_PASSWORD: ${settings.adminPassword}`
+      : `Log in as admin, password ${DEFAULT_ADMIN_PASSWORD} (development default; set BNG_ADMIN_PASSWORD to change it)`,
+    "First login requires TOTP enrolment: add the secret it returns to an authenticator app,",
+    "or compute codes with: oathtool --totp -b <secret>",
+    settings.bootstrapToken !== undefined
+      ? "Bootstrap token: configured (BNG_BOOTSTRAP_TOKEN)"
+      : "Bootstrap token: not configured (set BNG_BOOTSTRAP_TOKEN to enable it)",
+    http
+      ? "Plain HTTP (BNG_HTTP=1)"
+      : `Self-signed certificates in ${path.join(dataDir, "certs")}: use curl -k, or trust the .crt`,
+    `Data dir: ${dataDir}`,
+    "Ctrl-C to stop.",
+    "",
+  ];
+  console.log(lines.join("\n"));
+}
+
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+main().catch(async (error: unknown) => {
+  // An interrupted start-up fails in whatever step it was in; shutdown() owns the exit then.
+  if (stopping) return;
+  stopping = true;
+  if (error instanceof LaunchError) console.error(`bngfleet: ${error.message}`);
+  else console.error("bngfleet: start-up failed:", error);
+  await Promise.allSettled(frontends.map((f) => f.close()));
+  await mf?.dispose().catch(() => {});
+  exitSoon(1);
+});

@@ -1,0 +1,58 @@
+/**
+ * What the launcher keeps under the data dir:
+ *   <dataDir>/fleet-secret   32 random bytes, hex (mode 0600)
+ *   <dataDir>/certs/         per-appliance TLS certificate and key (certificates.ts)
+ *   <dataDir>/durable-objects/  Miniflare's SQLite files, one per Durable Object
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { LaunchError } from "./config.ts";
+
+/** Directory handed to Miniflare as `durableObjectsPersist`. */
+export function durableObjectDir(dataDir: string): string {
+  return path.join(dataDir, "durable-objects");
+}
+
+/** Deletes the persisted Durable Object state (BNG_FRESH=1) but leaves certificates and the fleet secret alone. */
+export async function clearDurableObjects(dataDir: string): Promise<void> {
+  // Certificates and the fleet secret survive on purpose: a browser that
+  // trusted the old certificate, or a peer holding a derived token, keeps working.
+  await rm(durableObjectDir(dataDir), { recursive: true, force: true });
+}
+
+/** Returns the fleet secret, creating `<dataDir>/fleet-secret` (0600) on first start. */
+export async function loadFleetSecret(dataDir: string): Promise<{ secret: string; created: boolean }> {
+  const file = path.join(dataDir, "fleet-secret");
+  await mkdir(dataDir, { recursive: true });
+  try {
+    const secret = await readSecret(file);
+    if (secret !== undefined) return { secret, created: false };
+    const fresh = randomBytes(32).toString("hex");
+    // "wx" refuses to overwrite: if another launcher won the race, use its secret.
+    await writeFile(file, fresh + "\n", { mode: 0o600, flag: "wx" });
+    return { secret: fresh, created: true };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+      const secret = await readSecret(file);
+      if (secret !== undefined) return { secret, created: false };
+    }
+    throw error;
+  }
+}
+
+/** Reads an existing secret; a damaged file is reported rather than silently replaced, since peers' tokens derive from it. */
+async function readSecret(file: string): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  const secret = text.trim();
+  if (!/^[0-9a-f]{64}$/.test(secret)) {
+    throw new LaunchError(`${file} does not hold a 64-digit hex secret; fix it or delete it to generate a new one`);
+  }
+  return secret;
+}

@@ -1,0 +1,92 @@
+/** Starts the real fleet launcher (`npm start`'s script) in a child process for end-to-end tests, and talks to it over real HTTPS. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { request } from "node:https";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export interface RunningFleet {
+  dataDir: string;
+  output: () => string;
+  /** Sends SIGINT and resolves with the exit code. */
+  stop: () => Promise<number | null>;
+}
+
+/** Launches `node scripts/fleet.ts` with the given environment and waits until every port answers health. */
+export async function launchFleet(env: Record<string, string>, ports: number[], dataDir?: string): Promise<RunningFleet> {
+  const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-")));
+  let output = "";
+  const child: ChildProcess = spawn(process.execPath, ["scripts/fleet.ts"], {
+    env: { ...process.env, BNG_DATA_DIR: dir, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const deadline = Date.now() + 60_000;
+  for (const port of ports) {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`launcher exited with ${child.exitCode}:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`fleet not ready in 60 s:\n${output}`);
+      const ready = await fetchJson(`https://127.0.0.1:${port}/api/v1/system/health`, { insecure: true }).then((r) => r.status === 200, () => false);
+      if (ready) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  return {
+    dataDir: dir,
+    output: () => output,
+    stop: async () => {
+      child.kill("SIGINT");
+      return exited;
+    },
+  };
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: <T = unknown>() => T;
+  peerCertificateFingerprint: string | undefined;
+}
+
+/** One HTTPS request; trusts `ca` (a PEM) or, with `insecure`, anything. */
+export function fetchJson(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: unknown; ca?: string; insecure?: boolean } = {},
+): Promise<HttpResult> {
+  return new Promise((resolve, reject) => {
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const req = request(
+      url,
+      {
+        method: options.method ?? (body ? "POST" : "GET"),
+        headers: { ...(body ? { "content-type": "application/json" } : {}), ...options.headers },
+        ...(options.ca ? { ca: options.ca } : {}),
+        rejectUnauthorized: !options.insecure,
+        agent: false,
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c) => (text += c));
+        res.on("end", () => {
+          const socket = res.socket as import("node:tls").TLSSocket;
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text,
+            json: <T>() => JSON.parse(text) as T,
+            peerCertificateFingerprint: socket.getPeerCertificate?.()?.fingerprint256,
+          });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** The PEM certificate the launcher generated for an appliance. */
+export const certificateOf = (dataDir: string, appliance: string) => readFile(path.join(dataDir, "certs", `${appliance}.crt`), "utf8");
