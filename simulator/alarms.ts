@@ -1,0 +1,220 @@
+/**
+ * Alarms raised and cleared by model conditions. The spec names only
+ * `cgn.pool.high` ("Alarm catalog ids other than the CGN pool-high alarm:
+ * not shown"), so the rest of the catalogue is defined here. Threshold alarms
+ * use hysteresis (raise above one level, clear below a lower one) so a value
+ * hovering at the threshold does not flap.
+ */
+import { isoTime } from "./clock.ts";
+import type { Severity } from "./log-catalogue.ts";
+import type { LogRing } from "./logs.ts";
+
+/** Alarm severities, most severe first. */
+export const ALARM_SEVERITIES = ["critical", "major", "minor", "warning"] as const;
+export type AlarmSeverity = (typeof ALARM_SEVERITIES)[number];
+
+/** The alarm catalogue: id → severity and what raises and clears it. */
+export const ALARM_CATALOGUE = {
+  "pool.utilisation.high": {
+    severity: "major",
+    instance: "pool name",
+    raise: "pool used ≥ alarms.poolHighPercent of size",
+    clear: "pool used < alarms.poolClearPercent of size",
+  },
+  "cgn.pool.high": {
+    severity: "major",
+    instance: "CGN group name",
+    raise: "used chunks ≥ alarms.cgnHighPercent of total chunks",
+    clear: "used chunks < alarms.cgnClearPercent of total chunks",
+  },
+  "radius.server.dead": {
+    severity: "major",
+    instance: "host:port",
+    raise: "the server is marked dead",
+    clear: "the server is revived",
+  },
+  "radius.all-dead": {
+    severity: "critical",
+    instance: null,
+    raise: "every configured RADIUS server is dead",
+    clear: "at least one server is alive",
+  },
+  "sessions.capacity.high": {
+    severity: "minor",
+    instance: null,
+    raise: "live sessions ≥ alarms.capacityHighPercent of population.licensedSessions",
+    clear: "live sessions < alarms.capacityClearPercent of population.licensedSessions",
+  },
+} as const satisfies Record<string, { severity: AlarmSeverity; instance: string | null; raise: string; clear: string }>;
+
+export type AlarmId = keyof typeof ALARM_CATALOGUE;
+
+/** An active alarm (spec Alarm). */
+export interface Alarm {
+  id: string;
+  instance: string | null;
+  severity: AlarmSeverity;
+  firstRaisedUtc: string;
+  ageSeconds: number;
+  text: string;
+  context: Record<string, string>;
+}
+
+/** The spec's AlarmsResponse. */
+export interface AlarmsResponse {
+  active: Alarm[];
+  count: number;
+  countBySeverity: Record<AlarmSeverity, number>;
+  stats: { raised: number; cleared: number; events: number; eventsDropped: number };
+}
+
+/** The spec's AlarmClear result. */
+export interface AlarmClearResult {
+  cleared: boolean;
+  id: string;
+  instance: string | null;
+}
+
+interface Active {
+  id: AlarmId;
+  instance: string | null;
+  firstRaisedMs: number;
+  text: string;
+  context: Record<string, string>;
+}
+
+/** Serialisable alarm state. */
+export interface AlarmState {
+  active: Active[];
+  latched: string[];
+  stats: AlarmsResponse["stats"];
+}
+
+const key = (id: string, instance: string | null): string => `${id}\u0000${instance ?? ""}`;
+
+/** Keeps the active set, the condition latches and the statistics. */
+export class AlarmBook {
+  #active = new Map<string, Active>();
+  /** Conditions currently above their raise level; a manually cleared alarm stays latched until its condition clears. */
+  #latched = new Set<string>();
+  #stats = { raised: 0, cleared: 0, events: 0, eventsDropped: 0 };
+  readonly #logs: LogRing;
+
+  constructor(logs: LogRing) {
+    this.#logs = logs;
+  }
+
+  /**
+   * Feeds one evaluation of a condition: `high` raises (once per excursion),
+   * `low` clears; between the two nothing changes. `describe` is only called
+   * when the alarm is raised or already active.
+   */
+  observe(
+    nowMs: number,
+    id: AlarmId,
+    instance: string | null,
+    high: boolean,
+    low: boolean,
+    describe: () => { text: string; context: Record<string, string> },
+  ): void {
+    const k = key(id, instance);
+    const active = this.#active.get(k);
+    if (high && !this.#latched.has(k)) {
+      this.#latched.add(k);
+      const { text, context } = describe();
+      this.#active.set(k, { id, instance, firstRaisedMs: nowMs, text, context });
+      this.#stats.raised++;
+      this.#stats.events++;
+      const severity = ALARM_CATALOGUE[id].severity;
+      this.#logs.emit(nowMs, "alarm.raise", { id, instance, severity, text }, logSeverity(severity));
+      return;
+    }
+    if (low && this.#latched.has(k)) {
+      this.#latched.delete(k);
+      if (active) {
+        this.#active.delete(k);
+        this.#stats.cleared++;
+        this.#stats.events++;
+        this.#logs.emit(nowMs, "alarm.clear", { id, instance, manual: false });
+      }
+      return;
+    }
+    if (active) {
+      const { text, context } = describe();
+      active.text = text;
+      active.context = context;
+    }
+  }
+
+  /** Operator clear (spec POST /alarms/clear): removes a matching active alarm. */
+  clear(nowMs: number, id: string, instance: string | null): AlarmClearResult {
+    const k = key(id, instance);
+    const active = this.#active.get(k);
+    if (!active) return { cleared: false, id, instance };
+    this.#active.delete(k);
+    this.#stats.cleared++;
+    this.#stats.events++;
+    this.#logs.emit(nowMs, "alarm.clear", { id, instance, manual: true });
+    return { cleared: true, id, instance };
+  }
+
+  /** Drops every active alarm and latch without events (a reseed restarts the data plane). */
+  reset(): void {
+    this.#active.clear();
+    this.#latched.clear();
+  }
+
+  /** The spec's AlarmsResponse: most severe first, then oldest first. */
+  view(nowMs: number): AlarmsResponse {
+    const countBySeverity: Record<AlarmSeverity, number> = { critical: 0, major: 0, minor: 0, warning: 0 };
+    const active = [...this.#active.values()]
+      .map((a): Alarm => {
+        const severity = ALARM_CATALOGUE[a.id].severity;
+        countBySeverity[severity]++;
+        return {
+          id: a.id,
+          instance: a.instance,
+          severity,
+          firstRaisedUtc: isoTime(a.firstRaisedMs),
+          ageSeconds: Math.max(0, Math.floor((nowMs - a.firstRaisedMs) / 1000)),
+          text: a.text,
+          context: { ...a.context },
+        };
+      })
+      .sort(
+        (x, y) =>
+          ALARM_SEVERITIES.indexOf(x.severity) - ALARM_SEVERITIES.indexOf(y.severity) ||
+          x.firstRaisedUtc.localeCompare(y.firstRaisedUtc) ||
+          x.id.localeCompare(y.id) ||
+          (x.instance ?? "").localeCompare(y.instance ?? ""),
+      );
+    return { active, count: active.length, countBySeverity, stats: { ...this.#stats } };
+  }
+
+  /** Whether an alarm is currently active. */
+  isActive(id: AlarmId, instance: string | null): boolean {
+    return this.#active.has(key(id, instance));
+  }
+
+  /** State for a snapshot. */
+  exportState(): AlarmState {
+    return {
+      active: [...this.#active.values()].map((a) => ({ ...a, context: { ...a.context } })),
+      latched: [...this.#latched],
+      stats: { ...this.#stats },
+    };
+  }
+
+  /** Restores snapshot state. */
+  importState(state: AlarmState): void {
+    this.#active = new Map(state.active.map((a) => [key(a.id, a.instance), { ...a, context: { ...a.context } }]));
+    this.#latched = new Set(state.latched);
+    this.#stats = { ...state.stats };
+  }
+}
+
+/** Log severity of an alarm-raise entry. */
+function logSeverity(severity: AlarmSeverity): Severity {
+  if (severity === "critical") return "critical";
+  return severity === "major" ? "error" : "warning";
+}

@@ -1,0 +1,53 @@
+/**
+ * Evaluates every alarm condition against the current state. Run after each
+ * sub-step and after each action, so alarms agree with the numbers the other
+ * endpoints show at every instant.
+ */
+import type { Model } from "./model.ts";
+import { percent } from "./pools.ts";
+
+/** Feeds the alarm book one observation of every condition. */
+export function evaluateAlarms(m: Model): void {
+  const t = m.profile.alarms;
+  const now = m.nowMs;
+  for (const pool of m.pools) {
+    const size = pool.size;
+    const used = pool.used;
+    const pct = size > 0 ? (used / size) * 100 : 0;
+    m.alarms.observe(now, "pool.utilisation.high", pool.name, size > 0 && pct >= t.poolHighPercent, pct < t.poolClearPercent, () => ({
+      text: `Address pool ${pool.name} is ${percent(used, size)}% used`,
+      context: { pool: pool.name, used: String(used), size: String(size), utilisationPercent: String(percent(used, size)) },
+    }));
+  }
+  for (const g of m.cgn.groups) {
+    const used = g.used;
+    const total = g.totalChunks;
+    const pct = total > 0 ? (used / total) * 100 : 0;
+    m.alarms.observe(now, "cgn.pool.high", g.config.name, total > 0 && pct >= t.cgnHighPercent, pct < t.cgnClearPercent, () => ({
+      text: `CGN group ${g.config.name} port blocks ${percent(used, total)}% used`,
+      context: { group: g.config.name, usedChunks: String(used), totalChunks: String(total) },
+    }));
+  }
+  let dead = 0;
+  for (let i = 0; i < m.radius.count; i++) {
+    const isDead = m.radius.isDead(i);
+    if (isDead) dead++;
+    const label = m.radius.label(i);
+    m.alarms.observe(now, "radius.server.dead", label, isDead, !isDead, () => ({
+      text: `RADIUS server ${label} is dead`,
+      context: { server: label, consecutiveFailures: String(m.radius.status().servers[i]?.consecutiveFailures ?? 0) },
+    }));
+  }
+  const allDead = m.radius.count > 0 && dead === m.radius.count;
+  m.alarms.observe(now, "radius.all-dead", null, allDead, !allDead, () => ({
+    text: "Every RADIUS server is dead: RADIUS-authenticated subscribers cannot connect",
+    context: { servers: String(m.radius.count) },
+  }));
+  const licensed = m.profile.population.licensedSessions;
+  const live = m.store.liveCount;
+  const pct = (live / licensed) * 100;
+  m.alarms.observe(now, "sessions.capacity.high", null, pct >= t.capacityHighPercent, pct < t.capacityClearPercent, () => ({
+    text: `Sessions at ${percent(live, licensed)}% of the licensed ${licensed}`,
+    context: { sessions: String(live), licensed: String(licensed) },
+  }));
+}

@@ -1,0 +1,324 @@
+/**
+ * The façade: one simulated appliance's data plane, as the Durable Object
+ * sees it. Every read returns the spec's wire shape; every expected failure
+ * is a tagged union. Time moves only through `step` / `advanceTo`.
+ */
+import type { RadiusPoolStatus } from "./aaa.ts";
+import type { AlarmClearResult, AlarmsResponse } from "./alarms.ts";
+import type { CaptureRecord, CaptureRow } from "./captures.ts";
+import type { BindingQuery, CgnBindingRow, CgnBindingsPage, CgnStatus } from "./cgn.ts";
+import { SUB_STEP_MS, isoTime } from "./clock.ts";
+import { evaluateAlarms } from "./conditions.ts";
+import { teardownSession } from "./lifecycle.ts";
+import type { FieldValue, Severity } from "./log-catalogue.ts";
+import type { LogEntry, LogListener, LogTail } from "./logs.ts";
+import type { MetricsHistory } from "./metrics.ts";
+import { Model } from "./model.ts";
+import { pageWindow } from "./paging.ts";
+import type { AddressPoolAllocation, AddressPoolView } from "./pools.ts";
+import type { Profile } from "./profile.ts";
+import { applyAction, type ScenarioAction, type ScenarioResult } from "./scenario.ts";
+import {
+  detailOf,
+  listSessions,
+  ratesOf,
+  summarise,
+  type SessionDetail,
+  type SessionList,
+  type SessionQuery,
+  type SessionRates,
+  type SessionSummaryCounts,
+} from "./session-queries.ts";
+import { restoreModel, snapshotModel, type GatewaySnapshot } from "./snapshot.ts";
+import { subStep } from "./step.ts";
+
+/** How a gateway starts. */
+export interface GatewayOptions {
+  /** Seed of the data-plane simulation (fleet file `seed`). */
+  seed: number;
+  /** Simulated start instant, epoch milliseconds (rounded down to a 10 s boundary). */
+  startTimeMs: number;
+}
+
+/** What a `step` or `advanceTo` did. */
+export interface StepReport {
+  subSteps: number;
+  /** Sub-steps skipped without simulation (advanceTo beyond its limit). */
+  skipped: number;
+  nowUtc: string;
+  sessions: number;
+}
+
+/** The spec's AddressPoolAllocationsPage. */
+export interface AddressPoolAllocationsPage {
+  total: number;
+  offset: number;
+  limit: number;
+  items: AddressPoolAllocation[];
+}
+
+/** Licence meter read by the licensing endpoint. */
+export interface LicenceMeter {
+  meter: "sessions";
+  bandMax: number;
+  currentCount: number;
+  peakCount: number;
+}
+
+/** A simulated broadband gateway. */
+export class Gateway {
+  #m: Model;
+
+  private constructor(model: Model) {
+    this.#m = model;
+  }
+
+  /** A fresh appliance: empty, filling up at the profile's setup rate from the first step. */
+  static create(profile: Profile, options: GatewayOptions): Gateway {
+    const g = new Gateway(new Model(profile, options.seed, options.startTimeMs));
+    evaluateAlarms(g.#m);
+    return g;
+  }
+
+  /** Rebuilds a gateway from `snapshot()` output taken with the same profile. */
+  static restore(
+    profile: Profile,
+    snapshot: GatewaySnapshot,
+  ): { ok: true; gateway: Gateway } | { ok: false; reason: "bad-format" | "profile-mismatch" } {
+    const restored = restoreModel(profile, snapshot);
+    return restored.ok ? { ok: true, gateway: new Gateway(restored.model) } : restored;
+  }
+
+  /** The state as JSON-safe metadata plus buffers (see snapshot.ts for chunked encoding). */
+  snapshot(): GatewaySnapshot {
+    return snapshotModel(this.#m);
+  }
+
+  /** Simulated now, epoch milliseconds. */
+  get nowMs(): number {
+    return this.#m.nowMs;
+  }
+
+  /** The seed in use (changes with a reseed). */
+  get seed(): number {
+    return this.#m.seed;
+  }
+
+  /** The profile in use. */
+  get profile(): Profile {
+    return this.#m.profile;
+  }
+
+  /** Advances simulated time in 10 s sub-steps; a remainder under 10 s is carried to the next call. */
+  step(seconds: number): StepReport {
+    const m = this.#m;
+    if (!(seconds > 0) || !Number.isFinite(seconds)) return this.#report(0, 0);
+    m.pendingMs += Math.round(seconds * 1000);
+    const n = Math.floor(m.pendingMs / SUB_STEP_MS);
+    m.pendingMs -= n * SUB_STEP_MS;
+    for (let i = 0; i < n; i++) subStep(m);
+    return this.#report(n, 0);
+  }
+
+  /**
+   * Advances to an instant (the Durable Object's wall clock). When more than
+   * `maxSubSteps` would be needed, the older part of the gap is skipped
+   * without simulation (the appliance was not observed meanwhile) and only
+   * the last `maxSubSteps` are run.
+   */
+  advanceTo(epochMs: number, maxSubSteps = 360): StepReport {
+    const m = this.#m;
+    const due = Math.floor((epochMs - m.nowMs - m.pendingMs) / SUB_STEP_MS);
+    if (!(due > 0)) return this.#report(0, 0);
+    const skipped = Math.max(0, due - Math.max(0, Math.floor(maxSubSteps)));
+    m.nowMs += skipped * SUB_STEP_MS;
+    for (let i = 0; i < due - skipped; i++) subStep(m);
+    return this.#report(due - skipped, skipped);
+  }
+
+  // Sessions
+
+  /** The spec's SessionList. */
+  listSessions(query: SessionQuery = {}): SessionList {
+    return listSessions(this.#m, query);
+  }
+
+  /** The spec's SessionSummaryCounts. */
+  sessionSummary(): SessionSummaryCounts {
+    return summarise(this.#m);
+  }
+
+  /** Everything known about one session. */
+  sessionDetail(id: number): { ok: true; session: SessionDetail } | { ok: false; reason: "unknown-session" } {
+    const slot = this.#m.store.slotOf(id);
+    return slot < 0 ? { ok: false, reason: "unknown-session" } : { ok: true, session: detailOf(this.#m, slot) };
+  }
+
+  /** Current rx/tx bps and pps of one session. */
+  sessionRates(id: number): { ok: true; rates: SessionRates } | { ok: false; reason: "unknown-session" } {
+    const slot = this.#m.store.slotOf(id);
+    return slot < 0 ? { ok: false, reason: "unknown-session" } : { ok: true, rates: ratesOf(this.#m, slot) };
+  }
+
+  /** Force-disconnects one session, freeing its addresses, binding and capture. */
+  disconnect(id: number, cause = "admin-reset"): { ok: true; sessionId: number } | { ok: false; reason: "unknown-session" } {
+    const m = this.#m;
+    const slot = m.store.slotOf(id);
+    if (slot < 0) return { ok: false, reason: "unknown-session" };
+    teardownSession(m, slot, cause, true);
+    evaluateAlarms(m);
+    return { ok: true, sessionId: id };
+  }
+
+  // Address pools
+
+  /** The spec's AddressPool array, one per configured pool. */
+  addressPools(): AddressPoolView[] {
+    return this.#m.pools.map((p) => p.view());
+  }
+
+  /** The spec's AddressPoolAllocationsPage (limit default 100, range 1-1000). */
+  poolAllocations(
+    name: string,
+    page: { offset?: number | null; limit?: number | null } = {},
+  ): { ok: true; page: AddressPoolAllocationsPage } | { ok: false; reason: "unknown-pool" } {
+    const m = this.#m;
+    const pool = m.pools.find((p) => p.name === name);
+    if (!pool) return { ok: false, reason: "unknown-pool" };
+    const { offset, limit } = pageWindow(page.offset, page.limit, 100, 1000);
+    const { total, items } = pool.allocations(offset, limit, (slot) => ({
+      sessionId: m.store.id[slot] ?? 0,
+      username: m.store.usernames[slot] ?? "",
+      vrf: m.vrfNames[m.store.vrf[slot] ?? 0] ?? "default",
+    }));
+    return { ok: true, page: { total, offset, limit, items } };
+  }
+
+  // CGN
+
+  /** The spec's CgnStatus. */
+  cgnStatus(): CgnStatus {
+    return this.#m.cgn.status();
+  }
+
+  /** The spec's CgnBindingsPage (limit default 100, clamped 1-1000). */
+  cgnBindings(query: BindingQuery = {}): CgnBindingsPage {
+    const { offset, limit } = pageWindow(query.offset, query.limit, 100, 1000);
+    return this.#m.cgn.bindings(query, offset, limit, this.#m.usernameOf);
+  }
+
+  /** Identifies an auto-learned binding; one Identify log event per port block. */
+  identifyBinding(
+    bindingIndex: number,
+    subscriberId: string,
+  ): { ok: true; binding: CgnBindingRow } | { ok: false; reason: "unknown-binding" | "not-auto-learned" } {
+    return this.#m.cgn.identify(this.#m.nowMs, bindingIndex, subscriberId, this.#m.usernameOf);
+  }
+
+  // RADIUS
+
+  /** The spec's RADIUS pool status. */
+  radiusStatus(): RadiusPoolStatus {
+    return this.#m.radius.status();
+  }
+
+  // Metrics
+
+  /** The spec's Metrics history for `1h`, `6h` or `24h` (anything else falls back to `1h`). */
+  metricsHistory(range?: string | null): MetricsHistory {
+    return this.#m.metrics.history(range, this.#m.profile.ports);
+  }
+
+  // Logs
+
+  /** The spec's LogTail. */
+  logTail(query: { count?: number | null; sinceSeq?: number | null } = {}): LogTail {
+    return this.#m.logs.tail(query);
+  }
+
+  /** Appends an event from outside the model (login, token events) at the simulated now. */
+  appendLog(severity: Severity, msgId: string, fields: Record<string, FieldValue> = {}): LogEntry {
+    return this.#m.logs.append(this.#m.nowMs, severity, msgId, fields);
+  }
+
+  /** Subscribes to every new log entry (SSE fan-out); returns the unsubscribe function. */
+  onLog(listener: LogListener): () => void {
+    return this.#m.logs.subscribe(listener);
+  }
+
+  /** Newest log sequence number. */
+  get lastSeq(): number {
+    return this.#m.logs.lastSeq;
+  }
+
+  // Alarms
+
+  /** The spec's AlarmsResponse. */
+  alarms(): AlarmsResponse {
+    return this.#m.alarms.view(this.#m.nowMs);
+  }
+
+  /** Operator clear; `{cleared: false}` when nothing matched. */
+  clearAlarm(id: string, instance: string | null = null): AlarmClearResult {
+    return this.#m.alarms.clear(this.#m.nowMs, id, instance);
+  }
+
+  // Captures
+
+  /** Starts mirroring a session (allowlist and audit are the caller's). */
+  startCapture(
+    sessionId: number,
+    destinationIp: string,
+    maxPackets: number | null,
+    maxDurationSeconds: number | null,
+  ):
+    | { ok: true; capture: CaptureRecord }
+    | { ok: false; reason: "unknown-session" | "already-capturing" | "invalid-destination" | "invalid-limit" } {
+    const m = this.#m;
+    return m.captures.start(m.nowMs, sessionId, m.store.slotOf(sessionId), destinationIp, maxPackets, maxDurationSeconds);
+  }
+
+  /** Stops a session's capture: the spec's `{status: "stopped", sessionId}`. */
+  stopCapture(sessionId: number): { ok: true; status: "stopped"; sessionId: number } | { ok: false; reason: "not-capturing" } {
+    return this.#m.captures.stop(this.#m.nowMs, sessionId, "operator");
+  }
+
+  /** One row per mirrored session. */
+  captures(): CaptureRow[] {
+    return this.#m.captures.list(this.#m.nowMs);
+  }
+
+  // Licensing and scenario
+
+  /** The sessions licence meter. */
+  licence(): LicenceMeter {
+    const m = this.#m;
+    return { meter: "sessions", bandMax: m.profile.population.licensedSessions, currentCount: m.store.liveCount, peakCount: m.peakSessions };
+  }
+
+  /** Applies a scenario action (validate the body with the `ScenarioAction` schema first). */
+  scenario(action: ScenarioAction): ScenarioResult {
+    const m = this.#m;
+    if (action.action === "advance-clock") {
+      const r = this.step(action.seconds);
+      this.#m.logs.emit(this.#m.nowMs, "scenario.action", { action: action.action, detail: `seconds=${action.seconds} subSteps=${r.subSteps}` });
+      return { ok: true, action: action.action, detail: { seconds: action.seconds, subSteps: r.subSteps } };
+    }
+    if (action.action === "reseed") {
+      // A reseed restarts the data plane like a reboot: sessions, pools, CGN, RADIUS, alarms, captures and
+      // metrics start afresh; the log ring (and its seq) and session ids continue.
+      const dropped = m.store.liveCount;
+      const next = new Model(m.profile, action.seed, m.nowMs, m.logs);
+      next.nextSessionId = m.nextSessionId;
+      this.#m = next;
+      next.logs.emit(next.nowMs, "scenario.action", { action: action.action, detail: `seed=${action.seed} dropped=${dropped}` });
+      evaluateAlarms(next);
+      return { ok: true, action: action.action, detail: { seed: action.seed, dropped } };
+    }
+    return applyAction(m, action);
+  }
+
+  #report(subSteps: number, skipped: number): StepReport {
+    return { subSteps, skipped, nowUtc: isoTime(this.#m.nowMs), sessions: this.#m.store.liveCount };
+  }
+}

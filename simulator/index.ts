@@ -1,0 +1,27 @@
+/**
+ * The data-plane simulator's public surface: the Gateway façade, the profile
+ * schema, scenario actions, snapshot encoding and the log and alarm
+ * catalogues. Pure ES2023: nothing here touches Workers or Node.
+ */
+export { Gateway, type AddressPoolAllocationsPage, type GatewayOptions, type LicenceMeter, type StepReport } from "./gateway.ts";
+export { Profile, parseProfile, ENCAPS, type Encap, type PoolConfig, type CgnGroupConfig } from "./profile.ts";
+export { ScenarioAction, type ScenarioResult } from "./scenario.ts";
+export {
+  encodeSnapshot,
+  decodeSnapshot,
+  profileFingerprint,
+  DEFAULT_CHUNK_BYTES,
+  SNAPSHOT_FORMAT,
+  type GatewaySnapshot,
+  type Json,
+} from "./snapshot.ts";
+export { LOG_CATALOGUE, SEVERITIES, isSeverity, type FieldValue, type ModelMsgId, type Severity } from "./log-catalogue.ts";
+export { LOG_CAPACITY, type LogEntry, type LogListener, type LogTail } from "./logs.ts";
+export { ALARM_CATALOGUE, ALARM_SEVERITIES, type Alarm, type AlarmClearResult, type AlarmId, type AlarmSeverity, type AlarmsResponse } from "./alarms.ts";
+export { METRICS_CAPACITY, RANGES, type MetricsHistory, type MetricsRange } from "./metrics.ts";
+export { SUB_STEP_SECONDS } from "./clock.ts";
+export type { RadiusPoolStatus } from "./aaa.ts";
+export type { CaptureRecord, CaptureRow, CaptureStopReason } from "./captures.ts";
+export type { BindingQuery, CgnBindingRow, CgnBindingsPage, CgnGroupView, CgnStatus } from "./cgn.ts";
+export type { AddressPoolAllocation, AddressPoolSubnetView, AddressPoolView } from "./pools.ts";
+export type { SessionDetail, SessionList, SessionQuery, SessionRates, SessionSummary, SessionSummaryCounts } from "./session-queries.ts";

@@ -1,0 +1,235 @@
+/**
+ * Session bring-up and teardown. A session comes up only when every stage
+ * succeeds, in the order a BNG runs them: capacity (licence), AAA (local or
+ * RADIUS), IPv4 address (DHCP OFFER / IPCP), IPv6 WAN and PD for dual-stack
+ * subscribers, then a CGN binding for a translated private address. A failed
+ * stage hands back everything the earlier stages took.
+ */
+import { ENCAPS } from "./profile.ts";
+import { formatIpv4 } from "./prefix.ts";
+import type { BindingRefusal } from "./cgn.ts";
+import { FAMILY_PD, FAMILY_V4, FAMILY_WAN, type Model } from "./model.ts";
+import type { AddressPool } from "./pools.ts";
+import { mix32 } from "./random.ts";
+import { ENCAP_IPOE } from "./subscribers.ts";
+
+/** Why a setup attempt failed. */
+export type SetupFailure =
+  | "licence-limit"
+  | "access-reject"
+  | "timeout"
+  | "no-live-server"
+  | "pool-exhausted"
+  | "negotiation-abandoned"
+  | `cgn-${BindingRefusal}`;
+
+/** Why a session went down. */
+export type DownCause = "churn" | "lease-expired" | "admin-reset" | "scenario" | "reseed";
+
+interface Held {
+  pool: AddressPool;
+  subnet: number;
+  ordinal: number;
+}
+
+/** Tries to bring subscriber `sub` online; on success the session is live and counted. */
+export function setupSession(m: Model, sub: number): { ok: true; slot: number } | { ok: false; reason: SetupFailure } {
+  const a = m.subscribers.describe(sub, m.scratch);
+  const username = m.subscribers.username(sub, a.realm);
+  const fail = (reason: SetupFailure, held: Held[]): { ok: false; reason: SetupFailure } => {
+    for (const h of held) h.pool.withdraw(h.subnet, h.ordinal);
+    noteFailure(m, username, a.encap, reason);
+    return { ok: false, reason };
+  };
+  if (m.store.full) return fail("licence-limit", []);
+
+  let server = -1;
+  if (!a.local) {
+    const auth = m.radius.authenticate(m.rng, m.nowMs);
+    if (!auth.ok) {
+      logAaaRefusal(m, username, auth.reason, auth.server);
+      return fail(auth.reason, []);
+    }
+    server = auth.server;
+  }
+
+  const held: Held[] = [];
+  const wanted: [number, boolean][] = [
+    [FAMILY_V4, true],
+    [FAMILY_WAN, a.wantsWan],
+    [FAMILY_PD, a.wantsPd],
+  ];
+  for (const [family, wants] of wanted) {
+    if (!wants) continue;
+    const pool = m.poolFor(a.vrf, family, a.poolPick);
+    if (pool === null) continue;
+    const got = offer(m, pool, family === FAMILY_V4 && a.encap === ENCAP_IPOE);
+    if (got === "exhausted") return fail("pool-exhausted", held);
+    if (got === "abandoned") return fail("negotiation-abandoned", held);
+    held.push({ pool, subnet: got.subnet, ordinal: got.ordinal });
+  }
+  const v4 = held[0];
+  if (!v4) return fail("pool-exhausted", held);
+
+  const slot = m.store.takeSlot();
+  const id = m.nextSessionId;
+  const addr = v4.pool.ipv4(v4.subnet, v4.ordinal);
+  let binding = -1;
+  if (v4.pool.cgnTranslated) {
+    const group = m.cgn.groupFor(a.vrf, addr);
+    if (group >= 0) {
+      const created = m.cgn.create(m.nowMs, group, a.vrf, addr, id, slot, false);
+      if (!created.ok) {
+        m.store.returnSlot(slot);
+        return fail(`cgn-${created.reason}`, held);
+      }
+      binding = created.binding;
+    }
+  }
+
+  const s = m.store;
+  s.sub[slot] = sub;
+  s.encap[slot] = a.encap;
+  s.port[slot] = a.port;
+  s.svlan[slot] = a.svlan;
+  s.cvlan[slot] = a.cvlan;
+  s.plan[slot] = a.plan;
+  s.vrf[slot] = a.vrf;
+  s.realm[slot] = a.realm;
+  s.walledGarden[slot] = a.walledGarden ? 1 : 0;
+  s.aaa[slot] = server;
+  s.v4Pool[slot] = v4.pool.index;
+  s.v4Subnet[slot] = v4.subnet;
+  s.v4Ord[slot] = v4.ordinal;
+  s.v4Addr[slot] = addr;
+  s.wanPool[slot] = -1;
+  s.pdPool[slot] = -1;
+  for (const h of held) {
+    h.pool.commit(h.subnet, h.ordinal, slot);
+    if (h.pool.config.family === "ipv6-wan") {
+      s.wanPool[slot] = h.pool.index;
+      s.wanSubnet[slot] = h.subnet;
+      s.wanOrd[slot] = h.ordinal;
+    } else if (h.pool.config.family === "ipv6-pd") {
+      s.pdPool[slot] = h.pool.index;
+      s.pdSubnet[slot] = h.subnet;
+      s.pdOrd[slot] = h.ordinal;
+    }
+  }
+  s.cgn[slot] = binding;
+  s.upMs[slot] = m.nowMs;
+  // PPP sessions have no lease; IPoE clients renew around T1 (RFC 2131 §4.4.5), jittered per client.
+  s.leaseMs[slot] = a.encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : 0;
+  s.activity[slot] = a.activity;
+  s.rxBps[slot] = 0;
+  s.txBps[slot] = 0;
+  s.rxBytes[slot] = 0;
+  s.txBytes[slot] = 0;
+  s.rxPackets[slot] = 0;
+  s.txPackets[slot] = 0;
+  s.usernames[slot] = username;
+  s.activate(slot, id);
+  m.nextSessionId++;
+  m.takeOffline(sub);
+  m.upSinceSample++;
+  m.tally.up++;
+  if (s.liveCount > m.peakSessions) m.peakSessions = s.liveCount;
+  if (m.tally.loggedUp < m.profile.logging.sessionEventsPerStep) {
+    m.tally.loggedUp++;
+    m.logs.emit(m.nowMs, "session.up", {
+      sessionId: id,
+      username,
+      encap: ENCAPS[a.encap] ?? "ipoe",
+      ipv4: formatIpv4(addr),
+      ipv6: ipv6Text(m, slot),
+      vrf: m.vrfNames[a.vrf] ?? "default",
+      portId: a.port >= 0 ? (m.profile.ports[a.port]?.portId ?? null) : null,
+      aaa: server >= 0 ? m.radius.label(server) : "local",
+    });
+  }
+  return { ok: true, slot };
+}
+
+/** Takes a session down and frees everything it held. `always` logs it outside the sampling budget (operator actions). */
+export function teardownSession(m: Model, slot: number, cause: DownCause | (string & {}), always = false): void {
+  const s = m.store;
+  const id = s.id[slot] ?? 0;
+  if (m.captures.has(id)) m.captures.stop(m.nowMs, id, "session-down");
+  const pools = m.pools;
+  pools[s.v4Pool[slot] ?? 0]?.release(s.v4Subnet[slot] ?? 0, s.v4Ord[slot] ?? 0);
+  if ((s.wanPool[slot] ?? -1) >= 0) pools[s.wanPool[slot] ?? 0]?.release(s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0);
+  if ((s.pdPool[slot] ?? -1) >= 0) pools[s.pdPool[slot] ?? 0]?.release(s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0);
+  if ((s.cgn[slot] ?? -1) >= 0) m.cgn.release(m.nowMs, s.cgn[slot] ?? 0);
+  s.cgn[slot] = -1;
+  const uptime = Math.round((m.nowMs - (s.upMs[slot] ?? m.nowMs)) / 1000);
+  const username = s.usernames[slot] ?? "";
+  const encap = ENCAPS[s.encap[slot] ?? 0] ?? "ipoe";
+  s.deactivate(slot);
+  m.putOffline(s.sub[slot] ?? 0);
+  m.downSinceSample++;
+  m.tally.down++;
+  if (always || m.tally.loggedDown < m.profile.logging.sessionEventsPerStep) {
+    m.tally.loggedDown++;
+    m.logs.emit(m.nowMs, "session.down", { sessionId: id, username, encap, cause, uptimeSeconds: uptime });
+  }
+}
+
+/** Time to a client's next renewal: between half the lease (T1) and the whole lease, fixed per session and renewal. */
+export function renewalDelayMs(m: Model, id: number, renewal = 0): number {
+  const u = mix32(Math.imul(id, 0x9e3779b1) ^ Math.imul(renewal + 1, 0x85ebca77)) / 4294967296;
+  return Math.round(m.profile.leases.ipoeLeaseSeconds * 1000 * (0.5 + 0.5 * u));
+}
+
+/** The session's IPv6 text: the WAN prefix, else the delegated prefix, else null. */
+export function ipv6Text(m: Model, slot: number): string | null {
+  const s = m.store;
+  const wan = s.wanPool[slot] ?? -1;
+  if (wan >= 0) return m.pools[wan]?.text(s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0) ?? null;
+  const pd = s.pdPool[slot] ?? -1;
+  if (pd >= 0) return m.pools[pd]?.text(s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0) ?? null;
+  return null;
+}
+
+/** One DHCP/IPCP exchange: an offer, possibly declined once (IPoE) or abandoned. */
+function offer(m: Model, pool: AddressPool, dhcp: boolean): { subnet: number; ordinal: number } | "exhausted" | "abandoned" {
+  const neg = m.profile.negotiation;
+  let got = pool.offer();
+  if (got.ok && dhcp && m.rng.chance(neg.declineProbability)) {
+    // RFC 2131 §3.1.5: the client found the address in use and sent DHCPDECLINE; the server offers another.
+    pool.decline(got.subnet, got.ordinal, m.nowMs);
+    m.logs.emit(m.nowMs, "pool.decline", { pool: pool.name, prefix: pool.text(got.subnet, got.ordinal), quarantineSeconds: 3600 });
+    got = pool.offer();
+  }
+  if (!got.ok) {
+    if (m.nowMs - pool.lastExhaustedLogMs >= 60_000) {
+      pool.lastExhaustedLogMs = m.nowMs;
+      m.logs.emit(m.nowMs, "pool.exhausted", {
+        pool: pool.name,
+        family: pool.config.family,
+        vrf: pool.config.vrf ?? "default",
+        allocationFailures: pool.allocationFailures,
+      });
+    }
+    return "exhausted";
+  }
+  if (m.rng.chance(neg.abandonProbability)) {
+    pool.abandon(got.subnet, got.ordinal, m.nowMs, neg.offerHoldSeconds);
+    return "abandoned";
+  }
+  return { subnet: got.subnet, ordinal: got.ordinal };
+}
+
+function noteFailure(m: Model, username: string, encap: number, reason: SetupFailure): void {
+  m.tally.failed++;
+  if (m.tally.loggedFailed < m.profile.logging.sessionEventsPerStep) {
+    m.tally.loggedFailed++;
+    m.logs.emit(m.nowMs, "session.setup-failed", { username, encap: ENCAPS[encap] ?? "ipoe", reason });
+  }
+}
+
+function logAaaRefusal(m: Model, username: string, reason: "access-reject" | "timeout" | "no-live-server", server: number): void {
+  // Shares the failure budget: with every server dead, each attempt is refused and would flood the ring.
+  if (m.tally.loggedFailed < m.profile.logging.sessionEventsPerStep) {
+    m.logs.emit(m.nowMs, "aaa.reject", { username, server: server >= 0 ? m.radius.label(server) : null, reason });
+  }
+}

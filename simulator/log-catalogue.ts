@@ -1,0 +1,115 @@
+/**
+ * The catalogue of log messages the model emits: each `msgId`, its default
+ * syslog severity and the keys of its `fields`. The spec leaves the catalogue
+ * open ("Full catalog of msgId values and their fields keys: not shown"), so
+ * this file is the one place that defines it; `appendExternal` accepts other
+ * ids for events from outside the model (logins, tokens).
+ */
+
+/** Syslog severity names (RFC 5424 §6.2.1), most severe first. */
+export const SEVERITIES = ["emergency", "alert", "critical", "error", "warning", "notice", "info", "debug"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** A JSON primitive: what a log field may hold. */
+export type FieldValue = string | number | boolean | null;
+
+interface CatalogueEntry {
+  readonly severity: Severity;
+  readonly fields: readonly string[];
+  readonly meaning: string;
+}
+
+/** Every model msgId with its severity and field keys. */
+export const LOG_CATALOGUE = {
+  "session.up": {
+    severity: "info",
+    fields: ["sessionId", "username", "encap", "ipv4", "ipv6", "vrf", "portId", "aaa"],
+    meaning: "a session came up (sampled: at most logging.sessionEventsPerStep per 10 s sub-step)",
+  },
+  "session.down": {
+    severity: "info",
+    fields: ["sessionId", "username", "encap", "cause", "uptimeSeconds"],
+    meaning: "a session went down; cause is churn, lease-expired, admin-reset, scenario or reseed (sampled like session.up)",
+  },
+  "session.setup-failed": {
+    severity: "warning",
+    fields: ["username", "encap", "reason"],
+    meaning: "a setup attempt failed (sampled like session.up)",
+  },
+  "session.activity": {
+    severity: "info",
+    fields: ["intervalSeconds", "up", "down", "failed", "unloggedUp", "unloggedDown", "unloggedFailed"],
+    meaning: "aggregate of one sub-step whose session events exceeded the sampling budget",
+  },
+  "aaa.reject": {
+    severity: "warning",
+    fields: ["username", "server", "reason"],
+    meaning: "authentication refused: access-reject, timeout (every attempt lost) or no-live-server",
+  },
+  "radius.server.dead": {
+    severity: "error",
+    fields: ["server", "consecutiveFailures"],
+    meaning: "a RADIUS server was marked dead after consecutive failures",
+  },
+  "radius.server.alive": {
+    severity: "notice",
+    fields: ["server", "deadSeconds", "reason"],
+    meaning: "a dead RADIUS server was revived (dead time elapsed, or scenario)",
+  },
+  "pool.exhausted": {
+    severity: "warning",
+    fields: ["pool", "family", "vrf", "allocationFailures"],
+    meaning: "an allocation was refused because the pool had no free block (at most once per pool per minute)",
+  },
+  "pool.decline": {
+    severity: "notice",
+    fields: ["pool", "prefix", "quarantineSeconds"],
+    meaning: "a DHCP client declined an offered address; the block is quarantined for one hour",
+  },
+  "cgn.binding-refused": {
+    severity: "warning",
+    fields: ["group", "reason"],
+    meaning: "a CGN binding could not be created (max-bindings, no-free-chunk, setup-rate; at most once per group per minute)",
+  },
+  "cgn.identify": {
+    severity: "notice",
+    fields: ["bindingIndex", "group", "insideVrf", "insideIp", "publicIp", "portBlock", "subscriberId"],
+    meaning: "compliance Identify event, one per port block of an identified binding",
+  },
+  "capture.start": {
+    severity: "notice",
+    fields: ["sessionId", "destinationIp", "maxPackets", "maxDurationSeconds"],
+    meaning: "a packet capture began mirroring a session",
+  },
+  "capture.stop": {
+    severity: "notice",
+    fields: ["sessionId", "reason", "packets", "durationSeconds"],
+    meaning: "a capture ended: operator, max-packets, max-duration or session-down",
+  },
+  "alarm.raise": {
+    severity: "warning",
+    fields: ["id", "instance", "severity", "text"],
+    meaning: "an alarm was raised (entry severity follows the alarm's: critical → critical, major → error, minor and warning → warning)",
+  },
+  "alarm.clear": {
+    severity: "notice",
+    fields: ["id", "instance", "manual"],
+    meaning: "an alarm was cleared, by its condition or by an operator",
+  },
+  "scenario.action": {
+    severity: "notice",
+    fields: ["action", "detail"],
+    meaning: "a scenario action was applied (fault injection for CI pipelines)",
+  },
+} as const satisfies Record<string, CatalogueEntry>;
+
+/** A msgId the model itself emits. */
+export type ModelMsgId = keyof typeof LOG_CATALOGUE;
+
+/** The fields object of a model msgId: exactly its catalogued keys. */
+export type FieldsOf<M extends ModelMsgId> = { [K in (typeof LOG_CATALOGUE)[M]["fields"][number]]: FieldValue };
+
+/** Whether a string is a syslog severity name. */
+export function isSeverity(value: string): value is Severity {
+  return (SEVERITIES as readonly string[]).includes(value);
+}

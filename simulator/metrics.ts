@@ -1,0 +1,144 @@
+/**
+ * Metrics history (spec "Metrics history" and Limits: "in memory only, up
+ * to 24 hours at 10-second resolution; longer ranges are downsampled;
+ * history restarts with the control plane"). A ring of 8,640 samples in
+ * typed arrays; not snapshotted, on purpose.
+ *
+ * Downsampling: 6h → 60 s and 24h → 240 s buckets (360 points each, like
+ * 1h at 10 s). Gauges (totalSessions, byEncap) take the bucket's last
+ * sample, so every point stays a real instant where Σ byEncap = total and the
+ * newest point equals the newest sample; rates are bucket averages;
+ * sessionsUp / sessionsDown are bucket sums ("per interval").
+ */
+import { SUB_STEP_SECONDS, isoTime } from "./clock.ts";
+
+/** Samples retained: 24 h at 10 s. */
+export const METRICS_CAPACITY = 8640;
+
+/** Accepted history ranges and their point spacing in seconds. */
+export const RANGES = { "1h": { seconds: 3600, interval: 10 }, "6h": { seconds: 21_600, interval: 60 }, "24h": { seconds: 86_400, interval: 240 } } as const;
+export type MetricsRange = keyof typeof RANGES;
+
+/** The spec's Metrics history. */
+export interface MetricsHistory {
+  intervalSeconds: number;
+  times: string[];
+  totalSessions: number[];
+  byEncap: { ipoe: number[]; pppoeLocal: number[]; pppoeLac: number[]; l2tp: number[] };
+  sessionsUp: number[];
+  sessionsDown: number[];
+  ports: { portId: number; label: string; rxBps: number[]; txBps: number[] }[];
+}
+
+/** Ring of 10 s samples. */
+export class MetricsRing {
+  readonly #ports: number;
+  #times = new Float64Array(METRICS_CAPACITY);
+  #total = new Int32Array(METRICS_CAPACITY);
+  #encap = new Int32Array(METRICS_CAPACITY * 4);
+  #up = new Int32Array(METRICS_CAPACITY);
+  #down = new Int32Array(METRICS_CAPACITY);
+  #rx: Float64Array;
+  #tx: Float64Array;
+  #head = 0;
+  #count = 0;
+
+  constructor(ports: number) {
+    this.#ports = ports;
+    this.#rx = new Float64Array(METRICS_CAPACITY * ports);
+    this.#tx = new Float64Array(METRICS_CAPACITY * ports);
+  }
+
+  /** Samples retained. */
+  get size(): number {
+    return this.#count;
+  }
+
+  /** Appends one sample, overwriting the oldest when full. */
+  record(timeMs: number, total: number, byEncap: Int32Array, up: number, down: number, rx: Float64Array, tx: Float64Array): void {
+    const i = (this.#head + this.#count) % METRICS_CAPACITY;
+    if (this.#count < METRICS_CAPACITY) this.#count++;
+    else this.#head = (this.#head + 1) % METRICS_CAPACITY;
+    this.#times[i] = timeMs;
+    this.#total[i] = total;
+    for (let e = 0; e < 4; e++) this.#encap[i * 4 + e] = byEncap[e] ?? 0;
+    this.#up[i] = up;
+    this.#down[i] = down;
+    for (let p = 0; p < this.#ports; p++) {
+      this.#rx[i * this.#ports + p] = rx[p] ?? 0;
+      this.#tx[i * this.#ports + p] = tx[p] ?? 0;
+    }
+  }
+
+  /** Drops every sample (a reseed restarts the data plane). */
+  clear(): void {
+    this.#head = 0;
+    this.#count = 0;
+  }
+
+  /** History for a range; unknown ranges fall back to 1h (spec Limits). */
+  history(range: string | null | undefined, ports: readonly { portId: number; label: string }[]): MetricsHistory {
+    const r = range !== null && range !== undefined && Object.hasOwn(RANGES, range) ? RANGES[range as MetricsRange] : RANGES["1h"];
+    const out: MetricsHistory = {
+      intervalSeconds: r.interval,
+      times: [],
+      totalSessions: [],
+      byEncap: { ipoe: [], pppoeLocal: [], pppoeLac: [], l2tp: [] },
+      sessionsUp: [],
+      sessionsDown: [],
+      ports: ports.map((p) => ({ portId: p.portId, label: p.label, rxBps: [], txBps: [] })),
+    };
+    if (this.#count === 0) return out;
+    const newest = this.#times[(this.#head + this.#count - 1) % METRICS_CAPACITY] ?? 0;
+    const from = newest - r.seconds * 1000;
+    const intervalMs = r.interval * 1000;
+    let bucket = Number.NaN;
+    let n = 0;
+    let last = -1;
+    let up = 0;
+    let down = 0;
+    const rx = new Float64Array(this.#ports);
+    const tx = new Float64Array(this.#ports);
+    const flush = (): void => {
+      if (last < 0) return;
+      out.times.push(isoTime(this.#times[last] ?? 0));
+      out.totalSessions.push(this.#total[last] ?? 0);
+      out.byEncap.ipoe.push(this.#encap[last * 4] ?? 0);
+      out.byEncap.pppoeLocal.push(this.#encap[last * 4 + 1] ?? 0);
+      out.byEncap.pppoeLac.push(this.#encap[last * 4 + 2] ?? 0);
+      out.byEncap.l2tp.push(this.#encap[last * 4 + 3] ?? 0);
+      out.sessionsUp.push(up);
+      out.sessionsDown.push(down);
+      out.ports.forEach((p, k) => {
+        p.rxBps.push(Math.round((rx[k] ?? 0) / n));
+        p.txBps.push(Math.round((tx[k] ?? 0) / n));
+      });
+    };
+    for (let k = 0; k < this.#count; k++) {
+      const i = (this.#head + k) % METRICS_CAPACITY;
+      const t = this.#times[i] ?? 0;
+      if (t <= from) continue;
+      // A sample at time t covers (t - 10 s, t]: bucket by its start so 60 s buckets hold six samples.
+      const b = Math.floor((t - SUB_STEP_SECONDS * 1000) / intervalMs);
+      if (b !== bucket) {
+        flush();
+        bucket = b;
+        n = 0;
+        up = 0;
+        down = 0;
+        rx.fill(0);
+        tx.fill(0);
+      }
+      n++;
+      last = i;
+      up += this.#up[i] ?? 0;
+      down += this.#down[i] ?? 0;
+      for (let p = 0; p < this.#ports; p++) {
+        rx[p] = (rx[p] ?? 0) + (this.#rx[i * this.#ports + p] ?? 0);
+        tx[p] = (tx[p] ?? 0) + (this.#tx[i * this.#ports + p] ?? 0);
+      }
+    }
+    flush();
+    return out;
+  }
+}

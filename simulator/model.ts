@@ -1,0 +1,143 @@
+/**
+ * The model's state in one place: every component, the clock, the random
+ * stream and the bookkeeping shared by the lifecycle, the step and the
+ * queries. Internal to the simulator; the Gateway façade is the public face.
+ */
+import { RadiusPool } from "./aaa.ts";
+import { AlarmBook } from "./alarms.ts";
+import { Captures } from "./captures.ts";
+import { Cgn } from "./cgn.ts";
+import { LogRing } from "./logs.ts";
+import { MetricsRing } from "./metrics.ts";
+import { AddressPool } from "./pools.ts";
+import type { Profile } from "./profile.ts";
+import { Random } from "./random.ts";
+import { SessionStore } from "./sessions.ts";
+import { SubscriberBase, blankAttrs, type SubscriberAttrs } from "./subscribers.ts";
+
+/** Pool family indices used by the pool lookup table. */
+export const FAMILY_V4 = 0;
+export const FAMILY_WAN = 1;
+export const FAMILY_PD = 2;
+const FAMILIES = ["ipv4", "ipv6-wan", "ipv6-pd"] as const;
+
+/** Counts and sampling budgets of the current sub-step (or of actions between steps). */
+export interface Tally {
+  up: number;
+  down: number;
+  failed: number;
+  loggedUp: number;
+  loggedDown: number;
+  loggedFailed: number;
+}
+
+/** The simulator's complete state. */
+export class Model {
+  readonly profile: Profile;
+  seed: number;
+  rng: Random;
+  nowMs: number;
+  /** Milliseconds requested by `step` but shorter than a sub-step, carried to the next call. */
+  pendingMs = 0;
+  tick = 0;
+  nextSessionId = 1;
+  churnMultiplier = 1;
+  peakSessions = 0;
+  readonly vrfNames: string[];
+  readonly subscribers: SubscriberBase;
+  /** Offline subscribers as a dense set (swap-remove), so a uniform pick is O(1). */
+  offline: Int32Array;
+  offlinePos: Int32Array;
+  offlineCount: number;
+  readonly store: SessionStore;
+  readonly pools: AddressPool[];
+  /** Pool indices per (VRF, family): `poolTable[vrf * 3 + family]`. */
+  readonly poolTable: number[][];
+  readonly radius: RadiusPool;
+  readonly cgn: Cgn;
+  readonly logs: LogRing;
+  readonly alarms: AlarmBook;
+  readonly captures: Captures;
+  readonly metrics: MetricsRing;
+  /** Events since the last metrics sample (sessionsUp / sessionsDown per interval). */
+  upSinceSample = 0;
+  downSinceSample = 0;
+  tally: Tally = { up: 0, down: 0, failed: 0, loggedUp: 0, loggedDown: 0, loggedFailed: 0 };
+  readonly scratch: SubscriberAttrs = blankAttrs();
+  /** Per-port rate sums of the latest sub-step, in bits per second. */
+  portRx: Float64Array;
+  portTx: Float64Array;
+
+  constructor(profile: Profile, seed: number, startTimeMs: number, logs?: LogRing) {
+    this.profile = profile;
+    this.seed = seed >>> 0;
+    this.rng = new Random(this.seed);
+    // Sub-steps fall on 10 s boundaries of the epoch so every appliance samples at the same instants.
+    this.nowMs = Math.floor(startTimeMs / 10_000) * 10_000;
+    this.vrfNames = profile.vrfs.map((v) => v.name);
+    this.subscribers = new SubscriberBase(profile, this.seed);
+    const n = profile.population.subscribers;
+    this.offline = new Int32Array(n);
+    this.offlinePos = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      this.offline[i] = i;
+      this.offlinePos[i] = i;
+    }
+    this.offlineCount = n;
+    this.store = new SessionStore(profile.population.licensedSessions, profile.ports.length, this.vrfNames.length);
+    const cgnVrfs = new Set(profile.cgn.groups.flatMap((g) => g.insideVrfs));
+    this.pools = profile.pools.map((p, i) => new AddressPool(p, i, p.family === "ipv4" && cgnVrfs.has(p.vrf ?? "default")));
+    this.poolTable = [];
+    for (let v = 0; v < this.vrfNames.length; v++) {
+      for (let f = 0; f < 3; f++) {
+        this.poolTable.push(
+          this.pools.filter((p) => (p.config.vrf ?? "default") === this.vrfNames[v] && p.config.family === FAMILIES[f]).map((p) => p.index),
+        );
+      }
+    }
+    this.logs = logs ?? new LogRing();
+    this.radius = new RadiusPool(profile.aaa, this.logs);
+    this.cgn = new Cgn(profile.cgn, this.vrfNames, this.logs);
+    this.alarms = new AlarmBook(this.logs);
+    this.captures = new Captures(this.logs);
+    this.metrics = new MetricsRing(profile.ports.length);
+    this.portRx = new Float64Array(profile.ports.length);
+    this.portTx = new Float64Array(profile.ports.length);
+  }
+
+  /** The pool a subscriber uses in a VRF for a family (AAA's Framed-Pool), or null when the VRF has none. */
+  poolFor(vrf: number, family: number, pick: number): AddressPool | null {
+    const list = this.poolTable[vrf * 3 + family] ?? [];
+    if (list.length === 0) return null;
+    return this.pools[list[pick % list.length] ?? 0] ?? null;
+  }
+
+  /** Removes a subscriber from the offline set. */
+  takeOffline(sub: number): void {
+    const at = this.offlinePos[sub] ?? 0;
+    const last = this.offline[--this.offlineCount] ?? 0;
+    this.offline[at] = last;
+    this.offlinePos[last] = at;
+    this.offline[this.offlineCount] = sub;
+    this.offlinePos[sub] = this.offlineCount;
+  }
+
+  /** Returns a subscriber to the offline set. */
+  putOffline(sub: number): void {
+    const at = this.offlinePos[sub] ?? 0;
+    const first = this.offline[this.offlineCount] ?? 0;
+    this.offline[at] = first;
+    this.offlinePos[first] = at;
+    this.offline[this.offlineCount] = sub;
+    this.offlinePos[sub] = this.offlineCount;
+    this.offlineCount++;
+  }
+
+  /** Username of a live slot. */
+  usernameOf = (slot: number): string => this.store.usernames[slot] ?? "";
+
+  /** A fresh tally (start of a sub-step). */
+  resetTally(): void {
+    this.tally = { up: 0, down: 0, failed: 0, loggedUp: 0, loggedDown: 0, loggedFailed: 0 };
+  }
+}

@@ -1,0 +1,531 @@
+/**
+ * Address pools: real prefix arithmetic over IPv4 /32 and IPv6 /64 or PD
+ * blocks (spec AddressPool, AddressPoolSubnet, AddressPoolAllocation).
+ *
+ * A subnet's allocatable blocks are numbered by "ordinal": block indices with
+ * excluded blocks squeezed out, so `size` never counts them and they can
+ * never be handed out. Only ordinals below a high-water mark are
+ * materialised in an Int32Array of holders, so a /40 of /64s (16 M blocks)
+ * costs memory only for the blocks ever used. Freed blocks go to a FIFO and
+ * are reused least-recently-released first, as DHCP servers do to avoid
+ * handing a just-released address to a different subscriber.
+ */
+import { SUB_STEP_MS } from "./clock.ts";
+import type { PoolConfig } from "./profile.ts";
+import { familyBits, formatIpv4, formatIpv6, formatPrefix, parsePrefix, prefixLast, prefixSpan, type Prefix } from "./prefix.ts";
+import { IntQueue, TimedQueue } from "./queues.ts";
+
+/** Holder codes; positive values are session slot + 1. */
+export const FREE = 0;
+const OFFERED = -1;
+const QUARANTINED = -2;
+const STATIC = -3;
+const RESERVED = -4;
+
+/** DHCP-declined blocks return after one hour (spec Limits). */
+export const DECLINE_QUARANTINE_SECONDS = 3600;
+
+/** Largest fill (scenario) in blocks, so a fill of an IPv6 pool cannot exhaust memory. */
+export const MAX_FILL_BLOCKS = 1 << 21;
+
+/** Where one allocated block lives: pool, subnet, ordinal. */
+export interface BlockRef {
+  pool: number;
+  subnet: number;
+  ordinal: number;
+}
+
+/** Who holds a committed block, for the allocations list. */
+export interface HolderInfo {
+  sessionId: number;
+  username: string;
+  vrf: string;
+}
+
+/** The spec's AddressPoolSubnet. */
+export interface AddressPoolSubnetView {
+  prefix: string;
+  announce: boolean;
+  size: number;
+  used: number;
+  free: number;
+  offered: number;
+  quarantined: number;
+}
+
+/** The spec's AddressPool (plus pool-level offered and quarantined). */
+export interface AddressPoolView {
+  name: string;
+  family: PoolConfig["family"];
+  vrf: string | null;
+  delegationLength: number;
+  description: string;
+  size: number;
+  used: number;
+  free: number;
+  offered: number;
+  quarantined: number;
+  utilisationPercent: number;
+  allocationFailures: number;
+  cgnTranslated: boolean;
+  exclude: string[];
+  subnets: AddressPoolSubnetView[];
+}
+
+/** The spec's AddressPoolAllocation; kind is dynamic, static, offered, quarantined or reserved. */
+export interface AddressPoolAllocation {
+  prefix: string;
+  kind: "dynamic" | "static" | "offered" | "quarantined" | "reserved";
+  sessionId: number;
+  username: string;
+  vrf: string;
+  static: boolean;
+}
+
+interface Skip {
+  start: number;
+  len: number;
+}
+
+/** One subnet of a pool. */
+class Subnet {
+  readonly prefix: Prefix;
+  readonly announce: boolean;
+  /** Address bits inside one block. */
+  readonly shift: number;
+  readonly skips: Skip[];
+  readonly size: number;
+  holders = new Int32Array(64);
+  /** Ordinals below this have been handed out at least once (or are static). */
+  hwm = 0;
+  free = new IntQueue();
+  committed = 0;
+  offered = 0;
+  quarantined = 0;
+  statics = 0;
+  reserved = 0;
+  staticUsers = new Map<number, string>();
+  /** Ordinals materialised in `holders` (the high-water mark or past the last static). */
+  extent = 0;
+
+  constructor(prefix: Prefix, announce: boolean, delegationLength: number, exclude: readonly Prefix[]) {
+    this.prefix = prefix;
+    this.announce = announce;
+    this.shift = familyBits(prefix.family) - delegationLength;
+    const raw = 2 ** (delegationLength - prefix.length);
+    const ranges: [number, number][] = [];
+    const last = prefixLast(prefix);
+    for (const ex of exclude) {
+      if (ex.family !== prefix.family) continue;
+      const lo = ex.base > prefix.base ? ex.base : prefix.base;
+      const exLast = prefixLast(ex);
+      const hi = exLast < last ? exLast : last;
+      if (lo > hi) continue;
+      // Any block touching an excluded address is excluded: the block would otherwise hand that address out.
+      ranges.push([Number((lo - prefix.base) >> BigInt(this.shift)), Number((hi - prefix.base) >> BigInt(this.shift))]);
+    }
+    ranges.sort((a, b) => a[0] - b[0]);
+    const skips: Skip[] = [];
+    for (const [s, e] of ranges) {
+      const prev = skips[skips.length - 1];
+      if (prev && s <= prev.start + prev.len) prev.len = Math.max(prev.len, e - prev.start + 1);
+      else skips.push({ start: s, len: e - s + 1 });
+    }
+    this.skips = skips;
+    this.size = raw - skips.reduce((n, s) => n + s.len, 0);
+  }
+
+  /** Blocks held: committed, offered, quarantined, static or reserved. */
+  get used(): number {
+    return this.committed + this.offered + this.quarantined + this.statics + this.reserved;
+  }
+
+  /** Block index of an ordinal. */
+  blockOf(ordinal: number): number {
+    let b = ordinal;
+    for (const s of this.skips) {
+      if (s.start <= b) b += s.len;
+      else break;
+    }
+    return b;
+  }
+
+  /** Ordinal of a block index, or -1 when excluded. */
+  ordinalOf(block: number): number {
+    let skipped = 0;
+    for (const s of this.skips) {
+      if (block < s.start) break;
+      if (block < s.start + s.len) return -1;
+      skipped += s.len;
+    }
+    return block - skipped;
+  }
+
+  /** First ordinal whose block is at or after `block`. */
+  ordinalAtOrAfter(block: number): number {
+    let skipped = 0;
+    for (const s of this.skips) {
+      if (block < s.start) break;
+      if (block < s.start + s.len) return s.start - skipped;
+      skipped += s.len;
+    }
+    return block - skipped;
+  }
+
+  /** Grows the holder table to at least n ordinals. */
+  ensure(n: number): void {
+    if (n <= this.holders.length) return;
+    let cap = this.holders.length;
+    while (cap < n) cap *= 2;
+    const next = new Int32Array(cap);
+    next.set(this.holders);
+    this.holders = next;
+  }
+
+  /** Takes a free ordinal (least recently released first, then never-used ones), or -1. */
+  take(): number {
+    if (this.free.size > 0) return this.free.shift();
+    while (this.hwm < this.size) {
+      const o = this.hwm++;
+      this.ensure(o + 1);
+      if (o >= this.extent) this.extent = o + 1;
+      if (this.holders[o] === FREE) return o;
+    }
+    return -1;
+  }
+
+  /** Returns an ordinal to the free queue. */
+  give(o: number): void {
+    this.holders[o] = FREE;
+    this.free.push(o);
+  }
+
+  /** The uint32 address of an IPv4 block. */
+  ipv4(o: number): number {
+    return Number(this.prefix.base) + this.blockOf(o) * 2 ** this.shift;
+  }
+
+  /** A block as text: the address for IPv4 /32, else prefix/length. */
+  text(o: number, delegationLength: number): string {
+    if (this.prefix.family === 4) {
+      const first = formatIpv4(this.ipv4(o));
+      return delegationLength === 32 ? first : `${first}/${delegationLength}`;
+    }
+    return `${formatIpv6(this.prefix.base + (BigInt(this.blockOf(o)) << BigInt(this.shift)))}/${delegationLength}`;
+  }
+}
+
+/** Serialisable state of one pool. */
+export interface PoolState {
+  allocationFailures: number;
+  lastExhaustedLogMs: number;
+  offers: number[];
+  quarantine: number[];
+  reservedList: number[];
+  subnets: {
+    hwm: number;
+    extent: number;
+    counts: [number, number, number, number, number];
+    free: Int32Array;
+    holders: Int32Array;
+  }[];
+}
+
+/** One configured address pool. */
+export class AddressPool {
+  readonly config: PoolConfig;
+  readonly index: number;
+  readonly cgnTranslated: boolean;
+  readonly subnets: Subnet[];
+  /** Subnet indices ordered by prefix, for the allocations list. */
+  readonly #byPrefix: number[];
+  allocationFailures = 0;
+  lastExhaustedLogMs = -Infinity;
+  #offers = new TimedQueue();
+  #quarantine = new TimedQueue();
+  /** Reserved blocks as flat (subnet, ordinal) pairs, released by a drain. */
+  #reserved: number[] = [];
+
+  constructor(config: PoolConfig, index: number, cgnTranslated: boolean) {
+    this.config = config;
+    this.index = index;
+    this.cgnTranslated = cgnTranslated;
+    const exclude = config.exclude.map((e) => parsePrefix(e) as Prefix);
+    this.subnets = config.subnets.map((s) => new Subnet(parsePrefix(s.prefix) as Prefix, s.announce, config.delegationLength, exclude));
+    this.#byPrefix = this.subnets.map((_, i) => i).sort((a, b) => {
+      const x = this.subnets[a]?.prefix.base ?? 0n;
+      const y = this.subnets[b]?.prefix.base ?? 0n;
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    for (const st of config.static) {
+      const p = parsePrefix(st.prefix) as Prefix;
+      const subnet = this.subnets.find((s) => p.base >= s.prefix.base && p.base <= prefixLast(s.prefix));
+      if (!subnet) continue;
+      const o = subnet.ordinalOf(Number((p.base - subnet.prefix.base) / prefixSpan(p)));
+      if (o < 0 || subnet.holders[o] === STATIC) continue;
+      subnet.ensure(o + 1);
+      subnet.holders[o] = STATIC;
+      subnet.extent = Math.max(subnet.extent, o + 1);
+      subnet.statics++;
+      subnet.staticUsers.set(o, st.username);
+    }
+  }
+
+  /** The pool's name. */
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** Allocatable blocks over all subnets. */
+  get size(): number {
+    return this.subnets.reduce((n, s) => n + s.size, 0);
+  }
+
+  /** Held blocks over all subnets. */
+  get used(): number {
+    return this.subnets.reduce((n, s) => n + s.used, 0);
+  }
+
+  /** Offers a block (held as `offered`) from the first subnet in preference order with one free; counts a failure when none is. */
+  offer(): { ok: true; subnet: number; ordinal: number } | { ok: false; reason: "pool-exhausted" } {
+    for (let i = 0; i < this.subnets.length; i++) {
+      const s = this.subnets[i] as Subnet;
+      const o = s.take();
+      if (o < 0) continue;
+      s.holders[o] = OFFERED;
+      s.offered++;
+      return { ok: true, subnet: i, ordinal: o };
+    }
+    this.allocationFailures++;
+    return { ok: false, reason: "pool-exhausted" };
+  }
+
+  /** Completes an offer: the block is committed to a session slot. */
+  commit(subnet: number, ordinal: number, slot: number): void {
+    const s = this.subnets[subnet] as Subnet;
+    s.holders[ordinal] = slot + 1;
+    s.offered--;
+    s.committed++;
+  }
+
+  /** An abandoned negotiation: the block stays `offered` until the hold lapses. */
+  abandon(subnet: number, ordinal: number, nowMs: number, holdSeconds: number): void {
+    // Offer expiries are checked once per sub-step; round up so a hold never lapses early.
+    this.#offers.push(nowMs + Math.ceil((holdSeconds * 1000) / SUB_STEP_MS) * SUB_STEP_MS, subnet, ordinal);
+  }
+
+  /** Withdraws an offer at once (a later setup stage failed). */
+  withdraw(subnet: number, ordinal: number): void {
+    const s = this.subnets[subnet] as Subnet;
+    s.offered--;
+    s.give(ordinal);
+  }
+
+  /** A DHCP DECLINE: the offered block is quarantined for one hour. */
+  decline(subnet: number, ordinal: number, nowMs: number): void {
+    const s = this.subnets[subnet] as Subnet;
+    s.offered--;
+    s.quarantined++;
+    s.holders[ordinal] = QUARANTINED;
+    this.#quarantine.push(nowMs + DECLINE_QUARANTINE_SECONDS * 1000, subnet, ordinal);
+  }
+
+  /** Frees a committed block (session down). */
+  release(subnet: number, ordinal: number): void {
+    const s = this.subnets[subnet] as Subnet;
+    s.committed--;
+    s.give(ordinal);
+  }
+
+  /** Returns lapsed offers and expired quarantines to the free queue. */
+  expire(nowMs: number): void {
+    this.#offers.drain(nowMs, (subnet, ordinal) => {
+      const s = this.subnets[subnet] as Subnet;
+      if (s.holders[ordinal] !== OFFERED) return;
+      s.offered--;
+      s.give(ordinal);
+    });
+    this.#quarantine.drain(nowMs, (subnet, ordinal) => {
+      const s = this.subnets[subnet] as Subnet;
+      if (s.holders[ordinal] !== QUARANTINED) return;
+      s.quarantined--;
+      s.give(ordinal);
+    });
+  }
+
+  /** Scenario fill: reserves `percent` of the free blocks. */
+  fill(percent: number): { ok: true; reserved: number } | { ok: false; reason: "fill-too-large" } {
+    const want = Math.floor(((this.size - this.used) * percent) / 100);
+    if (want > MAX_FILL_BLOCKS) return { ok: false, reason: "fill-too-large" };
+    let got = 0;
+    for (let i = 0; i < this.subnets.length && got < want; i++) {
+      const s = this.subnets[i] as Subnet;
+      while (got < want) {
+        const o = s.take();
+        if (o < 0) break;
+        s.holders[o] = RESERVED;
+        s.reserved++;
+        this.#reserved.push(i, o);
+        got++;
+      }
+    }
+    return { ok: true, reserved: got };
+  }
+
+  /** Scenario drain: releases every reserved block. */
+  drain(): number {
+    const n = this.#reserved.length / 2;
+    for (let k = 0; k < this.#reserved.length; k += 2) {
+      const s = this.subnets[this.#reserved[k] ?? 0] as Subnet;
+      s.reserved--;
+      s.give(this.#reserved[k + 1] ?? 0);
+    }
+    this.#reserved = [];
+    return n;
+  }
+
+  /** The uint32 IPv4 address of a block. */
+  ipv4(subnet: number, ordinal: number): number {
+    return (this.subnets[subnet] as Subnet).ipv4(ordinal);
+  }
+
+  /** The block as text: an IPv4 address for /32 pools, else `prefix/length`. */
+  text(subnet: number, ordinal: number): string {
+    return (this.subnets[subnet] as Subnet).text(ordinal, this.config.delegationLength);
+  }
+
+  /** The subnet prefix a block came from. */
+  subnetPrefix(subnet: number): Prefix {
+    return (this.subnets[subnet] as Subnet).prefix;
+  }
+
+  /** Ordinal range [lo, hi] of a subnet's blocks overlapping `query`, or null. */
+  ordinalRange(subnet: number, query: Prefix): [number, number] | null {
+    const s = this.subnets[subnet] as Subnet;
+    if (query.family !== s.prefix.family) return null;
+    const lo = query.base > s.prefix.base ? query.base : s.prefix.base;
+    const qLast = prefixLast(query);
+    const sLast = prefixLast(s.prefix);
+    const hi = qLast < sLast ? qLast : sLast;
+    if (lo > hi) return null;
+    const first = s.ordinalAtOrAfter(Number((lo - s.prefix.base) >> BigInt(s.shift)));
+    const lastBlock = Number((hi - s.prefix.base) >> BigInt(s.shift));
+    const last = s.ordinalAtOrAfter(lastBlock + 1) - 1;
+    return first <= last ? [first, last] : null;
+  }
+
+  /** The spec's AddressPool view. */
+  view(): AddressPoolView {
+    const subnets = this.subnets.map((s) => ({
+      prefix: formatPrefix(s.prefix),
+      announce: s.announce,
+      size: s.size,
+      used: s.used,
+      free: s.size - s.used,
+      offered: s.offered,
+      quarantined: s.quarantined,
+    }));
+    const size = this.size;
+    const used = this.used;
+    return {
+      name: this.config.name,
+      family: this.config.family,
+      vrf: this.config.vrf,
+      delegationLength: this.config.delegationLength,
+      description: this.config.description,
+      size,
+      used,
+      free: size - used,
+      offered: subnets.reduce((n, s) => n + s.offered, 0),
+      quarantined: subnets.reduce((n, s) => n + s.quarantined, 0),
+      utilisationPercent: percent(used, size),
+      allocationFailures: this.allocationFailures,
+      cgnTranslated: this.cgnTranslated,
+      exclude: [...this.config.exclude],
+      subnets,
+    };
+  }
+
+  /** Held blocks ordered by prefix, paged; total equals `used`. */
+  allocations(offset: number, limit: number, holder: (slot: number) => HolderInfo): { total: number; items: AddressPoolAllocation[] } {
+    const items: AddressPoolAllocation[] = [];
+    const vrf = this.config.vrf ?? "default";
+    let seen = 0;
+    for (const si of this.#byPrefix) {
+      const s = this.subnets[si] as Subnet;
+      if (seen + s.used <= offset) {
+        seen += s.used;
+        continue;
+      }
+      for (let o = 0; o < s.extent && items.length < limit; o++) {
+        const h = s.holders[o] ?? FREE;
+        if (h === FREE) continue;
+        if (seen++ < offset) continue;
+        const prefix = s.text(o, this.config.delegationLength);
+        if (h > 0) {
+          const info = holder(h - 1);
+          items.push({ prefix, kind: "dynamic", sessionId: info.sessionId, username: info.username, vrf: info.vrf, static: false });
+        } else if (h === STATIC) {
+          items.push({ prefix, kind: "static", sessionId: 0, username: s.staticUsers.get(o) ?? "", vrf, static: true });
+        } else {
+          const kind = h === OFFERED ? "offered" : h === QUARANTINED ? "quarantined" : "reserved";
+          items.push({ prefix, kind, sessionId: 0, username: "", vrf, static: false });
+        }
+      }
+      if (items.length >= limit) break;
+    }
+    return { total: this.used, items };
+  }
+
+  /** Every committed block as (subnet, ordinal, slot) triples, for consistency checks. */
+  committedBlocks(visit: (subnet: number, ordinal: number, slot: number) => void): void {
+    this.subnets.forEach((s, si) => {
+      for (let o = 0; o < s.extent; o++) {
+        const h = s.holders[o] ?? FREE;
+        if (h > 0) visit(si, o, h - 1);
+      }
+    });
+  }
+
+  /** State for a snapshot. */
+  exportState(): PoolState {
+    return {
+      allocationFailures: this.allocationFailures,
+      lastExhaustedLogMs: Number.isFinite(this.lastExhaustedLogMs) ? this.lastExhaustedLogMs : -1e15,
+      offers: this.#offers.toArray(),
+      quarantine: this.#quarantine.toArray(),
+      reservedList: [...this.#reserved],
+      subnets: this.subnets.map((s) => ({
+        hwm: s.hwm,
+        extent: s.extent,
+        counts: [s.committed, s.offered, s.quarantined, s.statics, s.reserved],
+        free: s.free.toArray(),
+        holders: s.holders.slice(0, s.extent),
+      })),
+    };
+  }
+
+  /** Restores snapshot state onto a pool built from the same profile. */
+  importState(state: PoolState): void {
+    this.allocationFailures = state.allocationFailures;
+    this.lastExhaustedLogMs = state.lastExhaustedLogMs;
+    this.#offers = TimedQueue.from(state.offers);
+    this.#quarantine = TimedQueue.from(state.quarantine);
+    this.#reserved = [...state.reservedList];
+    state.subnets.forEach((st, i) => {
+      const s = this.subnets[i];
+      if (!s) return;
+      s.hwm = st.hwm;
+      s.extent = st.extent;
+      [s.committed, s.offered, s.quarantined, s.statics, s.reserved] = st.counts;
+      s.free = IntQueue.from(st.free);
+      s.holders = new Int32Array(Math.max(64, st.holders.length));
+      s.holders.set(st.holders);
+    });
+  }
+}
+
+/** used / size as a percentage with two decimals (0 for an empty pool). */
+export function percent(used: number, size: number): number {
+  return size > 0 ? Math.round((used / size) * 10_000) / 100 : 0;
+}

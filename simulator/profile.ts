@@ -1,0 +1,312 @@
+/**
+ * The profile: everything that shapes one simulated appliance (subscriber
+ * base, encapsulations, ports, plans, VRFs, AAA, pools, CGN, churn, traffic).
+ * This zod schema is the single source of validation and of the types.
+ */
+import { z } from "zod";
+import { isPrivateIpv4, parsePrefix, prefixContains, prefixesOverlap, prefixSpan, type Prefix } from "./prefix.ts";
+
+/** The four encapsulations of the spec's SessionSummary `encap`. */
+export const ENCAPS = ["ipoe", "pppoe-local", "pppoe-lac", "l2tp"] as const;
+export type Encap = (typeof ENCAPS)[number];
+
+/** Largest static-allocation offset, in blocks from a subnet's start (keeps the per-subnet block table small). */
+export const MAX_STATIC_OFFSET = 1 << 20;
+
+const Name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, "a name of letters, digits, '.', '_', '-'");
+const Weight = z.number().min(0);
+const Probability = z.number().min(0).max(1);
+const Share = z.number().min(0).max(1);
+const HourlyCurve = z.array(z.number().min(0)).length(24).describe("24 multipliers, local hours 00-23");
+const PrefixText = z.string().refine((t) => parsePrefix(t) !== null, "a prefix with host bits zero, e.g. 100.64.0.0/10");
+const Ipv4PrefixText = PrefixText.refine((t) => parsePrefix(t)?.family === 4, "an IPv4 prefix");
+const HostText = z.string().regex(/^[A-Za-z0-9.:-]+$/);
+
+const Port = z.strictObject({
+  portId: z.int().min(0).max(255),
+  label: z.string().min(1),
+  weight: Weight.describe("share of non-LNS subscribers on this port"),
+  vlans: z.strictObject({
+    svlanFirst: z.int().min(1).max(4094),
+    svlanCount: z.int().min(1).max(4094),
+    cvlanFirst: z.int().min(1).max(4094),
+    cvlanCount: z.int().min(1).max(4094),
+  }),
+});
+
+const Realm = z.strictObject({
+  domain: z.string().regex(/^[a-z0-9.-]+$/),
+  weight: Weight,
+  encaps: z.array(z.enum(ENCAPS)).min(1).describe("encapsulations whose subscribers may belong to this realm"),
+  vrf: Name.describe("VRF the realm's sessions are placed in; 'default' = global table"),
+});
+
+const Plan = z.strictObject({
+  name: Name,
+  downloadKbps: z.int().positive(),
+  uploadKbps: z.int().positive(),
+  weight: Weight,
+});
+
+const RadiusServer = z.strictObject({
+  host: HostText,
+  port: z.int().min(1).max(65535).default(1812),
+  weight: z.int().min(1).max(1000),
+  failureProbability: Probability.describe("chance that one request times out"),
+});
+
+const Pool = z.strictObject({
+  name: Name,
+  family: z.enum(["ipv4", "ipv6-wan", "ipv6-pd"]),
+  vrf: Name.nullable().describe("null = default table"),
+  delegationLength: z.int().min(1).max(128),
+  description: z.string().default(""),
+  subnets: z.array(z.strictObject({ prefix: PrefixText, announce: z.boolean() })).min(1),
+  exclude: z.array(PrefixText).default([]),
+  static: z.array(z.strictObject({ prefix: PrefixText, username: z.string().min(1) })).default([]),
+});
+
+const CgnGroup = z.strictObject({
+  name: Name,
+  description: z.string().default(""),
+  insideVrfs: z.array(Name).min(1).describe("subscriber VRFs whose IPv4 pools this group translates"),
+  outsideVrf: Name,
+  publicSubnets: z.array(Ipv4PrefixText).min(1),
+  chunkSize: z.int().min(64).max(32768),
+  portCap: z.int().min(64).max(64512),
+  setupsPerSec: z.int().positive(),
+  bindingTimeoutSeconds: z.int().positive(),
+  quarantineSeconds: z.int().min(0),
+  bypassPrefixes: z.array(Ipv4PrefixText).default([]),
+  autoLearn: z.array(z.strictObject({ insideVrf: Name, prefixes: z.array(Ipv4PrefixText).min(1) })).default([]),
+  autoLearnSourcesPerSecond: z.number().min(0).default(0).describe("new anonymous sources seen per second"),
+  flowsPerSubscriber: z.number().positive().describe("mean concurrent flows of an average subscriber at the daily peak"),
+  timeouts: z.strictObject({
+    tcpEstablished: z.int().positive(),
+    tcpTransitory: z.int().positive(),
+    udp: z.int().positive(),
+    icmp: z.int().positive(),
+  }),
+});
+
+const ProfileFields = z.strictObject({
+  name: Name,
+    description: z.string().default(""),
+    utcOffsetMinutes: z.int().min(-720).max(840).default(0).describe("local time of the daily curves"),
+    population: z.strictObject({
+      subscribers: z.int().positive().describe("subscriber base; each is online at most once"),
+      steadyStateSessions: z.int().positive(),
+      licensedSessions: z.int().positive().describe("session capacity; setups beyond it are refused"),
+      setupsPerSecond: z.number().positive().describe("bring-up and reconnect rate until steady state is reached"),
+    }),
+    encapMix: z.strictObject({ ipoe: Weight, "pppoe-local": Weight, "pppoe-lac": Weight, l2tp: Weight }),
+    ports: z.array(Port).min(1),
+    identities: z.strictObject({
+      usernamePrefix: z.string().regex(/^[a-z][a-z0-9._-]*$/),
+      usernameDigits: z.int().min(4).max(10),
+      macOuis: z.array(z.string().regex(/^[0-9a-f]{2}(:[0-9a-f]{2}){2}$/)).min(1),
+      realms: z.array(Realm).min(1),
+    }),
+    vrfs: z.array(z.strictObject({ name: Name, description: z.string().default("") })).min(1),
+    plans: z.array(Plan).min(1),
+    walledGardenShare: Share,
+    walledGardenKbps: z.int().positive().default(128),
+    dualStack: z.strictObject({ wanShare: Share, pdShare: Share }),
+    churn: z.strictObject({
+      connectsPerSecond: z.number().min(0),
+      disconnectsPerSecond: z.number().min(0),
+      dailyCurve: HourlyCurve,
+    }),
+    leases: z.strictObject({
+      ipoeLeaseSeconds: z.int().min(60),
+      renewFailureProbability: Probability.describe("chance an IPoE client fails to renew at lease end"),
+    }),
+    negotiation: z.strictObject({
+      offerHoldSeconds: z.int().min(1).describe("how long an abandoned DHCP OFFER or PPP IPCP holds its block"),
+      abandonProbability: Probability,
+      declineProbability: Probability.describe("chance a DHCP client declines its offer (block quarantined for one hour)"),
+    }),
+    aaa: z.strictObject({
+      localShare: Share.describe("share of subscribers authenticated from the local subscriber table"),
+      rejectProbability: Probability,
+      maxAttempts: z.int().min(1).max(10),
+      deadAfterFailures: z.int().min(1),
+      deadTimeSeconds: z.int().min(1),
+      servers: z.array(RadiusServer),
+    }),
+    pools: z.array(Pool).min(1),
+    cgn: z.strictObject({
+      maxBindings: z.int().positive(),
+      maxFlows: z.int().positive(),
+      eventRingPerSecond: z.int().positive().describe("port-block events the logger ring drains per second"),
+      groups: z.array(CgnGroup),
+    }),
+    traffic: z.strictObject({
+      dailyCurve: HourlyCurve,
+      meanActivity: Share.describe("mean share of the plan rate a subscriber uses at the daily peak"),
+    }),
+    alarms: z
+      .strictObject({
+        poolHighPercent: z.number().min(1).max(100).default(90),
+        poolClearPercent: z.number().min(0).max(100).default(80),
+        cgnHighPercent: z.number().min(1).max(100).default(90),
+        cgnClearPercent: z.number().min(0).max(100).default(80),
+        capacityHighPercent: z.number().min(1).max(100).default(95),
+        capacityClearPercent: z.number().min(0).max(100).default(90),
+      })
+      .prefault({}),
+    logging: z
+      .strictObject({
+        sessionEventsPerStep: z.int().min(0).default(25).describe("individual session up/down entries per 10 s sub-step; the rest are aggregated"),
+      })
+      .prefault({}),
+});
+
+/** The profile schema. */
+export const Profile = ProfileFields.superRefine(checkProfile);
+
+/** A validated profile. */
+export type Profile = z.infer<typeof Profile>;
+/** A pool as configured in a profile. */
+export type PoolConfig = Profile["pools"][number];
+/** A CGN group as configured in a profile. */
+export type CgnGroupConfig = Profile["cgn"]["groups"][number];
+
+/** Validates raw JSON as a profile, answering either the profile or one line per problem. */
+export function parseProfile(raw: unknown): { ok: true; profile: Profile } | { ok: false; issues: string[] } {
+  const result = Profile.safeParse(raw);
+  if (result.success) return { ok: true, profile: result.data };
+  return { ok: false, issues: result.error.issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`) };
+}
+
+/** Expected prefix length per pool family. */
+function delegationFits(family: PoolConfig["family"], length: number): boolean {
+  if (family === "ipv4") return length === 32;
+  if (family === "ipv6-wan") return length === 64;
+  return length >= 48 && length <= 64;
+}
+
+type Ctx = z.RefinementCtx;
+
+/** Cross-field rules zod's per-field schemas cannot express. */
+function checkProfile(profile: z.output<typeof ProfileFields>, ctx: Ctx): void {
+  const issue = (path: (string | number)[], message: string): void => {
+    ctx.addIssue({ code: "custom", path, message });
+  };
+  const vrfNames = new Set(profile.vrfs.map((v) => v.name));
+  if (!vrfNames.has("default")) issue(["vrfs"], "the global table 'default' must be listed");
+  unique(profile.vrfs.map((v) => v.name), ["vrfs"], issue);
+  unique(profile.ports.map((x) => String(x.portId)), ["ports"], issue);
+  unique(profile.plans.map((x) => x.name), ["plans"], issue);
+  unique(profile.pools.map((x) => x.name), ["pools"], issue);
+  unique(profile.cgn.groups.map((x) => x.name), ["cgn", "groups"], issue);
+  unique(profile.aaa.servers.map((s) => `${s.host}:${s.port}`), ["aaa", "servers"], issue);
+  if (profile.vrfs.length > 250) issue(["vrfs"], "at most 250 VRFs");
+  if (profile.population.steadyStateSessions > profile.population.subscribers) {
+    issue(["population", "steadyStateSessions"], "cannot exceed the subscriber base");
+  }
+  if (profile.population.licensedSessions > 4_000_000) issue(["population", "licensedSessions"], "at most 4,000,000");
+  if (sum(Object.values(profile.encapMix)) <= 0) issue(["encapMix"], "at least one weight must be positive");
+  if (sum(profile.ports.map((x) => x.weight)) <= 0) issue(["ports"], "at least one weight must be positive");
+  if (sum(profile.plans.map((x) => x.weight)) <= 0) issue(["plans"], "at least one weight must be positive");
+  if (profile.aaa.localShare < 1 && profile.aaa.servers.length === 0) {
+    issue(["aaa", "servers"], "RADIUS servers are required unless every subscriber is local");
+  }
+  const alarms = profile.alarms;
+  if (alarms.poolClearPercent >= alarms.poolHighPercent) issue(["alarms", "poolClearPercent"], "must be below poolHighPercent");
+  if (alarms.cgnClearPercent >= alarms.cgnHighPercent) issue(["alarms", "cgnClearPercent"], "must be below cgnHighPercent");
+  if (alarms.capacityClearPercent >= alarms.capacityHighPercent) {
+    issue(["alarms", "capacityClearPercent"], "must be below capacityHighPercent");
+  }
+
+  for (const encap of ["ipoe", "pppoe-local", "pppoe-lac", "l2tp"] as const) {
+    if (profile.encapMix[encap] > 0 && !profile.identities.realms.some((r) => r.encaps.includes(encap) && r.weight > 0)) {
+      issue(["identities", "realms"], `no realm with a positive weight serves encapsulation '${encap}'`);
+    }
+  }
+  profile.identities.realms.forEach((realm, i) => {
+    if (!vrfNames.has(realm.vrf)) issue(["identities", "realms", i, "vrf"], `unknown VRF '${realm.vrf}'`);
+    else if (!profile.pools.some((pool) => pool.family === "ipv4" && (pool.vrf ?? "default") === realm.vrf)) {
+      issue(["identities", "realms", i, "vrf"], `VRF '${realm.vrf}' has no IPv4 pool`);
+    }
+  });
+
+  const parsed: { vrf: string; family: string; prefix: Prefix; path: (string | number)[] }[] = [];
+  profile.pools.forEach((pool, i) => {
+    const vrf = pool.vrf ?? "default";
+    if (!vrfNames.has(vrf)) issue(["pools", i, "vrf"], `unknown VRF '${vrf}'`);
+    if (!delegationFits(pool.family, pool.delegationLength)) {
+      issue(["pools", i, "delegationLength"], `does not suit family ${pool.family} (ipv4: 32, ipv6-wan: 64, ipv6-pd: 48-64)`);
+    }
+    const family = pool.family === "ipv4" ? 4 : 6;
+    pool.subnets.forEach((s, j) => {
+      const prefix = parsePrefix(s.prefix);
+      if (prefix === null) return;
+      if (prefix.family !== family) issue(["pools", i, "subnets", j, "prefix"], `not an IPv${family} prefix`);
+      else if (prefix.length > pool.delegationLength) issue(["pools", i, "subnets", j, "prefix"], "shorter than delegationLength required");
+      else if (pool.delegationLength - prefix.length > 40) issue(["pools", i, "subnets", j, "prefix"], "at most 2^40 blocks per subnet");
+      else parsed.push({ vrf, family: pool.family, prefix, path: ["pools", i, "subnets", j, "prefix"] });
+    });
+    pool.exclude.forEach((e, j) => {
+      const prefix = parsePrefix(e);
+      if (prefix !== null && prefix.family !== family) issue(["pools", i, "exclude", j], `not an IPv${family} prefix`);
+    });
+    pool.static.forEach((s, j) => {
+      const prefix = parsePrefix(s.prefix);
+      if (prefix === null) return;
+      const subnet = pool.subnets.map((x) => parsePrefix(x.prefix)).find((x) => x !== null && prefixContains(x, prefix));
+      if (prefix.length !== pool.delegationLength) issue(["pools", i, "static", j, "prefix"], "must be one delegationLength block");
+      else if (subnet === undefined || subnet === null) issue(["pools", i, "static", j, "prefix"], "outside every subnet of the pool");
+      else if ((prefix.base - subnet.base) / prefixSpan(prefix) >= BigInt(MAX_STATIC_OFFSET)) {
+        issue(["pools", i, "static", j, "prefix"], `must lie within the first ${MAX_STATIC_OFFSET} blocks of its subnet`);
+      }
+    });
+  });
+  // Two pools of one VRF must not hand out the same address; pools in different VRFs may (CGN inside space is reused).
+  for (let a = 0; a < parsed.length; a++) {
+    for (let b = a + 1; b < parsed.length; b++) {
+      const x = parsed[a];
+      const y = parsed[b];
+      if (x && y && x.vrf === y.vrf && prefixesOverlap(x.prefix, y.prefix)) issue(y.path, "overlaps another subnet of the same VRF");
+    }
+  }
+
+  const cgnVrfs = new Map<string, string>();
+  profile.cgn.groups.forEach((group, i) => {
+    if (group.portCap % group.chunkSize !== 0) issue(["cgn", "groups", i, "portCap"], "must be a multiple of chunkSize");
+    if (group.portCap / group.chunkSize > 64) issue(["cgn", "groups", i, "portCap"], "at most 64 port blocks per binding");
+    if (Math.floor(64512 / group.chunkSize) < 1) issue(["cgn", "groups", i, "chunkSize"], "too large");
+    if (!vrfNames.has(group.outsideVrf)) issue(["cgn", "groups", i, "outsideVrf"], `unknown VRF '${group.outsideVrf}'`);
+    group.insideVrfs.forEach((v, j) => {
+      if (!vrfNames.has(v)) issue(["cgn", "groups", i, "insideVrfs", j], `unknown VRF '${v}'`);
+      const other = cgnVrfs.get(v);
+      if (other !== undefined) issue(["cgn", "groups", i, "insideVrfs", j], `already translated by group '${other}'`);
+      cgnVrfs.set(v, group.name);
+    });
+    group.autoLearn.forEach((a, j) => {
+      if (!vrfNames.has(a.insideVrf)) issue(["cgn", "groups", i, "autoLearn", j, "insideVrf"], `unknown VRF '${a.insideVrf}'`);
+    });
+    const publicAddresses = group.publicSubnets.reduce((n, s) => n + Number(prefixSpan(parsePrefix(s) as Prefix)), 0);
+    if (publicAddresses > 1 << 20) issue(["cgn", "groups", i, "publicSubnets"], "at most 2^20 public addresses");
+  });
+  profile.pools.forEach((pool, i) => {
+    if (pool.family !== "ipv4" || !cgnVrfs.has(pool.vrf ?? "default")) return;
+    pool.subnets.forEach((s, j) => {
+      const prefix = parsePrefix(s.prefix);
+      if (prefix !== null && !isPrivateIpv4(prefix)) issue(["pools", i, "subnets", j, "prefix"], "a CGN-translated pool holds RFC 1918 / RFC 6598 space");
+      if (s.announce) issue(["pools", i, "subnets", j, "announce"], "a CGN-translated pool is never announced");
+    });
+  });
+}
+
+function unique(values: string[], path: (string | number)[], issue: (path: (string | number)[], message: string) => void): void {
+  const seen = new Set<string>();
+  for (const v of values) {
+    if (seen.has(v)) issue(path, `duplicate '${v}'`);
+    seen.add(v);
+  }
+}
+
+function sum(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}

@@ -1,0 +1,111 @@
+/**
+ * Scenario actions: fault injection for CI pipelines (advance the clock,
+ * churn multiplier, fail or revive a RADIUS server, fill or drain a pool or
+ * a CGN group, disconnect a share of sessions, reseed). The zod schema is
+ * the single source of their validation and types, so the Durable Object
+ * can validate a request body with it directly. Every action is logged.
+ */
+import { z } from "zod";
+import { evaluateAlarms } from "./conditions.ts";
+import { teardownSession } from "./lifecycle.ts";
+import type { Model } from "./model.ts";
+import { matchingSlots } from "./session-queries.ts";
+
+const Percent = z.number().min(0).max(100);
+const DisconnectFilter = z
+  .strictObject({
+    encap: z.string().optional(),
+    ip: z.string().optional(),
+    port: z.int().optional(),
+    type: z.string().optional(),
+    username: z.string().optional(),
+    vrf: z.string().optional(),
+    walledGarden: z.boolean().optional(),
+  })
+  .default({});
+
+/** Every scenario action. */
+export const ScenarioAction = z.discriminatedUnion("action", [
+  z.strictObject({ action: z.literal("advance-clock"), seconds: z.number().min(0).max(30 * 86_400) }),
+  z.strictObject({ action: z.literal("set-churn-multiplier"), multiplier: z.number().min(0).max(1000) }),
+  z.strictObject({ action: z.literal("fail-radius-server"), server: z.string().min(1).describe("host or host:port") }),
+  z.strictObject({ action: z.literal("revive-radius-server"), server: z.string().min(1) }),
+  z.strictObject({ action: z.literal("fill-pool"), pool: z.string().min(1), percent: Percent.describe("share of the free blocks to reserve") }),
+  z.strictObject({ action: z.literal("drain-pool"), pool: z.string().min(1) }),
+  z.strictObject({ action: z.literal("fill-cgn-group"), group: z.string().min(1), percent: Percent }),
+  z.strictObject({ action: z.literal("drain-cgn-group"), group: z.string().min(1) }),
+  z.strictObject({ action: z.literal("disconnect-sessions"), share: z.number().min(0).max(1), filter: DisconnectFilter }),
+  z.strictObject({ action: z.literal("reseed"), seed: z.int().min(0).max(2 ** 32 - 1) }),
+]);
+export type ScenarioAction = z.infer<typeof ScenarioAction>;
+
+/** Outcome of an action. */
+export type ScenarioResult =
+  | { ok: true; action: ScenarioAction["action"]; detail: Record<string, number | string> }
+  | { ok: false; reason: "unknown-pool" | "unknown-group" | "unknown-server" | "fill-too-large" };
+
+/**
+ * Applies an action that only touches the model's state. `advance-clock`
+ * and `reseed` replace or drive the whole model and are handled by the
+ * Gateway before reaching here.
+ */
+export function applyAction(m: Model, a: Exclude<ScenarioAction, { action: "advance-clock" | "reseed" }>): ScenarioResult {
+  const result = run(m, a);
+  if (result.ok) {
+    m.logs.emit(m.nowMs, "scenario.action", { action: a.action, detail: describe(result.detail) });
+    evaluateAlarms(m);
+  }
+  return result;
+}
+
+function run(m: Model, a: Exclude<ScenarioAction, { action: "advance-clock" | "reseed" }>): ScenarioResult {
+  switch (a.action) {
+    case "set-churn-multiplier":
+      m.churnMultiplier = a.multiplier;
+      return { ok: true, action: a.action, detail: { multiplier: a.multiplier } };
+    case "fail-radius-server":
+    case "revive-radius-server": {
+      const server = m.radius.find(a.server);
+      if (server < 0) return { ok: false, reason: "unknown-server" };
+      if (a.action === "fail-radius-server") m.radius.forceDown(server);
+      else m.radius.restore(server, m.nowMs);
+      return { ok: true, action: a.action, detail: { server: m.radius.label(server) } };
+    }
+    case "fill-pool":
+    case "drain-pool": {
+      const pool = m.pools.find((p) => p.name.toLowerCase() === a.pool.toLowerCase());
+      if (!pool) return { ok: false, reason: "unknown-pool" };
+      if (a.action === "drain-pool") return { ok: true, action: a.action, detail: { pool: pool.name, released: pool.drain() } };
+      const filled = pool.fill(a.percent);
+      if (!filled.ok) return filled;
+      return { ok: true, action: a.action, detail: { pool: pool.name, reserved: filled.reserved } };
+    }
+    case "fill-cgn-group":
+    case "drain-cgn-group": {
+      const g = m.cgn.findGroup(a.group);
+      if (g < 0) return { ok: false, reason: "unknown-group" };
+      const name = m.cgn.groups[g]?.config.name ?? a.group;
+      if (a.action === "drain-cgn-group") return { ok: true, action: a.action, detail: { group: name, released: m.cgn.drain(g) } };
+      return { ok: true, action: a.action, detail: { group: name, reserved: m.cgn.fill(g, a.percent) } };
+    }
+    case "disconnect-sessions": {
+      const slots = matchingSlots(m, a.filter);
+      const count = Math.round(slots.length * a.share);
+      // Partial Fisher-Yates: a uniform sample of `count` sessions from the matching ones.
+      for (let i = 0; i < count; i++) {
+        const j = i + m.rng.int(slots.length - i);
+        const t = slots[i] ?? 0;
+        slots[i] = slots[j] ?? 0;
+        slots[j] = t;
+      }
+      for (let i = 0; i < count; i++) teardownSession(m, slots[i] ?? 0, "scenario");
+      return { ok: true, action: a.action, detail: { matched: slots.length, disconnected: count } };
+    }
+  }
+}
+
+function describe(detail: Record<string, number | string>): string {
+  return Object.entries(detail)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ");
+}

@@ -1,0 +1,330 @@
+/**
+ * Read side of the session table: the spec's SessionList (filters
+ * AND-combined, string filters case-insensitive, newest first, `total`
+ * before paging, limit default 100 clamped 1-500), SessionSummaryCounts
+ * (from incremental counters, never a recount), session detail and live
+ * rates. Filters compile once to typed-array comparisons; rows are built
+ * only for the returned page.
+ */
+import type { CaptureRecord } from "./captures.ts";
+import type { CgnBindingRow } from "./cgn.ts";
+import { isoTime } from "./clock.ts";
+import { ipv6Text } from "./lifecycle.ts";
+import type { Model } from "./model.ts";
+import { pageWindow } from "./paging.ts";
+import { ENCAPS, type Encap } from "./profile.ts";
+import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix } from "./prefix.ts";
+import { formatMac } from "./subscribers.ts";
+import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./traffic.ts";
+
+/** Query of the sessions list (spec GET /api/v1/sessions). */
+export interface SessionQuery {
+  encap?: string | null | undefined;
+  ip?: string | null | undefined;
+  port?: number | null | undefined;
+  type?: string | null | undefined;
+  username?: string | null | undefined;
+  vrf?: string | null | undefined;
+  /** true = only walled-garden sessions; false or absent = no filter (spec: "true = only walled-garden sessions"). */
+  walledGarden?: boolean | null | undefined;
+  offset?: number | null | undefined;
+  limit?: number | null | undefined;
+}
+
+/** The spec's SessionSummary, plus `portId` (null for LNS-terminated l2tp sessions). */
+export interface SessionSummary {
+  id: number;
+  type: "ipoe" | "ppp";
+  encap: Encap;
+  username: string;
+  ipv4: string;
+  ipv6: string | null;
+  vrf: string;
+  mac: string;
+  svlan: number;
+  vlan: number;
+  plan: string;
+  walledGarden: boolean;
+  uptimeSeconds: number;
+  portId: number | null;
+}
+
+/** The spec's SessionList. */
+export interface SessionList {
+  total: number;
+  offset: number;
+  items: SessionSummary[];
+}
+
+/** The spec's SessionSummaryCounts. */
+export interface SessionSummaryCounts {
+  total: number;
+  byType: { ipoe: number; ppp: number };
+  byEncap: Record<Encap, number>;
+  byPort: { portId: number; label: string; count: number }[];
+  byVrf: Record<string, number>;
+  walledGarden: number;
+}
+
+/** Live rates of one session (BNG side: rx = from the subscriber, tx = to it). */
+export interface SessionRates {
+  sessionId: number;
+  timestamp: string;
+  rxBps: number;
+  txBps: number;
+  rxPps: number;
+  txPps: number;
+}
+
+/** Everything known about one session. */
+export interface SessionDetail extends SessionSummary {
+  state: "up";
+  startedUtc: string;
+  portLabel: string | null;
+  realm: string;
+  aaa: { method: "radius" | "local"; server: string | null };
+  addresses: {
+    ipv4: { address: string; pool: string; subnet: string; cgnTranslated: boolean };
+    ipv6Wan: { prefix: string; pool: string; subnet: string } | null;
+    ipv6Pd: { prefix: string; pool: string; subnet: string } | null;
+  };
+  leaseExpiresUtc: string | null;
+  planRates: { downloadKbps: number; uploadKbps: number };
+  cgn: CgnBindingRow | null;
+  counters: { rxBytes: number; txBytes: number; rxPackets: number; txPackets: number };
+  rates: SessionRates;
+  capture: CaptureRecord | null;
+}
+
+type Predicate = (slot: number) => boolean;
+
+/** The sessions list. */
+export function listSessions(m: Model, q: SessionQuery): SessionList {
+  const { offset, limit } = pageWindow(q.offset, q.limit, 100, 500);
+  const match = compile(m, q);
+  const items: SessionSummary[] = [];
+  if (match === false) return { total: 0, offset, items };
+  let total = 0;
+  if (match === null) {
+    // Unfiltered: the total is the live count; walk only as far as the page.
+    total = m.store.liveCount;
+    let seen = 0;
+    m.store.newestFirst((slot) => {
+      if (seen++ >= offset) items.push(summaryRow(m, slot));
+      return items.length < limit;
+    });
+    return { total, offset, items };
+  }
+  m.store.newestFirst((slot) => {
+    if (!match(slot)) return;
+    if (total >= offset && items.length < limit) items.push(summaryRow(m, slot));
+    total++;
+  });
+  return { total, offset, items };
+}
+
+/** The summary counts, from the incremental counters. */
+export function summarise(m: Model): SessionSummaryCounts {
+  const s = m.store;
+  const byEncap = { ipoe: s.byEncap[0] ?? 0, "pppoe-local": s.byEncap[1] ?? 0, "pppoe-lac": s.byEncap[2] ?? 0, l2tp: s.byEncap[3] ?? 0 };
+  const byVrf: Record<string, number> = {};
+  m.vrfNames.forEach((name, i) => (byVrf[name] = s.byVrf[i] ?? 0));
+  return {
+    total: s.liveCount,
+    byType: { ipoe: byEncap.ipoe, ppp: byEncap["pppoe-local"] + byEncap["pppoe-lac"] + byEncap.l2tp },
+    byEncap,
+    byPort: m.profile.ports.map((p, i) => ({ portId: p.portId, label: p.label, count: s.byPort[i] ?? 0 })),
+    byVrf,
+    walledGarden: s.walledGardenCount,
+  };
+}
+
+/** One session's row. */
+export function summaryRow(m: Model, slot: number): SessionSummary {
+  const s = m.store;
+  const encap = ENCAPS[s.encap[slot] ?? 0] ?? "ipoe";
+  const port = s.port[slot] ?? -1;
+  return {
+    id: s.id[slot] ?? 0,
+    type: encap === "ipoe" ? "ipoe" : "ppp",
+    encap,
+    username: s.usernames[slot] ?? "",
+    ipv4: formatIpv4(s.v4Addr[slot] ?? 0),
+    ipv6: ipv6Text(m, slot),
+    vrf: m.vrfNames[s.vrf[slot] ?? 0] ?? "default",
+    mac: macOf(m, slot),
+    svlan: s.svlan[slot] ?? 0,
+    vlan: s.cvlan[slot] ?? 0,
+    plan: m.profile.plans[s.plan[slot] ?? 0]?.name ?? "",
+    walledGarden: s.walledGarden[slot] === 1,
+    uptimeSeconds: Math.max(0, Math.round((m.nowMs - (s.upMs[slot] ?? m.nowMs)) / 1000)),
+    portId: port >= 0 ? (m.profile.ports[port]?.portId ?? null) : null,
+  };
+}
+
+/** Current rates of a slot. */
+export function ratesOf(m: Model, slot: number): SessionRates {
+  const s = m.store;
+  const rx = s.rxBps[slot] ?? 0;
+  const tx = s.txBps[slot] ?? 0;
+  return {
+    sessionId: s.id[slot] ?? 0,
+    timestamp: isoTime(m.nowMs),
+    rxBps: Math.round(rx),
+    txBps: Math.round(tx),
+    rxPps: Math.round(rx / (8 * UP_PACKET_BYTES)),
+    txPps: Math.round(tx / (8 * DOWN_PACKET_BYTES)),
+  };
+}
+
+/** Everything known about one slot. */
+export function detailOf(m: Model, slot: number): SessionDetail {
+  const s = m.store;
+  const row = summaryRow(m, slot);
+  const port = s.port[slot] ?? -1;
+  const server = s.aaa[slot] ?? -1;
+  const v4 = m.pools[s.v4Pool[slot] ?? 0];
+  const v6 = (poolIdx: number, subnet: number, ord: number): { prefix: string; pool: string; subnet: string } | null => {
+    const pool = poolIdx >= 0 ? m.pools[poolIdx] : undefined;
+    if (!pool) return null;
+    return { prefix: pool.text(subnet, ord), pool: pool.name, subnet: pool.config.subnets[subnet]?.prefix ?? "" };
+  };
+  const plan = m.profile.plans[s.plan[slot] ?? 0];
+  const binding = s.cgn[slot] ?? -1;
+  return {
+    ...row,
+    state: "up",
+    startedUtc: isoTime(s.upMs[slot] ?? m.nowMs),
+    portLabel: port >= 0 ? (m.profile.ports[port]?.label ?? null) : null,
+    realm: m.profile.identities.realms[s.realm[slot] ?? 0]?.domain ?? "",
+    aaa: server >= 0 ? { method: "radius", server: m.radius.label(server) } : { method: "local", server: null },
+    addresses: {
+      ipv4: {
+        address: row.ipv4,
+        pool: v4?.name ?? "",
+        subnet: v4?.config.subnets[s.v4Subnet[slot] ?? 0]?.prefix ?? "",
+        cgnTranslated: v4?.cgnTranslated ?? false,
+      },
+      ipv6Wan: v6(s.wanPool[slot] ?? -1, s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0),
+      ipv6Pd: v6(s.pdPool[slot] ?? -1, s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0),
+    },
+    leaseExpiresUtc: (s.leaseMs[slot] ?? 0) > 0 ? isoTime(s.leaseMs[slot] ?? 0) : null,
+    planRates: { downloadKbps: plan?.downloadKbps ?? 0, uploadKbps: plan?.uploadKbps ?? 0 },
+    cgn: binding >= 0 ? m.cgn.row(binding, m.usernameOf) : null,
+    counters: {
+      rxBytes: Math.round(s.rxBytes[slot] ?? 0),
+      txBytes: Math.round(s.txBytes[slot] ?? 0),
+      rxPackets: s.rxPackets[slot] ?? 0,
+      txPackets: s.txPackets[slot] ?? 0,
+    },
+    rates: ratesOf(m, slot),
+    capture: m.captures.get(row.id),
+  };
+}
+
+/** Live slots matching a query's filters (paging ignored), newest first. */
+export function matchingSlots(m: Model, q: SessionQuery): number[] {
+  const match = compile(m, q);
+  const out: number[] = [];
+  if (match === false) return out;
+  m.store.newestFirst((slot) => {
+    if (match === null || match(slot)) out.push(slot);
+  });
+  return out;
+}
+
+function macOf(m: Model, slot: number): string {
+  const a = m.subscribers.describe(m.store.sub[slot] ?? 0, m.scratch);
+  return formatMac(a.macHi, a.macLo);
+}
+
+/**
+ * Compiles the filters. Null = no filter; false = a filter nothing can match
+ * (an unknown encapsulation, type, port or VRF).
+ */
+function compile(m: Model, q: SessionQuery): Predicate | null | false {
+  const s = m.store;
+  const checks: Predicate[] = [];
+  if (q.encap !== undefined && q.encap !== null && q.encap !== "") {
+    const e = ENCAPS.indexOf(q.encap.toLowerCase() as Encap);
+    if (e < 0) return false;
+    checks.push((slot) => s.encap[slot] === e);
+  }
+  if (q.type !== undefined && q.type !== null && q.type !== "") {
+    const t = q.type.toLowerCase();
+    if (t === "ipoe") checks.push((slot) => s.encap[slot] === 0);
+    else if (t === "ppp") checks.push((slot) => s.encap[slot] !== 0);
+    else return false;
+  }
+  if (q.port !== undefined && q.port !== null) {
+    const p = m.profile.ports.findIndex((x) => x.portId === q.port);
+    if (p < 0) return false;
+    // LNS-terminated sessions carry port -1, so they never match a port filter.
+    checks.push((slot) => s.port[slot] === p);
+  }
+  if (q.vrf !== undefined && q.vrf !== null && q.vrf !== "") {
+    const name = q.vrf.toLowerCase();
+    const v = m.vrfNames.findIndex((x) => x.toLowerCase() === name);
+    if (v < 0) return false;
+    checks.push((slot) => s.vrf[slot] === v);
+  }
+  if (q.walledGarden === true) checks.push((slot) => s.walledGarden[slot] === 1);
+  if (q.username !== undefined && q.username !== null && q.username !== "") {
+    const needle = q.username.toLowerCase();
+    checks.push((slot) => (s.usernames[slot] ?? "").includes(needle));
+  }
+  if (q.ip !== undefined && q.ip !== null && q.ip.trim() !== "") {
+    const ip = ipPredicate(m, q.ip.trim().toLowerCase());
+    if (ip === false) return false;
+    checks.push(ip);
+  }
+  if (checks.length === 0) return null;
+  if (checks.length === 1) return checks[0] ?? null;
+  return (slot) => {
+    for (const c of checks) if (!c(slot)) return false;
+    return true;
+  };
+}
+
+/**
+ * The `ip` filter: "prefix match on IPv4 or IPv6 WAN address". A CIDR or a
+ * bare address matches by containment; other text matches as a textual
+ * prefix of the address (IPv4: turned into integer ranges first).
+ * The IPv6 side uses the displayed `ipv6` (WAN, else the delegated prefix).
+ */
+function ipPredicate(m: Model, text: string): Predicate | false {
+  const s = m.store;
+  const prefix = parsePrefix(text, false);
+  if (prefix !== null && prefix.family === 4) {
+    const { first, last } = ipv4Range(prefix);
+    return (slot) => {
+      const a = s.v4Addr[slot] ?? 0;
+      return a >= first && a <= last;
+    };
+  }
+  if (prefix !== null) {
+    // Per (pool, subnet), the ordinal range of blocks overlapping the query: one integer compare per session.
+    const ranges = m.pools.map((pool) => pool.subnets.map((_, si) => pool.ordinalRange(si, prefix)));
+    const inRange = (pool: number, subnet: number, ord: number): boolean => {
+      const r = ranges[pool]?.[subnet];
+      return r !== null && r !== undefined && ord >= r[0] && ord <= r[1];
+    };
+    return (slot) => {
+      const wan = s.wanPool[slot] ?? -1;
+      if (wan >= 0) return inRange(wan, s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0);
+      const pd = s.pdPool[slot] ?? -1;
+      return pd >= 0 && inRange(pd, s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0);
+    };
+  }
+  const v4 = ipv4TextRanges(text);
+  if (v4 !== null) {
+    return (slot) => {
+      const a = s.v4Addr[slot] ?? 0;
+      for (const r of v4) if (a >= r.first && a <= r.last) return true;
+      return false;
+    };
+  }
+  // Partial IPv6 text: formats each dual-stack row (the one slow path; a CIDR is the fast way).
+  if (!/^[0-9a-f:]+$/.test(text)) return false;
+  return (slot) => (ipv6Text(m, slot) ?? "").startsWith(text);
+}

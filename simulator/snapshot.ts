@@ -1,0 +1,242 @@
+/**
+ * Snapshots: the model's whole state as JSON-safe metadata plus typed-array
+ * buffers, so a Durable Object can persist it and resume without replaying
+ * hours of steps. Typed arrays anywhere in the state tree are lifted out into
+ * `blobs` and replaced by `{ $blob: index, type }` markers. `encodeSnapshot`
+ * packs everything into byte chunks no larger than a limit (a DO SQLite BLOB
+ * holds about 2 MB); `decodeSnapshot` reverses it. Metrics history is not
+ * included: the spec says it restarts with the control plane.
+ */
+import { AlarmBook } from "./alarms.ts";
+import { LogRing } from "./logs.ts";
+import { Model, type Tally } from "./model.ts";
+import type { Profile } from "./profile.ts";
+import { Random, mix32, type RandomState } from "./random.ts";
+
+/** Snapshot format identifier. */
+export const SNAPSHOT_FORMAT = "bngfleet-sim/1";
+
+/** A JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A snapshot: JSON-safe metadata plus binary buffers. */
+export interface GatewaySnapshot {
+  format: typeof SNAPSHOT_FORMAT;
+  meta: Json;
+  blobs: ArrayBuffer[];
+}
+
+type Typed = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+const TYPED = { Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array } as const;
+type TypedName = keyof typeof TYPED;
+
+/** A fingerprint of a profile, so a snapshot is never restored onto a different one. */
+export function profileFingerprint(profile: Profile): string {
+  const text = JSON.stringify(profile);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = mix32(h ^ text.charCodeAt(i));
+  return `${profile.name}:${h.toString(16)}:${text.length}`;
+}
+
+/** Captures the model's state. */
+export function snapshotModel(m: Model): GatewaySnapshot {
+  const s = m.store;
+  const hw = s.highWater;
+  const columns: Record<string, Typed> = {};
+  const cols: [string, Typed][] = [
+    ["alive", s.alive], ["id", s.id], ["sub", s.sub], ["encap", s.encap], ["port", s.port], ["svlan", s.svlan],
+    ["cvlan", s.cvlan], ["plan", s.plan], ["vrf", s.vrf], ["realm", s.realm], ["walledGarden", s.walledGarden],
+    ["aaa", s.aaa], ["v4Pool", s.v4Pool], ["v4Subnet", s.v4Subnet], ["v4Ord", s.v4Ord], ["v4Addr", s.v4Addr],
+    ["wanPool", s.wanPool], ["wanSubnet", s.wanSubnet], ["wanOrd", s.wanOrd], ["pdPool", s.pdPool],
+    ["pdSubnet", s.pdSubnet], ["pdOrd", s.pdOrd], ["cgn", s.cgn], ["upMs", s.upMs], ["leaseMs", s.leaseMs],
+    ["activity", s.activity], ["rxBps", s.rxBps], ["txBps", s.txBps], ["rxBytes", s.rxBytes], ["txBytes", s.txBytes],
+    ["rxPackets", s.rxPackets], ["txPackets", s.txPackets],
+  ];
+  for (const [name, arr] of cols) columns[name] = arr.slice(0, hw);
+  const state = {
+    fingerprint: profileFingerprint(m.profile),
+    seed: m.seed,
+    rng: [...m.rng.state()],
+    nowMs: m.nowMs,
+    pendingMs: m.pendingMs,
+    tick: m.tick,
+    nextSessionId: m.nextSessionId,
+    churnMultiplier: m.churnMultiplier,
+    peakSessions: m.peakSessions,
+    upSinceSample: m.upSinceSample,
+    downSinceSample: m.downSinceSample,
+    tally: { ...m.tally },
+    offlineCount: m.offlineCount,
+    offline: m.offline.slice(),
+    offlinePos: m.offlinePos.slice(),
+    store: { highWater: hw, columns, live: s.live.slice(0, s.liveCount), free: s.freeSlots() },
+    pools: m.pools.map((p) => p.exportState()),
+    cgn: m.cgn.exportState(),
+    radius: m.radius.exportState(),
+    alarms: m.alarms.exportState(),
+    captures: m.captures.exportState(),
+    logs: m.logs.exportState(),
+  };
+  const blobs: ArrayBuffer[] = [];
+  const meta = lift(state, blobs);
+  return { format: SNAPSHOT_FORMAT, meta, blobs };
+}
+
+/** Rebuilds a model from a snapshot taken with the same profile. */
+export function restoreModel(
+  profile: Profile,
+  snapshot: GatewaySnapshot,
+): { ok: true; model: Model } | { ok: false; reason: "bad-format" | "profile-mismatch" } {
+  if (snapshot?.format !== SNAPSHOT_FORMAT || !Array.isArray(snapshot.blobs)) return { ok: false, reason: "bad-format" };
+  // The state tree is our own output; its shape is trusted once the format and fingerprint match.
+  const st = lower(snapshot.meta, snapshot.blobs) as SnapshotState;
+  if (typeof st !== "object" || st === null || typeof st.fingerprint !== "string") return { ok: false, reason: "bad-format" };
+  if (st.fingerprint !== profileFingerprint(profile)) return { ok: false, reason: "profile-mismatch" };
+  const logs = LogRing.fromState(st.logs);
+  const m = new Model(profile, st.seed, st.nowMs, logs);
+  m.rng = Random.fromState(st.rng);
+  m.nowMs = st.nowMs;
+  m.pendingMs = st.pendingMs;
+  m.tick = st.tick;
+  m.nextSessionId = st.nextSessionId;
+  m.churnMultiplier = st.churnMultiplier;
+  m.peakSessions = st.peakSessions;
+  m.upSinceSample = st.upSinceSample;
+  m.downSinceSample = st.downSinceSample;
+  m.tally = { ...st.tally };
+  m.offlineCount = st.offlineCount;
+  m.offline.set(st.offline);
+  m.offlinePos.set(st.offlinePos);
+  const s = m.store;
+  const target = s as unknown as Record<string, Typed>;
+  for (const [name, arr] of Object.entries(st.store.columns)) target[name]?.set(arr);
+  s.highWater = st.store.highWater;
+  s.rebuild(st.store.free, st.store.live);
+  for (const slot of st.store.live) s.usernames[slot] = m.subscribers.username(s.sub[slot] ?? 0, s.realm[slot] ?? 0);
+  m.pools.forEach((p, i) => {
+    const ps = st.pools[i];
+    if (ps) p.importState(ps);
+  });
+  m.cgn.importState(st.cgn);
+  m.radius.importState(st.radius);
+  (m.alarms as AlarmBook).importState(st.alarms);
+  m.captures.importState(st.captures);
+  return { ok: true, model: m };
+}
+
+interface SnapshotState {
+  fingerprint: string;
+  seed: number;
+  rng: RandomState;
+  nowMs: number;
+  pendingMs: number;
+  tick: number;
+  nextSessionId: number;
+  churnMultiplier: number;
+  peakSessions: number;
+  upSinceSample: number;
+  downSinceSample: number;
+  tally: Tally;
+  offlineCount: number;
+  offline: Int32Array;
+  offlinePos: Int32Array;
+  store: { highWater: number; columns: Record<string, Typed>; live: Int32Array; free: Int32Array };
+  pools: ReturnType<Model["pools"][number]["exportState"]>[];
+  cgn: ReturnType<Model["cgn"]["exportState"]>;
+  radius: ReturnType<Model["radius"]["exportState"]>;
+  alarms: ReturnType<AlarmBook["exportState"]>;
+  captures: ReturnType<Model["captures"]["exportState"]>;
+  logs: ReturnType<LogRing["exportState"]>;
+}
+
+/** Replaces typed arrays by blob markers. */
+function lift(value: unknown, blobs: ArrayBuffer[]): Json {
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+    const typed = value as Typed;
+    const copy = typed.slice();
+    blobs.push(copy.buffer as ArrayBuffer);
+    return { $blob: blobs.length - 1, type: typed.constructor.name };
+  }
+  if (Array.isArray(value)) return value.map((v) => lift(v, blobs));
+  if (value !== null && typeof value === "object") {
+    const out: { [key: string]: Json } = {};
+    for (const [k, v] of Object.entries(value)) out[k] = lift(v, blobs);
+    return out;
+  }
+  if (typeof value === "number" && !Number.isFinite(value)) throw new Error(`non-finite number in snapshot state`);
+  return value as Json;
+}
+
+/** Replaces blob markers by typed arrays. */
+function lower(value: Json, blobs: ArrayBuffer[]): unknown {
+  if (Array.isArray(value)) return value.map((v) => lower(v, blobs));
+  if (value !== null && typeof value === "object") {
+    const marker = value as { $blob?: unknown; type?: unknown };
+    if (typeof marker.$blob === "number" && typeof marker.type === "string" && Object.hasOwn(TYPED, marker.type)) {
+      const Ctor = TYPED[marker.type as TypedName];
+      const buffer = blobs[marker.$blob] ?? new ArrayBuffer(0);
+      return new Ctor(buffer.slice(0));
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = lower(v, blobs);
+    return out;
+  }
+  return value;
+}
+
+/** Default chunk size: comfortably under a Durable Object SQLite BLOB's ~2 MB. */
+export const DEFAULT_CHUNK_BYTES = 1_900_000;
+
+/**
+ * Packs a snapshot into byte chunks of at most `maxChunkBytes`: a 4-byte
+ * little-endian header length, the UTF-8 JSON header (format, meta, blob
+ * sizes), then the blobs back to back.
+ */
+export function encodeSnapshot(snapshot: GatewaySnapshot, maxChunkBytes = DEFAULT_CHUNK_BYTES): Uint8Array[] {
+  const header = new TextEncoder().encode(
+    JSON.stringify({ format: snapshot.format, meta: snapshot.meta, sizes: snapshot.blobs.map((b) => b.byteLength) }),
+  );
+  const total = 4 + header.length + snapshot.blobs.reduce((n, b) => n + b.byteLength, 0);
+  const all = new Uint8Array(total);
+  new DataView(all.buffer).setUint32(0, header.length, true);
+  all.set(header, 4);
+  let at = 4 + header.length;
+  for (const b of snapshot.blobs) {
+    all.set(new Uint8Array(b), at);
+    at += b.byteLength;
+  }
+  const size = Math.max(1024, Math.floor(maxChunkBytes));
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < total; i += size) chunks.push(all.slice(i, Math.min(total, i + size)));
+  return chunks;
+}
+
+/** Reassembles chunks written by `encodeSnapshot`. */
+export function decodeSnapshot(chunks: readonly (Uint8Array | ArrayBuffer)[]): { ok: true; snapshot: GatewaySnapshot } | { ok: false; reason: "bad-format" } {
+  const parts = chunks.map((c) => (c instanceof Uint8Array ? c : new Uint8Array(c)));
+  const total = parts.reduce((n, c) => n + c.length, 0);
+  if (total < 4) return { ok: false, reason: "bad-format" };
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const c of parts) {
+    all.set(c, at);
+    at += c.length;
+  }
+  const headerLength = new DataView(all.buffer).getUint32(0, true);
+  if (4 + headerLength > total) return { ok: false, reason: "bad-format" };
+  let header: { format?: unknown; meta?: Json; sizes?: unknown };
+  try {
+    header = JSON.parse(new TextDecoder().decode(all.subarray(4, 4 + headerLength))) as typeof header;
+  } catch {
+    return { ok: false, reason: "bad-format" };
+  }
+  if (header.format !== SNAPSHOT_FORMAT || !Array.isArray(header.sizes) || header.meta === undefined) return { ok: false, reason: "bad-format" };
+  const blobs: ArrayBuffer[] = [];
+  let offset = 4 + headerLength;
+  for (const size of header.sizes) {
+    if (typeof size !== "number" || offset + size > total) return { ok: false, reason: "bad-format" };
+    blobs.push(all.slice(offset, offset + size).buffer);
+    offset += size;
+  }
+  return { ok: true, snapshot: { format: SNAPSHOT_FORMAT, meta: header.meta, blobs } };
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import type { SessionSummary } from "../../simulator/index.ts";
+import { allSessions, gateway, profile } from "./helpers.ts";
+
+describe("sessions list", () => {
+  const g = gateway(profile(), 51, 2 * 3600);
+  const all = allSessions(g);
+  const only = (pred: (s: SessionSummary) => boolean) => all.filter(pred).map((s) => s.id);
+  const ids = (query: Parameters<typeof g.listSessions>[0]) => allSessions(g, query).map((s) => s.id);
+
+  it("lists newest first with the total before paging", () => {
+    const page = g.listSessions({ offset: 20, limit: 10 });
+    expect(page.total).toBe(all.length);
+    expect(page.offset).toBe(20);
+    expect(page.items).toEqual(all.slice(20, 30));
+  });
+
+  it("defaults limit to 100 and clamps it to 1-500 and offset to at least 0", () => {
+    expect(g.listSessions().items).toHaveLength(100);
+    expect(g.listSessions({ limit: 0 }).items).toHaveLength(1);
+    expect(g.listSessions({ limit: -5 }).items).toHaveLength(1);
+    expect(g.listSessions({ limit: 10_000 }).items).toHaveLength(500);
+    expect(g.listSessions({ offset: -3, limit: 2 })).toMatchObject({ offset: 0, items: all.slice(0, 2) });
+    expect(g.listSessions({ offset: all.length + 5 }).items).toEqual([]);
+  });
+
+  it("filters by encapsulation and type, case-insensitively", () => {
+    expect(ids({ encap: "PPPoE-LAC" })).toEqual(only((s) => s.encap === "pppoe-lac"));
+    expect(ids({ type: "PPP" })).toEqual(only((s) => s.type === "ppp"));
+    expect(ids({ type: "ipoe" })).toEqual(only((s) => s.encap === "ipoe"));
+    expect(g.listSessions({ encap: "atm" }).total).toBe(0);
+    expect(g.listSessions({ type: "pptp" }).total).toBe(0);
+  });
+
+  it("filters by port and leaves LNS-terminated sessions out of every port", () => {
+    const portId = all.find((s) => s.portId !== null)?.portId ?? -1;
+    const onPort = ids({ port: portId });
+    expect(onPort).toEqual(only((s) => s.portId === portId));
+    expect(onPort.length).toBeGreaterThan(0);
+    const l2tp = only((s) => s.encap === "l2tp");
+    expect(l2tp.length).toBeGreaterThan(0);
+    for (const p of g.profile.ports) for (const id of l2tp) expect(ids({ port: p.portId })).not.toContain(id);
+    expect(g.listSessions({ port: 99 }).total).toBe(0);
+  });
+
+  it("filters by VRF exactly and case-insensitively, with default for the global table", () => {
+    expect(ids({ vrf: "DEFAULT" })).toEqual(only((s) => s.vrf === "default"));
+    expect(ids({ vrf: "wholesale" })).toEqual(only((s) => s.vrf === "wholesale"));
+    expect(g.listSessions({ vrf: "whole" }).total).toBe(0);
+  });
+
+  it("filters by username substring, case-insensitively", () => {
+    expect(ids({ username: "@Wholesale-A" })).toEqual(only((s) => s.username.includes("@wholesale-a")));
+    expect(ids({ username: "sub00001" })).toEqual(only((s) => s.username.includes("sub00001")));
+    expect(g.listSessions({ username: "nobody-at-all" }).total).toBe(0);
+  });
+
+  it("filters walled-garden sessions when asked and ignores walledGarden=false", () => {
+    expect(ids({ walledGarden: true })).toEqual(only((s) => s.walledGarden));
+    expect(g.listSessions({ walledGarden: false }).total).toBe(all.length);
+  });
+
+  it("matches ip as a prefix of the IPv4 or IPv6 address", () => {
+    const one = all.find((s) => s.ipv6 !== null);
+    if (!one) throw new Error();
+    expect(ids({ ip: one.ipv4 })).toEqual([one.id]);
+    expect(ids({ ip: "100.64.0.0/20" })).toEqual(only((s) => s.ipv4.startsWith("100.64.") && Number(s.ipv4.split(".")[2]) < 16));
+    expect(ids({ ip: "198.18.1" })).toEqual(only((s) => s.ipv4.startsWith("198.18.1")));
+    expect(ids({ ip: one.ipv6 ?? "" })).toEqual([one.id]);
+    expect(ids({ ip: "2001:db8:200::/40" })).toEqual(only((s) => s.ipv6?.startsWith("2001:db8:2") ?? false));
+    const address = (one.ipv6 ?? "").replace("::/", "::1/").replace(/\/\d+$/, "");
+    expect(ids({ ip: address })).toEqual([one.id]);
+    expect(g.listSessions({ ip: "not-an-ip" }).total).toBe(0);
+  });
+
+  it("combines filters with AND", () => {
+    const q = { vrf: "cgn-inside", type: "ppp", walledGarden: false, username: "sub0000" } as const;
+    expect(ids(q)).toEqual(only((s) => s.vrf === "cgn-inside" && s.type === "ppp" && s.username.includes("sub0000")));
+  });
+
+  it("describes sessions with the spec's fields", () => {
+    const s = all[0];
+    expect(Object.keys(s ?? {}).sort()).toEqual(
+      ["encap", "id", "ipv4", "ipv6", "mac", "plan", "portId", "svlan", "type", "uptimeSeconds", "username", "vlan", "vrf", "walledGarden"].sort(),
+    );
+    expect(s?.mac).toMatch(/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/);
+    for (const x of all) expect(x.type).toBe(x.encap === "ipoe" ? "ipoe" : "ppp");
+  });
+});
