@@ -33,6 +33,8 @@ export default defineConfig({
                 BNG_ADMIN_PASSWORD: "test-admin-password",
                 // Accepted as the super-user token `bootstrap` (test/worker/client.ts).
                 BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(36),
+                // Tests move the simulation clock themselves, through scenario actions.
+                BNG_CLOCK: "manual",
               },
             },
           }),

@@ -6,10 +6,12 @@
  */
 import { Server } from "partyserver";
 import type { Env } from "../src/env.ts";
-import { inboundPeerCredentials } from "../src/fleet/definition.ts";
+import { applianceNamed, inboundPeerCredentials } from "../src/fleet/definition.ts";
 import type { Role } from "../src/auth/roles.ts";
 import { DEFAULT_ADMIN_PASSWORD, IdentityStore, type IdentityEvent } from "./identity.ts";
 import { ProviderStore } from "./providers.ts";
+import { DataPlane, TICK_MS } from "./data-plane.ts";
+import { profileNamed } from "./profiles.ts";
 
 /** The software version the appliance reports. */
 export const SOFTWARE_VERSION = "bngfleet 0.1.0";
@@ -17,9 +19,8 @@ export const SOFTWARE_VERSION = "bngfleet 0.1.0";
 export class Appliance extends Server<Env> {
   #identity!: IdentityStore;
   #providers!: ProviderStore;
+  #dataPlane!: DataPlane;
   readonly #startedMs = Date.now();
-  /** Events waiting for the log ring of the data-plane simulation (kept bounded). */
-  readonly #events: IdentityEvent[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -29,10 +30,10 @@ export class Appliance extends Server<Env> {
 
   async #open(): Promise<void> {
     const sql = this.ctx.storage.sql;
-    this.#identity = new IdentityStore(sql, this.name, (event) => {
-      this.#events.push(event);
-      if (this.#events.length > 1000) this.#events.shift();
-    });
+    const definition = applianceNamed(this.env, this.name);
+    if (!definition) throw new Error(`appliance '${this.name}' is not in the fleet file`);
+    this.#dataPlane = new DataPlane(sql, this.name, profileNamed(definition.profile), definition.seed, definition.captureMirrorAllowlist);
+    this.#identity = new IdentityStore(sql, this.name, (event: IdentityEvent) => this.#dataPlane.log(event.severity, event.msgId, event.fields));
     this.#providers = new ProviderStore(sql);
     await this.#identity.open(this.env.BNG_ADMIN_PASSWORD || DEFAULT_ADMIN_PASSWORD);
     const provisioned: { name: string; role: Role; plaintext: string }[] = (await inboundPeerCredentials(this.env, this.name)).map((peer) => ({
@@ -42,6 +43,19 @@ export class Appliance extends Server<Env> {
     }));
     if (this.env.BNG_BOOTSTRAP_TOKEN?.startsWith("bngtok_")) provisioned.push({ name: "bootstrap", role: "super-user", plaintext: this.env.BNG_BOOTSTRAP_TOKEN });
     await this.#identity.provisionTokens(provisioned);
+    // The clock moves on its own every 10 s unless a test drives it (BNG_CLOCK=manual).
+    if (this.env.BNG_CLOCK !== "manual" && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + TICK_MS);
+  }
+
+  /** Every 10 s: advance the simulation to now, then schedule the next tick. */
+  override async onAlarm(): Promise<void> {
+    this.#dataPlane.tick();
+    if (this.env.BNG_CLOCK !== "manual") await this.ctx.storage.setAlarm(Date.now() + TICK_MS);
+  }
+
+  /** Sessions, pools, CGN, RADIUS, metrics, logs, alarms, captures and scenario control. */
+  dataPlane(): DataPlane {
+    return this.#dataPlane;
   }
 
   /** Accounts, tokens, sessions and the login state machine. */

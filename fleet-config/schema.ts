@@ -46,6 +46,10 @@ export const ApplianceDefinition = z.strictObject({
       .describe("the name this appliance answers to when deployed (webUi.hostname)"),
     peers: z.array(PeerDefinition).default([]),
   }),
+  captureMirrorAllowlist: z
+    .array(z.string().regex(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, "an address or prefix"))
+    .default([])
+    .describe("collectors a packet capture may mirror to; empty = any"),
 });
 
 export const FleetFile = z

@@ -15,7 +15,7 @@ export {
   type GatewaySnapshot,
   type Json,
 } from "./snapshot.ts";
-export { LOG_CATALOGUE, SEVERITIES, isSeverity, type FieldValue, type ModelMsgId, type Severity } from "./log-catalogue.ts";
+export { EXTERNAL_LOG_CATALOGUE, LOG_CATALOGUE, SEVERITIES, isSeverity, type FieldValue, type ModelMsgId, type Severity } from "./log-catalogue.ts";
 export { LOG_CAPACITY, type LogEntry, type LogListener, type LogTail } from "./logs.ts";
 export { ALARM_CATALOGUE, ALARM_SEVERITIES, type Alarm, type AlarmClearResult, type AlarmId, type AlarmSeverity, type AlarmsResponse } from "./alarms.ts";
 export { METRICS_CAPACITY, RANGES, type MetricsHistory, type MetricsRange } from "./metrics.ts";

@@ -103,6 +103,34 @@ export const LOG_CATALOGUE = {
   },
 } as const satisfies Record<string, CatalogueEntry>;
 
+/**
+ * Events the appliance logs from outside the model, into the same ring: the
+ * account and token events of the identity store, and the audit trail of
+ * operator actions (each names the acting principal as `actor` or `by`).
+ */
+export const EXTERNAL_LOG_CATALOGUE = {
+  "auth.login": { severity: "notice", fields: ["username", "sourceIp", "via"], meaning: "an account logged in (via login or enrol)" },
+  "auth.login.failed": { severity: "warning", fields: ["username", "sourceIp", "factor", "failures"], meaning: "a login failed at the password or the TOTP code" },
+  "auth.lockout": { severity: "warning", fields: ["username", "sourceIp", "seconds"], meaning: "an account and source-IP pair was locked out" },
+  "auth.logout": { severity: "info", fields: ["username"], meaning: "a browser session ended at logout" },
+  "auth.totp.enrolled": { severity: "notice", fields: ["username"], meaning: "an account enrolled its TOTP authenticator" },
+  "auth.totp.reset": { severity: "notice", fields: ["username", "by"], meaning: "an account's TOTP enrolment was reset" },
+  "auth.token.created": { severity: "notice", fields: ["tokenId", "name", "role", "by"], meaning: "an API token was created" },
+  "auth.token.revoked": { severity: "notice", fields: ["tokenId", "name", "by"], meaning: "an API token was revoked" },
+  "auth.user.created": { severity: "notice", fields: ["username", "role", "by"], meaning: "an account was created" },
+  "auth.user.updated": { severity: "notice", fields: ["username", "role", "by"], meaning: "an account's role changed" },
+  "auth.user.deleted": { severity: "notice", fields: ["username", "by"], meaning: "an account was deleted" },
+  "auth.password.changed": { severity: "notice", fields: ["username", "by"], meaning: "an account's password was set" },
+  "auth.unlocked": { severity: "notice", fields: ["username", "by"], meaning: "an account's lockouts were lifted" },
+  "audit.session.disconnect": { severity: "notice", fields: ["sessionId", "username", "actor"], meaning: "an operator disconnected a session" },
+  "audit.capture.start": { severity: "notice", fields: ["sessionId", "destinationIp", "maxPackets", "maxDurationSeconds", "actor"], meaning: "an operator started a packet capture" },
+  "audit.capture.stop": { severity: "notice", fields: ["sessionId", "actor"], meaning: "an operator stopped a packet capture" },
+  "audit.cgn.identify": { severity: "notice", fields: ["bindingIndex", "subscriberId", "actor"], meaning: "a super-user identified an auto-learned CGN binding" },
+  "audit.alarm.clear": { severity: "notice", fields: ["id", "instance", "cleared", "actor"], meaning: "an operator cleared an alarm" },
+  "audit.alarm.test": { severity: "notice", fields: ["severity", "actor"], meaning: "a synthetic alert was sent through the fan-out" },
+  "audit.scenario": { severity: "notice", fields: ["action", "actor"], meaning: "a scenario action was requested through the control surface" },
+} as const satisfies Record<string, CatalogueEntry>;
+
 /** A msgId the model itself emits. */
 export type ModelMsgId = keyof typeof LOG_CATALOGUE;
 

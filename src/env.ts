@@ -16,6 +16,8 @@ export interface Env {
   BNG_ADMIN_PASSWORD?: string;
   /** A `bngtok_…` plaintext every appliance accepts as the super-user token `bootstrap`. */
   BNG_BOOTSTRAP_TOKEN?: string;
+  /** `manual`: the simulation clock moves only through scenario actions (tests); otherwise every 10 s. */
+  BNG_CLOCK?: string;
   /** Shared by the fleet; the peer credentials are derived from it. */
   BNG_FLEET_SECRET?: string;
 }

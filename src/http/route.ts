@@ -14,7 +14,9 @@ export const SECTIONS = [
   "GRE Circuits", "L2TP", "Licensing", "LocalSubscribers", "Logs", "Metrics", "RADIUS",
   "Routing", "Sessions", "Source VRF Rules", "System", "SystemUpgrade", "VRFs",
 ] as const;
-export type Section = (typeof SECTIONS)[number];
+/** The twin's own control surface, outside `/api/v1` and outside the appliance's 20 sections. */
+export const TWIN_SECTIONS = ["Scenario control"] as const;
+export type Section = (typeof SECTIONS)[number] | (typeof TWIN_SECTIONS)[number];
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** What a handler receives: validated input, the caller, and the appliance it addresses. */

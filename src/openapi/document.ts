@@ -7,15 +7,17 @@
 import { z } from "zod";
 import { floorOf } from "../auth/authenticate.ts";
 import { ProblemDetails } from "../schemas/common.ts";
-import { SECTIONS, type Route } from "../http/route.ts";
+import { SECTIONS, TWIN_SECTIONS, type Route, type Section } from "../http/route.ts";
 
 type JsonSchema = Record<string, unknown>;
 type Io = "input" | "output";
 
-const SECTION_NOTES: Partial<Record<(typeof SECTIONS)[number], string>> = {
+const SECTION_NOTES: Partial<Record<Section, string>> = {
   Authentication:
     "Roles are `read-only` < `operator` < `super-user` (the spec's `admin` is `super-user` and is accepted as input). Lockout: 5 consecutive failures per account and source IP lock that pair for 15 minutes (423 with Retry-After); wrong username, password or code all answer 401 alike. Sessions: `bng_session` cookie, 256 random bits, HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS, ending after 30 minutes idle or 12 hours; enrolment tokens last 10 minutes.",
   Fleet: "Mutations are always local; GET operations marked `x-fleet-proxy: true` are readable on a peer through the fleet proxy.",
+  "Scenario control":
+    "Twin only, not part of the appliance API: script faults reproducibly from a CI pipeline (advance the clock, churn, RADIUS failures, pool and CGN fill, mass disconnects, reseed). Super-user only; every action is logged.",
 };
 
 /** Collects named schemas into `components.schemas`, keeping request and response variants apart when they differ. */
@@ -134,7 +136,7 @@ export function openApiDocument(routes: Route[]) {
       description:
         "The management REST API of one subscriber-edge broadband gateway appliance, as served by the bngfleet twin. All paths are relative to the listener root. Errors are RFC 9457 problem details.",
     },
-    tags: SECTIONS.map((name) => ({ name, ...(SECTION_NOTES[name] ? { description: SECTION_NOTES[name] } : {}) })),
+    tags: [...SECTIONS, ...TWIN_SECTIONS].map((name) => ({ name, ...(SECTION_NOTES[name] ? { description: SECTION_NOTES[name] } : {}) })),
     paths,
     components: {
       schemas: components.schemas,

@@ -21,6 +21,8 @@ const DOCUMENTED_EXCEPTIONS: Record<string, string> = {
   "GET /api/v1/auth/tokens": "token inventory is for super-users",
   "GET /api/v1/auth/users": "account inventory is for super-users",
   "GET /api/v1/auth/users/{username}": "account inventory is for super-users",
+  "GET /twin/v1/scenario": "the twin's control surface is super-user only",
+  "POST /twin/v1/scenario": "the twin's control surface is super-user only",
 };
 
 describe("the route table", () => {

@@ -17,7 +17,7 @@ function answerLogin(ctx: RouteContext<unknown, unknown, unknown>, outcome: Outc
   return response;
 }
 
-export const sessionRoutes = [
+export const loginRoutes = [
   route({
     method: "POST",
     path: "/api/v1/auth/login",

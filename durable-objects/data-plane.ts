@@ -1,0 +1,310 @@
+/**
+ * The appliance's data plane as the Worker reaches it: the seeded simulation
+ * (simulator/), its clock, its persistence in SQLite, and the operator
+ * actions on it with their audit trail. Reads return the spec's wire shapes;
+ * refusals come back as the shared tagged union.
+ */
+import { RpcTarget } from "cloudflare:workers";
+import {
+  Gateway,
+  ScenarioAction,
+  type FieldValue,
+  type LogEntry,
+  type Profile,
+  type SessionQuery,
+  type Severity,
+} from "../simulator/index.ts";
+import { decodeSnapshot, encodeSnapshot } from "../simulator/snapshot.ts";
+import { parseAddress, parsePrefix, prefixHas } from "../simulator/prefix.ts";
+import { refuse, type Outcome } from "../src/schemas/outcome.ts";
+
+/** How often the clock moves while nobody scripts it: the spec's 10-second sampling interval. */
+export const TICK_MS = 10_000;
+/** A snapshot is written after this much simulated time, so a restart loses at most a minute. */
+const PERSIST_EVERY_MS = 60_000;
+/** After a restart, at most this much missed time is simulated; the rest is skipped (the appliance was off). */
+const CATCH_UP_SUB_STEPS = 30;
+/** The SSE keepalive comment interval (spec: one every 15 seconds). */
+export const KEEPALIVE_MS = 15_000;
+
+const encoder = new TextEncoder();
+
+export class DataPlane extends RpcTarget {
+  readonly #sql: SqlStorage;
+  readonly #appliance: string;
+  readonly #allowlist: string[];
+  #gateway: Gateway;
+  /** Simulated time minus wall time: grows when a scenario advances the clock. */
+  #offsetMs: number;
+  #persistedAtMs: number;
+
+  /** Opens the data plane: restores the last snapshot, or starts a fresh appliance from its seed. */
+  constructor(sql: SqlStorage, appliance: string, profile: Profile, seed: number, captureAllowlist: string[]) {
+    super();
+    this.#sql = sql;
+    this.#appliance = appliance;
+    this.#allowlist = captureAllowlist;
+    sql.exec(`
+      CREATE TABLE IF NOT EXISTS sim_snapshot (chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);
+      CREATE TABLE IF NOT EXISTS sim_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `);
+    const chunks = sql.exec<{ data: ArrayBuffer }>("SELECT data FROM sim_snapshot ORDER BY chunk").toArray().map((r) => new Uint8Array(r.data));
+    const offset = sql.exec<{ value: string }>("SELECT value FROM sim_state WHERE key = 'offsetMs'").toArray()[0];
+    this.#offsetMs = offset ? Number(offset.value) : 0;
+    this.#gateway = this.#restore(chunks, profile) ?? Gateway.create(profile, { seed, startTimeMs: Date.now() });
+    this.#gateway.advanceTo(this.#now(), CATCH_UP_SUB_STEPS);
+    this.#persistedAtMs = this.#gateway.nowMs;
+  }
+
+  #restore(chunks: Uint8Array[], profile: Profile): Gateway | null {
+    if (chunks.length === 0) return null;
+    const decoded = decodeSnapshot(chunks);
+    if (!decoded.ok) return null;
+    const restored = Gateway.restore(profile, decoded.snapshot);
+    // A changed profile starts the appliance afresh, as a real box booting a new configuration would.
+    return restored.ok ? restored.gateway : null;
+  }
+
+  #now(): number {
+    return Date.now() + this.#offsetMs;
+  }
+
+  /** Moves the clock to now (called every 10 s by the object's alarm) and persists once a minute of simulated time. */
+  tick(): void {
+    this.#gateway.advanceTo(this.#now());
+    if (this.#gateway.nowMs - this.#persistedAtMs >= PERSIST_EVERY_MS) this.persist();
+  }
+
+  /** Writes the model's snapshot, replacing the previous one in one transaction. */
+  persist(): void {
+    const chunks = encodeSnapshot(this.#gateway.snapshot());
+    this.#sql.exec("DELETE FROM sim_snapshot");
+    chunks.forEach((chunk, i) => this.#sql.exec("INSERT INTO sim_snapshot (chunk, data) VALUES (?, ?)", i, chunk));
+    this.#sql.exec("INSERT INTO sim_state (key, value) VALUES ('offsetMs', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", String(this.#offsetMs));
+    this.#persistedAtMs = this.#gateway.nowMs;
+  }
+
+  /** Appends an event from outside the model (logins, tokens, audit) to the log ring. */
+  log(severity: Severity, msgId: string, fields: Record<string, FieldValue>): void {
+    this.#gateway.appendLog(severity, msgId, fields);
+  }
+
+  // ── sessions ─────────────────────────────────────────────────────────────
+
+  listSessions(query: SessionQuery) {
+    return this.#gateway.listSessions(query);
+  }
+
+  sessionSummary() {
+    return this.#gateway.sessionSummary();
+  }
+
+  sessionDetail(id: number) {
+    const result = this.#gateway.sessionDetail(id);
+    return result.ok ? { ok: true as const, session: result.session } : refuse("not-found", `no session ${id}`);
+  }
+
+  sessionRates(id: number) {
+    const result = this.#gateway.sessionRates(id);
+    return result.ok ? { ok: true as const, rates: result.rates } : refuse("not-found", `no session ${id}`);
+  }
+
+  /** Force-disconnects a session; its addresses, CGN binding and capture are freed. Audited. */
+  disconnect(id: number, actor: string): Outcome<{ sessionId: number }> {
+    const detail = this.#gateway.sessionDetail(id);
+    if (!detail.ok) return refuse("not-found", `no session ${id}`);
+    this.#gateway.disconnect(id, "admin-reset");
+    this.log("notice", "audit.session.disconnect", { sessionId: id, username: detail.session.username, actor });
+    return { ok: true, sessionId: id };
+  }
+
+  // ── pools, CGN, RADIUS, metrics ──────────────────────────────────────────
+
+  addressPools() {
+    return this.#gateway.addressPools();
+  }
+
+  poolAllocations(name: string, offset: number, limit: number) {
+    const result = this.#gateway.poolAllocations(name, { offset, limit });
+    return result.ok ? { ok: true as const, page: result.page } : refuse("not-found", `no address pool '${name}'`);
+  }
+
+  cgnStatus() {
+    return this.#gateway.cgnStatus();
+  }
+
+  cgnBindings(query: { group?: string; vrf?: string; ip?: string; offset: number; limit: number }) {
+    return this.#gateway.cgnBindings(query);
+  }
+
+  /** Identifies an auto-learned binding (super-user); Identify events per port block come from the model. Audited. */
+  identifyBinding(bindingIndex: number, subscriberId: string, actor: string) {
+    const result = this.#gateway.identifyBinding(bindingIndex, subscriberId);
+    if (!result.ok) {
+      return result.reason === "unknown-binding"
+        ? refuse("not-found", `no CGN binding ${bindingIndex}`)
+        : refuse("conflict", `binding ${bindingIndex} is not auto-learned; only anonymous auto-learned bindings can be identified`);
+    }
+    this.log("notice", "audit.cgn.identify", { bindingIndex, subscriberId, actor });
+    return { ok: true as const, binding: result.binding };
+  }
+
+  radiusStatus() {
+    return this.#gateway.radiusStatus();
+  }
+
+  metricsHistory(range: string | null) {
+    return this.#gateway.metricsHistory(range);
+  }
+
+  licence() {
+    return this.#gateway.licence();
+  }
+
+  // ── logs ─────────────────────────────────────────────────────────────────
+
+  logTail(count: number | null, sinceSeq: number | null) {
+    return this.#gateway.logTail({ count, sinceSeq });
+  }
+
+  /**
+   * The SSE log stream: replays entries newer than `sinceSeq`, then sends each
+   * new entry as an event named `log`, and a `: keepalive` comment every 15 s.
+   */
+  logStream(sinceSeq: number | null): ReadableStream<Uint8Array> {
+    let unsubscribe = () => {};
+    let keepalive: ReturnType<typeof setInterval> | undefined;
+    const event = (entry: LogEntry) => encoder.encode(`id: ${entry.seq}\nevent: log\ndata: ${JSON.stringify(entry)}\n\n`);
+    return new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        const send = (chunk: Uint8Array) => {
+          try {
+            controller.enqueue(chunk);
+          } catch {
+            unsubscribe();
+            clearInterval(keepalive);
+          }
+        };
+        let cursor = sinceSeq ?? this.#gateway.lastSeq;
+        // Replay in pages of the tail's maximum until caught up.
+        for (;;) {
+          const page = this.#gateway.logTail({ count: 1000, sinceSeq: cursor });
+          for (const entry of page.entries) send(event(entry));
+          if (page.entries.length < 1000) break;
+          cursor = page.entries[page.entries.length - 1]!.seq;
+        }
+        send(encoder.encode(": connected\n\n"));
+        unsubscribe = this.#gateway.onLog((entry) => send(event(entry)));
+        keepalive = setInterval(() => send(encoder.encode(": keepalive\n\n")), KEEPALIVE_MS);
+      },
+      cancel: () => {
+        unsubscribe();
+        clearInterval(keepalive);
+      },
+    });
+  }
+
+  // ── alarms ───────────────────────────────────────────────────────────────
+
+  alarms() {
+    return this.#gateway.alarms();
+  }
+
+  clearAlarm(id: string, instance: string | null, actor: string) {
+    const result = this.#gateway.clearAlarm(id, instance);
+    this.log("notice", "audit.alarm.clear", { id, instance, cleared: result.cleared, actor });
+    return result;
+  }
+
+  /** The alert notification a push sink receives for a synthetic alarm of the given severity. */
+  alertTest(severity: string, text: string | null, actor: string) {
+    const now = new Date(this.#gateway.nowMs).toISOString();
+    this.log("notice", "audit.alarm.test", { severity, actor });
+    return {
+      version: "1",
+      kind: "test",
+      appliance: this.#appliance,
+      sentUtc: now,
+      alarm: {
+        id: "alert.test",
+        instance: null,
+        severity,
+        firstRaisedUtc: now,
+        ageSeconds: 0,
+        text: text ?? `Test alert from ${this.#appliance}`,
+        context: { requestedBy: actor },
+      },
+      activeAlarms: this.#gateway.alarms().countBySeverity,
+    };
+  }
+
+  // ── captures ─────────────────────────────────────────────────────────────
+
+  captures() {
+    return this.#gateway.captures();
+  }
+
+  /** Starts mirroring a session; refuses a destination outside the configured allowlist. Audited. */
+  startCapture(sessionId: number, destinationIp: string, maxPackets: number | null, maxDurationSeconds: number | null, actor: string) {
+    const address = parseAddress(destinationIp.trim());
+    if (!address) return refuse("invalid", `destinationIp '${destinationIp}' is not an IP address`, { pointer: "#/destinationIp" });
+    if (this.#allowlist.length > 0 && !this.#allowlist.some((entry) => {
+      const prefix = parsePrefix(entry, false);
+      return prefix !== null && prefixHas(prefix, address.family, address.value);
+    })) {
+      return refuse("forbidden", `destination ${destinationIp} is not on the capture mirror allowlist`);
+    }
+    const result = this.#gateway.startCapture(sessionId, destinationIp, maxPackets, maxDurationSeconds);
+    if (!result.ok) {
+      switch (result.reason) {
+        case "unknown-session":
+          return refuse("not-found", `no session ${sessionId}`);
+        case "already-capturing":
+          return refuse("conflict", `session ${sessionId} already has an active capture`);
+        default:
+          return refuse("invalid", `the capture request is invalid (${result.reason})`);
+      }
+    }
+    this.log("notice", "audit.capture.start", { sessionId, destinationIp, maxPackets, maxDurationSeconds, actor });
+    return { ok: true as const, capture: result.capture };
+  }
+
+  stopCapture(sessionId: number, actor: string) {
+    const result = this.#gateway.stopCapture(sessionId);
+    if (!result.ok) return refuse("not-found", `session ${sessionId} has no active capture`);
+    this.log("notice", "audit.capture.stop", { sessionId, actor });
+    return { ok: true as const, status: result.status, sessionId };
+  }
+
+  // ── scenario control ─────────────────────────────────────────────────────
+
+  /** Applies a scenario action (validated by the simulator's schema), keeps the clock offset and persists. */
+  scenario(raw: unknown, actor: string) {
+    const parsed = ScenarioAction.safeParse(raw);
+    if (!parsed.success) return refuse("invalid", parsed.error.issues.map((i) => `${i.path.join(".") || "action"}: ${i.message}`).join("; "));
+    this.log("notice", "audit.scenario", { action: parsed.data.action, actor });
+    const result = this.#gateway.scenario(parsed.data);
+    if (!result.ok) {
+      return result.reason === "fill-too-large"
+        ? refuse("invalid", "the fill would reserve more blocks than one action may (2,097,152)")
+        : refuse("not-found", `${result.reason.replace("unknown-", "no such ")} in this appliance's profile`);
+    }
+    // An advanced clock stays advanced: simulated time keeps its lead over the wall clock.
+    this.#offsetMs = Math.max(this.#offsetMs, this.#gateway.nowMs - Date.now());
+    this.persist();
+    return { ok: true as const, result: { ...result, state: this.scenarioState() } };
+  }
+
+  /** What a pipeline needs to know about the simulation. */
+  scenarioState() {
+    return {
+      appliance: this.#appliance,
+      profile: this.#gateway.profile.name,
+      seed: this.#gateway.seed,
+      simulatedTimeUtc: new Date(this.#gateway.nowMs).toISOString(),
+      clockLeadSeconds: Math.round(this.#offsetMs / 1000),
+      sessions: this.#gateway.sessionSummary().total,
+      lastSeq: this.#gateway.lastSeq,
+    };
+  }
+}

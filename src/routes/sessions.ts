@@ -1,0 +1,151 @@
+/** Sessions: the live subscriber sessions of the data plane, their detail, rates and force-disconnect. */
+import { z } from "zod";
+import { route } from "../http/route.ts";
+import { unwrap } from "../schemas/outcome.ts";
+import { actorName } from "../schemas/principal.ts";
+import { CgnBindingRow } from "./cgn.ts";
+import { CaptureRecord } from "./captures.ts";
+
+const Encap = z.enum(["ipoe", "pppoe-local", "pppoe-lac", "l2tp"]);
+const int32 = z.int32();
+
+export const SessionSummary = z
+  .object({
+    id: int32,
+    type: z.string().meta({ description: "`ipoe` or `ppp`" }),
+    encap: Encap,
+    username: z.string(),
+    ipv4: z.string(),
+    ipv6: z.string().nullable().meta({ description: "IPv6 WAN prefix, or the delegated prefix when there is no WAN address" }),
+    vrf: z.string().meta({ description: "`default` = the global table" }),
+    mac: z.string(),
+    svlan: int32,
+    vlan: int32,
+    plan: z.string(),
+    walledGarden: z.boolean(),
+    uptimeSeconds: z.number(),
+    portId: int32.nullable().meta({ description: "subscriber-facing data-plane port; null for LNS-terminated (l2tp) sessions" }),
+  })
+  .meta({ id: "SessionSummary" });
+
+const SessionList = z
+  .object({ total: int32.meta({ description: "matching sessions before paging" }), offset: int32, items: z.array(SessionSummary).meta({ description: "newest first" }) })
+  .meta({ id: "SessionList" });
+
+const SessionSummaryCounts = z
+  .object({
+    total: int32,
+    byType: z.record(z.string(), int32),
+    byEncap: z.record(z.string(), int32),
+    byPort: z.array(z.object({ portId: int32, label: z.string(), count: int32 })).meta({ description: "LNS-terminated sessions excluded" }),
+    byVrf: z.record(z.string(), int32).meta({ description: "the global table counts as `default`" }),
+    walledGarden: int32,
+  })
+  .meta({ id: "SessionSummaryCounts" });
+
+const SessionRates = z
+  .object({
+    sessionId: int32,
+    timestamp: z.string(),
+    rxBps: z.number().meta({ description: "from the subscriber" }),
+    txBps: z.number().meta({ description: "to the subscriber" }),
+    rxPps: z.number(),
+    txPps: z.number(),
+  })
+  .meta({ id: "SessionRates" });
+
+const Assigned = z.object({ prefix: z.string(), pool: z.string(), subnet: z.string() });
+const SessionDetail = SessionSummary.extend({
+  state: z.literal("up"),
+  startedUtc: z.string(),
+  portLabel: z.string().nullable(),
+  realm: z.string(),
+  aaa: z.object({ method: z.enum(["radius", "local"]), server: z.string().nullable() }),
+  addresses: z.object({
+    ipv4: z.object({ address: z.string(), pool: z.string(), subnet: z.string(), cgnTranslated: z.boolean() }),
+    ipv6Wan: Assigned.nullable(),
+    ipv6Pd: Assigned.nullable(),
+  }),
+  leaseExpiresUtc: z.string().nullable(),
+  planRates: z.object({ downloadKbps: z.number(), uploadKbps: z.number() }),
+  cgn: CgnBindingRow.nullable(),
+  counters: z.object({ rxBytes: z.number(), txBytes: z.number(), rxPackets: z.number(), txPackets: z.number() }),
+  rates: SessionRates,
+  capture: CaptureRecord.nullable(),
+}).meta({ id: "SessionDetail" });
+
+const caseInsensitive = z.string().trim().min(1).max(256);
+const SessionQuery = z.object({
+  encap: Encap.optional().meta({ description: "`ipoe`, `pppoe-local`, `pppoe-lac` or `l2tp`" }),
+  ip: caseInsensitive.optional().meta({ description: "prefix match on the IPv4 or IPv6 WAN address (an address, a CIDR, or leading text)" }),
+  port: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional().meta({ description: "subscriber-facing port id; excludes LNS-terminated sessions" }),
+  type: caseInsensitive.optional().meta({ description: "`ipoe` or `ppp`" }),
+  username: caseInsensitive.optional().meta({ description: "case-insensitive substring" }),
+  vrf: caseInsensitive.optional().meta({ description: "exact, case-insensitive; `default` = the global table" }),
+  walledGarden: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional()
+    .meta({ description: "true = only walled-garden sessions" }),
+  offset: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(0),
+  limit: z.coerce.number().int().default(100).transform((n) => Math.min(500, Math.max(1, n))).meta({ description: "default 100, clamped to 1-500" }),
+});
+
+const SessionId = z.object({ id: z.coerce.number().int().min(0).max(2 ** 32 - 1).meta({ description: "uint32 session id" }) });
+
+export const sessionRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/sessions",
+    section: "Sessions",
+    summary: "Live sessions, newest first, filtered (AND) and paged",
+    fp: true,
+    query: SessionQuery,
+    response: { description: "SessionList", schema: SessionList },
+    handle: (ctx) => ctx.appliance.stub.dataPlane().listSessions(ctx.query),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/sessions/summary",
+    section: "Sessions",
+    summary: "Session counts by type, encapsulation, port and VRF",
+    fp: true,
+    response: { description: "SessionSummaryCounts", schema: SessionSummaryCounts },
+    handle: (ctx) => ctx.appliance.stub.dataPlane().sessionSummary(),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/sessions/{id}",
+    section: "Sessions",
+    summary: "One session in detail: addresses and pools, AAA, plan, CGN binding, counters, capture",
+    fp: true,
+    params: SessionId,
+    response: { description: "SessionDetail", schema: SessionDetail },
+    errors: [404],
+    handle: async (ctx) => unwrap(await ctx.appliance.stub.dataPlane().sessionDetail(ctx.params.id)).session,
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/sessions/{id}/rates",
+    section: "Sessions",
+    summary: "A session's live rates over the last 10-second interval",
+    fp: true,
+    params: SessionId,
+    response: { description: "SessionRates", schema: SessionRates },
+    errors: [404],
+    handle: async (ctx) => unwrap(await ctx.appliance.stub.dataPlane().sessionRates(ctx.params.id)).rates,
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/sessions/{id}",
+    section: "Sessions",
+    summary: "Force-disconnect a session, freeing its addresses, CGN binding and capture (audited)",
+    params: SessionId,
+    response: { description: "the session disconnected", schema: z.object({ status: z.literal("disconnected"), sessionId: int32 }).meta({ id: "DisconnectResult" }) },
+    errors: [404],
+    handle: async (ctx) => {
+      const { sessionId } = unwrap(await ctx.appliance.stub.dataPlane().disconnect(ctx.params.id, actorName(ctx.principal!)));
+      return { status: "disconnected", sessionId };
+    },
+  }),
+];
