@@ -7,6 +7,8 @@ import path from "node:path";
 
 export interface RunningFleet {
   dataDir: string;
+  /** The launcher's process id (workerd runs as its child). */
+  pid: number;
   output: () => string;
   /** Sends SIGINT and resolves with the exit code. */
   stop: () => Promise<number | null>;
@@ -28,13 +30,15 @@ export async function launchFleet(env: Record<string, string>, ports: number[], 
     for (;;) {
       if (child.exitCode !== null) throw new Error(`launcher exited with ${child.exitCode}:\n${output}`);
       if (Date.now() > deadline) throw new Error(`fleet not ready in 60 s:\n${output}`);
-      const ready = await fetchJson(`https://127.0.0.1:${port}/api/v1/system/health`, { insecure: true }).then((r) => r.status === 200, () => false);
+      const health = env.BNG_HTTP === "1" ? fetch(`http://127.0.0.1:${port}/api/v1/system/health`) : fetchJson(`https://127.0.0.1:${port}/api/v1/system/health`, { insecure: true });
+      const ready = await health.then((r) => r.status === 200, () => false);
       if (ready) break;
       await new Promise((r) => setTimeout(r, 250));
     }
   }
   return {
     dataDir: dir,
+    pid: child.pid!,
     output: () => output,
     stop: async () => {
       child.kill("SIGINT");
