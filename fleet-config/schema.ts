@@ -30,10 +30,13 @@ export const PeerDefinition = z.strictObject({
     .describe("how long the fleet proxy waits for this peer before answering 504"),
 });
 
+/** The simulation profiles shipped in fleet-config/profiles/ (a new profile file is added here too). */
+export const PROFILE_NAMES = ["small", "default", "large"] as const;
+
 export const ApplianceDefinition = z.strictObject({
   name: ApplianceName,
   seed: z.int().min(0).max(2 ** 31 - 1).describe("seed of the data-plane simulation"),
-  profile: z.string().regex(/^[a-z][a-z0-9-]*$/).describe("a file name under fleet-config/profiles/, without .json"),
+  profile: z.enum(PROFILE_NAMES).describe("a file name under fleet-config/profiles/, without .json"),
   webUi: z.strictObject({
     listener: z.strictObject({
       address: z.ipv4(),
