@@ -1,6 +1,7 @@
 /** Sessions: the live subscriber sessions of the data plane, their detail, rates and force-disconnect. */
 import { z } from "zod";
 import { route } from "../http/route.ts";
+import { pageQuery } from "../schemas/common.ts";
 import { unwrap } from "../schemas/outcome.ts";
 import { actorName } from "../schemas/principal.ts";
 import { CgnBindingRow } from "./cgn.ts";
@@ -75,7 +76,7 @@ const SessionDetail = SessionSummary.extend({
 }).meta({ id: "SessionDetail" });
 
 const caseInsensitive = z.string().trim().min(1).max(256);
-const SessionQuery = z.object({
+const SessionQuery = pageQuery(100, 500).extend({
   encap: Encap.optional().meta({ description: "`ipoe`, `pppoe-local`, `pppoe-lac` or `l2tp`" }),
   ip: caseInsensitive.optional().meta({ description: "prefix match on the IPv4 or IPv6 WAN address (an address, a CIDR, or leading text)" }),
   port: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional().meta({ description: "subscriber-facing port id; excludes LNS-terminated sessions" }),
@@ -87,8 +88,6 @@ const SessionQuery = z.object({
     .transform((v) => v === "true")
     .optional()
     .meta({ description: "true = only walled-garden sessions" }),
-  offset: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(0),
-  limit: z.coerce.number().int().default(100).transform((n) => Math.min(500, Math.max(1, n))).meta({ description: "default 100, clamped to 1-500" }),
 });
 
 const SessionId = z.object({ id: z.coerce.number().int().min(0).max(2 ** 32 - 1).meta({ description: "uint32 session id" }) });
