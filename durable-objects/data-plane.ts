@@ -17,6 +17,7 @@ import {
 import { decodeSnapshot, encodeSnapshot } from "../simulator/snapshot.ts";
 import { parseAddress, parsePrefix, prefixHas } from "../simulator/prefix.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
+import type { ScrapeState } from "../src/metrics/families.ts";
 
 /** How often the clock moves while nobody scripts it: the spec's 10-second sampling interval. */
 export const TICK_MS = 10_000;
@@ -32,7 +33,7 @@ const encoder = new TextEncoder();
 export class DataPlane extends RpcTarget {
   readonly #sql: SqlStorage;
   readonly #appliance: string;
-  readonly #allowlist: string[];
+  #allowlist: string[];
   #gateway: Gateway;
   /** Simulated time minus wall time: grows when a scenario advances the clock. */
   #offsetMs: number;
@@ -161,6 +162,28 @@ export class DataPlane extends RpcTarget {
     return this.#gateway.licence();
   }
 
+  /**
+   * Everything the Prometheus scrape shows, read in one call: separate calls
+   * could straddle a clock tick, and the scrape must agree with the JSON
+   * endpoints at one instant. Port rates are the metrics history's newest point.
+   */
+  scrape(): ScrapeState {
+    const g = this.#gateway;
+    const newest = (values: number[]) => values[values.length - 1] ?? 0;
+    return {
+      appliance: this.#appliance,
+      profile: g.profile.name,
+      sessions: g.sessionSummary(),
+      ports: g.metricsHistory("1h").ports.map((p) => ({ portId: p.portId, label: p.label, rxBps: newest(p.rxBps), txBps: newest(p.txBps) })),
+      pools: g.addressPools(),
+      cgn: g.cgnStatus(),
+      radius: g.radiusStatus(),
+      alarms: g.alarms(),
+      licence: g.licence(),
+      lastSeq: g.lastSeq,
+    };
+  }
+
   // ── logs ─────────────────────────────────────────────────────────────────
 
   logTail(count: number | null, sinceSeq: number | null) {
@@ -239,6 +262,11 @@ export class DataPlane extends RpcTarget {
   }
 
   // ── captures ─────────────────────────────────────────────────────────────
+
+  /** Hot-applies `captures.mirrorAllowlist` from a configuration commit: the next capture request is judged by it. */
+  setCaptureAllowlist(allowlist: string[]): void {
+    this.#allowlist = [...allowlist];
+  }
 
   captures() {
     return this.#gateway.captures();

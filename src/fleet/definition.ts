@@ -31,7 +31,8 @@ export function loadFleet(env: Env): FleetFile {
   return cached.fleet;
 }
 
-const listenerOptions = (env: Env) => ({
+/** How this deployment shifts and serves the fleet file's listeners (BNG_PORT_BASE, BNG_HTTP). */
+export const listenerOptions = (env: Env) => ({
   portBase: env.BNG_PORT_BASE ? Number(env.BNG_PORT_BASE) : undefined,
   http: env.BNG_HTTP === "1",
 });

@@ -1,16 +1,22 @@
 /** CGN: bindings, status and the identification of auto-learned bindings. */
 import { z } from "zod";
+import { route } from "../http/route.ts";
+import { pageQuery } from "../schemas/common.ts";
+import { unwrap } from "../schemas/outcome.ts";
+import { actorName } from "../schemas/principal.ts";
 
 const int32 = z.int32();
+const uint32 = z.int().min(0).max(2 ** 32 - 1);
+const count = z.int().min(0);
 
 export const CgnBindingRow = z
   .object({
-    bindingIndex: z.int().min(0).max(2 ** 32 - 1).meta({ description: "uint32; key of the identify operation" }),
+    bindingIndex: uint32.meta({ description: "uint32; key of the identify operation" }),
     group: z.string(),
     insideVrf: z.string().meta({ description: "`default` = global table" }),
     insideIp: z.string(),
     publicIp: z.string(),
-    sessionId: z.int().min(0).max(2 ** 32 - 1).meta({ description: "0 for anonymous auto-learned bindings" }),
+    sessionId: uint32.meta({ description: "0 for anonymous auto-learned bindings" }),
     subscriberId: z.string().nullable(),
     autoLearned: z.boolean(),
     portBlocks: z.array(z.string()).meta({ description: "`start-end` port ranges" }),
@@ -19,3 +25,101 @@ export const CgnBindingRow = z
     createdUtc: z.string(),
   })
   .meta({ id: "CgnBindingRow" });
+
+const CgnBindingsPage = z
+  .object({
+    running: z.boolean().meta({ description: "false = CGN inactive and rows empty" }),
+    total: int32.meta({ description: "matching bindings before paging" }),
+    offset: int32,
+    limit: int32.meta({ description: "effective page size" }),
+    items: z.array(CgnBindingRow).meta({ description: "ordered by bindingIndex" }),
+  })
+  .meta({ id: "CgnBindingsPage" });
+
+const CgnGroup = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    outsideVrf: z.string(),
+    publicSubnets: z.array(z.string()),
+    chunkSize: count.meta({ description: "ports per block" }),
+    portCap: count.meta({ description: "most ports one binding may hold" }),
+    setupsPerSec: count,
+    bindingTimeoutSeconds: count,
+    quarantineSeconds: count.meta({ description: "how long a released block rests before reuse" }),
+    bypassPrefixes: z.array(z.string()).meta({ description: "inside prefixes that are not translated" }),
+    autoLearn: z.array(z.object({ insideVrf: z.string(), prefixes: z.array(z.string()) })),
+    timeouts: z.object({ tcpEstablished: count, tcpTransitory: count, udp: count, icmp: count }).meta({ description: "seconds" }),
+    activeBindings: count,
+    utilisation: z
+      .object({ totalChunks: count, freeChunks: count, usedChunks: count, quarantinedChunks: count })
+      .meta({ description: "port blocks; `usedChunks + freeChunks + quarantinedChunks = totalChunks`" }),
+  })
+  .meta({ id: "CgnGroup" });
+
+const CgnStatus = z
+  .object({
+    enabled: z.boolean(),
+    running: z.boolean(),
+    maxBindings: int32,
+    maxFlows: int32,
+    activeBindings: int32,
+    autoLearnedBindings: int32,
+    groups: z.array(CgnGroup),
+    nativeCounters: z.object({ autolearnMisses: count, noMapping: count, extensionWanted: count, eventRingDrops: count }),
+    eventsLostByDriver: z.record(z.string(), z.int()).nullable().meta({ description: "int64 per logger driver; null when the logger pump is not running" }),
+  })
+  .meta({ id: "CgnStatus" });
+
+const CgnIdentifyBinding = z
+  .object({
+    subscriberId: z.string().trim().min(1).max(253).meta({ description: "the subscriber the binding belongs to, as the compliance log should name it" }),
+  })
+  .meta({ id: "CgnIdentifyBinding" });
+
+const caseInsensitive = z.string().trim().min(1).max(256);
+const BindingsQuery = pageQuery(100, 1000).extend({
+  group: caseInsensitive.optional().meta({ description: "exact, case-insensitive" }),
+  vrf: caseInsensitive.optional().meta({ description: "inside VRF, exact, case-insensitive; `default` matches the default table" }),
+  ip: caseInsensitive.optional().meta({ description: "prefix match on the inside or public IPv4 address (an address, a CIDR, or leading text)" }),
+});
+
+export const cgnRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/cgn/bindings",
+    section: "CGN",
+    summary: "CGN bindings, filtered (AND) and paged, by bindingIndex",
+    fp: true,
+    query: BindingsQuery,
+    response: { description: "CgnBindingsPage", schema: CgnBindingsPage },
+    handle: (ctx) => ctx.appliance.stub.dataPlane().cgnBindings(ctx.query),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/cgn/status",
+    section: "CGN",
+    summary: "CGN caps, binding counts, per-group configuration and port-block utilisation, native counters",
+    description: "When CGN is not running the configured half still renders, with `running` false.",
+    fp: true,
+    response: { description: "CgnStatus", schema: CgnStatus },
+    handle: (ctx) => ctx.appliance.stub.dataPlane().cgnStatus(),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/cgn/bindings/{bindingIndex}/identify",
+    section: "CGN",
+    summary: "Identify an anonymous auto-learned binding: name its subscriber (audited)",
+    description:
+      "Only auto-learned bindings can be identified: 404 for an unknown binding, 409 for a binding that belongs to a session. " +
+      "One compliance Identify log event (`cgn.identify`) is emitted per port block, and the acting principal is audited (`audit.cgn.identify`). " +
+      "The spec calls the identify body optional; here it is required, because identification is what sets `subscriberId` and no other source for it exists: " +
+      "a request without a body is refused with 400 rather than guessing a subscriber.",
+    params: z.object({ bindingIndex: z.coerce.number().int().min(0).max(2 ** 32 - 1).meta({ description: "uint32" }) }),
+    body: CgnIdentifyBinding,
+    response: { description: "the binding, now carrying `subscriberId`", schema: CgnBindingRow },
+    errors: [404, 409],
+    handle: async (ctx) =>
+      unwrap(await ctx.appliance.stub.dataPlane().identifyBinding(ctx.params.bindingIndex, ctx.body.subscriberId, actorName(ctx.principal!))).binding,
+  }),
+];

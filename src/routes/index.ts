@@ -8,6 +8,13 @@ import { fleetRoutes } from "./fleet.ts";
 import { referenceRoutes } from "./reference.ts";
 import { systemRoutes } from "./system.ts";
 import { sessionRoutes } from "./sessions.ts";
+import { addressPoolRoutes } from "./address-pools.ts";
+import { alarmRoutes } from "./alarms.ts";
+import { captureRoutes } from "./captures.ts";
+import { cgnRoutes } from "./cgn.ts";
+import { logRoutes } from "./logs.ts";
+import { metricsRoutes } from "./metrics.ts";
+import { radiusRoutes } from "./radius.ts";
 import { scenarioRoutes } from "./scenario.ts";
 
 export const routes: Route[] = [
@@ -18,6 +25,13 @@ export const routes: Route[] = [
   ...fleetRoutes,
   ...systemRoutes,
   ...sessionRoutes,
+  ...captureRoutes,
+  ...addressPoolRoutes,
+  ...cgnRoutes,
+  ...radiusRoutes,
+  ...metricsRoutes,
+  ...logRoutes,
+  ...alarmRoutes,
   ...scenarioRoutes,
   ...referenceRoutes(() => routes),
 ];

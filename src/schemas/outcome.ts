@@ -2,7 +2,7 @@
  * Domain outcomes crossing from the appliance object to the Worker: a tagged
  * union, mapped to HTTP by one exhaustive switch (`unwrap`).
  */
-import { StatusError } from "../http/problem.ts";
+import { StatusError, type FieldError } from "../http/problem.ts";
 
 export type Refusal =
   | { ok: false; reason: "not-found"; detail: string }
@@ -10,7 +10,8 @@ export type Refusal =
   | { ok: false; reason: "bad-credentials"; detail: string }
   | { ok: false; reason: "locked"; detail: string; retryAfterSeconds: number }
   | { ok: false; reason: "forbidden"; detail: string }
-  | { ok: false; reason: "invalid"; detail: string; pointer?: string };
+  | { ok: false; reason: "invalid"; detail: string; pointer?: string }
+  | { ok: false; reason: "rejected"; detail: string; errors: FieldError[] };
 
 export type Outcome<T> = ({ ok: true } & T) | Refusal;
 
@@ -35,6 +36,9 @@ export function unwrap<O extends { ok: boolean }>(result: O): Extract<O, { ok: t
       throw new StatusError(403, outcome.detail);
     case "invalid":
       throw new StatusError(400, outcome.detail, outcome.pointer ? { errors: [{ in: "body", pointer: outcome.pointer, detail: outcome.detail }] } : {});
+    case "rejected":
+      // Configuration validation (spec: 422 when validation rejects), every rejected field listed.
+      throw new StatusError(422, outcome.detail, { errors: outcome.errors });
     default: {
       const never: never = outcome;
       throw new Error(`unmapped refusal ${JSON.stringify(never)}`);

@@ -5,7 +5,7 @@ import { ROLES, defaultFloor, meetsFloor } from "../../src/auth/roles.ts";
 import { ADMIN_PASSWORD, call, enrolAndLogin, tokenWithRole } from "./client.ts";
 
 // A concrete URL for each route: placeholders get plausible values (authorization runs before validation).
-const SAMPLE: Record<string, string> = { username: "admin", id: "0123456789abcdef", name: "corp", appliance: "edge-2", path: "system/health", asset: "init.js" };
+const SAMPLE: Record<string, string> = { username: "admin", id: "0123456789abcdef", name: "corp", appliance: "edge-2", path: "system/health", asset: "init.js", bindingIndex: "7" };
 const urlOf = (path: string) => path.replace(/\{(\w+)\+?\}/g, (_, name: string) => SAMPLE[name] ?? "x");
 const operations = routes.map((r) => ({ ...r, label: `${r.method} ${r.path}`, floor: floorOf(r) }));
 const mutations = operations.filter((r) => r.method !== "GET");
@@ -23,6 +23,8 @@ const DOCUMENTED_EXCEPTIONS: Record<string, string> = {
   "GET /api/v1/auth/users/{username}": "account inventory is for super-users",
   "GET /twin/v1/scenario": "the twin's control surface is super-user only",
   "POST /twin/v1/scenario": "the twin's control surface is super-user only",
+  "POST /api/v1/alarms/clear": "the spec's floor is admin (super-user)",
+  "POST /api/v1/alarms/test": "the spec's floor is admin (super-user)",
 };
 
 describe("the route table", () => {

@@ -1,0 +1,107 @@
+/** Alarms: the active set, the operator clear, and a synthetic alert through the push fan-out. */
+import { z } from "zod";
+import { route } from "../http/route.ts";
+import { actorName } from "../schemas/principal.ts";
+import { ALARM_CATALOGUE, ALARM_SEVERITIES } from "../../simulator/index.ts";
+
+const int32 = z.int32();
+const count = z.int().min(0);
+const Severity = z.enum(ALARM_SEVERITIES);
+
+const Alarm = z
+  .object({
+    id: z.string().meta({ description: "catalogue id of the alarm" }),
+    instance: z.string().nullable().meta({ description: "discriminator (pool, group or server); null for a singleton" }),
+    severity: Severity,
+    firstRaisedUtc: z.string().meta({ description: "date-time" }),
+    ageSeconds: count,
+    text: z.string(),
+    context: z.record(z.string(), z.string()).meta({ description: "alarm-specific key/value context" }),
+  })
+  .meta({ id: "Alarm" });
+
+const AlarmsResponse = z
+  .object({
+    active: z.array(Alarm).meta({ description: "most severe first, then oldest first" }),
+    count: int32.meta({ description: "`active.length`" }),
+    countBySeverity: z.record(Severity, int32).meta({ description: "every severity, zero included; sums to `count`" }),
+    stats: z.object({ raised: count, cleared: count, events: count, eventsDropped: count }),
+  })
+  .meta({ id: "AlarmsResponse" });
+
+const AlarmClear = z
+  .object({
+    id: z.string().min(1).max(128),
+    instance: z.string().max(256).nullable().default(null).meta({ description: "null or absent for a singleton alarm" }),
+  })
+  .meta({ id: "AlarmClear" });
+
+const AlarmClearResult = z
+  .object({ cleared: z.boolean().meta({ description: "false when no active alarm matched" }), id: z.string(), instance: z.string().nullable() })
+  .meta({ id: "AlarmClearResult" });
+
+const AlertTestRequest = z
+  .object({
+    severity: Severity.default("major").meta({ description: "default `major`; a sink is exercised when this is at or above its floor" }),
+    text: z.string().min(1).max(1024).optional().meta({ description: "alert text; default `Test alert from <appliance>`" }),
+  })
+  .meta({ id: "AlertTestRequest" });
+
+const AlertNotification = z
+  .object({
+    version: z.literal("1"),
+    kind: z.literal("test").meta({ description: "a synthetic alert" }),
+    appliance: z.string(),
+    sentUtc: z.string().meta({ description: "date-time" }),
+    alarm: Alarm,
+    activeAlarms: z.record(Severity, int32).meta({ description: "the appliance's active alarms by severity when the alert was sent" }),
+  })
+  .meta({ id: "AlertNotification", description: "the payload push sinks (webhook, SMTP, message bus) receive" });
+
+const catalogue = Object.entries(ALARM_CATALOGUE)
+  .map(([id, a]) => `- \`${id}\` (${a.severity}; instance: ${a.instance ?? "none"}): raised when ${a.raise}; cleared when ${a.clear}`)
+  .join("\n");
+
+export const alarmRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/alarms",
+    section: "Alarms",
+    summary: "Active alarms, most severe first, with counts and statistics",
+    description:
+      "Alarms are raised and cleared by their conditions after every 10-second step and every action, with hysteresis. " +
+      "A manually cleared alarm is raised again only after its condition has cleared and returned. Catalogue:\n\n" +
+      catalogue,
+    response: { description: "AlarmsResponse", schema: AlarmsResponse },
+    handle: (ctx) => ctx.appliance.stub.dataPlane().alarms(),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/alarms/clear",
+    section: "Alarms",
+    summary: "Clear an active alarm by id and instance (audited)",
+    description:
+      "The spec's `admin` role, i.e. super-user. Matching is exact on `id` and `instance` (null for singletons). " +
+      "Clearing nothing is not an error: the answer is 200 with `cleared` false.",
+    floor: "super-user",
+    body: AlarmClear,
+    response: { description: "the clear result", schema: AlarmClearResult },
+    handle: (ctx) => ctx.appliance.stub.dataPlane().clearAlarm(ctx.body.id, ctx.body.instance, actorName(ctx.principal!)),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/alarms/test",
+    section: "Alarms",
+    summary: "Send a synthetic alert through the real fan-out and return the payload sinks receive (audited)",
+    description:
+      "The spec's `admin` role, i.e. super-user. The body is optional and may be JSON `null`; without it the alert is `major` with the default text. " +
+      "A `severity` at or above a sink's floor exercises that sink (e.g. `major` reaches a default webhook sink, `critical` reaches SMTP). " +
+      "The synthetic alert is not added to the active alarms.",
+    floor: "super-user",
+    body: AlertTestRequest.nullable(),
+    bodyOptional: true,
+    response: { description: "the exact alert-notification payload push sinks receive", schema: AlertNotification },
+    handle: (ctx) =>
+      ctx.appliance.stub.dataPlane().alertTest(ctx.body?.severity ?? "major", ctx.body?.text ?? null, actorName(ctx.principal!)),
+  }),
+];

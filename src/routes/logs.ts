@@ -1,0 +1,82 @@
+/** Logs: the in-memory ring of log entries, as a tail to poll and as a live SSE stream. */
+import { z } from "zod";
+import { route } from "../http/route.ts";
+import { EXTERNAL_LOG_CATALOGUE, LOG_CAPACITY, LOG_CATALOGUE, SEVERITIES } from "../../simulator/index.ts";
+
+const int64 = z.int().min(0).meta({ format: "int64" });
+
+const LogEntry = z
+  .object({
+    seq: int64.meta({ description: "monotonic sequence number, int64" }),
+    timestamp: z.string().meta({ description: "date-time, UTC" }),
+    severity: z.enum(SEVERITIES).meta({ description: "syslog severity name (RFC 5424)" }),
+    msgId: z.string().meta({ description: "stable machine-readable message id; the catalogue is in the description of GET /api/v1/logs/tail" }),
+    fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).meta({ description: "keys vary by msgId (see the catalogue)" }),
+  })
+  .meta({ id: "LogEntry" });
+
+const LogTail = z
+  .object({
+    entries: z.array(LogEntry).meta({ description: "oldest first" }),
+    lastSeq: int64.meta({ description: "newest sequence number the buffer has seen; echo it as `sinceSeq` to poll" }),
+  })
+  .meta({ id: "LogTail" });
+
+const sinceSeq = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional();
+
+const TailQuery = z.object({
+  count: z.coerce.number().int().default(100).transform((n) => Math.min(1000, Math.max(1, n))).meta({ description: "default 100, clamped to 1-1000" }),
+  sinceSeq: sinceSeq.meta({ description: "int64; only entries with a greater seq, oldest first (up to `count`)" }),
+});
+
+const StreamQuery = z.object({
+  sinceSeq: sinceSeq.meta({ description: "int64; replay the retained entries newer than it before going live; default: only entries after connection" }),
+});
+
+const listing = (catalogue: Record<string, { severity: string; fields: readonly string[]; meaning: string }>) =>
+  Object.entries(catalogue)
+    .map(([id, m]) => `- \`${id}\` (${m.severity}; fields: ${m.fields.map((f) => `\`${f}\``).join(", ")}): ${m.meaning}`)
+    .join("\n");
+
+/** The msgId catalogue, generated from the one place that defines it (simulator/log-catalogue.ts). */
+const CATALOGUE =
+  `The ring holds the most recent ${LOG_CAPACITY.toLocaleString("en")} entries (older ones age out; \`seq\` keeps counting). ` +
+  "Message ids and their `fields` keys:\n\nData plane:\n" +
+  listing(LOG_CATALOGUE) +
+  "\n\nAccounts, tokens and the audit trail of operator actions (each names the acting principal as `actor` or `by`, e.g. `token:<name>` or `user:<name>`):\n" +
+  listing(EXTERNAL_LOG_CATALOGUE);
+
+export const logRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/logs/tail",
+    section: "Logs",
+    summary: "The newest log entries, or those after `sinceSeq`, oldest first",
+    description:
+      "Without `sinceSeq`: the most recent `count` entries. With it: up to `count` entries with a greater seq. Poll by echoing the previous `lastSeq`.\n\n" + CATALOGUE,
+    fp: true,
+    query: TailQuery,
+    response: { description: "LogTail", schema: LogTail },
+    handle: (ctx) => ctx.appliance.stub.dataPlane().logTail(ctx.query.count, ctx.query.sinceSeq ?? null),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/logs/stream",
+    section: "Logs",
+    summary: "Live log entries as server-sent events (local appliance only)",
+    description:
+      "One SSE event named `log` per entry (`id:` is its seq, `data:` one JSON LogEntry). Entries newer than `sinceSeq` are replayed first " +
+      `(from the ${LOG_CAPACITY.toLocaleString("en")}-entry ring), then a \`: connected\` comment marks the switch to live delivery; ` +
+      "a `: keepalive` comment follows every 15 seconds. Not relayed by the fleet proxy. The msgId catalogue is in the description of GET /api/v1/logs/tail.",
+    query: StreamQuery,
+    response: { description: "an endless `text/event-stream`", contentType: "text/event-stream" },
+    handle: async (ctx) => {
+      const headers = { "content-type": "text/event-stream", "cache-control": "no-store" };
+      // HEAD drops the body unread, which would leave the appliance feeding a stream nobody cancels.
+      if (ctx.request.method === "HEAD") return new Response(null, { headers });
+      const stream = await ctx.appliance.stub.dataPlane().logStream(ctx.query.sinceSeq ?? null);
+      // Returned as is: the object's stream flows through the Worker chunk by chunk, never buffered.
+      return new Response(stream, { headers });
+    },
+  }),
+];

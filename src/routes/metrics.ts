@@ -1,0 +1,66 @@
+/** Metrics: the in-memory history of session counts and port rates, and the Prometheus scrape. */
+import { z } from "zod";
+import { route } from "../http/route.ts";
+import { EXPOSITION_CONTENT_TYPE, renderExposition } from "../metrics/exposition.ts";
+import { scrapeFamilies } from "../metrics/families.ts";
+import { SOFTWARE_VERSION } from "../../durable-objects/appliance.ts";
+
+const int32 = z.int32();
+const series = z.array(int32);
+
+const MetricsHistory = z
+  .object({
+    intervalSeconds: int32.meta({ description: "spacing of the points: 10 s for 1h, 60 s for 6h, 240 s for 24h" }),
+    times: z.array(z.string()).meta({ description: "date-time of each point, oldest first; every other array aligns to it" }),
+    totalSessions: series.meta({ description: "sessions at the point's instant" }),
+    byEncap: z.object({ ipoe: series, pppoeLocal: series, pppoeLac: series, l2tp: series }).meta({ description: "sums to totalSessions point by point" }),
+    sessionsUp: series.meta({ description: "sessions established during the interval" }),
+    sessionsDown: series.meta({ description: "sessions torn down during the interval" }),
+    ports: z.array(
+      z
+        .object({ portId: z.int(), label: z.string(), rxBps: z.array(z.number()), txBps: z.array(z.number()) })
+        .meta({ id: "PortMetrics", description: "rates in bits/second, averaged over each interval" }),
+    ),
+  })
+  .meta({ id: "MetricsHistory" });
+
+const HistoryQuery = z.object({
+  // Not an enum: the spec says any other value falls back to 1h, so nothing here may refuse it.
+  range: z.string().optional().meta({ description: "`1h` (default), `6h` or `24h`; any other value falls back to `1h`" }),
+});
+
+export const metricsRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/metrics/history",
+    section: "Metrics",
+    summary: "Session counts, setups and teardowns, and port rates over the last 1, 6 or 24 hours",
+    description:
+      "In memory only: up to 24 hours at 10-second resolution, restarting with the control plane (and with a reseed). " +
+      "6h and 24h are downsampled to 60 s and 240 s: session counts take each interval's last sample, rates its average, setups and teardowns its sum.",
+    fp: true,
+    query: HistoryQuery,
+    response: { description: "Metrics history", schema: MetricsHistory },
+    handle: (ctx) => ctx.appliance.stub.dataPlane().metricsHistory(ctx.query.range ?? null),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/metrics",
+    // The spec counts one Metrics operation (the history) and lists the scrape with the System operations.
+    section: "System",
+    summary: "Prometheus scrape (bearer token only)",
+    description:
+      "Prometheus text exposition 0.0.4, read at one instant from the same state as the JSON endpoints: sessions (`bng_sessions*`, from the session summary), " +
+      "port rates (`bng_port_*_bytes_per_second`, the metrics history's newest point in bytes), address pools (`bng_address_pool_*`), CGN (`bng_cgn_*`), " +
+      "RADIUS servers (`bng_radius_*`), active alarms by severity (`bng_alarms_*`), the licence meter (`bng_licence_*`) and the log sequence (`bng_log_entries_total`). " +
+      "A session cookie is refused: scrapers use a named token, typically `read-only`.",
+    credentials: "bearer",
+    response: { description: "the scrape", contentType: EXPOSITION_CONTENT_TYPE },
+    handle: async (ctx) => {
+      const state = await ctx.appliance.stub.dataPlane().scrape();
+      return new Response(renderExposition(scrapeFamilies(state, SOFTWARE_VERSION)), {
+        headers: { "content-type": EXPOSITION_CONTENT_TYPE, "cache-control": "no-store" },
+      });
+    },
+  }),
+];

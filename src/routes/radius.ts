@@ -1,0 +1,44 @@
+/** RADIUS: the health of the authentication server pool as the RADIUS client sees it. */
+import { z } from "zod";
+import { route } from "../http/route.ts";
+
+const int32 = z.int32();
+const count = z.int().min(0);
+
+const RadiusServer = z
+  .object({
+    host: z.string(),
+    port: z.int().min(1).max(65535).meta({ description: "authentication UDP port" }),
+    weight: count,
+    isDead: z.boolean(),
+    consecutiveFailures: count,
+    requestsSent: count,
+    lastFailure: z.string().nullable().meta({ description: "date-time; null before the first failure" }),
+    lastSuccess: z.string().nullable().meta({ description: "date-time; null before the first answer" }),
+  })
+  .meta({ id: "RadiusServer" });
+
+const RadiusPoolStatus = z
+  .object({
+    configured: z.boolean().meta({ description: "false = no RADIUS auth driver running, servers empty" }),
+    totalServers: int32,
+    liveServers: int32,
+    deadServers: int32,
+    servers: z.array(RadiusServer),
+  })
+  .meta({ id: "RadiusPoolStatus" });
+
+export const radiusRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/radius/servers",
+    section: "RADIUS",
+    summary: "RADIUS server pool health: live and dead servers, requests and failures",
+    description:
+      "A server is marked dead after `aaa.deadAfterFailures` consecutive lost requests and tried again after `aaa.deadTimeSeconds`. " +
+      "With no RADIUS driver the answer is 200 with `configured` false.",
+    fp: true,
+    response: { description: "RADIUS pool status", schema: RadiusPoolStatus },
+    handle: (ctx) => ctx.appliance.stub.dataPlane().radiusStatus(),
+  }),
+];

@@ -1,0 +1,111 @@
+/**
+ * The data plane through the real launcher: a Prometheus scrape that Debian's
+ * `promtool check metrics` accepts (format and naming lint), a capture
+ * refused by a configured mirror allowlist, and the log stream delivered live
+ * through the HTTPS listener, not buffered.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { request } from "node:https";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
+
+const PORT_BASE = 20443;
+const BOOTSTRAP = "bngtok_" + "Scr".repeat(12);
+const COLLECTORS = "203.0.113.0/24";
+
+let fleet: RunningFleet;
+
+beforeAll(async () => {
+  // Its own fleet file: the shipped fleet configures no capture mirror allowlist.
+  const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-scrape-"));
+  const fleetFile = path.join(dir, "fleet.json");
+  const appliance = (name: string, port: number, extra: Record<string, unknown> = {}) => ({
+    name,
+    seed: port,
+    profile: "small",
+    webUi: { listener: { address: "127.0.0.1", port }, hostname: `${name}.bng.localhost`, peers: [] },
+    ...extra,
+  });
+  await writeFile(fleetFile, JSON.stringify({ portBase: 8443, appliances: [appliance("edge-1", 8443, { captureMirrorAllowlist: [COLLECTORS] }), appliance("edge-2", 8444)] }));
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_FLEET: fleetFile, BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, [PORT_BASE, PORT_BASE + 1]);
+}, 120_000);
+
+afterAll(async () => {
+  if (fleet) expect(await fleet.stop()).toBe(0);
+});
+
+const asBootstrap = { authorization: `Bearer ${BOOTSTRAP}` };
+const api = (path: string, options: Parameters<typeof fetchJson>[1] = {}, port = PORT_BASE) =>
+  fetchJson(`https://127.0.0.1:${port}${path}`, { insecure: true, ...options, headers: { ...asBootstrap, ...options.headers } });
+const advance = (seconds: number, port = PORT_BASE) => api("/twin/v1/scenario", { body: { action: "advance-clock", seconds } }, port);
+
+describe("Prometheus scrape", () => {
+  it.each([PORT_BASE, PORT_BASE + 1])("passes promtool check metrics (listener %i)", async (port) => {
+    expect((await advance(1800, port)).status).toBe(200);
+    // Faults put alarms, dead servers and failures into the scrape.
+    await api("/twin/v1/scenario", { body: { action: "fill-cgn-group", group: "cgn-1", percent: 95 } }, port);
+    await api("/twin/v1/scenario", { body: { action: "fail-radius-server", server: "radius-1.isp.example" } }, port);
+    await advance(60, port);
+    const scrape = await api("/api/v1/metrics", {}, port);
+    expect(scrape.status).toBe(200);
+    expect(scrape.headers["content-type"]).toBe("text/plain; version=0.0.4; charset=utf-8");
+    const summary = (await api("/api/v1/sessions/summary", {}, port)).json<{ total: number }>();
+    expect(summary.total).toBeGreaterThan(1000);
+    expect(scrape.text).toContain(`\nbng_sessions ${summary.total}\n`);
+    const check = spawnSync("promtool", ["check", "metrics"], { input: scrape.text, encoding: "utf8" });
+    expect(check.error).toBeUndefined();
+    expect(check.status, `promtool: ${check.stdout}${check.stderr}`).toBe(0);
+  });
+});
+
+describe("capture mirror allowlist", () => {
+  it("refuses a collector outside the allowlist with 403 and accepts one on it", async () => {
+    await advance(600);
+    const [session] = (await api("/api/v1/sessions?limit=1")).json<{ items: { id: number }[] }>().items;
+    const capture = (destinationIp: string) => api(`/api/v1/sessions/${session!.id}/capture`, { body: { destinationIp, maxPackets: null, maxDurationSeconds: null } });
+    const refused = await capture("198.51.100.7");
+    expect(refused.status).toBe(403);
+    expect(refused.json<{ detail: string }>().detail).toContain("allowlist");
+    expect((await capture("203.0.113.9")).status).toBe(200);
+    expect((await api(`/api/v1/sessions/${session!.id}/capture`, { method: "DELETE" })).json()).toEqual({ status: "stopped", sessionId: session!.id });
+  });
+});
+
+describe("log stream through the HTTPS listener", () => {
+  it("delivers a new entry while the stream stays open", async () => {
+    const received: string[] = [];
+    let wake = () => {};
+    const req = request(`https://127.0.0.1:${PORT_BASE}/api/v1/logs/stream`, { headers: asBootstrap, rejectUnauthorized: false, agent: false });
+    const response = await new Promise<import("node:http").IncomingMessage>((resolve, reject) => {
+      req.on("response", resolve).on("error", reject).end();
+    });
+    try {
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-type"]).toBe("text/event-stream");
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        received.push(chunk);
+        wake();
+      });
+      const until = async (pattern: RegExp) => {
+        const deadline = Date.now() + 10_000;
+        while (!pattern.test(received.join(""))) {
+          if (Date.now() > deadline) throw new Error(`no ${pattern} in ${JSON.stringify(received.join(""))}`);
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            setTimeout(resolve, 250);
+          });
+        }
+      };
+      await until(/: connected\n\n/);
+      await api("/twin/v1/scenario", { body: { action: "set-churn-multiplier", multiplier: 2 } });
+      await until(/"msgId":"audit\.scenario"/);
+      expect(received.join("")).toMatch(/event: log\ndata: \{[^\n]*"msgId":"audit\.scenario"/);
+    } finally {
+      req.destroy();
+    }
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * Cross-endpoint consistency: after hours of churn and faults, every
+ * endpoint that shows a number shows the same number, read at one instant
+ * (the clock is manual, so nothing moves between the reads).
+ */
+import { describe, expect, it } from "vitest";
+import { advance, get, scenario, scrape, sum, valueOf } from "./helpers.ts";
+
+type Summary = { total: number; byType: Record<string, number>; byEncap: Record<string, number>; byPort: { count: number }[]; byVrf: Record<string, number>; walledGarden: number };
+type Pool = { name: string; size: number; used: number; free: number; utilisationPercent: number; subnets: { size: number; used: number; free: number }[] };
+type Cgn = { activeBindings: number; autoLearnedBindings: number; groups: { name: string; activeBindings: number; utilisation: { totalChunks: number; freeChunks: number; usedChunks: number; quarantinedChunks: number } }[] };
+type History = { times: string[]; totalSessions: number[]; byEncap: Record<string, number[]>; sessionsUp: number[]; sessionsDown: number[]; ports: { rxBps: number[]; txBps: number[] }[] };
+type Alarms = { active: { id: string; instance: string | null }[]; count: number; countBySeverity: Record<string, number> };
+type Radius = { servers: { host: string; port: number; isDead: boolean }[]; liveServers: number; deadServers: number; totalServers: number };
+
+describe("cross-endpoint consistency", () => {
+  it("holds after hours of churn, a dead RADIUS server, a filled pool and a mass disconnect", async () => {
+    await advance(3600);
+    await scenario({ action: "set-churn-multiplier", multiplier: 5 });
+    await scenario({ action: "fail-radius-server", server: "radius-1.isp.example" });
+    await scenario({ action: "fill-pool", pool: "residential-v4", percent: 100 });
+    await advance(3600);
+    await scenario({ action: "disconnect-sessions", share: 0.2, filter: {} });
+    await scenario({ action: "fill-cgn-group", group: "cgn-1", percent: 60 });
+    await advance(3600);
+
+    const [list, summary, pools, cgn, bindings, history, alarms, radius, samples] = await Promise.all([
+      get<{ total: number }>("/api/v1/sessions?limit=1"),
+      get<Summary>("/api/v1/sessions/summary"),
+      get<Pool[]>("/api/v1/address-pools"),
+      get<Cgn>("/api/v1/cgn/status"),
+      get<{ total: number }>("/api/v1/cgn/bindings?limit=1"),
+      get<History>("/api/v1/metrics/history"),
+      get<Alarms>("/api/v1/alarms"),
+      get<Radius>("/api/v1/radius/servers"),
+      scrape(),
+    ]);
+
+    // Sessions
+    expect(summary.total).toBeGreaterThan(1000);
+    expect(list.total).toBe(summary.total);
+    expect(sum(Object.values(summary.byEncap))).toBe(summary.total);
+    expect(sum(Object.values(summary.byType))).toBe(summary.total);
+    expect(sum(Object.values(summary.byVrf))).toBe(summary.total);
+    expect(sum(summary.byPort.map((p) => p.count))).toBe(summary.total - (summary.byEncap.l2tp ?? 0));
+
+    // Address pools
+    for (const pool of pools) {
+      expect(pool.used + pool.free, pool.name).toBe(pool.size);
+      expect(sum(pool.subnets.map((s) => s.used)), pool.name).toBe(pool.used);
+      expect(sum(pool.subnets.map((s) => s.size)), pool.name).toBe(pool.size);
+      const page = await get<{ total: number }>(`/api/v1/address-pools/${pool.name}/allocations?limit=1`);
+      expect(page.total, pool.name).toBe(pool.used);
+    }
+
+    // CGN
+    expect(bindings.total).toBe(cgn.activeBindings);
+    expect(sum(cgn.groups.map((g) => g.activeBindings))).toBe(cgn.activeBindings);
+    for (const { utilisation: u } of cgn.groups) expect(u.usedChunks + u.freeChunks + u.quarantinedChunks).toBe(u.totalChunks);
+
+    // Metrics history: aligned arrays, the newest point is now (the last action was a step)
+    const arrays = [history.totalSessions, ...Object.values(history.byEncap), history.sessionsUp, history.sessionsDown, ...history.ports.flatMap((p) => [p.rxBps, p.txBps])];
+    expect(history.times).toHaveLength(360);
+    for (const array of arrays) expect(array).toHaveLength(history.times.length);
+    expect(history.totalSessions.at(-1)).toBe(summary.total);
+
+    // Alarms agree with their counts and with the state they describe
+    expect(alarms.count).toBe(alarms.active.length);
+    expect(sum(Object.values(alarms.countBySeverity))).toBe(alarms.count);
+    const poolAlarms = alarms.active.filter((a) => a.id === "pool.utilisation.high").map((a) => a.instance);
+    expect(poolAlarms).toContain("residential-v4");
+    for (const name of poolAlarms) expect(pools.find((p) => p.name === name)!.utilisationPercent).toBeGreaterThanOrEqual(80);
+    const deadAlarms = alarms.active.filter((a) => a.id === "radius.server.dead").map((a) => a.instance).sort();
+    expect(deadAlarms).toEqual(radius.servers.filter((s) => s.isDead).map((s) => `${s.host}:${s.port}`).sort());
+    expect(radius.liveServers + radius.deadServers).toBe(radius.totalServers);
+
+    // The Prometheus scrape
+    expect(valueOf(samples, "bng_sessions")).toBe(summary.total);
+    expect(valueOf(samples, "bng_cgn_active_bindings")).toBe(cgn.activeBindings);
+    expect(sum(Object.values(alarms.countBySeverity))).toBe(sum(samples.filter((s) => s.name === "bng_alarms_active").map((s) => s.value)));
+  });
+});

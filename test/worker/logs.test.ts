@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import { call, json, tokenWithRole } from "./client.ts";
+import { admin, advance, get, scenario } from "./helpers.ts";
+
+type Entry = { seq: number; timestamp: string; severity: string; msgId: string; fields: Record<string, unknown> };
+type Tail = { entries: Entry[]; lastSeq: number };
+
+const seqs = (tail: Tail) => tail.entries.map((e) => e.seq);
+
+/** Reads SSE frames from a stream until `done` says the text so far is enough. */
+async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, done: (text: string) => boolean, soFar = ""): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = soFar;
+  while (!done(text)) {
+    const { value, done: ended } = await reader.read();
+    if (ended) throw new Error(`stream ended early after ${JSON.stringify(text)}`);
+    text += decoder.decode(value, { stream: true });
+  }
+  return text;
+}
+
+const logEvents = (text: string): Entry[] =>
+  [...text.matchAll(/^event: log\ndata: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as Entry);
+
+describe("log tail", () => {
+  it("returns the newest 100 entries oldest first, lastSeq the newest", async () => {
+    await advance(600);
+    const tail = await get<Tail>("/api/v1/logs/tail");
+    expect(tail.entries).toHaveLength(100);
+    expect(seqs(tail)).toEqual(Array.from({ length: 100 }, (_, i) => tail.lastSeq - 99 + i));
+    const entry = tail.entries.at(-1)!;
+    expect(Object.keys(entry).sort()).toEqual(["fields", "msgId", "seq", "severity", "timestamp"]);
+    expect(entry.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+  });
+
+  it("returns up to count entries after sinceSeq, so echoing lastSeq polls", async () => {
+    await advance(600);
+    const first = await get<Tail>("/api/v1/logs/tail?count=5&sinceSeq=10");
+    expect(seqs(first)).toEqual([11, 12, 13, 14, 15]);
+    const { lastSeq } = await get<Tail>("/api/v1/logs/tail?count=1");
+    expect((await get<Tail>(`/api/v1/logs/tail?sinceSeq=${lastSeq}`)).entries).toEqual([]);
+    await scenario({ action: "set-churn-multiplier", multiplier: 1 });
+    const next = await get<Tail>(`/api/v1/logs/tail?sinceSeq=${lastSeq}`);
+    expect(next.entries.map((e) => e.msgId)).toEqual(["audit.scenario", "scenario.action"]);
+    expect(next.entries[0]!.fields).toMatchObject({ action: "set-churn-multiplier", actor: "token:bootstrap" });
+    expect(next.lastSeq).toBe(lastSeq + 2);
+  });
+
+  it("clamps count to 1-1000 and refuses a malformed sinceSeq", async () => {
+    // Heavy churn logs session events at the sampling budget, well over 1,000 entries.
+    await scenario({ action: "set-churn-multiplier", multiplier: 200 });
+    await advance(1200);
+    expect((await get<Tail>("/api/v1/logs/tail?count=1")).lastSeq).toBeGreaterThan(1000);
+    expect((await get<Tail>("/api/v1/logs/tail?count=0")).entries).toHaveLength(1);
+    expect((await get<Tail>("/api/v1/logs/tail?count=-5")).entries).toHaveLength(1);
+    expect((await get<Tail>("/api/v1/logs/tail?count=50000")).entries).toHaveLength(1000);
+    expect((await call("/api/v1/logs/tail?sinceSeq=abc", { headers: admin })).status).toBe(400);
+    expect((await call("/api/v1/logs/tail?sinceSeq=-1", { headers: admin })).status).toBe(400);
+  });
+
+  it("records token creation with the creator", async () => {
+    const { lastSeq } = await get<Tail>("/api/v1/logs/tail?count=1");
+    await tokenWithRole("read-only", "grafana");
+    const [created] = (await get<Tail>(`/api/v1/logs/tail?sinceSeq=${lastSeq}`)).entries;
+    expect(created).toMatchObject({ msgId: "auth.token.created", severity: "notice", fields: { name: "grafana", role: "read-only" } });
+  });
+
+  it("documents the msgId catalogue and the ring's capacity in the API description", async () => {
+    const doc = await (await call("/api/v1/openapi/v1.json", { headers: admin })).json<{ paths: Record<string, Record<string, { description: string }>> }>();
+    const description = doc.paths["/api/v1/logs/tail"]!.get!.description;
+    expect(description).toContain("10,000");
+    for (const msgId of ["session.up", "radius.server.dead", "cgn.identify", "audit.capture.start", "auth.token.created"]) expect(description).toContain(`\`${msgId}\``);
+    expect(doc.paths["/api/v1/logs/stream"]!.get!.description).toContain("/api/v1/logs/tail");
+  });
+});
+
+describe("log stream", () => {
+  it("replays the entries after sinceSeq as log events, then delivers new ones live", async () => {
+    await advance(60);
+    const tail = await get<Tail>("/api/v1/logs/tail?count=1000");
+    const since = tail.lastSeq - 20;
+    const response = await call(`/api/v1/logs/stream?sinceSeq=${since}`, { headers: admin });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const reader = response.body!.getReader();
+    try {
+      const replay = await readUntil(reader, (text) => text.includes(": connected\n\n"));
+      const replayed = logEvents(replay);
+      expect(replayed.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => since + 1 + i));
+      expect(replayed).toEqual(tail.entries.slice(-20));
+      expect(replay).toContain(`id: ${since + 1}\nevent: log\n`);
+
+      // The stream is open: an action taken now arrives on it.
+      await call("/api/v1/auth/tokens", json("POST", { name: "live-watcher", role: "read-only" }, admin));
+      const live = await readUntil(reader, (text) => logEvents(text).some((e) => e.msgId === "auth.token.created"), replay);
+      const created = logEvents(live).find((e) => e.msgId === "auth.token.created")!;
+      expect(created.seq).toBe(tail.lastSeq + 1);
+      expect(created.fields).toMatchObject({ name: "live-watcher", by: "token:bootstrap" });
+    } finally {
+      await reader.cancel();
+    }
+  });
+
+  it("starts with only new entries when no sinceSeq is given", async () => {
+    await advance(60);
+    const { lastSeq } = await get<Tail>("/api/v1/logs/tail?count=1");
+    const response = await call("/api/v1/logs/stream", { headers: admin });
+    const reader = response.body!.getReader();
+    try {
+      const start = await readUntil(reader, (text) => text.includes(": connected\n\n"));
+      expect(logEvents(start)).toEqual([]);
+      await scenario({ action: "advance-clock", seconds: 10 });
+      const text = await readUntil(reader, (t) => logEvents(t).some((e) => e.msgId === "scenario.action"), start);
+      const events = logEvents(text);
+      expect(events[0]!.seq).toBe(lastSeq + 1);
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => lastSeq + 1 + i));
+    } finally {
+      await reader.cancel();
+    }
+  });
+
+  it("answers HEAD with the stream's headers and no stream", async () => {
+    const response = await call("/api/v1/logs/stream", { method: "HEAD", headers: admin });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(await response.text()).toBe("");
+  });
+
+  it("is local to its appliance: the fleet proxy refuses it", async () => {
+    expect((await call("/api/v1/fleet/edge-2/logs/stream", { headers: admin })).status).toBe(403);
+  });
+});
