@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { routes } from "../../src/routes/index.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, tokenWithRole } from "./client.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
@@ -87,5 +88,21 @@ describe("fleet proxy", () => {
 
   it("needs a credential of its own", async () => {
     expect((await call("/api/v1/fleet/edge-2/system/health")).status).toBe(401);
+  });
+});
+
+describe("every FP-marked read", () => {
+  const fpReads = routes.filter((r) => r.fp && r.method === "GET" && !r.path.includes("{"));
+  it("includes the data-plane reads", () => {
+    expect(fpReads.map((r) => r.path)).toEqual(expect.arrayContaining(["/api/v1/sessions", "/api/v1/address-pools", "/api/v1/cgn/status", "/api/v1/metrics/history", "/api/v1/logs/tail"]));
+  });
+
+  it.each(fpReads.map((r) => r.path))("%s is readable on a peer through the fleet proxy", async (path) => {
+    const peerPath = path.replace(/^\/api\/v1\//, "");
+    const direct = await call(path, { headers: admin, appliance: "edge-2" });
+    const relayed = await proxied(`edge-2/${peerPath}`);
+    expect(relayed.status).toBe(200);
+    expect(relayed.status).toBe(direct.status);
+    expect(relayed.headers.get("content-type")).toBe(direct.headers.get("content-type"));
   });
 });
