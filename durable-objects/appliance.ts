@@ -6,10 +6,13 @@
  */
 import { Server } from "partyserver";
 import type { Env } from "../src/env.ts";
-import { applianceNamed, inboundPeerCredentials } from "../src/fleet/definition.ts";
+import { listenerOrigin } from "../fleet-config/schema.ts";
+import { seedDocument } from "../src/config/seed.ts";
+import { applianceNamed, inboundPeerCredentials, listenerOptions, loadFleet, peersOf } from "../src/fleet/definition.ts";
 import type { Role } from "../src/auth/roles.ts";
 import { DEFAULT_ADMIN_PASSWORD, IdentityStore, type IdentityEvent } from "./identity.ts";
 import { ProviderStore } from "./providers.ts";
+import { ConfigStore, type ConfigEvent } from "./config-store.ts";
 import { DataPlane, TICK_MS } from "./data-plane.ts";
 import { profileNamed } from "./profiles.ts";
 
@@ -20,6 +23,7 @@ export class Appliance extends Server<Env> {
   #identity!: IdentityStore;
   #providers!: ProviderStore;
   #dataPlane!: DataPlane;
+  #config!: ConfigStore;
   readonly #startedMs = Date.now();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -32,7 +36,14 @@ export class Appliance extends Server<Env> {
     const sql = this.ctx.storage.sql;
     const definition = applianceNamed(this.env, this.name);
     if (!definition) throw new Error(`appliance '${this.name}' is not in the fleet file`);
-    this.#dataPlane = new DataPlane(sql, this.name, profileNamed(definition.profile), definition.seed, definition.captureMirrorAllowlist);
+    const profile = profileNamed(definition.profile);
+    // The configuration is opened first: the data plane starts from what it says.
+    this.#config = new ConfigStore(this.ctx.storage, this.name, (event) => this.#configApplied(event));
+    if (!this.#config.isSeeded()) {
+      const listener = listenerOrigin(loadFleet(this.env), definition, listenerOptions(this.env));
+      this.#config.seed(seedDocument({ definition, listener, peers: await peersOf(this.env, definition), profile }));
+    }
+    this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist());
     this.#identity = new IdentityStore(sql, this.name, (event: IdentityEvent) => this.#dataPlane.log(event.severity, event.msgId, event.fields));
     this.#providers = new ProviderStore(sql);
     await this.#identity.open(this.env.BNG_ADMIN_PASSWORD || DEFAULT_ADMIN_PASSWORD);
@@ -45,6 +56,30 @@ export class Appliance extends Server<Env> {
     await this.#identity.provisionTokens(provisioned);
     // The clock moves on its own every 10 s unless a test drives it (BNG_CLOCK=manual).
     if (this.env.BNG_CLOCK !== "manual" && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + TICK_MS);
+  }
+
+  /**
+   * The hot-apply event of a configuration commit: hot keys take effect now;
+   * restart-only keys are read at the next start (`#open`). Every commit and
+   * every refused change is audited in the log ring.
+   */
+  #configApplied(event: ConfigEvent): void {
+    if (event.kind === "rejected") {
+      this.#dataPlane.log("warning", "config.rejected", { operation: event.operation, actor: event.actor, errors: event.errors });
+      return;
+    }
+    if (event.keys.includes("captures.mirrorAllowlist")) {
+      const allowlist = event.document.fields["captures.mirrorAllowlist"];
+      this.#dataPlane.setCaptureAllowlist(Array.isArray(allowlist) ? allowlist : []);
+    }
+    this.#dataPlane.log("notice", "config.commit", {
+      version: event.version,
+      operation: event.operation,
+      actor: event.actor,
+      comment: event.comment,
+      changes: event.changedPaths.length,
+      restartRequired: event.restartRequired,
+    });
   }
 
   /** Every 10 s: advance the simulation to now, then schedule the next tick. */
@@ -61,6 +96,11 @@ export class Appliance extends Server<Env> {
   /** Accounts, tokens, sessions and the login state machine. */
   identity(): IdentityStore {
     return this.#identity;
+  }
+
+  /** The configuration: active document, history and the commit pipeline. */
+  config(): ConfigStore {
+    return this.#config;
   }
 
   /** OIDC providers and the passkey policy. */

@@ -129,6 +129,12 @@ export const EXTERNAL_LOG_CATALOGUE = {
   "audit.alarm.clear": { severity: "notice", fields: ["id", "instance", "cleared", "actor"], meaning: "an operator cleared an alarm" },
   "audit.alarm.test": { severity: "notice", fields: ["severity", "actor"], meaning: "a synthetic alert was sent through the fan-out" },
   "audit.scenario": { severity: "notice", fields: ["action", "actor"], meaning: "a scenario action was requested through the control surface" },
+  "config.commit": {
+    severity: "notice",
+    fields: ["version", "operation", "actor", "comment", "changes", "restartRequired"],
+    meaning: "a configuration change was committed (operation: config, vrf, source-vrf-rule, rollback or certificate); changes counts the changed paths",
+  },
+  "config.rejected": { severity: "warning", fields: ["operation", "actor", "errors"], meaning: "a configuration change was refused by validation (422); errors counts the rejected fields" },
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** A msgId the model itself emits. */

@@ -15,6 +15,11 @@ type Io = "input" | "output";
 const SECTION_NOTES: Partial<Record<Section, string>> = {
   Authentication:
     "Roles are `read-only` < `operator` < `super-user` (the spec's `admin` is `super-user` and is accepted as input). Lockout: 5 consecutive failures per account and source IP lock that pair for 15 minutes (423 with Retry-After); wrong username, password or code all answer 401 alike. Sessions: `bng_session` cookie, 256 random bits, HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS, ending after 30 minutes idle or 12 hours; enrolment tokens last 10 minutes.",
+  Configuration:
+    "Every configuration change (PUT /config, rollback, the certificate upload, and the VRF and source-VRF-rule writes) runs one pipeline: exclusive candidate edit, semantic validation, atomic persist with a history entry keeping the previous document for rollback, then the hot-apply event. " +
+    "Secrets are never returned: they read `********`, and a write that sends `********` leaves the secret as it is. " +
+    "A 422 lists every rejected value in `errors` as `{in: \"config\", pointer, detail}`, `pointer` being a JSON Pointer into the document as GET /config shows it, with keyed-list items addressed by key: `#/fields/webUi.hostname`, `#/lists/vrfs/cust-a/tableId`. " +
+    "A fresh appliance's version 1 is seeded from its fleet definition (webUi.listeners, webUi.hostname, webUi.peers, captures.mirrorAllowlist) and its simulation profile (vrfs other than `default`, radius.servers, cgn.maxBindings, cgn.maxFlows); the rest takes the schema defaults.",
   Fleet: "Mutations are always local; GET operations marked `x-fleet-proxy: true` are readable on a peer through the fleet proxy.",
   "Scenario control":
     "Twin only, not part of the appliance API: script faults reproducibly from a CI pipeline (advance the clock, churn, RADIUS failures, pool and CGN fill, mass disconnects, reseed). Super-user only; every action is logged.",

@@ -16,6 +16,9 @@ import { logRoutes } from "./logs.ts";
 import { metricsRoutes } from "./metrics.ts";
 import { radiusRoutes } from "./radius.ts";
 import { scenarioRoutes } from "./scenario.ts";
+import { configRoutes } from "./config.ts";
+import { vrfRoutes } from "./vrfs.ts";
+import { sourceVrfRuleRoutes } from "./source-vrf-rules.ts";
 
 export const routes: Route[] = [
   ...loginRoutes,
@@ -32,6 +35,9 @@ export const routes: Route[] = [
   ...metricsRoutes,
   ...logRoutes,
   ...alarmRoutes,
+  ...configRoutes,
+  ...vrfRoutes,
+  ...sourceVrfRuleRoutes,
   ...scenarioRoutes,
   ...referenceRoutes(() => routes),
 ];

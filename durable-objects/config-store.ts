@@ -1,0 +1,309 @@
+/**
+ * The appliance's configuration: the active document with its version, and
+ * the history of every commit with the document it replaced. Every change,
+ * whatever endpoint asks for it, runs one pipeline (`#commit`):
+ *
+ *   candidate edit → semantic validation → atomic persist → history → hot-apply event
+ *
+ * Each step is synchronous, and the object runs one call at a time, so the
+ * read of the active document and the write of the next one cannot be
+ * interleaved with another writer: two concurrent changes both land, one
+ * after the other, and neither is lost.
+ */
+import { RpcTarget } from "cloudflare:workers";
+import { cloneDocument, diff, normalise, renderValues, type ConfigChange, type ConfigDocument, type ConfigError, type ConfigItem, type ConfigValues } from "../src/config/document.ts";
+import { applyEdits, changeSetEdits, type Edit, type EditValue } from "../src/config/edit.ts";
+import { CONFIG_KEYS, REDACTED, configKey } from "../src/config/registry.ts";
+import { describeReferences, referencesTo, validateDocument } from "../src/config/validate.ts";
+import type { FieldError } from "../src/http/problem.ts";
+import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
+
+/** Versions kept in the history (and reachable by rollback); older ones are pruned. */
+export const HISTORY_LIMIT = 500;
+
+/** What started a commit, as the history records it. */
+export type ConfigOperation = "seed" | "config" | "vrf" | "source-vrf-rule" | "rollback" | "certificate";
+
+/** The wire ConfigChangeSet, already shape-checked by the route. */
+export type ConfigChangeSet = Parameters<typeof changeSetEdits>[0] & { comment?: string | null };
+
+export interface CommitMeta {
+  actor: string;
+  comment?: string | null | undefined;
+  operation: ConfigOperation;
+}
+
+export interface CommitSummary {
+  version: number;
+  committedUtc: string;
+  restartRequired: boolean;
+  changedPaths: string[];
+}
+
+export interface HistoryEntry {
+  version: number;
+  committedUtc: string;
+  actor: string;
+  comment: string | null;
+  operation: ConfigOperation;
+  rollbackTo: number | null;
+  restartRequired: boolean;
+  changedPaths: string[];
+  changes: ConfigChange[];
+}
+
+/** The hot-apply event (committed) and the audit of refused changes (rejected). */
+export type ConfigEvent =
+  | ({ kind: "committed"; operation: ConfigOperation; actor: string; comment: string | null; keys: string[]; document: ConfigDocument } & CommitSummary)
+  | { kind: "rejected"; operation: ConfigOperation; actor: string; errors: number };
+
+interface HistoryRow {
+  version: number;
+  committed_ms: number;
+  actor: string;
+  comment: string | null;
+  operation: ConfigOperation;
+  rollback_to: number | null;
+  restart_required: number;
+  changed_paths: string;
+  changes: string;
+  previous: string | null;
+  [key: string]: SqlStorageValue;
+}
+
+type Produce = (active: ConfigDocument) => { ok: true; candidate: ConfigDocument; errors: ConfigError[] } | Refusal;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const toFieldErrors = (errors: ConfigError[]): FieldError[] => errors.map((e) => ({ in: "config", pointer: e.pointer, detail: e.detail }));
+
+/** Removes repeated problems (an edit error and the validator may name the same value). */
+const distinct = (errors: ConfigError[]) => [...new Map(errors.map((e) => [`${e.pointer}\n${e.detail}`, e])).values()];
+
+export class ConfigStore extends RpcTarget {
+  readonly #storage: DurableObjectStorage;
+  readonly #sql: SqlStorage;
+  readonly #appliance: string;
+  readonly #emit: (event: ConfigEvent) => void;
+  #active: { version: number; committedMs: number; document: ConfigDocument } | null = null;
+
+  constructor(storage: DurableObjectStorage, appliance: string, emit: (event: ConfigEvent) => void) {
+    super();
+    this.#storage = storage;
+    this.#sql = storage.sql;
+    this.#appliance = appliance;
+    this.#emit = emit;
+    this.#sql.exec(`
+      CREATE TABLE IF NOT EXISTS config_active (
+        id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, committed_ms INTEGER NOT NULL, document TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS config_history (
+        version INTEGER PRIMARY KEY, committed_ms INTEGER NOT NULL, actor TEXT NOT NULL, comment TEXT,
+        operation TEXT NOT NULL, rollback_to INTEGER, restart_required INTEGER NOT NULL,
+        changed_paths TEXT NOT NULL, changes TEXT NOT NULL, previous TEXT);
+    `);
+    const row = this.#sql.exec<{ version: number; committed_ms: number; document: string }>("SELECT version, committed_ms, document FROM config_active WHERE id = 1").toArray()[0];
+    if (row) this.#active = { version: row.version, committedMs: row.committed_ms, document: normalise(JSON.parse(row.document) as ConfigDocument) };
+  }
+
+  /** True once the appliance has a configuration (seeded or committed). */
+  isSeeded(): boolean {
+    return this.#active !== null;
+  }
+
+  /** Stores the first document as version 1 (once; later calls change nothing). */
+  seed(document: ConfigDocument): void {
+    if (this.#active) return;
+    const now = Date.now();
+    const changes = diff(normalise({}), document);
+    this.#storage.transactionSync(() => {
+      this.#sql.exec(
+        "INSERT INTO config_history (version, committed_ms, actor, comment, operation, rollback_to, restart_required, changed_paths, changes, previous) VALUES (1, ?, 'system', ?, 'seed', NULL, 0, ?, ?, NULL)",
+        now,
+        "seeded from the fleet definition and the simulation profile",
+        JSON.stringify(changes.changedPaths),
+        JSON.stringify(changes.changes),
+      );
+      this.#sql.exec("INSERT INTO config_active (id, version, committed_ms, document) VALUES (1, 1, ?, ?)", now, JSON.stringify(document));
+    });
+    this.#active = { version: 1, committedMs: now, document: cloneDocument(document) };
+  }
+
+  #document(): ConfigDocument {
+    if (!this.#active) throw new Error("the configuration has not been seeded");
+    return this.#active.document;
+  }
+
+  // ── reads ────────────────────────────────────────────────────────────────
+
+  /** GET /config: every field and list, secrets redacted, list-mode fields newline-joined. */
+  values(): ConfigValues {
+    return renderValues(this.#document());
+  }
+
+  /** The items of a keyed list with typed values; secrets come back as the placeholder. */
+  items(list: string): ConfigItem[] {
+    const key = configKey(list);
+    if (key?.kind !== "list") return [];
+    return (this.#document().lists[list] ?? []).map((item) => ({
+      key: item.key,
+      values: Object.fromEntries(Object.entries(item.values).map(([child, value]) => [child, key.children[child]?.secret && value !== null ? REDACTED : value])),
+    }));
+  }
+
+  /** One item of a keyed list. */
+  item(list: string, key: string): Outcome<{ item: ConfigItem }> {
+    const found = this.items(list).find((item) => item.key === key);
+    return found ? { ok: true, item: found } : refuse("not-found", `no ${list} item '${key}'`);
+  }
+
+  /** The capture mirror allowlist in force (hot-applied). */
+  captureAllowlist(): string[] {
+    const value = this.#document().fields["captures.mirrorAllowlist"];
+    return Array.isArray(value) ? [...value] : [];
+  }
+
+  /** The uploaded certificate chain, or null while the factory self-signed one is in use. */
+  certificatePem(): string | null {
+    const value = this.#document().fields["webUi.certificate"];
+    return typeof value === "string" ? value : null;
+  }
+
+  /** For the launcher: the PEMs the listener should serve after the next restart, or null for the factory certificate. */
+  webUiCertificate(): { certificatePem: string; privateKeyPem: string } | null {
+    const { fields } = this.#document();
+    const certificatePem = fields["webUi.certificate"];
+    const privateKeyPem = fields["webUi.privateKey"];
+    return typeof certificatePem === "string" && typeof privateKeyPem === "string" ? { certificatePem, privateKeyPem } : null;
+  }
+
+  /** The history, newest first. */
+  history(offset: number, limit: number): { total: number; offset: number; limit: number; items: HistoryEntry[] } {
+    const total = this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM config_history").one().n;
+    const rows = this.#sql.exec<HistoryRow>("SELECT * FROM config_history ORDER BY version DESC LIMIT ? OFFSET ?", limit, offset).toArray();
+    return {
+      total,
+      offset,
+      limit,
+      items: rows.map((row) => ({
+        version: row.version,
+        committedUtc: iso(row.committed_ms),
+        actor: row.actor,
+        comment: row.comment,
+        operation: row.operation,
+        rollbackTo: row.rollback_to,
+        restartRequired: row.restart_required === 1,
+        changedPaths: JSON.parse(row.changed_paths) as string[],
+        changes: JSON.parse(row.changes) as ConfigChange[],
+      })),
+    };
+  }
+
+  // ── changes: every one goes through #commit ──────────────────────────────
+
+  /** PUT /config: applies a change set. */
+  apply(change: ConfigChangeSet, actor: string): Outcome<CommitSummary> {
+    return this.#commit({ actor, comment: change.comment, operation: "config" }, (active) => applyEdits(active, changeSetEdits(change)));
+  }
+
+  /** POST /config/validate: the same pipeline without the commit. */
+  validate(change: ConfigChangeSet): { valid: boolean; errors: FieldError[]; restartRequired: boolean; changedPaths: string[] } {
+    const active = this.#document();
+    const edited = applyEdits(active, changeSetEdits(change));
+    if (!edited.ok) return { valid: false, errors: [{ in: "config", pointer: "#/listOps", detail: edited.detail }], restartRequired: false, changedPaths: [] };
+    const errors = distinct([...edited.errors, ...validateDocument(edited.candidate, active, { appliance: this.#appliance })]);
+    const changes = diff(active, edited.candidate);
+    return { valid: errors.length === 0, errors: toFieldErrors(errors), restartRequired: this.#restartRequired(changes.keys), changedPaths: changes.changedPaths };
+  }
+
+  /** Creates (`create`: 409 if it exists) or fully replaces (`replace`: 404 if it does not) a keyed-list item. */
+  putItem(list: string, key: string, fields: Record<string, EditValue>, mode: "create" | "replace", meta: CommitMeta): Outcome<CommitSummary> {
+    const edit: Edit = { op: "item", listPath: list, key, fields, expect: mode === "create" ? "absent" : "present", replace: mode === "replace" };
+    return this.#commit(meta, (active) => applyEdits(active, [edit]));
+  }
+
+  /** Deletes a keyed-list item: 404 if unknown, 409 while other items refer to it. */
+  deleteItem(list: string, key: string, meta: CommitMeta): Outcome<CommitSummary> {
+    return this.#commit(meta, (active) => {
+      if (!(active.lists[list] ?? []).some((item) => item.key === key)) return refuse("not-found", `no ${list} item '${key}'`);
+      const refs = referencesTo(active, list, key);
+      if (refs.length > 0) return refuse("conflict", `${list} '${key}' is still referenced by ${describeReferences(refs)}`);
+      return applyEdits(active, [{ op: "item", listPath: list, key, delete: true }]);
+    });
+  }
+
+  /** Restores the document as it was right after `version`; itself a new commit. */
+  rollback(version: number, meta: Omit<CommitMeta, "operation">): Outcome<CommitSummary> {
+    return this.#commit({ ...meta, operation: "rollback", rollbackTo: version }, (active) => {
+      const target = this.#documentAfter(version);
+      if (!target) return refuse("not-found", `version ${version} is not in the configuration history`);
+      return { ok: true, candidate: target, errors: [] };
+    });
+  }
+
+  /** Installs a web UI certificate and key (already parsed and matched by the caller). */
+  installCertificate(certificatePem: string, privateKeyPem: string, meta: Omit<CommitMeta, "operation">): Outcome<CommitSummary> {
+    const edits: Edit[] = [
+      { op: "field", path: "webUi.certificate", value: certificatePem },
+      { op: "field", path: "webUi.privateKey", value: privateKeyPem },
+    ];
+    return this.#commit({ ...meta, operation: "certificate" }, (active) => applyEdits(active, edits, { managed: true }));
+  }
+
+  #documentAfter(version: number): ConfigDocument | null {
+    const active = this.#active!;
+    if (version === active.version) return cloneDocument(active.document);
+    if (version < 1 || version > active.version) return null;
+    const exists = this.#sql.exec("SELECT 1 FROM config_history WHERE version = ?", version).toArray().length > 0;
+    const next = this.#sql.exec<{ previous: string | null }>("SELECT previous FROM config_history WHERE version = ?", version + 1).toArray()[0];
+    if (!exists || !next?.previous) return null;
+    return normalise(JSON.parse(next.previous) as ConfigDocument);
+  }
+
+  #restartRequired(keys: string[]): boolean {
+    return keys.some((path) => configKey(path)?.apply === "restart");
+  }
+
+  /** The pipeline. `produce` edits a candidate; everything after it is the same for every operation. */
+  #commit(meta: CommitMeta & { rollbackTo?: number }, produce: Produce): Outcome<CommitSummary> {
+    const active = this.#active!;
+    const produced = produce(active.document);
+    if (!produced.ok) return produced;
+    const errors = distinct([...produced.errors, ...validateDocument(produced.candidate, active.document, { appliance: this.#appliance })]);
+    if (errors.length > 0) {
+      this.#emit({ kind: "rejected", operation: meta.operation, actor: meta.actor, errors: errors.length });
+      const shown = errors.slice(0, 5).map((e) => `${e.pointer}: ${e.detail}`).join("; ");
+      return refuse("rejected", `the configuration change was rejected (${errors.length} problem${errors.length === 1 ? "" : "s"}): ${shown}${errors.length > 5 ? "; …" : ""}`, {
+        errors: toFieldErrors(errors),
+      });
+    }
+    const changes = diff(active.document, produced.candidate);
+    // Nothing to change: answer as committed at the active version, without a new history entry.
+    if (changes.changedPaths.length === 0) {
+      return { ok: true, version: active.version, committedUtc: iso(active.committedMs), restartRequired: false, changedPaths: [] };
+    }
+    const version = active.version + 1;
+    const now = Date.now();
+    const restartRequired = this.#restartRequired(changes.keys);
+    const comment = meta.comment ?? null;
+    this.#storage.transactionSync(() => {
+      this.#sql.exec(
+        "INSERT INTO config_history (version, committed_ms, actor, comment, operation, rollback_to, restart_required, changed_paths, changes, previous) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        version,
+        now,
+        meta.actor,
+        comment,
+        meta.operation,
+        meta.rollbackTo ?? null,
+        restartRequired ? 1 : 0,
+        JSON.stringify(changes.changedPaths),
+        JSON.stringify(changes.changes),
+        JSON.stringify(active.document),
+      );
+      this.#sql.exec("UPDATE config_active SET version = ?, committed_ms = ?, document = ? WHERE id = 1", version, now, JSON.stringify(produced.candidate));
+      this.#sql.exec("DELETE FROM config_history WHERE version <= ?", version - HISTORY_LIMIT);
+    });
+    this.#active = { version, committedMs: now, document: produced.candidate };
+    const summary: CommitSummary = { version, committedUtc: iso(now), restartRequired, changedPaths: changes.changedPaths };
+    this.#emit({ kind: "committed", operation: meta.operation, actor: meta.actor, comment, keys: changes.keys, document: cloneDocument(produced.candidate), ...summary });
+    return { ok: true, ...summary };
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Semantic validation of a whole candidate document: every value against its
+ * type, required children, uniqueness, references between lists, and the
+ * rules that span several keys. It returns every problem it finds, each with
+ * the pointer of the value at fault.
+ */
+import { parsePrefix, prefixesOverlap, type Prefix } from "../../simulator/prefix.ts";
+import { check, fieldPointer, listPointer, type ConfigDocument, type ConfigError } from "./document.ts";
+import { CONFIG_KEYS, type ListKey, type Value } from "./registry.ts";
+
+export interface ValidationContext {
+  /** This appliance's name (it is not its own fleet peer). */
+  appliance: string;
+}
+
+/** Where an item is referenced from: the referring list, item and child. */
+export interface Reference {
+  list: string;
+  key: string;
+  child: string;
+}
+
+const elementsOf = (value: Value): string[] => (value === null ? [] : Array.isArray(value) ? value : [String(value)]);
+
+/** The items that refer to `key` of `list`. */
+export function referencesTo(doc: ConfigDocument, list: string, key: string): Reference[] {
+  const found: Reference[] = [];
+  for (const other of CONFIG_KEYS) {
+    if (other.kind !== "list") continue;
+    for (const [child, spec] of Object.entries(other.children)) {
+      if (spec.ref?.list !== list) continue;
+      for (const item of doc.lists[other.path] ?? []) {
+        if (elementsOf(item.values[child] ?? null).includes(key)) found.push({ list: other.path, key: item.key, child });
+      }
+    }
+  }
+  return found;
+}
+
+/** Human-readable list of references, e.g. `sourceVrfRules 'r1' (ingestVrf)`. */
+export const describeReferences = (refs: Reference[]): string => refs.map((r) => `${r.list} '${r.key}' (${r.child})`).join(", ");
+
+/** Every problem of `doc`; `before` (the active document) tells a dangling reference from a deleted referent. */
+export function validateDocument(doc: ConfigDocument, before: ConfigDocument, context: ValidationContext): ConfigError[] {
+  const errors: ConfigError[] = [];
+  for (const key of CONFIG_KEYS) {
+    if (key.kind === "field") {
+      const problem = check(key, doc.fields[key.path] ?? null);
+      if (problem) errors.push({ pointer: fieldPointer(key.path), detail: problem });
+    } else {
+      checkList(doc, before, key, errors);
+    }
+  }
+  crossChecks(doc, context, errors);
+  return errors;
+}
+
+function checkList(doc: ConfigDocument, before: ConfigDocument, list: ListKey, errors: ConfigError[]): void {
+  const items = doc.lists[list.path] ?? [];
+  const seen = new Map<string, Map<string, string>>((list.unique ?? []).map((child) => [child, new Map()]));
+  const keys = new Set<string>();
+  for (const item of items) {
+    if (keys.has(item.key)) errors.push({ pointer: listPointer(list.path, item.key), detail: "the key appears twice" });
+    keys.add(item.key);
+    for (const [child, spec] of Object.entries(list.children)) {
+      const pointer = listPointer(list.path, item.key, child);
+      const value = item.values[child] ?? null;
+      if (value === null) {
+        if (spec.required) errors.push({ pointer, detail: "required" });
+        continue;
+      }
+      const problem = check(spec, value);
+      if (problem) {
+        errors.push({ pointer, detail: problem });
+        continue;
+      }
+      const owners = seen.get(child);
+      if (owners) {
+        const owner = owners.get(String(value));
+        if (owner !== undefined) errors.push({ pointer, detail: `${child} ${String(value)} is already used by ${list.path} '${owner}'` });
+        else owners.set(String(value), item.key);
+      }
+      if (spec.ref) checkReference(doc, before, list, item.key, child, spec.ref, value, errors);
+    }
+    for (const { child, detail } of list.checkItem?.(item.values) ?? []) errors.push({ pointer: listPointer(list.path, item.key, child), detail });
+  }
+}
+
+function checkReference(
+  doc: ConfigDocument,
+  before: ConfigDocument,
+  list: ListKey,
+  key: string,
+  child: string,
+  ref: { list: string; builtin: readonly string[] },
+  value: Value,
+  errors: ConfigError[],
+): void {
+  const targets = new Set((doc.lists[ref.list] ?? []).map((item) => item.key));
+  const existedBefore = new Set((before.lists[ref.list] ?? []).map((item) => item.key));
+  for (const name of elementsOf(value)) {
+    if (targets.has(name) || ref.builtin.includes(name)) continue;
+    if (existedBefore.has(name)) {
+      // The referent is being deleted: say so where the deletion is.
+      errors.push({ pointer: listPointer(ref.list, name), detail: `still referenced by ${list.path} '${key}' (${child}); change or delete that first, or in the same change` });
+    } else {
+      errors.push({ pointer: listPointer(list.path, key, child), detail: `no ${ref.list} item '${name}' is configured${ref.builtin.length ? ` (nor is it ${ref.builtin.map((b) => `'${b}'`).join(" or ")})` : ""}` });
+    }
+  }
+}
+
+function crossChecks(doc: ConfigDocument, context: ValidationContext, errors: ConfigError[]): void {
+  const listeners = doc.fields["webUi.listeners"];
+  if (Array.isArray(listeners) && listeners.length === 0) {
+    errors.push({ pointer: fieldPointer("webUi.listeners"), detail: "at least one listener is required (the API would become unreachable)" });
+  }
+  if ((doc.fields["webUi.certificate"] === null) !== (doc.fields["webUi.privateKey"] === null)) {
+    errors.push({ pointer: fieldPointer("webUi.certificate"), detail: "the certificate and its private key are set (or cleared) together" });
+  }
+  for (const peer of doc.lists["webUi.peers"] ?? []) {
+    if (peer.key === context.appliance) errors.push({ pointer: listPointer("webUi.peers", peer.key), detail: "an appliance is not its own peer" });
+  }
+  // Two rules that match the same source in the same ingest VRF would race: refuse the overlap.
+  const rules: { key: string; ingest: string; prefixes: Prefix[] | null }[] = [];
+  for (const rule of doc.lists.sourceVrfRules ?? []) {
+    const ingest = rule.values.ingestVrf;
+    if (typeof ingest !== "string") continue;
+    const subnets = elementsOf(rule.values.sourceSubnets ?? null);
+    const prefixes = subnets.length === 0 ? null : subnets.map((s) => parsePrefix(s)).filter((p): p is Prefix => p !== null);
+    const clash = rules.find((other) => other.ingest === ingest && overlaps(other.prefixes, prefixes));
+    if (clash) {
+      errors.push({ pointer: listPointer("sourceVrfRules", rule.key, "sourceSubnets"), detail: `overlaps rule '${clash.key}' on ingest VRF '${ingest}' (an empty list matches every source)` });
+    }
+    rules.push({ key: rule.key, ingest, prefixes });
+  }
+}
+
+/** Null = every source. */
+function overlaps(a: Prefix[] | null, b: Prefix[] | null): boolean {
+  if (a === null || b === null) return true;
+  return a.some((x) => b.some((y) => prefixesOverlap(x, y)));
+}

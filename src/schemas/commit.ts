@@ -1,0 +1,27 @@
+/** Results of configuration commits, shared by every config-changing section (VRFs, source-VRF rules, and later GRE circuits, local subscribers and CGN). */
+import { z } from "zod";
+
+const committed = {
+  status: z.literal("committed"),
+  committedUtc: z.iso.datetime().nullable().meta({ description: "when the version was committed; for a change that changed nothing, when the active version was" }),
+  version: z.int().min(1).meta({ description: "configuration version now active (unchanged when nothing changed)" }),
+  restartRequired: z.boolean().meta({ description: "true when a touched key only takes full effect after a restart" }),
+};
+
+export const CommitResult = z
+  .object({ ...committed, name: z.string().meta({ description: "the touched object" }) })
+  .meta({ id: "CommitResult", description: "result of a config-changing operation on one named object; the change is in the configuration history" });
+export type CommitResult = z.infer<typeof CommitResult>;
+
+export const ConfigCommitResult = z
+  .object({ ...committed, changedPaths: z.array(z.string()).meta({ description: "pointers of every changed field, list item and item child (see the Configuration section)" }) })
+  .meta({ id: "ConfigCommitResult", description: "result of a configuration change set or rollback" });
+
+/** The CommitResult of a store's commit summary. */
+export const commitResult = (name: string, summary: { version: number; committedUtc: string; restartRequired: boolean }): CommitResult => ({
+  status: "committed",
+  name,
+  committedUtc: summary.committedUtc,
+  version: summary.version,
+  restartRequired: summary.restartRequired,
+});

@@ -1,0 +1,89 @@
+/** Helpers for the configuration tests: the document, change sets, and the answers they get. */
+import { env, runInDurableObject } from "cloudflare:test";
+import { expect } from "vitest";
+import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
+
+export const admin = bearer(BOOTSTRAP_TOKEN);
+
+export interface ConfigValues {
+  fields: Record<string, string | null>;
+  lists: Record<string, { key: string; values: Record<string, string | null> }[]>;
+}
+export interface ChangeSet {
+  fields?: Record<string, string | null>;
+  listOps?: { listPath: string; key: string; delete?: boolean; fields?: Record<string, string | null> }[];
+  comment?: string;
+}
+export interface Commit {
+  status: string;
+  committedUtc: string;
+  version: number;
+  restartRequired: boolean;
+  changedPaths: string[];
+}
+export interface FieldError {
+  in: string;
+  pointer: string;
+  detail: string;
+}
+export interface HistoryEntry {
+  version: number;
+  committedUtc: string;
+  actor: string;
+  comment: string | null;
+  operation: string;
+  rollbackTo: number | null;
+  restartRequired: boolean;
+  changedPaths: string[];
+  changes: { pointer: string; before: string | null; after: string | null }[];
+}
+
+/** GET /config. */
+export async function getConfig(appliance = "edge-1"): Promise<ConfigValues> {
+  const response = await call("/api/v1/config", { headers: admin, appliance });
+  expect(response.status).toBe(200);
+  return response.json<ConfigValues>();
+}
+
+/** PUT /config. */
+export const putConfig = (change: ChangeSet, appliance = "edge-1") => call("/api/v1/config", { appliance, ...json("PUT", change, admin) });
+
+/** A PUT that must commit. */
+export async function commit(change: ChangeSet, appliance = "edge-1"): Promise<Commit> {
+  const response = await putConfig(change, appliance);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return response.json<Commit>();
+}
+
+/** The `errors` of a 422 problem. */
+export async function rejection(response: Response): Promise<FieldError[]> {
+  expect(response.status, await response.clone().text()).toBe(422);
+  expect(response.headers.get("content-type")).toBe("application/problem+json");
+  return (await response.json<{ errors: FieldError[] }>()).errors;
+}
+
+/** The pointers of a 422's errors, sorted. */
+export const pointersOf = (errors: FieldError[]) => errors.map((e) => e.pointer).sort();
+
+/** A page of the history. */
+export async function history(query = ""): Promise<{ total: number; offset: number; limit: number; items: HistoryEntry[] }> {
+  const response = await call(`/api/v1/config/history${query}`, { headers: admin });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+/** One keyed-list item of a ConfigValues document. */
+export const itemOf = (config: ConfigValues, list: string, key: string) => config.lists[list]?.find((item) => item.key === key);
+
+/** The stored (unredacted) document, read inside the object. */
+export function storedDocument(appliance = "edge-1"): Promise<{ fields: Record<string, unknown>; lists: Record<string, { key: string; values: Record<string, unknown> }[]> }> {
+  return runInDurableObject(env.Appliance.getByName(appliance), (_instance, state) => {
+    const row = state.storage.sql.exec<{ document: string }>("SELECT document FROM config_active").one();
+    return JSON.parse(row.document);
+  });
+}
+
+/** The log ring's entries with a msgId. */
+export function logEntries(msgId: string, appliance = "edge-1") {
+  return runInDurableObject(env.Appliance.getByName(appliance), (instance) => instance.dataPlane().logTail(1000, null).entries.filter((e) => e.msgId === msgId));
+}

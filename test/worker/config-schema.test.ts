@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { bearer, call, tokenWithRole } from "./client.ts";
+import { admin, getConfig } from "./config-client.ts";
+
+type Key = { path: string; type: string; default: string | null; secret: boolean; listMode: boolean; keyedList: boolean; apply: string; managedBy: string | null; key: { name: string } | null; unique: string[]; children: { name: string; type: string; secret: boolean; required: boolean; listMode: boolean; references: string | null }[] };
+const schema = async () => (await (await call("/api/v1/config/schema", { headers: admin })).json<{ redactionPlaceholder: string; keys: Key[] }>());
+
+describe("configuration schema", () => {
+  it("describes every key GET /config shows, with its apply mode", async () => {
+    const { redactionPlaceholder, keys } = await schema();
+    expect(redactionPlaceholder).toBe("********");
+    const config = await getConfig();
+    expect(keys.filter((k) => !k.keyedList).map((k) => k.path).sort()).toEqual(Object.keys(config.fields).sort());
+    expect(keys.filter((k) => k.keyedList).map((k) => k.path).sort()).toEqual(Object.keys(config.lists).sort());
+    const apply = Object.fromEntries(keys.map((k) => [k.path, k.apply]));
+    expect(apply).toMatchObject({ "webUi.listeners": "restart", "webUi.hostname": "restart", vrfs: "hot", sourceVrfRules: "hot", "radius.servers": "hot", "ipsec.enabled": "restart", "captures.mirrorAllowlist": "hot", "cgn.maxBindings": "restart", "cgn.maxFlows": "restart" });
+  });
+
+  it("marks list mode, secrets, keyed-list children, uniqueness and references", async () => {
+    const { keys } = await schema();
+    const byPath = Object.fromEntries(keys.map((k) => [k.path, k]));
+    expect(byPath["webUi.listeners"]).toMatchObject({ listMode: true, default: "https://127.0.0.1:8443" });
+    expect(byPath["webUi.privateKey"]).toMatchObject({ secret: true, managedBy: "POST /api/v1/config/webui/certificate" });
+    const vrfs = byPath.vrfs!;
+    expect(vrfs).toMatchObject({ keyedList: true, type: "keyedList", key: { name: "name" }, unique: ["tableId", "rd"] });
+    expect(vrfs.children.map((c) => c.name)).toEqual(["tableId", "rd", "importRt", "exportRt", "gatewayIp", "gatewayIpv6", "l2tpEndpointIp", "originateDefaultRoute"]);
+    expect(vrfs.children.find((c) => c.name === "tableId")).toMatchObject({ type: "uint32", required: true });
+    expect(vrfs.children.find((c) => c.name === "importRt")).toMatchObject({ listMode: true });
+    expect(byPath.sourceVrfRules!.children.find((c) => c.name === "ingestVrf")).toMatchObject({ references: "vrfs", required: true });
+    const secrets = keys.flatMap((k) => [...(k.secret ? [k.path] : []), ...k.children.filter((c) => c.secret).map((c) => `${k.path}/${c.name}`)]);
+    expect(secrets.sort()).toEqual(["alarms.sinks/credential", "ipsec.peers/psk", "radius.servers/secret", "webUi.peers/credential", "webUi.privateKey"]);
+  });
+
+  it("is readable by every role", async () => {
+    expect((await call("/api/v1/config/schema", { headers: bearer(await tokenWithRole("read-only")) })).status).toBe(200);
+  });
+});
