@@ -36,6 +36,9 @@ const FALLBACK_COMPATIBILITY_DATE = "2026-07-01";
  */
 const DURABLE_OBJECT_KEY = "bngfleet-Appliance";
 
+/** The slice of the Appliance object's RPC surface the launcher reads. */
+type UploadedCertificateSource = { config(): Promise<{ webUiCertificate(): Promise<{ certificatePem: string; privateKeyPem: string } | null> }> };
+
 let mf: Miniflare | undefined;
 const frontends: TlsFrontend[] = [];
 const buildAbort = new AbortController();
@@ -203,6 +206,24 @@ async function main(): Promise<void> {
   }
 
   if (!http) {
+    // Certificates first, targets after: no client reaches an appliance (and no
+    // shutdown can start) while a call through Miniflare's proxy is in flight.
+    const namespace = await mf.getDurableObjectNamespace("Appliance", first);
+    for (const [i, a] of appliances.entries()) {
+      // A certificate uploaded with POST /api/v1/config/webui/certificate replaces the
+      // self-signed one from the next start on (the upload answers restartRequired).
+      const stub = namespace.get(namespace.idFromName(a.name)) as unknown as UploadedCertificateSource;
+      // Miniflare's Node-side proxy does not pipeline: resolve the store's stub first.
+      const store = await stub.config();
+      const uploaded = await store.webUiCertificate();
+      // Released at once: an undisposed proxy stub keeps Miniflare's dispose() waiting at shutdown.
+      (store as Partial<Disposable>)[Symbol.dispose]?.();
+      (stub as Partial<Disposable>)[Symbol.dispose]?.();
+      if (uploaded) {
+        frontends[i]!.useCertificate(uploaded.privateKeyPem, uploaded.certificatePem);
+        console.log(`${a.name} serves its uploaded certificate`);
+      }
+    }
     for (const [i, a] of appliances.entries()) {
       const direct = await mf.unsafeGetDirectURL(a.name);
       frontends[i]!.setTarget(direct.hostname, Number(direct.port));

@@ -13,6 +13,8 @@ import { LaunchError } from "./config.ts";
 export type TlsFrontend = {
   /** Points the frontend at the direct socket once Miniflare has bound it. */
   setTarget(host: string, port: number): void;
+  /** Serves another certificate from now on (one uploaded through the API). */
+  useCertificate(key: string, cert: string): void;
   /** Stops accepting and drops every open connection (keep-alive ones would otherwise hold close() forever). */
   close(): Promise<void>;
 };
@@ -81,6 +83,9 @@ export async function listenTls(options: { name: string; address: string; port: 
   return {
     setTarget(host, upstreamPort) {
       resolveTarget({ host, port: upstreamPort });
+    },
+    useCertificate(key, cert) {
+      server.setSecureContext({ key, cert });
     },
     close() {
       return new Promise<void>((resolve) => {
