@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Debian packages the test suite cross-checks against: oathtool (TOTP, RFC 6238)
-# and promtool (Prometheus exposition format). Installed only when missing.
+# Debian packages the test suite cross-checks against: oathtool (TOTP, RFC 6238),
+# promtool (Prometheus exposition format) and Chromium (the API reference in a
+# real browser, driven by playwright-core). Installed only when missing.
 set -euo pipefail
 missing=()
 command -v oathtool >/dev/null || missing+=(oathtool)
 command -v promtool >/dev/null || missing+=(prometheus)
+command -v chromium >/dev/null || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

@@ -1,0 +1,75 @@
+/**
+ * The bundled web UI's view of the API in a real browser (Debian's Chromium,
+ * driven by playwright-core): a same-origin login with TOTP enrolment, the
+ * interactive reference rendering every section, and a cookie-authenticated
+ * change carrying the session's CSRF token.
+ */
+import { execFileSync } from "node:child_process";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SECTIONS } from "../../src/http/route.ts";
+import { launchFleet, type RunningFleet } from "./launcher.ts";
+
+const PORT_BASE = 24443;
+const base = `https://127.0.0.1:${PORT_BASE}`;
+let fleet: RunningFleet;
+let browser: Browser;
+
+beforeAll(async () => {
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_FRESH: "1" }, [PORT_BASE]);
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    // As root, without a GPU, and without the background traffic a closed network refuses.
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (fleet) expect(await fleet.stop()).toBe(0);
+});
+
+describe("the API reference in a browser", () => {
+  it("logs in with enrolment, renders every section and lets the session make a change", async () => {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(String(error)));
+
+    await page.goto(`${base}/api/v1/system/health`);
+    const challenge = await page.evaluate(
+      async () =>
+        (await (await fetch("/api/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "bngfleet-admin" }) })).json()) as {
+          secret: string;
+          enrolmentToken: string;
+        },
+    );
+    const code = execFileSync("oathtool", ["--totp", "-b", challenge.secret], { encoding: "utf8" }).trim();
+    const enrolled = await page.evaluate(
+      async ([enrolmentToken, totpCode]) =>
+        (await fetch("/api/v1/auth/enrol", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ enrolmentToken, totpCode }) })).json(),
+      [challenge.enrolmentToken, code],
+    );
+    expect(enrolled).toMatchObject({ status: "success", role: "super-user" });
+    // The cookie is HttpOnly: the page cannot read it.
+    expect(await page.evaluate("document.cookie")).toBe("");
+
+    await page.goto(`${base}/api/v1/docs`);
+    await page.waitForSelector(".opblock-tag", { timeout: 30_000 });
+    const tags = await page.$$eval(".opblock-tag", (elements) => elements.map((e) => e.getAttribute("data-tag")));
+    for (const section of ["Authentication", "Sessions", "Fleet", "System"]) expect(tags).toContain(section);
+    expect(tags.every((tag) => [...SECTIONS, "Scenario control"].includes(tag ?? ""))).toBe(true);
+
+    const statuses = await page.evaluate(async () => {
+      const body = JSON.stringify({ name: "from-the-browser", role: "read-only" });
+      const headers = { "content-type": "application/json" };
+      const withoutCsrf = (await fetch("/api/v1/auth/tokens", { method: "POST", headers, body })).status;
+      const who = (await (await fetch("/api/v1/auth/whoami")).json()) as { csrfToken: string };
+      const withCsrf = (await fetch("/api/v1/auth/tokens", { method: "POST", headers: { ...headers, "X-CSRF-Token": who.csrfToken }, body })).status;
+      return { withoutCsrf, withCsrf };
+    });
+    expect(statuses).toEqual({ withoutCsrf: 403, withCsrf: 200 });
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+});
