@@ -8,6 +8,7 @@ import { Server } from "partyserver";
 import type { Env } from "../src/env.ts";
 import { listenerOrigin } from "../fleet-config/schema.ts";
 import { seedDocument } from "../src/config/seed.ts";
+import { profileWithCgn } from "../src/config/cgn.ts";
 import { applianceNamed, inboundPeerCredentials, listenerOptions, loadFleet, peersOf } from "../src/fleet/definition.ts";
 import type { Role } from "../src/auth/roles.ts";
 import { DEFAULT_ADMIN_PASSWORD, IdentityStore, type IdentityEvent } from "./identity.ts";
@@ -15,6 +16,8 @@ import { ProviderStore } from "./providers.ts";
 import { ConfigStore, type ConfigEvent } from "./config-store.ts";
 import { DataPlane, TICK_MS } from "./data-plane.ts";
 import { profileNamed } from "./profiles.ts";
+import { GreStore } from "./gre.ts";
+import { LOCAL_LISTS, localSubscribersOf, touchesLocalSubscribers } from "../src/config/local-subscribers.ts";
 
 /** The software version the appliance reports. */
 export const SOFTWARE_VERSION = "bngfleet 0.1.0";
@@ -24,6 +27,7 @@ export class Appliance extends Server<Env> {
   #providers!: ProviderStore;
   #dataPlane!: DataPlane;
   #config!: ConfigStore;
+  #gre!: GreStore;
   readonly #startedMs = Date.now();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -36,14 +40,26 @@ export class Appliance extends Server<Env> {
     const sql = this.ctx.storage.sql;
     const definition = applianceNamed(this.env, this.name);
     if (!definition) throw new Error(`appliance '${this.name}' is not in the fleet file`);
-    const profile = profileNamed(definition.profile);
+    const shipped = profileNamed(definition.profile);
     // The configuration is opened first: the data plane starts from what it says.
-    this.#config = new ConfigStore(this.ctx.storage, this.name, (event) => this.#configApplied(event));
-    if (!this.#config.isSeeded()) {
+    this.#config = new ConfigStore(this.ctx.storage, this.name, (event) => this.#configApplied(event), shipped);
+    if (!this.#config.isSeeded() || this.#config.missingKeys().length > 0) {
       const listener = listenerOrigin(loadFleet(this.env), definition, listenerOptions(this.env));
-      this.#config.seed(seedDocument({ definition, listener, peers: await peersOf(this.env, definition), profile }));
+      const seeded = seedDocument({ definition, listener, peers: await peersOf(this.env, definition), profile: shipped });
+      if (this.#config.isSeeded()) this.#config.seedMissing(seeded);
+      else this.#config.seed(seeded);
     }
+    // CGN allocators are built at startup: the data plane runs the profile with its CGN section taken
+    // from the configuration as it is now. A changed section no longer matches the snapshot's profile
+    // fingerprint, so the data plane starts afresh, as a real box does when it boots a new CGN setup.
+    const built = profileWithCgn(shipped, this.#config.cgnSection());
+    const profile = built.ok ? built.profile : { ...shipped, cgn: { ...shipped.cgn, groups: [] } };
     this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist());
+    // The local subscriber table as configured now (a restored snapshot already holds it: then nothing changes).
+    this.#dataPlane.setLocalSubscribers(localSubscribersOf(this.#config.items(LOCAL_LISTS.ipoe), this.#config.items(LOCAL_LISTS.pppoe)));
+    if (!built.ok) this.#dataPlane.log("error", "cgn.config.invalid", { issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
+    this.#gre = new GreStore(sql, () => this.#dataPlane.clock());
+    this.#gre.apply(this.#config.items("gre.listeners"), this.#config.items("gre.circuits"));
     this.#identity = new IdentityStore(sql, this.name, (event: IdentityEvent) => this.#dataPlane.log(event.severity, event.msgId, event.fields));
     this.#providers = new ProviderStore(sql);
     await this.#identity.open(this.env.BNG_ADMIN_PASSWORD || DEFAULT_ADMIN_PASSWORD);
@@ -64,6 +80,8 @@ export class Appliance extends Server<Env> {
    * every refused change is audited in the log ring.
    */
   #configApplied(event: ConfigEvent): void {
+    // Still opening (keys seeded after a software update): #open reads the configuration itself.
+    if (this.#dataPlane === undefined) return;
     if (event.kind === "rejected") {
       this.#dataPlane.log("warning", "config.rejected", { operation: event.operation, actor: event.actor, errors: event.errors });
       return;
@@ -71,6 +89,12 @@ export class Appliance extends Server<Env> {
     if (event.keys.includes("captures.mirrorAllowlist")) {
       const allowlist = event.document.fields["captures.mirrorAllowlist"];
       this.#dataPlane.setCaptureAllowlist(Array.isArray(allowlist) ? allowlist : []);
+    }
+    if (event.keys.includes("gre.listeners") || event.keys.includes("gre.circuits")) {
+      this.#gre.apply(event.document.lists["gre.listeners"] ?? [], event.document.lists["gre.circuits"] ?? []);
+    }
+    if (touchesLocalSubscribers(event.keys)) {
+      this.#dataPlane.setLocalSubscribers(localSubscribersOf(event.document.lists[LOCAL_LISTS.ipoe] ?? [], event.document.lists[LOCAL_LISTS.pppoe] ?? []));
     }
     this.#dataPlane.log("notice", "config.commit", {
       version: event.version,
@@ -101,6 +125,11 @@ export class Appliance extends Server<Env> {
   /** The configuration: active document, history and the commit pipeline. */
   config(): ConfigStore {
     return this.#config;
+  }
+
+  /** GRE circuits' live state. */
+  gre(): GreStore {
+    return this.#gre;
   }
 
   /** OIDC providers and the passkey policy. */

@@ -13,8 +13,9 @@
 import { RpcTarget } from "cloudflare:workers";
 import { cloneDocument, diff, normalise, renderValues, type ConfigChange, type ConfigDocument, type ConfigError, type ConfigItem, type ConfigValues } from "../src/config/document.ts";
 import { applyEdits, changeSetEdits, type Edit, type EditValue } from "../src/config/edit.ts";
-import { CONFIG_KEYS, REDACTED, configKey } from "../src/config/registry.ts";
-import { describeReferences, referencesTo, validateDocument } from "../src/config/validate.ts";
+import { CONFIG_KEYS, REDACTED, configKey, type Value } from "../src/config/registry.ts";
+import { describeReferences, referencesTo, validateDocument, type ValidationContext } from "../src/config/validate.ts";
+import type { Profile } from "../simulator/index.ts";
 import type { FieldError } from "../src/http/problem.ts";
 import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
 
@@ -22,7 +23,7 @@ import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
 export const HISTORY_LIMIT = 500;
 
 /** What started a commit, as the history records it. */
-export type ConfigOperation = "seed" | "config" | "vrf" | "source-vrf-rule" | "rollback" | "certificate";
+export type ConfigOperation = "seed" | "config" | "vrf" | "source-vrf-rule" | "rollback" | "certificate" | "gre-listener" | "gre-circuit" | "cgn-group" | "cgn-settings" | "local-subscriber";
 
 /** The wire ConfigChangeSet, already shape-checked by the route. */
 export type ConfigChangeSet = Parameters<typeof changeSetEdits>[0] & { comment?: string | null };
@@ -78,20 +79,29 @@ const toFieldErrors = (errors: ConfigError[]): FieldError[] => errors.map((e) =>
 
 /** Removes repeated problems (an edit error and the validator may name the same value). */
 const distinct = (errors: ConfigError[]) => [...new Map(errors.map((e) => [`${e.pointer}\n${e.detail}`, e])).values()];
+/**
+ * The edit's errors, then the validator's about other values: where a value
+ * could not be written the candidate still holds the old one (e.g. a new
+ * item's null), and the validator's complaint about that (`required`) is noise.
+ */
+const merged = (edit: ConfigError[], checked: ConfigError[]) => distinct([...edit, ...checked.filter((e) => !edit.some((x) => x.pointer === e.pointer))]);
 
 export class ConfigStore extends RpcTarget {
   readonly #storage: DurableObjectStorage;
   readonly #sql: SqlStorage;
-  readonly #appliance: string;
   readonly #emit: (event: ConfigEvent) => void;
+  readonly #context: ValidationContext;
   #active: { version: number; committedMs: number; document: ConfigDocument } | null = null;
+  /** Keys the stored document predates (added by a software update since it was written). */
+  #missing: string[] = [];
 
-  constructor(storage: DurableObjectStorage, appliance: string, emit: (event: ConfigEvent) => void) {
+  /** `profile`: the shipped simulation profile, against which the CGN section is checked. */
+  constructor(storage: DurableObjectStorage, appliance: string, emit: (event: ConfigEvent) => void, profile?: Profile) {
     super();
     this.#storage = storage;
     this.#sql = storage.sql;
-    this.#appliance = appliance;
     this.#emit = emit;
+    this.#context = { appliance, ...(profile ? { profile } : {}) };
     this.#sql.exec(`
       CREATE TABLE IF NOT EXISTS config_active (
         id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, committed_ms INTEGER NOT NULL, document TEXT NOT NULL);
@@ -101,7 +111,11 @@ export class ConfigStore extends RpcTarget {
         changed_paths TEXT NOT NULL, changes TEXT NOT NULL, previous TEXT);
     `);
     const row = this.#sql.exec<{ version: number; committed_ms: number; document: string }>("SELECT version, committed_ms, document FROM config_active WHERE id = 1").toArray()[0];
-    if (row) this.#active = { version: row.version, committedMs: row.committed_ms, document: normalise(JSON.parse(row.document) as ConfigDocument) };
+    if (row) {
+      const stored = JSON.parse(row.document) as Partial<ConfigDocument>;
+      this.#active = { version: row.version, committedMs: row.committed_ms, document: normalise(stored) };
+      this.#missing = CONFIG_KEYS.filter((key) => !(key.path in ((key.kind === "field" ? stored.fields : stored.lists) ?? {}))).map((key) => key.path);
+    }
   }
 
   /** True once the appliance has a configuration (seeded or committed). */
@@ -125,6 +139,32 @@ export class ConfigStore extends RpcTarget {
       this.#sql.exec("INSERT INTO config_active (id, version, committed_ms, document) VALUES (1, 1, ?, ?)", now, JSON.stringify(document));
     });
     this.#active = { version: 1, committedMs: now, document: cloneDocument(document) };
+  }
+
+  /** Keys the stored document predates; a fresh or seeded appliance has none. */
+  missingKeys(): string[] {
+    return [...this.#missing];
+  }
+
+  /**
+   * Seeds the keys the stored document predates from `seeded` (built like a
+   * fresh appliance's), as one commit by `system`, so that a software update
+   * adding a section (CGN groups) does not leave it at an empty default. Once;
+   * refused (and left at the defaults) if the result would not validate.
+   */
+  seedMissing(seeded: ConfigDocument): Outcome<CommitSummary> | null {
+    const missing = this.#missing;
+    if (missing.length === 0) return null;
+    this.#missing = [];
+    const comment = `keys added by a software update, seeded like a fresh appliance: ${missing.join(", ")}`;
+    return this.#commit({ actor: "system", comment, operation: "seed" }, (active) => {
+      const candidate = cloneDocument(active);
+      for (const path of missing) {
+        if (path in seeded.fields) candidate.fields[path] = structuredClone(seeded.fields[path] ?? null);
+        if (path in seeded.lists) candidate.lists[path] = structuredClone(seeded.lists[path] ?? []);
+      }
+      return { ok: true, candidate, errors: [] };
+    });
   }
 
   #document(): ConfigDocument {
@@ -153,6 +193,20 @@ export class ConfigStore extends RpcTarget {
   item(list: string, key: string): Outcome<{ item: ConfigItem }> {
     const found = this.items(list).find((item) => item.key === key);
     return found ? { ok: true, item: found } : refuse("not-found", `no ${list} item '${key}'`);
+  }
+
+  /** A field's typed value (secrets come back as the placeholder). */
+  field(path: string): Value {
+    const key = configKey(path);
+    if (key?.kind !== "field") return null;
+    const value = this.#document().fields[path] ?? null;
+    return key.secret && value !== null ? REDACTED : value;
+  }
+
+  /** The CGN section as the next start builds the allocators from it: groups, maxBindings and maxFlows. */
+  cgnSection(): Pick<ConfigDocument, "fields" | "lists"> {
+    const { fields, lists } = this.#document();
+    return structuredClone({ fields: { "cgn.maxBindings": fields["cgn.maxBindings"] ?? null, "cgn.maxFlows": fields["cgn.maxFlows"] ?? null }, lists: { "cgn.groups": lists["cgn.groups"] ?? [] } });
   }
 
   /** The capture mirror allowlist in force (hot-applied). */
@@ -209,15 +263,24 @@ export class ConfigStore extends RpcTarget {
     const active = this.#document();
     const edited = applyEdits(active, changeSetEdits(change));
     if (!edited.ok) return { valid: false, errors: [{ in: "config", pointer: "#/listOps", detail: edited.detail }], restartRequired: false, changedPaths: [] };
-    const errors = distinct([...edited.errors, ...validateDocument(edited.candidate, active, { appliance: this.#appliance })]);
+    const errors = merged(edited.errors, validateDocument(edited.candidate, active, this.#context));
     const changes = diff(active, edited.candidate);
     return { valid: errors.length === 0, errors: toFieldErrors(errors), restartRequired: this.#restartRequired(changes.keys), changedPaths: changes.changedPaths };
   }
 
-  /** Creates (`create`: 409 if it exists) or fully replaces (`replace`: 404 if it does not) a keyed-list item. */
-  putItem(list: string, key: string, fields: Record<string, EditValue>, mode: "create" | "replace", meta: CommitMeta): Outcome<CommitSummary> {
-    const edit: Edit = { op: "item", listPath: list, key, fields, expect: mode === "create" ? "absent" : "present", replace: mode === "replace" };
+  /**
+   * Creates (`create`: 409 if it exists) or fully replaces (`replace`: 404 if
+   * it does not) a keyed-list item; `upsert` creates it or updates the given
+   * children, leaving the others as they are.
+   */
+  putItem(list: string, key: string, fields: Record<string, EditValue>, mode: "create" | "replace" | "upsert", meta: CommitMeta): Outcome<CommitSummary> {
+    const edit: Edit = { op: "item", listPath: list, key, fields, ...(mode === "upsert" ? {} : { expect: mode === "create" ? "absent" : "present" }), replace: mode === "replace" };
     return this.#commit(meta, (active) => applyEdits(active, [edit]));
+  }
+
+  /** Sets fields for a dedicated operation (e.g. the CGN settings); null returns a field to its default. */
+  setFields(fields: Record<string, EditValue>, meta: CommitMeta): Outcome<CommitSummary> {
+    return this.#commit(meta, (active) => applyEdits(active, Object.entries(fields).map(([path, value]): Edit => ({ op: "field", path, value }))));
   }
 
   /** Deletes a keyed-list item: 404 if unknown, 409 while other items refer to it. */
@@ -267,7 +330,7 @@ export class ConfigStore extends RpcTarget {
     const active = this.#active!;
     const produced = produce(active.document);
     if (!produced.ok) return produced;
-    const errors = distinct([...produced.errors, ...validateDocument(produced.candidate, active.document, { appliance: this.#appliance })]);
+    const errors = merged(produced.errors, validateDocument(produced.candidate, active.document, this.#context));
     if (errors.length > 0) {
       this.#emit({ kind: "rejected", operation: meta.operation, actor: meta.actor, errors: errors.length });
       const shown = errors.slice(0, 5).map((e) => `${e.pointer}: ${e.detail}`).join("; ");

@@ -9,6 +9,9 @@ import {
   Gateway,
   ScenarioAction,
   type FieldValue,
+  type LocalInstallReport,
+  type LocalKind,
+  type LocalSubscriber,
   type LogEntry,
   type Profile,
   type SessionQuery,
@@ -85,6 +88,16 @@ export class DataPlane extends RpcTarget {
     this.#persistedAtMs = this.#gateway.nowMs;
   }
 
+  /** The simulated clock and the seed in use, for models derived from them (GRE circuit status). */
+  clock(): { nowMs: number; seed: number } {
+    return { nowMs: this.#gateway.nowMs, seed: this.#gateway.seed };
+  }
+
+  /** The CGN section the running allocators were built from at the last start. */
+  runningCgn(): Profile["cgn"] {
+    return structuredClone(this.#gateway.profile.cgn);
+  }
+
   /** Appends an event from outside the model (logins, tokens, audit) to the log ring. */
   log(severity: Severity, msgId: string, fields: Record<string, FieldValue>): void {
     this.#gateway.appendLog(severity, msgId, fields);
@@ -117,6 +130,29 @@ export class DataPlane extends RpcTarget {
     this.#gateway.disconnect(id, "admin-reset");
     this.log("notice", "audit.session.disconnect", { sessionId: id, username: detail.session.username, actor });
     return { ok: true, sessionId: id };
+  }
+
+  // ── local subscribers ────────────────────────────────────────────────────
+
+  /** Hot-applies the local subscriber table (at open and on every commit that touches it). */
+  setLocalSubscribers(list: LocalSubscriber[]): LocalInstallReport {
+    return this.#gateway.setLocalSubscribers(list);
+  }
+
+  /** Live session ids of the online local subscribers, by `kind/key`. */
+  localSubscriberSessions(): Record<string, number> {
+    const online: Record<string, number> = {};
+    for (const s of this.#gateway.localSubscribers()) if (s.sessionId !== null) online[`${s.kind}/${s.key}`] = s.sessionId;
+    return online;
+  }
+
+  /** The live session of a local subscriber: 404 when it is not configured or offline. */
+  localSession(kind: LocalKind, key: string) {
+    const result = this.#gateway.localSession(kind, key);
+    if (result.ok) return { ok: true as const, session: result.session };
+    return result.reason === "offline"
+      ? refuse("not-found", `local ${kind} subscriber '${key}' has no live session (offline; it connects within a sub-step of being configured, and retries every minute when it cannot)`)
+      : refuse("not-found", `no local ${kind} subscriber '${key}'`);
   }
 
   // ── pools, CGN, RADIUS, metrics ──────────────────────────────────────────

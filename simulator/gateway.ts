@@ -13,6 +13,8 @@ import { teardownSession } from "./lifecycle.ts";
 import type { FieldValue, Severity } from "./log-catalogue.ts";
 import type { LogEntry, LogListener, LogTail } from "./logs.ts";
 import type { MetricsHistory } from "./metrics.ts";
+import { installLocalSubscribers, type LocalInstallReport } from "./local-sessions.ts";
+import type { LocalKind, LocalSubscriber, LocalSubscriberStatus } from "./local-subscribers.ts";
 import { Model } from "./model.ts";
 import { pageWindow } from "./paging.ts";
 import type { AddressPoolAllocation, AddressPoolView } from "./pools.ts";
@@ -170,6 +172,32 @@ export class Gateway {
     return { ok: true, sessionId: id };
   }
 
+  // Local subscribers
+
+  /**
+   * Installs the configured local subscribers (the whole table, at open and
+   * on every hot-apply): removed and changed ones are disconnected at once
+   * and give back what they held; new ones claim their static blocks now and
+   * connect at the next sub-step, through local AAA.
+   */
+  setLocalSubscribers(list: readonly LocalSubscriber[]): LocalInstallReport {
+    const report = installLocalSubscribers(this.#m, list);
+    if (report.disconnected > 0) evaluateAlarms(this.#m);
+    return report;
+  }
+
+  /** Every installed local subscriber with its live session id (null while offline), IPoE first, then by key. */
+  localSubscribers(): LocalSubscriberStatus[] {
+    return this.#m.locals.statuses(this.#m);
+  }
+
+  /** The live session of a local subscriber. */
+  localSession(kind: LocalKind, key: string): { ok: true; session: SessionDetail } | { ok: false; reason: "unknown-subscriber" | "offline" } {
+    const entry = this.#m.locals.find(kind, key);
+    if (!entry) return { ok: false, reason: "unknown-subscriber" };
+    return entry.slot < 0 ? { ok: false, reason: "offline" } : { ok: true, session: detailOf(this.#m, entry.slot) };
+  }
+
   // Address pools
 
   /** The spec's AddressPool array, one per configured pool. */
@@ -186,11 +214,16 @@ export class Gateway {
     const pool = m.pools.find((p) => p.name === name);
     if (!pool) return { ok: false, reason: "unknown-pool" };
     const { offset, limit } = pageWindow(page.offset, page.limit, 100, 1000);
-    const { total, items } = pool.allocations(offset, limit, (slot) => ({
-      sessionId: m.store.id[slot] ?? 0,
-      username: m.store.usernames[slot] ?? "",
-      vrf: m.vrfNames[m.store.vrf[slot] ?? 0] ?? "default",
-    }));
+    const { total, items } = pool.allocations(
+      offset,
+      limit,
+      (slot) => ({
+        sessionId: m.store.id[slot] ?? 0,
+        username: m.store.usernames[slot] ?? "",
+        vrf: m.vrfNames[m.store.vrf[slot] ?? 0] ?? "default",
+      }),
+      (subnet, ordinal) => m.locals.staticHolder(m, pool.index, subnet, ordinal),
+    );
     return { ok: true, page: { total, offset, limit, items } };
   }
 
@@ -311,6 +344,8 @@ export class Gateway {
       const next = new Model(m.profile, action.seed, m.nowMs, m.logs);
       next.nextSessionId = m.nextSessionId;
       this.#m = next;
+      // The configuration survives a reboot: the local subscriber table is installed again.
+      installLocalSubscribers(next, m.locals.installed());
       next.logs.emit(next.nowMs, "scenario.action", { action: action.action, detail: `seed=${action.seed} dropped=${dropped}` });
       evaluateAlarms(next);
       return { ok: true, action: action.action, detail: { seed: action.seed, dropped } };

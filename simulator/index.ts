@@ -24,4 +24,6 @@ export type { RadiusPoolStatus } from "./aaa.ts";
 export type { CaptureRecord, CaptureRow, CaptureStopReason } from "./captures.ts";
 export type { BindingQuery, CgnBindingRow, CgnBindingsPage, CgnGroupView, CgnStatus } from "./cgn.ts";
 export type { AddressPoolAllocation, AddressPoolSubnetView, AddressPoolView } from "./pools.ts";
+export { LOCAL_KINDS, placeAddress, placePrefix, type LocalKind, type LocalSubscriber, type LocalSubscriberStatus, type Placement } from "./local-subscribers.ts";
+export { LOCAL_RETRY_MS, type LocalInstallReport } from "./local-sessions.ts";
 export type { SessionDetail, SessionList, SessionQuery, SessionRates, SessionSummary, SessionSummaryCounts } from "./session-queries.ts";

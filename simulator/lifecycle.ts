@@ -21,10 +21,23 @@ export type SetupFailure =
   | "no-live-server"
   | "pool-exhausted"
   | "negotiation-abandoned"
-  | `cgn-${BindingRefusal}`;
+  | `cgn-${BindingRefusal}`
+  /** Local subscribers: a configured block another holder keeps, an address the pools refuse, no such port, no room for the VRF. */
+  | "address-in-use"
+  | "address-refused"
+  | "unknown-port"
+  | "no-vrf";
 
 /** Why a session went down. */
-export type DownCause = "churn" | "lease-expired" | "admin-reset" | "scenario" | "reseed";
+export type DownCause =
+  | "churn"
+  | "lease-expired"
+  | "admin-reset"
+  | "scenario"
+  | "reseed"
+  | "local-subscriber-removed"
+  | "local-subscriber-changed"
+  | "static-address-claimed";
 
 interface Held {
   pool: AddressPool;
@@ -156,16 +169,22 @@ export function teardownSession(m: Model, slot: number, cause: DownCause | (stri
   const id = s.id[slot] ?? 0;
   if (m.captures.has(id)) m.captures.stop(m.nowMs, id, "session-down");
   const pools = m.pools;
-  pools[s.v4Pool[slot] ?? 0]?.release(s.v4Subnet[slot] ?? 0, s.v4Ord[slot] ?? 0);
-  if ((s.wanPool[slot] ?? -1) >= 0) pools[s.wanPool[slot] ?? 0]?.release(s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0);
-  if ((s.pdPool[slot] ?? -1) >= 0) pools[s.pdPool[slot] ?? 0]?.release(s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0);
+  const sub = s.sub[slot] ?? 0;
+  if (sub < 0) {
+    // A local subscriber (negative sub): its claimed blocks stay claimed while it is configured.
+    m.locals.release(m, slot, sub);
+  } else {
+    pools[s.v4Pool[slot] ?? 0]?.release(s.v4Subnet[slot] ?? 0, s.v4Ord[slot] ?? 0);
+    if ((s.wanPool[slot] ?? -1) >= 0) pools[s.wanPool[slot] ?? 0]?.release(s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0);
+    if ((s.pdPool[slot] ?? -1) >= 0) pools[s.pdPool[slot] ?? 0]?.release(s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0);
+  }
   if ((s.cgn[slot] ?? -1) >= 0) m.cgn.release(m.nowMs, s.cgn[slot] ?? 0);
   s.cgn[slot] = -1;
   const uptime = Math.round((m.nowMs - (s.upMs[slot] ?? m.nowMs)) / 1000);
   const username = s.usernames[slot] ?? "";
   const encap = ENCAPS[s.encap[slot] ?? 0] ?? "ipoe";
   s.deactivate(slot);
-  m.putOffline(s.sub[slot] ?? 0);
+  if (sub >= 0) m.putOffline(sub);
   m.downSinceSample++;
   m.tally.down++;
   if (always || m.tally.loggedDown < m.profile.logging.sessionEventsPerStep) {
@@ -180,18 +199,20 @@ export function renewalDelayMs(m: Model, id: number, renewal = 0): number {
   return Math.round(m.profile.leases.ipoeLeaseSeconds * 1000 * (0.5 + 0.5 * u));
 }
 
-/** The session's IPv6 text: the WAN prefix, else the delegated prefix, else null. */
+/** The session's IPv6 text: the WAN prefix, else the delegated prefix, else null (a local subscriber's may lie outside every pool). */
 export function ipv6Text(m: Model, slot: number): string | null {
   const s = m.store;
   const wan = s.wanPool[slot] ?? -1;
   if (wan >= 0) return m.pools[wan]?.text(s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0) ?? null;
+  const local = (s.sub[slot] ?? 0) < 0 ? m.locals.ofSub(s.sub[slot] ?? 0) : undefined;
+  if (local?.wan.kind === "outside") return local.wan.text;
   const pd = s.pdPool[slot] ?? -1;
   if (pd >= 0) return m.pools[pd]?.text(s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0) ?? null;
-  return null;
+  return local?.pd.kind === "outside" ? local.pd.text : null;
 }
 
 /** One DHCP/IPCP exchange: an offer, possibly declined once (IPoE) or abandoned. */
-function offer(m: Model, pool: AddressPool, dhcp: boolean): { subnet: number; ordinal: number } | "exhausted" | "abandoned" {
+export function offer(m: Model, pool: AddressPool, dhcp: boolean): { subnet: number; ordinal: number } | "exhausted" | "abandoned" {
   const neg = m.profile.negotiation;
   let got = pool.offer();
   if (got.ok && dhcp && m.rng.chance(neg.declineProbability)) {
@@ -219,7 +240,8 @@ function offer(m: Model, pool: AddressPool, dhcp: boolean): { subnet: number; or
   return { subnet: got.subnet, ordinal: got.ordinal };
 }
 
-function noteFailure(m: Model, username: string, encap: number, reason: SetupFailure): void {
+/** Counts a failed setup and logs it within the sampling budget. */
+export function noteFailure(m: Model, username: string, encap: number, reason: SetupFailure): void {
   m.tally.failed++;
   if (m.tally.loggedFailed < m.profile.logging.sessionEventsPerStep) {
     m.tally.loggedFailed++;

@@ -29,7 +29,8 @@ export const LOG_CATALOGUE = {
   "session.down": {
     severity: "info",
     fields: ["sessionId", "username", "encap", "cause", "uptimeSeconds"],
-    meaning: "a session went down; cause is churn, lease-expired, admin-reset, scenario or reseed (sampled like session.up)",
+    meaning:
+      "a session went down; cause is churn, lease-expired, admin-reset, scenario, reseed, local-subscriber-removed, local-subscriber-changed or static-address-claimed (sampled like session.up; the last three always logged)",
   },
   "session.setup-failed": {
     severity: "warning",
@@ -40,6 +41,11 @@ export const LOG_CATALOGUE = {
     severity: "info",
     fields: ["intervalSeconds", "up", "down", "failed", "unloggedUp", "unloggedDown", "unloggedFailed"],
     meaning: "aggregate of one sub-step whose session events exceeded the sampling budget",
+  },
+  "aaa.local.table": {
+    severity: "notice",
+    fields: ["installed", "added", "changed", "removed", "disconnected"],
+    meaning: "the local subscriber table was installed or changed (configuration hot-apply); disconnected counts the sessions it ended",
   },
   "aaa.reject": {
     severity: "warning",
@@ -132,8 +138,9 @@ export const EXTERNAL_LOG_CATALOGUE = {
   "config.commit": {
     severity: "notice",
     fields: ["version", "operation", "actor", "comment", "changes", "restartRequired"],
-    meaning: "a configuration change was committed (operation: config, vrf, source-vrf-rule, rollback or certificate); changes counts the changed paths",
+    meaning: "a configuration change was committed (operation: config, vrf, source-vrf-rule, gre-listener, gre-circuit, cgn-group, cgn-settings, local-subscriber, rollback or certificate); changes counts the changed paths",
   },
+  "cgn.config.invalid": { severity: "error", fields: ["issues"], meaning: "at start, the CGN allocators could not be built from the configured CGN section; CGN runs without groups" },
   "config.rejected": { severity: "warning", fields: ["operation", "actor", "errors"], meaning: "a configuration change was refused by validation (422); errors counts the rejected fields" },
 } as const satisfies Record<string, CatalogueEntry>;
 

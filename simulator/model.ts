@@ -11,6 +11,7 @@ import { LogRing } from "./logs.ts";
 import { MetricsRing } from "./metrics.ts";
 import { AddressPool } from "./pools.ts";
 import type { Profile } from "./profile.ts";
+import { LocalTable } from "./local-subscribers.ts";
 import { Random } from "./random.ts";
 import { SessionStore } from "./sessions.ts";
 import { SubscriberBase, blankAttrs, type SubscriberAttrs } from "./subscribers.ts";
@@ -59,6 +60,8 @@ export class Model {
   readonly alarms: AlarmBook;
   readonly captures: Captures;
   readonly metrics: MetricsRing;
+  /** Locally defined subscribers (the configuration's local subscriber table). */
+  readonly locals = new LocalTable();
   /** Events since the last metrics sample (sessionsUp / sessionsDown per interval). */
   upSinceSample = 0;
   downSinceSample = 0;
@@ -110,6 +113,21 @@ export class Model {
     const list = this.poolTable[vrf * 3 + family] ?? [];
     if (list.length === 0) return null;
     return this.pools[list[pick % list.length] ?? 0] ?? null;
+  }
+
+  /**
+   * The index of a VRF, learnt if the profile does not list it (a local
+   * subscriber placed in a VRF the configuration created: no pools, no CGN).
+   * -1 when the session table's VRF column (one byte) is full.
+   */
+  addVrf(name: string): number {
+    const known = this.vrfNames.indexOf(name);
+    if (known >= 0) return known;
+    if (this.vrfNames.length >= 256) return -1;
+    this.vrfNames.push(name);
+    this.store.growVrfs(this.vrfNames.length);
+    for (let f = 0; f < 3; f++) this.poolTable.push([]);
+    return this.vrfNames.length - 1;
   }
 
   /** Removes a subscriber from the offline set. */

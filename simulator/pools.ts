@@ -12,7 +12,7 @@
  */
 import { SUB_STEP_MS } from "./clock.ts";
 import type { PoolConfig } from "./profile.ts";
-import { familyBits, formatIpv4, formatIpv6, formatPrefix, parsePrefix, prefixLast, prefixSpan, type Prefix } from "./prefix.ts";
+import { familyBits, formatIpv4, formatIpv6, formatPrefix, parsePrefix, prefixContains, prefixLast, prefixSpan, type Prefix } from "./prefix.ts";
 import { IntQueue, TimedQueue } from "./queues.ts";
 
 /** Holder codes; positive values are session slot + 1. */
@@ -184,7 +184,11 @@ class Subnet {
 
   /** Takes a free ordinal (least recently released first, then never-used ones), or -1. */
   take(): number {
-    if (this.free.size > 0) return this.free.shift();
+    // A queued ordinal may since have been claimed by a configured subscriber (claimStatic): skip it.
+    while (this.free.size > 0) {
+      const o = this.free.shift();
+      if (this.holders[o] === FREE) return o;
+    }
     while (this.hwm < this.size) {
       const o = this.hwm++;
       this.ensure(o + 1);
@@ -374,14 +378,56 @@ export class AddressPool {
 
   /** Scenario drain: releases every reserved block. */
   drain(): number {
-    const n = this.#reserved.length / 2;
+    let n = 0;
     for (let k = 0; k < this.#reserved.length; k += 2) {
       const s = this.subnets[this.#reserved[k] ?? 0] as Subnet;
+      const o = this.#reserved[k + 1] ?? 0;
+      // A reserved block claimed since by a configured subscriber stays with it.
+      if (s.holders[o] !== RESERVED) continue;
       s.reserved--;
-      s.give(this.#reserved[k + 1] ?? 0);
+      s.give(o);
+      n++;
     }
     this.#reserved = [];
     return n;
+  }
+
+  /**
+   * Holds one block for a configured (local) subscriber: counted as static and
+   * never offered until `releaseStatic`. A block committed to a live session
+   * is refused with that session's slot (the caller disconnects it and claims
+   * again); an offered, quarantined or reserved block is taken over.
+   */
+  claimStatic(
+    block: Prefix,
+  ): { ok: true; subnet: number; ordinal: number } | { ok: false; reason: "outside" | "excluded" | "static" } | { ok: false; reason: "committed"; slot: number } {
+    const si = this.subnets.findIndex((s) => prefixContains(s.prefix, block) && block.length === this.config.delegationLength);
+    const s = this.subnets[si];
+    if (!s) return { ok: false, reason: "outside" };
+    const o = s.ordinalOf(Number((block.base - s.prefix.base) / prefixSpan(block)));
+    if (o < 0) return { ok: false, reason: "excluded" };
+    s.ensure(o + 1);
+    const h = s.holders[o] ?? FREE;
+    if (h === STATIC) return { ok: false, reason: "static" };
+    if (h > 0) return { ok: false, reason: "committed", slot: h - 1 };
+    // Offer holds, quarantines and reservations check the holder when they lapse, so they skip this block.
+    if (h === OFFERED) s.offered--;
+    else if (h === QUARANTINED) s.quarantined--;
+    else if (h === RESERVED) s.reserved--;
+    s.holders[o] = STATIC;
+    s.statics++;
+    if (o >= s.extent) s.extent = o + 1;
+    return { ok: true, subnet: si, ordinal: o };
+  }
+
+  /** Returns a block held by `claimStatic` to the pool. */
+  releaseStatic(subnet: number, ordinal: number): void {
+    const s = this.subnets[subnet] as Subnet;
+    if (s.holders[ordinal] !== STATIC) return;
+    s.statics--;
+    // Below the high-water mark only the free queue hands blocks out; above it, the scan finds it again.
+    if (ordinal < s.hwm) s.give(ordinal);
+    else s.holders[ordinal] = FREE;
   }
 
   /** The uint32 IPv4 address of a block. */
@@ -446,8 +492,16 @@ export class AddressPool {
     };
   }
 
-  /** Held blocks ordered by prefix, paged; total equals `used`. */
-  allocations(offset: number, limit: number, holder: (slot: number) => HolderInfo): { total: number; items: AddressPoolAllocation[] } {
+  /**
+   * Held blocks ordered by prefix, paged; total equals `used`. `staticHolder`
+   * names the configured subscriber (and its live session) of a claimed block.
+   */
+  allocations(
+    offset: number,
+    limit: number,
+    holder: (slot: number) => HolderInfo,
+    staticHolder: (subnet: number, ordinal: number) => HolderInfo | null = () => null,
+  ): { total: number; items: AddressPoolAllocation[] } {
     const items: AddressPoolAllocation[] = [];
     const vrf = this.config.vrf ?? "default";
     let seen = 0;
@@ -466,7 +520,9 @@ export class AddressPool {
           const info = holder(h - 1);
           items.push({ prefix, kind: "dynamic", sessionId: info.sessionId, username: info.username, vrf: info.vrf, static: false });
         } else if (h === STATIC) {
-          items.push({ prefix, kind: "static", sessionId: 0, username: s.staticUsers.get(o) ?? "", vrf, static: true });
+          const local = staticHolder(si, o);
+          if (local) items.push({ prefix, kind: "static", sessionId: local.sessionId, username: local.username, vrf: local.vrf, static: true });
+          else items.push({ prefix, kind: "static", sessionId: 0, username: s.staticUsers.get(o) ?? "", vrf, static: true });
         } else {
           const kind = h === OFFERED ? "offered" : h === QUARANTINED ? "quarantined" : "reserved";
           items.push({ prefix, kind, sessionId: 0, username: "", vrf, static: false });

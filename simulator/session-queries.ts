@@ -10,10 +10,11 @@ import type { CaptureRecord } from "./captures.ts";
 import type { CgnBindingRow } from "./cgn.ts";
 import { isoTime } from "./clock.ts";
 import { ipv6Text } from "./lifecycle.ts";
+import type { Hold } from "./local-subscribers.ts";
 import type { Model } from "./model.ts";
 import { pageWindow } from "./paging.ts";
 import { ENCAPS, type Encap } from "./profile.ts";
-import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix } from "./prefix.ts";
+import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, prefixesOverlap } from "./prefix.ts";
 import { formatMac } from "./subscribers.ts";
 import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./traffic.ts";
 
@@ -83,10 +84,11 @@ export interface SessionDetail extends SessionSummary {
   portLabel: string | null;
   realm: string;
   aaa: { method: "radius" | "local"; server: string | null };
+  /** `pool` and `subnet` are null for a local subscriber's address configured outside every pool. */
   addresses: {
-    ipv4: { address: string; pool: string; subnet: string; cgnTranslated: boolean };
-    ipv6Wan: { prefix: string; pool: string; subnet: string } | null;
-    ipv6Pd: { prefix: string; pool: string; subnet: string } | null;
+    ipv4: { address: string; pool: string | null; subnet: string | null; cgnTranslated: boolean };
+    ipv6Wan: { prefix: string; pool: string | null; subnet: string | null } | null;
+    ipv6Pd: { prefix: string; pool: string | null; subnet: string | null } | null;
   };
   leaseExpiresUtc: string | null;
   planRates: { downloadKbps: number; uploadKbps: number };
@@ -155,7 +157,7 @@ export function summaryRow(m: Model, slot: number): SessionSummary {
     mac: macOf(m, slot),
     svlan: s.svlan[slot] ?? 0,
     vlan: s.cvlan[slot] ?? 0,
-    plan: m.profile.plans[s.plan[slot] ?? 0]?.name ?? "",
+    plan: planName(m, slot),
     walledGarden: s.walledGarden[slot] === 1,
     uptimeSeconds: Math.max(0, Math.round((m.nowMs - (s.upMs[slot] ?? m.nowMs)) / 1000)),
     portId: port >= 0 ? (m.profile.ports[port]?.portId ?? null) : null,
@@ -191,25 +193,30 @@ export function detailOf(m: Model, slot: number): SessionDetail {
   };
   const plan = m.profile.plans[s.plan[slot] ?? 0];
   const binding = s.cgn[slot] ?? -1;
+  // A local subscriber (negative sub): its realm, rates and addresses outside the pools come from its configuration.
+  const local = (s.sub[slot] ?? 0) < 0 ? m.locals.ofSub(s.sub[slot] ?? 0) : undefined;
+  const outside = (hold: Hold | undefined) => (hold?.kind === "outside" ? { prefix: hold.text, pool: null, subnet: null } : null);
   return {
     ...row,
     state: "up",
     startedUtc: isoTime(s.upMs[slot] ?? m.nowMs),
     portLabel: port >= 0 ? (m.profile.ports[port]?.label ?? null) : null,
-    realm: m.profile.identities.realms[s.realm[slot] ?? 0]?.domain ?? "",
+    realm: local ? local.realm : (m.profile.identities.realms[s.realm[slot] ?? 0]?.domain ?? ""),
     aaa: server >= 0 ? { method: "radius", server: m.radius.label(server) } : { method: "local", server: null },
     addresses: {
       ipv4: {
         address: row.ipv4,
-        pool: v4?.name ?? "",
-        subnet: v4?.config.subnets[s.v4Subnet[slot] ?? 0]?.prefix ?? "",
-        cgnTranslated: v4?.cgnTranslated ?? false,
+        pool: v4?.name ?? null,
+        subnet: v4 ? (v4.config.subnets[s.v4Subnet[slot] ?? 0]?.prefix ?? null) : null,
+        cgnTranslated: v4?.cgnTranslated ?? binding >= 0,
       },
-      ipv6Wan: v6(s.wanPool[slot] ?? -1, s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0),
-      ipv6Pd: v6(s.pdPool[slot] ?? -1, s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0),
+      ipv6Wan: v6(s.wanPool[slot] ?? -1, s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0) ?? outside(local?.wan),
+      ipv6Pd: v6(s.pdPool[slot] ?? -1, s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0) ?? outside(local?.pd),
     },
     leaseExpiresUtc: (s.leaseMs[slot] ?? 0) > 0 ? isoTime(s.leaseMs[slot] ?? 0) : null,
-    planRates: { downloadKbps: plan?.downloadKbps ?? 0, uploadKbps: plan?.uploadKbps ?? 0 },
+    planRates: local
+      ? { downloadKbps: local.downBps / 1000, uploadKbps: local.upBps / 1000 }
+      : { downloadKbps: plan?.downloadKbps ?? 0, uploadKbps: plan?.uploadKbps ?? 0 },
     cgn: binding >= 0 ? m.cgn.row(binding, m.usernameOf) : null,
     counters: {
       rxBytes: Math.round(s.rxBytes[slot] ?? 0),
@@ -234,8 +241,18 @@ export function matchingSlots(m: Model, q: SessionQuery): number[] {
 }
 
 function macOf(m: Model, slot: number): string {
-  const a = m.subscribers.describe(m.store.sub[slot] ?? 0, m.scratch);
+  const sub = m.store.sub[slot] ?? 0;
+  const local = sub < 0 ? m.locals.ofSub(sub) : undefined;
+  if (local) return formatMac(local.macHi, local.macLo);
+  const a = m.subscribers.describe(sub, m.scratch);
   return formatMac(a.macHi, a.macLo);
+}
+
+/** The plan a session shows: the profile plan's name; a local subscriber's configured plan, or `local` when it has none. */
+function planName(m: Model, slot: number): string {
+  const sub = m.store.sub[slot] ?? 0;
+  if (sub < 0) return m.locals.ofSub(sub)?.config.plan ?? "local";
+  return m.profile.plans[m.store.plan[slot] ?? 0]?.name ?? "";
 }
 
 /**
@@ -309,9 +326,16 @@ function ipPredicate(m: Model, text: string): Predicate | false {
       const r = ranges[pool]?.[subnet];
       return r !== null && r !== undefined && ord >= r[0] && ord <= r[1];
     };
+    // A local subscriber's IPv6 may lie outside every pool: its text is parsed (few sessions take this path).
+    const local = (slot: number): boolean => {
+      const text = ipv6Text(m, slot);
+      const p = text === null ? null : parsePrefix(text, false);
+      return p !== null && prefixesOverlap(prefix, p);
+    };
     return (slot) => {
       const wan = s.wanPool[slot] ?? -1;
       if (wan >= 0) return inRange(wan, s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0);
+      if ((s.sub[slot] ?? 0) < 0) return local(slot);
       const pd = s.pdPool[slot] ?? -1;
       return pd >= 0 && inRange(pd, s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0);
     };

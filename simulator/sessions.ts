@@ -219,6 +219,14 @@ export class SessionStore {
     if (this.walledGarden[slot] === 1) this.walledGardenCount += d;
   }
 
+  /** Makes room for VRFs learnt after construction (Model.addVrf). */
+  growVrfs(vrfs: number): void {
+    if (vrfs <= this.byVrf.length) return;
+    const next = new Int32Array(vrfs);
+    next.set(this.byVrf);
+    this.byVrf = next;
+  }
+
   /** Drops index entries of sessions that went down (they are skipped until then). */
   #compactOrder(): void {
     let w = 0;

@@ -9,6 +9,7 @@
  */
 import { AlarmBook } from "./alarms.ts";
 import { LogRing } from "./logs.ts";
+import type { LocalTableState } from "./local-subscribers.ts";
 import { Model, type Tally } from "./model.ts";
 import type { Profile } from "./profile.ts";
 import { Random, mix32, type RandomState } from "./random.ts";
@@ -76,6 +77,9 @@ export function snapshotModel(m: Model): GatewaySnapshot {
     alarms: m.alarms.exportState(),
     captures: m.captures.exportState(),
     logs: m.logs.exportState(),
+    // VRFs learnt after construction (local subscribers' configured VRFs), in index order.
+    extraVrfs: m.vrfNames.slice(m.profile.vrfs.length),
+    locals: m.locals.exportState(),
   };
   const blobs: ArrayBuffer[] = [];
   const meta = lift(state, blobs);
@@ -107,12 +111,18 @@ export function restoreModel(
   m.offlineCount = st.offlineCount;
   m.offline.set(st.offline);
   m.offlinePos.set(st.offlinePos);
+  // Learnt VRFs first: the session table's VRF column and counters index them.
+  for (const name of st.extraVrfs ?? []) m.addVrf(name);
   const s = m.store;
   const target = s as unknown as Record<string, Typed>;
   for (const [name, arr] of Object.entries(st.store.columns)) target[name]?.set(arr);
   s.highWater = st.store.highWater;
   s.rebuild(st.store.free, st.store.live);
-  for (const slot of st.store.live) s.usernames[slot] = m.subscribers.username(s.sub[slot] ?? 0, s.realm[slot] ?? 0);
+  m.locals.importState(m, st.locals);
+  for (const slot of st.store.live) {
+    const sub = s.sub[slot] ?? 0;
+    s.usernames[slot] = sub < 0 ? (m.locals.ofSub(sub)?.config.username ?? "") : m.subscribers.username(sub, s.realm[slot] ?? 0);
+  }
   m.pools.forEach((p, i) => {
     const ps = st.pools[i];
     if (ps) p.importState(ps);
@@ -147,6 +157,9 @@ interface SnapshotState {
   alarms: ReturnType<AlarmBook["exportState"]>;
   captures: ReturnType<Model["captures"]["exportState"]>;
   logs: ReturnType<LogRing["exportState"]>;
+  /** Absent in snapshots written before local subscribers existed. */
+  extraVrfs?: string[];
+  locals?: LocalTableState;
 }
 
 /** Replaces typed arrays by blob markers. */

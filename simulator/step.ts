@@ -1,8 +1,9 @@
 /**
  * One 10-second sub-step of the data plane, in a fixed order so that the
  * random stream is consumed identically on every run: expiries, departures,
- * setups, traffic (with lease renewals and CGN flows), CGN housekeeping,
- * captures, the metrics sample, alarms, and the aggregate activity log.
+ * setups (generated subscribers, then configured local ones), traffic (with
+ * lease renewals and CGN flows), CGN housekeeping, captures, the metrics
+ * sample, alarms, and the aggregate activity log.
  *
  * Population: departures are Poisson(disconnectsPerSecond × curve ×
  * multiplier) over live sessions; setups are Poisson(connectsPerSecond ×
@@ -13,6 +14,7 @@
 import { SUB_STEP_MS, SUB_STEP_SECONDS, dailyFactor } from "./clock.ts";
 import { evaluateAlarms } from "./conditions.ts";
 import { setupSession, teardownSession } from "./lifecycle.ts";
+import { connectLocalSubscribers } from "./local-sessions.ts";
 import type { Model } from "./model.ts";
 import { packetsPerSecond, runTraffic } from "./traffic.ts";
 
@@ -41,6 +43,8 @@ export function subStep(m: Model): void {
     const sub = m.offline[m.rng.int(m.offlineCount)] ?? 0;
     setupSession(m, sub);
   }
+  // Configured local subscribers are not drawn by arrivals: each offline one tries by itself.
+  connectLocalSubscribers(m);
 
   const lapsed = runTraffic(m);
   for (const slot of lapsed) teardownSession(m, slot, "lease-expired");

@@ -46,7 +46,7 @@ export function runTraffic(m: Model): number[] {
   const cgn = m.cgn;
   const flowBase = Float64Array.from(groups, (g) => g.config.flowsPerSubscriber / meanActivity);
   // Columns hoisted into locals: the calls below (rng, setFlows) would otherwise force V8 to reload them per row.
-  const { alive, encap, leaseMs, id, activity, plan: planOf, walledGarden, rxBps, txBps, rxBytes, txBytes, rxPackets, txPackets, port: portOf } = s;
+  const { alive, encap, leaseMs, id, activity, plan: planOf, walledGarden, rxBps, txBps, rxBytes, txBytes, rxPackets, txPackets, port: portOf, sub: subOf } = s;
   const bindingOf = s.cgn;
   const bindingGroup = cgn.group;
   // Slot order, not live-list order: sequential access through the columns is several times faster at 128k.
@@ -70,6 +70,13 @@ export function runTraffic(m: Model): number[] {
     const plan = planOf[slot] ?? 0;
     let tx = (planDown[plan] ?? 0) * u;
     let rx = (planUp[plan] ?? 0) * u;
+    const sub = subOf[slot] ?? 0;
+    if (sub < 0) {
+      // A local subscriber is shaped to its configured rates (the plan's where it gives none).
+      const local = m.locals.ofSub(sub);
+      tx = (local?.downBps ?? 0) * u;
+      rx = (local?.upBps ?? 0) * UPLOAD_RATIO * u;
+    }
     const wg = walledGarden[slot] === 1;
     if (wg) {
       if (tx > wgBps) tx = wgBps;

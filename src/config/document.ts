@@ -89,7 +89,8 @@ const splitList = (input: string | string[]): string[] =>
 function decodeScalar(spec: FieldSpec, raw: string): Decoded {
   let candidate: unknown = spec.secret ? raw : raw.trim();
   if (isIntegerType(spec.type)) {
-    if (!/^\d+$/.test(raw.trim())) return { ok: false, detail: `must be a decimal integer (${spec.type})` };
+    // A sign is read, so a negative value is told its range rather than its syntax.
+    if (!/^-?\d+$/.test(raw.trim())) return { ok: false, detail: `must be a decimal integer (${spec.type})` };
     candidate = Number(raw.trim());
   } else if (spec.type === "boolean") {
     const lower = raw.trim().toLowerCase();

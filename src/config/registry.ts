@@ -14,6 +14,9 @@
 import { z } from "zod";
 import { ALARM_SEVERITIES } from "../../simulator/alarms.ts";
 import { hasScheme, isCidr, isHostname, isIpAddress, isIpv4, isIpv6, isListenerUrl, isPrefix, isRouteDistinguisher, isRouteTarget, parseHostPort } from "./syntax.ts";
+import { RESERVED_CIRCUIT_IDS, isInterfaceAddress, isInterfaceName, tunnelAddressProblems } from "./gre.ts";
+import { autoLearnVrf, cgnGroupProblems, isAutoLearnEntry, isIpv4Cidr } from "./cgn.ts";
+import { IPOE_KEY_PATTERN, isIpv6PrefixText, isPppoeUsername, localSubscriberItemProblems } from "./local-subscribers.ts";
 
 /** What GET /config shows instead of a secret, and what a write may send to leave a secret unchanged. */
 export const REDACTED = "********";
@@ -37,8 +40,8 @@ export interface FieldSpec {
   secret?: boolean;
   /** Written only by this operation, which checks what the registry cannot (e.g. a key matching its certificate); change sets may only clear it. */
   managedBy?: string;
-  /** The value (each element) must be a key of this list, or one of `builtin`. */
-  ref?: { list: string; builtin: readonly string[] };
+  /** The value (each element, or what `pick` reads from it) must be a key of this list, or one of `builtin`. */
+  ref?: { list: string; builtin: readonly string[]; pick?: (element: string) => string };
   description: string;
 }
 
@@ -67,6 +70,11 @@ const uint = (bits: 8 | 16 | 32, min = 0, max = 2 ** bits - 1) => {
   const range = `must be a uint${bits} in ${min}-${max}`;
   return z.int(range).min(min, range).max(max, range);
 };
+/** The spec's int32, narrowed to non-negative values (rates and bursts). */
+const int32 = (min = 0) => {
+  const range = `must be an int32 in ${min}-${2 ** 31 - 1}`;
+  return z.int(range).min(min, range).max(2 ** 31 - 1, range);
+};
 const text = (check: (value: string) => boolean, message: string) => z.string().refine(check, message);
 const free = (max: number) => z.string().max(max, `at most ${max} characters`);
 
@@ -78,6 +86,42 @@ const VRF_REF = { list: "vrfs", builtin: ["default"] } as const;
 const TOKEN = text((t) => /^bngtok_[A-Za-z0-9]{36}$/.test(t), "a bngtok_ token (bngtok_ and 36 letters or digits)");
 
 const SINK_SCHEMES: Record<string, readonly string[]> = { webhook: ["https", "http"], smtp: ["smtp", "smtps", "mailto"], bus: ["nats", "amqp", "amqps", "kafka", "mqtt", "mqtts"] };
+
+/**
+ * The children both kinds of local subscriber share (the spec's Local IPoE
+ * subscriber body less the line). Addresses are checked against the pools
+ * of their VRF and against each other by the validator (local-subscribers.ts).
+ */
+const LOCAL_SUBSCRIBER_CHILDREN: Record<string, FieldSpec> = {
+  vrfName: { type: "string", schema: NAME, default: null, ref: VRF_REF, description: "VRF of the session: a configured VRF or `default`; null = `default`" },
+  framedIp: {
+    type: "ipv4",
+    schema: text(isIpv4, "an IPv4 address"),
+    default: null,
+    description: "IPv4 address: inside a pool of the VRF it is held there as a static allocation, outside every pool it is used as is; null = a dynamic address from the VRF's pool; unique across local subscribers of the same VRF (VRFs are separate address spaces)",
+  },
+  framedIpv6: { type: "ipv6", schema: text(isIpv6, "an IPv6 address"), default: null, description: "IPv6 WAN address (inside a WAN pool of the VRF its /64 is held statically); null = none" },
+  ipv6PdPrefix: {
+    type: "ipv6Prefix",
+    schema: text(isIpv6PrefixText, "an IPv6 prefix `address/length`, or an address with ipv6PdLength"),
+    default: null,
+    description: "delegated prefix (inside a PD pool of the VRF it must be one of its delegations, held statically); null = none",
+  },
+  ipv6PdLength: { type: "uint8", schema: uint(8), default: null, description: "length of ipv6PdPrefix, 1-128 (when the prefix is written without one)" },
+  dns1: { type: "ipv4", schema: text(isIpv4, "an IPv4 address"), default: null, description: "primary IPv4 DNS server offered" },
+  dns2: { type: "ipv4", schema: text(isIpv4, "an IPv4 address"), default: null, description: "secondary IPv4 DNS server offered" },
+  dnsV6_1: { type: "ipv6", schema: text(isIpv6, "an IPv6 address"), default: null, description: "primary IPv6 DNS server offered" },
+  dnsV6_2: { type: "ipv6", schema: text(isIpv6, "an IPv6 address"), default: null, description: "secondary IPv6 DNS server offered" },
+  planName: { type: "string", schema: NAME, default: null, description: "a plan of the appliance's profile; null = none (the rates alone shape)" },
+  subscriberServiceId: { type: "string", schema: free(253), default: null, description: "the operator's service or billing id" },
+  downloadRateKbps: { type: "int32", schema: int32(), default: 0, description: "downstream shaping rate; 0 = the plan's (required without a plan)" },
+  uploadRateKbps: { type: "int32", schema: int32(), default: 0, description: "upstream shaping rate; 0 = the plan's (required without a plan)" },
+  downloadRatePps: { type: "int32", schema: int32(), default: 0, description: "downstream packet-rate limit; 0 = none" },
+  uploadRatePps: { type: "int32", schema: int32(), default: 0, description: "upstream packet-rate limit; 0 = none" },
+  downloadBurstKb: { type: "int32", schema: int32(), default: null, description: "downstream burst size; null = the shaper's default" },
+  uploadBurstKb: { type: "int32", schema: int32(), default: null, description: "upstream burst size; null = the shaper's default" },
+  additionalRoutes: { type: "cidr", listMode: true, schema: text(isCidr, "a CIDR prefix with its host bits zero, e.g. 192.0.2.0/29"), default: [], description: "framed routes (RFC 2865 Framed-Route) routed to the subscriber" },
+};
 
 /** Every key of the configuration, in the order GET /config/schema lists them. */
 export const CONFIG_KEYS: readonly ConfigKey[] = [
@@ -177,6 +221,39 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   },
   {
     kind: "list",
+    path: "subscribers.local.ipoe",
+    key: {
+      name: "line",
+      type: "string",
+      schema: text((t) => IPOE_KEY_PATTERN.test(t), "`port:sVlan:vlan` in decimal, e.g. 1:100:42"),
+      description: "`port:sVlan:vlan`: the access line, equal to the item's port, sVlan and vlan",
+    },
+    children: {
+      ...LOCAL_SUBSCRIBER_CHILDREN,
+      option82CircuitId: { type: "string", schema: free(253).min(1, "must not be empty"), default: null, description: "DHCP option 82 circuit id (RFC 3046) the line presents; the session's username when set; unique" },
+      port: { type: "uint8", schema: uint(8), default: null, required: true, description: "port id of the line: one of the appliance's subscriber-facing ports" },
+      vlan: { type: "uint16", schema: uint(16), default: null, required: true, description: "C-VLAN id of the line (802.1Q, 0-4094; 0 = untagged)" },
+      sVlan: { type: "uint16", schema: uint(16), default: null, required: true, description: "S-VLAN id of the line (802.1ad, 0-4094; 0 = single-tagged)" },
+    },
+    unique: ["option82CircuitId"],
+    checkItem: localSubscriberItemProblems,
+    apply: "hot",
+    description: "locally defined IPoE subscribers, answered by the appliance's own AAA (no RADIUS request)",
+  },
+  {
+    kind: "list",
+    path: "subscribers.local.pppoe",
+    key: { name: "username", type: "string", schema: text(isPppoeUsername, "1-253 printable ASCII characters without spaces or '/'"), description: "the PPPoE (PAP/CHAP) username" },
+    children: {
+      password: { type: "string", schema: free(128).min(1, "must not be empty"), default: null, required: true, secret: true, description: "PAP/CHAP password; write-only" },
+      ...LOCAL_SUBSCRIBER_CHILDREN,
+    },
+    checkItem: localSubscriberItemProblems,
+    apply: "hot",
+    description: "locally defined PPPoE subscribers, answered by the appliance's own AAA (no RADIUS request)",
+  },
+  {
+    kind: "list",
     path: "radius.servers",
     key: { name: "hostPort", type: "string", schema: text((t) => parseHostPort(t) !== null, "host:port or [ipv6]:port with a port in 1-65535"), description: "`host:port` (authentication UDP port)" },
     children: {
@@ -222,6 +299,46 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     description: "BGP neighbors",
   },
   {
+    kind: "list",
+    path: "gre.listeners",
+    key: { name: "id", type: "string", schema: NAME, description: "listener id; circuits name it as listenerId" },
+    children: {
+      localAddress: { type: "ip", schema: text(isIpAddress, "an IPv4 or IPv6 address"), default: null, required: true, description: "local tunnel endpoint: the outer source address of every circuit on the listener; unique" },
+      underlayInterface: { type: "interface", schema: text(isInterfaceName, "an interface name of 1-15 letters, digits, '.', '_', ':', '@' or '-'"), default: null, description: "interface the tunnels leave by; null = the route to each remote decides" },
+      ttl: { type: "uint8", schema: uint(8, 1, 255), default: 64, description: "outer TTL (IPv4) or hop limit (IPv6)" },
+    },
+    unique: ["localAddress"],
+    apply: "hot",
+    description: "GRE listeners: the shared local tunnel endpoints (usually one per box) that circuits reference",
+  },
+  {
+    kind: "list",
+    path: "gre.circuits",
+    key: {
+      name: "id",
+      type: "string",
+      schema: NAME.refine((t) => !(RESERVED_CIRCUIT_IDS as readonly string[]).includes(t), `${RESERVED_CIRCUIT_IDS.map((r) => `'${r}'`).join(" and ")} name the section's own resources`),
+      description: "immutable circuit id",
+    },
+    children: {
+      listenerId: { type: "string", schema: NAME, default: null, required: true, ref: { list: "gre.listeners", builtin: [] }, description: "the listener whose local address the tunnel starts from" },
+      vrf: { type: "string", schema: NAME, default: null, required: true, ref: VRF_REF, description: "customer VRF the circuit delivers into: a configured VRF or `default`" },
+      remote: { type: "ip", schema: text(isIpAddress, "an IPv4 or IPv6 address"), default: null, required: true, description: "the customer's tunnel endpoint (outer destination), of the listener's family" },
+      localTunnelAddress: { type: "interfaceAddress", schema: text(isInterfaceAddress, "an address with its prefix length, e.g. 10.255.0.1/30"), default: null, required: true, description: "this end's address inside the tunnel, with the tunnel subnet's length" },
+      remoteTunnelAddress: { type: "interfaceAddress", schema: text(isInterfaceAddress, "an address with its prefix length, e.g. 10.255.0.2/30"), default: null, required: true, description: "the far end's address inside the tunnel: same subnet as localTunnelAddress, another host" },
+      description: { type: "string", schema: free(255), default: "", description: "free text" },
+      peerAsn: { type: "uint32", schema: uint(32, 1), default: null, description: "BGP peer AS over the tunnel (AS 0 is reserved, RFC 7607); null = no BGP (static routing)" },
+      maximumPrefix: { type: "uint32", schema: uint(32, 1), default: null, description: "prefixes accepted from the peer before the session is torn down; null = no limit" },
+      bfd: { type: "boolean", schema: z.boolean(), default: false, description: "run BFD over the tunnel" },
+      key: { type: "uint32", schema: uint(32), default: null, description: "GRE key (RFC 2890); null = none. Tells apart tunnels between the same two endpoints" },
+      clampMss: { type: "boolean", schema: z.boolean(), default: true, description: "clamp TCP MSS to the tunnel MTU (GRE adds 24 bytes of overhead)" },
+      mtu: { type: "uint16", schema: uint(16, 576, 9000), default: null, description: "tunnel MTU; null = the underlay's MTU less the GRE overhead" },
+    },
+    checkItem: tunnelAddressProblems,
+    apply: "hot",
+    description: "GRE customer circuits: a tunnel from a listener to a customer endpoint, delivered into a VRF, optionally with BGP and BFD",
+  },
+  {
     kind: "field",
     path: "captures.mirrorAllowlist",
     type: "prefix",
@@ -251,19 +368,53 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     description: "alarm push sinks, each with a severity floor",
   },
   {
+    kind: "list",
+    path: "cgn.groups",
+    key: { name: "name", type: "string", schema: NAME, description: "group name" },
+    children: {
+      description: { type: "string", schema: free(255), default: "", description: "free text" },
+      insideVrfs: { type: "string", listMode: true, schema: NAME, default: [], ref: VRF_REF, description: "subscriber VRFs whose IPv4 sessions the group translates (at least one; a VRF belongs to one group)" },
+      outsideVrf: { type: "string", schema: NAME, default: "default", ref: VRF_REF, description: "VRF the public side lives in: a configured VRF or `default`" },
+      publicSubnets: { type: "ipv4Cidr", listMode: true, schema: text(isIpv4Cidr, "an IPv4 prefix with its host bits zero, e.g. 192.0.2.0/24"), default: [], description: "public IPv4 prefixes translated to (at least one; no overlap with another group)" },
+      chunkSize: { type: "uint16", schema: uint(16, 64, 32768), default: 1024, description: "ports per port block" },
+      portCap: { type: "uint16", schema: uint(16, 64, 64512), default: 4096, description: "most ports one binding may hold: a multiple of chunkSize, at most 64 blocks" },
+      setupsPerSec: { type: "uint32", schema: uint(32, 1), default: 1000, description: "new bindings per second the group admits" },
+      bindingTimeoutSeconds: { type: "uint32", schema: uint(32, 1), default: 300, description: "idle time before a binding without flows is released" },
+      quarantineSeconds: { type: "uint32", schema: uint(32), default: 120, description: "how long a released port block rests before reuse" },
+      bypassPrefixes: { type: "ipv4Cidr", listMode: true, schema: text(isIpv4Cidr, "an IPv4 prefix with its host bits zero"), default: [], description: "inside prefixes that are not translated" },
+      autoLearn: {
+        type: "cgnAutoLearn",
+        listMode: true,
+        schema: text(isAutoLearnEntry, "`<insideVrf>:<IPv4 prefix>`, e.g. cgn-inside:100.127.0.0/16"),
+        default: [],
+        ref: { ...VRF_REF, pick: autoLearnVrf },
+        description: "inside sources translated without a session (anonymous bindings), one `<insideVrf>:<prefix>` element per prefix",
+      },
+      "timeouts.tcpEstablished": { type: "uint32", schema: uint(32, 1), default: 7440, description: "seconds; RFC 5382 REQ-5 asks at least 2 h 4 min" },
+      "timeouts.tcpTransitory": { type: "uint32", schema: uint(32, 1), default: 240, description: "seconds; RFC 5382 REQ-5 asks at least 4 min" },
+      "timeouts.udp": { type: "uint32", schema: uint(32, 1), default: 300, description: "seconds; RFC 4787 REQ-5 recommends 5 min" },
+      "timeouts.icmp": { type: "uint32", schema: uint(32, 1), default: 60, description: "seconds; RFC 5508 REQ-1 asks at least 60 s" },
+    },
+    checkItem: cgnGroupProblems,
+    apply: "restart",
+    description: "CGN groups: which inside VRFs are translated to which public subnets, with their port-block allocation (allocators are built at startup)",
+  },
+  {
     kind: "field",
     path: "cgn.maxBindings",
     type: "uint32",
-    schema: uint(32, 1),
+    // The allocator's binding table is sized by this at startup; the twin holds at most 2^19 slots.
+    schema: uint(32, 1, 524_288),
     default: 65_536,
     apply: "restart",
-    description: "global cap on CGN bindings (allocators are built at startup)",
+    description: "global cap on CGN bindings (allocators are built at startup; at most 524288)",
   },
   {
     kind: "field",
     path: "cgn.maxFlows",
     type: "uint32",
-    schema: uint(32, 1),
+    // CgnStatus reports it as an int32.
+    schema: uint(32, 1, 2 ** 31 - 1),
     default: 4_194_304,
     apply: "restart",
     description: "global cap on CGN flows",
@@ -276,4 +427,4 @@ const BY_PATH = new Map(CONFIG_KEYS.map((key) => [key.path, key]));
 export const configKey = (path: string): ConfigKey | undefined => BY_PATH.get(path);
 
 /** The wire form of an integer type, for the text codec. */
-export const isIntegerType = (type: string): boolean => /^uint(8|16|32)$/.test(type);
+export const isIntegerType = (type: string): boolean => /^(uint(8|16|32)|int32)$/.test(type);

@@ -12,6 +12,9 @@
  * | radius.servers             | profile: `aaa.servers` as `host:port` with their weights (no secrets: the  |
  * |                            | profile holds none, so they start unset)                                    |
  * | cgn.maxBindings, maxFlows  | profile: `cgn.maxBindings`, `cgn.maxFlows`                                  |
+ * | cgn.groups                 | profile: `cgn.groups`, their configured half (what runs is then the same)   |
+ * | gre.listeners, gre.circuits| nothing: a listener's local address is an underlay fact neither the fleet    |
+ * |                            | file nor the profile holds, so a fresh appliance has no GRE circuits       |
  * | everything else            | the registry's defaults (no IPsec, BGP neighbors, sinks or rules)          |
  *
  * Seeding happens once; afterwards the stored document is the source of
@@ -19,6 +22,7 @@
  */
 import type { ApplianceDefinition } from "../../fleet-config/schema.ts";
 import type { Profile } from "../../simulator/index.ts";
+import { cgnGroupItems } from "./cgn.ts";
 import { defaultDocument, type ConfigDocument } from "./document.ts";
 
 /** First table id given to the profile's VRFs. */
@@ -41,6 +45,7 @@ export function seedDocument(sources: SeedSources): ConfigDocument {
   doc.fields["captures.mirrorAllowlist"] = [...definition.captureMirrorAllowlist];
   doc.fields["cgn.maxBindings"] = profile.cgn.maxBindings;
   doc.fields["cgn.maxFlows"] = profile.cgn.maxFlows;
+  doc.lists["cgn.groups"] = cgnGroupItems(profile);
   doc.lists["webUi.peers"] = sources.peers.map((peer) => ({
     key: peer.name,
     values: { url: peer.url, credential: peer.credential, timeoutMs: peer.timeoutMs },

@@ -4,13 +4,19 @@
  * rules that span several keys. It returns every problem it finds, each with
  * the pointer of the value at fault.
  */
+import type { Profile } from "../../simulator/index.ts";
 import { parsePrefix, prefixesOverlap, type Prefix } from "../../simulator/prefix.ts";
+import { cgnChecks, cgnProfileProblems, type CgnReport } from "./cgn.ts";
 import { check, fieldPointer, listPointer, type ConfigDocument, type ConfigError } from "./document.ts";
+import { greChecks } from "./gre.ts";
+import { localSubscriberProblems } from "./local-subscribers.ts";
 import { CONFIG_KEYS, type ListKey, type Value } from "./registry.ts";
 
 export interface ValidationContext {
   /** This appliance's name (it is not its own fleet peer). */
   appliance: string;
+  /** The shipped simulation profile: the CGN section must build a bootable profile with it; local subscribers name its ports, plans and pools. */
+  profile?: Profile;
 }
 
 /** Where an item is referenced from: the referring list, item and child. */
@@ -21,6 +27,8 @@ export interface Reference {
 }
 
 const elementsOf = (value: Value): string[] => (value === null ? [] : Array.isArray(value) ? value : [String(value)]);
+/** The names a reference child holds (each element, or what the ref's `pick` reads from it). */
+const namesOf = (value: Value, pick?: (element: string) => string): string[] => (pick ? elementsOf(value).map(pick) : elementsOf(value));
 
 /** The items that refer to `key` of `list`. */
 export function referencesTo(doc: ConfigDocument, list: string, key: string): Reference[] {
@@ -30,7 +38,7 @@ export function referencesTo(doc: ConfigDocument, list: string, key: string): Re
     for (const [child, spec] of Object.entries(other.children)) {
       if (spec.ref?.list !== list) continue;
       for (const item of doc.lists[other.path] ?? []) {
-        if (elementsOf(item.values[child] ?? null).includes(key)) found.push({ list: other.path, key: item.key, child });
+        if (namesOf(item.values[child] ?? null, spec.ref.pick).includes(key)) found.push({ list: other.path, key: item.key, child });
       }
     }
   }
@@ -92,13 +100,13 @@ function checkReference(
   list: ListKey,
   key: string,
   child: string,
-  ref: { list: string; builtin: readonly string[] },
+  ref: { list: string; builtin: readonly string[]; pick?: (element: string) => string },
   value: Value,
   errors: ConfigError[],
 ): void {
   const targets = new Set((doc.lists[ref.list] ?? []).map((item) => item.key));
   const existedBefore = new Set((before.lists[ref.list] ?? []).map((item) => item.key));
-  for (const name of elementsOf(value)) {
+  for (const name of new Set(namesOf(value, ref.pick))) {
     if (targets.has(name) || ref.builtin.includes(name)) continue;
     if (existedBefore.has(name)) {
       // The referent is being deleted: say so where the deletion is.
@@ -133,6 +141,17 @@ function crossChecks(doc: ConfigDocument, context: ValidationContext, errors: Co
     }
     rules.push({ key: rule.key, ingest, prefixes });
   }
+  greChecks(doc, (list, key, child, detail) => errors.push({ pointer: listPointer(list, key, child), detail }));
+  localSubscriberProblems(doc, context.profile, (list, key, child, detail) => errors.push({ pointer: listPointer(list, key, child), detail }));
+  const cgnErrors: ConfigError[] = [];
+  const cgnReport: CgnReport = (at, detail) =>
+    cgnErrors.push({ pointer: at.field ? fieldPointer(at.field) : listPointer("cgn.groups", at.key, at.key === undefined ? undefined : at.child), detail });
+  cgnChecks(doc, cgnReport);
+  // The last word: would the CGN allocators build from this at the next start? Asked only when nothing
+  // more specific is wrong with the section, so a problem is not reported twice.
+  const cgnClean = !errors.some((e) => /^#\/(lists\/cgn\.groups|fields\/cgn\.)/.test(e.pointer)) && cgnErrors.length === 0;
+  if (context.profile && cgnClean) cgnProfileProblems(context.profile, doc, cgnReport);
+  errors.push(...cgnErrors);
 }
 
 /** Null = every source. */

@@ -12,6 +12,7 @@ import { addressPoolRoutes } from "./address-pools.ts";
 import { alarmRoutes } from "./alarms.ts";
 import { captureRoutes } from "./captures.ts";
 import { cgnRoutes } from "./cgn.ts";
+import { cgnConfigRoutes } from "./cgn-config.ts";
 import { logRoutes } from "./logs.ts";
 import { metricsRoutes } from "./metrics.ts";
 import { radiusRoutes } from "./radius.ts";
@@ -19,6 +20,8 @@ import { scenarioRoutes } from "./scenario.ts";
 import { configRoutes } from "./config.ts";
 import { vrfRoutes } from "./vrfs.ts";
 import { sourceVrfRuleRoutes } from "./source-vrf-rules.ts";
+import { greCircuitRoutes } from "./gre-circuits.ts";
+import { localSubscriberRoutes } from "./local-subscribers.ts";
 
 export const routes: Route[] = [
   ...loginRoutes,
@@ -31,6 +34,7 @@ export const routes: Route[] = [
   ...captureRoutes,
   ...addressPoolRoutes,
   ...cgnRoutes,
+  ...cgnConfigRoutes,
   ...radiusRoutes,
   ...metricsRoutes,
   ...logRoutes,
@@ -38,6 +42,8 @@ export const routes: Route[] = [
   ...configRoutes,
   ...vrfRoutes,
   ...sourceVrfRuleRoutes,
+  ...greCircuitRoutes,
+  ...localSubscriberRoutes,
   ...scenarioRoutes,
   ...referenceRoutes(() => routes),
 ];

@@ -55,15 +55,16 @@ const SessionRates = z
   })
   .meta({ id: "SessionRates" });
 
-const Assigned = z.object({ prefix: z.string(), pool: z.string(), subnet: z.string() });
-const SessionDetail = SessionSummary.extend({
+// pool and subnet are null for a local subscriber's address configured outside every pool.
+const Assigned = z.object({ prefix: z.string(), pool: z.string().nullable(), subnet: z.string().nullable() });
+export const SessionDetail = SessionSummary.extend({
   state: z.literal("up"),
   startedUtc: z.string(),
   portLabel: z.string().nullable(),
   realm: z.string(),
   aaa: z.object({ method: z.enum(["radius", "local"]), server: z.string().nullable() }),
   addresses: z.object({
-    ipv4: z.object({ address: z.string(), pool: z.string(), subnet: z.string(), cgnTranslated: z.boolean() }),
+    ipv4: z.object({ address: z.string(), pool: z.string().nullable(), subnet: z.string().nullable(), cgnTranslated: z.boolean() }),
     ipv6Wan: Assigned.nullable(),
     ipv6Pd: Assigned.nullable(),
   }),

@@ -98,9 +98,10 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
     const d = g.sessionDetail(s.id);
     if (!d.ok) throw new Error(`listed session ${s.id} has no detail`);
     const a = d.session.addresses;
-    expected.add(`${a.ipv4.pool}|${a.ipv4.address}|${s.id}`);
-    if (a.ipv6Wan) expected.add(`${a.ipv6Wan.pool}|${a.ipv6Wan.prefix}|${s.id}`);
-    if (a.ipv6Pd) expected.add(`${a.ipv6Pd.pool}|${a.ipv6Pd.prefix}|${s.id}`);
+    // A local subscriber's address configured outside every pool (pool null) is in no allocation list.
+    if (a.ipv4.pool !== null) expected.add(`${a.ipv4.pool}|${a.ipv4.address}|${s.id}`);
+    if (a.ipv6Wan?.pool) expected.add(`${a.ipv6Wan.pool}|${a.ipv6Wan.prefix}|${s.id}`);
+    if (a.ipv6Pd?.pool) expected.add(`${a.ipv6Pd.pool}|${a.ipv6Pd.prefix}|${s.id}`);
     if (d.session.cgn) cgnSessions.add(s.id);
   }
   const actual = new Set<string>();
@@ -115,7 +116,8 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
     expect(new Set(prefixes).size).toBe(prefixes.length);
     expect(items.filter((i) => i.kind === "offered").length).toBe(pool.offered);
     expect(items.filter((i) => i.kind === "quarantined").length).toBe(pool.quarantined);
-    for (const i of items) if (i.kind === "dynamic") actual.add(`${pool.name}|${i.prefix}|${i.sessionId}`);
+    // A static block held by a live session (a local subscriber's configured address) counts as that session's.
+    for (const i of items) if (i.kind === "dynamic" || (i.static && i.sessionId !== 0)) actual.add(`${pool.name}|${i.prefix}|${i.sessionId}`);
   }
   expect(actual.size).toBe(expected.size);
   for (const e of expected) expect(actual.has(e), e).toBe(true);

@@ -5,7 +5,7 @@ import { ROLES, defaultFloor, meetsFloor } from "../../src/auth/roles.ts";
 import { ADMIN_PASSWORD, call, enrolAndLogin, tokenWithRole } from "./client.ts";
 
 // A concrete URL for each route: placeholders get plausible values (authorization runs before validation).
-const SAMPLE: Record<string, string> = { username: "admin", id: "0123456789abcdef", name: "corp", appliance: "edge-2", path: "system/health", asset: "init.js", bindingIndex: "7" };
+const SAMPLE: Record<string, string> = { username: "admin", id: "0123456789abcdef", name: "corp", appliance: "edge-2", path: "system/health", asset: "init.js", bindingIndex: "7", kind: "ipoe", key: "1:100:42" };
 const urlOf = (path: string) => path.replace(/\{(\w+)\+?\}/g, (_, name: string) => SAMPLE[name] ?? "x");
 const operations = routes.map((r) => ({ ...r, label: `${r.method} ${r.path}`, floor: floorOf(r) }));
 const mutations = operations.filter((r) => r.method !== "GET");

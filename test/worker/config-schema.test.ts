@@ -28,7 +28,7 @@ describe("configuration schema", () => {
     expect(vrfs.children.find((c) => c.name === "importRt")).toMatchObject({ listMode: true });
     expect(byPath.sourceVrfRules!.children.find((c) => c.name === "ingestVrf")).toMatchObject({ references: "vrfs", required: true });
     const secrets = keys.flatMap((k) => [...(k.secret ? [k.path] : []), ...k.children.filter((c) => c.secret).map((c) => `${k.path}/${c.name}`)]);
-    expect(secrets.sort()).toEqual(["alarms.sinks/credential", "ipsec.peers/psk", "radius.servers/secret", "webUi.peers/credential", "webUi.privateKey"]);
+    expect(secrets.sort()).toEqual(["alarms.sinks/credential", "ipsec.peers/psk", "radius.servers/secret", "subscribers.local.pppoe/password", "webUi.peers/credential", "webUi.privateKey"]);
   });
 
   it("is readable by every role", async () => {

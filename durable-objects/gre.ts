@@ -1,0 +1,69 @@
+/**
+ * GRE circuits' live state. The configuration holds the circuits; this store
+ * remembers when each tunnel was last provisioned, and reads the state from
+ * the pure model (simulator/gre.ts) at the data plane's simulated instant.
+ * It follows the configuration through the hot-apply event.
+ */
+import { RpcTarget } from "cloudflare:workers";
+import type { ConfigItem } from "../src/config/document.ts";
+import { greCircuitStatus, type GreCircuitModel, type GreCircuitStatus } from "../simulator/gre.ts";
+
+interface Row {
+  circuit: string;
+  fingerprint: string;
+  provisioned_ms: number;
+  [key: string]: SqlStorageValue;
+}
+
+const numberOrNull = (value: unknown): number | null => (typeof value === "number" ? value : null);
+
+export class GreStore extends RpcTarget {
+  readonly #sql: SqlStorage;
+  readonly #clock: () => { nowMs: number; seed: number };
+  /** The configured circuits, in configuration order, with their provisioning instant. */
+  #circuits: { model: GreCircuitModel; provisionedMs: number }[] = [];
+
+  constructor(sql: SqlStorage, clock: () => { nowMs: number; seed: number }) {
+    super();
+    this.#sql = sql;
+    this.#clock = clock;
+    sql.exec("CREATE TABLE IF NOT EXISTS gre_provisioning (circuit TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, provisioned_ms INTEGER NOT NULL)");
+  }
+
+  /**
+   * Follows the configuration. A new circuit, or one whose tunnel changed
+   * (its listener's local address, the listener, remote, GRE key, VRF or
+   * tunnel addresses), is provisioned afresh now; the rest keep their
+   * instant, so a restart re-provisions nothing. Deleted circuits are forgotten.
+   */
+  apply(listeners: ConfigItem[], circuits: ConfigItem[]): void {
+    const nowMs = this.#clock().nowMs;
+    const localAddress = new Map(listeners.map((l) => [l.key, l.values.localAddress ?? null]));
+    const stored = new Map(this.#sql.exec<Row>("SELECT circuit, fingerprint, provisioned_ms FROM gre_provisioning").toArray().map((r) => [r.circuit, r]));
+    this.#circuits = circuits.map(({ key, values: v }) => {
+      const fingerprint = JSON.stringify([v.listenerId, localAddress.get(String(v.listenerId)) ?? null, v.remote, v.key, v.vrf, v.localTunnelAddress, v.remoteTunnelAddress]);
+      const previous = stored.get(key);
+      stored.delete(key);
+      let provisionedMs = previous?.provisioned_ms ?? nowMs;
+      if (previous?.fingerprint !== fingerprint) {
+        provisionedMs = nowMs;
+        this.#sql.exec(
+          "INSERT INTO gre_provisioning (circuit, fingerprint, provisioned_ms) VALUES (?, ?, ?) ON CONFLICT (circuit) DO UPDATE SET fingerprint = excluded.fingerprint, provisioned_ms = excluded.provisioned_ms",
+          key,
+          fingerprint,
+          nowMs,
+        );
+      }
+      const model: GreCircuitModel = { id: key, vrf: String(v.vrf), bfd: v.bfd === true, peerAsn: numberOrNull(v.peerAsn), maximumPrefix: numberOrNull(v.maximumPrefix) };
+      return { model, provisionedMs };
+    });
+    for (const gone of stored.keys()) this.#sql.exec("DELETE FROM gre_provisioning WHERE circuit = ?", gone);
+  }
+
+  /** Every circuit's live state at the simulated now (only those in `vrf` when given), in configuration order. */
+  status(vrf?: string): { asOfUtc: string; circuits: GreCircuitStatus[] } {
+    const { nowMs, seed } = this.#clock();
+    const circuits = this.#circuits.filter((c) => vrf === undefined || c.model.vrf === vrf).map((c) => greCircuitStatus(seed, c.model, c.provisionedMs, nowMs));
+    return { asOfUtc: new Date(nowMs).toISOString(), circuits };
+  }
+}

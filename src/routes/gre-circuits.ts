@@ -1,0 +1,272 @@
+/**
+ * GRE customer circuits: listeners (the shared local tunnel endpoints) and
+ * circuits (a tunnel from a listener to a customer endpoint, delivered into a
+ * VRF) are the `gre.listeners` and `gre.circuits` keyed lists of the
+ * configuration; writes go through its pipeline and hot-apply. Live state is
+ * the data plane's (`/gre-circuits/status`).
+ *
+ * Floors follow the spec's common rule: /gre-circuits is not among the
+ * super-user prefixes, so its writes are `operator` (reads `read-only`).
+ */
+import { z } from "zod";
+import type { ConfigItem } from "../config/document.ts";
+import type { EditValue } from "../config/edit.ts";
+import { route } from "../http/route.ts";
+import { CommitResult, commitResult } from "../schemas/commit.ts";
+import { unwrap } from "../schemas/outcome.ts";
+import { actorName } from "../schemas/principal.ts";
+
+const CIRCUITS = "gre.circuits";
+const LISTENERS = "gre.listeners";
+const base = "/api/v1/gre-circuits";
+const section = "GRE Circuits";
+
+const nullableInt = z.int().nullable().optional();
+const Comment = z.string().max(1024).nullable().optional().meta({ description: "commit comment, recorded in the configuration history" });
+
+const GreCircuit = z
+  .object({
+    id: z.string(),
+    listenerId: z.string(),
+    vrf: z.string().meta({ description: "customer VRF (`default` = the global table)" }),
+    remote: z.string().meta({ description: "customer tunnel endpoint" }),
+    localTunnelAddress: z.string().meta({ description: "this end inside the tunnel, `address/length`" }),
+    remoteTunnelAddress: z.string().meta({ description: "the far end inside the tunnel, `address/length`" }),
+    description: z.string(),
+    peerAsn: z.int().nullable().meta({ description: "uint32; null = no BGP" }),
+    maximumPrefix: z.int().nullable().meta({ description: "uint32; null = no limit" }),
+    bfd: z.boolean(),
+    key: z.int().nullable().meta({ description: "uint32 GRE key; null = none" }),
+    clampMss: z.boolean(),
+    mtu: z.int().nullable().meta({ description: "576-9000; null = the underlay's MTU less 24" }),
+  })
+  .meta({ id: "GreCircuit", description: "a circuit's configuration (live state is at GET /api/v1/gre-circuits/status)" });
+
+const circuitFields = {
+  listenerId: z.string().meta({ description: "an existing listener's id" }),
+  vrf: z.string().meta({ description: "a configured VRF or `default`" }),
+  remote: z.string().meta({ description: "IPv4 or IPv6 address, of the listener's family" }),
+  localTunnelAddress: z.string().meta({ description: "`address/length`, e.g. 10.255.0.1/30" }),
+  remoteTunnelAddress: z.string().meta({ description: "`address/length` in the same subnet, e.g. 10.255.0.2/30" }),
+  description: z.string().nullable().optional().meta({ description: "free text, at most 255 characters; absent or null = empty" }),
+  peerAsn: nullableInt.meta({ description: "uint32, 1 or more; absent or null = no BGP" }),
+  maximumPrefix: nullableInt.meta({ description: "uint32, 1 or more; absent or null = no limit" }),
+  bfd: z.boolean().default(false),
+  key: nullableInt.meta({ description: "uint32 GRE key (RFC 2890); absent or null = none" }),
+  clampMss: z.boolean().default(true),
+  mtu: nullableInt.meta({ description: "576-9000; absent or null = the underlay's MTU less the 24-byte GRE overhead" }),
+  comment: Comment,
+};
+
+const GreCircuitCreate = z
+  .object({ id: z.string().meta({ description: "immutable key; `status` and `listeners` are reserved" }), ...circuitFields })
+  .meta({ id: "GreCircuitCreate", description: "shapes are checked here (400), values by configuration validation (422)" });
+const GreCircuitUpdate = z
+  .object({ id: z.string().optional().meta({ description: "ignored: the URL's id wins" }), ...circuitFields })
+  .meta({ id: "GreCircuitUpdate", description: "a full replacement: optional attributes left out return to their defaults" });
+
+const GreListener = z
+  .object({
+    id: z.string(),
+    localAddress: z.string(),
+    underlayInterface: z.string().nullable().meta({ description: "null = the route to each remote decides" }),
+    ttl: z.int().meta({ description: "1-255" }),
+    circuits: z.int().min(0).meta({ description: "circuits that reference the listener" }),
+  })
+  .meta({ id: "GreListener", description: "a shared local tunnel endpoint" });
+
+const GreListenerWrite = z
+  .object({
+    localAddress: z.string().nullable().meta({ description: "required key; an IPv4 or IPv6 address, unique among listeners (null is refused with 422)" }),
+    underlayInterface: z.string().nullable().optional().meta({ description: "interface name; absent or null = none (the route to each remote decides)" }),
+    ttl: nullableInt.meta({ description: "int32 1-255; absent or null = 64" }),
+    comment: Comment,
+  })
+  .meta({ id: "GreListenerWrite", description: "absent fields take their defaults: the listener is created or replaced as a whole" });
+
+const STATES = ["up", "down", "provisioning"] as const;
+const GreCircuitStatus = z
+  .object({
+    id: z.string(),
+    vrf: z.string(),
+    circuitState: z.enum(STATES).meta({ description: "`up`: the tunnel is up and, when BGP is configured, the session Established; `provisioning` after a (re)provisioning; `down` otherwise" }),
+    tunnelState: z.enum(STATES).meta({ description: "the GRE tunnel itself" }),
+    bfdState: z.enum(["up", "down", "disabled"]).meta({ description: "`disabled` when `bfd` is false" }),
+    bgpState: z.enum(["Established", "Active", "Idle", "disabled"]).meta({ description: "`disabled` when `peerAsn` is null; `Idle` while provisioning or after the peer exceeded `maximumPrefix`" }),
+    prefixesReceived: z.int().min(0),
+    lastChangeUtc: z.iso.datetime().meta({ description: "when any of the four states last changed" }),
+  })
+  .meta({ id: "GreCircuitStatus" });
+
+const GreStatus = z
+  .object({
+    asOfUtc: z.iso.datetime().meta({ description: "the simulated instant the states are read at" }),
+    circuits: z.array(GreCircuitStatus).meta({ description: "in configuration order" }),
+  })
+  .meta({ id: "GreStatus" });
+
+const IdParams = z.object({ id: z.string().min(1).max(255) });
+const VrfQuery = z.object({ vrf: z.string().min(1).max(255).optional().meta({ description: "only circuits in this VRF (exact name)" }) });
+const DeleteQuery = z.object({ comment: z.string().max(1024).optional().meta({ description: "commit comment, recorded in the configuration history" }) });
+
+const text = (value: number | null | undefined): string | null => (value === null || value === undefined ? null : String(value));
+
+/** The body as configuration children: a full replacement (absent optional attributes take their defaults). */
+const circuitChildren = (body: z.output<typeof GreCircuitUpdate>): Record<string, EditValue> => ({
+  listenerId: body.listenerId,
+  vrf: body.vrf,
+  remote: body.remote,
+  localTunnelAddress: body.localTunnelAddress,
+  remoteTunnelAddress: body.remoteTunnelAddress,
+  description: body.description ?? null,
+  peerAsn: text(body.peerAsn),
+  maximumPrefix: text(body.maximumPrefix),
+  bfd: String(body.bfd),
+  key: text(body.key),
+  clampMss: String(body.clampMss),
+  mtu: text(body.mtu),
+});
+
+const numberOrNull = (value: unknown): number | null => (typeof value === "number" ? value : null);
+
+const circuitRow = ({ key, values: v }: ConfigItem): z.infer<typeof GreCircuit> => ({
+  id: key,
+  listenerId: String(v.listenerId),
+  vrf: String(v.vrf),
+  remote: String(v.remote),
+  localTunnelAddress: String(v.localTunnelAddress),
+  remoteTunnelAddress: String(v.remoteTunnelAddress),
+  description: typeof v.description === "string" ? v.description : "",
+  peerAsn: numberOrNull(v.peerAsn),
+  maximumPrefix: numberOrNull(v.maximumPrefix),
+  bfd: v.bfd === true,
+  key: numberOrNull(v.key),
+  clampMss: v.clampMss === true,
+  mtu: numberOrNull(v.mtu),
+});
+
+const VALIDATION =
+  "422 when validation rejects, every rejected value listed under `#/lists/gre.circuits/<id>/…`: an unknown listener, a VRF that is not configured (nor `default`), addresses that do not parse, tunnel addresses not in one subnet (or equal, or a network/broadcast address), a remote of another family than its listener, " +
+  "a tunnel that another circuit already runs (same listener, remote and GRE key), a tunnel subnet overlapping another circuit's in the same VRF, or a number out of range.";
+const HOT = "Committed through the configuration pipeline (audited as `config.commit`) and applied without restart; a new circuit, or one whose tunnel changed, reads `provisioning` in the status for 20-60 s of simulated time.";
+const FLOOR = "Floor `operator`: the spec's common rule (GRE circuits are not under a super-user prefix).";
+
+export const greCircuitRoutes = [
+  route({
+    method: "GET",
+    path: base,
+    section,
+    summary: "GRE circuits (configuration only; live state is at /gre-circuits/status)",
+    description: "In configuration order. `vrf` keeps only the circuits delivered into that VRF (an unknown name gives an empty array).",
+    query: VrfQuery,
+    response: { description: "array of GreCircuit", schema: z.array(GreCircuit) },
+    handle: async (ctx) => (await ctx.appliance.stub.config().items(CIRCUITS)).map(circuitRow).filter((c) => ctx.query.vrf === undefined || c.vrf === ctx.query.vrf),
+  }),
+  route({
+    method: "GET",
+    path: `${base}/listeners`,
+    section,
+    summary: "GRE listeners: the shared local tunnel endpoints, with how many circuits use each",
+    response: { description: "array of GreListener", schema: z.array(GreListener) },
+    handle: async (ctx) => {
+      const config = ctx.appliance.stub.config();
+      const [listeners, circuits] = await Promise.all([config.items(LISTENERS), config.items(CIRCUITS)]);
+      return listeners.map(({ key, values }) => ({
+        id: key,
+        localAddress: String(values.localAddress),
+        underlayInterface: typeof values.underlayInterface === "string" ? values.underlayInterface : null,
+        ttl: Number(values.ttl),
+        circuits: circuits.filter((c) => c.values.listenerId === key).length,
+      }));
+    },
+  }),
+  route({
+    method: "GET",
+    path: `${base}/status`,
+    section,
+    summary: "Live state of every GRE circuit: tunnel, BFD, BGP, prefixes received, last change",
+    description:
+      "Read at the data plane's simulated instant (`asOfUtc`), derived from the appliance's seed, the circuit's id and when it was last provisioned: after a (re)provisioning the tunnel is `provisioning` for 20-60 s, then up, BGP Established 5-30 s later (or `Idle` when the peer advertises more than `maximumPrefix`). " +
+      "About one hour in seven a circuit flaps for 20-180 s (never in its first ten minutes up): with BFD, BGP drops with the tunnel; without, BGP waits for its 90 s hold timer, so a short outage keeps the session. `vrf` filters as on the list.",
+    query: VrfQuery,
+    response: { description: "GreStatus", schema: GreStatus },
+    handle: (ctx) => ctx.appliance.stub.gre().status(ctx.query.vrf),
+  }),
+  route({
+    method: "PUT",
+    path: `${base}/listeners/{id}`,
+    section,
+    summary: "Create or replace a GRE listener",
+    description:
+      `Absent fields take their defaults (underlayInterface none, ttl 64). Changing the local address re-provisions every circuit that references the listener: their status reads \`provisioning\` and their \`lastChangeUtc\` moves. ${FLOOR} ` +
+      "422 when validation rejects, listed under `#/lists/gre.listeners/<id>/…` (an address that does not parse or is another listener's, an interface name, a ttl outside 1-255), or at the circuits' `remote` when the new address is of another family than theirs.",
+    params: IdParams,
+    body: GreListenerWrite,
+    response: { description: "CommitResult", schema: CommitResult },
+    errors: [422],
+    handle: async (ctx) => {
+      const fields: Record<string, EditValue> = { localAddress: ctx.body.localAddress, underlayInterface: ctx.body.underlayInterface ?? null, ttl: text(ctx.body.ttl) };
+      const summary = unwrap(await ctx.appliance.stub.config().putItem(LISTENERS, ctx.params.id, fields, "upsert", { actor: actorName(ctx.principal!), comment: ctx.body.comment, operation: "gre-listener" }));
+      return commitResult(ctx.params.id, summary);
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: `${base}/listeners/{id}`,
+    section,
+    summary: "Delete a GRE listener",
+    description: `404 for an unknown listener; 409 while circuits still reference it (the refusal names them): delete or move them first. ${FLOOR}`,
+    params: IdParams,
+    query: DeleteQuery,
+    response: { description: "CommitResult", schema: CommitResult },
+    errors: [404, 409],
+    handle: async (ctx) => {
+      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(LISTENERS, ctx.params.id, { actor: actorName(ctx.principal!), comment: ctx.query.comment, operation: "gre-listener" }));
+      return commitResult(ctx.params.id, summary);
+    },
+  }),
+  route({
+    method: "POST",
+    path: base,
+    section,
+    summary: "Create a GRE circuit",
+    description: `409 when a circuit of that id exists. ${HOT} ${VALIDATION} ${FLOOR}`,
+    body: GreCircuitCreate,
+    response: { description: "CommitResult", schema: CommitResult },
+    errors: [409, 422],
+    handle: async (ctx) => {
+      const summary = unwrap(await ctx.appliance.stub.config().putItem(CIRCUITS, ctx.body.id, circuitChildren(ctx.body), "create", { actor: actorName(ctx.principal!), comment: ctx.body.comment, operation: "gre-circuit" }));
+      return commitResult(ctx.body.id, summary);
+    },
+  }),
+  route({
+    method: "PUT",
+    path: `${base}/{id}`,
+    section,
+    summary: "Replace a GRE circuit",
+    description: `A full replacement; the URL's id wins over the body's. 404 for an unknown circuit (PUT does not create). ${HOT} ${VALIDATION} ${FLOOR}`,
+    params: IdParams,
+    body: GreCircuitUpdate,
+    response: { description: "CommitResult", schema: CommitResult },
+    errors: [404, 422],
+    handle: async (ctx) => {
+      const summary = unwrap(await ctx.appliance.stub.config().putItem(CIRCUITS, ctx.params.id, circuitChildren(ctx.body), "replace", { actor: actorName(ctx.principal!), comment: ctx.body.comment, operation: "gre-circuit" }));
+      return commitResult(ctx.params.id, summary);
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: `${base}/{id}`,
+    section,
+    summary: "Delete a GRE circuit",
+    description: `404 for an unknown circuit. The optional \`comment\` query parameter goes to the history. ${FLOOR}`,
+    params: IdParams,
+    query: DeleteQuery,
+    response: { description: "CommitResult", schema: CommitResult },
+    errors: [404],
+    handle: async (ctx) => {
+      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(CIRCUITS, ctx.params.id, { actor: actorName(ctx.principal!), comment: ctx.query.comment, operation: "gre-circuit" }));
+      return commitResult(ctx.params.id, summary);
+    },
+  }),
+];
