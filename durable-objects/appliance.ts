@@ -28,6 +28,8 @@ export class Appliance extends Server<Env> {
   #dataPlane!: DataPlane;
   #config!: ConfigStore;
   #gre!: GreStore;
+  /** `webUi.peers` as they were when the object started (the key applies at restart). */
+  #peers: ReturnType<ConfigStore["peers"]> = [];
   readonly #startedMs = Date.now();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -49,6 +51,7 @@ export class Appliance extends Server<Env> {
       if (this.#config.isSeeded()) this.#config.seedMissing(seeded);
       else this.#config.seed(seeded);
     }
+    this.#peers = this.#config.peers();
     // CGN allocators are built at startup: the data plane runs the profile with its CGN section taken
     // from the configuration as it is now. A changed section no longer matches the snapshot's profile
     // fingerprint, so the data plane starts afresh, as a real box does when it boots a new CGN setup.
@@ -123,6 +126,11 @@ export class Appliance extends Server<Env> {
   }
 
   /** The configuration: active document, history and the commit pipeline. */
+  /** The running `webUi.peers`, credentials included, for the fleet proxy. */
+  fleetPeers(): ReturnType<ConfigStore["peers"]> {
+    return this.#peers;
+  }
+
   config(): ConfigStore {
     return this.#config;
   }

@@ -215,6 +215,16 @@ export class ConfigStore extends RpcTarget {
     return Array.isArray(value) ? [...value] : [];
   }
 
+  /** `webUi.peers` with their credentials, for the appliance object itself (read at start: the key applies at restart). */
+  peers(): { name: string; url: string; credential: string | null; timeoutMs: number }[] {
+    return (this.#document().lists["webUi.peers"] ?? []).map((item) => ({
+      name: item.key,
+      url: String(item.values.url ?? ""),
+      credential: typeof item.values.credential === "string" ? item.values.credential : null,
+      timeoutMs: Number(item.values.timeoutMs ?? 10_000),
+    }));
+  }
+
   /** The uploaded certificate chain, or null while the factory self-signed one is in use. */
   certificatePem(): string | null {
     const value = this.#document().fields["webUi.certificate"];

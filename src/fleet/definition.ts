@@ -77,6 +77,19 @@ export async function peersOf(env: Env, appliance: ApplianceDefinition): Promise
   );
 }
 
+/**
+ * A configured peer (`webUi.peers` in the running configuration) as the proxy
+ * reaches it: a member of this deployment's fleet is served in-process at its
+ * current listener (so BNG_PORT_BASE moves it), anything else over the network.
+ */
+export function resolvePeer(env: Env, peer: { name: string; url: string; credential: string | null; timeoutMs: number }): Peer {
+  const fleet = loadFleet(env);
+  const member = fleet.appliances.find((a) => a.name === peer.name);
+  return member
+    ? { ...peer, url: listenerOrigin(fleet, member, listenerOptions(env)), member: true }
+    : { ...peer, member: false };
+}
+
 /** The credentials other fleet members present to this appliance: each becomes a read-only token named `fleet:<member>`. */
 export async function inboundPeerCredentials(env: Env, name: string): Promise<{ tokenName: string; credential: string }[]> {
   const inbound = [];

@@ -7,7 +7,7 @@
  */
 import { StatusError } from "../http/problem.ts";
 import type { ApplianceContext } from "./context.ts";
-import { peersOf } from "./definition.ts";
+import { resolvePeer } from "./definition.ts";
 
 /** Peer-relative paths the proxy refuses: other appliances' credentials and fleets are not relayed; the log stream is local only (spec). */
 const REFUSED = [/^fleet(\/|$)/, /^auth(\/|$)/, /^logs\/stream$/];
@@ -44,7 +44,8 @@ export function normalisePeerPath(raw: string): string[] {
 
 /** Relays one GET to a peer. */
 export async function relayToPeer(appliance: ApplianceContext, request: Request, peerName: string, rawPath: string): Promise<Response> {
-  const peer = (await peersOf(appliance.env, appliance.definition)).find((p) => p.name === peerName);
+  const configured = (await appliance.stub.fleetPeers()).find((p) => p.name === peerName);
+  const peer = configured && resolvePeer(appliance.env, configured);
   if (!peer) throw new StatusError(404, `'${peerName}' is not a peer of ${appliance.name} (see GET /api/v1/fleet/appliances)`);
   const segments = normalisePeerPath(rawPath);
   if (!peer.credential) throw new StatusError(502, `no credential is configured for peer '${peerName}'`);

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { route } from "../http/route.ts";
 import { relayToPeer } from "../fleet/proxy.ts";
-import { peersOf } from "../fleet/definition.ts";
+import { resolvePeer } from "../fleet/definition.ts";
 
 const FleetAppliance = z
   .object({
@@ -21,7 +21,7 @@ export const fleetRoutes = [
     response: { description: "array of FleetAppliance", schema: z.array(FleetAppliance) },
     handle: async (ctx) => [
       { name: ctx.appliance.name, self: true, url: null },
-      ...(await peersOf(ctx.appliance.env, ctx.appliance.definition)).map((p) => ({ name: p.name, self: false, url: p.url })),
+      ...(await ctx.appliance.stub.fleetPeers()).map((p) => ({ name: p.name, self: false, url: resolvePeer(ctx.appliance.env, p).url })),
     ],
   }),
   route({

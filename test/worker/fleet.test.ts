@@ -1,6 +1,7 @@
+import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { routes } from "../../src/routes/index.ts";
-import { BOOTSTRAP_TOKEN, bearer, call, tokenWithRole } from "./client.ts";
+import { BOOTSTRAP_TOKEN, bearer, call, json, tokenWithRole } from "./client.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
 const proxied = (path: string, headers: Record<string, string> = admin) => call(`/api/v1/fleet/${path}`, { headers });
@@ -104,5 +105,30 @@ describe("every FP-marked read", () => {
     expect(relayed.status).toBe(200);
     expect(relayed.status).toBe(direct.status);
     expect(relayed.headers.get("content-type")).toBe(direct.headers.get("content-type"));
+  });
+});
+
+describe("peers from the running configuration", () => {
+  const addPeer = (name: string, fields: Record<string, string>) =>
+    call("/api/v1/config", json("PUT", { listOps: [{ listPath: "webUi.peers", key: name, delete: false, fields }], comment: `add ${name}` }, admin));
+
+  it("take effect at restart: a peer added to webUi.peers is listed and proxied after the appliance restarts", async () => {
+    const commit = await addPeer("lab", { url: "http://127.0.0.1:9", credential: "bngtok_" + "L".repeat(36), timeoutMs: "500" });
+    expect(commit.status).toBe(200);
+    expect(await commit.json()).toMatchObject({ status: "committed", restartRequired: true });
+    const before = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<{ name: string }[]>();
+    expect(before.map((a) => a.name)).not.toContain("lab");
+
+    await abortAllDurableObjects();
+    const after = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<{ name: string; url: string }[]>();
+    expect(after).toContainEqual({ name: "lab", self: false, url: "http://127.0.0.1:9" });
+    expect((await proxied("lab/system/health")).status).toBe(502);
+  });
+
+  it("drop a peer removed from the configuration at restart", async () => {
+    await call("/api/v1/config", json("PUT", { listOps: [{ listPath: "webUi.peers", key: "edge-3", delete: true, fields: {} }] }, admin));
+    await abortAllDurableObjects();
+    expect((await proxied("edge-3/system/health")).status).toBe(404);
+    expect((await proxied("edge-2/system/health")).status).toBe(200);
   });
 });
