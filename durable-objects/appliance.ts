@@ -18,6 +18,8 @@ import { DataPlane, TICK_MS } from "./data-plane.ts";
 import { profileNamed } from "./profiles.ts";
 import { GreStore } from "./gre.ts";
 import { LOCAL_LISTS, localSubscribersOf, touchesLocalSubscribers } from "../src/config/local-subscribers.ts";
+import { POOLS_LIST, poolSettingsOf } from "../src/config/address-pools.ts";
+import { radiusServersOf } from "../src/config/radius.ts";
 
 /** The software version the appliance reports. */
 export const SOFTWARE_VERSION = "bngfleet 0.1.0";
@@ -58,7 +60,10 @@ export class Appliance extends Server<Env> {
     const built = profileWithCgn(shipped, this.#config.cgnSection());
     const profile = built.ok ? built.profile : { ...shipped, cgn: { ...shipped.cgn, groups: [] } };
     this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist());
-    // The local subscriber table as configured now (a restored snapshot already holds it: then nothing changes).
+    // The pools, RADIUS servers and local subscriber table as configured now (a restored snapshot already
+    // holds them: then nothing changes). Pools first: local subscribers' static addresses are placed in them.
+    this.#dataPlane.setPools(poolSettingsOf(this.#config.items(POOLS_LIST)));
+    this.#dataPlane.setRadiusServers(radiusServersOf(this.#config.items("radius.servers")));
     this.#dataPlane.setLocalSubscribers(localSubscribersOf(this.#config.items(LOCAL_LISTS.ipoe), this.#config.items(LOCAL_LISTS.pppoe)));
     if (!built.ok) this.#dataPlane.log("error", "cgn.config.invalid", { issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
     this.#gre = new GreStore(sql, () => this.#dataPlane.clock());
@@ -96,6 +101,8 @@ export class Appliance extends Server<Env> {
     if (event.keys.includes("gre.listeners") || event.keys.includes("gre.circuits")) {
       this.#gre.apply(event.document.lists["gre.listeners"] ?? [], event.document.lists["gre.circuits"] ?? []);
     }
+    if (event.keys.includes(POOLS_LIST)) this.#dataPlane.setPools(poolSettingsOf(event.document.lists[POOLS_LIST] ?? []));
+    if (event.keys.includes("radius.servers")) this.#dataPlane.setRadiusServers(radiusServersOf(event.document.lists["radius.servers"] ?? []));
     if (touchesLocalSubscribers(event.keys)) {
       this.#dataPlane.setLocalSubscribers(localSubscribersOf(event.document.lists[LOCAL_LISTS.ipoe] ?? [], event.document.lists[LOCAL_LISTS.pppoe] ?? []));
     }

@@ -13,7 +13,9 @@ import {
   type LocalKind,
   type LocalSubscriber,
   type LogEntry,
+  type PoolSettings,
   type Profile,
+  type RadiusServerSettings,
   type SessionQuery,
   type Severity,
 } from "../simulator/index.ts";
@@ -161,6 +163,16 @@ export class DataPlane extends RpcTarget {
     return this.#gateway.addressPools();
   }
 
+  /**
+   * Hot-applies the configured address pools (at open and on every commit
+   * that touches them). A refusal cannot follow a validated commit; should
+   * one happen, the pools keep running as they were and the log says why.
+   */
+  setPools(pools: PoolSettings[]): void {
+    const result = this.#gateway.setPools(pools);
+    if (!result.ok) this.log("error", "config.apply-failed", { key: "addressPools", issues: result.issues.join("; ") });
+  }
+
   poolAllocations(name: string, offset: number, limit: number) {
     const result = this.#gateway.poolAllocations(name, { offset, limit });
     return result.ok ? { ok: true as const, page: result.page } : refuse("not-found", `no address pool '${name}'`);
@@ -188,6 +200,11 @@ export class DataPlane extends RpcTarget {
 
   radiusStatus() {
     return this.#gateway.radiusStatus();
+  }
+
+  /** Hot-applies the configured RADIUS servers (at open and on every commit that touches them). */
+  setRadiusServers(servers: RadiusServerSettings[]): void {
+    this.#gateway.setRadiusServers(servers);
   }
 
   metricsHistory(range: string | null) {

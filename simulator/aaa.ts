@@ -4,6 +4,12 @@
  * client retries the next server (RFC 5080 §2.2.1 failover) up to
  * `maxAttempts`. A server is marked dead after `deadAfterFailures`
  * consecutive failures and is tried again once `deadTimeSeconds` has passed.
+ *
+ * The server list is configuration (`radius.servers`), hot-applied with
+ * `setServers`. Servers are numbered by a stable id (the session table's
+ * `aaa` column names the server that authenticated a session): a removed
+ * server's entry is retired, not reused, so a session it authenticated still
+ * names it; a kept server keeps its counters whatever its weight becomes.
  */
 import { isoTime } from "./clock.ts";
 import type { LogRing } from "./logs.ts";
@@ -35,7 +41,30 @@ export interface RadiusPoolStatus {
   }[];
 }
 
-/** Serialisable RADIUS state, one row per server. */
+/** A RADIUS server as the configuration sets it (`radius.servers`: key `host:port`, weight). */
+export interface RadiusServerSettings {
+  host: string;
+  port: number;
+  weight: number;
+}
+
+/** One server ever configured, by id; `retired` once removed from the configuration. */
+interface ServerEntry extends RadiusServerSettings {
+  /** Chance that one request is lost: a fact of the simulation, not of the configuration. */
+  failureProbability: number;
+  retired: boolean;
+}
+
+/** What `setServers` changed, by `host:port`. */
+export interface RadiusReconfigureReport {
+  servers: number;
+  added: string[];
+  removed: string[];
+  /** Kept servers whose weight changed. */
+  changed: string[];
+}
+
+/** Serialisable RADIUS state, one row per server id. */
 export interface RadiusState {
   requestsSent: number[];
   consecutiveFailures: number[];
@@ -43,19 +72,31 @@ export interface RadiusState {
   lastSuccessMs: number[];
   deadSinceMs: number[];
   forcedDown: boolean[];
+  /** Absent in snapshots written before the server list was configurable: the profile's servers, in order. */
+  servers?: ServerEntry[];
+  order?: number[];
 }
 
 const NEVER = -1;
+/** Server ids fit the session table's int16 `aaa` column. */
+const MAX_SERVER_IDS = 32_767;
+
+const identity = (s: { host: string; port: number }): string => `${s.host.toLowerCase()}:${s.port}`;
 
 /** The RADIUS client's view of its server pool. */
 export class RadiusPool {
   readonly #config: Profile["aaa"];
   readonly #logs: LogRing;
+  #servers: ServerEntry[];
+  /** Ids of the configured servers, in configured order (the order requests walk them in). */
+  #order: number[];
   #s: RadiusState;
 
   constructor(config: Profile["aaa"], logs: LogRing) {
     this.#config = config;
     this.#logs = logs;
+    this.#servers = config.servers.map((s) => ({ host: s.host, port: s.port, weight: s.weight, failureProbability: s.failureProbability, retired: false }));
+    this.#order = this.#servers.map((_, i) => i);
     const n = config.servers.length;
     this.#s = {
       requestsSent: new Array<number>(n).fill(0),
@@ -69,19 +110,35 @@ export class RadiusPool {
 
   /** Number of configured servers. */
   get count(): number {
-    return this.#config.servers.length;
+    return this.#order.length;
   }
 
-  /** `host:port` of a server. */
+  /** Ids of the configured servers, in configured order. */
+  ids(): readonly number[] {
+    return this.#order;
+  }
+
+  /** The configured servers as settings, in order (a reseed installs them again). */
+  settings(): RadiusServerSettings[] {
+    return this.#order.map((id) => {
+      const s = this.#servers[id]!;
+      return { host: s.host, port: s.port, weight: s.weight };
+    });
+  }
+
+  /** `host:port` of a server id (retired ones too: a session still names the server that authenticated it). */
   label(server: number): string {
-    const s = this.#config.servers[server];
+    const s = this.#servers[server];
     return s ? `${s.host}:${s.port}` : "local";
   }
 
-  /** Index of a server by `host` or `host:port`, or -1. */
+  /** Id of a configured server by `host` or `host:port`, or -1. */
   find(hostOrLabel: string): number {
     const text = hostOrLabel.toLowerCase();
-    return this.#config.servers.findIndex((s) => s.host.toLowerCase() === text || `${s.host}:${s.port}`.toLowerCase() === text);
+    return this.#order.find((id) => {
+      const s = this.#servers[id]!;
+      return s.host.toLowerCase() === text || identity(s) === text;
+    }) ?? -1;
   }
 
   /** Whether a server is dead. */
@@ -92,8 +149,46 @@ export class RadiusPool {
   /** Number of live servers. */
   get liveCount(): number {
     let n = 0;
-    for (let i = 0; i < this.count; i++) if (!this.isDead(i)) n++;
+    for (const id of this.#order) if (!this.isDead(id)) n++;
     return n;
+  }
+
+  /**
+   * Installs the configured server list (a hot-apply): a kept server (same
+   * `host:port`) keeps its counters and dead state and takes its new weight;
+   * a new one starts with clean counters, its request-loss chance taken from
+   * the profile's server of the same `host:port`, else the profile's first
+   * server; a removed one stops receiving requests at once. Duplicates: the
+   * first wins.
+   */
+  setServers(list: readonly RadiusServerSettings[]): RadiusReconfigureReport {
+    const report: RadiusReconfigureReport = { servers: 0, added: [], removed: [], changed: [] };
+    const next: number[] = [];
+    for (const wanted of list) {
+      const key = identity(wanted);
+      if (next.some((id) => identity(this.#servers[id]!) === key)) continue;
+      let id = this.#servers.findIndex((s) => identity(s) === key);
+      const entry = this.#servers[id];
+      if (entry && !entry.retired) {
+        if (entry.weight !== wanted.weight) report.changed.push(this.label(id));
+        entry.weight = wanted.weight;
+      } else {
+        if (id < 0) id = this.#newId();
+        this.#servers[id] = { host: wanted.host, port: wanted.port, weight: wanted.weight, failureProbability: this.#lossOf(key), retired: false };
+        this.#reset(id);
+        report.added.push(this.label(id));
+      }
+      next.push(id);
+    }
+    for (const id of this.#order) {
+      if (next.includes(id)) continue;
+      report.removed.push(this.label(id));
+      this.#servers[id]!.retired = true;
+      this.#reset(id);
+    }
+    this.#order = next;
+    report.servers = next.length;
+    return report;
   }
 
   /** Authenticates one subscriber against the pool (the caller logs refusals, sampled with other setup failures). */
@@ -105,7 +200,7 @@ export class RadiusPool {
       if (server < 0) break;
       tried.push(server);
       last = server;
-      const cfg = this.#config.servers[server];
+      const cfg = this.#servers[server];
       this.#s.requestsSent[server] = (this.#s.requestsSent[server] ?? 0) + 1;
       const lost = this.#s.forcedDown[server] === true || rng.chance(cfg?.failureProbability ?? 0);
       if (lost) {
@@ -123,7 +218,7 @@ export class RadiusPool {
 
   /** Revives servers whose dead time has elapsed (they are probed with live traffic again). */
   tick(nowMs: number): void {
-    for (let i = 0; i < this.count; i++) {
+    for (const i of this.#order) {
       const since = this.#s.deadSinceMs[i] ?? NEVER;
       if (since !== NEVER && nowMs - since >= this.#config.deadTimeSeconds * 1000) this.#revive(i, nowMs, "dead-time-elapsed");
     }
@@ -142,40 +237,70 @@ export class RadiusPool {
 
   /** The spec's RADIUS pool status. */
   status(): RadiusPoolStatus {
-    const servers = this.#config.servers.map((cfg, i) => ({
-      host: cfg.host,
-      port: cfg.port,
-      weight: cfg.weight,
-      isDead: this.isDead(i),
-      consecutiveFailures: this.#s.consecutiveFailures[i] ?? 0,
-      requestsSent: this.#s.requestsSent[i] ?? 0,
-      lastFailure: time(this.#s.lastFailureMs[i]),
-      lastSuccess: time(this.#s.lastSuccessMs[i]),
-    }));
+    const servers = this.#order.map((i) => {
+      const cfg = this.#servers[i]!;
+      return {
+        host: cfg.host,
+        port: cfg.port,
+        weight: cfg.weight,
+        isDead: this.isDead(i),
+        consecutiveFailures: this.#s.consecutiveFailures[i] ?? 0,
+        requestsSent: this.#s.requestsSent[i] ?? 0,
+        lastFailure: time(this.#s.lastFailureMs[i]),
+        lastSuccess: time(this.#s.lastSuccessMs[i]),
+      };
+    });
     const dead = servers.filter((s) => s.isDead).length;
     return { configured: servers.length > 0, totalServers: servers.length, liveServers: servers.length - dead, deadServers: dead, servers };
   }
 
   /** State for a snapshot. */
   exportState(): RadiusState {
-    return structuredCloneState(this.#s);
+    return { ...structuredCloneState(this.#s), servers: this.#servers.map((s) => ({ ...s })), order: [...this.#order] };
   }
 
   /** Restores snapshot state. */
   importState(state: RadiusState): void {
     this.#s = structuredCloneState(state);
+    if (state.servers && state.order) {
+      this.#servers = state.servers.map((s) => ({ ...s }));
+      this.#order = [...state.order];
+    }
+  }
+
+  /** A fresh id for a server never configured before (past the column's range, the oldest retired id is reused). */
+  #newId(): number {
+    if (this.#servers.length < MAX_SERVER_IDS) return this.#servers.length;
+    const retired = this.#servers.findIndex((s) => s.retired);
+    return retired >= 0 ? retired : this.#servers.length - 1;
+  }
+
+  /** Clean counters and state for an id. */
+  #reset(id: number): void {
+    this.#s.requestsSent[id] = 0;
+    this.#s.consecutiveFailures[id] = 0;
+    this.#s.lastFailureMs[id] = NEVER;
+    this.#s.lastSuccessMs[id] = NEVER;
+    this.#s.deadSinceMs[id] = NEVER;
+    this.#s.forcedDown[id] = false;
+  }
+
+  /** The request-loss chance of a server: the profile's server of the same `host:port`, else its first server's. */
+  #lossOf(key: string): number {
+    const servers = this.#config.servers;
+    return (servers.find((s) => identity(s) === key) ?? servers[0])?.failureProbability ?? 0;
   }
 
   #choose(rng: Random, tried: readonly number[]): number {
     let total = 0;
-    for (let i = 0; i < this.count; i++) {
-      if (!this.isDead(i) && !tried.includes(i)) total += this.#config.servers[i]?.weight ?? 0;
+    for (const i of this.#order) {
+      if (!this.isDead(i) && !tried.includes(i)) total += this.#servers[i]?.weight ?? 0;
     }
     if (total <= 0) return -1;
     let x = rng.float() * total;
-    for (let i = 0; i < this.count; i++) {
+    for (const i of this.#order) {
       if (this.isDead(i) || tried.includes(i)) continue;
-      x -= this.#config.servers[i]?.weight ?? 0;
+      x -= this.#servers[i]?.weight ?? 0;
       if (x < 0) return i;
     }
     return -1;

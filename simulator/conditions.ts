@@ -29,15 +29,15 @@ export function evaluateAlarms(m: Model): void {
     }));
   }
   let dead = 0;
-  for (let i = 0; i < m.radius.count; i++) {
-    const isDead = m.radius.isDead(i);
+  m.radius.ids().forEach((id, i) => {
+    const isDead = m.radius.isDead(id);
     if (isDead) dead++;
-    const label = m.radius.label(i);
+    const label = m.radius.label(id);
     m.alarms.observe(now, "radius.server.dead", label, isDead, !isDead, () => ({
       text: `RADIUS server ${label} is dead`,
       context: { server: label, consecutiveFailures: String(m.radius.status().servers[i]?.consecutiveFailures ?? 0) },
     }));
-  }
+  });
   const allDead = m.radius.count > 0 && dead === m.radius.count;
   m.alarms.observe(now, "radius.all-dead", null, allDead, !allDead, () => ({
     text: "Every RADIUS server is dead: RADIUS-authenticated subscribers cannot connect",

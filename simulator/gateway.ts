@@ -3,7 +3,7 @@
  * sees it. Every read returns the spec's wire shape; every expected failure
  * is a tagged union. Time moves only through `step` / `advanceTo`.
  */
-import type { RadiusPoolStatus } from "./aaa.ts";
+import type { RadiusPoolStatus, RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
 import type { AlarmClearResult, AlarmsResponse } from "./alarms.ts";
 import type { CaptureRecord, CaptureRow } from "./captures.ts";
 import type { BindingQuery, CgnBindingRow, CgnBindingsPage, CgnStatus } from "./cgn.ts";
@@ -17,6 +17,8 @@ import { installLocalSubscribers, type LocalInstallReport } from "./local-sessio
 import type { LocalKind, LocalSubscriber, LocalSubscriberStatus } from "./local-subscribers.ts";
 import { Model } from "./model.ts";
 import { pageWindow } from "./paging.ts";
+import { poolSettingsOf, reconfigurePools, type PoolReconfigureResult } from "./pool-reconfigure.ts";
+import type { PoolSettings } from "./pool-rules.ts";
 import type { AddressPoolAllocation, AddressPoolView } from "./pools.ts";
 import type { Profile } from "./profile.ts";
 import { applyAction, type ScenarioAction, type ScenarioResult } from "./scenario.ts";
@@ -205,6 +207,24 @@ export class Gateway {
     return this.#m.pools.map((p) => p.view());
   }
 
+  /**
+   * Installs the configured address pools (the whole list, at open and on
+   * every hot-apply; see pool-reconfigure.ts for what each change does):
+   * sessions holding a block that leaves the pools are disconnected at once,
+   * static allocations are kept, new blocks are offered from the next setup.
+   * Refused, changing nothing, when the pools break a rule of pool-rules.ts.
+   */
+  setPools(pools: readonly PoolSettings[]): PoolReconfigureResult {
+    const result = reconfigurePools(this.#m, pools);
+    if (result.ok && result.report.added.length + result.report.changed.length + result.report.removed.length > 0) evaluateAlarms(this.#m);
+    return result;
+  }
+
+  /** The running pools' settings, in order (what `setPools` installed last, or the profile's). */
+  poolSettings(): PoolSettings[] {
+    return poolSettingsOf(this.#m);
+  }
+
   /** The spec's AddressPoolAllocationsPage (limit default 100, range 1-1000). */
   poolAllocations(
     name: string,
@@ -253,6 +273,22 @@ export class Gateway {
   /** The spec's RADIUS pool status. */
   radiusStatus(): RadiusPoolStatus {
     return this.#m.radius.status();
+  }
+
+  /**
+   * Installs the configured RADIUS servers (the whole list, at open and on
+   * every hot-apply): new ones take requests by weight from the next setup,
+   * removed ones take none and their alarms clear, kept ones keep their
+   * counters and take their new weight.
+   */
+  setRadiusServers(servers: readonly RadiusServerSettings[]): RadiusReconfigureReport {
+    const m = this.#m;
+    const report = m.radius.setServers(servers);
+    if (report.added.length + report.removed.length + report.changed.length === 0) return report;
+    for (const label of report.removed) m.alarms.observe(m.nowMs, "radius.server.dead", label, false, true, () => ({ text: "", context: {} }));
+    m.logs.emit(m.nowMs, "radius.servers", { servers: report.servers, added: report.added.length, removed: report.removed.length, changed: report.changed.length });
+    evaluateAlarms(m);
+    return report;
   }
 
   // Metrics
@@ -344,7 +380,9 @@ export class Gateway {
       const next = new Model(m.profile, action.seed, m.nowMs, m.logs);
       next.nextSessionId = m.nextSessionId;
       this.#m = next;
-      // The configuration survives a reboot: the local subscriber table is installed again.
+      // The configuration survives a reboot: the pools, the RADIUS servers and the local subscriber table are installed again.
+      next.installPools(m.poolConfigs);
+      next.radius.setServers(m.radius.settings());
       installLocalSubscribers(next, m.locals.installed());
       next.logs.emit(next.nowMs, "scenario.action", { action: action.action, detail: `seed=${action.seed} dropped=${dropped}` });
       evaluateAlarms(next);

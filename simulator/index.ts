@@ -20,7 +20,9 @@ export { LOG_CAPACITY, type LogEntry, type LogListener, type LogTail } from "./l
 export { ALARM_CATALOGUE, ALARM_SEVERITIES, type Alarm, type AlarmClearResult, type AlarmId, type AlarmSeverity, type AlarmsResponse } from "./alarms.ts";
 export { METRICS_CAPACITY, RANGES, type MetricsHistory, type MetricsRange } from "./metrics.ts";
 export { SUB_STEP_SECONDS } from "./clock.ts";
-export type { RadiusPoolStatus } from "./aaa.ts";
+export type { RadiusPoolStatus, RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
+export { MAX_POOLS, MAX_SUBNETS, delegationFits, poolIssues, withStatics, type PoolDefinition, type PoolFamily, type PoolIssue, type PoolSettings, type StaticAllocation } from "./pool-rules.ts";
+export type { PoolReconfigureReport, PoolReconfigureResult } from "./pool-reconfigure.ts";
 export type { CaptureRecord, CaptureRow, CaptureStopReason } from "./captures.ts";
 export type { BindingQuery, CgnBindingRow, CgnBindingsPage, CgnGroupView, CgnStatus } from "./cgn.ts";
 export type { AddressPoolAllocation, AddressPoolSubnetView, AddressPoolView } from "./pools.ts";

@@ -20,6 +20,8 @@ export type SetupFailure =
   | "timeout"
   | "no-live-server"
   | "pool-exhausted"
+  /** The subscriber's VRF has no IPv4 pool (configuration removed it). */
+  | "no-pool"
   | "negotiation-abandoned"
   | `cgn-${BindingRefusal}`
   /** Local subscribers: a configured block another holder keeps, an address the pools refuse, no such port, no room for the VRF. */
@@ -37,7 +39,9 @@ export type DownCause =
   | "reseed"
   | "local-subscriber-removed"
   | "local-subscriber-changed"
-  | "static-address-claimed";
+  | "static-address-claimed"
+  /** A block the session held left the pools (its subnet or pool removed, an exclude added, the pool rebuilt). */
+  | "pool-reconfigured";
 
 interface Held {
   pool: AddressPool;
@@ -75,7 +79,11 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   for (const [family, wants] of wanted) {
     if (!wants) continue;
     const pool = m.poolFor(a.vrf, family, a.poolPick);
-    if (pool === null) continue;
+    if (pool === null) {
+      // IPv6 is given when the VRF has a pool for it; without an IPv4 pool the session cannot come up.
+      if (family === FAMILY_V4) return fail("no-pool", held);
+      continue;
+    }
     const got = offer(m, pool, family === FAMILY_V4 && a.encap === ENCAP_IPOE);
     if (got === "exhausted") return fail("pool-exhausted", held);
     if (got === "abandoned") return fail("negotiation-abandoned", held);

@@ -91,7 +91,7 @@ function unclaim(m: Model, hold: Hold): void {
 }
 
 /** Claims an entry's unclaimed pool blocks; returns the sessions disconnected to free them. */
-function claimHolds(m: Model, entry: LocalEntry): number {
+export function claimHolds(m: Model, entry: LocalEntry): number {
   let disconnected = 0;
   for (const hold of [entry.v4, entry.wan, entry.pd]) {
     if (hold.kind !== "pool" || hold.claimed) continue;
@@ -139,7 +139,7 @@ function setupLocalSession(m: Model, e: LocalEntry): boolean {
   let addr: number;
   if (e.v4.kind === "dynamic") {
     const pool = m.poolFor(e.vrf, FAMILY_V4, e.poolPick);
-    if (pool === null) return fail("pool-exhausted");
+    if (pool === null) return fail("no-pool");
     const got = offer(m, pool, encap === ENCAP_IPOE);
     if (got === "exhausted") return fail("pool-exhausted");
     if (got === "abandoned") return fail("negotiation-abandoned");

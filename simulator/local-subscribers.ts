@@ -18,7 +18,7 @@
  */
 import type { HolderInfo } from "./pools.ts";
 import type { Model } from "./model.ts";
-import { MAX_STATIC_OFFSET, type PoolConfig, type Profile } from "./profile.ts";
+import { MAX_STATIC_OFFSET, type PoolConfig } from "./profile.ts";
 import { familyBits, formatPrefix, parsePrefix, prefixContains, prefixesOverlap, prefixSpan, type Prefix } from "./prefix.ts";
 import { cumulativeWeights, hash32, hashUnit, mix32, pickFromCumulative } from "./random.ts";
 
@@ -50,8 +50,16 @@ export interface LocalSubscriber {
   line: { portId: number; svlan: number; cvlan: number } | null;
 }
 
-/** Where a configured address or prefix lands among the profile's pools of its VRF. */
-export type Placement = { kind: "pool"; pool: number; block: Prefix } | { kind: "outside" } | { kind: "refused"; detail: string };
+/**
+ * Where a configured address or prefix lands among the pools of its VRF. A
+ * refusal names the pool (index) and what in it refuses: a delegated prefix
+ * that is not one of its blocks, an exclude, a static allocation, or the
+ * simulation's static offset limit.
+ */
+export type Placement =
+  | { kind: "pool"; pool: number; block: Prefix }
+  | { kind: "outside" }
+  | { kind: "refused"; detail: string; pool: number; cause: "delegation" | "excluded" | "static" | "offset" };
 
 const blockOf = (family: 4 | 6, address: bigint, length: number): Prefix => {
   const host = BigInt(familyBits(family) - length);
@@ -67,20 +75,25 @@ function place(pools: readonly PoolConfig[], vrf: string, family: PoolConfig["fa
       const subnet = parsePrefix(s.prefix);
       if (subnet === null || !prefixesOverlap(subnet, block)) continue;
       if (exact && (block.length !== pool.delegationLength || !prefixContains(subnet, block))) {
-        return { kind: "refused", detail: `overlaps pool '${pool.name}' (${s.prefix}) but is not one of its /${pool.delegationLength} delegations` };
+        return { kind: "refused", pool: i, cause: "delegation", detail: `overlaps pool '${pool.name}' (${s.prefix}) but is not one of its /${pool.delegationLength} delegations` };
       }
       const excluded = pool.exclude.find((e) => {
         const p = parsePrefix(e);
         return p !== null && prefixesOverlap(p, block);
       });
-      if (excluded) return { kind: "refused", detail: `is excluded from pool '${pool.name}' (${excluded})` };
+      if (excluded) return { kind: "refused", pool: i, cause: "excluded", detail: `is excluded from pool '${pool.name}' (${excluded})` };
       const statics = pool.static.find((st) => {
         const p = parsePrefix(st.prefix);
         return p !== null && prefixesOverlap(p, block);
       });
-      if (statics) return { kind: "refused", detail: `is held statically for ${statics.username} in pool '${pool.name}'` };
+      if (statics) return { kind: "refused", pool: i, cause: "static", detail: `is held statically for ${statics.username} in pool '${pool.name}'` };
       if ((block.base - subnet.base) / prefixSpan(block) >= BigInt(MAX_STATIC_OFFSET)) {
-        return { kind: "refused", detail: `lies beyond the first ${MAX_STATIC_OFFSET} blocks of ${s.prefix} in pool '${pool.name}' (a limit of the simulation)` };
+        return {
+          kind: "refused",
+          pool: i,
+          cause: "offset",
+          detail: `lies beyond the first ${MAX_STATIC_OFFSET} blocks of ${s.prefix} in pool '${pool.name}' (a limit of the simulation)`,
+        };
       }
       return { kind: "pool", pool: i, block };
     }
@@ -161,8 +174,8 @@ export function compareLocal(a: LocalSubscriber, b: LocalSubscriber): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-/** The holds an entry starts with, before any block is claimed. */
-function holdsOf(profile: Profile, c: LocalSubscriber): { v4: Hold; wan: Hold; pd: Hold } {
+/** The holds of a subscriber among `pools` (the running ones), before any block is claimed. */
+export function holdsOf(pools: readonly PoolConfig[], c: LocalSubscriber): { v4: Hold; wan: Hold; pd: Hold } {
   const fromPlacement = (placement: Placement, text: string): Hold => {
     if (placement.kind === "refused") return { kind: "refused", detail: placement.detail };
     if (placement.kind === "outside") return { kind: "outside", text };
@@ -178,14 +191,14 @@ function holdsOf(profile: Profile, c: LocalSubscriber): { v4: Hold; wan: Hold; p
         ? { kind: "dynamic" }
         : v4Prefix?.family !== 4
           ? refused("framedIp")
-          : fromPlacement(placeAddress(profile.pools, c.vrf, "ipv4", v4Prefix.base), c.framedIp),
+          : fromPlacement(placeAddress(pools, c.vrf, "ipv4", v4Prefix.base), c.framedIp),
     wan:
       c.framedIpv6 === null
         ? { kind: "none" }
         : wanPrefix?.family !== 6
           ? refused("framedIpv6")
-          : fromPlacement(placeAddress(profile.pools, c.vrf, "ipv6-wan", wanPrefix.base), c.framedIpv6),
-    pd: c.ipv6Pd === null ? { kind: "none" } : pdPrefix?.family !== 6 ? refused("ipv6Pd") : fromPlacement(placePrefix(profile.pools, c.vrf, pdPrefix), formatPrefix(pdPrefix)),
+          : fromPlacement(placeAddress(pools, c.vrf, "ipv6-wan", wanPrefix.base), c.framedIpv6),
+    pd: c.ipv6Pd === null ? { kind: "none" } : pdPrefix?.family !== 6 ? refused("ipv6Pd") : fromPlacement(placePrefix(pools, c.vrf, pdPrefix), formatPrefix(pdPrefix)),
   };
 }
 
@@ -234,7 +247,7 @@ export function makeEntry(m: Model, id: number, config: LocalSubscriber): LocalE
     macLo: hash32(h, 0, 6) >>> 0,
     realm: config.kind === "pppoe" && at >= 0 ? config.username.slice(at + 1) : "",
     poolPick: hash32(h, 0, 7),
-    ...holdsOf(p, config),
+    ...holdsOf(m.poolConfigs, config),
     slot: -1,
     retryAtMs: 0,
   };

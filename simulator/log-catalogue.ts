@@ -30,7 +30,7 @@ export const LOG_CATALOGUE = {
     severity: "info",
     fields: ["sessionId", "username", "encap", "cause", "uptimeSeconds"],
     meaning:
-      "a session went down; cause is churn, lease-expired, admin-reset, scenario, reseed, local-subscriber-removed, local-subscriber-changed or static-address-claimed (sampled like session.up; the last three always logged)",
+      "a session went down; cause is churn, lease-expired, admin-reset, scenario, reseed, local-subscriber-removed, local-subscriber-changed, static-address-claimed or pool-reconfigured (sampled like session.up; local-subscriber-removed, local-subscriber-changed and static-address-claimed always logged; pool-reconfigured counted in pool.reconfigured)",
   },
   "session.setup-failed": {
     severity: "warning",
@@ -66,6 +66,17 @@ export const LOG_CATALOGUE = {
     severity: "warning",
     fields: ["pool", "family", "vrf", "allocationFailures"],
     meaning: "an allocation was refused because the pool had no free block (at most once per pool per minute)",
+  },
+  "pool.reconfigured": {
+    severity: "notice",
+    fields: ["pool", "change", "size", "subnets", "disconnected"],
+    meaning:
+      "an address pool was added, changed or removed by a configuration hot-apply; disconnected counts the dynamic sessions that lost a block (their subnet or pool removed, an exclude added, the pool's VRF or delegation length changed)",
+  },
+  "radius.servers": {
+    severity: "notice",
+    fields: ["servers", "added", "removed", "changed"],
+    meaning: "the RADIUS server list was changed by a configuration hot-apply (counts of servers now configured, added, removed and reweighted)",
   },
   "pool.decline": {
     severity: "notice",
@@ -141,6 +152,11 @@ export const EXTERNAL_LOG_CATALOGUE = {
     meaning: "a configuration change was committed (operation: config, vrf, source-vrf-rule, gre-listener, gre-circuit, cgn-group, cgn-settings, local-subscriber, rollback or certificate); changes counts the changed paths",
   },
   "cgn.config.invalid": { severity: "error", fields: ["issues"], meaning: "at start, the CGN allocators could not be built from the configured CGN section; CGN runs without groups" },
+  "config.apply-failed": {
+    severity: "error",
+    fields: ["key", "issues"],
+    meaning: "a committed hot-applied section could not be installed in the running simulation (validation should have refused it); the running state keeps what it had",
+  },
   "config.rejected": { severity: "warning", fields: ["operation", "actor", "errors"], meaning: "a configuration change was refused by validation (422); errors counts the rejected fields" },
 } as const satisfies Record<string, CatalogueEntry>;
 

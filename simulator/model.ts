@@ -10,6 +10,7 @@ import { Cgn } from "./cgn.ts";
 import { LogRing } from "./logs.ts";
 import { MetricsRing } from "./metrics.ts";
 import { AddressPool } from "./pools.ts";
+import type { PoolDefinition } from "./pool-rules.ts";
 import type { Profile } from "./profile.ts";
 import { LocalTable } from "./local-subscribers.ts";
 import { Random } from "./random.ts";
@@ -51,9 +52,14 @@ export class Model {
   offlinePos: Int32Array;
   offlineCount: number;
   readonly store: SessionStore;
-  readonly pools: AddressPool[];
+  /** The running pools, in configured order (the profile's at start; `setPools` replaces them). */
+  pools: AddressPool[] = [];
+  /** What the running pools were built from, in the same order (snapshotted: it may differ from the profile's). */
+  poolConfigs: PoolDefinition[] = [];
   /** Pool indices per (VRF, family): `poolTable[vrf * 3 + family]`. */
-  readonly poolTable: number[][];
+  poolTable: number[][] = [];
+  /** VRFs whose IPv4 sessions the running CGN translates (their IPv4 pools are `cgnTranslated`). */
+  readonly cgnVrfs: ReadonlySet<string>;
   readonly radius: RadiusPool;
   readonly cgn: Cgn;
   readonly logs: LogRing;
@@ -88,16 +94,8 @@ export class Model {
     }
     this.offlineCount = n;
     this.store = new SessionStore(profile.population.licensedSessions, profile.ports.length, this.vrfNames.length);
-    const cgnVrfs = new Set(profile.cgn.groups.flatMap((g) => g.insideVrfs));
-    this.pools = profile.pools.map((p, i) => new AddressPool(p, i, p.family === "ipv4" && cgnVrfs.has(p.vrf ?? "default")));
-    this.poolTable = [];
-    for (let v = 0; v < this.vrfNames.length; v++) {
-      for (let f = 0; f < 3; f++) {
-        this.poolTable.push(
-          this.pools.filter((p) => (p.config.vrf ?? "default") === this.vrfNames[v] && p.config.family === FAMILIES[f]).map((p) => p.index),
-        );
-      }
-    }
+    this.cgnVrfs = new Set(profile.cgn.groups.flatMap((g) => g.insideVrfs));
+    this.installPools(profile.pools);
     this.logs = logs ?? new LogRing();
     this.radius = new RadiusPool(profile.aaa, this.logs);
     this.cgn = new Cgn(profile.cgn, this.vrfNames, this.logs);
@@ -106,6 +104,31 @@ export class Model {
     this.metrics = new MetricsRing(profile.ports.length);
     this.portRx = new Float64Array(profile.ports.length);
     this.portTx = new Float64Array(profile.ports.length);
+  }
+
+  /** Builds fresh pools (nothing held but their statics) from definitions: at start, at a restore and at a reseed. */
+  installPools(definitions: readonly PoolDefinition[]): void {
+    this.poolConfigs = structuredClone([...definitions]);
+    this.pools = this.poolConfigs.map((p, i) => this.newPool(p, i));
+    this.indexPools();
+  }
+
+  /** An empty pool of a definition at an index, translated when the running CGN translates its VRF. */
+  newPool(definition: PoolDefinition, index: number): AddressPool {
+    return new AddressPool(definition, index, definition.family === "ipv4" && this.cgnVrfs.has(definition.vrf ?? "default"));
+  }
+
+  /** Rebuilds the (VRF, family) → pools table, learning the pools' VRFs. */
+  indexPools(): void {
+    for (const p of this.pools) this.addVrf(p.config.vrf ?? "default");
+    this.poolTable = [];
+    for (let v = 0; v < this.vrfNames.length; v++) {
+      for (let f = 0; f < 3; f++) {
+        this.poolTable.push(
+          this.pools.filter((p) => (p.config.vrf ?? "default") === this.vrfNames[v] && p.config.family === FAMILIES[f]).map((p) => p.index),
+        );
+      }
+    }
   }
 
   /** The pool a subscriber uses in a VRF for a family (AAA's Framed-Pool), or null when the VRF has none. */
@@ -117,7 +140,7 @@ export class Model {
 
   /**
    * The index of a VRF, learnt if the profile does not list it (a local
-   * subscriber placed in a VRF the configuration created: no pools, no CGN).
+   * subscriber or a pool placed in a VRF the configuration created; no CGN).
    * -1 when the session table's VRF column (one byte) is full.
    */
   addVrf(name: string): number {

@@ -172,6 +172,24 @@ class Subnet {
     return block - skipped;
   }
 
+  /** Counts every kind of holder again from the table (after a pool took over another's blocks). */
+  recount(): void {
+    let committed = 0;
+    let offered = 0;
+    let quarantined = 0;
+    let statics = 0;
+    let reserved = 0;
+    for (let o = 0; o < this.extent; o++) {
+      const h = this.holders[o] ?? FREE;
+      if (h > 0) committed++;
+      else if (h === OFFERED) offered++;
+      else if (h === QUARANTINED) quarantined++;
+      else if (h === STATIC) statics++;
+      else if (h === RESERVED) reserved++;
+    }
+    [this.committed, this.offered, this.quarantined, this.statics, this.reserved] = [committed, offered, quarantined, statics, reserved];
+  }
+
   /** Grows the holder table to at least n ordinals. */
   ensure(n: number): void {
     if (n <= this.holders.length) return;
@@ -235,10 +253,14 @@ export interface PoolState {
   }[];
 }
 
+/** Where a block of an earlier pool went: its subnet and ordinal in the pool that took it over, or null when it is gone. */
+export type BlockMap = (subnet: number, ordinal: number) => { subnet: number; ordinal: number } | null;
+
 /** One configured address pool. */
 export class AddressPool {
   readonly config: PoolConfig;
-  readonly index: number;
+  /** Position in the model's pools (the session table's pool columns hold it); changes when earlier pools are removed. */
+  index: number;
   readonly cgnTranslated: boolean;
   readonly subnets: Subnet[];
   /** Subnet indices ordered by prefix, for the allocations list. */
@@ -541,6 +563,87 @@ export class AddressPool {
         if (h > 0) visit(si, o, h - 1);
       }
     });
+  }
+
+  /**
+   * Where each block of `old` (a pool of the same name, family, VRF and
+   * delegation length) lands in this one: subnets are matched by prefix and
+   * blocks by address, so a block of a removed subnet, or one a new exclude
+   * covers, maps to null. Reads nothing but the two pools' shapes.
+   */
+  mapFrom(old: AddressPool): BlockMap {
+    const to = old.subnets.map((os) => this.subnets.findIndex((ns) => ns.prefix.base === os.prefix.base && ns.prefix.length === os.prefix.length));
+    return (subnet, ordinal) => {
+      const k = to[subnet] ?? -1;
+      const os = old.subnets[subnet];
+      const ns = this.subnets[k];
+      if (!os || !ns) return null;
+      const o = ns.ordinalOf(os.blockOf(ordinal));
+      return o < 0 ? null : { subnet: k, ordinal: o };
+    };
+  }
+
+  /**
+   * Takes over the state of `old` through `map` (from `mapFrom`): holders,
+   * free queues and high-water marks of the kept subnets, pending offer
+   * expiries, quarantines and reservations, and the failure counter. Blocks
+   * that map to null are dropped with whatever held them (the caller has
+   * disconnected the sessions among them). Blocks an exclude no longer covers
+   * become free at once; a kept subnet hands out blocks in the order it would
+   * have.
+   */
+  adopt(old: AddressPool, map: BlockMap): void {
+    this.allocationFailures = old.allocationFailures;
+    this.lastExhaustedLogMs = old.lastExhaustedLogMs;
+    for (const os of old.subnets) {
+      const ns = this.subnets.find((s) => s.prefix.base === os.prefix.base && s.prefix.length === os.prefix.length);
+      if (!ns) continue;
+      let extent = ns.extent;
+      for (let o = 0; o < os.extent; o++) {
+        const h = os.holders[o] ?? FREE;
+        if (h === FREE) continue;
+        const t = ns.ordinalOf(os.blockOf(o));
+        if (t < 0) continue;
+        ns.ensure(t + 1);
+        ns.holders[t] = h;
+        const user = os.staticUsers.get(o);
+        if (h === STATIC && user !== undefined) ns.staticUsers.set(t, user);
+        if (t >= extent) extent = t + 1;
+      }
+      // The first block the old subnet had not reached yet is where this one's scan goes on.
+      ns.hwm = os.hwm >= os.size ? ns.size : Math.min(ns.size, ns.ordinalAtOrAfter(os.blockOf(os.hwm)));
+      ns.ensure(ns.hwm);
+      ns.extent = Math.max(extent, ns.hwm);
+      const queued = new Set<number>();
+      const free = new IntQueue();
+      for (const o of os.free.toArray()) {
+        const t = ns.ordinalOf(os.blockOf(o));
+        if (t < 0 || queued.has(t)) continue;
+        queued.add(t);
+        free.push(t);
+      }
+      // Below the high-water mark only the queue hands blocks out: a block freed by a dropped exclude joins it.
+      for (let t = 0; t < ns.hwm; t++) {
+        if (ns.holders[t] === FREE && !queued.has(t)) {
+          queued.add(t);
+          free.push(t);
+        }
+      }
+      ns.free = free;
+      ns.recount();
+    }
+    const remap = (flat: readonly number[], into: TimedQueue) => {
+      for (let i = 0; i + 2 < flat.length; i += 3) {
+        const to = map(flat[i + 1] ?? 0, flat[i + 2] ?? 0);
+        if (to) into.push(flat[i] ?? 0, to.subnet, to.ordinal);
+      }
+    };
+    remap(old.#offers.toArray(), this.#offers);
+    remap(old.#quarantine.toArray(), this.#quarantine);
+    for (let k = 0; k + 1 < old.#reserved.length; k += 2) {
+      const to = map(old.#reserved[k] ?? 0, old.#reserved[k + 1] ?? 0);
+      if (to) this.#reserved.push(to.subnet, to.ordinal);
+    }
   }
 
   /** State for a snapshot. */

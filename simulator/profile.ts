@@ -4,14 +4,14 @@
  * This zod schema is the single source of validation and of the types.
  */
 import { z } from "zod";
-import { isPrivateIpv4, parsePrefix, prefixContains, prefixesOverlap, prefixSpan, type Prefix } from "./prefix.ts";
+import { poolIssues } from "./pool-rules.ts";
+import { parsePrefix, prefixSpan, type Prefix } from "./prefix.ts";
 
 /** The four encapsulations of the spec's SessionSummary `encap`. */
 export const ENCAPS = ["ipoe", "pppoe-local", "pppoe-lac", "l2tp"] as const;
 export type Encap = (typeof ENCAPS)[number];
 
-/** Largest static-allocation offset, in blocks from a subnet's start (keeps the per-subnet block table small). */
-export const MAX_STATIC_OFFSET = 1 << 20;
+export { MAX_STATIC_OFFSET } from "./pool-rules.ts";
 
 const Name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, "a name of letters, digits, '.', '_', '-'");
 const Weight = z.number().min(0);
@@ -167,7 +167,7 @@ export const Profile = ProfileFields.superRefine(checkProfile);
 
 /** A validated profile. */
 export type Profile = z.infer<typeof Profile>;
-/** A pool as configured in a profile. */
+/** A pool as configured in a profile (and as the simulation runs it: see pool-rules.ts). */
 export type PoolConfig = Profile["pools"][number];
 /** A CGN group as configured in a profile. */
 export type CgnGroupConfig = Profile["cgn"]["groups"][number];
@@ -177,13 +177,6 @@ export function parseProfile(raw: unknown): { ok: true; profile: Profile } | { o
   const result = Profile.safeParse(raw);
   if (result.success) return { ok: true, profile: result.data };
   return { ok: false, issues: result.error.issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`) };
-}
-
-/** Expected prefix length per pool family. */
-function delegationFits(family: PoolConfig["family"], length: number): boolean {
-  if (family === "ipv4") return length === 32;
-  if (family === "ipv6-wan") return length === 64;
-  return length >= 48 && length <= 64;
 }
 
 type Ctx = z.RefinementCtx;
@@ -231,44 +224,16 @@ function checkProfile(profile: z.output<typeof ProfileFields>, ctx: Ctx): void {
     }
   });
 
-  const parsed: { vrf: string; family: string; prefix: Prefix; path: (string | number)[] }[] = [];
   profile.pools.forEach((pool, i) => {
-    const vrf = pool.vrf ?? "default";
-    if (!vrfNames.has(vrf)) issue(["pools", i, "vrf"], `unknown VRF '${vrf}'`);
-    if (!delegationFits(pool.family, pool.delegationLength)) {
-      issue(["pools", i, "delegationLength"], `does not suit family ${pool.family} (ipv4: 32, ipv6-wan: 64, ipv6-pd: 48-64)`);
-    }
-    const family = pool.family === "ipv4" ? 4 : 6;
-    pool.subnets.forEach((s, j) => {
-      const prefix = parsePrefix(s.prefix);
-      if (prefix === null) return;
-      if (prefix.family !== family) issue(["pools", i, "subnets", j, "prefix"], `not an IPv${family} prefix`);
-      else if (prefix.length > pool.delegationLength) issue(["pools", i, "subnets", j, "prefix"], "shorter than delegationLength required");
-      else if (pool.delegationLength - prefix.length > 40) issue(["pools", i, "subnets", j, "prefix"], "at most 2^40 blocks per subnet");
-      else parsed.push({ vrf, family: pool.family, prefix, path: ["pools", i, "subnets", j, "prefix"] });
-    });
-    pool.exclude.forEach((e, j) => {
-      const prefix = parsePrefix(e);
-      if (prefix !== null && prefix.family !== family) issue(["pools", i, "exclude", j], `not an IPv${family} prefix`);
-    });
-    pool.static.forEach((s, j) => {
-      const prefix = parsePrefix(s.prefix);
-      if (prefix === null) return;
-      const subnet = pool.subnets.map((x) => parsePrefix(x.prefix)).find((x) => x !== null && prefixContains(x, prefix));
-      if (prefix.length !== pool.delegationLength) issue(["pools", i, "static", j, "prefix"], "must be one delegationLength block");
-      else if (subnet === undefined || subnet === null) issue(["pools", i, "static", j, "prefix"], "outside every subnet of the pool");
-      else if ((prefix.base - subnet.base) / prefixSpan(prefix) >= BigInt(MAX_STATIC_OFFSET)) {
-        issue(["pools", i, "static", j, "prefix"], `must lie within the first ${MAX_STATIC_OFFSET} blocks of its subnet`);
-      }
-    });
+    if (!vrfNames.has(pool.vrf ?? "default")) issue(["pools", i, "vrf"], `unknown VRF '${pool.vrf ?? "default"}'`);
   });
-  // Two pools of one VRF must not hand out the same address; pools in different VRFs may (CGN inside space is reused).
-  for (let a = 0; a < parsed.length; a++) {
-    for (let b = a + 1; b < parsed.length; b++) {
-      const x = parsed[a];
-      const y = parsed[b];
-      if (x && y && x.vrf === y.vrf && prefixesOverlap(x.prefix, y.prefix)) issue(y.path, "overlaps another subnet of the same VRF");
-    }
+  const translated = new Set(profile.cgn.groups.flatMap((g) => g.insideVrfs));
+  for (const p of poolIssues(profile.pools, translated)) {
+    // Duplicate names are reported with the other lists' duplicates above.
+    if (p.field === "name" && p.message.startsWith("duplicate")) continue;
+    const field = p.field === "name" ? [] : p.field === "subnets" || p.field === "announce" ? ["subnets"] : [p.field];
+    const tail = p.field === "subnets" ? ["prefix"] : p.field === "announce" ? ["announce"] : p.field === "static" ? ["prefix"] : [];
+    issue(["pools", p.pool, ...field, ...(p.element === undefined ? [] : [p.element, ...tail])], p.message);
   }
 
   const cgnVrfs = new Map<string, string>();
@@ -288,14 +253,6 @@ function checkProfile(profile: z.output<typeof ProfileFields>, ctx: Ctx): void {
     });
     const publicAddresses = group.publicSubnets.reduce((n, s) => n + Number(prefixSpan(parsePrefix(s) as Prefix)), 0);
     if (publicAddresses > 1 << 20) issue(["cgn", "groups", i, "publicSubnets"], "at most 2^20 public addresses");
-  });
-  profile.pools.forEach((pool, i) => {
-    if (pool.family !== "ipv4" || !cgnVrfs.has(pool.vrf ?? "default")) return;
-    pool.subnets.forEach((s, j) => {
-      const prefix = parsePrefix(s.prefix);
-      if (prefix !== null && !isPrivateIpv4(prefix)) issue(["pools", i, "subnets", j, "prefix"], "a CGN-translated pool holds RFC 1918 / RFC 6598 space");
-      if (s.announce) issue(["pools", i, "subnets", j, "announce"], "a CGN-translated pool is never announced");
-    });
   });
 }
 

@@ -23,7 +23,8 @@ export class SessionStore {
   vrf: Uint8Array;
   realm: Uint8Array;
   walledGarden: Uint8Array;
-  aaa: Int8Array;
+  /** RADIUS server id that authenticated the session (aaa.ts), -1 = local AAA. */
+  aaa: Int16Array;
   v4Pool: Int16Array;
   v4Subnet: Uint8Array;
   v4Ord: Int32Array;
@@ -77,7 +78,7 @@ export class SessionStore {
     this.vrf = new Uint8Array(capacity);
     this.realm = new Uint8Array(capacity);
     this.walledGarden = new Uint8Array(capacity);
-    this.aaa = new Int8Array(capacity);
+    this.aaa = new Int16Array(capacity);
     this.v4Pool = new Int16Array(capacity);
     this.v4Subnet = new Uint8Array(capacity);
     this.v4Ord = new Int32Array(capacity);

@@ -11,6 +11,7 @@ import { AlarmBook } from "./alarms.ts";
 import { LogRing } from "./logs.ts";
 import type { LocalTableState } from "./local-subscribers.ts";
 import { Model, type Tally } from "./model.ts";
+import type { PoolDefinition } from "./pool-rules.ts";
 import type { Profile } from "./profile.ts";
 import { Random, mix32, type RandomState } from "./random.ts";
 
@@ -80,6 +81,8 @@ export function snapshotModel(m: Model): GatewaySnapshot {
     // VRFs learnt after construction (local subscribers' configured VRFs), in index order.
     extraVrfs: m.vrfNames.slice(m.profile.vrfs.length),
     locals: m.locals.exportState(),
+    // The running pools: configuration may have changed them since the profile's (pool-reconfigure.ts).
+    poolConfigs: m.poolConfigs,
   };
   const blobs: ArrayBuffer[] = [];
   const meta = lift(state, blobs);
@@ -113,6 +116,8 @@ export function restoreModel(
   m.offlinePos.set(st.offlinePos);
   // Learnt VRFs first: the session table's VRF column and counters index them.
   for (const name of st.extraVrfs ?? []) m.addVrf(name);
+  // Then the running pools: the session columns, the local subscribers' holds and the pool states index them.
+  if (st.poolConfigs) m.installPools(st.poolConfigs);
   const s = m.store;
   const target = s as unknown as Record<string, Typed>;
   for (const [name, arr] of Object.entries(st.store.columns)) target[name]?.set(arr);
@@ -160,6 +165,8 @@ interface SnapshotState {
   /** Absent in snapshots written before local subscribers existed. */
   extraVrfs?: string[];
   locals?: LocalTableState;
+  /** Absent in snapshots written before pools were configurable: the profile's. */
+  poolConfigs?: PoolDefinition[];
 }
 
 /** Replaces typed arrays by blob markers. */

@@ -13,11 +13,13 @@
  * Rates of 0 take the plan's; packet rates and bursts are kept but not
  * simulated. Addresses and delegated prefixes are unique among local
  * subscribers of one VRF (VRFs are separate address spaces, as the
- * profile's pools are).
+ * configured pools are).
  */
-import { LOCAL_KINDS, placeAddress, placePrefix, type LocalKind, type LocalSubscriber } from "../../simulator/local-subscribers.ts";
+import { LOCAL_KINDS, placeAddress, placePrefix, type LocalKind, type LocalSubscriber, type Placement } from "../../simulator/local-subscribers.ts";
+import type { PoolDefinition } from "../../simulator/pool-rules.ts";
 import type { Profile } from "../../simulator/profile.ts";
 import { formatPrefix, parseIpv4, parseIpv6, parsePrefix, type Prefix } from "../../simulator/prefix.ts";
+import { POOLS_LIST, refusingChild } from "./address-pools.ts";
 import type { ConfigDocument, ConfigItem } from "./document.ts";
 import type { Value } from "./registry.ts";
 
@@ -85,9 +87,26 @@ export function localSubscriberItemProblems(values: Record<string, Value>): { ch
 /**
  * Rules across items and against the appliance's profile: an IPoE key that
  * is its access line, a port and a plan of the profile, addresses that fit
- * the pools of their VRF, and addresses no other local subscriber has.
+ * the configured pools of their VRF (`pools`), and addresses no other local
+ * subscriber has. An address the pools now refuse is reported on the
+ * subscriber when the subscriber changed, and otherwise on the pool whose
+ * change refuses it (an exclude over it, a delegation it no longer matches),
+ * naming the subscriber.
  */
-export function localSubscriberProblems(doc: ConfigDocument, profile: Profile | undefined, report: (list: string, key: string, child: string | undefined, detail: string) => void): void {
+export function localSubscriberProblems(
+  doc: ConfigDocument,
+  before: ConfigDocument,
+  pools: readonly PoolDefinition[],
+  profile: Profile | undefined,
+  report: (list: string, key: string, child: string | undefined, detail: string) => void,
+): void {
+  const beforePools = new Map((before.lists[POOLS_LIST] ?? []).map((item) => [item.key, item.values]));
+  const refused = (list: string, key: string, unchanged: boolean, child: string, shown: string, placed: Extract<Placement, { kind: "refused" }>): void => {
+    const pool = pools[placed.pool];
+    if (!unchanged || !pool) return report(list, key, child, `${shown} ${placed.detail}`);
+    const delegationChanged = beforePools.get(pool.name)?.delegationLength !== pool.delegationLength;
+    report(POOLS_LIST, pool.name, refusingChild(placed.cause, delegationChanged), `${child} ${shown} of ${list} '${key}' ${placed.detail}: change or delete that subscriber first, or in the same change`);
+  };
   const owners = new Map<string, string>();
   const claim = (list: string, key: string, child: string, identity: string, shown: string): void => {
     const owner = owners.get(identity);
@@ -96,7 +115,9 @@ export function localSubscriberProblems(doc: ConfigDocument, profile: Profile | 
   };
   for (const kind of LOCAL_KINDS) {
     const list = LOCAL_LISTS[kind];
+    const was = new Map((before.lists[list] ?? []).map((item) => [item.key, JSON.stringify(item.values)]));
     for (const { key, values } of doc.lists[list] ?? []) {
+      const unchanged = was.get(key) === JSON.stringify(values);
       const vrf = str(values.vrfName) ?? "default";
       if (kind === "ipoe") {
         const [port, sVlan, vlan] = [num(values.port), num(values.sVlan), num(values.vlan)];
@@ -114,23 +135,23 @@ export function localSubscriberProblems(doc: ConfigDocument, profile: Profile | 
       const v4Text = str(values.framedIp);
       const v4 = v4Text === null ? null : parseIpv4(v4Text);
       if (v4 !== null) {
-        const placed = profile ? placeAddress(profile.pools, vrf, "ipv4", BigInt(v4)) : { kind: "outside" as const };
-        if (placed.kind === "refused") report(list, key, "framedIp", `${v4Text} ${placed.detail}`);
+        const placed = placeAddress(pools, vrf, "ipv4", BigInt(v4));
+        if (placed.kind === "refused") refused(list, key, unchanged, "framedIp", v4Text!, placed);
         claim(list, key, "framedIp", `v4/${vrf}/${v4}`, `framedIp ${v4Text} (VRF ${vrf})`);
       }
       const v6Text = str(values.framedIpv6);
       const v6 = v6Text === null ? null : parseIpv6(v6Text);
       if (v6 !== null) {
-        const placed = profile ? placeAddress(profile.pools, vrf, "ipv6-wan", v6) : { kind: "outside" as const };
-        if (placed.kind === "refused") report(list, key, "framedIpv6", `${v6Text} ${placed.detail}`);
+        const placed = placeAddress(pools, vrf, "ipv6-wan", v6);
+        if (placed.kind === "refused") refused(list, key, unchanged, "framedIpv6", v6Text!, placed);
         // Inside a pool the whole /64 is the subscriber's: two addresses in one block clash.
         const identity = placed.kind === "pool" ? `wan/${vrf}/${formatPrefix(placed.block)}` : `wan/${vrf}/${v6}`;
         claim(list, key, "framedIpv6", identity, placed.kind === "pool" ? `the block ${formatPrefix(placed.block)} of framedIpv6 ${v6Text}` : `framedIpv6 ${v6Text}`);
       }
       const pd = delegatedPrefix(values);
       if (pd.ok && pd.prefix !== null) {
-        const placed = profile ? placePrefix(profile.pools, vrf, pd.prefix) : { kind: "outside" as const };
-        if (placed.kind === "refused") report(list, key, "ipv6PdPrefix", `${formatPrefix(pd.prefix)} ${placed.detail}`);
+        const placed = placePrefix(pools, vrf, pd.prefix);
+        if (placed.kind === "refused") refused(list, key, unchanged, "ipv6PdPrefix", formatPrefix(pd.prefix), placed);
         claim(list, key, "ipv6PdPrefix", `pd/${vrf}/${formatPrefix(pd.prefix)}`, `ipv6PdPrefix ${formatPrefix(pd.prefix)}`);
       }
     }

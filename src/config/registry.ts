@@ -17,6 +17,7 @@ import { hasScheme, isCidr, isHostname, isIpAddress, isIpv4, isIpv6, isListenerU
 import { RESERVED_CIRCUIT_IDS, isInterfaceAddress, isInterfaceName, tunnelAddressProblems } from "./gre.ts";
 import { autoLearnVrf, cgnGroupProblems, isAutoLearnEntry, isIpv4Cidr } from "./cgn.ts";
 import { IPOE_KEY_PATTERN, isIpv6PrefixText, isPppoeUsername, localSubscriberItemProblems } from "./local-subscribers.ts";
+import { addressPoolItemProblems, isPoolSubnet } from "./address-pools.ts";
 
 /** What GET /config shows instead of a secret, and what a write may send to leave a secret unchanged. */
 export const REDACTED = "********";
@@ -218,6 +219,47 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     checkItem: (values) => (values.ingestVrf !== null && values.ingestVrf === values.targetVrf ? [{ child: "targetVrf", detail: "must differ from ingestVrf" }] : []),
     apply: "hot",
     description: "route traffic arriving in one VRF from given sources into another VRF",
+  },
+  {
+    kind: "list",
+    path: "addressPools",
+    key: { name: "name", type: "string", schema: NAME, description: "pool name: the reference AAA returns (Framed-Pool)" },
+    children: {
+      family: {
+        type: "enum",
+        schema: z.enum(["ipv4", "ipv6-wan", "ipv6-pd"], "ipv4, ipv6-wan or ipv6-pd"),
+        default: null,
+        required: true,
+        description: "`ipv4`, `ipv6-wan` or `ipv6-pd`; fixed once the pool exists (delete it and create another)",
+      },
+      vrf: { type: "string", schema: NAME, default: null, ref: VRF_REF, description: "VRF of the pool's addresses: a configured VRF or `default`; null = `default`. A change disconnects the pool's sessions" },
+      delegationLength: {
+        type: "uint8",
+        schema: uint(8, 1, 128),
+        default: null,
+        description: "prefix length handed to each subscriber: 32 (ipv4), 64 (ipv6-wan), 48-64 (ipv6-pd, required); null = 32 or 64 by family. A change re-cuts the pool and disconnects its sessions",
+      },
+      description: { type: "string", schema: free(255), default: "", description: "free text" },
+      subnets: {
+        type: "poolSubnet",
+        listMode: true,
+        schema: text(isPoolSubnet, "a prefix with its host bits zero, optionally followed by ' announce', e.g. 198.18.0.0/22 announce"),
+        default: [],
+        description:
+          "subnets allocated from, in preference order: one `<prefix>` element per subnet, `<prefix> announce` when the subnet is announced (BGP); at least one, no overlap within the pool or with a pool of the same VRF. " +
+          "A removed subnet's dynamic sessions are disconnected; its static allocations are kept",
+      },
+      exclude: {
+        type: "prefix",
+        listMode: true,
+        schema: text(isPrefix, "an address or a prefix with its host bits zero"),
+        default: [],
+        description: "addresses or prefixes never allocated, each inside one of the pool's subnets; a session holding a newly excluded block is disconnected",
+      },
+    },
+    checkItem: addressPoolItemProblems,
+    apply: "hot",
+    description: "address pools AAA hands IPv4 addresses, IPv6 WAN prefixes and delegated prefixes out from (spec AddressPool), hot-applied: GET /api/v1/address-pools follows at once",
   },
   {
     kind: "list",

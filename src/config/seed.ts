@@ -11,6 +11,8 @@
  * | vrfs                       | profile: `vrfs` other than `default`, table ids 100, 101, … in order       |
  * | radius.servers             | profile: `aaa.servers` as `host:port` with their weights (no secrets: the  |
  * |                            | profile holds none, so they start unset)                                    |
+ * | addressPools               | profile: `pools`, in order, without their statics (appliance facts that     |
+ * |                            | follow the pool of their name)                                              |
  * | cgn.maxBindings, maxFlows  | profile: `cgn.maxBindings`, `cgn.maxFlows`                                  |
  * | cgn.groups                 | profile: `cgn.groups`, their configured half (what runs is then the same)   |
  * | gre.listeners, gre.circuits| nothing: a listener's local address is an underlay fact neither the fleet    |
@@ -22,6 +24,7 @@
  */
 import type { ApplianceDefinition } from "../../fleet-config/schema.ts";
 import type { Profile } from "../../simulator/index.ts";
+import { addressPoolItems } from "./address-pools.ts";
 import { cgnGroupItems } from "./cgn.ts";
 import { defaultDocument, type ConfigDocument } from "./document.ts";
 
@@ -56,6 +59,7 @@ export function seedDocument(sources: SeedSources): ConfigDocument {
       key: vrf.name,
       values: { tableId: SEED_TABLE_BASE + i, rd: null, importRt: [], exportRt: [], gatewayIp: null, gatewayIpv6: null, l2tpEndpointIp: null, originateDefaultRoute: false },
     }));
+  doc.lists.addressPools = addressPoolItems(profile);
   doc.lists["radius.servers"] = profile.aaa.servers.map((server) => ({
     key: server.host.includes(":") ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`,
     values: { weight: Math.min(server.weight, 0xffff), secret: null },

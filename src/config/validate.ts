@@ -6,6 +6,7 @@
  */
 import type { Profile } from "../../simulator/index.ts";
 import { parsePrefix, prefixesOverlap, type Prefix } from "../../simulator/prefix.ts";
+import { POOLS_LIST, addressPoolChecks, poolDefinitionsOf } from "./address-pools.ts";
 import { cgnChecks, cgnProfileProblems, type CgnReport } from "./cgn.ts";
 import { check, fieldPointer, listPointer, type ConfigDocument, type ConfigError } from "./document.ts";
 import { greChecks } from "./gre.ts";
@@ -15,7 +16,7 @@ import { CONFIG_KEYS, type ListKey, type Value } from "./registry.ts";
 export interface ValidationContext {
   /** This appliance's name (it is not its own fleet peer). */
   appliance: string;
-  /** The shipped simulation profile: the CGN section must build a bootable profile with it; local subscribers name its ports, plans and pools. */
+  /** The shipped simulation profile: the CGN section must build a bootable profile with it; local subscribers name its ports and plans; pools carry its statics. */
   profile?: Profile;
 }
 
@@ -59,7 +60,7 @@ export function validateDocument(doc: ConfigDocument, before: ConfigDocument, co
       checkList(doc, before, key, errors);
     }
   }
-  crossChecks(doc, context, errors);
+  crossChecks(doc, before, context, errors);
   return errors;
 }
 
@@ -117,7 +118,7 @@ function checkReference(
   }
 }
 
-function crossChecks(doc: ConfigDocument, context: ValidationContext, errors: ConfigError[]): void {
+function crossChecks(doc: ConfigDocument, before: ConfigDocument, context: ValidationContext, errors: ConfigError[]): void {
   const listeners = doc.fields["webUi.listeners"];
   if (Array.isArray(listeners) && listeners.length === 0) {
     errors.push({ pointer: fieldPointer("webUi.listeners"), detail: "at least one listener is required (the API would become unreachable)" });
@@ -142,13 +143,19 @@ function crossChecks(doc: ConfigDocument, context: ValidationContext, errors: Co
     rules.push({ key: rule.key, ingest, prefixes });
   }
   greChecks(doc, (list, key, child, detail) => errors.push({ pointer: listPointer(list, key, child), detail }));
-  localSubscriberProblems(doc, context.profile, (list, key, child, detail) => errors.push({ pointer: listPointer(list, key, child), detail }));
+  const poolErrors: ConfigError[] = [];
+  addressPoolChecks(doc, before, (key, child, detail) => poolErrors.push({ pointer: listPointer(POOLS_LIST, key, key === undefined ? undefined : child), detail }));
+  errors.push(...poolErrors);
+  const pools = poolDefinitionsOf(doc, context.profile);
+  localSubscriberProblems(doc, before, pools, context.profile, (list, key, child, detail) => errors.push({ pointer: listPointer(list, key, child), detail }));
   const cgnErrors: ConfigError[] = [];
   const cgnReport: CgnReport = (at, detail) =>
     cgnErrors.push({ pointer: at.field ? fieldPointer(at.field) : listPointer("cgn.groups", at.key, at.key === undefined ? undefined : at.child), detail });
   cgnChecks(doc, cgnReport);
   // The last word: would the CGN allocators build from this at the next start? Asked only when nothing
   // more specific is wrong with the section, so a problem is not reported twice.
+  // The start builds the allocators on the shipped profile's pools (the configured ones are installed after it,
+  // restart or not), so that is what this asks; a configured pool that breaks the CGN rule is said above.
   const cgnClean = !errors.some((e) => /^#\/(lists\/cgn\.groups|fields\/cgn\.)/.test(e.pointer)) && cgnErrors.length === 0;
   if (context.profile && cgnClean) cgnProfileProblems(context.profile, doc, cgnReport);
   errors.push(...cgnErrors);

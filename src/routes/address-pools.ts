@@ -48,7 +48,7 @@ const AddressPoolAllocation = z
     sessionId: z.int().min(0).meta({ description: "0 when no session holds the block" }),
     username: z.string(),
     vrf: z.string(),
-    static: z.boolean().meta({ description: "a statically assigned address inside the pool: never handed out, not disconnected if its subnet is removed" }),
+    static: z.boolean().meta({ description: "a statically assigned address inside the pool: never handed out, not disconnected if its subnet is removed (it then lies outside the pools)" }),
   })
   .meta({ id: "AddressPoolAllocation" });
 
@@ -70,6 +70,10 @@ export const addressPoolRoutes = [
     path: "/api/v1/address-pools",
     section: "Address pools",
     summary: "Every configured pool with its subnets and utilisation",
+    description:
+      "One entry per item of the configuration's `addressPools` list, in its order, and the pools follow a commit at once: an added subnet's blocks count in `size` and `free` straight away; " +
+      "a removed subnet or pool disconnects the dynamic sessions holding blocks in it and frees what they held, while a static allocation stays with its session (outside the pools from then on); " +
+      "a new exclude takes its blocks out of `size` and disconnects a session holding one. `used + free = size` and the subnets add up to the pool at every instant.",
     fp: true,
     response: { description: "array of AddressPool, one per configured pool", schema: z.array(AddressPool) },
     handle: (ctx) => ctx.appliance.stub.dataPlane().addressPools(),
@@ -80,7 +84,8 @@ export const addressPoolRoutes = [
     section: "Address pools",
     summary: "The blocks a pool holds, ordered by prefix and paged",
     description:
-      "Every held block: committed to a session, static, on offer, quarantined or reserved; `total` equals the pool's `used`. 404 when no pool has that name (exact match). " +
+      "Every held block: committed to a session, static, on offer, quarantined or reserved; `total` equals the pool's `used`. 404 when no pool has that name (exact match), a pool deleted from the configuration included. " +
+      "A `static` block is a local subscriber's configured address (or one the appliance reserves), never handed out; when its subnet is removed it leaves this list with the subnet, and its session is not disconnected. " +
       "`limit` has the range 1-1000; a value outside it is clamped to it, as on every other list, not refused.",
     fp: true,
     params: z.object({ name: z.string().min(1).max(256).meta({ description: "pool name" }) }),

@@ -36,7 +36,8 @@ export const radiusRoutes = [
     summary: "RADIUS server pool health: live and dead servers, requests and failures",
     description:
       "A server is marked dead after `aaa.deadAfterFailures` consecutive lost requests and tried again after `aaa.deadTimeSeconds`. " +
-      "With no RADIUS driver the answer is 200 with `configured` false.",
+      "With no RADIUS driver the answer is 200 with `configured` false (as with an empty `radius.servers`). " +
+      "The servers are the configuration's `radius.servers`, in its order, and follow a commit at once: an added server starts with clean counters and takes requests by weight, a removed one takes none and its alarms clear, a kept one keeps its counters whatever its weight.",
     fp: true,
     response: { description: "RADIUS pool status", schema: RadiusPoolStatus },
     handle: (ctx) => ctx.appliance.stub.dataPlane().radiusStatus(),

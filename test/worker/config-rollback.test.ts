@@ -23,7 +23,7 @@ describe("rollback", () => {
 
   it("goes back to the seeded configuration, secrets included", async () => {
     const seeded = await storedDocument();
-    await commit({ listOps: [{ listPath: "radius.servers", key: "radius-1.isp.example:1812", fields: { secret: "new-secret" } }, { listPath: "vrfs", key: "wholesale", delete: true }] });
+    await commit({ listOps: [{ listPath: "radius.servers", key: "radius-1.isp.example:1812", fields: { secret: "new-secret" } }, { listPath: "vrfs", key: "wholesale", fields: { rd: "65000:7" } }] });
     expect((await rollback({ version: 1 })).status).toBe(200);
     expect(await storedDocument()).toEqual(seeded);
   });

@@ -13,7 +13,7 @@ describe("configuration schema", () => {
     expect(keys.filter((k) => !k.keyedList).map((k) => k.path).sort()).toEqual(Object.keys(config.fields).sort());
     expect(keys.filter((k) => k.keyedList).map((k) => k.path).sort()).toEqual(Object.keys(config.lists).sort());
     const apply = Object.fromEntries(keys.map((k) => [k.path, k.apply]));
-    expect(apply).toMatchObject({ "webUi.listeners": "restart", "webUi.hostname": "restart", vrfs: "hot", sourceVrfRules: "hot", "radius.servers": "hot", "ipsec.enabled": "restart", "captures.mirrorAllowlist": "hot", "cgn.maxBindings": "restart", "cgn.maxFlows": "restart" });
+    expect(apply).toMatchObject({ "webUi.listeners": "restart", "webUi.hostname": "restart", vrfs: "hot", sourceVrfRules: "hot", addressPools: "hot", "radius.servers": "hot", "ipsec.enabled": "restart", "captures.mirrorAllowlist": "hot", "cgn.maxBindings": "restart", "cgn.maxFlows": "restart" });
   });
 
   it("marks list mode, secrets, keyed-list children, uniqueness and references", async () => {
@@ -27,6 +27,16 @@ describe("configuration schema", () => {
     expect(vrfs.children.find((c) => c.name === "tableId")).toMatchObject({ type: "uint32", required: true });
     expect(vrfs.children.find((c) => c.name === "importRt")).toMatchObject({ listMode: true });
     expect(byPath.sourceVrfRules!.children.find((c) => c.name === "ingestVrf")).toMatchObject({ references: "vrfs", required: true });
+    expect(byPath.addressPools).toMatchObject({ keyedList: true, key: { name: "name" } });
+    expect(byPath.addressPools!.children.map((c) => [c.name, c.type, c.listMode])).toEqual([
+      ["family", "enum", false],
+      ["vrf", "string", false],
+      ["delegationLength", "uint8", false],
+      ["description", "string", false],
+      ["subnets", "poolSubnet", true],
+      ["exclude", "prefix", true],
+    ]);
+    expect(byPath.addressPools!.children.find((c) => c.name === "vrf")).toMatchObject({ references: "vrfs" });
     const secrets = keys.flatMap((k) => [...(k.secret ? [k.path] : []), ...k.children.filter((c) => c.secret).map((c) => `${k.path}/${c.name}`)]);
     expect(secrets.sort()).toEqual(["alarms.sinks/credential", "ipsec.peers/psk", "radius.servers/secret", "subscribers.local.pppoe/password", "webUi.peers/credential", "webUi.privateKey"]);
   });

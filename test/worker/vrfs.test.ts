@@ -36,10 +36,11 @@ describe("listing VRFs", () => {
     const rows = await list();
     expect(rows.find((r) => r.name === "default")).toEqual({ name: "default", configured: false, sessions: summary.byVrf.default });
     expect(rows.find((r) => r.name === "cgn-inside")!.sessions).toBe(summary.byVrf["cgn-inside"]);
-    // A configured VRF that is deleted while sessions are still in it is listed as seen only.
-    await remove("wholesale");
-    expect(rows.find((r) => r.name === "wholesale")!.configured).toBe(true);
-    expect((await list()).find((r) => r.name === "wholesale")).toEqual({ name: "wholesale", configured: false, sessions: summary.byVrf.wholesale });
+    // A configured VRF is not deleted while an address pool is placed in it (the pool's vrf refers to it).
+    const refused = await remove("wholesale");
+    expect(refused.status).toBe(409);
+    expect((await refused.json<{ detail: string }>()).detail).toContain("addressPools 'wholesale-v4'");
+    expect(rows.find((r) => r.name === "wholesale")).toMatchObject({ configured: true, sessions: summary.byVrf.wholesale });
   });
 });
 
