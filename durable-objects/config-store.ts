@@ -328,7 +328,10 @@ export class ConfigStore extends RpcTarget {
     const exists = this.#sql.exec("SELECT 1 FROM config_history WHERE version = ?", version).toArray().length > 0;
     const next = this.#sql.exec<{ previous: string | null }>("SELECT previous FROM config_history WHERE version = ?", version + 1).toArray()[0];
     if (!exists || !next?.previous) return null;
-    return normalise(JSON.parse(next.previous) as ConfigDocument);
+    const old = JSON.parse(next.previous) as Partial<ConfigDocument>;
+    // Keys that version did not have yet (added by later software, then seeded) keep their
+    // current value: rolling back must not read "absent" as "empty" and wipe, say, every pool.
+    return normalise({ fields: { ...active.document.fields, ...old.fields }, lists: { ...active.document.lists, ...old.lists } });
   }
 
   #restartRequired(keys: string[]): boolean {

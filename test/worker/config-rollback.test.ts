@@ -48,3 +48,24 @@ describe("rollback", () => {
     expect((await rollback({ version: "2" })).status).toBe(400);
   });
 });
+
+describe("rollback across a software update", () => {
+  it("keeps keys the old version did not have yet instead of emptying them", async () => {
+    const { env, runInDurableObject } = await import("cloudflare:test");
+    await commit({ fields: { "webUi.hostname": "before-update.example.net" } }); // v2
+    await commit({ fields: { "webUi.hostname": "after-update.example.net" } }); // v3
+    // Make version 2's stored document look as an older software version wrote it: no addressPools key.
+    await runInDurableObject(env.Appliance.getByName("edge-1"), (_instance, state) => {
+      const row = state.storage.sql.exec<{ previous: string }>("SELECT previous FROM config_history WHERE version = 3").one();
+      const old = JSON.parse(row.previous) as { lists: Record<string, unknown> };
+      delete old.lists.addressPools;
+      state.storage.sql.exec("UPDATE config_history SET previous = ? WHERE version = 3", JSON.stringify(old));
+    });
+    const pools = (await getConfig()).lists.addressPools;
+    expect(pools?.length).toBeGreaterThan(0);
+    expect((await rollback({ version: 2 })).status).toBe(200);
+    const config = await getConfig();
+    expect(config.fields["webUi.hostname"]).toBe("before-update.example.net");
+    expect(config.lists.addressPools).toEqual(pools);
+  });
+});
