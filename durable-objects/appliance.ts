@@ -14,7 +14,7 @@ import type { Role } from "../src/auth/roles.ts";
 import { DEFAULT_ADMIN_PASSWORD, IdentityStore, type IdentityEvent } from "./identity.ts";
 import { ProviderStore } from "./providers.ts";
 import { ConfigStore, type ConfigEvent } from "./config-store.ts";
-import { DataPlane, TICK_MS } from "./data-plane.ts";
+import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
 import { profileNamed } from "./profiles.ts";
 import { GreStore } from "./gre.ts";
 import { LOCAL_LISTS, localSubscribersOf, touchesLocalSubscribers } from "../src/config/local-subscribers.ts";
@@ -23,6 +23,16 @@ import { radiusServersOf } from "../src/config/radius.ts";
 
 /** The software version the appliance reports. */
 export const SOFTWARE_VERSION = "bngfleet 0.1.0";
+
+/** Configured source-VRF rules as the data plane applies them. */
+function sourceVrfRulesOf(items: { key: string; values: Record<string, unknown> }[]): SourceVrfRule[] {
+  return items.map((item) => ({
+    name: item.key,
+    ingestVrf: String(item.values.ingestVrf),
+    sourceSubnets: Array.isArray(item.values.sourceSubnets) ? item.values.sourceSubnets.map(String) : [],
+    targetVrf: String(item.values.targetVrf),
+  }));
+}
 
 export class Appliance extends Server<Env> {
   #identity!: IdentityStore;
@@ -65,6 +75,7 @@ export class Appliance extends Server<Env> {
     this.#dataPlane.setPools(poolSettingsOf(this.#config.items(POOLS_LIST)));
     this.#dataPlane.setRadiusServers(radiusServersOf(this.#config.items("radius.servers")));
     this.#dataPlane.setLocalSubscribers(localSubscribersOf(this.#config.items(LOCAL_LISTS.ipoe), this.#config.items(LOCAL_LISTS.pppoe)));
+    this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(this.#config.items("sourceVrfRules")));
     if (!built.ok) this.#dataPlane.log("error", "cgn.config.invalid", { issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
     this.#gre = new GreStore(sql, () => this.#dataPlane.clock());
     this.#gre.apply(this.#config.items("gre.listeners"), this.#config.items("gre.circuits"));
@@ -103,6 +114,7 @@ export class Appliance extends Server<Env> {
     }
     if (event.keys.includes(POOLS_LIST)) this.#dataPlane.setPools(poolSettingsOf(event.document.lists[POOLS_LIST] ?? []));
     if (event.keys.includes("radius.servers")) this.#dataPlane.setRadiusServers(radiusServersOf(event.document.lists["radius.servers"] ?? []));
+    if (event.keys.includes("sourceVrfRules")) this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(event.document.lists.sourceVrfRules ?? []));
     if (touchesLocalSubscribers(event.keys)) {
       this.#dataPlane.setLocalSubscribers(localSubscribersOf(event.document.lists[LOCAL_LISTS.ipoe] ?? [], event.document.lists[LOCAL_LISTS.pppoe] ?? []));
     }

@@ -35,6 +35,14 @@ export const KEEPALIVE_MS = 15_000;
 
 const encoder = new TextEncoder();
 
+/** A source-VRF rule as the data plane applies it. */
+export interface SourceVrfRule {
+  name: string;
+  ingestVrf: string;
+  sourceSubnets: string[];
+  targetVrf: string;
+}
+
 export class DataPlane extends RpcTarget {
   readonly #sql: SqlStorage;
   readonly #appliance: string;
@@ -43,6 +51,7 @@ export class DataPlane extends RpcTarget {
   /** Simulated time minus wall time: grows when a scenario advances the clock. */
   #offsetMs: number;
   #persistedAtMs: number;
+  #sourceVrfRules: (SourceVrfRule & { prefixes: NonNullable<ReturnType<typeof parsePrefix>>[] })[] = [];
 
   /** Opens the data plane: restores the last snapshot, or starts a fresh appliance from its seed. */
   constructor(sql: SqlStorage, appliance: string, profile: Profile, seed: number, captureAllowlist: string[]) {
@@ -117,7 +126,24 @@ export class DataPlane extends RpcTarget {
 
   sessionDetail(id: number) {
     const result = this.#gateway.sessionDetail(id);
-    return result.ok ? { ok: true as const, session: result.session } : refuse("not-found", `no session ${id}`);
+    if (!result.ok) return refuse("not-found", `no session ${id}`);
+    return { ok: true as const, session: { ...result.session, steering: this.#steeringOf(result.session) } };
+  }
+
+  /** Hot-applies `sourceVrfRules`: which rule (if any) routes a session's traffic into another VRF. */
+  setSourceVrfRules(rules: SourceVrfRule[]): void {
+    this.#sourceVrfRules = rules.map((rule) => ({ ...rule, prefixes: rule.sourceSubnets.map((p) => parsePrefix(p, false)).filter((p) => p !== null) }));
+  }
+
+  /** The first rule (in configuration order) whose ingest VRF is the session's and whose source subnets hold its address. */
+  #steeringOf(session: { vrf: string; ipv4: string; ipv6: string | null }): { rule: string; targetVrf: string } | null {
+    const sources = [session.ipv4, session.ipv6?.split("/")[0]].flatMap((text) => (text ? [parseAddress(text)] : [])).filter((a) => a !== null);
+    const rule = this.#sourceVrfRules.find(
+      (r) =>
+        r.ingestVrf.toLowerCase() === session.vrf.toLowerCase() &&
+        (r.prefixes.length === 0 || r.prefixes.some((p) => sources.some((a) => prefixHas(p, a.family, a.value)))),
+    );
+    return rule ? { rule: rule.name, targetVrf: rule.targetVrf } : null;
   }
 
   sessionRates(id: number) {

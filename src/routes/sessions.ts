@@ -74,6 +74,10 @@ export const SessionDetail = SessionSummary.extend({
   counters: z.object({ rxBytes: z.number(), txBytes: z.number(), rxPackets: z.number(), txPackets: z.number() }),
   rates: SessionRates,
   capture: CaptureRecord.nullable(),
+  steering: z
+    .object({ rule: z.string(), targetVrf: z.string() })
+    .nullable()
+    .meta({ description: "the source-VRF rule routing this session's traffic into another VRF (no NAT), first match in configuration order; null when none" }),
 }).meta({ id: "SessionDetail" });
 
 const caseInsensitive = z.string().trim().min(1).max(256);

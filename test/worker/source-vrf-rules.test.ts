@@ -74,3 +74,30 @@ describe("source VRF rules", () => {
     expect((await call(`${base}/x`, { method: "DELETE", headers: operator })).status).toBe(403);
   });
 });
+
+describe("traffic steering", () => {
+  type Session = { id: number; ipv4: string; vrf: string };
+  const scenario = (action: unknown) => call("/twin/v1/scenario", json("POST", action, admin));
+  const detail = async (id: number) => (await call(`/api/v1/sessions/${id}`, { headers: admin })).json<{ steering: { rule: string; targetVrf: string } | null }>();
+
+  it("routes a session's traffic into the rule's target VRF at once, and stops when the rule goes", async () => {
+    await scenario({ action: "advance-clock", seconds: 600 });
+    const sessions = await (await call("/api/v1/sessions?vrf=wholesale&limit=2", { headers: admin })).json<{ items: Session[] }>();
+    const [steered, other] = sessions.items;
+    expect(await detail(steered!.id)).toMatchObject({ steering: null });
+
+    await create({ name: "one-host", ingestVrf: "wholesale", sourceSubnets: [`${steered!.ipv4}/32`], targetVrf: "cgn-inside" });
+    expect((await detail(steered!.id)).steering).toEqual({ rule: "one-host", targetVrf: "cgn-inside" });
+    expect((await detail(other!.id)).steering).toBeNull();
+
+    await remove("one-host");
+    expect((await detail(steered!.id)).steering).toBeNull();
+  });
+
+  it("matches every source of the ingest VRF when the rule has no subnets", async () => {
+    await scenario({ action: "advance-clock", seconds: 600 });
+    const [session] = (await (await call("/api/v1/sessions?vrf=wholesale&limit=1", { headers: admin })).json<{ items: Session[] }>()).items;
+    await create({ name: "all-wholesale", ingestVrf: "wholesale", sourceSubnets: [], targetVrf: "default" });
+    expect((await detail(session!.id)).steering).toEqual({ rule: "all-wholesale", targetVrf: "default" });
+  });
+});
