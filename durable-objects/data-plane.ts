@@ -177,7 +177,7 @@ export class DataPlane extends RpcTarget {
   /** The live session of a local subscriber: 404 when it is not configured or offline. */
   localSession(kind: LocalKind, key: string) {
     const result = this.#gateway.localSession(kind, key);
-    if (result.ok) return { ok: true as const, session: result.session };
+    if (result.ok) return { ok: true as const, session: { ...result.session, steering: this.#steeringOf(result.session) } };
     return result.reason === "offline"
       ? refuse("not-found", `local ${kind} subscriber '${key}' has no live session (offline; it connects within a sub-step of being configured, and retries every minute when it cannot)`)
       : refuse("not-found", `no local ${kind} subscriber '${key}'`);
