@@ -142,12 +142,6 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   // PPP sessions have no lease; IPoE clients renew around T1 (RFC 2131 §4.4.5), jittered per client.
   s.leaseMs[slot] = a.encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : 0;
   s.activity[slot] = a.activity;
-  s.rxBps[slot] = 0;
-  s.txBps[slot] = 0;
-  s.rxBytes[slot] = 0;
-  s.txBytes[slot] = 0;
-  s.rxPackets[slot] = 0;
-  s.txPackets[slot] = 0;
   s.usernames[slot] = username;
   s.activate(slot, id);
   m.nextSessionId++;

@@ -189,12 +189,6 @@ function setupLocalSession(m: Model, e: LocalEntry): boolean {
   s.upMs[slot] = m.nowMs;
   s.leaseMs[slot] = encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : 0;
   s.activity[slot] = e.activity;
-  s.rxBps[slot] = 0;
-  s.txBps[slot] = 0;
-  s.rxBytes[slot] = 0;
-  s.txBytes[slot] = 0;
-  s.rxPackets[slot] = 0;
-  s.txPackets[slot] = 0;
   s.usernames[slot] = c.username;
   s.activate(slot, id);
   e.slot = slot;

@@ -135,6 +135,13 @@ export class SessionStore {
 
   /** Marks a filled slot live with a new id and updates every counter. */
   activate(slot: number, id: number): void {
+    // A new session has carried no traffic yet.
+    this.rxBps[slot] = 0;
+    this.txBps[slot] = 0;
+    this.rxBytes[slot] = 0;
+    this.txBytes[slot] = 0;
+    this.rxPackets[slot] = 0;
+    this.txPackets[slot] = 0;
     this.alive[slot] = 1;
     this.id[slot] = id;
     this.liveIndex[slot] = this.liveCount;
