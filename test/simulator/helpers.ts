@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { expect } from "vitest";
 import { Gateway, parseProfile, type Profile, type SessionSummary } from "../../simulator/index.ts";
+import { decodeSnapshot, encodeSnapshot } from "../../simulator/snapshot.ts";
 
 /** 2026-01-01 12:00 UTC: a fixed start so tests never read the wall clock. */
 export const START = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -183,4 +184,13 @@ export function observe(g: Gateway): string {
     captures: g.captures(),
     licence: g.licence(),
   });
+}
+
+/** A copy of a gateway through its chunked snapshot, as the Durable Object stores and reloads it. */
+export function restore(g: Gateway): Gateway {
+  const decoded = decodeSnapshot(encodeSnapshot(g.snapshot(), 64 * 1024));
+  if (!decoded.ok) throw new Error(decoded.reason);
+  const r = Gateway.restore(g.profile, decoded.snapshot);
+  if (!r.ok) throw new Error(r.reason);
+  return r.gateway;
 }

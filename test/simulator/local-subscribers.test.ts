@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Gateway, LOCAL_RETRY_MS, decodeSnapshot, encodeSnapshot, type LocalSubscriber } from "../../simulator/index.ts";
-import { allAllocations, allSessions, expectConsistent, gateway, observe, profile } from "./helpers.ts";
+import { Gateway, LOCAL_RETRY_MS, type LocalSubscriber } from "../../simulator/index.ts";
+import { allAllocations, allSessions, expectConsistent, gateway, observe, profile, restore } from "./helpers.ts";
 
 const base = { framedIp: null, framedIpv6: null, ipv6Pd: null, plan: null, downloadKbps: 0, uploadKbps: 0 } as const;
 
@@ -28,14 +28,6 @@ const sessionOf = (g: Gateway, kind: LocalSubscriber["kind"], key: string) => {
   if (!r.ok) throw new Error(`${kind}/${key}: ${r.reason}`);
   return r.session;
 };
-
-function restore(g: Gateway): Gateway {
-  const decoded = decodeSnapshot(encodeSnapshot(g.snapshot(), 64 * 1024));
-  if (!decoded.ok) throw new Error(decoded.reason);
-  const r = Gateway.restore(g.profile, decoded.snapshot);
-  if (!r.ok) throw new Error(r.reason);
-  return r.gateway;
-}
 
 describe("local subscribers", () => {
   describe("bring-up", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Gateway, decodeSnapshot, encodeSnapshot, type LocalSubscriber, type PoolSettings } from "../../simulator/index.ts";
-import { allAllocations, allSessions, expectConsistent, gateway, observe, profile } from "./helpers.ts";
+import { Gateway, type LocalSubscriber, type PoolSettings } from "../../simulator/index.ts";
+import { allAllocations, allSessions, expectConsistent, gateway, observe, profile, restore } from "./helpers.ts";
 
 const V4 = "residential-v4";
 const FIRST = "198.18.0.0/22";
@@ -31,14 +31,6 @@ function install(g: Gateway, pools: PoolSettings[]) {
 
 const pool = (g: Gateway, name: string) => g.addressPools().find((p) => p.name === name)!;
 const logged = (g: Gateway, msgId: string) => g.logTail({ count: 1000 }).entries.filter((e) => e.msgId === msgId);
-
-function restore(g: Gateway): Gateway {
-  const decoded = decodeSnapshot(encodeSnapshot(g.snapshot(), 64 * 1024));
-  if (!decoded.ok) throw new Error(decoded.reason);
-  const r = Gateway.restore(g.profile, decoded.snapshot);
-  if (!r.ok) throw new Error(r.reason);
-  return r.gateway;
-}
 
 const base = { framedIpv6: null, ipv6Pd: null, plan: "fibre-100", downloadKbps: 0, uploadKbps: 0 } as const;
 /** A static IPoE subscriber in the second subnet of the residential pool, and one whose WAN and PD are static too. */

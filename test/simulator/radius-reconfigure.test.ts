@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Gateway, decodeSnapshot, encodeSnapshot, type RadiusServerSettings } from "../../simulator/index.ts";
-import { allSessions, expectConsistent, gateway, observe, profile } from "./helpers.ts";
+import { Gateway, type RadiusServerSettings } from "../../simulator/index.ts";
+import { allSessions, expectConsistent, gateway, observe, profile, restore } from "./helpers.ts";
 
 const R1 = { host: "radius-1.isp.example", port: 1812, weight: 100 };
 const R2 = { host: "radius-2.isp.example", port: 1812, weight: 100 };
@@ -10,14 +10,6 @@ const sent = (g: Gateway) => Object.fromEntries(g.radiusStatus().servers.map((s)
 const delta = (before: Record<string, number>, after: Record<string, number>) => Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
 const share = (d: Record<string, number>, key: string) => (d[key] ?? 0) / Object.values(d).reduce((a, b) => a + b, 0);
 const alarmsOf = (g: Gateway, id: string) => g.alarms().active.filter((a) => a.id === id).map((a) => a.instance);
-
-function restore(g: Gateway): Gateway {
-  const decoded = decodeSnapshot(encodeSnapshot(g.snapshot(), 64 * 1024));
-  if (!decoded.ok) throw new Error(decoded.reason);
-  const r = Gateway.restore(g.profile, decoded.snapshot);
-  if (!r.ok) throw new Error(r.reason);
-  return r.gateway;
-}
 
 /** A busy appliance: churn high enough that thousands of requests go out in an hour. */
 function busy(seed: number): Gateway {
