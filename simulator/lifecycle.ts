@@ -6,6 +6,7 @@
  * stage hands back everything the earlier stages took.
  */
 import { ENCAPS } from "./profile.ts";
+import type { FieldsOf } from "./log-catalogue.ts";
 import { formatIpv4 } from "./prefix.ts";
 import type { BindingRefusal } from "./cgn.ts";
 import { FAMILY_PD, FAMILY_V4, FAMILY_WAN, type Model } from "./model.ts";
@@ -144,25 +145,34 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   s.activity[slot] = a.activity;
   s.usernames[slot] = username;
   s.activate(slot, id);
-  m.nextSessionId++;
   m.takeOffline(sub);
+  recordSessionUp(m, () => ({
+    sessionId: id,
+    username,
+    encap: ENCAPS[a.encap] ?? "ipoe",
+    ipv4: formatIpv4(addr),
+    ipv6: ipv6Text(m, slot),
+    vrf: m.vrfNames[a.vrf] ?? "default",
+    portId: a.port >= 0 ? (m.profile.ports[a.port]?.portId ?? null) : null,
+    aaa: server >= 0 ? m.radius.label(server) : "local",
+  }));
+  return { ok: true, slot };
+}
+
+/**
+ * Counts a session that has just come up (next id, the interval's ups, the
+ * peak) and logs it within the per-step sampling budget; the log fields are
+ * built only when the entry is written.
+ */
+export function recordSessionUp(m: Model, logFields: () => FieldsOf<"session.up">): void {
+  m.nextSessionId++;
   m.upSinceSample++;
   m.tally.up++;
-  if (s.liveCount > m.peakSessions) m.peakSessions = s.liveCount;
+  if (m.store.liveCount > m.peakSessions) m.peakSessions = m.store.liveCount;
   if (m.tally.loggedUp < m.profile.logging.sessionEventsPerStep) {
     m.tally.loggedUp++;
-    m.logs.emit(m.nowMs, "session.up", {
-      sessionId: id,
-      username,
-      encap: ENCAPS[a.encap] ?? "ipoe",
-      ipv4: formatIpv4(addr),
-      ipv6: ipv6Text(m, slot),
-      vrf: m.vrfNames[a.vrf] ?? "default",
-      portId: a.port >= 0 ? (m.profile.ports[a.port]?.portId ?? null) : null,
-      aaa: server >= 0 ? m.radius.label(server) : "local",
-    });
+    m.logs.emit(m.nowMs, "session.up", logFields());
   }
-  return { ok: true, slot };
 }
 
 /** Takes a session down and frees everything it held. `always` logs it outside the sampling budget (operator actions). */

@@ -10,7 +10,7 @@
  * as a CPE retries DHCP or PPPoE discovery.
  */
 import { SUB_STEP_MS } from "./clock.ts";
-import { noteFailure, offer, renewalDelayMs, ipv6Text, teardownSession, type SetupFailure } from "./lifecycle.ts";
+import { noteFailure, offer, recordSessionUp, renewalDelayMs, ipv6Text, teardownSession, type SetupFailure } from "./lifecycle.ts";
 import { LocalTable, compareLocal, localId, makeEntry, type Hold, type LocalEntry, type LocalSubscriber } from "./local-subscribers.ts";
 import { FAMILY_V4, type Model } from "./model.ts";
 import { formatIpv4, parseIpv4, parsePrefix } from "./prefix.ts";
@@ -192,22 +192,15 @@ function setupLocalSession(m: Model, e: LocalEntry): boolean {
   s.usernames[slot] = c.username;
   s.activate(slot, id);
   e.slot = slot;
-  m.nextSessionId++;
-  m.upSinceSample++;
-  m.tally.up++;
-  if (s.liveCount > m.peakSessions) m.peakSessions = s.liveCount;
-  if (m.tally.loggedUp < m.profile.logging.sessionEventsPerStep) {
-    m.tally.loggedUp++;
-    m.logs.emit(m.nowMs, "session.up", {
-      sessionId: id,
-      username: c.username,
-      encap: ENCAPS[encap] ?? "ipoe",
-      ipv4: formatIpv4(addr),
-      ipv6: ipv6Text(m, slot),
-      vrf: m.vrfNames[e.vrf] ?? "default",
-      portId: m.profile.ports[e.port]?.portId ?? null,
-      aaa: "local",
-    });
-  }
+  recordSessionUp(m, () => ({
+    sessionId: id,
+    username: c.username,
+    encap: ENCAPS[encap] ?? "ipoe",
+    ipv4: formatIpv4(addr),
+    ipv6: ipv6Text(m, slot),
+    vrf: m.vrfNames[e.vrf] ?? "default",
+    portId: m.profile.ports[e.port]?.portId ?? null,
+    aaa: "local",
+  }));
   return true;
 }
