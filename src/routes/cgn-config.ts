@@ -13,9 +13,8 @@ import type { ConfigItem } from "../config/document.ts";
 import type { EditValue } from "../config/edit.ts";
 import type { Profile } from "../../simulator/index.ts";
 import { route } from "../http/route.ts";
-import { CommitResult, commitResult } from "../schemas/commit.ts";
+import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
 import { unwrap } from "../schemas/outcome.ts";
-import { actorName } from "../schemas/principal.ts";
 
 const GROUPS = "cgn.groups";
 const section = "CGN";
@@ -168,7 +167,7 @@ export const cgnConfigRoutes = [
     response: { description: "CgnCommitResult", schema: CgnCommitResult },
     errors: [422],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(GROUPS, ctx.params.name, groupChildren(ctx.body), "upsert", { actor: actorName(ctx.principal!), comment: ctx.body.comment, operation: "cgn-group" }));
+      const summary = unwrap(await ctx.appliance.stub.config().putItem(GROUPS, ctx.params.name, groupChildren(ctx.body), "upsert", commitMeta(ctx.principal, "cgn-group", ctx.body.comment)));
       return cgnResult(ctx.params.name, summary);
     },
   }),
@@ -183,7 +182,7 @@ export const cgnConfigRoutes = [
     response: { description: "CgnCommitResult", schema: CgnCommitResult },
     errors: [404],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(GROUPS, ctx.params.name, { actor: actorName(ctx.principal!), comment: ctx.query.comment, operation: "cgn-group" }));
+      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(GROUPS, ctx.params.name, commitMeta(ctx.principal, "cgn-group", ctx.query.comment)));
       return cgnResult(ctx.params.name, summary);
     },
   }),
@@ -210,7 +209,7 @@ export const cgnConfigRoutes = [
     errors: [422],
     handle: async (ctx) => {
       const fields = { "cgn.maxBindings": String(ctx.body.maxBindings), "cgn.maxFlows": String(ctx.body.maxFlows) };
-      const summary = unwrap(await ctx.appliance.stub.config().setFields(fields, { actor: actorName(ctx.principal!), comment: ctx.body.comment, operation: "cgn-settings" }));
+      const summary = unwrap(await ctx.appliance.stub.config().setFields(fields, commitMeta(ctx.principal, "cgn-settings", ctx.body.comment)));
       return cgnResult("settings", summary);
     },
   }),

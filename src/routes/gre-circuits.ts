@@ -12,9 +12,8 @@ import { z } from "zod";
 import type { ConfigItem } from "../config/document.ts";
 import type { EditValue } from "../config/edit.ts";
 import { route } from "../http/route.ts";
-import { CommitResult, commitResult } from "../schemas/commit.ts";
+import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
 import { unwrap } from "../schemas/outcome.ts";
-import { actorName } from "../schemas/principal.ts";
 
 const CIRCUITS = "gre.circuits";
 const LISTENERS = "gre.listeners";
@@ -206,7 +205,7 @@ export const greCircuitRoutes = [
     errors: [422],
     handle: async (ctx) => {
       const fields: Record<string, EditValue> = { localAddress: ctx.body.localAddress, underlayInterface: ctx.body.underlayInterface ?? null, ttl: text(ctx.body.ttl) };
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(LISTENERS, ctx.params.id, fields, "upsert", { actor: actorName(ctx.principal!), comment: ctx.body.comment, operation: "gre-listener" }));
+      const summary = unwrap(await ctx.appliance.stub.config().putItem(LISTENERS, ctx.params.id, fields, "upsert", commitMeta(ctx.principal, "gre-listener", ctx.body.comment)));
       return commitResult(ctx.params.id, summary);
     },
   }),
@@ -221,7 +220,7 @@ export const greCircuitRoutes = [
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 409],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(LISTENERS, ctx.params.id, { actor: actorName(ctx.principal!), comment: ctx.query.comment, operation: "gre-listener" }));
+      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(LISTENERS, ctx.params.id, commitMeta(ctx.principal, "gre-listener", ctx.query.comment)));
       return commitResult(ctx.params.id, summary);
     },
   }),
@@ -235,7 +234,7 @@ export const greCircuitRoutes = [
     response: { description: "CommitResult", schema: CommitResult },
     errors: [409, 422],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(CIRCUITS, ctx.body.id, circuitChildren(ctx.body), "create", { actor: actorName(ctx.principal!), comment: ctx.body.comment, operation: "gre-circuit" }));
+      const summary = unwrap(await ctx.appliance.stub.config().putItem(CIRCUITS, ctx.body.id, circuitChildren(ctx.body), "create", commitMeta(ctx.principal, "gre-circuit", ctx.body.comment)));
       return commitResult(ctx.body.id, summary);
     },
   }),
@@ -250,7 +249,7 @@ export const greCircuitRoutes = [
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 422],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(CIRCUITS, ctx.params.id, circuitChildren(ctx.body), "replace", { actor: actorName(ctx.principal!), comment: ctx.body.comment, operation: "gre-circuit" }));
+      const summary = unwrap(await ctx.appliance.stub.config().putItem(CIRCUITS, ctx.params.id, circuitChildren(ctx.body), "replace", commitMeta(ctx.principal, "gre-circuit", ctx.body.comment)));
       return commitResult(ctx.params.id, summary);
     },
   }),
@@ -265,7 +264,7 @@ export const greCircuitRoutes = [
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(CIRCUITS, ctx.params.id, { actor: actorName(ctx.principal!), comment: ctx.query.comment, operation: "gre-circuit" }));
+      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(CIRCUITS, ctx.params.id, commitMeta(ctx.principal, "gre-circuit", ctx.query.comment)));
       return commitResult(ctx.params.id, summary);
     },
   }),

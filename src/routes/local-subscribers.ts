@@ -18,10 +18,9 @@ import { IPOE_KEY_PATTERN, LOCAL_LISTS, ipoeKey, ipoeUsername } from "../config/
 import { REDACTED, type Value } from "../config/registry.ts";
 import { StatusError } from "../http/problem.ts";
 import { route, type RouteContext } from "../http/route.ts";
-import { CommitResult, commitResult } from "../schemas/commit.ts";
+import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
 import { page, pageQuery, slicePage } from "../schemas/common.ts";
 import { unwrap } from "../schemas/outcome.ts";
-import { actorName } from "../schemas/principal.ts";
 import { SessionDetail } from "./sessions.ts";
 
 const base = "/api/v1/subscribers/local";
@@ -261,7 +260,7 @@ function lineOf(key: string): [number, number, number] | null {
 }
 
 type Ctx = RouteContext<unknown, unknown, unknown>;
-const meta = (ctx: Ctx, comment: string | null | undefined) => ({ actor: actorName(ctx.principal!), comment, operation: "local-subscriber" as const });
+const meta = (ctx: Ctx, comment: string | null | undefined) => commitMeta(ctx.principal, "local-subscriber", comment);
 
 /** The record as it is now: the committed item and the data plane's session. */
 async function record(ctx: Ctx, kind: Kind, key: string) {

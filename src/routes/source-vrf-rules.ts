@@ -8,9 +8,8 @@ import { z } from "zod";
 import type { ConfigItem } from "../config/document.ts";
 import type { EditValue } from "../config/edit.ts";
 import { route } from "../http/route.ts";
-import { CommitResult, commitResult } from "../schemas/commit.ts";
+import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
 import { unwrap } from "../schemas/outcome.ts";
-import { actorName } from "../schemas/principal.ts";
 
 const LIST = "sourceVrfRules";
 const base = "/api/v1/source-vrf-rules";
@@ -77,7 +76,7 @@ export const sourceVrfRuleRoutes = [
     response: { description: "CommitResult", schema: CommitResult },
     errors: [409, 422],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.body.name, children(ctx.body), "create", { actor: actorName(ctx.principal!), comment: ctx.body.comment, operation: "source-vrf-rule" }));
+      const summary = unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.body.name, children(ctx.body), "create", commitMeta(ctx.principal, "source-vrf-rule", ctx.body.comment)));
       return commitResult(ctx.body.name, summary);
     },
   }),
@@ -103,7 +102,7 @@ export const sourceVrfRuleRoutes = [
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 422],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.params.name, children(ctx.body), "replace", { actor: actorName(ctx.principal!), comment: ctx.body.comment, operation: "source-vrf-rule" }));
+      const summary = unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.params.name, children(ctx.body), "replace", commitMeta(ctx.principal, "source-vrf-rule", ctx.body.comment)));
       return commitResult(ctx.params.name, summary);
     },
   }),
@@ -119,7 +118,7 @@ export const sourceVrfRuleRoutes = [
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(LIST, ctx.params.name, { actor: actorName(ctx.principal!), comment: ctx.query.comment, operation: "source-vrf-rule" }));
+      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(LIST, ctx.params.name, commitMeta(ctx.principal, "source-vrf-rule", ctx.query.comment)));
       return commitResult(ctx.params.name, summary);
     },
   }),

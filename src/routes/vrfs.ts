@@ -6,9 +6,8 @@
 import { z } from "zod";
 import type { EditValue } from "../config/edit.ts";
 import { route } from "../http/route.ts";
-import { CommitResult, commitResult } from "../schemas/commit.ts";
+import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
 import { unwrap } from "../schemas/outcome.ts";
-import { actorName } from "../schemas/principal.ts";
 
 const LIST = "vrfs";
 const int32 = z.int32();
@@ -118,7 +117,7 @@ export const vrfRoutes = [
     response: { description: "CommitResult", schema: CommitResult },
     errors: [409, 422],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.body.name, children(ctx.body), "create", { actor: actorName(ctx.principal!), comment: ctx.body.comment, operation: "vrf" }));
+      const summary = unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.body.name, children(ctx.body), "create", commitMeta(ctx.principal, "vrf", ctx.body.comment)));
       return commitResult(ctx.body.name, summary);
     },
   }),
@@ -133,7 +132,7 @@ export const vrfRoutes = [
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 422],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.params.name, children(ctx.body), "replace", { actor: actorName(ctx.principal!), comment: ctx.body.comment, operation: "vrf" }));
+      const summary = unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.params.name, children(ctx.body), "replace", commitMeta(ctx.principal, "vrf", ctx.body.comment)));
       return commitResult(ctx.params.name, summary);
     },
   }),
@@ -148,7 +147,7 @@ export const vrfRoutes = [
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 409],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(LIST, ctx.params.name, { actor: actorName(ctx.principal!), comment: ctx.query.comment, operation: "vrf" }));
+      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(LIST, ctx.params.name, commitMeta(ctx.principal, "vrf", ctx.query.comment)));
       return commitResult(ctx.params.name, summary);
     },
   }),

@@ -1,5 +1,7 @@
 /** Results of configuration commits, shared by every config-changing section (VRFs, source-VRF rules, and later GRE circuits, local subscribers and CGN). */
 import { z } from "zod";
+import type { ConfigOperation } from "../../durable-objects/config-store.ts";
+import { actorName, type Principal } from "./principal.ts";
 
 const committed = {
   status: z.literal("committed"),
@@ -24,4 +26,11 @@ export const commitResult = (name: string, summary: { version: number; committed
   committedUtc: summary.committedUtc,
   version: summary.version,
   restartRequired: summary.restartRequired,
+});
+
+/** Who made a commit and why, as the configuration history records it: the acting principal, the operation, the caller's comment. */
+export const commitMeta = <O extends ConfigOperation>(principal: Principal | null, operation: O, comment?: string | null) => ({
+  actor: actorName(principal!),
+  operation,
+  comment,
 });
