@@ -13,7 +13,8 @@ import { applianceNamed, inboundPeerCredentials, listenerOptions, loadFleet, pee
 import type { Role } from "../src/auth/roles.ts";
 import { DEFAULT_ADMIN_PASSWORD, IdentityStore, type IdentityEvent } from "./identity.ts";
 import { ProviderStore } from "./providers.ts";
-import { ConfigStore, type ConfigEvent } from "./config-store.ts";
+import { ConfigStore, accountsOf, type ConfigEvent } from "./config-store.ts";
+import { hashPassword } from "../src/trust/password.ts";
 import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
 import { profileNamed } from "./profiles.ts";
 import { GreStore } from "./gre.ts";
@@ -55,11 +56,15 @@ export class Appliance extends Server<Env> {
     const definition = applianceNamed(this.env, this.name);
     if (!definition) throw new Error(`appliance '${this.name}' is not in the fleet file`);
     const shipped = profileNamed(definition.profile);
-    // The configuration is opened first: the data plane starts from what it says.
+    // The configuration is opened first: the data plane and the accounts start from what it says.
     this.#config = new ConfigStore(this.ctx.storage, this.name, (event) => this.#configApplied(event), shipped);
+    this.#identity = new IdentityStore(sql, this.name, (event: IdentityEvent) => this.#dataPlane.log(event.severity, event.msgId, event.fields));
+    this.#identity.open();
     if (!this.#config.isSeeded() || this.#config.missingKeys().length > 0) {
       const listener = listenerOrigin(loadFleet(this.env), definition, listenerOptions(this.env));
-      const seeded = seedDocument({ definition, listener, peers: await peersOf(this.env, definition), profile: shipped });
+      const stored = this.#identity.storedAccounts();
+      const accounts = stored.length > 0 ? stored : [{ username: "admin", role: "super-user", passwordHash: await hashPassword(this.env.BNG_ADMIN_PASSWORD || DEFAULT_ADMIN_PASSWORD) }];
+      const seeded = seedDocument({ definition, listener, peers: await peersOf(this.env, definition), profile: shipped, accounts });
       if (this.#config.isSeeded()) this.#config.seedMissing(seeded);
       else this.#config.seed(seeded);
     }
@@ -79,9 +84,8 @@ export class Appliance extends Server<Env> {
     if (!built.ok) this.#dataPlane.log("error", "cgn.config.invalid", { issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
     this.#gre = new GreStore(sql, () => this.#dataPlane.clock());
     this.#gre.apply(this.#config.items("gre.listeners"), this.#config.items("gre.circuits"));
-    this.#identity = new IdentityStore(sql, this.name, (event: IdentityEvent) => this.#dataPlane.log(event.severity, event.msgId, event.fields));
+    this.#identity.syncAccounts(accountsOf(this.#config), "system");
     this.#providers = new ProviderStore(sql);
-    await this.#identity.open(this.env.BNG_ADMIN_PASSWORD || DEFAULT_ADMIN_PASSWORD);
     const provisioned: { name: string; role: Role; plaintext: string }[] = (await inboundPeerCredentials(this.env, this.name)).map((peer) => ({
       name: peer.tokenName,
       role: "read-only",
@@ -112,6 +116,7 @@ export class Appliance extends Server<Env> {
     if (event.keys.includes("gre.listeners") || event.keys.includes("gre.circuits")) {
       this.#gre.apply(event.document.lists["gre.listeners"] ?? [], event.document.lists["gre.circuits"] ?? []);
     }
+    if (event.keys.includes("login.users")) this.#identity.syncAccounts(accountsOf(this.#config), event.actor);
     if (event.keys.includes(POOLS_LIST)) this.#dataPlane.setPools(poolSettingsOf(event.document.lists[POOLS_LIST] ?? []));
     if (event.keys.includes("radius.servers")) this.#dataPlane.setRadiusServers(radiusServersOf(event.document.lists["radius.servers"] ?? []));
     if (event.keys.includes("sourceVrfRules")) this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(event.document.lists.sourceVrfRules ?? []));

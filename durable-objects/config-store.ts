@@ -18,12 +18,15 @@ import { describeReferences, referencesTo, validateDocument, type ValidationCont
 import type { Profile } from "../simulator/index.ts";
 import type { FieldError } from "../src/http/problem.ts";
 import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
+import { hashNewPasswords } from "../src/config/passwords.ts";
+import { DECOY_HASH, hashPassword } from "../src/trust/password.ts";
+import type { Role } from "../src/auth/roles.ts";
 
 /** Versions kept in the history (and reachable by rollback); older ones are pruned. */
 export const HISTORY_LIMIT = 500;
 
 /** What started a commit, as the history records it. */
-export type ConfigOperation = "seed" | "config" | "vrf" | "source-vrf-rule" | "rollback" | "certificate" | "gre-listener" | "gre-circuit" | "cgn-group" | "cgn-settings" | "local-subscriber";
+export type ConfigOperation = "seed" | "config" | "vrf" | "source-vrf-rule" | "rollback" | "certificate" | "gre-listener" | "gre-circuit" | "cgn-group" | "cgn-settings" | "local-subscriber" | "user";
 
 /** The wire ConfigChangeSet, already shape-checked by the route. */
 export type ConfigChangeSet = Parameters<typeof changeSetEdits>[0] & { comment?: string | null };
@@ -86,6 +89,18 @@ const distinct = (errors: ConfigError[]) => [...new Map(errors.map((e) => [`${e.
  */
 const merged = (edit: ConfigError[], checked: ConfigError[]) => distinct([...edit, ...checked.filter((e) => !edit.some((x) => x.pointer === e.pointer))]);
 
+/**
+ * The active document as this object's own code reads it, secrets included.
+ * A module-level map rather than a method, so that it is not on the RPC
+ * surface the Worker sees (every read the API serves redacts).
+ */
+const documentOf = new WeakMap<ConfigStore, () => ConfigDocument>();
+
+/** `login.users` with the password hashes, for the identity store in the same object. */
+export function accountsOf(store: ConfigStore): { username: string; role: Role; passwordHash: string }[] {
+  return (documentOf.get(store)!().lists["login.users"] ?? []).map((item) => ({ username: item.key, role: item.values.role as Role, passwordHash: String(item.values.password) }));
+}
+
 export class ConfigStore extends RpcTarget {
   readonly #storage: DurableObjectStorage;
   readonly #sql: SqlStorage;
@@ -102,6 +117,7 @@ export class ConfigStore extends RpcTarget {
     this.#sql = storage.sql;
     this.#emit = emit;
     this.#context = { appliance, ...(profile ? { profile } : {}) };
+    documentOf.set(this, () => this.#document());
     this.#sql.exec(`
       CREATE TABLE IF NOT EXISTS config_active (
         id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, committed_ms INTEGER NOT NULL, document TEXT NOT NULL);
@@ -264,14 +280,16 @@ export class ConfigStore extends RpcTarget {
   // ── changes: every one goes through #commit ──────────────────────────────
 
   /** PUT /config: applies a change set. */
-  apply(change: ConfigChangeSet, actor: string): Outcome<CommitSummary> {
-    return this.#commit({ actor, comment: change.comment, operation: "config" }, (active) => applyEdits(active, changeSetEdits(change)));
+  async apply(change: ConfigChangeSet, actor: string): Promise<Outcome<CommitSummary>> {
+    const edits = await hashNewPasswords(changeSetEdits(change), hashPassword);
+    return this.#commit({ actor, comment: change.comment, operation: "config" }, (active) => applyEdits(active, edits));
   }
 
-  /** POST /config/validate: the same pipeline without the commit. */
-  validate(change: ConfigChangeSet): { valid: boolean; errors: FieldError[]; restartRequired: boolean; changedPaths: string[] } {
+  /** POST /config/validate: the same pipeline without the commit (a clear password is checked, not hashed). */
+  async validate(change: ConfigChangeSet): Promise<{ valid: boolean; errors: FieldError[]; restartRequired: boolean; changedPaths: string[] }> {
+    const edits = await hashNewPasswords(changeSetEdits(change), async () => DECOY_HASH);
     const active = this.#document();
-    const edited = applyEdits(active, changeSetEdits(change));
+    const edited = applyEdits(active, edits);
     if (!edited.ok) return { valid: false, errors: [{ in: "config", pointer: "#/listOps", detail: edited.detail }], restartRequired: false, changedPaths: [] };
     const errors = merged(edited.errors, validateDocument(edited.candidate, active, this.#context));
     const changes = diff(active, edited.candidate);
@@ -280,12 +298,14 @@ export class ConfigStore extends RpcTarget {
 
   /**
    * Creates (`create`: 409 if it exists) or fully replaces (`replace`: 404 if
-   * it does not) a keyed-list item; `upsert` creates it or updates the given
-   * children, leaving the others as they are.
+   * it does not) a keyed-list item; `update` (404 if it does not exist) and
+   * `upsert` (creates it if it does not) change the given children, leaving
+   * the others as they are.
    */
-  putItem(list: string, key: string, fields: Record<string, EditValue>, mode: "create" | "replace" | "upsert", meta: CommitMeta): Outcome<CommitSummary> {
-    const edit: Edit = { op: "item", listPath: list, key, fields, ...(mode === "upsert" ? {} : { expect: mode === "create" ? "absent" : "present" }), replace: mode === "replace" };
-    return this.#commit(meta, (active) => applyEdits(active, [edit]));
+  async putItem(list: string, key: string, fields: Record<string, EditValue>, mode: "create" | "replace" | "update" | "upsert", meta: CommitMeta): Promise<Outcome<CommitSummary>> {
+    const expect = ({ create: "absent", replace: "present", update: "present", upsert: undefined } as const)[mode];
+    const [edit] = await hashNewPasswords([{ op: "item", listPath: list, key, fields, ...(expect ? { expect } : {}), replace: mode === "replace" }], hashPassword);
+    return this.#commit(meta, (active) => applyEdits(active, [edit!]));
   }
 
   /** Sets fields for a dedicated operation (e.g. the CGN settings); null returns a field to its default. */

@@ -1,7 +1,8 @@
 /**
- * `login.users` and everything that authenticates against it: accounts,
- * API tokens, browser sessions, lockouts and pending TOTP enrolments, in the
- * appliance's SQLite. Its methods run inside the Durable Object, so the
+ * Everything that authenticates against `login.users`: the running copy of
+ * the accounts (the configuration holds their definition) with each one's
+ * login state (TOTP enrolment, last login, lockouts), API tokens, browser
+ * sessions and pending TOTP enrolments, in the appliance's SQLite. Its methods run inside the Durable Object, so the
  * read-check-write steps of lockout and code replay are atomic.
  */
 import { RpcTarget } from "cloudflare:workers";
@@ -11,7 +12,7 @@ import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { Principal } from "../src/schemas/principal.ts";
 import { randomBytes, sha256Hex, toHex } from "../src/trust/encoding.ts";
 import { ENROLMENT_TTL_SECONDS, readEnrolmentToken, signEnrolmentToken } from "../src/trust/enrolment.ts";
-import { DECOY_HASH, hashPassword, verifyPassword } from "../src/trust/password.ts";
+import { DECOY_HASH, verifyPassword } from "../src/trust/password.ts";
 import { SESSION_ABSOLUTE_SECONDS, SESSION_IDLE_SECONDS, newSessionSecrets } from "../src/trust/session.ts";
 import { newToken, tokenHint } from "../src/trust/tokens.ts";
 import { newTotpSecret, totpUri, verifyTotp } from "../src/trust/totp.ts";
@@ -73,8 +74,8 @@ export class IdentityStore extends RpcTarget {
     this.#emit = emit;
   }
 
-  /** Creates the tables, the signing key and, on a new appliance, the bootstrap `admin` (who must enrol TOTP). */
-  async open(adminPassword: string): Promise<void> {
+  /** Creates the tables and the signing key; the accounts come from `login.users` (`syncAccounts`). */
+  open(): void {
     this.#sql.exec(`
       CREATE TABLE IF NOT EXISTS users (
         username TEXT PRIMARY KEY, role TEXT NOT NULL, password_hash TEXT NOT NULL,
@@ -98,15 +99,6 @@ export class IdentityStore extends RpcTarget {
       this.#sql.exec("INSERT INTO secrets (name, value) VALUES ('enrolment-signing-key', ?)", key);
     }
     this.#signingKey = new TextEncoder().encode(key);
-    if (this.#count("SELECT COUNT(*) AS n FROM users") === 0) {
-      const now = Date.now();
-      this.#sql.exec(
-        "INSERT INTO users (username, role, password_hash, must_enrol, created_ms, password_changed_ms) VALUES ('admin', 'super-user', ?, 1, ?, ?)",
-        await hashPassword(adminPassword),
-        now,
-        now,
-      );
-    }
   }
 
   /**
@@ -364,57 +356,65 @@ export class IdentityStore extends RpcTarget {
     return row ? { ok: true, user: this.#userRecord(row) } : refuse("not-found", `no user '${username}'`);
   }
 
-  /** A new account; it enrols TOTP at its first login. */
-  async createUser(username: string, role: Role, password: string, by: string): Promise<Outcome<object>> {
-    if (this.#user(username)) return refuse("conflict", `user '${username}' already exists`);
-    const hash = await hashPassword(password);
+  /**
+   * Makes the accounts the running copy of `login.users`, the configuration's
+   * list (the source of truth; every account write is a commit there). New
+   * accounts enrol TOTP at their first login; a changed password ends the
+   * account's sessions; a removed account loses its sessions, lockouts and
+   * pending enrolment. Role changes reach open sessions at once, because a
+   * session's role is read from here on every request.
+   */
+  syncAccounts(accounts: { username: string; role: Role; passwordHash: string }[], by: string): void {
     const now = Date.now();
-    if (this.#user(username)) return refuse("conflict", `user '${username}' already exists`);
-    this.#sql.exec(
-      "INSERT INTO users (username, role, password_hash, must_enrol, created_ms, password_changed_ms) VALUES (?, ?, ?, 1, ?, ?)",
-      username,
-      role,
-      hash,
-      now,
-      now,
-    );
-    this.#emit({ severity: "notice", msgId: "auth.user.created", fields: { username, role, by } });
-    return { ok: true };
-  }
-
-  /** Changes an account's role; the last super-user cannot be demoted. */
-  updateRole(username: string, role: Role, by: string): Outcome<object> {
-    const row = this.#user(username);
-    if (!row) return refuse("not-found", `no user '${username}'`);
-    if (row.role === "super-user" && role !== "super-user" && this.#superUsers() === 1) {
-      return refuse("conflict", `'${username}' is the last super-user; promote another account first`);
+    const wanted = new Map(accounts.map((a) => [a.username, a]));
+    for (const row of this.#sql.exec<UserRow>("SELECT * FROM users").toArray()) {
+      const account = wanted.get(row.username);
+      if (!account) {
+        this.#sql.exec("DELETE FROM users WHERE username = ?", row.username);
+        this.#sql.exec("DELETE FROM login_failures WHERE username = ?", row.username);
+        this.#sql.exec("DELETE FROM enrolments WHERE username = ?", row.username);
+        this.#endSessions(row.username);
+        this.#emit({ severity: "notice", msgId: "auth.user.deleted", fields: { username: row.username, by } });
+        continue;
+      }
+      wanted.delete(row.username);
+      if (account.role !== row.role) {
+        this.#sql.exec("UPDATE users SET role = ? WHERE username = ?", account.role, row.username);
+        this.#emit({ severity: "notice", msgId: "auth.user.updated", fields: { username: row.username, role: account.role, by } });
+      }
+      if (account.passwordHash !== row.password_hash) {
+        this.#sql.exec("UPDATE users SET password_hash = ?, password_changed_ms = ? WHERE username = ?", account.passwordHash, now, row.username);
+        this.#endSessions(row.username);
+        this.#emit({ severity: "notice", msgId: "auth.password.changed", fields: { username: row.username, by } });
+      }
     }
-    this.#sql.exec("UPDATE users SET role = ? WHERE username = ?", role, username);
-    this.#emit({ severity: "notice", msgId: "auth.user.updated", fields: { username, role, by } });
-    return { ok: true };
+    for (const account of wanted.values()) {
+      this.#sql.exec(
+        "INSERT INTO users (username, role, password_hash, must_enrol, created_ms, password_changed_ms) VALUES (?, ?, ?, 1, ?, ?)",
+        account.username,
+        account.role,
+        account.passwordHash,
+        now,
+        now,
+      );
+      this.#emit({ severity: "notice", msgId: "auth.user.created", fields: { username: account.username, role: account.role, by } });
+    }
   }
 
-  /** Deletes an account and ends its sessions; the last super-user cannot be deleted. */
-  deleteUser(username: string, by: string): Outcome<object> {
-    const row = this.#user(username);
-    if (!row) return refuse("not-found", `no user '${username}'`);
-    if (row.role === "super-user" && this.#superUsers() === 1) return refuse("conflict", `'${username}' is the last super-user`);
-    this.#sql.exec("DELETE FROM users WHERE username = ?", username);
-    this.#endSessions(username);
-    this.#sql.exec("DELETE FROM login_failures WHERE username = ?", username);
-    this.#emit({ severity: "notice", msgId: "auth.user.deleted", fields: { username, by } });
-    return { ok: true };
+  /**
+   * The accounts as this store held them before `login.users` was a
+   * configuration key: what an appliance written by that software seeds the
+   * key from, so an update keeps its accounts.
+   */
+  storedAccounts(): { username: string; role: Role; passwordHash: string }[] {
+    return this.#sql.exec<UserRow>("SELECT * FROM users ORDER BY username").toArray().map((row) => ({ username: row.username, role: row.role, passwordHash: row.password_hash }));
   }
 
-  /** Sets a password (administrative reset, or the account's own change after checking the current one); ends the account's sessions. */
-  async setPassword(username: string, password: string, by: string, current?: string): Promise<Outcome<object>> {
+  /** Checks an account's current password (its own password change asks for it). */
+  async checkPassword(username: string, password: string): Promise<Outcome<object>> {
     const row = this.#user(username);
     if (!row) return refuse("not-found", `no user '${username}'`);
-    if (current !== undefined && !(await verifyPassword(current, row.password_hash))) return refuse("bad-credentials", "the current password is wrong");
-    this.#sql.exec("UPDATE users SET password_hash = ?, password_changed_ms = ? WHERE username = ?", await hashPassword(password), Date.now(), username);
-    this.#endSessions(username);
-    this.#emit({ severity: "notice", msgId: "auth.password.changed", fields: { username, by } });
-    return { ok: true };
+    return (await verifyPassword(password, row.password_hash)) ? { ok: true } : refuse("bad-credentials", "the current password is wrong");
   }
 
   /** Forgets an account's authenticator: it must enrol again at its next login; its sessions end. */
@@ -436,10 +436,6 @@ export class IdentityStore extends RpcTarget {
 
   #endSessions(username: string): void {
     this.#sql.exec("DELETE FROM sessions WHERE username = ?", username);
-  }
-
-  #superUsers(): number {
-    return this.#count("SELECT COUNT(*) AS n FROM users WHERE role = 'super-user'");
   }
 
   #user(username: string): UserRow | undefined {

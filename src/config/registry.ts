@@ -12,6 +12,8 @@
  * here; the pipeline needs no change.
  */
 import { z } from "zod";
+import { StoredPassword, Username } from "../auth/accounts.ts";
+import { RoleSchema } from "../auth/roles.ts";
 import { ALARM_SEVERITIES } from "../../simulator/alarms.ts";
 import { hasScheme, isCidr, isHostname, isIpAddress, isIpv4, isIpv6, isListenerUrl, isPrefix, isRouteDistinguisher, isRouteTarget, parseHostPort } from "./syntax.ts";
 import { RESERVED_CIRCUIT_IDS, isInterfaceAddress, isInterfaceName, tunnelAddressProblems } from "./gre.ts";
@@ -177,6 +179,26 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     },
     apply: "restart",
     description: "appliances this one reads through the fleet proxy",
+  },
+  {
+    kind: "list",
+    path: "login.users",
+    key: { name: "username", type: "string", schema: Username, description: "the account name, shared with the appliance CLI" },
+    children: {
+      role: { type: "role", schema: RoleSchema, default: null, required: true, description: "`read-only`, `operator` or `super-user` (`admin` is read as `super-user`); takes effect on the account's open sessions at once" },
+      password: {
+        type: "password",
+        schema: StoredPassword,
+        default: null,
+        required: true,
+        secret: true,
+        description:
+          "write a new password in clear (8-256 characters): it is hashed (PBKDF2-SHA-256) before anything is stored; or a stored hash `pbkdf2-sha256$…`, e.g. from another appliance. Reads show the placeholder. A new password ends the account's sessions",
+      },
+    },
+    apply: "hot",
+    description:
+      "accounts of the API, the web UI and the CLI (`/auth/users` edits the same list). At least one account keeps `super-user`. An account's TOTP enrolment, lockouts and sessions are login state, not configuration: they are kept by the identity store and survive commits that leave the account in place",
   },
   {
     kind: "list",

@@ -7,6 +7,8 @@
  * | webUi.listeners            | fleet file: the appliance's `webUi.listener`, as the launcher serves it    |
  * | webUi.hostname             | fleet file: `webUi.hostname` (null when absent)                            |
  * | webUi.peers                | fleet file: `webUi.peers`, url and credential resolved as the proxy does   |
+ * | login.users                | `admin` (super-user) with BNG_ADMIN_PASSWORD; an appliance whose accounts   |
+ * |                            | predate the key keeps them                                                  |
  * | captures.mirrorAllowlist   | fleet file: `captureMirrorAllowlist`                                       |
  * | vrfs                       | profile: `vrfs` other than `default`, table ids 100, 101, … in order       |
  * | radius.servers             | profile: `aaa.servers` as `host:port` with their weights (no secrets: the  |
@@ -37,6 +39,8 @@ export interface SeedSources {
   listener: string;
   peers: { name: string; url: string; credential: string | null; timeoutMs: number }[];
   profile: Profile;
+  /** The first accounts, passwords already hashed. */
+  accounts: { username: string; role: string; passwordHash: string }[];
 }
 
 /** The seeded document. */
@@ -53,6 +57,7 @@ export function seedDocument(sources: SeedSources): ConfigDocument {
     key: peer.name,
     values: { url: peer.url, credential: peer.credential, timeoutMs: peer.timeoutMs },
   }));
+  doc.lists["login.users"] = sources.accounts.map((a) => ({ key: a.username, values: { role: a.role, password: a.passwordHash } }));
   doc.lists.vrfs = profile.vrfs
     .filter((vrf) => vrf.name !== "default")
     .map((vrf, i) => ({

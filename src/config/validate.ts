@@ -129,6 +129,7 @@ function crossChecks(doc: ConfigDocument, before: ConfigDocument, context: Valid
   for (const peer of doc.lists["webUi.peers"] ?? []) {
     if (peer.key === context.appliance) errors.push({ pointer: listPointer("webUi.peers", peer.key), detail: "an appliance is not its own peer" });
   }
+  superUserChecks(doc, before, errors);
   // Two rules that match the same source in the same ingest VRF would race: refuse the overlap.
   const rules: { key: string; ingest: string; prefixes: Prefix[] | null }[] = [];
   for (const rule of doc.lists.sourceVrfRules ?? []) {
@@ -165,4 +166,22 @@ function crossChecks(doc: ConfigDocument, before: ConfigDocument, context: Valid
 function overlaps(a: Prefix[] | null, b: Prefix[] | null): boolean {
   if (a === null || b === null) return true;
   return a.some((x) => b.some((y) => prefixesOverlap(x, y)));
+}
+
+/**
+ * An appliance nobody can administer cannot be repaired through its API, so
+ * the last super-user stays: the problem is reported where it was demoted or
+ * deleted.
+ */
+function superUserChecks(doc: ConfigDocument, before: ConfigDocument, errors: ConfigError[]): void {
+  const isSuper = (item: { values: Record<string, Value> }) => item.values.role === "super-user";
+  const users = doc.lists["login.users"] ?? [];
+  if (users.some(isSuper)) return;
+  const lost = (before.lists["login.users"] ?? []).filter(isSuper);
+  const detail = "at least one account must keep the super-user role (the appliance could not be administered)";
+  if (lost.length === 0) errors.push({ pointer: listPointer("login.users"), detail });
+  for (const item of lost) {
+    const still = users.some((u) => u.key === item.key);
+    errors.push({ pointer: listPointer("login.users", item.key, still ? "role" : undefined), detail });
+  }
 }

@@ -30,6 +30,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /**
+ * True for a hash in the stored form that this runtime can verify: workerd
+ * refuses PBKDF2 above 100,000 iterations, so a hash with more never could.
+ */
+export function isPasswordHash(value: string): boolean {
+  const match = /^pbkdf2-sha256\$(\d{1,6})\$[0-9a-f]{32}\$[0-9a-f]{64}$/.exec(value);
+  return match !== null && Number(match[1]) >= 1_000 && Number(match[1]) <= ITERATIONS;
+}
+
+/**
  * A hash of no real password, checked when the username is unknown so that a
  * wrong username costs the same time as a wrong password (no user enumeration
  * by timing).

@@ -1,3 +1,4 @@
+import { DECOY_HASH } from "../../src/trust/password.ts";
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { profileNamed } from "../../durable-objects/profiles.ts";
@@ -88,7 +89,8 @@ describe("seeding", () => {
   it.each(PROFILE_NAMES)("gives a valid document that rebuilds the %s profile exactly (so a restart keeps the data plane)", (name) => {
     const profile = profileNamed(name);
     const definition = { ...applianceNamed(env, "edge-1")!, profile: name };
-    const doc = seedDocument({ definition, listener: "https://127.0.0.1:8443", peers: [], profile });
+    const accounts = [{ username: "admin", role: "super-user", passwordHash: DECOY_HASH }];
+    const doc = seedDocument({ definition, listener: "https://127.0.0.1:8443", peers: [], profile, accounts });
     expect(validateDocument(doc, doc, { appliance: "edge-1", profile })).toEqual([]);
     const built = profileWithCgn(profile, doc);
     expect(built.ok && profileFingerprint(built.profile)).toBe(profileFingerprint(profile));

@@ -38,9 +38,14 @@ describe("user management", () => {
     expect(await (await call("/api/v1/auth/whoami", { headers: { cookie: session.cookie } })).json()).toMatchObject({ role: "operator" });
   });
 
-  it("keeps the last super-user: no demotion, no deletion", async () => {
-    expect((await call("/api/v1/auth/users/admin", json("PATCH", { role: "operator" }, admin))).status).toBe(409);
-    expect((await call("/api/v1/auth/users/admin", { method: "DELETE", headers: admin })).status).toBe(409);
+  it("keeps the last super-user: no demotion, no deletion (422, pointing at the account)", async () => {
+    const demoted = await call("/api/v1/auth/users/admin", json("PATCH", { role: "operator" }, admin));
+    expect(demoted.status).toBe(422);
+    expect((await demoted.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer)).toEqual(["#/lists/login.users/admin/role"]);
+    const deleted = await call("/api/v1/auth/users/admin", { method: "DELETE", headers: admin });
+    expect(deleted.status).toBe(422);
+    expect((await deleted.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer)).toEqual(["#/lists/login.users/admin"]);
+    expect(await (await getUser("admin")).json()).toMatchObject({ role: "super-user" });
     await createUser("second", "super-user", "second-password");
     expect((await call("/api/v1/auth/users/admin", json("PATCH", { role: "operator" }, admin))).status).toBe(200);
   });

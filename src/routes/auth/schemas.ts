@@ -2,15 +2,10 @@
 import { z } from "zod";
 import { ROLES, RoleSchema } from "../../auth/roles.ts";
 import { DateTime, page } from "../../schemas/common.ts";
+import { NewPassword, Username } from "../../auth/accounts.ts";
 
 const Role = z.enum(ROLES);
 
-/** Account names are shared with the appliance CLI, so they follow POSIX user-name rules. */
-export const Username = z
-  .string()
-  .regex(/^[a-z_][a-z0-9_.-]{0,31}$/, "1-32 characters: lower-case letters, digits, '_', '.', '-', not starting with a digit, '.' or '-'");
-/** A new password: at least 8 characters (second factor is mandatory), at most 256. */
-export const NewPassword = z.string().min(8, "at least 8 characters").max(256, "at most 256 characters");
 
 export const LoginRequest = z
   .object({

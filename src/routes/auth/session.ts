@@ -3,6 +3,7 @@ import { z } from "zod";
 import { StatusError } from "../../http/problem.ts";
 import { route, type RouteContext } from "../../http/route.ts";
 import { StatusResult } from "../../schemas/common.ts";
+import { commitMeta } from "../../schemas/commit.ts";
 import { unwrap, type Outcome } from "../../schemas/outcome.ts";
 import { sha256Hex } from "../../trust/encoding.ts";
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from "../../trust/session.ts";
@@ -81,7 +82,7 @@ export const loginRoutes = [
     path: "/api/v1/auth/password",
     section: "Authentication",
     summary: "Change the logged-in account's own password",
-    description: "Needs the current password. Every session of the account ends, this one included: log in again.",
+    description: "Needs the current password. Commits the account's `password` in `login.users` (hashed). Every session of the account ends, this one included: log in again.",
     floor: "read-only",
     body: PasswordChange,
     response: { description: "StatusResult `updated`", schema: StatusResult },
@@ -89,7 +90,8 @@ export const loginRoutes = [
     handle: async (ctx) => {
       const p = ctx.principal!;
       if (p.via !== "session" || !p.username) throw new StatusError(403, "a token has no password; log in as the account to change its password");
-      unwrap(await ctx.appliance.stub.identity().setPassword(p.username, ctx.body.newPassword, `user:${p.username}`, ctx.body.currentPassword));
+      unwrap(await ctx.appliance.stub.identity().checkPassword(p.username, ctx.body.currentPassword));
+      unwrap(await ctx.appliance.stub.config().putItem("login.users", p.username, { password: ctx.body.newPassword }, "update", commitMeta(p, "user")));
       return { status: "updated", username: p.username } satisfies z.infer<typeof StatusResult>;
     },
   }),

@@ -1,11 +1,20 @@
-/** Account management over `login.users`, the identity model shared with the appliance CLI. */
+/**
+ * Account management over `login.users`, the identity model shared with the
+ * appliance CLI. The accounts are configuration: every write here is a commit
+ * of that list through the configuration pipeline (validated, in the history,
+ * undone by a rollback), and the identity store follows it. Reads come from
+ * the identity store, which adds each account's login state.
+ */
 import { route } from "../../http/route.ts";
 import { StatusResult, pageQuery, slicePage } from "../../schemas/common.ts";
+import { commitMeta } from "../../schemas/commit.ts";
 import { unwrap } from "../../schemas/outcome.ts";
 import { actorName } from "../../schemas/principal.ts";
 import { PasswordSet, UserCreate, UserPage, UserRecord, UserUpdate, UsernameParams } from "./schemas.ts";
 
 const base = "/api/v1/auth/users";
+const LIST = "login.users";
+const LAST_SUPER_USER = "The last super-user cannot be demoted or deleted: the configuration validation refuses it (422, pointing at the account).";
 
 export const userRoutes = [
   route({
@@ -23,11 +32,13 @@ export const userRoutes = [
     path: base,
     section: "Authentication",
     summary: "Create an account; it must enrol TOTP at its first login",
+    description: "Commits a `login.users` item; the password is hashed before it is stored. 409 when the account exists.",
     body: UserCreate,
     response: { description: "StatusResult `created`", schema: StatusResult },
     errors: [409],
     handle: async (ctx) => {
-      unwrap(await ctx.appliance.stub.identity().createUser(ctx.body.username, ctx.body.role, ctx.body.password, actorName(ctx.principal!)));
+      const fields = { role: ctx.body.role, password: ctx.body.password };
+      unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.body.username, fields, "create", commitMeta(ctx.principal, "user")));
       return { status: "created", username: ctx.body.username };
     },
   }),
@@ -47,13 +58,13 @@ export const userRoutes = [
     path: `${base}/{username}`,
     section: "Authentication",
     summary: "Change an account's role",
-    description: "Takes effect on the account's open sessions at once. The last super-user cannot be demoted (409).",
+    description: `Commits the account's \`role\` in \`login.users\`; it takes effect on the account's open sessions at once. ${LAST_SUPER_USER}`,
     params: UsernameParams,
     body: UserUpdate,
     response: { description: "StatusResult `updated`", schema: StatusResult },
-    errors: [404, 409],
+    errors: [404, 422],
     handle: async (ctx) => {
-      unwrap(await ctx.appliance.stub.identity().updateRole(ctx.params.username, ctx.body.role, actorName(ctx.principal!)));
+      unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.params.username, { role: ctx.body.role }, "update", commitMeta(ctx.principal, "user")));
       return { status: "updated", username: ctx.params.username };
     },
   }),
@@ -62,12 +73,12 @@ export const userRoutes = [
     path: `${base}/{username}`,
     section: "Authentication",
     summary: "Delete an account and end its sessions",
-    description: "Tokens the account created stay valid: they are named credentials of their own. The last super-user cannot be deleted (409).",
+    description: `Deletes the account's \`login.users\` item. Tokens the account created stay valid: they are named credentials of their own. ${LAST_SUPER_USER}`,
     params: UsernameParams,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
-    errors: [404, 409],
+    errors: [404, 422],
     handle: async (ctx) => {
-      unwrap(await ctx.appliance.stub.identity().deleteUser(ctx.params.username, actorName(ctx.principal!)));
+      unwrap(await ctx.appliance.stub.config().deleteItem(LIST, ctx.params.username, commitMeta(ctx.principal, "user")));
       return { status: "deleted", username: ctx.params.username };
     },
   }),
@@ -76,12 +87,13 @@ export const userRoutes = [
     path: `${base}/{username}/password`,
     section: "Authentication",
     summary: "Set an account's password (administrative reset); its sessions end",
+    description: "Commits the account's `password` in `login.users`, hashed before it is stored.",
     params: UsernameParams,
     body: PasswordSet,
     response: { description: "StatusResult `updated`", schema: StatusResult },
     errors: [404],
     handle: async (ctx) => {
-      unwrap(await ctx.appliance.stub.identity().setPassword(ctx.params.username, ctx.body.password, actorName(ctx.principal!)));
+      unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.params.username, { password: ctx.body.password }, "update", commitMeta(ctx.principal, "user")));
       return { status: "updated", username: ctx.params.username };
     },
   }),

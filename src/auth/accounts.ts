@@ -1,0 +1,29 @@
+/**
+ * The account rules of `login.users`, the identity model the API shares with
+ * the appliance CLI: who may be named, which passwords are accepted, and the
+ * stored form of a password. The configuration registry, the account routes
+ * and the identity store all read them from here.
+ */
+import { z } from "zod";
+import { isPasswordHash } from "../trust/password.ts";
+
+/** Account names are shared with the appliance CLI, so they follow POSIX user-name rules. */
+export const Username = z
+  .string()
+  .regex(/^[a-z_][a-z0-9_.-]{0,31}$/, "1-32 characters: lower-case letters, digits, '_', '.', '-', not starting with a digit, '.' or '-'");
+
+/** A new password: at least 8 characters (second factor is mandatory), at most 256. */
+export const NewPassword = z.string().min(8, "at least 8 characters").max(256, "at most 256 characters");
+
+const STORED_FORM = "a new password of 8-256 characters (stored hashed), or a stored hash `pbkdf2-sha256$<iterations>$<32 hex salt>$<64 hex hash>`";
+
+/**
+ * What `login.users.<name>.password` holds: only ever a hash. A write may
+ * carry a new password in clear; the configuration store hashes it before the
+ * candidate is built (`hashNewPasswords`), so a clear password that is still a
+ * clear password here is one the policy refused.
+ */
+export const StoredPassword = z.string().refine(isPasswordHash, STORED_FORM);
+
+/** True when `value` is a clear password the policy accepts (and so one to hash). */
+export const isNewPassword = (value: string): boolean => !isPasswordHash(value) && NewPassword.safeParse(value).success;
