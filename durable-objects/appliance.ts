@@ -13,7 +13,8 @@ import { applianceNamed, inboundPeerCredentials, listenerOptions, loadFleet, pee
 import type { Role } from "../src/auth/roles.ts";
 import { DEFAULT_ADMIN_PASSWORD, IdentityStore, type IdentityEvent } from "./identity.ts";
 import { ProviderStore } from "./providers.ts";
-import { ConfigStore, accountsOf, type ConfigEvent } from "./config-store.ts";
+import { ConfigStore, accountsOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
+import type { AlertSink } from "../simulator/alert-fanout.ts";
 import { hashPassword } from "../src/trust/password.ts";
 import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
 import { profileNamed } from "./profiles.ts";
@@ -32,6 +33,17 @@ function sourceVrfRulesOf(items: { key: string; values: Record<string, unknown> 
     ingestVrf: String(item.values.ingestVrf),
     sourceSubnets: Array.isArray(item.values.sourceSubnets) ? item.values.sourceSubnets.map(String) : [],
     targetVrf: String(item.values.targetVrf),
+  }));
+}
+
+/** Configured alert sinks as the fan-out sends to them, credentials included. */
+function alertSinksOf(items: { key: string; values: Record<string, unknown> }[]): AlertSink[] {
+  return items.map((item) => ({
+    name: item.key,
+    kind: item.values.kind as AlertSink["kind"],
+    url: String(item.values.url),
+    severityFloor: (item.values.severityFloor ?? "major") as AlertSink["severityFloor"],
+    credential: typeof item.values.credential === "string" ? item.values.credential : null,
   }));
 }
 
@@ -81,6 +93,7 @@ export class Appliance extends Server<Env> {
     this.#dataPlane.setRadiusServers(radiusServersOf(this.#config.items("radius.servers")));
     this.#dataPlane.setLocalSubscribers(localSubscribersOf(this.#config.items(LOCAL_LISTS.ipoe), this.#config.items(LOCAL_LISTS.pppoe)));
     this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(this.#config.items("sourceVrfRules")));
+    this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")));
     if (!built.ok) this.#dataPlane.log("error", "cgn.config.invalid", { issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
     this.#gre = new GreStore(sql, () => this.#dataPlane.clock());
     this.#gre.apply(this.#config.items("gre.listeners"), this.#config.items("gre.circuits"));
@@ -116,6 +129,7 @@ export class Appliance extends Server<Env> {
     if (event.keys.includes("gre.listeners") || event.keys.includes("gre.circuits")) {
       this.#gre.apply(event.document.lists["gre.listeners"] ?? [], event.document.lists["gre.circuits"] ?? []);
     }
+    if (event.keys.includes("alarms.sinks")) this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")));
     if (event.keys.includes("login.users")) this.#identity.syncAccounts(accountsOf(this.#config), event.actor);
     if (event.keys.includes(POOLS_LIST)) this.#dataPlane.setPools(poolSettingsOf(event.document.lists[POOLS_LIST] ?? []));
     if (event.keys.includes("radius.servers")) this.#dataPlane.setRadiusServers(radiusServersOf(event.document.lists["radius.servers"] ?? []));

@@ -96,9 +96,12 @@ const merged = (edit: ConfigError[], checked: ConfigError[]) => distinct([...edi
  */
 const documentOf = new WeakMap<ConfigStore, () => ConfigDocument>();
 
+/** A keyed list's items with their secrets, for this object's own use (sink credentials, password hashes). */
+export const secretItemsOf = (store: ConfigStore, list: string): ConfigItem[] => structuredClone(documentOf.get(store)!().lists[list] ?? []);
+
 /** `login.users` with the password hashes, for the identity store in the same object. */
 export function accountsOf(store: ConfigStore): { username: string; role: Role; passwordHash: string }[] {
-  return (documentOf.get(store)!().lists["login.users"] ?? []).map((item) => ({ username: item.key, role: item.values.role as Role, passwordHash: String(item.values.password) }));
+  return secretItemsOf(store, "login.users").map((item) => ({ username: item.key, role: item.values.role as Role, passwordHash: String(item.values.password) }));
 }
 
 export class ConfigStore extends RpcTarget {

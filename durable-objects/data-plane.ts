@@ -8,18 +8,26 @@ import { RpcTarget } from "cloudflare:workers";
 import {
   Gateway,
   ScenarioAction,
+  compileSteering,
+  sessionSteering,
   type FieldValue,
+  type InjectRequest,
   type LocalInstallReport,
   type LocalKind,
   type LocalSubscriber,
   type LogEntry,
+  type PingRequest,
   type PoolSettings,
   type Profile,
   type RadiusServerSettings,
   type SessionQuery,
   type Severity,
+  type SourceVrfRule,
 } from "../simulator/index.ts";
 import { decodeSnapshot, encodeSnapshot } from "../simulator/snapshot.ts";
+import { AlarmNotifier, notification, type AlertNotification, type AlertSink } from "../simulator/alert-fanout.ts";
+import type { AlarmSeverity } from "../simulator/alarms.ts";
+import { AlertSinks } from "./alert-sinks.ts";
 import { parseAddress, parsePrefix, prefixHas } from "../simulator/prefix.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { ScrapeState } from "../src/metrics/families.ts";
@@ -35,13 +43,8 @@ export const KEEPALIVE_MS = 15_000;
 
 const encoder = new TextEncoder();
 
-/** A source-VRF rule as the data plane applies it. */
-export interface SourceVrfRule {
-  name: string;
-  ingestVrf: string;
-  sourceSubnets: string[];
-  targetVrf: string;
-}
+/** A source-VRF rule as the data plane applies it (simulator/steering.ts). */
+export type { SourceVrfRule };
 
 export class DataPlane extends RpcTarget {
   readonly #sql: SqlStorage;
@@ -51,7 +54,8 @@ export class DataPlane extends RpcTarget {
   /** Simulated time minus wall time: grows when a scenario advances the clock. */
   #offsetMs: number;
   #persistedAtMs: number;
-  #sourceVrfRules: (SourceVrfRule & { prefixes: NonNullable<ReturnType<typeof parsePrefix>>[] })[] = [];
+  #steering = compileSteering([]);
+  #sinks: AlertSinks;
 
   /** Opens the data plane: restores the last snapshot, or starts a fresh appliance from its seed. */
   constructor(sql: SqlStorage, appliance: string, profile: Profile, seed: number, captureAllowlist: string[]) {
@@ -69,6 +73,13 @@ export class DataPlane extends RpcTarget {
     this.#gateway = this.#restore(chunks, profile) ?? Gateway.create(profile, { seed, startTimeMs: Date.now() });
     this.#gateway.advanceTo(this.#now(), CATCH_UP_SUB_STEPS);
     this.#persistedAtMs = this.#gateway.nowMs;
+    // Alarms raised and cleared from here on go to the push sinks (not those of the catch-up: the box was off).
+    this.#sinks = new AlertSinks((severity, msgId, fields) => this.log(severity, msgId, fields));
+    const notifier = new AlarmNotifier(appliance);
+    this.#gateway.onLog((entry) => {
+      const sent = notifier.observe(entry, this.#gateway.nowMs, () => this.#gateway.alarms());
+      if (sent) this.#sinks.send(sent);
+    });
   }
 
   #restore(chunks: Uint8Array[], profile: Profile): Gateway | null {
@@ -132,18 +143,12 @@ export class DataPlane extends RpcTarget {
 
   /** Hot-applies `sourceVrfRules`: which rule (if any) routes a session's traffic into another VRF. */
   setSourceVrfRules(rules: SourceVrfRule[]): void {
-    this.#sourceVrfRules = rules.map((rule) => ({ ...rule, prefixes: rule.sourceSubnets.map((p) => parsePrefix(p, false)).filter((p) => p !== null) }));
+    this.#steering = compileSteering(rules);
   }
 
   /** The first rule (in configuration order) whose ingest VRF is the session's and whose source subnets hold its address. */
   #steeringOf(session: { vrf: string; ipv4: string; ipv6: string | null }): { rule: string; targetVrf: string } | null {
-    const sources = [session.ipv4, session.ipv6?.split("/")[0]].flatMap((text) => (text ? [parseAddress(text)] : [])).filter((a) => a !== null);
-    const rule = this.#sourceVrfRules.find(
-      (r) =>
-        r.ingestVrf.toLowerCase() === session.vrf.toLowerCase() &&
-        (r.prefixes.length === 0 || r.prefixes.some((p) => sources.some((a) => prefixHas(p, a.family, a.value)))),
-    );
-    return rule ? { rule: rule.name, targetVrf: rule.targetVrf } : null;
+    return sessionSteering(this.#steering, session);
   }
 
   sessionRates(id: number) {
@@ -318,26 +323,24 @@ export class DataPlane extends RpcTarget {
     return result;
   }
 
-  /** The alert notification a push sink receives for a synthetic alarm of the given severity. */
-  alertTest(severity: string, text: string | null, actor: string) {
-    const now = new Date(this.#gateway.nowMs).toISOString();
+  /** Sends a synthetic alert of the given severity through the real fan-out; returns the notification the sinks receive. */
+  alertTest(severity: AlarmSeverity, text: string | null, actor: string): AlertNotification {
+    const nowMs = this.#gateway.nowMs;
     this.log("notice", "audit.alarm.test", { severity, actor });
-    return {
-      version: "1",
-      kind: "test",
-      appliance: this.#appliance,
-      sentUtc: now,
-      alarm: {
-        id: "alert.test",
-        instance: null,
-        severity,
-        firstRaisedUtc: now,
-        ageSeconds: 0,
-        text: text ?? `Test alert from ${this.#appliance}`,
-        context: { requestedBy: actor },
-      },
-      activeAlarms: this.#gateway.alarms().countBySeverity,
-    };
+    const alarm = { id: "alert.test", instance: null, severity, firstRaisedUtc: new Date(nowMs).toISOString(), ageSeconds: 0, text: text ?? `Test alert from ${this.#appliance}`, context: { requestedBy: actor } };
+    const sent = notification("test", this.#appliance, nowMs, alarm, this.#gateway.alarms().countBySeverity);
+    this.#sinks.send(sent);
+    return sent;
+  }
+
+  /** Hot-applies `alarms.sinks` (credentials included: this comes from the object, not the Worker). */
+  setAlertSinks(sinks: AlertSink[]): void {
+    this.#sinks.set(sinks);
+  }
+
+  /** Resolves when every alert delivery under way has finished. */
+  alertsSettled(): Promise<void> {
+    return this.#sinks.settled();
   }
 
   // ── captures ─────────────────────────────────────────────────────────────
@@ -381,6 +384,55 @@ export class DataPlane extends RpcTarget {
     if (!result.ok) return refuse("not-found", `session ${sessionId} has no active capture`);
     this.log("notice", "audit.capture.stop", { sessionId, actor });
     return { ok: true as const, status: result.status, sessionId };
+  }
+
+  // ── diagnostics ──────────────────────────────────────────────────────────
+
+  /**
+   * Traces a synthetic frame through the pipeline under the running
+   * source-VRF rules. A dry run changes nothing; `emit: true` transmits the
+   * frame if it reaches the egress, and is audited either way.
+   */
+  inject(request: InjectRequest, actor: string) {
+    const traced = this.#gateway.inject(request, this.#steering);
+    if (!traced.ok) {
+      switch (traced.reason) {
+        case "unknown-port":
+          return refuse("invalid", `port ${request.port} is not a data-plane port of this appliance (ports: ${this.#gateway.profile.ports.map((p) => p.portId).join(", ")})`, { pointer: "#/port" });
+        case "bad-source":
+          return refuse("invalid", `source '${request.source}' is not an IP address`, { pointer: "#/source" });
+        case "bad-destination":
+          return refuse("invalid", `destination '${request.destination}' is not an IP address`, { pointer: "#/destination" });
+        case "family-mismatch":
+          return refuse("invalid", "destination must be of the same address family as source", { pointer: "#/destination" });
+        default: {
+          const never: never = traced.reason;
+          return refuse("invalid", `the inject request is invalid (${String(never)})`);
+        }
+      }
+    }
+    const { result } = traced;
+    if (request.emit === true) {
+      const last = result.steps[result.steps.length - 1];
+      this.log("notice", "audit.diagnostics.inject", {
+        port: request.port,
+        source: request.source,
+        destination: request.destination,
+        frameBytes: result.frameBytes,
+        emitted: result.emitted,
+        egressPortId: result.emitted ? (last?.a ?? null) : null,
+        lastStage: last?.stage ?? null,
+        verdict: last?.verdict ?? null,
+        actor,
+      });
+    }
+    return { ok: true as const, result };
+  }
+
+  /** An ICMP echo from the forwarding plane inside a VRF the caller has resolved against the configuration. */
+  ping(request: PingRequest) {
+    const result = this.#gateway.ping(request);
+    return result.ok ? { ok: true as const, result: result.result } : refuse("invalid", `destination '${request.destination}' is not an IP address`, { pointer: "#/destination" });
   }
 
   // ── scenario control ─────────────────────────────────────────────────────

@@ -13,10 +13,12 @@ import { teardownSession } from "./lifecycle.ts";
 import type { FieldValue, Severity } from "./log-catalogue.ts";
 import type { LogEntry, LogListener, LogTail } from "./logs.ts";
 import type { MetricsHistory } from "./metrics.ts";
+import { traceInject, type InjectRefusal, type InjectRequest, type InjectResult } from "./inject.ts";
 import { installLocalSubscribers, type LocalInstallReport } from "./local-sessions.ts";
 import type { LocalKind, LocalSubscriber, LocalSubscriberStatus } from "./local-subscribers.ts";
 import { Model } from "./model.ts";
 import { pageWindow } from "./paging.ts";
+import { runPing, type PingRequest, type PingResult } from "./ping.ts";
 import { poolSettingsOf, reconfigurePools, type PoolReconfigureResult } from "./pool-reconfigure.ts";
 import type { PoolSettings } from "./pool-rules.ts";
 import type { AddressPoolAllocation, AddressPoolView } from "./pools.ts";
@@ -34,6 +36,7 @@ import {
   type SessionSummaryCounts,
 } from "./session-queries.ts";
 import { restoreModel, snapshotModel, type GatewaySnapshot } from "./snapshot.ts";
+import type { SteeringTable } from "./steering.ts";
 import { subStep } from "./step.ts";
 
 /** How a gateway starts. */
@@ -355,6 +358,18 @@ export class Gateway {
   /** One row per mirrored session. */
   captures(): CaptureRow[] {
     return this.#m.captures.list(this.#m.nowMs);
+  }
+
+  // Diagnostics
+
+  /** Walks a synthetic frame through the forwarding pipeline under the running source-VRF rules (inject.ts); changes nothing. */
+  inject(request: InjectRequest, rules: SteeringTable): { ok: true; result: InjectResult } | InjectRefusal {
+    return traceInject(this.#m, rules, request);
+  }
+
+  /** An ICMP echo from the forwarding plane inside a VRF (ping.ts); changes nothing. */
+  ping(request: PingRequest): { ok: true; result: PingResult } | { ok: false; reason: "bad-destination" } {
+    return runPing(this.#m, request);
   }
 
   // Licensing and scenario

@@ -29,3 +29,6 @@ export type { AddressPoolAllocation, AddressPoolSubnetView, AddressPoolView } fr
 export { LOCAL_KINDS, placeAddress, placePrefix, type LocalKind, type LocalSubscriber, type LocalSubscriberStatus, type Placement } from "./local-subscribers.ts";
 export { LOCAL_RETRY_MS, type LocalInstallReport } from "./local-sessions.ts";
 export type { SessionDetail, SessionList, SessionQuery, SessionRates, SessionSummary, SessionSummaryCounts } from "./session-queries.ts";
+export { compileSteering, matchSteering, sessionSteering, type SourceVrfRule, type SteeringMatch, type SteeringTable } from "./steering.ts";
+export { frameBytes, type InjectRefusal, type InjectRequest, type InjectResult, type TraceStep } from "./inject.ts";
+export { PORT_MTU, PPPOE_MTU, L2TP_MTU, type PingOutcome, type PingReply, type PingRequest, type PingResult, type PingRoute } from "./ping.ts";

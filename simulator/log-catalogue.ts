@@ -113,6 +113,21 @@ export const LOG_CATALOGUE = {
     fields: ["id", "instance", "manual"],
     meaning: "an alarm was cleared, by its condition or by an operator",
   },
+  "alarm.sink.delivered": {
+    severity: "info",
+    fields: ["sink", "kind", "notification", "alarmId", "status"],
+    meaning: "a webhook sink accepted an alert notification (2xx); `notification` is raised, cleared or test",
+  },
+  "alarm.sink.failed": {
+    severity: "warning",
+    fields: ["sink", "kind", "notification", "alarmId", "reason"],
+    meaning: "a webhook sink did not accept a notification: an HTTP status other than 2xx (redirects are not followed), no answer within 5 s, or no connection; it is not retried",
+  },
+  "alarm.sink.recorded": {
+    severity: "info",
+    fields: ["sink", "kind", "notification", "alarmId"],
+    meaning: "a notification for an SMTP or message-bus sink, recorded here instead of transmitted (the twin holds no SMTP or bus client)",
+  },
   "scenario.action": {
     severity: "notice",
     fields: ["action", "detail"],
@@ -145,6 +160,12 @@ export const EXTERNAL_LOG_CATALOGUE = {
   "audit.cgn.identify": { severity: "notice", fields: ["bindingIndex", "subscriberId", "actor"], meaning: "a super-user identified an auto-learned CGN binding" },
   "audit.alarm.clear": { severity: "notice", fields: ["id", "instance", "cleared", "actor"], meaning: "an operator cleared an alarm" },
   "audit.alarm.test": { severity: "notice", fields: ["severity", "actor"], meaning: "a synthetic alert was sent through the fan-out" },
+  "audit.diagnostics.inject": {
+    severity: "notice",
+    fields: ["port", "source", "destination", "frameBytes", "emitted", "egressPortId", "lastStage", "verdict", "actor"],
+    meaning:
+      "an operator asked the data plane to transmit a diagnostics frame (`emit: true`); emitted is false when a stage dropped it first (lastStage and verdict say where and why); egressPortId -1 is the core uplink or an L2TP tunnel",
+  },
   "audit.scenario": { severity: "notice", fields: ["action", "actor"], meaning: "a scenario action was requested through the control surface" },
   "config.commit": {
     severity: "notice",

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { route } from "../http/route.ts";
 import { actorName } from "../schemas/principal.ts";
 import { ALARM_CATALOGUE, ALARM_SEVERITIES } from "../../simulator/index.ts";
+import { NOTIFICATION_KINDS } from "../../simulator/alert-fanout.ts";
 
 const int32 = z.int32();
 const count = z.int().min(0);
@@ -50,13 +51,21 @@ const AlertTestRequest = z
 const AlertNotification = z
   .object({
     version: z.literal("1"),
-    kind: z.literal("test").meta({ description: "a synthetic alert" }),
+    kind: z.enum(NOTIFICATION_KINDS).meta({ description: "`raised` and `cleared` as the alarm book changes; `test` for POST /api/v1/alarms/test" }),
     appliance: z.string(),
     sentUtc: z.string().meta({ description: "date-time" }),
     alarm: Alarm,
     activeAlarms: z.record(Severity, int32).meta({ description: "the appliance's active alarms by severity when the alert was sent" }),
   })
-  .meta({ id: "AlertNotification", description: "the payload push sinks (webhook, SMTP, message bus) receive" });
+  .meta({
+    id: "AlertNotification",
+    description:
+      "the payload push sinks (webhook, SMTP, message bus) receive, for every alarm raised or cleared and for each test. " +
+      "A webhook sink gets it as the JSON body of a POST (`content-type: application/json`, `x-bng-notification: <kind>`, " +
+      "`authorization: Bearer <credential>` when the sink has one), one attempt with a 5 s timeout, redirects not followed; " +
+      "each outcome is logged (`alarm.sink.delivered`, `alarm.sink.failed`). SMTP and message-bus sinks are recorded in the log " +
+      "(`alarm.sink.recorded`) but not transmitted: the twin holds no SMTP or bus client.",
+  });
 
 const catalogue = Object.entries(ALARM_CATALOGUE)
   .map(([id, a]) => `- \`${id}\` (${a.severity}; instance: ${a.instance ?? "none"}): raised when ${a.raise}; cleared when ${a.clear}`)
@@ -95,7 +104,8 @@ export const alarmRoutes = [
     summary: "Send a synthetic alert through the real fan-out and return the payload sinks receive (audited)",
     description:
       "The spec's `admin` role, i.e. super-user. The body is optional and may be JSON `null`; without it the alert is `major` with the default text. " +
-      "A `severity` at or above a sink's floor exercises that sink (e.g. `major` reaches a default webhook sink, `critical` reaches SMTP). " +
+      "It goes through the same fan-out as real alarms: every sink of `alarms.sinks` whose `severityFloor` the `severity` meets receives it " +
+      "(e.g. `major` reaches a sink with the default floor `major`, not one with floor `critical`). " +
       "The synthetic alert is not added to the active alarms.",
     floor: "super-user",
     body: AlertTestRequest.nullable(),

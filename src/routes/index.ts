@@ -22,6 +22,7 @@ import { vrfRoutes } from "./vrfs.ts";
 import { sourceVrfRuleRoutes } from "./source-vrf-rules.ts";
 import { greCircuitRoutes } from "./gre-circuits.ts";
 import { localSubscriberRoutes } from "./local-subscribers.ts";
+import { diagnosticsRoutes } from "./diagnostics.ts";
 
 export const routes: Route[] = [
   ...loginRoutes,
@@ -44,6 +45,7 @@ export const routes: Route[] = [
   ...sourceVrfRuleRoutes,
   ...greCircuitRoutes,
   ...localSubscriberRoutes,
+  ...diagnosticsRoutes,
   ...scenarioRoutes,
   ...referenceRoutes(() => routes),
 ];
