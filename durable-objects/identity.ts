@@ -7,7 +7,7 @@
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { Role } from "../src/auth/roles.ts";
-import type { LoginResponse, TokenRecord, UserRecord } from "../src/routes/auth/schemas.ts";
+import type { BrowserSessionRecord, LoginResponse, TokenRecord, UserRecord } from "../src/routes/auth/schemas.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { Principal } from "../src/schemas/principal.ts";
 import { randomBytes, sha256Hex, toHex } from "../src/trust/encoding.ts";
@@ -21,6 +21,8 @@ import { newTotpSecret, totpUri, verifyTotp } from "../src/trust/totp.ts";
 export const LOCKOUT_THRESHOLD = 5;
 /** How long a lockout lasts. */
 export const LOCKOUT_SECONDS = 15 * 60;
+/** Hex digits of a session id's SHA-256 that name it in the API. */
+export const SESSION_HANDLE_LENGTH = 16;
 /** Token and session "last used" times are written at most this often, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 /** The development default of the bootstrap `admin` password (README). */
@@ -285,6 +287,44 @@ export class IdentityStore extends RpcTarget {
     return refuse("bad-credentials", BAD_CREDENTIALS);
   }
 
+  // ── browser sessions ─────────────────────────────────────────────────────
+
+  /**
+   * The open browser sessions, newest first; expired ones are dropped on the
+   * way. A session is named by the first 16 hex digits of its id's SHA-256:
+   * enough to act on it, nothing that could be presented as the cookie.
+   */
+  listSessions(currentSha256: string | null): BrowserSessionRecord[] {
+    const now = Date.now();
+    this.#sql.exec("DELETE FROM sessions WHERE last_seen_ms < ? OR created_ms < ?", now - SESSION_IDLE_SECONDS * 1000, now - SESSION_ABSOLUTE_SECONDS * 1000);
+    return this.#sql
+      .exec<{ id_sha256: string; username: string; role: Role; created_ms: number; last_seen_ms: number; source_ip: string }>(
+        "SELECT s.id_sha256, s.username, u.role, s.created_ms, s.last_seen_ms, s.source_ip FROM sessions s JOIN users u ON u.username = s.username ORDER BY s.created_ms DESC, s.id_sha256",
+      )
+      .toArray()
+      .map((row) => ({
+        id: row.id_sha256.slice(0, SESSION_HANDLE_LENGTH),
+        username: row.username,
+        role: row.role,
+        sourceIp: row.source_ip,
+        createdUtc: iso(row.created_ms),
+        lastSeenUtc: iso(row.last_seen_ms),
+        expiresUtc: iso(Math.min(row.last_seen_ms + SESSION_IDLE_SECONDS * 1000, row.created_ms + SESSION_ABSOLUTE_SECONDS * 1000)),
+        current: row.id_sha256 === currentSha256,
+      }));
+  }
+
+  /** Ends a browser session by its handle (an administrator's "log this session out"). */
+  endSession(handle: string, by: string): Outcome<{ username: string }> {
+    const row = this.#sql
+      .exec<{ id_sha256: string; username: string }>("SELECT id_sha256, username FROM sessions WHERE substr(id_sha256, 1, ?) = ?", SESSION_HANDLE_LENGTH, handle)
+      .toArray()[0];
+    if (!row) return refuse("not-found", `no open session '${handle}'`);
+    this.#sql.exec("DELETE FROM sessions WHERE id_sha256 = ?", row.id_sha256);
+    this.#emit({ severity: "notice", msgId: "auth.session.ended", fields: { session: handle, username: row.username, by } });
+    return { ok: true, username: row.username };
+  }
+
   // ── tokens ───────────────────────────────────────────────────────────────
 
   /** Creates a token; the plaintext is returned here once and only its SHA-256 is kept. */
@@ -313,6 +353,12 @@ export class IdentityStore extends RpcTarget {
   /** Tokens, newest first; never a plaintext or a hash. */
   listTokens(): TokenRecord[] {
     return this.#sql.exec<TokenRow>("SELECT * FROM tokens ORDER BY created_ms DESC, id").toArray().map((row) => this.#tokenRecord(row));
+  }
+
+  /** One token (never its plaintext). */
+  getToken(id: string): Outcome<{ token: TokenRecord }> {
+    const row = this.#tokenRow(id);
+    return row ? { ok: true, token: this.#tokenRecord(row) } : refuse("not-found", `no token with id '${id}'`);
   }
 
   /** Revokes an API-created token at once. */

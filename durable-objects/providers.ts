@@ -30,6 +30,12 @@ export class ProviderStore extends RpcTarget {
       .map((row) => ({ name: row.name, ...(JSON.parse(row.settings) as StoredProvider), clientSecretSet: true, callbackPath: `/api/v1/auth/oidc/${row.name}/callback` }));
   }
 
+  /** One provider, secret withheld. */
+  get(name: string): Outcome<{ provider: OidcProviderRecord }> {
+    const provider = this.list().find((p) => p.name === name);
+    return provider ? { ok: true, provider } : refuse("not-found", `no OIDC provider '${name}'`);
+  }
+
   /** Creates or replaces a provider; an omitted client secret keeps the stored one. */
   put(name: string, write: OidcProviderWrite): Outcome<{ created: boolean }> {
     const { clientSecret, name: _ignored, ...rest } = write;

@@ -148,6 +148,7 @@ export const EXTERNAL_LOG_CATALOGUE = {
   "auth.totp.enrolled": { severity: "notice", fields: ["username"], meaning: "an account enrolled its TOTP authenticator" },
   "auth.totp.reset": { severity: "notice", fields: ["username", "by"], meaning: "an account's TOTP enrolment was reset" },
   "auth.token.created": { severity: "notice", fields: ["tokenId", "name", "role", "by"], meaning: "an API token was created" },
+  "auth.session.ended": { severity: "notice", fields: ["session", "username", "by"], meaning: "an administrator ended a browser session" },
   "auth.token.revoked": { severity: "notice", fields: ["tokenId", "name", "by"], meaning: "an API token was revoked" },
   "auth.user.created": { severity: "notice", fields: ["username", "role", "by"], meaning: "an account was created" },
   "auth.user.updated": { severity: "notice", fields: ["username", "role", "by"], meaning: "an account's role changed" },

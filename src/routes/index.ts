@@ -3,6 +3,7 @@ import type { Route } from "../http/route.ts";
 import { providerRoutes } from "./auth/providers.ts";
 import { loginRoutes } from "./auth/session.ts";
 import { tokenRoutes } from "./auth/tokens.ts";
+import { browserSessionRoutes } from "./auth/browser-sessions.ts";
 import { userRoutes } from "./auth/users.ts";
 import { fleetRoutes } from "./fleet.ts";
 import { referenceRoutes } from "./reference.ts";
@@ -27,6 +28,7 @@ import { diagnosticsRoutes } from "./diagnostics.ts";
 export const routes: Route[] = [
   ...loginRoutes,
   ...tokenRoutes,
+  ...browserSessionRoutes,
   ...userRoutes,
   ...providerRoutes,
   ...fleetRoutes,

@@ -53,6 +53,17 @@ describe("API tokens", () => {
     expect((await call(`/api/v1/auth/tokens/${id}`, { method: "DELETE", headers: bearer(BOOTSTRAP_TOKEN) })).status).toBe(404);
   });
 
+  it("shows one token's record by id, never its plaintext or hash", async () => {
+    const { token, id } = await (await create({ name: "grafana-ro", role: "read-only" })).json<{ token: string; id: string }>();
+    const response = await call(`/api/v1/auth/tokens/${id}`, { headers: bearer(BOOTSTRAP_TOKEN) });
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ id, name: "grafana-ro", role: "read-only", source: "api" });
+    expect(text).not.toContain(token);
+    expect(text).not.toContain(await sha256Hex(token));
+    expect((await call("/api/v1/auth/tokens/0000000000000000", { headers: bearer(BOOTSTRAP_TOKEN) })).status).toBe(404);
+    expect((await call(`/api/v1/auth/tokens/${id}`, { headers: bearer(token) })).status).toBe(403);
+  });
+
   it("stops working after its expiry", async () => {
     const { token, id } = await (await create({ name: "short", role: "read-only", expiresUtc: new Date(Date.now() + 3_600_000).toISOString() })).json<{ token: string; id: string }>();
     expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(200);

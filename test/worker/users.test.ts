@@ -113,7 +113,11 @@ describe("OIDC providers and passkey policy", () => {
     expect((await call("/api/v1/auth/providers/oidc/corp", json("PUT", withoutSecret, admin))).status).toBe(400);
     await call("/api/v1/auth/providers/oidc/corp", json("PUT", provider, admin));
     expect(await (await call("/api/v1/auth/providers/oidc/corp", json("PUT", { ...withoutSecret, displayName: "SSO" }, admin))).json()).toEqual({ status: "updated" });
+    const one = await (await call("/api/v1/auth/providers/oidc/corp", { headers: admin })).json();
+    expect(one).toMatchObject({ name: "corp", displayName: "SSO", clientSecretSet: true, callbackPath: "/api/v1/auth/oidc/corp/callback" });
+    expect(JSON.stringify(one)).not.toContain("s3cret-value");
     expect(await (await call("/api/v1/auth/providers/oidc/corp", { method: "DELETE", headers: admin })).json()).toEqual({ status: "deleted" });
+    expect((await call("/api/v1/auth/providers/oidc/corp", { headers: admin })).status).toBe(404);
     expect((await call("/api/v1/auth/providers/oidc/corp", { method: "DELETE", headers: admin })).status).toBe(404);
   });
 

@@ -17,6 +17,16 @@ export const providerRoutes = [
     handle: (ctx) => ctx.appliance.stub.providers().list(),
   }),
   route({
+    method: "GET",
+    path: `${oidc}/{name}`,
+    section: "Authentication",
+    summary: "One OIDC provider (its client secret is never returned)",
+    params: ProviderName,
+    response: { description: "the provider", schema: OidcProviderRecord },
+    errors: [404],
+    handle: async (ctx) => unwrap(await ctx.appliance.stub.providers().get(ctx.params.name)).provider,
+  }),
+  route({
     method: "PUT",
     path: `${oidc}/{name}`,
     section: "Authentication",

@@ -70,6 +70,20 @@ export const TokenCreated = TokenRecord.extend({
 
 export const TokenPage = page(TokenRecord, "TokenPage");
 
+export const BrowserSessionRecord = z
+  .object({
+    id: z.string().meta({ description: "the session's handle: the first 16 hex digits of its cookie's SHA-256 (not usable as a cookie)" }),
+    username: z.string(),
+    role: Role.meta({ description: "the account's role now (a role change reaches open sessions at once)" }),
+    sourceIp: z.string().meta({ description: "the address the session logged in from" }),
+    createdUtc: DateTime,
+    lastSeenUtc: DateTime.meta({ description: "updated at most every 30 seconds" }),
+    expiresUtc: DateTime.meta({ description: "when it ends unless used: 30 minutes idle, 12 hours in all" }),
+    current: z.boolean().meta({ description: "the session making this request" }),
+  })
+  .meta({ id: "BrowserSessionRecord" });
+export type BrowserSessionRecord = z.infer<typeof BrowserSessionRecord>;
+
 export const Lockout = z.object({ sourceIp: z.string(), failures: z.int(), lockedUntilUtc: DateTime.nullable() });
 
 export const UserRecord = z

@@ -4,7 +4,9 @@ import { route } from "../../http/route.ts";
 import { StatusResult, pageQuery, slicePage } from "../../schemas/common.ts";
 import { unwrap } from "../../schemas/outcome.ts";
 import { actorName } from "../../schemas/principal.ts";
-import { TokenCreate, TokenCreated, TokenPage } from "./schemas.ts";
+import { TokenCreate, TokenCreated, TokenPage, TokenRecord } from "./schemas.ts";
+
+const TokenId = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, "a token id (16 hex digits)") });
 
 export const tokenRoutes = [
   route({
@@ -33,11 +35,22 @@ export const tokenRoutes = [
     handle: async (ctx) => slicePage(await ctx.appliance.stub.identity().listTokens(), ctx.query.offset, ctx.query.limit),
   }),
   route({
+    method: "GET",
+    path: "/api/v1/auth/tokens/{id}",
+    section: "Authentication",
+    summary: "One token's record (never its plaintext)",
+    floor: "super-user",
+    params: TokenId,
+    response: { description: "TokenRecord", schema: TokenRecord },
+    errors: [404],
+    handle: async (ctx) => unwrap(await ctx.appliance.stub.identity().getToken(ctx.params.id)).token,
+  }),
+  route({
     method: "DELETE",
     path: "/api/v1/auth/tokens/{id}",
     section: "Authentication",
     summary: "Revoke a token; it stops working at once",
-    params: z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, "a token id (16 hex digits)") }),
+    params: TokenId,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404, 409],
     handle: async (ctx) => {
