@@ -15,6 +15,7 @@ import { ENROLMENT_TTL_SECONDS, readEnrolmentToken, signEnrolmentToken } from ".
 import { DECOY_HASH, verifyPassword } from "../src/trust/password.ts";
 import { SESSION_ABSOLUTE_SECONDS, SESSION_IDLE_SECONDS, newSessionSecrets } from "../src/trust/session.ts";
 import { newToken, tokenHint } from "../src/trust/tokens.ts";
+import { OIDC_PENDING_SECONDS } from "../src/trust/oidc.ts";
 import { newTotpSecret, totpUri, verifyTotp } from "../src/trust/totp.ts";
 
 /** Consecutive failures per account and source IP before a lockout. */
@@ -60,6 +61,10 @@ interface TokenRow {
   [key: string]: SqlStorageValue;
 }
 
+/** Sessions with the account each local one belongs to; an external (OIDC) session has none and carries its role itself. */
+const SESSIONS_WITH_ACCOUNTS = "sessions s LEFT JOIN users u ON u.username = s.username AND s.provider IS NULL";
+const SESSION_ROLE = "CASE WHEN s.provider IS NULL THEN u.role ELSE s.role END";
+
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
@@ -94,7 +99,13 @@ export class IdentityStore extends RpcTarget {
         PRIMARY KEY (username, source_ip));
       CREATE TABLE IF NOT EXISTS enrolments (id TEXT PRIMARY KEY, username TEXT NOT NULL, secret TEXT NOT NULL, expires_ms INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS oidc_pending (
+        state_sha256 TEXT PRIMARY KEY, binding_sha256 TEXT NOT NULL, provider TEXT NOT NULL,
+        nonce TEXT NOT NULL, verifier TEXT NOT NULL, return_to TEXT NOT NULL, expires_ms INTEGER NOT NULL);
     `);
+    // Sessions of external identities (OIDC) carry their own role and provider; local ones read the account's.
+    const columns = this.#sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('sessions')").toArray().map((c) => c.name);
+    if (!columns.includes("provider")) this.#sql.exec("ALTER TABLE sessions ADD COLUMN provider TEXT; ALTER TABLE sessions ADD COLUMN role TEXT;");
     let key = this.#sql.exec<{ value: string }>("SELECT value FROM secrets WHERE name = 'enrolment-signing-key'").toArray()[0]?.value;
     if (!key) {
       key = toHex(randomBytes(32));
@@ -143,18 +154,18 @@ export class IdentityStore extends RpcTarget {
       return { via, role: row.role, username: row.source === "api" ? row.created_by : null, tokenId: row.id, tokenName: row.name, csrfToken: null };
     }
     const row = this.#sql
-      .exec<{ username: string; role: Role; csrf_token: string; created_ms: number; last_seen_ms: number }>(
-        "SELECT s.username, u.role, s.csrf_token, s.created_ms, s.last_seen_ms FROM sessions s JOIN users u ON u.username = s.username WHERE s.id_sha256 = ?",
+      .exec<{ username: string; role: Role | null; csrf_token: string; created_ms: number; last_seen_ms: number }>(
+        `SELECT s.username, ${SESSION_ROLE} AS role, s.csrf_token, s.created_ms, s.last_seen_ms FROM ${SESSIONS_WITH_ACCOUNTS} WHERE s.id_sha256 = ?`,
         sha256,
       )
       .toArray()[0];
-    if (!row) return null;
+    if (!row?.role) return null;
     if (now - row.last_seen_ms > SESSION_IDLE_SECONDS * 1000 || now - row.created_ms > SESSION_ABSOLUTE_SECONDS * 1000) {
       this.#sql.exec("DELETE FROM sessions WHERE id_sha256 = ?", sha256);
       return null;
     }
     if (now - row.last_seen_ms > TOUCH_INTERVAL_MS / 2) this.#sql.exec("UPDATE sessions SET last_seen_ms = ? WHERE id_sha256 = ?", now, sha256);
-    return { via, role: row.role, username: row.username, tokenId: null, tokenName: null, csrfToken: row.csrf_token };
+    return { via, role: row.role as Role, username: row.username, tokenId: null, tokenName: null, csrfToken: row.csrf_token };
   }
 
   // ── login state machine ──────────────────────────────────────────────────
@@ -298,10 +309,11 @@ export class IdentityStore extends RpcTarget {
     const now = Date.now();
     this.#sql.exec("DELETE FROM sessions WHERE last_seen_ms < ? OR created_ms < ?", now - SESSION_IDLE_SECONDS * 1000, now - SESSION_ABSOLUTE_SECONDS * 1000);
     return this.#sql
-      .exec<{ id_sha256: string; username: string; role: Role; created_ms: number; last_seen_ms: number; source_ip: string }>(
-        "SELECT s.id_sha256, s.username, u.role, s.created_ms, s.last_seen_ms, s.source_ip FROM sessions s JOIN users u ON u.username = s.username ORDER BY s.created_ms DESC, s.id_sha256",
+      .exec<{ id_sha256: string; username: string; role: Role | null; created_ms: number; last_seen_ms: number; source_ip: string }>(
+        `SELECT s.id_sha256, s.username, ${SESSION_ROLE} AS role, s.created_ms, s.last_seen_ms, s.source_ip FROM ${SESSIONS_WITH_ACCOUNTS} ORDER BY s.created_ms DESC, s.id_sha256`,
       )
       .toArray()
+      .filter((row): row is typeof row & { role: Role } => row.role !== null)
       .map((row) => ({
         id: row.id_sha256.slice(0, SESSION_HANDLE_LENGTH),
         username: row.username,
@@ -323,6 +335,63 @@ export class IdentityStore extends RpcTarget {
     this.#sql.exec("DELETE FROM sessions WHERE id_sha256 = ?", row.id_sha256);
     this.#emit({ severity: "notice", msgId: "auth.session.ended", fields: { session: handle, username: row.username, by } });
     return { ok: true, username: row.username };
+  }
+
+  // ── OIDC sign-in ─────────────────────────────────────────────────────────
+
+  /** Remembers a sign-in sent to an identity provider (stored by the SHA-256 of its state and browser binding). */
+  beginOidcSignIn(pending: { stateSha256: string; bindingSha256: string; provider: string; nonce: string; verifier: string; returnTo: string }): void {
+    const now = Date.now();
+    this.#sql.exec("DELETE FROM oidc_pending WHERE expires_ms <= ?", now);
+    this.#sql.exec(
+      "INSERT INTO oidc_pending (state_sha256, binding_sha256, provider, nonce, verifier, return_to, expires_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      pending.stateSha256,
+      pending.bindingSha256,
+      pending.provider,
+      pending.nonce,
+      pending.verifier,
+      pending.returnTo,
+      now + OIDC_PENDING_SECONDS * 1000,
+    );
+  }
+
+  /**
+   * Takes back a pending sign-in: once only, and only from the browser that
+   * started it, for the provider it went to, before it expires.
+   */
+  takeOidcSignIn(stateSha256: string, bindingSha256: string | null, provider: string): Outcome<{ nonce: string; verifier: string; returnTo: string }> {
+    const row = this.#sql
+      .exec<{ binding_sha256: string; provider: string; nonce: string; verifier: string; return_to: string; expires_ms: number }>("SELECT * FROM oidc_pending WHERE state_sha256 = ?", stateSha256)
+      .toArray()[0];
+    this.#sql.exec("DELETE FROM oidc_pending WHERE state_sha256 = ?", stateSha256);
+    if (!row || row.expires_ms <= Date.now() || row.provider !== provider || row.binding_sha256 !== bindingSha256) {
+      return refuse("bad-credentials", "this sign-in is unknown, expired, already used or was started in another browser; start again");
+    }
+    return { ok: true, nonce: row.nonce, verifier: row.verifier, returnTo: row.return_to };
+  }
+
+  /** Opens a browser session for an identity the provider vouched for, with the role its mapping gave. */
+  async externalLogin(username: string, role: Role, provider: string, sourceIp: string): Promise<{ sessionId: string; csrfToken: string }> {
+    const now = Date.now();
+    const { sessionId, csrfToken } = newSessionSecrets();
+    this.#sql.exec(
+      "INSERT INTO sessions (id_sha256, username, csrf_token, created_ms, last_seen_ms, source_ip, provider, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      await sha256Hex(sessionId),
+      username,
+      csrfToken,
+      now,
+      now,
+      sourceIp,
+      provider,
+      role,
+    );
+    this.#emit({ severity: "notice", msgId: "auth.login", fields: { username, sourceIp, via: "oidc" } });
+    return { sessionId, csrfToken };
+  }
+
+  /** Records a refused OIDC sign-in. */
+  oidcRefused(provider: string, reason: string, sourceIp: string): void {
+    this.#emit({ severity: "warning", msgId: "auth.oidc.refused", fields: { provider, reason, sourceIp } });
   }
 
   // ── tokens ───────────────────────────────────────────────────────────────

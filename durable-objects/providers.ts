@@ -5,6 +5,7 @@
 import { RpcTarget } from "cloudflare:workers";
 import type { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy } from "../src/routes/auth/schemas.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
+import type { SignInProvider } from "../src/trust/oidc.ts";
 
 type StoredProvider = Omit<OidcProviderRecord, "clientSecretSet" | "callbackPath" | "name">;
 
@@ -34,6 +35,18 @@ export class ProviderStore extends RpcTarget {
   get(name: string): Outcome<{ provider: OidcProviderRecord }> {
     const provider = this.list().find((p) => p.name === name);
     return provider ? { ok: true, provider } : refuse("not-found", `no OIDC provider '${name}'`);
+  }
+
+  /**
+   * An enabled provider's settings with its client secret, for the sign-in
+   * routes' code exchange only (every read the API serves withholds it).
+   */
+  signInSettings(name: string): Outcome<{ provider: SignInProvider; redirectUri: string | null }> {
+    const row = this.#sql.exec<{ settings: string; client_secret: string }>("SELECT settings, client_secret FROM oidc_providers WHERE name = ?", name).toArray()[0];
+    const settings = row ? (JSON.parse(row.settings) as StoredProvider) : null;
+    if (!row || !settings?.enabled) return refuse("not-found", `no enabled OIDC provider '${name}'`);
+    const { issuer, clientId, scopes, usernameClaim, groupsClaim, fetchUserInfo, roleMap, redirectUri } = settings;
+    return { ok: true, provider: { name, issuer, clientId, clientSecret: row.client_secret, scopes, usernameClaim, groupsClaim, fetchUserInfo, roleMap }, redirectUri };
   }
 
   /** Creates or replaces a provider; an omitted client secret keeps the stored one. */

@@ -141,7 +141,8 @@ export const LOG_CATALOGUE = {
  * operator actions (each names the acting principal as `actor` or `by`).
  */
 export const EXTERNAL_LOG_CATALOGUE = {
-  "auth.login": { severity: "notice", fields: ["username", "sourceIp", "via"], meaning: "an account logged in (via login or enrol)" },
+  "auth.login": { severity: "notice", fields: ["username", "sourceIp", "via"], meaning: "an account logged in (via `login`, `enrol` or `oidc`; an OIDC identity is named `<user>@<provider>`)" },
+  "auth.oidc.refused": { severity: "warning", fields: ["provider", "reason", "sourceIp"], meaning: "an OIDC sign-in was refused: the provider's error, a bad state or ID token, or no matching role mapping" },
   "auth.login.failed": { severity: "warning", fields: ["username", "sourceIp", "factor", "failures"], meaning: "a login failed at the password or the TOTP code" },
   "auth.lockout": { severity: "warning", fields: ["username", "sourceIp", "seconds"], meaning: "an account and source-IP pair was locked out" },
   "auth.logout": { severity: "info", fields: ["username"], meaning: "a browser session ended at logout" },

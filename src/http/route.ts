@@ -49,7 +49,8 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   body?: B;
   /** A body schema that also accepts an empty body (e.g. the alarm test). */
   bodyOptional?: boolean;
-  response: { description: string; schema?: z.ZodType; contentType?: string };
+  /** `status`: the success status when it is not 200 (a redirect answers with a Location and no body). */
+  response: { description: string; schema?: z.ZodType; contentType?: string; status?: number };
   /** Served but left out of the OpenAPI document (the reference viewer's static files). */
   hidden?: boolean;
   /** Error statuses this route can answer beyond the common 400/401/403. */

@@ -91,7 +91,7 @@ const ERROR_TEXT: Record<number, string> = {
   415: "request body is not JSON",
   422: "configuration validation rejected the change",
   423: "account and source IP locked out",
-  502: "peer unreachable",
+  502: "a peer or identity provider could not be reached, or answered wrongly",
   503: "appliance unavailable",
   504: "peer did not answer in time",
 };
@@ -102,8 +102,11 @@ function operation(route: Route, components: Components) {
   if (route.params || route.query || route.body) errors.add(400);
   if (route.body) errors.add(415);
   if (floor !== "anonymous") [401, 403].forEach((s) => errors.add(s));
+  const status = route.response.status ?? 200;
+  const redirect = status >= 300 && status < 400 ? { headers: { location: { description: "where the browser goes next", schema: { type: "string" } } } } : {};
   const responses: Record<string, unknown> = {
-    "200": {
+    [String(status)]: {
+      ...redirect,
       description: route.response.description,
       ...(route.response.schema
         ? { content: { [route.response.contentType ?? "application/json"]: { schema: components.convert(route.response.schema, "output") } } }

@@ -3,6 +3,7 @@ import type { Route } from "../http/route.ts";
 import { providerRoutes } from "./auth/providers.ts";
 import { loginRoutes } from "./auth/session.ts";
 import { tokenRoutes } from "./auth/tokens.ts";
+import { oidcRoutes } from "./auth/oidc.ts";
 import { browserSessionRoutes } from "./auth/browser-sessions.ts";
 import { userRoutes } from "./auth/users.ts";
 import { fleetRoutes } from "./fleet.ts";
@@ -28,6 +29,7 @@ import { diagnosticsRoutes } from "./diagnostics.ts";
 export const routes: Route[] = [
   ...loginRoutes,
   ...tokenRoutes,
+  ...oidcRoutes,
   ...browserSessionRoutes,
   ...userRoutes,
   ...providerRoutes,

@@ -11,7 +11,8 @@ export type Refusal =
   | { ok: false; reason: "locked"; detail: string; retryAfterSeconds: number }
   | { ok: false; reason: "forbidden"; detail: string }
   | { ok: false; reason: "invalid"; detail: string; pointer?: string }
-  | { ok: false; reason: "rejected"; detail: string; errors: FieldError[] };
+  | { ok: false; reason: "rejected"; detail: string; errors: FieldError[] }
+  | { ok: false; reason: "upstream"; detail: string };
 
 export type Outcome<T> = ({ ok: true } & T) | Refusal;
 
@@ -39,6 +40,9 @@ export function unwrap<O extends { ok: boolean }>(result: O): Extract<O, { ok: t
     case "rejected":
       // Configuration validation (spec: 422 when validation rejects), every rejected field listed.
       throw new StatusError(422, outcome.detail, { errors: outcome.errors });
+    case "upstream":
+      // A service this appliance depends on (an identity provider) failed: a gateway error, not the caller's.
+      throw new StatusError(502, outcome.detail);
     default: {
       const never: never = outcome;
       throw new Error(`unmapped refusal ${JSON.stringify(never)}`);

@@ -20,6 +20,10 @@ const DOCUMENTED_EXCEPTIONS: Record<string, string> = {
   "POST /api/v1/auth/password": "any account may change its own password",
   "GET /api/v1/auth/tokens": "token inventory is for super-users",
   "GET /api/v1/auth/users": "account inventory is for super-users",
+  "GET /api/v1/auth/tokens/{id}": "token inventory is for super-users",
+  "GET /api/v1/auth/sessions": "session inventory is for super-users",
+  "GET /api/v1/auth/oidc/{name}/login": "a browser on its way to sign in has no credential yet",
+  "GET /api/v1/auth/oidc/{name}/callback": "the provider's redirect cannot carry a credential: state, PKCE and the browser binding authenticate it",
   "GET /api/v1/auth/users/{username}": "account inventory is for super-users",
   "GET /twin/v1/scenario": "the twin's control surface is super-user only",
   "POST /twin/v1/scenario": "the twin's control surface is super-user only",
@@ -36,10 +40,14 @@ describe("the route table", () => {
     expect(exceptions.sort()).toEqual(Object.keys(DOCUMENTED_EXCEPTIONS).sort());
   });
 
-  it("leaves exactly login, enrol and health anonymous", () => {
-    expect(operations.filter((r) => r.floor === "anonymous").map((r) => r.label).sort()).toEqual(
-      ["GET /api/v1/system/health", "POST /api/v1/auth/enrol", "POST /api/v1/auth/login"],
-    );
+  it("leaves exactly login, enrol and health anonymous, and the two legs of an OIDC sign-in", () => {
+    expect(operations.filter((r) => r.floor === "anonymous").map((r) => r.label).sort()).toEqual([
+      "GET /api/v1/auth/oidc/{name}/callback",
+      "GET /api/v1/auth/oidc/{name}/login",
+      "GET /api/v1/system/health",
+      "POST /api/v1/auth/enrol",
+      "POST /api/v1/auth/login",
+    ]);
   });
 });
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ROLES, RoleSchema } from "../../auth/roles.ts";
 import { DateTime, page } from "../../schemas/common.ts";
 import { NewPassword, Username } from "../../auth/accounts.ts";
+import { isAllowedIssuer } from "../../trust/oidc.ts";
 
 const Role = z.enum(ROLES);
 
@@ -122,7 +123,10 @@ const RoleMap = z
 const OidcFields = {
   enabled: z.boolean(),
   displayName: z.string().min(1).max(64),
-  issuer: z.url({ protocol: /^https$/ }).meta({ description: "discovery document at `{issuer}/.well-known/openid-configuration`" }),
+  issuer: z
+    .url()
+    .refine(isAllowedIssuer, "an https URL (http only for a provider on this machine's loopback, e.g. a lab IdP)")
+    .meta({ description: "discovery document at `{issuer}/.well-known/openid-configuration`; https (http only on loopback)" }),
   clientId: z.string().min(1).max(256),
   scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/)).default([]).transform((s) => [...new Set(["openid", ...s])]).meta({ description: "`openid` is always included" }),
   usernameClaim: z.string().min(1).max(128).default("preferred_username"),

@@ -90,6 +90,7 @@ export const loginRoutes = [
     handle: async (ctx) => {
       const p = ctx.principal!;
       if (p.via !== "session" || !p.username) throw new StatusError(403, "a token has no password; log in as the account to change its password");
+      if (p.username.includes("@")) throw new StatusError(403, "an identity signed in through OIDC has no password here; its provider manages it");
       unwrap(await ctx.appliance.stub.identity().checkPassword(p.username, ctx.body.currentPassword));
       unwrap(await ctx.appliance.stub.config().putItem("login.users", p.username, { password: ctx.body.newPassword }, "update", commitMeta(p, "user")));
       return { status: "updated", username: p.username } satisfies z.infer<typeof StatusResult>;

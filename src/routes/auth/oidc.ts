@@ -1,0 +1,128 @@
+/**
+ * OIDC sign-in for the web UI: the browser is sent to the provider and comes
+ * back to the spec's callback path `/api/v1/auth/oidc/{name}/callback`, where
+ * a session cookie is set. Both routes take no credential: a browser on its
+ * way to sign in has none, and the provider's redirect cannot carry one. The
+ * callback is authenticated instead by what the first route stored: the
+ * one-time `state`, the PKCE verifier, the ID token's nonce and a cookie that
+ * binds the sign-in to the browser that started it.
+ */
+import { z } from "zod";
+import { route, type RouteContext } from "../../http/route.ts";
+import { StatusError } from "../../http/problem.ts";
+import { unwrap } from "../../schemas/outcome.ts";
+import { sessionCookie } from "../../trust/session.ts";
+import { OIDC_COOKIE, authorizationUrl, clearedOidcCookie, discover, identityOf, newSignIn, oidcCookie, redeem, stored, type SignInProvider } from "../../trust/oidc.ts";
+import { ProviderName } from "./schemas.ts";
+
+const base = "/api/v1/auth/oidc/{name}";
+/** Where a signed-in browser lands by default: the bundled reference, the twin's web UI. */
+const DEFAULT_RETURN = "/api/v1/docs";
+
+/** A path on this appliance (never another origin: no open redirect). */
+const ReturnTo = z
+  .string()
+  .max(512)
+  .regex(/^\/(?![/\\])[\x21-\x7e]*$/, "a path on this appliance, starting with a single '/'")
+  .optional()
+  .meta({ description: `where the browser goes once signed in; default \`${DEFAULT_RETURN}\`` });
+
+/** The redirect_uri: the provider's explicit one, or the callback on `webUi.hostname` at the first listener's port. */
+async function redirectUriOf(ctx: RouteContext<{ name: string }, unknown, unknown>, explicit: string | null): Promise<string> {
+  if (explicit) return explicit;
+  const config = ctx.appliance.stub.config();
+  const [hostname, listeners] = await Promise.all([config.field("webUi.hostname"), config.field("webUi.listeners")]);
+  const listener = new URL(Array.isArray(listeners) && listeners[0] ? listeners[0] : new URL(ctx.request.url).origin);
+  if (typeof hostname === "string") listener.hostname = hostname;
+  return `${listener.origin}/api/v1/auth/oidc/${ctx.params.name}/callback`;
+}
+
+function cookieValue(header: string | null, name: string): string | null {
+  for (const part of (header ?? "").split(";")) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return value.join("=") || null;
+  }
+  return null;
+}
+
+async function settings(ctx: RouteContext<{ name: string }, unknown, unknown>): Promise<{ provider: SignInProvider; redirectUri: string }> {
+  const { provider, redirectUri } = unwrap(await ctx.appliance.stub.providers().signInSettings(ctx.params.name));
+  return { provider, redirectUri: await redirectUriOf(ctx, redirectUri) };
+}
+
+export const oidcRoutes = [
+  route({
+    method: "GET",
+    path: `${base}/login`,
+    section: "Authentication",
+    summary: "Start an OIDC sign-in: redirects the browser to the provider",
+    description:
+      "No credential. Answers 302 to the provider's authorization endpoint (authorization code flow, PKCE S256, `state`, `nonce`) and sets the " +
+      "`bng_oidc` cookie (HttpOnly, SameSite=Lax, 10 minutes) binding the sign-in to this browser. 404 for an unknown or disabled provider; " +
+      "502 when the provider's discovery document cannot be read or does not match its issuer.",
+    floor: "anonymous",
+    params: ProviderName,
+    query: z.object({ returnTo: ReturnTo }),
+    response: { description: "redirect to the provider", status: 302 },
+    errors: [404, 502],
+    handle: async (ctx) => {
+      const { provider, redirectUri } = await settings(ctx);
+      const discovered = unwrap(await discover(provider.issuer));
+      const signIn = await newSignIn();
+      const [stateSha256, bindingSha256] = await Promise.all([stored(signIn.state), stored(signIn.binding)]);
+      await ctx.appliance.stub
+        .identity()
+        .beginOidcSignIn({ stateSha256, bindingSha256, provider: provider.name, nonce: signIn.nonce, verifier: signIn.verifier, returnTo: ctx.query.returnTo ?? DEFAULT_RETURN });
+      const headers = new Headers({ location: authorizationUrl(discovered.discovery, provider, redirectUri, signIn), "cache-control": "no-store" });
+      headers.append("set-cookie", oidcCookie(signIn.binding, ctx.appliance.secure));
+      return new Response(null, { status: 302, headers });
+    },
+  }),
+  route({
+    method: "GET",
+    path: `${base}/callback`,
+    section: "Authentication",
+    summary: "The provider's redirect back: completes the sign-in and sets the session cookie",
+    description:
+      "No credential (see the login route): the one-time `state` must match a sign-in this browser started (its `bng_oidc` cookie) within 10 minutes. " +
+      "The code is redeemed with the PKCE verifier (client_secret_basic); the ID token must verify against the provider's keys with its issuer, the client id as " +
+      "audience, and the sign-in's nonce. The `usernameClaim` names the identity as `<user>@<provider>`; the first `roleMap` rule whose group is in the " +
+      "`groupsClaim` gives the role. Answers 303 to `returnTo` with the `bng_session` cookie; the session's CSRF token comes from whoami. " +
+      "401 for a provider error (`error` parameter), a bad or reused state, or a refused ID token; 403 when no role mapping matches (fails closed); " +
+      "502 when the provider cannot be reached. Every refusal is logged (`auth.oidc.refused`).",
+    floor: "anonymous",
+    params: ProviderName,
+    query: z.object({
+      code: z.string().min(1).max(4096).optional(),
+      state: z.string().min(1).max(512).optional(),
+      error: z.string().max(256).optional(),
+      error_description: z.string().max(1024).optional(),
+    }),
+    response: { description: "redirect to `returnTo`, signed in", status: 303 },
+    errors: [401, 403, 404, 502],
+    handle: async (ctx) => {
+      const identity = ctx.appliance.stub.identity();
+      const refused = async (status: number, reason: string): Promise<never> => {
+        await identity.oidcRefused(ctx.params.name, reason, ctx.appliance.clientIp);
+        throw new StatusError(status, reason, { headers: { "set-cookie": clearedOidcCookie(ctx.appliance.secure) } });
+      };
+      if (ctx.query.error) return refused(401, `the identity provider refused the sign-in: ${ctx.query.error}${ctx.query.error_description ? ` (${ctx.query.error_description})` : ""}`);
+      if (!ctx.query.code || !ctx.query.state) return refused(401, "the provider's redirect lacks `code` or `state`");
+      const binding = cookieValue(ctx.request.headers.get("cookie"), OIDC_COOKIE);
+      const pending = await identity.takeOidcSignIn(await stored(ctx.query.state), binding ? await stored(binding) : null, ctx.params.name);
+      if (!pending.ok) return refused(401, pending.detail);
+      const { provider, redirectUri } = await settings(ctx);
+      const discovered = await discover(provider.issuer);
+      if (!discovered.ok) return refused(502, discovered.detail);
+      const redeemed = await redeem(discovered.discovery, provider, redirectUri, pending, ctx.query.code);
+      if (!redeemed.ok) return refused(redeemed.reason === "upstream" ? 502 : 401, redeemed.detail);
+      const mapped = identityOf(provider, redeemed.claims);
+      if (!mapped.ok) return refused(403, mapped.detail);
+      const { sessionId } = await identity.externalLogin(mapped.username, mapped.role, provider.name, ctx.appliance.clientIp);
+      const headers = new Headers({ location: pending.returnTo, "cache-control": "no-store" });
+      headers.append("set-cookie", sessionCookie(sessionId, ctx.appliance.secure));
+      headers.append("set-cookie", clearedOidcCookie(ctx.appliance.secure));
+      return new Response(null, { status: 303, headers });
+    },
+  }),
+];
