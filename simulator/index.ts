@@ -29,3 +29,20 @@ export type { AddressPoolAllocation, AddressPoolSubnetView, AddressPoolView } fr
 export { LOCAL_KINDS, placeAddress, placePrefix, type LocalKind, type LocalSubscriber, type LocalSubscriberStatus, type Placement } from "./local-subscribers.ts";
 export { LOCAL_RETRY_MS, type LocalInstallReport } from "./local-sessions.ts";
 export type { SessionDetail, SessionList, SessionQuery, SessionRates, SessionSummary, SessionSummaryCounts } from "./session-queries.ts";
+export { l2tpSettings, type L2tpDirection, type L2tpSettings, type L2tpTunnel, type L2tpTunnelDetail, type L2tpTunnelSession, type L2tpTunnelState } from "./l2tp.ts";
+export {
+  DAY_MS,
+  DEV_TERMS,
+  LICENCE_MODES,
+  LICENCE_STATES,
+  licenceState,
+  offlineTerms,
+  onlineTerms,
+  renewedTerms,
+  type LeaseGrant,
+  type LicenceGrant,
+  type LicenceMode,
+  type LicenceState,
+  type LicenceStatus,
+  type LicenceTerms,
+} from "./licence.ts";
