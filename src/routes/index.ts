@@ -22,6 +22,8 @@ import { vrfRoutes } from "./vrfs.ts";
 import { sourceVrfRuleRoutes } from "./source-vrf-rules.ts";
 import { greCircuitRoutes } from "./gre-circuits.ts";
 import { localSubscriberRoutes } from "./local-subscribers.ts";
+import { l2tpRoutes } from "./l2tp.ts";
+import { licensingRoutes } from "./licensing.ts";
 
 export const routes: Route[] = [
   ...loginRoutes,
@@ -44,6 +46,8 @@ export const routes: Route[] = [
   ...sourceVrfRuleRoutes,
   ...greCircuitRoutes,
   ...localSubscriberRoutes,
+  ...l2tpRoutes,
+  ...licensingRoutes,
   ...scenarioRoutes,
   ...referenceRoutes(() => routes),
 ];
