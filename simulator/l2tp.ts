@@ -300,7 +300,8 @@ export class L2tpTable {
     this.#opened = state.opened;
     this.#tunnels.clear();
     this.#byPeer = this.settings.peers.map(() => []);
-    for (const t of [...state.tunnels].sort((a, b) => a.createdMs - b.createdMs || a.localId - b.localId)) {
+    // Exported in opening order (the map's insertion order), which is the order each peer's tunnels are tried in.
+    for (const t of state.tunnels) {
       this.#tunnels.set(t.localId, { ...t });
       this.#byPeer[t.peer]?.push(t.localId);
     }

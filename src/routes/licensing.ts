@@ -92,7 +92,7 @@ export const licensingRoutes = [
     description:
       "Works in every state, Lapsed included (the recovery path). The token is `bnglic_` + base64url(JSON claims) + `.` + base64url(HMAC-SHA-256 under the licensing key, HMAC-SHA-256(fleet secret, `bngfleet-licensing/1`)), verified offline; `npm run -s licence -- token …` issues one. " +
       "The licence runs one entitlement period (`renewalDays`, capped by the contract end) from now; the instance id is SHA-256(`bngfleet-instance/1:<appliance>:<licenceId>`) as a UUID. " +
-      "A token whose signature or claims do not hold, a `licenceId` other than the token's, or an ended contract answer 422 (the licensing service refused it; `errors` names `#/token` or `#/licenceId`). The token is never stored or shown again, only its SHA-256.",
+      "A token whose signature or claims do not hold, a `licenceId` other than the token's, or an ended contract answer 422 (the licensing service refused it; `errors` names `#/token` or `#/licenceId`). The token is never stored or shown again, only its SHA-256. 409 when the appliance has no fleet secret to verify with.",
     floor: "super-user",
     body: Activation,
     response: {
