@@ -12,6 +12,8 @@ export default defineConfig({
           name: "simulator",
           include: ["test/simulator/**/*.test.ts"],
           environment: "node",
+          // Some tests simulate a day of a gateway; on a loaded 2-core machine that can pass vitest's 5 s default.
+          testTimeout: 30_000,
         },
       },
       {

@@ -19,6 +19,7 @@ import { hashPassword } from "../src/trust/password.ts";
 import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
 import { profileNamed } from "./profiles.ts";
 import { GreStore } from "./gre.ts";
+import { LicensingStore } from "./licensing.ts";
 import { LOCAL_LISTS, localSubscribersOf, touchesLocalSubscribers } from "../src/config/local-subscribers.ts";
 import { POOLS_LIST, poolSettingsOf } from "../src/config/address-pools.ts";
 import { radiusServersOf } from "../src/config/radius.ts";
@@ -53,6 +54,7 @@ export class Appliance extends Server<Env> {
   #dataPlane!: DataPlane;
   #config!: ConfigStore;
   #gre!: GreStore;
+  #licensing: LicensingStore | undefined;
   /** `webUi.peers` as they were when the object started (the key applies at restart). */
   #peers: ReturnType<ConfigStore["peers"]> = [];
   readonly #startedMs = Date.now();
@@ -69,7 +71,12 @@ export class Appliance extends Server<Env> {
     if (!definition) throw new Error(`appliance '${this.name}' is not in the fleet file`);
     const shipped = profileNamed(definition.profile);
     // The configuration is opened first: the data plane and the accounts start from what it says.
-    this.#config = new ConfigStore(this.ctx.storage, this.name, (event) => this.#configApplied(event), shipped);
+    // A lapsed licence freezes configuration commits (refused with 409, logged as config.frozen).
+    this.#config = new ConfigStore(this.ctx.storage, this.name, (event) => this.#configApplied(event), shipped, (meta) => {
+      const frozen = this.#licensing?.freezeDetail() ?? null;
+      if (frozen !== null) this.#dataPlane.log("warning", "config.frozen", { operation: meta.operation, actor: meta.actor });
+      return frozen;
+    });
     this.#identity = new IdentityStore(sql, this.name, (event: IdentityEvent) => this.#dataPlane.log(event.severity, event.msgId, event.fields));
     this.#identity.open();
     if (!this.#config.isSeeded() || this.#config.missingKeys().length > 0) {
@@ -95,6 +102,7 @@ export class Appliance extends Server<Env> {
     this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(this.#config.items("sourceVrfRules")));
     this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")));
     if (!built.ok) this.#dataPlane.log("error", "cgn.config.invalid", { issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
+    this.#licensing = new LicensingStore(sql, this.name, this.#dataPlane, this.env.BNG_FLEET_SECRET, SOFTWARE_VERSION);
     this.#gre = new GreStore(sql, () => this.#dataPlane.clock());
     this.#gre.apply(this.#config.items("gre.listeners"), this.#config.items("gre.circuits"));
     this.#identity.syncAccounts(accountsOf(this.#config), "system");
@@ -176,6 +184,11 @@ export class Appliance extends Server<Env> {
   /** GRE circuits' live state. */
   gre(): GreStore {
     return this.#gre;
+  }
+
+  /** The licence: status, activation, offline leases, renewal and the telemetry preview. */
+  licensing(): LicensingStore {
+    return this.#licensing!;
   }
 
   /** OIDC providers and the passkey policy. */

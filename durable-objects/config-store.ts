@@ -112,10 +112,16 @@ export class ConfigStore extends RpcTarget {
   #active: { version: number; committedMs: number; document: ConfigDocument } | null = null;
   /** Keys the stored document predates (added by a software update since it was written). */
   #missing: string[] = [];
+  readonly #frozen: ((meta: CommitMeta) => string | null) | undefined;
 
-  /** `profile`: the shipped simulation profile, against which the CGN section is checked. */
-  constructor(storage: DurableObjectStorage, appliance: string, emit: (event: ConfigEvent) => void, profile?: Profile) {
+  /**
+   * `profile`: the shipped simulation profile, against which the CGN section is checked.
+   * `frozen`: why commits are refused now (a lapsed licence), or null; asked before every commit but
+   * the system's seeds and account changes, which stay possible so access can always be managed.
+   */
+  constructor(storage: DurableObjectStorage, appliance: string, emit: (event: ConfigEvent) => void, profile?: Profile, frozen?: (meta: CommitMeta) => string | null) {
     super();
+    this.#frozen = frozen;
     this.#storage = storage;
     this.#sql = storage.sql;
     this.#emit = emit;
@@ -363,6 +369,8 @@ export class ConfigStore extends RpcTarget {
 
   /** The pipeline. `produce` edits a candidate; everything after it is the same for every operation. */
   #commit(meta: CommitMeta & { rollbackTo?: number }, produce: Produce): Outcome<CommitSummary> {
+    const frozen = meta.operation === "seed" || meta.operation === "user" ? null : (this.#frozen?.(meta) ?? null);
+    if (frozen !== null) return refuse("conflict", frozen);
     const active = this.#active!;
     const produced = produce(active.document);
     if (!produced.ok) return produced;

@@ -14,6 +14,7 @@ import {
   type InjectRequest,
   type LocalInstallReport,
   type LocalKind,
+  type LicenceTerms,
   type LocalSubscriber,
   type LogEntry,
   type PingRequest,
@@ -244,6 +245,33 @@ export class DataPlane extends RpcTarget {
 
   licence() {
     return this.#gateway.licence();
+  }
+
+  // ── L2TP and licensing ───────────────────────────────────────────────────
+
+  l2tpTunnels() {
+    return this.#gateway.l2tpTunnels();
+  }
+
+  l2tpTunnel(localTunnelId: number) {
+    const result = this.#gateway.l2tpTunnel(localTunnelId);
+    return result.ok ? { ok: true as const, tunnel: result.tunnel } : refuse("not-found", `no L2TP tunnel with local tunnel id ${localTunnelId}`);
+  }
+
+  licenceStatus() {
+    return this.#gateway.licenceStatus();
+  }
+
+  licenceTerms(): LicenceTerms {
+    return this.#gateway.licenceTerms();
+  }
+
+  /** Installs licence terms (the licensing store's, at open and on every change); a change is written to the snapshot at once. */
+  setLicence(terms: LicenceTerms) {
+    const changed = JSON.stringify(terms) !== JSON.stringify(this.#gateway.licenceTerms());
+    const status = this.#gateway.setLicence(terms);
+    if (changed) this.persist();
+    return status;
   }
 
   /**

@@ -45,6 +45,24 @@ export const ALARM_CATALOGUE = {
     raise: "live sessions ≥ alarms.capacityHighPercent of population.licensedSessions",
     clear: "live sessions < alarms.capacityClearPercent of population.licensedSessions",
   },
+  "licence.band.exceeded": {
+    severity: "major",
+    instance: null,
+    raise: "live sessions > the licence's bandMax (sessions are still admitted)",
+    clear: "live sessions ≤ bandMax",
+  },
+  "licence.grace": {
+    severity: "major",
+    instance: null,
+    raise: "the licence passed expiresAtUtc and is in its grace period",
+    clear: "the licence is renewed or replaced, or lapses",
+  },
+  "licence.lapsed": {
+    severity: "critical",
+    instance: null,
+    raise: "the grace period ended: configuration commits are frozen",
+    clear: "a licence is activated or an offline lease loaded",
+  },
 } as const satisfies Record<string, { severity: AlarmSeverity; instance: string | null; raise: string; clear: string }>;
 
 export type AlarmId = keyof typeof ALARM_CATALOGUE;

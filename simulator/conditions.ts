@@ -3,6 +3,7 @@
  * sub-step and after each action, so alarms agree with the numbers the other
  * endpoints show at every instant.
  */
+import { observeLicence } from "./licence.ts";
 import type { Model } from "./model.ts";
 import { percent } from "./pools.ts";
 
@@ -50,4 +51,5 @@ export function evaluateAlarms(m: Model): void {
     text: `Sessions at ${percent(live, licensed)}% of the licensed ${licensed}`,
     context: { sessions: String(live), licensed: String(licensed) },
   }));
+  observeLicence(m);
 }

@@ -14,6 +14,8 @@ import type { FieldValue, Severity } from "./log-catalogue.ts";
 import type { LogEntry, LogListener, LogTail } from "./logs.ts";
 import type { MetricsHistory } from "./metrics.ts";
 import { traceInject, type InjectRefusal, type InjectRequest, type InjectResult } from "./inject.ts";
+import type { L2tpTunnel, L2tpTunnelDetail } from "./l2tp.ts";
+import { bandMaxOf, licenceStatus, type LicenceStatus, type LicenceTerms } from "./licence.ts";
 import { installLocalSubscribers, type LocalInstallReport } from "./local-sessions.ts";
 import type { LocalKind, LocalSubscriber, LocalSubscriberStatus } from "./local-subscribers.ts";
 import { Model } from "./model.ts";
@@ -372,12 +374,42 @@ export class Gateway {
     return runPing(this.#m, request);
   }
 
+  // L2TP
+
+  /** The spec's tunnel list: downstream first, then by local tunnel id. */
+  l2tpTunnels(): { tunnels: L2tpTunnel[] } {
+    return { tunnels: this.#m.l2tp.list() };
+  }
+
+  /** The spec's L2tpTunnelDetail of one tunnel, by local tunnel id. */
+  l2tpTunnel(localTunnelId: number): { ok: true; tunnel: L2tpTunnelDetail } | { ok: false; reason: "unknown-tunnel" } {
+    const tunnel = this.#m.l2tp.detail(this.#m, localTunnelId);
+    return tunnel ? { ok: true, tunnel } : { ok: false, reason: "unknown-tunnel" };
+  }
+
   // Licensing and scenario
 
-  /** The sessions licence meter. */
+  /** The sessions licence meter: the band is the licence's (the platform capacity in dev mode). */
   licence(): LicenceMeter {
     const m = this.#m;
-    return { meter: "sessions", bandMax: m.profile.population.licensedSessions, currentCount: m.store.liveCount, peakCount: m.peakSessions };
+    return { meter: "sessions", bandMax: bandMaxOf(m.licence, m.profile.population.licensedSessions), currentCount: m.store.liveCount, peakCount: m.peakSessions };
+  }
+
+  /** The spec's licence status at the simulated now. */
+  licenceStatus(): LicenceStatus {
+    return licenceStatus(this.#m.licence, this.licence(), this.#m.nowMs);
+  }
+
+  /** The licence terms in force (what `setLicence` installed last). */
+  licenceTerms(): LicenceTerms {
+    return { ...this.#m.licence };
+  }
+
+  /** Installs licence terms (at open and after activation, a lease or a renewal); a state change is logged and alarmed at once. */
+  setLicence(terms: LicenceTerms): LicenceStatus {
+    this.#m.licence = { ...terms };
+    evaluateAlarms(this.#m);
+    return this.licenceStatus();
   }
 
   /** Applies a scenario action (validate the body with the `ScenarioAction` schema first). */
@@ -394,6 +426,9 @@ export class Gateway {
       const dropped = m.store.liveCount;
       const next = new Model(m.profile, action.seed, m.nowMs, m.logs);
       next.nextSessionId = m.nextSessionId;
+      // The licence is the appliance's, not the data plane's: it survives the reboot.
+      next.licence = m.licence;
+      next.licenceState = m.licenceState;
       this.#m = next;
       // The configuration survives a reboot: the pools, the RADIUS servers and the local subscriber table are installed again.
       next.installPools(m.poolConfigs);

@@ -32,3 +32,20 @@ export type { SessionDetail, SessionList, SessionQuery, SessionRates, SessionSum
 export { compileSteering, matchSteering, sessionSteering, type SourceVrfRule, type SteeringMatch, type SteeringTable } from "./steering.ts";
 export { frameBytes, type InjectRefusal, type InjectRequest, type InjectResult, type TraceStep } from "./inject.ts";
 export { PORT_MTU, PPPOE_MTU, L2TP_MTU, type PingOutcome, type PingReply, type PingRequest, type PingResult, type PingRoute } from "./ping.ts";
+export { l2tpSettings, type L2tpDirection, type L2tpSettings, type L2tpTunnel, type L2tpTunnelDetail, type L2tpTunnelSession, type L2tpTunnelState } from "./l2tp.ts";
+export {
+  DAY_MS,
+  DEV_TERMS,
+  LICENCE_MODES,
+  LICENCE_STATES,
+  licenceState,
+  offlineTerms,
+  onlineTerms,
+  renewedTerms,
+  type LeaseGrant,
+  type LicenceGrant,
+  type LicenceMode,
+  type LicenceState,
+  type LicenceStatus,
+  type LicenceTerms,
+} from "./licence.ts";

@@ -145,6 +145,7 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   s.activity[slot] = a.activity;
   s.usernames[slot] = username;
   s.activate(slot, id);
+  m.l2tp.attach(m, slot);
   m.takeOffline(sub);
   recordSessionUp(m, () => ({
     sessionId: id,
@@ -195,6 +196,7 @@ export function teardownSession(m: Model, slot: number, cause: DownCause | (stri
   const uptime = Math.round((m.nowMs - (s.upMs[slot] ?? m.nowMs)) / 1000);
   const username = s.usernames[slot] ?? "";
   const encap = ENCAPS[s.encap[slot] ?? 0] ?? "ipoe";
+  m.l2tp.detach(m, slot);
   s.deactivate(slot);
   if (sub >= 0) m.putOffline(sub);
   m.downSinceSample++;

@@ -133,6 +133,21 @@ export const LOG_CATALOGUE = {
     fields: ["action", "detail"],
     meaning: "a scenario action was applied (fault injection for CI pipelines)",
   },
+  "l2tp.tunnel.up": {
+    severity: "notice",
+    fields: ["direction", "localTunnelId", "peerTunnelId", "peerIp", "peerHostname", "realm"],
+    meaning: "an L2TP tunnel was opened for its first session (upstream to an LNS, or downstream from a LAC; SCCRQ/SCCRP/SCCCN)",
+  },
+  "l2tp.tunnel.down": {
+    severity: "notice",
+    fields: ["direction", "localTunnelId", "peerIp", "reason", "uptimeSeconds"],
+    meaning: "an L2TP tunnel was closed (StopCCN); reason idle-timeout (no session for l2tp.idleTimeoutSeconds)",
+  },
+  "licence.state": {
+    severity: "notice",
+    fields: ["from", "to", "mode", "licenceId", "expiresAtUtc"],
+    meaning: "the licence state changed (Dev, Licensed, Grace, Lapsed), by activation, a lease, a renewal or the clock; warning when it enters Grace or Lapsed",
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 /**
@@ -180,6 +195,11 @@ export const EXTERNAL_LOG_CATALOGUE = {
     fields: ["key", "issues"],
     meaning: "a committed hot-applied section could not be installed in the running simulation (validation should have refused it); the running state keeps what it had",
   },
+  "audit.licence.activate": { severity: "notice", fields: ["licenceId", "instanceId", "bandName", "bandMax", "expiresAtUtc", "actor"], meaning: "a super-user activated a licence (online mode)" },
+  "audit.licence.load-offline": { severity: "notice", fields: ["licenceId", "instanceId", "bandName", "bandMax", "expiresAtUtc", "actor"], meaning: "a super-user loaded an offline lease (offline mode)" },
+  "audit.licence.renew": { severity: "notice", fields: ["licenceId", "expiresAtUtc", "actor"], meaning: "a super-user renewed the online licence" },
+  "audit.licence.refused": { severity: "warning", fields: ["operation", "reason", "actor"], meaning: "an activation, lease or renewal was refused (the token, signature, binding or expiry did not hold)" },
+  "config.frozen": { severity: "warning", fields: ["operation", "actor"], meaning: "a configuration commit was refused because the licence has lapsed (409)" },
   "config.rejected": { severity: "warning", fields: ["operation", "actor", "errors"], meaning: "a configuration change was refused by validation (422); errors counts the rejected fields" },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -7,6 +7,8 @@ import { RadiusPool } from "./aaa.ts";
 import { AlarmBook } from "./alarms.ts";
 import { Captures } from "./captures.ts";
 import { Cgn } from "./cgn.ts";
+import { L2tpTable } from "./l2tp.ts";
+import { DEV_TERMS, type LicenceState, type LicenceTerms } from "./licence.ts";
 import { LogRing } from "./logs.ts";
 import { MetricsRing } from "./metrics.ts";
 import { AddressPool } from "./pools.ts";
@@ -68,6 +70,11 @@ export class Model {
   readonly metrics: MetricsRing;
   /** Locally defined subscribers (the configuration's local subscriber table). */
   readonly locals = new LocalTable();
+  /** L2TP tunnels and the tunnel of each pppoe-lac and l2tp session. */
+  readonly l2tp: L2tpTable;
+  /** The licence terms the appliance object installed, and the state last observed (licence.ts). */
+  licence: LicenceTerms = DEV_TERMS;
+  licenceState: LicenceState = "Dev";
   /** Events since the last metrics sample (sessionsUp / sessionsDown per interval). */
   upSinceSample = 0;
   downSinceSample = 0;
@@ -95,6 +102,7 @@ export class Model {
     this.offlineCount = n;
     this.store = new SessionStore(profile.population.licensedSessions, profile.ports.length, this.vrfNames.length);
     this.cgnVrfs = new Set(profile.cgn.groups.flatMap((g) => g.insideVrfs));
+    this.l2tp = new L2tpTable(profile, this.seed, profile.population.licensedSessions);
     this.installPools(profile.pools);
     this.logs = logs ?? new LogRing();
     this.radius = new RadiusPool(profile.aaa, this.logs);

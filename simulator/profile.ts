@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { poolIssues } from "./pool-rules.ts";
-import { parsePrefix, prefixSpan, type Prefix } from "./prefix.ts";
+import { parseIpv4, parsePrefix, prefixSpan, type Prefix } from "./prefix.ts";
 
 /** The four encapsulations of the spec's SessionSummary `encap`. */
 export const ENCAPS = ["ipoe", "pppoe-local", "pppoe-lac", "l2tp"] as const;
@@ -89,6 +89,28 @@ const CgnGroup = z.strictObject({
   }),
 });
 
+const Ipv4Text = z.string().refine((t) => parseIpv4(t) !== null, "an IPv4 address, e.g. 198.51.100.1");
+
+const L2tpPeer = z.strictObject({
+  realm: z.string().regex(/^[a-z0-9.-]+$/).describe("the realm (identities.realms domain) whose sessions ride tunnels to or from this peer"),
+  ip: Ipv4Text,
+  port: z.int().min(1).max(65535).default(1701),
+  hostname: z.string().min(1).max(253).describe("the peer's Host Name AVP"),
+  vendor: z.string().min(1).max(64).nullable().default(null).describe("the peer's Vendor Name AVP"),
+  vrf: Name.nullable().default(null).describe("VRF the tunnel runs in (underlay); null = global table"),
+  weight: z.number().positive().default(1).describe("share of the realm's sessions on this peer"),
+});
+
+/** L2TP (RFC 2661): the LNS peers pppoe-lac sessions are forwarded to, and the LAC peers l2tp sessions arrive from. */
+const L2tp = z.strictObject({
+  localAddress: Ipv4Text.default("192.0.2.1").describe("this appliance's tunnel endpoint address"),
+  idleTimeoutSeconds: z.int().min(0).max(86_400).default(300).describe("a tunnel left without sessions this long is closed (StopCCN)"),
+  closedRetentionSeconds: z.int().min(0).max(3600).default(60).describe("how long a closed tunnel stays listed"),
+  maxSessionsPerTunnel: z.int().min(1).max(65_535).default(2000).describe("a further tunnel to the same peer is opened beyond this"),
+  lnsPeers: z.array(L2tpPeer).default([]).describe("upstream: wholesale LNSs, per realm; a realm listing none gets two derived peers"),
+  lacPeers: z.array(L2tpPeer).default([]).describe("downstream: remote LACs, per realm; a realm listing none gets two derived peers"),
+});
+
 const ProfileFields = z.strictObject({
   name: Name,
     description: z.string().default(""),
@@ -160,6 +182,8 @@ const ProfileFields = z.strictObject({
         sessionEventsPerStep: z.int().min(0).default(25).describe("individual session up/down entries per 10 s sub-step; the rest are aggregated"),
       })
       .prefault({}),
+    // Optional without a default, so profiles without it keep their fingerprint (snapshots stay valid).
+    l2tp: L2tp.optional(),
 });
 
 /** The profile schema. */
@@ -223,6 +247,26 @@ function checkProfile(profile: z.output<typeof ProfileFields>, ctx: Ctx): void {
       issue(["identities", "realms", i, "vrf"], `VRF '${realm.vrf}' has no IPv4 pool`);
     }
   });
+
+  if (profile.l2tp) {
+    const l2tp = profile.l2tp;
+    const peersFor = [
+      ["lnsPeers", "pppoe-lac"],
+      ["lacPeers", "l2tp"],
+    ] as const;
+    for (const [list, encap] of peersFor) {
+      l2tp[list].forEach((peer, i) => {
+        const realm = profile.identities.realms.find((r) => r.domain === peer.realm);
+        if (!realm) issue(["l2tp", list, i, "realm"], `unknown realm '${peer.realm}'`);
+        else if (!realm.encaps.includes(encap)) issue(["l2tp", list, i, "realm"], `realm '${peer.realm}' does not serve '${encap}'`);
+        if (peer.vrf !== null && !vrfNames.has(peer.vrf)) issue(["l2tp", list, i, "vrf"], `unknown VRF '${peer.vrf}'`);
+      });
+    }
+    // Local tunnel ids are 16 bits: full tunnels alone must leave room for many more.
+    if (profile.population.licensedSessions / l2tp.maxSessionsPerTunnel > 30_000) {
+      issue(["l2tp", "maxSessionsPerTunnel"], "too small for population.licensedSessions: at most 30,000 full tunnels");
+    }
+  }
 
   profile.pools.forEach((pool, i) => {
     if (!vrfNames.has(pool.vrf ?? "default")) issue(["pools", i, "vrf"], `unknown VRF '${pool.vrf ?? "default"}'`);

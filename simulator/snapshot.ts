@@ -9,6 +9,8 @@
  */
 import { AlarmBook } from "./alarms.ts";
 import { LogRing } from "./logs.ts";
+import type { L2tpTableState } from "./l2tp.ts";
+import type { LicenceState, LicenceTerms } from "./licence.ts";
 import type { LocalTableState } from "./local-subscribers.ts";
 import { Model, type Tally } from "./model.ts";
 import type { PoolDefinition } from "./pool-rules.ts";
@@ -83,6 +85,8 @@ export function snapshotModel(m: Model): GatewaySnapshot {
     locals: m.locals.exportState(),
     // The running pools: configuration may have changed them since the profile's (pool-reconfigure.ts).
     poolConfigs: m.poolConfigs,
+    l2tp: m.l2tp.exportState(hw),
+    licence: { terms: m.licence, state: m.licenceState },
   };
   const blobs: ArrayBuffer[] = [];
   const meta = lift(state, blobs);
@@ -136,6 +140,13 @@ export function restoreModel(
   m.radius.importState(st.radius);
   (m.alarms as AlarmBook).importState(st.alarms);
   m.captures.importState(st.captures);
+  if (st.licence) {
+    m.licence = { ...st.licence.terms };
+    m.licenceState = st.licence.state;
+  }
+  if (st.l2tp) m.l2tp.importState(st.l2tp, st.store.live);
+  // Snapshots written before L2TP tunnels existed: the live sessions are put on tunnels as they stand.
+  else for (const slot of st.store.live) m.l2tp.attach(m, slot);
   return { ok: true, model: m };
 }
 
@@ -167,6 +178,9 @@ interface SnapshotState {
   locals?: LocalTableState;
   /** Absent in snapshots written before pools were configurable: the profile's. */
   poolConfigs?: PoolDefinition[];
+  /** Absent in snapshots written before L2TP tunnels and licensing existed. */
+  l2tp?: L2tpTableState;
+  licence?: { terms: LicenceTerms; state: LicenceState };
 }
 
 /** Replaces typed arrays by blob markers. */

@@ -52,6 +52,7 @@ export function subStep(m: Model): void {
   m.cgn.tick(now, m.rng);
   m.cgn.endStep();
   m.captures.tick(now, (slot) => packetsPerSecond(m, slot));
+  m.l2tp.tick(m);
   m.metrics.record(now, m.store.liveCount, m.store.byEncap, m.upSinceSample, m.downSinceSample, m.portRx, m.portTx);
   m.upSinceSample = 0;
   m.downSinceSample = 0;

@@ -25,6 +25,8 @@ import { sourceVrfRuleRoutes } from "./source-vrf-rules.ts";
 import { greCircuitRoutes } from "./gre-circuits.ts";
 import { localSubscriberRoutes } from "./local-subscribers.ts";
 import { diagnosticsRoutes } from "./diagnostics.ts";
+import { l2tpRoutes } from "./l2tp.ts";
+import { licensingRoutes } from "./licensing.ts";
 
 export const routes: Route[] = [
   ...loginRoutes,
@@ -50,6 +52,8 @@ export const routes: Route[] = [
   ...greCircuitRoutes,
   ...localSubscriberRoutes,
   ...diagnosticsRoutes,
+  ...l2tpRoutes,
+  ...licensingRoutes,
   ...scenarioRoutes,
   ...referenceRoutes(() => routes),
 ];

@@ -90,6 +90,28 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
   expect(sessions.filter((s) => s.walledGarden).length).toBe(summary.walledGarden);
   for (let i = 1; i < sessions.length; i++) expect((sessions[i - 1]?.id ?? 0) > (sessions[i]?.id ?? 0)).toBe(true);
   expect(g.licence().currentCount).toBe(summary.total);
+  expect(g.licenceStatus().currentCount).toBe(summary.total);
+
+  // L2TP: every pppoe-lac session rides exactly one upstream tunnel, every l2tp session one downstream tunnel.
+  const riding = new Map<number, string>();
+  const tunnels = g.l2tpTunnels().tunnels;
+  for (const t of tunnels) {
+    const d = g.l2tpTunnel(t.localTunnelId);
+    if (!d.ok) throw new Error(`listed tunnel ${t.localTunnelId} has no detail`);
+    expect(d.tunnel.sessionList.length).toBe(t.sessions);
+    expect(t.state === "established").toBe(t.sessions > 0);
+    for (const s of d.tunnel.sessionList) {
+      expect(riding.has(s.id)).toBe(false);
+      riding.set(s.id, t.direction);
+    }
+  }
+  const carried = (direction: string) => tunnels.filter((t) => t.direction === direction).reduce((a, t) => a + t.sessions, 0);
+  expect(carried("upstream")).toBe(summary.byEncap["pppoe-lac"]);
+  expect(carried("downstream")).toBe(summary.byEncap.l2tp);
+  for (const s of sessions) {
+    const direction = s.encap === "pppoe-lac" ? "upstream" : s.encap === "l2tp" ? "downstream" : undefined;
+    expect(riding.get(s.id)).toBe(direction);
+  }
 
   // Pools: used + free = size (per pool and per subnet); allocations total = used; every live
   // session's blocks allocated exactly once to it, and no dynamic allocation without a live session.
@@ -182,7 +204,11 @@ export function observe(g: Gateway): string {
     alarms: g.alarms(),
     logs: g.logTail({ count: 1000 }),
     captures: g.captures(),
-    licence: g.licence(),
+    licence: g.licenceStatus(),
+    l2tp: g.l2tpTunnels().tunnels.map((t) => {
+      const d = g.l2tpTunnel(t.localTunnelId);
+      return d.ok ? d.tunnel : null;
+    }),
   });
 }
 

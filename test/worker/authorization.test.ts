@@ -32,6 +32,9 @@ const DOCUMENTED_EXCEPTIONS: Record<string, string> = {
   "POST /api/v1/source-vrf-rules": "the spec's floor is super-user (a configuration commit)",
   "PUT /api/v1/source-vrf-rules/{name}": "a configuration commit, as its create: super-user",
   "DELETE /api/v1/source-vrf-rules/{name}": "a configuration commit, as its create: super-user",
+  "POST /api/v1/licensing/activate": "the spec's floor is super-user",
+  "POST /api/v1/licensing/load-offline": "the spec's floor is super-user",
+  "POST /api/v1/licensing/renew": "a licence change, as activation: super-user",
 };
 
 describe("the route table", () => {

@@ -24,7 +24,7 @@ describe("cross-endpoint consistency", () => {
     await scenario({ action: "fill-cgn-group", group: "cgn-1", percent: 60 });
     await advance(3600);
 
-    const [list, summary, pools, cgn, bindings, history, alarms, radius, samples] = await Promise.all([
+    const [list, summary, pools, cgn, bindings, history, alarms, radius, samples, l2tp, licence] = await Promise.all([
       get<{ total: number }>("/api/v1/sessions?limit=1"),
       get<Summary>("/api/v1/sessions/summary"),
       get<Pool[]>("/api/v1/address-pools"),
@@ -34,6 +34,8 @@ describe("cross-endpoint consistency", () => {
       get<Alarms>("/api/v1/alarms"),
       get<Radius>("/api/v1/radius/servers"),
       scrape(),
+      get<{ tunnels: { direction: string; sessions: number; state: string }[] }>("/api/v1/l2tp/tunnels"),
+      get<{ currentCount: number; peakCount: number }>("/api/v1/licensing"),
     ]);
 
     // Sessions
@@ -43,6 +45,14 @@ describe("cross-endpoint consistency", () => {
     expect(sum(Object.values(summary.byType))).toBe(summary.total);
     expect(sum(Object.values(summary.byVrf))).toBe(summary.total);
     expect(sum(summary.byPort.map((p) => p.count))).toBe(summary.total - (summary.byEncap.l2tp ?? 0));
+
+    // L2TP tunnels carry every LAC (upstream) and LNS (downstream) session; the licence meter counts them all
+    const carried = (direction: string) => sum(l2tp.tunnels.filter((t) => t.direction === direction).map((t) => t.sessions));
+    expect(carried("upstream")).toBe(summary.byEncap["pppoe-lac"]);
+    expect(carried("downstream")).toBe(summary.byEncap.l2tp);
+    for (const t of l2tp.tunnels) expect(t.state === "established").toBe(t.sessions > 0);
+    expect(licence.currentCount).toBe(summary.total);
+    expect(valueOf(samples, "bng_licence_meter_peak", { meter: "sessions" })).toBe(licence.peakCount);
 
     // Address pools
     for (const pool of pools) {

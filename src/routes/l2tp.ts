@@ -1,0 +1,79 @@
+/** L2TP: the tunnels carrying the appliance's LAC (upstream) and LNS (downstream) sessions. */
+import { z } from "zod";
+import { route } from "../http/route.ts";
+import { unwrap } from "../schemas/outcome.ts";
+
+const int32 = z.int32();
+const Tunnel16 = z.int().min(1).max(65535);
+
+const L2tpTunnel = z
+  .object({
+    direction: z.enum(["downstream", "upstream"]).meta({ description: "`downstream` = from a LAC, terminated here; `upstream` = to a wholesale LNS" }),
+    localTunnelId: Tunnel16.meta({ description: "this end's tunnel id (16-bit, non-zero), the `{id}` of the detail" }),
+    peerTunnelId: Tunnel16,
+    peerIp: z.string().nullable(),
+    peerHostname: z.string().nullable().meta({ description: "Host Name AVP" }),
+    peerVendor: z.string().nullable().meta({ description: "Vendor Name AVP" }),
+    state: z.enum(["idle", "wait-ctl", "established", "closed"]),
+    sessions: int32.meta({ description: "live sessions riding the tunnel" }),
+  })
+  .meta({ id: "L2tpTunnel" });
+
+const L2tpTunnelSession = z
+  .object({
+    id: z.int().min(0).meta({ description: "the session's id in the sessions list" }),
+    username: z.string(),
+    encap: z.enum(["pppoe-lac", "l2tp"]),
+    ipv4: z.string(),
+    ipv6: z.string().nullable(),
+    localSessionId: Tunnel16.meta({ description: "this end's L2TP session id, unique within the tunnel" }),
+    peerSessionId: Tunnel16,
+    uptimeSeconds: z.number(),
+  })
+  .meta({ id: "L2tpTunnelSession" });
+
+const L2tpTunnelDetail = L2tpTunnel.extend({
+  found: z.literal(true),
+  peerPort: int32.nullable(),
+  localEndpoint: z.string().nullable().meta({ description: "this end's `address:port`" }),
+  vrfName: z.string().nullable().meta({ description: "VRF the tunnel runs in; null = global table" }),
+  createdUtc: z.iso.datetime().nullable(),
+  uptimeSeconds: z.number().nullable().meta({ description: "since the tunnel was established; null once closed" }),
+  lastActivityUtc: z.iso.datetime().nullable().meta({ description: "the last session setup or teardown on the tunnel" }),
+  sessionList: z.array(L2tpTunnelSession).meta({ description: "the sessions riding the tunnel, newest first" }),
+}).meta({ id: "L2tpTunnelDetail" });
+
+const TunnelId = z.object({
+  id: z.coerce.number().int().min(0).max(2 ** 31 - 1).meta({ description: "local tunnel id (integer)" }),
+});
+
+const LIFECYCLE =
+  "Tunnels open on demand: the first session for a peer opens one (SCCRQ/SCCRP/SCCCN: `wait-ctl`, completed within the same 10-second step, so a read never shows it) and it is `established` while it carries sessions. " +
+  "With its last session it goes `idle`; a new session brings it back to `established`; after `l2tp.idleTimeoutSeconds` (profile, default 300) without a session it is `closed` (StopCCN, logged as `l2tp.tunnel.down`), listed for `l2tp.closedRetentionSeconds` (default 60), then gone (404). " +
+  "A peer with more than `l2tp.maxSessionsPerTunnel` (default 2000) sessions gets a further tunnel. Every `pppoe-lac` session rides exactly one upstream tunnel and every `l2tp` session one downstream tunnel, so each direction's `sessions` sum to the sessions summary's `byEncap`. " +
+  "Peers are the profile's (`l2tp.lnsPeers`, `l2tp.lacPeers`, per realm); a realm naming none gets two derived ones (`lns-1.<realm>`, `lac-1.<realm>`, …); a subscriber always returns to the same peer. A reseed (reboot) starts with no tunnels.";
+
+export const l2tpRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/l2tp/tunnels",
+    section: "L2TP",
+    summary: "L2TP tunnels, downstream first, then by local tunnel id",
+    description: LIFECYCLE,
+    fp: true,
+    response: { description: "the tunnels", schema: z.object({ tunnels: z.array(L2tpTunnel) }).meta({ id: "L2tpTunnelList" }) },
+    handle: (ctx) => ctx.appliance.stub.dataPlane().l2tpTunnels(),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/l2tp/tunnels/{id}",
+    section: "L2TP",
+    summary: "One L2TP tunnel in detail, with the sessions it carries",
+    description: "404 for an unknown (or forgotten closed) tunnel; 400 for an id that is not a non-negative integer.",
+    fp: true,
+    params: TunnelId,
+    response: { description: "L2tpTunnelDetail", schema: L2tpTunnelDetail },
+    errors: [404],
+    handle: async (ctx) => unwrap(await ctx.appliance.stub.dataPlane().l2tpTunnel(ctx.params.id)).tunnel,
+  }),
+];
