@@ -13,6 +13,8 @@ import { applianceNamed, inboundPeerCredentials, listenerOptions, loadFleet, pee
 import type { Role } from "../src/auth/roles.ts";
 import { DEFAULT_ADMIN_PASSWORD, IdentityStore, type IdentityEvent } from "./identity.ts";
 import { ProviderStore } from "./providers.ts";
+import { PasskeyStore } from "./passkeys.ts";
+import type { PasskeyContext } from "../src/trust/passkeys.ts";
 import { ConfigStore, accountsOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
 import type { AlertSink } from "../simulator/alert-fanout.ts";
 import { hashPassword } from "../src/trust/password.ts";
@@ -51,6 +53,7 @@ function alertSinksOf(items: { key: string; values: Record<string, unknown> }[])
 export class Appliance extends Server<Env> {
   #identity!: IdentityStore;
   #providers!: ProviderStore;
+  #passkeys!: PasskeyStore;
   #dataPlane!: DataPlane;
   #config!: ConfigStore;
   #gre!: GreStore;
@@ -77,7 +80,10 @@ export class Appliance extends Server<Env> {
       if (frozen !== null) this.#dataPlane.log("warning", "config.frozen", { operation: meta.operation, actor: meta.actor });
       return frozen;
     });
-    this.#identity = new IdentityStore(sql, this.name, (event: IdentityEvent) => this.#dataPlane.log(event.severity, event.msgId, event.fields));
+    const log = (event: IdentityEvent) => this.#dataPlane.log(event.severity, event.msgId, event.fields);
+    this.#providers = new ProviderStore(sql);
+    this.#passkeys = new PasskeyStore(sql, () => this.#passkeyContext(), log);
+    this.#identity = new IdentityStore(sql, this.name, log, this.#passkeys);
     this.#identity.open();
     if (!this.#config.isSeeded() || this.#config.missingKeys().length > 0) {
       const listener = listenerOrigin(loadFleet(this.env), definition, listenerOptions(this.env));
@@ -106,7 +112,6 @@ export class Appliance extends Server<Env> {
     this.#gre = new GreStore(sql, () => this.#dataPlane.clock());
     this.#gre.apply(this.#config.items("gre.listeners"), this.#config.items("gre.circuits"));
     this.#identity.syncAccounts(accountsOf(this.#config), "system");
-    this.#providers = new ProviderStore(sql);
     const provisioned: { name: string; role: Role; plaintext: string }[] = (await inboundPeerCredentials(this.env, this.name)).map((peer) => ({
       name: peer.tokenName,
       role: "read-only",
@@ -189,6 +194,24 @@ export class Appliance extends Server<Env> {
   /** The licence: status, activation, offline leases, renewal and the telemetry preview. */
   licensing(): LicensingStore {
     return this.#licensing!;
+  }
+
+  /** The accounts' passkeys. */
+  passkeys(): PasskeyStore {
+    return this.#passkeys;
+  }
+
+  /**
+   * Where passkeys are bound: the policy's rpId, else `webUi.hostname`; pages
+   * are served from the hostname at each listener's port.
+   */
+  #passkeyContext(): PasskeyContext {
+    const policy = this.#providers.passkeyPolicy();
+    const hostname = this.#config.field("webUi.hostname");
+    const pageHost = typeof hostname === "string" ? hostname : policy.rpId;
+    const listeners = this.#config.field("webUi.listeners");
+    const origins = pageHost === null ? [] : (Array.isArray(listeners) ? listeners : []).map((listener) => Object.assign(new URL(listener), { hostname: pageHost }).origin);
+    return { enabled: policy.enabled, replacesTotp: policy.replacesTotp, userVerification: policy.userVerification, rpId: policy.rpId ?? pageHost, origins };
   }
 
   /** OIDC providers and the passkey policy. */

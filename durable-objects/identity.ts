@@ -16,6 +16,7 @@ import { DECOY_HASH, verifyPassword } from "../src/trust/password.ts";
 import { SESSION_ABSOLUTE_SECONDS, SESSION_IDLE_SECONDS, newSessionSecrets } from "../src/trust/session.ts";
 import { newToken, tokenHint } from "../src/trust/tokens.ts";
 import { OIDC_PENDING_SECONDS } from "../src/trust/oidc.ts";
+import type { PasskeyStore } from "./passkeys.ts";
 import { newTotpSecret, totpUri, verifyTotp } from "../src/trust/totp.ts";
 
 /** Consecutive failures per account and source IP before a lockout. */
@@ -72,13 +73,15 @@ export class IdentityStore extends RpcTarget {
   readonly #sql: SqlStorage;
   readonly #appliance: string;
   readonly #emit: (event: IdentityEvent) => void;
+  readonly #passkeys: PasskeyStore;
   #signingKey!: Uint8Array;
 
-  constructor(sql: SqlStorage, appliance: string, emit: (event: IdentityEvent) => void) {
+  constructor(sql: SqlStorage, appliance: string, emit: (event: IdentityEvent) => void, passkeys: PasskeyStore) {
     super();
     this.#sql = sql;
     this.#appliance = appliance;
     this.#emit = emit;
+    this.#passkeys = passkeys;
   }
 
   /** Creates the tables and the signing key; the accounts come from `login.users` (`syncAccounts`). */
@@ -170,8 +173,12 @@ export class IdentityStore extends RpcTarget {
 
   // ── login state machine ──────────────────────────────────────────────────
 
-  /** POST /auth/login: the spec's login table, with lockout per account and source IP. */
-  async login(username: string, password: string, totpCode: string | null, sourceIp: string): Promise<LoginOutcome> {
+  /**
+   * POST /auth/login: the spec's login table, with lockout per account and
+   * source IP. Where the passkey policy allows, a passkey's answer to the
+   * `passkeyOptions` of a `totpCodeRequired` reply stands in for the code.
+   */
+  async login(username: string, password: string, totpCode: string | null, sourceIp: string, passkey: unknown = null): Promise<LoginOutcome> {
     const now = Date.now();
     const locked = this.#checkLock(username, sourceIp, now);
     if (locked) return locked;
@@ -181,10 +188,13 @@ export class IdentityStore extends RpcTarget {
     const passwordOk = await verifyPassword(password, user?.password_hash ?? DECOY_HASH);
     if (!user || !passwordOk) return this.#failed(username, sourceIp, "password");
 
-    if (user.totp_secret !== null) {
+    if (user.totp_secret !== null && passkey !== null) {
+      if (!(await this.#passkeys.verifySecondFactor(username, passkey))) return this.#failed(username, sourceIp, "passkey");
+    } else if (user.totp_secret !== null) {
       if (!totpCode) {
         this.#uncountAttempt(username, sourceIp);
-        return { ok: true, response: { status: "totpCodeRequired" } };
+        const passkeyOptions = await this.#passkeys.secondFactorOptions(username);
+        return { ok: true, response: { status: "totpCodeRequired", ...(passkeyOptions ? { passkeyOptions } : {}) } };
       }
       const verified = await verifyTotp(user.totp_secret, totpCode, null, now);
       // Re-read after the await: a concurrent login may have used this code meanwhile.
@@ -288,7 +298,7 @@ export class IdentityStore extends RpcTarget {
     this.#sql.exec("UPDATE login_failures SET failures = MAX(0, failures - 1) WHERE username = ? AND source_ip = ?", username, sourceIp);
   }
 
-  #failed(username: string, sourceIp: string, factor: "password" | "totp"): LoginOutcome {
+  #failed(username: string, sourceIp: string, factor: "password" | "totp" | "passkey"): LoginOutcome {
     const failures = this.#count("SELECT failures AS n FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
     this.#emit({ severity: "warning", msgId: "auth.login.failed", fields: { username, sourceIp, factor, failures } });
     if (failures >= LOCKOUT_THRESHOLD) {
@@ -488,6 +498,7 @@ export class IdentityStore extends RpcTarget {
         this.#sql.exec("DELETE FROM users WHERE username = ?", row.username);
         this.#sql.exec("DELETE FROM login_failures WHERE username = ?", row.username);
         this.#sql.exec("DELETE FROM enrolments WHERE username = ?", row.username);
+        this.#passkeys.forget(row.username);
         this.#endSessions(row.username);
         this.#emit({ severity: "notice", msgId: "auth.user.deleted", fields: { username: row.username, by } });
         continue;

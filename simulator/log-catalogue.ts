@@ -165,6 +165,8 @@ export const EXTERNAL_LOG_CATALOGUE = {
   "auth.totp.reset": { severity: "notice", fields: ["username", "by"], meaning: "an account's TOTP enrolment was reset" },
   "auth.token.created": { severity: "notice", fields: ["tokenId", "name", "role", "by"], meaning: "an API token was created" },
   "auth.session.ended": { severity: "notice", fields: ["session", "username", "by"], meaning: "an administrator ended a browser session" },
+  "auth.passkey.registered": { severity: "notice", fields: ["username", "passkey", "name"], meaning: "an account registered a passkey" },
+  "auth.passkey.removed": { severity: "notice", fields: ["username", "passkey", "by"], meaning: "a passkey was removed" },
   "auth.token.revoked": { severity: "notice", fields: ["tokenId", "name", "by"], meaning: "an API token was revoked" },
   "auth.user.created": { severity: "notice", fields: ["username", "role", "by"], meaning: "an account was created" },
   "auth.user.updated": { severity: "notice", fields: ["username", "role", "by"], meaning: "an account's role changed" },

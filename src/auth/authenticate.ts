@@ -31,6 +31,9 @@ export async function authenticate(route: Route, request: Request, appliance: Ap
       throw new StatusError(403, "cookie-authenticated changes need the session's CSRF token in X-CSRF-Token");
     }
   }
+  if (route.credentials === "session" && principal.via !== "session") {
+    throw new StatusError(403, "this operation belongs to a logged-in account (a browser session); a token cannot perform it");
+  }
   if (!meetsFloor(principal.role, floor)) {
     throw new StatusError(403, `this operation needs the ${floor} role; the caller has ${principal.role}`);
   }

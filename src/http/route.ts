@@ -40,8 +40,8 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   description?: string;
   /** Defaults to the spec's common rule (see `defaultFloor`). */
   floor?: Floor;
-  /** `bearer`: the route refuses a cookie (the metrics scrape). */
-  credentials?: "any" | "bearer";
+  /** `bearer`: the route refuses a cookie (the metrics scrape); `session`: a token is refused (403), the act belongs to a logged-in account. */
+  credentials?: "any" | "bearer" | "session";
   /** Readable on a peer through the fleet proxy. */
   fp?: boolean;
   params?: P;

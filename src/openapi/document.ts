@@ -122,7 +122,7 @@ function operation(route: Route, components: Components) {
     ...(route.description ? { description: route.description } : {}),
     operationId: `${route.method.toLowerCase()}${route.path.replace(/^\/api\/v1/, "").replace(/[{}+]/g, "").replace(/[/.-]+(\w)/g, (_, c: string) => c.toUpperCase())}`,
     security:
-      floor === "anonymous" ? [] : route.credentials === "bearer" ? [{ bearerToken: [] }] : [{ bearerToken: [] }, { sessionCookie: [] }],
+      floor === "anonymous" ? [] : route.credentials === "bearer" ? [{ bearerToken: [] }] : route.credentials === "session" ? [{ sessionCookie: [] }] : [{ bearerToken: [] }, { sessionCookie: [] }],
     "x-role-floor": floor,
     "x-fleet-proxy": route.fp === true,
     parameters: [...parameters(route.params, "path", components), ...parameters(route.query, "query", components)],

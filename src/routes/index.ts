@@ -4,6 +4,7 @@ import { providerRoutes } from "./auth/providers.ts";
 import { loginRoutes } from "./auth/session.ts";
 import { tokenRoutes } from "./auth/tokens.ts";
 import { oidcRoutes } from "./auth/oidc.ts";
+import { passkeyRoutes } from "./auth/passkeys.ts";
 import { browserSessionRoutes } from "./auth/browser-sessions.ts";
 import { userRoutes } from "./auth/users.ts";
 import { fleetRoutes } from "./fleet.ts";
@@ -32,6 +33,7 @@ export const routes: Route[] = [
   ...loginRoutes,
   ...tokenRoutes,
   ...oidcRoutes,
+  ...passkeyRoutes,
   ...browserSessionRoutes,
   ...userRoutes,
   ...providerRoutes,

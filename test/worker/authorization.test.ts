@@ -22,6 +22,10 @@ const DOCUMENTED_EXCEPTIONS: Record<string, string> = {
   "GET /api/v1/auth/users": "account inventory is for super-users",
   "GET /api/v1/auth/tokens/{id}": "token inventory is for super-users",
   "GET /api/v1/auth/sessions": "session inventory is for super-users",
+  "POST /api/v1/auth/passkeys/registration-options": "an account registers its own passkeys",
+  "POST /api/v1/auth/passkeys": "an account registers its own passkeys",
+  "PATCH /api/v1/auth/passkeys/{id}": "an account manages its own passkeys (a super-user anyone's)",
+  "DELETE /api/v1/auth/passkeys/{id}": "an account manages its own passkeys (a super-user anyone's)",
   "GET /api/v1/auth/oidc/{name}/login": "a browser on its way to sign in has no credential yet",
   "GET /api/v1/auth/oidc/{name}/callback": "the provider's redirect cannot carry a credential: state, PKCE and the browser binding authenticate it",
   "GET /api/v1/auth/users/{username}": "account inventory is for super-users",
@@ -66,7 +70,9 @@ describe("authorization matrix", () => {
       const token = await tokenWithRole(role);
       const response = await call(urlOf(op.path), { method: op.method, headers: { authorization: `Bearer ${token}` } });
       await response.body?.cancel(); // the log stream never ends on its own
-      if (meetsFloor(role, op.floor)) expect([401, 403]).not.toContain(response.status);
+      // Session-only operations belong to a logged-in account: every token is refused.
+      if (op.credentials === "session") expect(response.status).toBe(403);
+      else if (meetsFloor(role, op.floor)) expect([401, 403]).not.toContain(response.status);
       else expect(response.status).toBe(403);
     });
   });

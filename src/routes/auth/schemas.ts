@@ -13,6 +13,11 @@ export const LoginRequest = z
     username: z.string().min(1).max(64),
     password: z.string().min(1).max(1024),
     totpCode: z.string().nullable().optional().meta({ description: "current 6-digit code; omit on the first attempt" }),
+    passkey: z
+      .looseObject({ id: z.string().max(1024), type: z.literal("public-key"), response: z.looseObject({}) })
+      .nullable()
+      .optional()
+      .meta({ description: "in place of `totpCode` where the passkey policy allows: the WebAuthn AuthenticationResponseJSON answering the `passkeyOptions` of the `totpCodeRequired` reply" }),
   })
   .meta({ id: "LoginRequest" });
 
@@ -27,6 +32,17 @@ export const LoginResponse = z
     enrolmentToken: z.string().nullable().optional().meta({ description: "valid for 10 minutes" }),
     secret: z.string().nullable().optional().meta({ description: "Base32 TOTP secret (SHA-1, 6 digits, 30 s)" }),
     otpauthUri: z.string().nullable().optional(),
+    passkeyOptions: z
+      .object({
+        challenge: z.string(),
+        timeout: z.number().optional(),
+        rpId: z.string().optional(),
+        allowCredentials: z.array(z.object({ id: z.string(), type: z.literal("public-key"), transports: z.array(z.string()).optional() })).optional(),
+        userVerification: z.string().optional(),
+      })
+      .nullable()
+      .optional()
+      .meta({ description: "with `totpCodeRequired`, when the passkey policy lets a passkey replace the code and the account has one: PublicKeyCredentialRequestOptionsJSON for navigator.credentials.get(); valid 5 minutes" }),
   })
   .meta({ id: "LoginResponse" });
 export type LoginResponse = z.infer<typeof LoginResponse>;
@@ -84,6 +100,18 @@ export const BrowserSessionRecord = z
   })
   .meta({ id: "BrowserSessionRecord" });
 export type BrowserSessionRecord = z.infer<typeof BrowserSessionRecord>;
+
+export const PasskeyRecord = z
+  .object({
+    id: z.string().meta({ description: "the credential id (base64url)" }),
+    username: z.string(),
+    name: z.string().meta({ description: "the account's label for it, e.g. `YubiKey 5C`" }),
+    transports: z.array(z.string()).meta({ description: "how the authenticator is reached, as it reported (usb, nfc, ble, internal, hybrid)" }),
+    createdUtc: DateTime,
+    lastUsedUtc: DateTime.nullable(),
+  })
+  .meta({ id: "PasskeyRecord" });
+export type PasskeyRecord = z.infer<typeof PasskeyRecord>;
 
 export const Lockout = z.object({ sourceIp: z.string(), failures: z.int(), lockedUntilUtc: DateTime.nullable() });
 

@@ -33,7 +33,7 @@ export const loginRoutes = [
     response: { description: "LoginResponse", schema: LoginResponse },
     errors: [401, 423],
     handle: async (ctx) =>
-      answerLogin(ctx, await ctx.appliance.stub.identity().login(ctx.body.username, ctx.body.password, ctx.body.totpCode ?? null, ctx.appliance.clientIp)),
+      answerLogin(ctx, await ctx.appliance.stub.identity().login(ctx.body.username, ctx.body.password, ctx.body.totpCode ?? null, ctx.appliance.clientIp, ctx.body.passkey ?? null)),
   }),
   route({
     method: "POST",
@@ -84,16 +84,17 @@ export const loginRoutes = [
     summary: "Change the logged-in account's own password",
     description: "Needs the current password. Commits the account's `password` in `login.users` (hashed). Every session of the account ends, this one included: log in again.",
     floor: "read-only",
+    credentials: "session",
     body: PasswordChange,
     response: { description: "StatusResult `updated`", schema: StatusResult },
     errors: [401],
     handle: async (ctx) => {
       const p = ctx.principal!;
-      if (p.via !== "session" || !p.username) throw new StatusError(403, "a token has no password; log in as the account to change its password");
-      if (p.username.includes("@")) throw new StatusError(403, "an identity signed in through OIDC has no password here; its provider manages it");
-      unwrap(await ctx.appliance.stub.identity().checkPassword(p.username, ctx.body.currentPassword));
-      unwrap(await ctx.appliance.stub.config().putItem("login.users", p.username, { password: ctx.body.newPassword }, "update", commitMeta(p, "user")));
-      return { status: "updated", username: p.username } satisfies z.infer<typeof StatusResult>;
+      const username = p.username!;
+      if (username.includes("@")) throw new StatusError(403, "an identity signed in through OIDC has no password here; its provider manages it");
+      unwrap(await ctx.appliance.stub.identity().checkPassword(username, ctx.body.currentPassword));
+      unwrap(await ctx.appliance.stub.config().putItem("login.users", username, { password: ctx.body.newPassword }, "update", commitMeta(p, "user")));
+      return { status: "updated", username: username } satisfies z.infer<typeof StatusResult>;
     },
   }),
 ];
