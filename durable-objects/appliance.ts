@@ -13,7 +13,7 @@ import { applianceNamed, inboundPeerCredentials, listenerOptions, loadFleet, pee
 import type { Role } from "../src/auth/roles.ts";
 import { DEFAULT_ADMIN_PASSWORD, IdentityStore, type IdentityEvent } from "./identity.ts";
 import { ProviderStore } from "./providers.ts";
-import { ConfigStore, accountsOf, type ConfigEvent } from "./config-store.ts";
+import { ConfigStore, accountsOf, configDocumentOf, type ConfigEvent } from "./config-store.ts";
 import { hashPassword } from "../src/trust/password.ts";
 import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
 import { profileNamed } from "./profiles.ts";
@@ -21,6 +21,9 @@ import { GreStore } from "./gre.ts";
 import { LOCAL_LISTS, localSubscribersOf, touchesLocalSubscribers } from "../src/config/local-subscribers.ts";
 import { POOLS_LIST, poolSettingsOf } from "../src/config/address-pools.ts";
 import { radiusServersOf } from "../src/config/radius.ts";
+import { IPSEC_KEYS, ROUTING_KEYS } from "../src/config/routing.ts";
+import { RoutingStore } from "./routing.ts";
+import { IpsecStore } from "./ipsec.ts";
 
 /** The software version the appliance reports. */
 export const SOFTWARE_VERSION = "bngfleet 0.1.0";
@@ -41,6 +44,8 @@ export class Appliance extends Server<Env> {
   #dataPlane!: DataPlane;
   #config!: ConfigStore;
   #gre!: GreStore;
+  #routing!: RoutingStore;
+  #ipsec!: IpsecStore;
   /** `webUi.peers` as they were when the object started (the key applies at restart). */
   #peers: ReturnType<ConfigStore["peers"]> = [];
   readonly #startedMs = Date.now();
@@ -84,6 +89,9 @@ export class Appliance extends Server<Env> {
     if (!built.ok) this.#dataPlane.log("error", "cgn.config.invalid", { issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
     this.#gre = new GreStore(sql, () => this.#dataPlane.clock());
     this.#gre.apply(this.#config.items("gre.listeners"), this.#config.items("gre.circuits"));
+    const document = () => configDocumentOf(this.#config);
+    this.#routing = new RoutingStore(sql, { document, dataPlane: this.#dataPlane, gre: this.#gre });
+    this.#ipsec = new IpsecStore(sql, { document, dataPlane: this.#dataPlane });
     this.#identity.syncAccounts(accountsOf(this.#config), "system");
     this.#providers = new ProviderStore(sql);
     const provisioned: { name: string; role: Role; plaintext: string }[] = (await inboundPeerCredentials(this.env, this.name)).map((peer) => ({
@@ -117,6 +125,8 @@ export class Appliance extends Server<Env> {
       this.#gre.apply(event.document.lists["gre.listeners"] ?? [], event.document.lists["gre.circuits"] ?? []);
     }
     if (event.keys.includes("login.users")) this.#identity.syncAccounts(accountsOf(this.#config), event.actor);
+    if (event.keys.some((key) => ROUTING_KEYS.includes(key))) this.#routing.sync();
+    if (event.keys.some((key) => IPSEC_KEYS.includes(key))) this.#ipsec.sync();
     if (event.keys.includes(POOLS_LIST)) this.#dataPlane.setPools(poolSettingsOf(event.document.lists[POOLS_LIST] ?? []));
     if (event.keys.includes("radius.servers")) this.#dataPlane.setRadiusServers(radiusServersOf(event.document.lists["radius.servers"] ?? []));
     if (event.keys.includes("sourceVrfRules")) this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(event.document.lists.sourceVrfRules ?? []));
@@ -162,6 +172,16 @@ export class Appliance extends Server<Env> {
   /** GRE circuits' live state. */
   gre(): GreStore {
     return this.#gre;
+  }
+
+  /** BGP, the IGP and the route tables. */
+  routing(): RoutingStore {
+    return this.#routing;
+  }
+
+  /** IPsec peers and SAs. */
+  ipsec(): IpsecStore {
+    return this.#ipsec;
   }
 
   /** OIDC providers and the passkey policy. */

@@ -34,6 +34,8 @@ import {
   type SessionSummaryCounts,
 } from "./session-queries.ts";
 import { restoreModel, snapshotModel, type GatewaySnapshot } from "./snapshot.ts";
+import type { SubscriberRoute } from "./routing.ts";
+import { subscriberRoutes } from "./subscriber-routes.ts";
 import { subStep } from "./step.ts";
 
 /** How a gateway starts. */
@@ -355,6 +357,18 @@ export class Gateway {
   /** One row per mirrored session. */
   captures(): CaptureRow[] {
     return this.#m.captures.list(this.#m.nowMs);
+  }
+
+  // Routing and IPsec
+
+  /** Whether the control-plane daemons can be queried (a scenario may fail them). */
+  daemons(): { routing: boolean; ipsec: boolean } {
+    return { routing: !this.#m.daemonsDown.has("routing"), ipsec: !this.#m.daemonsDown.has("ipsec") };
+  }
+
+  /** The routes live sessions put in a VRF's table (`default` = the global table). */
+  subscriberRoutes(vrf: string, family: 4 | 6 | null = null): SubscriberRoute[] {
+    return subscriberRoutes(this.#m, vrf, family);
   }
 
   // Licensing and scenario

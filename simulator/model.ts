@@ -68,6 +68,8 @@ export class Model {
   readonly metrics: MetricsRing;
   /** Locally defined subscribers (the configuration's local subscriber table). */
   readonly locals = new LocalTable();
+  /** Control-plane daemons a scenario stopped (`fail-daemon`: `routing`, `ipsec`); a reseed (a reboot) starts them again. */
+  daemonsDown = new Set<string>();
   /** Events since the last metrics sample (sessionsUp / sessionsDown per interval). */
   upSinceSample = 0;
   downSinceSample = 0;

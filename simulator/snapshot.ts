@@ -83,6 +83,7 @@ export function snapshotModel(m: Model): GatewaySnapshot {
     locals: m.locals.exportState(),
     // The running pools: configuration may have changed them since the profile's (pool-reconfigure.ts).
     poolConfigs: m.poolConfigs,
+    daemonsDown: [...m.daemonsDown],
   };
   const blobs: ArrayBuffer[] = [];
   const meta = lift(state, blobs);
@@ -136,6 +137,7 @@ export function restoreModel(
   m.radius.importState(st.radius);
   (m.alarms as AlarmBook).importState(st.alarms);
   m.captures.importState(st.captures);
+  m.daemonsDown = new Set(st.daemonsDown ?? []);
   return { ok: true, model: m };
 }
 
@@ -167,6 +169,8 @@ interface SnapshotState {
   locals?: LocalTableState;
   /** Absent in snapshots written before pools were configurable: the profile's. */
   poolConfigs?: PoolDefinition[];
+  /** Absent in snapshots written before daemon faults existed: none. */
+  daemonsDown?: string[];
 }
 
 /** Replaces typed arrays by blob markers. */

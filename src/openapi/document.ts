@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { floorOf } from "../auth/authenticate.ts";
 import { ProblemDetails } from "../schemas/common.ts";
-import { SECTIONS, TWIN_SECTIONS, type Route, type Section } from "../http/route.ts";
+import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS, type Route, type Section } from "../http/route.ts";
 
 type JsonSchema = Record<string, unknown>;
 type Io = "input" | "output";
@@ -147,7 +147,7 @@ export function openApiDocument(routes: Route[]) {
       description:
         "The management REST API of one subscriber-edge broadband gateway appliance, as served by the bngfleet twin. All paths are relative to the listener root. Errors are RFC 9457 problem details.",
     },
-    tags: [...SECTIONS, ...TWIN_SECTIONS].map((name) => ({ name, ...(SECTION_NOTES[name] ? { description: SECTION_NOTES[name] } : {}) })),
+    tags: [...SECTIONS, ...UNCOUNTED_SECTIONS, ...TWIN_SECTIONS].map((name) => ({ name, ...(SECTION_NOTES[name] ? { description: SECTION_NOTES[name] } : {}) })),
     paths,
     components: {
       schemas: components.schemas,

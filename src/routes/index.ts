@@ -22,6 +22,9 @@ import { vrfRoutes } from "./vrfs.ts";
 import { sourceVrfRuleRoutes } from "./source-vrf-rules.ts";
 import { greCircuitRoutes } from "./gre-circuits.ts";
 import { localSubscriberRoutes } from "./local-subscribers.ts";
+import { routingRoutes } from "./routing.ts";
+import { routingConfigRoutes } from "./routing-config.ts";
+import { ipsecRoutes } from "./ipsec.ts";
 
 export const routes: Route[] = [
   ...loginRoutes,
@@ -44,6 +47,9 @@ export const routes: Route[] = [
   ...sourceVrfRuleRoutes,
   ...greCircuitRoutes,
   ...localSubscriberRoutes,
+  ...routingRoutes,
+  ...routingConfigRoutes,
+  ...ipsecRoutes,
   ...scenarioRoutes,
   ...referenceRoutes(() => routes),
 ];
