@@ -332,8 +332,9 @@ function fromText(prefix: string, fields: Partial<Entry> & { protocol: string; s
   return p ? entry(p.family, p.base, p.length, fields) : null;
 }
 
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const compareEntries = (a: Entry, b: Entry): number =>
-  a.family - b.family || (a.rd ?? "").localeCompare(b.rd ?? "") || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0) || a.length - b.length;
+  a.family - b.family || (a.rd === b.rd ? 0 : compareText(a.rd ?? "", b.rd ?? "")) || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0) || a.length - b.length;
 
 const routeKey = (e: Entry) => `${e.rd ?? ""}|${e.prefix}`;
 
@@ -774,6 +775,7 @@ export function vrfRoutes(w: RoutingWorld, vrf: string, subscribers: readonly Su
   if (!w.daemonUp) return page([], query, false);
   const s = new Snapshot(w);
   const family: Family | null = query.family === "ipv4" ? 4 : query.family === "ipv6" ? 6 : null;
+  const protocol = query.protocol?.trim().toLowerCase() || null;
   const wants = (f: Family) => family === null || family === f;
   const entries: Entry[] = [];
   const add = (e: Entry | null) => {
@@ -784,7 +786,6 @@ export function vrfRoutes(w: RoutingWorld, vrf: string, subscribers: readonly Su
     if (pool.vrf !== vrf) continue;
     for (const sub of pool.subnets) add(fromText(sub.prefix, { protocol: "connected", interface: subscriberInterface, metric: 0, source: "local", distance: DISTANCE.connected! }));
   }
-  for (const r of subscribers) if (wants(r.family)) entries.push(entry(r.family, r.base, r.length, { protocol: "subscriber", interface: r.interface, metric: 0, source: "local", distance: DISTANCE.subscriber! }));
   for (const f of w.framed) if (f.vrf === vrf) add(fromText(f.prefix, { protocol: "framed", nextHop: f.nextHop, interface: f.interface, metric: 0, source: "local", distance: DISTANCE.framed! }));
   for (const st of w.statics) {
     if (st.vrf !== vrf) continue;
@@ -811,16 +812,80 @@ export function vrfRoutes(w: RoutingWorld, vrf: string, subscribers: readonly Su
     const v = w.vrfs.find((x) => x.name === vrf);
     if (v) for (const f of [4, 6] as const) for (const r of s.imported(v, f)) bgp(r);
   }
-  const cleaned = entries.map(stripVpn);
-  // Per prefix, the lowest administrative distance is installed.
+  // The sessions' routes are the bulk (one to three per session): sorted on numbers, shown only for the page.
+  const subs = sortSubscriberRoutes(subscribers.filter((r) => wants(r.family)));
+  const others = entries.map(stripVpn);
+  // Per prefix, the lowest administrative distance is installed; a session's own route (distance 0) wins its prefix.
   const chosen = new Map<string, Entry>();
-  for (const e of cleaned) {
+  for (const e of others) {
     e.best = false;
     const current = chosen.get(e.prefix);
     if (!current || e.distance < current.distance) chosen.set(e.prefix, e);
   }
-  for (const e of chosen.values()) e.best = true;
-  cleaned.sort((a, b) => compareEntries(a, b) || a.distance - b.distance);
-  const protocol = query.protocol?.trim().toLowerCase();
-  return page(protocol ? cleaned.filter((e) => e.protocol === protocol) : cleaned, query);
+  for (const e of chosen.values()) e.best = !hasSubscriberRoute(subs, e);
+  others.sort((a, b) => compareEntries(a, b) || a.distance - b.distance);
+  return mergedPage(
+    protocol === null ? others : others.filter((e) => e.protocol === protocol),
+    protocol === null || protocol === "subscriber" ? subs : [],
+    query,
+  );
+}
+
+interface SortedSubscriberRoute {
+  route: SubscriberRoute;
+  /** The address's top 53 bits (all of an IPv4 one): exact order but for rare IPv6 ties. */
+  key: number;
+}
+
+function sortSubscriberRoutes(routes: readonly SubscriberRoute[]): SortedSubscriberRoute[] {
+  const keyed = routes.map((route) => ({ route, key: route.family === 4 ? Number(route.base) : Number(route.base >> 75n) }));
+  keyed.sort((a, b) => compareSubscriber(a, b));
+  return keyed;
+}
+
+function compareSubscriber(a: SortedSubscriberRoute, b: SortedSubscriberRoute): number {
+  return a.route.family - b.route.family || a.key - b.key || (a.route.base < b.route.base ? -1 : a.route.base > b.route.base ? 1 : 0) || a.route.length - b.route.length;
+}
+
+/** Whether a session's own route has exactly this prefix (binary search of the sorted routes). */
+function hasSubscriberRoute(sorted: readonly SortedSubscriberRoute[], e: Entry): boolean {
+  const probe: SortedSubscriberRoute = { route: { family: e.family, base: e.base, length: e.length, interface: "" }, key: e.family === 4 ? Number(e.base) : Number(e.base >> 75n) };
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = compareSubscriber(sorted[mid]!, probe);
+    if (c === 0) return true;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+const subscriberText = (r: SubscriberRoute) => `${formatAddress(r.family, r.base)}/${r.length}`;
+
+/** The page of two sorted runs of routes merged by family and prefix, filtered by `filter`. */
+function mergedPage(others: Entry[], subs: SortedSubscriberRoute[], query: RouteQuery): RoutePage {
+  const { offset, limit } = pageWindow(query.offset, query.limit, ROUTES_DEFAULT_LIMIT, ROUTES_MAX_LIMIT);
+  const needle = query.filter?.trim().toLowerCase() ?? "";
+  const keptOthers = needle === "" ? others : others.filter((e) => [e.prefix, e.nextHop, e.asPath, e.protocol].some((f) => f !== null && f.toLowerCase().includes(needle)));
+  // Only the prefix and the protocol of a session's route can match (it has no next hop or AS path).
+  const keptSubs = needle === "" || "subscriber".includes(needle) ? subs : subs.filter((r) => subscriberText(r.route).includes(needle));
+  const routes: Route[] = [];
+  let i = 0;
+  let j = 0;
+  for (let n = 0; n < offset + limit && (i < keptOthers.length || j < keptSubs.length); n++) {
+    const o = keptOthers[i];
+    const r = keptSubs[j];
+    const order =
+      o === undefined ? 1 : r === undefined ? -1 : o.family - r.route.family || (o.base < r.route.base ? -1 : o.base > r.route.base ? 1 : 0) || o.length - r.route.length || (o.distance > 0 ? 1 : -1);
+    if (order < 0) {
+      if (n >= offset) routes.push(wire(o!));
+      i++;
+    } else {
+      if (n >= offset) routes.push({ prefix: subscriberText(r!.route), nextHop: null, protocol: "subscriber", interface: r!.route.interface, metric: 0, localPref: null, asPath: null, origin: null, best: true });
+      j++;
+    }
+  }
+  return { reachable: true, total: keptOthers.length + keptSubs.length, offset, limit, routes };
 }

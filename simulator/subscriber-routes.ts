@@ -28,10 +28,12 @@ export function subscriberRoutes(m: Model, vrf: string, family: 4 | 6 | null = n
     if (family === 4) continue;
     const local = (s.sub[slot] ?? 0) < 0 ? m.locals.ofSub(s.sub[slot] ?? 0) : undefined;
     const wan = s.wanPool[slot] ?? -1;
-    if (wan >= 0) six(m.pools[wan]?.text(s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0), iface);
+    const wanPool = wan >= 0 ? m.pools[wan] : undefined;
+    if (wanPool) out.push({ family: 6, base: wanPool.blockBase(s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0), length: wanPool.config.delegationLength, interface: iface });
     else if (local?.wan.kind === "outside") six(local.wan.text, iface);
     const pd = s.pdPool[slot] ?? -1;
-    if (pd >= 0) six(m.pools[pd]?.text(s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0), iface);
+    const pdPool = pd >= 0 ? m.pools[pd] : undefined;
+    if (pdPool) out.push({ family: 6, base: pdPool.blockBase(s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0), length: pdPool.config.delegationLength, interface: iface });
     else if (local?.pd.kind === "outside") six(local.pd.text, iface);
   }
   return out;

@@ -10,6 +10,7 @@ import {
   type BgpNeighborConfig,
   type RoutingWorld,
 } from "../../simulator/routing.ts";
+import { formatAddress } from "../../simulator/prefix.ts";
 import { gateway, restore } from "./helpers.ts";
 
 const SEED = 1001;
@@ -273,6 +274,26 @@ describe("a VRF's route table", () => {
     expect(page.routes.every((r) => r.rd === undefined && r.nextHop === "10.0.255.1")).toBe(true);
   });
 
+  it("pages consistently: consecutive pages make up the whole table, sessions' routes in prefix order among the rest", () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({ family: 4 as const, base: BigInt((((198 << 24) | (18 << 16)) >>> 0) + ((i * 37) % 1024)), length: 32, interface: `ppp${i}` }));
+    const w = world();
+    const whole = vrfRoutes(w, "default", many, { limit: 500 });
+    const pages = [0, 1, 2, 3, 4, 5, 6].flatMap((n) => vrfRoutes(w, "default", many, { offset: n * 60, limit: 60 }).routes);
+    expect(pages).toEqual(whole.routes);
+    expect(whole.total).toBe(whole.routes.length);
+    const v4 = whole.routes.filter((r) => !r.prefix.includes(":")).map((r) => r.prefix.split("/")[0]!.split(".").reduce((a, o) => a * 256 + Number(o), 0));
+    expect(v4).toEqual([...v4].sort((a, b) => a - b));
+    const filtered = vrfRoutes(w, "default", many, { filter: "198.18.0.1", limit: 500 });
+    expect(filtered.routes.every((r) => r.prefix.includes("198.18.0.1") || r.nextHop?.includes("198.18.0.1"))).toBe(true);
+    expect(filtered.total).toBe(whole.routes.filter((r) => r.prefix.includes("198.18.0.1") || r.nextHop?.includes("198.18.0.1")).length);
+  });
+
+  it("lets a session's own route win its prefix over a static one", () => {
+    const w = world({ statics: [{ vrf: "default", prefix: "198.18.0.10/32", nextHop: null, distance: 1, announce: false }] });
+    const routes = vrfRoutes(w, "default", subscribers, { filter: "198.18.0.10/32" }).routes;
+    expect(routes.map((r) => [r.protocol, r.best])).toEqual([["subscriber", true], ["static", false]]);
+  });
+
   it("filters by family and protocol, and is unreachable while the daemon is down", () => {
     expect(vrfRoutes(world(), "default", subscribers, { family: "ipv6", limit: 500 }).routes.every((r) => r.prefix.includes(":"))).toBe(true);
     expect(vrfRoutes(world(), "default", subscribers, { protocol: "static" }).total).toBe(2);
@@ -316,6 +337,20 @@ describe("the gateway's part", () => {
     const sessions = g.listSessions({ vrf: "default", limit: 500 });
     expect(routes.length).toBe(sessions.total);
     expect(g.subscriberRoutes("no-such-vrf")).toEqual([]);
+  });
+
+  it("gives each session's IPv4 address, IPv6 WAN prefix and delegated prefix, on its own interface", () => {
+    const g = gateway(undefined, 1, 600);
+    const text = new Set(g.subscriberRoutes("default").map((r) => `${r.interface} ${formatAddress(r.family, r.base)}/${r.length}`));
+    const sessions = g.listSessions({ vrf: "default", limit: 50 }).items;
+    for (const summary of sessions) {
+      const d = g.sessionDetail(summary.id);
+      if (!d.ok) throw new Error("no session");
+      const iface = `${d.session.encap === "ipoe" ? "ipoe" : "ppp"}${d.session.id}`;
+      expect(text).toContain(`${iface} ${d.session.ipv4}/32`);
+      if (d.session.addresses.ipv6Wan) expect(text).toContain(`${iface} ${d.session.addresses.ipv6Wan.prefix}`);
+      if (d.session.addresses.ipv6Pd) expect(text).toContain(`${iface} ${d.session.addresses.ipv6Pd.prefix}`);
+    }
   });
 
   it("keeps a failed daemon across a snapshot, and a reseed (a reboot) starts it again", () => {
