@@ -17,7 +17,6 @@ import {
   bgpNeighbor,
   bgpSummary,
   neighborRoutes,
-  vrfRoutes,
   type BgpNeighbor,
   type BgpSummary,
   type CircuitPeer,
@@ -25,8 +24,8 @@ import {
   type NeighborRouteQuery,
   type RoutePage,
   type RoutingWorld,
-  type VrfRouteQuery,
 } from "../simulator/routing.ts";
+import { vrfRoutes, type VrfRouteQuery } from "../simulator/rib.ts";
 import type { DataPlane } from "./data-plane.ts";
 import type { GreStore } from "./gre.ts";
 import { Provisioning } from "./provisioning.ts";

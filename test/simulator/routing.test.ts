@@ -6,11 +6,11 @@ import {
   bgpSummary,
   neighborRoutes,
   neighborSession,
-  vrfRoutes,
   type BgpNeighborConfig,
   type RoutingWorld,
 } from "../../simulator/routing.ts";
 import { formatAddress } from "../../simulator/prefix.ts";
+import { vrfRoutes } from "../../simulator/rib.ts";
 import { gateway, restore } from "./helpers.ts";
 
 const SEED = 1001;
