@@ -15,7 +15,7 @@ import { DEFAULT_ADMIN_PASSWORD, IdentityStore, type IdentityEvent } from "./ide
 import { ProviderStore } from "./providers.ts";
 import { PasskeyStore } from "./passkeys.ts";
 import type { PasskeyContext } from "../src/trust/passkeys.ts";
-import { ConfigStore, accountsOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
+import { ConfigStore, accountsOf, configDocumentOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
 import type { AlertSink } from "../simulator/alert-fanout.ts";
 import { hashPassword } from "../src/trust/password.ts";
 import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
@@ -25,6 +25,9 @@ import { LicensingStore } from "./licensing.ts";
 import { LOCAL_LISTS, localSubscribersOf, touchesLocalSubscribers } from "../src/config/local-subscribers.ts";
 import { POOLS_LIST, poolSettingsOf } from "../src/config/address-pools.ts";
 import { radiusServersOf } from "../src/config/radius.ts";
+import { IPSEC_KEYS, ROUTING_KEYS } from "../src/config/routing.ts";
+import { RoutingStore } from "./routing.ts";
+import { IpsecStore } from "./ipsec.ts";
 
 /** The software version the appliance reports. */
 export const SOFTWARE_VERSION = "bngfleet 0.1.0";
@@ -58,6 +61,8 @@ export class Appliance extends Server<Env> {
   #config!: ConfigStore;
   #gre!: GreStore;
   #licensing: LicensingStore | undefined;
+  #routing!: RoutingStore;
+  #ipsec!: IpsecStore;
   /** `webUi.peers` as they were when the object started (the key applies at restart). */
   #peers: ReturnType<ConfigStore["peers"]> = [];
   readonly #startedMs = Date.now();
@@ -111,6 +116,9 @@ export class Appliance extends Server<Env> {
     this.#licensing = new LicensingStore(sql, this.name, this.#dataPlane, this.env.BNG_FLEET_SECRET, SOFTWARE_VERSION);
     this.#gre = new GreStore(sql, () => this.#dataPlane.clock());
     this.#gre.apply(this.#config.items("gre.listeners"), this.#config.items("gre.circuits"));
+    const document = () => configDocumentOf(this.#config);
+    this.#routing = new RoutingStore(sql, { document, dataPlane: this.#dataPlane, gre: this.#gre });
+    this.#ipsec = new IpsecStore(sql, { document, dataPlane: this.#dataPlane });
     this.#identity.syncAccounts(accountsOf(this.#config), "system");
     const provisioned: { name: string; role: Role; plaintext: string }[] = (await inboundPeerCredentials(this.env, this.name)).map((peer) => ({
       name: peer.tokenName,
@@ -144,6 +152,8 @@ export class Appliance extends Server<Env> {
     }
     if (event.keys.includes("alarms.sinks")) this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")));
     if (event.keys.includes("login.users")) this.#identity.syncAccounts(accountsOf(this.#config), event.actor);
+    if (event.keys.some((key) => ROUTING_KEYS.includes(key))) this.#routing.sync();
+    if (event.keys.some((key) => IPSEC_KEYS.includes(key))) this.#ipsec.sync();
     if (event.keys.includes(POOLS_LIST)) this.#dataPlane.setPools(poolSettingsOf(event.document.lists[POOLS_LIST] ?? []));
     if (event.keys.includes("radius.servers")) this.#dataPlane.setRadiusServers(radiusServersOf(event.document.lists["radius.servers"] ?? []));
     if (event.keys.includes("sourceVrfRules")) this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(event.document.lists.sourceVrfRules ?? []));
@@ -212,6 +222,16 @@ export class Appliance extends Server<Env> {
     const listeners = this.#config.field("webUi.listeners");
     const origins = pageHost === null ? [] : (Array.isArray(listeners) ? listeners : []).map((listener) => Object.assign(new URL(listener), { hostname: pageHost }).origin);
     return { enabled: policy.enabled, replacesTotp: policy.replacesTotp, userVerification: policy.userVerification, rpId: policy.rpId ?? pageHost, origins };
+  }
+
+  /** BGP, the IGP and the route tables. */
+  routing(): RoutingStore {
+    return this.#routing;
+  }
+
+  /** IPsec peers and SAs. */
+  ipsec(): IpsecStore {
+    return this.#ipsec;
   }
 
   /** OIDC providers and the passkey policy. */

@@ -26,7 +26,22 @@ import type { Role } from "../src/auth/roles.ts";
 export const HISTORY_LIMIT = 500;
 
 /** What started a commit, as the history records it. */
-export type ConfigOperation = "seed" | "config" | "vrf" | "source-vrf-rule" | "rollback" | "certificate" | "gre-listener" | "gre-circuit" | "cgn-group" | "cgn-settings" | "local-subscriber" | "user";
+export type ConfigOperation =
+  | "seed"
+  | "config"
+  | "vrf"
+  | "source-vrf-rule"
+  | "rollback"
+  | "certificate"
+  | "gre-listener"
+  | "gre-circuit"
+  | "cgn-group"
+  | "cgn-settings"
+  | "local-subscriber"
+  | "user"
+  | "routing"
+  | "bgp-neighbor"
+  | "static-routes";
 
 /** The wire ConfigChangeSet, already shape-checked by the route. */
 export type ConfigChangeSet = Parameters<typeof changeSetEdits>[0] & { comment?: string | null };
@@ -102,6 +117,14 @@ export const secretItemsOf = (store: ConfigStore, list: string): ConfigItem[] =>
 /** `login.users` with the password hashes, for the identity store in the same object. */
 export function accountsOf(store: ConfigStore): { username: string; role: Role; passwordHash: string }[] {
   return secretItemsOf(store, "login.users").map((item) => ({ username: item.key, role: item.values.role as Role, passwordHash: String(item.values.password) }));
+}
+
+/**
+ * The active document, secrets included, for the stores of the same object
+ * that follow it (fingerprints of BGP passwords and IPsec keys); never served.
+ */
+export function configDocumentOf(store: ConfigStore): ConfigDocument {
+  return documentOf.get(store)!();
 }
 
 export class ConfigStore extends RpcTarget {
@@ -320,6 +343,24 @@ export class ConfigStore extends RpcTarget {
   /** Sets fields for a dedicated operation (e.g. the CGN settings); null returns a field to its default. */
   setFields(fields: Record<string, EditValue>, meta: CommitMeta): Outcome<CommitSummary> {
     return this.#commit(meta, (active) => applyEdits(active, Object.entries(fields).map(([path, value]): Edit => ({ op: "field", path, value }))));
+  }
+
+  /**
+   * Sets fields and replaces whole keyed lists for a dedicated operation, as
+   * one commit (the routing settings, the static route table): each list
+   * becomes exactly the given items, in their order; the others are deleted.
+   */
+  replaceSection(fields: Record<string, EditValue>, lists: Record<string, { key: string; fields: Record<string, EditValue> }[]>, meta: CommitMeta): Outcome<CommitSummary> {
+    return this.#commit(meta, (active) => {
+      const edits: Edit[] = Object.entries(fields).map(([path, value]): Edit => ({ op: "field", path, value }));
+      const candidate = cloneDocument(active);
+      for (const [list, items] of Object.entries(lists)) {
+        // Emptied first, so the list ends up in the given order.
+        candidate.lists[list] = [];
+        for (const item of items) edits.push({ op: "item", listPath: list, key: item.key, fields: item.fields, replace: true });
+      }
+      return applyEdits(candidate, edits);
+    });
   }
 
   /** Deletes a keyed-list item: 404 if unknown, 409 while other items refer to it. */

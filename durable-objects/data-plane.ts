@@ -239,6 +239,16 @@ export class DataPlane extends RpcTarget {
     this.#gateway.setRadiusServers(servers);
   }
 
+  /** Whether the routing and IPsec daemons can be queried (scenario `fail-daemon`). */
+  daemons() {
+    return this.#gateway.daemons();
+  }
+
+  /** The routes live sessions put in a VRF's table, for the routing store. */
+  subscriberRoutes(vrf: string, family: 4 | 6 | null) {
+    return this.#gateway.subscriberRoutes(vrf, family);
+  }
+
   metricsHistory(range: string | null) {
     return this.#gateway.metricsHistory(range);
   }

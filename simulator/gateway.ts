@@ -39,6 +39,8 @@ import {
 } from "./session-queries.ts";
 import { restoreModel, snapshotModel, type GatewaySnapshot } from "./snapshot.ts";
 import type { SteeringTable } from "./steering.ts";
+import type { SubscriberRoute } from "./routing.ts";
+import { subscriberRoutes } from "./subscriber-routes.ts";
 import { subStep } from "./step.ts";
 
 /** How a gateway starts. */
@@ -385,6 +387,18 @@ export class Gateway {
   l2tpTunnel(localTunnelId: number): { ok: true; tunnel: L2tpTunnelDetail } | { ok: false; reason: "unknown-tunnel" } {
     const tunnel = this.#m.l2tp.detail(this.#m, localTunnelId);
     return tunnel ? { ok: true, tunnel } : { ok: false, reason: "unknown-tunnel" };
+  }
+
+  // Routing and IPsec
+
+  /** Whether the control-plane daemons can be queried (a scenario may fail them). */
+  daemons(): { routing: boolean; ipsec: boolean } {
+    return { routing: !this.#m.daemonsDown.has("routing"), ipsec: !this.#m.daemonsDown.has("ipsec") };
+  }
+
+  /** The routes live sessions put in a VRF's table (`default` = the global table). */
+  subscriberRoutes(vrf: string, family: 4 | 6 | null = null): SubscriberRoute[] {
+    return subscriberRoutes(this.#m, vrf, family);
   }
 
   // Licensing and scenario

@@ -75,6 +75,8 @@ export class Model {
   /** The licence terms the appliance object installed, and the state last observed (licence.ts). */
   licence: LicenceTerms = DEV_TERMS;
   licenceState: LicenceState = "Dev";
+  /** Control-plane daemons a scenario stopped (`fail-daemon`: `routing`, `ipsec`); a reseed (a reboot) starts them again. */
+  daemonsDown = new Set<string>();
   /** Events since the last metrics sample (sessionsUp / sessionsDown per interval). */
   upSinceSample = 0;
   downSinceSample = 0;

@@ -462,6 +462,12 @@ export class AddressPool {
     return (this.subnets[subnet] as Subnet).text(ordinal, this.config.delegationLength);
   }
 
+  /** A block's first address, as a number for the routing table (the block is `delegationLength` long). */
+  blockBase(subnet: number, ordinal: number): bigint {
+    const s = this.subnets[subnet] as Subnet;
+    return s.prefix.base + (BigInt(s.blockOf(ordinal)) << BigInt(s.shift));
+  }
+
   /** The subnet prefix a block came from. */
   subnetPrefix(subnet: number): Prefix {
     return (this.subnets[subnet] as Subnet).prefix;

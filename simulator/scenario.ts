@@ -12,6 +12,8 @@ import type { Model } from "./model.ts";
 import { matchingSlots } from "./session-queries.ts";
 
 const Percent = z.number().min(0).max(100);
+/** Control-plane daemons a scenario can make unreachable (spec Errors 3: their endpoints then answer 200 with `reachable` false). */
+export const DAEMONS = ["routing", "ipsec"] as const;
 const DisconnectFilter = z
   .strictObject({
     encap: z.string().optional(),
@@ -36,6 +38,8 @@ export const ScenarioAction = z.discriminatedUnion("action", [
   z.strictObject({ action: z.literal("drain-cgn-group"), group: z.string().min(1) }),
   z.strictObject({ action: z.literal("disconnect-sessions"), share: z.number().min(0).max(1), filter: DisconnectFilter }),
   z.strictObject({ action: z.literal("reseed"), seed: z.int().min(0).max(2 ** 32 - 1) }),
+  z.strictObject({ action: z.literal("fail-daemon"), daemon: z.enum(DAEMONS).describe("`routing` (BGP and the IGP) or `ipsec` (the IKE daemon)") }),
+  z.strictObject({ action: z.literal("revive-daemon"), daemon: z.enum(DAEMONS) }),
 ]);
 export type ScenarioAction = z.infer<typeof ScenarioAction>;
 
@@ -88,6 +92,11 @@ function run(m: Model, a: Exclude<ScenarioAction, { action: "advance-clock" | "r
       if (a.action === "drain-cgn-group") return { ok: true, action: a.action, detail: { group: name, released: m.cgn.drain(g) } };
       return { ok: true, action: a.action, detail: { group: name, reserved: m.cgn.fill(g, a.percent) } };
     }
+    case "fail-daemon":
+    case "revive-daemon":
+      if (a.action === "fail-daemon") m.daemonsDown.add(a.daemon);
+      else m.daemonsDown.delete(a.daemon);
+      return { ok: true, action: a.action, detail: { daemon: a.daemon } };
     case "disconnect-sessions": {
       const slots = matchingSlots(m, a.filter);
       const count = Math.round(slots.length * a.share);

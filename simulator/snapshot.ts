@@ -87,6 +87,7 @@ export function snapshotModel(m: Model): GatewaySnapshot {
     poolConfigs: m.poolConfigs,
     l2tp: m.l2tp.exportState(hw),
     licence: { terms: m.licence, state: m.licenceState },
+    daemonsDown: [...m.daemonsDown],
   };
   const blobs: ArrayBuffer[] = [];
   const meta = lift(state, blobs);
@@ -147,6 +148,7 @@ export function restoreModel(
   if (st.l2tp) m.l2tp.importState(st.l2tp, st.store.live);
   // Snapshots written before L2TP tunnels existed: the live sessions are put on tunnels as they stand.
   else for (const slot of st.store.live) m.l2tp.attach(m, slot);
+  m.daemonsDown = new Set(st.daemonsDown ?? []);
   return { ok: true, model: m };
 }
 
@@ -181,6 +183,8 @@ interface SnapshotState {
   /** Absent in snapshots written before L2TP tunnels and licensing existed. */
   l2tp?: L2tpTableState;
   licence?: { terms: LicenceTerms; state: LicenceState };
+  /** Absent in snapshots written before daemon faults existed: none. */
+  daemonsDown?: string[];
 }
 
 /** Replaces typed arrays by blob markers. */

@@ -19,7 +19,12 @@
  * | cgn.groups                 | profile: `cgn.groups`, their configured half (what runs is then the same)   |
  * | gre.listeners, gre.circuits| nothing: a listener's local address is an underlay fact neither the fleet    |
  * |                            | file nor the profile holds, so a fresh appliance has no GRE circuits       |
- * | everything else            | the registry's defaults (no IPsec, BGP neighbors, sinks or rules)          |
+ * | bgp.localAs, routing.*,    | a typical edge attachment, numbered from the fleet seed (n = 1 + seed mod   |
+ * | igp.*, bgp.neighbors       | 200): AS 64500 (RFC 5398), router id 10.0.0.n on loopback `lo`, OSPF area 0 |
+ * |                            | on two /31 uplinks 10.1.n.0/31 and 10.1.n.2/31, and iBGP (BFD on) to the     |
+ * |                            | route reflectors 10.0.255.1 and 10.0.255.2 for ipv4Unicast, ipv6Unicast and |
+ * |                            | ipv4Vpn: so a fresh appliance's routing reads like a box in service         |
+ * | everything else            | the registry's defaults (no IPsec, static routes, sinks or rules)          |
  *
  * Seeding happens once; afterwards the stored document is the source of
  * truth and the fleet file's later edits do not reach it.
@@ -69,5 +74,37 @@ export function seedDocument(sources: SeedSources): ConfigDocument {
     key: server.host.includes(":") ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`,
     values: { weight: Math.min(server.weight, 0xffff), secret: null },
   }));
+  seedRouting(doc, definition.seed);
   return doc;
+}
+
+/** The local AS of a seeded appliance (a documentation ASN, RFC 5398). */
+export const SEED_LOCAL_AS = 64500;
+/** The seeded route reflectors. */
+export const SEED_ROUTE_REFLECTORS = ["10.0.255.1", "10.0.255.2"] as const;
+
+function seedRouting(doc: ConfigDocument, seed: number): void {
+  const n = 1 + (seed % 200);
+  doc.fields["bgp.localAs"] = SEED_LOCAL_AS;
+  doc.fields["routing.routerId"] = `10.0.0.${n}`;
+  doc.fields["igp.protocol"] = "ospf";
+  const igp = (address: string, passive: boolean) => ({ address, area: "0.0.0.0", level: "level-2", cost: passive ? 1 : 10, passive, helloSeconds: 10, deadSeconds: 40 });
+  doc.lists["igp.interfaces"] = [
+    { key: "lo", values: igp(`10.0.0.${n}/32`, true) },
+    { key: "uplink0", values: igp(`10.1.${n}.0/31`, false) },
+    { key: "uplink1", values: igp(`10.1.${n}.2/31`, false) },
+  ];
+  doc.lists["bgp.neighbors"] = SEED_ROUTE_REFLECTORS.map((address, i) => ({
+    key: address,
+    values: {
+      remoteAs: SEED_LOCAL_AS,
+      description: `route reflector rr${i + 1}`,
+      bfd: true,
+      addressFamilies: ["ipv4Unicast", "ipv6Unicast", "ipv4Vpn"],
+      password: null,
+      holdTime: 90,
+      keepAlive: 30,
+      shutdown: false,
+    },
+  }));
 }

@@ -10,6 +10,7 @@ import { POOLS_LIST, addressPoolChecks, poolDefinitionsOf } from "./address-pool
 import { cgnChecks, cgnProfileProblems, type CgnReport } from "./cgn.ts";
 import { check, fieldPointer, listPointer, type ConfigDocument, type ConfigError } from "./document.ts";
 import { greChecks } from "./gre.ts";
+import { routingChecks } from "./routing.ts";
 import { localSubscriberProblems } from "./local-subscribers.ts";
 import { CONFIG_KEYS, type ListKey, type Value } from "./registry.ts";
 
@@ -144,6 +145,7 @@ function crossChecks(doc: ConfigDocument, before: ConfigDocument, context: Valid
     rules.push({ key: rule.key, ingest, prefixes });
   }
   greChecks(doc, (list, key, child, detail) => errors.push({ pointer: listPointer(list, key, child), detail }));
+  routingChecks(doc, (list, key, child, detail, field) => errors.push({ pointer: field ? fieldPointer(field) : listPointer(list ?? "", key, child), detail }));
   const poolErrors: ConfigError[] = [];
   addressPoolChecks(doc, before, (key, child, detail) => poolErrors.push({ pointer: listPointer(POOLS_LIST, key, key === undefined ? undefined : child), detail }));
   errors.push(...poolErrors);

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { floorOf } from "../auth/authenticate.ts";
 import { ProblemDetails } from "../schemas/common.ts";
-import { SECTIONS, TWIN_SECTIONS, type Route, type Section } from "../http/route.ts";
+import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS, type Route, type Section } from "../http/route.ts";
 
 type JsonSchema = Record<string, unknown>;
 type Io = "input" | "output";
@@ -26,6 +26,11 @@ const SECTION_NOTES: Partial<Record<Section, string>> = {
     "A new subnet is offered from at once; a removed subnet (or pool) disconnects the dynamic sessions holding blocks in it, cause `pool-reconfigured`, while a static allocation is kept, not disconnected: its local subscriber keeps its session and address, outside the pools until a subnet holding it returns. " +
     "A new exclude disconnects a session holding an excluded block and the block is never offered again; a changed VRF or delegation length rebuilds the pool. " +
     "`radius.servers` is hot-applied too: GET /radius/servers follows at once, an added server takes requests by weight, a removed one none (its alarms clear), a kept one keeps its counters.",
+  Routing:
+    "Derived at the simulated instant from the configuration (`bgp.*`, `routing.*`, `igp.*`, VRFs, address pools, GRE circuits, local subscribers), the live sessions and the seed, so every number agrees across endpoints. " +
+    "The spec shows the three BGP reads; the IGP status, the VRF route tables and the routing configuration operations are designed here. Mutations under `/routing/config` are super-user and run the configuration pipeline. An unreachable routing daemon is not an error: 200 with `reachable` false.",
+  IPsec:
+    "Listed by the spec's endpoint tables but counted in none of its 20 sections. Driven by `ipsec.enabled` and `ipsec.peers`, hot-applied; pre-shared keys are never returned; an unreachable daemon answers 200 with `reachable` false and every state `UNKNOWN`.",
   Fleet: "Mutations are always local; GET operations marked `x-fleet-proxy: true` are readable on a peer through the fleet proxy.",
   "Scenario control":
     "Twin only, not part of the appliance API: script faults reproducibly from a CI pipeline (advance the clock, churn, RADIUS failures, pool and CGN fill, mass disconnects, reseed). Super-user only; every action is logged.",
@@ -150,7 +155,7 @@ export function openApiDocument(routes: Route[]) {
       description:
         "The management REST API of one subscriber-edge broadband gateway appliance, as served by the bngfleet twin. All paths are relative to the listener root. Errors are RFC 9457 problem details.",
     },
-    tags: [...SECTIONS, ...TWIN_SECTIONS].map((name) => ({ name, ...(SECTION_NOTES[name] ? { description: SECTION_NOTES[name] } : {}) })),
+    tags: [...SECTIONS, ...UNCOUNTED_SECTIONS, ...TWIN_SECTIONS].map((name) => ({ name, ...(SECTION_NOTES[name] ? { description: SECTION_NOTES[name] } : {}) })),
     paths,
     components: {
       schemas: components.schemas,

@@ -71,7 +71,7 @@ const ConfigHistoryEntry = z
     committedUtc: DateTime,
     actor: z.string().meta({ description: "`token:<name>`, `user:<name>`, or `system` for the seeded version 1" }),
     comment: z.string().nullable(),
-    operation: z.enum(["seed", "config", "vrf", "source-vrf-rule", "rollback", "certificate", "gre-listener", "gre-circuit", "cgn-group", "cgn-settings", "local-subscriber"]),
+    operation: z.enum(["seed", "config", "vrf", "source-vrf-rule", "rollback", "certificate", "gre-listener", "gre-circuit", "cgn-group", "cgn-settings", "local-subscriber", "routing", "bgp-neighbor", "static-routes"]),
     rollbackTo: z.int().nullable().meta({ description: "for a rollback, the version restored" }),
     restartRequired: z.boolean(),
     changedPaths: z.array(z.string()),

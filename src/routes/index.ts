@@ -28,6 +28,9 @@ import { localSubscriberRoutes } from "./local-subscribers.ts";
 import { diagnosticsRoutes } from "./diagnostics.ts";
 import { l2tpRoutes } from "./l2tp.ts";
 import { licensingRoutes } from "./licensing.ts";
+import { routingRoutes } from "./routing.ts";
+import { routingConfigRoutes } from "./routing-config.ts";
+import { ipsecRoutes } from "./ipsec.ts";
 
 export const routes: Route[] = [
   ...loginRoutes,
@@ -56,6 +59,9 @@ export const routes: Route[] = [
   ...diagnosticsRoutes,
   ...l2tpRoutes,
   ...licensingRoutes,
+  ...routingRoutes,
+  ...routingConfigRoutes,
+  ...ipsecRoutes,
   ...scenarioRoutes,
   ...referenceRoutes(() => routes),
 ];

@@ -39,7 +39,7 @@ export const scenarioRoutes = [
     description:
       "Actions: `advance-clock {seconds}`, `set-churn-multiplier {multiplier}`, `fail-radius-server {server}`, `revive-radius-server {server}`, " +
       "`fill-pool {pool, percent}`, `drain-pool {pool}`, `fill-cgn-group {group, percent}`, `drain-cgn-group {group}`, " +
-      "`disconnect-sessions {share, filter}`, `reseed {seed}`. Same seed and same actions give the same state.",
+      "`disconnect-sessions {share, filter}`, `reseed {seed}`, `fail-daemon {daemon}` and `revive-daemon {daemon}` (`routing` or `ipsec`: their endpoints then answer `reachable` false; a reseed starts them again). Same seed and same actions give the same state.",
     floor: "super-user",
     body: ScenarioAction,
     response: {

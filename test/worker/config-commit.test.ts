@@ -16,7 +16,7 @@ describe("committing a change set", () => {
     );
     const config = await getConfig();
     expect(config.fields["captures.mirrorAllowlist"]).toBe("192.0.2.10");
-    expect(itemOf(config, "bgp.neighbors", "192.0.2.1")?.values).toEqual({ remoteAs: "64512", description: "transit", bfd: "false" });
+    expect(itemOf(config, "bgp.neighbors", "192.0.2.1")?.values).toEqual({ remoteAs: "64512", description: "transit", bfd: "false", addressFamilies: "", password: null, holdTime: "90", keepAlive: "30", shutdown: "false" });
   });
 
   it("answers 422 listing every rejected path, and persists nothing", async () => {

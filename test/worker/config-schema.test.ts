@@ -13,7 +13,7 @@ describe("configuration schema", () => {
     expect(keys.filter((k) => !k.keyedList).map((k) => k.path).sort()).toEqual(Object.keys(config.fields).sort());
     expect(keys.filter((k) => k.keyedList).map((k) => k.path).sort()).toEqual(Object.keys(config.lists).sort());
     const apply = Object.fromEntries(keys.map((k) => [k.path, k.apply]));
-    expect(apply).toMatchObject({ "webUi.listeners": "restart", "webUi.hostname": "restart", vrfs: "hot", sourceVrfRules: "hot", addressPools: "hot", "radius.servers": "hot", "ipsec.enabled": "restart", "captures.mirrorAllowlist": "hot", "cgn.maxBindings": "restart", "cgn.maxFlows": "restart" });
+    expect(apply).toMatchObject({ "webUi.listeners": "restart", "webUi.hostname": "restart", vrfs: "hot", sourceVrfRules: "hot", addressPools: "hot", "radius.servers": "hot", "ipsec.enabled": "hot", "bgp.localAs": "hot", "routing.routerId": "hot", "routing.staticRoutes": "hot", "igp.protocol": "hot", "igp.interfaces": "hot", "captures.mirrorAllowlist": "hot", "cgn.maxBindings": "restart", "cgn.maxFlows": "restart" });
   });
 
   it("marks list mode, secrets, keyed-list children, uniqueness and references", async () => {
@@ -38,7 +38,7 @@ describe("configuration schema", () => {
     ]);
     expect(byPath.addressPools!.children.find((c) => c.name === "vrf")).toMatchObject({ references: "vrfs" });
     const secrets = keys.flatMap((k) => [...(k.secret ? [k.path] : []), ...k.children.filter((c) => c.secret).map((c) => `${k.path}/${c.name}`)]);
-    expect(secrets.sort()).toEqual(["alarms.sinks/credential", "ipsec.peers/psk", "login.users/password", "radius.servers/secret", "subscribers.local.pppoe/password", "webUi.peers/credential", "webUi.privateKey"]);
+    expect(secrets.sort()).toEqual(["alarms.sinks/credential", "bgp.neighbors/password", "ipsec.peers/psk", "login.users/password", "radius.servers/secret", "subscribers.local.pppoe/password", "webUi.peers/credential", "webUi.privateKey"]);
   });
 
   it("is readable by every role", async () => {
