@@ -32,3 +32,6 @@ export type { SessionDetail, SessionList, SessionQuery, SessionRates, SessionSum
 export { compileSteering, matchSteering, sessionSteering, type SourceVrfRule, type SteeringMatch, type SteeringTable } from "./steering.ts";
 export { frameBytes, type InjectRefusal, type InjectRequest, type InjectResult, type TraceStep } from "./inject.ts";
 export { PORT_MTU, PPPOE_MTU, L2TP_MTU, type PingOutcome, type PingReply, type PingRequest, type PingResult, type PingRoute } from "./ping.ts";
+export { DRAIN_SECONDS, INSTALL_SECONDS, REBOOT_SECONDS, planUpgrade, upgradePhase, type Maintenance, type UpgradePhase, type UpgradePlan } from "./upgrade.ts";
+export { chassisOf, portHardware, type HardwareIdentity, type HardwareInventory, type PortLoad, type SystemLoad } from "./hardware.ts";
+export type { InterfaceRow } from "./interfaces.ts";

@@ -14,6 +14,7 @@ import { Model, type Tally } from "./model.ts";
 import type { PoolDefinition } from "./pool-rules.ts";
 import type { Profile } from "./profile.ts";
 import { Random, mix32, type RandomState } from "./random.ts";
+import type { Maintenance } from "./upgrade.ts";
 
 /** Snapshot format identifier. */
 export const SNAPSHOT_FORMAT = "bngfleet-sim/1";
@@ -83,6 +84,9 @@ export function snapshotModel(m: Model): GatewaySnapshot {
     locals: m.locals.exportState(),
     // The running pools: configuration may have changed them since the profile's (pool-reconfigure.ts).
     poolConfigs: m.poolConfigs,
+    bootedMs: m.bootedMs,
+    portCounters: m.portCounters.exportState(),
+    maintenance: m.maintenance as unknown as Json,
   };
   const blobs: ArrayBuffer[] = [];
   const meta = lift(state, blobs);
@@ -136,6 +140,9 @@ export function restoreModel(
   m.radius.importState(st.radius);
   (m.alarms as AlarmBook).importState(st.alarms);
   m.captures.importState(st.captures);
+  if (typeof st.bootedMs === "number") m.bootedMs = st.bootedMs;
+  m.portCounters.importState(st.portCounters);
+  m.maintenance = st.maintenance ?? null;
   return { ok: true, model: m };
 }
 
@@ -167,6 +174,10 @@ interface SnapshotState {
   locals?: LocalTableState;
   /** Absent in snapshots written before pools were configurable: the profile's. */
   poolConfigs?: PoolDefinition[];
+  /** Absent in snapshots written before the system endpoints: the restored instant, counters from zero, no upgrade. */
+  bootedMs?: number;
+  portCounters?: Float64Array;
+  maintenance?: Maintenance | null;
 }
 
 /** Replaces typed arrays by blob markers. */
