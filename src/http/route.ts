@@ -27,6 +27,8 @@ export interface RouteContext<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /** The raw body of an `octetStream` route sent as application/octet-stream (`body` is then undefined). */
+  bytes?: Uint8Array | undefined;
   /** Headers to add to the response (e.g. Set-Cookie). */
   responseHeaders: Headers;
 }
@@ -49,6 +51,8 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   body?: B;
   /** A body schema that also accepts an empty body (e.g. the alarm test). */
   bodyOptional?: boolean;
+  /** The route also takes its body as `application/octet-stream` bytes, up to `maxBytes` (the upgrade package). */
+  octetStream?: { maxBytes: number; description: string };
   response: { description: string; schema?: z.ZodType; contentType?: string };
   /** Served but left out of the OpenAPI document (the reference viewer's static files). */
   hidden?: boolean;

@@ -23,6 +23,7 @@ import { sourceVrfRuleRoutes } from "./source-vrf-rules.ts";
 import { greCircuitRoutes } from "./gre-circuits.ts";
 import { localSubscriberRoutes } from "./local-subscribers.ts";
 import { diagnosticsRoutes } from "./diagnostics.ts";
+import { upgradeRoutes } from "./upgrade.ts";
 
 export const routes: Route[] = [
   ...loginRoutes,
@@ -46,6 +47,7 @@ export const routes: Route[] = [
   ...greCircuitRoutes,
   ...localSubscriberRoutes,
   ...diagnosticsRoutes,
+  ...upgradeRoutes,
   ...scenarioRoutes,
   ...referenceRoutes(() => routes),
 ];
