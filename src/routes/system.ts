@@ -44,7 +44,11 @@ const SystemStatus = z
       uptimeSeconds: z.int().meta({ description: "simulated seconds since `bootedUtc` (0 while rebooting)" }),
     }),
     simulation: z
-      .object({ profile: z.string(), seed: z.int().meta({ description: "the running seed (a scenario reseed changes it)" }) })
+      .object({
+        profile: z.string(),
+        seed: z.int().meta({ description: "the running seed (a scenario reseed changes it)" }),
+        simulatedTimeUtc: DateTime.meta({ description: "the simulation's clock (= `asOfUtc`), ahead of the wall clock after scenario `advance-clock` actions" }),
+      })
       .meta({ description: "the twin's simulation profile and seed" }),
     sessions: z.object({
       total: z.int().meta({ description: "equals GET /sessions/summary `total`" }),
@@ -237,7 +241,7 @@ export const systemRoutes = [
           bootedUtc: new Date(d.bootedMs).toISOString(),
           uptimeSeconds: Math.max(0, Math.floor((d.nowMs - d.bootedMs) / 1000)),
         },
-        simulation: { profile: d.profile, seed: d.seed },
+        simulation: { profile: d.profile, seed: d.seed, simulatedTimeUtc: new Date(d.nowMs).toISOString() },
         sessions: { total: d.sessions, licensed: d.licence.bandMax, utilisationPercent: round1((d.sessions / d.licence.bandMax) * 100) },
         traffic: { rxBps: d.ports.reduce((n, p) => n + p.rxBps, 0), txBps: d.ports.reduce((n, p) => n + p.txBps, 0) },
         cpu: { cores: d.load.cpuCores, utilisationPercent: d.load.cpuPercent },
