@@ -28,6 +28,8 @@ import { radiusServersOf } from "../src/config/radius.ts";
 import { IPSEC_KEYS, ROUTING_KEYS } from "../src/config/routing.ts";
 import { RoutingStore } from "./routing.ts";
 import { IpsecStore } from "./ipsec.ts";
+import { UpgradeStore } from "./upgrade.ts";
+import type { Profile } from "../simulator/index.ts";
 
 /** The software version the appliance reports. */
 export const SOFTWARE_VERSION = "bngfleet 0.1.0";
@@ -63,6 +65,9 @@ export class Appliance extends Server<Env> {
   #licensing: LicensingStore | undefined;
   #routing!: RoutingStore;
   #ipsec!: IpsecStore;
+  #upgrade!: UpgradeStore;
+  /** The configuration version the running data plane booted with (restart-only keys committed later are pending). */
+  #bootConfigVersion = 0;
   /** `webUi.peers` as they were when the object started (the key applies at restart). */
   #peers: ReturnType<ConfigStore["peers"]> = [];
   readonly #startedMs = Date.now();
@@ -115,6 +120,10 @@ export class Appliance extends Server<Env> {
     if (!built.ok) this.#dataPlane.log("error", "cgn.config.invalid", { issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
     this.#licensing = new LicensingStore(sql, this.name, this.#dataPlane, this.env.BNG_FLEET_SECRET, SOFTWARE_VERSION);
     this.#gre = new GreStore(sql, () => this.#dataPlane.clock());
+    this.#bootConfigVersion = this.#config.activeVersion().version;
+    this.#dataPlane.onReboot(() => this.#rebootProfile(shipped));
+    this.#upgrade = new UpgradeStore(this.ctx.storage, SOFTWARE_VERSION.split(" ")[1] ?? SOFTWARE_VERSION, () => this.#dataPlane);
+    this.#upgrade.reconcileAtStart();
     this.#gre.apply(this.#config.items("gre.listeners"), this.#config.items("gre.circuits"));
     const document = () => configDocumentOf(this.#config);
     this.#routing = new RoutingStore(sql, { document, dataPlane: this.#dataPlane, gre: this.#gre });
@@ -168,6 +177,18 @@ export class Appliance extends Server<Env> {
       changes: event.changedPaths.length,
       restartRequired: event.restartRequired,
     });
+  }
+
+  /**
+   * An upgrade's reboot boots what a start would (#open): the CGN section and
+   * the peers as configured now, so restart-only changes take effect there.
+   */
+  #rebootProfile(shipped: Profile): Profile {
+    this.#peers = this.#config.peers();
+    this.#bootConfigVersion = this.#config.activeVersion().version;
+    const built = profileWithCgn(shipped, this.#config.cgnSection());
+    if (!built.ok) this.#dataPlane.log("error", "cgn.config.invalid", { issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
+    return built.ok ? built.profile : { ...shipped, cgn: { ...shipped.cgn, groups: [] } };
   }
 
   /** Every 10 s: advance the simulation to now, then schedule the next tick. */
@@ -239,9 +260,33 @@ export class Appliance extends Server<Env> {
     return this.#providers;
   }
 
-  /** Liveness of the object and its storage. */
-  health(): { appliance: string; uptimeSeconds: number; storage: "ok" } {
+  /** Liveness of the object and its storage, and the software it runs. */
+  health(): { appliance: string; uptimeSeconds: number; storage: "ok"; softwareVersion: string } {
     this.ctx.storage.sql.exec("SELECT 1").toArray();
-    return { appliance: this.name, uptimeSeconds: Math.floor((Date.now() - this.#startedMs) / 1000), storage: "ok" };
+    return { appliance: this.name, uptimeSeconds: Math.floor((Date.now() - this.#startedMs) / 1000), storage: "ok", softwareVersion: this.#upgrade.softwareVersion() };
+  }
+
+  /** Software upgrade: the staged package, the apply under way and the results. */
+  upgrade(): UpgradeStore {
+    return this.#upgrade;
+  }
+
+  /** What GET /system/status shows, read at one instant from the data plane, the configuration and the upgrade store. */
+  systemStatus() {
+    const configuration = this.#config.activeVersion();
+    const hostname = this.#config.field("webUi.hostname");
+    return {
+      dataPlane: this.#dataPlane.systemView(),
+      softwareVersion: this.#upgrade.softwareVersion(),
+      upgradeState: this.#upgrade.state(),
+      hostname: typeof hostname === "string" ? hostname : null,
+      configuration: { ...configuration, pendingRestartVersions: this.#config.restartRequiredSince(this.#bootConfigVersion) },
+      controlPlane: { startedUtc: new Date(this.#startedMs).toISOString(), uptimeSeconds: Math.floor((Date.now() - this.#startedMs) / 1000) },
+    };
+  }
+
+  /** The interface table, with the GRE tunnels' live state, at one instant. */
+  interfaceTable() {
+    return { interfaces: this.#dataPlane.interfaces(), tunnels: this.#gre.status().circuits, asOfUtc: new Date(this.#dataPlane.clock().nowMs).toISOString() };
   }
 }

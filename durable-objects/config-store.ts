@@ -222,6 +222,17 @@ export class ConfigStore extends RpcTarget {
 
   // ── reads ────────────────────────────────────────────────────────────────
 
+  /** The active version and when it was committed. */
+  activeVersion(): { version: number; committedUtc: string } {
+    const active = this.#active!;
+    return { version: active.version, committedUtc: iso(active.committedMs) };
+  }
+
+  /** Versions after `version` whose changes apply only at a restart. */
+  restartRequiredSince(version: number): number[] {
+    return this.#sql.exec<{ version: number }>("SELECT version FROM config_history WHERE version > ? AND restart_required = 1 ORDER BY version", version).toArray().map((r) => r.version);
+  }
+
   /** GET /config: every field and list, secrets redacted, list-mode fields newline-joined. */
   values(): ConfigValues {
     return renderValues(this.#document());

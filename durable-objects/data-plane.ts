@@ -32,6 +32,8 @@ import { AlertSinks } from "./alert-sinks.ts";
 import { parseAddress, parsePrefix, prefixHas } from "../simulator/prefix.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { ScrapeState } from "../src/metrics/families.ts";
+import type { HardwareIdentity } from "../simulator/hardware.ts";
+import type { UpgradePlan } from "../simulator/upgrade.ts";
 
 /** How often the clock moves while nobody scripts it: the spec's 10-second sampling interval. */
 export const TICK_MS = 10_000;
@@ -57,6 +59,12 @@ export class DataPlane extends RpcTarget {
   #persistedAtMs: number;
   #steering = compileSteering([]);
   #sinks: AlertSinks;
+  /** Serial numbers and MACs follow the appliance and its fleet-file seed (not a reseed). */
+  readonly #identity: HardwareIdentity;
+  /** What an upgrade's reboot boots with (set by the object); null = the running profile. */
+  #bootProfile: (() => Profile) | null = null;
+  /** An upgrade's reboot happened since the last snapshot: the next one is written at once. */
+  #rebooted = false;
 
   /** Opens the data plane: restores the last snapshot, or starts a fresh appliance from its seed. */
   constructor(sql: SqlStorage, appliance: string, profile: Profile, seed: number, captureAllowlist: string[]) {
@@ -72,6 +80,11 @@ export class DataPlane extends RpcTarget {
     const offset = sql.exec<{ value: string }>("SELECT value FROM sim_state WHERE key = 'offsetMs'").toArray()[0];
     this.#offsetMs = offset ? Number(offset.value) : 0;
     this.#gateway = this.#restore(chunks, profile) ?? Gateway.create(profile, { seed, startTimeMs: Date.now() });
+    this.#identity = { appliance, seed };
+    this.#gateway.onReboot(() => {
+      this.#rebooted = true;
+      return this.#bootProfile?.() ?? this.#gateway.profile;
+    });
     this.#gateway.advanceTo(this.#now(), CATCH_UP_SUB_STEPS);
     this.#persistedAtMs = this.#gateway.nowMs;
     // Alarms raised and cleared from here on go to the push sinks (not those of the catch-up: the box was off).
@@ -99,7 +112,7 @@ export class DataPlane extends RpcTarget {
   /** Moves the clock to now (called every 10 s by the object's alarm) and persists once a minute of simulated time. */
   tick(): void {
     this.#gateway.advanceTo(this.#now());
-    if (this.#gateway.nowMs - this.#persistedAtMs >= PERSIST_EVERY_MS) this.persist();
+    if (this.#rebooted || this.#gateway.nowMs - this.#persistedAtMs >= PERSIST_EVERY_MS) this.persist();
   }
 
   /** Writes the model's snapshot, replacing the previous one in one transaction. */
@@ -109,6 +122,7 @@ export class DataPlane extends RpcTarget {
     chunks.forEach((chunk, i) => this.#sql.exec("INSERT INTO sim_snapshot (chunk, data) VALUES (?, ?)", i, chunk));
     this.#sql.exec("INSERT INTO sim_state (key, value) VALUES ('offsetMs', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", String(this.#offsetMs));
     this.#persistedAtMs = this.#gateway.nowMs;
+    this.#rebooted = false;
   }
 
   /** The simulated clock and the seed in use, for models derived from them (GRE circuit status). */
@@ -306,6 +320,62 @@ export class DataPlane extends RpcTarget {
     };
   }
 
+  // ── system and software upgrade ──────────────────────────────────────────
+
+  /** Everything GET /system/status shows of the data plane, read at one instant. */
+  systemView() {
+    const g = this.#gateway;
+    const ports = g.portRates();
+    const alarms = g.alarms();
+    const upgrade = g.upgrade();
+    return {
+      appliance: this.#appliance,
+      profile: g.profile.name,
+      seed: g.seed,
+      nowMs: g.nowMs,
+      bootedMs: g.bootedMs,
+      forwarding: g.forwarding,
+      upgradePhase: upgrade && upgrade.phase !== "complete" ? upgrade.phase : null,
+      sessions: g.sessionSummary().total,
+      licence: g.licence(),
+      ports,
+      load: g.systemLoad(ports),
+      alarms: { count: alarms.count, countBySeverity: alarms.countBySeverity },
+    };
+  }
+
+  /** The hardware inventory at the simulated now. */
+  inventory() {
+    return { asOfUtc: new Date(this.#gateway.nowMs).toISOString(), ...this.#gateway.inventory(this.#identity) };
+  }
+
+  /** The interface table at the simulated now. */
+  interfaces() {
+    return this.#gateway.interfaces(this.#identity);
+  }
+
+  /** Sets what an upgrade's reboot boots with: the object applies the configuration's restart-only keys there. */
+  onReboot(bootProfile: () => Profile): void {
+    this.#bootProfile = bootProfile;
+  }
+
+  /** Starts an accepted upgrade plan (the store has checked it) and snapshots at once, so a restart finds it. */
+  beginUpgrade(plan: UpgradePlan): void {
+    this.#gateway.beginUpgrade(plan);
+    this.persist();
+  }
+
+  /** Abandons an upgrade that a restart interrupted before its reboot: sessions are admitted again. */
+  abandonUpgrade(): void {
+    this.#gateway.abandonUpgrade();
+    this.persist();
+  }
+
+  /** The upgrade under way or last completed in this data plane, with its progress. */
+  upgrade() {
+    return this.#gateway.upgrade();
+  }
+
   // ── logs ─────────────────────────────────────────────────────────────────
 
   logTail(count: number | null, sinceSeq: number | null) {
@@ -490,7 +560,7 @@ export class DataPlane extends RpcTarget {
     this.#offsetMs = Math.max(this.#offsetMs, this.#gateway.nowMs - Date.now());
     // Snapshots cost ~0.1 s at 128,000 sessions and block the API meanwhile: a reseed is
     // written at once, anything else with the next minute of simulated time (or the next tick).
-    if (parsed.data.action === "reseed" || this.#gateway.nowMs - this.#persistedAtMs >= PERSIST_EVERY_MS) this.persist();
+    if (parsed.data.action === "reseed" || this.#rebooted || this.#gateway.nowMs - this.#persistedAtMs >= PERSIST_EVERY_MS) this.persist();
     return { ok: true as const, result: { ...result, state: this.scenarioState() } };
   }
 

@@ -42,6 +42,9 @@ import type { SteeringTable } from "./steering.ts";
 import type { SubscriberRoute } from "./routing.ts";
 import { subscriberRoutes } from "./subscriber-routes.ts";
 import { subStep } from "./step.ts";
+import { hardwareInventory, systemLoad, type HardwareIdentity, type HardwareInventory, type PortLoad, type SystemLoad } from "./hardware.ts";
+import { interfaceTable, type InterfaceRow } from "./interfaces.ts";
+import { noteReboot, rebootDue, startMaintenance, upgradePhase, type Maintenance, type UpgradePlan } from "./upgrade.ts";
 
 /** How a gateway starts. */
 export interface GatewayOptions {
@@ -79,6 +82,8 @@ export interface LicenceMeter {
 /** A simulated broadband gateway. */
 export class Gateway {
   #m: Model;
+  /** The profile an upgrade's reboot boots with (the configuration's restart-only keys applied); null = the running one. */
+  #bootProfile: (() => Profile) | null = null;
 
   private constructor(model: Model) {
     this.#m = model;
@@ -127,7 +132,7 @@ export class Gateway {
     m.pendingMs += Math.round(seconds * 1000);
     const n = Math.floor(m.pendingMs / SUB_STEP_MS);
     m.pendingMs -= n * SUB_STEP_MS;
-    for (let i = 0; i < n; i++) subStep(m);
+    for (let i = 0; i < n; i++) this.#subStep();
     return this.#report(n, 0);
   }
 
@@ -143,7 +148,7 @@ export class Gateway {
     if (!(due > 0)) return this.#report(0, 0);
     const skipped = Math.max(0, due - Math.max(0, Math.floor(maxSubSteps)));
     m.nowMs += skipped * SUB_STEP_MS;
-    for (let i = 0; i < due - skipped; i++) subStep(m);
+    for (let i = 0; i < due - skipped; i++) this.#subStep();
     return this.#report(due - skipped, skipped);
   }
 
@@ -438,21 +443,113 @@ export class Gateway {
       // A reseed restarts the data plane like a reboot: sessions, pools, CGN, RADIUS, alarms, captures and
       // metrics start afresh; the log ring (and its seq) and session ids continue.
       const dropped = m.store.liveCount;
-      const next = new Model(m.profile, action.seed, m.nowMs, m.logs);
-      next.nextSessionId = m.nextSessionId;
-      // The licence is the appliance's, not the data plane's: it survives the reboot.
-      next.licence = m.licence;
-      next.licenceState = m.licenceState;
-      this.#m = next;
-      // The configuration survives a reboot: the pools, the RADIUS servers and the local subscriber table are installed again.
-      next.installPools(m.poolConfigs);
-      next.radius.setServers(m.radius.settings());
-      installLocalSubscribers(next, m.locals.installed());
+      const next = this.#restart(action.seed, m.profile);
       next.logs.emit(next.nowMs, "scenario.action", { action: action.action, detail: `seed=${action.seed} dropped=${dropped}` });
       evaluateAlarms(next);
       return { ok: true, action: action.action, detail: { seed: action.seed, dropped } };
     }
     return applyAction(m, action);
+  }
+
+  /** A fresh data plane at the same instant: what survives a reboot (configuration, logs, session ids, an upgrade under way) carried over. */
+  #restart(seed: number, profile: Profile): Model {
+    const m = this.#m;
+    const next = new Model(profile, seed, m.nowMs, m.logs);
+    next.nextSessionId = m.nextSessionId;
+    next.pendingMs = m.pendingMs;
+    next.maintenance = m.maintenance;
+    // The licence is the appliance's, not the data plane's: it survives the reboot.
+    next.licence = m.licence;
+    next.licenceState = m.licenceState;
+    this.#m = next;
+    // The configuration survives a reboot: the pools, the RADIUS servers and the local subscriber table are installed again.
+    next.installPools(m.poolConfigs);
+    next.radius.setServers(m.radius.settings());
+    installLocalSubscribers(next, m.locals.installed());
+    return next;
+  }
+
+  /** One sub-step, then an upgrade's reboot when it falls due (before the step too, should a skipped gap have passed it). */
+  #subStep(): void {
+    if (rebootDue(this.#m)) this.#reboot();
+    subStep(this.#m);
+    if (rebootDue(this.#m)) this.#reboot();
+  }
+
+  /** An upgrade's reboot: every remaining session drops, and a fresh data plane boots (with the boot profile) once the reboot is over. */
+  #reboot(): void {
+    const m = this.#m;
+    noteReboot(m);
+    const next = this.#restart(m.seed, this.#bootProfile?.() ?? m.profile);
+    next.bootedMs = m.maintenance?.plan.upMs ?? m.nowMs;
+    evaluateAlarms(next);
+  }
+
+  // Software upgrade and system views
+
+  /** Sets what an upgrade's reboot boots with (called at the reboot, so it sees the configuration as it is then). */
+  onReboot(bootProfile: () => Profile): void {
+    this.#bootProfile = bootProfile;
+  }
+
+  /** Starts an accepted upgrade (upgrade.ts): the model drains, reboots and comes back on the plan's instants. */
+  beginUpgrade(plan: UpgradePlan): void {
+    const m = this.#m;
+    m.maintenance = startMaintenance(plan);
+    m.logs.emit(m.nowMs, "upgrade.started", { packageId: plan.packageId, version: plan.version, drain: plan.drain, rebootUtc: isoTime(plan.rebootMs), upUtc: isoTime(plan.upMs) });
+  }
+
+  /** Abandons an upgrade before its reboot (the appliance restarted while installing or draining): sessions are admitted again. */
+  abandonUpgrade(): void {
+    this.#m.maintenance = null;
+  }
+
+  /** The upgrade under way or last completed in this data plane, with its progress; null when none. */
+  upgrade(): (Maintenance & { phase: ReturnType<typeof upgradePhase>; sessions: number }) | null {
+    const m = this.#m;
+    return m.maintenance ? { ...structuredClone(m.maintenance), phase: upgradePhase(m.maintenance.plan, m.nowMs), sessions: m.store.liveCount } : null;
+  }
+
+  /** When this data plane booted (creation, reseed, or the end of an upgrade's reboot). */
+  get bootedMs(): number {
+    return this.#m.bootedMs;
+  }
+
+  /** False while an upgrade's reboot has the data plane down. */
+  get forwarding(): boolean {
+    const maintenance = this.#m.maintenance;
+    return !maintenance || upgradePhase(maintenance.plan, this.#m.nowMs) !== "rebooting";
+  }
+
+  /** Each port's newest rates: the metrics history's newest point, as every endpoint shows them. */
+  portRates(): PortLoad[] {
+    const newest = (values: number[]) => values[values.length - 1] ?? 0;
+    return this.metricsHistory("1h").ports.map((p) => ({ portId: p.portId, label: p.label, rxBps: newest(p.rxBps), txBps: newest(p.txBps) }));
+  }
+
+  /** CPU and memory utilisation derived from the sessions and the newest port rates. */
+  systemLoad(ports: readonly PortLoad[] = this.portRates()): SystemLoad {
+    return systemLoad(this.#m.profile, this.#m.store.liveCount, ports);
+  }
+
+  /** The hardware inventory at the simulated now (hardware.ts). */
+  inventory(identity: HardwareIdentity): HardwareInventory {
+    const ports = this.portRates();
+    return hardwareInventory(identity, this.#m.profile, this.#m.nowMs, ports, this.systemLoad(ports));
+  }
+
+  /** The interface table at the simulated now (interfaces.ts). */
+  interfaces(identity: HardwareIdentity): InterfaceRow[] {
+    const m = this.#m;
+    return interfaceTable({
+      identity,
+      ports: m.profile.ports,
+      rates: this.portRates(),
+      sessions: this.sessionSummary().byPort,
+      counters: m.portCounters,
+      forwarding: this.forwarding,
+      bootedMs: m.bootedMs,
+    });
   }
 
   #report(subSteps: number, skipped: number): StepReport {

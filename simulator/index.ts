@@ -49,3 +49,6 @@ export {
   type LicenceStatus,
   type LicenceTerms,
 } from "./licence.ts";
+export { DRAIN_SECONDS, INSTALL_SECONDS, REBOOT_SECONDS, planUpgrade, upgradePhase, type Maintenance, type UpgradePhase, type UpgradePlan } from "./upgrade.ts";
+export { chassisOf, portHardware, type HardwareIdentity, type HardwareInventory, type PortLoad, type SystemLoad } from "./hardware.ts";
+export type { InterfaceRow } from "./interfaces.ts";

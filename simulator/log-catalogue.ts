@@ -30,7 +30,7 @@ export const LOG_CATALOGUE = {
     severity: "info",
     fields: ["sessionId", "username", "encap", "cause", "uptimeSeconds"],
     meaning:
-      "a session went down; cause is churn, lease-expired, admin-reset, scenario, reseed, local-subscriber-removed, local-subscriber-changed, static-address-claimed or pool-reconfigured (sampled like session.up; local-subscriber-removed, local-subscriber-changed and static-address-claimed always logged; pool-reconfigured counted in pool.reconfigured)",
+      "a session went down; cause is churn, lease-expired, admin-reset, admin-reboot (drained for a software upgrade), scenario, reseed, local-subscriber-removed, local-subscriber-changed, static-address-claimed or pool-reconfigured (sampled like session.up; local-subscriber-removed, local-subscriber-changed and static-address-claimed always logged; pool-reconfigured counted in pool.reconfigured)",
   },
   "session.setup-failed": {
     severity: "warning",
@@ -148,6 +148,31 @@ export const LOG_CATALOGUE = {
     fields: ["from", "to", "mode", "licenceId", "expiresAtUtc"],
     meaning: "the licence state changed (Dev, Licensed, Grace, Lapsed), by activation, a lease, a renewal or the clock; warning when it enters Grace or Lapsed",
   },
+  "upgrade.started": {
+    severity: "notice",
+    fields: ["packageId", "version", "drain", "rebootUtc", "upUtc"],
+    meaning: "a software upgrade was accepted: the image is being installed; the appliance reboots at rebootUtc and forwards again at upUtc",
+  },
+  "upgrade.draining": {
+    severity: "warning",
+    fields: ["packageId", "version", "sessions", "drainSeconds"],
+    meaning: "the image is installed and the graceful drain began: no new sessions are admitted and the live ones are ended evenly over drainSeconds",
+  },
+  "upgrade.drain": {
+    severity: "info",
+    fields: ["packageId", "ended", "remaining", "refused"],
+    meaning: "one 10 s step of a drain: sessions ended (cause admin-reboot), sessions still up, setup attempts refused",
+  },
+  "upgrade.rebooting": {
+    severity: "warning",
+    fields: ["packageId", "version", "sessionsDropped", "upUtc"],
+    meaning: "the appliance rebooted into the new image; sessionsDropped were still up and dropped without notice; the data plane forwards again at upUtc",
+  },
+  "upgrade.complete": {
+    severity: "notice",
+    fields: ["packageId", "version", "fromVersion", "downSeconds"],
+    meaning: "the appliance is up on the new software version; subscribers reconnect",
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 /**
@@ -185,6 +210,10 @@ export const EXTERNAL_LOG_CATALOGUE = {
     meaning:
       "an operator asked the data plane to transmit a diagnostics frame (`emit: true`); emitted is false when a stage dropped it first (lastStage and verdict say where and why); egressPortId -1 is the core uplink or an L2TP tunnel",
   },
+  "audit.upgrade.stage": { severity: "notice", fields: ["packageId", "version", "size", "sha256", "replaced", "actor"], meaning: "a software package was staged (replaced: the id of the package it replaced, or null)" },
+  "audit.upgrade.rejected": { severity: "warning", fields: ["size", "reason", "actor"], meaning: "a package offered for staging was refused (422): not a bngfleet package, a bad manifest, or a payload that does not match its sha256" },
+  "audit.upgrade.apply": { severity: "notice", fields: ["packageId", "version", "fromVersion", "drain", "actor"], meaning: "an operator asked for the staged package to be applied" },
+  "upgrade.failed": { severity: "error", fields: ["packageId", "version", "reason"], meaning: "a software upgrade failed before the reboot (the appliance restarted meanwhile); the running version is unchanged and the package stays staged" },
   "audit.scenario": { severity: "notice", fields: ["action", "actor"], meaning: "a scenario action was requested through the control surface" },
   "config.commit": {
     severity: "notice",

@@ -18,6 +18,8 @@ import { LocalTable } from "./local-subscribers.ts";
 import { Random } from "./random.ts";
 import { SessionStore } from "./sessions.ts";
 import { SubscriberBase, blankAttrs, type SubscriberAttrs } from "./subscribers.ts";
+import { PortCounters } from "./interfaces.ts";
+import type { Maintenance } from "./upgrade.ts";
 
 /** Pool family indices used by the pool lookup table. */
 export const FAMILY_V4 = 0;
@@ -85,6 +87,12 @@ export class Model {
   /** Per-port rate sums of the latest sub-step, in bits per second. */
   portRx: Float64Array;
   portTx: Float64Array;
+  /** Per-port traffic counters since this data plane booted (interfaces.ts). */
+  readonly portCounters: PortCounters;
+  /** When this data plane booted: its creation, a reseed, or the end of an upgrade's reboot. */
+  bootedMs: number;
+  /** A software upgrade under way or just done (upgrade.ts); null when none. */
+  maintenance: Maintenance | null = null;
 
   constructor(profile: Profile, seed: number, startTimeMs: number, logs?: LogRing) {
     this.profile = profile;
@@ -114,6 +122,8 @@ export class Model {
     this.metrics = new MetricsRing(profile.ports.length);
     this.portRx = new Float64Array(profile.ports.length);
     this.portTx = new Float64Array(profile.ports.length);
+    this.portCounters = new PortCounters(profile.ports.length);
+    this.bootedMs = this.nowMs;
   }
 
   /** Builds fresh pools (nothing held but their statics) from definitions: at start, at a restore and at a reseed. */

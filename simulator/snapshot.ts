@@ -16,6 +16,7 @@ import { Model, type Tally } from "./model.ts";
 import type { PoolDefinition } from "./pool-rules.ts";
 import type { Profile } from "./profile.ts";
 import { Random, mix32, type RandomState } from "./random.ts";
+import type { Maintenance } from "./upgrade.ts";
 
 /** Snapshot format identifier. */
 export const SNAPSHOT_FORMAT = "bngfleet-sim/1";
@@ -88,6 +89,9 @@ export function snapshotModel(m: Model): GatewaySnapshot {
     l2tp: m.l2tp.exportState(hw),
     licence: { terms: m.licence, state: m.licenceState },
     daemonsDown: [...m.daemonsDown],
+    bootedMs: m.bootedMs,
+    portCounters: m.portCounters.exportState(),
+    maintenance: m.maintenance as unknown as Json,
   };
   const blobs: ArrayBuffer[] = [];
   const meta = lift(state, blobs);
@@ -149,6 +153,9 @@ export function restoreModel(
   // Snapshots written before L2TP tunnels existed: the live sessions are put on tunnels as they stand.
   else for (const slot of st.store.live) m.l2tp.attach(m, slot);
   m.daemonsDown = new Set(st.daemonsDown ?? []);
+  if (typeof st.bootedMs === "number") m.bootedMs = st.bootedMs;
+  m.portCounters.importState(st.portCounters);
+  m.maintenance = st.maintenance ?? null;
   return { ok: true, model: m };
 }
 
@@ -185,6 +192,10 @@ interface SnapshotState {
   licence?: { terms: LicenceTerms; state: LicenceState };
   /** Absent in snapshots written before daemon faults existed: none. */
   daemonsDown?: string[];
+  /** Absent in snapshots written before the system endpoints: the restored instant, counters from zero, no upgrade. */
+  bootedMs?: number;
+  portCounters?: Float64Array;
+  maintenance?: Maintenance | null;
 }
 
 /** Replaces typed arrays by blob markers. */

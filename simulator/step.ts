@@ -17,6 +17,7 @@ import { setupSession, teardownSession } from "./lifecycle.ts";
 import { connectLocalSubscribers } from "./local-sessions.ts";
 import type { Model } from "./model.ts";
 import { packetsPerSecond, runTraffic } from "./traffic.ts";
+import { drainStep, maintenanceGate } from "./upgrade.ts";
 
 /** Runs one sub-step. */
 export function subStep(m: Model): void {
@@ -24,6 +25,9 @@ export function subStep(m: Model): void {
   m.tick++;
   m.resetTally();
   const now = m.nowMs;
+  // A software upgrade may close admission (drain) or stop the data plane altogether (reboot).
+  const gate = maintenanceGate(m);
+  if (gate === "down") return;
   const p = m.profile;
   m.cgn.beginStep();
   for (const pool of m.pools) pool.expire(now);
@@ -39,15 +43,20 @@ export function subStep(m: Model): void {
   const arrivals = m.rng.poisson(p.churn.connectsPerSecond * churn * SUB_STEP_SECONDS);
   const deficit = p.population.steadyStateSessions - m.store.liveCount;
   const attempts = Math.min(Math.floor(p.population.setupsPerSecond * SUB_STEP_SECONDS), Math.max(arrivals, deficit));
-  for (let k = 0; k < attempts && m.offlineCount > 0; k++) {
-    const sub = m.offline[m.rng.int(m.offlineCount)] ?? 0;
-    setupSession(m, sub);
+  if (gate === "closed") {
+    drainStep(m, Math.min(attempts, m.offlineCount));
+  } else {
+    for (let k = 0; k < attempts && m.offlineCount > 0; k++) {
+      const sub = m.offline[m.rng.int(m.offlineCount)] ?? 0;
+      setupSession(m, sub);
+    }
+    // Configured local subscribers are not drawn by arrivals: each offline one tries by itself.
+    connectLocalSubscribers(m);
   }
-  // Configured local subscribers are not drawn by arrivals: each offline one tries by itself.
-  connectLocalSubscribers(m);
 
   const lapsed = runTraffic(m);
   for (const slot of lapsed) teardownSession(m, slot, "lease-expired");
+  m.portCounters.add(m.portRx, m.portTx);
 
   m.cgn.tick(now, m.rng);
   m.cgn.endStep();

@@ -8,7 +8,7 @@ import { Router, type IRequest } from "itty-router";
 import type { z } from "zod";
 import { authenticate } from "../auth/authenticate.ts";
 import type { ApplianceContext } from "../fleet/context.ts";
-import { readJsonBody } from "./body.ts";
+import { isOctetStream, readBytesBody, readJsonBody } from "./body.ts";
 import { StatusError, problemResponse, type FieldError } from "./problem.ts";
 import { pathPattern, type Route } from "./route.ts";
 
@@ -44,13 +44,17 @@ async function run(route: Route, request: IRequest, appliance: ApplianceContext)
   const params = validate(route.params, decodeParams(request.params), "path");
   const query = validate(route.query, request.query, "query");
   let body: unknown;
-  if (route.body) {
-    const raw = await readJsonBody(request as unknown as Request);
+  let bytes: Uint8Array | undefined;
+  if (route.body && route.octetStream && isOctetStream(request.headers.get("content-type"))) {
+    bytes = await readBytesBody(request as unknown as Request, route.octetStream.maxBytes);
+    if (bytes.length === 0) throw new StatusError(400, "the request body is empty");
+  } else if (route.body) {
+    const raw = await readJsonBody(request as unknown as Request, route.octetStream ? "application/octet-stream" : undefined);
     if (raw === undefined && !route.bodyOptional) throw new StatusError(400, "a JSON request body is required");
     body = raw === undefined ? undefined : validate(route.body, raw, "body");
   }
   const responseHeaders = new Headers();
-  const result = await route.handle({ request: request as unknown as Request, appliance, principal, params, query, body, responseHeaders });
+  const result = await route.handle({ request: request as unknown as Request, appliance, principal, params, query, body, bytes, responseHeaders });
   const response = result instanceof Response ? result : Response.json(result);
   responseHeaders.forEach((value, name) => response.headers.append(name, value));
   return response;

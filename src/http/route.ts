@@ -29,6 +29,8 @@ export interface RouteContext<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /** The raw body of an `octetStream` route sent as application/octet-stream (`body` is then undefined). */
+  bytes?: Uint8Array | undefined;
   /** Headers to add to the response (e.g. Set-Cookie). */
   responseHeaders: Headers;
 }
@@ -51,6 +53,8 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   body?: B;
   /** A body schema that also accepts an empty body (e.g. the alarm test). */
   bodyOptional?: boolean;
+  /** The route also takes its body as `application/octet-stream` bytes, up to `maxBytes` (the upgrade package). */
+  octetStream?: { maxBytes: number; description: string };
   /** `status`: the success status when it is not 200 (a redirect answers with a Location and no body). */
   response: { description: string; schema?: z.ZodType; contentType?: string; status?: number };
   /** Served but left out of the OpenAPI document (the reference viewer's static files). */

@@ -93,7 +93,7 @@ const ERROR_TEXT: Record<number, string> = {
   405: "method not allowed here (see Allow)",
   409: "conflicts with the current state (a lapsed licence also refuses configuration commits with 409)",
   413: "request body too large",
-  415: "request body is not JSON",
+  415: "request body is not JSON (nor application/octet-stream where the operation takes it)",
   422: "configuration validation rejected the change, or the licensing service refused a token or lease",
   423: "account and source IP locked out",
   502: "a peer or identity provider could not be reached, or answered wrongly",
@@ -105,7 +105,7 @@ function operation(route: Route, components: Components) {
   const floor = floorOf(route);
   const errors = new Set<number>(route.errors ?? []);
   if (route.params || route.query || route.body) errors.add(400);
-  if (route.body) errors.add(415);
+  if (route.body) [413, 415].forEach((s) => errors.add(s));
   if (floor !== "anonymous") [401, 403].forEach((s) => errors.add(s));
   const status = route.response.status ?? 200;
   const redirect = status >= 300 && status < 400 ? { headers: { location: { description: "where the browser goes next", schema: { type: "string" } } } } : {};
@@ -132,7 +132,17 @@ function operation(route: Route, components: Components) {
     "x-fleet-proxy": route.fp === true,
     parameters: [...parameters(route.params, "path", components), ...parameters(route.query, "query", components)],
     ...(route.body
-      ? { requestBody: { required: !route.bodyOptional, content: { "application/json": { schema: components.convert(route.body, "input") } } } }
+      ? {
+          requestBody: {
+            required: !route.bodyOptional,
+            content: {
+              "application/json": { schema: components.convert(route.body, "input") },
+              ...(route.octetStream
+                ? { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream", description: route.octetStream.description } } }
+                : {}),
+            },
+          },
+        }
       : {}),
     responses,
   };

@@ -31,6 +31,7 @@ import { licensingRoutes } from "./licensing.ts";
 import { routingRoutes } from "./routing.ts";
 import { routingConfigRoutes } from "./routing-config.ts";
 import { ipsecRoutes } from "./ipsec.ts";
+import { upgradeRoutes } from "./upgrade.ts";
 
 export const routes: Route[] = [
   ...loginRoutes,
@@ -62,6 +63,7 @@ export const routes: Route[] = [
   ...routingRoutes,
   ...routingConfigRoutes,
   ...ipsecRoutes,
+  ...upgradeRoutes,
   ...scenarioRoutes,
   ...referenceRoutes(() => routes),
 ];

@@ -3,7 +3,6 @@ import { z } from "zod";
 import { route } from "../http/route.ts";
 import { EXPOSITION_CONTENT_TYPE, renderExposition } from "../metrics/exposition.ts";
 import { scrapeFamilies } from "../metrics/families.ts";
-import { SOFTWARE_VERSION } from "../../durable-objects/appliance.ts";
 
 const int32 = z.int32();
 const series = z.array(int32);
@@ -57,8 +56,8 @@ export const metricsRoutes = [
     credentials: "bearer",
     response: { description: "the scrape", contentType: EXPOSITION_CONTENT_TYPE },
     handle: async (ctx) => {
-      const state = await ctx.appliance.stub.dataPlane().scrape();
-      return new Response(renderExposition(scrapeFamilies(state, SOFTWARE_VERSION)), {
+      const [state, softwareVersion] = await Promise.all([ctx.appliance.stub.dataPlane().scrape(), ctx.appliance.stub.upgrade().softwareVersion()]);
+      return new Response(renderExposition(scrapeFamilies(state, softwareVersion)), {
         headers: { "content-type": EXPOSITION_CONTENT_TYPE, "cache-control": "no-store" },
       });
     },

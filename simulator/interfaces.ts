@@ -1,0 +1,130 @@
+/**
+ * The interface table: one row per data-plane port (the profile's, with the
+ * session summary's `portId` and `label`), plus the loopback and the
+ * management port. Rates are the metrics history's newest point; byte and
+ * packet counters are kept per port from the same per-step sums, so they
+ * only grow while the data plane runs and restart at its boot (the row's
+ * `countersSinceUtc`, like SNMP's ifCounterDiscontinuityTime).
+ */
+import { SUB_STEP_SECONDS, isoTime } from "./clock.ts";
+import { macAt, portHardware, type HardwareIdentity, type PortLoad } from "./hardware.ts";
+import { PORT_MTU } from "./ping.ts";
+import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./traffic.ts";
+
+/** Cumulative per-port traffic since the data plane booted. */
+export class PortCounters {
+  /** Per port: rx bytes, tx bytes, rx packets, tx packets. */
+  #values: Float64Array;
+
+  constructor(ports: number) {
+    this.#values = new Float64Array(ports * 4);
+  }
+
+  /** Adds one sub-step of the per-port rates (bits per second, rx = from subscribers). */
+  add(rxBps: Float64Array, txBps: Float64Array): void {
+    const v = this.#values;
+    for (let p = 0; p < rxBps.length; p++) {
+      const rx = rxBps[p] ?? 0;
+      const tx = txBps[p] ?? 0;
+      v[p * 4] = (v[p * 4] ?? 0) + (rx / 8) * SUB_STEP_SECONDS;
+      v[p * 4 + 1] = (v[p * 4 + 1] ?? 0) + (tx / 8) * SUB_STEP_SECONDS;
+      v[p * 4 + 2] = (v[p * 4 + 2] ?? 0) + Math.round((rx / (8 * UP_PACKET_BYTES)) * SUB_STEP_SECONDS);
+      v[p * 4 + 3] = (v[p * 4 + 3] ?? 0) + Math.round((tx / (8 * DOWN_PACKET_BYTES)) * SUB_STEP_SECONDS);
+    }
+  }
+
+  /** One port's counters, whole bytes and packets. */
+  of(port: number): { rxBytes: number; txBytes: number; rxPackets: number; txPackets: number } {
+    const v = this.#values;
+    return { rxBytes: Math.floor(v[port * 4] ?? 0), txBytes: Math.floor(v[port * 4 + 1] ?? 0), rxPackets: v[port * 4 + 2] ?? 0, txPackets: v[port * 4 + 3] ?? 0 };
+  }
+
+  /** The state, for snapshots. */
+  exportState(): Float64Array {
+    return this.#values.slice();
+  }
+
+  /** Restores a snapshot's state (ignored when the port count differs). */
+  importState(values: Float64Array | undefined): void {
+    if (values && values.length === this.#values.length) this.#values.set(values);
+  }
+}
+
+/** Interface error and discard counters: a fixed, tiny share of the packets (per port), so they only grow with them. */
+function faults(id: HardwareIdentity, portId: number, c: ReturnType<PortCounters["of"]>) {
+  const k = 1 + ((Math.imul(portId + 1, 0x9e3779b1) ^ id.seed) >>> 0) % 5;
+  return {
+    rxErrors: Math.floor(c.rxPackets * k * 2e-10),
+    txErrors: 0,
+    // Ingress policing of out-of-contract subscriber traffic, egress shaper tail drops.
+    rxDiscards: Math.floor(c.rxPackets * k * 4e-7),
+    txDiscards: Math.floor(c.txPackets * k * 1e-6),
+  };
+}
+
+/** A row of the interface table. */
+export interface InterfaceRow {
+  name: string;
+  description: string;
+  type: "ethernet" | "loopback" | "management";
+  portId: number | null;
+  label: string | null;
+  adminState: "up" | "down";
+  operState: "up" | "down";
+  speedMbps: number | null;
+  mtu: number;
+  mac: string | null;
+  rxBps: number;
+  txBps: number;
+  counters: { rxBytes: number; txBytes: number; rxPackets: number; txPackets: number; rxErrors: number; txErrors: number; rxDiscards: number; txDiscards: number };
+  countersSinceUtc: string;
+  sessions: number | null;
+}
+
+/** What the table is built from, all read at one instant. */
+export interface InterfaceInputs {
+  identity: HardwareIdentity;
+  ports: readonly { portId: number; label: string }[];
+  /** The metrics history's newest point per port. */
+  rates: readonly PortLoad[];
+  /** The session summary's `byPort`. */
+  sessions: readonly { portId: number; count: number }[];
+  counters: PortCounters;
+  /** False while the data plane reboots: the data-plane ports are down. */
+  forwarding: boolean;
+  bootedMs: number;
+}
+
+/** The interface table: the data-plane ports in profile order, then `lo0` and the management port. */
+export function interfaceTable(input: InterfaceInputs): InterfaceRow[] {
+  const since = isoTime(input.bootedMs);
+  const rows: InterfaceRow[] = input.ports.map((port, i) => {
+    const hw = portHardware(port);
+    const rate = input.rates.find((r) => r.portId === port.portId);
+    const counts = input.counters.of(i);
+    return {
+      name: hw.name,
+      description: hw.description,
+      type: "ethernet",
+      portId: port.portId,
+      label: port.label,
+      adminState: "up",
+      operState: input.forwarding ? "up" : "down",
+      speedMbps: hw.speedMbps,
+      mtu: PORT_MTU,
+      mac: macAt(input.identity, 2 + i),
+      rxBps: rate?.rxBps ?? 0,
+      txBps: rate?.txBps ?? 0,
+      counters: { ...counts, ...faults(input.identity, port.portId, counts) },
+      countersSinceUtc: since,
+      sessions: input.sessions.find((s) => s.portId === port.portId)?.count ?? 0,
+    };
+  });
+  const quiet = { rxBytes: 0, txBytes: 0, rxPackets: 0, txPackets: 0, rxErrors: 0, txErrors: 0, rxDiscards: 0, txDiscards: 0 };
+  rows.push(
+    { name: "lo0", description: "router id and service addresses", type: "loopback", portId: null, label: null, adminState: "up", operState: "up", speedMbps: null, mtu: 65535, mac: null, rxBps: 0, txBps: 0, counters: quiet, countersSinceUtc: since, sessions: null },
+    // The management plane answers this API, so it is up even while the data plane reboots; its traffic is not modelled.
+    { name: "mgmt0", description: "out-of-band management", type: "management", portId: null, label: null, adminState: "up", operState: "up", speedMbps: 1000, mtu: 1500, mac: macAt(input.identity, 1), rxBps: 0, txBps: 0, counters: quiet, countersSinceUtc: since, sessions: null },
+  );
+  return rows;
+}

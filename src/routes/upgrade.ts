@@ -1,0 +1,175 @@
+/**
+ * SystemUpgrade (spec "System upgrade and diagnostics"): status, staging a
+ * package ("stages package bytes only; apply is a separate action") and
+ * applying it (ApplyRequest `id`, `drain`). Stage and apply follow the
+ * spec's common rule: `operator` (`/system` is not a super-user prefix).
+ * Both are local to this appliance and audited in the log ring.
+ */
+import { z } from "zod";
+import { route } from "../http/route.ts";
+import { StatusError } from "../http/problem.ts";
+import { DateTime } from "../schemas/common.ts";
+import { unwrap } from "../schemas/outcome.ts";
+import { actorName } from "../schemas/principal.ts";
+import { MAX_PACKAGE_BYTES, fromBase64 } from "../upgrade/package.ts";
+import { DRAIN_SECONDS, INSTALL_SECONDS, REBOOT_SECONDS } from "../../simulator/index.ts";
+
+const UpgradeStateEnum = z
+  .enum(["idle", "staged", "applying", "draining", "rebooting", "failed"])
+  .meta({
+    description:
+      "`idle`: nothing staged; `staged`: a package waits to be applied; `applying`: its image is being installed; `draining`: subscribers are being drained; " +
+      "`rebooting`: the data plane is down; `failed`: the last apply failed (the package stays staged) and nothing was staged since",
+  });
+
+const StagedPackage = z
+  .object({
+    id: z.string().meta({ description: "`pkg-` and the first 16 hex digits of `sha256`: the same bytes stage under the same id" }),
+    name: z.string().meta({ description: "always `bngfleet`" }),
+    version: z.string().meta({ description: "the manifest's version" }),
+    size: z.int().meta({ description: "bytes of the whole package" }),
+    sha256: z.string().meta({ description: "SHA-256 of the whole package, as `sha256sum` prints it" }),
+    payloadSha256: z.string().meta({ description: "the manifest's `sha256`, which the payload matched" }),
+    notes: z.string().nullable(),
+    stagedUtc: DateTime,
+    stagedBy: z.string().meta({ description: "the acting principal (`token:<name>` or `user:<name>`)" }),
+  })
+  .meta({ id: "StagedPackage" });
+
+const UpgradeResult = z
+  .object({
+    packageId: z.string(),
+    fromVersion: z.string(),
+    toVersion: z.string(),
+    drain: z.boolean(),
+    outcome: z.enum(["succeeded", "failed"]),
+    reason: z.string().nullable().meta({ description: "why it failed; null on success" }),
+    requestedUtc: DateTime,
+    completedUtc: DateTime.meta({ description: "when the data plane was up on the new version, or when the failure was noticed" }),
+    requestedBy: z.string(),
+    sessionsDrained: z.int().meta({ description: "sessions ended gracefully by the drain (cause `admin-reboot`)" }),
+    sessionsDropped: z.int().meta({ description: "sessions still up at the reboot, dropped by it" }),
+  })
+  .meta({ id: "UpgradeResult" });
+
+const UpgradeProgress = z
+  .object({
+    packageId: z.string(),
+    fromVersion: z.string(),
+    toVersion: z.string(),
+    drain: z.boolean(),
+    phase: z.enum(["applying", "draining", "rebooting"]),
+    requestedUtc: DateTime,
+    requestedBy: z.string(),
+    installedUtc: DateTime.meta({ description: "the image is installed; the drain (if any) starts" }),
+    rebootUtc: DateTime.meta({ description: "the appliance reboots; sessions still up are dropped" }),
+    upUtc: DateTime.meta({ description: "the data plane forwards again, on `toVersion`" }),
+    sessions: z.int().meta({ description: "sessions up now" }),
+    sessionsAtDrainStart: z.int().nullable(),
+    sessionsDrained: z.int(),
+    setupsRefused: z.int().meta({ description: "setup attempts refused while draining" }),
+  })
+  .meta({ id: "UpgradeProgress" });
+
+const UpgradeStatus = z
+  .object({
+    asOfUtc: DateTime.meta({ description: "simulated now" }),
+    runningVersion: z.string().meta({ description: "the version running now, e.g. `0.1.0`" }),
+    softwareVersion: z.string().meta({ description: "as health and status report it, e.g. `bngfleet 0.1.0`" }),
+    state: UpgradeStateEnum,
+    staged: StagedPackage.nullable(),
+    applying: UpgradeProgress.nullable().meta({ description: "the apply under way; null when none" }),
+    lastResult: UpgradeResult.nullable(),
+    history: z.array(UpgradeResult).meta({ description: "finished applies, newest first, at most 20" }),
+  })
+  .meta({ id: "UpgradeStatus" });
+
+const MAX_BASE64 = Math.ceil(MAX_PACKAGE_BYTES / 3) * 4;
+
+const StageRequest = z
+  .object({
+    package: z.base64().meta({ description: `the package file in standard base64 (at most ${MAX_PACKAGE_BYTES} bytes decoded)` }),
+  })
+  .meta({ id: "UpgradeStageRequest", description: "the JSON form of the upload; the same bytes may be sent as application/octet-stream instead" });
+
+const StageResult = StagedPackage.extend({
+  replaced: z.string().nullable().meta({ description: "the id of the package this one replaced in the standby slot; null when none was staged" }),
+}).meta({ id: "UpgradeStageResult" });
+
+const ApplyRequest = z
+  .object({
+    id: z.string().min(1).max(64).meta({ description: "the staged package's id" }),
+    drain: z.boolean().meta({ description: `true: drain subscribers gracefully over ${DRAIN_SECONDS} s before the reboot; false: reboot as soon as the image is installed, dropping every session` }),
+  })
+  .meta({ id: "ApplyRequest" });
+
+const ApplyResult = z
+  .object({
+    packageId: z.string(),
+    fromVersion: z.string(),
+    toVersion: z.string(),
+    drain: z.boolean(),
+    state: z.literal("applying"),
+    requestedUtc: DateTime,
+    installedUtc: DateTime,
+    rebootUtc: DateTime,
+    upUtc: DateTime,
+    sessions: z.int().meta({ description: "sessions up when the apply was accepted" }),
+  })
+  .meta({ id: "UpgradeApplyResult", description: "the accepted plan; poll GET /system/upgrade for progress" });
+
+const FORMAT = `A package (\`.bngpkg\`) is the 8 bytes \`BNGPKG1\\n\`, then a manifest, one line of JSON ended by a newline: \`{"name":"bngfleet","version":"0.2.0","sha256":"<hex>"}\` \
+(\`notes\` optional), then the payload: every remaining byte, at least one. \`sha256\` is the payload's SHA-256 in lower-case hex. At most ${MAX_PACKAGE_BYTES} bytes in all. \
+\`npm run -s upgrade-package -- 0.2.0 > bngfleet-0.2.0.bngpkg\` builds one; by hand: \
+\`{ printf 'BNGPKG1\\n{"name":"bngfleet","version":"0.2.0","sha256":"%s"}\\n' "$(sha256sum image | cut -c1-64)"; cat image; } > pkg\`.`;
+
+export const upgradeRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/system/upgrade",
+    section: "SystemUpgrade",
+    summary: "Upgrade status: running version, staged package, apply under way, results",
+    description:
+      `An apply runs on the simulated clock: \`applying\` (the image installs, ${INSTALL_SECONDS} s), \`draining\` (with \`drain: true\`: no new sessions, the live ones ended evenly over ${DRAIN_SECONDS} s with cause \`admin-reboot\`), ` +
+      `\`rebooting\` (${REBOOT_SECONDS} s: the data plane is down, sessions still up are dropped), then the new version runs and subscribers reconnect; the state returns to \`idle\` and the result heads \`history\`. ` +
+      "A restart of the appliance before the reboot fails the apply (`failed`, the old version keeps running, the package stays staged); after it, the apply completes. " +
+      "Every step is in the log ring: `upgrade.started`, `upgrade.draining`, `upgrade.drain`, `upgrade.rebooting`, `upgrade.complete`, `upgrade.failed`.",
+    response: { description: "UpgradeStatus", schema: UpgradeStatus },
+    handle: (ctx): Promise<z.infer<typeof UpgradeStatus>> => ctx.appliance.stub.upgrade().status(),
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/system/upgrade/stage",
+    section: "SystemUpgrade",
+    summary: "Stage a software package (apply is a separate action)",
+    description:
+      `${FORMAT} Send it as \`application/octet-stream\` (\`curl --data-binary @pkg -H 'content-type: application/octet-stream'\`) or as JSON \`{"package": "<base64>"}\`. ` +
+      "Staging checks the package and keeps it in the appliance's standby slot, replacing a package staged before; nothing runs until POST /system/upgrade/apply. " +
+      "413 above the size limit; 422 for a package that fails a check (`errors[0].pointer` says where: `#/magic`, `#/manifest/<field>`, `#/payload`); 409 while an apply is under way. " +
+      "`operator`, the spec's common rule for mutations outside /auth, /config, /vrfs, /routing/config and /cgn. Audited (`audit.upgrade.stage`, refusals `audit.upgrade.rejected`).",
+    body: StageRequest,
+    octetStream: { maxBytes: MAX_PACKAGE_BYTES, description: "the package file, verbatim" },
+    response: { description: "the staged package", schema: StageResult },
+    errors: [409, 413, 422],
+    handle: async (ctx): Promise<z.infer<typeof StageResult>> => {
+      if (!ctx.bytes && ctx.body.package.length > MAX_BASE64) throw new StatusError(413, `packages are at most ${MAX_PACKAGE_BYTES} bytes`);
+      const bytes = ctx.bytes ?? fromBase64(ctx.body.package);
+      if (bytes.length > MAX_PACKAGE_BYTES) throw new StatusError(413, `packages are at most ${MAX_PACKAGE_BYTES} bytes`);
+      const result = unwrap(await ctx.appliance.stub.upgrade().stage(bytes, actorName(ctx.principal!)));
+      return { ...result.staged, replaced: result.replaced };
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/system/upgrade/apply",
+    section: "SystemUpgrade",
+    summary: "Apply the staged package: install, optionally drain, reboot into it",
+    description:
+      "Accepted at once (200 with the plan's instants); the apply then runs on the simulated clock (see GET /system/upgrade). 404 when `id` is not the staged package; " +
+      "409 when nothing is staged or an apply is already under way. The staged version may equal the running one (a reinstall). `operator`, as staging; audited (`audit.upgrade.apply`).",
+    body: ApplyRequest,
+    response: { description: "the accepted apply", schema: ApplyResult },
+    errors: [404, 409],
+    handle: async (ctx): Promise<z.infer<typeof ApplyResult>> => unwrap(await ctx.appliance.stub.upgrade().apply(ctx.body.id, ctx.body.drain, actorName(ctx.principal!))).result,
+  }),
+];
