@@ -176,6 +176,21 @@ export class AlarmBook {
     return { cleared: true, id, instance };
   }
 
+  /**
+   * Clears every active alarm with its event, as the data plane goes down (a
+   * reboot or reseed): sinks and syslog hear each one end; the new data plane
+   * raises again whatever still holds.
+   */
+  clearAll(nowMs: number): void {
+    for (const [k, active] of this.#active) {
+      this.#active.delete(k);
+      this.#latched.delete(k);
+      this.#stats.cleared++;
+      this.#stats.events++;
+      this.#logs.emit(nowMs, "alarm.clear", { id: active.id, instance: active.instance, manual: false });
+    }
+  }
+
   /** Drops every active alarm and latch without events (a reseed restarts the data plane). */
   reset(): void {
     this.#active.clear();

@@ -454,6 +454,7 @@ export class Gateway {
   /** A fresh data plane at the same instant: what survives a reboot (configuration, logs, session ids, an upgrade under way) carried over. */
   #restart(seed: number, profile: Profile): Model {
     const m = this.#m;
+    m.alarms.clearAll(m.nowMs);
     const next = new Model(profile, seed, m.nowMs, m.logs);
     next.nextSessionId = m.nextSessionId;
     next.pendingMs = m.pendingMs;

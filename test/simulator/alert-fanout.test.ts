@@ -34,4 +34,19 @@ describe("the alarm notifier", () => {
     // Every other entry (sessions, CGN allocations, scenario audit) notifies nobody.
     expect(sent.filter((n) => n !== null)).toHaveLength(2);
   });
+
+  it("tells the sinks each active alarm ended when the data plane reboots", () => {
+    const g = gateway(undefined, 1, 600);
+    const notifier = new AlarmNotifier("edge-1");
+    const sent: ReturnType<AlarmNotifier["observe"]>[] = [];
+    g.onLog((entry) => sent.push(notifier.observe(entry, g.nowMs, () => g.alarms())));
+    g.scenario({ action: "fill-cgn-group", group: "cgn-1", percent: 95 });
+    g.step(60);
+    g.scenario({ action: "reseed", seed: 2 });
+    expect(sent.filter((n) => n !== null).map((n) => [n!.kind, n!.alarm.id])).toEqual([
+      ["raised", "cgn.pool.high"],
+      ["cleared", "cgn.pool.high"],
+    ]);
+    expect(g.alarms().count).toBe(0);
+  });
 });
