@@ -13,12 +13,18 @@ describe("severity floors", () => {
   });
 });
 
+/** A gateway ten minutes in, and every notification its log ring causes from now on (null for entries that notify nobody). */
+function notifiedGateway() {
+  const g = gateway(undefined, 1, 600);
+  const notifier = new AlarmNotifier("edge-1");
+  const sent: ReturnType<AlarmNotifier["observe"]>[] = [];
+  g.onLog((entry) => sent.push(notifier.observe(entry, g.nowMs, () => g.alarms())));
+  return { g, sent };
+}
+
 describe("the alarm notifier", () => {
   it("turns the alarm book's raise and clear into notifications carrying the alarm as raised", () => {
-    const g = gateway(undefined, 1, 600);
-    const notifier = new AlarmNotifier("edge-1");
-    const sent: ReturnType<AlarmNotifier["observe"]>[] = [];
-    g.onLog((entry) => sent.push(notifier.observe(entry, g.nowMs, () => g.alarms())));
+    const { g, sent } = notifiedGateway();
     g.scenario({ action: "fill-cgn-group", group: "cgn-1", percent: 95 });
     g.step(60);
     const raised = sent.filter((n) => n?.kind === "raised");
@@ -36,10 +42,7 @@ describe("the alarm notifier", () => {
   });
 
   it("tells the sinks each active alarm ended when the data plane reboots", () => {
-    const g = gateway(undefined, 1, 600);
-    const notifier = new AlarmNotifier("edge-1");
-    const sent: ReturnType<AlarmNotifier["observe"]>[] = [];
-    g.onLog((entry) => sent.push(notifier.observe(entry, g.nowMs, () => g.alarms())));
+    const { g, sent } = notifiedGateway();
     g.scenario({ action: "fill-cgn-group", group: "cgn-1", percent: 95 });
     g.step(60);
     g.scenario({ action: "reseed", seed: 2 });

@@ -1,28 +1,12 @@
 import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { instanceIdFor, licensingKey, mintActivationToken, signLease } from "../../src/trust/licence.ts";
+import type { LicenceStatus } from "../../simulator/licence.ts";
 import { call, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scrape, send, valueOf } from "./helpers.ts";
 
-type Status = {
-  state: string;
-  mode: string;
-  role: string;
-  licenceId: string | null;
-  instanceId: string | null;
-  bandName: string;
-  meter: string;
-  bandMax: number;
-  currentCount: number;
-  peakCount: number;
-  expiresAtUtc: string | null;
-  contractEndUtc: string | null;
-  lastRenewalUtc: string | null;
-  daysRemaining: number | null;
-  adminFreezeActive: boolean;
-  isUnlicensed: boolean;
-  isEnrolled: boolean;
-};
+/** The wire shape of GET /api/v1/licensing (the model's LicenceStatus). */
+type Status = LicenceStatus;
 type Problem = { status: number; detail: string; errors?: { in: string; pointer: string; detail: string }[] };
 
 const HOUR_MS = 3_600_000;
