@@ -85,5 +85,14 @@ export function storedDocument(appliance = "edge-1"): Promise<{ fields: Record<s
 
 /** The log ring's entries with a msgId. */
 export function logEntries(msgId: string, appliance = "edge-1") {
-  return runInDurableObject(env.Appliance.getByName(appliance), (instance) => instance.dataPlane().logTail(1000, null).entries.filter((e) => e.msgId === msgId));
+  // The whole ring, a tail page at a time: a busy simulation soon pushes an entry out of the newest thousand.
+  return runInDurableObject(env.Appliance.getByName(appliance), (instance) => {
+    const found = [];
+    for (let cursor = 0; ; ) {
+      const page = instance.dataPlane().logTail(1000, cursor).entries;
+      found.push(...page.filter((e) => e.msgId === msgId));
+      if (page.length < 1000) return found;
+      cursor = page[page.length - 1]!.seq;
+    }
+  });
 }
