@@ -259,6 +259,11 @@ export class DataPlane extends RpcTarget {
   }
 
   /** The routes live sessions put in a VRF's table, for the routing store. */
+  /** Changes whenever the live sessions may have (routes derived from them can be kept until it does). */
+  sessionsVersion(): string {
+    return this.#gateway.sessionsVersion;
+  }
+
   subscriberRoutes(vrf: string, family: 4 | 6 | null) {
     return this.#gateway.subscriberRoutes(vrf, family);
   }

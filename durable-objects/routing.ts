@@ -25,7 +25,7 @@ import {
   type RoutePage,
   type RoutingWorld,
 } from "../simulator/routing.ts";
-import { vrfRoutes, type VrfRouteQuery } from "../simulator/rib.ts";
+import { SortedSubscriberRoutes, vrfRoutes, type VrfRouteQuery } from "../simulator/rib.ts";
 import type { DataPlane } from "./data-plane.ts";
 import type { GreStore } from "./gre.ts";
 import { Provisioning } from "./provisioning.ts";
@@ -45,6 +45,8 @@ export class RoutingStore extends RpcTarget {
   readonly #adjacencies: Provisioning;
   #neighborStarts = new Map<string, number>();
   #adjacencyStarts = new Map<string, number>();
+  /** The last VRF's sessions' routes in table order, with the sessions' version they were read at. */
+  #subscriberCache: { key: string; routes: SortedSubscriberRoutes } | null = null;
 
   constructor(sql: SqlStorage, sources: RoutingSources) {
     super();
@@ -99,8 +101,14 @@ export class RoutingStore extends RpcTarget {
     if (vrf !== "default" && !(doc.lists.vrfs ?? []).some((v) => v.key === vrf)) return refuse("not-found", `no VRF '${vrf}' is configured (the global table is 'default')`);
     const world = this.#world();
     const family = query.family === "ipv4" ? 4 : query.family === "ipv6" ? 6 : null;
-    const subscribers = world.daemonUp ? this.#sources.dataPlane.subscriberRoutes(vrf, family) : [];
-    return { ok: true, page: vrfRoutes(world, vrf, subscribers, query) };
+    return { ok: true, page: vrfRoutes(world, vrf, world.daemonUp ? this.#sortedSubscriberRoutes(vrf, family) : [], query) };
+  }
+
+  /** The sessions' routes of a VRF in table order, sorted again only when the sessions may have changed. */
+  #sortedSubscriberRoutes(vrf: string, family: 4 | 6 | null): SortedSubscriberRoutes {
+    const key = `${vrf}\n${family}\n${this.#sources.dataPlane.sessionsVersion()}`;
+    if (this.#subscriberCache?.key !== key) this.#subscriberCache = { key, routes: new SortedSubscriberRoutes(this.#sources.dataPlane.subscriberRoutes(vrf, family)) };
+    return this.#subscriberCache.routes;
   }
 
   #igp(doc: ConfigDocument, seed: number, nowMs: number): IgpStatus {

@@ -192,6 +192,12 @@ async function main() {
       ["sessions ?username", `/api/v1/sessions?limit=100&username=${one.username.slice(0, 4)}`],
       ["sessions ?walledGarden", "/api/v1/sessions?limit=100&walledGarden=true"],
       ["sessions/summary", "/api/v1/sessions/summary"],
+      ["system/status", "/api/v1/system/status"],
+      ["system/interfaces", "/api/v1/system/interfaces"],
+      ["l2tp/tunnels", "/api/v1/l2tp/tunnels"],
+      ["licensing", "/api/v1/licensing"],
+      ["routing/bgp/summary", "/api/v1/routing/bgp/summary"],
+      ["routing vrfs/default/routes", "/api/v1/routing/vrfs/default/routes?limit=50"],
       ["system/health (no DO read)", "/api/v1/system/health"],
     ];
     console.log(`Latency and throughput at ${sessions.toLocaleString("en-GB")} sessions (target p50 < 20 ms); trivial Worker: ${fmt(hello, 0)} req/s at concurrency ${CONCURRENCY}`);

@@ -327,6 +327,11 @@ export class Gateway {
     return this.#m.logs.subscribe(listener);
   }
 
+  /** Changes whenever the live sessions may have: the instant, how many are up, how many were ever set up. */
+  get sessionsVersion(): string {
+    return `${this.#m.nowMs}:${this.#m.store.liveCount}:${this.#m.nextSessionId}`;
+  }
+
   /** Newest log sequence number. */
   get lastSeq(): number {
     return this.#m.logs.lastSeq;

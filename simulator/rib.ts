@@ -42,7 +42,7 @@ export interface VrfRouteQuery extends RouteQuery {
  * to its neighbors' router ids. Per prefix the route of the lowest
  * administrative distance is `best` (installed in the forwarding table).
  */
-export function vrfRoutes(w: RoutingWorld, vrf: string, subscribers: readonly SubscriberRoute[], query: VrfRouteQuery = {}): RoutePage {
+export function vrfRoutes(w: RoutingWorld, vrf: string, subscribers: readonly SubscriberRoute[] | SortedSubscriberRoutes, query: VrfRouteQuery = {}): RoutePage {
   if (!w.daemonUp) return page([], query, false);
   const s = new Snapshot(w);
   const family: Family | null = query.family === "ipv4" ? 4 : query.family === "ipv6" ? 6 : null;
@@ -84,7 +84,8 @@ export function vrfRoutes(w: RoutingWorld, vrf: string, subscribers: readonly Su
     if (v) for (const f of [4, 6] as const) for (const r of s.imported(v, f)) bgp(r);
   }
   // The sessions' routes are the bulk (one to three per session): sorted on numbers, shown only for the page.
-  const subs = sortSubscriberRoutes(subscribers.filter((r) => wants(r.family)));
+  const sorted = subscribers instanceof SortedSubscriberRoutes ? subscribers : new SortedSubscriberRoutes(subscribers);
+  const subs = family === null ? sorted.routes : sorted.routes.filter((r) => wants(r.route.family));
   const others = entries.map(stripVpn);
   // Per prefix, the lowest administrative distance is installed; a session's own route (distance 0) wins its prefix.
   const chosen = new Map<string, Entry>();
@@ -108,10 +109,19 @@ interface SortedSubscriberRoute {
   key: number;
 }
 
-function sortSubscriberRoutes(routes: readonly SubscriberRoute[]): SortedSubscriberRoute[] {
-  const keyed = routes.map((route) => ({ route, key: route.family === 4 ? Number(route.base) : Number(route.base >> 75n) }));
-  keyed.sort((a, b) => compareSubscriber(a, b));
-  return keyed;
+/**
+ * The sessions' routes in table order. Sorting 190,000 of them is most of a
+ * page's cost, and they only change when the sessions do, so the appliance
+ * keeps the last sorted set and pages through it (durable-objects/routing.ts).
+ */
+export class SortedSubscriberRoutes {
+  readonly routes: readonly SortedSubscriberRoute[];
+
+  constructor(routes: readonly SubscriberRoute[]) {
+    const keyed = routes.map((route) => ({ route, key: route.family === 4 ? Number(route.base) : Number(route.base >> 75n) }));
+    keyed.sort((a, b) => compareSubscriber(a, b));
+    this.routes = keyed;
+  }
 }
 
 function compareSubscriber(a: SortedSubscriberRoute, b: SortedSubscriberRoute): number {
@@ -136,7 +146,7 @@ function hasSubscriberRoute(sorted: readonly SortedSubscriberRoute[], e: Entry):
 const subscriberText = (r: SubscriberRoute) => `${formatAddress(r.family, r.base)}/${r.length}`;
 
 /** The page of two sorted runs of routes merged by family and prefix, filtered by `filter`. */
-function mergedPage(others: Entry[], subs: SortedSubscriberRoute[], query: RouteQuery): RoutePage {
+function mergedPage(others: Entry[], subs: readonly SortedSubscriberRoute[], query: RouteQuery): RoutePage {
   const { offset, limit } = pageWindow(query.offset, query.limit, ROUTES_DEFAULT_LIMIT, ROUTES_MAX_LIMIT);
   const needle = query.filter?.trim().toLowerCase() ?? "";
   const keptOthers = needle === "" ? others : others.filter((e) => [e.prefix, e.nextHop, e.asPath, e.protocol].some((f) => f !== null && f.toLowerCase().includes(needle)));

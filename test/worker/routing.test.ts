@@ -175,6 +175,19 @@ describe("a VRF's route table", () => {
     expect((await vrfRoutes("cgn-inside", "?protocol=connected")).routes.map((r) => r.prefix)).toContain("100.64.0.0/20");
   });
 
+  it("follows the sessions: one that comes up or is disconnected changes the table at once", async () => {
+    await advance(300);
+    const subscriberTotal = async () => (await vrfRoutes("default", "?protocol=subscriber&family=ipv4&limit=1")).total;
+    const sessionsTotal = async () => (await get<{ total: number }>("/api/v1/sessions?vrf=default&limit=1")).total;
+    expect(await subscriberTotal()).toBe(await sessionsTotal());
+    const [session] = (await get<{ items: { id: number; ipv4: string }[] }>("/api/v1/sessions?vrf=default&limit=1")).items;
+    expect((await vrfRoutes("default", `?filter=${session!.ipv4}/32`)).total).toBe(1);
+    await call(`/api/v1/sessions/${session!.id}`, { method: "DELETE", headers: admin });
+    expect((await vrfRoutes("default", `?filter=${session!.ipv4}/32`)).total).toBe(0);
+    await advance(60);
+    expect(await subscriberTotal()).toBe(await sessionsTotal());
+  });
+
   it("answers 404 for a VRF that is not configured", async () => {
     const response = await call(`${base}/vrfs/nowhere/routes`, { headers: admin });
     expect(response.status).toBe(404);
