@@ -18,6 +18,7 @@ import type { PasskeyContext } from "../src/trust/passkeys.ts";
 import { ConfigStore, accountsOf, configDocumentOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
 import type { AlertSink } from "../simulator/alert-fanout.ts";
 import { hashPassword } from "../src/trust/password.ts";
+import { BGP_WATCH, GRE_WATCH, StateWatch } from "../simulator/control-plane-watch.ts";
 import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
 import { profileNamed } from "./profiles.ts";
 import { GreStore } from "./gre.ts";
@@ -128,6 +129,14 @@ export class Appliance extends Server<Env> {
     const document = () => configDocumentOf(this.#config);
     this.#routing = new RoutingStore(sql, { document, dataPlane: this.#dataPlane, gre: this.#gre });
     this.#ipsec = new IpsecStore(sql, { document, dataPlane: this.#dataPlane });
+    // BGP sessions and GRE tunnels are sampled after every step: their changes are logged and alarmed.
+    const bgp = new StateWatch(BGP_WATCH);
+    const gre = new StateWatch(GRE_WATCH);
+    this.#dataPlane.watchSteps((sink) => {
+      bgp.sample(this.#routing.neighborStates(), sink);
+      // A circuit's lastChange covers BFD and BGP too, so tunnels are compared by state alone: their outages outlast a step.
+      gre.sample(this.#gre.status().circuits.map((c) => ({ key: c.id, state: c.tunnelState })), sink);
+    });
     this.#identity.syncAccounts(accountsOf(this.#config), "system");
     const provisioned: { name: string; role: Role; plaintext: string }[] = (await inboundPeerCredentials(this.env, this.name)).map((peer) => ({
       name: peer.tokenName,

@@ -29,6 +29,7 @@ import { decodeSnapshot, encodeSnapshot } from "../simulator/snapshot.ts";
 import { AlarmNotifier, notification, type AlertNotification, type AlertSink } from "../simulator/alert-fanout.ts";
 import type { AlarmSeverity } from "../simulator/alarms.ts";
 import { AlertSinks } from "./alert-sinks.ts";
+import type { WatchSink } from "../simulator/control-plane-watch.ts";
 import { parseAddress, parsePrefix, prefixHas } from "../simulator/prefix.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { ScrapeState } from "../src/metrics/families.ts";
@@ -259,6 +260,17 @@ export class DataPlane extends RpcTarget {
   }
 
   /** The routes live sessions put in a VRF's table, for the routing store. */
+  /** Runs a control-plane watcher's sample now and after every 10 s step; the sink logs and raises alarms in this data plane. */
+  watchSteps(sample: (sink: WatchSink) => void): void {
+    const sink: WatchSink = {
+      log: (severity, msgId, fields) => this.log(severity, msgId, fields),
+      observeAlarm: (id, instance, high, low, describe) => this.#gateway.observeAlarm(id, instance, high, low, describe),
+    };
+    // Once now, as the object starts: the baseline every later step is compared with.
+    sample(sink);
+    this.#gateway.onStep(() => sample(sink));
+  }
+
   /** Changes whenever the live sessions may have (routes derived from them can be kept until it does). */
   sessionsVersion(): string {
     return this.#gateway.sessionsVersion;

@@ -17,6 +17,7 @@ import {
   bgpNeighbor,
   bgpSummary,
   neighborRoutes,
+  neighborSession,
   type BgpNeighbor,
   type BgpSummary,
   type CircuitPeer,
@@ -26,6 +27,7 @@ import {
   type RoutingWorld,
 } from "../simulator/routing.ts";
 import { SortedSubscriberRoutes, vrfRoutes, type VrfRouteQuery } from "../simulator/rib.ts";
+import type { WatchedState } from "../simulator/control-plane-watch.ts";
 import type { DataPlane } from "./data-plane.ts";
 import type { GreStore } from "./gre.ts";
 import { Provisioning } from "./provisioning.ts";
@@ -93,6 +95,18 @@ export class RoutingStore extends RpcTarget {
     const doc = this.#sources.document();
     const { nowMs, seed } = this.#sources.dataPlane.clock();
     return this.#igp(doc, seed, nowMs);
+  }
+
+  /** Each configured neighbor's session state now, or null while the routing daemon cannot be asked (the control-plane watcher's sample). */
+  neighborStates(): WatchedState[] | null {
+    const dataPlane = this.#sources.dataPlane;
+    if (!dataPlane.daemons().routing) return null;
+    const { nowMs, seed } = dataPlane.clock();
+    const neighbors = neighborsOf(this.#sources.document().lists[NEIGHBORS_LIST] ?? [], (item) => this.#neighborStarts.get(item.key) ?? nowMs);
+    return neighbors.map((n) => {
+      const session = neighborSession(seed, n, nowMs);
+      return { key: n.address, state: session.state, sinceMs: session.lastChangeMs };
+    });
   }
 
   /** A VRF's routing table (`default` = the global table); 404 for a VRF that is not configured. */

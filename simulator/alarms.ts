@@ -45,6 +45,18 @@ export const ALARM_CATALOGUE = {
     raise: "live sessions ≥ alarms.capacityHighPercent of population.licensedSessions",
     clear: "live sessions < alarms.capacityClearPercent of population.licensedSessions",
   },
+  "bgp.neighbor.down": {
+    severity: "major",
+    instance: "neighbor address",
+    raise: "an Established BGP session goes down (a flap, the hold timer, a reset by a configuration change)",
+    clear: "the session is Established again, or the neighbor is shut down or deleted",
+  },
+  "gre.circuit.down": {
+    severity: "major",
+    instance: "circuit id",
+    raise: "a GRE circuit's tunnel that was up goes down",
+    clear: "the tunnel is up again, is being re-provisioned, or the circuit is deleted",
+  },
   "licence.band.exceeded": {
     severity: "major",
     instance: null,

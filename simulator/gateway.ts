@@ -4,7 +4,7 @@
  * is a tagged union. Time moves only through `step` / `advanceTo`.
  */
 import type { RadiusPoolStatus, RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
-import type { AlarmClearResult, AlarmsResponse } from "./alarms.ts";
+import type { AlarmClearResult, AlarmId, AlarmsResponse } from "./alarms.ts";
 import type { CaptureRecord, CaptureRow } from "./captures.ts";
 import type { BindingQuery, CgnBindingRow, CgnBindingsPage, CgnStatus } from "./cgn.ts";
 import { SUB_STEP_MS, isoTime } from "./clock.ts";
@@ -84,6 +84,7 @@ export class Gateway {
   #m: Model;
   /** The profile an upgrade's reboot boots with (the configuration's restart-only keys applied); null = the running one. */
   #bootProfile: (() => Profile) | null = null;
+  readonly #stepListeners = new Set<(nowMs: number) => void>();
 
   private constructor(model: Model) {
     this.#m = model;
@@ -327,6 +328,17 @@ export class Gateway {
     return this.#m.logs.subscribe(listener);
   }
 
+  /** Subscribes to every 10 s sub-step, after it ran (watchers of state kept outside the model); returns the unsubscribe function. */
+  onStep(listener: (nowMs: number) => void): () => void {
+    this.#stepListeners.add(listener);
+    return () => this.#stepListeners.delete(listener);
+  }
+
+  /** Feeds an alarm whose condition is judged outside the model (control-plane watchers), as the model's own conditions are. */
+  observeAlarm(id: AlarmId, instance: string | null, high: boolean, low: boolean, describe: () => { text: string; context: Record<string, string> }): void {
+    this.#m.alarms.observe(this.#m.nowMs, id, instance, high, low, describe);
+  }
+
   /** Changes whenever the live sessions may have: the instant, how many are up, how many were ever set up. */
   get sessionsVersion(): string {
     return `${this.#m.nowMs}:${this.#m.store.liveCount}:${this.#m.nextSessionId}`;
@@ -480,6 +492,7 @@ export class Gateway {
     if (rebootDue(this.#m)) this.#reboot();
     subStep(this.#m);
     if (rebootDue(this.#m)) this.#reboot();
+    for (const listener of this.#stepListeners) listener(this.#m.nowMs);
   }
 
   /** An upgrade's reboot: every remaining session drops, and a fresh data plane boots (with the boot profile) once the reboot is over. */

@@ -113,6 +113,16 @@ export const LOG_CATALOGUE = {
     fields: ["id", "instance", "manual"],
     meaning: "an alarm was cleared, by its condition or by an operator",
   },
+  "bgp.neighbor.state": {
+    severity: "notice",
+    fields: ["peer", "from", "to"],
+    meaning: "a BGP session changed state (sampled every 10 s step); warning when an Established session went down",
+  },
+  "gre.circuit.state": {
+    severity: "notice",
+    fields: ["circuit", "from", "to"],
+    meaning: "a GRE circuit's tunnel changed state (provisioning, up, down; sampled every 10 s step); warning when it went down",
+  },
   "alarm.sink.delivered": {
     severity: "info",
     fields: ["sink", "kind", "notification", "alarmId", "status"],
