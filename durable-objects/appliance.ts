@@ -18,7 +18,7 @@ import type { PasskeyContext } from "../src/trust/passkeys.ts";
 import { ConfigStore, accountsOf, configDocumentOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
 import type { AlertSink } from "../simulator/alert-fanout.ts";
 import { hashPassword } from "../src/trust/password.ts";
-import { BGP_WATCH, GRE_WATCH, StateWatch } from "../simulator/control-plane-watch.ts";
+import { BGP_WATCH, GRE_WATCH, IGP_WATCH, IPSEC_WATCH, StateWatch } from "../simulator/control-plane-watch.ts";
 import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
 import { profileNamed } from "./profiles.ts";
 import { GreStore } from "./gre.ts";
@@ -132,8 +132,15 @@ export class Appliance extends Server<Env> {
     // BGP sessions and GRE tunnels are sampled after every step: their changes are logged and alarmed.
     const bgp = new StateWatch(BGP_WATCH);
     const gre = new StateWatch(GRE_WATCH);
+    const igp = new StateWatch(IGP_WATCH);
+    const ipsec = new StateWatch(IPSEC_WATCH);
     this.#dataPlane.watchSteps((sink) => {
       bgp.sample(this.#routing.neighborStates(), sink);
+      const adjacencies = this.#routing.igp();
+      igp.sample(adjacencies.reachable ? adjacencies.adjacencies.map((a) => ({ key: `${a.interface} ${a.neighborId}`, state: a.state, sinceMs: Date.parse(a.lastChangeUtc) })) : null, sink);
+      // Rekeys are not losses, so SAs are compared by state alone.
+      const sas = this.#ipsec.status();
+      ipsec.sample(sas.reachable ? sas.peers.map((p) => ({ key: p.name, state: sas.enabled ? p.state : "DISABLED" })) : null, sink);
       // A circuit's lastChange covers BFD and BGP too, so tunnels are compared by state alone: their outages outlast a step.
       gre.sample(this.#gre.status().circuits.map((c) => ({ key: c.id, state: c.tunnelState })), sink);
     });

@@ -57,6 +57,18 @@ export const ALARM_CATALOGUE = {
     raise: "a GRE circuit's tunnel that was up goes down",
     clear: "the tunnel is up again, is being re-provisioned, or the circuit is deleted",
   },
+  "igp.adjacency.down": {
+    severity: "major",
+    instance: "<interface> <neighbor router id>",
+    raise: "a Full (OSPF) or Up (IS-IS) adjacency goes down",
+    clear: "it is back, or the interface is removed from the IGP",
+  },
+  "ipsec.peer.down": {
+    severity: "minor",
+    instance: "connection name",
+    raise: "an ESTABLISHED IKE SA is lost",
+    clear: "the SA is ESTABLISHED again, IPsec is disabled, or the connection is deleted",
+  },
   "licence.band.exceeded": {
     severity: "major",
     instance: null,

@@ -1,6 +1,6 @@
 /**
- * Control-plane events as a router logs them: the BGP and GRE models
- * (routing.ts, gre.ts) are functions of the clock, so nothing in them
+ * Control-plane events as a router logs them: the BGP, IGP, IPsec and GRE
+ * models (routing.ts, igp.ts, ipsec.ts, gre.ts) are functions of the clock, so nothing in them
  * "happens"; this watcher samples their states at every 10 s step and turns
  * the differences into log entries and alarms. A session or tunnel that was
  * up and goes down raises an alarm; up again (or deleted, or shut down by an
@@ -102,4 +102,26 @@ export const GRE_WATCH: WatchKind = {
   administrative: (state) => state === "provisioning",
   describe: (circuit) => `GRE circuit ${circuit}: its tunnel went down`,
   bounceVia: "down",
+};
+
+/** IGP adjacencies: Full (OSPF) or Up (IS-IS) is up; keyed `<interface> <neighbor id>`. */
+export const IGP_WATCH: WatchKind = {
+  msgId: "igp.adjacency.state",
+  alarm: "igp.adjacency.down",
+  field: "adjacency",
+  up: (state) => state === "Full" || state === "Up",
+  administrative: () => false,
+  describe: (adjacency, state) => `IGP adjacency ${adjacency} went down (${state})`,
+  bounceVia: "Down",
+};
+
+/** IPsec IKE SAs: ESTABLISHED is up; DISABLED (IPsec switched off by an operator) is administrative. */
+export const IPSEC_WATCH: WatchKind = {
+  msgId: "ipsec.peer.state",
+  alarm: "ipsec.peer.down",
+  field: "peer",
+  up: (state) => state === "ESTABLISHED",
+  administrative: (state) => state === "DISABLED",
+  describe: (peer, state) => `IPsec connection ${peer} lost its IKE SA (${state})`,
+  bounceVia: "DOWN",
 };

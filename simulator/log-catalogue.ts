@@ -118,6 +118,16 @@ export const LOG_CATALOGUE = {
     fields: ["peer", "from", "to"],
     meaning: "a BGP session changed state (sampled every 10 s step); warning when an Established session went down",
   },
+  "igp.adjacency.state": {
+    severity: "notice",
+    fields: ["adjacency", "from", "to"],
+    meaning: "an IGP adjacency (`<interface> <neighbor router id>`) changed state (sampled every 10 s step); warning when a Full/Up one went down",
+  },
+  "ipsec.peer.state": {
+    severity: "notice",
+    fields: ["peer", "from", "to"],
+    meaning: "an IPsec connection's IKE SA changed state (DOWN, CONNECTING, ESTABLISHED; DISABLED when IPsec is switched off; sampled every 10 s step); warning when an ESTABLISHED one was lost",
+  },
   "gre.circuit.state": {
     severity: "notice",
     fields: ["circuit", "from", "to"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BGP_WATCH, GRE_WATCH, StateWatch, type WatchSink } from "../../simulator/control-plane-watch.ts";
+import { BGP_WATCH, GRE_WATCH, IGP_WATCH, IPSEC_WATCH, StateWatch, type WatchSink } from "../../simulator/control-plane-watch.ts";
 
 /** A sink that records what the watcher logs and how it feeds each alarm. */
 function recorder() {
@@ -77,6 +77,20 @@ describe("the control-plane watcher", () => {
     expect(alarms.map((a) => [a.high, a.low])).toEqual([
       [true, false],
       [false, true],
+    ]);
+  });
+
+  it("reads IPsec switched off as administrative, and an IGP adjacency lost as a fault", () => {
+    const { sink, alarms } = recorder();
+    const ipsec = new StateWatch(IPSEC_WATCH);
+    ipsec.sample([{ key: "branch-1", state: "ESTABLISHED" }], sink);
+    ipsec.sample([{ key: "branch-1", state: "DISABLED" }], sink);
+    const igp = new StateWatch(IGP_WATCH);
+    igp.sample([{ key: "xe-0/0/0 10.0.0.1", state: "Full" }], sink);
+    igp.sample([{ key: "xe-0/0/0 10.0.0.1", state: "Init" }], sink);
+    expect(alarms.map((a) => [a.id, a.high, a.low])).toEqual([
+      ["ipsec.peer.down", false, true],
+      ["igp.adjacency.down", true, false],
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, json } from "./client.ts";
-import { admin, logEntries } from "./config-client.ts";
+import { admin, commit, logEntries } from "./config-client.ts";
 import { advance, get } from "./helpers.ts";
 
 type Alarms = { active: { id: string; instance: string | null; severity: string }[] };
@@ -37,5 +37,29 @@ describe("BGP session events", () => {
     const last = (await logEntries("bgp.neighbor.state")).filter((e) => e.fields.peer === "192.0.2.254").at(-1);
     expect(last).toMatchObject({ severity: "notice", fields: { from: "Established", to: "Idle (Admin)" } });
     expect((await logEntries("alarm.raise")).filter((e) => e.fields.id === "bgp.neighbor.down")).toEqual([]);
+  });
+});
+
+describe("IPsec and IGP events", () => {
+  const PSK = "correct-horse-battery-staple";
+  it("log an IPsec connection coming up, and treat switching IPsec off as no fault", async () => {
+    await commit({ listOps: [{ listPath: "ipsec.peers", key: "branch-1", fields: { remoteAddress: "203.0.113.10", psk: PSK, remoteTs: "192.168.50.0/24" } }] });
+    await commit({ fields: { "ipsec.enabled": "true" } });
+    await advance(60);
+    const states = (await logEntries("ipsec.peer.state")).filter((e) => e.fields.peer === "branch-1").map((e) => e.fields.to);
+    expect(states.at(-1)).toBe("ESTABLISHED");
+    await commit({ fields: { "ipsec.enabled": "false" } });
+    await advance(10);
+    expect((await logEntries("ipsec.peer.state")).at(-1)?.fields).toEqual({ peer: "branch-1", from: "ESTABLISHED", to: "DISABLED" });
+    expect((await logEntries("alarm.raise")).filter((e) => e.fields.id === "ipsec.peer.down")).toEqual([]);
+    expect(JSON.stringify(await logEntries("ipsec.peer.state"))).not.toContain(PSK);
+  });
+
+  it("log the seeded IGP adjacencies coming up on a fresh appliance", async () => {
+    await advance(120);
+    const up = (await logEntries("igp.adjacency.state")).filter((e) => e.fields.to === "Full" || e.fields.to === "Up");
+    expect(up.length).toBeGreaterThan(0);
+    const igp = await get<{ adjacencies: { interface: string; neighborId: string; state: string }[] }>("/api/v1/routing/igp");
+    for (const a of igp.adjacencies.filter((x) => x.state === "Full" || x.state === "Up")) expect(up.map((e) => e.fields.adjacency)).toContain(`${a.interface} ${a.neighborId}`);
   });
 });
