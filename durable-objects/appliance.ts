@@ -15,6 +15,7 @@ import { DEFAULT_ADMIN_PASSWORD, IdentityStore, type IdentityEvent } from "./ide
 import { ProviderStore } from "./providers.ts";
 import { PasskeyStore } from "./passkeys.ts";
 import type { PasskeyContext } from "../src/trust/passkeys.ts";
+import { pageOrigins } from "../src/config/web-ui.ts";
 import { ConfigStore, accountsOf, configDocumentOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
 import type { AlertSink } from "../simulator/alert-fanout.ts";
 import { hashPassword } from "../src/trust/password.ts";
@@ -256,8 +257,7 @@ export class Appliance extends Server<Env> {
     const policy = this.#providers.passkeyPolicy();
     const hostname = this.#config.field("webUi.hostname");
     const pageHost = typeof hostname === "string" ? hostname : policy.rpId;
-    const listeners = this.#config.field("webUi.listeners");
-    const origins = pageHost === null ? [] : (Array.isArray(listeners) ? listeners : []).map((listener) => Object.assign(new URL(listener), { hostname: pageHost }).origin);
+    const origins = pageHost === null ? [] : pageOrigins(this.#config.field("webUi.listeners"), pageHost);
     return { enabled: policy.enabled, replacesTotp: policy.replacesTotp, userVerification: policy.userVerification, rpId: policy.rpId ?? pageHost, origins };
   }
 

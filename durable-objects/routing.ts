@@ -19,6 +19,7 @@ import {
   neighborRoutes,
   neighborSession,
   type BgpNeighbor,
+  type BgpNeighborConfig,
   type BgpSummary,
   type CircuitPeer,
   type FramedRoute,
@@ -102,8 +103,7 @@ export class RoutingStore extends RpcTarget {
     const dataPlane = this.#sources.dataPlane;
     if (!dataPlane.daemons().routing) return null;
     const { nowMs, seed } = dataPlane.clock();
-    const neighbors = neighborsOf(this.#sources.document().lists[NEIGHBORS_LIST] ?? [], (item) => this.#neighborStarts.get(item.key) ?? nowMs);
-    return neighbors.map((n) => {
+    return this.#configuredNeighbors(this.#sources.document(), nowMs).map((n) => {
       const session = neighborSession(seed, n, nowMs);
       return { key: n.address, state: session.state, sinceMs: session.lastChangeMs };
     });
@@ -131,6 +131,11 @@ export class RoutingStore extends RpcTarget {
     return igpStatus(seed, nowMs, daemonUp, igpProtocolOf(doc), routerIdOf(doc), interfaces);
   }
 
+  /** The configured neighbors with the instant each session last started. */
+  #configuredNeighbors(doc: ConfigDocument, nowMs: number): BgpNeighborConfig[] {
+    return neighborsOf(doc.lists[NEIGHBORS_LIST] ?? [], (item) => this.#neighborStarts.get(item.key) ?? nowMs);
+  }
+
   #world(): RoutingWorld {
     const doc = this.#sources.document();
     const dataPlane = this.#sources.dataPlane;
@@ -142,7 +147,7 @@ export class RoutingStore extends RpcTarget {
       daemonUp: dataPlane.daemons().routing,
       localAs: typeof localAs === "number" ? localAs : null,
       routerId: routerIdOf(doc),
-      neighbors: neighborsOf(doc.lists[NEIGHBORS_LIST] ?? [], (item) => this.#neighborStarts.get(item.key) ?? nowMs),
+      neighbors: this.#configuredNeighbors(doc, nowMs),
       vrfs: (doc.lists.vrfs ?? []).map(({ key, values }) => ({
         name: key,
         rd: typeof values.rd === "string" && values.rd !== "" ? values.rd : null,

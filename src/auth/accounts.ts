@@ -12,6 +12,13 @@ export const Username = z
   .string()
   .regex(/^[a-z_][a-z0-9_.-]{0,31}$/, "1-32 characters: lower-case letters, digits, '_', '.', '-', not starting with a digit, '.' or '-'");
 
+/**
+ * True for an identity an external provider vouched for (`<user>@<provider>`,
+ * as OIDC sessions are named): a local account name cannot hold an '@', so
+ * such a name is never one of `login.users`.
+ */
+export const isExternalIdentity = (username: string): boolean => username.includes("@");
+
 /** A new password: at least 8 characters (second factor is mandatory), at most 256. */
 export const NewPassword = z.string().min(8, "at least 8 characters").max(256, "at most 256 characters");
 

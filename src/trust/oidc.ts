@@ -9,7 +9,7 @@
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import type { Role } from "../auth/roles.ts";
 import { refuse, type Outcome } from "../schemas/outcome.ts";
-import { randomBytes, sha256Hex, toBase64Url, utf8 } from "./encoding.ts";
+import { randomBytes, toBase64Url, utf8 } from "./encoding.ts";
 
 /** How long the provider has to answer discovery, token and userinfo requests. */
 export const OIDC_TIMEOUT_MS = 5_000;
@@ -161,6 +161,3 @@ export function oidcCookie(binding: string, secure: boolean): string {
 
 /** Removes the binding cookie once the sign-in is over. */
 export const clearedOidcCookie = (secure: boolean): string => [`${OIDC_COOKIE}=`, "Path=/api/v1/auth/oidc", "HttpOnly", "SameSite=Lax", "Max-Age=0", ...(secure ? ["Secure"] : [])].join("; ");
-
-/** The SHA-256 under which a state or binding is stored. */
-export const stored = (value: string): Promise<string> => sha256Hex(value);

@@ -27,12 +27,15 @@ export function clearedSessionCookie(secure: boolean): string {
   return [`${SESSION_COOKIE}=`, "Path=/", "HttpOnly", "SameSite=Strict", "Max-Age=0", ...(secure ? ["Secure"] : [])].join("; ");
 }
 
-/** The session id from a Cookie header, if any. */
-export function readSessionCookie(cookieHeader: string | null): string | null {
+/** A cookie's value from a Cookie header, if it is there and not empty. */
+export function readCookie(cookieHeader: string | null, cookie: string): string | null {
   if (!cookieHeader) return null;
   for (const part of cookieHeader.split(";")) {
     const [name, ...value] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return value.join("=") || null;
+    if (name === cookie) return value.join("=") || null;
   }
   return null;
 }
+
+/** The session id from a Cookie header, if any. */
+export const readSessionCookie = (cookieHeader: string | null): string | null => readCookie(cookieHeader, SESSION_COOKIE);

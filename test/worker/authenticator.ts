@@ -4,8 +4,9 @@
  * P-256, "none" attestation) so the appliance's WebAuthn checks run on real
  * signatures.
  */
+import { toBase64Url } from "../../src/trust/encoding.ts";
+
 const encoder = new TextEncoder();
-const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 const fromB64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 const concat = (...parts: Uint8Array[]) => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -40,7 +41,7 @@ function der(raw: Uint8Array): Uint8Array {
 }
 
 export class SoftwareAuthenticator {
-  readonly id = b64url(crypto.getRandomValues(new Uint8Array(32)));
+  readonly id = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
   #keys!: CryptoKeyPair;
   #counter = 0;
 
@@ -64,7 +65,7 @@ export class SoftwareAuthenticator {
       id: this.id,
       rawId: this.id,
       type: "public-key",
-      response: { clientDataJSON: b64url(clientDataJSON), attestationObject: b64url(attestationObject), transports: ["usb"] },
+      response: { clientDataJSON: toBase64Url(clientDataJSON), attestationObject: toBase64Url(attestationObject), transports: ["usb"] },
       clientExtensionResults: {},
       authenticatorAttachment: "cross-platform",
     };
@@ -81,7 +82,7 @@ export class SoftwareAuthenticator {
       id: this.id,
       rawId: this.id,
       type: "public-key",
-      response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authData), signature: b64url(der(raw)) },
+      response: { clientDataJSON: toBase64Url(clientDataJSON), authenticatorData: toBase64Url(authData), signature: toBase64Url(der(raw)) },
       clientExtensionResults: {},
     };
   }

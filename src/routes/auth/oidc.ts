@@ -11,8 +11,10 @@ import { z } from "zod";
 import { route, type RouteContext } from "../../http/route.ts";
 import { StatusError } from "../../http/problem.ts";
 import { unwrap } from "../../schemas/outcome.ts";
-import { sessionCookie } from "../../trust/session.ts";
-import { OIDC_COOKIE, authorizationUrl, clearedOidcCookie, discover, identityOf, newSignIn, oidcCookie, redeem, stored, type SignInProvider } from "../../trust/oidc.ts";
+import { readCookie, sessionCookie } from "../../trust/session.ts";
+import { sha256Hex } from "../../trust/encoding.ts";
+import { OIDC_COOKIE, authorizationUrl, clearedOidcCookie, discover, identityOf, newSignIn, oidcCookie, redeem, type SignInProvider } from "../../trust/oidc.ts";
+import { pageOrigins } from "../../config/web-ui.ts";
 import { ProviderName } from "./schemas.ts";
 
 const base = "/api/v1/auth/oidc/{name}";
@@ -32,17 +34,8 @@ async function redirectUriOf(ctx: RouteContext<{ name: string }, unknown, unknow
   if (explicit) return explicit;
   const config = ctx.appliance.stub.config();
   const [hostname, listeners] = await Promise.all([config.field("webUi.hostname"), config.field("webUi.listeners")]);
-  const listener = new URL(Array.isArray(listeners) && listeners[0] ? listeners[0] : new URL(ctx.request.url).origin);
-  if (typeof hostname === "string") listener.hostname = hostname;
-  return `${listener.origin}/api/v1/auth/oidc/${ctx.params.name}/callback`;
-}
-
-function cookieValue(header: string | null, name: string): string | null {
-  for (const part of (header ?? "").split(";")) {
-    const [key, ...value] = part.trim().split("=");
-    if (key === name) return value.join("=") || null;
-  }
-  return null;
+  const [origin] = pageOrigins(Array.isArray(listeners) && listeners.length > 0 ? listeners : [new URL(ctx.request.url).origin], typeof hostname === "string" ? hostname : null);
+  return `${origin}/api/v1/auth/oidc/${ctx.params.name}/callback`;
 }
 
 async function settings(ctx: RouteContext<{ name: string }, unknown, unknown>): Promise<{ provider: SignInProvider; redirectUri: string }> {
@@ -69,7 +62,7 @@ export const oidcRoutes = [
       const { provider, redirectUri } = await settings(ctx);
       const discovered = unwrap(await discover(provider.issuer));
       const signIn = await newSignIn();
-      const [stateSha256, bindingSha256] = await Promise.all([stored(signIn.state), stored(signIn.binding)]);
+      const [stateSha256, bindingSha256] = await Promise.all([sha256Hex(signIn.state), sha256Hex(signIn.binding)]);
       await ctx.appliance.stub
         .identity()
         .beginOidcSignIn({ stateSha256, bindingSha256, provider: provider.name, nonce: signIn.nonce, verifier: signIn.verifier, returnTo: ctx.query.returnTo ?? DEFAULT_RETURN });
@@ -108,8 +101,8 @@ export const oidcRoutes = [
       };
       if (ctx.query.error) return refused(401, `the identity provider refused the sign-in: ${ctx.query.error}${ctx.query.error_description ? ` (${ctx.query.error_description})` : ""}`);
       if (!ctx.query.code || !ctx.query.state) return refused(401, "the provider's redirect lacks `code` or `state`");
-      const binding = cookieValue(ctx.request.headers.get("cookie"), OIDC_COOKIE);
-      const pending = await identity.takeOidcSignIn(await stored(ctx.query.state), binding ? await stored(binding) : null, ctx.params.name);
+      const binding = readCookie(ctx.request.headers.get("cookie"), OIDC_COOKIE);
+      const pending = await identity.takeOidcSignIn(await sha256Hex(ctx.query.state), binding ? await sha256Hex(binding) : null, ctx.params.name);
       if (!pending.ok) return refused(401, pending.detail);
       const { provider, redirectUri } = await settings(ctx);
       const discovered = await discover(provider.issuer);

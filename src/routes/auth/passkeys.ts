@@ -12,6 +12,7 @@ import { route, type RouteContext } from "../../http/route.ts";
 import { StatusResult } from "../../schemas/common.ts";
 import { unwrap } from "../../schemas/outcome.ts";
 import { actorName } from "../../schemas/principal.ts";
+import { isExternalIdentity } from "../../auth/accounts.ts";
 import { PasskeyRecord } from "./schemas.ts";
 
 const base = "/api/v1/auth/passkeys";
@@ -21,7 +22,7 @@ const PasskeyId = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{16,1023}$/, "a
 /** The logged-in account (the routes take sessions only: a passkey belongs to a person). */
 function account(ctx: RouteContext<unknown, unknown, unknown>): string {
   const username = ctx.principal!.username!;
-  if (username.includes("@")) throw new StatusError(403, "an identity signed in through OIDC uses its provider's second factor");
+  if (isExternalIdentity(username)) throw new StatusError(403, "an identity signed in through OIDC uses its provider's second factor");
   return username;
 }
 

@@ -4,6 +4,7 @@ import { StatusError } from "../../http/problem.ts";
 import { route, type RouteContext } from "../../http/route.ts";
 import { StatusResult } from "../../schemas/common.ts";
 import { commitMeta } from "../../schemas/commit.ts";
+import { isExternalIdentity } from "../../auth/accounts.ts";
 import { unwrap, type Outcome } from "../../schemas/outcome.ts";
 import { sha256Hex } from "../../trust/encoding.ts";
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from "../../trust/session.ts";
@@ -91,7 +92,7 @@ export const loginRoutes = [
     handle: async (ctx) => {
       const p = ctx.principal!;
       const username = p.username!;
-      if (username.includes("@")) throw new StatusError(403, "an identity signed in through OIDC has no password here; its provider manages it");
+      if (isExternalIdentity(username)) throw new StatusError(403, "an identity signed in through OIDC has no password here; its provider manages it");
       unwrap(await ctx.appliance.stub.identity().checkPassword(username, ctx.body.currentPassword));
       unwrap(await ctx.appliance.stub.config().putItem("login.users", username, { password: ctx.body.newPassword }, "update", commitMeta(p, "user")));
       return { status: "updated", username: username } satisfies z.infer<typeof StatusResult>;
