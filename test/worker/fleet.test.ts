@@ -1,5 +1,5 @@
 import { abortAllDurableObjects } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { routes } from "../../src/routes/index.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json, tokenWithRole } from "./client.ts";
 
@@ -134,7 +134,8 @@ describe("peers from the running configuration", () => {
     call("/api/v1/config", json("PUT", { listOps: [{ listPath: "webUi.peers", key: name, delete: false, fields }], comment: `add ${name}` }, admin));
 
   it("take effect at restart: a peer added to webUi.peers is listed and proxied after the appliance restarts", async () => {
-    const commit = await addPeer("lab", { url: "http://127.0.0.1:9", credential: "bngtok_" + "L".repeat(36), timeoutMs: "500" });
+    const closed = `http://127.0.0.1:${inject("closedPort")}`;
+    const commit = await addPeer("lab", { url: closed, credential: "bngtok_" + "L".repeat(36), timeoutMs: "500" });
     expect(commit.status).toBe(200);
     expect(await commit.json()).toMatchObject({ status: "committed", restartRequired: true });
     const before = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<{ name: string }[]>();
@@ -142,7 +143,7 @@ describe("peers from the running configuration", () => {
 
     await abortAllDurableObjects();
     const after = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<{ name: string; url: string }[]>();
-    expect(after).toContainEqual({ name: "lab", self: false, url: "http://127.0.0.1:9" });
+    expect(after).toContainEqual({ name: "lab", self: false, url: closed });
     expect((await proxied("lab/system/health")).status).toBe(502);
   });
 
