@@ -14,6 +14,8 @@ export default defineConfig({
           environment: "node",
           // Some tests simulate a day of a gateway; on a loaded 2-core machine that can pass vitest's 5 s default.
           testTimeout: 30_000,
+          // A test that asserts nothing passes silently; every test must make at least one assertion.
+          expect: { requireAssertions: true },
         },
       },
       {
@@ -23,6 +25,10 @@ export default defineConfig({
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 120_000,
+          expect: { requireAssertions: true },
+          // Each file starts a real fleet (and one a Chromium): one at a time, so a loaded 2-core
+          // machine brings each up well inside the launcher's readiness deadline.
+          maxWorkers: 1,
         },
       },
       {
@@ -45,6 +51,11 @@ export default defineConfig({
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
           setupFiles: ["test/worker/setup.ts"],
+          // A closed loopback port for "the receiver is down" (workerd cannot bind one itself).
+          globalSetup: ["test/closed-port.ts"],
+          // Tests advance up to hours of simulated time; on a loaded 2-core machine that can pass vitest's 5 s default.
+          testTimeout: 30_000,
+          expect: { requireAssertions: true },
         },
       },
     ],

@@ -7,9 +7,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
-const PORT_BASE = 26443;
+const PORT_BASE = await freePortBase(1);
 const BOOTSTRAP = "bngtok_" + "Hok".repeat(12);
 const CREDENTIAL = "noc-webhook-credential";
 

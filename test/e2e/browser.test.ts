@@ -8,9 +8,9 @@ import { execFileSync } from "node:child_process";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECTIONS, UNCOUNTED_SECTIONS } from "../../src/http/route.ts";
-import { launchFleet, type RunningFleet } from "./launcher.ts";
+import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
-const PORT_BASE = 24443;
+const PORT_BASE = await freePortBase(1);
 const base = `https://127.0.0.1:${PORT_BASE}`;
 let fleet: RunningFleet;
 let browser: Browser;

@@ -5,9 +5,9 @@ import path from "node:path";
 import { connect } from "node:tls";
 import { afterAll, describe, expect, it } from "vitest";
 import { selfSigned } from "../worker/certificates.ts";
-import { fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
-const PORT_BASE = 22443;
+const PORT_BASE = await freePortBase(1);
 const TOKEN = "bngtok_" + "Cert".repeat(9);
 const env = { BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: TOKEN };
 let fleet: RunningFleet | undefined;

@@ -2,8 +2,37 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { request } from "node:https";
+import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+
+export { closedPort } from "../closed-port.ts";
+
+function listen(port: number): Promise<Server | null> {
+  const server = createServer();
+  return new Promise((resolve) => server.once("error", () => resolve(null)).listen(port, "127.0.0.1", () => resolve(server)));
+}
+
+/**
+ * A port base the OS chose, with `count` consecutive loopback ports free from it (a fleet's listeners sit at
+ * base, base + 1, …), so two runs on one host, or two files, never collide on fixed ports. The ports are
+ * released for the launcher to bind.
+ */
+export async function freePortBase(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const first = await listen(0);
+    const base = (first!.address() as { port: number }).port;
+    const held = [first!];
+    for (let i = 1; i < count && base + i <= 65535; i++) {
+      const next = await listen(base + i);
+      if (!next) break;
+      held.push(next);
+    }
+    await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
+    if (held.length === count) return base;
+  }
+  throw new Error(`no ${count} consecutive free loopback ports`);
+}
 
 export interface RunningFleet {
   dataDir: string;

@@ -10,18 +10,20 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchJson, launchFleet, type HttpResult, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, type HttpResult, type RunningFleet } from "./launcher.ts";
 
-const PORT_BASE = 28443;
+const PORT_BASE = await freePortBase(1);
 const BOOTSTRAP = "bngtok_" + "Oid".repeat(12);
 const CLIENT = { id: "bng-edge", secret: "lab-client-secret" };
 
 let fleet: RunningFleet;
 let idp: Server;
 let issuer: string;
-/** Who the lab provider signs in next, and the codes it has issued. */
-let nextUser = { preferred_username: "alice", groups: ["noc-ops"] };
-const codes = new Map<string, { nonce: string; challenge: string; redirectUri: string; user: typeof nextUser }>();
+/** A person at the lab provider: the claims its ID token carries. */
+type LabUser = { preferred_username: string; groups: string[] };
+const ALICE: LabUser = { preferred_username: "alice", groups: ["noc-ops"] };
+/** The codes the lab provider has issued, each with the person it signed in. */
+const codes = new Map<string, { nonce: string; challenge: string; redirectUri: string; user: LabUser }>();
 
 beforeAll(async () => {
   const { privateKey, publicKey } = await generateKeyPair("RS256");
@@ -39,7 +41,9 @@ beforeAll(async () => {
       const code = randomUUID();
       const q = url.searchParams;
       if (q.get("client_id") !== CLIENT.id || q.get("code_challenge_method") !== "S256") return send(400, { error: "invalid_request" });
-      codes.set(code, { nonce: q.get("nonce")!, challenge: q.get("code_challenge")!, redirectUri: q.get("redirect_uri")!, user: nextUser });
+      // Who signs in travels with the request (as a person typing their name at the provider), not in shared state.
+      const user = JSON.parse(q.get("lab_user") ?? JSON.stringify(ALICE)) as LabUser;
+      codes.set(code, { nonce: q.get("nonce")!, challenge: q.get("code_challenge")!, redirectUri: q.get("redirect_uri")!, user });
       return send(302, null, { location: `${q.get("redirect_uri")}?code=${code}&state=${encodeURIComponent(q.get("state")!)}` });
     }
     if (url.pathname === "/token" && req.method === "POST") {
@@ -82,14 +86,28 @@ const pathOf = (location: string) => {
   return `${url.pathname}${url.search}`;
 };
 
-/** A browser's sign-in: the appliance, the provider, and back; answers the callback's result and the session cookie it set. */
-async function signIn(): Promise<{ callback: HttpResult; session: string | undefined; callbackPath: string; binding: string }> {
+/** Configures the lab provider as `corp` (a PUT creates or replaces it): each test calls it, so none relies on another having run. */
+async function configureCorp(): Promise<void> {
+  const put = await appliance("/api/v1/auth/providers/oidc/corp", { authorization: `Bearer ${BOOTSTRAP}` }, {
+    enabled: true,
+    displayName: "Lab SSO",
+    issuer,
+    clientId: CLIENT.id,
+    clientSecret: CLIENT.secret,
+    roleMap: { "noc-ops": "operator" },
+  }, "PUT");
+  expect(put.status, put.text).toBe(200);
+}
+
+/** A browser's sign-in as `user`: the appliance, the provider, and back; answers the callback's result and the session cookie it set. */
+async function signIn(user: LabUser = ALICE): Promise<{ callback: HttpResult; session: string | undefined; callbackPath: string; binding: string }> {
   const start = await appliance("/api/v1/auth/oidc/corp/login?returnTo=/api/v1/auth/whoami");
   expect(start.status, start.text).toBe(302);
   const binding = cookies(start).find((c) => c.startsWith("bng_oidc="))!;
   const authorize = new URL(String(start.headers.location));
   expect(authorize.origin).toBe(issuer);
   expect(authorize.searchParams.get("redirect_uri")).toBe(`https://edge-1.bng.localhost:${PORT_BASE}/api/v1/auth/oidc/corp/callback`);
+  authorize.searchParams.set("lab_user", JSON.stringify(user));
   const atProvider = await fetch(authorize, { redirect: "manual" });
   expect(atProvider.status).toBe(302);
   const callbackPath = pathOf(atProvider.headers.get("location")!);
@@ -99,16 +117,7 @@ async function signIn(): Promise<{ callback: HttpResult; session: string | undef
 
 describe("OIDC sign-in", () => {
   it("signs a browser in with the role its groups map to, as <user>@<provider>", async () => {
-    const put = await appliance("/api/v1/auth/providers/oidc/corp", { authorization: `Bearer ${BOOTSTRAP}` }, {
-      enabled: true,
-      displayName: "Lab SSO",
-      issuer,
-      clientId: CLIENT.id,
-      clientSecret: CLIENT.secret,
-      roleMap: { "noc-ops": "operator" },
-    }, "PUT");
-    expect(put.status, put.text).toBe(200);
-
+    await configureCorp();
     const { callback, session } = await signIn();
     expect(callback.status, callback.text).toBe(303);
     expect(callback.headers.location).toBe("/api/v1/auth/whoami");
@@ -118,9 +127,9 @@ describe("OIDC sign-in", () => {
   });
 
   it("refuses a replayed callback, and one from a browser that did not start the sign-in", async () => {
+    await configureCorp();
     const { callbackPath, binding } = await signIn();
     expect((await appliance(callbackPath, { cookie: binding })).status).toBe(401);
-    nextUser = { preferred_username: "alice", groups: ["noc-ops"] };
     const start = await appliance("/api/v1/auth/oidc/corp/login");
     const atProvider = await fetch(String(start.headers.location), { redirect: "manual" });
     const stolen = await appliance(pathOf(atProvider.headers.get("location")!), { cookie: binding });
@@ -128,8 +137,8 @@ describe("OIDC sign-in", () => {
   });
 
   it("fails closed when no role mapping matches the groups", async () => {
-    nextUser = { preferred_username: "mallory", groups: ["guests"] };
-    const { callback, session } = await signIn();
+    await configureCorp();
+    const { callback, session } = await signIn({ preferred_username: "mallory", groups: ["guests"] });
     expect(callback.status).toBe(403);
     expect(callback.json<{ detail: string }>().detail).toContain("no role mapping");
     expect(session).toBeUndefined();

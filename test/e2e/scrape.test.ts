@@ -10,9 +10,9 @@ import { request } from "node:https";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
-const PORT_BASE = 20443;
+const PORT_BASE = await freePortBase(2);
 const BOOTSTRAP = "bngtok_" + "Scr".repeat(12);
 const COLLECTORS = "203.0.113.0/24";
 

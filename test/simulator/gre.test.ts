@@ -20,6 +20,20 @@ function firstOutage(circuit: GreCircuitModel, seed = SEED): number {
   throw new Error("no outage in 30 days");
 }
 
+/** The first sampled outage after settling (tunnel down from `startMs` until `endMs`) whose length `wanted` accepts. */
+function outage(circuit: GreCircuitModel, wanted: (lengthMs: number) => boolean, seed = SEED): { startMs: number; endMs: number } | undefined {
+  let open: number | null = null;
+  for (let t = T0 + SETTLE_MS + 120_000; t < T0 + 30 * 24 * FLAP_SLOT_MS; t += 10_000) {
+    const down = at(circuit, t, T0, seed).tunnelState === "down";
+    if (down && open === null) open = t;
+    if (!down && open !== null) {
+      if (wanted(t - open)) return { startMs: open, endMs: t };
+      open = null;
+    }
+  }
+  return undefined;
+}
+
 describe("bring-up", () => {
   it("is provisioning from the provisioning instant, with BFD down and BGP idle", () => {
     expect(at(CIRCUIT, T0)).toEqual({
@@ -101,9 +115,21 @@ describe("flaps", () => {
     const during = at(noBfd, start);
     expect(during).toMatchObject({ tunnelState: "down", bfdState: "disabled", bgpState: "Established" });
     expect(during.prefixesReceived).toBeGreaterThan(0);
-    const later = at(noBfd, start + BGP_HOLD_MS + 10_000);
-    if (later.tunnelState === "down") expect(later.bgpState).toBe("Active");
-    else expect(later.bgpState).toMatch(/Established|Active/);
+  });
+
+  it("leave BGP Established through an outage without BFD shorter than the hold time", () => {
+    const noBfd = { ...CIRCUIT, bfd: false };
+    const short = outage(noBfd, (length) => length < BGP_HOLD_MS - 10_000)!;
+    expect(short).toBeDefined();
+    expect(new Set(samples(noBfd, short.startMs, short.endMs + 60_000).map((s) => s.status.bgpState))).toEqual(new Set(["Established"]));
+  });
+
+  it("drop BGP to Active when an outage without BFD outlasts the hold time", () => {
+    const noBfd = { ...CIRCUIT, bfd: false };
+    const long = outage(noBfd, (length) => length > BGP_HOLD_MS + 20_000)!;
+    expect(long).toBeDefined();
+    expect(at(noBfd, long.startMs + BGP_HOLD_MS - 10_000).bgpState).toBe("Established");
+    expect(at(noBfd, long.startMs + BGP_HOLD_MS + 10_000)).toMatchObject({ tunnelState: "down", bgpState: "Active" });
   });
 
   it("depend on the seed and the circuit id", () => {

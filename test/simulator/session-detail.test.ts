@@ -26,7 +26,22 @@ describe("session detail, rates and disconnect", () => {
       expect(r.rates.txBps).toBeLessThanOrEqual(d.session.planRates.downloadKbps * 1000);
       expect(r.rates.rxBps).toBeLessThanOrEqual(d.session.planRates.uploadKbps * 1000);
       if (s.walledGarden) expect(r.rates.txBps).toBeLessThanOrEqual(g.profile.walledGardenKbps * 1000);
-      expect(r.rates.txPps).toBe(Math.round(r.rates.txBps / 8800));
+    }
+  });
+
+  it("gives packet rates that agree with the byte rates on the packet size the counters show", () => {
+    const g = gateway(profile(), 62, 600);
+    // Sessions carrying enough downstream packets for the counters' mean packet size to be sharp.
+    const busy = g.listSessions({ limit: 200 }).items.flatMap((s) => {
+      const r = g.sessionRates(s.id);
+      const d = g.sessionDetail(s.id);
+      return r.ok && d.ok && r.rates.txPps >= 20 && d.session.counters.txPackets >= 10_000 ? [{ rates: r.rates, counters: d.session.counters }] : [];
+    });
+    expect(busy.length).toBeGreaterThan(10);
+    for (const { rates, counters } of busy) {
+      const bytesPerPacket = counters.txBytes / counters.txPackets;
+      // txPps is whole packets per second: within one packet (and 1 % for the counters' rounding) of bytes ÷ size.
+      expect(Math.abs(rates.txPps - rates.txBps / 8 / bytesPerPacket)).toBeLessThanOrEqual(1 + rates.txPps * 0.01);
     }
   });
 

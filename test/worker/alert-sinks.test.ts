@@ -1,11 +1,11 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { call, json } from "./client.ts";
 import { admin, commit, logEntries } from "./config-client.ts";
 import { advance, scenario } from "./helpers.ts";
 
-/** A port nothing listens on: the webhook's connection fails, as a receiver that is down would. */
-const DOWN_RECEIVER = "http://127.0.0.1:9/hooks/bng";
+/** A closed port: the webhook's connection fails, as a receiver that is down would. */
+const DOWN_RECEIVER = `http://127.0.0.1:${inject("closedPort")}/hooks/bng`;
 const SECRET = "sink-credential-never-logged";
 
 const sinks = (items: Record<string, Record<string, string>>) => ({ listOps: Object.entries(items).map(([key, fields]) => ({ listPath: "alarms.sinks", key, fields })) });

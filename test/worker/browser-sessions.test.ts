@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, bearer, call, createUser, enrolAndLogin, tokenWithRole } from "./client.ts";
 import { logEntries } from "./config-client.ts";
+import { holdWallClock, totpCode } from "./totp.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
 type Row = { id: string; username: string; role: string; sourceIp: string; createdUtc: string; lastSeenUtc: string; expiresUtc: string; current: boolean };
@@ -25,12 +26,14 @@ describe("browser sessions", () => {
   });
 
   it("ends one session at once, audited; the account's other sessions go on", async () => {
+    holdWallClock();
     await createUser("shared", "operator", "shared-password");
     const laptop = await enrolAndLogin("shared", "shared-password");
+    vi.setSystemTime(Date.now() + 1000); // the phone's session is the newer one
     const login = await call("/api/v1/auth/login", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: "shared", password: "shared-password", totpCode: await (await import("otplib")).generate({ secret: laptop.secret, epoch: Date.now() / 1000 + 30 }) }),
+      body: JSON.stringify({ username: "shared", password: "shared-password", totpCode: await totpCode(laptop.secret, 1) }),
     });
     expect(login.status).toBe(200);
     const phone = login.headers.get("set-cookie")!.split(";")[0]!;

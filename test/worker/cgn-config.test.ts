@@ -7,7 +7,6 @@ import { applianceNamed } from "../../src/fleet/definition.ts";
 import { profileWithCgn } from "../../src/config/cgn.ts";
 import { seedDocument } from "../../src/config/seed.ts";
 import { validateDocument } from "../../src/config/validate.ts";
-import { profileFingerprint } from "../../simulator/index.ts";
 import { bearer, call, json, tokenWithRole } from "./client.ts";
 import { admin, getConfig, history, itemOf, pointersOf, rejection } from "./config-client.ts";
 
@@ -93,7 +92,8 @@ describe("seeding", () => {
     const doc = seedDocument({ definition, listener: "https://127.0.0.1:8443", peers: [], profile, accounts });
     expect(validateDocument(doc, doc, { appliance: "edge-1", profile })).toEqual([]);
     const built = profileWithCgn(profile, doc);
-    expect(built.ok && profileFingerprint(built.profile)).toBe(profileFingerprint(profile));
+    // Exactly: the same JSON text, key order included (what the restart's fingerprint is taken over), not production's hash of it.
+    expect(built.ok && JSON.stringify(built.profile)).toBe(JSON.stringify(profile));
   });
 });
 
@@ -288,6 +288,18 @@ describe("a restart", () => {
     await restart();
     expect(await cgnStatus()).toMatchObject({ running: false, groups: [] });
     expect((await pools()).find((p) => p.name === "cgn-inside-v4")!.cgnTranslated).toBe(false);
+  });
+
+  it("lists no bindings while CGN is not running, saying so (spec: running false and empty rows)", async () => {
+    await ok(await deleteGroup("cgn-1"));
+    await restart();
+    // Subscribers keep arriving in the former inside VRF; none of them is translated.
+    await scenario({ action: "advance-clock", seconds: 900 });
+    expect((await call("/api/v1/sessions/summary", { headers: admin }).then((r) => r.json<{ total: number }>())).total).toBeGreaterThan(0);
+    const page = await call("/api/v1/cgn/bindings", { headers: admin });
+    expect(page.status).toBe(200);
+    expect(await page.json()).toMatchObject({ running: false, total: 0, items: [] });
+    expect(await cgnStatus()).toMatchObject({ running: false });
   });
 });
 

@@ -1,6 +1,6 @@
 /** A small client for the Worker under test: one appliance per hostname, logins that enrol like a person with an authenticator would. */
 import { SELF } from "cloudflare:test";
-import { generate } from "otplib";
+import { totpCode } from "./totp.ts";
 
 export const BOOTSTRAP_TOKEN = "bngtok_" + "B".repeat(36);
 export const ADMIN_PASSWORD = "test-admin-password";
@@ -38,8 +38,7 @@ export async function enrolAndLogin(username: string, password: string, applianc
   const first = await call("/api/v1/auth/login", { appliance, ...json("POST", { username, password }) });
   const challenge = (await first.json()) as { status: string; enrolmentToken: string; secret: string };
   if (challenge.status !== "totpEnrolmentRequired") throw new Error(`expected enrolment, got ${JSON.stringify(challenge)}`);
-  const totpCode = await generate({ secret: challenge.secret });
-  const enrolled = await call("/api/v1/auth/enrol", { appliance, ...json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode }) });
+  const enrolled = await call("/api/v1/auth/enrol", { appliance, ...json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret) }) });
   const body = (await enrolled.json()) as { status: string; csrfToken: string };
   if (body.status !== "success") throw new Error(`enrolment failed: ${JSON.stringify(body)}`);
   return { cookie: cookieFrom(enrolled), csrfToken: body.csrfToken, secret: challenge.secret };

@@ -1,6 +1,16 @@
 import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { instanceIdFor, licensingKey, mintActivationToken, signLease } from "../../src/trust/licence.ts";
+import { licensingKey, mintActivationToken, signLease } from "../../src/trust/licence.ts";
+
+/**
+ * Instance ids as the README defines them, SHA-256(`bngfleet-instance/1:<appliance>:<licenceId>`) shown as a UUID,
+ * worked out with coreutils: printf 'bngfleet-instance/1:edge-1:LIC-OFF-1' | sha256sum, first 32 hex digits.
+ */
+const INSTANCE_ID: Record<string, string> = {
+  "edge-1:LIC-OFF-1": "d4b56282-532b-3d12-bacd-3861cf078e0e",
+  "edge-1:LIC-TEST-1": "711d3c8c-7ade-8fd1-f95c-9ed6a7808ea2",
+  "edge-2:LIC-OFF-1": "0fe48e25-993b-07c0-f777-27b0dad5ab83",
+};
 import type { LicenceStatus } from "../../simulator/licence.ts";
 import { call, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scrape, send, valueOf } from "./helpers.ts";
@@ -34,7 +44,7 @@ async function lease(over: { instanceId?: string; expiresAtMs?: number; bandMax?
   const now = await simulatedNow();
   return signLease(await key(), {
     licenceId: "LIC-OFF-1",
-    instanceId: over.instanceId ?? (await instanceIdFor("edge-1", "LIC-OFF-1")),
+    instanceId: over.instanceId ?? INSTANCE_ID["edge-1:LIC-OFF-1"]!,
     bandName: "S-2k",
     bandMax: over.bandMax ?? 2000,
     issuedUtc: iso(now),
@@ -102,7 +112,7 @@ describe("activation", () => {
     const t = await token({ bandName: "M-5k", bandMax: 5000 });
     const response = await activate({ token: t, licenceId: "LIC-TEST-1" });
     expect(response.status).toBe(200);
-    const instanceId = await instanceIdFor("edge-1", "LIC-TEST-1");
+    const instanceId = INSTANCE_ID["edge-1:LIC-TEST-1"]!;
     expect(await response.json()).toEqual({ activated: true, instanceId });
     const now = await simulatedNow();
     const s = await status();
@@ -224,7 +234,7 @@ describe("offline leases", () => {
     const refused = await loadOffline(altered);
     expect(refused.status).toBe(422);
     expect((await refused.json<Problem>()).errors?.[0]?.pointer).toBe("#/signature");
-    const elsewhere = await loadOffline(await lease({ instanceId: await instanceIdFor("edge-2", "LIC-OFF-1") }));
+    const elsewhere = await loadOffline(await lease({ instanceId: INSTANCE_ID["edge-2:LIC-OFF-1"]! }));
     expect(elsewhere.status).toBe(422);
     expect((await elsewhere.json<Problem>()).errors?.[0]?.pointer).toBe("#/instanceId");
     const expired = await loadOffline(await lease({ expiresAtMs: (await simulatedNow()) - 1000 }));

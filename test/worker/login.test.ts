@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { generate } from "otplib";
+import { holdWallClock, totpCode } from "./totp.ts";
 import { ADMIN_PASSWORD, call, cookieFrom, createUser, enrolAndLogin, json } from "./client.ts";
 
 const login = (body: Record<string, unknown>, appliance = "edge-1") => call("/api/v1/auth/login", { appliance, ...json("POST", body) });
@@ -39,19 +39,21 @@ describe("login state machine", () => {
   });
 
   it("asks an enrolled account for its code, then accepts a valid one", async () => {
+    holdWallClock();
     const { secret } = await enrolAndLogin("admin", ADMIN_PASSWORD);
     const withoutCode = await login({ username: "admin", password: ADMIN_PASSWORD });
     expect(await withoutCode.json()).toEqual({ status: "totpCodeRequired" });
     // The enrolment used the current step; the next login needs a code from a later step, so use the next one (±1 step is accepted).
-    const next = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+    const next = await totpCode(secret, 1);
     const withCode = await login({ username: "admin", password: ADMIN_PASSWORD, totpCode: next });
     expect(withCode.status).toBe(200);
     expect(await withCode.json()).toMatchObject({ status: "success", username: "admin", role: "super-user" });
   });
 
   it("accepts a code only once per account", async () => {
+    holdWallClock();
     const { secret } = await enrolAndLogin("admin", ADMIN_PASSWORD);
-    const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+    const code = await totpCode(secret, 1);
     expect((await login({ username: "admin", password: ADMIN_PASSWORD, totpCode: code })).status).toBe(200);
     const replay = await login({ username: "admin", password: ADMIN_PASSWORD, totpCode: code });
     expect(replay.status).toBe(401);
@@ -81,7 +83,7 @@ describe("login state machine", () => {
 describe("session cookie", () => {
   it("is HttpOnly, SameSite=Strict, Secure over HTTPS, Path=/, and carries at least 128 bits", async () => {
     const challenge = await (await login({ username: "admin", password: ADMIN_PASSWORD })).json<{ enrolmentToken: string; secret: string }>();
-    const enrolled = await call("/api/v1/auth/enrol", json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await generate({ secret: challenge.secret }) }));
+    const enrolled = await call("/api/v1/auth/enrol", json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret) }));
     const setCookie = enrolled.headers.get("set-cookie")!;
     expect(setCookie).toMatch(/^bng_session=[A-Za-z0-9_-]{43}; /);
     expect(setCookie).toContain("HttpOnly");
@@ -91,8 +93,9 @@ describe("session cookie", () => {
   });
 
   it("is a new id on every login", async () => {
+    holdWallClock();
     const first = await enrolAndLogin("admin", ADMIN_PASSWORD);
-    const again = await login({ username: "admin", password: ADMIN_PASSWORD, totpCode: await generate({ secret: first.secret, epoch: Math.floor(Date.now() / 1000) + 30 }) });
+    const again = await login({ username: "admin", password: ADMIN_PASSWORD, totpCode: await totpCode(first.secret, 1) });
     expect(again.status).toBe(200);
     expect(cookieFrom(again)).not.toBe(first.cookie);
   });
@@ -100,7 +103,7 @@ describe("session cookie", () => {
   it("leaves out Secure when the listener is plain HTTP", async () => {
     const response = await call("/api/v1/auth/login", json("POST", { username: "admin", password: ADMIN_PASSWORD }));
     const challenge = await response.json<{ enrolmentToken: string; secret: string }>();
-    const enrolled = await SELF.fetch("http://edge-1.bng.localhost/api/v1/auth/enrol", json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await generate({ secret: challenge.secret }) }));
+    const enrolled = await SELF.fetch("http://edge-1.bng.localhost/api/v1/auth/enrol", json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret) }));
     expect(enrolled.headers.get("set-cookie")).not.toContain("Secure");
   });
 

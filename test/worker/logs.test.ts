@@ -120,6 +120,25 @@ describe("log stream", () => {
     }
   });
 
+  it("sends a `: keepalive` comment 15 seconds after the last frame while nothing happens", async () => {
+    // Real time: the interval runs inside the appliance's object, where the test's fake timers cannot reach.
+    // Too early (before 15 s) or too late (past 25 s, well before the test's 30 s limit) fails.
+    const response = await call("/api/v1/logs/stream", { headers: admin });
+    const reader = response.body!.getReader();
+    try {
+      const start = await readUntil(reader, (text) => text.includes(": connected\n\n"));
+      const connectedAt = Date.now();
+      expect(start).not.toContain(": keepalive");
+      const text = await readUntil(reader, (t) => t.includes(": keepalive\n\n"), start);
+      const waited = Date.now() - connectedAt;
+      expect(waited).toBeGreaterThanOrEqual(14_900);
+      expect(waited).toBeLessThan(25_000);
+      expect(text.slice(start.length)).toBe(": keepalive\n\n");
+    } finally {
+      await reader.cancel();
+    }
+  });
+
   it("answers HEAD with the stream's headers and no stream", async () => {
     const response = await call("/api/v1/logs/stream", { method: "HEAD", headers: admin });
     expect(response.status).toBe(200);

@@ -1,13 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
 import { logEntries } from "./config-client.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
-/** A loopback issuer where nothing listens: discovery fails as it would with the provider down. */
+/** A loopback issuer on a closed port: discovery fails as it would with the provider down. */
 const provider = (extra: Record<string, unknown> = {}) => ({
   enabled: true,
   displayName: "Lab SSO",
-  issuer: "http://127.0.0.1:9/realms/noc",
+  issuer: `http://127.0.0.1:${inject("closedPort")}/realms/noc`,
   clientId: "bng",
   clientSecret: "lab-secret",
   roleMap: { noc: "read-only" },

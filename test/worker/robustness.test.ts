@@ -20,24 +20,28 @@ async function expectNoServerError(path: string, init: RequestInit) {
   if (response.status >= 400) expect(response.headers.get("content-type")).toBe("application/problem+json");
 }
 
-describe.each(operations.map((r) => ({ ...r, label: `${r.method} ${r.path}` })))("$label", (route) => {
-  const withParams = (value: string) => route.path.replace(/\{(\w+)\+?\}/g, value);
+const labelled = operations.map((r) => ({ ...r, label: `${r.method} ${r.path}` }));
+const withParams = (path: string, value: string) => path.replace(/\{(\w+)\+?\}/g, value);
 
+// Each behaviour runs only over the routes it applies to, so no generated test passes without asserting.
+describe.each(labelled.filter((r) => r.path.includes("{")))("$label", (route) => {
   it("survives hostile path parameters", async () => {
-    if (!route.path.includes("{")) return;
-    for (const segment of HOSTILE_SEGMENTS) await expectNoServerError(withParams(segment), { method: route.method, headers: auth });
+    for (const segment of HOSTILE_SEGMENTS) await expectNoServerError(withParams(route.path, segment), { method: route.method, headers: auth });
   });
+});
 
+describe.each(labelled)("$label", (route) => {
   it("survives hostile query strings", async () => {
-    for (const query of HOSTILE_QUERIES) await expectNoServerError(`${withParams("1")}?${query}`, { method: route.method, headers: auth });
+    for (const query of HOSTILE_QUERIES) await expectNoServerError(`${withParams(route.path, "1")}?${query}`, { method: route.method, headers: auth });
   });
+});
 
+describe.each(labelled.filter((r) => r.method !== "GET"))("$label", (route) => {
   it("survives hostile bodies", async () => {
-    if (route.method === "GET") return;
     for (const body of HOSTILE_BODIES) {
-      await expectNoServerError(withParams("1"), { method: route.method, headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(body) });
+      await expectNoServerError(withParams(route.path, "1"), { method: route.method, headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(body) });
     }
-    await expectNoServerError(withParams("1"), { method: route.method, headers: { ...auth, "content-type": "application/json" }, body: "{".repeat(5000) });
+    await expectNoServerError(withParams(route.path, "1"), { method: route.method, headers: { ...auth, "content-type": "application/json" }, body: "{".repeat(5000) });
   });
 });
 

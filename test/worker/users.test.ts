@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { generate } from "otplib";
 import { BOOTSTRAP_TOKEN, bearer, call, createUser, enrolAndLogin, json } from "./client.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
@@ -79,7 +78,7 @@ describe("user management", () => {
   it("resets TOTP enrolment: the next login enrols again", async () => {
     await createUser("lostphone", "operator", "lostphone-pass");
     const { secret } = await enrolAndLogin("lostphone", "lostphone-pass");
-    expect(await generate({ secret })).toMatch(/^\d{6}$/);
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     await call("/api/v1/auth/users/lostphone/totp/reset", { method: "POST", headers: admin });
     const again = await (await call("/api/v1/auth/login", json("POST", { username: "lostphone", password: "lostphone-pass" }))).json<{ status: string; secret: string }>();
     expect(again.status).toBe("totpEnrolmentRequired");
