@@ -6,6 +6,7 @@
 import { routes } from "./routes/index.ts";
 import { buildRouter } from "./http/pipeline.ts";
 import { problemResponse } from "./http/problem.ts";
+import { clientAddress, deploymentOf } from "./http/client-address.ts";
 import { applianceForHost, applianceNamed } from "./fleet/definition.ts";
 import type { ApplianceContext } from "./fleet/context.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
@@ -22,7 +23,7 @@ function contextFor(definition: ApplianceDefinition, request: Request, env: Env)
     stub: env.Appliance.getByName(definition.name),
     env,
     secure: (env.BNG_PUBLIC_ORIGIN ?? request.url).startsWith("https:"),
-    clientIp: request.headers.get("cf-connecting-ip") ?? "unknown",
+    clientIp: clientAddress(request.headers, deploymentOf(env)),
     dispatch: (name, peerRequest) => {
       const peer = applianceNamed(env, name);
       if (!peer) return Promise.resolve(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(peerRequest.url).pathname));
