@@ -15,6 +15,7 @@ import https from "node:https";
 import net from "node:net";
 import { LaunchError } from "./config.ts";
 import { PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
+import { MAX_BODY_BYTES } from "../src/http/body.ts";
 
 export type Frontend = {
   /** Points the frontend at the direct socket once Miniflare has bound it. */
@@ -81,6 +82,13 @@ function badGateway(res: http.ServerResponse): void {
   res.writeHead(502, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body) }).end(body);
 }
 
+/** The appliance's 413 for a body past MAX_BODY_BYTES (src/http/body.ts), answered by the listener. */
+function tooLarge(res: http.ServerResponse): void {
+  if (res.headersSent) return;
+  const body = JSON.stringify({ type: "about:blank", title: "Content Too Large", status: 413, detail: `request body exceeds ${MAX_BODY_BYTES} bytes` });
+  res.writeHead(413, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body) }).end(body);
+}
+
 /** Starts the appliance's public listener (TLS when `key` and `cert` are given); requests that arrive before setTarget wait for it. */
 export async function listenFrontend(options: { name: string; address: string; port: number; key?: string; cert?: string }): Promise<Frontend> {
   const { name, address, port } = options;
@@ -94,6 +102,17 @@ export async function listenFrontend(options: { name: string; address: string; p
     void target.then(({ host, port: upstreamPort }) => {
       if (req.destroyed) return;
       const upstream = http.request({ host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, false), agent });
+      // Once the body stops being relayed (answered early, or over the cap) the rest is read and dropped here.
+      let relaying = true;
+      let relayed = 0;
+      let dropped = 0;
+      const stopRelaying = () => {
+        relaying = false;
+        if (req.complete) return;
+        const cut = setTimeout(() => req.socket.destroy(), DRAIN_MAX_MS).unref();
+        req.on("end", () => clearTimeout(cut));
+        req.resume();
+      };
       upstream.on("response", (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders(answer.rawHeaders));
         // Event streams: every chunk goes out as it comes.
@@ -101,22 +120,15 @@ export async function listenFrontend(options: { name: string; address: string; p
         answer.pipe(res);
         answer.on("error", () => res.destroy());
         if (!req.complete) {
-          // Answered before the body was read in full (a 413): the rest is dropped here, within bounds,
-          // and the upstream connection, whose request never finished, is not reused.
-          req.unpipe(upstream);
+          // Answered before the body was all sent (a 413, a 401): the upstream connection, whose
+          // request never finished, is not reused.
+          stopRelaying();
           answer.on("end", () => upstream.destroy());
-          let dropped = 0;
-          const cut = setTimeout(() => req.socket.destroy(), DRAIN_MAX_MS).unref();
-          req.on("data", (chunk: Buffer) => {
-            dropped += chunk.length;
-            if (dropped > DRAIN_MAX_BYTES) req.socket.destroy();
-          });
-          req.on("end", () => clearTimeout(cut));
-          req.resume();
         }
       });
       // The appliance went away before answering: 502; while answering: the client's response is cut too.
       upstream.on("error", () => {
+        if (!relaying && !res.headersSent) return;
         if (!res.headersSent) badGateway(res);
         else if (!res.writableEnded) res.destroy();
       });
@@ -124,7 +136,28 @@ export async function listenFrontend(options: { name: string; address: string; p
       res.on("close", () => {
         if (!res.writableFinished) upstream.destroy();
       });
-      req.pipe(upstream);
+      req.on("data", (chunk: Buffer) => {
+        if (!relaying) {
+          dropped += chunk.length;
+          if (dropped > DRAIN_MAX_BYTES) req.socket.destroy();
+          return;
+        }
+        relayed += chunk.length;
+        if (relayed > MAX_BODY_BYTES) {
+          // workerd answers an oversized body itself, but then resets the connection while the rest
+          // still arrives, and the reset can overtake its answer; so a body past the appliance's
+          // largest cap is answered here, with the Worker's own problem.
+          stopRelaying();
+          upstream.destroy();
+          tooLarge(res);
+          return;
+        }
+        if (!upstream.write(chunk)) {
+          req.pause();
+          upstream.once("drain", () => relaying && req.resume());
+        }
+      });
+      req.on("end", () => relaying && upstream.end());
     });
   };
 
