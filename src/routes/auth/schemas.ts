@@ -113,7 +113,11 @@ export const PasskeyRecord = z
   .meta({ id: "PasskeyRecord" });
 export type PasskeyRecord = z.infer<typeof PasskeyRecord>;
 
-export const Lockout = z.object({ sourceIp: z.string(), failures: z.int(), lockedUntilUtc: DateTime.nullable() });
+export const Lockout = z.object({
+  sourceIp: z.string().meta({ description: "the source address, or `*` for the account-wide lock across all sources (backoff)" }),
+  failures: z.int(),
+  lockedUntilUtc: DateTime.nullable(),
+});
 
 export const UserRecord = z
   .object({

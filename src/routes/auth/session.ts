@@ -27,12 +27,17 @@ export const loginRoutes = [
     summary: "Log in with username, password and (when enrolled) a TOTP code",
     description:
       "The login state machine of the spec. Wrong username, wrong password and wrong code all answer 401 with the same detail (no user enumeration). " +
-      "After 5 consecutive failures for one account from one source IP, that pair is locked out for 15 minutes and login answers 423 with Retry-After. " +
+      "After 5 consecutive failures for one account from one source address, that pair is locked out for 15 minutes and login answers 423 with Retry-After; " +
+      "10 failures of one account across all sources lock the account everywhere for 30 s, doubling with each further failure up to 15 minutes (423, Retry-After). " +
+      "A failure count is forgotten 15 minutes after its last failure. " +
+      "Before any password is checked, logins are throttled: a burst of 10 per source address then one every 6 s, and a burst of 20 for the whole appliance then 2 a second; " +
+      "beyond that login answers 429 with Retry-After. " +
+      "The source address is `CF-Connecting-IP` when deployed, and the listener's peer address in the local fleet. " +
       "On success the `bng_session` cookie is set (HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS); a session ends after 30 minutes idle or 12 hours in all.",
     floor: "anonymous",
     body: LoginRequest,
     response: { description: "LoginResponse", schema: LoginResponse },
-    errors: [401, 423],
+    errors: [401, 423, 429],
     handle: async (ctx) =>
       answerLogin(ctx, await ctx.appliance.stub.identity().login(ctx.body.username, ctx.body.password, ctx.body.totpCode ?? null, ctx.appliance.clientIp, ctx.body.passkey ?? null)),
   }),
