@@ -10,7 +10,8 @@ import type { Role } from "../src/auth/roles.ts";
 import type { BrowserSessionRecord, LoginResponse, TokenRecord, UserRecord } from "../src/routes/auth/schemas.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { Principal } from "../src/schemas/principal.ts";
-import { hmacSha256, randomBytes, sha256Hex, toHex } from "../src/trust/encoding.ts";
+import { constantTimeEqual, hmacSha256, randomBytes, sha256Hex, toHex } from "../src/trust/encoding.ts";
+import { DEFAULT_ADMIN_PASSWORD } from "../src/auth/bootstrap.ts";
 import { ENROLMENT_TTL_SECONDS, readEnrolmentToken, signEnrolmentToken } from "../src/trust/enrolment.ts";
 import { DECOY_HASH, verifyPassword } from "../src/trust/password.ts";
 import { SESSION_ABSOLUTE_SECONDS, SESSION_IDLE_SECONDS, newSessionSecrets } from "../src/trust/session.ts";
@@ -36,8 +37,6 @@ import {
 export const SESSION_HANDLE_LENGTH = 16;
 /** Token and session "last used" times are written at most this often, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
-/** The development default of the bootstrap `admin` password (README). */
-export const DEFAULT_ADMIN_PASSWORD = "bngfleet-admin";
 
 const BAD_CREDENTIALS = "invalid username, password or code";
 
@@ -54,6 +53,7 @@ interface UserRow {
   created_ms: number;
   password_changed_ms: number;
   last_login_ms: number | null;
+  password_is_default: number;
   [key: string]: SqlStorageValue;
 }
 
@@ -121,6 +121,9 @@ export class IdentityStore extends RpcTarget {
     // Sessions of external identities (OIDC) carry their own role and provider; local ones read the account's.
     const columns = this.#sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('sessions')").toArray().map((c) => c.name);
     if (!columns.includes("provider")) this.#sql.exec("ALTER TABLE sessions ADD COLUMN provider TEXT; ALTER TABLE sessions ADD COLUMN role TEXT;");
+    // Set while the account's password is the published development default (seen at its last login).
+    const userColumns = this.#sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('users')").toArray().map((c) => c.name);
+    if (!userColumns.includes("password_is_default")) this.#sql.exec("ALTER TABLE users ADD COLUMN password_is_default INTEGER NOT NULL DEFAULT 0");
     // Failure counts expire (rows from before this column count as old); the account-wide count has its own table.
     const failureColumns = this.#sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('login_failures')").toArray().map((c) => c.name);
     if (!failureColumns.includes("last_failure_ms")) this.#sql.exec("ALTER TABLE login_failures ADD COLUMN last_failure_ms INTEGER NOT NULL DEFAULT 0");
@@ -178,8 +181,8 @@ export class IdentityStore extends RpcTarget {
       return { via, role: row.role, username: row.source === "api" ? row.created_by : null, tokenId: row.id, tokenName: row.name, csrfToken: null };
     }
     const row = this.#sql
-      .exec<{ username: string; role: Role | null; csrf_token: string; created_ms: number; last_seen_ms: number }>(
-        `SELECT s.username, ${SESSION_ROLE} AS role, s.csrf_token, s.created_ms, s.last_seen_ms FROM ${SESSIONS_WITH_ACCOUNTS} WHERE s.id_sha256 = ?`,
+      .exec<{ username: string; role: Role | null; csrf_token: string; created_ms: number; last_seen_ms: number; password_is_default: number | null }>(
+        `SELECT s.username, ${SESSION_ROLE} AS role, s.csrf_token, s.created_ms, s.last_seen_ms, u.password_is_default FROM ${SESSIONS_WITH_ACCOUNTS} WHERE s.id_sha256 = ?`,
         sha256,
       )
       .toArray()[0];
@@ -189,7 +192,15 @@ export class IdentityStore extends RpcTarget {
       return null;
     }
     if (now - row.last_seen_ms > TOUCH_INTERVAL_MS / 2) this.#sql.exec("UPDATE sessions SET last_seen_ms = ? WHERE id_sha256 = ?", now, sha256);
-    return { via, role: row.role as Role, username: row.username, tokenId: null, tokenName: null, csrfToken: row.csrf_token };
+    return {
+      via,
+      role: row.role as Role,
+      username: row.username,
+      tokenId: null,
+      tokenName: null,
+      csrfToken: row.csrf_token,
+      passwordChangeRequired: row.password_is_default === 1,
+    };
   }
 
   // ── login state machine ──────────────────────────────────────────────────
@@ -214,6 +225,9 @@ export class IdentityStore extends RpcTarget {
     const user = this.#user(username);
     const passwordOk = await verifyPassword(password, user?.password_hash ?? DECOY_HASH);
     if (!user || !passwordOk) return this.#failed(username, sourceIp, "password");
+    // The published development default still in use: the session this login opens may only change it.
+    const isDefault = constantTimeEqual(password, DEFAULT_ADMIN_PASSWORD) ? 1 : 0;
+    if (user.password_is_default !== isDefault) this.#sql.exec("UPDATE users SET password_is_default = ? WHERE username = ?", isDefault, username);
 
     if (user.totp_secret !== null && passkey !== null) {
       if (!(await this.#passkeys.verifySecondFactor(username, passkey))) return this.#failed(username, sourceIp, "passkey");
@@ -294,7 +308,8 @@ export class IdentityStore extends RpcTarget {
       sourceIp,
     );
     this.#emit({ severity: "notice", msgId: "auth.login", fields: { username: user.username, sourceIp, via: how } });
-    return { ok: true, sessionId, response: { status: "success", username: user.username, role: user.role, csrfToken } };
+    const passwordChangeRequired = this.#user(user.username)?.password_is_default === 1;
+    return { ok: true, sessionId, response: { status: "success", username: user.username, role: user.role, csrfToken, ...(passwordChangeRequired ? { passwordChangeRequired } : {}) } };
   }
 
   /** A 423 while the account, or the account and source pair, is locked; every lock has an end. */
@@ -595,7 +610,7 @@ export class IdentityStore extends RpcTarget {
         this.#emit({ severity: "notice", msgId: "auth.user.updated", fields: { username: row.username, role: account.role, by } });
       }
       if (account.passwordHash !== row.password_hash) {
-        this.#sql.exec("UPDATE users SET password_hash = ?, password_changed_ms = ? WHERE username = ?", account.passwordHash, now, row.username);
+        this.#sql.exec("UPDATE users SET password_hash = ?, password_changed_ms = ?, password_is_default = 0 WHERE username = ?", account.passwordHash, now, row.username);
         this.#endSessions(row.username);
         this.#emit({ severity: "notice", msgId: "auth.password.changed", fields: { username: row.username, by } });
       }

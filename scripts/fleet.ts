@@ -23,10 +23,9 @@ import { LaunchError, loadSettings } from "./config.ts";
 import type { Settings } from "./config.ts";
 import { describeListenError, listenFrontend } from "./listeners.ts";
 import type { Frontend } from "./listeners.ts";
+import { DEFAULT_ADMIN_PASSWORD } from "../src/auth/bootstrap.ts";
 import { clearDurableObjects, durableObjectDir, loadFleetSecret } from "./state.ts";
 
-/** The password the Worker falls back to when BNG_ADMIN_PASSWORD is unset. */
-const DEFAULT_ADMIN_PASSWORD = "bngfleet-admin";
 /** Used only if wrangler.toml has no compatibility_date line. */
 const FALLBACK_COMPATIBILITY_DATE = "2026-07-01";
 /**
@@ -233,7 +232,7 @@ function printBanner(settings: Settings): void {
     "",
     settings.adminPassword !== undefined
       ? `Log in as admin, password from BNG_ADMIN_PASSWORD: ${settings.adminPassword}`
-      : `Log in as admin, password ${DEFAULT_ADMIN_PASSWORD} (development default; set BNG_ADMIN_PASSWORD to change it)`,
+      : `Log in as admin, password ${DEFAULT_ADMIN_PASSWORD} (development default, to be changed at first sign-in; set BNG_ADMIN_PASSWORD to choose one)`,
     "First login requires TOTP enrolment: add the secret it returns to an authenticator app,",
     "or compute codes with: oathtool --totp -b <secret>",
     settings.bootstrapToken !== undefined

@@ -7,6 +7,7 @@ import { routes } from "./routes/index.ts";
 import { buildRouter } from "./http/pipeline.ts";
 import { problemResponse } from "./http/problem.ts";
 import { clientAddress, deploymentOf } from "./http/client-address.ts";
+import { startupRefusal } from "./auth/bootstrap.ts";
 import { applianceForHost, applianceNamed } from "./fleet/definition.ts";
 import type { ApplianceContext } from "./fleet/context.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
@@ -35,6 +36,9 @@ function contextFor(definition: ApplianceDefinition, request: Request, env: Env)
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
+    // Deployed without an administrator credential, or with a malformed bootstrap token: nothing is served (or seeded).
+    const refusal = startupRefusal(env, deploymentOf(env));
+    if (refusal) return problemResponse(503, refusal, url.pathname);
     const definition = applianceForHost(env, url.hostname);
     if (!definition) return problemResponse(404, `no appliance of this fleet answers to '${url.hostname}'`, url.pathname);
     return router.fetch(request, contextFor(definition, request, env));

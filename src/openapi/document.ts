@@ -88,7 +88,7 @@ function problemResponse(description: string) {
 const ERROR_TEXT: Record<number, string> = {
   400: "invalid input; `errors` names each rejected field",
   401: "no valid session cookie or bearer token",
-  403: "role below the floor, or a cookie-authenticated change without X-CSRF-Token",
+  403: "role below the floor, a cookie-authenticated change without X-CSRF-Token, or a session that must first change the development default password",
   404: "unknown resource",
   405: "method not allowed here (see Allow)",
   409: "conflicts with the current state (a lapsed licence also refuses configuration commits with 409)",

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { certificateOf, fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
 
 const PORT_BASE = 19443;
-const BOOTSTRAP = "bngtok_" + "E2e".repeat(12);
+const BOOTSTRAP = "bngtok_" + "E2e".repeat(10) + "4YjhF4"; // well-formed: the checksum is CRC-32 in base62
 const LAB_CREDENTIAL = "bngtok_" + "L".repeat(36);
 const ADMIN_PASSWORD = "e2e-admin-password";
 
