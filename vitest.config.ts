@@ -40,7 +40,7 @@ export default defineConfig({
                 BNG_FLEET_SECRET: "7e57".repeat(16),
                 BNG_ADMIN_PASSWORD: "test-admin-password",
                 // Accepted as the super-user token `bootstrap` (test/worker/client.ts).
-                BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(36),
+                BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(30) + "1rpRcy",
                 // Tests move the simulation clock themselves, through scenario actions.
                 BNG_CLOCK: "manual",
               },
@@ -57,6 +57,27 @@ export default defineConfig({
           testTimeout: 30_000,
           expect: { requireAssertions: true },
         },
+      },
+      // The same Worker as the local launcher runs it (BNG_LOCAL_FLEET), with no
+      // BNG_ADMIN_PASSWORD: the development default and the listener's peer header.
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { BNG_FLEET_SECRET: "7e57".repeat(16), BNG_LOCAL_FLEET: "1", BNG_CLOCK: "manual" } },
+          }),
+        ],
+        test: { name: "worker-local", include: ["test/worker-local/**/*.test.ts"], setupFiles: ["test/worker/setup.ts"] },
+      },
+      // Deployed with no administrator credential at all.
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { BNG_FLEET_SECRET: "7e57".repeat(16), BNG_CLOCK: "manual" } },
+          }),
+        ],
+        test: { name: "worker-unconfigured", include: ["test/worker-unconfigured/**/*.test.ts"], setupFiles: ["test/worker/setup.ts"] },
       },
     ],
   },

@@ -11,7 +11,11 @@ import { seedDocument } from "../src/config/seed.ts";
 import { profileWithCgn } from "../src/config/cgn.ts";
 import { applianceNamed, inboundPeerCredentials, listenerOptions, loadFleet, peersOf } from "../src/fleet/definition.ts";
 import type { Role } from "../src/auth/roles.ts";
-import { DEFAULT_ADMIN_PASSWORD, IdentityStore, type IdentityEvent } from "./identity.ts";
+import { IdentityStore, type IdentityEvent } from "./identity.ts";
+import { adminSeed } from "../src/auth/bootstrap.ts";
+import { deploymentOf } from "../src/http/client-address.ts";
+import { randomBytes, toHex } from "../src/trust/encoding.ts";
+import { isWellFormedToken } from "../src/trust/tokens.ts";
 import { ProviderStore } from "./providers.ts";
 import { PasskeyStore } from "./passkeys.ts";
 import type { PasskeyContext } from "../src/trust/passkeys.ts";
@@ -100,7 +104,10 @@ export class Appliance extends Server<Env> {
     if (!this.#config.isSeeded() || this.#config.missingKeys().length > 0) {
       const listener = listenerOrigin(loadFleet(this.env), definition, listenerOptions(this.env));
       const stored = this.#identity.storedAccounts();
-      const accounts = stored.length > 0 ? stored : [{ username: "admin", role: "super-user", passwordHash: await hashPassword(this.env.BNG_ADMIN_PASSWORD || DEFAULT_ADMIN_PASSWORD) }];
+      // Deployed, never a well-known password (src/auth/bootstrap.ts): without BNG_ADMIN_PASSWORD, one nobody knows.
+      const seed = adminSeed(this.env, deploymentOf(this.env));
+      const firstPassword = seed.kind === "unusable" ? toHex(randomBytes(32)) : seed.password;
+      const accounts = stored.length > 0 ? stored : [{ username: "admin", role: "super-user", passwordHash: await hashPassword(firstPassword) }];
       const seeded = seedDocument({ definition, listener, peers: await peersOf(this.env, definition), profile: shipped, accounts });
       if (this.#config.isSeeded()) this.#config.seedMissing(seeded);
       else this.#config.seed(seeded);
@@ -151,7 +158,7 @@ export class Appliance extends Server<Env> {
       role: "read-only",
       plaintext: peer.credential,
     }));
-    if (this.env.BNG_BOOTSTRAP_TOKEN?.startsWith("bngtok_")) provisioned.push({ name: "bootstrap", role: "super-user", plaintext: this.env.BNG_BOOTSTRAP_TOKEN });
+    if (this.env.BNG_BOOTSTRAP_TOKEN && isWellFormedToken(this.env.BNG_BOOTSTRAP_TOKEN)) provisioned.push({ name: "bootstrap", role: "super-user", plaintext: this.env.BNG_BOOTSTRAP_TOKEN });
     await this.#identity.provisionTokens(provisioned);
     // The clock moves on its own every 10 s unless a test drives it (BNG_CLOCK=manual).
     if (this.env.BNG_CLOCK !== "manual" && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + TICK_MS);

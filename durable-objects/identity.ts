@@ -10,7 +10,8 @@ import type { Role } from "../src/auth/roles.ts";
 import type { BrowserSessionRecord, LoginResponse, TokenRecord, UserRecord } from "../src/routes/auth/schemas.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { Principal } from "../src/schemas/principal.ts";
-import { randomBytes, sha256Hex, toHex } from "../src/trust/encoding.ts";
+import { constantTimeEqual, hmacSha256, randomBytes, sha256Hex, toHex } from "../src/trust/encoding.ts";
+import { DEFAULT_ADMIN_PASSWORD } from "../src/auth/bootstrap.ts";
 import { ENROLMENT_TTL_SECONDS, readEnrolmentToken, signEnrolmentToken } from "../src/trust/enrolment.ts";
 import { DECOY_HASH, verifyPassword } from "../src/trust/password.ts";
 import { SESSION_ABSOLUTE_SECONDS, SESSION_IDLE_SECONDS, newSessionSecrets } from "../src/trust/session.ts";
@@ -18,17 +19,24 @@ import { newToken, tokenHint } from "../src/trust/tokens.ts";
 import { OIDC_PENDING_SECONDS } from "../src/trust/oidc.ts";
 import type { PasskeyStore } from "./passkeys.ts";
 import { newTotpSecret, totpUri, verifyTotp } from "../src/trust/totp.ts";
+import {
+  FAILURE_MEMORY_SECONDS,
+  FAILURE_ROWS_MAX,
+  LOGINS_PER_SOURCE,
+  LOGINS_TOTAL,
+  PAIR_LOCK_SECONDS,
+  PAIR_THRESHOLD,
+  SOURCE_BUCKETS_MAX,
+  accountLockSeconds,
+  refill,
+  secondsUntilToken,
+  type Bucket,
+} from "../src/trust/login-limits.ts";
 
-/** Consecutive failures per account and source IP before a lockout. */
-export const LOCKOUT_THRESHOLD = 5;
-/** How long a lockout lasts. */
-export const LOCKOUT_SECONDS = 15 * 60;
 /** Hex digits of a session id's SHA-256 that name it in the API. */
 export const SESSION_HANDLE_LENGTH = 16;
 /** Token and session "last used" times are written at most this often, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
-/** The development default of the bootstrap `admin` password (README). */
-export const DEFAULT_ADMIN_PASSWORD = "bngfleet-admin";
 
 const BAD_CREDENTIALS = "invalid username, password or code";
 
@@ -45,6 +53,7 @@ interface UserRow {
   created_ms: number;
   password_changed_ms: number;
   last_login_ms: number | null;
+  password_is_default: number;
   [key: string]: SqlStorageValue;
 }
 
@@ -74,7 +83,10 @@ export class IdentityStore extends RpcTarget {
   readonly #appliance: string;
   readonly #emit: (event: IdentityEvent) => void;
   readonly #passkeys: PasskeyStore;
-  #signingKey!: Uint8Array;
+  #signingKey!: Uint8Array<ArrayBuffer>;
+  /** Login buckets (src/trust/login-limits.ts): in memory, as a restart costing a burst is harmless. */
+  readonly #sourceBuckets = new Map<string, Bucket>();
+  #totalBucket: Bucket | undefined;
 
   constructor(sql: SqlStorage, appliance: string, emit: (event: IdentityEvent) => void, passkeys: PasskeyStore) {
     super();
@@ -109,12 +121,24 @@ export class IdentityStore extends RpcTarget {
     // Sessions of external identities (OIDC) carry their own role and provider; local ones read the account's.
     const columns = this.#sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('sessions')").toArray().map((c) => c.name);
     if (!columns.includes("provider")) this.#sql.exec("ALTER TABLE sessions ADD COLUMN provider TEXT; ALTER TABLE sessions ADD COLUMN role TEXT;");
+    // Set while the account's password is the published development default (seen at its last login).
+    const userColumns = this.#sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('users')").toArray().map((c) => c.name);
+    if (!userColumns.includes("password_is_default")) this.#sql.exec("ALTER TABLE users ADD COLUMN password_is_default INTEGER NOT NULL DEFAULT 0");
+    // Failure counts expire (rows from before this column count as old); the account-wide count has its own table.
+    const failureColumns = this.#sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('login_failures')").toArray().map((c) => c.name);
+    if (!failureColumns.includes("last_failure_ms")) this.#sql.exec("ALTER TABLE login_failures ADD COLUMN last_failure_ms INTEGER NOT NULL DEFAULT 0");
+    this.#sql.exec(`
+      CREATE TABLE IF NOT EXISTS account_failures (
+        username TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_failure_ms INTEGER NOT NULL, locked_until_ms INTEGER);
+      CREATE INDEX IF NOT EXISTS login_failures_by_age ON login_failures (last_failure_ms);
+      CREATE INDEX IF NOT EXISTS account_failures_by_age ON account_failures (last_failure_ms);
+    `);
     let key = this.#sql.exec<{ value: string }>("SELECT value FROM secrets WHERE name = 'enrolment-signing-key'").toArray()[0]?.value;
     if (!key) {
       key = toHex(randomBytes(32));
       this.#sql.exec("INSERT INTO secrets (name, value) VALUES ('enrolment-signing-key', ?)", key);
     }
-    this.#signingKey = new TextEncoder().encode(key);
+    this.#signingKey = new TextEncoder().encode(key) as Uint8Array<ArrayBuffer>;
   }
 
   /**
@@ -157,8 +181,8 @@ export class IdentityStore extends RpcTarget {
       return { via, role: row.role, username: row.source === "api" ? row.created_by : null, tokenId: row.id, tokenName: row.name, csrfToken: null };
     }
     const row = this.#sql
-      .exec<{ username: string; role: Role | null; csrf_token: string; created_ms: number; last_seen_ms: number }>(
-        `SELECT s.username, ${SESSION_ROLE} AS role, s.csrf_token, s.created_ms, s.last_seen_ms FROM ${SESSIONS_WITH_ACCOUNTS} WHERE s.id_sha256 = ?`,
+      .exec<{ username: string; role: Role | null; csrf_token: string; created_ms: number; last_seen_ms: number; password_is_default: number | null }>(
+        `SELECT s.username, ${SESSION_ROLE} AS role, s.csrf_token, s.created_ms, s.last_seen_ms, u.password_is_default FROM ${SESSIONS_WITH_ACCOUNTS} WHERE s.id_sha256 = ?`,
         sha256,
       )
       .toArray()[0];
@@ -168,7 +192,15 @@ export class IdentityStore extends RpcTarget {
       return null;
     }
     if (now - row.last_seen_ms > TOUCH_INTERVAL_MS / 2) this.#sql.exec("UPDATE sessions SET last_seen_ms = ? WHERE id_sha256 = ?", now, sha256);
-    return { via, role: row.role as Role, username: row.username, tokenId: null, tokenName: null, csrfToken: row.csrf_token };
+    return {
+      via,
+      role: row.role as Role,
+      username: row.username,
+      tokenId: null,
+      tokenName: null,
+      csrfToken: row.csrf_token,
+      passwordChangeRequired: row.password_is_default === 1,
+    };
   }
 
   // ── login state machine ──────────────────────────────────────────────────
@@ -182,11 +214,20 @@ export class IdentityStore extends RpcTarget {
     const now = Date.now();
     const locked = this.#checkLock(username, sourceIp, now);
     if (locked) return locked;
+    // Before the slow hash: anonymous logins may not spend the appliance's CPU faster than the buckets allow.
+    const throttled = this.#throttle(sourceIp, now);
+    if (throttled) return throttled;
     // Counted before the slow hash, so parallel guesses cannot outrun the counter.
-    this.#countAttempt(username, sourceIp);
+    this.#countAttempt(username, sourceIp, now);
+    // PBKDF2 blocks the object's thread (about 40 ms in workerd): step behind the requests already
+    // waiting, so a burst of logins delays other requests by one hash at a time, not by the whole burst.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     const user = this.#user(username);
     const passwordOk = await verifyPassword(password, user?.password_hash ?? DECOY_HASH);
     if (!user || !passwordOk) return this.#failed(username, sourceIp, "password");
+    // The published development default still in use: the session this login opens may only change it.
+    const isDefault = constantTimeEqual(password, DEFAULT_ADMIN_PASSWORD) ? 1 : 0;
+    if (user.password_is_default !== isDefault) this.#sql.exec("UPDATE users SET password_is_default = ? WHERE username = ?", isDefault, username);
 
     if (user.totp_secret !== null && passkey !== null) {
       if (!(await this.#passkeys.verifySecondFactor(username, passkey))) return this.#failed(username, sourceIp, "passkey");
@@ -215,11 +256,12 @@ export class IdentityStore extends RpcTarget {
     if (!claims) return refuse("bad-credentials", "the enrolment token is invalid or has expired; log in again");
     const locked = this.#checkLock(claims.username, sourceIp, now);
     if (locked) return locked;
-    this.#countAttempt(claims.username, sourceIp);
+    this.#countAttempt(claims.username, sourceIp, now);
     const pending = this.#sql
       .exec<{ secret: string; expires_ms: number }>("SELECT secret, expires_ms FROM enrolments WHERE id = ? AND username = ?", claims.enrolmentId, claims.username)
       .toArray()[0];
-    if (!pending || pending.expires_ms <= now) return refuse("bad-credentials", "the enrolment token is invalid or has expired; log in again");
+    // A token whose enrolment was superseded by a later login is a failure like any other: logged, and its lock ends.
+    if (!pending || pending.expires_ms <= now) return this.#failed(claims.username, sourceIp, "enrolment", "the enrolment token is invalid or has expired; log in again");
     const verified = await verifyTotp(pending.secret, totpCode, null, now);
     if (!verified.ok) return this.#failed(claims.username, sourceIp, "totp");
     const user = this.#user(claims.username);
@@ -252,6 +294,7 @@ export class IdentityStore extends RpcTarget {
 
   async #loggedIn(user: UserRow, sourceIp: string, now: number, how: "login" | "enrol"): Promise<LoginOutcome> {
     this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", user.username, sourceIp);
+    this.#sql.exec("DELETE FROM account_failures WHERE username = ?", user.username);
     this.#sql.exec("UPDATE users SET last_login_ms = ? WHERE username = ?", now, user.username);
     // A new id on every login (no session fixation); stored only as its SHA-256.
     const { sessionId, csrfToken } = newSessionSecrets();
@@ -265,47 +308,104 @@ export class IdentityStore extends RpcTarget {
       sourceIp,
     );
     this.#emit({ severity: "notice", msgId: "auth.login", fields: { username: user.username, sourceIp, via: how } });
-    return { ok: true, sessionId, response: { status: "success", username: user.username, role: user.role, csrfToken } };
+    const passwordChangeRequired = this.#user(user.username)?.password_is_default === 1;
+    return { ok: true, sessionId, response: { status: "success", username: user.username, role: user.role, csrfToken, ...(passwordChangeRequired ? { passwordChangeRequired } : {}) } };
   }
 
+  /** A 423 while the account, or the account and source pair, is locked; every lock has an end. */
   #checkLock(username: string, sourceIp: string, now: number): LoginOutcome | null {
-    const row = this.#sql
+    const pair = this.#sql
       .exec<{ failures: number; locked_until_ms: number | null }>("SELECT failures, locked_until_ms FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp)
       .toArray()[0];
-    if (!row) return null;
-    if (row.locked_until_ms !== null && row.locked_until_ms <= now) {
+    if (pair && pair.locked_until_ms !== null && pair.locked_until_ms <= now) {
       this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
-      return null;
+    } else if (pair && (pair.locked_until_ms !== null || pair.failures >= PAIR_THRESHOLD)) {
+      // Counted up to the threshold by attempts still running: the lock starts now and is stored with its end.
+      const until = pair.locked_until_ms ?? now + PAIR_LOCK_SECONDS * 1000;
+      if (pair.locked_until_ms === null) this.#sql.exec("UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?", until, username, sourceIp);
+      return refuse("locked", `too many failed logins for this account from ${sourceIp}; try again after ${iso(until)}`, { retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)) });
     }
-    if (row.locked_until_ms !== null || row.failures >= LOCKOUT_THRESHOLD) {
-      const until = row.locked_until_ms ?? now + LOCKOUT_SECONDS * 1000;
-      return refuse("locked", `too many failed logins for this account from ${sourceIp}; try again after ${iso(until)}`, {
-        retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)),
+    const account = this.#sql.exec<{ locked_until_ms: number | null }>("SELECT locked_until_ms FROM account_failures WHERE username = ?", username).toArray()[0];
+    if (account?.locked_until_ms != null && account.locked_until_ms > now) {
+      return refuse("locked", `too many failed logins for this account from several addresses; try again after ${iso(account.locked_until_ms)}`, {
+        retryAfterSeconds: Math.max(1, Math.ceil((account.locked_until_ms - now) / 1000)),
       });
     }
     return null;
   }
 
-  #countAttempt(username: string, sourceIp: string): void {
+  /** Takes a token from the source's bucket and the appliance's; a 429 when either is empty. */
+  #throttle(sourceIp: string, now: number): LoginOutcome | null {
+    const source = refill(this.#sourceBuckets.get(sourceIp), now, LOGINS_PER_SOURCE);
+    const total = refill(this.#totalBucket, now, LOGINS_TOTAL);
+    if (source.tokens < 1) {
+      this.#sourceBuckets.set(sourceIp, source);
+      const seconds = secondsUntilToken(source, LOGINS_PER_SOURCE);
+      return refuse("throttled", `too many login attempts from ${sourceIp}; retry in ${seconds} s`, { retryAfterSeconds: seconds });
+    }
+    if (total.tokens < 1) {
+      this.#totalBucket = total;
+      const seconds = secondsUntilToken(total, LOGINS_TOTAL);
+      return refuse("throttled", `the appliance is receiving too many login attempts; retry in ${seconds} s`, { retryAfterSeconds: seconds });
+    }
+    this.#sourceBuckets.delete(sourceIp);
+    this.#sourceBuckets.set(sourceIp, { ...source, tokens: source.tokens - 1 });
+    this.#totalBucket = { ...total, tokens: total.tokens - 1 };
+    // Oldest first: a forgotten bucket is a full one, the state of a source not heard from for a while.
+    while (this.#sourceBuckets.size > SOURCE_BUCKETS_MAX) this.#sourceBuckets.delete(this.#sourceBuckets.keys().next().value!);
+    return null;
+  }
+
+  /** Counts an attempt for the pair and the account; forgets stale counts and keeps the tables bounded. */
+  #countAttempt(username: string, sourceIp: string, now: number): void {
+    const stale = now - FAILURE_MEMORY_SECONDS * 1000;
+    this.#sql.exec("DELETE FROM login_failures WHERE (locked_until_ms IS NULL AND last_failure_ms < ?) OR locked_until_ms <= ?", stale, now);
+    this.#sql.exec("DELETE FROM account_failures WHERE (locked_until_ms IS NULL OR locked_until_ms <= ?) AND last_failure_ms < ?", now, stale);
     this.#sql.exec(
-      "INSERT INTO login_failures (username, source_ip, failures) VALUES (?, ?, 1) ON CONFLICT (username, source_ip) DO UPDATE SET failures = failures + 1",
+      "INSERT INTO login_failures (username, source_ip, failures, last_failure_ms) VALUES (?, ?, 1, ?) ON CONFLICT (username, source_ip) DO UPDATE SET failures = failures + 1, last_failure_ms = excluded.last_failure_ms",
       username,
       sourceIp,
+      now,
     );
+    this.#sql.exec(
+      "INSERT INTO account_failures (username, failures, last_failure_ms) VALUES (?, 1, ?) ON CONFLICT (username) DO UPDATE SET failures = failures + 1, last_failure_ms = excluded.last_failure_ms",
+      username,
+      now,
+    );
+    for (const table of ["login_failures", "account_failures"]) {
+      const excess = this.#count(`SELECT COUNT(*) AS n FROM ${table}`) - FAILURE_ROWS_MAX;
+      if (excess > 0) this.#sql.exec(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} ORDER BY last_failure_ms LIMIT ?)`, excess);
+    }
   }
 
   #uncountAttempt(username: string, sourceIp: string): void {
     this.#sql.exec("UPDATE login_failures SET failures = MAX(0, failures - 1) WHERE username = ? AND source_ip = ?", username, sourceIp);
+    this.#sql.exec("UPDATE account_failures SET failures = MAX(0, failures - 1) WHERE username = ?", username);
   }
 
-  #failed(username: string, sourceIp: string, factor: "password" | "totp" | "passkey"): LoginOutcome {
+  async #failed(username: string, sourceIp: string, factor: "password" | "totp" | "passkey" | "enrolment", detail = BAD_CREDENTIALS): Promise<LoginOutcome> {
+    const now = Date.now();
     const failures = this.#count("SELECT failures AS n FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
-    this.#emit({ severity: "warning", msgId: "auth.login.failed", fields: { username, sourceIp, factor, failures } });
-    if (failures >= LOCKOUT_THRESHOLD) {
-      this.#sql.exec("UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?", Date.now() + LOCKOUT_SECONDS * 1000, username, sourceIp);
-      this.#emit({ severity: "warning", msgId: "auth.lockout", fields: { username, sourceIp, seconds: LOCKOUT_SECONDS } });
+    const accountFailures = this.#count("SELECT failures AS n FROM account_failures WHERE username = ?", username);
+    // Unknown usernames are logged by a keyed digest: a password typed into the username field stays out of the log.
+    const name = await this.#logName(username);
+    this.#emit({ severity: "warning", msgId: "auth.login.failed", fields: { username: name, sourceIp, factor, failures } });
+    if (failures >= PAIR_THRESHOLD) {
+      this.#sql.exec("UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?", now + PAIR_LOCK_SECONDS * 1000, username, sourceIp);
+      this.#emit({ severity: "warning", msgId: "auth.lockout", fields: { username: name, sourceIp, seconds: PAIR_LOCK_SECONDS } });
     }
-    return refuse("bad-credentials", BAD_CREDENTIALS);
+    const accountSeconds = accountLockSeconds(accountFailures);
+    if (accountSeconds > 0) {
+      this.#sql.exec("UPDATE account_failures SET locked_until_ms = ? WHERE username = ?", now + accountSeconds * 1000, username);
+      this.#emit({ severity: "warning", msgId: "auth.lockout", fields: { username: name, sourceIp: "*", seconds: accountSeconds } });
+    }
+    return refuse("bad-credentials", detail);
+  }
+
+  /** How a login name appears in the log: an account's name, or `unknown:` and 12 hex digits of an HMAC under this appliance's key. */
+  async #logName(username: string): Promise<string> {
+    if (this.#user(username)) return username;
+    return `unknown:${toHex(await hmacSha256(this.#signingKey, `login-name:${username}`)).slice(0, 12)}`;
   }
 
   // ── browser sessions ─────────────────────────────────────────────────────
@@ -497,6 +597,7 @@ export class IdentityStore extends RpcTarget {
       if (!account) {
         this.#sql.exec("DELETE FROM users WHERE username = ?", row.username);
         this.#sql.exec("DELETE FROM login_failures WHERE username = ?", row.username);
+        this.#sql.exec("DELETE FROM account_failures WHERE username = ?", row.username);
         this.#sql.exec("DELETE FROM enrolments WHERE username = ?", row.username);
         this.#passkeys.forget(row.username);
         this.#endSessions(row.username);
@@ -509,7 +610,7 @@ export class IdentityStore extends RpcTarget {
         this.#emit({ severity: "notice", msgId: "auth.user.updated", fields: { username: row.username, role: account.role, by } });
       }
       if (account.passwordHash !== row.password_hash) {
-        this.#sql.exec("UPDATE users SET password_hash = ?, password_changed_ms = ? WHERE username = ?", account.passwordHash, now, row.username);
+        this.#sql.exec("UPDATE users SET password_hash = ?, password_changed_ms = ?, password_is_default = 0 WHERE username = ?", account.passwordHash, now, row.username);
         this.#endSessions(row.username);
         this.#emit({ severity: "notice", msgId: "auth.password.changed", fields: { username: row.username, by } });
       }
@@ -556,6 +657,7 @@ export class IdentityStore extends RpcTarget {
   unlock(username: string, by: string): Outcome<object> {
     if (!this.#user(username)) return refuse("not-found", `no user '${username}'`);
     this.#sql.exec("DELETE FROM login_failures WHERE username = ?", username);
+    this.#sql.exec("DELETE FROM account_failures WHERE username = ?", username);
     this.#emit({ severity: "notice", msgId: "auth.unlocked", fields: { username, by } });
     return { ok: true };
   }
@@ -575,6 +677,11 @@ export class IdentityStore extends RpcTarget {
       .toArray()
       .filter((l) => l.locked_until_ms === null || l.locked_until_ms > now)
       .map((l) => ({ sourceIp: l.source_ip, failures: l.failures, lockedUntilUtc: isoOrNull(l.locked_until_ms) }));
+    // The account-wide lock across every source, while it holds, shown as source `*`.
+    const account = this.#sql
+      .exec<{ failures: number; locked_until_ms: number }>("SELECT failures, locked_until_ms FROM account_failures WHERE username = ? AND locked_until_ms > ?", row.username, now)
+      .toArray()[0];
+    if (account) lockouts.push({ sourceIp: "*", failures: account.failures, lockedUntilUtc: iso(account.locked_until_ms) });
     return {
       username: row.username,
       role: row.role,

@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { FleetFile, describeIssues, listenerOrigin } from "../fleet-config/schema.ts";
+import { isWellFormedToken } from "../src/trust/tokens.ts";
 
 /** A problem the user can fix (bad file, busy port…): printed without a stack trace. */
 export class LaunchError extends Error {
@@ -127,6 +128,11 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
     seen.set(key, appliance.name);
   }
 
+  const bootstrapToken = optional(env, "BNG_BOOTSTRAP_TOKEN");
+  if (bootstrapToken !== undefined && !isWellFormedToken(bootstrapToken)) {
+    throw new LaunchError("BNG_BOOTSTRAP_TOKEN is not a well-formed token (bngtok_ + 30 base62 characters + a 6-character checksum); make one with 'npm run -s token'");
+  }
+
   return {
     projectDir,
     fleetPath,
@@ -136,7 +142,7 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
     http,
     fresh,
     adminPassword: optional(env, "BNG_ADMIN_PASSWORD"),
-    bootstrapToken: optional(env, "BNG_BOOTSTRAP_TOKEN"),
+    bootstrapToken,
     appliances,
   };
 }

@@ -5,8 +5,9 @@
  * under Miniflare (not `wrangler dev`, which takes far longer to start): one
  * Miniflare worker per appliance, all running the same bundle and sharing one
  * SQLite-backed `Appliance` Durable Object namespace, each with its own direct
- * socket. HTTPS (the default) is terminated by Node in front of each socket,
- * with a per-appliance self-signed certificate; BNG_HTTP=1 serves plain HTTP.
+ * socket. Node listens in front of each socket (scripts/listeners.ts): HTTPS
+ * (the default) with a per-appliance self-signed certificate, or plain HTTP
+ * with BNG_HTTP=1; either way it tells the Worker the client's address.
  *
  * Environment: BNG_FLEET, BNG_PORT_BASE, BNG_DATA_DIR, BNG_HTTP, BNG_FRESH,
  * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN (see README); BNG_BUNDLE_DIR runs an
@@ -20,12 +21,11 @@ import { buildBundle, loadBundle } from "./build.ts";
 import { ensureCertificate } from "./certificates.ts";
 import { LaunchError, loadSettings } from "./config.ts";
 import type { Settings } from "./config.ts";
-import { assertPortFree, describeListenError, listenTls } from "./listeners.ts";
-import type { TlsFrontend } from "./listeners.ts";
+import { describeListenError, listenFrontend } from "./listeners.ts";
+import type { Frontend } from "./listeners.ts";
+import { DEFAULT_ADMIN_PASSWORD } from "../src/auth/bootstrap.ts";
 import { clearDurableObjects, durableObjectDir, loadFleetSecret } from "./state.ts";
 
-/** The password the Worker falls back to when BNG_ADMIN_PASSWORD is unset. */
-const DEFAULT_ADMIN_PASSWORD = "bngfleet-admin";
 /** Used only if wrangler.toml has no compatibility_date line. */
 const FALLBACK_COMPATIBILITY_DATE = "2026-07-01";
 /**
@@ -40,7 +40,7 @@ const DURABLE_OBJECT_KEY = "bngfleet-Appliance";
 type UploadedCertificateSource = { config(): Promise<{ webUiCertificate(): Promise<{ certificatePem: string; privateKeyPem: string } | null> }> };
 
 let mf: Miniflare | undefined;
-const frontends: TlsFrontend[] = [];
+const frontends: Frontend[] = [];
 const buildAbort = new AbortController();
 let stopping = false;
 
@@ -92,6 +92,9 @@ function bindingsFor(settings: Settings, index: number, fleetSecret: string): Re
     BNG_PUBLIC_ORIGIN: appliance.origin,
     BNG_PORT_BASE: String(settings.portBase),
     BNG_FLEET_SECRET: fleetSecret,
+    // The Worker runs behind our listeners: it takes the client's address from
+    // the header they set, never from CF-Connecting-IP (src/http/client-address.ts).
+    BNG_LOCAL_FLEET: "1",
   };
   if (settings.http) bindings.BNG_HTTP = "1";
   if (settings.adminPassword !== undefined) bindings.BNG_ADMIN_PASSWORD = settings.adminPassword;
@@ -121,23 +124,18 @@ async function main(): Promise<void> {
   built.catch(() => {});
 
   try {
-    if (http) {
-      // workerd binds these ports itself; check first, since its own failure
-      // message does not say which port was the problem.
-      for (const a of appliances) await assertPortFree(a.name, a.address, a.port);
-    } else {
-      const certDir = path.join(dataDir, "certs");
-      const pairs = await Promise.all(
-        appliances.map((a) => ensureCertificate(certDir, { name: a.name, address: a.address, hostname: a.hostname })),
-      );
-      pairs.forEach((pair, i) => {
-        if (pair.created) console.log(`Generated a TLS certificate for ${appliances[i]!.name} (${pair.reason}) in ${certDir}`);
-      });
-      // Bind the public ports now: a busy port fails fast, and nothing can
-      // grab a port between our check and Miniflare coming up.
-      for (const [i, a] of appliances.entries()) {
-        frontends.push(await listenTls({ name: a.name, address: a.address, port: a.port, ...pairs[i]! }));
-      }
+    const certDir = path.join(dataDir, "certs");
+    const pairs = http
+      ? appliances.map(() => null)
+      : await Promise.all(appliances.map((a) => ensureCertificate(certDir, { name: a.name, address: a.address, hostname: a.hostname })));
+    pairs.forEach((pair, i) => {
+      if (pair?.created) console.log(`Generated a TLS certificate for ${appliances[i]!.name} (${pair.reason}) in ${certDir}`);
+    });
+    // Bind the public ports now: a busy port fails fast, and nothing can
+    // grab a port between our check and Miniflare coming up.
+    for (const [i, a] of appliances.entries()) {
+      const pair = pairs[i];
+      frontends.push(await listenFrontend({ name: a.name, address: a.address, port: a.port, ...(pair ? { key: pair.key, cert: pair.cert } : {}) }));
     }
   } catch (error) {
     buildAbort.abort();
@@ -164,8 +162,8 @@ async function main(): Promise<void> {
           ? { className: "Appliance", useSQLite: true, unsafeUniqueKey: DURABLE_OBJECT_KEY }
           : { className: "Appliance", scriptName: first, useSQLite: true },
     },
-    // HTTPS: an ephemeral loopback port behind the TLS frontend. HTTP: the public port itself.
-    unsafeDirectSockets: [http ? { host: a.address, port: a.port } : { host: "127.0.0.1", port: 0 }],
+    // An ephemeral loopback port behind the appliance's public listener.
+    unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
   }));
 
   const signalListeners = { SIGINT: process.listeners("SIGINT"), SIGTERM: process.listeners("SIGTERM") };
@@ -190,20 +188,7 @@ async function main(): Promise<void> {
     }
   }
 
-  try {
-    await mf.ready;
-  } catch (error) {
-    // Only possible with BNG_HTTP=1, when a port was taken between our check
-    // and workerd binding it; Miniflare's message names the address.
-    if ((error as { code?: string }).code === "ERR_ADDRESS_IN_USE") {
-      const message = (error as Error).message;
-      const busy = appliances.find((a) => message.includes(`${a.address}:${a.port})`));
-      throw busy
-        ? describeListenError(Object.assign(new Error(message), { code: "EADDRINUSE" }), busy.name, busy.address, busy.port)
-        : new LaunchError(message);
-    }
-    throw error;
-  }
+  await mf.ready;
 
   if (!http) {
     // Certificates first, targets after: no client reaches an appliance (and no
@@ -224,10 +209,11 @@ async function main(): Promise<void> {
         console.log(`${a.name} serves its uploaded certificate`);
       }
     }
-    for (const [i, a] of appliances.entries()) {
-      const direct = await mf.unsafeGetDirectURL(a.name);
-      frontends[i]!.setTarget(direct.hostname, Number(direct.port));
-    }
+  }
+
+  for (const [i, a] of appliances.entries()) {
+    const direct = await mf.unsafeGetDirectURL(a.name);
+    frontends[i]!.setTarget(direct.hostname, Number(direct.port));
   }
 
   if (stopping) return;
@@ -246,7 +232,7 @@ function printBanner(settings: Settings): void {
     "",
     settings.adminPassword !== undefined
       ? `Log in as admin, password from BNG_ADMIN_PASSWORD: ${settings.adminPassword}`
-      : `Log in as admin, password ${DEFAULT_ADMIN_PASSWORD} (development default; set BNG_ADMIN_PASSWORD to change it)`,
+      : `Log in as admin, password ${DEFAULT_ADMIN_PASSWORD} (development default, to be changed at first sign-in; set BNG_ADMIN_PASSWORD to choose one)`,
     "First login requires TOTP enrolment: add the secret it returns to an authenticator app,",
     "or compute codes with: oathtool --totp -b <secret>",
     settings.bootstrapToken !== undefined

@@ -1,23 +1,41 @@
 /**
- * The public listeners. Miniflare's direct sockets speak plain HTTP only, so
- * for HTTPS each appliance gets a Node TLS server on its public port that
- * decrypts and forwards the raw bytes to the appliance's direct socket on an
- * ephemeral loopback port. Forwarding at the TCP level (rather than proxying
- * HTTP requests) keeps keep-alive, streaming responses and WebSocket upgrades
- * working with no HTTP handling of our own.
+ * The public listeners. Miniflare's direct sockets speak plain HTTP only and
+ * cannot tell the Worker who connected, so each appliance gets a Node server
+ * on its public port (HTTPS by default, plain HTTP with BNG_HTTP=1) that
+ * relays every request to the appliance's direct socket on an ephemeral
+ * loopback port. It relays at the HTTP level, not raw TCP, for one reason:
+ * it sets `X-BNG-Peer-Address` to the connection's peer address (after
+ * removing any the client sent), which the Worker uses as the client's
+ * address in the local fleet (src/http/client-address.ts). Bodies stream
+ * both ways unbuffered (event streams, large uploads), keep-alive holds on
+ * both sides, and WebSocket upgrades are relayed as byte streams.
  */
+import http from "node:http";
+import https from "node:https";
 import net from "node:net";
-import tls from "node:tls";
 import { LaunchError } from "./config.ts";
+import { PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
+import { MAX_BODY_BYTES } from "../src/http/body.ts";
 
-export type TlsFrontend = {
+export type Frontend = {
   /** Points the frontend at the direct socket once Miniflare has bound it. */
   setTarget(host: string, port: number): void;
-  /** Serves another certificate from now on (one uploaded through the API). */
+  /** Serves another certificate from now on (one uploaded through the API); HTTPS only. */
   useCertificate(key: string, cert: string): void;
   /** Stops accepting and drops every open connection (keep-alive ones would otherwise hold close() forever). */
   close(): Promise<void>;
 };
+
+/** Headers that belong to one connection (RFC 9110 §7.6.1) and are not relayed; the peer header is ours to set. */
+const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", PEER_ADDRESS_HEADER]);
+/**
+ * After the appliance has answered a request whose body is still arriving
+ * (a 413 for an oversized upload), the rest is read and dropped, so a client
+ * that sends its whole body before reading the answer still gets it instead of
+ * a reset connection; past this many bytes or this long, the connection is cut.
+ */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+const DRAIN_MAX_MS = 10_000;
 
 /** Turns a bind failure into a message naming the appliance and the port. */
 export function describeListenError(error: unknown, name: string, address: string, port: number): Error {
@@ -30,35 +48,129 @@ export function describeListenError(error: unknown, name: string, address: strin
   return error as Error;
 }
 
-/** Binds address:port and releases it at once, so a busy port is reported before the slow build (BNG_HTTP=1, where workerd binds the port itself). */
-export async function assertPortFree(name: string, address: string, port: number): Promise<void> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (error) => reject(describeListenError(error, name, address, port)));
-    server.listen({ host: address, port, exclusive: true }, () => server.close(() => resolve()));
-  });
+/** The client's request headers as relayed: connection-level ones dropped, the peer address set by us alone. */
+function relayedHeaders(rawHeaders: string[], peer: string, upgrade: boolean): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    const lower = name.toLowerCase();
+    if (NOT_RELAYED.has(lower) && !(upgrade && (lower === "connection" || lower === "upgrade"))) continue;
+    out.push(name, rawHeaders[i + 1]!);
+  }
+  out.push(PEER_ADDRESS_HEADER, peer);
+  return out;
 }
 
-/** Starts a TLS server on the appliance's public port; connections that arrive before setTarget wait for it. */
-export async function listenTls(options: { name: string; address: string; port: number; key: string; cert: string }): Promise<TlsFrontend> {
+/** The appliance's response headers as relayed to the client (Node frames the body itself). */
+function responseHeaders(rawHeaders: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const lower = rawHeaders[i]!.toLowerCase();
+    if (NOT_RELAYED.has(lower) || lower === "transfer-encoding") continue;
+    out.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+  }
+  return out;
+}
+
+/** A plain 502 problem for a request the appliance could not be reached for. */
+function badGateway(res: http.ServerResponse): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ type: "about:blank", title: "Bad Gateway", status: 502, detail: "the appliance did not answer; it may be starting or stopping" });
+  res.writeHead(502, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body) }).end(body);
+}
+
+/** The appliance's 413 for a body past MAX_BODY_BYTES (src/http/body.ts), answered by the listener. */
+function tooLarge(res: http.ServerResponse): void {
+  if (res.headersSent) return;
+  const body = JSON.stringify({ type: "about:blank", title: "Content Too Large", status: 413, detail: `request body exceeds ${MAX_BODY_BYTES} bytes` });
+  res.writeHead(413, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body) }).end(body);
+}
+
+/** Starts the appliance's public listener (TLS when `key` and `cert` are given); requests that arrive before setTarget wait for it. */
+export async function listenFrontend(options: { name: string; address: string; port: number; key?: string; cert?: string }): Promise<Frontend> {
   const { name, address, port } = options;
   let resolveTarget!: (target: { host: string; port: number }) => void;
   const target = new Promise<{ host: string; port: number }>((resolve) => (resolveTarget = resolve));
+  const agent = new http.Agent({ keepAlive: true });
   const open = new Set<net.Socket>();
 
-  const server = tls.createServer({ key: options.key, cert: options.cert, ALPNProtocols: ["http/1.1"] }, (client) => {
-    open.add(client);
-    client.setNoDelay(true);
-    client.on("close", () => open.delete(client));
-    // Until the upstream exists, a client error just ends this connection.
-    client.on("error", () => client.destroy());
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const peer = normalisePeerAddress(req.socket.remoteAddress);
+    void target.then(({ host, port: upstreamPort }) => {
+      if (req.destroyed) return;
+      const upstream = http.request({ host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, false), agent });
+      // Once the body stops being relayed (answered early, or over the cap) the rest is read and dropped here.
+      let relaying = true;
+      let relayed = 0;
+      let dropped = 0;
+      const stopRelaying = () => {
+        relaying = false;
+        if (req.complete) return;
+        const cut = setTimeout(() => req.socket.destroy(), DRAIN_MAX_MS).unref();
+        req.on("end", () => clearTimeout(cut));
+        req.resume();
+      };
+      upstream.on("response", (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders(answer.rawHeaders));
+        // Event streams: every chunk goes out as it comes.
+        res.flushHeaders();
+        answer.pipe(res);
+        answer.on("error", () => res.destroy());
+        if (!req.complete) {
+          // Answered before the body was all sent (a 413, a 401): the upstream connection, whose
+          // request never finished, is not reused.
+          stopRelaying();
+          answer.on("end", () => upstream.destroy());
+        }
+      });
+      // The appliance went away before answering: 502; while answering: the client's response is cut too.
+      upstream.on("error", () => {
+        if (!relaying && !res.headersSent) return;
+        if (!res.headersSent) badGateway(res);
+        else if (!res.writableEnded) res.destroy();
+      });
+      // A client that leaves (closing an event stream) ends the relayed request too.
+      res.on("close", () => {
+        if (!res.writableFinished) upstream.destroy();
+      });
+      req.on("data", (chunk: Buffer) => {
+        if (!relaying) {
+          dropped += chunk.length;
+          if (dropped > DRAIN_MAX_BYTES) req.socket.destroy();
+          return;
+        }
+        relayed += chunk.length;
+        if (relayed > MAX_BODY_BYTES) {
+          // workerd answers an oversized body itself, but then resets the connection while the rest
+          // still arrives, and the reset can overtake its answer; so a body past the appliance's
+          // largest cap is answered here, with the Worker's own problem.
+          stopRelaying();
+          upstream.destroy();
+          tooLarge(res);
+          return;
+        }
+        if (!upstream.write(chunk)) {
+          req.pause();
+          upstream.once("drain", () => relaying && req.resume());
+        }
+      });
+      req.on("end", () => relaying && upstream.end());
+    });
+  };
+
+  const onUpgrade = (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    const peer = normalisePeerAddress(req.socket.remoteAddress);
     void target.then(({ host, port: upstreamPort }) => {
       if (client.destroyed) return;
       const upstream = net.connect({ host, port: upstreamPort, noDelay: true });
-      open.add(upstream);
-      upstream.on("close", () => open.delete(upstream));
-      // pipe() carries a clean end (FIN) across after flushing; an error or an
-      // abrupt close on either side tears down both, so no half-dead pair lingers.
+      const headers = relayedHeaders(req.rawHeaders, peer, true);
+      const lines = [`${req.method} ${req.url} HTTP/1.1`];
+      for (let i = 0; i < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`);
+      upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
+      if (head.length > 0) upstream.write(head);
       client.pipe(upstream);
       upstream.pipe(client);
       const teardown = () => {
@@ -70,10 +182,24 @@ export async function listenTls(options: { name: string; address: string; port: 
       client.on("close", () => upstream.end());
       upstream.on("close", () => client.end());
     });
+  };
+
+  const server: http.Server =
+    options.key !== undefined && options.cert !== undefined
+      ? https.createServer({ key: options.key, cert: options.cert, ALPNProtocols: ["http/1.1"] }, onRequest)
+      : http.createServer(onRequest);
+  // Event streams and slow uploads are legitimate: no request or idle timeout of our own.
+  server.requestTimeout = 0;
+  server.on("upgrade", onUpgrade);
+  server.on("connection", (socket: net.Socket) => {
+    socket.setNoDelay(true);
+    open.add(socket);
+    socket.on("close", () => open.delete(socket));
   });
   // A client that rejects the self-signed certificate aborts the handshake;
   // that is expected and not worth a log line.
   server.on("tlsClientError", () => {});
+  server.on("clientError", (_error, socket: net.Socket) => socket.destroy());
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error) => reject(describeListenError(error, name, address, port)));
@@ -85,12 +211,13 @@ export async function listenTls(options: { name: string; address: string; port: 
       resolveTarget({ host, port: upstreamPort });
     },
     useCertificate(key, cert) {
-      server.setSecureContext({ key, cert });
+      if (server instanceof https.Server) server.setSecureContext({ key, cert });
     },
     close() {
       return new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const socket of open) socket.destroy();
+        agent.destroy();
       });
     },
   };

@@ -11,8 +11,10 @@ export interface Env {
   /** The origin clients reach this listener at, when a TLS terminator sits in front (local fleet). */
   BNG_PUBLIC_ORIGIN?: string;
   BNG_PORT_BASE?: string;
+  /** `1`: served by the local launcher (`npm start`), whose listeners pass the client's address in `X-BNG-Peer-Address`; unset = deployed (src/http/client-address.ts). */
+  BNG_LOCAL_FLEET?: string;
   BNG_HTTP?: string;
-  /** Password of the bootstrap `admin` account when an appliance's identity store is first created. */
+  /** Password of the bootstrap `admin` account when an appliance's identity store is first created (src/auth/bootstrap.ts: required when deployed, unless a bootstrap token is set). */
   BNG_ADMIN_PASSWORD?: string;
   /** A `bngtok_…` plaintext every appliance accepts as the super-user token `bootstrap`. */
   BNG_BOOTSTRAP_TOKEN?: string;

@@ -6,6 +6,8 @@
 import { routes } from "./routes/index.ts";
 import { buildRouter } from "./http/pipeline.ts";
 import { problemResponse } from "./http/problem.ts";
+import { clientAddress, deploymentOf } from "./http/client-address.ts";
+import { startupRefusal } from "./auth/bootstrap.ts";
 import { applianceForHost, applianceNamed } from "./fleet/definition.ts";
 import type { ApplianceContext } from "./fleet/context.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
@@ -22,7 +24,7 @@ function contextFor(definition: ApplianceDefinition, request: Request, env: Env)
     stub: env.Appliance.getByName(definition.name),
     env,
     secure: (env.BNG_PUBLIC_ORIGIN ?? request.url).startsWith("https:"),
-    clientIp: request.headers.get("cf-connecting-ip") ?? "unknown",
+    clientIp: clientAddress(request.headers, deploymentOf(env)),
     dispatch: (name, peerRequest) => {
       const peer = applianceNamed(env, name);
       if (!peer) return Promise.resolve(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(peerRequest.url).pathname));
@@ -34,6 +36,9 @@ function contextFor(definition: ApplianceDefinition, request: Request, env: Env)
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
+    // Deployed without an administrator credential, or with a malformed bootstrap token: nothing is served (or seeded).
+    const refusal = startupRefusal(env, deploymentOf(env));
+    if (refusal) return problemResponse(503, refusal, url.pathname);
     const definition = applianceForHost(env, url.hostname);
     if (!definition) return problemResponse(404, `no appliance of this fleet answers to '${url.hostname}'`, url.pathname);
     return router.fetch(request, contextFor(definition, request, env));

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { isPasswordHash } from "../trust/password.ts";
+import { DEFAULT_ADMIN_PASSWORD } from "./bootstrap.ts";
 
 /** Account names are shared with the appliance CLI, so they follow POSIX user-name rules. */
 export const Username = z
@@ -19,8 +20,12 @@ export const Username = z
  */
 export const isExternalIdentity = (username: string): boolean => username.includes("@");
 
-/** A new password: at least 8 characters (second factor is mandatory), at most 256. */
-export const NewPassword = z.string().min(8, "at least 8 characters").max(256, "at most 256 characters");
+/** A new password: at least 8 characters (second factor is mandatory), at most 256, and never the published development default. */
+export const NewPassword = z
+  .string()
+  .min(8, "at least 8 characters")
+  .max(256, "at most 256 characters")
+  .refine((password) => password !== DEFAULT_ADMIN_PASSWORD, "the development default password is published in the README; choose another");
 
 const STORED_FORM = "a new password of 8-256 characters (stored hashed), or a stored hash `pbkdf2-sha256$<iterations>$<32 hex salt>$<64 hex hash>`";
 

@@ -10,7 +10,7 @@ import type { ApplianceContext } from "../fleet/context.ts";
 import type { Principal } from "../schemas/principal.ts";
 import { constantTimeEqual, sha256Hex } from "../trust/encoding.ts";
 import { readSessionCookie } from "../trust/session.ts";
-import { TOKEN_PREFIX } from "../trust/tokens.ts";
+import { TOKEN_PREFIX, isWellFormedToken } from "../trust/tokens.ts";
 import { defaultFloor, isMutation, meetsFloor } from "./roles.ts";
 
 const CHALLENGE = { "www-authenticate": 'Bearer realm="bngfleet"' };
@@ -31,6 +31,9 @@ export async function authenticate(route: Route, request: Request, appliance: Ap
       throw new StatusError(403, "cookie-authenticated changes need the session's CSRF token in X-CSRF-Token");
     }
   }
+  if (principal.passwordChangeRequired && !route.beforePasswordChange) {
+    throw new StatusError(403, "this account still has the published development default password: change it with POST /api/v1/auth/password before anything else");
+  }
   if (route.credentials === "session" && principal.via !== "session") {
     throw new StatusError(403, "this operation belongs to a logged-in account (a browser session); a token cannot perform it");
   }
@@ -45,6 +48,8 @@ async function resolve(route: Route, request: Request, appliance: ApplianceConte
   if (authorization !== null) {
     const token = /^Bearer +(\S+)$/i.exec(authorization)?.[1];
     if (!token?.startsWith(TOKEN_PREFIX)) throw unauthorized("the Authorization header must be 'Bearer bngtok_…'");
+    // The checksum is verified before any lookup: typos and scanners' guesses never reach the appliance's object.
+    if (!isWellFormedToken(token)) throw unauthorized("the bearer token is not well-formed (its checksum does not match): check it was copied whole");
     const principal = await appliance.stub.identity().authenticate("token", await sha256Hex(token));
     if (!principal) throw unauthorized("the bearer token is unknown, revoked or expired");
     return principal;

@@ -21,12 +21,41 @@ export function isOctetStream(contentType: string | null): boolean {
   return contentType?.split(";")[0]?.trim().toLowerCase() === "application/octet-stream";
 }
 
+/**
+ * Reads a body of at most `maxBytes`, counting while it arrives: a body with
+ * no Content-Length (chunked) is cut off at the cap, so a client streaming
+ * megabytes gets its 413 after the cap and the appliance never holds more.
+ */
+async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw new StatusError(413, `request body exceeds ${maxBytes} bytes`);
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > maxBytes) {
+      // Stop pulling: the rest is never read into memory.
+      void reader.cancel().catch(() => {});
+      throw new StatusError(413, `request body exceeds ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
 /** Reads a JSON body; `undefined` when the request carries none. `alsoAccepted` names another media type the route takes, for the 415. */
 export async function readJsonBody(request: Request, alsoAccepted?: string): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new StatusError(413, `request body exceeds ${MAX_BODY_BYTES} bytes`);
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new StatusError(413, `request body exceeds ${MAX_BODY_BYTES} bytes`);
+  const text = new TextDecoder().decode(await readCapped(request, MAX_BODY_BYTES));
   if (text.trim() === "") return undefined;
   if (!isJsonMediaType(request.headers.get("content-type"))) {
     throw new StatusError(415, `request bodies must be application/json, text/json or application/*+json${alsoAccepted ? ` (or ${alsoAccepted} here)` : ""}`);
@@ -38,11 +67,7 @@ export async function readJsonBody(request: Request, alsoAccepted?: string): Pro
   }
 }
 
-/** Reads a binary body of at most `maxBytes` (413 above, judged by Content-Length first when it is sent). */
+/** Reads a binary body of at most `maxBytes` (413 above, judged by Content-Length first when it is sent, then counted as it arrives). */
 export async function readBytesBody(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new StatusError(413, `request body exceeds ${maxBytes} bytes`);
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.length > maxBytes) throw new StatusError(413, `request body exceeds ${maxBytes} bytes`);
-  return bytes;
+  return readCapped(request, maxBytes);
 }

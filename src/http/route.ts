@@ -46,6 +46,8 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   floor?: Floor;
   /** `bearer`: the route refuses a cookie (the metrics scrape); `session`: a token is refused (403), the act belongs to a logged-in account. */
   credentials?: "any" | "bearer" | "session";
+  /** Served to a session that must first change the development default password (whoami, logout, the own-password change); every other route refuses it with 403. */
+  beforePasswordChange?: boolean;
   /** Readable on a peer through the fleet proxy. */
   fp?: boolean;
   params?: P;

@@ -9,6 +9,7 @@ export type Refusal =
   | { ok: false; reason: "conflict"; detail: string }
   | { ok: false; reason: "bad-credentials"; detail: string }
   | { ok: false; reason: "locked"; detail: string; retryAfterSeconds: number }
+  | { ok: false; reason: "throttled"; detail: string; retryAfterSeconds: number }
   | { ok: false; reason: "forbidden"; detail: string }
   | { ok: false; reason: "invalid"; detail: string; pointer?: string }
   | { ok: false; reason: "rejected"; detail: string; errors: FieldError[] }
@@ -33,6 +34,8 @@ export function unwrap<O extends { ok: boolean }>(result: O): Extract<O, { ok: t
       throw new StatusError(401, outcome.detail);
     case "locked":
       throw new StatusError(423, outcome.detail, { headers: { "retry-after": String(outcome.retryAfterSeconds) } });
+    case "throttled":
+      throw new StatusError(429, outcome.detail, { headers: { "retry-after": String(outcome.retryAfterSeconds) } });
     case "forbidden":
       throw new StatusError(403, outcome.detail);
     case "invalid":

@@ -11,6 +11,8 @@ export interface Principal {
   tokenName: string | null;
   /** Set for sessions: the value `X-CSRF-Token` must carry. */
   csrfToken: string | null;
+  /** Set for a session signed in with the published development default password: it may only change it (src/auth/bootstrap.ts). */
+  passwordChangeRequired?: boolean;
 }
 
 /** How an acting principal is named in audit log entries. */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
 const PORT_BASE = await freePortBase(1);
-const BOOTSTRAP = "bngtok_" + "Hok".repeat(12);
+const BOOTSTRAP = "bngtok_" + "Hok".repeat(10) + "0Ysq9x"; // well-formed: the checksum is CRC-32 in base62
 const CREDENTIAL = "noc-webhook-credential";
 
 let fleet: RunningFleet;

@@ -8,7 +8,7 @@ import { selfSigned } from "../worker/certificates.ts";
 import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
 const PORT_BASE = await freePortBase(1);
-const TOKEN = "bngtok_" + "Cert".repeat(9);
+const TOKEN = "bngtok_" + "Cert".repeat(7) + "Ce" + "388ujy"; // well-formed: the checksum is CRC-32 in base62
 const env = { BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: TOKEN };
 let fleet: RunningFleet | undefined;
 

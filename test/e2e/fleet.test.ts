@@ -16,7 +16,7 @@ import { certificateOf, closedPort, fetchJson, freePortBase, launchFleet, type R
 const PORT_BASE = await freePortBase(2);
 /** A loopback port known to be closed, for a peer that is down and a redirect that must not be followed. */
 const CLOSED = await closedPort();
-const BOOTSTRAP = "bngtok_" + "E2e".repeat(12);
+const BOOTSTRAP = "bngtok_" + "E2e".repeat(10) + "4YjhF4"; // well-formed: the checksum is CRC-32 in base62
 const LAB_CREDENTIAL = "bngtok_" + "L".repeat(36);
 const ADMIN_PASSWORD = "e2e-admin-password";
 

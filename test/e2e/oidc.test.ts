@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchJson, freePortBase, launchFleet, type HttpResult, type RunningFleet } from "./launcher.ts";
 
 const PORT_BASE = await freePortBase(1);
-const BOOTSTRAP = "bngtok_" + "Oid".repeat(12);
+const BOOTSTRAP = "bngtok_" + "Oid".repeat(10) + "0r0ici"; // well-formed: the checksum is CRC-32 in base62
 const CLIENT = { id: "bng-edge", secret: "lab-client-secret" };
 
 let fleet: RunningFleet;

@@ -2,7 +2,8 @@
 import { SELF } from "cloudflare:test";
 import { totpCode } from "./totp.ts";
 
-export const BOOTSTRAP_TOKEN = "bngtok_" + "B".repeat(36);
+/** Well-formed: 30 characters and their CRC-32 in base62 (computed outside the code under test). */
+export const BOOTSTRAP_TOKEN = "bngtok_" + "B".repeat(30) + "1rpRcy";
 export const ADMIN_PASSWORD = "test-admin-password";
 
 /** Calls an appliance's API; `path` starts with `/api/v1`. */

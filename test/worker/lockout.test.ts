@@ -1,6 +1,8 @@
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
+import { hashPassword } from "../../src/trust/password.ts";
 import { holdWallClock, totpCode } from "./totp.ts";
-import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, bearer, call, enrolAndLogin, json } from "./client.ts";
+import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, bearer, call, createUser, enrolAndLogin, json } from "./client.ts";
 
 const loginFrom = (ip: string, password: string) =>
   call("/api/v1/auth/login", json("POST", { username: "admin", password }, { "cf-connecting-ip": ip }));
@@ -81,5 +83,95 @@ describe("lockout expiry", () => {
     const after = await loginFrom("192.0.2.17", ADMIN_PASSWORD);
     expect(after.status).toBe(200);
     expect(await after.json()).toMatchObject({ status: "totpEnrolmentRequired" });
+  });
+});
+
+describe("lockout across sources", () => {
+  it("backs the account off after ten failures spread over ten addresses: 423 from an eleventh, for 30 seconds", async () => {
+    for (let i = 1; i <= 10; i++) expect((await loginFrom(`198.51.100.${i}`, "wrong-password")).status).toBe(401);
+    const locked = await loginFrom("198.51.100.77", ADMIN_PASSWORD);
+    expect(locked.status).toBe(423);
+    expect(locked.headers.get("content-type")).toBe("application/problem+json");
+    const retryAfter = Number(locked.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(29);
+    expect(retryAfter).toBeLessThanOrEqual(30);
+    const user = await (await call("/api/v1/auth/users/admin", { headers: bearer(BOOTSTRAP_TOKEN) })).json<{ lockouts: { sourceIp: string; lockedUntilUtc: string | null }[] }>();
+    expect(user.lockouts).toContainEqual(expect.objectContaining({ sourceIp: "*", lockedUntilUtc: expect.any(String) }));
+  });
+
+  it("gives every lock an end: failed enrolments with a superseded token lock the pair for 15 minutes, not for good, and are logged", async () => {
+    await createUser("newbie", "operator", "newbie-password-1");
+    const enrolment = async () =>
+      (await (await call("/api/v1/auth/login", json("POST", { username: "newbie", password: "newbie-password-1" }, { "cf-connecting-ip": "192.0.2.40" }))).json()) as { enrolmentToken: string; secret: string };
+    const first = await enrolment();
+    await enrolment(); // supersedes the first
+    const code = await totpCode(first.secret);
+    for (let i = 0; i < 5; i++) {
+      const refused = await call("/api/v1/auth/enrol", json("POST", { enrolmentToken: first.enrolmentToken, totpCode: code }, { "cf-connecting-ip": "192.0.2.40" }));
+      expect(refused.status).toBe(401);
+    }
+    const user = await (await call("/api/v1/auth/users/newbie", { headers: bearer(BOOTSTRAP_TOKEN) })).json<{ lockouts: { sourceIp: string; lockedUntilUtc: string | null }[] }>();
+    const lock = user.lockouts.find((l) => l.sourceIp === "192.0.2.40");
+    expect(lock?.lockedUntilUtc).not.toBeNull();
+    const minutes = (Date.parse(lock!.lockedUntilUtc!) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(14);
+    expect(minutes).toBeLessThanOrEqual(15);
+    const logs = await (await call("/api/v1/logs/tail?count=1000", { headers: bearer(BOOTSTRAP_TOKEN) })).json<{ entries: { msgId: string; fields: Record<string, unknown> }[] }>();
+    const failures = logs.entries.filter((e) => e.msgId === "auth.login.failed" && e.fields?.factor === "enrolment");
+    expect(failures.length).toBe(5);
+  });
+});
+
+const anonymous = (ip: string, username = `nobody-${crypto.randomUUID().slice(0, 8)}`) =>
+  call("/api/v1/auth/login", json("POST", { username, password: "guess" }, { "cf-connecting-ip": ip }));
+
+describe("login throttling", () => {
+  it("answers 429 with Retry-After to an eleventh quick login from one address, before any password check", async () => {
+    for (let i = 0; i < 10; i++) expect((await anonymous("192.0.2.50")).status).toBe(401);
+    const throttled = await anonymous("192.0.2.50");
+    expect(throttled.status).toBe(429);
+    expect(throttled.headers.get("content-type")).toBe("application/problem+json");
+    // One login every 6 seconds after the burst of 10.
+    const retryAfter = Number(throttled.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(6);
+    expect(await throttled.json()).toMatchObject({ status: 429, title: "Too Many Requests" });
+  });
+
+  it("hashes at most a burst of 40 parallel logins from 40 addresses, and other requests keep their pace meanwhile", async () => {
+    // One PBKDF2 check on this machine, for scale.
+    const started = performance.now();
+    await hashPassword("scale");
+    const hashMs = performance.now() - started;
+    const burst = Array.from({ length: 40 }, (_, i) => anonymous(`203.0.113.${i + 1}`));
+    const asked = performance.now();
+    const health = await call("/api/v1/system/health", { headers: bearer(BOOTSTRAP_TOKEN) });
+    const healthMs = performance.now() - asked;
+    const statuses = (await Promise.all(burst)).map((r) => r.status);
+    expect(health.status).toBe(200);
+    // The appliance's budget is a burst of 20 password checks, then 2 a second.
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(18);
+    expect(statuses.filter((s) => s !== 429 && s !== 401)).toEqual([]);
+    // Unthrottled and in arrival order, the health read would wait behind 40 hashes.
+    expect(healthMs).toBeLessThan(8 * hashMs + 150);
+  });
+});
+
+describe("stored login failures", () => {
+  const sql = (query: string, ...bindings: (string | number)[]) =>
+    runInDurableObject(env.Appliance.getByName("edge-1"), (_instance, state) => state.storage.sql.exec(query, ...bindings).toArray());
+
+  it("forgets a failure count 15 minutes after its last failure, and keeps at most 10,000 rows", async () => {
+    await call("/api/v1/system/health", { headers: bearer(BOOTSTRAP_TOKEN) });
+    const now = Date.now();
+    await sql("INSERT INTO login_failures (username, source_ip, failures, last_failure_ms) VALUES ('stale', '192.0.2.1', 4, ?)", now - 16 * 60_000);
+    await sql(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10050) INSERT INTO login_failures (username, source_ip, failures, last_failure_ms) SELECT 'flood-' || i, '192.0.2.2', 1, ? FROM n",
+      now - 60_000,
+    );
+    expect((await anonymous("192.0.2.3")).status).toBe(401);
+    const [{ n }] = (await sql("SELECT COUNT(*) AS n FROM login_failures")) as [{ n: number }];
+    expect(n).toBeLessThanOrEqual(10_000);
+    expect(await sql("SELECT * FROM login_failures WHERE username = 'stale'")).toEqual([]);
   });
 });

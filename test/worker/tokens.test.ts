@@ -99,6 +99,15 @@ describe("API tokens", () => {
     expect((await create({ name: "escalate", role: "super-user" }, operator)).status).toBe(403);
   });
 
+  it("refuses a token whose checksum does not match before any lookup, saying so", async () => {
+    const token = await tokenWithRole("read-only");
+    // The last character is part of the CRC-32 checksum: change it and the token is no longer well-formed.
+    const typo = token.slice(0, -1) + (token.endsWith("A") ? "B" : "A");
+    const response = await call("/api/v1/auth/whoami", { headers: bearer(typo) });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { detail: string }).detail).toContain("checksum");
+  });
+
   it("rejects a bearer value that is not a bngtok_ token", async () => {
     const response = await call("/api/v1/auth/whoami", { headers: { authorization: "Bearer hunter2" } });
     expect(response.status).toBe(401);

@@ -32,6 +32,10 @@ export const LoginResponse = z
     enrolmentToken: z.string().nullable().optional().meta({ description: "valid for 10 minutes" }),
     secret: z.string().nullable().optional().meta({ description: "Base32 TOTP secret (SHA-1, 6 digits, 30 s)" }),
     otpauthUri: z.string().nullable().optional(),
+    passwordChangeRequired: z
+      .boolean()
+      .optional()
+      .meta({ description: "with `success`: true when the password used is the published development default; the session may only change it (POST /auth/password), log out and call whoami. Absent otherwise." }),
     passkeyOptions: z
       .object({
         challenge: z.string(),
@@ -54,6 +58,9 @@ export const Whoami = z
     role: Role,
     tokenName: z.string().nullable(),
     csrfToken: z.string().nullable().meta({ description: "send as X-CSRF-Token on cookie-authenticated changes; null for tokens" }),
+    passwordChangeRequired: z.boolean().meta({
+      description: "true for a session signed in with the published development default password: until it changes it with POST /auth/password, every operation but whoami, logout and that one answers 403",
+    }),
     appliance: z.string(),
   })
   .meta({ id: "Whoami" });
@@ -113,7 +120,11 @@ export const PasskeyRecord = z
   .meta({ id: "PasskeyRecord" });
 export type PasskeyRecord = z.infer<typeof PasskeyRecord>;
 
-export const Lockout = z.object({ sourceIp: z.string(), failures: z.int(), lockedUntilUtc: DateTime.nullable() });
+export const Lockout = z.object({
+  sourceIp: z.string().meta({ description: "the source address, or `*` for the account-wide lock across all sources (backoff)" }),
+  failures: z.int(),
+  lockedUntilUtc: DateTime.nullable(),
+});
 
 export const UserRecord = z
   .object({

@@ -1,0 +1,127 @@
+/**
+ * The launcher's listeners as a client meets them: the client's address is
+ * the connection's, whatever `CF-Connecting-IP` or `X-BNG-Peer-Address` it
+ * claims (lockouts and the audit trail hold per real source), over HTTPS and
+ * plain HTTP alike; and a body streamed without Content-Length is cut at the
+ * cap with a 413 the client gets to read.
+ */
+import { mkdtemp, writeFile } from "node:fs/promises";
+import http from "node:http";
+import https from "node:https";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newToken } from "../../src/trust/tokens.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+
+const BOOTSTRAP = newToken();
+const ADMIN_PASSWORD = "listener-admin-password";
+const MODES = [
+  { mode: "https", port: await freePortBase(1) },
+  { mode: "http", port: await freePortBase(1) },
+] as const;
+
+const fleets = new Map<string, RunningFleet>();
+
+beforeAll(async () => {
+  for (const { mode, port } of MODES) {
+    const dir = await mkdtemp(path.join(tmpdir(), `bngfleet-e2e-listener-${mode}-`));
+    const fleetFile = path.join(dir, "fleet.json");
+    const appliance = { name: "edge-1", seed: 7, profile: "small", webUi: { listener: { address: "127.0.0.1", port: 8443 }, hostname: "edge-1.bng.localhost", peers: [] } };
+    await writeFile(fleetFile, JSON.stringify({ portBase: 8443, appliances: [appliance] }));
+    const env: Record<string, string> = { BNG_PORT_BASE: String(port), BNG_FLEET: fleetFile, BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_ADMIN_PASSWORD: ADMIN_PASSWORD, BNG_FRESH: "1" };
+    if (mode === "http") env.BNG_HTTP = "1";
+    fleets.set(mode, await launchFleet(env, [port], dir));
+  }
+}, 240_000);
+
+afterAll(async () => {
+  for (const fleet of fleets.values()) expect(await fleet.stop()).toBe(0);
+});
+
+/** One request to the appliance over the mode's scheme. */
+function send(mode: "https" | "http", port: number, pathname: string, options: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
+  if (mode === "https") return fetchJson(`https://127.0.0.1:${port}${pathname}`, { insecure: true, ...options });
+  return fetch(`http://127.0.0.1:${port}${pathname}`, {
+    method: options.method ?? (options.body === undefined ? "GET" : "POST"),
+    headers: { ...(options.body === undefined ? {} : { "content-type": "application/json" }), ...options.headers },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  }).then(async (r) => {
+    const text = await r.text();
+    return { status: r.status, headers: Object.fromEntries(r.headers), text, json: <T>() => JSON.parse(text) as T };
+  });
+}
+
+/**
+ * Streams up to `total` bytes of a JSON-looking body with chunked transfer
+ * encoding, respecting backpressure, and stops writing as soon as the answer
+ * arrives: how much was sent by then tells whether the server cut the body at
+ * its cap or read it all first.
+ */
+function streamBody(mode: "https" | "http", port: number, pathname: string, total: number): Promise<{ status: number; contentType: string | undefined; sent: number }> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const onResponse = (res: http.IncomingMessage) => {
+      answered = true;
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType: res.headers["content-type"], sent }));
+    };
+    const options = { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" }, agent: false as const };
+    const req = mode === "https"
+      ? https.request(`https://127.0.0.1:${port}${pathname}`, { ...options, rejectUnauthorized: false }, onResponse)
+      : http.request(`http://127.0.0.1:${port}${pathname}`, options, onResponse);
+    req.on("error", (error) => (answered ? undefined : reject(error)));
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    req.write('{"username":"');
+    const pump = () => {
+      while (!answered && sent < total) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      if (!answered) req.end('"}');
+    };
+    pump();
+  });
+}
+
+describe.each(MODES)("the $mode listener", ({ mode, port }) => {
+  it("locks out by the connection's address, not by a client-claimed CF-Connecting-IP or X-BNG-Peer-Address", async () => {
+    for (let i = 0; i < 5; i++) {
+      const spoofed = { "cf-connecting-ip": `198.51.100.${i + 1}`, "x-bng-peer-address": `203.0.113.${i + 1}` };
+      const failed = await send(mode, port, "/api/v1/auth/login", { headers: spoofed, body: { username: "admin", password: "wrong-password" } });
+      expect(failed.status).toBe(401);
+    }
+    const locked = await send(mode, port, "/api/v1/auth/login", { headers: { "cf-connecting-ip": "198.51.100.99" }, body: { username: "admin", password: ADMIN_PASSWORD } });
+    expect(locked.status).toBe(423);
+    const admin = await send(mode, port, "/api/v1/auth/users/admin", { headers: { authorization: `Bearer ${BOOTSTRAP}` } });
+    expect(admin.json<{ lockouts: { sourceIp: string }[] }>().lockouts.map((l) => l.sourceIp)).toEqual(["127.0.0.1"]);
+  });
+
+  it("answers a body streamed without Content-Length with 413 once it passes the 1 MiB cap, before the client has sent it all", async () => {
+    const result = await streamBody(mode, port, "/api/v1/auth/login", 64 * 1024 * 1024);
+    expect(result.status).toBe(413);
+    expect(result.contentType).toBe("application/problem+json");
+    // The cap is 1 MiB; socket buffers along the way hold a few more.
+    expect(result.sent).toBeLessThan(16 * 1024 * 1024);
+  });
+});
+
+describe("a client that sends its whole body before reading the answer (Node's fetch)", () => {
+  it("gets the 413, not a reset connection", async () => {
+    const port = MODES[1].port;
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= 8 * 1024 * 1024) return controller.close();
+        pulled += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const response = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body, duplex: "half" } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    expect((await response.json()) as { status: number }).toMatchObject({ status: 413 });
+  });
+});
