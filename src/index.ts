@@ -6,6 +6,7 @@
 import { routes } from "./routes/index.ts";
 import { buildRouter } from "./http/pipeline.ts";
 import { problemResponse } from "./http/problem.ts";
+import { withSecurityHeaders } from "./http/headers.ts";
 import { applianceForHost, applianceNamed } from "./fleet/definition.ts";
 import type { ApplianceContext } from "./fleet/context.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
@@ -35,7 +36,7 @@ export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
     const definition = applianceForHost(env, url.hostname);
-    if (!definition) return problemResponse(404, `no appliance of this fleet answers to '${url.hostname}'`, url.pathname);
+    if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${url.hostname}'`, url.pathname), url.protocol === "https:");
     return router.fetch(request, contextFor(definition, request, env));
   },
 } satisfies ExportedHandler<Env>;

@@ -163,7 +163,8 @@ export function openApiDocument(routes: Route[]) {
       title: "Broadband Gateway Management API",
       version: "v1",
       description:
-        "The management REST API of one subscriber-edge broadband gateway appliance, as served by the bngfleet twin. All paths are relative to the listener root. Errors are RFC 9457 problem details.",
+        "The management REST API of one subscriber-edge broadband gateway appliance, as served by the bngfleet twin. All paths are relative to the listener root. Errors are RFC 9457 problem details. " +
+        "Every answer carries `X-Content-Type-Options: nosniff` and, unless noted, `Cache-Control: no-store`; over HTTPS `Strict-Transport-Security: max-age=31536000`; HTML pages a strict `Content-Security-Policy`.",
     },
     tags: [...SECTIONS, ...UNCOUNTED_SECTIONS, ...TWIN_SECTIONS].map((name) => ({ name, ...(SECTION_NOTES[name] ? { description: SECTION_NOTES[name] } : {}) })),
     paths,
