@@ -45,6 +45,8 @@ export default defineConfig({
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
           setupFiles: ["test/worker/setup.ts"],
+          // A loopback server the appliance can be pointed at (an external peer answering HTML).
+          globalSetup: ["test/worker/peer-server.ts"],
         },
       },
     ],

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { StoredPassword, Username } from "../auth/accounts.ts";
 import { RoleSchema } from "../auth/roles.ts";
 import { ALARM_SEVERITIES } from "../../simulator/alarms.ts";
-import { hasScheme, isCidr, isHostname, isIpAddress, isIpv4, isIpv6, isListenerUrl, isPrefix, isRouteDistinguisher, isRouteTarget, parseHostPort } from "./syntax.ts";
+import { hasScheme, isOriginUrl, isCidr, isHostname, isIpAddress, isIpv4, isIpv6, isListenerUrl, isPrefix, isRouteDistinguisher, isRouteTarget, parseHostPort } from "./syntax.ts";
 import { RESERVED_CIRCUIT_IDS, isInterfaceAddress, isInterfaceName, tunnelAddressProblems } from "./gre.ts";
 import { autoLearnVrf, cgnGroupProblems, isAutoLearnEntry, isIpv4Cidr } from "./cgn.ts";
 import { IPOE_KEY_PATTERN, isIpv6PrefixText, isPppoeUsername, localSubscriberItemProblems } from "./local-subscribers.ts";
@@ -176,7 +176,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     path: "webUi.peers",
     key: { name: "name", type: "string", schema: text((t) => /^[a-z][a-z0-9-]{0,62}$/.test(t), "a lower-case DNS label"), description: "the `{appliance}` key of the fleet proxy" },
     children: {
-      url: { type: "url", schema: text((t) => hasScheme(t, ["https", "http"]), "an http or https URL"), default: null, required: true, description: "peer base URL" },
+      url: { type: "url", schema: text(isOriginUrl, "an http or https origin: scheme, host and port, no path, query or user"), default: null, required: true, description: "peer origin (`https://host:port`); the proxy appends `/api/v1/…` itself" },
       credential: { type: "string", schema: TOKEN, default: null, secret: true, description: "read-only token presented to the peer; null = none (the proxy answers 502)" },
       timeoutMs: { type: "uint32", schema: uint(32, 100, 60_000), default: 10_000, description: "how long the fleet proxy waits for this peer" },
     },
