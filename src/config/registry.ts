@@ -520,6 +520,18 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     description: "alarm push sinks, each with a severity floor",
   },
   {
+    kind: "field",
+    path: "alarms.webhookAllowlist",
+    type: "prefix",
+    listMode: true,
+    schema: text(isPrefix, "an address or a prefix with its host bits zero"),
+    default: [],
+    apply: "hot",
+    description:
+      "loopback and private addresses (127/8, ::1, RFC 1918, 100.64/10, fc00::/7 …) webhook sinks may be sent to; empty = public destinations only. " +
+      "Link-local and cloud metadata addresses are refused even when listed. The local fleet (npm start) seeds loopback, so a receiver on 127.0.0.1 works",
+  },
+  {
     kind: "list",
     path: "cgn.groups",
     key: { name: "name", type: "string", schema: NAME, description: "group name" },
