@@ -76,6 +76,15 @@ export function applyEdits(doc: ConfigDocument, edits: Edit[], options: EditOpti
   return { ok: true, candidate, errors };
 }
 
+/** A secret whose destination changed is dropped unless this change wrote it (the placeholder does not count). */
+function dropMovedSecrets(list: ListKey, before: Record<string, unknown>, after: Record<string, unknown>, written: Record<string, EditValue>): void {
+  for (const [secret, destinations] of Object.entries(list.secretFollows ?? {})) {
+    const moved = destinations.some((child) => JSON.stringify(before[child] ?? null) !== JSON.stringify(after[child] ?? null));
+    const rewritten = secret in written && written[secret] !== REDACTED;
+    if (moved && !rewritten) after[secret] = null;
+  }
+}
+
 function editItem(candidate: ConfigDocument, list: ListKey, edit: Extract<Edit, { op: "item" }>, errors: ConfigError[]): Extract<EditOutcome, { ok: false }> | null {
   const items = (candidate.lists[list.path] ??= []);
   const itemPointer = listPointer(list.path, edit.key);
@@ -108,6 +117,7 @@ function editItem(candidate: ConfigDocument, list: ListKey, edit: Extract<Edit, 
       else errors.push({ pointer, detail: decoded.detail });
     }
   }
+  if (existing) dropMovedSecrets(list, existing.values, values, edit.fields ?? {});
   if (existing) items[index] = { key: edit.key, values };
   else items.push({ key: edit.key, values });
   return null;

@@ -67,6 +67,12 @@ export interface ListKey {
   unique?: readonly string[];
   /** Rules across one item's children; each names the child at fault. */
   checkItem?: (values: Record<string, Value>) => { child: string; detail: string }[];
+  /**
+   * A secret child and the children saying where it is sent: when one of
+   * those changes, the stored secret is dropped unless the same change sets
+   * it again, so moving a destination never carries the secret to the new one.
+   */
+  secretFollows?: Readonly<Record<string, readonly string[]>>;
   description: string;
 }
 
@@ -180,6 +186,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
       credential: { type: "string", schema: TOKEN, default: null, secret: true, description: "read-only token presented to the peer; null = none (the proxy answers 502)" },
       timeoutMs: { type: "uint32", schema: uint(32, 100, 60_000), default: 10_000, description: "how long the fleet proxy waits for this peer" },
     },
+    secretFollows: { credential: ["url"] },
     apply: "restart",
     description: "appliances this one reads through the fleet proxy",
   },
@@ -365,6 +372,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
       ikeLifetimeSeconds: { type: "uint32", schema: uint(32, 300, 86_400), default: 14_400, description: "IKE SA lifetime; it is rekeyed after 90-100 % of it" },
       childLifetimeSeconds: { type: "uint32", schema: uint(32, 120, 86_400), default: 3_600, description: "child SA hard lifetime; it is rekeyed after 90-100 % of it" },
     },
+    secretFollows: { psk: ["remoteAddress"] },
     apply: "hot",
     description: "IPsec connections (hot: a new or changed connection is loaded and initiated at once; a deleted one's SA is kept until its next IKE rekey, at most 5 minutes)",
   },
@@ -516,6 +524,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
       if (typeof kind !== "string" || typeof url !== "string" || hasScheme(url, SINK_SCHEMES[kind] ?? [])) return [];
       return [{ child: "url", detail: `a ${kind} sink needs a ${SINK_SCHEMES[kind]!.join(", ")} URL` }];
     },
+    secretFollows: { credential: ["kind", "url"] },
     apply: "hot",
     description: "alarm push sinks, each with a severity floor",
   },

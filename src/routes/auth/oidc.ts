@@ -57,7 +57,7 @@ export const oidcRoutes = [
     params: ProviderName,
     query: z.object({ returnTo: ReturnTo }),
     response: { description: "redirect to the provider", status: 302 },
-    errors: [404, 502],
+    errors: [404, 409, 502],
     handle: async (ctx) => {
       const { provider, redirectUri } = await settings(ctx);
       const discovered = unwrap(await discover(provider.issuer));
