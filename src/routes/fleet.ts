@@ -3,6 +3,7 @@ import { z } from "zod";
 import { pathPattern, route, type Route } from "../http/route.ts";
 import { relayToPeer, type Relayable } from "../fleet/proxy.ts";
 import { resolvePeer } from "../fleet/definition.ts";
+import { redactUserinfo } from "../config/document.ts";
 
 const FleetAppliance = z
   .object({
@@ -33,7 +34,7 @@ export const fleetRoutes = (table: () => Route[]): Route[] => {
       response: { description: "array of FleetAppliance", schema: z.array(FleetAppliance) },
       handle: async (ctx) => [
         { name: ctx.appliance.name, self: true, url: null },
-        ...(await ctx.appliance.stub.fleetPeers()).map((p) => ({ name: p.name, self: false, url: resolvePeer(ctx.appliance.env, p).url })),
+        ...(await ctx.appliance.stub.fleetPeers()).map((p) => ({ name: p.name, self: false, url: redactUserinfo(resolvePeer(ctx.appliance.env, p).url) })),
       ],
     }),
     route({
