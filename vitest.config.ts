@@ -51,8 +51,9 @@ export default defineConfig({
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
           setupFiles: ["test/worker/setup.ts"],
-          // A closed loopback port for "the receiver is down" (workerd cannot bind one itself).
-          globalSetup: ["test/closed-port.ts"],
+          // A closed loopback port for "the receiver is down" (workerd cannot bind one itself), and a
+          // loopback server the appliance can be pointed at (an external peer answering HTML).
+          globalSetup: ["test/closed-port.ts", "test/worker/peer-server.ts"],
           // Tests advance up to hours of simulated time; on a loaded 2-core machine that can pass vitest's 5 s default.
           testTimeout: 30_000,
           expect: { requireAssertions: true },

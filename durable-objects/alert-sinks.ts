@@ -6,9 +6,16 @@
  * recorded in the log ring instead of being transmitted. Every outcome is
  * logged; none blocks the data plane (deliveries run after the step that
  * raised the alarm, one attempt each, no redirects followed).
+ *
+ * A webhook goes only where `webhookDestination` allows (SSRF), and a failed
+ * delivery is logged as just that: the log ring is readable by read-only
+ * accounts, and a status code, a timeout or a refused connection per URL
+ * would map which internal services listen where. The detail goes to the
+ * appliance's console, which only whoever runs it sees.
  */
 import { recipients, type AlertNotification, type AlertSink } from "../simulator/alert-fanout.ts";
 import type { FieldValue, Severity } from "../simulator/index.ts";
+import { webhookDestination } from "../src/config/destinations.ts";
 
 /** How long a webhook receiver has to answer. */
 export const WEBHOOK_TIMEOUT_MS = 5_000;
@@ -17,6 +24,7 @@ type Log = (severity: Severity, msgId: string, fields: Record<string, FieldValue
 
 export class AlertSinks {
   #sinks: AlertSink[] = [];
+  #allowlist: readonly string[] = [];
   readonly #log: Log;
   readonly #pending = new Set<Promise<void>>();
 
@@ -24,9 +32,10 @@ export class AlertSinks {
     this.#log = log;
   }
 
-  /** Hot-applies `alarms.sinks`: the next notification goes to these. */
-  set(sinks: AlertSink[]): void {
+  /** Hot-applies `alarms.sinks` and `alarms.webhookAllowlist`: the next notification goes to these. */
+  set(sinks: AlertSink[], allowlist: readonly string[]): void {
     this.#sinks = sinks.map((s) => ({ ...s }));
+    this.#allowlist = [...allowlist];
   }
 
   /** Sends a notification to its recipients without waiting for them. */
@@ -49,6 +58,11 @@ export class AlertSinks {
       this.#log("info", "alarm.sink.recorded", about);
       return;
     }
+    const destination = webhookDestination(sink.url, this.#allowlist);
+    if (!destination.ok) {
+      this.#log("warning", "alarm.sink.failed", { ...about, reason: "destination not allowed" });
+      return;
+    }
     try {
       const response = await fetch(sink.url, {
         method: "POST",
@@ -63,11 +77,16 @@ export class AlertSinks {
         signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
       });
       await response.body?.cancel();
-      if (response.status >= 200 && response.status < 300) this.#log("info", "alarm.sink.delivered", { ...about, status: response.status });
-      else this.#log("warning", "alarm.sink.failed", { ...about, reason: `HTTP ${response.status}` });
+      if (response.status >= 200 && response.status < 300) {
+        this.#log("info", "alarm.sink.delivered", { ...about, status: response.status });
+      } else {
+        console.warn(`alarm sink '${sink.name}' answered HTTP ${response.status}`);
+        this.#log("warning", "alarm.sink.failed", { ...about, reason: "not delivered" });
+      }
     } catch (error) {
-      const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${WEBHOOK_TIMEOUT_MS} ms` : "connection failed";
-      this.#log("warning", "alarm.sink.failed", { ...about, reason });
+      const cause = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${WEBHOOK_TIMEOUT_MS} ms` : "connection failed";
+      console.warn(`alarm sink '${sink.name}': ${cause}`);
+      this.#log("warning", "alarm.sink.failed", { ...about, reason: "not delivered" });
     }
   }
 }

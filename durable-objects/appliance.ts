@@ -108,7 +108,7 @@ export class Appliance extends Server<Env> {
       const seed = adminSeed(this.env, deploymentOf(this.env));
       const firstPassword = seed.kind === "unusable" ? toHex(randomBytes(32)) : seed.password;
       const accounts = stored.length > 0 ? stored : [{ username: "admin", role: "super-user", passwordHash: await hashPassword(firstPassword) }];
-      const seeded = seedDocument({ definition, listener, peers: await peersOf(this.env, definition), profile: shipped, accounts });
+      const seeded = seedDocument({ definition, listener, peers: await peersOf(this.env, definition), profile: shipped, accounts, localFleet: deploymentOf(this.env) === "local" });
       if (this.#config.isSeeded()) this.#config.seedMissing(seeded);
       else this.#config.seed(seeded);
     }
@@ -125,7 +125,7 @@ export class Appliance extends Server<Env> {
     this.#dataPlane.setRadiusServers(radiusServersOf(this.#config.items("radius.servers")));
     this.#dataPlane.setLocalSubscribers(localSubscribersOf(this.#config.items(LOCAL_LISTS.ipoe), this.#config.items(LOCAL_LISTS.pppoe)));
     this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(this.#config.items("sourceVrfRules")));
-    this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")));
+    this.#applyAlertSinks();
     if (!built.ok) this.#dataPlane.log("error", "cgn.config.invalid", { issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
     this.#licensing = new LicensingStore(sql, this.name, this.#dataPlane, this.env.BNG_FLEET_SECRET, SOFTWARE_VERSION);
     this.#gre = new GreStore(sql, () => this.#dataPlane.clock());
@@ -183,7 +183,7 @@ export class Appliance extends Server<Env> {
     if (event.keys.includes("gre.listeners") || event.keys.includes("gre.circuits")) {
       this.#gre.apply(event.document.lists["gre.listeners"] ?? [], event.document.lists["gre.circuits"] ?? []);
     }
-    if (event.keys.includes("alarms.sinks")) this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")));
+    if (event.keys.includes("alarms.sinks") || event.keys.includes("alarms.webhookAllowlist")) this.#applyAlertSinks();
     if (event.keys.includes("login.users")) this.#identity.syncAccounts(accountsOf(this.#config), event.actor);
     if (event.keys.some((key) => ROUTING_KEYS.includes(key))) this.#routing.sync();
     if (event.keys.some((key) => IPSEC_KEYS.includes(key))) this.#ipsec.sync();
@@ -207,6 +207,12 @@ export class Appliance extends Server<Env> {
    * An upgrade's reboot boots what a start would (#open): the CGN section and
    * the peers as configured now, so restart-only changes take effect there.
    */
+  /** The alert fan-out follows `alarms.sinks` and `alarms.webhookAllowlist` as configured now. */
+  #applyAlertSinks(): void {
+    const allowlist = this.#config.field("alarms.webhookAllowlist");
+    this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")), Array.isArray(allowlist) ? allowlist : []);
+  }
+
   #rebootProfile(shipped: Profile): Profile {
     this.#peers = this.#config.peers();
     this.#bootConfigVersion = this.#config.activeVersion().version;

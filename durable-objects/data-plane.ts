@@ -458,9 +458,9 @@ export class DataPlane extends RpcTarget {
     return sent;
   }
 
-  /** Hot-applies `alarms.sinks` (credentials included: this comes from the object, not the Worker). */
-  setAlertSinks(sinks: AlertSink[]): void {
-    this.#sinks.set(sinks);
+  /** Hot-applies `alarms.sinks` (credentials included: this comes from the object, not the Worker) and `alarms.webhookAllowlist`. */
+  setAlertSinks(sinks: AlertSink[], webhookAllowlist: readonly string[]): void {
+    this.#sinks.set(sinks, webhookAllowlist);
   }
 
   /** Resolves when every alert delivery under way has finished. */

@@ -6,6 +6,7 @@ import { RpcTarget } from "cloudflare:workers";
 import type { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy } from "../src/routes/auth/schemas.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { SignInProvider } from "../src/trust/oidc.ts";
+import { REDACTED } from "../src/config/registry.ts";
 
 type StoredProvider = Omit<OidcProviderRecord, "clientSecretSet" | "callbackPath" | "name">;
 
@@ -26,9 +27,9 @@ export class ProviderStore extends RpcTarget {
   /** Every OIDC provider, by name, secrets withheld. */
   list(): OidcProviderRecord[] {
     return this.#sql
-      .exec<{ name: string; settings: string }>("SELECT name, settings FROM oidc_providers ORDER BY name")
+      .exec<{ name: string; settings: string; secret_set: number }>("SELECT name, settings, client_secret <> '' AS secret_set FROM oidc_providers ORDER BY name")
       .toArray()
-      .map((row) => ({ name: row.name, ...(JSON.parse(row.settings) as StoredProvider), clientSecretSet: true, callbackPath: `/api/v1/auth/oidc/${row.name}/callback` }));
+      .map((row) => ({ name: row.name, ...(JSON.parse(row.settings) as StoredProvider), clientSecretSet: row.secret_set === 1, callbackPath: `/api/v1/auth/oidc/${row.name}/callback` }));
   }
 
   /** One provider, secret withheld. */
@@ -45,16 +46,24 @@ export class ProviderStore extends RpcTarget {
     const row = this.#sql.exec<{ settings: string; client_secret: string }>("SELECT settings, client_secret FROM oidc_providers WHERE name = ?", name).toArray()[0];
     const settings = row ? (JSON.parse(row.settings) as StoredProvider) : null;
     if (!row || !settings?.enabled) return refuse("not-found", `no enabled OIDC provider '${name}'`);
+    if (row.client_secret === "") return refuse("conflict", `OIDC provider '${name}' has no client secret (it was dropped when its issuer changed): write clientSecret with PUT /api/v1/auth/providers/oidc/${name}`);
     const { issuer, clientId, scopes, usernameClaim, groupsClaim, fetchUserInfo, roleMap, redirectUri } = settings;
     return { ok: true, provider: { name, issuer, clientId, clientSecret: row.client_secret, scopes, usernameClaim, groupsClaim, fetchUserInfo, roleMap }, redirectUri };
   }
 
-  /** Creates or replaces a provider; an omitted client secret keeps the stored one. */
+  /**
+   * Creates or replaces a provider. An omitted client secret, or the
+   * redaction placeholder a read-modify-write client sends back, keeps the
+   * stored one, unless the issuer changes: the secret is then dropped (stored
+   * as '') unless this write sets it, so it never reaches another provider.
+   */
   put(name: string, write: OidcProviderWrite): Outcome<{ created: boolean }> {
     const { clientSecret, name: _ignored, ...rest } = write;
     const settings: StoredProvider = { ...rest, redirectUri: rest.redirectUri ?? null };
-    const existing = this.#sql.exec<{ client_secret: string }>("SELECT client_secret FROM oidc_providers WHERE name = ?", name).toArray()[0];
-    const secret = clientSecret ?? existing?.client_secret;
+    const existing = this.#sql.exec<{ settings: string; client_secret: string }>("SELECT settings, client_secret FROM oidc_providers WHERE name = ?", name).toArray()[0];
+    const given = clientSecret === undefined || clientSecret === REDACTED ? undefined : clientSecret;
+    const issuerMoved = existing !== undefined && (JSON.parse(existing.settings) as StoredProvider).issuer !== settings.issuer;
+    const secret = given ?? (issuerMoved ? "" : existing?.client_secret);
     if (secret === undefined) return refuse("invalid", "clientSecret is required when creating a provider", { pointer: "#/clientSecret" });
     this.#sql.exec(
       "INSERT INTO oidc_providers (name, settings, client_secret) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET settings = excluded.settings, client_secret = excluded.client_secret",

@@ -15,8 +15,10 @@ export const PeerDefinition = z.strictObject({
   name: ApplianceName.describe("the `{appliance}` key of the fleet proxy"),
   url: z
     .url({ protocol: /^https?$/ })
+    // An origin only: a path or query would let the fleet proxy read any page of that host.
+    .refine((text) => /^https?:\/\/[^/?#@]+\/?$/i.test(text), "an http or https origin: scheme, host and port, no path, query or user")
     .optional()
-    .describe("peer base URL; defaults to the listener of the fleet member of that name"),
+    .describe("peer origin (`https://host:port`); defaults to the listener of the fleet member of that name"),
   credential: z
     .string()
     .regex(/^bngtok_[A-Za-z0-9]{36}$/, "a bngtok_ token")

@@ -8,6 +8,7 @@ import { buildRouter } from "./http/pipeline.ts";
 import { problemResponse } from "./http/problem.ts";
 import { clientAddress, deploymentOf } from "./http/client-address.ts";
 import { startupRefusal } from "./auth/bootstrap.ts";
+import { withSecurityHeaders } from "./http/headers.ts";
 import { applianceForHost, applianceNamed } from "./fleet/definition.ts";
 import type { ApplianceContext } from "./fleet/context.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
@@ -38,9 +39,9 @@ export default {
     const url = new URL(request.url);
     // Deployed without an administrator credential, or with a malformed bootstrap token: nothing is served (or seeded).
     const refusal = startupRefusal(env, deploymentOf(env));
-    if (refusal) return problemResponse(503, refusal, url.pathname);
+    if (refusal) return withSecurityHeaders(problemResponse(503, refusal, url.pathname), url.protocol === "https:");
     const definition = applianceForHost(env, url.hostname);
-    if (!definition) return problemResponse(404, `no appliance of this fleet answers to '${url.hostname}'`, url.pathname);
+    if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${url.hostname}'`, url.pathname), url.protocol === "https:");
     return router.fetch(request, contextFor(definition, request, env));
   },
 } satisfies ExportedHandler<Env>;

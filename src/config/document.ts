@@ -134,10 +134,27 @@ export function check(spec: FieldSpec, value: Value): string | null {
   return null;
 }
 
-/** The text form of a value: lists newline-joined, booleans and numbers as written; secrets redacted unless `reveal`. */
+/** `scheme://user:password@host…` with its user part (up to the authority's last `@`) as the placeholder. */
+const USERINFO = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*)@/;
+
+/**
+ * A URL with any user part replaced by `********`: SMTP and bus URLs may
+ * carry `user:password@`, and GET /config, the history and the fleet proxy
+ * are open to read-only accounts.
+ */
+export const redactUserinfo = (url: string): string => url.replace(USERINFO, `$1${REDACTED}@`);
+
+/** True when a written URL is a redacted read sent back: its user part is the placeholder. */
+export const hasRedactedUserinfo = (url: string): boolean => USERINFO.exec(url)?.[2] === REDACTED;
+
+/** The text form of a value: lists newline-joined, booleans and numbers as written; secrets and URL user parts redacted unless `reveal`. */
 export function encode(spec: FieldSpec, value: Value, reveal = false): string | null {
   if (value === null) return null;
   if (spec.secret && !reveal) return REDACTED;
+  if (spec.type === "url" && !reveal) {
+    if (Array.isArray(value)) return value.map(redactUserinfo).join("\n");
+    if (typeof value === "string") return redactUserinfo(value);
+  }
   if (Array.isArray(value)) return value.join("\n");
   return String(value);
 }

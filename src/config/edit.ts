@@ -6,7 +6,7 @@
  * delete one that does not) stops the edit, because it is a conflict with the
  * current state rather than a bad value.
  */
-import { cloneDocument, decode, fieldPointer, itemDefaults, listPointer, type ConfigDocument, type ConfigError } from "./document.ts";
+import { cloneDocument, decode, fieldPointer, hasRedactedUserinfo, itemDefaults, listPointer, redactUserinfo, type ConfigDocument, type ConfigError } from "./document.ts";
 import { REDACTED, configKey, type ListKey } from "./registry.ts";
 
 /** A written value: text (list-mode fields split it), the elements of a list-mode field, or null to clear. */
@@ -76,6 +76,15 @@ export function applyEdits(doc: ConfigDocument, edits: Edit[], options: EditOpti
   return { ok: true, candidate, errors };
 }
 
+/** A secret whose destination changed is dropped unless this change wrote it (the placeholder does not count). */
+function dropMovedSecrets(list: ListKey, before: Record<string, unknown>, after: Record<string, unknown>, written: Record<string, EditValue>): void {
+  for (const [secret, destinations] of Object.entries(list.secretFollows ?? {})) {
+    const moved = destinations.some((child) => JSON.stringify(before[child] ?? null) !== JSON.stringify(after[child] ?? null));
+    const rewritten = secret in written && written[secret] !== REDACTED;
+    if (moved && !rewritten) after[secret] = null;
+  }
+}
+
 function editItem(candidate: ConfigDocument, list: ListKey, edit: Extract<Edit, { op: "item" }>, errors: ConfigError[]): Extract<EditOutcome, { ok: false }> | null {
   const items = (candidate.lists[list.path] ??= []);
   const itemPointer = listPointer(list.path, edit.key);
@@ -102,12 +111,18 @@ function editItem(candidate: ConfigDocument, list: ListKey, edit: Extract<Edit, 
     } else if (spec.secret && value === REDACTED) {
       // The placeholder leaves the stored secret as it is, even in a replacement.
       values[child] = existing?.values[child] ?? null;
+    } else if (spec.type === "url" && typeof value === "string" && hasRedactedUserinfo(value)) {
+      // A URL read back with its user part redacted: the stored one stands if nothing else changed.
+      const stored = existing?.values[child];
+      if (typeof stored === "string" && redactUserinfo(stored) === value) values[child] = stored;
+      else errors.push({ pointer, detail: `'${REDACTED}@' stands for the stored user part and can only be sent back with the rest of the URL unchanged; write the user part in full` });
     } else {
       const decoded = decode(spec, value);
       if (decoded.ok) values[child] = decoded.value;
       else errors.push({ pointer, detail: decoded.detail });
     }
   }
+  if (existing) dropMovedSecrets(list, existing.values, values, edit.fields ?? {});
   if (existing) items[index] = { key: edit.key, values };
   else items.push({ key: edit.key, values });
   return null;

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { StoredPassword, Username } from "../auth/accounts.ts";
 import { RoleSchema } from "../auth/roles.ts";
 import { ALARM_SEVERITIES } from "../../simulator/alarms.ts";
-import { hasScheme, isCidr, isHostname, isIpAddress, isIpv4, isIpv6, isListenerUrl, isPrefix, isRouteDistinguisher, isRouteTarget, parseHostPort } from "./syntax.ts";
+import { hasScheme, isOriginUrl, isCidr, isHostname, isIpAddress, isIpv4, isIpv6, isListenerUrl, isPrefix, isRouteDistinguisher, isRouteTarget, parseHostPort } from "./syntax.ts";
 import { RESERVED_CIRCUIT_IDS, isInterfaceAddress, isInterfaceName, tunnelAddressProblems } from "./gre.ts";
 import { autoLearnVrf, cgnGroupProblems, isAutoLearnEntry, isIpv4Cidr } from "./cgn.ts";
 import { IPOE_KEY_PATTERN, isIpv6PrefixText, isPppoeUsername, localSubscriberItemProblems } from "./local-subscribers.ts";
@@ -67,6 +67,12 @@ export interface ListKey {
   unique?: readonly string[];
   /** Rules across one item's children; each names the child at fault. */
   checkItem?: (values: Record<string, Value>) => { child: string; detail: string }[];
+  /**
+   * A secret child and the children saying where it is sent: when one of
+   * those changes, the stored secret is dropped unless the same change sets
+   * it again, so moving a destination never carries the secret to the new one.
+   */
+  secretFollows?: Readonly<Record<string, readonly string[]>>;
   description: string;
 }
 
@@ -176,10 +182,11 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     path: "webUi.peers",
     key: { name: "name", type: "string", schema: text((t) => /^[a-z][a-z0-9-]{0,62}$/.test(t), "a lower-case DNS label"), description: "the `{appliance}` key of the fleet proxy" },
     children: {
-      url: { type: "url", schema: text((t) => hasScheme(t, ["https", "http"]), "an http or https URL"), default: null, required: true, description: "peer base URL" },
+      url: { type: "url", schema: text(isOriginUrl, "an http or https origin: scheme, host and port, no path, query or user"), default: null, required: true, description: "peer origin (`https://host:port`); the proxy appends `/api/v1/…` itself" },
       credential: { type: "string", schema: TOKEN, default: null, secret: true, description: "read-only token presented to the peer; null = none (the proxy answers 502)" },
       timeoutMs: { type: "uint32", schema: uint(32, 100, 60_000), default: 10_000, description: "how long the fleet proxy waits for this peer" },
     },
+    secretFollows: { credential: ["url"] },
     apply: "restart",
     description: "appliances this one reads through the fleet proxy",
   },
@@ -365,6 +372,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
       ikeLifetimeSeconds: { type: "uint32", schema: uint(32, 300, 86_400), default: 14_400, description: "IKE SA lifetime; it is rekeyed after 90-100 % of it" },
       childLifetimeSeconds: { type: "uint32", schema: uint(32, 120, 86_400), default: 3_600, description: "child SA hard lifetime; it is rekeyed after 90-100 % of it" },
     },
+    secretFollows: { psk: ["remoteAddress"] },
     apply: "hot",
     description: "IPsec connections (hot: a new or changed connection is loaded and initiated at once; a deleted one's SA is kept until its next IKE rekey, at most 5 minutes)",
   },
@@ -516,8 +524,21 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
       if (typeof kind !== "string" || typeof url !== "string" || hasScheme(url, SINK_SCHEMES[kind] ?? [])) return [];
       return [{ child: "url", detail: `a ${kind} sink needs a ${SINK_SCHEMES[kind]!.join(", ")} URL` }];
     },
+    secretFollows: { credential: ["kind", "url"] },
     apply: "hot",
     description: "alarm push sinks, each with a severity floor",
+  },
+  {
+    kind: "field",
+    path: "alarms.webhookAllowlist",
+    type: "prefix",
+    listMode: true,
+    schema: text(isPrefix, "an address or a prefix with its host bits zero"),
+    default: [],
+    apply: "hot",
+    description:
+      "loopback and private addresses (127/8, ::1, RFC 1918, 100.64/10, fc00::/7 …) webhook sinks may be sent to; empty = public destinations only. " +
+      "Link-local and cloud metadata addresses are refused even when listed. The local fleet (npm start) seeds loopback, so a receiver on 127.0.0.1 works",
   },
   {
     kind: "list",

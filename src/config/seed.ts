@@ -10,6 +10,7 @@
  * | login.users                | `admin` (super-user) with BNG_ADMIN_PASSWORD; an appliance whose accounts   |
  * |                            | predate the key keeps them                                                  |
  * | captures.mirrorAllowlist   | fleet file: `captureMirrorAllowlist`                                       |
+ * | alarms.webhookAllowlist    | loopback on the local fleet (the launcher sets APPLIANCE), else empty       |
  * | vrfs                       | profile: `vrfs` other than `default`, table ids 100, 101, … in order       |
  * | radius.servers             | profile: `aaa.servers` as `host:port` with their weights (no secrets: the  |
  * |                            | profile holds none, so they start unset)                                    |
@@ -46,7 +47,12 @@ export interface SeedSources {
   profile: Profile;
   /** The first accounts, passwords already hashed. */
   accounts: { username: string; role: string; passwordHash: string }[];
+  /** Served by the local launcher (a developer's machine), not deployed. */
+  localFleet: boolean;
 }
+
+/** What a local fleet lets webhooks reach besides public addresses: a developer's receiver on this machine. */
+export const LOCAL_WEBHOOK_ALLOWLIST = ["127.0.0.0/8", "::1"];
 
 /** The seeded document. */
 export function seedDocument(sources: SeedSources): ConfigDocument {
@@ -55,6 +61,7 @@ export function seedDocument(sources: SeedSources): ConfigDocument {
   doc.fields["webUi.listeners"] = [sources.listener];
   doc.fields["webUi.hostname"] = definition.webUi.hostname ?? null;
   doc.fields["captures.mirrorAllowlist"] = [...definition.captureMirrorAllowlist];
+  if (sources.localFleet) doc.fields["alarms.webhookAllowlist"] = [...LOCAL_WEBHOOK_ALLOWLIST];
   doc.fields["cgn.maxBindings"] = profile.cgn.maxBindings;
   doc.fields["cgn.maxFlows"] = profile.cgn.maxFlows;
   doc.lists["cgn.groups"] = cgnGroupItems(profile);

@@ -70,6 +70,17 @@ export function isListenerUrl(text: string): boolean {
   return isIpAddress(host) && /:\d+\/?$/.test(text);
 }
 
+/**
+ * An http(s) origin: scheme, host and optional port, nothing else (a trailing
+ * `/` is tolerated). A peer is an appliance, not a path: with a path or a
+ * query, the fleet proxy would fetch any page of any host for its readers.
+ */
+export function isOriginUrl(text: string): boolean {
+  const url = parseUrl(text);
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) return false;
+  return url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password && !/[?#]/.test(text) && /^https?:\/\/[^/]+\/?$/i.test(text);
+}
+
 /** An absolute URL whose scheme is one of `schemes` (without the colon). */
 export function hasScheme(text: string, schemes: readonly string[]): boolean {
   const url = parseUrl(text);

@@ -12,6 +12,7 @@ import { check, fieldPointer, listPointer, type ConfigDocument, type ConfigError
 import { greChecks } from "./gre.ts";
 import { routingChecks } from "./routing.ts";
 import { localSubscriberProblems } from "./local-subscribers.ts";
+import { webhookDestination } from "./destinations.ts";
 import { CONFIG_KEYS, type ListKey, type Value } from "./registry.ts";
 
 export interface ValidationContext {
@@ -131,6 +132,7 @@ function crossChecks(doc: ConfigDocument, before: ConfigDocument, context: Valid
     if (peer.key === context.appliance) errors.push({ pointer: listPointer("webUi.peers", peer.key), detail: "an appliance is not its own peer" });
   }
   superUserChecks(doc, before, errors);
+  webhookChecks(doc, before, errors);
   // Two rules that match the same source in the same ingest VRF would race: refuse the overlap.
   const rules: { key: string; ingest: string; prefixes: Prefix[] | null }[] = [];
   for (const rule of doc.lists.sourceVrfRules ?? []) {
@@ -162,6 +164,24 @@ function crossChecks(doc: ConfigDocument, before: ConfigDocument, context: Valid
   const cgnClean = !errors.some((e) => /^#\/(lists\/cgn\.groups|fields\/cgn\.)/.test(e.pointer)) && cgnErrors.length === 0;
   if (context.profile && cgnClean) cgnProfileProblems(context.profile, doc, cgnReport);
   errors.push(...cgnErrors);
+}
+
+/**
+ * Webhook destinations (SSRF): judged when a sink's URL or the allowlist
+ * changes, so a sink stored before this rule does not block unrelated
+ * commits (the delivery refuses it all the same).
+ */
+function webhookChecks(doc: ConfigDocument, before: ConfigDocument, errors: ConfigError[]): void {
+  const allowlist = elementsOf(doc.fields["alarms.webhookAllowlist"] ?? null);
+  const allowlistChanged = JSON.stringify(allowlist) !== JSON.stringify(elementsOf(before.fields["alarms.webhookAllowlist"] ?? null));
+  const destinationBefore = new Map((before.lists["alarms.sinks"] ?? []).map((item) => [item.key, `${String(item.values.kind)} ${String(item.values.url)}`]));
+  for (const sink of doc.lists["alarms.sinks"] ?? []) {
+    const url = sink.values.url;
+    if (sink.values.kind !== "webhook" || typeof url !== "string") continue;
+    if (!allowlistChanged && destinationBefore.get(sink.key) === `webhook ${url}`) continue;
+    const verdict = webhookDestination(url, allowlist);
+    if (!verdict.ok) errors.push({ pointer: listPointer("alarms.sinks", sink.key, "url"), detail: verdict.detail });
+  }
 }
 
 /** Null = every source. */

@@ -9,15 +9,19 @@ import { StatusError } from "../http/problem.ts";
 import type { ApplianceContext } from "./context.ts";
 import { resolvePeer } from "./definition.ts";
 
-/** Peer-relative paths the proxy refuses: other appliances' credentials and fleets are not relayed; the log stream is local only (spec). */
-const REFUSED = [/^fleet(\/|$)/, /^auth(\/|$)/, /^logs\/stream$/];
+/**
+ * Which peer paths the proxy relays: a test of `/api/v1/<path>` (still
+ * percent-encoded) against the GET operations the route table marks FP. An
+ * allowlist, so a new route is local until someone decides otherwise.
+ */
+export type Relayable = (apiPath: string) => boolean;
 
 /**
  * Decodes the peer-relative path once and resolves `.` and `..` itself, so
  * that `%2e%2e`, `.%2e`, backslashes and encoded slashes are judged as the
  * peer would read them; returns the normalised segments.
  */
-export function normalisePeerPath(raw: string): string[] {
+export function normalisePeerPath(raw: string, relayable: Relayable): string[] {
   let decoded: string;
   try {
     decoded = decodeURIComponent(raw);
@@ -35,23 +39,36 @@ export function normalisePeerPath(raw: string): string[] {
     }
   }
   if (segments.length === 0) throw new StatusError(404, "no peer path given");
-  const joined = segments.join("/");
-  if (REFUSED.some((pattern) => pattern.test(joined.toLowerCase()))) {
-    throw new StatusError(403, `the fleet proxy does not relay '${joined}': fleet/ and auth/ paths and the log stream are local to each appliance`);
+  if (!relayable(`/api/v1/${segments.map(encodeURIComponent).join("/")}`)) {
+    throw new StatusError(
+      403,
+      `the fleet proxy relays only the GET operations marked x-fleet-proxy in the OpenAPI document; '${segments.join("/").slice(0, 200)}' is not one (fleet/, auth/, the log stream, the metrics scrape and the like are local to each appliance)`,
+    );
   }
   return segments;
 }
 
+/**
+ * The media types a peer's answer may have to be relayed: what the API's
+ * operations produce. Anything else (HTML above all) would be served on this
+ * appliance's origin, where a peer's script could read its readers' data.
+ */
+const RELAYED_TYPES = new Set(["application/json", "application/problem+json", "text/plain", "text/event-stream"]);
+
+/** `type/subtype`, lower case, without parameters. */
+const mediaType = (contentType: string): string => contentType.split(";")[0]!.trim().toLowerCase();
+
 /** Relays one GET to a peer. */
-export async function relayToPeer(appliance: ApplianceContext, request: Request, peerName: string, rawPath: string): Promise<Response> {
+export async function relayToPeer(appliance: ApplianceContext, request: Request, peerName: string, rawPath: string, relayable: Relayable): Promise<Response> {
   const configured = (await appliance.stub.fleetPeers()).find((p) => p.name === peerName);
   const peer = configured && resolvePeer(appliance.env, configured);
   if (!peer) throw new StatusError(404, `'${peerName}' is not a peer of ${appliance.name} (see GET /api/v1/fleet/appliances)`);
-  const segments = normalisePeerPath(rawPath);
+  const segments = normalisePeerPath(rawPath, relayable);
   if (!peer.credential) throw new StatusError(502, `no credential is configured for peer '${peerName}'`);
 
   const search = new URL(request.url).search;
-  const target = `${peer.url.replace(/\/$/, "")}/api/v1/${segments.map(encodeURIComponent).join("/")}${search}`;
+  // The origin alone, even from a stored URL written before peers were origins only.
+  const target = `${new URL(peer.url).origin}/api/v1/${segments.map(encodeURIComponent).join("/")}${search}`;
   const outbound = new Request(target, {
     method: "GET",
     headers: { authorization: `Bearer ${peer.credential}`, accept: request.headers.get("accept") ?? "*/*" },
@@ -74,8 +91,18 @@ export async function relayToPeer(appliance: ApplianceContext, request: Request,
     }
   }
   // Verbatim: status, body and content type; the peer's other headers (cookies, Location) stay behind.
-  const headers = new Headers({ "x-bng-fleet-appliance": peer.name });
+  // nosniff and a sandbox CSP: should a browser open the answer, it is inert data, never a page of this origin.
+  const headers = new Headers({ "x-bng-fleet-appliance": peer.name, "x-content-type-options": "nosniff", "content-security-policy": "sandbox" });
   const contentType = response.headers.get("content-type");
-  if (contentType) headers.set("content-type", contentType);
+  if (!contentType) {
+    // A redirect or an empty answer: the status alone.
+    await response.body?.cancel();
+    return new Response(null, { status: response.status, headers });
+  }
+  if (!RELAYED_TYPES.has(mediaType(contentType))) {
+    await response.body?.cancel();
+    throw new StatusError(502, `peer '${peerName}' answered with ${JSON.stringify(mediaType(contentType).slice(0, 80))}; the fleet proxy relays only ${[...RELAYED_TYPES].join(", ")}`);
+  }
+  headers.set("content-type", contentType);
   return new Response(response.body, { status: response.status, headers });
 }

@@ -10,6 +10,7 @@ import { authenticate } from "../auth/authenticate.ts";
 import type { ApplianceContext } from "../fleet/context.ts";
 import { isOctetStream, readBytesBody, readJsonBody } from "./body.ts";
 import { StatusError, problemResponse, type FieldError } from "./problem.ts";
+import { withSecurityHeaders } from "./headers.ts";
 import { pathPattern, type Route } from "./route.ts";
 
 type Part = FieldError["in"];
@@ -83,6 +84,7 @@ export function buildRouter(routes: Route[]) {
       // HEAD is served by the GET route, without the body.
       (response: Response, request: IRequest) =>
         request.method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response,
+      (response: Response, _request: IRequest, appliance: ApplianceContext) => withSecurityHeaders(response, appliance.secure),
     ],
   });
   for (const route of routes) {

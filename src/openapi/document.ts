@@ -17,7 +17,7 @@ const SECTION_NOTES: Partial<Record<Section, string>> = {
     "Roles are `read-only` < `operator` < `super-user` (the spec's `admin` is `super-user` and is accepted as input). Lockout: 5 consecutive failures per account and source IP lock that pair for 15 minutes (423 with Retry-After); wrong username, password or code all answer 401 alike. Sessions: `bng_session` cookie, 256 random bits, HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS, ending after 30 minutes idle or 12 hours; enrolment tokens last 10 minutes.",
   Configuration:
     "Every configuration change (PUT /config, rollback, the certificate upload, and the VRF and source-VRF-rule writes) runs one pipeline: exclusive candidate edit, semantic validation, atomic persist with a history entry keeping the previous document for rollback, then the hot-apply event. " +
-    "Secrets are never returned: they read `********`, and a write that sends `********` leaves the secret as it is. " +
+    "Secrets are never returned: they read `********`, and a write that sends `********` leaves the secret as it is, except that a change moving an item's destination (an alarm sink's `url` or `kind`, a peer's `url`, an IPsec peer's `remoteAddress`) drops its secret unless the same change sets it again. URLs read with any `user:password@` part as `********@`; sent back unchanged they keep the stored URL. " +
     "A 422 lists every rejected value in `errors` as `{in: \"config\", pointer, detail}`, `pointer` being a JSON Pointer into the document as GET /config shows it, with keyed-list items addressed by key: `#/fields/webUi.hostname`, `#/lists/vrfs/cust-a/tableId`. " +
     "A fresh appliance's version 1 is seeded from its fleet definition (webUi.listeners, webUi.hostname, webUi.peers, captures.mirrorAllowlist) and its simulation profile (vrfs other than `default`, addressPools, radius.servers, cgn.maxBindings, cgn.maxFlows); the rest takes the schema defaults. " +
     "Address pools are the keyed list `addressPools` (key: the pool name; children `family` (`ipv4`, `ipv6-wan`, `ipv6-pd`; fixed once created), `vrf`, `delegationLength`, `description`, `subnets` and `exclude`), hot-applied: GET /address-pools follows at once. " +
@@ -164,7 +164,8 @@ export function openApiDocument(routes: Route[]) {
       title: "Broadband Gateway Management API",
       version: "v1",
       description:
-        "The management REST API of one subscriber-edge broadband gateway appliance, as served by the bngfleet twin. All paths are relative to the listener root. Errors are RFC 9457 problem details.",
+        "The management REST API of one subscriber-edge broadband gateway appliance, as served by the bngfleet twin. All paths are relative to the listener root. Errors are RFC 9457 problem details. " +
+        "Every answer carries `X-Content-Type-Options: nosniff` and, unless noted, `Cache-Control: no-store`; over HTTPS `Strict-Transport-Security: max-age=31536000`; HTML pages a strict `Content-Security-Policy`.",
     },
     tags: [...SECTIONS, ...UNCOUNTED_SECTIONS, ...TWIN_SECTIONS].map((name) => ({ name, ...(SECTION_NOTES[name] ? { description: SECTION_NOTES[name] } : {}) })),
     paths,

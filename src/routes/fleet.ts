@@ -1,8 +1,9 @@
 /** Fleet: the appliances this one knows, and read-only access to its peers. */
 import { z } from "zod";
-import { route } from "../http/route.ts";
-import { relayToPeer } from "../fleet/proxy.ts";
+import { pathPattern, route, type Route } from "../http/route.ts";
+import { relayToPeer, type Relayable } from "../fleet/proxy.ts";
 import { resolvePeer } from "../fleet/definition.ts";
+import { redactUserinfo } from "../config/document.ts";
 
 const FleetAppliance = z
   .object({
@@ -12,35 +13,49 @@ const FleetAppliance = z
   })
   .meta({ id: "FleetAppliance" });
 
-export const fleetRoutes = [
-  route({
-    method: "GET",
-    path: "/api/v1/fleet/appliances",
-    section: "Fleet",
-    summary: "This appliance, then its peers from webUi.peers",
-    response: { description: "array of FleetAppliance", schema: z.array(FleetAppliance) },
-    handle: async (ctx) => [
-      { name: ctx.appliance.name, self: true, url: null },
-      ...(await ctx.appliance.stub.fleetPeers()).map((p) => ({ name: p.name, self: false, url: resolvePeer(ctx.appliance.env, p).url })),
-    ],
-  }),
-  route({
-    method: "GET",
-    path: "/api/v1/fleet/{appliance}/{path+}",
-    section: "Fleet",
-    summary: "Read a peer: its answer to GET /api/v1/{path} relayed verbatim",
-    description:
-      "Only GET. The query string is forwarded; the peer is called with the credential configured under `webUi.peers`, never the caller's. " +
-      "`path` is normalised first (percent-decoding, `.`/`..`, backslashes) and may not leave `/api/v1/`; paths starting `fleet/` or `auth/` and the log stream are refused with 403. " +
-      "An unknown appliance is 404; an unreachable peer 502; a peer that does not answer within its `timeoutMs` (default 10 s) 504. Redirects are relayed, never followed. " +
-      "Every GET is relayed; the operations marked `x-fleet-proxy` are the ones the appliance family guarantees.",
-    params: z.object({ appliance: z.string(), path: z.string() }),
-    response: { description: "the peer's status, body and content type" },
-    errors: [404, 502, 504],
-    handle: (ctx) => {
-      // The raw, still-encoded path: decoding happens once, in normalisePeerPath.
-      const rawPath = new URL(ctx.request.url).pathname.slice("/api/v1/fleet/".length).split("/").slice(1).join("/");
-      return relayToPeer(ctx.appliance, ctx.request, ctx.params.appliance, rawPath);
-    },
-  }),
-];
+/** The FP flag as the proxy's allowlist: GET operations of the table marked `fp`. */
+function fpAllowlist(table: () => Route[]): Relayable {
+  let patterns: RegExp[] | undefined;
+  return (apiPath) => {
+    patterns ??= table().filter((r) => r.fp && r.method === "GET").map((r) => pathPattern(r.path));
+    return patterns.some((pattern) => pattern.test(apiPath));
+  };
+}
+
+/** The fleet routes, given the whole table whose FP flags the proxy follows. */
+export const fleetRoutes = (table: () => Route[]): Route[] => {
+  const relayable = fpAllowlist(table);
+  return [
+    route({
+      method: "GET",
+      path: "/api/v1/fleet/appliances",
+      section: "Fleet",
+      summary: "This appliance, then its peers from webUi.peers",
+      response: { description: "array of FleetAppliance", schema: z.array(FleetAppliance) },
+      handle: async (ctx) => [
+        { name: ctx.appliance.name, self: true, url: null },
+        ...(await ctx.appliance.stub.fleetPeers()).map((p) => ({ name: p.name, self: false, url: redactUserinfo(resolvePeer(ctx.appliance.env, p).url) })),
+      ],
+    }),
+    route({
+      method: "GET",
+      path: "/api/v1/fleet/{appliance}/{path+}",
+      section: "Fleet",
+      summary: "Read a peer: its answer to GET /api/v1/{path} relayed verbatim",
+      description:
+        "Only GET. The query string is forwarded; the peer is called with the credential configured under `webUi.peers`, never the caller's. " +
+        "`path` is normalised first (percent-decoding, `.`/`..`, backslashes) and may not leave `/api/v1/`; only the GET operations marked `x-fleet-proxy` are relayed, " +
+        "any other path (`fleet/`, `auth/`, the log stream, the metrics scrape, the OpenAPI document …) is refused with 403. " +
+        "Only answers of type application/json, application/problem+json, text/plain and text/event-stream are relayed (another type is 502), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`. " +
+        "An unknown appliance is 404; an unreachable peer 502; a peer that does not answer within its `timeoutMs` (default 10 s) 504. Redirects are relayed (status only), never followed.",
+      params: z.object({ appliance: z.string(), path: z.string() }),
+      response: { description: "the peer's status, body and content type" },
+      errors: [404, 502, 504],
+      handle: (ctx) => {
+        // The raw, still-encoded path: decoding happens once, in normalisePeerPath.
+        const rawPath = new URL(ctx.request.url).pathname.slice("/api/v1/fleet/".length).split("/").slice(1).join("/");
+        return relayToPeer(ctx.appliance, ctx.request, ctx.params.appliance, rawPath, relayable);
+      },
+    }),
+  ];
+};

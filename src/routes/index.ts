@@ -41,7 +41,7 @@ export const routes: Route[] = [
   ...browserSessionRoutes,
   ...userRoutes,
   ...providerRoutes,
-  ...fleetRoutes,
+  ...fleetRoutes(() => routes),
   ...systemRoutes,
   ...sessionRoutes,
   ...captureRoutes,

@@ -346,8 +346,14 @@ export async function checkCertificatePair(certificatePem: string, privateKeyPem
   } catch (error) {
     return { ok: false, errors: [{ pointer: "#/privateKeyPem", detail: `the key cannot be loaded: ${(error as Error).message}` }] };
   }
-  const publicKey = await crypto.subtle.importKey("spki", leaf.spki, params, true, ["verify"]);
-  const publicJwk = (await crypto.subtle.exportKey("jwk", publicKey)) as JsonWebKey;
+  let publicJwk: JsonWebKey;
+  try {
+    // Our DER reader only walks the structure; WebCrypto is what checks the key itself (a point on the curve, a sane modulus).
+    const publicKey = await crypto.subtle.importKey("spki", leaf.spki, params, true, ["verify"]);
+    publicJwk = (await crypto.subtle.exportKey("jwk", publicKey)) as JsonWebKey;
+  } catch (error) {
+    return { ok: false, errors: [{ pointer: "#/certificatePem", detail: `the certificate's public key cannot be loaded: ${(error as Error).message}` }] };
+  }
   const matches = compare.every((member) => {
     const a = privateJwk[member as keyof JsonWebKey];
     return typeof a === "string" && a === publicJwk[member as keyof JsonWebKey];

@@ -23,12 +23,13 @@ const ADMIN_PASSWORD = "e2e-admin-password";
 /** A peer outside the fleet: echoes what it receives, redirects, or never answers. */
 function startLabPeer(): Promise<Server> {
   const server = createServer((req, res) => {
-    if (req.url?.startsWith("/api/v1/slow")) return; // never answers
-    if (req.url?.startsWith("/api/v1/moved")) {
+    // The proxy relays only FP reads, so the lab plays its tricks on FP paths.
+    if (req.url?.startsWith("/api/v1/system/inventory")) return; // never answers
+    if (req.url?.startsWith("/api/v1/system/status")) {
       res.writeHead(302, { location: `http://127.0.0.1:${CLOSED}/elsewhere`, "content-type": "text/plain" });
       return res.end("moved");
     }
-    res.writeHead(200, { "content-type": "application/vnd.lab+json" });
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
     res.end(JSON.stringify({ url: req.url, authorization: req.headers.authorization ?? null }));
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
@@ -130,12 +131,12 @@ describe("fleet proxy", () => {
   it("forwards the query string and the configured credential to a peer outside the fleet, relaying its content type", async () => {
     const response = await fetchJson(edge1("/fleet/lab/sessions?limit=5&vrf=default"), { insecure: true, headers: asBootstrap });
     expect(response.status).toBe(200);
-    expect(response.headers["content-type"]).toBe("application/vnd.lab+json");
+    expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(response.json()).toEqual({ url: "/api/v1/sessions?limit=5&vrf=default", authorization: `Bearer ${LAB_CREDENTIAL}` });
   });
 
   it("relays a peer's redirect without following it", async () => {
-    const response = await fetchJson(edge1("/fleet/lab/moved"), { insecure: true, headers: asBootstrap });
+    const response = await fetchJson(edge1("/fleet/lab/system/status"), { insecure: true, headers: asBootstrap });
     expect(response.status).toBe(302);
     expect(response.text).toBe("moved");
     expect(response.headers.location).toBeUndefined();
@@ -143,7 +144,7 @@ describe("fleet proxy", () => {
 
   it("answers 504 within the peer's timeout when the peer hangs", async () => {
     const started = Date.now();
-    const response = await fetchJson(edge1("/fleet/lab/slow"), { insecure: true, headers: asBootstrap });
+    const response = await fetchJson(edge1("/fleet/lab/system/inventory"), { insecure: true, headers: asBootstrap });
     expect(response.status).toBe(504);
     expect(response.headers["content-type"]).toBe("application/problem+json");
     // The lab peer never answers, so only the configured 1000 ms timeout can end the wait: not before it

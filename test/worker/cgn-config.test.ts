@@ -89,7 +89,7 @@ describe("seeding", () => {
     const profile = profileNamed(name);
     const definition = { ...applianceNamed(env, "edge-1")!, profile: name };
     const accounts = [{ username: "admin", role: "super-user", passwordHash: DECOY_HASH }];
-    const doc = seedDocument({ definition, listener: "https://127.0.0.1:8443", peers: [], profile, accounts });
+    const doc = seedDocument({ definition, listener: "https://127.0.0.1:8443", peers: [], profile, accounts, localFleet: false });
     expect(validateDocument(doc, doc, { appliance: "edge-1", profile })).toEqual([]);
     const built = profileWithCgn(profile, doc);
     // Exactly: the same JSON text, key order included (what the restart's fingerprint is taken over), not production's hash of it.

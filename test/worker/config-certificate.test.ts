@@ -93,6 +93,22 @@ describe("web UI certificate", () => {
     expect((await upload({ certificatePem: ec.certificatePem, privateKeyPem: rsa.privateKeyPem })).status).toBe(422);
   });
 
+  it("refuses a certificate whose public key is not a valid key (issue #9 item 15): 422 naming certificatePem, not 500", async () => {
+    const pair = await selfSigned({ kind: "ecdsa" });
+    const der = Uint8Array.from(atob(pair.certificatePem.replace(/-----[^-]+-----|\s/g, "")), (c) => c.charCodeAt(0));
+    // The P-256 key is BIT STRING { 0x00 unused bits, 0x04 uncompressed point, 64 bytes }: 0x05 names no point encoding (SEC 1 §2.3.3).
+    const at = der.findIndex((_, i) => der[i] === 0x03 && der[i + 1] === 0x42 && der[i + 2] === 0x00 && der[i + 3] === 0x04);
+    expect(at).toBeGreaterThan(0);
+    der[at + 3] = 0x05;
+    const base64 = btoa(String.fromCharCode(...der)).replace(/(.{64})/g, "$1\n");
+    const response = await upload({ certificatePem: `-----BEGIN CERTIFICATE-----\n${base64}\n-----END CERTIFICATE-----\n`, privateKeyPem: pair.privateKeyPem });
+    expect(response.status).toBe(422);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    const problem = await response.json<{ errors: { pointer: string; detail: string }[] }>();
+    expect(problem.errors.map((e) => e.pointer)).toEqual(["#/certificatePem"]);
+    expect(problem.errors[0]!.detail).toContain("public key");
+  });
+
   it("refuses PEMs that do not parse, naming both fields", async () => {
     const response = await upload({ certificatePem: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----", privateKeyPem: "not a key" });
     expect(response.status).toBe(422);

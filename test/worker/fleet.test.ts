@@ -1,5 +1,6 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
+import { PeerDefinition } from "../../fleet-config/schema.ts";
 import { routes } from "../../src/routes/index.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json, tokenWithRole } from "./client.ts";
 
@@ -31,19 +32,19 @@ describe("fleet proxy", () => {
   });
 
   it("relays a peer's errors verbatim", async () => {
-    const response = await proxied("edge-2/no/such/thing");
+    const response = await proxied("edge-2/l2tp/tunnels/999999");
     expect(response.status).toBe(404);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    expect((await response.json<{ instance: string }>()).instance).toBe("/api/v1/no/such/thing");
+    expect((await response.json<{ instance: string }>()).instance).toBe("/api/v1/l2tp/tunnels/999999");
   });
 
   it("authenticates to the peer with the configured credential, never the caller's", async () => {
     // This token exists on edge-1 only: edge-2 can only have accepted the peer credential.
     const local = await tokenWithRole("read-only");
-    expect((await call("/api/v1/openapi/v1.json", { headers: bearer(local), appliance: "edge-2" })).status).toBe(401);
-    const response = await proxied("edge-2/openapi/v1.json", bearer(local));
+    expect((await call("/api/v1/system/status", { headers: bearer(local), appliance: "edge-2" })).status).toBe(401);
+    const response = await proxied("edge-2/system/status", bearer(local));
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ openapi: "3.1.0" });
+    expect(await response.json()).toMatchObject({ appliance: "edge-2" });
   });
 
   it("is open to read-only callers", async () => {
@@ -61,6 +62,11 @@ describe("fleet proxy", () => {
     ["edge-2/system/%2e%2e%2fauth%2fwhoami", 403],
     ["edge-2/system/.%2e/auth/whoami", 403],
     ["edge-2/system\\..\\auth\\whoami", 403],
+    ["edge-2/metrics", 403],
+    ["edge-2/openapi/v1.json", 403],
+    ["edge-2/docs", 403],
+    ["edge-2/config/history", 403],
+    ["edge-2/sessions/summary/../../auth/tokens", 403],
     ["edge-2/..%2F..%2Fauth/whoami", 400],
     ["edge-2/%2e%2e%5c%2e%2e%5cauth", 400],
   ])("refuses %s with %i", async (path, status) => {
@@ -70,9 +76,10 @@ describe("fleet proxy", () => {
   });
 
   it("does not decode twice: a double-encoded dot-dot stays a literal segment on the peer", async () => {
-    const response = await proxied("edge-2/%252e%252e/auth/whoami");
-    expect(response.status).toBe(404);
-    expect((await response.json<{ instance: string }>()).instance).toBe("/api/v1/%252e%252e/auth/whoami");
+    const response = await proxied("edge-2/l2tp/tunnels/%252e%252e");
+    // The peer read the id as the literal text `%2e%2e`, not as a step up.
+    expect(response.status).toBe(400);
+    expect((await response.json<{ instance: string }>()).instance).toBe("/api/v1/l2tp/tunnels/%252e%252e");
   });
 
   it("answers 404 for an appliance that is not a peer", async () => {
@@ -152,5 +159,78 @@ describe("peers from the running configuration", () => {
     await abortAllDurableObjects();
     expect((await proxied("edge-3/system/health")).status).toBe(404);
     expect((await proxied("edge-2/system/health")).status).toBe(200);
+  });
+});
+
+describe("the FP flag is the proxy's allowlist (#9 item 14)", () => {
+  it("refuses a read the route table does not mark FP, naming the rule", async () => {
+    // The metrics scrape is a read-only GET on every appliance, but not FP: a peer's scrape belongs to its own Prometheus job.
+    const response = await proxied("edge-2/metrics", bearer(await tokenWithRole("read-only")));
+    expect(response.status).toBe(403);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    expect((await response.json<{ detail: string }>()).detail).toContain("x-fleet-proxy");
+  });
+
+  it("relays an FP read with path parameters and a query", async () => {
+    const response = await proxied("edge-2/routing/vrfs/default/routes?limit=2");
+    expect(response.status).toBe(200);
+    expect((await response.json<{ routes: unknown[] }>()).routes.length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("external peers (#9 item 6)", () => {
+  const addPeer = (name: string, url: string) =>
+    call("/api/v1/config", json("PUT", { listOps: [{ listPath: "webUi.peers", key: name, fields: { url, credential: "bngtok_" + "P".repeat(36) } }] }, admin));
+
+  it.each([
+    "http://127.0.0.1:9/api/v1/auth",
+    "https://peer.example.net/any/path",
+    "https://peer.example.net/?q=1",
+    "https://peer.example.net#frag",
+    "https://user:pw@peer.example.net",
+    "https://peer.example.net/.",
+  ])("refuses the peer URL %s: origins only, 422 naming the field", async (url) => {
+    const response = await addPeer("lab", url);
+    expect(response.status).toBe(422);
+    const body = await response.json<{ errors: { pointer: string; detail: string }[] }>();
+    expect(body.errors.map((e) => e.pointer)).toEqual(["#/lists/webUi.peers/lab/url"]);
+    expect(body.errors[0]!.detail).toContain("origin");
+  });
+
+  it.each(["https://peer.example.net", "https://peer.example.net:8443/", "http://[::1]:8080"])("accepts the origin %s", async (url) => {
+    expect((await addPeer("lab", url)).status).toBe(200);
+  });
+
+  it("the fleet file takes origins only too", () => {
+    expect(PeerDefinition.safeParse({ name: "lab", url: "https://peer.example.net:8443" }).success).toBe(true);
+    const refused = PeerDefinition.safeParse({ name: "lab", url: "https://peer.example.net/api/v1/auth" });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]?.path).toEqual(["url"]);
+  });
+
+  describe("a peer on loopback that answers HTML", () => {
+    const peerOrigin = () => `http://127.0.0.1:${inject("peerServerPort")}`;
+    const withPeer = async () => {
+      expect((await addPeer("rogue", peerOrigin())).status).toBe(200);
+      await abortAllDurableObjects();
+    };
+
+    it("is not relayed: 502 naming the type, never served on this origin", async () => {
+      await withPeer();
+      const response = await proxied("rogue/system/status");
+      expect(response.status).toBe(502);
+      expect(response.headers.get("content-type")).toBe("application/problem+json");
+      expect((await response.json<{ detail: string }>()).detail).toContain("text/html");
+    });
+
+    it("a JSON answer is relayed with nosniff and a sandbox CSP", async () => {
+      await withPeer();
+      const response = await proxied("rogue/system/inventory");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("application/json");
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("content-security-policy")).toBe("sandbox");
+      expect(await response.json()).toEqual({ relayed: true, authorization: "Bearer bngtok_" + "P".repeat(36) });
+    });
   });
 });

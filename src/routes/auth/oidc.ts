@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { route, type RouteContext } from "../../http/route.ts";
 import { StatusError } from "../../http/problem.ts";
+import { continuePage, prefersHtml, problemPage } from "../../http/pages.ts";
 import { unwrap } from "../../schemas/outcome.ts";
 import { readCookie, sessionCookie } from "../../trust/session.ts";
 import { sha256Hex } from "../../trust/encoding.ts";
@@ -38,6 +39,20 @@ async function redirectUriOf(ctx: RouteContext<{ name: string }, unknown, unknow
   return `${origin}/api/v1/auth/oidc/${ctx.params.name}/callback`;
 }
 
+/**
+ * Both legs are browser navigations: a refusal is a page the person can act
+ * on (the problem's detail and a way back) when the browser asks for HTML,
+ * and problem+json otherwise, with the same status either way.
+ */
+async function navigation(ctx: RouteContext<{ name: string }, unknown, unknown>, run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof StatusError && prefersHtml(ctx.request)) return problemPage(error.status, error.message, new Headers(error.headers));
+    throw error;
+  }
+}
+
 async function settings(ctx: RouteContext<{ name: string }, unknown, unknown>): Promise<{ provider: SignInProvider; redirectUri: string }> {
   const { provider, redirectUri } = unwrap(await ctx.appliance.stub.providers().signInSettings(ctx.params.name));
   return { provider, redirectUri: await redirectUriOf(ctx, redirectUri) };
@@ -52,13 +67,14 @@ export const oidcRoutes = [
     description:
       "No credential. Answers 302 to the provider's authorization endpoint (authorization code flow, PKCE S256, `state`, `nonce`) and sets the " +
       "`bng_oidc` cookie (HttpOnly, SameSite=Lax, 10 minutes) binding the sign-in to this browser. 404 for an unknown or disabled provider; " +
-      "502 when the provider's discovery document cannot be read or does not match its issuer.",
+      "502 when the provider's discovery document cannot be read or does not match its issuer; 409 when its client secret was dropped by an issuer change. " +
+      "A browser (Accept: text/html) gets every refusal as an HTML page with the same status, the detail and a link back to `/`.",
     floor: "anonymous",
     params: ProviderName,
     query: z.object({ returnTo: ReturnTo }),
     response: { description: "redirect to the provider", status: 302 },
-    errors: [404, 502],
-    handle: async (ctx) => {
+    errors: [404, 409, 502],
+    handle: (ctx) => navigation(ctx, async () => {
       const { provider, redirectUri } = await settings(ctx);
       const discovered = unwrap(await discover(provider.issuer));
       const signIn = await newSignIn();
@@ -69,7 +85,7 @@ export const oidcRoutes = [
       const headers = new Headers({ location: authorizationUrl(discovered.discovery, provider, redirectUri, signIn), "cache-control": "no-store" });
       headers.append("set-cookie", oidcCookie(signIn.binding, ctx.appliance.secure));
       return new Response(null, { status: 302, headers });
-    },
+    }),
   }),
   route({
     method: "GET",
@@ -80,9 +96,12 @@ export const oidcRoutes = [
       "No credential (see the login route): the one-time `state` must match a sign-in this browser started (its `bng_oidc` cookie) within 10 minutes. " +
       "The code is redeemed with the PKCE verifier (client_secret_basic); the ID token must verify against the provider's keys with its issuer, the client id as " +
       "audience, and the sign-in's nonce. The `usernameClaim` names the identity as `<user>@<provider>`; the first `roleMap` rule whose group is in the " +
-      "`groupsClaim` gives the role. Answers 303 to `returnTo` with the `bng_session` cookie; the session's CSRF token comes from whoami. " +
+      "`groupsClaim` gives the role. Answers 200 with the `bng_session` cookie (SameSite=Strict) and a small HTML page (no script, strict CSP) that navigates to `returnTo`: " +
+      "the redirect chain began on the provider's site, so a browser would not send a Strict cookie on a redirect at its end, while the page's own navigation is same-site and lands signed in. " +
+      "The session's CSRF token comes from whoami. " +
       "401 for a provider error (`error` parameter), a bad or reused state, or a refused ID token; 403 when no role mapping matches (fails closed); " +
-      "502 when the provider cannot be reached. Every refusal is logged (`auth.oidc.refused`).",
+      "502 when the provider cannot be reached. A browser (Accept: text/html) gets a refusal as an HTML page with the same status, the detail and a link back to `/`. " +
+      "Every refusal is logged (`auth.oidc.refused`).",
     floor: "anonymous",
     params: ProviderName,
     query: z.object({
@@ -91,9 +110,9 @@ export const oidcRoutes = [
       error: z.string().max(256).optional(),
       error_description: z.string().max(1024).optional(),
     }),
-    response: { description: "redirect to `returnTo`, signed in", status: 303 },
-    errors: [401, 403, 404, 502],
-    handle: async (ctx) => {
+    response: { description: "signed in: a page that navigates to `returnTo`", contentType: "text/html" },
+    errors: [401, 403, 404, 409, 502],
+    handle: (ctx) => navigation(ctx, async () => {
       const identity = ctx.appliance.stub.identity();
       const refused = async (status: number, reason: string): Promise<never> => {
         await identity.oidcRefused(ctx.params.name, reason, ctx.appliance.clientIp);
@@ -112,10 +131,10 @@ export const oidcRoutes = [
       const mapped = identityOf(provider, redeemed.claims);
       if (!mapped.ok) return refused(403, mapped.detail);
       const { sessionId } = await identity.externalLogin(mapped.username, mapped.role, provider.name, ctx.appliance.clientIp);
-      const headers = new Headers({ location: pending.returnTo, "cache-control": "no-store" });
+      const headers = new Headers();
       headers.append("set-cookie", sessionCookie(sessionId, ctx.appliance.secure));
       headers.append("set-cookie", clearedOidcCookie(ctx.appliance.secure));
-      return new Response(null, { status: 303, headers });
-    },
+      return continuePage(pending.returnTo, headers);
+    }),
   }),
 ];

@@ -31,7 +31,9 @@ export const providerRoutes = [
     path: `${oidc}/{name}`,
     section: "Authentication",
     summary: "Create or replace an OIDC provider",
-    description: "The name in the URL wins over any `name` in the body. `clientSecret` is write-only: required on create, omitted to keep the stored one.",
+    description:
+      "The name in the URL wins over any `name` in the body. `clientSecret` is write-only: required on create; omitted or sent as the placeholder `********` it keeps the stored one. " +
+      "A changed `issuer` drops the stored secret unless the same write sets one (the secret is never sent to another provider); until one is set, sign-in with this provider answers 409.",
     params: ProviderName,
     body: OidcProviderWrite,
     response: { description: "StatusResult `created` or `updated`", schema: StatusResult },

@@ -179,7 +179,17 @@ export const OidcProviderWrite = z
   .object({
     name: z.string().optional().meta({ description: "ignored: the name in the URL wins" }),
     ...OidcFields,
-    clientSecret: z.string().min(1).max(1024).optional().meta({ description: "write-only; required when creating; omit to keep the current one", writeOnly: true }),
+    clientSecret: z
+      .string()
+      .min(1)
+      .max(1024)
+      .optional()
+      .meta({
+        description:
+          "write-only; required when creating. Omitted or `********` (the placeholder a read-modify-write client sends back) keeps the stored one, " +
+          "except when `issuer` changes: then the stored secret is dropped (`clientSecretSet` false, sign-in answers 409) unless this write sets a new one",
+        writeOnly: true,
+      }),
   })
   .meta({ id: "OidcProvider" });
 export type OidcProviderWrite = z.infer<typeof OidcProviderWrite>;

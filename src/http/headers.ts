@@ -1,0 +1,28 @@
+/**
+ * Response headers every answer carries (OWASP ASVS 5.0 §3.4, §14.3):
+ * `nosniff` so a browser never reads JSON or a relayed body as script or
+ * HTML; `no-store` unless a route chose its own caching (only the reference
+ * viewer's static files do), so an answer holding subscriber data, tokens or
+ * a CSRF token stays out of shared and browser caches; HSTS where clients
+ * come over HTTPS; and a strict CSP on HTML a route did not give one.
+ */
+
+/** One year, as HSTS preload lists ask; no `includeSubDomains`: an appliance cannot speak for its parent domain's other hosts. */
+export const HSTS = "max-age=31536000";
+
+/** HTML with no CSP of its own may run nothing, load nothing and be framed by nobody. */
+export const STRICT_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** The answer with the security headers added; a route's own `cache-control` and CSP stand. */
+export function withSecurityHeaders(response: Response, secure: boolean): Response {
+  // A copy: responses of fetch() and Response.redirect() have immutable headers.
+  const secured = new Response(response.body, response);
+  const headers = secured.headers;
+  headers.set("x-content-type-options", "nosniff");
+  if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
+  if (secure) headers.set("strict-transport-security", HSTS);
+  if (/^text\/html\b/i.test(headers.get("content-type") ?? "") && !headers.has("content-security-policy")) {
+    headers.set("content-security-policy", STRICT_CSP);
+  }
+  return secured;
+}

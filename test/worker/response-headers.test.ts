@@ -1,0 +1,43 @@
+/** Issue #9 item 17: the headers every answer carries (OWASP ASVS 5.0 §3.4). */
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { BOOTSTRAP_TOKEN, bearer, call } from "./client.ts";
+
+const admin = bearer(BOOTSTRAP_TOKEN);
+
+describe("response headers", () => {
+  it.each([
+    ["an authenticated read", "/api/v1/system/status", admin, 200],
+    ["a refusal", "/api/v1/system/status", {}, 401],
+    ["an unknown path", "/api/v1/no/such/thing", admin, 404],
+    ["a read relayed from a peer", "/api/v1/fleet/edge-2/sessions/summary", admin, 200],
+  ])("%s carries nosniff, no-store and HSTS over HTTPS", async (_what, path, headers, status) => {
+    const response = await call(path, { headers });
+    expect(response.status).toBe(status);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("strict-transport-security")).toBe("max-age=31536000");
+  });
+
+  it("a host no appliance answers to still gets nosniff", async () => {
+    const response = await SELF.fetch("https://nobody.example.net/api/v1/system/health");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("sends no HSTS over plain HTTP (a browser ignores it there, and it would promise what the listener does not serve)", async () => {
+    const response = await SELF.fetch("http://edge-1.bng.localhost/api/v1/system/health");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.has("strict-transport-security")).toBe(false);
+  });
+
+  it("the HTML reference page forbids framing and foreign scripts", async () => {
+    const response = await call("/api/v1/docs", { headers: admin });
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+  });
+});

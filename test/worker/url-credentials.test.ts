@@ -1,0 +1,56 @@
+/** Issue #9 item 7: a URL's `user:password@` is never shown, to anyone, through any read. */
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { bearer, call, tokenWithRole } from "./client.ts";
+import { commit, itemOf, getConfig, putConfig, rejection } from "./config-client.ts";
+
+const PASSWORD = "hunter2-mail-relay";
+const SMTP_URL = `smtp://alerts:${PASSWORD}@mail.example.net:587`;
+const sink = (url: string, extra: Record<string, string> = {}, appliance = "edge-1") =>
+  commit({ listOps: [{ listPath: "alarms.sinks", key: "mail", fields: { kind: "smtp", url, ...extra } }] }, appliance);
+const storedUrl = () =>
+  runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => instance.config().items("alarms.sinks").find((i) => i.key === "mail")?.values.url);
+
+describe("credentials inside URLs", () => {
+  it("GET /config shows a read-only reader the URL with its user part redacted", async () => {
+    await sink(SMTP_URL);
+    const response = await call("/api/v1/config", { headers: bearer(await tokenWithRole("read-only")) });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).not.toContain(PASSWORD);
+    expect(text).not.toContain("alerts:");
+    expect(itemOf(JSON.parse(text), "alarms.sinks", "mail")?.values.url).toBe("smtp://********@mail.example.net:587");
+  });
+
+  it("the history shows neither the old nor the new user part", async () => {
+    await sink(SMTP_URL);
+    await sink("nats://bus:other-password@bus.example.net:4222", { kind: "bus" });
+    const response = await call("/api/v1/config/history", { headers: bearer(await tokenWithRole("read-only")) });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).not.toContain(PASSWORD);
+    expect(text).not.toContain("other-password");
+    expect(text).toContain("nats://********@bus.example.net:4222");
+  });
+
+  it("a peer's configuration read through the fleet proxy is redacted too", async () => {
+    await sink(SMTP_URL, {}, "edge-2");
+    const response = await call("/api/v1/fleet/edge-2/config", { headers: bearer(await tokenWithRole("read-only")) });
+    expect(response.status).toBe(200);
+    expect(await response.text()).not.toContain(PASSWORD);
+  });
+
+  it("a read-modify-write that sends the redacted URL back keeps the stored one", async () => {
+    await sink(SMTP_URL);
+    const read = itemOf(await getConfig(), "alarms.sinks", "mail")!.values;
+    await sink(read.url!, { severityFloor: "critical" });
+    expect(await storedUrl()).toBe(SMTP_URL);
+  });
+
+  it("the placeholder with any other change to the URL is refused, naming the field", async () => {
+    await sink(SMTP_URL);
+    const errors = await rejection(await putConfig({ listOps: [{ listPath: "alarms.sinks", key: "mail", fields: { url: "smtp://********@attacker.example.org:587" } }] }));
+    expect(errors.map((e) => e.pointer)).toEqual(["#/lists/alarms.sinks/mail/url"]);
+    expect(await storedUrl()).toBe(SMTP_URL);
+  });
+});
