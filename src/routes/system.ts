@@ -202,7 +202,9 @@ export const systemRoutes = [
     floor: "anonymous",
     fp: true,
     response: { description: "Health", schema: Health },
-    errors: [503],
+    // 404: deployed, a hostname no appliance of the fleet answers to (a load
+    // balancer's health check pointed at the wrong name must see that).
+    errors: [404, 503],
     handle: async (ctx) => {
       const base = { appliance: ctx.appliance.name, timeUtc: new Date().toISOString() };
       try {
