@@ -36,6 +36,7 @@ import { RoutingStore } from "./routing.ts";
 import { IpsecStore } from "./ipsec.ts";
 import { UpgradeStore } from "./upgrade.ts";
 import type { Profile } from "../simulator/index.ts";
+import type { ScrapeState } from "../src/metrics/families.ts";
 
 /** The software version the appliance reports. */
 export const SOFTWARE_VERSION = "bngfleet 0.1.0";
@@ -311,6 +312,26 @@ export class Appliance extends Server<Env> {
       hostname: typeof hostname === "string" ? hostname : null,
       configuration: { ...configuration, pendingRestartVersions: this.#config.restartRequiredSince(this.#bootConfigVersion) },
       controlPlane: { startedUtc: new Date(this.#startedMs).toISOString(), uptimeSeconds: Math.floor((Date.now() - this.#startedMs) / 1000) },
+    };
+  }
+
+  /**
+   * Everything the Prometheus scrape shows, gathered in one synchronous call:
+   * separate RPC calls could straddle a clock tick, and the scrape must agree
+   * with the JSON endpoints at one instant.
+   */
+  scrape(): ScrapeState {
+    const licence = this.licensing().status();
+    return {
+      ...this.#dataPlane.scrape(),
+      softwareVersion: this.#upgrade.softwareVersion(),
+      controlPlaneUptimeSeconds: Math.floor((Date.now() - this.#startedMs) / 1000),
+      bgp: this.#routing.bgpSummary(),
+      igp: this.#routing.igp(),
+      ipsec: this.#ipsec.status(),
+      gre: this.#gre.status().circuits,
+      licenceStatus: { state: licence.state, daysRemaining: licence.daysRemaining },
+      upgradeState: this.#upgrade.state(),
     };
   }
 

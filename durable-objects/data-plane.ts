@@ -32,7 +32,7 @@ import { AlertSinks } from "./alert-sinks.ts";
 import type { WatchSink } from "../simulator/control-plane-watch.ts";
 import { parseAddress, parsePrefix, prefixHas } from "../simulator/prefix.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
-import type { ScrapeState } from "../src/metrics/families.ts";
+import type { DataPlaneScrape } from "../src/metrics/families.ts";
 import type { HardwareIdentity } from "../simulator/hardware.ts";
 import type { UpgradePlan } from "../simulator/upgrade.ts";
 
@@ -320,11 +320,15 @@ export class DataPlane extends RpcTarget {
    * could straddle a clock tick, and the scrape must agree with the JSON
    * endpoints at one instant. Port rates are the metrics history's newest point.
    */
-  scrape(): ScrapeState {
+  scrape(): DataPlaneScrape {
     const g = this.#gateway;
     const newest = (values: number[]) => values[values.length - 1] ?? 0;
     return {
       appliance: this.#appliance,
+      interfaces: this.interfaces(),
+      sessionEvents: g.sessionEvents(),
+      dataPlaneUptimeSeconds: Math.max(0, Math.floor((g.nowMs - g.bootedMs) / 1000)),
+      l2tpTunnels: g.l2tpTunnels().tunnels,
       profile: g.profile.name,
       sessions: g.sessionSummary(),
       ports: g.metricsHistory("1h").ports.map((p) => ({ portId: p.portId, label: p.label, rxBps: newest(p.rxBps), txBps: newest(p.txBps) })),
@@ -354,6 +358,7 @@ export class DataPlane extends RpcTarget {
       forwarding: g.forwarding,
       upgradePhase: upgrade && upgrade.phase !== "complete" ? upgrade.phase : null,
       sessions: g.sessionSummary().total,
+      sessionEvents: g.sessionEvents(),
       licence: g.licence(),
       ports,
       load: g.systemLoad(ports),

@@ -36,6 +36,8 @@ export interface RadiusPoolStatus {
     isDead: boolean;
     consecutiveFailures: number;
     requestsSent: number;
+    /** `requestsSent` by outcome: answered Access-Accept, answered Access-Reject, or lost (no answer before the retry). */
+    requestsByResult: { accept: number; reject: number; timeout: number };
     lastFailure: string | null;
     lastSuccess: string | null;
   }[];
@@ -72,6 +74,9 @@ export interface RadiusState {
   lastSuccessMs: number[];
   deadSinceMs: number[];
   forcedDown: boolean[];
+  /** Requests answered Access-Accept and Access-Reject (the rest of requestsSent were lost); absent in older snapshots: counted from then on. */
+  accepts?: number[];
+  rejects?: number[];
   /** Absent in snapshots written before the server list was configurable: the profile's servers, in order. */
   servers?: ServerEntry[];
   order?: number[];
@@ -105,6 +110,8 @@ export class RadiusPool {
       lastSuccessMs: new Array<number>(n).fill(NEVER),
       deadSinceMs: new Array<number>(n).fill(NEVER),
       forcedDown: new Array<boolean>(n).fill(false),
+      accepts: new Array<number>(n).fill(0),
+      rejects: new Array<number>(n).fill(0),
     };
   }
 
@@ -209,7 +216,9 @@ export class RadiusPool {
       }
       this.#s.consecutiveFailures[server] = 0;
       this.#s.lastSuccessMs[server] = nowMs;
-      if (rng.chance(this.#config.rejectProbability)) return { ok: false, reason: "access-reject", server };
+      const answers = rng.chance(this.#config.rejectProbability) ? (this.#s.rejects ??= []) : (this.#s.accepts ??= []);
+      answers[server] = (answers[server] ?? 0) + 1;
+      if (answers === this.#s.rejects) return { ok: false, reason: "access-reject", server };
       return { ok: true, server };
     }
     if (last < 0) return { ok: false, reason: "no-live-server", server: -1 };
@@ -246,6 +255,7 @@ export class RadiusPool {
         isDead: this.isDead(i),
         consecutiveFailures: this.#s.consecutiveFailures[i] ?? 0,
         requestsSent: this.#s.requestsSent[i] ?? 0,
+        requestsByResult: this.#results(i),
         lastFailure: time(this.#s.lastFailureMs[i]),
         lastSuccess: time(this.#s.lastSuccessMs[i]),
       };
@@ -275,8 +285,18 @@ export class RadiusPool {
     return retired >= 0 ? retired : this.#servers.length - 1;
   }
 
+  /** A server's requests by outcome; together they are its requestsSent. */
+  #results(id: number): { accept: number; reject: number; timeout: number } {
+    const accept = this.#s.accepts?.[id] ?? 0;
+    const reject = this.#s.rejects?.[id] ?? 0;
+    // Lost requests are not counted apart: they are the rest. (A snapshot from before the answers were counted shows its earlier requests as lost.)
+    return { accept, reject, timeout: Math.max(0, (this.#s.requestsSent[id] ?? 0) - accept - reject) };
+  }
+
   /** Clean counters and state for an id. */
   #reset(id: number): void {
+    (this.#s.accepts ??= [])[id] = 0;
+    (this.#s.rejects ??= [])[id] = 0;
     this.#s.requestsSent[id] = 0;
     this.#s.consecutiveFailures[id] = 0;
     this.#s.lastFailureMs[id] = NEVER;
@@ -336,5 +356,7 @@ function structuredCloneState(s: RadiusState): RadiusState {
     lastSuccessMs: [...s.lastSuccessMs],
     deadSinceMs: [...s.deadSinceMs],
     forcedDown: [...s.forcedDown],
+    accepts: [...(s.accepts ?? [])],
+    rejects: [...(s.rejects ?? [])],
   };
 }

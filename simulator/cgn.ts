@@ -57,6 +57,8 @@ export interface CgnGroupView {
   autoLearn: { insideVrf: string; prefixes: string[] }[];
   timeouts: CgnGroupConfig["timeouts"];
   activeBindings: number;
+  /** Port blocks handed to bindings since the data plane booted (first blocks and extensions). */
+  portBlockAllocations: number;
   utilisation: { totalChunks: number; freeChunks: number; usedChunks: number; quarantinedChunks: number };
 }
 
@@ -106,6 +108,8 @@ class Group {
   quarantined = 0;
   reserved = 0;
   active = 0;
+  /** Port blocks handed to bindings (first blocks and extensions) since the data plane booted; a scenario fill's reservations are not allocations. */
+  allocations = 0;
   setupsThisStep = 0;
   lastRefusalLogMs = -1e15;
   quarantine = new TimedQueue();
@@ -186,6 +190,8 @@ export interface CgnState {
     cursor: number;
     counts: [number, number, number, number, number];
     lastRefusalLogMs: number;
+    /** Absent in snapshots written before it was counted. */
+    allocations?: number;
     quarantine: number[];
     reservedList: number[];
   }[];
@@ -302,6 +308,7 @@ export class Cgn {
     const chunk = g.takeOnIp(ip);
     const b = this.#freeSlots[--this.#freeTop] ?? 0;
     g.owner[chunk] = b + 1;
+    g.allocations++;
     g.setupsThisStep++;
     g.active++;
     this.activeTotal++;
@@ -382,6 +389,8 @@ export class Cgn {
           break;
         }
         g.owner[chunk] = b + 1;
+        g.allocations++;
+    g.allocations++;
         this.chunks[base + n] = chunk;
         n++;
         this.#eventsThisStep++;
@@ -548,6 +557,7 @@ export class Cgn {
         autoLearn: g.config.autoLearn.map((a) => ({ insideVrf: a.insideVrf, prefixes: [...a.prefixes] })),
         timeouts: { ...g.config.timeouts },
         activeBindings: g.active,
+        portBlockAllocations: g.allocations,
         utilisation: { totalChunks: g.totalChunks, freeChunks: g.free, usedChunks: g.used, quarantinedChunks: g.quarantined },
       })),
       nativeCounters: { ...this.counters },
@@ -606,6 +616,7 @@ export class Cgn {
         cursor: g.cursor,
         counts: [g.free, g.quarantined, g.reserved, g.active, g.setupsThisStep],
         lastRefusalLogMs: g.lastRefusalLogMs,
+        allocations: g.allocations,
         quarantine: g.quarantine.toArray(),
         reservedList: [...g.reservedList],
       })),
@@ -644,6 +655,7 @@ export class Cgn {
       g.cursor = st.cursor;
       [g.free, g.quarantined, g.reserved, g.active, g.setupsThisStep] = st.counts;
       g.lastRefusalLogMs = st.lastRefusalLogMs;
+      g.allocations = st.allocations ?? 0;
       g.quarantine = TimedQueue.from(st.quarantine);
       g.reservedList = [...st.reservedList];
     });

@@ -425,6 +425,11 @@ export class Gateway {
 
   // Licensing and scenario
 
+  /** Session setups, teardowns and failed setups since the data plane booted (a reboot or reseed starts them again). */
+  sessionEvents(): { setups: number; teardowns: number; failures: number } {
+    return { ...this.#m.sessionEvents };
+  }
+
   /** The sessions licence meter: the band is the licence's (the platform capacity in dev mode). */
   licence(): LicenceMeter {
     const m = this.#m;

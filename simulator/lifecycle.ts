@@ -169,6 +169,7 @@ export function recordSessionUp(m: Model, logFields: () => FieldsOf<"session.up"
   m.nextSessionId++;
   m.upSinceSample++;
   m.tally.up++;
+  m.sessionEvents.setups++;
   if (m.store.liveCount > m.peakSessions) m.peakSessions = m.store.liveCount;
   if (m.tally.loggedUp < m.profile.logging.sessionEventsPerStep) {
     m.tally.loggedUp++;
@@ -201,6 +202,7 @@ export function teardownSession(m: Model, slot: number, cause: DownCause | (stri
   if (sub >= 0) m.putOffline(sub);
   m.downSinceSample++;
   m.tally.down++;
+  m.sessionEvents.teardowns++;
   if (always || m.tally.loggedDown < m.profile.logging.sessionEventsPerStep) {
     m.tally.loggedDown++;
     m.logs.emit(m.nowMs, "session.down", { sessionId: id, username, encap, cause, uptimeSeconds: uptime });
@@ -257,6 +259,7 @@ export function offer(m: Model, pool: AddressPool, dhcp: boolean): { subnet: num
 /** Counts a failed setup and logs it within the sampling budget. */
 export function noteFailure(m: Model, username: string, encap: number, reason: SetupFailure): void {
   m.tally.failed++;
+  m.sessionEvents.failures++;
   if (m.tally.loggedFailed < m.profile.logging.sessionEventsPerStep) {
     m.tally.loggedFailed++;
     m.logs.emit(m.nowMs, "session.setup-failed", { username, encap: ENCAPS[encap] ?? "ipoe", reason });

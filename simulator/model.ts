@@ -83,6 +83,8 @@ export class Model {
   upSinceSample = 0;
   downSinceSample = 0;
   tally: Tally = { up: 0, down: 0, failed: 0, loggedUp: 0, loggedDown: 0, loggedFailed: 0 };
+  /** Session setups, teardowns and failed setups since this data plane booted (the scrape's counters; a reboot starts a new model). */
+  sessionEvents = { setups: 0, teardowns: 0, failures: 0 };
   readonly scratch: SubscriberAttrs = blankAttrs();
   /** Per-port rate sums of the latest sub-step, in bits per second. */
   portRx: Float64Array;

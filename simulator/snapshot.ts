@@ -71,6 +71,7 @@ export function snapshotModel(m: Model): GatewaySnapshot {
     upSinceSample: m.upSinceSample,
     downSinceSample: m.downSinceSample,
     tally: { ...m.tally },
+    sessionEvents: { ...m.sessionEvents },
     offlineCount: m.offlineCount,
     offline: m.offline.slice(),
     offlinePos: m.offlinePos.slice(),
@@ -120,6 +121,8 @@ export function restoreModel(
   m.upSinceSample = st.upSinceSample;
   m.downSinceSample = st.downSinceSample;
   m.tally = { ...st.tally };
+  // Snapshots written before these counters: they start from zero, as a counter reset.
+  if (st.sessionEvents) m.sessionEvents = { ...st.sessionEvents };
   m.offlineCount = st.offlineCount;
   m.offline.set(st.offline);
   m.offlinePos.set(st.offlinePos);
@@ -172,6 +175,7 @@ interface SnapshotState {
   upSinceSample: number;
   downSinceSample: number;
   tally: Tally;
+  sessionEvents?: Model["sessionEvents"];
   offlineCount: number;
   offline: Int32Array;
   offlinePos: Int32Array;

@@ -7,24 +7,63 @@
  * per dimension so that `sum()` over a family never double counts.
  */
 import type { MetricFamily } from "./exposition.ts";
-import type { AddressPoolView, AlarmsResponse, CgnStatus, LicenceMeter, RadiusPoolStatus, SessionSummaryCounts } from "../../simulator/index.ts";
+import { LICENCE_STATES } from "../../simulator/index.ts";
+import type { AddressPoolView, AlarmsResponse, CgnStatus, InterfaceRow, L2tpTunnel, LicenceMeter, LicenceState, RadiusPoolStatus, SessionSummaryCounts } from "../../simulator/index.ts";
 
-/** Everything a scrape shows, read by the appliance in one call. */
-export interface ScrapeState {
+/** What the data plane shows in a scrape, read in one call at one simulated instant. */
+export interface DataPlaneScrape {
   appliance: string;
   profile: string;
   sessions: SessionSummaryCounts;
+  /** Setups, teardowns and failed setups since the data plane booted. */
+  sessionEvents: { setups: number; teardowns: number; failures: number };
+  dataPlaneUptimeSeconds: number;
   /** The newest 10-second sample of each port (the last point of the 1h metrics history). */
   ports: { portId: number; label: string; rxBps: number; txBps: number }[];
+  /** GET /system/interfaces rows: their counters are the scrape's interface counters. */
+  interfaces: InterfaceRow[];
   pools: AddressPoolView[];
   cgn: CgnStatus;
   radius: RadiusPoolStatus;
   alarms: AlarmsResponse;
   licence: LicenceMeter;
+  l2tpTunnels: L2tpTunnel[];
   lastSeq: number;
 }
 
+/**
+ * Everything a scrape shows: the data plane's reading plus the control
+ * plane's (routing, IPsec, GRE, licence, upgrade), gathered by the appliance
+ * in one synchronous call so no clock tick falls between them.
+ */
+export interface ScrapeState extends DataPlaneScrape {
+  softwareVersion: string;
+  controlPlaneUptimeSeconds: number;
+  bgp: { reachable: boolean; peers: { peer: string; vrf: string; remoteAs: number; state: string; prefixesReceived: number; prefixesSent: number; afiSafi: string }[] };
+  igp: { reachable: boolean; protocol: string; adjacencies: { interface: string; neighborId: string; state: string }[] };
+  ipsec: { enabled: boolean; reachable: boolean; peers: { name: string; state: string; children: unknown[] }[] };
+  gre: { id: string; vrf: string; circuitState: string; tunnelState: string; bgpState: string; prefixesReceived: number }[];
+  licenceStatus: { state: LicenceState; daysRemaining: number | null };
+  upgradeState: (typeof UPGRADE_STATES)[number];
+}
+
+/** The upgrade store's states, each a sample of `bng_upgrade_state` (a state set: the current one is 1). */
+export const UPGRADE_STATES = ["idle", "staged", "applying", "draining", "rebooting", "failed"] as const;
+
 type Sample = MetricFamily["samples"][number];
+
+const RADIUS_RESULTS = ["accept", "reject", "timeout"] as const;
+/** Interface counters: metric name stem, help, and the interface table's counter. */
+const INTERFACE_COUNTERS = [
+  ["receive_bytes", "Bytes received", "rxBytes"],
+  ["transmit_bytes", "Bytes transmitted", "txBytes"],
+  ["receive_packets", "Packets received", "rxPackets"],
+  ["transmit_packets", "Packets transmitted", "txPackets"],
+  ["receive_errors", "Receive errors", "rxErrors"],
+  ["transmit_errors", "Transmit errors", "txErrors"],
+  ["receive_discards", "Received packets discarded (ingress policing)", "rxDiscards"],
+  ["transmit_discards", "Packets discarded before transmission (egress shaping)", "txDiscards"],
+] as const satisfies readonly (readonly [string, string, keyof InterfaceRow["counters"]])[];
 
 const gauge = (name: string, help: string, samples: Sample[]): MetricFamily => ({ name, type: "gauge", help, samples });
 const counter = (name: string, help: string, samples: Sample[]): MetricFamily => ({ name, type: "counter", help, samples });
@@ -36,7 +75,7 @@ const byKey = (record: Record<string, number>, label: string): Sample[] =>
     .map(([key, value]) => ({ labels: { [label]: key }, value }));
 
 /** The metric families of one scrape. */
-export function scrapeFamilies(s: ScrapeState, softwareVersion: string): MetricFamily[] {
+export function scrapeFamilies(s: ScrapeState): MetricFamily[] {
   const port = (p: { portId: number; label: string }) => ({ port_id: String(p.portId), port_label: p.label });
   const pool = (p: AddressPoolView) => ({ pool: p.name, family: p.family, vrf: p.vrf ?? "default" });
   const poolGauge = (suffix: string, help: string, value: (p: AddressPoolView) => number) =>
@@ -45,10 +84,16 @@ export function scrapeFamilies(s: ScrapeState, softwareVersion: string): MetricF
     gauge(`bng_cgn_group_${name}`, help, s.cgn.groups.map((g) => ({ labels: { group: g.name }, value: value(g) })));
   const server = (r: RadiusPoolStatus["servers"][number]) => ({ server: `${r.host}:${r.port}` });
   const meter = { meter: s.licence.meter };
+  const iface = (i: InterfaceRow) => ({ interface: i.name, ...(i.portId === null ? {} : { port_id: String(i.portId) }) });
+  const bgpRow = (p: ScrapeState["bgp"]["peers"][number]) => ({ peer: p.peer, vrf: p.vrf, afi_safi: p.afiSafi });
+  // The summary has a row per peer per address family; the session is one per peer and VRF.
+  const bgpSessions = [...new Map(s.bgp.peers.map((p) => [`${p.vrf}|${p.peer}`, p])).values()];
+  const tunnel = (t: L2tpTunnel) => ({ tunnel_id: String(t.localTunnelId), direction: t.direction, peer: t.peerHostname ?? t.peerIp ?? "" });
+  const circuit = (c: ScrapeState["gre"][number]) => ({ circuit: c.id, vrf: c.vrf });
 
   return [
     gauge("bng_appliance_info", "The appliance, its profile and software version; always 1", [
-      { labels: { appliance: s.appliance, profile: s.profile, software_version: softwareVersion }, value: 1 },
+      { labels: { appliance: s.appliance, profile: s.profile, software_version: s.softwareVersion }, value: 1 },
     ]),
 
     // Sessions (GET /api/v1/sessions/summary)
@@ -58,6 +103,13 @@ export function scrapeFamilies(s: ScrapeState, softwareVersion: string): MetricF
     gauge("bng_sessions_by_vrf", "Live sessions by VRF; the global table is default", byKey(s.sessions.byVrf, "vrf")),
     gauge("bng_sessions_by_port", "Live sessions by subscriber-facing port; LNS-terminated sessions excluded", s.sessions.byPort.map((p) => ({ labels: port(p), value: p.count }))),
     gauge("bng_sessions_walled_garden", "Live sessions held in the walled garden", one(s.sessions.walledGarden)),
+    counter("bng_session_setups_total", "Sessions established since the data plane booted (GET /system/status sessions.setupsSinceBoot)", one(s.sessionEvents.setups)),
+    counter("bng_session_teardowns_total", "Sessions torn down since the data plane booted (sessions.teardownsSinceBoot)", one(s.sessionEvents.teardowns)),
+    counter("bng_session_setup_failures_total", "Session setups that failed since the data plane booted (sessions.setupFailuresSinceBoot)", one(s.sessionEvents.failures)),
+
+    // Interfaces (GET /api/v1/system/interfaces): counters since countersSinceUtc; rate() turns them into traffic
+    ...INTERFACE_COUNTERS.map(([name, help, key]) => counter(`bng_interface_${name}_total`, `${help} (GET /system/interfaces counters.${key})`, s.interfaces.map((i) => ({ labels: iface(i), value: i.counters[key] })))),
+    gauge("bng_interface_up", "1 while the interface is operationally up (operState)", s.interfaces.map((i) => ({ labels: iface(i), value: flag(i.operState === "up") }))),
 
     // Ports (GET /api/v1/metrics/history, newest point)
     gauge("bng_port_receive_bytes_per_second", "Port receive rate over the last 10-second interval (metrics history rxBps / 8)", s.ports.map((p) => ({ labels: port(p), value: p.rxBps / 8 }))),
@@ -81,6 +133,7 @@ export function scrapeFamilies(s: ScrapeState, softwareVersion: string): MetricF
     group("used_chunks", "Port blocks held by bindings or reserved", (g) => g.utilisation.usedChunks),
     group("free_chunks", "Port blocks available", (g) => g.utilisation.freeChunks),
     group("quarantined_chunks", "Released port blocks resting before reuse", (g) => g.utilisation.quarantinedChunks),
+    counter("bng_cgn_port_block_allocations_total", "Port blocks handed to bindings since the data plane booted (CgnGroup.portBlockAllocations)", s.cgn.groups.map((g) => ({ labels: { group: g.name }, value: g.portBlockAllocations }))),
     counter("bng_cgn_autolearn_misses_total", "Auto-learned sources that could not get a binding", one(s.cgn.nativeCounters.autolearnMisses)),
     counter("bng_cgn_no_mapping_total", "Flows that found no port mapping", one(s.cgn.nativeCounters.noMapping)),
     counter("bng_cgn_extension_wanted_total", "Port-block extensions wanted but refused (paired pooling)", one(s.cgn.nativeCounters.extensionWanted)),
@@ -89,7 +142,11 @@ export function scrapeFamilies(s: ScrapeState, softwareVersion: string): MetricF
 
     // RADIUS (GET /api/v1/radius/servers)
     gauge("bng_radius_live_servers", "RADIUS servers not marked dead", one(s.radius.liveServers)),
-    counter("bng_radius_requests_total", "Access-Requests sent to the server", s.radius.servers.map((r) => ({ labels: server(r), value: r.requestsSent }))),
+    counter(
+      "bng_radius_requests_total",
+      "Access-Requests sent to the server by result: accept, reject, or timeout (lost); the sum over result is requestsSent",
+      s.radius.servers.flatMap((r) => RADIUS_RESULTS.map((result) => ({ labels: { ...server(r), result }, value: r.requestsByResult[result] }))),
+    ),
     gauge("bng_radius_consecutive_failures", "Requests lost in a row by the server", s.radius.servers.map((r) => ({ labels: server(r), value: r.consecutiveFailures }))),
     gauge("bng_radius_server_dead", "1 while the server is marked dead", s.radius.servers.map((r) => ({ labels: server(r), value: flag(r.isDead) }))),
 
@@ -103,5 +160,33 @@ export function scrapeFamilies(s: ScrapeState, softwareVersion: string): MetricF
     gauge("bng_licence_meter_peak", "Licence meter peak (peakCount)", [{ labels: meter, value: s.licence.peakCount }]),
     gauge("bng_licence_meter_max", "Licence band maximum (bandMax)", [{ labels: meter, value: s.licence.bandMax }]),
     counter("bng_log_entries_total", "Log entries written; equals LogTail.lastSeq", one(s.lastSeq)),
+    gauge("bng_licence_state", "Licence state as a state set: 1 for the current state (GET /licensing state)", LICENCE_STATES.map((state) => ({ labels: { state }, value: flag(s.licenceStatus.state === state) }))),
+    gauge("bng_licence_days_remaining", "Days until the licence expires, or until the grace period ends in Grace (GET /licensing daysRemaining); absent in dev mode", s.licenceStatus.daysRemaining === null ? [] : one(s.licenceStatus.daysRemaining)),
+
+    // Control plane, software and upgrade (GET /system/status, GET /system/upgrade)
+    gauge("bng_control_plane_uptime_seconds", "Seconds since the control plane started (controlPlane.uptimeSeconds)", one(s.controlPlaneUptimeSeconds)),
+    gauge("bng_data_plane_uptime_seconds", "Simulated seconds since the data plane booted (dataPlane.uptimeSeconds)", one(s.dataPlaneUptimeSeconds)),
+    gauge("bng_upgrade_state", "Software upgrade state as a state set: 1 for the current state", UPGRADE_STATES.map((state) => ({ labels: { state }, value: flag(s.upgradeState === state) }))),
+
+    // Routing (GET /api/v1/routing/bgp/summary, /routing/igp)
+    gauge("bng_routing_daemon_up", "1 while the routing daemon answers (BgpSummary.reachable or IgpStatus.reachable)", one(flag(s.bgp.reachable || s.igp.reachable))),
+    gauge("bng_bgp_session_up", "1 while the BGP session is Established", bgpSessions.map((p) => ({ labels: { peer: p.peer, vrf: p.vrf, remote_as: String(p.remoteAs) }, value: flag(p.state === "Established") }))),
+    gauge("bng_bgp_prefixes_received", "Routes the peer sent in the family, before the inbound policy (prefixesReceived)", s.bgp.peers.map((p) => ({ labels: bgpRow(p), value: p.prefixesReceived }))),
+    gauge("bng_bgp_prefixes_sent", "Routes sent to the peer in the family (prefixesSent)", s.bgp.peers.map((p) => ({ labels: bgpRow(p), value: p.prefixesSent }))),
+    gauge("bng_igp_adjacency_up", "1 while the IGP adjacency is in its final state (OSPF Full, IS-IS Up)", s.igp.adjacencies.map((a) => ({ labels: { protocol: s.igp.protocol, interface: a.interface, neighbor_id: a.neighborId }, value: flag(a.state === "Full" || a.state === "Up") }))),
+
+    // IPsec (GET /api/v1/ipsec)
+    gauge("bng_ipsec_daemon_up", "1 while the IPsec daemon answers (IpsecStatus.reachable)", one(flag(s.ipsec.reachable))),
+    gauge("bng_ipsec_peer_established", "1 while the peer's IKE SA is ESTABLISHED", s.ipsec.peers.map((p) => ({ labels: { peer: p.name }, value: flag(p.state === "ESTABLISHED") }))),
+    gauge("bng_ipsec_child_sas", "Installed child SAs of the peer", s.ipsec.peers.map((p) => ({ labels: { peer: p.name }, value: p.children.length }))),
+
+    // L2TP (GET /api/v1/l2tp/tunnels)
+    gauge("bng_l2tp_tunnel_established", "1 while the L2TP tunnel is established", s.l2tpTunnels.map((t) => ({ labels: tunnel(t), value: flag(t.state === "established") }))),
+    gauge("bng_l2tp_tunnel_sessions", "Sessions carried by the L2TP tunnel", s.l2tpTunnels.map((t) => ({ labels: tunnel(t), value: t.sessions }))),
+
+    // GRE circuits (GET /api/v1/gre-circuits/status)
+    gauge("bng_gre_circuit_up", "1 while the circuit is up: tunnel up and, with BGP, the session Established (circuitState)", s.gre.map((c) => ({ labels: circuit(c), value: flag(c.circuitState === "up") }))),
+    gauge("bng_gre_tunnel_up", "1 while the GRE tunnel itself is up (tunnelState)", s.gre.map((c) => ({ labels: circuit(c), value: flag(c.tunnelState === "up") }))),
+    gauge("bng_gre_bgp_established", "1 while the circuit's BGP session is Established; 0 when BGP is disabled for it", s.gre.map((c) => ({ labels: circuit(c), value: flag(c.bgpState === "Established") }))),
   ];
 }

@@ -12,7 +12,24 @@ import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS, type Route, type Section }
 type JsonSchema = Record<string, unknown>;
 type Io = "input" | "output";
 
-const SECTION_NOTES: Partial<Record<Section, string>> = {
+// Every tag carries a description: generated clients and reference viewers show it as the section's introduction.
+const SECTION_NOTES: Record<Section, string> = {
+  "Address pools": "The IPv4, IPv6 WAN and IPv6 prefix-delegation pools (configured under `addressPools`) with their utilisation, and the allocations each holds; the counts equal the sessions that hold them.",
+  Alarms: "The active alarm set (most severe first), the operator clear, and a synthetic alert through the push fan-out to the `alarms.sinks` receivers.",
+  CGN: "Carrier-grade NAT: the bindings of private subscriber addresses to public address and port blocks, the groups' utilisation, identification of the subscriber behind a public address and port at an instant, and the CGN IP groups and settings.",
+  Captures: "Per-session packet captures mirrored to a collector; the destination must be on the fleet's mirror allowlist when one is configured.",
+  "GRE Circuits": "GRE tunnels to business customers in their VRFs, with optional BGP peering over the tunnel; state, counters and configuration.",
+  L2TP: "L2TP tunnels towards LNS peers (the appliance as LAC) and the sessions each carries.",
+  Licensing: "The licence state (`Dev`, `Licensed`, `Grace`, `Lapsed`), its session meter and band, online activation and offline leases. A lapsed licence freezes configuration commits (409).",
+  LocalSubscribers: "Subscribers authenticated locally rather than by RADIUS, with optional static addresses, and the settings of local authentication.",
+  Logs: "The appliance's log ring, filtered and paged, and a live Server-Sent Events stream of new entries.",
+  Metrics: "The metrics history (per-port and appliance-wide series over time) as JSON; the Prometheus scrape of the same numbers is `GET /api/v1/metrics` under System.",
+  RADIUS: "The RADIUS servers with their state and request counters by result.",
+  Sessions: "Subscriber sessions (IPoE, PPPoE, L2TP LAC): the filtered list, the summary by encapsulation, port and state, one session's detail and live rates, and the forced disconnect.",
+  "Source VRF Rules": "Rules that steer a subscriber's traffic from its ingest VRF into a target VRF, matched in order by the data plane and the session detail's `steering`.",
+  System: "Health, status, hardware inventory, the interface table, this document and its interactive reference, the Prometheus scrape, and the diagnostics (frame injection, ping).",
+  SystemUpgrade: "Staging a signed software package and applying it, with or without draining subscribers first, and the upgrade's state and history.",
+  VRFs: "Virtual routing and forwarding instances: route distinguishers, import and export route targets, and their routing tables.",
   Authentication:
     "Roles are `read-only` < `operator` < `super-user` (the spec's `admin` is `super-user` and is accepted as input). Lockout: 5 consecutive failures per account and source IP lock that pair for 15 minutes (423 with Retry-After); wrong username, password or code all answer 401 alike. Sessions: `bng_session` cookie, 256 random bits, HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS, ending after 30 minutes idle or 12 hours; enrolment tokens last 10 minutes.",
   Configuration:
@@ -122,6 +139,11 @@ function operation(route: Route, components: Components) {
     },
   };
   for (const status of [...errors].sort()) responses[String(status)] = problemResponse(ERROR_TEXT[status] ?? "error");
+  // Every error this API answers is a problem document, including statuses an
+  // operation does not list (405 for another method, 404 for a hostname no
+  // appliance answers to); a redirecting operation has no 2xx, and this is
+  // what a client gets instead of the redirect.
+  responses.default = problemResponse("any other error status");
   return {
     tags: [route.section],
     summary: route.summary,
@@ -166,8 +188,15 @@ export function openApiDocument(routes: Route[]) {
       description:
         "The management REST API of one subscriber-edge broadband gateway appliance, as served by the bngfleet twin. All paths are relative to the listener root. Errors are RFC 9457 problem details. " +
         "Every answer carries `X-Content-Type-Options: nosniff` and, unless noted, `Cache-Control: no-store`; over HTTPS `Strict-Transport-Security: max-age=31536000`; HTML pages a strict `Content-Security-Policy`.",
+      // The package is private and names no open licence; an SPDX LicenseRef
+      // says so rather than claiming one (OpenAPI 3.1 wants a url or an identifier).
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
-    tags: [...SECTIONS, ...UNCOUNTED_SECTIONS, ...TWIN_SECTIONS].map((name) => ({ name, ...(SECTION_NOTES[name] ? { description: SECTION_NOTES[name] } : {}) })),
+    // Relative to wherever the document was fetched from: the same document
+    // serves the local fleet (https://127.0.0.1:8443) and a deployed hostname,
+    // and every path already starts with its /api/v1 or /twin/v1 prefix.
+    servers: [{ url: "/", description: "the appliance that served this document" }],
+    tags: [...SECTIONS, ...UNCOUNTED_SECTIONS, ...TWIN_SECTIONS].map((name) => ({ name, description: SECTION_NOTES[name] })),
     paths,
     components: {
       schemas: components.schemas,

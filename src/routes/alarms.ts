@@ -8,6 +8,10 @@ import { NOTIFICATION_KINDS } from "../../simulator/alert-fanout.ts";
 const int32 = z.int32();
 const count = z.int().min(0);
 const Severity = z.enum(ALARM_SEVERITIES);
+// An object, not z.record(Severity, …): a record with enum keys becomes a JSON
+// Schema whose `required` names properties it never defines, which code
+// generators cannot read (Redocly's no-required-schema-properties-undefined).
+const BySeverity = z.object({ critical: int32, major: int32, minor: int32, warning: int32 } satisfies Record<(typeof ALARM_SEVERITIES)[number], typeof int32>);
 
 const Alarm = z
   .object({
@@ -25,7 +29,7 @@ const AlarmsResponse = z
   .object({
     active: z.array(Alarm).meta({ description: "most severe first, then oldest first" }),
     count: int32.meta({ description: "`active.length`" }),
-    countBySeverity: z.record(Severity, int32).meta({ description: "every severity, zero included; sums to `count`" }),
+    countBySeverity: BySeverity.meta({ description: "every severity, zero included; sums to `count`" }),
     stats: z.object({ raised: count, cleared: count, events: count, eventsDropped: count }),
   })
   .meta({ id: "AlarmsResponse" });
@@ -55,7 +59,7 @@ const AlertNotification = z
     appliance: z.string(),
     sentUtc: z.string().meta({ description: "date-time" }),
     alarm: Alarm,
-    activeAlarms: z.record(Severity, int32).meta({ description: "the appliance's active alarms by severity when the alert was sent" }),
+    activeAlarms: BySeverity.meta({ description: "the appliance's active alarms by severity when the alert was sent" }),
   })
   .meta({
     id: "AlertNotification",

@@ -51,6 +51,7 @@ const CgnGroup = z
     autoLearn: z.array(z.object({ insideVrf: z.string(), prefixes: z.array(z.string()) })),
     timeouts: z.object({ tcpEstablished: count, tcpTransitory: count, udp: count, icmp: count }).meta({ description: "seconds" }),
     activeBindings: count,
+    portBlockAllocations: count.meta({ description: "port blocks handed to bindings (first blocks and extensions) since the data plane booted; the scrape's `bng_cgn_port_block_allocations_total`" }),
     utilisation: z
       .object({ totalChunks: count, freeChunks: count, usedChunks: count, quarantinedChunks: count })
       .meta({ description: "port blocks; `usedChunks + freeChunks + quarantinedChunks = totalChunks`" }),

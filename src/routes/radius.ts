@@ -13,6 +13,9 @@ const RadiusServer = z
     isDead: z.boolean(),
     consecutiveFailures: count,
     requestsSent: count,
+    requestsByResult: z
+      .object({ accept: count, reject: count, timeout: count })
+      .meta({ description: "`requestsSent` by outcome (sums to it): answered Access-Accept, answered Access-Reject, lost; the scrape's `bng_radius_requests_total{result}`" }),
     lastFailure: z.string().nullable().meta({ description: "date-time; null before the first failure" }),
     lastSuccess: z.string().nullable().meta({ description: "date-time; null before the first answer" }),
   })

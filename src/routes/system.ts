@@ -54,6 +54,9 @@ const SystemStatus = z
       total: z.int().meta({ description: "equals GET /sessions/summary `total`" }),
       licensed: z.int().meta({ description: "the licensed session capacity (`bandMax`)" }),
       utilisationPercent: Percent,
+      setupsSinceBoot: z.int().min(0).meta({ description: "sessions established since `dataPlane.bootedUtc` (the scrape's `bng_session_setups_total`)" }),
+      teardownsSinceBoot: z.int().min(0).meta({ description: "sessions torn down since then (`bng_session_teardowns_total`)" }),
+      setupFailuresSinceBoot: z.int().min(0).meta({ description: "session setups that failed since then: AAA refusals, pool or CGN exhaustion (`bng_session_setup_failures_total`)" }),
     }),
     traffic: z
       .object({ rxBps: z.number(), txBps: z.number() })
@@ -202,7 +205,9 @@ export const systemRoutes = [
     floor: "anonymous",
     fp: true,
     response: { description: "Health", schema: Health },
-    errors: [503],
+    // 404: deployed, a hostname no appliance of the fleet answers to (a load
+    // balancer's health check pointed at the wrong name must see that).
+    errors: [404, 503],
     handle: async (ctx) => {
       const base = { appliance: ctx.appliance.name, timeUtc: new Date().toISOString() };
       try {
@@ -242,7 +247,14 @@ export const systemRoutes = [
           uptimeSeconds: Math.max(0, Math.floor((d.nowMs - d.bootedMs) / 1000)),
         },
         simulation: { profile: d.profile, seed: d.seed, simulatedTimeUtc: new Date(d.nowMs).toISOString() },
-        sessions: { total: d.sessions, licensed: d.licence.bandMax, utilisationPercent: round1((d.sessions / d.licence.bandMax) * 100) },
+        sessions: {
+          total: d.sessions,
+          licensed: d.licence.bandMax,
+          utilisationPercent: round1((d.sessions / d.licence.bandMax) * 100),
+          setupsSinceBoot: d.sessionEvents.setups,
+          teardownsSinceBoot: d.sessionEvents.teardowns,
+          setupFailuresSinceBoot: d.sessionEvents.failures,
+        },
         traffic: { rxBps: d.ports.reduce((n, p) => n + p.rxBps, 0), txBps: d.ports.reduce((n, p) => n + p.txBps, 0) },
         cpu: { cores: d.load.cpuCores, utilisationPercent: d.load.cpuPercent },
         memory: { totalBytes: d.load.memoryTotalBytes, usedBytes: d.load.memoryUsedBytes, utilisationPercent: d.load.memoryPercent },

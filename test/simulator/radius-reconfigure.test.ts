@@ -26,7 +26,7 @@ describe("RADIUS server reconfiguration", () => {
     expect(report).toEqual({ servers: 3, added: ["radius-3.isp.example:1812"], removed: [], changed: [] });
     const status = g.radiusStatus();
     expect(status).toMatchObject({ configured: true, totalServers: 3, liveServers: 3, deadServers: 0 });
-    expect(status.servers[2]).toEqual({ host: R3.host, port: 1812, weight: 200, isDead: false, consecutiveFailures: 0, requestsSent: 0, lastFailure: null, lastSuccess: null });
+    expect(status.servers[2]).toEqual({ host: R3.host, port: 1812, weight: 200, isDead: false, consecutiveFailures: 0, requestsSent: 0, requestsByResult: { accept: 0, reject: 0, timeout: 0 }, lastFailure: null, lastSuccess: null });
     expect(sent(g)).toEqual({ ...before, "radius-3.isp.example:1812": 0 });
     expect(g.logTail({ count: 1000 }).entries.filter((e) => e.msgId === "radius.servers").map((e) => e.fields)).toEqual([{ servers: 3, added: 1, removed: 0, changed: 0 }]);
     g.step(3600);

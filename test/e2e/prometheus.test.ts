@@ -1,0 +1,148 @@
+/**
+ * The fleet under a real Prometheus (Debian's `prometheus`, on loopback):
+ * every appliance is scraped (`up` 1), rate() over the interface byte
+ * counters shows traffic, and every panel of the committed Grafana dashboard
+ * (grafana/bngfleet.json) returns data when Prometheus evaluates its PromQL.
+ * Prometheus runs from the committed scrape example (grafana/prometheus.yml)
+ * with only the ports, the token file and the interval changed.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
+
+const PORT_BASE = 30443;
+const PORTS = [PORT_BASE, PORT_BASE + 1, PORT_BASE + 2];
+const INSTANCES = PORTS.map((p) => `127.0.0.1:${p}`);
+const PROMETHEUS = "127.0.0.1:30490";
+const BOOTSTRAP = "bngtok_" + "Prm".repeat(12);
+
+let fleet: RunningFleet;
+let prometheus: ChildProcess | undefined;
+let prometheusLog = "";
+
+const api = (port: number, path: string, body?: unknown) =>
+  fetchJson(`https://127.0.0.1:${port}${path}`, { insecure: true, headers: { authorization: `Bearer ${BOOTSTRAP}` }, ...(body === undefined ? {} : { body }) });
+
+type Vector = { metric: Record<string, string>; value: [number, string] }[];
+async function query(promql: string): Promise<Vector> {
+  const response = await fetch(`http://${PROMETHEUS}/api/v1/query?query=${encodeURIComponent(promql)}`);
+  const body = (await response.json()) as { status: string; error?: string; data: { resultType: string; result: Vector } };
+  expect(body.status, `${promql}: ${body.error}`).toBe("success");
+  return body.data.result;
+}
+
+/** Polls until `check` passes (Prometheus scrapes every 2 s, the fleet's clock ticks every 10 s), then returns its last answer. */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, seconds = 90): Promise<T> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const value = await read();
+    if (check(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+beforeAll(async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-prometheus-"));
+  // The shipped three-appliance fleet file, on this test's ports.
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, PORTS);
+  // Half an hour of simulated time: subscribers are up and sending.
+  for (const port of PORTS) expect((await api(port, "/twin/v1/scenario", { action: "advance-clock", seconds: 1800 })).status).toBe(200);
+
+  const tokenFile = path.join(dir, "bngfleet.token");
+  await writeFile(tokenFile, BOOTSTRAP);
+  const example = await readFile("grafana/prometheus.yml", "utf8");
+  const config = example
+    .replace("scrape_interval: 15s", "scrape_interval: 2s")
+    .replace("credentials_file: /etc/prometheus/bngfleet.token", `credentials_file: ${tokenFile}`)
+    .replace(/targets: \[[^\]]*\]/, `targets: ${JSON.stringify(INSTANCES)}`);
+  expect(config).toContain(tokenFile);
+  const configFile = path.join(dir, "prometheus.yml");
+  await writeFile(configFile, config);
+  const check = spawnSync("promtool", ["check", "config", configFile], { encoding: "utf8" });
+  expect(check.status, check.stdout + check.stderr).toBe(0);
+
+  prometheus = spawn("prometheus", [`--config.file=${configFile}`, `--storage.tsdb.path=${path.join(dir, "tsdb")}`, `--web.listen-address=${PROMETHEUS}`], { stdio: ["ignore", "pipe", "pipe"] });
+  prometheus.stdout!.on("data", (c) => (prometheusLog += c));
+  prometheus.stderr!.on("data", (c) => (prometheusLog += c));
+  const ready = await eventually(
+    () => fetch(`http://${PROMETHEUS}/-/ready`).then((r) => r.ok, () => false),
+    (ok) => ok,
+    30,
+  );
+  expect(ready, prometheusLog).toBe(true);
+}, 180_000);
+
+afterAll(async () => {
+  if (prometheus && prometheus.exitCode === null) {
+    const exited = new Promise((resolve) => prometheus!.on("exit", resolve));
+    prometheus.kill("SIGTERM");
+    await exited;
+  }
+  if (fleet) expect(await fleet.stop()).toBe(0);
+}, 60_000);
+
+describe("a real Prometheus scraping the fleet", () => {
+  it("has up = 1 for every appliance", async () => {
+    const up = await eventually(
+      () => query('up{job="bngfleet"}'),
+      (v) => v.length === 3 && v.every((s) => s.value[1] === "1"),
+    );
+    expect(Object.fromEntries(up.map((s) => [s.metric.instance, s.value[1]]))).toEqual(Object.fromEntries(INSTANCES.map((i) => [i, "1"])));
+  }, 120_000);
+
+  it("sees subscriber traffic on every appliance through rate() over the interface byte counters", async () => {
+    const promql = 'sum by (instance) (rate(bng_interface_receive_bytes_total{port_id!=""}[30s]))';
+    const rates = await eventually(
+      () => query(promql),
+      (v) => v.length === 3 && v.every((s) => Number(s.value[1]) > 0),
+    );
+    expect(rates.map((s) => s.metric.instance).sort()).toEqual(INSTANCES);
+    for (const s of rates) expect(Number(s.value[1]), s.metric.instance).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+type Panel = { type: string; title: string; targets?: { expr: string }[] };
+type Dashboard = { panels: Panel[]; templating: { list: { name: string; type: string; definition?: string }[] } };
+
+describe("the Grafana dashboard (grafana/bngfleet.json)", () => {
+  it("lists every appliance in its appliance variable", async () => {
+    const dashboard = JSON.parse(await readFile("grafana/bngfleet.json", "utf8")) as Dashboard;
+    const variable = dashboard.templating.list.find((v) => v.name === "instance")!;
+    expect(variable.definition).toBe("label_values(bng_appliance_info, instance)");
+    const response = await fetch(`http://${PROMETHEUS}/api/v1/label/instance/values?match[]=bng_appliance_info`);
+    expect(((await response.json()) as { data: string[] }).data.sort()).toEqual(INSTANCES);
+  });
+
+  it("gets data for every panel's every query: the overview for the fleet, the appliance view for each appliance", async () => {
+    const dashboard = JSON.parse(await readFile("grafana/bngfleet.json", "utf8")) as Dashboard;
+    const queries = dashboard.panels
+      .filter((p) => p.type !== "row")
+      .flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })));
+    expect(queries.length).toBeGreaterThan(15);
+    // Grafana's $__rate_interval is at least four scrape intervals; a minute holds several 10 s clock ticks here.
+    const expand = (expr: string, instance: string) => expr.replaceAll("$__rate_interval", "1m").replaceAll("$instance", instance.replaceAll(".", "\\\\."));
+    const evaluations = queries.flatMap((q) => (q.expr.includes("$instance") ? INSTANCES.map((i) => ({ ...q, instance: i, promql: expand(q.expr, i) })) : [{ ...q, instance: "fleet", promql: expand(q.expr, "") }]));
+    const empty = await eventually(
+      async () => {
+        const missing: string[] = [];
+        for (const e of evaluations) if ((await query(e.promql)).length === 0) missing.push(`${e.panel} (${e.instance}): ${e.promql}`);
+        return missing;
+      },
+      (missing) => missing.length === 0,
+    );
+    expect(empty).toEqual([]);
+  }, 150_000);
+});
+
+describe("the served OpenAPI document", () => {
+  it("is the document `npm run lint:openapi` lints", async () => {
+    const served = await api(PORT_BASE, "/api/v1/openapi/v1.json");
+    expect(served.status).toBe(200);
+    const dumped = spawnSync(process.execPath, ["scripts/openapi.ts"], { encoding: "utf8", maxBuffer: 64 << 20 });
+    expect(dumped.status, dumped.stderr).toBe(0);
+    expect(served.json()).toEqual(JSON.parse(dumped.stdout));
+  });
+});
