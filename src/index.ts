@@ -6,6 +6,7 @@
 import { routes } from "./routes/index.ts";
 import { buildRouter } from "./http/pipeline.ts";
 import { problemResponse } from "./http/problem.ts";
+import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
 import { applianceForHost, applianceNamed } from "./fleet/definition.ts";
 import type { ApplianceContext } from "./fleet/context.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
@@ -36,6 +37,7 @@ export default {
     const url = new URL(request.url);
     const definition = applianceForHost(env, url.hostname);
     if (!definition) return problemResponse(404, `no appliance of this fleet answers to '${url.hostname}'`, url.pathname);
+    if (isWebUiRequest(request, url)) return webUiResponse(url);
     return router.fetch(request, contextFor(definition, request, env));
   },
 } satisfies ExportedHandler<Env>;

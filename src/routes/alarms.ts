@@ -9,7 +9,7 @@ const int32 = z.int32();
 const count = z.int().min(0);
 const Severity = z.enum(ALARM_SEVERITIES);
 
-const Alarm = z
+export const Alarm = z
   .object({
     id: z.string().meta({ description: "catalogue id of the alarm" }),
     instance: z.string().nullable().meta({ description: "discriminator (pool, group or server); null for a singleton" }),
@@ -21,7 +21,7 @@ const Alarm = z
   })
   .meta({ id: "Alarm" });
 
-const AlarmsResponse = z
+export const AlarmsResponse = z
   .object({
     active: z.array(Alarm).meta({ description: "most severe first, then oldest first" }),
     count: int32.meta({ description: "`active.length`" }),

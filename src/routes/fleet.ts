@@ -4,7 +4,7 @@ import { route } from "../http/route.ts";
 import { relayToPeer } from "../fleet/proxy.ts";
 import { resolvePeer } from "../fleet/definition.ts";
 
-const FleetAppliance = z
+export const FleetAppliance = z
   .object({
     name: z.string().meta({ description: "the `{appliance}` proxy key" }),
     self: z.boolean(),
