@@ -39,7 +39,7 @@ export function TimeChart({ title, times, series, unit }: { title: string; times
         width,
         height: 220,
         series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, value: (_u: uPlot, v: number | null) => (v === null ? "—" : format(v)) }))],
-        axes: [{}, { size: 70, values: (_u: uPlot, ticks: number[]) => ticks.map(format) }],
+        axes: [{}, { size: 84, values: (_u: uPlot, ticks: number[]) => ticks.map(format) }],
         legend: { live: false },
       },
       data,

@@ -30,7 +30,7 @@ function Cell({ value }: { value: Json }) {
 export function RecordTable({ rows, caption, rowAction }: { rows: Record<string, Json>[]; caption?: string; rowAction?: (row: Record<string, Json>) => ComponentChildren }) {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" tabIndex={0}>
       <table>
         {caption && <caption>{caption}</caption>}
         <thead>

@@ -117,7 +117,7 @@ export function Configuration({ ctx }: { ctx: PageContext }) {
                 Show keys containing
                 <input value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
               </label>
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0}>
                 <table data-testid="config-fields">
                   <thead>
                     <tr>

@@ -55,7 +55,7 @@ export function Fleet() {
       <p class="muted">Peers are read through this appliance's fleet proxy; their pages here are read-only.</p>
       <Loaded resource={list}>
         {(appliances) => (
-          <div class="table-wrap">
+          <div class="table-wrap" tabIndex={0}>
             <table data-testid="fleet-table">
               <thead>
                 <tr>

@@ -112,7 +112,7 @@ export function Logs({ ctx }: { ctx: PageContext }) {
         </label>
       </div>
       <ProblemNote error={error} />
-      <div class="table-wrap">
+      <div class="table-wrap" tabIndex={0}>
         <table data-testid="log-table">
           <caption class="sr-only">Log entries, newest first</caption>
           <thead>

@@ -92,7 +92,7 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
             <p role="status" data-testid="sessions-range">
               {l.total === 0 ? "No matching sessions" : `${(l.offset + 1).toLocaleString("en")}–${(l.offset + l.items.length).toLocaleString("en")} of ${l.total.toLocaleString("en")}`}
             </p>
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0}>
               <table data-testid="sessions-table">
                 <caption class="sr-only">Sessions, newest first</caption>
                 <thead>
