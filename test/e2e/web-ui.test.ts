@@ -199,7 +199,7 @@ describe("the web UI", () => {
       if (problems.length || violations.length) report[href] = [...problems, ...violations];
     }
     expect(report).toEqual({});
-  });
+  }, 240_000);
 
   it("sends the CSRF token with every change, and the server refuses a change without it", async () => {
     await page.goto(`${base}/alarms`);
@@ -208,7 +208,8 @@ describe("the web UI", () => {
     const request = await sent;
     const who = (await call<{ csrfToken: string }>("GET", "/auth/whoami")).body;
     expect(request.headers()["x-csrf-token"]).toBe(who.csrfToken);
-    await page.getByRole("status").filter({ hasText: "Kind: test" }).waitFor();
+    // The answer is the payload the sinks receive, shown under the form.
+    await page.getByRole("status").filter({ hasText: "Test alert from edge-1" }).waitFor();
     expect((await call("POST", "/alarms/test", {}, false)).status).toBe(403);
     await page.screenshot({ path: path.join(SCREENSHOTS, "alarms.png"), fullPage: true });
   });
@@ -242,9 +243,11 @@ describe("the web UI", () => {
   it("receives a new log entry on the live log page", async () => {
     await page.goto(`${base}/logs`);
     await expect.poll(() => page.getByTestId("log-state").textContent(), { timeout: 15_000 }).toMatch(/^live/);
-    expect((await call("POST", "/alarms/test", { severity: "minor", text: "seen live" })).status).toBe(200);
-    const tail = (await call<{ entries: { seq: number; fields: Record<string, unknown> }[] }>("GET", "/logs/tail?count=1000")).body;
-    const entry = tail.entries.findLast((e) => JSON.stringify(e.fields).includes("seen live"));
+    const before = (await call<{ lastSeq: number }>("GET", "/logs/tail?count=1")).body.lastSeq;
+    // Audited as `audit.alarm.test` with the severity asked for.
+    expect((await call("POST", "/alarms/test", { severity: "minor" })).status).toBe(200);
+    const tail = (await call<{ entries: { seq: number; msgId: string; fields: Record<string, unknown> }[] }>("GET", `/logs/tail?count=1000&sinceSeq=${before}`)).body;
+    const entry = tail.entries.find((e) => e.msgId === "audit.alarm.test" && e.fields.severity === "minor");
     expect(entry).toBeDefined();
     await page.getByTestId("log-table").locator("td.num", { hasText: new RegExp(`^${entry!.seq}$`) }).waitFor({ timeout: 15_000 });
     await page.screenshot({ path: path.join(SCREENSHOTS, "logs.png") });
