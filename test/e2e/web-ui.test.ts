@@ -28,6 +28,9 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let axeSource: string;
+/** The admin's TOTP secret and the last code used: each code is accepted once. */
+let adminSecret = "";
+let lastAdminCode = "";
 const offOrigin: string[] = [];
 const pageErrors: string[] = [];
 
@@ -64,7 +67,7 @@ function call<T>(method: string, apiPath: string, body?: unknown, withCsrf = tru
   return page.evaluate(
     async ([method, apiPath, body, withCsrf]) => {
       const who = (await (await fetch("/api/v1/auth/whoami")).json()) as { csrfToken: string };
-      const headers: Record<string, string> = { "content-type": "application/json" };
+      const headers: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
       if (withCsrf && method !== "GET") headers["x-csrf-token"] = who.csrfToken;
       const response = await fetch(`/api/v1${apiPath}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
       return { status: response.status, body: await response.json().catch(() => null) };
@@ -143,8 +146,9 @@ describe("the web UI", () => {
     await page.getByTestId("totp-secret").waitFor();
     expect(await page.getByRole("img", { name: "QR code of the TOTP secret" }).count()).toBe(1);
     await page.screenshot({ path: path.join(SCREENSHOTS, "sign-in-enrolment.png") });
-    const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
-    await page.getByLabel("Authenticator code").fill(totp(secret));
+    adminSecret = (await page.getByTestId("totp-secret").textContent())!.trim();
+    lastAdminCode = totp(adminSecret);
+    await page.getByLabel("Authenticator code").fill(lastAdminCode);
     await page.getByRole("button", { name: "Confirm and sign in" }).click();
     await page.getByRole("heading", { level: 1, name: "Sessions" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/sessions");
@@ -224,6 +228,7 @@ describe("the web UI", () => {
     await error.waitFor();
     expect(await error.textContent()).toMatch(/IPv4/);
     expect(await field.getAttribute("aria-invalid")).toBe("true");
+    await field.evaluate((element) => (element as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: "center" }));
     await page.screenshot({ path: path.join(SCREENSHOTS, "configuration.png") });
 
     await field.fill("10.9.9.9");
@@ -308,6 +313,26 @@ describe("the web UI", () => {
     }
     await viewerContext.close();
   });
+
+  it("returns to sign-in when the session ends, then back to the page the person went to", async () => {
+    await page.goto(`${base}/alarms`);
+    await page.getByRole("heading", { level: 1, name: "Alarms" }).waitFor();
+    // The session ends behind the page's back, as an idle timeout would end it.
+    expect((await call("POST", "/auth/logout")).status).toBe(200);
+    await page.getByRole("link", { name: "Logs", exact: true }).click();
+    await page.getByText("Your session has ended").waitFor();
+    await page.getByLabel("Username").fill("admin");
+    await page.getByLabel("Password").fill("bngfleet-admin");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByLabel("Authenticator code").waitFor();
+    // A code is accepted once: wait for the next 30 s step when the enrolment's code is still current.
+    while (totp(adminSecret) === lastAdminCode) await new Promise((resolve) => setTimeout(resolve, 1000));
+    lastAdminCode = totp(adminSecret);
+    await page.getByLabel("Authenticator code").fill(lastAdminCode);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "Logs" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/logs");
+  }, 60_000);
 
   it("fetched nothing from outside the appliance and raised no errors", () => {
     expect(offOrigin).toEqual([]);
