@@ -1,5 +1,9 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { buildUi } from "./scripts/build-ui.ts";
+
+// The Worker bundles the web UI's build output (src/http/web-ui.ts): build it before workerd loads the Worker.
+buildUi({ quiet: true });
 
 // Two projects: the pure data-plane model runs in plain Node (fast, no
 // runtime), everything that touches the Worker runs inside workerd against

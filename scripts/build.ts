@@ -7,11 +7,18 @@ import { readFile, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { ModuleDefinition } from "miniflare";
 import { LaunchError } from "./config.ts";
+import { buildUi } from "./build-ui.ts";
 
 /** Runs `wrangler deploy --dry-run --outdir <outDir>` in projectDir; its output is shown only if it fails. */
 export async function buildBundle(projectDir: string, outDir: string, signal?: AbortSignal): Promise<void> {
   // Stale hashed modules from an earlier build would otherwise be loaded too.
   await rm(outDir, { recursive: true, force: true });
+  // The web UI first: the Worker bundles its output as text modules.
+  try {
+    buildUi();
+  } catch (error) {
+    throw new LaunchError(`Web UI build failed: ${(error as Error).message}`);
+  }
   // Run wrangler's JS entry with this very Node rather than node_modules/.bin/wrangler:
   // that shim's `#!/usr/bin/env node` may find the system Node, which is too old.
   const wrangler = path.join(projectDir, "node_modules", "wrangler", "bin", "wrangler.js");

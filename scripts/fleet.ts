@@ -230,6 +230,7 @@ function printBanner(settings: Settings): void {
     `bngfleet: ${appliances.length} appliance${appliances.length === 1 ? "" : "s"} ready in ${seconds} s`,
     ...appliances.map((a) => `  ${a.name.padEnd(width)}  ${a.origin}`),
     "",
+    `Open the web UI in a browser: ${appliances[0]!.origin}/`,
     settings.adminPassword !== undefined
       ? `Log in as admin, password from BNG_ADMIN_PASSWORD: ${settings.adminPassword}`
       : `Log in as admin, password ${DEFAULT_ADMIN_PASSWORD} (development default, to be changed at first sign-in; set BNG_ADMIN_PASSWORD to choose one)`,

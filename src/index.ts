@@ -9,6 +9,7 @@ import { problemResponse } from "./http/problem.ts";
 import { clientAddress, deploymentOf } from "./http/client-address.ts";
 import { startupRefusal } from "./auth/bootstrap.ts";
 import { withSecurityHeaders } from "./http/headers.ts";
+import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
 import { applianceForHost, applianceNamed } from "./fleet/definition.ts";
 import type { ApplianceContext } from "./fleet/context.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
@@ -18,13 +19,16 @@ export { Appliance } from "../durable-objects/appliance.ts";
 
 const router = buildRouter(routes);
 
+/** Whether the client came over HTTPS: the local listeners terminate TLS and name their origin in BNG_PUBLIC_ORIGIN. */
+const isSecure = (request: Request, env: Env) => (env.BNG_PUBLIC_ORIGIN ?? request.url).startsWith("https:");
+
 function contextFor(definition: ApplianceDefinition, request: Request, env: Env): ApplianceContext {
   return {
     name: definition.name,
     definition,
     stub: env.Appliance.getByName(definition.name),
     env,
-    secure: (env.BNG_PUBLIC_ORIGIN ?? request.url).startsWith("https:"),
+    secure: isSecure(request, env),
     clientIp: clientAddress(request.headers, deploymentOf(env)),
     dispatch: (name, peerRequest) => {
       const peer = applianceNamed(env, name);
@@ -38,10 +42,12 @@ export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
     // Deployed without an administrator credential, or with a malformed bootstrap token: nothing is served (or seeded).
+    const secure = isSecure(request, env);
     const refusal = startupRefusal(env, deploymentOf(env));
-    if (refusal) return withSecurityHeaders(problemResponse(503, refusal, url.pathname), url.protocol === "https:");
+    if (refusal) return withSecurityHeaders(problemResponse(503, refusal, url.pathname), secure);
     const definition = applianceForHost(env, url.hostname);
-    if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${url.hostname}'`, url.pathname), url.protocol === "https:");
+    if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${url.hostname}'`, url.pathname), secure);
+    if (isWebUiRequest(request, url)) return withSecurityHeaders(webUiResponse(url), secure);
     return router.fetch(request, contextFor(definition, request, env));
   },
 } satisfies ExportedHandler<Env>;

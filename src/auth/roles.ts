@@ -4,9 +4,9 @@
  * as input for it.
  */
 import { z } from "zod";
+import { ROLES, type Role } from "./role-order.ts";
 
-export const ROLES = ["read-only", "operator", "super-user"] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role };
 /** A route's minimum: a role, or `anonymous` for the three routes that take no credential. */
 export type Floor = Role | "anonymous";
 

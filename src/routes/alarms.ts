@@ -13,7 +13,7 @@ const Severity = z.enum(ALARM_SEVERITIES);
 // generators cannot read (Redocly's no-required-schema-properties-undefined).
 const BySeverity = z.object({ critical: int32, major: int32, minor: int32, warning: int32 } satisfies Record<(typeof ALARM_SEVERITIES)[number], typeof int32>);
 
-const Alarm = z
+export const Alarm = z
   .object({
     id: z.string().meta({ description: "catalogue id of the alarm" }),
     instance: z.string().nullable().meta({ description: "discriminator (pool, group or server); null for a singleton" }),
@@ -25,7 +25,7 @@ const Alarm = z
   })
   .meta({ id: "Alarm" });
 
-const AlarmsResponse = z
+export const AlarmsResponse = z
   .object({
     active: z.array(Alarm).meta({ description: "most severe first, then oldest first" }),
     count: int32.meta({ description: "`active.length`" }),

@@ -24,7 +24,7 @@ const ConfigListItem = z
   .object({ key: z.string(), values: z.record(z.string(), TextValue).meta({ description: "child path to text; null = unset" }) })
   .meta({ id: "ConfigListItem" });
 
-const ConfigValues = z
+export const ConfigValues = z
   .object({
     fields: z.record(z.string(), TextValue).meta({ description: `schema path to text; secrets read \`${REDACTED}\`; list-mode fields newline-joined; null = unset` }),
     lists: z.record(z.string(), z.array(ConfigListItem)).meta({ description: "list path to its items, in configuration order" }),
@@ -56,7 +56,7 @@ export const ConfigChangeSet = z
 
 const FieldErrorSchema = z.object({ in: z.enum(["path", "query", "body", "header", "config"]), pointer: z.string(), detail: z.string() });
 
-const ConfigValidationResult = z
+export const ConfigValidationResult = z
   .object({
     valid: z.boolean(),
     errors: z.array(FieldErrorSchema).meta({ description: "every rejected value, as a 422 would list them; empty when valid" }),
@@ -65,7 +65,7 @@ const ConfigValidationResult = z
   })
   .meta({ id: "ConfigValidationResult" });
 
-const ConfigHistoryEntry = z
+export const ConfigHistoryEntry = z
   .object({
     version: z.int(),
     committedUtc: DateTime,

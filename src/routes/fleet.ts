@@ -5,7 +5,7 @@ import { relayToPeer, type Relayable } from "../fleet/proxy.ts";
 import { resolvePeer } from "../fleet/definition.ts";
 import { redactUserinfo } from "../config/document.ts";
 
-const FleetAppliance = z
+export const FleetAppliance = z
   .object({
     name: z.string().meta({ description: "the `{appliance}` proxy key" }),
     self: z.boolean(),

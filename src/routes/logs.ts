@@ -5,7 +5,7 @@ import { EXTERNAL_LOG_CATALOGUE, LOG_CAPACITY, LOG_CATALOGUE, SEVERITIES } from 
 
 const int64 = z.int().min(0).meta({ format: "int64" });
 
-const LogEntry = z
+export const LogEntry = z
   .object({
     seq: int64.meta({ description: "monotonic sequence number, int64" }),
     timestamp: z.string().meta({ description: "date-time, UTC" }),
@@ -15,7 +15,7 @@ const LogEntry = z
   })
   .meta({ id: "LogEntry" });
 
-const LogTail = z
+export const LogTail = z
   .object({
     entries: z.array(LogEntry).meta({ description: "oldest first" }),
     lastSeq: int64.meta({ description: "newest sequence number the buffer has seen; echo it as `sinceSeq` to poll" }),

@@ -7,7 +7,7 @@ import { scrapeFamilies } from "../metrics/families.ts";
 const int32 = z.int32();
 const series = z.array(int32);
 
-const MetricsHistory = z
+export const MetricsHistory = z
   .object({
     intervalSeconds: int32.meta({ description: "spacing of the points: 10 s for 1h, 60 s for 6h, 240 s for 24h" }),
     times: z.array(z.string()).meta({ description: "date-time of each point, oldest first; every other array aligns to it" }),

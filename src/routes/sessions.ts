@@ -29,11 +29,11 @@ export const SessionSummary = z
   })
   .meta({ id: "SessionSummary" });
 
-const SessionList = z
+export const SessionList = z
   .object({ total: int32.meta({ description: "matching sessions before paging" }), offset: int32, items: z.array(SessionSummary).meta({ description: "newest first" }) })
   .meta({ id: "SessionList" });
 
-const SessionSummaryCounts = z
+export const SessionSummaryCounts = z
   .object({
     total: int32,
     byType: z.record(z.string(), int32),
@@ -44,7 +44,7 @@ const SessionSummaryCounts = z
   })
   .meta({ id: "SessionSummaryCounts" });
 
-const SessionRates = z
+export const SessionRates = z
   .object({
     sessionId: int32,
     timestamp: z.string(),

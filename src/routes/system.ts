@@ -10,7 +10,7 @@ import { route } from "../http/route.ts";
 import { DateTime } from "../schemas/common.ts";
 import { SOFTWARE_VERSION } from "../../durable-objects/appliance.ts";
 
-const Health = z
+export const Health = z
   .object({
     status: z.enum(["ok", "down"]).meta({ description: "`ok` when the appliance answers and its storage reads" }),
     appliance: z.string(),
@@ -24,7 +24,7 @@ const Health = z
 const Percent = z.number().min(0).max(100);
 const UpgradeStateEnum = z.enum(["idle", "staged", "applying", "draining", "rebooting", "failed"]);
 
-const SystemStatus = z
+export const SystemStatus = z
   .object({
     appliance: z.string().meta({ description: "the appliance's name in the fleet (the fleet proxy's `{appliance}`)" }),
     hostname: z.string().nullable().meta({ description: "configuration `webUi.hostname`; null = none" }),

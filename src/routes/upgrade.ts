@@ -71,7 +71,7 @@ const UpgradeProgress = z
   })
   .meta({ id: "UpgradeProgress" });
 
-const UpgradeStatus = z
+export const UpgradeStatus = z
   .object({
     asOfUtc: DateTime.meta({ description: "simulated now" }),
     runningVersion: z.string().meta({ description: "the version running now, e.g. `0.1.0`" }),

@@ -1,0 +1,99 @@
+/**
+ * The UI's only way to the appliance: the public /api/v1, same origin, the
+ * `bng_session` cookie (HttpOnly, so the page never sees it) and the
+ * session's CSRF token on every change, as any browser client of the API.
+ */
+import { signal } from "@preact/signals";
+import type { Problem } from "./types.ts";
+
+/** The session's CSRF token, from the login answer or whoami. */
+export const csrfToken = signal<string | null>(null);
+/** Set when a call answers 401 outside sign-in: the session ended (idle, expired or logged out elsewhere). */
+export const sessionLost = signal(false);
+
+/** A failed call: its status and the problem's `detail` (and field errors), ready to show. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly problem: Partial<Problem>;
+  readonly retryAfterSeconds: number | null;
+  constructor(status: number, problem: Partial<Problem>, retryAfter: string | null) {
+    super(problem.detail ?? problem.title ?? `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+    const seconds = retryAfter === null ? NaN : Number(retryAfter);
+    this.retryAfterSeconds = Number.isFinite(seconds) ? seconds : null;
+  }
+  /** The field errors of a 400 or 422, keyed by pointer. */
+  get fieldErrors(): { pointer: string; detail: string }[] {
+    return this.problem.errors ?? [];
+  }
+}
+
+export interface CallOptions {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  body?: unknown;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  /** Sign-in calls: a 401 there is a wrong credential, not a lost session. */
+  signIn?: boolean;
+}
+
+/** `/api/v1` + path, with the query's defined values. */
+export function apiUrl(path: string, query?: CallOptions["query"]): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== "") params.set(k, String(v));
+  const qs = params.toString();
+  return `/api/v1${path}${qs ? `?${qs}` : ""}`;
+}
+
+async function problemOf(response: Response): Promise<Partial<Problem>> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as Partial<Problem>;
+  } catch {
+    return { detail: text || `${response.status} ${response.statusText}` };
+  }
+}
+
+/** Calls the API and returns the parsed JSON answer; throws ApiError with the problem's detail. */
+export async function api<T>(path: string, options: CallOptions = {}): Promise<T> {
+  const method = options.method ?? (options.body === undefined ? "GET" : "POST");
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  if (method !== "GET" && csrfToken.value) headers["x-csrf-token"] = csrfToken.value;
+  let response: Response;
+  try {
+    response = await fetch(apiUrl(path, options.query), { method, headers, credentials: "same-origin", ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
+  } catch (error) {
+    throw new ApiError(0, { detail: `The appliance did not answer (${(error as Error).message})` }, null);
+  }
+  if (!response.ok) {
+    const problem = await problemOf(response);
+    if (response.status === 401 && !options.signIn) sessionLost.value = true;
+    throw new ApiError(response.status, problem, response.headers.get("retry-after"));
+  }
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
+/** Uploads bytes with progress (fetch has no upload progress; XMLHttpRequest does). */
+export function upload<T>(path: string, bytes: Blob, onProgress: (fraction: number) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", apiUrl(path));
+    xhr.setRequestHeader("content-type", "application/octet-stream");
+    if (csrfToken.value) xhr.setRequestHeader("x-csrf-token", csrfToken.value);
+    xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
+    xhr.onerror = () => reject(new ApiError(0, { detail: "The upload was interrupted" }, null));
+    xhr.onload = () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = { detail: xhr.responseText };
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body as T);
+      else reject(new ApiError(xhr.status, body as Partial<Problem>, xhr.getResponseHeader("retry-after")));
+    };
+    xhr.send(bytes);
+  });
+}

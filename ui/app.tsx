@@ -1,0 +1,171 @@
+/**
+ * The shell: sign-in when there is no session (and back to the same page
+ * after), the navigation, this appliance's pages, and a peer's pages read
+ * through the fleet proxy, marked read-only.
+ */
+import { useEffect } from "preact/hooks";
+import type { ComponentChildren } from "preact";
+import { api, csrfToken, sessionLost } from "./api.ts";
+import { checked, me, refreshSession, readableOnPeer } from "./session.ts";
+import { location, navigate, pathname } from "./router.ts";
+import { SignIn } from "./pages/sign-in.tsx";
+import { Dashboard } from "./pages/dashboard.tsx";
+import { Sessions } from "./pages/sessions.tsx";
+import { Logs } from "./pages/logs.tsx";
+import { Configuration } from "./pages/configuration.tsx";
+import { Fleet, PeerLink } from "./pages/fleet.tsx";
+import { Tokens } from "./pages/tokens.tsx";
+import { Upgrade } from "./pages/upgrade.tsx";
+import { Account } from "./pages/account.tsx";
+import { LicenceFile } from "./pages/licence-file.tsx";
+import { SectionPage } from "./pages/generic.tsx";
+import { SECTIONS } from "./pages/catalogue.ts";
+import type { PageContext } from "./pages/context.ts";
+
+interface PageEntry {
+  slug: string;
+  title: string;
+  /** A GET the page needs: hidden on a peer when the fleet proxy does not carry it. */
+  probe: string;
+  render: (ctx: PageContext) => ComponentChildren;
+}
+
+const section = (slug: string, probe: string, extra?: (ctx: PageContext) => ComponentChildren): PageEntry => ({
+  slug,
+  title: SECTIONS[slug]!.title,
+  probe,
+  render: (ctx) => (
+    <>
+      <SectionPage spec={SECTIONS[slug]!} ctx={ctx} />
+      {extra?.(ctx)}
+    </>
+  ),
+});
+
+/** Every page, in navigation order. */
+export const PAGES: PageEntry[] = [
+  { slug: "", title: "Dashboard", probe: "/sessions/summary", render: (ctx) => <Dashboard ctx={ctx} /> },
+  { slug: "fleet", title: "Fleet", probe: "/fleet/appliances", render: () => <Fleet /> },
+  { slug: "sessions", title: "Sessions", probe: "/sessions", render: (ctx) => <Sessions ctx={ctx} /> },
+  section("pools", "/address-pools"),
+  section("cgn", "/cgn/status"),
+  section("routing", "/routing/bgp/summary"),
+  section("l2tp", "/l2tp/tunnels"),
+  section("ipsec", "/ipsec"),
+  section("gre", "/gre-circuits/status"),
+  section("vrfs", "/vrfs"),
+  section("local-subscribers", "/subscribers/local"),
+  section("radius", "/radius/servers"),
+  section("alarms", "/alarms"),
+  { slug: "logs", title: "Logs", probe: "/logs/tail", render: (ctx) => <Logs ctx={ctx} /> },
+  { slug: "config", title: "Configuration", probe: "/config", render: (ctx) => <Configuration ctx={ctx} /> },
+  section("licensing", "/licensing", (ctx) => !ctx.peer && <LicenceFile />),
+  section("system", "/system/status"),
+  { slug: "upgrade", title: "Software upgrade", probe: "/system/upgrade", render: (ctx) => <Upgrade ctx={ctx} /> },
+  section("users", "/auth/users"),
+  { slug: "tokens", title: "Tokens", probe: "/auth/tokens", render: () => <Tokens /> },
+  section("oidc", "/auth/providers/oidc"),
+  section("passkey-policy", "/auth/providers/passkey"),
+  section("diagnostics", "/system/health"),
+  { slug: "account", title: "My account", probe: "/auth/whoami", render: () => <Account /> },
+];
+
+/** The page and context a path names: `/<page>/…` here, `/fleet/<peer>/<page>/…` on a peer. */
+function resolvePath(path: string): { page: PageEntry | undefined; ctx: PageContext } {
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === "fleet" && parts.length >= 2) {
+    const peer = parts[1]!;
+    const page = PAGES.find((p) => p.slug === (parts[2] ?? ""));
+    return { page, ctx: { peer, base: `/fleet/${encodeURIComponent(peer)}`, rest: parts.slice(3) } };
+  }
+  const page = PAGES.find((p) => p.slug === (parts[0] ?? ""));
+  return { page, ctx: { peer: null, base: "", rest: parts.slice(1) } };
+}
+
+function Nav({ ctx }: { ctx: PageContext }) {
+  const prefix = ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : "";
+  const current = resolvePath(pathname()).page?.slug;
+  const pages = ctx.peer ? PAGES.filter((p) => p.slug !== "fleet" && p.slug !== "account" && readableOnPeer(p.probe)) : PAGES;
+  return (
+    <nav aria-label="Sections">
+      <ul>
+        {pages.map((p) => (
+          <li key={p.slug}>
+            <a href={`${prefix}/${p.slug}`} aria-current={p.slug === current ? "page" : undefined}>
+              {p.title}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+async function logout() {
+  try {
+    await api("/auth/logout", { method: "POST" });
+  } finally {
+    me.value = null;
+    csrfToken.value = null;
+    navigate("/", true);
+  }
+}
+
+export function App() {
+  useEffect(() => {
+    void refreshSession();
+  }, []);
+  const path = pathname();
+  const { page, ctx } = resolvePath(path);
+  useEffect(() => {
+    document.title = `${page?.title ?? "Not found"}${ctx.peer ? ` · ${ctx.peer} (read-only)` : ""} · ${me.value?.appliance ?? "Broadband gateway"}`;
+  }, [location.value, me.value]);
+
+  if (!checked.value) return <p class="muted">Loading…</p>;
+  const who = me.value;
+  if (!who || sessionLost.value) {
+    document.title = "Sign in · Broadband gateway";
+    return <SignIn expired={sessionLost.value} />;
+  }
+  return (
+    <div class="layout">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">{who.appliance}</span>
+        <span class="who">
+          {who.username ?? who.tokenName} · {who.role}
+        </span>
+        <button type="button" onClick={() => void logout()}>
+          Sign out
+        </button>
+      </header>
+      <Nav ctx={ctx} />
+      <main id="main" tabIndex={-1}>
+        {ctx.peer && <PeerBanner peer={ctx.peer} />}
+        {page ? page.render(ctx) : <NotFound />}
+      </main>
+    </div>
+  );
+}
+
+function PeerBanner({ peer }: { peer: string }) {
+  return (
+    <div class="peer-banner" role="note">
+      Viewing <strong>{peer}</strong> through the fleet proxy: <strong>read-only</strong>. Changes are made on the appliance itself:{" "}
+      <PeerLink peer={peer} />.
+    </div>
+  );
+}
+
+function NotFound() {
+  return (
+    <>
+      <h1>Not found</h1>
+      <p>
+        No page here. <a href="/">Back to the dashboard</a>.
+      </p>
+    </>
+  );
+}

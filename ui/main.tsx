@@ -1,0 +1,6 @@
+/** The web UI's entry: mounts the app. */
+import { render } from "preact";
+import { App } from "./app.tsx";
+import "./styles.css";
+
+render(<App />, document.getElementById("app")!);

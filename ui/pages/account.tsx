@@ -1,0 +1,60 @@
+/** The signed-in account: its own password and its own passkeys. */
+import { useState } from "preact/hooks";
+import { api, ApiError } from "../api.ts";
+import { useResource } from "../resource.ts";
+import { Loaded, ProblemNote } from "../components/problem.tsx";
+import { RecordTable } from "../components/json-view.tsx";
+import { ActionForm } from "../components/action-form.tsx";
+import { me, refreshSession } from "../session.ts";
+import { passkeyRegistration } from "../webauthn.ts";
+import type { PasskeyRecord } from "../types.ts";
+
+export function Account() {
+  const passkeys = useResource<{ items: PasskeyRecord[] } | PasskeyRecord[]>("/auth/passkeys");
+  const [error, setError] = useState<ApiError | null>(null);
+  const [name, setName] = useState("");
+  const rows = (d: { items: PasskeyRecord[] } | PasskeyRecord[]) => (Array.isArray(d) ? d : d.items);
+
+  async function register() {
+    setError(null);
+    try {
+      const options = await api<Parameters<typeof passkeyRegistration>[0]>("/auth/passkeys/registration-options", { method: "POST" });
+      const response = await passkeyRegistration(options);
+      await api("/auth/passkeys", { body: { name: name || "passkey", response } });
+      passkeys.reload();
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure : new ApiError(0, { detail: (failure as Error).message }, null));
+    }
+  }
+
+  return (
+    <>
+      <h1>My account</h1>
+      <p>
+        Signed in as <strong>{me.value?.username}</strong> ({me.value?.role}) on {me.value?.appliance}.
+      </p>
+      <section class="actions" aria-label="Password">
+        <ActionForm method="POST" path="/auth/password" title="Change my password" showResult={false} onDone={() => void refreshSession()}>
+          <p class="muted">Every session of the account ends, this one included: sign in again afterwards.</p>
+        </ActionForm>
+      </section>
+      <section class="card" aria-labelledby="pk-h">
+        <h2 id="pk-h">My passkeys</h2>
+        <Loaded resource={passkeys}>{(d) => <RecordTable rows={rows(d) as never} />}</Loaded>
+        <form
+          class="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void register();
+          }}
+        >
+          <label for="pk-name">Name</label>
+          <input id="pk-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <button type="submit">Register a passkey</button>
+        </form>
+        <ProblemNote error={error} />
+        <ActionForm method="DELETE" path="/auth/passkeys/{id}" title="Remove a passkey" confirm="Remove this passkey?" onDone={passkeys.reload} />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * The fleet overview: every appliance of `fleet/appliances` with its health,
+ * software, sessions, alarms and licence, read through the fleet proxy and
+ * refreshed. One that does not answer is shown as unreachable; selecting a
+ * peer opens its pages read-only.
+ */
+import { useResource } from "../resource.ts";
+import { Loaded } from "../components/problem.tsx";
+import type { FleetAppliance, SystemStatus } from "../types.ts";
+
+const REFRESH_MS = 15_000;
+
+function Row({ appliance }: { appliance: FleetAppliance }) {
+  const base = appliance.self ? "" : `/fleet/${encodeURIComponent(appliance.name)}`;
+  const status = useResource<SystemStatus>(`${base}/system/status`, undefined, REFRESH_MS);
+  const licence = useResource<{ state: string; mode: string }>(`${base}/licensing`, undefined, REFRESH_MS);
+  const s = status.data;
+  const down = status.error !== undefined;
+  const pages = appliance.self ? "/" : `/fleet/${encodeURIComponent(appliance.name)}/`;
+  return (
+    <tr data-appliance={appliance.name} class={down ? "unreachable" : undefined}>
+      <th scope="row">
+        <a href={pages}>{appliance.name}</a>
+        {appliance.self && <span class="muted"> (this appliance)</span>}
+      </th>
+      <td data-testid="health">{down ? <span class="bad">unreachable: {status.error!.message}</span> : s ? <span class="good">{s.controlPlane.state}</span> : "…"}</td>
+      <td>{!down && s ? s.softwareVersion : "—"}</td>
+      <td class="num" data-testid="sessions">{!down && s ? s.sessions.total.toLocaleString("en") : "—"}</td>
+      <td data-testid="alarms">
+        {!down && s
+          ? Object.entries(s.alarms.countBySeverity)
+              .map(([sev, n]) => `${sev} ${n}`)
+              .join(" · ")
+          : "—"}
+      </td>
+      <td data-testid="licence">{!down && licence.data ? `${licence.data.state} (${licence.data.mode})` : "—"}</td>
+      <td>
+        {appliance.url ? (
+          <a href={appliance.url} target="_blank" rel="noopener">
+            Open {appliance.name}'s own UI
+          </a>
+        ) : (
+          "—"
+        )}
+      </td>
+    </tr>
+  );
+}
+
+export function Fleet() {
+  const list = useResource<FleetAppliance[]>("/fleet/appliances", undefined, 60_000);
+  return (
+    <>
+      <h1>Fleet</h1>
+      <p class="muted">Peers are read through this appliance's fleet proxy; their pages here are read-only.</p>
+      <Loaded resource={list}>
+        {(appliances) => (
+          <div class="table-wrap" tabIndex={0}>
+            <table data-testid="fleet-table">
+              <thead>
+                <tr>
+                  {["Appliance", "Health", "Software", "Sessions", "Active alarms", "Licence", "Changes"].map((h) => (
+                    <th scope="col" key={h}>
+                      {h}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {appliances.map((a) => (
+                  <Row key={a.name} appliance={a} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+/** A link to a peer's own UI, from its fleet entry. */
+export function PeerLink({ peer }: { peer: string }) {
+  const list = useResource<FleetAppliance[]>("/fleet/appliances");
+  const url = list.data?.find((a) => a.name === peer)?.url;
+  return url ? (
+    <a href={url} target="_blank" rel="noopener">
+      open {peer}'s own UI
+    </a>
+  ) : (
+    <span>open {peer}'s own UI</span>
+  );
+}

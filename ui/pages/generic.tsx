@@ -1,0 +1,138 @@
+/**
+ * A section page as data: the reads it shows and the changes it offers. Reads
+ * go through the fleet proxy on a peer; changes are offered only locally and
+ * only to a role that meets their floor.
+ */
+import { useState } from "preact/hooks";
+import { useResource } from "../resource.ts";
+import { Loaded } from "../components/problem.tsx";
+import { JsonView } from "../components/json-view.tsx";
+import { ActionForm, type ActionFormProps } from "../components/action-form.tsx";
+import { readableOnPeer } from "../session.ts";
+import { operationFor, resolve } from "../openapi.ts";
+import type { PageContext } from "./context.ts";
+
+export interface ReadSpec {
+  title: string;
+  path: string;
+  query?: Record<string, string>;
+  refreshMs?: number;
+}
+
+export interface SectionSpec {
+  title: string;
+  intro?: string;
+  reads: ReadSpec[];
+  /** Reads with a parameter the person types (a neighbor, a tunnel id). */
+  lookups?: { title: string; path: string; param: string }[];
+  actions?: Omit<ActionFormProps, "onDone">[];
+}
+
+/** The query parameters of a GET (its filters and paging), from the OpenAPI document, as inputs. */
+function QueryFields({ path, values, onChange, idPrefix }: { path: string; values: Record<string, string>; onChange: (v: Record<string, string>) => void; idPrefix: string }) {
+  const params = operationFor("GET", path)?.parameters.filter((p) => p.in === "query") ?? [];
+  return (
+    <>
+      {params.map((p) => {
+        const schema = resolve(p.schema);
+        const id = `${idPrefix}-${p.name}`;
+        return (
+          <span class="query-field" key={p.name}>
+            <label for={id}>{p.name}</label>
+            {schema.enum ? (
+              <select id={id} value={values[p.name] ?? ""} onChange={(e) => onChange({ ...values, [p.name]: e.currentTarget.value })}>
+                <option value="">any</option>
+                {schema.enum.map((o) => (
+                  <option key={String(o)}>{String(o)}</option>
+                ))}
+              </select>
+            ) : (
+              <input id={id} value={values[p.name] ?? ""} title={p.description ?? schema.description ?? ""} onInput={(e) => onChange({ ...values, [p.name]: e.currentTarget.value })} />
+            )}
+          </span>
+        );
+      })}
+    </>
+  );
+}
+
+const slug = (path: string) => path.replace(/[^a-z0-9]+/gi, "-");
+
+function Read({ spec, ctx }: { spec: ReadSpec; ctx: PageContext }) {
+  const [draft, setDraft] = useState<Record<string, string>>(spec.query ?? {});
+  const [query, setQuery] = useState<Record<string, string>>(spec.query ?? {});
+  const resource = useResource<unknown>(`${ctx.base}${spec.path}`, query, spec.refreshMs ?? 15_000);
+  const hasQuery = (operationFor("GET", spec.path)?.parameters ?? []).some((p) => p.in === "query");
+  return (
+    <section class="card" aria-labelledby={`read${slug(spec.path)}`}>
+      <h2 id={`read${slug(spec.path)}`}>{spec.title}</h2>
+      {hasQuery && (
+        <form
+          class="query"
+          aria-label={`${spec.title}: filters`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            setQuery(draft);
+          }}
+        >
+          <QueryFields path={spec.path} values={draft} onChange={setDraft} idPrefix={`q${slug(spec.path)}`} />
+          <button type="submit">Show</button>
+        </form>
+      )}
+      <Loaded resource={resource}>{(data) => <JsonView value={data} />}</Loaded>
+    </section>
+  );
+}
+
+function Lookup({ spec, ctx }: { spec: NonNullable<SectionSpec["lookups"]>[number]; ctx: PageContext }) {
+  const [value, setValue] = useState("");
+  const [asked, setAsked] = useState<string | null>(null);
+  const [draft, setDraft] = useState<Record<string, string>>({});
+  const [query, setQuery] = useState<Record<string, string>>({});
+  const resource = useResource<unknown>(asked === null ? null : `${ctx.base}${spec.path.replace(`{${spec.param}}`, encodeURIComponent(asked))}`, query);
+  const id = `lookup${slug(spec.path)}`;
+  return (
+    <section class="card">
+      <h2>{spec.title}</h2>
+      <form
+        class="inline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setAsked(value.trim());
+          setQuery(draft);
+        }}
+      >
+        <span class="query-field">
+          <label for={id}>{spec.param}</label>
+          <input id={id} value={value} onInput={(e) => setValue(e.currentTarget.value)} required />
+        </span>
+        <QueryFields path={spec.path} values={draft} onChange={setDraft} idPrefix={id} />
+        <button type="submit">Show</button>
+      </form>
+      {asked !== null && <Loaded resource={resource}>{(data) => <JsonView value={data} />}</Loaded>}
+    </section>
+  );
+}
+
+export function SectionPage({ spec, ctx }: { spec: SectionSpec; ctx: PageContext }) {
+  const [version, setVersion] = useState(0);
+  const reads = ctx.peer ? spec.reads.filter((r) => readableOnPeer(r.path)) : spec.reads;
+  return (
+    <>
+      <h1>{spec.title}</h1>
+      {spec.intro && <p class="muted">{spec.intro}</p>}
+      {ctx.peer && reads.length < spec.reads.length && <p class="notice">Some of this section is not readable through the fleet proxy; open the peer's own UI for it.</p>}
+      {reads.map((r) => (
+        <Read key={`${r.path}${JSON.stringify(r.query)}#${version}`} spec={r} ctx={ctx} />
+      ))}
+      {spec.lookups?.filter((l) => !ctx.peer || readableOnPeer(l.path)).map((l) => <Lookup key={l.path} spec={l} ctx={ctx} />)}
+      {!ctx.peer && spec.actions && spec.actions.length > 0 && (
+        <section class="actions" aria-label="Changes">
+          {spec.actions.map((a) => (
+            <ActionForm key={a.method + a.path} {...a} onDone={() => setVersion((v) => v + 1)} />
+          ))}
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,148 @@
+/**
+ * Logs: the live tail over server-sent events, with pause, severity and msgId
+ * filters. Every (re)connection asks for `sinceSeq` = the last entry seen, so
+ * a pause or a dropped connection misses nothing. A peer's log is polled
+ * through the fleet proxy (the stream is local only).
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api, apiUrl, ApiError } from "../api.ts";
+import { ProblemNote } from "../components/problem.tsx";
+import type { PageContext } from "./context.ts";
+import type { LogEntry, LogTail } from "../types.ts";
+
+const KEEP = 500;
+// The server's own list, most severe first (a constant module without dependencies).
+import { SEVERITIES } from "../../simulator/log-catalogue.ts";
+const RECONNECT_MS = 2000;
+
+export function Logs({ ctx }: { ctx: PageContext }) {
+  const [entries, setEntries] = useState<LogEntry[]>([]);
+  const [paused, setPaused] = useState(false);
+  const [state, setState] = useState<"connecting" | "live" | "paused" | "reconnecting" | "polling">("connecting");
+  const [error, setError] = useState<ApiError | null>(null);
+  const [floor, setFloor] = useState("debug");
+  const [msgId, setMsgId] = useState("");
+  const lastSeq = useRef<number | null>(null);
+
+  const add = (more: LogEntry[]) => {
+    if (!more.length) return;
+    lastSeq.current = Math.max(lastSeq.current ?? 0, ...more.map((e) => e.seq));
+    setEntries((old) => [...old, ...more.filter((e) => !old.length || e.seq > old[old.length - 1]!.seq)].slice(-KEEP));
+  };
+
+  useEffect(() => {
+    let stopped = false;
+    let source: EventSource | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const start = async () => {
+      if (lastSeq.current === null) {
+        try {
+          const tail = await api<LogTail>(`${ctx.base}/logs/tail`, { query: { count: 200 } });
+          add(tail.entries);
+          lastSeq.current = tail.lastSeq;
+          setError(null);
+        } catch (failure) {
+          setError(failure as ApiError);
+        }
+      }
+      if (stopped || paused) {
+        setState("paused");
+        return;
+      }
+      if (ctx.peer) {
+        setState("polling");
+        const poll = async () => {
+          try {
+            const tail = await api<LogTail>(`${ctx.base}/logs/tail`, { query: { count: 1000, sinceSeq: lastSeq.current ?? undefined } });
+            add(tail.entries);
+            lastSeq.current = Math.max(lastSeq.current ?? 0, tail.lastSeq);
+            setError(null);
+          } catch (failure) {
+            setError(failure as ApiError);
+          }
+          if (!stopped) timer = setTimeout(poll, 5000);
+        };
+        timer = setTimeout(poll, 5000);
+        return;
+      }
+      source = new EventSource(apiUrl("/logs/stream", { sinceSeq: lastSeq.current ?? undefined }));
+      source.addEventListener("open", () => setState("live"));
+      source.addEventListener("log", (event) => add([JSON.parse((event as MessageEvent<string>).data) as LogEntry]));
+      // The browser would retry by itself, but without our sinceSeq: reconnect ourselves.
+      source.addEventListener("error", () => {
+        source?.close();
+        if (stopped) return;
+        setState("reconnecting");
+        timer = setTimeout(() => void start(), RECONNECT_MS);
+      });
+    };
+    void start();
+    return () => {
+      stopped = true;
+      source?.close();
+      clearTimeout(timer);
+    };
+  }, [paused, ctx.base]);
+
+  const rank = SEVERITIES.indexOf(floor as (typeof SEVERITIES)[number]);
+  const shown = entries.filter((e) => SEVERITIES.indexOf(e.severity) <= rank && (!msgId || e.msgId.includes(msgId))).reverse();
+
+  return (
+    <>
+      <h1>Logs</h1>
+      <div class="toolbar">
+        <button type="button" onClick={() => setPaused(!paused)} aria-pressed={paused}>
+          {paused ? "Resume" : "Pause"}
+        </button>
+        <span role="status" data-testid="log-state">
+          {state}
+          {lastSeq.current !== null ? ` · last seq ${lastSeq.current}` : ""}
+        </span>
+        <label>
+          Severity at least
+          <select value={floor} onChange={(e) => setFloor(e.currentTarget.value)}>
+            {SEVERITIES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Message id contains
+          <input value={msgId} onInput={(e) => setMsgId(e.currentTarget.value)} />
+        </label>
+      </div>
+      <ProblemNote error={error} />
+      <div class="table-wrap" tabIndex={0}>
+        <table data-testid="log-table">
+          <caption class="sr-only">Log entries, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Seq</th>
+              <th scope="col">Time</th>
+              <th scope="col">Severity</th>
+              <th scope="col">Message id</th>
+              <th scope="col">Fields</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((e) => (
+              <tr key={e.seq} class={`sev-${e.severity}`}>
+                <td class="num">{e.seq}</td>
+                <td>{e.timestamp}</td>
+                <td>{e.severity}</td>
+                <td>
+                  <code>{e.msgId}</code>
+                </td>
+                <td class="fields">
+                  {Object.entries(e.fields)
+                    .map(([k, v]) => `${k}=${v}`)
+                    .join(" ")}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,188 @@
+/**
+ * Sessions: every filter of the spec, paging, newest first; a session's
+ * detail with live rates, disconnect, and capture start and stop.
+ */
+import { useState } from "preact/hooks";
+import { useResource } from "../resource.ts";
+import { Loaded } from "../components/problem.tsx";
+import { JsonView, Scalar } from "../components/json-view.tsx";
+import { ActionForm } from "../components/action-form.tsx";
+import { bitRate } from "../components/chart.tsx";
+import { navigate, searchParams } from "../router.ts";
+import type { PageContext } from "./context.ts";
+import type { SessionDetail, SessionList, SessionRates } from "../types.ts";
+
+const PAGE_SIZE = 100;
+const FILTERS = ["username", "ip", "encap", "type", "vrf", "port", "walledGarden"] as const;
+
+export function Sessions({ ctx }: { ctx: PageContext }) {
+  if (ctx.rest[0]) return <Session ctx={ctx} id={ctx.rest[0]} />;
+  return <SessionTable ctx={ctx} />;
+}
+
+function SessionTable({ ctx }: { ctx: PageContext }) {
+  const params = searchParams();
+  const offset = Number(params.get("offset") ?? 0) || 0;
+  const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ""]));
+  const [draft, setDraft] = useState<Record<string, string>>(filters);
+  const list = useResource<SessionList>(`${ctx.base}/sessions`, { ...filters, offset, limit: PAGE_SIZE }, 10_000);
+  const here = `${ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : ""}/sessions`;
+  const go = (next: Record<string, string>, nextOffset: number) => {
+    const q = new URLSearchParams(Object.entries(next).filter(([, v]) => v !== ""));
+    if (nextOffset) q.set("offset", String(nextOffset));
+    navigate(`${here}${q.size ? `?${q}` : ""}`);
+  };
+  return (
+    <>
+      <h1>Sessions</h1>
+      <form
+        class="filters"
+        aria-label="Filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          go(draft, 0);
+        }}
+      >
+        <label>
+          Username contains
+          <input name="username" value={draft.username} onInput={(e) => setDraft({ ...draft, username: e.currentTarget.value })} />
+        </label>
+        <label>
+          Address starts with
+          <input name="ip" value={draft.ip} onInput={(e) => setDraft({ ...draft, ip: e.currentTarget.value })} />
+        </label>
+        <label>
+          Encapsulation
+          <select name="encap" value={draft.encap} onChange={(e) => setDraft({ ...draft, encap: e.currentTarget.value })}>
+            <option value="">any</option>
+            {["ipoe", "pppoe-local", "pppoe-lac", "l2tp"].map((v) => (
+              <option key={v}>{v}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Type
+          <select name="type" value={draft.type} onChange={(e) => setDraft({ ...draft, type: e.currentTarget.value })}>
+            <option value="">any</option>
+            <option>ipoe</option>
+            <option>ppp</option>
+          </select>
+        </label>
+        <label>
+          VRF
+          <input name="vrf" value={draft.vrf} onInput={(e) => setDraft({ ...draft, vrf: e.currentTarget.value })} />
+        </label>
+        <label>
+          Port id
+          <input name="port" inputMode="numeric" value={draft.port} onInput={(e) => setDraft({ ...draft, port: e.currentTarget.value })} />
+        </label>
+        <label>
+          Walled garden
+          <select name="walledGarden" value={draft.walledGarden} onChange={(e) => setDraft({ ...draft, walledGarden: e.currentTarget.value })}>
+            <option value="">any</option>
+            <option value="true">only walled garden</option>
+            <option value="false">not walled garden</option>
+          </select>
+        </label>
+        <button type="submit">Apply</button>
+      </form>
+      <Loaded resource={list}>
+        {(l) => (
+          <>
+            <p role="status" data-testid="sessions-range">
+              {l.total === 0 ? "No matching sessions" : `${(l.offset + 1).toLocaleString("en")}–${(l.offset + l.items.length).toLocaleString("en")} of ${l.total.toLocaleString("en")}`}
+            </p>
+            <div class="table-wrap" tabIndex={0}>
+              <table data-testid="sessions-table">
+                <caption class="sr-only">Sessions, newest first</caption>
+                <thead>
+                  <tr>
+                    {["Id", "Username", "Encap", "IPv4", "IPv6", "VRF", "Port", "S/C VLAN", "Plan", "Uptime"].map((h) => (
+                      <th scope="col" key={h}>
+                        {h}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {l.items.map((s) => (
+                    <tr key={s.id}>
+                      <td>
+                        <a href={`${here}/${s.id}`}>{s.id}</a>
+                      </td>
+                      <td>{s.username}</td>
+                      <td>{s.encap}</td>
+                      <td>{s.ipv4}</td>
+                      <td>{s.ipv6 ?? "—"}</td>
+                      <td>{s.vrf}</td>
+                      <td>{s.portId ?? "—"}</td>
+                      <td>
+                        {s.svlan}/{s.vlan}
+                      </td>
+                      <td>{s.plan}</td>
+                      <td class="num">{Math.round(s.uptimeSeconds).toLocaleString("en")} s</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <div class="pager">
+              <button type="button" disabled={offset === 0} onClick={() => go(filters, Math.max(0, offset - PAGE_SIZE))}>
+                Newer
+              </button>
+              <button type="button" disabled={offset + PAGE_SIZE >= l.total} onClick={() => go(filters, offset + PAGE_SIZE)}>
+                Older
+              </button>
+            </div>
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+function Session({ ctx, id }: { ctx: PageContext; id: string }) {
+  const detail = useResource<SessionDetail>(`${ctx.base}/sessions/${encodeURIComponent(id)}`, undefined, 15_000);
+  const rates = useResource<SessionRates>(`${ctx.base}/sessions/${encodeURIComponent(id)}/rates`, undefined, 10_000);
+  const [gone, setGone] = useState(false);
+  return (
+    <>
+      <h1>Session {id}</h1>
+      <p>
+        <a href={`${ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : ""}/sessions`}>All sessions</a>
+      </p>
+      {gone ? (
+        <p role="status" class="notice">
+          Session {id} was disconnected.
+        </p>
+      ) : (
+        <>
+          <section class="card" aria-labelledby="rates-h">
+            <h2 id="rates-h">Live rates</h2>
+            <Loaded resource={rates}>
+              {(r) => (
+                <p data-testid="session-rates">
+                  from subscriber {bitRate(r.rxBps)} ({r.rxPps.toLocaleString("en")} pps) · to subscriber {bitRate(r.txBps)} ({r.txPps.toLocaleString("en")} pps) · at <Scalar value={r.timestamp} />
+                </p>
+              )}
+            </Loaded>
+          </section>
+          <section class="card" aria-labelledby="detail-h">
+            <h2 id="detail-h">Detail</h2>
+            <Loaded resource={detail}>{(d) => <JsonView value={d} />}</Loaded>
+          </section>
+          {!ctx.peer && (
+            <section class="actions" aria-label="Changes">
+              {detail.data?.capture ? (
+                <ActionForm method="DELETE" path={`/sessions/${id}/capture`} title="Stop the capture" onDone={detail.reload} />
+              ) : (
+                <ActionForm method="POST" path={`/sessions/${id}/capture`} title="Start a capture" onDone={detail.reload} />
+              )}
+              <ActionForm method="DELETE" path={`/sessions/${id}`} title="Disconnect this session" confirm={`Disconnect session ${id}?`} onDone={() => setGone(true)} showResult={false} />
+            </section>
+          )}
+        </>
+      )}
+    </>
+  );
+}

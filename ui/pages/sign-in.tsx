@@ -1,0 +1,167 @@
+/**
+ * Sign-in: password, then the TOTP step (mandatory enrolment with the secret
+ * and its QR code on first login, the code afterwards, or a passkey where the
+ * policy lets one replace it), or an OIDC provider. A 423 tells when to
+ * retry; wrong credentials get the server's one neutral message.
+ */
+import { useState } from "preact/hooks";
+import { api, ApiError, csrfToken } from "../api.ts";
+import { refreshSession } from "../session.ts";
+import { QrCode } from "../components/qr.tsx";
+import { ProblemNote } from "../components/problem.tsx";
+import { passkeyAssertion } from "../webauthn.ts";
+import type { LoginResponse } from "../types.ts";
+
+type Step = { kind: "password" } | { kind: "enrol"; answer: LoginResponse } | { kind: "code"; answer: LoginResponse };
+
+const PROVIDERS_KEY = "bng.oidcProviders";
+
+function minutes(seconds: number): string {
+  const m = Math.ceil(seconds / 60);
+  return m <= 1 ? "about a minute" : `${m} minutes`;
+}
+
+export function SignIn({ expired }: { expired: boolean }) {
+  const [step, setStep] = useState<Step>({ kind: "password" });
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [provider, setProvider] = useState("");
+  const remembered: string[] = JSON.parse(localStorage.getItem(PROVIDERS_KEY) ?? "[]");
+
+  async function done(answer: LoginResponse) {
+    csrfToken.value = answer.csrfToken ?? null;
+    await refreshSession();
+  }
+
+  async function run(action: () => Promise<void>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure : new ApiError(0, { detail: (failure as Error).message }, null));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const login = (extra: Record<string, unknown> = {}) =>
+    run(async () => {
+      const answer = await api<LoginResponse>("/auth/login", { body: { username, password, ...extra }, signIn: true });
+      setCode("");
+      if (answer.status === "success") await done(answer);
+      else if (answer.status === "totpEnrolmentRequired") setStep({ kind: "enrol", answer });
+      else setStep({ kind: "code", answer });
+    });
+
+  const enrol = (answer: LoginResponse) =>
+    run(async () => {
+      const result = await api<LoginResponse>("/auth/enrol", { body: { enrolmentToken: answer.enrolmentToken, totpCode: code }, signIn: true });
+      await done(result);
+    });
+
+  const lockedFor = error?.status === 423 ? error.retryAfterSeconds : null;
+
+  return (
+    <main class="sign-in" id="main">
+      <h1>Sign in to the gateway</h1>
+      {expired && <p class="notice">Your session has ended. Sign in again to go on where you were.</p>}
+      {error && (error.status === 423 ? (
+        <div class="problem" role="alert">
+          The account is locked after repeated failures{lockedFor !== null ? `: try again in ${minutes(lockedFor)}` : ""}. {error.message}
+        </div>
+      ) : (
+        <ProblemNote error={error} />
+      ))}
+      {step.kind === "password" && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void login();
+          }}
+        >
+          <label>
+            Username
+            <input name="username" autocomplete="username" required value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
+          </label>
+          <label>
+            Password
+            <input name="password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+          </label>
+          <button type="submit" disabled={busy}>
+            Sign in
+          </button>
+        </form>
+      )}
+      {step.kind === "enrol" && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void enrol(step.answer);
+          }}
+        >
+          <h2>Set up your authenticator</h2>
+          <p>Two-factor sign-in is mandatory. Scan the code with an authenticator app, or enter the secret by hand, then type the code it shows.</p>
+          {step.answer.otpauthUri && <QrCode text={step.answer.otpauthUri} label="QR code of the TOTP secret" />}
+          <p>
+            Secret: <code data-testid="totp-secret">{step.answer.secret}</code>
+          </p>
+          <label>
+            Authenticator code
+            <input name="totpCode" inputMode="numeric" autocomplete="one-time-code" required pattern="[0-9]{6}" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+          </label>
+          <button type="submit" disabled={busy}>
+            Confirm and sign in
+          </button>
+        </form>
+      )}
+      {step.kind === "code" && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void login({ totpCode: code });
+          }}
+        >
+          <h2>Two-factor code</h2>
+          <label>
+            Authenticator code
+            <input name="totpCode" inputMode="numeric" autocomplete="one-time-code" required pattern="[0-9]{6}" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+          </label>
+          <button type="submit" disabled={busy}>
+            Sign in
+          </button>
+          {step.answer.passkeyOptions && (
+            <button type="button" disabled={busy} onClick={() => run(async () => login({ passkey: await passkeyAssertion(step.answer.passkeyOptions!) }))}>
+              Use a passkey instead
+            </button>
+          )}
+        </form>
+      )}
+      <form
+        class="oidc"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const name = provider.trim();
+          if (!name) return;
+          localStorage.setItem(PROVIDERS_KEY, JSON.stringify([name, ...remembered.filter((p) => p !== name)].slice(0, 5)));
+          window.location.assign(`/api/v1/auth/oidc/${encodeURIComponent(name)}/login`);
+        }}
+      >
+        <h2>Single sign-on</h2>
+        {remembered.map((name) => (
+          <a key={name} class="button" href={`/api/v1/auth/oidc/${encodeURIComponent(name)}/login`}>
+            Sign in with {name}
+          </a>
+        ))}
+        <label>
+          Identity provider
+          <input name="provider" value={provider} onInput={(e) => setProvider(e.currentTarget.value)} placeholder="provider name" />
+        </label>
+        <button type="submit">Continue with provider</button>
+      </form>
+    </main>
+  );
+}

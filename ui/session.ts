@@ -1,0 +1,54 @@
+/**
+ * Who is signed in, and what the role may do. The role floors come from the
+ * served OpenAPI document (`x-role-floor`, `x-fleet-proxy`, written from the
+ * server's route table), so the UI offers exactly what the server allows and
+ * never keeps its own copy of the rules; the server still decides.
+ */
+import { computed, signal } from "@preact/signals";
+import { ROLES } from "../src/auth/role-order.ts";
+import { api, csrfToken, sessionLost } from "./api.ts";
+import { loadOperations, operationFor } from "./openapi.ts";
+import type { Role, Whoami } from "./types.ts";
+
+export const me = signal<Whoami | null>(null);
+/** Whether the first whoami has answered (signed in or not). */
+export const checked = signal(false);
+
+/** Reads whoami (and the role floors); null when no session. */
+export async function refreshSession(): Promise<void> {
+  try {
+    const who = await api<Whoami>("/auth/whoami", { signIn: true });
+    csrfToken.value = who.csrfToken;
+    await loadOperations();
+    me.value = who;
+    sessionLost.value = false;
+  } catch {
+    me.value = null;
+  } finally {
+    checked.value = true;
+  }
+}
+
+const rank = (role: string) => ROLES.indexOf(role as Role);
+
+/** Whether the signed-in role meets the floor of `method /api/v1<path>`. */
+export function can(method: string, path: string): boolean {
+  const who = me.value;
+  if (!who) return false;
+  const op = operationFor(method, path);
+  if (!op) return false;
+  return op.floor === "anonymous" || rank(who.role) >= rank(op.floor);
+}
+
+/**
+ * Whether a peer's GET can be read through the fleet proxy: the proxy relays
+ * every GET except under `fleet/` and `auth/` and the log stream (its
+ * OpenAPI description); `x-fleet-proxy` marks those the family guarantees.
+ */
+export function readableOnPeer(path: string): boolean {
+  const bare = path.split("?")[0]!;
+  if (/^\/(fleet|auth)(\/|$)/.test(bare) || bare === "/logs/stream") return false;
+  return operationFor("GET", bare) !== undefined;
+}
+
+export const signedIn = computed(() => me.value !== null);
