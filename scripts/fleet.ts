@@ -18,6 +18,7 @@ import { Log, LogLevel, Miniflare } from "miniflare";
 import type { WorkerOptions } from "miniflare";
 import { buildBundle, loadBundle } from "./build.ts";
 import { ensureCertificate } from "./certificates.ts";
+import { watchCertificates, type CertificateWatch } from "./certificate-watch.ts";
 import { LaunchError, loadSettings } from "./config.ts";
 import type { Settings } from "./config.ts";
 import { assertPortFree, describeListenError, listenTls } from "./listeners.ts";
@@ -36,10 +37,8 @@ const FALLBACK_COMPATIBILITY_DATE = "2026-07-01";
  */
 const DURABLE_OBJECT_KEY = "bngfleet-Appliance";
 
-/** The slice of the Appliance object's RPC surface the launcher reads. */
-type UploadedCertificateSource = { config(): Promise<{ webUiCertificate(): Promise<{ certificatePem: string; privateKeyPem: string } | null> }> };
-
 let mf: Miniflare | undefined;
+let certificateWatch: CertificateWatch | undefined;
 const frontends: TlsFrontend[] = [];
 const buildAbort = new AbortController();
 let stopping = false;
@@ -53,6 +52,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   console.log(`\n${signal}: stopping the fleet…`);
   buildAbort.abort();
+  await certificateWatch?.stop();
   await Promise.allSettled(frontends.map((f) => f.close()));
   try {
     await mf?.dispose();
@@ -103,6 +103,8 @@ function bindingsFor(settings: Settings, index: number, fleetSecret: string): Re
 async function main(): Promise<void> {
   const settings = await loadSettings();
   const { appliances, dataDir, http } = settings;
+  // The launcher's self-signed pairs: served until an appliance has a certificate of its own.
+  const factoryPairs: { key: string; cert: string }[] = [];
 
   if (settings.fresh) {
     await clearDurableObjects(dataDir);
@@ -130,6 +132,7 @@ async function main(): Promise<void> {
       const pairs = await Promise.all(
         appliances.map((a) => ensureCertificate(certDir, { name: a.name, address: a.address, hostname: a.hostname })),
       );
+      factoryPairs.push(...pairs);
       pairs.forEach((pair, i) => {
         if (pair.created) console.log(`Generated a TLS certificate for ${appliances[i]!.name} (${pair.reason}) in ${certDir}`);
       });
@@ -208,22 +211,8 @@ async function main(): Promise<void> {
   if (!http) {
     // Certificates first, targets after: no client reaches an appliance (and no
     // shutdown can start) while a call through Miniflare's proxy is in flight.
-    const namespace = await mf.getDurableObjectNamespace("Appliance", first);
-    for (const [i, a] of appliances.entries()) {
-      // A certificate uploaded with POST /api/v1/config/webui/certificate replaces the
-      // self-signed one from the next start on (the upload answers restartRequired).
-      const stub = namespace.get(namespace.idFromName(a.name)) as unknown as UploadedCertificateSource;
-      // Miniflare's Node-side proxy does not pipeline: resolve the store's stub first.
-      const store = await stub.config();
-      const uploaded = await store.webUiCertificate();
-      // Released at once: an undisposed proxy stub keeps Miniflare's dispose() waiting at shutdown.
-      (store as Partial<Disposable>)[Symbol.dispose]?.();
-      (stub as Partial<Disposable>)[Symbol.dispose]?.();
-      if (uploaded) {
-        frontends[i]!.useCertificate(uploaded.privateKeyPem, uploaded.certificatePem);
-        console.log(`${a.name} serves its uploaded certificate`);
-      }
-    }
+    // The watch then follows uploads and ACME issuance without a restart.
+    certificateWatch = await watchCertificates(mf, first, appliances, frontends, factoryPairs);
     for (const [i, a] of appliances.entries()) {
       const direct = await mf.unsafeGetDirectURL(a.name);
       frontends[i]!.setTarget(direct.hostname, Number(direct.port));

@@ -9,11 +9,12 @@
 import net from "node:net";
 import tls from "node:tls";
 import { LaunchError } from "./config.ts";
+import { acceptAcmeHttp } from "./acme-http.ts";
 
 export type TlsFrontend = {
   /** Points the frontend at the direct socket once Miniflare has bound it. */
   setTarget(host: string, port: number): void;
-  /** Serves another certificate from now on (one uploaded through the API). */
+  /** Serves another certificate from now on (uploaded or issued by ACME; see certificate-watch.ts). */
   useCertificate(key: string, cert: string): void;
   /** Stops accepting and drops every open connection (keep-alive ones would otherwise hold close() forever). */
   close(): Promise<void>;
@@ -75,9 +76,14 @@ export async function listenTls(options: { name: string; address: string; port: 
   // that is expected and not worth a log line.
   server.on("tlsClientError", () => {});
 
+  // The port also takes the ACME CA's plain-HTTP challenge request (scripts/acme-http.ts).
+  const front = acceptAcmeHttp(server, target, (socket) => {
+    open.add(socket);
+    socket.on("close", () => open.delete(socket));
+  });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (error) => reject(describeListenError(error, name, address, port)));
-    server.listen({ host: address, port, exclusive: true }, () => resolve());
+    front.once("error", (error) => reject(describeListenError(error, name, address, port)));
+    front.listen({ host: address, port, exclusive: true }, () => resolve());
   });
 
   return {
@@ -89,7 +95,7 @@ export async function listenTls(options: { name: string; address: string; port: 
     },
     close() {
       return new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        front.close(() => resolve());
         for (const socket of open) socket.destroy();
       });
     },
