@@ -5,7 +5,7 @@ import { ROLES, defaultFloor, meetsFloor } from "../../src/auth/roles.ts";
 import { ADMIN_PASSWORD, call, enrolAndLogin, tokenWithRole } from "./client.ts";
 
 // A concrete URL for each route: placeholders get plausible values (authorization runs before validation).
-const SAMPLE: Record<string, string> = { username: "admin", id: "0123456789abcdef", name: "corp", appliance: "edge-2", path: "system/health", asset: "init.js", bindingIndex: "7", kind: "ipoe", key: "1:100:42" };
+const SAMPLE: Record<string, string> = { username: "admin", id: "0123456789abcdef", name: "corp", appliance: "edge-2", path: "system/health", asset: "init.js", bindingIndex: "7", kind: "ipoe", key: "1:100:42", token: "evaGxfADs6pSRb2LAv9IZf17Dt3juxGJ" };
 const urlOf = (path: string) => path.replace(/\{(\w+)\+?\}/g, (_, name: string) => SAMPLE[name] ?? "x");
 const operations = routes.map((r) => ({ ...r, label: `${r.method} ${r.path}`, floor: floorOf(r) }));
 const mutations = operations.filter((r) => r.method !== "GET");
@@ -28,6 +28,7 @@ const DOCUMENTED_EXCEPTIONS: Record<string, string> = {
   "DELETE /api/v1/auth/passkeys/{id}": "an account manages its own passkeys (a super-user anyone's)",
   "GET /api/v1/auth/oidc/{name}/login": "a browser on its way to sign in has no credential yet",
   "GET /api/v1/auth/oidc/{name}/callback": "the provider's redirect cannot carry a credential: state, PKCE and the browser binding authenticate it",
+  "GET /.well-known/acme-challenge/{token}": "the ACME CA validating HTTP-01 has no credential (RFC 8555 §8.3); only a pending token's answer is served",
   "GET /api/v1/auth/users/{username}": "account inventory is for super-users",
   "GET /twin/v1/scenario": "the twin's control surface is super-user only",
   "POST /twin/v1/scenario": "the twin's control surface is super-user only",
@@ -47,8 +48,9 @@ describe("the route table", () => {
     expect(exceptions.sort()).toEqual(Object.keys(DOCUMENTED_EXCEPTIONS).sort());
   });
 
-  it("leaves exactly login, enrol and health anonymous, and the two legs of an OIDC sign-in", () => {
+  it("leaves exactly login, enrol and health anonymous, the two legs of an OIDC sign-in, and the ACME challenge answer", () => {
     expect(operations.filter((r) => r.floor === "anonymous").map((r) => r.label).sort()).toEqual([
+      "GET /.well-known/acme-challenge/{token}",
       "GET /api/v1/auth/oidc/{name}/callback",
       "GET /api/v1/auth/oidc/{name}/login",
       "GET /api/v1/system/health",
