@@ -114,11 +114,12 @@ export class AcmeStore extends RpcTarget {
     const row = this.#state();
     const account = this.#sql.exec<{ account_url: string | null; directory_url: string }>("SELECT account_url, directory_url FROM acme_account WHERE id = 1").toArray()[0];
     const serving = row.issued_fingerprint !== null && row.issued_fingerprint === installedFingerprint;
-    const state = row.state === "issued" && !serving ? "idle" : row.state;
+    // Disabled, nothing is under way or retried: only whether ACME's certificate is still the one served.
+    const state = !settings.enabled ? (serving ? "issued" : "idle") : row.state === "issued" && !serving ? "idle" : row.state;
     return {
       enabled: settings.enabled,
       directoryUrl: settings.directoryUrl,
-      state: settings.enabled || state !== "ordering" ? state : "idle",
+      state,
       names: settings.names,
       accountUrl: account && account.directory_url === settings.directoryUrl ? account.account_url : null,
       lastAttemptUtc: iso(row.last_attempt_ms),
@@ -136,8 +137,12 @@ export class AcmeStore extends RpcTarget {
    * or renewal time reached).
    */
   due(nowMs: number, installedFingerprint: string | null): boolean {
+    return this.#running === null && this.#due(nowMs, installedFingerprint);
+  }
+
+  #due(nowMs: number, installedFingerprint: string | null): boolean {
     const settings = this.#settings();
-    if (!settings.enabled || settings.directoryUrl === null || settings.names.length === 0 || this.#running !== null) return false;
+    if (!settings.enabled || settings.directoryUrl === null || settings.names.length === 0) return false;
     const row = this.#state();
     if (row.state === "failed" && (row.next_attempt_ms ?? 0) > nowMs) return false;
     if (row.issued_fingerprint === null || row.issued_fingerprint !== installedFingerprint) return true;
@@ -156,12 +161,14 @@ export class AcmeStore extends RpcTarget {
     this.#sql.exec("UPDATE acme_state SET failures = 0, next_attempt_ms = NULL WHERE id = 1");
   }
 
-  /** From the alarm (and after a commit): starts an attempt when one is due; it runs on in the background. */
+  /** From the alarm, a commit and the start: runs an attempt when one is due, resolving when it ends (callers do not wait for it). */
   async tick(nowMs = Date.now()): Promise<void> {
-    if (!this.#settings().enabled) return;
-    const installed = await this.#installedFingerprint();
-    if (!this.due(nowMs, installed)) return;
-    this.#running = this.#attempt().finally(() => (this.#running = null));
+    if (this.#running !== null || !this.#settings().enabled) return;
+    // Claimed before the first await, so the alarm and a commit cannot both start one.
+    this.#running = (async () => {
+      if (this.#due(nowMs, await this.#installedFingerprint())) await this.#attempt();
+    })().finally(() => (this.#running = null));
+    await this.#running;
   }
 
   /** Resolves when the attempt under way (if any) ends. */
@@ -183,6 +190,9 @@ export class AcmeStore extends RpcTarget {
       const issued = await new AcmeSession(settings, this.#sql, this.#log).obtain();
       const details = await inspectCertificate(issued.chainPem);
       if (!details) throw new AcmeError("the CA's certificate chain does not parse");
+      // Disabled or pointed elsewhere meanwhile: the operator's latest word wins over this order.
+      const now = this.#settings();
+      if (!now.enabled || now.directoryUrl !== settings.directoryUrl) throw new AcmeError("ACME was disabled or its directory changed while ordering; the certificate was discarded");
       const committed = this.#config.installCertificate(issued.chainPem, issued.privateKeyPem, { actor: "system", comment: `ACME: issued by ${settings.directoryUrl}` }, "acme");
       if (!committed.ok) throw new AcmeError(`the certificate could not be installed: ${committed.detail}`);
       const notBeforeMs = Date.parse(details.notBefore);
