@@ -182,6 +182,22 @@ describe("renewal", () => {
     expect(await due(4)).toBe(true);
   });
 
+  it("starts the renewal from the alarm once renewal time has come", async () => {
+    await issued(90);
+    expect(await logEntries("acme.order.started")).toEqual([]);
+    // 61 days on: the certificate served is past its renewal time (30 days before the end).
+    await runInDurableObject(appliance(), (_instance, state) => {
+      const shift = 60 * DAY;
+      state.storage.sql.exec("UPDATE acme_state SET not_before_ms = not_before_ms - ?, not_after_ms = not_after_ms - ? WHERE id = 1", shift, shift);
+    });
+    await runInDurableObject(appliance(), (instance) => instance.onAlarm());
+    await settled();
+    expect(await logEntries("acme.order.started")).toMatchObject([{ fields: { directoryUrl: DOWN_CA, names: "edge-1.bng.localhost" } }]);
+    // The CA is down: the certificate served stays, and the failure is shown beside it.
+    const shown = await (await details()).json<{ source: string; acme: { state: string } }>();
+    expect(shown).toMatchObject({ source: "acme", acme: { state: "failed" } });
+  });
+
   it("shows the served ACME certificate as source acme with its renewal time", async () => {
     const { notBefore } = await issued(90);
     const shown = await (await details()).json<{ source: string; acme: { state: string; renewalUtc: string } }>();
