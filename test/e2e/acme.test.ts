@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { connect, type PeerCertificate } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { selfSigned } from "../worker/certificates.ts";
 import { fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
 
 const TOKEN = "bngtok_" + "Acme".repeat(9);
@@ -23,6 +24,9 @@ let dir = "";
 /** The private CA Pebble's own HTTPS API is served under (the appliance trusts it through NODE_EXTRA_CA_CERTS). */
 let apiCa = "";
 const ports = { fleet: 0, pebble: 0, management: 0, tlsAlpn: 0 };
+/** Pebble's root (made at its start) and the first certificate it issued to the appliance. */
+let root = "";
+let firstIssued = "";
 
 /** A port free right now on loopback (the kernel's pick). */
 function freePort(): Promise<number> {
@@ -130,8 +134,9 @@ describe("ACME against Pebble", () => {
     expect(enable.json()).toMatchObject({ restartRequired: false });
 
     // Pebble's roots are made at its start; its management API hands them out.
-    const root = (await fetchJson(`https://127.0.0.1:${ports.management}/roots/0`, { ca: apiCa })).text;
+    root = (await fetchJson(`https://127.0.0.1:${ports.management}/roots/0`, { ca: apiCa })).text;
     const served = await waitFor("the issued certificate on the listener", () => servedCertificate(ports.fleet, root));
+    firstIssued = served.fingerprint256;
     expect(served.fingerprint256).not.toBe(factory);
     expect(served.issuer.CN).toMatch(/^Pebble Intermediate CA /);
     expect(served.subjectaltname).toBe("IP Address:127.0.0.1");
@@ -155,6 +160,26 @@ describe("ACME against Pebble", () => {
     expect(fleet!.output().match(/ready in/g)).toHaveLength(1);
     expect(fleet!.output()).toContain("edge-1 serves its new certificate");
   }, 150_000);
+
+  it("replaces an uploaded certificate with a new one from the CA, on the account it already has", async () => {
+    const uploaded = await selfSigned({ name: "edge-1.bng.localhost" });
+    const upload = await fetchJson(`https://127.0.0.1:${ports.fleet}/api/v1/config/webui/certificate`, {
+      insecure: true,
+      headers: auth,
+      body: { certificatePem: uploaded.certificatePem, privateKeyPem: uploaded.privateKeyPem },
+    });
+    expect(upload.status, upload.text).toBe(200);
+    expect(upload.json<{ warnings: string[] }>().warnings).toEqual([expect.stringContaining("acme.enabled is true")]);
+    // The alarm (every 10 s) finds the upload in ACME's place and orders anew; only a Pebble-issued certificate verifies.
+    const served = await waitFor("a second issued certificate on the listener", async () => {
+      const peer = await servedCertificate(ports.fleet, root);
+      return peer.fingerprint256 !== firstIssued ? peer : undefined;
+    });
+    expect(served.fingerprint256).not.toBe(uploaded.fingerprint);
+    const ids = (await acmeLog()).map((e) => e.msgId);
+    expect(ids.filter((id) => id === "acme.certificate.issued")).toHaveLength(2);
+    expect(ids.filter((id) => id === "acme.account.registered")).toHaveLength(1);
+  }, 120_000);
 
   it("redirects every other plain-HTTP request on the listener port to https", async () => {
     const response = await fetch(`http://127.0.0.1:${ports.fleet}/api/v1/system/health`, { redirect: "manual" });
