@@ -16,27 +16,11 @@ import { RpcTarget } from "cloudflare:workers";
 import type { JWK } from "jose";
 import { acmeSettingsOf, renewalAtMs, retryDelayMs, type AcmeSettings } from "../src/config/acme.ts";
 import type { ConfigDocument } from "../src/config/document.ts";
+import type { AcmeStatus } from "../src/schemas/acme-status.ts";
 import { certificateRequest, generateAccountKey, identifierOf, keyAuthorization, signRequest } from "../src/trust/acme.ts";
 import { inspectCertificate } from "../src/trust/x509.ts";
 import type { FieldValue, Severity } from "../simulator/log-catalogue.ts";
 import type { ConfigStore } from "./config-store.ts";
-
-/** What the certificate details show about ACME. */
-export interface AcmeStatus {
-  enabled: boolean;
-  directoryUrl: string | null;
-  /** `idle`: nothing to do yet; `ordering`: an attempt is under way; `issued`: the listener serves an ACME certificate; `failed`: the last attempt failed (retried at `nextAttemptUtc`). */
-  state: "idle" | "ordering" | "issued" | "failed";
-  names: string[];
-  accountUrl: string | null;
-  lastAttemptUtc: string | null;
-  lastError: string | null;
-  issuedUtc: string | null;
-  /** When the issued certificate will be renewed. */
-  renewalUtc: string | null;
-  /** After a failure, when the next attempt runs. */
-  nextAttemptUtc: string | null;
-}
 
 type Log = (severity: Severity, msgId: string, fields: Record<string, FieldValue>) => void;
 

@@ -8,6 +8,7 @@ import { encode } from "../config/document.ts";
 import { CONFIG_KEYS, REDACTED, type FieldSpec } from "../config/registry.ts";
 import { StatusError } from "../http/problem.ts";
 import { route } from "../http/route.ts";
+import { AcmeStatus } from "../schemas/acme-status.ts";
 import { ConfigCommitResult } from "../schemas/commit.ts";
 import { DateTime, page, pageQuery } from "../schemas/common.ts";
 import { unwrap } from "../schemas/outcome.ts";
@@ -93,23 +94,6 @@ const CertificateUpload = z
   })
   .meta({ id: "CertificateUpload" });
 
-const AcmeStatusSchema = z
-  .object({
-    enabled: z.boolean().meta({ description: "`acme.enabled`" }),
-    directoryUrl: z.string().nullable().meta({ description: "`acme.directoryUrl`; null = not configured" }),
-    state: z.enum(["idle", "ordering", "issued", "failed"]).meta({
-      description: "`idle`: nothing under way (ACME disabled, or due at the next check); `ordering`: an attempt is under way; `issued`: the listener serves the ACME certificate; `failed`: the last attempt failed, see `lastError` and `nextAttemptUtc`",
-    }),
-    names: z.array(z.string()).meta({ description: "what an order asks for: `acme.names`, else `webUi.hostname`, else the listeners' addresses" }),
-    accountUrl: z.string().nullable().meta({ description: "the account registered with this directory; null until one is (its key is never shown)" }),
-    lastAttemptUtc: DateTime.nullable(),
-    lastError: z.string().nullable().meta({ description: "why the last attempt failed; null after a success" }),
-    issuedUtc: DateTime.nullable().meta({ description: "when the certificate served was issued, if it is ACME's" }),
-    renewalUtc: DateTime.nullable().meta({ description: "when the certificate served will be renewed (`acme.renewBeforeDays` before expiry, at most a third of its lifetime before)" }),
-    nextAttemptUtc: DateTime.nullable().meta({ description: "after a failure, when the next attempt runs (1 min, doubling to a day; a commit of an `acme.*` key retries at once)" }),
-  })
-  .meta({ id: "AcmeStatus" });
-
 const CertificateDetails = z
   .object({
     subject: z.string().meta({ description: "RFC 4514 distinguished name" }),
@@ -123,7 +107,7 @@ const CertificateDetails = z
     selfSigned: z.boolean(),
     chainLength: z.int().meta({ description: "certificates in the chain, the leaf included" }),
     source: z.enum(["uploaded", "acme"]).meta({ description: "`acme`: issued to this appliance by the ACME CA (and renewed by it); `uploaded`: installed with POST /api/v1/config/webui/certificate" }),
-    acme: AcmeStatusSchema,
+    acme: AcmeStatus,
   })
   .meta({ id: "CertificateDetails" });
 
