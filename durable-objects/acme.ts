@@ -301,7 +301,7 @@ class AcmeSession {
       const nonce = this.#nonce ?? (await this.#newNonce());
       this.#nonce = null;
       const body = await signRequest(this.#key, { url, nonce, kid: this.#kid }, payload);
-      const response = await fetch(url, { method: "POST", headers: { "content-type": "application/jose+json", accept }, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const response = await this.#send(url, { method: "POST", headers: { "content-type": "application/jose+json", accept }, body });
       this.#nonce = response.headers.get("replay-nonce");
       if (response.ok) return response;
       const problem = (await response.json().catch(() => ({}))) as { type?: string; detail?: string };
@@ -317,14 +317,19 @@ class AcmeSession {
     return nonce;
   }
 
+  /** A request that must succeed (the directory, a nonce). */
   async #fetch(url: string, init: RequestInit): Promise<Response> {
-    let response: Response;
+    const response = await this.#send(url, init);
+    if (!response.ok) throw new AcmeError(`${url} answered ${response.status}`);
+    return response;
+  }
+
+  /** One request to the CA, bounded in time; a network failure (TLS refused included) names the URL. */
+  async #send(url: string, init: RequestInit): Promise<Response> {
     try {
-      response = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      return await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     } catch (error) {
       throw new AcmeError(`${url} is unreachable: ${(error as Error).message}`);
     }
-    if (!response.ok) throw new AcmeError(`${url} answered ${response.status}`);
-    return response;
   }
 }
