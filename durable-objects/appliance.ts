@@ -35,6 +35,7 @@ import { IPSEC_KEYS, ROUTING_KEYS } from "../src/config/routing.ts";
 import { RoutingStore } from "./routing.ts";
 import { IpsecStore } from "./ipsec.ts";
 import { UpgradeStore } from "./upgrade.ts";
+import { AcmeStore } from "./acme.ts";
 import type { Profile } from "../simulator/index.ts";
 import type { ScrapeState } from "../src/metrics/families.ts";
 
@@ -73,6 +74,7 @@ export class Appliance extends Server<Env> {
   #routing!: RoutingStore;
   #ipsec!: IpsecStore;
   #upgrade!: UpgradeStore;
+  #acme!: AcmeStore;
   /** The configuration version the running data plane booted with (restart-only keys committed later are pending). */
   #bootConfigVersion = 0;
   /** `webUi.peers` as they were when the object started (the key applies at restart). */
@@ -153,6 +155,7 @@ export class Appliance extends Server<Env> {
       // A circuit's lastChange covers BFD and BGP too, so tunnels are compared by state alone: their outages outlast a step.
       gre.sample(this.#gre.status().circuits.map((c) => ({ key: c.id, state: c.tunnelState })), sink);
     });
+    this.#acme = new AcmeStore(sql, this.#config, (severity, msgId, fields) => this.#dataPlane.log(severity, msgId, fields));
     this.#identity.syncAccounts(accountsOf(this.#config), "system");
     const provisioned: { name: string; role: Role; plaintext: string }[] = (await inboundPeerCredentials(this.env, this.name)).map((peer) => ({
       name: peer.tokenName,
@@ -163,6 +166,13 @@ export class Appliance extends Server<Env> {
     await this.#identity.provisionTokens(provisioned);
     // The clock moves on its own every 10 s unless a test drives it (BNG_CLOCK=manual).
     if (this.env.BNG_CLOCK !== "manual" && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + TICK_MS);
+    // A certificate due (or an attempt cut short by the restart) is obtained without waiting for the alarm.
+    this.#startAcme();
+  }
+
+  /** Starts an ACME attempt if one is due; it runs in the background and logs its own outcome. */
+  #startAcme(): void {
+    this.#acme.tick().catch((error: unknown) => this.#dataPlane.log("error", "acme.order.failed", { directoryUrl: null, error: String(error), failures: 0, nextAttempt: null }));
   }
 
   /**
@@ -183,6 +193,10 @@ export class Appliance extends Server<Env> {
     }
     if (event.keys.includes("gre.listeners") || event.keys.includes("gre.circuits")) {
       this.#gre.apply(event.document.lists["gre.listeners"] ?? [], event.document.lists["gre.circuits"] ?? []);
+    }
+    if (event.keys.some((key) => key.startsWith("acme.") || key === "webUi.hostname" || key === "webUi.listeners")) {
+      this.#acme.configChanged();
+      this.#startAcme();
     }
     if (event.keys.includes("alarms.sinks") || event.keys.includes("alarms.webhookAllowlist")) this.#applyAlertSinks();
     if (event.keys.includes("login.users")) this.#identity.syncAccounts(accountsOf(this.#config), event.actor);
@@ -225,6 +239,7 @@ export class Appliance extends Server<Env> {
   /** Every 10 s: advance the simulation to now, then schedule the next tick. */
   override async onAlarm(): Promise<void> {
     this.#dataPlane.tick();
+    this.#startAcme();
     if (this.env.BNG_CLOCK !== "manual") await this.ctx.storage.setAlarm(Date.now() + TICK_MS);
   }
 
@@ -283,6 +298,11 @@ export class Appliance extends Server<Env> {
   /** IPsec peers and SAs. */
   ipsec(): IpsecStore {
     return this.#ipsec;
+  }
+
+  /** The ACME client: its status, and the HTTP-01 answers the listener serves. */
+  acme(): AcmeStore {
+    return this.#acme;
   }
 
   /** OIDC providers and the passkey policy. */

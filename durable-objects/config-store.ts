@@ -33,6 +33,7 @@ export type ConfigOperation =
   | "source-vrf-rule"
   | "rollback"
   | "certificate"
+  | "acme"
   | "gre-listener"
   | "gre-circuit"
   | "cgn-group"
@@ -394,12 +395,12 @@ export class ConfigStore extends RpcTarget {
   }
 
   /** Installs a web UI certificate and key (already parsed and matched by the caller). */
-  installCertificate(certificatePem: string, privateKeyPem: string, meta: Omit<CommitMeta, "operation">): Outcome<CommitSummary> {
+  installCertificate(certificatePem: string, privateKeyPem: string, meta: Omit<CommitMeta, "operation">, operation: "certificate" | "acme" = "certificate"): Outcome<CommitSummary> {
     const edits: Edit[] = [
       { op: "field", path: "webUi.certificate", value: certificatePem },
       { op: "field", path: "webUi.privateKey", value: privateKeyPem },
     ];
-    return this.#commit({ ...meta, operation: "certificate" }, (active) => applyEdits(active, edits, { managed: true }));
+    return this.#commit({ ...meta, operation }, (active) => applyEdits(active, edits, { managed: true }));
   }
 
   #documentAfter(version: number): ConfigDocument | null {

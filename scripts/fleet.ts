@@ -23,6 +23,7 @@ import { LaunchError, loadSettings } from "./config.ts";
 import type { Settings } from "./config.ts";
 import { describeListenError, listenFrontend } from "./listeners.ts";
 import type { Frontend } from "./listeners.ts";
+import { watchCertificates, type CertificateWatch } from "./certificate-watch.ts";
 import { DEFAULT_ADMIN_PASSWORD } from "../src/auth/bootstrap.ts";
 import { clearDurableObjects, durableObjectDir, loadFleetSecret } from "./state.ts";
 
@@ -37,9 +38,9 @@ const FALLBACK_COMPATIBILITY_DATE = "2026-07-01";
 const DURABLE_OBJECT_KEY = "bngfleet-Appliance";
 
 /** The slice of the Appliance object's RPC surface the launcher reads. */
-type UploadedCertificateSource = { config(): Promise<{ webUiCertificate(): Promise<{ certificatePem: string; privateKeyPem: string } | null> }> };
 
 let mf: Miniflare | undefined;
+let certificateWatch: CertificateWatch | undefined;
 const frontends: Frontend[] = [];
 const buildAbort = new AbortController();
 let stopping = false;
@@ -53,6 +54,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   console.log(`\n${signal}: stopping the fleet…`);
   buildAbort.abort();
+  await certificateWatch?.stop();
   await Promise.allSettled(frontends.map((f) => f.close()));
   try {
     await mf?.dispose();
@@ -123,12 +125,15 @@ async function main(): Promise<void> {
   // Without this, a rejection while we are still busy below would count as unhandled.
   built.catch(() => {});
 
+  // The self-signed pairs, served whenever an appliance has no configured certificate (HTTPS only).
+  const factoryPairs: { key: string; cert: string }[] = [];
   try {
     const certDir = path.join(dataDir, "certs");
     const pairs = http
       ? appliances.map(() => null)
       : await Promise.all(appliances.map((a) => ensureCertificate(certDir, { name: a.name, address: a.address, hostname: a.hostname })));
     pairs.forEach((pair, i) => {
+      if (pair) factoryPairs.push(pair);
       if (pair?.created) console.log(`Generated a TLS certificate for ${appliances[i]!.name} (${pair.reason}) in ${certDir}`);
     });
     // Bind the public ports now: a busy port fails fast, and nothing can
@@ -193,22 +198,9 @@ async function main(): Promise<void> {
   if (!http) {
     // Certificates first, targets after: no client reaches an appliance (and no
     // shutdown can start) while a call through Miniflare's proxy is in flight.
-    const namespace = await mf.getDurableObjectNamespace("Appliance", first);
-    for (const [i, a] of appliances.entries()) {
-      // A certificate uploaded with POST /api/v1/config/webui/certificate replaces the
-      // self-signed one from the next start on (the upload answers restartRequired).
-      const stub = namespace.get(namespace.idFromName(a.name)) as unknown as UploadedCertificateSource;
-      // Miniflare's Node-side proxy does not pipeline: resolve the store's stub first.
-      const store = await stub.config();
-      const uploaded = await store.webUiCertificate();
-      // Released at once: an undisposed proxy stub keeps Miniflare's dispose() waiting at shutdown.
-      (store as Partial<Disposable>)[Symbol.dispose]?.();
-      (stub as Partial<Disposable>)[Symbol.dispose]?.();
-      if (uploaded) {
-        frontends[i]!.useCertificate(uploaded.privateKeyPem, uploaded.certificatePem);
-        console.log(`${a.name} serves its uploaded certificate`);
-      }
-    }
+    // The appliance's configured certificate (uploaded, or issued by ACME) replaces the
+    // self-signed one; the watch then follows changes without a restart.
+    certificateWatch = await watchCertificates(mf, first, appliances, frontends, factoryPairs);
   }
 
   for (const [i, a] of appliances.entries()) {
@@ -258,6 +250,7 @@ main().catch(async (error: unknown) => {
   stopping = true;
   if (error instanceof LaunchError) console.error(`bngfleet: ${error.message}`);
   else console.error("bngfleet: start-up failed:", error);
+  await certificateWatch?.stop();
   await Promise.allSettled(frontends.map((f) => f.close()));
   await mf?.dispose().catch(() => {});
   exitSoon(1);

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Debian packages the test suite cross-checks against: oathtool (TOTP, RFC 6238),
-# promtool (Prometheus exposition format) and Chromium (the API reference in a
-# real browser, driven by playwright-core). Installed only when missing.
+# promtool (Prometheus exposition format), Chromium (the API reference in a
+# real browser, driven by playwright-core), Pebble (Let's Encrypt's ACME test CA)
+# and openssl (the certificate of Pebble's own API). Installed only when missing.
 set -euo pipefail
 missing=()
 command -v oathtool >/dev/null || missing+=(oathtool)
 command -v promtool >/dev/null || missing+=(prometheus)
 command -v chromium >/dev/null || missing+=(chromium)
+command -v pebble >/dev/null || missing+=(pebble)
+command -v openssl >/dev/null || missing+=(openssl)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

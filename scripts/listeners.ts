@@ -16,11 +16,12 @@ import net from "node:net";
 import { LaunchError } from "./config.ts";
 import { PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
 import { MAX_BODY_BYTES } from "../src/http/body.ts";
+import { acceptAcmeHttp } from "./acme-http.ts";
 
 export type Frontend = {
   /** Points the frontend at the direct socket once Miniflare has bound it. */
   setTarget(host: string, port: number): void;
-  /** Serves another certificate from now on (one uploaded through the API); HTTPS only. */
+  /** Serves another certificate from now on (uploaded or issued by ACME; see certificate-watch.ts); HTTPS only. */
   useCertificate(key: string, cert: string): void;
   /** Stops accepting and drops every open connection (keep-alive ones would otherwise hold close() forever). */
   close(): Promise<void>;
@@ -191,19 +192,22 @@ export async function listenFrontend(options: { name: string; address: string; p
   // Event streams and slow uploads are legitimate: no request or idle timeout of our own.
   server.requestTimeout = 0;
   server.on("upgrade", onUpgrade);
-  server.on("connection", (socket: net.Socket) => {
+  const track = (socket: net.Socket) => {
     socket.setNoDelay(true);
     open.add(socket);
     socket.on("close", () => open.delete(socket));
-  });
+  };
+  // Over HTTPS the port also takes the ACME CA's plain-HTTP challenge fetch (scripts/acme-http.ts).
+  const front: net.Server = server instanceof https.Server ? acceptAcmeHttp(server, target, track) : server;
+  if (front === server) server.on("connection", track);
   // A client that rejects the self-signed certificate aborts the handshake;
   // that is expected and not worth a log line.
   server.on("tlsClientError", () => {});
   server.on("clientError", (_error, socket: net.Socket) => socket.destroy());
 
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (error) => reject(describeListenError(error, name, address, port)));
-    server.listen({ host: address, port, exclusive: true }, () => resolve());
+    front.once("error", (error) => reject(describeListenError(error, name, address, port)));
+    front.listen({ host: address, port, exclusive: true }, () => resolve());
   });
 
   return {
@@ -215,7 +219,7 @@ export async function listenFrontend(options: { name: string; address: string; p
     },
     close() {
       return new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        front.close(() => resolve());
         for (const socket of open) socket.destroy();
         agent.destroy();
       });

@@ -238,7 +238,7 @@ export const EXTERNAL_LOG_CATALOGUE = {
   "config.commit": {
     severity: "notice",
     fields: ["version", "operation", "actor", "comment", "changes", "restartRequired"],
-    meaning: "a configuration change was committed (operation: config, vrf, source-vrf-rule, gre-listener, gre-circuit, cgn-group, cgn-settings, local-subscriber, rollback or certificate); changes counts the changed paths",
+    meaning: "a configuration change was committed (operation: config, vrf, source-vrf-rule, gre-listener, gre-circuit, cgn-group, cgn-settings, local-subscriber, rollback, certificate or acme); changes counts the changed paths",
   },
   "cgn.config.invalid": { severity: "error", fields: ["issues"], meaning: "at start, the CGN allocators could not be built from the configured CGN section; CGN runs without groups" },
   "config.apply-failed": {
@@ -252,6 +252,17 @@ export const EXTERNAL_LOG_CATALOGUE = {
   "audit.licence.refused": { severity: "warning", fields: ["operation", "reason", "actor"], meaning: "an activation, lease or renewal was refused (the token, signature, binding or expiry did not hold)" },
   "config.frozen": { severity: "warning", fields: ["operation", "actor"], meaning: "a configuration commit was refused because the licence has lapsed (409)" },
   "config.rejected": { severity: "warning", fields: ["operation", "actor", "errors"], meaning: "a configuration change was refused by validation (422); errors counts the rejected fields" },
+  "acme.order.started": { severity: "info", fields: ["directoryUrl", "names"], meaning: "an ACME attempt began (acme.enabled, no current ACME certificate for the names, or renewal time reached); names comma-separated" },
+  "acme.account.registered": { severity: "info", fields: ["directoryUrl", "accountUrl"], meaning: "a new ACME account was registered with a fresh key (first use of this directory)" },
+  "acme.account.dropped": { severity: "info", fields: ["directoryUrl"], meaning: "acme.directoryUrl changed: the account (and its key) registered with this previous directory was forgotten" },
+  "acme.challenge.ready": { severity: "info", fields: ["name", "token"], meaning: "the HTTP-01 answer for a name is published and the CA was asked to validate it" },
+  "acme.challenge.served": { severity: "info", fields: ["token"], meaning: "the listener answered GET /.well-known/acme-challenge/{token} for a pending challenge" },
+  "acme.certificate.issued": {
+    severity: "notice",
+    fields: ["names", "serialNumber", "issuer", "notAfter", "renewal", "version"],
+    meaning: "the CA issued a certificate, installed as webUi.certificate (configuration version `version`, operation acme) and served without a restart; renewal is when it will be renewed",
+  },
+  "acme.order.failed": { severity: "error", fields: ["directoryUrl", "error", "failures", "nextAttempt"], meaning: "an ACME attempt failed; retried at nextAttempt (1 min, doubling up to a day) or at the next acme.* commit" },
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** A msgId the model itself emits. */

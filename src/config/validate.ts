@@ -128,6 +128,9 @@ function crossChecks(doc: ConfigDocument, before: ConfigDocument, context: Valid
   if ((doc.fields["webUi.certificate"] === null) !== (doc.fields["webUi.privateKey"] === null)) {
     errors.push({ pointer: fieldPointer("webUi.certificate"), detail: "the certificate and its private key are set (or cleared) together" });
   }
+  if (doc.fields["acme.enabled"] === true && doc.fields["acme.directoryUrl"] === null) {
+    errors.push({ pointer: fieldPointer("acme.directoryUrl"), detail: "ACME is enabled: the CA's directory URL is required" });
+  }
   for (const peer of doc.lists["webUi.peers"] ?? []) {
     if (peer.key === context.appliance) errors.push({ pointer: listPointer("webUi.peers", peer.key), detail: "an appliance is not its own peer" });
   }

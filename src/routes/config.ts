@@ -8,6 +8,7 @@ import { encode } from "../config/document.ts";
 import { CONFIG_KEYS, REDACTED, type FieldSpec } from "../config/registry.ts";
 import { StatusError } from "../http/problem.ts";
 import { route } from "../http/route.ts";
+import { AcmeStatus } from "../schemas/acme-status.ts";
 import { ConfigCommitResult } from "../schemas/commit.ts";
 import { DateTime, page, pageQuery } from "../schemas/common.ts";
 import { unwrap } from "../schemas/outcome.ts";
@@ -71,7 +72,7 @@ export const ConfigHistoryEntry = z
     committedUtc: DateTime,
     actor: z.string().meta({ description: "`token:<name>`, `user:<name>`, or `system` for the seeded version 1" }),
     comment: z.string().nullable(),
-    operation: z.enum(["seed", "config", "vrf", "source-vrf-rule", "rollback", "certificate", "gre-listener", "gre-circuit", "cgn-group", "cgn-settings", "local-subscriber", "routing", "bgp-neighbor", "static-routes"]),
+    operation: z.enum(["seed", "config", "vrf", "source-vrf-rule", "rollback", "certificate", "acme", "gre-listener", "gre-circuit", "cgn-group", "cgn-settings", "local-subscriber", "routing", "bgp-neighbor", "static-routes"]),
     rollbackTo: z.int().nullable().meta({ description: "for a rollback, the version restored" }),
     restartRequired: z.boolean(),
     changedPaths: z.array(z.string()),
@@ -104,7 +105,9 @@ const CertificateDetails = z
     sha256Fingerprint: z.string().meta({ description: "SHA-256 of the DER certificate, colon-separated hex" }),
     publicKey: z.string().meta({ description: "e.g. `RSA 2048`, `ECDSA P-256`, `Ed25519`" }),
     selfSigned: z.boolean(),
-    chainLength: z.int().meta({ description: "certificates uploaded, the leaf included" }),
+    chainLength: z.int().meta({ description: "certificates in the chain, the leaf included" }),
+    source: z.enum(["uploaded", "acme"]).meta({ description: "`acme`: issued to this appliance by the ACME CA (and renewed by it); `uploaded`: installed with POST /api/v1/config/webui/certificate" }),
+    acme: AcmeStatus,
   })
   .meta({ id: "CertificateDetails" });
 
@@ -112,7 +115,7 @@ const CertificateCommitResult = CertificateDetails.extend({
   status: z.literal("committed"),
   committedUtc: DateTime.nullable(),
   version: z.int(),
-  restartRequired: z.literal(true).meta({ description: "always true: the listener serves the certificate after the fleet restarts" }),
+  restartRequired: z.literal(false).meta({ description: "always false: the listener serves the certificate from the commit on" }),
   warnings: z.array(z.string()).meta({ description: "accepted but worth a look: not yet valid, webUi.hostname not among the names" }),
 }).meta({ id: "CertificateCommitResult" });
 
@@ -298,7 +301,7 @@ export const configRoutes = [
     description:
       "Both PEMs must parse (the certificate may be followed by its intermediates; keys as PKCS#8, PKCS#1 or SEC1, unencrypted), the key must be the certificate's (RSA of at least 2048 bits, ECDSA P-256/384/521 or Ed25519), and the certificate must not have expired; otherwise 422 naming `#/certificatePem` or `#/privateKeyPem` (`in: \"body\"`). " +
       "The pair is committed as `webUi.certificate` and the secret `webUi.privateKey` through the configuration pipeline (history entry with `operation: certificate`; rollback restores the previous pair). The key is never returned. " +
-      "The listener serves the certificate after the fleet restarts, hence `restartRequired: true`.",
+      "The listener serves it from the commit on, without a restart. While `acme.enabled` is true the ACME client replaces an uploaded certificate with one from the CA.",
     body: CertificateUpload,
     response: { description: "the installed certificate's details", schema: CertificateCommitResult },
     errors: [422],
@@ -313,7 +316,9 @@ export const configRoutes = [
       const hostname = (await config.values()).fields["webUi.hostname"];
       const warnings = [...checked.warnings];
       if (hostname && !namesHost(checked.details.subjectAltNames, hostname.toLowerCase())) warnings.push(`the certificate does not name webUi.hostname '${hostname}' among its DNS subject alternative names`);
-      return { status: "committed", committedUtc: committed.committedUtc, version: committed.version, restartRequired: true, ...checked.details, warnings };
+      const acme = await ctx.appliance.stub.acme().status(checked.details.sha256Fingerprint);
+      if (acme.enabled) warnings.push("acme.enabled is true: the ACME client will replace this certificate with one from the CA");
+      return { status: "committed", committedUtc: committed.committedUtc, version: committed.version, restartRequired: false, ...checked.details, source: "uploaded", acme, warnings };
     },
   }),
   route({
@@ -321,14 +326,23 @@ export const configRoutes = [
     path: "/api/v1/config/webui/certificate",
     section: "Configuration",
     summary: "The installed web UI certificate",
-    description: "404 while the factory self-signed certificate is in use (nothing uploaded, or `webUi.certificate` cleared). The private key is never shown.",
+    description:
+      "The certificate the listeners present, where it came from (`source`) and the ACME client's status (`acme`). 404 while the factory self-signed certificate is in use (nothing uploaded or issued, or `webUi.certificate` cleared); with ACME enabled its detail tells the ACME state. The private key is never shown. " +
+      "ACME (RFC 8555): set `acme.directoryUrl` (the CA's https directory; a private CA's root is trusted through the launcher's NODE_EXTRA_CA_CERTS), optionally `acme.contact`, `acme.names` and `acme.renewBeforeDays`, then `acme.enabled: true`. " +
+      "The appliance registers an account (an ES256 key it generates and keeps to itself; changing the directory drops it), orders a certificate for `names`, and answers the CA's HTTP-01 challenge on its listener at `GET /.well-known/acme-challenge/{token}` (anonymous, exact token, text/plain; the local launcher's HTTPS port also takes the CA's plain-HTTP request). " +
+      "The issued chain and a fresh ECDSA P-256 key are committed as `webUi.certificate`/`webUi.privateKey` (history `operation: acme`, actor `system`) and served without a restart; the certificate is renewed `acme.renewBeforeDays` before expiry. Every step is logged (`acme.*`). " +
+      "Deployed on Cloudflare, the edge terminates TLS with Cloudflare's certificate: the appliance still runs ACME and shows the result here, but browsers see the edge's certificate.",
     response: { description: "CertificateDetails", schema: CertificateDetails },
     errors: [404],
     handle: async (ctx) => {
       const pem = await ctx.appliance.stub.config().certificatePem();
       const details = pem === null ? null : await inspectCertificate(pem);
-      if (!details) throw new StatusError(404, "no certificate has been uploaded: the listener presents the factory self-signed certificate");
-      return details;
+      const acme = await ctx.appliance.stub.acme().status(details?.sha256Fingerprint ?? null);
+      if (!details) {
+        const progress = acme.enabled ? `; ACME is ${acme.state}${acme.lastError ? ` (last error: ${acme.lastError})` : ""}` : "";
+        throw new StatusError(404, `no certificate is installed: the listener presents the factory self-signed certificate${progress}`);
+      }
+      return { ...details, source: acme.issuedUtc !== null ? "acme" : "uploaded", acme };
     },
   }),
 ];

@@ -21,6 +21,7 @@ import { metricsRoutes } from "./metrics.ts";
 import { radiusRoutes } from "./radius.ts";
 import { scenarioRoutes } from "./scenario.ts";
 import { configRoutes } from "./config.ts";
+import { acmeRoutes } from "./acme.ts";
 import { vrfRoutes } from "./vrfs.ts";
 import { sourceVrfRuleRoutes } from "./source-vrf-rules.ts";
 import { greCircuitRoutes } from "./gre-circuits.ts";
@@ -53,6 +54,7 @@ export const routes: Route[] = [
   ...logRoutes,
   ...alarmRoutes,
   ...configRoutes,
+  ...acmeRoutes,
   ...vrfRoutes,
   ...sourceVrfRuleRoutes,
   ...greCircuitRoutes,

@@ -13,7 +13,7 @@ const ADMITTED: Record<Floor, readonly string[]> = {
 };
 
 // A concrete URL for each route: placeholders get plausible values (authorization runs before validation).
-const SAMPLE: Record<string, string> = { username: "admin", id: "0123456789abcdef", name: "corp", appliance: "edge-2", path: "system/health", asset: "init.js", bindingIndex: "7", kind: "ipoe", key: "1:100:42" };
+const SAMPLE: Record<string, string> = { username: "admin", id: "0123456789abcdef", name: "corp", appliance: "edge-2", path: "system/health", asset: "init.js", bindingIndex: "7", kind: "ipoe", key: "1:100:42", token: "evaGxfADs6pSRb2LAv9IZf17Dt3juxGJ" };
 const urlOf = (path: string) => path.replace(/\{(\w+)\+?\}/g, (_, name: string) => SAMPLE[name] ?? "x");
 
 /**
@@ -36,6 +36,8 @@ const FLOORS: Record<string, Floor> = {
   "DELETE /api/v1/auth/tokens/{id}": "super-user",
   "GET /api/v1/auth/oidc/{name}/login": "anonymous", // decision: a browser on its way to sign in has no credential yet
   "GET /api/v1/auth/oidc/{name}/callback": "anonymous", // decision: state, PKCE and the browser binding authenticate it
+  // The web UI certificate's ACME HTTP-01 answer: the CA validating it has no credential (RFC 8555 §8.3).
+  "GET /.well-known/acme-challenge/{token}": "anonymous",
   "POST /api/v1/auth/passkeys/registration-options": "read-only", // decision: an account registers its own passkeys
   "POST /api/v1/auth/passkeys": "read-only", // decision: as above
   "GET /api/v1/auth/passkeys": "read-only",
@@ -182,8 +184,9 @@ describe("the route table", () => {
     expect(operations.map((r) => r.label).sort()).toEqual(Object.keys(FLOORS).sort());
   });
 
-  it("leaves exactly login, enrol and health anonymous, and the two legs of an OIDC sign-in", () => {
+  it("leaves exactly login, enrol and health anonymous, the two legs of an OIDC sign-in, and the ACME challenge answer", () => {
     expect(operations.filter((r) => r.floor === "anonymous").map((r) => r.label).sort()).toEqual([
+      "GET /.well-known/acme-challenge/{token}",
       "GET /api/v1/auth/oidc/{name}/callback",
       "GET /api/v1/auth/oidc/{name}/login",
       "GET /api/v1/system/health",

@@ -12,7 +12,7 @@ describe("web UI certificate", () => {
     expect((await current()).status).toBe(404);
   });
 
-  it("installs a matching pair and answers its details with restartRequired", async () => {
+  it("installs a matching pair and answers its details, served without a restart", async () => {
     const pair = await selfSigned();
     const response = await upload({ ...pair, comment: "real certificate" });
     expect(response.status, await response.clone().text()).toBe(200);
@@ -20,7 +20,7 @@ describe("web UI certificate", () => {
     expect(details).toMatchObject({
       status: "committed",
       version: 2,
-      restartRequired: true,
+      restartRequired: false,
       subject: "O=bngfleet test, CN=edge-1.bng.localhost",
       subjectAltNames: ["DNS:edge-1.bng.localhost", "IP:127.0.0.1"],
       sha256Fingerprint: pair.fingerprint,
@@ -28,12 +28,14 @@ describe("web UI certificate", () => {
       publicKey: "ECDSA P-256",
       selfSigned: true,
       chainLength: 1,
+      source: "uploaded",
+      acme: { enabled: false, state: "idle", issuedUtc: null },
       warnings: [],
     });
     expect(Date.parse(details.notAfter)).toBeGreaterThan(Date.now());
     const { status: _status, version: _version, committedUtc: _at, restartRequired: _restart, warnings: _warnings, ...shown } = details as Details & Record<string, unknown>;
     expect(await (await current()).json()).toEqual(shown);
-    expect((await history()).items[0]).toMatchObject({ operation: "certificate", comment: "real certificate", restartRequired: true });
+    expect((await history()).items[0]).toMatchObject({ operation: "certificate", comment: "real certificate", restartRequired: false });
   });
 
   it("never returns the private key, and keeps it for the launcher", async () => {
@@ -142,7 +144,7 @@ describe("web UI certificate", () => {
     expect((await current()).status).toBe(404);
     await upload(await selfSigned());
     const cleared = await call("/api/v1/config", json("PUT", { fields: { "webUi.certificate": null, "webUi.privateKey": null } }, admin));
-    expect(await cleared.json()).toMatchObject({ restartRequired: true });
+    expect(await cleared.json()).toMatchObject({ restartRequired: false });
     expect((await current()).status).toBe(404);
   });
 

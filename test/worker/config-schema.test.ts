@@ -13,7 +13,7 @@ describe("configuration schema", () => {
     expect(keys.filter((k) => !k.keyedList).map((k) => k.path).sort()).toEqual(Object.keys(config.fields).sort());
     expect(keys.filter((k) => k.keyedList).map((k) => k.path).sort()).toEqual(Object.keys(config.lists).sort());
     const apply = Object.fromEntries(keys.map((k) => [k.path, k.apply]));
-    expect(apply).toMatchObject({ "webUi.listeners": "restart", "webUi.hostname": "restart", vrfs: "hot", sourceVrfRules: "hot", addressPools: "hot", "radius.servers": "hot", "ipsec.enabled": "hot", "bgp.localAs": "hot", "routing.routerId": "hot", "routing.staticRoutes": "hot", "igp.protocol": "hot", "igp.interfaces": "hot", "captures.mirrorAllowlist": "hot", "cgn.maxBindings": "restart", "cgn.maxFlows": "restart" });
+    expect(apply).toMatchObject({ "webUi.listeners": "restart", "webUi.hostname": "restart", "webUi.certificate": "hot", "webUi.privateKey": "hot", "acme.enabled": "hot", vrfs: "hot", sourceVrfRules: "hot", addressPools: "hot", "radius.servers": "hot", "ipsec.enabled": "hot", "bgp.localAs": "hot", "routing.routerId": "hot", "routing.staticRoutes": "hot", "igp.protocol": "hot", "igp.interfaces": "hot", "captures.mirrorAllowlist": "hot", "cgn.maxBindings": "restart", "cgn.maxFlows": "restart" });
   });
 
   it("marks list mode, secrets, keyed-list children, uniqueness and references", async () => {

@@ -1,0 +1,61 @@
+/**
+ * The ACME CA's way in on an HTTPS listener. HTTP-01 validation (RFC 8555
+ * §8.3) is a plain-HTTP GET of `/.well-known/acme-challenge/{token}`; the
+ * local fleet has one port per appliance, so that port takes both: a
+ * connection whose first byte opens a TLS handshake goes to the TLS server,
+ * anything else is read as plain HTTP, where only the challenge path is
+ * relayed to the appliance and every other request is redirected to https.
+ * (Deployed, Cloudflare's edge owns ports 80 and 443; see README.)
+ */
+import http from "node:http";
+import net from "node:net";
+import type tls from "node:tls";
+import { PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
+
+/** A TLS record of type handshake (RFC 8446 §5.1) starts every ClientHello. */
+const TLS_HANDSHAKE = 0x16;
+const CHALLENGE_PATH = /^\/\.well-known\/acme-challenge\/[^/?#]+$/;
+
+/** Answers plain-HTTP requests: the challenge relayed to the appliance, the rest redirected to https. */
+function plainServer(target: Promise<{ host: string; port: number }>): http.Server {
+  return http.createServer((request, response) => {
+    const path = request.url ?? "/";
+    if ((request.method === "GET" || request.method === "HEAD") && CHALLENGE_PATH.test(path)) {
+      void target.then(({ host, port }) => {
+        // As on the HTTPS side, the peer address is the connection's, never one the client claims.
+        const headers = { ...request.headers, connection: "close", [PEER_ADDRESS_HEADER]: normalisePeerAddress(request.socket.remoteAddress) };
+        const upstream = http.request({ host, port, method: request.method, path, headers }, (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        });
+        upstream.on("error", () => response.destroy());
+        upstream.end();
+      });
+      return;
+    }
+    // Plain HTTP carries no credentials here: everything else belongs on https (permanent, method kept).
+    response.writeHead(308, { location: `https://${request.headers.host ?? "localhost"}${path}`, "content-length": "0" });
+    response.end();
+  });
+}
+
+/**
+ * A server for the listener's port that hands TLS connections to `secure`
+ * and plain-HTTP ones to the challenge relay. `onSocket` sees every accepted
+ * socket (so close() can drop them).
+ */
+export function acceptAcmeHttp(secure: tls.Server, target: Promise<{ host: string; port: number }>, onSocket: (socket: net.Socket) => void): net.Server {
+  const plain = plainServer(target);
+  return net.createServer({ pauseOnConnect: true }, (socket) => {
+    onSocket(socket);
+    socket.on("error", () => socket.destroy());
+    socket.once("readable", () => {
+      const first = socket.read(1) as Buffer | null;
+      if (first === null) return void socket.destroy();
+      socket.unshift(first);
+      (first[0] === TLS_HANDSHAKE ? secure : plain).emit("connection", socket);
+    });
+    socket.resume();
+    socket.pause();
+  });
+}
