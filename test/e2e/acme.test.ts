@@ -14,8 +14,9 @@ import { connect, type PeerCertificate } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { selfSigned } from "../worker/certificates.ts";
 import { fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
+import { newToken } from "../../src/trust/tokens.ts";
 
-const TOKEN = "bngtok_" + "Acme".repeat(9);
+const TOKEN = newToken();
 const auth = { authorization: `Bearer ${TOKEN}` };
 let fleet: RunningFleet | undefined;
 let pebble: ChildProcess | undefined;

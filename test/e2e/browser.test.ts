@@ -11,12 +11,14 @@ import { SECTIONS, UNCOUNTED_SECTIONS } from "../../src/http/route.ts";
 import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
 const PORT_BASE = await freePortBase(1);
+const ADMIN_PASSWORD = "docs-admin-password";
 const base = `https://127.0.0.1:${PORT_BASE}`;
 let fleet: RunningFleet;
 let browser: Browser;
 
 beforeAll(async () => {
-  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_FRESH: "1" }, [PORT_BASE]);
+  // A password of its own: a session signed in with the published development default may only change it.
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_FRESH: "1", BNG_ADMIN_PASSWORD: ADMIN_PASSWORD }, [PORT_BASE]);
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     // As root, without a GPU, and without the background traffic a closed network refuses.
@@ -38,11 +40,12 @@ describe("the API reference in a browser", () => {
 
     await page.goto(`${base}/api/v1/system/health`);
     const challenge = await page.evaluate(
-      async () =>
-        (await (await fetch("/api/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "bngfleet-admin" }) })).json()) as {
+      async (password) =>
+        (await (await fetch("/api/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password }) })).json()) as {
           secret: string;
           enrolmentToken: string;
         },
+      ADMIN_PASSWORD,
     );
     const code = execFileSync("oathtool", ["--totp", "-b", challenge.secret], { encoding: "utf8" }).trim();
     const enrolled = await page.evaluate(

@@ -14,10 +14,11 @@ import { exportJWK, generateKeyPair, type JWK } from "jose";
 import Provider, { type Configuration } from "oidc-provider";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
+import { freePortBase, fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
+import { newToken } from "../../src/trust/tokens.ts";
 
-const PORT_BASE = 31443;
-const BOOTSTRAP = "bngtok_" + "Opr".repeat(12);
+const PORT_BASE = await freePortBase(1);
+const BOOTSTRAP = newToken();
 const CLIENT = { id: "bng-edge", secret: "certified-client-secret" };
 const HOST = `https://edge-1.bng.localhost:${PORT_BASE}`;
 /** Who belongs to which group at the provider. */

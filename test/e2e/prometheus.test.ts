@@ -11,13 +11,14 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
+import { freePortBase, fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
+import { newToken } from "../../src/trust/tokens.ts";
 
-const PORT_BASE = 30443;
+const PORT_BASE = await freePortBase(3);
 const PORTS = [PORT_BASE, PORT_BASE + 1, PORT_BASE + 2];
 const INSTANCES = PORTS.map((p) => `127.0.0.1:${p}`);
 const PROMETHEUS = "127.0.0.1:30490";
-const BOOTSTRAP = "bngtok_" + "Prm".repeat(12);
+const BOOTSTRAP = newToken();
 
 let fleet: RunningFleet;
 let prometheus: ChildProcess | undefined;

@@ -13,12 +13,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchFleet, type RunningFleet } from "./launcher.ts";
+import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { newToken } from "../../src/trust/tokens.ts";
 
-const PORT_BASE = 26443;
-const PEER_PORT = 26453;
+const PORT_BASE = await freePortBase(2);
+const PEER_PORT = await freePortBase(1);
 const base = `https://127.0.0.1:${PORT_BASE}`;
-const PEER_TOKEN = "bngtok_" + "P".repeat(36);
+const PEER_TOKEN = newToken();
 const SCREENSHOTS = path.join(import.meta.dirname, "..", "..", "docs", "screenshots");
 
 let fleet: RunningFleet;

@@ -75,7 +75,8 @@ const WHOLESALE = {
   timeouts: { udp: 120 },
 };
 const configuredHalf = ({ pendingRestart: _p, insideVrfs: _i, ...rest }: Group) => rest;
-const runningHalf = ({ activeBindings: _a, utilisation: _u, ...rest }: Status["groups"][number] & { utilisation?: unknown }) => rest;
+// What moves while the group runs (bindings, utilisation, port blocks handed out) is not configuration.
+const runningHalf = ({ activeBindings: _a, utilisation: _u, portBlockAllocations: _p, ...rest }: Status["groups"][number] & { utilisation?: unknown; portBlockAllocations?: unknown }) => rest;
 
 describe("seeding", () => {
   it("takes the groups from the simulation profile: what is configured is what runs", async () => {
