@@ -100,7 +100,8 @@ export class Appliance extends Server<Env> {
       return frozen;
     });
     const log = (event: IdentityEvent) => this.#dataPlane.log(event.severity, event.msgId, event.fields);
-    this.#providers = new ProviderStore(sql);
+    // Identity is created below; the provider store reaches it only when a provider changes.
+    this.#providers = new ProviderStore(sql, (provider, reason) => void this.#identity.endProviderSessions(provider, reason));
     this.#passkeys = new PasskeyStore(sql, () => this.#passkeyContext(), log);
     this.#identity = new IdentityStore(sql, this.name, log, this.#passkeys);
     this.#identity.open();

@@ -499,6 +499,13 @@ export class IdentityStore extends RpcTarget {
     return { sessionId, csrfToken };
   }
 
+  /** Ends every session a provider vouched for (it was deleted, disabled or now maps identities differently). */
+  endProviderSessions(provider: string, reason: string): number {
+    const ended = this.#sql.exec("DELETE FROM sessions WHERE provider = ?", provider).rowsWritten;
+    if (ended > 0) this.#emit({ severity: "notice", msgId: "auth.oidc.sessions.ended", fields: { provider, sessions: ended, reason } });
+    return ended;
+  }
+
   /** Records a refused OIDC sign-in. */
   oidcRefused(provider: string, reason: string, sourceIp: string): void {
     this.#emit({ severity: "warning", msgId: "auth.oidc.refused", fields: { provider, reason, sourceIp } });

@@ -12,12 +12,24 @@ type StoredProvider = Omit<OidcProviderRecord, "clientSecretSet" | "callbackPath
 
 const DEFAULT_PASSKEY_POLICY: PasskeyPolicy = { enabled: false, rpId: null, userVerification: "preferred", replacesTotp: false };
 
+/**
+ * The settings that decide who a provider's user is and which role they get:
+ * a change to any of them (or disabling, or deleting the provider) ends the
+ * sessions it vouched for, which were granted under the old rules.
+ */
+const IDENTITY_SETTINGS = ["enabled", "issuer", "clientId", "scopes", "usernameClaim", "groupsClaim", "fetchUserInfo", "roleMap"] as const;
+
+/** Ends the sessions of a provider, saying why. */
+export type EndProviderSessions = (provider: string, reason: string) => void;
+
 export class ProviderStore extends RpcTarget {
   readonly #sql: SqlStorage;
+  readonly #endSessions: EndProviderSessions;
 
-  constructor(sql: SqlStorage) {
+  constructor(sql: SqlStorage, endSessions: EndProviderSessions) {
     super();
     this.#sql = sql;
+    this.#endSessions = endSessions;
     sql.exec(`
       CREATE TABLE IF NOT EXISTS oidc_providers (name TEXT PRIMARY KEY, settings TEXT NOT NULL, client_secret TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS policies (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -62,7 +74,8 @@ export class ProviderStore extends RpcTarget {
     const settings: StoredProvider = { ...rest, redirectUri: rest.redirectUri ?? null };
     const existing = this.#sql.exec<{ settings: string; client_secret: string }>("SELECT settings, client_secret FROM oidc_providers WHERE name = ?", name).toArray()[0];
     const given = clientSecret === undefined || clientSecret === REDACTED ? undefined : clientSecret;
-    const issuerMoved = existing !== undefined && (JSON.parse(existing.settings) as StoredProvider).issuer !== settings.issuer;
+    const before = existing === undefined ? undefined : (JSON.parse(existing.settings) as StoredProvider);
+    const issuerMoved = before !== undefined && before.issuer !== settings.issuer;
     const secret = given ?? (issuerMoved ? "" : existing?.client_secret);
     if (secret === undefined) return refuse("invalid", "clientSecret is required when creating a provider", { pointer: "#/clientSecret" });
     this.#sql.exec(
@@ -71,13 +84,17 @@ export class ProviderStore extends RpcTarget {
       JSON.stringify(settings),
       secret,
     );
+    const changed = before ? IDENTITY_SETTINGS.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key])) : [];
+    if (changed.length > 0) this.#endSessions(name, `provider changed: ${changed.join(", ")}`);
     return { ok: true, created: existing === undefined };
   }
 
   /** Deletes a provider. */
   delete(name: string): Outcome<object> {
     const deleted = this.#sql.exec("DELETE FROM oidc_providers WHERE name = ?", name).rowsWritten;
-    return deleted > 0 ? { ok: true } : refuse("not-found", `no OIDC provider '${name}'`);
+    if (deleted === 0) return refuse("not-found", `no OIDC provider '${name}'`);
+    this.#endSessions(name, "provider deleted");
+    return { ok: true };
   }
 
   /** The passkey policy (defaults: disabled). */

@@ -2,6 +2,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BOOTSTRAP_TOKEN, bearer, call } from "./client.ts";
+import { withSecurityHeaders } from "../../src/http/headers.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
 
@@ -39,5 +40,13 @@ describe("response headers", () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(response.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("HTML a route gives no CSP of its own gets one that runs nothing and cannot be framed; a route's own caching stands", () => {
+    const page = withSecurityHeaders(new Response("<p>hi</p>", { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "private, max-age=60" } }), true);
+    expect(page.headers.get("content-security-policy")).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(page.headers.get("cache-control")).toBe("private, max-age=60");
+    const json = withSecurityHeaders(Response.json({ ok: true }), false);
+    expect(json.headers.has("content-security-policy")).toBe(false);
   });
 });

@@ -33,7 +33,8 @@ export const providerRoutes = [
     summary: "Create or replace an OIDC provider",
     description:
       "The name in the URL wins over any `name` in the body. `clientSecret` is write-only: required on create; omitted or sent as the placeholder `********` it keeps the stored one. " +
-      "A changed `issuer` drops the stored secret unless the same write sets one (the secret is never sent to another provider); until one is set, sign-in with this provider answers 409.",
+      "A changed `issuer` drops the stored secret unless the same write sets one (the secret is never sent to another provider); until one is set, sign-in with this provider answers 409. " +
+      "Disabling the provider or changing `issuer`, `clientId`, `scopes`, `usernameClaim`, `groupsClaim`, `fetchUserInfo` or `roleMap` ends the sessions it vouched for.",
     params: ProviderName,
     body: OidcProviderWrite,
     response: { description: "StatusResult `created` or `updated`", schema: StatusResult },
@@ -46,7 +47,7 @@ export const providerRoutes = [
     method: "DELETE",
     path: `${oidc}/{name}`,
     section: "Authentication",
-    summary: "Delete an OIDC provider",
+    summary: "Delete an OIDC provider (its sessions end)",
     params: ProviderName,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404],

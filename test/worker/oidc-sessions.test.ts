@@ -1,0 +1,50 @@
+/** Issue #9 item 11: a session an OIDC provider vouched for ends when the provider is deleted, disabled or maps roles differently. */
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
+import { logEntries } from "./config-client.ts";
+
+const admin = bearer(BOOTSTRAP_TOKEN);
+const provider = (extra: Record<string, unknown> = {}) => ({
+  enabled: true, displayName: "Corp SSO", issuer: "https://sso.example.net", clientId: "bng", clientSecret: "s3cret", roleMap: { noc: "operator" }, ...extra,
+});
+const putProvider = (body: unknown) => call("/api/v1/auth/providers/oidc/corp", json("PUT", body, admin));
+
+/** A browser session as the callback opens it once the provider vouched for alice (the sign-in itself is the e2e tests' job). */
+async function signedIn(): Promise<string> {
+  const { sessionId } = await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => instance.identity().externalLogin("alice@corp", "operator", "corp", "192.0.2.1"));
+  const cookie = `bng_session=${sessionId}`;
+  expect((await call("/api/v1/auth/whoami", { headers: { cookie } })).status).toBe(200);
+  return cookie;
+}
+const whoami = (cookie: string) => call("/api/v1/auth/whoami", { headers: { cookie } });
+
+describe("OIDC sessions and their provider", () => {
+  it.each([
+    ["disabling it", provider({ enabled: false })],
+    ["changing its role map", provider({ roleMap: { noc: "super-user" } })],
+    ["pointing it at another issuer", provider({ issuer: "https://other-sso.example.net" })],
+  ])("%s ends the sessions it vouched for", async (_what, change) => {
+    expect((await putProvider(provider())).status).toBe(200);
+    const cookie = await signedIn();
+    expect((await putProvider(change)).status).toBe(200);
+    expect((await whoami(cookie)).status).toBe(401);
+    expect((await logEntries("auth.oidc.sessions.ended")).map((e) => e.fields)).toMatchObject([{ provider: "corp", sessions: 1 }]);
+  });
+
+  it("deleting it ends the sessions it vouched for", async () => {
+    expect((await putProvider(provider())).status).toBe(200);
+    const cookie = await signedIn();
+    expect((await call("/api/v1/auth/providers/oidc/corp", { method: "DELETE", headers: admin })).status).toBe(200);
+    expect((await whoami(cookie)).status).toBe(401);
+  });
+
+  it("renaming it for display keeps them, and another provider's change does not touch them", async () => {
+    expect((await putProvider(provider())).status).toBe(200);
+    const cookie = await signedIn();
+    expect((await putProvider(provider({ displayName: "Corporate sign-in" }))).status).toBe(200);
+    expect((await call("/api/v1/auth/providers/oidc/other", json("PUT", provider(), admin))).status).toBe(200);
+    expect((await call("/api/v1/auth/providers/oidc/other", { method: "DELETE", headers: admin })).status).toBe(200);
+    expect((await whoami(cookie)).status).toBe(200);
+  });
+});
