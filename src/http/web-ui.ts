@@ -3,7 +3,7 @@
  * built on the same API"): a single-page app built from `ui/` by
  * scripts/build-ui.ts and bundled into the Worker as two text modules, so
  * every appliance serves it from its own origin, locally and deployed, with
- * no CDN. Every path outside `/api/` and `/twin/` is the app (deep links
+ * no CDN. Every path outside `/api/`, `/twin/` and `/.well-known/` is the app (deep links
  * included); the app itself only calls the public `/api/v1`.
  */
 import appScript from "../../ui/dist/app.js";
@@ -30,7 +30,8 @@ const FILES: Record<string, { body: string; type: string }> = {
 /** Whether a request is for the web UI rather than the API or the twin's control surface. */
 export function isWebUiRequest(request: Request, url: URL): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return false;
-  return !url.pathname.startsWith("/api/") && url.pathname !== "/api" && !url.pathname.startsWith("/twin/");
+  // The route table's own prefixes: the API, the twin's control surface and the ACME challenge answer.
+  return !["/api/", "/twin/", "/.well-known/"].some((prefix) => url.pathname.startsWith(prefix)) && url.pathname !== "/api";
 }
 
 /** The UI's files, or its page for any other path (the app routes on the client). */

@@ -7,14 +7,14 @@
 import "reflect-metadata";
 import * as x509 from "@peculiar/x509";
 import { env, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, inject } from "vitest";
 import { call } from "./client.ts";
 import { admin, commit, getConfig, history, logEntries, pointersOf, putConfig, rejection } from "./config-client.ts";
 import { selfSigned } from "./certificates.ts";
 import { certificateRequest } from "../../src/trust/acme.ts";
 
 /** A port nothing listens on: the CA is down. */
-const DOWN_CA = "https://127.0.0.1:9/dir";
+const DOWN_CA = `https://127.0.0.1:${inject("closedPort")}/dir`;
 const DAY = 86_400_000;
 const appliance = () => env.Appliance.getByName("edge-1");
 const settled = () => runInDurableObject(appliance(), (instance) => instance.acme().settled());
@@ -86,7 +86,7 @@ describe("ACME status", () => {
     await settled();
     const missing = await details();
     expect(missing.status).toBe(404);
-    expect((await missing.json<{ detail: string }>()).detail).toMatch(/ACME is failed \(last error: .*127\.0\.0\.1:9.*unreachable/);
+    expect((await missing.json<{ detail: string }>()).detail).toMatch(new RegExp(`ACME is failed \\(last error: .*127\\.0\\.0\\.1:${inject("closedPort")}.*unreachable`));
     const [failed] = await logEntries("acme.order.failed");
     expect(failed!.fields).toMatchObject({ directoryUrl: DOWN_CA, failures: 1 });
     const nextAttempt = Date.parse(String(failed!.fields.nextAttempt));

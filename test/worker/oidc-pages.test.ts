@@ -1,12 +1,13 @@
 /** Issue #13: the OIDC legs are browser navigations, so a refusal a browser sees is a page with a way back, not raw JSON. */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, inject } from "vitest";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
 
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 const admin = bearer(BOOTSTRAP_TOKEN);
-/** A loopback issuer where nothing listens: the provider is down. */
+/** A loopback issuer where nothing listens (a port bound and released): the provider is down. */
+const DOWN_ISSUER = `http://127.0.0.1:${inject("closedPort")}`;
 const putProvider = () =>
-  call("/api/v1/auth/providers/oidc/lab", json("PUT", { enabled: true, displayName: "Lab", issuer: "http://127.0.0.1:9/realms/noc", clientId: "bng", clientSecret: "s", roleMap: { noc: "read-only" } }, admin));
+  call("/api/v1/auth/providers/oidc/lab", json("PUT", { enabled: true, displayName: "Lab", issuer: `${DOWN_ISSUER}/realms/noc`, clientId: "bng", clientSecret: "s", roleMap: { noc: "read-only" } }, admin));
 
 describe("OIDC refusals in a browser", () => {
   it("the provider down: a 502 page with the detail and a link back to the start, under a strict CSP", async () => {
@@ -17,7 +18,7 @@ describe("OIDC refusals in a browser", () => {
     expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
     const html = await response.text();
     expect(html).toContain("502 Bad Gateway");
-    expect(html).toContain("the identity provider did not answer at http://127.0.0.1:9");
+    expect(html).toContain(`the identity provider did not answer at ${DOWN_ISSUER}`);
     expect(html).toContain('<a href="/">');
     expect(html).not.toContain("<script");
   });

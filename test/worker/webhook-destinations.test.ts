@@ -1,8 +1,11 @@
 /** Issue #9 item 5: alarm webhooks cannot be aimed at metadata services or internal addresses (SSRF). */
 import { env, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, inject } from "vitest";
 import { call, json } from "./client.ts";
 import { admin, commit, logEntries, putConfig, rejection } from "./config-client.ts";
+
+/** A loopback receiver that is down: a port bound and released. */
+const DOWN_HOOK = `http://127.0.0.1:${inject("closedPort")}/hook`;
 
 const webhook = (url: string, fields: Record<string, string> = {}) => ({ fields, listOps: [{ listPath: "alarms.sinks", key: "noc", fields: { kind: "webhook", url } }] });
 const settled = () => runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => instance.dataPlane().alertsSettled());
@@ -57,10 +60,10 @@ describe("webhook destinations", () => {
   });
 
   it("does not send to a stored sink the allowlist no longer covers, and logs no detail that maps the network", async () => {
-    await commit(webhook("http://127.0.0.1:9/hook", { "alarms.webhookAllowlist": "127.0.0.1" }));
+    await commit(webhook(DOWN_HOOK, { "alarms.webhookAllowlist": "127.0.0.1" }));
     // A sink stored before the rule, or an allowlist edited behind the validator: the delivery still refuses.
     await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => {
-      instance.dataPlane().setAlertSinks([{ name: "noc", kind: "webhook", url: "http://127.0.0.1:9/hook", severityFloor: "major", credential: null }], []);
+      instance.dataPlane().setAlertSinks([{ name: "noc", kind: "webhook", url: DOWN_HOOK, severityFloor: "major", credential: null }], []);
     });
     expect((await call("/api/v1/alarms/test", json("POST", { severity: "critical" }, admin))).status).toBe(200);
     await settled();
@@ -68,7 +71,7 @@ describe("webhook destinations", () => {
   });
 
   it("a failed delivery reads the same whatever the receiver did", async () => {
-    await commit(webhook("http://127.0.0.1:9/hook", { "alarms.webhookAllowlist": "127.0.0.1" }));
+    await commit(webhook(DOWN_HOOK, { "alarms.webhookAllowlist": "127.0.0.1" }));
     await call("/api/v1/alarms/test", json("POST", { severity: "critical" }, admin));
     await settled();
     const [failed] = await logEntries("alarm.sink.failed");
