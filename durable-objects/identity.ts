@@ -637,6 +637,33 @@ export class IdentityStore extends RpcTarget {
     return this.#sql.exec<UserRow>("SELECT * FROM users ORDER BY username").toArray().map((row) => ({ username: row.username, role: row.role, passwordHash: row.password_hash }));
   }
 
+  /**
+   * Re-authenticates a logged-in account before a sensitive change of its own
+   * (ASVS 5.0 V7.5.1: registering a passkey, changing its password): its
+   * current password or a fresh TOTP code. Counted like a login, so a hijacked
+   * session cannot guess the password here faster than at the login.
+   */
+  async reauthenticate(username: string, proof: { currentPassword?: string | undefined; totpCode?: string | undefined }, sourceIp: string): Promise<Outcome<object>> {
+    const now = Date.now();
+    const locked = this.#checkLock(username, sourceIp, now);
+    if (locked) return locked;
+    const user = this.#user(username);
+    if (!user) return refuse("not-found", `no user '${username}'`);
+    this.#countAttempt(username, sourceIp, now);
+    if (proof.totpCode !== undefined) {
+      if (user.totp_secret === null) return this.#failed(username, sourceIp, "totp", "this account has no TOTP authenticator; confirm with the current password");
+      const verified = await verifyTotp(user.totp_secret, proof.totpCode, null, now);
+      const lastStep = this.#user(username)?.totp_last_step ?? null;
+      if (!verified.ok || (lastStep !== null && verified.timeStep <= lastStep)) return this.#failed(username, sourceIp, "totp", "the code is wrong or was used already");
+      this.#sql.exec("UPDATE users SET totp_last_step = ? WHERE username = ?", verified.timeStep, username);
+    } else if (proof.currentPassword === undefined || !(await verifyPassword(proof.currentPassword, user.password_hash))) {
+      return this.#failed(username, sourceIp, "password", "the current password is wrong");
+    }
+    this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
+    this.#sql.exec("DELETE FROM account_failures WHERE username = ?", username);
+    return { ok: true };
+  }
+
   /** Checks an account's current password (its own password change asks for it). */
   async checkPassword(username: string, password: string): Promise<Outcome<object>> {
     const row = this.#user(username);
