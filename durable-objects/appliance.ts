@@ -37,6 +37,9 @@ import { IpsecStore } from "./ipsec.ts";
 import { UpgradeStore } from "./upgrade.ts";
 import type { Profile } from "../simulator/index.ts";
 
+/** Identity events after which an open log stream's credential may no longer hold. */
+const CREDENTIAL_ENDINGS = new Set(["auth.logout", "auth.session.ended", "auth.token.revoked", "auth.user.deleted", "auth.password.changed", "auth.totp.reset"]);
+
 /** The software version the appliance reports. */
 export const SOFTWARE_VERSION = "bngfleet 0.1.0";
 
@@ -96,7 +99,11 @@ export class Appliance extends Server<Env> {
       if (frozen !== null) this.#dataPlane.log("warning", "config.frozen", { operation: meta.operation, actor: meta.actor });
       return frozen;
     });
-    const log = (event: IdentityEvent) => this.#dataPlane.log(event.severity, event.msgId, event.fields);
+    const log = (event: IdentityEvent) => {
+      this.#dataPlane.log(event.severity, event.msgId, event.fields);
+      // A session or token just ended, or an account lost its right: open log streams recheck their credential now.
+      if (CREDENTIAL_ENDINGS.has(event.msgId)) this.#dataPlane.recheckStreams();
+    };
     this.#providers = new ProviderStore(sql);
     this.#passkeys = new PasskeyStore(sql, () => this.#passkeyContext(), log);
     this.#identity = new IdentityStore(sql, this.name, log, this.#passkeys);
@@ -224,6 +231,15 @@ export class Appliance extends Server<Env> {
   /** Sessions, pools, CGN, RADIUS, metrics, logs, alarms, captures and scenario control. */
   dataPlane(): DataPlane {
     return this.#dataPlane;
+  }
+
+  /**
+   * A live log stream for the credential (token or session, by its SHA-256)
+   * that opened it: it ends when that credential stops authenticating
+   * (checked at every keepalive and whenever a session or token ends).
+   */
+  logStream(sinceSeq: number | null, credential: { via: "token" | "session"; sha256: string }, owner: string) {
+    return this.#dataPlane.logStream(sinceSeq, owner, () => this.#identity.authenticate(credential.via, credential.sha256, false) !== null);
   }
 
   /** Accounts, tokens, sessions and the login state machine. */

@@ -169,13 +169,13 @@ export class IdentityStore extends RpcTarget {
 
   // ── per-request authentication ───────────────────────────────────────────
 
-  /** The principal behind a token or session hash, or null; refreshes "last used" at most once a minute. */
-  authenticate(via: "token" | "session", sha256: string): Principal | null {
+  /** The principal behind a token or session hash, or null; refreshes "last used" at most once a minute (unless `touch` is false: a recheck is not a use). */
+  authenticate(via: "token" | "session", sha256: string, touch = true): Principal | null {
     const now = Date.now();
     if (via === "token") {
       const row = this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE sha256 = ?", sha256).toArray()[0];
       if (!row || (row.expires_ms !== null && row.expires_ms <= now)) return null;
-      if (row.last_used_ms === null || now - row.last_used_ms > TOUCH_INTERVAL_MS) {
+      if (touch && (row.last_used_ms === null || now - row.last_used_ms > TOUCH_INTERVAL_MS)) {
         this.#sql.exec("UPDATE tokens SET last_used_ms = ? WHERE id = ?", now, row.id);
       }
       return { via, role: row.role, username: row.source === "api" ? row.created_by : null, tokenId: row.id, tokenName: row.name, csrfToken: null };
@@ -191,7 +191,7 @@ export class IdentityStore extends RpcTarget {
       this.#sql.exec("DELETE FROM sessions WHERE id_sha256 = ?", sha256);
       return null;
     }
-    if (now - row.last_seen_ms > TOUCH_INTERVAL_MS / 2) this.#sql.exec("UPDATE sessions SET last_seen_ms = ? WHERE id_sha256 = ?", now, sha256);
+    if (touch && now - row.last_seen_ms > TOUCH_INTERVAL_MS / 2) this.#sql.exec("UPDATE sessions SET last_seen_ms = ? WHERE id_sha256 = ?", now, sha256);
     return {
       via,
       role: row.role as Role,

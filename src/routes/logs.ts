@@ -1,6 +1,10 @@
 /** Logs: the in-memory ring of log entries, as a tail to poll and as a live SSE stream. */
 import { z } from "zod";
 import { route } from "../http/route.ts";
+import { StatusError } from "../http/problem.ts";
+import { presentedCredential } from "../auth/authenticate.ts";
+import { unwrap } from "../schemas/outcome.ts";
+import { actorName } from "../schemas/principal.ts";
 import { EXTERNAL_LOG_CATALOGUE, LOG_CAPACITY, LOG_CATALOGUE, SEVERITIES } from "../../simulator/index.ts";
 
 const int64 = z.int().min(0).meta({ format: "int64" });
@@ -67,14 +71,20 @@ export const logRoutes = [
     description:
       "One SSE event named `log` per entry (`id:` is its seq, `data:` one JSON LogEntry). Entries newer than `sinceSeq` are replayed first " +
       `(from the ${LOG_CAPACITY.toLocaleString("en")}-entry ring), then a \`: connected\` comment marks the switch to live delivery; ` +
-      "a `: keepalive` comment follows every 15 seconds. Not relayed by the fleet proxy. The msgId catalogue is in the description of GET /api/v1/logs/tail.",
+      "a `: keepalive` comment follows every 15 seconds. Not relayed by the fleet proxy. The msgId catalogue is in the description of GET /api/v1/logs/tail.\n\n" +
+      "A stream lasts as long as the credential that opened it: at logout, when the session is ended or expires, or when the token is revoked or expires, " +
+      "it ends with `event: closed` (checked at once for logouts and revocations, and at every keepalive). Each account or token may hold 4 streams (429 beyond). " +
+      "A reader more than 1,000 live entries behind is disconnected with `event: overflow` whose data names `resumeFromSeq`: reconnect with it as `sinceSeq`.",
     query: StreamQuery,
     response: { description: "an endless `text/event-stream`", contentType: "text/event-stream" },
+    errors: [429],
     handle: async (ctx) => {
       const headers = { "content-type": "text/event-stream", "cache-control": "no-store" };
       // HEAD drops the body unread, which would leave the appliance feeding a stream nobody cancels.
       if (ctx.request.method === "HEAD") return new Response(null, { headers });
-      const stream = await ctx.appliance.stub.dataPlane().logStream(ctx.query.sinceSeq ?? null);
+      const credential = await presentedCredential(ctx.request);
+      if (!credential) throw new StatusError(401, "a bearer token or session cookie is required");
+      const { stream } = unwrap(await ctx.appliance.stub.logStream(ctx.query.sinceSeq ?? null, credential, actorName(ctx.principal!)));
       // Returned as is: the object's stream flows through the Worker chunk by chunk, never buffered.
       return new Response(stream, { headers });
     },
