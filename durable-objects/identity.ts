@@ -6,7 +6,7 @@
  * read-check-write steps of lockout and code replay are atomic.
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { Role } from "../src/auth/roles.ts";
+import { ROLES, type Role } from "../src/auth/roles.ts";
 import type { BrowserSessionRecord, LoginResponse, TokenRecord, UserRecord } from "../src/routes/auth/schemas.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { Principal } from "../src/schemas/principal.ts";
@@ -548,6 +548,25 @@ export class IdentityStore extends RpcTarget {
     this.#sql.exec("DELETE FROM tokens WHERE id = ?", id);
     this.#emit({ severity: "notice", msgId: "auth.token.revoked", fields: { tokenId: id, name: row.name, by } });
     return { ok: true };
+  }
+
+  /**
+   * Revokes the API tokens an account created: all of them (`aboveRole`
+   * null, the account's deletion), or those whose role outranks the
+   * account's new one (its demotion). Answers how many were revoked.
+   */
+  revokeTokensOf(username: string, aboveRole: Role | null, by: string): number {
+    const rank = (role: Role) => ROLES.indexOf(role);
+    const rows = this.#sql
+      // Tokens record their creator as the acting principal's name (`user:<account>`).
+      .exec<TokenRow>("SELECT * FROM tokens WHERE source = 'api' AND created_by IN (?, ?)", username, `user:${username}`)
+      .toArray()
+      .filter((row) => aboveRole === null || rank(row.role) > rank(aboveRole));
+    for (const row of rows) {
+      this.#sql.exec("DELETE FROM tokens WHERE id = ?", row.id);
+      this.#emit({ severity: "notice", msgId: "auth.token.revoked", fields: { tokenId: row.id, name: row.name, by, reason: aboveRole === null ? "creator deleted" : "creator demoted" } });
+    }
+    return rows.length;
   }
 
   #tokenRow(id: string): TokenRow | undefined {
