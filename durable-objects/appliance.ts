@@ -35,6 +35,7 @@ import { IPSEC_KEYS, ROUTING_KEYS } from "../src/config/routing.ts";
 import { RoutingStore } from "./routing.ts";
 import { IpsecStore } from "./ipsec.ts";
 import { UpgradeStore } from "./upgrade.ts";
+import { AuditTrail } from "./audit.ts";
 import type { Profile } from "../simulator/index.ts";
 
 /** Identity events after which an open log stream's credential may no longer hold. */
@@ -75,6 +76,7 @@ export class Appliance extends Server<Env> {
   #routing!: RoutingStore;
   #ipsec!: IpsecStore;
   #upgrade!: UpgradeStore;
+  #audit!: AuditTrail;
   /** The configuration version the running data plane booted with (restart-only keys committed later are pending). */
   #bootConfigVersion = 0;
   /** `webUi.peers` as they were when the object started (the key applies at restart). */
@@ -126,6 +128,8 @@ export class Appliance extends Server<Env> {
     const built = profileWithCgn(shipped, this.#config.cgnSection());
     const profile = built.ok ? built.profile : { ...shipped, cgn: { ...shipped.cgn, groups: [] } };
     this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist());
+    this.#audit = new AuditTrail(sql);
+    this.#dataPlane.watchLog((entry) => this.#audit.observe(entry));
     // The pools, RADIUS servers and local subscriber table as configured now (a restored snapshot already
     // holds them: then nothing changes). Pools first: local subscribers' static addresses are placed in them.
     this.#dataPlane.setPools(poolSettingsOf(this.#config.items(POOLS_LIST)));
@@ -240,6 +244,11 @@ export class Appliance extends Server<Env> {
    */
   logStream(sinceSeq: number | null, credential: { via: "token" | "session"; sha256: string }, owner: string) {
     return this.#dataPlane.logStream(sinceSeq, owner, () => this.#identity.authenticate(credential.via, credential.sha256, false) !== null);
+  }
+
+  /** The audit trail (durable-objects/audit.ts): the newest `count` entries, or those after `sinceSeq`. */
+  auditTail(count: number, sinceSeq: number | null) {
+    return this.#audit.tail(count, sinceSeq);
   }
 
   /** Accounts, tokens, sessions and the login state machine. */

@@ -269,6 +269,11 @@ export class DataPlane extends RpcTarget {
 
   /** The routes live sessions put in a VRF's table, for the routing store. */
   /** Runs a control-plane watcher's sample now and after every 10 s step; the sink logs and raises alarms in this data plane. */
+  /** Calls `listener` with every log entry as it is appended (the audit trail keeps its own copy of some). */
+  watchLog(listener: (entry: LogEntry) => void): void {
+    this.#gateway.onLog(listener);
+  }
+
   watchSteps(sample: (sink: WatchSink) => void): void {
     const sink: WatchSink = {
       log: (severity, msgId, fields) => this.log(severity, msgId, fields),

@@ -28,7 +28,15 @@ const LogTail = z
 
 const sinceSeq = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional();
 
+const AUDIT_DESCRIPTION =
+  "`source=audit` reads the audit trail instead of the ring: the security-relevant entries in the same LogEntry form, kept in the appliance's storage " +
+  "apart from the ring (logins and logouts, ended sessions, token, user, password, TOTP and passkey changes, unlocks, configuration commits, refusals " +
+  "and freezes, scenario actions and every `audit.*` act). Events an anonymous caller can cause (failed logins, lockouts, refused OIDC callbacks) are " +
+  "in the ring only, so no amount of them can push an audit entry out. The trail keeps the newest 100,000 entries and survives restarts; its `seq` " +
+  "and `lastSeq` are the trail's own sequence, not the ring's.";
+
 const TailQuery = z.object({
+  source: z.enum(["ring", "audit"]).default("ring").meta({ description: "`ring` (default): the log ring; `audit`: the audit trail (see the description)" }),
   count: z.coerce.number().int().default(100).transform((n) => Math.min(1000, Math.max(1, n))).meta({ description: "default 100, clamped to 1-1000" }),
   sinceSeq: sinceSeq.meta({ description: "int64; only entries with a greater seq, oldest first (up to `count`)" }),
 });
@@ -57,11 +65,17 @@ export const logRoutes = [
     section: "Logs",
     summary: "The newest log entries, or those after `sinceSeq`, oldest first",
     description:
-      "Without `sinceSeq`: the most recent `count` entries. With it: up to `count` entries with a greater seq. Poll by echoing the previous `lastSeq`.\n\n" + CATALOGUE,
+      "Without `sinceSeq`: the most recent `count` entries. With it: up to `count` entries with a greater seq. Poll by echoing the previous `lastSeq`.\n\n" +
+      AUDIT_DESCRIPTION +
+      "\n\n" +
+      CATALOGUE,
     fp: true,
     query: TailQuery,
     response: { description: "LogTail", schema: LogTail },
-    handle: (ctx) => ctx.appliance.stub.dataPlane().logTail(ctx.query.count, ctx.query.sinceSeq ?? null),
+    handle: (ctx) =>
+      ctx.query.source === "audit"
+        ? ctx.appliance.stub.auditTail(ctx.query.count, ctx.query.sinceSeq ?? null)
+        : ctx.appliance.stub.dataPlane().logTail(ctx.query.count, ctx.query.sinceSeq ?? null),
   }),
   route({
     method: "GET",

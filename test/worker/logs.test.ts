@@ -208,3 +208,19 @@ describe("log stream lifetime", () => {
     expect(delivered.at(-1)).toBe(resumeFromSeq);
   });
 });
+
+describe("audit trail", () => {
+  it("keeps a token's creation after anonymous failures have pushed it out of the log ring, and holds none of them", async () => {
+    await call("/api/v1/auth/tokens", json("POST", { name: "audited", role: "read-only" }, admin));
+    await runInDurableObject(env.Appliance.getByName("edge-1"), (instance: Appliance) => {
+      // What 10,001 failed anonymous logins write to the ring (the ring holds 10,000).
+      for (let i = 0; i < 10_001; i++) instance.dataPlane().log("warning", "auth.login.failed", { username: `unknown:${i}`, sourceIp: "192.0.2.1", factor: "password", failures: 1 });
+    });
+    const ring = await get<Tail>("/api/v1/logs/tail?count=1000");
+    expect(ring.entries.some((e) => e.msgId === "auth.token.created")).toBe(false);
+    const audit = await get<Tail>("/api/v1/logs/tail?source=audit&count=1000");
+    expect(audit.entries.filter((e) => e.msgId === "auth.token.created").map((e) => e.fields.name)).toEqual(["audited"]);
+    expect(audit.entries.filter((e) => e.msgId === "auth.login.failed")).toEqual([]);
+    expect(audit.lastSeq).toBe(audit.entries.at(-1)!.seq);
+  });
+});
