@@ -564,7 +564,7 @@ export class IdentityStore extends RpcTarget {
       .filter((row) => aboveRole === null || rank(row.role) > rank(aboveRole));
     for (const row of rows) {
       this.#sql.exec("DELETE FROM tokens WHERE id = ?", row.id);
-      this.#emit({ severity: "notice", msgId: "auth.token.revoked", fields: { tokenId: row.id, name: row.name, by, reason: aboveRole === null ? "creator deleted" : "creator demoted" } });
+      this.#emit({ severity: "notice", msgId: "auth.token.revoked", fields: { tokenId: row.id, name: row.name, by } });
     }
     return rows.length;
   }
