@@ -12,11 +12,13 @@ import { launchFleet, type RunningFleet } from "./launcher.ts";
 
 const PORT_BASE = 24443;
 const base = `https://127.0.0.1:${PORT_BASE}`;
+const ADMIN_PASSWORD = "browser-admin-password";
 let fleet: RunningFleet;
 let browser: Browser;
 
 beforeAll(async () => {
-  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_FRESH: "1" }, [PORT_BASE]);
+  // A chosen password: with the development default the session could only change it (README, "Logging in").
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_ADMIN_PASSWORD: ADMIN_PASSWORD, BNG_FRESH: "1" }, [PORT_BASE]);
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     // As root, without a GPU, and without the background traffic a closed network refuses.
@@ -38,11 +40,12 @@ describe("the API reference in a browser", () => {
 
     await page.goto(`${base}/api/v1/system/health`);
     const challenge = await page.evaluate(
-      async () =>
-        (await (await fetch("/api/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "bngfleet-admin" }) })).json()) as {
+      async (password) =>
+        (await (await fetch("/api/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password }) })).json()) as {
           secret: string;
           enrolmentToken: string;
         },
+      ADMIN_PASSWORD,
     );
     const code = execFileSync("oathtool", ["--totp", "-b", challenge.secret], { encoding: "utf8" }).trim();
     const enrolled = await page.evaluate(
