@@ -36,8 +36,12 @@ import { RoutingStore } from "./routing.ts";
 import { IpsecStore } from "./ipsec.ts";
 import { UpgradeStore } from "./upgrade.ts";
 import { AcmeStore } from "./acme.ts";
+import { AuditTrail } from "./audit.ts";
 import type { Profile } from "../simulator/index.ts";
 import type { ScrapeState } from "../src/metrics/families.ts";
+
+/** Identity events after which an open log stream's credential may no longer hold. */
+const CREDENTIAL_ENDINGS = new Set(["auth.logout", "auth.session.ended", "auth.token.revoked", "auth.user.deleted", "auth.password.changed", "auth.totp.reset"]);
 
 /** The software version the appliance reports. */
 export const SOFTWARE_VERSION = "bngfleet 0.1.0";
@@ -75,6 +79,7 @@ export class Appliance extends Server<Env> {
   #ipsec!: IpsecStore;
   #upgrade!: UpgradeStore;
   #acme!: AcmeStore;
+  #audit!: AuditTrail;
   /** The configuration version the running data plane booted with (restart-only keys committed later are pending). */
   #bootConfigVersion = 0;
   /** `webUi.peers` as they were when the object started (the key applies at restart). */
@@ -99,7 +104,11 @@ export class Appliance extends Server<Env> {
       if (frozen !== null) this.#dataPlane.log("warning", "config.frozen", { operation: meta.operation, actor: meta.actor });
       return frozen;
     });
-    const log = (event: IdentityEvent) => this.#dataPlane.log(event.severity, event.msgId, event.fields);
+    const log = (event: IdentityEvent) => {
+      this.#dataPlane.log(event.severity, event.msgId, event.fields);
+      // A session or token just ended, or an account lost its right: open log streams recheck their credential now.
+      if (CREDENTIAL_ENDINGS.has(event.msgId)) this.#dataPlane.recheckStreams();
+    };
     // Identity is created below; the provider store reaches it only when a provider changes.
     this.#providers = new ProviderStore(sql, (provider, reason) => void this.#identity.endProviderSessions(provider, reason));
     this.#passkeys = new PasskeyStore(sql, () => this.#passkeyContext(), log);
@@ -123,6 +132,8 @@ export class Appliance extends Server<Env> {
     const built = profileWithCgn(shipped, this.#config.cgnSection());
     const profile = built.ok ? built.profile : { ...shipped, cgn: { ...shipped.cgn, groups: [] } };
     this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist());
+    this.#audit = new AuditTrail(sql);
+    this.#dataPlane.watchLog((entry) => this.#audit.observe(entry));
     // The pools, RADIUS servers and local subscriber table as configured now (a restored snapshot already
     // holds them: then nothing changes). Pools first: local subscribers' static addresses are placed in them.
     this.#dataPlane.setPools(poolSettingsOf(this.#config.items(POOLS_LIST)));
@@ -247,6 +258,20 @@ export class Appliance extends Server<Env> {
   /** Sessions, pools, CGN, RADIUS, metrics, logs, alarms, captures and scenario control. */
   dataPlane(): DataPlane {
     return this.#dataPlane;
+  }
+
+  /**
+   * A live log stream for the credential (token or session, by its SHA-256)
+   * that opened it: it ends when that credential stops authenticating
+   * (checked at every keepalive and whenever a session or token ends).
+   */
+  logStream(sinceSeq: number | null, credential: { via: "token" | "session"; sha256: string }, owner: string) {
+    return this.#dataPlane.logStream(sinceSeq, owner, () => this.#identity.authenticate(credential.via, credential.sha256, false) !== null);
+  }
+
+  /** The audit trail (durable-objects/audit.ts): the newest `count` entries, or those after `sinceSeq`. */
+  auditTail(count: number, sinceSeq: number | null) {
+    return this.#audit.tail(count, sinceSeq);
   }
 
   /** Accounts, tokens, sessions and the login state machine. */

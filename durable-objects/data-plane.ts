@@ -42,6 +42,10 @@ export const TICK_MS = 10_000;
 const PERSIST_EVERY_MS = 60_000;
 /** After a restart, at most this much missed time is simulated; the rest is skipped (the appliance was off). */
 const CATCH_UP_SUB_STEPS = 30;
+/** Open log streams per owner (account or token) at most. */
+export const STREAMS_PER_OWNER = 4;
+/** Live log entries a stream's reader may fall behind before it is disconnected (`event: overflow`). */
+export const STREAM_LAG_MAX = 1000;
 /** The SSE keepalive comment interval (spec: one every 15 seconds). */
 export const KEEPALIVE_MS = 15_000;
 
@@ -68,6 +72,10 @@ export class DataPlane extends RpcTarget {
   #rebooted = false;
 
   /** Opens the data plane: restores the last snapshot, or starts a fresh appliance from its seed. */
+  /** Open log streams: their owner, and how to recheck their credential. */
+  readonly #streams = new Map<number, { owner: string; recheck: () => void }>();
+  #streamSeq = 0;
+
   constructor(sql: SqlStorage, appliance: string, profile: Profile, seed: number, captureAllowlist: string[]) {
     super();
     this.#sql = sql;
@@ -261,6 +269,11 @@ export class DataPlane extends RpcTarget {
 
   /** The routes live sessions put in a VRF's table, for the routing store. */
   /** Runs a control-plane watcher's sample now and after every 10 s step; the sink logs and raises alarms in this data plane. */
+  /** Calls `listener` with every log entry as it is appended (the audit trail keeps its own copy of some). */
+  watchLog(listener: (entry: LogEntry) => void): void {
+    this.#gateway.onLog(listener);
+  }
+
   watchSteps(sample: (sink: WatchSink) => void): void {
     const sink: WatchSink = {
       log: (severity, msgId, fields) => this.log(severity, msgId, fields),
@@ -407,38 +420,90 @@ export class DataPlane extends RpcTarget {
   /**
    * The SSE log stream: replays entries newer than `sinceSeq`, then sends each
    * new entry as an event named `log`, and a `: keepalive` comment every 15 s.
+   * A stream lives only as long as the credential that opened it: it is
+   * rechecked at every keepalive and whenever credentials change
+   * (`recheckStreams`), and the stream ends with an `event: closed` once the
+   * credential is gone. A reader that falls more than `STREAM_LAG_MAX` live
+   * entries behind is disconnected with an `event: overflow` naming the seq
+   * to resume from, so a stalled reader never makes the object queue without
+   * bound. Each owner (account or token) holds at most `STREAMS_PER_OWNER`.
    */
-  logStream(sinceSeq: number | null): ReadableStream<Uint8Array> {
-    let unsubscribe = () => {};
+  logStream(sinceSeq: number | null, owner: string, stillValid: () => boolean): Outcome<{ stream: ReadableStream<Uint8Array> }> {
+    const open = [...this.#streams.values()].filter((s) => s.owner === owner).length;
+    if (open >= STREAMS_PER_OWNER) return refuse("throttled", `${owner} already has ${STREAMS_PER_OWNER} open log streams; close one first`, { retryAfterSeconds: KEEPALIVE_MS / 1000 });
+    const id = ++this.#streamSeq;
     let keepalive: ReturnType<typeof setInterval> | undefined;
+    let unsubscribe = () => {};
+    let lastSent = sinceSeq ?? this.#gateway.lastSeq;
+    let replayed = 0;
+    let ended = false;
     const event = (entry: LogEntry) => encoder.encode(`id: ${entry.seq}\nevent: log\ndata: ${JSON.stringify(entry)}\n\n`);
-    return new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        const send = (chunk: Uint8Array) => {
-          try {
-            controller.enqueue(chunk);
-          } catch {
-            unsubscribe();
-            clearInterval(keepalive);
+    const stop = () => {
+      ended = true;
+      unsubscribe();
+      clearInterval(keepalive);
+      this.#streams.delete(id);
+    };
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          const end = (name: string, data: Record<string, unknown>) => {
+            if (ended) return;
+            stop();
+            try {
+              controller.enqueue(encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`));
+              controller.close();
+            } catch {
+              // The reader has gone already.
+            }
+          };
+          const send = (chunk: Uint8Array) => {
+            if (ended) return;
+            try {
+              controller.enqueue(chunk);
+            } catch {
+              stop();
+            }
+          };
+          const live = (entry: LogEntry) => {
+            // The queue beyond the replay: a reader this far behind is not keeping up.
+            if ((controller.desiredSize ?? 0) < -(replayed + STREAM_LAG_MAX)) return end("overflow", { reason: "the reader fell behind", resumeFromSeq: lastSent });
+            send(event(entry));
+            lastSent = entry.seq;
+          };
+          let cursor = sinceSeq ?? this.#gateway.lastSeq;
+          // Replay in pages of the tail's maximum until caught up (bounded by the ring).
+          for (;;) {
+            const page = this.#gateway.logTail({ count: 1000, sinceSeq: cursor });
+            for (const entry of page.entries) {
+              send(event(entry));
+              lastSent = entry.seq;
+            }
+            replayed += page.entries.length;
+            if (page.entries.length < 1000) break;
+            cursor = page.entries[page.entries.length - 1]!.seq;
           }
-        };
-        let cursor = sinceSeq ?? this.#gateway.lastSeq;
-        // Replay in pages of the tail's maximum until caught up.
-        for (;;) {
-          const page = this.#gateway.logTail({ count: 1000, sinceSeq: cursor });
-          for (const entry of page.entries) send(event(entry));
-          if (page.entries.length < 1000) break;
-          cursor = page.entries[page.entries.length - 1]!.seq;
-        }
-        send(encoder.encode(": connected\n\n"));
-        unsubscribe = this.#gateway.onLog((entry) => send(event(entry)));
-        keepalive = setInterval(() => send(encoder.encode(": keepalive\n\n")), KEEPALIVE_MS);
+          send(encoder.encode(": connected\n\n"));
+          unsubscribe = this.#gateway.onLog(live);
+          const recheck = () => {
+            if (!stillValid()) end("closed", { reason: "the credential that opened this stream has ended (logout, revocation, expiry)" });
+          };
+          keepalive = setInterval(() => {
+            recheck();
+            send(encoder.encode(": keepalive\n\n"));
+          }, KEEPALIVE_MS);
+          this.#streams.set(id, { owner, recheck });
+        },
+        cancel: stop,
       },
-      cancel: () => {
-        unsubscribe();
-        clearInterval(keepalive);
-      },
-    });
+      new CountQueuingStrategy({ highWaterMark: 0 }),
+    );
+    return { ok: true, stream };
+  }
+
+  /** Rechecks every open log stream's credential now (called when a session or token ends). */
+  recheckStreams(): void {
+    for (const stream of [...this.#streams.values()]) stream.recheck();
   }
 
   // ── alarms ───────────────────────────────────────────────────────────────

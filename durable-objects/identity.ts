@@ -6,7 +6,7 @@
  * read-check-write steps of lockout and code replay are atomic.
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { Role } from "../src/auth/roles.ts";
+import { ROLES, type Role } from "../src/auth/roles.ts";
 import type { BrowserSessionRecord, LoginResponse, TokenRecord, UserRecord } from "../src/routes/auth/schemas.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { Principal } from "../src/schemas/principal.ts";
@@ -169,13 +169,13 @@ export class IdentityStore extends RpcTarget {
 
   // ── per-request authentication ───────────────────────────────────────────
 
-  /** The principal behind a token or session hash, or null; refreshes "last used" at most once a minute. */
-  authenticate(via: "token" | "session", sha256: string): Principal | null {
+  /** The principal behind a token or session hash, or null; refreshes "last used" at most once a minute (unless `touch` is false: a recheck is not a use). */
+  authenticate(via: "token" | "session", sha256: string, touch = true): Principal | null {
     const now = Date.now();
     if (via === "token") {
       const row = this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE sha256 = ?", sha256).toArray()[0];
       if (!row || (row.expires_ms !== null && row.expires_ms <= now)) return null;
-      if (row.last_used_ms === null || now - row.last_used_ms > TOUCH_INTERVAL_MS) {
+      if (touch && (row.last_used_ms === null || now - row.last_used_ms > TOUCH_INTERVAL_MS)) {
         this.#sql.exec("UPDATE tokens SET last_used_ms = ? WHERE id = ?", now, row.id);
       }
       return { via, role: row.role, username: row.source === "api" ? row.created_by : null, tokenId: row.id, tokenName: row.name, csrfToken: null };
@@ -191,7 +191,7 @@ export class IdentityStore extends RpcTarget {
       this.#sql.exec("DELETE FROM sessions WHERE id_sha256 = ?", sha256);
       return null;
     }
-    if (now - row.last_seen_ms > TOUCH_INTERVAL_MS / 2) this.#sql.exec("UPDATE sessions SET last_seen_ms = ? WHERE id_sha256 = ?", now, sha256);
+    if (touch && now - row.last_seen_ms > TOUCH_INTERVAL_MS / 2) this.#sql.exec("UPDATE sessions SET last_seen_ms = ? WHERE id_sha256 = ?", now, sha256);
     return {
       via,
       role: row.role as Role,
@@ -557,6 +557,25 @@ export class IdentityStore extends RpcTarget {
     return { ok: true };
   }
 
+  /**
+   * Revokes the API tokens an account created: all of them (`aboveRole`
+   * null, the account's deletion), or those whose role outranks the
+   * account's new one (its demotion). Answers how many were revoked.
+   */
+  revokeTokensOf(username: string, aboveRole: Role | null, by: string): number {
+    const rank = (role: Role) => ROLES.indexOf(role);
+    const rows = this.#sql
+      // Tokens record their creator as the acting principal's name (`user:<account>`).
+      .exec<TokenRow>("SELECT * FROM tokens WHERE source = 'api' AND created_by IN (?, ?)", username, `user:${username}`)
+      .toArray()
+      .filter((row) => aboveRole === null || rank(row.role) > rank(aboveRole));
+    for (const row of rows) {
+      this.#sql.exec("DELETE FROM tokens WHERE id = ?", row.id);
+      this.#emit({ severity: "notice", msgId: "auth.token.revoked", fields: { tokenId: row.id, name: row.name, by } });
+    }
+    return rows.length;
+  }
+
   #tokenRow(id: string): TokenRow | undefined {
     return this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE id = ?", id).toArray()[0];
   }
@@ -642,6 +661,33 @@ export class IdentityStore extends RpcTarget {
    */
   storedAccounts(): { username: string; role: Role; passwordHash: string }[] {
     return this.#sql.exec<UserRow>("SELECT * FROM users ORDER BY username").toArray().map((row) => ({ username: row.username, role: row.role, passwordHash: row.password_hash }));
+  }
+
+  /**
+   * Re-authenticates a logged-in account before a sensitive change of its own
+   * (ASVS 5.0 V7.5.1: registering a passkey, changing its password): its
+   * current password or a fresh TOTP code. Counted like a login, so a hijacked
+   * session cannot guess the password here faster than at the login.
+   */
+  async reauthenticate(username: string, proof: { currentPassword?: string | undefined; totpCode?: string | undefined }, sourceIp: string): Promise<Outcome<object>> {
+    const now = Date.now();
+    const locked = this.#checkLock(username, sourceIp, now);
+    if (locked) return locked;
+    const user = this.#user(username);
+    if (!user) return refuse("not-found", `no user '${username}'`);
+    this.#countAttempt(username, sourceIp, now);
+    if (proof.totpCode !== undefined) {
+      if (user.totp_secret === null) return this.#failed(username, sourceIp, "totp", "this account has no TOTP authenticator; confirm with the current password");
+      const verified = await verifyTotp(user.totp_secret, proof.totpCode, null, now);
+      const lastStep = this.#user(username)?.totp_last_step ?? null;
+      if (!verified.ok || (lastStep !== null && verified.timeStep <= lastStep)) return this.#failed(username, sourceIp, "totp", "the code is wrong or was used already");
+      this.#sql.exec("UPDATE users SET totp_last_step = ? WHERE username = ?", verified.timeStep, username);
+    } else if (proof.currentPassword === undefined || !(await verifyPassword(proof.currentPassword, user.password_hash))) {
+      return this.#failed(username, sourceIp, "password", "the current password is wrong");
+    }
+    this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
+    this.#sql.exec("DELETE FROM account_failures WHERE username = ?", username);
+    return { ok: true };
   }
 
   /** Checks an account's current password (its own password change asks for it). */

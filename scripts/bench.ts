@@ -20,7 +20,7 @@ import { Gateway, parseProfile } from "../simulator/index.ts";
 import { launchFleet } from "../test/e2e/launcher.ts";
 
 const PORT = 21443;
-const TOKEN = "bngtok_" + "Bench".repeat(7) + "X";
+const TOKEN = "bngtok_" + "Bench".repeat(6) + "3QqMB3"; // well-formed: the checksum is CRC-32 in base62
 const base = `http://127.0.0.1:${PORT}`;
 const auth = { authorization: `Bearer ${TOKEN}` };
 const CONCURRENCY = 10;

@@ -27,8 +27,11 @@ export type Frontend = {
   close(): Promise<void>;
 };
 
-/** Headers that belong to one connection (RFC 9110 §7.6.1) and are not relayed; the peer header is ours to set. */
-const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", PEER_ADDRESS_HEADER]);
+/**
+ * Headers that belong to one connection (RFC 9110 §7.6.1) and are not relayed; `expect` is answered by this
+ * listener already (Node sends the 100 Continue); the peer header is ours to set.
+ */
+const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect", PEER_ADDRESS_HEADER]);
 /**
  * After the appliance has answered a request whose body is still arriving
  * (a 413 for an oversized upload), the rest is read and dropped, so a client

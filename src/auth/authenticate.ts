@@ -63,3 +63,11 @@ async function resolve(route: Route, request: Request, appliance: ApplianceConte
   }
   throw unauthorized(route.credentials === "bearer" ? "a bearer token is required" : "a bearer token or session cookie is required");
 }
+
+/** The SHA-256 of the credential a request presented (bearer token first, as `resolve` reads it), for rechecking it later. */
+export async function presentedCredential(request: Request): Promise<{ via: "token" | "session"; sha256: string } | null> {
+  const token = /^Bearer +(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  if (token) return { via: "token", sha256: await sha256Hex(token) };
+  const sessionId = readSessionCookie(request.headers.get("cookie"));
+  return sessionId === null ? null : { via: "session", sha256: await sha256Hex(sessionId) };
+}

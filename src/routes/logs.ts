@@ -1,6 +1,10 @@
 /** Logs: the in-memory ring of log entries, as a tail to poll and as a live SSE stream. */
 import { z } from "zod";
 import { route } from "../http/route.ts";
+import { StatusError } from "../http/problem.ts";
+import { presentedCredential } from "../auth/authenticate.ts";
+import { unwrap } from "../schemas/outcome.ts";
+import { actorName } from "../schemas/principal.ts";
 import { EXTERNAL_LOG_CATALOGUE, LOG_CAPACITY, LOG_CATALOGUE, SEVERITIES } from "../../simulator/index.ts";
 
 const int64 = z.int().min(0).meta({ format: "int64" });
@@ -24,7 +28,15 @@ export const LogTail = z
 
 const sinceSeq = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional();
 
+const AUDIT_DESCRIPTION =
+  "`source=audit` reads the audit trail instead of the ring: the security-relevant entries in the same LogEntry form, kept in the appliance's storage " +
+  "apart from the ring (logins and logouts, ended sessions, token, user, password, TOTP and passkey changes, unlocks, configuration commits, refusals " +
+  "and freezes, scenario actions and every `audit.*` act). Events an anonymous caller can cause (failed logins, lockouts, refused OIDC callbacks) are " +
+  "in the ring only, so no amount of them can push an audit entry out. The trail keeps the newest 100,000 entries and survives restarts; its `seq` " +
+  "and `lastSeq` are the trail's own sequence, not the ring's.";
+
 const TailQuery = z.object({
+  source: z.enum(["ring", "audit"]).default("ring").meta({ description: "`ring` (default): the log ring; `audit`: the audit trail (see the description)" }),
   count: z.coerce.number().int().default(100).transform((n) => Math.min(1000, Math.max(1, n))).meta({ description: "default 100, clamped to 1-1000" }),
   sinceSeq: sinceSeq.meta({ description: "int64; only entries with a greater seq, oldest first (up to `count`)" }),
 });
@@ -53,11 +65,17 @@ export const logRoutes = [
     section: "Logs",
     summary: "The newest log entries, or those after `sinceSeq`, oldest first",
     description:
-      "Without `sinceSeq`: the most recent `count` entries. With it: up to `count` entries with a greater seq. Poll by echoing the previous `lastSeq`.\n\n" + CATALOGUE,
+      "Without `sinceSeq`: the most recent `count` entries. With it: up to `count` entries with a greater seq. Poll by echoing the previous `lastSeq`.\n\n" +
+      AUDIT_DESCRIPTION +
+      "\n\n" +
+      CATALOGUE,
     fp: true,
     query: TailQuery,
     response: { description: "LogTail", schema: LogTail },
-    handle: (ctx) => ctx.appliance.stub.dataPlane().logTail(ctx.query.count, ctx.query.sinceSeq ?? null),
+    handle: (ctx) =>
+      ctx.query.source === "audit"
+        ? ctx.appliance.stub.auditTail(ctx.query.count, ctx.query.sinceSeq ?? null)
+        : ctx.appliance.stub.dataPlane().logTail(ctx.query.count, ctx.query.sinceSeq ?? null),
   }),
   route({
     method: "GET",
@@ -67,14 +85,20 @@ export const logRoutes = [
     description:
       "One SSE event named `log` per entry (`id:` is its seq, `data:` one JSON LogEntry). Entries newer than `sinceSeq` are replayed first " +
       `(from the ${LOG_CAPACITY.toLocaleString("en")}-entry ring), then a \`: connected\` comment marks the switch to live delivery; ` +
-      "a `: keepalive` comment follows every 15 seconds. Not relayed by the fleet proxy. The msgId catalogue is in the description of GET /api/v1/logs/tail.",
+      "a `: keepalive` comment follows every 15 seconds. Not relayed by the fleet proxy. The msgId catalogue is in the description of GET /api/v1/logs/tail.\n\n" +
+      "A stream lasts as long as the credential that opened it: at logout, when the session is ended or expires, or when the token is revoked or expires, " +
+      "it ends with `event: closed` (checked at once for logouts and revocations, and at every keepalive). Each account or token may hold 4 streams (429 beyond). " +
+      "A reader more than 1,000 live entries behind is disconnected with `event: overflow` whose data names `resumeFromSeq`: reconnect with it as `sinceSeq`.",
     query: StreamQuery,
     response: { description: "an endless `text/event-stream`", contentType: "text/event-stream" },
+    errors: [429],
     handle: async (ctx) => {
       const headers = { "content-type": "text/event-stream", "cache-control": "no-store" };
       // HEAD drops the body unread, which would leave the appliance feeding a stream nobody cancels.
       if (ctx.request.method === "HEAD") return new Response(null, { headers });
-      const stream = await ctx.appliance.stub.dataPlane().logStream(ctx.query.sinceSeq ?? null);
+      const credential = await presentedCredential(ctx.request);
+      if (!credential) throw new StatusError(401, "a bearer token or session cookie is required");
+      const { stream } = unwrap(await ctx.appliance.stub.logStream(ctx.query.sinceSeq ?? null, credential, actorName(ctx.principal!)));
       // Returned as is: the object's stream flows through the Worker chunk by chunk, never buffered.
       return new Response(stream, { headers });
     },

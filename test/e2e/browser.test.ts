@@ -11,14 +11,14 @@ import { SECTIONS, UNCOUNTED_SECTIONS } from "../../src/http/route.ts";
 import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
 const PORT_BASE = await freePortBase(1);
-const ADMIN_PASSWORD = "docs-admin-password";
 const base = `https://127.0.0.1:${PORT_BASE}`;
+const ADMIN_PASSWORD = "browser-admin-password";
 let fleet: RunningFleet;
 let browser: Browser;
 
 beforeAll(async () => {
-  // A password of its own: a session signed in with the published development default may only change it.
-  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_FRESH: "1", BNG_ADMIN_PASSWORD: ADMIN_PASSWORD }, [PORT_BASE]);
+  // A chosen password: with the development default the session could only change it (README, "Logging in").
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_ADMIN_PASSWORD: ADMIN_PASSWORD, BNG_FRESH: "1" }, [PORT_BASE]);
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     // As root, without a GPU, and without the background traffic a closed network refuses.

@@ -1,5 +1,7 @@
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, json, tokenWithRole } from "./client.ts";
+import type { Appliance } from "../../durable-objects/appliance.ts";
+import { ADMIN_PASSWORD, call, enrolAndLogin, json, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scenario } from "./helpers.ts";
 
 type Entry = { seq: number; timestamp: string; severity: string; msgId: string; fields: Record<string, unknown> };
@@ -148,5 +150,96 @@ describe("log stream", () => {
 
   it("is local to its appliance: the fleet proxy refuses it", async () => {
     expect((await call("/api/v1/fleet/edge-2/logs/stream", { headers: admin })).status).toBe(403);
+  });
+});
+
+describe("log stream lifetime", () => {
+  /** Reads a stream to its end (or until `limit` characters), returning the text. */
+  async function readToEnd(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
+    const decoder = new TextDecoder();
+    let text = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return text;
+      text += decoder.decode(value, { stream: true });
+    }
+  }
+
+  it("ends with `event: closed` when the token that opened it is revoked", async () => {
+    const token = await tokenWithRole("read-only", "watcher");
+    const response = await call("/api/v1/logs/stream", { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    await readUntil(reader, (text) => text.includes(": connected\n\n"));
+    const tokens = await get<{ items: { id: string; name: string }[] }>("/api/v1/auth/tokens");
+    const id = tokens.items.find((t) => t.name === "watcher")!.id;
+    expect((await call(`/api/v1/auth/tokens/${id}`, { method: "DELETE", headers: admin })).status).toBe(200);
+    const rest = await readToEnd(reader);
+    expect(rest).toContain("event: closed\n");
+  });
+
+  it("ends with `event: closed` at logout of the session that opened it", async () => {
+    const session = await enrolAndLogin("admin", ADMIN_PASSWORD);
+    const response = await call("/api/v1/logs/stream", { headers: { cookie: session.cookie } });
+    const reader = response.body!.getReader();
+    await readUntil(reader, (text) => text.includes(": connected\n\n"));
+    expect((await call("/api/v1/auth/logout", { method: "POST", headers: { cookie: session.cookie, "x-csrf-token": session.csrfToken } })).status).toBe(200);
+    expect(await readToEnd(reader)).toContain("event: closed\n");
+  });
+
+  it("allows 4 open streams per token and answers a fifth with 429", async () => {
+    const token = await tokenWithRole("read-only", "greedy");
+    const open = await Promise.all(Array.from({ length: 4 }, () => call("/api/v1/logs/stream", { headers: { authorization: `Bearer ${token}` } })));
+    expect(open.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const fifth = await call("/api/v1/logs/stream", { headers: { authorization: `Bearer ${token}` } });
+    expect(fifth.status).toBe(429);
+    expect(fifth.headers.get("content-type")).toBe("application/problem+json");
+    // Another caller is not affected.
+    const other = await call("/api/v1/logs/stream", { headers: admin });
+    expect(other.status).toBe(200);
+    await Promise.all([...open, other].map((r) => r.body!.cancel()));
+  });
+
+  it("disconnects a reader that stops reading once it falls 1,000 live entries behind, naming where to resume", async () => {
+    await get<Tail>("/api/v1/logs/tail?count=1");
+    // Inside the object, where nothing between the stream and its reader buffers: the queue is the stream's own.
+    const text = await runInDurableObject(env.Appliance.getByName("edge-1"), async (instance: Appliance) => {
+      const dataPlane = instance.dataPlane();
+      const opened = dataPlane.logStream(null, "token:stalled", () => true);
+      if (!opened.ok) throw new Error(opened.detail);
+      const reader = opened.stream.getReader();
+      // The reader stalls while 1,200 entries are written.
+      for (let i = 0; i < 1200; i++) dataPlane.log("info", "auth.logout", { username: `u${i}` });
+      const decoder = new TextDecoder();
+      let all = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return all;
+        all += decoder.decode(value, { stream: true });
+      }
+    });
+    const overflow = /^event: overflow\ndata: (.*)$/m.exec(text);
+    expect(overflow).not.toBeNull();
+    const { resumeFromSeq } = JSON.parse(overflow![1]!) as { resumeFromSeq: number };
+    const delivered = logEvents(text).map((e) => e.seq);
+    // Exactly 1,000 live entries were queued for it, then it was cut, naming the last one it got.
+    expect(delivered.length).toBe(1000);
+    expect(delivered.at(-1)).toBe(resumeFromSeq);
+  });
+});
+
+describe("audit trail", () => {
+  it("keeps a token's creation after anonymous failures have pushed it out of the log ring, and holds none of them", async () => {
+    await call("/api/v1/auth/tokens", json("POST", { name: "audited", role: "read-only" }, admin));
+    await runInDurableObject(env.Appliance.getByName("edge-1"), (instance: Appliance) => {
+      // What 10,001 failed anonymous logins write to the ring (the ring holds 10,000).
+      for (let i = 0; i < 10_001; i++) instance.dataPlane().log("warning", "auth.login.failed", { username: `unknown:${i}`, sourceIp: "192.0.2.1", factor: "password", failures: 1 });
+    });
+    const ring = await get<Tail>("/api/v1/logs/tail?count=1000");
+    expect(ring.entries.some((e) => e.msgId === "auth.token.created")).toBe(false);
+    const audit = await get<Tail>("/api/v1/logs/tail?source=audit&count=1000");
+    expect(audit.entries.filter((e) => e.msgId === "auth.token.created").map((e) => e.fields.name)).toEqual(["audited"]);
+    expect(audit.entries.filter((e) => e.msgId === "auth.login.failed")).toEqual([]);
+    expect(audit.lastSeq).toBe(audit.entries.at(-1)!.seq);
   });
 });

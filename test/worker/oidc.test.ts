@@ -56,4 +56,15 @@ describe("OIDC sign-in", () => {
     expect((await denied.json<{ detail: string }>()).detail).toContain("access_denied");
     expect((await logEntries("auth.oidc.refused")).map((e) => e.fields.provider)).toEqual(["lab", "lab"]);
   });
+
+  it("checks the provider before logging anything, and never logs an anonymous caller's text verbatim", async () => {
+    const unknown = await call("/api/v1/auth/oidc/nobody/callback?error=access_denied&error_description=forged%20entry", { redirect: "manual" });
+    expect(unknown.status).toBe(404);
+    expect(await logEntries("auth.oidc.refused")).toEqual([]);
+    await putProvider("lab", provider());
+    const injected = await call(`/api/v1/auth/oidc/lab/callback?error=${encodeURIComponent("x\nauth.login ok")}&error_description=${encodeURIComponent("admin logged in")}`, { redirect: "manual" });
+    expect(injected.status).toBe(401);
+    const logged = (await logEntries("auth.oidc.refused")).map((e) => String(e.fields.reason));
+    expect(logged).toEqual(["the identity provider refused the sign-in: (malformed error code)"]);
+  });
 });

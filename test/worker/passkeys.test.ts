@@ -1,3 +1,4 @@
+import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
 import { SoftwareAuthenticator } from "./authenticator.ts";
 import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, bearer, call, createUser, enrolAndLogin, json, type Session } from "./client.ts";
@@ -15,10 +16,14 @@ async function pageOrigin(): Promise<string> {
 const asSession = (s: Session) => ({ cookie: s.cookie, "x-csrf-token": s.csrfToken });
 const login = (body: Record<string, unknown>) => call("/api/v1/auth/login", json("POST", body));
 
-/** Registers a new software passkey for the session's account. */
+/** A fresh code for re-authentication: the step after the enrolment's, since each code is accepted once. */
+const nextCode = (session: Session) => generate({ secret: session.secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+const registrationOptions = (session: Session, proof: Record<string, unknown>) => call("/api/v1/auth/passkeys/registration-options", json("POST", proof, asSession(session)));
+
+/** Registers a new software passkey for the session's account, re-authenticating with a TOTP code. */
 async function register(session: Session, origin: string, name = "YubiKey 5C") {
   const authenticator = new SoftwareAuthenticator();
-  const options = await (await call("/api/v1/auth/passkeys/registration-options", { method: "POST", headers: asSession(session) })).json<{ challenge: string; rp: { id: string } }>();
+  const options = await (await registrationOptions(session, { totpCode: await nextCode(session) })).json<{ challenge: string; rp: { id: string } }>();
   const response = await call("/api/v1/auth/passkeys", json("POST", { name, response: await authenticator.create(options, origin) }, asSession(session)));
   return { authenticator, response };
 }
@@ -26,10 +31,31 @@ async function register(session: Session, origin: string, name = "YubiKey 5C") {
 describe("passkeys", () => {
   it("are refused while the policy disables them, and with a token", async () => {
     const session = await enrolAndLogin("admin", ADMIN_PASSWORD);
-    const disabled = await call("/api/v1/auth/passkeys/registration-options", { method: "POST", headers: asSession(session) });
+    const disabled = await registrationOptions(session, { currentPassword: ADMIN_PASSWORD });
     expect(disabled.status).toBe(409);
     await policy();
-    expect((await call("/api/v1/auth/passkeys/registration-options", { method: "POST", headers: admin })).status).toBe(403);
+    expect((await call("/api/v1/auth/passkeys/registration-options", json("POST", { currentPassword: ADMIN_PASSWORD }, admin))).status).toBe(403);
+  });
+
+  it("need the current password or a fresh code first, so a stolen session cannot add its own", async () => {
+    await policy();
+    const session = await enrolAndLogin("admin", ADMIN_PASSWORD);
+    const none = await registrationOptions(session, {});
+    expect(none.status).toBe(400);
+    expect((await none.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer)).toEqual(["#/currentPassword"]);
+    const wrong = await registrationOptions(session, { currentPassword: "not-the-password" });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get("content-type")).toBe("application/problem+json");
+    const right = await registrationOptions(session, { currentPassword: ADMIN_PASSWORD });
+    expect(right.status).toBe(200);
+    expect(await right.json()).toMatchObject({ challenge: expect.any(String), rp: { id: RP_ID } });
+  });
+
+  it("count wrong re-authentication towards the lockout: the sixth try is 423", async () => {
+    await policy();
+    const session = await enrolAndLogin("admin", ADMIN_PASSWORD);
+    for (let i = 0; i < 5; i++) expect((await registrationOptions(session, { currentPassword: `guess-${i}` })).status).toBe(401);
+    expect((await registrationOptions(session, { currentPassword: ADMIN_PASSWORD })).status).toBe(423);
   });
 
   it("register for the logged-in account, bound to the appliance's hostname", async () => {

@@ -57,6 +57,38 @@ describe("user management", () => {
     expect((await getUser("leaver")).status).toBe(404);
   });
 
+  it("revokes the tokens a deleted account created when asked (?revokeTokens=true), and names each token's creator", async () => {
+    await createUser("leaver", "super-user", "leaver-password");
+    const session = await enrolAndLogin("leaver", "leaver-password");
+    const created = await call("/api/v1/auth/tokens", json("POST", { name: "leavers-script", role: "super-user" }, { cookie: session.cookie, "x-csrf-token": session.csrfToken }));
+    const { token } = (await created.json()) as { token: string };
+    const list = (await (await call("/api/v1/auth/tokens", { headers: admin })).json()) as { items: { name: string; createdBy: string }[] };
+    expect(list.items.find((t) => t.name === "leavers-script")?.createdBy).toBe("user:leaver");
+    expect((await call("/api/v1/auth/users/leaver?revokeTokens=true", { method: "DELETE", headers: admin })).status).toBe(200);
+    expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(401);
+  });
+
+  it("revokes on demotion only the tokens that outrank the new role, when asked (revokeTokens: true)", async () => {
+    await createUser("mover", "super-user", "mover-password");
+    const session = await enrolAndLogin("mover", "mover-password");
+    const make = async (name: string, role: string) =>
+      ((await (await call("/api/v1/auth/tokens", json("POST", { name, role }, { cookie: session.cookie, "x-csrf-token": session.csrfToken }))).json()) as { token: string }).token;
+    const high = await make("mover-admin", "super-user");
+    const low = await make("mover-reader", "read-only");
+    const demoted = await call("/api/v1/auth/users/mover", json("PATCH", { role: "operator", revokeTokens: true }, admin));
+    expect(demoted.status).toBe(200);
+    expect((await call("/api/v1/auth/whoami", { headers: bearer(high) })).status).toBe(401);
+    expect((await call("/api/v1/auth/whoami", { headers: bearer(low) })).status).toBe(200);
+  });
+
+  it("keeps a deleted account's tokens without the flag: they are named credentials of their own", async () => {
+    await createUser("keeper", "super-user", "keeper-password");
+    const session = await enrolAndLogin("keeper", "keeper-password");
+    const { token } = (await (await call("/api/v1/auth/tokens", json("POST", { name: "keepers-script", role: "read-only" }, { cookie: session.cookie, "x-csrf-token": session.csrfToken }))).json()) as { token: string };
+    expect((await call("/api/v1/auth/users/keeper", { method: "DELETE", headers: admin })).status).toBe(200);
+    expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(200);
+  });
+
   it("sets a password administratively: the old one stops working and sessions end", async () => {
     await createUser("forgetful", "operator", "old-password-1");
     const session = await enrolAndLogin("forgetful", "old-password-1");

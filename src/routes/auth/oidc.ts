@@ -113,17 +113,27 @@ export const oidcRoutes = [
     response: { description: "signed in: a page that navigates to `returnTo`", contentType: "text/html" },
     errors: [401, 403, 404, 409, 502],
     handle: (ctx) => navigation(ctx, async () => {
+      // The provider first: a callback for one that does not exist (or is disabled) is a 404 and logs nothing.
+      const { provider, redirectUri } = await settings(ctx);
       const identity = ctx.appliance.stub.identity();
-      const refused = async (status: number, reason: string): Promise<never> => {
-        await identity.oidcRefused(ctx.params.name, reason, ctx.appliance.clientIp);
-        throw new StatusError(status, reason, { headers: { "set-cookie": clearedOidcCookie(ctx.appliance.secure) } });
+      // Anyone can call this: what reaches the log is our own text, never the request's verbatim (`logged`).
+      const refused = async (status: number, detail: string, logged = detail): Promise<never> => {
+        await identity.oidcRefused(provider.name, logged, ctx.appliance.clientIp);
+        throw new StatusError(status, detail, { headers: { "set-cookie": clearedOidcCookie(ctx.appliance.secure) } });
       };
-      if (ctx.query.error) return refused(401, `the identity provider refused the sign-in: ${ctx.query.error}${ctx.query.error_description ? ` (${ctx.query.error_description})` : ""}`);
+      if (ctx.query.error) {
+        // RFC 6749 §4.1.2.1 error codes are short ASCII words; anything else is logged as a placeholder.
+        const code = /^[a-z_]{1,40}$/.test(ctx.query.error) ? ctx.query.error : "(malformed error code)";
+        return refused(
+          401,
+          `the identity provider refused the sign-in: ${ctx.query.error}${ctx.query.error_description ? ` (${ctx.query.error_description})` : ""}`,
+          `the identity provider refused the sign-in: ${code}`,
+        );
+      }
       if (!ctx.query.code || !ctx.query.state) return refused(401, "the provider's redirect lacks `code` or `state`");
       const binding = readCookie(ctx.request.headers.get("cookie"), OIDC_COOKIE);
-      const pending = await identity.takeOidcSignIn(await sha256Hex(ctx.query.state), binding ? await sha256Hex(binding) : null, ctx.params.name);
+      const pending = await identity.takeOidcSignIn(await sha256Hex(ctx.query.state), binding ? await sha256Hex(binding) : null, provider.name);
       if (!pending.ok) return refused(401, pending.detail);
-      const { provider, redirectUri } = await settings(ctx);
       const discovered = await discover(provider.issuer);
       if (!discovered.ok) return refused(502, discovered.detail);
       const redeemed = await redeem(discovered.discovery, provider, redirectUri, pending, ctx.query.code);

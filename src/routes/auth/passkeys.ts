@@ -13,7 +13,7 @@ import { StatusResult } from "../../schemas/common.ts";
 import { unwrap } from "../../schemas/outcome.ts";
 import { actorName } from "../../schemas/principal.ts";
 import { isExternalIdentity } from "../../auth/accounts.ts";
-import { PasskeyRecord } from "./schemas.ts";
+import { PasskeyRecord, Reauthentication } from "./schemas.ts";
 
 const base = "/api/v1/auth/passkeys";
 const PasskeyName = z.string().trim().min(1).max(64);
@@ -37,14 +37,18 @@ export const passkeyRoutes = [
     description:
       "Answers PublicKeyCredentialCreationOptionsJSON for `navigator.credentials.create()` (no attestation; the policy's user verification; the account's " +
       "passkeys excluded), valid 5 minutes. The relying party is the passkey policy's `rpId`, else `webUi.hostname`. 409 when the policy disables passkeys " +
-      "or no relying-party id is known.",
+      "or no relying-party id is known. " +
+      "Re-authentication first (ASVS 5.0 V7.5.1): the body carries the account's `currentPassword` or a fresh `totpCode`, so a stolen session cannot add " +
+      "its own passkey; a wrong one answers 401 and counts towards the lockout like a failed login.",
     floor: "read-only",
     credentials: "session",
+    body: Reauthentication,
     response: { description: "registration options", schema: z.looseObject({ challenge: z.string(), rp: z.looseObject({ id: z.string().optional(), name: z.string() }) }) },
-    errors: [409],
+    errors: [401, 409, 423],
     handle: async (ctx) => {
       // The account first: a pipelined stub left behind by a refusal would dangle.
       const username = account(ctx);
+      unwrap(await ctx.appliance.stub.identity().reauthenticate(username, ctx.body, ctx.appliance.clientIp));
       return unwrap(await ctx.appliance.stub.passkeys().registrationOptions(username)).options;
     },
   }),

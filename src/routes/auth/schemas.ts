@@ -142,8 +142,33 @@ export type UserRecord = z.infer<typeof UserRecord>;
 
 export const UserPage = page(UserRecord, "UserPage");
 export const UserCreate = z.object({ username: Username, role: RoleSchema, password: NewPassword }).meta({ id: "UserCreate" });
-export const UserUpdate = z.object({ role: RoleSchema }).meta({ id: "UserUpdate" });
+export const UserUpdate = z
+  .object({
+    role: RoleSchema,
+    revokeTokens: z.boolean().default(false).meta({ description: "true: also revoke the API tokens this account created whose role outranks the new one (a demotion)" }),
+  })
+  .meta({ id: "UserUpdate" });
+export const UserDeleteQuery = z.object({
+  revokeTokens: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .default(false)
+    .meta({ description: "`true`: also revoke every API token the account created (default `false`: they stay valid)" }),
+});
 export const PasswordSet = z.object({ password: NewPassword }).meta({ id: "PasswordSet" });
+/** Proof that the person at a logged-in session is the account's owner: the current password or a fresh TOTP code, one of them. */
+export const Reauthentication = z
+  .object({
+    currentPassword: z.string().min(1).max(1024).optional().meta({ description: "the account's current password" }),
+    totpCode: z.string().regex(/^\d{6}$/, "6 digits").optional().meta({ description: "a current TOTP code not used before" }),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.currentPassword === undefined) === (value.totpCode === undefined)) {
+      ctx.addIssue({ code: "custom", path: ["currentPassword"], message: "give exactly one of currentPassword and totpCode" });
+    }
+  })
+  .meta({ id: "Reauthentication" });
+
 export const PasswordChange = z.object({ currentPassword: z.string().min(1).max(1024), newPassword: NewPassword }).meta({ id: "PasswordChange" });
 export const UsernameParams = z.object({ username: z.string().min(1).max(64) });
 

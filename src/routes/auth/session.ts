@@ -111,12 +111,13 @@ export const loginRoutes = [
     credentials: "session",
     body: PasswordChange,
     response: { description: "StatusResult `updated`", schema: StatusResult },
-    errors: [401],
+    errors: [401, 423],
     handle: async (ctx) => {
       const p = ctx.principal!;
       const username = p.username!;
       if (isExternalIdentity(username)) throw new StatusError(403, "an identity signed in through OIDC has no password here; its provider manages it");
-      unwrap(await ctx.appliance.stub.identity().checkPassword(username, ctx.body.currentPassword));
+      // Counted like a login: a stolen session cannot guess the current password here faster than at the login.
+      unwrap(await ctx.appliance.stub.identity().reauthenticate(username, { currentPassword: ctx.body.currentPassword }, ctx.appliance.clientIp));
       unwrap(await ctx.appliance.stub.config().putItem("login.users", username, { password: ctx.body.newPassword }, "update", commitMeta(p, "user")));
       return { status: "updated", username: username } satisfies z.infer<typeof StatusResult>;
     },

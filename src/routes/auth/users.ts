@@ -10,7 +10,7 @@ import { StatusResult, pageQuery, slicePage } from "../../schemas/common.ts";
 import { commitMeta } from "../../schemas/commit.ts";
 import { unwrap } from "../../schemas/outcome.ts";
 import { actorName } from "../../schemas/principal.ts";
-import { PasswordSet, UserCreate, UserPage, UserRecord, UserUpdate, UsernameParams } from "./schemas.ts";
+import { PasswordSet, UserCreate, UserDeleteQuery, UserPage, UserRecord, UserUpdate, UsernameParams } from "./schemas.ts";
 
 const base = "/api/v1/auth/users";
 const LIST = "login.users";
@@ -58,13 +58,17 @@ export const userRoutes = [
     path: `${base}/{username}`,
     section: "Authentication",
     summary: "Change an account's role",
-    description: `Commits the account's \`role\` in \`login.users\`; it takes effect on the account's open sessions at once. ${LAST_SUPER_USER}`,
+    description:
+      `Commits the account's \`role\` in \`login.users\`; it takes effect on the account's open sessions at once. ${LAST_SUPER_USER} ` +
+      "API tokens the account created keep their own role unless `revokeTokens` is true: then those whose role outranks the new one are revoked too " +
+      "(each logged as `auth.token.revoked`; `createdBy` in the token list names every token's creator).",
     params: UsernameParams,
     body: UserUpdate,
     response: { description: "StatusResult `updated`", schema: StatusResult },
     errors: [404, 422],
     handle: async (ctx) => {
       unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.params.username, { role: ctx.body.role }, "update", commitMeta(ctx.principal, "user")));
+      if (ctx.body.revokeTokens) await ctx.appliance.stub.identity().revokeTokensOf(ctx.params.username, ctx.body.role, actorName(ctx.principal!));
       return { status: "updated", username: ctx.params.username };
     },
   }),
@@ -73,12 +77,16 @@ export const userRoutes = [
     path: `${base}/{username}`,
     section: "Authentication",
     summary: "Delete an account and end its sessions",
-    description: `Deletes the account's \`login.users\` item. Tokens the account created stay valid: they are named credentials of their own. ${LAST_SUPER_USER}`,
+    description:
+      `Deletes the account's \`login.users\` item. Tokens the account created stay valid unless \`?revokeTokens=true\`: they are named credentials of their own ` +
+      `(\`createdBy\` in the token list names each one's creator). With \`revokeTokens=true\` every API token the account created is revoked too (each logged as \`auth.token.revoked\`). ${LAST_SUPER_USER}`,
     params: UsernameParams,
+    query: UserDeleteQuery,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404, 422],
     handle: async (ctx) => {
       unwrap(await ctx.appliance.stub.config().deleteItem(LIST, ctx.params.username, commitMeta(ctx.principal, "user")));
+      if (ctx.query.revokeTokens) await ctx.appliance.stub.identity().revokeTokensOf(ctx.params.username, null, actorName(ctx.principal!));
       return { status: "deleted", username: ctx.params.username };
     },
   }),
