@@ -33,6 +33,7 @@ import { IpsecStore } from "./ipsec.ts";
 import { UpgradeStore } from "./upgrade.ts";
 import type { Profile } from "../simulator/index.ts";
 import type { ScrapeState } from "../src/metrics/families.ts";
+import { applyScenarioAction, runScenarioFile, type ScenarioStores } from "./scenario-runner.ts";
 
 /** The software version the appliance reports. */
 export const SOFTWARE_VERSION = "bngfleet 0.1.0";
@@ -320,6 +321,20 @@ export class Appliance extends Server<Env> {
       licenceStatus: { state: licence.state, daysRemaining: licence.daysRemaining },
       upgradeState: this.#upgrade.state(),
     };
+  }
+
+  /** Applies one scenario action: the data plane's, or `reset-bgp`, `upgrade`, `load-lease` (scenario-runner.ts). */
+  scenario(raw: unknown, actor: string) {
+    return applyScenarioAction(this.#scenarioStores(), raw, actor);
+  }
+
+  /** Runs a scenario file's timeline (scenario-runner.ts). */
+  runScenario(raw: unknown, actor: string) {
+    return runScenarioFile(this.#scenarioStores(), raw, actor);
+  }
+
+  #scenarioStores(): ScenarioStores {
+    return { dataPlane: this.#dataPlane, routing: this.#routing, upgrade: this.#upgrade, licensing: this.licensing() };
   }
 
   /** The interface table, with the GRE tunnels' live state, at one instant. */
