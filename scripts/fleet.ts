@@ -9,7 +9,7 @@
  * with a per-appliance self-signed certificate; BNG_HTTP=1 serves plain HTTP.
  *
  * Environment: BNG_FLEET, BNG_PORT_BASE, BNG_DATA_DIR, BNG_HTTP, BNG_FRESH,
- * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN (see README); BNG_BUNDLE_DIR runs an
+ * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN, BNG_SCENARIO (see README); BNG_BUNDLE_DIR runs an
  * already-built bundle instead of building (launcher testing, CI).
  */
 import { readFile } from "node:fs/promises";
@@ -23,6 +23,7 @@ import type { Settings } from "./config.ts";
 import { assertPortFree, describeListenError, listenTls } from "./listeners.ts";
 import type { TlsFrontend } from "./listeners.ts";
 import { clearDurableObjects, durableObjectDir, loadFleetSecret } from "./state.ts";
+import { loadScenarioFile, runScenarioOnFleet } from "./scenario.ts";
 
 /** The password the Worker falls back to when BNG_ADMIN_PASSWORD is unset. */
 const DEFAULT_ADMIN_PASSWORD = "bngfleet-admin";
@@ -103,6 +104,8 @@ function bindingsFor(settings: Settings, index: number, fleetSecret: string): Re
 async function main(): Promise<void> {
   const settings = await loadSettings();
   const { appliances, dataDir, http } = settings;
+  const scenarioPath = process.env.BNG_SCENARIO ? path.resolve(process.env.BNG_SCENARIO) : null;
+  const scenario = scenarioPath ? await loadScenarioFile(scenarioPath) : null;
 
   if (settings.fresh) {
     await clearDurableObjects(dataDir);
@@ -230,6 +233,7 @@ async function main(): Promise<void> {
     }
   }
 
+  if (scenario && scenarioPath && !stopping) await runScenarioOnFleet(mf, first, appliances.map((a) => a.name), scenario, path.relative(process.cwd(), scenarioPath));
   if (stopping) return;
   printBanner(settings);
 }
