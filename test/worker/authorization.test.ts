@@ -31,6 +31,7 @@ const DOCUMENTED_EXCEPTIONS: Record<string, string> = {
   "GET /api/v1/auth/users/{username}": "account inventory is for super-users",
   "GET /twin/v1/scenario": "the twin's control surface is super-user only",
   "POST /twin/v1/scenario": "the twin's control surface is super-user only",
+  "POST /twin/v1/scenario/run": "the twin's control surface is super-user only",
   "POST /api/v1/alarms/clear": "the spec's floor is admin (super-user)",
   "POST /api/v1/alarms/test": "the spec's floor is admin (super-user)",
   "POST /api/v1/source-vrf-rules": "the spec's floor is super-user (a configuration commit)",
