@@ -123,7 +123,7 @@ export class Appliance extends Server<Env> {
     this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")));
     if (!built.ok) this.#dataPlane.log("error", "cgn.config.invalid", { issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
     this.#licensing = new LicensingStore(sql, this.name, this.#dataPlane, this.env.BNG_FLEET_SECRET, SOFTWARE_VERSION);
-    this.#gre = new GreStore(sql, () => this.#dataPlane.clock());
+    this.#gre = new GreStore(sql, () => this.#dataPlane.clock(), () => this.#dataPlane.daemons().routing);
     this.#bootConfigVersion = this.#config.activeVersion().version;
     this.#dataPlane.onReboot(() => this.#rebootProfile(shipped));
     this.#upgrade = new UpgradeStore(this.ctx.storage, SOFTWARE_VERSION.split(" ")[1] ?? SOFTWARE_VERSION, () => this.#dataPlane);
