@@ -39,6 +39,7 @@ import { AcmeStore } from "./acme.ts";
 import { AuditTrail } from "./audit.ts";
 import type { Profile } from "../simulator/index.ts";
 import type { ScrapeState } from "../src/metrics/families.ts";
+import { applyScenarioAction, runScenarioFile, type ScenarioStores } from "./scenario-runner.ts";
 
 /** Identity events after which an open log stream's credential may no longer hold. */
 const CREDENTIAL_ENDINGS = new Set(["auth.logout", "auth.session.ended", "auth.token.revoked", "auth.user.deleted", "auth.password.changed", "auth.totp.reset"]);
@@ -143,7 +144,7 @@ export class Appliance extends Server<Env> {
     this.#applyAlertSinks();
     if (!built.ok) this.#dataPlane.log("error", "cgn.config.invalid", { issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
     this.#licensing = new LicensingStore(sql, this.name, this.#dataPlane, this.env.BNG_FLEET_SECRET, SOFTWARE_VERSION);
-    this.#gre = new GreStore(sql, () => this.#dataPlane.clock());
+    this.#gre = new GreStore(sql, () => this.#dataPlane.clock(), () => this.#dataPlane.daemons().routing);
     this.#bootConfigVersion = this.#config.activeVersion().version;
     this.#dataPlane.onReboot(() => this.#rebootProfile(shipped));
     this.#upgrade = new UpgradeStore(this.ctx.storage, SOFTWARE_VERSION.split(" ")[1] ?? SOFTWARE_VERSION, () => this.#dataPlane);
@@ -379,6 +380,20 @@ export class Appliance extends Server<Env> {
       licenceStatus: { state: licence.state, daysRemaining: licence.daysRemaining },
       upgradeState: this.#upgrade.state(),
     };
+  }
+
+  /** Applies one scenario action: the data plane's, or `reset-bgp`, `upgrade`, `load-lease` (scenario-runner.ts). */
+  scenario(raw: unknown, actor: string) {
+    return applyScenarioAction(this.#scenarioStores(), raw, actor);
+  }
+
+  /** Runs a scenario file's timeline (scenario-runner.ts). */
+  runScenario(raw: unknown, actor: string) {
+    return runScenarioFile(this.#scenarioStores(), raw, actor);
+  }
+
+  #scenarioStores(): ScenarioStores {
+    return { dataPlane: this.#dataPlane, routing: this.#routing, upgrade: this.#upgrade, licensing: this.licensing() };
   }
 
   /** The interface table, with the GRE tunnels' live state, at one instant. */

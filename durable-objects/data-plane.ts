@@ -609,6 +609,7 @@ export class DataPlane extends RpcTarget {
     const { result } = traced;
     if (request.emit === true) {
       const last = result.steps[result.steps.length - 1];
+      if (result.emitted && last) this.#gateway.countEmitted(last.a, result.frameBytes);
       this.log("notice", "audit.diagnostics.inject", {
         port: request.port,
         source: request.source,

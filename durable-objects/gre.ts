@@ -20,13 +20,16 @@ const numberOrNull = (value: unknown): number | null => (typeof value === "numbe
 export class GreStore extends RpcTarget {
   readonly #sql: SqlStorage;
   readonly #clock: () => { nowMs: number; seed: number };
+  readonly #routingUp: () => boolean;
   /** The configured circuits, in configuration order, with their provisioning instant. */
   #circuits: { model: GreCircuitModel; provisionedMs: number }[] = [];
 
-  constructor(sql: SqlStorage, clock: () => { nowMs: number; seed: number }) {
+  /** `routingUp`: whether the routing daemon runs (circuits' BGP sessions are its). */
+  constructor(sql: SqlStorage, clock: () => { nowMs: number; seed: number }, routingUp: () => boolean = () => true) {
     super();
     this.#sql = sql;
     this.#clock = clock;
+    this.#routingUp = routingUp;
     sql.exec("CREATE TABLE IF NOT EXISTS gre_provisioning (circuit TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, provisioned_ms INTEGER NOT NULL)");
   }
 
@@ -63,7 +66,8 @@ export class GreStore extends RpcTarget {
   /** Every circuit's live state at the simulated now (only those in `vrf` when given), in configuration order. */
   status(vrf?: string): { asOfUtc: string; circuits: GreCircuitStatus[] } {
     const { nowMs, seed } = this.#clock();
-    const circuits = this.#circuits.filter((c) => vrf === undefined || c.model.vrf === vrf).map((c) => greCircuitStatus(seed, c.model, c.provisionedMs, nowMs));
+    const routingUp = this.#routingUp();
+    const circuits = this.#circuits.filter((c) => vrf === undefined || c.model.vrf === vrf).map((c) => greCircuitStatus(seed, c.model, c.provisionedMs, nowMs, routingUp));
     return { asOfUtc: new Date(nowMs).toISOString(), circuits };
   }
 }

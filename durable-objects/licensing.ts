@@ -9,7 +9,7 @@
 import { RpcTarget } from "cloudflare:workers";
 import { DEV_TERMS, licenceState, offlineTerms, onlineTerms, renewedTerms, type LicenceState, type LicenceStatus, type LicenceTerms } from "../simulator/index.ts";
 import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
-import { instanceIdFor, licensingKey, verifyActivationToken, verifyLease, type OfflineLease } from "../src/trust/licence.ts";
+import { instanceIdFor, licensingKey, signLease, verifyActivationToken, verifyLease, type OfflineLease } from "../src/trust/licence.ts";
 import { sha256Hex } from "../src/trust/encoding.ts";
 import type { DataPlane } from "./data-plane.ts";
 
@@ -131,6 +131,32 @@ export class LicensingStore extends RpcTarget {
       actor,
     });
     return { ok: true, applied: true, state: licenceState(terms.terms, nowMs) };
+  }
+
+  /**
+   * Scenario `load-lease`: the licensing service's part played by the twin
+   * (it holds the fleet secret that stands in for the service): a lease for
+   * this appliance expiring `days` simulated days from now, signed and loaded
+   * as an operator's offline lease would be, so a scenario can then run the
+   * clock through Grace to Lapsed.
+   */
+  async loadScenarioLease(request: { days: number; graceDays: number; bandMax: number }, actor: string): Promise<Outcome<{ applied: true; state: LicenceState }>> {
+    const key = await this.#licensingKey();
+    if (!key) return refuse("conflict", "this appliance cannot issue a lease: the fleet secret (BNG_FLEET_SECRET) is not set");
+    const licenceId = "LIC-SCENARIO";
+    const nowMs = this.#nowMs();
+    const expiresAtMs = nowMs + request.days * 86_400_000;
+    const lease = await signLease(key, {
+      licenceId,
+      instanceId: await instanceIdFor(this.#appliance, licenceId),
+      bandName: "scenario",
+      bandMax: request.bandMax,
+      issuedUtc: iso(nowMs),
+      expiresAtUtc: iso(expiresAtMs),
+      contractEndUtc: iso(expiresAtMs),
+      graceDays: request.graceDays,
+    });
+    return this.loadOffline(lease, actor);
   }
 
   /** Renewal, the online licence's check-in: a new entitlement period from now, capped by the contract end. */

@@ -23,6 +23,14 @@ export class Provisioning {
     sql.exec("CREATE TABLE IF NOT EXISTS control_provisioning (scope TEXT NOT NULL, name TEXT NOT NULL, fingerprint TEXT NOT NULL, provisioned_ms INTEGER NOT NULL, PRIMARY KEY (scope, name))");
   }
 
+  /** Restarts objects now (all of this scope when `name` is null): a scenario's `clear`. Returns the names restarted. */
+  restart(name: string | null, nowMs: number): string[] {
+    const rows = this.#sql.exec<Row>("SELECT name, fingerprint, provisioned_ms FROM control_provisioning WHERE scope = ?", this.#scope).toArray();
+    const hit = rows.filter((r) => name === null || r.name === name).map((r) => r.name);
+    for (const n of hit) this.#sql.exec("UPDATE control_provisioning SET provisioned_ms = ? WHERE scope = ? AND name = ?", nowMs, this.#scope, n);
+    return hit;
+  }
+
   /** Follows the configured objects; returns each one's start instant and the names that are gone. */
   follow(objects: readonly { name: string; fingerprint: string }[], nowMs: number): { startedMs: Map<string, number>; removed: string[] } {
     const stored = new Map(

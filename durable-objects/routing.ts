@@ -76,6 +76,19 @@ export class RoutingStore extends RpcTarget {
     this.#adjacencyStarts = this.#adjacencies.follow(interfaces, nowMs).startedMs;
   }
 
+  /**
+   * Scenario `reset-bgp`: the neighbor's session (every global neighbor's
+   * when null) starts afresh now, Idle to Established again as after a
+   * configuration change: a flap the watcher logs and alarms. Returns the
+   * neighbors reset, none for an address that is not configured.
+   */
+  resetBgp(neighbor: string | null): string[] {
+    const nowMs = this.#sources.dataPlane.clock().nowMs;
+    const reset = this.#neighbors.restart(neighbor, nowMs);
+    for (const name of reset) this.#neighborStarts.set(name, nowMs);
+    return reset;
+  }
+
   /** The spec's BgpSummary. */
   bgpSummary(): BgpSummary {
     return bgpSummary(this.#world());

@@ -10,7 +10,7 @@
  * with BNG_HTTP=1; either way it tells the Worker the client's address.
  *
  * Environment: BNG_FLEET, BNG_PORT_BASE, BNG_DATA_DIR, BNG_HTTP, BNG_FRESH,
- * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN (see README); BNG_BUNDLE_DIR runs an
+ * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN, BNG_SCENARIO (see README); BNG_BUNDLE_DIR runs an
  * already-built bundle instead of building (launcher testing, CI).
  */
 import { readFile } from "node:fs/promises";
@@ -26,6 +26,7 @@ import type { Frontend } from "./listeners.ts";
 import { watchCertificates, type CertificateWatch } from "./certificate-watch.ts";
 import { DEFAULT_ADMIN_PASSWORD } from "../src/auth/bootstrap.ts";
 import { clearDurableObjects, durableObjectDir, loadFleetSecret } from "./state.ts";
+import { loadScenarioFile, runScenarioOnFleet } from "./scenario.ts";
 
 /** Used only if wrangler.toml has no compatibility_date line. */
 const FALLBACK_COMPATIBILITY_DATE = "2026-07-01";
@@ -108,6 +109,8 @@ function bindingsFor(settings: Settings, index: number, fleetSecret: string): Re
 async function main(): Promise<void> {
   const settings = await loadSettings();
   const { appliances, dataDir, http } = settings;
+  const scenarioPath = process.env.BNG_SCENARIO ? path.resolve(process.env.BNG_SCENARIO) : null;
+  const scenario = scenarioPath ? await loadScenarioFile(scenarioPath) : null;
 
   if (settings.fresh) {
     await clearDurableObjects(dataDir);
@@ -208,6 +211,7 @@ async function main(): Promise<void> {
     frontends[i]!.setTarget(direct.hostname, Number(direct.port));
   }
 
+  if (scenario && scenarioPath && !stopping) await runScenarioOnFleet(mf, first, appliances.map((a) => a.name), scenario, path.relative(process.cwd(), scenarioPath));
   if (stopping) return;
   printBanner(settings);
 }

@@ -393,6 +393,19 @@ export class Gateway {
     return traceInject(this.#m, rules, request);
   }
 
+  /**
+   * Sends an emitted diagnostic frame out of its egress port: the port's
+   * transmit counters (GET /system/interfaces, the scrape) count it. An
+   * upstream frame (egress -1) leaves by the core uplink, which the interface
+   * table does not list: nothing to count. Returns whether a port counted it.
+   */
+  countEmitted(egressPortId: number, frameBytes: number): boolean {
+    const index = this.#m.profile.ports.findIndex((p) => p.portId === egressPortId);
+    if (index < 0) return false;
+    this.#m.portCounters.addTransmitted(index, frameBytes);
+    return true;
+  }
+
   /** An ICMP echo from the forwarding plane inside a VRF (ping.ts); changes nothing. */
   ping(request: PingRequest): { ok: true; result: PingResult } | { ok: false; reason: "bad-destination" } {
     return runPing(this.#m, request);

@@ -111,7 +111,7 @@ function latestFlap(seed: number, t: Timing, settledMs: number, nowMs: number): 
 type Phase = Omit<GreCircuitStatus, "id" | "vrf" | "lastChangeUtc"> & { atMs: number };
 
 /** The live state of one circuit at `nowMs`, provisioned (or last re-provisioned) at `provisionedMs`. */
-export function greCircuitStatus(seed: number, circuit: GreCircuitModel, provisionedMs: number, nowMs: number): GreCircuitStatus {
+export function greCircuitStatus(seed: number, circuit: GreCircuitModel, provisionedMs: number, nowMs: number, routingUp = true): GreCircuitStatus {
   const t = timing(seed, circuit.id, provisionedMs);
   const bgp = circuit.peerAsn !== null;
   const bfdUp: GreBfdState = circuit.bfd ? "up" : "disabled";
@@ -153,5 +153,8 @@ export function greCircuitStatus(seed: number, circuit: GreCircuitModel, provisi
   let current = phases[0]!;
   for (const phase of phases) if (phase.atMs <= nowMs) current = phase;
   const { atMs, ...state } = current;
+  // The circuit's BGP session lives in the routing daemon: with the daemon failed (scenario fail-daemon routing)
+  // there is no session, so no route from the customer and no circuit up, whatever the tunnel does.
+  if (!routingUp && bgp) Object.assign(state, { bgpState: "Idle", prefixesReceived: 0, circuitState: state.circuitState === "provisioning" ? "provisioning" : "down" });
   return { id: circuit.id, vrf: circuit.vrf, ...state, lastChangeUtc: new Date(atMs).toISOString() };
 }

@@ -33,6 +33,13 @@ export class PortCounters {
     }
   }
 
+  /** Counts one frame sent on a port (an emitted diagnostic frame): its bytes and one packet, transmit side. */
+  addTransmitted(port: number, bytes: number): void {
+    const v = this.#values;
+    v[port * 4 + 1] = (v[port * 4 + 1] ?? 0) + bytes;
+    v[port * 4 + 3] = (v[port * 4 + 3] ?? 0) + 1;
+  }
+
   /** One port's counters, whole bytes and packets. */
   of(port: number): { rxBytes: number; txBytes: number; rxPackets: number; txPackets: number } {
     const v = this.#values;

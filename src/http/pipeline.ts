@@ -12,6 +12,7 @@ import { isOctetStream, readBytesBody, readJsonBody } from "./body.ts";
 import { StatusError, problemResponse, type FieldError } from "./problem.ts";
 import { withSecurityHeaders } from "./headers.ts";
 import { pathPattern, type Route } from "./route.ts";
+import { StubScope } from "./stub-scope.ts";
 
 type Part = FieldError["in"];
 
@@ -40,7 +41,16 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
   return decoded;
 }
 
-async function run(route: Route, request: IRequest, appliance: ApplianceContext): Promise<Response> {
+async function run(route: Route, request: IRequest, context: ApplianceContext): Promise<Response> {
+  const scope = new StubScope(context.stub);
+  try {
+    return await handle(route, request, { ...context, stub: scope.stub });
+  } finally {
+    scope.dispose();
+  }
+}
+
+async function handle(route: Route, request: IRequest, appliance: ApplianceContext): Promise<Response> {
   const principal = await authenticate(route, request as unknown as Request, appliance);
   const params = validate(route.params, decodeParams(request.params), "path");
   const query = validate(route.query, request.query, "query");

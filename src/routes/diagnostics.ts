@@ -32,7 +32,7 @@ const InjectRequest = z
     sourcePort: z.int().min(0).max(65535).nullable().optional().meta({ description: "L4 source port (the ICMP echo identifier for ICMP)" }),
     destinationPort: z.int().min(0).max(65535).nullable().optional().meta({ description: "L4 destination port" }),
     size: z.int().min(0).max(9000).nullable().optional().meta({ description: "payload bytes after the L4 header; null = 0" }),
-    emit: z.boolean().nullable().optional().meta({ description: "true transmits the frame out of its egress port (audited); default false, a dry run" }),
+    emit: z.boolean().nullable().optional().meta({ description: "true transmits the frame out of its egress port (audited): a subscriber-facing egress port counts it in its transmit bytes and packets (GET /system/interfaces, the scrape); default false, a dry run" }),
   })
   .superRefine((body, ctx) => {
     if (isIpv6(body.source) !== isIpv6(body.destination)) ctx.addIssue({ code: "custom", path: ["destination"], message: "must be of the same address family as source" });

@@ -91,7 +91,7 @@ const GreCircuitStatus = z
     circuitState: z.enum(STATES).meta({ description: "`up`: the tunnel is up and, when BGP is configured, the session Established; `provisioning` after a (re)provisioning; `down` otherwise" }),
     tunnelState: z.enum(STATES).meta({ description: "the GRE tunnel itself" }),
     bfdState: z.enum(["up", "down", "disabled"]).meta({ description: "`disabled` when `bfd` is false" }),
-    bgpState: z.enum(["Established", "Active", "Idle", "disabled"]).meta({ description: "`disabled` when `peerAsn` is null; `Idle` while provisioning or after the peer exceeded `maximumPrefix`" }),
+    bgpState: z.enum(["Established", "Active", "Idle", "disabled"]).meta({ description: "`disabled` when `peerAsn` is null; `Idle` while provisioning, after the peer exceeded `maximumPrefix`, or while the routing daemon is down (scenario `fail-daemon routing`: the circuit is then `down`)" }),
     prefixesReceived: z.int().min(0),
     lastChangeUtc: z.iso.datetime().meta({ description: "when any of the four states last changed" }),
   })

@@ -12,6 +12,7 @@
  * /subscribers `operator`.
  */
 import { z } from "zod";
+import { enumFilter } from "../schemas/enum-filter.ts";
 import type { ConfigItem } from "../config/document.ts";
 import type { EditValue } from "../config/edit.ts";
 import { IPOE_KEY_PATTERN, LOCAL_LISTS, ipoeKey, ipoeUsername } from "../config/local-subscribers.ts";
@@ -154,7 +155,7 @@ const LocalSubscriberRow = z
   })
   .meta({ id: "LocalSubscriberRow", description: "one local subscriber of either kind, its main fields and whether it is online" });
 
-const ListQuery = pageQuery(100, 1000).extend({ kind: Kind.optional().meta({ description: "only subscribers of this kind" }) });
+const ListQuery = pageQuery(100, 1000).extend({ kind: enumFilter(Kind.options).optional().meta({ description: "only subscribers of this kind (`ipoe` or `pppoe`, any case)" }) });
 const KeyParams = z.object({ key: z.string().min(1).max(300).meta({ description: "`port:sVlan:vlan`, e.g. 1:100:42" }) });
 const UsernameParams = z.object({ username: z.string().min(1).max(300) });
 const SessionParams = z.object({ kind: Kind, key: z.string().min(1).max(300).meta({ description: "`port:sVlan:vlan` (ipoe) or the username (pppoe)" }) });

@@ -7,6 +7,7 @@
  * daemon is not an error (spec Errors 3): 200 with `reachable` false.
  */
 import { z } from "zod";
+import { enumFilter } from "../schemas/enum-filter.ts";
 import { route } from "../http/route.ts";
 import { pageQuery } from "../schemas/common.ts";
 import { unwrap } from "../schemas/outcome.ts";
@@ -142,15 +143,15 @@ const NeighborQuery = z.object({
   vrf: z.string().min(1).max(63).optional().meta({ description: "where to look: `default` = the global table's neighbors only, a VRF = its GRE customers only; absent = the global table first, then any GRE customer" }),
 });
 const RoutesQuery = pageQuery(50, 500).extend({
-  type: z.enum(["advertised", "received"]).default("advertised").meta({ description: "`advertised` (default): what this box sends the neighbor; `received`: what the neighbor sends, before the inbound policy" }),
-  af: AfiSafi.optional().meta({ description: "address family; absent = the neighbor's first" }),
+  type: enumFilter(["advertised", "received"]).default("advertised").meta({ description: "`advertised` (default): what this box sends the neighbor; `received`: what the neighbor sends, before the inbound policy; any case" }),
+  af: enumFilter(AfiSafi.options).optional().meta({ description: "address family, any case; absent = the neighbor's first" }),
   filter: Filter,
   vrf: NeighborQuery.shape.vrf,
 });
 const VrfParams = z.object({ vrf: z.string().min(1).max(255).meta({ description: "a configured VRF, or `default` for the global table" }) });
 const VrfRoutesQuery = pageQuery(50, 500).extend({
-  family: z.enum(["ipv4", "ipv6"]).optional().meta({ description: "only this address family; absent = both (IPv4 first)" }),
-  protocol: z.enum(["connected", "subscriber", "framed", "static", "cgn", "bgp", "ospf", "isis"]).optional().meta({ description: "only routes of this protocol" }),
+  family: enumFilter(["ipv4", "ipv6"]).optional().meta({ description: "only this address family, any case; absent = both (IPv4 first)" }),
+  protocol: enumFilter(["connected", "subscriber", "framed", "static", "cgn", "bgp", "ospf", "isis"]).optional().meta({ description: "only routes of this protocol, any case" }),
   filter: Filter,
 });
 

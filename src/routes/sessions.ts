@@ -1,5 +1,6 @@
 /** Sessions: the live subscriber sessions of the data plane, their detail, rates and force-disconnect. */
 import { z } from "zod";
+import { enumFilter } from "../schemas/enum-filter.ts";
 import { route } from "../http/route.ts";
 import { pageQuery } from "../schemas/common.ts";
 import { unwrap } from "../schemas/outcome.ts";
@@ -82,7 +83,7 @@ export const SessionDetail = SessionSummary.extend({
 
 const caseInsensitive = z.string().trim().min(1).max(256);
 const SessionQuery = pageQuery(100, 500).extend({
-  encap: Encap.optional().meta({ description: "`ipoe`, `pppoe-local`, `pppoe-lac` or `l2tp`" }),
+  encap: enumFilter(Encap.options).optional().meta({ description: "`ipoe`, `pppoe-local`, `pppoe-lac` or `l2tp`, any case" }),
   ip: caseInsensitive.optional().meta({ description: "prefix match on the IPv4 or IPv6 WAN address (an address, a CIDR, or leading text)" }),
   port: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional().meta({ description: "subscriber-facing port id; excludes LNS-terminated sessions" }),
   type: caseInsensitive.optional().meta({ description: "`ipoe` or `ppp`" }),

@@ -173,6 +173,7 @@ const FLOORS: Record<string, Floor> = {
   // The twin's own control surface, outside the spec: super-user only.
   "GET /twin/v1/scenario": "super-user",
   "POST /twin/v1/scenario": "super-user",
+  "POST /twin/v1/scenario/run": "super-user",
 };
 
 const operations = routes.map((r) => ({ ...r, label: `${r.method} ${r.path}`, floor: FLOORS[`${r.method} ${r.path}`] ?? "unpinned" }));

@@ -1,0 +1,48 @@
+/**
+ * BNG_SCENARIO: a scenario file (scenarios/*.json; the schema is
+ * simulator/scenario-file.ts) run on every appliance once the fleet is up,
+ * as POST /twin/v1/scenario/run would run it. The file is checked before
+ * anything starts, so a bad file fails the launch naming the field.
+ */
+import { readFile } from "node:fs/promises";
+import type { Miniflare } from "miniflare";
+import { ScenarioFile } from "../simulator/scenario-file.ts";
+import { LaunchError } from "./config.ts";
+
+/** Reads and validates a scenario file, throwing a LaunchError that names the file and every bad field. */
+export async function loadScenarioFile(file: string): Promise<ScenarioFile> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new LaunchError(`Cannot read scenario file ${file} (BNG_SCENARIO): ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new LaunchError(`Scenario file ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = ScenarioFile.safeParse(raw);
+  if (!parsed.success) {
+    throw new LaunchError(`Scenario file ${file} is not valid:\n${parsed.error.issues.map((i) => `  ${i.path.join(".") || "(file)"}: ${i.message}`).join("\n")}`);
+  }
+  return parsed.data;
+}
+
+interface ScenarioRunner {
+  runScenario(raw: unknown, actor: string): Promise<{ ok: true; result: { steps: number; state: { sessions: number; simulatedTimeUtc: string } } } | { ok: false; detail: string }>;
+}
+
+/** Runs the file on each appliance in turn (the actor in their logs is `launcher`); a refused step fails the launch. */
+export async function runScenarioOnFleet(mf: Miniflare, owner: string, appliances: readonly string[], file: ScenarioFile, label: string): Promise<void> {
+  const namespace = await mf.getDurableObjectNamespace("Appliance", owner);
+  for (const name of appliances) {
+    const stub = namespace.get(namespace.idFromName(name)) as unknown as ScenarioRunner & Partial<Disposable>;
+    const outcome = await stub.runScenario(file, "launcher");
+    // Released at once: an undisposed proxy stub keeps Miniflare's dispose() waiting at shutdown.
+    stub[Symbol.dispose]?.();
+    if (!outcome.ok) throw new LaunchError(`Scenario ${label} failed on ${name}: ${outcome.detail}`);
+    console.log(`${name}: ran scenario ${label} (${outcome.result.steps} steps), now ${outcome.result.state.simulatedTimeUtc} with ${outcome.result.state.sessions} sessions`);
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Scenario files (issue 12): the shipped examples in scenarios/ run through
+ * POST /twin/v1/scenario/run and each tells its story in the appliance's own
+ * outputs — alarms raised and cleared in the log, the licence state, the
+ * running version — and a malformed file is a 400 naming the field.
+ */
+import { describe, expect, it } from "vitest";
+import bgpFlapStorm from "../../scenarios/bgp-flap-storm.json";
+import licenceLapse from "../../scenarios/licence-lapse.json";
+import poolCgnExhaustion from "../../scenarios/pool-cgn-exhaustion.json";
+import radiusOutage from "../../scenarios/radius-outage.json";
+import upgradeWithDrain from "../../scenarios/upgrade-with-drain.json";
+import { putConfig } from "./config-client.ts";
+import { get, send } from "./helpers.ts";
+
+type Entry = { seq: number; msgId: string; fields: Record<string, string | number | boolean | null> };
+type RunResult = { ok: true; steps: number; state: { seed: number; sessions: number; lastSeq: number } };
+
+/** Runs a file, expecting 200, and returns the result with the log entries it wrote. */
+async function run(file: unknown): Promise<{ result: RunResult; log: Entry[] }> {
+  const before = (await get<{ lastSeq: number }>("/twin/v1/scenario")).lastSeq;
+  const response = await send("POST", "/twin/v1/scenario/run", file);
+  expect(response.status, await response.clone().text()).toBe(200);
+  const result = await response.json<RunResult>();
+  const log: Entry[] = [];
+  for (let since = before; ; ) {
+    const page = await get<{ entries: Entry[] }>(`/api/v1/logs/tail?count=1000&sinceSeq=${since}`);
+    if (page.entries.length === 0) break;
+    log.push(...page.entries);
+    since = page.entries.at(-1)!.seq;
+  }
+  return { result, log };
+}
+
+const alarmIds = (log: Entry[], msgId: "alarm.raise" | "alarm.clear") => log.filter((e) => e.msgId === msgId).map((e) => e.fields.id);
+
+describe("shipped scenario files", () => {
+  it("radius-outage: both servers die (radius.all-dead), setups fail, then service returns and the alarm clears", async () => {
+    const { result, log } = await run(radiusOutage);
+    expect(result).toMatchObject({ ok: true, steps: radiusOutage.steps.length, state: { seed: 42 } });
+    expect(alarmIds(log, "alarm.raise")).toContain("radius.all-dead");
+    expect(alarmIds(log, "alarm.clear")).toContain("radius.all-dead");
+    expect(log.some((e) => e.msgId === "aaa.reject" && e.fields.reason === "no-live-server")).toBe(true);
+    const radius = await get<{ liveServers: number; servers: unknown[] }>("/api/v1/radius/servers");
+    expect(radius.liveServers).toBe(radius.servers.length);
+  }, 60_000);
+
+  it("pool-cgn-exhaustion: the pool and CGN utilisation alarms raise while full, and blocks are free again after the drain", async () => {
+    const { log } = await run(poolCgnExhaustion);
+    const raised = log.filter((e) => e.msgId === "alarm.raise").map((e) => `${e.fields.id} ${e.fields.instance}`);
+    expect(raised).toContain("pool.utilisation.high residential-v4");
+    expect(raised.some((r) => r.startsWith("cgn.pool.high"))).toBe(true);
+    const pools = await get<{ name: string; free: number }[]>("/api/v1/address-pools");
+    expect(pools.find((p) => p.name === "residential-v4")!.free).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("bgp-flap-storm: every global BGP session leaves Established at each of the five resets, and the routing daemon fails and returns", async () => {
+    const { log } = await run(bgpFlapStorm);
+    const peers = (await get<{ peers: { peer: string; vrf: string }[] }>("/api/v1/routing/bgp/summary")).peers.filter((p) => p.vrf === "default").map((p) => p.peer);
+    expect(new Set(peers).size).toBeGreaterThan(0);
+    for (const peer of new Set(peers)) {
+      const drops = log.filter((e) => e.msgId === "bgp.neighbor.state" && e.fields.peer === peer && e.fields.from === "Established");
+      expect(drops.length, peer).toBeGreaterThanOrEqual(5);
+    }
+    expect(alarmIds(log, "alarm.raise")).toContain("bgp.neighbor.down");
+    expect(log.filter((e) => e.msgId === "scenario.action").map((e) => e.fields.action)).toEqual(expect.arrayContaining(["reset-bgp", "fail-daemon", "revive-daemon"]));
+  }, 60_000);
+
+  it("upgrade-with-drain: 0.2.0 is staged, applied with a drain, and runs; subscribers reconnect", async () => {
+    const { result } = await run(upgradeWithDrain);
+    const upgrade = await get<{ state: string; history: { toVersion: string; outcome: string; drain: boolean }[] }>("/api/v1/system/upgrade");
+    expect(upgrade.state).toBe("idle");
+    expect(upgrade.history[0]).toMatchObject({ toVersion: "0.2.0", outcome: "succeeded", drain: true });
+    expect((await get<{ softwareVersion: string }>("/api/v1/system/health")).softwareVersion).toBe("bngfleet 0.2.0");
+    expect(result.state.sessions).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("licence-lapse: the lease runs out through Grace into Lapsed, and a configuration commit is then refused with 409", async () => {
+    const { log } = await run(licenceLapse);
+    expect(alarmIds(log, "alarm.raise")).toEqual(expect.arrayContaining(["licence.grace", "licence.lapsed"]));
+    expect((await get<{ state: string; mode: string }>("/api/v1/licensing")).state).toBe("Lapsed");
+    expect((await putConfig({ fields: { "webUi.hostname": "lapsed.bng.localhost" } })).status).toBe(409);
+  }, 120_000);
+});
+
+describe("scenario file validation", () => {
+  it.each([
+    [{ steps: [{ at: 60, action: "fail-radius-server" }] }, "#/steps/0/server"],
+    [{ steps: [{ at: 600, action: "drain-pool", pool: "p" }, { at: 60, action: "drain-pool", pool: "p" }] }, "#/steps/1/at"],
+    [{ steps: [{ at: 60, action: "reset-bgp" }], until: 30 }, "#/until"],
+    [{ steps: [{ at: 60, action: "no-such-action" }] }, "#/steps/0/action"],
+  ])("refuses %j with 400 naming %s", async (file, pointer) => {
+    const response = await send("POST", "/twin/v1/scenario/run", file);
+    expect(response.status).toBe(400);
+    expect((await response.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer)).toEqual([pointer]);
+  });
+
+  it("stops at a refused step with 404 naming it, the steps before it applied", async () => {
+    const response = await send("POST", "/twin/v1/scenario/run", { steps: [{ at: 0, action: "set-churn-multiplier", multiplier: 3 }, { at: 60, action: "fill-pool", pool: "no-such-pool", percent: 50 }] });
+    expect(response.status).toBe(404);
+    expect((await response.json<{ detail: string }>()).detail).toContain("steps[1] (at 60 s, fill-pool)");
+  });
+});
