@@ -690,13 +690,6 @@ export class IdentityStore extends RpcTarget {
     return { ok: true };
   }
 
-  /** Checks an account's current password (its own password change asks for it). */
-  async checkPassword(username: string, password: string): Promise<Outcome<object>> {
-    const row = this.#user(username);
-    if (!row) return refuse("not-found", `no user '${username}'`);
-    return (await verifyPassword(password, row.password_hash)) ? { ok: true } : refuse("bad-credentials", "the current password is wrong");
-  }
-
   /** Forgets an account's authenticator: it must enrol again at its next login; its sessions end. */
   resetTotp(username: string, by: string): Outcome<object> {
     if (!this.#user(username)) return refuse("not-found", `no user '${username}'`);
