@@ -46,5 +46,6 @@ describe("uploaded web UI certificate", () => {
     fleet = await launchFleet(env, [PORT_BASE], dataDir);
     expect(await servedFingerprint(PORT_BASE)).toBe(uploaded.fingerprint);
     expect(fleet.output()).toContain("edge-1 serves its uploaded certificate");
-  });
+    // Two launches, each with a build, run inside this test: the hook budget, not the 30 s test default.
+  }, 120_000);
 });
