@@ -15,6 +15,7 @@ import { Logs } from "./pages/logs.tsx";
 import { Configuration } from "./pages/configuration.tsx";
 import { Fleet, PeerLink } from "./pages/fleet.tsx";
 import { Tokens } from "./pages/tokens.tsx";
+import { Alarms } from "./pages/alarms.tsx";
 import { Upgrade } from "./pages/upgrade.tsx";
 import { Account } from "./pages/account.tsx";
 import { LicenceFile } from "./pages/licence-file.tsx";
@@ -56,7 +57,7 @@ export const PAGES: PageEntry[] = [
   section("vrfs", "/vrfs"),
   section("local-subscribers", "/subscribers/local"),
   section("radius", "/radius/servers"),
-  section("alarms", "/alarms"),
+  { slug: "alarms", title: "Alarms", probe: "/alarms", render: (ctx) => <Alarms ctx={ctx} /> },
   { slug: "logs", title: "Logs", probe: "/logs/tail", render: (ctx) => <Logs ctx={ctx} /> },
   { slug: "config", title: "Configuration", probe: "/config", render: (ctx) => <Configuration ctx={ctx} /> },
   section("licensing", "/licensing", (ctx) => !ctx.peer && <LicenceFile />),
