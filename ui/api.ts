@@ -68,7 +68,9 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
   }
   if (!response.ok) {
     const problem = await problemOf(response);
-    if (response.status === 401 && !options.signIn) sessionLost.value = true;
+    // A 401 relayed by the fleet proxy is the peer's answer to its credential, not the end of this session.
+    const relayed = path.startsWith("/fleet/") && path !== "/fleet/appliances";
+    if (response.status === 401 && !options.signIn && !relayed) sessionLost.value = true;
     throw new ApiError(response.status, problem, response.headers.get("retry-after"));
   }
   if (response.status === 204) return undefined as T;

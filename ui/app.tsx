@@ -6,7 +6,7 @@
 import { useEffect } from "preact/hooks";
 import type { ComponentChildren } from "preact";
 import { api, csrfToken, sessionLost } from "./api.ts";
-import { checked, me, refreshSession, readableOnPeer } from "./session.ts";
+import { can, checked, me, refreshSession, readableOnPeer } from "./session.ts";
 import { location, navigate, pathname } from "./router.ts";
 import { SignIn } from "./pages/sign-in.tsx";
 import { Dashboard } from "./pages/dashboard.tsx";
@@ -15,6 +15,7 @@ import { Logs } from "./pages/logs.tsx";
 import { Configuration } from "./pages/configuration.tsx";
 import { Fleet, PeerLink } from "./pages/fleet.tsx";
 import { Tokens } from "./pages/tokens.tsx";
+import { Alarms } from "./pages/alarms.tsx";
 import { Upgrade } from "./pages/upgrade.tsx";
 import { Account } from "./pages/account.tsx";
 import { LicenceFile } from "./pages/licence-file.tsx";
@@ -56,7 +57,7 @@ export const PAGES: PageEntry[] = [
   section("vrfs", "/vrfs"),
   section("local-subscribers", "/subscribers/local"),
   section("radius", "/radius/servers"),
-  section("alarms", "/alarms"),
+  { slug: "alarms", title: "Alarms", probe: "/alarms", render: (ctx) => <Alarms ctx={ctx} /> },
   { slug: "logs", title: "Logs", probe: "/logs/tail", render: (ctx) => <Logs ctx={ctx} /> },
   { slug: "config", title: "Configuration", probe: "/config", render: (ctx) => <Configuration ctx={ctx} /> },
   section("licensing", "/licensing", (ctx) => !ctx.peer && <LicenceFile />),
@@ -85,7 +86,8 @@ function resolvePath(path: string): { page: PageEntry | undefined; ctx: PageCont
 function Nav({ ctx }: { ctx: PageContext }) {
   const prefix = ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : "";
   const current = resolvePath(pathname()).page?.slug;
-  const pages = ctx.peer ? PAGES.filter((p) => p.slug !== "fleet" && p.slug !== "account" && readableOnPeer(p.probe)) : PAGES;
+  // Only what the role may read: the floors come from the OpenAPI document.
+  const pages = (ctx.peer ? PAGES.filter((p) => p.slug !== "fleet" && p.slug !== "account" && readableOnPeer(p.probe)) : PAGES).filter((p) => can("GET", p.probe));
   return (
     <nav aria-label="Sections">
       <ul>
@@ -144,7 +146,7 @@ export function App() {
       <Nav ctx={ctx} />
       <main id="main" tabIndex={-1}>
         {ctx.peer && <PeerBanner peer={ctx.peer} />}
-        {page ? page.render(ctx) : <NotFound />}
+        {!page ? <NotFound /> : can("GET", page.probe) ? page.render(ctx) : <NotAllowed title={page.title} role={who.role} />}
       </main>
     </div>
   );
@@ -156,6 +158,15 @@ function PeerBanner({ peer }: { peer: string }) {
       Viewing <strong>{peer}</strong> through the fleet proxy: <strong>read-only</strong>. Changes are made on the appliance itself:{" "}
       <PeerLink peer={peer} />.
     </div>
+  );
+}
+
+function NotAllowed({ title, role }: { title: string; role: string }) {
+  return (
+    <>
+      <h1>{title}</h1>
+      <p class="notice">This page is not open to the {role} role.</p>
+    </>
   );
 }
 

@@ -4,7 +4,7 @@
  * server's route table), so the UI offers exactly what the server allows and
  * never keeps its own copy of the rules; the server still decides.
  */
-import { computed, signal } from "@preact/signals";
+import { signal } from "@preact/signals";
 import { ROLES } from "../src/auth/role-order.ts";
 import { api, csrfToken, sessionLost } from "./api.ts";
 import { loadOperations, operationFor } from "./openapi.ts";
@@ -50,5 +50,3 @@ export function readableOnPeer(path: string): boolean {
   if (/^\/(fleet|auth)(\/|$)/.test(bare) || bare === "/logs/stream") return false;
   return operationFor("GET", bare) !== undefined;
 }
-
-export const signedIn = computed(() => me.value !== null);

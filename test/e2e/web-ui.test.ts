@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildBundle } from "../../scripts/build.ts";
 import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 import { newToken } from "../../src/trust/tokens.ts";
 
@@ -112,9 +113,11 @@ beforeAll(async () => {
   const peerFleet = path.join(dir, "edge-3.json");
   await writeFile(peerFleet, JSON.stringify({ portBase: 8443, appliances: [appliance("edge-3", 8443, [])] }));
   fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_FLEET: mainFleet, BNG_FRESH: "1" }, [PORT_BASE, PORT_BASE + 1]);
-  // The bundle the first launcher built, so the two launchers never build into one folder at once.
+  // A bundle of its own, so that no other launcher's build can change it under this one.
+  const bundle = path.join(dir, "bundle");
+  await buildBundle(process.cwd(), bundle);
   edge3 = await launchFleet(
-    { BNG_PORT_BASE: String(PEER_PORT), BNG_FLEET: peerFleet, BNG_FRESH: "1", BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: PEER_TOKEN, BNG_BUNDLE_DIR: path.join(process.cwd(), ".bngfleet", "build") },
+    { BNG_PORT_BASE: String(PEER_PORT), BNG_FLEET: peerFleet, BNG_FRESH: "1", BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: PEER_TOKEN, BNG_BUNDLE_DIR: bundle },
     [PEER_PORT],
   );
   browser = await chromium.launch({
@@ -208,6 +211,7 @@ describe("the web UI", () => {
 
   it("renders every page without a problem, and axe-core finds nothing serious on any", async () => {
     await page.goto(`${base}/`);
+    await page.locator("nav a").first().waitFor();
     const hrefs = await page.locator("nav a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
     expect(hrefs.length).toBeGreaterThanOrEqual(24);
     const report: Record<string, string[]> = {};
@@ -320,13 +324,19 @@ describe("the web UI", () => {
     await signIn(viewer, "viewer", "viewer-password-1");
     await viewer.getByRole("heading", { level: 1, name: "Configuration" }).waitFor();
     await viewer.getByTestId("config-history").waitFor();
+    // Accounts and tokens are super-user reads: not in a read-only account's navigation.
+    const sections = await viewer.locator("nav a").allTextContents();
+    expect(sections).toContain("Sessions");
+    expect(sections).not.toContain("Users");
+    expect(sections).not.toContain("Tokens");
     expect(await viewer.getByRole("button", { name: /Validate|Roll back/ }).count()).toBe(0);
     const sessionId = (await (await viewer.request.get(`${base}/api/v1/sessions?limit=1`)).json()).items[0].id as number;
     for (const href of ["/alarms", "/users", "/tokens", "/vrfs", "/upgrade", "/licensing", "/diagnostics", `/sessions/${sessionId}`]) {
       await viewer.goto(`${base}${href}`);
       await viewer.locator("h1").first().waitFor();
       await viewer.waitForFunction(LOADED, undefined, { timeout: 15_000 });
-      expect({ href, forms: await viewer.locator("form.action").count() }).toEqual({ href, forms: 0 });
+      // Nothing offered that the server would refuse: no change forms, and no failed call on the page.
+      expect({ href, forms: await viewer.locator("form.action").count(), problems: await viewer.getByRole("alert").allTextContents() }).toEqual({ href, forms: 0, problems: [] });
     }
     await viewerContext.close();
   });

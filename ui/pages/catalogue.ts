@@ -85,14 +85,6 @@ export const SECTIONS: Record<string, SectionSpec> = {
     ],
   },
   radius: { title: "RADIUS servers", reads: [{ title: "Servers", path: "/radius/servers" }] },
-  alarms: {
-    title: "Alarms",
-    reads: [{ title: "Active alarms", path: "/alarms", refreshMs: 10_000 }],
-    actions: [
-      { method: "POST", path: "/alarms/clear", title: "Clear an alarm", confirm: "Clear this alarm?" },
-      { method: "POST", path: "/alarms/test", title: "Send a test alert" },
-    ],
-  },
   licensing: {
     title: "Licensing",
     reads: [

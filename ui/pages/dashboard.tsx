@@ -9,6 +9,7 @@ import { Loaded } from "../components/problem.tsx";
 import { TimeChart, bitRate, colour } from "../components/chart.tsx";
 import { labelOf } from "../components/json-view.tsx";
 import { readableOnPeer } from "../session.ts";
+import { duration } from "../format.ts";
 import type { PageContext } from "./context.ts";
 import type { AlarmsResponse, MetricsHistory, SessionSummaryCounts, SystemStatus } from "../types.ts";
 
@@ -30,13 +31,6 @@ function Counts({ title, rows, testid }: { title: string; rows: [string, number]
       </table>
     </section>
   );
-}
-
-function duration(seconds: number): string {
-  const d = Math.floor(seconds / 86400);
-  const h = Math.floor((seconds % 86400) / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  return d ? `${d}d ${h}h ${m}m` : h ? `${h}h ${m}m` : `${m}m ${seconds % 60}s`;
 }
 
 export function Dashboard({ ctx }: { ctx: PageContext }) {

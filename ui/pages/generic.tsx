@@ -8,7 +8,7 @@ import { useResource } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
 import { JsonView } from "../components/json-view.tsx";
 import { ActionForm, type ActionFormProps } from "../components/action-form.tsx";
-import { readableOnPeer } from "../session.ts";
+import { can, readableOnPeer } from "../session.ts";
 import { operationFor, resolve } from "../openapi.ts";
 import type { PageContext } from "./context.ts";
 
@@ -116,7 +116,7 @@ function Lookup({ spec, ctx }: { spec: NonNullable<SectionSpec["lookups"]>[numbe
 
 export function SectionPage({ spec, ctx }: { spec: SectionSpec; ctx: PageContext }) {
   const [version, setVersion] = useState(0);
-  const reads = ctx.peer ? spec.reads.filter((r) => readableOnPeer(r.path)) : spec.reads;
+  const reads = (ctx.peer ? spec.reads.filter((r) => readableOnPeer(r.path)) : spec.reads).filter((r) => can("GET", r.path));
   return (
     <>
       <h1>{spec.title}</h1>

@@ -8,6 +8,7 @@ import { Loaded } from "../components/problem.tsx";
 import { JsonView, Scalar } from "../components/json-view.tsx";
 import { ActionForm } from "../components/action-form.tsx";
 import { bitRate } from "../components/chart.tsx";
+import { duration } from "../format.ts";
 import { navigate, searchParams } from "../router.ts";
 import type { PageContext } from "./context.ts";
 import type { SessionDetail, SessionList, SessionRates } from "../types.ts";
@@ -120,7 +121,7 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
                         {s.svlan}/{s.vlan}
                       </td>
                       <td>{s.plan}</td>
-                      <td class="num">{Math.round(s.uptimeSeconds).toLocaleString("en")} s</td>
+                      <td class="num">{duration(s.uptimeSeconds)}</td>
                     </tr>
                   ))}
                 </tbody>
