@@ -9,6 +9,7 @@ import { api, csrfToken, sessionLost } from "./api.ts";
 import { can, checked, me, refreshSession, readableOnPeer } from "./session.ts";
 import { location, navigate, pathname } from "./router.ts";
 import { SignIn } from "./pages/sign-in.tsx";
+import { FirstPassword } from "./pages/first-password.tsx";
 import { Dashboard } from "./pages/dashboard.tsx";
 import { Sessions } from "./pages/sessions.tsx";
 import { Logs } from "./pages/logs.tsx";
@@ -128,6 +129,10 @@ export function App() {
   if (!who || sessionLost.value) {
     document.title = "Sign in · Broadband gateway";
     return <SignIn expired={sessionLost.value} />;
+  }
+  if (who.passwordChangeRequired) {
+    document.title = "Choose your own password · Broadband gateway";
+    return <FirstPassword username={who.username} />;
   }
   return (
     <div class="layout">

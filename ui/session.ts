@@ -19,7 +19,8 @@ export async function refreshSession(): Promise<void> {
   try {
     const who = await api<Whoami>("/auth/whoami", { signIn: true });
     csrfToken.value = who.csrfToken;
-    await loadOperations();
+    // A session signed in with the published default password may read nothing until it changes it.
+    if (!who.passwordChangeRequired) await loadOperations();
     me.value = who;
     sessionLost.value = false;
   } catch {
@@ -40,13 +41,7 @@ export function can(method: string, path: string): boolean {
   return op.floor === "anonymous" || rank(who.role) >= rank(op.floor);
 }
 
-/**
- * Whether a peer's GET can be read through the fleet proxy: the proxy relays
- * every GET except under `fleet/` and `auth/` and the log stream (its
- * OpenAPI description); `x-fleet-proxy` marks those the family guarantees.
- */
+/** Whether a peer's GET can be read through the fleet proxy: the proxy relays exactly the operations marked `x-fleet-proxy`. */
 export function readableOnPeer(path: string): boolean {
-  const bare = path.split("?")[0]!;
-  if (/^\/(fleet|auth)(\/|$)/.test(bare) || bare === "/logs/stream") return false;
-  return operationFor("GET", bare) !== undefined;
+  return operationFor("GET", path.split("?")[0]!)?.fleetProxy === true;
 }

@@ -33,6 +33,8 @@ let axeSource: string;
 /** The admin's TOTP secret and the last code used: each code is accepted once. */
 let adminSecret = "";
 let lastAdminCode = "";
+/** The password admin chooses at first sign-in, replacing the published development default. */
+const ADMIN_PASSWORD = "noc-chosen-password-1";
 const offOrigin: string[] = [];
 const pageErrors: string[] = [];
 
@@ -154,11 +156,28 @@ describe("the web UI", () => {
     lastAdminCode = totp(adminSecret);
     await page.getByLabel("Authenticator code").fill(lastAdminCode);
     await page.getByRole("button", { name: "Confirm and sign in" }).click();
+    // The published development password: nothing but choosing one's own is offered (the server refuses the rest).
+    await page.getByRole("heading", { level: 1, name: "Choose your own password" }).waitFor();
+    expect(await page.getByRole("navigation").count()).toBe(0);
+    await page.getByLabel("Current password").fill("bngfleet-admin");
+    await page.getByLabel("New password", { exact: true }).fill(ADMIN_PASSWORD);
+    await page.getByLabel("Repeat the new password").fill(ADMIN_PASSWORD);
+    await page.getByRole("button", { name: "Change password and sign in again" }).click();
+    // The change ends every session of the account: sign in again, with the new password and the next code.
+    await expect.poll(() => page.title()).toBe("Sign in · Broadband gateway");
+    await page.getByLabel("Username").fill("admin");
+    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByLabel("Authenticator code").waitFor();
+    while (totp(adminSecret) === lastAdminCode) await new Promise((resolve) => setTimeout(resolve, 1000));
+    lastAdminCode = totp(adminSecret);
+    await page.getByLabel("Authenticator code").fill(lastAdminCode);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("heading", { level: 1, name: "Sessions" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/sessions");
     // The session cookie is HttpOnly: the page cannot read it.
     expect(await page.evaluate("document.cookie")).toBe("");
-  });
+  }, 90_000);
 
   it("shows the API's session counts on the dashboard and the sessions page", async () => {
     await page.goto(`${base}/`);
@@ -349,7 +368,7 @@ describe("the web UI", () => {
     await page.getByRole("link", { name: "Logs", exact: true }).click();
     await page.getByText("Your session has ended").waitFor();
     await page.getByLabel("Username").fill("admin");
-    await page.getByLabel("Password").fill("bngfleet-admin");
+    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByLabel("Authenticator code").waitFor();
     // A code is accepted once: wait for the next 30 s step when the enrolment's code is still current.

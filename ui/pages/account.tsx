@@ -13,12 +13,14 @@ export function Account() {
   const passkeys = useResource<{ items: PasskeyRecord[] } | PasskeyRecord[]>("/auth/passkeys");
   const [error, setError] = useState<ApiError | null>(null);
   const [name, setName] = useState("");
+  // Registering a passkey re-authenticates (ASVS 5.0 V7.5.1): a stolen session alone cannot add one.
+  const [currentPassword, setCurrentPassword] = useState("");
   const rows = (d: { items: PasskeyRecord[] } | PasskeyRecord[]) => (Array.isArray(d) ? d : d.items);
 
   async function register() {
     setError(null);
     try {
-      const options = await api<Parameters<typeof passkeyRegistration>[0]>("/auth/passkeys/registration-options", { method: "POST" });
+      const options = await api<Parameters<typeof passkeyRegistration>[0]>("/auth/passkeys/registration-options", { body: { currentPassword } });
       const response = await passkeyRegistration(options);
       await api("/auth/passkeys", { body: { name: name || "passkey", response } });
       passkeys.reload();
@@ -50,6 +52,8 @@ export function Account() {
         >
           <label for="pk-name">Name</label>
           <input id="pk-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <label for="pk-password">Current password</label>
+          <input id="pk-password" type="password" autocomplete="current-password" required value={currentPassword} onInput={(e) => setCurrentPassword(e.currentTarget.value)} />
           <button type="submit">Register a passkey</button>
         </form>
         <ProblemNote error={error} />
