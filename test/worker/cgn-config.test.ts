@@ -76,7 +76,7 @@ const WHOLESALE = {
   timeouts: { udp: 120 },
 };
 const configuredHalf = ({ pendingRestart: _p, insideVrfs: _i, ...rest }: Group) => rest;
-const runningHalf = ({ activeBindings: _a, utilisation: _u, ...rest }: Status["groups"][number] & { utilisation?: unknown }) => rest;
+const runningHalf = ({ activeBindings: _a, portBlockAllocations: _p, utilisation: _u, ...rest }: Status["groups"][number] & { utilisation?: unknown; portBlockAllocations?: unknown }) => rest;
 
 describe("seeding", () => {
   it("takes the groups from the simulation profile: what is configured is what runs", async () => {
