@@ -524,7 +524,12 @@ export class Snapshot {
     return out;
   }
 
-  /** The VPN routes a VRF imports: best received VPN routes carrying one of its import route targets. */
+  /**
+   * The VPN routes a VRF imports: best received VPN routes carrying one of
+   * its import route targets, and what another VRF of this box exports with
+   * one of them (leaking between local VRFs by matching route targets, as a
+   * PE imports its own VPN routes without a round trip through a neighbor).
+   */
   imported(vrf: VrfRouting, family: Family): Entry[] {
     const af: AfiSafi = family === 4 ? "ipv4Vpn" : "ipv6Vpn";
     const out: Entry[] = [];
@@ -532,6 +537,10 @@ export class Snapshot {
       for (const r of this.received(n, af)) {
         if (r.best && (r.routeTargets ?? []).some((rt) => vrf.importRt.includes(rt))) out.push(r);
       }
+    }
+    for (const other of this.w.vrfs) {
+      if (other.name === vrf.name || !other.exportRt.some((rt) => vrf.importRt.includes(rt))) continue;
+      for (const e of this.originated(other.name, family)) out.push({ ...e, rd: other.rd ?? undefined, routeTargets: [...other.exportRt], best: true });
     }
     return out;
   }
