@@ -120,20 +120,18 @@ export function App() {
   }, []);
   const path = pathname();
   const { page, ctx } = resolvePath(path);
+  // One place sets the title, after every render that can change it (an effect elsewhere would overwrite it).
   useEffect(() => {
-    document.title = `${page?.title ?? "Not found"}${ctx.peer ? ` · ${ctx.peer} (read-only)` : ""} · ${me.value?.appliance ?? "Broadband gateway"}`;
-  }, [location.value, me.value]);
+    const who = me.value;
+    if (!who || sessionLost.value) document.title = "Sign in · Broadband gateway";
+    else if (who.passwordChangeRequired) document.title = "Choose your own password · Broadband gateway";
+    else document.title = `${page?.title ?? "Not found"}${ctx.peer ? ` · ${ctx.peer} (read-only)` : ""} · ${who.appliance}`;
+  }, [location.value, me.value, sessionLost.value]);
 
   if (!checked.value) return <p class="muted">Loading…</p>;
   const who = me.value;
-  if (!who || sessionLost.value) {
-    document.title = "Sign in · Broadband gateway";
-    return <SignIn expired={sessionLost.value} />;
-  }
-  if (who.passwordChangeRequired) {
-    document.title = "Choose your own password · Broadband gateway";
-    return <FirstPassword username={who.username} />;
-  }
+  if (!who || sessionLost.value) return <SignIn expired={sessionLost.value} />;
+  if (who.passwordChangeRequired) return <FirstPassword username={who.username} />;
   return (
     <div class="layout">
       <a class="skip" href="#main">

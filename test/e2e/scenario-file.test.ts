@@ -8,10 +8,11 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { newToken } from "../../src/trust/tokens.ts";
 
-const PORT_BASE = 31443;
-const BOOTSTRAP = "bngtok_" + "Scn".repeat(12);
+const PORT_BASE = await freePortBase(2);
+const BOOTSTRAP = newToken();
 let fleet: RunningFleet;
 
 const api = (port: number, path: string) => fetchJson(`https://127.0.0.1:${port}${path}`, { insecure: true, headers: { authorization: `Bearer ${BOOTSTRAP}` } });
@@ -50,7 +51,7 @@ describe("BNG_SCENARIO", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-bad-scenario-"));
     const bad = path.join(dir, "bad.json");
     await writeFile(bad, JSON.stringify({ steps: [{ at: 60, action: "fill-pool", pool: "residential-v4" }] }));
-    const result = spawnSync(process.execPath, ["scripts/fleet.ts"], { env: { ...process.env, BNG_SCENARIO: bad, BNG_DATA_DIR: dir, BNG_PORT_BASE: "31543" }, encoding: "utf8", timeout: 30_000 });
+    const result = spawnSync(process.execPath, ["scripts/fleet.ts"], { env: { ...process.env, BNG_SCENARIO: bad, BNG_DATA_DIR: dir, BNG_PORT_BASE: String(await freePortBase(2)) }, encoding: "utf8", timeout: 30_000 });
     expect(result.status).not.toBe(0);
     const output = result.stdout + result.stderr;
     expect(output).toContain(bad);
