@@ -13,7 +13,8 @@ const REFRESH_MS = 15_000;
 function Row({ appliance }: { appliance: FleetAppliance }) {
   const base = appliance.self ? "" : `/fleet/${encodeURIComponent(appliance.name)}`;
   const status = useResource<SystemStatus>(`${base}/system/status`, undefined, REFRESH_MS);
-  const licence = useResource<{ state: string; mode: string }>(`${base}/licensing`, undefined, REFRESH_MS);
+  // The spec's fleet proxy does not relay GET /licensing (it is not an FP read): only this appliance's licence can be shown.
+  const licence = useResource<{ state: string; mode: string }>(appliance.self ? "/licensing" : null, undefined, REFRESH_MS);
   const s = status.data;
   const down = status.error !== undefined;
   const pages = appliance.self ? "/" : `/fleet/${encodeURIComponent(appliance.name)}/`;
@@ -33,7 +34,17 @@ function Row({ appliance }: { appliance: FleetAppliance }) {
               .join(" · ")
           : "—"}
       </td>
-      <td data-testid="licence">{!down && licence.data ? `${licence.data.state} (${licence.data.mode})` : "—"}</td>
+      <td data-testid="licence">
+        {!appliance.self ? (
+          <span class="muted" title="GET /licensing is not a fleet-proxy (FP) read: open the appliance's own UI">
+            not relayed
+          </span>
+        ) : licence.data ? (
+          `${licence.data.state} (${licence.data.mode})`
+        ) : (
+          "—"
+        )}
+      </td>
       <td>
         {appliance.url ? (
           <a href={appliance.url} target="_blank" rel="noopener">
