@@ -34,18 +34,17 @@ export async function passkeyAssertion(options: RequestOptionsJson): Promise<Rec
   })) as PublicKeyCredential | null;
   if (!credential) throw new Error("The authenticator gave no answer");
   const response = credential.response as AuthenticatorAssertionResponse;
-  return {
-    id: credential.id,
-    rawId: toB64url(credential.rawId),
-    type: "public-key",
-    clientExtensionResults: credential.getClientExtensionResults(),
-    response: {
-      clientDataJSON: toB64url(response.clientDataJSON),
-      authenticatorData: toB64url(response.authenticatorData),
-      signature: toB64url(response.signature),
-      userHandle: toB64url(response.userHandle),
-    },
-  };
+  return credentialJson(credential, {
+    clientDataJSON: toB64url(response.clientDataJSON),
+    authenticatorData: toB64url(response.authenticatorData),
+    signature: toB64url(response.signature),
+    userHandle: toB64url(response.userHandle),
+  });
+}
+
+/** A credential in the JSON form SimpleWebAuthn expects (WebAuthn L3 `toJSON`): the common fields around its response's own. */
+function credentialJson(credential: PublicKeyCredential, response: Record<string, unknown>): Record<string, unknown> {
+  return { id: credential.id, rawId: toB64url(credential.rawId), type: "public-key", clientExtensionResults: credential.getClientExtensionResults(), response };
 }
 
 interface CreationOptionsJson {
@@ -75,15 +74,9 @@ export async function passkeyRegistration(options: CreationOptionsJson): Promise
   })) as PublicKeyCredential | null;
   if (!credential) throw new Error("The authenticator created no passkey");
   const response = credential.response as AuthenticatorAttestationResponse;
-  return {
-    id: credential.id,
-    rawId: toB64url(credential.rawId),
-    type: "public-key",
-    clientExtensionResults: credential.getClientExtensionResults(),
-    response: {
-      clientDataJSON: toB64url(response.clientDataJSON),
-      attestationObject: toB64url(response.attestationObject),
-      transports: response.getTransports?.() ?? [],
-    },
-  };
+  return credentialJson(credential, {
+    clientDataJSON: toB64url(response.clientDataJSON),
+    attestationObject: toB64url(response.attestationObject),
+    transports: response.getTransports?.() ?? [],
+  });
 }

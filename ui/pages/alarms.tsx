@@ -8,6 +8,7 @@ import { can } from "../session.ts";
 import { duration } from "../format.ts";
 import type { PageContext } from "./context.ts";
 import type { Alarm, AlarmsResponse } from "../types.ts";
+import { HeaderRow } from "../components/header-row.tsx";
 
 export function Alarms({ ctx }: { ctx: PageContext }) {
   const alarms = useResource<AlarmsResponse>(`${ctx.base}/alarms`, undefined, 10_000);
@@ -42,13 +43,7 @@ export function Alarms({ ctx }: { ctx: PageContext }) {
             <div class="table-wrap" tabIndex={0}>
               <table data-testid="alarm-table">
                 <thead>
-                  <tr>
-                    {["Severity", "Alarm", "Instance", "Text", "Raised", "Age", ...(mayClear ? ["Actions"] : [])].map((h) => (
-                      <th scope="col" key={h}>
-                        {h}
-                      </th>
-                    ))}
-                  </tr>
+                  <HeaderRow columns={["Severity", "Alarm", "Instance", "Text", "Raised", "Age", ...(mayClear ? ["Actions"] : [])]} />
                 </thead>
                 <tbody>
                   {a.active.map((alarm) => (

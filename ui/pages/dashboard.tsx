@@ -33,6 +33,22 @@ function Counts({ title, rows, testid }: { title: string; rows: [string, number]
   );
 }
 
+/** Active alarms by severity, most severe first as the API orders them. */
+function SeverityCounts({ counts }: { counts: Record<string, number> }) {
+  return (
+    <table data-testid="alarm-counts">
+      <tbody>
+        {Object.entries(counts).map(([sev, n]) => (
+          <tr key={sev} class={`sev-${sev}`}>
+            <th scope="row">{sev}</th>
+            <td class="num">{n}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function Dashboard({ ctx }: { ctx: PageContext }) {
   const [range, setRange] = useState<"1h" | "6h" | "24h">("1h");
   const summary = useResource<SessionSummaryCounts>(`${ctx.base}/sessions/summary`, undefined, REFRESH_MS);
@@ -82,31 +98,13 @@ export function Dashboard({ ctx }: { ctx: PageContext }) {
           {alarms.data || alarms.error ? (
             <Loaded resource={alarms}>
               {(a) => (
-                <table data-testid="alarm-counts">
-                  <tbody>
-                    {Object.entries(a.countBySeverity).map(([sev, n]) => (
-                      <tr key={sev} class={`sev-${sev}`}>
-                        <th scope="row">{sev}</th>
-                        <td class="num">{n}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <SeverityCounts counts={a.countBySeverity} />
               )}
             </Loaded>
           ) : (
             <Loaded resource={status}>
               {(s) => (
-                <table data-testid="alarm-counts">
-                  <tbody>
-                    {Object.entries(s.alarms.countBySeverity).map(([sev, n]) => (
-                      <tr key={sev} class={`sev-${sev}`}>
-                        <th scope="row">{sev}</th>
-                        <td class="num">{n}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <SeverityCounts counts={s.alarms.countBySeverity} />
               )}
             </Loaded>
           )}

@@ -7,6 +7,7 @@
 import { useResource } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
 import type { FleetAppliance, SystemStatus } from "../types.ts";
+import { HeaderRow } from "../components/header-row.tsx";
 
 const REFRESH_MS = 15_000;
 
@@ -69,13 +70,7 @@ export function Fleet() {
           <div class="table-wrap" tabIndex={0}>
             <table data-testid="fleet-table">
               <thead>
-                <tr>
-                  {["Appliance", "Health", "Software", "Sessions", "Active alarms", "Licence", "Changes"].map((h) => (
-                    <th scope="col" key={h}>
-                      {h}
-                    </th>
-                  ))}
-                </tr>
+                <HeaderRow columns={["Appliance", "Health", "Software", "Sessions", "Active alarms", "Licence", "Changes"]} />
               </thead>
               <tbody>
                 {appliances.map((a) => (

@@ -12,6 +12,7 @@ import { duration } from "../format.ts";
 import { navigate, searchParams } from "../router.ts";
 import type { PageContext } from "./context.ts";
 import type { SessionDetail, SessionList, SessionRates } from "../types.ts";
+import { HeaderRow } from "../components/header-row.tsx";
 
 const PAGE_SIZE = 100;
 const FILTERS = ["username", "ip", "encap", "type", "vrf", "port", "walledGarden"] as const;
@@ -97,13 +98,7 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
               <table data-testid="sessions-table">
                 <caption class="sr-only">Sessions, newest first</caption>
                 <thead>
-                  <tr>
-                    {["Id", "Username", "Encap", "IPv4", "IPv6", "VRF", "Port", "S/C VLAN", "Plan", "Uptime"].map((h) => (
-                      <th scope="col" key={h}>
-                        {h}
-                      </th>
-                    ))}
-                  </tr>
+                  <HeaderRow columns={["Id", "Username", "Encap", "IPv4", "IPv6", "VRF", "Port", "S/C VLAN", "Plan", "Uptime"]} />
                 </thead>
                 <tbody>
                   {l.items.map((s) => (
