@@ -35,10 +35,10 @@ describe("BNG_SCENARIO", () => {
     // radius-outage.json reseeds with 42 and runs the clock 3,600 s ahead.
     expect(state.seed).toBe(42);
     expect(state.clockLeadSeconds).toBeGreaterThanOrEqual(3590);
-    // The whole retained log, oldest first: the run's session events fill many pages.
+    // The audit trail, oldest first: an hour of session events can push the run's first actions out of the log ring.
     const entries: { seq: number; msgId: string; fields: Record<string, unknown> }[] = [];
     for (let since = 0; ; ) {
-      const page = (await api(port, `/api/v1/logs/tail?count=1000&sinceSeq=${since}`)).json<{ entries: typeof entries }>().entries;
+      const page = (await api(port, `/api/v1/logs/tail?source=audit&count=1000&sinceSeq=${since}`)).json<{ entries: typeof entries }>().entries;
       if (page.length === 0) break;
       entries.push(...page);
       since = page.at(-1)!.seq;
