@@ -34,7 +34,9 @@ describe("BNG_SCENARIO", () => {
     const state = (await api(port, "/twin/v1/scenario")).json<{ seed: number; clockLeadSeconds: number }>();
     // radius-outage.json reseeds with 42 and runs the clock 3,600 s ahead.
     expect(state.seed).toBe(42);
-    expect(state.clockLeadSeconds).toBeGreaterThanOrEqual(3590);
+    // The lead dips by up to one 10 s step between alarms, more when a loaded machine runs an alarm late;
+    // an appliance that never ran the file would lead by about 0.
+    expect(state.clockLeadSeconds).toBeGreaterThanOrEqual(3540);
     // The audit trail, oldest first: an hour of session events can push the run's first actions out of the log ring.
     const entries: { seq: number; msgId: string; fields: Record<string, unknown> }[] = [];
     for (let since = 0; ; ) {
