@@ -87,10 +87,15 @@ function badGateway(res: http.ServerResponse): void {
 }
 
 /** The appliance's 413 for a body past MAX_BODY_BYTES (src/http/body.ts), answered by the listener. */
-function tooLarge(res: http.ServerResponse): void {
+function tooLarge(req: http.IncomingMessage, res: http.ServerResponse): void {
   if (res.headersSent) return;
   const body = JSON.stringify({ type: "about:blank", title: "Content Too Large", status: 413, detail: `request body exceeds ${MAX_BODY_BYTES} bytes` });
-  res.writeHead(413, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body) }).end(body);
+  // The whole answer goes out now (its Content-Length tells the client it is complete), but the response
+  // ends only once the body has been drained: Node closes a connection whose response ends before its
+  // request, and a client still sending would then get a reset instead of reading the 413.
+  res.writeHead(413, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body) }).write(body);
+  if (req.complete) res.end();
+  else req.once("end", () => res.end()).once("close", () => res.end());
 }
 
 /** Starts the appliance's public listener (TLS when `key` and `cert` are given); requests that arrive before setTarget wait for it. */
@@ -153,7 +158,7 @@ export async function listenFrontend(options: { name: string; address: string; p
           // largest cap is answered here, with the Worker's own problem.
           stopRelaying();
           upstream.destroy();
-          tooLarge(res);
+          tooLarge(req, res);
           return;
         }
         if (!upstream.write(chunk)) {

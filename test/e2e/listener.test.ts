@@ -74,12 +74,14 @@ function streamBody(mode: "https" | "http", port: number, pathname: string, tota
     req.on("error", (error) => (answered ? undefined : reject(error)));
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     req.write('{"username":"');
+    // One chunk per turn of the event loop, as curl or a browser sends while it reads: an answer that
+    // arrives meanwhile is read before more is written (a tight loop could write into the closed socket first).
     const pump = () => {
-      while (!answered && sent < total) {
-        sent += chunk.length;
-        if (!req.write(chunk)) return void req.once("drain", pump);
-      }
-      if (!answered) req.end('"}');
+      if (answered) return;
+      if (sent >= total) return void req.end('"}');
+      sent += chunk.length;
+      if (req.write(chunk)) setImmediate(pump);
+      else req.once("drain", pump);
     };
     pump();
   });
