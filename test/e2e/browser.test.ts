@@ -5,7 +5,8 @@
  * change carrying the session's CSRF token.
  */
 import { execFileSync } from "node:child_process";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "./chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECTIONS, UNCOUNTED_SECTIONS } from "../../src/http/route.ts";
 import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
@@ -19,11 +20,7 @@ let browser: Browser;
 beforeAll(async () => {
   // A chosen password: with the development default the session could only change it (README, "Logging in").
   fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_ADMIN_PASSWORD: ADMIN_PASSWORD, BNG_FRESH: "1" }, [PORT_BASE]);
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    // As root, without a GPU, and without the background traffic a closed network refuses.
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -12,7 +12,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import Provider, { type Configuration } from "oidc-provider";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "./chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePortBase, fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
 import { newToken } from "../../src/trust/tokens.ts";
@@ -80,10 +81,7 @@ const userInfoIdp = new LabProvider(false);
 beforeAll(async () => {
   await Promise.all([idTokenIdp.start(), userInfoIdp.start()]);
   fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, [PORT_BASE]);
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

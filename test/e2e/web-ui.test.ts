@@ -11,7 +11,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium } from "./chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBundle } from "../../scripts/build.ts";
 import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
@@ -134,10 +135,7 @@ beforeAll(async () => {
     { BNG_PORT_BASE: String(PEER_PORT), BNG_FLEET: peerFleet, BNG_FRESH: "1", BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: PEER_TOKEN, BNG_BUNDLE_DIR: bundle },
     [PEER_PORT],
   );
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchChromium();
   // bypassCSP only so the test can inject axe-core; the UI's own scripts are same-origin files.
   context = await browser.newContext({ ignoreHTTPSErrors: true, bypassCSP: true, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
