@@ -38,13 +38,13 @@ export const listenerOptions = (env: Env) => ({
 });
 
 /**
- * The appliance a request is for: the listener's own (`APPLIANCE`, set per
- * listener by the local fleet), else the one whose `webUi.hostname` is the
- * request's host, else the one named by the host's first DNS label.
+ * The appliance a request is for: the one named by the local fleet's listener
+ * it came in on (src/fleet/listener.ts), else the one whose `webUi.hostname`
+ * is the request's host, else the one named by the host's first DNS label.
  */
-export function applianceForHost(env: Env, hostname: string): ApplianceDefinition | undefined {
+export function applianceForHost(env: Env, hostname: string, listener: string | null = null): ApplianceDefinition | undefined {
   const fleet = loadFleet(env);
-  if (env.APPLIANCE) return fleet.appliances.find((a) => a.name === env.APPLIANCE);
+  if (listener !== null) return fleet.appliances.find((a) => a.name === listener);
   const host = hostname.toLowerCase();
   return (
     fleet.appliances.find((a) => a.webUi.hostname === host) ??
