@@ -99,6 +99,7 @@ function bindingsFor(settings: Settings, fleetSecret: string): Record<string, st
     // tells it the listeners' scheme, as it sees plain http:// behind them.
     BNG_LOCAL_FLEET: "1",
   };
+  if (Object.keys(settings.profiles).length > 0) bindings.BNG_PROFILES = JSON.stringify(settings.profiles);
   if (settings.http) bindings.BNG_HTTP = "1";
   if (settings.adminPassword !== undefined) bindings.BNG_ADMIN_PASSWORD = settings.adminPassword;
   if (settings.bootstrapToken !== undefined) bindings.BNG_BOOTSTRAP_TOKEN = settings.bootstrapToken;

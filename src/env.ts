@@ -6,6 +6,8 @@ export interface Env {
   Appliance: DurableObjectNamespace<Appliance>;
   /** A fleet file (JSON) replacing the bundled fleet-config/fleet.json. */
   FLEET?: string;
+  /** The fleet file's own profile files, as a JSON object from the path written in the fleet file to the file's content (set by `npm start`). */
+  BNG_PROFILES?: string;
   BNG_PORT_BASE?: string;
   /** `1`: served by the local launcher (`npm start`), whose listeners pass the client's address in `X-BNG-Peer-Address`; unset = deployed (src/http/client-address.ts). */
   BNG_LOCAL_FLEET?: string;

@@ -10,7 +10,7 @@ import { clientAddress, deploymentOf } from "./http/client-address.ts";
 import { startupRefusal } from "./auth/bootstrap.ts";
 import { withSecurityHeaders } from "./http/headers.ts";
 import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
-import { applianceForHost, applianceNamed } from "./fleet/definition.ts";
+import { applianceForHost, applianceNamed, profileRefusal } from "./fleet/definition.ts";
 import { listenerAppliance } from "./fleet/listener.ts";
 import type { ApplianceContext } from "./fleet/context.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
@@ -53,6 +53,9 @@ export default {
     const listener = listenerAppliance(request.headers, deploymentOf(env));
     const definition = applianceForHost(env, url.hostname, listener);
     if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${listener ?? url.hostname}'`, url.pathname), secure);
+    // A fleet file naming a profile file the Worker was not given (deployed without BNG_PROFILES): the appliance cannot start.
+    const missing = profileRefusal(env, definition);
+    if (missing) return withSecurityHeaders(problemResponse(503, missing, url.pathname), secure);
     if (isWebUiRequest(request, url)) return withSecurityHeaders(webUiResponse(url), secure);
     return router.fetch(request, contextFor(definition, request, env));
   },
