@@ -2,6 +2,7 @@
 import defaultProfile from "../fleet-config/profiles/default.json";
 import large from "../fleet-config/profiles/large.json";
 import small from "../fleet-config/profiles/small.json";
+import xlarge from "../fleet-config/profiles/xlarge.json";
 import { parseProfile, type Profile } from "../simulator/index.ts";
 import { isShippedProfile, type ApplianceDefinition, type PROFILE_NAMES } from "../fleet-config/schema.ts";
 import { userProfiles } from "../src/fleet/definition.ts";
@@ -9,7 +10,7 @@ import type { Env } from "../src/env.ts";
 
 type ProfileName = (typeof PROFILE_NAMES)[number];
 
-const SOURCES: Record<ProfileName, unknown> = { small, default: defaultProfile, large };
+const SOURCES: Record<ProfileName, unknown> = { small, default: defaultProfile, large, xlarge };
 const parsed = new Map<string, Profile>();
 
 /** The parsed profile of a name (the fleet schema admits only shipped names). */

@@ -33,7 +33,7 @@ export const PeerDefinition = z.strictObject({
 });
 
 /** The simulation profiles shipped in fleet-config/profiles/ (a new profile file is added here too). */
-export const PROFILE_NAMES = ["small", "default", "large"] as const;
+export const PROFILE_NAMES = ["small", "default", "large", "xlarge"] as const;
 
 /**
  * A profile file of the user's own: a path ending in `.json`, relative to the fleet file. The launcher reads
