@@ -136,6 +136,10 @@ export async function applianceBench(options: { profile: string; seconds: number
     }
     const memory = memoryKiB(workerd);
     console.log(`\nMemory: workerd RSS ${fmt(rssEmpty / 1024, 0)} MiB with both objects empty, ${fmt(rssFull / 1024, 0)} MiB at full size (${fmt((rssFull - rssEmpty) / 2 / 1024, 0)} MiB growth per appliance; goal ≤ 48 MiB at 128k), peak ${fmt((memory?.peak ?? NaN) / 1024, 0)} MiB (VmHWM)`);
+  } catch (error) {
+    // What the launcher and workerd said last is usually why (a crashed or reset object).
+    console.error(`\nThe launcher's last output:\n${fleet.output().split("\n").slice(-40).join("\n")}`);
+    throw error;
   } finally {
     await references.dispose();
     await fleet.stop();

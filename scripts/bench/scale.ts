@@ -63,6 +63,10 @@ export async function scaleBench(options: { profile: string; count: number }): P
     console.log(`  workerd RSS         ${fmt(rss / 1024, 0)} MiB at full size, peak ${fmt((memory?.peak ?? NaN) / 1024, 0)} MiB (goal ≤ 6 GiB at 100 × large); ${fmt((rss - rssEmpty) / 1024 / count)} MiB growth per appliance`);
     const page = await latency(`${bases[0]}/api/v1/sessions?limit=100`, auth);
     console.log(`  100-row page        p50 ${fmt(page.p50, 2)} ms, p95 ${fmt(page.p95, 2)} ms, single client, on bench-1 (goal: p50 as with two appliances)`);
+  } catch (error) {
+    // What the launcher and workerd said last is usually why (a crashed or reset object).
+    console.error(`\nThe launcher's last output:\n${fleet.output().split("\n").slice(-40).join("\n")}`);
+    throw error;
   } finally {
     await fleet.stop();
   }
