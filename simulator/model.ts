@@ -196,8 +196,15 @@ export class Model {
     this.offlineCount++;
   }
 
-  /** Username of a live slot. */
-  usernameOf = (slot: number): string => this.store.usernames[slot] ?? "";
+  /**
+   * Username of a live slot, built when asked: a generated subscriber's from
+   * its number and realm, a local subscriber's from its configuration (a
+   * string per session would be most of the table's memory).
+   */
+  usernameOf = (slot: number): string => {
+    const sub = this.store.sub[slot] ?? 0;
+    return sub < 0 ? (this.locals.ofSub(sub)?.config.username ?? "") : this.subscribers.username(sub, this.store.realm[slot] ?? 0);
+  };
 
   /** A fresh tally (start of a sub-step). */
   resetTally(): void {

@@ -17,6 +17,7 @@ import { ENCAPS, type Encap } from "./profile.ts";
 import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, prefixesOverlap } from "./prefix.ts";
 import { formatMac } from "./subscribers.ts";
 import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./traffic.ts";
+import { compileUsername, usernameMatches } from "./username-match.ts";
 
 /** Query of the sessions list (spec GET /api/v1/sessions). */
 export interface SessionQuery {
@@ -150,7 +151,7 @@ export function summaryRow(m: Model, slot: number): SessionSummary {
     id: s.id[slot] ?? 0,
     type: encap === "ipoe" ? "ipoe" : "ppp",
     encap,
-    username: s.usernames[slot] ?? "",
+    username: m.usernameOf(slot),
     ipv4: formatIpv4(s.v4Addr[slot] ?? 0),
     ipv6: ipv6Text(m, slot),
     vrf: m.vrfNames[s.vrf[slot] ?? 0] ?? "default",
@@ -288,7 +289,8 @@ function compile(m: Model, q: SessionQuery): Predicate | null | false {
   if (q.walledGarden === true) checks.push((slot) => s.walledGarden[slot] === 1);
   if (q.username !== undefined && q.username !== null && q.username !== "") {
     const needle = q.username.toLowerCase();
-    checks.push((slot) => (s.usernames[slot] ?? "").includes(needle));
+    const match = compileUsername(m, needle);
+    checks.push(match === null ? (slot) => m.usernameOf(slot).toLowerCase().includes(needle) : (slot) => usernameMatches(m, match, slot));
   }
   if (q.ip !== undefined && q.ip !== null && q.ip.trim() !== "") {
     const ip = ipPredicate(m, q.ip.trim().toLowerCase());

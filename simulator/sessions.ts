@@ -9,9 +9,28 @@
 /** Number of encapsulations. */
 const ENCAP_COUNT = 4;
 
-/** The live session table. */
+/** Slots allocated before the first growth. */
+const FIRST_ALLOCATION = 1024;
+
+/** The per-slot columns, grown together (snapshot.ts saves the first `highWater` of each but the live list's two). */
+const COLUMNS = [
+  "alive", "id", "sub", "encap", "port", "svlan", "cvlan", "plan", "vrf", "realm", "walledGarden", "aaa",
+  "v4Pool", "v4Subnet", "v4Ord", "v4Addr", "wanPool", "wanSubnet", "wanOrd", "pdPool", "pdSubnet", "pdOrd", "cgn",
+  "upMs", "leaseMs", "activity", "rxBps", "txBps", "rxBytes", "txBytes", "rxPackets", "txPackets", "liveIndex", "live",
+] as const;
+
+type Column = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+
+/**
+ * The live session table. Columns are allocated for the slots in use and
+ * grown by half when those run out, up to the licensed capacity: a table
+ * allocated at the licence's size would hold a quarter more than the steady
+ * state needs.
+ */
 export class SessionStore {
   readonly capacity: number;
+  /** Slots the columns currently hold. */
+  allocated: number;
   alive: Uint8Array;
   id: Uint32Array;
   sub: Int32Array;
@@ -46,8 +65,6 @@ export class SessionStore {
   rxPackets: Float64Array;
   txPackets: Float64Array;
   liveIndex: Int32Array;
-  /** Usernames by slot, cached at setup (derived from the subscriber, so not snapshotted). */
-  usernames: string[];
 
   live: Int32Array;
   liveCount = 0;
@@ -67,48 +84,80 @@ export class SessionStore {
 
   constructor(capacity: number, ports: number, vrfs: number) {
     this.capacity = capacity;
-    this.alive = new Uint8Array(capacity);
-    this.id = new Uint32Array(capacity);
-    this.sub = new Int32Array(capacity);
-    this.encap = new Uint8Array(capacity);
-    this.port = new Int16Array(capacity);
-    this.svlan = new Uint16Array(capacity);
-    this.cvlan = new Uint16Array(capacity);
-    this.plan = new Uint8Array(capacity);
-    this.vrf = new Uint8Array(capacity);
-    this.realm = new Uint8Array(capacity);
-    this.walledGarden = new Uint8Array(capacity);
-    this.aaa = new Int16Array(capacity);
-    this.v4Pool = new Int16Array(capacity);
-    this.v4Subnet = new Uint8Array(capacity);
-    this.v4Ord = new Int32Array(capacity);
-    this.v4Addr = new Uint32Array(capacity);
-    this.wanPool = new Int16Array(capacity);
-    this.wanSubnet = new Uint8Array(capacity);
-    this.wanOrd = new Int32Array(capacity);
-    this.pdPool = new Int16Array(capacity);
-    this.pdSubnet = new Uint8Array(capacity);
-    this.pdOrd = new Int32Array(capacity);
-    this.cgn = new Int32Array(capacity);
-    this.upMs = new Float64Array(capacity);
-    this.leaseMs = new Float64Array(capacity);
-    this.activity = new Float32Array(capacity);
-    this.rxBps = new Float32Array(capacity);
-    this.txBps = new Float32Array(capacity);
-    this.rxBytes = new Float64Array(capacity);
-    this.txBytes = new Float64Array(capacity);
-    this.rxPackets = new Float64Array(capacity);
-    this.txPackets = new Float64Array(capacity);
-    this.liveIndex = new Int32Array(capacity);
-    this.usernames = new Array<string>(capacity).fill("");
-    this.live = new Int32Array(capacity);
-    this.#freeSlots = new Int32Array(capacity);
-    for (let i = 0; i < capacity; i++) this.#freeSlots[i] = capacity - 1 - i;
-    this.#freeTop = capacity;
-    this.orderIds = new Uint32Array(capacity * 2 + 1024);
-    this.orderSlots = new Int32Array(capacity * 2 + 1024);
+    const n = Math.min(capacity, FIRST_ALLOCATION);
+    this.allocated = n;
+    this.alive = new Uint8Array(n);
+    this.id = new Uint32Array(n);
+    this.sub = new Int32Array(n);
+    this.encap = new Uint8Array(n);
+    this.port = new Int16Array(n);
+    this.svlan = new Uint16Array(n);
+    this.cvlan = new Uint16Array(n);
+    this.plan = new Uint8Array(n);
+    this.vrf = new Uint8Array(n);
+    this.realm = new Uint8Array(n);
+    this.walledGarden = new Uint8Array(n);
+    this.aaa = new Int16Array(n);
+    this.v4Pool = new Int16Array(n);
+    this.v4Subnet = new Uint8Array(n);
+    this.v4Ord = new Int32Array(n);
+    this.v4Addr = new Uint32Array(n);
+    this.wanPool = new Int16Array(n);
+    this.wanSubnet = new Uint8Array(n);
+    this.wanOrd = new Int32Array(n);
+    this.pdPool = new Int16Array(n);
+    this.pdSubnet = new Uint8Array(n);
+    this.pdOrd = new Int32Array(n);
+    this.cgn = new Int32Array(n);
+    this.upMs = new Float64Array(n);
+    this.leaseMs = new Float64Array(n);
+    this.activity = new Float32Array(n);
+    this.rxBps = new Float32Array(n);
+    this.txBps = new Float32Array(n);
+    this.rxBytes = new Float64Array(n);
+    this.txBytes = new Float64Array(n);
+    this.rxPackets = new Float64Array(n);
+    this.txPackets = new Float64Array(n);
+    this.liveIndex = new Int32Array(n);
+    this.live = new Int32Array(n);
+    // Lowest slot first: the stack holds n-1 … 0, and slots added by growth go beneath the freed ones.
+    this.#freeSlots = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.#freeSlots[i] = n - 1 - i;
+    this.#freeTop = n;
+    this.orderIds = new Uint32Array(orderLength(n));
+    this.orderSlots = new Int32Array(orderLength(n));
     this.byPort = new Int32Array(ports);
     this.byVrf = new Int32Array(vrfs);
+  }
+
+  /**
+   * Grows every column to hold at least `n` slots (at most the capacity). The
+   * new slots are free and handed out lowest first once the freed ones are
+   * used, the order a table allocated at full size would use them in.
+   */
+  ensure(n: number): void {
+    const want = Math.min(this.capacity, n);
+    if (want <= this.allocated) return;
+    const old = this.allocated;
+    const self = this as unknown as Record<(typeof COLUMNS)[number], Column>;
+    for (const name of COLUMNS) {
+      const column = self[name];
+      const next = new (column.constructor as new (length: number) => Column)(want);
+      next.set(column);
+      self[name] = next;
+    }
+    const free = new Int32Array(want);
+    for (let i = 0; i < want - old; i++) free[i] = want - 1 - i;
+    free.set(this.#freeSlots.subarray(0, this.#freeTop), want - old);
+    this.#freeSlots = free;
+    this.#freeTop += want - old;
+    const ids = new Uint32Array(orderLength(want));
+    const slots = new Int32Array(orderLength(want));
+    ids.set(this.orderIds.subarray(0, this.orderLen));
+    slots.set(this.orderSlots.subarray(0, this.orderLen));
+    this.orderIds = ids;
+    this.orderSlots = slots;
+    this.allocated = want;
   }
 
   /** Live sessions. */
@@ -118,11 +167,12 @@ export class SessionStore {
 
   /** Whether a slot can be taken. */
   get full(): boolean {
-    return this.#freeTop === 0;
+    return this.#freeTop === 0 && this.allocated >= this.capacity;
   }
 
   /** Takes a free slot (the caller fills its columns, then calls `activate`). */
   takeSlot(): number {
+    if (this.#freeTop === 0) this.ensure(Math.ceil(this.allocated * 1.5));
     const slot = this.#freeSlots[--this.#freeTop] ?? 0;
     if (slot >= this.highWater) this.highWater = slot + 1;
     return slot;
@@ -189,15 +239,24 @@ export class SessionStore {
     }
   }
 
-  /** The free-slot stack, for a snapshot. */
+  /** The free-slot stack below the high-water mark, for a snapshot (the slots above it are free by definition). */
   freeSlots(): Int32Array {
-    return this.#freeSlots.slice(0, this.#freeTop);
+    return this.#freeSlots.slice(0, this.#freeTop).filter((slot) => slot < this.highWater);
   }
 
-  /** Rebuilds the derived indexes (live list, order, counters) after the columns were restored. */
+  /**
+   * Rebuilds the derived indexes (live list, order, counters) after the
+   * columns were restored (the caller has called `ensure(highWater)`). The
+   * free stack is the never-used slots above the high-water mark beneath the
+   * snapshot's freed ones; a snapshot written before the table grew lists
+   * those slots itself, and they are dropped here.
+   */
   rebuild(freeSlots: Int32Array, liveOrder: Int32Array): void {
-    this.#freeSlots.set(freeSlots);
-    this.#freeTop = freeSlots.length;
+    const freed = freeSlots.filter((slot) => slot < this.highWater);
+    const untouched = this.allocated - this.highWater;
+    for (let i = 0; i < untouched; i++) this.#freeSlots[i] = this.allocated - 1 - i;
+    this.#freeSlots.set(freed, untouched);
+    this.#freeTop = untouched + freed.length;
     this.liveCount = 0;
     this.byEncap.fill(0);
     this.byPort.fill(0);
@@ -248,4 +307,9 @@ export class SessionStore {
     }
     this.orderLen = w;
   }
+}
+
+/** The id-ordered index's length for `n` slots: room for ended sessions' entries until the next compaction. */
+function orderLength(n: number): number {
+  return n * 2 + 1024;
 }

@@ -131,15 +131,12 @@ export function restoreModel(
   // Then the running pools: the session columns, the local subscribers' holds and the pool states index them.
   if (st.poolConfigs) m.installPools(st.poolConfigs);
   const s = m.store;
+  s.ensure(st.store.highWater);
   const target = s as unknown as Record<string, Typed>;
   for (const [name, arr] of Object.entries(st.store.columns)) target[name]?.set(arr);
   s.highWater = st.store.highWater;
   s.rebuild(st.store.free, st.store.live);
   m.locals.importState(m, st.locals);
-  for (const slot of st.store.live) {
-    const sub = s.sub[slot] ?? 0;
-    s.usernames[slot] = sub < 0 ? (m.locals.ofSub(sub)?.config.username ?? "") : m.subscribers.username(sub, s.realm[slot] ?? 0);
-  }
   m.pools.forEach((p, i) => {
     const ps = st.pools[i];
     if (ps) p.importState(ps);

@@ -55,6 +55,15 @@ describe("sessions list", () => {
     expect(g.listSessions({ username: "nobody-at-all" }).total).toBe(0);
   });
 
+  // Usernames are not stored per session: the filter is compiled against the username template, so needles
+  // crossing each part of it (prefix, digits, "@", domain) must agree with a plain text search of the rows.
+  it.each(["SUB", "ub0", "0001", "12", "7", "9@", "0@cgn", "@", "isp.ex", "b0000009@wholesale-b.example", "sub00000000", "a0", "1x", "ü"])(
+    "matches username needle %j as a text search of the listed usernames would",
+    (needle) => {
+      expect(ids({ username: needle })).toEqual(only((s) => s.username.toLowerCase().includes(needle.toLowerCase())));
+    },
+  );
+
   it("filters walled-garden sessions when asked and ignores walledGarden=false", () => {
     expect(ids({ walledGarden: true })).toEqual(only((s) => s.walledGarden));
     expect(g.listSessions({ walledGarden: false }).total).toBe(all.length);
