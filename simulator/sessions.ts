@@ -17,6 +17,7 @@ const COLUMNS = [
   "alive", "id", "sub", "encap", "port", "svlan", "cvlan", "plan", "vrf", "realm", "walledGarden", "aaa",
   "v4Pool", "v4Subnet", "v4Ord", "v4Addr", "wanPool", "wanSubnet", "wanOrd", "pdPool", "pdSubnet", "pdOrd", "cgn",
   "upMs", "leaseMs", "activity", "rxBps", "txBps", "rxBytes", "txBytes", "rxPackets", "txPackets", "liveIndex", "live",
+  "orderPos",
 ] as const;
 
 type Column = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
@@ -65,6 +66,8 @@ export class SessionStore {
   rxPackets: Float64Array;
   txPackets: Float64Array;
   liveIndex: Int32Array;
+  /** Position of a live slot in the id-ordered index (`orderIds`/`orderSlots`), the bit it sets in the filter bitsets. */
+  orderPos: Int32Array;
 
   live: Int32Array;
   liveCount = 0;
@@ -75,6 +78,18 @@ export class SessionStore {
   orderIds: Uint32Array;
   orderSlots: Int32Array;
   orderLen = 0;
+
+  /**
+   * Bitsets over id-order positions, kept by activate/deactivate: the live
+   * sessions, and per encapsulation, port, VRF and walled garden. A list
+   * filter ANDs the ones it names and counts or pages the result 32
+   * sessions a word (session-filter.ts), instead of testing every session.
+   */
+  liveBits: Int32Array;
+  encapBits: Int32Array[];
+  portBits: Int32Array[];
+  vrfBits: Int32Array[];
+  walledGardenBits: Int32Array;
 
   byEncap = new Int32Array(ENCAP_COUNT);
   byPort: Int32Array;
@@ -120,14 +135,49 @@ export class SessionStore {
     this.txPackets = new Float64Array(n);
     this.liveIndex = new Int32Array(n);
     this.live = new Int32Array(n);
+    this.orderPos = new Int32Array(n);
     // Lowest slot first: the stack holds n-1 … 0, and slots added by growth go beneath the freed ones.
     this.#freeSlots = new Int32Array(n);
     for (let i = 0; i < n; i++) this.#freeSlots[i] = n - 1 - i;
     this.#freeTop = n;
     this.orderIds = new Uint32Array(orderLength(n));
     this.orderSlots = new Int32Array(orderLength(n));
+    const words = wordsFor(orderLength(n));
+    this.liveBits = new Int32Array(words);
+    this.encapBits = Array.from({ length: ENCAP_COUNT }, () => new Int32Array(words));
+    this.portBits = Array.from({ length: ports }, () => new Int32Array(words));
+    this.vrfBits = Array.from({ length: vrfs }, () => new Int32Array(words));
+    this.walledGardenBits = new Int32Array(words);
     this.byPort = new Int32Array(ports);
     this.byVrf = new Int32Array(vrfs);
+  }
+
+  /** Every bitset, for growing or clearing them together. */
+  #bitsets(): Int32Array[] {
+    return [this.liveBits, ...this.encapBits, ...this.portBits, ...this.vrfBits, this.walledGardenBits];
+  }
+
+  /** Sets (on) or clears a live slot's bits at its order position. */
+  #mark(slot: number, on: boolean): void {
+    const pos = this.orderPos[slot] ?? 0;
+    const w = pos >>> 5;
+    const bit = 1 << (pos & 31);
+    const sets = [this.liveBits, this.encapBits[this.encap[slot] ?? 0], this.vrfBits[this.vrf[slot] ?? 0]];
+    const port = this.port[slot] ?? -1;
+    if (port >= 0) sets.push(this.portBits[port]);
+    if (this.walledGarden[slot] === 1) sets.push(this.walledGardenBits);
+    for (const bits of sets) if (bits) bits[w] = on ? (bits[w] ?? 0) | bit : (bits[w] ?? 0) & ~bit;
+  }
+
+  /** Marks every live slot again after the order positions moved (compaction, restore). */
+  #reindex(): void {
+    for (const bits of this.#bitsets()) bits.fill(0);
+    for (let i = 0; i < this.orderLen; i++) {
+      const slot = this.orderSlots[i] ?? -1;
+      if (slot < 0 || this.alive[slot] !== 1 || this.id[slot] !== this.orderIds[i]) continue;
+      this.orderPos[slot] = i;
+      this.#mark(slot, true);
+    }
   }
 
   /**
@@ -157,6 +207,17 @@ export class SessionStore {
     slots.set(this.orderSlots.subarray(0, this.orderLen));
     this.orderIds = ids;
     this.orderSlots = slots;
+    const words = wordsFor(ids.length);
+    const grow = (bits: Int32Array): Int32Array => {
+      const next = new Int32Array(words);
+      next.set(bits);
+      return next;
+    };
+    this.liveBits = grow(this.liveBits);
+    this.encapBits = this.encapBits.map(grow);
+    this.portBits = this.portBits.map(grow);
+    this.vrfBits = this.vrfBits.map(grow);
+    this.walledGardenBits = grow(this.walledGardenBits);
     this.allocated = want;
   }
 
@@ -197,14 +258,17 @@ export class SessionStore {
     this.liveIndex[slot] = this.liveCount;
     this.live[this.liveCount++] = slot;
     if (this.orderLen === this.orderIds.length) this.#compactOrder();
+    this.orderPos[slot] = this.orderLen;
     this.orderIds[this.orderLen] = id;
     this.orderSlots[this.orderLen++] = slot;
     this.#count(slot, 1);
+    this.#mark(slot, true);
   }
 
   /** Removes a live slot and updates every counter; the caller has released its resources. */
   deactivate(slot: number): void {
     this.#count(slot, -1);
+    this.#mark(slot, false);
     this.alive[slot] = 0;
     const at = this.liveIndex[slot] ?? 0;
     const last = this.live[--this.liveCount] ?? 0;
@@ -275,6 +339,7 @@ export class SessionStore {
       this.orderIds[this.orderLen] = this.id[slot] ?? 0;
       this.orderSlots[this.orderLen++] = slot;
     }
+    this.#reindex();
   }
 
   #count(slot: number, d: number): void {
@@ -292,6 +357,7 @@ export class SessionStore {
     const next = new Int32Array(vrfs);
     next.set(this.byVrf);
     this.byVrf = next;
+    while (this.vrfBits.length < vrfs) this.vrfBits.push(new Int32Array(this.liveBits.length));
   }
 
   /** Drops index entries of sessions that went down (they are skipped until then). */
@@ -306,7 +372,13 @@ export class SessionStore {
       }
     }
     this.orderLen = w;
+    this.#reindex();
   }
+}
+
+/** 32-bit words of a bitset over `n` positions. */
+function wordsFor(n: number): number {
+  return (n + 31) >>> 5;
 }
 
 /** The id-ordered index's length for `n` slots: room for ended sessions' entries until the next compaction. */
