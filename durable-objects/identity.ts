@@ -7,7 +7,7 @@
  */
 import { RpcTarget } from "cloudflare:workers";
 import { ROLES, type Role } from "../src/auth/roles.ts";
-import type { BrowserSessionRecord, LoginResponse, TokenRecord, UserRecord } from "../src/routes/auth/schemas.ts";
+import type { BrowserSessionRecord, LoginResponse, TokenRecord, UserRecord } from "../src/schemas/auth.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { Principal } from "../src/schemas/principal.ts";
 import { constantTimeEqual, hmacSha256, randomBytes, sha256Hex, toHex } from "../src/trust/encoding.ts";
@@ -18,6 +18,7 @@ import { SESSION_ABSOLUTE_SECONDS, SESSION_IDLE_SECONDS, newSessionSecrets } fro
 import { newToken, tokenHint } from "../src/trust/tokens.ts";
 import { OIDC_PENDING_SECONDS } from "../src/trust/oidc.ts";
 import type { PasskeyStore } from "./passkeys.ts";
+import type { IdentityEvent } from "./identity-event.ts";
 import { newTotpSecret, totpUri, verifyTotp } from "../src/trust/totp.ts";
 import {
   FAILURE_MEMORY_SECONDS,
@@ -41,7 +42,6 @@ const TOUCH_INTERVAL_MS = 60_000;
 const BAD_CREDENTIALS = "invalid username, password or code";
 
 export type LoginOutcome = Outcome<{ response: LoginResponse; sessionId?: string }>;
-export type IdentityEvent = { severity: "notice" | "warning" | "info"; msgId: string; fields: Record<string, string | number | boolean | null> };
 
 interface UserRow {
   username: string;
