@@ -151,6 +151,7 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   s.activate(slot, id);
   m.l2tp.attach(m, slot);
   m.takeOffline(sub);
+  m.slotOfSub[sub] = slot;
   recordSessionUp(m, () => ({
     sessionId: id,
     username,
@@ -204,7 +205,10 @@ export function teardownSession(m: Model, slot: number, cause: DownCause | (stri
   const encap = ENCAPS[s.encap[slot] ?? 0] ?? "ipoe";
   m.l2tp.detach(m, slot);
   s.deactivate(slot);
-  if (sub >= 0) m.putOffline(sub);
+  if (sub >= 0) {
+    m.putOffline(sub);
+    m.slotOfSub[sub] = -1;
+  }
   m.downSinceSample++;
   m.tally.down++;
   m.sessionEvents.teardowns++;

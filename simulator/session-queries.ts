@@ -17,7 +17,7 @@ import { ENCAPS, type Encap } from "./profile.ts";
 import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, prefixesOverlap } from "./prefix.ts";
 import { formatMac } from "./subscribers.ts";
 import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./traffic.ts";
-import { compileUsername, usernameMask } from "./username-match.ts";
+import { compileUsername, usernameMask, usernameTest } from "./username-match.ts";
 import { ipv4Mask, ipv6Mask, ipv6TextRanges, selectSessions, type SessionFilter } from "./session-filter.ts";
 
 /** Query of the sessions list (spec GET /api/v1/sessions). */
@@ -279,7 +279,9 @@ function compile(m: Model, q: SessionQuery): SessionFilter | false {
     const needle = q.username.toLowerCase();
     const match = compileUsername(m, needle);
     if (match === null) filter.tests.push((slot) => m.usernameOf(slot).toLowerCase().includes(needle));
-    else filter.all.push(usernameMask(m, match));
+    // Alone it is a pass over the table; after other filters, a test of the few sessions they leave.
+    else if (filter.all.length === 0 && filter.none.length === 0) filter.all.push(usernameMask(m, match));
+    else filter.tests.push(usernameTest(m, match));
   }
   return filter;
 }

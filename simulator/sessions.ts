@@ -90,6 +90,8 @@ export class SessionStore {
   portBits: Int32Array[];
   vrfBits: Int32Array[];
   walledGardenBits: Int32Array;
+  /** Per realm (a local subscriber's session is in realm 0's), for a username needle that lies in the realm's domain. */
+  realmBits: Int32Array[];
 
   byEncap = new Int32Array(ENCAP_COUNT);
   byPort: Int32Array;
@@ -97,7 +99,7 @@ export class SessionStore {
   walledGardenCount = 0;
   lnsCount = 0;
 
-  constructor(capacity: number, ports: number, vrfs: number) {
+  constructor(capacity: number, ports: number, vrfs: number, realms = 1) {
     this.capacity = capacity;
     const n = Math.min(capacity, FIRST_ALLOCATION);
     this.allocated = n;
@@ -148,13 +150,14 @@ export class SessionStore {
     this.portBits = Array.from({ length: ports }, () => new Int32Array(words));
     this.vrfBits = Array.from({ length: vrfs }, () => new Int32Array(words));
     this.walledGardenBits = new Int32Array(words);
+    this.realmBits = Array.from({ length: realms }, () => new Int32Array(words));
     this.byPort = new Int32Array(ports);
     this.byVrf = new Int32Array(vrfs);
   }
 
   /** Every bitset, for growing or clearing them together. */
   #bitsets(): Int32Array[] {
-    return [this.liveBits, ...this.encapBits, ...this.portBits, ...this.vrfBits, this.walledGardenBits];
+    return [this.liveBits, ...this.encapBits, ...this.portBits, ...this.vrfBits, this.walledGardenBits, ...this.realmBits];
   }
 
   /** Sets (on) or clears a live slot's bits at its order position. */
@@ -162,7 +165,7 @@ export class SessionStore {
     const pos = this.orderPos[slot] ?? 0;
     const w = pos >>> 5;
     const bit = 1 << (pos & 31);
-    const sets = [this.liveBits, this.encapBits[this.encap[slot] ?? 0], this.vrfBits[this.vrf[slot] ?? 0]];
+    const sets = [this.liveBits, this.encapBits[this.encap[slot] ?? 0], this.vrfBits[this.vrf[slot] ?? 0], this.realmBits[this.realm[slot] ?? 0]];
     const port = this.port[slot] ?? -1;
     if (port >= 0) sets.push(this.portBits[port]);
     if (this.walledGarden[slot] === 1) sets.push(this.walledGardenBits);
@@ -218,6 +221,7 @@ export class SessionStore {
     this.portBits = this.portBits.map(grow);
     this.vrfBits = this.vrfBits.map(grow);
     this.walledGardenBits = grow(this.walledGardenBits);
+    this.realmBits = this.realmBits.map(grow);
     this.allocated = want;
   }
 

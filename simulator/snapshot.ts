@@ -136,6 +136,7 @@ export function restoreModel(
   for (const [name, arr] of Object.entries(st.store.columns)) target[name]?.set(arr);
   s.highWater = st.store.highWater;
   s.rebuild(st.store.free, st.store.live);
+  for (const slot of st.store.live) if ((s.sub[slot] ?? -1) >= 0) m.slotOfSub[s.sub[slot] ?? 0] = slot;
   m.locals.importState(m, st.locals);
   m.pools.forEach((p, i) => {
     const ps = st.pools[i];

@@ -16,6 +16,9 @@ interface DigitRun {
   value: number;
 }
 
+/** Above this many subscriber numbers to enumerate, one pass over the table is cheaper. */
+const ENUMERATE_SHARE = 0.25;
+
 /** A compiled username filter (subscriber numbers below 10^usernameDigits, at most 10^9: int32 arithmetic): per realm, always / never / any of some digit runs. */
 export interface UsernameMatch {
   /** Per realm: true = every subscriber of the realm matches; otherwise the digit runs (none = no match). */
@@ -36,14 +39,11 @@ export function compileUsername(m: Model, needle: string): UsernameMatch | null 
 }
 
 /**
- * The live sessions whose username contains the needle, as a bitset over
- * id-order positions (session-filter.ts). One pass over two integer
- * columns in slot order, which reads memory sequentially.
+ * A test of one live slot: the digit runs flattened into int32 columns per
+ * realm, so V8 divides in integers (a double `%` is a call into fmod).
  */
-export function usernameMask(m: Model, match: UsernameMatch): Int32Array {
-  const s = m.store;
-  const bits = new Int32Array((s.orderLen + 31) >>> 5);
-  // Flattened per realm: 0 = none, 1 = all, 2 = the runs from first[r] to first[r + 1].
+export function usernameTest(m: Model, match: UsernameMatch): (slot: number) => boolean {
+  // Per realm: 0 = none, 1 = all, 2 = the runs from first[r] to first[r + 1].
   const realms = match.realms.length;
   const kind = new Uint8Array(realms);
   const first = new Int32Array(realms + 1);
@@ -57,30 +57,75 @@ export function usernameMask(m: Model, match: UsernameMatch): Int32Array {
     }
   });
   first[realms] = runs.length;
-  // Int32 columns and `| 0`: V8 then divides in integers, where a double `%` is a call into fmod per session.
   const div = Int32Array.from(runs, (r) => r.div);
   const mod = Int32Array.from(runs, (r) => r.mod);
   const value = Int32Array.from(runs, (r) => r.value);
-  const { alive, sub, realm, orderPos } = s;
-  const end = s.highWater;
-  for (let slot = 0; slot < end; slot++) {
-    if (alive[slot] !== 1) continue;
+  const { sub, realm } = m.store;
+  return (slot) => {
     const n = sub[slot] ?? 0;
-    let hit = false;
-    if (n < 0) hit = (m.locals.ofSub(n)?.config.username.toLowerCase() ?? "").includes(match.needle);
-    else {
-      const r = realm[slot] ?? 0;
-      const k = kind[r] ?? 0;
-      if (k === 1) hit = true;
-      else if (k === 2) {
-        const stop = first[r + 1] ?? 0;
-        for (let j = first[r] ?? 0; j < stop && !hit; j++) hit = ((n / (div[j] ?? 1)) | 0) % (mod[j] ?? 1) === value[j];
-      }
-    }
-    if (!hit) continue;
+    if (n < 0) return (m.locals.ofSub(n)?.config.username.toLowerCase() ?? "").includes(match.needle);
+    const r = realm[slot] ?? 0;
+    const k = kind[r] ?? 0;
+    if (k !== 2) return k === 1;
+    const stop = first[r + 1] ?? 0;
+    for (let j = first[r] ?? 0; j < stop; j++) if (((n / (div[j] ?? 1)) | 0) % (mod[j] ?? 1) === value[j]) return true;
+    return false;
+  };
+}
+
+/**
+ * The live sessions whose username contains the needle, as a bitset over
+ * id-order positions (session-filter.ts): one pass over the table in slot
+ * order, which reads the columns sequentially.
+ */
+export function usernameMask(m: Model, match: UsernameMatch): Int32Array {
+  const s = m.store;
+  const bits = new Int32Array((s.orderLen + 31) >>> 5);
+  const test = usernameTest(m, match);
+  const { alive, orderPos } = s;
+  const set = (slot: number): void => {
+    if (slot < 0 || alive[slot] !== 1 || !test(slot)) return;
     const pos = orderPos[slot] ?? 0;
     bits[pos >>> 5] = (bits[pos >>> 5] ?? 0) | (1 << (pos & 31));
+  };
+  // A needle that fixes several digits names few subscriber numbers: visit those through slotOfSub (an index), not the table.
+  const subscribers = m.profile.population.subscribers;
+  const runs = new Map<string, DigitRun>();
+  let wide = false;
+  for (const r of match.realms) {
+    if (r === true) wide = true;
+    else for (const run of r) runs.set(`${run.div}/${run.mod}/${run.value}`, run);
   }
+  if (runs.size === 0) {
+    // The needle lies in the fixed text of some realms: their sessions, from the realms' bitsets.
+    match.realms.forEach((r, i) => {
+      const realm = s.realmBits[i];
+      if (r === true && realm) for (let w = 0; w < bits.length; w++) bits[w] = (bits[w] ?? 0) | (realm[w] ?? 0);
+    });
+    // A local subscriber's session sits in realm 0's bitset: its configured username decides.
+    for (const e of m.locals.entries) {
+      if (e.slot < 0 || alive[e.slot] !== 1) continue;
+      const pos = orderPos[e.slot] ?? 0;
+      bits[pos >>> 5] = (bits[pos >>> 5] ?? 0) & ~(1 << (pos & 31));
+      set(e.slot);
+    }
+    return bits;
+  }
+  let count = 0;
+  for (const r of runs.values()) count += subscribers / r.mod;
+  if (!wide && count <= ENUMERATE_SHARE * s.liveCount) {
+    for (const r of runs.values()) {
+      const step = r.div * r.mod;
+      for (let high = 0; high * step < subscribers; high++) {
+        const base = high * step + r.value * r.div;
+        for (let low = 0; low < r.div && base + low < subscribers; low++) set(m.slotOfSub[base + low] ?? -1);
+      }
+    }
+    for (const e of m.locals.entries) if (e.slot >= 0) set(e.slot);
+    return bits;
+  }
+  const end = s.highWater;
+  for (let slot = 0; slot < end; slot++) set(slot);
   return bits;
 }
 
