@@ -390,7 +390,6 @@ export class Cgn {
         }
         g.owner[chunk] = b + 1;
         g.allocations++;
-    g.allocations++;
         this.chunks[base + n] = chunk;
         n++;
         this.#eventsThisStep++;
@@ -620,20 +619,21 @@ export class Cgn {
         quarantine: g.quarantine.toArray(),
         reservedList: [...g.reservedList],
       })),
+      // Views: the snapshot copies every typed array.
       arrays: {
-        alive: this.alive.slice(0, hw),
-        group: this.group.slice(0, hw),
-        vrf: this.vrf.slice(0, hw),
-        insideIp: this.insideIp.slice(0, hw),
-        ipIndex: this.ipIndex.slice(0, hw),
-        sessionId: this.sessionId.slice(0, hw),
-        sessionSlot: this.sessionSlot.slice(0, hw),
-        autoLearned: this.autoLearned.slice(0, hw),
-        createdMs: this.createdMs.slice(0, hw),
-        expiresMs: this.expiresMs.slice(0, hw),
-        flows: this.flows.slice(0, hw),
-        nChunks: this.nChunks.slice(0, hw),
-        chunks: this.chunks.slice(0, hw * this.maxChunks),
+        alive: this.alive.subarray(0, hw),
+        group: this.group.subarray(0, hw),
+        vrf: this.vrf.subarray(0, hw),
+        insideIp: this.insideIp.subarray(0, hw),
+        ipIndex: this.ipIndex.subarray(0, hw),
+        sessionId: this.sessionId.subarray(0, hw),
+        sessionSlot: this.sessionSlot.subarray(0, hw),
+        autoLearned: this.autoLearned.subarray(0, hw),
+        createdMs: this.createdMs.subarray(0, hw),
+        expiresMs: this.expiresMs.subarray(0, hw),
+        flows: this.flows.subarray(0, hw),
+        nChunks: this.nChunks.subarray(0, hw),
+        chunks: this.chunks.subarray(0, hw * this.maxChunks),
       },
     };
   }

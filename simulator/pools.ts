@@ -693,7 +693,8 @@ export class AddressPool {
         extent: s.extent,
         counts: [s.committed, s.offered, s.quarantined, s.statics, s.reserved],
         free: s.free.toArray(),
-        holders: s.holders.slice(0, s.extent),
+        // A view: the snapshot copies it.
+        holders: s.holders.subarray(0, s.extent),
       })),
     };
   }
