@@ -2,8 +2,11 @@
  * Everything that authenticates against `login.users`: the running copy of
  * the accounts (the configuration holds their definition) with each one's
  * login state (TOTP enrolment, last login, lockouts), API tokens, browser
- * sessions and pending TOTP enrolments, in the appliance's SQLite. Its methods run inside the Durable Object, so the
- * read-check-write steps of lockout and code replay are atomic.
+ * sessions and pending TOTP enrolments, in the appliance's SQLite. The
+ * rules (lockout, throttling, session and token expiry, code replay) are pure
+ * functions in src/trust/; this store reads the rows, asks them and writes
+ * back what they decide. Its methods run inside the Durable Object, so those
+ * read-check-write steps are atomic.
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { Role } from "../src/auth/roles.ts";
