@@ -314,10 +314,8 @@ export class IdentityStore extends RpcTarget {
       account ? { lockedUntilMs: account.locked_until_ms } : null,
       now,
     );
-    if (decision.ok) {
-      if (decision.forgetPair) this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
-      return null;
-    }
+    if (decision.forgetPair) this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
+    if (decision.ok) return null;
     // Counted up to the threshold by attempts still running: the lock starts now and is stored with its end.
     if (decision.startsNow) this.#sql.exec("UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?", decision.untilMs, username, sourceIp);
     const from = decision.scope === "pair" ? `from ${sourceIp}` : "from several addresses";
