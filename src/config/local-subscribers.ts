@@ -20,8 +20,7 @@ import type { PoolDefinition } from "../../simulator/pool-rules.ts";
 import type { Profile } from "../../simulator/profile.ts";
 import { formatPrefix, parseIpv4, parseIpv6, parsePrefix, type Prefix } from "../../simulator/prefix.ts";
 import { POOLS_LIST, refusingChild } from "./address-pools.ts";
-import type { ConfigDocument, ConfigItem } from "./document.ts";
-import type { Value } from "./registry.ts";
+import type { ConfigDocument, ConfigItem, Value } from "./types.ts";
 
 /** The keyed list of each kind. */
 export const LOCAL_LISTS = { ipoe: "subscribers.local.ipoe", pppoe: "subscribers.local.pppoe" } as const satisfies Record<LocalKind, string>;

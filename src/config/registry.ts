@@ -12,6 +12,7 @@
  * here; the pipeline needs no change.
  */
 import { z } from "zod";
+import type { Value } from "./types.ts";
 import { StoredPassword, Username } from "../auth/accounts.ts";
 import { RoleSchema } from "../auth/roles.ts";
 import { ALARM_SEVERITIES } from "../../simulator/alarms.ts";
@@ -29,9 +30,6 @@ export const REDACTED = "********";
 
 /** `hot`: the commit takes effect at once; `restart`: the running appliance keeps the old value until it restarts. */
 export type ApplyMode = "hot" | "restart";
-
-/** A field's value: a scalar, a list of scalars (list mode), or null (unset). */
-export type Value = string | number | boolean | string[] | null;
 
 export interface FieldSpec {
   /** The wire type named in GET /config/schema: `uint8`/`uint16`/`uint32`, `boolean`, or a string type such as `ipv4`. */

@@ -21,9 +21,8 @@ import { PROPOSAL_NAMES, type IpsecPeerConfig } from "../../simulator/ipsec.ts";
 import type { IgpInterfaceConfig, IgpProtocol } from "../../simulator/igp.ts";
 import { formatIpv4, parseAddress, parseIpv4, parsePrefix } from "../../simulator/prefix.ts";
 import type { AfiSafi, BgpNeighborConfig, StaticRoute } from "../../simulator/routing.ts";
-import type { ConfigDocument, ConfigItem } from "./document.ts";
+import type { ConfigDocument, ConfigItem, Value } from "./types.ts";
 import { parseInterfaceAddress } from "./gre.ts";
-import type { Value } from "./registry.ts";
 
 export const NEIGHBORS_LIST = "bgp.neighbors";
 export const STATIC_ROUTES_LIST = "routing.staticRoutes";

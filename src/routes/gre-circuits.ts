@@ -9,11 +9,11 @@
  * super-user prefixes, so its writes are `operator` (reads `read-only`).
  */
 import { z } from "zod";
-import type { ConfigItem } from "../config/document.ts";
+import type { ConfigItem } from "../config/types.ts";
 import type { EditValue } from "../config/edit.ts";
 import { route } from "../http/route.ts";
 import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 
 const CIRCUITS = "gre.circuits";
 const LISTENERS = "gre.listeners";

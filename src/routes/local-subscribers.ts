@@ -13,15 +13,15 @@
  */
 import { z } from "zod";
 import { enumFilter } from "../schemas/enum-filter.ts";
-import type { ConfigItem } from "../config/document.ts";
+import type { ConfigItem, Value } from "../config/types.ts";
 import type { EditValue } from "../config/edit.ts";
 import { IPOE_KEY_PATTERN, LOCAL_LISTS, ipoeKey, ipoeUsername } from "../config/local-subscribers.ts";
-import { REDACTED, type Value } from "../config/registry.ts";
+import { REDACTED } from "../config/registry.ts";
 import { StatusError } from "../http/problem.ts";
 import { route, type RouteContext } from "../http/route.ts";
 import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
 import { page, pageQuery, slicePage } from "../schemas/common.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 import { SessionDetail } from "./sessions.ts";
 
 const base = "/api/v1/subscribers/local";

@@ -8,14 +8,14 @@
  * The BGP password is write-only: reads say whether one is set.
  */
 import { z } from "zod";
-import type { ConfigItem } from "../config/document.ts";
+import type { ConfigItem } from "../config/types.ts";
 import type { EditValue } from "../config/edit.ts";
 import { REDACTED } from "../config/registry.ts";
 import { IGP_INTERFACES_LIST, NEIGHBORS_LIST, STATIC_ROUTES_LIST, familiesOf, parseStaticRouteKey, routerIdOf } from "../config/routing.ts";
 import { StatusError } from "../http/problem.ts";
 import { route } from "../http/route.ts";
 import { CommitResult, ConfigCommitResult, commitMeta, commitResult } from "../schemas/commit.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 import { IGP_PROTOCOLS } from "../../simulator/igp.ts";
 import { formatPrefix, parsePrefix } from "../../simulator/prefix.ts";
 import { AFI_SAFIS } from "../../simulator/routing.ts";

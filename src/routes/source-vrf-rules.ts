@@ -5,11 +5,11 @@
  * hot-apply.
  */
 import { z } from "zod";
-import type { ConfigItem } from "../config/document.ts";
+import type { ConfigItem } from "../config/types.ts";
 import type { EditValue } from "../config/edit.ts";
 import { route } from "../http/route.ts";
 import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 
 const LIST = "sourceVrfRules";
 const base = "/api/v1/source-vrf-rules";

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { EditValue } from "../config/edit.ts";
 import { route } from "../http/route.ts";
 import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 
 const LIST = "vrfs";
 const int32 = z.int32();
