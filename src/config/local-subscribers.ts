@@ -24,10 +24,6 @@ import type { ConfigDocument, ConfigItem, Value } from "./types.ts";
 
 /** The keyed list of each kind. */
 export const LOCAL_LISTS = { ipoe: "subscribers.local.ipoe", pppoe: "subscribers.local.pppoe" } as const satisfies Record<LocalKind, string>;
-const LIST_PATHS: readonly string[] = Object.values(LOCAL_LISTS);
-
-/** True when a commit touched a local subscriber list (the data plane installs the table again). */
-export const touchesLocalSubscribers = (keys: readonly string[]): boolean => keys.some((key) => LIST_PATHS.includes(key));
 
 /** The key of an IPoE subscriber: its access line. */
 export const ipoeKey = (port: number, sVlan: number, vlan: number): string => `${port}:${sVlan}:${vlan}`;

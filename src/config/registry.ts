@@ -31,6 +31,14 @@ export const REDACTED = "********";
 /** `hot`: the commit takes effect at once; `restart`: the running appliance keeps the old value until it restarts. */
 export type ApplyMode = "hot" | "restart";
 
+/**
+ * What a running appliance does after a commit that changed a key, each a
+ * handler of the Appliance object, run once per commit in this order (the
+ * pools before the local subscribers, whose static addresses they hold).
+ */
+export const APPLIERS = ["captures", "gre", "acme", "alert-sinks", "accounts", "routing", "ipsec", "pools", "radius", "source-vrf-rules", "local-subscribers"] as const;
+export type Applier = (typeof APPLIERS)[number];
+
 export interface FieldSpec {
   /** The wire type named in GET /config/schema: `uint8`/`uint16`/`uint32`, `boolean`, or a string type such as `ipv4`. */
   type: string;
@@ -53,12 +61,16 @@ export interface FieldKey extends FieldSpec {
   kind: "field";
   path: string;
   apply: ApplyMode;
+  /** The handlers a commit changing this key runs (a restart-mode key may still need one: the ACME names follow the listeners). */
+  appliedBy?: readonly Applier[];
 }
 
 export interface ListKey {
   kind: "list";
   path: string;
   apply: ApplyMode;
+  /** The handlers a commit changing this list runs. */
+  appliedBy?: readonly Applier[];
   key: { name: string; type: string; schema: z.ZodType; description: string };
   children: Record<string, FieldSpec>;
   /** Children whose (non-null) values must differ between items. */
@@ -138,6 +150,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "webUi.listeners",
+    appliedBy: ["acme"],
     type: "url",
     listMode: true,
     schema: text(isListenerUrl, "a listener URL such as https://127.0.0.1:8443 (http or https, an IP literal, a port, no path)"),
@@ -148,6 +161,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "webUi.hostname",
+    appliedBy: ["acme"],
     type: "hostname",
     schema: text(isHostname, "a DNS name"),
     default: null,
@@ -181,6 +195,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "acme.enabled",
+    appliedBy: ["acme"],
     type: "boolean",
     schema: z.boolean(),
     default: false,
@@ -190,6 +205,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "acme.directoryUrl",
+    appliedBy: ["acme"],
     type: "url",
     schema: text((t) => hasScheme(t, ["https"]), "an https URL of an ACME directory, e.g. https://acme-v02.api.letsencrypt.org/directory"),
     default: null,
@@ -199,6 +215,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "acme.contact",
+    appliedBy: ["acme"],
     type: "email",
     listMode: true,
     schema: text((t) => /^[^\s@,<>]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/.test(t), "an e-mail address, e.g. noc@example.net"),
@@ -209,6 +226,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "acme.names",
+    appliedBy: ["acme"],
     type: "hostOrIp",
     listMode: true,
     schema: text((t) => isHostname(t) || isIpAddress(t), "a DNS name or an IP address"),
@@ -219,6 +237,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "acme.renewBeforeDays",
+    appliedBy: ["acme"],
     type: "uint16",
     schema: uint(16, 1, 365),
     default: 30,
@@ -241,6 +260,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "login.users",
+    appliedBy: ["accounts"],
     key: { name: "username", type: "string", schema: Username, description: "the account name, shared with the appliance CLI" },
     children: {
       role: { type: "role", schema: RoleSchema, default: null, required: true, description: "`read-only`, `operator` or `super-user` (`admin` is read as `super-user`); takes effect on the account's open sessions at once" },
@@ -290,6 +310,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "sourceVrfRules",
+    appliedBy: ["source-vrf-rules"],
     key: { name: "name", type: "string", schema: NAME, description: "immutable rule name" },
     children: {
       ingestVrf: { type: "string", schema: NAME, default: null, required: true, ref: VRF_REF, description: "VRF the traffic arrives in: a configured VRF or `default`" },
@@ -303,6 +324,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "addressPools",
+    appliedBy: ["pools"],
     key: { name: "name", type: "string", schema: NAME, description: "pool name: the reference AAA returns (Framed-Pool)" },
     children: {
       family: {
@@ -344,6 +366,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "subscribers.local.ipoe",
+    appliedBy: ["local-subscribers"],
     key: {
       name: "line",
       type: "string",
@@ -365,6 +388,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "subscribers.local.pppoe",
+    appliedBy: ["local-subscribers"],
     key: { name: "username", type: "string", schema: text(isPppoeUsername, "1-253 printable ASCII characters without spaces or '/'"), description: "the PPPoE (PAP/CHAP) username" },
     children: {
       password: { type: "string", schema: free(128).min(1, "must not be empty"), default: null, required: true, secret: true, description: "PAP/CHAP password; write-only" },
@@ -377,6 +401,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "radius.servers",
+    appliedBy: ["radius"],
     key: { name: "hostPort", type: "string", schema: text((t) => parseHostPort(t) !== null, "host:port or [ipv6]:port with a port in 1-65535"), description: "`host:port` (authentication UDP port)" },
     children: {
       weight: { type: "uint16", schema: uint(16, 1), default: 1, description: "share of requests relative to the other servers" },
@@ -388,6 +413,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "ipsec.enabled",
+    appliedBy: ["ipsec"],
     type: "boolean",
     schema: z.boolean(),
     default: false,
@@ -397,6 +423,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "ipsec.localAddress",
+    appliedBy: ["ipsec"],
     type: "ip",
     schema: text(isIpAddress, "an IPv4 or IPv6 address"),
     default: null,
@@ -406,6 +433,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "ipsec.peers",
+    appliedBy: ["ipsec"],
     key: { name: "name", type: "string", schema: NAME, description: "connection name" },
     children: {
       remoteAddress: { type: "string", schema: text((t) => isIpAddress(t) || isHostname(t), "an IP address or DNS name"), default: null, required: true, description: "remote gateway" },
@@ -427,6 +455,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "bgp.neighbors",
+    appliedBy: ["routing"],
     key: { name: "address", type: "ip", schema: text(isIpAddress, "an IPv4 or IPv6 address"), description: "neighbor address" },
     children: {
       remoteAs: { type: "uint32", schema: uint(32, 1), default: null, required: true, description: "neighbor AS number (AS 0 is reserved, RFC 7607); equal to bgp.localAs = iBGP" },
@@ -451,6 +480,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "bgp.localAs",
+    appliedBy: ["routing"],
     type: "uint32",
     schema: uint(32, 1),
     default: null,
@@ -460,6 +490,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "routing.routerId",
+    appliedBy: ["routing", "ipsec"],
     type: "ipv4",
     schema: text(isIpv4, "an IPv4 address"),
     default: null,
@@ -469,6 +500,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "routing.staticRoutes",
+    appliedBy: ["routing"],
     key: { name: "route", type: "string", schema: text(isStaticRouteKey, "`<vrf>:<prefix>`, e.g. default:0.0.0.0/0 or cust-a:10.20.0.0/16 (a VRF name, then a prefix with its host bits zero)"), description: "`<vrf>:<prefix>`: the table (a configured VRF or `default`) and the destination" },
     children: {
       nextHop: { type: "nextHop", schema: text((t) => t === "blackhole" || isIpAddress(t), "an IP address of the prefix's family, or `blackhole`"), default: null, required: true, description: "gateway address, or `blackhole` to discard" },
@@ -482,6 +514,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "igp.protocol",
+    appliedBy: ["routing"],
     type: "enum",
     schema: z.enum(IGP_PROTOCOLS, IGP_PROTOCOLS.join(", ")),
     default: "none",
@@ -491,6 +524,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "igp.interfaces",
+    appliedBy: ["routing", "ipsec"],
     key: { name: "interface", type: "interface", schema: text(isInterfaceName, "an interface name of 1-15 letters, digits, '.', '_', ':', '@' or '-'"), description: "interface name" },
     children: {
       address: { type: "interfaceAddress", schema: text(isInterfaceAddress, "an address with its prefix length, e.g. 10.1.0.0/31"), default: null, required: true, description: "this end's address with the link's prefix length; unique" },
@@ -509,6 +543,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "gre.listeners",
+    appliedBy: ["gre"],
     key: { name: "id", type: "string", schema: NAME, description: "listener id; circuits name it as listenerId" },
     children: {
       localAddress: { type: "ip", schema: text(isIpAddress, "an IPv4 or IPv6 address"), default: null, required: true, description: "local tunnel endpoint: the outer source address of every circuit on the listener; unique" },
@@ -522,6 +557,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "gre.circuits",
+    appliedBy: ["gre"],
     key: {
       name: "id",
       type: "string",
@@ -549,6 +585,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "captures.mirrorAllowlist",
+    appliedBy: ["captures"],
     type: "prefix",
     listMode: true,
     schema: text(isPrefix, "an address or a prefix with its host bits zero"),
@@ -559,6 +596,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "alarms.sinks",
+    appliedBy: ["alert-sinks"],
     key: { name: "name", type: "string", schema: NAME, description: "sink name" },
     children: {
       kind: { type: "enum", schema: z.enum(["webhook", "smtp", "bus"], "webhook, smtp or bus"), default: null, required: true, description: "`webhook`, `smtp` or `bus`" },
@@ -579,6 +617,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "alarms.webhookAllowlist",
+    appliedBy: ["alert-sinks"],
     type: "prefix",
     listMode: true,
     schema: text(isPrefix, "an address or a prefix with its host bits zero"),
@@ -649,3 +688,6 @@ export const configKey = (path: string): ConfigKey | undefined => BY_PATH.get(pa
 
 /** The wire form of an integer type, for the text codec. */
 export const isIntegerType = (type: string): boolean => /^(uint(8|16|32)|int32)$/.test(type);
+
+/** The handlers a commit that changed these keys runs, each once, in APPLIERS order. */
+export const appliersOf = (keys: readonly string[]): Applier[] => APPLIERS.filter((applier) => keys.some((key) => BY_PATH.get(key)?.appliedBy?.includes(applier)));

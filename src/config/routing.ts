@@ -29,11 +29,6 @@ export const STATIC_ROUTES_LIST = "routing.staticRoutes";
 export const IGP_INTERFACES_LIST = "igp.interfaces";
 export const IPSEC_PEERS_LIST = "ipsec.peers";
 
-/** Keys whose commit the routing store follows. */
-export const ROUTING_KEYS: readonly string[] = [NEIGHBORS_LIST, "bgp.localAs", "routing.routerId", STATIC_ROUTES_LIST, "igp.protocol", IGP_INTERFACES_LIST];
-/** Keys whose commit the IPsec store follows (the router id is its default local address). */
-export const IPSEC_KEYS: readonly string[] = ["ipsec.enabled", "ipsec.localAddress", IPSEC_PEERS_LIST, "routing.routerId", IGP_INTERFACES_LIST];
-
 /** IKE and ESP proposals in strongSwan's syntax: comma-separated proposals of '-'-joined algorithm keywords. */
 export const PROPOSAL = z
   .string()
