@@ -38,8 +38,8 @@ export const PLAIN: WireStyle = { text: () => z.string(), int: () => z.int(), li
 export type Descriptions = Readonly<Record<string, string | null>>;
 
 export interface KeyedListOptions {
-  /** The registry path of the keyed list, e.g. `vrfs`. */
-  list: string;
+  /** The registry path of the keyed list, e.g. `vrfs` (or the list itself). */
+  list: string | ListKey;
   /** Children left out of the body and the row (a section that shows them its own way). */
   omit?: readonly string[];
   style?: WireStyle;
@@ -50,6 +50,7 @@ export interface KeyedListOptions {
 }
 
 const COMMENT = "commit comment, recorded in the configuration history";
+const Comment = z.string().max(1024).nullable().optional();
 type Ctx = RouteContext<unknown, unknown, unknown>;
 type Body = Record<string, unknown>;
 type Mode = "create" | "replace" | "upsert";
@@ -63,6 +64,12 @@ function described<T extends z.ZodType>(schema: T, name: string, descriptions: D
   return typeof text === "string" ? schema.meta({ description: text }) : schema;
 }
 
+/** The commit comment of a body built from bodyFields. */
+export const commentOf = (body: unknown): string | null => {
+  const comment = (body as { comment?: unknown }).comment;
+  return typeof comment === "string" ? comment : null;
+};
+
 /** One keyed list of the configuration as a REST resource. */
 export class KeyedList {
   readonly path: string;
@@ -72,9 +79,9 @@ export class KeyedList {
   readonly #children: [string, FieldSpec][];
 
   constructor(options: KeyedListOptions) {
-    const key = configKey(options.list);
-    if (key?.kind !== "list") throw new Error(`'${options.list}' is not a keyed list of the registry`);
-    this.path = options.list;
+    const key = typeof options.list === "string" ? configKey(options.list) : options.list;
+    if (key?.kind !== "list") throw new Error(`'${String(options.list)}' is not a keyed list of the registry`);
+    this.path = key.path;
     this.#list = key;
     this.#options = options;
     this.#style = options.style ?? PLAIN;
@@ -98,7 +105,7 @@ export class KeyedList {
       return base.nullable().optional();
     };
     const fields = Object.fromEntries(this.#children.map(([name, spec]) => [name, described(member(spec), name, this.#options.body, spec.description)]));
-    return { ...fields, comment: described(z.string().max(1024).nullable().optional(), "comment", this.#options.body, COMMENT) };
+    return { ...fields, comment: described(Comment, "comment", this.#options.body, COMMENT) };
   }
 
   /** The body as configuration children. A secret left out keeps the stored one on a replacement and is unset on a creation. */
@@ -143,7 +150,7 @@ export class KeyedList {
     return async (ctx: Ctx): Promise<CommitResult> => {
       const typed = ctx as Ctx & { params: Record<string, string>; body: Body };
       const key = keyOf(typed);
-      const comment = typed.body.comment as string | null | undefined;
+      const comment = commentOf(typed.body);
       return commitResult(key, unwrap(await ctx.appliance.stub.config().putItem(this.path, key, this.children(typed.body, mode), mode, commitMeta(ctx.principal, operation, comment))));
     };
   }
