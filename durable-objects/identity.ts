@@ -2,8 +2,11 @@
  * Everything that authenticates against `login.users`: the running copy of
  * the accounts (the configuration holds their definition) with each one's
  * login state (TOTP enrolment, last login, lockouts), API tokens, browser
- * sessions and pending TOTP enrolments, in the appliance's SQLite. Its methods run inside the Durable Object, so the
- * read-check-write steps of lockout and code replay are atomic.
+ * sessions and pending TOTP enrolments, in the appliance's SQLite. The
+ * rules (lockout, throttling, session and token expiry, code replay) are pure
+ * functions in src/trust/; this store reads the rows, asks them and writes
+ * back what they decide. Its methods run inside the Durable Object, so those
+ * read-check-write steps are atomic.
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { Role } from "../src/auth/roles.ts";
@@ -311,10 +314,8 @@ export class IdentityStore extends RpcTarget {
       account ? { lockedUntilMs: account.locked_until_ms } : null,
       now,
     );
-    if (decision.ok) {
-      if (decision.forgetPair) this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
-      return null;
-    }
+    if (decision.forgetPair) this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
+    if (decision.ok) return null;
     // Counted up to the threshold by attempts still running: the lock starts now and is stored with its end.
     if (decision.startsNow) this.#sql.exec("UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?", decision.untilMs, username, sourceIp);
     const from = decision.scope === "pair" ? `from ${sourceIp}` : "from several addresses";

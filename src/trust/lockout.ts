@@ -21,13 +21,14 @@ export type LockScope = "pair" | "account";
 
 /**
  * May a login (or re-authentication) go ahead? `forgetPair`: the pair's lock
- * has ended, so its count starts again. A refusal names the lock's end;
- * `startsNow` when the pair reached the threshold through attempts still
- * running and the lock's end must be stored.
+ * has ended, so its count starts again (whether or not the account's lock
+ * still refuses). A refusal names the lock's end; `startsNow` when the pair
+ * reached the threshold through attempts still running and the lock's end
+ * must be stored.
  */
 export type LockDecision =
   | { ok: true; forgetPair: boolean }
-  | { ok: false; reason: "locked"; scope: LockScope; untilMs: number; retryAfterSeconds: number; startsNow: boolean };
+  | { ok: false; reason: "locked"; scope: LockScope; untilMs: number; retryAfterSeconds: number; startsNow: boolean; forgetPair: boolean };
 
 /** Whole seconds from `nowMs` until `untilMs`, at least 1 (a Retry-After of 0 would invite an immediate retry that is still refused). */
 export const retryAfterSeconds = (untilMs: number, nowMs: number): number => Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
@@ -37,11 +38,11 @@ export function checkLock(pair: PairFailures | null, account: AccountFailures | 
   const pairEnded = pair !== null && pair.lockedUntilMs !== null && pair.lockedUntilMs <= nowMs;
   if (pair !== null && !pairEnded && (pair.lockedUntilMs !== null || pair.failures >= PAIR_THRESHOLD)) {
     const untilMs = pair.lockedUntilMs ?? nowMs + PAIR_LOCK_SECONDS * 1000;
-    return { ok: false, reason: "locked", scope: "pair", untilMs, retryAfterSeconds: retryAfterSeconds(untilMs, nowMs), startsNow: pair.lockedUntilMs === null };
+    return { ok: false, reason: "locked", scope: "pair", untilMs, retryAfterSeconds: retryAfterSeconds(untilMs, nowMs), startsNow: pair.lockedUntilMs === null, forgetPair: false };
   }
   if (account?.lockedUntilMs != null && account.lockedUntilMs > nowMs) {
     const untilMs = account.lockedUntilMs;
-    return { ok: false, reason: "locked", scope: "account", untilMs, retryAfterSeconds: retryAfterSeconds(untilMs, nowMs), startsNow: false };
+    return { ok: false, reason: "locked", scope: "account", untilMs, retryAfterSeconds: retryAfterSeconds(untilMs, nowMs), startsNow: false, forgetPair: pairEnded };
   }
   return { ok: true, forgetPair: pairEnded };
 }

@@ -29,6 +29,7 @@ describe("the lock of an account and source pair", () => {
       untilMs: NOW + 15 * MINUTE,
       retryAfterSeconds: 900,
       startsNow: true,
+      forgetPair: false,
     });
   });
 
@@ -73,6 +74,7 @@ describe("the account-wide backoff", () => {
       untilMs: NOW + 30_000,
       retryAfterSeconds: 30,
       startsNow: false,
+      forgetPair: false,
     });
   });
 
@@ -80,8 +82,8 @@ describe("the account-wide backoff", () => {
     expect(checkLock({ failures: 5, lockedUntilMs: NOW + 15 * MINUTE }, { lockedUntilMs: NOW + 60_000 }, NOW)).toMatchObject({ scope: "pair", retryAfterSeconds: 900 });
   });
 
-  it("still refuses when the pair's lock has ended but the account's has not", () => {
-    expect(checkLock({ failures: 5, lockedUntilMs: NOW - 1 }, { lockedUntilMs: NOW + 60_000 }, NOW)).toMatchObject({ ok: false, scope: "account", retryAfterSeconds: 60 });
+  it("still refuses when the pair's lock has ended but the account's has not, and the pair's count starts again", () => {
+    expect(checkLock({ failures: 5, lockedUntilMs: NOW - 1 }, { lockedUntilMs: NOW + 60_000 }, NOW)).toMatchObject({ ok: false, scope: "account", retryAfterSeconds: 60, forgetPair: true });
   });
 });
 
