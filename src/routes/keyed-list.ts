@@ -57,6 +57,8 @@ type Mode = "create" | "replace" | "upsert";
 
 const isBoolean = (spec: FieldSpec) => spec.type === "boolean";
 const isInteger = (spec: FieldSpec) => isIntegerType(spec.type);
+// An enum child's own schema (a z.enum) is its wire shape: the body and the row list its members.
+const isEnum = (spec: FieldSpec) => spec.type === "enum";
 
 /** The schema with its description: the section's wording where it has one (null: none), else `fallback`. */
 function described<T extends z.ZodType>(schema: T, name: string, descriptions: Descriptions | undefined, fallback?: string): T {
@@ -99,7 +101,7 @@ export class KeyedList {
     const member = (spec: FieldSpec): z.ZodType => {
       if (isBoolean(spec)) return z.boolean().default(spec.default === true);
       if (spec.listMode) return style.list().nullable().optional();
-      const base = isInteger(spec) ? style.int() : style.text();
+      const base = isInteger(spec) ? style.int() : isEnum(spec) ? spec.schema : style.text();
       if (spec.required) return spec.secret && mode === "replace" ? base.optional() : base;
       if (isInteger(spec) && typeof spec.default === "number" && style.defaults === "apply") return style.int().default(spec.default);
       return base.nullable().optional();
@@ -126,7 +128,7 @@ export class KeyedList {
     const member = (spec: FieldSpec): z.ZodType => {
       if (isBoolean(spec)) return z.boolean();
       if (spec.listMode) return z.array(z.string());
-      const base = isInteger(spec) ? z.int() : z.string();
+      const base = isInteger(spec) ? z.int() : isEnum(spec) ? spec.schema : z.string();
       return spec.required || spec.default !== null ? base : base.nullable();
     };
     return Object.fromEntries(this.#children.filter(([, spec]) => !spec.secret).map(([name, spec]) => [name, described(member(spec), name, this.#options.row)]));
