@@ -11,10 +11,9 @@
  * validation (422), which knows ranges, references and uniqueness.
  */
 import { z } from "zod";
-import type { ConfigOperation } from "../../durable-objects/config-store.ts";
 import type { EditValue } from "../config/edit.ts";
 import { REDACTED, configKey, isIntegerType, type FieldSpec, type ListKey } from "../config/registry.ts";
-import type { ConfigItem, Value } from "../config/types.ts";
+import type { ConfigItem, ConfigOperation, Value } from "../config/types.ts";
 import { unwrap } from "../http/refusal.ts";
 import type { RouteContext } from "../http/route.ts";
 import { commitMeta, commitResult, type CommitResult } from "../schemas/commit.ts";
@@ -40,8 +39,6 @@ export type Descriptions = Readonly<Record<string, string | null>>;
 export interface KeyedListOptions {
   /** The registry path of the keyed list, e.g. `vrfs` (or the list itself). */
   list: string | ListKey;
-  /** Children left out of the body and the row (a section that shows them its own way). */
-  omit?: readonly string[];
   style?: WireStyle;
   /** Body members' descriptions that differ from the registry's. */
   body?: Descriptions;
@@ -75,7 +72,6 @@ export const commentOf = (body: unknown): string | null => {
 /** One keyed list of the configuration as a REST resource. */
 export class KeyedList {
   readonly path: string;
-  readonly #list: ListKey;
   readonly #style: WireStyle;
   readonly #options: KeyedListOptions;
   readonly #children: [string, FieldSpec][];
@@ -84,10 +80,9 @@ export class KeyedList {
     const key = typeof options.list === "string" ? configKey(options.list) : options.list;
     if (key?.kind !== "list") throw new Error(`'${String(options.list)}' is not a keyed list of the registry`);
     this.path = key.path;
-    this.#list = key;
     this.#options = options;
     this.#style = options.style ?? PLAIN;
-    this.#children = Object.entries(key.children).filter(([name]) => !options.omit?.includes(name));
+    this.#children = Object.entries(key.children);
   }
 
   /**

@@ -27,6 +27,14 @@ describe("domain modules", () => {
   });
 });
 
+const CONFIG_BACKED_ROUTES = ["keyed-list", "vrfs", "source-vrf-rules", "gre-circuits", "local-subscribers", "routing-config", "cgn-config"].map((name) => `src/routes/${name}.ts`);
+
+describe("domain and configuration-backed route modules", () => {
+  it.each([...tsFiles("src/config"), ...tsFiles("src/schemas"), ...CONFIG_BACKED_ROUTES])("%s imports nothing from durable-objects/", (file) => {
+    expect(importsOf(file).filter((target) => target.startsWith("durable-objects/"))).toEqual([]);
+  });
+});
+
 describe("the configuration modules", () => {
   it("import one another without a cycle", () => {
     const files = tsFiles("src/config");
