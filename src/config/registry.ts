@@ -1,7 +1,10 @@
 /**
  * The configuration schema: one registry of keys, each with its path, zod
- * type, default, secrecy, list mode and apply mode. Everything else reads it:
- * the change-set editor, the validator, GET /config and GET /config/schema.
+ * type, default, secrecy, list mode, apply mode and the handlers that apply
+ * it (appliedBy). Everything else reads it: the change-set editor, the
+ * validator, GET /config and GET /config/schema, the config-backed REST
+ * resources (src/routes/keyed-list.ts derives their bodies and rows from a
+ * list's children) and the appliance's hot-apply.
  *
  * Two kinds of key:
  * - a field holds one value; a list-mode field holds a list of scalars, shown

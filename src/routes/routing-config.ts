@@ -48,15 +48,15 @@ const Neighbor = z
   })
   .meta({ id: "BgpNeighborConfig" });
 
+const staticRoutes = new KeyedList({
+  list: STATIC_ROUTES_LIST,
+  body: { distance: "1-255; absent or null = 1", announce: null, description: "at most 255 characters" },
+  row: { nextHop: "gateway address, or `blackhole`", announce: "advertised in BGP (unicast for `default`, the VRF's VPN family otherwise)" },
+});
+
+// The item key `<vrf>:<prefix>` is shown (and written) as its two parts.
 const StaticRoute = z
-  .object({
-    vrf: z.string().meta({ description: "a configured VRF or `default`" }),
-    prefix: z.string(),
-    nextHop: z.string().meta({ description: "gateway address, or `blackhole`" }),
-    distance: z.int(),
-    announce: z.boolean().meta({ description: "advertised in BGP (unicast for `default`, the VRF's VPN family otherwise)" }),
-    description: z.string(),
-  })
+  .object({ vrf: z.string().meta({ description: "a configured VRF or `default`" }), prefix: z.string(), ...staticRoutes.rowFields() })
   .meta({ id: "StaticRoute" });
 
 const interfaces = new KeyedList({
@@ -117,14 +117,14 @@ const NeighborUpdate = z
   .object({ address: z.string().optional().meta({ description: "ignored: the URL's address wins" }), ...neighborFields })
   .meta({ id: "BgpNeighborUpdate", description: "a full replacement: attributes left out return to their defaults, except the password, which stays unless given" });
 
+// One route of the whole table: its comment is the PUT's.
+const { comment: _routeComment, ...staticRouteFields } = staticRoutes.bodyFields("replace");
 const StaticRouteWrite = z
   .strictObject({
     vrf: z.string().min(1).max(63).default("default").meta({ description: "a configured VRF or `default` (the default)" }),
     prefix: z.string().min(1).max(64).meta({ description: "destination prefix, host bits zero" }),
+    ...staticRouteFields,
     nextHop: z.string().min(1).max(64).meta({ description: "gateway address of the prefix's family, or `blackhole`" }),
-    distance: nullableInt.meta({ description: "1-255; absent or null = 1" }),
-    announce: z.boolean().default(false),
-    description: z.string().nullable().optional().meta({ description: "at most 255 characters" }),
   })
   .meta({ id: "StaticRouteWrite" });
 const StaticRoutes = z
@@ -136,7 +136,6 @@ const AddressParams = z.object({ address: z.string().min(1).max(255) });
 const text = (value: number | null | undefined): string | null => (value === null || value === undefined ? null : String(value));
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
-const num = (value: unknown, fallback: number): number => (typeof value === "number" ? value : fallback);
 
 /** `routing.staticRoutes` keys, `<vrf>:<prefix>` with the prefix in canonical form (so two spellings of one prefix are one route). */
 function staticRouteKey(r: { vrf: string; prefix: string }): string {
@@ -181,7 +180,7 @@ export const routingConfigRoutes = [
         neighbors: neighborItems.map(neighborRow),
         staticRoutes: statics.flatMap(({ key, values: v }) => {
           const parsed = parseStaticRouteKey(key);
-          return parsed ? [{ vrf: parsed.vrf, prefix: parsed.prefix, nextHop: str(v.nextHop) ?? "blackhole", distance: num(v.distance, 1), announce: v.announce === true, description: str(v.description) ?? "" }] : [];
+          return parsed ? [{ vrf: parsed.vrf, prefix: parsed.prefix, ...staticRoutes.rowValues({ key, values: v }) }] : [];
         }),
         igp: {
           protocol: (str(protocol) ?? "none") as (typeof IGP_PROTOCOLS)[number],
@@ -269,7 +268,7 @@ export const routingConfigRoutes = [
       if (dup >= 0) throw new StatusError(400, `invalid request: body routes/${dup}: the route ${keys[dup]} is given twice`, { errors: [{ in: "body", pointer: `#/routes/${dup}/prefix`, detail: `${keys[dup]} is given twice` }] });
       const items = ctx.body.routes.map((r, n) => ({
         key: keys[n]!,
-        fields: { nextHop: r.nextHop, distance: text(r.distance), announce: String(r.announce), description: r.description ?? null } as Record<string, EditValue>,
+        fields: staticRoutes.children(r, "replace"),
       }));
       const summary = unwrap(await ctx.appliance.stub.config().replaceSection({}, { [STATIC_ROUTES_LIST]: items }, commitMeta(ctx.principal, "static-routes", ctx.body.comment)));
       return { status: "committed", committedUtc: summary.committedUtc, version: summary.version, restartRequired: summary.restartRequired, changedPaths: summary.changedPaths };
