@@ -15,7 +15,7 @@
 import { RpcTarget } from "cloudflare:workers";
 import type { JWK } from "jose";
 import { acmeSettingsOf, renewalAtMs, retryDelayMs, type AcmeSettings } from "../src/config/acme.ts";
-import type { ConfigDocument } from "../src/config/document.ts";
+import type { ConfigDocument } from "../src/config/types.ts";
 import type { AcmeStatus } from "../src/schemas/acme-status.ts";
 import { certificateRequest, generateAccountKey, identifierOf, keyAuthorization, signRequest } from "../src/trust/acme.ts";
 import { inspectCertificate } from "../src/trust/x509.ts";

@@ -29,10 +29,10 @@ import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
 import { profileOf } from "./profiles.ts";
 import { GreStore } from "./gre.ts";
 import { LicensingStore } from "./licensing.ts";
-import { LOCAL_LISTS, localSubscribersOf, touchesLocalSubscribers } from "../src/config/local-subscribers.ts";
+import { LOCAL_LISTS, localSubscribersOf } from "../src/config/local-subscribers.ts";
 import { POOLS_LIST, poolSettingsOf } from "../src/config/address-pools.ts";
 import { radiusServersOf } from "../src/config/radius.ts";
-import { IPSEC_KEYS, ROUTING_KEYS } from "../src/config/routing.ts";
+import { appliersOf, type Applier } from "../src/config/registry.ts";
 import { RoutingStore } from "./routing.ts";
 import { IpsecStore } from "./ipsec.ts";
 import { UpgradeStore } from "./upgrade.ts";
@@ -189,6 +189,27 @@ export class Appliance extends Server<Env> {
     this.#acme.tick().catch((error: unknown) => this.#dataPlane.log("error", "acme.order.failed", { directoryUrl: null, error: String(error), failures: 0, nextAttempt: null }));
   }
 
+  /** What each applier the registry names (appliedBy) does to the running appliance, from the committed document. */
+  readonly #appliers: Record<Applier, (event: Extract<ConfigEvent, { kind: "committed" }>) => void> = {
+    captures: ({ document }) => {
+      const allowlist = document.fields["captures.mirrorAllowlist"];
+      this.#dataPlane.setCaptureAllowlist(Array.isArray(allowlist) ? allowlist : []);
+    },
+    gre: ({ document }) => this.#gre.apply(document.lists["gre.listeners"] ?? [], document.lists["gre.circuits"] ?? []),
+    acme: () => {
+      this.#acme.configChanged();
+      this.#startAcme();
+    },
+    "alert-sinks": () => this.#applyAlertSinks(),
+    accounts: ({ actor }) => this.#identity.syncAccounts(accountsOf(this.#config), actor),
+    routing: () => this.#routing.sync(),
+    ipsec: () => this.#ipsec.sync(),
+    pools: ({ document }) => this.#dataPlane.setPools(poolSettingsOf(document.lists[POOLS_LIST] ?? [])),
+    radius: ({ document }) => this.#dataPlane.setRadiusServers(radiusServersOf(document.lists["radius.servers"] ?? [])),
+    "source-vrf-rules": ({ document }) => this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(document.lists.sourceVrfRules ?? [])),
+    "local-subscribers": ({ document }) => this.#dataPlane.setLocalSubscribers(localSubscribersOf(document.lists[LOCAL_LISTS.ipoe] ?? [], document.lists[LOCAL_LISTS.pppoe] ?? [])),
+  };
+
   /**
    * The hot-apply event of a configuration commit: hot keys take effect now;
    * restart-only keys are read at the next start (`#open`). Every commit and
@@ -201,27 +222,7 @@ export class Appliance extends Server<Env> {
       this.#dataPlane.log("warning", "config.rejected", { operation: event.operation, actor: event.actor, errors: event.errors });
       return;
     }
-    if (event.keys.includes("captures.mirrorAllowlist")) {
-      const allowlist = event.document.fields["captures.mirrorAllowlist"];
-      this.#dataPlane.setCaptureAllowlist(Array.isArray(allowlist) ? allowlist : []);
-    }
-    if (event.keys.includes("gre.listeners") || event.keys.includes("gre.circuits")) {
-      this.#gre.apply(event.document.lists["gre.listeners"] ?? [], event.document.lists["gre.circuits"] ?? []);
-    }
-    if (event.keys.some((key) => key.startsWith("acme.") || key === "webUi.hostname" || key === "webUi.listeners")) {
-      this.#acme.configChanged();
-      this.#startAcme();
-    }
-    if (event.keys.includes("alarms.sinks") || event.keys.includes("alarms.webhookAllowlist")) this.#applyAlertSinks();
-    if (event.keys.includes("login.users")) this.#identity.syncAccounts(accountsOf(this.#config), event.actor);
-    if (event.keys.some((key) => ROUTING_KEYS.includes(key))) this.#routing.sync();
-    if (event.keys.some((key) => IPSEC_KEYS.includes(key))) this.#ipsec.sync();
-    if (event.keys.includes(POOLS_LIST)) this.#dataPlane.setPools(poolSettingsOf(event.document.lists[POOLS_LIST] ?? []));
-    if (event.keys.includes("radius.servers")) this.#dataPlane.setRadiusServers(radiusServersOf(event.document.lists["radius.servers"] ?? []));
-    if (event.keys.includes("sourceVrfRules")) this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(event.document.lists.sourceVrfRules ?? []));
-    if (touchesLocalSubscribers(event.keys)) {
-      this.#dataPlane.setLocalSubscribers(localSubscribersOf(event.document.lists[LOCAL_LISTS.ipoe] ?? [], event.document.lists[LOCAL_LISTS.pppoe] ?? []));
-    }
+    for (const applier of appliersOf(event.keys)) this.#appliers[applier](event);
     this.#dataPlane.log("notice", "config.commit", {
       version: event.version,
       operation: event.operation,

@@ -11,38 +11,19 @@
  * after the other, and neither is lost.
  */
 import { RpcTarget } from "cloudflare:workers";
-import { cloneDocument, diff, normalise, renderValues, type ConfigChange, type ConfigDocument, type ConfigError, type ConfigItem, type ConfigValues } from "../src/config/document.ts";
+import { cloneDocument, diff, normalise, renderValues, type ConfigChange, type ConfigError, type ConfigValues } from "../src/config/document.ts";
+import type { ConfigDocument, ConfigItem, ConfigOperation, Value } from "../src/config/types.ts";
 import { applyEdits, changeSetEdits, type Edit, type EditValue } from "../src/config/edit.ts";
-import { CONFIG_KEYS, REDACTED, configKey, type Value } from "../src/config/registry.ts";
+import { CONFIG_KEYS, REDACTED, configKey } from "../src/config/registry.ts";
 import { describeReferences, referencesTo, validateDocument, type ValidationContext } from "../src/config/validate.ts";
 import type { Profile } from "../simulator/index.ts";
-import type { FieldError } from "../src/http/problem.ts";
-import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
+import { refuse, type FieldError, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
 import { hashNewPasswords } from "../src/config/passwords.ts";
 import { DECOY_HASH, hashPassword } from "../src/trust/password.ts";
 import type { Role } from "../src/auth/roles.ts";
 
 /** Versions kept in the history (and reachable by rollback); older ones are pruned. */
 export const HISTORY_LIMIT = 500;
-
-/** What started a commit, as the history records it. */
-export type ConfigOperation =
-  | "seed"
-  | "config"
-  | "vrf"
-  | "source-vrf-rule"
-  | "rollback"
-  | "certificate"
-  | "acme"
-  | "gre-listener"
-  | "gre-circuit"
-  | "cgn-group"
-  | "cgn-settings"
-  | "local-subscriber"
-  | "user"
-  | "routing"
-  | "bgp-neighbor"
-  | "static-routes";
 
 /** The wire ConfigChangeSet, already shape-checked by the route. */
 export type ConfigChangeSet = Parameters<typeof changeSetEdits>[0] & { comment?: string | null };

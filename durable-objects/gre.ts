@@ -5,7 +5,7 @@
  * It follows the configuration through the hot-apply event.
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { ConfigItem } from "../src/config/document.ts";
+import type { ConfigItem } from "../src/config/types.ts";
 import { greCircuitStatus, type GreCircuitModel, type GreCircuitStatus } from "../simulator/gre.ts";
 
 interface Row {

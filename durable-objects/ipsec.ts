@@ -7,7 +7,7 @@
  * configuration through the hot-apply event.
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { ConfigDocument } from "../src/config/document.ts";
+import type { ConfigDocument } from "../src/config/types.ts";
 import { IPSEC_PEERS_LIST, fingerprintOf, ipsecPeersOf, routerIdOf } from "../src/config/routing.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import { ipsecPeer, ipsecStatus, orphanTeardownMs, type IpsecOrphan, type IpsecPeerConfig, type IpsecPeerStatus, type IpsecStatus, type IpsecWorld } from "../simulator/ipsec.ts";

@@ -8,7 +8,7 @@
  * configuration through the hot-apply event.
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { ConfigDocument, ConfigItem } from "../src/config/document.ts";
+import type { ConfigDocument, ConfigItem } from "../src/config/types.ts";
 import { IGP_INTERFACES_LIST, NEIGHBORS_LIST, STATIC_ROUTES_LIST, fingerprintOf, igpInterfacesOf, igpProtocolOf, neighborsOf, routerIdOf, staticRoutesOf } from "../src/config/routing.ts";
 import { LOCAL_LISTS } from "../src/config/local-subscribers.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";

@@ -4,7 +4,7 @@
  * failed attempt. The appliance object (durable-objects/acme.ts) stores and
  * calls these; tests drive them with a manual clock.
  */
-import type { ConfigDocument } from "./document.ts";
+import type { ConfigDocument } from "./types.ts";
 
 const DAY_MS = 86_400_000;
 

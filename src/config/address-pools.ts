@@ -29,8 +29,7 @@
 import { poolIssues, withStatics, type PoolDefinition, type PoolFamily, type PoolSettings } from "../../simulator/pool-rules.ts";
 import type { Profile } from "../../simulator/profile.ts";
 import { parsePrefix } from "../../simulator/prefix.ts";
-import type { ConfigDocument, ConfigItem } from "./document.ts";
-import type { Value } from "./registry.ts";
+import type { ConfigDocument, ConfigItem, Value } from "./types.ts";
 
 export const POOLS_LIST = "addressPools";
 

@@ -21,8 +21,7 @@
  */
 import { Profile, type CgnGroupConfig } from "../../simulator/index.ts";
 import { parsePrefix, prefixesOverlap, prefixSpan, type Prefix } from "../../simulator/prefix.ts";
-import type { ConfigDocument, ConfigItem } from "./document.ts";
-import type { Value } from "./registry.ts";
+import type { ConfigDocument, ConfigItem, Value } from "./types.ts";
 
 /** The configured half of a CGN group (the spec's CgnGroup without live counts), plus the inside VRFs it translates. */
 export type CgnGroupSettings = Omit<CgnGroupConfig, "autoLearnSourcesPerSecond" | "flowsPerSubscriber">;

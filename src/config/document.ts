@@ -8,18 +8,8 @@
  * `#/fields/webUi.hostname`, `#/lists/vrfs/cust-a` (an item),
  * `#/lists/vrfs/cust-a/tableId` (a child).
  */
-import { CONFIG_KEYS, REDACTED, isIntegerType, type FieldSpec, type ListKey, type Value } from "./registry.ts";
-
-export interface ConfigItem {
-  key: string;
-  values: Record<string, Value>;
-}
-
-/** Every field's value and every keyed list's items, in insertion order. */
-export interface ConfigDocument {
-  fields: Record<string, Value>;
-  lists: Record<string, ConfigItem[]>;
-}
+import { CONFIG_KEYS, REDACTED, isIntegerType, type FieldSpec, type ListKey } from "./registry.ts";
+import type { ConfigDocument, Value } from "./types.ts";
 
 /** A rejected value and why. */
 export interface ConfigError {

@@ -6,7 +6,8 @@
  * delete one that does not) stops the edit, because it is a conflict with the
  * current state rather than a bad value.
  */
-import { cloneDocument, decode, fieldPointer, hasRedactedUserinfo, itemDefaults, listPointer, redactUserinfo, type ConfigDocument, type ConfigError } from "./document.ts";
+import { cloneDocument, decode, fieldPointer, hasRedactedUserinfo, itemDefaults, listPointer, redactUserinfo, type ConfigError } from "./document.ts";
+import type { ConfigDocument } from "./types.ts";
 import { REDACTED, configKey, type ListKey } from "./registry.ts";
 
 /** A written value: text (list-mode fields split it), the elements of a list-mode field, or null to clear. */

@@ -5,8 +5,7 @@
  * Pure; the registry and the validator call it.
  */
 import { familyBits, parseAddress, type Family } from "../../simulator/prefix.ts";
-import type { ConfigDocument } from "./document.ts";
-import type { Value } from "./registry.ts";
+import type { ConfigDocument, Value } from "./types.ts";
 
 /** Circuit ids that would shadow the section's own paths (`/gre-circuits/status`, `/gre-circuits/listeners`). */
 export const RESERVED_CIRCUIT_IDS = ["status", "listeners"] as const;

@@ -20,15 +20,10 @@ import type { PoolDefinition } from "../../simulator/pool-rules.ts";
 import type { Profile } from "../../simulator/profile.ts";
 import { formatPrefix, parseIpv4, parseIpv6, parsePrefix, type Prefix } from "../../simulator/prefix.ts";
 import { POOLS_LIST, refusingChild } from "./address-pools.ts";
-import type { ConfigDocument, ConfigItem } from "./document.ts";
-import type { Value } from "./registry.ts";
+import type { ConfigDocument, ConfigItem, Value } from "./types.ts";
 
 /** The keyed list of each kind. */
 export const LOCAL_LISTS = { ipoe: "subscribers.local.ipoe", pppoe: "subscribers.local.pppoe" } as const satisfies Record<LocalKind, string>;
-const LIST_PATHS: readonly string[] = Object.values(LOCAL_LISTS);
-
-/** True when a commit touched a local subscriber list (the data plane installs the table again). */
-export const touchesLocalSubscribers = (keys: readonly string[]): boolean => keys.some((key) => LIST_PATHS.includes(key));
 
 /** The key of an IPoE subscriber: its access line. */
 export const ipoeKey = (port: number, sVlan: number, vlan: number): string => `${port}:${sVlan}:${vlan}`;

@@ -5,7 +5,7 @@
  * appliance's, not the simulation's.
  */
 import type { RadiusServerSettings } from "../../simulator/aaa.ts";
-import type { ConfigItem } from "./document.ts";
+import type { ConfigItem } from "./types.ts";
 import { parseHostPort } from "./syntax.ts";
 
 /** The configured servers, in order (items whose key does not parse are the validator's to refuse). */

@@ -1,7 +1,10 @@
 /**
  * The configuration schema: one registry of keys, each with its path, zod
- * type, default, secrecy, list mode and apply mode. Everything else reads it:
- * the change-set editor, the validator, GET /config and GET /config/schema.
+ * type, default, secrecy, list mode, apply mode and the handlers that apply
+ * it (appliedBy). Everything else reads it: the change-set editor, the
+ * validator, GET /config and GET /config/schema, the config-backed REST
+ * resources (src/routes/keyed-list.ts derives their bodies and rows from a
+ * list's children) and the appliance's hot-apply.
  *
  * Two kinds of key:
  * - a field holds one value; a list-mode field holds a list of scalars, shown
@@ -12,6 +15,7 @@
  * here; the pipeline needs no change.
  */
 import { z } from "zod";
+import type { Value } from "./types.ts";
 import { StoredPassword, Username } from "../auth/accounts.ts";
 import { RoleSchema } from "../auth/roles.ts";
 import { ALARM_SEVERITIES } from "../../simulator/alarms.ts";
@@ -30,8 +34,13 @@ export const REDACTED = "********";
 /** `hot`: the commit takes effect at once; `restart`: the running appliance keeps the old value until it restarts. */
 export type ApplyMode = "hot" | "restart";
 
-/** A field's value: a scalar, a list of scalars (list mode), or null (unset). */
-export type Value = string | number | boolean | string[] | null;
+/**
+ * What a running appliance does after a commit that changed a key, each a
+ * handler of the Appliance object, run once per commit in this order (the
+ * pools before the local subscribers, whose static addresses they hold).
+ */
+export const APPLIERS = ["captures", "gre", "acme", "alert-sinks", "accounts", "routing", "ipsec", "pools", "radius", "source-vrf-rules", "local-subscribers"] as const;
+export type Applier = (typeof APPLIERS)[number];
 
 export interface FieldSpec {
   /** The wire type named in GET /config/schema: `uint8`/`uint16`/`uint32`, `boolean`, or a string type such as `ipv4`. */
@@ -55,12 +64,16 @@ export interface FieldKey extends FieldSpec {
   kind: "field";
   path: string;
   apply: ApplyMode;
+  /** The handlers a commit changing this key runs (a restart-mode key may still need one: the ACME names follow the listeners). */
+  appliedBy?: readonly Applier[];
 }
 
 export interface ListKey {
   kind: "list";
   path: string;
   apply: ApplyMode;
+  /** The handlers a commit changing this list runs. */
+  appliedBy?: readonly Applier[];
   key: { name: string; type: string; schema: z.ZodType; description: string };
   children: Record<string, FieldSpec>;
   /** Children whose (non-null) values must differ between items. */
@@ -140,6 +153,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "webUi.listeners",
+    appliedBy: ["acme"],
     type: "url",
     listMode: true,
     schema: text(isListenerUrl, "a listener URL such as https://127.0.0.1:8443 (http or https, an IP literal, a port, no path)"),
@@ -150,6 +164,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "webUi.hostname",
+    appliedBy: ["acme"],
     type: "hostname",
     schema: text(isHostname, "a DNS name"),
     default: null,
@@ -183,6 +198,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "acme.enabled",
+    appliedBy: ["acme"],
     type: "boolean",
     schema: z.boolean(),
     default: false,
@@ -192,6 +208,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "acme.directoryUrl",
+    appliedBy: ["acme"],
     type: "url",
     schema: text((t) => hasScheme(t, ["https"]), "an https URL of an ACME directory, e.g. https://acme-v02.api.letsencrypt.org/directory"),
     default: null,
@@ -201,6 +218,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "acme.contact",
+    appliedBy: ["acme"],
     type: "email",
     listMode: true,
     schema: text((t) => /^[^\s@,<>]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/.test(t), "an e-mail address, e.g. noc@example.net"),
@@ -211,6 +229,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "acme.names",
+    appliedBy: ["acme"],
     type: "hostOrIp",
     listMode: true,
     schema: text((t) => isHostname(t) || isIpAddress(t), "a DNS name or an IP address"),
@@ -221,6 +240,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "acme.renewBeforeDays",
+    appliedBy: ["acme"],
     type: "uint16",
     schema: uint(16, 1, 365),
     default: 30,
@@ -243,6 +263,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "login.users",
+    appliedBy: ["accounts"],
     key: { name: "username", type: "string", schema: Username, description: "the account name, shared with the appliance CLI" },
     children: {
       role: { type: "role", schema: RoleSchema, default: null, required: true, description: "`read-only`, `operator` or `super-user` (`admin` is read as `super-user`); takes effect on the account's open sessions at once" },
@@ -292,6 +313,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "sourceVrfRules",
+    appliedBy: ["source-vrf-rules"],
     key: { name: "name", type: "string", schema: NAME, description: "immutable rule name" },
     children: {
       ingestVrf: { type: "string", schema: NAME, default: null, required: true, ref: VRF_REF, description: "VRF the traffic arrives in: a configured VRF or `default`" },
@@ -305,6 +327,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "addressPools",
+    appliedBy: ["pools"],
     key: { name: "name", type: "string", schema: NAME, description: "pool name: the reference AAA returns (Framed-Pool)" },
     children: {
       family: {
@@ -346,6 +369,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "subscribers.local.ipoe",
+    appliedBy: ["local-subscribers"],
     key: {
       name: "line",
       type: "string",
@@ -367,6 +391,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "subscribers.local.pppoe",
+    appliedBy: ["local-subscribers"],
     key: { name: "username", type: "string", schema: text(isPppoeUsername, "1-253 printable ASCII characters without spaces or '/'"), description: "the PPPoE (PAP/CHAP) username" },
     children: {
       password: { type: "string", schema: free(128).min(1, "must not be empty"), default: null, required: true, secret: true, description: "PAP/CHAP password; write-only" },
@@ -379,6 +404,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "radius.servers",
+    appliedBy: ["radius"],
     key: { name: "hostPort", type: "string", schema: text((t) => parseHostPort(t) !== null, "host:port or [ipv6]:port with a port in 1-65535"), description: "`host:port` (authentication UDP port)" },
     children: {
       weight: { type: "uint16", schema: uint(16, 1), default: 1, description: "share of requests relative to the other servers" },
@@ -390,6 +416,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "ipsec.enabled",
+    appliedBy: ["ipsec"],
     type: "boolean",
     schema: z.boolean(),
     default: false,
@@ -399,6 +426,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "ipsec.localAddress",
+    appliedBy: ["ipsec"],
     type: "ip",
     schema: text(isIpAddress, "an IPv4 or IPv6 address"),
     default: null,
@@ -408,6 +436,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "ipsec.peers",
+    appliedBy: ["ipsec"],
     key: { name: "name", type: "string", schema: NAME, description: "connection name" },
     children: {
       remoteAddress: { type: "string", schema: text((t) => isIpAddress(t) || isHostname(t), "an IP address or DNS name"), default: null, required: true, description: "remote gateway" },
@@ -429,6 +458,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "bgp.neighbors",
+    appliedBy: ["routing"],
     key: { name: "address", type: "ip", schema: text(isIpAddress, "an IPv4 or IPv6 address"), description: "neighbor address" },
     children: {
       remoteAs: { type: "uint32", schema: uint(32, 1), default: null, required: true, description: "neighbor AS number (AS 0 is reserved, RFC 7607); equal to bgp.localAs = iBGP" },
@@ -453,6 +483,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "bgp.localAs",
+    appliedBy: ["routing"],
     type: "uint32",
     schema: uint(32, 1),
     default: null,
@@ -462,6 +493,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "routing.routerId",
+    appliedBy: ["routing", "ipsec"],
     type: "ipv4",
     schema: text(isIpv4, "an IPv4 address"),
     default: null,
@@ -471,6 +503,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "routing.staticRoutes",
+    appliedBy: ["routing"],
     key: { name: "route", type: "string", schema: text(isStaticRouteKey, "`<vrf>:<prefix>`, e.g. default:0.0.0.0/0 or cust-a:10.20.0.0/16 (a VRF name, then a prefix with its host bits zero)"), description: "`<vrf>:<prefix>`: the table (a configured VRF or `default`) and the destination" },
     children: {
       nextHop: { type: "nextHop", schema: text((t) => t === "blackhole" || isIpAddress(t), "an IP address of the prefix's family, or `blackhole`"), default: null, required: true, description: "gateway address, or `blackhole` to discard" },
@@ -484,6 +517,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "igp.protocol",
+    appliedBy: ["routing"],
     type: "enum",
     schema: z.enum(IGP_PROTOCOLS, IGP_PROTOCOLS.join(", ")),
     default: "none",
@@ -493,6 +527,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "igp.interfaces",
+    appliedBy: ["routing", "ipsec"],
     key: { name: "interface", type: "interface", schema: text(isInterfaceName, "an interface name of 1-15 letters, digits, '.', '_', ':', '@' or '-'"), description: "interface name" },
     children: {
       address: { type: "interfaceAddress", schema: text(isInterfaceAddress, "an address with its prefix length, e.g. 10.1.0.0/31"), default: null, required: true, description: "this end's address with the link's prefix length; unique" },
@@ -511,6 +546,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "gre.listeners",
+    appliedBy: ["gre"],
     key: { name: "id", type: "string", schema: NAME, description: "listener id; circuits name it as listenerId" },
     children: {
       localAddress: { type: "ip", schema: text(isIpAddress, "an IPv4 or IPv6 address"), default: null, required: true, description: "local tunnel endpoint: the outer source address of every circuit on the listener; unique" },
@@ -524,6 +560,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "gre.circuits",
+    appliedBy: ["gre"],
     key: {
       name: "id",
       type: "string",
@@ -551,6 +588,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "captures.mirrorAllowlist",
+    appliedBy: ["captures"],
     type: "prefix",
     listMode: true,
     schema: text(isPrefix, "an address or a prefix with its host bits zero"),
@@ -561,6 +599,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "list",
     path: "alarms.sinks",
+    appliedBy: ["alert-sinks"],
     key: { name: "name", type: "string", schema: NAME, description: "sink name" },
     children: {
       kind: { type: "enum", schema: z.enum(["webhook", "smtp", "bus"], "webhook, smtp or bus"), default: null, required: true, description: "`webhook`, `smtp` or `bus`" },
@@ -581,6 +620,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     kind: "field",
     path: "alarms.webhookAllowlist",
+    appliedBy: ["alert-sinks"],
     type: "prefix",
     listMode: true,
     schema: text(isPrefix, "an address or a prefix with its host bits zero"),
@@ -651,3 +691,6 @@ export const configKey = (path: string): ConfigKey | undefined => BY_PATH.get(pa
 
 /** The wire form of an integer type, for the text codec. */
 export const isIntegerType = (type: string): boolean => /^(uint(8|16|32)|int32)$/.test(type);
+
+/** The handlers a commit that changed these keys runs, each once, in APPLIERS order. */
+export const appliersOf = (keys: readonly string[]): Applier[] => APPLIERS.filter((applier) => keys.some((key) => BY_PATH.get(key)?.appliedBy?.includes(applier)));

@@ -21,19 +21,13 @@ import { PROPOSAL_NAMES, type IpsecPeerConfig } from "../../simulator/ipsec.ts";
 import type { IgpInterfaceConfig, IgpProtocol } from "../../simulator/igp.ts";
 import { formatIpv4, parseAddress, parseIpv4, parsePrefix } from "../../simulator/prefix.ts";
 import type { AfiSafi, BgpNeighborConfig, StaticRoute } from "../../simulator/routing.ts";
-import type { ConfigDocument, ConfigItem } from "./document.ts";
+import type { ConfigDocument, ConfigItem, Value } from "./types.ts";
 import { parseInterfaceAddress } from "./gre.ts";
-import type { Value } from "./registry.ts";
 
 export const NEIGHBORS_LIST = "bgp.neighbors";
 export const STATIC_ROUTES_LIST = "routing.staticRoutes";
 export const IGP_INTERFACES_LIST = "igp.interfaces";
 export const IPSEC_PEERS_LIST = "ipsec.peers";
-
-/** Keys whose commit the routing store follows. */
-export const ROUTING_KEYS: readonly string[] = [NEIGHBORS_LIST, "bgp.localAs", "routing.routerId", STATIC_ROUTES_LIST, "igp.protocol", IGP_INTERFACES_LIST];
-/** Keys whose commit the IPsec store follows (the router id is its default local address). */
-export const IPSEC_KEYS: readonly string[] = ["ipsec.enabled", "ipsec.localAddress", IPSEC_PEERS_LIST, "routing.routerId", IGP_INTERFACES_LIST];
 
 /** IKE and ESP proposals in strongSwan's syntax: comma-separated proposals of '-'-joined algorithm keywords. */
 export const PROPOSAL = z

@@ -34,7 +34,8 @@ import type { ApplianceDefinition } from "../../fleet-config/schema.ts";
 import type { Profile } from "../../simulator/index.ts";
 import { addressPoolItems } from "./address-pools.ts";
 import { cgnGroupItems } from "./cgn.ts";
-import { defaultDocument, type ConfigDocument } from "./document.ts";
+import { defaultDocument } from "./document.ts";
+import type { ConfigDocument } from "./types.ts";
 
 /** First table id given to the profile's VRFs. */
 export const SEED_TABLE_BASE = 100;

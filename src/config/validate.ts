@@ -8,12 +8,13 @@ import type { Profile } from "../../simulator/index.ts";
 import { parsePrefix, prefixesOverlap, type Prefix } from "../../simulator/prefix.ts";
 import { POOLS_LIST, addressPoolChecks, poolDefinitionsOf } from "./address-pools.ts";
 import { cgnChecks, cgnProfileProblems, type CgnReport } from "./cgn.ts";
-import { check, fieldPointer, listPointer, type ConfigDocument, type ConfigError } from "./document.ts";
+import { check, fieldPointer, listPointer, type ConfigError } from "./document.ts";
+import type { ConfigDocument, Value } from "./types.ts";
 import { greChecks } from "./gre.ts";
 import { routingChecks } from "./routing.ts";
 import { localSubscriberProblems } from "./local-subscribers.ts";
 import { webhookDestination } from "./destinations.ts";
-import { CONFIG_KEYS, type ListKey, type Value } from "./registry.ts";
+import { CONFIG_KEYS, type ListKey } from "./registry.ts";
 
 export interface ValidationContext {
   /** This appliance's name (it is not its own fleet peer). */

@@ -1,5 +1,5 @@
 /** Where the web UI is reached, as the configuration says. */
-import type { Value } from "./registry.ts";
+import type { Value } from "./types.ts";
 
 /**
  * The origins the web UI's pages are served from: each `webUi.listeners` URL

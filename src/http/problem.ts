@@ -2,13 +2,7 @@
  * The one error type and the one formatter: handlers throw `StatusError`;
  * `problemResponse` writes RFC 9457 problem details for it.
  */
-
-/** Where a rejected value sat, with the reason (RFC 9457 §3's `errors` extension, with `in` naming the request part). */
-export interface FieldError {
-  in: "path" | "query" | "body" | "header" | "config";
-  pointer: string;
-  detail: string;
-}
+import type { FieldError } from "../schemas/outcome.ts";
 
 export interface StatusErrorOptions {
   headers?: Record<string, string>;

@@ -1,7 +1,7 @@
 /** Captures: per-session packet mirroring to a GRE collector. */
 import { z } from "zod";
 import { route } from "../http/route.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
 
 const uint32 = z.int().min(0).max(2 ** 32 - 1);

@@ -9,12 +9,12 @@
  */
 import { z } from "zod";
 import { autoLearnElements, cgnGroupSettings, settingsOf } from "../config/cgn.ts";
-import type { ConfigItem } from "../config/document.ts";
+import type { ConfigItem } from "../config/types.ts";
 import type { EditValue } from "../config/edit.ts";
 import type { Profile } from "../../simulator/index.ts";
 import { route } from "../http/route.ts";
 import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 
 const GROUPS = "cgn.groups";
 const section = "CGN";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { route } from "../http/route.ts";
 import { pageQuery } from "../schemas/common.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
 
 const int32 = z.int32();

@@ -11,7 +11,7 @@ import { route } from "../http/route.ts";
 import { AcmeStatus } from "../schemas/acme-status.ts";
 import { ConfigCommitResult } from "../schemas/commit.ts";
 import { DateTime, page, pageQuery } from "../schemas/common.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
 import { checkCertificatePair, inspectCertificate } from "../trust/x509.ts";
 

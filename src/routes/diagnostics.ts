@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { ApplianceContext } from "../fleet/context.ts";
 import { route } from "../http/route.ts";
 import { StatusError } from "../http/problem.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
 
 const IpAddress = z.union([z.ipv4(), z.ipv6()]);

@@ -9,77 +9,68 @@
  * super-user prefixes, so its writes are `operator` (reads `read-only`).
  */
 import { z } from "zod";
-import type { ConfigItem } from "../config/document.ts";
-import type { EditValue } from "../config/edit.ts";
+import type { ConfigItem, Value } from "../config/types.ts";
 import { route } from "../http/route.ts";
-import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { CommitResult } from "../schemas/commit.ts";
+import { KeyedList } from "./keyed-list.ts";
 
-const CIRCUITS = "gre.circuits";
-const LISTENERS = "gre.listeners";
 const base = "/api/v1/gre-circuits";
 const section = "GRE Circuits";
 
-const nullableInt = z.int().nullable().optional();
-const Comment = z.string().max(1024).nullable().optional().meta({ description: "commit comment, recorded in the configuration history" });
+const circuits = new KeyedList({
+  list: "gre.circuits",
+  body: {
+    listenerId: "an existing listener's id",
+    vrf: "a configured VRF or `default`",
+    remote: "IPv4 or IPv6 address, of the listener's family",
+    localTunnelAddress: "`address/length`, e.g. 10.255.0.1/30",
+    remoteTunnelAddress: "`address/length` in the same subnet, e.g. 10.255.0.2/30",
+    description: "free text, at most 255 characters; absent or null = empty",
+    peerAsn: "uint32, 1 or more; absent or null = no BGP",
+    maximumPrefix: "uint32, 1 or more; absent or null = no limit",
+    bfd: null,
+    key: "uint32 GRE key (RFC 2890); absent or null = none",
+    clampMss: null,
+    mtu: "576-9000; absent or null = the underlay's MTU less the 24-byte GRE overhead",
+  },
+  row: {
+    vrf: "customer VRF (`default` = the global table)",
+    remote: "customer tunnel endpoint",
+    localTunnelAddress: "this end inside the tunnel, `address/length`",
+    remoteTunnelAddress: "the far end inside the tunnel, `address/length`",
+    peerAsn: "uint32; null = no BGP",
+    maximumPrefix: "uint32; null = no limit",
+    key: "uint32 GRE key; null = none",
+    mtu: "576-9000; null = the underlay's MTU less 24",
+  },
+});
+
+const listeners = new KeyedList({
+  list: "gre.listeners",
+  body: { underlayInterface: "interface name; absent or null = none (the route to each remote decides)", ttl: "int32 1-255; absent or null = 64" },
+  row: { underlayInterface: "null = the route to each remote decides", ttl: "1-255" },
+});
 
 const GreCircuit = z
-  .object({
-    id: z.string(),
-    listenerId: z.string(),
-    vrf: z.string().meta({ description: "customer VRF (`default` = the global table)" }),
-    remote: z.string().meta({ description: "customer tunnel endpoint" }),
-    localTunnelAddress: z.string().meta({ description: "this end inside the tunnel, `address/length`" }),
-    remoteTunnelAddress: z.string().meta({ description: "the far end inside the tunnel, `address/length`" }),
-    description: z.string(),
-    peerAsn: z.int().nullable().meta({ description: "uint32; null = no BGP" }),
-    maximumPrefix: z.int().nullable().meta({ description: "uint32; null = no limit" }),
-    bfd: z.boolean(),
-    key: z.int().nullable().meta({ description: "uint32 GRE key; null = none" }),
-    clampMss: z.boolean(),
-    mtu: z.int().nullable().meta({ description: "576-9000; null = the underlay's MTU less 24" }),
-  })
+  .object({ id: z.string(), ...circuits.rowFields() })
   .meta({ id: "GreCircuit", description: "a circuit's configuration (live state is at GET /api/v1/gre-circuits/status)" });
 
-const circuitFields = {
-  listenerId: z.string().meta({ description: "an existing listener's id" }),
-  vrf: z.string().meta({ description: "a configured VRF or `default`" }),
-  remote: z.string().meta({ description: "IPv4 or IPv6 address, of the listener's family" }),
-  localTunnelAddress: z.string().meta({ description: "`address/length`, e.g. 10.255.0.1/30" }),
-  remoteTunnelAddress: z.string().meta({ description: "`address/length` in the same subnet, e.g. 10.255.0.2/30" }),
-  description: z.string().nullable().optional().meta({ description: "free text, at most 255 characters; absent or null = empty" }),
-  peerAsn: nullableInt.meta({ description: "uint32, 1 or more; absent or null = no BGP" }),
-  maximumPrefix: nullableInt.meta({ description: "uint32, 1 or more; absent or null = no limit" }),
-  bfd: z.boolean().default(false),
-  key: nullableInt.meta({ description: "uint32 GRE key (RFC 2890); absent or null = none" }),
-  clampMss: z.boolean().default(true),
-  mtu: nullableInt.meta({ description: "576-9000; absent or null = the underlay's MTU less the 24-byte GRE overhead" }),
-  comment: Comment,
-};
-
 const GreCircuitCreate = z
-  .object({ id: z.string().meta({ description: "immutable key; `status` and `listeners` are reserved" }), ...circuitFields })
+  .object({ id: z.string().meta({ description: "immutable key; `status` and `listeners` are reserved" }), ...circuits.bodyFields("create") })
   .meta({ id: "GreCircuitCreate", description: "shapes are checked here (400), values by configuration validation (422)" });
 const GreCircuitUpdate = z
-  .object({ id: z.string().optional().meta({ description: "ignored: the URL's id wins" }), ...circuitFields })
+  .object({ id: z.string().optional().meta({ description: "ignored: the URL's id wins" }), ...circuits.bodyFields("replace") })
   .meta({ id: "GreCircuitUpdate", description: "a full replacement: optional attributes left out return to their defaults" });
 
 const GreListener = z
-  .object({
-    id: z.string(),
-    localAddress: z.string(),
-    underlayInterface: z.string().nullable().meta({ description: "null = the route to each remote decides" }),
-    ttl: z.int().meta({ description: "1-255" }),
-    circuits: z.int().min(0).meta({ description: "circuits that reference the listener" }),
-  })
+  .object({ id: z.string(), ...listeners.rowFields(), circuits: z.int().min(0).meta({ description: "circuits that reference the listener" }) })
   .meta({ id: "GreListener", description: "a shared local tunnel endpoint" });
 
 const GreListenerWrite = z
   .object({
+    ...listeners.bodyFields("replace"),
+    // Required, yet null is taken here so that validation names it (422) as it names every other value.
     localAddress: z.string().nullable().meta({ description: "required key; an IPv4 or IPv6 address, unique among listeners (null is refused with 422)" }),
-    underlayInterface: z.string().nullable().optional().meta({ description: "interface name; absent or null = none (the route to each remote decides)" }),
-    ttl: nullableInt.meta({ description: "int32 1-255; absent or null = 64" }),
-    comment: Comment,
   })
   .meta({ id: "GreListenerWrite", description: "absent fields take their defaults: the listener is created or replaced as a whole" });
 
@@ -106,43 +97,8 @@ const GreStatus = z
 
 const IdParams = z.object({ id: z.string().min(1).max(255) });
 const VrfQuery = z.object({ vrf: z.string().min(1).max(255).optional().meta({ description: "only circuits in this VRF (exact name)" }) });
-const DeleteQuery = z.object({ comment: z.string().max(1024).optional().meta({ description: "commit comment, recorded in the configuration history" }) });
 
-const text = (value: number | null | undefined): string | null => (value === null || value === undefined ? null : String(value));
-
-/** The body as configuration children: a full replacement (absent optional attributes take their defaults). */
-const circuitChildren = (body: z.output<typeof GreCircuitUpdate>): Record<string, EditValue> => ({
-  listenerId: body.listenerId,
-  vrf: body.vrf,
-  remote: body.remote,
-  localTunnelAddress: body.localTunnelAddress,
-  remoteTunnelAddress: body.remoteTunnelAddress,
-  description: body.description ?? null,
-  peerAsn: text(body.peerAsn),
-  maximumPrefix: text(body.maximumPrefix),
-  bfd: String(body.bfd),
-  key: text(body.key),
-  clampMss: String(body.clampMss),
-  mtu: text(body.mtu),
-});
-
-const numberOrNull = (value: unknown): number | null => (typeof value === "number" ? value : null);
-
-const circuitRow = ({ key, values: v }: ConfigItem): z.infer<typeof GreCircuit> => ({
-  id: key,
-  listenerId: String(v.listenerId),
-  vrf: String(v.vrf),
-  remote: String(v.remote),
-  localTunnelAddress: String(v.localTunnelAddress),
-  remoteTunnelAddress: String(v.remoteTunnelAddress),
-  description: typeof v.description === "string" ? v.description : "",
-  peerAsn: numberOrNull(v.peerAsn),
-  maximumPrefix: numberOrNull(v.maximumPrefix),
-  bfd: v.bfd === true,
-  key: numberOrNull(v.key),
-  clampMss: v.clampMss === true,
-  mtu: numberOrNull(v.mtu),
-});
+const circuitRow = (item: ConfigItem): { id: string } & Record<string, Value> => ({ id: item.key, ...circuits.rowValues(item) });
 
 const VALIDATION =
   "422 when validation rejects, every rejected value listed under `#/lists/gre.circuits/<id>/…`: an unknown listener, a VRF that is not configured (nor `default`), addresses that do not parse, tunnel addresses not in one subnet (or equal, or a network/broadcast address), a remote of another family than its listener, " +
@@ -159,7 +115,7 @@ export const greCircuitRoutes = [
     description: "In configuration order. `vrf` keeps only the circuits delivered into that VRF (an unknown name gives an empty array).",
     query: VrfQuery,
     response: { description: "array of GreCircuit", schema: z.array(GreCircuit) },
-    handle: async (ctx) => (await ctx.appliance.stub.config().items(CIRCUITS)).map(circuitRow).filter((c) => ctx.query.vrf === undefined || c.vrf === ctx.query.vrf),
+    handle: async (ctx) => (await circuits.items(ctx)).map(circuitRow).filter((c) => ctx.query.vrf === undefined || c.vrf === ctx.query.vrf),
   }),
   route({
     method: "GET",
@@ -168,15 +124,8 @@ export const greCircuitRoutes = [
     summary: "GRE listeners: the shared local tunnel endpoints, with how many circuits use each",
     response: { description: "array of GreListener", schema: z.array(GreListener) },
     handle: async (ctx) => {
-      const config = ctx.appliance.stub.config();
-      const [listeners, circuits] = await Promise.all([config.items(LISTENERS), config.items(CIRCUITS)]);
-      return listeners.map(({ key, values }) => ({
-        id: key,
-        localAddress: String(values.localAddress),
-        underlayInterface: typeof values.underlayInterface === "string" ? values.underlayInterface : null,
-        ttl: Number(values.ttl),
-        circuits: circuits.filter((c) => c.values.listenerId === key).length,
-      }));
+      const [listenerItems, circuitItems] = await Promise.all([listeners.items(ctx), circuits.items(ctx)]);
+      return listenerItems.map((item) => ({ id: item.key, ...listeners.rowValues(item), circuits: circuitItems.filter((c) => c.values.listenerId === item.key).length }));
     },
   }),
   route({
@@ -203,11 +152,7 @@ export const greCircuitRoutes = [
     body: GreListenerWrite,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [422],
-    handle: async (ctx) => {
-      const fields: Record<string, EditValue> = { localAddress: ctx.body.localAddress, underlayInterface: ctx.body.underlayInterface ?? null, ttl: text(ctx.body.ttl) };
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(LISTENERS, ctx.params.id, fields, "upsert", commitMeta(ctx.principal, "gre-listener", ctx.body.comment)));
-      return commitResult(ctx.params.id, summary);
-    },
+    handle: listeners.put("upsert", "gre-listener", (ctx) => ctx.params.id!),
   }),
   route({
     method: "DELETE",
@@ -216,13 +161,10 @@ export const greCircuitRoutes = [
     summary: "Delete a GRE listener",
     description: `404 for an unknown listener; 409 while circuits still reference it (the refusal names them): delete or move them first. ${FLOOR}`,
     params: IdParams,
-    query: DeleteQuery,
+    query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 409],
-    handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(LISTENERS, ctx.params.id, commitMeta(ctx.principal, "gre-listener", ctx.query.comment)));
-      return commitResult(ctx.params.id, summary);
-    },
+    handle: listeners.remove("gre-listener", "id"),
   }),
   route({
     method: "POST",
@@ -233,10 +175,7 @@ export const greCircuitRoutes = [
     body: GreCircuitCreate,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [409, 422],
-    handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(CIRCUITS, ctx.body.id, circuitChildren(ctx.body), "create", commitMeta(ctx.principal, "gre-circuit", ctx.body.comment)));
-      return commitResult(ctx.body.id, summary);
-    },
+    handle: circuits.put("create", "gre-circuit", (ctx) => String(ctx.body.id)),
   }),
   route({
     method: "PUT",
@@ -248,10 +187,7 @@ export const greCircuitRoutes = [
     body: GreCircuitUpdate,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 422],
-    handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(CIRCUITS, ctx.params.id, circuitChildren(ctx.body), "replace", commitMeta(ctx.principal, "gre-circuit", ctx.body.comment)));
-      return commitResult(ctx.params.id, summary);
-    },
+    handle: circuits.put("replace", "gre-circuit", (ctx) => ctx.params.id!),
   }),
   route({
     method: "DELETE",
@@ -260,12 +196,9 @@ export const greCircuitRoutes = [
     summary: "Delete a GRE circuit",
     description: `404 for an unknown circuit. The optional \`comment\` query parameter goes to the history. ${FLOOR}`,
     params: IdParams,
-    query: DeleteQuery,
+    query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404],
-    handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(CIRCUITS, ctx.params.id, commitMeta(ctx.principal, "gre-circuit", ctx.query.comment)));
-      return commitResult(ctx.params.id, summary);
-    },
+    handle: circuits.remove("gre-circuit", "id"),
   }),
 ];

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { route } from "../http/route.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 
 const section = "IPsec";
 const nullableSeconds = z.int().nullable();

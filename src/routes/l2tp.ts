@@ -1,7 +1,7 @@
 /** L2TP: the tunnels carrying the appliance's LAC (upstream) and LNS (downstream) sessions. */
 import { z } from "zod";
 import { route } from "../http/route.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 
 const int32 = z.int32();
 const Tunnel16 = z.int().min(1).max(65535);

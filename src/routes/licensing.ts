@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { route } from "../http/route.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
 import { OfflineLease } from "../trust/licence.ts";
 

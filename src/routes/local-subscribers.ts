@@ -13,116 +13,91 @@
  */
 import { z } from "zod";
 import { enumFilter } from "../schemas/enum-filter.ts";
-import type { ConfigItem } from "../config/document.ts";
-import type { EditValue } from "../config/edit.ts";
+import type { ConfigItem, Value } from "../config/types.ts";
 import { IPOE_KEY_PATTERN, LOCAL_LISTS, ipoeKey, ipoeUsername } from "../config/local-subscribers.ts";
-import { REDACTED, type Value } from "../config/registry.ts";
 import { StatusError } from "../http/problem.ts";
+import { unwrap } from "../http/refusal.ts";
 import { route, type RouteContext } from "../http/route.ts";
 import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
 import { page, pageQuery, slicePage } from "../schemas/common.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { KeyedList, commentOf, type Descriptions, type WireStyle } from "./keyed-list.ts";
 import { SessionDetail } from "./sessions.ts";
 
 const base = "/api/v1/subscribers/local";
 const Kind = z.enum(["ipoe", "pppoe"]);
 type Kind = z.infer<typeof Kind>;
-
-// ── bodies: shapes here (400), values by configuration validation (422) ────
-
-const text = z.string().max(1024).nullable().optional();
 const int32 = z.int32();
 
-const subscriberFields = {
-  vrfName: text.meta({ description: "a configured VRF or `default`; null = `default`" }),
-  framedIp: text.meta({ description: "IPv4 address: inside a pool of the VRF it is held there as a static allocation, outside every pool it is used as is; null = a dynamic address from the VRF's pool. Unique across local subscribers of the same VRF (VRFs are separate address spaces)" }),
-  framedIpv6: text.meta({ description: "IPv6 WAN address (inside a WAN pool of the VRF its /64 is held statically); null = none" }),
-  ipv6PdPrefix: text.meta({ description: "delegated prefix `address/length`, or an address with ipv6PdLength; inside a PD pool of the VRF it must be one of its delegations; null = none" }),
-  ipv6PdLength: int32.nullable().optional().meta({ description: "uint8 length of ipv6PdPrefix, 1-128" }),
-  dns1: text.meta({ description: "IPv4 DNS server" }),
-  dns2: text.meta({ description: "IPv4 DNS server" }),
-  dnsV6_1: text.meta({ description: "IPv6 DNS server" }),
-  dnsV6_2: text.meta({ description: "IPv6 DNS server" }),
-  planName: text.meta({ description: "a plan of the appliance's profile; null = none (then both rates are required)" }),
-  subscriberServiceId: text.meta({ description: "the operator's service or billing id" }),
-  downloadRateKbps: int32.default(0).meta({ description: "shaping rate, 0 or absent = the plan's" }),
-  uploadRateKbps: int32.default(0).meta({ description: "shaping rate, 0 or absent = the plan's" }),
-  downloadRatePps: int32.default(0).meta({ description: "packet-rate limit, 0 or absent = none" }),
-  uploadRatePps: int32.default(0).meta({ description: "packet-rate limit, 0 or absent = none" }),
-  downloadBurstKb: int32.nullable().optional().meta({ description: "burst size; null = the shaper's default" }),
-  uploadBurstKb: int32.nullable().optional().meta({ description: "burst size; null = the shaper's default" }),
-  additionalRoutes: z.array(z.string().max(64)).max(1024).nullable().optional().meta({ description: "CIDR prefixes routed to the subscriber (Framed-Route)" }),
-  comment: z.string().max(1024).nullable().optional().meta({ description: "commit comment, recorded in the configuration history" }),
+// ── bodies and rows: from the registry's children (shapes here, 400; values by configuration validation, 422) ──
+
+/** The spec's body types: int32 numbers, text bounded to 1024 characters, rates defaulting to 0. */
+const STYLE: WireStyle = { text: () => z.string().max(1024), int: () => z.int32(), list: () => z.array(z.string().max(64)).max(1024), defaults: "apply" };
+
+/** How the section words the members both kinds share. */
+const BODY: Descriptions = {
+  vrfName: "a configured VRF or `default`; null = `default`",
+  framedIp: "IPv4 address: inside a pool of the VRF it is held there as a static allocation, outside every pool it is used as is; null = a dynamic address from the VRF's pool. Unique across local subscribers of the same VRF (VRFs are separate address spaces)",
+  framedIpv6: "IPv6 WAN address (inside a WAN pool of the VRF its /64 is held statically); null = none",
+  ipv6PdPrefix: "delegated prefix `address/length`, or an address with ipv6PdLength; inside a PD pool of the VRF it must be one of its delegations; null = none",
+  ipv6PdLength: "uint8 length of ipv6PdPrefix, 1-128",
+  dns1: "IPv4 DNS server",
+  dns2: "IPv4 DNS server",
+  dnsV6_1: "IPv6 DNS server",
+  dnsV6_2: "IPv6 DNS server",
+  planName: "a plan of the appliance's profile; null = none (then both rates are required)",
+  downloadRateKbps: "shaping rate, 0 or absent = the plan's",
+  uploadRateKbps: "shaping rate, 0 or absent = the plan's",
+  downloadRatePps: "packet-rate limit, 0 or absent = none",
+  uploadRatePps: "packet-rate limit, 0 or absent = none",
+  downloadBurstKb: "burst size; null = the shaper's default",
+  uploadBurstKb: "burst size; null = the shaper's default",
+  additionalRoutes: "CIDR prefixes routed to the subscriber (Framed-Route)",
 };
-const option82CircuitId = text.meta({ description: "DHCP option 82 circuit id; the session's username when set (else `local-ipoe-<port>-<sVlan>-<vlan>`); unique" });
+const ROW: Descriptions = { vrfName: "null = `default`" };
+
+const lists = {
+  ipoe: new KeyedList({
+    list: LOCAL_LISTS.ipoe,
+    style: STYLE,
+    body: {
+      ...BODY,
+      option82CircuitId: "DHCP option 82 circuit id; the session's username when set (else `local-ipoe-<port>-<sVlan>-<vlan>`); unique",
+      port: "uint8 port id of the line: one of the appliance's ports",
+      vlan: "uint16 C-VLAN id (0-4094; 0 = untagged)",
+      sVlan: "uint16 S-VLAN id (0-4094; 0 = single-tagged)",
+    },
+    row: ROW,
+  }),
+  pppoe: new KeyedList({ list: LOCAL_LISTS.pppoe, style: STYLE, body: { ...BODY, password: "PAP/CHAP password, write-only" }, row: ROW }),
+} satisfies Record<Kind, KeyedList>;
+
+const keyOfLine = int32.optional().meta({ description: "optional: the key's; another value is refused (400)" });
 
 const IpoeCreate = z
-  .object({
-    ...subscriberFields,
-    option82CircuitId,
-    port: int32.meta({ description: "uint8 port id of the line: one of the appliance's ports" }),
-    vlan: int32.meta({ description: "uint16 C-VLAN id (0-4094; 0 = untagged)" }),
-    sVlan: int32.meta({ description: "uint16 S-VLAN id (0-4094; 0 = single-tagged)" }),
-  })
+  .object(lists.ipoe.bodyFields("create"))
   .meta({ id: "LocalIpoeSubscriberWrite", description: "the spec's Local IPoE subscriber body; port, sVlan and vlan make the key `port:sVlan:vlan`" });
 const IpoeUpdate = z
-  .object({
-    ...subscriberFields,
-    option82CircuitId,
-    port: int32.optional().meta({ description: "optional: the key's; another value is refused (400)" }),
-    vlan: int32.optional().meta({ description: "optional: the key's; another value is refused (400)" }),
-    sVlan: int32.optional().meta({ description: "optional: the key's; another value is refused (400)" }),
-  })
+  .object({ ...lists.ipoe.bodyFields("replace"), port: keyOfLine, vlan: keyOfLine, sVlan: keyOfLine })
   .meta({ id: "LocalIpoeSubscriberUpdate", description: "a full replacement: fields left out return to their defaults; the line is the key's" });
 const PppoeCreate = z
-  .object({
-    username: z.string().max(1024).meta({ description: "the key: 1-253 printable ASCII characters, no space or '/'" }),
-    password: z.string().max(1024).meta({ description: "PAP/CHAP password, write-only" }),
-    ...subscriberFields,
-  })
+  .object({ username: z.string().max(1024).meta({ description: "the key: 1-253 printable ASCII characters, no space or '/'" }), ...lists.pppoe.bodyFields("create") })
   .meta({ id: "LocalPppoeSubscriberWrite", description: "a local PPPoE subscriber: the IPoE body's addressing and rate fields, keyed by username" });
 const PppoeUpdate = z
   .object({
     username: z.string().max(1024).optional().meta({ description: "optional: the key's; another value is refused (400)" }),
+    ...lists.pppoe.bodyFields("replace"),
     password: z.string().max(1024).optional().meta({ description: "a new password; absent or `********` keeps the stored one" }),
-    ...subscriberFields,
   })
   .meta({ id: "LocalPppoeSubscriberUpdate", description: "a full replacement except the password, which is kept unless given" });
 
-// ── answers ───────────────────────────────────────────────────────────────
-
 const nullableText = z.string().nullable();
 const sessionId = z.int().nullable().meta({ description: "the live session (see …/session); null while offline" });
-const subscriberValues = {
-  vrfName: nullableText.meta({ description: "null = `default`" }),
-  framedIp: nullableText,
-  framedIpv6: nullableText,
-  ipv6PdPrefix: nullableText,
-  ipv6PdLength: z.int().nullable(),
-  dns1: nullableText,
-  dns2: nullableText,
-  dnsV6_1: nullableText,
-  dnsV6_2: nullableText,
-  planName: nullableText,
-  subscriberServiceId: nullableText,
-  downloadRateKbps: z.int(),
-  uploadRateKbps: z.int(),
-  downloadRatePps: z.int(),
-  uploadRatePps: z.int(),
-  downloadBurstKb: z.int().nullable(),
-  uploadBurstKb: z.int().nullable(),
-  additionalRoutes: z.array(z.string()),
-};
 const LocalIpoeSubscriber = z
   .object({
     kind: z.literal("ipoe"),
     key: z.string().meta({ description: "`port:sVlan:vlan`" }),
     username: z.string().meta({ description: "the session's username: option82CircuitId, else `local-ipoe-<port>-<sVlan>-<vlan>`" }),
-    ...subscriberValues,
-    option82CircuitId: nullableText,
-    port: z.int(),
-    vlan: z.int(),
-    sVlan: z.int(),
+    ...lists.ipoe.rowFields(),
     sessionId,
   })
   .meta({ id: "LocalIpoeSubscriber" });
@@ -132,7 +107,7 @@ const LocalPppoeSubscriber = z
     key: z.string().meta({ description: "the username" }),
     username: z.string(),
     passwordSet: z.boolean().meta({ description: "the password itself is never returned" }),
-    ...subscriberValues,
+    ...lists.pppoe.rowFields(),
     sessionId,
   })
   .meta({ id: "LocalPppoeSubscriber" });
@@ -161,95 +136,42 @@ const UsernameParams = z.object({ username: z.string().min(1).max(300) });
 const SessionParams = z.object({ kind: Kind, key: z.string().min(1).max(300).meta({ description: "`port:sVlan:vlan` (ipoe) or the username (pppoe)" }) });
 const DeleteQuery = z.object({ comment: z.string().max(1024).optional().meta({ description: "commit comment, recorded in the configuration history" }) });
 
-// ── configuration children and records ─────────────────────────────────
-
-const n = (value: number | null | undefined): EditValue => (value === null || value === undefined ? null : String(value));
-
-function commonChildren(body: z.output<typeof IpoeUpdate> | z.output<typeof PppoeUpdate>): Record<string, EditValue> {
-  return {
-    vrfName: body.vrfName ?? null,
-    framedIp: body.framedIp ?? null,
-    framedIpv6: body.framedIpv6 ?? null,
-    ipv6PdPrefix: body.ipv6PdPrefix ?? null,
-    ipv6PdLength: n(body.ipv6PdLength),
-    dns1: body.dns1 ?? null,
-    dns2: body.dns2 ?? null,
-    dnsV6_1: body.dnsV6_1 ?? null,
-    dnsV6_2: body.dnsV6_2 ?? null,
-    planName: body.planName ?? null,
-    subscriberServiceId: body.subscriberServiceId ?? null,
-    downloadRateKbps: n(body.downloadRateKbps),
-    uploadRateKbps: n(body.uploadRateKbps),
-    downloadRatePps: n(body.downloadRatePps),
-    uploadRatePps: n(body.uploadRatePps),
-    downloadBurstKb: n(body.downloadBurstKb),
-    uploadBurstKb: n(body.uploadBurstKb),
-    additionalRoutes: body.additionalRoutes ?? [],
-  };
-}
-
-const str = (value: Value | undefined): string | null => (typeof value === "string" ? value : null);
-const int = (value: Value | undefined): number | null => (typeof value === "number" ? value : null);
-
-function commonValues(values: Record<string, Value>) {
-  return {
-    vrfName: str(values.vrfName),
-    framedIp: str(values.framedIp),
-    framedIpv6: str(values.framedIpv6),
-    ipv6PdPrefix: str(values.ipv6PdPrefix),
-    ipv6PdLength: int(values.ipv6PdLength),
-    dns1: str(values.dns1),
-    dns2: str(values.dns2),
-    dnsV6_1: str(values.dnsV6_1),
-    dnsV6_2: str(values.dnsV6_2),
-    planName: str(values.planName),
-    subscriberServiceId: str(values.subscriberServiceId),
-    downloadRateKbps: int(values.downloadRateKbps) ?? 0,
-    uploadRateKbps: int(values.uploadRateKbps) ?? 0,
-    downloadRatePps: int(values.downloadRatePps) ?? 0,
-    uploadRatePps: int(values.uploadRatePps) ?? 0,
-    downloadBurstKb: int(values.downloadBurstKb),
-    uploadBurstKb: int(values.uploadBurstKb),
-    additionalRoutes: Array.isArray(values.additionalRoutes) ? values.additionalRoutes : [],
-  };
-}
+// ── records ─────────────────────────────────────────────────────────────
 
 type Sessions = Record<string, number>;
+// The children's members come from the registry at run time: tsc sees them as values of the configuration.
+type IpoeRecord = z.infer<typeof LocalIpoeSubscriber> & Record<string, Value>;
+type PppoeRecord = z.infer<typeof LocalPppoeSubscriber> & Record<string, Value>;
+type SubscriberRecord = IpoeRecord | PppoeRecord;
 const sessionOf = (sessions: Sessions, kind: Kind, key: string): number | null => sessions[`${kind}/${key}`] ?? null;
 
-function ipoeRecord({ key, values }: ConfigItem, sessions: Sessions): z.infer<typeof LocalIpoeSubscriber> {
-  const [port, sVlan, vlan] = [int(values.port) ?? 0, int(values.sVlan) ?? 0, int(values.vlan) ?? 0];
-  return {
-    kind: "ipoe",
-    key,
-    username: ipoeUsername(port, sVlan, vlan, str(values.option82CircuitId)),
-    ...commonValues(values),
-    option82CircuitId: str(values.option82CircuitId),
-    port,
-    vlan,
-    sVlan,
-    sessionId: sessionOf(sessions, "ipoe", key),
-  };
+function ipoeRecord(item: ConfigItem, sessions: Sessions): IpoeRecord {
+  const values = lists.ipoe.rowValues(item);
+  const option82 = typeof values.option82CircuitId === "string" ? values.option82CircuitId : null;
+  return { kind: "ipoe", key: item.key, username: ipoeUsername(Number(values.port), Number(values.sVlan), Number(values.vlan), option82), ...values, sessionId: sessionOf(sessions, "ipoe", item.key) };
 }
 
-function pppoeRecord({ key, values }: ConfigItem, sessions: Sessions): z.infer<typeof LocalPppoeSubscriber> {
-  return { kind: "pppoe", key, username: key, passwordSet: values.password !== null, ...commonValues(values), sessionId: sessionOf(sessions, "pppoe", key) };
+function pppoeRecord(item: ConfigItem, sessions: Sessions): PppoeRecord {
+  return { kind: "pppoe", key: item.key, username: item.key, passwordSet: KeyedList.secretSet(item, "password"), ...lists.pppoe.rowValues(item), sessionId: sessionOf(sessions, "pppoe", item.key) };
 }
 
-const row = (record: z.infer<typeof LocalIpoeSubscriber> | z.infer<typeof LocalPppoeSubscriber>): z.infer<typeof LocalSubscriberRow> => ({
+const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
+const line = (record: SubscriberRecord, part: "port" | "sVlan" | "vlan"): number | null => (record.kind === "ipoe" ? Number(record[part]) : null);
+
+const row = (record: SubscriberRecord): z.infer<typeof LocalSubscriberRow> => ({
   kind: record.kind,
   key: record.key,
   username: record.username,
-  vrfName: record.vrfName,
-  framedIp: record.framedIp,
-  framedIpv6: record.framedIpv6,
-  ipv6PdPrefix: record.ipv6PdPrefix,
-  planName: record.planName,
-  downloadRateKbps: record.downloadRateKbps,
-  uploadRateKbps: record.uploadRateKbps,
-  port: record.kind === "ipoe" ? record.port : null,
-  sVlan: record.kind === "ipoe" ? record.sVlan : null,
-  vlan: record.kind === "ipoe" ? record.vlan : null,
+  vrfName: text(record.vrfName),
+  framedIp: text(record.framedIp),
+  framedIpv6: text(record.framedIpv6),
+  ipv6PdPrefix: text(record.ipv6PdPrefix),
+  planName: text(record.planName),
+  downloadRateKbps: Number(record.downloadRateKbps),
+  uploadRateKbps: Number(record.uploadRateKbps),
+  port: line(record, "port"),
+  sVlan: line(record, "sVlan"),
+  vlan: line(record, "vlan"),
   sessionId: record.sessionId,
 });
 
@@ -301,7 +223,7 @@ export const localSubscriberRoutes = [
       const [ipoe, pppoe, sessions] = await Promise.all([config.items(LOCAL_LISTS.ipoe), config.items(LOCAL_LISTS.pppoe), ctx.appliance.stub.dataPlane().localSubscriberSessions()]);
       const lines = ipoe
         .map((item) => ipoeRecord(item, sessions))
-        .sort((a, b) => a.port - b.port || a.sVlan - b.sVlan || a.vlan - b.vlan);
+        .sort((a, b) => line(a, "port")! - line(b, "port")! || line(a, "sVlan")! - line(b, "sVlan")! || line(a, "vlan")! - line(b, "vlan")!);
       const users = pppoe.map((item) => pppoeRecord(item, sessions)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       const rows = [...(ctx.query.kind === "pppoe" ? [] : lines), ...(ctx.query.kind === "ipoe" ? [] : users)].map(row);
       return slicePage(rows, ctx.query.offset, ctx.query.limit);
@@ -317,9 +239,8 @@ export const localSubscriberRoutes = [
     response: { description: "the created subscriber", schema: LocalIpoeSubscriber },
     errors: [409, 422],
     handle: async (ctx) => {
-      const key = ipoeKey(ctx.body.port, ctx.body.sVlan, ctx.body.vlan);
-      const children = { ...commonChildren(ctx.body), option82CircuitId: ctx.body.option82CircuitId ?? null, port: n(ctx.body.port), vlan: n(ctx.body.vlan), sVlan: n(ctx.body.sVlan) };
-      unwrap(await ctx.appliance.stub.config().putItem(LOCAL_LISTS.ipoe, key, children, "create", meta(ctx, ctx.body.comment)));
+      const key = ipoeKey(Number(ctx.body.port), Number(ctx.body.sVlan), Number(ctx.body.vlan));
+      unwrap(await ctx.appliance.stub.config().putItem(LOCAL_LISTS.ipoe, key, lists.ipoe.children(ctx.body, "create"), "create", meta(ctx, commentOf(ctx.body))));
       return record(ctx, "ipoe", key);
     },
   }),
@@ -351,8 +272,8 @@ export const localSubscriberRoutes = [
       sameIdentity("port", ctx.body.port, port);
       sameIdentity("sVlan", ctx.body.sVlan, sVlan);
       sameIdentity("vlan", ctx.body.vlan, vlan);
-      const children = { ...commonChildren(ctx.body), option82CircuitId: ctx.body.option82CircuitId ?? null, port: n(port), vlan: n(vlan), sVlan: n(sVlan) };
-      unwrap(await ctx.appliance.stub.config().putItem(LOCAL_LISTS.ipoe, ctx.params.key, children, "replace", meta(ctx, ctx.body.comment)));
+      const children = lists.ipoe.children({ ...ctx.body, port, sVlan, vlan }, "replace");
+      unwrap(await ctx.appliance.stub.config().putItem(LOCAL_LISTS.ipoe, ctx.params.key, children, "replace", meta(ctx, commentOf(ctx.body))));
       return record(ctx, "ipoe", ctx.params.key);
     },
   }),
@@ -363,7 +284,7 @@ export const localSubscriberRoutes = [
     summary: "Delete a local IPoE subscriber, disconnecting its session",
     description: "Its session is disconnected at once and its static allocations return to their pools. 404 for an unknown subscriber. The optional `comment` query parameter goes to the history.",
     params: KeyParams,
-    query: DeleteQuery,
+    query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404],
     handle: async (ctx) => commitResult(ctx.params.key, unwrap(await ctx.appliance.stub.config().deleteItem(LOCAL_LISTS.ipoe, ctx.params.key, meta(ctx, ctx.query.comment)))),
@@ -378,8 +299,7 @@ export const localSubscriberRoutes = [
     response: { description: "the created subscriber", schema: LocalPppoeSubscriber },
     errors: [409, 422],
     handle: async (ctx) => {
-      const children = { password: ctx.body.password, ...commonChildren(ctx.body) };
-      unwrap(await ctx.appliance.stub.config().putItem(LOCAL_LISTS.pppoe, ctx.body.username, children, "create", meta(ctx, ctx.body.comment)));
+      unwrap(await ctx.appliance.stub.config().putItem(LOCAL_LISTS.pppoe, ctx.body.username, lists.pppoe.children(ctx.body, "create"), "create", meta(ctx, commentOf(ctx.body))));
       return record(ctx, "pppoe", ctx.body.username);
     },
   }),
@@ -406,8 +326,7 @@ export const localSubscriberRoutes = [
     handle: async (ctx) => {
       await mustExist(ctx, "pppoe", ctx.params.username);
       sameIdentity("username", ctx.body.username, ctx.params.username);
-      const children = { password: ctx.body.password ?? REDACTED, ...commonChildren(ctx.body) };
-      unwrap(await ctx.appliance.stub.config().putItem(LOCAL_LISTS.pppoe, ctx.params.username, children, "replace", meta(ctx, ctx.body.comment)));
+      unwrap(await ctx.appliance.stub.config().putItem(LOCAL_LISTS.pppoe, ctx.params.username, lists.pppoe.children(ctx.body, "replace"), "replace", meta(ctx, commentOf(ctx.body))));
       return record(ctx, "pppoe", ctx.params.username);
     },
   }),
@@ -418,7 +337,7 @@ export const localSubscriberRoutes = [
     summary: "Delete a local PPPoE subscriber, disconnecting its session",
     description: "Its session is disconnected at once and its static allocations return to their pools. 404 for an unknown subscriber. The optional `comment` query parameter goes to the history.",
     params: UsernameParams,
-    query: DeleteQuery,
+    query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404],
     handle: async (ctx) =>

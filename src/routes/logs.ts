@@ -3,7 +3,7 @@ import { z } from "zod";
 import { route } from "../http/route.ts";
 import { StatusError } from "../http/problem.ts";
 import { presentedCredential } from "../auth/authenticate.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
 import { EXTERNAL_LOG_CATALOGUE, LOG_CAPACITY, LOG_CATALOGUE, SEVERITIES } from "../../simulator/index.ts";
 

@@ -8,17 +8,17 @@
  * The BGP password is write-only: reads say whether one is set.
  */
 import { z } from "zod";
-import type { ConfigItem } from "../config/document.ts";
+import type { ConfigItem } from "../config/types.ts";
 import type { EditValue } from "../config/edit.ts";
-import { REDACTED } from "../config/registry.ts";
 import { IGP_INTERFACES_LIST, NEIGHBORS_LIST, STATIC_ROUTES_LIST, familiesOf, parseStaticRouteKey, routerIdOf } from "../config/routing.ts";
 import { StatusError } from "../http/problem.ts";
 import { route } from "../http/route.ts";
-import { CommitResult, ConfigCommitResult, commitMeta, commitResult } from "../schemas/commit.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { CommitResult, ConfigCommitResult, commitMeta } from "../schemas/commit.ts";
+import { unwrap } from "../http/refusal.ts";
 import { IGP_PROTOCOLS } from "../../simulator/igp.ts";
 import { formatPrefix, parsePrefix } from "../../simulator/prefix.ts";
 import { AFI_SAFIS } from "../../simulator/routing.ts";
+import { KeyedList } from "./keyed-list.ts";
 
 const section = "Routing";
 const base = "/api/v1/routing/config";
@@ -26,43 +26,54 @@ const Comment = z.string().max(1024).nullable().optional().meta({ description: "
 const nullableInt = z.int().nullable().optional();
 const AfiSafi = z.enum(AFI_SAFIS);
 
+const neighbors = new KeyedList({
+  list: NEIGHBORS_LIST,
+  body: {
+    remoteAs: "uint32, 1 or more; equal to the local AS = iBGP",
+    description: "free text, at most 255 characters; absent or null = none",
+    bfd: null,
+    password: "TCP MD5 password (RFC 2385), write-only; absent = unchanged (none on create), null = none",
+    holdTime: "0 or 3-65535; absent or null = 90",
+    keepAlive: "below holdTime; absent or null = 30",
+    shutdown: "administratively down (`Idle (Admin)`)",
+  },
+});
+
 const Neighbor = z
   .object({
     address: z.string(),
-    remoteAs: z.int(),
-    description: z.string().nullable(),
-    bfd: z.boolean(),
+    ...neighbors.rowFields(),
     addressFamilies: z.array(AfiSafi).meta({ description: "in force: as configured, or the unicast family of the address when none is" }),
     passwordConfigured: z.boolean().meta({ description: "whether a TCP MD5 password is set (it is never returned)" }),
-    holdTime: z.int(),
-    keepAlive: z.int(),
-    shutdown: z.boolean(),
   })
   .meta({ id: "BgpNeighborConfig" });
 
+const staticRoutes = new KeyedList({
+  list: STATIC_ROUTES_LIST,
+  body: { distance: "1-255; absent or null = 1", announce: null, description: "at most 255 characters" },
+  row: { nextHop: "gateway address, or `blackhole`", announce: "advertised in BGP (unicast for `default`, the VRF's VPN family otherwise)" },
+});
+
+// The item key `<vrf>:<prefix>` is shown (and written) as its two parts.
 const StaticRoute = z
-  .object({
-    vrf: z.string().meta({ description: "a configured VRF or `default`" }),
-    prefix: z.string(),
-    nextHop: z.string().meta({ description: "gateway address, or `blackhole`" }),
-    distance: z.int(),
-    announce: z.boolean().meta({ description: "advertised in BGP (unicast for `default`, the VRF's VPN family otherwise)" }),
-    description: z.string(),
-  })
+  .object({ vrf: z.string().meta({ description: "a configured VRF or `default`" }), prefix: z.string(), ...staticRoutes.rowFields() })
   .meta({ id: "StaticRoute" });
 
-const IgpInterface = z
-  .object({
-    name: z.string(),
-    address: z.string().meta({ description: "`address/length`" }),
-    area: z.string().meta({ description: "OSPF area id" }),
-    level: z.enum(["level-1", "level-2", "level-1-2"]).meta({ description: "IS-IS circuit type" }),
-    cost: z.int(),
-    passive: z.boolean(),
-    helloSeconds: z.int(),
-    deadSeconds: z.int(),
-  })
-  .meta({ id: "IgpInterfaceConfig" });
+const interfaces = new KeyedList({
+  list: IGP_INTERFACES_LIST,
+  body: {
+    address: "`address/length`, e.g. 10.1.2.0/31",
+    area: "OSPF area, dotted quad or decimal; absent or null = 0.0.0.0",
+    level: "IS-IS circuit type; absent or null = level-2",
+    cost: "1-16777215; absent or null = 10",
+    passive: null,
+    helloSeconds: "absent or null = 10",
+    deadSeconds: "above helloSeconds; absent or null = 40",
+  },
+  row: { address: "`address/length`", area: "OSPF area id", level: "IS-IS circuit type" },
+});
+
+const IgpInterface = z.object({ name: z.string(), ...interfaces.rowFields() }).meta({ id: "IgpInterfaceConfig" });
 
 const RoutingConfig = z
   .object({
@@ -75,17 +86,10 @@ const RoutingConfig = z
   })
   .meta({ id: "RoutingConfig" });
 
+// One entry of the PATCH's whole interface list: its comment is the PATCH's.
+const { comment: _comment, ...interfaceFields } = interfaces.bodyFields("replace");
 const IgpInterfaceWrite = z
-  .strictObject({
-    name: z.string().meta({ description: "interface name (1-15 characters)" }),
-    address: z.string().meta({ description: "`address/length`, e.g. 10.1.2.0/31" }),
-    area: z.string().nullable().optional().meta({ description: "OSPF area, dotted quad or decimal; absent or null = 0.0.0.0" }),
-    level: z.enum(["level-1", "level-2", "level-1-2"]).nullable().optional().meta({ description: "IS-IS circuit type; absent or null = level-2" }),
-    cost: nullableInt.meta({ description: "1-16777215; absent or null = 10" }),
-    passive: z.boolean().default(false),
-    helloSeconds: nullableInt.meta({ description: "absent or null = 10" }),
-    deadSeconds: nullableInt.meta({ description: "above helloSeconds; absent or null = 40" }),
-  })
+  .strictObject({ name: z.string().meta({ description: "interface name (1-15 characters)" }), ...interfaceFields })
   .meta({ id: "IgpInterfaceWrite" });
 
 const RoutingSettings = z
@@ -103,15 +107,8 @@ const RoutingSettings = z
   .meta({ id: "RoutingSettings", description: "a merge: absent members stay as they are, null returns one to its default; a given `igp.interfaces` replaces the list" });
 
 const neighborFields = {
-  remoteAs: z.int().meta({ description: "uint32, 1 or more; equal to the local AS = iBGP" }),
-  description: z.string().nullable().optional().meta({ description: "free text, at most 255 characters; absent or null = none" }),
-  bfd: z.boolean().default(false),
+  ...neighbors.bodyFields("replace"),
   addressFamilies: z.array(AfiSafi).max(4).nullable().optional().meta({ description: "absent, null or empty = the unicast family of the address" }),
-  password: z.string().nullable().optional().meta({ description: "TCP MD5 password (RFC 2385), write-only; absent = unchanged (none on create), null = none" }),
-  holdTime: nullableInt.meta({ description: "0 or 3-65535; absent or null = 90" }),
-  keepAlive: nullableInt.meta({ description: "below holdTime; absent or null = 30" }),
-  shutdown: z.boolean().default(false).meta({ description: "administratively down (`Idle (Admin)`)" }),
-  comment: Comment,
 };
 const NeighborCreate = z
   .object({ address: z.string().min(1).max(255).meta({ description: "the neighbor's IPv4 or IPv6 address: its key" }), ...neighborFields })
@@ -120,14 +117,14 @@ const NeighborUpdate = z
   .object({ address: z.string().optional().meta({ description: "ignored: the URL's address wins" }), ...neighborFields })
   .meta({ id: "BgpNeighborUpdate", description: "a full replacement: attributes left out return to their defaults, except the password, which stays unless given" });
 
+// One route of the whole table: its comment is the PUT's.
+const { comment: _routeComment, ...staticRouteFields } = staticRoutes.bodyFields("replace");
 const StaticRouteWrite = z
   .strictObject({
     vrf: z.string().min(1).max(63).default("default").meta({ description: "a configured VRF or `default` (the default)" }),
     prefix: z.string().min(1).max(64).meta({ description: "destination prefix, host bits zero" }),
+    ...staticRouteFields,
     nextHop: z.string().min(1).max(64).meta({ description: "gateway address of the prefix's family, or `blackhole`" }),
-    distance: nullableInt.meta({ description: "1-255; absent or null = 1" }),
-    announce: z.boolean().default(false),
-    description: z.string().nullable().optional().meta({ description: "at most 255 characters" }),
   })
   .meta({ id: "StaticRouteWrite" });
 const StaticRoutes = z
@@ -135,36 +132,10 @@ const StaticRoutes = z
   .meta({ id: "StaticRouteTable", description: "the whole table: routes left out are removed" });
 
 const AddressParams = z.object({ address: z.string().min(1).max(255) });
-const DeleteQuery = z.object({ comment: z.string().max(1024).optional().meta({ description: "commit comment, recorded in the configuration history" }) });
 
 const text = (value: number | null | undefined): string | null => (value === null || value === undefined ? null : String(value));
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
-const num = (value: unknown, fallback: number): number => (typeof value === "number" ? value : fallback);
-
-function neighborChildren(body: z.output<typeof NeighborUpdate>, keepPassword: boolean): Record<string, EditValue> {
-  return {
-    remoteAs: String(body.remoteAs),
-    description: body.description ?? null,
-    bfd: String(body.bfd),
-    addressFamilies: body.addressFamilies ?? [],
-    // The placeholder leaves a stored secret as it is.
-    password: body.password === undefined ? (keepPassword ? REDACTED : null) : body.password,
-    holdTime: text(body.holdTime),
-    keepAlive: text(body.keepAlive),
-    shutdown: String(body.shutdown),
-  };
-}
-
-const igpChildren = (i: z.output<typeof IgpInterfaceWrite>): Record<string, EditValue> => ({
-  address: i.address,
-  area: i.area ?? null,
-  level: i.level ?? null,
-  cost: text(i.cost),
-  passive: String(i.passive),
-  helloSeconds: text(i.helloSeconds),
-  deadSeconds: text(i.deadSeconds),
-});
 
 /** `routing.staticRoutes` keys, `<vrf>:<prefix>` with the prefix in canonical form (so two spellings of one prefix are one route). */
 function staticRouteKey(r: { vrf: string; prefix: string }): string {
@@ -172,16 +143,11 @@ function staticRouteKey(r: { vrf: string; prefix: string }): string {
   return `${r.vrf}:${p && r.prefix.includes("/") ? formatPrefix(p) : r.prefix}`;
 }
 
-const neighborRow = ({ key, values: v }: ConfigItem): z.infer<typeof Neighbor> => ({
-  address: key,
-  remoteAs: num(v.remoteAs, 0),
-  description: str(v.description),
-  bfd: v.bfd === true,
-  addressFamilies: familiesOf(key, strings(v.addressFamilies)),
-  passwordConfigured: v.password !== null && v.password !== undefined,
-  holdTime: num(v.holdTime, 90),
-  keepAlive: num(v.keepAlive, 30),
-  shutdown: v.shutdown === true,
+const neighborRow = (item: ConfigItem): z.infer<typeof Neighbor> => ({
+  address: item.key,
+  ...neighbors.rowValues(item),
+  addressFamilies: familiesOf(item.key, strings(item.values.addressFamilies)),
+  passwordConfigured: KeyedList.secretSet(item, "password"),
 });
 
 const VALIDATION =
@@ -199,7 +165,7 @@ export const routingConfigRoutes = [
     response: { description: "RoutingConfig", schema: RoutingConfig },
     handle: async (ctx) => {
       const config = ctx.appliance.stub.config();
-      const [neighbors, statics, interfaces, localAs, routerId, protocol] = await Promise.all([
+      const [neighborItems, statics, interfaceItems, localAs, routerId, protocol] = await Promise.all([
         config.items(NEIGHBORS_LIST),
         config.items(STATIC_ROUTES_LIST),
         config.items(IGP_INTERFACES_LIST),
@@ -210,24 +176,15 @@ export const routingConfigRoutes = [
       return {
         localAs: typeof localAs === "number" ? localAs : null,
         routerId: str(routerId),
-        effectiveRouterId: routerIdOf({ fields: { "routing.routerId": routerId }, lists: { [IGP_INTERFACES_LIST]: interfaces } }),
-        neighbors: neighbors.map(neighborRow),
+        effectiveRouterId: routerIdOf({ fields: { "routing.routerId": routerId }, lists: { [IGP_INTERFACES_LIST]: interfaceItems } }),
+        neighbors: neighborItems.map(neighborRow),
         staticRoutes: statics.flatMap(({ key, values: v }) => {
           const parsed = parseStaticRouteKey(key);
-          return parsed ? [{ vrf: parsed.vrf, prefix: parsed.prefix, nextHop: str(v.nextHop) ?? "blackhole", distance: num(v.distance, 1), announce: v.announce === true, description: str(v.description) ?? "" }] : [];
+          return parsed ? [{ vrf: parsed.vrf, prefix: parsed.prefix, ...staticRoutes.rowValues({ key, values: v }) }] : [];
         }),
         igp: {
           protocol: (str(protocol) ?? "none") as (typeof IGP_PROTOCOLS)[number],
-          interfaces: interfaces.map(({ key, values: v }) => ({
-            name: key,
-            address: str(v.address) ?? "",
-            area: str(v.area) ?? "0.0.0.0",
-            level: (str(v.level) ?? "level-2") as "level-1" | "level-2" | "level-1-2",
-            cost: num(v.cost, 10),
-            passive: v.passive === true,
-            helloSeconds: num(v.helloSeconds, 10),
-            deadSeconds: num(v.deadSeconds, 40),
-          })),
+          interfaces: interfaceItems.map((item) => ({ name: item.key, ...interfaces.rowValues(item) })),
         },
       };
     },
@@ -249,11 +206,11 @@ export const routingConfigRoutes = [
       if (ctx.body.routerId !== undefined) fields["routing.routerId"] = ctx.body.routerId;
       if (ctx.body.igp?.protocol !== undefined) fields["igp.protocol"] = ctx.body.igp.protocol;
       const lists: Record<string, { key: string; fields: Record<string, EditValue> }[]> = {};
-      const interfaces = ctx.body.igp?.interfaces;
-      if (interfaces !== undefined) {
-        const dup = interfaces.findIndex((i, n) => interfaces.findIndex((j) => j.name === i.name) !== n);
-        if (dup >= 0) throw new StatusError(400, `invalid request: body igp/interfaces/${dup}/name: interface '${interfaces[dup]!.name}' is given twice`, { errors: [{ in: "body", pointer: `#/igp/interfaces/${dup}/name`, detail: "given twice" }] });
-        lists[IGP_INTERFACES_LIST] = interfaces.map((i) => ({ key: i.name, fields: igpChildren(i) }));
+      const given = ctx.body.igp?.interfaces;
+      if (given !== undefined) {
+        const dup = given.findIndex((i, n) => given.findIndex((j) => j.name === i.name) !== n);
+        if (dup >= 0) throw new StatusError(400, `invalid request: body igp/interfaces/${dup}/name: interface '${given[dup]!.name}' is given twice`, { errors: [{ in: "body", pointer: `#/igp/interfaces/${dup}/name`, detail: "given twice" }] });
+        lists[IGP_INTERFACES_LIST] = given.map((i) => ({ key: i.name, fields: interfaces.children(i, "replace") }));
       }
       const summary = unwrap(await ctx.appliance.stub.config().replaceSection(fields, lists, commitMeta(ctx.principal, "routing", ctx.body.comment)));
       return { status: "committed", committedUtc: summary.committedUtc, version: summary.version, restartRequired: summary.restartRequired, changedPaths: summary.changedPaths };
@@ -268,10 +225,7 @@ export const routingConfigRoutes = [
     body: NeighborCreate,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [409, 422],
-    handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(NEIGHBORS_LIST, ctx.body.address, neighborChildren(ctx.body, false), "create", commitMeta(ctx.principal, "bgp-neighbor", ctx.body.comment)));
-      return commitResult(ctx.body.address, summary);
-    },
+    handle: neighbors.put("create", "bgp-neighbor", (ctx) => String(ctx.body.address)),
   }),
   route({
     method: "PUT",
@@ -283,10 +237,7 @@ export const routingConfigRoutes = [
     body: NeighborUpdate,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 422],
-    handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(NEIGHBORS_LIST, ctx.params.address, neighborChildren(ctx.body, true), "replace", commitMeta(ctx.principal, "bgp-neighbor", ctx.body.comment)));
-      return commitResult(ctx.params.address, summary);
-    },
+    handle: neighbors.put("replace", "bgp-neighbor", (ctx) => ctx.params.address!),
   }),
   route({
     method: "DELETE",
@@ -295,13 +246,10 @@ export const routingConfigRoutes = [
     summary: "Remove a BGP neighbor",
     description: "404 for an unknown neighbor. The session is torn down at once; with the last neighbor (and no GRE customer session) BGP stops: the summary then reads `reachable` false. The optional `comment` query parameter goes to the history.",
     params: AddressParams,
-    query: DeleteQuery,
+    query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404],
-    handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(NEIGHBORS_LIST, ctx.params.address, commitMeta(ctx.principal, "bgp-neighbor", ctx.query.comment)));
-      return commitResult(ctx.params.address, summary);
-    },
+    handle: neighbors.remove("bgp-neighbor", "address"),
   }),
   route({
     method: "PUT",
@@ -320,7 +268,7 @@ export const routingConfigRoutes = [
       if (dup >= 0) throw new StatusError(400, `invalid request: body routes/${dup}: the route ${keys[dup]} is given twice`, { errors: [{ in: "body", pointer: `#/routes/${dup}/prefix`, detail: `${keys[dup]} is given twice` }] });
       const items = ctx.body.routes.map((r, n) => ({
         key: keys[n]!,
-        fields: { nextHop: r.nextHop, distance: text(r.distance), announce: String(r.announce), description: r.description ?? null } as Record<string, EditValue>,
+        fields: staticRoutes.children(r, "replace"),
       }));
       const summary = unwrap(await ctx.appliance.stub.config().replaceSection({}, { [STATIC_ROUTES_LIST]: items }, commitMeta(ctx.principal, "static-routes", ctx.body.comment)));
       return { status: "committed", committedUtc: summary.committedUtc, version: summary.version, restartRequired: summary.restartRequired, changedPaths: summary.changedPaths };

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { enumFilter } from "../schemas/enum-filter.ts";
 import { route } from "../http/route.ts";
 import { pageQuery } from "../schemas/common.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 import { AFI_SAFIS } from "../../simulator/routing.ts";
 import { IGP_PROTOCOLS } from "../../simulator/igp.ts";
 

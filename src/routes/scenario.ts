@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { route } from "../http/route.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
 import { ScenarioFile, TwinScenarioAction } from "../../simulator/scenario-file.ts";
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { enumFilter } from "../schemas/enum-filter.ts";
 import { route } from "../http/route.ts";
 import { pageQuery } from "../schemas/common.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
 import { CgnBindingRow } from "./cgn.ts";
 import { CaptureRecord } from "./captures.ts";

@@ -5,53 +5,41 @@
  * hot-apply.
  */
 import { z } from "zod";
-import type { ConfigItem } from "../config/document.ts";
-import type { EditValue } from "../config/edit.ts";
+import type { ConfigItem } from "../config/types.ts";
 import { route } from "../http/route.ts";
-import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { CommitResult } from "../schemas/commit.ts";
+import { KeyedList } from "./keyed-list.ts";
 
-const LIST = "sourceVrfRules";
 const base = "/api/v1/source-vrf-rules";
+const operation = "source-vrf-rule";
 
-const SourceVrfRule = z
-  .object({
-    name: z.string().meta({ description: "immutable key" }),
-    ingestVrf: z.string().meta({ description: "VRF the traffic arrives in (a configured VRF or `default`)" }),
-    sourceSubnets: z.array(z.string()).meta({ description: "CIDR prefixes matched; empty = every source in the ingest VRF" }),
-    targetVrf: z.string().meta({ description: "VRF matching traffic is routed into (no NAT)" }),
-  })
-  .meta({ id: "SourceVrfRule" });
+const rules = new KeyedList({
+  list: "sourceVrfRules",
+  body: {
+    ingestVrf: "a configured VRF or `default`",
+    sourceSubnets: "CIDR prefixes with host bits zero; null or empty = every source",
+    targetVrf: "a configured VRF or `default`, other than ingestVrf",
+    comment: "commit comment, request only",
+  },
+  row: {
+    ingestVrf: "VRF the traffic arrives in (a configured VRF or `default`)",
+    sourceSubnets: "CIDR prefixes matched; empty = every source in the ingest VRF",
+    targetVrf: "VRF matching traffic is routed into (no NAT)",
+  },
+});
 
-const ruleFields = {
-  ingestVrf: z.string().meta({ description: "a configured VRF or `default`" }),
-  sourceSubnets: z.array(z.string()).nullable().optional().meta({ description: "CIDR prefixes with host bits zero; null or empty = every source" }),
-  targetVrf: z.string().meta({ description: "a configured VRF or `default`, other than ingestVrf" }),
-  comment: z.string().max(1024).nullable().optional().meta({ description: "commit comment, request only" }),
-};
+const SourceVrfRule = z.object({ name: z.string().meta({ description: "immutable key" }), ...rules.rowFields() }).meta({ id: "SourceVrfRule" });
 
 const RuleCreate = z
-  .object({ name: z.string().meta({ description: "immutable key" }), ...ruleFields })
+  .object({ name: z.string().meta({ description: "immutable key" }), ...rules.bodyFields("create") })
   .meta({ id: "SourceVrfRuleWrite", description: "shapes are checked here (400), values by configuration validation (422)" });
 const RuleUpdate = z
-  .object({ name: z.string().optional().meta({ description: "ignored: the name is immutable and the URL's wins" }), ...ruleFields })
+  .object({ name: z.string().optional().meta({ description: "ignored: the name is immutable and the URL's wins" }), ...rules.bodyFields("replace") })
   .meta({ id: "SourceVrfRuleUpdate" });
 
 const NameParams = z.object({ name: z.string().min(1).max(255) });
-const DeleteQuery = z.object({ comment: z.string().max(1024).optional().meta({ description: "commit comment, recorded in the configuration history" }) });
 
-const children = (body: z.output<typeof RuleUpdate>): Record<string, EditValue> => ({
-  ingestVrf: body.ingestVrf,
-  sourceSubnets: body.sourceSubnets ?? [],
-  targetVrf: body.targetVrf,
-});
-
-const rule = ({ key, values }: ConfigItem): z.infer<typeof SourceVrfRule> => ({
-  name: key,
-  ingestVrf: String(values.ingestVrf),
-  sourceSubnets: Array.isArray(values.sourceSubnets) ? values.sourceSubnets : [],
-  targetVrf: String(values.targetVrf),
-});
+const rule = (item: ConfigItem) => ({ name: item.key, ...rules.rowValues(item) });
 
 const WRITE_NOTE =
   "Committed through the configuration pipeline and applied without restart. 422 when validation rejects: a VRF that is not configured (nor `default`), ingestVrf equal to targetVrf, a subnet that is not a CIDR prefix, or subnets overlapping another rule on the same ingest VRF; every rejected value is listed under `#/lists/sourceVrfRules/<name>/…`.";
@@ -63,7 +51,7 @@ export const sourceVrfRuleRoutes = [
     section: "Source VRF Rules",
     summary: "Source VRF rules, in configuration order",
     response: { description: "array of SourceVrfRule", schema: z.array(SourceVrfRule) },
-    handle: async (ctx) => (await ctx.appliance.stub.config().items(LIST)).map(rule),
+    handle: async (ctx) => (await rules.items(ctx)).map(rule),
   }),
   route({
     method: "POST",
@@ -75,10 +63,7 @@ export const sourceVrfRuleRoutes = [
     body: RuleCreate,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [409, 422],
-    handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.body.name, children(ctx.body), "create", commitMeta(ctx.principal, "source-vrf-rule", ctx.body.comment)));
-      return commitResult(ctx.body.name, summary);
-    },
+    handle: rules.put("create", operation, (ctx) => String(ctx.body.name)),
   }),
   route({
     method: "GET",
@@ -88,7 +73,7 @@ export const sourceVrfRuleRoutes = [
     params: NameParams,
     response: { description: "SourceVrfRule", schema: SourceVrfRule },
     errors: [404],
-    handle: async (ctx) => rule(unwrap(await ctx.appliance.stub.config().item(LIST, ctx.params.name)).item),
+    handle: async (ctx) => rule(await rules.item(ctx, ctx.params.name)),
   }),
   route({
     method: "PUT",
@@ -101,10 +86,7 @@ export const sourceVrfRuleRoutes = [
     body: RuleUpdate,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 422],
-    handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.params.name, children(ctx.body), "replace", commitMeta(ctx.principal, "source-vrf-rule", ctx.body.comment)));
-      return commitResult(ctx.params.name, summary);
-    },
+    handle: rules.put("replace", operation, (ctx) => ctx.params.name!),
   }),
   route({
     method: "DELETE",
@@ -114,12 +96,9 @@ export const sourceVrfRuleRoutes = [
     description: "404 for an unknown rule. The optional `comment` query parameter goes to the history.",
     floor: "super-user",
     params: NameParams,
-    query: DeleteQuery,
+    query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404],
-    handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(LIST, ctx.params.name, commitMeta(ctx.principal, "source-vrf-rule", ctx.query.comment)));
-      return commitResult(ctx.params.name, summary);
-    },
+    handle: rules.remove(operation, "name"),
   }),
 ];

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { route } from "../http/route.ts";
 import { StatusError } from "../http/problem.ts";
 import { DateTime } from "../schemas/common.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
 import { MAX_PACKAGE_BYTES, fromBase64 } from "../upgrade/package.ts";
 import { DRAIN_SECONDS, INSTALL_SECONDS, REBOOT_SECONDS } from "../../simulator/index.ts";

@@ -4,71 +4,48 @@
  * through the configuration pipeline and hot-apply.
  */
 import { z } from "zod";
-import type { EditValue } from "../config/edit.ts";
 import { route } from "../http/route.ts";
-import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
-import { unwrap } from "../schemas/outcome.ts";
+import { CommitResult } from "../schemas/commit.ts";
+import { KeyedList } from "./keyed-list.ts";
 
-const LIST = "vrfs";
+const operation = "vrf";
 const int32 = z.int32();
+
+const vrfs = new KeyedList({
+  list: "vrfs",
+  body: {
+    tableId: "uint32 Linux route table id; unique; 0 and 253-255 are reserved",
+    rd: "`<asn>:<number>`; null or empty = none; unique",
+    importRt: "route targets `<asn>:<n>` or `<ipv4>:<n>`",
+    exportRt: "route targets `<asn>:<n>` or `<ipv4>:<n>`",
+    gatewayIp: "subscriber IPv4 gateway inside the VRF",
+    gatewayIpv6: "subscriber IPv6 gateway inside the VRF",
+    l2tpEndpointIp: "per-VRF L2TP endpoint /32 (an IPv4 address)",
+    originateDefaultRoute: null,
+  },
+  row: { tableId: "uint32 Linux route table id (configured rows)", rd: "route distinguisher; null = none" },
+});
+
+// Session-only names carry counts only, so every configured attribute is optional in a row.
+const configuredOnly = Object.fromEntries(Object.entries(vrfs.rowFields()).map(([name, schema]) => [name, schema.optional()]));
 
 const VrfRow = z
   .object({
     name: z.string(),
     configured: z.boolean().meta({ description: "true: in the configuration, with its routing attributes; false: only seen on live sessions (e.g. `default`), counts only" }),
     sessions: int32.meta({ description: "live sessions in the VRF" }),
-    tableId: z.int().optional().meta({ description: "uint32 Linux route table id (configured rows)" }),
-    rd: z.string().nullable().optional().meta({ description: "route distinguisher; null = none" }),
-    importRt: z.array(z.string()).optional(),
-    exportRt: z.array(z.string()).optional(),
-    gatewayIp: z.string().nullable().optional(),
-    gatewayIpv6: z.string().nullable().optional(),
-    l2tpEndpointIp: z.string().nullable().optional(),
-    originateDefaultRoute: z.boolean().optional(),
+    ...configuredOnly,
   })
   .meta({ id: "VrfRow", description: "configured VRFs carry their routing attributes; session-only names carry counts only" });
 
-const nullableText = z.string().nullable().optional();
-const routeTargets = z.array(z.string()).nullable().optional();
-
-const vrfFields = {
-  tableId: z.int().meta({ description: "uint32 Linux route table id; unique; 0 and 253-255 are reserved" }),
-  rd: nullableText.meta({ description: "`<asn>:<number>`; null or empty = none; unique" }),
-  importRt: routeTargets.meta({ description: "route targets `<asn>:<n>` or `<ipv4>:<n>`" }),
-  exportRt: routeTargets.meta({ description: "route targets `<asn>:<n>` or `<ipv4>:<n>`" }),
-  gatewayIp: nullableText.meta({ description: "subscriber IPv4 gateway inside the VRF" }),
-  gatewayIpv6: nullableText.meta({ description: "subscriber IPv6 gateway inside the VRF" }),
-  l2tpEndpointIp: nullableText.meta({ description: "per-VRF L2TP endpoint /32 (an IPv4 address)" }),
-  comment: z.string().max(1024).nullable().optional().meta({ description: "commit comment, recorded in the configuration history" }),
-  originateDefaultRoute: z.boolean().default(false),
-};
-
 const Vrf = z
-  .object({ name: z.string().meta({ description: "immutable key; `default` (the global table) cannot be configured" }), ...vrfFields })
+  .object({ name: z.string().meta({ description: "immutable key; `default` (the global table) cannot be configured" }), ...vrfs.bodyFields("create") })
   .meta({ id: "Vrf", description: "the VRF body; shapes are checked here (400), values by configuration validation (422)" });
 const VrfReplacement = z
-  .object({ name: z.string().optional().meta({ description: "ignored: the URL's name wins" }), ...vrfFields })
+  .object({ name: z.string().optional().meta({ description: "ignored: the URL's name wins" }), ...vrfs.bodyFields("replace") })
   .meta({ id: "VrfReplacement" });
 
 const NameParams = z.object({ name: z.string().min(1).max(255) });
-const DeleteQuery = z.object({ comment: z.string().max(1024).optional().meta({ description: "commit comment, recorded in the configuration history" }) });
-
-/** The body as configuration children (absent optional attributes return to their defaults: a full replacement). */
-function children(body: z.output<typeof VrfReplacement>): Record<string, EditValue> {
-  return {
-    tableId: String(body.tableId),
-    rd: body.rd ?? null,
-    importRt: body.importRt ?? [],
-    exportRt: body.exportRt ?? [],
-    gatewayIp: body.gatewayIp ?? null,
-    gatewayIpv6: body.gatewayIpv6 ?? null,
-    l2tpEndpointIp: body.l2tpEndpointIp ?? null,
-    originateDefaultRoute: String(body.originateDefaultRoute),
-  };
-}
-
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
-const textOrNull = (value: unknown): string | null => (typeof value === "string" ? value : null);
 
 export const vrfRoutes = [
   route({
@@ -81,22 +58,10 @@ export const vrfRoutes = [
     fp: true,
     response: { description: "array of VrfRow", schema: z.array(VrfRow) },
     handle: async (ctx) => {
-      const [items, summary] = await Promise.all([ctx.appliance.stub.config().items(LIST), ctx.appliance.stub.dataPlane().sessionSummary()]);
+      const [items, summary] = await Promise.all([vrfs.items(ctx), ctx.appliance.stub.dataPlane().sessionSummary()]);
       const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
       const configured = items
-        .map(({ key, values }) => ({
-          name: key,
-          configured: true,
-          sessions: summary.byVrf[key] ?? 0,
-          tableId: Number(values.tableId),
-          rd: textOrNull(values.rd),
-          importRt: strings(values.importRt),
-          exportRt: strings(values.exportRt),
-          gatewayIp: textOrNull(values.gatewayIp),
-          gatewayIpv6: textOrNull(values.gatewayIpv6),
-          l2tpEndpointIp: textOrNull(values.l2tpEndpointIp),
-          originateDefaultRoute: values.originateDefaultRoute === true,
-        }))
+        .map((item) => ({ name: item.key, configured: true, sessions: summary.byVrf[item.key] ?? 0, ...vrfs.rowValues(item) }))
         .sort(byName);
       const names = new Set(items.map((item) => item.key));
       const observed = Object.entries(summary.byVrf)
@@ -116,10 +81,7 @@ export const vrfRoutes = [
     body: Vrf,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [409, 422],
-    handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.body.name, children(ctx.body), "create", commitMeta(ctx.principal, "vrf", ctx.body.comment)));
-      return commitResult(ctx.body.name, summary);
-    },
+    handle: vrfs.put("create", operation, (ctx) => String(ctx.body.name)),
   }),
   route({
     method: "PUT",
@@ -131,10 +93,7 @@ export const vrfRoutes = [
     body: VrfReplacement,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 422],
-    handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.params.name, children(ctx.body), "replace", commitMeta(ctx.principal, "vrf", ctx.body.comment)));
-      return commitResult(ctx.params.name, summary);
-    },
+    handle: vrfs.put("replace", operation, (ctx) => ctx.params.name!),
   }),
   route({
     method: "DELETE",
@@ -143,12 +102,9 @@ export const vrfRoutes = [
     summary: "Delete a VRF",
     description: "404 for an unknown VRF; 409 while a source-VRF rule still names it (as ingestVrf or targetVrf): delete or change the rule first. The optional `comment` query parameter goes to the history.",
     params: NameParams,
-    query: DeleteQuery,
+    query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 409],
-    handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(LIST, ctx.params.name, commitMeta(ctx.principal, "vrf", ctx.query.comment)));
-      return commitResult(ctx.params.name, summary);
-    },
+    handle: vrfs.remove(operation, "name"),
   }),
 ];

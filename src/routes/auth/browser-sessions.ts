@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { route } from "../../http/route.ts";
 import { StatusResult, page, pageQuery, slicePage } from "../../schemas/common.ts";
-import { unwrap } from "../../schemas/outcome.ts";
+import { unwrap } from "../../http/refusal.ts";
 import { actorName } from "../../schemas/principal.ts";
 import { sha256Hex } from "../../trust/encoding.ts";
 import { readSessionCookie } from "../../trust/session.ts";

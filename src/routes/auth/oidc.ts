@@ -11,7 +11,7 @@ import { z } from "zod";
 import { route, type RouteContext } from "../../http/route.ts";
 import { StatusError } from "../../http/problem.ts";
 import { continuePage, prefersHtml, problemPage } from "../../http/pages.ts";
-import { unwrap } from "../../schemas/outcome.ts";
+import { unwrap } from "../../http/refusal.ts";
 import { readCookie, sessionCookie } from "../../trust/session.ts";
 import { sha256Hex } from "../../trust/encoding.ts";
 import { OIDC_COOKIE, authorizationUrl, clearedOidcCookie, discover, identityOf, newSignIn, oidcCookie, redeem, type SignInProvider } from "../../trust/oidc.ts";

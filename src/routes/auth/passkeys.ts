@@ -10,7 +10,7 @@ import { z } from "zod";
 import { StatusError } from "../../http/problem.ts";
 import { route, type RouteContext } from "../../http/route.ts";
 import { StatusResult } from "../../schemas/common.ts";
-import { unwrap } from "../../schemas/outcome.ts";
+import { unwrap } from "../../http/refusal.ts";
 import { actorName } from "../../schemas/principal.ts";
 import { isExternalIdentity } from "../../auth/accounts.ts";
 import { PasskeyRecord, Reauthentication } from "../../schemas/auth.ts";

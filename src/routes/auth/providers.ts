@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { route } from "../../http/route.ts";
 import { StatusResult } from "../../schemas/common.ts";
-import { unwrap } from "../../schemas/outcome.ts";
+import { unwrap } from "../../http/refusal.ts";
 import { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy, ProviderName } from "../../schemas/auth.ts";
 
 const oidc = "/api/v1/auth/providers/oidc";

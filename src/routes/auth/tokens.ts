@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { route } from "../../http/route.ts";
 import { StatusResult, pageQuery, slicePage } from "../../schemas/common.ts";
-import { unwrap } from "../../schemas/outcome.ts";
+import { unwrap } from "../../http/refusal.ts";
 import { actorName } from "../../schemas/principal.ts";
 import { TokenCreate, TokenCreated, TokenPage, TokenRecord } from "../../schemas/auth.ts";
 

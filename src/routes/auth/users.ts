@@ -8,7 +8,7 @@
 import { route } from "../../http/route.ts";
 import { StatusResult, pageQuery, slicePage } from "../../schemas/common.ts";
 import { commitMeta } from "../../schemas/commit.ts";
-import { unwrap } from "../../schemas/outcome.ts";
+import { unwrap } from "../../http/refusal.ts";
 import { actorName } from "../../schemas/principal.ts";
 import { PasswordSet, UserCreate, UserDeleteQuery, UserPage, UserRecord, UserUpdate, UsernameParams } from "../../schemas/auth.ts";
 

@@ -1,0 +1,42 @@
+/**
+ * The one place a domain refusal becomes an HTTP status: handlers `unwrap`
+ * an outcome, and a refusal is thrown as the StatusError its reason maps to.
+ */
+import type { Refusal } from "../schemas/outcome.ts";
+import { StatusError } from "./problem.ts";
+
+/** The StatusError a refusal answers with (the spec's status for each reason). */
+export function refusalError(refusal: Refusal): StatusError {
+  switch (refusal.reason) {
+    case "not-found":
+      return new StatusError(404, refusal.detail);
+    case "conflict":
+      return new StatusError(409, refusal.detail);
+    case "bad-credentials":
+      return new StatusError(401, refusal.detail);
+    case "locked":
+      return new StatusError(423, refusal.detail, { headers: { "retry-after": String(refusal.retryAfterSeconds) } });
+    case "throttled":
+      return new StatusError(429, refusal.detail, { headers: { "retry-after": String(refusal.retryAfterSeconds) } });
+    case "forbidden":
+      return new StatusError(403, refusal.detail);
+    case "invalid":
+      return new StatusError(400, refusal.detail, refusal.pointer ? { errors: [{ in: "body", pointer: refusal.pointer, detail: refusal.detail }] } : {});
+    case "rejected":
+      // Configuration validation (spec: 422 when validation rejects), every rejected field listed.
+      return new StatusError(422, refusal.detail, { errors: refusal.errors });
+    case "upstream":
+      // A service this appliance depends on (an identity provider) failed: a gateway error, not the caller's.
+      return new StatusError(502, refusal.detail);
+    default: {
+      const never: never = refusal;
+      throw new Error(`unmapped refusal ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** The value of a successful outcome, or the StatusError its refusal maps to. */
+export function unwrap<O extends { ok: boolean }>(result: O): Extract<O, { ok: true }> {
+  if (result.ok) return result as Extract<O, { ok: true }>;
+  throw refusalError(result as unknown as Refusal);
+}
