@@ -33,6 +33,17 @@ export default defineConfig({
       },
       {
         test: {
+          name: "architecture",
+          // The layer rules and the import graph, read from the source with the TypeScript parser: plain Node, no runtime.
+          include: ["test/architecture/**/*.test.ts"],
+          environment: "node",
+          // Parsing the whole tree (some 350 files) takes several seconds on a loaded 2-core machine.
+          testTimeout: 30_000,
+          expect: { requireAssertions: true },
+        },
+      },
+      {
+        test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           environment: "node",

@@ -14,7 +14,7 @@ import type { Role } from "../src/auth/roles.ts";
 import { IdentityStore } from "./identity.ts";
 import type { IdentityEvent } from "./identity-event.ts";
 import { adminSeed } from "../src/auth/bootstrap.ts";
-import { deploymentOf } from "../src/http/client-address.ts";
+import { deploymentOf } from "../src/fleet/deployment.ts";
 import { randomBytes, toHex } from "../src/trust/encoding.ts";
 import { isWellFormedToken } from "../src/trust/tokens.ts";
 import { ProviderStore } from "./providers.ts";

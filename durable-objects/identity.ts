@@ -3,8 +3,9 @@
  * the accounts (the configuration holds their definition) with each one's
  * login state (TOTP enrolment, last login, lockouts), API tokens, browser
  * sessions and pending TOTP enrolments, in the appliance's SQLite. The
- * rules (lockout, throttling, session and token expiry, code replay) are pure
- * functions in src/trust/; this store reads the rows, asks them and writes
+ * rules (lockout, throttling, session, token and enrolment expiry, the OIDC
+ * return check, code replay) are pure functions in src/trust/; this store
+ * reads the rows, asks them and writes
  * back what they decide. Its methods run inside the Durable Object, so those
  * read-check-write steps are atomic.
  */
@@ -15,11 +16,11 @@ import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { Principal } from "../src/schemas/principal.ts";
 import { constantTimeEqual, hmacSha256, randomBytes, sha256Hex, toHex } from "../src/trust/encoding.ts";
 import { DEFAULT_ADMIN_PASSWORD } from "../src/auth/bootstrap.ts";
-import { ENROLMENT_TTL_SECONDS, readEnrolmentToken, signEnrolmentToken } from "../src/trust/enrolment.ts";
+import { checkEnrolment, enrolmentExpiresMs, readEnrolmentToken, signEnrolmentToken } from "../src/trust/enrolment.ts";
 import { DECOY_HASH, verifyPassword } from "../src/trust/password.ts";
 import { checkSession, newSessionSecrets, sessionExpiresMs } from "../src/trust/session.ts";
 import { checkToken, mayRevoke, newToken, newTokenExpiry, tokenHint, tokensRevokedBy } from "../src/trust/tokens.ts";
-import { OIDC_PENDING_SECONDS } from "../src/trust/oidc.ts";
+import { checkOidcReturn, oidcPendingExpiresMs } from "../src/trust/oidc.ts";
 import type { PasskeyStore } from "./passkeys.ts";
 import type { IdentityEvent } from "./identity-event.ts";
 import { checkReplay, newTotpSecret, totpUri, verifyTotp } from "../src/trust/totp.ts";
@@ -252,7 +253,9 @@ export class IdentityStore extends RpcTarget {
       .exec<{ secret: string; expires_ms: number }>("SELECT secret, expires_ms FROM enrolments WHERE id = ? AND username = ?", claims.enrolmentId, claims.username)
       .toArray()[0];
     // A token whose enrolment was superseded by a later login is a failure like any other: logged, and its lock ends.
-    if (!pending || pending.expires_ms <= now) return this.#failed(claims.username, sourceIp, "enrolment", "the enrolment token is invalid or has expired; log in again");
+    const open = checkEnrolment(pending ? { expiresMs: pending.expires_ms } : null, now);
+    // (`!pending` is checkEnrolment's "superseded", repeated so the compiler knows the row is there below.)
+    if (!open.ok || !pending) return this.#failed(claims.username, sourceIp, "enrolment", "the enrolment token is invalid or has expired; log in again");
     const verified = await verifyTotp(pending.secret, totpCode, null, now);
     if (!verified.ok) return this.#failed(claims.username, sourceIp, "totp");
     const user = this.#user(claims.username);
@@ -273,8 +276,9 @@ export class IdentityStore extends RpcTarget {
   async #startEnrolment(username: string, now: number): Promise<LoginResponse> {
     const id = toHex(randomBytes(16));
     const secret = newTotpSecret();
+    // Rows at or past their expiry are the ones checkEnrolment refuses: purged with the account's older ones.
     this.#sql.exec("DELETE FROM enrolments WHERE username = ? OR expires_ms <= ?", username, now);
-    this.#sql.exec("INSERT INTO enrolments (id, username, secret, expires_ms) VALUES (?, ?, ?, ?)", id, username, secret, now + ENROLMENT_TTL_SECONDS * 1000);
+    this.#sql.exec("INSERT INTO enrolments (id, username, secret, expires_ms) VALUES (?, ?, ?, ?)", id, username, secret, enrolmentExpiresMs(now));
     return {
       status: "totpEnrolmentRequired",
       enrolmentToken: await signEnrolmentToken(this.#signingKey, username, id, now),
@@ -465,7 +469,7 @@ export class IdentityStore extends RpcTarget {
       pending.nonce,
       pending.verifier,
       pending.returnTo,
-      now + OIDC_PENDING_SECONDS * 1000,
+      oidcPendingExpiresMs(now),
     );
   }
 
@@ -478,7 +482,9 @@ export class IdentityStore extends RpcTarget {
       .exec<{ binding_sha256: string; provider: string; nonce: string; verifier: string; return_to: string; expires_ms: number }>("SELECT * FROM oidc_pending WHERE state_sha256 = ?", stateSha256)
       .toArray()[0];
     this.#sql.exec("DELETE FROM oidc_pending WHERE state_sha256 = ?", stateSha256);
-    if (!row || row.expires_ms <= Date.now() || row.provider !== provider || row.binding_sha256 !== bindingSha256) {
+    const decision = checkOidcReturn(row ? { expiresMs: row.expires_ms, provider: row.provider, bindingSha256: row.binding_sha256 } : null, { provider, bindingSha256 }, Date.now());
+    // One answer for every reason: the browser learns nothing about which check failed.
+    if (!decision.ok || !row) {
       return refuse("bad-credentials", "this sign-in is unknown, expired, already used or was started in another browser; start again");
     }
     return { ok: true, nonce: row.nonce, verifier: row.verifier, returnTo: row.return_to };

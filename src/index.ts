@@ -6,7 +6,8 @@
 import { routes } from "./routes/index.ts";
 import { buildRouter } from "./http/pipeline.ts";
 import { problemResponse } from "./http/problem.ts";
-import { clientAddress, deploymentOf } from "./http/client-address.ts";
+import { clientAddress } from "./http/client-address.ts";
+import { deploymentOf } from "./fleet/deployment.ts";
 import { startupRefusal } from "./auth/bootstrap.ts";
 import { withSecurityHeaders } from "./http/headers.ts";
 import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";

@@ -1,7 +1,7 @@
 /**
  * How an appliance gets its first super-user, and when it refuses to start.
  *
- * Deployed (see src/http/client-address.ts for how that is told), there is no
+ * Deployed (see src/fleet/deployment.ts for how that is told), there is no
  * default password: the first `admin` gets `BNG_ADMIN_PASSWORD`, or, when only
  * a bootstrap token is set, a random password nobody knows (a super-user token
  * then sets one with `POST /api/v1/auth/users/admin/password`). With neither,
@@ -13,7 +13,7 @@
  * session signed in with it must change the password before anything else
  * (`passwordChangeRequired`).
  */
-import type { Deployment } from "../http/client-address.ts";
+import type { Deployment } from "../fleet/deployment.ts";
 import { TOKEN_PREFIX, isWellFormedToken } from "../trust/tokens.ts";
 
 /** The development default of the bootstrap `admin` password (local fleet only). */

@@ -11,20 +11,14 @@
  *   `X-BNG-Peer-Address` after removing whatever the client sent under that
  *   name.
  *
- * "Deployed" is the absence of the `BNG_LOCAL_FLEET` binding, which only the
- * launcher sets: anything else (`wrangler deploy`, `wrangler dev`, the test
- * runner) fails towards the Cloudflare rule, never towards a header the client
+ * Which of the two applies is `deploymentOf` (src/fleet/deployment.ts): it
+ * fails towards the Cloudflare rule, never towards a header the client
  * controls.
  */
+import type { Deployment } from "../fleet/deployment.ts";
 
 /** The header the local launcher's listeners set to the connection's peer address (and strip from clients). */
 export const PEER_ADDRESS_HEADER = "x-bng-peer-address";
-
-/** Which rule applies: `local` only when the launcher said so (BNG_LOCAL_FLEET=1). */
-export type Deployment = "local" | "deployed";
-
-/** The deployment a Worker runs in, from its bindings. */
-export const deploymentOf = (env: { BNG_LOCAL_FLEET?: string | undefined }): Deployment => (env.BNG_LOCAL_FLEET === "1" ? "local" : "deployed");
 
 /** The client's address, or `unknown` when the trusted header is missing (an in-process fleet call). */
 export function clientAddress(headers: Headers, deployment: Deployment): string {

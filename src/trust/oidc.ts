@@ -18,6 +18,30 @@ export const OIDC_PENDING_SECONDS = 10 * 60;
 /** The cookie binding a pending sign-in to the browser that started it. */
 export const OIDC_COOKIE = "bng_oidc";
 
+/** When a sign-in sent to the provider at `startedMs` stops waiting for the browser's return. */
+export const oidcPendingExpiresMs = (startedMs: number): number => startedMs + OIDC_PENDING_SECONDS * 1000;
+
+/** Whether a browser's return from the provider may continue a pending sign-in, and if not, why. */
+export type OidcReturnDecision = { ok: true } | { ok: false; reason: "unknown" | "expired" | "other-provider" | "other-browser" };
+
+/**
+ * The return rule (RFC 9700 §2.1, OpenID Connect Core §3.1.2.7): the state
+ * must name a pending sign-in (the store forgets it on first use, so a replay
+ * is `unknown`), before its expiry instant, for the provider it was sent to,
+ * from the browser holding its binding cookie.
+ */
+export function checkOidcReturn(
+  pending: { expiresMs: number; provider: string; bindingSha256: string } | null,
+  returned: { provider: string; bindingSha256: string | null },
+  nowMs: number,
+): OidcReturnDecision {
+  if (!pending) return { ok: false, reason: "unknown" };
+  if (pending.expiresMs <= nowMs) return { ok: false, reason: "expired" };
+  if (pending.provider !== returned.provider) return { ok: false, reason: "other-provider" };
+  if (pending.bindingSha256 !== returned.bindingSha256) return { ok: false, reason: "other-browser" };
+  return { ok: true };
+}
+
 export interface Discovery {
   issuer: string;
   authorization_endpoint: string;
