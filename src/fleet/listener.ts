@@ -6,7 +6,7 @@
  * strips it, so a client could pick any appliance with it: there it is ignored
  * and the hostname decides (src/fleet/definition.ts).
  */
-import type { Deployment } from "../http/client-address.ts";
+import type { Deployment } from "./deployment.ts";
 
 /** The header the launcher's listeners set to their appliance's name (and strip from clients). */
 export const APPLIANCE_HEADER = "x-bng-appliance";

@@ -17,20 +17,6 @@ export interface Pending {
 
 export const PENDING: readonly Pending[] = [
   {
-    owner: "keyed",
-    from: "src/schemas/outcome.ts",
-    to: "src/http/problem.ts",
-    rule: "only the HTTP layer imports the HTTP layer",
-    why: "keyed 4fd1c7d: refusals carry no HTTP types; the reason → status switch moves to src/http/refusal.ts",
-  },
-  {
-    owner: "keyed",
-    from: "durable-objects/config-store.ts",
-    to: "src/http/problem.ts",
-    rule: "only the HTTP layer imports the HTTP layer",
-    why: "keyed 4fd1c7d: FieldError becomes a domain type in src/schemas/outcome.ts",
-  },
-  {
     owner: "wire",
     from: "simulator/",
     to: "simulator/",
