@@ -1,11 +1,14 @@
 /**
- * `node --expose-gc scripts/bench-model.ts [large|xlarge-like N]`: the
- * simulator alone, in this process, at the `large` profile's 128,000
- * sessions (or `--sessions N` scaled from it): the JS heap one appliance's
- * model holds, the CPU of one 10 s step, and the single-client latency of
- * every documented sessions filter, the CGN bindings and pool allocation
- * filters and the subscriber routes. Figures, not pass/fail tests (issue
- * #11's goals are printed beside them); the HTTP figures are `npm run bench`.
+ * `node --expose-gc scripts/bench-model.ts [--sessions N] [--only step|queries|none] [--repeat K]`:
+ * the simulator alone, in this process, at the `large` profile's 128,000
+ * sessions (or its population scaled to N: 256000 stands in for an xlarge
+ * appliance, though the large profile's pools and CGN limits cap it below
+ * that): the JS heap one appliance's model holds, the snapshot's size, the
+ * CPU of one 10 s step, and the single-client latency of every documented
+ * sessions filter, the CGN bindings and pool allocation pages and the
+ * subscriber routes' sort. Figures, not pass/fail tests (issue #11's goals
+ * are printed beside them); min beside p50 because the machine is shared.
+ * The HTTP figures are `npm run bench`.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -3,8 +3,9 @@
  * AND-combined, string filters case-insensitive, newest first, `total`
  * before paging, limit default 100 clamped 1-500), SessionSummaryCounts
  * (from incremental counters, never a recount), session detail and live
- * rates. Filters compile once to typed-array comparisons; rows are built
- * only for the returned page.
+ * rates. Filters compile onto the indexes the table and the pools keep
+ * (session-filter.ts, username-match.ts); rows are built only for the
+ * returned page.
  */
 import type { CaptureRecord } from "./captures.ts";
 import type { CgnBindingRow } from "./cgn.ts";

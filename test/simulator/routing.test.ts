@@ -11,7 +11,7 @@ import {
 } from "../../simulator/routing.ts";
 import { formatAddress } from "../../simulator/prefix.ts";
 import { vrfRoutes } from "../../simulator/rib.ts";
-import { gateway, restore } from "./helpers.ts";
+import { allSessions, gateway, restore } from "./helpers.ts";
 
 const SEED = 1001;
 const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
@@ -351,6 +351,39 @@ describe("the gateway's part", () => {
       if (d.session.addresses.ipv6Wan) expect(text).toContain(`${iface} ${d.session.addresses.ipv6Wan.prefix}`);
       if (d.session.addresses.ipv6Pd) expect(text).toContain(`${iface} ${d.session.addresses.ipv6Pd.prefix}`);
     }
+  });
+
+  it.each(["default", "cgn-inside", "wholesale"])("gives exactly the routes of the %s VRF's sessions, one family or both", (vrf) => {
+    const g = gateway(undefined, 3, 1800);
+    const expected: string[] = [];
+    for (const summary of allSessions(g, { vrf })) {
+      const d = g.sessionDetail(summary.id);
+      if (!d.ok) throw new Error("no session");
+      const iface = `${d.session.encap === "ipoe" ? "ipoe" : "ppp"}${d.session.id}`;
+      expected.push(`${iface} ${d.session.ipv4}/32`);
+      if (d.session.addresses.ipv6Wan) expected.push(`${iface} ${d.session.addresses.ipv6Wan.prefix}`);
+      if (d.session.addresses.ipv6Pd) expected.push(`${iface} ${d.session.addresses.ipv6Pd.prefix}`);
+    }
+    const routes = g.subscriberRoutes(vrf);
+    expect(routes.map((r) => `${r.interface} ${formatAddress(r.family, r.base)}/${r.length}`).sort()).toEqual(expected.sort());
+    expect(g.subscriberRoutes(vrf, 6).every((r) => r.family === 6)).toBe(true);
+    expect(g.subscriberRoutes(vrf, 4).length).toBe(allSessions(g, { vrf }).length);
+  });
+
+  it("gives a local subscriber's routes, inside the pools and outside them", () => {
+    const g = gateway(undefined, 4, 600);
+    const base = { framedIp: null, framedIpv6: null, ipv6Pd: null, plan: null, downloadKbps: 0, uploadKbps: 0, line: null } as const;
+    g.setLocalSubscribers([
+      { ...base, kind: "pppoe", key: "in@corp.example", username: "in@corp.example", vrf: "default", framedIp: "198.18.5.21", ipv6Pd: "2001:db8:400f:fe00::/56" },
+      { ...base, kind: "pppoe", key: "out@corp.example", username: "out@corp.example", vrf: "default", framedIp: "203.0.113.10", framedIpv6: "2001:db8:ffff::1" },
+    ]);
+    g.step(10);
+    const ids = new Map(g.localSubscribers().map((s) => [s.key, s.sessionId]));
+    const text = new Set(g.subscriberRoutes("default").map((r) => `${r.interface} ${formatAddress(r.family, r.base)}/${r.length}`));
+    expect(text).toContain(`ppp${ids.get("in@corp.example")} 198.18.5.21/32`);
+    expect(text).toContain(`ppp${ids.get("in@corp.example")} 2001:db8:400f:fe00::/56`);
+    expect(text).toContain(`ppp${ids.get("out@corp.example")} 203.0.113.10/32`);
+    expect([...text].filter((r) => r.startsWith(`ppp${ids.get("out@corp.example")} 2001:db8:ffff:`))).toHaveLength(1);
   });
 
   it("keeps a failed daemon across a snapshot, and a reseed (a reboot) starts it again", () => {
