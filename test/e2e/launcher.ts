@@ -58,7 +58,11 @@ export async function launchFleet(env: Record<string, string>, ports: number[], 
   for (const port of ports) {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`launcher exited with ${child.exitCode}:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`fleet not ready in ${readyTimeoutMs / 1000} s:\n${output}`);
+      if (Date.now() > deadline) {
+        // Not left running behind the failed test or bench: it would hold its ports and a workerd.
+        child.kill("SIGINT");
+        throw new Error(`fleet not ready in ${readyTimeoutMs / 1000} s:\n${output}`);
+      }
       const health = env.BNG_HTTP === "1" ? fetch(`http://127.0.0.1:${port}/api/v1/system/health`) : fetchJson(`https://127.0.0.1:${port}/api/v1/system/health`, { insecure: true });
       const ready = await health.then((r) => r.status === 200, () => false);
       if (ready) break;
