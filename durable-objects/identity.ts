@@ -5,7 +5,6 @@
  * sessions and pending TOTP enrolments, in the appliance's SQLite. Its methods run inside the Durable Object, so the
  * read-check-write steps of lockout and code replay are atomic.
  */
-import { RpcTarget } from "cloudflare:workers";
 import { ROLES, type Role } from "../src/auth/roles.ts";
 import type { BrowserSessionRecord, LoginResponse, TokenRecord, UserRecord } from "../src/routes/auth/schemas.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
@@ -78,7 +77,7 @@ const SESSION_ROLE = "CASE WHEN s.provider IS NULL THEN u.role ELSE s.role END";
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
-export class IdentityStore extends RpcTarget {
+export class IdentityStore {
   readonly #sql: SqlStorage;
   readonly #appliance: string;
   readonly #emit: (event: IdentityEvent) => void;
@@ -89,7 +88,6 @@ export class IdentityStore extends RpcTarget {
   #totalBucket: Bucket | undefined;
 
   constructor(sql: SqlStorage, appliance: string, emit: (event: IdentityEvent) => void, passkeys: PasskeyStore) {
-    super();
     this.#sql = sql;
     this.#appliance = appliance;
     this.#emit = emit;

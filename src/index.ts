@@ -1,7 +1,7 @@
 /**
  * The Worker: finds the appliance a request addresses, then runs the route
- * table's pipeline against that appliance's Durable Object. Stateless: all
- * state lives in the objects.
+ * table's pipeline, which asks that appliance's Durable Object once per
+ * request. Stateless: all state lives in the objects.
  */
 import { routes } from "./routes/index.ts";
 import { buildRouter } from "./http/pipeline.ts";
@@ -11,18 +11,22 @@ import { startupRefusal } from "./auth/bootstrap.ts";
 import { withSecurityHeaders } from "./http/headers.ts";
 import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
 import { applianceForHost, applianceNamed } from "./fleet/definition.ts";
-import type { ApplianceContext } from "./fleet/context.ts";
+import type { ApplianceTarget } from "./fleet/context.ts";
+import { operationRunner } from "./http/in-object.ts";
+import { serveOperations } from "../durable-objects/appliance.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
 import type { Env } from "./env.ts";
 
 export { Appliance } from "../durable-objects/appliance.ts";
 
 const router = buildRouter(routes);
+// The object runs the same table's handlers: one call per request authorizes and runs the operation together.
+serveOperations(operationRunner(routes));
 
 /** Whether the client came over HTTPS: the local listeners terminate TLS and name their origin in BNG_PUBLIC_ORIGIN. */
 const isSecure = (request: Request, env: Env) => (env.BNG_PUBLIC_ORIGIN ?? request.url).startsWith("https:");
 
-function contextFor(definition: ApplianceDefinition, request: Request, env: Env): ApplianceContext {
+function contextFor(definition: ApplianceDefinition, request: Request, env: Env): ApplianceTarget {
   return {
     name: definition.name,
     definition,

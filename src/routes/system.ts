@@ -276,7 +276,7 @@ export const systemRoutes = [
       "Sensor and optical readings drift deterministically with the simulated clock and follow the load: the same instant gives the same readings.",
     fp: true,
     response: { description: "HardwareInventory", schema: Inventory },
-    handle: (ctx): Promise<z.infer<typeof Inventory>> => ctx.appliance.stub.dataPlane().inventory(),
+    handle: async (ctx): Promise<z.infer<typeof Inventory>> => ctx.appliance.stub.dataPlane().inventory(),
   }),
   route({
     method: "GET",
