@@ -2,7 +2,7 @@
  * External sign-in configuration: OIDC providers (client secrets kept
  * write-only) and the passkey policy, in the appliance's SQLite.
  */
-import type { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy } from "../src/routes/auth/schemas.ts";
+import type { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy } from "../src/schemas/auth.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { SignInProvider } from "../src/trust/oidc.ts";
 import { REDACTED } from "../src/config/registry.ts";

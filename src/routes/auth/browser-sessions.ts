@@ -4,7 +4,7 @@ import { route } from "../../http/route.ts";
 import { StatusResult, page, pageQuery, slicePage } from "../../schemas/common.ts";
 import { unwrap } from "../../schemas/outcome.ts";
 import { actorName } from "../../schemas/principal.ts";
-import { BrowserSessionRecord } from "./schemas.ts";
+import { BrowserSessionRecord } from "../../schemas/auth.ts";
 
 const base = "/api/v1/auth/sessions";
 
