@@ -180,3 +180,37 @@ describe("one call per request", () => {
     expect(answer.calls()).toEqual(["serve"]);
   });
 });
+
+describe("the object's RPC surface", () => {
+  const stub = () => env.Appliance.getByName("edge-1") as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+
+  // The stores and the internal wiring that used to answer over RPC (issue #10's list among them).
+  it.each(["dataPlane", "identity", "config", "passkeys", "providers", "licensing", "upgrade", "routing", "ipsec", "acme", "gre", "health", "scrape", "open", "tick", "persist", "setPools", "onReboot", "watchSteps", "syncAccounts", "provisionTokens", "seed", "coreOf"])(
+    "does not answer %s()",
+    async (name) => {
+      const refusal = await new Promise<string>((resolve) => {
+        // Observed through then() on the call's own promise: the RPC call rejects once, and nothing is left unhandled.
+        void Promise.resolve(stub()[name]!()).then(
+          () => resolve("answered"),
+          (error: Error) => resolve(error.message),
+        );
+      });
+      expect(refusal).toMatch(/does not implement/);
+    },
+  );
+
+  it("refuses a call that names a protected operation without a credential, whatever the caller claims", async () => {
+    const answer = await stub().serve!({
+      route: "POST /api/v1/auth/tokens",
+      method: "POST",
+      url: "https://edge-1.bng.localhost/api/v1/auth/tokens",
+      headers: [],
+      credential: null,
+      csrfToken: null,
+      secure: true,
+      clientIp: "192.0.2.1",
+      input: { ok: true, params: undefined, query: undefined, body: { name: "forged", role: "super-user" } },
+    });
+    expect(answer).toMatchObject({ kind: "refused", refusal: { status: 401 } });
+  });
+});
