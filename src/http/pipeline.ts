@@ -88,7 +88,7 @@ async function handle(route: Route, request: IRequest, appliance: ApplianceTarge
   const input = await readInput(route, request);
   // An anonymous caller's bad input needs no object to refuse it.
   if (credential === null && !input.ok) throw refusalError(input.refusal);
-  const answer = await appliance.stub.serve({
+  const call = appliance.stub.serve({
     route: routeKey(route),
     method: request.method,
     url: request.url,
@@ -99,7 +99,11 @@ async function handle(route: Route, request: IRequest, appliance: ApplianceTarge
     clientIp: appliance.clientIp,
     input,
   });
+  const answer = route.unreachable ? await call.catch((error: unknown) => ({ kind: "unreachable" as const, error })) : await call;
   switch (answer.kind) {
+    case "unreachable":
+      console.error("the appliance's object could not be asked", answer.error);
+      return route.unreachable!(appliance);
     case "refused":
       throw refusalError(answer.refusal);
     case "response":

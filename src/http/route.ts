@@ -74,6 +74,8 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
    * object, so the addressed one is still asked once).
    */
   finish?(value: never, worker: { appliance: ApplianceTarget; request: Request }): Promise<Response>;
+  /** The answer, from the Worker, when the appliance's object cannot be asked at all (the call itself fails); otherwise that is a 500. */
+  unreachable?(appliance: ApplianceTarget): Response;
 }
 
 // The handler's parameter types differ per route; the table holds them erased.
