@@ -431,9 +431,10 @@ export function serveOperations(runner: OperationRunner): void {
 }
 
 /**
- * The Durable Object. Its RPC surface is deliberately one method: `serve`,
- * one call per request that authenticates and runs the operation together.
- * Everything else (stores, wiring, the clock) is in the private `#core`.
+ * The Durable Object. Its RPC surface is deliberately small: `serve`, one
+ * call per request that authenticates and runs the operation together, and
+ * the local launcher's two calls. Everything else (stores, wiring, the
+ * clock) is in the private `#core`.
  */
 export class Appliance extends Server<Env> {
   readonly #core: ApplianceCore;
@@ -454,6 +455,18 @@ export class Appliance extends Server<Env> {
   /** Every 10 s: advance the simulation to now, then schedule the next tick. */
   override async onAlarm(): Promise<void> {
     await this.#core.alarm();
+  }
+
+  // The local launcher's two calls (scripts/, through Miniflare): no HTTP request carries them.
+
+  /** The configured web UI certificate and key, for the local launcher's TLS listeners; null while the factory one is in use. */
+  webUiCertificate(): { certificatePem: string; privateKeyPem: string } | null {
+    return this.#core.config().webUiCertificate();
+  }
+
+  /** Runs a scenario file given to the local launcher (`npm start -- --scenario`); the actor in the logs is always `launcher`. */
+  runLauncherScenario(raw: unknown) {
+    return this.#core.runScenario(raw, "launcher");
   }
 
   /** The core of an object, for tests that look inside it (`runInDurableObject`); a static, so not an RPC method. */

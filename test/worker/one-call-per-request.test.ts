@@ -185,7 +185,7 @@ describe("the object's RPC surface", () => {
   const stub = () => env.Appliance.getByName("edge-1") as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
 
   // The stores and the internal wiring that used to answer over RPC (issue #10's list among them).
-  it.each(["dataPlane", "identity", "config", "passkeys", "providers", "licensing", "upgrade", "routing", "ipsec", "acme", "gre", "health", "scrape", "open", "tick", "persist", "setPools", "onReboot", "watchSteps", "syncAccounts", "provisionTokens", "seed", "coreOf"])(
+  it.each(["dataPlane", "identity", "config", "passkeys", "providers", "licensing", "upgrade", "routing", "ipsec", "acme", "gre", "health", "scrape", "open", "tick", "persist", "setPools", "onReboot", "watchSteps", "syncAccounts", "provisionTokens", "seed", "scenario", "runScenario", "coreOf"])(
     "does not answer %s()",
     async (name) => {
       const refusal = await new Promise<string>((resolve) => {
