@@ -12,7 +12,6 @@
  * dropped (a new account registered) when the directory URL changes, so no
  * CA ever sees another CA's account.
  */
-import { RpcTarget } from "cloudflare:workers";
 import type { JWK } from "jose";
 import { acmeSettingsOf, renewalAtMs, retryDelayMs, type AcmeSettings } from "../src/config/acme.ts";
 import type { ConfigDocument } from "../src/config/types.ts";
@@ -47,14 +46,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const MAX_POLLS = 60;
 const REQUEST_TIMEOUT_MS = 30_000;
 
-export class AcmeStore extends RpcTarget {
+export class AcmeStore {
   readonly #sql: SqlStorage;
   readonly #config: ConfigStore;
   readonly #log: Log;
   #running: Promise<void> | null = null;
 
   constructor(sql: SqlStorage, config: ConfigStore, log: Log) {
-    super();
     this.#sql = sql;
     this.#config = config;
     this.#log = log;

@@ -1,8 +1,8 @@
 /**
- * One appliance: its gateway state in SQLite and, later, its data-plane
- * simulation. The object is thin: it opens its stores and hands them out as
- * RPC targets, so a Worker call such as `stub.identity().login(…)` is one
- * pipelined round trip and the stores' private helpers stay off the wire.
+ * One appliance: its gateway state in SQLite and its data-plane simulation.
+ * The object is thin: `ApplianceCore` opens the stores and wires them; the
+ * Durable Object answers one RPC per request (`serve`), which authenticates
+ * and runs the operation against the core, so no store is reachable over RPC.
  */
 import { Server } from "partyserver";
 import type { Env } from "../src/env.ts";
@@ -41,6 +41,7 @@ import { AuditTrail } from "./audit.ts";
 import type { Profile } from "../simulator/index.ts";
 import type { ScrapeState } from "../src/metrics/families.ts";
 import { applyScenarioAction, runScenarioFile, type ScenarioStores } from "./scenario-runner.ts";
+import type { OperationAnswer, OperationCall } from "../src/schemas/operation.ts";
 
 /** Identity events after which an open log stream's credential may no longer hold. */
 const CREDENTIAL_ENDINGS = new Set(["auth.logout", "auth.session.ended", "auth.token.revoked", "auth.user.deleted", "auth.password.changed", "auth.totp.reset"]);
@@ -69,7 +70,17 @@ function alertSinksOf(items: { key: string; values: Record<string, unknown> }[])
   }));
 }
 
-export class Appliance extends Server<Env> {
+/**
+ * The appliance's implementation: its stores, their wiring and what the
+ * operations read. A plain class held in the object's `#core`, so none of it
+ * is reachable over RPC (TypeScript's `private` would not stop an RPC caller;
+ * workers-oauth-provider keeps its helpers off the wire the same way). The
+ * Worker's operations run against it inside the object (`Appliance.serve`).
+ */
+export class ApplianceCore {
+  readonly ctx: DurableObjectState;
+  readonly env: Env;
+  readonly #nameOf: () => string;
   #identity!: IdentityStore;
   #providers!: ProviderStore;
   #passkeys!: PasskeyStore;
@@ -88,13 +99,19 @@ export class Appliance extends Server<Env> {
   #peers: ReturnType<ConfigStore["peers"]> = [];
   readonly #startedMs = Date.now();
 
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    // Every entry point (fetch, alarm and RPC alike) waits for the stores.
-    void ctx.blockConcurrencyWhile(() => this.#open());
+  constructor(ctx: DurableObjectState, env: Env, nameOf: () => string) {
+    this.ctx = ctx;
+    this.env = env;
+    this.#nameOf = nameOf;
   }
 
-  async #open(): Promise<void> {
+  /** The appliance's name (its object's name, as the fleet file spells it). */
+  get name(): string {
+    return this.#nameOf();
+  }
+
+  /** Opens the stores; the object runs it before any entry point (fetch, alarm and RPC alike). */
+  async open(): Promise<void> {
     const sql = this.ctx.storage.sql;
     const definition = applianceNamed(this.env, this.name);
     if (!definition) throw new Error(`appliance '${this.name}' is not in the fleet file`);
@@ -234,7 +251,7 @@ export class Appliance extends Server<Env> {
   }
 
   /**
-   * An upgrade's reboot boots what a start would (#open): the CGN section and
+   * An upgrade's reboot boots what a start would (`open`): the CGN section and
    * the peers as configured now, so restart-only changes take effect there.
    */
   /** The alert fan-out follows `alarms.sinks` and `alarms.webhookAllowlist` as configured now. */
@@ -252,7 +269,7 @@ export class Appliance extends Server<Env> {
   }
 
   /** Every 10 s: advance the simulation to now, then schedule the next tick. */
-  override async onAlarm(): Promise<void> {
+  async alarm(): Promise<void> {
     this.#dataPlane.tick();
     this.#startAcme();
     if (this.env.BNG_CLOCK !== "manual") await this.ctx.storage.setAlarm(Date.now() + TICK_MS);
@@ -401,5 +418,60 @@ export class Appliance extends Server<Env> {
   /** The interface table, with the GRE tunnels' live state, at one instant. */
   interfaceTable() {
     return { interfaces: this.#dataPlane.interfaces(), tunnels: this.#gre.status().circuits, asOfUtc: new Date(this.#dataPlane.clock().nowMs).toISOString() };
+  }
+}
+
+/** Runs one operation against the appliance's core; the Worker's entry wires it (src/http/in-object.ts), so this layer imports no HTTP code. */
+export type OperationRunner = (core: ApplianceCore, call: OperationCall) => Promise<OperationAnswer>;
+
+let runOperation: OperationRunner | undefined;
+
+/** Wires the operations `Appliance.serve` runs; the Worker's entry module, which every isolate evaluates first, calls it once. */
+export function serveOperations(runner: OperationRunner): void {
+  runOperation = runner;
+}
+
+/**
+ * The Durable Object. Its RPC surface is deliberately small: `serve`, one
+ * call per request that authenticates and runs the operation together, and
+ * the local launcher's two calls. Everything else (stores, wiring, the
+ * clock) is in the private `#core`.
+ */
+export class Appliance extends Server<Env> {
+  readonly #core: ApplianceCore;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#core = new ApplianceCore(ctx, env, () => this.name);
+    // Every entry point (fetch, alarm and RPC alike) waits for the stores.
+    void ctx.blockConcurrencyWhile(() => this.#core.open());
+  }
+
+  /** Authenticates the call's credential, authorizes it for the route and runs the operation (src/http/in-object.ts). */
+  async serve(call: OperationCall): Promise<OperationAnswer> {
+    if (!runOperation) throw new Error("no operations are wired to the Appliance object (src/index.ts calls serveOperations)");
+    return runOperation(this.#core, call);
+  }
+
+  /** Every 10 s: advance the simulation to now, then schedule the next tick. */
+  override async onAlarm(): Promise<void> {
+    await this.#core.alarm();
+  }
+
+  // The local launcher's two calls (scripts/, through Miniflare): no HTTP request carries them.
+
+  /** The configured web UI certificate and key, for the local launcher's TLS listeners; null while the factory one is in use. */
+  webUiCertificate(): { certificatePem: string; privateKeyPem: string } | null {
+    return this.#core.config().webUiCertificate();
+  }
+
+  /** Runs a scenario file given to the local launcher (`npm start -- --scenario`); the actor in the logs is always `launcher`. */
+  runLauncherScenario(raw: unknown) {
+    return this.#core.runScenario(raw, "launcher");
+  }
+
+  /** The core of an object, for tests that look inside it (`runInDurableObject`); a static, so not an RPC method. */
+  static coreOf(appliance: Appliance): ApplianceCore {
+    return appliance.#core;
   }
 }

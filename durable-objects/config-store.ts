@@ -10,7 +10,6 @@
  * interleaved with another writer: two concurrent changes both land, one
  * after the other, and neither is lost.
  */
-import { RpcTarget } from "cloudflare:workers";
 import { cloneDocument, diff, normalise, renderValues, type ConfigChange, type ConfigError, type ConfigValues } from "../src/config/document.ts";
 import type { ConfigDocument, ConfigItem, ConfigOperation, Value } from "../src/config/types.ts";
 import { applyEdits, changeSetEdits, type Edit, type EditValue } from "../src/config/edit.ts";
@@ -88,8 +87,8 @@ const merged = (edit: ConfigError[], checked: ConfigError[]) => distinct([...edi
 
 /**
  * The active document as this object's own code reads it, secrets included.
- * A module-level map rather than a method, so that it is not on the RPC
- * surface the Worker sees (every read the API serves redacts).
+ * A module-level map rather than a method, so that it is not among the
+ * methods the route handlers call (every read the API serves redacts).
  */
 const documentOf = new WeakMap<ConfigStore, () => ConfigDocument>();
 
@@ -109,7 +108,7 @@ export function configDocumentOf(store: ConfigStore): ConfigDocument {
   return documentOf.get(store)!();
 }
 
-export class ConfigStore extends RpcTarget {
+export class ConfigStore {
   readonly #storage: DurableObjectStorage;
   readonly #sql: SqlStorage;
   readonly #emit: (event: ConfigEvent) => void;
@@ -125,7 +124,6 @@ export class ConfigStore extends RpcTarget {
    * the system's seeds and account changes, which stay possible so access can always be managed.
    */
   constructor(storage: DurableObjectStorage, appliance: string, emit: (event: ConfigEvent) => void, profile?: Profile, frozen?: (meta: CommitMeta) => string | null) {
-    super();
     this.#frozen = frozen;
     this.#storage = storage;
     this.#sql = storage.sql;

@@ -4,7 +4,6 @@
  * actions on it with their audit trail. Reads return the spec's wire shapes;
  * refusals come back as the shared tagged union.
  */
-import { RpcTarget } from "cloudflare:workers";
 import {
   Gateway,
   ScenarioAction,
@@ -54,7 +53,7 @@ const encoder = new TextEncoder();
 /** A source-VRF rule as the data plane applies it (simulator/steering.ts). */
 export type { SourceVrfRule };
 
-export class DataPlane extends RpcTarget {
+export class DataPlane {
   readonly #sql: SqlStorage;
   readonly #appliance: string;
   #allowlist: string[];
@@ -77,7 +76,6 @@ export class DataPlane extends RpcTarget {
   #streamSeq = 0;
 
   constructor(sql: SqlStorage, appliance: string, profile: Profile, seed: number, captureAllowlist: string[]) {
-    super();
     this.#sql = sql;
     this.#appliance = appliance;
     this.#allowlist = captureAllowlist;

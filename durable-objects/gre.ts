@@ -4,7 +4,6 @@
  * the pure model (simulator/gre.ts) at the data plane's simulated instant.
  * It follows the configuration through the hot-apply event.
  */
-import { RpcTarget } from "cloudflare:workers";
 import type { ConfigItem } from "../src/config/types.ts";
 import { greCircuitStatus, type GreCircuitModel, type GreCircuitStatus } from "../simulator/gre.ts";
 
@@ -17,7 +16,7 @@ interface Row {
 
 const numberOrNull = (value: unknown): number | null => (typeof value === "number" ? value : null);
 
-export class GreStore extends RpcTarget {
+export class GreStore {
   readonly #sql: SqlStorage;
   readonly #clock: () => { nowMs: number; seed: number };
   readonly #routingUp: () => boolean;
@@ -26,7 +25,6 @@ export class GreStore extends RpcTarget {
 
   /** `routingUp`: whether the routing daemon runs (circuits' BGP sessions are its). */
   constructor(sql: SqlStorage, clock: () => { nowMs: number; seed: number }, routingUp: () => boolean = () => true) {
-    super();
     this.#sql = sql;
     this.#clock = clock;
     this.#routingUp = routingUp;

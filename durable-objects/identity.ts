@@ -9,7 +9,6 @@
  * back what they decide. Its methods run inside the Durable Object, so those
  * read-check-write steps are atomic.
  */
-import { RpcTarget } from "cloudflare:workers";
 import type { Role } from "../src/auth/roles.ts";
 import type { BrowserSessionRecord, LoginResponse, TokenRecord, UserRecord } from "../src/schemas/auth.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
@@ -69,7 +68,7 @@ const SESSION_ROLE = "CASE WHEN s.provider IS NULL THEN u.role ELSE s.role END";
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
-export class IdentityStore extends RpcTarget {
+export class IdentityStore {
   readonly #sql: SqlStorage;
   readonly #appliance: string;
   readonly #emit: (event: IdentityEvent) => void;
@@ -80,7 +79,6 @@ export class IdentityStore extends RpcTarget {
   #totalBucket: Bucket | undefined;
 
   constructor(sql: SqlStorage, appliance: string, emit: (event: IdentityEvent) => void, passkeys: PasskeyStore) {
-    super();
     this.#sql = sql;
     this.#appliance = appliance;
     this.#emit = emit;

@@ -6,7 +6,6 @@
  * (simulator/ipsec.ts) at the data plane's simulated instant. It follows the
  * configuration through the hot-apply event.
  */
-import { RpcTarget } from "cloudflare:workers";
 import type { ConfigDocument } from "../src/config/types.ts";
 import { IPSEC_PEERS_LIST, fingerprintOf, ipsecPeersOf, routerIdOf } from "../src/config/routing.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
@@ -36,7 +35,7 @@ function localAddressOf(doc: ConfigDocument): IpsecWorld["localAddress"] {
   return configured.includes(":") ? { v4, v6: configured } : { v4: configured, v6: null };
 }
 
-export class IpsecStore extends RpcTarget {
+export class IpsecStore {
   readonly #sql: SqlStorage;
   readonly #sources: IpsecSources;
   readonly #connections: Provisioning;
@@ -45,7 +44,6 @@ export class IpsecStore extends RpcTarget {
   #peers: IpsecPeerConfig[] = [];
 
   constructor(sql: SqlStorage, sources: IpsecSources) {
-    super();
     this.#sql = sql;
     this.#sources = sources;
     this.#connections = new Provisioning(sql, "ipsec-connection");

@@ -6,7 +6,6 @@
  * (simulator/licence.ts), driven by the simulated clock, so this store only
  * installs terms in the data plane and reads its status back.
  */
-import { RpcTarget } from "cloudflare:workers";
 import { DEV_TERMS, licenceState, offlineTerms, onlineTerms, renewedTerms, type LicenceState, type LicenceStatus, type LicenceTerms } from "../simulator/index.ts";
 import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
 import { instanceIdFor, licensingKey, signLease, verifyActivationToken, verifyLease, type OfflineLease } from "../src/trust/licence.ts";
@@ -34,7 +33,7 @@ export interface TelemetryPreview {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export class LicensingStore extends RpcTarget {
+export class LicensingStore {
   readonly #sql: SqlStorage;
   readonly #appliance: string;
   readonly #dataPlane: DataPlane;
@@ -44,7 +43,6 @@ export class LicensingStore extends RpcTarget {
 
   /** Opens the store and installs the stored terms (dev mode on a fresh appliance) in the data plane. */
   constructor(sql: SqlStorage, appliance: string, dataPlane: DataPlane, fleetSecret: string | undefined, softwareVersion: string) {
-    super();
     this.#sql = sql;
     this.#appliance = appliance;
     this.#dataPlane = dataPlane;

@@ -4,7 +4,6 @@
  * at login, where the passkey policy lets a passkey replace the TOTP code,
  * the identity store asks here for the options and the verdict.
  */
-import { RpcTarget } from "cloudflare:workers";
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import type { PasskeyRecord } from "../src/schemas/auth.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
@@ -42,13 +41,12 @@ export interface PasskeyActor {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export class PasskeyStore extends RpcTarget {
+export class PasskeyStore {
   readonly #sql: SqlStorage;
   readonly #context: () => PasskeyContext;
   readonly #emit: (event: IdentityEvent) => void;
 
   constructor(sql: SqlStorage, context: () => PasskeyContext, emit: (event: IdentityEvent) => void) {
-    super();
     this.#sql = sql;
     this.#context = context;
     this.#emit = emit;

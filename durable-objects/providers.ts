@@ -2,7 +2,6 @@
  * External sign-in configuration: OIDC providers (client secrets kept
  * write-only) and the passkey policy, in the appliance's SQLite.
  */
-import { RpcTarget } from "cloudflare:workers";
 import type { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy } from "../src/schemas/auth.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { SignInProvider } from "../src/trust/oidc.ts";
@@ -22,12 +21,11 @@ const IDENTITY_SETTINGS = ["enabled", "issuer", "clientId", "scopes", "usernameC
 /** Ends the sessions of a provider, saying why. */
 export type EndProviderSessions = (provider: string, reason: string) => void;
 
-export class ProviderStore extends RpcTarget {
+export class ProviderStore {
   readonly #sql: SqlStorage;
   readonly #endSessions: EndProviderSessions;
 
   constructor(sql: SqlStorage, endSessions: EndProviderSessions) {
-    super();
     this.#sql = sql;
     this.#endSessions = endSessions;
     sql.exec(`

@@ -7,7 +7,6 @@
  * (simulator/routing.ts, igp.ts) at the simulated instant. It follows the
  * configuration through the hot-apply event.
  */
-import { RpcTarget } from "cloudflare:workers";
 import type { ConfigDocument, ConfigItem } from "../src/config/types.ts";
 import { IGP_INTERFACES_LIST, NEIGHBORS_LIST, STATIC_ROUTES_LIST, fingerprintOf, igpInterfacesOf, igpProtocolOf, neighborsOf, routerIdOf, staticRoutesOf } from "../src/config/routing.ts";
 import { LOCAL_LISTS } from "../src/config/local-subscribers.ts";
@@ -42,7 +41,7 @@ export interface RoutingSources {
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 
-export class RoutingStore extends RpcTarget {
+export class RoutingStore {
   readonly #sources: RoutingSources;
   readonly #neighbors: Provisioning;
   readonly #adjacencies: Provisioning;
@@ -52,7 +51,6 @@ export class RoutingStore extends RpcTarget {
   #subscriberCache: { key: string; routes: SortedSubscriberRoutes } | null = null;
 
   constructor(sql: SqlStorage, sources: RoutingSources) {
-    super();
     this.#sources = sources;
     this.#neighbors = new Provisioning(sql, "bgp-neighbor");
     this.#adjacencies = new Provisioning(sql, "igp-interface");

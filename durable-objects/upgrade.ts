@@ -10,7 +10,6 @@
  * the package stays staged, sessions are admitted again. A restart after the
  * reboot began completes it, as the new image is already active.
  */
-import { RpcTarget } from "cloudflare:workers";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import { MAX_PACKAGE_BYTES, PRODUCT, parsePackage } from "../src/upgrade/package.ts";
 import { planUpgrade, upgradePhase, type UpgradePhase, type UpgradePlan } from "../simulator/upgrade.ts";
@@ -84,14 +83,13 @@ interface Applying {
   requestedBy: string;
 }
 
-export class UpgradeStore extends RpcTarget {
+export class UpgradeStore {
   readonly #sql: SqlStorage;
   readonly #storage: DurableObjectStorage;
   readonly #dataPlane: () => DataPlane;
 
   /** `factoryVersion`: what a fresh appliance runs (the bare version, e.g. `0.1.0`). */
   constructor(storage: DurableObjectStorage, factoryVersion: string, dataPlane: () => DataPlane) {
-    super();
     this.#storage = storage;
     this.#sql = storage.sql;
     this.#dataPlane = dataPlane;

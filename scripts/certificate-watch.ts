@@ -12,7 +12,7 @@ import type { Frontend } from "./listeners.ts";
 const POLL_MS = 3000;
 
 /** The slice of the Appliance object's RPC surface the watch reads. */
-type CertificateSource = { config(): Promise<{ webUiCertificate(): Promise<{ certificatePem: string; privateKeyPem: string } | null> }> };
+type CertificateSource = { webUiCertificate(): Promise<{ certificatePem: string; privateKeyPem: string } | null> };
 
 type Pair = { key: string; cert: string };
 
@@ -25,14 +25,11 @@ export interface CertificateWatch {
 async function configured(mf: Miniflare, owner: string, appliance: string): Promise<Pair | null> {
   const namespace = await mf.getDurableObjectNamespace("Appliance", owner);
   const stub = namespace.get(namespace.idFromName(appliance)) as unknown as CertificateSource;
-  // Miniflare's Node-side proxy does not pipeline: resolve the store's stub first.
-  const store = await stub.config();
   try {
-    const pair = await store.webUiCertificate();
+    const pair = await stub.webUiCertificate();
     return pair ? { key: pair.privateKeyPem, cert: pair.certificatePem } : null;
   } finally {
     // Released at once: an undisposed proxy stub keeps Miniflare's dispose() waiting at shutdown.
-    (store as Partial<Disposable>)[Symbol.dispose]?.();
     (stub as Partial<Disposable>)[Symbol.dispose]?.();
   }
 }

@@ -31,7 +31,7 @@ export async function loadScenarioFile(file: string): Promise<ScenarioFile> {
 }
 
 interface ScenarioRunner {
-  runScenario(raw: unknown, actor: string): Promise<{ ok: true; result: { steps: number; state: { sessions: number; simulatedTimeUtc: string } } } | { ok: false; detail: string }>;
+  runLauncherScenario(raw: unknown): Promise<{ ok: true; result: { steps: number; state: { sessions: number; simulatedTimeUtc: string } } } | { ok: false; detail: string }>;
 }
 
 /** Runs the file on each appliance in turn (the actor in their logs is `launcher`); a refused step fails the launch. */
@@ -39,7 +39,7 @@ export async function runScenarioOnFleet(mf: Miniflare, owner: string, appliance
   const namespace = await mf.getDurableObjectNamespace("Appliance", owner);
   for (const name of appliances) {
     const stub = namespace.get(namespace.idFromName(name)) as unknown as ScenarioRunner & Partial<Disposable>;
-    const outcome = await stub.runScenario(file, "launcher");
+    const outcome = await stub.runLauncherScenario(file);
     // Released at once: an undisposed proxy stub keeps Miniflare's dispose() waiting at shutdown.
     stub[Symbol.dispose]?.();
     if (!outcome.ok) throw new LaunchError(`Scenario ${label} failed on ${name}: ${outcome.detail}`);

@@ -1,7 +1,7 @@
 /**
  * The Worker: finds the appliance a request addresses, then runs the route
- * table's pipeline against that appliance's Durable Object. Stateless: all
- * state lives in the objects.
+ * table's pipeline, which asks that appliance's Durable Object once per
+ * request. Stateless: all state lives in the objects.
  */
 import { routes } from "./routes/index.ts";
 import { buildRouter } from "./http/pipeline.ts";
@@ -13,13 +13,17 @@ import { withSecurityHeaders } from "./http/headers.ts";
 import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
 import { applianceForHost, applianceNamed, profileRefusal } from "./fleet/definition.ts";
 import { listenerAppliance } from "./fleet/listener.ts";
-import type { ApplianceContext } from "./fleet/context.ts";
+import type { ApplianceTarget } from "./fleet/context.ts";
+import { operationRunner } from "./http/in-object.ts";
+import { serveOperations } from "../durable-objects/appliance.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
 import type { Env } from "./env.ts";
 
 export { Appliance } from "../durable-objects/appliance.ts";
 
 const router = buildRouter(routes);
+// The object runs the same table's handlers: one call per request authorizes and runs the operation together.
+serveOperations(operationRunner(routes));
 
 /**
  * Whether the client came over HTTPS. The local fleet's listeners terminate TLS (unless BNG_HTTP=1) and
@@ -28,7 +32,7 @@ const router = buildRouter(routes);
 const isSecure = (request: Request, env: Env) =>
   listenerAppliance(request.headers, deploymentOf(env)) !== null ? env.BNG_HTTP !== "1" : request.url.startsWith("https:");
 
-function contextFor(definition: ApplianceDefinition, request: Request, env: Env): ApplianceContext {
+function contextFor(definition: ApplianceDefinition, request: Request, env: Env): ApplianceTarget {
   return {
     name: definition.name,
     definition,

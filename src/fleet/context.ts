@@ -1,9 +1,10 @@
-/** The appliance a request addresses, as the handlers see it. */
+/** The appliance a request addresses: as the Worker reaches it, and as handlers see it inside its object. */
 import type { ApplianceDefinition } from "../../fleet-config/schema.ts";
-import type { Appliance } from "../../durable-objects/appliance.ts";
+import type { Appliance, ApplianceCore } from "../../durable-objects/appliance.ts";
 import type { Env } from "../env.ts";
 
-export interface ApplianceContext {
+/** What the Worker knows of the addressed appliance: its object, asked once per request (`serve`). */
+export interface ApplianceTarget {
   name: string;
   definition: ApplianceDefinition;
   stub: DurableObjectStub<Appliance>;
@@ -14,4 +15,15 @@ export interface ApplianceContext {
   clientIp: string;
   /** Serves a request as another appliance of this deployment would (the fleet proxy's in-process path). */
   dispatch(appliance: string, request: Request): Promise<Response>;
+}
+
+/** The appliance as a handler sees it: handlers run inside the object, against its core. */
+export interface ApplianceContext {
+  name: string;
+  definition: ApplianceDefinition;
+  /** The object's core (its stores), called in-process; the name is the one handlers used when it was an RPC stub. */
+  stub: ApplianceCore;
+  env: Env;
+  secure: boolean;
+  clientIp: string;
 }

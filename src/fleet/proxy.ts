@@ -6,7 +6,7 @@
  * hostname, and it spares a TLS hop); others over HTTPS with a deadline.
  */
 import { StatusError } from "../http/problem.ts";
-import type { ApplianceContext } from "./context.ts";
+import type { ApplianceContext, ApplianceTarget } from "./context.ts";
 import { resolvePeer } from "./definition.ts";
 
 /**
@@ -58,20 +58,33 @@ const RELAYED_TYPES = new Set(["application/json", "application/problem+json", "
 /** `type/subtype`, lower case, without parameters. */
 const mediaType = (contentType: string): string => contentType.split(";")[0]!.trim().toLowerCase();
 
-/** Relays one GET to a peer. */
-export async function relayToPeer(appliance: ApplianceContext, request: Request, peerName: string, rawPath: string, relayable: Relayable): Promise<Response> {
-  const configured = (await appliance.stub.fleetPeers()).find((p) => p.name === peerName);
+/** Where a relayed GET goes: the peer as the proxy reaches it, the target URL and what the caller accepts. */
+export interface RelayPlan {
+  peer: { name: string; member: boolean; credential: string; timeoutMs: number };
+  target: string;
+  accept: string;
+}
+
+/** Plans one GET to a peer inside the addressed appliance's object: the peer from its running `webUi.peers`, the path judged. */
+export function planRelay(appliance: ApplianceContext, request: Request, peerName: string, rawPath: string, relayable: Relayable): RelayPlan {
+  const configured = appliance.stub.fleetPeers().find((p) => p.name === peerName);
   const peer = configured && resolvePeer(appliance.env, configured);
   if (!peer) throw new StatusError(404, `'${peerName}' is not a peer of ${appliance.name} (see GET /api/v1/fleet/appliances)`);
   const segments = normalisePeerPath(rawPath, relayable);
   if (!peer.credential) throw new StatusError(502, `no credential is configured for peer '${peerName}'`);
-
   const search = new URL(request.url).search;
   // The origin alone, even from a stored URL written before peers were origins only.
   const target = `${new URL(peer.url).origin}/api/v1/${segments.map(encodeURIComponent).join("/")}${search}`;
+  return { peer: { name: peer.name, member: peer.member, credential: peer.credential, timeoutMs: peer.timeoutMs }, target, accept: request.headers.get("accept") ?? "*/*" };
+}
+
+/** Relays one planned GET to a peer, from the Worker: a peer is another object, so the addressed one is not asked again. */
+export async function relayToPeer(appliance: ApplianceTarget, plan: RelayPlan): Promise<Response> {
+  const { peer, target } = plan;
+  const peerName = peer.name;
   const outbound = new Request(target, {
     method: "GET",
-    headers: { authorization: `Bearer ${peer.credential}`, accept: request.headers.get("accept") ?? "*/*" },
+    headers: { authorization: `Bearer ${peer.credential}`, accept: plan.accept },
     redirect: "manual",
   });
 

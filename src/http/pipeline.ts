@@ -1,19 +1,23 @@
 /**
  * The request pipeline, in itty-router's stages: every route of the table
- * passes authenticate → validate (path, query, body) → handler; one `catch`
- * turns any error into problem details; unknown paths are 404 and known
- * paths with another method 405 with `Allow`.
+ * passes credential (read and hashed) → validate (path, query, body) → one
+ * call into the appliance's object, which authorizes the caller and runs
+ * the handler together (src/http/in-object.ts); one `catch` turns any error
+ * into problem details; unknown paths are 404 and known paths with another
+ * method 405 with `Allow`.
  */
 import { Router, type IRequest } from "itty-router";
 import type { z } from "zod";
-import { authenticate } from "../auth/authenticate.ts";
-import type { ApplianceContext } from "../fleet/context.ts";
+import { presented } from "../auth/authenticate.ts";
+import type { ApplianceTarget } from "../fleet/context.ts";
+import type { OperationInput, Refusal } from "../schemas/operation.ts";
+import { SESSION_COOKIE } from "../trust/session.ts";
+import { routeKey } from "./in-object.ts";
 import { isOctetStream, readBytesBody, readJsonBody } from "./body.ts";
 import { StatusError, problemResponse } from "./problem.ts";
 import type { FieldError } from "../schemas/outcome.ts";
 import { withSecurityHeaders } from "./headers.ts";
 import { pathPattern, type Route } from "./route.ts";
-import { StubScope } from "./stub-scope.ts";
 
 type Part = FieldError["in"];
 
@@ -42,35 +46,80 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
   return decoded;
 }
 
-async function run(route: Route, request: IRequest, context: ApplianceContext): Promise<Response> {
-  const scope = new StubScope(context.stub);
+/** The request's headers as its appliance's object sees them: without the credentials, which cross the wire hashed (`presented`). */
+function withoutCredentials(headers: Headers): [string, string][] {
+  const forwarded: [string, string][] = [];
+  for (const [name, value] of headers) {
+    if (name === "authorization") continue;
+    if (name === "cookie") {
+      const others = value.split(";").filter((pair) => pair.split("=")[0]!.trim() !== SESSION_COOKIE);
+      if (others.length > 0) forwarded.push([name, others.join(";").trim()]);
+      continue;
+    }
+    forwarded.push([name, value]);
+  }
+  return forwarded;
+}
+
+/** Path, query and body, validated; a refusal is kept to be answered once the caller is authorized (as before validation ran). */
+async function readInput(route: Route, request: IRequest): Promise<OperationInput> {
   try {
-    return await handle(route, request, { ...context, stub: scope.stub });
-  } finally {
-    scope.dispose();
+    const params: unknown = validate(route.params, decodeParams(request.params), "path");
+    const query: unknown = validate(route.query, request.query, "query");
+    let body: unknown;
+    let bytes: Uint8Array | undefined;
+    if (route.body && route.octetStream && isOctetStream(request.headers.get("content-type"))) {
+      bytes = await readBytesBody(request as unknown as Request, route.octetStream.maxBytes);
+      if (bytes.length === 0) throw new StatusError(400, "the request body is empty");
+    } else if (route.body) {
+      const raw = await readJsonBody(request as unknown as Request, route.octetStream ? "application/octet-stream" : undefined);
+      if (raw === undefined && !route.bodyOptional) throw new StatusError(400, "a JSON request body is required");
+      body = raw === undefined ? undefined : validate(route.body, raw, "body");
+    }
+    return { ok: true, params, query, body, ...(bytes ? { bytes } : {}) };
+  } catch (error) {
+    if (!(error instanceof StatusError)) throw error;
+    return { ok: false, refusal: { status: error.status, detail: error.message, headers: error.headers, errors: error.errors } };
   }
 }
 
-async function handle(route: Route, request: IRequest, appliance: ApplianceContext): Promise<Response> {
-  const principal = await authenticate(route, request as unknown as Request, appliance);
-  const params = validate(route.params, decodeParams(request.params), "path");
-  const query = validate(route.query, request.query, "query");
-  let body: unknown;
-  let bytes: Uint8Array | undefined;
-  if (route.body && route.octetStream && isOctetStream(request.headers.get("content-type"))) {
-    bytes = await readBytesBody(request as unknown as Request, route.octetStream.maxBytes);
-    if (bytes.length === 0) throw new StatusError(400, "the request body is empty");
-  } else if (route.body) {
-    const raw = await readJsonBody(request as unknown as Request, route.octetStream ? "application/octet-stream" : undefined);
-    if (raw === undefined && !route.bodyOptional) throw new StatusError(400, "a JSON request body is required");
-    body = raw === undefined ? undefined : validate(route.body, raw, "body");
+/** One request: the credential read and hashed, the input validated, then one call into the appliance. */
+async function handle(route: Route, request: IRequest, appliance: ApplianceTarget): Promise<Response> {
+  const credential = await presented(route, request.headers);
+  const input = await readInput(route, request);
+  // An anonymous caller's bad input needs no object to refuse it.
+  if (credential === null && !input.ok) throw refusalError(input.refusal);
+  const call = appliance.stub.serve({
+    route: routeKey(route),
+    method: request.method,
+    url: request.url,
+    headers: withoutCredentials(request.headers),
+    credential,
+    csrfToken: request.headers.get("x-csrf-token"),
+    secure: appliance.secure,
+    clientIp: appliance.clientIp,
+    input,
+  });
+  const answer = route.unreachable ? await call.catch((error: unknown) => ({ kind: "unreachable" as const, error })) : await call;
+  switch (answer.kind) {
+    case "unreachable":
+      console.error("the appliance's object could not be asked", answer.error);
+      return route.unreachable!(appliance);
+    case "refused":
+      throw refusalError(answer.refusal);
+    case "response":
+      return answer.response;
+    case "json":
+      return new Response(answer.json, { headers: [["content-type", "application/json"], ...answer.headers] });
+    case "continue": {
+      const response = await route.finish!(JSON.parse(answer.json) as never, { appliance, request: request as unknown as Request });
+      new Headers(answer.headers).forEach((value, name) => response.headers.append(name, value));
+      return response;
+    }
   }
-  const responseHeaders = new Headers();
-  const result = await route.handle({ request: request as unknown as Request, appliance, principal, params, query, body, bytes, responseHeaders });
-  const response = result instanceof Response ? result : Response.json(result);
-  responseHeaders.forEach((value, name) => response.headers.append(name, value));
-  return response;
 }
+
+const refusalError = (refusal: Refusal) => new StatusError(refusal.status, refusal.detail, { headers: refusal.headers, ...(refusal.errors ? { errors: refusal.errors } : {}) });
 
 /** The methods a path answers to, for 405's `Allow` and OPTIONS. */
 function allowedMethods(routes: Route[], pathname: string): string[] {
@@ -82,7 +131,7 @@ function allowedMethods(routes: Route[], pathname: string): string[] {
 
 /** Builds the router for a route table. */
 export function buildRouter(routes: Route[]) {
-  const router = Router<IRequest, [ApplianceContext]>({
+  const router = Router<IRequest, [ApplianceTarget]>({
     catch: (error: unknown, request: IRequest) => {
       const instance = new URL(request.url).pathname;
       if (error instanceof StatusError) {
@@ -95,12 +144,12 @@ export function buildRouter(routes: Route[]) {
       // HEAD is served by the GET route, without the body.
       (response: Response, request: IRequest) =>
         request.method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response,
-      (response: Response, _request: IRequest, appliance: ApplianceContext) => withSecurityHeaders(response, appliance.secure),
+      (response: Response, _request: IRequest, appliance: ApplianceTarget) => withSecurityHeaders(response, appliance.secure),
     ],
   });
   for (const route of routes) {
     const ittyPath = route.path.replace(/\{(\w+)\+\}/g, ":$1+").replace(/\{(\w+)\}/g, ":$1");
-    const handler = (request: IRequest, appliance: ApplianceContext) => run(route, request, appliance);
+    const handler = (request: IRequest, appliance: ApplianceTarget) => handle(route, request, appliance);
     router[route.method.toLowerCase() as "get"](ittyPath, handler);
     if (route.method === "GET") router.head(ittyPath, handler);
   }

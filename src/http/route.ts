@@ -6,7 +6,8 @@
 import type { z } from "zod";
 import type { Floor } from "../auth/roles.ts";
 import type { Principal } from "../schemas/principal.ts";
-import type { ApplianceContext } from "../fleet/context.ts";
+import type { ApplianceContext, ApplianceTarget } from "../fleet/context.ts";
+import type { PresentedCredential } from "../schemas/operation.ts";
 
 /** The spec's 20 sections, the OpenAPI tags. */
 export const SECTIONS = [
@@ -21,11 +22,14 @@ export const TWIN_SECTIONS = ["Scenario control"] as const;
 export type Section = (typeof SECTIONS)[number] | (typeof UNCOUNTED_SECTIONS)[number] | (typeof TWIN_SECTIONS)[number];
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** What a handler receives: validated input, the caller, and the appliance it addresses. */
+/** What a handler receives, inside the appliance's object: validated input, the caller, and the appliance. */
 export interface RouteContext<P, Q, B> {
+  /** The request's method, URL and headers, without its credentials (those are in `credential`, hashed); its body is read already. */
   request: Request;
   appliance: ApplianceContext;
   principal: Principal | null;
+  /** The credential `principal` was resolved from, by its SHA-256; null on anonymous routes. */
+  credential: PresentedCredential | null;
   params: P;
   query: Q;
   body: B;
@@ -64,6 +68,14 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   /** Error statuses this route can answer beyond the common 400/401/403. */
   errors?: number[];
   handle(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): unknown;
+  /**
+   * Finishes the answer in the Worker with what `handle` returned in the
+   * object (the fleet proxy fetches a peer from there: a peer is another
+   * object, so the addressed one is still asked once).
+   */
+  finish?(value: never, worker: { appliance: ApplianceTarget; request: Request }): Promise<Response>;
+  /** The answer, from the Worker, when the appliance's object cannot be asked at all (the call itself fails); otherwise that is a 500. */
+  unreachable?(appliance: ApplianceTarget): Response;
 }
 
 // The handler's parameter types differ per route; the table holds them erased.

@@ -1,7 +1,7 @@
 /** Fleet: the appliances this one knows, and read-only access to its peers. */
 import { z } from "zod";
 import { pathPattern, route, type Route } from "../http/route.ts";
-import { relayToPeer, type Relayable } from "../fleet/proxy.ts";
+import { planRelay, relayToPeer, type Relayable, type RelayPlan } from "../fleet/proxy.ts";
 import { resolvePeer } from "../fleet/definition.ts";
 import { redactUserinfo } from "../config/document.ts";
 
@@ -34,7 +34,7 @@ export const fleetRoutes = (table: () => Route[]): Route[] => {
       response: { description: "array of FleetAppliance", schema: z.array(FleetAppliance) },
       handle: async (ctx) => [
         { name: ctx.appliance.name, self: true, url: null },
-        ...(await ctx.appliance.stub.fleetPeers()).map((p) => ({ name: p.name, self: false, url: redactUserinfo(resolvePeer(ctx.appliance.env, p).url) })),
+        ...ctx.appliance.stub.fleetPeers().map((p) => ({ name: p.name, self: false, url: redactUserinfo(resolvePeer(ctx.appliance.env, p).url) })),
       ],
     }),
     route({
@@ -54,8 +54,9 @@ export const fleetRoutes = (table: () => Route[]): Route[] => {
       handle: (ctx) => {
         // The raw, still-encoded path: decoding happens once, in normalisePeerPath.
         const rawPath = new URL(ctx.request.url).pathname.slice("/api/v1/fleet/".length).split("/").slice(1).join("/");
-        return relayToPeer(ctx.appliance, ctx.request, ctx.params.appliance, rawPath, relayable);
+        return planRelay(ctx.appliance, ctx.request, ctx.params.appliance, rawPath, relayable);
       },
+      finish: (plan: RelayPlan, worker) => relayToPeer(worker.appliance, plan),
     }),
   ];
 };

@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { route } from "../http/route.ts";
 import { StatusError } from "../http/problem.ts";
-import { presentedCredential } from "../auth/authenticate.ts";
 import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
 import { EXTERNAL_LOG_CATALOGUE, LOG_CAPACITY, LOG_CATALOGUE, SEVERITIES } from "../../simulator/index.ts";
@@ -96,7 +95,7 @@ export const logRoutes = [
       const headers = { "content-type": "text/event-stream", "cache-control": "no-store" };
       // HEAD drops the body unread, which would leave the appliance feeding a stream nobody cancels.
       if (ctx.request.method === "HEAD") return new Response(null, { headers });
-      const credential = await presentedCredential(ctx.request);
+      const credential = ctx.credential;
       if (!credential) throw new StatusError(401, "a bearer token or session cookie is required");
       const { stream } = unwrap(await ctx.appliance.stub.logStream(ctx.query.sinceSeq ?? null, credential, actorName(ctx.principal!)));
       // Returned as is: the object's stream flows through the Worker chunk by chunk, never buffered.

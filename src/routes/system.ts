@@ -195,6 +195,10 @@ const InterfaceTable = z
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
+/** Health's 503: the appliance's state cannot be read. */
+const down = (appliance: string) =>
+  Response.json({ status: "down", appliance, timeUtc: new Date().toISOString(), softwareVersion: SOFTWARE_VERSION, uptimeSeconds: null, checks: { storage: "failed" } }, { status: 503 });
+
 export const systemRoutes = [
   route({
     method: "GET",
@@ -209,14 +213,15 @@ export const systemRoutes = [
     // balancer's health check pointed at the wrong name must see that).
     errors: [404, 503],
     handle: async (ctx) => {
-      const base = { appliance: ctx.appliance.name, timeUtc: new Date().toISOString() };
       try {
         const health = await ctx.appliance.stub.health();
-        return { status: "ok", ...base, softwareVersion: health.softwareVersion, uptimeSeconds: health.uptimeSeconds, checks: { storage: "ok" } };
+        return { status: "ok", appliance: ctx.appliance.name, timeUtc: new Date().toISOString(), softwareVersion: health.softwareVersion, uptimeSeconds: health.uptimeSeconds, checks: { storage: "ok" } };
       } catch {
-        return Response.json({ status: "down", ...base, softwareVersion: SOFTWARE_VERSION, uptimeSeconds: null, checks: { storage: "failed" } }, { status: 503 });
+        return down(ctx.appliance.name);
       }
     },
+    // An object that cannot even be asked (its storage would not open) is down too, not an internal error.
+    unreachable: (appliance) => down(appliance.name),
   }),
   route({
     method: "GET",
@@ -276,7 +281,7 @@ export const systemRoutes = [
       "Sensor and optical readings drift deterministically with the simulated clock and follow the load: the same instant gives the same readings.",
     fp: true,
     response: { description: "HardwareInventory", schema: Inventory },
-    handle: (ctx): Promise<z.infer<typeof Inventory>> => ctx.appliance.stub.dataPlane().inventory(),
+    handle: async (ctx): Promise<z.infer<typeof Inventory>> => ctx.appliance.stub.dataPlane().inventory(),
   }),
   route({
     method: "GET",

@@ -135,7 +135,7 @@ export const upgradeRoutes = [
       "A restart of the appliance before the reboot fails the apply (`failed`, the old version keeps running, the package stays staged); after it, the apply completes. " +
       "Every step is in the log ring: `upgrade.started`, `upgrade.draining`, `upgrade.drain`, `upgrade.rebooting`, `upgrade.complete`, `upgrade.failed`.",
     response: { description: "UpgradeStatus", schema: UpgradeStatus },
-    handle: (ctx): Promise<z.infer<typeof UpgradeStatus>> => ctx.appliance.stub.upgrade().status(),
+    handle: async (ctx): Promise<z.infer<typeof UpgradeStatus>> => ctx.appliance.stub.upgrade().status(),
   }),
   route({
     method: "POST",

@@ -7,6 +7,7 @@
 import "reflect-metadata";
 import * as x509 from "@peculiar/x509";
 import { env, runInDurableObject } from "cloudflare:test";
+import { Appliance } from "../../durable-objects/appliance.ts";
 import { describe, expect, it, inject } from "vitest";
 import { call } from "./client.ts";
 import { admin, commit, getConfig, history, logEntries, pointersOf, putConfig, rejection } from "./config-client.ts";
@@ -17,7 +18,7 @@ import { certificateRequest } from "../../src/trust/acme.ts";
 const DOWN_CA = `https://127.0.0.1:${inject("closedPort")}/dir`;
 const DAY = 86_400_000;
 const appliance = () => env.Appliance.getByName("edge-1");
-const settled = () => runInDurableObject(appliance(), (instance) => instance.acme().settled());
+const settled = () => runInDurableObject(appliance(), (instance) => Appliance.coreOf(instance).acme().settled());
 const details = () => call("/api/v1/config/webui/certificate", { headers: admin });
 
 describe("ACME configuration", () => {
@@ -148,7 +149,7 @@ describe("renewal", () => {
     // Issued yesterday: when ACME is enabled below, the check at that commit finds it current.
     const notBefore = Date.now() - DAY;
     await runInDurableObject(appliance(), (instance, state) => {
-      instance.config().installCertificate(pair.certificatePem, pair.privateKeyPem, { actor: "system" }, "acme");
+      Appliance.coreOf(instance).config().installCertificate(pair.certificatePem, pair.privateKeyPem, { actor: "system" }, "acme");
       state.storage.sql.exec(
         "UPDATE acme_state SET state = 'issued', names = ?, issued_fingerprint = ?, issued_ms = ?, not_before_ms = ?, not_after_ms = ? WHERE id = 1",
         JSON.stringify(["edge-1.bng.localhost"]),
@@ -160,7 +161,7 @@ describe("renewal", () => {
     });
     // Enabled last, with the CA down: the check at commit sees a current certificate and leaves it.
     await commit({ fields: { "acme.enabled": "true" } });
-    const due = (dayOfLife: number) => runInDurableObject(appliance(), (instance) => instance.acme().due(notBefore + dayOfLife * DAY, pair.fingerprint));
+    const due = (dayOfLife: number) => runInDurableObject(appliance(), (instance) => Appliance.coreOf(instance).acme().due(notBefore + dayOfLife * DAY, pair.fingerprint));
     return { pair, due, notBefore };
   }
 
@@ -208,12 +209,12 @@ describe("renewal", () => {
   it("replaces an uploaded certificate at once, and orders anew when the names change", async () => {
     const { due, notBefore } = await issued(90);
     const other = await selfSigned();
-    expect(await runInDurableObject(appliance(), (instance) => instance.acme().due(notBefore + DAY, other.fingerprint))).toBe(true);
+    expect(await runInDurableObject(appliance(), (instance) => Appliance.coreOf(instance).acme().due(notBefore + DAY, other.fingerprint))).toBe(true);
     expect(await due(1)).toBe(false);
     await commit({ fields: { "acme.names": "edge-1.bng.example" } });
     await settled();
     // The attempt at that commit failed (the CA is down): the next one waits out the back-off, then is due.
-    expect(await runInDurableObject(appliance(), (instance) => instance.acme().due(Date.now() + 61_000, "unused"))).toBe(true);
+    expect(await runInDurableObject(appliance(), (instance) => Appliance.coreOf(instance).acme().due(Date.now() + 61_000, "unused"))).toBe(true);
   });
 });
 

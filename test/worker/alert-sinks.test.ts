@@ -1,4 +1,5 @@
 import { env, runInDurableObject } from "cloudflare:test";
+import { Appliance } from "../../durable-objects/appliance.ts";
 import { describe, expect, inject, it } from "vitest";
 import { call, json } from "./client.ts";
 import { admin, commit, logEntries } from "./config-client.ts";
@@ -13,7 +14,7 @@ const sinks = (items: Record<string, Record<string, string>>) => ({
   fields: { "alarms.webhookAllowlist": "127.0.0.1" },
   listOps: Object.entries(items).map(([key, fields]) => ({ listPath: "alarms.sinks", key, fields })),
 });
-const settled = () => runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => instance.dataPlane().alertsSettled());
+const settled = () => runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => Appliance.coreOf(instance).dataPlane().alertsSettled());
 const testAlert = (severity: string) => call("/api/v1/alarms/test", json("POST", { severity }, admin));
 const deliveries = async () => [...(await logEntries("alarm.sink.failed")), ...(await logEntries("alarm.sink.recorded")), ...(await logEntries("alarm.sink.delivered"))].map((e) => e.fields);
 

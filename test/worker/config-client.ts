@@ -1,5 +1,6 @@
 /** Helpers for the configuration tests: the document, change sets, and the answers they get. */
 import { env, runInDurableObject } from "cloudflare:test";
+import { Appliance } from "../../durable-objects/appliance.ts";
 import { expect } from "vitest";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
 
@@ -89,7 +90,7 @@ export function logEntries(msgId: string, appliance = "edge-1") {
   return runInDurableObject(env.Appliance.getByName(appliance), (instance) => {
     const found = [];
     for (let cursor = 0; ; ) {
-      const page = instance.dataPlane().logTail(1000, cursor).entries;
+      const page = Appliance.coreOf(instance).dataPlane().logTail(1000, cursor).entries;
       found.push(...page.filter((e) => e.msgId === msgId));
       if (page.length < 1000) return found;
       cursor = page[page.length - 1]!.seq;

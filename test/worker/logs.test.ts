@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Appliance } from "../../durable-objects/appliance.ts";
+import { Appliance } from "../../durable-objects/appliance.ts";
 import { ADMIN_PASSWORD, call, enrolAndLogin, json, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scenario } from "./helpers.ts";
 
@@ -204,7 +204,7 @@ describe("log stream lifetime", () => {
     await get<Tail>("/api/v1/logs/tail?count=1");
     // Inside the object, where nothing between the stream and its reader buffers: the queue is the stream's own.
     const text = await runInDurableObject(env.Appliance.getByName("edge-1"), async (instance: Appliance) => {
-      const dataPlane = instance.dataPlane();
+      const dataPlane = Appliance.coreOf(instance).dataPlane();
       const opened = dataPlane.logStream(null, "token:stalled", () => true);
       if (!opened.ok) throw new Error(opened.detail);
       const reader = opened.stream.getReader();
@@ -233,7 +233,7 @@ describe("audit trail", () => {
     await call("/api/v1/auth/tokens", json("POST", { name: "audited", role: "read-only" }, admin));
     await runInDurableObject(env.Appliance.getByName("edge-1"), (instance: Appliance) => {
       // What 10,001 failed anonymous logins write to the ring (the ring holds 10,000).
-      for (let i = 0; i < 10_001; i++) instance.dataPlane().log("warning", "auth.login.failed", { username: `unknown:${i}`, sourceIp: "192.0.2.1", factor: "password", failures: 1 });
+      for (let i = 0; i < 10_001; i++) Appliance.coreOf(instance).dataPlane().log("warning", "auth.login.failed", { username: `unknown:${i}`, sourceIp: "192.0.2.1", factor: "password", failures: 1 });
     });
     const ring = await get<Tail>("/api/v1/logs/tail?count=1000");
     expect(ring.entries.some((e) => e.msgId === "auth.token.created")).toBe(false);

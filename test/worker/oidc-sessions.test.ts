@@ -1,5 +1,6 @@
 /** Issue #9 item 11: a session an OIDC provider vouched for ends when the provider is deleted, disabled or maps roles differently. */
 import { env, runInDurableObject } from "cloudflare:test";
+import { Appliance } from "../../durable-objects/appliance.ts";
 import { describe, expect, it } from "vitest";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
 import { logEntries } from "./config-client.ts";
@@ -12,7 +13,7 @@ const putProvider = (body: unknown) => call("/api/v1/auth/providers/oidc/corp", 
 
 /** A browser session as the callback opens it once the provider vouched for alice (the sign-in itself is the e2e tests' job). */
 async function signedIn(): Promise<string> {
-  const { sessionId } = await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => instance.identity().externalLogin("alice@corp", "operator", "corp", "192.0.2.1"));
+  const { sessionId } = await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => Appliance.coreOf(instance).identity().externalLogin("alice@corp", "operator", "corp", "192.0.2.1"));
   const cookie = `bng_session=${sessionId}`;
   expect((await call("/api/v1/auth/whoami", { headers: { cookie } })).status).toBe(200);
   return cookie;

@@ -5,6 +5,7 @@
  * placeholder a read-modify-write client sends back) keeps it.
  */
 import { env, runInDurableObject } from "cloudflare:test";
+import { Appliance } from "../../durable-objects/appliance.ts";
 import { describe, expect, it } from "vitest";
 import { call, json } from "./client.ts";
 import { admin, commit, getConfig, itemOf, putConfig, rejection } from "./config-client.ts";
@@ -66,7 +67,7 @@ describe("an OIDC provider's client secret follows its issuer (#13)", () => {
   const read = async () => (await call("/api/v1/auth/providers/oidc/corp", { headers: admin })).json<Record<string, unknown>>();
   const storedSecret = () =>
     runInDurableObject(env.Appliance.getByName("edge-1"), async (instance) => {
-      const settings = await instance.providers().signInSettings("corp");
+      const settings = await Appliance.coreOf(instance).providers().signInSettings("corp");
       return settings.ok ? settings.provider.clientSecret : settings.detail;
     });
 

@@ -1,5 +1,6 @@
 /** Issue #9 item 7: a URL's `user:password@` is never shown, to anyone, through any read. */
 import { env, runInDurableObject } from "cloudflare:test";
+import { Appliance } from "../../durable-objects/appliance.ts";
 import { describe, expect, it } from "vitest";
 import { bearer, call, tokenWithRole } from "./client.ts";
 import { commit, itemOf, getConfig, putConfig, rejection } from "./config-client.ts";
@@ -9,7 +10,7 @@ const SMTP_URL = `smtp://alerts:${PASSWORD}@mail.example.net:587`;
 const sink = (url: string, extra: Record<string, string> = {}, appliance = "edge-1") =>
   commit({ listOps: [{ listPath: "alarms.sinks", key: "mail", fields: { kind: "smtp", url, ...extra } }] }, appliance);
 const storedUrl = () =>
-  runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => instance.config().items("alarms.sinks").find((i) => i.key === "mail")?.values.url);
+  runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => Appliance.coreOf(instance).config().items("alarms.sinks").find((i) => i.key === "mail")?.values.url);
 
 describe("credentials inside URLs", () => {
   it("GET /config shows a read-only reader the URL with its user part redacted", async () => {

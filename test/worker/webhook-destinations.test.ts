@@ -1,5 +1,6 @@
 /** Issue #9 item 5: alarm webhooks cannot be aimed at metadata services or internal addresses (SSRF). */
 import { env, runInDurableObject } from "cloudflare:test";
+import { Appliance } from "../../durable-objects/appliance.ts";
 import { describe, expect, it, inject } from "vitest";
 import { call, json } from "./client.ts";
 import { admin, commit, logEntries, putConfig, rejection } from "./config-client.ts";
@@ -8,7 +9,7 @@ import { admin, commit, logEntries, putConfig, rejection } from "./config-client
 const DOWN_HOOK = `http://127.0.0.1:${inject("closedPort")}/hook`;
 
 const webhook = (url: string, fields: Record<string, string> = {}) => ({ fields, listOps: [{ listPath: "alarms.sinks", key: "noc", fields: { kind: "webhook", url } }] });
-const settled = () => runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => instance.dataPlane().alertsSettled());
+const settled = () => runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => Appliance.coreOf(instance).dataPlane().alertsSettled());
 
 describe("webhook destinations", () => {
   it.each([
@@ -63,7 +64,7 @@ describe("webhook destinations", () => {
     await commit(webhook(DOWN_HOOK, { "alarms.webhookAllowlist": "127.0.0.1" }));
     // A sink stored before the rule, or an allowlist edited behind the validator: the delivery still refuses.
     await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => {
-      instance.dataPlane().setAlertSinks([{ name: "noc", kind: "webhook", url: DOWN_HOOK, severityFloor: "major", credential: null }], []);
+      Appliance.coreOf(instance).dataPlane().setAlertSinks([{ name: "noc", kind: "webhook", url: DOWN_HOOK, severityFloor: "major", credential: null }], []);
     });
     expect((await call("/api/v1/alarms/test", json("POST", { severity: "critical" }, admin))).status).toBe(200);
     await settled();

@@ -4,8 +4,6 @@ import { route } from "../../http/route.ts";
 import { StatusResult, page, pageQuery, slicePage } from "../../schemas/common.ts";
 import { unwrap } from "../../http/refusal.ts";
 import { actorName } from "../../schemas/principal.ts";
-import { sha256Hex } from "../../trust/encoding.ts";
-import { readSessionCookie } from "../../trust/session.ts";
 import { BrowserSessionRecord } from "../../schemas/auth.ts";
 
 const base = "/api/v1/auth/sessions";
@@ -21,8 +19,7 @@ export const browserSessionRoutes = [
     query: pageQuery(100, 1000),
     response: { description: "a page of sessions", schema: page(BrowserSessionRecord, "BrowserSessionPage") },
     handle: async (ctx) => {
-      const cookie = readSessionCookie(ctx.request.headers.get("cookie"));
-      const current = ctx.principal?.via === "session" && cookie ? await sha256Hex(cookie) : null;
+      const current = ctx.principal?.via === "session" && ctx.credential ? ctx.credential.sha256 : null;
       return slicePage(await ctx.appliance.stub.identity().listSessions(current), ctx.query.offset, ctx.query.limit);
     },
   }),

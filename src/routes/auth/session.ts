@@ -7,8 +7,7 @@ import { commitMeta } from "../../schemas/commit.ts";
 import { isExternalIdentity } from "../../auth/accounts.ts";
 import type { Outcome } from "../../schemas/outcome.ts";
 import { unwrap } from "../../http/refusal.ts";
-import { sha256Hex } from "../../trust/encoding.ts";
-import { clearedSessionCookie, readSessionCookie, sessionCookie } from "../../trust/session.ts";
+import { clearedSessionCookie, sessionCookie } from "../../trust/session.ts";
 import type { LoginResponse as LoginResponseType } from "../../schemas/auth.ts";
 import { EnrolRequest, LoginRequest, LoginResponse, PasswordChange, Whoami } from "../../schemas/auth.ts";
 
@@ -68,9 +67,8 @@ export const loginRoutes = [
     beforePasswordChange: true,
     response: { description: "StatusResult `loggedOut`", schema: StatusResult },
     handle: async (ctx) => {
-      const sessionId = readSessionCookie(ctx.request.headers.get("cookie"));
-      if (ctx.principal?.via === "session" && sessionId) {
-        await ctx.appliance.stub.identity().logout(await sha256Hex(sessionId));
+      if (ctx.principal?.via === "session" && ctx.credential) {
+        ctx.appliance.stub.identity().logout(ctx.credential.sha256);
         ctx.responseHeaders.append("set-cookie", clearedSessionCookie(ctx.appliance.secure));
       }
       return { status: "loggedOut", ...(ctx.principal?.username ? { username: ctx.principal.username } : {}) };

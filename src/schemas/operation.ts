@@ -1,0 +1,53 @@
+/**
+ * The one call a request makes into its appliance: the Worker resolves the
+ * route and validates the input, the object authenticates the credential
+ * and runs the operation, together (`Appliance.serve`).
+ */
+import type { FieldError } from "./outcome.ts";
+
+/** A credential as it crosses the wire: its kind and its SHA-256, never the plaintext. */
+export interface PresentedCredential {
+  via: "token" | "session";
+  sha256: string;
+}
+
+/** A refusal as a status, a detail and what the problem details carry besides. */
+export interface Refusal {
+  status: number;
+  detail: string;
+  headers: Record<string, string>;
+  errors?: FieldError[] | undefined;
+}
+
+/** The request's input after the Worker's validation, or the refusal it earned (answered only once the caller is authorized). */
+export type OperationInput =
+  | { ok: true; params: unknown; query: unknown; body: unknown; bytes?: Uint8Array | undefined }
+  | { ok: false; refusal: Refusal };
+
+export interface OperationCall {
+  /** `METHOD path` of the route-table entry, e.g. `GET /api/v1/sessions`. */
+  route: string;
+  /** The request's own method (HEAD for a GET route), URL and headers, minus its credentials. */
+  method: string;
+  url: string;
+  headers: [string, string][];
+  credential: PresentedCredential | null;
+  /** `X-CSRF-Token` as sent. */
+  csrfToken: string | null;
+  /** True when clients reach this listener over HTTPS (cookies then carry `Secure`). */
+  secure: boolean;
+  clientIp: string;
+  input: OperationInput;
+}
+
+/**
+ * What the object answers: the handler's result as JSON text (serialised
+ * once, in the object), a response of its own (a stream, a page, a
+ * redirect), a refusal, or, for a route that finishes in the Worker (the
+ * fleet proxy), the value it continues with.
+ */
+export type OperationAnswer =
+  | { kind: "json"; json: string; headers: [string, string][] }
+  | { kind: "response"; response: Response }
+  | { kind: "refused"; refusal: Refusal }
+  | { kind: "continue"; json: string; headers: [string, string][] };
