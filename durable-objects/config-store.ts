@@ -11,7 +11,7 @@
  * after the other, and neither is lost.
  */
 import { RpcTarget } from "cloudflare:workers";
-import { cloneDocument, diff, normalise, renderValues, type ConfigChange, type ConfigDocument, type ConfigError, type ConfigItem, type ConfigValues } from "../src/config/document.ts";
+import { cloneDocument, diff, normalise, renderValues, type ConfigDocument, type ConfigError, type ConfigItem, type ConfigValues } from "../src/config/document.ts";
 import { applyEdits, changeSetEdits, type Edit, type EditValue } from "../src/config/edit.ts";
 import { CONFIG_KEYS, REDACTED, configKey, type Value } from "../src/config/registry.ts";
 import { describeReferences, referencesTo, validateDocument, type ValidationContext } from "../src/config/validate.ts";
@@ -21,28 +21,10 @@ import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
 import { hashNewPasswords } from "../src/config/passwords.ts";
 import { DECOY_HASH, hashPassword } from "../src/trust/password.ts";
 import type { Role } from "../src/auth/roles.ts";
+import type { ConfigChange, ConfigHistoryEntry as HistoryEntry, ConfigOperation } from "../src/schemas/config-history.ts";
 
 /** Versions kept in the history (and reachable by rollback); older ones are pruned. */
 export const HISTORY_LIMIT = 500;
-
-/** What started a commit, as the history records it. */
-export type ConfigOperation =
-  | "seed"
-  | "config"
-  | "vrf"
-  | "source-vrf-rule"
-  | "rollback"
-  | "certificate"
-  | "acme"
-  | "gre-listener"
-  | "gre-circuit"
-  | "cgn-group"
-  | "cgn-settings"
-  | "local-subscriber"
-  | "user"
-  | "routing"
-  | "bgp-neighbor"
-  | "static-routes";
 
 /** The wire ConfigChangeSet, already shape-checked by the route. */
 export type ConfigChangeSet = Parameters<typeof changeSetEdits>[0] & { comment?: string | null };
@@ -58,18 +40,6 @@ export interface CommitSummary {
   committedUtc: string;
   restartRequired: boolean;
   changedPaths: string[];
-}
-
-export interface HistoryEntry {
-  version: number;
-  committedUtc: string;
-  actor: string;
-  comment: string | null;
-  operation: ConfigOperation;
-  rollbackTo: number | null;
-  restartRequired: boolean;
-  changedPaths: string[];
-  changes: ConfigChange[];
 }
 
 /** The hot-apply event (committed) and the audit of refused changes (rejected). */

@@ -78,7 +78,7 @@ export interface L2tpTunnel {
 export interface L2tpTunnelSession {
   id: number;
   username: string;
-  encap: string;
+  encap: "pppoe-lac" | "l2tp";
   ipv4: string;
   ipv6: string | null;
   localSessionId: number;
@@ -261,7 +261,8 @@ export class L2tpTable {
         sessionList.push({
           id: row.id,
           username: row.username,
-          encap: row.encap,
+          // A tunnel carries one encapsulation: LAC sessions upstream, LNS sessions downstream.
+          encap: peer?.direction === "upstream" ? "pppoe-lac" : "l2tp",
           ipv4: row.ipv4,
           ipv6: row.ipv6,
           localSessionId: sid,

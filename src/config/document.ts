@@ -9,6 +9,7 @@
  * `#/lists/vrfs/cust-a/tableId` (a child).
  */
 import { CONFIG_KEYS, REDACTED, isIntegerType, type FieldSpec, type ListKey, type Value } from "./registry.ts";
+import type { ConfigChange } from "../schemas/config-history.ts";
 
 export interface ConfigItem {
   key: string;
@@ -173,13 +174,6 @@ export function renderValues(doc: ConfigDocument): ConfigValues {
     }
   }
   return values;
-}
-
-/** One changed value, in text form with secrets redacted; null = unset or absent. */
-export interface ConfigChange {
-  pointer: string;
-  before: string | null;
-  after: string | null;
 }
 
 export interface ConfigDiff {

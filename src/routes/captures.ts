@@ -76,7 +76,7 @@ export const captureRoutes = [
     errors: [404],
     handle: async (ctx) => {
       const { sessionId } = unwrap(await ctx.appliance.stub.dataPlane().stopCapture(ctx.params.id, actorName(ctx.principal!)));
-      return { status: "stopped", sessionId };
+      return { status: "stopped" as const, sessionId };
     },
   }),
 ];

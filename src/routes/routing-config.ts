@@ -14,7 +14,7 @@ import { REDACTED } from "../config/registry.ts";
 import { IGP_INTERFACES_LIST, NEIGHBORS_LIST, STATIC_ROUTES_LIST, familiesOf, parseStaticRouteKey, routerIdOf } from "../config/routing.ts";
 import { StatusError } from "../http/problem.ts";
 import { route } from "../http/route.ts";
-import { CommitResult, ConfigCommitResult, commitMeta, commitResult } from "../schemas/commit.ts";
+import { CommitResult, ConfigCommitResult, commitMeta, commitResult, configCommitResult } from "../schemas/commit.ts";
 import { unwrap } from "../schemas/outcome.ts";
 import { IGP_PROTOCOLS } from "../../simulator/igp.ts";
 import { formatPrefix, parsePrefix } from "../../simulator/prefix.ts";
@@ -256,7 +256,7 @@ export const routingConfigRoutes = [
         lists[IGP_INTERFACES_LIST] = interfaces.map((i) => ({ key: i.name, fields: igpChildren(i) }));
       }
       const summary = unwrap(await ctx.appliance.stub.config().replaceSection(fields, lists, commitMeta(ctx.principal, "routing", ctx.body.comment)));
-      return { status: "committed", committedUtc: summary.committedUtc, version: summary.version, restartRequired: summary.restartRequired, changedPaths: summary.changedPaths };
+      return configCommitResult(summary);
     },
   }),
   route({
@@ -323,7 +323,7 @@ export const routingConfigRoutes = [
         fields: { nextHop: r.nextHop, distance: text(r.distance), announce: String(r.announce), description: r.description ?? null } as Record<string, EditValue>,
       }));
       const summary = unwrap(await ctx.appliance.stub.config().replaceSection({}, { [STATIC_ROUTES_LIST]: items }, commitMeta(ctx.principal, "static-routes", ctx.body.comment)));
-      return { status: "committed", committedUtc: summary.committedUtc, version: summary.version, restartRequired: summary.restartRequired, changedPaths: summary.changedPaths };
+      return configCommitResult(summary);
     },
   }),
 ];

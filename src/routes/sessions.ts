@@ -150,7 +150,7 @@ export const sessionRoutes = [
     errors: [404],
     handle: async (ctx) => {
       const { sessionId } = unwrap(await ctx.appliance.stub.dataPlane().disconnect(ctx.params.id, actorName(ctx.principal!)));
-      return { status: "disconnected", sessionId };
+      return { status: "disconnected" as const, sessionId };
     },
   }),
 ];

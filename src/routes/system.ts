@@ -212,7 +212,7 @@ export const systemRoutes = [
       const base = { appliance: ctx.appliance.name, timeUtc: new Date().toISOString() };
       try {
         const health = await ctx.appliance.stub.health();
-        return { status: "ok", ...base, softwareVersion: health.softwareVersion, uptimeSeconds: health.uptimeSeconds, checks: { storage: "ok" } };
+        return { status: "ok" as const, ...base, softwareVersion: health.softwareVersion, uptimeSeconds: health.uptimeSeconds, checks: { storage: "ok" as const } };
       } catch {
         return Response.json({ status: "down", ...base, softwareVersion: SOFTWARE_VERSION, uptimeSeconds: null, checks: { storage: "failed" } }, { status: 503 });
       }

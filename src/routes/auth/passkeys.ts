@@ -107,7 +107,7 @@ export const passkeyRoutes = [
     errors: [404],
     handle: async (ctx) => {
       const { username } = unwrap(await ctx.appliance.stub.passkeys().remove(ctx.params.id, actor(ctx)));
-      return { status: "deleted", username };
+      return { status: "deleted" as const, username };
     },
   }),
 ];

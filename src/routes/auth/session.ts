@@ -72,7 +72,7 @@ export const loginRoutes = [
         await ctx.appliance.stub.identity().logout(await sha256Hex(sessionId));
         ctx.responseHeaders.append("set-cookie", clearedSessionCookie(ctx.appliance.secure));
       }
-      return { status: "loggedOut", ...(ctx.principal?.username ? { username: ctx.principal.username } : {}) };
+      return { status: "loggedOut" as const, ...(ctx.principal?.username ? { username: ctx.principal.username } : {}) };
     },
   }),
   route({
