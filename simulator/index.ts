@@ -32,7 +32,8 @@ export { LOCAL_RETRY_MS, type LocalInstallReport } from "./local-sessions.ts";
 export type { SessionDetail, SessionList, SessionQuery, SessionRates, SessionSummary, SessionSummaryCounts } from "./session-queries.ts";
 export { compileSteering, matchSteering, sessionSteering, type SourceVrfRule, type SteeringMatch, type SteeringTable } from "./steering.ts";
 export { frameBytes, type InjectRefusal, type InjectRequest, type InjectResult, type TraceStep } from "./inject.ts";
-export { PORT_MTU, PPPOE_MTU, L2TP_MTU, type PingOutcome, type PingReply, type PingRequest, type PingResult, type PingRoute } from "./ping.ts";
+export { PORT_MTU } from "./frame-sizes.ts";
+export { PPPOE_MTU, L2TP_MTU, type PingOutcome, type PingReply, type PingRequest, type PingResult, type PingRoute } from "./ping.ts";
 export { l2tpSettings, type L2tpDirection, type L2tpSettings, type L2tpTunnel, type L2tpTunnelDetail, type L2tpTunnelSession, type L2tpTunnelState } from "./l2tp.ts";
 export {
   DAY_MS,

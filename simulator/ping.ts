@@ -8,6 +8,7 @@
  * stream, so pinging cannot change what the simulation does next.
  */
 import { holderIn, isMartian, poolSubnetIn, type Address } from "./forwarding.ts";
+import { PORT_MTU } from "./frame-sizes.ts";
 import type { Model } from "./model.ts";
 import { ENCAPS } from "./profile.ts";
 import { parseAddress } from "./prefix.ts";
@@ -56,8 +57,6 @@ export interface PingResult {
   replies: PingReply[];
 }
 
-/** IP MTU of the access and core ports. */
-export const PORT_MTU = 1500;
 /** RFC 2516 §7: a PPPoE session's MRU is at most 1492 (8 bytes of PPPoE and PPP header in a 1500-byte frame). */
 export const PPPOE_MTU = 1492;
 /** An LNS-terminated session's path also carries IP, UDP, L2TP and PPP headers through the LAC's tunnel. */

@@ -9,14 +9,14 @@
 import type { CaptureRecord } from "./captures.ts";
 import type { CgnBindingRow } from "./cgn.ts";
 import { isoTime } from "./clock.ts";
-import { ipv6Text } from "./lifecycle.ts";
 import type { Hold } from "./local-subscribers.ts";
 import type { Model } from "./model.ts";
 import { pageWindow } from "./paging.ts";
 import { ENCAPS, type Encap } from "./profile.ts";
 import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, prefixesOverlap } from "./prefix.ts";
+import { ipv6Text } from "./session-addresses.ts";
 import { formatMac } from "./subscribers.ts";
-import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./traffic.ts";
+import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./frame-sizes.ts";
 
 /** Query of the sessions list (spec GET /api/v1/sessions). */
 export interface SessionQuery {
