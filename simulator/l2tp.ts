@@ -14,13 +14,20 @@
  *   first session for a peer ─ SCCRQ/SCCRP/SCCCN (wait-ctl) ─→ established
  *   established ─ its last session goes down ─→ idle ─ a session ─→ established
  *   idle ─ idleTimeoutSeconds without a session ─→ closed (StopCCN) ─ closedRetentionSeconds ─→ gone
+ *   unreachable peer: wait-ctl ─ no answer after HANDSHAKE_GIVE_UP_MS ─→ closed (no-response)
+ *                     wait-ctl ─ the peer answers a retransmission ─→ idle (then as above)
  *
- * The control handshake completes inside the sub-step that brings the first
- * session (a few round trips against a 10 s step), so a tunnel is never read
- * in `wait-ctl`: a session only ever rides an established tunnel. A peer with
- * more than `maxSessionsPerTunnel` sessions gets a further tunnel. Tunnel and
- * session ids are 16-bit and non-zero (RFC 2661 §3.1), unique per appliance
- * and per tunnel respectively.
+ * With a reachable peer the control handshake completes inside the sub-step
+ * that brings the first session (a few round trips against a 10 s step), so
+ * such a tunnel is never read in `wait-ctl`. A peer made unreachable (the
+ * scenario action `fail-l2tp-peer`) leaves the handshake pending: the tunnel
+ * is read in `wait-ctl` with no sessions while SCCRQ is retransmitted, and
+ * every session for that peer fails its setup meanwhile (a session only ever
+ * rides an established tunnel). Its established tunnels lose their sessions
+ * and close, as a failed Hello would close them. A peer with more than
+ * `maxSessionsPerTunnel` sessions gets a further tunnel. Tunnel and session
+ * ids are 16-bit and non-zero (RFC 2661 §3.1), unique per appliance and per
+ * tunnel respectively.
  */
 import { isoTime } from "./clock.ts";
 import type { Model } from "./model.ts";
@@ -38,6 +45,12 @@ const ENCAP_PPPOE_LAC = 2;
 const ENCAP_L2TP = 3;
 const L2TP_PORT = 1701;
 const MAX_ID = 65_535;
+/**
+ * How long an unanswered SCCRQ keeps a tunnel in `wait-ctl`: RFC 2661 §5.8's
+ * recommended schedule (first timeout 1 s, doubling, capped at 8 s, five
+ * retransmissions) sends at 0, 1, 3, 7, 15 and 23 s and gives up 8 s later.
+ */
+export const HANDSHAKE_GIVE_UP_MS = 31_000;
 /** Vendor Name AVPs the derived peers announce. */
 const VENDORS = ["Cisco Systems, Inc.", "Juniper Networks, Inc.", "Nokia"];
 
@@ -103,7 +116,7 @@ interface Tunnel {
   peerId: number;
   /** Index into the settings' peers. */
   peer: number;
-  state: "established" | "idle" | "closed";
+  state: L2tpTunnelState;
   createdMs: number;
   /** Last session setup or teardown on the tunnel. */
   lastActivityMs: number;
@@ -119,6 +132,8 @@ export interface L2tpTableState {
   tunnels: Tunnel[];
   tunnelOf: Uint16Array;
   sid: Uint16Array;
+  /** Peers a scenario made unreachable (indices into the settings' peers); absent in snapshots taken before it existed. */
+  unreachable?: number[];
 }
 
 /** The profile's L2TP settings with defaults, and two derived peers per realm and direction the profile leaves without. */
@@ -181,6 +196,8 @@ export class L2tpTable {
   #nextTunnelId: number;
   /** Tunnels opened since start: seeds each new tunnel's peer tunnel id. */
   #opened = 0;
+  /** Peers that answer nothing (scenario `fail-l2tp-peer`). */
+  readonly #unreachable = new Set<number>();
 
   constructor(profile: Profile, seed: number, capacity: number) {
     this.settings = l2tpSettings(profile);
@@ -195,6 +212,63 @@ export class L2tpTable {
     this.tunnelOf = new Uint16Array(capacity);
     this.sid = new Uint16Array(capacity);
     this.#nextTunnelId = 1 + (hash32(this.#seed, 0, 22) % MAX_ID);
+  }
+
+  /**
+   * Whether a new session of this encapsulation, realm and subscriber can be
+   * tunnelled: false when its peer is unreachable, which leaves (or starts) a
+   * handshake pending in `wait-ctl`. Other encapsulations always pass.
+   */
+  admit(m: Model, encap: number, realm: number, sub: number): boolean {
+    const direction = encap === ENCAP_PPPOE_LAC ? 0 : encap === ENCAP_L2TP ? 1 : -1;
+    if (direction < 0) return true;
+    const peer = this.#pick(direction, realm, sub);
+    if (peer < 0 || !this.#unreachable.has(peer)) return true;
+    const pending = (this.#byPeer[peer] ?? []).some((id) => this.#tunnels.get(id)?.state === "wait-ctl");
+    if (!pending) this.#open(m, peer, "wait-ctl");
+    return false;
+  }
+
+  /** The peer with this address or host name (case-insensitive), or -1. */
+  findPeer(text: string): number {
+    const wanted = text.trim().toLowerCase();
+    return this.settings.peers.findIndex((p) => p.ip === wanted || p.hostname.toLowerCase() === wanted);
+  }
+
+  /** The peer's address and host name, for a log line. */
+  peerLabel(peer: number): string {
+    const p = this.settings.peers[peer];
+    return p ? `${p.hostname} (${p.ip})` : String(peer);
+  }
+
+  /**
+   * Makes a peer unreachable. Returns the slots of the sessions riding its
+   * tunnels: the caller tears them down, then calls `closeUnreachable`.
+   */
+  fail(peer: number): number[] {
+    this.#unreachable.add(peer);
+    const own = new Set(this.#byPeer[peer] ?? []);
+    const slots: number[] = [];
+    for (let slot = 0; slot < this.tunnelOf.length; slot++) if (own.has(this.tunnelOf[slot] ?? 0)) slots.push(slot);
+    return slots;
+  }
+
+  /** Closes the unreachable peer's established and idle tunnels (their Hello goes unanswered). */
+  closeUnreachable(m: Model, peer: number): number {
+    let closed = 0;
+    for (const id of this.#byPeer[peer] ?? []) {
+      const t = this.#tunnels.get(id);
+      if (t && (t.state === "established" || t.state === "idle")) {
+        this.#close(m, t, "peer-unreachable");
+        closed++;
+      }
+    }
+    return closed;
+  }
+
+  /** Makes a peer reachable again: a pending handshake completes at the next retransmission (the next sub-step). */
+  revive(peer: number): void {
+    this.#unreachable.delete(peer);
   }
 
   /** Puts a session that has just come up on its peer's tunnel (opening one if needed); other encapsulations are ignored. */
@@ -231,11 +305,21 @@ export class L2tpTable {
     if (t.sessions === 0 && t.state === "established") t.state = "idle";
   }
 
-  /** One sub-step: idle tunnels past the idle timeout close; closed ones past the retention are forgotten. */
+  /**
+   * One sub-step: a pending handshake completes once its peer answers (the
+   * tunnel is then idle until a session comes) or gives up; idle tunnels past
+   * the idle timeout close; closed ones past the retention are forgotten.
+   */
   tick(m: Model): void {
     const now = m.nowMs;
     for (const t of this.#tunnels.values()) {
-      if (t.state === "idle" && now - t.lastActivityMs >= this.settings.idleTimeoutSeconds * 1000) this.#close(m, t, "idle-timeout");
+      if (t.state === "wait-ctl") {
+        if (!this.#unreachable.has(t.peer)) {
+          t.state = "idle";
+          t.lastActivityMs = now;
+          this.#logUp(m, t);
+        } else if (now - t.createdMs >= HANDSHAKE_GIVE_UP_MS) this.#close(m, t, "no-response");
+      } else if (t.state === "idle" && now - t.lastActivityMs >= this.settings.idleTimeoutSeconds * 1000) this.#close(m, t, "idle-timeout");
       else if (t.state === "closed" && now - t.closedMs >= this.settings.closedRetentionSeconds * 1000) this.#forget(t);
     }
   }
@@ -278,7 +362,8 @@ export class L2tpTable {
       localEndpoint: `${this.settings.localAddress}:${L2TP_PORT}`,
       vrfName: peer?.vrf ?? null,
       createdUtc: isoTime(t.createdMs),
-      uptimeSeconds: t.state === "closed" ? null : Math.max(0, Math.round((m.nowMs - t.createdMs) / 1000)),
+      // Not up yet (handshake pending) or no longer up: no uptime.
+      uptimeSeconds: t.state === "closed" || t.state === "wait-ctl" ? null : Math.max(0, Math.round((m.nowMs - t.createdMs) / 1000)),
       lastActivityUtc: isoTime(t.lastActivityMs),
       sessionList,
     };
@@ -292,6 +377,7 @@ export class L2tpTable {
       tunnels: [...this.#tunnels.values()].map((t) => ({ ...t })),
       tunnelOf: this.tunnelOf.slice(0, highWater),
       sid: this.sid.slice(0, highWater),
+      unreachable: [...this.#unreachable],
     };
   }
 
@@ -299,6 +385,8 @@ export class L2tpTable {
   importState(state: L2tpTableState, live: Iterable<number>): void {
     this.#nextTunnelId = state.nextTunnelId;
     this.#opened = state.opened;
+    this.#unreachable.clear();
+    for (const peer of state.unreachable ?? []) this.#unreachable.add(peer);
     this.#tunnels.clear();
     this.#byPeer = this.settings.peers.map(() => []);
     // Exported in opening order (the map's insertion order), which is the order each peer's tunnels are tried in.
@@ -341,14 +429,14 @@ export class L2tpTable {
     let idle: Tunnel | undefined;
     for (const id of this.#byPeer[peer] ?? []) {
       const t = this.#tunnels.get(id);
-      if (!t || t.state === "closed" || t.sessions >= this.settings.maxSessionsPerTunnel) continue;
+      if (!t || t.state === "closed" || t.state === "wait-ctl" || t.sessions >= this.settings.maxSessionsPerTunnel) continue;
       if (t.state === "established") return t;
       idle ??= t;
     }
     return idle;
   }
 
-  #open(m: Model, peer: number): Tunnel {
+  #open(m: Model, peer: number, state: "established" | "wait-ctl" = "established"): Tunnel {
     let localId = this.#freeTunnelId();
     if (localId === 0) {
       // Every 16-bit id in use: make room by forgetting closed tunnels first.
@@ -366,7 +454,7 @@ export class L2tpTable {
       localId,
       peerId,
       peer,
-      state: "established",
+      state,
       createdMs: m.nowMs,
       lastActivityMs: m.nowMs,
       closedMs: 0,
@@ -375,16 +463,20 @@ export class L2tpTable {
     };
     this.#tunnels.set(localId, t);
     this.#byPeer[peer]?.push(localId);
-    const p = this.settings.peers[peer];
+    if (state === "established") this.#logUp(m, t);
+    return t;
+  }
+
+  #logUp(m: Model, t: Tunnel): void {
+    const p = this.settings.peers[t.peer];
     m.logs.emit(m.nowMs, "l2tp.tunnel.up", {
       direction: p?.direction ?? null,
-      localTunnelId: localId,
-      peerTunnelId: peerId,
+      localTunnelId: t.localId,
+      peerTunnelId: t.peerId,
       peerIp: p?.ip ?? null,
       peerHostname: p?.hostname ?? null,
       realm: p?.realm ?? null,
     });
-    return t;
   }
 
   #freeTunnelId(): number {
@@ -424,7 +516,8 @@ export class L2tpTable {
     return {
       direction: p?.direction ?? "upstream",
       localTunnelId: t.localId,
-      peerTunnelId: t.peerId,
+      // Our SCCRQ not yet answered: the peer has assigned no tunnel id (RFC 2661 §3.1 uses 0 until it does).
+      peerTunnelId: t.state === "wait-ctl" && p?.direction === "upstream" ? 0 : t.peerId,
       peerIp: p?.ip ?? null,
       peerHostname: p?.hostname ?? null,
       peerVendor: p?.vendor ?? null,

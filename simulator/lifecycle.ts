@@ -31,7 +31,9 @@ export type SetupFailure =
   | "address-in-use"
   | "address-refused"
   | "unknown-port"
-  | "no-vrf";
+  | "no-vrf"
+  /** L2TP: the session's LNS (or LAC) peer does not answer the tunnel handshake. */
+  | "l2tp-peer-unreachable";
 
 /** Why a session went down. */
 export type DownCause =
@@ -44,7 +46,9 @@ export type DownCause =
   | "local-subscriber-changed"
   | "static-address-claimed"
   /** A block the session held left the pools (its subnet or pool removed, an exclude added, the pool rebuilt). */
-  | "pool-reconfigured";
+  | "pool-reconfigured"
+  /** The L2TP peer its tunnel goes to stopped answering (scenario `fail-l2tp-peer`). */
+  | "l2tp-peer-unreachable";
 
 interface Held {
   pool: AddressPool;
@@ -72,6 +76,7 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
     }
     server = auth.server;
   }
+  if (!m.l2tp.admit(m, a.encap, a.realm, sub)) return fail("l2tp-peer-unreachable", []);
 
   const held: Held[] = [];
   const wanted: [number, boolean][] = [

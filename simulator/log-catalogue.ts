@@ -30,7 +30,7 @@ export const LOG_CATALOGUE = {
     severity: "info",
     fields: ["sessionId", "username", "encap", "cause", "uptimeSeconds"],
     meaning:
-      "a session went down; cause is churn, lease-expired, admin-reset, admin-reboot (drained for a software upgrade), scenario, reseed, local-subscriber-removed, local-subscriber-changed, static-address-claimed or pool-reconfigured (sampled like session.up; local-subscriber-removed, local-subscriber-changed and static-address-claimed always logged; pool-reconfigured counted in pool.reconfigured)",
+      "a session went down; cause is churn, lease-expired, admin-reset, admin-reboot (drained for a software upgrade), scenario, reseed, local-subscriber-removed, local-subscriber-changed, static-address-claimed, pool-reconfigured or l2tp-peer-unreachable (sampled like session.up; local-subscriber-removed, local-subscriber-changed and static-address-claimed always logged; pool-reconfigured counted in pool.reconfigured)",
   },
   "session.setup-failed": {
     severity: "warning",
@@ -156,12 +156,13 @@ export const LOG_CATALOGUE = {
   "l2tp.tunnel.up": {
     severity: "notice",
     fields: ["direction", "localTunnelId", "peerTunnelId", "peerIp", "peerHostname", "realm"],
-    meaning: "an L2TP tunnel was opened for its first session (upstream to an LNS, or downstream from a LAC; SCCRQ/SCCRP/SCCCN)",
+    meaning: "an L2TP tunnel was opened for its first session (upstream to an LNS, or downstream from a LAC; SCCRQ/SCCRP/SCCCN), or a pending handshake completed once its peer answered",
   },
   "l2tp.tunnel.down": {
     severity: "notice",
     fields: ["direction", "localTunnelId", "peerIp", "reason", "uptimeSeconds"],
-    meaning: "an L2TP tunnel was closed (StopCCN); reason idle-timeout (no session for l2tp.idleTimeoutSeconds)",
+    meaning:
+      "an L2TP tunnel was closed (StopCCN); reason idle-timeout (no session for l2tp.idleTimeoutSeconds), peer-unreachable (its Hello went unanswered) or no-response (the peer never answered the handshake's SCCRQ within 31 s)",
   },
   "licence.state": {
     severity: "notice",

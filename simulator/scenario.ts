@@ -1,6 +1,6 @@
 /**
  * Scenario actions: fault injection for CI pipelines (advance the clock,
- * churn multiplier, fail or revive a RADIUS server, fill or drain a pool or
+ * churn multiplier, fail or revive a RADIUS server or an L2TP peer, fill or drain a pool or
  * a CGN group, disconnect a share of sessions, reseed). The zod schema is
  * the single source of their validation and types, so the Durable Object
  * can validate a request body with it directly. Every action is logged.
@@ -40,13 +40,18 @@ export const ScenarioAction = z.discriminatedUnion("action", [
   z.strictObject({ action: z.literal("reseed"), seed: z.int().min(0).max(2 ** 32 - 1) }),
   z.strictObject({ action: z.literal("fail-daemon"), daemon: z.enum(DAEMONS).describe("`routing` (BGP and the IGP) or `ipsec` (the IKE daemon)") }),
   z.strictObject({ action: z.literal("revive-daemon"), daemon: z.enum(DAEMONS) }),
+  z.strictObject({
+    action: z.literal("fail-l2tp-peer"),
+    peer: z.string().min(1).describe("an L2TP peer's address or host name (`GET /l2tp/tunnels` shows `peerIp` and `peerHostname`)"),
+  }),
+  z.strictObject({ action: z.literal("revive-l2tp-peer"), peer: z.string().min(1) }),
 ]);
 export type ScenarioAction = z.infer<typeof ScenarioAction>;
 
 /** Outcome of an action. */
 export type ScenarioResult =
   | { ok: true; action: ScenarioAction["action"]; detail: Record<string, number | string> }
-  | { ok: false; reason: "unknown-pool" | "unknown-group" | "unknown-server" | "fill-too-large" };
+  | { ok: false; reason: "unknown-pool" | "unknown-group" | "unknown-server" | "unknown-peer" | "fill-too-large" };
 
 /**
  * Applies an action that only touches the model's state. `advance-clock`
@@ -97,6 +102,19 @@ function run(m: Model, a: Exclude<ScenarioAction, { action: "advance-clock" | "r
       if (a.action === "fail-daemon") m.daemonsDown.add(a.daemon);
       else m.daemonsDown.delete(a.daemon);
       return { ok: true, action: a.action, detail: { daemon: a.daemon } };
+    case "fail-l2tp-peer":
+    case "revive-l2tp-peer": {
+      const peer = m.l2tp.findPeer(a.peer);
+      if (peer < 0) return { ok: false, reason: "unknown-peer" };
+      if (a.action === "revive-l2tp-peer") {
+        m.l2tp.revive(peer);
+        return { ok: true, action: a.action, detail: { peer: m.l2tp.peerLabel(peer) } };
+      }
+      const riding = m.l2tp.fail(peer);
+      for (const slot of riding) teardownSession(m, slot, "l2tp-peer-unreachable");
+      const closed = m.l2tp.closeUnreachable(m, peer);
+      return { ok: true, action: a.action, detail: { peer: m.l2tp.peerLabel(peer), disconnected: riding.length, tunnelsClosed: closed } };
+    }
     case "disconnect-sessions": {
       const slots = matchingSlots(m, a.filter);
       const count = Math.round(slots.length * a.share);

@@ -48,7 +48,8 @@ const TunnelId = z.object({
 });
 
 const LIFECYCLE =
-  "Tunnels open on demand: the first session for a peer opens one (SCCRQ/SCCRP/SCCCN: `wait-ctl`, completed within the same 10-second step, so a read never shows it) and it is `established` while it carries sessions. " +
+  "Tunnels open on demand: the first session for a peer opens one (SCCRQ/SCCRP/SCCCN: `wait-ctl`, completed within the same 10-second step when the peer answers) and it is `established` while it carries sessions. " +
+  "A peer that does not answer (twin scenario `fail-l2tp-peer`) leaves the handshake in `wait-ctl` (no sessions, `uptimeSeconds` null, upstream `peerTunnelId` 0) while SCCRQ is retransmitted; its sessions fail setup meanwhile, and after 31 s (RFC 2661 §5.8's schedule) the tunnel is `closed` with reason `no-response`. " +
   "With its last session it goes `idle`; a new session brings it back to `established`; after `l2tp.idleTimeoutSeconds` (profile, default 300) without a session it is `closed` (StopCCN, logged as `l2tp.tunnel.down`), listed for `l2tp.closedRetentionSeconds` (default 60), then gone (404). " +
   "A peer with more than `l2tp.maxSessionsPerTunnel` (default 2000) sessions gets a further tunnel. Every `pppoe-lac` session rides exactly one upstream tunnel and every `l2tp` session one downstream tunnel, so each direction's `sessions` sum to the sessions summary's `byEncap`. " +
   "Peers are the profile's (`l2tp.lnsPeers`, `l2tp.lacPeers`, per realm); a realm naming none gets two derived ones (`lns-1.<realm>`, `lac-1.<realm>`, …); a subscriber always returns to the same peer. A reseed (reboot) starts with no tunnels.";

@@ -40,12 +40,12 @@ const offOrigin: string[] = [];
 const pageErrors: string[] = [];
 
 /**
- * Waits until nothing on the page is still loading. Polled through evaluate(), which the page's CSP does not
+ * Waits until nothing on the page is still loading. Polled through a locator, which the page's CSP does not
  * govern; waitForFunction() compiles its predicate in the page, which `script-src 'self'` rightly refuses.
  */
 async function untilLoaded(p: Page, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (await p.evaluate(() => document.body.textContent?.includes("Loading…") ?? true)) {
+  while ((await p.locator("body").textContent())?.includes("Loading…") ?? true) {
     if (Date.now() > deadline) throw new Error(`still loading after ${timeoutMs} ms: ${p.url()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

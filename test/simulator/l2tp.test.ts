@@ -211,3 +211,95 @@ describe("L2TP tunnels", () => {
     expectConsistent(g, { justStepped: true });
   });
 });
+
+describe("An unreachable L2TP peer", () => {
+  const upstreamOf = (g: Gateway, hostname: string) => g.l2tpTunnels().tunnels.filter((t) => t.peerHostname === hostname);
+
+  it("loses its sessions and tunnels, then shows a wait-ctl handshake that fails every setup and gives up after 31 s", () => {
+    const g = gateway(profile(), 5, 1800);
+    const victim = g.l2tpTunnels().tunnels.find((t) => t.direction === "upstream" && t.state === "established")!;
+    const hostname = victim.peerHostname!;
+    const riding = upstreamOf(g, hostname).reduce((a, t) => a + t.sessions, 0);
+    const upstreamBefore = carried(g, "upstream");
+    expect(riding).toBeGreaterThan(0);
+
+    const result = g.scenario({ action: "fail-l2tp-peer", peer: hostname.toUpperCase() });
+    expect(result).toMatchObject({ ok: true, detail: { disconnected: riding } });
+    expect(upstreamOf(g, hostname).map((t) => [t.state, t.sessions])).toEqual(upstreamOf(g, hostname).map(() => ["closed", 0]));
+    expect(carried(g, "upstream")).toBe(upstreamBefore - riding);
+    expect(logged(g, "l2tp.tunnel.down").filter((e) => e.fields.reason === "peer-unreachable").length).toBe(upstreamOf(g, hostname).length);
+    expectConsistent(g);
+
+    // Subscribers of that peer keep trying (churn brings them back): the next attempt starts a handshake that nobody answers.
+    g.scenario({ action: "set-churn-multiplier", multiplier: 50 });
+    const pendingOf = () => upstreamOf(g, hostname).filter((t) => t.state === "wait-ctl");
+    let waited = 0;
+    while (pendingOf().length === 0 && waited < 600) {
+      g.step(10);
+      waited += 10;
+    }
+    const pending = pendingOf();
+    expect(pending).toHaveLength(1);
+    // No session rides it, the LNS has assigned no tunnel id yet, and it has no uptime.
+    expect(pending[0]).toMatchObject({ sessions: 0, peerTunnelId: 0 });
+    expect(detail(g, pending[0]!.localTunnelId)).toMatchObject({ state: "wait-ctl", uptimeSeconds: null, sessionList: [] });
+    const opened = Date.parse(detail(g, pending[0]!.localTunnelId).createdUtc!);
+
+    // The model moves in 10 s sub-steps: still pending at +10, +20 and +30 s, with the peer's setups failing meanwhile
+    // (one handshake, however many tries).
+    expect(opened).toBe(g.nowMs);
+    g.step(30);
+    expect(upstreamOf(g, hostname).filter((t) => t.state === "wait-ctl").map((t) => t.localTunnelId)).toEqual([pending[0]!.localTunnelId]);
+    expect(upstreamOf(g, hostname).filter((t) => t.state === "established")).toEqual([]);
+    expect(logged(g, "session.setup-failed").some((e) => e.fields.reason === "l2tp-peer-unreachable")).toBe(true);
+    expectConsistent(g);
+
+    // RFC 2661 §5.8's schedule gives up 31 s after the first SCCRQ: closed at the +40 s sub-step.
+    g.step(10);
+    expect(detail(g, pending[0]!.localTunnelId).state).toBe("closed");
+    expect(logged(g, "l2tp.tunnel.down").filter((e) => e.fields.localTunnelId === pending[0]!.localTunnelId).map((e) => e.fields.reason)).toEqual(["no-response"]);
+  });
+
+  it("completes a pending handshake once revived, and carries sessions again", () => {
+    const g = gateway(profile(), 5, 1800);
+    const hostname = g.l2tpTunnels().tunnels.find((t) => t.direction === "upstream" && t.state === "established")!.peerHostname!;
+    g.scenario({ action: "fail-l2tp-peer", peer: hostname });
+    g.scenario({ action: "set-churn-multiplier", multiplier: 50 });
+    let waited = 0;
+    while (!upstreamOf(g, hostname).some((t) => t.state === "wait-ctl") && waited < 600) {
+      g.step(10);
+      waited += 10;
+    }
+    const pending = upstreamOf(g, hostname).find((t) => t.state === "wait-ctl")!;
+    expect(pending).toBeDefined();
+    expect(g.scenario({ action: "revive-l2tp-peer", peer: hostname }).ok).toBe(true);
+    g.step(10);
+    // The retransmitted SCCRQ is answered: up, with the peer's tunnel id, then carrying the peer's subscribers.
+    expect(detail(g, pending.localTunnelId).peerTunnelId).toBeGreaterThan(0);
+    expect(["idle", "established"]).toContain(detail(g, pending.localTunnelId).state);
+    g.step(600);
+    expect(upstreamOf(g, hostname).reduce((a, t) => a + t.sessions, 0)).toBeGreaterThan(0);
+    expectConsistent(g);
+  });
+
+  it("is refused by name when no such peer exists, and revived by a reseed", () => {
+    const g = gateway(profile(), 5, 600);
+    expect(g.scenario({ action: "fail-l2tp-peer", peer: "lns-9.nowhere.example" })).toEqual({ ok: false, reason: "unknown-peer" });
+    const hostname = g.l2tpTunnels().tunnels.find((t) => t.direction === "upstream")!.peerHostname!;
+    g.scenario({ action: "fail-l2tp-peer", peer: hostname });
+    g.scenario({ action: "reseed", seed: 5 });
+    g.step(1800);
+    expect(upstreamOf(g, hostname).filter((t) => t.state === "established").length).toBeGreaterThan(0);
+  });
+
+  it("stays unreachable across a snapshot and restore", () => {
+    const g = gateway(profile(), 5, 1800);
+    const hostname = g.l2tpTunnels().tunnels.find((t) => t.direction === "upstream")!.peerHostname!;
+    g.scenario({ action: "fail-l2tp-peer", peer: hostname });
+    const copy = restore(g);
+    copy.step(600);
+    g.step(600);
+    expect(observe(copy)).toBe(observe(g));
+    expect(upstreamOf(copy, hostname).filter((t) => t.state === "established")).toEqual([]);
+  });
+});

@@ -106,3 +106,36 @@ describe("GET /api/v1/l2tp/tunnels/{id}", () => {
     expect(problem.errors[0]).toMatchObject({ in: "path", pointer: "#/id" });
   });
 });
+
+describe("an unreachable L2TP peer (scenario fail-l2tp-peer)", () => {
+  it("shows its pending handshake in wait-ctl through the API, and closes it with no-response after 31 s", async () => {
+    await advance(900);
+    const victim = (await tunnels()).find((t) => t.direction === "upstream")!;
+    await scenario({ action: "fail-l2tp-peer", peer: victim.peerIp! });
+    await scenario({ action: "set-churn-multiplier", multiplier: 50 });
+    const pendingOf = async () => (await tunnels()).filter((t) => t.peerIp === victim.peerIp && t.state === "wait-ctl");
+    let pending = await pendingOf();
+    for (let waited = 0; pending.length === 0 && waited < 600; waited += 10) {
+      await advance(10);
+      pending = await pendingOf();
+    }
+    expect(pending).toHaveLength(1);
+    expect(pending[0]).toMatchObject({ sessions: 0, peerTunnelId: 0 });
+    expect(await get<Detail>(`/api/v1/l2tp/tunnels/${pending[0]!.localTunnelId}`)).toMatchObject({ state: "wait-ctl", uptimeSeconds: null, sessionList: [] });
+    // Sums still hold: no session rides a pending tunnel.
+    const [list, summary] = await Promise.all([tunnels(), get<Summary>("/api/v1/sessions/summary")]);
+    expect(carried(list, "upstream")).toBe(summary.byEncap["pppoe-lac"]);
+    await advance(40);
+    expect((await get<Detail>(`/api/v1/l2tp/tunnels/${pending[0]!.localTunnelId}`)).state).toBe("closed");
+  });
+
+  it("answers 404 naming the peer when no such peer exists", async () => {
+    const response = await call("/twin/v1/scenario", {
+      method: "POST",
+      headers: { ...admin, "content-type": "application/json" },
+      body: JSON.stringify({ action: "fail-l2tp-peer", peer: "lns-9.nowhere.example" }),
+    });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ status: 404, detail: "no such peer in this appliance's profile" });
+  });
+});
