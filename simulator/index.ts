@@ -24,17 +24,21 @@ export { SUB_STEP_SECONDS } from "./clock.ts";
 export type { RadiusPoolStatus, RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
 export { MAX_POOLS, MAX_SUBNETS, delegationFits, poolIssues, withStatics, type PoolDefinition, type PoolFamily, type PoolIssue, type PoolSettings, type StaticAllocation } from "./pool-rules.ts";
 export type { PoolReconfigureReport, PoolReconfigureResult } from "./pool-reconfigure.ts";
-export type { CaptureRecord, CaptureRow, CaptureStopReason } from "./captures.ts";
-export type { BindingQuery, CgnBindingRow, CgnBindingsPage, CgnGroupView, CgnStatus } from "./cgn.ts";
+export type { CaptureStopReason } from "./captures.ts";
+export type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
+export type { BindingQuery } from "./cgn.ts";
+export type { CgnBindingRow, CgnBindingsPage, CgnGroup, CgnStatus } from "../src/schemas/cgn.ts";
 export type { AddressPoolAllocation, AddressPoolSubnetView, AddressPoolView } from "./pools.ts";
 export { LOCAL_KINDS, placeAddress, placePrefix, type LocalKind, type LocalSubscriber, type LocalSubscriberStatus, type Placement } from "./local-subscribers.ts";
 export { LOCAL_RETRY_MS, type LocalInstallReport } from "./local-sessions.ts";
-export type { SessionDetail, SessionList, SessionQuery, SessionRates, SessionSummary, SessionSummaryCounts } from "./session-queries.ts";
+export type { SessionDetail, SessionQuery } from "./session-queries.ts";
+export type { SessionList, SessionRates, SessionSummary, SessionSummaryCounts } from "../src/schemas/sessions.ts";
 export { compileSteering, matchSteering, sessionSteering, type SourceVrfRule, type SteeringMatch, type SteeringTable } from "./steering.ts";
 export { frameBytes, type InjectRefusal, type InjectRequest, type InjectResult, type TraceStep } from "./inject.ts";
 export { PORT_MTU } from "./frame-sizes.ts";
 export { PPPOE_MTU, L2TP_MTU, type PingOutcome, type PingReply, type PingRequest, type PingResult, type PingRoute } from "./ping.ts";
-export { l2tpSettings, type L2tpDirection, type L2tpSettings, type L2tpTunnel, type L2tpTunnelDetail, type L2tpTunnelSession, type L2tpTunnelState } from "./l2tp.ts";
+export { l2tpSettings, type L2tpDirection, type L2tpSettings, type L2tpTunnelState } from "./l2tp.ts";
+export type { L2tpTunnel, L2tpTunnelDetail, L2tpTunnelSession } from "../src/schemas/l2tp.ts";
 export {
   DAY_MS,
   DEV_TERMS,

@@ -22,7 +22,7 @@ import { route, type RouteContext } from "../http/route.ts";
 import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
 import { page, pageQuery, slicePage } from "../schemas/common.ts";
 import { unwrap } from "../schemas/outcome.ts";
-import { SessionDetail } from "./sessions.ts";
+import { SessionDetail } from "../schemas/sessions.ts";
 
 const base = "/api/v1/subscribers/local";
 const Kind = z.enum(["ipoe", "pppoe"]);

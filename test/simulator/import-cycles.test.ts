@@ -1,13 +1,15 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const DIR = new URL("../../simulator/", import.meta.url);
+const DIR = join(dirname(fileURLToPath(import.meta.url)), "../../simulator/");
 
 /** The simulator modules each module imports at run time (`import type` and all-type braces left out, since they vanish when compiled). */
 function runtimeImports(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of readdirSync(DIR).filter((f) => f.endsWith(".ts"))) {
-    const source = readFileSync(new URL(file, DIR), "utf8");
+    const source = readFileSync(`${DIR}${file}`, "utf8");
     const targets: string[] = [];
     for (const m of source.matchAll(/^(?:import|export)\s+(type\s+)?(\{[^}]*\}|\*(?:\s+as\s+\w+)?|\w+)\s+from\s+"\.\/([\w-]+\.ts)"/gm)) {
       const names = m[2]!.startsWith("{") ? m[2]!.slice(1, -1).split(",").map((n) => n.trim()).filter(Boolean) : [m[2]!];
