@@ -4,7 +4,8 @@
  * is a tagged union. Time moves only through `step` / `advanceTo`.
  */
 import type { RadiusPoolStatus, RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
-import type { AlarmClearResult, AlarmId, AlarmsResponse } from "./alarms.ts";
+import type { AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts";
+import type { AlarmId } from "./alarms.ts";
 import type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
 import type { CgnBindingRow, CgnBindingsPage, CgnStatus } from "../src/schemas/cgn.ts";
 import type { BindingQuery } from "./cgn.ts";
@@ -12,8 +13,9 @@ import { SUB_STEP_MS, isoTime } from "./clock.ts";
 import { evaluateAlarms } from "./conditions.ts";
 import { teardownSession } from "./lifecycle.ts";
 import type { FieldValue, Severity } from "./log-catalogue.ts";
-import type { LogEntry, LogListener, LogTail } from "./logs.ts";
-import type { MetricsHistory } from "./metrics.ts";
+import type { LogEntry, LogTail } from "../src/schemas/logs.ts";
+import type { LogListener } from "./logs.ts";
+import type { MetricsHistory } from "../src/schemas/metrics.ts";
 import { traceInject, type InjectRefusal, type InjectRequest, type InjectResult } from "./inject.ts";
 import type { L2tpTunnel, L2tpTunnelDetail } from "../src/schemas/l2tp.ts";
 import { bandMaxOf, licenceStatus, type LicenceStatus, type LicenceTerms } from "./licence.ts";

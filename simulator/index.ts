@@ -17,9 +17,12 @@ export {
   type Json,
 } from "./snapshot.ts";
 export { EXTERNAL_LOG_CATALOGUE, LOG_CATALOGUE, SEVERITIES, isSeverity, type FieldValue, type ModelMsgId, type Severity } from "./log-catalogue.ts";
-export { LOG_CAPACITY, type LogEntry, type LogListener, type LogTail } from "./logs.ts";
-export { ALARM_CATALOGUE, ALARM_SEVERITIES, type Alarm, type AlarmClearResult, type AlarmId, type AlarmSeverity, type AlarmsResponse } from "./alarms.ts";
-export { METRICS_CAPACITY, RANGES, type MetricsHistory, type MetricsRange } from "./metrics.ts";
+export { LOG_CAPACITY, type LogListener } from "./logs.ts";
+export type { LogEntry, LogTail } from "../src/schemas/logs.ts";
+export { ALARM_CATALOGUE, ALARM_SEVERITIES, type AlarmId, type AlarmSeverity } from "./alarms.ts";
+export type { Alarm, AlarmClearResult, AlarmsResponse, AlertNotification } from "../src/schemas/alarms.ts";
+export { METRICS_CAPACITY, RANGES, type MetricsRange } from "./metrics.ts";
+export type { MetricsHistory } from "../src/schemas/metrics.ts";
 export { SUB_STEP_SECONDS } from "./clock.ts";
 export type { RadiusPoolStatus, RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
 export { MAX_POOLS, MAX_SUBNETS, delegationFits, poolIssues, withStatics, type PoolDefinition, type PoolFamily, type PoolIssue, type PoolSettings, type StaticAllocation } from "./pool-rules.ts";
