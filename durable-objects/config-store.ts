@@ -11,7 +11,7 @@
  * after the other, and neither is lost.
  */
 import { RpcTarget } from "cloudflare:workers";
-import { cloneDocument, diff, normalise, renderValues, type ConfigDocument, type ConfigError, type ConfigItem, type ConfigValues } from "../src/config/document.ts";
+import { cloneDocument, diff, normalise, renderValues, type ConfigDocument, type ConfigError, type ConfigItem } from "../src/config/document.ts";
 import { applyEdits, changeSetEdits, type Edit, type EditValue } from "../src/config/edit.ts";
 import { CONFIG_KEYS, REDACTED, configKey, type Value } from "../src/config/registry.ts";
 import { describeReferences, referencesTo, validateDocument, type ValidationContext } from "../src/config/validate.ts";
@@ -21,7 +21,7 @@ import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
 import { hashNewPasswords } from "../src/config/passwords.ts";
 import { DECOY_HASH, hashPassword } from "../src/trust/password.ts";
 import type { Role } from "../src/auth/roles.ts";
-import type { ConfigChange, ConfigHistoryEntry as HistoryEntry, ConfigOperation } from "../src/schemas/config-history.ts";
+import type { ConfigChange, ConfigHistoryEntry as HistoryEntry, ConfigOperation, ConfigValues } from "../src/schemas/config.ts";
 
 /** Versions kept in the history (and reachable by rollback); older ones are pruned. */
 export const HISTORY_LIMIT = 500;

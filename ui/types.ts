@@ -6,16 +6,12 @@ import type { z } from "zod";
 import type { LoginResponse as LoginResponseSchema, Whoami as WhoamiSchema, TokenCreated as TokenCreatedSchema } from "../src/routes/auth/schemas.ts";
 import type { ProblemDetails as ProblemSchema } from "../src/schemas/common.ts";
 import type { Health as HealthSchema, SystemStatus as SystemStatusSchema } from "../src/routes/system.ts";
-import type { SessionList as SessionListSchema, SessionSummaryCounts as SummarySchema, SessionDetail as SessionDetailSchema, SessionRates as SessionRatesSchema } from "../src/routes/sessions.ts";
-import type { MetricsHistory as MetricsHistorySchema } from "../src/routes/metrics.ts";
-import type { AlarmsResponse as AlarmsSchema, Alarm as AlarmSchema } from "../src/routes/alarms.ts";
-import type { LogEntry as LogEntrySchema, LogTail as LogTailSchema } from "../src/routes/logs.ts";
-import type {
-  ConfigValues as ConfigValuesSchema,
-  ConfigHistoryEntry as ConfigHistoryEntrySchema,
-  ConfigValidationResult as ConfigValidationSchema,
-  ConfigChangeSet as ConfigChangeSetSchema,
-} from "../src/routes/config.ts";
+import type { SessionList as SessionListSchema, SessionSummaryCounts as SummarySchema, SessionDetail as SessionDetailSchema, SessionRates as SessionRatesSchema } from "../src/schemas/sessions.ts";
+import type { MetricsHistory as MetricsHistorySchema } from "../src/schemas/metrics.ts";
+import type { AlarmsResponse as AlarmsSchema, Alarm as AlarmSchema } from "../src/schemas/alarms.ts";
+import type { LogEntry as LogEntrySchema, LogTail as LogTailSchema } from "../src/schemas/logs.ts";
+import type { ConfigValues as ConfigValuesSchema, ConfigHistoryEntry as ConfigHistoryEntrySchema } from "../src/schemas/config.ts";
+import type { ConfigValidationResult as ConfigValidationSchema, ConfigChangeSet as ConfigChangeSetSchema } from "../src/routes/config.ts";
 import type { ConfigCommitResult as ConfigCommitSchema } from "../src/schemas/commit.ts";
 import type { FleetAppliance as FleetApplianceSchema } from "../src/routes/fleet.ts";
 import type { Role as RoleType } from "../src/auth/roles.ts";

@@ -9,7 +9,7 @@
  * `#/lists/vrfs/cust-a/tableId` (a child).
  */
 import { CONFIG_KEYS, REDACTED, isIntegerType, type FieldSpec, type ListKey, type Value } from "./registry.ts";
-import type { ConfigChange } from "../schemas/config-history.ts";
+import type { ConfigChange, ConfigValues } from "../schemas/config.ts";
 
 export interface ConfigItem {
   key: string;
@@ -28,11 +28,6 @@ export interface ConfigError {
   detail: string;
 }
 
-/** The wire form of a document (the spec's ConfigValues). */
-export interface ConfigValues {
-  fields: Record<string, string | null>;
-  lists: Record<string, { key: string; values: Record<string, string | null> }[]>;
-}
 
 const escape = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 

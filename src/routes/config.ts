@@ -10,7 +10,7 @@ import { StatusError } from "../http/problem.ts";
 import { route } from "../http/route.ts";
 import { AcmeStatus } from "../schemas/acme-status.ts";
 import { ConfigCommitResult, configCommitResult } from "../schemas/commit.ts";
-import { ConfigHistoryEntry } from "../schemas/config-history.ts";
+import { ConfigHistoryEntry, ConfigValues } from "../schemas/config.ts";
 import { DateTime, page, pageQuery } from "../schemas/common.ts";
 import { unwrap } from "../schemas/outcome.ts";
 import { actorName } from "../schemas/principal.ts";
@@ -21,17 +21,6 @@ const POINTERS =
   "with keyed-list items addressed by key: `#/fields/webUi.hostname`, `#/lists/vrfs/cust-a` (an item), `#/lists/vrfs/cust-a/tableId` (a child).";
 
 const TextValue = z.string().nullable();
-
-const ConfigListItem = z
-  .object({ key: z.string(), values: z.record(z.string(), TextValue).meta({ description: "child path to text; null = unset" }) })
-  .meta({ id: "ConfigListItem" });
-
-export const ConfigValues = z
-  .object({
-    fields: z.record(z.string(), TextValue).meta({ description: `schema path to text; secrets read \`${REDACTED}\`; list-mode fields newline-joined; null = unset` }),
-    lists: z.record(z.string(), z.array(ConfigListItem)).meta({ description: "list path to its items, in configuration order" }),
-  })
-  .meta({ id: "ConfigValues", description: "every active field, secrets redacted" });
 
 const Comment = z.string().max(1024).nullable().optional().meta({ description: "recorded in the configuration history" });
 

@@ -1,6 +1,6 @@
 /** Results of configuration commits, shared by every config-changing section (VRFs, source-VRF rules, and later GRE circuits, local subscribers and CGN). */
 import { z } from "zod";
-import type { ConfigOperation } from "./config-history.ts";
+import type { ConfigOperation } from "./config.ts";
 import { actorName, type Principal } from "./principal.ts";
 
 const committed = {

@@ -1,4 +1,4 @@
-/** The configuration history's wire shapes: one entry per committed version, and what started it. */
+/** The Configuration section's wire shapes: the active values, and the history (one entry per committed version, and what started it). */
 import { z } from "zod";
 import { REDACTED } from "../config/registry.ts";
 import { DateTime } from "./common.ts";
@@ -9,6 +9,18 @@ export const ConfigOperation = z
 export type ConfigOperation = z.output<typeof ConfigOperation>;
 
 const TextValue = z.string().nullable();
+
+const ConfigListItem = z
+  .object({ key: z.string(), values: z.record(z.string(), TextValue).meta({ description: "child path to text; null = unset" }) })
+  .meta({ id: "ConfigListItem" });
+
+export const ConfigValues = z
+  .object({
+    fields: z.record(z.string(), TextValue).meta({ description: `schema path to text; secrets read \`${REDACTED}\`; list-mode fields newline-joined; null = unset` }),
+    lists: z.record(z.string(), z.array(ConfigListItem)).meta({ description: "list path to its items, in configuration order" }),
+  })
+  .meta({ id: "ConfigValues", description: "every active field, secrets redacted" });
+export type ConfigValues = z.output<typeof ConfigValues>;
 
 export const ConfigChange = z.object({ pointer: z.string(), before: TextValue, after: TextValue });
 export type ConfigChange = z.output<typeof ConfigChange>;
