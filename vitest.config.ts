@@ -5,7 +5,7 @@ import { buildUi } from "./scripts/build-ui.ts";
 // The Worker bundles the web UI's build output (src/http/web-ui.ts): build it before workerd loads the Worker.
 buildUi({ quiet: true });
 
-// Two projects: the pure data-plane model runs in plain Node (fast, no
+// The pure data-plane model and the pure trust policy run in plain Node (fast, no
 // runtime), everything that touches the Worker runs inside workerd against
 // the real wrangler.toml.
 export default defineConfig({
@@ -19,6 +19,15 @@ export default defineConfig({
           // Some tests simulate a day of a gateway; on a loaded 2-core machine that can pass vitest's 5 s default.
           testTimeout: 30_000,
           // A test that asserts nothing passes silently; every test must make at least one assertion.
+          expect: { requireAssertions: true },
+        },
+      },
+      {
+        test: {
+          name: "trust",
+          // The trust policy (lockout, session and token rules, TOTP replay) is pure: tested in plain Node.
+          include: ["test/trust/**/*.test.ts"],
+          environment: "node",
           expect: { requireAssertions: true },
         },
       },

@@ -2,46 +2,36 @@
  * Everything that authenticates against `login.users`: the running copy of
  * the accounts (the configuration holds their definition) with each one's
  * login state (TOTP enrolment, last login, lockouts), API tokens, browser
- * sessions and pending TOTP enrolments, in the appliance's SQLite. Its methods run inside the Durable Object, so the
- * read-check-write steps of lockout and code replay are atomic.
+ * sessions and pending TOTP enrolments, in the appliance's SQLite. The
+ * rules (lockout, throttling, session and token expiry, code replay) are pure
+ * functions in src/trust/; this store reads the rows, asks them and writes
+ * back what they decide. Its methods run inside the Durable Object, so those
+ * read-check-write steps are atomic.
  */
 import { RpcTarget } from "cloudflare:workers";
-import { ROLES, type Role } from "../src/auth/roles.ts";
-import type { BrowserSessionRecord, LoginResponse, TokenRecord, UserRecord } from "../src/routes/auth/schemas.ts";
+import type { Role } from "../src/auth/roles.ts";
+import type { BrowserSessionRecord, LoginResponse, TokenRecord, UserRecord } from "../src/schemas/auth.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { Principal } from "../src/schemas/principal.ts";
 import { constantTimeEqual, hmacSha256, randomBytes, sha256Hex, toHex } from "../src/trust/encoding.ts";
 import { DEFAULT_ADMIN_PASSWORD } from "../src/auth/bootstrap.ts";
 import { ENROLMENT_TTL_SECONDS, readEnrolmentToken, signEnrolmentToken } from "../src/trust/enrolment.ts";
 import { DECOY_HASH, verifyPassword } from "../src/trust/password.ts";
-import { SESSION_ABSOLUTE_SECONDS, SESSION_IDLE_SECONDS, newSessionSecrets } from "../src/trust/session.ts";
-import { newToken, tokenHint } from "../src/trust/tokens.ts";
+import { checkSession, newSessionSecrets, sessionExpiresMs } from "../src/trust/session.ts";
+import { checkToken, mayRevoke, newToken, newTokenExpiry, tokenHint, tokensRevokedBy } from "../src/trust/tokens.ts";
 import { OIDC_PENDING_SECONDS } from "../src/trust/oidc.ts";
 import type { PasskeyStore } from "./passkeys.ts";
-import { newTotpSecret, totpUri, verifyTotp } from "../src/trust/totp.ts";
-import {
-  FAILURE_MEMORY_SECONDS,
-  FAILURE_ROWS_MAX,
-  LOGINS_PER_SOURCE,
-  LOGINS_TOTAL,
-  PAIR_LOCK_SECONDS,
-  PAIR_THRESHOLD,
-  SOURCE_BUCKETS_MAX,
-  accountLockSeconds,
-  refill,
-  secondsUntilToken,
-  type Bucket,
-} from "../src/trust/login-limits.ts";
+import type { IdentityEvent } from "./identity-event.ts";
+import { checkReplay, newTotpSecret, totpUri, verifyTotp } from "../src/trust/totp.ts";
+import { FAILURE_ROWS_MAX, SOURCE_BUCKETS_MAX, takeLoginToken, type Bucket } from "../src/trust/login-limits.ts";
+import { accountRemembered, checkLock, forgetBeforeMs, locksAfterFailure, pairRemembered, pairShown, type FailureRecord } from "../src/trust/lockout.ts";
 
 /** Hex digits of a session id's SHA-256 that name it in the API. */
 export const SESSION_HANDLE_LENGTH = 16;
-/** Token and session "last used" times are written at most this often, so reads stay reads. */
-const TOUCH_INTERVAL_MS = 60_000;
 
 const BAD_CREDENTIALS = "invalid username, password or code";
 
 export type LoginOutcome = Outcome<{ response: LoginResponse; sessionId?: string }>;
-export type IdentityEvent = { severity: "notice" | "warning" | "info"; msgId: string; fields: Record<string, string | number | boolean | null> };
 
 interface UserRow {
   username: string;
@@ -174,10 +164,10 @@ export class IdentityStore extends RpcTarget {
     const now = Date.now();
     if (via === "token") {
       const row = this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE sha256 = ?", sha256).toArray()[0];
-      if (!row || (row.expires_ms !== null && row.expires_ms <= now)) return null;
-      if (touch && (row.last_used_ms === null || now - row.last_used_ms > TOUCH_INTERVAL_MS)) {
-        this.#sql.exec("UPDATE tokens SET last_used_ms = ? WHERE id = ?", now, row.id);
-      }
+      if (!row) return null;
+      const decision = checkToken({ expiresMs: row.expires_ms, lastUsedMs: row.last_used_ms }, now);
+      if (!decision.ok) return null;
+      if (touch && decision.touch) this.#sql.exec("UPDATE tokens SET last_used_ms = ? WHERE id = ?", now, row.id);
       return { via, role: row.role, username: row.source === "api" ? row.created_by : null, tokenId: row.id, tokenName: row.name, csrfToken: null };
     }
     const row = this.#sql
@@ -187,11 +177,12 @@ export class IdentityStore extends RpcTarget {
       )
       .toArray()[0];
     if (!row?.role) return null;
-    if (now - row.last_seen_ms > SESSION_IDLE_SECONDS * 1000 || now - row.created_ms > SESSION_ABSOLUTE_SECONDS * 1000) {
+    const decision = checkSession({ createdMs: row.created_ms, lastSeenMs: row.last_seen_ms }, now);
+    if (!decision.ok) {
       this.#sql.exec("DELETE FROM sessions WHERE id_sha256 = ?", sha256);
       return null;
     }
-    if (touch && now - row.last_seen_ms > TOUCH_INTERVAL_MS / 2) this.#sql.exec("UPDATE sessions SET last_seen_ms = ? WHERE id_sha256 = ?", now, sha256);
+    if (touch && decision.touch) this.#sql.exec("UPDATE sessions SET last_seen_ms = ? WHERE id_sha256 = ?", now, sha256);
     return {
       via,
       role: row.role as Role,
@@ -240,7 +231,7 @@ export class IdentityStore extends RpcTarget {
       const verified = await verifyTotp(user.totp_secret, totpCode, null, now);
       // Re-read after the await: a concurrent login may have used this code meanwhile.
       const lastStep = this.#user(username)?.totp_last_step ?? null;
-      if (!verified.ok || (lastStep !== null && verified.timeStep <= lastStep)) return this.#failed(username, sourceIp, "totp");
+      if (!verified.ok || !checkReplay(verified.timeStep, lastStep).ok) return this.#failed(username, sourceIp, "totp");
       this.#sql.exec("UPDATE users SET totp_last_step = ? WHERE username = ?", verified.timeStep, username);
     } else if (user.must_enrol) {
       this.#uncountAttempt(username, sourceIp);
@@ -312,45 +303,40 @@ export class IdentityStore extends RpcTarget {
     return { ok: true, sessionId, response: { status: "success", username: user.username, role: user.role, csrfToken, ...(passwordChangeRequired ? { passwordChangeRequired } : {}) } };
   }
 
-  /** A 423 while the account, or the account and source pair, is locked; every lock has an end. */
+  /** A 423 while the account, or the account and source pair, is locked (src/trust/lockout.ts decides). */
   #checkLock(username: string, sourceIp: string, now: number): LoginOutcome | null {
     const pair = this.#sql
       .exec<{ failures: number; locked_until_ms: number | null }>("SELECT failures, locked_until_ms FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp)
       .toArray()[0];
-    if (pair && pair.locked_until_ms !== null && pair.locked_until_ms <= now) {
-      this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
-    } else if (pair && (pair.locked_until_ms !== null || pair.failures >= PAIR_THRESHOLD)) {
-      // Counted up to the threshold by attempts still running: the lock starts now and is stored with its end.
-      const until = pair.locked_until_ms ?? now + PAIR_LOCK_SECONDS * 1000;
-      if (pair.locked_until_ms === null) this.#sql.exec("UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?", until, username, sourceIp);
-      return refuse("locked", `too many failed logins for this account from ${sourceIp}; try again after ${iso(until)}`, { retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)) });
-    }
     const account = this.#sql.exec<{ locked_until_ms: number | null }>("SELECT locked_until_ms FROM account_failures WHERE username = ?", username).toArray()[0];
-    if (account?.locked_until_ms != null && account.locked_until_ms > now) {
-      return refuse("locked", `too many failed logins for this account from several addresses; try again after ${iso(account.locked_until_ms)}`, {
-        retryAfterSeconds: Math.max(1, Math.ceil((account.locked_until_ms - now) / 1000)),
-      });
-    }
-    return null;
+    const decision = checkLock(
+      pair ? { failures: pair.failures, lockedUntilMs: pair.locked_until_ms } : null,
+      account ? { lockedUntilMs: account.locked_until_ms } : null,
+      now,
+    );
+    if (decision.forgetPair) this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
+    if (decision.ok) return null;
+    // Counted up to the threshold by attempts still running: the lock starts now and is stored with its end.
+    if (decision.startsNow) this.#sql.exec("UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?", decision.untilMs, username, sourceIp);
+    const from = decision.scope === "pair" ? `from ${sourceIp}` : "from several addresses";
+    return refuse("locked", `too many failed logins for this account ${from}; try again after ${iso(decision.untilMs)}`, { retryAfterSeconds: decision.retryAfterSeconds });
   }
 
   /** Takes a token from the source's bucket and the appliance's; a 429 when either is empty. */
   #throttle(sourceIp: string, now: number): LoginOutcome | null {
-    const source = refill(this.#sourceBuckets.get(sourceIp), now, LOGINS_PER_SOURCE);
-    const total = refill(this.#totalBucket, now, LOGINS_TOTAL);
-    if (source.tokens < 1) {
-      this.#sourceBuckets.set(sourceIp, source);
-      const seconds = secondsUntilToken(source, LOGINS_PER_SOURCE);
-      return refuse("throttled", `too many login attempts from ${sourceIp}; retry in ${seconds} s`, { retryAfterSeconds: seconds });
-    }
-    if (total.tokens < 1) {
-      this.#totalBucket = total;
-      const seconds = secondsUntilToken(total, LOGINS_TOTAL);
+    const decision = takeLoginToken(this.#sourceBuckets.get(sourceIp), this.#totalBucket, now);
+    if (!decision.ok) {
+      const seconds = decision.retryAfterSeconds;
+      if (decision.scope === "source") {
+        this.#sourceBuckets.set(sourceIp, decision.bucket);
+        return refuse("throttled", `too many login attempts from ${sourceIp}; retry in ${seconds} s`, { retryAfterSeconds: seconds });
+      }
+      this.#totalBucket = decision.bucket;
       return refuse("throttled", `the appliance is receiving too many login attempts; retry in ${seconds} s`, { retryAfterSeconds: seconds });
     }
     this.#sourceBuckets.delete(sourceIp);
-    this.#sourceBuckets.set(sourceIp, { ...source, tokens: source.tokens - 1 });
-    this.#totalBucket = { ...total, tokens: total.tokens - 1 };
+    this.#sourceBuckets.set(sourceIp, decision.source);
+    this.#totalBucket = decision.total;
     // Oldest first: a forgotten bucket is a full one, the state of a source not heard from for a while.
     while (this.#sourceBuckets.size > SOURCE_BUCKETS_MAX) this.#sourceBuckets.delete(this.#sourceBuckets.keys().next().value!);
     return null;
@@ -358,9 +344,8 @@ export class IdentityStore extends RpcTarget {
 
   /** Counts an attempt for the pair and the account; forgets stale counts and keeps the tables bounded. */
   #countAttempt(username: string, sourceIp: string, now: number): void {
-    const stale = now - FAILURE_MEMORY_SECONDS * 1000;
-    this.#sql.exec("DELETE FROM login_failures WHERE (locked_until_ms IS NULL AND last_failure_ms < ?) OR locked_until_ms <= ?", stale, now);
-    this.#sql.exec("DELETE FROM account_failures WHERE (locked_until_ms IS NULL OR locked_until_ms <= ?) AND last_failure_ms < ?", now, stale);
+    this.#forget("login_failures", pairRemembered, now);
+    this.#forget("account_failures", accountRemembered, now);
     this.#sql.exec(
       "INSERT INTO login_failures (username, source_ip, failures, last_failure_ms) VALUES (?, ?, 1, ?) ON CONFLICT (username, source_ip) DO UPDATE SET failures = failures + 1, last_failure_ms = excluded.last_failure_ms",
       username,
@@ -378,6 +363,24 @@ export class IdentityStore extends RpcTarget {
     }
   }
 
+  /**
+   * Deletes the counts the lockout rules no longer remember. The query only
+   * narrows the rows to those past the memory or a lock's end (every row
+   * either rule forgets is among them); the rule itself decides.
+   */
+  #forget(table: "login_failures" | "account_failures", remembered: (record: FailureRecord, nowMs: number) => boolean, now: number): void {
+    const candidates = this.#sql
+      .exec<{ id: number; locked_until_ms: number | null; last_failure_ms: number }>(
+        `SELECT rowid AS id, locked_until_ms, last_failure_ms FROM ${table} WHERE last_failure_ms < ? OR locked_until_ms <= ?`,
+        forgetBeforeMs(now),
+        now,
+      )
+      .toArray();
+    for (const row of candidates) {
+      if (!remembered({ lockedUntilMs: row.locked_until_ms, lastFailureMs: row.last_failure_ms }, now)) this.#sql.exec(`DELETE FROM ${table} WHERE rowid = ?`, row.id);
+    }
+  }
+
   #uncountAttempt(username: string, sourceIp: string): void {
     this.#sql.exec("UPDATE login_failures SET failures = MAX(0, failures - 1) WHERE username = ? AND source_ip = ?", username, sourceIp);
     this.#sql.exec("UPDATE account_failures SET failures = MAX(0, failures - 1) WHERE username = ?", username);
@@ -390,14 +393,10 @@ export class IdentityStore extends RpcTarget {
     // Unknown usernames are logged by a keyed digest: a password typed into the username field stays out of the log.
     const name = await this.#logName(username);
     this.#emit({ severity: "warning", msgId: "auth.login.failed", fields: { username: name, sourceIp, factor, failures } });
-    if (failures >= PAIR_THRESHOLD) {
-      this.#sql.exec("UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?", now + PAIR_LOCK_SECONDS * 1000, username, sourceIp);
-      this.#emit({ severity: "warning", msgId: "auth.lockout", fields: { username: name, sourceIp, seconds: PAIR_LOCK_SECONDS } });
-    }
-    const accountSeconds = accountLockSeconds(accountFailures);
-    if (accountSeconds > 0) {
-      this.#sql.exec("UPDATE account_failures SET locked_until_ms = ? WHERE username = ?", now + accountSeconds * 1000, username);
-      this.#emit({ severity: "warning", msgId: "auth.lockout", fields: { username: name, sourceIp: "*", seconds: accountSeconds } });
+    for (const lock of locksAfterFailure(failures, accountFailures, now)) {
+      if (lock.scope === "pair") this.#sql.exec("UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?", lock.untilMs, username, sourceIp);
+      else this.#sql.exec("UPDATE account_failures SET locked_until_ms = ? WHERE username = ?", lock.untilMs, username);
+      this.#emit({ severity: "warning", msgId: "auth.lockout", fields: { username: name, sourceIp: lock.scope === "pair" ? sourceIp : "*", seconds: lock.seconds } });
     }
     return refuse("bad-credentials", detail);
   }
@@ -417,12 +416,17 @@ export class IdentityStore extends RpcTarget {
    */
   listSessions(currentSha256: string | null): BrowserSessionRecord[] {
     const now = Date.now();
-    this.#sql.exec("DELETE FROM sessions WHERE last_seen_ms < ? OR created_ms < ?", now - SESSION_IDLE_SECONDS * 1000, now - SESSION_ABSOLUTE_SECONDS * 1000);
-    return this.#sql
+    const rows = this.#sql
       .exec<{ id_sha256: string; username: string; role: Role | null; created_ms: number; last_seen_ms: number; source_ip: string }>(
         `SELECT s.id_sha256, s.username, ${SESSION_ROLE} AS role, s.created_ms, s.last_seen_ms, s.source_ip FROM ${SESSIONS_WITH_ACCOUNTS} ORDER BY s.created_ms DESC, s.id_sha256`,
       )
-      .toArray()
+      .toArray();
+    const open = rows.filter((row) => {
+      if (checkSession({ createdMs: row.created_ms, lastSeenMs: row.last_seen_ms }, now).ok) return true;
+      this.#sql.exec("DELETE FROM sessions WHERE id_sha256 = ?", row.id_sha256);
+      return false;
+    });
+    return open
       .filter((row): row is typeof row & { role: Role } => row.role !== null)
       .map((row) => ({
         id: row.id_sha256.slice(0, SESSION_HANDLE_LENGTH),
@@ -431,7 +435,7 @@ export class IdentityStore extends RpcTarget {
         sourceIp: row.source_ip,
         createdUtc: iso(row.created_ms),
         lastSeenUtc: iso(row.last_seen_ms),
-        expiresUtc: iso(Math.min(row.last_seen_ms + SESSION_IDLE_SECONDS * 1000, row.created_ms + SESSION_ABSOLUTE_SECONDS * 1000)),
+        expiresUtc: iso(sessionExpiresMs({ createdMs: row.created_ms, lastSeenMs: row.last_seen_ms })),
         current: row.id_sha256 === currentSha256,
       }));
   }
@@ -516,8 +520,9 @@ export class IdentityStore extends RpcTarget {
   /** Creates a token; the plaintext is returned here once and only its SHA-256 is kept. */
   async createToken(name: string, role: Role, expiresUtc: string | null, createdBy: string): Promise<Outcome<{ token: TokenRecord & { token: string } }>> {
     const now = Date.now();
-    const expires = expiresUtc === null ? null : Date.parse(expiresUtc);
-    if (expires !== null && expires <= now) return refuse("invalid", "expiresUtc must be in the future", { pointer: "#/expiresUtc" });
+    const expiry = newTokenExpiry(expiresUtc, now);
+    if (!expiry.ok) return refuse("invalid", "expiresUtc must be in the future", { pointer: "#/expiresUtc" });
+    const expires = expiry.expiresMs;
     if (this.#count("SELECT COUNT(*) AS n FROM tokens WHERE name = ?", name) > 0) return refuse("conflict", `a token named '${name}' already exists`);
     const plaintext = newToken();
     const id = toHex(randomBytes(8));
@@ -551,7 +556,7 @@ export class IdentityStore extends RpcTarget {
   revokeToken(id: string, by: string): Outcome<object> {
     const row = this.#tokenRow(id);
     if (!row) return refuse("not-found", `no token with id '${id}'`);
-    if (row.source === "config") return refuse("conflict", `token '${row.name}' is provisioned by the fleet configuration; change the configuration instead`);
+    if (!mayRevoke(row).ok) return refuse("conflict", `token '${row.name}' is provisioned by the fleet configuration; change the configuration instead`);
     this.#sql.exec("DELETE FROM tokens WHERE id = ?", id);
     this.#emit({ severity: "notice", msgId: "auth.token.revoked", fields: { tokenId: id, name: row.name, by } });
     return { ok: true };
@@ -563,12 +568,9 @@ export class IdentityStore extends RpcTarget {
    * account's new one (its demotion). Answers how many were revoked.
    */
   revokeTokensOf(username: string, aboveRole: Role | null, by: string): number {
-    const rank = (role: Role) => ROLES.indexOf(role);
-    const rows = this.#sql
-      // Tokens record their creator as the acting principal's name (`user:<account>`).
-      .exec<TokenRow>("SELECT * FROM tokens WHERE source = 'api' AND created_by IN (?, ?)", username, `user:${username}`)
-      .toArray()
-      .filter((row) => aboveRole === null || rank(row.role) > rank(aboveRole));
+    // Tokens record their creator as the acting principal's name (`user:<account>`).
+    const created = this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE source = 'api' AND created_by IN (?, ?)", username, `user:${username}`).toArray();
+    const rows = tokensRevokedBy(created, aboveRole);
     for (const row of rows) {
       this.#sql.exec("DELETE FROM tokens WHERE id = ?", row.id);
       this.#emit({ severity: "notice", msgId: "auth.token.revoked", fields: { tokenId: row.id, name: row.name, by } });
@@ -680,7 +682,7 @@ export class IdentityStore extends RpcTarget {
       if (user.totp_secret === null) return this.#failed(username, sourceIp, "totp", "this account has no TOTP authenticator; confirm with the current password");
       const verified = await verifyTotp(user.totp_secret, proof.totpCode, null, now);
       const lastStep = this.#user(username)?.totp_last_step ?? null;
-      if (!verified.ok || (lastStep !== null && verified.timeStep <= lastStep)) return this.#failed(username, sourceIp, "totp", "the code is wrong or was used already");
+      if (!verified.ok || !checkReplay(verified.timeStep, lastStep).ok) return this.#failed(username, sourceIp, "totp", "the code is wrong or was used already");
       this.#sql.exec("UPDATE users SET totp_last_step = ? WHERE username = ?", verified.timeStep, username);
     } else if (proof.currentPassword === undefined || !(await verifyPassword(proof.currentPassword, user.password_hash))) {
       return this.#failed(username, sourceIp, "password", "the current password is wrong");
@@ -721,7 +723,7 @@ export class IdentityStore extends RpcTarget {
     const lockouts = this.#sql
       .exec<{ source_ip: string; failures: number; locked_until_ms: number | null }>("SELECT * FROM login_failures WHERE username = ? ORDER BY source_ip", row.username)
       .toArray()
-      .filter((l) => l.locked_until_ms === null || l.locked_until_ms > now)
+      .filter((l) => pairShown({ lockedUntilMs: l.locked_until_ms }, now))
       .map((l) => ({ sourceIp: l.source_ip, failures: l.failures, lockedUntilUtc: isoOrNull(l.locked_until_ms) }));
     // The account-wide lock across every source, while it holds, shown as source `*`.
     const account = this.#sql

@@ -6,7 +6,7 @@
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
-import type { PasskeyRecord } from "../src/routes/auth/schemas.ts";
+import type { PasskeyRecord } from "../src/schemas/auth.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import { fromHex, toHex } from "../src/trust/encoding.ts";
 import {
@@ -18,7 +18,7 @@ import {
   type PasskeyContext,
   type StoredPasskey,
 } from "../src/trust/passkeys.ts";
-import type { IdentityEvent } from "./identity.ts";
+import type { IdentityEvent } from "./identity-event.ts";
 
 interface Row {
   id: string;

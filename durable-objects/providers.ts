@@ -3,7 +3,7 @@
  * write-only) and the passkey policy, in the appliance's SQLite.
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy } from "../src/routes/auth/schemas.ts";
+import type { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy } from "../src/schemas/auth.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { SignInProvider } from "../src/trust/oidc.ts";
 import { REDACTED } from "../src/config/registry.ts";

@@ -3,7 +3,7 @@
  * imports: no server code reaches the browser bundle).
  */
 import type { z } from "zod";
-import type { LoginResponse as LoginResponseSchema, Whoami as WhoamiSchema, TokenCreated as TokenCreatedSchema } from "../src/routes/auth/schemas.ts";
+import type { LoginResponse as LoginResponseSchema, Whoami as WhoamiSchema, TokenCreated as TokenCreatedSchema } from "../src/schemas/auth.ts";
 import type { ProblemDetails as ProblemSchema } from "../src/schemas/common.ts";
 import type { Health as HealthSchema, SystemStatus as SystemStatusSchema } from "../src/routes/system.ts";
 import type { SessionList as SessionListSchema, SessionSummaryCounts as SummarySchema, SessionDetail as SessionDetailSchema, SessionRates as SessionRatesSchema } from "../src/schemas/sessions.ts";
@@ -39,7 +39,7 @@ export type ConfigChangeSet = z.input<typeof ConfigChangeSetSchema>;
 export type ConfigCommitResult = z.output<typeof ConfigCommitSchema>;
 export type FleetAppliance = z.output<typeof FleetApplianceSchema>;
 import type { UpgradeStatus as UpgradeStatusSchema } from "../src/routes/upgrade.ts";
-import type { TokenPage as TokenPageSchema, PasskeyRecord as PasskeyRecordSchema } from "../src/routes/auth/schemas.ts";
+import type { TokenPage as TokenPageSchema, PasskeyRecord as PasskeyRecordSchema } from "../src/schemas/auth.ts";
 export type UpgradeStatus = z.output<typeof UpgradeStatusSchema>;
 export type TokenPage = z.output<typeof TokenPageSchema>;
 export type PasskeyRecord = z.output<typeof PasskeyRecordSchema>;

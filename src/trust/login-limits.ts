@@ -67,5 +67,26 @@ export function refill(bucket: Bucket | undefined, nowMs: number, policy: Bucket
 
 /** Whole seconds until the refilled bucket holds a token again (at least 1). */
 export function secondsUntilToken(bucket: Bucket, policy: BucketPolicy): number {
-  return Math.max(1, Math.ceil((1 - bucket.tokens) / policy.refillPerSecond));
+  // Fractional refills carry rounding error (2 s at 1/6 a second leaves 4.000000000000001 s, not 4): a
+  // microsecond's slack keeps ceil() from announcing a whole second more than the wait. Clocks here are in ms.
+  return Math.max(1, Math.ceil((1 - bucket.tokens) / policy.refillPerSecond - 1e-6));
+}
+
+/**
+ * The login buckets' verdict: one token taken from the source's bucket and
+ * one from the appliance's (both to store), or a refusal with the seconds
+ * until the empty one refills and that bucket, refilled, to store (a refused
+ * attempt takes nothing from either).
+ */
+export type ThrottleDecision =
+  | { ok: true; source: Bucket; total: Bucket }
+  | { ok: false; reason: "throttled"; scope: "source" | "appliance"; retryAfterSeconds: number; bucket: Bucket };
+
+/** Checks the source's bucket first, so one noisy source is told it is the one, then the appliance's. */
+export function takeLoginToken(source: Bucket | undefined, total: Bucket | undefined, nowMs: number): ThrottleDecision {
+  const s = refill(source, nowMs, LOGINS_PER_SOURCE);
+  if (s.tokens < 1) return { ok: false, reason: "throttled", scope: "source", retryAfterSeconds: secondsUntilToken(s, LOGINS_PER_SOURCE), bucket: s };
+  const t = refill(total, nowMs, LOGINS_TOTAL);
+  if (t.tokens < 1) return { ok: false, reason: "throttled", scope: "appliance", retryAfterSeconds: secondsUntilToken(t, LOGINS_TOTAL), bucket: t };
+  return { ok: true, source: { ...s, tokens: s.tokens - 1 }, total: { ...t, tokens: t.tokens - 1 } };
 }

@@ -12,6 +12,27 @@ export const SESSION_IDLE_SECONDS = 30 * 60;
 /** A session ends this long after login, however active. */
 export const SESSION_ABSOLUTE_SECONDS = 12 * 60 * 60;
 
+/** A session's "last seen" time is rewritten at most this often, so a burst of requests stays a burst of reads. */
+export const SESSION_TOUCH_SECONDS = 30;
+
+/** When a session ends unless used again: the earlier of its idle end and its absolute end. */
+export function sessionExpiresMs(session: { createdMs: number; lastSeenMs: number }): number {
+  return Math.min(session.lastSeenMs + SESSION_IDLE_SECONDS * 1000, session.createdMs + SESSION_ABSOLUTE_SECONDS * 1000);
+}
+
+/**
+ * Whether a stored session still authenticates at `nowMs` (up to and
+ * including its last millisecond), and whether to record this use.
+ */
+export type SessionDecision = { ok: true; touch: boolean } | { ok: false; reason: "idle" | "expired" };
+
+/** The session rules: ended after 30 minutes without a request, or 12 hours after login however active. */
+export function checkSession(session: { createdMs: number; lastSeenMs: number }, nowMs: number): SessionDecision {
+  if (nowMs - session.createdMs > SESSION_ABSOLUTE_SECONDS * 1000) return { ok: false, reason: "expired" };
+  if (nowMs - session.lastSeenMs > SESSION_IDLE_SECONDS * 1000) return { ok: false, reason: "idle" };
+  return { ok: true, touch: nowMs - session.lastSeenMs > SESSION_TOUCH_SECONDS * 1000 };
+}
+
 /** A new session id (the cookie value) and its CSRF token. */
 export function newSessionSecrets(): { sessionId: string; csrfToken: string } {
   return { sessionId: toBase64Url(randomBytes(32)), csrfToken: toBase64Url(randomBytes(32)) };

@@ -5,6 +5,7 @@
  * offline without asking the appliance. Only the SHA-256 of the plaintext is
  * ever stored.
  */
+import { ROLES, type Role } from "../auth/role-order.ts";
 import { hmacSha256, randomBytes, utf8 } from "./encoding.ts";
 
 export const TOKEN_PREFIX = "bngtok_";
@@ -73,4 +74,49 @@ export function isWellFormedToken(token: string): boolean {
 /** The displayable, non-secret start of a token (prefix plus 5 characters), shown in token lists. */
 export function tokenHint(token: string): string {
   return token.slice(0, TOKEN_PREFIX.length + 5);
+}
+
+/** A token's "last used" time is rewritten at most this often, so a script's requests stay reads. */
+export const TOKEN_TOUCH_SECONDS = 60;
+
+/**
+ * Whether a stored token still authenticates at `nowMs` (an expiring one
+ * until the millisecond before its end), and whether to record this use. A
+ * revoked token has no row left, so it never gets here.
+ */
+export type TokenDecision = { ok: true; touch: boolean } | { ok: false; reason: "expired" };
+
+/** The token rules at use: refused from its expiry on; "last used" refreshed once a minute. */
+export function checkToken(token: { expiresMs: number | null; lastUsedMs: number | null }, nowMs: number): TokenDecision {
+  if (token.expiresMs !== null && token.expiresMs <= nowMs) return { ok: false, reason: "expired" };
+  return { ok: true, touch: token.lastUsedMs === null || nowMs - token.lastUsedMs > TOKEN_TOUCH_SECONDS * 1000 };
+}
+
+/** A new token's expiry, which must lie in the future (null: never expires). */
+export type ExpiryDecision = { ok: true; expiresMs: number | null } | { ok: false; reason: "expiry-not-in-future" };
+
+/** Checks the expiry a creator asked for (an RFC 3339 time the schema already accepted). */
+export function newTokenExpiry(expiresUtc: string | null, nowMs: number): ExpiryDecision {
+  if (expiresUtc === null) return { ok: true, expiresMs: null };
+  const expiresMs = Date.parse(expiresUtc);
+  return expiresMs > nowMs ? { ok: true, expiresMs } : { ok: false, reason: "expiry-not-in-future" };
+}
+
+/**
+ * Whether the API may revoke a token: not one the fleet configuration
+ * provisions (`bootstrap`, `fleet:<peer>`), which the configuration would
+ * only put back; those change with the configuration.
+ */
+export type RevocationDecision = { ok: true } | { ok: false; reason: "provisioned" };
+
+/** The revocation rule for one token. */
+export const mayRevoke = (token: { source: "api" | "config" }): RevocationDecision => (token.source === "config" ? { ok: false, reason: "provisioned" } : { ok: true });
+
+/**
+ * The tokens an account's change revokes, of those it created: all of them
+ * when the account goes (`newRole` null), else those whose role outranks its
+ * new one, so a demoted account keeps no credential above its rank.
+ */
+export function tokensRevokedBy<T extends { role: Role }>(created: T[], newRole: Role | null): T[] {
+  return newRole === null ? created : created.filter((token) => ROLES.indexOf(token.role) > ROLES.indexOf(newRole));
 }

@@ -35,3 +35,14 @@ export async function verifyTotp(
   });
   return result.valid && "timeStep" in result ? { ok: true, timeStep: result.timeStep } : { ok: false };
 }
+
+/**
+ * Code replay (RFC 6238 §5.2: a verifier must not accept the second attempt
+ * of the same OTP): a matched time step is accepted only after the last one
+ * this account used, so a code, or an older one, works once.
+ */
+export type ReplayDecision = { ok: true } | { ok: false; reason: "replayed" };
+
+/** The replay rule: `matchedStep` must exceed `lastUsedStep` (null: none used yet). */
+export const checkReplay = (matchedStep: number, lastUsedStep: number | null): ReplayDecision =>
+  lastUsedStep !== null && matchedStep <= lastUsedStep ? { ok: false, reason: "replayed" } : { ok: true };

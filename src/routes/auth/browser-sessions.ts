@@ -6,7 +6,7 @@ import { unwrap } from "../../schemas/outcome.ts";
 import { actorName } from "../../schemas/principal.ts";
 import { sha256Hex } from "../../trust/encoding.ts";
 import { readSessionCookie } from "../../trust/session.ts";
-import { BrowserSessionRecord } from "./schemas.ts";
+import { BrowserSessionRecord } from "../../schemas/auth.ts";
 
 const base = "/api/v1/auth/sessions";
 

@@ -16,7 +16,7 @@ import { readCookie, sessionCookie } from "../../trust/session.ts";
 import { sha256Hex } from "../../trust/encoding.ts";
 import { OIDC_COOKIE, authorizationUrl, clearedOidcCookie, discover, identityOf, newSignIn, oidcCookie, redeem, type SignInProvider } from "../../trust/oidc.ts";
 import { pageOrigins } from "../../config/web-ui.ts";
-import { ProviderName } from "./schemas.ts";
+import { ProviderName } from "../../schemas/auth.ts";
 
 const base = "/api/v1/auth/oidc/{name}";
 /** Where a signed-in browser lands by default: the bundled reference, the twin's web UI. */

@@ -13,7 +13,7 @@ import { StatusResult } from "../../schemas/common.ts";
 import { unwrap } from "../../schemas/outcome.ts";
 import { actorName } from "../../schemas/principal.ts";
 import { isExternalIdentity } from "../../auth/accounts.ts";
-import { PasskeyRecord, Reauthentication } from "./schemas.ts";
+import { PasskeyRecord, Reauthentication } from "../../schemas/auth.ts";
 
 const base = "/api/v1/auth/passkeys";
 const PasskeyName = z.string().trim().min(1).max(64);

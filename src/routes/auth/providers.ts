@@ -3,7 +3,7 @@ import { z } from "zod";
 import { route } from "../../http/route.ts";
 import { StatusResult } from "../../schemas/common.ts";
 import { unwrap } from "../../schemas/outcome.ts";
-import { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy, ProviderName } from "./schemas.ts";
+import { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy, ProviderName } from "../../schemas/auth.ts";
 
 const oidc = "/api/v1/auth/providers/oidc";
 

@@ -8,8 +8,8 @@ import { isExternalIdentity } from "../../auth/accounts.ts";
 import { unwrap, type Outcome } from "../../schemas/outcome.ts";
 import { sha256Hex } from "../../trust/encoding.ts";
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from "../../trust/session.ts";
-import type { LoginResponse as LoginResponseType } from "./schemas.ts";
-import { EnrolRequest, LoginRequest, LoginResponse, PasswordChange, Whoami } from "./schemas.ts";
+import type { LoginResponse as LoginResponseType } from "../../schemas/auth.ts";
+import { EnrolRequest, LoginRequest, LoginResponse, PasswordChange, Whoami } from "../../schemas/auth.ts";
 
 /** Sets the session cookie when a login or enrolment succeeded, and answers the spec's LoginResponse. */
 function answerLogin(ctx: RouteContext<unknown, unknown, unknown>, outcome: Outcome<{ response: LoginResponseType; sessionId?: string }>): LoginResponseType {

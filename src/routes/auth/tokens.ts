@@ -4,7 +4,7 @@ import { route } from "../../http/route.ts";
 import { StatusResult, pageQuery, slicePage } from "../../schemas/common.ts";
 import { unwrap } from "../../schemas/outcome.ts";
 import { actorName } from "../../schemas/principal.ts";
-import { TokenCreate, TokenCreated, TokenPage, TokenRecord } from "./schemas.ts";
+import { TokenCreate, TokenCreated, TokenPage, TokenRecord } from "../../schemas/auth.ts";
 
 const TokenId = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, "a token id (16 hex digits)") });
 

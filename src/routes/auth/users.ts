@@ -10,7 +10,7 @@ import { StatusResult, pageQuery, slicePage } from "../../schemas/common.ts";
 import { commitMeta } from "../../schemas/commit.ts";
 import { unwrap } from "../../schemas/outcome.ts";
 import { actorName } from "../../schemas/principal.ts";
-import { PasswordSet, UserCreate, UserDeleteQuery, UserPage, UserRecord, UserUpdate, UsernameParams } from "./schemas.ts";
+import { PasswordSet, UserCreate, UserDeleteQuery, UserPage, UserRecord, UserUpdate, UsernameParams } from "../../schemas/auth.ts";
 
 const base = "/api/v1/auth/users";
 const LIST = "login.users";

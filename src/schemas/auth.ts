@@ -1,9 +1,9 @@
 /** Schemas of the Authentication section: the single source of its validation, types and OpenAPI components. */
 import { z } from "zod";
-import { ROLES, RoleSchema } from "../../auth/roles.ts";
-import { DateTime, page } from "../../schemas/common.ts";
-import { NewPassword, Username } from "../../auth/accounts.ts";
-import { isAllowedIssuer } from "../../trust/oidc.ts";
+import { ROLES, RoleSchema } from "../auth/roles.ts";
+import { DateTime, page } from "./common.ts";
+import { NewPassword, Username } from "../auth/accounts.ts";
+import { isAllowedIssuer } from "../trust/oidc.ts";
 
 const Role = z.enum(ROLES);
 

@@ -1,0 +1,107 @@
+/**
+ * `npm run bench:ui`: how long the web UI's sessions page takes to show a
+ * page of 128,000 sessions after the API has answered (issue #8's bar:
+ * 200 ms). One `large` appliance, Debian's Chromium (playwright-core), a
+ * read-only account signed in through the API as a browser would.
+ *
+ * Each sample pages the table ("Older"), then reads, in the page, the
+ * Resource Timing `responseEnd` of that page's `GET /api/v1/sessions` and the
+ * first animation frame after the range line showed the new page: the gap is
+ * parsing, rendering and layout, the UI's own share. Figures, not pass/fail.
+ */
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { generate } from "otplib";
+import { launchChromium } from "../test/e2e/chromium.ts";
+import { freePortBase, launchFleet } from "../test/e2e/launcher.ts";
+
+const TOKEN = "bngtok_" + "Bench".repeat(6) + "3QqMB3"; // well-formed: the checksum is CRC-32 in base62
+const SAMPLES = 30;
+/** The sessions page's page size (ui/pages/sessions.tsx). */
+const PAGE_SIZE = 100;
+const BAR_MS = 200;
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+/** Runs in the page before its scripts: notes when the range line changes, at the next frame (when it can be painted). */
+const RENDER_PROBE = `
+  window.__shown = [];
+  new MutationObserver(() => {
+    const range = document.querySelector('[data-testid="sessions-range"]');
+    const text = range ? range.textContent : null;
+    if (text && text !== window.__lastRange) {
+      window.__lastRange = text;
+      requestAnimationFrame(() => window.__shown.push({ text, at: performance.now() }));
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+`;
+
+async function main() {
+  const port = await freePortBase(1);
+  const base = `http://127.0.0.1:${port}`;
+  const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-bench-ui-"));
+  const fleetFile = path.join(dir, "fleet.json");
+  await writeFile(fleetFile, JSON.stringify({ portBase: port, appliances: [{ name: "bench-1", seed: 7, profile: "large", webUi: { listener: { address: "127.0.0.1", port } } }] }));
+  const fleet = await launchFleet({ BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1" }, [port], path.join(dir, "data"));
+  const browser = await launchChromium();
+  try {
+    const api = (method: string, apiPath: string, body?: unknown) =>
+      fetch(`${base}${apiPath}`, { method, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) }).then(async (r) => {
+        if (!r.ok) throw new Error(`${method} ${apiPath}: ${r.status} ${await r.text()}`);
+        return r.json() as Promise<Record<string, unknown>>;
+      });
+    let sessions = 0;
+    for (let simulated = 0; sessions < 128_000 && simulated < 900; simulated += 60) {
+      sessions = ((await api("POST", "/twin/v1/scenario", { action: "advance-clock", seconds: 60 })) as { state: { sessions: number } }).state.sessions;
+    }
+    await api("POST", "/api/v1/auth/users", { username: "bench-viewer", role: "read-only", password: "bench-viewer-password" });
+
+    // bypassCSP only for the probe script; the measured UI is the shipped one.
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.addInitScript(RENDER_PROBE);
+    await page.goto(`${base}/`);
+    // Sign in as the UI does, with the enrolment code computed here (otplib: RFC 6238, the codes an authenticator shows).
+    const first = await page.evaluate(async () => (await fetch("/api/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "bench-viewer", password: "bench-viewer-password" }) })).json());
+    const { enrolmentToken, secret } = first as { enrolmentToken: string; secret: string };
+    const totpCode = await generate({ secret });
+    const enrolled = await page.evaluate(
+      async ([enrolmentToken, totpCode]) => (await fetch("/api/v1/auth/enrol", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ enrolmentToken, totpCode }) })).status,
+      [enrolmentToken, totpCode] as const,
+    );
+    if (enrolled !== 200) throw new Error(`enrolment answered ${enrolled}`);
+
+    await page.goto(`${base}/sessions`);
+    await page.getByTestId("sessions-table").locator("tbody tr").first().waitFor({ timeout: 30_000 });
+    const gaps: number[] = [];
+    for (let i = 1; i <= SAMPLES; i++) {
+      const offset = i * PAGE_SIZE;
+      await page.getByRole("button", { name: "Older" }).click();
+      const sample = await page.evaluate(async (offset) => {
+        const w = globalThis as unknown as { __shown: { text: string; at: number }[] };
+        const wanted = `${(offset + 1).toLocaleString("en")}–`;
+        for (let tries = 0; tries < 600; tries++) {
+          const shown = w.__shown.find((s) => s.text.startsWith(wanted));
+          const list = new RegExp(`/api/v1/sessions\\?(.*&)?offset=${offset}(&|$)`);
+          const fetched = performance.getEntriesByType("resource").filter((e) => list.test(e.name)) as PerformanceResourceTiming[];
+          if (shown && fetched.length > 0) return { shownAt: shown.at, answeredAt: fetched[fetched.length - 1]!.responseEnd };
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return null;
+      }, offset);
+      if (!sample) throw new Error(`page at offset ${offset} never showed`);
+      gaps.push(sample.shownAt - sample.answeredAt);
+    }
+    gaps.sort((a, b) => a - b);
+    const total = ((await api("GET", "/api/v1/sessions/summary")) as { total: number }).total;
+    console.log(`Web UI sessions page at ${total.toLocaleString("en-GB")} sessions (Chromium, ${SAMPLES} pages of ${PAGE_SIZE} via "Older")`);
+    console.log(`  API answer → page shown   p50 ${quantile(gaps, 0.5).toFixed(1)} ms, p95 ${quantile(gaps, 0.95).toFixed(1)} ms, max ${gaps[gaps.length - 1]!.toFixed(1)} ms (bar ${BAR_MS} ms)`);
+    await context.close();
+  } finally {
+    await browser.close();
+    await fleet.stop();
+  }
+}
+
+await main();
