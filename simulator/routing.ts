@@ -587,10 +587,11 @@ export function bgpSummary(w: RoutingWorld): BgpSummary {
       rows.push({
         peer: n.address,
         vrf: "default",
-        description: n.description,
+        // Summary rows are not nullable in the spec: an empty description, and 0 s of uptime while not Established.
+        description: n.description ?? "",
         remoteAs: n.remoteAs,
         state: session.state,
-        uptimeSeconds: session.establishedMs === null ? null : Math.floor((w.nowMs - session.establishedMs) / 1000),
+        uptimeSeconds: session.establishedMs === null ? 0 : Math.floor((w.nowMs - session.establishedMs) / 1000),
         prefixesReceived: s.received(n, af).length,
         prefixesSent: s.advertisedTo(n, af).length,
         afiSafi: af,
@@ -604,7 +605,7 @@ export function bgpSummary(w: RoutingWorld): BgpSummary {
       description: c.description === "" ? `GRE circuit ${c.id}` : c.description,
       remoteAs: c.remoteAs,
       state: c.state,
-      uptimeSeconds: c.state === "Established" ? Math.floor((w.nowMs - c.lastChangeMs) / 1000) : null,
+      uptimeSeconds: c.state === "Established" ? Math.floor((w.nowMs - c.lastChangeMs) / 1000) : 0,
       prefixesReceived: s.receivedFromCircuit(c).length,
       prefixesSent: s.advertisedToCircuit(c).length,
       afiSafi: addressOf(c.address)[0] === 4 ? "ipv4Unicast" : "ipv6Unicast",

@@ -88,7 +88,8 @@ export function summaryRow(m: Model, slot: number): SessionSummary {
     encap,
     username: s.usernames[slot] ?? "",
     ipv4: formatIpv4(s.v4Addr[slot] ?? 0),
-    ipv6: ipv6Text(m, slot),
+    // The spec's SessionSummary.ipv6 is not nullable: none reads as an empty string.
+    ipv6: ipv6Text(m, slot) ?? "",
     vrf: m.vrfNames[s.vrf[slot] ?? 0] ?? "default",
     mac: macOf(m, slot),
     svlan: s.svlan[slot] ?? 0,

@@ -25,7 +25,7 @@ export const L2tpTunnelSession = z
     username: z.string(),
     encap: z.enum(["pppoe-lac", "l2tp"]),
     ipv4: z.string(),
-    ipv6: z.string().nullable(),
+    ipv6: z.string().meta({ description: "as the session list shows it; empty when the session has no IPv6" }),
     localSessionId: Tunnel16.meta({ description: "this end's L2TP session id, unique within the tunnel" }),
     peerSessionId: Tunnel16,
     uptimeSeconds: z.number(),

@@ -41,10 +41,10 @@ export const BgpSummaryRow = z
   .object({
     peer: z.string(),
     vrf: z.string().meta({ description: "`default` for the global table's neighbors; a GRE customer's VRF for its circuit's session" }),
-    description: z.string().nullable(),
+    description: z.string().meta({ description: "the neighbor's configured description; empty when it has none" }),
     remoteAs: z.int(),
     state: z.string().meta({ description: BGP_STATE }),
-    uptimeSeconds: seconds.meta({ description: "seconds since Established; null while not" }),
+    uptimeSeconds: z.number().min(0).meta({ description: "seconds since Established; 0 while not" }),
     prefixesReceived: count.meta({ description: "routes the peer sent in this family (before the inbound policy): the `total` of its received route page" }),
     prefixesSent: count.meta({ description: "routes sent to the peer in this family: the `total` of its advertised route page" }),
     afiSafi: AfiSafi,

@@ -14,7 +14,7 @@ export const SessionSummary = z
     encap: Encap,
     username: z.string(),
     ipv4: z.string(),
-    ipv6: z.string().nullable().meta({ description: "IPv6 WAN prefix, or the delegated prefix when there is no WAN address" }),
+    ipv6: z.string().meta({ description: "IPv6 WAN prefix, or the delegated prefix when there is no WAN address; empty when the session has neither (the spec does not make it nullable)" }),
     vrf: z.string().meta({ description: "`default` = the global table" }),
     mac: z.string(),
     svlan: int32,
