@@ -38,7 +38,7 @@ export type ConfigValidationResult = z.output<typeof ConfigValidationSchema>;
 export type ConfigChangeSet = z.input<typeof ConfigChangeSetSchema>;
 export type ConfigCommitResult = z.output<typeof ConfigCommitSchema>;
 export type FleetAppliance = z.output<typeof FleetApplianceSchema>;
-import type { UpgradeStatus as UpgradeStatusSchema } from "../src/routes/upgrade.ts";
+import type { UpgradeStatus as UpgradeStatusSchema } from "../src/schemas/upgrade.ts";
 import type { TokenPage as TokenPageSchema, PasskeyRecord as PasskeyRecordSchema } from "../src/schemas/auth.ts";
 export type UpgradeStatus = z.output<typeof UpgradeStatusSchema>;
 export type TokenPage = z.output<typeof TokenPageSchema>;
