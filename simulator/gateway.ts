@@ -16,7 +16,8 @@ import type { FieldValue, Severity } from "./log-catalogue.ts";
 import type { LogEntry, LogTail } from "../src/schemas/logs.ts";
 import type { LogListener } from "./logs.ts";
 import type { MetricsHistory } from "../src/schemas/metrics.ts";
-import { traceInject, type InjectRefusal, type InjectRequest, type InjectResult } from "./inject.ts";
+import type { InjectResult, PingResult } from "../src/schemas/diagnostics.ts";
+import { traceInject, type InjectRefusal, type InjectRequest } from "./inject.ts";
 import type { L2tpTunnel, L2tpTunnelDetail } from "../src/schemas/l2tp.ts";
 import type { LicenceStatus } from "../src/schemas/licensing.ts";
 import { bandMaxOf, licenceStatus, type LicenceTerms } from "./licence.ts";
@@ -24,7 +25,7 @@ import { installLocalSubscribers, type LocalInstallReport } from "./local-sessio
 import type { LocalKind, LocalSubscriber, LocalSubscriberStatus } from "./local-subscribers.ts";
 import { Model } from "./model.ts";
 import { pageWindow } from "./paging.ts";
-import { runPing, type PingRequest, type PingResult } from "./ping.ts";
+import { runPing, type PingRequest } from "./ping.ts";
 import { poolSettingsOf, reconfigurePools, type PoolReconfigureResult } from "./pool-reconfigure.ts";
 import type { PoolSettings } from "./pool-rules.ts";
 import type { AddressPoolAllocation, AddressPoolView } from "./pools.ts";

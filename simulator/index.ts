@@ -37,9 +37,10 @@ export { LOCAL_RETRY_MS, type LocalInstallReport } from "./local-sessions.ts";
 export type { SessionDetail, SessionQuery } from "./session-queries.ts";
 export type { SessionList, SessionRates, SessionSummary, SessionSummaryCounts } from "../src/schemas/sessions.ts";
 export { compileSteering, matchSteering, sessionSteering, type SourceVrfRule, type SteeringMatch, type SteeringTable } from "./steering.ts";
-export { frameBytes, type InjectRefusal, type InjectRequest, type InjectResult, type TraceStep } from "./inject.ts";
+export { frameBytes, type InjectRefusal, type InjectRequest } from "./inject.ts";
+export type { InjectResult, PingResult, TraceStep } from "../src/schemas/diagnostics.ts";
 export { PORT_MTU } from "./frame-sizes.ts";
-export { PPPOE_MTU, L2TP_MTU, type PingOutcome, type PingReply, type PingRequest, type PingResult, type PingRoute } from "./ping.ts";
+export { PPPOE_MTU, L2TP_MTU, type PingOutcome, type PingReply, type PingRequest, type PingRoute } from "./ping.ts";
 export { l2tpSettings, type L2tpDirection, type L2tpSettings, type L2tpTunnelState } from "./l2tp.ts";
 export type { L2tpTunnel, L2tpTunnelDetail, L2tpTunnelSession } from "../src/schemas/l2tp.ts";
 export {
