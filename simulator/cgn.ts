@@ -166,6 +166,8 @@ export class Cgn {
   chunks: Int32Array;
   #freeSlots: Int32Array;
   #freeTop: number;
+  /** Binding indices the arrays currently hold. */
+  #allocated: number;
   highWater = 0;
   activeTotal = 0;
   autoLearnedTotal = 0;
@@ -184,7 +186,9 @@ export class Cgn {
     this.maxChunks = Math.max(1, ...config.groups.map((g) => g.portCap / g.chunkSize));
     this.groupOfVrf = new Int16Array(vrfNames.length).fill(-1);
     config.groups.forEach((g, gi) => g.insideVrfs.forEach((v) => (this.groupOfVrf[vrfIndex(v)] = gi)));
-    const cap = config.maxBindings;
+    // Allocated for the bindings in use and grown by a quarter (sessions.ts does the same): maxBindings is a ceiling, not the usual count.
+    const cap = Math.min(config.maxBindings, 1024);
+    this.#allocated = cap;
     this.alive = new Uint8Array(cap);
     this.group = new Uint8Array(cap);
     this.vrf = new Uint8Array(cap);
@@ -198,10 +202,42 @@ export class Cgn {
     this.flows = new Int32Array(cap);
     this.nChunks = new Uint8Array(cap);
     this.chunks = new Int32Array(cap * this.maxChunks);
-    // Lowest bindingIndex first: the stack holds cap-1 … 0.
+    // Lowest bindingIndex first: the stack holds cap-1 … 0, and indices added by growth go beneath the freed ones.
     this.#freeSlots = new Int32Array(cap);
     for (let i = 0; i < cap; i++) this.#freeSlots[i] = cap - 1 - i;
     this.#freeTop = cap;
+  }
+
+  /** Grows the binding arrays to hold at least `n` bindings (at most maxBindings); new indices are free. */
+  #ensure(n: number): void {
+    const want = Math.min(this.#config.maxBindings, n);
+    const old = this.#allocated;
+    if (want <= old) return;
+    const grow = <T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(a: T, length: number): T => {
+      const next = new (a.constructor as new (length: number) => T)(length);
+      next.set(a);
+      return next;
+    };
+    this.alive = grow(this.alive, want);
+    this.group = grow(this.group, want);
+    this.vrf = grow(this.vrf, want);
+    this.insideIp = grow(this.insideIp, want);
+    this.ipIndex = grow(this.ipIndex, want);
+    this.sessionId = grow(this.sessionId, want);
+    this.sessionSlot = grow(this.sessionSlot, want);
+    this.sessionSlot.fill(-1, old);
+    this.autoLearned = grow(this.autoLearned, want);
+    this.createdMs = grow(this.createdMs, want);
+    this.expiresMs = grow(this.expiresMs, want);
+    this.flows = grow(this.flows, want);
+    this.nChunks = grow(this.nChunks, want);
+    this.chunks = grow(this.chunks, want * this.maxChunks);
+    const free = new Int32Array(want);
+    for (let i = 0; i < want - old; i++) free[i] = want - 1 - i;
+    free.set(this.#freeSlots.subarray(0, this.#freeTop), want - old);
+    this.#freeSlots = free;
+    this.#freeTop += want - old;
+    this.#allocated = want;
   }
 
   /** Whether an inside address of a VRF is translated: the VRF is bound to a group and the address is not bypassed. */
@@ -238,6 +274,7 @@ export class Cgn {
     const g = this.groups[gi] as Group;
     let refusal: BindingRefusal | null = null;
     let ip = -1;
+    if (this.#freeTop === 0) this.#ensure(Math.ceil(this.#allocated * 1.25));
     if (this.activeTotal >= this.#config.maxBindings || this.#freeTop === 0) refusal = "max-bindings";
     else if (g.setupsThisStep >= g.config.setupsPerSec * SUB_STEP_SECONDS) refusal = "setup-rate";
     else if ((ip = g.pickIp()) < 0) refusal = "no-free-chunk";
@@ -333,7 +370,6 @@ export class Cgn {
         }
         g.owner[chunk] = b + 1;
         g.allocations++;
-    g.allocations++;
         this.chunks[base + n] = chunk;
         n++;
         this.#eventsThisStep++;
@@ -551,7 +587,8 @@ export class Cgn {
       totalFlows: this.totalFlows,
       highWater: hw,
       eventsThisStep: this.#eventsThisStep,
-      freeSlots: this.#freeSlots.slice(0, this.#freeTop),
+      // Below the high-water mark only: the indices above it are free by definition.
+      freeSlots: this.#freeSlots.slice(0, this.#freeTop).filter((b) => b < hw),
       identified: [...this.#identified],
       groups: this.groups.map((g) => ({
         owner: g.owner.slice(),
@@ -563,20 +600,21 @@ export class Cgn {
         quarantine: g.quarantine.toArray(),
         reservedList: [...g.reservedList],
       })),
+      // Views: the snapshot copies every typed array.
       arrays: {
-        alive: this.alive.slice(0, hw),
-        group: this.group.slice(0, hw),
-        vrf: this.vrf.slice(0, hw),
-        insideIp: this.insideIp.slice(0, hw),
-        ipIndex: this.ipIndex.slice(0, hw),
-        sessionId: this.sessionId.slice(0, hw),
-        sessionSlot: this.sessionSlot.slice(0, hw),
-        autoLearned: this.autoLearned.slice(0, hw),
-        createdMs: this.createdMs.slice(0, hw),
-        expiresMs: this.expiresMs.slice(0, hw),
-        flows: this.flows.slice(0, hw),
-        nChunks: this.nChunks.slice(0, hw),
-        chunks: this.chunks.slice(0, hw * this.maxChunks),
+        alive: this.alive.subarray(0, hw),
+        group: this.group.subarray(0, hw),
+        vrf: this.vrf.subarray(0, hw),
+        insideIp: this.insideIp.subarray(0, hw),
+        ipIndex: this.ipIndex.subarray(0, hw),
+        sessionId: this.sessionId.subarray(0, hw),
+        sessionSlot: this.sessionSlot.subarray(0, hw),
+        autoLearned: this.autoLearned.subarray(0, hw),
+        createdMs: this.createdMs.subarray(0, hw),
+        expiresMs: this.expiresMs.subarray(0, hw),
+        flows: this.flows.subarray(0, hw),
+        nChunks: this.nChunks.subarray(0, hw),
+        chunks: this.chunks.subarray(0, hw * this.maxChunks),
       },
     };
   }
@@ -587,8 +625,13 @@ export class Cgn {
     this.totalFlows = s.totalFlows;
     this.highWater = s.highWater;
     this.#eventsThisStep = s.eventsThisStep;
-    this.#freeSlots.set(s.freeSlots);
-    this.#freeTop = s.freeSlots.length;
+    // A snapshot written before the arrays grew lists the never-used indices above the high-water mark too: they are implied.
+    this.#ensure(s.highWater);
+    const freed = s.freeSlots.filter((b) => b < s.highWater);
+    const untouched = this.#allocated - s.highWater;
+    for (let i = 0; i < untouched; i++) this.#freeSlots[i] = this.#allocated - 1 - i;
+    this.#freeSlots.set(freed, untouched);
+    this.#freeTop = untouched + freed.length;
     this.#identified = new Map(s.identified);
     s.groups.forEach((st, i) => {
       const g = this.groups[i];

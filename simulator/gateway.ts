@@ -255,7 +255,7 @@ export class Gateway {
       limit,
       (slot) => ({
         sessionId: m.store.id[slot] ?? 0,
-        username: m.store.usernames[slot] ?? "",
+        username: m.usernameOf(slot),
         vrf: m.vrfNames[m.store.vrf[slot] ?? 0] ?? "default",
       }),
       (subnet, ordinal) => m.locals.staticHolder(m, pool.index, subnet, ordinal),

@@ -150,10 +150,10 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   // PPP sessions have no lease; IPoE clients renew around T1 (RFC 2131 §4.4.5), jittered per client.
   s.leaseMs[slot] = a.encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : 0;
   s.activity[slot] = a.activity;
-  s.usernames[slot] = username;
   s.activate(slot, id);
   m.l2tp.attach(m, slot);
   m.takeOffline(sub);
+  m.slotOfSub[sub] = slot;
   recordSessionUp(m, () => ({
     sessionId: id,
     username,
@@ -202,11 +202,15 @@ export function teardownSession(m: Model, slot: number, cause: DownCause | (stri
   if ((s.cgn[slot] ?? -1) >= 0) m.cgn.release(m.nowMs, s.cgn[slot] ?? 0);
   s.cgn[slot] = -1;
   const uptime = Math.round((m.nowMs - (s.upMs[slot] ?? m.nowMs)) / 1000);
-  const username = s.usernames[slot] ?? "";
+  // Read before the slot is freed; the text is built only if the entry is logged.
+  const username = always || m.tally.loggedDown < m.profile.logging.sessionEventsPerStep ? m.usernameOf(slot) : "";
   const encap = ENCAPS[s.encap[slot] ?? 0] ?? "ipoe";
   m.l2tp.detach(m, slot);
   s.deactivate(slot);
-  if (sub >= 0) m.putOffline(sub);
+  if (sub >= 0) {
+    m.putOffline(sub);
+    m.slotOfSub[sub] = -1;
+  }
   m.downSinceSample++;
   m.tally.down++;
   m.sessionEvents.teardowns++;

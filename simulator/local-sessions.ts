@@ -191,7 +191,6 @@ function setupLocalSession(m: Model, e: LocalEntry): boolean {
   s.upMs[slot] = m.nowMs;
   s.leaseMs[slot] = encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : 0;
   s.activity[slot] = e.activity;
-  s.usernames[slot] = c.username;
   s.activate(slot, id);
   e.slot = slot;
   recordSessionUp(m, () => ({

@@ -51,6 +51,8 @@ export class Model {
   offline: Int32Array;
   offlinePos: Int32Array;
   offlineCount: number;
+  /** Live slot of each generated subscriber, -1 when offline: the username filter's index from subscriber number to session. */
+  readonly slotOfSub: Int32Array;
   readonly store: SessionStore;
   /** The running pools, in configured order (the profile's at start; `setPools` replaces them). */
   pools: AddressPool[] = [];
@@ -108,7 +110,8 @@ export class Model {
       this.offlinePos[i] = i;
     }
     this.offlineCount = n;
-    this.store = new SessionStore(profile.population.licensedSessions, profile.ports.length, this.vrfNames.length);
+    this.slotOfSub = new Int32Array(n).fill(-1);
+    this.store = new SessionStore(profile.population.licensedSessions, profile.ports.length, this.vrfNames.length, profile.identities.realms.length);
     this.cgnVrfs = new Set(profile.cgn.groups.flatMap((g) => g.insideVrfs));
     this.l2tp = new L2tpTable(profile, this.seed, profile.population.licensedSessions);
     this.installPools(profile.pools);
@@ -192,8 +195,15 @@ export class Model {
     this.offlineCount++;
   }
 
-  /** Username of a live slot. */
-  usernameOf = (slot: number): string => this.store.usernames[slot] ?? "";
+  /**
+   * Username of a live slot, built when asked: a generated subscriber's from
+   * its number and realm, a local subscriber's from its configuration (a
+   * string per session would be most of the table's memory).
+   */
+  usernameOf = (slot: number): string => {
+    const sub = this.store.sub[slot] ?? 0;
+    return sub < 0 ? (this.locals.ofSub(sub)?.config.username ?? "") : this.subscribers.username(sub, this.store.realm[slot] ?? 0);
+  };
 
   /** A fresh tally (start of a sub-step). */
   resetTally(): void {

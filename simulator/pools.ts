@@ -488,6 +488,34 @@ export class AddressPool {
     return first <= last ? [first, last] : null;
   }
 
+  /**
+   * Visits the session slots holding committed blocks of a subnet, from
+   * ordinal `first` to `last`: the pool's holder table is the index from an
+   * address to its session, so an address filter reads only its range.
+   */
+  committedBetween(subnet: number, range: [number, number], visit: (slot: number) => void): void {
+    const s = this.subnets[subnet] as Subnet;
+    const last = Math.min(range[1], s.extent - 1);
+    for (let o = Math.max(0, range[0]); o <= last; o++) {
+      const h = s.holders[o] ?? FREE;
+      if (h > 0) visit(h - 1);
+    }
+  }
+
+  /** Ordinal range [lo, hi] of a subnet's blocks whose first address lies in [first, last], or null. */
+  ordinalsStartingIn(subnet: number, first: bigint, last: bigint): [number, number] | null {
+    const s = this.subnets[subnet] as Subnet;
+    const sLast = prefixLast(s.prefix);
+    if (last < s.prefix.base || first > sLast) return null;
+    const size = 1n << BigInt(s.shift);
+    const from = first > s.prefix.base ? (first - s.prefix.base + size - 1n) >> BigInt(s.shift) : 0n;
+    const to = ((last < sLast ? last : sLast) - s.prefix.base) >> BigInt(s.shift);
+    if (from > to) return null;
+    const lo = s.ordinalAtOrAfter(Number(from));
+    const hi = s.ordinalAtOrAfter(Number(to) + 1) - 1;
+    return lo <= hi ? [lo, hi] : null;
+  }
+
   /** The spec's AddressPool view. */
   view(): AddressPoolView {
     const subnets = this.subnets.map((s) => ({
@@ -665,7 +693,8 @@ export class AddressPool {
         extent: s.extent,
         counts: [s.committed, s.offered, s.quarantined, s.statics, s.reserved],
         free: s.free.toArray(),
-        holders: s.holders.slice(0, s.extent),
+        // A view: the snapshot copies it.
+        holders: s.holders.subarray(0, s.extent),
       })),
     };
   }

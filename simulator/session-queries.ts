@@ -16,6 +16,8 @@ import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, prefixesOverlap } f
 import { ipv6Text } from "./session-addresses.ts";
 import { formatMac } from "./subscribers.ts";
 import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./frame-sizes.ts";
+import { compileUsername, usernameMask, usernameTest } from "./username-match.ts";
+import { ipv4Mask, ipv6Mask, ipv6TextRanges, selectSessions, type SessionFilter } from "./session-filter.ts";
 
 /** Query of the sessions list (spec GET /api/v1/sessions). */
 export interface SessionQuery {
@@ -39,26 +41,10 @@ type Predicate = (slot: number) => boolean;
 /** The sessions list. */
 export function listSessions(m: Model, q: SessionQuery): SessionList {
   const { offset, limit } = pageWindow(q.offset, q.limit, 100, 500);
-  const match = compile(m, q);
-  const items: SessionSummary[] = [];
-  if (match === false) return { total: 0, offset, items };
-  let total = 0;
-  if (match === null) {
-    // Unfiltered: the total is the live count; walk only as far as the page.
-    total = m.store.liveCount;
-    let seen = 0;
-    m.store.newestFirst((slot) => {
-      if (seen++ >= offset) items.push(summaryRow(m, slot));
-      return items.length < limit;
-    });
-    return { total, offset, items };
-  }
-  m.store.newestFirst((slot) => {
-    if (!match(slot)) return;
-    if (total >= offset && items.length < limit) items.push(summaryRow(m, slot));
-    total++;
-  });
-  return { total, offset, items };
+  const filter = compile(m, q);
+  if (filter === false) return { total: 0, offset, items: [] };
+  const { total, slots } = selectSessions(m, filter, offset, limit);
+  return { total, offset, items: slots.map((slot) => summaryRow(m, slot)) };
 }
 
 /** The summary counts, from the incremental counters. */
@@ -86,7 +72,7 @@ export function summaryRow(m: Model, slot: number): SessionSummary {
     id: s.id[slot] ?? 0,
     type: encap === "ipoe" ? "ipoe" : "ppp",
     encap,
-    username: s.usernames[slot] ?? "",
+    username: m.usernameOf(slot),
     ipv4: formatIpv4(s.v4Addr[slot] ?? 0),
     // The spec's SessionSummary.ipv6 is not nullable: none reads as an empty string.
     ipv6: ipv6Text(m, slot) ?? "",
@@ -168,13 +154,8 @@ export function detailOf(m: Model, slot: number): SessionDetail {
 
 /** Live slots matching a query's filters (paging ignored), newest first. */
 export function matchingSlots(m: Model, q: SessionQuery): number[] {
-  const match = compile(m, q);
-  const out: number[] = [];
-  if (match === false) return out;
-  m.store.newestFirst((slot) => {
-    if (match === null || match(slot)) out.push(slot);
-  });
-  return out;
+  const filter = compile(m, q);
+  return filter === false ? [] : selectSessions(m, filter, 0, Number.POSITIVE_INFINITY).slots;
 }
 
 function macOf(m: Model, slot: number): string {
@@ -193,52 +174,74 @@ function planName(m: Model, slot: number): string {
 }
 
 /**
- * Compiles the filters. Null = no filter; false = a filter nothing can match
- * (an unknown encapsulation, type, port or VRF).
+ * Compiles the filters onto the table's indexes; false = a filter nothing
+ * can match (an unknown encapsulation, type, port or VRF, an address that is
+ * not one).
  */
-function compile(m: Model, q: SessionQuery): Predicate | null | false {
+function compile(m: Model, q: SessionQuery): SessionFilter | false {
   const s = m.store;
-  const checks: Predicate[] = [];
+  const filter: SessionFilter = { all: [], none: [], tests: [] };
   if (q.encap !== undefined && q.encap !== null && q.encap !== "") {
-    const e = ENCAPS.indexOf(q.encap.toLowerCase() as Encap);
-    if (e < 0) return false;
-    checks.push((slot) => s.encap[slot] === e);
+    const bits = s.encapBits[ENCAPS.indexOf(q.encap.toLowerCase() as Encap)];
+    if (bits === undefined) return false;
+    filter.all.push(bits);
   }
   if (q.type !== undefined && q.type !== null && q.type !== "") {
     const t = q.type.toLowerCase();
-    if (t === "ipoe") checks.push((slot) => s.encap[slot] === 0);
-    else if (t === "ppp") checks.push((slot) => s.encap[slot] !== 0);
+    const ipoe = s.encapBits[0] as Int32Array;
+    if (t === "ipoe") filter.all.push(ipoe);
+    else if (t === "ppp") filter.none.push(ipoe);
     else return false;
   }
   if (q.port !== undefined && q.port !== null) {
-    const p = m.profile.ports.findIndex((x) => x.portId === q.port);
-    if (p < 0) return false;
-    // LNS-terminated sessions carry port -1, so they never match a port filter.
-    checks.push((slot) => s.port[slot] === p);
+    // LNS-terminated sessions carry port -1, so they are in no port's bitset.
+    const bits = s.portBits[m.profile.ports.findIndex((x) => x.portId === q.port)];
+    if (bits === undefined) return false;
+    filter.all.push(bits);
   }
   if (q.vrf !== undefined && q.vrf !== null && q.vrf !== "") {
     const name = q.vrf.toLowerCase();
-    const v = m.vrfNames.findIndex((x) => x.toLowerCase() === name);
-    if (v < 0) return false;
-    checks.push((slot) => s.vrf[slot] === v);
+    const bits = s.vrfBits[m.vrfNames.findIndex((x) => x.toLowerCase() === name)];
+    if (bits === undefined) return false;
+    filter.all.push(bits);
   }
-  if (q.walledGarden === true) checks.push((slot) => s.walledGarden[slot] === 1);
+  if (q.walledGarden === true) filter.all.push(s.walledGardenBits);
+  if (q.ip !== undefined && q.ip !== null && q.ip.trim() !== "") {
+    const ip = ipFilter(m, q.ip.trim().toLowerCase());
+    if (ip === false) return false;
+    if (ip instanceof Int32Array) filter.all.push(ip);
+    else filter.tests.push(ip);
+  }
   if (q.username !== undefined && q.username !== null && q.username !== "") {
     const needle = q.username.toLowerCase();
-    checks.push((slot) => (s.usernames[slot] ?? "").includes(needle));
+    const match = compileUsername(m, needle);
+    if (match === null) filter.tests.push((slot) => m.usernameOf(slot).toLowerCase().includes(needle));
+    // Alone it is a pass over the table; after other filters, a test of the few sessions they leave.
+    else if (filter.all.length === 0 && filter.none.length === 0) filter.all.push(usernameMask(m, match));
+    else filter.tests.push(usernameTest(m, match));
   }
-  if (q.ip !== undefined && q.ip !== null && q.ip.trim() !== "") {
-    const ip = ipPredicate(m, q.ip.trim().toLowerCase());
-    if (ip === false) return false;
-    checks.push(ip);
-  }
-  if (checks.length === 0) return null;
-  if (checks.length === 1) return checks[0] ?? null;
-  return (slot) => {
-    for (const c of checks) if (!c(slot)) return false;
-    return true;
-  };
+  return filter;
 }
+
+/**
+ * The `ip` filter on the pools' holder tables where the text is a prefix,
+ * an address or an IPv4 or IPv6 text that turns into address ranges; else
+ * a test per candidate session (`ipPredicate`).
+ */
+function ipFilter(m: Model, text: string): Int32Array | Predicate | false {
+  const test = ipPredicate(m, text);
+  if (test === false) return false;
+  const prefix = parsePrefix(text, false);
+  if (prefix !== null && prefix.family === 4) return ipv4Mask(m, [ipv4Range(prefix)], test);
+  if (prefix !== null) return ipv6Mask(m, (pool, si) => nonNull(pool.ordinalRange(si, prefix)), test);
+  const v4 = ipv4TextRanges(text);
+  if (v4 !== null) return ipv4Mask(m, v4, test);
+  const v6 = ipv6TextRanges(text);
+  if (v6 === null) return test;
+  return ipv6Mask(m, (pool, si) => v6.flatMap((r) => nonNull(pool.ordinalsStartingIn(si, r.first, r.last))), test);
+}
+
+const nonNull = (range: [number, number] | null): [number, number][] => (range === null ? [] : [range]);
 
 /**
  * The `ip` filter: "prefix match on IPv4 or IPv6 WAN address". A CIDR or a

@@ -9,9 +9,32 @@
 /** Number of encapsulations. */
 const ENCAP_COUNT = 4;
 
-/** The live session table. */
+/** Slots allocated before the first growth. */
+const FIRST_ALLOCATION = 1024;
+
+/** Growth factor of the columns: at most a fifth of the table unused, for a few more copies during bring-up. */
+const GROWTH = 1.25;
+
+/** The per-slot columns, grown together (snapshot.ts saves the first `highWater` of each but the live list's two). */
+const COLUMNS = [
+  "alive", "id", "sub", "encap", "port", "svlan", "cvlan", "plan", "vrf", "realm", "walledGarden", "aaa",
+  "v4Pool", "v4Subnet", "v4Ord", "v4Addr", "wanPool", "wanSubnet", "wanOrd", "pdPool", "pdSubnet", "pdOrd", "cgn",
+  "upMs", "leaseMs", "activity", "rxBps", "txBps", "rxBytes", "txBytes", "rxPackets", "txPackets", "liveIndex", "live",
+  "orderPos",
+] as const;
+
+type Column = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+
+/**
+ * The live session table. Columns are allocated for the slots in use and
+ * grown by a quarter when those run out, up to the licensed capacity: a table
+ * allocated at the licence's size would hold a quarter more than the steady
+ * state needs.
+ */
 export class SessionStore {
   readonly capacity: number;
+  /** Slots the columns currently hold. */
+  allocated: number;
   alive: Uint8Array;
   id: Uint32Array;
   sub: Int32Array;
@@ -46,8 +69,8 @@ export class SessionStore {
   rxPackets: Float64Array;
   txPackets: Float64Array;
   liveIndex: Int32Array;
-  /** Usernames by slot, cached at setup (derived from the subscriber, so not snapshotted). */
-  usernames: string[];
+  /** Position of a live slot in the id-ordered index (`orderIds`/`orderSlots`), the bit it sets in the filter bitsets. */
+  orderPos: Int32Array;
 
   live: Int32Array;
   liveCount = 0;
@@ -59,56 +82,150 @@ export class SessionStore {
   orderSlots: Int32Array;
   orderLen = 0;
 
+  /**
+   * Bitsets over id-order positions, kept by activate/deactivate: the live
+   * sessions, and per encapsulation, port, VRF and walled garden. A list
+   * filter ANDs the ones it names and counts or pages the result 32
+   * sessions a word (session-filter.ts), instead of testing every session.
+   */
+  liveBits: Int32Array;
+  encapBits: Int32Array[];
+  portBits: Int32Array[];
+  vrfBits: Int32Array[];
+  walledGardenBits: Int32Array;
+  /** Per realm (a local subscriber's session is in realm 0's), for a username needle that lies in the realm's domain. */
+  realmBits: Int32Array[];
+
   byEncap = new Int32Array(ENCAP_COUNT);
   byPort: Int32Array;
   byVrf: Int32Array;
   walledGardenCount = 0;
   lnsCount = 0;
 
-  constructor(capacity: number, ports: number, vrfs: number) {
+  constructor(capacity: number, ports: number, vrfs: number, realms = 1) {
     this.capacity = capacity;
-    this.alive = new Uint8Array(capacity);
-    this.id = new Uint32Array(capacity);
-    this.sub = new Int32Array(capacity);
-    this.encap = new Uint8Array(capacity);
-    this.port = new Int16Array(capacity);
-    this.svlan = new Uint16Array(capacity);
-    this.cvlan = new Uint16Array(capacity);
-    this.plan = new Uint8Array(capacity);
-    this.vrf = new Uint8Array(capacity);
-    this.realm = new Uint8Array(capacity);
-    this.walledGarden = new Uint8Array(capacity);
-    this.aaa = new Int16Array(capacity);
-    this.v4Pool = new Int16Array(capacity);
-    this.v4Subnet = new Uint8Array(capacity);
-    this.v4Ord = new Int32Array(capacity);
-    this.v4Addr = new Uint32Array(capacity);
-    this.wanPool = new Int16Array(capacity);
-    this.wanSubnet = new Uint8Array(capacity);
-    this.wanOrd = new Int32Array(capacity);
-    this.pdPool = new Int16Array(capacity);
-    this.pdSubnet = new Uint8Array(capacity);
-    this.pdOrd = new Int32Array(capacity);
-    this.cgn = new Int32Array(capacity);
-    this.upMs = new Float64Array(capacity);
-    this.leaseMs = new Float64Array(capacity);
-    this.activity = new Float32Array(capacity);
-    this.rxBps = new Float32Array(capacity);
-    this.txBps = new Float32Array(capacity);
-    this.rxBytes = new Float64Array(capacity);
-    this.txBytes = new Float64Array(capacity);
-    this.rxPackets = new Float64Array(capacity);
-    this.txPackets = new Float64Array(capacity);
-    this.liveIndex = new Int32Array(capacity);
-    this.usernames = new Array<string>(capacity).fill("");
-    this.live = new Int32Array(capacity);
-    this.#freeSlots = new Int32Array(capacity);
-    for (let i = 0; i < capacity; i++) this.#freeSlots[i] = capacity - 1 - i;
-    this.#freeTop = capacity;
-    this.orderIds = new Uint32Array(capacity * 2 + 1024);
-    this.orderSlots = new Int32Array(capacity * 2 + 1024);
+    const n = Math.min(capacity, FIRST_ALLOCATION);
+    this.allocated = n;
+    this.alive = new Uint8Array(n);
+    this.id = new Uint32Array(n);
+    this.sub = new Int32Array(n);
+    this.encap = new Uint8Array(n);
+    this.port = new Int16Array(n);
+    this.svlan = new Uint16Array(n);
+    this.cvlan = new Uint16Array(n);
+    this.plan = new Uint8Array(n);
+    this.vrf = new Uint8Array(n);
+    this.realm = new Uint8Array(n);
+    this.walledGarden = new Uint8Array(n);
+    this.aaa = new Int16Array(n);
+    this.v4Pool = new Int16Array(n);
+    this.v4Subnet = new Uint8Array(n);
+    this.v4Ord = new Int32Array(n);
+    this.v4Addr = new Uint32Array(n);
+    this.wanPool = new Int16Array(n);
+    this.wanSubnet = new Uint8Array(n);
+    this.wanOrd = new Int32Array(n);
+    this.pdPool = new Int16Array(n);
+    this.pdSubnet = new Uint8Array(n);
+    this.pdOrd = new Int32Array(n);
+    this.cgn = new Int32Array(n);
+    this.upMs = new Float64Array(n);
+    this.leaseMs = new Float64Array(n);
+    this.activity = new Float32Array(n);
+    this.rxBps = new Float32Array(n);
+    this.txBps = new Float32Array(n);
+    this.rxBytes = new Float64Array(n);
+    this.txBytes = new Float64Array(n);
+    this.rxPackets = new Float64Array(n);
+    this.txPackets = new Float64Array(n);
+    this.liveIndex = new Int32Array(n);
+    this.live = new Int32Array(n);
+    this.orderPos = new Int32Array(n);
+    // Lowest slot first: the stack holds n-1 … 0, and slots added by growth go beneath the freed ones.
+    this.#freeSlots = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.#freeSlots[i] = n - 1 - i;
+    this.#freeTop = n;
+    this.orderIds = new Uint32Array(orderLength(n));
+    this.orderSlots = new Int32Array(orderLength(n));
+    const words = wordsFor(orderLength(n));
+    this.liveBits = new Int32Array(words);
+    this.encapBits = Array.from({ length: ENCAP_COUNT }, () => new Int32Array(words));
+    this.portBits = Array.from({ length: ports }, () => new Int32Array(words));
+    this.vrfBits = Array.from({ length: vrfs }, () => new Int32Array(words));
+    this.walledGardenBits = new Int32Array(words);
+    this.realmBits = Array.from({ length: realms }, () => new Int32Array(words));
     this.byPort = new Int32Array(ports);
     this.byVrf = new Int32Array(vrfs);
+  }
+
+  /** Every bitset, for growing or clearing them together. */
+  #bitsets(): Int32Array[] {
+    return [this.liveBits, ...this.encapBits, ...this.portBits, ...this.vrfBits, this.walledGardenBits, ...this.realmBits];
+  }
+
+  /** Sets (on) or clears a live slot's bits at its order position. */
+  #mark(slot: number, on: boolean): void {
+    const pos = this.orderPos[slot] ?? 0;
+    const w = pos >>> 5;
+    const bit = 1 << (pos & 31);
+    const sets = [this.liveBits, this.encapBits[this.encap[slot] ?? 0], this.vrfBits[this.vrf[slot] ?? 0], this.realmBits[this.realm[slot] ?? 0]];
+    const port = this.port[slot] ?? -1;
+    if (port >= 0) sets.push(this.portBits[port]);
+    if (this.walledGarden[slot] === 1) sets.push(this.walledGardenBits);
+    for (const bits of sets) if (bits) bits[w] = on ? (bits[w] ?? 0) | bit : (bits[w] ?? 0) & ~bit;
+  }
+
+  /** Marks every live slot again after the order positions moved (compaction, restore). */
+  #reindex(): void {
+    for (const bits of this.#bitsets()) bits.fill(0);
+    for (let i = 0; i < this.orderLen; i++) {
+      const slot = this.orderSlots[i] ?? -1;
+      if (slot < 0 || this.alive[slot] !== 1 || this.id[slot] !== this.orderIds[i]) continue;
+      this.orderPos[slot] = i;
+      this.#mark(slot, true);
+    }
+  }
+
+  /**
+   * Grows every column to hold at least `n` slots (at most the capacity). The
+   * new slots are free and handed out lowest first once the freed ones are
+   * used, the order a table allocated at full size would use them in.
+   */
+  ensure(n: number): void {
+    const want = Math.min(this.capacity, n);
+    if (want <= this.allocated) return;
+    const old = this.allocated;
+    const self = this as unknown as Record<(typeof COLUMNS)[number], Column>;
+    for (const name of COLUMNS) {
+      const column = self[name];
+      const next = new (column.constructor as new (length: number) => Column)(want);
+      next.set(column);
+      self[name] = next;
+    }
+    const free = new Int32Array(want);
+    for (let i = 0; i < want - old; i++) free[i] = want - 1 - i;
+    free.set(this.#freeSlots.subarray(0, this.#freeTop), want - old);
+    this.#freeSlots = free;
+    this.#freeTop += want - old;
+    const ids = new Uint32Array(orderLength(want));
+    const slots = new Int32Array(orderLength(want));
+    ids.set(this.orderIds.subarray(0, this.orderLen));
+    slots.set(this.orderSlots.subarray(0, this.orderLen));
+    this.orderIds = ids;
+    this.orderSlots = slots;
+    const words = wordsFor(ids.length);
+    const grow = (bits: Int32Array): Int32Array => {
+      const next = new Int32Array(words);
+      next.set(bits);
+      return next;
+    };
+    this.liveBits = grow(this.liveBits);
+    this.encapBits = this.encapBits.map(grow);
+    this.portBits = this.portBits.map(grow);
+    this.vrfBits = this.vrfBits.map(grow);
+    this.walledGardenBits = grow(this.walledGardenBits);
+    this.realmBits = this.realmBits.map(grow);
+    this.allocated = want;
   }
 
   /** Live sessions. */
@@ -118,11 +235,12 @@ export class SessionStore {
 
   /** Whether a slot can be taken. */
   get full(): boolean {
-    return this.#freeTop === 0;
+    return this.#freeTop === 0 && this.allocated >= this.capacity;
   }
 
   /** Takes a free slot (the caller fills its columns, then calls `activate`). */
   takeSlot(): number {
+    if (this.#freeTop === 0) this.ensure(Math.ceil(this.allocated * GROWTH));
     const slot = this.#freeSlots[--this.#freeTop] ?? 0;
     if (slot >= this.highWater) this.highWater = slot + 1;
     return slot;
@@ -147,14 +265,17 @@ export class SessionStore {
     this.liveIndex[slot] = this.liveCount;
     this.live[this.liveCount++] = slot;
     if (this.orderLen === this.orderIds.length) this.#compactOrder();
+    this.orderPos[slot] = this.orderLen;
     this.orderIds[this.orderLen] = id;
     this.orderSlots[this.orderLen++] = slot;
     this.#count(slot, 1);
+    this.#mark(slot, true);
   }
 
   /** Removes a live slot and updates every counter; the caller has released its resources. */
   deactivate(slot: number): void {
     this.#count(slot, -1);
+    this.#mark(slot, false);
     this.alive[slot] = 0;
     const at = this.liveIndex[slot] ?? 0;
     const last = this.live[--this.liveCount] ?? 0;
@@ -189,15 +310,24 @@ export class SessionStore {
     }
   }
 
-  /** The free-slot stack, for a snapshot. */
+  /** The free-slot stack below the high-water mark, for a snapshot (the slots above it are free by definition). */
   freeSlots(): Int32Array {
-    return this.#freeSlots.slice(0, this.#freeTop);
+    return this.#freeSlots.slice(0, this.#freeTop).filter((slot) => slot < this.highWater);
   }
 
-  /** Rebuilds the derived indexes (live list, order, counters) after the columns were restored. */
+  /**
+   * Rebuilds the derived indexes (live list, order, counters) after the
+   * columns were restored (the caller has called `ensure(highWater)`). The
+   * free stack is the never-used slots above the high-water mark beneath the
+   * snapshot's freed ones; a snapshot written before the table grew lists
+   * those slots itself, and they are dropped here.
+   */
   rebuild(freeSlots: Int32Array, liveOrder: Int32Array): void {
-    this.#freeSlots.set(freeSlots);
-    this.#freeTop = freeSlots.length;
+    const freed = freeSlots.filter((slot) => slot < this.highWater);
+    const untouched = this.allocated - this.highWater;
+    for (let i = 0; i < untouched; i++) this.#freeSlots[i] = this.allocated - 1 - i;
+    this.#freeSlots.set(freed, untouched);
+    this.#freeTop = untouched + freed.length;
     this.liveCount = 0;
     this.byEncap.fill(0);
     this.byPort.fill(0);
@@ -216,6 +346,7 @@ export class SessionStore {
       this.orderIds[this.orderLen] = this.id[slot] ?? 0;
       this.orderSlots[this.orderLen++] = slot;
     }
+    this.#reindex();
   }
 
   #count(slot: number, d: number): void {
@@ -233,6 +364,7 @@ export class SessionStore {
     const next = new Int32Array(vrfs);
     next.set(this.byVrf);
     this.byVrf = next;
+    while (this.vrfBits.length < vrfs) this.vrfBits.push(new Int32Array(this.liveBits.length));
   }
 
   /** Drops index entries of sessions that went down (they are skipped until then). */
@@ -247,5 +379,20 @@ export class SessionStore {
       }
     }
     this.orderLen = w;
+    this.#reindex();
   }
+}
+
+/** 32-bit words of a bitset over `n` positions. */
+function wordsFor(n: number): number {
+  return (n + 31) >>> 5;
+}
+
+/**
+ * The id-ordered index's length for `n` slots: room for a quarter more
+ * entries of ended sessions until the next compaction (an O(n) pass, so
+ * every n/4 setups at least).
+ */
+function orderLength(n: number): number {
+  return Math.ceil(n * 1.25) + 1024;
 }

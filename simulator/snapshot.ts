@@ -57,7 +57,8 @@ export function snapshotModel(m: Model): GatewaySnapshot {
     ["activity", s.activity], ["rxBps", s.rxBps], ["txBps", s.txBps], ["rxBytes", s.rxBytes], ["txBytes", s.txBytes],
     ["rxPackets", s.rxPackets], ["txPackets", s.txPackets],
   ];
-  for (const [name, arr] of cols) columns[name] = arr.slice(0, hw);
+  // Views: `lift` copies every typed array once, so the snapshot never aliases the model's state.
+  for (const [name, arr] of cols) columns[name] = arr.subarray(0, hw);
   const state = {
     fingerprint: profileFingerprint(m.profile),
     seed: m.seed,
@@ -73,8 +74,8 @@ export function snapshotModel(m: Model): GatewaySnapshot {
     tally: { ...m.tally },
     sessionEvents: { ...m.sessionEvents },
     offlineCount: m.offlineCount,
-    offline: m.offline.slice(),
-    offlinePos: m.offlinePos.slice(),
+    offline: m.offline,
+    offlinePos: m.offlinePos,
     store: { highWater: hw, columns, live: s.live.slice(0, s.liveCount), free: s.freeSlots() },
     pools: m.pools.map((p) => p.exportState()),
     cgn: m.cgn.exportState(),
@@ -131,15 +132,13 @@ export function restoreModel(
   // Then the running pools: the session columns, the local subscribers' holds and the pool states index them.
   if (st.poolConfigs) m.installPools(st.poolConfigs);
   const s = m.store;
+  s.ensure(st.store.highWater);
   const target = s as unknown as Record<string, Typed>;
   for (const [name, arr] of Object.entries(st.store.columns)) target[name]?.set(arr);
   s.highWater = st.store.highWater;
   s.rebuild(st.store.free, st.store.live);
+  for (const slot of st.store.live) if ((s.sub[slot] ?? -1) >= 0) m.slotOfSub[s.sub[slot] ?? 0] = slot;
   m.locals.importState(m, st.locals);
-  for (const slot of st.store.live) {
-    const sub = s.sub[slot] ?? 0;
-    s.usernames[slot] = sub < 0 ? (m.locals.ofSub(sub)?.config.username ?? "") : m.subscribers.username(sub, s.realm[slot] ?? 0);
-  }
   m.pools.forEach((p, i) => {
     const ps = st.pools[i];
     if (ps) p.importState(ps);
@@ -202,7 +201,7 @@ interface SnapshotState {
   maintenance?: Maintenance | null;
 }
 
-/** Replaces typed arrays by blob markers. */
+/** Replaces typed arrays by blob markers, copying each (the state tree may hold views of the model's own arrays). */
 function lift(value: unknown, blobs: ArrayBuffer[]): Json {
   if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
     const typed = value as Typed;
@@ -249,18 +248,26 @@ export function encodeSnapshot(snapshot: GatewaySnapshot, maxChunkBytes = DEFAUL
   const header = new TextEncoder().encode(
     JSON.stringify({ format: snapshot.format, meta: snapshot.meta, sizes: snapshot.blobs.map((b) => b.byteLength) }),
   );
-  const total = 4 + header.length + snapshot.blobs.reduce((n, b) => n + b.byteLength, 0);
-  const all = new Uint8Array(total);
-  new DataView(all.buffer).setUint32(0, header.length, true);
-  all.set(header, 4);
-  let at = 4 + header.length;
-  for (const b of snapshot.blobs) {
-    all.set(new Uint8Array(b), at);
-    at += b.byteLength;
-  }
+  const length = new Uint8Array(4);
+  new DataView(length.buffer).setUint32(0, header.length, true);
+  const parts = [length, header, ...snapshot.blobs.map((b) => new Uint8Array(b))];
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  // Written straight into the chunks: a whole-snapshot buffer sliced afterwards would hold the state twice more at once.
   const size = Math.max(1024, Math.floor(maxChunkBytes));
   const chunks: Uint8Array[] = [];
-  for (let i = 0; i < total; i += size) chunks.push(all.slice(i, Math.min(total, i + size)));
+  for (let i = 0; i < total; i += size) chunks.push(new Uint8Array(Math.min(size, total - i)));
+  let at = 0;
+  for (const part of parts) {
+    let from = 0;
+    while (from < part.length) {
+      const chunk = chunks[Math.floor(at / size)] as Uint8Array;
+      const into = at % size;
+      const n = Math.min(part.length - from, chunk.length - into);
+      chunk.set(part.subarray(from, from + n), into);
+      from += n;
+      at += n;
+    }
+  }
   return chunks;
 }
 

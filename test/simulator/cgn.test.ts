@@ -31,6 +31,15 @@ describe("CGN bindings", () => {
     expect(cgn.status().nativeCounters.noMapping).toBe(50_000 - 8192);
   });
 
+  it("counts each port block handed out once, first blocks and extensions alike", () => {
+    const { cgn } = engine();
+    const created = cgn.create(START, 0, CGN_VRF, inside(1), 7, 0, false);
+    if (!created.ok) throw new Error(created.reason);
+    cgn.setFlows(START, created.binding, 3000);
+    // One first block and two extensions (1024-port chunks for 3,000 flows).
+    expect(cgn.status().groups[0]?.portBlockAllocations).toBe(3);
+  });
+
   it("refuses bindings beyond maxBindings and flows beyond maxFlows", () => {
     const { cgn } = engine((p) => {
       p.cgn.maxBindings = 3;

@@ -30,6 +30,30 @@ const sessionOf = (g: Gateway, kind: LocalSubscriber["kind"], key: string) => {
 };
 
 describe("local subscribers", () => {
+  describe("in the sessions list", () => {
+    // Generated usernames are matched from their template; a local subscriber's by its configured text, through every path the filter takes.
+    it.each(["corp.example", "ALICE@", "7", "circuit-7", "3000-8", "sub0", "isp.example", "@"])("finds username needle %j as a text search of the rows does", (needle) => {
+      const g = gateway(profile(), 44, 600);
+      g.setLocalSubscribers(LOCALS);
+      g.step(10);
+      const expected = allSessions(g).filter((s) => s.username.toLowerCase().includes(needle.toLowerCase())).map((s) => s.id);
+      expect(allSessions(g, { username: needle }).map((s) => s.id)).toEqual(expected);
+      if (needle === "corp.example") expect(expected).toHaveLength(2);
+    });
+
+    it.each(["198.18.5.20", "203.0.113.0/24", "10.99.", "2001:db8:ffff::/48", "2001:db8:f", "2001:db8:100:ff00::/64"])(
+      "finds ip %j for local subscribers' addresses inside and outside the pools",
+      (ip) => {
+        const g = gateway(profile(), 45, 600);
+        g.setLocalSubscribers(LOCALS);
+        g.step(10);
+        const locals = new Set(g.localSubscribers().flatMap((s) => (s.sessionId === null ? [] : [s.sessionId])));
+        const found = allSessions(g, { ip }).map((s) => s.id).filter((id) => locals.has(id));
+        expect(found.length).toBeGreaterThan(0);
+      },
+    );
+  });
+
   describe("bring-up", () => {
     it("brings every configured subscriber up at the next sub-step, through local AAA", () => {
       const g = gateway(profile(), 41, 600);

@@ -62,6 +62,15 @@ describe("sessions list", () => {
     expect(g.listSessions({ username: "nobody-at-all" }).total).toBe(0);
   });
 
+  // Usernames are not stored per session: the filter is compiled against the username template, so needles
+  // crossing each part of it (prefix, digits, "@", domain) must agree with a plain text search of the rows.
+  it.each(["SUB", "ub0", "0001", "12", "7", "9@", "0@cgn", "@", "isp.ex", "b0000009@wholesale-b.example", "sub00000000", "a0", "1x", "ü"])(
+    "matches username needle %j as a text search of the listed usernames would",
+    (needle) => {
+      expect(ids({ username: needle })).toEqual(only((s) => s.username.toLowerCase().includes(needle.toLowerCase())));
+    },
+  );
+
   it("filters walled-garden sessions when asked and ignores walledGarden=false", () => {
     expect(ids({ walledGarden: true })).toEqual(only((s) => s.walledGarden));
     expect(g.listSessions({ walledGarden: false }).total).toBe(all.length);
@@ -78,6 +87,35 @@ describe("sessions list", () => {
     const address = (one.ipv6 ?? "").replace("::/", "::1/").replace(/\/\d+$/, "");
     expect(ids({ ip: address })).toEqual([one.id]);
     expect(g.listSessions({ ip: "not-an-ip" }).total).toBe(0);
+  });
+
+  // The ip filter reads the pools' holder tables by address range: each text must select what a text search of the rows would.
+  it.each(["2001:", "2001", "2001:db8:2", "2001:db8:200:", "2001:db8:200:2", "2001:db8:100:2d", "2001:db8:4", "2001:db8:4002:5a", "2001:db8:100:0", "2001:db8:0db8", "198.18.", "198.18.4", "100.64.1", "10.128.0."])(
+    "matches ip text %j as a prefix of the listed IPv4 or IPv6 text",
+    (needle) => {
+      const matched = only((s) => s.ipv4.startsWith(needle) || (s.ipv6?.startsWith(needle) ?? false));
+      expect(ids({ ip: needle })).toEqual(matched);
+    },
+  );
+
+  it("shows a delegated prefix to the ip filter only for a session without a WAN prefix", () => {
+    const both = all.filter((s) => s.ipv6?.startsWith("2001:db8:100:") || s.ipv6?.startsWith("2001:db8:200:"));
+    expect(both.length).toBeGreaterThan(0);
+    // The PD pools are 2001:db8:4000::/44 and 2001:db8:5000::/44: a session listed with a WAN prefix is not found by them.
+    const byPd = new Set([...ids({ ip: "2001:db8:4000::/44" }), ...ids({ ip: "2001:db8:5000::/44" })]);
+    for (const s of both) expect(byPd.has(s.id)).toBe(false);
+    expect(byPd.size).toBe(only((s) => s.ipv6?.startsWith("2001:db8:4") || s.ipv6?.startsWith("2001:db8:5") || false).length);
+  });
+
+  it("pages a filtered list deep in the table as slicing the whole filtered list would", () => {
+    const q = { type: "ppp", port: all.find((s) => s.portId !== null)?.portId ?? 1 } as const;
+    const whole = allSessions(g, q);
+    for (const offset of [0, 1, 31, 32, 33, whole.length - 3, whole.length]) {
+      const page = g.listSessions({ ...q, offset, limit: 7 });
+      expect(page.total).toBe(whole.length);
+      expect(page.items).toEqual(whole.slice(offset, offset + 7));
+    }
+    expect(whole.map((s) => s.id)).toEqual(only((s) => s.type === "ppp" && s.portId === q.port));
   });
 
   it("combines filters with AND", () => {

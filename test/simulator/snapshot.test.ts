@@ -35,6 +35,33 @@ describe("snapshot and restore", () => {
     expectConsistent(copy, { justStepped: true });
   });
 
+  it("restores a snapshot written when the session table and CGN bindings were allocated at their limits", () => {
+    const g = gateway(profile(), 24, 3600);
+    const snapshot = g.snapshot();
+    // Then the free-slot stack also listed every never-used slot, from the licensed capacity down to the high-water mark.
+    const store = (snapshot.meta as { store: { highWater: number; free: { $blob: number } } }).store;
+    const freed = new Int32Array(snapshot.blobs[store.free.$blob] ?? new ArrayBuffer(0));
+    const capacity = g.profile.population.licensedSessions;
+    expect(store.highWater).toBeLessThan(capacity);
+    const old = Int32Array.from([...Array.from({ length: capacity - store.highWater }, (_, i) => capacity - 1 - i), ...freed]);
+    snapshot.blobs[store.free.$blob] = old.buffer;
+    // So did the CGN's free binding indices, from maxBindings down.
+    const cgn = (snapshot.meta as { cgn: { highWater: number; freeSlots: { $blob: number } } }).cgn;
+    const maxBindings = g.profile.cgn.maxBindings;
+    const cgnFreed = new Int32Array(snapshot.blobs[cgn.freeSlots.$blob] ?? new ArrayBuffer(0));
+    expect(cgn.highWater).toBeLessThan(maxBindings);
+    const cgnOld = Int32Array.from([...Array.from({ length: maxBindings - cgn.highWater }, (_, i) => maxBindings - 1 - i), ...cgnFreed]);
+    snapshot.blobs[cgn.freeSlots.$blob] = cgnOld.buffer;
+    const r = Gateway.restore(g.profile, roundTrip(snapshot, 64 * 1024));
+    if (!r.ok) throw new Error(r.reason);
+    for (const x of [g, r.gateway]) {
+      x.scenario({ action: "set-churn-multiplier", multiplier: 20 });
+      x.step(3600);
+    }
+    expect(observe(r.gateway)).toBe(observe(g));
+    expectConsistent(r.gateway, { justStepped: true });
+  });
+
   it("keeps log sequence numbers monotonic across a restore", () => {
     const g = gateway(profile(), 22, 600);
     const before = g.lastSeq;

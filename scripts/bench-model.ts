@@ -1,0 +1,126 @@
+/**
+ * `node --expose-gc scripts/bench-model.ts [large|xlarge-like N]`: the
+ * simulator alone, in this process, at the `large` profile's 128,000
+ * sessions (or `--sessions N` scaled from it): the JS heap one appliance's
+ * model holds, the CPU of one 10 s step, and the single-client latency of
+ * every documented sessions filter, the CGN bindings and pool allocation
+ * filters and the subscriber routes. Figures, not pass/fail tests (issue
+ * #11's goals are printed beside them); the HTTP figures are `npm run bench`.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { Gateway, parseProfile, type Profile } from "../simulator/index.ts";
+import { SortedSubscriberRoutes } from "../simulator/rib.ts";
+
+const args = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const SESSIONS = Number(flag("sessions") ?? 128_000);
+const REPEAT = Number(flag("repeat") ?? 21);
+const only = flag("only");
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+const fmt = (n: number, digits = 1) => n.toLocaleString("en-GB", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/** The large profile, scaled so its steady state is `sessions` (xlarge = 256,000). */
+function scaledProfile(sessions: number): Profile {
+  const raw = JSON.parse(readFileSync(path.join(import.meta.dirname, "../fleet-config/profiles/large.json"), "utf8")) as Record<string, any>;
+  const k = sessions / raw.population.steadyStateSessions;
+  if (k !== 1) {
+    raw.population.subscribers = Math.round(raw.population.subscribers * k);
+    raw.population.steadyStateSessions = sessions;
+    raw.population.licensedSessions = Math.round(raw.population.licensedSessions * k);
+    raw.name = `large-x${k}`;
+  }
+  const parsed = parseProfile(raw);
+  if (!parsed.ok) throw new Error(parsed.issues.join("; "));
+  return parsed.profile;
+}
+
+/** Heap plus array buffers after a full collection, in bytes. */
+function held(): number {
+  gc?.();
+  gc?.();
+  const u = process.memoryUsage();
+  return u.heapUsed + u.arrayBuffers;
+}
+
+/** Min, p50 and max of `fn` in milliseconds over REPEAT runs (after one warm-up); min shows the cost on a machine others are loading. */
+function time(fn: () => unknown): { min: number; p50: number; max: number } {
+  fn();
+  const t: number[] = [];
+  for (let i = 0; i < REPEAT; i++) {
+    const t0 = performance.now();
+    fn();
+    t.push(performance.now() - t0);
+  }
+  t.sort((a, b) => a - b);
+  return { min: t[0] ?? NaN, p50: quantile(t, 0.5), max: t[t.length - 1] ?? NaN };
+}
+
+const profile = scaledProfile(SESSIONS);
+const before = held();
+const gateway = Gateway.create(profile, { seed: 1, startTimeMs: Date.UTC(2026, 0, 1, 20) });
+const bring0 = performance.now();
+let simulated = 0;
+while (gateway.sessionSummary().total < SESSIONS && simulated < 3600) {
+  gateway.step(10);
+  simulated += 10;
+}
+const bringUpMs = performance.now() - bring0;
+gateway.step(600); // settle into churn
+const heldBytes = held() - before;
+console.log(`profile ${profile.name}: ${gateway.sessionSummary().total.toLocaleString("en-GB")} sessions after ${simulated + 600} simulated s (bring-up ${fmt(bringUpMs / 1000, 1)} s wall)`);
+console.log(`model heap held: ${fmt(heldBytes / 2 ** 20)} MiB${gc ? "" : " (run with --expose-gc for a true figure)"}`);
+
+const chunks = gateway.snapshot().blobs.reduce((n, b) => n + b.byteLength, 0);
+console.log(`snapshot blobs: ${fmt(chunks / 2 ** 20)} MiB`);
+
+if (only === undefined || only === "step") {
+  const steps: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    const c = process.cpuUsage();
+    gateway.step(10);
+    const used = process.cpuUsage(c);
+    steps.push((used.user + used.system) / 1000);
+  }
+  steps.sort((a, b) => a - b);
+  console.log(`10 s step CPU: min ${fmt(steps[0] ?? NaN, 2)} ms, p50 ${fmt(steps.length ? quantile(steps, 0.5) : NaN, 2)} ms, max ${fmt(steps[steps.length - 1] ?? NaN, 2)} ms (goal p50 ≤ 5 ms)`);
+}
+
+if (only === undefined || only === "queries") {
+  const newest = gateway.listSessions({ limit: 1 }).items[0];
+  const v6 = gateway.listSessions({ limit: 500 }).items.find((s) => s.ipv6 !== null)?.ipv6 ?? "2001:db8::/32";
+  const queries: [string, () => unknown][] = [
+    ["sessions unfiltered", () => gateway.listSessions({})],
+    ["sessions last page", () => gateway.listSessions({ offset: SESSIONS - 50 })],
+    ["sessions username substring", () => gateway.listSessions({ username: "12345" })],
+    ["sessions username realm (wide)", () => gateway.listSessions({ username: "cgn.isp" })],
+    ["sessions ip v4 /24", () => gateway.listSessions({ ip: `${newest?.ipv4.split(".").slice(0, 3).join(".")}.0/24` })],
+    ["sessions ip v4 text prefix", () => gateway.listSessions({ ip: `${newest?.ipv4.split(".").slice(0, 2).join(".")}.1` })],
+    ["sessions ip v4 exact", () => gateway.listSessions({ ip: newest?.ipv4 ?? "" })],
+    ["sessions ip v6 /56", () => gateway.listSessions({ ip: v6.replace(/\/\d+$/, "/56") })],
+    ["sessions ip v6 text prefix", () => gateway.listSessions({ ip: v6.slice(0, 12) })],
+    ["sessions vrf", () => gateway.listSessions({ vrf: "wholesale" })],
+    ["sessions port", () => gateway.listSessions({ port: 3 })],
+    ["sessions encap", () => gateway.listSessions({ encap: "l2tp" })],
+    ["sessions type", () => gateway.listSessions({ type: "ppp" })],
+    ["sessions walledGarden", () => gateway.listSessions({ walledGarden: true })],
+    ["sessions port+encap+vrf", () => gateway.listSessions({ port: 2, encap: "ipoe", vrf: "cgn-inside" })],
+    ["sessions rare combination", () => gateway.listSessions({ port: 2, walledGarden: true, username: "99" })],
+    ["sessions summary", () => gateway.sessionSummary()],
+    ["cgn bindings", () => gateway.cgnBindings({})],
+    ["cgn bindings vrf", () => gateway.cgnBindings({ vrf: "cgn-inside" })],
+    ["cgn bindings ip", () => gateway.cgnBindings({ ip: gateway.cgnBindings({ limit: 1 }).items[0]?.publicIp ?? "" })],
+    ["cgn bindings last page", () => gateway.cgnBindings({ offset: 60_000 })],
+    ["pool allocations last page", () => gateway.poolAllocations(profile.pools[0]?.name ?? "", { offset: 40_000 })],
+    ["subscriber routes default (sorted)", () => new SortedSubscriberRoutes(gateway.subscriberRoutes("default"))],
+  ];
+  for (const [name, fn] of queries) {
+    const { min, p50, max } = time(fn);
+    console.log(`${name.padEnd(38)} min ${fmt(min, 2).padStart(8)}  p50 ${fmt(p50, 2).padStart(8)}  max ${fmt(max, 2).padStart(8)} ms (goal p50 ≤ 10 ms)`);
+  }
+}

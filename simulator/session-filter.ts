@@ -1,0 +1,171 @@
+/**
+ * Evaluates a sessions list filter on the session table's indexes: the
+ * bitsets the table keeps per encapsulation, port, VRF and walled garden
+ * (sessions.ts), and for `ip` the pools' holder tables (an address range
+ * reads only the blocks in it). The bitsets are over id-order positions, so
+ * walking them from the top is newest first; `total` is a population count
+ * and a page deep in the list skips 32 sessions a word. What no index covers
+ * (the username needle, an IPv6 text that cannot be turned into ranges) is
+ * tested only on the sessions the indexes left.
+ */
+import type { Model } from "./model.ts";
+import type { AddressPool } from "./pools.ts";
+
+/** A compiled filter: bitsets every match has, bitsets none has, and tests on the remaining candidates. */
+export interface SessionFilter {
+  all: Int32Array[];
+  none: Int32Array[];
+  tests: ((slot: number) => boolean)[];
+}
+
+/** Matching live slots newest first from `offset` (at most `limit`), and how many match in all. */
+export function selectSessions(m: Model, filter: SessionFilter, offset: number, limit: number): { total: number; slots: number[] } {
+  const s = m.store;
+  const words = (s.orderLen + 31) >>> 5;
+  let acc = s.liveBits;
+  if (filter.all.length > 0 || filter.none.length > 0) {
+    acc = s.liveBits.slice(0, words);
+    for (const mask of filter.all) for (let w = 0; w < words; w++) acc[w] = (acc[w] ?? 0) & (mask[w] ?? 0);
+    for (const mask of filter.none) for (let w = 0; w < words; w++) acc[w] = (acc[w] ?? 0) & ~(mask[w] ?? 0);
+  }
+  const slots: number[] = [];
+  const order = s.orderSlots;
+  const tests = filter.tests;
+  if (tests.length === 0) {
+    let total = 0;
+    for (let w = 0; w < words; w++) total += popcount(acc[w] ?? 0);
+    let skip = offset;
+    for (let w = words - 1; w >= 0 && slots.length < limit; w--) {
+      let x = acc[w] ?? 0;
+      if (x === 0) continue;
+      const n = popcount(x);
+      if (skip >= n) {
+        skip -= n;
+        continue;
+      }
+      while (x !== 0 && slots.length < limit) {
+        const b = 31 - Math.clz32(x);
+        x &= ~(1 << b);
+        if (skip > 0) skip--;
+        else slots.push(order[(w << 5) | b] ?? 0);
+      }
+    }
+    return { total, slots };
+  }
+  let total = 0;
+  for (let w = words - 1; w >= 0; w--) {
+    let x = acc[w] ?? 0;
+    while (x !== 0) {
+      const b = 31 - Math.clz32(x);
+      x &= ~(1 << b);
+      const slot = order[(w << 5) | b] ?? 0;
+      let ok = true;
+      for (const t of tests) {
+        if (!t(slot)) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) continue;
+      if (total >= offset && slots.length < limit) slots.push(slot);
+      total++;
+    }
+  }
+  return { total, slots };
+}
+
+/**
+ * The live sessions whose IPv4 address lies in one of `ranges`, as a bitset:
+ * read from the IPv4 pools' holder tables. `local` decides for configured
+ * local subscribers' sessions (their blocks are held as static, not by slot).
+ */
+export function ipv4Mask(m: Model, ranges: readonly { first: number; last: number }[], local: (slot: number) => boolean): Int32Array {
+  const s = m.store;
+  return mask(m, local, (set) => {
+    for (const pool of m.pools) {
+      if (pool.config.family !== "ipv4") continue;
+      pool.subnets.forEach((_, si) => {
+        for (const r of ranges) {
+          const range = pool.ordinalsStartingIn(si, BigInt(r.first), BigInt(r.last));
+          if (range) pool.committedBetween(si, range, (slot) => s.v4Pool[slot] === pool.index && set(slot));
+        }
+      });
+    }
+  });
+}
+
+/**
+ * The live sessions whose displayed IPv6 (the WAN prefix, else the delegated
+ * prefix) is in the ordinal ranges `rangeOf` gives per pool subnet, as a
+ * bitset read from the IPv6 pools' holder tables.
+ */
+export function ipv6Mask(m: Model, rangeOf: (pool: AddressPool, subnet: number) => [number, number][], local: (slot: number) => boolean): Int32Array {
+  const s = m.store;
+  return mask(m, local, (set) => {
+    for (const pool of m.pools) {
+      const family = pool.config.family;
+      if (family === "ipv4") continue;
+      // A delegated prefix is what the list shows only for a session without a WAN prefix.
+      const shown = family === "ipv6-wan" ? (slot: number) => s.wanPool[slot] === pool.index : (slot: number) => s.pdPool[slot] === pool.index && (s.wanPool[slot] ?? -1) < 0;
+      pool.subnets.forEach((_, si) => {
+        for (const range of rangeOf(pool, si)) pool.committedBetween(si, range, (slot) => shown(slot) && set(slot));
+      });
+    }
+  });
+}
+
+/** A bitset of the slots `fill` sets (generated subscribers only) and the live local subscribers' sessions `local` accepts. */
+function mask(m: Model, local: (slot: number) => boolean, fill: (set: (slot: number) => void) => void): Int32Array {
+  const s = m.store;
+  const bits = new Int32Array((s.orderLen + 31) >>> 5);
+  const set = (slot: number): void => {
+    if (s.alive[slot] !== 1) return;
+    const pos = s.orderPos[slot] ?? 0;
+    bits[pos >>> 5] = (bits[pos >>> 5] ?? 0) | (1 << (pos & 31));
+  };
+  fill((slot) => {
+    if ((s.sub[slot] ?? 0) >= 0) set(slot);
+  });
+  for (const e of m.locals.entries) if (e.slot >= 0 && s.alive[e.slot] === 1 && local(e.slot)) set(e.slot);
+  return bits;
+}
+
+/**
+ * Address ranges an IPv6 text prefix (no `::`, no CIDR) selects, matched as
+ * the text of an RFC 5952 address would be: whole groups fix 16 bits each and
+ * the last, partial group selects the values its hex digits begin. Null when
+ * the text has a zero group (the address's text may compress it to `::`, so
+ * only formatting tells) or is not of that shape.
+ */
+export function ipv6TextRanges(text: string): { first: bigint; last: bigint }[] | null {
+  if (text.includes("::")) return null;
+  const groups = text.split(":");
+  if (groups.length > 8) return null;
+  const partial = groups.pop() ?? "";
+  let value = 0n;
+  for (const g of groups) {
+    if (!/^[0-9a-f]{1,4}$/.test(g) || g === "0") return null;
+    // RFC 5952 text has no leading zeros: such a group is in no address's text.
+    if (g.startsWith("0")) return [];
+    value = (value << 16n) | BigInt(parseInt(g, 16));
+  }
+  if (partial === "0" || !/^[0-9a-f]{0,4}$/.test(partial)) return null;
+  if (partial.startsWith("0")) return [];
+  const rest = BigInt(16 * (7 - groups.length));
+  const below = (1n << rest) - 1n;
+  const span = (lo: number, hi: number) => ({ first: ((value << 16n) | BigInt(lo)) << rest, last: (((value << 16n) | BigInt(hi)) << rest) | below });
+  if (partial === "") return [span(0, 0xffff)];
+  const ranges: { first: bigint; last: bigint }[] = [];
+  const lead = parseInt(partial, 16);
+  for (let digits = partial.length; digits <= 4; digits++) {
+    const free = 4 * (digits - partial.length);
+    ranges.push(span(lead << free, ((lead + 1) << free) - 1));
+  }
+  return ranges;
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
