@@ -13,7 +13,8 @@
  * would map which internal services listen where. The detail goes to the
  * appliance's console, which only whoever runs it sees.
  */
-import { recipients, type AlertNotification, type AlertSink } from "../simulator/alert-fanout.ts";
+import type { AlertNotification } from "../src/schemas/alarms.ts";
+import { recipients, type AlertSink } from "../simulator/alert-fanout.ts";
 import type { FieldValue, Severity } from "../simulator/index.ts";
 import { webhookDestination } from "../src/config/destinations.ts";
 

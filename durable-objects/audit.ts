@@ -8,7 +8,7 @@
  * entry out (ASVS 5.0 V16.4: logs protected from loss). The trail keeps the
  * newest `AUDIT_CAPACITY` entries and survives restarts.
  */
-import type { LogEntry } from "../simulator/logs.ts";
+import type { LogEntry } from "../src/schemas/logs.ts";
 
 /** Audit entries kept; older ones are dropped. At one a second that is more than a day of continuous changes. */
 export const AUDIT_CAPACITY = 100_000;

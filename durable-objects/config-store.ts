@@ -10,8 +10,8 @@
  * interleaved with another writer: two concurrent changes both land, one
  * after the other, and neither is lost.
  */
-import { cloneDocument, diff, normalise, renderValues, type ConfigChange, type ConfigError, type ConfigValues } from "../src/config/document.ts";
-import type { ConfigDocument, ConfigItem, ConfigOperation, Value } from "../src/config/types.ts";
+import { cloneDocument, diff, normalise, renderValues, type ConfigError } from "../src/config/document.ts";
+import type { ConfigDocument, ConfigItem, Value } from "../src/config/types.ts";
 import { applyEdits, changeSetEdits, type Edit, type EditValue } from "../src/config/edit.ts";
 import { CONFIG_KEYS, REDACTED, configKey } from "../src/config/registry.ts";
 import { describeReferences, referencesTo, validateDocument, type ValidationContext } from "../src/config/validate.ts";
@@ -20,6 +20,7 @@ import { refuse, type FieldError, type Outcome, type Refusal } from "../src/sche
 import { hashNewPasswords } from "../src/config/passwords.ts";
 import { DECOY_HASH, hashPassword } from "../src/trust/password.ts";
 import type { Role } from "../src/auth/roles.ts";
+import type { ConfigChange, ConfigHistoryEntry as HistoryEntry, ConfigOperation, ConfigValues } from "../src/schemas/config.ts";
 
 /** Versions kept in the history (and reachable by rollback); older ones are pruned. */
 export const HISTORY_LIMIT = 500;
@@ -38,18 +39,6 @@ export interface CommitSummary {
   committedUtc: string;
   restartRequired: boolean;
   changedPaths: string[];
-}
-
-export interface HistoryEntry {
-  version: number;
-  committedUtc: string;
-  actor: string;
-  comment: string | null;
-  operation: ConfigOperation;
-  rollbackTo: number | null;
-  restartRequired: boolean;
-  changedPaths: string[];
-  changes: ConfigChange[];
 }
 
 /** The hot-apply event (committed) and the audit of refused changes (rejected). */

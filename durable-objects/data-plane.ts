@@ -25,7 +25,8 @@ import {
   type SourceVrfRule,
 } from "../simulator/index.ts";
 import { decodeSnapshot, encodeSnapshot } from "../simulator/snapshot.ts";
-import { AlarmNotifier, notification, type AlertNotification, type AlertSink } from "../simulator/alert-fanout.ts";
+import type { AlertNotification } from "../src/schemas/alarms.ts";
+import { AlarmNotifier, notification, type AlertSink } from "../simulator/alert-fanout.ts";
 import type { AlarmSeverity } from "../simulator/alarms.ts";
 import { AlertSinks } from "./alert-sinks.ts";
 import type { WatchSink } from "../simulator/control-plane-watch.ts";

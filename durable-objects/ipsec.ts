@@ -9,7 +9,8 @@
 import type { ConfigDocument } from "../src/config/types.ts";
 import { IPSEC_PEERS_LIST, fingerprintOf, ipsecPeersOf, routerIdOf } from "../src/config/routing.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
-import { ipsecPeer, ipsecStatus, orphanTeardownMs, type IpsecOrphan, type IpsecPeerConfig, type IpsecPeerStatus, type IpsecStatus, type IpsecWorld } from "../simulator/ipsec.ts";
+import type { IpsecPeerStatus, IpsecStatus } from "../src/schemas/ipsec.ts";
+import { ipsecPeer, ipsecStatus, orphanTeardownMs, type IpsecOrphan, type IpsecPeerConfig, type IpsecWorld } from "../simulator/ipsec.ts";
 import type { DataPlane } from "./data-plane.ts";
 import { Provisioning } from "./provisioning.ts";
 

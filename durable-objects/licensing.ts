@@ -11,25 +11,7 @@ import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
 import { instanceIdFor, licensingKey, signLease, verifyActivationToken, verifyLease, type OfflineLease } from "../src/trust/licence.ts";
 import { sha256Hex } from "../src/trust/encoding.ts";
 import type { DataPlane } from "./data-plane.ts";
-
-/** The usage report the appliance would send the licensing service. */
-export interface TelemetryPreview {
-  format: "bngfleet-telemetry/1";
-  appliance: string;
-  instanceId: string | null;
-  licenceId: string | null;
-  softwareVersion: string;
-  mode: LicenceStatus["mode"];
-  state: LicenceState;
-  meter: "sessions";
-  bandName: string;
-  bandMax: number;
-  period: { startUtc: string | null; endUtc: string };
-  peakCount: number;
-  currentCount: number;
-  generatedUtc: string;
-  delivery: "renewal" | "manual" | "none";
-}
+import type { TelemetryPreview } from "../src/schemas/licensing.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -11,21 +11,20 @@ import type { ConfigDocument, ConfigItem } from "../src/config/types.ts";
 import { IGP_INTERFACES_LIST, NEIGHBORS_LIST, STATIC_ROUTES_LIST, fingerprintOf, igpInterfacesOf, igpProtocolOf, neighborsOf, routerIdOf, staticRoutesOf } from "../src/config/routing.ts";
 import { LOCAL_LISTS } from "../src/config/local-subscribers.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
-import { igpStatus, type IgpStatus } from "../simulator/igp.ts";
+import type { IgpStatus } from "../src/schemas/routing.ts";
+import { igpStatus } from "../simulator/igp.ts";
 import {
   bgpNeighbor,
   bgpSummary,
   neighborRoutes,
   neighborSession,
-  type BgpNeighbor,
   type BgpNeighborConfig,
-  type BgpSummary,
   type CircuitPeer,
   type FramedRoute,
   type NeighborRouteQuery,
-  type RoutePage,
   type RoutingWorld,
 } from "../simulator/routing.ts";
+import type { BgpNeighbor, BgpSummary, RoutePage } from "../src/schemas/routing.ts";
 import { SortedSubscriberRoutes, vrfRoutes, type VrfRouteQuery } from "../simulator/rib.ts";
 import type { WatchedState } from "../simulator/control-plane-watch.ts";
 import type { DataPlane } from "./data-plane.ts";

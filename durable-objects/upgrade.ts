@@ -14,41 +14,12 @@ import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import { MAX_PACKAGE_BYTES, PRODUCT, parsePackage } from "../src/upgrade/package.ts";
 import { planUpgrade, upgradePhase, type UpgradePhase, type UpgradePlan } from "../simulator/upgrade.ts";
 import type { DataPlane } from "./data-plane.ts";
+import type { StagedPackage, UpgradeResult, UpgradeState } from "../src/schemas/upgrade.ts";
 
 /** Results kept in the history. */
 export const HISTORY_LIMIT = 20;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** The staged package, as the status and the staging result show it. */
-export interface StagedPackage {
-  id: string;
-  name: string;
-  version: string;
-  size: number;
-  sha256: string;
-  payloadSha256: string;
-  notes: string | null;
-  stagedUtc: string;
-  stagedBy: string;
-}
-
-/** One finished apply. */
-export interface UpgradeResult {
-  packageId: string;
-  fromVersion: string;
-  toVersion: string;
-  drain: boolean;
-  outcome: "succeeded" | "failed";
-  reason: string | null;
-  requestedUtc: string;
-  completedUtc: string;
-  requestedBy: string;
-  sessionsDrained: number;
-  sessionsDropped: number;
-}
-
-export type UpgradeState = "idle" | "staged" | "applying" | "draining" | "rebooting" | "failed";
 
 interface PackageRow {
   id: string;

@@ -8,6 +8,7 @@
 import { isoTime } from "./clock.ts";
 import type { Severity } from "./log-catalogue.ts";
 import type { LogRing } from "./logs.ts";
+import type { Alarm, AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts";
 
 /** Alarm severities, most severe first. */
 export const ALARM_SEVERITIES = ["critical", "major", "minor", "warning"] as const;
@@ -90,32 +91,6 @@ export const ALARM_CATALOGUE = {
 } as const satisfies Record<string, { severity: AlarmSeverity; instance: string | null; raise: string; clear: string }>;
 
 export type AlarmId = keyof typeof ALARM_CATALOGUE;
-
-/** An active alarm (spec Alarm). */
-export interface Alarm {
-  id: string;
-  instance: string | null;
-  severity: AlarmSeverity;
-  firstRaisedUtc: string;
-  ageSeconds: number;
-  text: string;
-  context: Record<string, string>;
-}
-
-/** The spec's AlarmsResponse. */
-export interface AlarmsResponse {
-  active: Alarm[];
-  count: number;
-  countBySeverity: Record<AlarmSeverity, number>;
-  stats: { raised: number; cleared: number; events: number; eventsDropped: number };
-}
-
-/** The spec's AlarmClear result. */
-export interface AlarmClearResult {
-  cleared: boolean;
-  id: string;
-  instance: string | null;
-}
 
 interface Active {
   id: AlarmId;

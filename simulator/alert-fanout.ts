@@ -6,22 +6,13 @@
  * appliance object's business (durable-objects/alert-sinks.ts).
  */
 import { isoTime } from "./clock.ts";
-import { ALARM_CATALOGUE, ALARM_SEVERITIES, type Alarm, type AlarmSeverity } from "./alarms.ts";
-import type { LogEntry } from "./logs.ts";
+import type { Alarm, AlertNotification } from "../src/schemas/alarms.ts";
+import { ALARM_CATALOGUE, ALARM_SEVERITIES, type AlarmSeverity } from "./alarms.ts";
+import type { LogEntry } from "../src/schemas/logs.ts";
 
 /** `raised` and `cleared` follow the alarm book; `test` is POST /alarms/test. */
 export const NOTIFICATION_KINDS = ["raised", "cleared", "test"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-
-/** The payload every sink receives (webhook body, SMTP message body, bus message). */
-export interface AlertNotification {
-  version: "1";
-  kind: NotificationKind;
-  appliance: string;
-  sentUtc: string;
-  alarm: Alarm;
-  activeAlarms: Record<AlarmSeverity, number>;
-}
 
 /** A configured sink (`alarms.sinks`), credential included. */
 export interface AlertSink {

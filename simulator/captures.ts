@@ -7,23 +7,9 @@
  * allowlist and auditing belong to the caller.
  */
 import { SUB_STEP_SECONDS, isoTime } from "./clock.ts";
+import type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
 import type { LogRing } from "./logs.ts";
 import { parseAddress } from "./prefix.ts";
-
-/** The spec's packet capture record. */
-export interface CaptureRecord {
-  sessionId: number;
-  destinationIp: string;
-  maxPackets: number | null;
-  maxDurationSeconds: number | null;
-  startedUtc: string;
-}
-
-/** A capture list row: the record plus progress. */
-export interface CaptureRow extends CaptureRecord {
-  packetsMirrored: number;
-  elapsedSeconds: number;
-}
 
 /** Why a capture stopped. */
 export type CaptureStopReason = "operator" | "max-packets" | "max-duration" | "session-down";

@@ -14,6 +14,7 @@ import type { CgnGroupConfig, Profile } from "./profile.ts";
 import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, type Prefix } from "./prefix.ts";
 import type { Random } from "./random.ts";
 import { TimedQueue } from "./queues.ts";
+import type { CgnBindingRow, CgnBindingsPage, CgnGroup, CgnStatus } from "../src/schemas/cgn.ts";
 
 /** First port handed out (RFC 6888 REQ-3: no well-known ports). */
 export const FIRST_PORT = 1024;
@@ -25,64 +26,6 @@ const CHUNK_RESERVED = -2;
 
 /** Why a binding could not be created. */
 export type BindingRefusal = "max-bindings" | "no-free-chunk" | "setup-rate";
-
-/** The spec's CgnBindingRow. */
-export interface CgnBindingRow {
-  bindingIndex: number;
-  group: string;
-  insideVrf: string;
-  insideIp: string;
-  publicIp: string;
-  sessionId: number;
-  subscriberId: string | null;
-  autoLearned: boolean;
-  portBlocks: string[];
-  chunkSize: number;
-  portCap: number;
-  createdUtc: string;
-}
-
-/** The spec's CgnGroup. */
-export interface CgnGroupView {
-  name: string;
-  description: string;
-  outsideVrf: string;
-  publicSubnets: string[];
-  chunkSize: number;
-  portCap: number;
-  setupsPerSec: number;
-  bindingTimeoutSeconds: number;
-  quarantineSeconds: number;
-  bypassPrefixes: string[];
-  autoLearn: { insideVrf: string; prefixes: string[] }[];
-  timeouts: CgnGroupConfig["timeouts"];
-  activeBindings: number;
-  /** Port blocks handed to bindings since the data plane booted (first blocks and extensions). */
-  portBlockAllocations: number;
-  utilisation: { totalChunks: number; freeChunks: number; usedChunks: number; quarantinedChunks: number };
-}
-
-/** The spec's CgnStatus. */
-export interface CgnStatus {
-  enabled: boolean;
-  running: boolean;
-  maxBindings: number;
-  maxFlows: number;
-  activeBindings: number;
-  autoLearnedBindings: number;
-  groups: CgnGroupView[];
-  nativeCounters: { autolearnMisses: number; noMapping: number; extensionWanted: number; eventRingDrops: number };
-  eventsLostByDriver: Record<string, number> | null;
-}
-
-/** The spec's CgnBindingsPage. */
-export interface CgnBindingsPage {
-  running: boolean;
-  total: number;
-  offset: number;
-  limit: number;
-  items: CgnBindingRow[];
-}
 
 /** Filters of the bindings list. */
 export interface BindingQuery {

@@ -4,23 +4,28 @@
  * is a tagged union. Time moves only through `step` / `advanceTo`.
  */
 import type { RadiusPoolStatus, RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
-import type { AlarmClearResult, AlarmId, AlarmsResponse } from "./alarms.ts";
-import type { CaptureRecord, CaptureRow } from "./captures.ts";
-import type { BindingQuery, CgnBindingRow, CgnBindingsPage, CgnStatus } from "./cgn.ts";
+import type { AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts";
+import type { AlarmId } from "./alarms.ts";
+import type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
+import type { CgnBindingRow, CgnBindingsPage, CgnStatus } from "../src/schemas/cgn.ts";
+import type { BindingQuery } from "./cgn.ts";
 import { SUB_STEP_MS, isoTime } from "./clock.ts";
 import { evaluateAlarms } from "./conditions.ts";
 import { teardownSession } from "./lifecycle.ts";
 import type { FieldValue, Severity } from "./log-catalogue.ts";
-import type { LogEntry, LogListener, LogTail } from "./logs.ts";
-import type { MetricsHistory } from "./metrics.ts";
-import { traceInject, type InjectRefusal, type InjectRequest, type InjectResult } from "./inject.ts";
-import type { L2tpTunnel, L2tpTunnelDetail } from "./l2tp.ts";
-import { bandMaxOf, licenceStatus, type LicenceStatus, type LicenceTerms } from "./licence.ts";
+import type { LogEntry, LogTail } from "../src/schemas/logs.ts";
+import type { LogListener } from "./logs.ts";
+import type { MetricsHistory } from "../src/schemas/metrics.ts";
+import type { InjectResult, PingResult } from "../src/schemas/diagnostics.ts";
+import { traceInject, type InjectRefusal, type InjectRequest } from "./inject.ts";
+import type { L2tpTunnel, L2tpTunnelDetail } from "../src/schemas/l2tp.ts";
+import type { LicenceStatus } from "../src/schemas/licensing.ts";
+import { bandMaxOf, licenceStatus, type LicenceTerms } from "./licence.ts";
 import { installLocalSubscribers, type LocalInstallReport } from "./local-sessions.ts";
 import type { LocalKind, LocalSubscriber, LocalSubscriberStatus } from "./local-subscribers.ts";
 import { Model } from "./model.ts";
 import { pageWindow } from "./paging.ts";
-import { runPing, type PingRequest, type PingResult } from "./ping.ts";
+import { runPing, type PingRequest } from "./ping.ts";
 import { poolSettingsOf, reconfigurePools, type PoolReconfigureResult } from "./pool-reconfigure.ts";
 import type { PoolSettings } from "./pool-rules.ts";
 import type { AddressPoolAllocation, AddressPoolView } from "./pools.ts";
@@ -32,11 +37,9 @@ import {
   ratesOf,
   summarise,
   type SessionDetail,
-  type SessionList,
   type SessionQuery,
-  type SessionRates,
-  type SessionSummaryCounts,
 } from "./session-queries.ts";
+import type { SessionList, SessionRates, SessionSummaryCounts } from "../src/schemas/sessions.ts";
 import { restoreModel, snapshotModel, type GatewaySnapshot } from "./snapshot.ts";
 import type { SteeringTable } from "./steering.ts";
 import type { SubscriberRoute } from "./routing.ts";

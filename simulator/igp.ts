@@ -14,6 +14,7 @@
 import { familyBits, formatAddress, formatIpv4, parseAddress, type Family } from "./prefix.ts";
 import { hashBetween, latestOutage, phaseAt, textKey, type FlapPolicy, type Phase } from "./flaps.ts";
 import { hash32 } from "./random.ts";
+import type { IgpStatus } from "../src/schemas/routing.ts";
 
 export const IGP_PROTOCOLS = ["none", "ospf", "isis"] as const;
 export type IgpProtocol = (typeof IGP_PROTOCOLS)[number];
@@ -34,40 +35,9 @@ export interface IgpInterfaceConfig {
   provisionedMs: number;
 }
 
-export interface IgpAdjacency {
-  interface: string;
-  neighborId: string;
-  neighborAddress: string;
-  state: string;
-  /** OSPF area, or IS-IS level. */
-  area: string;
-  cost: number;
-  uptimeSeconds: number | null;
-  /** Seconds until the neighbor is declared dead unless a hello arrives; null while Down. */
-  deadTimerSeconds: number | null;
-  lastChangeUtc: string;
-}
-
-export interface IgpInterfaceStatus {
-  name: string;
-  address: string;
-  area: string;
-  cost: number;
-  passive: boolean;
-  helloSeconds: number;
-  deadSeconds: number;
-  /** Neighbors in the final state (Full / Up) on the interface. */
-  fullNeighbors: number;
-}
-
-/** The IGP status (GET /api/v1/routing/igp). */
-export interface IgpStatus {
-  reachable: boolean;
-  protocol: IgpProtocol;
-  routerId: string | null;
-  interfaces: IgpInterfaceStatus[];
-  adjacencies: IgpAdjacency[];
-}
+/** An adjacency and an interface row of the IGP status, as the wire shape has them. */
+export type IgpAdjacency = IgpStatus["adjacencies"][number];
+export type IgpInterfaceStatus = IgpStatus["interfaces"][number];
 
 const FLAPS: FlapPolicy = { slotMs: 86_400_000, probability: 1 / 12, minMs: 60_000, maxMs: 240_000, tailMs: 300_000, salt: 31 };
 const SETTLE_MS = 600_000;

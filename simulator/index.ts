@@ -17,23 +17,32 @@ export {
   type Json,
 } from "./snapshot.ts";
 export { EXTERNAL_LOG_CATALOGUE, LOG_CATALOGUE, SEVERITIES, isSeverity, type FieldValue, type ModelMsgId, type Severity } from "./log-catalogue.ts";
-export { LOG_CAPACITY, type LogEntry, type LogListener, type LogTail } from "./logs.ts";
-export { ALARM_CATALOGUE, ALARM_SEVERITIES, type Alarm, type AlarmClearResult, type AlarmId, type AlarmSeverity, type AlarmsResponse } from "./alarms.ts";
-export { METRICS_CAPACITY, RANGES, type MetricsHistory, type MetricsRange } from "./metrics.ts";
+export { LOG_CAPACITY, type LogListener } from "./logs.ts";
+export type { LogEntry, LogTail } from "../src/schemas/logs.ts";
+export { ALARM_CATALOGUE, ALARM_SEVERITIES, type AlarmId, type AlarmSeverity } from "./alarms.ts";
+export type { Alarm, AlarmClearResult, AlarmsResponse, AlertNotification } from "../src/schemas/alarms.ts";
+export { METRICS_CAPACITY, RANGES, type MetricsRange } from "./metrics.ts";
+export type { MetricsHistory } from "../src/schemas/metrics.ts";
 export { SUB_STEP_SECONDS } from "./clock.ts";
 export type { RadiusPoolStatus, RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
 export { MAX_POOLS, MAX_SUBNETS, delegationFits, poolIssues, withStatics, type PoolDefinition, type PoolFamily, type PoolIssue, type PoolSettings, type StaticAllocation } from "./pool-rules.ts";
 export type { PoolReconfigureReport, PoolReconfigureResult } from "./pool-reconfigure.ts";
-export type { CaptureRecord, CaptureRow, CaptureStopReason } from "./captures.ts";
-export type { BindingQuery, CgnBindingRow, CgnBindingsPage, CgnGroupView, CgnStatus } from "./cgn.ts";
+export type { CaptureStopReason } from "./captures.ts";
+export type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
+export type { BindingQuery } from "./cgn.ts";
+export type { CgnBindingRow, CgnBindingsPage, CgnGroup, CgnStatus } from "../src/schemas/cgn.ts";
 export type { AddressPoolAllocation, AddressPoolSubnetView, AddressPoolView } from "./pools.ts";
 export { LOCAL_KINDS, placeAddress, placePrefix, type LocalKind, type LocalSubscriber, type LocalSubscriberStatus, type Placement } from "./local-subscribers.ts";
 export { LOCAL_RETRY_MS, type LocalInstallReport } from "./local-sessions.ts";
-export type { SessionDetail, SessionList, SessionQuery, SessionRates, SessionSummary, SessionSummaryCounts } from "./session-queries.ts";
+export type { SessionDetail, SessionQuery } from "./session-queries.ts";
+export type { SessionList, SessionRates, SessionSummary, SessionSummaryCounts } from "../src/schemas/sessions.ts";
 export { compileSteering, matchSteering, sessionSteering, type SourceVrfRule, type SteeringMatch, type SteeringTable } from "./steering.ts";
-export { frameBytes, type InjectRefusal, type InjectRequest, type InjectResult, type TraceStep } from "./inject.ts";
-export { PORT_MTU, PPPOE_MTU, L2TP_MTU, type PingOutcome, type PingReply, type PingRequest, type PingResult, type PingRoute } from "./ping.ts";
-export { l2tpSettings, type L2tpDirection, type L2tpSettings, type L2tpTunnel, type L2tpTunnelDetail, type L2tpTunnelSession, type L2tpTunnelState } from "./l2tp.ts";
+export { frameBytes, type InjectRefusal, type InjectRequest } from "./inject.ts";
+export type { InjectResult, PingResult, TraceStep } from "../src/schemas/diagnostics.ts";
+export { PORT_MTU } from "./frame-sizes.ts";
+export { PPPOE_MTU, L2TP_MTU, type PingOutcome, type PingReply, type PingRequest, type PingRoute } from "./ping.ts";
+export { l2tpSettings, type L2tpDirection, type L2tpSettings, type L2tpTunnelState } from "./l2tp.ts";
+export type { L2tpTunnel, L2tpTunnelDetail, L2tpTunnelSession } from "../src/schemas/l2tp.ts";
 export {
   DAY_MS,
   DEV_TERMS,
@@ -47,9 +56,9 @@ export {
   type LicenceGrant,
   type LicenceMode,
   type LicenceState,
-  type LicenceStatus,
   type LicenceTerms,
 } from "./licence.ts";
+export type { LicenceStatus } from "../src/schemas/licensing.ts";
 export { DRAIN_SECONDS, INSTALL_SECONDS, REBOOT_SECONDS, planUpgrade, upgradePhase, type Maintenance, type UpgradePhase, type UpgradePlan } from "./upgrade.ts";
 export { chassisOf, portHardware, type HardwareIdentity, type HardwareInventory, type PortLoad, type SystemLoad } from "./hardware.ts";
 export type { InterfaceRow } from "./interfaces.ts";

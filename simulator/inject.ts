@@ -22,6 +22,7 @@ import { holderIn, holdersOf, isMartian, poolSubnetIn, portIdOf, vrfOf, type Hol
 import type { Model } from "./model.ts";
 import { parseAddress } from "./prefix.ts";
 import { matchSteering, rulesOn, type SteeringTable } from "./steering.ts";
+import type { InjectResult, TraceStep } from "../src/schemas/diagnostics.ts";
 
 /** The spec's inject request (nullable fields: 0 or null = none). */
 export interface InjectRequest {
@@ -36,22 +37,6 @@ export interface InjectRequest {
   destinationPort?: number | null;
   size?: number | null;
   emit?: boolean | null;
-}
-
-/** One stage of the trace (spec TraceStep). */
-export interface TraceStep {
-  stage: "ingress-port" | "vlan-classify" | "mpls" | "subscriber-lookup" | "source-vrf" | "route-lookup" | "cgn" | "egress";
-  verdict: string;
-  a: number;
-  b: number;
-}
-
-/** The spec's inject result. */
-export interface InjectResult {
-  frameBytes: number;
-  emitted: boolean;
-  dryRun: boolean;
-  steps: TraceStep[];
 }
 
 /** Why an inject request cannot be traced: bad input, named by field. */

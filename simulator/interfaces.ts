@@ -8,8 +8,7 @@
  */
 import { SUB_STEP_SECONDS, isoTime } from "./clock.ts";
 import { macAt, portHardware, type HardwareIdentity, type PortLoad } from "./hardware.ts";
-import { PORT_MTU } from "./ping.ts";
-import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./traffic.ts";
+import { DOWN_PACKET_BYTES, PORT_MTU, UP_PACKET_BYTES } from "./frame-sizes.ts";
 
 /** Cumulative per-port traffic since the data plane booted. */
 export class PortCounters {

@@ -27,6 +27,7 @@
 import { hashBetween, latestOutage, phaseAt, textKey, type FlapPolicy, type Phase } from "./flaps.ts";
 import { formatIpv4, parseAddress, parsePrefix } from "./prefix.ts";
 import { hash32, hashUnit } from "./random.ts";
+import type { IpsecChildSa, IpsecPeerStatus, IpsecStatus } from "../src/schemas/ipsec.ts";
 
 export type IpsecState = "ESTABLISHED" | "CONNECTING" | "DOWN" | "UNKNOWN";
 
@@ -63,46 +64,6 @@ export interface IpsecWorld {
   localAddress: { v4: string | null; v6: string | null };
   peers: IpsecPeerConfig[];
   orphans: IpsecOrphan[];
-}
-
-export interface IpsecChildSa {
-  name: string;
-  state: "INSTALLED";
-  mode: "TUNNEL";
-  espProposal: string;
-  installedSeconds: number;
-  rekeyInSeconds: number;
-  expiresInSeconds: number;
-  inBytes: number;
-  inPackets: number;
-  outBytes: number;
-  outPackets: number;
-  localTs: string[];
-  remoteTs: string[];
-}
-
-export interface IpsecPeerStatus {
-  name: string;
-  configured: boolean;
-  state: IpsecState;
-  configuredRemote: string | null;
-  localHost: string | null;
-  remoteHost: string | null;
-  localId: string | null;
-  remoteId: string | null;
-  ikeVersion: string | null;
-  proposal: string | null;
-  establishedSeconds: number | null;
-  rekeyInSeconds: number | null;
-  children: IpsecChildSa[];
-}
-
-export interface IpsecStatus {
-  enabled: boolean;
-  reachable: boolean;
-  lastError: string | null;
-  establishedCount: number;
-  peers: IpsecPeerStatus[];
 }
 
 export const IPSEC_FLAPS: FlapPolicy = { slotMs: 3_600_000, probability: 0.05, minMs: 60_000, maxMs: 600_000, tailMs: 600_000, salt: 53 };

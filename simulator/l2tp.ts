@@ -29,6 +29,7 @@
  * ids are 16-bit and non-zero (RFC 2661 §3.1), unique per appliance and per
  * tunnel respectively.
  */
+import type { L2tpTunnel, L2tpTunnelDetail, L2tpTunnelSession } from "../src/schemas/l2tp.ts";
 import { isoTime } from "./clock.ts";
 import type { Model } from "./model.ts";
 import type { Profile } from "./profile.ts";
@@ -36,9 +37,9 @@ import { cumulativeWeights, hash32, hashUnit, pickFromCumulative } from "./rando
 import { summaryRow } from "./session-queries.ts";
 
 /** Tunnel direction: `downstream` = from a LAC, terminated here; `upstream` = to a wholesale LNS. */
-export type L2tpDirection = "downstream" | "upstream";
+export type L2tpDirection = L2tpTunnel["direction"];
 /** The spec's tunnel states (`wait-ctl` is transient: see above). */
-export type L2tpTunnelState = "idle" | "wait-ctl" | "established" | "closed";
+export type L2tpTunnelState = L2tpTunnel["state"];
 
 /** Encapsulation indices (profile ENCAPS order). */
 const ENCAP_PPPOE_LAC = 2;
@@ -73,42 +74,6 @@ export interface L2tpSettings {
   closedRetentionSeconds: number;
   maxSessionsPerTunnel: number;
   peers: L2tpPeer[];
-}
-
-/** The spec's L2tpTunnel (list row). */
-export interface L2tpTunnel {
-  direction: L2tpDirection;
-  localTunnelId: number;
-  peerTunnelId: number;
-  peerIp: string | null;
-  peerHostname: string | null;
-  peerVendor: string | null;
-  state: L2tpTunnelState;
-  sessions: number;
-}
-
-/** The spec's L2tpTunnelSession. */
-export interface L2tpTunnelSession {
-  id: number;
-  username: string;
-  encap: string;
-  ipv4: string;
-  ipv6: string | null;
-  localSessionId: number;
-  peerSessionId: number;
-  uptimeSeconds: number;
-}
-
-/** The spec's L2tpTunnelDetail. */
-export interface L2tpTunnelDetail extends L2tpTunnel {
-  found: true;
-  peerPort: number | null;
-  localEndpoint: string | null;
-  vrfName: string | null;
-  createdUtc: string | null;
-  uptimeSeconds: number | null;
-  lastActivityUtc: string | null;
-  sessionList: L2tpTunnelSession[];
 }
 
 interface Tunnel {
@@ -345,7 +310,8 @@ export class L2tpTable {
         sessionList.push({
           id: row.id,
           username: row.username,
-          encap: row.encap,
+          // A tunnel carries one encapsulation: LAC sessions upstream, LNS sessions downstream.
+          encap: peer?.direction === "upstream" ? "pppoe-lac" : "l2tp",
           ipv4: row.ipv4,
           ipv6: row.ipv6,
           localSessionId: sid,

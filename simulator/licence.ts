@@ -13,6 +13,7 @@
  * keeps forwarding. The meter is live sessions; a count above the band is
  * alarmed, never refused (setups beyond the platform capacity are, as before).
  */
+import type { LicenceStatus } from "../src/schemas/licensing.ts";
 import { isoTime } from "./clock.ts";
 import type { Model } from "./model.ts";
 
@@ -55,27 +56,6 @@ export const DEV_TERMS: LicenceTerms = {
   graceDays: 0,
   renewalDays: 0,
 };
-
-/** The spec's licence status. */
-export interface LicenceStatus {
-  state: LicenceState;
-  mode: LicenceMode;
-  role: string;
-  licenceId: string | null;
-  instanceId: string | null;
-  bandName: string;
-  meter: "sessions";
-  bandMax: number;
-  currentCount: number;
-  peakCount: number;
-  expiresAtUtc: string | null;
-  contractEndUtc: string | null;
-  lastRenewalUtc: string | null;
-  daysRemaining: number | null;
-  adminFreezeActive: boolean;
-  isUnlicensed: boolean;
-  isEnrolled: boolean;
-}
 
 /** What an activation grants (the verified token's claims plus the instance the licensing service assigned). */
 export interface LicenceGrant {

@@ -9,7 +9,9 @@ import { ENCAPS } from "./profile.ts";
 import type { FieldsOf } from "./log-catalogue.ts";
 import { formatIpv4 } from "./prefix.ts";
 import type { BindingRefusal } from "./cgn.ts";
-import { FAMILY_PD, FAMILY_V4, FAMILY_WAN, type Model } from "./model.ts";
+import { FAMILY_PD, FAMILY_V4, FAMILY_WAN } from "./families.ts";
+import type { Model } from "./model.ts";
+import { ipv6Text } from "./session-addresses.ts";
 import type { AddressPool } from "./pools.ts";
 import { mix32 } from "./random.ts";
 import { ENCAP_IPOE } from "./subscribers.ts";
@@ -224,17 +226,6 @@ export function renewalDelayMs(m: Model, id: number, renewal = 0): number {
   return Math.round(m.profile.leases.ipoeLeaseSeconds * 1000 * (0.5 + 0.5 * u));
 }
 
-/** The session's IPv6 text: the WAN prefix, else the delegated prefix, else null (a local subscriber's may lie outside every pool). */
-export function ipv6Text(m: Model, slot: number): string | null {
-  const s = m.store;
-  const wan = s.wanPool[slot] ?? -1;
-  if (wan >= 0) return m.pools[wan]?.text(s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0) ?? null;
-  const local = (s.sub[slot] ?? 0) < 0 ? m.locals.ofSub(s.sub[slot] ?? 0) : undefined;
-  if (local?.wan.kind === "outside") return local.wan.text;
-  const pd = s.pdPool[slot] ?? -1;
-  if (pd >= 0) return m.pools[pd]?.text(s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0) ?? null;
-  return local?.pd.kind === "outside" ? local.pd.text : null;
-}
 
 /** One DHCP/IPCP exchange: an offer, possibly declined once (IPoE) or abandoned. */
 export function offer(m: Model, pool: AddressPool, dhcp: boolean): { subnet: number; ordinal: number } | "exhausted" | "abandoned" {

@@ -10,9 +10,11 @@
  * as a CPE retries DHCP or PPPoE discovery.
  */
 import { SUB_STEP_MS } from "./clock.ts";
-import { noteFailure, offer, recordSessionUp, renewalDelayMs, ipv6Text, teardownSession, type SetupFailure } from "./lifecycle.ts";
+import { noteFailure, offer, recordSessionUp, renewalDelayMs, teardownSession, type SetupFailure } from "./lifecycle.ts";
 import { LocalTable, compareLocal, localId, makeEntry, type Hold, type LocalEntry, type LocalSubscriber } from "./local-subscribers.ts";
-import { FAMILY_V4, type Model } from "./model.ts";
+import { FAMILY_V4 } from "./families.ts";
+import type { Model } from "./model.ts";
+import { ipv6Text } from "./session-addresses.ts";
 import { formatIpv4, parseIpv4, parsePrefix } from "./prefix.ts";
 import { ENCAPS } from "./profile.ts";
 import { ENCAP_IPOE } from "./subscribers.ts";

@@ -4,27 +4,13 @@
  * it open and 10,000 covers hours of a steady appliance while staying small
  * enough to snapshot with the rest of the model.
  */
+import type { LogEntry, LogTail } from "../src/schemas/logs.ts";
 import { isoTime } from "./clock.ts";
 import { clamp } from "./paging.ts";
 import { LOG_CATALOGUE, type FieldValue, type FieldsOf, type ModelMsgId, type Severity } from "./log-catalogue.ts";
 
 /** Entries the ring retains. */
 export const LOG_CAPACITY = 10_000;
-
-/** One log entry as the API returns it (spec LogEntry). */
-export interface LogEntry {
-  seq: number;
-  timestamp: string;
-  severity: Severity;
-  msgId: string;
-  fields: Record<string, FieldValue>;
-}
-
-/** The spec's LogTail. */
-export interface LogTail {
-  entries: LogEntry[];
-  lastSeq: number;
-}
 
 /** A live-entry listener (the Durable Object's SSE fan-out). */
 export type LogListener = (entry: LogEntry) => void;

@@ -10,6 +10,7 @@
  * newest point equals the newest sample; rates are bucket averages;
  * sessionsUp / sessionsDown are bucket sums ("per interval").
  */
+import type { MetricsHistory } from "../src/schemas/metrics.ts";
 import { SUB_STEP_SECONDS, isoTime } from "./clock.ts";
 
 /** Samples retained: 24 h at 10 s. */
@@ -18,17 +19,6 @@ export const METRICS_CAPACITY = 8640;
 /** Accepted history ranges and their point spacing in seconds. */
 export const RANGES = { "1h": { seconds: 3600, interval: 10 }, "6h": { seconds: 21_600, interval: 60 }, "24h": { seconds: 86_400, interval: 240 } } as const;
 export type MetricsRange = keyof typeof RANGES;
-
-/** The spec's Metrics history. */
-export interface MetricsHistory {
-  intervalSeconds: number;
-  times: string[];
-  totalSessions: number[];
-  byEncap: { ipoe: number[]; pppoeLocal: number[]; pppoeLac: number[]; l2tp: number[] };
-  sessionsUp: number[];
-  sessionsDown: number[];
-  ports: { portId: number; label: string; rxBps: number[]; txBps: number[] }[];
-}
 
 /** Ring of 10 s samples. */
 export class MetricsRing {

@@ -21,10 +21,6 @@ import { SubscriberBase, blankAttrs, type SubscriberAttrs } from "./subscribers.
 import { PortCounters } from "./interfaces.ts";
 import type { Maintenance } from "./upgrade.ts";
 
-/** Pool family indices used by the pool lookup table. */
-export const FAMILY_V4 = 0;
-export const FAMILY_WAN = 1;
-export const FAMILY_PD = 2;
 const FAMILIES = ["ipv4", "ipv6-wan", "ipv6-pd"] as const;
 
 /** Counts and sampling budgets of the current sub-step (or of actions between steps). */

@@ -8,10 +8,12 @@
  * stream, so pinging cannot change what the simulation does next.
  */
 import { holderIn, isMartian, poolSubnetIn, type Address } from "./forwarding.ts";
+import { PORT_MTU } from "./frame-sizes.ts";
 import type { Model } from "./model.ts";
 import { ENCAPS } from "./profile.ts";
 import { parseAddress } from "./prefix.ts";
 import { Random, hashUnit, mix32 } from "./random.ts";
+import type { PingResult } from "../src/schemas/diagnostics.ts";
 
 /** A ping as the forwarding plane runs it (the API clamps and defaults the fields). */
 export interface PingRequest {
@@ -27,37 +29,15 @@ export interface PingRequest {
   local?: readonly string[];
 }
 
-export type PingOutcome = "reply" | "timeout" | "would-fragment" | "unreachable";
+export type PingOutcome = PingReply["result"];
 
 /** One probe. */
-export interface PingReply {
-  seq: number;
-  result: PingOutcome;
-  rttMs: number | null;
-}
+export type PingReply = PingResult["replies"][number];
 
 /** The route a ping took. */
-export type PingRoute = "local" | "subscriber" | "upstream" | "discard" | "martian";
+export type PingRoute = PingResult["route"];
 
-/** A finished ping. */
-export interface PingResult {
-  destination: string;
-  vrf: string;
-  route: PingRoute;
-  sessionId: number | null;
-  size: number;
-  packetBytes: number;
-  pathMtu: number;
-  dontFragment: boolean;
-  sent: number;
-  received: number;
-  lossPercent: number;
-  rttMs: { min: number; avg: number; max: number } | null;
-  replies: PingReply[];
-}
 
-/** IP MTU of the access and core ports. */
-export const PORT_MTU = 1500;
 /** RFC 2516 §7: a PPPoE session's MRU is at most 1492 (8 bytes of PPPoE and PPP header in a 1500-byte frame). */
 export const PPPOE_MTU = 1492;
 /** An LNS-terminated session's path also carries IP, UDP, L2TP and PPP headers through the LAC's tunnel. */

@@ -20,12 +20,11 @@ import {
   stripVpn,
   wire,
   type Entry,
-  type Route,
-  type RoutePage,
   type RouteQuery,
   type RoutingWorld,
   type SubscriberRoute,
 } from "./routing.ts";
+import type { Route, RoutePage } from "../src/schemas/routing.ts";
 
 export interface VrfRouteQuery extends RouteQuery {
   family?: "ipv4" | "ipv6" | null | undefined;

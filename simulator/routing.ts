@@ -34,10 +34,10 @@
  * peers in their VRF: they receive the VRF's table.
  */
 import { hashBetween, latestOutage, phaseAt, textKey, type FlapPolicy, type Phase } from "./flaps.ts";
-import type { IgpStatus } from "./igp.ts";
 import { pageWindow } from "./paging.ts";
 import { familyBits, formatAddress, formatIpv4, parseAddress, parsePrefix, type Family } from "./prefix.ts";
 import { hash32, hashUnit } from "./random.ts";
+import type { BgpNeighbor, BgpSummary, BgpSummaryRow, IgpStatus, Route, RoutePage } from "../src/schemas/routing.ts";
 
 export const AFI_SAFIS = ["ipv4Unicast", "ipv6Unicast", "ipv4Vpn", "ipv6Vpn"] as const;
 export type AfiSafi = (typeof AFI_SAFIS)[number];
@@ -136,65 +136,6 @@ export interface RoutingWorld {
   framed: FramedRoute[];
   circuits: CircuitPeer[];
   igp: IgpStatus;
-}
-
-/** The spec's Route, with `rd` and `routeTargets` on VPN routes. */
-export interface Route {
-  prefix: string;
-  nextHop: string | null;
-  protocol: string;
-  interface: string | null;
-  metric: number | null;
-  localPref: number | null;
-  asPath: string | null;
-  origin: Origin | null;
-  best: boolean;
-  rd?: string;
-  routeTargets?: string[];
-}
-
-export interface RoutePage {
-  reachable: boolean;
-  total: number;
-  offset: number;
-  limit: number;
-  routes: Route[];
-}
-
-export interface BgpSummaryRow {
-  peer: string;
-  vrf: string;
-  description: string | null;
-  remoteAs: number;
-  state: string;
-  uptimeSeconds: number | null;
-  prefixesReceived: number;
-  prefixesSent: number;
-  afiSafi: AfiSafi;
-}
-
-export interface BgpSummary {
-  reachable: boolean;
-  localAs: number | null;
-  routerId: string | null;
-  peers: BgpSummaryRow[];
-}
-
-export interface BgpNeighbor {
-  reachable: boolean;
-  peer: string;
-  vrf: string | null;
-  description: string | null;
-  remoteAs: number | null;
-  localAs: number | null;
-  state: string;
-  uptimeSeconds: number | null;
-  routerId: string | null;
-  localRouterId: string | null;
-  holdTime: number | null;
-  keepAlive: number | null;
-  bfd: boolean;
-  addressFamilies: { afiSafi: AfiSafi; received: number; accepted: number; advertised: number }[];
 }
 
 export interface RouteQuery {
@@ -646,10 +587,11 @@ export function bgpSummary(w: RoutingWorld): BgpSummary {
       rows.push({
         peer: n.address,
         vrf: "default",
-        description: n.description,
+        // Summary rows are not nullable in the spec: an empty description, and 0 s of uptime while not Established.
+        description: n.description ?? "",
         remoteAs: n.remoteAs,
         state: session.state,
-        uptimeSeconds: session.establishedMs === null ? null : Math.floor((w.nowMs - session.establishedMs) / 1000),
+        uptimeSeconds: session.establishedMs === null ? 0 : Math.floor((w.nowMs - session.establishedMs) / 1000),
         prefixesReceived: s.received(n, af).length,
         prefixesSent: s.advertisedTo(n, af).length,
         afiSafi: af,
@@ -663,7 +605,7 @@ export function bgpSummary(w: RoutingWorld): BgpSummary {
       description: c.description === "" ? `GRE circuit ${c.id}` : c.description,
       remoteAs: c.remoteAs,
       state: c.state,
-      uptimeSeconds: c.state === "Established" ? Math.floor((w.nowMs - c.lastChangeMs) / 1000) : null,
+      uptimeSeconds: c.state === "Established" ? Math.floor((w.nowMs - c.lastChangeMs) / 1000) : 0,
       prefixesReceived: s.receivedFromCircuit(c).length,
       prefixesSent: s.advertisedToCircuit(c).length,
       afiSafi: addressOf(c.address)[0] === 4 ? "ipv4Unicast" : "ipv6Unicast",

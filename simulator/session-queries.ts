@@ -7,17 +7,16 @@
  * (session-filter.ts, username-match.ts); rows are built only for the
  * returned page.
  */
-import type { CaptureRecord } from "./captures.ts";
-import type { CgnBindingRow } from "./cgn.ts";
+import type { SessionDetail as WireSessionDetail, SessionList, SessionRates, SessionSummary, SessionSummaryCounts } from "../src/schemas/sessions.ts";
 import { isoTime } from "./clock.ts";
-import { ipv6Text } from "./lifecycle.ts";
 import type { Hold } from "./local-subscribers.ts";
 import type { Model } from "./model.ts";
 import { pageWindow } from "./paging.ts";
 import { ENCAPS, type Encap } from "./profile.ts";
 import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, prefixesOverlap } from "./prefix.ts";
+import { ipv6Text } from "./session-addresses.ts";
 import { formatMac } from "./subscribers.ts";
-import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./traffic.ts";
+import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./frame-sizes.ts";
 import { compileUsername, usernameMask, usernameTest } from "./username-match.ts";
 import { ipv4Mask, ipv6Mask, ipv6TextRanges, selectSessions, type SessionFilter } from "./session-filter.ts";
 
@@ -35,71 +34,8 @@ export interface SessionQuery {
   limit?: number | null | undefined;
 }
 
-/** The spec's SessionSummary, plus `portId` (null for LNS-terminated l2tp sessions). */
-export interface SessionSummary {
-  id: number;
-  type: "ipoe" | "ppp";
-  encap: Encap;
-  username: string;
-  ipv4: string;
-  ipv6: string | null;
-  vrf: string;
-  mac: string;
-  svlan: number;
-  vlan: number;
-  plan: string;
-  walledGarden: boolean;
-  uptimeSeconds: number;
-  portId: number | null;
-}
-
-/** The spec's SessionList. */
-export interface SessionList {
-  total: number;
-  offset: number;
-  items: SessionSummary[];
-}
-
-/** The spec's SessionSummaryCounts. */
-export interface SessionSummaryCounts {
-  total: number;
-  byType: { ipoe: number; ppp: number };
-  byEncap: Record<Encap, number>;
-  byPort: { portId: number; label: string; count: number }[];
-  byVrf: Record<string, number>;
-  walledGarden: number;
-}
-
-/** Live rates of one session (BNG side: rx = from the subscriber, tx = to it). */
-export interface SessionRates {
-  sessionId: number;
-  timestamp: string;
-  rxBps: number;
-  txBps: number;
-  rxPps: number;
-  txPps: number;
-}
-
-/** Everything known about one session. */
-export interface SessionDetail extends SessionSummary {
-  state: "up";
-  startedUtc: string;
-  portLabel: string | null;
-  realm: string;
-  aaa: { method: "radius" | "local"; server: string | null };
-  /** `pool` and `subnet` are null for a local subscriber's address configured outside every pool. */
-  addresses: {
-    ipv4: { address: string; pool: string | null; subnet: string | null; cgnTranslated: boolean };
-    ipv6Wan: { prefix: string; pool: string | null; subnet: string | null } | null;
-    ipv6Pd: { prefix: string; pool: string | null; subnet: string | null } | null;
-  };
-  leaseExpiresUtc: string | null;
-  planRates: { downloadKbps: number; uploadKbps: number };
-  cgn: CgnBindingRow | null;
-  counters: { rxBytes: number; txBytes: number; rxPackets: number; txPackets: number };
-  rates: SessionRates;
-  capture: CaptureRecord | null;
-}
+/** Everything the model knows about one session: the wire SessionDetail without the source-VRF steering, which the data plane adds. */
+export type SessionDetail = Omit<WireSessionDetail, "steering">;
 
 type Predicate = (slot: number) => boolean;
 
@@ -139,7 +75,8 @@ export function summaryRow(m: Model, slot: number): SessionSummary {
     encap,
     username: m.usernameOf(slot),
     ipv4: formatIpv4(s.v4Addr[slot] ?? 0),
-    ipv6: ipv6Text(m, slot),
+    // The spec's SessionSummary.ipv6 is not nullable: none reads as an empty string.
+    ipv6: ipv6Text(m, slot) ?? "",
     vrf: m.vrfNames[s.vrf[slot] ?? 0] ?? "default",
     mac: macOf(m, slot),
     svlan: s.svlan[slot] ?? 0,

@@ -10,13 +10,10 @@
 import { SUB_STEP_SECONDS, dailyFactor } from "./clock.ts";
 import { renewalDelayMs } from "./lifecycle.ts";
 import type { Model } from "./model.ts";
+import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./frame-sizes.ts";
 import { mix32 } from "./random.ts";
 import { ENCAP_IPOE } from "./subscribers.ts";
 
-/** Average upstream packet size in bytes (ACK-heavy). */
-export const UP_PACKET_BYTES = 400;
-/** Average downstream packet size in bytes (mostly full-size segments). */
-export const DOWN_PACKET_BYTES = 1100;
 /** Upload share of the plan's upload rate relative to download utilisation. */
 const UPLOAD_RATIO = 0.6;
 

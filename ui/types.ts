@@ -6,16 +6,12 @@ import type { z } from "zod";
 import type { LoginResponse as LoginResponseSchema, Whoami as WhoamiSchema, TokenCreated as TokenCreatedSchema } from "../src/schemas/auth.ts";
 import type { ProblemDetails as ProblemSchema } from "../src/schemas/common.ts";
 import type { Health as HealthSchema, SystemStatus as SystemStatusSchema } from "../src/routes/system.ts";
-import type { SessionList as SessionListSchema, SessionSummaryCounts as SummarySchema, SessionDetail as SessionDetailSchema, SessionRates as SessionRatesSchema } from "../src/routes/sessions.ts";
-import type { MetricsHistory as MetricsHistorySchema } from "../src/routes/metrics.ts";
-import type { AlarmsResponse as AlarmsSchema, Alarm as AlarmSchema } from "../src/routes/alarms.ts";
-import type { LogEntry as LogEntrySchema, LogTail as LogTailSchema } from "../src/routes/logs.ts";
-import type {
-  ConfigValues as ConfigValuesSchema,
-  ConfigHistoryEntry as ConfigHistoryEntrySchema,
-  ConfigValidationResult as ConfigValidationSchema,
-  ConfigChangeSet as ConfigChangeSetSchema,
-} from "../src/routes/config.ts";
+import type { SessionList as SessionListSchema, SessionSummaryCounts as SummarySchema, SessionDetail as SessionDetailSchema, SessionRates as SessionRatesSchema } from "../src/schemas/sessions.ts";
+import type { MetricsHistory as MetricsHistorySchema } from "../src/schemas/metrics.ts";
+import type { AlarmsResponse as AlarmsSchema, Alarm as AlarmSchema } from "../src/schemas/alarms.ts";
+import type { LogEntry as LogEntrySchema, LogTail as LogTailSchema } from "../src/schemas/logs.ts";
+import type { ConfigValues as ConfigValuesSchema, ConfigHistoryEntry as ConfigHistoryEntrySchema } from "../src/schemas/config.ts";
+import type { ConfigValidationResult as ConfigValidationSchema, ConfigChangeSet as ConfigChangeSetSchema } from "../src/routes/config.ts";
 import type { ConfigCommitResult as ConfigCommitSchema } from "../src/schemas/commit.ts";
 import type { FleetAppliance as FleetApplianceSchema } from "../src/routes/fleet.ts";
 import type { Role as RoleType } from "../src/auth/roles.ts";
@@ -42,7 +38,7 @@ export type ConfigValidationResult = z.output<typeof ConfigValidationSchema>;
 export type ConfigChangeSet = z.input<typeof ConfigChangeSetSchema>;
 export type ConfigCommitResult = z.output<typeof ConfigCommitSchema>;
 export type FleetAppliance = z.output<typeof FleetApplianceSchema>;
-import type { UpgradeStatus as UpgradeStatusSchema } from "../src/routes/upgrade.ts";
+import type { UpgradeStatus as UpgradeStatusSchema } from "../src/schemas/upgrade.ts";
 import type { TokenPage as TokenPageSchema, PasskeyRecord as PasskeyRecordSchema } from "../src/schemas/auth.ts";
 export type UpgradeStatus = z.output<typeof UpgradeStatusSchema>;
 export type TokenPage = z.output<typeof TokenPageSchema>;

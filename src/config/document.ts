@@ -10,6 +10,7 @@
  */
 import { CONFIG_KEYS, REDACTED, isIntegerType, type FieldSpec, type ListKey } from "./registry.ts";
 import type { ConfigDocument, Value } from "./types.ts";
+import type { ConfigChange, ConfigValues } from "../schemas/config.ts";
 
 /** A rejected value and why. */
 export interface ConfigError {
@@ -17,11 +18,6 @@ export interface ConfigError {
   detail: string;
 }
 
-/** The wire form of a document (the spec's ConfigValues). */
-export interface ConfigValues {
-  fields: Record<string, string | null>;
-  lists: Record<string, { key: string; values: Record<string, string | null> }[]>;
-}
 
 const escape = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
@@ -163,13 +159,6 @@ export function renderValues(doc: ConfigDocument): ConfigValues {
     }
   }
   return values;
-}
-
-/** One changed value, in text form with secrets redacted; null = unset or absent. */
-export interface ConfigChange {
-  pointer: string;
-  before: string | null;
-  after: string | null;
 }
 
 export interface ConfigDiff {

@@ -19,22 +19,3 @@ export interface ConfigDocument {
   fields: Record<string, Value>;
   lists: Record<string, ConfigItem[]>;
 }
-
-/** What started a commit, as the history records it. */
-export type ConfigOperation =
-  | "seed"
-  | "config"
-  | "vrf"
-  | "source-vrf-rule"
-  | "rollback"
-  | "certificate"
-  | "acme"
-  | "gre-listener"
-  | "gre-circuit"
-  | "cgn-group"
-  | "cgn-settings"
-  | "local-subscriber"
-  | "user"
-  | "routing"
-  | "bgp-neighbor"
-  | "static-routes";

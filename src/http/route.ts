@@ -39,7 +39,17 @@ export interface RouteContext<P, Q, B> {
   responseHeaders: Headers;
 }
 
-export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+/**
+ * What a handler may answer: the route's documented response, or a `Response`
+ * where it streams, redirects or sets its own status. `z.output` because the
+ * pipeline serialises the result as it stands and the OpenAPI document shows
+ * the schema's output side (defaults applied, so such fields are required).
+ * TypeScript widens a literal returned inside a generic call (`status: "deleted"`
+ * becomes `string`), so handlers mark such literals `as const`.
+ */
+export type Reply<R extends z.ZodType> = NoInfer<z.output<R>> | Response;
+
+export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType = z.ZodType> {
   method: Method;
   /** OpenAPI-style path; `{name+}` is a parameter spanning several segments. */
   path: string;
@@ -62,12 +72,12 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   /** The route also takes its body as `application/octet-stream` bytes, up to `maxBytes` (the upgrade package). */
   octetStream?: { maxBytes: number; description: string };
   /** `status`: the success status when it is not 200 (a redirect answers with a Location and no body). */
-  response: { description: string; schema?: z.ZodType; contentType?: string; status?: number };
+  response: { description: string; schema?: R; contentType?: string; status?: number };
   /** Served but left out of the OpenAPI document (the reference viewer's static files). */
   hidden?: boolean;
   /** Error statuses this route can answer beyond the common 400/401/403. */
   errors?: number[];
-  handle(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): unknown;
+  handle(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): Reply<R> | Promise<Reply<R>>;
   /**
    * Finishes the answer in the Worker with what `handle` returned in the
    * object (the fleet proxy fetches a peer from there: a peer is another
@@ -80,12 +90,18 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
 
 // The handler's parameter types differ per route; the table holds them erased.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Route = RouteDefinition<any, any, any>;
+export type Route = RouteDefinition<any, any, any, any>;
 
-/** Declares a route, inferring the handler's input types from its schemas. */
-export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined>(
-  definition: RouteDefinition<P, Q, B>,
-): Route {
+/**
+ * Declares a route, inferring the handler's input types from its schemas and
+ * checking its result against the response schema (a route without one answers anything).
+ */
+export function route<
+  P extends z.ZodType = z.ZodUndefined,
+  Q extends z.ZodType = z.ZodUndefined,
+  B extends z.ZodType = z.ZodUndefined,
+  R extends z.ZodType = z.ZodUnknown,
+>(definition: RouteDefinition<P, Q, B, R>): Route {
   return definition;
 }
 

@@ -1,38 +1,9 @@
 /** Alarms: the active set, the operator clear, and a synthetic alert through the push fan-out. */
 import { z } from "zod";
 import { route } from "../http/route.ts";
+import { AlarmClearResult, AlarmsResponse, AlertNotification, Severity } from "../schemas/alarms.ts";
 import { actorName } from "../schemas/principal.ts";
-import { ALARM_CATALOGUE, ALARM_SEVERITIES } from "../../simulator/index.ts";
-import { NOTIFICATION_KINDS } from "../../simulator/alert-fanout.ts";
-
-const int32 = z.int32();
-const count = z.int().min(0);
-const Severity = z.enum(ALARM_SEVERITIES);
-// An object, not z.record(Severity, …): a record with enum keys becomes a JSON
-// Schema whose `required` names properties it never defines, which code
-// generators cannot read (Redocly's no-required-schema-properties-undefined).
-const BySeverity = z.object({ critical: int32, major: int32, minor: int32, warning: int32 } satisfies Record<(typeof ALARM_SEVERITIES)[number], typeof int32>);
-
-export const Alarm = z
-  .object({
-    id: z.string().meta({ description: "catalogue id of the alarm" }),
-    instance: z.string().nullable().meta({ description: "discriminator (pool, group or server); null for a singleton" }),
-    severity: Severity,
-    firstRaisedUtc: z.string().meta({ description: "date-time" }),
-    ageSeconds: count,
-    text: z.string(),
-    context: z.record(z.string(), z.string()).meta({ description: "alarm-specific key/value context" }),
-  })
-  .meta({ id: "Alarm" });
-
-export const AlarmsResponse = z
-  .object({
-    active: z.array(Alarm).meta({ description: "most severe first, then oldest first" }),
-    count: int32.meta({ description: "`active.length`" }),
-    countBySeverity: BySeverity.meta({ description: "every severity, zero included; sums to `count`" }),
-    stats: z.object({ raised: count, cleared: count, events: count, eventsDropped: count }),
-  })
-  .meta({ id: "AlarmsResponse" });
+import { ALARM_CATALOGUE } from "../../simulator/index.ts";
 
 const AlarmClear = z
   .object({
@@ -41,35 +12,12 @@ const AlarmClear = z
   })
   .meta({ id: "AlarmClear" });
 
-const AlarmClearResult = z
-  .object({ cleared: z.boolean().meta({ description: "false when no active alarm matched" }), id: z.string(), instance: z.string().nullable() })
-  .meta({ id: "AlarmClearResult" });
-
 const AlertTestRequest = z
   .object({
     severity: Severity.default("major").meta({ description: "default `major`; a sink is exercised when this is at or above its floor" }),
     text: z.string().min(1).max(1024).optional().meta({ description: "alert text; default `Test alert from <appliance>`" }),
   })
   .meta({ id: "AlertTestRequest" });
-
-const AlertNotification = z
-  .object({
-    version: z.literal("1"),
-    kind: z.enum(NOTIFICATION_KINDS).meta({ description: "`raised` and `cleared` as the alarm book changes; `test` for POST /api/v1/alarms/test" }),
-    appliance: z.string(),
-    sentUtc: z.string().meta({ description: "date-time" }),
-    alarm: Alarm,
-    activeAlarms: BySeverity.meta({ description: "the appliance's active alarms by severity when the alert was sent" }),
-  })
-  .meta({
-    id: "AlertNotification",
-    description:
-      "the payload push sinks (webhook, SMTP, message bus) receive, for every alarm raised or cleared and for each test. " +
-      "A webhook sink gets it as the JSON body of a POST (`content-type: application/json`, `x-bng-notification: <kind>`, " +
-      "`authorization: Bearer <credential>` when the sink has one), one attempt with a 5 s timeout, redirects not followed; " +
-      "each outcome is logged (`alarm.sink.delivered`, `alarm.sink.failed`). SMTP and message-bus sinks are recorded in the log " +
-      "(`alarm.sink.recorded`) but not transmitted: the twin holds no SMTP or bus client.",
-  });
 
 const catalogue = Object.entries(ALARM_CATALOGUE)
   .map(([id, a]) => `- \`${id}\` (${a.severity}; instance: ${a.instance ?? "none"}): raised when ${a.raise}; cleared when ${a.clear}`)

@@ -1,26 +1,11 @@
 /** Captures: per-session packet mirroring to a GRE collector. */
 import { z } from "zod";
 import { route } from "../http/route.ts";
+import { CaptureRecord, CaptureRow, CaptureStopResult } from "../schemas/captures.ts";
 import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
 
-const uint32 = z.int().min(0).max(2 ** 32 - 1);
 const limit = z.int32().min(0).nullable().meta({ description: "null or 0 = unlimited" });
-
-export const CaptureRecord = z
-  .object({
-    sessionId: uint32,
-    destinationIp: z.string().meta({ description: "GRE collector" }),
-    maxPackets: z.int32().nullable().meta({ description: "null or 0 = unlimited" }),
-    maxDurationSeconds: z.int32().nullable().meta({ description: "null or 0 = unlimited" }),
-    startedUtc: z.string(),
-  })
-  .meta({ id: "CaptureRecord" });
-
-const CaptureRow = CaptureRecord.extend({
-  packetsMirrored: z.int().min(0).meta({ description: "packets sent to the collector so far" }),
-  elapsedSeconds: z.int().min(0),
-}).meta({ id: "CaptureRow" });
 
 // All three keys are required (the spec lists them in the schema's required list); the limits may be null.
 const CaptureRequest = z
@@ -71,12 +56,12 @@ export const captureRoutes = [
     params: SessionId,
     response: {
       description: "the capture stopped",
-      schema: z.object({ status: z.literal("stopped"), sessionId: uint32 }).meta({ id: "CaptureStopResult" }),
+      schema: CaptureStopResult,
     },
     errors: [404],
     handle: async (ctx) => {
       const { sessionId } = unwrap(await ctx.appliance.stub.dataPlane().stopCapture(ctx.params.id, actorName(ctx.principal!)));
-      return { status: "stopped", sessionId };
+      return { status: "stopped" as const, sessionId };
     },
   }),
 ];

@@ -9,7 +9,8 @@ import { CONFIG_KEYS, REDACTED, type FieldSpec } from "../config/registry.ts";
 import { StatusError } from "../http/problem.ts";
 import { route } from "../http/route.ts";
 import { AcmeStatus } from "../schemas/acme-status.ts";
-import { ConfigCommitResult } from "../schemas/commit.ts";
+import { ConfigCommitResult, configCommitResult } from "../schemas/commit.ts";
+import { ConfigHistoryEntry, ConfigValues } from "../schemas/config.ts";
 import { DateTime, page, pageQuery } from "../schemas/common.ts";
 import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
@@ -20,17 +21,6 @@ const POINTERS =
   "with keyed-list items addressed by key: `#/fields/webUi.hostname`, `#/lists/vrfs/cust-a` (an item), `#/lists/vrfs/cust-a/tableId` (a child).";
 
 const TextValue = z.string().nullable();
-
-const ConfigListItem = z
-  .object({ key: z.string(), values: z.record(z.string(), TextValue).meta({ description: "child path to text; null = unset" }) })
-  .meta({ id: "ConfigListItem" });
-
-export const ConfigValues = z
-  .object({
-    fields: z.record(z.string(), TextValue).meta({ description: `schema path to text; secrets read \`${REDACTED}\`; list-mode fields newline-joined; null = unset` }),
-    lists: z.record(z.string(), z.array(ConfigListItem)).meta({ description: "list path to its items, in configuration order" }),
-  })
-  .meta({ id: "ConfigValues", description: "every active field, secrets redacted" });
 
 const Comment = z.string().max(1024).nullable().optional().meta({ description: "recorded in the configuration history" });
 
@@ -65,22 +55,6 @@ export const ConfigValidationResult = z
     changedPaths: z.array(z.string()).meta({ description: "what committing it would change" }),
   })
   .meta({ id: "ConfigValidationResult" });
-
-export const ConfigHistoryEntry = z
-  .object({
-    version: z.int(),
-    committedUtc: DateTime,
-    actor: z.string().meta({ description: "`token:<name>`, `user:<name>`, or `system` for the seeded version 1" }),
-    comment: z.string().nullable(),
-    operation: z.enum(["seed", "config", "vrf", "source-vrf-rule", "rollback", "certificate", "acme", "gre-listener", "gre-circuit", "cgn-group", "cgn-settings", "local-subscriber", "routing", "bgp-neighbor", "static-routes"]),
-    rollbackTo: z.int().nullable().meta({ description: "for a rollback, the version restored" }),
-    restartRequired: z.boolean(),
-    changedPaths: z.array(z.string()),
-    changes: z
-      .array(z.object({ pointer: z.string(), before: TextValue, after: TextValue }))
-      .meta({ description: `each changed value before and after, in text form; secrets read \`${REDACTED}\`` }),
-  })
-  .meta({ id: "ConfigHistoryEntry" });
 
 const RollbackRequest = z
   .object({ version: z.int().min(1).meta({ description: "restore the document as it was right after this version" }), comment: Comment })
@@ -246,7 +220,7 @@ export const configRoutes = [
     errors: [422],
     handle: async (ctx) => {
       const summary = unwrap(await ctx.appliance.stub.config().apply(ctx.body, actorName(ctx.principal!)));
-      return { status: "committed", committedUtc: summary.committedUtc, version: summary.version, restartRequired: summary.restartRequired, changedPaths: summary.changedPaths };
+      return configCommitResult(summary);
     },
   }),
   route({
@@ -282,7 +256,7 @@ export const configRoutes = [
     errors: [404, 422],
     handle: async (ctx) => {
       const summary = unwrap(await ctx.appliance.stub.config().rollback(ctx.body.version, { actor: actorName(ctx.principal!), comment: ctx.body.comment }));
-      return { status: "committed", committedUtc: summary.committedUtc, version: summary.version, restartRequired: summary.restartRequired, changedPaths: summary.changedPaths };
+      return configCommitResult(summary);
     },
   }),
   route({
@@ -318,7 +292,7 @@ export const configRoutes = [
       if (hostname && !namesHost(checked.details.subjectAltNames, hostname.toLowerCase())) warnings.push(`the certificate does not name webUi.hostname '${hostname}' among its DNS subject alternative names`);
       const acme = await ctx.appliance.stub.acme().status(checked.details.sha256Fingerprint);
       if (acme.enabled) warnings.push("acme.enabled is true: the ACME client will replace this certificate with one from the CA");
-      return { status: "committed", committedUtc: committed.committedUtc, version: committed.version, restartRequired: false, ...checked.details, source: "uploaded", acme, warnings };
+      return { status: "committed" as const, committedUtc: committed.committedUtc, version: committed.version, restartRequired: false as const, ...checked.details, source: "uploaded" as const, acme, warnings };
     },
   }),
   route({
@@ -342,7 +316,7 @@ export const configRoutes = [
         const progress = acme.enabled ? `; ACME is ${acme.state}${acme.lastError ? ` (last error: ${acme.lastError})` : ""}` : "";
         throw new StatusError(404, `no certificate is installed: the listener presents the factory self-signed certificate${progress}`);
       }
-      return { ...details, source: acme.issuedUtc !== null ? "acme" : "uploaded", acme };
+      return { ...details, source: acme.issuedUtc !== null ? ("acme" as const) : ("uploaded" as const), acme };
     },
   }),
 ];

@@ -13,7 +13,8 @@
 import { z } from "zod";
 import type { EditValue } from "../config/edit.ts";
 import { REDACTED, configKey, isIntegerType, type FieldSpec, type ListKey } from "../config/registry.ts";
-import type { ConfigItem, ConfigOperation, Value } from "../config/types.ts";
+import type { ConfigItem, Value } from "../config/types.ts";
+import type { ConfigOperation } from "../schemas/config.ts";
 import { unwrap } from "../http/refusal.ts";
 import type { RouteContext } from "../http/route.ts";
 import { commitMeta, commitResult, type CommitResult } from "../schemas/commit.ts";

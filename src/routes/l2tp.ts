@@ -1,47 +1,8 @@
 /** L2TP: the tunnels carrying the appliance's LAC (upstream) and LNS (downstream) sessions. */
 import { z } from "zod";
 import { route } from "../http/route.ts";
+import { L2tpTunnelDetail, L2tpTunnelList } from "../schemas/l2tp.ts";
 import { unwrap } from "../http/refusal.ts";
-
-const int32 = z.int32();
-const Tunnel16 = z.int().min(1).max(65535);
-
-const L2tpTunnel = z
-  .object({
-    direction: z.enum(["downstream", "upstream"]).meta({ description: "`downstream` = from a LAC, terminated here; `upstream` = to a wholesale LNS" }),
-    localTunnelId: Tunnel16.meta({ description: "this end's tunnel id (16-bit, non-zero), the `{id}` of the detail" }),
-    peerTunnelId: Tunnel16,
-    peerIp: z.string().nullable(),
-    peerHostname: z.string().nullable().meta({ description: "Host Name AVP" }),
-    peerVendor: z.string().nullable().meta({ description: "Vendor Name AVP" }),
-    state: z.enum(["idle", "wait-ctl", "established", "closed"]),
-    sessions: int32.meta({ description: "live sessions riding the tunnel" }),
-  })
-  .meta({ id: "L2tpTunnel" });
-
-const L2tpTunnelSession = z
-  .object({
-    id: z.int().min(0).meta({ description: "the session's id in the sessions list" }),
-    username: z.string(),
-    encap: z.enum(["pppoe-lac", "l2tp"]),
-    ipv4: z.string(),
-    ipv6: z.string().nullable(),
-    localSessionId: Tunnel16.meta({ description: "this end's L2TP session id, unique within the tunnel" }),
-    peerSessionId: Tunnel16,
-    uptimeSeconds: z.number(),
-  })
-  .meta({ id: "L2tpTunnelSession" });
-
-const L2tpTunnelDetail = L2tpTunnel.extend({
-  found: z.literal(true),
-  peerPort: int32.nullable(),
-  localEndpoint: z.string().nullable().meta({ description: "this end's `address:port`" }),
-  vrfName: z.string().nullable().meta({ description: "VRF the tunnel runs in; null = global table" }),
-  createdUtc: z.iso.datetime().nullable(),
-  uptimeSeconds: z.number().nullable().meta({ description: "since the tunnel was established; null once closed" }),
-  lastActivityUtc: z.iso.datetime().nullable().meta({ description: "the last session setup or teardown on the tunnel" }),
-  sessionList: z.array(L2tpTunnelSession).meta({ description: "the sessions riding the tunnel, newest first" }),
-}).meta({ id: "L2tpTunnelDetail" });
 
 const TunnelId = z.object({
   id: z.coerce.number().int().min(0).max(2 ** 31 - 1).meta({ description: "local tunnel id (integer)" }),
@@ -62,7 +23,7 @@ export const l2tpRoutes = [
     summary: "L2TP tunnels, downstream first, then by local tunnel id",
     description: LIFECYCLE,
     fp: true,
-    response: { description: "the tunnels", schema: z.object({ tunnels: z.array(L2tpTunnel) }).meta({ id: "L2tpTunnelList" }) },
+    response: { description: "the tunnels", schema: L2tpTunnelList },
     handle: (ctx) => ctx.appliance.stub.dataPlane().l2tpTunnels(),
   }),
   route({

@@ -7,36 +7,10 @@
  */
 import { z } from "zod";
 import { route } from "../http/route.ts";
+import { LicenceLeaseResult, LicenceRenewalResult, LicenceStatus, TelemetryPreview } from "../schemas/licensing.ts";
 import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
 import { OfflineLease } from "../trust/licence.ts";
-
-const State = z.enum(["Dev", "Licensed", "Grace", "Lapsed"]);
-const Mode = z.enum(["dev", "online", "offline"]);
-const Count = z.int().min(0);
-const Utc = z.iso.datetime().nullable();
-
-const LicenceStatus = z
-  .object({
-    state: State,
-    mode: Mode,
-    role: z.string().meta({ description: "the product role the licence covers (`bng`)" }),
-    licenceId: z.string().nullable(),
-    instanceId: z.string().nullable().meta({ description: "assigned at activation or by the lease; null in dev mode" }),
-    bandName: z.string().meta({ description: "`dev` in dev mode" }),
-    meter: z.literal("sessions"),
-    bandMax: Count.meta({ description: "sessions the band allows; in dev mode the platform's session capacity" }),
-    currentCount: Count.meta({ description: "live sessions: the sessions summary's `total`" }),
-    peakCount: Count.meta({ description: "high-water mark of live sessions since the data plane started" }),
-    expiresAtUtc: Utc,
-    contractEndUtc: Utc,
-    lastRenewalUtc: Utc.meta({ description: "activation, the last renewal, or when the lease was loaded" }),
-    daysRemaining: z.int32().nullable().meta({ description: "whole days, rounded up, to expiry (Licensed) or to the lapse (Grace); 0 when Lapsed; null in dev mode" }),
-    adminFreezeActive: z.boolean().meta({ description: "true when Lapsed: configuration commits answer 409" }),
-    isUnlicensed: z.boolean().meta({ description: "true in Dev and Lapsed" }),
-    isEnrolled: z.boolean().meta({ description: "true once an activation or a lease assigned an instance id" }),
-  })
-  .meta({ id: "LicenceStatus" });
 
 const Activation = z
   .strictObject({
@@ -44,29 +18,6 @@ const Activation = z
     licenceId: z.string().min(1).max(64).nullable().optional().meta({ description: "the licence the token is for, when the token alone is ambiguous; must match the token's" }),
   })
   .meta({ id: "LicenceActivation" });
-
-const TelemetryPreview = z
-  .object({
-    format: z.literal("bngfleet-telemetry/1"),
-    appliance: z.string(),
-    instanceId: z.string().nullable(),
-    licenceId: z.string().nullable(),
-    softwareVersion: z.string(),
-    mode: Mode,
-    state: State,
-    meter: z.literal("sessions"),
-    bandName: z.string(),
-    bandMax: Count,
-    period: z.object({
-      startUtc: Utc.meta({ description: "the last activation, renewal or lease load; null in dev mode" }),
-      endUtc: z.iso.datetime(),
-    }),
-    peakCount: Count,
-    currentCount: Count,
-    generatedUtc: z.iso.datetime(),
-    delivery: z.enum(["renewal", "manual", "none"]).meta({ description: "`renewal`: sent with the next online renewal; `manual`: offline, exported by hand; `none`: dev mode reports nothing" }),
-  })
-  .meta({ id: "LicenceTelemetryPreview" });
 
 const LICENSING =
   "States: a fresh appliance is `Dev` (mode `dev`: unlicensed development mode, the band is the platform's session capacity). " +
@@ -115,7 +66,7 @@ export const licensingRoutes = [
       "A malformed body answers 400; a signature that does not verify, a lease bound to another instance, or an expired lease 422 naming the field. Works in every state; the lease is kept in the appliance's storage and never shown again.",
     floor: "super-user",
     body: OfflineLease,
-    response: { description: "applied", schema: z.object({ applied: z.literal(true), state: State }).meta({ id: "LicenceLeaseResult" }) },
+    response: { description: "applied", schema: LicenceLeaseResult },
     errors: [409, 422],
     handle: async (ctx) => {
       const { applied, state } = unwrap(await ctx.appliance.stub.licensing().loadOffline(ctx.body, actorName(ctx.principal!)));
@@ -133,7 +84,7 @@ export const licensingRoutes = [
     floor: "super-user",
     response: {
       description: "renewed",
-      schema: z.object({ renewed: z.literal(true), state: State, expiresAtUtc: Utc, lastRenewalUtc: Utc }).meta({ id: "LicenceRenewalResult" }),
+      schema: LicenceRenewalResult,
     },
     errors: [409],
     handle: async (ctx) => {

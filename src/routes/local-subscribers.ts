@@ -21,7 +21,7 @@ import { route, type RouteContext } from "../http/route.ts";
 import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
 import { page, pageQuery, slicePage } from "../schemas/common.ts";
 import { KeyedList, commentOf, type Descriptions, type WireStyle } from "./keyed-list.ts";
-import { SessionDetail } from "./sessions.ts";
+import { SessionDetail } from "../schemas/sessions.ts";
 
 const base = "/api/v1/subscribers/local";
 const Kind = z.enum(["ipoe", "pppoe"]);
@@ -186,11 +186,13 @@ type Ctx = RouteContext<unknown, unknown, unknown>;
 const meta = (ctx: Ctx, comment: string | null | undefined) => commitMeta(ctx.principal, "local-subscriber", comment);
 
 /** The record as it is now: the committed item and the data plane's session. */
-async function record(ctx: Ctx, kind: Kind, key: string) {
+async function record<K extends Kind>(ctx: Ctx, kind: K, key: string): Promise<ReturnType<(typeof RECORDS)[K]>> {
   const [found, sessions] = await Promise.all([ctx.appliance.stub.config().item(LOCAL_LISTS[kind], key), ctx.appliance.stub.dataPlane().localSubscriberSessions()]);
   const { item } = unwrap(found);
-  return kind === "ipoe" ? ipoeRecord(item, sessions) : pppoeRecord(item, sessions);
+  // Each kind's own shape, so a route's schema sees an IPoE or a PPPoE record, not their union.
+  return RECORDS[kind](item, sessions) as ReturnType<(typeof RECORDS)[K]>;
 }
+const RECORDS = { ipoe: ipoeRecord, pppoe: pppoeRecord };
 
 /** 404 before a replacement: PUT never creates (and a key that cannot exist is unknown, not invalid). */
 async function mustExist(ctx: Ctx, kind: Kind, key: string): Promise<void> {

@@ -2,28 +2,10 @@
 import { z } from "zod";
 import { route } from "../http/route.ts";
 import { StatusError } from "../http/problem.ts";
+import { LogEntry, LogTail } from "../schemas/logs.ts";
 import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
-import { EXTERNAL_LOG_CATALOGUE, LOG_CAPACITY, LOG_CATALOGUE, SEVERITIES } from "../../simulator/index.ts";
-
-const int64 = z.int().min(0).meta({ format: "int64" });
-
-export const LogEntry = z
-  .object({
-    seq: int64.meta({ description: "monotonic sequence number, int64" }),
-    timestamp: z.string().meta({ description: "date-time, UTC" }),
-    severity: z.enum(SEVERITIES).meta({ description: "syslog severity name (RFC 5424)" }),
-    msgId: z.string().meta({ description: "stable machine-readable message id; the catalogue is in the description of GET /api/v1/logs/tail" }),
-    fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).meta({ description: "keys vary by msgId (see the catalogue)" }),
-  })
-  .meta({ id: "LogEntry" });
-
-export const LogTail = z
-  .object({
-    entries: z.array(LogEntry).meta({ description: "oldest first" }),
-    lastSeq: int64.meta({ description: "newest sequence number the buffer has seen; echo it as `sinceSeq` to poll" }),
-  })
-  .meta({ id: "LogTail" });
+import { EXTERNAL_LOG_CATALOGUE, LOG_CAPACITY, LOG_CATALOGUE } from "../../simulator/index.ts";
 
 const sinceSeq = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional();
 

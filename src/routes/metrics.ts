@@ -3,25 +3,7 @@ import { z } from "zod";
 import { route } from "../http/route.ts";
 import { EXPOSITION_CONTENT_TYPE, renderExposition } from "../metrics/exposition.ts";
 import { scrapeFamilies } from "../metrics/families.ts";
-
-const int32 = z.int32();
-const series = z.array(int32);
-
-export const MetricsHistory = z
-  .object({
-    intervalSeconds: int32.meta({ description: "spacing of the points: 10 s for 1h, 60 s for 6h, 240 s for 24h" }),
-    times: z.array(z.string()).meta({ description: "date-time of each point, oldest first; every other array aligns to it" }),
-    totalSessions: series.meta({ description: "sessions at the point's instant" }),
-    byEncap: z.object({ ipoe: series, pppoeLocal: series, pppoeLac: series, l2tp: series }).meta({ description: "sums to totalSessions point by point" }),
-    sessionsUp: series.meta({ description: "sessions established during the interval" }),
-    sessionsDown: series.meta({ description: "sessions torn down during the interval" }),
-    ports: z.array(
-      z
-        .object({ portId: z.int(), label: z.string(), rxBps: z.array(z.number()), txBps: z.array(z.number()) })
-        .meta({ id: "PortMetrics", description: "rates in bits/second, averaged over each interval" }),
-    ),
-  })
-  .meta({ id: "MetricsHistory" });
+import { MetricsHistory } from "../schemas/metrics.ts";
 
 const HistoryQuery = z.object({
   // Not an enum: the spec says any other value falls back to 1h, so nothing here may refuse it.

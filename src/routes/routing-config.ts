@@ -13,7 +13,7 @@ import type { EditValue } from "../config/edit.ts";
 import { IGP_INTERFACES_LIST, NEIGHBORS_LIST, STATIC_ROUTES_LIST, familiesOf, parseStaticRouteKey, routerIdOf } from "../config/routing.ts";
 import { StatusError } from "../http/problem.ts";
 import { route } from "../http/route.ts";
-import { CommitResult, ConfigCommitResult, commitMeta } from "../schemas/commit.ts";
+import { CommitResult, ConfigCommitResult, commitMeta, commitResult, configCommitResult } from "../schemas/commit.ts";
 import { unwrap } from "../http/refusal.ts";
 import { IGP_PROTOCOLS } from "../../simulator/igp.ts";
 import { formatPrefix, parsePrefix } from "../../simulator/prefix.ts";
@@ -213,7 +213,7 @@ export const routingConfigRoutes = [
         lists[IGP_INTERFACES_LIST] = given.map((i) => ({ key: i.name, fields: interfaces.children(i, "replace") }));
       }
       const summary = unwrap(await ctx.appliance.stub.config().replaceSection(fields, lists, commitMeta(ctx.principal, "routing", ctx.body.comment)));
-      return { status: "committed", committedUtc: summary.committedUtc, version: summary.version, restartRequired: summary.restartRequired, changedPaths: summary.changedPaths };
+      return configCommitResult(summary);
     },
   }),
   route({
@@ -271,7 +271,7 @@ export const routingConfigRoutes = [
         fields: staticRoutes.children(r, "replace"),
       }));
       const summary = unwrap(await ctx.appliance.stub.config().replaceSection({}, { [STATIC_ROUTES_LIST]: items }, commitMeta(ctx.principal, "static-routes", ctx.body.comment)));
-      return { status: "committed", committedUtc: summary.committedUtc, version: summary.version, restartRequired: summary.restartRequired, changedPaths: summary.changedPaths };
+      return configCommitResult(summary);
     },
   }),
 ];

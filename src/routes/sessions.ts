@@ -5,81 +5,7 @@ import { route } from "../http/route.ts";
 import { pageQuery } from "../schemas/common.ts";
 import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
-import { CgnBindingRow } from "./cgn.ts";
-import { CaptureRecord } from "./captures.ts";
-
-const Encap = z.enum(["ipoe", "pppoe-local", "pppoe-lac", "l2tp"]);
-const int32 = z.int32();
-
-export const SessionSummary = z
-  .object({
-    id: int32,
-    type: z.string().meta({ description: "`ipoe` or `ppp`" }),
-    encap: Encap,
-    username: z.string(),
-    ipv4: z.string(),
-    ipv6: z.string().nullable().meta({ description: "IPv6 WAN prefix, or the delegated prefix when there is no WAN address" }),
-    vrf: z.string().meta({ description: "`default` = the global table" }),
-    mac: z.string(),
-    svlan: int32,
-    vlan: int32,
-    plan: z.string(),
-    walledGarden: z.boolean(),
-    uptimeSeconds: z.number(),
-    portId: int32.nullable().meta({ description: "subscriber-facing data-plane port; null for LNS-terminated (l2tp) sessions" }),
-  })
-  .meta({ id: "SessionSummary" });
-
-export const SessionList = z
-  .object({ total: int32.meta({ description: "matching sessions before paging" }), offset: int32, items: z.array(SessionSummary).meta({ description: "newest first" }) })
-  .meta({ id: "SessionList" });
-
-export const SessionSummaryCounts = z
-  .object({
-    total: int32,
-    byType: z.record(z.string(), int32),
-    byEncap: z.record(z.string(), int32),
-    byPort: z.array(z.object({ portId: int32, label: z.string(), count: int32 })).meta({ description: "LNS-terminated sessions excluded" }),
-    byVrf: z.record(z.string(), int32).meta({ description: "the global table counts as `default`" }),
-    walledGarden: int32,
-  })
-  .meta({ id: "SessionSummaryCounts" });
-
-export const SessionRates = z
-  .object({
-    sessionId: int32,
-    timestamp: z.string(),
-    rxBps: z.number().meta({ description: "from the subscriber" }),
-    txBps: z.number().meta({ description: "to the subscriber" }),
-    rxPps: z.number(),
-    txPps: z.number(),
-  })
-  .meta({ id: "SessionRates" });
-
-// pool and subnet are null for a local subscriber's address configured outside every pool.
-const Assigned = z.object({ prefix: z.string(), pool: z.string().nullable(), subnet: z.string().nullable() });
-export const SessionDetail = SessionSummary.extend({
-  state: z.literal("up"),
-  startedUtc: z.string(),
-  portLabel: z.string().nullable(),
-  realm: z.string(),
-  aaa: z.object({ method: z.enum(["radius", "local"]), server: z.string().nullable() }),
-  addresses: z.object({
-    ipv4: z.object({ address: z.string(), pool: z.string().nullable(), subnet: z.string().nullable(), cgnTranslated: z.boolean() }),
-    ipv6Wan: Assigned.nullable(),
-    ipv6Pd: Assigned.nullable(),
-  }),
-  leaseExpiresUtc: z.string().nullable(),
-  planRates: z.object({ downloadKbps: z.number(), uploadKbps: z.number() }),
-  cgn: CgnBindingRow.nullable(),
-  counters: z.object({ rxBytes: z.number(), txBytes: z.number(), rxPackets: z.number(), txPackets: z.number() }),
-  rates: SessionRates,
-  capture: CaptureRecord.nullable(),
-  steering: z
-    .object({ rule: z.string(), targetVrf: z.string() })
-    .nullable()
-    .meta({ description: "the source-VRF rule routing this session's traffic into another VRF (no NAT), first match in configuration order; null when none" }),
-}).meta({ id: "SessionDetail" });
+import { DisconnectResult, Encap, SessionDetail, SessionList, SessionRates, SessionSummaryCounts } from "../schemas/sessions.ts";
 
 const caseInsensitive = z.string().trim().min(1).max(256);
 const SessionQuery = pageQuery(100, 500).extend({
@@ -146,11 +72,11 @@ export const sessionRoutes = [
     section: "Sessions",
     summary: "Force-disconnect a session, freeing its addresses, CGN binding and capture (audited)",
     params: SessionId,
-    response: { description: "the session disconnected", schema: z.object({ status: z.literal("disconnected"), sessionId: int32 }).meta({ id: "DisconnectResult" }) },
+    response: { description: "the session disconnected", schema: DisconnectResult },
     errors: [404],
     handle: async (ctx) => {
       const { sessionId } = unwrap(await ctx.appliance.stub.dataPlane().disconnect(ctx.params.id, actorName(ctx.principal!)));
-      return { status: "disconnected", sessionId };
+      return { status: "disconnected" as const, sessionId };
     },
   }),
 ];

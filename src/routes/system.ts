@@ -215,7 +215,7 @@ export const systemRoutes = [
     handle: async (ctx) => {
       try {
         const health = await ctx.appliance.stub.health();
-        return { status: "ok", appliance: ctx.appliance.name, timeUtc: new Date().toISOString(), softwareVersion: health.softwareVersion, uptimeSeconds: health.uptimeSeconds, checks: { storage: "ok" } };
+        return { status: "ok" as const, appliance: ctx.appliance.name, timeUtc: new Date().toISOString(), softwareVersion: health.softwareVersion, uptimeSeconds: health.uptimeSeconds, checks: { storage: "ok" as const } };
       } catch {
         return down(ctx.appliance.name);
       }

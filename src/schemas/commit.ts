@@ -1,6 +1,6 @@
 /** Results of configuration commits, shared by every config-changing section (VRFs, source-VRF rules, and later GRE circuits, local subscribers and CGN). */
 import { z } from "zod";
-import type { ConfigOperation } from "../config/types.ts";
+import type { ConfigOperation } from "./config.ts";
 import { actorName, type Principal } from "./principal.ts";
 
 const committed = {
@@ -18,6 +18,7 @@ export type CommitResult = z.infer<typeof CommitResult>;
 export const ConfigCommitResult = z
   .object({ ...committed, changedPaths: z.array(z.string()).meta({ description: "pointers of every changed field, list item and item child (see the Configuration section)" }) })
   .meta({ id: "ConfigCommitResult", description: "result of a configuration change set or rollback" });
+export type ConfigCommitResult = z.output<typeof ConfigCommitResult>;
 
 /** The CommitResult of a store's commit summary. */
 export const commitResult = (name: string, summary: { version: number; committedUtc: string; restartRequired: boolean }): CommitResult => ({
@@ -26,6 +27,15 @@ export const commitResult = (name: string, summary: { version: number; committed
   committedUtc: summary.committedUtc,
   version: summary.version,
   restartRequired: summary.restartRequired,
+});
+
+/** The ConfigCommitResult of a store's commit summary. */
+export const configCommitResult = (summary: { version: number; committedUtc: string; restartRequired: boolean; changedPaths: string[] }): ConfigCommitResult => ({
+  status: "committed",
+  committedUtc: summary.committedUtc,
+  version: summary.version,
+  restartRequired: summary.restartRequired,
+  changedPaths: summary.changedPaths,
 });
 
 /** Who made a commit and why, as the configuration history records it: the acting principal, the operation, the caller's comment. */

@@ -7,10 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { cycleViolations, importGraph, importsIn, runtimeCycles, sourceFiles, type Import } from "./import-graph.ts";
 import { layerOf, layerViolations } from "./layer-map.ts";
-import { PENDING, tolerates } from "./pending.ts";
 
-/** The failures no pending fix on another branch accounts for. */
-const unaccounted = (violations: string[]): string[] => violations.filter((v) => !PENDING.some((entry) => tolerates(entry, v)));
 
 /** One hand-written edge, as the graph reader would report it. */
 const edge = (from: string, to: string, runtime: boolean): Import => ({ from, to, specifier: `./${to}`, runtime, dynamic: false, line: 3 });
@@ -95,7 +92,7 @@ describe("the layer rules", () => {
   });
 
   it("hold in the tree: no import breaks them", () => {
-    expect(unaccounted(layerViolations(importGraph()))).toEqual([]);
+    expect(layerViolations(importGraph())).toEqual([]);
   });
 });
 
@@ -109,13 +106,6 @@ describe("run-time import cycles", () => {
   });
 
   it("do not occur anywhere in the tree (src, durable-objects, simulator, fleet-config, scripts, ui, test)", () => {
-    expect(unaccounted(cycleViolations(importGraph()))).toEqual([]);
-  });
-});
-
-describe("the pending list (violations another branch fixes)", () => {
-  it.each(PENDING.map((entry) => [`${entry.from} → ${entry.to} (${entry.owner})`, entry] as const))("still needs %s: delete the entry once its fix is in main", (_, entry) => {
-    const violations = [...layerViolations(importGraph()), ...cycleViolations(importGraph())];
-    expect(violations.filter((v) => tolerates(entry, v))).not.toEqual([]);
+    expect(cycleViolations(importGraph())).toEqual([]);
   });
 });

@@ -92,7 +92,8 @@ describe("scenario actions", () => {
     const g = gateway(profile(), 117, 600);
     const summary = g.sessionSummary();
     const r = g.scenario({ action: "disconnect-sessions", share: 0.5, filter: { encap: "pppoe-local" } });
-    const matched = summary.byEncap["pppoe-local"];
+    const matched = summary.byEncap["pppoe-local"] ?? 0;
+    expect(matched).toBeGreaterThan(0);
     expect(r).toEqual({ ok: true, action: "disconnect-sessions", detail: { matched, disconnected: Math.round(matched / 2) } });
     const after = g.sessionSummary();
     expect(after.byEncap["pppoe-local"]).toBe(matched - Math.round(matched / 2));

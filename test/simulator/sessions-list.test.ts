@@ -8,6 +8,13 @@ describe("sessions list", () => {
   const only = (pred: (s: SessionSummary) => boolean) => all.filter(pred).map((s) => s.id);
   const ids = (query: Parameters<typeof g.listSessions>[0]) => allSessions(g, query).map((s) => s.id);
 
+  it("reads an empty ipv6, never null, for a session with neither a WAN nor a delegated prefix (the spec's SessionSummary.ipv6 is a plain string)", () => {
+    const v4Only = gateway(profile("small", (raw) => (raw.dualStack = { wanShare: 0, pdShare: 0 })), 51, 600);
+    const sessions = allSessions(v4Only);
+    expect(sessions.length).toBeGreaterThan(0);
+    expect(new Set(sessions.map((s) => s.ipv6))).toEqual(new Set([""]));
+  });
+
   it("lists newest first with the total before paging", () => {
     const page = g.listSessions({ offset: 20, limit: 10 });
     expect(page.total).toBe(all.length);
@@ -70,7 +77,7 @@ describe("sessions list", () => {
   });
 
   it("matches ip as a prefix of the IPv4 or IPv6 address", () => {
-    const one = all.find((s) => s.ipv6 !== null);
+    const one = all.find((s) => s.ipv6 !== "");
     if (!one) throw new Error();
     expect(ids({ ip: one.ipv4 })).toEqual([one.id]);
     expect(ids({ ip: "100.64.0.0/20" })).toEqual(only((s) => s.ipv4.startsWith("100.64.") && Number(s.ipv4.split(".")[2]) < 16));

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { bearer, call, json, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scenario, send, sum } from "./helpers.ts";
+import type { Alarm, AlarmsResponse as Alarms } from "../../src/schemas/alarms.ts";
+import type { CgnStatus } from "../../src/schemas/cgn.ts";
+import type { LogTail as Tail } from "../../src/schemas/logs.ts";
 
-type Alarm = { id: string; instance: string | null; severity: string; firstRaisedUtc: string; ageSeconds: number; text: string; context: Record<string, string> };
-type Alarms = { active: Alarm[]; count: number; countBySeverity: Record<string, number>; stats: { raised: number; cleared: number; events: number; eventsDropped: number } };
-type Tail = { entries: { msgId: string; fields: Record<string, unknown> }[]; lastSeq: number };
-type CgnStatus = { groups: { name: string; utilisation: { totalChunks: number; usedChunks: number } }[] };
 
 const RADIUS_1 = "radius-1.isp.example:1812";
 

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { bearer, call, json, tokenWithRole } from "./client.ts";
 import { admin, advance, get, send } from "./helpers.ts";
+import type { CaptureRecord as Capture, CaptureRow as Row } from "../../src/schemas/captures.ts";
+import type { LogTail as Tail } from "../../src/schemas/logs.ts";
 
-type Capture = { sessionId: number; destinationIp: string; maxPackets: number | null; maxDurationSeconds: number | null; startedUtc: string };
-type Row = Capture & { packetsMirrored: number; elapsedSeconds: number };
-type Tail = { entries: { msgId: string; fields: Record<string, unknown> }[]; lastSeq: number };
 
 const COLLECTOR = "192.0.2.200";
 const sessionIds = async (n: number) => (await get<{ items: { id: number }[] }>(`/api/v1/sessions?limit=${n}`)).items.map((s) => s.id);

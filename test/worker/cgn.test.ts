@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { bearer, call, json, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scenario, send, sum } from "./helpers.ts";
+import type { CgnBindingRow as Binding, CgnBindingsPage as Page, CgnStatus as Status } from "../../src/schemas/cgn.ts";
+import type { LogTail as Tail } from "../../src/schemas/logs.ts";
 
-type Binding = { bindingIndex: number; group: string; insideVrf: string; insideIp: string; publicIp: string; sessionId: number; subscriberId: string | null; autoLearned: boolean; portBlocks: string[]; chunkSize: number; portCap: number };
-type Page = { running: boolean; total: number; offset: number; limit: number; items: Binding[] };
 type Utilisation = { totalChunks: number; freeChunks: number; usedChunks: number; quarantinedChunks: number };
-type Status = { enabled: boolean; running: boolean; maxBindings: number; activeBindings: number; autoLearnedBindings: number; groups: { name: string; activeBindings: number; utilisation: Utilisation }[]; nativeCounters: Record<string, number>; eventsLostByDriver: Record<string, number> | null };
-type Tail = { entries: { msgId: string; fields: Record<string, unknown> }[]; lastSeq: number };
 
 const AUTO_LEARNED = "/api/v1/cgn/bindings?ip=100.127.0.0/16&limit=1000";
 

@@ -1,15 +1,19 @@
 /** A small client for the Worker under test: one appliance per hostname, logins that enrol like a person with an authenticator would. */
 import { SELF } from "cloudflare:test";
 import { totpCode } from "./totp.ts";
+import { expectDocumented } from "./wire-check.ts";
 
 /** Well-formed: 30 characters and their CRC-32 in base62 (computed outside the code under test). */
 export const BOOTSTRAP_TOKEN = "bngtok_" + "B".repeat(30) + "1rpRcy";
 export const ADMIN_PASSWORD = "test-admin-password";
 
-/** Calls an appliance's API; `path` starts with `/api/v1`. */
-export function call(path: string, init: RequestInit & { appliance?: string } = {}): Promise<Response> {
+/** Calls an appliance's API (`path` starts with `/api/v1`); a successful JSON answer must match its route's documented schema. */
+export async function call(path: string, init: RequestInit & { appliance?: string } = {}): Promise<Response> {
   const { appliance = "edge-1", ...rest } = init;
-  return SELF.fetch(`https://${appliance}.bng.localhost${path}`, rest);
+  const url = `https://${appliance}.bng.localhost${path}`;
+  const response = await SELF.fetch(url, rest);
+  await expectDocumented(rest.method ?? "GET", url, response);
+  return response;
 }
 
 /** JSON request helper. */

@@ -2,41 +2,21 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { Appliance } from "../../durable-objects/appliance.ts";
 import { expect } from "vitest";
+import type { ConfigCommitResult as Commit } from "../../src/schemas/commit.ts";
+import type { ConfigHistoryEntry as HistoryEntry, ConfigValues } from "../../src/schemas/config.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
 
 export const admin = bearer(BOOTSTRAP_TOKEN);
 
-export interface ConfigValues {
-  fields: Record<string, string | null>;
-  lists: Record<string, { key: string; values: Record<string, string | null> }[]>;
-}
 export interface ChangeSet {
   fields?: Record<string, string | null>;
   listOps?: { listPath: string; key: string; delete?: boolean; fields?: Record<string, string | null> }[];
   comment?: string;
 }
-export interface Commit {
-  status: string;
-  committedUtc: string;
-  version: number;
-  restartRequired: boolean;
-  changedPaths: string[];
-}
 export interface FieldError {
   in: string;
   pointer: string;
   detail: string;
-}
-export interface HistoryEntry {
-  version: number;
-  committedUtc: string;
-  actor: string;
-  comment: string | null;
-  operation: string;
-  rollbackTo: number | null;
-  restartRequired: boolean;
-  changedPaths: string[];
-  changes: { pointer: string; before: string | null; after: string | null }[];
 }
 
 /** GET /config. */

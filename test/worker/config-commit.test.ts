@@ -10,7 +10,7 @@ describe("committing a change set", () => {
       comment: "first neighbor",
     });
     expect(result).toMatchObject({ status: "committed", version: 2, restartRequired: false });
-    expect(Date.parse(result.committedUtc)).not.toBeNaN();
+    expect(Date.parse(result.committedUtc ?? "")).not.toBeNaN();
     expect(result.changedPaths).toEqual(
       expect.arrayContaining(["#/fields/captures.mirrorAllowlist", "#/lists/bgp.neighbors/192.0.2.1", "#/lists/bgp.neighbors/192.0.2.1/remoteAs"]),
     );

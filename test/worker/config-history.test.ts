@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createUser } from "./client.ts";
 import { commit, history } from "./config-client.ts";
 
 describe("configuration history", () => {
@@ -21,6 +22,14 @@ describe("configuration history", () => {
       changedPaths: ["#/fields/cgn.maxBindings"],
       changes: [{ pointer: "#/fields/cgn.maxBindings", before: "3000", after: "4000" }],
     });
+  });
+
+  it("records an account change as operation user, which the document lists", async () => {
+    await createUser("history-reader", "read-only", "a-long-enough-password-1");
+    const [entry] = (await history()).items;
+    // The client parses the page against ConfigHistoryEntry, whose enum lacked "user" before.
+    expect(entry).toMatchObject({ version: 2, actor: "token:bootstrap", operation: "user" });
+    expect(entry!.changedPaths).toContain("#/lists/login.users/history-reader");
   });
 
   it("pages newest first", async () => {

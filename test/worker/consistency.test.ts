@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { advance, get, scenario, scrape, sum, valueOf } from "./helpers.ts";
+import type { AlarmsResponse as Alarms } from "../../src/schemas/alarms.ts";
+import type { CgnStatus as Cgn } from "../../src/schemas/cgn.ts";
+import type { MetricsHistory as History } from "../../src/schemas/metrics.ts";
+import type { SessionSummaryCounts as Summary } from "../../src/schemas/sessions.ts";
 
-type Summary = { total: number; byType: Record<string, number>; byEncap: Record<string, number>; byPort: { count: number }[]; byVrf: Record<string, number>; walledGarden: number };
 type Pool = { name: string; size: number; used: number; free: number; utilisationPercent: number; subnets: { size: number; used: number; free: number }[] };
-type Cgn = { activeBindings: number; autoLearnedBindings: number; groups: { name: string; activeBindings: number; utilisation: { totalChunks: number; freeChunks: number; usedChunks: number; quarantinedChunks: number } }[] };
-type History = { times: string[]; totalSessions: number[]; byEncap: Record<string, number[]>; sessionsUp: number[]; sessionsDown: number[]; ports: { rxBps: number[]; txBps: number[] }[] };
-type Alarms = { active: { id: string; instance: string | null }[]; count: number; countBySeverity: Record<string, number> };
 type Radius = { servers: { host: string; port: number; isDead: boolean }[]; liveServers: number; deadServers: number; totalServers: number };
 
 describe("cross-endpoint consistency", () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { call, json } from "./client.ts";
 import { admin, commit, logEntries } from "./config-client.ts";
 import { advance, get } from "./helpers.ts";
+import type { AlarmsResponse as Alarms } from "../../src/schemas/alarms.ts";
 
-type Alarms = { active: { id: string; instance: string | null; severity: string }[] };
 const bgpAlarms = async () => (await get<Alarms>("/api/v1/alarms")).active.filter((a) => a.id === "bgp.neighbor.down");
 const neighbor = (body: Record<string, unknown>) => call("/api/v1/routing/config/bgp/neighbors", json("POST", body, admin));
 const replace = (address: string, body: Record<string, unknown>) => call(`/api/v1/routing/config/bgp/neighbors/${address}`, json("PUT", body, admin));

@@ -1,13 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { bearer, tokenWithRole } from "./client.ts";
 import { admin, advance, get, send } from "./helpers.ts";
+import type { InjectResult as Trace, PingResult as Ping, TraceStep as Step } from "../../src/schemas/diagnostics.ts";
+import type { LogTail as Tail } from "../../src/schemas/logs.ts";
+import type { SessionSummary as Session } from "../../src/schemas/sessions.ts";
 
-type Session = { id: number; ipv4: string; vrf: string; portId: number | null; svlan: number; vlan: number; encap: string };
-type Step = { stage: string; verdict: string; a: number; b: number };
-type Trace = { frameBytes: number; emitted: boolean; dryRun: boolean; steps: Step[] };
-type Tail = { entries: { msgId: string; fields: Record<string, unknown> }[]; lastSeq: number };
 type Problem = { status: number; errors?: { in: string; pointer: string }[] };
-type Ping = { route: string; sessionId: number | null; pathMtu: number; packetBytes: number; sent: number; received: number; replies: { seq: number; result: string; rttMs: number | null }[] };
 
 const inject = (body: unknown, headers = admin) => send("POST", "/api/v1/diagnostics/inject", body, headers);
 const ping = (body: unknown, headers = admin) => send("POST", "/api/v1/diagnostics/ping", body, headers);

@@ -6,12 +6,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { advance, get, scrape, send, valueOf } from "./helpers.ts";
+import type { InjectResult as Trace } from "../../src/schemas/diagnostics.ts";
+import type { SessionSummary as Session } from "../../src/schemas/sessions.ts";
 
-type Session = { id: number; ipv4: string; portId: number; svlan: number; vlan: number };
 type Row = { name: string; portId: number | null; counters: { txBytes: number; txPackets: number; rxBytes: number; rxPackets: number } };
-type Trace = { frameBytes: number; emitted: boolean; steps: { stage: string; verdict: string; a: number }[] };
 
-const rowOf = async (portId: number) => (await get<{ interfaces: Row[] }>("/api/v1/system/interfaces")).interfaces.find((r) => r.portId === portId)!;
+const rowOf = async (portId: number | null) => (await get<{ interfaces: Row[] }>("/api/v1/system/interfaces")).interfaces.find((r) => r.portId === portId)!;
 
 describe("an emitted diagnostic frame", () => {
   it("is counted on its egress port's transmit side, and a dry run is not", async () => {

@@ -2,10 +2,8 @@ import { describe, expect, it } from "vitest";
 import { bearer, call, tokenWithRole } from "./client.ts";
 import { admin, commit, rejection, putConfig } from "./config-client.ts";
 import { advance, get, scenario } from "./helpers.ts";
+import type { IpsecChildSa as Child, IpsecPeerStatus as Peer, IpsecStatus as Status } from "../../src/schemas/ipsec.ts";
 
-type Child = { name: string; state: string; installedSeconds: number; rekeyInSeconds: number; expiresInSeconds: number; inBytes: number; inPackets: number; outBytes: number; outPackets: number; localTs: string[]; remoteTs: string[] };
-type Peer = { name: string; configured: boolean; state: string; configuredRemote: string | null; localHost: string | null; remoteHost: string | null; ikeVersion: string | null; proposal: string | null; establishedSeconds: number | null; rekeyInSeconds: number | null; children: Child[] };
-type Status = { enabled: boolean; reachable: boolean; lastError: string | null; establishedCount: number; peers: Peer[] };
 
 const PSK = "correct-horse-battery-staple";
 const status = () => get<Status>("/api/v1/ipsec");

@@ -11,7 +11,7 @@ const INSTANCE_ID: Record<string, string> = {
   "edge-1:LIC-TEST-1": "711d3c8c-7ade-8fd1-f95c-9ed6a7808ea2",
   "edge-2:LIC-OFF-1": "0fe48e25-993b-07c0-f777-27b0dad5ab83",
 };
-import type { LicenceStatus } from "../../simulator/licence.ts";
+import type { LicenceStatus } from "../../src/schemas/licensing.ts";
 import { call, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scrape, send, valueOf } from "./helpers.ts";
 

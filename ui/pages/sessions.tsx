@@ -109,7 +109,7 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
                       <td>{s.username}</td>
                       <td>{s.encap}</td>
                       <td>{s.ipv4}</td>
-                      <td>{s.ipv6 ?? "—"}</td>
+                      <td>{s.ipv6 || "—"}</td>
                       <td>{s.vrf}</td>
                       <td>{s.portId ?? "—"}</td>
                       <td>

@@ -34,7 +34,7 @@ export const browserSessionRoutes = [
     errors: [404],
     handle: async (ctx) => {
       const { username } = unwrap(await ctx.appliance.stub.identity().endSession(ctx.params.id, actorName(ctx.principal!)));
-      return { status: "loggedOut", username };
+      return { status: "loggedOut" as const, username };
     },
   }),
 ];

@@ -49,7 +49,9 @@ export const passkeyRoutes = [
       // The account first: a pipelined stub left behind by a refusal would dangle.
       const username = account(ctx);
       unwrap(await ctx.appliance.stub.identity().reauthenticate(username, ctx.body, ctx.appliance.clientIp));
-      return unwrap(await ctx.appliance.stub.passkeys().registrationOptions(username)).options;
+      const { options } = unwrap(await ctx.appliance.stub.passkeys().registrationOptions(username));
+      // Spread into plain objects: SimpleWebAuthn's interfaces have no index signature, which the loose schema's type asks for.
+      return { ...options, rp: { ...options.rp } };
     },
   }),
   route({
@@ -107,7 +109,7 @@ export const passkeyRoutes = [
     errors: [404],
     handle: async (ctx) => {
       const { username } = unwrap(await ctx.appliance.stub.passkeys().remove(ctx.params.id, actor(ctx)));
-      return { status: "deleted", username };
+      return { status: "deleted" as const, username };
     },
   }),
 ];

@@ -40,7 +40,7 @@ export const providerRoutes = [
     response: { description: "StatusResult `created` or `updated`", schema: StatusResult },
     handle: async (ctx) => {
       const { created } = unwrap(await ctx.appliance.stub.providers().put(ctx.params.name, ctx.body));
-      return { status: created ? "created" : "updated" };
+      return { status: created ? ("created" as const) : ("updated" as const) };
     },
   }),
   route({
@@ -53,7 +53,7 @@ export const providerRoutes = [
     errors: [404],
     handle: async (ctx) => {
       unwrap(await ctx.appliance.stub.providers().delete(ctx.params.name));
-      return { status: "deleted" };
+      return { status: "deleted" as const };
     },
   }),
   route({

@@ -71,7 +71,7 @@ export const loginRoutes = [
         ctx.appliance.stub.identity().logout(ctx.credential.sha256);
         ctx.responseHeaders.append("set-cookie", clearedSessionCookie(ctx.appliance.secure));
       }
-      return { status: "loggedOut", ...(ctx.principal?.username ? { username: ctx.principal.username } : {}) };
+      return { status: "loggedOut" as const, ...(ctx.principal?.username ? { username: ctx.principal.username } : {}) };
     },
   }),
   route({

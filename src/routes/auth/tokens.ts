@@ -55,7 +55,7 @@ export const tokenRoutes = [
     errors: [404, 409],
     handle: async (ctx) => {
       unwrap(await ctx.appliance.stub.identity().revokeToken(ctx.params.id, actorName(ctx.principal!)));
-      return { status: "deleted" };
+      return { status: "deleted" as const };
     },
   }),
 ];

@@ -39,7 +39,7 @@ export const userRoutes = [
     handle: async (ctx) => {
       const fields = { role: ctx.body.role, password: ctx.body.password };
       unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.body.username, fields, "create", commitMeta(ctx.principal, "user")));
-      return { status: "created", username: ctx.body.username };
+      return { status: "created" as const, username: ctx.body.username };
     },
   }),
   route({
@@ -69,7 +69,7 @@ export const userRoutes = [
     handle: async (ctx) => {
       unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.params.username, { role: ctx.body.role }, "update", commitMeta(ctx.principal, "user")));
       if (ctx.body.revokeTokens) await ctx.appliance.stub.identity().revokeTokensOf(ctx.params.username, ctx.body.role, actorName(ctx.principal!));
-      return { status: "updated", username: ctx.params.username };
+      return { status: "updated" as const, username: ctx.params.username };
     },
   }),
   route({
@@ -87,7 +87,7 @@ export const userRoutes = [
     handle: async (ctx) => {
       unwrap(await ctx.appliance.stub.config().deleteItem(LIST, ctx.params.username, commitMeta(ctx.principal, "user")));
       if (ctx.query.revokeTokens) await ctx.appliance.stub.identity().revokeTokensOf(ctx.params.username, null, actorName(ctx.principal!));
-      return { status: "deleted", username: ctx.params.username };
+      return { status: "deleted" as const, username: ctx.params.username };
     },
   }),
   route({
@@ -102,7 +102,7 @@ export const userRoutes = [
     errors: [404],
     handle: async (ctx) => {
       unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.params.username, { password: ctx.body.password }, "update", commitMeta(ctx.principal, "user")));
-      return { status: "updated", username: ctx.params.username };
+      return { status: "updated" as const, username: ctx.params.username };
     },
   }),
   route({
@@ -115,7 +115,7 @@ export const userRoutes = [
     errors: [404],
     handle: async (ctx) => {
       unwrap(await ctx.appliance.stub.identity().resetTotp(ctx.params.username, actorName(ctx.principal!)));
-      return { status: "updated", username: ctx.params.username };
+      return { status: "updated" as const, username: ctx.params.username };
     },
   }),
   route({
@@ -128,7 +128,7 @@ export const userRoutes = [
     errors: [404],
     handle: async (ctx) => {
       unwrap(await ctx.appliance.stub.identity().unlock(ctx.params.username, actorName(ctx.principal!)));
-      return { status: "updated", username: ctx.params.username };
+      return { status: "updated" as const, username: ctx.params.username };
     },
   }),
 ];

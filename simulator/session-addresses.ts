@@ -1,0 +1,14 @@
+/** Formatting a session's addresses from the store: a leaf at run time (the model is a type here), so the lifecycle, the session queries and the local sessions share it without an import cycle. */
+import type { Model } from "./model.ts";
+
+/** The session's IPv6 text: the WAN prefix, else the delegated prefix, else null (a local subscriber's may lie outside every pool). */
+export function ipv6Text(m: Model, slot: number): string | null {
+  const s = m.store;
+  const wan = s.wanPool[slot] ?? -1;
+  if (wan >= 0) return m.pools[wan]?.text(s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0) ?? null;
+  const local = (s.sub[slot] ?? 0) < 0 ? m.locals.ofSub(s.sub[slot] ?? 0) : undefined;
+  if (local?.wan.kind === "outside") return local.wan.text;
+  const pd = s.pdPool[slot] ?? -1;
+  if (pd >= 0) return m.pools[pd]?.text(s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0) ?? null;
+  return local?.pd.kind === "outside" ? local.pd.text : null;
+}

@@ -1,0 +1,85 @@
+/** Sessions' wire shapes: the list row, the list, the summary counts, the live rates and the detail. */
+import { z } from "zod";
+import { CaptureRecord } from "./captures.ts";
+import { CgnBindingRow } from "./cgn.ts";
+
+export const Encap = z.enum(["ipoe", "pppoe-local", "pppoe-lac", "l2tp"]);
+export type Encap = z.output<typeof Encap>;
+const int32 = z.int32();
+
+export const SessionSummary = z
+  .object({
+    id: int32,
+    type: z.string().meta({ description: "`ipoe` or `ppp`" }),
+    encap: Encap,
+    username: z.string(),
+    ipv4: z.string(),
+    ipv6: z.string().meta({ description: "IPv6 WAN prefix, or the delegated prefix when there is no WAN address; empty when the session has neither (the spec does not make it nullable)" }),
+    vrf: z.string().meta({ description: "`default` = the global table" }),
+    mac: z.string(),
+    svlan: int32,
+    vlan: int32,
+    plan: z.string(),
+    walledGarden: z.boolean(),
+    uptimeSeconds: z.number(),
+    portId: int32.nullable().meta({ description: "subscriber-facing data-plane port; null for LNS-terminated (l2tp) sessions" }),
+  })
+  .meta({ id: "SessionSummary" });
+export type SessionSummary = z.output<typeof SessionSummary>;
+
+export const SessionList = z
+  .object({ total: int32.meta({ description: "matching sessions before paging" }), offset: int32, items: z.array(SessionSummary).meta({ description: "newest first" }) })
+  .meta({ id: "SessionList" });
+export type SessionList = z.output<typeof SessionList>;
+
+export const SessionSummaryCounts = z
+  .object({
+    total: int32,
+    byType: z.record(z.string(), int32),
+    byEncap: z.record(z.string(), int32),
+    byPort: z.array(z.object({ portId: int32, label: z.string(), count: int32 })).meta({ description: "LNS-terminated sessions excluded" }),
+    byVrf: z.record(z.string(), int32).meta({ description: "the global table counts as `default`" }),
+    walledGarden: int32,
+  })
+  .meta({ id: "SessionSummaryCounts" });
+export type SessionSummaryCounts = z.output<typeof SessionSummaryCounts>;
+
+export const SessionRates = z
+  .object({
+    sessionId: int32,
+    timestamp: z.string(),
+    rxBps: z.number().meta({ description: "from the subscriber" }),
+    txBps: z.number().meta({ description: "to the subscriber" }),
+    rxPps: z.number(),
+    txPps: z.number(),
+  })
+  .meta({ id: "SessionRates" });
+export type SessionRates = z.output<typeof SessionRates>;
+
+// pool and subnet are null for a local subscriber's address configured outside every pool.
+const Assigned = z.object({ prefix: z.string(), pool: z.string().nullable(), subnet: z.string().nullable() });
+export const SessionDetail = SessionSummary.extend({
+  state: z.literal("up"),
+  startedUtc: z.string(),
+  portLabel: z.string().nullable(),
+  realm: z.string(),
+  aaa: z.object({ method: z.enum(["radius", "local"]), server: z.string().nullable() }),
+  addresses: z.object({
+    ipv4: z.object({ address: z.string(), pool: z.string().nullable(), subnet: z.string().nullable(), cgnTranslated: z.boolean() }),
+    ipv6Wan: Assigned.nullable(),
+    ipv6Pd: Assigned.nullable(),
+  }),
+  leaseExpiresUtc: z.string().nullable(),
+  planRates: z.object({ downloadKbps: z.number(), uploadKbps: z.number() }),
+  cgn: CgnBindingRow.nullable(),
+  counters: z.object({ rxBytes: z.number(), txBytes: z.number(), rxPackets: z.number(), txPackets: z.number() }),
+  rates: SessionRates,
+  capture: CaptureRecord.nullable(),
+  steering: z
+    .object({ rule: z.string(), targetVrf: z.string() })
+    .nullable()
+    .meta({ description: "the source-VRF rule routing this session's traffic into another VRF (no NAT), first match in configuration order; null when none" }),
+}).meta({ id: "SessionDetail" });
+export type SessionDetail = z.output<typeof SessionDetail>;
+
+export const DisconnectResult = z.object({ status: z.literal("disconnected"), sessionId: int32 }).meta({ id: "DisconnectResult" });
