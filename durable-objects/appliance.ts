@@ -26,7 +26,7 @@ import type { AlertSink } from "../simulator/alert-fanout.ts";
 import { hashPassword } from "../src/trust/password.ts";
 import { BGP_WATCH, GRE_WATCH, IGP_WATCH, IPSEC_WATCH, StateWatch } from "../simulator/control-plane-watch.ts";
 import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
-import { profileNamed } from "./profiles.ts";
+import { profileOf } from "./profiles.ts";
 import { GreStore } from "./gre.ts";
 import { LicensingStore } from "./licensing.ts";
 import { LOCAL_LISTS, localSubscribersOf, touchesLocalSubscribers } from "../src/config/local-subscribers.ts";
@@ -98,7 +98,7 @@ export class Appliance extends Server<Env> {
     const sql = this.ctx.storage.sql;
     const definition = applianceNamed(this.env, this.name);
     if (!definition) throw new Error(`appliance '${this.name}' is not in the fleet file`);
-    const shipped = profileNamed(definition.profile);
+    const shipped = profileOf(this.env, definition);
     // The configuration is opened first: the data plane and the accounts start from what it says.
     // A lapsed licence freezes configuration commits (refused with 409, logged as config.frozen).
     this.#config = new ConfigStore(this.ctx.storage, this.name, (event) => this.#configApplied(event), shipped, (meta) => {

@@ -33,12 +33,24 @@ export const PeerDefinition = z.strictObject({
 });
 
 /** The simulation profiles shipped in fleet-config/profiles/ (a new profile file is added here too). */
-export const PROFILE_NAMES = ["small", "default", "large"] as const;
+export const PROFILE_NAMES = ["small", "default", "large", "xlarge"] as const;
+
+/**
+ * A profile file of the user's own: a path ending in `.json`, relative to the fleet file. The launcher reads
+ * and validates it with the shipped profiles' schema (simulator/profile.ts) and hands it to the Worker
+ * (`BNG_PROFILES`), which cannot read files.
+ */
+const PROFILE_HINT = `a shipped profile (${PROFILE_NAMES.join(", ")}) or the path of a profile file ending in .json, relative to the fleet file`;
+
+export const ProfileFile = z.string().regex(/^[^\0]+\.json$/i, PROFILE_HINT).max(1024);
 
 export const ApplianceDefinition = z.strictObject({
   name: ApplianceName,
   seed: z.int().min(0).max(2 ** 31 - 1).describe("seed of the data-plane simulation"),
-  profile: z.enum(PROFILE_NAMES).describe("a file name under fleet-config/profiles/, without .json"),
+  // Both sides name what is accepted: zod reports the union's error for a non-string, the closer option's otherwise.
+  profile: z
+    .union([z.enum(PROFILE_NAMES), ProfileFile], { error: PROFILE_HINT })
+    .describe("a shipped profile (a file name under fleet-config/profiles/, without .json), or the path of a profile file of your own, relative to the fleet file"),
   webUi: z.strictObject({
     listener: z.strictObject({
       address: z.ipv4(),
@@ -90,6 +102,9 @@ export const FleetFile = z
 export type FleetFile = z.infer<typeof FleetFile>;
 export type ApplianceDefinition = z.infer<typeof ApplianceDefinition>;
 export type PeerDefinition = z.infer<typeof PeerDefinition>;
+
+/** Whether an appliance's `profile` names a shipped profile rather than a file of the user's. */
+export const isShippedProfile = (profile: string): profile is (typeof PROFILE_NAMES)[number] => (PROFILE_NAMES as readonly string[]).includes(profile);
 
 /** Formats a zod failure as one line per field, each naming the field's path. */
 export function describeIssues(error: z.ZodError, prefix = ""): string[] {

@@ -11,19 +11,20 @@ import http from "node:http";
 import net from "node:net";
 import type tls from "node:tls";
 import { PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
+import { APPLIANCE_HEADER } from "../src/fleet/listener.ts";
 
 /** A TLS record of type handshake (RFC 8446 §5.1) starts every ClientHello. */
 const TLS_HANDSHAKE = 0x16;
 const CHALLENGE_PATH = /^\/\.well-known\/acme-challenge\/[^/?#]+$/;
 
 /** Answers plain-HTTP requests: the challenge relayed to the appliance, the rest redirected to https. */
-function plainServer(target: Promise<{ host: string; port: number }>): http.Server {
+function plainServer(target: Promise<{ host: string; port: number }>, appliance: string): http.Server {
   return http.createServer((request, response) => {
     const path = request.url ?? "/";
     if ((request.method === "GET" || request.method === "HEAD") && CHALLENGE_PATH.test(path)) {
       void target.then(({ host, port }) => {
-        // As on the HTTPS side, the peer address is the connection's, never one the client claims.
-        const headers = { ...request.headers, connection: "close", [PEER_ADDRESS_HEADER]: normalisePeerAddress(request.socket.remoteAddress) };
+        // As on the HTTPS side, the peer address is the connection's and the appliance the port's, never what the client claims.
+        const headers = { ...request.headers, connection: "close", [PEER_ADDRESS_HEADER]: normalisePeerAddress(request.socket.remoteAddress), [APPLIANCE_HEADER]: appliance };
         const upstream = http.request({ host, port, method: request.method, path, headers }, (answer) => {
           response.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(response);
@@ -40,12 +41,12 @@ function plainServer(target: Promise<{ host: string; port: number }>): http.Serv
 }
 
 /**
- * A server for the listener's port that hands TLS connections to `secure`
- * and plain-HTTP ones to the challenge relay. `onSocket` sees every accepted
- * socket (so close() can drop them).
+ * A server for appliance `appliance`'s port that hands TLS connections to
+ * `secure` and plain-HTTP ones to the challenge relay. `onSocket` sees every
+ * accepted socket (so close() can drop them).
  */
-export function acceptAcmeHttp(secure: tls.Server, target: Promise<{ host: string; port: number }>, onSocket: (socket: net.Socket) => void): net.Server {
-  const plain = plainServer(target);
+export function acceptAcmeHttp(secure: tls.Server, target: Promise<{ host: string; port: number }>, onSocket: (socket: net.Socket) => void, appliance: string): net.Server {
+  const plain = plainServer(target, appliance);
   return net.createServer({ pauseOnConnect: true }, (socket) => {
     onSocket(socket);
     socket.on("error", () => socket.destroy());

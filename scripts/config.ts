@@ -5,8 +5,9 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { FleetFile, describeIssues, listenerOrigin } from "../fleet-config/schema.ts";
+import { FleetFile, describeIssues, isShippedProfile, listenerOrigin } from "../fleet-config/schema.ts";
 import { isWellFormedToken } from "../src/trust/tokens.ts";
+import { parseProfile } from "../simulator/profile.ts";
 
 /** A problem the user can fix (bad file, busy port…): printed without a stack trace. */
 export class LaunchError extends Error {
@@ -37,6 +38,8 @@ export type Settings = {
   adminPassword: string | undefined;
   bootstrapToken: string | undefined;
   appliances: ApplianceListener[];
+  /** The fleet file's own profile files, keyed by the path as written there (the Worker's BNG_PROFILES). */
+  profiles: Record<string, unknown>;
 };
 
 /** The repository root: scripts/ lives directly under it. */
@@ -62,6 +65,37 @@ export async function loadFleetFile(fleetPath: string): Promise<FleetFile> {
     throw new LaunchError(`Fleet file ${fleetPath} is invalid:\n${lines.join("\n")}`);
   }
   return parsed.data;
+}
+
+/**
+ * Reads each profile file the fleet file names (a path relative to the fleet file) and validates it with the
+ * shipped profiles' schema, throwing a LaunchError that names the fleet file, the field, the profile file and
+ * every bad field in it.
+ */
+export async function loadUserProfiles(fleetPath: string, fleet: FleetFile): Promise<Record<string, unknown>> {
+  const profiles: Record<string, unknown> = {};
+  for (const [i, appliance] of fleet.appliances.entries()) {
+    const name = appliance.profile;
+    if (isShippedProfile(name) || Object.hasOwn(profiles, name)) continue;
+    const file = path.resolve(path.dirname(fleetPath), name);
+    const field = `Fleet file ${fleetPath}: appliances.${i}.profile`;
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      throw new LaunchError(`${field}: cannot read the profile file ${file}: ${(error as Error).message}`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new LaunchError(`${field}: the profile file ${file} is not valid JSON: ${(error as Error).message}`);
+    }
+    const parsed = parseProfile(json);
+    if (!parsed.ok) throw new LaunchError(`${field}: the profile file ${file} is invalid:\n${parsed.issues.map((issue) => `  ${issue}`).join("\n")}`);
+    profiles[name] = json;
+  }
+  return profiles;
 }
 
 /** Reads an on/off environment variable; anything but the usual spellings is a mistake worth reporting. */
@@ -92,6 +126,7 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
   const fresh = flag(env, "BNG_FRESH");
 
   const fleet = await loadFleetFile(fleetPath);
+  const profiles = await loadUserProfiles(fleetPath, fleet);
 
   let portBase = fleet.portBase;
   const portBaseText = optional(env, "BNG_PORT_BASE");
@@ -144,5 +179,6 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
     adminPassword: optional(env, "BNG_ADMIN_PASSWORD"),
     bootstrapToken,
     appliances,
+    profiles,
   };
 }

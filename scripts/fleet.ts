@@ -3,11 +3,13 @@
  *
  * The Worker is bundled exactly as `wrangler deploy` would bundle it, then run
  * under Miniflare (not `wrangler dev`, which takes far longer to start): one
- * Miniflare worker per appliance, all running the same bundle and sharing one
- * SQLite-backed `Appliance` Durable Object namespace, each with its own direct
- * socket. Node listens in front of each socket (scripts/listeners.ts): HTTPS
- * (the default) with a per-appliance self-signed certificate, or plain HTTP
- * with BNG_HTTP=1; either way it tells the Worker the client's address.
+ * Worker for the whole fleet, as deployed, with the SQLite-backed `Appliance`
+ * Durable Object namespace and one direct socket, so start-up does not grow
+ * by a Worker per appliance. Node listens on each appliance's port in front of
+ * that socket (scripts/listeners.ts): HTTPS (the default) with a
+ * per-appliance self-signed certificate, or plain HTTP with BNG_HTTP=1; either
+ * way it tells the Worker the client's address and which appliance the port
+ * belongs to (the hostname's job when deployed).
  *
  * Environment: BNG_FLEET, BNG_PORT_BASE, BNG_DATA_DIR, BNG_HTTP, BNG_FRESH,
  * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN, BNG_SCENARIO (see README); BNG_BUNDLE_DIR runs an
@@ -37,8 +39,8 @@ const FALLBACK_COMPATIBILITY_DATE = "2026-07-01";
  * orphans all persisted state, whenever the fleet file's first entry changes.
  */
 const DURABLE_OBJECT_KEY = "bngfleet-Appliance";
-
-/** The slice of the Appliance object's RPC surface the launcher reads. */
+/** The fleet Worker's name in Miniflare (wrangler.toml's `name`). */
+const WORKER = "bngfleet";
 
 let mf: Miniflare | undefined;
 let certificateWatch: CertificateWatch | undefined;
@@ -85,20 +87,19 @@ async function compatibility(projectDir: string): Promise<{ date: string; flags:
   return { date, flags };
 }
 
-/** The text bindings one appliance's Worker receives; unset options are omitted rather than passed as "". */
-function bindingsFor(settings: Settings, index: number, fleetSecret: string): Record<string, string> {
-  const appliance = settings.appliances[index]!;
+/** The fleet Worker's text bindings; unset options are omitted rather than passed as "". */
+function bindingsFor(settings: Settings, fleetSecret: string): Record<string, string> {
   const bindings: Record<string, string> = {
-    APPLIANCE: appliance.name,
     FLEET: JSON.stringify(settings.fleet),
-    // Behind the TLS frontend the Worker sees plain http://, so it is told its real origin.
-    BNG_PUBLIC_ORIGIN: appliance.origin,
     BNG_PORT_BASE: String(settings.portBase),
     BNG_FLEET_SECRET: fleetSecret,
-    // The Worker runs behind our listeners: it takes the client's address from
-    // the header they set, never from CF-Connecting-IP (src/http/client-address.ts).
+    // The Worker runs behind our listeners: it takes the client's address and the
+    // appliance from the headers they set, never from CF-Connecting-IP or the
+    // hostname (src/http/client-address.ts, src/fleet/listener.ts). BNG_HTTP
+    // tells it the listeners' scheme, as it sees plain http:// behind them.
     BNG_LOCAL_FLEET: "1",
   };
+  if (Object.keys(settings.profiles).length > 0) bindings.BNG_PROFILES = JSON.stringify(settings.profiles);
   if (settings.http) bindings.BNG_HTTP = "1";
   if (settings.adminPassword !== undefined) bindings.BNG_ADMIN_PASSWORD = settings.adminPassword;
   if (settings.bootstrapToken !== undefined) bindings.BNG_BOOTSTRAP_TOKEN = settings.bootstrapToken;
@@ -153,30 +154,22 @@ async function main(): Promise<void> {
   await built;
   const modules = await loadBundle(bundleDir);
   const compat = await compatibility(settings.projectDir);
-  const first = appliances[0]!.name;
 
-  const workers: WorkerOptions[] = appliances.map((a, i) => ({
-    name: a.name,
+  const worker: WorkerOptions = {
+    name: WORKER,
     modules,
     modulesRoot: bundleDir,
     compatibilityDate: compat.date,
     compatibilityFlags: compat.flags,
-    bindings: bindingsFor(settings, i, fleetSecret),
-    // One namespace for the whole fleet, owned by the first worker: every
-    // appliance's Worker can then reach every appliance's object, as deployed.
-    durableObjects: {
-      Appliance:
-        i === 0
-          ? { className: "Appliance", useSQLite: true, unsafeUniqueKey: DURABLE_OBJECT_KEY }
-          : { className: "Appliance", scriptName: first, useSQLite: true },
-    },
-    // An ephemeral loopback port behind the appliance's public listener.
+    bindings: bindingsFor(settings, fleetSecret),
+    durableObjects: { Appliance: { className: "Appliance", useSQLite: true, unsafeUniqueKey: DURABLE_OBJECT_KEY } },
+    // An ephemeral loopback port behind every public listener.
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
-  }));
+  };
 
   const signalListeners = { SIGINT: process.listeners("SIGINT"), SIGTERM: process.listeners("SIGTERM") };
   mf = new Miniflare({
-    workers,
+    workers: [worker],
     durableObjectsPersist: durableObjectDir(dataDir),
     // INFO keeps workerd's warnings and the Workers' console output visible
     // without Miniflare's debug chatter.
@@ -203,15 +196,13 @@ async function main(): Promise<void> {
     // shutdown can start) while a call through Miniflare's proxy is in flight.
     // The appliance's configured certificate (uploaded, or issued by ACME) replaces the
     // self-signed one; the watch then follows changes without a restart.
-    certificateWatch = await watchCertificates(mf, first, appliances, frontends, factoryPairs);
+    certificateWatch = await watchCertificates(mf, WORKER, appliances, frontends, factoryPairs);
   }
 
-  for (const [i, a] of appliances.entries()) {
-    const direct = await mf.unsafeGetDirectURL(a.name);
-    frontends[i]!.setTarget(direct.hostname, Number(direct.port));
-  }
+  const direct = await mf.unsafeGetDirectURL(WORKER);
+  for (const frontend of frontends) frontend.setTarget(direct.hostname, Number(direct.port));
 
-  if (scenario && scenarioPath && !stopping) await runScenarioOnFleet(mf, first, appliances.map((a) => a.name), scenario, path.relative(process.cwd(), scenarioPath));
+  if (scenario && scenarioPath && !stopping) await runScenarioOnFleet(mf, WORKER, appliances.map((a) => a.name), scenario, path.relative(process.cwd(), scenarioPath));
   if (stopping) return;
   printBanner(settings);
 }

@@ -2,11 +2,13 @@
  * The public listeners. Miniflare's direct sockets speak plain HTTP only and
  * cannot tell the Worker who connected, so each appliance gets a Node server
  * on its public port (HTTPS by default, plain HTTP with BNG_HTTP=1) that
- * relays every request to the appliance's direct socket on an ephemeral
- * loopback port. It relays at the HTTP level, not raw TCP, for one reason:
- * it sets `X-BNG-Peer-Address` to the connection's peer address (after
- * removing any the client sent), which the Worker uses as the client's
- * address in the local fleet (src/http/client-address.ts). Bodies stream
+ * relays every request to the fleet Worker's one direct socket on an
+ * ephemeral loopback port. It relays at the HTTP level, not raw TCP, to set
+ * two headers (after removing any a client sent under those names):
+ * `X-BNG-Peer-Address`, the connection's peer address, which the Worker uses
+ * as the client's address in the local fleet (src/http/client-address.ts),
+ * and `X-BNG-Appliance`, the appliance this port belongs to, which picks the
+ * appliance as a hostname does when deployed (src/fleet/listener.ts). Bodies stream
  * both ways unbuffered (event streams, large uploads), keep-alive holds on
  * both sides, and WebSocket upgrades are relayed as byte streams.
  */
@@ -15,11 +17,12 @@ import https from "node:https";
 import net from "node:net";
 import { LaunchError } from "./config.ts";
 import { PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
+import { APPLIANCE_HEADER } from "../src/fleet/listener.ts";
 import { MAX_BODY_BYTES } from "../src/http/body.ts";
 import { acceptAcmeHttp } from "./acme-http.ts";
 
 export type Frontend = {
-  /** Points the frontend at the direct socket once Miniflare has bound it. */
+  /** Points the frontend at the Worker's direct socket once Miniflare has bound it. */
   setTarget(host: string, port: number): void;
   /** Serves another certificate from now on (uploaded or issued by ACME; see certificate-watch.ts); HTTPS only. */
   useCertificate(key: string, cert: string): void;
@@ -29,9 +32,9 @@ export type Frontend = {
 
 /**
  * Headers that belong to one connection (RFC 9110 §7.6.1) and are not relayed; `expect` is answered by this
- * listener already (Node sends the 100 Continue); the peer header is ours to set.
+ * listener already (Node sends the 100 Continue); the peer and appliance headers are ours to set.
  */
-const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect", PEER_ADDRESS_HEADER]);
+const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect", PEER_ADDRESS_HEADER, APPLIANCE_HEADER]);
 /**
  * After the appliance has answered a request whose body is still arriving
  * (a 413 for an oversized upload), the rest is read and dropped, so a client
@@ -52,8 +55,8 @@ export function describeListenError(error: unknown, name: string, address: strin
   return error as Error;
 }
 
-/** The client's request headers as relayed: connection-level ones dropped, the peer address set by us alone. */
-function relayedHeaders(rawHeaders: string[], peer: string, upgrade: boolean): string[] {
+/** The client's request headers as relayed: connection-level ones dropped, the peer address and the appliance set by us alone. */
+function relayedHeaders(rawHeaders: string[], peer: string, appliance: string, upgrade: boolean): string[] {
   const out: string[] = [];
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
@@ -61,7 +64,7 @@ function relayedHeaders(rawHeaders: string[], peer: string, upgrade: boolean): s
     if (NOT_RELAYED.has(lower) && !(upgrade && (lower === "connection" || lower === "upgrade"))) continue;
     out.push(name, rawHeaders[i + 1]!);
   }
-  out.push(PEER_ADDRESS_HEADER, peer);
+  out.push(PEER_ADDRESS_HEADER, peer, APPLIANCE_HEADER, appliance);
   return out;
 }
 
@@ -98,7 +101,7 @@ function tooLarge(req: http.IncomingMessage, res: http.ServerResponse): void {
   else req.once("end", () => res.end()).once("close", () => res.end());
 }
 
-/** Starts the appliance's public listener (TLS when `key` and `cert` are given); requests that arrive before setTarget wait for it. */
+/** Starts the public listener of appliance `name` (TLS when `key` and `cert` are given); requests that arrive before setTarget wait for it. */
 export async function listenFrontend(options: { name: string; address: string; port: number; key?: string; cert?: string }): Promise<Frontend> {
   const { name, address, port } = options;
   let resolveTarget!: (target: { host: string; port: number }) => void;
@@ -110,7 +113,7 @@ export async function listenFrontend(options: { name: string; address: string; p
     const peer = normalisePeerAddress(req.socket.remoteAddress);
     void target.then(({ host, port: upstreamPort }) => {
       if (req.destroyed) return;
-      const upstream = http.request({ host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, false), agent });
+      const upstream = http.request({ host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, name, false), agent });
       // Once the body stops being relayed (answered early, or over the cap) the rest is read and dropped here.
       let relaying = true;
       let relayed = 0;
@@ -175,7 +178,7 @@ export async function listenFrontend(options: { name: string; address: string; p
     void target.then(({ host, port: upstreamPort }) => {
       if (client.destroyed) return;
       const upstream = net.connect({ host, port: upstreamPort, noDelay: true });
-      const headers = relayedHeaders(req.rawHeaders, peer, true);
+      const headers = relayedHeaders(req.rawHeaders, peer, name, true);
       const lines = [`${req.method} ${req.url} HTTP/1.1`];
       for (let i = 0; i < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`);
       upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
@@ -206,7 +209,7 @@ export async function listenFrontend(options: { name: string; address: string; p
     socket.on("close", () => open.delete(socket));
   };
   // Over HTTPS the port also takes the ACME CA's plain-HTTP challenge fetch (scripts/acme-http.ts).
-  const front: net.Server = server instanceof https.Server ? acceptAcmeHttp(server, target, track) : server;
+  const front: net.Server = server instanceof https.Server ? acceptAcmeHttp(server, target, track, name) : server;
   if (front === server) server.on("connection", track);
   // A client that rejects the self-signed certificate aborts the handshake;
   // that is expected and not worth a log line.

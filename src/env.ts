@@ -1,15 +1,13 @@
-/** The Worker's bindings. Everything but `Appliance` is optional text; `npm start` sets them per appliance (see README). */
+/** The Worker's bindings. Everything but `Appliance` is optional text; `npm start` sets them for its one Worker (see README). */
 import type { Appliance } from "../durable-objects/appliance.ts";
 
 export interface Env {
   /** The one SQLite-backed Durable Object namespace: one object per appliance, addressed by name. */
   Appliance: DurableObjectNamespace<Appliance>;
-  /** The appliance this listener serves; when unset the request's hostname decides. */
-  APPLIANCE?: string;
   /** A fleet file (JSON) replacing the bundled fleet-config/fleet.json. */
   FLEET?: string;
-  /** The origin clients reach this listener at, when a TLS terminator sits in front (local fleet). */
-  BNG_PUBLIC_ORIGIN?: string;
+  /** The fleet file's own profile files, as a JSON object from the path written in the fleet file to the file's content (set by `npm start`). */
+  BNG_PROFILES?: string;
   BNG_PORT_BASE?: string;
   /** `1`: served by the local launcher (`npm start`), whose listeners pass the client's address in `X-BNG-Peer-Address`; unset = deployed (src/http/client-address.ts). */
   BNG_LOCAL_FLEET?: string;

@@ -10,7 +10,8 @@ import { clientAddress, deploymentOf } from "./http/client-address.ts";
 import { startupRefusal } from "./auth/bootstrap.ts";
 import { withSecurityHeaders } from "./http/headers.ts";
 import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
-import { applianceForHost, applianceNamed } from "./fleet/definition.ts";
+import { applianceForHost, applianceNamed, profileRefusal } from "./fleet/definition.ts";
+import { listenerAppliance } from "./fleet/listener.ts";
 import type { ApplianceContext } from "./fleet/context.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
 import type { Env } from "./env.ts";
@@ -19,8 +20,12 @@ export { Appliance } from "../durable-objects/appliance.ts";
 
 const router = buildRouter(routes);
 
-/** Whether the client came over HTTPS: the local listeners terminate TLS and name their origin in BNG_PUBLIC_ORIGIN. */
-const isSecure = (request: Request, env: Env) => (env.BNG_PUBLIC_ORIGIN ?? request.url).startsWith("https:");
+/**
+ * Whether the client came over HTTPS. The local fleet's listeners terminate TLS (unless BNG_HTTP=1) and
+ * relay plain HTTP, so a request that came through one is secure by the listener's scheme, not its own URL.
+ */
+const isSecure = (request: Request, env: Env) =>
+  listenerAppliance(request.headers, deploymentOf(env)) !== null ? env.BNG_HTTP !== "1" : request.url.startsWith("https:");
 
 function contextFor(definition: ApplianceDefinition, request: Request, env: Env): ApplianceContext {
   return {
@@ -45,8 +50,12 @@ export default {
     const secure = isSecure(request, env);
     const refusal = startupRefusal(env, deploymentOf(env));
     if (refusal) return withSecurityHeaders(problemResponse(503, refusal, url.pathname), secure);
-    const definition = applianceForHost(env, url.hostname);
-    if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${url.hostname}'`, url.pathname), secure);
+    const listener = listenerAppliance(request.headers, deploymentOf(env));
+    const definition = applianceForHost(env, url.hostname, listener);
+    if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${listener ?? url.hostname}'`, url.pathname), secure);
+    // A fleet file naming a profile file the Worker was not given (deployed without BNG_PROFILES): the appliance cannot start.
+    const missing = profileRefusal(env, definition);
+    if (missing) return withSecurityHeaders(problemResponse(503, missing, url.pathname), secure);
     if (isWebUiRequest(request, url)) return withSecurityHeaders(webUiResponse(url), secure);
     return router.fetch(request, contextFor(definition, request, env));
   },

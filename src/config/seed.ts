@@ -10,7 +10,7 @@
  * | login.users                | `admin` (super-user) with BNG_ADMIN_PASSWORD; an appliance whose accounts   |
  * |                            | predate the key keeps them                                                  |
  * | captures.mirrorAllowlist   | fleet file: `captureMirrorAllowlist`                                       |
- * | alarms.webhookAllowlist    | loopback on the local fleet (the launcher sets APPLIANCE), else empty       |
+ * | alarms.webhookAllowlist    | loopback on the local fleet (BNG_LOCAL_FLEET), else empty                   |
  * | vrfs                       | profile: `vrfs` other than `default`, table ids 100, 101, … in order       |
  * | radius.servers             | profile: `aaa.servers` as `host:port` with their weights (no secrets: the  |
  * |                            | profile holds none, so they start unset)                                    |

@@ -4,7 +4,7 @@
  * URLs and credentials resolved.
  */
 import bundledFleet from "../../fleet-config/fleet.json";
-import { FleetFile, describeIssues, listenerOrigin, type ApplianceDefinition } from "../../fleet-config/schema.ts";
+import { FleetFile, describeIssues, isShippedProfile, listenerOrigin, type ApplianceDefinition } from "../../fleet-config/schema.ts";
 import { deriveToken } from "../trust/tokens.ts";
 import type { Env } from "../env.ts";
 
@@ -31,6 +31,31 @@ export function loadFleet(env: Env): FleetFile {
   return cached.fleet;
 }
 
+let cachedProfiles: { source: string | undefined; files: Record<string, unknown> } | undefined;
+
+/** The fleet's own profile files (BNG_PROFILES: path as written in the fleet file → its JSON), read once per isolate. */
+export function userProfiles(env: Env): Record<string, unknown> {
+  if (cachedProfiles === undefined || cachedProfiles.source !== env.BNG_PROFILES) {
+    const files: unknown = env.BNG_PROFILES ? JSON.parse(env.BNG_PROFILES) : {};
+    if (typeof files !== "object" || files === null || Array.isArray(files)) throw new Error("BNG_PROFILES is not a JSON object of profile files");
+    cachedProfiles = { source: env.BNG_PROFILES, files: files as Record<string, unknown> };
+  }
+  return cachedProfiles.files;
+}
+
+/** Why an appliance cannot run in this Worker: its profile file was not handed over in BNG_PROFILES; null when it can. */
+export function profileRefusal(env: Env, appliance: ApplianceDefinition): string | null {
+  if (isShippedProfile(appliance.profile)) return null;
+  let files: Record<string, unknown>;
+  try {
+    files = userProfiles(env);
+  } catch {
+    return "BNG_PROFILES is not a JSON object of profile files";
+  }
+  if (Object.hasOwn(files, appliance.profile)) return null;
+  return `appliance '${appliance.name}' runs the profile file '${appliance.profile}', which this Worker was not given (BNG_PROFILES; npm start passes the fleet file's own profiles)`;
+}
+
 /** How this deployment shifts and serves the fleet file's listeners (BNG_PORT_BASE, BNG_HTTP). */
 export const listenerOptions = (env: Env) => ({
   portBase: env.BNG_PORT_BASE ? Number(env.BNG_PORT_BASE) : undefined,
@@ -38,13 +63,13 @@ export const listenerOptions = (env: Env) => ({
 });
 
 /**
- * The appliance a request is for: the listener's own (`APPLIANCE`, set per
- * listener by the local fleet), else the one whose `webUi.hostname` is the
- * request's host, else the one named by the host's first DNS label.
+ * The appliance a request is for: the one named by the local fleet's listener
+ * it came in on (src/fleet/listener.ts), else the one whose `webUi.hostname`
+ * is the request's host, else the one named by the host's first DNS label.
  */
-export function applianceForHost(env: Env, hostname: string): ApplianceDefinition | undefined {
+export function applianceForHost(env: Env, hostname: string, listener: string | null = null): ApplianceDefinition | undefined {
   const fleet = loadFleet(env);
-  if (env.APPLIANCE) return fleet.appliances.find((a) => a.name === env.APPLIANCE);
+  if (listener !== null) return fleet.appliances.find((a) => a.name === listener);
   const host = hostname.toLowerCase();
   return (
     fleet.appliances.find((a) => a.webUi.hostname === host) ??

@@ -90,6 +90,14 @@ describe("listeners", () => {
     await expect(fetchJson(url(PORT_BASE + 1, "/system/health"), { ca: ca1 })).rejects.toThrow();
   });
 
+  it("serves the port's own appliance whatever X-BNG-Appliance a client sends (one Worker serves every listener)", async () => {
+    const claims = { "x-bng-appliance": "edge-1", authorization: `Bearer ${BOOTSTRAP}` };
+    const two = await fetchJson(url(PORT_BASE + 1, "/system/status"), { insecure: true, headers: claims });
+    const one = await fetchJson(edge1("/system/status"), { insecure: true, headers: { ...claims, "x-bng-appliance": "edge-2" } });
+    expect(two.json()).toMatchObject({ appliance: "edge-2" });
+    expect(one.json()).toMatchObject({ appliance: "edge-1" });
+  });
+
   it("prints each appliance's URL and how to log in", () => {
     expect(fleet.output()).toContain(`https://127.0.0.1:${PORT_BASE}`);
     expect(fleet.output()).toContain(`https://127.0.0.1:${PORT_BASE + 1}`);

@@ -43,8 +43,8 @@ export interface RunningFleet {
   stop: () => Promise<number | null>;
 }
 
-/** Launches `node scripts/fleet.ts` with the given environment and waits until every port answers health. */
-export async function launchFleet(env: Record<string, string>, ports: number[], dataDir?: string): Promise<RunningFleet> {
+/** Launches `node scripts/fleet.ts` with the given environment and waits (60 s unless told) until every port answers health. */
+export async function launchFleet(env: Record<string, string>, ports: number[], dataDir?: string, readyTimeoutMs = 60_000): Promise<RunningFleet> {
   const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-")));
   let output = "";
   const child: ChildProcess = spawn(process.execPath, ["scripts/fleet.ts"], {
@@ -54,11 +54,11 @@ export async function launchFleet(env: Record<string, string>, ports: number[], 
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + readyTimeoutMs;
   for (const port of ports) {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`launcher exited with ${child.exitCode}:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`fleet not ready in 60 s:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`fleet not ready in ${readyTimeoutMs / 1000} s:\n${output}`);
       const health = env.BNG_HTTP === "1" ? fetch(`http://127.0.0.1:${port}/api/v1/system/health`) : fetchJson(`https://127.0.0.1:${port}/api/v1/system/health`, { insecure: true });
       const ready = await health.then((r) => r.status === 200, () => false);
       if (ready) break;

@@ -7,18 +7,19 @@ import { readFileSync } from "node:fs";
 import { expect } from "vitest";
 import { Gateway, parseProfile, type Profile, type SessionSummary } from "../../simulator/index.ts";
 import { decodeSnapshot, encodeSnapshot } from "../../simulator/snapshot.ts";
+import type { PROFILE_NAMES } from "../../fleet-config/schema.ts";
 
 /** 2026-01-01 12:00 UTC: a fixed start so tests never read the wall clock. */
 export const START = Date.UTC(2026, 0, 1, 12, 0, 0);
 
 /** Raw JSON of a shipped profile. */
-export function rawProfile(name: "small" | "default" | "large"): Record<string, unknown> {
+export function rawProfile(name: (typeof PROFILE_NAMES)[number]): Record<string, unknown> {
   const path = `${import.meta.dirname}/../../fleet-config/profiles/${name}.json`;
   return JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
 }
 
 /** A shipped profile, optionally with top-level sections patched, validated by the schema. */
-export function profile(name: "small" | "default" | "large" = "small", patch: (raw: Record<string, any>) => void = () => {}): Profile {
+export function profile(name: (typeof PROFILE_NAMES)[number] = "small", patch: (raw: Record<string, any>) => void = () => {}): Profile {
   const raw = structuredClone(rawProfile(name)) as Record<string, any>;
   patch(raw);
   const parsed = parseProfile(raw);

@@ -1,0 +1,147 @@
+/**
+ * `npm run bench [-- --profile <name>]`: two appliances of one profile (large
+ * unless told) brought up to full size, then every figure the issue sets a
+ * goal for, printed as a ratio to the two references measured in the same run
+ * (scripts/bench/references.ts): throughput under wrk, single-client latency
+ * of every filter, the model's step cost, and memory per appliance.
+ */
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { freePortBase } from "../../test/e2e/launcher.ts";
+import { CONCURRENCY, latency, quantile, throughput } from "./load.ts";
+import { modelFigures, rampRate } from "./model.ts";
+import { startReferences } from "./references.ts";
+import { advance, auth, compatibilityDate, fmt, getJson, launchBenchFleet, memoryKiB, shippedProfile, workerdPid } from "./fleet.ts";
+
+type Session = { username: string; vrf: string; portId: number | null; ipv4: string; ipv6: string | null; walledGarden: boolean };
+
+/** A goal from the issue: a floor on a throughput ratio, or a ceiling on a single-client p50. */
+type Goal = { ratioOf: "durableObject" | "directPage"; atLeast: number } | { p50AtMost: number } | null;
+
+const describeGoal = (goal: Goal) => (goal === null ? "" : "p50AtMost" in goal ? `p50 ≤ ${goal.p50AtMost} ms` : goal.ratioOf === "durableObject" ? `≥ ${fmt(goal.atLeast, 2)} of DO read` : `≥ ${fmt(goal.atLeast, 2)} of direct page`);
+
+/** Runs the appliance bench and prints its report. */
+export async function applianceBench(options: { profile: string; seconds: number }): Promise<void> {
+  const profile = await shippedProfile(options.profile);
+  const target = Math.round(profile.population.steadyStateSessions * 0.99);
+  console.log(`bngfleet benchmark: two appliances of profile \`${options.profile}\` (≈${profile.population.steadyStateSessions.toLocaleString("en-GB")} sessions each); wrk -t1 -c${CONCURRENCY} -d${options.seconds}s through the launcher's listeners (plain HTTP)\n`);
+
+  const model = modelFigures(profile, target);
+  console.log("Model (in-process, pure TypeScript)");
+  console.log(`  bring-up            ${model.sessions.toLocaleString("en-GB")} sessions in ${model.simulatedSeconds} simulated s, ${fmt(model.setupsPerSimulatedSecond, 0)} setups per simulated second while ramping, ${fmt(model.bringUpCpuMs, 0)} ms CPU`);
+  console.log(`  one 10 s step       p50 ${fmt(model.stepCpuP50)} ms CPU, max ${fmt(model.stepCpuMax)} ms at ${model.sessions.toLocaleString("en-GB")} sessions (goal: p50 ≤ 5 ms at 128k)\n`);
+
+  const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-bench-"));
+  const portBase = await freePortBase(4);
+  const { fleet, bases } = await launchBenchFleet(dir, { count: 2, profile: options.profile, portBase, peers: true });
+  const references = await startReferences(await compatibilityDate(), { worker: portBase + 2, durableObject: portBase + 3 });
+  try {
+    const [one, two] = bases as [string, string];
+    // Both objects open (the first authenticated request starts each) before memory is read.
+    await Promise.all(bases.map((b) => getJson(`${b}/api/v1/sessions/summary`)));
+    const workerd = workerdPid(fleet.pid);
+    const rssEmpty = memoryKiB(workerd)?.rss ?? NaN;
+
+    // Bring-up of both appliances at once, with the API's latency measured meanwhile.
+    const during: number[] = [];
+    let bringing = true;
+    const probe = (async () => {
+      while (bringing) {
+        const t0 = performance.now();
+        await getJson(`${one}/api/v1/sessions/summary`);
+        during.push(performance.now() - t0);
+      }
+    })();
+    const t0 = performance.now();
+    let simulated = 0;
+    const totals = [0];
+    let sessions = [0, 0];
+    while (Math.min(...sessions) < target && simulated < 900) {
+      sessions = await Promise.all(bases.map((b) => advance(b, 10)));
+      simulated += 10;
+      totals.push(sessions[0]!);
+    }
+    const bringUpWall = performance.now() - t0;
+    bringing = false;
+    await probe;
+    during.sort((a, b) => a - b);
+    await Promise.all(bases.map((b) => advance(b, 300)));
+    const rssFull = memoryKiB(workerd)?.rss ?? NaN;
+    console.log("Through the Worker (the launcher, plain HTTP)");
+    console.log(`  bring-up            ${sessions.map((s) => s.toLocaleString("en-GB")).join(" and ")} sessions in ${simulated} simulated s, ${fmt(rampRate(totals), 0)} setups per simulated second while ramping, ${fmt(bringUpWall / 1000)} s wall for both`);
+    console.log(`  API during bring-up summary p50 ${fmt(quantile(during, 0.5))} ms, p95 ${fmt(quantile(during, 0.95))} ms over ${during.length} requests\n`);
+
+    const sample = (await getJson<{ items: Session[] }>(`${two}/api/v1/sessions?limit=100`)).items;
+    const first = sample[0]!;
+    const v6 = sample.find((s) => s.ipv6 !== null)?.ipv6 ?? "2001:db8:";
+    // The BGP peer that sends the most routes: its received-route table at its largest.
+    const bgp = await getJson<{ peers: { peer: string; vrf: string; afiSafi: string; prefixesReceived: number | null }[] }>(`${two}/api/v1/routing/bgp/summary`);
+    const neighbor = bgp.peers.toSorted((a, b) => (b.prefixesReceived ?? 0) - (a.prefixesReceived ?? 0))[0] ?? null;
+
+    // The references, before and after the endpoints: their drift shows how steady the machine was.
+    const refs = async () => ({
+      worker: await throughput(references.listener.worker, {}, options.seconds),
+      durableObject: await throughput(references.listener.durableObject, {}, options.seconds),
+    });
+    const direct = { worker: await throughput(references.direct.worker, {}, options.seconds), durableObject: await throughput(references.direct.durableObject, {}, options.seconds) };
+    const before = await refs();
+
+    const page = `${two}/api/v1/sessions?limit=100`;
+    const endpoints: [label: string, url: string, goal: Goal][] = [
+      ["system/health", `${two}/api/v1/system/health`, { ratioOf: "durableObject", atLeast: 0.8 }],
+      ["sessions/summary", `${two}/api/v1/sessions/summary`, { ratioOf: "durableObject", atLeast: 0.6 }],
+      ["sessions?limit=100", page, { ratioOf: "durableObject", atLeast: 0.4 }],
+      ["same page, fleet proxy", `${one}/api/v1/fleet/bench-2/sessions?limit=100`, { ratioOf: "directPage", atLeast: 0.8 }],
+      ["  ?username substring", `${page}&username=${encodeURIComponent(first.username.slice(3, 8))}`, { p50AtMost: 10 }],
+      ["  ?ip IPv4 prefix", `${page}&ip=${first.ipv4.split(".").slice(0, 3).join(".")}.`, { p50AtMost: 10 }],
+      ["  ?ip IPv6 prefix", `${page}&ip=${encodeURIComponent(v6.split(":").slice(0, 3).join(":") + ":")}`, { p50AtMost: 10 }],
+      ["  ?vrf", `${page}&vrf=${first.vrf}`, { p50AtMost: 10 }],
+      ["  ?port", `${page}&port=${first.portId ?? 1}`, { p50AtMost: 10 }],
+      ["  ?encap", `${page}&encap=pppoe-local`, { p50AtMost: 10 }],
+      ["  ?type", `${page}&type=ppp`, { p50AtMost: 10 }],
+      ["  ?walledGarden", `${page}&walledGarden=true`, { p50AtMost: 10 }],
+      ["  ?vrf&encap&port", `${page}&vrf=${first.vrf}&encap=ipoe&port=${first.portId ?? 1}`, { p50AtMost: 10 }],
+      ["cgn/bindings", `${two}/api/v1/cgn/bindings?limit=100`, { p50AtMost: 10 }],
+      ["cgn/bindings?ip", `${two}/api/v1/cgn/bindings?limit=100&ip=100.64.`, { p50AtMost: 10 }],
+      ["cgn/bindings?vrf", `${two}/api/v1/cgn/bindings?limit=100&vrf=cgn-inside`, { p50AtMost: 10 }],
+      ["pool allocations", `${two}/api/v1/address-pools/residential-v4/allocations?limit=100`, { p50AtMost: 10 }],
+      ["VRF default routes", `${two}/api/v1/routing/vrfs/default/routes?limit=500`, { p50AtMost: 10 }],
+      ...(neighbor
+        ? ([[`BGP received (${neighbor.prefixesReceived ?? 0})`, `${two}/api/v1/routing/bgp/neighbor/${encodeURIComponent(neighbor.peer)}/routes?type=received&af=${neighbor.afiSafi}&vrf=${neighbor.vrf}&limit=500`, { p50AtMost: 10 }]] as [string, string, Goal][])
+        : []),
+      ["system/status", `${two}/api/v1/system/status`, null],
+    ];
+    const rows: { label: string; p50: number; p95: number; rate: number; goal: Goal }[] = [];
+    for (const [label, url, goal] of endpoints) {
+      const { p50, p95 } = await latency(url, auth);
+      rows.push({ label, p50, p95, rate: await throughput(url, auth, options.seconds), goal });
+    }
+    const after = await refs();
+    const worker = (before.worker + after.worker) / 2;
+    const durableObject = (before.durableObject + after.durableObject) / 2;
+    const directPage = rows.find((r) => r.label === "sessions?limit=100")!.rate;
+
+    console.log(`References (same run, wrk -c${CONCURRENCY}; behind a launcher listener as the appliances are: before → after the endpoints)`);
+    console.log(`  bare Worker, JSON            ${fmt(before.worker, 0)} → ${fmt(after.worker, 0)} req/s (straight to workerd: ${fmt(direct.worker, 0)})`);
+    console.log(`  bare DO RPC, one SQLite row  ${fmt(before.durableObject, 0)} → ${fmt(after.durableObject, 0)} req/s (straight to workerd: ${fmt(direct.durableObject, 0)})\n`);
+    console.log(`Endpoints at ${sessions[1]!.toLocaleString("en-GB")} sessions (ratios to the references' mean: Worker ${fmt(worker, 0)}, DO read ${fmt(durableObject, 0)} req/s)`);
+    console.log(`  ${"endpoint".padEnd(24)} ${"p50 ms".padStart(7)} ${"p95 ms".padStart(7)} ${"req/s".padStart(7)} ${"÷Worker".padStart(8)} ${"÷DO".padStart(6)}  goal`);
+    for (const r of rows) {
+      const ratio = r.goal && "ratioOf" in r.goal && r.goal.ratioOf === "directPage" ? `${fmt(r.rate / directPage, 2)} of direct page` : "";
+      const met = r.goal === null ? "" : "p50AtMost" in r.goal ? r.p50 <= r.goal.p50AtMost : (r.goal.ratioOf === "durableObject" ? r.rate / durableObject : r.rate / directPage) >= r.goal.atLeast;
+      console.log(
+        `  ${r.label.padEnd(24)} ${fmt(r.p50, 2).padStart(7)} ${fmt(r.p95, 2).padStart(7)} ${fmt(r.rate, 0).padStart(7)} ${fmt(r.rate / worker, 2).padStart(8)} ${fmt(r.rate / durableObject, 2).padStart(6)}  ${describeGoal(r.goal)}${ratio ? ` (${ratio})` : ""}${met === "" ? "" : met ? " ✓" : " ✗"}`,
+      );
+    }
+    const memory = memoryKiB(workerd);
+    console.log(`\nMemory: workerd RSS ${fmt(rssEmpty / 1024, 0)} MiB with both objects empty, ${fmt(rssFull / 1024, 0)} MiB at full size (${fmt((rssFull - rssEmpty) / 2 / 1024, 0)} MiB growth per appliance; goal ≤ 48 MiB at 128k), peak ${fmt((memory?.peak ?? NaN) / 1024, 0)} MiB (VmHWM)`);
+  } catch (error) {
+    // What the launcher and workerd said last is usually why (a crashed or reset object).
+    console.error(`\nThe launcher's last output:\n${fleet.output().split("\n").slice(-40).join("\n")}`);
+    throw error;
+  } finally {
+    await references.dispose();
+    await fleet.stop();
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The bench's fleet: a fleet file of N appliances of one profile written to a
+ * scratch directory, launched through the real launcher (plain HTTP, a
+ * bootstrap token), and the helpers that drive it over the API.
+ */
+import { readFileSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { launchFleet, type RunningFleet } from "../../test/e2e/launcher.ts";
+import { parseProfile, type Profile } from "../../simulator/index.ts";
+
+/** Well-formed: the checksum is CRC-32 in base62. */
+export const TOKEN = "bngtok_" + "Bench".repeat(6) + "3QqMB3";
+export const auth = { authorization: `Bearer ${TOKEN}` };
+
+/** A shipped profile (fleet-config/profiles/<name>.json), parsed as the Worker parses it. */
+export async function shippedProfile(name: string): Promise<Profile> {
+  const file = path.join(import.meta.dirname, "../../fleet-config/profiles", `${name}.json`);
+  const parsed = parseProfile(JSON.parse(await readFile(file, "utf8")) as unknown);
+  if (!parsed.ok) throw new Error(`${file}: ${parsed.issues.join("; ")}`);
+  return parsed.profile;
+}
+
+export interface BenchFleet {
+  fleet: RunningFleet;
+  /** `http://127.0.0.1:<port>` of each appliance, in order (`bench-1`, `bench-2`, …). */
+  bases: string[];
+  names: string[];
+}
+
+/** Launches `count` appliances of `profile` on ports from `portBase`; with `peers`, bench-1 reads bench-2 through the fleet proxy. */
+export async function launchBenchFleet(dir: string, options: { count: number; profile: string; portBase: number; peers?: boolean; readyTimeoutMs?: number }): Promise<BenchFleet> {
+  const names = Array.from({ length: options.count }, (_, i) => `bench-${i + 1}`);
+  const appliances = names.map((name, i) => ({
+    name,
+    seed: 7 + i,
+    profile: options.profile,
+    webUi: { listener: { address: "127.0.0.1", port: options.portBase + i }, ...(options.peers && i === 0 && names[1] ? { peers: [{ name: names[1] }] } : {}) },
+  }));
+  const fleetFile = path.join(dir, "fleet.json");
+  await writeFile(fleetFile, JSON.stringify({ portBase: options.portBase, appliances }));
+  const ports = names.map((_, i) => options.portBase + i);
+  const fleet = await launchFleet({ BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1" }, ports, path.join(dir, "data"), options.readyTimeoutMs);
+  return { fleet, bases: ports.map((p) => `http://127.0.0.1:${p}`), names };
+}
+
+/** GET with the bench's token; a non-2xx answer fails the bench. */
+export async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url, { headers: auth });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** Advances one appliance's simulation clock; answers its session count. */
+export async function advance(base: string, seconds: number): Promise<number> {
+  const response = await fetch(`${base}/twin/v1/scenario`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({ action: "advance-clock", seconds }),
+  });
+  if (!response.ok) throw new Error(`${base} advance-clock answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { state: { sessions: number } }).state.sessions;
+}
+
+/** Resident and peak memory (KiB) of a process, from /proc; null when it is gone. */
+export function memoryKiB(pid: number): { rss: number; peak: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return { rss: Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]), peak: Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) };
+  } catch {
+    return null;
+  }
+}
+
+/** The launcher's workerd: its child process (the largest, should Miniflare ever start helpers). */
+export function workerdPid(launcher: number): number {
+  let children: number[] = [];
+  try {
+    children = execFileSync("pgrep", ["-P", String(launcher)], { encoding: "utf8" }).trim().split("\n").map(Number).filter(Boolean);
+  } catch {
+    // none
+  }
+  const sized = children.map((pid) => ({ pid, rss: memoryKiB(pid)?.rss ?? 0 })).sort((a, b) => b.rss - a.rss);
+  if (!sized[0]) throw new Error(`the launcher (pid ${launcher}) has no child process: is workerd running?`);
+  return sized[0].pid;
+}
+
+/** Compatibility date of wrangler.toml, so the references run as the product does. */
+export async function compatibilityDate(): Promise<string> {
+  const toml = await readFile(path.join(import.meta.dirname, "../../wrangler.toml"), "utf8");
+  return /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? "2026-07-01";
+}
+
+/** Numbers as the bench prints them. */
+export const fmt = (n: number, digits = 1) => n.toLocaleString("en-GB", { maximumFractionDigits: digits, minimumFractionDigits: digits });

@@ -1,0 +1,84 @@
+/**
+ * The bench's two references, measured in the same run as the appliance so
+ * every figure is a ratio to what the runtime itself manages on this machine
+ * now: a bare Worker answering JSON, and a bare Durable Object RPC that reads
+ * one SQLite row and answers JSON (the ceiling for anything that must ask the
+ * appliance). They run under Miniflare, as the fleet does, and are reached
+ * both directly and behind the launcher's own listener (scripts/listeners.ts),
+ * the path every appliance request takes. Not part of the product's Worker.
+ */
+import { Log, LogLevel, Miniflare } from "miniflare";
+import { listenFrontend, type Frontend } from "../listeners.ts";
+
+const BARE_WORKER = `export default { fetch() { return Response.json({ hello: "world" }); } };`;
+
+const DURABLE_OBJECT_READ = `
+import { DurableObject } from "cloudflare:workers";
+export class Row extends DurableObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS row (id INTEGER PRIMARY KEY, name TEXT, value INTEGER)");
+    ctx.storage.sql.exec("INSERT OR REPLACE INTO row VALUES (1, 'reference', 42)");
+  }
+  read() {
+    return this.ctx.storage.sql.exec("SELECT id, name, value FROM row WHERE id = ?", 1).one();
+  }
+}
+export default { async fetch(request, env) { return Response.json(await env.Row.getByName("reference").read()); } };
+`;
+
+export interface References {
+  /** Each reference's URL straight to workerd's socket. */
+  direct: { worker: string; durableObject: string };
+  /** The same, behind a launcher listener (plain HTTP), as appliances are reached. */
+  listener: { worker: string; durableObject: string };
+  dispose(): Promise<void>;
+}
+
+/** Starts both reference Workers under one Miniflare (the given compatibility date, as the fleet's), each with its own socket and listener. */
+export async function startReferences(compatibilityDate: string, ports: { worker: number; durableObject: number }): Promise<References> {
+  const socket = [{ host: "127.0.0.1", port: 0 }];
+  const mf = new Miniflare({
+    workers: [
+      { name: "reference-worker", modules: true, script: BARE_WORKER, compatibilityDate, unsafeDirectSockets: socket },
+      {
+        name: "reference-durable-object",
+        modules: true,
+        script: DURABLE_OBJECT_READ,
+        compatibilityDate,
+        durableObjects: { Row: { className: "Row", useSQLite: true } },
+        unsafeDirectSockets: socket,
+      },
+    ],
+    log: new Log(LogLevel.WARN),
+    cf: false,
+  });
+  const frontends: Frontend[] = [];
+  let worker: URL;
+  let durableObject: URL;
+  try {
+    await mf.ready;
+    worker = await mf.unsafeGetDirectURL("reference-worker");
+    durableObject = await mf.unsafeGetDirectURL("reference-durable-object");
+    for (const [name, target, port] of [
+      ["reference-worker", worker, ports.worker],
+      ["reference-durable-object", durableObject, ports.durableObject],
+    ] as const) {
+      const frontend = await listenFrontend({ name, address: "127.0.0.1", port });
+      frontend.setTarget(target.hostname, Number(target.port));
+      frontends.push(frontend);
+    }
+  } catch (error) {
+    await Promise.allSettled(frontends.map((f) => f.close()));
+    await mf.dispose();
+    throw error;
+  }
+  return {
+    direct: { worker: worker.href, durableObject: durableObject.href },
+    listener: { worker: `http://127.0.0.1:${ports.worker}/`, durableObject: `http://127.0.0.1:${ports.durableObject}/` },
+    async dispose() {
+      await Promise.allSettled(frontends.map((f) => f.close()));
+      await mf.dispose();
+    },
+  };
+}

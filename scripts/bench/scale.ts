@@ -1,0 +1,73 @@
+/**
+ * `npm run bench -- --scale [--count N] [--profile <name>]`: the fleet
+ * figures of issue #11. N appliances (100 unless told) of one profile (large
+ * unless told) under one launcher: how long until every appliance answers,
+ * the wall time of 300 simulated seconds of bring-up on all of them at once,
+ * workerd's memory, and a 100-row page's single-client latency meanwhile.
+ */
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { freePortBase } from "../../test/e2e/launcher.ts";
+import { latency } from "./load.ts";
+import { advance, auth, fmt, getJson, launchBenchFleet, memoryKiB, shippedProfile, workerdPid } from "./fleet.ts";
+
+/** Requests in flight at once while bringing the fleet up: enough to keep workerd busy, few enough not to time out. */
+const PARALLEL = 10;
+
+/** Runs `task` over `items`, at most `limit` at a time. */
+async function pooled<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await task(items[i]!);
+      }
+    }),
+  );
+  return results;
+}
+
+/** Runs the fleet bench and prints its report. */
+export async function scaleBench(options: { profile: string; count: number }): Promise<void> {
+  const profile = await shippedProfile(options.profile);
+  const { count } = options;
+  console.log(`bngfleet fleet benchmark: ${count} appliances of profile \`${options.profile}\` (≈${(count * profile.population.steadyStateSessions).toLocaleString("en-GB")} sessions), one launcher, plain HTTP\n`);
+  const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-bench-scale-"));
+  const portBase = await freePortBase(count);
+  const t0 = performance.now();
+  // Readiness waits on every listener in turn; a fleet of a hundred needs longer than the e2e tests' minute.
+  const { fleet, bases } = await launchBenchFleet(dir, { count, profile: options.profile, portBase, readyTimeoutMs: 600_000 });
+  try {
+    const listening = performance.now() - t0;
+    // An object opens (configuration seeded, accounts, the empty data plane) at its first authenticated request.
+    await pooled(bases, PARALLEL, (b) => getJson(`${b}/api/v1/sessions/summary`));
+    const ready = performance.now() - t0;
+    const workerd = workerdPid(fleet.pid);
+    const rssEmpty = memoryKiB(workerd)?.rss ?? NaN;
+    console.log(`  ready               every listener answering health in ${fmt(listening / 1000)} s, every appliance answering an authenticated read in ${fmt(ready / 1000)} s (goal ≤ 30 s at 100 × large)`);
+    console.log(`  workerd RSS empty   ${fmt(rssEmpty / 1024, 0)} MiB (${fmt(rssEmpty / 1024 / count)} MiB per appliance)`);
+
+    // 300 simulated seconds on every appliance, in 10 s steps, at most PARALLEL requests at once.
+    const t1 = performance.now();
+    let sessions: number[] = [];
+    for (let step = 0; step < 30; step++) sessions = await pooled(bases, PARALLEL, (b) => advance(b, 10));
+    const bringUp = performance.now() - t1;
+    const total = sessions.reduce((a, b) => a + b, 0);
+    console.log(`  bring-up            300 simulated s on all ${count} in ${fmt(bringUp / 1000)} s wall, ${total.toLocaleString("en-GB")} sessions in all (goal ≤ 60 s at 100 × large)`);
+
+    const memory = memoryKiB(workerd);
+    const rss = memory?.rss ?? NaN;
+    console.log(`  workerd RSS         ${fmt(rss / 1024, 0)} MiB at full size, peak ${fmt((memory?.peak ?? NaN) / 1024, 0)} MiB (goal ≤ 6 GiB at 100 × large); ${fmt((rss - rssEmpty) / 1024 / count)} MiB growth per appliance`);
+    const page = await latency(`${bases[0]}/api/v1/sessions?limit=100`, auth);
+    console.log(`  100-row page        p50 ${fmt(page.p50, 2)} ms, p95 ${fmt(page.p95, 2)} ms, single client, on bench-1 (goal: p50 as with two appliances)`);
+  } catch (error) {
+    // What the launcher and workerd said last is usually why (a crashed or reset object).
+    console.error(`\nThe launcher's last output:\n${fleet.output().split("\n").slice(-40).join("\n")}`);
+    throw error;
+  } finally {
+    await fleet.stop();
+  }
+}
