@@ -1,0 +1,121 @@
+/**
+ * A VRF's sessions' routes in table order as numbers, not objects: for each
+ * route the pool subnet (run) it sits in, its block ordinal and the session's
+ * slot, read from the pools' holder tables in one pass. The holder tables are
+ * already in address order and the pools' subnets are visited by base, so no
+ * sort is needed; a route is rendered (BigInt base, interface name) only when
+ * a page or a binary search asks for it. This replaces 190,000 route objects
+ * and their sort per sessions change at 128k sessions (issue #11).
+ */
+import type { Model } from "./model.ts";
+import type { AddressPool } from "./pools.ts";
+import type { SubscriberRoute } from "./routing.ts";
+import type { SubscriberRouteList } from "./rib.ts";
+
+interface Run {
+  pool: AddressPool;
+  subnet: number;
+  family: 4 | 6;
+}
+
+/** The routes as parallel typed arrays, in table order. */
+class SubscriberRouteIndex implements SubscriberRouteList {
+  readonly length: number;
+  readonly #runs: Run[];
+  readonly #run: Uint16Array;
+  readonly #ordinal: Uint32Array;
+  readonly #slot: Uint32Array;
+  readonly #m: Model;
+
+  constructor(m: Model, runs: Run[], run: Uint16Array, ordinal: Uint32Array, slot: Uint32Array, length: number) {
+    this.#m = m;
+    this.#runs = runs;
+    this.#run = run;
+    this.#ordinal = ordinal;
+    this.#slot = slot;
+    this.length = length;
+  }
+
+  at(i: number): SubscriberRoute {
+    const run = this.#runs[this.#run[i]!]!;
+    const slot = this.#slot[i]!;
+    const s = this.#m.store;
+    const iface = `${s.encap[slot] === 0 ? "ipoe" : "ppp"}${s.id[slot] ?? 0}`;
+    if (run.family === 4) return { family: 4, base: BigInt(s.v4Addr[slot] ?? 0), length: 32, interface: iface };
+    return { family: 6, base: run.pool.blockBase(run.subnet, this.#ordinal[i]!), length: run.pool.config.delegationLength, interface: iface };
+  }
+}
+
+/**
+ * Every live session's routes in `vrf` of one family or both, in table
+ * order, as subscriberRoutes() lists them once sorted; null when that order
+ * cannot be had without a sort (configured local subscribers' routes, or
+ * pool subnets whose routes interleave), and the caller sorts the objects.
+ */
+export function subscriberRouteIndex(m: Model, vrf: string, family: 4 | 6 | null = null): SubscriberRouteList | null {
+  const v = m.vrfNames.indexOf(vrf);
+  if (v < 0) return emptyList;
+  const s = m.store;
+  for (const e of m.locals.entries) if (e.slot >= 0 && s.alive[e.slot] === 1 && s.vrf[e.slot] === v) return null;
+  const runs: Run[] = m.pools
+    .filter((pool) => (pool.config.family === "ipv4" ? family !== 6 : family !== 4))
+    .flatMap((pool) => pool.subnets.map((_, subnet) => ({ pool, subnet, family: (pool.config.family === "ipv4" ? 4 : 6) as 4 | 6, base: pool.subnetPrefix(subnet).base })))
+    .sort((a, b) => a.family - b.family || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0));
+  if (runs.length > 0xffff) return null;
+  let capacity = 1024;
+  let run = new Uint16Array(capacity);
+  let ordinal = new Uint32Array(capacity);
+  let slots = new Uint32Array(capacity);
+  let n = 0;
+  // The last route's address, to prove the runs do not interleave (IPv4 as a number; IPv6 compared as BigInt once per run).
+  let lastV4 = -1;
+  let lastV6: bigint | null = null;
+  for (let r = 0; r < runs.length; r++) {
+    const { pool, subnet } = runs[r]!;
+    const kind = pool.config.family;
+    const first = n;
+    let ok = true;
+    pool.committedBetween(subnet, [0, Number.MAX_SAFE_INTEGER], (slot) => {
+      let ord = 0;
+      if (s.alive[slot] !== 1 || s.vrf[slot] !== v || (s.sub[slot] ?? 0) < 0) return;
+      if (kind === "ipv4") {
+        const addr = s.v4Addr[slot] ?? 0;
+        if (s.v4Pool[slot] !== pool.index || addr === 0) return;
+        if (addr <= lastV4) ok = false;
+        lastV4 = addr;
+      } else {
+        const wan = kind === "ipv6-wan";
+        if ((wan ? s.wanPool[slot] : s.pdPool[slot]) !== pool.index) return;
+        // The route is the session's own block: one held in another subnet's table would not be in this run's order.
+        if ((wan ? s.wanSubnet[slot] : s.pdSubnet[slot]) !== subnet) ok = false;
+        ord = (wan ? s.wanOrd[slot] : s.pdOrd[slot]) ?? 0;
+      }
+      if (n === capacity) {
+        capacity *= 2;
+        run = grow(run, new Uint16Array(capacity));
+        ordinal = grow(ordinal, new Uint32Array(capacity));
+        slots = grow(slots, new Uint32Array(capacity));
+      }
+      run[n] = r;
+      ordinal[n] = ord;
+      slots[n] = slot;
+      n++;
+    });
+    if (!ok) return null;
+    if (kind !== "ipv4" && n > first) {
+      // Within a run the holder table is in block order; across runs the first block must lie past the last run's last.
+      const firstBase = pool.blockBase(subnet, ordinal[first]!);
+      if (lastV6 !== null && firstBase <= lastV6) return null;
+      for (let i = first + 1; i < n; i++) if (ordinal[i]! <= ordinal[i - 1]!) return null;
+      lastV6 = pool.blockBase(subnet, ordinal[n - 1]!);
+    }
+  }
+  return new SubscriberRouteIndex(m, runs, run, ordinal, slots, n);
+}
+
+function grow<T extends Uint16Array | Uint32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+const emptyList: SubscriberRouteList = { length: 0, at: () => { throw new RangeError("empty"); } };
