@@ -130,21 +130,30 @@ export class SortedSubscriberRoutes implements SubscriberRouteList {
   at(i: number): SubscriberRoute {
     return this.routes[i]!.route;
   }
+
+  text(i: number): string {
+    return subscriberText(this.routes[i]!.route);
+  }
 }
 
 /** Sessions' routes in table order (family, address, length), read one at a time so a page renders only its own. */
 export interface SubscriberRouteList {
   readonly length: number;
   at(i: number): SubscriberRoute;
+  /** Route i's prefix as text (what a text filter reads), without building the route. */
+  text(i: number): string;
 }
 
-const emptyList: SubscriberRouteList = { length: 0, at: () => { throw new RangeError("empty"); } };
+const none = (): never => {
+  throw new RangeError("no sessions' routes");
+};
+const emptyList: SubscriberRouteList = { length: 0, at: none, text: none };
 
 /** The part of `list` in `family`: a range, since the table orders by family first. */
 function ofFamily(list: SubscriberRouteList, family: Family): SubscriberRouteList {
   const start = lowerBound(list.length, (i) => list.at(i).family < family);
   const end = lowerBound(list.length, (i) => list.at(i).family <= family);
-  return start === 0 && end === list.length ? list : { length: end - start, at: (i) => list.at(start + i) };
+  return start === 0 && end === list.length ? list : { length: end - start, at: (i) => list.at(start + i), text: (i) => list.text(start + i) };
 }
 
 /** The first index in [0, n) where `before` turns false (it must be true on a prefix, false after). */
@@ -207,10 +216,7 @@ function mergedPage(others: Entry[], subs: SubscriberRouteList, query: RouteQuer
 
 /** The sessions' routes whose prefix text contains `needle` (a scan: a text filter has no index). */
 function matching(subs: SubscriberRouteList, needle: string): SubscriberRouteList {
-  const kept: SubscriberRoute[] = [];
-  for (let i = 0; i < subs.length; i++) {
-    const r = subs.at(i);
-    if (subscriberText(r).includes(needle)) kept.push(r);
-  }
-  return { length: kept.length, at: (i) => kept[i]! };
+  const kept: number[] = [];
+  for (let i = 0; i < subs.length; i++) if (subs.text(i).includes(needle)) kept.push(i);
+  return { length: kept.length, at: (i) => subs.at(kept[i]!), text: (i) => subs.text(kept[i]!) };
 }

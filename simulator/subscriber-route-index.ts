@@ -9,6 +9,7 @@
  */
 import type { Model } from "./model.ts";
 import type { AddressPool } from "./pools.ts";
+import { formatAddress, formatIpv4 } from "./prefix.ts";
 import type { SubscriberRoute } from "./routing.ts";
 import type { SubscriberRouteList } from "./rib.ts";
 
@@ -44,6 +45,12 @@ class SubscriberRouteIndex implements SubscriberRouteList {
     if (run.family === 4) return { family: 4, base: BigInt(s.v4Addr[slot] ?? 0), length: 32, interface: iface };
     return { family: 6, base: run.pool.blockBase(run.subnet, this.#ordinal[i]!), length: run.pool.config.delegationLength, interface: iface };
   }
+
+  text(i: number): string {
+    const run = this.#runs[this.#run[i]!]!;
+    if (run.family === 4) return `${formatIpv4(this.#m.store.v4Addr[this.#slot[i]!] ?? 0)}/32`;
+    return `${formatAddress(6, run.pool.blockBase(run.subnet, this.#ordinal[i]!))}/${run.pool.config.delegationLength}`;
+  }
 }
 
 /**
@@ -75,20 +82,29 @@ export function subscriberRouteIndex(m: Model, vrf: string, family: 4 | 6 | null
     const kind = pool.config.family;
     const first = n;
     let ok = true;
-    pool.committedBetween(subnet, [0, Number.MAX_SAFE_INTEGER], (slot) => {
+    // The pools' holder tables read directly (as committedBetween does) with the columns in locals: this pass runs once per sessions change.
+    const { holders, extent } = pool.holderTable(subnet);
+    const { alive, vrf: vrfs, sub, v4Pool, v4Addr } = s;
+    const wan = kind === "ipv6-wan";
+    const ownPool = wan ? s.wanPool : s.pdPool;
+    const ownSubnet = wan ? s.wanSubnet : s.pdSubnet;
+    const ownOrd = wan ? s.wanOrd : s.pdOrd;
+    for (let h = 0; h < extent; h++) {
+      const held = holders[h]!;
+      if (held <= 0) continue;
+      const slot = held - 1;
+      if (alive[slot] !== 1 || vrfs[slot] !== v || (sub[slot] ?? 0) < 0) continue;
       let ord = 0;
-      if (s.alive[slot] !== 1 || s.vrf[slot] !== v || (s.sub[slot] ?? 0) < 0) return;
       if (kind === "ipv4") {
-        const addr = s.v4Addr[slot] ?? 0;
-        if (s.v4Pool[slot] !== pool.index || addr === 0) return;
+        const addr = v4Addr[slot] ?? 0;
+        if (v4Pool[slot] !== pool.index || addr === 0) continue;
         if (addr <= lastV4) ok = false;
         lastV4 = addr;
       } else {
-        const wan = kind === "ipv6-wan";
-        if ((wan ? s.wanPool[slot] : s.pdPool[slot]) !== pool.index) return;
+        if (ownPool[slot] !== pool.index) continue;
         // The route is the session's own block: one held in another subnet's table would not be in this run's order.
-        if ((wan ? s.wanSubnet[slot] : s.pdSubnet[slot]) !== subnet) ok = false;
-        ord = (wan ? s.wanOrd[slot] : s.pdOrd[slot]) ?? 0;
+        if (ownSubnet[slot] !== subnet) ok = false;
+        ord = ownOrd[slot] ?? 0;
       }
       if (n === capacity) {
         capacity *= 2;
@@ -100,7 +116,7 @@ export function subscriberRouteIndex(m: Model, vrf: string, family: 4 | 6 | null
       ordinal[n] = ord;
       slots[n] = slot;
       n++;
-    });
+    }
     if (!ok) return null;
     if (kind !== "ipv4" && n > first) {
       // Within a run the holder table is in block order; across runs the first block must lie past the last run's last.
@@ -118,4 +134,7 @@ function grow<T extends Uint16Array | Uint32Array>(from: T, to: T): T {
   return to;
 }
 
-const emptyList: SubscriberRouteList = { length: 0, at: () => { throw new RangeError("empty"); } };
+const none = (): never => {
+  throw new RangeError("no sessions' routes");
+};
+const emptyList: SubscriberRouteList = { length: 0, at: none, text: none };
