@@ -216,7 +216,11 @@ function mergedPage(others: Entry[], subs: SubscriberRouteList, query: RouteQuer
 
 /** The sessions' routes whose prefix text contains `needle` (a scan: a text filter has no index). */
 function matching(subs: SubscriberRouteList, needle: string): SubscriberRouteList {
+  // IPv4 text has no ':' nor hex letters and IPv6 text (RFC 5952, no dotted tail) no '.': a needle with either rules a family out unread.
+  const split = lowerBound(subs.length, (i) => subs.at(i).family === 4);
+  const from = /[:a-f]/.test(needle) ? split : 0;
+  const to = needle.includes(".") ? split : subs.length;
   const kept: number[] = [];
-  for (let i = 0; i < subs.length; i++) if (subs.text(i).includes(needle)) kept.push(i);
+  for (let i = from; i < to; i++) if (subs.text(i).includes(needle)) kept.push(i);
   return { length: kept.length, at: (i) => subs.at(kept[i]!), text: (i) => subs.text(kept[i]!) };
 }

@@ -94,6 +94,10 @@ describe("a VRF's route table, paged from the sessions' routes in place", () => 
         { filter: "255.", limit: 10 },
         { filter: "/32", offset: 4, limit: 30 },
         { filter: "subscr", offset: 10, limit: 10 },
+        { filter: "198.18.1", offset: 1, limit: 25 },
+        { filter: "2001:db8:", offset: 2, limit: 25 },
+        { filter: "::/5", limit: 25 },
+        { filter: "0/", offset: 5, limit: 25 },
       ];
       for (const query of queries) {
         const expected = reference(g, w, vrf, query);
