@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Gateway } from "../../simulator/index.ts";
+import type { Gateway, LocalSubscriber } from "../../simulator/index.ts";
 import { formatAddress, parsePrefix } from "../../simulator/prefix.ts";
 import { SortedSubscriberRoutes, vrfRoutes, type VrfRouteQuery } from "../../simulator/rib.ts";
 import type { Route, RoutingWorld } from "../../simulator/routing.ts";
@@ -66,6 +66,39 @@ function reference(g: Gateway, w: RoutingWorld, vrf: string, query: VrfRouteQuer
   return { total: kept.length, routes: kept.slice(offset, offset + limit) };
 }
 
+/** Pages of `vrf`'s table at many offsets, families, protocols and filters equal the reference's, from the gateway's table and from sorted objects alike. */
+function expectSamePages(g: Gateway, vrf: string): void {
+  const w = world(g);
+  const whole = g.subscriberRoutes(vrf).length;
+  const queries: VrfRouteQuery[] = [
+    {},
+    { offset: 1, limit: 7 },
+    { offset: Math.max(0, whole - 3), limit: 10 },
+    { offset: Math.floor(whole / 2), limit: 500 },
+    { offset: whole + 50, limit: 5 },
+    { family: "ipv4", offset: 2, limit: 40 },
+    { family: "ipv6", offset: 5, limit: 40 },
+    { family: "ipv6", offset: Math.floor(whole / 3), limit: 100 },
+    { protocol: "subscriber", offset: 3, limit: 20 },
+    { protocol: "static", limit: 10 },
+    { filter: "255.", limit: 10 },
+    { filter: "/32", offset: 4, limit: 30 },
+    { filter: "subscr", offset: 10, limit: 10 },
+    { filter: "198.18.1", offset: 1, limit: 25 },
+    { filter: "2001:db8:", offset: 2, limit: 25 },
+    { filter: "::/5", limit: 25 },
+    { filter: "0/", offset: 5, limit: 25 },
+  ];
+  for (const query of queries) {
+    const expected = reference(g, w, vrf, query);
+    // Both the gateway's table (read in place) and the sorted objects must page alike.
+    for (const table of [g.subscriberRouteTable(vrf), g.subscriberRouteTable(vrf, query.family === "ipv4" ? 4 : query.family === "ipv6" ? 6 : null), g.subscriberRoutes(vrf)]) {
+      const page = vrfRoutes(w, vrf, table, query);
+      expect({ query, total: page.total, routes: page.routes }).toEqual({ query, total: expected.total, routes: expected.routes });
+    }
+    }
+}
+
 describe("a VRF's route table, paged from the sessions' routes in place", () => {
   const g = gateway(undefined, 3, 900);
   const vrfs = [...new Set(g.listSessions({ limit: 500 }).items.map((s) => s.vrf))];
@@ -78,35 +111,7 @@ describe("a VRF's route table, paged from the sessions' routes in place", () => 
   describe.each([0, 1, 2])("after %i churn steps", (steps) => {
     it.each(["default", "cgn-inside", "wholesale", "no-such-vrf"])("in VRF %s gives the same pages, totals and fields as the sorted full list", (vrf) => {
       for (let i = 0; i < steps; i++) g.step(137);
-      const w = world(g);
-      const whole = g.subscriberRoutes(vrf).length;
-      const queries: VrfRouteQuery[] = [
-        {},
-        { offset: 1, limit: 7 },
-        { offset: Math.max(0, whole - 3), limit: 10 },
-        { offset: Math.floor(whole / 2), limit: 500 },
-        { offset: whole + 50, limit: 5 },
-        { family: "ipv4", offset: 2, limit: 40 },
-        { family: "ipv6", offset: 5, limit: 40 },
-        { family: "ipv6", offset: Math.floor(whole / 3), limit: 100 },
-        { protocol: "subscriber", offset: 3, limit: 20 },
-        { protocol: "static", limit: 10 },
-        { filter: "255.", limit: 10 },
-        { filter: "/32", offset: 4, limit: 30 },
-        { filter: "subscr", offset: 10, limit: 10 },
-        { filter: "198.18.1", offset: 1, limit: 25 },
-        { filter: "2001:db8:", offset: 2, limit: 25 },
-        { filter: "::/5", limit: 25 },
-        { filter: "0/", offset: 5, limit: 25 },
-      ];
-      for (const query of queries) {
-        const expected = reference(g, w, vrf, query);
-        // Both the gateway's table (read in place) and the sorted objects must page alike.
-        for (const table of [g.subscriberRouteTable(vrf), g.subscriberRouteTable(vrf, query.family === "ipv4" ? 4 : query.family === "ipv6" ? 6 : null), g.subscriberRoutes(vrf)]) {
-          const page = vrfRoutes(w, vrf, table, query);
-          expect({ query, total: page.total, routes: page.routes }).toEqual({ query, total: expected.total, routes: expected.routes });
-        }
-      }
+      expectSamePages(g, vrf);
     });
   });
 
@@ -115,5 +120,19 @@ describe("a VRF's route table, paged from the sessions' routes in place", () => 
     const own = w.statics[0]!.prefix;
     const page = vrfRoutes(w, "default", g.subscriberRouteTable("default"), { filter: own, limit: 10 });
     expect(page.routes.map((r) => [r.protocol, r.best])).toEqual([["subscriber", true], ["static", false]]);
+  });
+});
+
+describe("a VRF's route table with local subscribers online", () => {
+  // A local subscriber's address may lie outside every pool (here 203.0.113.10), so its routes are not in the holder tables' order.
+  const alice: LocalSubscriber = { kind: "pppoe", key: "alice@corp.example", username: "alice@corp.example", vrf: "default", framedIp: "203.0.113.10", framedIpv6: "2001:db8:ffff::1", ipv6Pd: null, plan: null, downloadKbps: 0, uploadKbps: 0, line: null };
+
+  it("sorts the routes instead and pages them the same as the sorted full list", () => {
+    const g = gateway(undefined, 5, 600);
+    g.setLocalSubscribers([alice]);
+    g.step(10);
+    expect(g.subscriberRoutes("default").some((r) => r.interface.startsWith("ppp") && formatAddress(r.family, r.base) === "203.0.113.10")).toBe(true);
+    expect(g.subscriberRouteTable("default")).toBeInstanceOf(SortedSubscriberRoutes);
+    expectSamePages(g, "default");
   });
 });
