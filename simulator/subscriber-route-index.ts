@@ -11,7 +11,8 @@ import type { Model } from "./model.ts";
 import type { AddressPool } from "./pools.ts";
 import { formatAddress, formatIpv4 } from "./prefix.ts";
 import type { SubscriberRoute } from "./routing.ts";
-import type { SubscriberRouteList } from "./rib.ts";
+import { SortedSubscriberRoutes, type SubscriberRouteList } from "./rib.ts";
+import { localRoutes } from "./subscriber-routes.ts";
 
 interface Run {
   pool: AddressPool;
@@ -56,14 +57,13 @@ class SubscriberRouteIndex implements SubscriberRouteList {
 /**
  * Every live session's routes in `vrf` of one family or both, in table
  * order, as subscriberRoutes() lists them once sorted; null when that order
- * cannot be had without a sort (configured local subscribers' routes, or
- * pool subnets whose routes interleave), and the caller sorts the objects.
+ * cannot be had without a sort (pool subnets whose routes interleave), and
+ * the caller sorts the objects.
  */
 export function subscriberRouteIndex(m: Model, vrf: string, family: 4 | 6 | null = null): SubscriberRouteList | null {
   const v = m.vrfNames.indexOf(vrf);
   if (v < 0) return emptyList;
   const s = m.store;
-  for (const e of m.locals.entries) if (e.slot >= 0 && s.alive[e.slot] === 1 && s.vrf[e.slot] === v) return null;
   const runs: Run[] = m.pools
     .filter((pool) => (pool.config.family === "ipv4" ? family !== 6 : family !== 4))
     .flatMap((pool) => pool.subnets.map((_, subnet) => ({ pool, subnet, family: (pool.config.family === "ipv4" ? 4 : 6) as 4 | 6, base: pool.subnetPrefix(subnet).base })))
@@ -126,8 +126,60 @@ export function subscriberRouteIndex(m: Model, vrf: string, family: 4 | 6 | null
       lastV6 = pool.blockBase(subnet, ordinal[n - 1]!);
     }
   }
-  return new SubscriberRouteIndex(m, runs, run, ordinal, slots, n);
+  const pooled = new SubscriberRouteIndex(m, runs, run, ordinal, slots, n);
+  // Configured local subscribers hold their pool blocks as static (no slot in the holder tables), or lie outside the pools: few, sorted apart and merged in.
+  const locals: SubscriberRoute[] = [];
+  for (const e of m.locals.entries) {
+    const slot = e.slot;
+    if (slot < 0 || s.alive[slot] !== 1 || s.vrf[slot] !== v) continue;
+    localRoutes(m, slot, family, `${s.encap[slot] === 0 ? "ipoe" : "ppp"}${s.id[slot] ?? 0}`, locals);
+  }
+  return locals.length === 0 ? pooled : merged(pooled, new SortedSubscriberRoutes(locals));
 }
+
+/**
+ * Two lists in table order as one: local route k sits at merged position k +
+ * (pool routes before it), after any pool route of the same prefix, as the
+ * stable sort of pool routes then locals (subscriberRoutes' order) puts it.
+ */
+function merged(pooled: SubscriberRouteList, locals: SubscriberRouteList): SubscriberRouteList {
+  const placed: number[] = [];
+  for (let k = 0; k < locals.length; k++) {
+    const r = locals.at(k);
+    let lo = 0;
+    let hi = pooled.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareRoutes(pooled.at(mid), r) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    placed.push(k + lo);
+  }
+  // Position i is local k when placed[k] === i, else pool route i - (locals placed before i).
+  const locate = (i: number): [SubscriberRouteList, number] => {
+    let lo = 0;
+    let hi = placed.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (placed[mid]! < i) lo = mid + 1;
+      else hi = mid;
+    }
+    return placed[lo] === i ? [locals, lo] : [pooled, i - lo];
+  };
+  return {
+    length: pooled.length + locals.length,
+    at: (i) => {
+      const [list, j] = locate(i);
+      return list.at(j);
+    },
+    text: (i) => {
+      const [list, j] = locate(i);
+      return list.text(j);
+    },
+  };
+}
+
+const compareRoutes = (a: SubscriberRoute, b: SubscriberRoute): number => a.family - b.family || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0) || a.length - b.length;
 
 function grow<T extends Uint16Array | Uint32Array>(from: T, to: T): T {
   to.set(from);

@@ -52,7 +52,7 @@ export function subscriberRoutes(m: Model, vrf: string, family: 4 | 6 | null = n
 }
 
 /** A local subscriber's session's routes, read from its columns and configuration. */
-function localRoutes(m: Model, slot: number, family: 4 | 6 | null, iface: string, out: SubscriberRoute[]): void {
+export function localRoutes(m: Model, slot: number, family: 4 | 6 | null, iface: string, out: SubscriberRoute[]): void {
   const s = m.store;
   const six = (text: string | null | undefined) => {
     const p = text ? parsePrefix(text, false) : null;

@@ -96,14 +96,14 @@ function expectSamePages(g: Gateway, vrf: string): void {
       const page = vrfRoutes(w, vrf, table, query);
       expect({ query, total: page.total, routes: page.routes }).toEqual({ query, total: expected.total, routes: expected.routes });
     }
-    }
+  }
 }
 
 describe("a VRF's route table, paged from the sessions' routes in place", () => {
   const g = gateway(undefined, 3, 900);
   const vrfs = [...new Set(g.listSessions({ limit: 500 }).items.map((s) => s.vrf))];
 
-  it("reads the holder tables without sorting objects when no local subscriber is online", () => {
+  it("reads the holder tables without sorting objects", () => {
     expect(g.subscriberRouteTable("default")).not.toBeInstanceOf(SortedSubscriberRoutes);
     expect(vrfs.length).toBeGreaterThan(1);
   });
@@ -125,14 +125,21 @@ describe("a VRF's route table, paged from the sessions' routes in place", () => 
 
 describe("a VRF's route table with local subscribers online", () => {
   // A local subscriber's address may lie outside every pool (here 203.0.113.10), so its routes are not in the holder tables' order.
-  const alice: LocalSubscriber = { kind: "pppoe", key: "alice@corp.example", username: "alice@corp.example", vrf: "default", framedIp: "203.0.113.10", framedIpv6: "2001:db8:ffff::1", ipv6Pd: null, plan: null, downloadKbps: 0, uploadKbps: 0, line: null };
+  const none = { framedIp: null, framedIpv6: null, ipv6Pd: null, plan: null, downloadKbps: 0, uploadKbps: 0 } as const;
+  const alice: LocalSubscriber = { ...none, kind: "pppoe", key: "alice@corp.example", username: "alice@corp.example", vrf: "default", framedIp: "203.0.113.10", framedIpv6: "2001:db8:ffff::1", line: null };
+  // Static blocks inside the pools (held as static, not in the holder tables), and a dynamic one behind CGN.
+  const circuit: LocalSubscriber = { ...none, kind: "ipoe", key: "1:3000:7", username: "circuit-7", vrf: "default", framedIp: "198.18.5.20", framedIpv6: "2001:db8:100:ff00::1", ipv6Pd: "2001:db8:400f:ff00::/56", plan: "fibre-100", line: { portId: 1, svlan: 3000, cvlan: 7 } };
+  const cgn: LocalSubscriber = { ...none, kind: "ipoe", key: "2:3000:8", username: "local-ipoe-2-3000-8", vrf: "cgn-inside", downloadKbps: 50_000, uploadKbps: 10_000, line: { portId: 2, svlan: 3000, cvlan: 8 } };
 
-  it("sorts the routes instead and pages them the same as the sorted full list", () => {
+  it("merges their routes into the pools' and pages them the same as the sorted full list", () => {
     const g = gateway(undefined, 5, 600);
-    g.setLocalSubscribers([alice]);
+    g.setLocalSubscribers([alice, circuit, cgn]);
     g.step(10);
+    expect(g.localSubscribers().every((l) => l.sessionId !== null)).toBe(true);
     expect(g.subscriberRoutes("default").some((r) => r.interface.startsWith("ppp") && formatAddress(r.family, r.base) === "203.0.113.10")).toBe(true);
-    expect(g.subscriberRouteTable("default")).toBeInstanceOf(SortedSubscriberRoutes);
+    expect(g.subscriberRouteTable("default")).not.toBeInstanceOf(SortedSubscriberRoutes);
     expectSamePages(g, "default");
+    expectSamePages(g, "cgn-inside");
+    expect(vrfRoutes(world(g), "default", g.subscriberRouteTable("default"), { filter: "203.0.113.10/" }).routes).toEqual([expect.objectContaining({ prefix: "203.0.113.10/32", protocol: "subscriber" })]);
   });
 });
