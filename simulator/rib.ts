@@ -3,8 +3,9 @@
  * (routing.ts) installed from BGP, plus the connected subnets, the live
  * sessions' own routes, framed, static and CGN routes and the IGP's. The
  * sessions' routes are the bulk (one to three per session, 128,000 sessions
- * on the large profile): they are sorted on numbers and rendered only for the
- * page asked for, so a page costs one sort, not a table of strings.
+ * on the large profile): they come as a list in table order read in place
+ * (subscriber-route-index.ts), the other routes are placed among them by
+ * binary search, and only the page asked for is rendered.
  */
 import { adjacencyLoopback } from "./igp.ts";
 import { pageWindow } from "./paging.ts";

@@ -14,8 +14,9 @@ import type { SubscriberRoute } from "./routing.ts";
  * Every live session's routes in `vrf` (`default` = the global table), of
  * one family or both, in table order but for local subscribers' (appended):
  * read from the pools' holder tables, subnet by subnet in address order, so
- * the caller's sort (rib.ts SortedSubscriberRoutes, a merge sort) finds the
- * runs already in order and costs one pass instead of n log n comparisons.
+ * a sort (rib.ts SortedSubscriberRoutes, a merge sort) finds the runs
+ * already in order. The appliance pages subscriber-route-index.ts instead,
+ * which reads the same tables without building these objects.
  */
 export function subscriberRoutes(m: Model, vrf: string, family: 4 | 6 | null = null): SubscriberRoute[] {
   const v = m.vrfNames.indexOf(vrf);
