@@ -292,6 +292,10 @@ export class DataPlane {
     return this.#gateway.subscriberRoutes(vrf, family);
   }
 
+  subscriberRouteTable(vrf: string, family: 4 | 6 | null) {
+    return this.#gateway.subscriberRouteTable(vrf, family);
+  }
+
   metricsHistory(range: string | null) {
     return this.#gateway.metricsHistory(range);
   }

@@ -25,7 +25,7 @@ import {
   type RoutingWorld,
 } from "../simulator/routing.ts";
 import type { BgpNeighbor, BgpSummary, RoutePage } from "../src/schemas/routing.ts";
-import { SortedSubscriberRoutes, vrfRoutes, type VrfRouteQuery } from "../simulator/rib.ts";
+import { vrfRoutes, type SubscriberRouteList, type VrfRouteQuery } from "../simulator/rib.ts";
 import type { WatchedState } from "../simulator/control-plane-watch.ts";
 import type { DataPlane } from "./data-plane.ts";
 import type { GreStore } from "./gre.ts";
@@ -47,7 +47,7 @@ export class RoutingStore {
   #neighborStarts = new Map<string, number>();
   #adjacencyStarts = new Map<string, number>();
   /** The last VRF's sessions' routes in table order, with the sessions' version they were read at. */
-  #subscriberCache: { key: string; routes: SortedSubscriberRoutes } | null = null;
+  #subscriberCache: { key: string; routes: SubscriberRouteList } | null = null;
 
   constructor(sql: SqlStorage, sources: RoutingSources) {
     this.#sources = sources;
@@ -128,10 +128,10 @@ export class RoutingStore {
     return { ok: true, page: vrfRoutes(world, vrf, world.daemonUp ? this.#sortedSubscriberRoutes(vrf, family) : [], query) };
   }
 
-  /** The sessions' routes of a VRF in table order, sorted again only when the sessions may have changed. */
-  #sortedSubscriberRoutes(vrf: string, family: 4 | 6 | null): SortedSubscriberRoutes {
+  /** The sessions' routes of a VRF in table order, read again only when the sessions may have changed (the table reads the live model lazily). */
+  #sortedSubscriberRoutes(vrf: string, family: 4 | 6 | null): SubscriberRouteList {
     const key = `${vrf}\n${family}\n${this.#sources.dataPlane.sessionsVersion()}`;
-    if (this.#subscriberCache?.key !== key) this.#subscriberCache = { key, routes: new SortedSubscriberRoutes(this.#sources.dataPlane.subscriberRoutes(vrf, family)) };
+    if (this.#subscriberCache?.key !== key) this.#subscriberCache = { key, routes: this.#sources.dataPlane.subscriberRouteTable(vrf, family) };
     return this.#subscriberCache.routes;
   }
 

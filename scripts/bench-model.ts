@@ -6,14 +6,17 @@
  * that): the JS heap one appliance's model holds, the snapshot's size, the
  * CPU of one 10 s step, and the single-client latency of every documented
  * sessions filter, the CGN bindings and pool allocation pages and the
- * subscriber routes' sort. Figures, not pass/fail tests (issue #11's goals
+ * subscriber routes' sort, and pages of the VRF route table and of a BGP
+ * neighbor's received routes (a route reflector sending every address family
+ * for the profile's VRFs, as the DO's world holds it). Figures, not pass/fail tests (issue #11's goals
  * are printed beside them); min beside p50 because the machine is shared.
  * The HTTP figures are `npm run bench`.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Gateway, parseProfile, type Profile } from "../simulator/index.ts";
-import { SortedSubscriberRoutes } from "../simulator/rib.ts";
+import { SortedSubscriberRoutes, vrfRoutes } from "../simulator/rib.ts";
+import { neighborRoutes, type BgpNeighborConfig, type RoutingWorld } from "../simulator/routing.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -94,6 +97,27 @@ if (only === undefined || only === "step") {
   console.log(`10 s step CPU: min ${fmt(steps[0] ?? NaN, 2)} ms, p50 ${fmt(steps.length ? quantile(steps, 0.5) : NaN, 2)} ms, max ${fmt(steps[steps.length - 1] ?? NaN, 2)} ms (goal p50 ≤ 5 ms)`);
 }
 
+/** A route reflector sending every address family, as the DO's world holds a configured neighbor. */
+const RR: BgpNeighborConfig = { address: "10.0.255.1", remoteAs: 64500, description: "rr1", bfd: true, addressFamilies: ["ipv4Unicast", "ipv6Unicast", "ipv4Vpn", "ipv6Vpn"], holdTime: 90, keepAlive: 30, shutdown: false, provisionedMs: Date.UTC(2026, 0, 1, 19) };
+const world: RoutingWorld = {
+  seed: 1,
+  nowMs: Date.UTC(2026, 0, 1, 21),
+  daemonUp: true,
+  localAs: 64500,
+  routerId: "10.0.0.2",
+  neighbors: [RR],
+  vrfs: profile.vrfs.filter((v) => v.name !== "default").map((v, i) => ({ name: v.name, rd: `64500:${100 + i}`, importRt: [`64500:${100 + i}`, "64500:999"], exportRt: [`64500:${100 + i}`], originateDefaultRoute: true })),
+  pools: gateway.addressPools().map((p) => ({ family: p.family, vrf: p.vrf ?? "default", cgnTranslated: p.cgnTranslated, subnets: p.subnets.map((s) => ({ prefix: s.prefix, announce: s.announce })) })),
+  cgnPublic: [],
+  statics: [],
+  framed: [],
+  circuits: [],
+  igp: { reachable: true, protocol: "none", routerId: "10.0.0.2", interfaces: [], adjacencies: [] },
+};
+// The appliance keeps one table per sessions version (durable-objects/routing.ts); here the sessions do not change between runs.
+const tables = new Map<string, ReturnType<Gateway["subscriberRouteTable"]>>();
+const table = (vrf: string) => tables.get(vrf) ?? tables.set(vrf, gateway.subscriberRouteTable(vrf)).get(vrf)!;
+
 if (only === undefined || only === "queries") {
   const newest = gateway.listSessions({ limit: 1 }).items[0];
   const v6 = gateway.listSessions({ limit: 500 }).items.find((s) => s.ipv6 !== null)?.ipv6 ?? "2001:db8::/32";
@@ -121,6 +145,17 @@ if (only === undefined || only === "queries") {
     ["cgn bindings last page", () => gateway.cgnBindings({ offset: 60_000 })],
     ["pool allocations last page", () => gateway.poolAllocations(profile.pools[0]?.name ?? "", { offset: 40_000 })],
     ["subscriber routes default (sorted)", () => new SortedSubscriberRoutes(gateway.subscriberRoutes("default"))],
+    // The route table as the appliance answers it: the index is read again once per sessions change (each step), then pages use it.
+    ["vrf routes table read (per step)", () => gateway.subscriberRouteTable("default")],
+    ["vrf routes first page", () => vrfRoutes(world, "default", table("default"), {})],
+    ["vrf routes middle page (500)", () => vrfRoutes(world, "default", table("default"), { offset: 90_000, limit: 500 })],
+    ["vrf routes last page ipv6", () => vrfRoutes(world, "default", table("default"), { family: "ipv6", offset: 120_000 })],
+    ["vrf routes cgn-inside page", () => vrfRoutes(world, "cgn-inside", table("cgn-inside"), { offset: 40_000 })],
+    ["vrf routes text filter v6 (scan)", () => vrfRoutes(world, "default", table("default"), { filter: "::/56" })],
+    ["vrf routes text filter v4 (scan)", () => vrfRoutes(world, "default", table("default"), { filter: "198.19.1" })],
+    ["vrf routes read + first page", () => vrfRoutes(world, "default", gateway.subscriberRouteTable("default"), {})],
+    ["bgp received routes vpn (largest)", () => neighborRoutes(world, RR.address, { type: "received", af: "ipv4Vpn", limit: 500 })],
+    ["bgp received routes unicast", () => neighborRoutes(world, RR.address, { type: "received", af: "ipv4Unicast", limit: 500 })],
   ];
   for (const [name, fn] of queries) {
     const { min, p50, max } = time(fn);

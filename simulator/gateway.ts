@@ -44,6 +44,8 @@ import { restoreModel, snapshotModel, type GatewaySnapshot } from "./snapshot.ts
 import type { SteeringTable } from "./steering.ts";
 import type { SubscriberRoute } from "./routing.ts";
 import { subscriberRoutes } from "./subscriber-routes.ts";
+import { subscriberRouteIndex } from "./subscriber-route-index.ts";
+import { SortedSubscriberRoutes, type SubscriberRouteList } from "./rib.ts";
 import { subStep } from "./step.ts";
 import { hardwareInventory, systemLoad, type HardwareIdentity, type HardwareInventory, type PortLoad, type SystemLoad } from "./hardware.ts";
 import { interfaceTable, type InterfaceRow } from "./interfaces.ts";
@@ -437,6 +439,11 @@ export class Gateway {
   /** The routes live sessions put in a VRF's table (`default` = the global table). */
   subscriberRoutes(vrf: string, family: 4 | 6 | null = null): SubscriberRoute[] {
     return subscriberRoutes(this.#m, vrf, family);
+  }
+
+  /** The same routes in table order, for paging: numbers read from the holder tables, sorted objects only where that order needs a sort. Valid while `sessionsVersion` stays. */
+  subscriberRouteTable(vrf: string, family: 4 | 6 | null = null): SubscriberRouteList {
+    return subscriberRouteIndex(this.#m, vrf, family) ?? new SortedSubscriberRoutes(subscriberRoutes(this.#m, vrf, family));
   }
 
   // Licensing and scenario

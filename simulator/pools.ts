@@ -502,6 +502,12 @@ export class AddressPool {
     }
   }
 
+  /** A subnet's holder table as it stands (slot + 1 per ordinal, FREE or a negative mark otherwise) and its materialised length: read-only, for passes that would pay a call per block through committedBetween. */
+  holderTable(subnet: number): { holders: Int32Array; extent: number } {
+    const s = this.subnets[subnet] as Subnet;
+    return { holders: s.holders, extent: Math.min(s.extent, s.holders.length) };
+  }
+
   /** Ordinal range [lo, hi] of a subnet's blocks whose first address lies in [first, last], or null. */
   ordinalsStartingIn(subnet: number, first: bigint, last: bigint): [number, number] | null {
     const s = this.subnets[subnet] as Subnet;

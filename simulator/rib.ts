@@ -3,8 +3,9 @@
  * (routing.ts) installed from BGP, plus the connected subnets, the live
  * sessions' own routes, framed, static and CGN routes and the IGP's. The
  * sessions' routes are the bulk (one to three per session, 128,000 sessions
- * on the large profile): they are sorted on numbers and rendered only for the
- * page asked for, so a page costs one sort, not a table of strings.
+ * on the large profile): they come as a list in table order read in place
+ * (subscriber-route-index.ts), the other routes are placed among them by
+ * binary search, and only the page asked for is rendered.
  */
 import { adjacencyLoopback } from "./igp.ts";
 import { pageWindow } from "./paging.ts";
@@ -41,7 +42,7 @@ export interface VrfRouteQuery extends RouteQuery {
  * to its neighbors' router ids. Per prefix the route of the lowest
  * administrative distance is `best` (installed in the forwarding table).
  */
-export function vrfRoutes(w: RoutingWorld, vrf: string, subscribers: readonly SubscriberRoute[] | SortedSubscriberRoutes, query: VrfRouteQuery = {}): RoutePage {
+export function vrfRoutes(w: RoutingWorld, vrf: string, subscribers: readonly SubscriberRoute[] | SubscriberRouteList, query: VrfRouteQuery = {}): RoutePage {
   if (!w.daemonUp) return page([], query, false);
   const s = new Snapshot(w);
   const family: Family | null = query.family === "ipv4" ? 4 : query.family === "ipv6" ? 6 : null;
@@ -82,9 +83,9 @@ export function vrfRoutes(w: RoutingWorld, vrf: string, subscribers: readonly Su
     const v = w.vrfs.find((x) => x.name === vrf);
     if (v) for (const f of [4, 6] as const) for (const r of s.imported(v, f)) bgp(r);
   }
-  // The sessions' routes are the bulk (one to three per session): sorted on numbers, shown only for the page.
-  const sorted = subscribers instanceof SortedSubscriberRoutes ? subscribers : new SortedSubscriberRoutes(subscribers);
-  const subs = family === null ? sorted.routes : sorted.routes.filter((r) => wants(r.route.family));
+  // The sessions' routes are the bulk (one to three per session): sorted on numbers, rendered only for the page.
+  const sorted = Array.isArray(subscribers) ? new SortedSubscriberRoutes(subscribers) : (subscribers as SubscriberRouteList);
+  const subs = family === null ? sorted : ofFamily(sorted, family);
   const others = entries.map(stripVpn);
   // Per prefix, the lowest administrative distance is installed; a session's own route (distance 0) wins its prefix.
   const chosen = new Map<string, Entry>();
@@ -97,7 +98,7 @@ export function vrfRoutes(w: RoutingWorld, vrf: string, subscribers: readonly Su
   others.sort((a, b) => compareEntries(a, b) || a.distance - b.distance);
   return mergedPage(
     protocol === null ? others : others.filter((e) => e.protocol === protocol),
-    protocol === null || protocol === "subscriber" ? subs : [],
+    protocol === null || protocol === "subscriber" ? subs : emptyList,
     query,
   );
 }
@@ -113,7 +114,7 @@ interface SortedSubscriberRoute {
  * page's cost, and they only change when the sessions do, so the appliance
  * keeps the last sorted set and pages through it (durable-objects/routing.ts).
  */
-export class SortedSubscriberRoutes {
+export class SortedSubscriberRoutes implements SubscriberRouteList {
   readonly routes: readonly SortedSubscriberRoute[];
 
   constructor(routes: readonly SubscriberRoute[]) {
@@ -121,51 +122,105 @@ export class SortedSubscriberRoutes {
     keyed.sort((a, b) => compareSubscriber(a, b));
     this.routes = keyed;
   }
+
+  get length(): number {
+    return this.routes.length;
+  }
+
+  at(i: number): SubscriberRoute {
+    return this.routes[i]!.route;
+  }
+
+  text(i: number): string {
+    return subscriberText(this.routes[i]!.route);
+  }
 }
+
+/** Sessions' routes in table order (family, address, length), read one at a time so a page renders only its own. */
+export interface SubscriberRouteList {
+  readonly length: number;
+  at(i: number): SubscriberRoute;
+  /** Route i's prefix as text (what a text filter reads), without building the route. */
+  text(i: number): string;
+}
+
+const none = (): never => {
+  throw new RangeError("no sessions' routes");
+};
+const emptyList: SubscriberRouteList = { length: 0, at: none, text: none };
+
+/** The part of `list` in `family`: a range, since the table orders by family first. */
+function ofFamily(list: SubscriberRouteList, family: Family): SubscriberRouteList {
+  const start = lowerBound(list.length, (i) => list.at(i).family < family);
+  const end = lowerBound(list.length, (i) => list.at(i).family <= family);
+  return start === 0 && end === list.length ? list : { length: end - start, at: (i) => list.at(start + i), text: (i) => list.text(start + i) };
+}
+
+/** The first index in [0, n) where `before` turns false (it must be true on a prefix, false after). */
+function lowerBound(n: number, before: (i: number) => boolean): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Table order of two routes: family, then address, then length. */
+const compareRoutes = (a: { family: Family; base: bigint; length: number }, b: { family: Family; base: bigint; length: number }): number =>
+  a.family - b.family || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0) || a.length - b.length;
 
 function compareSubscriber(a: SortedSubscriberRoute, b: SortedSubscriberRoute): number {
   return a.route.family - b.route.family || a.key - b.key || (a.route.base < b.route.base ? -1 : a.route.base > b.route.base ? 1 : 0) || a.route.length - b.route.length;
 }
 
 /** Whether a session's own route has exactly this prefix (binary search of the sorted routes). */
-function hasSubscriberRoute(sorted: readonly SortedSubscriberRoute[], e: Entry): boolean {
-  const probe: SortedSubscriberRoute = { route: { family: e.family, base: e.base, length: e.length, interface: "" }, key: e.family === 4 ? Number(e.base) : Number(e.base >> 75n) };
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = compareSubscriber(sorted[mid]!, probe);
-    if (c === 0) return true;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
+function hasSubscriberRoute(sorted: SubscriberRouteList, e: Entry): boolean {
+  const i = lowerBound(sorted.length, (k) => compareRoutes(sorted.at(k), e) < 0);
+  return i < sorted.length && compareRoutes(sorted.at(i), e) === 0;
 }
 
 const subscriberText = (r: SubscriberRoute) => `${formatAddress(r.family, r.base)}/${r.length}`;
 
-/** The page of two sorted runs of routes merged by family and prefix, filtered by `filter`. */
-function mergedPage(others: Entry[], subs: readonly SortedSubscriberRoute[], query: RouteQuery): RoutePage {
+/**
+ * The page of two sorted runs of routes merged by family and prefix, filtered
+ * by `filter`. Each other route's place among the sessions' routes is found by
+ * binary search, so a page renders only its own routes, wherever it starts.
+ */
+function mergedPage(others: Entry[], subs: SubscriberRouteList, query: RouteQuery): RoutePage {
   const { offset, limit } = pageWindow(query.offset, query.limit, ROUTES_DEFAULT_LIMIT, ROUTES_MAX_LIMIT);
   const needle = query.filter?.trim().toLowerCase() ?? "";
   const keptOthers = needle === "" ? others : others.filter((e) => [e.prefix, e.nextHop, e.asPath, e.protocol].some((f) => f !== null && f.toLowerCase().includes(needle)));
   // Only the prefix and the protocol of a session's route can match (it has no next hop or AS path).
-  const keptSubs = needle === "" || "subscriber".includes(needle) ? subs : subs.filter((r) => subscriberText(r.route).includes(needle));
+  const keptSubs = needle === "" || "subscriber".includes(needle) ? subs : matching(subs, needle);
+  // On an equal prefix a route of distance 0 comes before the session's, any other after it (as the tables have always listed them).
+  const before = (o: Entry, r: SubscriberRoute) => (compareRoutes(o, r) || (o.distance > 0 ? 1 : -1)) < 0;
+  // Other route k sits at merged position k + (the sessions' routes before it).
+  const placed = keptOthers.map((o, k) => k + lowerBound(keptSubs.length, (j) => !before(o, keptSubs.at(j))));
+  const total = keptOthers.length + keptSubs.length;
   const routes: Route[] = [];
-  let i = 0;
-  let j = 0;
-  for (let n = 0; n < offset + limit && (i < keptOthers.length || j < keptSubs.length); n++) {
-    const o = keptOthers[i];
-    const r = keptSubs[j];
-    const order =
-      o === undefined ? 1 : r === undefined ? -1 : o.family - r.route.family || (o.base < r.route.base ? -1 : o.base > r.route.base ? 1 : 0) || o.length - r.route.length || (o.distance > 0 ? 1 : -1);
-    if (order < 0) {
-      if (n >= offset) routes.push(wire(o!));
-      i++;
-    } else {
-      if (n >= offset) routes.push({ prefix: subscriberText(r!.route), nextHop: null, protocol: "subscriber", interface: r!.route.interface, metric: 0, localPref: null, asPath: null, origin: null, best: true });
-      j++;
+  let k = lowerBound(placed.length, (i) => placed[i]! < offset);
+  for (let n = offset; n < Math.min(total, offset + limit); n++) {
+    if (placed[k] === n) {
+      routes.push(wire(keptOthers[k]!));
+      k++;
+      continue;
     }
+    const r = keptSubs.at(n - k);
+    routes.push({ prefix: subscriberText(r), nextHop: null, protocol: "subscriber", interface: r.interface, metric: 0, localPref: null, asPath: null, origin: null, best: true });
   }
-  return { reachable: true, total: keptOthers.length + keptSubs.length, offset, limit, routes };
+  return { reachable: true, total, offset, limit, routes };
+}
+
+/** The sessions' routes whose prefix text contains `needle` (a scan: a text filter has no index). */
+function matching(subs: SubscriberRouteList, needle: string): SubscriberRouteList {
+  // IPv4 text has no ':' nor hex letters and IPv6 text (RFC 5952, no dotted tail) no '.': a needle with either rules a family out unread.
+  const split = lowerBound(subs.length, (i) => subs.at(i).family === 4);
+  const from = /[:a-f]/.test(needle) ? split : 0;
+  const to = needle.includes(".") ? split : subs.length;
+  const kept: number[] = [];
+  for (let i = from; i < to; i++) if (subs.text(i).includes(needle)) kept.push(i);
+  return { length: kept.length, at: (i) => subs.at(kept[i]!), text: (i) => subs.text(kept[i]!) };
 }

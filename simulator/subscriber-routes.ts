@@ -14,8 +14,9 @@ import type { SubscriberRoute } from "./routing.ts";
  * Every live session's routes in `vrf` (`default` = the global table), of
  * one family or both, in table order but for local subscribers' (appended):
  * read from the pools' holder tables, subnet by subnet in address order, so
- * the caller's sort (rib.ts SortedSubscriberRoutes, a merge sort) finds the
- * runs already in order and costs one pass instead of n log n comparisons.
+ * a sort (rib.ts SortedSubscriberRoutes, a merge sort) finds the runs
+ * already in order. The appliance pages subscriber-route-index.ts instead,
+ * which reads the same tables without building these objects.
  */
 export function subscriberRoutes(m: Model, vrf: string, family: 4 | 6 | null = null): SubscriberRoute[] {
   const v = m.vrfNames.indexOf(vrf);
@@ -52,7 +53,7 @@ export function subscriberRoutes(m: Model, vrf: string, family: 4 | 6 | null = n
 }
 
 /** A local subscriber's session's routes, read from its columns and configuration. */
-function localRoutes(m: Model, slot: number, family: 4 | 6 | null, iface: string, out: SubscriberRoute[]): void {
+export function localRoutes(m: Model, slot: number, family: 4 | 6 | null, iface: string, out: SubscriberRoute[]): void {
   const s = m.store;
   const six = (text: string | null | undefined) => {
     const p = text ? parsePrefix(text, false) : null;
