@@ -209,7 +209,7 @@ function mergedPage(others: Entry[], subs: SubscriberRouteList, query: RouteQuer
       continue;
     }
     const r = keptSubs.at(n - k);
-    routes.push({ prefix: subscriberText(r), nextHop: null, protocol: "subscriber", interface: r.interface, metric: 0, localPref: null, asPath: null, origin: null, best: true });
+    routes.push({ prefix: subscriberText(r), nextHop: "", protocol: "subscriber", interface: r.interface, metric: 0, localPref: 0, asPath: "", origin: "", best: true });
   }
   return { reachable: true, total, offset, limit, routes };
 }

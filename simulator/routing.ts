@@ -39,6 +39,9 @@ import { familyBits, formatAddress, formatIpv4, parseAddress, parsePrefix, type 
 import { hash32, hashUnit } from "./random.ts";
 import type { BgpNeighbor, BgpSummary, BgpSummaryRow, IgpStatus, Route, RoutePage } from "../src/schemas/routing.ts";
 
+/** LOCAL_PREF the best-path selection assumes for a route that carries none (eBGP-learned): every implementation's default. */
+const DEFAULT_LOCAL_PREF = 100;
+
 export const AFI_SAFIS = ["ipv4Unicast", "ipv6Unicast", "ipv4Vpn", "ipv6Vpn"] as const;
 export type AfiSafi = (typeof AFI_SAFIS)[number];
 export const afiFamily = (af: AfiSafi): Family => (af.startsWith("ipv4") ? 4 : 6);
@@ -229,8 +232,17 @@ export function neighborSession(seed: number, n: BgpNeighborConfig, nowMs: numbe
 
 // ── routes ─────────────────────────────────────────────────────────────────
 
+/** Attributes a route may not have: the models hold them as null, the wire as the spec's "none" (see `wire`). */
+type Optional = "nextHop" | "interface" | "metric" | "localPref" | "asPath" | "origin";
+
 /** A route as the models hold it: the wire Route plus its numbers and provenance (internal to the simulator). */
-export interface Entry extends Route {
+export interface Entry extends Omit<Route, Optional> {
+  nextHop: string | null;
+  interface: string | null;
+  metric: number | null;
+  localPref: number | null;
+  asPath: string | null;
+  origin: Origin | null;
   family: Family;
   base: bigint;
   length: number;
@@ -374,7 +386,7 @@ function markBest(entries: Entry[]): void {
   const originRank = { IGP: 0, EGP: 1, incomplete: 2 } as const;
   const pathLength = (e: Entry) => (e.asPath ? e.asPath.split(" ").length : 0);
   const better = (a: Entry, b: Entry): boolean => {
-    const lp = (a.localPref ?? 100) - (b.localPref ?? 100);
+    const lp = (a.localPref ?? DEFAULT_LOCAL_PREF) - (b.localPref ?? DEFAULT_LOCAL_PREF);
     if (lp !== 0) return lp > 0;
     if (pathLength(a) !== pathLength(b)) return pathLength(a) < pathLength(b);
     if (a.origin !== b.origin) return originRank[a.origin ?? "incomplete"] < originRank[b.origin ?? "incomplete"];
@@ -538,17 +550,21 @@ const sameAddress = (a: string, b: string): boolean => {
   return x !== null && y !== null ? x.family === y.family && x.value === y.value : a === b;
 };
 
-/** The wire Route of an entry. */
+/**
+ * The wire Route of an entry. The spec does not mark Route's fields nullable,
+ * so an attribute a route does not have (or did not carry) is the spec's
+ * "none" for its type: an empty string, and 0 for a number.
+ */
 export function wire(e: Entry): Route {
   const route: Route = {
     prefix: e.prefix,
-    nextHop: e.nextHop,
+    nextHop: e.nextHop ?? "",
     protocol: e.protocol,
-    interface: e.interface,
-    metric: e.metric,
-    localPref: e.localPref,
-    asPath: e.asPath,
-    origin: e.origin,
+    interface: e.interface ?? "",
+    metric: e.metric ?? 0,
+    localPref: e.localPref ?? 0,
+    asPath: e.asPath ?? "",
+    origin: e.origin ?? "",
     best: e.best,
   };
   if (e.rd !== undefined) route.rd = e.rd;

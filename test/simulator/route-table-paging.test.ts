@@ -42,7 +42,7 @@ function world(g: Gateway): RoutingWorld {
  */
 function reference(g: Gateway, w: RoutingWorld, vrf: string, query: VrfRouteQuery): { total: number; routes: Route[] } {
   const family = query.family === "ipv4" ? 4 : query.family === "ipv6" ? 6 : null;
-  const subs = g.subscriberRoutes(vrf, family).map((r): Route => ({ prefix: `${formatAddress(r.family, r.base)}/${r.length}`, nextHop: null, protocol: "subscriber", interface: r.interface, metric: 0, localPref: null, asPath: null, origin: null, best: true }));
+  const subs = g.subscriberRoutes(vrf, family).map((r): Route => ({ prefix: `${formatAddress(r.family, r.base)}/${r.length}`, nextHop: "", protocol: "subscriber", interface: r.interface, metric: 0, localPref: 0, asPath: "", origin: "", best: true }));
   const held = new Set(subs.map((r) => r.prefix));
   const others: Route[] = [];
   for (let offset = 0; ; offset += 500) {

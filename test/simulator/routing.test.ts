@@ -131,7 +131,7 @@ describe("advertised routes", () => {
     const page = all(world(), "192.0.2.254");
     expect(page.routes.map((r) => `${r.prefix} ${r.protocol}`)).toEqual(["192.0.2.0/26 cgn", "198.18.0.0/22 connected", "198.51.100.0/29 framed", "203.0.113.0/24 static"]);
     // eBGP: our AS prepended, next hop self, no LOCAL_PREF.
-    expect(page.routes[0]).toMatchObject({ nextHop: "10.0.0.2", asPath: "64500", localPref: null, best: true });
+    expect(page.routes[0]).toMatchObject({ nextHop: "10.0.0.2", asPath: "64500", localPref: 0, best: true });
     // iBGP: no prepend, LOCAL_PREF 100.
     expect(all(world(), "10.0.255.1").routes[0]).toMatchObject({ asPath: "", localPref: 100 });
   });

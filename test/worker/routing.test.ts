@@ -200,7 +200,7 @@ describe("static routes", () => {
     await advance(120);
     const result = await ok(await send("PUT", "/config/static-routes", { routes: [{ prefix: "203.0.113.0/24", nextHop: "blackhole", announce: true }, { vrf: "wholesale", prefix: "10.200.0.0/16", nextHop: "10.128.0.254" }], comment: "statics" }));
     expect(result.changedPaths).toEqual(expect.arrayContaining(["#/lists/routing.staticRoutes/default:203.0.113.0~124"]));
-    expect((await vrfRoutes("default", "?protocol=static")).routes).toEqual([expect.objectContaining({ prefix: "203.0.113.0/24", nextHop: null, interface: "blackhole", best: true })]);
+    expect((await vrfRoutes("default", "?protocol=static")).routes).toEqual([expect.objectContaining({ prefix: "203.0.113.0/24", nextHop: "", interface: "blackhole", best: true })]);
     expect((await vrfRoutes("wholesale", "?protocol=static")).routes).toEqual([expect.objectContaining({ prefix: "10.200.0.0/16", nextHop: "10.128.0.254" })]);
     expect((await routes("10.0.255.1")).routes.map((r) => r.prefix)).toContain("203.0.113.0/24");
     await ok(await send("PUT", "/config/static-routes", { routes: [] }));
