@@ -48,7 +48,8 @@ import { subscriberRouteIndex } from "./subscriber-route-index.ts";
 import { SortedSubscriberRoutes, type SubscriberRouteList } from "./rib.ts";
 import { subStep } from "./step.ts";
 import { hardwareInventory, systemLoad, type HardwareIdentity, type HardwareInventory, type PortLoad, type SystemLoad } from "./hardware.ts";
-import { interfaceTable, type InterfaceRow } from "./interfaces.ts";
+import { interfaceTable } from "./interfaces.ts";
+import type { Interface } from "../src/schemas/system.ts";
 import { noteReboot, rebootDue, startMaintenance, upgradePhase, type Maintenance, type UpgradePlan } from "./upgrade.ts";
 
 /** How a gateway starts. */
@@ -586,7 +587,7 @@ export class Gateway {
   }
 
   /** The interface table at the simulated now (interfaces.ts). */
-  interfaces(identity: HardwareIdentity): InterfaceRow[] {
+  interfaces(identity: HardwareIdentity): Interface[] {
     const m = this.#m;
     return interfaceTable({
       identity,

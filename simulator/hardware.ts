@@ -10,6 +10,7 @@
  */
 import type { Profile } from "./profile.ts";
 import { mix32 } from "./random.ts";
+import type { Optic } from "../src/schemas/system.ts";
 
 /** Who the hardware belongs to: the appliance name and the seed of its fleet definition. */
 export interface HardwareIdentity {
@@ -171,21 +172,8 @@ export function systemLoad(profile: Profile, sessions: number, ports: readonly P
   };
 }
 
-/** Alarm and warning thresholds of a DOM reading (SFF-8472 / SFF-8636 style). */
-export interface Thresholds {
-  lowAlarm: number;
-  lowWarning: number;
-  highWarning: number;
-  highAlarm: number;
-}
-
-/** Digital optical monitoring of one optic at an instant. */
-export interface OpticDom {
-  temperatureCelsius: number;
-  supplyVolts: number;
-  lanes: { lane: number; biasMilliamps: number; txPowerDbm: number; rxPowerDbm: number }[];
-  thresholds: { temperatureCelsius: Thresholds; txPowerDbm: Thresholds; rxPowerDbm: Thresholds };
-}
+/** Digital optical monitoring of one optic at an instant (SFF-8472 / SFF-8636 style thresholds). */
+type OpticDom = Optic["dom"];
 
 const OPTIC_VENDORS = [
   { vendor: "FINISAR CORP.", part: { "SFP": "FTLF1318P3BTL", "SFP+": "FTLX1471D3BCL", "QSFP28": "FTLC1154RDPL" } },

@@ -61,4 +61,3 @@ export {
 export type { LicenceStatus } from "../src/schemas/licensing.ts";
 export { DRAIN_SECONDS, INSTALL_SECONDS, REBOOT_SECONDS, planUpgrade, upgradePhase, type Maintenance, type UpgradePhase, type UpgradePlan } from "./upgrade.ts";
 export { chassisOf, portHardware, type HardwareIdentity, type HardwareInventory, type PortLoad, type SystemLoad } from "./hardware.ts";
-export type { InterfaceRow } from "./interfaces.ts";

@@ -9,6 +9,7 @@
 import { SUB_STEP_SECONDS, isoTime } from "./clock.ts";
 import { macAt, portHardware, type HardwareIdentity, type PortLoad } from "./hardware.ts";
 import { DOWN_PACKET_BYTES, PORT_MTU, UP_PACKET_BYTES } from "./frame-sizes.ts";
+import type { Interface } from "../src/schemas/system.ts";
 
 /** Cumulative per-port traffic since the data plane booted. */
 export class PortCounters {
@@ -68,25 +69,6 @@ function faults(id: HardwareIdentity, portId: number, c: ReturnType<PortCounters
   };
 }
 
-/** A row of the interface table. */
-export interface InterfaceRow {
-  name: string;
-  description: string;
-  type: "ethernet" | "loopback" | "management";
-  portId: number | null;
-  label: string | null;
-  adminState: "up" | "down";
-  operState: "up" | "down";
-  speedMbps: number | null;
-  mtu: number;
-  mac: string | null;
-  rxBps: number;
-  txBps: number;
-  counters: { rxBytes: number; txBytes: number; rxPackets: number; txPackets: number; rxErrors: number; txErrors: number; rxDiscards: number; txDiscards: number };
-  countersSinceUtc: string;
-  sessions: number | null;
-}
-
 /** What the table is built from, all read at one instant. */
 export interface InterfaceInputs {
   identity: HardwareIdentity;
@@ -102,9 +84,9 @@ export interface InterfaceInputs {
 }
 
 /** The interface table: the data-plane ports in profile order, then `lo0` and the management port. */
-export function interfaceTable(input: InterfaceInputs): InterfaceRow[] {
+export function interfaceTable(input: InterfaceInputs): Interface[] {
   const since = isoTime(input.bootedMs);
-  const rows: InterfaceRow[] = input.ports.map((port, i) => {
+  const rows: Interface[] = input.ports.map((port, i) => {
     const hw = portHardware(port);
     const rate = input.rates.find((r) => r.portId === port.portId);
     const counts = input.counters.of(i);

@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import type { LoginResponse as LoginResponseSchema, Whoami as WhoamiSchema, TokenCreated as TokenCreatedSchema } from "../src/schemas/auth.ts";
 import type { ProblemDetails as ProblemSchema } from "../src/schemas/common.ts";
-import type { Health as HealthSchema, SystemStatus as SystemStatusSchema } from "../src/routes/system.ts";
+import type { Health as HealthSchema, SystemStatus as SystemStatusSchema } from "../src/schemas/system.ts";
 import type { SessionList as SessionListSchema, SessionSummaryCounts as SummarySchema, SessionDetail as SessionDetailSchema, SessionRates as SessionRatesSchema } from "../src/schemas/sessions.ts";
 import type { MetricsHistory as MetricsHistorySchema } from "../src/schemas/metrics.ts";
 import type { AlarmsResponse as AlarmsSchema, Alarm as AlarmSchema } from "../src/schemas/alarms.ts";

@@ -8,7 +8,8 @@
  */
 import type { MetricFamily } from "./exposition.ts";
 import { LICENCE_STATES } from "../../simulator/index.ts";
-import type { AddressPoolView, AlarmsResponse, CgnStatus, InterfaceRow, L2tpTunnel, LicenceMeter, LicenceState, RadiusPoolStatus, SessionSummaryCounts } from "../../simulator/index.ts";
+import type { AddressPoolView, AlarmsResponse, CgnStatus, L2tpTunnel, LicenceMeter, LicenceState, RadiusPoolStatus, SessionSummaryCounts } from "../../simulator/index.ts";
+import type { Interface } from "../schemas/system.ts";
 
 /** What the data plane shows in a scrape, read in one call at one simulated instant. */
 export interface DataPlaneScrape {
@@ -21,7 +22,7 @@ export interface DataPlaneScrape {
   /** The newest 10-second sample of each port (the last point of the 1h metrics history). */
   ports: { portId: number; label: string; rxBps: number; txBps: number }[];
   /** GET /system/interfaces rows: their counters are the scrape's interface counters. */
-  interfaces: InterfaceRow[];
+  interfaces: Interface[];
   pools: AddressPoolView[];
   cgn: CgnStatus;
   radius: RadiusPoolStatus;
@@ -63,7 +64,7 @@ const INTERFACE_COUNTERS = [
   ["transmit_errors", "Transmit errors", "txErrors"],
   ["receive_discards", "Received packets discarded (ingress policing)", "rxDiscards"],
   ["transmit_discards", "Packets discarded before transmission (egress shaping)", "txDiscards"],
-] as const satisfies readonly (readonly [string, string, keyof InterfaceRow["counters"]])[];
+] as const satisfies readonly (readonly [string, string, keyof Interface["counters"]])[];
 
 const gauge = (name: string, help: string, samples: Sample[]): MetricFamily => ({ name, type: "gauge", help, samples });
 const counter = (name: string, help: string, samples: Sample[]): MetricFamily => ({ name, type: "counter", help, samples });
@@ -84,7 +85,7 @@ export function scrapeFamilies(s: ScrapeState): MetricFamily[] {
     gauge(`bng_cgn_group_${name}`, help, s.cgn.groups.map((g) => ({ labels: { group: g.name }, value: value(g) })));
   const server = (r: RadiusPoolStatus["servers"][number]) => ({ server: `${r.host}:${r.port}` });
   const meter = { meter: s.licence.meter };
-  const iface = (i: InterfaceRow) => ({ interface: i.name, ...(i.portId === null ? {} : { port_id: String(i.portId) }) });
+  const iface = (i: Interface) => ({ interface: i.name, ...(i.portId === null ? {} : { port_id: String(i.portId) }) });
   const bgpRow = (p: ScrapeState["bgp"]["peers"][number]) => ({ peer: p.peer, vrf: p.vrf, afi_safi: p.afiSafi });
   // The summary has a row per peer per address family; the session is one per peer and VRF.
   const bgpSessions = [...new Map(s.bgp.peers.map((p) => [`${p.vrf}|${p.peer}`, p])).values()];

@@ -1,0 +1,194 @@
+/** System: the wire shapes of health, status, the hardware inventory and the interface table. */
+import { z } from "zod";
+import { DateTime } from "./common.ts";
+
+export const Health = z
+  .object({
+    status: z.enum(["ok", "down"]).meta({ description: "`ok` when the appliance answers and its storage reads" }),
+    appliance: z.string(),
+    softwareVersion: z.string().meta({ description: "the running software, e.g. `bngfleet 0.1.0`; changes when an upgrade completes (see SystemUpgrade)" }),
+    uptimeSeconds: z.int().nullable().meta({ description: "since the appliance's control plane (its Durable Object) started" }),
+    timeUtc: z.iso.datetime(),
+    checks: z.object({ storage: z.enum(["ok", "failed"]) }),
+  })
+  .meta({ id: "Health" });
+
+const Percent = z.number().min(0).max(100);
+const UpgradeStateEnum = z.enum(["idle", "staged", "applying", "draining", "rebooting", "failed"]);
+
+export const SystemStatus = z
+  .object({
+    appliance: z.string().meta({ description: "the appliance's name in the fleet (the fleet proxy's `{appliance}`)" }),
+    hostname: z.string().nullable().meta({ description: "configuration `webUi.hostname`; null = none" }),
+    softwareVersion: z.string().meta({ description: "the running software, as health reports it" }),
+    asOfUtc: DateTime.meta({ description: "the simulated instant every number below was read at" }),
+    controlPlane: z.object({
+      state: z
+        .enum(["running", "draining", "rebooting"])
+        .meta({ description: "`running`; `draining` while an upgrade drains subscribers (no new sessions); `rebooting` while an upgrade's reboot has the data plane down (this API stays up)" }),
+      startedUtc: DateTime.meta({ description: "when the control plane (the appliance's Durable Object) started, wall clock" }),
+      uptimeSeconds: z.int().meta({ description: "since `startedUtc`, as health reports it" }),
+    }),
+    dataPlane: z.object({
+      forwarding: z.boolean().meta({ description: "false while an upgrade's reboot has it down" }),
+      acceptingSessions: z.boolean().meta({ description: "false while an upgrade drains or reboots" }),
+      bootedUtc: DateTime.meta({ description: "when the data plane last came up: first start, reseed, or the end of an upgrade's reboot (simulated time)" }),
+      uptimeSeconds: z.int().meta({ description: "simulated seconds since `bootedUtc` (0 while rebooting)" }),
+    }),
+    simulation: z
+      .object({
+        profile: z.string(),
+        seed: z.int().meta({ description: "the running seed (a scenario reseed changes it)" }),
+        simulatedTimeUtc: DateTime.meta({ description: "the simulation's clock (= `asOfUtc`), ahead of the wall clock after scenario `advance-clock` actions" }),
+      })
+      .meta({ description: "the twin's simulation profile and seed" }),
+    sessions: z.object({
+      total: z.int().meta({ description: "equals GET /sessions/summary `total`" }),
+      licensed: z.int().meta({ description: "the licensed session capacity (`bandMax`)" }),
+      utilisationPercent: Percent,
+      setupsSinceBoot: z.int().min(0).meta({ description: "sessions established since `dataPlane.bootedUtc` (the scrape's `bng_session_setups_total`)" }),
+      teardownsSinceBoot: z.int().min(0).meta({ description: "sessions torn down since then (`bng_session_teardowns_total`)" }),
+      setupFailuresSinceBoot: z.int().min(0).meta({ description: "session setups that failed since then: AAA refusals, pool or CGN exhaustion (`bng_session_setup_failures_total`)" }),
+    }),
+    traffic: z
+      .object({ rxBps: z.number(), txBps: z.number() })
+      .meta({ description: "sums over the data-plane ports of the metrics history's newest point (rx = from subscribers)" }),
+    cpu: z.object({
+      cores: z.int(),
+      utilisationPercent: Percent.meta({ description: "3% idle, plus up to 35 points for the session table (share of the licensed capacity) and up to 55 for forwarding (share of the ports' full-duplex capacity)" }),
+    }),
+    memory: z.object({
+      totalBytes: z.int(),
+      usedBytes: z.int().meta({ description: "2.5 GiB resident plus 96 KiB per session" }),
+      utilisationPercent: Percent,
+    }),
+    alarms: z.object({
+      count: z.int(),
+      countBySeverity: z.record(z.string(), z.int()).meta({ description: "equals GET /alarms `countBySeverity`" }),
+    }),
+    configuration: z.object({
+      version: z.int().meta({ description: "the active configuration version (GET /config/history)" }),
+      committedUtc: DateTime,
+      pendingRestart: z.boolean().meta({ description: "true when a committed change applies only at a restart and the appliance has not restarted (or rebooted for an upgrade) since" }),
+      pendingRestartVersions: z.array(z.int()).meta({ description: "those commits' versions, oldest first" }),
+    }),
+    licence: z
+      .object({
+        state: z.string().nullable().meta({ description: "the licence state when licensing reports one; null otherwise" }),
+        meter: z.string(),
+        bandMax: z.int(),
+        currentCount: z.int(),
+        peakCount: z.int(),
+      })
+      .meta({ description: "the licence meter, as GET /licensing counts it" }),
+    upgrade: z.object({ state: UpgradeStateEnum.meta({ description: "as GET /system/upgrade reports it" }) }),
+  })
+  .meta({ id: "SystemStatus" });
+
+export const Thresholds = z.object({ lowAlarm: z.number(), lowWarning: z.number(), highWarning: z.number(), highAlarm: z.number() }).meta({ id: "DomThresholds" });
+
+export const Optic = z
+  .object({
+    formFactor: z.enum(["SFP", "SFP+", "QSFP28"]),
+    type: z.string().meta({ description: "e.g. `10GBASE-LR`, `100GBASE-LR4`" }),
+    wavelengthNm: z.int(),
+    vendor: z.string(),
+    partNumber: z.string(),
+    serialNumber: z.string(),
+    dom: z
+      .object({
+        temperatureCelsius: z.number(),
+        supplyVolts: z.number(),
+        lanes: z.array(z.object({ lane: z.int(), biasMilliamps: z.number(), txPowerDbm: z.number(), rxPowerDbm: z.number() })).meta({ description: "one per optical lane (4 for QSFP28 LR4)" }),
+        thresholds: z.object({ temperatureCelsius: Thresholds, txPowerDbm: Thresholds, rxPowerDbm: Thresholds }),
+      })
+      .meta({ description: "digital optical monitoring at `asOfUtc`: readings drift slowly with the simulated clock and warm with the port's load" }),
+  })
+  .meta({ id: "Optic" });
+
+export const Inventory = z
+  .object({
+    asOfUtc: DateTime,
+    chassis: z.object({
+      model: z.string(),
+      description: z.string(),
+      serialNumber: z.string().meta({ description: "derived from the appliance name and its fleet-file seed: stable across restarts, reseeds and upgrades" }),
+      hardwareRevision: z.string(),
+      baseMac: z.string().meta({ description: "locally administered; interfaces take the addresses above it" }),
+      cpuCores: z.int(),
+      memoryBytes: z.int(),
+    }),
+    lineCards: z.array(
+      z.object({
+        slot: z.string().meta({ description: "`<fpc>/<pic>` as in the ports' interface names" }),
+        model: z.string(),
+        serialNumber: z.string(),
+        state: z.enum(["online"]),
+        ports: z
+          .array(z.object({ portId: z.int(), label: z.string(), name: z.string(), optic: Optic }))
+          .meta({ description: "the data-plane ports: `portId` and `label` as the session summary's `byPort` and the metrics history's `ports` show them" }),
+      }),
+    ),
+    psus: z.array(z.object({ slot: z.int(), model: z.string(), serialNumber: z.string(), state: z.enum(["ok"]), capacityWatts: z.int(), inputVolts: z.number(), outputWatts: z.number() })),
+    fans: z.array(z.object({ tray: z.int(), state: z.enum(["ok"]), speedPercent: z.number(), rpm: z.int() })),
+    temperatures: z.array(z.object({ sensor: z.string().meta({ description: "`inlet`, `outlet`, `cpu`, `npu`" }), celsius: z.number(), warningCelsius: z.number(), criticalCelsius: z.number() })),
+  })
+  .meta({ id: "HardwareInventory" });
+
+export const Interface = z
+  .object({
+    name: z.string().meta({ description: "interface name: the first word of the port's label (`et-0/0/0`), `lo0` or `mgmt0`" }),
+    description: z.string(),
+    type: z.enum(["ethernet", "loopback", "management"]),
+    portId: z.int().nullable().meta({ description: "the data-plane port id (sessions, metrics, diagnostics); null for lo0 and mgmt0" }),
+    label: z.string().nullable().meta({ description: "the port's label as the metrics history and session summary show it" }),
+    adminState: z.enum(["up", "down"]),
+    operState: z.enum(["up", "down"]).meta({ description: "data-plane ports are `down` while an upgrade's reboot has the data plane down" }),
+    speedMbps: z.int().nullable(),
+    mtu: z.int().meta({ description: "IP MTU" }),
+    mac: z.string().nullable(),
+    rxBps: z.number().meta({ description: "equals the metrics history's newest `rxBps` point for the port (received from subscribers)" }),
+    txBps: z.number().meta({ description: "equals the metrics history's newest `txBps` point for the port" }),
+    counters: z
+      .object({
+        rxBytes: z.int(),
+        txBytes: z.int(),
+        rxPackets: z.int(),
+        txPackets: z.int(),
+        rxErrors: z.int(),
+        txErrors: z.int(),
+        rxDiscards: z.int().meta({ description: "policed out-of-contract subscriber traffic" }),
+        txDiscards: z.int().meta({ description: "egress shaper drops" }),
+      })
+      .meta({ description: "only grow while the data plane runs; they restart at its boot (`countersSinceUtc`). lo0 and mgmt0 traffic is not modelled (0)" }),
+    countersSinceUtc: DateTime,
+    sessions: z.int().nullable().meta({ description: "subscriber sessions on the port: equals the session summary's `byPort` count; null for lo0 and mgmt0" }),
+  })
+  .meta({ id: "Interface" });
+
+export const InterfaceTable = z
+  .object({
+    asOfUtc: DateTime,
+    interfaces: z.array(Interface).meta({ description: "the data-plane ports in the profile's order, then lo0 and mgmt0" }),
+    tunnels: z
+      .array(
+        z.object({
+          name: z.string().meta({ description: "`gre-<circuit id>`" }),
+          circuitId: z.string(),
+          vrf: z.string(),
+          operState: z.enum(["up", "down"]),
+          tunnelState: z.string().meta({ description: "as GET /gre-circuits/status shows it: `up`, `down` or `provisioning`" }),
+          lastChangeUtc: DateTime,
+        }),
+      )
+      .meta({ description: "one GRE tunnel interface per configured circuit, in configuration order" }),
+  })
+  .meta({ id: "InterfaceTable" });
+
+export type Health = z.output<typeof Health>;
+export type SystemStatus = z.output<typeof SystemStatus>;
+export type DomThresholds = z.output<typeof Thresholds>;
+export type Optic = z.output<typeof Optic>;
+export type HardwareInventory = z.output<typeof Inventory>;
+export type Interface = z.output<typeof Interface>;
+export type InterfaceTable = z.output<typeof InterfaceTable>;
