@@ -3,7 +3,7 @@
  * imports: no server code reaches the browser bundle).
  */
 import type { z } from "zod";
-import type { LoginResponse as LoginResponseSchema, Whoami as WhoamiSchema, TokenCreated as TokenCreatedSchema } from "../src/schemas/auth.ts";
+import type { LoginResponse as LoginResponseSchema, Whoami as WhoamiSchema, TokenCreated as TokenCreatedSchema, OidcSignInOptions as OidcSignInOptionsSchema } from "../src/schemas/auth.ts";
 import type { ProblemDetails as ProblemSchema } from "../src/schemas/common.ts";
 import type { Health as HealthSchema, SystemStatus as SystemStatusSchema } from "../src/schemas/system.ts";
 import type { SessionList as SessionListSchema, SessionSummaryCounts as SummarySchema, SessionDetail as SessionDetailSchema, SessionRates as SessionRatesSchema } from "../src/schemas/sessions.ts";
@@ -18,6 +18,7 @@ import type { Role as RoleType } from "../src/auth/roles.ts";
 
 export type Role = RoleType;
 export type LoginResponse = z.output<typeof LoginResponseSchema>;
+export type OidcSignInOptions = z.output<typeof OidcSignInOptionsSchema>;
 export type Whoami = z.output<typeof WhoamiSchema>;
 export type TokenCreated = z.output<typeof TokenCreatedSchema>;
 export type Problem = z.output<typeof ProblemSchema>;

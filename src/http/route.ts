@@ -15,8 +15,11 @@ export const SECTIONS = [
   "GRE Circuits", "L2TP", "Licensing", "LocalSubscribers", "Logs", "Metrics", "RADIUS",
   "Routing", "Sessions", "Source VRF Rules", "System", "SystemUpgrade", "VRFs",
 ] as const;
-/** Sections whose endpoints the spec lists but its section table (125 operations in 20 sections) does not count. */
-export const UNCOUNTED_SECTIONS = ["IPsec"] as const;
+/**
+ * Sections outside the spec's section table (125 operations in 20 sections): IPsec, whose endpoints the spec
+ * lists without counting them, and the sign-in page's single sign-on choices, which the spec leaves unshown.
+ */
+export const UNCOUNTED_SECTIONS = ["IPsec", "Single sign-on"] as const;
 /** The twin's own control surface, outside `/api/v1` and outside the appliance's 20 sections. */
 export const TWIN_SECTIONS = ["Scenario control"] as const;
 export type Section = (typeof SECTIONS)[number] | (typeof UNCOUNTED_SECTIONS)[number] | (typeof TWIN_SECTIONS)[number];

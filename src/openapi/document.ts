@@ -46,6 +46,8 @@ const SECTION_NOTES: Record<Section, string> = {
   Routing:
     "Derived at the simulated instant from the configuration (`bgp.*`, `routing.*`, `igp.*`, VRFs, address pools, GRE circuits, local subscribers), the live sessions and the seed, so every number agrees across endpoints. " +
     "The spec shows the three BGP reads; the IGP status, the VRF route tables and the routing configuration operations are designed here. Mutations under `/routing/config` are super-user and run the configuration pipeline. An unreachable routing daemon is not an error: 200 with `reachable` false.",
+  "Single sign-on":
+    "What a sign-in page may show before anyone signs in: the enabled OIDC providers' names and labels, one button each. Not in the spec's section table (the spec shows no such listing); the providers' settings stay under Authentication, super-user only.",
   IPsec:
     "Listed by the spec's endpoint tables but counted in none of its 20 sections. Driven by `ipsec.enabled` and `ipsec.peers`, hot-applied; pre-shared keys are never returned; an unreachable daemon answers 200 with `reachable` false and every state `UNKNOWN`.",
   Fleet: "Mutations are always local; GET operations marked `x-fleet-proxy: true` are readable on a peer through the fleet proxy.",

@@ -219,6 +219,15 @@ export const OidcProviderWrite = z
   .meta({ id: "OidcProvider" });
 export type OidcProviderWrite = z.infer<typeof OidcProviderWrite>;
 
+/** What the sign-in page may show of an enabled provider before anyone signs in: its name and label, nothing of its settings. */
+export const OidcSignInOptions = z
+  .object({
+    providers: z
+      .array(z.object({ name: z.string(), displayName: z.string() }).meta({ id: "OidcSignInOption" }))
+      .meta({ description: "the enabled providers, by name" }),
+  })
+  .meta({ id: "OidcSignInOptions" });
+
 export const OidcProviderRecord = z
   .object({
     name: z.string(),

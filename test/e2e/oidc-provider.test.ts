@@ -133,6 +133,27 @@ describe("OIDC sign-in against oidc-provider, in Chromium", () => {
     await close();
   });
 
+  it("offers one button per enabled provider on the web UI's sign-in page, which signs in and returns to the page the person opened", async () => {
+    await putProvider("corp", idTokenIdp);
+    await putProvider("dormant", userInfoIdp, { enabled: false });
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    const page = await context.newPage();
+    await page.goto(`${HOST}/alarms`);
+    const buttons = page.getByRole("link", { name: /^Sign in with / });
+    await buttons.first().waitFor({ timeout: 15_000 });
+    // The disabled provider is not offered; the enabled one by its display name.
+    expect(await buttons.allTextContents()).toEqual(["Sign in with Lab corp"]);
+    await buttons.first().click();
+    await page.fill('input[name="login"]', "alice");
+    await page.fill('input[name="password"]', "any password will do");
+    await page.click('button[type="submit"]');
+    await page.click('button:has-text("Continue")');
+    await page.waitForURL(`${HOST}/alarms`, { timeout: 20_000 });
+    await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 15_000 });
+    expect(await page.locator("header").textContent()).toContain("alice@corp");
+    await context.close();
+  });
+
   it("takes the groups from UserInfo when the provider keeps them out of the ID token", async () => {
     await putProvider("corpui", userInfoIdp, { fetchUserInfo: true });
     const { page, close } = await signIn("corpui", "alice");

@@ -34,6 +34,7 @@ const FLOORS: Record<string, Floor> = {
   "GET /api/v1/auth/tokens": "super-user", // decision: token inventory is for super-users
   "GET /api/v1/auth/tokens/{id}": "super-user", // decision: as above
   "DELETE /api/v1/auth/tokens/{id}": "super-user",
+  "GET /api/v1/auth/oidc": "anonymous", // decision: the sign-in page's single sign-on buttons (enabled providers' names and labels only)
   "GET /api/v1/auth/oidc/{name}/login": "anonymous", // decision: a browser on its way to sign in has no credential yet
   "GET /api/v1/auth/oidc/{name}/callback": "anonymous", // decision: state, PKCE and the browser binding authenticate it
   // The web UI certificate's ACME HTTP-01 answer: the CA validating it has no credential (RFC 8555 §8.3).
@@ -185,9 +186,10 @@ describe("the route table", () => {
     expect(operations.map((r) => r.label).sort()).toEqual(Object.keys(FLOORS).sort());
   });
 
-  it("leaves exactly login, enrol and health anonymous, the two legs of an OIDC sign-in, and the ACME challenge answer", () => {
+  it("leaves exactly login, enrol and health anonymous, the sign-in page's OIDC choices and the two legs of an OIDC sign-in, and the ACME challenge answer", () => {
     expect(operations.filter((r) => r.floor === "anonymous").map((r) => r.label).sort()).toEqual([
       "GET /.well-known/acme-challenge/{token}",
+      "GET /api/v1/auth/oidc",
       "GET /api/v1/auth/oidc/{name}/callback",
       "GET /api/v1/auth/oidc/{name}/login",
       "GET /api/v1/system/health",

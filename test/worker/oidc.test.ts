@@ -68,3 +68,23 @@ describe("OIDC sign-in", () => {
     expect(logged).toEqual(["the identity provider refused the sign-in: (malformed error code)"]);
   });
 });
+
+describe("GET /api/v1/auth/oidc (the sign-in page's choices)", () => {
+  it("lists the enabled providers' names and labels to anyone, and nothing else of them", async () => {
+    expect((await putProvider("zeta", provider({ displayName: "Zeta SSO" }))).status).toBe(200);
+    expect((await putProvider("alpha", provider({ displayName: "Alpha SSO" }))).status).toBe(200);
+    expect((await putProvider("off", provider({ displayName: "Switched off", enabled: false }))).status).toBe(200);
+    const response = await call("/api/v1/auth/oidc");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      providers: [
+        { name: "alpha", displayName: "Alpha SSO" },
+        { name: "zeta", displayName: "Zeta SSO" },
+      ],
+    });
+  });
+
+  it("lists none before any provider is set up", async () => {
+    expect(await (await call("/api/v1/auth/oidc")).json()).toEqual({ providers: [] });
+  });
+});

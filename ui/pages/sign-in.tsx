@@ -4,17 +4,16 @@
  * policy lets one replace it), or an OIDC provider. A 423 tells when to
  * retry; wrong credentials get the server's one neutral message.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, csrfToken } from "../api.ts";
 import { refreshSession } from "../session.ts";
 import { QrCode } from "../components/qr.tsx";
 import { ProblemNote } from "../components/problem.tsx";
 import { passkeyAssertion } from "../webauthn.ts";
-import type { LoginResponse } from "../types.ts";
+import type { LoginResponse, OidcSignInOptions } from "../types.ts";
 
 type Step = { kind: "password" } | { kind: "enrol"; answer: LoginResponse } | { kind: "code"; answer: LoginResponse };
 
-const PROVIDERS_KEY = "bng.oidcProviders";
 
 function minutes(seconds: number): string {
   const m = Math.ceil(seconds / 60);
@@ -28,8 +27,13 @@ export function SignIn({ expired }: { expired: boolean }) {
   const [code, setCode] = useState("");
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
-  const [provider, setProvider] = useState("");
-  const remembered: string[] = JSON.parse(localStorage.getItem(PROVIDERS_KEY) ?? "[]");
+  const [providers, setProviders] = useState<OidcSignInOptions["providers"]>([]);
+  // The enabled providers are public (as any login page's single sign-on buttons); without them the section stays hidden.
+  useEffect(() => {
+    api<OidcSignInOptions>("/auth/oidc", { signIn: true }).then((options) => setProviders(options.providers), () => setProviders([]));
+  }, []);
+  // Back to the page the person was on once the provider has signed them in.
+  const returnTo = encodeURIComponent(`${window.location.pathname}${window.location.search}`);
 
   async function done(answer: LoginResponse) {
     csrfToken.value = answer.csrfToken ?? null;
@@ -140,28 +144,16 @@ export function SignIn({ expired }: { expired: boolean }) {
           )}
         </form>
       )}
-      <form
-        class="oidc"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const name = provider.trim();
-          if (!name) return;
-          localStorage.setItem(PROVIDERS_KEY, JSON.stringify([name, ...remembered.filter((p) => p !== name)].slice(0, 5)));
-          window.location.assign(`/api/v1/auth/oidc/${encodeURIComponent(name)}/login`);
-        }}
-      >
-        <h2>Single sign-on</h2>
-        {remembered.map((name) => (
-          <a key={name} class="button" href={`/api/v1/auth/oidc/${encodeURIComponent(name)}/login`}>
-            Sign in with {name}
-          </a>
-        ))}
-        <label>
-          Identity provider
-          <input name="provider" value={provider} onInput={(e) => setProvider(e.currentTarget.value)} placeholder="provider name" />
-        </label>
-        <button type="submit">Continue with provider</button>
-      </form>
+      {providers.length > 0 && (
+        <section class="oidc" aria-labelledby="sso-heading">
+          <h2 id="sso-heading">Single sign-on</h2>
+          {providers.map((p) => (
+            <a key={p.name} class="button" href={`/api/v1/auth/oidc/${encodeURIComponent(p.name)}/login?returnTo=${returnTo}`}>
+              Sign in with {p.displayName}
+            </a>
+          ))}
+        </section>
+      )}
     </main>
   );
 }

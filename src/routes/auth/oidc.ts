@@ -16,7 +16,7 @@ import { readCookie, sessionCookie } from "../../trust/session.ts";
 import { sha256Hex } from "../../trust/encoding.ts";
 import { OIDC_COOKIE, authorizationUrl, clearedOidcCookie, discover, identityOf, newSignIn, oidcCookie, redeem, type SignInProvider } from "../../trust/oidc.ts";
 import { pageOrigins } from "../../config/web-ui.ts";
-import { ProviderName } from "../../schemas/auth.ts";
+import { OidcSignInOptions, ProviderName } from "../../schemas/auth.ts";
 
 const base = "/api/v1/auth/oidc/{name}";
 /** Where a signed-in browser lands by default: the bundled reference, the twin's web UI. */
@@ -59,6 +59,24 @@ async function settings(ctx: RouteContext<{ name: string }, unknown, unknown>): 
 }
 
 export const oidcRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/auth/oidc",
+    section: "Single sign-on",
+    summary: "The single sign-on choices of the sign-in page",
+    description:
+      "No credential: the enabled OIDC providers' `name` and `displayName`, by name, so a sign-in page can offer one button per provider " +
+      "(each starts `GET /api/v1/auth/oidc/{name}/login`). Nothing else of a provider is shown (issuer, client id, scopes and role map stay " +
+      "behind the super-user's `GET /api/v1/auth/providers/oidc`), as any login page shows its single sign-on buttons.",
+    floor: "anonymous",
+    response: { description: "OidcSignInOptions", schema: OidcSignInOptions },
+    // 404: deployed, a hostname no appliance of the fleet answers to.
+    errors: [404],
+    handle: (ctx) => {
+      const enabled = ctx.appliance.stub.providers().list().filter((p) => p.enabled);
+      return { providers: enabled.map((p) => ({ name: p.name, displayName: p.displayName })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+    },
+  }),
   route({
     method: "GET",
     path: `${base}/login`,
