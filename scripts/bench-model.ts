@@ -16,6 +16,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Gateway, parseProfile, type Profile } from "../simulator/index.ts";
 import { SortedSubscriberRoutes, vrfRoutes } from "../simulator/rib.ts";
+import { stepCpuMs } from "./bench/model.ts";
 import { neighborRoutes, type BgpNeighborConfig, type RoutingWorld } from "../simulator/routing.ts";
 
 const args = process.argv.slice(2);
@@ -86,14 +87,7 @@ const chunks = gateway.snapshot().blobs.reduce((n, b) => n + b.byteLength, 0);
 console.log(`snapshot blobs: ${fmt(chunks / 2 ** 20)} MiB`);
 
 if (only === undefined || only === "step") {
-  const steps: number[] = [];
-  for (let i = 0; i < 60; i++) {
-    const c = process.cpuUsage();
-    gateway.step(10);
-    const used = process.cpuUsage(c);
-    steps.push((used.user + used.system) / 1000);
-  }
-  steps.sort((a, b) => a - b);
+  const steps = stepCpuMs(gateway, 60);
   console.log(`10 s step CPU: min ${fmt(steps[0] ?? NaN, 2)} ms, p50 ${fmt(steps.length ? quantile(steps, 0.5) : NaN, 2)} ms, max ${fmt(steps[steps.length - 1] ?? NaN, 2)} ms (goal p50 ≤ 5 ms)`);
 }
 

@@ -18,6 +18,18 @@ export function rampRate(totals: number[]): number {
   return busy.reduce((a, b) => a + b, 0) / busy.length / 10;
 }
 
+/** The CPU milliseconds of `count` consecutive 10 s steps of `gateway`, sorted. */
+export function stepCpuMs(gateway: Gateway, count: number): number[] {
+  const steps: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const c = process.cpuUsage();
+    gateway.step(10);
+    const used = process.cpuUsage(c);
+    steps.push((used.user + used.system) / 1000);
+  }
+  return steps.sort((a, b) => a - b);
+}
+
 /** Brings a gateway of `profile` up to `target` sessions in 10 s steps, then times 30 steps of churn at that size. */
 export function modelFigures(profile: Profile, target: number): ModelFigures {
   const gateway = Gateway.create(profile, { seed: 1, startTimeMs: Date.UTC(2026, 0, 1, 20) });
@@ -32,14 +44,7 @@ export function modelFigures(profile: Profile, target: number): ModelFigures {
   const bringUpCpu = process.cpuUsage(cpu0);
   const sessions = gateway.sessionSummary().total;
   gateway.step(600); // settle into churn
-  const steps: number[] = [];
-  for (let i = 0; i < 30; i++) {
-    const c = process.cpuUsage();
-    gateway.step(10);
-    const used = process.cpuUsage(c);
-    steps.push((used.user + used.system) / 1000);
-  }
-  steps.sort((a, b) => a - b);
+  const steps = stepCpuMs(gateway, 30);
   return {
     sessions,
     simulatedSeconds: simulated,
