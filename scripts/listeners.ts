@@ -138,22 +138,14 @@ export async function listenFrontend(options: { name: string; address: string; p
           res.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders(answer.rawHeaders));
           // Event streams: every chunk goes out as it comes.
           res.flushHeaders();
+          answer.pipe(res);
           answer.on("error", () => res.destroy());
-          if (req.complete) {
-            answer.pipe(res);
-            return;
+          if (!req.complete) {
+            // Answered before the body was all sent (a 413, a 401): the upstream connection, whose
+            // request never finished, is not reused.
+            stopRelaying();
+            answer.on("end", () => upstream.destroy());
           }
-          // Answered before the body was all sent (a 413, a 401): the upstream connection, whose
-          // request never finished, is not reused, and the client's response ends only once its body
-          // has been drained (as tooLarge does): Node resets a connection whose response ends first,
-          // and a client still sending would get that reset instead of the answer.
-          stopRelaying();
-          answer.pipe(res, { end: false });
-          answer.on("end", () => {
-            upstream.destroy();
-            if (req.complete) res.end();
-            else req.once("end", () => res.end()).once("close", () => res.end());
-          });
         });
         // The appliance went away before answering: 502; while answering: the client's response is cut too.
         upstream.on("error", (error: NodeJS.ErrnoException) => {
