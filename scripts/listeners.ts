@@ -113,15 +113,7 @@ export async function listenFrontend(options: { name: string; address: string; p
     const peer = normalisePeerAddress(req.socket.remoteAddress);
     void target.then(({ host, port: upstreamPort }) => {
       if (req.destroyed) return;
-      // A kept-alive connection to workerd can be reset just as a request is put on it (workerd closed it
-      // meanwhile): nothing was answered and nothing processed. A request without a body is then sent again
-      // once on a fresh connection; a request with a body, which could not be replayed, never rides a
-      // reused connection.
-      const bodiless = (req.headers["content-length"] === undefined || req.headers["content-length"] === "0") && req.headers["transfer-encoding"] === undefined;
-      let retried = false;
-      const send = (): http.ClientRequest =>
-        http.request({ host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, name, false), agent: bodiless && !retried ? agent : false });
-      let upstream = send();
+      const upstream = http.request({ host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, name, false), agent });
       // Once the body stops being relayed (answered early, or over the cap) the rest is read and dropped here.
       let relaying = true;
       let relayed = 0;
@@ -133,35 +125,25 @@ export async function listenFrontend(options: { name: string; address: string; p
         req.on("end", () => clearTimeout(cut));
         req.resume();
       };
-      const attach = () => {
-        upstream.on("response", (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders(answer.rawHeaders));
-          // Event streams: every chunk goes out as it comes.
-          res.flushHeaders();
-          answer.pipe(res);
-          answer.on("error", () => res.destroy());
-          if (!req.complete) {
-            // Answered before the body was all sent (a 413, a 401): the upstream connection, whose
-            // request never finished, is not reused.
-            stopRelaying();
-            answer.on("end", () => upstream.destroy());
-          }
-        });
-        // The appliance went away before answering: 502; while answering: the client's response is cut too.
-        upstream.on("error", (error: NodeJS.ErrnoException) => {
-          if (bodiless && !retried && upstream.reusedSocket && error.code === "ECONNRESET" && !res.headersSent) {
-            retried = true;
-            upstream = send();
-            attach();
-            upstream.end();
-            return;
-          }
-          if (!relaying && !res.headersSent) return;
-          if (!res.headersSent) badGateway(res);
-          else if (!res.writableEnded) res.destroy();
-        });
-      };
-      attach();
+      upstream.on("response", (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders(answer.rawHeaders));
+        // Event streams: every chunk goes out as it comes.
+        res.flushHeaders();
+        answer.pipe(res);
+        answer.on("error", () => res.destroy());
+        if (!req.complete) {
+          // Answered before the body was all sent (a 413, a 401): the upstream connection, whose
+          // request never finished, is not reused.
+          stopRelaying();
+          answer.on("end", () => upstream.destroy());
+        }
+      });
+      // The appliance went away before answering: 502; while answering: the client's response is cut too.
+      upstream.on("error", () => {
+        if (!relaying && !res.headersSent) return;
+        if (!res.headersSent) badGateway(res);
+        else if (!res.writableEnded) res.destroy();
+      });
       // A client that leaves (closing an event stream) ends the relayed request too.
       res.on("close", () => {
         if (!res.writableFinished) upstream.destroy();
