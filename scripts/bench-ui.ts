@@ -15,14 +15,13 @@ import path from "node:path";
 import { generate } from "otplib";
 import { launchChromium } from "../test/e2e/chromium.ts";
 import { freePortBase, launchFleet } from "../test/e2e/launcher.ts";
+import { TOKEN } from "./bench/fleet.ts";
+import { quantile } from "./bench/load.ts";
 
-const TOKEN = "bngtok_" + "Bench".repeat(6) + "3QqMB3"; // well-formed: the checksum is CRC-32 in base62
 const SAMPLES = 30;
 /** The sessions page's page size (ui/pages/sessions.tsx). */
 const PAGE_SIZE = 100;
 const BAR_MS = 200;
-
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 /** Runs in the page before its scripts: notes when the range line changes, at the next frame (when it can be painted). */
 const RENDER_PROBE = `
