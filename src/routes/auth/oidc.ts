@@ -73,8 +73,9 @@ export const oidcRoutes = [
     // 404: deployed, a hostname no appliance of the fleet answers to.
     errors: [404],
     handle: (ctx) => {
+      // The store lists providers by name already.
       const enabled = ctx.appliance.stub.providers().list().filter((p) => p.enabled);
-      return { providers: enabled.map((p) => ({ name: p.name, displayName: p.displayName })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+      return { providers: enabled.map((p) => ({ name: p.name, displayName: p.displayName })) };
     },
   }),
   route({
