@@ -79,26 +79,27 @@ function responseHeaders(rawHeaders: string[]): string[] {
   return out;
 }
 
-/** A plain 502 problem for a request the appliance could not be reached for. */
-function badGateway(res: http.ServerResponse): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const body = JSON.stringify({ type: "about:blank", title: "Bad Gateway", status: 502, detail: "the appliance did not answer; it may be starting or stopping" });
-  res.writeHead(502, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body) }).end(body);
+/**
+ * Ends a response the listener cut short (its own 502 or 413, or an appliance
+ * answer that came before the request's body was all sent) only once that
+ * body has been drained: Node closes a connection whose response ends before
+ * its request, and a client still sending would then get a reset instead of
+ * reading the answer, whose Content-Length already tells it it is complete.
+ */
+function endAfterBody(req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (req.complete || req.destroyed) res.end();
+  else req.once("end", () => res.end()).once("close", () => res.end());
 }
 
-/** The appliance's 413 for a body past MAX_BODY_BYTES (src/http/body.ts), answered by the listener. */
-function tooLarge(req: http.IncomingMessage, res: http.ServerResponse): void {
-  if (res.headersSent) return;
-  const body = JSON.stringify({ type: "about:blank", title: "Content Too Large", status: 413, detail: `request body exceeds ${MAX_BODY_BYTES} bytes` });
-  // The whole answer goes out now (its Content-Length tells the client it is complete), but the response
-  // ends only once the body has been drained: Node closes a connection whose response ends before its
-  // request, and a client still sending would then get a reset instead of reading the 413.
-  res.writeHead(413, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body) }).write(body);
-  if (req.complete) res.end();
-  else req.once("end", () => res.end()).once("close", () => res.end());
+/** Writes a whole problem answer now and ends it once the request's body is drained. */
+function problem(req: http.IncomingMessage, res: http.ServerResponse, status: number, title: string, detail: string): void {
+  if (res.headersSent) {
+    if (!res.writableEnded) res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ type: "about:blank", title, status, detail });
+  res.writeHead(status, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body) }).write(body);
+  endAfterBody(req, res);
 }
 
 /** Starts the public listener of appliance `name` (TLS when `key` and `cert` are given); requests that arrive before setTarget wait for it. */
@@ -113,7 +114,15 @@ export async function listenFrontend(options: { name: string; address: string; p
     const peer = normalisePeerAddress(req.socket.remoteAddress);
     void target.then(({ host, port: upstreamPort }) => {
       if (req.destroyed) return;
-      const upstream = http.request({ host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, name, false), agent });
+      // A kept-alive connection to workerd can be reset just as a request is put on it (workerd closed it
+      // meanwhile): nothing was answered and nothing processed. A request without a body is then sent once
+      // more on a fresh connection; a request with a body, which is relayed as it arrives and could not be
+      // replayed, never rides a reused connection.
+      const bodiless = (req.headers["content-length"] === undefined || req.headers["content-length"] === "0") && req.headers["transfer-encoding"] === undefined;
+      let retried = false;
+      const send = (): http.ClientRequest =>
+        http.request({ host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, name, false), agent: bodiless && !retried ? agent : false });
+      let upstream = send();
       // Once the body stops being relayed (answered early, or over the cap) the rest is read and dropped here.
       let relaying = true;
       let relayed = 0;
@@ -125,25 +134,41 @@ export async function listenFrontend(options: { name: string; address: string; p
         req.on("end", () => clearTimeout(cut));
         req.resume();
       };
-      upstream.on("response", (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders(answer.rawHeaders));
-        // Event streams: every chunk goes out as it comes.
-        res.flushHeaders();
-        answer.pipe(res);
-        answer.on("error", () => res.destroy());
-        if (!req.complete) {
-          // Answered before the body was all sent (a 413, a 401): the upstream connection, whose
-          // request never finished, is not reused.
+      const attach = () => {
+        upstream.on("response", (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders(answer.rawHeaders));
+          // Event streams: every chunk goes out as it comes.
+          res.flushHeaders();
+          answer.on("error", () => res.destroy());
+          if (req.complete) {
+            answer.pipe(res);
+            return;
+          }
+          // Answered before the body was all sent (a 413, a 401): the upstream connection, whose request
+          // never finished, is not reused, and the client's answer ends once its body is drained.
           stopRelaying();
-          answer.on("end", () => upstream.destroy());
-        }
-      });
-      // The appliance went away before answering: 502; while answering: the client's response is cut too.
-      upstream.on("error", () => {
-        if (!relaying && !res.headersSent) return;
-        if (!res.headersSent) badGateway(res);
-        else if (!res.writableEnded) res.destroy();
-      });
+          answer.pipe(res, { end: false });
+          answer.on("end", () => {
+            upstream.destroy();
+            endAfterBody(req, res);
+          });
+        });
+        // The appliance went away before answering: 502; while answering: the client's response is cut too.
+        upstream.on("error", (error: NodeJS.ErrnoException) => {
+          if (bodiless && !retried && upstream.reusedSocket && error.code === "ECONNRESET" && !res.headersSent) {
+            retried = true;
+            upstream = send();
+            attach();
+            upstream.end();
+            return;
+          }
+          // Past the cap the listener answers itself; the upstream was cut on purpose.
+          if (!relaying && !res.headersSent) return;
+          if (relaying) stopRelaying();
+          problem(req, res, 502, "Bad Gateway", "the appliance did not answer; it may be starting or stopping");
+        });
+      };
+      attach();
       // A client that leaves (closing an event stream) ends the relayed request too.
       res.on("close", () => {
         if (!res.writableFinished) upstream.destroy();
@@ -156,12 +181,12 @@ export async function listenFrontend(options: { name: string; address: string; p
         }
         relayed += chunk.length;
         if (relayed > MAX_BODY_BYTES) {
-          // workerd answers an oversized body itself, but then resets the connection while the rest
-          // still arrives, and the reset can overtake its answer; so a body past the appliance's
+          // The appliance would answer a 413 itself, but workerd resets a connection whose body is
+          // still arriving, and the reset can overtake the answer; so a body past the appliance's
           // largest cap is answered here, with the Worker's own problem.
           stopRelaying();
           upstream.destroy();
-          tooLarge(req, res);
+          problem(req, res, 413, "Content Too Large", `request body exceeds ${MAX_BODY_BYTES} bytes`);
           return;
         }
         if (!upstream.write(chunk)) {

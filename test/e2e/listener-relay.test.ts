@@ -1,0 +1,146 @@
+/**
+ * The listener's relay against a stand-in for workerd that resets a kept-alive
+ * connection as the next request arrives on it (what workerd does to a
+ * connection it closed meanwhile): a request without a body is sent again on
+ * a fresh connection and answered, never a 502; a request with a body is
+ * never put on a reused connection. And a client still sending its body when
+ * the appliance answers early (or goes away) reads that answer (or a 502)
+ * instead of a reset connection.
+ */
+import http from "node:http";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listenFrontend, type Frontend } from "../../scripts/listeners.ts";
+import { freePortBase } from "./launcher.ts";
+
+let upstream: net.Server;
+let frontend: Frontend;
+let base = "";
+/** Per upstream connection, how many requests it has seen. */
+const served: number[] = [];
+
+beforeAll(async () => {
+  // Answers the first request of every connection (keep-alive) and resets the connection at its second.
+  upstream = net.createServer((socket) => {
+    const index = served.push(0) - 1;
+    // The listener cuts connections it gave up on; that is not the stand-in's error.
+    socket.on("error", () => {});
+    let buffered = "";
+    socket.on("data", (chunk) => {
+      buffered += chunk.toString("latin1");
+      for (let end = buffered.indexOf("\r\n\r\n"); end >= 0; end = buffered.indexOf("\r\n\r\n")) {
+        const head = buffered.slice(0, end);
+        // Under /early/ the stand-in acts on the headers alone, as workerd does for a refused upload:
+        // it answers 401 and resets the connection moments later, or resets it at once.
+        if (head.startsWith("POST /early/answer")) {
+          const body = JSON.stringify({ type: "about:blank", title: "Unauthorized", status: 401 });
+          socket.write(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+          setTimeout(() => socket.resetAndDestroy(), 20);
+          return;
+        }
+        if (head.startsWith("POST /early/reset")) return void socket.resetAndDestroy();
+        const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) return;
+        buffered = buffered.slice(end + 4 + length);
+        served[index]!++;
+        if (served[index]! > 1) {
+          socket.resetAndDestroy();
+          return;
+        }
+        const body = JSON.stringify({ connection: index, method: head.split(" ")[0] });
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: keep-alive\r\n\r\n${body}`);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  const port = await freePortBase(1);
+  frontend = await listenFrontend({ name: "edge-1", address: "127.0.0.1", port });
+  frontend.setTarget("127.0.0.1", (upstream.address() as net.AddressInfo).port);
+  base = `http://127.0.0.1:${port}`;
+});
+
+afterAll(async () => {
+  await frontend.close();
+  await new Promise((resolve) => upstream.close(resolve));
+});
+
+/** One request on a connection of its own from the client, so only the listener's upstream side reuses connections. */
+function request(method: string, body?: string): Promise<{ status: number; json: { connection: number; method: string } | null }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}/api/v1/system/health`, { method, agent: false, headers: body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
+      let text = "";
+      res.on("data", (c) => (text += c));
+      res.on("end", () => resolve({ status: res.statusCode!, json: res.headers["content-type"] === "application/json" ? JSON.parse(text) : null }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("the listener's relay to workerd", () => {
+  it("sends a GET again on a fresh connection when its kept-alive one is reset before any answer", async () => {
+    const first = await request("GET");
+    expect(first).toEqual({ status: 200, json: { connection: 0, method: "GET" } });
+    // The listener puts this one on connection 0, which the stand-in resets: the answer comes from connection 1.
+    const second = await request("GET");
+    expect(second).toEqual({ status: 200, json: { connection: 1, method: "GET" } });
+    expect(served.slice(0, 2)).toEqual([2, 1]);
+  });
+
+  it("never puts a request with a body on a reused connection", async () => {
+    // A GET leaves a kept-alive connection in the listener's pool, which the stand-in resets at its next request.
+    expect((await request("GET")).status).toBe(200);
+    const before = served.length;
+    const posted = await request("POST", JSON.stringify({ action: "advance-clock", seconds: 10 }));
+    expect(posted.status).toBe(200);
+    // A connection of its own: the stand-in saw a new connection, whose first request it was.
+    expect(served.length).toBe(before + 1);
+    expect(posted.json).toEqual({ connection: before, method: "POST" });
+  });
+});
+
+/**
+ * Sends a request with a `total`-byte body over a raw socket, one 64 KiB chunk per event-loop turn, and reads
+ * the answer only once it has sent everything (as a simple client or a script does): a connection the listener
+ * closes before the body is through fails the writes instead of handing over the answer.
+ */
+function streamBody(pathname: string, total: number): Promise<{ status: number; contentType: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
+    let received = "";
+    socket.on("data", (c) => (received += c.toString("latin1")));
+    socket.on("error", reject);
+    socket.on("end", () => {
+      const [head = "", body = ""] = received.split("\r\n\r\n");
+      resolve({ status: Number(head.split(" ")[1]), contentType: /^content-type: *(.*)$/im.exec(head)?.[1], body });
+    });
+    socket.write(`POST ${pathname} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${total}\r\nconnection: close\r\n\r\n`);
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let sent = 0;
+    const pump = () => {
+      if (sent >= total) return;
+      const piece = chunk.subarray(0, Math.min(chunk.length, total - sent));
+      sent += piece.length;
+      if (socket.write(piece)) setImmediate(pump);
+      else socket.once("drain", pump);
+    };
+    pump();
+  });
+}
+
+describe("a client still sending its body", () => {
+  it("reads the appliance's early answer, not a reset connection", async () => {
+    // Under the 1 MiB cap, so the answer is the appliance's and not the listener's own 413.
+    const result = await streamBody("/early/answer", 15 * 64 * 1024);
+    expect(result.status).toBe(401);
+    expect(result.contentType).toBe("application/problem+json");
+    expect(JSON.parse(result.body)).toMatchObject({ status: 401 });
+  });
+
+  it("reads a 502 problem when the appliance goes away mid-body, not a reset connection", async () => {
+    const result = await streamBody("/early/reset", 4 * 1024 * 1024);
+    expect(result.status).toBe(502);
+    expect(result.contentType).toBe("application/problem+json");
+    expect(JSON.parse(result.body)).toMatchObject({ status: 502, title: "Bad Gateway" });
+  });
+});
