@@ -39,7 +39,7 @@ export const AddressPool = z
   })
   .meta({ id: "AddressPool" });
 
-const AddressPoolAllocation = z
+export const AddressPoolAllocation = z
   .object({
     prefix: z.string(),
     kind: z.enum(["dynamic", "static", "offered", "quarantined", "reserved"]).meta({
@@ -52,7 +52,7 @@ const AddressPoolAllocation = z
   })
   .meta({ id: "AddressPoolAllocation" });
 
-const AddressPoolAllocationsPage = z
+export const AddressPoolAllocationsPage = z
   .object({
     total: int32.meta({ description: "allocations in the pool before paging; equals the pool's `used`" }),
     offset: int32,

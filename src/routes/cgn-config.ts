@@ -24,7 +24,7 @@ const nullableInt = z.int().nullable().optional();
 const AutoLearn = z.object({ insideVrf: z.string(), prefixes: z.array(z.string()).min(1) });
 const Timeouts = z.object({ tcpEstablished: count, tcpTransitory: count, udp: count, icmp: count });
 
-const CgnGroupConfig = z
+export const CgnGroupConfig = z
   .object({
     name: z.string(),
     description: z.string(),
@@ -73,7 +73,7 @@ const CgnGroupWrite = z
       "The CGN group write body (not shown in the spec): the configured half of CgnGroup. A full replacement: absent optional fields take their defaults, except `insideVrfs`. Shapes are checked here (400), values by configuration validation (422)",
   });
 
-const CgnSettings = z
+export const CgnSettings = z
   .object({
     maxBindings: count.meta({ description: "configured global cap on bindings" }),
     maxFlows: count.meta({ description: "configured global cap on flows" }),
@@ -89,7 +89,7 @@ const CgnSettingsWrite = z
   })
   .meta({ id: "CgnSettingsWrite", description: "both caps; values checked by configuration validation (422)" });
 
-const CgnCommitResult = CommitResult.extend({
+export const CgnCommitResult = CommitResult.extend({
   restartRequired: z.literal(true).meta({ description: "always true: CGN allocators are built at startup" }),
 }).meta({ id: "CgnCommitResult", description: "CommitResult of a CGN configuration write; the change takes effect at the next start" });
 

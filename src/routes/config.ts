@@ -85,7 +85,7 @@ const CertificateDetails = z
   })
   .meta({ id: "CertificateDetails" });
 
-const CertificateCommitResult = CertificateDetails.extend({
+export const CertificateCommitResult = CertificateDetails.extend({
   status: z.literal("committed"),
   committedUtc: DateTime.nullable(),
   version: z.int(),
@@ -123,7 +123,7 @@ const ConfigKeyDescription = z
   })
   .meta({ id: "ConfigKeyDescription" });
 
-const ConfigSchemaDocument = z
+export const ConfigSchemaDocument = z
   .object({
     redactionPlaceholder: z.literal(REDACTED),
     keys: z.array(ConfigKeyDescription),

@@ -51,7 +51,7 @@ const listeners = new KeyedList({
   row: { underlayInterface: "null = the route to each remote decides", ttl: "1-255" },
 });
 
-const GreCircuit = z
+export const GreCircuit = z
   .object({ id: z.string(), ...circuits.rowFields() })
   .meta({ id: "GreCircuit", description: "a circuit's configuration (live state is at GET /api/v1/gre-circuits/status)" });
 
@@ -62,7 +62,7 @@ const GreCircuitUpdate = z
   .object({ id: z.string().optional().meta({ description: "ignored: the URL's id wins" }), ...circuits.bodyFields("replace") })
   .meta({ id: "GreCircuitUpdate", description: "a full replacement: optional attributes left out return to their defaults" });
 
-const GreListener = z
+export const GreListener = z
   .object({ id: z.string(), ...listeners.rowFields(), circuits: z.int().min(0).meta({ description: "circuits that reference the listener" }) })
   .meta({ id: "GreListener", description: "a shared local tunnel endpoint" });
 
@@ -88,7 +88,7 @@ const GreCircuitStatus = z
   })
   .meta({ id: "GreCircuitStatus" });
 
-const GreStatus = z
+export const GreStatus = z
   .object({
     asOfUtc: z.iso.datetime().meta({ description: "the simulated instant the states are read at" }),
     circuits: z.array(GreCircuitStatus).meta({ description: "in configuration order" }),

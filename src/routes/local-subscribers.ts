@@ -92,7 +92,7 @@ const PppoeUpdate = z
 
 const nullableText = z.string().nullable();
 const sessionId = z.int().nullable().meta({ description: "the live session (see …/session); null while offline" });
-const LocalIpoeSubscriber = z
+export const LocalIpoeSubscriber = z
   .object({
     kind: z.literal("ipoe"),
     key: z.string().meta({ description: "`port:sVlan:vlan`" }),
@@ -101,7 +101,7 @@ const LocalIpoeSubscriber = z
     sessionId,
   })
   .meta({ id: "LocalIpoeSubscriber" });
-const LocalPppoeSubscriber = z
+export const LocalPppoeSubscriber = z
   .object({
     kind: z.literal("pppoe"),
     key: z.string().meta({ description: "the username" }),
@@ -111,7 +111,7 @@ const LocalPppoeSubscriber = z
     sessionId,
   })
   .meta({ id: "LocalPppoeSubscriber" });
-const LocalSubscriberRow = z
+export const LocalSubscriberRow = z
   .object({
     kind: Kind,
     key: z.string().meta({ description: "`port:sVlan:vlan` (ipoe) or the username (pppoe)" }),

@@ -21,7 +21,7 @@ const RadiusServer = z
   })
   .meta({ id: "RadiusServer" });
 
-const RadiusPoolStatus = z
+export const RadiusPoolStatus = z
   .object({
     configured: z.boolean().meta({ description: "false = no RADIUS auth driver running, servers empty" }),
     totalServers: int32,

@@ -75,7 +75,7 @@ const interfaces = new KeyedList({
 
 const IgpInterface = z.object({ name: z.string(), ...interfaces.rowFields() }).meta({ id: "IgpInterfaceConfig" });
 
-const RoutingConfig = z
+export const RoutingConfig = z
   .object({
     localAs: z.int().nullable().meta({ description: "`bgp.localAs`" }),
     routerId: z.string().nullable().meta({ description: "`routing.routerId` as configured; null = derived" }),

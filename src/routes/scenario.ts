@@ -9,7 +9,7 @@ import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
 import { ScenarioFile, TwinScenarioAction } from "../../simulator/scenario-file.ts";
 
-const ScenarioState = z
+export const ScenarioState = z
   .object({
     appliance: z.string(),
     profile: z.string(),
@@ -20,6 +20,8 @@ const ScenarioState = z
     lastSeq: z.int(),
   })
   .meta({ id: "ScenarioState" });
+
+export const ScenarioRunResult = z.object({ ok: z.literal(true), steps: z.int(), state: ScenarioState }).meta({ id: "ScenarioRunResult" });
 
 export const scenarioRoutes = [
   route({
@@ -64,7 +66,7 @@ export const scenarioRoutes = [
     body: ScenarioFile,
     response: {
       description: "the number of steps run and the state after the last one",
-      schema: z.object({ ok: z.literal(true), steps: z.int(), state: ScenarioState }).meta({ id: "ScenarioRunResult" }),
+      schema: ScenarioRunResult,
     },
     errors: [404, 409, 422],
     handle: async (ctx) => unwrap(await ctx.appliance.stub.runScenario(ctx.body, actorName(ctx.principal!))).result,

@@ -23,7 +23,7 @@ const StageRequest = z
   })
   .meta({ id: "UpgradeStageRequest", description: "the JSON form of the upload; the same bytes may be sent as application/octet-stream instead" });
 
-const StageResult = StagedPackage.extend({
+export const StageResult = StagedPackage.extend({
   replaced: z.string().nullable().meta({ description: "the id of the package this one replaced in the standby slot; null when none was staged" }),
 }).meta({ id: "UpgradeStageResult" });
 

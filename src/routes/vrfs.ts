@@ -29,7 +29,7 @@ const vrfs = new KeyedList({
 // Session-only names carry counts only, so every configured attribute is optional in a row.
 const configuredOnly = Object.fromEntries(Object.entries(vrfs.rowFields()).map(([name, schema]) => [name, schema.optional()]));
 
-const VrfRow = z
+export const VrfRow = z
   .object({
     name: z.string(),
     configured: z.boolean().meta({ description: "true: in the configuration, with its routing attributes; false: only seen on live sessions (e.g. `default`), counts only" }),
