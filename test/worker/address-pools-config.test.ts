@@ -1,14 +1,17 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { AddressPool, AddressPoolAllocation, AddressPoolAllocationsPage } from "../../src/routes/address-pools.ts";
+import type { RadiusPoolStatus } from "../../src/routes/radius.ts";
+import type { SessionDetail } from "../../src/schemas/sessions.ts";
 import { call, json } from "./client.ts";
 import { admin, commit, getConfig, history, itemOf, logEntries, pointersOf, putConfig, rejection } from "./config-client.ts";
 import { advance, get, scenario } from "./helpers.ts";
 
-type Subnet = { prefix: string; announce: boolean; size: number; used: number; free: number };
-type Pool = { name: string; family: string; vrf: string | null; delegationLength: number; description: string; size: number; used: number; free: number; exclude: string[]; subnets: Subnet[] };
-type Allocation = { prefix: string; kind: string; sessionId: number; username: string; static: boolean };
-type Detail = { id: number; addresses: { ipv4: { address: string; pool: string | null; subnet: string | null } } };
-type Radius = { configured: boolean; totalServers: number; servers: { host: string; port: number; weight: number; requestsSent: number; isDead: boolean }[] };
+type Pool = z.output<typeof AddressPool>;
+type Allocation = z.output<typeof AddressPoolAllocation>;
+type Detail = z.output<typeof SessionDetail>;
+type Radius = z.output<typeof RadiusPoolStatus>;
 
 const LIST = "addressPools";
 const V4 = "residential-v4";
@@ -20,7 +23,7 @@ const setPool = (key: string, fields: Record<string, string | null>, comment?: s
 async function allocations(pool: string): Promise<Allocation[]> {
   const out: Allocation[] = [];
   for (let offset = 0; ; offset += 1000) {
-    const page = await get<{ total: number; items: Allocation[] }>(`/api/v1/address-pools/${pool}/allocations?offset=${offset}&limit=1000`);
+    const page = await get<z.output<typeof AddressPoolAllocationsPage>>(`/api/v1/address-pools/${pool}/allocations?offset=${offset}&limit=1000`);
     out.push(...page.items);
     if (page.items.length < 1000) return out;
   }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { AddressPool, AddressPoolAllocationsPage } from "../../src/routes/address-pools.ts";
 import { call } from "./client.ts";
 import { admin, advance, get, scenario, sum } from "./helpers.ts";
 
-type Subnet = { prefix: string; announce: boolean; size: number; used: number; free: number; offered: number; quarantined: number };
-type Pool = { name: string; family: string; vrf: string | null; size: number; used: number; free: number; utilisationPercent: number; allocationFailures: number; cgnTranslated: boolean; exclude: string[]; subnets: Subnet[] };
-type Allocation = { prefix: string; kind: string; sessionId: number; username: string; vrf: string; static: boolean };
-type Page = { total: number; offset: number; limit: number; items: Allocation[] };
+type Pool = z.output<typeof AddressPool>;
+type Page = z.output<typeof AddressPoolAllocationsPage>;
 
 describe("address pools", () => {
   it("lists every configured pool with its subnets, and keeps used + free = size", async () => {

@@ -1,50 +1,39 @@
 import { DECOY_HASH } from "../../src/trust/password.ts";
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { profileNamed } from "../../durable-objects/profiles.ts";
 import { PROFILE_NAMES } from "../../fleet-config/schema.ts";
 import { applianceNamed } from "../../src/fleet/definition.ts";
 import { profileWithCgn } from "../../src/config/cgn.ts";
 import { seedDocument } from "../../src/config/seed.ts";
 import { validateDocument } from "../../src/config/validate.ts";
+import type { AddressPool, AddressPoolAllocationsPage } from "../../src/routes/address-pools.ts";
+import type { CgnCommitResult, CgnGroupConfig, CgnSettings } from "../../src/routes/cgn-config.ts";
+import type { CgnStatus } from "../../src/schemas/cgn.ts";
 import { bearer, call, json, tokenWithRole } from "./client.ts";
 import { admin, getConfig, history, itemOf, pointersOf, rejection } from "./config-client.ts";
 
-type Group = {
-  name: string;
-  description: string;
-  insideVrfs: string[];
-  outsideVrf: string;
-  publicSubnets: string[];
-  chunkSize: number;
-  portCap: number;
-  setupsPerSec: number;
-  bindingTimeoutSeconds: number;
-  quarantineSeconds: number;
-  bypassPrefixes: string[];
-  autoLearn: { insideVrf: string; prefixes: string[] }[];
-  timeouts: { tcpEstablished: number; tcpTransitory: number; udp: number; icmp: number };
-  pendingRestart: boolean;
-};
-type Status = { running: boolean; maxBindings: number; maxFlows: number; groups: (Omit<Group, "pendingRestart" | "insideVrfs"> & { activeBindings: number })[] };
-type Pool = { name: string; cgnTranslated: boolean };
+type Group = z.output<typeof CgnGroupConfig>;
+type Status = z.output<typeof CgnStatus>;
+type Pool = z.output<typeof AddressPool>;
 
 const groups = async () => (await call("/api/v1/cgn/groups", { headers: admin })).json<Group[]>();
 const group = (name: string) => call(`/api/v1/cgn/groups/${name}`, { headers: admin });
 const putGroup = (name: string, body: unknown, headers = admin) => call(`/api/v1/cgn/groups/${name}`, json("PUT", body, headers));
 const deleteGroup = (name: string, query = "") => call(`/api/v1/cgn/groups/${name}${query}`, { method: "DELETE", headers: admin });
-const settings = async () => (await call("/api/v1/cgn/settings", { headers: admin })).json<{ maxBindings: number; maxFlows: number; pendingRestart: boolean }>();
+const settings = async () => (await call("/api/v1/cgn/settings", { headers: admin })).json<z.output<typeof CgnSettings>>();
 const putSettings = (body: unknown, headers = admin) => call("/api/v1/cgn/settings", json("PUT", body, headers));
 const cgnStatus = async () => (await call("/api/v1/cgn/status", { headers: admin })).json<Status>();
 const pools = async () => (await call("/api/v1/address-pools", { headers: admin })).json<Pool[]>();
 /** Blocks of the wholesale pool a scenario fill reserved: only a data plane restored from its snapshot still holds them. */
-const reserved = async () => (await (await call("/api/v1/address-pools/wholesale-v4/allocations?limit=1000", { headers: admin })).json<{ items: { kind: string }[] }>()).items.filter((a) => a.kind === "reserved").length;
+const reserved = async () => (await (await call("/api/v1/address-pools/wholesale-v4/allocations?limit=1000", { headers: admin })).json<z.output<typeof AddressPoolAllocationsPage>>()).items.filter((a) => a.kind === "reserved").length;
 const scenario = async (body: unknown) => expect((await call("/twin/v1/scenario", json("POST", body, admin))).status).toBe(200);
 // An abrupt restart: evictDurableObject waits for in-flight work to drain and, after a scenario call, outlasts a test's timeout.
 const restart = () => abortAllDurableObjects();
 const ok = async (response: Response) => {
   expect(response.status, await response.clone().text()).toBe(200);
-  return response.json<{ status: string; name: string; committedUtc: string; version: number; restartRequired: boolean }>();
+  return response.json<z.output<typeof CgnCommitResult>>();
 };
 
 // The small profile's group, as edge-1 is seeded with it.
@@ -76,7 +65,7 @@ const WHOLESALE = {
 };
 const configuredHalf = ({ pendingRestart: _p, insideVrfs: _i, ...rest }: Group) => rest;
 // What moves while the group runs (bindings, utilisation, port blocks handed out) is not configuration.
-const runningHalf = ({ activeBindings: _a, utilisation: _u, portBlockAllocations: _p, ...rest }: Status["groups"][number] & { utilisation?: unknown; portBlockAllocations?: unknown }) => rest;
+const runningHalf = ({ activeBindings: _a, utilisation: _u, portBlockAllocations: _p, ...rest }: Status["groups"][number]) => rest;
 
 describe("seeding", () => {
   it("takes the groups from the simulation profile: what is configured is what runs", async () => {

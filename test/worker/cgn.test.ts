@@ -3,8 +3,7 @@ import { bearer, call, json, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scenario, send, sum } from "./helpers.ts";
 import type { CgnBindingRow as Binding, CgnBindingsPage as Page, CgnStatus as Status } from "../../src/schemas/cgn.ts";
 import type { LogTail as Tail } from "../../src/schemas/logs.ts";
-
-type Utilisation = { totalChunks: number; freeChunks: number; usedChunks: number; quarantinedChunks: number };
+import type { SessionDetail } from "../../src/schemas/sessions.ts";
 
 const AUTO_LEARNED = "/api/v1/cgn/bindings?ip=100.127.0.0/16&limit=1000";
 
@@ -33,7 +32,7 @@ describe("CGN status and bindings", () => {
     const page = await get<Page>("/api/v1/cgn/bindings?vrf=CGN-INSIDE&group=CGN-1&limit=20");
     expect(page.running).toBe(true);
     const bound = page.items.find((b) => b.sessionId > 0)!;
-    const session = await get<{ username: string; ipv4: string; cgn: Binding | null }>(`/api/v1/sessions/${bound.sessionId}`);
+    const session = await get<SessionDetail>(`/api/v1/sessions/${bound.sessionId}`);
     expect(bound.subscriberId).toBe(session.username);
     expect(bound.insideIp).toBe(session.ipv4);
     expect(session.cgn?.bindingIndex).toBe(bound.bindingIndex);

@@ -4,14 +4,19 @@
  * (the clock is manual, so nothing moves between the reads).
  */
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { advance, get, scenario, scrape, sum, valueOf } from "./helpers.ts";
+import type { AddressPool } from "../../src/routes/address-pools.ts";
+import type { RadiusPoolStatus } from "../../src/routes/radius.ts";
 import type { AlarmsResponse as Alarms } from "../../src/schemas/alarms.ts";
-import type { CgnStatus as Cgn } from "../../src/schemas/cgn.ts";
+import type { CgnBindingsPage, CgnStatus as Cgn } from "../../src/schemas/cgn.ts";
+import type { L2tpTunnelList } from "../../src/schemas/l2tp.ts";
+import type { LicenceStatus } from "../../src/schemas/licensing.ts";
 import type { MetricsHistory as History } from "../../src/schemas/metrics.ts";
-import type { SessionSummaryCounts as Summary } from "../../src/schemas/sessions.ts";
+import type { SessionList, SessionSummaryCounts as Summary } from "../../src/schemas/sessions.ts";
 
-type Pool = { name: string; size: number; used: number; free: number; utilisationPercent: number; subnets: { size: number; used: number; free: number }[] };
-type Radius = { servers: { host: string; port: number; isDead: boolean }[]; liveServers: number; deadServers: number; totalServers: number };
+type Pool = z.output<typeof AddressPool>;
+type Radius = z.output<typeof RadiusPoolStatus>;
 
 describe("cross-endpoint consistency", () => {
   it("holds after hours of churn, a dead RADIUS server, a filled pool and a mass disconnect", async () => {
@@ -25,17 +30,17 @@ describe("cross-endpoint consistency", () => {
     await advance(3600);
 
     const [list, summary, pools, cgn, bindings, history, alarms, radius, samples, l2tp, licence] = await Promise.all([
-      get<{ total: number }>("/api/v1/sessions?limit=1"),
+      get<SessionList>("/api/v1/sessions?limit=1"),
       get<Summary>("/api/v1/sessions/summary"),
       get<Pool[]>("/api/v1/address-pools"),
       get<Cgn>("/api/v1/cgn/status"),
-      get<{ total: number }>("/api/v1/cgn/bindings?limit=1"),
+      get<CgnBindingsPage>("/api/v1/cgn/bindings?limit=1"),
       get<History>("/api/v1/metrics/history"),
       get<Alarms>("/api/v1/alarms"),
       get<Radius>("/api/v1/radius/servers"),
       scrape(),
-      get<{ tunnels: { direction: string; sessions: number; state: string }[] }>("/api/v1/l2tp/tunnels"),
-      get<{ currentCount: number; peakCount: number }>("/api/v1/licensing"),
+      get<L2tpTunnelList>("/api/v1/l2tp/tunnels"),
+      get<LicenceStatus>("/api/v1/licensing"),
     ]);
 
     // Sessions

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { call } from "./client.ts";
 import { admin, advance, get } from "./helpers.ts";
-
-type Page = { total: number; items: { encap: string }[] };
+import type { RoutePage } from "../../src/schemas/routing.ts";
+import type { SessionList as Page } from "../../src/schemas/sessions.ts";
 
 describe("enum-valued query filters", () => {
   it("select the same sessions whatever the case of encap", async () => {
@@ -21,8 +21,8 @@ describe("enum-valued query filters", () => {
 
   it("select the same routes whatever the case of family and protocol", async () => {
     await advance(600);
-    const lower = await get<{ total: number }>("/api/v1/routing/vrfs/default/routes?family=ipv4&protocol=connected");
-    const mixed = await get<{ total: number }>("/api/v1/routing/vrfs/default/routes?family=IPv4&protocol=Connected");
+    const lower = await get<RoutePage>("/api/v1/routing/vrfs/default/routes?family=ipv4&protocol=connected");
+    const mixed = await get<RoutePage>("/api/v1/routing/vrfs/default/routes?family=IPv4&protocol=Connected");
     expect(lower.total).toBeGreaterThan(0);
     expect(mixed).toEqual(lower);
   });

@@ -1,16 +1,18 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { GreCircuit, GreListener, GreStatus } from "../../src/routes/gre-circuits.ts";
+import type { CommitResult } from "../../src/schemas/commit.ts";
 import { bearer, call, json, tokenWithRole } from "./client.ts";
 import { admin, history, logEntries, pointersOf, rejection } from "./config-client.ts";
 
-type Circuit = { id: string; listenerId: string; vrf: string; remote: string; localTunnelAddress: string; remoteTunnelAddress: string; description: string; peerAsn: number | null; maximumPrefix: number | null; bfd: boolean; key: number | null; clampMss: boolean; mtu: number | null };
-type Listener = { id: string; localAddress: string; underlayInterface: string | null; ttl: number; circuits: number };
-type Status = { id: string; vrf: string; circuitState: string; tunnelState: string; bfdState: string; bgpState: string; prefixesReceived: number; lastChangeUtc: string };
+type Circuit = z.output<typeof GreCircuit>;
+type Listener = z.output<typeof GreListener>;
 
 const base = "/api/v1/gre-circuits";
 const circuits = async (query = "") => (await call(`${base}${query}`, { headers: admin })).json<Circuit[]>();
 const listeners = async () => (await call(`${base}/listeners`, { headers: admin })).json<Listener[]>();
-const status = async (query = "") => (await call(`${base}/status${query}`, { headers: admin })).json<{ asOfUtc: string; circuits: Status[] }>();
+const status = async (query = "") => (await call(`${base}/status${query}`, { headers: admin })).json<z.output<typeof GreStatus>>();
 const statusOf = async (id: string) => (await status()).circuits.find((c) => c.id === id)!;
 const putListener = (id: string, body: unknown, headers = admin) => call(`${base}/listeners/${id}`, json("PUT", body, headers));
 const deleteListener = (id: string) => call(`${base}/listeners/${id}`, { method: "DELETE", headers: admin });
@@ -20,7 +22,7 @@ const remove = (id: string, query = "") => call(`${base}/${id}${query}`, { metho
 const advance = async (seconds: number) => expect((await call("/twin/v1/scenario", json("POST", { action: "advance-clock", seconds }, admin))).status).toBe(200);
 const ok = async (response: Response) => {
   expect(response.status, await response.clone().text()).toBe(200);
-  return response.json<{ status: string; name: string; committedUtc: string; version: number; restartRequired: boolean }>();
+  return response.json<CommitResult>();
 };
 
 const ACME = {
@@ -56,7 +58,7 @@ describe("listeners", () => {
   it("are created with defaults for absent fields, and listed with their circuit count", async () => {
     const result = await ok(await putListener("gw1", { localAddress: "192.0.2.10", comment: "first listener" }));
     expect(result).toMatchObject({ status: "committed", name: "gw1", restartRequired: false });
-    expect(Date.parse(result.committedUtc)).not.toBeNaN();
+    expect(Date.parse(result.committedUtc!)).not.toBeNaN();
     expect(await listeners()).toEqual([{ id: "gw1", localAddress: "192.0.2.10", underlayInterface: null, ttl: 64, circuits: 0 }]);
     await ok(await create(ACME));
     expect((await listeners())[0]!.circuits).toBe(1);

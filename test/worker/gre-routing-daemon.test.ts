@@ -5,9 +5,11 @@
  * session is Established again. A circuit without BGP does not care.
  */
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { GreStatus } from "../../src/routes/gre-circuits.ts";
 import { advance, get, scenario, send } from "./helpers.ts";
 
-type Status = { circuits: { id: string; circuitState: string; tunnelState: string; bgpState: string; prefixesReceived: number }[] };
+type Status = z.output<typeof GreStatus>;
 const byId = async () => Object.fromEntries((await get<Status>("/api/v1/gre-circuits/status")).circuits.map((c) => [c.id, c]));
 
 describe("GRE circuits and the routing daemon", () => {

@@ -7,16 +7,15 @@
 import { describe, expect, it } from "vitest";
 import { advance, get, scrape, send, valueOf } from "./helpers.ts";
 import type { InjectResult as Trace } from "../../src/schemas/diagnostics.ts";
-import type { SessionSummary as Session } from "../../src/schemas/sessions.ts";
+import type { SessionList } from "../../src/schemas/sessions.ts";
+import type { InterfaceTable } from "../../src/schemas/system.ts";
 
-type Row = { name: string; portId: number | null; counters: { txBytes: number; txPackets: number; rxBytes: number; rxPackets: number } };
-
-const rowOf = async (portId: number | null) => (await get<{ interfaces: Row[] }>("/api/v1/system/interfaces")).interfaces.find((r) => r.portId === portId)!;
+const rowOf = async (portId: number | null) => (await get<InterfaceTable>("/api/v1/system/interfaces")).interfaces.find((r) => r.portId === portId)!;
 
 describe("an emitted diagnostic frame", () => {
   it("is counted on its egress port's transmit side, and a dry run is not", async () => {
     await advance(1800);
-    const { items } = await get<{ items: Session[] }>("/api/v1/sessions?vrf=default&encap=ipoe&limit=200");
+    const { items } = await get<SessionList>("/api/v1/sessions?vrf=default&encap=ipoe&limit=200");
     // From a subscriber on one port to a subscriber on the other: the egress is a subscriber-facing port.
     const from = items.find((s) => s.ipv4)!;
     const to = items.find((s) => s.ipv4 && s.portId !== from.portId)!;

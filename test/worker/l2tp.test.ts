@@ -1,20 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { call, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scenario, sum } from "./helpers.ts";
+import type { L2tpTunnel as Tunnel, L2tpTunnelDetail as Detail, L2tpTunnelList } from "../../src/schemas/l2tp.ts";
+import type { SessionList, SessionSummary as SessionRow, SessionSummaryCounts as Summary } from "../../src/schemas/sessions.ts";
 
-type Tunnel = { direction: string; localTunnelId: number; peerTunnelId: number; peerIp: string | null; peerHostname: string | null; peerVendor: string | null; state: string; sessions: number };
-type TunnelSession = { id: number; username: string; encap: string; ipv4: string; ipv6: string | null; localSessionId: number; peerSessionId: number; uptimeSeconds: number };
-type Detail = Tunnel & { found: true; peerPort: number | null; localEndpoint: string | null; vrfName: string | null; createdUtc: string | null; uptimeSeconds: number | null; lastActivityUtc: string | null; sessionList: TunnelSession[] };
-type Summary = { total: number; byEncap: Record<string, number> };
-type SessionRow = { id: number; username: string; encap: string; ipv4: string; ipv6: string | null; uptimeSeconds: number };
-
-const tunnels = async (appliance = "edge-1") => (await get<{ tunnels: Tunnel[] }>("/api/v1/l2tp/tunnels", appliance)).tunnels;
+const tunnels = async (appliance = "edge-1") => (await get<L2tpTunnelList>("/api/v1/l2tp/tunnels", appliance)).tunnels;
 const carried = (list: Tunnel[], direction: string) => sum(list.filter((t) => t.direction === direction).map((t) => t.sessions));
 
 async function allSessions(encap: string): Promise<SessionRow[]> {
   const rows: SessionRow[] = [];
   for (let offset = 0; ; offset += 500) {
-    const page = await get<{ items: SessionRow[] }>(`/api/v1/sessions?encap=${encap}&limit=500&offset=${offset}`);
+    const page = await get<SessionList>(`/api/v1/sessions?encap=${encap}&limit=500&offset=${offset}`);
     rows.push(...page.items);
     if (page.items.length < 500) return rows;
   }

@@ -1,5 +1,12 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { AddressPool, AddressPoolAllocation, AddressPoolAllocationsPage } from "../../src/routes/address-pools.ts";
+import type { LocalIpoeSubscriber, LocalPppoeSubscriber, LocalSubscriberRow } from "../../src/routes/local-subscribers.ts";
+import type { VrfRow } from "../../src/routes/vrfs.ts";
+import type { CommitResult } from "../../src/schemas/commit.ts";
+import type { page } from "../../src/schemas/common.ts";
+import type { SessionDetail as Detail, SessionList, SessionSummaryCounts } from "../../src/schemas/sessions.ts";
 import { call, json } from "./client.ts";
 import { admin, getConfig, history, itemOf, logEntries, pointersOf, rejection, storedDocument } from "./config-client.ts";
 import { advance, get } from "./helpers.ts";
@@ -8,11 +15,9 @@ const BASE = "/api/v1/subscribers/local";
 const IPOE_LIST = "subscribers.local.ipoe";
 const PPPOE_LIST = "subscribers.local.pppoe";
 
-type Row = { kind: string; key: string; username: string; vrfName: string | null; framedIp: string | null; planName: string | null; port: number | null; sVlan: number | null; vlan: number | null; sessionId: number | null };
-type Page = { total: number; offset: number; limit: number; items: Row[] };
-type Subscriber = Record<string, unknown> & { kind: string; key: string; username: string; sessionId: number | null };
-type Detail = { id: number; username: string; encap: string; vrf: string; ipv4: string; ipv6: string | null; plan: string; portId: number | null; svlan: number; vlan: number; aaa: { method: string; server: string | null }; addresses: { ipv4: { address: string; pool: string | null; subnet: string | null }; ipv6Pd: { prefix: string; pool: string | null } | null }; planRates: { downloadKbps: number; uploadKbps: number } };
-type Allocation = { prefix: string; kind: string; sessionId: number; username: string; vrf: string; static: boolean };
+type Page = z.output<ReturnType<typeof page<typeof LocalSubscriberRow>>>;
+type Subscriber = z.output<typeof LocalIpoeSubscriber> | z.output<typeof LocalPppoeSubscriber>;
+type Allocation = z.output<typeof AddressPoolAllocation>;
 
 const post = (kind: "ipoe" | "pppoe", body: unknown) => call(`${BASE}/${kind}`, json("POST", body, admin));
 const put = (kind: "ipoe" | "pppoe", key: string, body: unknown) => call(`${BASE}/${kind}/${encodeURIComponent(key)}`, json("PUT", body, admin));
@@ -30,7 +35,7 @@ async function ok<T = Subscriber>(response: Response): Promise<T> {
 async function allocations(pool: string): Promise<Allocation[]> {
   const out: Allocation[] = [];
   for (let offset = 0; ; offset += 1000) {
-    const page = await get<{ items: Allocation[] }>(`/api/v1/address-pools/${pool}/allocations?offset=${offset}&limit=1000`);
+    const page = await get<z.output<typeof AddressPoolAllocationsPage>>(`/api/v1/address-pools/${pool}/allocations?offset=${offset}&limit=1000`);
     out.push(...page.items);
     if (page.items.length < 1000) return out;
   }
@@ -228,7 +233,7 @@ describe("listing, reading, replacing and deleting", () => {
 
   it("deletes a subscriber with a commit result, recording the comment", async () => {
     await ok(await post("pppoe", ALICE));
-    const result = await ok<Record<string, unknown>>(await remove("pppoe", ALICE.username, "?comment=left%20the%20company"));
+    const result = await ok<CommitResult>(await remove("pppoe", ALICE.username, "?comment=left%20the%20company"));
     expect(result).toMatchObject({ status: "committed", name: ALICE.username, version: 3, restartRequired: false });
     expect((await read("pppoe", ALICE.username)).status).toBe(404);
     expect((await history()).items[0]).toMatchObject({ operation: "local-subscriber", comment: "left the company" });
@@ -255,7 +260,7 @@ describe("the subscriber's session", () => {
     expect(await get<Detail>(`/api/v1/sessions/${detail.id}`)).toEqual(detail);
     expect((await ok(await read("ipoe", LINE_KEY))).sessionId).toBe(detail.id);
     expect((await list()).items[0]!.sessionId).toBe(detail.id);
-    expect((await get<{ items: { id: number }[] }>("/api/v1/sessions?username=olt-1%2F3000%2F7")).items.map((s) => s.id)).toEqual([detail.id]);
+    expect((await get<SessionList>("/api/v1/sessions?username=olt-1%2F3000%2F7")).items.map((s) => s.id)).toEqual([detail.id]);
     expect((await allocations("residential-v4")).find((a) => a.prefix === "198.18.5.20")).toMatchObject({ kind: "static", static: true, sessionId: detail.id });
   });
 
@@ -263,7 +268,7 @@ describe("the subscriber's session", () => {
     await ok(await post("ipoe", LINE));
     await advance(10);
     const { id } = await ok<Detail>(await session("ipoe", LINE_KEY));
-    const used = async () => (await get<{ name: string; used: number }[]>("/api/v1/address-pools")).find((p) => p.name === "residential-v4")!.used;
+    const used = async () => (await get<z.output<typeof AddressPool>[]>("/api/v1/address-pools")).find((p) => p.name === "residential-v4")!.used;
     const before = await used();
     expect((await remove("ipoe", LINE_KEY)).status).toBe(200);
     expect((await call(`/api/v1/sessions/${id}`, { headers: admin })).status).toBe(404);
@@ -291,8 +296,8 @@ describe("the subscriber's session", () => {
     await ok(await post("pppoe", { ...ALICE, vrfName: "corp", framedIp: "10.99.0.1" }));
     await advance(10);
     expect(await ok<Detail>(await session("pppoe", ALICE.username))).toMatchObject({ vrf: "corp", ipv4: "10.99.0.1" });
-    expect((await get<{ byVrf: Record<string, number> }>("/api/v1/sessions/summary")).byVrf.corp).toBe(1);
-    expect((await get<{ name: string; sessions: number }[]>("/api/v1/vrfs")).find((v) => v.name === "corp")?.sessions).toBe(1);
+    expect((await get<SessionSummaryCounts>("/api/v1/sessions/summary")).byVrf.corp).toBe(1);
+    expect((await get<z.output<typeof VrfRow>[]>("/api/v1/vrfs")).find((v) => v.name === "corp")?.sessions).toBe(1);
     const refused = await call("/api/v1/vrfs/corp", { method: "DELETE", headers: admin });
     expect(refused.status).toBe(409);
     expect((await refused.json<{ detail: string }>()).detail).toContain(`${PPPOE_LIST} 'alice@corp.example' (vrfName)`);

@@ -8,17 +8,20 @@
 import { describe, expect, it } from "vitest";
 import { commit } from "./config-client.ts";
 import { advance, get, scenario, scrape, send, sum, valueOf, type Sample } from "./helpers.ts";
+import type { z } from "zod";
+import type { GreStatus } from "../../src/routes/gre-circuits.ts";
+import type { RadiusPoolStatus } from "../../src/routes/radius.ts";
+import type { CgnStatus as Cgn } from "../../src/schemas/cgn.ts";
+import type { IpsecStatus as Ipsec } from "../../src/schemas/ipsec.ts";
+import type { L2tpTunnelList as Tunnels } from "../../src/schemas/l2tp.ts";
+import type { LicenceStatus } from "../../src/schemas/licensing.ts";
+import type { BgpSummary as Bgp, IgpStatus as Igp } from "../../src/schemas/routing.ts";
+import type { InterfaceTable as Interfaces, SystemStatus as Status } from "../../src/schemas/system.ts";
+import type { UpgradeStatus } from "../../src/schemas/upgrade.ts";
 
-type Counters = { rxBytes: number; txBytes: number; rxPackets: number; txPackets: number; rxErrors: number; txErrors: number; rxDiscards: number; txDiscards: number };
-type Interfaces = { interfaces: { name: string; portId: number | null; operState: string; counters: Counters }[] };
-type Status = { sessions: { total: number; setupsSinceBoot: number; teardownsSinceBoot: number; setupFailuresSinceBoot: number }; controlPlane: { uptimeSeconds: number }; dataPlane: { uptimeSeconds: number } };
-type Radius = { servers: { host: string; port: number; requestsSent: number; requestsByResult: { accept: number; reject: number; timeout: number } }[] };
-type Cgn = { groups: { name: string; portBlockAllocations: number }[] };
-type Bgp = { reachable: boolean; peers: { peer: string; vrf: string; state: string; afiSafi: string; prefixesReceived: number; prefixesSent: number }[] };
-type Igp = { protocol: string; adjacencies: { interface: string; neighborId: string; state: string }[] };
-type Tunnels = { tunnels: { localTunnelId: number; state: string; sessions: number }[] };
-type Gre = { circuits: { id: string; vrf: string; circuitState: string; tunnelState: string; bgpState: string }[] };
-type Ipsec = { reachable: boolean; peers: { name: string; state: string; children: unknown[] }[] };
+type Counters = Interfaces["interfaces"][number]["counters"];
+type Radius = z.output<typeof RadiusPoolStatus>;
+type Gre = z.output<typeof GreStatus>;
 
 const family = (samples: Sample[], name: string) => samples.filter((s) => s.name === name);
 const COUNTER_NAMES: [string, keyof Counters][] = [
@@ -91,7 +94,7 @@ describe("RADIUS requests by result", () => {
 describe("CGN port-block allocations", () => {
   it("count the blocks handed to bindings per group, as GET /cgn/status shows, at least one per active binding", async () => {
     await advance(1800);
-    const [samples, cgn, status] = await Promise.all([scrape(), get<Cgn>("/api/v1/cgn/status"), get<{ groups: { name: string; activeBindings: number }[] }>("/api/v1/cgn/status")]);
+    const [samples, cgn, status] = await Promise.all([scrape(), get<Cgn>("/api/v1/cgn/status"), get<Cgn>("/api/v1/cgn/status")]);
     for (const g of cgn.groups) expect(valueOf(samples, "bng_cgn_port_block_allocations_total", { group: g.name })).toBe(g.portBlockAllocations);
     for (const g of status.groups) expect(cgn.groups.find((c) => c.name === g.name)!.portBlockAllocations).toBeGreaterThanOrEqual(g.activeBindings);
     expect(sum(cgn.groups.map((g) => g.portBlockAllocations))).toBeGreaterThan(0);
@@ -158,7 +161,7 @@ describe("control-plane state", () => {
 
   it("shows the licence and upgrade states as state sets with exactly the current state at 1", async () => {
     await advance(60);
-    const [samples, licence, upgrade] = await Promise.all([scrape(), get<{ state: string; daysRemaining: number | null }>("/api/v1/licensing"), get<{ state: string }>("/api/v1/system/upgrade")]);
+    const [samples, licence, upgrade] = await Promise.all([scrape(), get<LicenceStatus>("/api/v1/licensing"), get<UpgradeStatus>("/api/v1/system/upgrade")]);
     // A fresh appliance runs in dev mode (README, Licensing).
     expect(licence.state).toBe("Dev");
     expect(family(samples, "bng_licence_state").map((s) => [s.labels.state, s.value])).toEqual([["Dev", 1], ["Licensed", 0], ["Grace", 0], ["Lapsed", 0]]);

@@ -1,21 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { ADMIN_PASSWORD, bearer, call, enrolAndLogin, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scenario, scrape, sum, valueOf } from "./helpers.ts";
+import type { z } from "zod";
+import type { AddressPool } from "../../src/routes/address-pools.ts";
+import type { RadiusPoolStatus } from "../../src/routes/radius.ts";
+import type { AlarmsResponse as Alarms } from "../../src/schemas/alarms.ts";
+import type { CgnStatus as Cgn } from "../../src/schemas/cgn.ts";
+import type { LogTail } from "../../src/schemas/logs.ts";
+import type { MetricsHistory as History } from "../../src/schemas/metrics.ts";
+import type { SessionSummaryCounts as Summary } from "../../src/schemas/sessions.ts";
 
-type History = {
-  intervalSeconds: number;
-  times: string[];
-  totalSessions: number[];
-  byEncap: Record<"ipoe" | "pppoeLocal" | "pppoeLac" | "l2tp", number[]>;
-  sessionsUp: number[];
-  sessionsDown: number[];
-  ports: { portId: number; label: string; rxBps: number[]; txBps: number[] }[];
-};
-type Summary = { total: number; byType: Record<string, number>; byEncap: Record<string, number>; byPort: { portId: number; label: string; count: number }[]; byVrf: Record<string, number>; walledGarden: number };
-type Pool = { name: string; family: string; vrf: string | null; size: number; used: number; free: number; offered: number; quarantined: number; allocationFailures: number };
-type Cgn = { activeBindings: number; autoLearnedBindings: number; maxBindings: number; groups: { name: string; activeBindings: number; utilisation: Record<string, number> }[]; nativeCounters: Record<string, number> };
-type Radius = { liveServers: number; servers: { host: string; port: number; isDead: boolean; consecutiveFailures: number; requestsSent: number }[] };
-type Alarms = { count: number; countBySeverity: Record<string, number>; stats: { raised: number; cleared: number } };
+type Pool = z.output<typeof AddressPool>;
+type Radius = z.output<typeof RadiusPoolStatus>;
 
 const lengthsOf = (h: History) => [h.totalSessions, ...Object.values(h.byEncap), h.sessionsUp, h.sessionsDown, ...h.ports.flatMap((p) => [p.rxBps, p.txBps])].map((a) => a.length);
 
@@ -86,7 +82,7 @@ describe("Prometheus scrape", () => {
       get<Cgn>("/api/v1/cgn/status"),
       get<Radius>("/api/v1/radius/servers"),
       get<Alarms>("/api/v1/alarms"),
-      get<{ lastSeq: number }>("/api/v1/logs/tail?count=1"),
+      get<LogTail>("/api/v1/logs/tail?count=1"),
     ]);
 
     expect(valueOf(samples, "bng_sessions")).toBe(summary.total);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { RadiusPoolStatus } from "../../src/routes/radius.ts";
 import { advance, get, scenario } from "./helpers.ts";
 
-type Server = { host: string; port: number; weight: number; isDead: boolean; consecutiveFailures: number; requestsSent: number; lastFailure: string | null; lastSuccess: string | null };
-type Pool = { configured: boolean; totalServers: number; liveServers: number; deadServers: number; servers: Server[] };
+type Pool = z.output<typeof RadiusPoolStatus>;
 
 describe("RADIUS servers", () => {
   it("lists the configured servers, all live, with the requests the sessions needed", async () => {

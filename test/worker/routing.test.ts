@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { RoutingConfig } from "../../src/routes/routing-config.ts";
+import type { CommitResult, ConfigCommitResult } from "../../src/schemas/commit.ts";
+import type { BgpNeighbor as Neighbor, BgpSummary as Summary, IgpStatus, RoutePage } from "../../src/schemas/routing.ts";
+import type { SessionList } from "../../src/schemas/sessions.ts";
 import { bearer, call, json, tokenWithRole } from "./client.ts";
 import { admin, commit, getConfig, history, pointersOf, rejection } from "./config-client.ts";
 import { advance, get, scenario } from "./helpers.ts";
 
-type Row = { peer: string; vrf: string; description: string | null; remoteAs: number; state: string; uptimeSeconds: number | null; prefixesReceived: number; prefixesSent: number; afiSafi: string };
-type Summary = { reachable: boolean; localAs: number | null; routerId: string | null; peers: Row[] };
-type Route = { prefix: string; nextHop: string | null; protocol: string; interface: string | null; metric: number | null; localPref: number | null; asPath: string | null; origin: string | null; best: boolean; rd?: string; routeTargets?: string[] };
-type RoutePage = { reachable: boolean; total: number; offset: number; limit: number; routes: Route[] };
-type Neighbor = { reachable: boolean; peer: string; state: string; uptimeSeconds: number | null; addressFamilies: { afiSafi: string; received: number; accepted: number; advertised: number }[] };
+type Config = z.output<typeof RoutingConfig>;
 
 const base = "/api/v1/routing";
 const summary = () => get<Summary>(`${base}/bgp/summary`);
@@ -15,9 +16,10 @@ const neighbor = (address: string) => get<Neighbor>(`${base}/bgp/neighbor/${addr
 const routes = (address: string, query = "") => get<RoutePage>(`${base}/bgp/neighbor/${address}/routes${query}`);
 const vrfRoutes = (vrf: string, query = "") => get<RoutePage>(`${base}/vrfs/${vrf}/routes${query}`);
 const send = (method: string, path: string, body?: unknown, headers = admin) => call(`${base}${path}`, body === undefined ? { method, headers } : json(method, body, headers));
-const ok = async (response: Response) => {
+/** A write's commit result: CommitResult for a neighbor, ConfigCommitResult for the settings and the static route table. */
+const ok = async <T extends CommitResult | ConfigCommitResult = CommitResult>(response: Response) => {
   expect(response.status, await response.clone().text()).toBe(200);
-  return response.json<{ status: string; name?: string; version: number; restartRequired: boolean; changedPaths?: string[] }>();
+  return response.json<T>();
 };
 const RESIDENTIAL = "198.18.0.0/22 announce\n198.18.4.0/23 announce";
 
@@ -169,7 +171,7 @@ describe("a VRF's route table", () => {
     expect(page).toMatchObject({ reachable: true, limit: 500 });
     const protocols = new Set(page.routes.map((r) => r.protocol));
     for (const p of ["connected", "subscriber", "cgn", "bgp", "ospf"]) expect(protocols, p).toContain(p);
-    const sessions = await get<{ total: number }>("/api/v1/sessions?vrf=default&limit=1");
+    const sessions = await get<SessionList>("/api/v1/sessions?vrf=default&limit=1");
     expect((await vrfRoutes("default", "?protocol=subscriber&family=ipv4&limit=1")).total).toBe(sessions.total);
     expect((await vrfRoutes("default", "?limit=9999")).limit).toBe(500);
     expect((await vrfRoutes("cgn-inside", "?protocol=connected")).routes.map((r) => r.prefix)).toContain("100.64.0.0/20");
@@ -178,9 +180,9 @@ describe("a VRF's route table", () => {
   it("follows the sessions: one that comes up or is disconnected changes the table at once", async () => {
     await advance(300);
     const subscriberTotal = async () => (await vrfRoutes("default", "?protocol=subscriber&family=ipv4&limit=1")).total;
-    const sessionsTotal = async () => (await get<{ total: number }>("/api/v1/sessions?vrf=default&limit=1")).total;
+    const sessionsTotal = async () => (await get<SessionList>("/api/v1/sessions?vrf=default&limit=1")).total;
     expect(await subscriberTotal()).toBe(await sessionsTotal());
-    const [session] = (await get<{ items: { id: number; ipv4: string }[] }>("/api/v1/sessions?vrf=default&limit=1")).items;
+    const [session] = (await get<SessionList>("/api/v1/sessions?vrf=default&limit=1")).items;
     expect((await vrfRoutes("default", `?filter=${session!.ipv4}/32`)).total).toBe(1);
     await call(`/api/v1/sessions/${session!.id}`, { method: "DELETE", headers: admin });
     expect((await vrfRoutes("default", `?filter=${session!.ipv4}/32`)).total).toBe(0);
@@ -198,7 +200,7 @@ describe("a VRF's route table", () => {
 describe("static routes", () => {
   it("replace the table as a whole, are installed at once, and announced ones are advertised", async () => {
     await advance(120);
-    const result = await ok(await send("PUT", "/config/static-routes", { routes: [{ prefix: "203.0.113.0/24", nextHop: "blackhole", announce: true }, { vrf: "wholesale", prefix: "10.200.0.0/16", nextHop: "10.128.0.254" }], comment: "statics" }));
+    const result = await ok<ConfigCommitResult>(await send("PUT", "/config/static-routes", { routes: [{ prefix: "203.0.113.0/24", nextHop: "blackhole", announce: true }, { vrf: "wholesale", prefix: "10.200.0.0/16", nextHop: "10.128.0.254" }], comment: "statics" }));
     expect(result.changedPaths).toEqual(expect.arrayContaining(["#/lists/routing.staticRoutes/default:203.0.113.0~124"]));
     expect((await vrfRoutes("default", "?protocol=static")).routes).toEqual([expect.objectContaining({ prefix: "203.0.113.0/24", nextHop: "", interface: "blackhole", best: true })]);
     expect((await vrfRoutes("wholesale", "?protocol=static")).routes).toEqual([expect.objectContaining({ prefix: "10.200.0.0/16", nextHop: "10.128.0.254" })]);
@@ -217,30 +219,30 @@ describe("static routes", () => {
 describe("the routing configuration", () => {
   it("reads as one document, never with the BGP password", async () => {
     await ok(await send("PUT", "/config/bgp/neighbors/10.0.255.1", { remoteAs: 64500, password: "md5-secret-value", addressFamilies: ["ipv4Unicast"] }));
-    const config = await get<{ localAs: number; effectiveRouterId: string; neighbors: { address: string; passwordConfigured: boolean; addressFamilies: string[] }[]; igp: { protocol: string } }>(`${base}/config`);
+    const config = await get<Config>(`${base}/config`);
     expect(config).toMatchObject({ localAs: 64500, effectiveRouterId: "10.0.0.2", igp: { protocol: "ospf" } });
     expect(config.neighbors[0]).toMatchObject({ address: "10.0.255.1", passwordConfigured: true, addressFamilies: ["ipv4Unicast"] });
     expect(config.neighbors[1]).toMatchObject({ passwordConfigured: false });
     // A replacement without a password keeps it; null clears it.
     await ok(await send("PUT", "/config/bgp/neighbors/10.0.255.1", { remoteAs: 64500 }));
-    expect((await get<{ neighbors: { passwordConfigured: boolean }[] }>(`${base}/config`)).neighbors[0]!.passwordConfigured).toBe(true);
+    expect((await get<Config>(`${base}/config`)).neighbors[0]!.passwordConfigured).toBe(true);
     for (const path of [`${base}/config`, "/api/v1/config", "/api/v1/config/history?limit=500", `${base}/bgp/summary`, `${base}/bgp/neighbor/10.0.255.1`]) {
       expect(await (await call(path, { headers: admin })).text(), path).not.toContain("md5-secret-value");
     }
     await ok(await send("PUT", "/config/bgp/neighbors/10.0.255.1", { remoteAs: 64500, password: null }));
-    expect((await get<{ neighbors: { passwordConfigured: boolean }[] }>(`${base}/config`)).neighbors[0]!.passwordConfigured).toBe(false);
+    expect((await get<Config>(`${base}/config`)).neighbors[0]!.passwordConfigured).toBe(false);
   });
 
   it("takes a merge of the global settings: local AS, router id, IGP", async () => {
-    const result = await ok(await send("PATCH", "/config", { routerId: "10.0.0.99", igp: { protocol: "isis" }, comment: "move to IS-IS" }));
-    expect([...result.changedPaths!].sort()).toEqual(["#/fields/igp.protocol", "#/fields/routing.routerId"]);
+    const result = await ok<ConfigCommitResult>(await send("PATCH", "/config", { routerId: "10.0.0.99", igp: { protocol: "isis" }, comment: "move to IS-IS" }));
+    expect([...result.changedPaths].sort()).toEqual(["#/fields/igp.protocol", "#/fields/routing.routerId"]);
     await advance(60);
-    const igp = await get<{ protocol: string; routerId: string; adjacencies: { state: string }[] }>(`${base}/igp`);
+    const igp = await get<IgpStatus>(`${base}/igp`);
     expect(igp).toMatchObject({ protocol: "isis", routerId: "10.0.0.99" });
     expect(igp.adjacencies.map((a) => a.state)).toEqual(["Up", "Up"]);
     expect((await summary()).routerId).toBe("10.0.0.99");
     await ok(await send("PATCH", "/config", { igp: { interfaces: [{ name: "uplink9", address: "10.9.9.0/31" }] } }));
-    expect((await get<{ igp: { interfaces: { name: string }[] } }>(`${base}/config`)).igp.interfaces.map((i) => i.name)).toEqual(["uplink9"]);
+    expect((await get<Config>(`${base}/config`)).igp.interfaces.map((i) => i.name)).toEqual(["uplink9"]);
     await ok(await send("PATCH", "/config", { igp: { protocol: "none" } }));
     expect(await get(`${base}/igp`)).toMatchObject({ protocol: "none", adjacencies: [] });
   });

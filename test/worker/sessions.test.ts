@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { LogTail } from "../../src/schemas/logs.ts";
+import type { SessionDetail, SessionList as List, SessionRates, SessionSummaryCounts as Summary } from "../../src/schemas/sessions.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json, tokenWithRole } from "./client.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
@@ -8,10 +10,6 @@ const get = async <T>(path: string, appliance = "edge-1") => {
   return response.json<T>();
 };
 const scenario = (action: Record<string, unknown>, appliance = "edge-1") => call("/twin/v1/scenario", { appliance, ...json("POST", action, admin) });
-
-type Session = { id: number; encap: string; type: string; username: string; ipv4: string; vrf: string; walledGarden: boolean; portId: number | null };
-type List = { total: number; offset: number; items: Session[] };
-type Summary = { total: number; byType: Record<string, number>; byEncap: Record<string, number>; byPort: { count: number }[]; byVrf: Record<string, number>; walledGarden: number };
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
@@ -75,14 +73,14 @@ describe("sessions", () => {
   it("shows one session in detail and its rates, and 404 for an unknown one", async () => {
     await scenario({ action: "advance-clock", seconds: 600 });
     const [session] = (await get<List>("/api/v1/sessions?limit=1")).items;
-    const detail = await get<{ id: number; addresses: { ipv4: { address: string; pool: string } } }>(`/api/v1/sessions/${session!.id}`);
+    const detail = await get<SessionDetail>(`/api/v1/sessions/${session!.id}`);
     expect(detail.id).toBe(session!.id);
     expect(detail.addresses.ipv4.address).toBe(session!.ipv4);
-    const rates = await get<{ sessionId: number; rxBps: number; txBps: number }>(`/api/v1/sessions/${session!.id}/rates`);
+    const rates = await get<SessionRates>(`/api/v1/sessions/${session!.id}/rates`);
     expect(rates.sessionId).toBe(session!.id);
     // A single session may sit idle, but among the newest twenty some carry traffic: rates stuck at zero fail.
     const newest = (await get<List>("/api/v1/sessions?limit=20")).items;
-    const all = await Promise.all(newest.map((s) => get<{ rxBps: number; txBps: number }>(`/api/v1/sessions/${s.id}/rates`)));
+    const all = await Promise.all(newest.map((s) => get<SessionRates>(`/api/v1/sessions/${s.id}/rates`)));
     for (const r of all) for (const bps of [r.rxBps, r.txBps]) expect(Number.isInteger(bps) && bps >= 0, `${bps}`).toBe(true);
     expect(all.filter((r) => r.rxBps > 0 && r.txBps > 0).length).toBeGreaterThan(0);
     expect((await call("/api/v1/sessions/4000000000", { headers: admin })).status).toBe(404);
@@ -97,7 +95,7 @@ describe("sessions", () => {
     expect(await response.json()).toEqual({ status: "disconnected", sessionId: session!.id });
     expect((await call(`/api/v1/sessions/${session!.id}`, { headers: admin })).status).toBe(404);
     expect((await get<Summary>("/api/v1/sessions/summary")).total).toBe(before.total - 1);
-    const tail = await get<{ entries: { msgId: string; fields: Record<string, unknown> }[] }>("/api/v1/logs/tail?count=20");
+    const tail = await get<LogTail>("/api/v1/logs/tail?count=20");
     expect(tail.entries).toContainEqual(expect.objectContaining({ msgId: "audit.session.disconnect", fields: expect.objectContaining({ actor: "token:noc-operator" }) }));
     expect((await call(`/api/v1/sessions/${session!.id}`, { method: "DELETE", headers: bearer(await tokenWithRole("read-only")) })).status).toBe(403);
   });

@@ -5,33 +5,19 @@
  */
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { admin, advance, get, scenario, send, sum } from "./helpers.ts";
 import { call } from "./client.ts";
+import type { CgnCommitResult } from "../../src/routes/cgn-config.ts";
+import type { GreStatus } from "../../src/routes/gre-circuits.ts";
+import type { AlarmsResponse } from "../../src/schemas/alarms.ts";
+import type { page } from "../../src/schemas/common.ts";
+import type { ConfigHistoryEntry } from "../../src/schemas/config.ts";
+import type { MetricsHistory as History } from "../../src/schemas/metrics.ts";
+import type { SessionSummaryCounts as Summary } from "../../src/schemas/sessions.ts";
+import type { HardwareInventory as Inventory, Health, InterfaceTable as Table, SystemStatus as Status } from "../../src/schemas/system.ts";
 
-type Summary = { total: number; byPort: { portId: number; label: string; count: number }[] };
-type History = { ports: { portId: number; label: string; rxBps: number[]; txBps: number[] }[]; totalSessions: number[] };
-type Status = {
-  appliance: string;
-  hostname: string | null;
-  softwareVersion: string;
-  asOfUtc: string;
-  controlPlane: { state: string; uptimeSeconds: number };
-  dataPlane: { forwarding: boolean; acceptingSessions: boolean; bootedUtc: string; uptimeSeconds: number };
-  simulation: { profile: string; seed: number };
-  sessions: { total: number; licensed: number; utilisationPercent: number };
-  traffic: { rxBps: number; txBps: number };
-  cpu: { cores: number; utilisationPercent: number };
-  memory: { totalBytes: number; usedBytes: number; utilisationPercent: number };
-  alarms: { count: number; countBySeverity: Record<string, number> };
-  configuration: { version: number; pendingRestart: boolean; pendingRestartVersions: number[] };
-  licence: { state: string | null; bandMax: number; currentCount: number };
-  upgrade: { state: string };
-};
-type Optic = { serialNumber: string; dom: { temperatureCelsius: number; lanes: { txPowerDbm: number; rxPowerDbm: number }[] } };
-type Inventory = { chassis: { model: string; serialNumber: string; baseMac: string }; lineCards: { ports: { portId: number; label: string; optic: Optic }[] }[]; psus: unknown[]; fans: unknown[]; temperatures: { sensor: string }[] };
-type Counters = { rxBytes: number; txBytes: number; rxPackets: number; txPackets: number; rxErrors: number; txErrors: number; rxDiscards: number; txDiscards: number };
-type Row = { name: string; portId: number | null; label: string | null; operState: string; rxBps: number; txBps: number; sessions: number | null; mac: string | null; counters: Counters };
-type Table = { interfaces: Row[]; tunnels: { name: string; circuitId: string; vrf: string; tunnelState: string; operState: string }[] };
+type Counters = Table["interfaces"][number]["counters"];
 
 const ports = (inventory: Inventory) => inventory.lineCards.flatMap((c) => c.ports);
 const newest = (values: number[]) => values[values.length - 1] ?? 0;
@@ -44,10 +30,10 @@ describe("system status", () => {
     const [status, summary, alarms, history, config, health] = await Promise.all([
       get<Status>("/api/v1/system/status"),
       get<Summary>("/api/v1/sessions/summary"),
-      get<{ count: number; countBySeverity: Record<string, number> }>("/api/v1/alarms"),
+      get<AlarmsResponse>("/api/v1/alarms"),
       get<History>("/api/v1/metrics/history"),
-      get<{ total: number; items: { version: number }[] }>("/api/v1/config/history?limit=1"),
-      get<{ softwareVersion: string }>("/api/v1/system/health"),
+      get<z.output<ReturnType<typeof page<typeof ConfigHistoryEntry>>>>("/api/v1/config/history?limit=1"),
+      get<Health>("/api/v1/system/health"),
     ]);
     expect(summary.total).toBeGreaterThan(1000);
     expect(status.sessions.total).toBe(summary.total);
@@ -86,7 +72,7 @@ describe("system status", () => {
   it("reports a restart-only commit as pending until the appliance restarts", async () => {
     const commit = await send("PUT", "/api/v1/cgn/settings", { maxBindings: 5000, maxFlows: 600000 });
     expect(commit.status).toBe(200);
-    const { version } = await commit.json<{ version: number }>();
+    const { version } = await commit.json<z.output<typeof CgnCommitResult>>();
     expect((await get<Status>("/api/v1/system/status")).configuration).toMatchObject({ version, pendingRestart: true, pendingRestartVersions: [version] });
     await abortAllDurableObjects();
     expect((await get<Status>("/api/v1/system/status")).configuration).toMatchObject({ version, pendingRestart: false, pendingRestartVersions: [] });
@@ -175,7 +161,7 @@ describe("interface table", () => {
     const circuit = { id: "acme-1", listenerId: "gw1", vrf: "wholesale", remote: "203.0.113.7", localTunnelAddress: "10.255.0.1/30", remoteTunnelAddress: "10.255.0.2/30" };
     expect((await send("POST", "/api/v1/gre-circuits", circuit)).status).toBe(200);
     const check = async () => {
-      const [table, status] = await Promise.all([get<Table>("/api/v1/system/interfaces"), get<{ circuits: { id: string; tunnelState: string; lastChangeUtc: string }[] }>("/api/v1/gre-circuits/status")]);
+      const [table, status] = await Promise.all([get<Table>("/api/v1/system/interfaces"), get<z.output<typeof GreStatus>>("/api/v1/gre-circuits/status")]);
       const { tunnelState, lastChangeUtc } = status.circuits[0]!;
       expect(table.tunnels).toEqual([{ name: "gre-acme-1", circuitId: "acme-1", vrf: "wholesale", operState: tunnelState === "up" ? "up" : "down", tunnelState, lastChangeUtc }]);
       return tunnelState;

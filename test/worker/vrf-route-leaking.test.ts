@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { call, json } from "./client.ts";
 import { admin, advance, get } from "./helpers.ts";
+import type { RoutePage as Page } from "../../src/schemas/routing.ts";
 
-type Page = { total: number; routes: { prefix: string; protocol: string }[] };
 const post = (path: string, body: unknown) => call(path, json("POST", body, admin));
 const put = (path: string, body: unknown) => call(path, json("PUT", body, admin));
 

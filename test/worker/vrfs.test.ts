@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { VrfRow } from "../../src/routes/vrfs.ts";
+import type { CommitResult } from "../../src/schemas/commit.ts";
+import type { SessionSummaryCounts } from "../../src/schemas/sessions.ts";
 import { call, json } from "./client.ts";
 import { admin, history, itemOf, getConfig, pointersOf, rejection } from "./config-client.ts";
 
-type Row = { name: string; configured: boolean; sessions: number; tableId?: number; rd?: string | null; importRt?: string[]; exportRt?: string[]; gatewayIp?: string | null; gatewayIpv6?: string | null; l2tpEndpointIp?: string | null; originateDefaultRoute?: boolean };
+type Row = z.output<typeof VrfRow>;
 
 const list = async () => (await call("/api/v1/vrfs", { headers: admin })).json<Row[]>();
 const create = (body: unknown) => call("/api/v1/vrfs", json("POST", body, admin));
@@ -26,13 +30,14 @@ const CUST_A = {
 describe("listing VRFs", () => {
   it("shows the seeded VRFs as configured, with their attributes and session counts", async () => {
     const rows = await list();
-    expect(rows.filter((r) => r.configured).map((r) => [r.name, r.tableId])).toEqual([["cgn-inside", 100], ["wholesale", 101]]);
+    // A row's configured attributes come from the keyed list at run time (KeyedList.rowFields): the schema's static type names only the fixed members.
+    expect(rows.filter((r) => r.configured).map((r) => [r.name, (r as Row & Record<string, unknown>).tableId])).toEqual([["cgn-inside", 100], ["wholesale", 101]]);
     expect(rows[0]).toEqual({ name: "cgn-inside", configured: true, sessions: 0, tableId: 100, rd: null, importRt: [], exportRt: [], gatewayIp: null, gatewayIpv6: null, l2tpEndpointIp: null, originateDefaultRoute: false });
   });
 
   it("adds names seen only on live sessions, with counts only", async () => {
     expect((await call("/twin/v1/scenario", json("POST", { action: "advance-clock", seconds: 600 }, admin))).status).toBe(200);
-    const summary = await (await call("/api/v1/sessions/summary", { headers: admin })).json<{ byVrf: Record<string, number> }>();
+    const summary = await (await call("/api/v1/sessions/summary", { headers: admin })).json<SessionSummaryCounts>();
     const rows = await list();
     expect(rows.find((r) => r.name === "default")).toEqual({ name: "default", configured: false, sessions: summary.byVrf.default });
     expect(rows.find((r) => r.name === "cgn-inside")!.sessions).toBe(summary.byVrf["cgn-inside"]);
@@ -48,7 +53,7 @@ describe("creating a VRF", () => {
   it("commits it, lists it at once and records the comment", async () => {
     const response = await create(CUST_A);
     expect(response.status).toBe(200);
-    const result = await response.json<{ status: string; name: string; committedUtc: string; version: number; restartRequired: boolean }>();
+    const result = await response.json<CommitResult>();
     expect(result).toMatchObject({ status: "committed", name: "cust-a", version: 2, restartRequired: false });
     const { comment: _comment, ...attributes } = CUST_A;
     expect((await list()).find((r) => r.name === "cust-a")).toEqual({ ...attributes, configured: true, sessions: 0 });
