@@ -1,11 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
+import type { z } from "zod";
+import type { BrowserSessionRecord } from "../../src/schemas/auth.ts";
+import type { page } from "../../src/schemas/common.ts";
 import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, bearer, call, createUser, enrolAndLogin, tokenWithRole } from "./client.ts";
 import { logEntries } from "./config-client.ts";
 import { holdWallClock, totpCode } from "./totp.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
-type Row = { id: string; username: string; role: string; sourceIp: string; createdUtc: string; lastSeenUtc: string; expiresUtc: string; current: boolean };
-const list = async (headers: Record<string, string> = admin) => (await call("/api/v1/auth/sessions", { headers })).json<{ total: number; items: Row[] }>();
+const list = async (headers: Record<string, string> = admin) => (await call("/api/v1/auth/sessions", { headers })).json<z.output<ReturnType<typeof page<typeof BrowserSessionRecord>>>>();
 
 describe("browser sessions", () => {
   it("lists who is logged in, newest first, marking the caller's own, with nothing usable as a cookie", async () => {

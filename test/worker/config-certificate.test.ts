@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { CertificateCommitResult } from "../../src/routes/config.ts";
 import { call, json } from "./client.ts";
 import { admin, getConfig, history, storedDocument } from "./config-client.ts";
 import { selfSigned, traditionalPem } from "./certificates.ts";
 
 const upload = (body: unknown) => call("/api/v1/config/webui/certificate", json("POST", body, admin));
 const current = () => call("/api/v1/config/webui/certificate", { headers: admin });
-type Details = { subject: string; subjectAltNames: string[]; notBefore: string; notAfter: string; sha256Fingerprint: string; publicKey: string; restartRequired: boolean; warnings: string[] };
+type Details = z.output<typeof CertificateCommitResult>;
 
 describe("web UI certificate", () => {
   it("answers 404 while the factory self-signed certificate is in use", async () => {
@@ -33,7 +35,7 @@ describe("web UI certificate", () => {
       warnings: [],
     });
     expect(Date.parse(details.notAfter)).toBeGreaterThan(Date.now());
-    const { status: _status, version: _version, committedUtc: _at, restartRequired: _restart, warnings: _warnings, ...shown } = details as Details & Record<string, unknown>;
+    const { status: _status, version: _version, committedUtc: _at, restartRequired: _restart, warnings: _warnings, ...shown } = details;
     expect(await (await current()).json()).toEqual(shown);
     expect((await history()).items[0]).toMatchObject({ operation: "certificate", comment: "real certificate", restartRequired: false });
   });

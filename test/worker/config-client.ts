@@ -2,8 +2,10 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { Appliance } from "../../durable-objects/appliance.ts";
 import { expect } from "vitest";
+import type { z } from "zod";
 import type { ConfigCommitResult as Commit } from "../../src/schemas/commit.ts";
-import type { ConfigHistoryEntry as HistoryEntry, ConfigValues } from "../../src/schemas/config.ts";
+import type { page, ProblemDetails } from "../../src/schemas/common.ts";
+import type { ConfigHistoryEntry, ConfigValues } from "../../src/schemas/config.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
 
 export const admin = bearer(BOOTSTRAP_TOKEN);
@@ -13,11 +15,8 @@ export interface ChangeSet {
   listOps?: { listPath: string; key: string; delete?: boolean; fields?: Record<string, string | null> }[];
   comment?: string;
 }
-export interface FieldError {
-  in: string;
-  pointer: string;
-  detail: string;
-}
+/** One rejected field of a problem's `errors`. */
+export type FieldError = NonNullable<z.output<typeof ProblemDetails>["errors"]>[number];
 
 /** GET /config. */
 export async function getConfig(appliance = "edge-1"): Promise<ConfigValues> {
@@ -47,7 +46,7 @@ export async function rejection(response: Response): Promise<FieldError[]> {
 export const pointersOf = (errors: FieldError[]) => errors.map((e) => e.pointer).sort();
 
 /** A page of the history. */
-export async function history(query = ""): Promise<{ total: number; offset: number; limit: number; items: HistoryEntry[] }> {
+export async function history(query = ""): Promise<z.output<ReturnType<typeof page<typeof ConfigHistoryEntry>>>> {
   const response = await call(`/api/v1/config/history${query}`, { headers: admin });
   expect(response.status).toBe(200);
   return response.json();

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { ConfigSchemaDocument } from "../../src/routes/config.ts";
 import { bearer, call, tokenWithRole } from "./client.ts";
 import { admin, getConfig } from "./config-client.ts";
 
-type Key = { path: string; type: string; default: string | null; secret: boolean; listMode: boolean; keyedList: boolean; apply: string; managedBy: string | null; key: { name: string } | null; unique: string[]; children: { name: string; type: string; secret: boolean; required: boolean; listMode: boolean; references: string | null }[] };
-const schema = async () => (await (await call("/api/v1/config/schema", { headers: admin })).json<{ redactionPlaceholder: string; keys: Key[] }>());
+const schema = async () => (await (await call("/api/v1/config/schema", { headers: admin })).json<z.output<typeof ConfigSchemaDocument>>());
 
 describe("configuration schema", () => {
   it("describes every key GET /config shows, with its apply mode", async () => {

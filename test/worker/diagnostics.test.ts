@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { bearer, tokenWithRole } from "./client.ts";
 import { admin, advance, get, send } from "./helpers.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { InjectResult as Trace, PingResult as Ping, TraceStep as Step } from "../../src/schemas/diagnostics.ts";
 import type { LogTail as Tail } from "../../src/schemas/logs.ts";
 import type { SessionSummary as Session } from "../../src/schemas/sessions.ts";
 
-type Problem = { status: number; errors?: { in: string; pointer: string }[] };
+type Problem = z.output<typeof ProblemDetails>;
 
 const inject = (body: unknown, headers = admin) => send("POST", "/api/v1/diagnostics/inject", body, headers);
 const ping = (body: unknown, headers = admin) => send("POST", "/api/v1/diagnostics/ping", body, headers);

@@ -1,5 +1,6 @@
 import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { licensingKey, mintActivationToken, signLease } from "../../src/trust/licence.ts";
 
 /**
@@ -11,13 +12,18 @@ const INSTANCE_ID: Record<string, string> = {
   "edge-1:LIC-TEST-1": "711d3c8c-7ade-8fd1-f95c-9ed6a7808ea2",
   "edge-2:LIC-OFF-1": "0fe48e25-993b-07c0-f777-27b0dad5ab83",
 };
-import type { LicenceStatus } from "../../src/schemas/licensing.ts";
+import type { ScenarioState } from "../../src/routes/scenario.ts";
+import type { AlarmsResponse } from "../../src/schemas/alarms.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
+import type { LicenceStatus, TelemetryPreview } from "../../src/schemas/licensing.ts";
+import type { LogTail } from "../../src/schemas/logs.ts";
+import type { SessionSummaryCounts } from "../../src/schemas/sessions.ts";
 import { call, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scrape, send, valueOf } from "./helpers.ts";
 
 /** The wire shape of GET /api/v1/licensing (the model's LicenceStatus). */
 type Status = LicenceStatus;
-type Problem = { status: number; detail: string; errors?: { in: string; pointer: string; detail: string }[] };
+type Problem = z.output<typeof ProblemDetails>;
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -25,7 +31,7 @@ const key = () => licensingKey(env.BNG_FLEET_SECRET!);
 const iso = (ms: number) => new Date(ms).toISOString();
 const status = (appliance = "edge-1") => get<Status>("/api/v1/licensing", appliance);
 /** The appliance's simulated now (licences are judged by it, not by the wall clock). */
-const simulatedNow = async () => Date.parse((await get<{ simulatedTimeUtc: string }>("/twin/v1/scenario")).simulatedTimeUtc);
+const simulatedNow = async () => Date.parse((await get<z.output<typeof ScenarioState>>("/twin/v1/scenario")).simulatedTimeUtc);
 
 async function token(over: { licenceId?: string; bandName?: string; bandMax?: number; contractEndMs?: number; renewalDays?: number; graceDays?: number } = {}): Promise<string> {
   const now = await simulatedNow();
@@ -62,8 +68,8 @@ const commitVrf = (name: string) => {
   const tableId = nextTable++;
   return send("POST", "/api/v1/vrfs", { name, tableId, rd: `65000:${tableId}` });
 };
-const alarmIds = async () => (await get<{ active: { id: string }[] }>("/api/v1/alarms")).active.map((a) => a.id);
-const logIds = async () => (await get<{ entries: { msgId: string; fields: Record<string, unknown> }[] }>("/api/v1/logs/tail?count=1000")).entries;
+const alarmIds = async () => (await get<AlarmsResponse>("/api/v1/alarms")).active.map((a) => a.id);
+const logIds = async () => (await get<LogTail>("/api/v1/logs/tail?count=1000")).entries;
 
 describe("licence status", () => {
   it("is unlicensed dev mode on a fresh appliance, with the platform capacity as its band", async () => {
@@ -90,7 +96,7 @@ describe("licence status", () => {
 
   it("counts the live sessions, as the sessions summary and the scrape do", async () => {
     await advance(600);
-    const [licence, summary, samples] = await Promise.all([status(), get<{ total: number }>("/api/v1/sessions/summary"), scrape()]);
+    const [licence, summary, samples] = await Promise.all([status(), get<SessionSummaryCounts>("/api/v1/sessions/summary"), scrape()]);
     expect(licence.currentCount).toBe(summary.total);
     expect(licence.currentCount).toBeGreaterThan(1000);
     expect(licence.peakCount).toBeGreaterThanOrEqual(licence.currentCount);
@@ -226,7 +232,7 @@ describe("offline leases", () => {
     expect(await response.json()).toEqual({ applied: true, state: "Licensed" });
     expect(await status()).toMatchObject({ state: "Licensed", mode: "offline", licenceId: "LIC-OFF-1", instanceId: body.instanceId, bandName: "S-2k", bandMax: 2000, expiresAtUtc: body.expiresAtUtc });
     expect(JSON.stringify(await status())).not.toContain(body.signature);
-    expect((await get<{ delivery: string }>("/api/v1/licensing/telemetry")).delivery).toBe("manual");
+    expect((await get<TelemetryPreview>("/api/v1/licensing/telemetry")).delivery).toBe("manual");
   });
 
   it("refuse, with 422, an altered lease, a lease for another instance and an expired lease", async () => {
@@ -259,7 +265,7 @@ describe("the band", () => {
     await activate({ token: await token({ bandName: "XS-500", bandMax: 500 }) });
     const s = await status();
     expect(s.currentCount).toBeGreaterThan(500);
-    const alarms = await get<{ active: { id: string; context: Record<string, string> }[] }>("/api/v1/alarms");
+    const alarms = await get<AlarmsResponse>("/api/v1/alarms");
     expect(alarms.active.find((a) => a.id === "licence.band.exceeded")?.context).toMatchObject({ bandMax: "500", bandName: "XS-500" });
     expect((await logIds()).some((e) => e.msgId === "alarm.raise" && e.fields.id === "licence.band.exceeded")).toBe(true);
     expect(valueOf(await scrape(), "bng_licence_meter_max", { meter: "sessions" })).toBe(500);

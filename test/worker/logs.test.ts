@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { Appliance } from "../../durable-objects/appliance.ts";
 import { ADMIN_PASSWORD, call, enrolAndLogin, json, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scenario } from "./helpers.ts";
-
-type Entry = { seq: number; timestamp: string; severity: string; msgId: string; fields: Record<string, unknown> };
-type Tail = { entries: Entry[]; lastSeq: number };
+import type { z } from "zod";
+import type { TokenPage } from "../../src/schemas/auth.ts";
+import type { LogEntry as Entry, LogTail as Tail } from "../../src/schemas/logs.ts";
 
 const seqs = (tail: Tail) => tail.entries.map((e) => e.seq);
 
@@ -171,7 +171,7 @@ describe("log stream lifetime", () => {
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     await readUntil(reader, (text) => text.includes(": connected\n\n"));
-    const tokens = await get<{ items: { id: string; name: string }[] }>("/api/v1/auth/tokens");
+    const tokens = await get<z.output<typeof TokenPage>>("/api/v1/auth/tokens");
     const id = tokens.items.find((t) => t.name === "watcher")!.id;
     expect((await call(`/api/v1/auth/tokens/${id}`, { method: "DELETE", headers: admin })).status).toBe(200);
     const rest = await readToEnd(reader);

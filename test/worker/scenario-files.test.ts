@@ -10,21 +10,29 @@ import licenceLapse from "../../scenarios/licence-lapse.json";
 import poolCgnExhaustion from "../../scenarios/pool-cgn-exhaustion.json";
 import radiusOutage from "../../scenarios/radius-outage.json";
 import upgradeWithDrain from "../../scenarios/upgrade-with-drain.json";
+import type { z } from "zod";
+import type { AddressPool } from "../../src/routes/address-pools.ts";
+import type { RadiusPoolStatus } from "../../src/routes/radius.ts";
+import type { ScenarioRunResult, ScenarioState } from "../../src/routes/scenario.ts";
+import type { LicenceStatus } from "../../src/schemas/licensing.ts";
+import type { LogEntry as Entry, LogTail } from "../../src/schemas/logs.ts";
+import type { BgpSummary } from "../../src/schemas/routing.ts";
+import type { Health } from "../../src/schemas/system.ts";
+import type { UpgradeStatus } from "../../src/schemas/upgrade.ts";
 import { putConfig } from "./config-client.ts";
 import { get, send } from "./helpers.ts";
 
-type Entry = { seq: number; msgId: string; fields: Record<string, string | number | boolean | null> };
-type RunResult = { ok: true; steps: number; state: { seed: number; sessions: number; lastSeq: number } };
+type RunResult = z.output<typeof ScenarioRunResult>;
 
 /** Runs a file, expecting 200, and returns the result with the log entries it wrote. */
 async function run(file: unknown): Promise<{ result: RunResult; log: Entry[] }> {
-  const before = (await get<{ lastSeq: number }>("/twin/v1/scenario")).lastSeq;
+  const before = (await get<z.output<typeof ScenarioState>>("/twin/v1/scenario")).lastSeq;
   const response = await send("POST", "/twin/v1/scenario/run", file);
   expect(response.status, await response.clone().text()).toBe(200);
   const result = await response.json<RunResult>();
   const log: Entry[] = [];
   for (let since = before; ; ) {
-    const page = await get<{ entries: Entry[] }>(`/api/v1/logs/tail?count=1000&sinceSeq=${since}`);
+    const page = await get<LogTail>(`/api/v1/logs/tail?count=1000&sinceSeq=${since}`);
     if (page.entries.length === 0) break;
     log.push(...page.entries);
     since = page.entries.at(-1)!.seq;
@@ -41,7 +49,7 @@ describe("shipped scenario files", () => {
     expect(alarmIds(log, "alarm.raise")).toContain("radius.all-dead");
     expect(alarmIds(log, "alarm.clear")).toContain("radius.all-dead");
     expect(log.some((e) => e.msgId === "aaa.reject" && e.fields.reason === "no-live-server")).toBe(true);
-    const radius = await get<{ liveServers: number; servers: unknown[] }>("/api/v1/radius/servers");
+    const radius = await get<z.output<typeof RadiusPoolStatus>>("/api/v1/radius/servers");
     expect(radius.liveServers).toBe(radius.servers.length);
   }, 60_000);
 
@@ -50,13 +58,13 @@ describe("shipped scenario files", () => {
     const raised = log.filter((e) => e.msgId === "alarm.raise").map((e) => `${e.fields.id} ${e.fields.instance}`);
     expect(raised).toContain("pool.utilisation.high residential-v4");
     expect(raised.some((r) => r.startsWith("cgn.pool.high"))).toBe(true);
-    const pools = await get<{ name: string; free: number }[]>("/api/v1/address-pools");
+    const pools = await get<z.output<typeof AddressPool>[]>("/api/v1/address-pools");
     expect(pools.find((p) => p.name === "residential-v4")!.free).toBeGreaterThan(0);
   }, 60_000);
 
   it("bgp-flap-storm: every global BGP session leaves Established at each of the five resets, and the routing daemon fails and returns", async () => {
     const { log } = await run(bgpFlapStorm);
-    const peers = (await get<{ peers: { peer: string; vrf: string }[] }>("/api/v1/routing/bgp/summary")).peers.filter((p) => p.vrf === "default").map((p) => p.peer);
+    const peers = (await get<BgpSummary>("/api/v1/routing/bgp/summary")).peers.filter((p) => p.vrf === "default").map((p) => p.peer);
     expect(new Set(peers).size).toBeGreaterThan(0);
     for (const peer of new Set(peers)) {
       const drops = log.filter((e) => e.msgId === "bgp.neighbor.state" && e.fields.peer === peer && e.fields.from === "Established");
@@ -68,17 +76,17 @@ describe("shipped scenario files", () => {
 
   it("upgrade-with-drain: 0.2.0 is staged, applied with a drain, and runs; subscribers reconnect", async () => {
     const { result } = await run(upgradeWithDrain);
-    const upgrade = await get<{ state: string; history: { toVersion: string; outcome: string; drain: boolean }[] }>("/api/v1/system/upgrade");
+    const upgrade = await get<UpgradeStatus>("/api/v1/system/upgrade");
     expect(upgrade.state).toBe("idle");
     expect(upgrade.history[0]).toMatchObject({ toVersion: "0.2.0", outcome: "succeeded", drain: true });
-    expect((await get<{ softwareVersion: string }>("/api/v1/system/health")).softwareVersion).toBe("bngfleet 0.2.0");
+    expect((await get<z.output<typeof Health>>("/api/v1/system/health")).softwareVersion).toBe("bngfleet 0.2.0");
     expect(result.state.sessions).toBeGreaterThan(0);
   }, 60_000);
 
   it("licence-lapse: the lease runs out through Grace into Lapsed, and a configuration commit is then refused with 409", async () => {
     const { log } = await run(licenceLapse);
     expect(alarmIds(log, "alarm.raise")).toEqual(expect.arrayContaining(["licence.grace", "licence.lapsed"]));
-    expect((await get<{ state: string; mode: string }>("/api/v1/licensing")).state).toBe("Lapsed");
+    expect((await get<LicenceStatus>("/api/v1/licensing")).state).toBe("Lapsed");
     expect((await putConfig({ fields: { "webUi.hostname": "lapsed.bng.localhost" } })).status).toBe(409);
   }, 120_000);
 });

@@ -5,31 +5,27 @@
  */
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { StageResult } from "../../src/routes/upgrade.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
+import type { LogTail } from "../../src/schemas/logs.ts";
+import type { SessionSummaryCounts } from "../../src/schemas/sessions.ts";
+import type { Health, InterfaceTable, SystemStatus } from "../../src/schemas/system.ts";
+import type { UpgradeStatus as Status } from "../../src/schemas/upgrade.ts";
 import { buildPackage, toBase64 } from "../../src/upgrade/package.ts";
 import { toHex } from "../../src/trust/encoding.ts";
 import { admin, advance, get, send } from "./helpers.ts";
 import { bearer, call, tokenWithRole } from "./client.ts";
 
-type Staged = { id: string; name: string; version: string; size: number; sha256: string; payloadSha256: string; replaced: string | null };
-type Result = { packageId: string; fromVersion: string; toVersion: string; drain: boolean; outcome: string; reason: string | null; sessionsDrained: number; sessionsDropped: number };
-type Status = {
-  runningVersion: string;
-  softwareVersion: string;
-  state: string;
-  staged: Staged | null;
-  applying: { phase: string; sessions: number; sessionsAtDrainStart: number | null; sessionsDrained: number; setupsRefused: number } | null;
-  lastResult: Result | null;
-  history: Result[];
-};
-type Problem = { status: number; detail: string; errors?: { in: string; pointer: string; detail: string }[] };
-type Entry = { msgId: string; fields: Record<string, unknown> };
+type Staged = z.output<typeof StageResult>;
+type Problem = z.output<typeof ProblemDetails>;
 
 const STAGE = "/api/v1/system/upgrade/stage";
 const APPLY = "/api/v1/system/upgrade/apply";
 const status = () => get<Status>("/api/v1/system/upgrade");
-const sessions = async () => (await get<{ total: number }>("/api/v1/sessions/summary")).total;
-const version = async () => (await get<{ softwareVersion: string }>("/api/v1/system/health")).softwareVersion;
-const logs = async (msgId: string) => (await get<{ entries: Entry[] }>("/api/v1/logs/tail?count=1000")).entries.filter((e) => e.msgId === msgId);
+const sessions = async () => (await get<SessionSummaryCounts>("/api/v1/sessions/summary")).total;
+const version = async () => (await get<Health>("/api/v1/system/health")).softwareVersion;
+const logs = async (msgId: string) => (await get<LogTail>("/api/v1/logs/tail?count=1000")).entries.filter((e) => e.msgId === msgId);
 
 /** Uploads package bytes as application/octet-stream. */
 const upload = (bytes: Uint8Array, headers: Record<string, string> = admin) =>
@@ -155,7 +151,7 @@ describe("applying", () => {
     expect(await sessions()).toBe(0);
     expect((await status()).state).toBe("rebooting");
     expect(await version()).toBe("bngfleet 0.1.0");
-    const down = await get<{ interfaces: { portId: number | null; operState: string }[] }>("/api/v1/system/interfaces");
+    const down = await get<InterfaceTable>("/api/v1/system/interfaces");
     expect(down.interfaces.filter((r) => r.portId !== null).map((r) => r.operState)).toEqual(["down", "down"]);
 
     await advance(90);
@@ -213,12 +209,12 @@ describe("applying", () => {
 
   it("boots the configuration's restart-only changes with the new software", async () => {
     expect((await send("PUT", "/api/v1/cgn/settings", { maxBindings: 5000, maxFlows: 600000 })).status).toBe(200);
-    expect((await get<{ configuration: { pendingRestart: boolean } }>("/api/v1/system/status")).configuration.pendingRestart).toBe(true);
+    expect((await get<SystemStatus>("/api/v1/system/status")).configuration.pendingRestart).toBe(true);
     const { id } = await staged("0.2.0");
     await apply(id, false);
     await advance(30 + 90);
     expect((await status()).runningVersion).toBe("0.2.0");
-    expect((await get<{ configuration: { pendingRestart: boolean } }>("/api/v1/system/status")).configuration.pendingRestart).toBe(false);
+    expect((await get<SystemStatus>("/api/v1/system/status")).configuration.pendingRestart).toBe(false);
     expect(await get("/api/v1/cgn/settings")).toMatchObject({ maxBindings: 5000, pendingRestart: false });
     expect(await get("/api/v1/cgn/status")).toMatchObject({ maxBindings: 5000 });
   });
