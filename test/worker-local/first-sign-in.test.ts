@@ -1,10 +1,9 @@
-import { SELF } from "cloudflare:test";
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
+import { call } from "../worker/client.ts";
 
 const DEFAULT_PASSWORD = "bngfleet-admin"; // README, "Logging in"
 
-const call = (path: string, init: RequestInit = {}) => SELF.fetch(`https://edge-1.bng.localhost${path}`, init);
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   call(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
 

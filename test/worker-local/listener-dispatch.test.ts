@@ -6,9 +6,14 @@
  */
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { expectDocumented } from "../worker/wire-check.ts";
 
-const viaListener = (appliance: string, path: string, init: RequestInit = {}) =>
-  SELF.fetch(`http://edge-1.bng.localhost${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), "x-bng-appliance": appliance, "x-bng-peer-address": "192.0.2.7" } });
+async function viaListener(appliance: string, path: string, init: RequestInit = {}): Promise<Response> {
+  const url = `http://edge-1.bng.localhost${path}`;
+  const response = await SELF.fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), "x-bng-appliance": appliance, "x-bng-peer-address": "192.0.2.7" } });
+  await expectDocumented(init.method ?? "GET", url, response);
+  return response;
+}
 
 describe("a request relayed by a listener of the local fleet", () => {
   it("is served by the appliance the listener names, not the one its host would pick", async () => {
@@ -30,7 +35,9 @@ describe("a request relayed by a listener of the local fleet", () => {
   });
 
   it("is over plain HTTP, without HSTS, when it came straight to the Worker", async () => {
-    const health = await SELF.fetch("http://edge-2.bng.localhost/api/v1/system/health");
+    const url = "http://edge-2.bng.localhost/api/v1/system/health";
+    const health = await SELF.fetch(url);
+    await expectDocumented("GET", url, health);
     expect(await health.json()).toMatchObject({ appliance: "edge-2" });
     expect(health.headers.get("strict-transport-security")).toBeNull();
   });

@@ -1,8 +1,6 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { adminSeed, startupRefusal } from "../../src/auth/bootstrap.ts";
-
-const call = (path: string, init: RequestInit = {}) => SELF.fetch(`https://edge-1.bng.localhost${path}`, init);
+import { call } from "../worker/client.ts";
 
 describe("a deployed appliance without BNG_ADMIN_PASSWORD or a bootstrap token", () => {
   it("refuses the development default: login answers 503 naming the missing secret", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SELF } from "cloudflare:test";
 import { BOOTSTRAP_TOKEN, bearer, call } from "./client.ts";
+import { expectDocumented } from "./wire-check.ts";
 
 async function problem(response: Response) {
   expect(response.headers.get("content-type")).toBe("application/problem+json");
@@ -64,7 +65,9 @@ describe("problem details", () => {
   });
 
   it("answers 404 for a hostname no appliance answers to", async () => {
-    const response = await SELF.fetch("https://unknown.example.net/api/v1/system/health");
+    const url = "https://unknown.example.net/api/v1/system/health";
+    const response = await SELF.fetch(url);
+    await expectDocumented("GET", url, response);
     expect(response.status).toBe(404);
     await problem(response);
   });

@@ -12,6 +12,7 @@ import { routes } from "../../src/routes/index.ts";
 import type { Route } from "../../src/http/route.ts";
 import { BOOTSTRAP_TOKEN } from "./client.ts";
 import { paramsOf, queryOf, valuesOf } from "./fuzz-arbitraries.ts";
+import { expectDocumented } from "./wire-check.ts";
 
 /** Fixed, so a failure is reproducible; change it to explore further. */
 const SEED = 20_261_123;
@@ -62,7 +63,10 @@ describe("every route under fuzzed input", () => {
         const search = new URLSearchParams(query).toString();
         const init: RequestInit = { method: route.method, headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) }, redirect: "manual" };
         if (body !== undefined && route.method !== "GET") init.body = body;
-        const response = await SELF.fetch(`https://edge-1.bng.localhost${path}${search ? `?${search}` : ""}`, init);
+        const url = `https://edge-1.bng.localhost${path}${search ? `?${search}` : ""}`;
+        const response = await SELF.fetch(url, init);
+        // A documented success must match its route's schema, fuzzed input or not.
+        await expectDocumented(route.method, url, response);
         const where = `${route.method} ${path}?${search} body=${body}`;
         expect(response.status < 500 || gateway.has(response.status), `${where} → ${response.status}`).toBe(true);
         if (response.status < 400) {

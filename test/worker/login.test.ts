@@ -2,6 +2,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { holdWallClock, totpCode } from "./totp.ts";
 import { ADMIN_PASSWORD, call, cookieFrom, createUser, enrolAndLogin, json } from "./client.ts";
+import { expectDocumented } from "./wire-check.ts";
 
 const login = (body: Record<string, unknown>, appliance = "edge-1") => call("/api/v1/auth/login", { appliance, ...json("POST", body) });
 
@@ -103,7 +104,9 @@ describe("session cookie", () => {
   it("leaves out Secure when the listener is plain HTTP", async () => {
     const response = await call("/api/v1/auth/login", json("POST", { username: "admin", password: ADMIN_PASSWORD }));
     const challenge = await response.json<{ enrolmentToken: string; secret: string }>();
-    const enrolled = await SELF.fetch("http://edge-1.bng.localhost/api/v1/auth/enrol", json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret) }));
+    const url = "http://edge-1.bng.localhost/api/v1/auth/enrol";
+    const enrolled = await SELF.fetch(url, json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret) }));
+    await expectDocumented("POST", url, enrolled);
     expect(enrolled.headers.get("set-cookie")).not.toContain("Secure");
   });
 

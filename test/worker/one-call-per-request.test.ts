@@ -11,6 +11,7 @@ import { routes } from "../../src/routes/index.ts";
 import type { Env } from "../../src/env.ts";
 import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, cookieFrom } from "./client.ts";
 import { totpCode } from "./totp.ts";
+import { expectDocumented } from "./wire-check.ts";
 
 /** The operations anyone may call, written out from the spec (as test/worker/authorization.test.ts has them), not read from the route table. */
 const ANONYMOUS = new Set([
@@ -58,7 +59,9 @@ function counted() {
 /** Sends one request to edge-1 through the Worker; answers its status, its body (a stream is cancelled unread), the response and the calls it made. */
 async function send(path: string, init: RequestInit = {}) {
   const { env: bindings, calls } = counted();
-  const response = await worker.fetch(new Request(`https://edge-1.bng.localhost${path}`, init), bindings);
+  const url = `https://edge-1.bng.localhost${path}`;
+  const response = await worker.fetch(new Request(url, init), bindings);
+  await expectDocumented(init.method ?? "GET", url, response);
   const streaming = response.headers.get("content-type")?.startsWith("text/event-stream") ?? false;
   const text = streaming ? (await response.body?.cancel(), "") : await response.text();
   return { status: response.status, text, response, calls: (name = "edge-1") => calls[name] ?? [] };

@@ -3,6 +3,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BOOTSTRAP_TOKEN, bearer, call } from "./client.ts";
 import { withSecurityHeaders } from "../../src/http/headers.ts";
+import { expectDocumented } from "./wire-check.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
 
@@ -21,13 +22,17 @@ describe("response headers", () => {
   });
 
   it("a host no appliance answers to still gets nosniff", async () => {
-    const response = await SELF.fetch("https://nobody.example.net/api/v1/system/health");
+    const url = "https://nobody.example.net/api/v1/system/health";
+    const response = await SELF.fetch(url);
+    await expectDocumented("GET", url, response);
     expect(response.status).toBe(404);
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
   it("sends no HSTS over plain HTTP (a browser ignores it there, and it would promise what the listener does not serve)", async () => {
-    const response = await SELF.fetch("http://edge-1.bng.localhost/api/v1/system/health");
+    const url = "http://edge-1.bng.localhost/api/v1/system/health";
+    const response = await SELF.fetch(url);
+    await expectDocumented("GET", url, response);
     expect(response.status).toBe(200);
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.has("strict-transport-security")).toBe(false);

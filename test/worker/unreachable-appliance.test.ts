@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../../src/index.ts";
 import type { Env } from "../../src/env.ts";
 import { BOOTSTRAP_TOKEN } from "./client.ts";
+import { expectDocumented } from "./wire-check.ts";
 
 /** The Worker's bindings with an appliance whose every call fails. */
 const broken = {
@@ -15,7 +16,12 @@ const broken = {
   Appliance: { getByName: () => ({ serve: () => Promise.reject(new Error("the storage would not open")) }) },
 } as unknown as Env;
 
-const ask = (path: string, headers: Record<string, string> = {}) => worker.fetch(new Request(`https://edge-1.bng.localhost${path}`, { headers }), broken);
+async function ask(path: string, headers: Record<string, string> = {}): Promise<Response> {
+  const url = `https://edge-1.bng.localhost${path}`;
+  const response = await worker.fetch(new Request(url, { headers }), broken);
+  await expectDocumented("GET", url, response);
+  return response;
+}
 
 describe("an appliance whose object cannot be asked", () => {
   it("answers health with 503 and status down, naming the failed storage check", async () => {
