@@ -343,6 +343,14 @@ export class Cgn {
   setFlows(nowMs: number, b: number, wanted: number): void {
     const g = this.groups[this.group[b] ?? 0] as Group;
     const old = this.flows[b] ?? 0;
+    const chunkSize = g.config.chunkSize;
+    if (wanted === old && old <= g.config.portCap) {
+      // Unchanged flows within the cap and a settled block count change nothing: most lines are idle and
+      // keep one flow, and the traffic loop asks once per binding per step.
+      const settled = Math.max(1, Math.ceil(old / chunkSize));
+      const n = this.nChunks[b] ?? 1;
+      if (settled <= n && settled >= n - 1) return;
+    }
     let f = wanted;
     if (f > g.config.portCap) {
       this.counters.noMapping += f - g.config.portCap;
@@ -353,7 +361,6 @@ export class Cgn {
       this.counters.noMapping += f - allowed;
       f = allowed;
     }
-    const chunkSize = g.config.chunkSize;
     const needed = Math.max(1, Math.ceil(f / chunkSize));
     let n = this.nChunks[b] ?? 1;
     const base = b * this.maxChunks;

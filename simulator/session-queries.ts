@@ -145,8 +145,9 @@ export function detailOf(m: Model, slot: number): SessionDetail {
     counters: {
       rxBytes: Math.round(s.rxBytes[slot] ?? 0),
       txBytes: Math.round(s.txBytes[slot] ?? 0),
-      rxPackets: s.rxPackets[slot] ?? 0,
-      txPackets: s.txPackets[slot] ?? 0,
+      // Packets of the average sizes the rates are drawn with (frame-sizes.ts): counted from the bytes, not per step.
+      rxPackets: Math.round((s.rxBytes[slot] ?? 0) / UP_PACKET_BYTES),
+      txPackets: Math.round((s.txBytes[slot] ?? 0) / DOWN_PACKET_BYTES),
     },
     rates: ratesOf(m, slot),
     capture: m.captures.get(row.id),

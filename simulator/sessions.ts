@@ -19,7 +19,7 @@ const GROWTH = 1.25;
 const COLUMNS = [
   "alive", "id", "sub", "encap", "port", "svlan", "cvlan", "plan", "vrf", "realm", "walledGarden", "aaa",
   "v4Pool", "v4Subnet", "v4Ord", "v4Addr", "wanPool", "wanSubnet", "wanOrd", "pdPool", "pdSubnet", "pdOrd", "cgn",
-  "upMs", "leaseMs", "activity", "rxBps", "txBps", "rxBytes", "txBytes", "rxPackets", "txPackets", "liveIndex", "live",
+  "upMs", "leaseMs", "activity", "rxBps", "txBps", "rxBytes", "txBytes", "liveIndex", "live",
   "orderPos",
 ] as const;
 
@@ -66,8 +66,6 @@ export class SessionStore {
   txBps: Float32Array;
   rxBytes: Float64Array;
   txBytes: Float64Array;
-  rxPackets: Float64Array;
-  txPackets: Float64Array;
   liveIndex: Int32Array;
   /** Position of a live slot in the id-ordered index (`orderIds`/`orderSlots`), the bit it sets in the filter bitsets. */
   orderPos: Int32Array;
@@ -136,8 +134,6 @@ export class SessionStore {
     this.txBps = new Float32Array(n);
     this.rxBytes = new Float64Array(n);
     this.txBytes = new Float64Array(n);
-    this.rxPackets = new Float64Array(n);
-    this.txPackets = new Float64Array(n);
     this.liveIndex = new Int32Array(n);
     this.live = new Int32Array(n);
     this.orderPos = new Int32Array(n);
@@ -258,8 +254,6 @@ export class SessionStore {
     this.txBps[slot] = 0;
     this.rxBytes[slot] = 0;
     this.txBytes[slot] = 0;
-    this.rxPackets[slot] = 0;
-    this.txPackets[slot] = 0;
     this.alive[slot] = 1;
     this.id[slot] = id;
     this.liveIndex[slot] = this.liveCount;

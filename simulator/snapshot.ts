@@ -55,7 +55,6 @@ export function snapshotModel(m: Model): GatewaySnapshot {
     ["wanPool", s.wanPool], ["wanSubnet", s.wanSubnet], ["wanOrd", s.wanOrd], ["pdPool", s.pdPool],
     ["pdSubnet", s.pdSubnet], ["pdOrd", s.pdOrd], ["cgn", s.cgn], ["upMs", s.upMs], ["leaseMs", s.leaseMs],
     ["activity", s.activity], ["rxBps", s.rxBps], ["txBps", s.txBps], ["rxBytes", s.rxBytes], ["txBytes", s.txBytes],
-    ["rxPackets", s.rxPackets], ["txPackets", s.txPackets],
   ];
   // Views: `lift` copies every typed array once, so the snapshot never aliases the model's state.
   for (const [name, arr] of cols) columns[name] = arr.subarray(0, hw);

@@ -55,7 +55,7 @@ export function runTraffic(m: Model): number[] {
   const cgn = m.cgn;
   const flowBase = Float64Array.from(groups, (g) => g.config.flowsPerSubscriber / meanActivity);
   // Columns hoisted into locals: the calls below (rng, setFlows) would otherwise force V8 to reload them per row.
-  const { alive, encap, leaseMs, id, activity, plan: planOf, walledGarden, rxBps, txBps, rxBytes, txBytes, rxPackets, txPackets, port: portOf, sub: subOf } = s;
+  const { alive, encap, leaseMs, id, activity, plan: planOf, walledGarden, rxBps, txBps, rxBytes, txBytes, port: portOf, sub: subOf } = s;
   const bindingOf = s.cgn;
   const bindingGroup = cgn.group;
   // Slot order, not live-list order: sequential access through the columns is several times faster at 128k.
@@ -98,8 +98,6 @@ export function runTraffic(m: Model): number[] {
     txBps[slot] = tx;
     rxBytes[slot] = (rxBytes[slot] ?? 0) + (rx / 8) * SUB_STEP_SECONDS;
     txBytes[slot] = (txBytes[slot] ?? 0) + (tx / 8) * SUB_STEP_SECONDS;
-    rxPackets[slot] = (rxPackets[slot] ?? 0) + roundRate((rx / (8 * UP_PACKET_BYTES)) * SUB_STEP_SECONDS);
-    txPackets[slot] = (txPackets[slot] ?? 0) + roundRate((tx / (8 * DOWN_PACKET_BYTES)) * SUB_STEP_SECONDS);
     const port = portOf[slot] ?? -1;
     if (port >= 0) {
       portRx[port] = (portRx[port] ?? 0) + rx;
