@@ -35,12 +35,17 @@ export type Settings = {
   dataDir: string;
   http: boolean;
   fresh: boolean;
+  /** BNG_INSPECTOR_PORT: workerd's V8 inspector (Chrome DevTools, the bench's heap figures), loopback only; unset = none. */
+  inspectorPort: number | undefined;
   adminPassword: string | undefined;
   bootstrapToken: string | undefined;
   appliances: ApplianceListener[];
   /** The fleet file's own profile files, keyed by the path as written there (the Worker's BNG_PROFILES). */
   profiles: Record<string, unknown>;
 };
+
+/** The fleet Worker's name in Miniflare (wrangler.toml's `name`). */
+export const WORKER = "bngfleet";
 
 /** The repository root: scripts/ lives directly under it. */
 export const projectDir = path.resolve(import.meta.dirname, "..");
@@ -163,6 +168,12 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
     seen.set(key, appliance.name);
   }
 
+  const inspectorText = optional(env, "BNG_INSPECTOR_PORT");
+  const inspectorPort = inspectorText === undefined ? undefined : Number(inspectorText);
+  if (inspectorPort !== undefined && (!/^\d+$/.test(inspectorText!.trim()) || inspectorPort < 1 || inspectorPort > 65535)) {
+    throw new LaunchError(`BNG_INSPECTOR_PORT must be a port number (1-65535), not '${inspectorText}'`);
+  }
+
   const bootstrapToken = optional(env, "BNG_BOOTSTRAP_TOKEN");
   if (bootstrapToken !== undefined && !isWellFormedToken(bootstrapToken)) {
     throw new LaunchError("BNG_BOOTSTRAP_TOKEN is not a well-formed token (bngtok_ + 30 base62 characters + a 6-character checksum); make one with 'npm run -s token'");
@@ -176,6 +187,7 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
     dataDir,
     http,
     fresh,
+    inspectorPort,
     adminPassword: optional(env, "BNG_ADMIN_PASSWORD"),
     bootstrapToken,
     appliances,

@@ -21,7 +21,7 @@ import { Log, LogLevel, Miniflare } from "miniflare";
 import type { WorkerOptions } from "miniflare";
 import { buildBundle, loadBundle } from "./build.ts";
 import { ensureCertificate } from "./certificates.ts";
-import { LaunchError, loadSettings } from "./config.ts";
+import { LaunchError, loadSettings, WORKER } from "./config.ts";
 import type { Settings } from "./config.ts";
 import { describeListenError, listenFrontend } from "./listeners.ts";
 import type { Frontend } from "./listeners.ts";
@@ -39,8 +39,6 @@ const FALLBACK_COMPATIBILITY_DATE = "2026-07-01";
  * orphans all persisted state, whenever the fleet file's first entry changes.
  */
 const DURABLE_OBJECT_KEY = "bngfleet-Appliance";
-/** The fleet Worker's name in Miniflare (wrangler.toml's `name`). */
-const WORKER = "bngfleet";
 
 let mf: Miniflare | undefined;
 let certificateWatch: CertificateWatch | undefined;
@@ -179,6 +177,8 @@ async function main(): Promise<void> {
     // Do not try to download the Request.cf data: there is no network, and the
     // attempt costs a 3 s timeout and a warning on every start.
     cf: false,
+    // BNG_INSPECTOR_PORT: workerd's V8 inspector, for Chrome DevTools and the bench's heap figures.
+    ...(settings.inspectorPort !== undefined ? { inspectorPort: settings.inspectorPort } : {}),
   });
   // Miniflare's exit hook handles SIGINT/SIGTERM by killing workerd and
   // exiting 130/143 on the spot, before our TLS servers close or dispose()

@@ -34,7 +34,7 @@ export async function applianceBench(options: { profile: string; seconds: number
 
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-bench-"));
   const portBase = await freePortBase(4);
-  const { fleet, bases } = await launchBenchFleet(dir, { count: 2, profile: options.profile, portBase, peers: true });
+  const { fleet, bases, heap } = await launchBenchFleet(dir, { count: 2, profile: options.profile, portBase, peers: true });
   const references = await startReferences(await compatibilityDate(), { worker: portBase + 2, durableObject: portBase + 3 });
   try {
     const [one, two] = bases as [string, string];
@@ -42,6 +42,7 @@ export async function applianceBench(options: { profile: string; seconds: number
     await Promise.all(bases.map((b) => getJson(`${b}/api/v1/sessions/summary`)));
     const workerd = workerdPid(fleet.pid);
     const rssEmpty = memoryKiB(workerd)?.rss ?? NaN;
+    const heapEmpty = await heap();
 
     // Bring-up of both appliances at once, with the API's latency measured meanwhile.
     const during: number[] = [];
@@ -68,6 +69,7 @@ export async function applianceBench(options: { profile: string; seconds: number
     during.sort((a, b) => a - b);
     await Promise.all(bases.map((b) => advance(b, 300)));
     const rssFull = memoryKiB(workerd)?.rss ?? NaN;
+    const heapFull = await heap();
     console.log("Through the Worker (the launcher, plain HTTP)");
     console.log(`  bring-up            ${sessions.map((s) => s.toLocaleString("en-GB")).join(" and ")} sessions in ${simulated} simulated s, ${fmt(rampRate(totals), 0)} setups per simulated second while ramping, ${fmt(bringUpWall / 1000)} s wall for both`);
     console.log(`  API during bring-up summary p50 ${fmt(quantile(during, 0.5))} ms, p95 ${fmt(quantile(during, 0.95))} ms over ${during.length} requests\n`);
@@ -135,7 +137,12 @@ export async function applianceBench(options: { profile: string; seconds: number
       );
     }
     const memory = memoryKiB(workerd);
-    console.log(`\nMemory: workerd RSS ${fmt(rssEmpty / 1024, 0)} MiB with both objects empty, ${fmt(rssFull / 1024, 0)} MiB at full size (${fmt((rssFull - rssEmpty) / 2 / 1024, 0)} MiB growth per appliance; goal ≤ 48 MiB at 128k), peak ${fmt((memory?.peak ?? NaN) / 1024, 0)} MiB (VmHWM)`);
+    const mib = (bytes: number) => fmt(bytes / 2 ** 20);
+    const perObject = (heapFull.usedBytes - heapEmpty.usedBytes) / 2;
+    const perBacking = (heapFull.backingStoreBytes - heapEmpty.backingStoreBytes) / 2;
+    console.log(`\nMemory: JS heap of the Worker isolate after a full collection (workerd's inspector), ${mib(heapEmpty.usedBytes)} + ${mib(heapEmpty.backingStoreBytes)} MiB typed arrays with both objects empty, ${mib(heapFull.usedBytes)} + ${mib(heapFull.backingStoreBytes)} MiB at full size:`);
+    console.log(`  each appliance holds ${mib(perObject + perBacking)} MiB (${mib(perObject)} MiB objects, ${mib(perBacking)} MiB typed arrays) at ${sessions[1]!.toLocaleString("en-GB")} sessions (a deployed object has 128 MB; goal ≤ 48 MiB at 128k, ≤ 96 MiB for xlarge)`);
+    console.log(`  workerd RSS ${fmt(rssEmpty / 1024, 0)} MiB with both objects empty, ${fmt(rssFull / 1024, 0)} MiB at full size (${fmt((rssFull - rssEmpty) / 2 / 1024, 0)} MiB growth per appliance, the isolate's heap and SQLite's pages together), peak ${fmt((memory?.peak ?? NaN) / 1024, 0)} MiB (VmHWM)`);
   } catch (error) {
     // What the launcher and workerd said last is usually why (a crashed or reset object).
     console.error(`\nThe launcher's last output:\n${fleet.output().split("\n").slice(-40).join("\n")}`);

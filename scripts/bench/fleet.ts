@@ -7,7 +7,9 @@ import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { launchFleet, type RunningFleet } from "../../test/e2e/launcher.ts";
+import { freePortBase, launchFleet, type RunningFleet } from "../../test/e2e/launcher.ts";
+import { WORKER } from "../config.ts";
+import { isolateHeap, type HeapFigures } from "./heap.ts";
 import { parseProfile, type Profile } from "../../simulator/index.ts";
 
 /** Well-formed: the checksum is CRC-32 in base62. */
@@ -27,6 +29,8 @@ export interface BenchFleet {
   /** `http://127.0.0.1:<port>` of each appliance, in order (`bench-1`, `bench-2`, …). */
   bases: string[];
   names: string[];
+  /** The Worker isolate's JS heap after a full collection (every appliance's object lives in it). */
+  heap(): Promise<HeapFigures>;
 }
 
 /** Launches `count` appliances of `profile` on ports from `portBase`; with `peers`, bench-1 reads bench-2 through the fleet proxy. */
@@ -41,8 +45,11 @@ export async function launchBenchFleet(dir: string, options: { count: number; pr
   const fleetFile = path.join(dir, "fleet.json");
   await writeFile(fleetFile, JSON.stringify({ portBase: options.portBase, appliances }));
   const ports = names.map((_, i) => options.portBase + i);
-  const fleet = await launchFleet({ BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1" }, ports, path.join(dir, "data"), options.readyTimeoutMs);
-  return { fleet, bases: ports.map((p) => `http://127.0.0.1:${p}`), names };
+  const inspectorPort = await freePortBase(1);
+  const env = { BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1", BNG_INSPECTOR_PORT: String(inspectorPort) };
+  const fleet = await launchFleet(env, ports, path.join(dir, "data"), options.readyTimeoutMs);
+  const bases = ports.map((p) => `http://127.0.0.1:${p}`);
+  return { fleet, bases, names, heap: () => isolateHeap(inspectorPort, WORKER, () => fetch(`${bases[0]}/api/v1/system/health`)) };
 }
 
 /** GET with the bench's token; a non-2xx answer fails the bench. */

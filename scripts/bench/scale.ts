@@ -39,7 +39,7 @@ export async function scaleBench(options: { profile: string; count: number }): P
   const portBase = await freePortBase(count);
   const t0 = performance.now();
   // Readiness waits on every listener in turn; a fleet of a hundred needs longer than the e2e tests' minute.
-  const { fleet, bases } = await launchBenchFleet(dir, { count, profile: options.profile, portBase, readyTimeoutMs: 600_000 });
+  const { fleet, bases, heap } = await launchBenchFleet(dir, { count, profile: options.profile, portBase, readyTimeoutMs: 600_000 });
   try {
     const listening = performance.now() - t0;
     // An object opens (configuration seeded, accounts, the empty data plane) at its first authenticated request.
@@ -47,6 +47,7 @@ export async function scaleBench(options: { profile: string; count: number }): P
     const ready = performance.now() - t0;
     const workerd = workerdPid(fleet.pid);
     const rssEmpty = memoryKiB(workerd)?.rss ?? NaN;
+    const heapEmpty = await heap();
     console.log(`  ready               every listener answering health in ${fmt(listening / 1000)} s, every appliance answering an authenticated read in ${fmt(ready / 1000)} s (goal ≤ 30 s at 100 × large)`);
     console.log(`  workerd RSS empty   ${fmt(rssEmpty / 1024, 0)} MiB (${fmt(rssEmpty / 1024 / count)} MiB per appliance)`);
 
@@ -61,6 +62,9 @@ export async function scaleBench(options: { profile: string; count: number }): P
     const memory = memoryKiB(workerd);
     const rss = memory?.rss ?? NaN;
     console.log(`  workerd RSS         ${fmt(rss / 1024, 0)} MiB at full size, peak ${fmt((memory?.peak ?? NaN) / 1024, 0)} MiB (goal ≤ 6 GiB at 100 × large); ${fmt((rss - rssEmpty) / 1024 / count)} MiB growth per appliance`);
+    const heapFull = await heap();
+    const held = heapFull.usedBytes + heapFull.backingStoreBytes - heapEmpty.usedBytes - heapEmpty.backingStoreBytes;
+    console.log(`  JS heap             ${fmt((heapFull.usedBytes + heapFull.backingStoreBytes) / 2 ** 20, 0)} MiB in the Worker isolate after a full collection (typed arrays included); ${fmt(held / 2 ** 20 / count)} MiB held per appliance`);
     const page = await latency(`${bases[0]}/api/v1/sessions?limit=100`, auth);
     console.log(`  100-row page        p50 ${fmt(page.p50, 2)} ms, p95 ${fmt(page.p95, 2)} ms, single client, on bench-1 (goal: p50 as with two appliances)`);
   } catch (error) {
