@@ -24,7 +24,7 @@ import {
   type Severity,
   type SourceVrfRule,
 } from "../simulator/index.ts";
-import { decodeSnapshot, encodeSnapshot } from "../simulator/snapshot.ts";
+import { decodeSnapshot } from "../simulator/snapshot.ts";
 import type { AlertNotification } from "../src/schemas/alarms.ts";
 import { AlarmNotifier, notification, type AlertSink } from "../simulator/alert-fanout.ts";
 import type { AlarmSeverity } from "../simulator/alarms.ts";
@@ -84,7 +84,10 @@ export class DataPlane {
       CREATE TABLE IF NOT EXISTS sim_snapshot (chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);
       CREATE TABLE IF NOT EXISTS sim_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `);
-    const chunks = sql.exec<{ data: ArrayBuffer }>("SELECT data FROM sim_snapshot ORDER BY chunk").toArray().map((r) => new Uint8Array(r.data));
+    // Read row by row as the decoder asks: the stored chunks are never all in memory at once.
+    const chunks = (function* () {
+      for (const row of sql.exec<{ data: ArrayBuffer }>("SELECT data FROM sim_snapshot ORDER BY chunk")) yield row.data;
+    })();
     const offset = sql.exec<{ value: string }>("SELECT value FROM sim_state WHERE key = 'offsetMs'").toArray()[0];
     this.#offsetMs = offset ? Number(offset.value) : 0;
     this.#gateway = this.#restore(chunks, profile) ?? Gateway.create(profile, { seed, startTimeMs: Date.now() });
@@ -104,8 +107,7 @@ export class DataPlane {
     });
   }
 
-  #restore(chunks: Uint8Array[], profile: Profile): Gateway | null {
-    if (chunks.length === 0) return null;
+  #restore(chunks: Iterable<ArrayBuffer>, profile: Profile): Gateway | null {
     const decoded = decodeSnapshot(chunks);
     if (!decoded.ok) return null;
     const restored = Gateway.restore(profile, decoded.snapshot);
@@ -125,9 +127,10 @@ export class DataPlane {
 
   /** Writes the model's snapshot, replacing the previous one in one transaction. */
   persist(): void {
-    const chunks = encodeSnapshot(this.#gateway.snapshot());
+    // Chunk by chunk from the model's own arrays, each stored and dropped: a large appliance's state is never held twice.
     this.#sql.exec("DELETE FROM sim_snapshot");
-    chunks.forEach((chunk, i) => this.#sql.exec("INSERT INTO sim_snapshot (chunk, data) VALUES (?, ?)", i, chunk));
+    let i = 0;
+    for (const chunk of this.#gateway.snapshotChunks()) this.#sql.exec("INSERT INTO sim_snapshot (chunk, data) VALUES (?, ?)", i++, chunk);
     this.#sql.exec("INSERT INTO sim_state (key, value) VALUES ('offsetMs', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", String(this.#offsetMs));
     this.#persistedAtMs = this.#gateway.nowMs;
     this.#rebooted = false;

@@ -40,7 +40,7 @@ import {
   type SessionQuery,
 } from "./session-queries.ts";
 import type { SessionList, SessionRates, SessionSummaryCounts } from "../src/schemas/sessions.ts";
-import { restoreModel, snapshotModel, type GatewaySnapshot } from "./snapshot.ts";
+import { restoreModel, snapshotChunks, snapshotModel, type GatewaySnapshot } from "./snapshot.ts";
 import type { SteeringTable } from "./steering.ts";
 import type { SubscriberRoute } from "./routing.ts";
 import { subscriberRoutes } from "./subscriber-routes.ts";
@@ -115,6 +115,15 @@ export class Gateway {
   /** The state as JSON-safe metadata plus buffers (see snapshot.ts for chunked encoding). */
   snapshot(): GatewaySnapshot {
     return snapshotModel(this.#m);
+  }
+
+  /**
+   * The state encoded chunk by chunk straight from the model's arrays (see
+   * snapshot.ts): consume it at once, before the model changes; memory holds
+   * one chunk beyond the state instead of two copies of it.
+   */
+  snapshotChunks(maxChunkBytes?: number): Generator<Uint8Array> {
+    return snapshotChunks(snapshotModel(this.#m, true), maxChunkBytes);
   }
 
   /** Simulated now, epoch milliseconds. */

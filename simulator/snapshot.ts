@@ -6,6 +6,12 @@
  * packs everything into byte chunks no larger than a limit (a DO SQLite BLOB
  * holds about 2 MB); `decodeSnapshot` reverses it. Metrics history is not
  * included: the spec says it restarts with the control plane.
+ *
+ * Memory: a deployed Durable Object has 128 MB, and the state of a large
+ * appliance is tens of MB, so neither direction holds a second copy of it:
+ * `snapshotChunks` reads the model's own arrays (views) and hands out one
+ * chunk at a time, and `decodeSnapshot` reads chunks one at a time into the
+ * blobs, which `restoreModel` then adopts instead of copying.
  */
 import { AlarmBook } from "./alarms.ts";
 import { LogRing } from "./logs.ts";
@@ -28,12 +34,15 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export interface GatewaySnapshot {
   format: typeof SNAPSHOT_FORMAT;
   meta: Json;
-  blobs: ArrayBuffer[];
+  blobs: ArrayBufferView[];
 }
 
 type Typed = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
 const TYPED = { Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array } as const;
 type TypedName = keyof typeof TYPED;
+
+/** Buffers `decodeSnapshot` allocated and nothing else holds: `lower` adopts them once instead of copying. */
+const owned = new WeakSet<ArrayBuffer>();
 
 /** A fingerprint of a profile, so a snapshot is never restored onto a different one. */
 export function profileFingerprint(profile: Profile): string {
@@ -43,8 +52,12 @@ export function profileFingerprint(profile: Profile): string {
   return `${profile.name}:${h.toString(16)}:${text.length}`;
 }
 
-/** Captures the model's state. */
-export function snapshotModel(m: Model): GatewaySnapshot {
+/**
+ * Captures the model's state. With `views`, the blobs are views of the model's
+ * own arrays, valid only until the model next changes: for a caller that
+ * encodes them at once (`snapshotChunks`), sparing a copy of the whole state.
+ */
+export function snapshotModel(m: Model, views = false): GatewaySnapshot {
   const s = m.store;
   const hw = s.highWater;
   const columns: Record<string, Typed> = {};
@@ -94,8 +107,8 @@ export function snapshotModel(m: Model): GatewaySnapshot {
     portCounters: m.portCounters.exportState(),
     maintenance: m.maintenance as unknown as Json,
   };
-  const blobs: ArrayBuffer[] = [];
-  const meta = lift(state, blobs);
+  const blobs: ArrayBufferView[] = [];
+  const meta = lift(state, blobs, views);
   return { format: SNAPSHOT_FORMAT, meta, blobs };
 }
 
@@ -200,33 +213,34 @@ interface SnapshotState {
   maintenance?: Maintenance | null;
 }
 
-/** Replaces typed arrays by blob markers, copying each (the state tree may hold views of the model's own arrays). */
-function lift(value: unknown, blobs: ArrayBuffer[]): Json {
+/** Replaces typed arrays by blob markers, copying each unless `views` (the state tree may hold views of the model's own arrays). */
+function lift(value: unknown, blobs: ArrayBufferView[], views: boolean): Json {
   if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
     const typed = value as Typed;
-    const copy = typed.slice();
-    blobs.push(copy.buffer as ArrayBuffer);
+    blobs.push(views ? typed : typed.slice());
     return { $blob: blobs.length - 1, type: typed.constructor.name };
   }
-  if (Array.isArray(value)) return value.map((v) => lift(v, blobs));
+  if (Array.isArray(value)) return value.map((v) => lift(v, blobs, views));
   if (value !== null && typeof value === "object") {
     const out: { [key: string]: Json } = {};
-    for (const [k, v] of Object.entries(value)) out[k] = lift(v, blobs);
+    for (const [k, v] of Object.entries(value)) out[k] = lift(v, blobs, views);
     return out;
   }
   if (typeof value === "number" && !Number.isFinite(value)) throw new Error(`non-finite number in snapshot state`);
   return value as Json;
 }
 
-/** Replaces blob markers by typed arrays. */
-function lower(value: Json, blobs: ArrayBuffer[]): unknown {
+/** Replaces blob markers by typed arrays (a buffer `decodeSnapshot` made is adopted, any other copied). */
+function lower(value: Json, blobs: readonly ArrayBufferView[]): unknown {
   if (Array.isArray(value)) return value.map((v) => lower(v, blobs));
   if (value !== null && typeof value === "object") {
     const marker = value as { $blob?: unknown; type?: unknown };
     if (typeof marker.$blob === "number" && typeof marker.type === "string" && Object.hasOwn(TYPED, marker.type)) {
       const Ctor = TYPED[marker.type as TypedName];
-      const buffer = blobs[marker.$blob] ?? new ArrayBuffer(0);
-      return new Ctor(buffer.slice(0));
+      const blob = blobs[marker.$blob] ?? new Uint8Array(0);
+      const whole = blob.byteOffset === 0 && blob.byteLength === blob.buffer.byteLength;
+      if (whole && owned.delete(blob.buffer as ArrayBuffer)) return new Ctor(blob.buffer as ArrayBuffer);
+      return new Ctor(bytesOf(blob).slice().buffer);
     }
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[k] = lower(v, blobs);
@@ -238,64 +252,96 @@ function lower(value: Json, blobs: ArrayBuffer[]): unknown {
 /** Default chunk size: comfortably under a Durable Object SQLite BLOB's ~2 MB. */
 export const DEFAULT_CHUNK_BYTES = 1_900_000;
 
+/** The bytes of a typed array or an ArrayBuffer, as a view (no copy). */
+function bytesOf(data: ArrayBufferView | ArrayBuffer): Uint8Array {
+  return data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
 /**
- * Packs a snapshot into byte chunks of at most `maxChunkBytes`: a 4-byte
- * little-endian header length, the UTF-8 JSON header (format, meta, blob
- * sizes), then the blobs back to back.
+ * Packs a snapshot into byte chunks of at most `maxChunkBytes`, one at a time:
+ * a 4-byte little-endian header length, the UTF-8 JSON header (format, meta,
+ * blob sizes), then the blobs back to back. Each chunk is a fresh buffer
+ * filled when it is asked for, so a caller that stores and drops each one
+ * never holds more than one chunk besides the state.
  */
-export function encodeSnapshot(snapshot: GatewaySnapshot, maxChunkBytes = DEFAULT_CHUNK_BYTES): Uint8Array[] {
+export function* snapshotChunks(snapshot: GatewaySnapshot, maxChunkBytes = DEFAULT_CHUNK_BYTES): Generator<Uint8Array> {
   const header = new TextEncoder().encode(
     JSON.stringify({ format: snapshot.format, meta: snapshot.meta, sizes: snapshot.blobs.map((b) => b.byteLength) }),
   );
   const length = new Uint8Array(4);
   new DataView(length.buffer).setUint32(0, header.length, true);
-  const parts = [length, header, ...snapshot.blobs.map((b) => new Uint8Array(b))];
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  // Written straight into the chunks: a whole-snapshot buffer sliced afterwards would hold the state twice more at once.
+  const parts = [length, header, ...snapshot.blobs.map(bytesOf)];
+  let left = parts.reduce((n, p) => n + p.length, 0);
   const size = Math.max(1024, Math.floor(maxChunkBytes));
-  const chunks: Uint8Array[] = [];
-  for (let i = 0; i < total; i += size) chunks.push(new Uint8Array(Math.min(size, total - i)));
-  let at = 0;
-  for (const part of parts) {
-    let from = 0;
-    while (from < part.length) {
-      const chunk = chunks[Math.floor(at / size)] as Uint8Array;
-      const into = at % size;
-      const n = Math.min(part.length - from, chunk.length - into);
-      chunk.set(part.subarray(from, from + n), into);
+  let part = 0;
+  let from = 0;
+  while (left > 0) {
+    const chunk = new Uint8Array(Math.min(size, left));
+    for (let into = 0; into < chunk.length; ) {
+      const source = parts[part] as Uint8Array;
+      const n = Math.min(source.length - from, chunk.length - into);
+      chunk.set(source.subarray(from, from + n), into);
+      into += n;
       from += n;
-      at += n;
+      if (from === source.length) {
+        part++;
+        from = 0;
+      }
     }
+    left -= chunk.length;
+    yield chunk;
   }
-  return chunks;
 }
 
-/** Reassembles chunks written by `encodeSnapshot`. */
-export function decodeSnapshot(chunks: readonly (Uint8Array | ArrayBuffer)[]): { ok: true; snapshot: GatewaySnapshot } | { ok: false; reason: "bad-format" } {
-  const parts = chunks.map((c) => (c instanceof Uint8Array ? c : new Uint8Array(c)));
-  const total = parts.reduce((n, c) => n + c.length, 0);
-  if (total < 4) return { ok: false, reason: "bad-format" };
-  const all = new Uint8Array(total);
+/** All of `snapshotChunks` at once. */
+export function encodeSnapshot(snapshot: GatewaySnapshot, maxChunkBytes = DEFAULT_CHUNK_BYTES): Uint8Array[] {
+  return [...snapshotChunks(snapshot, maxChunkBytes)];
+}
+
+/**
+ * Reassembles chunks written by `encodeSnapshot`, reading them in order and
+ * one at a time (an iterator over stored rows need not hold them all): each
+ * blob is allocated once and filled from the chunks it spans.
+ */
+export function decodeSnapshot(chunks: Iterable<Uint8Array | ArrayBuffer>): { ok: true; snapshot: GatewaySnapshot } | { ok: false; reason: "bad-format" } {
+  const source = chunks[Symbol.iterator]();
+  let current: Uint8Array = new Uint8Array(0);
   let at = 0;
-  for (const c of parts) {
-    all.set(c, at);
-    at += c.length;
-  }
-  const headerLength = new DataView(all.buffer).getUint32(0, true);
-  if (4 + headerLength > total) return { ok: false, reason: "bad-format" };
+  /** Fills `into` from the chunks; false when they end first. */
+  const read = (into: Uint8Array): boolean => {
+    for (let filled = 0; filled < into.length; ) {
+      if (at === current.length) {
+        const next = source.next();
+        if (next.done) return false;
+        current = bytesOf(next.value);
+        at = 0;
+        continue;
+      }
+      const n = Math.min(current.length - at, into.length - filled);
+      into.set(current.subarray(at, at + n), filled);
+      filled += n;
+      at += n;
+    }
+    return true;
+  };
+  const length = new Uint8Array(4);
+  if (!read(length)) return { ok: false, reason: "bad-format" };
+  const headerBytes = new Uint8Array(new DataView(length.buffer).getUint32(0, true));
+  if (!read(headerBytes)) return { ok: false, reason: "bad-format" };
   let header: { format?: unknown; meta?: Json; sizes?: unknown };
   try {
-    header = JSON.parse(new TextDecoder().decode(all.subarray(4, 4 + headerLength))) as typeof header;
+    header = JSON.parse(new TextDecoder().decode(headerBytes)) as typeof header;
   } catch {
     return { ok: false, reason: "bad-format" };
   }
   if (header.format !== SNAPSHOT_FORMAT || !Array.isArray(header.sizes) || header.meta === undefined) return { ok: false, reason: "bad-format" };
-  const blobs: ArrayBuffer[] = [];
-  let offset = 4 + headerLength;
+  const blobs: Uint8Array[] = [];
   for (const size of header.sizes) {
-    if (typeof size !== "number" || offset + size > total) return { ok: false, reason: "bad-format" };
-    blobs.push(all.slice(offset, offset + size).buffer);
-    offset += size;
+    if (typeof size !== "number" || !Number.isSafeInteger(size) || size < 0) return { ok: false, reason: "bad-format" };
+    const blob = new Uint8Array(size);
+    if (!read(blob)) return { ok: false, reason: "bad-format" };
+    owned.add(blob.buffer);
+    blobs.push(blob);
   }
   return { ok: true, snapshot: { format: SNAPSHOT_FORMAT, meta: header.meta, blobs } };
 }

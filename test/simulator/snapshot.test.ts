@@ -40,18 +40,18 @@ describe("snapshot and restore", () => {
     const snapshot = g.snapshot();
     // Then the free-slot stack also listed every never-used slot, from the licensed capacity down to the high-water mark.
     const store = (snapshot.meta as { store: { highWater: number; free: { $blob: number } } }).store;
-    const freed = new Int32Array(snapshot.blobs[store.free.$blob] ?? new ArrayBuffer(0));
+    const freed = snapshot.blobs[store.free.$blob] as Int32Array;
     const capacity = g.profile.population.licensedSessions;
     expect(store.highWater).toBeLessThan(capacity);
     const old = Int32Array.from([...Array.from({ length: capacity - store.highWater }, (_, i) => capacity - 1 - i), ...freed]);
-    snapshot.blobs[store.free.$blob] = old.buffer;
+    snapshot.blobs[store.free.$blob] = old;
     // So did the CGN's free binding indices, from maxBindings down.
     const cgn = (snapshot.meta as { cgn: { highWater: number; freeSlots: { $blob: number } } }).cgn;
     const maxBindings = g.profile.cgn.maxBindings;
-    const cgnFreed = new Int32Array(snapshot.blobs[cgn.freeSlots.$blob] ?? new ArrayBuffer(0));
+    const cgnFreed = snapshot.blobs[cgn.freeSlots.$blob] as Int32Array;
     expect(cgn.highWater).toBeLessThan(maxBindings);
     const cgnOld = Int32Array.from([...Array.from({ length: maxBindings - cgn.highWater }, (_, i) => maxBindings - 1 - i), ...cgnFreed]);
-    snapshot.blobs[cgn.freeSlots.$blob] = cgnOld.buffer;
+    snapshot.blobs[cgn.freeSlots.$blob] = cgnOld;
     const r = Gateway.restore(g.profile, roundTrip(snapshot, 64 * 1024));
     if (!r.ok) throw new Error(r.reason);
     for (const x of [g, r.gateway]) {
@@ -85,8 +85,46 @@ describe("snapshot and restore", () => {
     expect(Gateway.restore(other, g.snapshot())).toEqual({ ok: false, reason: "profile-mismatch" });
   });
 
+  it("streams the state chunk by chunk from the model's arrays, and restores from chunks read one at a time", () => {
+    const original = gateway(profile(), 25, 1800);
+    // The store's way: chunks produced one at a time (views of the live arrays), each kept as a stored row would be.
+    const stored = [...original.snapshotChunks(16 * 1024)].map((chunk) => chunk.slice().buffer);
+    expect(stored.length).toBeGreaterThan(1);
+    for (const c of stored) expect(c.byteLength).toBeLessThanOrEqual(16 * 1024);
+    // Read back through an iterator that yields each row only when asked, as a SQL cursor does.
+    let handedOut = 0;
+    const decoded = decodeSnapshot((function* () {
+      for (const c of stored) {
+        handedOut++;
+        yield c;
+      }
+    })());
+    if (!decoded.ok) throw new Error(decoded.reason);
+    expect(handedOut).toBe(stored.length);
+    const copy = Gateway.restore(original.profile, decoded.snapshot);
+    if (!copy.ok) throw new Error(copy.reason);
+    for (const g of [original, copy.gateway]) g.step(1200);
+    expect(observe(copy.gateway)).toBe(observe(original));
+  });
+
+  it("gives two gateways restored from one decoded snapshot state of their own", () => {
+    const original = gateway(profile(), 26, 1800);
+    const decoded = decodeSnapshot(encodeSnapshot(original.snapshot(), 64 * 1024));
+    if (!decoded.ok) throw new Error(decoded.reason);
+    const first = Gateway.restore(original.profile, decoded.snapshot);
+    const second = Gateway.restore(original.profile, decoded.snapshot);
+    if (!first.ok || !second.ok) throw new Error("restore failed");
+    const before = observe(second.gateway);
+    // The first adopted the decoded buffers; churning it must not move the second.
+    first.gateway.scenario({ action: "disconnect-sessions", share: 0.5, filter: {} });
+    first.gateway.step(600);
+    expect(observe(second.gateway)).toBe(before);
+    expect(observe(second.gateway)).toBe(observe(original));
+  });
+
   it("refuses bytes that are not a snapshot", () => {
     expect(decodeSnapshot([new Uint8Array([1, 2, 3, 4, 5, 6])])).toEqual({ ok: false, reason: "bad-format" });
+    expect(decodeSnapshot([])).toEqual({ ok: false, reason: "bad-format" });
     expect(Gateway.restore(profile(), { format: "other", meta: null, blobs: [] } as never)).toEqual({ ok: false, reason: "bad-format" });
   });
 });
