@@ -68,7 +68,7 @@ const CertificateUpload = z
   })
   .meta({ id: "CertificateUpload" });
 
-const CertificateDetails = z
+export const CertificateDetails = z
   .object({
     subject: z.string().meta({ description: "RFC 4514 distinguished name" }),
     issuer: z.string(),

@@ -1,6 +1,11 @@
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { LoginResponse } from "../../src/schemas/auth.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { call } from "../worker/client.ts";
+
+type Problem = z.output<typeof ProblemDetails>;
 
 const DEFAULT_PASSWORD = "bngfleet-admin"; // README, "Logging in"
 
@@ -9,12 +14,12 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
 
 /** Signs in as a person would: password, enrolment with the first code; returns the cookie and CSRF token and the reply. */
 async function enrol(password: string) {
-  const challenge = (await (await post("/api/v1/auth/login", { username: "admin", password })).json()) as { status: string; enrolmentToken: string; secret: string };
+  const challenge = (await (await post("/api/v1/auth/login", { username: "admin", password })).json()) as LoginResponse;
   expect(challenge.status).toBe("totpEnrolmentRequired");
-  const enrolled = await post("/api/v1/auth/enrol", { enrolmentToken: challenge.enrolmentToken, totpCode: await generate({ secret: challenge.secret }) });
-  const reply = (await enrolled.json()) as { status: string; csrfToken: string; passwordChangeRequired?: boolean };
+  const enrolled = await post("/api/v1/auth/enrol", { enrolmentToken: challenge.enrolmentToken, totpCode: await generate({ secret: challenge.secret! }) });
+  const reply = (await enrolled.json()) as LoginResponse;
   const cookie = enrolled.headers.get("set-cookie")!.split(";")[0]!;
-  return { reply, cookie, secret: challenge.secret };
+  return { reply, cookie, secret: challenge.secret! };
 }
 
 describe("first sign-in with the development default password (local fleet)", () => {
@@ -31,24 +36,24 @@ describe("first sign-in with the development default password (local fleet)", ()
     const sessions = await call("/api/v1/sessions", { headers: { cookie } });
     expect(sessions.status).toBe(403);
     expect(sessions.headers.get("content-type")).toBe("application/problem+json");
-    expect(((await sessions.json()) as { detail: string }).detail).toContain("POST /api/v1/auth/password");
-    const token = await post("/api/v1/auth/tokens", { name: "escape", role: "super-user" }, { cookie, "x-csrf-token": reply.csrfToken });
+    expect(((await sessions.json()) as Problem).detail).toContain("POST /api/v1/auth/password");
+    const token = await post("/api/v1/auth/tokens", { name: "escape", role: "super-user" }, { cookie, "x-csrf-token": reply.csrfToken! });
     expect(token.status).toBe(403);
   });
 
   it("refuses the default as the new password, then takes another; the new password signs in without the flag", async () => {
     const { reply, cookie, secret } = await enrol(DEFAULT_PASSWORD);
-    const headers = { cookie, "x-csrf-token": reply.csrfToken };
+    const headers = { cookie, "x-csrf-token": reply.csrfToken! };
     const same = await post("/api/v1/auth/password", { currentPassword: DEFAULT_PASSWORD, newPassword: DEFAULT_PASSWORD }, headers);
     expect(same.status).toBe(400);
-    expect(((await same.json()) as { errors: { pointer: string }[] }).errors[0]!.pointer).toBe("#/newPassword");
+    expect(((await same.json()) as Problem).errors![0]!.pointer).toBe("#/newPassword");
     const changed = await post("/api/v1/auth/password", { currentPassword: DEFAULT_PASSWORD, newPassword: "a-better-password" }, headers);
     expect(changed.status).toBe(200);
     expect((await post("/api/v1/auth/login", { username: "admin", password: DEFAULT_PASSWORD })).status).toBe(401);
     // A later code step than the enrolment's: each code is accepted once.
     const totpCode = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
     const again = await post("/api/v1/auth/login", { username: "admin", password: "a-better-password", totpCode });
-    const body = (await again.json()) as { status: string; passwordChangeRequired?: boolean };
+    const body = (await again.json()) as LoginResponse;
     expect(body.status).toBe("success");
     expect(body.passwordChangeRequired).toBeUndefined();
     const whoami = await call("/api/v1/auth/whoami", { headers: { cookie: again.headers.get("set-cookie")!.split(";")[0]! } });
@@ -64,6 +69,6 @@ describe("the client's address behind the local listener", () => {
     }
     const locked = await post("/api/v1/auth/login", { username: "admin", password: DEFAULT_PASSWORD }, { "x-bng-peer-address": "192.0.2.9", "cf-connecting-ip": "198.51.100.77" });
     expect(locked.status).toBe(423);
-    expect(((await locked.json()) as { detail: string }).detail).toContain("from 192.0.2.9");
+    expect(((await locked.json()) as Problem).detail).toContain("from 192.0.2.9");
   });
 });

@@ -6,6 +6,8 @@
  */
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { expectDocumented } from "../worker/wire-check.ts";
 
 async function viaListener(appliance: string, path: string, init: RequestInit = {}): Promise<Response> {
@@ -26,7 +28,7 @@ describe("a request relayed by a listener of the local fleet", () => {
     const response = await viaListener("edge-9", "/api/v1/system/health");
     expect(response.status).toBe(404);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    expect(((await response.json()) as { detail: string }).detail).toContain("edge-9");
+    expect(((await response.json()) as z.output<typeof ProblemDetails>).detail).toContain("edge-9");
   });
 
   it("answers with HSTS, as the listener served the client over HTTPS (the Worker itself sees http://)", async () => {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { adminSeed, startupRefusal } from "../../src/auth/bootstrap.ts";
 import { call } from "../worker/client.ts";
 
@@ -11,7 +13,7 @@ describe("a deployed appliance without BNG_ADMIN_PASSWORD or a bootstrap token",
     });
     expect(response.status).toBe(503);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    expect(((await response.json()) as { detail: string }).detail).toContain("wrangler secret put BNG_ADMIN_PASSWORD");
+    expect(((await response.json()) as z.output<typeof ProblemDetails>).detail).toContain("wrangler secret put BNG_ADMIN_PASSWORD");
   });
 
   it("serves nothing else either until one is set", async () => {

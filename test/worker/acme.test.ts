@@ -9,6 +9,9 @@ import * as x509 from "@peculiar/x509";
 import { env, runInDurableObject } from "cloudflare:test";
 import { Appliance } from "../../durable-objects/appliance.ts";
 import { describe, expect, it, inject } from "vitest";
+import type { z } from "zod";
+import type { CertificateCommitResult, CertificateDetails, ConfigSchemaDocument } from "../../src/routes/config.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { call } from "./client.ts";
 import { admin, commit, getConfig, history, logEntries, pointersOf, putConfig, rejection } from "./config-client.ts";
 import { selfSigned } from "./certificates.ts";
@@ -20,10 +23,12 @@ const DAY = 86_400_000;
 const appliance = () => env.Appliance.getByName("edge-1");
 const settled = () => runInDurableObject(appliance(), (instance) => Appliance.coreOf(instance).acme().settled());
 const details = () => call("/api/v1/config/webui/certificate", { headers: admin });
+type Certificate = z.output<typeof CertificateDetails>;
+type Problem = z.output<typeof ProblemDetails>;
 
 describe("ACME configuration", () => {
   it("lists the acme keys in the schema, hot-applied, off by default", async () => {
-    const schema = await (await call("/api/v1/config/schema", { headers: admin })).json<{ keys: { path: string; default: string | null; apply: string; secret: boolean }[] }>();
+    const schema = await (await call("/api/v1/config/schema", { headers: admin })).json<z.output<typeof ConfigSchemaDocument>>();
     const acme = schema.keys.filter((k) => k.path.startsWith("acme."));
     expect(acme.map((k) => [k.path, k.default, k.apply, k.secret])).toEqual([
       ["acme.enabled", "false", "hot", false],
@@ -77,7 +82,7 @@ describe("the HTTP-01 answer", () => {
   it("answers 400 naming the token when it is not base64url", async () => {
     const response = await call("/.well-known/acme-challenge/not.a.token!");
     expect(response.status).toBe(400);
-    expect((await response.json<{ errors: { in: string; pointer: string }[] }>()).errors).toMatchObject([{ in: "path", pointer: "#/token" }]);
+    expect((await response.json<Problem>()).errors).toMatchObject([{ in: "path", pointer: "#/token" }]);
   });
 });
 
@@ -87,7 +92,7 @@ describe("ACME status", () => {
     await settled();
     const missing = await details();
     expect(missing.status).toBe(404);
-    expect((await missing.json<{ detail: string }>()).detail).toMatch(new RegExp(`ACME is failed \\(last error: .*127\\.0\\.0\\.1:${inject("closedPort")}.*unreachable`));
+    expect((await missing.json<Problem>()).detail).toMatch(new RegExp(`ACME is failed \\(last error: .*127\\.0\\.0\\.1:${inject("closedPort")}.*unreachable`));
     const [failed] = await logEntries("acme.order.failed");
     expect(failed!.fields).toMatchObject({ directoryUrl: DOWN_CA, failures: 1 });
     const nextAttempt = Date.parse(String(failed!.fields.nextAttempt));
@@ -102,8 +107,8 @@ describe("ACME status", () => {
     await settled();
     const pair = await selfSigned();
     const uploaded = await call("/api/v1/config/webui/certificate", { method: "POST", headers: { ...admin, "content-type": "application/json" }, body: JSON.stringify(pair) });
-    expect((await uploaded.json<{ warnings: string[] }>()).warnings).toEqual([expect.stringContaining("acme.enabled is true")]);
-    const shown = await (await details()).json<{ source: string; acme: Record<string, unknown> }>();
+    expect((await uploaded.json<z.output<typeof CertificateCommitResult>>()).warnings).toEqual([expect.stringContaining("acme.enabled is true")]);
+    const shown = await (await details()).json<Certificate>();
     expect(shown.source).toBe("uploaded");
     expect(shown.acme).toMatchObject({ enabled: true, directoryUrl: DOWN_CA, state: "failed", names: ["edge-1.bng.localhost"], issuedUtc: null, renewalUtc: null });
   });
@@ -195,13 +200,13 @@ describe("renewal", () => {
     await settled();
     expect(await logEntries("acme.order.started")).toMatchObject([{ fields: { directoryUrl: DOWN_CA, names: "edge-1.bng.localhost" } }]);
     // The CA is down: the certificate served stays, and the failure is shown beside it.
-    const shown = await (await details()).json<{ source: string; acme: { state: string } }>();
+    const shown = await (await details()).json<Certificate>();
     expect(shown).toMatchObject({ source: "acme", acme: { state: "failed" } });
   });
 
   it("shows the served ACME certificate as source acme with its renewal time", async () => {
     const { notBefore } = await issued(90);
-    const shown = await (await details()).json<{ source: string; acme: { state: string; renewalUtc: string } }>();
+    const shown = await (await details()).json<Certificate>();
     expect(shown.source).toBe("acme");
     expect(shown.acme).toMatchObject({ state: "issued", renewalUtc: new Date(notBefore + 60 * DAY).toISOString() });
   });

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { AddressPool, AddressPoolAllocation, AddressPoolAllocationsPage } from "../../src/routes/address-pools.ts";
 import type { RadiusPoolStatus } from "../../src/routes/radius.ts";
-import type { SessionDetail } from "../../src/schemas/sessions.ts";
+import type { AlarmsResponse } from "../../src/schemas/alarms.ts";
+import type { SessionDetail, SessionSummaryCounts } from "../../src/schemas/sessions.ts";
 import { call, json } from "./client.ts";
 import { admin, commit, getConfig, history, itemOf, logEntries, pointersOf, putConfig, rejection } from "./config-client.ts";
 import { advance, get, scenario } from "./helpers.ts";
@@ -35,7 +36,7 @@ async function expectPoolsConsistent(): Promise<void> {
     expect(pool.used + pool.free, pool.name).toBe(pool.size);
     expect(pool.subnets.reduce((n, s) => n + s.size, 0), pool.name).toBe(pool.size);
     expect(pool.subnets.reduce((n, s) => n + s.used, 0), pool.name).toBe(pool.used);
-    const page = await get<{ total: number }>(`/api/v1/address-pools/${pool.name}/allocations?limit=1`);
+    const page = await get<z.output<typeof AddressPoolAllocationsPage>>(`/api/v1/address-pools/${pool.name}/allocations?limit=1`);
     expect(page.total, pool.name).toBe(pool.used);
   }
 }
@@ -152,7 +153,7 @@ describe("addressPools configuration", () => {
     await advance(1800);
     const held = (await poolNamed("wholesale-v4"))!.used;
     await commit({ listOps: [{ listPath: LIST, key: "wholesale-v4", delete: true }] });
-    expect((await get<{ byVrf: Record<string, number> }>("/api/v1/sessions/summary")).byVrf.wholesale ?? 0).toBe(0);
+    expect((await get<SessionSummaryCounts>("/api/v1/sessions/summary")).byVrf.wholesale ?? 0).toBe(0);
     expect((await logEntries("pool.reconfigured")).at(-1)?.fields).toMatchObject({ pool: "wholesale-v4", change: "removed", disconnected: held });
     await advance(60);
     const failed = (await logEntries("session.setup-failed")).map((e) => e.fields.reason);
@@ -268,7 +269,7 @@ describe("radius.servers hot-apply", () => {
   it("changes a weight at once and stops using a removed server, clearing its alarm", async () => {
     await scenario({ action: "fail-radius-server", server: "radius-1.isp.example" });
     await scenario({ action: "set-churn-multiplier", multiplier: 20 });
-    const alarmed = async () => (await get<{ active: { id: string; instance: string | null }[] }>("/api/v1/alarms")).active.filter((a) => a.id === "radius.server.dead").map((a) => a.instance);
+    const alarmed = async () => (await get<AlarmsResponse>("/api/v1/alarms")).active.filter((a) => a.id === "radius.server.dead").map((a) => a.instance);
     // The failed server is revived every dead time and marked dead again: step until it is dead.
     await advance(300);
     for (let i = 0; i < 30 && (await alarmed()).length === 0; i++) await advance(10);

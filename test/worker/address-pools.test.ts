@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { AddressPool, AddressPoolAllocationsPage } from "../../src/routes/address-pools.ts";
+import type { SessionDetail } from "../../src/schemas/sessions.ts";
 import { call } from "./client.ts";
 import { admin, advance, get, scenario, sum } from "./helpers.ts";
 
@@ -39,7 +40,7 @@ describe("address pools", () => {
     ]);
     const dynamic = page.items.find((a) => a.kind === "dynamic")!;
     expect(dynamic.sessionId).toBeGreaterThan(0);
-    const session = await get<{ ipv4: string; username: string }>(`/api/v1/sessions/${dynamic.sessionId}`);
+    const session = await get<SessionDetail>(`/api/v1/sessions/${dynamic.sessionId}`);
     // A /32 block is written as the bare address, as the session shows it.
     expect(session.ipv4).toBe(dynamic.prefix);
     expect(session.username).toBe(dynamic.username);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bearer, call, json, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scenario, send, sum } from "./helpers.ts";
-import type { Alarm, AlarmsResponse as Alarms } from "../../src/schemas/alarms.ts";
+import type { AlarmsResponse as Alarms, AlertNotification as Notification } from "../../src/schemas/alarms.ts";
 import type { CgnStatus } from "../../src/schemas/cgn.ts";
 import type { LogTail as Tail } from "../../src/schemas/logs.ts";
 
@@ -100,8 +100,6 @@ describe("clearing an alarm", () => {
 });
 
 describe("test alert", () => {
-  type Notification = { version: string; kind: string; appliance: string; sentUtc: string; alarm: Alarm; activeAlarms: Record<string, number> };
-
   it("returns the payload sinks receive: major with the default text when there is no body", async () => {
     const response = await send("POST", "/api/v1/alarms/test");
     expect(response.status).toBe(200);

@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { bearer, call, json, tokenWithRole } from "./client.ts";
 import { admin, advance, get, send } from "./helpers.ts";
 import type { CaptureRecord as Capture, CaptureRow as Row } from "../../src/schemas/captures.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { LogTail as Tail } from "../../src/schemas/logs.ts";
+import type { SessionDetail, SessionList } from "../../src/schemas/sessions.ts";
 
 
 const COLLECTOR = "192.0.2.200";
-const sessionIds = async (n: number) => (await get<{ items: { id: number }[] }>(`/api/v1/sessions?limit=${n}`)).items.map((s) => s.id);
+const sessionIds = async (n: number) => (await get<SessionList>(`/api/v1/sessions?limit=${n}`)).items.map((s) => s.id);
 const start = (id: number, body: Record<string, unknown>, headers = admin) => send("POST", `/api/v1/sessions/${id}/capture`, body, headers);
 const stop = (id: number, headers = admin) => send("DELETE", `/api/v1/sessions/${id}/capture`, undefined, headers);
 const unlimited = { destinationIp: COLLECTOR, maxPackets: null, maxDurationSeconds: null };
@@ -22,7 +25,7 @@ describe("starting and stopping a capture", () => {
     expect(started.status).toBe(200);
     const record = await started.json<Capture>();
     expect(record).toMatchObject({ sessionId: id, destinationIp: COLLECTOR, maxPackets: 0, maxDurationSeconds: null });
-    expect((await get<{ capture: Capture | null }>(`/api/v1/sessions/${id}`)).capture).toEqual(record);
+    expect((await get<SessionDetail>(`/api/v1/sessions/${id}`)).capture).toEqual(record);
 
     await advance(60);
     const [row] = await get<Row[]>("/api/v1/captures");
@@ -55,7 +58,7 @@ describe("starting and stopping a capture", () => {
   it("requires all three keys, limits that are null or non-negative int32, and an IP destination", async () => {
     await advance(300);
     const [id] = await sessionIds(1);
-    const pointers = async (body: unknown) => (await (await start(id!, body as Record<string, unknown>)).json<{ errors?: { pointer: string }[] }>()).errors?.map((e) => e.pointer);
+    const pointers = async (body: unknown) => (await (await start(id!, body as Record<string, unknown>)).json<z.output<typeof ProblemDetails>>()).errors?.map((e) => e.pointer);
     expect(await pointers({ destinationIp: COLLECTOR })).toEqual(["#/maxPackets", "#/maxDurationSeconds"]);
     expect(await pointers({ ...unlimited, maxPackets: -1 })).toEqual(["#/maxPackets"]);
     expect(await pointers({ ...unlimited, maxDurationSeconds: 2 ** 31 })).toEqual(["#/maxDurationSeconds"]);

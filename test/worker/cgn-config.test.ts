@@ -11,6 +11,8 @@ import { validateDocument } from "../../src/config/validate.ts";
 import type { AddressPool, AddressPoolAllocationsPage } from "../../src/routes/address-pools.ts";
 import type { CgnCommitResult, CgnGroupConfig, CgnSettings } from "../../src/routes/cgn-config.ts";
 import type { CgnStatus } from "../../src/schemas/cgn.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
+import type { SessionSummaryCounts } from "../../src/schemas/sessions.ts";
 import { bearer, call, json, tokenWithRole } from "./client.ts";
 import { admin, getConfig, history, itemOf, pointersOf, rejection } from "./config-client.ts";
 
@@ -210,7 +212,7 @@ describe("deleting a group", () => {
     await ok(await putGroup("w", { ...WHOLESALE, insideVrfs: ["wholesale"], autoLearn: [{ insideVrf: "wholesale", prefixes: ["10.129.0.0/24"] }] }));
     const refused = await call("/api/v1/vrfs/wholesale", { method: "DELETE", headers: admin });
     expect(refused.status).toBe(409);
-    const { detail } = await refused.json<{ detail: string }>();
+    const { detail } = await refused.json<z.output<typeof ProblemDetails>>();
     expect(detail).toContain("cgn.groups 'w' (insideVrfs)");
     expect(detail).toContain("cgn.groups 'w' (autoLearn)");
   });
@@ -285,7 +287,7 @@ describe("a restart", () => {
     await restart();
     // Subscribers keep arriving in the former inside VRF; none of them is translated.
     await scenario({ action: "advance-clock", seconds: 900 });
-    expect((await call("/api/v1/sessions/summary", { headers: admin }).then((r) => r.json<{ total: number }>())).total).toBeGreaterThan(0);
+    expect((await call("/api/v1/sessions/summary", { headers: admin }).then((r) => r.json<SessionSummaryCounts>())).total).toBeGreaterThan(0);
     const page = await call("/api/v1/cgn/bindings", { headers: admin });
     expect(page.status).toBe(200);
     expect(await page.json()).toMatchObject({ running: false, total: 0, items: [] });

@@ -1,5 +1,7 @@
 /** A small client for the Worker under test: one appliance per hostname, logins that enrol like a person with an authenticator would. */
 import { SELF } from "cloudflare:test";
+import type { z } from "zod";
+import type { LoginResponse, TokenCreated } from "../../src/schemas/auth.ts";
 import { totpCode } from "./totp.ts";
 import { expectDocumented } from "./wire-check.ts";
 
@@ -41,19 +43,19 @@ export interface Session {
 /** Logs in an account that must enrol: login → totpEnrolmentRequired → enrol with the first code. */
 export async function enrolAndLogin(username: string, password: string, appliance = "edge-1"): Promise<Session> {
   const first = await call("/api/v1/auth/login", { appliance, ...json("POST", { username, password }) });
-  const challenge = (await first.json()) as { status: string; enrolmentToken: string; secret: string };
+  const challenge = (await first.json()) as LoginResponse;
   if (challenge.status !== "totpEnrolmentRequired") throw new Error(`expected enrolment, got ${JSON.stringify(challenge)}`);
-  const enrolled = await call("/api/v1/auth/enrol", { appliance, ...json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret) }) });
-  const body = (await enrolled.json()) as { status: string; csrfToken: string };
+  const enrolled = await call("/api/v1/auth/enrol", { appliance, ...json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret!) }) });
+  const body = (await enrolled.json()) as LoginResponse;
   if (body.status !== "success") throw new Error(`enrolment failed: ${JSON.stringify(body)}`);
-  return { cookie: cookieFrom(enrolled), csrfToken: body.csrfToken, secret: challenge.secret };
+  return { cookie: cookieFrom(enrolled), csrfToken: body.csrfToken!, secret: challenge.secret! };
 }
 
 /** Creates a token with the bootstrap super-user token and returns its plaintext. */
 export async function tokenWithRole(role: "read-only" | "operator" | "super-user", name = `t-${role}-${crypto.randomUUID().slice(0, 8)}`, appliance = "edge-1"): Promise<string> {
   const response = await call("/api/v1/auth/tokens", { appliance, ...json("POST", { name, role }, bearer(BOOTSTRAP_TOKEN)) });
   if (response.status !== 200) throw new Error(`token creation failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { token: string }).token;
+  return ((await response.json()) as z.output<typeof TokenCreated>).token;
 }
 
 /** Creates an account with the bootstrap token. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { CertificateCommitResult } from "../../src/routes/config.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { call, json } from "./client.ts";
 import { admin, getConfig, history, storedDocument } from "./config-client.ts";
 import { selfSigned, traditionalPem } from "./certificates.ts";
@@ -8,6 +9,7 @@ import { selfSigned, traditionalPem } from "./certificates.ts";
 const upload = (body: unknown) => call("/api/v1/config/webui/certificate", json("POST", body, admin));
 const current = () => call("/api/v1/config/webui/certificate", { headers: admin });
 type Details = z.output<typeof CertificateCommitResult>;
+type Problem = z.output<typeof ProblemDetails>;
 
 describe("web UI certificate", () => {
   it("answers 404 while the factory self-signed certificate is in use", async () => {
@@ -78,15 +80,15 @@ describe("web UI certificate", () => {
   it("refuses an encrypted key", async () => {
     const pair = await selfSigned();
     const encrypted = pair.privateKeyPem.replace(/PRIVATE KEY/g, "ENCRYPTED PRIVATE KEY");
-    const problem = await (await upload({ ...pair, privateKeyPem: encrypted })).json<{ errors: { detail: string }[] }>();
-    expect(problem.errors[0]!.detail).toContain("encrypted");
+    const problem = await (await upload({ ...pair, privateKeyPem: encrypted })).json<Problem>();
+    expect(problem.errors![0]!.detail).toContain("encrypted");
   });
 
   it("refuses a key that is not the certificate's, with 422 naming privateKeyPem", async () => {
     const [a, b] = await Promise.all([selfSigned(), selfSigned()]);
     const response = await upload({ certificatePem: a.certificatePem, privateKeyPem: b.privateKeyPem });
     expect(response.status).toBe(422);
-    const problem = await response.json<{ errors: { in: string; pointer: string; detail: string }[] }>();
+    const problem = await response.json<Problem>();
     expect(problem.errors).toEqual([{ in: "body", pointer: "#/privateKeyPem", detail: "the private key does not match the certificate's public key" }]);
     expect((await current()).status).toBe(404);
     expect((await history()).total).toBe(1);
@@ -108,31 +110,31 @@ describe("web UI certificate", () => {
     const response = await upload({ certificatePem: `-----BEGIN CERTIFICATE-----\n${base64}\n-----END CERTIFICATE-----\n`, privateKeyPem: pair.privateKeyPem });
     expect(response.status).toBe(422);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    const problem = await response.json<{ errors: { pointer: string; detail: string }[] }>();
-    expect(problem.errors.map((e) => e.pointer)).toEqual(["#/certificatePem"]);
-    expect(problem.errors[0]!.detail).toContain("public key");
+    const problem = await response.json<Problem>();
+    expect(problem.errors!.map((e) => e.pointer)).toEqual(["#/certificatePem"]);
+    expect(problem.errors![0]!.detail).toContain("public key");
   });
 
   it("refuses PEMs that do not parse, naming both fields", async () => {
     const response = await upload({ certificatePem: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----", privateKeyPem: "not a key" });
     expect(response.status).toBe(422);
-    const problem = await response.json<{ errors: { pointer: string }[] }>();
-    expect(problem.errors.map((e) => e.pointer)).toEqual(["#/certificatePem", "#/privateKeyPem"]);
+    const problem = await response.json<Problem>();
+    expect(problem.errors!.map((e) => e.pointer)).toEqual(["#/certificatePem", "#/privateKeyPem"]);
   });
 
   it("refuses an expired certificate and a weak RSA key", async () => {
     const expired = await selfSigned({ notBefore: new Date("2020-01-01"), notAfter: new Date("2021-01-01") });
-    const old = await (await upload(expired)).json<{ errors: { detail: string }[] }>();
-    expect(old.errors[0]!.detail).toContain("expired");
+    const old = await (await upload(expired)).json<Problem>();
+    expect(old.errors![0]!.detail).toContain("expired");
     const weak = await upload(await selfSigned({ kind: "rsa-1024" }));
     expect(weak.status).toBe(422);
-    expect((await weak.json<{ errors: { detail: string }[] }>()).errors[0]!.detail).toContain("2048");
+    expect((await weak.json<Problem>()).errors![0]!.detail).toContain("2048");
   });
 
   it("refuses the key in the certificate field", async () => {
     const pair = await selfSigned();
     const response = await upload({ certificatePem: pair.privateKeyPem, privateKeyPem: pair.privateKeyPem });
-    expect((await response.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer)).toContain("#/certificatePem");
+    expect((await response.json<Problem>()).errors!.map((e) => e.pointer)).toContain("#/certificatePem");
   });
 
   it("warns when the certificate does not name webUi.hostname", async () => {

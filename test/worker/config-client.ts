@@ -39,7 +39,7 @@ export async function commit(change: ChangeSet, appliance = "edge-1"): Promise<C
 export async function rejection(response: Response): Promise<FieldError[]> {
   expect(response.status, await response.clone().text()).toBe(422);
   expect(response.headers.get("content-type")).toBe("application/problem+json");
-  return (await response.json<{ errors: FieldError[] }>()).errors;
+  return (await response.json<z.output<typeof ProblemDetails>>()).errors!;
 }
 
 /** The pointers of a 422's errors, sorted. */

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { bearer, call, json, tokenWithRole } from "./client.ts";
 import { admin, commit, getConfig, history, itemOf, logEntries, pointersOf, putConfig, rejection } from "./config-client.ts";
 
@@ -55,7 +57,7 @@ describe("committing a change set", () => {
   it("names an unknown path in the problem", async () => {
     const response = await putConfig({ fields: { "webUi.colour": "blue" } });
     expect(response.status).toBe(422);
-    const problem = await response.json<{ detail: string; errors: { pointer: string; detail: string }[] }>();
+    const problem = await response.json<z.output<typeof ProblemDetails>>();
     expect(problem.detail).toContain("webUi.colour");
     expect(problem.errors).toEqual([{ in: "config", pointer: "#/fields/webUi.colour", detail: expect.stringContaining("unknown configuration path 'webUi.colour'") }]);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ConfigCommitResult } from "../../src/schemas/commit.ts";
 import { call, json } from "./client.ts";
 import { admin, getConfig, history, itemOf, putConfig } from "./config-client.ts";
 
@@ -9,7 +10,7 @@ describe("concurrent writers", () => {
       putConfig({ listOps: [{ listPath: "bgp.neighbors", key: "192.0.2.2", fields: { remoteAs: "64513" } }] }),
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    const versions = [(await a.json<{ version: number }>()).version, (await b.json<{ version: number }>()).version].sort();
+    const versions = [(await a.json<ConfigCommitResult>()).version, (await b.json<ConfigCommitResult>()).version].sort();
     expect(versions).toEqual([2, 3]);
     const config = await getConfig();
     expect(itemOf(config, "bgp.neighbors", "192.0.2.1")?.values.remoteAs).toBe("64512");

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { ConfigValidationResult } from "../../src/routes/config.ts";
 import { call, json } from "./client.ts";
 import { admin, getConfig, history } from "./config-client.ts";
 
+type Result = z.output<typeof ConfigValidationResult>;
 const validate = (body: unknown) => call("/api/v1/config/validate", json("POST", body, admin));
 
 describe("validating without committing", () => {
@@ -9,7 +12,7 @@ describe("validating without committing", () => {
     const before = await getConfig();
     const response = await validate({ fields: { "webUi.hostname": "bng-7.example.net" }, listOps: [{ listPath: "vrfs", key: "cust-a", fields: { tableId: "300" } }] });
     expect(response.status).toBe(200);
-    const result = await response.json<{ valid: boolean; errors: unknown[]; restartRequired: boolean; changedPaths: string[] }>();
+    const result = await response.json<Result>();
     expect(result).toMatchObject({ valid: true, errors: [], restartRequired: true });
     expect(result.changedPaths).toEqual(expect.arrayContaining(["#/fields/webUi.hostname", "#/lists/vrfs/cust-a", "#/lists/vrfs/cust-a/tableId"]));
     expect(await getConfig()).toEqual(before);
@@ -19,7 +22,7 @@ describe("validating without committing", () => {
   it("answers 200 with every error a commit would be refused for", async () => {
     const response = await validate({ fields: { "cgn.maxFlows": "0" }, listOps: [{ listPath: "sourceVrfRules", key: "r1", fields: { ingestVrf: "nowhere", targetVrf: "default" } }] });
     expect(response.status).toBe(200);
-    const result = await response.json<{ valid: boolean; errors: { in: string; pointer: string }[] }>();
+    const result = await response.json<Result>();
     expect(result.valid).toBe(false);
     expect(result.errors.map((e) => e.pointer).sort()).toEqual(["#/fields/cgn.maxFlows", "#/lists/sourceVrfRules/r1/ingestVrf"]);
     expect(result.errors.every((e) => e.in === "config")).toBe(true);

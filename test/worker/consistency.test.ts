@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { advance, get, scenario, scrape, sum, valueOf } from "./helpers.ts";
-import type { AddressPool } from "../../src/routes/address-pools.ts";
+import type { AddressPool, AddressPoolAllocationsPage } from "../../src/routes/address-pools.ts";
 import type { RadiusPoolStatus } from "../../src/routes/radius.ts";
 import type { AlarmsResponse as Alarms } from "../../src/schemas/alarms.ts";
 import type { CgnBindingsPage, CgnStatus as Cgn } from "../../src/schemas/cgn.ts";
@@ -64,7 +64,7 @@ describe("cross-endpoint consistency", () => {
       expect(pool.used + pool.free, pool.name).toBe(pool.size);
       expect(sum(pool.subnets.map((s) => s.used)), pool.name).toBe(pool.used);
       expect(sum(pool.subnets.map((s) => s.size)), pool.name).toBe(pool.size);
-      const page = await get<{ total: number }>(`/api/v1/address-pools/${pool.name}/allocations?limit=1`);
+      const page = await get<z.output<typeof AddressPoolAllocationsPage>>(`/api/v1/address-pools/${pool.name}/allocations?limit=1`);
       expect(page.total, pool.name).toBe(pool.used);
     }
 

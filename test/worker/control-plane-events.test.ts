@@ -3,6 +3,7 @@ import { call, json } from "./client.ts";
 import { admin, commit, logEntries } from "./config-client.ts";
 import { advance, get } from "./helpers.ts";
 import type { AlarmsResponse as Alarms } from "../../src/schemas/alarms.ts";
+import type { IgpStatus } from "../../src/schemas/routing.ts";
 
 const bgpAlarms = async () => (await get<Alarms>("/api/v1/alarms")).active.filter((a) => a.id === "bgp.neighbor.down");
 const neighbor = (body: Record<string, unknown>) => call("/api/v1/routing/config/bgp/neighbors", json("POST", body, admin));
@@ -59,7 +60,7 @@ describe("IPsec and IGP events", () => {
     await advance(120);
     const up = (await logEntries("igp.adjacency.state")).filter((e) => e.fields.to === "Full" || e.fields.to === "Up");
     expect(up.length).toBeGreaterThan(0);
-    const igp = await get<{ adjacencies: { interface: string; neighborId: string; state: string }[] }>("/api/v1/routing/igp");
+    const igp = await get<IgpStatus>("/api/v1/routing/igp");
     for (const a of igp.adjacencies.filter((x) => x.state === "Full" || x.state === "Up")) expect(up.map((e) => e.fields.adjacency)).toContain(`${a.interface} ${a.neighborId}`);
   });
 });

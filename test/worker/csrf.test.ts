@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, bearer, call, enrolAndLogin, json } from "./client.ts";
 
 const newToken = (headers: Record<string, string>) => call("/api/v1/auth/tokens", json("POST", { name: `csrf-${crypto.randomUUID().slice(0, 6)}`, role: "read-only" }, headers));
@@ -8,7 +10,7 @@ describe("CSRF", () => {
     const { cookie } = await enrolAndLogin("admin", ADMIN_PASSWORD);
     const response = await newToken({ cookie });
     expect(response.status).toBe(403);
-    expect((await response.json<{ detail: string }>()).detail).toContain("X-CSRF-Token");
+    expect((await response.json<z.output<typeof ProblemDetails>>()).detail).toContain("X-CSRF-Token");
   });
 
   it("refuses a cookie-authenticated change with another session's token", async () => {

@@ -5,7 +5,7 @@ import { admin, advance, get, send } from "./helpers.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { InjectResult as Trace, PingResult as Ping, TraceStep as Step } from "../../src/schemas/diagnostics.ts";
 import type { LogTail as Tail } from "../../src/schemas/logs.ts";
-import type { SessionSummary as Session } from "../../src/schemas/sessions.ts";
+import type { SessionDetail, SessionList, SessionSummary as Session } from "../../src/schemas/sessions.ts";
 
 type Problem = z.output<typeof ProblemDetails>;
 
@@ -20,7 +20,7 @@ const stepOf = (t: Trace, stage: string) => t.steps.find((s) => s.stage === stag
 
 /** A session on an access port in a VRF, and the frame it would send upstream from its own line. */
 async function lineOf(vrf: string): Promise<{ session: Session; frame: Record<string, unknown> }> {
-  const { items } = await get<{ items: Session[] }>(`/api/v1/sessions?vrf=${vrf}&limit=100`);
+  const { items } = await get<SessionList>(`/api/v1/sessions?vrf=${vrf}&limit=100`);
   const session = items.find((s) => s.portId !== null)!;
   return { session, frame: { port: session.portId, source: session.ipv4, destination: "203.0.113.10", sVlan: session.svlan, cVlan: session.vlan } };
 }
@@ -47,23 +47,23 @@ describe("diagnostics inject", () => {
     const steered = await traced(frame);
     expect(stepOf(steered, "source-vrf")).toEqual({ stage: "source-vrf", verdict: "steer:wholesale->cgn-inside", a: 1, b: 32 });
     expect(stepOf(steered, "route-lookup")).toMatchObject({ verdict: "upstream:cgn-inside" });
-    expect((await get<{ steering: unknown }>(`/api/v1/sessions/${session.id}`)).steering).toEqual({ rule: "partner-a", targetVrf: "cgn-inside" });
+    expect((await get<SessionDetail>(`/api/v1/sessions/${session.id}`)).steering).toEqual({ rule: "partner-a", targetVrf: "cgn-inside" });
 
     expect((await send("DELETE", "/api/v1/source-vrf-rules/partner-a")).status).toBe(200);
     const after = await traced(frame);
     expect(stepOf(after, "source-vrf")).toMatchObject({ verdict: "no-match" });
     expect(stepOf(after, "route-lookup")).toMatchObject({ verdict: "upstream:wholesale" });
-    expect((await get<{ steering: unknown }>(`/api/v1/sessions/${session.id}`)).steering).toBeNull();
+    expect((await get<SessionDetail>(`/api/v1/sessions/${session.id}`)).steering).toBeNull();
   });
 
   it("agrees with the session detail's steering", async () => {
     await advance(600);
     expect((await send("POST", "/api/v1/source-vrf-rules", { name: "low-half", ingestVrf: "wholesale", sourceSubnets: ["10.128.0.0/23"], targetVrf: "default" })).status).toBe(200);
-    const { items } = await get<{ items: Session[] }>("/api/v1/sessions?vrf=wholesale&limit=40");
+    const { items } = await get<SessionList>("/api/v1/sessions?vrf=wholesale&limit=40");
     const onPorts = items.filter((s) => s.portId !== null);
     expect(onPorts.length).toBeGreaterThan(3);
     for (const s of onPorts) {
-      const { steering } = await get<{ steering: { rule: string; targetVrf: string } | null }>(`/api/v1/sessions/${s.id}`);
+      const { steering } = await get<SessionDetail>(`/api/v1/sessions/${s.id}`);
       const step = stepOf(await traced({ port: s.portId, source: s.ipv4, destination: "203.0.113.10", sVlan: s.svlan, cVlan: s.vlan }), "source-vrf")!;
       expect(step.verdict).toBe(steering ? `steer:wholesale->${steering.targetVrf}` : "no-match");
     }

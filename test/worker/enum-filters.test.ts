@@ -4,6 +4,8 @@
  * outside the set is still a 400 naming the filter.
  */
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { call } from "./client.ts";
 import { admin, advance, get } from "./helpers.ts";
 import type { RoutePage } from "../../src/schemas/routing.ts";
@@ -39,6 +41,6 @@ describe("enum-valued query filters", () => {
     const response = await call(path, { headers: admin });
     expect(response.status).toBe(400);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    expect((await response.json<{ errors: { in: string; pointer: string }[] }>()).errors).toEqual([expect.objectContaining({ in: "query", pointer })]);
+    expect((await response.json<z.output<typeof ProblemDetails>>()).errors).toEqual([expect.objectContaining({ in: "query", pointer })]);
   });
 });

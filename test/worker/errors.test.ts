@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { SELF } from "cloudflare:test";
 import { BOOTSTRAP_TOKEN, bearer, call } from "./client.ts";
 import { expectDocumented } from "./wire-check.ts";
 
 async function problem(response: Response) {
   expect(response.headers.get("content-type")).toBe("application/problem+json");
-  return response.json<{ type: string; title: string; status: number; detail: string; instance: string; errors?: { in: string; pointer: string; detail: string }[] }>();
+  return response.json<z.output<typeof ProblemDetails>>();
 }
 
 describe("problem details", () => {

@@ -1,8 +1,16 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
+import type { z } from "zod";
 import { PeerDefinition } from "../../fleet-config/schema.ts";
+import type { FleetAppliance } from "../../src/routes/fleet.ts";
 import { routes } from "../../src/routes/index.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
+import type { RoutePage } from "../../src/schemas/routing.ts";
+import type { SystemStatus } from "../../src/schemas/system.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json, tokenWithRole } from "./client.ts";
+
+type Appliance = z.output<typeof FleetAppliance>;
+type Problem = z.output<typeof ProblemDetails>;
 
 const admin = bearer(BOOTSTRAP_TOKEN);
 const proxied = (path: string, headers: Record<string, string> = admin) => call(`/api/v1/fleet/${path}`, { headers });
@@ -18,7 +26,7 @@ describe("fleet appliances", () => {
   });
 
   it("is seen from each appliance's own point of view", async () => {
-    const list = await (await call("/api/v1/fleet/appliances", { headers: admin, appliance: "edge-2" })).json<{ name: string; self: boolean }[]>();
+    const list = await (await call("/api/v1/fleet/appliances", { headers: admin, appliance: "edge-2" })).json<Appliance[]>();
     expect(list.map((a) => a.name)).toEqual(["edge-2", "edge-1", "edge-3"]);
   });
 });
@@ -35,7 +43,7 @@ describe("fleet proxy", () => {
     const response = await proxied("edge-2/l2tp/tunnels/999999");
     expect(response.status).toBe(404);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    expect((await response.json<{ instance: string }>()).instance).toBe("/api/v1/l2tp/tunnels/999999");
+    expect((await response.json<Problem>()).instance).toBe("/api/v1/l2tp/tunnels/999999");
   });
 
   it("authenticates to the peer with the configured credential, never the caller's", async () => {
@@ -79,13 +87,13 @@ describe("fleet proxy", () => {
     const response = await proxied("edge-2/l2tp/tunnels/%252e%252e");
     // The peer read the id as the literal text `%2e%2e`, not as a step up.
     expect(response.status).toBe(400);
-    expect((await response.json<{ instance: string }>()).instance).toBe("/api/v1/l2tp/tunnels/%252e%252e");
+    expect((await response.json<Problem>()).instance).toBe("/api/v1/l2tp/tunnels/%252e%252e");
   });
 
   it("answers 404 for an appliance that is not a peer", async () => {
     const response = await proxied("edge-9/system/health");
     expect(response.status).toBe(404);
-    expect((await response.json<{ detail: string }>()).detail).toContain("edge-9");
+    expect((await response.json<Problem>()).detail).toContain("edge-9");
   });
 
   it("relays GET only", async () => {
@@ -109,9 +117,8 @@ function withoutWallClock(path: string, text: string): unknown {
     return rest;
   }
   if (path === "/api/v1/system/status") {
-    const body = JSON.parse(text) as { controlPlane: { uptimeSeconds?: number } };
-    delete body.controlPlane.uptimeSeconds;
-    return body;
+    const { controlPlane: { uptimeSeconds: _u, ...controlPlane }, ...rest } = JSON.parse(text) as SystemStatus;
+    return { ...rest, controlPlane };
   }
   return text;
 }
@@ -145,11 +152,11 @@ describe("peers from the running configuration", () => {
     const commit = await addPeer("lab", { url: closed, credential: "bngtok_" + "L".repeat(36), timeoutMs: "500" });
     expect(commit.status).toBe(200);
     expect(await commit.json()).toMatchObject({ status: "committed", restartRequired: true });
-    const before = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<{ name: string }[]>();
+    const before = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<Appliance[]>();
     expect(before.map((a) => a.name)).not.toContain("lab");
 
     await abortAllDurableObjects();
-    const after = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<{ name: string; url: string }[]>();
+    const after = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<Appliance[]>();
     expect(after).toContainEqual({ name: "lab", self: false, url: closed });
     expect((await proxied("lab/system/health")).status).toBe(502);
   });
@@ -168,13 +175,13 @@ describe("the FP flag is the proxy's allowlist (#9 item 14)", () => {
     const response = await proxied("edge-2/metrics", bearer(await tokenWithRole("read-only")));
     expect(response.status).toBe(403);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    expect((await response.json<{ detail: string }>()).detail).toContain("x-fleet-proxy");
+    expect((await response.json<Problem>()).detail).toContain("x-fleet-proxy");
   });
 
   it("relays an FP read with path parameters and a query", async () => {
     const response = await proxied("edge-2/routing/vrfs/default/routes?limit=2");
     expect(response.status).toBe(200);
-    expect((await response.json<{ routes: unknown[] }>()).routes.length).toBeLessThanOrEqual(2);
+    expect((await response.json<RoutePage>()).routes.length).toBeLessThanOrEqual(2);
   });
 });
 
@@ -192,9 +199,9 @@ describe("external peers (#9 item 6)", () => {
   ])("refuses the peer URL %s: origins only, 422 naming the field", async (url) => {
     const response = await addPeer("lab", url);
     expect(response.status).toBe(422);
-    const body = await response.json<{ errors: { pointer: string; detail: string }[] }>();
-    expect(body.errors.map((e) => e.pointer)).toEqual(["#/lists/webUi.peers/lab/url"]);
-    expect(body.errors[0]!.detail).toContain("origin");
+    const body = await response.json<Problem>();
+    expect(body.errors!.map((e) => e.pointer)).toEqual(["#/lists/webUi.peers/lab/url"]);
+    expect(body.errors![0]!.detail).toContain("origin");
   });
 
   it.each(["https://peer.example.net", "https://peer.example.net:8443/", "http://[::1]:8080"])("accepts the origin %s", async (url) => {
@@ -220,7 +227,7 @@ describe("external peers (#9 item 6)", () => {
       const response = await proxied("rogue/system/status");
       expect(response.status).toBe(502);
       expect(response.headers.get("content-type")).toBe("application/problem+json");
-      expect((await response.json<{ detail: string }>()).detail).toContain("text/html");
+      expect((await response.json<Problem>()).detail).toContain("text/html");
     });
 
     it("a JSON answer is relayed with nosniff and a sandbox CSP", async () => {

@@ -8,6 +8,8 @@
 import fc from "fast-check";
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { routes } from "../../src/routes/index.ts";
 import type { Route } from "../../src/http/route.ts";
 import { BOOTSTRAP_TOKEN } from "./client.ts";
@@ -74,7 +76,7 @@ describe("every route under fuzzed input", () => {
           return;
         }
         expect(response.headers.get("content-type"), `${where} → ${response.status}`).toBe("application/problem+json");
-        const problem = await response.json<{ status: number; title: string; detail: string }>();
+        const problem = await response.json<z.output<typeof ProblemDetails>>();
         expect(problem.status, where).toBe(response.status);
         expect(typeof problem.title).toBe("string");
         expect(typeof problem.detail).toBe("string");

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { GreCircuit, GreListener, GreStatus } from "../../src/routes/gre-circuits.ts";
 import type { CommitResult } from "../../src/schemas/commit.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { bearer, call, json, tokenWithRole } from "./client.ts";
 import { admin, history, logEntries, pointersOf, rejection } from "./config-client.ts";
 
@@ -98,7 +99,7 @@ describe("listeners", () => {
     const refused = await deleteListener("gw1");
     expect(refused.status).toBe(409);
     expect(refused.headers.get("content-type")).toBe("application/problem+json");
-    expect((await refused.json<{ detail: string }>()).detail).toContain("gre.circuits 'acme-1' (listenerId)");
+    expect((await refused.json<z.output<typeof ProblemDetails>>()).detail).toContain("gre.circuits 'acme-1' (listenerId)");
     await ok(await remove("acme-1"));
     expect(await ok(await deleteListener("gw1"))).toMatchObject({ status: "committed", name: "gw1" });
     expect(await listeners()).toEqual([]);
@@ -256,7 +257,7 @@ describe("deleting a circuit", () => {
     await ok(await create(ACME));
     const refused = await call("/api/v1/vrfs/wholesale", { method: "DELETE", headers: admin });
     expect(refused.status).toBe(409);
-    expect((await refused.json<{ detail: string }>()).detail).toContain("gre.circuits 'acme-1' (vrf)");
+    expect((await refused.json<z.output<typeof ProblemDetails>>()).detail).toContain("gre.circuits 'acme-1' (vrf)");
   });
 });
 

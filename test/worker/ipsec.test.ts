@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { bearer, call, tokenWithRole } from "./client.ts";
 import { admin, commit, rejection, putConfig } from "./config-client.ts";
 import { advance, get, scenario } from "./helpers.ts";
@@ -84,7 +86,7 @@ describe("peer detail", () => {
   it("answers 404 for a name no peer is configured under and no SA carries", async () => {
     const response = await call("/api/v1/ipsec/peers/nobody", { headers: admin });
     expect(response.status).toBe(404);
-    expect((await response.json<{ detail: string }>()).detail).toContain("nobody");
+    expect((await response.json<z.output<typeof ProblemDetails>>()).detail).toContain("nobody");
   });
 });
 

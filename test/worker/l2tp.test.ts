@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { call, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scenario, sum } from "./helpers.ts";
 import type { L2tpTunnel as Tunnel, L2tpTunnelDetail as Detail, L2tpTunnelList } from "../../src/schemas/l2tp.ts";
@@ -98,8 +100,8 @@ describe("GET /api/v1/l2tp/tunnels/{id}", () => {
   it.each(["abc", "1.5", "-1"])("answers 400 naming the field for the id %s", async (id) => {
     const response = await call(`/api/v1/l2tp/tunnels/${id}`, { headers: admin });
     expect(response.status).toBe(400);
-    const problem = await response.json<{ errors: { in: string; pointer: string }[] }>();
-    expect(problem.errors[0]).toMatchObject({ in: "path", pointer: "#/id" });
+    const problem = await response.json<z.output<typeof ProblemDetails>>();
+    expect(problem.errors![0]).toMatchObject({ in: "path", pointer: "#/id" });
   });
 });
 

@@ -5,7 +5,7 @@ import type { AddressPool, AddressPoolAllocation, AddressPoolAllocationsPage } f
 import type { LocalIpoeSubscriber, LocalPppoeSubscriber, LocalSubscriberRow } from "../../src/routes/local-subscribers.ts";
 import type { VrfRow } from "../../src/routes/vrfs.ts";
 import type { CommitResult } from "../../src/schemas/commit.ts";
-import type { page } from "../../src/schemas/common.ts";
+import type { page, ProblemDetails } from "../../src/schemas/common.ts";
 import type { SessionDetail as Detail, SessionList, SessionSummaryCounts } from "../../src/schemas/sessions.ts";
 import { call, json } from "./client.ts";
 import { admin, getConfig, history, itemOf, logEntries, pointersOf, rejection, storedDocument } from "./config-client.ts";
@@ -221,7 +221,7 @@ describe("listing, reading, replacing and deleting", () => {
     expect((await history()).items[0]).toMatchObject({ operation: "local-subscriber", comment: "downgrade" });
     const moved = await put("ipoe", LINE_KEY, { planName: "dsl-24", port: 2 });
     expect(moved.status).toBe(400);
-    expect((await moved.json<{ errors: { pointer: string }[] }>()).errors[0]!.pointer).toBe("#/port");
+    expect((await moved.json<z.output<typeof ProblemDetails>>()).errors![0]!.pointer).toBe("#/port");
     expect((await put("ipoe", LINE_KEY, { planName: "dsl-24", port: 1, sVlan: 3000, vlan: 7 })).status).toBe(200);
     expect(pointersOf(await rejection(await put("ipoe", LINE_KEY, { planName: "platinum" })))).toEqual([`#/lists/${IPOE_LIST}/${LINE_KEY}/planName`]);
   });
@@ -300,7 +300,7 @@ describe("the subscriber's session", () => {
     expect((await get<z.output<typeof VrfRow>[]>("/api/v1/vrfs")).find((v) => v.name === "corp")?.sessions).toBe(1);
     const refused = await call("/api/v1/vrfs/corp", { method: "DELETE", headers: admin });
     expect(refused.status).toBe(409);
-    expect((await refused.json<{ detail: string }>()).detail).toContain(`${PPPOE_LIST} 'alice@corp.example' (vrfName)`);
+    expect((await refused.json<z.output<typeof ProblemDetails>>()).detail).toContain(`${PPPOE_LIST} 'alice@corp.example' (vrfName)`);
   });
 
   it("keeps the subscribers, and brings them up again, across a restart", async () => {

@@ -1,5 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
+import type { LoginResponse, UserRecord } from "../../src/schemas/auth.ts";
+import type { LogTail } from "../../src/schemas/logs.ts";
 import { holdWallClock, totpCode } from "./totp.ts";
 import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, bearer, call, createUser, enrolAndLogin, json } from "./client.ts";
 
@@ -54,7 +56,7 @@ describe("lockout", () => {
 
   it("shows the lockout on the account and lifts it on unlock", async () => {
     await failFiveTimes("192.0.2.14");
-    const user = await (await call("/api/v1/auth/users/admin", { headers: bearer(BOOTSTRAP_TOKEN) })).json<{ lockouts: { sourceIp: string; lockedUntilUtc: string | null }[] }>();
+    const user = await (await call("/api/v1/auth/users/admin", { headers: bearer(BOOTSTRAP_TOKEN) })).json<UserRecord>();
     expect(user.lockouts).toEqual([expect.objectContaining({ sourceIp: "192.0.2.14", lockedUntilUtc: expect.any(String) })]);
     const unlock = await call("/api/v1/auth/users/admin/unlock", { method: "POST", headers: bearer(BOOTSTRAP_TOKEN) });
     expect(await unlock.json()).toEqual({ status: "updated", username: "admin" });
@@ -94,28 +96,28 @@ describe("lockout across sources", () => {
     const retryAfter = Number(locked.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThanOrEqual(29);
     expect(retryAfter).toBeLessThanOrEqual(30);
-    const user = await (await call("/api/v1/auth/users/admin", { headers: bearer(BOOTSTRAP_TOKEN) })).json<{ lockouts: { sourceIp: string; lockedUntilUtc: string | null }[] }>();
+    const user = await (await call("/api/v1/auth/users/admin", { headers: bearer(BOOTSTRAP_TOKEN) })).json<UserRecord>();
     expect(user.lockouts).toContainEqual(expect.objectContaining({ sourceIp: "*", lockedUntilUtc: expect.any(String) }));
   });
 
   it("gives every lock an end: failed enrolments with a superseded token lock the pair for 15 minutes, not for good, and are logged", async () => {
     await createUser("newbie", "operator", "newbie-password-1");
     const enrolment = async () =>
-      (await (await call("/api/v1/auth/login", json("POST", { username: "newbie", password: "newbie-password-1" }, { "cf-connecting-ip": "192.0.2.40" }))).json()) as { enrolmentToken: string; secret: string };
+      (await (await call("/api/v1/auth/login", json("POST", { username: "newbie", password: "newbie-password-1" }, { "cf-connecting-ip": "192.0.2.40" }))).json()) as LoginResponse;
     const first = await enrolment();
     await enrolment(); // supersedes the first
-    const code = await totpCode(first.secret);
+    const code = await totpCode(first.secret!);
     for (let i = 0; i < 5; i++) {
       const refused = await call("/api/v1/auth/enrol", json("POST", { enrolmentToken: first.enrolmentToken, totpCode: code }, { "cf-connecting-ip": "192.0.2.40" }));
       expect(refused.status).toBe(401);
     }
-    const user = await (await call("/api/v1/auth/users/newbie", { headers: bearer(BOOTSTRAP_TOKEN) })).json<{ lockouts: { sourceIp: string; lockedUntilUtc: string | null }[] }>();
+    const user = await (await call("/api/v1/auth/users/newbie", { headers: bearer(BOOTSTRAP_TOKEN) })).json<UserRecord>();
     const lock = user.lockouts.find((l) => l.sourceIp === "192.0.2.40");
     expect(lock?.lockedUntilUtc).not.toBeNull();
     const minutes = (Date.parse(lock!.lockedUntilUtc!) - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(14);
     expect(minutes).toBeLessThanOrEqual(15);
-    const logs = await (await call("/api/v1/logs/tail?count=1000", { headers: bearer(BOOTSTRAP_TOKEN) })).json<{ entries: { msgId: string; fields: Record<string, unknown> }[] }>();
+    const logs = await (await call("/api/v1/logs/tail?count=1000", { headers: bearer(BOOTSTRAP_TOKEN) })).json<LogTail>();
     const failures = logs.entries.filter((e) => e.msgId === "auth.login.failed" && e.fields?.factor === "enrolment");
     expect(failures.length).toBe(5);
   });

@@ -1,5 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { LoginResponse } from "../../src/schemas/auth.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { holdWallClock, totpCode } from "./totp.ts";
 import { ADMIN_PASSWORD, call, cookieFrom, createUser, enrolAndLogin, json } from "./client.ts";
 import { expectDocumented } from "./wire-check.ts";
@@ -26,11 +29,11 @@ describe("login state machine", () => {
   });
 
   it("refuses an enrolment with a wrong first code and keeps the account unenrolled", async () => {
-    const challenge = await (await login({ username: "admin", password: ADMIN_PASSWORD })).json<{ enrolmentToken: string }>();
+    const challenge = await (await login({ username: "admin", password: ADMIN_PASSWORD })).json<LoginResponse>();
     const enrol = await call("/api/v1/auth/enrol", json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: "000000" }));
     expect(enrol.status).toBe(401);
     expect((await login({ username: "admin", password: ADMIN_PASSWORD })).status).toBe(200);
-    expect((await (await login({ username: "admin", password: ADMIN_PASSWORD })).json<{ status: string }>()).status).toBe("totpEnrolmentRequired");
+    expect((await (await login({ username: "admin", password: ADMIN_PASSWORD })).json<LoginResponse>()).status).toBe("totpEnrolmentRequired");
   });
 
   it("refuses a forged enrolment token", async () => {
@@ -69,7 +72,7 @@ describe("login state machine", () => {
       expect(response.status).toBe(401);
       expect(response.headers.get("content-type")).toBe("application/problem+json");
     }
-    const details = await Promise.all([wrongPassword, unknownUser, wrongCode].map(async (r) => (await r.json<{ detail: string }>()).detail));
+    const details = await Promise.all([wrongPassword, unknownUser, wrongCode].map(async (r) => (await r.json<z.output<typeof ProblemDetails>>()).detail));
     expect(new Set(details).size).toBe(1);
   });
 
@@ -83,8 +86,8 @@ describe("login state machine", () => {
 
 describe("session cookie", () => {
   it("is HttpOnly, SameSite=Strict, Secure over HTTPS, Path=/, and carries at least 128 bits", async () => {
-    const challenge = await (await login({ username: "admin", password: ADMIN_PASSWORD })).json<{ enrolmentToken: string; secret: string }>();
-    const enrolled = await call("/api/v1/auth/enrol", json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret) }));
+    const challenge = await (await login({ username: "admin", password: ADMIN_PASSWORD })).json<LoginResponse>();
+    const enrolled = await call("/api/v1/auth/enrol", json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret!) }));
     const setCookie = enrolled.headers.get("set-cookie")!;
     expect(setCookie).toMatch(/^bng_session=[A-Za-z0-9_-]{43}; /);
     expect(setCookie).toContain("HttpOnly");
@@ -103,9 +106,9 @@ describe("session cookie", () => {
 
   it("leaves out Secure when the listener is plain HTTP", async () => {
     const response = await call("/api/v1/auth/login", json("POST", { username: "admin", password: ADMIN_PASSWORD }));
-    const challenge = await response.json<{ enrolmentToken: string; secret: string }>();
+    const challenge = await response.json<LoginResponse>();
     const url = "http://edge-1.bng.localhost/api/v1/auth/enrol";
-    const enrolled = await SELF.fetch(url, json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret) }));
+    const enrolled = await SELF.fetch(url, json("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret!) }));
     await expectDocumented("POST", url, enrolled);
     expect(enrolled.headers.get("set-cookie")).not.toContain("Secure");
   });

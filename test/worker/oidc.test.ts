@@ -1,4 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
+import type { z } from "zod";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
 import { logEntries } from "./config-client.ts";
 
@@ -19,7 +21,7 @@ describe("OIDC sign-in", () => {
   it("refuses an http issuer unless it is on loopback", async () => {
     const response = await putProvider("lab", provider({ issuer: "http://sso.example.net" }));
     expect(response.status).toBe(400);
-    expect((await response.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer)).toEqual(["#/issuer"]);
+    expect((await response.json<z.output<typeof ProblemDetails>>()).errors!.map((e) => e.pointer)).toEqual(["#/issuer"]);
     expect((await putProvider("lab", provider())).status).toBe(200);
   });
 
@@ -35,7 +37,7 @@ describe("OIDC sign-in", () => {
     await putProvider("lab", provider());
     const response = await call("/api/v1/auth/oidc/lab/login", { redirect: "manual" });
     expect(response.status).toBe(502);
-    expect((await response.json<{ detail: string }>()).detail).toContain("did not answer");
+    expect((await response.json<z.output<typeof ProblemDetails>>()).detail).toContain("did not answer");
   });
 
   it("refuses a return path on another origin (no open redirect)", async () => {
@@ -53,7 +55,7 @@ describe("OIDC sign-in", () => {
     expect(forged.headers.get("set-cookie")).not.toContain("bng_session=");
     const denied = await call("/api/v1/auth/oidc/lab/callback?error=access_denied&error_description=user%20cancelled", { redirect: "manual" });
     expect(denied.status).toBe(401);
-    expect((await denied.json<{ detail: string }>()).detail).toContain("access_denied");
+    expect((await denied.json<z.output<typeof ProblemDetails>>()).detail).toContain("access_denied");
     expect((await logEntries("auth.oidc.refused")).map((e) => e.fields.provider)).toEqual(["lab", "lab"]);
   });
 

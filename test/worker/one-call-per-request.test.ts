@@ -6,9 +6,11 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import worker from "../../src/index.ts";
 import { routes } from "../../src/routes/index.ts";
 import type { Env } from "../../src/env.ts";
+import type { LoginResponse, TokenCreated } from "../../src/schemas/auth.ts";
 import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, cookieFrom } from "./client.ts";
 import { totpCode } from "./totp.ts";
 import { expectDocumented } from "./wire-check.ts";
@@ -109,7 +111,7 @@ describe("one call per request", () => {
     const created = await send("/api/v1/auth/tokens", withJson("POST", { name: "counted", role: "operator" }, bearer));
     expect(created.status).toBe(200);
     expect(created.calls()).toEqual(["serve"]);
-    const { token, id } = JSON.parse(created.text) as { token: string; id: string };
+    const { token, id } = JSON.parse(created.text) as z.output<typeof TokenCreated>;
     const read = await send("/api/v1/system/status", { headers: { authorization: `Bearer ${token}` } });
     expect(read.status).toBe(200);
     expect(read.calls()).toEqual(["serve"]);
@@ -125,12 +127,12 @@ describe("one call per request", () => {
     const login = await send("/api/v1/auth/login", withJson("POST", { username: "admin", password: ADMIN_PASSWORD }));
     expect(login.status).toBe(200);
     expect(login.calls()).toEqual(["serve"]);
-    const challenge = JSON.parse(login.text) as { enrolmentToken: string; secret: string };
-    const enrolment = await send("/api/v1/auth/enrol", withJson("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret) }));
+    const challenge = JSON.parse(login.text) as LoginResponse;
+    const enrolment = await send("/api/v1/auth/enrol", withJson("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret!) }));
     expect(enrolment.status).toBe(200);
     expect(enrolment.calls()).toEqual(["serve"]);
     const cookie = cookieFrom(enrolment.response);
-    const { csrfToken } = JSON.parse(enrolment.text) as { csrfToken: string };
+    const csrfToken = (JSON.parse(enrolment.text) as LoginResponse).csrfToken!;
 
     const whoami = await send("/api/v1/auth/whoami", { headers: { cookie } });
     expect(whoami.status).toBe(200);
@@ -176,7 +178,7 @@ describe("one call per request", () => {
 
   it("answers a revoked token 401, not 400, for input it would refuse: the appliance judges the caller first", async () => {
     const created = await send("/api/v1/auth/tokens", withJson("POST", { name: "soon-revoked", role: "super-user" }, bearer));
-    const { token, id } = JSON.parse(created.text) as { token: string; id: string };
+    const { token, id } = JSON.parse(created.text) as z.output<typeof TokenCreated>;
     expect((await send(`/api/v1/auth/tokens/${id}`, { method: "DELETE", headers: bearer })).status).toBe(200);
     const answer = await send("/api/v1/auth/tokens", withJson("POST", { role: "no-such-role" }, { authorization: `Bearer ${token}` }));
     expect(answer.status).toBe(401);

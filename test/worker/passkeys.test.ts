@@ -1,5 +1,9 @@
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { PasskeyRegistrationOptions } from "../../src/routes/auth/passkeys.ts";
+import type { LoginResponse, PasskeyRecord } from "../../src/schemas/auth.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { SoftwareAuthenticator } from "./authenticator.ts";
 import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, bearer, call, createUser, enrolAndLogin, json, type Session } from "./client.ts";
 import { getConfig, logEntries } from "./config-client.ts";
@@ -23,7 +27,7 @@ const registrationOptions = (session: Session, proof: Record<string, unknown>) =
 /** Registers a new software passkey for the session's account, re-authenticating with a TOTP code. */
 async function register(session: Session, origin: string, name = "YubiKey 5C") {
   const authenticator = new SoftwareAuthenticator();
-  const options = await (await registrationOptions(session, { totpCode: await nextCode(session) })).json<{ challenge: string; rp: { id: string } }>();
+  const options = await (await registrationOptions(session, { totpCode: await nextCode(session) })).json<z.output<typeof PasskeyRegistrationOptions>>();
   const response = await call("/api/v1/auth/passkeys", json("POST", { name, response: await authenticator.create(options, origin) }, asSession(session)));
   return { authenticator, response };
 }
@@ -42,7 +46,7 @@ describe("passkeys", () => {
     const session = await enrolAndLogin("admin", ADMIN_PASSWORD);
     const none = await registrationOptions(session, {});
     expect(none.status).toBe(400);
-    expect((await none.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer)).toEqual(["#/currentPassword"]);
+    expect((await none.json<z.output<typeof ProblemDetails>>()).errors!.map((e) => e.pointer)).toEqual(["#/currentPassword"]);
     const wrong = await registrationOptions(session, { currentPassword: "not-the-password" });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("content-type")).toBe("application/problem+json");
@@ -64,7 +68,7 @@ describe("passkeys", () => {
     const { authenticator, response } = await register(session, await pageOrigin());
     expect(response.status, await response.clone().text()).toBe(200);
     expect(await response.json()).toMatchObject({ id: authenticator.id, username: "admin", name: "YubiKey 5C", transports: ["usb"], lastUsedUtc: null });
-    expect((await call("/api/v1/auth/passkeys", { headers: asSession(session) }).then((r) => r.json<{ id: string }[]>())).map((p) => p.id)).toEqual([authenticator.id]);
+    expect((await call("/api/v1/auth/passkeys", { headers: asSession(session) }).then((r) => r.json<PasskeyRecord[]>())).map((p) => p.id)).toEqual([authenticator.id]);
     expect((await logEntries("auth.passkey.registered")).map((e) => e.fields.username)).toEqual(["admin"]);
   });
 
@@ -73,24 +77,24 @@ describe("passkeys", () => {
     const session = await enrolAndLogin("admin", ADMIN_PASSWORD);
     const { response } = await register(session, "https://phish.example");
     expect(response.status).toBe(400);
-    expect((await response.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer)).toEqual(["#/response"]);
+    expect((await response.json<z.output<typeof ProblemDetails>>()).errors!.map((e) => e.pointer)).toEqual(["#/response"]);
   });
 
   it("replace the TOTP code at login, once per challenge", async () => {
     await policy();
     const origin = await pageOrigin();
     const { authenticator } = await register(await enrolAndLogin("admin", ADMIN_PASSWORD), origin);
-    const first = await (await login({ username: "admin", password: ADMIN_PASSWORD })).json<{ status: string; passkeyOptions: { challenge: string; rpId: string; allowCredentials: { id: string }[] } }>();
+    const first = await (await login({ username: "admin", password: ADMIN_PASSWORD })).json<LoginResponse>();
     expect(first.status).toBe("totpCodeRequired");
-    expect(first.passkeyOptions.rpId).toBe(RP_ID);
-    expect(first.passkeyOptions.allowCredentials.map((c) => c.id)).toEqual([authenticator.id]);
-    const assertion = await authenticator.get(first.passkeyOptions, origin);
+    expect(first.passkeyOptions!.rpId).toBe(RP_ID);
+    expect(first.passkeyOptions!.allowCredentials!.map((c) => c.id)).toEqual([authenticator.id]);
+    const assertion = await authenticator.get(first.passkeyOptions!, origin);
     const signedIn = await login({ username: "admin", password: ADMIN_PASSWORD, passkey: assertion });
     expect(await signedIn.json()).toMatchObject({ status: "success", username: "admin", role: "super-user" });
     expect(signedIn.headers.get("set-cookie")).toContain("bng_session=");
     // The challenge was used: the same answer does not open another session.
     expect((await login({ username: "admin", password: ADMIN_PASSWORD, passkey: assertion })).status).toBe(401);
-    const [stored] = await (await call("/api/v1/auth/passkeys", { headers: admin })).json<{ lastUsedUtc: string | null }[]>();
+    const [stored] = await (await call("/api/v1/auth/passkeys", { headers: admin })).json<PasskeyRecord[]>();
     expect(stored!.lastUsedUtc).not.toBeNull();
   });
 

@@ -13,6 +13,7 @@ import upgradeWithDrain from "../../scenarios/upgrade-with-drain.json";
 import type { z } from "zod";
 import type { AddressPool } from "../../src/routes/address-pools.ts";
 import type { RadiusPoolStatus } from "../../src/routes/radius.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { ScenarioRunResult, ScenarioState } from "../../src/routes/scenario.ts";
 import type { LicenceStatus } from "../../src/schemas/licensing.ts";
 import type { LogEntry as Entry, LogTail } from "../../src/schemas/logs.ts";
@@ -100,12 +101,12 @@ describe("scenario file validation", () => {
   ])("refuses %j with 400 naming %s", async (file, pointer) => {
     const response = await send("POST", "/twin/v1/scenario/run", file);
     expect(response.status).toBe(400);
-    expect((await response.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer)).toEqual([pointer]);
+    expect((await response.json<z.output<typeof ProblemDetails>>()).errors!.map((e) => e.pointer)).toEqual([pointer]);
   });
 
   it("stops at a refused step with 404 naming it, the steps before it applied", async () => {
     const response = await send("POST", "/twin/v1/scenario/run", { steps: [{ at: 0, action: "set-churn-multiplier", multiplier: 3 }, { at: 60, action: "fill-pool", pool: "no-such-pool", percent: 50 }] });
     expect(response.status).toBe(404);
-    expect((await response.json<{ detail: string }>()).detail).toContain("steps[1] (at 60 s, fill-pool)");
+    expect((await response.json<z.output<typeof ProblemDetails>>()).detail).toContain("steps[1] (at 60 s, fill-pool)");
   });
 });

@@ -7,6 +7,8 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { Appliance } from "../../durable-objects/appliance.ts";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { call, json } from "./client.ts";
 import { admin, commit, getConfig, itemOf, putConfig, rejection } from "./config-client.ts";
 
@@ -89,7 +91,7 @@ describe("an OIDC provider's client secret follows its issuer (#13)", () => {
     const login = await call("/api/v1/auth/oidc/corp/login", { redirect: "manual" });
     expect(login.status).toBe(409);
     expect(login.headers.get("content-type")).toBe("application/problem+json");
-    expect((await login.json<{ detail: string }>()).detail).toContain("clientSecret");
+    expect((await login.json<z.output<typeof ProblemDetails>>()).detail).toContain("clientSecret");
   });
 
   it("a changed issuer with a new secret in the same write keeps the new one", async () => {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { LogTail } from "../../src/schemas/logs.ts";
 import type { SessionDetail, SessionList as List, SessionRates, SessionSummaryCounts as Summary } from "../../src/schemas/sessions.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json, tokenWithRole } from "./client.ts";
@@ -66,7 +68,7 @@ describe("sessions", () => {
   it("rejects a filter of the wrong type, naming it", async () => {
     const response = await call("/api/v1/sessions?encap=dsl&port=abc", { headers: admin });
     expect(response.status).toBe(400);
-    const pointers = (await response.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer);
+    const pointers = (await response.json<z.output<typeof ProblemDetails>>()).errors!.map((e) => e.pointer);
     expect(pointers).toEqual(expect.arrayContaining(["#/encap", "#/port"]));
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { SessionDetail, SessionList } from "../../src/schemas/sessions.ts";
 import { bearer, call, json, tokenWithRole } from "./client.ts";
 import { admin, history, pointersOf, rejection } from "./config-client.ts";
 
@@ -76,13 +77,12 @@ describe("source VRF rules", () => {
 });
 
 describe("traffic steering", () => {
-  type Session = { id: number; ipv4: string; vrf: string };
   const scenario = (action: unknown) => call("/twin/v1/scenario", json("POST", action, admin));
-  const detail = async (id: number) => (await call(`/api/v1/sessions/${id}`, { headers: admin })).json<{ steering: { rule: string; targetVrf: string } | null }>();
+  const detail = async (id: number) => (await call(`/api/v1/sessions/${id}`, { headers: admin })).json<SessionDetail>();
 
   it("routes a session's traffic into the rule's target VRF at once, and stops when the rule goes", async () => {
     await scenario({ action: "advance-clock", seconds: 600 });
-    const sessions = await (await call("/api/v1/sessions?vrf=wholesale&limit=2", { headers: admin })).json<{ items: Session[] }>();
+    const sessions = await (await call("/api/v1/sessions?vrf=wholesale&limit=2", { headers: admin })).json<SessionList>();
     const [steered, other] = sessions.items;
     expect(await detail(steered!.id)).toMatchObject({ steering: null });
 
@@ -96,7 +96,7 @@ describe("traffic steering", () => {
 
   it("matches every source of the ingest VRF when the rule has no subnets", async () => {
     await scenario({ action: "advance-clock", seconds: 600 });
-    const [session] = (await (await call("/api/v1/sessions?vrf=wholesale&limit=1", { headers: admin })).json<{ items: Session[] }>()).items;
+    const [session] = (await (await call("/api/v1/sessions?vrf=wholesale&limit=1", { headers: admin })).json<SessionList>()).items;
     await create({ name: "all-wholesale", ingestVrf: "wholesale", sourceSubnets: [], targetVrf: "default" });
     expect((await detail(session!.id)).steering).toEqual({ rule: "all-wholesale", targetVrf: "default" });
   });

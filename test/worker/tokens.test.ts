@@ -1,8 +1,15 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { TokenCreated, TokenPage } from "../../src/schemas/auth.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { isWellFormedToken } from "../../src/trust/tokens.ts";
 import { sha256Hex } from "../../src/trust/encoding.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json, tokenWithRole } from "./client.ts";
+
+type Created = z.output<typeof TokenCreated>;
+type Page = z.output<typeof TokenPage>;
+type Problem = z.output<typeof ProblemDetails>;
 
 const create = (body: unknown, token = BOOTSTRAP_TOKEN) => call("/api/v1/auth/tokens", json("POST", body, bearer(token)));
 
@@ -10,7 +17,7 @@ describe("API tokens", () => {
   it("returns a bngtok_ plaintext once, recognisable offline by its checksum", async () => {
     const response = await create({ name: "grafana", role: "read-only" });
     expect(response.status).toBe(200);
-    const body = await response.json<{ token: string; prefix: string; role: string; name: string }>();
+    const body = await response.json<Created>();
     expect(body.token).toMatch(/^bngtok_[A-Za-z0-9]{36}$/);
     expect(isWellFormedToken(body.token)).toBe(true);
     expect(isWellFormedToken(body.token.slice(0, -1) + (body.token.endsWith("a") ? "b" : "a"))).toBe(false);
@@ -19,16 +26,16 @@ describe("API tokens", () => {
   });
 
   it("lists tokens without plaintext or hash", async () => {
-    const { token } = await (await create({ name: "ansible", role: "operator" })).json<{ token: string }>();
+    const { token } = await (await create({ name: "ansible", role: "operator" })).json<Created>();
     const text = await (await call("/api/v1/auth/tokens", { headers: bearer(BOOTSTRAP_TOKEN) })).text();
-    const list = JSON.parse(text) as { total: number; items: { name: string; lastUsedUtc: string | null }[] };
+    const list = JSON.parse(text) as Page;
     expect(list.items.map((t) => t.name)).toContain("ansible");
     expect(text).not.toContain(token);
     expect(text).not.toContain(await sha256Hex(token));
   });
 
   it("stores only the SHA-256 of the plaintext", async () => {
-    const { token, id } = await (await create({ name: "ci", role: "super-user" })).json<{ token: string; id: string }>();
+    const { token, id } = await (await create({ name: "ci", role: "super-user" })).json<Created>();
     const stub = env.Appliance.getByName("edge-1");
     const rows = await runInDurableObject(stub, (_instance, state) => state.storage.sql.exec("SELECT * FROM tokens WHERE id = ?", id).toArray());
     expect(rows).toHaveLength(1);
@@ -40,12 +47,12 @@ describe("API tokens", () => {
     const token = await tokenWithRole("operator");
     const whoami = await call("/api/v1/auth/whoami", { headers: bearer(token) });
     expect(await whoami.json()).toMatchObject({ via: "token", role: "operator", csrfToken: null });
-    const list = await (await call("/api/v1/auth/tokens", { headers: bearer(BOOTSTRAP_TOKEN) })).json<{ items: { role: string; lastUsedUtc: string | null }[] }>();
+    const list = await (await call("/api/v1/auth/tokens", { headers: bearer(BOOTSTRAP_TOKEN) })).json<Page>();
     expect(list.items.find((t) => t.role === "operator")!.lastUsedUtc).not.toBeNull();
   });
 
   it("stops working at once when revoked", async () => {
-    const { token, id } = await (await create({ name: "leaked", role: "read-only" })).json<{ token: string; id: string }>();
+    const { token, id } = await (await create({ name: "leaked", role: "read-only" })).json<Created>();
     expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(200);
     const revoke = await call(`/api/v1/auth/tokens/${id}`, { method: "DELETE", headers: bearer(BOOTSTRAP_TOKEN) });
     expect(await revoke.json()).toEqual({ status: "deleted" });
@@ -54,7 +61,7 @@ describe("API tokens", () => {
   });
 
   it("shows one token's record by id, never its plaintext or hash", async () => {
-    const { token, id } = await (await create({ name: "grafana-ro", role: "read-only" })).json<{ token: string; id: string }>();
+    const { token, id } = await (await create({ name: "grafana-ro", role: "read-only" })).json<Created>();
     const response = await call(`/api/v1/auth/tokens/${id}`, { headers: bearer(BOOTSTRAP_TOKEN) });
     const text = await response.text();
     expect(JSON.parse(text)).toMatchObject({ id, name: "grafana-ro", role: "read-only", source: "api" });
@@ -65,7 +72,7 @@ describe("API tokens", () => {
   });
 
   it("stops working after its expiry", async () => {
-    const { token, id } = await (await create({ name: "short", role: "read-only", expiresUtc: new Date(Date.now() + 3_600_000).toISOString() })).json<{ token: string; id: string }>();
+    const { token, id } = await (await create({ name: "short", role: "read-only", expiresUtc: new Date(Date.now() + 3_600_000).toISOString() })).json<Created>();
     expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(200);
     await runInDurableObject(env.Appliance.getByName("edge-1"), (_i, state) => state.storage.sql.exec("UPDATE tokens SET expires_ms = ? WHERE id = ?", Date.now() - 1, id));
     expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(401);
@@ -74,21 +81,21 @@ describe("API tokens", () => {
   it("refuses an expiry in the past, a duplicate name, and an unknown role, naming the field", async () => {
     const past = await create({ name: "old", role: "read-only", expiresUtc: "2001-01-01T00:00:00Z" });
     expect(past.status).toBe(400);
-    expect((await past.json<{ errors: { pointer: string }[] }>()).errors[0]!.pointer).toBe("#/expiresUtc");
+    expect((await past.json<Problem>()).errors![0]!.pointer).toBe("#/expiresUtc");
     await create({ name: "twice", role: "read-only" });
     expect((await create({ name: "twice", role: "read-only" })).status).toBe(409);
     const badRole = await create({ name: "bad", role: "root" });
     expect(badRole.status).toBe(400);
-    expect((await badRole.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer)).toContain("#/role");
+    expect((await badRole.json<Problem>()).errors!.map((e) => e.pointer)).toContain("#/role");
   });
 
   it("reads the spec's `admin` as super-user", async () => {
-    const body = await (await create({ name: "legacy", role: "admin" })).json<{ role: string }>();
+    const body = await (await create({ name: "legacy", role: "admin" })).json<Created>();
     expect(body.role).toBe("super-user");
   });
 
   it("keeps configuration-provisioned tokens out of reach of revocation", async () => {
-    const list = await (await call("/api/v1/auth/tokens", { headers: bearer(BOOTSTRAP_TOKEN) })).json<{ items: { id: string; name: string; source: string }[] }>();
+    const list = await (await call("/api/v1/auth/tokens", { headers: bearer(BOOTSTRAP_TOKEN) })).json<Page>();
     const bootstrap = list.items.find((t) => t.name === "bootstrap")!;
     expect(bootstrap.source).toBe("config");
     expect((await call(`/api/v1/auth/tokens/${bootstrap.id}`, { method: "DELETE", headers: bearer(BOOTSTRAP_TOKEN) })).status).toBe(409);
@@ -105,7 +112,7 @@ describe("API tokens", () => {
     const typo = token.slice(0, -1) + (token.endsWith("A") ? "B" : "A");
     const response = await call("/api/v1/auth/whoami", { headers: bearer(typo) });
     expect(response.status).toBe(401);
-    expect(((await response.json()) as { detail: string }).detail).toContain("checksum");
+    expect(((await response.json()) as Problem).detail).toContain("checksum");
   });
 
   it("rejects a bearer value that is not a bngtok_ token", async () => {

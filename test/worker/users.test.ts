@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { LoginResponse, OidcProviderRecord, TokenCreated, TokenPage, UserPage } from "../../src/schemas/auth.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, createUser, enrolAndLogin, json } from "./client.ts";
+
+type Created = z.output<typeof TokenCreated>;
+type Problem = z.output<typeof ProblemDetails>;
 
 const admin = bearer(BOOTSTRAP_TOKEN);
 const getUser = async (name: string) => call(`/api/v1/auth/users/${name}`, { headers: admin });
@@ -8,7 +14,7 @@ describe("user management", () => {
   it("creates an account that must enrol, lists it and shows it", async () => {
     const created = await call("/api/v1/auth/users", json("POST", { username: "noc.viewer", role: "read-only", password: "viewer-password" }, admin));
     expect(await created.json()).toEqual({ status: "created", username: "noc.viewer" });
-    const list = await (await call("/api/v1/auth/users", { headers: admin })).json<{ total: number; items: { username: string }[] }>();
+    const list = await (await call("/api/v1/auth/users", { headers: admin })).json<z.output<typeof UserPage>>();
     expect(list.items.map((u) => u.username)).toEqual(["admin", "noc.viewer"]);
     expect(list.total).toBe(2);
     expect(await (await getUser("noc.viewer")).json()).toMatchObject({ username: "noc.viewer", role: "read-only", totpEnrolled: false, enrolmentRequired: true, lockouts: [] });
@@ -26,7 +32,7 @@ describe("user management", () => {
     expect((await call("/api/v1/auth/users", json("POST", { username: "dup", role: "operator", password: "password-123" }, admin))).status).toBe(409);
     const bad = await call("/api/v1/auth/users", json("POST", { username: "Bad Name", role: "operator", password: "short" }, admin));
     expect(bad.status).toBe(400);
-    const pointers = (await bad.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer);
+    const pointers = (await bad.json<Problem>()).errors!.map((e) => e.pointer);
     expect(pointers).toEqual(expect.arrayContaining(["#/username", "#/password"]));
   });
 
@@ -40,10 +46,10 @@ describe("user management", () => {
   it("keeps the last super-user: no demotion, no deletion (422, pointing at the account)", async () => {
     const demoted = await call("/api/v1/auth/users/admin", json("PATCH", { role: "operator" }, admin));
     expect(demoted.status).toBe(422);
-    expect((await demoted.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer)).toEqual(["#/lists/login.users/admin/role"]);
+    expect((await demoted.json<Problem>()).errors!.map((e) => e.pointer)).toEqual(["#/lists/login.users/admin/role"]);
     const deleted = await call("/api/v1/auth/users/admin", { method: "DELETE", headers: admin });
     expect(deleted.status).toBe(422);
-    expect((await deleted.json<{ errors: { pointer: string }[] }>()).errors.map((e) => e.pointer)).toEqual(["#/lists/login.users/admin"]);
+    expect((await deleted.json<Problem>()).errors!.map((e) => e.pointer)).toEqual(["#/lists/login.users/admin"]);
     expect(await (await getUser("admin")).json()).toMatchObject({ role: "super-user" });
     await createUser("second", "super-user", "second-password");
     expect((await call("/api/v1/auth/users/admin", json("PATCH", { role: "operator" }, admin))).status).toBe(200);
@@ -61,8 +67,8 @@ describe("user management", () => {
     await createUser("leaver", "super-user", "leaver-password");
     const session = await enrolAndLogin("leaver", "leaver-password");
     const created = await call("/api/v1/auth/tokens", json("POST", { name: "leavers-script", role: "super-user" }, { cookie: session.cookie, "x-csrf-token": session.csrfToken }));
-    const { token } = (await created.json()) as { token: string };
-    const list = (await (await call("/api/v1/auth/tokens", { headers: admin })).json()) as { items: { name: string; createdBy: string }[] };
+    const { token } = (await created.json()) as Created;
+    const list = (await (await call("/api/v1/auth/tokens", { headers: admin })).json()) as z.output<typeof TokenPage>;
     expect(list.items.find((t) => t.name === "leavers-script")?.createdBy).toBe("user:leaver");
     expect((await call("/api/v1/auth/users/leaver?revokeTokens=true", { method: "DELETE", headers: admin })).status).toBe(200);
     expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(401);
@@ -72,7 +78,7 @@ describe("user management", () => {
     await createUser("mover", "super-user", "mover-password");
     const session = await enrolAndLogin("mover", "mover-password");
     const make = async (name: string, role: string) =>
-      ((await (await call("/api/v1/auth/tokens", json("POST", { name, role }, { cookie: session.cookie, "x-csrf-token": session.csrfToken }))).json()) as { token: string }).token;
+      ((await (await call("/api/v1/auth/tokens", json("POST", { name, role }, { cookie: session.cookie, "x-csrf-token": session.csrfToken }))).json()) as Created).token;
     const high = await make("mover-admin", "super-user");
     const low = await make("mover-reader", "read-only");
     const demoted = await call("/api/v1/auth/users/mover", json("PATCH", { role: "operator", revokeTokens: true }, admin));
@@ -84,7 +90,7 @@ describe("user management", () => {
   it("keeps a deleted account's tokens without the flag: they are named credentials of their own", async () => {
     await createUser("keeper", "super-user", "keeper-password");
     const session = await enrolAndLogin("keeper", "keeper-password");
-    const { token } = (await (await call("/api/v1/auth/tokens", json("POST", { name: "keepers-script", role: "read-only" }, { cookie: session.cookie, "x-csrf-token": session.csrfToken }))).json()) as { token: string };
+    const { token } = (await (await call("/api/v1/auth/tokens", json("POST", { name: "keepers-script", role: "read-only" }, { cookie: session.cookie, "x-csrf-token": session.csrfToken }))).json()) as Created;
     expect((await call("/api/v1/auth/users/keeper", { method: "DELETE", headers: admin })).status).toBe(200);
     expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(200);
   });
@@ -112,7 +118,7 @@ describe("user management", () => {
     const { secret } = await enrolAndLogin("lostphone", "lostphone-pass");
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     await call("/api/v1/auth/users/lostphone/totp/reset", { method: "POST", headers: admin });
-    const again = await (await call("/api/v1/auth/login", json("POST", { username: "lostphone", password: "lostphone-pass" }))).json<{ status: string; secret: string }>();
+    const again = await (await call("/api/v1/auth/login", json("POST", { username: "lostphone", password: "lostphone-pass" }))).json<LoginResponse>();
     expect(again.status).toBe("totpEnrolmentRequired");
     expect(again.secret).not.toBe(secret);
   });
@@ -135,7 +141,7 @@ describe("OIDC providers and passkey policy", () => {
     expect(await (await call("/api/v1/auth/providers/oidc/corp", json("PUT", provider, admin))).json()).toEqual({ status: "created" });
     const text = await (await call("/api/v1/auth/providers/oidc", { headers: admin })).text();
     expect(text).not.toContain("s3cret-value");
-    const [stored] = JSON.parse(text) as { name: string; clientSecretSet: boolean; scopes: string[]; roleMap: unknown }[];
+    const [stored] = JSON.parse(text) as OidcProviderRecord[];
     expect(stored).toMatchObject({ name: "corp", clientSecretSet: true, scopes: ["openid"], roleMap: [{ group: "noc-admins", role: "super-user" }, { group: "noc", role: "read-only" }] });
   });
 

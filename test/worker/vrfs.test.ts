@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { VrfRow } from "../../src/routes/vrfs.ts";
 import type { CommitResult } from "../../src/schemas/commit.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { SessionSummaryCounts } from "../../src/schemas/sessions.ts";
 import { call, json } from "./client.ts";
 import { admin, history, itemOf, getConfig, pointersOf, rejection } from "./config-client.ts";
@@ -44,7 +45,7 @@ describe("listing VRFs", () => {
     // A configured VRF is not deleted while an address pool is placed in it (the pool's vrf refers to it).
     const refused = await remove("wholesale");
     expect(refused.status).toBe(409);
-    expect((await refused.json<{ detail: string }>()).detail).toContain("addressPools 'wholesale-v4'");
+    expect((await refused.json<z.output<typeof ProblemDetails>>()).detail).toContain("addressPools 'wholesale-v4'");
     expect(rows.find((r) => r.name === "wholesale")).toMatchObject({ configured: true, sessions: summary.byVrf.wholesale });
   });
 });
@@ -132,7 +133,7 @@ describe("deleting a VRF", () => {
     expect((await rule({ name: "to-a", ingestVrf: "default", sourceSubnets: ["198.51.100.0/24"], targetVrf: "cust-a" })).status).toBe(200);
     const refused = await remove("cust-a");
     expect(refused.status).toBe(409);
-    expect((await refused.json<{ detail: string }>()).detail).toContain("sourceVrfRules 'to-a' (targetVrf)");
+    expect((await refused.json<z.output<typeof ProblemDetails>>()).detail).toContain("sourceVrfRules 'to-a' (targetVrf)");
     expect((await call("/api/v1/source-vrf-rules/to-a", { method: "DELETE", headers: admin })).status).toBe(200);
     expect((await remove("cust-a")).status).toBe(200);
   });

@@ -2,6 +2,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { Appliance } from "../../durable-objects/appliance.ts";
 import { describe, expect, it, inject } from "vitest";
+import type { ConfigValues } from "../../src/schemas/config.ts";
 import { call, json } from "./client.ts";
 import { admin, commit, logEntries, putConfig, rejection } from "./config-client.ts";
 
@@ -56,7 +57,7 @@ describe("webhook destinations", () => {
   });
 
   it("a deployed appliance allows no loopback by default; the key is listed in the schema", async () => {
-    const config = await (await call("/api/v1/config", { headers: admin })).json<{ fields: Record<string, string | null> }>();
+    const config = await (await call("/api/v1/config", { headers: admin })).json<ConfigValues>();
     expect(config.fields["alarms.webhookAllowlist"]).toBe("");
   });
 

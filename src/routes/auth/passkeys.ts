@@ -18,6 +18,8 @@ import { PasskeyRecord, Reauthentication } from "../../schemas/auth.ts";
 const base = "/api/v1/auth/passkeys";
 const PasskeyName = z.string().trim().min(1).max(64);
 const PasskeyId = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{16,1023}$/, "a credential id (base64url)") });
+/** PublicKeyCredentialCreationOptionsJSON as POST registration-options answers it: the fields the schema names, the rest passed through. */
+export const PasskeyRegistrationOptions = z.looseObject({ challenge: z.string(), rp: z.looseObject({ id: z.string().optional(), name: z.string() }) });
 
 /** The logged-in account (the routes take sessions only: a passkey belongs to a person). */
 function account(ctx: RouteContext<unknown, unknown, unknown>): string {
@@ -43,7 +45,7 @@ export const passkeyRoutes = [
     floor: "read-only",
     credentials: "session",
     body: Reauthentication,
-    response: { description: "registration options", schema: z.looseObject({ challenge: z.string(), rp: z.looseObject({ id: z.string().optional(), name: z.string() }) }) },
+    response: { description: "registration options", schema: PasskeyRegistrationOptions },
     errors: [401, 409, 423],
     handle: async (ctx) => {
       // The account first: a pipelined stub left behind by a refusal would dangle.
