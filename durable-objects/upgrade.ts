@@ -165,6 +165,7 @@ export class UpgradeStore {
     const fromVersion = this.#row().running_version;
     const plan = planUpgrade({ packageId: staged.id, fromVersion, version: staged.version, drain }, nowMs);
     this.#sql.exec("UPDATE upgrade_state SET applying = ? WHERE id = 1", JSON.stringify({ plan, requestedBy: actor } satisfies Applying));
+    this.#stateRow = undefined;
     const dataPlane = this.#dataPlane();
     dataPlane.log("notice", "audit.upgrade.apply", { packageId: staged.id, version: staged.version, fromVersion, drain, actor });
     dataPlane.beginUpgrade(plan);
@@ -209,8 +210,11 @@ export class UpgradeStore {
     return this.#dataPlane().clock().nowMs;
   }
 
+  /** The one state row, read once and dropped at each write: every request's health and status ask for the version. */
+  #stateRow: { running_version: string; applying: string | null } | undefined;
+
   #row(): { running_version: string; applying: string | null } {
-    return this.#sql.exec<{ running_version: string; applying: string | null }>("SELECT running_version, applying FROM upgrade_state WHERE id = 1").one();
+    return (this.#stateRow ??= this.#sql.exec<{ running_version: string; applying: string | null }>("SELECT running_version, applying FROM upgrade_state WHERE id = 1").one());
   }
 
   #applying(): Applying | null {
@@ -285,20 +289,26 @@ export class UpgradeStore {
     const { plan } = applying;
     const live = this.#dataPlane().upgrade();
     const mine = live && live.plan.packageId === plan.packageId && live.plan.requestedMs === plan.requestedMs ? live : null;
-    this.#storage.transactionSync(() => {
-      this.#sql.exec(
-        "INSERT INTO upgrade_history (package_id, from_version, to_version, drain, outcome, reason, requested_ms, completed_ms, requested_by, sessions_drained, sessions_dropped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        plan.packageId, plan.fromVersion, plan.version, plan.drain ? 1 : 0, outcome, reason, plan.requestedMs,
-        outcome === "succeeded" ? plan.upMs : this.#nowMs(), applying.requestedBy, mine?.drained ?? 0, mine?.dropped ?? 0,
-      );
-      this.#sql.exec("DELETE FROM upgrade_history WHERE seq <= (SELECT MAX(seq) FROM upgrade_history) - ?", HISTORY_LIMIT);
-      if (outcome === "succeeded") {
-        this.#sql.exec("UPDATE upgrade_state SET running_version = ?, applying = NULL WHERE id = 1", plan.version);
-        // The standby slot is now the running one: the package is consumed.
-        this.#sql.exec("DELETE FROM upgrade_package WHERE id = ?", plan.packageId);
-      } else {
-        this.#sql.exec("UPDATE upgrade_state SET applying = NULL WHERE id = 1");
-      }
-    });
+    // Dropped whether the transaction commits or rolls back: the next read sees what storage holds.
+    this.#stateRow = undefined;
+    try {
+      this.#storage.transactionSync(() => {
+        this.#sql.exec(
+          "INSERT INTO upgrade_history (package_id, from_version, to_version, drain, outcome, reason, requested_ms, completed_ms, requested_by, sessions_drained, sessions_dropped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          plan.packageId, plan.fromVersion, plan.version, plan.drain ? 1 : 0, outcome, reason, plan.requestedMs,
+          outcome === "succeeded" ? plan.upMs : this.#nowMs(), applying.requestedBy, mine?.drained ?? 0, mine?.dropped ?? 0,
+        );
+        this.#sql.exec("DELETE FROM upgrade_history WHERE seq <= (SELECT MAX(seq) FROM upgrade_history) - ?", HISTORY_LIMIT);
+        if (outcome === "succeeded") {
+          this.#sql.exec("UPDATE upgrade_state SET running_version = ?, applying = NULL WHERE id = 1", plan.version);
+          // The standby slot is now the running one: the package is consumed.
+          this.#sql.exec("DELETE FROM upgrade_package WHERE id = ?", plan.packageId);
+        } else {
+          this.#sql.exec("UPDATE upgrade_state SET applying = NULL WHERE id = 1");
+        }
+      });
+    } finally {
+      this.#stateRow = undefined;
+    }
   }
 }
