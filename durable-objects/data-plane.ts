@@ -96,8 +96,13 @@ export class DataPlane {
       this.#rebooted = true;
       return this.#bootProfile?.() ?? this.#gateway.profile;
     });
-    this.#gateway.advanceTo(this.#now(), CATCH_UP_SUB_STEPS);
+    // The stored state is as old as its snapshot, not as the catch-up. An object evicted between its 10 s
+    // alarms is opened again at each one: without this, it would restore the same ever older snapshot every
+    // time, re-simulate (and then skip) a growing gap, and its counters could run backwards once the gap
+    // passed the catch-up limit.
     this.#persistedAtMs = this.#gateway.nowMs;
+    this.#gateway.advanceTo(this.#now(), CATCH_UP_SUB_STEPS);
+    if (this.#gateway.nowMs - this.#persistedAtMs >= PERSIST_EVERY_MS) this.persist();
     // Alarms raised and cleared from here on go to the push sinks (not those of the catch-up: the box was off).
     this.#sinks = new AlertSinks((severity, msgId, fields) => this.log(severity, msgId, fields));
     const notifier = new AlarmNotifier(appliance);

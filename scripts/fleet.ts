@@ -160,7 +160,9 @@ async function main(): Promise<void> {
     compatibilityDate: compat.date,
     compatibilityFlags: compat.flags,
     bindings: bindingsFor(settings, fleetSecret),
-    durableObjects: { Appliance: { className: "Appliance", useSQLite: true, unsafeUniqueKey: DURABLE_OBJECT_KEY } },
+    // No eviction: an appliance's 10 s alarm keeps a deployed object alive (Cloudflare evicts after about a minute
+    // idle), but workerd evicts after 10 s, so every appliance was reopened, its snapshot restored, at each alarm.
+    durableObjects: { Appliance: { className: "Appliance", useSQLite: true, unsafeUniqueKey: DURABLE_OBJECT_KEY, unsafePreventEviction: true } },
     // An ephemeral loopback port behind every public listener.
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
   };
