@@ -59,10 +59,12 @@ interface Held {
 /** Tries to bring subscriber `sub` online; on success the session is live and counted. */
 export function setupSession(m: Model, sub: number): { ok: true; slot: number } | { ok: false; reason: SetupFailure } {
   const a = m.subscribers.describe(sub, m.scratch);
-  const username = m.subscribers.username(sub, a.realm);
+  // Built only when something logs it (a failure, or a setup within the step's logging budget): most setups never need it.
+  const realm = a.realm;
+  const username = () => m.subscribers.username(sub, realm);
   const fail = (reason: SetupFailure, held: Held[]): { ok: false; reason: SetupFailure } => {
     for (const h of held) h.pool.withdraw(h.subnet, h.ordinal);
-    noteFailure(m, username, a.encap, reason);
+    noteFailure(m, username(), a.encap, reason);
     return { ok: false, reason };
   };
   if (m.store.full) return fail("licence-limit", []);
@@ -71,7 +73,7 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   if (!a.local) {
     const auth = m.radius.authenticate(m.rng, m.nowMs);
     if (!auth.ok) {
-      logAaaRefusal(m, username, auth.reason, auth.server);
+      logAaaRefusal(m, username(), auth.reason, auth.server);
       return fail(auth.reason, []);
     }
     server = auth.server;
@@ -156,7 +158,7 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   m.slotOfSub[sub] = slot;
   recordSessionUp(m, () => ({
     sessionId: id,
-    username,
+    username: username(),
     encap: ENCAPS[a.encap] ?? "ipoe",
     ipv4: formatIpv4(addr),
     ipv6: ipv6Text(m, slot),

@@ -111,7 +111,7 @@ export class Model {
     }
     this.offlineCount = n;
     this.slotOfSub = new Int32Array(n).fill(-1);
-    this.store = new SessionStore(profile.population.licensedSessions, profile.ports.length, this.vrfNames.length, profile.identities.realms.length);
+    this.store = new SessionStore(profile.population.licensedSessions, profile.ports.length, this.vrfNames.length, profile.identities.realms.length, profile.population.steadyStateSessions);
     this.cgnVrfs = new Set(profile.cgn.groups.flatMap((g) => g.insideVrfs));
     this.l2tp = new L2tpTable(profile, this.seed, profile.population.licensedSessions);
     this.installPools(profile.pools);

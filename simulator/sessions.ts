@@ -15,6 +15,9 @@ const FIRST_ALLOCATION = 1024;
 /** Growth factor of the columns: at most a fifth of the table unused, for a few more copies during bring-up. */
 const GROWTH = 1.25;
 
+/** Room above the expected population at the first growth: its fluctuations rarely need another. */
+const EXPECTED_HEADROOM = 1.1;
+
 /** The per-slot columns, grown together (snapshot.ts saves the first `highWater` of each but the live list's two). */
 const COLUMNS = [
   "alive", "id", "sub", "encap", "port", "svlan", "cvlan", "plan", "vrf", "realm", "walledGarden", "aaa",
@@ -100,8 +103,12 @@ export class SessionStore {
   walledGardenCount = 0;
   lnsCount = 0;
 
-  constructor(capacity: number, ports: number, vrfs: number, realms = 1) {
+  /** The population the profile expects: the first growth goes straight to a tenth above it. */
+  readonly #expected: number;
+
+  constructor(capacity: number, ports: number, vrfs: number, realms = 1, expected = 0) {
     this.capacity = capacity;
+    this.#expected = expected;
     const n = Math.min(capacity, FIRST_ALLOCATION);
     this.allocated = n;
     this.alive = new Uint8Array(n);
@@ -236,7 +243,8 @@ export class SessionStore {
 
   /** Takes a free slot (the caller fills its columns, then calls `activate`). */
   takeSlot(): number {
-    if (this.#freeTop === 0) this.ensure(Math.ceil(this.allocated * GROWTH));
+    // Bring-up would otherwise copy every column some twenty times on the way to the steady state.
+    if (this.#freeTop === 0) this.ensure(Math.max(Math.ceil(this.allocated * GROWTH), this.allocated < this.#expected ? Math.ceil(this.#expected * EXPECTED_HEADROOM) : 0));
     const slot = this.#freeSlots[--this.#freeTop] ?? 0;
     if (slot >= this.highWater) this.highWater = slot + 1;
     return slot;
