@@ -40,10 +40,17 @@ async function run(route: Route, core: ApplianceCore, call: OperationCall): Prom
   const definition = applianceNamed(core.env, core.name);
   if (!definition) throw new Error(`appliance '${core.name}' is not in the fleet file`);
   const appliance: ApplianceContext = { name: core.name, definition, stub: core, env: core.env, secure: call.secure, clientIp: call.clientIp };
-  const request = new Request(call.url, { method: call.method, headers: call.headers });
   const responseHeaders = new Headers();
   const { params, query, body, bytes } = call.input;
-  const result: unknown = await route.handle({ request, appliance, principal, credential: call.credential, params, query, body, bytes, responseHeaders });
+  // The request is rebuilt only for the few handlers that read it (a handful of routes of ~130).
+  let request: Request | undefined;
+  const context = {
+    get request() {
+      return (request ??= new Request(call.url, { method: call.method, headers: call.headers }));
+    },
+    appliance, principal, credential: call.credential, params, query, body, bytes, responseHeaders,
+  };
+  const result: unknown = await route.handle(context);
   const headers = [...responseHeaders];
   if (route.finish) return { kind: "continue", json: JSON.stringify(result), headers };
   if (result instanceof Response) {
