@@ -162,9 +162,10 @@ export async function listenFrontend(options: { name: string; address: string; p
             upstream.end();
             return;
           }
-          // Past the cap the listener answers itself; the upstream was cut on purpose.
-          if (!relaying && !res.headersSent) return;
-          if (relaying) stopRelaying();
+          // Once relaying stopped the client's answer is settled (the listener's 413, or an early answer piped
+          // on its own): the upstream was cut on purpose, and its "socket hang up" must not cut the answer.
+          if (!relaying) return;
+          stopRelaying();
           problem(req, res, 502, "Bad Gateway", "the appliance did not answer; it may be starting or stopping");
         });
       };

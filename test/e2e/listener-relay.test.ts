@@ -137,6 +137,14 @@ describe("a client still sending its body", () => {
     expect(JSON.parse(result.body)).toMatchObject({ status: 401 });
   });
 
+  it("reads the listener's own 413 for a body past the cap, not a reset from the upstream it cut", async () => {
+    // The stand-in waits for the whole declared body, which never comes: the listener cuts it at 1 MiB and answers.
+    const result = await streamBody("/api/v1/auth/login", 2 * 1024 * 1024);
+    expect(result.status).toBe(413);
+    expect(result.contentType).toBe("application/problem+json");
+    expect(JSON.parse(result.body)).toMatchObject({ status: 413, title: "Content Too Large" });
+  });
+
   it("reads a 502 problem when the appliance goes away mid-body, not a reset connection", async () => {
     const result = await streamBody("/early/reset", 4 * 1024 * 1024);
     expect(result.status).toBe(502);
