@@ -69,7 +69,7 @@ export function snapshotModel(m: Model, views = false): GatewaySnapshot {
     ["pdSubnet", s.pdSubnet], ["pdOrd", s.pdOrd], ["cgn", s.cgn], ["upMs", s.upMs], ["leaseMs", s.leaseMs],
     ["activity", s.activity], ["rxBps", s.rxBps], ["txBps", s.txBps], ["rxBytes", s.rxBytes], ["txBytes", s.txBytes],
   ];
-  // Views: `lift` copies every typed array once, so the snapshot never aliases the model's state.
+  // Views of the live columns: `lift` copies each once unless `views`, so a kept snapshot never aliases the model.
   for (const [name, arr] of cols) columns[name] = arr.subarray(0, hw);
   const state = {
     fingerprint: profileFingerprint(m.profile),
