@@ -146,6 +146,10 @@ export class Cgn {
   readonly groups: Group[];
   readonly maxChunks: number;
   readonly #config: Profile["cgn"];
+  /** Each group's block size and per-binding port cap, and the global flow limit, as numbers setFlows reads without a property walk. */
+  readonly #chunkSize: Int32Array;
+  readonly #portCap: Int32Array;
+  readonly #maxFlows: number;
   readonly #vrfNames: readonly string[];
   readonly #logs: LogRing;
   /** Group index per VRF index, -1 when the VRF is not translated. */
@@ -183,6 +187,9 @@ export class Cgn {
     this.#logs = logs;
     const vrfIndex = (name: string): number => vrfNames.indexOf(name);
     this.groups = config.groups.map((g) => new Group(g, vrfIndex));
+    this.#chunkSize = Int32Array.from(config.groups, (g) => g.chunkSize);
+    this.#portCap = Int32Array.from(config.groups, (g) => g.portCap);
+    this.#maxFlows = config.maxFlows;
     this.maxChunks = Math.max(1, ...config.groups.map((g) => g.portCap / g.chunkSize));
     this.groupOfVrf = new Int16Array(vrfNames.length).fill(-1);
     config.groups.forEach((g, gi) => g.insideVrfs.forEach((v) => (this.groupOfVrf[vrfIndex(v)] = gi)));
@@ -341,16 +348,27 @@ export class Cgn {
    * its public address can still give count as `noMapping`.
    */
   setFlows(nowMs: number, b: number, wanted: number): void {
+    const gi = this.group[b] ?? 0;
+    const old = this.flows[b] ?? 0;
+    if (wanted <= (this.#portCap[gi] ?? 0) && (wanted <= old || this.totalFlows + (wanted - old) <= this.#maxFlows)) {
+      // Flows within every limit that keep the block count within its hysteresis change only the counts: the
+      // traffic loop asks once per binding per step, and almost every answer is this one.
+      const needed = Math.max(1, Math.ceil(wanted / (this.#chunkSize[gi] ?? 1)));
+      const n = this.nChunks[b] ?? 1;
+      if (needed <= n && needed >= n - 1) {
+        this.flows[b] = wanted;
+        this.totalFlows += wanted - old;
+        return;
+      }
+    }
+    this.#resize(nowMs, b, wanted);
+  }
+
+  /** setFlows' general case: a cap clips the flows, or the binding gains a block or gives one back. */
+  #resize(nowMs: number, b: number, wanted: number): void {
     const g = this.groups[this.group[b] ?? 0] as Group;
     const old = this.flows[b] ?? 0;
     const chunkSize = g.config.chunkSize;
-    if (wanted === old && old <= g.config.portCap) {
-      // Unchanged flows within the cap and a settled block count change nothing: most lines are idle and
-      // keep one flow, and the traffic loop asks once per binding per step.
-      const settled = Math.max(1, Math.ceil(old / chunkSize));
-      const n = this.nChunks[b] ?? 1;
-      if (settled <= n && settled >= n - 1) return;
-    }
     let f = wanted;
     if (f > g.config.portCap) {
       this.counters.noMapping += f - g.config.portCap;
