@@ -12,7 +12,7 @@
  */
 import { SUB_STEP_MS } from "./clock.ts";
 import type { PoolConfig } from "./profile.ts";
-import { familyBits, formatIpv4, formatIpv6, formatPrefix, parsePrefix, prefixContains, prefixLast, prefixSpan, type Prefix } from "./prefix.ts";
+import { familyBits, formatIpv4, formatIpv6Groups, formatPrefix, ipv6Groups, parsePrefix, prefixContains, prefixLast, prefixSpan, type Prefix } from "./prefix.ts";
 import { IntQueue, TimedQueue } from "./queues.ts";
 
 /** Holder codes; positive values are session slot + 1. */
@@ -107,6 +107,9 @@ class Subnet {
   staticUsers = new Map<number, string>();
   /** Ordinals materialised in `holders` (the high-water mark or past the last static). */
   extent = 0;
+  /** The prefix's groups, for IPv6 block texts in number arithmetic: a route table's text filter renders every block. */
+  #groups: readonly number[] | null = null;
+  #scratch: number[] | null = null;
 
   constructor(prefix: Prefix, announce: boolean, delegationLength: number, exclude: readonly Prefix[]) {
     this.prefix = prefix;
@@ -233,8 +236,37 @@ class Subnet {
       const first = formatIpv4(this.ipv4(o));
       return delegationLength === 32 ? first : `${first}/${delegationLength}`;
     }
-    return `${formatIpv6(this.prefix.base + (BigInt(this.blockOf(o)) << BigInt(this.shift)))}/${delegationLength}`;
+    return `${formatIpv6Groups(this.#blockGroups(o))}/${delegationLength}`;
   }
+
+  /**
+   * An IPv6 block's first address as eight groups: the block number's bits
+   * put in place beside the prefix's (whose host bits are zero, so nothing
+   * carries), without a BigInt. Written into one array per subnet that the
+   * caller formats at once.
+   */
+  #blockGroups(o: number): number[] {
+    const groups = (this.#groups ??= ipv6Groups(this.prefix.base));
+    const out = (this.#scratch ??= [0, 0, 0, 0, 0, 0, 0, 0]);
+    for (let i = 0; i < 8; i++) out[i] = groups[i]!;
+    // The group holding bit `shift` takes the block number's low 16 - r bits; each group above it the next 16.
+    // Divisions by powers of two, exact in doubles for the 2^40 blocks a subnet may hold.
+    const r = this.shift % 16;
+    let k = 7 - (this.shift - r) / 16;
+    const lowSpan = 2 ** (16 - r);
+    let rest = this.blockOf(o);
+    const low = rest % lowSpan;
+    out[k] = out[k]! + low * 2 ** r;
+    rest = (rest - low) / lowSpan;
+    while (rest > 0 && k > 0) {
+      const part = rest % 65536;
+      k--;
+      out[k] = out[k]! + part;
+      rest = (rest - part) / 65536;
+    }
+    return out;
+  }
+
 }
 
 /** Serialisable state of one pool. */

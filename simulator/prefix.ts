@@ -86,7 +86,52 @@ export function formatIpv6(value: bigint): string {
     while (k < i + 3 && hex.charCodeAt(k) === 48) k++;
     groups.push(hex.slice(k, i + 4));
   }
-  // RFC 5952 §4.2: compress the longest run of two or more zero groups, the first on a tie.
+  return joinIpv6Groups(groups);
+}
+
+/** An IPv6 address's eight 16-bit groups as numbers, most significant first. */
+export function ipv6Groups(value: bigint): number[] {
+  const hex = value.toString(16).padStart(32, "0");
+  const groups: number[] = [];
+  for (let i = 0; i < 32; i += 4) groups.push(parseInt(hex.slice(i, i + 4), 16));
+  return groups;
+}
+
+/** Eight 16-bit groups as numbers in RFC 5952 form, without a BigInt: what a pool's block arithmetic gives. */
+export function formatIpv6Groups(groups: ArrayLike<number>): string {
+  let bestStart = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8; ) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLen) {
+      bestStart = i;
+      bestLen = j - i;
+    }
+    i = j;
+  }
+  // Concatenated as it goes (no array, no join): a route table's text filter formats every block of a large appliance.
+  let out = "";
+  let separate = false;
+  for (let i = 0; i < 8; i++) {
+    if (i === bestStart) {
+      out += "::";
+      i += bestLen - 1;
+      separate = false;
+      continue;
+    }
+    out += separate ? `:${groups[i]!.toString(16)}` : groups[i]!.toString(16);
+    separate = true;
+  }
+  return out;
+}
+
+/** Eight group texts (lower-case hex, no leading zeros) joined, the longest run of two or more zero groups (the first on a tie) as '::' (RFC 5952 §4.2). */
+function joinIpv6Groups(groups: readonly string[]): string {
   let bestStart = -1;
   let bestLen = 1;
   for (let i = 0; i < 8; ) {

@@ -214,13 +214,74 @@ function mergedPage(others: Entry[], subs: SubscriberRouteList, query: RouteQuer
   return { reachable: true, total, offset, limit, routes };
 }
 
-/** The sessions' routes whose prefix text contains `needle` (a scan: a text filter has no index). */
+/** The sessions' routes whose prefix text contains `needle`. */
 function matching(subs: SubscriberRouteList, needle: string): SubscriberRouteList {
   // IPv4 text has no ':' nor hex letters and IPv6 text (RFC 5952, no dotted tail) no '.': a needle with either rules a family out unread.
   const split = lowerBound(subs.length, (i) => subs.at(i).family === 4);
-  const from = /[:a-f]/.test(needle) ? split : 0;
-  const to = needle.includes(".") ? split : subs.length;
   const kept: number[] = [];
-  for (let i = from; i < to; i++) if (subs.text(i).includes(needle)) kept.push(i);
+  if (!/[:a-f]/.test(needle)) joinedTexts(subs, 0, split).find(needle, kept);
+  if (!needle.includes(".")) joinedTexts(subs, split, subs.length).find(needle, kept);
   return { length: kept.length, at: (i) => subs.at(kept[i]!), text: (i) => subs.text(kept[i]!) };
+}
+
+/**
+ * Routes [from, to) of a list as one text, a line each, and where each line
+ * starts: one native substring search finds a filter's routes. Rendering
+ * 190,000 prefixes is most of a text filter's cost, so a list keeps its
+ * texts once built; the appliance keeps a list for as long as the sessions
+ * do not change (durable-objects/routing.ts), and drops both together.
+ */
+class JoinedTexts {
+  readonly #from: number;
+  readonly #text: string;
+  /** Line k's first character; one more entry, one past the last line's newline. */
+  readonly #starts: Uint32Array;
+
+  constructor(list: SubscriberRouteList, from: number, to: number) {
+    const lines: string[] = new Array(to - from);
+    const starts = new Uint32Array(to - from + 1);
+    let at = 0;
+    for (let i = from; i < to; i++) {
+      const line = list.text(i);
+      lines[i - from] = line;
+      starts[i - from] = at;
+      at += line.length + 1;
+    }
+    starts[to - from] = at;
+    this.#from = from;
+    this.#text = lines.join("\n");
+    this.#starts = starts;
+  }
+
+  /** Appends the list indices whose line contains `needle`, in order. */
+  find(needle: string, into: number[]): void {
+    const text = this.#text;
+    const starts = this.#starts;
+    const lines = starts.length - 1;
+    let line = 0;
+    let at = text.indexOf(needle);
+    while (at >= 0) {
+      while (line < lines && starts[line + 1]! <= at) line++;
+      if (line === lines) return;
+      const next = starts[line + 1]!;
+      // A match running over the line's end (a needle with a newline in it) is not this route's.
+      if (at + needle.length < next) {
+        into.push(this.#from + line);
+        at = text.indexOf(needle, next);
+      } else {
+        at = text.indexOf(needle, at + 1);
+      }
+    }
+  }
+}
+
+const joined = new WeakMap<SubscriberRouteList, Map<string, JoinedTexts>>();
+
+function joinedTexts(list: SubscriberRouteList, from: number, to: number): JoinedTexts {
+  let byRange = joined.get(list);
+  if (byRange === undefined) joined.set(list, (byRange = new Map()));
+  const key = `${from}-${to}`;
+  let texts = byRange.get(key);
+  if (texts === undefined) byRange.set(key, (texts = new JoinedTexts(list, from, to)));
+  return texts;
 }

@@ -9,7 +9,7 @@
  */
 import type { Model } from "./model.ts";
 import type { AddressPool } from "./pools.ts";
-import { formatAddress, formatIpv4 } from "./prefix.ts";
+import { formatIpv4 } from "./prefix.ts";
 import type { SubscriberRoute } from "./routing.ts";
 import { SortedSubscriberRoutes, type SubscriberRouteList } from "./rib.ts";
 import { localRoutes } from "./subscriber-routes.ts";
@@ -50,7 +50,7 @@ class SubscriberRouteIndex implements SubscriberRouteList {
   text(i: number): string {
     const run = this.#runs[this.#run[i]!]!;
     if (run.family === 4) return `${formatIpv4(this.#m.store.v4Addr[this.#slot[i]!] ?? 0)}/32`;
-    return `${formatAddress(6, run.pool.blockBase(run.subnet, this.#ordinal[i]!))}/${run.pool.config.delegationLength}`;
+    return run.pool.text(run.subnet, this.#ordinal[i]!);
   }
 }
 

@@ -44,6 +44,18 @@ describe("address pools", () => {
     expect(pd.allocations(0, 10, holder).items.map((a) => a.prefix)).toEqual(["2001:db8:4000::/56", "2001:db8:4000:100::/56"]);
   });
 
+  it("writes a block's prefix from the block number wherever its bits fall among the address's groups", () => {
+    // Hand-worked: 2001:db8:0:10::/60 in /68 blocks; block 0x2b puts 0x2 in the fourth group's low bits and 0xb at the top of the fifth.
+    const straddling = pool({ family: "ipv6-pd", delegationLength: 68, subnets: [{ prefix: "2001:db8:0:10::/60", announce: true }] });
+    expect(straddling.text(0, 0x2b)).toBe("2001:db8:0:12:b000::/68");
+    expect(straddling.text(0, 0xff)).toBe("2001:db8:0:1f:f000::/68");
+    // 2001:d00::/24 in /64 blocks holds 2^40: block numbers past 2^32 span three groups (0x2001_0d00_0000_0000 + 0x12_3456_789a).
+    const wide = pool({ family: "ipv6-pd", delegationLength: 64, subnets: [{ prefix: "2001:d00::/24", announce: true }] });
+    expect(wide.text(0, 0x12_3456_789a)).toBe("2001:d12:3456:789a::/64");
+    expect(wide.text(0, 2 ** 40 - 1)).toBe("2001:dff:ffff:ffff::/64");
+    expect(wide.text(0, 1)).toBe("2001:d00:0:1::/64");
+  });
+
   it("falls over to the next subnet in preference order and counts refusals when all are full", () => {
     const p = pool({ family: "ipv4", delegationLength: 32, subnets: [{ prefix: "192.0.2.8/30", announce: true }, { prefix: "192.0.2.0/30", announce: true }] });
     fill(p, 8);
