@@ -42,6 +42,8 @@ export const TICK_MS = 10_000;
 const PERSIST_EVERY_MS = 60_000;
 /** After a restart, at most this much missed time is simulated; the rest is skipped (the appliance was off). */
 const CATCH_UP_SUB_STEPS = 30;
+/** The simulated time a reopen re-simulates from the snapshot: a snapshot never falls further behind than this less a minute. */
+const CATCH_UP_MS = CATCH_UP_SUB_STEPS * TICK_MS;
 /** Open log streams per owner (account or token) at most. */
 export const STREAMS_PER_OWNER = 4;
 /** Live log entries a stream's reader may fall behind before it is disconnected (`event: overflow`). */
@@ -62,6 +64,8 @@ export class DataPlane {
   /** Simulated time minus wall time: grows when a scenario advances the clock. */
   #offsetMs: number;
   #persistedAtMs: number;
+  /** The wall clock at the last snapshot (see #persistDue). */
+  #persistedWallMs = Date.now();
   #steering = compileSteering([]);
   #sinks: AlertSinks;
   /** Serial numbers and MACs follow the appliance and its fleet-file seed (not a reseed). */
@@ -127,7 +131,23 @@ export class DataPlane {
   /** Moves the clock to now (called every 10 s by the object's alarm) and persists once a minute of simulated time. */
   tick(): void {
     this.#gateway.advanceTo(this.#now());
-    if (this.#rebooted || this.#gateway.nowMs - this.#persistedAtMs >= PERSIST_EVERY_MS) this.persist();
+    if (this.#persistDue()) this.persist();
+  }
+
+  /**
+   * Whether the next snapshot is due: a minute of simulated time after the
+   * last, and (when a script advances the clock faster than the wall clock)
+   * a wall-clock minute too. A reopen re-simulates the gap from the snapshot
+   * and the stored clock offset, step for step as it ran, so the snapshot may
+   * lag, though never past what a reopen re-simulates. A 128k appliance's
+   * snapshot is ~18 MB: a pipeline advancing a fleet in 10 s steps wrote
+   * one per appliance every sixth call.
+   */
+  #persistDue(): boolean {
+    const behind = this.#gateway.nowMs - this.#persistedAtMs;
+    if (this.#rebooted || behind >= CATCH_UP_MS - PERSIST_EVERY_MS) return true;
+    // Less a tick: the simulated minute falls due at a 10 s alarm, when the wall clock may be a little short of it.
+    return behind >= PERSIST_EVERY_MS && Date.now() - this.#persistedWallMs >= PERSIST_EVERY_MS - TICK_MS;
   }
 
   /** Writes the model's snapshot, replacing the previous one in one transaction. */
@@ -136,9 +156,15 @@ export class DataPlane {
     this.#sql.exec("DELETE FROM sim_snapshot");
     let i = 0;
     for (const chunk of this.#gateway.snapshotChunks()) this.#sql.exec("INSERT INTO sim_snapshot (chunk, data) VALUES (?, ?)", i++, chunk);
-    this.#sql.exec("INSERT INTO sim_state (key, value) VALUES ('offsetMs', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", String(this.#offsetMs));
+    this.#storeOffset();
     this.#persistedAtMs = this.#gateway.nowMs;
+    this.#persistedWallMs = Date.now();
     this.#rebooted = false;
+  }
+
+  /** Stores the clock's lead over the wall clock: with the snapshot, what a reopen needs to re-simulate to the same moment. */
+  #storeOffset(): void {
+    this.#sql.exec("INSERT INTO sim_state (key, value) VALUES ('offsetMs', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", String(this.#offsetMs));
   }
 
   /** The simulated clock and the seed in use, for models derived from them (GRE circuit status). */
@@ -655,11 +681,15 @@ export class DataPlane {
         ? refuse("invalid", "the fill would reserve more blocks than one action may (2,097,152)")
         : refuse("not-found", `${result.reason.replace("unknown-", "no such ")} in this appliance's profile`);
     }
-    // An advanced clock stays advanced: simulated time keeps its lead over the wall clock.
-    this.#offsetMs = Math.max(this.#offsetMs, this.#gateway.nowMs - Date.now());
+    // An advanced clock stays advanced (simulated time keeps its lead over the wall clock), stored at once: a reopen re-simulates up to it.
+    const offsetMs = Math.max(this.#offsetMs, this.#gateway.nowMs - Date.now());
+    if (offsetMs !== this.#offsetMs) {
+      this.#offsetMs = offsetMs;
+      this.#storeOffset();
+    }
     // Snapshots cost ~0.1 s at 128,000 sessions and block the API meanwhile: a reseed is
-    // written at once, anything else with the next minute of simulated time (or the next tick).
-    if (parsed.data.action === "reseed" || this.#rebooted || this.#gateway.nowMs - this.#persistedAtMs >= PERSIST_EVERY_MS) this.persist();
+    // written at once, anything else when the next one falls due (here or at the next tick).
+    if (parsed.data.action === "reseed" || this.#persistDue()) this.persist();
     return { ok: true as const, result: { ...result, state: this.scenarioState() } };
   }
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePortBase } from "../../test/e2e/launcher.ts";
 import { latency } from "./load.ts";
-import { advance, auth, fmt, getJson, launchBenchFleet, memoryKiB, shippedProfile, workerdPid } from "./fleet.ts";
+import { advance, auth, cpuSeconds, fmt, getJson, launchBenchFleet, memoryKiB, shippedProfile, workerdPid } from "./fleet.ts";
 
 /** Requests in flight at once while bringing the fleet up: enough to keep workerd busy, few enough not to time out. */
 const PARALLEL = 10;
@@ -53,11 +53,14 @@ export async function scaleBench(options: { profile: string; count: number }): P
 
     // 300 simulated seconds on every appliance, in 10 s steps, at most PARALLEL requests at once.
     const t1 = performance.now();
+    const cpu1 = cpuSeconds(workerd);
     let sessions: number[] = [];
     for (let step = 0; step < 30; step++) sessions = await pooled(bases, PARALLEL, (b) => advance(b, 10));
     const bringUp = performance.now() - t1;
+    const cpu2 = cpuSeconds(workerd);
     const total = sessions.reduce((a, b) => a + b, 0);
     console.log(`  bring-up            300 simulated s on all ${count} in ${fmt(bringUp / 1000)} s wall, ${total.toLocaleString("en-GB")} sessions in all (goal ≤ 60 s at 100 × large)`);
+    if (cpu1 && cpu2) console.log(`                      workerd CPU meanwhile: ${fmt(cpu2.user - cpu1.user)} s user, ${fmt(cpu2.system - cpu1.system)} s system`);
 
     const memory = memoryKiB(workerd);
     const rss = memory?.rss ?? NaN;
