@@ -687,9 +687,9 @@ export class DataPlane {
       this.#offsetMs = offsetMs;
       this.#storeOffset();
     }
-    // Snapshots cost ~0.1 s at 128,000 sessions and block the API meanwhile: a reseed is
-    // written at once, anything else when the next one falls due (here or at the next tick).
-    if (parsed.data.action === "reseed" || this.#persistDue()) this.persist();
+    // Any other action is an input a reopen cannot re-simulate (a fill, a failed server, a reseed): written at once. Snapshots
+    // cost ~0.1 s at 128,000 sessions and block the API meanwhile, so an advance waits until the next one falls due.
+    if (parsed.data.action !== "advance-clock" || this.#persistDue()) this.persist();
     return { ok: true as const, result: { ...result, state: this.scenarioState() } };
   }
 
