@@ -94,6 +94,24 @@ export default defineConfig({
         ],
         test: { name: "worker-local", include: ["test/worker-local/**/*.test.ts"], setupFiles: ["test/worker/setup.ts"] },
       },
+      // One process of a local fleet spread over several (BNG_SHARDS): edge-2 is another process's, at a loopback port nothing answers on.
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                BNG_FLEET_SECRET: "7e57".repeat(16),
+                BNG_LOCAL_FLEET: "1",
+                BNG_CLOCK: "manual",
+                BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(30) + "1rpRcy",
+                BNG_SHARD_PEERS: JSON.stringify({ "edge-2": "http://127.0.0.1:9" }),
+              },
+            },
+          }),
+        ],
+        test: { name: "worker-sharded", include: ["test/worker-sharded/**/*.test.ts"], setupFiles: ["test/worker/setup.ts"] },
+      },
       // Deployed with no administrator credential at all.
       {
         plugins: [

@@ -5,7 +5,8 @@
  *
  *   npm run bench                          two appliances of `large` (scripts/bench/appliance.ts)
  *   npm run bench -- --profile xlarge      the same with another shipped profile
- *   npm run bench -- --scale [--count N]   N appliances (100) of `large` under one launcher (scripts/bench/scale.ts)
+ *   npm run bench -- --scale [--count N] [--shards K]
+ *                                          N appliances (100) of `large` under one launcher, over K workerd processes (1) (scripts/bench/scale.ts)
  *   --seconds S                            how long wrk loads each endpoint (3)
  *
  * Needs wrk (apt-get install wrk).
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     scale: { type: "boolean", default: false },
     profile: { type: "string", default: "large" },
     count: { type: "string", default: "100" },
+    shards: { type: "string", default: "1" },
     seconds: { type: "string", default: "3" },
   },
 });
@@ -27,10 +29,12 @@ const { values } = parseArgs({
 const count = Number(values.count);
 const seconds = Number(values.seconds);
 if (!Number.isInteger(count) || count < 1) throw new Error(`--count must be a positive whole number, not '${values.count}'`);
+const shards = Number(values.shards);
+if (!Number.isInteger(shards) || shards < 1) throw new Error(`--shards must be a positive whole number, not '${values.shards}'`);
 if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`--seconds must be a positive whole number, not '${values.seconds}'`);
 
 if (values.scale) {
-  await scaleBench({ profile: values.profile, count });
+  await scaleBench({ profile: values.profile, count, shards });
 } else {
   await requireWrk();
   await applianceBench({ profile: values.profile, seconds });

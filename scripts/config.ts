@@ -35,14 +35,19 @@ export type Settings = {
   dataDir: string;
   http: boolean;
   fresh: boolean;
-  /** BNG_INSPECTOR_PORT: workerd's V8 inspector (Chrome DevTools, the bench's heap figures), loopback only; unset = none. */
+  /** BNG_INSPECTOR_PORT: workerd's V8 inspector (Chrome DevTools, the bench's heap figures), loopback only; unset = none. Shard k's is this port + k. */
   inspectorPort: number | undefined;
+  /** BNG_SHARDS: workerd processes the fleet is spread over (1 unless told); appliance i runs in shard i mod shards. */
+  shards: number;
   adminPassword: string | undefined;
   bootstrapToken: string | undefined;
   appliances: ApplianceListener[];
   /** The fleet file's own profile files, keyed by the path as written there (the Worker's BNG_PROFILES). */
   profiles: Record<string, unknown>;
 };
+
+/** BNG_SHARDS at most: a process per core is the point, and each holds a copy of the Worker's code. */
+export const MAX_SHARDS = 16;
 
 /** The fleet Worker's name in Miniflare (wrangler.toml's `name`). */
 export const WORKER = "bngfleet";
@@ -174,6 +179,13 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
     throw new LaunchError(`BNG_INSPECTOR_PORT must be a port number (1-65535), not '${inspectorText}'`);
   }
 
+  // One workerd runs every isolate on one thread: a fleet too big for one core's bring-up is spread over several.
+  const shardsText = optional(env, "BNG_SHARDS") ?? "1";
+  const shards = Number(shardsText);
+  if (!/^\d+$/.test(shardsText.trim()) || shards < 1 || shards > MAX_SHARDS) {
+    throw new LaunchError(`BNG_SHARDS must be a whole number of workerd processes from 1 to ${MAX_SHARDS}, not '${shardsText}'`);
+  }
+
   const bootstrapToken = optional(env, "BNG_BOOTSTRAP_TOKEN");
   if (bootstrapToken !== undefined && !isWellFormedToken(bootstrapToken)) {
     throw new LaunchError("BNG_BOOTSTRAP_TOKEN is not a well-formed token (bngtok_ + 30 base62 characters + a 6-character checksum); make one with 'npm run -s token'");
@@ -188,6 +200,7 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
     http,
     fresh,
     inspectorPort,
+    shards: Math.min(shards, appliances.length),
     adminPassword: optional(env, "BNG_ADMIN_PASSWORD"),
     bootstrapToken,
     appliances,

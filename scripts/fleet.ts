@@ -11,23 +11,29 @@
  * way it tells the Worker the client's address and which appliance the port
  * belongs to (the hostname's job when deployed).
  *
+ * BNG_SHARDS=N spreads the appliances over N such workerd processes (workerd
+ * runs an isolate on one thread): appliance i in process i mod N, each with its
+ * own state directory, members of other processes reached over loopback
+ * (src/fleet/shards.ts).
+ *
  * Environment: BNG_FLEET, BNG_PORT_BASE, BNG_DATA_DIR, BNG_HTTP, BNG_FRESH,
- * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN, BNG_SCENARIO (see README); BNG_BUNDLE_DIR runs an
+ * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN, BNG_SCENARIO, BNG_SHARDS, BNG_INSPECTOR_PORT (see README); BNG_BUNDLE_DIR runs an
  * already-built bundle instead of building (launcher testing, CI).
  */
 import { readFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import path from "node:path";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import type { WorkerOptions } from "miniflare";
 import { buildBundle, loadBundle } from "./build.ts";
 import { ensureCertificate } from "./certificates.ts";
 import { LaunchError, loadSettings, WORKER } from "./config.ts";
-import type { Settings } from "./config.ts";
+import type { ApplianceListener, Settings } from "./config.ts";
 import { describeListenError, listenFrontend } from "./listeners.ts";
 import type { Frontend } from "./listeners.ts";
 import { watchCertificates, type CertificateWatch } from "./certificate-watch.ts";
 import { DEFAULT_ADMIN_PASSWORD } from "../src/auth/bootstrap.ts";
-import { clearDurableObjects, durableObjectDir, loadFleetSecret } from "./state.ts";
+import { clearDurableObjects, durableObjectDir, loadFleetSecret, shardDir } from "./state.ts";
 import { loadScenarioFile, runScenarioOnFleet } from "./scenario.ts";
 
 /** Used only if wrangler.toml has no compatibility_date line. */
@@ -40,8 +46,15 @@ const FALLBACK_COMPATIBILITY_DATE = "2026-07-01";
  */
 const DURABLE_OBJECT_KEY = "bngfleet-Appliance";
 
-let mf: Miniflare | undefined;
-let certificateWatch: CertificateWatch | undefined;
+/** The workerd processes (one unless BNG_SHARDS), each with its appliances and their listeners. */
+interface Shard {
+  mf: Miniflare;
+  appliances: ApplianceListener[];
+  frontends: Frontend[];
+  factoryPairs: { key: string; cert: string }[];
+}
+const shards: Shard[] = [];
+const certificateWatches: CertificateWatch[] = [];
 const frontends: Frontend[] = [];
 const buildAbort = new AbortController();
 let stopping = false;
@@ -55,13 +68,10 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   console.log(`\n${signal}: stopping the fleet…`);
   buildAbort.abort();
-  await certificateWatch?.stop();
+  await Promise.allSettled(certificateWatches.map((w) => w.stop()));
   await Promise.allSettled(frontends.map((f) => f.close()));
-  try {
-    await mf?.dispose();
-  } catch (error) {
-    console.error(`Miniflare did not stop cleanly: ${(error as Error).message}`);
-  }
+  const disposed = await Promise.allSettled(shards.map((shard) => shard.mf.dispose()));
+  for (const result of disposed) if (result.status === "rejected") console.error(`Miniflare did not stop cleanly: ${(result.reason as Error).message}`);
   exitSoon(0);
 }
 
@@ -83,6 +93,19 @@ async function compatibility(projectDir: string): Promise<{ date: string; flags:
   const flagList = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
   const flags = [...flagList.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
   return { date, flags };
+}
+
+/** Loopback ports free now, for the shards' sockets: each process must know the others' before any starts. */
+async function freeLoopbackPorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+      const server = createServer();
+      server.once("error", reject).listen(0, "127.0.0.1", () => resolve(server));
+    })),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
 
 /** The fleet Worker's text bindings; unset options are omitted rather than passed as "". */
@@ -153,24 +176,71 @@ async function main(): Promise<void> {
   const modules = await loadBundle(bundleDir);
   const compat = await compatibility(settings.projectDir);
 
+  // Shard k serves appliances k, k + n, …: its own workerd and state directory. One process needs no fixed
+  // port; several must know each other's sockets from the start (the fleet proxy between them).
+  const n = settings.shards;
+  const ports = n === 1 ? [0] : await freeLoopbackPorts(n);
+  for (let k = 0; k < n; k++) {
+    const members = appliances.flatMap((a, i) => (i % n === k ? [i] : []));
+    const elsewhere = Object.fromEntries(appliances.flatMap((a, i) => (i % n === k ? [] : [[a.name, `http://127.0.0.1:${ports[i % n]}`]])));
+    const bindings = bindingsFor(settings, fleetSecret);
+    if (n > 1) bindings.BNG_SHARD_PEERS = JSON.stringify(elsewhere);
+    shards.push({
+      mf: startShard({ modules, bundleDir, compat, bindings, persist: shardDir(dataDir, k, n), port: ports[k]!, inspectorPort: settings.inspectorPort === undefined ? undefined : settings.inspectorPort + k }),
+      appliances: members.map((i) => appliances[i]!),
+      frontends: members.map((i) => frontends[i]!),
+      factoryPairs: members.flatMap((i) => (factoryPairs[i] ? [factoryPairs[i]!] : [])),
+    });
+  }
+
+  for (const shard of shards) {
+    await shard.mf.ready;
+    if (!http) {
+      // Certificates first, targets after: no client reaches an appliance (and no
+      // shutdown can start) while a call through Miniflare's proxy is in flight.
+      // The appliance's configured certificate (uploaded, or issued by ACME) replaces the
+      // self-signed one; the watch then follows changes without a restart.
+      certificateWatches.push(await watchCertificates(shard.mf, WORKER, shard.appliances, shard.frontends, shard.factoryPairs));
+    }
+    const direct = await shard.mf.unsafeGetDirectURL(WORKER);
+    for (const frontend of shard.frontends) frontend.setTarget(direct.hostname, Number(direct.port));
+  }
+
+  if (scenario && scenarioPath && !stopping) {
+    for (const shard of shards) await runScenarioOnFleet(shard.mf, WORKER, shard.appliances.map((a) => a.name), scenario, path.relative(process.cwd(), scenarioPath));
+  }
+  if (stopping) return;
+  printBanner(settings);
+}
+
+/** One workerd process running the fleet Worker, its objects persisted under `persist`, its socket on loopback `port` (0: any). */
+function startShard(options: {
+  modules: Awaited<ReturnType<typeof loadBundle>>;
+  bundleDir: string;
+  compat: { date: string; flags: string[] };
+  bindings: Record<string, string>;
+  persist: string;
+  port: number;
+  inspectorPort: number | undefined;
+}): Miniflare {
   const worker: WorkerOptions = {
     name: WORKER,
-    modules,
-    modulesRoot: bundleDir,
-    compatibilityDate: compat.date,
-    compatibilityFlags: compat.flags,
-    bindings: bindingsFor(settings, fleetSecret),
+    modules: options.modules,
+    modulesRoot: options.bundleDir,
+    compatibilityDate: options.compat.date,
+    compatibilityFlags: options.compat.flags,
+    bindings: options.bindings,
     // No eviction: an appliance's 10 s alarm keeps a deployed object alive (Cloudflare evicts after about a minute
     // idle), but workerd evicts after 10 s, so every appliance was reopened, its snapshot restored, at each alarm.
     durableObjects: { Appliance: { className: "Appliance", useSQLite: true, unsafeUniqueKey: DURABLE_OBJECT_KEY, unsafePreventEviction: true } },
-    // An ephemeral loopback port behind every public listener.
-    unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+    // A loopback port behind the public listeners.
+    unsafeDirectSockets: [{ host: "127.0.0.1", port: options.port }],
   };
 
   const signalListeners = { SIGINT: process.listeners("SIGINT"), SIGTERM: process.listeners("SIGTERM") };
-  mf = new Miniflare({
+  const mf = new Miniflare({
     workers: [worker],
-    durableObjectsPersist: durableObjectDir(dataDir),
+    durableObjectsPersist: options.persist,
     // INFO keeps workerd's warnings and the Workers' console output visible
     // without Miniflare's debug chatter.
     log: new Log(LogLevel.INFO),
@@ -180,7 +250,7 @@ async function main(): Promise<void> {
     // attempt costs a 3 s timeout and a warning on every start.
     cf: false,
     // BNG_INSPECTOR_PORT: workerd's V8 inspector, for Chrome DevTools and the bench's heap figures.
-    ...(settings.inspectorPort !== undefined ? { inspectorPort: settings.inspectorPort } : {}),
+    ...(options.inspectorPort !== undefined ? { inspectorPort: options.inspectorPort } : {}),
   });
   // Miniflare's exit hook handles SIGINT/SIGTERM by killing workerd and
   // exiting 130/143 on the spot, before our TLS servers close or dispose()
@@ -190,23 +260,7 @@ async function main(): Promise<void> {
       if (!signalListeners[name].includes(listener)) process.removeListener(name, listener);
     }
   }
-
-  await mf.ready;
-
-  if (!http) {
-    // Certificates first, targets after: no client reaches an appliance (and no
-    // shutdown can start) while a call through Miniflare's proxy is in flight.
-    // The appliance's configured certificate (uploaded, or issued by ACME) replaces the
-    // self-signed one; the watch then follows changes without a restart.
-    certificateWatch = await watchCertificates(mf, WORKER, appliances, frontends, factoryPairs);
-  }
-
-  const direct = await mf.unsafeGetDirectURL(WORKER);
-  for (const frontend of frontends) frontend.setTarget(direct.hostname, Number(direct.port));
-
-  if (scenario && scenarioPath && !stopping) await runScenarioOnFleet(mf, WORKER, appliances.map((a) => a.name), scenario, path.relative(process.cwd(), scenarioPath));
-  if (stopping) return;
-  printBanner(settings);
+  return mf;
 }
 
 /** The ready banner: URLs, how to log in, where state lives, start-up time. */
@@ -247,8 +301,8 @@ main().catch(async (error: unknown) => {
   stopping = true;
   if (error instanceof LaunchError) console.error(`bngfleet: ${error.message}`);
   else console.error("bngfleet: start-up failed:", error);
-  await certificateWatch?.stop();
+  await Promise.allSettled(certificateWatches.map((w) => w.stop()));
   await Promise.allSettled(frontends.map((f) => f.close()));
-  await mf?.dispose().catch(() => {});
+  await Promise.allSettled(shards.map((shard) => shard.mf.dispose()));
   exitSoon(1);
 });

@@ -3,6 +3,7 @@
  *   <dataDir>/fleet-secret   32 random bytes, hex (mode 0600)
  *   <dataDir>/certs/         per-appliance TLS certificate and key (certificates.ts)
  *   <dataDir>/durable-objects/  Miniflare's SQLite files, one per Durable Object
+ *                               (shard-K-of-N/ below it when BNG_SHARDS=N > 1)
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -12,6 +13,17 @@ import { LaunchError } from "./config.ts";
 /** Directory handed to Miniflare as `durableObjectsPersist`. */
 export function durableObjectDir(dataDir: string): string {
   return path.join(dataDir, "durable-objects");
+}
+
+/**
+ * Where shard `k` of `shards` keeps its objects: the Durable Object directory
+ * itself for a single process, else a directory per shard, since each
+ * workerd's alarm scheduler keeps its own metadata.sqlite beside the objects'
+ * files and two processes must never share one. A fleet run with another
+ * BNG_SHARDS starts its appliances afresh.
+ */
+export function shardDir(dataDir: string, k: number, shards: number): string {
+  return shards === 1 ? durableObjectDir(dataDir) : path.join(durableObjectDir(dataDir), `shard-${k + 1}-of-${shards}`);
 }
 
 /** Deletes the persisted Durable Object state (BNG_FRESH=1) but leaves certificates and the fleet secret alone. */

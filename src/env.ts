@@ -12,6 +12,8 @@ export interface Env {
   /** `1`: served by the local launcher (`npm start`), whose listeners pass the client's address in `X-BNG-Peer-Address`; unset = deployed (src/http/client-address.ts). */
   BNG_LOCAL_FLEET?: string;
   BNG_HTTP?: string;
+  /** A local fleet over several workerd processes (BNG_SHARDS): a JSON object from each appliance another process serves to that process's loopback origin (src/fleet/shards.ts). */
+  BNG_SHARD_PEERS?: string;
   /** Password of the bootstrap `admin` account when an appliance's identity store is first created (src/auth/bootstrap.ts: required when deployed, unless a bootstrap token is set). */
   BNG_ADMIN_PASSWORD?: string;
   /** A `bngtok_…` plaintext every appliance accepts as the super-user token `bootstrap`. */

@@ -13,6 +13,7 @@ import { withSecurityHeaders } from "./http/headers.ts";
 import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
 import { applianceForHost, applianceNamed, profileRefusal } from "./fleet/definition.ts";
 import { listenerAppliance } from "./fleet/listener.ts";
+import { fetchFromShard, otherShard } from "./fleet/shards.ts";
 import type { ApplianceTarget } from "./fleet/context.ts";
 import { operationRunner } from "./http/in-object.ts";
 import { serveOperations } from "../durable-objects/appliance.ts";
@@ -43,6 +44,9 @@ function contextFor(definition: ApplianceDefinition, request: Request, env: Env)
     dispatch: (name, peerRequest) => {
       const peer = applianceNamed(env, name);
       if (!peer) return Promise.resolve(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(peerRequest.url).pathname));
+      // A local fleet over several processes: a member another one serves is asked there, never opened here.
+      const shard = otherShard(env, name);
+      if (shard !== null) return fetchFromShard(shard, name, peerRequest);
       return router.fetch(peerRequest, contextFor(peer, peerRequest, env));
     },
   };
@@ -58,6 +62,8 @@ export default {
     const listener = listenerAppliance(request.headers, deploymentOf(env));
     const definition = applianceForHost(env, url.hostname, listener);
     if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${listener ?? url.hostname}'`, url.pathname), secure);
+    // Another process of a sharded local fleet holds this appliance's state: opening it here too would corrupt it.
+    if (otherShard(env, definition.name) !== null) return withSecurityHeaders(problemResponse(421, `appliance '${definition.name}' is served by another process of this fleet`, url.pathname), secure);
     // A fleet file naming a profile file the Worker was not given (deployed without BNG_PROFILES): the appliance cannot start.
     const missing = profileRefusal(env, definition);
     if (missing) return withSecurityHeaders(problemResponse(503, missing, url.pathname), secure);

@@ -34,7 +34,7 @@ export interface BenchFleet {
 }
 
 /** Launches `count` appliances of `profile` on ports from `portBase`; with `peers`, bench-1 reads bench-2 through the fleet proxy. */
-export async function launchBenchFleet(dir: string, options: { count: number; profile: string; portBase: number; peers?: boolean; readyTimeoutMs?: number }): Promise<BenchFleet> {
+export async function launchBenchFleet(dir: string, options: { count: number; profile: string; portBase: number; peers?: boolean; readyTimeoutMs?: number; shards?: number }): Promise<BenchFleet> {
   const names = Array.from({ length: options.count }, (_, i) => `bench-${i + 1}`);
   const appliances = names.map((name, i) => ({
     name,
@@ -45,11 +45,18 @@ export async function launchBenchFleet(dir: string, options: { count: number; pr
   const fleetFile = path.join(dir, "fleet.json");
   await writeFile(fleetFile, JSON.stringify({ portBase: options.portBase, appliances }));
   const ports = names.map((_, i) => options.portBase + i);
-  const inspectorPort = await freePortBase(1);
-  const env = { BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1", BNG_INSPECTOR_PORT: String(inspectorPort) };
+  // One inspector per workerd process: shard k's at inspectorPort + k (scripts/config.ts).
+  const shards = Math.min(options.shards ?? 1, options.count);
+  const inspectorPort = await freePortBase(shards);
+  const env = { BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1", BNG_INSPECTOR_PORT: String(inspectorPort), BNG_SHARDS: String(shards) };
   const fleet = await launchFleet(env, ports, path.join(dir, "data"), options.readyTimeoutMs);
   const bases = ports.map((p) => `http://127.0.0.1:${p}`);
-  return { fleet, bases, names, heap: () => isolateHeap(inspectorPort, WORKER, () => fetch(`${bases[0]}/api/v1/system/health`)) };
+  // The heaps of every process's isolate together; shard k serves appliance k first (bench-(k+1)), whose health nudges its inspector.
+  const heap = async (): Promise<HeapFigures> => {
+    const each = await Promise.all(Array.from({ length: shards }, (_, k) => isolateHeap(inspectorPort + k, WORKER, () => fetch(`${bases[k]}/api/v1/system/health`))));
+    return { usedBytes: each.reduce((n, h) => n + h.usedBytes, 0), backingStoreBytes: each.reduce((n, h) => n + h.backingStoreBytes, 0) };
+  };
+  return { fleet, bases, names, heap };
 }
 
 /** GET with the bench's token; a non-2xx answer fails the bench. */
@@ -91,18 +98,27 @@ export function cpuSeconds(pid: number): { user: number; system: number } | null
   }
 }
 
-/** The launcher's workerd: its child process (the largest, should Miniflare ever start helpers). */
-export function workerdPid(launcher: number): number {
+/** The launcher's workerd processes (one, or one per shard with BNG_SHARDS), largest first. */
+export function workerdPids(launcher: number): number[] {
   let children: number[] = [];
   try {
     children = execFileSync("pgrep", ["-P", String(launcher)], { encoding: "utf8" }).trim().split("\n").map(Number).filter(Boolean);
   } catch {
     // none
   }
-  const sized = children.map((pid) => ({ pid, rss: memoryKiB(pid)?.rss ?? 0 })).sort((a, b) => b.rss - a.rss);
-  if (!sized[0]) throw new Error(`the launcher (pid ${launcher}) has no child process: is workerd running?`);
-  return sized[0].pid;
+  const workerd = children.filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("workerd");
+    } catch {
+      return false;
+    }
+  });
+  if (workerd.length === 0) throw new Error(`the launcher (pid ${launcher}) has no workerd child: is the fleet running?`);
+  return workerd.sort((a, b) => (memoryKiB(b)?.rss ?? 0) - (memoryKiB(a)?.rss ?? 0));
 }
+
+/** The launcher's workerd, for a fleet in one process. */
+export const workerdPid = (launcher: number): number => workerdPids(launcher)[0]!;
 
 /** Compatibility date of wrangler.toml, so the references run as the product does. */
 export async function compatibilityDate(): Promise<string> {

@@ -82,26 +82,24 @@ export function planRelay(appliance: ApplianceContext, request: Request, peerNam
 export async function relayToPeer(appliance: ApplianceTarget, plan: RelayPlan): Promise<Response> {
   const { peer, target } = plan;
   const peerName = peer.name;
+  const timeout = peer.timeoutMs;
   const outbound = new Request(target, {
     method: "GET",
     headers: { authorization: `Bearer ${peer.credential}`, accept: plan.accept },
     redirect: "manual",
+    signal: AbortSignal.timeout(timeout),
   });
 
   let response: Response;
-  if (peer.member) {
-    response = await appliance.dispatch(peer.name, outbound);
-  } else {
-    const timeout = peer.timeoutMs;
-    try {
-      response = await fetch(outbound, { signal: AbortSignal.timeout(timeout) });
-    } catch (error) {
-      const name = (error as Error).name;
-      if (name === "TimeoutError" || name === "AbortError") {
-        throw new StatusError(504, `peer '${peerName}' did not answer within ${timeout} ms`);
-      }
-      throw new StatusError(502, `peer '${peerName}' is unreachable: ${(error as Error).message}`);
+  try {
+    // A member is served by this deployment (in-process, or by another process of a sharded local fleet); any other peer over HTTPS.
+    response = peer.member ? await appliance.dispatch(peer.name, outbound) : await fetch(outbound);
+  } catch (error) {
+    const name = (error as Error).name;
+    if (name === "TimeoutError" || name === "AbortError") {
+      throw new StatusError(504, `peer '${peerName}' did not answer within ${timeout} ms`);
     }
+    throw new StatusError(502, `peer '${peerName}' is unreachable: ${(error as Error).message}`);
   }
   // Verbatim: status, body and content type; the peer's other headers (cookies, Location) stay behind.
   // nosniff and a sandbox CSP: should a browser open the answer, it is inert data, never a page of this origin.

@@ -32,6 +32,7 @@ const TITLES: Record<number, string> = {
   409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
+  421: "Misdirected Request",
   422: "Unprocessable Content",
   423: "Locked",
   429: "Too Many Requests",

@@ -13,3 +13,15 @@ describe("BNG_BOOTSTRAP_TOKEN at start", () => {
     expect(settings.bootstrapToken).toBe("bngtok_" + "B".repeat(30) + "1rpRcy");
   });
 });
+
+describe("BNG_SHARDS at start", () => {
+  it("refuses anything but a whole number of processes from 1 to 16, naming the variable", async () => {
+    for (const bad of ["0", "17", "two", "1.5", "-1"]) await expect(loadSettings({ BNG_SHARDS: bad })).rejects.toThrow(new RegExp(`BNG_SHARDS must be .* not '${bad.replace(".", "\\.")}'`));
+  });
+
+  it("runs one process unless told, and never more processes than appliances (the shipped fleet has three)", async () => {
+    expect((await loadSettings({})).shards).toBe(1);
+    expect((await loadSettings({ BNG_SHARDS: "2" })).shards).toBe(2);
+    expect((await loadSettings({ BNG_SHARDS: "8" })).shards).toBe(3);
+  });
+});

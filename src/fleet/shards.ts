@@ -1,0 +1,37 @@
+/**
+ * A local fleet spread over several workerd processes (`BNG_SHARDS`, for a
+ * fleet whose bring-up outgrows one core: workerd runs an isolate on one
+ * thread). Each appliance is served by one process alone: two processes
+ * opening one Durable Object's SQLite file would corrupt it. So the fleet
+ * proxy reaches a member served by another process over that process's
+ * loopback socket, naming the appliance as a listener does; the launcher
+ * passes those sockets in `BNG_SHARD_PEERS` (scripts/fleet.ts). Deployed,
+ * one Worker serves every appliance and this never applies.
+ */
+import type { Env } from "../env.ts";
+import { deploymentOf } from "./deployment.ts";
+import { APPLIANCE_HEADER } from "./listener.ts";
+
+/** The loopback origin of the process serving `appliance`, when that is not this one. */
+export function otherShard(env: Env, appliance: string): string | null {
+  if (deploymentOf(env) !== "local" || !env.BNG_SHARD_PEERS) return null;
+  const origins = JSON.parse(env.BNG_SHARD_PEERS) as Record<string, string>;
+  return Object.hasOwn(origins, appliance) ? origins[appliance]! : null;
+}
+
+/**
+ * A fleet call to an appliance of another process: only the method, path,
+ * query and the relay's own headers (the peer credential, Accept) go, with
+ * the appliance named as the listener would, and the relay's deadline; no
+ * client address, as for an in-process fleet call.
+ */
+export function fetchFromShard(origin: string, appliance: string, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const headers = new Headers();
+  for (const name of ["authorization", "accept"]) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  headers.set(APPLIANCE_HEADER, appliance);
+  return fetch(`${origin}${url.pathname}${url.search}`, { method: request.method, headers, redirect: "manual", signal: request.signal });
+}
