@@ -41,12 +41,12 @@ function contextFor(definition: ApplianceDefinition, request: Request, env: Env)
     env,
     secure: isSecure(request, env),
     clientIp: clientAddress(request.headers, deploymentOf(env)),
-    dispatch: (name, peerRequest) => {
+    dispatch: (name, peerRequest, timeoutMs) => {
       const peer = applianceNamed(env, name);
       if (!peer) return Promise.resolve(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(peerRequest.url).pathname));
       // A local fleet over several processes: a member another one serves is asked there, never opened here.
       const shard = otherShard(env, name);
-      if (shard !== null) return fetchFromShard(shard, name, peerRequest);
+      if (shard !== null) return fetchFromShard(shard, name, peerRequest, timeoutMs);
       return router.fetch(peerRequest, contextFor(peer, peerRequest, env));
     },
   };

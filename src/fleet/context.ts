@@ -13,8 +13,8 @@ export interface ApplianceTarget {
   secure: boolean;
   /** The caller's address, for lockout per account and source IP. */
   clientIp: string;
-  /** Serves a request as another appliance of this deployment would (the fleet proxy's in-process path). */
-  dispatch(appliance: string, request: Request): Promise<Response>;
+  /** Serves a request as another appliance of this deployment would (the fleet proxy's in-process path); `timeoutMs` bounds a call to another process of a sharded local fleet. */
+  dispatch(appliance: string, request: Request, timeoutMs: number): Promise<Response>;
 }
 
 /** The appliance as a handler sees it: handlers run inside the object, against its core. */

@@ -87,13 +87,12 @@ export async function relayToPeer(appliance: ApplianceTarget, plan: RelayPlan): 
     method: "GET",
     headers: { authorization: `Bearer ${peer.credential}`, accept: plan.accept },
     redirect: "manual",
-    signal: AbortSignal.timeout(timeout),
   });
 
   let response: Response;
   try {
     // A member is served by this deployment (in-process, or by another process of a sharded local fleet); any other peer over HTTPS.
-    response = peer.member ? await appliance.dispatch(peer.name, outbound) : await fetch(outbound);
+    response = peer.member ? await appliance.dispatch(peer.name, outbound, timeout) : await fetch(outbound, { signal: AbortSignal.timeout(timeout) });
   } catch (error) {
     const name = (error as Error).name;
     if (name === "TimeoutError" || name === "AbortError") {

@@ -25,7 +25,7 @@ export function otherShard(env: Env, appliance: string): string | null {
  * the appliance named as the listener would, and the relay's deadline; no
  * client address, as for an in-process fleet call.
  */
-export function fetchFromShard(origin: string, appliance: string, request: Request): Promise<Response> {
+export function fetchFromShard(origin: string, appliance: string, request: Request, timeoutMs: number): Promise<Response> {
   const url = new URL(request.url);
   const headers = new Headers();
   for (const name of ["authorization", "accept"]) {
@@ -33,5 +33,5 @@ export function fetchFromShard(origin: string, appliance: string, request: Reque
     if (value !== null) headers.set(name, value);
   }
   headers.set(APPLIANCE_HEADER, appliance);
-  return fetch(`${origin}${url.pathname}${url.search}`, { method: request.method, headers, redirect: "manual", signal: request.signal });
+  return fetch(`${origin}${url.pathname}${url.search}`, { method: request.method, headers, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
 }
