@@ -35,8 +35,21 @@ export function adminSeed(env: BootstrapEnv, deployment: Deployment): AdminSeed 
   return { kind: "unusable" };
 }
 
+/** Each bindings object's answer: the Worker asks at every request, and the token's checksum is a CRC-32 over it. */
+const refusals = new WeakMap<BootstrapEnv, Map<Deployment, string | null>>();
+
 /** Why the appliance refuses to serve with these bindings, or null when it can serve. */
 export function startupRefusal(env: BootstrapEnv, deployment: Deployment): string | null {
+  let known = refusals.get(env);
+  if (known === undefined) refusals.set(env, (known = new Map()));
+  const cached = known.get(deployment);
+  if (cached !== undefined) return cached;
+  const refusal = refusalOf(env, deployment);
+  known.set(deployment, refusal);
+  return refusal;
+}
+
+function refusalOf(env: BootstrapEnv, deployment: Deployment): string | null {
   if (env.BNG_BOOTSTRAP_TOKEN && !isWellFormedToken(env.BNG_BOOTSTRAP_TOKEN)) {
     return `BNG_BOOTSTRAP_TOKEN is not a well-formed token (${TOKEN_PREFIX} + 30 base62 characters + a 6-character checksum); make one with 'npm run -s token'`;
   }
