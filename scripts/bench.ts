@@ -6,11 +6,13 @@
  *   npm run bench                          two appliances of `large` (scripts/bench/appliance.ts)
  *   npm run bench -- --profile xlarge      the same with another shipped profile
  *   npm run bench -- --scale [--count N] [--shards K]
- *                                          N appliances (100) of `large` under one launcher, over K workerd processes (1) (scripts/bench/scale.ts)
+ *                                          N appliances (100) of `large` under one launcher, over K workerd processes
+ *                                          (BNG_SHARDS; one per core unless told) (scripts/bench/scale.ts)
  *   --seconds S                            how long wrk loads each endpoint (3)
  *
  * Needs wrk (apt-get install wrk).
  */
+import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { applianceBench } from "./bench/appliance.ts";
 import { requireWrk } from "./bench/load.ts";
@@ -21,7 +23,8 @@ const { values } = parseArgs({
     scale: { type: "boolean", default: false },
     profile: { type: "string", default: "large" },
     count: { type: "string", default: "100" },
-    shards: { type: "string", default: "1" },
+    // One workerd process per core: workerd runs a Worker on one thread, and the fleet goal is this machine's.
+    shards: { type: "string", default: String(availableParallelism()) },
     seconds: { type: "string", default: "3" },
   },
 });
