@@ -5,6 +5,19 @@ import { buildUi } from "./scripts/build-ui.ts";
 // The Worker bundles the web UI's build output (src/http/web-ui.ts): build it before workerd loads the Worker.
 buildUi({ quiet: true });
 
+/** The super-user token `bootstrap` of the projects that set one (test/worker/client.ts). */
+const BOOTSTRAP_TOKEN = "bngtok_" + "B".repeat(30) + "1rpRcy";
+
+/**
+ * A project of the tests in test/<name>/, run inside workerd against the real
+ * wrangler.toml, with `bindings` beside the fleet secret and the manual clock
+ * (tests move the simulation clock themselves, through scenario actions).
+ */
+const inWorkerd = (name: string, bindings: Record<string, string>, test: { globalSetup?: string[]; testTimeout?: number; expect?: { requireAssertions: boolean } } = {}) => ({
+  plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings: { BNG_FLEET_SECRET: "7e57".repeat(16), BNG_CLOCK: "manual", ...bindings } } })],
+  test: { name, include: [`test/${name}/**/*.test.ts`], setupFiles: ["test/worker/setup.ts"], ...test },
+});
+
 // The pure data-plane model and the pure trust policy run in plain Node (fast, no
 // runtime), everything that touches the Worker runs inside workerd against
 // the real wrangler.toml.
@@ -55,26 +68,14 @@ export default defineConfig({
           maxWorkers: 1,
         },
       },
-      {
-        plugins: [
-          cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml" },
-            miniflare: {
-              bindings: {
-                BNG_FLEET_SECRET: "7e57".repeat(16),
-                BNG_ADMIN_PASSWORD: "test-admin-password",
-                // Accepted as the super-user token `bootstrap` (test/worker/client.ts).
-                BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(30) + "1rpRcy",
-                // Tests move the simulation clock themselves, through scenario actions.
-                BNG_CLOCK: "manual",
-              },
-            },
-          }),
-        ],
-        test: {
-          name: "worker",
-          include: ["test/worker/**/*.test.ts"],
-          setupFiles: ["test/worker/setup.ts"],
+      inWorkerd(
+        "worker",
+        {
+          BNG_ADMIN_PASSWORD: "test-admin-password",
+          // Accepted as the super-user token `bootstrap` (test/worker/client.ts).
+          BNG_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN,
+        },
+        {
           // A closed loopback port for "the receiver is down" (workerd cannot bind one itself), and a
           // loopback server the appliance can be pointed at (an external peer answering HTML).
           globalSetup: ["test/closed-port.ts", "test/worker/peer-server.ts"],
@@ -82,46 +83,14 @@ export default defineConfig({
           testTimeout: 30_000,
           expect: { requireAssertions: true },
         },
-      },
+      ),
       // The same Worker as the local launcher runs it (BNG_LOCAL_FLEET), with no
       // BNG_ADMIN_PASSWORD: the development default and the listener's peer header.
-      {
-        plugins: [
-          cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml" },
-            miniflare: { bindings: { BNG_FLEET_SECRET: "7e57".repeat(16), BNG_LOCAL_FLEET: "1", BNG_CLOCK: "manual" } },
-          }),
-        ],
-        test: { name: "worker-local", include: ["test/worker-local/**/*.test.ts"], setupFiles: ["test/worker/setup.ts"] },
-      },
+      inWorkerd("worker-local", { BNG_LOCAL_FLEET: "1" }),
       // One process of a local fleet spread over several (BNG_SHARDS): edge-2 is another process's, at a loopback port nothing answers on.
-      {
-        plugins: [
-          cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml" },
-            miniflare: {
-              bindings: {
-                BNG_FLEET_SECRET: "7e57".repeat(16),
-                BNG_LOCAL_FLEET: "1",
-                BNG_CLOCK: "manual",
-                BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(30) + "1rpRcy",
-                BNG_SHARD_PEERS: JSON.stringify({ "edge-2": "http://127.0.0.1:9" }),
-              },
-            },
-          }),
-        ],
-        test: { name: "worker-sharded", include: ["test/worker-sharded/**/*.test.ts"], setupFiles: ["test/worker/setup.ts"] },
-      },
+      inWorkerd("worker-sharded", { BNG_LOCAL_FLEET: "1", BNG_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN, BNG_SHARD_PEERS: JSON.stringify({ "edge-2": "http://127.0.0.1:9" }) }),
       // Deployed with no administrator credential at all.
-      {
-        plugins: [
-          cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml" },
-            miniflare: { bindings: { BNG_FLEET_SECRET: "7e57".repeat(16), BNG_CLOCK: "manual" } },
-          }),
-        ],
-        test: { name: "worker-unconfigured", include: ["test/worker-unconfigured/**/*.test.ts"], setupFiles: ["test/worker/setup.ts"] },
-      },
+      inWorkerd("worker-unconfigured", {}),
     ],
   },
 });
