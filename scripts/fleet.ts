@@ -150,15 +150,15 @@ async function main(): Promise<void> {
   // Without this, a rejection while we are still busy below would count as unhandled.
   built.catch(() => {});
 
-  // The self-signed pairs, served whenever an appliance has no configured certificate (HTTPS only).
-  const factoryPairs: { key: string; cert: string }[] = [];
+  // The self-signed pairs, served whenever an appliance has no configured certificate (HTTPS only): appliance i's at i.
+  const factoryPairs: ({ key: string; cert: string } | null)[] = [];
   try {
     const certDir = path.join(dataDir, "certs");
     const pairs = http
       ? appliances.map(() => null)
       : await Promise.all(appliances.map((a) => ensureCertificate(certDir, { name: a.name, address: a.address, hostname: a.hostname })));
     pairs.forEach((pair, i) => {
-      if (pair) factoryPairs.push(pair);
+      factoryPairs.push(pair);
       if (pair?.created) console.log(`Generated a TLS certificate for ${appliances[i]!.name} (${pair.reason}) in ${certDir}`);
     });
     // Bind the public ports now: a busy port fails fast, and nothing can
@@ -189,7 +189,7 @@ async function main(): Promise<void> {
       mf: startShard({ modules, bundleDir, compat, bindings, persist: shardDir(dataDir, k, n), port: ports[k]!, inspectorPort: settings.inspectorPort === undefined ? undefined : settings.inspectorPort + k }),
       appliances: members.map((i) => appliances[i]!),
       frontends: members.map((i) => frontends[i]!),
-      factoryPairs: members.flatMap((i) => (factoryPairs[i] ? [factoryPairs[i]!] : [])),
+      factoryPairs: members.flatMap((i) => factoryPairs[i] ?? []),
     });
   }
 
