@@ -12,10 +12,14 @@ import type { Env } from "../env.ts";
 import { deploymentOf } from "./deployment.ts";
 import { APPLIANCE_HEADER } from "./listener.ts";
 
+/** Each bindings object's map, parsed once: every request asks (the addressed appliance must be this process's). */
+const parsed = new WeakMap<Env, Record<string, string>>();
+
 /** The loopback origin of the process serving `appliance`, when that is not this one. */
 export function otherShard(env: Env, appliance: string): string | null {
   if (deploymentOf(env) !== "local" || !env.BNG_SHARD_PEERS) return null;
-  const origins = JSON.parse(env.BNG_SHARD_PEERS) as Record<string, string>;
+  let origins = parsed.get(env);
+  if (origins === undefined) parsed.set(env, (origins = JSON.parse(env.BNG_SHARD_PEERS) as Record<string, string>));
   return Object.hasOwn(origins, appliance) ? origins[appliance]! : null;
 }
 
