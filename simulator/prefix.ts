@@ -99,36 +99,13 @@ export function ipv6Groups(value: bigint): number[] {
 
 /** Eight 16-bit groups as numbers in RFC 5952 form, without a BigInt: what a pool's block arithmetic gives. */
 export function formatIpv6Groups(groups: ArrayLike<number>): string {
-  let bestStart = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen) {
-      bestStart = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  // Concatenated as it goes (no array, no join): a route table's text filter formats every block of a large appliance.
-  let out = "";
-  let separate = false;
-  for (let i = 0; i < 8; i++) {
-    if (i === bestStart) {
-      out += "::";
-      i += bestLen - 1;
-      separate = false;
-      continue;
-    }
-    out += separate ? `:${groups[i]!.toString(16)}` : groups[i]!.toString(16);
-    separate = true;
-  }
-  return out;
+  const texts = (groupTexts ??= ["", "", "", "", "", "", "", ""]);
+  for (let i = 0; i < 8; i++) texts[i] = groups[i]!.toString(16);
+  return joinIpv6Groups(texts);
 }
+
+/** formatIpv6Groups' group texts, reused: joinIpv6Groups reads them before it returns. */
+let groupTexts: string[] | null = null;
 
 /** Eight group texts (lower-case hex, no leading zeros) joined, the longest run of two or more zero groups (the first on a tie) as '::' (RFC 5952 §4.2). */
 function joinIpv6Groups(groups: readonly string[]): string {
@@ -147,8 +124,20 @@ function joinIpv6Groups(groups: readonly string[]): string {
     }
     i = j;
   }
-  if (bestStart < 0) return groups.join(":");
-  return `${groups.slice(0, bestStart).join(":")}::${groups.slice(bestStart + bestLen).join(":")}`;
+  // Concatenated as it goes (no join, no slices): a page formats an address per row, a route table's text filter every block.
+  let out = "";
+  let separate = false;
+  for (let i = 0; i < 8; i++) {
+    if (i === bestStart) {
+      out += "::";
+      i += bestLen - 1;
+      separate = false;
+      continue;
+    }
+    out += separate ? `:${groups[i]!}` : groups[i]!;
+    separate = true;
+  }
+  return out;
 }
 
 /** Parses an address of either family. */
