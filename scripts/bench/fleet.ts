@@ -29,7 +29,7 @@ export interface BenchFleet {
   /** `http://127.0.0.1:<port>` of each appliance, in order (`bench-1`, `bench-2`, …). */
   bases: string[];
   names: string[];
-  /** The Worker isolate's JS heap after a full collection (every appliance's object lives in it). */
+  /** The JS heap after a full collection of every workerd process's Worker isolate, summed (each appliance's object lives in its process's isolate). */
   heap(): Promise<HeapFigures>;
 }
 
