@@ -14,6 +14,7 @@ import type { Model } from "./model.ts";
 import { ipv6Text } from "./session-addresses.ts";
 import type { AddressPool } from "./pools.ts";
 import { mix32 } from "./random.ts";
+import { NO_LEASE } from "./sessions.ts";
 import { ENCAP_IPOE } from "./subscribers.ts";
 
 /** Why a setup attempt failed. */
@@ -150,7 +151,7 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   s.cgn[slot] = binding;
   s.upMs[slot] = m.nowMs;
   // PPP sessions have no lease; IPoE clients renew around T1 (RFC 2131 §4.4.5), jittered per client.
-  s.leaseMs[slot] = a.encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : 0;
+  s.leaseMs[slot] = a.encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : NO_LEASE;
   s.activity[slot] = a.activity;
   s.activate(slot, id);
   m.l2tp.attach(m, slot);

@@ -17,6 +17,7 @@ import type { Model } from "./model.ts";
 import { ipv6Text } from "./session-addresses.ts";
 import { formatIpv4, parseIpv4, parsePrefix } from "./prefix.ts";
 import { ENCAPS } from "./profile.ts";
+import { NO_LEASE } from "./sessions.ts";
 import { ENCAP_IPOE } from "./subscribers.ts";
 
 /** How long a local subscriber that failed to come up waits before its next attempt. */
@@ -189,7 +190,7 @@ function setupLocalSession(m: Model, e: LocalEntry): boolean {
   [s.pdPool[slot], s.pdSubnet[slot], s.pdOrd[slot]] = poolHold(e.pd);
   s.cgn[slot] = binding;
   s.upMs[slot] = m.nowMs;
-  s.leaseMs[slot] = encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : 0;
+  s.leaseMs[slot] = encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : NO_LEASE;
   s.activity[slot] = e.activity;
   s.activate(slot, id);
   e.slot = slot;

@@ -84,9 +84,6 @@ export class Model {
   /** Session setups, teardowns and failed setups since this data plane booted (the scrape's counters; a reboot starts a new model). */
   sessionEvents = { setups: 0, teardowns: 0, failures: 0 };
   readonly scratch: SubscriberAttrs = blankAttrs();
-  /** Per-port rate sums of the latest sub-step, in bits per second. */
-  portRx: Float64Array;
-  portTx: Float64Array;
   /** Per-port traffic counters since this data plane booted (interfaces.ts). */
   readonly portCounters: PortCounters;
   /** When this data plane booted: its creation, a reseed, or the end of an upgrade's reboot. */
@@ -121,8 +118,6 @@ export class Model {
     this.alarms = new AlarmBook(this.logs);
     this.captures = new Captures(this.logs);
     this.metrics = new MetricsRing(profile.ports.length);
-    this.portRx = new Float64Array(profile.ports.length);
-    this.portTx = new Float64Array(profile.ports.length);
     this.portCounters = new PortCounters(profile.ports.length);
     this.bootedMs = this.nowMs;
   }

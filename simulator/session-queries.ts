@@ -12,6 +12,7 @@ import { isoTime } from "./clock.ts";
 import type { Hold } from "./local-subscribers.ts";
 import type { Model } from "./model.ts";
 import { pageWindow } from "./paging.ts";
+import { NO_LEASE, type SessionStore } from "./sessions.ts";
 import { ENCAPS, type Encap } from "./profile.ts";
 import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, prefixesOverlap } from "./prefix.ts";
 import { ipv6Text } from "./session-addresses.ts";
@@ -88,6 +89,19 @@ export function summaryRow(m: Model, slot: number): SessionSummary {
   };
 }
 
+/** A slot's byte and packet counters through sub-step `tick`. */
+function countersOf(s: SessionStore, slot: number, tick: number): WireSessionDetail["counters"] {
+  const rx = s.rxBytesAt(slot, tick);
+  const tx = s.txBytesAt(slot, tick);
+  return {
+    rxBytes: Math.round(rx),
+    txBytes: Math.round(tx),
+    // Packets of the average sizes the rates are drawn with (frame-sizes.ts): counted from the bytes, not per step.
+    rxPackets: Math.round(rx / UP_PACKET_BYTES),
+    txPackets: Math.round(tx / DOWN_PACKET_BYTES),
+  };
+}
+
 /** Current rates of a slot. */
 export function ratesOf(m: Model, slot: number): SessionRates {
   const s = m.store;
@@ -137,18 +151,12 @@ export function detailOf(m: Model, slot: number): SessionDetail {
       ipv6Wan: v6(s.wanPool[slot] ?? -1, s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0) ?? outside(local?.wan),
       ipv6Pd: v6(s.pdPool[slot] ?? -1, s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0) ?? outside(local?.pd),
     },
-    leaseExpiresUtc: (s.leaseMs[slot] ?? 0) > 0 ? isoTime(s.leaseMs[slot] ?? 0) : null,
+    leaseExpiresUtc: (s.leaseMs[slot] ?? NO_LEASE) !== NO_LEASE ? isoTime(s.leaseMs[slot] ?? 0) : null,
     planRates: local
       ? { downloadKbps: local.downBps / 1000, uploadKbps: local.upBps / 1000 }
       : { downloadKbps: plan?.downloadKbps ?? 0, uploadKbps: plan?.uploadKbps ?? 0 },
     cgn: binding >= 0 ? m.cgn.row(binding, m.usernameOf) : null,
-    counters: {
-      rxBytes: Math.round(s.rxBytes[slot] ?? 0),
-      txBytes: Math.round(s.txBytes[slot] ?? 0),
-      // Packets of the average sizes the rates are drawn with (frame-sizes.ts): counted from the bytes, not per step.
-      rxPackets: Math.round((s.rxBytes[slot] ?? 0) / UP_PACKET_BYTES),
-      txPackets: Math.round((s.txBytes[slot] ?? 0) / DOWN_PACKET_BYTES),
-    },
+    counters: countersOf(s, slot, m.tick),
     rates: ratesOf(m, slot),
     capture: m.captures.get(row.id),
   };

@@ -5,6 +5,10 @@
  * appending keeps it sorted: newest-first listing and O(log n) lookup by id),
  * and incremental counters so the summary never recounts.
  */
+import { SUB_STEP_SECONDS } from "./clock.ts";
+
+/** A PPP session's `leaseMs`: it has no lease, so its renewal never falls due. */
+export const NO_LEASE = Number.POSITIVE_INFINITY;
 
 /** Number of encapsulations. */
 const ENCAP_COUNT = 4;
@@ -22,7 +26,7 @@ const EXPECTED_HEADROOM = 1.1;
 const COLUMNS = [
   "alive", "id", "sub", "encap", "port", "svlan", "cvlan", "plan", "vrf", "realm", "walledGarden", "aaa",
   "v4Pool", "v4Subnet", "v4Ord", "v4Addr", "wanPool", "wanSubnet", "wanOrd", "pdPool", "pdSubnet", "pdOrd", "cgn",
-  "upMs", "leaseMs", "activity", "rxBps", "txBps", "rxBytes", "txBytes", "liveIndex", "live",
+  "upMs", "leaseMs", "activity", "rxBps", "txBps", "rxBytes", "txBytes", "rateTick", "liveIndex", "live",
   "orderPos",
 ] as const;
 
@@ -63,12 +67,19 @@ export class SessionStore {
   pdOrd: Int32Array;
   cgn: Int32Array;
   upMs: Float64Array;
+  /** When an IPoE session's lease renewal falls due; NO_LEASE for a PPP session (the traffic loop tests one column). */
   leaseMs: Float64Array;
   activity: Float32Array;
-  rxBps: Float32Array;
-  txBps: Float32Array;
+  /** Current rates in whole bits per second, set by `setRates` only: whole numbers keep the per-port sums exact. */
+  rxBps: Float64Array;
+  txBps: Float64Array;
+  /** Bytes carried through sub-step `rateTick`; the current rates apply after it (`rxBytesAt`). */
   rxBytes: Float64Array;
   txBytes: Float64Array;
+  rateTick: Int32Array;
+  /** Per port, the sum of its live sessions' current rates (bits per second). */
+  readonly portRx: Float64Array;
+  readonly portTx: Float64Array;
   liveIndex: Int32Array;
   /** Position of a live slot in the id-ordered index (`orderIds`/`orderSlots`), the bit it sets in the filter bitsets. */
   orderPos: Int32Array;
@@ -137,10 +148,13 @@ export class SessionStore {
     this.upMs = new Float64Array(n);
     this.leaseMs = new Float64Array(n);
     this.activity = new Float32Array(n);
-    this.rxBps = new Float32Array(n);
-    this.txBps = new Float32Array(n);
+    this.rxBps = new Float64Array(n);
+    this.txBps = new Float64Array(n);
     this.rxBytes = new Float64Array(n);
     this.txBytes = new Float64Array(n);
+    this.rateTick = new Int32Array(n);
+    this.portRx = new Float64Array(ports);
+    this.portTx = new Float64Array(ports);
     this.liveIndex = new Int32Array(n);
     this.live = new Int32Array(n);
     this.orderPos = new Int32Array(n);
@@ -257,9 +271,7 @@ export class SessionStore {
 
   /** Marks a filled slot live with a new id and updates every counter. */
   activate(slot: number, id: number): void {
-    // A new session has carried no traffic yet.
-    this.rxBps[slot] = 0;
-    this.txBps[slot] = 0;
+    // A new session has carried no traffic yet; its rates are 0 since the slot's last `deactivate`.
     this.rxBytes[slot] = 0;
     this.txBytes[slot] = 0;
     this.alive[slot] = 1;
@@ -276,6 +288,7 @@ export class SessionStore {
 
   /** Removes a live slot and updates every counter; the caller has released its resources. */
   deactivate(slot: number): void {
+    this.setRates(slot, 0, 0, this.rateTick[slot] ?? 0);
     this.#count(slot, -1);
     this.#mark(slot, false);
     this.alive[slot] = 0;
@@ -284,6 +297,39 @@ export class SessionStore {
     this.live[at] = last;
     this.liveIndex[last] = at;
     this.#freeSlots[this.#freeTop++] = slot;
+  }
+
+  /**
+   * A live session's new rates (whole bits per second), drawn at sub-step
+   * `tick`: they apply from that sub-step on, so the old rates are counted
+   * into the byte counters up to the one before it.
+   */
+  setRates(slot: number, rx: number, tx: number, tick: number): void {
+    const seconds = (tick - 1 - (this.rateTick[slot] ?? 0)) * SUB_STEP_SECONDS;
+    const oldRx = this.rxBps[slot] ?? 0;
+    const oldTx = this.txBps[slot] ?? 0;
+    if (seconds > 0) {
+      this.rxBytes[slot] = (this.rxBytes[slot] ?? 0) + (oldRx / 8) * seconds;
+      this.txBytes[slot] = (this.txBytes[slot] ?? 0) + (oldTx / 8) * seconds;
+    }
+    this.rateTick[slot] = tick - 1;
+    this.rxBps[slot] = rx;
+    this.txBps[slot] = tx;
+    const port = this.port[slot] ?? -1;
+    if (port >= 0) {
+      this.portRx[port] = (this.portRx[port] ?? 0) + (rx - oldRx);
+      this.portTx[port] = (this.portTx[port] ?? 0) + (tx - oldTx);
+    }
+  }
+
+  /** A session's bytes received from the subscriber through sub-step `tick` (the model's latest). */
+  rxBytesAt(slot: number, tick: number): number {
+    return (this.rxBytes[slot] ?? 0) + ((this.rxBps[slot] ?? 0) / 8) * SUB_STEP_SECONDS * (tick - (this.rateTick[slot] ?? 0));
+  }
+
+  /** A session's bytes sent to the subscriber through sub-step `tick`. */
+  txBytesAt(slot: number, tick: number): number {
+    return (this.txBytes[slot] ?? 0) + ((this.txBps[slot] ?? 0) / 8) * SUB_STEP_SECONDS * (tick - (this.rateTick[slot] ?? 0));
   }
 
   /** Slot of a live session id, or -1 (binary search on the id-ordered index). */
@@ -336,6 +382,8 @@ export class SessionStore {
     this.byVrf.fill(0);
     this.walledGardenCount = 0;
     this.lnsCount = 0;
+    this.portRx.fill(0);
+    this.portTx.fill(0);
     // The live list order decides which session churn picks, so it is restored exactly.
     for (const slot of liveOrder) {
       this.liveIndex[slot] = this.liveCount;
@@ -356,6 +404,11 @@ export class SessionStore {
     const port = this.port[slot] ?? -1;
     if (port >= 0) this.byPort[port] = (this.byPort[port] ?? 0) + d;
     else this.lnsCount += d;
+    // A slot counted in is live with its current rates (restore); a slot counted out has had them zeroed.
+    if (port >= 0 && d > 0) {
+      this.portRx[port] = (this.portRx[port] ?? 0) + (this.rxBps[slot] ?? 0);
+      this.portTx[port] = (this.portTx[port] ?? 0) + (this.txBps[slot] ?? 0);
+    }
     this.byVrf[this.vrf[slot] ?? 0] = (this.byVrf[this.vrf[slot] ?? 0] ?? 0) + d;
     if (this.walledGarden[slot] === 1) this.walledGardenCount += d;
   }

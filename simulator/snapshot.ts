@@ -18,6 +18,7 @@ import { LogRing } from "./logs.ts";
 import type { L2tpTableState } from "./l2tp.ts";
 import type { LicenceState, LicenceTerms } from "./licence.ts";
 import type { LocalTableState } from "./local-subscribers.ts";
+import { NO_LEASE } from "./sessions.ts";
 import { Model, type Tally } from "./model.ts";
 import type { PoolDefinition } from "./pool-rules.ts";
 import type { Profile } from "./profile.ts";
@@ -68,6 +69,7 @@ export function snapshotModel(m: Model, views = false): GatewaySnapshot {
     ["wanPool", s.wanPool], ["wanSubnet", s.wanSubnet], ["wanOrd", s.wanOrd], ["pdPool", s.pdPool],
     ["pdSubnet", s.pdSubnet], ["pdOrd", s.pdOrd], ["cgn", s.cgn], ["upMs", s.upMs], ["leaseMs", s.leaseMs],
     ["activity", s.activity], ["rxBps", s.rxBps], ["txBps", s.txBps], ["rxBytes", s.rxBytes], ["txBytes", s.txBytes],
+    ["rateTick", s.rateTick],
   ];
   // Views of the live columns: `lift` copies each once unless `views`, so a kept snapshot never aliases the model.
   for (const [name, arr] of cols) columns[name] = arr.subarray(0, hw);
@@ -148,6 +150,17 @@ export function restoreModel(
   const target = s as unknown as Record<string, Typed>;
   for (const [name, arr] of Object.entries(st.store.columns)) target[name]?.set(arr);
   s.highWater = st.store.highWater;
+  if (!st.store.columns.rateTick) {
+    // Snapshots written before rates were whole and bytes counted as a rate changes: bytes are counted through
+    // this sub-step, a rate is rounded so the per-port sums (made in `rebuild`) stay exact, and a PPP session's
+    // lease was 0 rather than NO_LEASE.
+    s.rateTick.fill(st.tick);
+    for (let slot = 0; slot < s.highWater; slot++) {
+      s.rxBps[slot] = Math.round(s.rxBps[slot] ?? 0);
+      s.txBps[slot] = Math.round(s.txBps[slot] ?? 0);
+      if (s.leaseMs[slot] === 0) s.leaseMs[slot] = NO_LEASE;
+    }
+  }
   s.rebuild(st.store.free, st.store.live);
   for (const slot of st.store.live) if ((s.sub[slot] ?? -1) >= 0) m.slotOfSub[s.sub[slot] ?? 0] = slot;
   m.locals.importState(m, st.locals);

@@ -56,13 +56,13 @@ export function subStep(m: Model): void {
 
   const lapsed = runTraffic(m);
   for (const slot of lapsed) teardownSession(m, slot, "lease-expired");
-  m.portCounters.add(m.portRx, m.portTx);
+  m.portCounters.add(m.store.portRx, m.store.portTx);
 
   m.cgn.tick(now, m.rng);
   m.cgn.endStep();
   m.captures.tick(now, (slot) => packetsPerSecond(m, slot));
   m.l2tp.tick(m);
-  m.metrics.record(now, m.store.liveCount, m.store.byEncap, m.upSinceSample, m.downSinceSample, m.portRx, m.portTx);
+  m.metrics.record(now, m.store.liveCount, m.store.byEncap, m.upSinceSample, m.downSinceSample, m.store.portRx, m.store.portTx);
   m.upSinceSample = 0;
   m.downSinceSample = 0;
   evaluateAlarms(m);

@@ -1,18 +1,28 @@
 /**
  * Per-session traffic for one sub-step. A session's rate is its plan rate
  * times its subscriber's activity (heavy-tailed: most lines idle, a few
- * busy), the daily curve (evening peak) and a per-step jitter; walled-garden
+ * busy), the daily curve (evening peak) and a jitter per draw; walled-garden
  * sessions are shaped to `walledGardenKbps`. Rates are from the BNG's side:
- * rx = received from the subscriber (upstream), tx = sent to it. Port rates
- * are the sums over the port's sessions. The same loop renews IPoE leases
- * and sizes each CGN binding's flows. No allocation per session.
+ * rx = received from the subscriber (upstream), tx = sent to it.
+ *
+ * A rate is a 30 s average, a router's load interval: each session's is drawn
+ * every third sub-step, a third of the table at each (by slot), and first
+ * in the sub-step that sets the session up. Its CGN binding's flows are
+ * sized at the same draw. A rate is whole bits per second; the session table
+ * keeps the port rates (the sums over the port's sessions) and counts bytes
+ * as a rate changes (sessions.ts `setRates`), so a session's counters read
+ * the same as if they were added to at every sub-step. The same loop renews
+ * IPoE leases. Touching a third of the sessions per step is what keeps a
+ * 128k step within a few milliseconds. No allocation per session.
  */
-import { SUB_STEP_SECONDS, dailyFactor } from "./clock.ts";
+import { dailyFactor } from "./clock.ts";
 import { renewalDelayMs } from "./lifecycle.ts";
 import type { Model } from "./model.ts";
 import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./frame-sizes.ts";
 import { mix32 } from "./random.ts";
-import { ENCAP_IPOE } from "./subscribers.ts";
+
+/** Sub-steps between two draws of a session's rate (3 × 10 s: the load interval). */
+export const RATE_INTERVAL_STEPS = 3;
 
 /** Upload share of the plan's upload rate relative to download utilisation. */
 const UPLOAD_RATIO = 0.6;
@@ -43,36 +53,21 @@ export function runTraffic(m: Model): number[] {
   const wgBps = m.profile.walledGardenKbps * 1000;
   const curve = dailyFactor(m.profile.traffic.dailyCurve, m.nowMs, m.profile.utcOffsetMinutes);
   const renewFail = m.profile.leases.renewFailureProbability;
-  const groups = m.cgn.groups;
   const meanActivity = Math.max(0.001, m.profile.traffic.meanActivity);
-  const tickSalt = Math.imul(m.tick + 1, 0x9e3779b1);
-  const portRx = m.portRx;
-  const portTx = m.portTx;
-  portRx.fill(0);
-  portTx.fill(0);
-  const lapsed: number[] = [];
+  const tick = m.tick;
+  const tickSalt = Math.imul(tick + 1, 0x9e3779b1);
   const now = m.nowMs;
   const cgn = m.cgn;
-  const flowBase = Float64Array.from(groups, (g) => g.config.flowsPerSubscriber / meanActivity);
+  const flowBase = Float64Array.from(cgn.groups, (g) => g.config.flowsPerSubscriber / meanActivity);
   // Columns hoisted into locals: the calls below (rng, setFlows) would otherwise force V8 to reload them per row.
-  const { alive, encap, leaseMs, id, activity, plan: planOf, walledGarden, rxBps, txBps, rxBytes, txBytes, port: portOf, sub: subOf } = s;
+  const { alive, leaseMs, id, activity, plan: planOf, walledGarden, sub: subOf, upMs } = s;
   const bindingOf = s.cgn;
   const bindingGroup = cgn.group;
-  // Slot order, not live-list order: sequential access through the columns is several times faster at 128k.
-  const end = s.highWater;
-  for (let slot = 0; slot < end; slot++) {
-    if (alive[slot] !== 1) continue;
-    const sid = id[slot] ?? 0;
-    if (encap[slot] === ENCAP_IPOE && (leaseMs[slot] ?? 0) <= now) {
-      // A client that fails to renew loses its lease: no traffic this step, torn down by the caller.
-      if (m.rng.chance(renewFail)) {
-        lapsed.push(slot);
-        continue;
-      }
-      leaseMs[slot] = now + renewalDelayMs(m, sid, m.tick);
-    }
-    const h = mix32(sid ^ tickSalt);
-    // Jitter in [0.6, 1.4): one hash per session per step instead of a random draw keeps the stream short.
+
+  /** Draws a live session's rates and sizes its CGN binding's flows. */
+  const draw = (slot: number): void => {
+    const h = mix32((id[slot] ?? 0) ^ tickSalt);
+    // Jitter in [0.6, 1.4): one hash per draw instead of a random draw keeps the stream short.
     const jitter = 0.6 + (h / 4294967296) * 0.8;
     const act = (activity[slot] ?? 0) * curve * jitter;
     const u = act > 1 ? 1 : act;
@@ -91,23 +86,35 @@ export function runTraffic(m: Model): number[] {
       if (tx > wgBps) tx = wgBps;
       if (rx > wgBps) rx = wgBps;
     }
-    // Stored as float32; sum the stored values so port rates equal the sum of session rates exactly.
-    rx = Math.fround(rx);
-    tx = Math.fround(tx);
-    rxBps[slot] = rx;
-    txBps[slot] = tx;
-    rxBytes[slot] = (rxBytes[slot] ?? 0) + (rx / 8) * SUB_STEP_SECONDS;
-    txBytes[slot] = (txBytes[slot] ?? 0) + (tx / 8) * SUB_STEP_SECONDS;
-    const port = portOf[slot] ?? -1;
-    if (port >= 0) {
-      portRx[port] = (portRx[port] ?? 0) + rx;
-      portTx[port] = (portTx[port] ?? 0) + tx;
-    }
+    s.setRates(slot, roundRate(rx), roundRate(tx), tick);
     const binding = bindingOf[slot] ?? -1;
     if (binding >= 0) {
       const flows = (flowBase[bindingGroup[binding] ?? 0] ?? 0) * act * (wg ? 0.05 : 1);
       cgn.setFlows(now, binding, roundRate(flows) + 1);
     }
+  };
+
+  // Slot order, not live-list order: sequential access through the columns is several times faster at 128k.
+  // First every session: leases falling due (PPP sessions have none: NO_LEASE is never due), and the first
+  // draw of a session set up in this sub-step (every setup happens in one, before its traffic).
+  const lapsed: number[] = [];
+  const end = s.highWater;
+  const first = (RATE_INTERVAL_STEPS - (tick % RATE_INTERVAL_STEPS)) % RATE_INTERVAL_STEPS;
+  for (let slot = 0; slot < end; slot++) {
+    if (alive[slot] !== 1) continue;
+    if ((leaseMs[slot] ?? 0) <= now) {
+      // A client that fails to renew loses its lease: no traffic this step, torn down by the caller.
+      if (m.rng.chance(renewFail)) {
+        lapsed.push(slot);
+        continue;
+      }
+      leaseMs[slot] = now + renewalDelayMs(m, id[slot] ?? 0, tick);
+    }
+    if ((upMs[slot] ?? 0) >= now && (slot - first) % RATE_INTERVAL_STEPS !== 0) draw(slot);
+  }
+  // Then this sub-step's turn: the slots with (slot + tick) divisible by RATE_INTERVAL_STEPS, less the lapsed.
+  for (let slot = first; slot < end; slot += RATE_INTERVAL_STEPS) {
+    if (alive[slot] === 1 && (leaseMs[slot] ?? 0) > now) draw(slot);
   }
   return lapsed;
 }

@@ -48,12 +48,16 @@ export const SessionRates = z
   .object({
     sessionId: int32,
     timestamp: z.string(),
-    rxBps: z.number().meta({ description: "from the subscriber" }),
-    txBps: z.number().meta({ description: "to the subscriber" }),
+    rxBps: z.number().meta({ description: "from the subscriber, whole bits per second" }),
+    txBps: z.number().meta({ description: "to the subscriber, whole bits per second" }),
     rxPps: z.number(),
     txPps: z.number(),
   })
-  .meta({ id: "SessionRates" });
+  .meta({
+    id: "SessionRates",
+    description:
+      "A session's rates averaged over a 30 s load interval (not shown in the spec; the choice of a router's usual interval): each session's are renewed every 30 s, a third of the sessions at each 10 s step, and first in the step that sets the session up. The session's byte counters and its port's rates move at every 10 s step.",
+  });
 export type SessionRates = z.output<typeof SessionRates>;
 
 // pool and subnet are null for a local subscriber's address configured outside every pool.

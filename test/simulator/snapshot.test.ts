@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Gateway, decodeSnapshot, encodeSnapshot, type GatewaySnapshot } from "../../simulator/index.ts";
-import { expectConsistent, gateway, observe, profile } from "./helpers.ts";
+import { allSessions, expectConsistent, gateway, observe, profile } from "./helpers.ts";
 
 function roundTrip(snapshot: GatewaySnapshot, chunkBytes: number): GatewaySnapshot {
   const chunks = encodeSnapshot(snapshot, chunkBytes);
@@ -60,6 +60,60 @@ describe("snapshot and restore", () => {
     }
     expect(observe(r.gateway)).toBe(observe(g));
     expectConsistent(r.gateway, { justStepped: true });
+  });
+
+  it("restores a snapshot written before rates were whole: same counters, no PPP lease, and it carries on as the original", () => {
+    const g = gateway(profile(), 27, 3600);
+    g.step(10);
+    const snapshot = g.snapshot();
+    const columns = (snapshot.meta as { store: { columns: Record<string, { $blob: number; type: string } | undefined> } }).store.columns;
+    const blob = <T,>(name: string) => snapshot.blobs[columns[name]?.$blob ?? -1] as T;
+    const [alive, ids, encap] = [blob<Uint8Array>("alive"), blob<Uint32Array>("id"), blob<Uint8Array>("encap")];
+    // That version kept float32 rates, bytes counted through the latest step, and a PPP session's lease as 0.
+    const rx = Float32Array.from(blob<Float64Array>("rxBps"), (r) => r + 0.25);
+    const tx = Float32Array.from(blob<Float64Array>("txBps"), (r) => r + 0.25);
+    const [rxBytes, txBytes, lease] = [blob<Float64Array>("rxBytes"), blob<Float64Array>("txBytes"), blob<Float64Array>("leaseMs")];
+    let ppp = 0;
+    for (let slot = 0; slot < alive.length; slot++) {
+      if (alive[slot] !== 1) continue;
+      const d = g.sessionDetail(ids[slot] ?? 0);
+      if (!d.ok) throw new Error(`slot ${slot}`);
+      rxBytes[slot] = d.session.counters.rxBytes;
+      txBytes[slot] = d.session.counters.txBytes;
+      if (d.session.encap !== "ipoe") {
+        expect(d.session.leaseExpiresUtc).toBeNull();
+        lease[slot] = 0;
+        ppp++;
+      }
+    }
+    expect(ppp).toBeGreaterThan(100);
+    for (const [name, rates] of [["rxBps", rx], ["txBps", tx]] as const) {
+      const marker = columns[name];
+      if (!marker) throw new Error(name);
+      snapshot.blobs[marker.$blob] = rates;
+      marker.type = "Float32Array";
+    }
+    delete columns.rateTick;
+    expect(encap.length).toBe(alive.length);
+    const r = Gateway.restore(g.profile, roundTrip(snapshot, 64 * 1024));
+    if (!r.ok) throw new Error(r.reason);
+    // The same sessions, counters and leases; rates as float32 held them, rounded to whole bits per second.
+    const details = (x: Gateway) => allSessions(x).map((s) => x.sessionDetail(s.id));
+    const without = (x: Gateway) => details(x).map((d) => (d.ok ? { ...d.session, rates: null } : d));
+    expect(without(r.gateway)).toEqual(without(g));
+    for (const s of allSessions(g)) {
+      const [a, b] = [g, r.gateway].map((x) => x.sessionRates(s.id));
+      if (!a?.ok || !b?.ok) throw new Error(`session ${s.id}`);
+      expect(Math.abs(b.rates.txBps - a.rates.txBps)).toBeLessThanOrEqual(1 + a.rates.txBps * 2 ** -24);
+      expect(Math.abs(b.rates.rxBps - a.rates.rxBps)).toBeLessThanOrEqual(1 + a.rates.rxBps * 2 ** -24);
+    }
+    // An hour on, every rate has been redrawn: the same sessions, the same rates and port rates (PPP sessions never lapsed).
+    for (const x of [g, r.gateway]) x.step(3600);
+    expect(observe(r.gateway)).toBe(observe(g));
+    const rates = (x: Gateway) => allSessions(x).map((s) => x.sessionRates(s.id));
+    expect(rates(r.gateway)).toEqual(rates(g));
+    const ports = (x: Gateway) => x.metricsHistory("1h").ports.map((p) => [p.rxBps.at(-1), p.txBps.at(-1)]);
+    expect(ports(r.gateway)).toEqual(ports(g));
   });
 
   it("keeps log sequence numbers monotonic across a restore", () => {

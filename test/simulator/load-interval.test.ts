@@ -1,0 +1,108 @@
+/**
+ * Session rates are 30 s averages, a router's load interval (README, "The
+ * simulation"): each session's is drawn every third 10 s sub-step, a third of
+ * the table at each, while its byte counters and its port's rate move at
+ * every sub-step. Expected values come from the rates the API shows.
+ */
+import { describe, expect, it } from "vitest";
+import type { Gateway } from "../../simulator/index.ts";
+import { allSessions, gateway, profile, restore } from "./helpers.ts";
+
+/** A session's shown rates: received and sent bits per second. */
+function ratesOf(g: Gateway, id: number): { rx: number; tx: number } {
+  const r = g.sessionRates(id);
+  if (!r.ok) throw new Error(`session ${id}`);
+  return { rx: r.rates.rxBps, tx: r.rates.txBps };
+}
+
+describe("session rates over the load interval", () => {
+  it("holds each session's rate for three 10 s steps, and redraws about a third of the sessions at every step", () => {
+    const g = gateway(profile(), 131, 1800);
+    const readings = new Map<number, string[]>();
+    for (let k = 0; k < 10; k++) {
+      if (k > 0) g.step(10);
+      for (const s of allSessions(g)) {
+        const { rx, tx } = ratesOf(g, s.id);
+        readings.set(s.id, [...(readings.get(s.id) ?? []), `${rx}/${tx}`]);
+      }
+    }
+    // Sessions up at all ten readings (their first draw, at setup, came before the first).
+    const steady = [...readings.values()].filter((r) => r.length === 10);
+    expect(steady.length).toBeGreaterThan(500);
+    const changedAt = new Array<number>(10).fill(0);
+    for (const r of steady) {
+      const changes = r.flatMap((rate, k) => (k > 0 && rate !== r[k - 1] ? [k] : []));
+      // A redraw may repeat a capped rate, so a session may skip a change, but never changes sooner than three steps on.
+      for (let i = 1; i < changes.length; i++) expect((changes[i]! - changes[i - 1]!) % 3, r.join(" ")).toBe(0);
+      for (const k of changes) changedAt[k]!++;
+    }
+    for (let k = 1; k < 10; k++) {
+      const share = changedAt[k]! / steady.length;
+      expect(share, `step ${k}`).toBeGreaterThan(0.2);
+      expect(share, `step ${k}`).toBeLessThan(0.4);
+    }
+  });
+
+  it("counts each session's bytes at its shown rate over every 10 s step, between redraws too", () => {
+    const g = gateway(profile(), 132, 1800);
+    const ids = allSessions(g, { limit: 500 }).slice(0, 200).map((s) => s.id);
+    const counters = (id: number) => {
+      const d = g.sessionDetail(id);
+      return d.ok ? d.session.counters : null;
+    };
+    const start = new Map(ids.map((id) => [id, counters(id)]));
+    const carried = new Map(ids.map((id) => [id, { rx: 0, tx: 0 }]));
+    for (let k = 0; k < 7; k++) {
+      g.step(10);
+      for (const id of ids) {
+        const r = g.sessionRates(id);
+        const sum = carried.get(id);
+        if (r.ok && sum) {
+          sum.rx += (r.rates.rxBps * 10) / 8;
+          sum.tx += (r.rates.txBps * 10) / 8;
+        } else carried.delete(id);
+      }
+    }
+    expect(carried.size).toBeGreaterThan(150);
+    let busy = 0;
+    for (const [id, sum] of carried) {
+      const was = start.get(id);
+      const now = counters(id);
+      if (!was || !now) throw new Error(`session ${id}`);
+      // Rates are whole bits per second; the counters are rounded to whole bytes.
+      expect(Math.abs(now.rxBytes - was.rxBytes - sum.rx), `session ${id}`).toBeLessThanOrEqual(1);
+      expect(Math.abs(now.txBytes - was.txBytes - sum.tx), `session ${id}`).toBeLessThanOrEqual(1);
+      if (sum.tx > 0) busy++;
+    }
+    expect(busy).toBeGreaterThan(50);
+  });
+
+  it("keeps port rates the exact sum of their sessions' rates over a long run and across a restore", () => {
+    const original = gateway(profile(), 133, 6 * 3600);
+    original.scenario({ action: "disconnect-sessions", share: 0.3, filter: {} });
+    original.step(600);
+    const copy = restore(original);
+    for (const g of [original, copy]) g.step(30);
+    for (const g of [original, copy]) {
+      const ports = g.metricsHistory("1h").ports;
+      for (const port of ports) {
+        let rx = 0;
+        let tx = 0;
+        for (const s of allSessions(g, { port: port.portId })) {
+          const r = ratesOf(g, s.id);
+          rx += r.rx;
+          tx += r.tx;
+        }
+        expect(port.rxBps.at(-1), `port ${port.portId}`).toBe(rx);
+        expect(port.txBps.at(-1), `port ${port.portId}`).toBe(tx);
+        expect(tx).toBeGreaterThan(0);
+      }
+    }
+    // The copy carries on with the same rates and byte counters.
+    const ids = allSessions(original, { limit: 500 }).slice(0, 50).map((s) => s.id);
+    for (const id of ids) {
+      const [a, b] = [original, copy].map((g) => g.sessionDetail(id));
+      expect(b).toEqual(a);
+    }
+  });
+});
