@@ -151,7 +151,7 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   s.cgn[slot] = binding;
   s.upMs[slot] = m.nowMs;
   // PPP sessions have no lease; IPoE clients renew around T1 (RFC 2131 §4.4.5), jittered per client.
-  s.leaseMs[slot] = a.encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : NO_LEASE;
+  s.setLease(slot, a.encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : NO_LEASE);
   s.activity[slot] = a.activity;
   s.activate(slot, id);
   m.l2tp.attach(m, slot);

@@ -190,7 +190,7 @@ function setupLocalSession(m: Model, e: LocalEntry): boolean {
   [s.pdPool[slot], s.pdSubnet[slot], s.pdOrd[slot]] = poolHold(e.pd);
   s.cgn[slot] = binding;
   s.upMs[slot] = m.nowMs;
-  s.leaseMs[slot] = encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : NO_LEASE;
+  s.setLease(slot, encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : NO_LEASE);
   s.activity[slot] = e.activity;
   s.activate(slot, id);
   e.slot = slot;

@@ -6,6 +6,7 @@
  * and incremental counters so the summary never recounts.
  */
 import { SUB_STEP_SECONDS } from "./clock.ts";
+import { LeaseTimers } from "./lease-timers.ts";
 
 /** A PPP session's `leaseMs`: it has no lease, so its renewal never falls due. */
 export const NO_LEASE = Number.POSITIVE_INFINITY;
@@ -67,7 +68,7 @@ export class SessionStore {
   pdOrd: Int32Array;
   cgn: Int32Array;
   upMs: Float64Array;
-  /** When an IPoE session's lease renewal falls due; NO_LEASE for a PPP session (the traffic loop tests one column). */
+  /** When an IPoE session's lease renewal falls due (set by `setLease`); NO_LEASE for a PPP session. */
   leaseMs: Float64Array;
   activity: Float32Array;
   /** Current rates in whole bits per second, set by `setRates` only: whole numbers keep the per-port sums exact. */
@@ -93,6 +94,10 @@ export class SessionStore {
   orderIds: Uint32Array;
   orderSlots: Int32Array;
   orderLen = 0;
+  /** The renewals to come, by the sub-step they fall due in. */
+  readonly #leases = new LeaseTimers();
+  /** Slots activated since the traffic loop last took them (their first rates are drawn in the sub-step that sets them up). */
+  #fresh: number[] = [];
 
   /**
    * Bitsets over id-order positions, kept by activate/deactivate: the live
@@ -284,6 +289,25 @@ export class SessionStore {
     this.orderSlots[this.orderLen++] = slot;
     this.#count(slot, 1);
     this.#mark(slot, true);
+    this.#fresh.push(slot);
+  }
+
+  /** The slots activated since the last call, in activation order (one may have ended since). */
+  takeFresh(): number[] {
+    const fresh = this.#fresh;
+    this.#fresh = [];
+    return fresh;
+  }
+
+  /** Sets when a session's lease renewal falls due (NO_LEASE: it has no lease). */
+  setLease(slot: number, leaseMs: number): void {
+    this.leaseMs[slot] = leaseMs;
+    if (leaseMs !== NO_LEASE) this.#leases.add(slot, leaseMs);
+  }
+
+  /** The live slots whose renewal falls due by `nowMs`, ascending. */
+  dueLeases(nowMs: number): number[] {
+    return this.#leases.take(nowMs).filter((slot) => this.alive[slot] === 1 && (this.leaseMs[slot] ?? NO_LEASE) <= nowMs);
   }
 
   /** Removes a live slot and updates every counter; the caller has released its resources. */
@@ -384,11 +408,14 @@ export class SessionStore {
     this.lnsCount = 0;
     this.portRx.fill(0);
     this.portTx.fill(0);
+    this.#leases.clear();
+    this.#fresh = [];
     // The live list order decides which session churn picks, so it is restored exactly.
     for (const slot of liveOrder) {
       this.liveIndex[slot] = this.liveCount;
       this.live[this.liveCount++] = slot;
       this.#count(slot, 1);
+      if (this.leaseMs[slot] !== NO_LEASE) this.#leases.add(slot, this.leaseMs[slot] ?? 0);
     }
     const byId = [...liveOrder].sort((a, b) => (this.id[a] ?? 0) - (this.id[b] ?? 0));
     this.orderLen = 0;

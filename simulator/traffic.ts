@@ -11,9 +11,10 @@
  * sized at the same draw. A rate is whole bits per second; the session table
  * keeps the port rates (the sums over the port's sessions) and counts bytes
  * as a rate changes (sessions.ts `setRates`), so a session's counters read
- * the same as if they were added to at every sub-step. The same loop renews
- * IPoE leases. Touching a third of the sessions per step is what keeps a
- * 128k step within a few milliseconds. No allocation per session.
+ * the same as if they were added to at every sub-step. IPoE leases are
+ * renewed as they fall due (the session table files them by sub-step).
+ * Touching a third of the sessions per step, and only the leases due, is
+ * what keeps a 128k step within a few milliseconds. No allocation per session.
  */
 import { dailyFactor } from "./clock.ts";
 import { renewalDelayMs } from "./lifecycle.ts";
@@ -60,7 +61,7 @@ export function runTraffic(m: Model): number[] {
   const cgn = m.cgn;
   const flowBase = Float64Array.from(cgn.groups, (g) => g.config.flowsPerSubscriber / meanActivity);
   // Columns hoisted into locals: the calls below (rng, setFlows) would otherwise force V8 to reload them per row.
-  const { alive, leaseMs, id, activity, plan: planOf, walledGarden, sub: subOf, upMs } = s;
+  const { alive, leaseMs, id, activity, plan: planOf, walledGarden, sub: subOf } = s;
   const bindingOf = s.cgn;
   const bindingGroup = cgn.group;
 
@@ -94,25 +95,21 @@ export function runTraffic(m: Model): number[] {
     }
   };
 
-  // Slot order, not live-list order: sequential access through the columns is several times faster at 128k.
-  // First every session: leases falling due (PPP sessions have none: NO_LEASE is never due), and the first
-  // draw of a session set up in this sub-step (every setup happens in one, before its traffic).
+  // Leases whose renewal falls due now (PPP sessions have none), in slot order: the random stream's order.
   const lapsed: number[] = [];
-  const end = s.highWater;
-  const first = (RATE_INTERVAL_STEPS - (tick % RATE_INTERVAL_STEPS)) % RATE_INTERVAL_STEPS;
-  for (let slot = 0; slot < end; slot++) {
-    if (alive[slot] !== 1) continue;
-    if ((leaseMs[slot] ?? 0) <= now) {
-      // A client that fails to renew loses its lease: no traffic this step, torn down by the caller.
-      if (m.rng.chance(renewFail)) {
-        lapsed.push(slot);
-        continue;
-      }
-      leaseMs[slot] = now + renewalDelayMs(m, id[slot] ?? 0, tick);
-    }
-    if ((upMs[slot] ?? 0) >= now && (slot - first) % RATE_INTERVAL_STEPS !== 0) draw(slot);
+  for (const slot of s.dueLeases(now)) {
+    // A client that fails to renew loses its lease: no traffic this step, torn down by the caller.
+    if (m.rng.chance(renewFail)) lapsed.push(slot);
+    else s.setLease(slot, now + renewalDelayMs(m, id[slot] ?? 0, tick));
   }
-  // Then this sub-step's turn: the slots with (slot + tick) divisible by RATE_INTERVAL_STEPS, less the lapsed.
+  // Sessions set up in this sub-step (every setup happens in one, before its traffic) draw their first rates now.
+  const first = (RATE_INTERVAL_STEPS - (tick % RATE_INTERVAL_STEPS)) % RATE_INTERVAL_STEPS;
+  for (const slot of s.takeFresh()) {
+    if (alive[slot] === 1 && (slot - first) % RATE_INTERVAL_STEPS !== 0) draw(slot);
+  }
+  // Then this sub-step's turn, in slot order (sequential through the columns): the slots with (slot + tick)
+  // divisible by RATE_INTERVAL_STEPS, less the lapsed (their renewal is still due).
+  const end = s.highWater;
   for (let slot = first; slot < end; slot += RATE_INTERVAL_STEPS) {
     if (alive[slot] === 1 && (leaseMs[slot] ?? 0) > now) draw(slot);
   }

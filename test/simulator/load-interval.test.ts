@@ -43,6 +43,16 @@ describe("session rates over the load interval", () => {
     }
   });
 
+  it("gives a session its first rates in the step that sets it up, whatever its turn", () => {
+    const g = gateway(profile(), 134);
+    g.step(10);
+    const fresh = allSessions(g);
+    expect(fresh.length).toBeGreaterThan(1000);
+    for (const s of fresh) expect(s.uptimeSeconds).toBe(0);
+    const carrying = fresh.filter((s) => ratesOf(g, s.id).tx > 0).length;
+    expect(carrying / fresh.length).toBeGreaterThan(0.95);
+  });
+
   it("counts each session's bytes at its shown rate over every 10 s step, between redraws too", () => {
     const g = gateway(profile(), 132, 1800);
     const ids = allSessions(g, { limit: 500 }).slice(0, 200).map((s) => s.id);
