@@ -70,6 +70,13 @@ const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 export class IdentityStore {
   readonly #sql: SqlStorage;
+  /**
+   * Token rows by hash, as last read: every request with a bearer token looks
+   * one up, and a SQLite read costs about as much as the rest of a small
+   * request. Only rows found are kept (unknown hashes would grow it), and
+   * every write to the table goes through `#writeTokens`, which empties it.
+   */
+  readonly #tokenByHash = new Map<string, TokenRow>();
   readonly #appliance: string;
   readonly #emit: (event: IdentityEvent) => void;
   readonly #passkeys: PasskeyStore;
@@ -139,12 +146,12 @@ export class IdentityStore {
     const existing = this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE source = 'config'").toArray();
     for (const row of existing) {
       const match = hashed.find((t) => t.name === row.name);
-      if (!match || match.sha256 !== row.sha256 || match.role !== row.role) this.#sql.exec("DELETE FROM tokens WHERE id = ?", row.id);
+      if (!match || match.sha256 !== row.sha256 || match.role !== row.role) this.#writeTokens("DELETE FROM tokens WHERE id = ?", row.id);
     }
     for (const token of hashed) {
       if (existing.some((row) => row.name === token.name && row.sha256 === token.sha256 && row.role === token.role)) continue;
-      this.#sql.exec("DELETE FROM tokens WHERE sha256 = ?", token.sha256);
-      this.#sql.exec(
+      this.#writeTokens("DELETE FROM tokens WHERE sha256 = ?", token.sha256);
+      this.#writeTokens(
         "INSERT INTO tokens (id, name, role, prefix, sha256, created_ms, created_by, source) VALUES (?, ?, ?, ?, ?, ?, 'configuration', 'config')",
         toHex(randomBytes(8)),
         token.name,
@@ -162,11 +169,12 @@ export class IdentityStore {
   authenticate(via: "token" | "session", sha256: string, touch = true): Principal | null {
     const now = Date.now();
     if (via === "token") {
-      const row = this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE sha256 = ?", sha256).toArray()[0];
+      const row = this.#tokenByHash.get(sha256) ?? this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE sha256 = ?", sha256).toArray()[0];
       if (!row) return null;
+      this.#tokenByHash.set(sha256, row);
       const decision = checkToken({ expiresMs: row.expires_ms, lastUsedMs: row.last_used_ms }, now);
       if (!decision.ok) return null;
-      if (touch && decision.touch) this.#sql.exec("UPDATE tokens SET last_used_ms = ? WHERE id = ?", now, row.id);
+      if (touch && decision.touch) this.#writeTokens("UPDATE tokens SET last_used_ms = ? WHERE id = ?", now, row.id);
       return { via, role: row.role, username: row.source === "api" ? row.created_by : null, tokenId: row.id, tokenName: row.name, csrfToken: null };
     }
     const row = this.#sql
@@ -530,7 +538,7 @@ export class IdentityStore {
     if (this.#count("SELECT COUNT(*) AS n FROM tokens WHERE name = ?", name) > 0) return refuse("conflict", `a token named '${name}' already exists`);
     const plaintext = newToken();
     const id = toHex(randomBytes(8));
-    this.#sql.exec(
+    this.#writeTokens(
       "INSERT INTO tokens (id, name, role, prefix, sha256, created_ms, created_by, expires_ms, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'api')",
       id,
       name,
@@ -561,7 +569,7 @@ export class IdentityStore {
     const row = this.#tokenRow(id);
     if (!row) return refuse("not-found", `no token with id '${id}'`);
     if (!mayRevoke(row).ok) return refuse("conflict", `token '${row.name}' is provisioned by the fleet configuration; change the configuration instead`);
-    this.#sql.exec("DELETE FROM tokens WHERE id = ?", id);
+    this.#writeTokens("DELETE FROM tokens WHERE id = ?", id);
     this.#emit({ severity: "notice", msgId: "auth.token.revoked", fields: { tokenId: id, name: row.name, by } });
     return { ok: true };
   }
@@ -576,10 +584,16 @@ export class IdentityStore {
     const created = this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE source = 'api' AND created_by IN (?, ?)", username, `user:${username}`).toArray();
     const rows = tokensRevokedBy(created, aboveRole);
     for (const row of rows) {
-      this.#sql.exec("DELETE FROM tokens WHERE id = ?", row.id);
+      this.#writeTokens("DELETE FROM tokens WHERE id = ?", row.id);
       this.#emit({ severity: "notice", msgId: "auth.token.revoked", fields: { tokenId: row.id, name: row.name, by } });
     }
     return rows.length;
+  }
+
+  /** A write to the tokens table: the one way to change it, so the rows kept by hash never outlive a change. */
+  #writeTokens(query: string, ...bindings: SqlStorageValue[]): void {
+    this.#sql.exec(query, ...bindings);
+    this.#tokenByHash.clear();
   }
 
   #tokenRow(id: string): TokenRow | undefined {
