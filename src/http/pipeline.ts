@@ -129,8 +129,8 @@ function allowedMethods(routes: Route[], pathname: string): string[] {
   return [...methods].sort();
 }
 
-/** Builds the router for a route table. */
-export function buildRouter(routes: Route[]) {
+/** One itty router over some of a table's routes, with the shared catch, finally stages and 404/405 fallback. */
+function ittyRouter(routes: Route[], methodRoutes: Route[], head: boolean) {
   const router = Router<IRequest, [ApplianceTarget]>({
     catch: (error: unknown, request: IRequest) => {
       const instance = new URL(request.url).pathname;
@@ -147,11 +147,10 @@ export function buildRouter(routes: Route[]) {
       (response: Response, _request: IRequest, appliance: ApplianceTarget) => withSecurityHeaders(response, appliance.secure),
     ],
   });
-  for (const route of routes) {
+  for (const route of methodRoutes) {
     const ittyPath = route.path.replace(/\{(\w+)\+\}/g, ":$1+").replace(/\{(\w+)\}/g, ":$1");
     const handler = (request: IRequest, appliance: ApplianceTarget) => handle(route, request, appliance);
-    router[route.method.toLowerCase() as "get"](ittyPath, handler);
-    if (route.method === "GET") router.head(ittyPath, handler);
+    router[(head ? "head" : route.method.toLowerCase()) as "get"](ittyPath, handler);
   }
   router.all("*", (request: IRequest) => {
     const pathname = new URL(request.url).pathname;
@@ -161,4 +160,20 @@ export function buildRouter(routes: Route[]) {
     throw new StatusError(405, `${request.method} is not supported here; use ${allow.join(", ")}`, { headers: { allow: allow.join(", ") } });
   });
   return router;
+}
+
+/**
+ * Builds the router for a route table: an itty router per method (HEAD
+ * answered by the GET routes), because itty walks its routes in order,
+ * unpacking each, and a GET would otherwise walk every POST, PUT and DELETE
+ * too. A method no route has (OPTIONS, an unknown one) gets the fallback alone.
+ */
+export function buildRouter(routes: Route[]) {
+  const methods = [...new Set(routes.map((r) => r.method as string))];
+  const byMethod = new Map(methods.map((m) => [m, ittyRouter(routes, routes.filter((r) => r.method === m), false)]));
+  byMethod.set("HEAD", ittyRouter(routes, routes.filter((r) => r.method === "GET"), true));
+  const none = ittyRouter(routes, [], false);
+  return {
+    fetch: (request: Request | IRequest, appliance: ApplianceTarget): Promise<Response> => (byMethod.get(request.method) ?? none).fetch(request as IRequest, appliance),
+  };
 }
