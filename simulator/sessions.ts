@@ -312,7 +312,10 @@ export class SessionStore {
 
   /** Removes a live slot and updates every counter; the caller has released its resources. */
   deactivate(slot: number): void {
-    this.setRates(slot, 0, 0, this.rateTick[slot] ?? 0);
+    // Its rates leave the port's sum; its byte counters are not read again.
+    this.#addToPort(slot, -(this.rxBps[slot] ?? 0), -(this.txBps[slot] ?? 0));
+    this.rxBps[slot] = 0;
+    this.txBps[slot] = 0;
     this.#count(slot, -1);
     this.#mark(slot, false);
     this.alive[slot] = 0;
@@ -339,11 +342,15 @@ export class SessionStore {
     this.rateTick[slot] = tick - 1;
     this.rxBps[slot] = rx;
     this.txBps[slot] = tx;
+    this.#addToPort(slot, rx - oldRx, tx - oldTx);
+  }
+
+  /** Moves the sums of a slot's port (none for an LNS-terminated session) by a change of its rates. */
+  #addToPort(slot: number, rx: number, tx: number): void {
     const port = this.port[slot] ?? -1;
-    if (port >= 0) {
-      this.portRx[port] = (this.portRx[port] ?? 0) + (rx - oldRx);
-      this.portTx[port] = (this.portTx[port] ?? 0) + (tx - oldTx);
-    }
+    if (port < 0) return;
+    this.portRx[port] = (this.portRx[port] ?? 0) + rx;
+    this.portTx[port] = (this.portTx[port] ?? 0) + tx;
   }
 
   /** A session's bytes received from the subscriber through sub-step `tick` (the model's latest). */
@@ -415,6 +422,7 @@ export class SessionStore {
       this.liveIndex[slot] = this.liveCount;
       this.live[this.liveCount++] = slot;
       this.#count(slot, 1);
+      this.#addToPort(slot, this.rxBps[slot] ?? 0, this.txBps[slot] ?? 0);
       if (this.leaseMs[slot] !== NO_LEASE) this.#leases.add(slot, this.leaseMs[slot] ?? 0);
     }
     const byId = [...liveOrder].sort((a, b) => (this.id[a] ?? 0) - (this.id[b] ?? 0));
@@ -431,11 +439,6 @@ export class SessionStore {
     const port = this.port[slot] ?? -1;
     if (port >= 0) this.byPort[port] = (this.byPort[port] ?? 0) + d;
     else this.lnsCount += d;
-    // A slot counted in is live with its current rates (restore); a slot counted out has had them zeroed.
-    if (port >= 0 && d > 0) {
-      this.portRx[port] = (this.portRx[port] ?? 0) + (this.rxBps[slot] ?? 0);
-      this.portTx[port] = (this.portTx[port] ?? 0) + (this.txBps[slot] ?? 0);
-    }
     this.byVrf[this.vrf[slot] ?? 0] = (this.byVrf[this.vrf[slot] ?? 0] ?? 0) + d;
     if (this.walledGarden[slot] === 1) this.walledGardenCount += d;
   }

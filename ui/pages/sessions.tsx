@@ -154,7 +154,7 @@ function Session({ ctx, id }: { ctx: PageContext; id: string }) {
       ) : (
         <>
           <section class="card" aria-labelledby="rates-h">
-            <h2 id="rates-h">Live rates</h2>
+            <h2 id="rates-h">Rates (30 s average)</h2>
             <Loaded resource={rates}>
               {(r) => (
                 <p data-testid="session-rates">
