@@ -140,7 +140,7 @@ export class DataPlane {
    * a wall-clock minute too. A reopen re-simulates the gap from the snapshot
    * and the stored clock offset, step for step as it ran, so the snapshot may
    * lag, though never past what a reopen re-simulates. A 128k appliance's
-   * snapshot is ~18 MB: a pipeline advancing a fleet in 10 s steps wrote
+   * snapshot is ~20 MB: a pipeline advancing a fleet in 10 s steps wrote
    * one per appliance every sixth call.
    */
   #persistDue(): boolean {
