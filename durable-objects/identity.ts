@@ -169,9 +169,12 @@ export class IdentityStore {
   authenticate(via: "token" | "session", sha256: string, touch = true): Principal | null {
     const now = Date.now();
     if (via === "token") {
-      const row = this.#tokenByHash.get(sha256) ?? this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE sha256 = ?", sha256).toArray()[0];
-      if (!row) return null;
-      this.#tokenByHash.set(sha256, row);
+      let row = this.#tokenByHash.get(sha256);
+      if (!row) {
+        row = this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE sha256 = ?", sha256).toArray()[0];
+        if (!row) return null;
+        this.#tokenByHash.set(sha256, row);
+      }
       const decision = checkToken({ expiresMs: row.expires_ms, lastUsedMs: row.last_used_ms }, now);
       if (!decision.ok) return null;
       if (touch && decision.touch) this.#writeTokens("UPDATE tokens SET last_used_ms = ? WHERE id = ?", now, row.id);
