@@ -97,9 +97,15 @@ export function ipv4Mask(m: Model, ranges: readonly { first: number; last: numbe
 /**
  * The live sessions whose displayed IPv6 (the WAN prefix, else the delegated
  * prefix) is in the ordinal ranges `rangeOf` gives per pool subnet, as a
- * bitset read from the IPv6 pools' holder tables.
+ * bitset read from the IPv6 pools' holder tables. `check`, when given, is
+ * asked of each candidate: ranges that only bound what the filter takes.
  */
-export function ipv6Mask(m: Model, rangeOf: (pool: AddressPool, subnet: number) => [number, number][], local: (slot: number) => boolean): Int32Array {
+export function ipv6Mask(
+  m: Model,
+  rangeOf: (pool: AddressPool, subnet: number) => [number, number][],
+  local: (slot: number) => boolean,
+  check: ((slot: number) => boolean) | null = null,
+): Int32Array {
   const s = m.store;
   return mask(m, local, (set) => {
     for (const pool of m.pools) {
@@ -108,7 +114,7 @@ export function ipv6Mask(m: Model, rangeOf: (pool: AddressPool, subnet: number) 
       // A delegated prefix is what the list shows only for a session without a WAN prefix.
       const shown = family === "ipv6-wan" ? (slot: number) => s.wanPool[slot] === pool.index : (slot: number) => s.pdPool[slot] === pool.index && (s.wanPool[slot] ?? -1) < 0;
       pool.subnets.forEach((_, si) => {
-        for (const range of rangeOf(pool, si)) pool.committedBetween(si, range, (slot) => shown(slot) && set(slot));
+        for (const range of rangeOf(pool, si)) pool.committedBetween(si, range, (slot) => shown(slot) && (check === null || check(slot)) && set(slot));
       });
     }
   });
@@ -131,37 +137,46 @@ function mask(m: Model, local: (slot: number) => boolean, fill: (set: (slot: num
 }
 
 /**
- * Address ranges an IPv6 text prefix (no `::`, no CIDR) selects, matched as
- * the text of an RFC 5952 address would be: whole groups fix 16 bits each and
- * the last, partial group selects the values its hex digits begin. Null when
- * the text has a zero group (the address's text may compress it to `::`, so
- * only formatting tells) or is not of that shape.
+ * Address ranges that hold every address whose RFC 5952 text begins with
+ * `text` (no CIDR): whole groups fix 16 bits each, and the last, partial
+ * group selects the values its hex digits begin. `exact` is false when only
+ * formatting can tell some of those addresses apart, so each candidate's
+ * text is checked: a zero group (the address's text may compress it into
+ * `::`), or a `::` (the groups before it are fixed; where the run ends is
+ * not). Null when the text is not of that shape.
  */
-export function ipv6TextRanges(text: string): { first: bigint; last: bigint }[] | null {
-  if (text.includes("::")) return null;
-  const groups = text.split(":");
+export function ipv6TextRanges(text: string): { ranges: { first: bigint; last: bigint }[]; exact: boolean } | null {
+  // An address whose text begins with `:` begins with `::`: its first group is zero.
+  if (text.startsWith(":")) return { ranges: [{ first: 0n, last: (1n << 112n) - 1n }], exact: false };
+  const compressed = text.indexOf("::");
+  // With a `::`, only the whole groups before it are known.
+  const groups = (compressed > 0 ? text.slice(0, compressed + 1) : text).split(":");
   if (groups.length > 8) return null;
   const partial = groups.pop() ?? "";
+  let exact = compressed < 0;
   let value = 0n;
   for (const g of groups) {
-    if (!/^[0-9a-f]{1,4}$/.test(g) || g === "0") return null;
+    if (!/^[0-9a-f]{1,4}$/.test(g)) return null;
     // RFC 5952 text has no leading zeros: such a group is in no address's text.
-    if (g.startsWith("0")) return [];
+    if (g.length > 1 && g.startsWith("0")) return { ranges: [], exact: true };
+    if (g === "0") exact = false;
     value = (value << 16n) | BigInt(parseInt(g, 16));
   }
-  if (partial === "0" || !/^[0-9a-f]{0,4}$/.test(partial)) return null;
-  if (partial.startsWith("0")) return [];
+  if (!/^[0-9a-f]{0,4}$/.test(partial)) return null;
   const rest = BigInt(16 * (7 - groups.length));
   const below = (1n << rest) - 1n;
   const span = (lo: number, hi: number) => ({ first: ((value << 16n) | BigInt(lo)) << rest, last: (((value << 16n) | BigInt(hi)) << rest) | below });
-  if (partial === "") return [span(0, 0xffff)];
+  if (partial === "") return { ranges: [span(0, 0xffff)], exact };
+  // A group whose text begins with 0 is the zero group itself.
+  if (partial === "0") return { ranges: [span(0, 0)], exact: false };
+  if (partial.startsWith("0")) return { ranges: [], exact: true };
   const ranges: { first: bigint; last: bigint }[] = [];
   const lead = parseInt(partial, 16);
   for (let digits = partial.length; digits <= 4; digits++) {
     const free = 4 * (digits - partial.length);
     ranges.push(span(lead << free, ((lead + 1) << free) - 1));
   }
-  return ranges;
+  return { ranges, exact };
 }
 
 function popcount(x: number): number {

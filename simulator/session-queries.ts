@@ -248,7 +248,7 @@ function ipFilter(m: Model, text: string): Int32Array | Predicate | false {
   if (v4 !== null) return ipv4Mask(m, v4, test);
   const v6 = ipv6TextRanges(text);
   if (v6 === null) return test;
-  return ipv6Mask(m, (pool, si) => v6.flatMap((r) => nonNull(pool.ordinalsStartingIn(si, r.first, r.last))), test);
+  return ipv6Mask(m, (pool, si) => v6.ranges.flatMap((r) => nonNull(pool.ordinalsStartingIn(si, r.first, r.last))), test, v6.exact ? null : test);
 }
 
 const nonNull = (range: [number, number] | null): [number, number][] => (range === null ? [] : [range]);

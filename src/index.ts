@@ -33,13 +33,13 @@ serveOperations(operationRunner(routes));
 const isSecure = (request: Request, env: Env) =>
   listenerAppliance(request.headers, deploymentOf(env)) !== null ? env.BNG_HTTP !== "1" : request.url.startsWith("https:");
 
-function contextFor(definition: ApplianceDefinition, request: Request, env: Env): ApplianceTarget {
+function contextFor(definition: ApplianceDefinition, request: Request, env: Env, secure: boolean): ApplianceTarget {
   return {
     name: definition.name,
     definition,
     stub: env.Appliance.getByName(definition.name),
     env,
-    secure: isSecure(request, env),
+    secure,
     clientIp: clientAddress(request.headers, deploymentOf(env)),
     dispatch: (name, peerRequest, timeoutMs) => {
       const peer = applianceNamed(env, name);
@@ -47,7 +47,7 @@ function contextFor(definition: ApplianceDefinition, request: Request, env: Env)
       // A local fleet over several processes: a member another one serves is asked there, never opened here.
       const shard = otherShard(env, name);
       if (shard !== null) return fetchFromShard(shard, name, peerRequest, timeoutMs);
-      return router.fetch(peerRequest, contextFor(peer, peerRequest, env));
+      return router.fetch(peerRequest, contextFor(peer, peerRequest, env, isSecure(peerRequest, env)));
     },
   };
 }
@@ -68,6 +68,6 @@ export default {
     const missing = profileRefusal(env, definition);
     if (missing) return withSecurityHeaders(problemResponse(503, missing, url.pathname), secure);
     if (isWebUiRequest(request, url)) return withSecurityHeaders(webUiResponse(url), secure);
-    return router.fetch(request, contextFor(definition, request, env));
+    return router.fetch(request, contextFor(definition, request, env, secure));
   },
 } satisfies ExportedHandler<Env>;

@@ -14,7 +14,7 @@ import { modelFigures, rampRate } from "./model.ts";
 import { startReferences } from "./references.ts";
 import { advance, auth, compatibilityDate, fmt, getJson, launchBenchFleet, memoryKiB, shippedProfile, workerdPid } from "./fleet.ts";
 
-type Session = { username: string; vrf: string; portId: number | null; ipv4: string; ipv6: string | null; walledGarden: boolean };
+type Session = { username: string; vrf: string; portId: number | null; ipv4: string; ipv6: string; walledGarden: boolean };
 
 /** A goal from the issue: a floor on a throughput ratio, or a ceiling on a single-client p50. */
 type Goal = { ratioOf: "durableObject" | "directPage"; atLeast: number } | { p50AtMost: number } | null;
@@ -97,7 +97,8 @@ export async function applianceBench(options: { profile: string; seconds: number
 
     const sample = (await getJson<{ items: Session[] }>(`${two}/api/v1/sessions?limit=100`)).items;
     const first = sample[0]!;
-    const v6 = sample.find((s) => s.ipv6 !== null)?.ipv6 ?? "2001:db8:";
+    // The spec's SessionSummary.ipv6 is "" (never null) for a session without IPv6: the first dual-stack row gives the needle.
+    const v6 = sample.find((s) => s.ipv6 !== "")?.ipv6 ?? "2001:db8:";
     // The BGP peer that sends the most routes: its received-route table at its largest.
     const bgp = await getJson<{ peers: { peer: string; vrf: string; afiSafi: string; prefixesReceived: number | null }[] }>(`${two}/api/v1/routing/bgp/summary`);
     const neighbor = bgp.peers.toSorted((a, b) => (b.prefixesReceived ?? 0) - (a.prefixesReceived ?? 0))[0] ?? null;

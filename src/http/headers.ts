@@ -15,14 +15,24 @@ export const STRICT_CSP = "default-src 'none'; base-uri 'none'; form-action 'non
 
 /** The answer with the security headers added; a route's own `cache-control` and CSP stand. */
 export function withSecurityHeaders(response: Response, secure: boolean): Response {
-  // A copy: responses of fetch() and Response.redirect() have immutable headers.
-  const secured = new Response(response.body, response);
-  const headers = secured.headers;
+  try {
+    // In place: the pipeline's own answers have mutable headers, and a copy of each would cost a Response per request.
+    secureHeaders(response.headers, secure);
+    return response;
+  } catch (error) {
+    // A response of fetch() or Response.redirect() has immutable headers: a copy is secured instead.
+    if (!(error instanceof TypeError)) throw error;
+    const copy = new Response(response.body, response);
+    secureHeaders(copy.headers, secure);
+    return copy;
+  }
+}
+
+function secureHeaders(headers: Headers, secure: boolean): void {
   headers.set("x-content-type-options", "nosniff");
   if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
   if (secure) headers.set("strict-transport-security", HSTS);
   if (/^text\/html\b/i.test(headers.get("content-type") ?? "") && !headers.has("content-security-policy")) {
     headers.set("content-security-policy", STRICT_CSP);
   }
-  return secured;
 }

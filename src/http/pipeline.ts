@@ -142,9 +142,8 @@ function ittyRouter(routes: Route[], methodRoutes: Route[], head: boolean) {
     },
     finally: [
       // HEAD is served by the GET route, without the body.
-      (response: Response, request: IRequest) =>
-        request.method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response,
-      (response: Response, _request: IRequest, appliance: ApplianceTarget) => withSecurityHeaders(response, appliance.secure),
+      (response: Response, request: IRequest, appliance: ApplianceTarget) =>
+        withSecurityHeaders(request.method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response, appliance.secure),
     ],
   });
   for (const route of methodRoutes) {

@@ -89,14 +89,45 @@ describe("sessions list", () => {
     expect(g.listSessions({ ip: "not-an-ip" }).total).toBe(0);
   });
 
-  // The ip filter reads the pools' holder tables by address range: each text must select what a text search of the rows would.
-  it.each(["2001:", "2001", "2001:db8:2", "2001:db8:200:", "2001:db8:200:2", "2001:db8:100:2d", "2001:db8:4", "2001:db8:4002:5a", "2001:db8:100:0", "2001:db8:0db8", "198.18.", "198.18.4", "100.64.1", "10.128.0."])(
+  // The ip filter reads the pools' holder tables by address range: each text must select what a text search of the rows would,
+  // zero groups and `::` included (an address's text may compress a zero group, so only its text tells).
+  it.each(["2001:", "2001", "2001:db8:2", "2001:db8:200:", "2001:db8:200:2", "2001:db8:100:2d", "2001:db8:4", "2001:db8:4002:5a", "2001:db8:100:0", "2001:db8:0db8", "2001:db8:0", "2001:db8:0:", "2001:db8::", "2001:db8:100::", "2001:db8:100:0:", "2001:db8:4000:0", "2001:db8:100:0:0", "2001::", "::", "198.18.", "198.18.4", "100.64.1", "10.128.0."])(
     "matches ip text %j as a prefix of the listed IPv4 or IPv6 text",
     (needle) => {
       const matched = only((s) => s.ipv4.startsWith(needle) || (s.ipv6?.startsWith(needle) ?? false));
       expect(ids({ ip: needle })).toEqual(matched);
     },
   );
+
+  // Pools whose addresses have zero groups: `2001:db8::/64` is compressed where `2001:db8:0:1::/64` is not, so a needle with a
+  // zero group or `::` must take exactly what a text search takes, and bench-sized needles such as ":" must still be answered.
+  describe("with zero groups in the pools' addresses", () => {
+    const zeros = gateway(
+      profile("small", (raw) => {
+        for (const pool of raw.pools) {
+          if (pool.name === "residential-v6-wan") Object.assign(pool, { subnets: [{ prefix: "2001:db8::/52", announce: true }], exclude: [] });
+          if (pool.name === "cgn-v6-wan") Object.assign(pool, { subnets: [{ prefix: "2001:0:0:1000::/52", announce: true }] });
+        }
+      }),
+      52,
+      2 * 3600,
+    );
+    const rows = allSessions(zeros);
+    const matching = (needle: string) => rows.filter((s) => s.ipv4.startsWith(needle) || s.ipv6.startsWith(needle)).map((s) => s.id);
+
+    it("has rows with a compressed zero group and rows with a written one", () => {
+      expect(rows.some((s) => s.ipv6 === "2001:db8::/64")).toBe(true);
+      expect(rows.filter((s) => s.ipv6.startsWith("2001:db8:0:")).length).toBeGreaterThan(50);
+      expect(rows.filter((s) => s.ipv6.startsWith("2001:0:0:1")).length).toBeGreaterThan(50);
+    });
+
+    it.each(["2001:db8:0", "2001:db8:0:", "2001:db8:0:1", "2001:db8::", "2001:db8::/64", "2001:db8:", "2001:0:", "2001:0:0:1", "2001:0:0:10", "2001::", ":", "::", "2001:db8:0:0:"])(
+      "matches ip text %j as a text search of the listed addresses would",
+      (needle) => {
+        expect(allSessions(zeros, { ip: needle }).map((s) => s.id)).toEqual(matching(needle));
+      },
+    );
+  });
 
   it("shows a delegated prefix to the ip filter only for a session without a WAN prefix", () => {
     const both = all.filter((s) => s.ipv6?.startsWith("2001:db8:100:") || s.ipv6?.startsWith("2001:db8:200:"));
