@@ -33,21 +33,22 @@ serveOperations(operationRunner(routes));
 const isSecure = (request: Request, env: Env) =>
   listenerAppliance(request.headers, deploymentOf(env)) !== null ? env.BNG_HTTP !== "1" : request.url.startsWith("https:");
 
-function contextFor(definition: ApplianceDefinition, request: Request, env: Env, secure: boolean): ApplianceTarget {
+function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, clientIp: string): ApplianceTarget {
   return {
     name: definition.name,
     definition,
     stub: env.Appliance.getByName(definition.name),
     env,
     secure,
-    clientIp: clientAddress(request.headers, deploymentOf(env)),
-    dispatch: (name, peerRequest, timeoutMs) => {
+    clientIp,
+    dispatch: (name, get, timeoutMs) => {
       const peer = applianceNamed(env, name);
-      if (!peer) return Promise.resolve(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(peerRequest.url).pathname));
+      if (!peer) return Promise.resolve(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(get.target).pathname));
       // A local fleet over several processes: a member another one serves is asked there, never opened here.
       const shard = otherShard(env, name);
-      if (shard !== null) return fetchFromShard(shard, name, peerRequest, timeoutMs);
-      return router.fetch(peerRequest, contextFor(peer, peerRequest, env, isSecure(peerRequest, env)));
+      if (shard !== null) return fetchFromShard(shard, name, get, timeoutMs);
+      // In-process: secure by the member's listener scheme; no client address, as none came over a socket.
+      return router.relay(get, contextFor(peer, env, get.target.startsWith("https:"), "unknown"));
     },
   };
 }
@@ -68,6 +69,6 @@ export default {
     const missing = profileRefusal(env, definition);
     if (missing) return withSecurityHeaders(problemResponse(503, missing, url.pathname), secure);
     if (isWebUiRequest(request, url)) return withSecurityHeaders(webUiResponse(url), secure);
-    return router.fetch(request, contextFor(definition, request, env, secure));
+    return router.fetch(request, contextFor(definition, env, secure, clientAddress(request.headers, deploymentOf(env))));
   },
 } satisfies ExportedHandler<Env>;

@@ -26,19 +26,35 @@ export const floorOf = (route: Route) => route.floor ?? defaultFloor(route.metho
 export async function presented(route: Route, headers: Headers): Promise<PresentedCredential | null> {
   if (floorOf(route) === "anonymous") return null;
   const authorization = headers.get("authorization");
-  if (authorization !== null) {
-    const token = /^Bearer +(\S+)$/i.exec(authorization)?.[1];
-    if (!token?.startsWith(TOKEN_PREFIX)) throw unauthorized("the Authorization header must be 'Bearer bngtok_…'");
-    // The checksum is verified before any lookup: typos and scanners' guesses never reach the appliance's object.
-    if (!isWellFormedToken(token)) throw unauthorized("the bearer token is not well-formed (its checksum does not match): check it was copied whole");
-    return { via: "token", sha256: await sha256Hex(token) };
-  }
+  if (authorization !== null) return bearerCredential(/^Bearer +(\S+)$/i.exec(authorization)?.[1]);
   const sessionId = readSessionCookie(headers.get("cookie"));
   if (sessionId !== null) {
     if (route.credentials === "bearer") throw unauthorized("this endpoint accepts a bearer token only; session cookies are refused");
     return { via: "session", sha256: await sha256Hex(sessionId) };
   }
   throw unauthorized(route.credentials === "bearer" ? "a bearer token is required" : "a bearer token or session cookie is required");
+}
+
+/** A bearer token as presented (the `Authorization` header's, or a fleet peer's): 401 when it is malformed, else its hash. */
+export async function bearerCredential(token: string | undefined): Promise<PresentedCredential> {
+  if (!token?.startsWith(TOKEN_PREFIX)) throw unauthorized("the Authorization header must be 'Bearer bngtok_…'");
+  // The checksum is verified before any lookup: typos and scanners' guesses never reach the appliance's object.
+  if (!isWellFormedToken(token)) throw unauthorized("the bearer token is not well-formed (its checksum does not match): check it was copied whole");
+  return { via: "token", sha256: await sha256Hex(token) };
+}
+
+/** Fleet peer credentials as presented, by credential: they come from `webUi.peers` (a handful), and a relay would otherwise hash one per call. */
+const presentedPeers = new Map<string, PresentedCredential>();
+
+/** The credential the fleet proxy presents to a member of this deployment, as `bearerCredential` presents it. */
+export async function peerCredential(token: string): Promise<PresentedCredential> {
+  const known = presentedPeers.get(token);
+  if (known) return known;
+  const credential = await bearerCredential(token);
+  // Bounded all the same: a configuration that keeps changing its peers' credentials cannot grow it.
+  if (presentedPeers.size >= 32) presentedPeers.clear();
+  presentedPeers.set(token, credential);
+  return credential;
 }
 
 /**

@@ -13,8 +13,15 @@ export interface ApplianceTarget {
   secure: boolean;
   /** The caller's address, for lockout per account and source IP. */
   clientIp: string;
-  /** Serves a request as another appliance of this deployment would (the fleet proxy's in-process path); `timeoutMs` bounds a call to another process of a sharded local fleet. */
-  dispatch(appliance: string, request: Request, timeoutMs: number): Promise<Response>;
+  /** Another appliance of this deployment answers a fleet proxy's GET (in-process, or another process of a sharded local fleet, within `timeoutMs`). */
+  dispatch(appliance: string, get: PeerGet, timeoutMs: number): Promise<Response>;
+}
+
+/** A GET the fleet proxy sends a peer: the target URL, the peer credential it presents and what the caller accepts. */
+export interface PeerGet {
+  target: string;
+  credential: string;
+  accept: string;
 }
 
 /** The appliance as a handler sees it: handlers run inside the object, against its core. */

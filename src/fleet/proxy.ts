@@ -58,41 +58,37 @@ const RELAYED_TYPES = new Set(["application/json", "application/problem+json", "
 /** `type/subtype`, lower case, without parameters. */
 const mediaType = (contentType: string): string => contentType.split(";")[0]!.trim().toLowerCase();
 
-/** Where a relayed GET goes: the peer as the proxy reaches it, the target URL and what the caller accepts. */
+/** Where a relayed GET goes: the peer as the proxy reaches it, and the target URL. */
 export interface RelayPlan {
   peer: { name: string; member: boolean; credential: string; timeoutMs: number };
   target: string;
-  accept: string;
 }
 
-/** Plans one GET to a peer inside the addressed appliance's object: the peer from its running `webUi.peers`, the path judged. */
-export function planRelay(appliance: ApplianceContext, request: Request, peerName: string, rawPath: string, relayable: Relayable): RelayPlan {
+/** Plans one GET to a peer inside the addressed appliance's object: the peer from its running `webUi.peers`, the path judged, the query kept. */
+export function planRelay(appliance: ApplianceContext, peerName: string, rawPath: string, search: string, relayable: Relayable): RelayPlan {
   const configured = appliance.stub.fleetPeers().find((p) => p.name === peerName);
   const peer = configured && resolvePeer(appliance.env, configured);
   if (!peer) throw new StatusError(404, `'${peerName}' is not a peer of ${appliance.name} (see GET /api/v1/fleet/appliances)`);
   const segments = normalisePeerPath(rawPath, relayable);
   if (!peer.credential) throw new StatusError(502, `no credential is configured for peer '${peerName}'`);
-  const search = new URL(request.url).search;
   // The origin alone, even from a stored URL written before peers were origins only.
   const target = `${new URL(peer.url).origin}/api/v1/${segments.map(encodeURIComponent).join("/")}${search}`;
-  return { peer: { name: peer.name, member: peer.member, credential: peer.credential, timeoutMs: peer.timeoutMs }, target, accept: request.headers.get("accept") ?? "*/*" };
+  return { peer: { name: peer.name, member: peer.member, credential: peer.credential, timeoutMs: peer.timeoutMs }, target };
 }
 
-/** Relays one planned GET to a peer, from the Worker: a peer is another object, so the addressed one is not asked again. */
-export async function relayToPeer(appliance: ApplianceTarget, plan: RelayPlan): Promise<Response> {
+/** Relays one planned GET to a peer, from the Worker (`accept` as the caller sent it): a peer is another object, so the addressed one is not asked again. */
+export async function relayToPeer(appliance: ApplianceTarget, plan: RelayPlan, accept: string): Promise<Response> {
   const { peer, target } = plan;
   const peerName = peer.name;
   const timeout = peer.timeoutMs;
-  const outbound = new Request(target, {
-    method: "GET",
-    headers: { authorization: `Bearer ${peer.credential}`, accept: plan.accept },
-    redirect: "manual",
-  });
+  const get = { target, credential: peer.credential, accept };
 
   let response: Response;
   try {
     // A member is served by this deployment (in-process, or by another process of a sharded local fleet); any other peer over HTTPS.
-    response = peer.member ? await appliance.dispatch(peer.name, outbound, timeout) : await fetch(outbound, { signal: AbortSignal.timeout(timeout) });
+    response = peer.member
+      ? await appliance.dispatch(peer.name, get, timeout)
+      : await fetch(target, { headers: { authorization: `Bearer ${get.credential}`, accept }, redirect: "manual", signal: AbortSignal.timeout(timeout) });
   } catch (error) {
     const name = (error as Error).name;
     if (name === "TimeoutError" || name === "AbortError") {

@@ -11,6 +11,7 @@
 import type { Env } from "../env.ts";
 import { deploymentOf } from "./deployment.ts";
 import { APPLIANCE_HEADER } from "./listener.ts";
+import type { PeerGet } from "./context.ts";
 
 /** Each bindings object's map, parsed once: every request asks (the addressed appliance must be this process's). */
 const parsed = new WeakMap<Env, Record<string, string>>();
@@ -24,18 +25,13 @@ export function otherShard(env: Env, appliance: string): string | null {
 }
 
 /**
- * A fleet call to an appliance of another process: only the method, path,
+ * A fleet proxy's GET to an appliance of another process: only the path,
  * query and the relay's own headers (the peer credential, Accept) go, with
  * the appliance named as the listener would, and the relay's deadline; no
  * client address, as for an in-process fleet call.
  */
-export function fetchFromShard(origin: string, appliance: string, request: Request, timeoutMs: number): Promise<Response> {
-  const url = new URL(request.url);
-  const headers = new Headers();
-  for (const name of ["authorization", "accept"]) {
-    const value = request.headers.get(name);
-    if (value !== null) headers.set(name, value);
-  }
-  headers.set(APPLIANCE_HEADER, appliance);
-  return fetch(`${origin}${url.pathname}${url.search}`, { method: request.method, headers, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+export function fetchFromShard(origin: string, appliance: string, get: PeerGet, timeoutMs: number): Promise<Response> {
+  const url = new URL(get.target);
+  const headers = { authorization: `Bearer ${get.credential}`, accept: get.accept, [APPLIANCE_HEADER]: appliance };
+  return fetch(`${origin}${url.pathname}${url.search}`, { method: "GET", headers, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
 }

@@ -4,13 +4,15 @@
  * call into the appliance's object, which authorizes the caller and runs
  * the handler together (src/http/in-object.ts); one `catch` turns any error
  * into problem details; unknown paths are 404 and known paths with another
- * method 405 with `Allow`.
+ * method 405 with `Allow`. A fleet proxy's GET to a member of this
+ * deployment runs the same stages without a second pass through itty
+ * (`relay`).
  */
 import { Router, type IRequest } from "itty-router";
 import type { z } from "zod";
-import { presented } from "../auth/authenticate.ts";
-import type { ApplianceTarget } from "../fleet/context.ts";
-import type { OperationInput, Refusal } from "../schemas/operation.ts";
+import { floorOf, peerCredential, presented } from "../auth/authenticate.ts";
+import type { ApplianceTarget, PeerGet } from "../fleet/context.ts";
+import type { OperationInput, PresentedCredential, Refusal } from "../schemas/operation.ts";
 import { SESSION_COOKIE } from "../trust/session.ts";
 import { routeKey } from "./in-object.ts";
 import { isOctetStream, readBytesBody, readJsonBody } from "./body.ts";
@@ -83,9 +85,13 @@ async function readInput(route: Route, request: IRequest): Promise<OperationInpu
   }
 }
 
-/** One request: the credential read and hashed, the input validated, then one call into the appliance. */
+/** One request: the credential read and hashed, then the route run. */
 async function handle(route: Route, request: IRequest, appliance: ApplianceTarget): Promise<Response> {
-  const credential = await presented(route, request.headers);
+  return run(route, request, appliance, await presented(route, request.headers));
+}
+
+/** The input validated, then one call into the appliance, whose answer becomes the response. */
+async function run(route: Route, request: IRequest, appliance: ApplianceTarget, credential: PresentedCredential | null): Promise<Response> {
   const input = await readInput(route, request);
   // An anonymous caller's bad input needs no object to refuse it.
   if (credential === null && !input.ok) throw refusalError(input.refusal);
@@ -93,7 +99,7 @@ async function handle(route: Route, request: IRequest, appliance: ApplianceTarge
     route: routeKey(route),
     method: request.method,
     url: request.url,
-    headers: withoutCredentials(request.headers),
+    headers: route.readsHeaders ? withoutCredentials(request.headers) : [],
     credential,
     csrfToken: request.headers.get("x-csrf-token"),
     secure: appliance.secure,
@@ -121,6 +127,15 @@ async function handle(route: Route, request: IRequest, appliance: ApplianceTarge
 
 const refusalError = (refusal: Refusal) => new StatusError(refusal.status, refusal.detail, { headers: refusal.headers, ...(refusal.errors ? { errors: refusal.errors } : {}) });
 
+/** Any error as problem details: a StatusError as itself, anything else a 500 that tells nothing of its cause. */
+function problemOf(error: unknown, instance: string): Response {
+  if (error instanceof StatusError) {
+    return problemResponse(error.status, error.message, instance, { headers: error.headers, ...(error.errors ? { errors: error.errors } : {}) });
+  }
+  console.error("unexpected error", error);
+  return problemResponse(500, "the appliance could not complete the request", instance);
+}
+
 /** The methods a path answers to, for 405's `Allow` and OPTIONS. */
 function allowedMethods(routes: Route[], pathname: string): string[] {
   const methods = new Set(routes.filter((r) => pathPattern(r.path).test(pathname)).map((r) => r.method as string));
@@ -132,14 +147,7 @@ function allowedMethods(routes: Route[], pathname: string): string[] {
 /** One itty router over some of a table's routes, with the shared catch, finally stages and 404/405 fallback. */
 function ittyRouter(routes: Route[], methodRoutes: Route[], head: boolean) {
   const router = Router<IRequest, [ApplianceTarget]>({
-    catch: (error: unknown, request: IRequest) => {
-      const instance = new URL(request.url).pathname;
-      if (error instanceof StatusError) {
-        return problemResponse(error.status, error.message, instance, { headers: error.headers, ...(error.errors ? { errors: error.errors } : {}) });
-      }
-      console.error("unexpected error", error);
-      return problemResponse(500, "the appliance could not complete the request", instance);
-    },
+    catch: (error: unknown, request: IRequest) => problemOf(error, new URL(request.url).pathname),
     finally: [
       // HEAD is served by the GET route, without the body.
       (response: Response, request: IRequest, appliance: ApplianceTarget) =>
@@ -161,6 +169,16 @@ function ittyRouter(routes: Route[], methodRoutes: Route[], head: boolean) {
   return router;
 }
 
+/** A query string as itty reads one: a repeated name becomes an array; no prototype, so `__proto__` is a name like any other. */
+function queryOf(params: URLSearchParams): Record<string, string | string[]> {
+  const query = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, value] of params) {
+    const seen = query[name];
+    query[name] = seen === undefined ? value : ([] as string[]).concat(seen, value);
+  }
+  return query;
+}
+
 /**
  * Builds the router for a route table: an itty router per method (HEAD
  * answered by the GET routes), because itty walks its routes in order,
@@ -172,7 +190,30 @@ export function buildRouter(routes: Route[]) {
   const byMethod = new Map(methods.map((m) => [m, ittyRouter(routes, routes.filter((r) => r.method === m), false)]));
   byMethod.set("HEAD", ittyRouter(routes, routes.filter((r) => r.method === "GET"), true));
   const none = ittyRouter(routes, [], false);
+  const gets = routes.filter((r) => r.method === "GET").map((route) => ({ route, pattern: pathPattern(route.path) }));
   return {
     fetch: (request: Request | IRequest, appliance: ApplianceTarget): Promise<Response> => (byMethod.get(request.method) ?? none).fetch(request as IRequest, appliance),
+    /**
+     * A fleet proxy's GET to a member this Worker serves, run as that
+     * request would be (the first GET route its path matches, the input
+     * validated, the peer credential presented), without a second HTTP pass:
+     * the relay keeps only the answer's status, body and content type.
+     */
+    async relay(get: PeerGet, appliance: ApplianceTarget): Promise<Response> {
+      const target = new URL(get.target);
+      try {
+        for (const { route, pattern } of gets) {
+          const match = pattern.exec(target.pathname);
+          if (!match) continue;
+          const request = { method: "GET", url: get.target, headers: new Headers({ accept: get.accept }), params: { ...match.groups }, query: queryOf(target.searchParams) };
+          // As `presented` would: an anonymous route (health) is called without it.
+          const credential = floorOf(route) === "anonymous" ? null : await peerCredential(get.credential);
+          return await run(route, request as IRequest, appliance, credential);
+        }
+        throw new StatusError(404, `no resource at ${target.pathname}`);
+      } catch (error) {
+        return problemOf(error, target.pathname);
+      }
+    },
   };
 }

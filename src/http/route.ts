@@ -27,7 +27,14 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** What a handler receives, inside the appliance's object: validated input, the caller, and the appliance. */
 export interface RouteContext<P, Q, B> {
-  /** The request's method, URL and headers, without its credentials (those are in `credential`, hashed); its body is read already. */
+  /** The request's method as sent (HEAD for a GET route) and its URL. */
+  method: string;
+  url: string;
+  /**
+   * The request, rebuilt on first use, with its headers minus its credentials
+   * (those are in `credential`, hashed); its body is read already. Only a
+   * route that declares `readsHeaders` may read it.
+   */
   request: Request;
   appliance: ApplianceContext;
   principal: Principal | null;
@@ -67,6 +74,8 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   beforePasswordChange?: boolean;
   /** Readable on a peer through the fleet proxy. */
   fp?: boolean;
+  /** The handler reads the request's headers (`ctx.request`): only then does the Worker send them into the object. */
+  readsHeaders?: boolean;
   params?: P;
   query?: Q;
   body?: B;

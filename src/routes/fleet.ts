@@ -52,11 +52,12 @@ export const fleetRoutes = (table: () => Route[]): Route[] => {
       response: { description: "the peer's status, body and content type" },
       errors: [404, 502, 504],
       handle: (ctx) => {
+        const url = new URL(ctx.url);
         // The raw, still-encoded path: decoding happens once, in normalisePeerPath.
-        const rawPath = new URL(ctx.request.url).pathname.slice("/api/v1/fleet/".length).split("/").slice(1).join("/");
-        return planRelay(ctx.appliance, ctx.request, ctx.params.appliance, rawPath, relayable);
+        const rawPath = url.pathname.slice("/api/v1/fleet/".length).split("/").slice(1).join("/");
+        return planRelay(ctx.appliance, ctx.params.appliance, rawPath, url.search, relayable);
       },
-      finish: (plan: RelayPlan, worker) => relayToPeer(worker.appliance, plan),
+      finish: (plan: RelayPlan, worker) => relayToPeer(worker.appliance, plan, worker.request.headers.get("accept") ?? "*/*"),
     }),
   ];
 };

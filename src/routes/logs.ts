@@ -76,7 +76,7 @@ export const logRoutes = [
     handle: async (ctx) => {
       const headers = { "content-type": "text/event-stream", "cache-control": "no-store" };
       // HEAD drops the body unread, which would leave the appliance feeding a stream nobody cancels.
-      if (ctx.request.method === "HEAD") return new Response(null, { headers });
+      if (ctx.method === "HEAD") return new Response(null, { headers });
       const credential = ctx.credential;
       if (!credential) throw new StatusError(401, "a bearer token or session cookie is required");
       const { stream } = unwrap(await ctx.appliance.stub.logStream(ctx.query.sinceSeq ?? null, credential, actorName(ctx.principal!)));

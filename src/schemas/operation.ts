@@ -27,7 +27,7 @@ export type OperationInput =
 export interface OperationCall {
   /** `METHOD path` of the route-table entry, e.g. `GET /api/v1/sessions`. */
   route: string;
-  /** The request's own method (HEAD for a GET route), URL and headers, minus its credentials. */
+  /** The request's own method (HEAD for a GET route), URL and headers, minus its credentials; the headers only for a route that `readsHeaders`. */
   method: string;
   url: string;
   headers: [string, string][];

@@ -178,6 +178,28 @@ describe("the FP flag is the proxy's allowlist (#9 item 14)", () => {
     expect((await response.json<Problem>()).detail).toContain("x-fleet-proxy");
   });
 
+  // Relayed to a member in-process, the peer's own pipeline judges the input: the answer is the one the peer gives when asked directly.
+  it.each([
+    ["a query the peer refuses (400 naming the field)", "sessions?port=-1"],
+    ["a repeated query parameter", "sessions?limit=3&vrf=default&vrf=cgn-inside"],
+    ["filters and paging", "sessions?limit=5&offset=2&encap=ipoe"],
+  ])("relays %s exactly as the peer answers it", async (_, path) => {
+    const direct = await call(`/api/v1/${path}`, { headers: admin, appliance: "edge-2" });
+    const relayed = await proxied(`edge-2/${path}`);
+    expect(relayed.status).toBe(direct.status);
+    expect(relayed.headers.get("content-type")).toBe(direct.headers.get("content-type"));
+    expect(relayed.headers.get("x-bng-fleet-appliance")).toBe("edge-2");
+    expect(await relayed.json()).toEqual(await direct.json());
+  });
+
+  it("answers the peer's 400 for a bad query with the field named and the peer's path as the instance", async () => {
+    const relayed = await proxied("edge-2/sessions?port=-1");
+    expect(relayed.status).toBe(400);
+    const problem = await relayed.json<Problem>();
+    expect(problem.instance).toBe("/api/v1/sessions");
+    expect(problem.detail).toContain("query port");
+  });
+
   it("relays an FP read with path parameters and a query", async () => {
     const response = await proxied("edge-2/routing/vrfs/default/routes?limit=2");
     expect(response.status).toBe(200);

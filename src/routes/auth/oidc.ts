@@ -35,7 +35,7 @@ async function redirectUriOf(ctx: RouteContext<{ name: string }, unknown, unknow
   if (explicit) return explicit;
   const config = ctx.appliance.stub.config();
   const [hostname, listeners] = await Promise.all([config.field("webUi.hostname"), config.field("webUi.listeners")]);
-  const [origin] = pageOrigins(Array.isArray(listeners) && listeners.length > 0 ? listeners : [new URL(ctx.request.url).origin], typeof hostname === "string" ? hostname : null);
+  const [origin] = pageOrigins(Array.isArray(listeners) && listeners.length > 0 ? listeners : [new URL(ctx.url).origin], typeof hostname === "string" ? hostname : null);
   return `${origin}/api/v1/auth/oidc/${ctx.params.name}/callback`;
 }
 
@@ -89,6 +89,8 @@ export const oidcRoutes = [
       "502 when the provider's discovery document cannot be read or does not match its issuer; 409 when its client secret was dropped by an issuer change. " +
       "A browser (Accept: text/html) gets every refusal as an HTML page with the same status, the detail and a link back to `/`.",
     floor: "anonymous",
+    // A refusal is a page when the browser asks for HTML (its Accept header).
+    readsHeaders: true,
     params: ProviderName,
     query: z.object({ returnTo: ReturnTo }),
     response: { description: "redirect to the provider", status: 302 },
@@ -122,6 +124,8 @@ export const oidcRoutes = [
       "502 when the provider cannot be reached. A browser (Accept: text/html) gets a refusal as an HTML page with the same status, the detail and a link back to `/`. " +
       "Every refusal is logged (`auth.oidc.refused`).",
     floor: "anonymous",
+    // A refusal is a page when the browser asks for HTML (its Accept header), and the binding cookie is read.
+    readsHeaders: true,
     params: ProviderName,
     query: z.object({
       code: z.string().min(1).max(4096).optional(),
