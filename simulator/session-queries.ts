@@ -172,8 +172,8 @@ function macOf(m: Model, slot: number): string {
   const sub = m.store.sub[slot] ?? 0;
   const local = sub < 0 ? m.locals.ofSub(sub) : undefined;
   if (local) return formatMac(local.macHi, local.macLo);
-  const a = m.subscribers.describe(sub, m.scratch);
-  return formatMac(a.macHi, a.macLo);
+  const mac = m.subscribers.mac(sub);
+  return formatMac(mac.hi, mac.lo);
 }
 
 /** The plan a session shows: the profile plan's name; a local subscriber's configured plan, or `local` when it has none. */

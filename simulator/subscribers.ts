@@ -105,14 +105,20 @@ export class SubscriberBase {
     out.wantsPd = hashUnit(seed, sub, 7) < p.dualStack.pdShare;
     out.local = hashUnit(seed, sub, 8) < p.aaa.localShare;
     out.poolPick = hash32(seed, sub, 9);
-    const oui = this.#ouis[hash32(seed, sub, 10) % this.#ouis.length] ?? 0;
-    // An odd multiplier is a bijection on 24 bits: distinct subscribers of one OUI get distinct MACs.
-    const nic = Math.imul(sub + 1, 0x9e3779) & 0xffffff;
-    out.macHi = oui >>> 8;
-    out.macLo = (((oui & 0xff) << 24) | nic) >>> 0;
+    const mac = this.mac(sub);
+    out.macHi = mac.hi;
+    out.macLo = mac.lo;
     const u = hashUnit(seed, sub, 11);
     out.activity = Math.min(1, -Math.log(1 - u) * p.traffic.meanActivity);
     return out;
+  }
+
+  /** The subscriber's MAC as 16 high and 32 low bits (what a sessions page needs of `describe`, without its other draws). */
+  mac(sub: number): { hi: number; lo: number } {
+    const oui = this.#ouis[hash32(this.#seed, sub, 10) % this.#ouis.length] ?? 0;
+    // An odd multiplier is a bijection on 24 bits: distinct subscribers of one OUI get distinct MACs.
+    const nic = Math.imul(sub + 1, 0x9e3779) & 0xffffff;
+    return { hi: oui >>> 8, lo: (((oui & 0xff) << 24) | nic) >>> 0 };
   }
 
   /** The subscriber's username, e.g. `sub0001234@isp.example`. */
@@ -122,8 +128,11 @@ export class SubscriberBase {
   }
 }
 
+/** Two lower-case hex digits per byte value: a sessions page formats a MAC per row. */
+const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 /** Formats a MAC held as 16 high and 32 low bits. */
 export function formatMac(hi: number, lo: number): string {
-  const bytes = [(hi >>> 8) & 255, hi & 255, (lo >>> 24) & 255, (lo >>> 16) & 255, (lo >>> 8) & 255, lo & 255];
-  return bytes.map((b) => b.toString(16).padStart(2, "0")).join(":");
+  const h = HEX_BYTE;
+  return `${h[(hi >>> 8) & 255]}:${h[hi & 255]}:${h[(lo >>> 24) & 255]}:${h[(lo >>> 16) & 255]}:${h[(lo >>> 8) & 255]}:${h[lo & 255]}`;
 }

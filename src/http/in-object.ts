@@ -40,19 +40,23 @@ async function run(route: Route, core: ApplianceCore, call: OperationCall): Prom
   const definition = applianceNamed(core.env, core.name);
   if (!definition) throw new Error(`appliance '${core.name}' is not in the fleet file`);
   const appliance: ApplianceContext = { name: core.name, definition, stub: core, env: core.env, secure: call.secure, clientIp: call.clientIp };
-  const responseHeaders = new Headers();
   const { params, query, body, bytes } = call.input;
-  // The request is rebuilt only for the few handlers that read its headers (a handful of routes of ~130), which say so.
+  // The request is rebuilt only for the few handlers that read its headers (a handful of routes of ~130), which say so;
+  // the response's own headers are made only for the few that set one (a cookie, a Location).
   let request: Request | undefined;
+  let responseHeaders: Headers | undefined;
   const context = {
     get request() {
       if (!route.readsHeaders) throw new Error(`${routeKey(route)} reads the request's headers without declaring readsHeaders`);
       return (request ??= new Request(call.url, { method: call.method, headers: call.headers }));
     },
-    method: call.method, url: call.url, appliance, principal, credential: call.credential, params, query, body, bytes, responseHeaders,
+    get responseHeaders() {
+      return (responseHeaders ??= new Headers());
+    },
+    method: call.method, url: call.url, appliance, principal, credential: call.credential, params, query, body, bytes,
   };
   const result: unknown = await route.handle(context);
-  const headers = [...responseHeaders];
+  const headers: [string, string][] = responseHeaders ? [...responseHeaders] : [];
   if (route.finish) return { kind: "continue", json: JSON.stringify(result), headers };
   if (result instanceof Response) {
     for (const [name, value] of headers) result.headers.append(name, value);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SessionSummary } from "../../simulator/index.ts";
+import { formatMac } from "../../simulator/subscribers.ts";
 import { allSessions, gateway, profile } from "./helpers.ts";
 
 describe("sessions list", () => {
@@ -161,5 +162,18 @@ describe("sessions list", () => {
     );
     expect(s?.mac).toMatch(/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/);
     for (const x of all) expect(x.type).toBe(x.encap === "ipoe" ? "ipoe" : "ppp");
+  });
+});
+
+describe("MAC text", () => {
+  // Hand-worked: 16 high bits then 32 low bits, each byte two lower-case hex digits, leading zeros kept.
+  it.each([
+    [0x0a1b, 0x2c3d4e5f, "0a:1b:2c:3d:4e:5f"],
+    [0, 0, "00:00:00:00:00:00"],
+    [0xffff, 0xffffffff, "ff:ff:ff:ff:ff:ff"],
+    [0x0002, -1, "00:02:ff:ff:ff:ff"],
+    [0x00e0, 0x4c000102, "00:e0:4c:00:01:02"],
+  ])("formats %i and %i as %s", (hi, lo, text) => {
+    expect(formatMac(hi, lo)).toBe(text);
   });
 });
