@@ -2,6 +2,7 @@
 import type { ApplianceDefinition } from "../../fleet-config/schema.ts";
 import type { Appliance, ApplianceCore } from "../../durable-objects/appliance.ts";
 import type { Env } from "../env.ts";
+import type { PeerGet } from "./definition.ts";
 
 /** What the Worker knows of the addressed appliance: its object, asked once per request (`serve`). */
 export interface ApplianceTarget {
@@ -17,12 +18,6 @@ export interface ApplianceTarget {
   dispatch(appliance: string, get: PeerGet, timeoutMs: number): Promise<Response>;
 }
 
-/** A GET the fleet proxy sends a peer: the target URL, the peer credential it presents and what the caller accepts. */
-export interface PeerGet {
-  target: string;
-  credential: string;
-  accept: string;
-}
 
 /** The appliance as a handler sees it: handlers run inside the object, against its core. */
 export interface ApplianceContext {

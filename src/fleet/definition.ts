@@ -8,6 +8,13 @@ import { FleetFile, describeIssues, isShippedProfile, listenerOrigin, type Appli
 import { deriveToken } from "../trust/tokens.ts";
 import type { Env } from "../env.ts";
 
+/** A GET the fleet proxy sends a peer: the target URL, the peer credential it presents and what the caller accepts. */
+export interface PeerGet {
+  target: string;
+  credential: string;
+  accept: string;
+}
+
 export interface Peer {
   name: string;
   url: string;

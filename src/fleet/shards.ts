@@ -11,7 +11,7 @@
 import type { Env } from "../env.ts";
 import { deploymentOf } from "./deployment.ts";
 import { APPLIANCE_HEADER } from "./listener.ts";
-import type { PeerGet } from "./context.ts";
+import type { PeerGet } from "./definition.ts";
 
 /** Each bindings object's map, parsed once: every request asks (the addressed appliance must be this process's). */
 const parsed = new WeakMap<Env, Record<string, string>>();

@@ -11,7 +11,8 @@
 import { Router, type IRequest } from "itty-router";
 import type { z } from "zod";
 import { floorOf, peerCredential, presented } from "../auth/authenticate.ts";
-import type { ApplianceTarget, PeerGet } from "../fleet/context.ts";
+import type { ApplianceTarget } from "../fleet/context.ts";
+import type { PeerGet } from "../fleet/definition.ts";
 import type { OperationInput, PresentedCredential, Refusal } from "../schemas/operation.ts";
 import { SESSION_COOKIE } from "../trust/session.ts";
 import { routeKey } from "./in-object.ts";
