@@ -145,15 +145,15 @@ function allowedMethods(routes: Route[], pathname: string): string[] {
   return [...methods].sort();
 }
 
-/** One itty router over some of a table's routes, with the shared catch, finally stages and 404/405 fallback. */
+/** Every answer's last stage: HEAD is served by the GET route, without the body; the security headers are added. */
+const finalStage = (response: Response, request: IRequest, appliance: ApplianceTarget): Response =>
+  withSecurityHeaders(request.method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response, appliance.secure);
+
+/** One itty router over some of a table's routes, with the shared catch, finally stage and 404/405 fallback. */
 function ittyRouter(routes: Route[], methodRoutes: Route[], head: boolean) {
   const router = Router<IRequest, [ApplianceTarget]>({
     catch: (error: unknown, request: IRequest) => problemOf(error, new URL(request.url).pathname),
-    finally: [
-      // HEAD is served by the GET route, without the body.
-      (response: Response, request: IRequest, appliance: ApplianceTarget) =>
-        withSecurityHeaders(request.method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response, appliance.secure),
-    ],
+    finally: [finalStage],
   });
   for (const route of methodRoutes) {
     const ittyPath = route.path.replace(/\{(\w+)\+\}/g, ":$1+").replace(/\{(\w+)\}/g, ":$1");
@@ -181,19 +181,60 @@ function queryOf(params: URLSearchParams): Record<string, string | string[]> {
 }
 
 /**
- * Builds the router for a route table: an itty router per method (HEAD
- * answered by the GET routes), because itty walks its routes in order,
- * unpacking each, and a GET would otherwise walk every POST, PUT and DELETE
- * too. A method no route has (OPTIONS, an unknown one) gets the fallback alone.
+ * The routes whose path has no parameter, by `METHOD path`. A route that an
+ * earlier one of its method also matches is left out: itty, which takes the
+ * first match in table order, decides those.
+ */
+function exactRoutes(routes: Route[]): Map<string, Route> {
+  const exact = new Map<string, Route>();
+  routes.forEach((route, i) => {
+    if (route.path.includes("{")) return;
+    const shadowed = routes.slice(0, i).some((earlier) => earlier.method === route.method && pathPattern(earlier.path).test(route.path));
+    if (!shadowed) exact.set(`${route.method} ${route.path}`, route);
+  });
+  return exact;
+}
+
+/**
+ * Builds the router for a route table. itty walks its routes in order,
+ * unpacking each, so a path without parameters (health, the sessions list
+ * and summary, most reads) is found with one lookup first, and runs through
+ * the same stages. The rest go to an itty router per method (HEAD answered
+ * by the GET routes), so a GET never walks the POST, PUT and DELETE routes;
+ * a method no route has (OPTIONS, an unknown one) gets the 404/405 fallback alone.
  */
 export function buildRouter(routes: Route[]) {
   const methods = [...new Set(routes.map((r) => r.method as string))];
   const byMethod = new Map(methods.map((m) => [m, ittyRouter(routes, routes.filter((r) => r.method === m), false)]));
   byMethod.set("HEAD", ittyRouter(routes, routes.filter((r) => r.method === "GET"), true));
   const none = ittyRouter(routes, [], false);
+  const exact = exactRoutes(routes);
   const gets = routes.filter((r) => r.method === "GET").map((route) => ({ route, pattern: pathPattern(route.path) }));
+  /** The GET route a path names, as itty would pick it (the first in table order), with its path parameters. */
+  const matchGet = (pathname: string): { route: Route; params: Record<string, string> } | null => {
+    const route = exact.get(`GET ${pathname}`);
+    if (route) return { route, params: {} };
+    for (const { route, pattern } of gets) {
+      const match = pattern.exec(pathname);
+      if (match) return { route, params: { ...match.groups } };
+    }
+    return null;
+  };
   return {
-    fetch: (request: Request | IRequest, appliance: ApplianceTarget): Promise<Response> => (byMethod.get(request.method) ?? none).fetch(request as IRequest, appliance),
+    async fetch(request: Request | IRequest, appliance: ApplianceTarget): Promise<Response> {
+      const url = new URL(request.url);
+      const route = exact.get(`${request.method === "HEAD" ? "GET" : request.method} ${url.pathname}`);
+      if (route === undefined) return (byMethod.get(request.method) ?? none).fetch(request as IRequest, appliance);
+      // As itty would have set them.
+      const matched = Object.assign(request, { params: {}, query: queryOf(url.searchParams) }) as IRequest;
+      let response: Response;
+      try {
+        response = await handle(route, matched, appliance);
+      } catch (error) {
+        response = problemOf(error, url.pathname);
+      }
+      return finalStage(response, matched, appliance);
+    },
     /**
      * A fleet proxy's GET to a member this Worker serves, run as that
      * request would be (the first GET route its path matches, the input
@@ -203,15 +244,13 @@ export function buildRouter(routes: Route[]) {
     async relay(get: PeerGet, appliance: ApplianceTarget): Promise<Response> {
       const target = new URL(get.target);
       try {
-        for (const { route, pattern } of gets) {
-          const match = pattern.exec(target.pathname);
-          if (!match) continue;
-          const request = { method: "GET", url: get.target, headers: new Headers({ accept: get.accept }), params: { ...match.groups }, query: queryOf(target.searchParams) };
-          // As `presented` would: an anonymous route (health) is called without it.
-          const credential = floorOf(route) === "anonymous" ? null : await peerCredential(get.credential);
-          return await run(route, request as IRequest, appliance, credential);
-        }
-        throw new StatusError(404, `no resource at ${target.pathname}`);
+        const found = matchGet(target.pathname);
+        if (!found) throw new StatusError(404, `no resource at ${target.pathname}`);
+        const { route, params } = found;
+        const request = { method: "GET", url: get.target, headers: new Headers({ accept: get.accept }), params, query: queryOf(target.searchParams) };
+        // As `presented` would: an anonymous route (health) is called without it.
+        const credential = floorOf(route) === "anonymous" ? null : await peerCredential(get.credential);
+        return await run(route, request as IRequest, appliance, credential);
       } catch (error) {
         return problemOf(error, target.pathname);
       }

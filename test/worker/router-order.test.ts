@@ -1,0 +1,46 @@
+/**
+ * The router finds a path without parameters with one lookup before itty
+ * walks its routes: it must still answer with the route itty would take,
+ * the first in table order, and leave 404, 405 and HEAD as they were.
+ */
+import { describe, expect, it } from "vitest";
+import { buildRouter } from "../../src/http/pipeline.ts";
+import { route, type Route } from "../../src/http/route.ts";
+import type { ApplianceTarget } from "../../src/fleet/context.ts";
+import type { OperationCall } from "../../src/schemas/operation.ts";
+
+const read = (path: string): Route => route({ method: "GET", path, section: "System", summary: path, floor: "anonymous", response: { description: path }, handle: () => null });
+
+/** An appliance whose object answers with the route-table key it was asked to run. */
+const appliance = {
+  name: "edge-1",
+  secure: false,
+  clientIp: "unknown",
+  stub: { serve: async (call: OperationCall) => ({ kind: "json", json: JSON.stringify(call.route), headers: [] }) },
+} as unknown as ApplianceTarget;
+
+const answer = async (router: ReturnType<typeof buildRouter>, method: string, path: string) => {
+  const response = await router.fetch(new Request(`https://edge-1.example${path}`, { method }), appliance);
+  return { status: response.status, body: method === "HEAD" ? null : await response.text(), allow: response.headers.get("allow") };
+};
+
+describe("route lookup", () => {
+  it("answers a path an earlier route with a parameter also matches with that earlier route, as itty does", async () => {
+    const router = buildRouter([read("/api/v1/things/{id}"), read("/api/v1/things/summary")]);
+    expect(await answer(router, "GET", "/api/v1/things/summary")).toMatchObject({ status: 200, body: '"GET /api/v1/things/{id}"' });
+  });
+
+  it("answers a path without parameters with its own route when nothing before it matches", async () => {
+    const router = buildRouter([read("/api/v1/things/summary"), read("/api/v1/things/{id}")]);
+    expect(await answer(router, "GET", "/api/v1/things/summary")).toMatchObject({ status: 200, body: '"GET /api/v1/things/summary"' });
+    expect(await answer(router, "GET", "/api/v1/things/7")).toMatchObject({ status: 200, body: '"GET /api/v1/things/{id}"' });
+  });
+
+  it("serves HEAD from the GET route without a body, a trailing slash like the path, and other methods 405 with Allow", async () => {
+    const router = buildRouter([read("/api/v1/things/summary")]);
+    expect(await answer(router, "HEAD", "/api/v1/things/summary")).toMatchObject({ status: 200, body: null });
+    expect(await answer(router, "GET", "/api/v1/things/summary/")).toMatchObject({ status: 200, body: '"GET /api/v1/things/summary"' });
+    expect(await answer(router, "DELETE", "/api/v1/things/summary")).toMatchObject({ status: 405, allow: "GET, HEAD, OPTIONS" });
+    expect((await answer(router, "GET", "/api/v1/things/other")).status).toBe(404);
+  });
+});
