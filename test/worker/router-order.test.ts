@@ -9,7 +9,7 @@ import { route, type Route } from "../../src/http/route.ts";
 import type { ApplianceTarget } from "../../src/fleet/context.ts";
 import type { OperationCall } from "../../src/schemas/operation.ts";
 
-const read = (path: string): Route => route({ method: "GET", path, section: "System", summary: path, floor: "anonymous", response: { description: path }, handle: () => null });
+const read = (path: string, method: "GET" | "POST" = "GET"): Route => route({ method, path, section: "System", summary: path, floor: "anonymous", response: { description: path }, handle: () => null });
 
 /** An appliance whose object answers with the route-table key it was asked to run. */
 const appliance = {
@@ -42,5 +42,16 @@ describe("route lookup", () => {
     expect(await answer(router, "GET", "/api/v1/things/summary/")).toMatchObject({ status: 200, body: '"GET /api/v1/things/summary"' });
     expect(await answer(router, "DELETE", "/api/v1/things/summary")).toMatchObject({ status: 405, allow: "GET, HEAD, OPTIONS" });
     expect((await answer(router, "GET", "/api/v1/things/other")).status).toBe(404);
+  });
+
+  it("answers a path with parameters from the first route that matches it, a parameter in any segment, and 405 for another method", async () => {
+    const router = buildRouter([read("/api/v1/things/{id}"), read("/api/v1/other/{id}/rates"), read("/api/{version}/things/{id}/history"), read("/api/v1/things/{id}/reset", "POST")]);
+    expect(await answer(router, "GET", "/api/v1/things/7")).toMatchObject({ status: 200, body: '"GET /api/v1/things/{id}"' });
+    expect(await answer(router, "GET", "/api/v1/other/7/rates")).toMatchObject({ status: 200, body: '"GET /api/v1/other/{id}/rates"' });
+    expect(await answer(router, "GET", "/api/v1/things/7/history")).toMatchObject({ status: 200, body: '"GET /api/{version}/things/{id}/history"' });
+    expect(await answer(router, "GET", "/api/v2/things/7/history")).toMatchObject({ status: 200, body: '"GET /api/{version}/things/{id}/history"' });
+    expect(await answer(router, "POST", "/api/v1/things/7")).toMatchObject({ status: 405, allow: "GET, HEAD, OPTIONS" });
+    expect(await answer(router, "POST", "/api/v1/things/7/reset")).toMatchObject({ status: 200, body: '"POST /api/v1/things/{id}/reset"' });
+    expect((await answer(router, "GET", "/api/v1/nothing/7")).status).toBe(404);
   });
 });
