@@ -18,7 +18,6 @@ export interface ApplianceTarget {
   dispatch(appliance: string, get: PeerGet, timeoutMs: number): Promise<Response>;
 }
 
-
 /** The appliance as a handler sees it: handlers run inside the object, against its core. */
 export interface ApplianceContext {
   name: string;

@@ -15,6 +15,9 @@ export interface PeerGet {
   accept: string;
 }
 
+/** The headers a peer GET carries over the network: the peer credential and the caller's Accept, nothing of the caller's own. */
+export const peerHeaders = (get: PeerGet): Record<string, string> => ({ authorization: `Bearer ${get.credential}`, accept: get.accept });
+
 export interface Peer {
   name: string;
   url: string;

@@ -7,7 +7,7 @@
  */
 import { StatusError } from "../http/problem.ts";
 import type { ApplianceContext, ApplianceTarget } from "./context.ts";
-import { resolvePeer } from "./definition.ts";
+import { peerHeaders, resolvePeer } from "./definition.ts";
 
 /**
  * Which peer paths the proxy relays: a test of `/api/v1/<path>` (still
@@ -88,7 +88,7 @@ export async function relayToPeer(appliance: ApplianceTarget, plan: RelayPlan, a
     // A member is served by this deployment (in-process, or by another process of a sharded local fleet); any other peer over HTTPS.
     response = peer.member
       ? await appliance.dispatch(peer.name, get, timeout)
-      : await fetch(target, { headers: { authorization: `Bearer ${get.credential}`, accept }, redirect: "manual", signal: AbortSignal.timeout(timeout) });
+      : await fetch(target, { headers: peerHeaders(get), redirect: "manual", signal: AbortSignal.timeout(timeout) });
   } catch (error) {
     const name = (error as Error).name;
     if (name === "TimeoutError" || name === "AbortError") {

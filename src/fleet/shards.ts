@@ -11,7 +11,7 @@
 import type { Env } from "../env.ts";
 import { deploymentOf } from "./deployment.ts";
 import { APPLIANCE_HEADER } from "./listener.ts";
-import type { PeerGet } from "./definition.ts";
+import { peerHeaders, type PeerGet } from "./definition.ts";
 
 /** Each bindings object's map, parsed once: every request asks (the addressed appliance must be this process's). */
 const parsed = new WeakMap<Env, Record<string, string>>();
@@ -32,6 +32,6 @@ export function otherShard(env: Env, appliance: string): string | null {
  */
 export function fetchFromShard(origin: string, appliance: string, get: PeerGet, timeoutMs: number): Promise<Response> {
   const url = new URL(get.target);
-  const headers = { authorization: `Bearer ${get.credential}`, accept: get.accept, [APPLIANCE_HEADER]: appliance };
+  const headers = { ...peerHeaders(get), [APPLIANCE_HEADER]: appliance };
   return fetch(`${origin}${url.pathname}${url.search}`, { method: "GET", headers, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
 }

@@ -185,11 +185,11 @@ function queryOf(params: URLSearchParams): Record<string, string | string[]> {
  * earlier one of its method also matches is left out: itty, which takes the
  * first match in table order, decides those.
  */
-function exactRoutes(routes: Route[]): Map<string, Route> {
+function exactRoutes(routes: Route[], patterns: RegExp[]): Map<string, Route> {
   const exact = new Map<string, Route>();
   routes.forEach((route, i) => {
     if (route.path.includes("{")) return;
-    const shadowed = routes.slice(0, i).some((earlier) => earlier.method === route.method && pathPattern(earlier.path).test(route.path));
+    const shadowed = routes.slice(0, i).some((earlier, j) => earlier.method === route.method && patterns[j]!.test(route.path));
     if (!shadowed) exact.set(`${route.method} ${route.path}`, route);
   });
   return exact;
@@ -208,8 +208,10 @@ export function buildRouter(routes: Route[]) {
   const byMethod = new Map(methods.map((m) => [m, ittyRouter(routes, routes.filter((r) => r.method === m), false)]));
   byMethod.set("HEAD", ittyRouter(routes, routes.filter((r) => r.method === "GET"), true));
   const none = ittyRouter(routes, [], false);
-  const exact = exactRoutes(routes);
-  const gets = routes.filter((r) => r.method === "GET").map((route) => ({ route, pattern: pathPattern(route.path) }));
+  // Each route's pattern compiled once, at start-up.
+  const patterns = routes.map((route) => pathPattern(route.path));
+  const exact = exactRoutes(routes, patterns);
+  const gets = routes.map((route, i) => ({ route, pattern: patterns[i]! })).filter(({ route }) => route.method === "GET");
   /** The GET route a path names, as itty would pick it (the first in table order), with its path parameters. */
   const matchGet = (pathname: string): { route: Route; params: Record<string, string> } | null => {
     const route = exact.get(`GET ${pathname}`);
