@@ -26,13 +26,6 @@ const router = buildRouter(routes);
 // The object runs the same table's handlers: one call per request authorizes and runs the operation together.
 serveOperations(operationRunner(routes));
 
-/**
- * Whether the client came over HTTPS. The local fleet's listeners terminate TLS (unless BNG_HTTP=1) and
- * relay plain HTTP, so a request that came through one is secure by the listener's scheme, not its own URL.
- */
-const isSecure = (request: Request, env: Env) =>
-  listenerAppliance(request.headers, deploymentOf(env)) !== null ? env.BNG_HTTP !== "1" : request.url.startsWith("https:");
-
 function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, clientIp: string): ApplianceTarget {
   return {
     name: definition.name,
@@ -55,20 +48,25 @@ function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, 
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
+    // Each part read once: every read of a native Request's or URL's field crosses into the runtime.
     const url = new URL(request.url);
+    const pathname = url.pathname;
+    const deployment = deploymentOf(env);
+    const listener = listenerAppliance(request.headers, deployment);
+    // The local fleet's listeners terminate TLS (unless BNG_HTTP=1) and relay plain HTTP: a request that came
+    // through one is secure by the listener's scheme, not its own URL.
+    const secure = listener !== null ? env.BNG_HTTP !== "1" : url.protocol === "https:";
     // Deployed without an administrator credential, or with a malformed bootstrap token: nothing is served (or seeded).
-    const secure = isSecure(request, env);
-    const refusal = startupRefusal(env, deploymentOf(env));
-    if (refusal) return withSecurityHeaders(problemResponse(503, refusal, url.pathname), secure);
-    const listener = listenerAppliance(request.headers, deploymentOf(env));
+    const refusal = startupRefusal(env, deployment);
+    if (refusal) return withSecurityHeaders(problemResponse(503, refusal, pathname), secure);
     const definition = applianceForHost(env, url.hostname, listener);
-    if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${listener ?? url.hostname}'`, url.pathname), secure);
+    if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${listener ?? url.hostname}'`, pathname), secure);
     // Another process of a sharded local fleet holds this appliance's state: opening it here too would corrupt it.
-    if (otherShard(env, definition.name) !== null) return withSecurityHeaders(problemResponse(421, `appliance '${definition.name}' is served by another process of this fleet`, url.pathname), secure);
+    if (otherShard(env, definition.name) !== null) return withSecurityHeaders(problemResponse(421, `appliance '${definition.name}' is served by another process of this fleet`, pathname), secure);
     // A fleet file naming a profile file the Worker was not given (deployed without BNG_PROFILES): the appliance cannot start.
     const missing = profileRefusal(env, definition);
-    if (missing) return withSecurityHeaders(problemResponse(503, missing, url.pathname), secure);
-    if (isWebUiRequest(request, url)) return withSecurityHeaders(webUiResponse(url), secure);
-    return router.fetch(request, contextFor(definition, env, secure, clientAddress(request.headers, deploymentOf(env))));
+    if (missing) return withSecurityHeaders(problemResponse(503, missing, pathname), secure);
+    if (isWebUiRequest(request.method, pathname)) return withSecurityHeaders(webUiResponse(pathname), secure);
+    return router.fetch(request, contextFor(definition, env, secure, clientAddress(request.headers, deployment)), url);
   },
 } satisfies ExportedHandler<Env>;

@@ -6,6 +6,7 @@
  * hostname, and it spares a TLS hop); others over HTTPS with a deadline.
  */
 import { StatusError } from "../http/problem.ts";
+import { securedResponse } from "../http/headers.ts";
 import type { ApplianceContext, ApplianceTarget } from "./context.ts";
 import { peerHeaders, resolvePeer } from "./definition.ts";
 
@@ -98,17 +99,17 @@ export async function relayToPeer(appliance: ApplianceTarget, plan: RelayPlan, a
   }
   // Verbatim: status, body and content type; the peer's other headers (cookies, Location) stay behind.
   // nosniff and a sandbox CSP: should a browser open the answer, it is inert data, never a page of this origin.
-  const headers = new Headers({ "x-bng-fleet-appliance": peer.name, "x-content-type-options": "nosniff", "content-security-policy": "sandbox" });
+  const headers: Record<string, string> = { "x-bng-fleet-appliance": peer.name, "content-security-policy": "sandbox" };
   const contentType = response.headers.get("content-type");
   if (!contentType) {
     // A redirect or an empty answer: the status alone.
     await response.body?.cancel();
-    return new Response(null, { status: response.status, headers });
+    return securedResponse(null, response.status, headers, appliance.secure);
   }
   if (!RELAYED_TYPES.has(mediaType(contentType))) {
     await response.body?.cancel();
     throw new StatusError(502, `peer '${peerName}' answered with ${JSON.stringify(mediaType(contentType).slice(0, 80))}; the fleet proxy relays only ${[...RELAYED_TYPES].join(", ")}`);
   }
-  headers.set("content-type", contentType);
-  return new Response(response.body, { status: response.status, headers });
+  headers["content-type"] = contentType;
+  return securedResponse(response.body, response.status, headers, appliance.secure);
 }

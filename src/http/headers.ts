@@ -13,8 +13,43 @@ export const HSTS = "max-age=31536000";
 /** HTML with no CSP of its own may run nothing, load nothing and be framed by nobody. */
 export const STRICT_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/** Answers made with the security headers already in place: the final stage has nothing to add. */
+const secured = new WeakSet<Response>();
+
+const isHtml = (contentType: string | undefined) => /^text\/html\b/i.test(contentType ?? "");
+
+/**
+ * An answer made with its security headers (`headers` in lower case), as
+ * `withSecurityHeaders` would add them: each later Headers call would cross
+ * into the runtime again.
+ */
+export function securedResponse(body: BodyInit | null, status: number, headers: Record<string, string>, secure: boolean): Response {
+  const all: Record<string, string> = { ...headers, "x-content-type-options": "nosniff" };
+  all["cache-control"] ??= "no-store";
+  if (secure) all["strict-transport-security"] = HSTS;
+  if (isHtml(all["content-type"])) all["content-security-policy"] ??= STRICT_CSP;
+  const response = new Response(body, { status, headers: all });
+  secured.add(response);
+  return response;
+}
+
+/** A JSON answer's headers when its handler set none, made once per scheme. */
+const JSON_ANSWER_HEADERS = [false, true].map((secure) => {
+  const headers: Record<string, string> = { "content-type": "application/json", "x-content-type-options": "nosniff", "cache-control": "no-store" };
+  if (secure) headers["strict-transport-security"] = HSTS;
+  return headers;
+});
+
+/** A JSON answer with no headers of its own (most of the API's). */
+export function jsonAnswer(json: string, secure: boolean): Response {
+  const response = new Response(json, { headers: JSON_ANSWER_HEADERS[secure ? 1 : 0] });
+  secured.add(response);
+  return response;
+}
+
 /** The answer with the security headers added; a route's own `cache-control` and CSP stand. */
 export function withSecurityHeaders(response: Response, secure: boolean): Response {
+  if (secured.has(response)) return response;
   try {
     // In place: the pipeline's own answers have mutable headers, and a copy of each would cost a Response per request.
     secureHeaders(response.headers, secure);
@@ -32,7 +67,7 @@ function secureHeaders(headers: Headers, secure: boolean): void {
   headers.set("x-content-type-options", "nosniff");
   if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
   if (secure) headers.set("strict-transport-security", HSTS);
-  if (/^text\/html\b/i.test(headers.get("content-type") ?? "") && !headers.has("content-security-policy")) {
+  if (isHtml(headers.get("content-type") ?? undefined) && !headers.has("content-security-policy")) {
     headers.set("content-security-policy", STRICT_CSP);
   }
 }

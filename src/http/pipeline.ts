@@ -19,7 +19,7 @@ import { routeKey } from "./in-object.ts";
 import { isOctetStream, readBytesBody, readJsonBody } from "./body.ts";
 import { StatusError, problemResponse } from "./problem.ts";
 import type { FieldError } from "../schemas/outcome.ts";
-import { withSecurityHeaders } from "./headers.ts";
+import { jsonAnswer, withSecurityHeaders } from "./headers.ts";
 import { pathPattern, type Route } from "./route.ts";
 
 type Part = FieldError["in"];
@@ -64,20 +64,52 @@ function withoutCredentials(headers: Headers): [string, string][] {
   return forwarded;
 }
 
+/**
+ * A request as the pipeline reads it: its parts read off once, as plain
+ * strings (each read of a native Request's or URL's field crosses into the
+ * runtime), with the path parameters and query as the router matched them.
+ * `body` is the request whose body a route may read; a relay has none.
+ */
+interface Incoming {
+  method: string;
+  url: string;
+  headers: Headers;
+  params: Record<string, string>;
+  query: Record<string, string | string[]>;
+  body: Request | null;
+}
+
+/** A matched request of itty's, as the pipeline reads it. */
+const fromItty = (request: IRequest): Incoming => ({
+  method: request.method,
+  url: request.url,
+  headers: request.headers,
+  params: request.params,
+  query: request.query as Record<string, string | string[]>,
+  body: request as unknown as Request,
+});
+
+const NO_QUERY: Record<string, string | string[]> = Object.freeze(Object.create(null) as Record<string, string | string[]>);
+
 /** Path, query and body, validated; a refusal is kept to be answered once the caller is authorized (as before validation ran). */
-async function readInput(route: Route, request: IRequest): Promise<OperationInput> {
+async function readInput(route: Route, request: Incoming): Promise<OperationInput> {
   try {
     const params: unknown = validate(route.params, decodeParams(request.params), "path");
     const query: unknown = validate(route.query, request.query, "query");
     let body: unknown;
     let bytes: Uint8Array | undefined;
-    if (route.body && route.octetStream && isOctetStream(request.headers.get("content-type"))) {
-      bytes = await readBytesBody(request as unknown as Request, route.octetStream.maxBytes);
-      if (bytes.length === 0) throw new StatusError(400, "the request body is empty");
-    } else if (route.body) {
-      const raw = await readJsonBody(request as unknown as Request, route.octetStream ? "application/octet-stream" : undefined);
-      if (raw === undefined && !route.bodyOptional) throw new StatusError(400, "a JSON request body is required");
-      body = raw === undefined ? undefined : validate(route.body, raw, "body");
+    if (route.body) {
+      // Only a relay, which runs GET routes alone, comes without a request to read.
+      const source = request.body;
+      if (source === null) throw new StatusError(400, "a request body is required");
+      if (route.octetStream && isOctetStream(request.headers.get("content-type"))) {
+        bytes = await readBytesBody(source, route.octetStream.maxBytes);
+        if (bytes.length === 0) throw new StatusError(400, "the request body is empty");
+      } else {
+        const raw = await readJsonBody(source, route.octetStream ? "application/octet-stream" : undefined);
+        if (raw === undefined && !route.bodyOptional) throw new StatusError(400, "a JSON request body is required");
+        body = raw === undefined ? undefined : validate(route.body, raw, "body");
+      }
     }
     return { ok: true, params, query, body, ...(bytes ? { bytes } : {}) };
   } catch (error) {
@@ -87,12 +119,12 @@ async function readInput(route: Route, request: IRequest): Promise<OperationInpu
 }
 
 /** One request: the credential read and hashed, then the route run. */
-async function handle(route: Route, request: IRequest, appliance: ApplianceTarget): Promise<Response> {
+async function handle(route: Route, request: Incoming, appliance: ApplianceTarget): Promise<Response> {
   return run(route, request, appliance, await presented(route, request.headers));
 }
 
 /** The input validated, then one call into the appliance, whose answer becomes the response. */
-async function run(route: Route, request: IRequest, appliance: ApplianceTarget, credential: PresentedCredential | null): Promise<Response> {
+async function run(route: Route, request: Incoming, appliance: ApplianceTarget, credential: PresentedCredential | null): Promise<Response> {
   const input = await readInput(route, request);
   // An anonymous caller's bad input needs no object to refuse it.
   if (credential === null && !input.ok) throw refusalError(input.refusal);
@@ -117,10 +149,11 @@ async function run(route: Route, request: IRequest, appliance: ApplianceTarget, 
     case "response":
       return answer.response;
     case "json":
+      if (answer.headers.length === 0) return jsonAnswer(answer.json, appliance.secure);
       return new Response(answer.json, { headers: [["content-type", "application/json"], ...answer.headers] });
     case "continue": {
-      const response = await route.finish!(JSON.parse(answer.json) as never, { appliance, request: request as unknown as Request });
-      new Headers(answer.headers).forEach((value, name) => response.headers.append(name, value));
+      const response = await route.finish!(JSON.parse(answer.json) as never, { appliance, accept: request.headers.get("accept") });
+      if (answer.headers.length > 0) new Headers(answer.headers).forEach((value, name) => response.headers.append(name, value));
       return response;
     }
   }
@@ -146,18 +179,18 @@ function allowedMethods(routes: Route[], pathname: string): string[] {
 }
 
 /** Every answer's last stage: HEAD is served by the GET route, without the body; the security headers are added. */
-const finalStage = (response: Response, request: IRequest, appliance: ApplianceTarget): Response =>
-  withSecurityHeaders(request.method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response, appliance.secure);
+const finalStage = (response: Response, method: string, appliance: ApplianceTarget): Response =>
+  withSecurityHeaders(method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response, appliance.secure);
 
 /** One itty router over some of a table's routes, with the shared catch, finally stage and 404/405 fallback. */
 function ittyRouter(routes: Route[], methodRoutes: Route[], head: boolean) {
   const router = Router<IRequest, [ApplianceTarget]>({
     catch: (error: unknown, request: IRequest) => problemOf(error, new URL(request.url).pathname),
-    finally: [finalStage],
+    finally: [(response: Response, request: IRequest, appliance: ApplianceTarget) => finalStage(response, request.method, appliance)],
   });
   for (const route of methodRoutes) {
     const ittyPath = route.path.replace(/\{(\w+)\+\}/g, ":$1+").replace(/\{(\w+)\}/g, ":$1");
-    const handler = (request: IRequest, appliance: ApplianceTarget) => handle(route, request, appliance);
+    const handler = (request: IRequest, appliance: ApplianceTarget) => handle(route, fromItty(request), appliance);
     router[(head ? "head" : route.method.toLowerCase()) as "get"](ittyPath, handler);
   }
   router.all("*", (request: IRequest) => {
@@ -223,19 +256,21 @@ export function buildRouter(routes: Route[]) {
     return null;
   };
   return {
-    async fetch(request: Request | IRequest, appliance: ApplianceTarget): Promise<Response> {
-      const url = new URL(request.url);
-      const route = exact.get(`${request.method === "HEAD" ? "GET" : request.method} ${url.pathname}`);
-      if (route === undefined) return (byMethod.get(request.method) ?? none).fetch(request as IRequest, appliance);
-      // As itty would have set them.
-      const matched = Object.assign(request, { params: {}, query: queryOf(url.searchParams) }) as IRequest;
+    /** `url` is the request's, when the caller has parsed it already. */
+    async fetch(request: Request, appliance: ApplianceTarget, url = new URL(request.url)): Promise<Response> {
+      const method = request.method;
+      const pathname = url.pathname;
+      const route = exact.get(`${method === "HEAD" ? "GET" : method} ${pathname}`);
+      if (route === undefined) return (byMethod.get(method) ?? none).fetch(request as IRequest, appliance);
+      const search = url.search;
+      const incoming = { method, url: request.url, headers: request.headers, params: {}, query: search === "" ? NO_QUERY : queryOf(url.searchParams), body: request };
       let response: Response;
       try {
-        response = await handle(route, matched, appliance);
+        response = await handle(route, incoming, appliance);
       } catch (error) {
-        response = problemOf(error, url.pathname);
+        response = problemOf(error, pathname);
       }
-      return finalStage(response, matched, appliance);
+      return finalStage(response, method, appliance);
     },
     /**
      * A fleet proxy's GET to a member this Worker serves, run as that
@@ -249,10 +284,10 @@ export function buildRouter(routes: Route[]) {
         const found = matchGet(target.pathname);
         if (!found) throw new StatusError(404, `no resource at ${target.pathname}`);
         const { route, params } = found;
-        const request = { method: "GET", url: get.target, headers: new Headers({ accept: get.accept }), params, query: queryOf(target.searchParams) };
+        const request = { method: "GET", url: get.target, headers: new Headers({ accept: get.accept }), params, query: queryOf(target.searchParams), body: null };
         // As `presented` would: an anonymous route (health) is called without it.
         const credential = floorOf(route) === "anonymous" ? null : await peerCredential(get.credential);
-        return await run(route, request as IRequest, appliance, credential);
+        return await run(route, request, appliance, credential);
       } catch (error) {
         return problemOf(error, target.pathname);
       }

@@ -93,9 +93,10 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   /**
    * Finishes the answer in the Worker with what `handle` returned in the
    * object (the fleet proxy fetches a peer from there: a peer is another
-   * object, so the addressed one is still asked once).
+   * object, so the addressed one is still asked once), and the request's
+   * `Accept`.
    */
-  finish?(value: never, worker: { appliance: ApplianceTarget; request: Request }): Promise<Response>;
+  finish?(value: never, worker: { appliance: ApplianceTarget; accept: string | null }): Promise<Response>;
   /** The answer, from the Worker, when the appliance's object cannot be asked at all (the call itself fails); otherwise that is a 500. */
   unreachable?(appliance: ApplianceTarget): Response;
 }

@@ -28,15 +28,15 @@ const FILES: Record<string, { body: string; type: string }> = {
 };
 
 /** Whether a request is for the web UI rather than the API or the twin's control surface. */
-export function isWebUiRequest(request: Request, url: URL): boolean {
-  if (request.method !== "GET" && request.method !== "HEAD") return false;
+export function isWebUiRequest(method: string, pathname: string): boolean {
+  if (method !== "GET" && method !== "HEAD") return false;
   // The route table's own prefixes: the API, the twin's control surface and the ACME challenge answer.
-  return !["/api/", "/twin/", "/.well-known/"].some((prefix) => url.pathname.startsWith(prefix)) && url.pathname !== "/api";
+  return !pathname.startsWith("/api/") && pathname !== "/api" && !pathname.startsWith("/twin/") && !pathname.startsWith("/.well-known/");
 }
 
 /** The UI's files, or its page for any other path (the app routes on the client). */
-export function webUiResponse(url: URL): Response {
-  const file = FILES[url.pathname];
+export function webUiResponse(pathname: string): Response {
+  const file = FILES[pathname];
   if (file) return new Response(file.body, { headers: { "content-type": file.type, "cache-control": "no-cache", ...SECURITY_HEADERS } });
   return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS } });
 }

@@ -57,7 +57,7 @@ export const fleetRoutes = (table: () => Route[]): Route[] => {
         const rawPath = url.pathname.slice("/api/v1/fleet/".length).split("/").slice(1).join("/");
         return planRelay(ctx.appliance, ctx.params.appliance, rawPath, url.search, relayable);
       },
-      finish: (plan: RelayPlan, worker) => relayToPeer(worker.appliance, plan, worker.request.headers.get("accept") ?? "*/*"),
+      finish: (plan: RelayPlan, worker) => relayToPeer(worker.appliance, plan, worker.accept ?? "*/*"),
     }),
   ];
 };
