@@ -22,20 +22,28 @@ type Goal = { ratioOf: "durableObject" | "directPage"; atLeast: number } | { p50
 const describeGoal = (goal: Goal) => (goal === null ? "" : "p50AtMost" in goal ? `p50 ≤ ${goal.p50AtMost} ms` : goal.ratioOf === "durableObject" ? `≥ ${fmt(goal.atLeast, 2)} of DO read` : `≥ ${fmt(goal.atLeast, 2)} of direct page`);
 
 /** Rounds behind each ratio goal. */
-const PAIRED_ROUNDS = 3;
+const PAIRED_ROUNDS = 5;
 
-/** A ratio goal's figure: the endpoint's rate over its reference's, measured one straight after the other in each round. */
+/** A ratio goal's figure: the median of its rounds' ratios, their range, and the endpoint's median rate. */
 type Paired = { median: number; low: number; high: number; rate: number };
 
-/** Runs `PAIRED_ROUNDS` rounds of the reference then the endpoint under wrk; the median ratio, its range, and the endpoint's median rate. */
+/**
+ * The reference, then `PAIRED_ROUNDS` rounds of the endpoint each followed by
+ * the reference again, under wrk. A round's ratio is the endpoint's rate over
+ * the mean of the two references either side of it: this machine's speed
+ * drifts by tens of percent within a minute, and a drift across the round
+ * then cancels instead of counting against whichever was measured second.
+ */
 async function pairedRatio(reference: { url: string; headers: Record<string, string> }, endpoint: { url: string; headers: Record<string, string> }, seconds: number): Promise<Paired> {
   const ratios: number[] = [];
   const rates: number[] = [];
+  let before = await throughput(reference.url, reference.headers, seconds);
   for (let round = 0; round < PAIRED_ROUNDS; round++) {
-    const base = await throughput(reference.url, reference.headers, seconds);
     const rate = await throughput(endpoint.url, endpoint.headers, seconds);
-    ratios.push(rate / base);
+    const after = await throughput(reference.url, reference.headers, seconds);
+    ratios.push(rate / ((before + after) / 2));
     rates.push(rate);
+    before = after;
   }
   ratios.sort((a, b) => a - b);
   rates.sort((a, b) => a - b);
@@ -140,7 +148,7 @@ export async function applianceBench(options: { profile: string; seconds: number
     for (const [label, url, goal] of endpoints) {
       const { p50, p95 } = await latency(url, auth);
       if (goal && "ratioOf" in goal) {
-        // A ratio goal: rounds of its reference straight before it (the DO read, or the direct page for the proxy).
+        // A ratio goal: rounds of it between measurements of its reference (the DO read, or the direct page for the proxy).
         const reference = goal.ratioOf === "durableObject" ? { url: references.listener.durableObject, headers: {} } : { url: page, headers: auth };
         const paired = await pairedRatio(reference, { url, headers: auth }, options.seconds);
         rows.push({ label, p50, p95, rate: paired.rate, goal, paired });
@@ -164,7 +172,7 @@ export async function applianceBench(options: { profile: string; seconds: number
         `  ${r.label.padEnd(24)} ${fmt(r.p50, 2).padStart(7)} ${fmt(r.p95, 2).padStart(7)} ${fmt(r.rate, 0).padStart(7)} ${fmt(r.rate / worker, 2).padStart(8)} ${fmt(r.rate / durableObject, 2).padStart(6)}  ${describeGoal(r.goal)}${paired}${met === "" ? "" : met ? " ✓" : " ✗"}`,
       );
     }
-    console.log(`  (a ratio goal is judged on its paired median: each round measures the reference straight before the endpoint, so the machine's drift between them stays small)`);
+    console.log(`  (a ratio goal is judged on its paired median: each round measures the endpoint between two measurements of its reference and divides by their mean, so the machine's drift across the round cancels)`);
     const memory = memoryKiB(workerd);
     const mib = (bytes: number) => fmt(bytes / 2 ** 20);
     const perObject = (heapFull.usedBytes - heapEmpty.usedBytes) / 2;

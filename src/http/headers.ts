@@ -33,16 +33,24 @@ export function securedResponse(body: BodyInit | null, status: number, headers: 
   return response;
 }
 
-/** A JSON answer's headers when its handler set none, made once per scheme. */
-const JSON_ANSWER_HEADERS = [false, true].map((secure) => {
-  const headers: Record<string, string> = { "content-type": "application/json", "x-content-type-options": "nosniff", "cache-control": "no-store" };
-  if (secure) headers["strict-transport-security"] = HSTS;
-  return headers;
-});
+/**
+ * A JSON answer's headers when its handler set none, made once per scheme: a
+ * Response copies a Headers it is given natively, which costs less than
+ * reading a record's properties (and far less than an array of pairs).
+ */
+let jsonAnswerHeaders: [Headers, Headers] | undefined;
+const jsonHeaders = (secure: boolean): Headers => {
+  jsonAnswerHeaders ??= [false, true].map((scheme) => {
+    const headers = new Headers({ "content-type": "application/json", "x-content-type-options": "nosniff", "cache-control": "no-store" });
+    if (scheme) headers.set("strict-transport-security", HSTS);
+    return headers;
+  }) as [Headers, Headers];
+  return jsonAnswerHeaders[secure ? 1 : 0];
+};
 
 /** A JSON answer with no headers of its own (most of the API's). */
 export function jsonAnswer(json: string, secure: boolean): Response {
-  const response = new Response(json, { headers: JSON_ANSWER_HEADERS[secure ? 1 : 0] });
+  const response = new Response(json, { headers: jsonHeaders(secure) });
   secured.add(response);
   return response;
 }

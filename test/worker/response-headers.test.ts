@@ -2,7 +2,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BOOTSTRAP_TOKEN, bearer, call } from "./client.ts";
-import { withSecurityHeaders } from "../../src/http/headers.ts";
+import { jsonAnswer, securedResponse, withSecurityHeaders } from "../../src/http/headers.ts";
 import { expectDocumented } from "./wire-check.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
@@ -53,5 +53,28 @@ describe("response headers", () => {
     expect(page.headers.get("cache-control")).toBe("private, max-age=60");
     const json = withSecurityHeaders(Response.json({ ok: true }), false);
     expect(json.headers.has("content-security-policy")).toBe(false);
+  });
+
+  it("JSON answers made from one set of headers do not share them: a header set on one is not on the next", () => {
+    const first = jsonAnswer("{}", true);
+    first.headers.set("set-cookie", "bng_session=x");
+    first.headers.set("cache-control", "private");
+    const second = jsonAnswer("{}", true);
+    expect(second.headers.has("set-cookie")).toBe(false);
+    expect(second.headers.get("cache-control")).toBe("no-store");
+    expect(second.headers.get("strict-transport-security")).toBe("max-age=31536000");
+    expect(jsonAnswer("{}", false).headers.has("strict-transport-security")).toBe(false);
+  });
+
+  it("an answer made with its security headers keeps a route's own caching and CSP, and gets the strict CSP as HTML without one", () => {
+    const cached = securedResponse("x", 200, { "content-type": "text/plain", "cache-control": "max-age=60" }, false);
+    expect(cached.headers.get("cache-control")).toBe("max-age=60");
+    expect(cached.headers.get("x-content-type-options")).toBe("nosniff");
+    const html = securedResponse("<p>hi</p>", 200, { "content-type": "text/html; charset=utf-8" }, true);
+    expect(html.headers.get("content-security-policy")).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(html.headers.get("strict-transport-security")).toBe("max-age=31536000");
+    const sandboxed = securedResponse("{}", 502, { "content-type": "application/json", "content-security-policy": "sandbox" }, false);
+    expect(sandboxed.status).toBe(502);
+    expect(sandboxed.headers.get("content-security-policy")).toBe("sandbox");
   });
 });
