@@ -63,5 +63,6 @@ async function run(route: Route, core: ApplianceCore, call: OperationCall): Prom
     return { kind: "response", response: result };
   }
   // Serialised once, here: the Worker sends the text as it is.
-  return { kind: "json", json: JSON.stringify(result), headers };
+  const json = JSON.stringify(result);
+  return headers.length === 0 ? json : { kind: "json", json, headers };
 }

@@ -140,6 +140,7 @@ async function run(route: Route, request: Incoming, appliance: ApplianceTarget, 
     input,
   });
   const answer = route.unreachable ? await call.catch((error: unknown) => ({ kind: "unreachable" as const, error })) : await call;
+  if (typeof answer === "string") return jsonAnswer(answer, appliance.secure);
   switch (answer.kind) {
     case "unreachable":
       console.error("the appliance's object could not be asked", answer.error);
@@ -149,7 +150,6 @@ async function run(route: Route, request: Incoming, appliance: ApplianceTarget, 
     case "response":
       return answer.response;
     case "json":
-      if (answer.headers.length === 0) return jsonAnswer(answer.json, appliance.secure);
       return new Response(answer.json, { headers: [["content-type", "application/json"], ...answer.headers] });
     case "continue": {
       const response = await route.finish!(JSON.parse(answer.json) as never, { appliance, accept: request.headers.get("accept") });

@@ -42,11 +42,14 @@ export interface OperationCall {
 
 /**
  * What the object answers: the handler's result as JSON text (serialised
- * once, in the object), a response of its own (a stream, a page, a
- * redirect), a refusal, or, for a route that finishes in the Worker (the
- * fleet proxy), the value it continues with.
+ * once, in the object; most answers, which set no header, are the bare
+ * text: an RPC returns a string for less than an object holding it), a
+ * response of its own (a stream, a page, a redirect), a refusal, or, for a
+ * route that finishes in the Worker (the fleet proxy), the value it
+ * continues with.
  */
 export type OperationAnswer =
+  | string
   | { kind: "json"; json: string; headers: [string, string][] }
   | { kind: "response"; response: Response }
   | { kind: "refused"; refusal: Refusal }
