@@ -18,17 +18,18 @@ const secured = new WeakSet<Response>();
 
 const isHtml = (contentType: string | undefined) => /^text\/html\b/i.test(contentType ?? "");
 
-/**
- * An answer made with its security headers (`headers` in lower case), as
- * `withSecurityHeaders` would add them: each later Headers call would cross
- * into the runtime again.
- */
-export function securedResponse(body: BodyInit | null, status: number, headers: Record<string, string>, secure: boolean): Response {
+/** Headers (in lower case) with the security headers added, as `secureHeaders` adds them to a response's. */
+function withSecurity(headers: Record<string, string>, secure: boolean): Record<string, string> {
   const all: Record<string, string> = { ...headers, "x-content-type-options": "nosniff" };
   all["cache-control"] ??= "no-store";
   if (secure) all["strict-transport-security"] = HSTS;
   if (isHtml(all["content-type"])) all["content-security-policy"] ??= STRICT_CSP;
-  const response = new Response(body, { status, headers: all });
+  return all;
+}
+
+/** An answer made with its security headers (`headers` in lower case): each later Headers call would cross into the runtime again. */
+export function securedResponse(body: BodyInit | null, status: number, headers: Record<string, string>, secure: boolean): Response {
+  const response = new Response(body, { status, headers: withSecurity(headers, secure) });
   secured.add(response);
   return response;
 }
@@ -40,11 +41,7 @@ export function securedResponse(body: BodyInit | null, status: number, headers: 
  */
 let jsonAnswerHeaders: [Headers, Headers] | undefined;
 const jsonHeaders = (secure: boolean): Headers => {
-  jsonAnswerHeaders ??= [false, true].map((scheme) => {
-    const headers = new Headers({ "content-type": "application/json", "x-content-type-options": "nosniff", "cache-control": "no-store" });
-    if (scheme) headers.set("strict-transport-security", HSTS);
-    return headers;
-  }) as [Headers, Headers];
+  jsonAnswerHeaders ??= [new Headers(withSecurity({ "content-type": "application/json" }, false)), new Headers(withSecurity({ "content-type": "application/json" }, true))];
   return jsonAnswerHeaders[secure ? 1 : 0];
 };
 
