@@ -11,7 +11,7 @@ import { deploymentOf } from "./fleet/deployment.ts";
 import { startupRefusal } from "./auth/bootstrap.ts";
 import { withSecurityHeaders } from "./http/headers.ts";
 import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
-import { applianceForHost, applianceNamed, profileRefusal } from "./fleet/definition.ts";
+import { applianceForHost, applianceNamed, peerAnswerOf, profileRefusal } from "./fleet/definition.ts";
 import { listenerAppliance } from "./fleet/listener.ts";
 import { fetchFromShard, otherShard } from "./fleet/shards.ts";
 import type { ApplianceTarget } from "./fleet/context.ts";
@@ -36,10 +36,10 @@ function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, 
     clientIp,
     dispatch: (name, get, timeoutMs) => {
       const peer = applianceNamed(env, name);
-      if (!peer) return Promise.resolve(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(get.target).pathname));
+      if (!peer) return Promise.resolve(peerAnswerOf(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(get.target).pathname)));
       // A local fleet over several processes: a member another one serves is asked there, never opened here.
       const shard = otherShard(env, name);
-      if (shard !== null) return fetchFromShard(shard, name, get, timeoutMs);
+      if (shard !== null) return fetchFromShard(shard, name, get, timeoutMs).then(peerAnswerOf);
       // In-process: secure by the member's listener scheme; no client address, as none came over a socket.
       return router.relay(get, contextFor(peer, env, get.target.startsWith("https:"), "unknown"));
     },

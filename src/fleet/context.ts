@@ -2,7 +2,7 @@
 import type { ApplianceDefinition } from "../../fleet-config/schema.ts";
 import type { Appliance, ApplianceCore } from "../../durable-objects/appliance.ts";
 import type { Env } from "../env.ts";
-import type { PeerGet } from "./definition.ts";
+import type { PeerAnswer, PeerGet } from "./definition.ts";
 
 /** What the Worker knows of the addressed appliance: its object, asked once per request (`serve`). */
 export interface ApplianceTarget {
@@ -15,7 +15,7 @@ export interface ApplianceTarget {
   /** The caller's address, for lockout per account and source IP. */
   clientIp: string;
   /** Another appliance of this deployment answers a fleet proxy's GET (in-process, or another process of a sharded local fleet, within `timeoutMs`). */
-  dispatch(appliance: string, get: PeerGet, timeoutMs: number): Promise<Response>;
+  dispatch(appliance: string, get: PeerGet, timeoutMs: number): Promise<PeerAnswer>;
 }
 
 /** The appliance as a handler sees it: handlers run inside the object, against its core. */

@@ -15,6 +15,16 @@ export interface PeerGet {
   accept: string;
 }
 
+/** A peer's answer as the proxy relays it: status, content type and body, nothing else. */
+export interface PeerAnswer {
+  status: number;
+  contentType: string | null;
+  /** Text when a member of this Worker answered in-process; a stream from the network. */
+  body: string | ReadableStream | null;
+}
+
+export const peerAnswerOf = (response: Response): PeerAnswer => ({ status: response.status, contentType: response.headers.get("content-type"), body: response.body });
+
 /** The headers a peer GET carries over the network: the peer credential and the caller's Accept, nothing of the caller's own. */
 export const peerHeaders = (get: PeerGet): Record<string, string> => ({ authorization: `Bearer ${get.credential}`, accept: get.accept });
 

@@ -8,7 +8,7 @@
 import { StatusError } from "../http/problem.ts";
 import { securedResponse } from "../http/headers.ts";
 import type { ApplianceContext, ApplianceTarget } from "./context.ts";
-import { peerHeaders, resolvePeer } from "./definition.ts";
+import { peerAnswerOf, peerHeaders, resolvePeer, type PeerAnswer } from "./definition.ts";
 
 /**
  * Which peer paths the proxy relays: a test of `/api/v1/<path>` (still
@@ -84,12 +84,12 @@ export async function relayToPeer(appliance: ApplianceTarget, plan: RelayPlan, a
   const timeout = peer.timeoutMs;
   const get = { target, credential: peer.credential, accept };
 
-  let response: Response;
+  let answer: PeerAnswer;
   try {
     // A member is served by this deployment (in-process, or by another process of a sharded local fleet); any other peer over HTTPS.
-    response = peer.member
+    answer = peer.member
       ? await appliance.dispatch(peer.name, get, timeout)
-      : await fetch(target, { headers: peerHeaders(get), redirect: "manual", signal: AbortSignal.timeout(timeout) });
+      : peerAnswerOf(await fetch(target, { headers: peerHeaders(get), redirect: "manual", signal: AbortSignal.timeout(timeout) }));
   } catch (error) {
     const name = (error as Error).name;
     if (name === "TimeoutError" || name === "AbortError") {
@@ -100,16 +100,16 @@ export async function relayToPeer(appliance: ApplianceTarget, plan: RelayPlan, a
   // Verbatim: status, body and content type; the peer's other headers (cookies, Location) stay behind.
   // nosniff and a sandbox CSP: should a browser open the answer, it is inert data, never a page of this origin.
   const headers: Record<string, string> = { "x-bng-fleet-appliance": peer.name, "content-security-policy": "sandbox" };
-  const contentType = response.headers.get("content-type");
+  const { status, contentType, body } = answer;
   if (!contentType) {
     // A redirect or an empty answer: the status alone.
-    await response.body?.cancel();
-    return securedResponse(null, response.status, headers, appliance.secure);
+    if (body instanceof ReadableStream) await body.cancel();
+    return securedResponse(null, status, headers, appliance.secure);
   }
   if (!RELAYED_TYPES.has(mediaType(contentType))) {
-    await response.body?.cancel();
+    if (body instanceof ReadableStream) await body.cancel();
     throw new StatusError(502, `peer '${peerName}' answered with ${JSON.stringify(mediaType(contentType).slice(0, 80))}; the fleet proxy relays only ${[...RELAYED_TYPES].join(", ")}`);
   }
   headers["content-type"] = contentType;
-  return securedResponse(response.body, response.status, headers, appliance.secure);
+  return securedResponse(body, status, headers, appliance.secure);
 }

@@ -57,12 +57,12 @@ async function run(route: Route, core: ApplianceCore, call: OperationCall): Prom
   };
   const result: unknown = await route.handle(context);
   const headers: [string, string][] = responseHeaders ? [...responseHeaders] : [];
-  if (route.finish) return { kind: "continue", json: JSON.stringify(result), headers };
   if (result instanceof Response) {
     for (const [name, value] of headers) result.headers.append(name, value);
     return { kind: "response", response: result };
   }
-  // Serialised once, here: the Worker sends the text as it is.
+  // Serialised once, here: the Worker sends the text as it is (or, for a route that finishes there, parses it).
   const json = JSON.stringify(result);
-  return headers.length === 0 ? json : { kind: "json", json, headers };
+  if (headers.length === 0) return json;
+  return route.finish ? { kind: "continue", json, headers } : { kind: "json", json, headers };
 }

@@ -12,7 +12,7 @@ import { Router, type IRequest } from "itty-router";
 import type { z } from "zod";
 import { floorOf, peerCredential, presented } from "../auth/authenticate.ts";
 import type { ApplianceTarget } from "../fleet/context.ts";
-import type { PeerGet } from "../fleet/definition.ts";
+import { peerAnswerOf, type PeerAnswer, type PeerGet } from "../fleet/definition.ts";
 import type { OperationInput, PresentedCredential, Refusal } from "../schemas/operation.ts";
 import { SESSION_COOKIE } from "../trust/session.ts";
 import { routeKey } from "./in-object.ts";
@@ -123,8 +123,14 @@ async function handle(route: Route, request: Incoming, appliance: ApplianceTarge
   return run(route, request, appliance, await presented(route, request.headers));
 }
 
-/** The input validated, then one call into the appliance, whose answer becomes the response. */
+/** The route run, its JSON text made the response. */
 async function run(route: Route, request: Incoming, appliance: ApplianceTarget, credential: PresentedCredential | null): Promise<Response> {
+  const answer = await ask(route, request, appliance, credential);
+  return typeof answer === "string" ? jsonAnswer(answer, appliance.secure) : answer;
+}
+
+/** The input validated, then one call into the appliance: its answer as JSON text (most answers), or as the response it makes. */
+async function ask(route: Route, request: Incoming, appliance: ApplianceTarget, credential: PresentedCredential | null): Promise<string | Response> {
   const input = await readInput(route, request);
   // An anonymous caller's bad input needs no object to refuse it.
   if (credential === null && !input.ok) throw refusalError(input.refusal);
@@ -140,7 +146,7 @@ async function run(route: Route, request: Incoming, appliance: ApplianceTarget, 
     input,
   });
   const answer = route.unreachable ? await call.catch((error: unknown) => ({ kind: "unreachable" as const, error })) : await call;
-  if (typeof answer === "string") return jsonAnswer(answer, appliance.secure);
+  if (typeof answer === "string") return route.finish ? finish(route, answer, [], appliance, request) : answer;
   switch (answer.kind) {
     case "unreachable":
       console.error("the appliance's object could not be asked", answer.error);
@@ -151,12 +157,16 @@ async function run(route: Route, request: Incoming, appliance: ApplianceTarget, 
       return answer.response;
     case "json":
       return new Response(answer.json, { headers: [["content-type", "application/json"], ...answer.headers] });
-    case "continue": {
-      const response = await route.finish!(JSON.parse(answer.json) as never, { appliance, accept: request.headers.get("accept") });
-      if (answer.headers.length > 0) new Headers(answer.headers).forEach((value, name) => response.headers.append(name, value));
-      return response;
-    }
+    case "continue":
+      return finish(route, answer.json, answer.headers, appliance, request);
   }
+}
+
+/** A route that finishes in the Worker (the fleet proxy) continues with the value its handler gave; headers the handler set are kept. */
+async function finish(route: Route, json: string, headers: string[][], appliance: ApplianceTarget, request: Incoming): Promise<Response> {
+  const response = await route.finish!(JSON.parse(json) as never, { appliance, accept: request.headers.get("accept") });
+  if (headers.length > 0) new Headers(headers).forEach((value, name) => response.headers.append(name, value));
+  return response;
 }
 
 const refusalError = (refusal: Refusal) => new StatusError(refusal.status, refusal.detail, { headers: refusal.headers, ...(refusal.errors ? { errors: refusal.errors } : {}) });
@@ -278,7 +288,7 @@ export function buildRouter(routes: Route[]) {
      * validated, the peer credential presented), without a second HTTP pass:
      * the relay keeps only the answer's status, body and content type.
      */
-    async relay(get: PeerGet, appliance: ApplianceTarget): Promise<Response> {
+    async relay(get: PeerGet, appliance: ApplianceTarget): Promise<PeerAnswer> {
       const target = new URL(get.target);
       try {
         const found = matchGet(target.pathname);
@@ -287,9 +297,11 @@ export function buildRouter(routes: Route[]) {
         const request = { method: "GET", url: get.target, headers: new Headers({ accept: get.accept }), params, query: queryOf(target.searchParams), body: null };
         // As `presented` would: an anonymous route (health) is called without it.
         const credential = floorOf(route) === "anonymous" ? null : await peerCredential(get.credential);
-        return await run(route, request, appliance, credential);
+        const answer = await ask(route, request, appliance, credential);
+        // JSON text goes to the relay as it is, never through a Response and its body stream.
+        return typeof answer === "string" ? { status: 200, contentType: "application/json", body: answer } : peerAnswerOf(answer);
       } catch (error) {
-        return problemOf(error, target.pathname);
+        return peerAnswerOf(problemOf(error, target.pathname));
       }
     },
   };

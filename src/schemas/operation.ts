@@ -46,7 +46,8 @@ export interface OperationCall {
  * text: an RPC returns a string for less than an object holding it), a
  * response of its own (a stream, a page, a redirect), a refusal, or, for a
  * route that finishes in the Worker (the fleet proxy), the value it
- * continues with.
+ * continues with (bare too when it set no header: the Worker knows which
+ * routes finish).
  */
 export type OperationAnswer =
   | string
