@@ -184,8 +184,9 @@ export class DataPlane {
 
   // ── sessions ─────────────────────────────────────────────────────────────
 
-  listSessions(query: SessionQuery) {
-    return this.#gateway.listSessions(query);
+  /** The sessions list as the API answers it: JSON text of rows the model keeps encoded. */
+  sessionListText(query: SessionQuery) {
+    return this.#gateway.sessionListText(query);
   }
 
   sessionSummary() {

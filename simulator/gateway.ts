@@ -34,6 +34,7 @@ import { applyAction, type ScenarioAction, type ScenarioResult } from "./scenari
 import {
   detailOf,
   listSessions,
+  sessionListText,
   ratesOf,
   summarise,
   type SessionDetail,
@@ -41,6 +42,7 @@ import {
 } from "./session-queries.ts";
 import type { SessionList, SessionRates, SessionSummaryCounts } from "../src/schemas/sessions.ts";
 import { restoreModel, snapshotChunks, snapshotModel, type GatewaySnapshot } from "./snapshot.ts";
+import type { JsonText } from "./row-texts.ts";
 import type { SteeringTable } from "./steering.ts";
 import type { SubscriberRoute } from "./routing.ts";
 import { subscriberRoutes } from "./subscriber-routes.ts";
@@ -173,6 +175,11 @@ export class Gateway {
   /** The spec's SessionList. */
   listSessions(query: SessionQuery = {}): SessionList {
     return listSessions(this.#m, query);
+  }
+
+  /** The spec's SessionList as JSON text, from the rows kept encoded. */
+  sessionListText(query: SessionQuery = {}): JsonText<SessionList> {
+    return sessionListText(this.#m, query);
   }
 
   /** The spec's SessionSummaryCounts. */

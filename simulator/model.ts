@@ -16,6 +16,7 @@ import type { PoolDefinition } from "./pool-rules.ts";
 import type { Profile } from "./profile.ts";
 import { LocalTable } from "./local-subscribers.ts";
 import { Random } from "./random.ts";
+import { RowTexts } from "./row-texts.ts";
 import { SessionStore } from "./sessions.ts";
 import { SubscriberBase, blankAttrs, type SubscriberAttrs } from "./subscribers.ts";
 import { PortCounters } from "./interfaces.ts";
@@ -70,6 +71,8 @@ export class Model {
   readonly metrics: MetricsRing;
   /** Locally defined subscribers (the configuration's local subscriber table). */
   readonly locals = new LocalTable();
+  /** The rows of served session pages, kept encoded while their sessions live. */
+  readonly rowTexts = new RowTexts();
   /** L2TP tunnels and the tunnel of each pppoe-lac and l2tp session. */
   readonly l2tp: L2tpTable;
   /** The licence terms the appliance object installed, and the state last observed (licence.ts). */

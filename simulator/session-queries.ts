@@ -12,6 +12,7 @@ import { isoTime } from "./clock.ts";
 import type { Hold } from "./local-subscribers.ts";
 import type { Model } from "./model.ts";
 import { pageWindow } from "./paging.ts";
+import type { JsonText } from "./row-texts.ts";
 import { NO_LEASE, type SessionStore } from "./sessions.ts";
 import { ENCAPS, type Encap } from "./profile.ts";
 import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, prefixesOverlap } from "./prefix.ts";
@@ -42,12 +43,28 @@ type Predicate = (slot: number) => boolean;
 
 /** The sessions list. */
 export function listSessions(m: Model, q: SessionQuery): SessionList {
-  const { offset, limit } = pageWindow(q.offset, q.limit, 100, 500);
-  const filter = compile(m, q);
-  if (filter === false) return { total: 0, offset, items: [] };
-  const { total, slots } = selectSessions(m, filter, offset, limit);
+  const { total, offset, slots } = sessionPage(m, q);
   return { total, offset, items: slots.map((slot) => summaryRow(m, slot)) };
 }
+
+/** The sessions list as JSON text, from the rows the model keeps encoded (row-texts.ts): what the API answers. */
+export function sessionListText(m: Model, q: SessionQuery): JsonText<SessionList> {
+  const { total, offset, slots } = sessionPage(m, q);
+  const s = m.store;
+  const rows = slots.map((slot) => m.rowTexts.text(slot, s.id[slot] ?? 0, uptimeOf(m, slot), () => summaryRow(m, slot)));
+  return `{"total":${total},"offset":${offset},"items":[${rows.join(",")}]}`;
+}
+
+/** The slots of one page of the sessions list, and the count before paging. */
+function sessionPage(m: Model, q: SessionQuery): { total: number; offset: number; slots: number[] } {
+  const { offset, limit } = pageWindow(q.offset, q.limit, 100, 500);
+  const filter = compile(m, q);
+  if (filter === false) return { total: 0, offset, slots: [] };
+  return { ...selectSessions(m, filter, offset, limit), offset };
+}
+
+/** Whole seconds since the session came up. */
+const uptimeOf = (m: Model, slot: number): number => Math.max(0, Math.round((m.nowMs - (m.store.upMs[slot] ?? m.nowMs)) / 1000));
 
 /** The summary counts, from the incremental counters. */
 export function summarise(m: Model): SessionSummaryCounts {
@@ -84,7 +101,7 @@ export function summaryRow(m: Model, slot: number): SessionSummary {
     vlan: s.cvlan[slot] ?? 0,
     plan: planName(m, slot),
     walledGarden: s.walledGarden[slot] === 1,
-    uptimeSeconds: Math.max(0, Math.round((m.nowMs - (s.upMs[slot] ?? m.nowMs)) / 1000)),
+    uptimeSeconds: uptimeOf(m, slot),
     portId: port >= 0 ? (m.profile.ports[port]?.portId ?? null) : null,
   };
 }

@@ -10,7 +10,7 @@ import { applianceNamed } from "../fleet/definition.ts";
 import { authorize } from "../auth/authenticate.ts";
 import type { ApplianceContext } from "../fleet/context.ts";
 import { StatusError } from "./problem.ts";
-import type { Route } from "./route.ts";
+import { Encoded, type Route } from "./route.ts";
 
 /** The route-table key a call names its route by. */
 export const routeKey = (route: Route): string => `${route.method} ${route.path}`;
@@ -62,7 +62,7 @@ async function run(route: Route, core: ApplianceCore, call: OperationCall): Prom
     return { kind: "response", response: result };
   }
   // Serialised once, here: the Worker sends the text as it is (or, for a route that finishes there, parses it).
-  const json = JSON.stringify(result);
+  const json = result instanceof Encoded ? result.text : JSON.stringify(result);
   if (headers.length === 0) return json;
   return route.finish ? { kind: "continue", json, headers } : { kind: "json", json, headers };
 }

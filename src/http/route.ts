@@ -8,6 +8,7 @@ import type { Floor } from "../auth/roles.ts";
 import type { Principal } from "../schemas/principal.ts";
 import type { ApplianceContext, ApplianceTarget } from "../fleet/context.ts";
 import type { PresentedCredential } from "../schemas/operation.ts";
+import type { JsonText } from "../../simulator/row-texts.ts";
 
 /** The spec's 20 sections, the OpenAPI tags. */
 export const SECTIONS = [
@@ -50,14 +51,23 @@ export interface RouteContext<P, Q, B> {
 }
 
 /**
- * What a handler may answer: the route's documented response, or a `Response`
- * where it streams, redirects or sets its own status. `z.output` because the
+ * What a handler may answer: the route's documented response (as a value, or
+ * as JSON text `Encoded` already), or a `Response` where it streams,
+ * redirects or sets its own status. `z.output` because the
  * pipeline serialises the result as it stands and the OpenAPI document shows
  * the schema's output side (defaults applied, so such fields are required).
  * TypeScript widens a literal returned inside a generic call (`status: "deleted"`
  * becomes `string`), so handlers mark such literals `as const`.
  */
-export type Reply<R extends z.ZodType> = NoInfer<z.output<R>> | Response;
+export type Reply<R extends z.ZodType> = NoInfer<z.output<R>> | Encoded<NoInfer<z.output<R>>> | Response;
+
+/** A handler's answer the model keeps as JSON text already (the sessions list's rows): sent as it is, never parsed and serialised again. */
+export class Encoded<T> {
+  readonly text: JsonText<T>;
+  constructor(text: JsonText<T>) {
+    this.text = text;
+  }
+}
 
 export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType = z.ZodType> {
   method: Method;

@@ -1,7 +1,7 @@
 /** Sessions: the live subscriber sessions of the data plane, their detail, rates and force-disconnect. */
 import { z } from "zod";
 import { enumFilter } from "../schemas/enum-filter.ts";
-import { route } from "../http/route.ts";
+import { Encoded, route } from "../http/route.ts";
 import { pageQuery } from "../schemas/common.ts";
 import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
@@ -33,7 +33,7 @@ export const sessionRoutes = [
     fp: true,
     query: SessionQuery,
     response: { description: "SessionList", schema: SessionList },
-    handle: (ctx) => ctx.appliance.stub.dataPlane().listSessions(ctx.query),
+    handle: (ctx) => new Encoded(ctx.appliance.stub.dataPlane().sessionListText(ctx.query)),
   }),
   route({
     method: "GET",

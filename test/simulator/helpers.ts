@@ -79,6 +79,10 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
   // Sessions: list total = summary total = Σ byEncap = Σ byType = Σ byVrf; Σ byPort = total − LNS-terminated.
   expect(g.listSessions({ limit: 1 }).total).toBe(summary.total);
   expect(sessions.length).toBe(summary.total);
+  // The list as the API answers it, from the rows the model keeps encoded, is the list built afresh: no row is stale.
+  for (let offset = 0; offset < Math.max(1, sessions.length); offset += 500) {
+    expect(JSON.parse(g.sessionListText({ offset, limit: 500 }))).toEqual(g.listSessions({ offset, limit: 500 }));
+  }
   expect(sum(summary.byEncap)).toBe(summary.total);
   expect(sum(summary.byType)).toBe(summary.total);
   expect(sum(summary.byVrf)).toBe(summary.total);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SessionSummary } from "../../simulator/index.ts";
 import { formatMac } from "../../simulator/subscribers.ts";
+import type { Gateway } from "../../simulator/gateway.ts";
 import { allSessions, gateway, profile } from "./helpers.ts";
 
 describe("sessions list", () => {
@@ -148,6 +149,39 @@ describe("sessions list", () => {
       expect(page.items).toEqual(whole.slice(offset, offset + 7));
     }
     expect(whole.map((s) => s.id)).toEqual(only((s) => s.type === "ppp" && s.portId === q.port));
+  });
+
+  describe("as JSON text, from rows kept encoded", () => {
+    const text = (h: Gateway, query: Parameters<Gateway["sessionListText"]>[0]) => JSON.parse(h.sessionListText(query)) as ReturnType<Gateway["listSessions"]>;
+
+    it("answers every page and filter as the list built afresh", () => {
+      for (const query of [{}, { offset: 20, limit: 10 }, { limit: 500 }, { encap: "pppoe-lac" }, { walledGarden: true }, { username: "a" }, { vrf: "nowhere" }]) {
+        expect(text(g, query)).toEqual(g.listSessions(query));
+      }
+    });
+
+    it("shows a row served again with its uptime moved on by the time that passed", () => {
+      const h = gateway(profile(), 52, 3600);
+      const before = text(h, { limit: 500 }).items;
+      h.step(60);
+      const after = new Map(text(h, { limit: 500 }).items.map((s) => [s.id, s.uptimeSeconds]));
+      const stayed = before.filter((s) => after.has(s.id));
+      expect(stayed.length).toBeGreaterThan(100);
+      for (const s of stayed) expect(after.get(s.id)).toBe(s.uptimeSeconds + 60);
+    });
+
+    it("serves a slot's new session, not the row of the one that held it before", () => {
+      const h = gateway(profile(), 53, 3600);
+      const first = allSessions(h);
+      for (let offset = 0; offset < first.length; offset += 500) text(h, { offset, limit: 500 });
+      h.step(4 * 3600);
+      const now = allSessions(h);
+      const gone = new Set(first.map((s) => s.id));
+      // Sessions ended and others began in their slots (the table reuses freed slots first).
+      expect(now.filter((s) => !gone.has(s.id)).length).toBeGreaterThan(100);
+      expect(first.filter((s) => !now.some((n) => n.id === s.id)).length).toBeGreaterThan(100);
+      for (let offset = 0; offset < now.length; offset += 500) expect(text(h, { offset, limit: 500 })).toEqual(h.listSessions({ offset, limit: 500 }));
+    });
   });
 
   it("combines filters with AND", () => {
