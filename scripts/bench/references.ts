@@ -3,7 +3,10 @@
  * every figure is a ratio to what the runtime itself manages on this machine
  * now: a bare Worker answering JSON, and a bare Durable Object RPC that reads
  * one SQLite row and answers JSON (the ceiling for anything that must ask the
- * appliance). They run under Miniflare, as the fleet does, and are reached
+ * appliance). The second also answers a page of JSON text of a given size
+ * from an object, after asking another one first or not (`/page`,
+ * `/page/two-calls`): the least a fleet proxy's two object calls cost beside
+ * one, with no application code. They run under Miniflare, as the fleet does, and are reached
  * both directly and behind the launcher's own listener (scripts/listeners.ts),
  * the path every appliance request takes. Not part of the product's Worker.
  */
@@ -23,8 +26,22 @@ export class Row extends DurableObject {
   read() {
     return this.ctx.storage.sql.exec("SELECT id, name, value FROM row WHERE id = ?", 1).one();
   }
+  page(bytes) {
+    this.pages ??= new Map();
+    if (!this.pages.has(bytes)) this.pages.set(bytes, JSON.stringify({ items: "x".repeat(Math.max(0, bytes - 12)) }));
+    return this.pages.get(bytes);
+  }
 }
-export default { async fetch(request, env) { return Response.json(await env.Row.getByName("reference").read()); } };
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    if (url.pathname === "/") return Response.json(await env.Row.getByName("reference").read());
+    // The fleet proxy's shape with no application code: one object asked first, then another answers the page.
+    if (url.pathname === "/page/two-calls") await env.Row.getByName("reference").read();
+    const page = await env.Row.getByName("member").page(Number(url.searchParams.get("bytes")));
+    return new Response(page, { headers: { "content-type": "application/json" } });
+  },
+};
 `;
 
 export interface References {
