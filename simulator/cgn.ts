@@ -15,6 +15,8 @@ import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, type Prefix } from 
 import type { Random } from "./random.ts";
 import { TimedQueue } from "./queues.ts";
 import type { CgnBindingRow, CgnBindingsPage, CgnGroup, CgnStatus } from "../src/schemas/cgn.ts";
+import { BindingIndex } from "./cgn-index.ts";
+import { pageOfBits, setBit } from "./bits.ts";
 
 /** First port handed out (RFC 6888 REQ-3: no well-known ports). */
 export const FIRST_PORT = 1024;
@@ -180,6 +182,8 @@ export class Cgn {
   #eventsThisStep = 0;
   #identified = new Map<number, string>();
   #autoIndex = new Map<number, number>();
+  /** What the bindings list's filters read (cgn-index.ts). */
+  #index: BindingIndex;
 
   constructor(config: Profile["cgn"], vrfNames: readonly string[], logs: LogRing) {
     this.#config = config;
@@ -209,6 +213,8 @@ export class Cgn {
     this.flows = new Int32Array(cap);
     this.nChunks = new Uint8Array(cap);
     this.chunks = new Int32Array(cap * this.maxChunks);
+    this.#index = new BindingIndex(config.groups.length, vrfNames.length);
+    this.#index.grow(cap);
     // Lowest bindingIndex first: the stack holds cap-1 … 0, and indices added by growth go beneath the freed ones.
     this.#freeSlots = new Int32Array(cap);
     for (let i = 0; i < cap; i++) this.#freeSlots[i] = cap - 1 - i;
@@ -245,6 +251,7 @@ export class Cgn {
     this.#freeSlots = free;
     this.#freeTop += want - old;
     this.#allocated = want;
+    this.#index.grow(want);
   }
 
   /** Whether an inside address of a VRF is translated: the VRF is bound to a group and the address is not bypassed. */
@@ -314,6 +321,7 @@ export class Cgn {
     this.flows[b] = 0;
     this.nChunks[b] = 1;
     this.chunks[b * this.maxChunks] = chunk;
+    this.#index.add(b, gi, vrf, insideIp);
     if (autoLearned) {
       this.autoLearnedTotal++;
       this.#autoIndex.set(autoKey(vrf, insideIp), b);
@@ -332,6 +340,7 @@ export class Cgn {
     this.nChunks[b] = 0;
     this.alive[b] = 0;
     this.sessionSlot[b] = -1;
+    this.#index.remove(b, this.group[b] ?? 0, this.vrf[b] ?? 0, this.insideIp[b] ?? 0);
     g.active--;
     this.activeTotal--;
     if (this.autoLearned[b] === 1) {
@@ -517,24 +526,40 @@ export class Cgn {
     const gi = groupName === undefined || groupName === "" ? -1 : this.groups.findIndex((g) => g.config.name.toLowerCase() === groupName);
     const vrfName = query.vrf?.toLowerCase();
     const vi = vrfName === undefined || vrfName === "" ? -1 : this.#vrfNames.findIndex((v) => v.toLowerCase() === vrfName);
-    const ipMatch = ipv4Matcher(query.ip);
+    const ranges = ipv4Ranges(query.ip);
     const running = this.groups.length > 0;
     const empty = { running, total: 0, offset, limit, items: [] };
-    if ((gi < 0 && groupName) || (vi < 0 && vrfName) || ipMatch === false) return empty;
-    const items: CgnBindingRow[] = [];
-    let total = 0;
-    for (let b = 0; b < this.highWater; b++) {
-      if (this.alive[b] !== 1) continue;
-      if (gi >= 0 && this.group[b] !== gi) continue;
-      if (vi >= 0 && this.vrf[b] !== vi) continue;
-      if (ipMatch !== null) {
-        const g = this.groups[this.group[b] ?? 0] as Group;
-        if (!ipMatch(this.insideIp[b] ?? 0) && !ipMatch(g.publicIps[this.ipIndex[b] ?? 0] ?? 0)) continue;
-      }
-      if (total >= offset && items.length < limit) items.push(this.row(b, usernameOf));
-      total++;
-    }
+    if ((gi < 0 && groupName) || (vi < 0 && vrfName) || ranges === false) return empty;
+    const index = this.#index;
+    // The live bindings, narrowed by each filter's bitmap: a count and the first page of set bits.
+    let bits = index.live;
+    const narrow = (by: Uint32Array) => {
+      if (bits === index.live) bits = index.live.slice();
+      for (let w = 0; w < bits.length; w++) bits[w] = (bits[w] ?? 0) & (by[w] ?? 0);
+    };
+    if (gi >= 0) narrow(index.group(gi));
+    if (vi >= 0) narrow(index.vrf(vi));
+    if (ranges !== null) narrow(this.#matchingIp(ranges));
+    const { total, indices } = pageOfBits(bits, offset, limit);
+    const items = indices.map((b) => this.row(b, usernameOf));
     return { running, total, offset, limit, items };
+  }
+
+  /** The bindings whose inside or public address lies in `ranges`: inside from the index, public from the port blocks' owners. */
+  #matchingIp(ranges: readonly { first: number; last: number }[]): Uint32Array {
+    const bits = new Uint32Array(this.#index.live.length);
+    this.#index.markInside(ranges, this.insideIp, bits);
+    for (const g of this.groups) {
+      g.publicIps.forEach((address, ip) => {
+        if (!ranges.some((r) => address >= r.first && address <= r.last)) return;
+        // A group's blocks are laid out by public address: an owner above zero is its binding + 1.
+        for (let chunk = ip * g.chunksPerIp, end = chunk + g.chunksPerIp; chunk < end; chunk++) {
+          const owner = g.owner[chunk] ?? 0;
+          if (owner > 0) setBit(bits, owner - 1);
+        }
+      });
+    }
+    return bits;
   }
 
   /** The spec's CgnStatus. */
@@ -691,9 +716,12 @@ export class Cgn {
     this.activeTotal = 0;
     this.autoLearnedTotal = 0;
     this.#autoIndex.clear();
+    this.#index = new BindingIndex(this.groups.length, this.#vrfNames.length);
+    this.#index.grow(this.#allocated);
     for (let b = 0; b < this.highWater; b++) {
       if (this.alive[b] !== 1) continue;
       this.activeTotal++;
+      this.#index.add(b, this.group[b] ?? 0, this.vrf[b] ?? 0, this.insideIp[b] ?? 0);
       if (this.autoLearned[b] === 1) {
         this.autoLearnedTotal++;
         this.#autoIndex.set(autoKey(this.vrf[b] ?? 0, this.insideIp[b] ?? 0), b);
@@ -721,24 +749,15 @@ function autoKey(vrf: number, ip: number): number {
 }
 
 /**
- * A matcher for the `ip` filter on IPv4 addresses: a CIDR or bare address
+ * The `ip` filter on IPv4 addresses as ranges: a CIDR or bare address
  * matches by containment; any other text matches as a textual prefix of the
  * dotted quad (so `ip=100.64.1.` works as an operator expects). Null = no
  * filter; false = a filter nothing can match (e.g. an IPv6 prefix).
  */
-export function ipv4Matcher(ip: string | null | undefined): ((addr: number) => boolean) | null | false {
+export function ipv4Ranges(ip: string | null | undefined): { first: number; last: number }[] | null | false {
   if (ip === undefined || ip === null || ip.trim() === "") return null;
   const text = ip.trim().toLowerCase();
   const prefix = parsePrefix(text, false);
-  if (prefix !== null) {
-    if (prefix.family !== 4) return false;
-    const { first, last } = ipv4Range(prefix);
-    return (addr) => addr >= first && addr <= last;
-  }
-  const ranges = ipv4TextRanges(text);
-  if (ranges === null) return false;
-  return (addr) => {
-    for (const r of ranges) if (addr >= r.first && addr <= r.last) return true;
-    return false;
-  };
+  if (prefix !== null) return prefix.family === 4 ? [ipv4Range(prefix)] : false;
+  return ipv4TextRanges(text) ?? false;
 }

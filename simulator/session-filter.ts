@@ -8,6 +8,7 @@
  * (the username needle, an IPv6 text that cannot be turned into ranges) is
  * tested only on the sessions the indexes left.
  */
+import { popcount } from "./bits.ts";
 import type { Model } from "./model.ts";
 import type { AddressPool } from "./pools.ts";
 
@@ -179,8 +180,3 @@ export function ipv6TextRanges(text: string): { ranges: { first: bigint; last: b
   return { ranges, exact };
 }
 
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-}

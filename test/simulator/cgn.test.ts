@@ -3,7 +3,7 @@ import { Cgn } from "../../simulator/cgn.ts";
 import { LogRing } from "../../simulator/logs.ts";
 import { parseIpv4 } from "../../simulator/prefix.ts";
 import { Random } from "../../simulator/random.ts";
-import { START, allBindings, expectConsistent, gateway, profile } from "./helpers.ts";
+import { START, allBindings, expectConsistent, gateway, profile, restore } from "./helpers.ts";
 
 function engine(patch: (raw: Record<string, any>) => void = () => {}): { cgn: Cgn; logs: LogRing } {
   const p = profile("small", patch);
@@ -153,6 +153,52 @@ describe("CGN bindings list", () => {
     expect(g.cgnBindings({ ip: one.publicIp, limit: 1000 }).items).toEqual(samePublic);
     expect(g.cgnBindings({ ip: "100.127.0.0/16", limit: 1000 }).items).toEqual(all.filter((b) => b.insideIp.startsWith("100.127.")));
     expect(g.cgnBindings({ ip: "2001:db8::/32" }).total).toBe(0);
+  });
+
+  describe("from the indexes the model keeps", () => {
+    const number = (ip: string) => ip.split(".").reduce((n, o) => n * 256 + Number(o), 0);
+    /** The spec's ip filter as an operator reads it: a CIDR contains, other text is a prefix of the dotted quad. */
+    const matches = (ip: string, address: string) => {
+      if (!ip.includes("/")) return address.startsWith(ip);
+      const [base, length] = ip.split("/");
+      const size = 2 ** (32 - Number(length));
+      return Math.floor(number(address) / size) === Math.floor(number(base!) / size);
+    };
+    const queries = [
+      { ip: "100.64." },
+      { ip: "100.6" },
+      { ip: "100.64.0.0/12" },
+      { ip: "192.0.2." },
+      { ip: "192.0.2.7" },
+      { ip: "100.", vrf: "cgn-inside" },
+      { ip: "100.64.1", group: "cgn-1", vrf: "CGN-inside" },
+      { vrf: "cgn-inside", group: "cgn-1" },
+    ];
+    const expectAsFiltered = (h: typeof g) => {
+      const every = allBindings(h);
+      for (const q of queries) {
+        const wanted = every.filter(
+          (b) => (q.ip === undefined || matches(q.ip, b.insideIp) || matches(q.ip, b.publicIp)) && (q.vrf === undefined || b.insideVrf === q.vrf.toLowerCase()) && (q.group === undefined || b.group === q.group),
+        );
+        for (const offset of [0, 7, Math.max(0, wanted.length - 3)]) {
+          const page = h.cgnBindings({ ...q, offset, limit: 1000 });
+          expect(page.total).toBe(wanted.length);
+          expect(page.items).toEqual(wanted.slice(offset, offset + 1000));
+        }
+      }
+      return every.length;
+    };
+
+    it("answers every filter and combination as filtering the whole list would, as bindings come and go and after a snapshot", () => {
+      const h = gateway(profile(), 36, 3600);
+      const before = new Map(allBindings(h).map((b) => [b.bindingIndex, b.sessionId]));
+      expect(expectAsFiltered(h)).toBeGreaterThan(100);
+      h.step(3 * 3600);
+      // Bindings ended and others took their indices.
+      expect(allBindings(h).filter((b) => before.has(b.bindingIndex) && before.get(b.bindingIndex) !== b.sessionId).length).toBeGreaterThan(0);
+      expectAsFiltered(h);
+      expectAsFiltered(restore(h));
+    });
   });
 });
 
