@@ -1,10 +1,13 @@
 /** Bitmaps over a table's indices, as the model's indexes keep them (sessions, CGN bindings). */
 
-export function setBit(bits: Uint32Array, i: number): void {
+/** A bitmap: bit i of word i >>> 5. */
+export type Bits = Int32Array | Uint32Array;
+
+export function setBit(bits: Bits, i: number): void {
   bits[i >>> 5] = (bits[i >>> 5] ?? 0) | (1 << (i & 31));
 }
 
-export function clearBit(bits: Uint32Array, i: number): void {
+export function clearBit(bits: Bits, i: number): void {
   bits[i >>> 5] = (bits[i >>> 5] ?? 0) & ~(1 << (i & 31));
 }
 
@@ -16,7 +19,7 @@ export function popcount(x: number): number {
 }
 
 /** One page of a bitmap's set bits in ascending order, after skipping `offset` of them, and how many are set in all. */
-export function pageOfBits(bits: Uint32Array, offset: number, limit: number): { total: number; indices: number[] } {
+export function pageOfBits(bits: Bits, offset: number, limit: number): { total: number; indices: number[] } {
   const indices: number[] = [];
   let total = 0;
   for (let w = 0; w < bits.length; w++) {

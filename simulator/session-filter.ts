@@ -8,7 +8,7 @@
  * (the username needle, an IPv6 text that cannot be turned into ranges) is
  * tested only on the sessions the indexes left.
  */
-import { popcount } from "./bits.ts";
+import { popcount, setBit } from "./bits.ts";
 import type { Model } from "./model.ts";
 import type { AddressPool } from "./pools.ts";
 
@@ -127,8 +127,7 @@ function mask(m: Model, local: (slot: number) => boolean, fill: (set: (slot: num
   const bits = new Int32Array((s.orderLen + 31) >>> 5);
   const set = (slot: number): void => {
     if (s.alive[slot] !== 1) return;
-    const pos = s.orderPos[slot] ?? 0;
-    bits[pos >>> 5] = (bits[pos >>> 5] ?? 0) | (1 << (pos & 31));
+    setBit(bits, s.orderPos[slot] ?? 0);
   };
   fill((slot) => {
     if ((s.sub[slot] ?? 0) >= 0) set(slot);

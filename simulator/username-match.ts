@@ -7,6 +7,7 @@
  * then a few integer divisions on its subscriber number and realm; only
  * configured local subscribers (few) compare their username's text.
  */
+import { clearBit, setBit } from "./bits.ts";
 import type { Model } from "./model.ts";
 
 /** Digits [a, b) of a zero-padded number equal `value`: `floor(n / div) % mod === value`. */
@@ -85,8 +86,7 @@ export function usernameMask(m: Model, match: UsernameMatch): Int32Array {
   const { alive, orderPos } = s;
   const set = (slot: number): void => {
     if (slot < 0 || alive[slot] !== 1 || !test(slot)) return;
-    const pos = orderPos[slot] ?? 0;
-    bits[pos >>> 5] = (bits[pos >>> 5] ?? 0) | (1 << (pos & 31));
+    setBit(bits, orderPos[slot] ?? 0);
   };
   // A needle that fixes several digits names few subscriber numbers: visit those through slotOfSub (an index), not the table.
   const subscribers = m.profile.population.subscribers;
@@ -105,8 +105,7 @@ export function usernameMask(m: Model, match: UsernameMatch): Int32Array {
     // A local subscriber's session sits in realm 0's bitset: its configured username decides.
     for (const e of m.locals.entries) {
       if (e.slot < 0 || alive[e.slot] !== 1) continue;
-      const pos = orderPos[e.slot] ?? 0;
-      bits[pos >>> 5] = (bits[pos >>> 5] ?? 0) & ~(1 << (pos & 31));
+      clearBit(bits, orderPos[e.slot] ?? 0);
       set(e.slot);
     }
     return bits;
