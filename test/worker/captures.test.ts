@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { bearer, call, json, tokenWithRole } from "./client.ts";
-import { admin, advance, get, send } from "./helpers.ts";
+import { admin, advance, get, scenario, send } from "./helpers.ts";
 import type { CaptureRecord as Capture, CaptureRow as Row } from "../../src/schemas/captures.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { LogTail as Tail } from "../../src/schemas/logs.ts";
@@ -100,9 +100,12 @@ describe("automatic stop", () => {
     expect((await get<Row[]>("/api/v1/captures")).map((r) => r.sessionId)).toEqual([b]);
     const stopEntry = (await get<Tail>(`/api/v1/logs/tail?sinceSeq=${lastSeq}`)).entries.find((e) => e.msgId === "capture.stop")!;
     expect(stopEntry.fields).toMatchObject({ sessionId: a, reason: "max-duration", durationSeconds: 30 });
-    // Zero limits are unlimited.
+    // Zero limits are unlimited. No churn meanwhile: a departure may pick this session, and the clock starts at
+    // the wall clock's time, so whether one did varied with the hour the suite ran (its capture then ends with it).
+    await scenario({ action: "set-churn-multiplier", multiplier: 0 });
     await advance(600);
     expect((await get<Row[]>("/api/v1/captures")).map((r) => r.sessionId)).toEqual([b]);
+    await scenario({ action: "set-churn-multiplier", multiplier: 1 });
   });
 
   it("ends with the session", async () => {
