@@ -27,10 +27,13 @@ describe("starting and stopping a capture", () => {
     expect(record).toMatchObject({ sessionId: id, destinationIp: COLLECTOR, maxPackets: 0, maxDurationSeconds: null });
     expect((await get<SessionDetail>(`/api/v1/sessions/${id}`)).capture).toEqual(record);
 
+    // No churn while the capture is watched: a departure may pick its session (see "ends a capture after maxDurationSeconds").
+    await scenario({ action: "set-churn-multiplier", multiplier: 0 });
     await advance(60);
     const [row] = await get<Row[]>("/api/v1/captures");
     expect(row).toMatchObject({ ...record, elapsedSeconds: 60 });
     expect(row!.packetsMirrored).toBeGreaterThan(0);
+    await scenario({ action: "set-churn-multiplier", multiplier: 1 });
 
     const stopped = await stop(id!, bearer(operator));
     expect(await stopped.json()).toEqual({ status: "stopped", sessionId: id });
