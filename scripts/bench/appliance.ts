@@ -156,9 +156,9 @@ export async function applianceBench(options: { profile: string; seconds: number
         rows.push({ label, p50, p95, rate: await throughput(url, auth, options.seconds), goal });
       }
     }
-    // The runtime's own floor for the proxy's ratio: two bare object calls against one, answering a page of the same size.
+    // The runtime's own ceiling on the proxy's ratio: two bare object calls against one, answering a page of the same size.
     const pageBytes = (await (await fetch(page, { headers: auth })).arrayBuffer()).byteLength;
-    const floor = await pairedRatio({ url: `${references.listener.durableObject}page?bytes=${pageBytes}`, headers: {} }, { url: `${references.listener.durableObject}page/two-calls?bytes=${pageBytes}`, headers: {} }, options.seconds);
+    const twoCalls = await pairedRatio({ url: `${references.listener.durableObject}page?bytes=${pageBytes}`, headers: {} }, { url: `${references.listener.durableObject}page/two-calls?bytes=${pageBytes}`, headers: {} }, options.seconds);
     const after = await refs();
     const worker = (before.worker + after.worker) / 2;
     const durableObject = (before.durableObject + after.durableObject) / 2;
@@ -175,12 +175,12 @@ export async function applianceBench(options: { profile: string; seconds: number
         `  ${r.label.padEnd(24)} ${fmt(r.p50, 2).padStart(7)} ${fmt(r.p95, 2).padStart(7)} ${fmt(r.rate, 0).padStart(7)} ${fmt(r.rate / worker, 2).padStart(8)} ${fmt(r.rate / durableObject, 2).padStart(6)}  ${describeGoal(r.goal)}${paired}${met === "" ? "" : met ? " ✓" : " ✗"}`,
       );
     }
-    // One more bare object call, in this machine's time per request: two calls at `floor.rate`, one at `floor.rate / floor.median`.
-    const extraCall = (1 - floor.median) / floor.rate;
+    // One more bare object call, in this machine's time per request: two calls at `twoCalls.rate`, one at `twoCalls.rate / twoCalls.median`.
+    const extraCall = (1 - twoCalls.median) / twoCalls.rate;
     const proxied = rows.find((r) => r.goal !== null && "ratioOf" in r.goal && r.goal.ratioOf === "directPage")?.paired;
     const directPage = proxied ? proxied.rate / proxied.median : NaN;
     console.log(
-      `  (the fleet proxy asks two objects, the addressed appliance then the peer: two bare object calls against one, answering the same ${fmt(pageBytes / 1024, 0)} KB page, reach ${fmt(floor.median, 2)} (${fmt(floor.low, 2)}–${fmt(floor.high, 2)}), so the second call costs ${fmt(extraCall * 1e6, 0)} µs of this machine a request; the direct page plus that call alone is ${fmt(1 / (1 + extraCall * directPage), 2)} of the direct page, the most a proxied page can reach here)`,
+      `  (the fleet proxy asks two objects, the addressed appliance then the peer: two bare object calls against one, answering the same ${fmt(pageBytes / 1024, 0)} KB page, reach ${fmt(twoCalls.median, 2)} (${fmt(twoCalls.low, 2)}–${fmt(twoCalls.high, 2)}), so the second call costs ${fmt(extraCall * 1e6, 0)} µs of this machine a request; the direct page plus that call alone is ${fmt(1 / (1 + extraCall * directPage), 2)} of the direct page, the most a proxied page can reach here)`,
     );
     console.log(`  (a ratio goal is judged on its paired median: each round measures the endpoint between two measurements of its reference and divides by their mean, so the machine's drift across the round cancels)`);
     const memory = memoryKiB(workerd);

@@ -6,9 +6,10 @@
  * appliance). The second also answers a page of JSON text of a given size
  * from an object, after asking another one first or not (`/page`,
  * `/page/two-calls`): the least a fleet proxy's two object calls cost beside
- * one, with no application code. They run under Miniflare, as the fleet does, and are reached
- * both directly and behind the launcher's own listener (scripts/listeners.ts),
- * the path every appliance request takes. Not part of the product's Worker.
+ * one, with no application code. They run under Miniflare, as the fleet
+ * does, and are reached both directly and behind the launcher's own listener
+ * (scripts/listeners.ts), the path every appliance request takes. Not part
+ * of the product's Worker.
  */
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { listenFrontend, type Frontend } from "../listeners.ts";
