@@ -9,13 +9,37 @@ buildUi({ quiet: true });
 const BOOTSTRAP_TOKEN = "bngtok_" + "B".repeat(30) + "1rpRcy";
 
 /**
+ * Where every appliance's simulated clock starts in the workerd projects: traffic, churn and outages
+ * follow the simulated time of day, so a clock started at the wall clock made results depend on the hour
+ * the suite ran. BNG_TEST_CLOCK_START moves it (`npm run test:hours` runs the suite at every hour of a day).
+ */
+const CLOCK_START = process.env.BNG_TEST_CLOCK_START ?? "2026-03-02T09:00:00Z";
+
+/** What every project holds its tests to: at least one assertion each (a test that asserts nothing passes silently), and one time limit. */
+const strict = {
+  expect: { requireAssertions: true },
+  // Some tests simulate hours or a day of a gateway; on a loaded 2-core machine that can pass vitest's 5 s default.
+  testTimeout: 30_000,
+};
+
+/**
  * A project of the tests in test/<name>/, run inside workerd against the real
  * wrangler.toml, with `bindings` beside the fleet secret and the manual clock
  * (tests move the simulation clock themselves, through scenario actions).
+ * Files share one runtime (no per-file isolation): storage and objects are
+ * reset after every test (test/worker/setup.ts), and the suite passes in
+ * shuffled order (`npx vitest run --sequence.shuffle`).
  */
-const inWorkerd = (name: string, bindings: Record<string, string>, test: { globalSetup?: string[]; testTimeout?: number; expect?: { requireAssertions: boolean } } = {}) => ({
-  plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings: { BNG_FLEET_SECRET: "7e57".repeat(16), BNG_CLOCK: "manual", ...bindings } } })],
-  test: { name, include: [`test/${name}/**/*.test.ts`], setupFiles: ["test/worker/setup.ts"], ...test },
+const inWorkerd = (name: string, bindings: Record<string, string> | ((closedPort: number) => Record<string, string>), test: { globalSetup?: string[] } = {}) => ({
+  plugins: [
+    cloudflareTest(({ inject }) => ({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: { BNG_FLEET_SECRET: "7e57".repeat(16), BNG_CLOCK: "manual", BNG_CLOCK_START: CLOCK_START, ...(typeof bindings === "function" ? bindings(inject("closedPort")) : bindings) },
+      },
+    })),
+  ],
+  test: { name, include: [`test/${name}/**/*.test.ts`], setupFiles: ["test/worker/setup.ts"], isolate: false, ...strict, ...test },
 });
 
 // The pure data-plane model and the pure trust policy run in plain Node (fast, no
@@ -23,16 +47,16 @@ const inWorkerd = (name: string, bindings: Record<string, string>, test: { globa
 // the real wrangler.toml.
 export default defineConfig({
   test: {
+    // vitest's default on 2 cores is one file at a time. The e2e files spend most of their time waiting on
+    // fleets they launched, the workerd projects on their runtime: three at once keeps both cores busy.
+    maxWorkers: 3,
     projects: [
       {
         test: {
           name: "simulator",
           include: ["test/simulator/**/*.test.ts"],
           environment: "node",
-          // Some tests simulate a day of a gateway; on a loaded 2-core machine that can pass vitest's 5 s default.
-          testTimeout: 30_000,
-          // A test that asserts nothing passes silently; every test must make at least one assertion.
-          expect: { requireAssertions: true },
+          ...strict,
         },
       },
       {
@@ -41,7 +65,7 @@ export default defineConfig({
           // The trust policy (lockout, session and token rules, TOTP replay) is pure: tested in plain Node.
           include: ["test/trust/**/*.test.ts"],
           environment: "node",
-          expect: { requireAssertions: true },
+          ...strict,
         },
       },
       {
@@ -50,9 +74,7 @@ export default defineConfig({
           // The layer rules and the import graph, read from the source with the TypeScript parser: plain Node, no runtime.
           include: ["test/architecture/**/*.test.ts"],
           environment: "node",
-          // Parsing the whole tree (some 350 files) takes several seconds on a loaded 2-core machine.
-          testTimeout: 30_000,
-          expect: { requireAssertions: true },
+          ...strict,
         },
       },
       {
@@ -60,12 +82,10 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           environment: "node",
-          testTimeout: 30_000,
+          ...strict,
           hookTimeout: 120_000,
-          expect: { requireAssertions: true },
-          // Each file starts a real fleet (and one a Chromium): one at a time, so a loaded 2-core
-          // machine brings each up well inside the launcher's readiness deadline.
-          maxWorkers: 1,
+          // The Worker bundle, built once for every fleet these files launch.
+          globalSetup: ["test/e2e/bundle.ts"],
         },
       },
       inWorkerd(
@@ -79,16 +99,17 @@ export default defineConfig({
           // A closed loopback port for "the receiver is down" (workerd cannot bind one itself), and a
           // loopback server the appliance can be pointed at (an external peer answering HTML).
           globalSetup: ["test/closed-port.ts", "test/worker/peer-server.ts"],
-          // Tests advance up to hours of simulated time; on a loaded 2-core machine that can pass vitest's 5 s default.
-          testTimeout: 30_000,
-          expect: { requireAssertions: true },
         },
       ),
       // The same Worker as the local launcher runs it (BNG_LOCAL_FLEET), with no
       // BNG_ADMIN_PASSWORD: the development default and the listener's peer header.
       inWorkerd("worker-local", { BNG_LOCAL_FLEET: "1" }),
       // One process of a local fleet spread over several (BNG_SHARDS): edge-2 is another process's, at a loopback port nothing answers on.
-      inWorkerd("worker-sharded", { BNG_LOCAL_FLEET: "1", BNG_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN, BNG_SHARD_PEERS: JSON.stringify({ "edge-2": "http://127.0.0.1:9" }) }),
+      inWorkerd(
+        "worker-sharded",
+        (closedPort) => ({ BNG_LOCAL_FLEET: "1", BNG_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN, BNG_SHARD_PEERS: JSON.stringify({ "edge-2": `http://127.0.0.1:${closedPort}` }) }),
+        { globalSetup: ["test/closed-port.ts"] },
+      ),
       // Deployed with no administrator credential at all.
       inWorkerd("worker-unconfigured", {}),
     ],

@@ -15,6 +15,7 @@ import { IdentityStore } from "./identity.ts";
 import type { IdentityEvent } from "./identity-event.ts";
 import { adminSeed } from "../src/auth/bootstrap.ts";
 import { deploymentOf } from "../src/fleet/deployment.ts";
+import { clockStartOf } from "../src/fleet/clock-start.ts";
 import { randomBytes, toHex } from "../src/trust/encoding.ts";
 import { isWellFormedToken } from "../src/trust/tokens.ts";
 import { ProviderStore } from "./providers.ts";
@@ -150,7 +151,7 @@ export class ApplianceCore {
     // fingerprint, so the data plane starts afresh, as a real box does when it boots a new CGN setup.
     const built = profileWithCgn(shipped, this.#config.cgnSection());
     const profile = built.ok ? built.profile : { ...shipped, cgn: { ...shipped.cgn, groups: [] } };
-    this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist());
+    this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist(), clockStartOf(this.env));
     this.#audit = new AuditTrail(sql);
     this.#dataPlane.watchLog((entry) => this.#audit.observe(entry));
     // The pools, RADIUS servers and local subscriber table as configured now (a restored snapshot already

@@ -80,7 +80,8 @@ export class DataPlane {
   readonly #streams = new Map<number, { owner: string; recheck: () => void }>();
   #streamSeq = 0;
 
-  constructor(sql: SqlStorage, appliance: string, profile: Profile, seed: number, captureAllowlist: string[]) {
+  /** `startMs`: where a fresh appliance's simulated clock starts (BNG_CLOCK_START); null = the wall clock. */
+  constructor(sql: SqlStorage, appliance: string, profile: Profile, seed: number, captureAllowlist: string[], startMs: number | null = null) {
     this.#sql = sql;
     this.#appliance = appliance;
     this.#allowlist = captureAllowlist;
@@ -94,7 +95,13 @@ export class DataPlane {
     })();
     const offset = sql.exec<{ value: string }>("SELECT value FROM sim_state WHERE key = 'offsetMs'").toArray()[0];
     this.#offsetMs = offset ? Number(offset.value) : 0;
-    this.#gateway = this.#restore(chunks, profile) ?? Gateway.create(profile, { seed, startTimeMs: Date.now() });
+    const restored = this.#restore(chunks, profile);
+    if (!restored && startMs !== null && !offset) {
+      // A pinned start: simulated time runs from it, the offset (negative for a start in the past) stored like an advance's.
+      this.#offsetMs = startMs - Date.now();
+      this.#storeOffset();
+    }
+    this.#gateway = restored ?? Gateway.create(profile, { seed, startTimeMs: this.#now() });
     this.#identity = { appliance, seed };
     this.#gateway.onReboot(() => {
       this.#rebooted = true;

@@ -20,6 +20,8 @@ export interface Env {
   BNG_BOOTSTRAP_TOKEN?: string;
   /** `manual`: the simulation clock moves only through scenario actions (tests); otherwise every 10 s. */
   BNG_CLOCK?: string;
+  /** An ISO 8601 instant a fresh appliance's simulated clock starts at (its time of day shapes traffic and churn); unset = the wall clock. */
+  BNG_CLOCK_START?: string;
   /** Shared by the fleet; the peer credentials are derived from it. */
   BNG_FLEET_SECRET?: string;
 }

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
 
 /** Binds 127.0.0.1 at `port` (0: one the OS chooses) and closes it again; the port, or null when it is taken. */
-async function bindAndRelease(port: number): Promise<number | null> {
+export async function bindAndRelease(port: number): Promise<number | null> {
   const server = createServer();
   const bound = await new Promise<boolean>((resolve) => server.once("error", () => resolve(false)).listen(port, "127.0.0.1", () => resolve(true)));
   if (!bound) return null;
@@ -21,7 +21,7 @@ async function bindAndRelease(port: number): Promise<number | null> {
 }
 
 /** The low end of the range the OS hands out for port 0 (Linux's default where it cannot be read). */
-function ephemeralLow(): number {
+export function ephemeralLow(): number {
   try {
     const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
     return Number.isInteger(low) ? low : 32768;

@@ -2,36 +2,30 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { request } from "node:https";
-import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import { bindAndRelease, ephemeralLow } from "../closed-port.ts";
+
 export { closedPort } from "../closed-port.ts";
 
-function listen(port: number): Promise<Server | null> {
-  const server = createServer();
-  return new Promise((resolve) => server.once("error", () => resolve(null)).listen(port, "127.0.0.1", () => resolve(server)));
-}
-
 /**
- * A port base the OS chose, with `count` consecutive loopback ports free from it (a fleet's listeners sit at
- * base, base + 1, …), so two runs on one host, or two files, never collide on fixed ports. The ports are
- * released for the launcher to bind.
+ * A port base with `count` consecutive loopback ports free from it (a fleet's listeners sit at base,
+ * base + 1, …), for the launcher to bind. It is drawn at random below the OS's ephemeral range: a port the
+ * OS hands out for port 0 could be taken by any other bind of port 0 (workerd's own sockets, a browser, a
+ * Prometheus) between this check and the launcher's bind, and two files drawing at random rarely meet.
+ * The 8,000 ports just below that range are closedPort()'s: a fleet never answers on "a receiver that is down".
  */
 export async function freePortBase(count: number): Promise<number> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const first = await listen(0);
-    const base = (first!.address() as { port: number }).port;
-    const held = [first!];
-    for (let i = 1; i < count && base + i <= 65535; i++) {
-      const next = await listen(base + i);
-      if (!next) break;
-      held.push(next);
-    }
-    await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
-    if (held.length === count) return base;
+  const top = ephemeralLow() - 8000;
+  const span = top - 10_000 - count;
+  for (let attempt = 0; attempt < 50 && span > 0; attempt++) {
+    const base = 10_000 + Math.floor(Math.random() * span);
+    let free = true;
+    for (let i = 0; i < count && free; i++) free = (await bindAndRelease(base + i)) !== null;
+    if (free) return base;
   }
-  throw new Error(`no ${count} consecutive free loopback ports`);
+  throw new Error(`no ${count} consecutive free loopback ports from 10000 to ${top}`);
 }
 
 export interface RunningFleet {

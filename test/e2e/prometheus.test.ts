@@ -17,7 +17,8 @@ import { newToken } from "../../src/trust/tokens.ts";
 const PORT_BASE = await freePortBase(3);
 const PORTS = [PORT_BASE, PORT_BASE + 1, PORT_BASE + 2];
 const INSTANCES = PORTS.map((p) => `127.0.0.1:${p}`);
-const PROMETHEUS = "127.0.0.1:30490";
+/** Prometheus's web address: it binds a port the OS picks and names it in its "Listening on" log line. */
+let PROMETHEUS = "";
 const BOOTSTRAP = newToken();
 
 let fleet: RunningFleet;
@@ -65,9 +66,16 @@ beforeAll(async () => {
   const check = spawnSync("promtool", ["check", "config", configFile], { encoding: "utf8" });
   expect(check.status, check.stdout + check.stderr).toBe(0);
 
-  prometheus = spawn("prometheus", [`--config.file=${configFile}`, `--storage.tsdb.path=${path.join(dir, "tsdb")}`, `--web.listen-address=${PROMETHEUS}`], { stdio: ["ignore", "pipe", "pipe"] });
+  prometheus = spawn("prometheus", [`--config.file=${configFile}`, `--storage.tsdb.path=${path.join(dir, "tsdb")}`, "--web.listen-address=127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
   prometheus.stdout!.on("data", (c) => (prometheusLog += c));
   prometheus.stderr!.on("data", (c) => (prometheusLog += c));
+  const listening = await eventually(
+    async () => /msg="Listening on" address=(127\.0\.0\.1:\d+)/.exec(prometheusLog)?.[1],
+    (address) => address !== undefined,
+    30,
+  );
+  expect(listening, prometheusLog).toBeDefined();
+  PROMETHEUS = listening!;
   const ready = await eventually(
     () => fetch(`http://${PROMETHEUS}/-/ready`).then((r) => r.ok, () => false),
     (ok) => ok,

@@ -1,9 +1,9 @@
-import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { LoginResponse } from "../../src/schemas/auth.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { call } from "../worker/client.ts";
+import { totpCode } from "../worker/totp.ts";
 
 type Problem = z.output<typeof ProblemDetails>;
 
@@ -16,7 +16,7 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
 async function enrol(password: string) {
   const challenge = (await (await post("/api/v1/auth/login", { username: "admin", password })).json()) as LoginResponse;
   expect(challenge.status).toBe("totpEnrolmentRequired");
-  const enrolled = await post("/api/v1/auth/enrol", { enrolmentToken: challenge.enrolmentToken, totpCode: await generate({ secret: challenge.secret! }) });
+  const enrolled = await post("/api/v1/auth/enrol", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret!) });
   const reply = (await enrolled.json()) as LoginResponse;
   const cookie = enrolled.headers.get("set-cookie")!.split(";")[0]!;
   return { reply, cookie, secret: challenge.secret! };
@@ -51,8 +51,8 @@ describe("first sign-in with the development default password (local fleet)", ()
     expect(changed.status).toBe(200);
     expect((await post("/api/v1/auth/login", { username: "admin", password: DEFAULT_PASSWORD })).status).toBe(401);
     // A later code step than the enrolment's: each code is accepted once.
-    const totpCode = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
-    const again = await post("/api/v1/auth/login", { username: "admin", password: "a-better-password", totpCode });
+    const nextCode = await totpCode(secret, 1);
+    const again = await post("/api/v1/auth/login", { username: "admin", password: "a-better-password", totpCode: nextCode });
     const body = (await again.json()) as LoginResponse;
     expect(body.status).toBe("success");
     expect(body.passwordChangeRequired).toBeUndefined();

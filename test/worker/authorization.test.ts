@@ -200,33 +200,33 @@ describe("the route table", () => {
 });
 
 describe("authorization matrix", () => {
-  describe.each(protectedOps)("$label", (op) => {
-    it("answers 401 without a credential", async () => {
-      const response = await call(urlOf(op.path), { method: op.method });
-      expect(response.status).toBe(401);
-      expect(response.headers.get("content-type")).toBe("application/problem+json");
-    });
-
-    it.each(ROLES)("admits a %s token exactly when the role meets the floor", async (role) => {
-      const token = await tokenWithRole(role);
+  // One test an operation, every credential in turn: a test's fresh appliance (storage is reset after each)
+  // costs more than its requests, and the assertions name the role that fails.
+  it.each(protectedOps)("$label: 401 without a credential, and a token of each role admitted exactly when the role meets the floor", async (op) => {
+    const anonymous = await call(urlOf(op.path), { method: op.method });
+    expect(anonymous.status, "no credential").toBe(401);
+    expect(anonymous.headers.get("content-type")).toBe("application/problem+json");
+    const tokens = { "read-only": await tokenWithRole("read-only"), operator: await tokenWithRole("operator"), "super-user": await tokenWithRole("super-user") };
+    for (const role of ROLES) {
+      const token = tokens[role];
       const response = await call(urlOf(op.path), { method: op.method, headers: { authorization: `Bearer ${token}` } });
       await response.body?.cancel(); // the log stream never ends on its own
       // Session-only operations belong to a logged-in account: every token is refused.
-      if (op.credentials === "session") expect(response.status).toBe(403);
+      if (op.credentials === "session") expect(response.status, role).toBe(403);
       else if (ADMITTED[op.floor as Floor].includes(role)) {
         // Admitted: past authentication and authorization, and the request is then served or refused as a client error, never a crash.
-        expect([401, 403]).not.toContain(response.status);
-        expect(response.status).toBeLessThan(500);
-      } else expect(response.status).toBe(403);
-    });
+        expect([401, 403], `${role} admitted`).not.toContain(response.status);
+        expect(response.status, role).toBeLessThan(500);
+      } else expect(response.status, `${role} below the floor`).toBe(403);
+    }
   });
 
-  describe.each(mutations.filter((r) => r.floor !== "anonymous"))("$label with a session cookie", (op) => {
-    it("answers 403 without X-CSRF-Token", async () => {
-      const { cookie } = await enrolAndLogin("admin", ADMIN_PASSWORD);
+  it("answers 403 to every cookie-authenticated mutation without X-CSRF-Token", async () => {
+    const { cookie } = await enrolAndLogin("admin", ADMIN_PASSWORD);
+    for (const op of mutations.filter((r) => r.floor !== "anonymous")) {
       const response = await call(urlOf(op.path), { method: op.method, headers: { cookie } });
-      expect(response.status).toBe(403);
-    });
+      expect(response.status, `${op.method} ${op.path}`).toBe(403);
+    }
   });
 
   it("refuses a session cookie on bearer-only operations", async () => {

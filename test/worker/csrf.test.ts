@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
-import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, bearer, call, enrolAndLogin, json } from "./client.ts";
+import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, bearer, call, createUser, enrolAndLogin, json } from "./client.ts";
 
 const newToken = (headers: Record<string, string>) => call("/api/v1/auth/tokens", json("POST", { name: `csrf-${crypto.randomUUID().slice(0, 6)}`, role: "read-only" }, headers));
 
@@ -13,10 +13,20 @@ describe("CSRF", () => {
     expect((await response.json<z.output<typeof ProblemDetails>>()).detail).toContain("X-CSRF-Token");
   });
 
-  it("refuses a cookie-authenticated change with another session's token", async () => {
+  it("refuses a cookie-authenticated change with a tampered token of the same session", async () => {
     const a = await enrolAndLogin("admin", ADMIN_PASSWORD);
     const response = await newToken({ cookie: a.cookie, "x-csrf-token": a.csrfToken.replace(/^./, (c) => (c === "A" ? "B" : "A")) });
     expect(response.status).toBe(403);
+  });
+
+  it("refuses a cookie-authenticated change carrying another session's valid token", async () => {
+    await createUser("second-admin", "super-user", "second-admin-password");
+    const a = await enrolAndLogin("admin", ADMIN_PASSWORD);
+    const b = await enrolAndLogin("second-admin", "second-admin-password");
+    // B's token is a good one (its own session takes it), but never with A's cookie.
+    expect((await newToken({ cookie: a.cookie, "x-csrf-token": b.csrfToken })).status).toBe(403);
+    expect((await newToken({ cookie: b.cookie, "x-csrf-token": a.csrfToken })).status).toBe(403);
+    expect((await newToken({ cookie: b.cookie, "x-csrf-token": b.csrfToken })).status).toBe(200);
   });
 
   it("accepts a cookie-authenticated change carrying the session's token", async () => {

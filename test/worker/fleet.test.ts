@@ -123,13 +123,59 @@ function withoutWallClock(path: string, text: string): unknown {
   return text;
 }
 
-describe("every FP-marked read", () => {
-  const fpReads = routes.filter((r) => r.fp && r.method === "GET" && !r.path.includes("{"));
-  it("includes the data-plane reads", () => {
-    expect(fpReads.map((r) => r.path)).toEqual(expect.arrayContaining(["/api/v1/sessions", "/api/v1/address-pools", "/api/v1/cgn/status", "/api/v1/metrics/history", "/api/v1/logs/tail"]));
+/**
+ * The spec's FP reads, copied by hand from its Endpoints text (every line marked "(FP)"), never read from
+ * the route table: a route that loses its flag, or gains one the spec does not give, fails below.
+ */
+const SPEC_FP = [
+  "/api/v1/address-pools",
+  "/api/v1/address-pools/{name}/allocations",
+  "/api/v1/logs/tail",
+  "/api/v1/metrics/history",
+  "/api/v1/sessions",
+  "/api/v1/sessions/summary",
+  "/api/v1/captures",
+  "/api/v1/config",
+  "/api/v1/ipsec",
+  "/api/v1/ipsec/peers/{name}",
+  "/api/v1/l2tp/tunnels",
+  "/api/v1/l2tp/tunnels/{id}",
+  "/api/v1/cgn/bindings",
+  "/api/v1/cgn/status",
+  "/api/v1/routing/bgp/neighbor/{address}",
+  "/api/v1/routing/bgp/neighbor/{address}/routes",
+  "/api/v1/routing/bgp/summary",
+  "/api/v1/radius/servers",
+  "/api/v1/vrfs",
+];
+/** Reads relayed beyond the spec's list, each for a reason the README's "Fleet" section gives. */
+const BEYOND_SPEC_FP = [
+  // The fleet overview: each peer's state and health, read from one appliance.
+  "/api/v1/system/health",
+  "/api/v1/system/status",
+  "/api/v1/system/inventory",
+  "/api/v1/system/interfaces",
+  // A subscriber the fleet search finds on a peer opens that session's page, read-only.
+  "/api/v1/sessions/{id}",
+  "/api/v1/sessions/{id}/rates",
+  // The rest of the routing section's reads, beside the BGP reads the spec marks FP.
+  "/api/v1/routing/config",
+  "/api/v1/routing/igp",
+  "/api/v1/routing/vrfs/{vrf}/routes",
+];
+const RELAYED = new Set([...SPEC_FP, ...BEYOND_SPEC_FP]);
+/** Path parameters that name nothing on the peer: its own 404 or 400, relayed verbatim, tells a relay from a refusal. */
+const SAMPLE_PARAMS: Record<string, string> = { name: "no-such", id: "999999", address: "192.0.2.1", vrf: "default" };
+const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => SAMPLE_PARAMS[name] ?? "x");
+const readsOnAPeer = routes.filter((r) => r.method === "GET" && !r.hidden && r.path.startsWith("/api/v1/") && !r.path.startsWith("/api/v1/fleet/"));
+
+describe("every FP read of the spec, and no other", () => {
+  it("names only operations that exist", () => {
+    const known = new Set(readsOnAPeer.map((r) => r.path));
+    expect([...RELAYED].filter((path) => !known.has(path))).toEqual([]);
   });
 
-  it.each(fpReads.map((r) => r.path))("%s is readable on a peer through the fleet proxy, relaying the peer's own answer", async (path) => {
+  it.each([...RELAYED].filter((path) => !path.includes("{")))("%s is readable on a peer through the fleet proxy, relaying the peer's own answer", async (path) => {
     // Some traffic first, so the bodies have rows to differ in; the clock is manual (BNG_CLOCK=manual), so
     // both reads below see the peer at the same simulated moment and may be compared whole.
     await call("/twin/v1/scenario", { appliance: "edge-2", ...json("POST", { action: "advance-clock", seconds: 600 }, admin) });
@@ -140,6 +186,19 @@ describe("every FP-marked read", () => {
     expect(relayed.status).toBe(direct.status);
     expect(relayed.headers.get("content-type")).toBe(direct.headers.get("content-type"));
     expect(withoutWallClock(path, await relayed.text())).toEqual(withoutWallClock(path, await direct.text()));
+  });
+
+  it.each([...RELAYED].filter((path) => path.includes("{")))("%s relays the peer's own answer for a name it does not have", async (path) => {
+    const direct = await call(concrete(path), { headers: admin, appliance: "edge-2" });
+    const relayed = await proxied(`edge-2/${concrete(path).replace(/^\/api\/v1\//, "")}`);
+    expect(relayed.status).toBe(direct.status);
+    expect(await relayed.text()).toEqual(await direct.text());
+  });
+
+  it.each(readsOnAPeer.filter((r) => !RELAYED.has(r.path)).map((r) => r.path))("%s is refused: the spec does not mark it FP", async (path) => {
+    const response = await proxied(`edge-2/${concrete(path).replace(/^\/api\/v1\//, "")}`);
+    expect(response.status).toBe(403);
+    expect((await response.json<Problem>()).detail).toContain("x-fleet-proxy");
   });
 });
 

@@ -1,4 +1,3 @@
-import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { PasskeyRegistrationOptions } from "../../src/routes/auth/passkeys.ts";
@@ -7,6 +6,7 @@ import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { SoftwareAuthenticator } from "./authenticator.ts";
 import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, bearer, call, createUser, enrolAndLogin, json, type Session } from "./client.ts";
 import { getConfig, logEntries } from "./config-client.ts";
+import { totpCode } from "./totp.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
 const RP_ID = "edge-1.bng.localhost";
@@ -21,7 +21,7 @@ const asSession = (s: Session) => ({ cookie: s.cookie, "x-csrf-token": s.csrfTok
 const login = (body: Record<string, unknown>) => call("/api/v1/auth/login", json("POST", body));
 
 /** A fresh code for re-authentication: the step after the enrolment's, since each code is accepted once. */
-const nextCode = (session: Session) => generate({ secret: session.secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+const nextCode = (session: Session) => totpCode(session.secret, 1);
 const registrationOptions = (session: Session, proof: Record<string, unknown>) => call("/api/v1/auth/passkeys/registration-options", json("POST", proof, asSession(session)));
 
 /** Registers a new software passkey for the session's account, re-authenticating with a TOTP code. */
