@@ -634,8 +634,8 @@ export class IdentityStore {
    * Makes the accounts the running copy of `login.users`, the configuration's
    * list (the source of truth; every account write is a commit there). New
    * accounts enrol TOTP at their first login; a changed password ends the
-   * account's sessions; a removed account loses its sessions, lockouts and
-   * pending enrolment. Role changes reach open sessions at once, because a
+   * account's sessions; a removed account loses its sessions, the API tokens
+   * it created, its lockouts and pending enrolment. Role changes reach open sessions at once, because a
    * session's role is read from here on every request.
    */
   syncAccounts(accounts: { username: string; role: Role; passwordHash: string }[], by: string): void {
@@ -650,6 +650,9 @@ export class IdentityStore {
         this.#sql.exec("DELETE FROM enrolments WHERE username = ?", row.username);
         this.#passkeys.forget(row.username);
         this.#endSessions(row.username);
+        // ASVS 5.0 V7.4.2: an account's credentials end with it, by whichever commit removes it (the
+        // DELETE route, a change set, a rollback); a later account of the same name does not get them back.
+        this.revokeTokensOf(row.username, null, by);
         this.#emit({ severity: "notice", msgId: "auth.user.deleted", fields: { username: row.username, by } });
         continue;
       }
