@@ -31,6 +31,19 @@ describe("login.users in the configuration", () => {
     expect((await login("copied", "copied-password")).status).toBe(200);
   });
 
+  it("refuses an imported hash below the appliance's own 100,000 iterations (issue #22), naming the field, and stores nothing", async () => {
+    // Made here with WebCrypto, in the stored form the README documents, at 1,000 iterations (an old import's).
+    const salt = "ab".repeat(16);
+    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode("imported-password"), "PBKDF2", false, ["deriveBits"]);
+    const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: new Uint8Array(16).fill(0xab), iterations: 1000 }, key, 256);
+    const weak = `pbkdf2-sha256$1000$${salt}$${[...new Uint8Array(bits)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+    const errors = await rejection(await putConfig(addUser("imported", { role: "operator", password: weak })));
+    expect(pointersOf(errors)).toEqual(["#/lists/login.users/imported/password"]);
+    expect(errors[0]!.detail).toContain("1,000 PBKDF2 iterations");
+    expect(errors[0]!.detail).toContain("100,000");
+    expect((await user("imported")).status).toBe(404);
+  });
+
   it("refuses a password the policy refuses, naming the field, and stores nothing", async () => {
     const errors = await rejection(await putConfig(addUser("weak", { role: "operator", password: "short" })));
     expect(pointersOf(errors)).toEqual(["#/lists/login.users/weak/password"]);
