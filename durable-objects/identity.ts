@@ -647,8 +647,9 @@ export class IdentityStore {
    * list (the source of truth; every account write is a commit there). New
    * accounts enrol TOTP at their first login; a changed password ends the
    * account's sessions; a removed account loses its sessions, the API tokens
-   * it created, its lockouts and pending enrolment. Role changes reach open sessions at once, because a
-   * session's role is read from here on every request.
+   * it created, its lockouts and pending enrolment. Role changes reach open
+   * sessions at once, because a session's role is read from here on every
+   * request.
    */
   syncAccounts(accounts: { username: string; role: Role; passwordHash: string }[], by: string): void {
     const now = Date.now();

@@ -196,11 +196,6 @@ function overlaps(a: Prefix[] | null, b: Prefix[] | null): boolean {
   return a.some((x) => b.some((y) => prefixesOverlap(x, y)));
 }
 
-/**
- * An appliance nobody can administer cannot be repaired through its API, so
- * the last super-user stays: the problem is reported where it was demoted or
- * deleted.
- */
 /** A password hash a change brings in (not one the active configuration holds) needs the appliance's own work factor. */
 function importedHashChecks(doc: ConfigDocument, before: ConfigDocument, errors: ConfigError[]): void {
   const held = new Set((before.lists["login.users"] ?? []).map((user) => user.values.password));
@@ -217,6 +212,11 @@ function importedHashChecks(doc: ConfigDocument, before: ConfigDocument, errors:
   }
 }
 
+/**
+ * An appliance nobody can administer cannot be repaired through its API, so
+ * the last super-user stays: the problem is reported where it was demoted or
+ * deleted.
+ */
 function superUserChecks(doc: ConfigDocument, before: ConfigDocument, errors: ConfigError[]): void {
   const isSuper = (item: { values: Record<string, Value> }) => item.values.role === "super-user";
   const users = doc.lists["login.users"] ?? [];
