@@ -24,7 +24,7 @@ import type { PasskeyStore } from "./passkeys.ts";
 import type { IdentityEvent } from "./identity-event.ts";
 import { checkReplay, newTotpSecret, totpUri, verifyTotp } from "../src/trust/totp.ts";
 import { FAILURE_ROWS_MAX, SOURCE_BUCKETS_MAX, takeLoginToken, type Bucket } from "../src/trust/login-limits.ts";
-import { accountRemembered, checkLock, forgetBeforeMs, locksAfterFailure, pairRemembered, pairShown, type FailureRecord } from "../src/trust/lockout.ts";
+import { accountRemembered, checkLock, forgetBeforeMs, locksAfterFailure, mayTryPastLock, pairRemembered, pairShown, type FailureRecord } from "../src/trust/lockout.ts";
 
 /** Hex digits of a session id's SHA-256 that name it in the API. */
 export const SESSION_HANDLE_LENGTH = 16;
@@ -129,6 +129,9 @@ export class IdentityStore {
       CREATE INDEX IF NOT EXISTS login_failures_by_age ON login_failures (last_failure_ms);
       CREATE INDEX IF NOT EXISTS account_failures_by_age ON account_failures (last_failure_ms);
     `);
+    // Of an account's failures, the wrong second factors: they decide whether a code may still pass a lock (mayTryPastLock).
+    const accountColumns = this.#sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('account_failures')").toArray().map((c) => c.name);
+    if (!accountColumns.includes("code_failures")) this.#sql.exec("ALTER TABLE account_failures ADD COLUMN code_failures INTEGER NOT NULL DEFAULT 0");
     let key = this.#sql.exec<{ value: string }>("SELECT value FROM secrets WHERE name = 'enrolment-signing-key'").toArray()[0]?.value;
     if (!key) {
       key = toHex(randomBytes(32));
@@ -213,8 +216,14 @@ export class IdentityStore {
    */
   async login(username: string, password: string, totpCode: string | null, sourceIp: string, passkey: unknown = null): Promise<LoginOutcome> {
     const now = Date.now();
+    // A lock yields to a login with a TOTP code (the owner's way in that a locker cannot block); it then answers every failure.
     const locked = this.#checkLock(username, sourceIp, now);
-    if (locked) return locked;
+    if (locked && !mayTryPastLock({ totpCode, passkey }, this.#count("SELECT code_failures AS n FROM account_failures WHERE username = ?", username))) return locked;
+    const fail = async (factor: "password" | "totp" | "passkey") => {
+      const failed = await this.#failed(username, sourceIp, factor);
+      // Past a lock, a failure is answered as the lock (its end as this failure may have moved it).
+      return locked ? (this.#checkLock(username, sourceIp, Date.now()) ?? locked) : failed;
+    };
     // Before the slow hash: anonymous logins may not spend the appliance's CPU faster than the buckets allow.
     const throttled = this.#throttle(sourceIp, now);
     if (throttled) return throttled;
@@ -225,13 +234,15 @@ export class IdentityStore {
     await new Promise((resolve) => setTimeout(resolve, 0));
     const user = this.#user(username);
     const passwordOk = await verifyPassword(password, user?.password_hash ?? DECOY_HASH);
-    if (!user || !passwordOk) return this.#failed(username, sourceIp, "password");
+    if (!user || !passwordOk) return fail("password");
+    // Past a lock only with the code this account's authenticator shows (not by enrolling one now).
+    if (locked && user.totp_secret === null) return fail("totp");
     // The published development default still in use: the session this login opens may only change it.
     const isDefault = constantTimeEqual(password, DEFAULT_ADMIN_PASSWORD) ? 1 : 0;
     if (user.password_is_default !== isDefault) this.#sql.exec("UPDATE users SET password_is_default = ? WHERE username = ?", isDefault, username);
 
     if (user.totp_secret !== null && passkey !== null) {
-      if (!(await this.#passkeys.verifySecondFactor(username, passkey))) return this.#failed(username, sourceIp, "passkey");
+      if (!(await this.#passkeys.verifySecondFactor(username, passkey))) return fail("passkey");
     } else if (user.totp_secret !== null) {
       if (!totpCode) {
         this.#uncountAttempt(username, sourceIp);
@@ -241,7 +252,7 @@ export class IdentityStore {
       const verified = await verifyTotp(user.totp_secret, totpCode, null, now);
       // Re-read after the await: a concurrent login may have used this code meanwhile.
       const lastStep = this.#user(username)?.totp_last_step ?? null;
-      if (!verified.ok || !checkReplay(verified.timeStep, lastStep).ok) return this.#failed(username, sourceIp, "totp");
+      if (!verified.ok || !checkReplay(verified.timeStep, lastStep).ok) return fail("totp");
       this.#sql.exec("UPDATE users SET totp_last_step = ? WHERE username = ?", verified.timeStep, username);
     } else if (user.must_enrol) {
       this.#uncountAttempt(username, sourceIp);
@@ -405,6 +416,7 @@ export class IdentityStore {
     const accountFailures = this.#count("SELECT failures AS n FROM account_failures WHERE username = ?", username);
     // Unknown usernames are logged by a keyed digest: a password typed into the username field stays out of the log.
     const name = await this.#logName(username);
+    if (factor === "totp" || factor === "passkey") this.#sql.exec("UPDATE account_failures SET code_failures = code_failures + 1 WHERE username = ?", username);
     this.#emit({ severity: "warning", msgId: "auth.login.failed", fields: { username: name, sourceIp, factor, failures } });
     for (const lock of locksAfterFailure(failures, accountFailures, now)) {
       if (lock.scope === "pair") this.#sql.exec("UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?", lock.untilMs, username, sourceIp);
@@ -634,9 +646,10 @@ export class IdentityStore {
    * Makes the accounts the running copy of `login.users`, the configuration's
    * list (the source of truth; every account write is a commit there). New
    * accounts enrol TOTP at their first login; a changed password ends the
-   * account's sessions; a removed account loses its sessions, lockouts and
-   * pending enrolment. Role changes reach open sessions at once, because a
-   * session's role is read from here on every request.
+   * account's sessions; a removed account loses its sessions, the API tokens
+   * it created, its lockouts and pending enrolment. Role changes reach open
+   * sessions at once, because a session's role is read from here on every
+   * request.
    */
   syncAccounts(accounts: { username: string; role: Role; passwordHash: string }[], by: string): void {
     const now = Date.now();
@@ -650,6 +663,9 @@ export class IdentityStore {
         this.#sql.exec("DELETE FROM enrolments WHERE username = ?", row.username);
         this.#passkeys.forget(row.username);
         this.#endSessions(row.username);
+        // ASVS 5.0 V7.4.2: an account's credentials end with it, by whichever commit removes it (the
+        // DELETE route, a change set, a rollback); a later account of the same name does not get them back.
+        this.revokeTokensOf(row.username, null, by);
         this.#emit({ severity: "notice", msgId: "auth.user.deleted", fields: { username: row.username, by } });
         continue;
       }

@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { FleetFile, describeIssues, isShippedProfile, listenerOrigin } from "../fleet-config/schema.ts";
 import { isWellFormedToken } from "../src/trust/tokens.ts";
+import { isNewPassword } from "../src/auth/accounts.ts";
 import { parseProfile } from "../simulator/profile.ts";
 
 /** A problem the user can fix (bad file, busy port…): printed without a stack trace. */
@@ -191,6 +192,12 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
     throw new LaunchError("BNG_BOOTSTRAP_TOKEN is not a well-formed token (bngtok_ + 30 base62 characters + a 6-character checksum); make one with 'npm run -s token'");
   }
 
+  // The password the first admin gets is held to the account rules (length, not a common one: issue #22).
+  const adminPassword = optional(env, "BNG_ADMIN_PASSWORD");
+  if (adminPassword !== undefined && !(await isNewPassword(adminPassword))) {
+    throw new LaunchError("BNG_ADMIN_PASSWORD must be 8-256 characters, not the development default and not a commonly used password; choose another");
+  }
+
   return {
     projectDir,
     fleetPath,
@@ -201,7 +208,7 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
     fresh,
     inspectorPort,
     shards: Math.min(shards, appliances.length),
-    adminPassword: optional(env, "BNG_ADMIN_PASSWORD"),
+    adminPassword,
     bootstrapToken,
     appliances,
     profiles,

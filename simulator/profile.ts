@@ -13,6 +13,14 @@ export type Encap = (typeof ENCAPS)[number];
 
 export { MAX_STATIC_OFFSET } from "./pool-rules.ts";
 
+/**
+ * The largest subscriber base a profile may have: the shipped `xlarge`'s, the
+ * largest this product holds (README, Memory: one such appliance takes most of
+ * a deployed object's 128 MB heap). The model allocates per subscriber, so an
+ * unbounded base (2e9) would be an allocation of gigabytes.
+ */
+export const MAX_SUBSCRIBERS = 272_000;
+
 const Name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, "a name of letters, digits, '.', '_', '-'");
 const Weight = z.number().min(0);
 const Probability = z.number().min(0).max(1);
@@ -116,7 +124,11 @@ const ProfileFields = z.strictObject({
     description: z.string().default(""),
     utcOffsetMinutes: z.int().min(-720).max(840).default(0).describe("local time of the daily curves"),
     population: z.strictObject({
-      subscribers: z.int().positive().describe("subscriber base; each is online at most once"),
+      subscribers: z
+        .int()
+        .positive()
+        .max(MAX_SUBSCRIBERS, `at most ${MAX_SUBSCRIBERS.toLocaleString("en")} (the xlarge profile's, the largest this product holds)`)
+        .describe("subscriber base; each is online at most once"),
       steadyStateSessions: z.int().positive(),
       licensedSessions: z.int().positive().describe("session capacity; setups beyond it are refused"),
       setupsPerSecond: z.number().positive().describe("bring-up and reconnect rate until steady state is reached"),

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { isPasswordHash } from "../trust/password.ts";
 import { DEFAULT_ADMIN_PASSWORD } from "./bootstrap.ts";
+import { isCommonPassword, knownCommon } from "./common-passwords.ts";
 
 /** Account names are shared with the appliance CLI, so they follow POSIX user-name rules. */
 export const Username = z
@@ -27,15 +28,26 @@ export const NewPassword = z
   .max(256, "at most 256 characters")
   .refine((password) => password !== DEFAULT_ADMIN_PASSWORD, "the development default password is published in the README; choose another");
 
-const STORED_FORM = "a new password of 8-256 characters (stored hashed), or a stored hash `pbkdf2-sha256$<iterations>$<32 hex salt>$<64 hex hash>`";
+const STORED_FORM =
+  "a new password of 8-256 characters that is not a commonly used one (stored hashed), or a stored hash `pbkdf2-sha256$<iterations>$<32 hex salt>$<64 hex hash>`";
+const COMMON = "this password is one of the most commonly used ones (a list of leaked passwords that attackers try first); choose another";
 
 /**
  * What `login.users.<name>.password` holds: only ever a hash. A write may
  * carry a new password in clear; the configuration store hashes it before the
  * candidate is built (`hashNewPasswords`), so a clear password that is still a
- * clear password here is one the policy refused.
+ * clear password here is one the policy refused, and the refusal says why
+ * (never repeating the password).
  */
-export const StoredPassword = z.string().refine(isPasswordHash, STORED_FORM);
+export const StoredPassword = z.string().superRefine((value, ctx) => {
+  if (isPasswordHash(value)) return;
+  ctx.addIssue({ code: "custom", message: knownCommon(value) ? COMMON : STORED_FORM });
+});
 
-/** True when `value` is a clear password the policy accepts (and so one to hash). */
-export const isNewPassword = (value: string): boolean => !isPasswordHash(value) && NewPassword.safeParse(value).success;
+/**
+ * True when `value` is a clear password the policy accepts (and so one to
+ * hash): the length, not the development default, not a common password
+ * (ASVS 5.0 V6.2.4; common-passwords.ts).
+ */
+export const isNewPassword = async (value: string): Promise<boolean> =>
+  !isPasswordHash(value) && NewPassword.safeParse(value).success && !(await isCommonPassword(value));

@@ -274,7 +274,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
         required: true,
         secret: true,
         description:
-          "write a new password in clear (8-256 characters): it is hashed (PBKDF2-SHA-256) before anything is stored; or a stored hash `pbkdf2-sha256$…`, e.g. from another appliance. Reads show the placeholder. A new password ends the account's sessions",
+          "write a new password in clear (8-256 characters, not a commonly used one): it is hashed (PBKDF2-SHA-256) before anything is stored; or a stored hash `pbkdf2-sha256$…` with 100,000 iterations, e.g. from another appliance. Reads show the placeholder. A new password ends the account's sessions",
       },
     },
     apply: "hot",

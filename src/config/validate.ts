@@ -15,6 +15,7 @@ import { routingChecks } from "./routing.ts";
 import { localSubscriberProblems } from "./local-subscribers.ts";
 import { webhookDestination } from "./destinations.ts";
 import { CONFIG_KEYS, type ListKey } from "./registry.ts";
+import { IMPORTED_ITERATIONS_FLOOR, iterationsOf } from "../trust/password.ts";
 
 export interface ValidationContext {
   /** This appliance's name (it is not its own fleet peer). */
@@ -136,6 +137,7 @@ function crossChecks(doc: ConfigDocument, before: ConfigDocument, context: Valid
     if (peer.key === context.appliance) errors.push({ pointer: listPointer("webUi.peers", peer.key), detail: "an appliance is not its own peer" });
   }
   superUserChecks(doc, before, errors);
+  importedHashChecks(doc, before, errors);
   webhookChecks(doc, before, errors);
   // Two rules that match the same source in the same ingest VRF would race: refuse the overlap.
   const rules: { key: string; ingest: string; prefixes: Prefix[] | null }[] = [];
@@ -192,6 +194,22 @@ function webhookChecks(doc: ConfigDocument, before: ConfigDocument, errors: Conf
 function overlaps(a: Prefix[] | null, b: Prefix[] | null): boolean {
   if (a === null || b === null) return true;
   return a.some((x) => b.some((y) => prefixesOverlap(x, y)));
+}
+
+/** A password hash a change brings in (not one the active configuration holds) needs the appliance's own work factor. */
+function importedHashChecks(doc: ConfigDocument, before: ConfigDocument, errors: ConfigError[]): void {
+  const held = new Set((before.lists["login.users"] ?? []).map((user) => user.values.password));
+  for (const user of doc.lists["login.users"] ?? []) {
+    const hash = user.values.password;
+    if (typeof hash !== "string" || held.has(hash)) continue;
+    const iterations = iterationsOf(hash);
+    if (iterations === null || iterations >= IMPORTED_ITERATIONS_FLOOR) continue;
+    const floor = IMPORTED_ITERATIONS_FLOOR.toLocaleString("en");
+    errors.push({
+      pointer: listPointer("login.users", user.key, "password"),
+      detail: `this hash has ${iterations.toLocaleString("en")} PBKDF2 iterations, below the ${floor} every hash here has: import one made with ${floor}, or write the password in clear to have it hashed here`,
+    });
+  }
 }
 
 /**

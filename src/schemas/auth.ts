@@ -153,7 +153,7 @@ export const UserDeleteQuery = z.object({
     .enum(["true", "false"])
     .transform((v) => v === "true")
     .default(false)
-    .meta({ description: "`true`: also revoke every API token the account created (default `false`: they stay valid)" }),
+    .meta({ description: "accepted for compatibility and no longer needed: a deleted account's API tokens are revoked in any case, `false` included" }),
 });
 export const PasswordSet = z.object({ password: NewPassword }).meta({ id: "PasswordSet" });
 /** Proof that the person at a logged-in session is the account's owner: the current password or a fresh TOTP code, one of them. */

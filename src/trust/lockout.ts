@@ -3,7 +3,7 @@
  * time (ASVS 5.0 V6.3.1): the identity store reads the rows, asks here, and
  * writes back what the decision says. Numbers in login-limits.ts.
  */
-import { FAILURE_MEMORY_SECONDS, PAIR_LOCK_SECONDS, PAIR_THRESHOLD, accountLockSeconds } from "./login-limits.ts";
+import { CODE_FAILURES_PAST_LOCK, FAILURE_MEMORY_SECONDS, PAIR_LOCK_SECONDS, PAIR_THRESHOLD, accountLockSeconds } from "./login-limits.ts";
 
 /** The stored failures of one account from one source address. */
 export interface PairFailures {
@@ -46,6 +46,20 @@ export function checkLock(pair: PairFailures | null, account: AccountFailures | 
   }
   return { ok: true, forgetPair: pairEnded };
 }
+
+/**
+ * May a login be tried although a lock holds? Only one presenting a TOTP code
+ * (the spec's `totpCode`) in the same request, while the account has fewer
+ * than `CODE_FAILURES_PAST_LOCK` wrong codes counted: whoever keeps an account
+ * locked with wrong passwords does not know its second factor, so the owner,
+ * with password and code, still gets in. Only someone who knows the password
+ * gets as far as a wrong code, so that count is no locker's to spend, and it
+ * keeps such a person from guessing codes past the lock. The attempt is
+ * throttled and counted like any other, and every failure of it answers as
+ * the lock does (423), so the lock tells a guesser nothing.
+ */
+export const mayTryPastLock = (secondFactor: { totpCode: string | null; passkey: unknown }, codeFailures: number): boolean =>
+  !!secondFactor.totpCode && secondFactor.passkey === null && codeFailures < CODE_FAILURES_PAST_LOCK;
 
 /** A lock that a failure starts: its scope, length and end. */
 export interface NewLock {

@@ -19,6 +19,11 @@ export const PAIR_LOCK_SECONDS = 15 * 60;
 export const ACCOUNT_THRESHOLD = 10;
 /** The longest account-wide backoff. */
 export const ACCOUNT_LOCK_MAX_SECONDS = 15 * 60;
+/**
+ * Wrong second factors (after the right password) an account may have counted
+ * and still try past a lock with a code (lockout.ts, `mayTryPastLock`).
+ */
+export const CODE_FAILURES_PAST_LOCK = 5;
 /** A failure count with no lock is forgotten this long after its last failure. */
 export const FAILURE_MEMORY_SECONDS = 15 * 60;
 /**

@@ -1,7 +1,9 @@
 /**
  * Password hashing. PBKDF2-HMAC-SHA-256 is the slow KDF that WebCrypto offers
  * in every runtime this code runs in; workerd caps PBKDF2 at 100,000
- * iterations, so that is the work factor (a 16-byte random salt per hash).
+ * iterations, so that is the work factor (a 16-byte random salt per hash),
+ * below OWASP's 600,000 for SHA-256: the lockout, the login throttle and the
+ * common-password list carry the rest (README, Authentication choices).
  * Stored form: `pbkdf2-sha256$<iterations>$<salt hex>$<hash hex>`, so the
  * factor can be raised later without invalidating existing hashes.
  */
@@ -36,6 +38,19 @@ export async function verifyPassword(password: string, stored: string): Promise<
 export function isPasswordHash(value: string): boolean {
   const match = /^pbkdf2-sha256\$(\d{1,6})\$[0-9a-f]{32}\$[0-9a-f]{64}$/.exec(value);
   return match !== null && Number(match[1]) >= 1_000 && Number(match[1]) <= ITERATIONS;
+}
+
+/**
+ * The fewest iterations a hash brought in from elsewhere (an import, a
+ * rollback to one) may have: as many as this appliance uses itself, so an
+ * imported hash is never cheaper to crack than one made here. Hashes already
+ * held stay valid: the floor applies to what a change brings in.
+ */
+export const IMPORTED_ITERATIONS_FLOOR = ITERATIONS;
+
+/** The iterations of a hash in the stored form, or null for anything else. */
+export function iterationsOf(stored: string): number | null {
+  return isPasswordHash(stored) ? Number(stored.split("$")[1]) : null;
 }
 
 /**

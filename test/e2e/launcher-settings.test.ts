@@ -25,3 +25,13 @@ describe("BNG_SHARDS at start", () => {
     expect((await loadSettings({ BNG_SHARDS: "8" })).shards).toBe(3);
   });
 });
+
+describe("BNG_ADMIN_PASSWORD at start (issue #22)", () => {
+  it("refuses a commonly used password without repeating it, and takes a strong one", async () => {
+    // `password123`: the 795th of @zxcvbn-ts/language-common's common passwords.
+    const failure = loadSettings({ BNG_ADMIN_PASSWORD: "password123" });
+    await expect(failure).rejects.toThrow(/BNG_ADMIN_PASSWORD .*commonly used password/);
+    await expect(failure).rejects.not.toThrow(/password123/);
+    expect((await loadSettings({ BNG_ADMIN_PASSWORD: "tangerine-lamp-quarry-81" })).adminPassword).toBe("tangerine-lamp-quarry-81");
+  });
+});

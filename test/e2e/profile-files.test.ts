@@ -42,6 +42,14 @@ describe("a profile file of the user's own, at start", () => {
     await expect(failure).rejects.toThrow("population.steadyStateSessions");
   });
 
+  it("is refused beyond the largest subscriber base the product holds (the xlarge profile's 272,000), naming the field (issue #22)", async () => {
+    const huge = { ...mini, population: { ...mini.population, subscribers: 2e9 } };
+    const fleetFile = await fleetWith("huge.json", { "huge.json": huge });
+    const failure = loadSettings({ BNG_FLEET: fleetFile });
+    await expect(failure).rejects.toThrow(`${fleetFile}: appliances.0.profile: the profile file ${path.join(path.dirname(fleetFile), "huge.json")} is invalid`);
+    await expect(failure).rejects.toThrow("population.subscribers: at most 272,000");
+  });
+
   it("is refused when missing or not JSON, naming the field", async () => {
     await expect(loadSettings({ BNG_FLEET: await fleetWith("absent.json") })).rejects.toThrow(/appliances\.0\.profile: cannot read the profile file .*absent\.json/);
     await expect(loadSettings({ BNG_FLEET: await fleetWith("broken.json", { "broken.json": "{ not json" }) })).rejects.toThrow(/appliances\.0\.profile: the profile file .*broken\.json is not valid JSON/);

@@ -10,7 +10,7 @@ function issuesOf(patch: (raw: Record<string, any>) => void): string[] {
 }
 
 describe("profiles", () => {
-  it.each(["small", "default", "large"] as const)("accepts the shipped %s profile", (name) => {
+  it.each(["small", "default", "large", "xlarge"] as const)("accepts the shipped %s profile", (name) => {
     const r = parseProfile(rawProfile(name));
     expect(r.ok ? [] : r.issues).toEqual([]);
   });
@@ -23,6 +23,16 @@ describe("profiles", () => {
     expect(steady("small")).toBe(2000);
     expect(steady("default")).toBe(20_000);
     expect(steady("large")).toBe(128_000);
+  });
+
+  // Issue #22: 2e9 subscribers were accepted (an allocation of about 24 GB). The bound is the largest shipped
+  // profile's base, read here from its file, not from the schema.
+  it("bounds the subscriber base at the xlarge profile's, naming population.subscribers beyond it", () => {
+    const largest = (rawProfile("xlarge") as { population: { subscribers: number } }).population.subscribers;
+    expect(largest).toBe(272_000);
+    expect(issuesOf((p) => (p.population.subscribers = largest))).toEqual([]);
+    expect(issuesOf((p) => (p.population.subscribers = largest + 1))).toEqual([expect.stringMatching(/^population\.subscribers: at most 272,000/)]);
+    expect(issuesOf((p) => (p.population.subscribers = 2e9))).toEqual([expect.stringMatching(/^population\.subscribers: at most 272,000/)]);
   });
 
   it("rejects a delegation length that does not suit the family", () => {

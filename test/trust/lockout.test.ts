@@ -5,7 +5,7 @@
  * up to 15 minutes; a count is forgotten 15 minutes after its last failure.
  */
 import { describe, expect, it } from "vitest";
-import { accountRemembered, checkLock, locksAfterFailure, pairRemembered, pairShown } from "../../src/trust/lockout.ts";
+import { accountRemembered, checkLock, locksAfterFailure, mayTryPastLock, pairRemembered, pairShown } from "../../src/trust/lockout.ts";
 import { accountLockSeconds } from "../../src/trust/login-limits.ts";
 
 const NOW = Date.UTC(2026, 10, 24, 9, 0, 0);
@@ -108,5 +108,19 @@ describe("forgetting failures", () => {
     expect(pairShown({ lockedUntilMs: null }, NOW)).toBe(true);
     expect(pairShown({ lockedUntilMs: NOW + 1 }, NOW)).toBe(true);
     expect(pairShown({ lockedUntilMs: NOW }, NOW)).toBe(false);
+  });
+});
+
+describe("a login past a lock (issue #22: a locker cannot keep the owner out)", () => {
+  it("is tried only with a TOTP code in the request", () => {
+    expect(mayTryPastLock({ totpCode: "123456", passkey: null }, 0)).toBe(true);
+    expect(mayTryPastLock({ totpCode: null, passkey: null }, 0)).toBe(false);
+    expect(mayTryPastLock({ totpCode: "", passkey: null }, 0)).toBe(false);
+    expect(mayTryPastLock({ totpCode: "123456", passkey: { id: "x" } }, 0)).toBe(false);
+  });
+
+  it("is no longer tried once the account has five wrong codes counted", () => {
+    expect(mayTryPastLock({ totpCode: "123456", passkey: null }, 4)).toBe(true);
+    expect(mayTryPastLock({ totpCode: "123456", passkey: null }, 5)).toBe(false);
   });
 });

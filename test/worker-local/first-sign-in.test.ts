@@ -41,6 +41,16 @@ describe("first sign-in with the development default password (local fleet)", ()
     expect(token.status).toBe(403);
   });
 
+  it("refuses a common password as the new one with 422 naming the field (issue #22), and the session still must change it", async () => {
+    const { reply, cookie } = await enrol(DEFAULT_PASSWORD);
+    // `password123`: the 795th of @zxcvbn-ts/language-common's common passwords.
+    const common = await post("/api/v1/auth/password", { currentPassword: DEFAULT_PASSWORD, newPassword: "password123" }, { cookie, "x-csrf-token": reply.csrfToken! });
+    expect(common.status).toBe(422);
+    const problem = (await common.json()) as Problem;
+    expect(problem.errors).toEqual([expect.objectContaining({ pointer: "#/lists/login.users/admin/password", detail: expect.stringContaining("most commonly used") })]);
+    expect(await (await call("/api/v1/auth/whoami", { headers: { cookie } })).json()).toMatchObject({ passwordChangeRequired: true });
+  });
+
   it("refuses the default as the new password, then takes another; the new password signs in without the flag", async () => {
     const { reply, cookie, secret } = await enrol(DEFAULT_PASSWORD);
     const headers = { cookie, "x-csrf-token": reply.csrfToken! };

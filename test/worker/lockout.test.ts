@@ -123,6 +123,63 @@ describe("lockout across sources", () => {
   });
 });
 
+// Issue #22: one client, or three addresses, could keep a known account locked for good. A locker does not know the
+// account's second factor, so a login with the right password and a valid code passes the lock; nothing else does.
+describe("the owner's way past a lock", () => {
+  const OWNER = "203.0.113.9";
+  const login = (body: Record<string, unknown>, ip = OWNER) => call("/api/v1/auth/login", json("POST", { username: "admin", ...body }, { "cf-connecting-ip": ip }));
+  /** Five wrong passwords from each of three addresses: the account is locked everywhere from the tenth (then 423s, still counted). */
+  async function lockFromThreeAddresses() {
+    for (const ip of ["198.51.100.101", "198.51.100.102", "198.51.100.103"]) {
+      for (let i = 0; i < 5; i++) expect([401, 423]).toContain((await loginFrom(ip, "locker-guess")).status);
+    }
+    expect((await login({ password: ADMIN_PASSWORD })).status).toBe(423);
+  }
+  const accountFailures = async () =>
+    (await (await call("/api/v1/auth/users/admin", { headers: bearer(BOOTSTRAP_TOKEN) })).json<UserRecord>()).lockouts.find((l) => l.sourceIp === "*")?.failures;
+  /** A code other than `code` and its neighbours' (the ±1 step window): the next step's code plus one. */
+  const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+
+  it("lets the owner in with the right password and a valid TOTP code while others keep the account locked", async () => {
+    holdWallClock();
+    const { secret } = await enrolAndLogin("admin", ADMIN_PASSWORD, "edge-1");
+    await lockFromThreeAddresses();
+    // The enrolment used this step's code; the next step's is valid and unused (RFC 6238 codes from test/worker/totp.ts, not otplib).
+    const answer = await login({ password: ADMIN_PASSWORD, totpCode: await totpCode(secret, 1) });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ status: "success", username: "admin" });
+  });
+
+  it("still refuses a wrong code with 423 and counts it, and a wrong password with a valid code", async () => {
+    holdWallClock();
+    const { secret } = await enrolAndLogin("admin", ADMIN_PASSWORD);
+    await lockFromThreeAddresses();
+    const before = await accountFailures();
+    const good = await totpCode(secret, 1);
+    const refused = await login({ password: ADMIN_PASSWORD, totpCode: wrong(good) });
+    expect(refused.status).toBe(423);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await accountFailures()).toBe(before! + 1);
+    expect((await login({ password: "locker-guess", totpCode: good })).status).toBe(423);
+    expect(await accountFailures()).toBe(before! + 2);
+  });
+
+  it("stops letting codes past the lock after five wrong ones, so the password's holder cannot guess codes there", async () => {
+    holdWallClock();
+    const { secret } = await enrolAndLogin("admin", ADMIN_PASSWORD);
+    await lockFromThreeAddresses();
+    const good = await totpCode(secret, 1);
+    for (let i = 0; i < 5; i++) expect((await login({ password: ADMIN_PASSWORD, totpCode: wrong(good) }, `203.0.113.${20 + i}`)).status).toBe(423);
+    expect((await login({ password: ADMIN_PASSWORD, totpCode: good }, "203.0.113.30")).status).toBe(423);
+  });
+
+  it("does not let an account without an authenticator past the lock, whatever code it sends", async () => {
+    await lockFromThreeAddresses();
+    expect((await login({ password: ADMIN_PASSWORD, totpCode: "123456" })).status).toBe(423);
+  });
+});
+
 const anonymous = (ip: string, username = `nobody-${crypto.randomUUID().slice(0, 8)}`) =>
   call("/api/v1/auth/login", json("POST", { username, password: "guess" }, { "cf-connecting-ip": ip }));
 

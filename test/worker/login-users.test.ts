@@ -1,5 +1,9 @@
-import { abortAllDurableObjects } from "cloudflare:test";
+import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { profileNamed } from "../../durable-objects/profiles.ts";
+import { seedDocument } from "../../src/config/seed.ts";
+import { validateDocument } from "../../src/config/validate.ts";
+import { applianceNamed } from "../../src/fleet/definition.ts";
 import { hashPassword } from "../../src/trust/password.ts";
 import { ADMIN_PASSWORD, call, createUser, enrolAndLogin, json } from "./client.ts";
 import { admin, commit, getConfig, history, itemOf, logEntries, pointersOf, putConfig, rejection, storedDocument } from "./config-client.ts";
@@ -8,6 +12,13 @@ const login = (username: string, password: string) => call("/api/v1/auth/login",
 const user = (name: string) => call(`/api/v1/auth/users/${name}`, { headers: admin });
 const storedItem = (doc: Awaited<ReturnType<typeof storedDocument>>, list: string, key: string) => doc.lists[list]?.find((item) => item.key === key);
 const addUser = (key: string, fields: Record<string, string | null>) => ({ listOps: [{ listPath: "login.users", key, fields }] });
+
+/** A hash in the stored form the README documents, made here with WebCrypto at 1,000 iterations (an old import's). */
+async function weakHash(): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode("imported-password"), "PBKDF2", false, ["deriveBits"]);
+  const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: new Uint8Array(16).fill(0xab), iterations: 1000 }, key, 256);
+  return `pbkdf2-sha256$1000$${"ab".repeat(16)}$${[...new Uint8Array(bits)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
 
 describe("login.users in the configuration", () => {
   it("shows the accounts with their roles and the password redacted", async () => {
@@ -29,6 +40,25 @@ describe("login.users in the configuration", () => {
   it("accepts a stored hash, as copied from another appliance", async () => {
     await commit(addUser("copied", { role: "read-only", password: await hashPassword("copied-password") }));
     expect((await login("copied", "copied-password")).status).toBe(200);
+  });
+
+  it("refuses an imported hash below the appliance's own 100,000 iterations (issue #22), naming the field, and stores nothing", async () => {
+    const weak = await weakHash();
+    const errors = await rejection(await putConfig(addUser("imported", { role: "operator", password: weak })));
+    expect(pointersOf(errors)).toEqual(["#/lists/login.users/imported/password"]);
+    expect(errors[0]!.detail).toContain("1,000 PBKDF2 iterations");
+    expect(errors[0]!.detail).toContain("100,000");
+    expect((await user("imported")).status).toBe(404);
+  });
+
+  it("keeps valid a weak hash the configuration already holds: the floor applies to what a change brings in", async () => {
+    const weak = await weakHash();
+    const profile = profileNamed("small");
+    const seeded = (passwordHash: string) =>
+      seedDocument({ definition: { ...applianceNamed(env, "edge-1")!, profile: "small" }, listener: "https://127.0.0.1:8443", peers: [], profile, localFleet: false, accounts: [{ username: "old", role: "super-user", passwordHash }] });
+    const context = { appliance: "edge-1", profile };
+    expect(validateDocument(seeded(weak), seeded(weak), context)).toEqual([]);
+    expect(validateDocument(seeded(weak), seeded(await hashPassword("another-password")), context).map((e) => e.pointer)).toEqual(["#/lists/login.users/old/password"]);
   });
 
   it("refuses a password the policy refuses, naming the field, and stores nothing", async () => {

@@ -63,7 +63,7 @@ describe("user management", () => {
     expect((await getUser("leaver")).status).toBe(404);
   });
 
-  it("revokes the tokens a deleted account created when asked (?revokeTokens=true), and names each token's creator", async () => {
+  it("revokes the tokens a deleted account created (?revokeTokens=true still accepted), and names each token's creator", async () => {
     await createUser("leaver", "super-user", "leaver-password");
     const session = await enrolAndLogin("leaver", "leaver-password");
     const created = await call("/api/v1/auth/tokens", json("POST", { name: "leavers-script", role: "super-user" }, { cookie: session.cookie, "x-csrf-token": session.csrfToken }));
@@ -85,14 +85,6 @@ describe("user management", () => {
     expect(demoted.status).toBe(200);
     expect((await call("/api/v1/auth/whoami", { headers: bearer(high) })).status).toBe(401);
     expect((await call("/api/v1/auth/whoami", { headers: bearer(low) })).status).toBe(200);
-  });
-
-  it("keeps a deleted account's tokens without the flag: they are named credentials of their own", async () => {
-    await createUser("keeper", "super-user", "keeper-password");
-    const session = await enrolAndLogin("keeper", "keeper-password");
-    const { token } = (await (await call("/api/v1/auth/tokens", json("POST", { name: "keepers-script", role: "read-only" }, { cookie: session.cookie, "x-csrf-token": session.csrfToken }))).json()) as Created;
-    expect((await call("/api/v1/auth/users/keeper", { method: "DELETE", headers: admin })).status).toBe(200);
-    expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(200);
   });
 
   it("sets a password administratively: the old one stops working and sessions end", async () => {
@@ -163,5 +155,69 @@ describe("OIDC providers and passkey policy", () => {
     const policy = { enabled: true, rpId: "bng.example.net", userVerification: "required", replacesTotp: true };
     await call("/api/v1/auth/providers/passkey", json("PUT", policy, admin));
     expect(await (await call("/api/v1/auth/providers/passkey", { headers: admin })).json()).toEqual(policy);
+  });
+});
+
+/** An account with a session, and a token it created for itself. */
+async function accountWithToken(username: string): Promise<{ token: string; session: Awaited<ReturnType<typeof enrolAndLogin>> }> {
+  await createUser(username, "super-user", `${username}-password-1`);
+  const session = await enrolAndLogin(username, `${username}-password-1`);
+  const created = await call("/api/v1/auth/tokens", json("POST", { name: `${username}-script`, role: "read-only" }, { cookie: session.cookie, "x-csrf-token": session.csrfToken }));
+  const { token } = (await created.json()) as Created;
+  expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(200);
+  return { token, session };
+}
+
+// ASVS 5.0 V7.4.2: however an account goes, its tokens and sessions go with it (issue #22).
+describe("a deleted account's credentials", () => {
+  it.each(["", "?revokeTokens=false"])("end when the account is deleted through DELETE /auth/users/{name}%s", async (query) => {
+    const { token, session } = await accountWithToken("leaver");
+    expect((await call(`/api/v1/auth/users/leaver${query}`, { method: "DELETE", headers: admin })).status).toBe(200);
+    expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(401);
+    expect((await call("/api/v1/auth/whoami", { headers: { cookie: session.cookie } })).status).toBe(401);
+  });
+
+  it("end when a configuration change set deletes the account (PUT /config)", async () => {
+    const { token, session } = await accountWithToken("leaver");
+    const put = await call("/api/v1/config", json("PUT", { listOps: [{ listPath: "login.users", key: "leaver", delete: true }] }, admin));
+    expect(put.status).toBe(200);
+    expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(401);
+    expect((await call("/api/v1/auth/whoami", { headers: { cookie: session.cookie } })).status).toBe(401);
+  });
+
+  it("end when a rollback returns to a version without the account, and stay ended when it comes back", async () => {
+    const before = (await (await call("/api/v1/config/history?limit=1", { headers: admin })).json<{ items: { version: number }[] }>()).items[0]!.version;
+    const { token, session } = await accountWithToken("leaver");
+    const afterCreate = (await (await call("/api/v1/config/history?limit=1", { headers: admin })).json<{ items: { version: number }[] }>()).items[0]!.version;
+    expect((await call("/api/v1/config/rollback", json("POST", { version: before }, admin))).status).toBe(200);
+    expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(401);
+    expect((await call("/api/v1/auth/whoami", { headers: { cookie: session.cookie } })).status).toBe(401);
+    // Rolling forward restores the account, not the credentials it had.
+    expect((await call("/api/v1/config/rollback", json("POST", { version: afterCreate }, admin))).status).toBe(200);
+    expect((await getUser("leaver")).status).toBe(200);
+    expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(401);
+  });
+
+  it("end the log stream a deleted account's token opened", async () => {
+    const { token } = await accountWithToken("watcher");
+    const response = await call("/api/v1/logs/stream", { headers: bearer(token) });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    expect((await call("/api/v1/auth/users/watcher", { method: "DELETE", headers: admin })).status).toBe(200);
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    expect(text).toContain("event: closed\n");
+  });
+
+  it("keeps other accounts' tokens", async () => {
+    const { token } = await accountWithToken("stayer");
+    await accountWithToken("leaver");
+    expect((await call("/api/v1/auth/users/leaver", { method: "DELETE", headers: admin })).status).toBe(200);
+    expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(200);
   });
 });

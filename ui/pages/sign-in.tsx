@@ -2,7 +2,8 @@
  * Sign-in: password, then the TOTP step (mandatory enrolment with the secret
  * and its QR code on first login, the code afterwards, or a passkey where the
  * policy lets one replace it), or an OIDC provider. A 423 tells when to
- * retry; wrong credentials get the server's one neutral message.
+ * retry, and offers the code step (a lock yields to the password and a valid
+ * code); wrong credentials get the server's one neutral message.
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, csrfToken } from "../api.ts";
@@ -76,6 +77,14 @@ export function SignIn({ expired }: { expired: boolean }) {
       {error && (error.status === 423 ? (
         <div class="problem" role="alert">
           The account is locked after repeated failures{lockedFor !== null ? `: try again in ${minutes(lockedFor)}` : ""}. {error.message}
+          {/* A lock yields to the password with a valid code in the same request: the owner's way in that a locker cannot block. */}
+          {step.kind === "password" && password !== "" && (
+            <p>
+              <button type="button" onClick={() => setStep({ kind: "code", answer: { status: "totpCodeRequired" } })}>
+                Sign in with your authenticator code
+              </button>
+            </p>
+          )}
         </div>
       ) : (
         <ProblemNote error={error} />

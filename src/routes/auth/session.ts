@@ -30,6 +30,8 @@ export const loginRoutes = [
       "After 5 consecutive failures for one account from one source address, that pair is locked out for 15 minutes and login answers 423 with Retry-After; " +
       "10 failures of one account across all sources lock the account everywhere for 30 s, doubling with each further failure up to 15 minutes (423, Retry-After). " +
       "A failure count is forgotten 15 minutes after its last failure. " +
+      "A lock yields to one kind of login only, so that nobody can keep an account's owner out by failing on purpose: the right password with a valid `totpCode` in the same request " +
+      "(while the account has fewer than 5 wrong codes counted). Such a login is throttled and counted like any other, and if it fails it answers 423 as the lock does. " +
       "Before any password is checked, logins are throttled: a burst of 10 per source address then one every 6 s, and a burst of 20 for the whole appliance then 2 a second; " +
       "beyond that login answers 429 with Retry-After. " +
       "The source address is `CF-Connecting-IP` when deployed, and the listener's peer address in the local fleet. " +

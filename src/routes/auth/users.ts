@@ -76,17 +76,18 @@ export const userRoutes = [
     method: "DELETE",
     path: `${base}/{username}`,
     section: "Authentication",
-    summary: "Delete an account and end its sessions",
+    summary: "Delete an account, end its sessions and revoke its tokens",
     description:
-      `Deletes the account's \`login.users\` item. Tokens the account created stay valid unless \`?revokeTokens=true\`: they are named credentials of their own ` +
-      `(\`createdBy\` in the token list names each one's creator). With \`revokeTokens=true\` every API token the account created is revoked too (each logged as \`auth.token.revoked\`). ${LAST_SUPER_USER}`,
+      `Deletes the account's \`login.users\` item. Its sessions end, its open log streams close, and every API token it created is revoked (each logged as \`auth.token.revoked\`; ` +
+      `\`createdBy\` in the token list names each one's creator), whatever \`revokeTokens\` says: a credential does not outlive its owner (ASVS 7.4.2). ` +
+      `The same holds however the account goes (a configuration change set or rollback). ${LAST_SUPER_USER}`,
     params: UsernameParams,
     query: UserDeleteQuery,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404, 422],
     handle: async (ctx) => {
+      // The identity store revokes the account's tokens as the commit removes it (syncAccounts), flag or not.
       unwrap(await ctx.appliance.stub.config().deleteItem(LIST, ctx.params.username, commitMeta(ctx.principal, "user")));
-      if (ctx.query.revokeTokens) await ctx.appliance.stub.identity().revokeTokensOf(ctx.params.username, null, actorName(ctx.principal!));
       return { status: "deleted" as const, username: ctx.params.username };
     },
   }),
