@@ -374,6 +374,8 @@ export class ApplianceCore {
     const hostname = this.#config.field("webUi.hostname");
     return {
       dataPlane: this.#dataPlane.systemView(),
+      // The state GET /licensing and the scrape report, read at the same instant.
+      licenceState: this.licensing().status().state,
       softwareVersion: this.#upgrade.softwareVersion(),
       upgradeState: this.#upgrade.state(),
       hostname: typeof hostname === "string" ? hostname : null,

@@ -54,7 +54,6 @@ export const systemRoutes = [
     handle: async (ctx): Promise<z.infer<typeof SystemStatus>> => {
       const s = await ctx.appliance.stub.systemStatus();
       const d = s.dataPlane;
-      const licence: { state?: unknown } & typeof d.licence = d.licence;
       const down = d.upgradePhase === "rebooting";
       return {
         appliance: d.appliance,
@@ -82,7 +81,7 @@ export const systemRoutes = [
         memory: { totalBytes: d.load.memoryTotalBytes, usedBytes: d.load.memoryUsedBytes, utilisationPercent: d.load.memoryPercent },
         alarms: d.alarms,
         configuration: { ...s.configuration, pendingRestart: s.configuration.pendingRestartVersions.length > 0 },
-        licence: { state: typeof licence.state === "string" ? licence.state : null, meter: d.licence.meter, bandMax: d.licence.bandMax, currentCount: d.licence.currentCount, peakCount: d.licence.peakCount },
+        licence: { state: s.licenceState, meter: d.licence.meter, bandMax: d.licence.bandMax, currentCount: d.licence.currentCount, peakCount: d.licence.peakCount },
         upgrade: { state: s.upgradeState },
       };
     },

@@ -74,7 +74,7 @@ export const SystemStatus = z
     }),
     licence: z
       .object({
-        state: z.string().nullable().meta({ description: "the licence state when licensing reports one; null otherwise" }),
+        state: z.string().nullable().meta({ description: "the licence state, as GET /licensing reports it (`Dev`, `Licensed`, `Grace` or `Lapsed`); null only if licensing reports none" }),
         meter: z.string(),
         bandMax: z.int(),
         currentCount: z.int(),

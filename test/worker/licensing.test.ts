@@ -224,6 +224,20 @@ describe("renewal", () => {
   });
 });
 
+describe("the licence state everywhere", () => {
+  const systemState = async () => (await get<{ licence: { state: string | null } }>("/api/v1/system/status")).licence.state;
+
+  it("reads the same in GET /system/status, GET /licensing and the scrape, in dev mode and once licensed", async () => {
+    expect(await systemState()).toBe("Dev");
+    expect((await status()).state).toBe("Dev");
+    expect(valueOf(await scrape(), "bng_licence_state", { state: "Dev" })).toBe(1);
+    expect((await loadOffline(await lease())).status).toBe(200);
+    expect(await systemState()).toBe("Licensed");
+    expect((await status()).state).toBe("Licensed");
+    expect(valueOf(await scrape(), "bng_licence_state", { state: "Licensed" })).toBe(1);
+  });
+});
+
 describe("offline leases", () => {
   it("apply at once and switch the appliance to offline mode", async () => {
     const body = await lease();
