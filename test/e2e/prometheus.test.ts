@@ -53,14 +53,19 @@ beforeAll(async () => {
   // Half an hour of simulated time: subscribers are up and sending.
   for (const port of PORTS) expect((await api(port, "/twin/v1/scenario", { action: "advance-clock", seconds: 1800 })).status).toBe(200);
 
-  const tokenFile = path.join(dir, "bngfleet.token");
-  await writeFile(tokenFile, BOOTSTRAP);
-  const example = await readFile("grafana/prometheus.yml", "utf8");
-  const config = example
-    .replace("scrape_interval: 15s", "scrape_interval: 2s")
-    .replace("credentials_file: /etc/prometheus/bngfleet.token", `credentials_file: ${tokenFile}`)
-    .replace(/targets: \[[^\]]*\]/, `targets: ${JSON.stringify(INSTANCES)}`);
-  expect(config).toContain(tokenFile);
+  // The shipped file as written, but for its paths and ports: each appliance's own read-only token (a token
+  // is valid only where it was made), in the file the configuration names for it.
+  let config = (await readFile("grafana/prometheus.yml", "utf8")).replace("scrape_interval: 15s", "scrape_interval: 2s");
+  for (const [i, name] of ["edge-1", "edge-2", "edge-3"].entries()) {
+    const made = await api(PORTS[i]!, "/api/v1/auth/tokens", { name: "prometheus", role: "read-only" });
+    expect(made.status).toBe(200);
+    const tokenFile = path.join(dir, `bngfleet-${name}.token`);
+    await writeFile(tokenFile, made.json<{ token: string }>().token);
+    const shipped = `/etc/prometheus/bngfleet-${name}.token`;
+    expect(config).toContain(shipped);
+    config = config.replace(shipped, tokenFile).replace(`"127.0.0.1:${8443 + i}"`, JSON.stringify(INSTANCES[i]));
+  }
+  expect(config.match(/credentials_file/g)).toHaveLength(3);
   const configFile = path.join(dir, "prometheus.yml");
   await writeFile(configFile, config);
   const check = spawnSync("promtool", ["check", "config", configFile], { encoding: "utf8" });
