@@ -50,6 +50,9 @@ const CREDENTIAL_ENDINGS = new Set(["auth.logout", "auth.session.ended", "auth.t
 /** The software version the appliance reports. */
 export const SOFTWARE_VERSION = "bngfleet 0.1.0";
 
+/** An alarm set for the instant a step falls due fires a few milliseconds past it; the slack keeps it from landing just before. */
+const ALARM_SLACK_MS = 5;
+
 /** Configured source-VRF rules as the data plane applies them. */
 function sourceVrfRulesOf(items: { key: string; values: Record<string, unknown> }[]): SourceVrfRule[] {
   return items.map((item) => ({
@@ -151,7 +154,7 @@ export class ApplianceCore {
     // fingerprint, so the data plane starts afresh, as a real box does when it boots a new CGN setup.
     const built = profileWithCgn(shipped, this.#config.cgnSection());
     const profile = built.ok ? built.profile : { ...shipped, cgn: { ...shipped.cgn, groups: [] } };
-    this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist(), clockStartOf(this.env));
+    this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist(), { startMs: clockStartOf(this.env), live: this.env.BNG_CLOCK !== "manual" });
     this.#audit = new AuditTrail(sql);
     this.#dataPlane.watchLog((entry) => this.#audit.observe(entry));
     // The pools, RADIUS servers and local subscriber table as configured now (a restored snapshot already
@@ -269,11 +272,15 @@ export class ApplianceCore {
     return built.ok ? built.profile : { ...shipped, cgn: { ...shipped.cgn, groups: [] } };
   }
 
-  /** Every 10 s: advance the simulation to now, then schedule the next tick. */
+  /**
+   * Every 10 s: advance the simulation to now, then schedule the next tick for when the model's next step falls
+   * due (a scenario's advance moves that instant), so each tick runs one step on time and interface counters
+   * read between ticks move evenly (DataPlane.interfaces).
+   */
   async alarm(): Promise<void> {
     this.#dataPlane.tick();
     this.#startAcme();
-    if (this.env.BNG_CLOCK !== "manual") await this.ctx.storage.setAlarm(Date.now() + TICK_MS);
+    if (this.env.BNG_CLOCK !== "manual") await this.ctx.storage.setAlarm(Date.now() + Math.min(TICK_MS, this.#dataPlane.msUntilNextStep() + ALARM_SLACK_MS));
   }
 
   /** Sessions, pools, CGN, RADIUS, metrics, logs, alarms, captures and scenario control. */

@@ -80,8 +80,16 @@ export class DataPlane {
   readonly #streams = new Map<number, { owner: string; recheck: () => void }>();
   #streamSeq = 0;
 
-  /** `startMs`: where a fresh appliance's simulated clock starts (BNG_CLOCK_START); null = the wall clock. */
-  constructor(sql: SqlStorage, appliance: string, profile: Profile, seed: number, captureAllowlist: string[], startMs: number | null = null) {
+  /** The clock moves with the wall clock (every 10 s); false when only scenario actions move it (BNG_CLOCK=manual). */
+  readonly #live: boolean;
+
+  /**
+   * `clock.startMs`: where a fresh appliance's simulated clock starts (BNG_CLOCK_START), null = the wall clock;
+   * `clock.live`: false when only scenario actions move it (BNG_CLOCK=manual).
+   */
+  constructor(sql: SqlStorage, appliance: string, profile: Profile, seed: number, captureAllowlist: string[], clock: { startMs: number | null; live: boolean } = { startMs: null, live: true }) {
+    const { startMs } = clock;
+    this.#live = clock.live;
     this.#sql = sql;
     this.#appliance = appliance;
     this.#allowlist = captureAllowlist;
@@ -133,6 +141,11 @@ export class DataPlane {
 
   #now(): number {
     return Date.now() + this.#offsetMs;
+  }
+
+  /** How long until the model's next 10 s step falls due (0 when it is due already): when the object's alarm should next fire. */
+  msUntilNextStep(): number {
+    return Math.max(0, this.#gateway.nextStepDueMs() - this.#now());
   }
 
   /** Moves the clock to now (called every 10 s by the object's alarm) and persists once a minute of simulated time. */
@@ -429,9 +442,13 @@ export class DataPlane {
     return { asOfUtc: new Date(this.#gateway.nowMs).toISOString(), ...this.#gateway.inventory(this.#identity) };
   }
 
-  /** The interface table at the simulated now. */
+  /**
+   * The interface table at the simulated now. On a live clock its counters are read at this instant between
+   * two 10 s steps, as a scrape or a poll reads a real interface's; a manual clock reads them at the step.
+   */
   interfaces() {
-    return this.#gateway.interfaces(this.#identity);
+    const progress = this.#live ? Math.min(1, Math.max(0, 1 - this.msUntilNextStep() / TICK_MS)) : 1;
+    return this.#gateway.interfaces(this.#identity, progress);
   }
 
   /** Sets what an upgrade's reboot boots with: the object applies the configuration's restart-only keys there. */

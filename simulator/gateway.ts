@@ -154,6 +154,11 @@ export class Gateway {
     return this.#report(n, 0);
   }
 
+  /** When the next 10 s sub-step falls due: `advanceTo` runs it once its instant reaches this one. */
+  nextStepDueMs(): number {
+    return this.#m.nowMs + this.#m.pendingMs + SUB_STEP_MS;
+  }
+
   /**
    * Advances to an instant (the Durable Object's wall clock). When more than
    * `maxSubSteps` would be needed, the older part of the gap is skipped
@@ -602,8 +607,8 @@ export class Gateway {
     return hardwareInventory(identity, this.#m.profile, this.#m.nowMs, ports, this.systemLoad(ports));
   }
 
-  /** The interface table at the simulated now (interfaces.ts). */
-  interfaces(identity: HardwareIdentity): Interface[] {
+  /** The interface table at the simulated now, its counters `progress` of the way through the last step (interfaces.ts). */
+  interfaces(identity: HardwareIdentity, progress = 1): Interface[] {
     const m = this.#m;
     return interfaceTable({
       identity,
@@ -611,6 +616,7 @@ export class Gateway {
       rates: this.portRates(),
       sessions: this.sessionSummary().byPort,
       counters: m.portCounters,
+      progress,
       forwarding: this.forwarding,
       bootedMs: m.bootedMs,
     });

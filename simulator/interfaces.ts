@@ -11,18 +11,29 @@ import { macAt, portHardware, type HardwareIdentity, type PortLoad } from "./har
 import { DOWN_PACKET_BYTES, PORT_MTU, UP_PACKET_BYTES } from "./frame-sizes.ts";
 import type { Interface } from "../src/schemas/system.ts";
 
-/** Cumulative per-port traffic since the data plane booted. */
+/**
+ * Cumulative per-port traffic since the data plane booted. A step adds its
+ * ten seconds of traffic at once; read between steps, the counters move on
+ * from the previous step's values towards the last step's in proportion to
+ * the time since it (`progress`), as a real interface's counters advance at
+ * any read instant: a scrape every 15 s then sees an even share of each step,
+ * not one step or two (rate() zig-zagged by ±14 %, irate() by ±35 %). They lag
+ * the model by one step, and never run backwards.
+ */
 export class PortCounters {
-  /** Per port: rx bytes, tx bytes, rx packets, tx packets. */
+  /** Per port: rx bytes, tx bytes, rx packets, tx packets; then the same four as they were before the last step. */
   #values: Float64Array;
+  readonly #width: number;
 
   constructor(ports: number) {
-    this.#values = new Float64Array(ports * 4);
+    this.#width = ports * 4;
+    this.#values = new Float64Array(this.#width * 2);
   }
 
   /** Adds one sub-step of the per-port rates (bits per second, rx = from subscribers). */
   add(rxBps: Float64Array, txBps: Float64Array): void {
     const v = this.#values;
+    v.copyWithin(this.#width, 0, this.#width);
     for (let p = 0; p < rxBps.length; p++) {
       const rx = rxBps[p] ?? 0;
       const tx = txBps[p] ?? 0;
@@ -33,17 +44,24 @@ export class PortCounters {
     }
   }
 
-  /** Counts one frame sent on a port (an emitted diagnostic frame): its bytes and one packet, transmit side. */
+  /** Counts one frame sent on a port (an emitted diagnostic frame): its bytes and one packet, transmit side, at once. */
   addTransmitted(port: number, bytes: number): void {
     const v = this.#values;
-    v[port * 4 + 1] = (v[port * 4 + 1] ?? 0) + bytes;
-    v[port * 4 + 3] = (v[port * 4 + 3] ?? 0) + 1;
+    for (const base of [0, this.#width]) {
+      v[base + port * 4 + 1] = (v[base + port * 4 + 1] ?? 0) + bytes;
+      v[base + port * 4 + 3] = (v[base + port * 4 + 3] ?? 0) + 1;
+    }
   }
 
-  /** One port's counters, whole bytes and packets. */
-  of(port: number): { rxBytes: number; txBytes: number; rxPackets: number; txPackets: number } {
+  /** One port's counters, whole bytes and packets, `progress` (0 to 1) of the way from before the last step to after it. */
+  of(port: number, progress = 1): { rxBytes: number; txBytes: number; rxPackets: number; txPackets: number } {
     const v = this.#values;
-    return { rxBytes: Math.floor(v[port * 4] ?? 0), txBytes: Math.floor(v[port * 4 + 1] ?? 0), rxPackets: v[port * 4 + 2] ?? 0, txPackets: v[port * 4 + 3] ?? 0 };
+    const at = (i: number) => {
+      const after = v[port * 4 + i] ?? 0;
+      const before = v[this.#width + port * 4 + i] ?? 0;
+      return Math.floor(before + (after - before) * progress);
+    };
+    return { rxBytes: at(0), txBytes: at(1), rxPackets: at(2), txPackets: at(3) };
   }
 
   /** The state, for snapshots. */
@@ -51,9 +69,13 @@ export class PortCounters {
     return this.#values.slice();
   }
 
-  /** Restores a snapshot's state (ignored when the port count differs). */
+  /** Restores a snapshot's state (ignored when the port count differs; a snapshot without the values before its last step reads as if it had none). */
   importState(values: Float64Array | undefined): void {
-    if (values && values.length === this.#values.length) this.#values.set(values);
+    if (values?.length === this.#values.length) this.#values.set(values);
+    else if (values?.length === this.#width) {
+      this.#values.set(values);
+      this.#values.set(values, this.#width);
+    }
   }
 }
 
@@ -78,6 +100,8 @@ export interface InterfaceInputs {
   /** The session summary's `byPort`. */
   sessions: readonly { portId: number; count: number }[];
   counters: PortCounters;
+  /** How far the counters have moved from the last step's start towards its end (PortCounters.of). */
+  progress: number;
   /** False while the data plane reboots: the data-plane ports are down. */
   forwarding: boolean;
   bootedMs: number;
@@ -89,7 +113,7 @@ export function interfaceTable(input: InterfaceInputs): Interface[] {
   const rows: Interface[] = input.ports.map((port, i) => {
     const hw = portHardware(port);
     const rate = input.rates.find((r) => r.portId === port.portId);
-    const counts = input.counters.of(i);
+    const counts = input.counters.of(i, input.progress);
     return {
       name: hw.name,
       description: hw.description,

@@ -116,6 +116,28 @@ describe("a real Prometheus scraping the fleet", () => {
     expect(rates.map((s) => s.metric.instance).sort()).toEqual(INSTANCES);
     for (const s of rates) expect(Number(s.value[1]), s.metric.instance).toBeGreaterThan(0);
   }, 120_000);
+
+  it("sees the byte counters advance between the model's 10 s steps: irate() over 2 s scrapes never drops to zero under traffic", async () => {
+    // A counter that moved only at each 10 s step would read flat at four of every five 2 s scrapes (irate 0)
+    // and jump at the fifth; one that advances at any read instant reads about the port's rate at each.
+    const promql = 'sum by (instance) (irate(bng_interface_receive_bytes_total{port_id!=""}[5s]))';
+    const sampled = await eventually(
+      async () => {
+        const end = Date.now() / 1000;
+        const response = await fetch(`http://${PROMETHEUS}/api/v1/query_range?query=${encodeURIComponent(promql)}&start=${end - 30}&end=${end}&step=2`);
+        return ((await response.json()) as { data: { result: { metric: Record<string, string>; values: [number, string][] }[] } }).data.result;
+      },
+      (series) => series.length === 3 && series.every((s) => s.values.length >= 12),
+    );
+    expect(sampled).toHaveLength(3);
+    for (const s of sampled) {
+      const values = s.values.map(([, v]) => Number(v));
+      expect(values.length, s.metric.instance).toBeGreaterThanOrEqual(12);
+      expect(Math.min(...values), `${s.metric.instance}: ${values.join(" ")}`).toBeGreaterThan(0);
+      // The ports' rates are 30 s averages, a third redrawn each step: neighbouring reads stay within a factor of three.
+      expect(Math.max(...values) / Math.min(...values), `${s.metric.instance}: ${values.join(" ")}`).toBeLessThan(3);
+    }
+  }, 120_000);
 });
 
 type Panel = { type: string; title: string; targets?: { expr: string }[] };
