@@ -118,7 +118,8 @@ export class ApplianceCore {
     const shipped = profileOf(this.env, definition);
     // The configuration is opened first: the data plane and the accounts start from what it says.
     // A lapsed licence freezes configuration commits (refused with 409, logged as config.frozen).
-    this.#config = new ConfigStore(this.ctx.storage, this.name, (event) => this.#configApplied(event), shipped, (meta) => {
+    const context = { appliance: this.name, members: loadFleet(this.env).appliances.map((a) => a.name), ...(shipped ? { profile: shipped } : {}) };
+    this.#config = new ConfigStore(this.ctx.storage, context, (event) => this.#configApplied(event), (meta) => {
       const frozen = this.#licensing?.freezeDetail() ?? null;
       if (frozen !== null) this.#dataPlane.log("warning", "config.frozen", { operation: meta.operation, actor: meta.actor });
       return frozen;
@@ -256,8 +257,7 @@ export class ApplianceCore {
    */
   /** The alert fan-out follows `alarms.sinks` and `alarms.webhookAllowlist` as configured now. */
   #applyAlertSinks(): void {
-    const allowlist = this.#config.field("alarms.webhookAllowlist");
-    this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")), Array.isArray(allowlist) ? allowlist : []);
+    this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")), this.#config.outboundAllowlist());
   }
 
   #rebootProfile(shipped: Profile): Profile {

@@ -1,6 +1,7 @@
 /** Issue #13: the OIDC legs are browser navigations, so a refusal a browser sees is a page with a way back, not raw JSON. */
 import { describe, expect, it, inject } from "vitest";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
+import { allowLoopback } from "./config-client.ts";
 
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 const admin = bearer(BOOTSTRAP_TOKEN);
@@ -11,6 +12,7 @@ const putProvider = () =>
 
 describe("OIDC refusals in a browser", () => {
   it("the provider down: a 502 page with the detail and a link back to the start, under a strict CSP", async () => {
+    await allowLoopback();
     expect((await putProvider()).status).toBe(200);
     const response = await call("/api/v1/auth/oidc/lab/login", { headers: { accept: BROWSER_ACCEPT }, redirect: "manual" });
     expect(response.status).toBe(502);

@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import type { z } from "zod";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
-import { logEntries } from "./config-client.ts";
+import { allowLoopback, logEntries } from "./config-client.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
 /** A loopback issuer on a closed port: discovery fails as it would with the provider down. */
@@ -34,6 +34,7 @@ describe("OIDC sign-in", () => {
   });
 
   it("answers 502 when the provider's discovery document cannot be read", async () => {
+    await allowLoopback();
     await putProvider("lab", provider());
     const response = await call("/api/v1/auth/oidc/lab/login", { redirect: "manual" });
     expect(response.status).toBe(502);
