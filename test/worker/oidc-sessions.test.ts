@@ -2,7 +2,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { Appliance } from "../../durable-objects/appliance.ts";
 import { describe, expect, it } from "vitest";
-import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
+import { BOOTSTRAP_TOKEN, bearer, call, json, tokenWithRole } from "./client.ts";
 import { logEntries } from "./config-client.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
@@ -49,3 +49,22 @@ describe("OIDC sessions and their provider", () => {
     expect((await whoami(cookie)).status).toBe(200);
   });
 });
+
+describe("who reads a provider's settings (issue #22)", () => {
+  it("a read-only or operator account gets 403 for the list and the provider, role map and all; a super-user reads both", async () => {
+    expect((await putProvider(provider())).status).toBe(200);
+    for (const role of ["read-only", "operator"] as const) {
+      const reader = bearer(await tokenWithRole(role));
+      for (const path of ["/api/v1/auth/providers/oidc", "/api/v1/auth/providers/oidc/corp"]) {
+        const response = await call(path, { headers: reader });
+        expect(response.status, `${role} ${path}`).toBe(403);
+        expect(await response.text()).not.toContain("noc");
+      }
+    }
+    const list = await call("/api/v1/auth/providers/oidc", { headers: admin });
+    expect(list.status).toBe(200);
+    expect(await list.json()).toMatchObject([{ name: "corp", roleMap: [{ group: "noc", role: "operator" }] }]);
+    expect((await call("/api/v1/auth/providers/oidc/corp", { headers: admin })).status).toBe(200);
+  });
+});
+

@@ -13,6 +13,9 @@ export const providerRoutes = [
     path: oidc,
     section: "Authentication",
     summary: "List OIDC providers (client secrets are never returned)",
+    // Issuer, client id and role map are the sign-in's trust settings: super-user reads, as the accounts and tokens are
+    // (the sign-in page's buttons read only names and labels, anonymously: GET /api/v1/auth/oidc).
+    floor: "super-user",
     response: { description: "array of providers", schema: z.array(OidcProviderRecord) },
     handle: (ctx) => ctx.appliance.stub.providers().list(),
   }),
@@ -21,6 +24,7 @@ export const providerRoutes = [
     path: `${oidc}/{name}`,
     section: "Authentication",
     summary: "One OIDC provider (its client secret is never returned)",
+    floor: "super-user",
     params: ProviderName,
     response: { description: "the provider", schema: OidcProviderRecord },
     errors: [404],
