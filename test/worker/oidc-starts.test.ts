@@ -13,7 +13,7 @@ import { Appliance } from "../../durable-objects/appliance.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { OIDC_PENDING_MAX } from "../../src/trust/oidc.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
-import { allowLoopback } from "./config-client.ts";
+import { allowLoopback, commit } from "./config-client.ts";
 
 type Problem = z.output<typeof ProblemDetails>;
 const port = inject("peerServerPort");
@@ -77,14 +77,23 @@ describe("OIDC sign-in starts", () => {
 });
 
 describe("where the provider may be", () => {
-  it.each([
-    ["a private address", "https://10.1.2.3/realms/noc"],
-    ["loopback, while the allowlist does not hold it", undefined],
-  ])("discovery at %s is refused with 502 and nothing is sent", async (_, issuer) => {
-    const name = await labProvider(issuer);
+  it.each(["https://10.1.2.3/realms/noc", `http://127.0.0.1:${port}/oidc/x`, "https://169.254.169.254/latest", "https://metadata.google.internal/x"])(
+    "a provider write naming the issuer %s, which the appliance may not reach, is 422 naming issuer",
+    async (issuer) => {
+      const body = { enabled: true, displayName: "Lab", issuer, clientId: "bng", clientSecret: "s", roleMap: { noc: "read-only" } };
+      const response = await call("/api/v1/auth/providers/oidc/lab", json("PUT", body, admin));
+      expect(response.status).toBe(422);
+      expect((await response.json<Problem>()).errors!.map((e) => e.pointer)).toEqual(["#/issuer"]);
+    },
+  );
+
+  it("discovery at a loopback address the allowlist no longer holds is refused with 502 and nothing is sent", async () => {
+    await allowLoopback();
+    const name = await labProvider();
+    await commit({ fields: { "alarms.webhookAllowlist": null } });
     const response = await start("192.0.2.9");
     expect(response.status).toBe(502);
     expect((await response.json<Problem>()).detail).toContain("not an allowed destination");
-    if (issuer === undefined) expect(await discoveryReads(name)).toBe(0);
+    expect(await discoveryReads(name)).toBe(0);
   });
 });

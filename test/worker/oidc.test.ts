@@ -1,4 +1,4 @@
-import { describe, expect, inject, it } from "vitest";
+import { beforeEach, describe, expect, inject, it } from "vitest";
 import type { z } from "zod";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
@@ -16,6 +16,8 @@ const provider = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 const putProvider = (name: string, body: unknown) => call(`/api/v1/auth/providers/oidc/${name}`, json("PUT", body, admin));
+// The lab issuer is on loopback: the appliance reaches it as the local fleet does.
+beforeEach(() => allowLoopback());
 
 describe("OIDC sign-in", () => {
   it("refuses an http issuer unless it is on loopback", async () => {
@@ -34,7 +36,6 @@ describe("OIDC sign-in", () => {
   });
 
   it("answers 502 when the provider's discovery document cannot be read", async () => {
-    await allowLoopback();
     await putProvider("lab", provider());
     const response = await call("/api/v1/auth/oidc/lab/login", { redirect: "manual" });
     expect(response.status).toBe(502);
