@@ -95,9 +95,6 @@ export function destinationVerdict(url: string, purpose: Purpose, allowlist: rea
   return { ok: true };
 }
 
-/** Whether a webhook may be sent to `url`, given the allowlist (addresses and prefixes). */
-export const webhookDestination = (url: string, allowlist: readonly string[]): DestinationVerdict => destinationVerdict(url, "webhook", allowlist);
-
 /** A request the policy refused: nothing was sent. */
 export class DestinationRefused extends Error {
   override readonly name = "DestinationRefused";
