@@ -7,7 +7,8 @@
  * logged; none blocks the data plane (deliveries run after the step that
  * raised the alarm, one attempt each, no redirects followed).
  *
- * A webhook goes only where `webhookDestination` allows (SSRF), and a failed
+ * A webhook goes only where the destination policy allows (SSRF,
+ * src/config/destinations.ts: `outboundFetch`), and a failed
  * delivery is logged as just that: the log ring is readable by read-only
  * accounts, and a status code, a timeout or a refused connection per URL
  * would map which internal services listen where. The detail goes to the
@@ -16,7 +17,7 @@
 import type { AlertNotification } from "../src/schemas/alarms.ts";
 import { recipients, type AlertSink } from "../simulator/alert-fanout.ts";
 import type { FieldValue, Severity } from "../simulator/index.ts";
-import { webhookDestination } from "../src/config/destinations.ts";
+import { DestinationRefused, outboundFetch } from "../src/config/destinations.ts";
 
 /** How long a webhook receiver has to answer. */
 export const WEBHOOK_TIMEOUT_MS = 5_000;
@@ -59,13 +60,8 @@ export class AlertSinks {
       this.#log("info", "alarm.sink.recorded", about);
       return;
     }
-    const destination = webhookDestination(sink.url, this.#allowlist);
-    if (!destination.ok) {
-      this.#log("warning", "alarm.sink.failed", { ...about, reason: "destination not allowed" });
-      return;
-    }
     try {
-      const response = await fetch(sink.url, {
+      const response = await outboundFetch(sink.url, "webhook", this.#allowlist, {
         method: "POST",
         headers: {
           "content-type": "application/json",
@@ -74,7 +70,6 @@ export class AlertSinks {
           ...(sink.credential ? { authorization: `Bearer ${sink.credential}` } : {}),
         },
         body: JSON.stringify(notification),
-        redirect: "manual",
         signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
       });
       await response.body?.cancel();
@@ -85,6 +80,10 @@ export class AlertSinks {
         this.#log("warning", "alarm.sink.failed", { ...about, reason: "not delivered" });
       }
     } catch (error) {
+      if (error instanceof DestinationRefused) {
+        this.#log("warning", "alarm.sink.failed", { ...about, reason: "destination not allowed" });
+        return;
+      }
       const cause = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${WEBHOOK_TIMEOUT_MS} ms` : "connection failed";
       console.warn(`alarm sink '${sink.name}': ${cause}`);
       this.#log("warning", "alarm.sink.failed", { ...about, reason: "not delivered" });

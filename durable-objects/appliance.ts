@@ -44,8 +44,8 @@ import type { ScrapeState } from "../src/metrics/families.ts";
 import { applyScenarioAction, runScenarioFile, type ScenarioStores } from "./scenario-runner.ts";
 import type { OperationAnswer, OperationCall } from "../src/schemas/operation.ts";
 
-/** Identity events after which an open log stream's credential may no longer hold. */
-const CREDENTIAL_ENDINGS = new Set(["auth.logout", "auth.session.ended", "auth.token.revoked", "auth.user.deleted", "auth.password.changed", "auth.totp.reset"]);
+/** Identity events after which an open log stream's credential may no longer hold (an OIDC provider deleted, disabled or changed ends its sessions). */
+const CREDENTIAL_ENDINGS = new Set(["auth.logout", "auth.session.ended", "auth.token.revoked", "auth.user.deleted", "auth.password.changed", "auth.totp.reset", "auth.oidc.sessions.ended"]);
 
 /** The software version the appliance reports. */
 export const SOFTWARE_VERSION = "bngfleet 0.1.0";
@@ -122,7 +122,8 @@ export class ApplianceCore {
     const shipped = profileOf(this.env, definition);
     // The configuration is opened first: the data plane and the accounts start from what it says.
     // A lapsed licence freezes configuration commits (refused with 409, logged as config.frozen).
-    this.#config = new ConfigStore(this.ctx.storage, this.name, (event) => this.#configApplied(event), shipped, (meta) => {
+    const context = { appliance: this.name, members: loadFleet(this.env).appliances.map((a) => a.name), ...(shipped ? { profile: shipped } : {}) };
+    this.#config = new ConfigStore(this.ctx.storage, context, (event) => this.#configApplied(event), (meta) => {
       const frozen = this.#licensing?.freezeDetail() ?? null;
       if (frozen !== null) this.#dataPlane.log("warning", "config.frozen", { operation: meta.operation, actor: meta.actor });
       return frozen;
@@ -260,8 +261,7 @@ export class ApplianceCore {
    */
   /** The alert fan-out follows `alarms.sinks` and `alarms.webhookAllowlist` as configured now. */
   #applyAlertSinks(): void {
-    const allowlist = this.#config.field("alarms.webhookAllowlist");
-    this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")), Array.isArray(allowlist) ? allowlist : []);
+    this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")), this.#config.outboundAllowlist());
   }
 
   #rebootProfile(shipped: Profile): Profile {

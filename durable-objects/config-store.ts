@@ -15,7 +15,6 @@ import type { ConfigDocument, ConfigItem, Value } from "../src/config/types.ts";
 import { applyEdits, changeSetEdits, type Edit, type EditValue } from "../src/config/edit.ts";
 import { CONFIG_KEYS, REDACTED, configKey } from "../src/config/registry.ts";
 import { describeReferences, referencesTo, validateDocument, type ValidationContext } from "../src/config/validate.ts";
-import type { Profile } from "../simulator/index.ts";
 import { refuse, type FieldError, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
 import { hashNewPasswords } from "../src/config/passwords.ts";
 import { DECOY_HASH, hashPassword } from "../src/trust/password.ts";
@@ -108,16 +107,16 @@ export class ConfigStore {
   readonly #frozen: ((meta: CommitMeta) => string | null) | undefined;
 
   /**
-   * `profile`: the shipped simulation profile, against which the CGN section is checked.
+   * `context`: what validation checks against (the appliance's name, the fleet's members, the shipped simulation profile for the CGN section).
    * `frozen`: why commits are refused now (a lapsed licence), or null; asked before every commit but
    * the system's seeds and account changes, which stay possible so access can always be managed.
    */
-  constructor(storage: DurableObjectStorage, appliance: string, emit: (event: ConfigEvent) => void, profile?: Profile, frozen?: (meta: CommitMeta) => string | null) {
+  constructor(storage: DurableObjectStorage, context: ValidationContext, emit: (event: ConfigEvent) => void, frozen?: (meta: CommitMeta) => string | null) {
     this.#frozen = frozen;
     this.#storage = storage;
     this.#sql = storage.sql;
     this.#emit = emit;
-    this.#context = { appliance, ...(profile ? { profile } : {}) };
+    this.#context = context;
     documentOf.set(this, () => this.#document());
     this.#sql.exec(`
       CREATE TABLE IF NOT EXISTS config_active (
@@ -240,6 +239,12 @@ export class ConfigStore {
   /** The capture mirror allowlist in force (hot-applied). */
   captureAllowlist(): string[] {
     const value = this.#document().fields["captures.mirrorAllowlist"];
+    return Array.isArray(value) ? [...value] : [];
+  }
+
+  /** `alarms.webhookAllowlist`: the loopback and private addresses every outbound destination may use (src/config/destinations.ts). */
+  outboundAllowlist(): string[] {
+    const value = this.#document().fields["alarms.webhookAllowlist"];
     return Array.isArray(value) ? [...value] : [];
   }
 

@@ -19,7 +19,7 @@ import { checkEnrolment, enrolmentExpiresMs, readEnrolmentToken, signEnrolmentTo
 import { DECOY_HASH, verifyPassword } from "../src/trust/password.ts";
 import { checkSession, newSessionSecrets, sessionExpiresMs } from "../src/trust/session.ts";
 import { checkToken, mayRevoke, newToken, newTokenExpiry, tokenHint, tokensRevokedBy } from "../src/trust/tokens.ts";
-import { checkOidcReturn, oidcPendingExpiresMs } from "../src/trust/oidc.ts";
+import { OIDC_PENDING_MAX, checkOidcReturn, oidcPendingExpiresMs } from "../src/trust/oidc.ts";
 import type { PasskeyStore } from "./passkeys.ts";
 import type { IdentityEvent } from "./identity-event.ts";
 import { checkReplay, newTotpSecret, totpUri, verifyTotp } from "../src/trust/totp.ts";
@@ -478,10 +478,30 @@ export class IdentityStore {
 
   // ── OIDC sign-in ─────────────────────────────────────────────────────────
 
-  /** Remembers a sign-in sent to an identity provider (stored by the SHA-256 of its state and browser binding). */
-  beginOidcSignIn(pending: { stateSha256: string; bindingSha256: string; provider: string; nonce: string; verifier: string; returnTo: string }): void {
+  /**
+   * Whether an anonymous caller may start an OIDC sign-in now: each start
+   * costs a stored row (and, uncached, a read of the provider), so it takes a
+   * token from the login buckets (src/trust/login-limits.ts) as a password
+   * login does; a 429 with Retry-After when they are empty.
+   */
+  admitOidcSignIn(sourceIp: string): Outcome<object> {
+    const throttled = this.#throttle(sourceIp, Date.now());
+    return throttled && !throttled.ok ? throttled : { ok: true };
+  }
+
+  /**
+   * Remembers a sign-in sent to an identity provider (stored by the SHA-256
+   * of its state and browser binding); refused (429 until the oldest
+   * expires) while OIDC_PENDING_MAX are pending, so the table stays bounded.
+   */
+  beginOidcSignIn(pending: { stateSha256: string; bindingSha256: string; provider: string; nonce: string; verifier: string; returnTo: string }): Outcome<object> {
     const now = Date.now();
     this.#sql.exec("DELETE FROM oidc_pending WHERE expires_ms <= ?", now);
+    const { count, oldest } = this.#sql.exec<{ count: number; oldest: number | null }>("SELECT COUNT(*) AS count, MIN(expires_ms) AS oldest FROM oidc_pending").one();
+    if (count >= OIDC_PENDING_MAX) {
+      const seconds = Math.max(1, Math.ceil(((oldest ?? now) - now) / 1000));
+      return refuse("throttled", `${OIDC_PENDING_MAX} single sign-ons are waiting for their provider; retry in ${seconds} s`, { retryAfterSeconds: seconds });
+    }
     this.#sql.exec(
       "INSERT INTO oidc_pending (state_sha256, binding_sha256, provider, nonce, verifier, return_to, expires_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
       pending.stateSha256,
@@ -492,6 +512,7 @@ export class IdentityStore {
       pending.returnTo,
       oidcPendingExpiresMs(now),
     );
+    return { ok: true };
   }
 
   /**

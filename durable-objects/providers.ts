@@ -4,7 +4,7 @@
  */
 import type { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy } from "../src/schemas/auth.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
-import type { SignInProvider } from "../src/trust/oidc.ts";
+import { OIDC_DISCOVERY_TTL_MS, discover, type Discovery, type SignInProvider } from "../src/trust/oidc.ts";
 import { REDACTED } from "../src/config/registry.ts";
 
 type StoredProvider = Omit<OidcProviderRecord, "clientSecretSet" | "callbackPath" | "name">;
@@ -21,9 +21,13 @@ const IDENTITY_SETTINGS = ["enabled", "issuer", "clientId", "scopes", "usernameC
 /** Ends the sessions of a provider, saying why. */
 export type EndProviderSessions = (provider: string, reason: string) => void;
 
+type Discovered = Outcome<{ discovery: Discovery }>;
+
 export class ProviderStore {
   readonly #sql: SqlStorage;
   readonly #endSessions: EndProviderSessions;
+  /** Discovery documents by provider, with what they were read for (issuer and allowlist) and until when they are reused. */
+  readonly #discoveries = new Map<string, { key: string; untilMs: number; discovered: Promise<Discovered> }>();
 
   constructor(sql: SqlStorage, endSessions: EndProviderSessions) {
     this.#sql = sql;
@@ -62,6 +66,27 @@ export class ProviderStore {
   }
 
   /**
+   * The provider's discovery document, read at most once per
+   * OIDC_DISCOVERY_TTL_MS for one issuer and allowlist: anonymous sign-in
+   * starts each need it, and a burst of them (concurrent ones included:
+   * they share the read under way) costs the provider one request. A failed
+   * read is not kept, so the next start tries again.
+   */
+  discovery(name: string, issuer: string, allowlist: readonly string[]): Promise<Discovered> {
+    const key = JSON.stringify([issuer, allowlist]);
+    const now = Date.now();
+    const cached = this.#discoveries.get(name);
+    if (cached && cached.key === key && cached.untilMs > now) return cached.discovered;
+    const discovered = discover(issuer, allowlist);
+    const entry = { key, untilMs: now + OIDC_DISCOVERY_TTL_MS, discovered };
+    this.#discoveries.set(name, entry);
+    void discovered.then((outcome) => {
+      if (!outcome.ok && this.#discoveries.get(name) === entry) this.#discoveries.delete(name);
+    });
+    return discovered;
+  }
+
+  /**
    * Creates or replaces a provider. An omitted client secret, or the
    * redaction placeholder a read-modify-write client sends back, keeps the
    * stored one, unless the issuer changes: the secret is then dropped (stored
@@ -82,6 +107,7 @@ export class ProviderStore {
       JSON.stringify(settings),
       secret,
     );
+    this.#discoveries.delete(name);
     const changed = before ? IDENTITY_SETTINGS.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key])) : [];
     if (changed.length > 0) this.#endSessions(name, `provider changed: ${changed.join(", ")}`);
     return { ok: true, created: existing === undefined };
@@ -91,6 +117,7 @@ export class ProviderStore {
   delete(name: string): Outcome<object> {
     const deleted = this.#sql.exec("DELETE FROM oidc_providers WHERE name = ?", name).rowsWritten;
     if (deleted === 0) return refuse("not-found", `no OIDC provider '${name}'`);
+    this.#discoveries.delete(name);
     this.#endSessions(name, "provider deleted");
     return { ok: true };
   }

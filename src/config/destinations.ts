@@ -1,10 +1,17 @@
 /**
- * Where the appliance may send a webhook (OWASP ASVS 5.0 §1.3.6, SSRF):
- * never to link-local or cloud metadata addresses; to loopback and private
- * addresses only when `alarms.webhookAllowlist` holds them; anywhere public
- * otherwise. Pure policy, shared by configuration validation (a 422 naming
- * the sink's URL) and the delivery (a stored sink that no longer passes is
- * not sent to).
+ * Where the appliance may send anything (OWASP ASVS 5.0 §1.3.6, SSRF): the
+ * one policy every outbound request passes — alarm webhooks, the ACME CA
+ * (its directory and every URL the directory or an answer names), OIDC
+ * discovery, token, JWKS and userinfo endpoints, fleet peers. Never to
+ * link-local or cloud metadata addresses; to loopback and private addresses
+ * only when `alarms.webhookAllowlist` holds them (the local fleet seeds it
+ * with loopback); anywhere public otherwise. Plain http is a webhook's
+ * choice; the ACME CA is https only, and a peer (which is sent the peer
+ * credential) or an identity provider is https unless its address is an
+ * allowlisted internal one, where the traffic stays on the operator's
+ * network (the local fleet's loopback peers and lab IdP). Configuration
+ * validation answers a 422 naming the URL; `outboundFetch` refuses a stored
+ * destination that no longer passes, and never follows a redirect.
  *
  * Names are judged as written: `localhost` and `*.localhost` are loopback
  * (RFC 6761 §6.3), the metadata services' names are refused; any other name
@@ -38,6 +45,14 @@ const EMBEDDING_V4 = prefixes(["::ffff:0:0/96", "64:ff9b::/96"]);
 
 const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadata.goog", "instance-data", "instance-data.ec2.internal"]);
 
+/** What an outbound request is for: it decides whether plain http may be used. */
+export type Purpose = "webhook" | "acme" | "oidc" | "peer";
+
+/** Plain http: anywhere (a webhook, the operator's choice), never (ACME: the README's https only), or only to an allowlisted internal address. */
+const PLAIN_HTTP: Record<Purpose, "anywhere" | "never" | "internal"> = { webhook: "anywhere", acme: "never", oidc: "internal", peer: "internal" };
+
+const WHAT: Record<Purpose, string> = { webhook: "a webhook", acme: "an ACME server", oidc: "an identity provider", peer: "a fleet peer" };
+
 export type DestinationVerdict = { ok: true } | { ok: false; detail: string };
 
 const within = (list: Prefix[], family: Family, value: bigint) => list.some((p) => prefixHas(p, family, value));
@@ -49,24 +64,49 @@ function addressOf(host: string): { family: Family; value: bigint } | null {
   return address;
 }
 
-/** Whether a webhook may be sent to `url`, given the allowlist (addresses and prefixes). */
-export function webhookDestination(url: string, allowlist: readonly string[]): DestinationVerdict {
+/** Whether `purpose` may send to `url`, given the allowlist (addresses and prefixes). */
+export function destinationVerdict(url: string, purpose: Purpose, allowlist: readonly string[]): DestinationVerdict {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return { ok: false, detail: "not an absolute URL" };
   }
+  const what = WHAT[purpose];
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return { ok: false, detail: `${what} is reached over https${purpose === "acme" ? "" : " or http"} only, not ${parsed.protocol}` };
   // WHATWG URL parsing has already normalised 0x7f.1, 2130706433 and friends to dotted quads.
   const host = parsed.hostname.toLowerCase().replace(/\.$/, "");
-  if (METADATA_NAMES.has(host)) return { ok: false, detail: `${host} is a cloud metadata service: never a webhook destination` };
+  if (METADATA_NAMES.has(host)) return { ok: false, detail: `${host} is a cloud metadata service: never ${what}` };
   const address = host === "localhost" || host.endsWith(".localhost") ? addressOf("127.0.0.1")! : addressOf(host);
-  if (!address) return { ok: true };
-  if (within(NEVER, address.family, address.value)) {
-    return { ok: false, detail: `${host} is a link-local, metadata, unspecified or multicast address: never a webhook destination` };
+  if (address && within(NEVER, address.family, address.value)) {
+    return { ok: false, detail: `${host} is a link-local, metadata, unspecified or multicast address: never ${what}` };
   }
-  if (!within(INTERNAL, address.family, address.value)) return { ok: true };
-  const allowed = allowlist.map((text) => parsePrefix(text, false)).filter((p): p is Prefix => p !== null);
-  if (within(allowed, address.family, address.value)) return { ok: true };
-  return { ok: false, detail: `${host} is a loopback or private address: add it to alarms.webhookAllowlist to send webhooks there` };
+  const internal = address !== null && within(INTERNAL, address.family, address.value);
+  if (internal) {
+    const allowed = allowlist.map((text) => parsePrefix(text, false)).filter((p): p is Prefix => p !== null);
+    if (!within(allowed, address.family, address.value)) {
+      return { ok: false, detail: `${host} is a loopback or private address: add it to alarms.webhookAllowlist (the allowlist of every outbound destination) to reach ${what} there` };
+    }
+  }
+  const plain = PLAIN_HTTP[purpose];
+  if (parsed.protocol === "http:" && (plain === "never" || (plain === "internal" && !internal))) {
+    return { ok: false, detail: `${what} is reached over https only${plain === "internal" ? " (plain http only at an allowlisted loopback or private address)" : ""}` };
+  }
+  return { ok: true };
+}
+
+/** A request the policy refused: nothing was sent. */
+export class DestinationRefused extends Error {
+  override readonly name = "DestinationRefused";
+}
+
+/**
+ * The one way the appliance fetches from elsewhere: the destination judged
+ * first (nothing is sent when it is refused), and a redirect answered as is,
+ * never followed to a destination nobody judged (`redirect: "manual"`).
+ */
+export function outboundFetch(url: string, purpose: Purpose, allowlist: readonly string[], init: RequestInit = {}): Promise<Response> {
+  const verdict = destinationVerdict(url, purpose, allowlist);
+  if (!verdict.ok) return Promise.reject(new DestinationRefused(verdict.detail));
+  return fetch(url, { ...init, redirect: "manual" });
 }

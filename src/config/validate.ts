@@ -13,13 +13,15 @@ import type { ConfigDocument, Value } from "./types.ts";
 import { greChecks } from "./gre.ts";
 import { routingChecks } from "./routing.ts";
 import { localSubscriberProblems } from "./local-subscribers.ts";
-import { webhookDestination } from "./destinations.ts";
+import { destinationVerdict, type Purpose } from "./destinations.ts";
 import { CONFIG_KEYS, type ListKey } from "./registry.ts";
 import { IMPORTED_ITERATIONS_FLOOR, iterationsOf } from "../trust/password.ts";
 
 export interface ValidationContext {
   /** This appliance's name (it is not its own fleet peer). */
   appliance: string;
+  /** The fleet file's appliances: a peer among them is reached in-process, never over the network, whatever URL it carries. */
+  members?: readonly string[];
   /** The shipped simulation profile: the CGN section must build a bootable profile with it; local subscribers name its ports and plans; pools carry its statics. */
   profile?: Profile;
 }
@@ -138,7 +140,7 @@ function crossChecks(doc: ConfigDocument, before: ConfigDocument, context: Valid
   }
   superUserChecks(doc, before, errors);
   importedHashChecks(doc, before, errors);
-  webhookChecks(doc, before, errors);
+  destinationChecks(doc, before, errors, new Set(context.members ?? []));
   // Two rules that match the same source in the same ingest VRF would race: refuse the overlap.
   const rules: { key: string; ingest: string; prefixes: Prefix[] | null }[] = [];
   for (const rule of doc.lists.sourceVrfRules ?? []) {
@@ -173,21 +175,36 @@ function crossChecks(doc: ConfigDocument, before: ConfigDocument, context: Valid
 }
 
 /**
- * Webhook destinations (SSRF): judged when a sink's URL or the allowlist
- * changes, so a sink stored before this rule does not block unrelated
- * commits (the delivery refuses it all the same).
+ * Outbound destinations (SSRF, src/config/destinations.ts): webhook sinks,
+ * fleet peers and the ACME directory, judged when their URL or the allowlist
+ * changes, so a value stored before a rule does not block unrelated commits
+ * (the request itself refuses it all the same). A peer of this fleet is
+ * reached in-process and not judged.
  */
-function webhookChecks(doc: ConfigDocument, before: ConfigDocument, errors: ConfigError[]): void {
+function destinationChecks(doc: ConfigDocument, before: ConfigDocument, errors: ConfigError[], members: ReadonlySet<string>): void {
   const allowlist = elementsOf(doc.fields["alarms.webhookAllowlist"] ?? null);
   const allowlistChanged = JSON.stringify(allowlist) !== JSON.stringify(elementsOf(before.fields["alarms.webhookAllowlist"] ?? null));
-  const destinationBefore = new Map((before.lists["alarms.sinks"] ?? []).map((item) => [item.key, `${String(item.values.kind)} ${String(item.values.url)}`]));
+  // `same`: the key held this destination before (a sink its kind and URL).
+  const judge = (url: string, same: boolean, purpose: Purpose, pointer: string) => {
+    // Unchanged, or already refused for its form: one problem per value.
+    if ((!allowlistChanged && same) || errors.some((e) => e.pointer === pointer)) return;
+    const verdict = destinationVerdict(url, purpose, allowlist);
+    if (!verdict.ok) errors.push({ pointer, detail: verdict.detail });
+  };
+  const sinksBefore = new Map((before.lists["alarms.sinks"] ?? []).map((item) => [item.key, `${String(item.values.kind)} ${String(item.values.url)}`]));
   for (const sink of doc.lists["alarms.sinks"] ?? []) {
     const url = sink.values.url;
     if (sink.values.kind !== "webhook" || typeof url !== "string") continue;
-    if (!allowlistChanged && destinationBefore.get(sink.key) === `webhook ${url}`) continue;
-    const verdict = webhookDestination(url, allowlist);
-    if (!verdict.ok) errors.push({ pointer: listPointer("alarms.sinks", sink.key, "url"), detail: verdict.detail });
+    judge(url, sinksBefore.get(sink.key) === `webhook ${url}`, "webhook", listPointer("alarms.sinks", sink.key, "url"));
   }
+  const peersBefore = new Map((before.lists["webUi.peers"] ?? []).map((item) => [item.key, String(item.values.url)]));
+  for (const peer of doc.lists["webUi.peers"] ?? []) {
+    const url = peer.values.url;
+    if (typeof url !== "string" || members.has(peer.key)) continue;
+    judge(url, peersBefore.get(peer.key) === url, "peer", listPointer("webUi.peers", peer.key, "url"));
+  }
+  const directory = doc.fields["acme.directoryUrl"];
+  if (typeof directory === "string") judge(directory, before.fields["acme.directoryUrl"] === directory, "acme", fieldPointer("acme.directoryUrl"));
 }
 
 /** Null = every source. */

@@ -3,9 +3,13 @@
  * answer verbatim (status, body, content type), authenticated with the peer
  * credential from `webUi.peers`, never the caller's. Peers served by this
  * same deployment are reached in-process (a Worker cannot fetch its own
- * hostname, and it spares a TLS hop); others over HTTPS with a deadline.
+ * hostname, and it spares a TLS hop); others over HTTPS with a deadline,
+ * through the appliance's one destination policy (src/config/destinations.ts:
+ * https, or http only to an allowlisted internal address; no redirect
+ * followed), since the request carries the peer credential.
  */
 import { StatusError } from "../http/problem.ts";
+import { DestinationRefused, outboundFetch } from "../config/destinations.ts";
 import { securedResponse } from "../http/headers.ts";
 import type { ApplianceContext, ApplianceTarget } from "./context.ts";
 import { peerAnswerOf, peerHeaders, resolvePeer, type PeerAnswer } from "./definition.ts";
@@ -63,6 +67,8 @@ const mediaType = (contentType: string): string => contentType.split(";")[0]!.tr
 export interface RelayPlan {
   peer: { name: string; member: boolean; credential: string; timeoutMs: number };
   target: string;
+  /** `alarms.webhookAllowlist` when planned: the destination policy's internal addresses. */
+  allowlist: readonly string[];
 }
 
 /** Plans one GET to a peer inside the addressed appliance's object: the peer from its running `webUi.peers`, the path judged, the query kept. */
@@ -74,7 +80,7 @@ export function planRelay(appliance: ApplianceContext, peerName: string, rawPath
   if (!peer.credential) throw new StatusError(502, `no credential is configured for peer '${peerName}'`);
   // The origin alone, even from a stored URL written before peers were origins only.
   const target = `${new URL(peer.url).origin}/api/v1/${segments.map(encodeURIComponent).join("/")}${search}`;
-  return { peer: { name: peer.name, member: peer.member, credential: peer.credential, timeoutMs: peer.timeoutMs }, target };
+  return { peer: { name: peer.name, member: peer.member, credential: peer.credential, timeoutMs: peer.timeoutMs }, target, allowlist: appliance.stub.config().outboundAllowlist() };
 }
 
 /** Relays one planned GET to a peer, from the Worker (`accept` as the caller sent it): a peer is another object, so the addressed one is not asked again. */
@@ -89,8 +95,10 @@ export async function relayToPeer(appliance: ApplianceTarget, plan: RelayPlan, a
     // A member is served by this deployment (in-process, or by another process of a sharded local fleet); any other peer over HTTPS.
     answer = peer.member
       ? await appliance.dispatch(peer.name, get, timeout)
-      : peerAnswerOf(await fetch(target, { headers: peerHeaders(get), redirect: "manual", signal: AbortSignal.timeout(timeout) }));
+      : peerAnswerOf(await outboundFetch(target, "peer", plan.allowlist, { headers: peerHeaders(get), signal: AbortSignal.timeout(timeout) }));
   } catch (error) {
+    // Nothing was sent, the credential included: the stored URL no longer passes the policy.
+    if (error instanceof DestinationRefused) throw new StatusError(502, `peer '${peerName}' is not an allowed destination: ${error.message}`);
     const name = (error as Error).name;
     if (name === "TimeoutError" || name === "AbortError") {
       throw new StatusError(504, `peer '${peerName}' did not answer within ${timeout} ms`);

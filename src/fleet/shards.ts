@@ -12,6 +12,8 @@ import type { Env } from "../env.ts";
 import { deploymentOf } from "./deployment.ts";
 import { APPLIANCE_HEADER } from "./listener.ts";
 import { peerHeaders, type PeerGet } from "./definition.ts";
+import { outboundFetch } from "../config/destinations.ts";
+import { LOCAL_WEBHOOK_ALLOWLIST } from "../config/seed.ts";
 
 /** Each bindings object's map, parsed once: every request asks (the addressed appliance must be this process's). */
 const parsed = new WeakMap<Env, Record<string, string>>();
@@ -28,10 +30,12 @@ export function otherShard(env: Env, appliance: string): string | null {
  * A fleet proxy's GET to an appliance of another process: only the path,
  * query and the relay's own headers (the peer credential, Accept) go, with
  * the appliance named as the listener would, and the relay's deadline; no
- * client address, as for an in-process fleet call.
+ * client address, as for an in-process fleet call. The launcher's origin
+ * goes through the destination policy like any peer, with the allowance the
+ * local fleet seeds (loopback), so the wiring can only ever reach this host.
  */
 export function fetchFromShard(origin: string, appliance: string, get: PeerGet, timeoutMs: number): Promise<Response> {
   const url = new URL(get.target);
   const headers = { ...peerHeaders(get), [APPLIANCE_HEADER]: appliance };
-  return fetch(`${origin}${url.pathname}${url.search}`, { method: "GET", headers, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+  return outboundFetch(`${origin}${url.pathname}${url.search}`, "peer", LOCAL_WEBHOOK_ALLOWLIST, { method: "GET", headers, signal: AbortSignal.timeout(timeoutMs) });
 }

@@ -68,7 +68,7 @@ export const logRoutes = [
       `(from the ${LOG_CAPACITY.toLocaleString("en")}-entry ring), then a \`: connected\` comment marks the switch to live delivery; ` +
       "a `: keepalive` comment follows every 15 seconds. Not relayed by the fleet proxy. The msgId catalogue is in the description of GET /api/v1/logs/tail.\n\n" +
       "A stream lasts as long as the credential that opened it: at logout, when the session is ended or expires, or when the token is revoked or expires, " +
-      "it ends with `event: closed` (checked at once for logouts and revocations, and at every keepalive). Each account or token may hold 4 streams (429 beyond). " +
+      "it ends with `event: closed` (checked at once for logouts, revocations and an OIDC provider's deletion or change that ends its sessions, and at every keepalive). Each account or token may hold 4 streams (429 beyond). " +
       "A reader more than 1,000 live entries behind is disconnected with `event: overflow` whose data names `resumeFromSeq`: reconnect with it as `sinceSeq`.",
     query: StreamQuery,
     response: { description: "an endless `text/event-stream`", contentType: "text/event-stream" },

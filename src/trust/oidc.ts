@@ -5,8 +5,12 @@
  * ID token is verified with jose against the provider's published keys:
  * signature, issuer, audience, expiry and nonce. Nothing here trusts the
  * browser: everything it brings back is checked against what was stored.
+ * Every request to the provider (discovery, token, JWKS, userinfo) goes
+ * through the appliance's one destination policy (src/config/destinations.ts,
+ * purpose `oidc`): the allowlist is the caller's `alarms.webhookAllowlist`.
  */
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
+import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from "jose";
+import { DestinationRefused, outboundFetch } from "../config/destinations.ts";
 import type { Role } from "../auth/roles.ts";
 import { refuse, type Outcome } from "../schemas/outcome.ts";
 import { randomBytes, toBase64Url, utf8 } from "./encoding.ts";
@@ -15,6 +19,20 @@ import { randomBytes, toBase64Url, utf8 } from "./encoding.ts";
 export const OIDC_TIMEOUT_MS = 5_000;
 /** How long a browser has to come back from the provider. */
 export const OIDC_PENDING_SECONDS = 10 * 60;
+/**
+ * Pending sign-ins kept at most; a start beyond it is refused (429) until the
+ * oldest expires. The login buckets admit at most 20 + 2 a second, 1,220 in
+ * ten minutes, so this bounds the table against anything unforeseen without
+ * refusing anyone the buckets admit.
+ */
+export const OIDC_PENDING_MAX = 2_000;
+/**
+ * How long a provider's discovery document is reused: every anonymous
+ * sign-in start needs it, and a provider changes its endpoints rarely (its
+ * keys are read at each callback, by jose). Five minutes: an endpoint move
+ * is picked up quickly, and a burst of starts costs the provider one read.
+ */
+export const OIDC_DISCOVERY_TTL_MS = 5 * 60_000;
 /** The cookie binding a pending sign-in to the browser that started it. */
 export const OIDC_COOKIE = "bng_oidc";
 
@@ -80,11 +98,12 @@ export function isAllowedIssuer(issuer: string): boolean {
   }
 }
 
-async function fetchJson(url: string, init: RequestInit = {}): Promise<Outcome<{ body: Record<string, unknown> }>> {
+async function fetchJson(url: string, allowlist: readonly string[], init: RequestInit = {}): Promise<Outcome<{ body: Record<string, unknown> }>> {
   let response: Response;
   try {
-    response = await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(OIDC_TIMEOUT_MS) });
-  } catch {
+    response = await outboundFetch(url, "oidc", allowlist, { ...init, signal: AbortSignal.timeout(OIDC_TIMEOUT_MS) });
+  } catch (error) {
+    if (error instanceof DestinationRefused) return refuse("upstream", `the identity provider's endpoint is not an allowed destination: ${error.message}`);
     return refuse("upstream", `the identity provider did not answer at ${new URL(url).origin}`);
   }
   const text = await response.text();
@@ -99,8 +118,8 @@ async function fetchJson(url: string, init: RequestInit = {}): Promise<Outcome<{
 }
 
 /** The provider's discovery document; its `issuer` must be the configured one (OIDC Discovery §4.3). */
-export async function discover(issuer: string): Promise<Outcome<{ discovery: Discovery }>> {
-  const fetched = await fetchJson(`${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`);
+export async function discover(issuer: string, allowlist: readonly string[]): Promise<Outcome<{ discovery: Discovery }>> {
+  const fetched = await fetchJson(`${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`, allowlist);
   if (!fetched.ok) return fetched;
   const d = fetched.body;
   const endpoints = ["authorization_endpoint", "token_endpoint", "jwks_uri"] as const;
@@ -137,9 +156,10 @@ export async function redeem(
   redirectUri: string,
   pending: { nonce: string; verifier: string },
   code: string,
+  allowlist: readonly string[],
 ): Promise<Outcome<{ claims: JWTPayload }>> {
   const basic = btoa(`${encodeURIComponent(provider.clientId)}:${encodeURIComponent(provider.clientSecret)}`);
-  const tokens = await fetchJson(discovery.token_endpoint, {
+  const tokens = await fetchJson(discovery.token_endpoint, allowlist, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${basic}`, accept: "application/json" },
     body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: pending.verifier }).toString(),
@@ -149,14 +169,17 @@ export async function redeem(
   if (typeof idToken !== "string") return refuse("upstream", "the identity provider's token answer has no id_token");
   let claims: JWTPayload;
   try {
-    const keys = createRemoteJWKSet(new URL(discovery.jwks_uri), { timeoutDuration: OIDC_TIMEOUT_MS });
+    const keys = createRemoteJWKSet(new URL(discovery.jwks_uri), {
+      timeoutDuration: OIDC_TIMEOUT_MS,
+      [customFetch]: (url: string, init: RequestInit) => outboundFetch(url, "oidc", allowlist, init),
+    });
     ({ payload: claims } = await jwtVerify(idToken, keys, { issuer: provider.issuer, audience: provider.clientId, clockTolerance: 60 }));
   } catch (error) {
     return refuse("bad-credentials", `the ID token was refused: ${error instanceof Error ? error.message : "invalid"}`);
   }
   if (claims.nonce !== pending.nonce) return refuse("bad-credentials", "the ID token's nonce does not match this sign-in");
   if (provider.fetchUserInfo && discovery.userinfo_endpoint && typeof tokens.body.access_token === "string") {
-    const info = await fetchJson(discovery.userinfo_endpoint, { headers: { authorization: `Bearer ${tokens.body.access_token}`, accept: "application/json" } });
+    const info = await fetchJson(discovery.userinfo_endpoint, allowlist, { headers: { authorization: `Bearer ${tokens.body.access_token}`, accept: "application/json" } });
     if (!info.ok) return info;
     if (info.body.sub !== claims.sub) return refuse("bad-credentials", "the userinfo answer is about another subject");
     claims = { ...info.body, ...claims };

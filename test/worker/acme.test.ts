@@ -13,7 +13,7 @@ import type { z } from "zod";
 import type { CertificateCommitResult, CertificateDetails, ConfigSchemaDocument } from "../../src/routes/config.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { call } from "./client.ts";
-import { admin, commit, getConfig, history, logEntries, pointersOf, putConfig, rejection } from "./config-client.ts";
+import { LOOPBACK_ALLOWED, admin, commit, getConfig, history, logEntries, pointersOf, putConfig, rejection } from "./config-client.ts";
 import { selfSigned } from "./certificates.ts";
 import { certificateRequest } from "../../src/trust/acme.ts";
 
@@ -51,7 +51,7 @@ describe("ACME configuration", () => {
   });
 
   it("accepts a complete setting and shows it back", async () => {
-    await commit({ fields: { "acme.directoryUrl": DOWN_CA, "acme.contact": "noc@isp.example", "acme.names": "edge-1.bng.example, 192.0.2.1", "acme.renewBeforeDays": "20" } });
+    await commit({ fields: { ...LOOPBACK_ALLOWED, "acme.directoryUrl": DOWN_CA, "acme.contact": "noc@isp.example", "acme.names": "edge-1.bng.example, 192.0.2.1", "acme.renewBeforeDays": "20" } });
     expect((await getConfig()).fields).toMatchObject({ "acme.directoryUrl": DOWN_CA, "acme.contact": "noc@isp.example", "acme.names": "edge-1.bng.example\n192.0.2.1", "acme.renewBeforeDays": "20" });
   });
 });
@@ -88,7 +88,7 @@ describe("the HTTP-01 answer", () => {
 
 describe("ACME status", () => {
   it("records a failed attempt against an unreachable CA, in the details' 404, the log and the back-off", async () => {
-    await commit({ fields: { "acme.directoryUrl": DOWN_CA, "acme.enabled": "true" } });
+    await commit({ fields: { ...LOOPBACK_ALLOWED, "acme.directoryUrl": DOWN_CA, "acme.enabled": "true" } });
     await settled();
     const missing = await details();
     expect(missing.status).toBe(404);
@@ -103,7 +103,7 @@ describe("ACME status", () => {
   });
 
   it("shows an uploaded certificate as uploaded, with ACME's state beside it", async () => {
-    await commit({ fields: { "acme.directoryUrl": DOWN_CA, "acme.enabled": "true" } });
+    await commit({ fields: { ...LOOPBACK_ALLOWED, "acme.directoryUrl": DOWN_CA, "acme.enabled": "true" } });
     await settled();
     const pair = await selfSigned();
     const uploaded = await call("/api/v1/config/webui/certificate", { method: "POST", headers: { ...admin, "content-type": "application/json" }, body: JSON.stringify(pair) });
@@ -122,7 +122,7 @@ describe("the account key", () => {
   const accounts = () => runInDurableObject(appliance(), (_instance, state) => state.storage.sql.exec("SELECT directory_url FROM acme_account").toArray());
 
   it("is in no configuration read, history or certificate detail", async () => {
-    await commit({ fields: { "acme.directoryUrl": DOWN_CA } });
+    await commit({ fields: { ...LOOPBACK_ALLOWED, "acme.directoryUrl": DOWN_CA } });
     await storeAccount(DOWN_CA);
     for (const path of ["/api/v1/config", "/api/v1/config/history", "/api/v1/config/schema"]) {
       expect(await (await call(path, { headers: admin })).text()).not.toContain("SECRET-D");
@@ -131,7 +131,7 @@ describe("the account key", () => {
   });
 
   it("is dropped with its account when the directory URL changes", async () => {
-    await commit({ fields: { "acme.directoryUrl": DOWN_CA } });
+    await commit({ fields: { ...LOOPBACK_ALLOWED, "acme.directoryUrl": DOWN_CA } });
     await storeAccount(DOWN_CA);
     await commit({ fields: { "acme.directoryUrl": "https://127.0.0.2:9/dir" } });
     expect(await accounts()).toEqual([]);
@@ -139,7 +139,7 @@ describe("the account key", () => {
   });
 
   it("is kept while the directory URL stays", async () => {
-    await commit({ fields: { "acme.directoryUrl": DOWN_CA } });
+    await commit({ fields: { ...LOOPBACK_ALLOWED, "acme.directoryUrl": DOWN_CA } });
     await storeAccount(DOWN_CA);
     await commit({ fields: { "acme.contact": "noc@isp.example" } });
     expect(await accounts()).toEqual([{ directory_url: DOWN_CA }]);
@@ -149,7 +149,7 @@ describe("the account key", () => {
 describe("renewal", () => {
   // The appliance serves an ACME certificate valid from `notBefore` for `days`; `due(now)` is asked with the manual clock.
   async function issued(days: number, renewBeforeDays = 30) {
-    await commit({ fields: { "acme.directoryUrl": DOWN_CA, "acme.renewBeforeDays": String(renewBeforeDays) } });
+    await commit({ fields: { ...LOOPBACK_ALLOWED, "acme.directoryUrl": DOWN_CA, "acme.renewBeforeDays": String(renewBeforeDays) } });
     const pair = await selfSigned();
     // Issued yesterday: when ACME is enabled below, the check at that commit finds it current.
     const notBefore = Date.now() - DAY;

@@ -7,6 +7,7 @@ import type { ConfigCommitResult as Commit } from "../../src/schemas/commit.ts";
 import type { page, ProblemDetails } from "../../src/schemas/common.ts";
 import type { ConfigHistoryEntry, ConfigValues } from "../../src/schemas/config.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
+import { LOCAL_WEBHOOK_ALLOWLIST } from "../../src/config/seed.ts";
 
 export const admin = bearer(BOOTSTRAP_TOKEN);
 
@@ -34,6 +35,12 @@ export async function commit(change: ChangeSet, appliance = "edge-1"): Promise<C
   expect(response.status, await response.clone().text()).toBe(200);
   return response.json<Commit>();
 }
+
+/** The outbound allowlist the local fleet seeds (loopback): the tests' receivers, CAs and providers listen there. */
+export const LOOPBACK_ALLOWED = { "alarms.webhookAllowlist": LOCAL_WEBHOOK_ALLOWLIST.join(",") };
+
+/** Lets the appliance reach loopback, as the local fleet does (the worker tests run as a deployment, whose allowlist starts empty). */
+export const allowLoopback = (appliance = "edge-1") => commit({ fields: LOOPBACK_ALLOWED }, appliance);
 
 /** The `errors` of a 422 problem. */
 export async function rejection(response: Response): Promise<FieldError[]> {

@@ -8,6 +8,7 @@ import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { RoutePage } from "../../src/schemas/routing.ts";
 import type { SystemStatus } from "../../src/schemas/system.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json, tokenWithRole } from "./client.ts";
+import { allowLoopback } from "./config-client.ts";
 
 type Appliance = z.output<typeof FleetAppliance>;
 type Problem = z.output<typeof ProblemDetails>;
@@ -208,6 +209,7 @@ describe("peers from the running configuration", () => {
 
   it("take effect at restart: a peer added to webUi.peers is listed and proxied after the appliance restarts", async () => {
     const closed = `http://127.0.0.1:${inject("closedPort")}`;
+    await allowLoopback();
     const commit = await addPeer("lab", { url: closed, credential: "bngtok_" + "L".repeat(36), timeoutMs: "500" });
     expect(commit.status).toBe(200);
     expect(await commit.json()).toMatchObject({ status: "committed", restartRequired: true });
@@ -285,7 +287,29 @@ describe("external peers (#9 item 6)", () => {
     expect(body.errors![0]!.detail).toContain("origin");
   });
 
+  it.each(["http://peer.example.net", "http://peer.example.net:8080", "http://10.0.0.7:8443"])(
+    "refuses the plain-http peer %s even with loopback allowed: the peer credential would cross in clear (422 naming the field)",
+    async (url) => {
+      await allowLoopback();
+      const response = await addPeer("lab", url);
+      expect(response.status).toBe(422);
+      const body = await response.json<Problem>();
+      expect(body.errors!.map((e) => e.pointer)).toEqual(["#/lists/webUi.peers/lab/url"]);
+      expect(body.errors![0]!.detail).toMatch(/https only|alarms\.webhookAllowlist/);
+    },
+  );
+
+  it.each(["http://127.0.0.1:8443", "https://127.0.0.1:8443", "https://192.168.1.20"])("refuses the internal peer %s while the allowlist does not hold it (422 naming the field)", async (url) => {
+    const response = await addPeer("lab", url);
+    expect(response.status).toBe(422);
+    const body = await response.json<Problem>();
+    expect(body.errors!.map((e) => e.pointer)).toEqual(["#/lists/webUi.peers/lab/url"]);
+    expect(body.errors![0]!.detail).toContain("alarms.webhookAllowlist");
+  });
+
   it.each(["https://peer.example.net", "https://peer.example.net:8443/", "http://[::1]:8080"])("accepts the origin %s", async (url) => {
+    // Plain http only to an allowlisted internal address (the loopback the local fleet allows).
+    await allowLoopback();
     expect((await addPeer("lab", url)).status).toBe(200);
   });
 
@@ -299,6 +323,7 @@ describe("external peers (#9 item 6)", () => {
   describe("a peer on loopback that answers HTML", () => {
     const peerOrigin = () => `http://127.0.0.1:${inject("peerServerPort")}`;
     const withPeer = async () => {
+      await allowLoopback();
       expect((await addPeer("rogue", peerOrigin())).status).toBe(200);
       await abortAllDurableObjects();
     };

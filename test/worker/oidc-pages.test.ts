@@ -1,11 +1,14 @@
 /** Issue #13: the OIDC legs are browser navigations, so a refusal a browser sees is a page with a way back, not raw JSON. */
-import { describe, expect, it, inject } from "vitest";
+import { beforeEach, describe, expect, it, inject } from "vitest";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
+import { allowLoopback } from "./config-client.ts";
 
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 const admin = bearer(BOOTSTRAP_TOKEN);
 /** A loopback issuer where nothing listens (a port bound and released): the provider is down. */
 const DOWN_ISSUER = `http://127.0.0.1:${inject("closedPort")}`;
+// The lab issuer is on loopback: the appliance reaches it as the local fleet does.
+beforeEach(() => allowLoopback());
 const putProvider = () =>
   call("/api/v1/auth/providers/oidc/lab", json("PUT", { enabled: true, displayName: "Lab", issuer: `${DOWN_ISSUER}/realms/noc`, clientId: "bng", clientSecret: "s", roleMap: { noc: "read-only" } }, admin));
 

@@ -2,7 +2,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { Appliance } from "../../durable-objects/appliance.ts";
 import { describe, expect, it } from "vitest";
-import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
+import { BOOTSTRAP_TOKEN, bearer, call, json, tokenWithRole } from "./client.ts";
 import { logEntries } from "./config-client.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
@@ -47,5 +47,54 @@ describe("OIDC sessions and their provider", () => {
     expect((await call("/api/v1/auth/providers/oidc/other", json("PUT", provider(), admin))).status).toBe(200);
     expect((await call("/api/v1/auth/providers/oidc/other", { method: "DELETE", headers: admin })).status).toBe(200);
     expect((await whoami(cookie)).status).toBe(200);
+  });
+});
+
+describe("who reads a provider's settings (issue #22)", () => {
+  it("a read-only or operator account gets 403 for the list and the provider, role map and all; a super-user reads both", async () => {
+    expect((await putProvider(provider())).status).toBe(200);
+    for (const role of ["read-only", "operator"] as const) {
+      const reader = bearer(await tokenWithRole(role));
+      for (const path of ["/api/v1/auth/providers/oidc", "/api/v1/auth/providers/oidc/corp"]) {
+        const response = await call(path, { headers: reader });
+        expect(response.status, `${role} ${path}`).toBe(403);
+        expect(await response.text()).not.toContain("noc");
+      }
+    }
+    const list = await call("/api/v1/auth/providers/oidc", { headers: admin });
+    expect(list.status).toBe(200);
+    expect(await list.json()).toMatchObject([{ name: "corp", roleMap: [{ group: "noc", role: "operator" }] }]);
+    expect((await call("/api/v1/auth/providers/oidc/corp", { headers: admin })).status).toBe(200);
+  });
+});
+
+
+describe("a log stream an OIDC session opened (issue #22)", () => {
+  /** Everything the stream sends until it ends. */
+  async function readToEnd(reader: ReadableStreamDefaultReader<Uint8Array>, until?: (text: string) => boolean): Promise<string> {
+    const decoder = new TextDecoder();
+    let text = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return text;
+      text += decoder.decode(value, { stream: true });
+      if (until?.(text)) return text;
+    }
+  }
+
+  it("ends as soon as its provider is deleted: nothing logged afterwards reaches it", async () => {
+    expect((await putProvider(provider())).status).toBe(200);
+    const cookie = await signedIn();
+    const response = await call("/api/v1/logs/stream", { headers: { cookie } });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    await readToEnd(reader, (text) => text.includes(": connected\n\n"));
+    expect((await call("/api/v1/auth/providers/oidc/corp", { method: "DELETE", headers: admin })).status).toBe(200);
+    // An entry logged after the deletion: a stream still open (until its next keepalive's check) would carry it.
+    await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => Appliance.coreOf(instance).dataPlane().log("info", "auth.logout", { username: "after-the-provider-went" }));
+    const rest = await readToEnd(reader);
+    expect(rest).toContain("auth.oidc.sessions.ended");
+    expect(rest).toContain("event: closed\n");
+    expect(rest).not.toContain("after-the-provider-went");
   });
 });

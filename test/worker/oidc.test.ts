@@ -1,8 +1,8 @@
-import { describe, expect, inject, it } from "vitest";
+import { beforeEach, describe, expect, inject, it } from "vitest";
 import type { z } from "zod";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
-import { logEntries } from "./config-client.ts";
+import { allowLoopback, logEntries } from "./config-client.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
 /** A loopback issuer on a closed port: discovery fails as it would with the provider down. */
@@ -16,6 +16,8 @@ const provider = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 const putProvider = (name: string, body: unknown) => call(`/api/v1/auth/providers/oidc/${name}`, json("PUT", body, admin));
+// The lab issuer is on loopback: the appliance reaches it as the local fleet does.
+beforeEach(() => allowLoopback());
 
 describe("OIDC sign-in", () => {
   it("refuses an http issuer unless it is on loopback", async () => {

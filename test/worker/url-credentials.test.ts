@@ -1,9 +1,10 @@
 /** Issue #9 item 7: a URL's `user:password@` is never shown, to anyone, through any read. */
 import { env, runInDurableObject } from "cloudflare:test";
 import { Appliance } from "../../durable-objects/appliance.ts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { bearer, call, tokenWithRole } from "./client.ts";
-import { commit, itemOf, getConfig, putConfig, rejection } from "./config-client.ts";
+import { LOOPBACK_ALLOWED, commit, itemOf, getConfig, putConfig, rejection } from "./config-client.ts";
+import { selfSigned } from "./certificates.ts";
 
 const PASSWORD = "hunter2-mail-relay";
 const SMTP_URL = `smtp://alerts:${PASSWORD}@mail.example.net:587`;
@@ -53,5 +54,40 @@ describe("credentials inside URLs", () => {
     const errors = await rejection(await putConfig({ listOps: [{ listPath: "alarms.sinks", key: "mail", fields: { url: "smtp://********@attacker.example.org:587" } }] }));
     expect(errors.map((e) => e.pointer)).toEqual(["#/lists/alarms.sinks/mail/url"]);
     expect(await storedUrl()).toBe(SMTP_URL);
+  });
+});
+
+describe("the ACME directory URL's user part (issue #22)", () => {
+  const PASSWORD_IN_URL = "acme-hunter2";
+  const directory = `https://acct:${PASSWORD_IN_URL}@127.0.0.1:${inject("closedPort")}/dir`;
+  const attempt = async () => {
+    await commit({ fields: { ...LOOPBACK_ALLOWED, "acme.directoryUrl": directory, "acme.enabled": "true" } });
+    await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => Appliance.coreOf(instance).acme().settled());
+  };
+
+  it("is redacted in the log a read-only reader tails", async () => {
+    await attempt();
+    const response = await call("/api/v1/logs/tail?limit=500", { headers: bearer(await tokenWithRole("read-only")) });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain("acme.order.failed");
+    expect(text).toContain("https://********@127.0.0.1:");
+    expect(text).not.toContain(PASSWORD_IN_URL);
+  });
+
+  it("is redacted in GET /config/webui/certificate, its ACME state and last error", async () => {
+    await attempt();
+    const response = await call("/api/v1/config/webui/certificate", { headers: bearer(await tokenWithRole("read-only")) });
+    // Nothing installed yet: the 404 tells the ACME state and its last error.
+    expect(response.status).toBe(404);
+    const text = await response.text();
+    expect(text).toContain("********@127.0.0.1");
+    expect(text).not.toContain(PASSWORD_IN_URL);
+    const pair = await selfSigned();
+    await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => Appliance.coreOf(instance).config().installCertificate(pair.certificatePem, pair.privateKeyPem, { actor: "system" }));
+    const shown = await call("/api/v1/config/webui/certificate", { headers: bearer(await tokenWithRole("read-only")) });
+    expect(shown.status).toBe(200);
+    const body = await shown.json<{ acme: { directoryUrl: string } }>();
+    expect(body.acme.directoryUrl).toBe(`https://********@127.0.0.1:${inject("closedPort")}/dir`);
   });
 });

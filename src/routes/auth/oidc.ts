@@ -14,7 +14,7 @@ import { continuePage, prefersHtml, problemPage } from "../../http/pages.ts";
 import { unwrap } from "../../http/refusal.ts";
 import { readCookie, sessionCookie } from "../../trust/session.ts";
 import { sha256Hex } from "../../trust/encoding.ts";
-import { OIDC_COOKIE, authorizationUrl, clearedOidcCookie, discover, identityOf, newSignIn, oidcCookie, redeem, type SignInProvider } from "../../trust/oidc.ts";
+import { OIDC_COOKIE, authorizationUrl, clearedOidcCookie, identityOf, newSignIn, oidcCookie, redeem, type SignInProvider } from "../../trust/oidc.ts";
 import { pageOrigins } from "../../config/web-ui.ts";
 import { OidcSignInOptions, ProviderName } from "../../schemas/auth.ts";
 
@@ -53,6 +53,10 @@ async function navigation(ctx: RouteContext<{ name: string }, unknown, unknown>,
   }
 }
 
+/** The provider's discovery document, through the appliance's cache and its destination policy. */
+const discovery = (ctx: RouteContext<{ name: string }, unknown, unknown>, provider: SignInProvider) =>
+  ctx.appliance.stub.providers().discovery(provider.name, provider.issuer, ctx.appliance.stub.config().outboundAllowlist());
+
 async function settings(ctx: RouteContext<{ name: string }, unknown, unknown>): Promise<{ provider: SignInProvider; redirectUri: string }> {
   const { provider, redirectUri } = unwrap(await ctx.appliance.stub.providers().signInSettings(ctx.params.name));
   return { provider, redirectUri: await redirectUriOf(ctx, redirectUri) };
@@ -86,7 +90,10 @@ export const oidcRoutes = [
     description:
       "No credential. Answers 302 to the provider's authorization endpoint (authorization code flow, PKCE S256, `state`, `nonce`) and sets the " +
       "`bng_oidc` cookie (HttpOnly, SameSite=Lax, 10 minutes) binding the sign-in to this browser. 404 for an unknown or disabled provider; " +
-      "502 when the provider's discovery document cannot be read or does not match its issuer; 409 when its client secret was dropped by an issuer change. " +
+      "502 when the provider's discovery document cannot be read, does not match its issuer or is not an allowed destination (`alarms.webhookAllowlist`); " +
+      "409 when its client secret was dropped by an issuer change. " +
+      "429 with `Retry-After` when the caller's address or the appliance has started too many sign-ins (the login throttle: a start counts as a login attempt), " +
+      "or too many sign-ins wait for their provider. The discovery document is read at most once every 5 minutes per provider. " +
       "A browser (Accept: text/html) gets every refusal as an HTML page with the same status, the detail and a link back to `/`.",
     floor: "anonymous",
     // A refusal is a page when the browser asks for HTML (its Accept header).
@@ -94,15 +101,18 @@ export const oidcRoutes = [
     params: ProviderName,
     query: z.object({ returnTo: ReturnTo }),
     response: { description: "redirect to the provider", status: 302 },
-    errors: [404, 409, 502],
+    errors: [404, 409, 429, 502],
     handle: (ctx) => navigation(ctx, async () => {
       const { provider, redirectUri } = await settings(ctx);
-      const discovered = unwrap(await discover(provider.issuer));
+      const identity = ctx.appliance.stub.identity();
+      // Throttled before anything is read or stored: anyone can call this.
+      unwrap(await identity.admitOidcSignIn(ctx.appliance.clientIp));
+      const discovered = unwrap(await discovery(ctx, provider));
       const signIn = await newSignIn();
       const [stateSha256, bindingSha256] = await Promise.all([sha256Hex(signIn.state), sha256Hex(signIn.binding)]);
-      await ctx.appliance.stub
-        .identity()
-        .beginOidcSignIn({ stateSha256, bindingSha256, provider: provider.name, nonce: signIn.nonce, verifier: signIn.verifier, returnTo: ctx.query.returnTo ?? DEFAULT_RETURN });
+      unwrap(
+        await identity.beginOidcSignIn({ stateSha256, bindingSha256, provider: provider.name, nonce: signIn.nonce, verifier: signIn.verifier, returnTo: ctx.query.returnTo ?? DEFAULT_RETURN }),
+      );
       const headers = new Headers({ location: authorizationUrl(discovered.discovery, provider, redirectUri, signIn), "cache-control": "no-store" });
       headers.append("set-cookie", oidcCookie(signIn.binding, ctx.appliance.secure));
       return new Response(null, { status: 302, headers });
@@ -157,9 +167,9 @@ export const oidcRoutes = [
       const binding = readCookie(ctx.request.headers.get("cookie"), OIDC_COOKIE);
       const pending = await identity.takeOidcSignIn(await sha256Hex(ctx.query.state), binding ? await sha256Hex(binding) : null, provider.name);
       if (!pending.ok) return refused(401, pending.detail);
-      const discovered = await discover(provider.issuer);
+      const discovered = await discovery(ctx, provider);
       if (!discovered.ok) return refused(502, discovered.detail);
-      const redeemed = await redeem(discovered.discovery, provider, redirectUri, pending, ctx.query.code);
+      const redeemed = await redeem(discovered.discovery, provider, redirectUri, pending, ctx.query.code, ctx.appliance.stub.config().outboundAllowlist());
       if (!redeemed.ok) return refused(redeemed.reason === "upstream" ? 502 : 401, redeemed.detail);
       const mapped = identityOf(provider, redeemed.claims);
       if (!mapped.ok) return refused(403, mapped.detail);
