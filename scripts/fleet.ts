@@ -29,7 +29,8 @@ import { buildBundle, loadBundle } from "./build.ts";
 import { ensureCertificate } from "./certificates.ts";
 import { LaunchError, loadSettings, WORKER } from "./config.ts";
 import type { ApplianceListener, Settings } from "./config.ts";
-import { describeListenError, listenFrontend } from "./listeners.ts";
+import { listenFrontend } from "./listeners.ts";
+import { listenInspectorProxy, type InspectorProxy } from "./inspector-proxy.ts";
 import type { Frontend } from "./listeners.ts";
 import { watchCertificates, type CertificateWatch } from "./certificate-watch.ts";
 import { DEFAULT_ADMIN_PASSWORD } from "../src/auth/bootstrap.ts";
@@ -56,6 +57,7 @@ interface Shard {
 const shards: Shard[] = [];
 const certificateWatches: CertificateWatch[] = [];
 const frontends: Frontend[] = [];
+const inspectors: InspectorProxy[] = [];
 const buildAbort = new AbortController();
 let stopping = false;
 
@@ -69,7 +71,7 @@ async function shutdown(signal: string): Promise<void> {
   console.log(`\n${signal}: stopping the fleet…`);
   buildAbort.abort();
   await Promise.allSettled(certificateWatches.map((w) => w.stop()));
-  await Promise.allSettled(frontends.map((f) => f.close()));
+  await Promise.allSettled([...frontends, ...inspectors].map((f) => f.close()));
   const disposed = await Promise.allSettled(shards.map((shard) => shard.mf.dispose()));
   for (const result of disposed) if (result.status === "rejected") console.error(`Miniflare did not stop cleanly: ${(result.reason as Error).message}`);
   exitSoon(0);
@@ -150,6 +152,11 @@ async function main(): Promise<void> {
   // Without this, a rejection while we are still busy below would count as unhandled.
   built.catch(() => {});
 
+  // Process k's workerd inspector port, known once it is up; its proxy is bound before (a busy port fails fast).
+  const runtimeInspectorPorts = Array.from({ length: settings.shards }, () => {
+    let resolve!: (port: number) => void;
+    return { promise: new Promise<number>((r) => (resolve = r)), resolve: (port: number) => resolve(port) };
+  });
   // The self-signed pairs, served whenever an appliance has no configured certificate (HTTPS only): appliance i's at i.
   const factoryPairs: ({ key: string; cert: string } | null)[] = [];
   try {
@@ -166,6 +173,10 @@ async function main(): Promise<void> {
     for (const [i, a] of appliances.entries()) {
       const pair = pairs[i];
       frontends.push(await listenFrontend({ name: a.name, address: a.address, port: a.port, ...(pair ? { key: pair.key, cert: pair.cert } : {}) }));
+    }
+    // BNG_INSPECTOR_PORT: our proxy on each process's port, in front of workerd's inspector on a random loopback port.
+    if (settings.inspectorPort !== undefined) {
+      for (let k = 0; k < settings.shards; k++) inspectors.push(await listenInspectorProxy(settings.inspectorPort + k, runtimeInspectorPorts[k]!.promise));
     }
   } catch (error) {
     buildAbort.abort();
@@ -186,15 +197,16 @@ async function main(): Promise<void> {
     const bindings = bindingsFor(settings, fleetSecret);
     if (n > 1) bindings.BNG_SHARD_PEERS = JSON.stringify(elsewhere);
     shards.push({
-      mf: startShard({ modules, bundleDir, compat, bindings, persist: shardDir(dataDir, k, n), port: ports[k]!, inspectorPort: settings.inspectorPort === undefined ? undefined : settings.inspectorPort + k }),
+      mf: startShard({ modules, bundleDir, compat, bindings, persist: shardDir(dataDir, k, n), port: ports[k]!, inspector: settings.inspectorPort !== undefined }),
       appliances: members.map((i) => appliances[i]!),
       frontends: members.map((i) => frontends[i]!),
       factoryPairs: members.flatMap((i) => factoryPairs[i] ?? []),
     });
   }
 
-  for (const shard of shards) {
+  for (const [k, shard] of shards.entries()) {
     await shard.mf.ready;
+    if (settings.inspectorPort !== undefined) runtimeInspectorPorts[k]!.resolve(Number((await shard.mf.getInspectorURL()).port));
     if (!http) {
       // Certificates first, targets after: no client reaches an appliance (and no
       // shutdown can start) while a call through Miniflare's proxy is in flight.
@@ -221,7 +233,8 @@ function startShard(options: {
   bindings: Record<string, string>;
   persist: string;
   port: number;
-  inspectorPort: number | undefined;
+  /** workerd's V8 inspector on a random loopback port, for our proxy alone (scripts/inspector-proxy.ts). */
+  inspector: boolean;
 }): Miniflare {
   const worker: WorkerOptions = {
     name: WORKER,
@@ -249,8 +262,8 @@ function startShard(options: {
     // Do not try to download the Request.cf data: there is no network, and the
     // attempt costs a 3 s timeout and a warning on every start.
     cf: false,
-    // BNG_INSPECTOR_PORT: workerd's V8 inspector, for Chrome DevTools and the bench's heap figures.
-    ...(options.inspectorPort !== undefined ? { inspectorPort: options.inspectorPort } : {}),
+    // BNG_INSPECTOR_PORT: workerd's V8 inspector on a port the OS picks (port 0), reached only through our proxy.
+    ...(options.inspector ? { inspectorPort: 0 } : {}),
   });
   // Miniflare's exit hook handles SIGINT/SIGTERM by killing workerd and
   // exiting 130/143 on the spot, before our TLS servers close or dispose()
@@ -302,7 +315,7 @@ main().catch(async (error: unknown) => {
   if (error instanceof LaunchError) console.error(`bngfleet: ${error.message}`);
   else console.error("bngfleet: start-up failed:", error);
   await Promise.allSettled(certificateWatches.map((w) => w.stop()));
-  await Promise.allSettled(frontends.map((f) => f.close()));
+  await Promise.allSettled([...frontends, ...inspectors].map((f) => f.close()));
   await Promise.allSettled(shards.map((shard) => shard.mf.dispose()));
   exitSoon(1);
 });
