@@ -10,7 +10,8 @@
  * and `X-BNG-Appliance`, the appliance this port belongs to, which picks the
  * appliance as a hostname does when deployed (src/fleet/listener.ts). Bodies stream
  * both ways unbuffered (event streams, large uploads), keep-alive holds on
- * both sides, and WebSocket upgrades are relayed as byte streams.
+ * both sides. No route takes a protocol upgrade, so no connection is ever relayed
+as a byte stream: every request on it passes through here, headers cleaned.
  */
 import http from "node:http";
 import https from "node:https";
@@ -56,12 +57,11 @@ export function describeListenError(error: unknown, name: string, address: strin
 }
 
 /** The client's request headers as relayed: connection-level ones dropped, the peer address and the appliance set by us alone. */
-function relayedHeaders(rawHeaders: string[], peer: string, appliance: string, upgrade: boolean): string[] {
+function relayedHeaders(rawHeaders: string[], peer: string, appliance: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
-    const lower = name.toLowerCase();
-    if (NOT_RELAYED.has(lower) && !(upgrade && (lower === "connection" || lower === "upgrade"))) continue;
+    if (NOT_RELAYED.has(name.toLowerCase())) continue;
     out.push(name, rawHeaders[i + 1]!);
   }
   out.push(PEER_ADDRESS_HEADER, peer, APPLIANCE_HEADER, appliance);
@@ -112,6 +112,8 @@ export async function listenFrontend(options: { name: string; address: string; p
 
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const peer = normalisePeerAddress(req.socket.remoteAddress);
+    // Node's parser reads nothing after a request asking to upgrade: its answer closes the connection.
+    if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
     void target.then(({ host, port: upstreamPort }) => {
       if (req.destroyed) return;
       // A kept-alive connection to workerd can be reset just as a request is put on it (workerd closed it
@@ -121,7 +123,7 @@ export async function listenFrontend(options: { name: string; address: string; p
       const bodiless = (req.headers["content-length"] === undefined || req.headers["content-length"] === "0") && req.headers["transfer-encoding"] === undefined;
       let retried = false;
       const send = (): http.ClientRequest =>
-        http.request({ host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, name, false), agent: bodiless && !retried ? agent : false });
+        http.request({ host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, name), agent: bodiless && !retried ? agent : false });
       let upstream = send();
       // Once the body stops being relayed (answered early, or over the cap) the rest is read and dropped here.
       let relaying = true;
@@ -199,36 +201,16 @@ export async function listenFrontend(options: { name: string; address: string; p
     });
   };
 
-  const onUpgrade = (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-    const peer = normalisePeerAddress(req.socket.remoteAddress);
-    void target.then(({ host, port: upstreamPort }) => {
-      if (client.destroyed) return;
-      const upstream = net.connect({ host, port: upstreamPort, noDelay: true });
-      const headers = relayedHeaders(req.rawHeaders, peer, name, true);
-      const lines = [`${req.method} ${req.url} HTTP/1.1`];
-      for (let i = 0; i < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`);
-      upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
-      if (head.length > 0) upstream.write(head);
-      client.pipe(upstream);
-      upstream.pipe(client);
-      const teardown = () => {
-        client.destroy();
-        upstream.destroy();
-      };
-      client.on("error", teardown);
-      upstream.on("error", teardown);
-      client.on("close", () => upstream.end());
-      upstream.on("close", () => client.end());
-    });
-  };
-
   const server: http.Server =
     options.key !== undefined && options.cert !== undefined
       ? https.createServer({ key: options.key, cert: options.cert, ALPNProtocols: ["http/1.1"] }, onRequest)
       : http.createServer(onRequest);
   // Event streams and slow uploads are legitimate: no request or idle timeout of our own.
   server.requestTimeout = 0;
-  server.on("upgrade", onUpgrade);
+  // No route takes a WebSocket (or any) upgrade, so the listener takes none: with no "upgrade" listener Node
+  // hands such a request to onRequest as an ordinary one (RFC 9110 §7.8 lets a server ignore Upgrade), and it
+  // reads nothing more from that connection. Relaying the upgrade as a byte stream whatever the appliance
+  // answered let a client's later requests on the connection reach workerd with its own X-BNG-Peer-Address.
   const track = (socket: net.Socket) => {
     socket.setNoDelay(true);
     open.add(socket);

@@ -18,6 +18,8 @@ let frontend: Frontend;
 let base = "";
 /** Per upstream connection, how many requests it has seen. */
 const served: number[] = [];
+/** Every request head the stand-in read, in order. */
+const heads: string[] = [];
 
 beforeAll(async () => {
   // Answers the first request of every connection (keep-alive) and resets the connection at its second.
@@ -42,6 +44,7 @@ beforeAll(async () => {
         const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
         if (buffered.length < end + 4 + length) return;
         buffered = buffered.slice(end + 4 + length);
+        heads.push(head);
         served[index]!++;
         if (served[index]! > 1) {
           socket.resetAndDestroy();
@@ -150,5 +153,32 @@ describe("a client still sending its body", () => {
     expect(result.status).toBe(502);
     expect(result.contentType).toBe("application/problem+json");
     expect(JSON.parse(result.body)).toMatchObject({ status: 502, title: "Bad Gateway" });
+  });
+});
+
+describe("a request asking to upgrade (no route takes one)", () => {
+  it("is answered as any other and closes its connection: a request smuggled after it never reaches the appliance", async () => {
+    const before = heads.length;
+    const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
+    let received = "";
+    socket.on("data", (c) => (received += c.toString("latin1")));
+    const closed = new Promise((resolve) => socket.on("close", resolve));
+    socket.write(
+      "GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: Upgrade\r\nupgrade: websocket\r\n\r\n" +
+        "POST /api/v1/auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\nx-bng-peer-address: 203.0.113.9\r\nx-bng-appliance: edge-2\r\ncontent-length: 0\r\n\r\n",
+    );
+    await closed;
+    const seen = heads.slice(before);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const head of seen) {
+      expect(head).toMatch(/^GET \/api\/v1\/system\/health /);
+      expect(head).toMatch(/^x-bng-peer-address: 127\.0\.0\.1$/im);
+      expect(head).toMatch(/^x-bng-appliance: edge-1$/im);
+      expect(head).not.toContain("203.0.113.9");
+    }
+    // One answer (the health GET's), after which the listener closed the connection.
+    expect(received.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received).toMatch(/^connection: close$/im);
   });
 });
