@@ -33,7 +33,7 @@ import { listenFrontend } from "./listeners.ts";
 import { listenInspectorProxy, type InspectorProxy } from "./inspector-proxy.ts";
 import type { Frontend } from "./listeners.ts";
 import { watchCertificates, type CertificateWatch } from "./certificate-watch.ts";
-import { DEFAULT_ADMIN_PASSWORD } from "../src/auth/bootstrap.ts";
+import { banner } from "./banner.ts";
 import { clearDurableObjects, durableObjectDir, loadFleetSecret, shardDir } from "./state.ts";
 import { loadScenarioFile, runScenarioOnFleet } from "./scenario.ts";
 
@@ -222,7 +222,7 @@ async function main(): Promise<void> {
     for (const shard of shards) await runScenarioOnFleet(shard.mf, WORKER, shard.appliances.map((a) => a.name), scenario, path.relative(process.cwd(), scenarioPath));
   }
   if (stopping) return;
-  printBanner(settings);
+  console.log(banner(settings, performance.now() / 1000));
 }
 
 /** One workerd process running the fleet Worker, its objects persisted under `persist`, its socket on loopback `port` (0: any). */
@@ -274,35 +274,6 @@ function startShard(options: {
     }
   }
   return mf;
-}
-
-/** The ready banner: URLs, how to log in, where state lives, start-up time. */
-function printBanner(settings: Settings): void {
-  const { appliances, dataDir, http } = settings;
-  const seconds = (performance.now() / 1000).toFixed(1);
-  const width = Math.max(...appliances.map((a) => a.name.length));
-  const lines = [
-    "",
-    `bngfleet: ${appliances.length} appliance${appliances.length === 1 ? "" : "s"} ready in ${seconds} s`,
-    ...appliances.map((a) => `  ${a.name.padEnd(width)}  ${a.origin}`),
-    "",
-    `Open the web UI in a browser: ${appliances[0]!.origin}/`,
-    settings.adminPassword !== undefined
-      ? `Log in as admin, password from BNG_ADMIN_PASSWORD: ${settings.adminPassword}`
-      : `Log in as admin, password ${DEFAULT_ADMIN_PASSWORD} (development default, to be changed at first sign-in; set BNG_ADMIN_PASSWORD to choose one)`,
-    "First login requires TOTP enrolment: add the secret it returns to an authenticator app,",
-    "or compute codes with: oathtool --totp -b <secret>",
-    settings.bootstrapToken !== undefined
-      ? "Bootstrap token: configured (BNG_BOOTSTRAP_TOKEN)"
-      : "Bootstrap token: not configured (set BNG_BOOTSTRAP_TOKEN to enable it)",
-    http
-      ? "Plain HTTP (BNG_HTTP=1)"
-      : `Self-signed certificates in ${path.join(dataDir, "certs")}: use curl -k, or trust the .crt`,
-    `Data dir: ${dataDir}`,
-    "Ctrl-C to stop.",
-    "",
-  ];
-  console.log(lines.join("\n"));
 }
 
 process.on("SIGINT", () => void shutdown("SIGINT"));

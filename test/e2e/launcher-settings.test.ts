@@ -1,5 +1,6 @@
 /** The launcher's start-up checks that need no fleet: they run before anything is built or bound. */
 import { describe, expect, it } from "vitest";
+import { banner } from "../../scripts/banner.ts";
 import { loadSettings } from "../../scripts/config.ts";
 
 describe("BNG_BOOTSTRAP_TOKEN at start", () => {
@@ -23,5 +24,17 @@ describe("BNG_SHARDS at start", () => {
     expect((await loadSettings({})).shards).toBe(1);
     expect((await loadSettings({ BNG_SHARDS: "2" })).shards).toBe(2);
     expect((await loadSettings({ BNG_SHARDS: "8" })).shards).toBe(3);
+  });
+});
+
+describe("the ready banner", () => {
+  it("says the admin password is set by BNG_ADMIN_PASSWORD, never what it is", async () => {
+    const text = banner(await loadSettings({ BNG_ADMIN_PASSWORD: "Correct-Horse-Battery-7" }), 1);
+    expect(text).toContain("BNG_ADMIN_PASSWORD");
+    expect(text).not.toContain("Correct-Horse-Battery-7");
+  });
+
+  it("names the development default when none is set (it is public knowledge)", async () => {
+    expect(banner(await loadSettings({}), 1)).toContain("password bngfleet-admin (development default");
   });
 });
