@@ -71,7 +71,7 @@ export async function runScenarioFile(stores: ScenarioStores, raw: unknown, acto
   if (!parsed.success) return refuse("invalid", issues(parsed.error));
   for (const step of timeline(parsed.data)) {
     if (step.advanceSeconds > 0) {
-      const advanced = stores.dataPlane.scenario({ action: "advance-clock", seconds: step.advanceSeconds }, actor);
+      const advanced = await stores.dataPlane.scenario({ action: "advance-clock", seconds: step.advanceSeconds }, actor);
       if (!advanced.ok) return advanced;
     }
     if (!step.action) continue;
