@@ -34,7 +34,7 @@ import { listenInspectorProxy, type InspectorProxy } from "./inspector-proxy.ts"
 import type { Frontend } from "./listeners.ts";
 import { watchCertificates, type CertificateWatch } from "./certificate-watch.ts";
 import { banner } from "./banner.ts";
-import { clearDurableObjects, durableObjectDir, loadFleetSecret, shardDir } from "./state.ts";
+import { clearDurableObjects, durableObjectDir, loadFleetSecret, loadUpgradeSigningKey, shardDir } from "./state.ts";
 import { loadScenarioFile, runScenarioOnFleet } from "./scenario.ts";
 
 /** Used only if wrangler.toml has no compatibility_date line. */
@@ -111,11 +111,13 @@ async function freeLoopbackPorts(count: number): Promise<number[]> {
 }
 
 /** The fleet Worker's text bindings; unset options are omitted rather than passed as "". */
-function bindingsFor(settings: Settings, fleetSecret: string): Record<string, string> {
+function bindingsFor(settings: Settings, fleetSecret: string, upgradePublicKey: string): Record<string, string> {
   const bindings: Record<string, string> = {
     FLEET: JSON.stringify(settings.fleet),
     BNG_PORT_BASE: String(settings.portBase),
     BNG_FLEET_SECRET: fleetSecret,
+    // The data dir's development vendor key: packages `npm run upgrade-package` signs are the ones that stage.
+    BNG_UPGRADE_PUBLIC_KEY: upgradePublicKey,
     // The Worker runs behind our listeners: it takes the client's address and the
     // appliance from the headers they set, never from CF-Connecting-IP or the
     // hostname (src/http/client-address.ts, src/fleet/listener.ts). BNG_HTTP
@@ -142,6 +144,8 @@ async function main(): Promise<void> {
   }
   const { secret: fleetSecret, created: secretCreated } = await loadFleetSecret(dataDir);
   if (secretCreated) console.log(`Generated a fleet secret in ${path.join(dataDir, "fleet-secret")}`);
+  const upgradeKey = await loadUpgradeSigningKey(dataDir);
+  if (upgradeKey.created) console.log(`Generated an upgrade signing key in ${upgradeKey.file} (npm run upgrade-package signs with it)`);
 
   // The wrangler build runs in a child process, so start it now and do the
   // certificate and port work while it runs.
@@ -194,7 +198,7 @@ async function main(): Promise<void> {
   for (let k = 0; k < n; k++) {
     const members = appliances.flatMap((a, i) => (i % n === k ? [i] : []));
     const elsewhere = Object.fromEntries(appliances.flatMap((a, i) => (i % n === k ? [] : [[a.name, `http://127.0.0.1:${ports[i % n]}`]])));
-    const bindings = bindingsFor(settings, fleetSecret);
+    const bindings = bindingsFor(settings, fleetSecret, upgradeKey.publicPem);
     if (n > 1) bindings.BNG_SHARD_PEERS = JSON.stringify(elsewhere);
     shards.push({
       mf: startShard({ modules, bundleDir, compat, bindings, persist: shardDir(dataDir, k, n), port: ports[k]!, inspector: settings.inspectorPort !== undefined }),
