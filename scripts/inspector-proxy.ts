@@ -35,11 +35,11 @@ type Target = { id: string; webSocketDebuggerUrl: string; devtoolsFrontendUrl?: 
 
 const problem = (status: number, detail: string) => ({ type: "about:blank", title: statusTitle(status), status, detail });
 
-/** A problem answer as the bytes of a whole HTTP/1.1 response that closes its connection (an upgrade refused). */
-function problemText(status: number, detail: string): string {
+/** Refuses a WebSocket upgrade: a whole problem answer on the raw connection, which it then closes. */
+function refuseUpgrade(client: net.Socket, status: number, detail: string): void {
   const body = JSON.stringify(problem(status, detail));
   const headers = withSecurity({ "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)), connection: "close" }, false);
-  return `HTTP/1.1 ${status} ${statusTitle(status)}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n${body}`;
+  client.end(`HTTP/1.1 ${status} ${statusTitle(status)}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n${body}`);
 }
 
 /** Why a request may not reach the inspector, or null when it may. */
@@ -108,11 +108,10 @@ export async function listenInspectorProxy(port: number, runtime: Promise<number
     // Nothing the client sends reaches the runtime before it has switched protocols.
     client.pause();
     client.on("error", () => client.destroy());
-    const refuse = (status: number, detail: string) => client.end(problemText(status, detail));
     const refused = refusal(req, port);
-    if (refused) return refuse(refused.status, refused.detail);
+    if (refused) return refuseUpgrade(client, refused.status, refused.detail);
     const runtimePath = paths.get((req.url ?? "").split("?")[0]!);
-    if (runtimePath === undefined) return refuse(404, "no such debugger: take its address from /json/list");
+    if (runtimePath === undefined) return refuseUpgrade(client, 404, "no such debugger: take its address from /json/list");
     const headers: Record<string, string> = { connection: "Upgrade", upgrade: "websocket" };
     for (const name of HANDSHAKE) if (typeof req.headers[name] === "string") headers[name] = req.headers[name];
     void runtime.then((runtimePort) => relay(client, head, http.request({ host: "127.0.0.1", port: runtimePort, path: runtimePath, headers })));
@@ -120,7 +119,6 @@ export async function listenInspectorProxy(port: number, runtime: Promise<number
 
   /** Pipes the client to the runtime once, and only if, the runtime switched protocols. */
   const relay = (client: net.Socket, head: Buffer, upstream: http.ClientRequest) => {
-    const refuse = (status: number, detail: string) => client.end(problemText(status, detail));
     upstream.on("upgrade", (answer, socket, upgradeHead) => {
       upgraded.add(client).add(socket);
       const lines = [`HTTP/1.1 101 Switching Protocols`];
@@ -142,9 +140,9 @@ export async function listenInspectorProxy(port: number, runtime: Promise<number
     // Anything but 101 ends the client's connection: its later bytes are never read as requests.
     upstream.on("response", (answer) => {
       answer.resume();
-      refuse(502, `workerd's inspector refused the debugger (${answer.statusCode})`);
+      refuseUpgrade(client, 502, `workerd's inspector refused the debugger (${answer.statusCode})`);
     });
-    upstream.on("error", () => refuse(502, "workerd's inspector did not answer"));
+    upstream.on("error", () => refuseUpgrade(client, 502, "workerd's inspector did not answer"));
     upstream.end();
   };
 

@@ -11,7 +11,8 @@
  * appliance as a hostname does when deployed (src/fleet/listener.ts). Bodies stream
  * both ways unbuffered (event streams, large uploads), keep-alive holds on
  * both sides. No route takes a protocol upgrade, so no connection is ever relayed
-as a byte stream: every request on it passes through here, headers cleaned.
+ * as a byte stream: every request on it passes through here, headers cleaned.
+ * Stalled and idle connections are closed, and connections capped (listener-limits.ts).
  */
 import http from "node:http";
 import https from "node:https";
