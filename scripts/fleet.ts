@@ -159,7 +159,8 @@ async function main(): Promise<void> {
   // Process k's workerd inspector port, known once it is up; its proxy is bound before (a busy port fails fast).
   const runtimeInspectorPorts = Array.from({ length: settings.shards }, () => {
     let resolve!: (port: number) => void;
-    return { promise: new Promise<number>((r) => (resolve = r)), resolve: (port: number) => resolve(port) };
+    // The executor runs at once, so `resolve` is set by the time the object is made.
+    return { promise: new Promise<number>((r) => (resolve = r)), resolve };
   });
   // The self-signed pairs, served whenever an appliance has no configured certificate (HTTPS only): appliance i's at i.
   const factoryPairs: ({ key: string; cert: string } | null)[] = [];
