@@ -1,6 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { buildUi } from "./scripts/build-ui.ts";
+import { VENDOR_PUBLIC_KEY } from "./test/worker/upgrade-keys.ts";
 
 // The Worker bundles the web UI's build output (src/http/web-ui.ts): build it before workerd loads the Worker.
 buildUi({ quiet: true });
@@ -94,6 +95,8 @@ export default defineConfig({
           BNG_ADMIN_PASSWORD: "test-admin-password",
           // Accepted as the super-user token `bootstrap` (test/worker/client.ts).
           BNG_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN,
+          // Packages signed with test/worker/upgrade-keys.ts's vendor key stage.
+          BNG_UPGRADE_PUBLIC_KEY: VENDOR_PUBLIC_KEY,
         },
         {
           // A closed loopback port for "the receiver is down" (workerd cannot bind one itself), and a

@@ -170,7 +170,7 @@ export class ApplianceCore {
     this.#gre = new GreStore(sql, () => this.#dataPlane.clock(), () => this.#dataPlane.daemons().routing);
     this.#bootConfigVersion = this.#config.activeVersion().version;
     this.#dataPlane.onReboot(() => this.#rebootProfile(shipped));
-    this.#upgrade = new UpgradeStore(this.ctx.storage, SOFTWARE_VERSION.split(" ")[1] ?? SOFTWARE_VERSION, () => this.#dataPlane);
+    this.#upgrade = new UpgradeStore(this.ctx.storage, SOFTWARE_VERSION.split(" ")[1] ?? SOFTWARE_VERSION, () => this.#dataPlane, this.env.BNG_UPGRADE_PUBLIC_KEY);
     this.#upgrade.reconcileAtStart();
     this.#gre.apply(this.#config.items("gre.listeners"), this.#config.items("gre.circuits"));
     const document = () => configDocumentOf(this.#config);

@@ -52,6 +52,8 @@ export const STREAM_LAG_MAX = 1000;
 export const KEEPALIVE_MS = 15_000;
 
 const encoder = new TextEncoder();
+/** A turn of the event loop: every object of the process runs in one isolate, and a long advance lets the others in between slices. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** A source-VRF rule as the data plane applies it (simulator/steering.ts). */
 export type { SourceVrfRule };
@@ -695,12 +697,16 @@ export class DataPlane {
 
   // ── scenario control ─────────────────────────────────────────────────────
 
-  /** Applies a scenario action (validated by the simulator's schema), keeps the clock offset and persists. */
-  scenario(raw: unknown, actor: string) {
+  /**
+   * Applies a scenario action (validated by the simulator's schema), keeps the clock offset and persists. A clock
+   * advance yields to the event loop between simulated hours, so the process's other appliances answer meanwhile
+   * (requests to this one may too, and see the clock part-way: each slice ends at a whole sub-step).
+   */
+  async scenario(raw: unknown, actor: string) {
     const parsed = ScenarioAction.safeParse(raw);
     if (!parsed.success) return refuse("invalid", parsed.error.issues.map((i) => `${i.path.join(".") || "action"}: ${i.message}`).join("; "));
     this.log("notice", "audit.scenario", { action: parsed.data.action, actor });
-    const result = this.#gateway.scenario(parsed.data);
+    const result = parsed.data.action === "advance-clock" ? await this.#gateway.advanceClock(parsed.data.seconds, yieldToEventLoop) : this.#gateway.scenario(parsed.data);
     if (!result.ok) {
       return result.reason === "fill-too-large"
         ? refuse("invalid", "the fill would reserve more blocks than one action may (2,097,152)")

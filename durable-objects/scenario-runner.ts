@@ -7,7 +7,6 @@
  */
 import { z } from "zod";
 import { ApplianceScenarioAction, ScenarioFile, TwinScenarioAction, timeline } from "../simulator/scenario-file.ts";
-import { buildPackage } from "../src/upgrade/package.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { DataPlane } from "./data-plane.ts";
 import type { LicensingStore } from "./licensing.ts";
@@ -46,8 +45,7 @@ export async function applyScenarioAction(stores: ScenarioStores, raw: unknown, 
     }
     case "upgrade": {
       // The package an operator would stage: the twin installs no software, so a placeholder image naming the version.
-      const bytes = await buildPackage(action.version, new TextEncoder().encode(`bngfleet ${action.version} image (scenario)\n`));
-      const staged = await stores.upgrade.stage(bytes, actor);
+      const staged = await stores.upgrade.stagePlaceholder(action.version, actor);
       if (!staged.ok) return staged;
       const applied = stores.upgrade.apply(staged.staged.id, action.drain, actor);
       if (!applied.ok) return applied;
@@ -71,7 +69,7 @@ export async function runScenarioFile(stores: ScenarioStores, raw: unknown, acto
   if (!parsed.success) return refuse("invalid", issues(parsed.error));
   for (const step of timeline(parsed.data)) {
     if (step.advanceSeconds > 0) {
-      const advanced = stores.dataPlane.scenario({ action: "advance-clock", seconds: step.advanceSeconds }, actor);
+      const advanced = await stores.dataPlane.scenario({ action: "advance-clock", seconds: step.advanceSeconds }, actor);
       if (!advanced.ok) return advanced;
     }
     if (!step.action) continue;

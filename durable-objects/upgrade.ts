@@ -11,7 +11,8 @@
  * reboot began completes it, as the new image is already active.
  */
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
-import { MAX_PACKAGE_BYTES, PRODUCT, parsePackage } from "../src/upgrade/package.ts";
+import { MAX_PACKAGE_BYTES, PRODUCT, buildPackage, parsePackage, type ParsedPackage } from "../src/upgrade/package.ts";
+import { importUpgradePublicKey, verifyManifest, type SignatureRefusal } from "../src/trust/package-signature.ts";
 import { planUpgrade, upgradePhase, type UpgradePhase, type UpgradePlan } from "../simulator/upgrade.ts";
 import type { DataPlane } from "./data-plane.ts";
 import type { StagedPackage, UpgradeResult, UpgradeState } from "../src/schemas/upgrade.ts";
@@ -20,6 +21,13 @@ import type { StagedPackage, UpgradeResult, UpgradeState } from "../src/schemas/
 export const HISTORY_LIMIT = 20;
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** What a refused signature tells the operator (422, pointer `#/manifest/signature`). */
+const SIGNATURE_REFUSALS: Record<SignatureRefusal, string> = {
+  "no-key": "this appliance has no upgrade public key (BNG_UPGRADE_PUBLIC_KEY unset, or not an Ed25519 public key in PEM), so no package's signature can be verified",
+  unsigned: "the package is not signed: its manifest has no signature (npm run upgrade-package signs one)",
+  "bad-signature": "the package's signature does not verify with this appliance's upgrade public key (BNG_UPGRADE_PUBLIC_KEY): it was signed by another key, or altered after signing",
+};
 
 interface PackageRow {
   id: string;
@@ -58,9 +66,11 @@ export class UpgradeStore {
   readonly #sql: SqlStorage;
   readonly #storage: DurableObjectStorage;
   readonly #dataPlane: () => DataPlane;
+  readonly #publicKey: Promise<CryptoKey | null>;
 
-  /** `factoryVersion`: what a fresh appliance runs (the bare version, e.g. `0.1.0`). */
-  constructor(storage: DurableObjectStorage, factoryVersion: string, dataPlane: () => DataPlane) {
+  /** `factoryVersion`: what a fresh appliance runs (the bare version, e.g. `0.1.0`); `publicKeyPem`: the vendor's key packages must be signed with. */
+  constructor(storage: DurableObjectStorage, factoryVersion: string, dataPlane: () => DataPlane, publicKeyPem: string | undefined) {
+    this.#publicKey = publicKeyPem === undefined ? Promise.resolve(null) : importUpgradePublicKey(publicKeyPem);
     this.#storage = storage;
     this.#sql = storage.sql;
     this.#dataPlane = dataPlane;
@@ -119,22 +129,39 @@ export class UpgradeStore {
   // ── actions ──────────────────────────────────────────────────────────────
 
   /**
-   * Stages a package (replacing a staged one) once its magic, manifest and
-   * payload digest check out; refused while an apply is under way. Audited,
-   * refusals included.
+   * Stages a package (replacing a staged one) once its magic, manifest,
+   * payload digest and vendor signature check out; refused while an apply is
+   * under way. Audited, refusals included.
    */
   async stage(bytes: Uint8Array, actor: string): Promise<Outcome<{ staged: StagedPackage; replaced: string | null }>> {
     if (bytes.length > MAX_PACKAGE_BYTES) return refuse("invalid", `packages are at most ${MAX_PACKAGE_BYTES} bytes`);
-    const checked = await parsePackage(bytes);
+    const parsed = await parsePackage(bytes);
+    const signed = parsed.ok ? await verifyManifest(parsed.parsed.manifest, await this.#publicKey) : null;
     // Everything below runs without awaiting, so no other request interleaves with the checks and the write.
+    const checked = parsed.ok && signed && !signed.ok ? { ok: false as const, pointer: "#/manifest/signature", detail: SIGNATURE_REFUSALS[signed.reason] } : parsed;
     if (!checked.ok) {
       this.#dataPlane().log("warning", "audit.upgrade.rejected", { size: bytes.length, reason: checked.detail, actor });
       return refuse("rejected", `the package was refused: ${checked.detail}`, { errors: [{ in: "body", pointer: checked.pointer, detail: checked.detail }] });
     }
+    return this.#stageChecked(bytes, checked.parsed, actor);
+  }
+
+  /**
+   * The scenario's `upgrade` action: the twin builds a placeholder image naming the version and stages it as an
+   * upload would be, but unsigned (the appliance holds no vendor key, and the bytes never leave it).
+   */
+  async stagePlaceholder(version: string, actor: string): Promise<Outcome<{ staged: StagedPackage; replaced: string | null }>> {
+    const bytes = await buildPackage(version, new TextEncoder().encode(`bngfleet ${version} image (scenario)\n`));
+    const parsed = await parsePackage(bytes);
+    if (!parsed.ok) return refuse("rejected", `the package was refused: ${parsed.detail}`, { errors: [{ in: "body", pointer: parsed.pointer, detail: parsed.detail }] });
+    return this.#stageChecked(bytes, parsed.parsed, actor);
+  }
+
+  #stageChecked(bytes: Uint8Array, checked: ParsedPackage, actor: string): Outcome<{ staged: StagedPackage; replaced: string | null }> {
     this.#settle();
     const applying = this.#applying();
     if (applying) return refuse("conflict", `an upgrade to ${applying.plan.version} is being applied (${upgradePhase(applying.plan, this.#nowMs())}); stage again once it has finished`);
-    const { manifest, sha256, size } = checked.parsed;
+    const { manifest, sha256, size } = checked;
     const id = `pkg-${sha256.slice(0, 16)}`;
     const replaced = this.#staged()?.id ?? null;
     const nowMs = this.#nowMs();

@@ -12,14 +12,16 @@ import net from "node:net";
 import type tls from "node:tls";
 import { PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
 import { APPLIANCE_HEADER } from "../src/fleet/listener.ts";
+import { withSecurity } from "../src/http/headers.ts";
+import { serverTimeouts, type ListenerLimits } from "./listener-limits.ts";
 
 /** A TLS record of type handshake (RFC 8446 §5.1) starts every ClientHello. */
 const TLS_HANDSHAKE = 0x16;
 const CHALLENGE_PATH = /^\/\.well-known\/acme-challenge\/[^/?#]+$/;
 
 /** Answers plain-HTTP requests: the challenge relayed to the appliance, the rest redirected to https. */
-function plainServer(target: Promise<{ host: string; port: number }>, appliance: string): http.Server {
-  return http.createServer((request, response) => {
+function plainServer(target: Promise<{ host: string; port: number }>, appliance: string, limits: ListenerLimits): http.Server {
+  return http.createServer(serverTimeouts(limits), (request, response) => {
     const path = request.url ?? "/";
     if ((request.method === "GET" || request.method === "HEAD") && CHALLENGE_PATH.test(path)) {
       void target.then(({ host, port }) => {
@@ -35,7 +37,8 @@ function plainServer(target: Promise<{ host: string; port: number }>, appliance:
       return;
     }
     // Plain HTTP carries no credentials here: everything else belongs on https (permanent, method kept).
-    response.writeHead(308, { location: `https://${request.headers.host ?? "localhost"}${path}`, "content-length": "0" });
+    // The Worker's header rule, without HSTS: a browser ignores it over plain HTTP (RFC 6797 §7.2).
+    response.writeHead(308, withSecurity({ location: `https://${request.headers.host ?? "localhost"}${path}`, "content-length": "0" }, false));
     response.end();
   });
 }
@@ -43,20 +46,28 @@ function plainServer(target: Promise<{ host: string; port: number }>, appliance:
 /**
  * A server for appliance `appliance`'s port that hands TLS connections to
  * `secure` and plain-HTTP ones to the challenge relay. `onSocket` sees every
- * accepted socket (so close() can drop them).
+ * accepted socket (so close() can drop them). A connection that sends nothing
+ * is closed after the headers timeout, as the servers behind close one that
+ * stalls later (`limits`).
  */
-export function acceptAcmeHttp(secure: tls.Server, target: Promise<{ host: string; port: number }>, onSocket: (socket: net.Socket) => void, appliance: string): net.Server {
-  const plain = plainServer(target, appliance);
-  return net.createServer({ pauseOnConnect: true }, (socket) => {
+export function acceptAcmeHttp(secure: tls.Server, target: Promise<{ host: string; port: number }>, onSocket: (socket: net.Socket) => void, appliance: string, limits: ListenerLimits): net.Server {
+  const plain = plainServer(target, appliance, limits);
+  const front = net.createServer({ pauseOnConnect: true }, (socket) => {
     onSocket(socket);
     socket.on("error", () => socket.destroy());
+    socket.setTimeout(limits.headersTimeoutMs, () => socket.destroy());
     socket.once("readable", () => {
       const first = socket.read(1) as Buffer | null;
       if (first === null) return void socket.destroy();
+      socket.setTimeout(0);
       socket.unshift(first);
       (first[0] === TLS_HANDSHAKE ? secure : plain).emit("connection", socket);
     });
     socket.resume();
     socket.pause();
   });
+  // Node checks its servers' headers timeouts from 'listening' to 'close': the servers behind the front never
+  // listen themselves, so they follow its lifecycle (without this, a connection handed over stalls for ever).
+  for (const server of [secure, plain]) front.on("listening", () => server.emit("listening")).on("close", () => server.close());
+  return front;
 }

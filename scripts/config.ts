@@ -123,6 +123,11 @@ function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
+/** BNG_DATA_DIR (relative to where the command ran), else the repository's .bngfleet/data. */
+export function dataDirOf(env: NodeJS.ProcessEnv = process.env): string {
+  return optional(env, "BNG_DATA_DIR") ? path.resolve(env.BNG_DATA_DIR!) : path.join(projectDir, ".bngfleet", "data");
+}
+
 /** Resolves the fleet file, ports and data dir from the environment (BNG_FLEET, BNG_PORT_BASE, BNG_DATA_DIR, BNG_HTTP, BNG_FRESH, …). */
 export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promise<Settings> {
   // Paths given in the environment are the user's, so relative to where they
@@ -130,9 +135,7 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
   const fleetPath = optional(env, "BNG_FLEET")
     ? path.resolve(env.BNG_FLEET!)
     : path.join(projectDir, "fleet-config", "fleet.json");
-  const dataDir = optional(env, "BNG_DATA_DIR")
-    ? path.resolve(env.BNG_DATA_DIR!)
-    : path.join(projectDir, ".bngfleet", "data");
+  const dataDir = dataDirOf(env);
   const http = flag(env, "BNG_HTTP");
   const fresh = flag(env, "BNG_FRESH");
 

@@ -29,11 +29,12 @@ import { buildBundle, loadBundle } from "./build.ts";
 import { ensureCertificate } from "./certificates.ts";
 import { LaunchError, loadSettings, WORKER } from "./config.ts";
 import type { ApplianceListener, Settings } from "./config.ts";
-import { describeListenError, listenFrontend } from "./listeners.ts";
+import { listenFrontend } from "./listeners.ts";
+import { listenInspectorProxy, type InspectorProxy } from "./inspector-proxy.ts";
 import type { Frontend } from "./listeners.ts";
 import { watchCertificates, type CertificateWatch } from "./certificate-watch.ts";
-import { DEFAULT_ADMIN_PASSWORD } from "../src/auth/bootstrap.ts";
-import { clearDurableObjects, durableObjectDir, loadFleetSecret, shardDir } from "./state.ts";
+import { banner } from "./banner.ts";
+import { clearDurableObjects, durableObjectDir, loadFleetSecret, loadUpgradeSigningKey, shardDir } from "./state.ts";
 import { loadScenarioFile, runScenarioOnFleet } from "./scenario.ts";
 
 /** Used only if wrangler.toml has no compatibility_date line. */
@@ -56,6 +57,7 @@ interface Shard {
 const shards: Shard[] = [];
 const certificateWatches: CertificateWatch[] = [];
 const frontends: Frontend[] = [];
+const inspectors: InspectorProxy[] = [];
 const buildAbort = new AbortController();
 let stopping = false;
 
@@ -69,7 +71,7 @@ async function shutdown(signal: string): Promise<void> {
   console.log(`\n${signal}: stopping the fleet…`);
   buildAbort.abort();
   await Promise.allSettled(certificateWatches.map((w) => w.stop()));
-  await Promise.allSettled(frontends.map((f) => f.close()));
+  await Promise.allSettled([...frontends, ...inspectors].map((f) => f.close()));
   const disposed = await Promise.allSettled(shards.map((shard) => shard.mf.dispose()));
   for (const result of disposed) if (result.status === "rejected") console.error(`Miniflare did not stop cleanly: ${(result.reason as Error).message}`);
   exitSoon(0);
@@ -109,11 +111,13 @@ async function freeLoopbackPorts(count: number): Promise<number[]> {
 }
 
 /** The fleet Worker's text bindings; unset options are omitted rather than passed as "". */
-function bindingsFor(settings: Settings, fleetSecret: string): Record<string, string> {
+function bindingsFor(settings: Settings, fleetSecret: string, upgradePublicKey: string): Record<string, string> {
   const bindings: Record<string, string> = {
     FLEET: JSON.stringify(settings.fleet),
     BNG_PORT_BASE: String(settings.portBase),
     BNG_FLEET_SECRET: fleetSecret,
+    // The data dir's development vendor key: packages `npm run upgrade-package` signs are the ones that stage.
+    BNG_UPGRADE_PUBLIC_KEY: upgradePublicKey,
     // The Worker runs behind our listeners: it takes the client's address and the
     // appliance from the headers they set, never from CF-Connecting-IP or the
     // hostname (src/http/client-address.ts, src/fleet/listener.ts). BNG_HTTP
@@ -140,6 +144,8 @@ async function main(): Promise<void> {
   }
   const { secret: fleetSecret, created: secretCreated } = await loadFleetSecret(dataDir);
   if (secretCreated) console.log(`Generated a fleet secret in ${path.join(dataDir, "fleet-secret")}`);
+  const upgradeKey = await loadUpgradeSigningKey(dataDir);
+  if (upgradeKey.created) console.log(`Generated an upgrade signing key in ${upgradeKey.file} (npm run upgrade-package signs with it)`);
 
   // The wrangler build runs in a child process, so start it now and do the
   // certificate and port work while it runs.
@@ -150,6 +156,12 @@ async function main(): Promise<void> {
   // Without this, a rejection while we are still busy below would count as unhandled.
   built.catch(() => {});
 
+  // Process k's workerd inspector port, known once it is up; its proxy is bound before (a busy port fails fast).
+  const runtimeInspectorPorts = Array.from({ length: settings.shards }, () => {
+    let resolve!: (port: number) => void;
+    // The executor runs at once, so `resolve` is set by the time the object is made.
+    return { promise: new Promise<number>((r) => (resolve = r)), resolve };
+  });
   // The self-signed pairs, served whenever an appliance has no configured certificate (HTTPS only): appliance i's at i.
   const factoryPairs: ({ key: string; cert: string } | null)[] = [];
   try {
@@ -167,6 +179,10 @@ async function main(): Promise<void> {
       const pair = pairs[i];
       frontends.push(await listenFrontend({ name: a.name, address: a.address, port: a.port, ...(pair ? { key: pair.key, cert: pair.cert } : {}) }));
     }
+    // BNG_INSPECTOR_PORT: our proxy on each process's port, in front of workerd's inspector on a random loopback port.
+    if (settings.inspectorPort !== undefined) {
+      for (let k = 0; k < settings.shards; k++) inspectors.push(await listenInspectorProxy(settings.inspectorPort + k, runtimeInspectorPorts[k]!.promise));
+    }
   } catch (error) {
     buildAbort.abort();
     throw error;
@@ -183,18 +199,19 @@ async function main(): Promise<void> {
   for (let k = 0; k < n; k++) {
     const members = appliances.flatMap((a, i) => (i % n === k ? [i] : []));
     const elsewhere = Object.fromEntries(appliances.flatMap((a, i) => (i % n === k ? [] : [[a.name, `http://127.0.0.1:${ports[i % n]}`]])));
-    const bindings = bindingsFor(settings, fleetSecret);
+    const bindings = bindingsFor(settings, fleetSecret, upgradeKey.publicPem);
     if (n > 1) bindings.BNG_SHARD_PEERS = JSON.stringify(elsewhere);
     shards.push({
-      mf: startShard({ modules, bundleDir, compat, bindings, persist: shardDir(dataDir, k, n), port: ports[k]!, inspectorPort: settings.inspectorPort === undefined ? undefined : settings.inspectorPort + k }),
+      mf: startShard({ modules, bundleDir, compat, bindings, persist: shardDir(dataDir, k, n), port: ports[k]!, inspector: settings.inspectorPort !== undefined }),
       appliances: members.map((i) => appliances[i]!),
       frontends: members.map((i) => frontends[i]!),
       factoryPairs: members.flatMap((i) => factoryPairs[i] ?? []),
     });
   }
 
-  for (const shard of shards) {
+  for (const [k, shard] of shards.entries()) {
     await shard.mf.ready;
+    if (settings.inspectorPort !== undefined) runtimeInspectorPorts[k]!.resolve(Number((await shard.mf.getInspectorURL()).port));
     if (!http) {
       // Certificates first, targets after: no client reaches an appliance (and no
       // shutdown can start) while a call through Miniflare's proxy is in flight.
@@ -210,7 +227,7 @@ async function main(): Promise<void> {
     for (const shard of shards) await runScenarioOnFleet(shard.mf, WORKER, shard.appliances.map((a) => a.name), scenario, path.relative(process.cwd(), scenarioPath));
   }
   if (stopping) return;
-  printBanner(settings);
+  console.log(banner(settings, performance.now() / 1000));
 }
 
 /** One workerd process running the fleet Worker, its objects persisted under `persist`, its socket on loopback `port` (0: any). */
@@ -221,7 +238,8 @@ function startShard(options: {
   bindings: Record<string, string>;
   persist: string;
   port: number;
-  inspectorPort: number | undefined;
+  /** workerd's V8 inspector on a random loopback port, for our proxy alone (scripts/inspector-proxy.ts). */
+  inspector: boolean;
 }): Miniflare {
   const worker: WorkerOptions = {
     name: WORKER,
@@ -249,8 +267,8 @@ function startShard(options: {
     // Do not try to download the Request.cf data: there is no network, and the
     // attempt costs a 3 s timeout and a warning on every start.
     cf: false,
-    // BNG_INSPECTOR_PORT: workerd's V8 inspector, for Chrome DevTools and the bench's heap figures.
-    ...(options.inspectorPort !== undefined ? { inspectorPort: options.inspectorPort } : {}),
+    // BNG_INSPECTOR_PORT: workerd's V8 inspector on a port the OS picks (port 0), reached only through our proxy.
+    ...(options.inspector ? { inspectorPort: 0 } : {}),
   });
   // Miniflare's exit hook handles SIGINT/SIGTERM by killing workerd and
   // exiting 130/143 on the spot, before our TLS servers close or dispose()
@@ -263,35 +281,6 @@ function startShard(options: {
   return mf;
 }
 
-/** The ready banner: URLs, how to log in, where state lives, start-up time. */
-function printBanner(settings: Settings): void {
-  const { appliances, dataDir, http } = settings;
-  const seconds = (performance.now() / 1000).toFixed(1);
-  const width = Math.max(...appliances.map((a) => a.name.length));
-  const lines = [
-    "",
-    `bngfleet: ${appliances.length} appliance${appliances.length === 1 ? "" : "s"} ready in ${seconds} s`,
-    ...appliances.map((a) => `  ${a.name.padEnd(width)}  ${a.origin}`),
-    "",
-    `Open the web UI in a browser: ${appliances[0]!.origin}/`,
-    settings.adminPassword !== undefined
-      ? `Log in as admin, password from BNG_ADMIN_PASSWORD: ${settings.adminPassword}`
-      : `Log in as admin, password ${DEFAULT_ADMIN_PASSWORD} (development default, to be changed at first sign-in; set BNG_ADMIN_PASSWORD to choose one)`,
-    "First login requires TOTP enrolment: add the secret it returns to an authenticator app,",
-    "or compute codes with: oathtool --totp -b <secret>",
-    settings.bootstrapToken !== undefined
-      ? "Bootstrap token: configured (BNG_BOOTSTRAP_TOKEN)"
-      : "Bootstrap token: not configured (set BNG_BOOTSTRAP_TOKEN to enable it)",
-    http
-      ? "Plain HTTP (BNG_HTTP=1)"
-      : `Self-signed certificates in ${path.join(dataDir, "certs")}: use curl -k, or trust the .crt`,
-    `Data dir: ${dataDir}`,
-    "Ctrl-C to stop.",
-    "",
-  ];
-  console.log(lines.join("\n"));
-}
-
 process.on("SIGINT", () => void shutdown("SIGINT"));
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
@@ -302,7 +291,7 @@ main().catch(async (error: unknown) => {
   if (error instanceof LaunchError) console.error(`bngfleet: ${error.message}`);
   else console.error("bngfleet: start-up failed:", error);
   await Promise.allSettled(certificateWatches.map((w) => w.stop()));
-  await Promise.allSettled(frontends.map((f) => f.close()));
+  await Promise.allSettled([...frontends, ...inspectors].map((f) => f.close()));
   await Promise.allSettled(shards.map((shard) => shard.mf.dispose()));
   exitSoon(1);
 });

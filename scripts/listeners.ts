@@ -10,7 +10,9 @@
  * and `X-BNG-Appliance`, the appliance this port belongs to, which picks the
  * appliance as a hostname does when deployed (src/fleet/listener.ts). Bodies stream
  * both ways unbuffered (event streams, large uploads), keep-alive holds on
- * both sides, and WebSocket upgrades are relayed as byte streams.
+ * both sides. No route takes a protocol upgrade, so no connection is ever relayed
+ * as a byte stream: every request on it passes through here, headers cleaned.
+ * Stalled and idle connections are closed, and connections capped (listener-limits.ts).
  */
 import http from "node:http";
 import https from "node:https";
@@ -19,7 +21,10 @@ import { LaunchError } from "./config.ts";
 import { PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
 import { APPLIANCE_HEADER } from "../src/fleet/listener.ts";
 import { MAX_BODY_BYTES } from "../src/http/body.ts";
+import { withSecurity } from "../src/http/headers.ts";
+import { statusTitle } from "../src/http/problem.ts";
 import { acceptAcmeHttp } from "./acme-http.ts";
+import { LISTENER_LIMITS, serverTimeouts, type ListenerLimits } from "./listener-limits.ts";
 
 export type Frontend = {
   /** Points the frontend at the Worker's direct socket once Miniflare has bound it. */
@@ -56,12 +61,11 @@ export function describeListenError(error: unknown, name: string, address: strin
 }
 
 /** The client's request headers as relayed: connection-level ones dropped, the peer address and the appliance set by us alone. */
-function relayedHeaders(rawHeaders: string[], peer: string, appliance: string, upgrade: boolean): string[] {
+function relayedHeaders(rawHeaders: string[], peer: string, appliance: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
-    const lower = name.toLowerCase();
-    if (NOT_RELAYED.has(lower) && !(upgrade && (lower === "connection" || lower === "upgrade"))) continue;
+    if (NOT_RELAYED.has(name.toLowerCase())) continue;
     out.push(name, rawHeaders[i + 1]!);
   }
   out.push(PEER_ADDRESS_HEADER, peer, APPLIANCE_HEADER, appliance);
@@ -91,27 +95,56 @@ function endAfterBody(req: http.IncomingMessage, res: http.ServerResponse): void
   else req.once("end", () => res.end()).once("close", () => res.end());
 }
 
-/** Writes a whole problem answer now and ends it once the request's body is drained. */
-function problem(req: http.IncomingMessage, res: http.ServerResponse, status: number, title: string, detail: string): void {
+/**
+ * Reads and drops the rest of a body the listener no longer relays (so the
+ * client gets to read the answer); past DRAIN_MAX_BYTES or DRAIN_MAX_MS the connection is cut.
+ */
+function drain(req: http.IncomingMessage): void {
+  if (req.complete) return;
+  const cut = setTimeout(() => req.socket.destroy(), DRAIN_MAX_MS).unref();
+  req.on("end", () => clearTimeout(cut));
+  let dropped = 0;
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DRAIN_MAX_BYTES) req.socket.destroy();
+  });
+  req.resume();
+}
+
+/** Writes a whole problem answer now, with the Worker's security headers (HSTS over HTTPS), and ends it once the request's body is drained. */
+function problem(req: http.IncomingMessage, res: http.ServerResponse, status: number, detail: string, secure: boolean): void {
   if (res.headersSent) {
     if (!res.writableEnded) res.destroy();
     return;
   }
-  const body = JSON.stringify({ type: "about:blank", title, status, detail });
-  res.writeHead(status, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body) }).write(body);
+  const body = JSON.stringify({ type: "about:blank", title: statusTitle(status), status, detail });
+  res.writeHead(status, withSecurity({ "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)) }, secure)).write(body);
   endAfterBody(req, res);
 }
 
-/** Starts the public listener of appliance `name` (TLS when `key` and `cert` are given); requests that arrive before setTarget wait for it. */
-export async function listenFrontend(options: { name: string; address: string; port: number; key?: string; cert?: string }): Promise<Frontend> {
+/**
+ * Starts the public listener of appliance `name` (TLS when `key` and `cert` are given); requests that arrive
+ * before setTarget wait for it. `limits` are LISTENER_LIMITS unless a test shortens them.
+ */
+export async function listenFrontend(options: { name: string; address: string; port: number; key?: string; cert?: string; limits?: ListenerLimits }): Promise<Frontend> {
   const { name, address, port } = options;
+  const limits = options.limits ?? LISTENER_LIMITS;
   let resolveTarget!: (target: { host: string; port: number }) => void;
   const target = new Promise<{ host: string; port: number }>((resolve) => (resolveTarget = resolve));
   const agent = new http.Agent({ keepAlive: true });
+  const secure = options.key !== undefined && options.cert !== undefined;
   const open = new Set<net.Socket>();
 
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const peer = normalisePeerAddress(req.socket.remoteAddress);
+    // Node's parser reads nothing after a request asking to upgrade: its answer closes the connection.
+    if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
+    // A body declared past the largest cap is refused before anything is relayed: relayed, workerd answers 413
+    // and resets the connection at once, and the reset could overtake the answer (the client saw a 502).
+    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+      drain(req);
+      return problem(req, res, 413, `request body exceeds ${MAX_BODY_BYTES} bytes`, secure);
+    }
     void target.then(({ host, port: upstreamPort }) => {
       if (req.destroyed) return;
       // A kept-alive connection to workerd can be reset just as a request is put on it (workerd closed it
@@ -121,18 +154,14 @@ export async function listenFrontend(options: { name: string; address: string; p
       const bodiless = (req.headers["content-length"] === undefined || req.headers["content-length"] === "0") && req.headers["transfer-encoding"] === undefined;
       let retried = false;
       const send = (): http.ClientRequest =>
-        http.request({ host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, name, false), agent: bodiless && !retried ? agent : false });
+        http.request({ host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, name), agent: bodiless && !retried ? agent : false });
       let upstream = send();
-      // Once the body stops being relayed (answered early, or over the cap) the rest is read and dropped here.
+      // Once the body stops being relayed (answered early, or over the cap) the rest is read and dropped.
       let relaying = true;
       let relayed = 0;
-      let dropped = 0;
       const stopRelaying = () => {
         relaying = false;
-        if (req.complete) return;
-        const cut = setTimeout(() => req.socket.destroy(), DRAIN_MAX_MS).unref();
-        req.on("end", () => clearTimeout(cut));
-        req.resume();
+        drain(req);
       };
       const attach = () => {
         upstream.on("response", (answer) => {
@@ -166,7 +195,7 @@ export async function listenFrontend(options: { name: string; address: string; p
           // on its own): the upstream was cut on purpose, and its "socket hang up" must not cut the answer.
           if (!relaying) return;
           stopRelaying();
-          problem(req, res, 502, "Bad Gateway", "the appliance did not answer; it may be starting or stopping");
+          problem(req, res, 502, "the appliance did not answer; it may be starting or stopping", secure);
         });
       };
       attach();
@@ -175,11 +204,7 @@ export async function listenFrontend(options: { name: string; address: string; p
         if (!res.writableFinished) upstream.destroy();
       });
       req.on("data", (chunk: Buffer) => {
-        if (!relaying) {
-          dropped += chunk.length;
-          if (dropped > DRAIN_MAX_BYTES) req.socket.destroy();
-          return;
-        }
+        if (!relaying) return;
         relayed += chunk.length;
         if (relayed > MAX_BODY_BYTES) {
           // The appliance would answer a 413 itself, but workerd resets a connection whose body is
@@ -187,7 +212,7 @@ export async function listenFrontend(options: { name: string; address: string; p
           // largest cap is answered here, with the Worker's own problem.
           stopRelaying();
           upstream.destroy();
-          problem(req, res, 413, "Content Too Large", `request body exceeds ${MAX_BODY_BYTES} bytes`);
+          problem(req, res, 413, `request body exceeds ${MAX_BODY_BYTES} bytes`, secure);
           return;
         }
         if (!upstream.write(chunk)) {
@@ -199,44 +224,23 @@ export async function listenFrontend(options: { name: string; address: string; p
     });
   };
 
-  const onUpgrade = (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-    const peer = normalisePeerAddress(req.socket.remoteAddress);
-    void target.then(({ host, port: upstreamPort }) => {
-      if (client.destroyed) return;
-      const upstream = net.connect({ host, port: upstreamPort, noDelay: true });
-      const headers = relayedHeaders(req.rawHeaders, peer, name, true);
-      const lines = [`${req.method} ${req.url} HTTP/1.1`];
-      for (let i = 0; i < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`);
-      upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
-      if (head.length > 0) upstream.write(head);
-      client.pipe(upstream);
-      upstream.pipe(client);
-      const teardown = () => {
-        client.destroy();
-        upstream.destroy();
-      };
-      client.on("error", teardown);
-      upstream.on("error", teardown);
-      client.on("close", () => upstream.end());
-      upstream.on("close", () => client.end());
-    });
-  };
-
   const server: http.Server =
-    options.key !== undefined && options.cert !== undefined
-      ? https.createServer({ key: options.key, cert: options.cert, ALPNProtocols: ["http/1.1"] }, onRequest)
-      : http.createServer(onRequest);
-  // Event streams and slow uploads are legitimate: no request or idle timeout of our own.
-  server.requestTimeout = 0;
-  server.on("upgrade", onUpgrade);
+    secure
+      ? https.createServer({ key: options.key, cert: options.cert, ALPNProtocols: ["http/1.1"], handshakeTimeout: limits.headersTimeoutMs, ...serverTimeouts(limits) }, onRequest)
+      : http.createServer(serverTimeouts(limits), onRequest);
+  // No route takes a WebSocket (or any) upgrade, so the listener takes none: with no "upgrade" listener Node
+  // hands such a request to onRequest as an ordinary one (RFC 9110 §7.8 lets a server ignore Upgrade), and it
+  // reads nothing more from that connection. Relaying the upgrade as a byte stream whatever the appliance
+  // answered let a client's later requests on the connection reach workerd with its own X-BNG-Peer-Address.
   const track = (socket: net.Socket) => {
     socket.setNoDelay(true);
     open.add(socket);
     socket.on("close", () => open.delete(socket));
   };
   // Over HTTPS the port also takes the ACME CA's plain-HTTP challenge fetch (scripts/acme-http.ts).
-  const front: net.Server = server instanceof https.Server ? acceptAcmeHttp(server, target, track, name) : server;
+  const front: net.Server = server instanceof https.Server ? acceptAcmeHttp(server, target, track, name, limits) : server;
   if (front === server) server.on("connection", track);
+  front.maxConnections = limits.maxConnections;
   // A client that rejects the self-signed certificate aborts the handshake;
   // that is expected and not worth a log line.
   server.on("tlsClientError", () => {});

@@ -1,11 +1,13 @@
 /**
  * What the launcher keeps under the data dir:
  *   <dataDir>/fleet-secret   32 random bytes, hex (mode 0600)
+ *   <dataDir>/upgrade-signing-key.pem  the development vendor key: Ed25519, PKCS #8 PEM (mode 0600);
+ *                            `npm run upgrade-package` signs with it, the appliances get its public half
  *   <dataDir>/certs/         per-appliance TLS certificate and key (certificates.ts)
  *   <dataDir>/durable-objects/  Miniflare's SQLite files, one per Durable Object
  *                               (shard-K-of-N/ below it when BNG_SHARDS=N > 1)
  */
-import { randomBytes } from "node:crypto";
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { LaunchError } from "./config.ts";
@@ -67,4 +69,38 @@ async function readSecret(file: string): Promise<string | undefined> {
     throw new LaunchError(`${file} does not hold a 64-digit hex secret; fix it or delete it to generate a new one`);
   }
   return secret;
+}
+
+/**
+ * The local fleet's development vendor key (its private half signs packages, the appliances verify with the
+ * public half: BNG_UPGRADE_PUBLIC_KEY), creating `<dataDir>/upgrade-signing-key.pem` (0600) on first use.
+ */
+export async function loadUpgradeSigningKey(dataDir: string): Promise<{ privatePem: string; publicPem: string; created: boolean; file: string }> {
+  const file = path.join(dataDir, "upgrade-signing-key.pem");
+  await mkdir(dataDir, { recursive: true });
+  const read = async (created: boolean) => {
+    const privatePem = await readFile(file, "utf8");
+    let key;
+    try {
+      key = createPrivateKey(privatePem);
+    } catch {
+      key = undefined;
+    }
+    if (key?.asymmetricKeyType !== "ed25519") throw new LaunchError(`${file} does not hold an Ed25519 private key (PEM); fix it or delete it to generate a new one`);
+    return { privatePem, publicPem: createPublicKey(key).export({ type: "spki", format: "pem" }) as string, created, file };
+  };
+  try {
+    return await read(false);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const { privateKey } = generateKeyPairSync("ed25519");
+  try {
+    // "wx" refuses to overwrite: if another launcher won the race, use its key.
+    await writeFile(file, privateKey.export({ type: "pkcs8", format: "pem" }) as string, { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return read(false);
+  }
+  return read(true);
 }

@@ -10,6 +10,7 @@ import type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
 import type { CgnBindingRow, CgnBindingsPage, CgnStatus } from "../src/schemas/cgn.ts";
 import type { BindingQuery } from "./cgn.ts";
 import { SUB_STEP_MS, isoTime } from "./clock.ts";
+
 import { evaluateAlarms } from "./conditions.ts";
 import { teardownSession } from "./lifecycle.ts";
 import type { FieldValue, Severity } from "./log-catalogue.ts";
@@ -53,6 +54,9 @@ import { hardwareInventory, systemLoad, type HardwareIdentity, type HardwareInve
 import { interfaceTable } from "./interfaces.ts";
 import type { Interface } from "../src/schemas/system.ts";
 import { noteReboot, rebootDue, startMaintenance, upgradePhase, type Maintenance, type UpgradePlan } from "./upgrade.ts";
+
+/** Sub-steps between two pauses of a sliced advance: a simulated hour (360 × 10 s). */
+const SLICE_SUB_STEPS = 3_600_000 / SUB_STEP_MS;
 
 /** How a gateway starts. */
 export interface GatewayOptions {
@@ -145,13 +149,34 @@ export class Gateway {
 
   /** Advances simulated time in 10 s sub-steps; a remainder under 10 s is carried to the next call. */
   step(seconds: number): StepReport {
+    const n = this.#subStepsFor(seconds);
+    for (let i = 0; i < n; i++) this.#subStep();
+    return this.#report(n, 0);
+  }
+
+  /**
+   * `step` in slices of a simulated hour, awaiting `pause` between them: one
+   * workerd isolate runs every appliance of a process, and a day's advance in
+   * one go (seconds of CPU) would hold up all the others. The same sub-steps
+   * in the same order as `step`, so the same state.
+   */
+  async stepInSlices(seconds: number, pause: () => Promise<void>): Promise<StepReport> {
+    const n = this.#subStepsFor(seconds);
+    for (let i = 0; i < n; i++) {
+      if (i > 0 && i % SLICE_SUB_STEPS === 0) await pause();
+      this.#subStep();
+    }
+    return this.#report(n, 0);
+  }
+
+  /** The whole sub-steps `seconds` more make, the remainder carried in `pendingMs`. */
+  #subStepsFor(seconds: number): number {
     const m = this.#m;
-    if (!(seconds > 0) || !Number.isFinite(seconds)) return this.#report(0, 0);
+    if (!(seconds > 0) || !Number.isFinite(seconds)) return 0;
     m.pendingMs += Math.round(seconds * 1000);
     const n = Math.floor(m.pendingMs / SUB_STEP_MS);
     m.pendingMs -= n * SUB_STEP_MS;
-    for (let i = 0; i < n; i++) this.#subStep();
-    return this.#report(n, 0);
+    return n;
   }
 
   /** When the next 10 s sub-step falls due: `advanceTo` runs it once its instant reaches this one. */
@@ -501,11 +526,7 @@ export class Gateway {
   /** Applies a scenario action (validate the body with the `ScenarioAction` schema first). */
   scenario(action: ScenarioAction): ScenarioResult {
     const m = this.#m;
-    if (action.action === "advance-clock") {
-      const r = this.step(action.seconds);
-      this.#m.logs.emit(this.#m.nowMs, "scenario.action", { action: action.action, detail: `seconds=${action.seconds} subSteps=${r.subSteps}` });
-      return { ok: true, action: action.action, detail: { seconds: action.seconds, subSteps: r.subSteps } };
-    }
+    if (action.action === "advance-clock") return this.#advanced(action.seconds, this.step(action.seconds));
     if (action.action === "reseed") {
       // A reseed restarts the data plane like a reboot: sessions, pools, CGN, RADIUS, alarms, captures and
       // metrics start afresh; the log ring (and its seq) and session ids continue.
@@ -516,6 +537,16 @@ export class Gateway {
       return { ok: true, action: action.action, detail: { seed: action.seed, dropped } };
     }
     return applyAction(m, action);
+  }
+
+  /** The `advance-clock` action with `stepInSlices`: `pause` is awaited between simulated hours. */
+  async advanceClock(seconds: number, pause: () => Promise<void>): Promise<ScenarioResult> {
+    return this.#advanced(seconds, await this.stepInSlices(seconds, pause));
+  }
+
+  #advanced(seconds: number, r: StepReport): ScenarioResult {
+    this.#m.logs.emit(this.#m.nowMs, "scenario.action", { action: "advance-clock", detail: `seconds=${seconds} subSteps=${r.subSteps}` });
+    return { ok: true, action: "advance-clock", detail: { seconds, subSteps: r.subSteps } };
   }
 
   /** A fresh data plane at the same instant: what survives a reboot (configuration, logs, session ids, an upgrade under way) carried over. */

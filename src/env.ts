@@ -24,4 +24,6 @@ export interface Env {
   BNG_CLOCK_START?: string;
   /** Shared by the fleet; the peer credentials are derived from it. */
   BNG_FLEET_SECRET?: string;
+  /** The vendor's Ed25519 public key (SPKI PEM) software packages must be signed with (src/trust/package-signature.ts); unset, none is staged. */
+  BNG_UPGRADE_PUBLIC_KEY?: string;
 }

@@ -18,8 +18,8 @@ const secured = new WeakSet<Response>();
 
 const isHtml = (contentType: string | undefined) => /^text\/html\b/i.test(contentType ?? "");
 
-/** Headers (in lower case) with the security headers added, as `secureHeaders` adds them to a response's. */
-function withSecurity(headers: Record<string, string>, secure: boolean): Record<string, string> {
+/** Headers (in lower case) with the security headers added, as `secureHeaders` adds them to a response's (the local listeners' own answers too). */
+export function withSecurity(headers: Record<string, string>, secure: boolean): Record<string, string> {
   const all: Record<string, string> = { ...headers, "x-content-type-options": "nosniff" };
   all["cache-control"] ??= "no-store";
   if (secure) all["strict-transport-security"] = HSTS;

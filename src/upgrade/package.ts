@@ -3,12 +3,14 @@
  * printf and sha256sum:
  *
  *   BNGPKG1\n                                   8-byte magic
- *   {"name":"bngfleet","version":"0.2.0","sha256":"<hex>"}\n   one line of JSON, the manifest
+ *   {"name":"bngfleet","version":"0.2.0","sha256":"<hex>","signature":"<base64>"}\n   one line of JSON, the manifest
  *   <payload>                                   the image: every remaining byte
  *
  * The manifest's `sha256` is the payload's SHA-256 in lower-case hex, so a
- * truncated or corrupted upload is refused before anything is staged. WebCrypto
- * only: the same code runs in workerd (staging) and Node (the build script).
+ * truncated or corrupted upload is refused before anything is staged; its
+ * `signature` is the vendor's Ed25519 signature over the manifest's fields
+ * (src/trust/package-signature.ts), which binds the payload through `sha256`.
+ * WebCrypto only: the same code runs in workerd (staging) and Node (the build script).
  */
 import { z } from "zod";
 import { toHex } from "../trust/encoding.ts";
@@ -34,6 +36,8 @@ export const Manifest = z.object({
   version: Version,
   sha256: z.string().regex(/^[0-9a-f]{64}$/, "64 lower-case hex digits: the SHA-256 of the payload"),
   notes: z.string().max(1024).nullable().optional(),
+  /** Ed25519 over the other fields (src/trust/package-signature.ts), standard base64; checked when the package is staged. */
+  signature: z.base64().max(128, "an Ed25519 signature in base64 (88 characters)").optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
 
@@ -88,9 +92,18 @@ export async function parsePackage(bytes: Uint8Array): Promise<{ ok: true; parse
   return { ok: true, parsed: { manifest: manifest.data, sha256: fileSha, size: bytes.length, payloadSize: payload.length } };
 }
 
-/** Builds a package around a payload. */
+/** The manifest of a payload, unsigned. */
+export async function manifestFor(version: string, payload: Uint8Array, notes?: string): Promise<Manifest> {
+  return { name: PRODUCT, version, sha256: await sha256(payload), ...(notes ? { notes } : {}) };
+}
+
+/** Builds an unsigned package around a payload (the twin's own placeholder; `signedPackage` for one to upload). */
 export async function buildPackage(version: string, payload: Uint8Array, notes?: string): Promise<Uint8Array> {
-  const manifest: Manifest = { name: PRODUCT, version, sha256: await sha256(payload), ...(notes ? { notes } : {}) };
+  return assemblePackage(await manifestFor(version, payload, notes), payload);
+}
+
+/** The package file: magic, the manifest line, the payload. */
+export function assemblePackage(manifest: Manifest, payload: Uint8Array): Uint8Array {
   const head = encoder.encode(`${PACKAGE_MAGIC}${JSON.stringify(manifest)}\n`);
   const out = new Uint8Array(head.length + payload.length);
   out.set(head);

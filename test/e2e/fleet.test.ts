@@ -190,3 +190,15 @@ describe("launcher", () => {
     expect(output).toContain("appliances.0.webUi.listener.port");
   });
 });
+
+describe("software packages", () => {
+  const make = (dataDir: string) => execFileSync(process.execPath, ["scripts/make-upgrade-package.ts", "0.2.0"], { env: { ...process.env, BNG_DATA_DIR: dataDir } });
+  const stage = (bytes: Buffer) => fetchJson(edge1("/system/upgrade/stage"), { insecure: true, headers: asBootstrap, body: { package: bytes.toString("base64") } });
+
+  it("stages what npm run upgrade-package signs with the data dir's key, and refuses a package signed with another", async () => {
+    expect((await stage(make(fleet.dataDir))).status).toBe(200);
+    const other = await stage(make(await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-other-key-"))));
+    expect(other.status).toBe(422);
+    expect(other.json()).toMatchObject({ errors: [{ pointer: "#/manifest/signature" }] });
+  });
+});

@@ -1,5 +1,6 @@
 /** The launcher's start-up checks that need no fleet: they run before anything is built or bound. */
 import { describe, expect, it } from "vitest";
+import { banner } from "../../scripts/banner.ts";
 import { loadSettings } from "../../scripts/config.ts";
 
 describe("BNG_BOOTSTRAP_TOKEN at start", () => {
@@ -33,5 +34,17 @@ describe("BNG_ADMIN_PASSWORD at start (issue #22)", () => {
     await expect(failure).rejects.toThrow(/BNG_ADMIN_PASSWORD .*commonly used password/);
     await expect(failure).rejects.not.toThrow(/password123/);
     expect((await loadSettings({ BNG_ADMIN_PASSWORD: "tangerine-lamp-quarry-81" })).adminPassword).toBe("tangerine-lamp-quarry-81");
+  });
+});
+
+describe("the ready banner", () => {
+  it("says the admin password is set by BNG_ADMIN_PASSWORD, never what it is", async () => {
+    const text = banner(await loadSettings({ BNG_ADMIN_PASSWORD: "Correct-Horse-Battery-7" }), 1);
+    expect(text).toContain("BNG_ADMIN_PASSWORD");
+    expect(text).not.toContain("Correct-Horse-Battery-7");
+  });
+
+  it("names the development default when none is set (it is public knowledge)", async () => {
+    expect(banner(await loadSettings({}), 1)).toContain("password bngfleet-admin (development default");
   });
 });

@@ -18,6 +18,8 @@ let frontend: Frontend;
 let base = "";
 /** Per upstream connection, how many requests it has seen. */
 const served: number[] = [];
+/** Every request head the stand-in read, in order. */
+const heads: string[] = [];
 
 beforeAll(async () => {
   // Answers the first request of every connection (keep-alive) and resets the connection at its second.
@@ -40,8 +42,14 @@ beforeAll(async () => {
         }
         if (head.startsWith("POST /early/reset")) return void socket.resetAndDestroy();
         const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        // As workerd does with a declared body past every cap: it resets the connection at once (its 413 may be lost).
+        if (length > 1024 * 1024) {
+          heads.push(head);
+          return void socket.resetAndDestroy();
+        }
         if (buffered.length < end + 4 + length) return;
         buffered = buffered.slice(end + 4 + length);
+        heads.push(head);
         served[index]!++;
         if (served[index]! > 1) {
           socket.resetAndDestroy();
@@ -104,17 +112,29 @@ describe("the listener's relay to workerd", () => {
  * the answer only once it has sent everything (as a simple client or a script does): a connection the listener
  * closes before the body is through fails the writes instead of handing over the answer.
  */
-function streamBody(pathname: string, total: number): Promise<{ status: number; contentType: string | undefined; body: string }> {
+function streamBody(pathname: string, total: number, declared = total): Promise<{ status: number; contentType: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
     let received = "";
-    socket.on("data", (c) => (received += c.toString("latin1")));
+    const answer = () => {
+      const [head = "", body = ""] = received.split("\r\n\r\n");
+      return { status: Number(head.split(" ")[1]), contentType: /^content-type: *(.*)$/im.exec(head)?.[1], length: Number(/^content-length: *(\d+)$/im.exec(head)?.[1]), body };
+    };
+    socket.on("data", (c) => {
+      received += c.toString("latin1");
+      // A client that sent only part of its declared body reads the answer once it is whole, then leaves.
+      const { length, ...rest } = answer();
+      if (total < declared && received.includes("\r\n\r\n") && Buffer.byteLength(rest.body) >= length) {
+        socket.destroy();
+        resolve(rest);
+      }
+    });
     socket.on("error", reject);
     socket.on("end", () => {
-      const [head = "", body = ""] = received.split("\r\n\r\n");
-      resolve({ status: Number(head.split(" ")[1]), contentType: /^content-type: *(.*)$/im.exec(head)?.[1], body });
+      const { length: _, ...rest } = answer();
+      resolve(rest);
     });
-    socket.write(`POST ${pathname} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${total}\r\nconnection: close\r\n\r\n`);
+    socket.write(`POST ${pathname} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${declared}\r\nconnection: close\r\n\r\n`);
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
     const pump = () => {
@@ -137,18 +157,54 @@ describe("a client still sending its body", () => {
     expect(JSON.parse(result.body)).toMatchObject({ status: 401 });
   });
 
-  it("reads the listener's own 413 for a body past the cap, not a reset from the upstream it cut", async () => {
-    // The stand-in waits for the whole declared body, which never comes: the listener cuts it at 1 MiB and answers.
+  it("reads the listener's own 413 for a body declared past the cap, before anything is relayed (never the 502 of workerd's reset)", async () => {
+    const before = heads.length;
     const result = await streamBody("/api/v1/auth/login", 2 * 1024 * 1024);
     expect(result.status).toBe(413);
     expect(result.contentType).toBe("application/problem+json");
+    expect(JSON.parse(result.body)).toMatchObject({ status: 413, title: "Content Too Large", detail: "request body exceeds 1048576 bytes" });
+    expect(heads.length).toBe(before);
+  });
+
+  it("reads that 413 having sent only part of the declared body", async () => {
+    const before = heads.length;
+    const result = await streamBody("/api/v1/auth/login", 64 * 1024, 2 * 1024 * 1024);
+    expect(result.status).toBe(413);
     expect(JSON.parse(result.body)).toMatchObject({ status: 413, title: "Content Too Large" });
+    expect(heads.length).toBe(before);
   });
 
   it("reads a 502 problem when the appliance goes away mid-body, not a reset connection", async () => {
-    const result = await streamBody("/early/reset", 4 * 1024 * 1024);
+    const result = await streamBody("/early/reset", 15 * 64 * 1024);
     expect(result.status).toBe(502);
     expect(result.contentType).toBe("application/problem+json");
     expect(JSON.parse(result.body)).toMatchObject({ status: 502, title: "Bad Gateway" });
+  });
+});
+
+describe("a request asking to upgrade (no route takes one)", () => {
+  it("is answered as any other and closes its connection: a request smuggled after it never reaches the appliance", async () => {
+    const before = heads.length;
+    const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
+    let received = "";
+    socket.on("data", (c) => (received += c.toString("latin1")));
+    const closed = new Promise((resolve) => socket.on("close", resolve));
+    socket.write(
+      "GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: Upgrade\r\nupgrade: websocket\r\n\r\n" +
+        "POST /api/v1/auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\nx-bng-peer-address: 203.0.113.9\r\nx-bng-appliance: edge-2\r\ncontent-length: 0\r\n\r\n",
+    );
+    await closed;
+    const seen = heads.slice(before);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const head of seen) {
+      expect(head).toMatch(/^GET \/api\/v1\/system\/health /);
+      expect(head).toMatch(/^x-bng-peer-address: 127\.0\.0\.1$/im);
+      expect(head).toMatch(/^x-bng-appliance: edge-1$/im);
+      expect(head).not.toContain("203.0.113.9");
+    }
+    // One answer (the health GET's), after which the listener closed the connection.
+    expect(received.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received).toMatch(/^connection: close$/im);
   });
 });

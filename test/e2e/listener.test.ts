@@ -8,6 +8,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import http from "node:http";
 import https from "node:https";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -125,5 +126,34 @@ describe("a client that sends its whole body before reading the answer (Node's f
     expect(response.status).toBe(413);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect((await response.json()) as { status: number }).toMatchObject({ status: 413 });
+  });
+});
+
+describe("a request smuggled behind an upgrade request (no route takes one)", () => {
+  it("is never served: the connection closes after the first answer, and no login failure bears the forged address", async () => {
+    const port = MODES[1].port;
+    const asBootstrap = { authorization: `Bearer ${BOOTSTRAP}` };
+    type Tail = { entries: { seq: number; msgId: string; fields: Record<string, unknown> }[] };
+    let since = (await send("http", port, "/api/v1/logs/tail?count=1", { headers: asBootstrap })).json<Tail>().entries.at(-1)?.seq ?? 0;
+    const body = JSON.stringify({ username: "admin", password: "wrong-password" });
+    const socket = net.connect(port, "127.0.0.1");
+    let received = "";
+    socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+    const closed = new Promise((resolve) => socket.on("close", resolve));
+    socket.write(
+      "GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: Upgrade\r\nupgrade: websocket\r\n\r\n" +
+        "POST /api/v1/auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n" +
+        `x-bng-peer-address: 203.0.113.77\r\nx-bng-appliance: edge-1\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    await closed;
+    const failures: Tail["entries"] = [];
+    for (;;) {
+      const page = (await send("http", port, `/api/v1/logs/tail?count=1000&sinceSeq=${since}`, { headers: asBootstrap })).json<Tail>().entries;
+      if (page.length === 0) break;
+      failures.push(...page.filter((e) => e.msgId === "auth.login.failed"));
+      since = page.at(-1)!.seq;
+    }
+    expect(failures.filter((e) => e.fields.sourceIp === "203.0.113.77")).toEqual([]);
+    expect(received.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
   });
 });

@@ -41,6 +41,18 @@ describe("determinism", () => {
     expect(observe(a)).toBe(observe(b));
   });
 
+  it("gives the same state for a clock advance in hour slices (pausing between them) as in one go", async () => {
+    const a = gateway(profile(), 11);
+    const b = gateway(profile(), 11);
+    const oneGo = a.scenario({ action: "advance-clock", seconds: 86_400 + 25 });
+    let pauses = 0;
+    const sliced = await b.advanceClock(86_400 + 25, async () => void pauses++);
+    expect(sliced).toEqual(oneGo);
+    expect(observe(b)).toBe(observe(a));
+    // 8,642 sub-steps of 10 s (the 5 s over carried), a pause before each simulated hour after the first: 24.
+    expect(pauses).toBe(24);
+  });
+
   it("runs 1,080 sub-steps for a three-hour step", () => {
     const g = gateway();
     const report = g.step(3 * 3600);

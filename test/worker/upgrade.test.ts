@@ -12,12 +12,17 @@ import type { LogTail } from "../../src/schemas/logs.ts";
 import type { SessionSummaryCounts } from "../../src/schemas/sessions.ts";
 import type { Health, InterfaceTable, SystemStatus } from "../../src/schemas/system.ts";
 import type { UpgradeStatus as Status } from "../../src/schemas/upgrade.ts";
-import { buildPackage, toBase64 } from "../../src/upgrade/package.ts";
+import { buildPackage as unsignedPackage, toBase64 } from "../../src/upgrade/package.ts";
+import { importUpgradeSigningKey, signedPackage } from "../../src/trust/package-signature.ts";
+import { OTHER_SIGNING_KEY, VENDOR_SIGNING_KEY } from "./upgrade-keys.ts";
 import { toHex } from "../../src/trust/encoding.ts";
 import { admin, advance, get, send } from "./helpers.ts";
 import { bearer, call, tokenWithRole } from "./client.ts";
 
 type Staged = z.output<typeof StageResult>;
+
+/** A package as the vendor ships it: signed with the key whose public half the appliance holds. */
+const buildPackage = async (versionText: string, payload: Uint8Array, notes?: string) => signedPackage(versionText, payload, await importUpgradeSigningKey(VENDOR_SIGNING_KEY), notes);
 type Problem = z.output<typeof ProblemDetails>;
 
 const STAGE = "/api/v1/system/upgrade/stage";
@@ -30,6 +35,18 @@ const logs = async (msgId: string) => (await get<LogTail>("/api/v1/logs/tail?cou
 /** Uploads package bytes as application/octet-stream. */
 const upload = (bytes: Uint8Array, headers: Record<string, string> = admin) =>
   call(STAGE, { method: "POST", headers: { ...headers, "content-type": "application/octet-stream" }, body: bytes });
+
+/** A package's manifest line rewritten by `edit` (and its payload replaced), its signature kept. */
+function tampered(bytes: Uint8Array, edit: (manifest: Record<string, unknown>) => Record<string, unknown>, payload?: Uint8Array): Uint8Array {
+  const text = new TextDecoder().decode(bytes);
+  const [magic, line] = text.split("\n");
+  const head = new TextEncoder().encode(`${magic}\n${JSON.stringify(edit(JSON.parse(line!)))}\n`);
+  const body = payload ?? bytes.subarray(magic!.length + line!.length + 2);
+  const out = new Uint8Array(head.length + body.length);
+  out.set(head);
+  out.set(body, head.length);
+  return out;
+}
 
 async function staged(versionText = "0.2.0"): Promise<Staged> {
   const response = await upload(await buildPackage(versionText, new TextEncoder().encode(`image ${versionText}`)));
@@ -86,6 +103,14 @@ describe("staging", () => {
       bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 1;
       return bytes;
     }, "#/payload"],
+    ["an unsigned package", async () => unsignedPackage("0.2.0", new TextEncoder().encode("image")), "#/manifest/signature"],
+    ["a package signed by another key", async () => signedPackage("0.2.0", new TextEncoder().encode("image"), await importUpgradeSigningKey(OTHER_SIGNING_KEY)), "#/manifest/signature"],
+    ["a signed package whose version was changed", async () => tampered(await buildPackage("0.2.0", new TextEncoder().encode("image")), (m) => ({ ...m, version: "9.9.9" })), "#/manifest/signature"],
+    ["a signed package whose payload was replaced, its digest with it", async () => {
+      const payload = new TextEncoder().encode("other image");
+      const sha256 = toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", payload)));
+      return tampered(await buildPackage("0.2.0", new TextEncoder().encode("image")), (m) => ({ ...m, sha256 }), payload);
+    }, "#/manifest/signature"],
   ])("refuses %s with 422 naming where, staging nothing", async (_, make, pointer) => {
     const problem = await refusal(await upload(await make()), 422);
     expect(problem.errors).toEqual([{ in: "body", pointer, detail: expect.any(String) }]);
