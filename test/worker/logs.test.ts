@@ -6,21 +6,11 @@ import { admin, advance, get, scenario } from "./helpers.ts";
 import type { z } from "zod";
 import type { TokenPage } from "../../src/schemas/auth.ts";
 import type { LogEntry as Entry, LogTail as Tail } from "../../src/schemas/logs.ts";
+import { readToEnd, readUntil } from "./event-stream.ts";
 
 const seqs = (tail: Tail) => tail.entries.map((e) => e.seq);
 
 /** Reads SSE frames from a stream until `done` says the text so far is enough. */
-async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, done: (text: string) => boolean, soFar = ""): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = soFar;
-  while (!done(text)) {
-    const { value, done: ended } = await reader.read();
-    if (ended) throw new Error(`stream ended early after ${JSON.stringify(text)}`);
-    text += decoder.decode(value, { stream: true });
-  }
-  return text;
-}
-
 const logEvents = (text: string): Entry[] =>
   [...text.matchAll(/^event: log\ndata: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as Entry);
 
@@ -153,17 +143,6 @@ describe("log stream", () => {
 });
 
 describe("log stream lifetime", () => {
-  /** Reads a stream to its end (or until `limit` characters), returning the text. */
-  async function readToEnd(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
-    const decoder = new TextDecoder();
-    let text = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return text;
-      text += decoder.decode(value, { stream: true });
-    }
-  }
-
   it("ends with `event: closed` when the token that opened it is revoked", async () => {
     const token = await tokenWithRole("read-only", "watcher");
     const response = await call("/api/v1/logs/stream", { headers: { authorization: `Bearer ${token}` } });

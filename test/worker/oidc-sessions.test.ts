@@ -4,6 +4,7 @@ import { Appliance } from "../../durable-objects/appliance.ts";
 import { describe, expect, it } from "vitest";
 import { BOOTSTRAP_TOKEN, bearer, call, json, tokenWithRole } from "./client.ts";
 import { logEntries } from "./config-client.ts";
+import { readToEnd, readUntil } from "./event-stream.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
 const provider = (extra: Record<string, unknown> = {}) => ({
@@ -70,25 +71,13 @@ describe("who reads a provider's settings (issue #22)", () => {
 
 
 describe("a log stream an OIDC session opened (issue #22)", () => {
-  /** Everything the stream sends until it ends. */
-  async function readToEnd(reader: ReadableStreamDefaultReader<Uint8Array>, until?: (text: string) => boolean): Promise<string> {
-    const decoder = new TextDecoder();
-    let text = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return text;
-      text += decoder.decode(value, { stream: true });
-      if (until?.(text)) return text;
-    }
-  }
-
   it("ends as soon as its provider is deleted: nothing logged afterwards reaches it", async () => {
     expect((await putProvider(provider())).status).toBe(200);
     const cookie = await signedIn();
     const response = await call("/api/v1/logs/stream", { headers: { cookie } });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
-    await readToEnd(reader, (text) => text.includes(": connected\n\n"));
+    await readUntil(reader, (text) => text.includes(": connected\n\n"));
     expect((await call("/api/v1/auth/providers/oidc/corp", { method: "DELETE", headers: admin })).status).toBe(200);
     // An entry logged after the deletion: a stream still open (until its next keepalive's check) would carry it.
     await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => Appliance.coreOf(instance).dataPlane().log("info", "auth.logout", { username: "after-the-provider-went" }));

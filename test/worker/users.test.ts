@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { LoginResponse, OidcProviderRecord, TokenCreated, TokenPage, UserPage } from "../../src/schemas/auth.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, createUser, enrolAndLogin, json } from "./client.ts";
+import { readToEnd } from "./event-stream.ts";
 
 type Created = z.output<typeof TokenCreated>;
 type Problem = z.output<typeof ProblemDetails>;
@@ -203,15 +204,8 @@ describe("a deleted account's credentials", () => {
     const response = await call("/api/v1/logs/stream", { headers: bearer(token) });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
     expect((await call("/api/v1/auth/users/watcher", { method: "DELETE", headers: admin })).status).toBe(200);
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-    expect(text).toContain("event: closed\n");
+    expect(await readToEnd(reader)).toContain("event: closed\n");
   });
 
   it("keeps other accounts' tokens", async () => {
