@@ -12,6 +12,7 @@ const HOSTILE_QUERIES = ["limit=-5&offset=-1", "limit=abc", "offset=1e309", "sin
 const HOSTILE_BODIES: unknown[] = [null, [], "text", 42, {}, { fields: { "a.b": { nested: true } }, listOps: "no" }, { name: { $ne: 1 }, role: ["super-user"] }, JSON.parse('{"__proto__": {"polluted": true}, "constructor": 1}')];
 const operations = routes.filter((r) => !r.hidden && r.path !== "/api/v1/logs/stream");
 const auth = { authorization: `Bearer ${BOOTSTRAP_TOKEN}` };
+const OVERSIZED = `"${"x".repeat(1024 * 1024 - 1)}"`;
 
 async function expectNoServerError(path: string, init: RequestInit) {
   const response = await call(path, init);
@@ -35,6 +36,15 @@ describe.each(labelled)("$label", (route) => {
       await expectNoServerError(withParams(route.path, "1"), { method: route.method, headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(body) });
     }
     await expectNoServerError(withParams(route.path, "1"), { method: route.method, headers: { ...auth, "content-type": "application/json" }, body: "{".repeat(5000) });
+    // One byte past the largest body any operation takes (1 MiB, the spec's 413 limit), its length declared.
+    if (!route.body) return;
+    const oversized = await call(withParams(route.path, "1"), { method: route.method, headers: { ...auth, "content-type": "application/json", "content-length": String(OVERSIZED.length) }, body: OVERSIZED });
+    // A route refuses a bearer token it never takes (session-only), or a path parameter, before it reads a body.
+    const refusedFirst = route.credentials === "session" || route.path.includes("{");
+    if (refusedFirst) expect(oversized.status, `${route.method} ${route.path} with ${OVERSIZED.length} bytes`).toBeLessThan(500);
+    else expect(oversized.status, `${route.method} ${route.path} with ${OVERSIZED.length} bytes`).toBe(413);
+    expect(oversized.headers.get("content-type")).toBe("application/problem+json");
+    await oversized.body?.cancel();
   });
 });
 
