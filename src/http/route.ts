@@ -99,6 +99,8 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   hidden?: boolean;
   /** Error statuses this route can answer beyond the common 400/401/403. */
   errors?: number[];
+  /** What a listed error status means for this route, where the common text (src/openapi/document.ts) would mislead. */
+  errorText?: Partial<Record<number, string>>;
   handle(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): Reply<R> | Promise<Reply<R>>;
   /**
    * Finishes the answer in the Worker with what `handle` returned in the

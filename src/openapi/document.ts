@@ -140,7 +140,7 @@ function operation(route: Route, components: Components) {
           : {}),
     },
   };
-  for (const status of [...errors].sort()) responses[String(status)] = problemResponse(ERROR_TEXT[status] ?? "error");
+  for (const status of [...errors].sort()) responses[String(status)] = problemResponse(route.errorText?.[status] ?? ERROR_TEXT[status] ?? "error");
   // Every error this API answers is a problem document, including statuses an
   // operation does not list (405 for another method, 404 for a hostname no
   // appliance answers to); a redirecting operation has no 2xx, and this is

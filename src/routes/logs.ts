@@ -22,6 +22,15 @@ const TailQuery = z.object({
   sinceSeq: sinceSeq.meta({ description: "int64; only entries with a greater seq, oldest first (up to `count`)" }),
 });
 
+/** The seq a reconnecting EventSource names in Last-Event-ID (the `id:` of the last event it received); null when it names none. */
+function lastEventId(header: string | null): number | null {
+  const text = header?.trim() ?? "";
+  if (text === "") return null;
+  const seq = sinceSeq.safeParse(/^\d+$/.test(text) ? text : Number.NaN);
+  if (!seq.success || seq.data === undefined) throw new StatusError(400, `header Last-Event-ID must be the seq of a log entry (the id: of an event this stream sent), not '${text.slice(0, 40)}'`);
+  return seq.data;
+}
+
 const StreamQuery = z.object({
   sinceSeq: sinceSeq.meta({ description: "int64; replay the retained entries newer than it before going live; default: only entries after connection" }),
 });
@@ -69,17 +78,25 @@ export const logRoutes = [
       "a `: keepalive` comment follows every 15 seconds. Not relayed by the fleet proxy. The msgId catalogue is in the description of GET /api/v1/logs/tail.\n\n" +
       "A stream lasts as long as the credential that opened it: at logout, when the session is ended or expires, or when the token is revoked or expires, " +
       "it ends with `event: closed` (checked at once for logouts, revocations and an OIDC provider's deletion or change that ends its sessions, and at every keepalive). Each account or token may hold 4 streams (429 beyond). " +
-      "A reader more than 1,000 live entries behind is disconnected with `event: overflow` whose data names `resumeFromSeq`: reconnect with it as `sinceSeq`.",
+      "A reader more than 1,000 live entries behind is disconnected with `event: overflow` whose data names `resumeFromSeq`: reconnect with it as `sinceSeq`.\n\n" +
+      "Reconnecting (WHATWG server-sent events): a `Last-Event-ID` request header resumes after that seq exactly as `sinceSeq` would, so a browser's or a library's " +
+      "EventSource, which sends the last `id:` it received when it reconnects, misses nothing and gets nothing twice. When both are given, `Last-Event-ID` wins: " +
+      "an EventSource reconnects to the same URL, whose `sinceSeq` still names where it first started. An empty `Last-Event-ID` is ignored; any other value " +
+      "that is not a seq is a 400.",
     query: StreamQuery,
+    // Last-Event-ID (the WHATWG reconnection header).
+    readsHeaders: true,
     response: { description: "an endless `text/event-stream`", contentType: "text/event-stream" },
     errors: [429],
+    errorText: { 429: "this account or token already holds 4 open log streams: close one (see Retry-After)" },
     handle: async (ctx) => {
       const headers = { "content-type": "text/event-stream", "cache-control": "no-store" };
       // HEAD drops the body unread, which would leave the appliance feeding a stream nobody cancels.
       if (ctx.method === "HEAD") return new Response(null, { headers });
       const credential = ctx.credential;
       if (!credential) throw new StatusError(401, "a bearer token or session cookie is required");
-      const { stream } = unwrap(await ctx.appliance.stub.logStream(ctx.query.sinceSeq ?? null, credential, actorName(ctx.principal!)));
+      const resumeAfter = lastEventId(ctx.request.headers.get("last-event-id")) ?? ctx.query.sinceSeq ?? null;
+      const { stream } = unwrap(await ctx.appliance.stub.logStream(resumeAfter, credential, actorName(ctx.principal!)));
       // Returned as is: the object's stream flows through the Worker chunk by chunk, never buffered.
       return new Response(stream, { headers });
     },

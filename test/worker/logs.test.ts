@@ -1,5 +1,6 @@
-import { env, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { SELF, env, runInDurableObject } from "cloudflare:test";
+import { EventSource } from "eventsource";
+import { describe, expect, it, vi } from "vitest";
 import { Appliance } from "../../durable-objects/appliance.ts";
 import { ADMIN_PASSWORD, call, enrolAndLogin, json, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scenario } from "./helpers.ts";
@@ -203,6 +204,92 @@ describe("log stream lifetime", () => {
     // Exactly 1,000 live entries were queued for it, then it was cut, naming the last one it got.
     expect(delivered.length).toBe(1000);
     expect(delivered.at(-1)).toBe(resumeFromSeq);
+  });
+});
+
+describe("an EventSource following the stream (WHATWG reconnection, the npm eventsource package)", () => {
+  /** A response whose body breaks, as a dropped network does, once it has carried `events` complete log events. */
+  function cutAfter(response: Response, events: number): Response {
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    const encoder = new TextEncoder();
+    let text = "";
+    let passed = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { value, done } = await reader.read();
+        if (done) return controller.close();
+        text += decoder.decode(value, { stream: true });
+        const ends = [...text.matchAll(/id: \d+\nevent: log\ndata: [^\n]*\n\n/g)];
+        if (ends.length < events) {
+          controller.enqueue(encoder.encode(text.slice(passed)));
+          passed = text.length;
+          return;
+        }
+        const last = ends[events - 1]!;
+        controller.enqueue(encoder.encode(text.slice(passed, last.index + last[0].length)));
+        await reader.cancel();
+        controller.error(new Error("connection reset"));
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  }
+
+  it("misses nothing and gets nothing twice across a forced disconnect: Last-Event-ID resumes where the stream broke", async () => {
+    const sent: (string | null)[] = [];
+    const received: number[] = [];
+    const source = new EventSource("https://edge-1.bng.localhost/api/v1/logs/stream", {
+      fetch: async (url, init) => {
+        const headers = new Headers(init?.headers);
+        sent.push(headers.get("last-event-id"));
+        headers.set("authorization", admin.authorization);
+        const response = await SELF.fetch(String(url), { ...init, headers });
+        return sent.length === 1 ? cutAfter(response, 3) : response;
+      },
+    });
+    source.addEventListener("log", (event) => received.push(Number((event as MessageEvent).lastEventId)));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        source.onopen = () => resolve();
+        setTimeout(() => reject(new Error("the stream never opened")), 10_000);
+      });
+      const first = (await get<Tail>("/api/v1/logs/tail?count=1")).lastSeq;
+      // Entries logged on both sides of the break: three before it, the rest while the client is away or back.
+      for (let i = 0; i < 8; i++) await scenario({ action: "set-churn-multiplier", multiplier: 1 + i });
+      const last = (await get<Tail>("/api/v1/logs/tail?count=1")).lastSeq;
+      await vi.waitFor(() => expect(received.at(-1)).toBe(last), { timeout: 20_000, interval: 100 });
+      const expected = seqs(await get<Tail>(`/api/v1/logs/tail?count=1000&sinceSeq=${first}`));
+      expect(received).toEqual(expected);
+      // The reconnection named the third event's seq, the last the broken connection delivered.
+      expect(sent).toEqual([null, String(expected[2])]);
+    } finally {
+      source.close();
+    }
+  });
+});
+
+describe("Last-Event-ID on the stream", () => {
+  it("wins over sinceSeq, as an EventSource reconnecting to its first URL needs; an empty one is ignored", async () => {
+    for (let i = 0; i < 3; i++) await scenario({ action: "set-churn-multiplier", multiplier: 2 + i });
+    const tail = await get<Tail>("/api/v1/logs/tail?count=6");
+    const [a, b] = [tail.entries[0]!.seq, tail.entries[3]!.seq];
+    for (const [headers, after] of [[{ "last-event-id": String(b) }, b], [{ "last-event-id": "" }, a]] as const) {
+      const response = await call(`/api/v1/logs/stream?sinceSeq=${a}`, { headers: { ...admin, ...headers } });
+      expect(response.status).toBe(200);
+      const reader = response.body!.getReader();
+      try {
+        const replay = await readUntil(reader, (text) => text.includes(": connected\n\n"));
+        expect(logEvents(replay).map((e) => e.seq)[0]).toBe(after + 1);
+      } finally {
+        await reader.cancel();
+      }
+    }
+  });
+
+  it("answers 400 naming the header for a value that is no seq", async () => {
+    const response = await call("/api/v1/logs/stream", { headers: { ...admin, "last-event-id": "abc" } });
+    expect(response.status).toBe(400);
+    expect((await response.json<{ detail: string }>()).detail).toContain("Last-Event-ID");
   });
 });
 

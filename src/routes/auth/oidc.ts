@@ -102,6 +102,7 @@ export const oidcRoutes = [
     query: z.object({ returnTo: ReturnTo }),
     response: { description: "redirect to the provider", status: 302 },
     errors: [404, 409, 429, 502],
+    errorText: { 429: "too many sign-in starts from this address or on this appliance, or too many sign-ins waiting for their provider; see Retry-After" },
     handle: (ctx) => navigation(ctx, async () => {
       const { provider, redirectUri } = await settings(ctx);
       const identity = ctx.appliance.stub.identity();
