@@ -5,7 +5,7 @@
  * connection whose first byte opens a TLS handshake goes to the TLS server,
  * anything else is read as plain HTTP, where only the challenge path is
  * relayed to the appliance and every other request is redirected to https.
- * (Deployed, Cloudflare's edge owns ports 80 and 443; see README.)
+ * (Deployed, Cloudflare's edge owns ports 80 and 443; see docs/decisions.md, ACME.)
  */
 import http from "node:http";
 import net from "node:net";

@@ -17,7 +17,7 @@
  * (src/fleet/shards.ts).
  *
  * Environment: BNG_FLEET, BNG_PORT_BASE, BNG_DATA_DIR, BNG_HTTP, BNG_FRESH,
- * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN, BNG_SCENARIO, BNG_SHARDS, BNG_INSPECTOR_PORT (see README); BNG_BUNDLE_DIR runs an
+ * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN, BNG_SCENARIO, BNG_SHARDS, BNG_INSPECTOR_PORT (see docs/running.md); BNG_BUNDLE_DIR runs an
  * already-built bundle instead of building (launcher testing, CI).
  */
 import { readFile } from "node:fs/promises";

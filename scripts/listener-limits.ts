@@ -1,5 +1,5 @@
 /**
- * The public listeners' connection limits (README "The local listeners'
+ * The public listeners' connection limits (docs/running.md, "The local listeners'
  * limits"). One Node process holds every appliance's listener, so a client
  * that opens connections and sends nothing, or a request line a byte at a time
  * (slowloris), must not hold descriptors for ever. Event streams and slow

@@ -15,7 +15,7 @@ export { MAX_STATIC_OFFSET } from "./pool-rules.ts";
 
 /**
  * The largest subscriber base a profile may have: the shipped `xlarge`'s, the
- * largest this product holds (README, Memory: one such appliance takes most of
+ * largest this product holds (docs/running.md, Memory: one such appliance takes most of
  * a deployed object's 128 MB heap). The model allocates per subscriber, so an
  * unbounded base (2e9) would be an allocation of gigabytes.
  */

@@ -1,4 +1,4 @@
-/** The Worker's bindings. Everything but `Appliance` is optional text; `npm start` sets them for its one Worker (see README). */
+/** The Worker's bindings. Everything but `Appliance` is optional text; `npm start` sets them for its one Worker (see docs/running.md). */
 import type { Appliance } from "../durable-objects/appliance.ts";
 
 export interface Env {

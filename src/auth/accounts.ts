@@ -26,7 +26,7 @@ export const NewPassword = z
   .string()
   .min(8, "at least 8 characters")
   .max(256, "at most 256 characters")
-  .refine((password) => password !== DEFAULT_ADMIN_PASSWORD, "the development default password is published in the README; choose another");
+  .refine((password) => password !== DEFAULT_ADMIN_PASSWORD, "the development default password is published in the README (Logging in); choose another");
 
 const STORED_FORM =
   "a new password of 8-256 characters that is not a commonly used one (stored hashed), or a stored hash `pbkdf2-sha256$<iterations>$<32 hex salt>$<64 hex hash>`";

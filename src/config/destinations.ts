@@ -48,7 +48,7 @@ const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadat
 /** What an outbound request is for: it decides whether plain http may be used. */
 export type Purpose = "webhook" | "acme" | "oidc" | "peer";
 
-/** Plain http: anywhere (a webhook, the operator's choice), never (ACME: the README's https only), or only to an allowlisted internal address. */
+/** Plain http: anywhere (a webhook, the operator's choice), never (ACME: docs/decisions.md's https only), or only to an allowlisted internal address. */
 const PLAIN_HTTP: Record<Purpose, "anywhere" | "never" | "internal"> = { webhook: "anywhere", acme: "never", oidc: "internal", peer: "internal" };
 
 const WHAT: Record<Purpose, string> = { webhook: "a webhook", acme: "an ACME server", oidc: "an identity provider", peer: "a fleet peer" };

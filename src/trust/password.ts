@@ -3,7 +3,7 @@
  * in every runtime this code runs in; workerd caps PBKDF2 at 100,000
  * iterations, so that is the work factor (a 16-byte random salt per hash),
  * below OWASP's 600,000 for SHA-256: the lockout, the login throttle and the
- * common-password list carry the rest (README, Authentication choices).
+ * common-password list carry the rest (docs/decisions.md, Authentication choices).
  * Stored form: `pbkdf2-sha256$<iterations>$<salt hex>$<hash hex>`, so the
  * factor can be raised later without invalidating existing hashes.
  */

@@ -1,6 +1,6 @@
 /**
  * Which layer each part of the Worker belongs to, and the rules between
- * layers (README, Layout). From the top:
+ * layers (docs/architecture.md, Layout). From the top:
  *
  *   HTTP        requests, responses, status codes, the route table
  *   storage     the Durable Object and its SQLite stores

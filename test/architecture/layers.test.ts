@@ -1,5 +1,5 @@
 /**
- * The layer rules of the README's Layout section, checked on the source's
+ * The layer rules of docs/architecture.md's Layout section, checked on the source's
  * imports: HTTP → storage → domain → simulation at run time, nothing below
  * HTTP naming HTTP even as a type, a pure simulator, and no run-time import
  * cycle anywhere in the tree.

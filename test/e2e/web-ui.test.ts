@@ -6,7 +6,7 @@
  * disconnect, the fleet overview with a stopped peer, a read-only account,
  * and nothing fetched from anywhere but the appliance. Its screenshots go to a
  * scratch folder; `npm run screenshots` points BNG_SCREENSHOTS_DIR at the
- * README's docs/screenshots/, so a test run never rewrites tracked files.
+ * README's pictures in docs/screenshots/, so a test run never rewrites tracked files.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * Session rates are 30 s averages, a router's load interval (README, "The
+ * Session rates are 30 s averages, a router's load interval (docs/simulation.md, "The
  * simulation"): each session's is drawn every third 10 s sub-step, a third of
  * the table at each, while its byte counters and its port's rate move at
  * every sub-step. Expected values come from the rates the API shows.

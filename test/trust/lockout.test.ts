@@ -1,5 +1,5 @@
 /**
- * The lockout rules (src/trust/lockout.ts) from the README's numbers: 5
+ * The lockout rules (src/trust/lockout.ts) from docs/decisions.md's numbers: 5
  * failures of one account from one source lock that pair for 15 minutes; 10
  * across all sources lock the account for 30 s, doubling per further failure
  * up to 15 minutes; a count is forgotten 15 minutes after its last failure.

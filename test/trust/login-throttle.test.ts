@@ -1,5 +1,5 @@
 /**
- * The login buckets (src/trust/login-limits.ts) from the README's numbers: a
+ * The login buckets (src/trust/login-limits.ts) from docs/decisions.md's numbers: a
  * burst of 10 per source address then one every 6 s, and a burst of 20 for
  * the whole appliance then 2 a second; beyond that, 429 with Retry-After.
  */

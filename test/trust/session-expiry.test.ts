@@ -1,5 +1,5 @@
 /**
- * Browser session lifetimes (src/trust/session.ts), from the README: a
+ * Browser session lifetimes (src/trust/session.ts), from docs/decisions.md: a
  * session ends after 30 minutes idle or 12 hours in all.
  */
 import { describe, expect, it } from "vitest";

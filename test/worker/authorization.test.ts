@@ -54,7 +54,7 @@ const FLOORS: Record<string, Floor> = {
   "PUT /api/v1/auth/users/{username}/password": "super-user",
   "POST /api/v1/auth/users/{username}/totp/reset": "super-user",
   "POST /api/v1/auth/users/{username}/unlock": "super-user",
-  "GET /api/v1/auth/providers/oidc": "super-user", // decision (README: the providers' settings, role map included, stay super-user reads)
+  "GET /api/v1/auth/providers/oidc": "super-user", // decision (docs/decisions.md: the providers' settings, role map included, stay super-user reads)
   "GET /api/v1/auth/providers/oidc/{name}": "super-user", // decision: as above
   "PUT /api/v1/auth/providers/oidc/{name}": "super-user",
   "DELETE /api/v1/auth/providers/oidc/{name}": "super-user",

@@ -149,7 +149,7 @@ const SPEC_FP = [
   "/api/v1/radius/servers",
   "/api/v1/vrfs",
 ];
-/** Reads relayed beyond the spec's list, each for a reason the README's "Fleet" section gives. */
+/** Reads relayed beyond the spec's list, each for a reason docs/decisions.md's "Fleet" section gives. */
 const BEYOND_SPEC_FP = [
   // The fleet overview: each peer's state and health, read from one appliance.
   "/api/v1/system/health",

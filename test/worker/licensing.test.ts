@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { licensingKey, mintActivationToken, signLease } from "../../src/trust/licence.ts";
 
 /**
- * Instance ids as the README defines them, SHA-256(`bngfleet-instance/1:<appliance>:<licenceId>`) shown as a UUID,
+ * Instance ids as docs/decisions.md (Licensing) defines them, SHA-256(`bngfleet-instance/1:<appliance>:<licenceId>`) shown as a UUID,
  * worked out with coreutils: printf 'bngfleet-instance/1:edge-1:LIC-OFF-1' | sha256sum, first 32 hex digits.
  */
 const INSTANCE_ID: Record<string, string> = {

@@ -73,7 +73,7 @@ describe("lockout", () => {
 
 describe("lockout expiry", () => {
   it("ends the 423 after the documented 15 minutes, and not a second before", async () => {
-    // The README documents the lock as 15 minutes; the spec leaves its length "not shown".
+    // docs/decisions.md documents the lock as 15 minutes; the spec leaves its length "not shown".
     holdWallClock();
     const lockedAt = Date.now();
     await failFiveTimes("192.0.2.17");

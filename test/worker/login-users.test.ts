@@ -13,7 +13,7 @@ const user = (name: string) => call(`/api/v1/auth/users/${name}`, { headers: adm
 const storedItem = (doc: Awaited<ReturnType<typeof storedDocument>>, list: string, key: string) => doc.lists[list]?.find((item) => item.key === key);
 const addUser = (key: string, fields: Record<string, string | null>) => ({ listOps: [{ listPath: "login.users", key, fields }] });
 
-/** A hash in the stored form the README documents, made here with WebCrypto at 1,000 iterations (an old import's). */
+/** A hash in the stored form docs/decisions.md documents, made here with WebCrypto at 1,000 iterations (an old import's). */
 async function weakHash(): Promise<string> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode("imported-password"), "PBKDF2", false, ["deriveBits"]);
   const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: new Uint8Array(16).fill(0xab), iterations: 1000 }, key, 256);

@@ -162,7 +162,7 @@ describe("control-plane state", () => {
   it("shows the licence and upgrade states as state sets with exactly the current state at 1", async () => {
     await advance(60);
     const [samples, licence, upgrade] = await Promise.all([scrape(), get<LicenceStatus>("/api/v1/licensing"), get<UpgradeStatus>("/api/v1/system/upgrade")]);
-    // A fresh appliance runs in dev mode (README, Licensing).
+    // A fresh appliance runs in dev mode (docs/decisions.md, Licensing).
     expect(licence.state).toBe("Dev");
     expect(family(samples, "bng_licence_state").map((s) => [s.labels.state, s.value])).toEqual([["Dev", 1], ["Licensed", 0], ["Grace", 0], ["Lapsed", 0]]);
     // Dev mode has no expiry: the gauge is absent rather than a made-up number.
