@@ -111,6 +111,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: "unknown resource",
   405: "method not allowed here (see Allow)",
   409: "conflicts with the current state (a lapsed licence also refuses configuration commits with 409)",
+  412: "If-Match names another configuration version than the current one (given in the detail and the ETag header): read it again; nothing was changed",
   413: "request body too large: over 1 MiB (the operation's own cap where smaller), counted as it arrives, Content-Length or not",
   415: "request body is not JSON (nor application/octet-stream where the operation takes it)",
   422: "configuration validation rejected the change, or the licensing service refused a token or lease",
