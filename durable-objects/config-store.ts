@@ -15,6 +15,7 @@ import type { ConfigDocument, ConfigItem, Value } from "../src/config/types.ts";
 import { applyEdits, changeSetEdits, type Edit, type EditValue } from "../src/config/edit.ts";
 import { CONFIG_KEYS, REDACTED, configKey } from "../src/config/registry.ts";
 import { describeReferences, referencesTo, validateDocument, type ValidationContext } from "../src/config/validate.ts";
+import { configETag, ifMatchHolds } from "../src/config/etag.ts";
 import { refuse, type FieldError, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
 import { hashNewPasswords } from "../src/config/passwords.ts";
 import { DECOY_HASH, hashPassword } from "../src/trust/password.ts";
@@ -31,6 +32,8 @@ export interface CommitMeta {
   actor: string;
   comment?: string | null | undefined;
   operation: ConfigOperation;
+  /** The request's `If-Match`: the commit is refused unless it names the active version (absent: no precondition). */
+  ifMatch?: string | null | undefined;
 }
 
 export interface CommitSummary {
@@ -297,9 +300,9 @@ export class ConfigStore {
   // ── changes: every one goes through #commit ──────────────────────────────
 
   /** PUT /config: applies a change set. */
-  async apply(change: ConfigChangeSet, actor: string): Promise<Outcome<CommitSummary>> {
+  async apply(change: ConfigChangeSet, meta: Omit<CommitMeta, "operation" | "comment">): Promise<Outcome<CommitSummary>> {
     const edits = await hashNewPasswords(changeSetEdits(change), hashPassword);
-    return this.#commit({ actor, comment: change.comment, operation: "config" }, (active) => applyEdits(active, edits));
+    return this.#commit({ ...meta, comment: change.comment, operation: "config" }, (active) => applyEdits(active, edits));
   }
 
   /** POST /config/validate: the same pipeline without the commit (a clear password is checked, not hashed). */
@@ -395,6 +398,12 @@ export class ConfigStore {
 
   /** The pipeline. `produce` edits a candidate; everything after it is the same for every operation. */
   #commit(meta: CommitMeta & { rollbackTo?: number }, produce: Produce): Outcome<CommitSummary> {
+    // Judged here, with the commit, so no other writer can move the version between the check and the write.
+    const current = configETag(this.#active!.version);
+    if (meta.ifMatch != null && !ifMatchHolds(meta.ifMatch, current)) {
+      const sent = meta.ifMatch.trim().slice(0, 200);
+      return refuse("precondition", `the configuration is at version ${this.#active!.version} (${current}), not ${sent}: read it again`, { etag: current });
+    }
     const frozen = meta.operation === "seed" || meta.operation === "user" ? null : (this.#frozen?.(meta) ?? null);
     if (frozen !== null) return refuse("conflict", frozen);
     const active = this.#active!;

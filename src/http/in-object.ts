@@ -53,7 +53,7 @@ async function run(route: Route, core: ApplianceCore, call: OperationCall): Prom
     get responseHeaders() {
       return (responseHeaders ??= new Headers());
     },
-    method: call.method, url: call.url, appliance, principal, credential: call.credential, params, query, body, bytes,
+    method: call.method, url: call.url, appliance, principal, credential: call.credential, ifMatch: call.ifMatch, params, query, body, bytes,
   };
   const result: unknown = await route.handle(context);
   const headers: [string, string][] = responseHeaders ? [...responseHeaders] : [];

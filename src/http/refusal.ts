@@ -28,6 +28,9 @@ export function refusalError(refusal: Refusal): StatusError {
     case "upstream":
       // A service this appliance depends on (an identity provider) failed: a gateway error, not the caller's.
       return new StatusError(502, refusal.detail);
+    case "precondition":
+      // If-Match named another configuration version (RFC 9110 §13.1.1): the current one goes with the refusal.
+      return new StatusError(412, refusal.detail, { headers: { etag: refusal.etag } });
     default: {
       const never: never = refusal;
       throw new Error(`unmapped refusal ${JSON.stringify(never)}`);

@@ -41,6 +41,8 @@ export interface RouteContext<P, Q, B> {
   principal: Principal | null;
   /** The credential `principal` was resolved from, by its SHA-256; null on anonymous routes. */
   credential: PresentedCredential | null;
+  /** `If-Match` as sent, for configuration writes (src/http/config-version.ts). */
+  ifMatch: string | null;
   params: P;
   query: Q;
   body: B;

@@ -111,6 +111,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: "unknown resource",
   405: "method not allowed here (see Allow)",
   409: "conflicts with the current state (a lapsed licence also refuses configuration commits with 409)",
+  412: "If-Match names another configuration version than the current one (given in the detail and the ETag header): read it again; nothing was changed",
   413: "request body too large: over 1 MiB (the operation's own cap where smaller), counted as it arrives, Content-Length or not",
   415: "request body is not JSON (nor application/octet-stream where the operation takes it)",
   422: "configuration validation rejected the change, or the licensing service refused a token or lease",
@@ -121,6 +122,16 @@ const ERROR_TEXT: Record<number, string> = {
   504: "peer did not answer in time",
 };
 
+/** What a configuration write (one that can answer 412) takes and answers besides its body: the version it expects and the one it left (src/http/config-version.ts). */
+const IF_MATCH = {
+  name: "If-Match",
+  in: "header",
+  required: false,
+  description: 'the configuration version the change expects, as the `ETag` of a configuration read (`"v7"`); `*` matches any, a list any member, a weak tag never; absent: no precondition',
+  schema: { type: "string" },
+};
+const ETAG = { etag: { description: 'the configuration version now active (`"v8"`), for the next write\'s `If-Match`', schema: { type: "string" } } };
+
 function operation(route: Route, components: Components) {
   const floor = floorOf(route);
   const errors = new Set<number>(route.errors ?? []);
@@ -128,10 +139,11 @@ function operation(route: Route, components: Components) {
   if (route.body) [413, 415].forEach((s) => errors.add(s));
   if (floor !== "anonymous") [401, 403].forEach((s) => errors.add(s));
   const status = route.response.status ?? 200;
-  const redirect = status >= 300 && status < 400 ? { headers: { location: { description: "where the browser goes next", schema: { type: "string" } } } } : {};
+  const versioned = errors.has(412);
+  const headers = status >= 300 && status < 400 ? { headers: { location: { description: "where the browser goes next", schema: { type: "string" } } } } : versioned ? { headers: ETAG } : {};
   const responses: Record<string, unknown> = {
     [String(status)]: {
-      ...redirect,
+      ...headers,
       description: route.response.description,
       ...(route.response.schema
         ? { content: { [route.response.contentType ?? "application/json"]: { schema: components.convert(route.response.schema, "output") } } }
@@ -155,7 +167,7 @@ function operation(route: Route, components: Components) {
       floor === "anonymous" ? [] : route.credentials === "bearer" ? [{ bearerToken: [] }] : route.credentials === "session" ? [{ sessionCookie: [] }] : [{ bearerToken: [] }, { sessionCookie: [] }],
     "x-role-floor": floor,
     "x-fleet-proxy": route.fp === true,
-    parameters: [...parameters(route.params, "path", components), ...parameters(route.query, "query", components)],
+    parameters: [...parameters(route.params, "path", components), ...parameters(route.query, "query", components), ...(versioned ? [IF_MATCH] : [])],
     ...(route.body
       ? {
           requestBody: {

@@ -15,6 +15,7 @@ import type { Profile } from "../../simulator/index.ts";
 import { route } from "../http/route.ts";
 import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
 import { unwrap } from "../http/refusal.ts";
+import { committed, tagConfigRead } from "../http/config-version.ts";
 
 const GROUPS = "cgn.groups";
 const section = "CGN";
@@ -136,6 +137,7 @@ export const cgnConfigRoutes = [
     summary: "Configured CGN groups, in configuration order, each marked when it waits for a restart",
     response: { description: "array of CgnGroupConfig", schema: z.array(CgnGroupConfig) },
     handle: async (ctx) => {
+      tagConfigRead(ctx);
       const [items, running] = await Promise.all([ctx.appliance.stub.config().items(GROUPS), ctx.appliance.stub.dataPlane().runningCgn()]);
       return items.map((item) => groupRow(item, running));
     },
@@ -149,6 +151,7 @@ export const cgnConfigRoutes = [
     response: { description: "CgnGroupConfig", schema: CgnGroupConfig },
     errors: [404],
     handle: async (ctx) => {
+      tagConfigRead(ctx);
       const [found, running] = await Promise.all([ctx.appliance.stub.config().item(GROUPS, ctx.params.name), ctx.appliance.stub.dataPlane().runningCgn()]);
       return groupRow(unwrap(found).item, running);
     },
@@ -165,9 +168,9 @@ export const cgnConfigRoutes = [
     params: NameParams,
     body: CgnGroupWrite,
     response: { description: "CgnCommitResult", schema: CgnCommitResult },
-    errors: [422],
+    errors: [412, 422],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().putItem(GROUPS, ctx.params.name, groupChildren(ctx.body), "upsert", commitMeta(ctx.principal, "cgn-group", ctx.body.comment)));
+      const summary = committed(ctx, await ctx.appliance.stub.config().putItem(GROUPS, ctx.params.name, groupChildren(ctx.body), "upsert", commitMeta(ctx, "cgn-group", ctx.body.comment)));
       return cgnResult(ctx.params.name, summary);
     },
   }),
@@ -180,9 +183,9 @@ export const cgnConfigRoutes = [
     params: NameParams,
     query: DeleteQuery,
     response: { description: "CgnCommitResult", schema: CgnCommitResult },
-    errors: [404],
+    errors: [404, 412],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().deleteItem(GROUPS, ctx.params.name, commitMeta(ctx.principal, "cgn-group", ctx.query.comment)));
+      const summary = committed(ctx, await ctx.appliance.stub.config().deleteItem(GROUPS, ctx.params.name, commitMeta(ctx, "cgn-group", ctx.query.comment)));
       return cgnResult(ctx.params.name, summary);
     },
   }),
@@ -193,6 +196,7 @@ export const cgnConfigRoutes = [
     summary: "Configured CGN caps: maxBindings and maxFlows",
     response: { description: "CgnSettings", schema: CgnSettings },
     handle: async (ctx) => {
+      tagConfigRead(ctx);
       const config = ctx.appliance.stub.config();
       const [maxBindings, maxFlows, running] = await Promise.all([config.field("cgn.maxBindings"), config.field("cgn.maxFlows"), ctx.appliance.stub.dataPlane().runningCgn()]);
       return { maxBindings: Number(maxBindings), maxFlows: Number(maxFlows), pendingRestart: running.maxBindings !== Number(maxBindings) || running.maxFlows !== Number(maxFlows) };
@@ -206,10 +210,10 @@ export const cgnConfigRoutes = [
     description: `${RESTART} 422 when validation rejects, listed under \`#/fields/cgn.maxBindings\` and \`#/fields/cgn.maxFlows\`.`,
     body: CgnSettingsWrite,
     response: { description: "CgnCommitResult (`name` is `settings`)", schema: CgnCommitResult },
-    errors: [422],
+    errors: [412, 422],
     handle: async (ctx) => {
       const fields = { "cgn.maxBindings": String(ctx.body.maxBindings), "cgn.maxFlows": String(ctx.body.maxFlows) };
-      const summary = unwrap(await ctx.appliance.stub.config().setFields(fields, commitMeta(ctx.principal, "cgn-settings", ctx.body.comment)));
+      const summary = committed(ctx, await ctx.appliance.stub.config().setFields(fields, commitMeta(ctx, "cgn-settings", ctx.body.comment)));
       return cgnResult("settings", summary);
     },
   }),

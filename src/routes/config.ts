@@ -12,13 +12,18 @@ import { AcmeStatus } from "../schemas/acme-status.ts";
 import { ConfigCommitResult, configCommitResult } from "../schemas/commit.ts";
 import { ConfigHistoryEntry, ConfigValues } from "../schemas/config.ts";
 import { DateTime, page, pageQuery } from "../schemas/common.ts";
-import { unwrap } from "../http/refusal.ts";
+import { committed, tagConfigRead } from "../http/config-version.ts";
 import { actorName } from "../schemas/principal.ts";
 import { checkCertificatePair, inspectCertificate } from "../trust/x509.ts";
 
 const POINTERS =
   "Rejected values are listed in the problem's `errors` member as `{in: \"config\", pointer, detail}`; `pointer` is a JSON Pointer into the document as GET /api/v1/config shows it, " +
   "with keyed-list items addressed by key: `#/fields/webUi.hostname`, `#/lists/vrfs/cust-a` (an item), `#/lists/vrfs/cust-a/tableId` (a child).";
+
+/** Optimistic concurrency, said where a client reads or writes the document (src/http/config-version.ts). */
+const CONCURRENCY =
+  "Optimistic concurrency (RFC 9110): every read of configuration-backed state answers `ETag: \"v<version>\"` (the active version of GET /api/v1/config/history, one for the whole document, so an edit of another list moves it too), and every configuration write answers the new one; " +
+  "a write sent with `If-Match` is committed only if it names the active version (`*` matches any; weak tags never match), else 412 naming the current version, with its `ETag`, and nothing changed. Without `If-Match` the last writer wins.";
 
 const TextValue = z.string().nullable();
 
@@ -199,10 +204,13 @@ export const configRoutes = [
     path: "/api/v1/config",
     section: "Configuration",
     summary: "The active configuration, secrets redacted",
-    description: `Every key of GET /api/v1/config/schema: fields as text (list-mode fields newline-joined, booleans \`true\`/\`false\`, null = unset), keyed lists as items \`{key, values}\`. Secrets read \`${REDACTED}\`; a secret that is not set reads null.`,
+    description: `Every key of GET /api/v1/config/schema: fields as text (list-mode fields newline-joined, booleans \`true\`/\`false\`, null = unset), keyed lists as items \`{key, values}\`. Secrets read \`${REDACTED}\`; a secret that is not set reads null. ${CONCURRENCY}`,
     fp: true,
     response: { description: "ConfigValues", schema: ConfigValues },
-    handle: (ctx) => ctx.appliance.stub.config().values(),
+    handle: (ctx) => {
+      tagConfigRead(ctx);
+      return ctx.appliance.stub.config().values();
+    },
   }),
   route({
     method: "PUT",
@@ -214,12 +222,12 @@ export const configRoutes = [
       `\`fields\`: null clears a field back to its default (an empty string clears one without a default); list-mode fields take newline- or comma-separated elements and replace the list; \`${REDACTED}\` leaves a secret unchanged; keys managed by another operation (the certificate) may only be cleared. ` +
       "`listOps` add an item (new key: absent children take their defaults, required ones must be given), update one (existing key: only the given children change) or delete one (`delete: true`). Unknown paths are rejected. " +
       `422 when validation rejects, with nothing persisted. ${POINTERS} ` +
-      "A change set that changes nothing answers 200 at the active version without a history entry.",
+      `A change set that changes nothing answers 200 at the active version without a history entry. ${CONCURRENCY}`,
     body: ConfigChangeSet,
     response: { description: "ConfigCommitResult", schema: ConfigCommitResult },
-    errors: [422],
+    errors: [412, 422],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().apply(ctx.body, actorName(ctx.principal!)));
+      const summary = committed(ctx, await ctx.appliance.stub.config().apply(ctx.body, { actor: actorName(ctx.principal!), ifMatch: ctx.ifMatch }));
       return configCommitResult(summary);
     },
   }),
@@ -250,12 +258,14 @@ export const configRoutes = [
     summary: "Restore the configuration as it was right after a version",
     description:
       "The rollback is itself a commit: it is validated, gets a new version and its own history entry (`operation: rollback`, `rollbackTo`), and hot-applies like any change; `restartRequired` tells whether restart-only keys changed. " +
-      "Secrets, the certificate and its key are restored too. 404 when the version is not in the history; rolling back to the active version changes nothing and answers 200 at that version.",
+      "It restores the whole document, every field and list, not one change: changes committed after that version are undone too (an item deleted since is created again, one created since is deleted). " +
+      "Secrets, the certificate and its key are restored too. 404 when the version is not in the history; rolling back to the active version changes nothing and answers 200 at that version. " +
+      "Send the `ETag` of GET /api/v1/config as `If-Match` to roll back only from the version you read (412 otherwise).",
     body: RollbackRequest,
     response: { description: "ConfigCommitResult", schema: ConfigCommitResult },
-    errors: [404, 422],
+    errors: [404, 412, 422],
     handle: async (ctx) => {
-      const summary = unwrap(await ctx.appliance.stub.config().rollback(ctx.body.version, { actor: actorName(ctx.principal!), comment: ctx.body.comment }));
+      const summary = committed(ctx, await ctx.appliance.stub.config().rollback(ctx.body.version, { actor: actorName(ctx.principal!), comment: ctx.body.comment, ifMatch: ctx.ifMatch }));
       return configCommitResult(summary);
     },
   }),
@@ -278,7 +288,7 @@ export const configRoutes = [
       "The listener serves it from the commit on, without a restart. While `acme.enabled` is true the ACME client replaces an uploaded certificate with one from the CA.",
     body: CertificateUpload,
     response: { description: "the installed certificate's details", schema: CertificateCommitResult },
-    errors: [422],
+    errors: [412, 422],
     handle: async (ctx) => {
       const checked = await checkCertificatePair(ctx.body.certificatePem, ctx.body.privateKeyPem, Date.now());
       if (!checked.ok) {
@@ -286,13 +296,13 @@ export const configRoutes = [
         throw new StatusError(422, `the certificate was rejected: ${summary}`, { errors: checked.errors.map((e) => ({ in: "body", ...e })) });
       }
       const config = ctx.appliance.stub.config();
-      const committed = unwrap(await config.installCertificate(tidyPem(ctx.body.certificatePem), tidyPem(ctx.body.privateKeyPem), { actor: actorName(ctx.principal!), comment: ctx.body.comment }));
+      const installed = committed(ctx, await config.installCertificate(tidyPem(ctx.body.certificatePem), tidyPem(ctx.body.privateKeyPem), { actor: actorName(ctx.principal!), comment: ctx.body.comment, ifMatch: ctx.ifMatch }));
       const hostname = (await config.values()).fields["webUi.hostname"];
       const warnings = [...checked.warnings];
       if (hostname && !namesHost(checked.details.subjectAltNames, hostname.toLowerCase())) warnings.push(`the certificate does not name webUi.hostname '${hostname}' among its DNS subject alternative names`);
       const acme = await ctx.appliance.stub.acme().status(checked.details.sha256Fingerprint);
       if (acme.enabled) warnings.push("acme.enabled is true: the ACME client will replace this certificate with one from the CA");
-      return { status: "committed" as const, committedUtc: committed.committedUtc, version: committed.version, restartRequired: false as const, ...checked.details, source: "uploaded" as const, acme, warnings };
+      return { status: "committed" as const, committedUtc: installed.committedUtc, version: installed.version, restartRequired: false as const, ...checked.details, source: "uploaded" as const, acme, warnings };
     },
   }),
   route({

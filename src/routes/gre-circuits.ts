@@ -151,7 +151,7 @@ export const greCircuitRoutes = [
     params: IdParams,
     body: GreListenerWrite,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [422],
+    errors: [412, 422],
     handle: listeners.put("upsert", "gre-listener", (ctx) => ctx.params.id!),
   }),
   route({
@@ -163,7 +163,7 @@ export const greCircuitRoutes = [
     params: IdParams,
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [404, 409],
+    errors: [404, 409, 412],
     handle: listeners.remove("gre-listener", "id"),
   }),
   route({
@@ -174,7 +174,7 @@ export const greCircuitRoutes = [
     description: `409 when a circuit of that id exists. ${HOT} ${VALIDATION} ${FLOOR}`,
     body: GreCircuitCreate,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [409, 422],
+    errors: [409, 412, 422],
     handle: circuits.put("create", "gre-circuit", (ctx) => String(ctx.body.id)),
   }),
   route({
@@ -186,7 +186,7 @@ export const greCircuitRoutes = [
     params: IdParams,
     body: GreCircuitUpdate,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [404, 422],
+    errors: [404, 412, 422],
     handle: circuits.put("replace", "gre-circuit", (ctx) => ctx.params.id!),
   }),
   route({
@@ -198,7 +198,7 @@ export const greCircuitRoutes = [
     params: IdParams,
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [404],
+    errors: [404, 412],
     handle: circuits.remove("gre-circuit", "id"),
   }),
 ];

@@ -16,6 +16,7 @@ import { REDACTED, configKey, isIntegerType, type FieldSpec, type ListKey } from
 import type { ConfigItem, Value } from "../config/types.ts";
 import type { ConfigOperation } from "../schemas/config.ts";
 import { unwrap } from "../http/refusal.ts";
+import { committed, tagConfigRead } from "../http/config-version.ts";
 import type { RouteContext } from "../http/route.ts";
 import { commitMeta, commitResult, type CommitResult } from "../schemas/commit.ts";
 
@@ -149,7 +150,7 @@ export class KeyedList {
       const typed = ctx as Ctx & { params: Record<string, string>; body: Body };
       const key = keyOf(typed);
       const comment = commentOf(typed.body);
-      return commitResult(key, unwrap(await ctx.appliance.stub.config().putItem(this.path, key, this.children(typed.body, mode), mode, commitMeta(ctx.principal, operation, comment))));
+      return commitResult(key, committed(ctx, await ctx.appliance.stub.config().putItem(this.path, key, this.children(typed.body, mode), mode, commitMeta(ctx, operation, comment))));
     };
   }
 
@@ -158,17 +159,19 @@ export class KeyedList {
     return async (ctx: Ctx): Promise<CommitResult> => {
       const key = (ctx.params as Record<string, string>)[param]!;
       const comment = (ctx.query as { comment?: string } | undefined)?.comment;
-      return commitResult(key, unwrap(await ctx.appliance.stub.config().deleteItem(this.path, key, commitMeta(ctx.principal, operation, comment))));
+      return commitResult(key, committed(ctx, await ctx.appliance.stub.config().deleteItem(this.path, key, commitMeta(ctx, operation, comment))));
     };
   }
 
   /** The committed item the URL names, or 404. */
   async item(ctx: Ctx, key: string): Promise<ConfigItem> {
+    tagConfigRead(ctx);
     return unwrap(await ctx.appliance.stub.config().item(this.path, key)).item;
   }
 
   /** Every committed item, in configuration order. */
   items(ctx: Ctx): Promise<ConfigItem[]> {
+    tagConfigRead(ctx);
     return Promise.resolve(ctx.appliance.stub.config().items(this.path));
   }
 

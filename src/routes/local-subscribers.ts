@@ -17,6 +17,7 @@ import type { ConfigItem, Value } from "../config/types.ts";
 import { IPOE_KEY_PATTERN, LOCAL_LISTS, ipoeKey, ipoeUsername } from "../config/local-subscribers.ts";
 import { StatusError } from "../http/problem.ts";
 import { unwrap } from "../http/refusal.ts";
+import { committed, tagConfigRead } from "../http/config-version.ts";
 import { route, type RouteContext } from "../http/route.ts";
 import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
 import { page, pageQuery, slicePage } from "../schemas/common.ts";
@@ -183,10 +184,11 @@ function lineOf(key: string): [number, number, number] | null {
 }
 
 type Ctx = RouteContext<unknown, unknown, unknown>;
-const meta = (ctx: Ctx, comment: string | null | undefined) => commitMeta(ctx.principal, "local-subscriber", comment);
+const meta = (ctx: Ctx, comment: string | null | undefined) => commitMeta(ctx, "local-subscriber", comment);
 
 /** The record as it is now: the committed item and the data plane's session. */
 async function record<K extends Kind>(ctx: Ctx, kind: K, key: string): Promise<ReturnType<(typeof RECORDS)[K]>> {
+  tagConfigRead(ctx);
   const [found, sessions] = await Promise.all([ctx.appliance.stub.config().item(LOCAL_LISTS[kind], key), ctx.appliance.stub.dataPlane().localSubscriberSessions()]);
   const { item } = unwrap(found);
   // Each kind's own shape, so a route's schema sees an IPoE or a PPPoE record, not their union.
@@ -221,6 +223,7 @@ export const localSubscriberRoutes = [
     query: ListQuery,
     response: { description: "a page of LocalSubscriberRow", schema: page(LocalSubscriberRow, "LocalSubscriberPage") },
     handle: async (ctx) => {
+      tagConfigRead(ctx);
       const config = ctx.appliance.stub.config();
       const [ipoe, pppoe, sessions] = await Promise.all([config.items(LOCAL_LISTS.ipoe), config.items(LOCAL_LISTS.pppoe), ctx.appliance.stub.dataPlane().localSubscriberSessions()]);
       const lines = ipoe
@@ -239,10 +242,10 @@ export const localSubscriberRoutes = [
     description: `The key is the line \`port:sVlan:vlan\` from the body; 409 when a subscriber of that line exists. ${WRITE_NOTE}`,
     body: IpoeCreate,
     response: { description: "the created subscriber", schema: LocalIpoeSubscriber },
-    errors: [409, 422],
+    errors: [409, 412, 422],
     handle: async (ctx) => {
       const key = ipoeKey(Number(ctx.body.port), Number(ctx.body.sVlan), Number(ctx.body.vlan));
-      unwrap(await ctx.appliance.stub.config().putItem(LOCAL_LISTS.ipoe, key, lists.ipoe.children(ctx.body, "create"), "create", meta(ctx, commentOf(ctx.body))));
+      committed(ctx, await ctx.appliance.stub.config().putItem(LOCAL_LISTS.ipoe, key, lists.ipoe.children(ctx.body, "create"), "create", meta(ctx, commentOf(ctx.body))));
       return record(ctx, "ipoe", key);
     },
   }),
@@ -265,7 +268,7 @@ export const localSubscriberRoutes = [
     params: KeyParams,
     body: IpoeUpdate,
     response: { description: "the updated subscriber", schema: LocalIpoeSubscriber },
-    errors: [404, 422],
+    errors: [404, 412, 422],
     handle: async (ctx) => {
       await mustExist(ctx, "ipoe", ctx.params.key);
       const line = lineOf(ctx.params.key);
@@ -275,7 +278,7 @@ export const localSubscriberRoutes = [
       sameIdentity("sVlan", ctx.body.sVlan, sVlan);
       sameIdentity("vlan", ctx.body.vlan, vlan);
       const children = lists.ipoe.children({ ...ctx.body, port, sVlan, vlan }, "replace");
-      unwrap(await ctx.appliance.stub.config().putItem(LOCAL_LISTS.ipoe, ctx.params.key, children, "replace", meta(ctx, commentOf(ctx.body))));
+      committed(ctx, await ctx.appliance.stub.config().putItem(LOCAL_LISTS.ipoe, ctx.params.key, children, "replace", meta(ctx, commentOf(ctx.body))));
       return record(ctx, "ipoe", ctx.params.key);
     },
   }),
@@ -288,8 +291,8 @@ export const localSubscriberRoutes = [
     params: KeyParams,
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [404],
-    handle: async (ctx) => commitResult(ctx.params.key, unwrap(await ctx.appliance.stub.config().deleteItem(LOCAL_LISTS.ipoe, ctx.params.key, meta(ctx, ctx.query.comment)))),
+    errors: [404, 412],
+    handle: async (ctx) => commitResult(ctx.params.key, committed(ctx, await ctx.appliance.stub.config().deleteItem(LOCAL_LISTS.ipoe, ctx.params.key, meta(ctx, ctx.query.comment)))),
   }),
   route({
     method: "POST",
@@ -299,9 +302,9 @@ export const localSubscriberRoutes = [
     description: `The key is the username; 409 when it exists. The password is write-only: answers carry \`passwordSet\` instead. ${WRITE_NOTE}`,
     body: PppoeCreate,
     response: { description: "the created subscriber", schema: LocalPppoeSubscriber },
-    errors: [409, 422],
+    errors: [409, 412, 422],
     handle: async (ctx) => {
-      unwrap(await ctx.appliance.stub.config().putItem(LOCAL_LISTS.pppoe, ctx.body.username, lists.pppoe.children(ctx.body, "create"), "create", meta(ctx, commentOf(ctx.body))));
+      committed(ctx, await ctx.appliance.stub.config().putItem(LOCAL_LISTS.pppoe, ctx.body.username, lists.pppoe.children(ctx.body, "create"), "create", meta(ctx, commentOf(ctx.body))));
       return record(ctx, "pppoe", ctx.body.username);
     },
   }),
@@ -324,11 +327,11 @@ export const localSubscriberRoutes = [
     params: UsernameParams,
     body: PppoeUpdate,
     response: { description: "the updated subscriber", schema: LocalPppoeSubscriber },
-    errors: [404, 422],
+    errors: [404, 412, 422],
     handle: async (ctx) => {
       await mustExist(ctx, "pppoe", ctx.params.username);
       sameIdentity("username", ctx.body.username, ctx.params.username);
-      unwrap(await ctx.appliance.stub.config().putItem(LOCAL_LISTS.pppoe, ctx.params.username, lists.pppoe.children(ctx.body, "replace"), "replace", meta(ctx, commentOf(ctx.body))));
+      committed(ctx, await ctx.appliance.stub.config().putItem(LOCAL_LISTS.pppoe, ctx.params.username, lists.pppoe.children(ctx.body, "replace"), "replace", meta(ctx, commentOf(ctx.body))));
       return record(ctx, "pppoe", ctx.params.username);
     },
   }),
@@ -341,9 +344,9 @@ export const localSubscriberRoutes = [
     params: UsernameParams,
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [404],
+    errors: [404, 412],
     handle: async (ctx) =>
-      commitResult(ctx.params.username, unwrap(await ctx.appliance.stub.config().deleteItem(LOCAL_LISTS.pppoe, ctx.params.username, meta(ctx, ctx.query.comment)))),
+      commitResult(ctx.params.username, committed(ctx, await ctx.appliance.stub.config().deleteItem(LOCAL_LISTS.pppoe, ctx.params.username, meta(ctx, ctx.query.comment)))),
   }),
   route({
     method: "GET",

@@ -15,6 +15,7 @@ import { StatusError } from "../http/problem.ts";
 import { route } from "../http/route.ts";
 import { CommitResult, ConfigCommitResult, commitMeta, commitResult, configCommitResult } from "../schemas/commit.ts";
 import { unwrap } from "../http/refusal.ts";
+import { committed, tagConfigRead } from "../http/config-version.ts";
 import { IGP_PROTOCOLS } from "../../simulator/igp.ts";
 import { formatPrefix, parsePrefix } from "../../simulator/prefix.ts";
 import { AFI_SAFIS } from "../../simulator/routing.ts";
@@ -164,6 +165,7 @@ export const routingConfigRoutes = [
     fp: true,
     response: { description: "RoutingConfig", schema: RoutingConfig },
     handle: async (ctx) => {
+      tagConfigRead(ctx);
       const config = ctx.appliance.stub.config();
       const [neighborItems, statics, interfaceItems, localAs, routerId, protocol] = await Promise.all([
         config.items(NEIGHBORS_LIST),
@@ -199,7 +201,7 @@ export const routingConfigRoutes = [
       "Unknown members are refused (400). 422 when validation rejects, every rejected value listed: `#/fields/bgp.localAs`, `#/fields/routing.routerId`, `#/lists/igp.interfaces/<name>/…` (an address that does not parse or is another interface's, a dead interval not above the hello interval, an area that is not an OSPF area id).",
     body: RoutingSettings,
     response: { description: "ConfigCommitResult", schema: ConfigCommitResult },
-    errors: [422],
+    errors: [412, 422],
     handle: async (ctx) => {
       const fields: Record<string, EditValue> = {};
       if (ctx.body.localAs !== undefined) fields["bgp.localAs"] = text(ctx.body.localAs);
@@ -212,7 +214,7 @@ export const routingConfigRoutes = [
         if (dup >= 0) throw new StatusError(400, `invalid request: body igp/interfaces/${dup}/name: interface '${given[dup]!.name}' is given twice`, { errors: [{ in: "body", pointer: `#/igp/interfaces/${dup}/name`, detail: "given twice" }] });
         lists[IGP_INTERFACES_LIST] = given.map((i) => ({ key: i.name, fields: interfaces.children(i, "replace") }));
       }
-      const summary = unwrap(await ctx.appliance.stub.config().replaceSection(fields, lists, commitMeta(ctx.principal, "routing", ctx.body.comment)));
+      const summary = committed(ctx, await ctx.appliance.stub.config().replaceSection(fields, lists, commitMeta(ctx, "routing", ctx.body.comment)));
       return configCommitResult(summary);
     },
   }),
@@ -224,7 +226,7 @@ export const routingConfigRoutes = [
     description: `409 when a neighbor of that address exists. ${HOT} ${VALIDATION}`,
     body: NeighborCreate,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [409, 422],
+    errors: [409, 412, 422],
     handle: neighbors.put("create", "bgp-neighbor", (ctx) => String(ctx.body.address)),
   }),
   route({
@@ -236,7 +238,7 @@ export const routingConfigRoutes = [
     params: AddressParams,
     body: NeighborUpdate,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [404, 422],
+    errors: [404, 412, 422],
     handle: neighbors.put("replace", "bgp-neighbor", (ctx) => ctx.params.address!),
   }),
   route({
@@ -248,7 +250,7 @@ export const routingConfigRoutes = [
     params: AddressParams,
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [404],
+    errors: [404, 412],
     handle: neighbors.remove("bgp-neighbor", "address"),
   }),
   route({
@@ -261,7 +263,7 @@ export const routingConfigRoutes = [
       "422 when validation rejects, every rejected value listed under `#/lists/routing.staticRoutes/<vrf>:<prefix>/…`: a prefix with host bits set, a VRF that is not configured, a next hop of the other family, a distance outside 1-255.",
     body: StaticRoutes,
     response: { description: "ConfigCommitResult", schema: ConfigCommitResult },
-    errors: [422],
+    errors: [412, 422],
     handle: async (ctx) => {
       const keys = ctx.body.routes.map(staticRouteKey);
       const dup = keys.findIndex((k, n) => keys.indexOf(k) !== n);
@@ -270,7 +272,7 @@ export const routingConfigRoutes = [
         key: keys[n]!,
         fields: staticRoutes.children(r, "replace"),
       }));
-      const summary = unwrap(await ctx.appliance.stub.config().replaceSection({}, { [STATIC_ROUTES_LIST]: items }, commitMeta(ctx.principal, "static-routes", ctx.body.comment)));
+      const summary = committed(ctx, await ctx.appliance.stub.config().replaceSection({}, { [STATIC_ROUTES_LIST]: items }, commitMeta(ctx, "static-routes", ctx.body.comment)));
       return configCommitResult(summary);
     },
   }),

@@ -62,7 +62,7 @@ export const sourceVrfRuleRoutes = [
     floor: "super-user",
     body: RuleCreate,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [409, 422],
+    errors: [409, 412, 422],
     handle: rules.put("create", operation, (ctx) => String(ctx.body.name)),
   }),
   route({
@@ -85,7 +85,7 @@ export const sourceVrfRuleRoutes = [
     params: NameParams,
     body: RuleUpdate,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [404, 422],
+    errors: [404, 412, 422],
     handle: rules.put("replace", operation, (ctx) => ctx.params.name!),
   }),
   route({
@@ -98,7 +98,7 @@ export const sourceVrfRuleRoutes = [
     params: NameParams,
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [404],
+    errors: [404, 412],
     handle: rules.remove(operation, "name"),
   }),
 ];

@@ -80,7 +80,7 @@ export const vrfRoutes = [
       "Committed through the configuration pipeline as the `vrfs` item of that name and applied without restart. 409 when the name exists; 422 when validation rejects (syntax of rd and route targets, addresses, a tableId or rd already in use), listing every rejected value under `#/lists/vrfs/<name>/…`.",
     body: Vrf,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [409, 422],
+    errors: [409, 412, 422],
     handle: vrfs.put("create", operation, (ctx) => String(ctx.body.name)),
   }),
   route({
@@ -92,7 +92,7 @@ export const vrfRoutes = [
     params: NameParams,
     body: VrfReplacement,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [404, 422],
+    errors: [404, 412, 422],
     handle: vrfs.put("replace", operation, (ctx) => ctx.params.name!),
   }),
   route({
@@ -104,7 +104,7 @@ export const vrfRoutes = [
     params: NameParams,
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
-    errors: [404, 409],
+    errors: [404, 409, 412],
     handle: vrfs.remove(operation, "name"),
   }),
 ];

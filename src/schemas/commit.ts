@@ -38,9 +38,13 @@ export const configCommitResult = (summary: { version: number; committedUtc: str
   changedPaths: summary.changedPaths,
 });
 
-/** Who made a commit and why, as the configuration history records it: the acting principal, the operation, the caller's comment. */
-export const commitMeta = <O extends ConfigOperation>(principal: Principal | null, operation: O, comment?: string | null) => ({
-  actor: actorName(principal!),
+/**
+ * Who made a commit and why, as the configuration history records it: the acting principal, the operation, the caller's comment;
+ * and the request's `If-Match`, the version the commit must find active.
+ */
+export const commitMeta = <O extends ConfigOperation>(request: { principal: Principal | null; ifMatch: string | null }, operation: O, comment?: string | null) => ({
+  actor: actorName(request.principal!),
   operation,
   comment,
+  ifMatch: request.ifMatch,
 });

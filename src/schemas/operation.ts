@@ -34,6 +34,8 @@ export interface OperationCall {
   credential: PresentedCredential | null;
   /** `X-CSRF-Token` as sent. */
   csrfToken: string | null;
+  /** `If-Match` as sent: the configuration version a write expects (src/config/etag.ts). */
+  ifMatch: string | null;
   /** True when clients reach this listener over HTTPS (cookies then carry `Secure`). */
   secure: boolean;
   clientIp: string;

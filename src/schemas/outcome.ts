@@ -20,7 +20,8 @@ export type Refusal =
   | { ok: false; reason: "forbidden"; detail: string }
   | { ok: false; reason: "invalid"; detail: string; pointer?: string }
   | { ok: false; reason: "rejected"; detail: string; errors: FieldError[] }
-  | { ok: false; reason: "upstream"; detail: string };
+  | { ok: false; reason: "upstream"; detail: string }
+  | { ok: false; reason: "precondition"; detail: string; etag: string };
 
 export type Outcome<T> = ({ ok: true } & T) | Refusal;
 

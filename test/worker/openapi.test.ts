@@ -52,6 +52,17 @@ describe("OpenAPI document", () => {
     expect(doc.components.schemas.ProblemDetails).toBeDefined();
   });
 
+  it("documents a configuration write's If-Match, its 412 and the ETag it answers (RFC 9110 §13.1.1)", async () => {
+    const doc = await documentOf();
+    for (const [path, method] of [["/api/v1/config", "put"], ["/api/v1/config/rollback", "post"], ["/api/v1/vrfs/{name}", "delete"]] as const) {
+      const op = doc.paths[path]![method] as Operation & { parameters: { name: string; in: string }[]; responses: Record<string, { headers?: Record<string, unknown> }> };
+      expect(op.parameters, `${method} ${path}`).toContainEqual(expect.objectContaining({ name: "If-Match", in: "header" }));
+      expect(Object.keys(op.responses), `${method} ${path}`).toContain("412");
+      expect(Object.keys(op.responses["200"]!.headers ?? {}), `${method} ${path}`).toContain("etag");
+    }
+    expect(Object.keys(doc.paths["/api/v1/config/validate"]!.post!.responses)).not.toContain("412");
+  });
+
   it("serves an interactive reference without any CDN", async () => {
     const page = await call("/api/v1/docs", { headers: bearer(BOOTSTRAP_TOKEN) });
     expect(page.headers.get("content-type")).toContain("text/html");

@@ -7,6 +7,7 @@ import { commitMeta } from "../../schemas/commit.ts";
 import { isExternalIdentity } from "../../auth/accounts.ts";
 import type { Outcome } from "../../schemas/outcome.ts";
 import { unwrap } from "../../http/refusal.ts";
+import { committed } from "../../http/config-version.ts";
 import { clearedSessionCookie, sessionCookie } from "../../trust/session.ts";
 import type { LoginResponse as LoginResponseType } from "../../schemas/auth.ts";
 import { EnrolRequest, LoginRequest, LoginResponse, PasswordChange, Whoami } from "../../schemas/auth.ts";
@@ -112,14 +113,14 @@ export const loginRoutes = [
     credentials: "session",
     body: PasswordChange,
     response: { description: "StatusResult `updated`", schema: StatusResult },
-    errors: [401, 423],
+    errors: [401, 412, 423],
     handle: async (ctx) => {
       const p = ctx.principal!;
       const username = p.username!;
       if (isExternalIdentity(username)) throw new StatusError(403, "an identity signed in through OIDC has no password here; its provider manages it");
       // Counted like a login: a stolen session cannot guess the current password here faster than at the login.
       unwrap(await ctx.appliance.stub.identity().reauthenticate(username, { currentPassword: ctx.body.currentPassword }, ctx.appliance.clientIp));
-      unwrap(await ctx.appliance.stub.config().putItem("login.users", username, { password: ctx.body.newPassword }, "update", commitMeta(p, "user")));
+      committed(ctx, await ctx.appliance.stub.config().putItem("login.users", username, { password: ctx.body.newPassword }, "update", commitMeta(ctx, "user")));
       return { status: "updated", username: username } satisfies z.infer<typeof StatusResult>;
     },
   }),

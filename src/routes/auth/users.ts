@@ -9,6 +9,7 @@ import { route } from "../../http/route.ts";
 import { StatusResult, pageQuery, slicePage } from "../../schemas/common.ts";
 import { commitMeta } from "../../schemas/commit.ts";
 import { unwrap } from "../../http/refusal.ts";
+import { committed, tagConfigRead } from "../../http/config-version.ts";
 import { actorName } from "../../schemas/principal.ts";
 import { PasswordSet, UserCreate, UserDeleteQuery, UserPage, UserRecord, UserUpdate, UsernameParams } from "../../schemas/auth.ts";
 
@@ -25,7 +26,10 @@ export const userRoutes = [
     floor: "super-user",
     query: pageQuery(100, 1000),
     response: { description: "a page of accounts, by name", schema: UserPage },
-    handle: async (ctx) => slicePage(await ctx.appliance.stub.identity().listUsers(), ctx.query.offset, ctx.query.limit),
+    handle: async (ctx) => {
+      tagConfigRead(ctx);
+      return slicePage(await ctx.appliance.stub.identity().listUsers(), ctx.query.offset, ctx.query.limit);
+    },
   }),
   route({
     method: "POST",
@@ -35,10 +39,10 @@ export const userRoutes = [
     description: "Commits a `login.users` item; the password is hashed before it is stored. 409 when the account exists.",
     body: UserCreate,
     response: { description: "StatusResult `created`", schema: StatusResult },
-    errors: [409],
+    errors: [409, 412],
     handle: async (ctx) => {
       const fields = { role: ctx.body.role, password: ctx.body.password };
-      unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.body.username, fields, "create", commitMeta(ctx.principal, "user")));
+      committed(ctx, await ctx.appliance.stub.config().putItem(LIST, ctx.body.username, fields, "create", commitMeta(ctx, "user")));
       return { status: "created" as const, username: ctx.body.username };
     },
   }),
@@ -51,7 +55,10 @@ export const userRoutes = [
     params: UsernameParams,
     response: { description: "UserRecord", schema: UserRecord },
     errors: [404],
-    handle: async (ctx) => unwrap(await ctx.appliance.stub.identity().getUser(ctx.params.username)).user,
+    handle: async (ctx) => {
+      tagConfigRead(ctx);
+      return unwrap(await ctx.appliance.stub.identity().getUser(ctx.params.username)).user;
+    },
   }),
   route({
     method: "PATCH",
@@ -65,9 +72,9 @@ export const userRoutes = [
     params: UsernameParams,
     body: UserUpdate,
     response: { description: "StatusResult `updated`", schema: StatusResult },
-    errors: [404, 422],
+    errors: [404, 412, 422],
     handle: async (ctx) => {
-      unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.params.username, { role: ctx.body.role }, "update", commitMeta(ctx.principal, "user")));
+      committed(ctx, await ctx.appliance.stub.config().putItem(LIST, ctx.params.username, { role: ctx.body.role }, "update", commitMeta(ctx, "user")));
       if (ctx.body.revokeTokens) await ctx.appliance.stub.identity().revokeTokensOf(ctx.params.username, ctx.body.role, actorName(ctx.principal!));
       return { status: "updated" as const, username: ctx.params.username };
     },
@@ -84,10 +91,10 @@ export const userRoutes = [
     params: UsernameParams,
     query: UserDeleteQuery,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
-    errors: [404, 422],
+    errors: [404, 412, 422],
     handle: async (ctx) => {
       // The identity store revokes the account's tokens as the commit removes it (syncAccounts), flag or not.
-      unwrap(await ctx.appliance.stub.config().deleteItem(LIST, ctx.params.username, commitMeta(ctx.principal, "user")));
+      committed(ctx, await ctx.appliance.stub.config().deleteItem(LIST, ctx.params.username, commitMeta(ctx, "user")));
       return { status: "deleted" as const, username: ctx.params.username };
     },
   }),
@@ -100,9 +107,9 @@ export const userRoutes = [
     params: UsernameParams,
     body: PasswordSet,
     response: { description: "StatusResult `updated`", schema: StatusResult },
-    errors: [404],
+    errors: [404, 412],
     handle: async (ctx) => {
-      unwrap(await ctx.appliance.stub.config().putItem(LIST, ctx.params.username, { password: ctx.body.password }, "update", commitMeta(ctx.principal, "user")));
+      committed(ctx, await ctx.appliance.stub.config().putItem(LIST, ctx.params.username, { password: ctx.body.password }, "update", commitMeta(ctx, "user")));
       return { status: "updated" as const, username: ctx.params.username };
     },
   }),

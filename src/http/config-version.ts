@@ -1,0 +1,28 @@
+/**
+ * The configuration's version on the wire: every read of configuration-backed
+ * state answers it as `ETag`, every commit answers the new one, so automation
+ * can send it back as `If-Match` (judged in ConfigStore's commit, 412 on a
+ * stale one) and chain edits without a re-read. One version for the whole
+ * document: an edit of another list moves it too (conservative, never wrong).
+ */
+import { configETag } from "../config/etag.ts";
+import { unwrap } from "./refusal.ts";
+import type { Outcome } from "../schemas/outcome.ts";
+import type { ApplianceContext } from "../fleet/context.ts";
+
+interface Tagged {
+  appliance: ApplianceContext;
+  responseHeaders: Headers;
+}
+
+/** Sets `ETag` to the active configuration version (a handler reading configuration-backed state). */
+export function tagConfigRead(ctx: Tagged): void {
+  ctx.responseHeaders.set("etag", configETag(ctx.appliance.stub.config().activeVersion().version));
+}
+
+/** A commit's summary (as `unwrap`), with `ETag` set to the version it left active. */
+export function committed<S extends { version: number }>(ctx: Tagged, outcome: Outcome<S>): { ok: true } & S {
+  const summary = unwrap(outcome);
+  ctx.responseHeaders.set("etag", configETag(summary.version));
+  return summary;
+}
