@@ -135,9 +135,24 @@ export function resolvePeer(env: Env, peer: { name: string; url: string; credent
     : { ...peer, member: false };
 }
 
-/** The credentials other fleet members present to this appliance: each becomes a read-only token named `fleet:<member>`. */
+/**
+ * This appliance as its own fleet proxy reaches it (`/fleet/<its name>/…`): a member asked in-process with a credential of
+ * its own, so a script looping over `GET /fleet/appliances` reads every row, this one included. Null without a fleet secret.
+ */
+export async function selfAsPeer(env: Env, name: string): Promise<Peer | null> {
+  const fleet = loadFleet(env);
+  const self = fleet.appliances.find((a) => a.name === name);
+  if (!self || !env.BNG_FLEET_SECRET) return null;
+  return { name, url: listenerOrigin(fleet, self, listenerOptions(env)), member: true, credential: await deriveToken(env.BNG_FLEET_SECRET, peerLabel(name, name)), timeoutMs: SELF_TIMEOUT_MS };
+}
+
+/** A read of this appliance through its own proxy is one more call into the same object: the default peer timeout is plenty. */
+const SELF_TIMEOUT_MS = 10_000;
+
+/** The credentials fleet members present to this appliance (itself too, for its own proxy): each a read-only token named `fleet:<member>`. */
 export async function inboundPeerCredentials(env: Env, name: string): Promise<{ tokenName: string; credential: string }[]> {
   const inbound = [];
+  if (env.BNG_FLEET_SECRET) inbound.push({ tokenName: `fleet:${name}`, credential: await deriveToken(env.BNG_FLEET_SECRET, peerLabel(name, name)) });
   for (const other of loadFleet(env).appliances) {
     const entry = other.webUi.peers.find((p) => p.name === name);
     if (!entry || other.name === name) continue;

@@ -12,7 +12,7 @@ import { StatusError } from "../http/problem.ts";
 import { DestinationRefused, outboundFetch } from "../config/destinations.ts";
 import { securedResponse } from "../http/headers.ts";
 import type { ApplianceContext, ApplianceTarget } from "./context.ts";
-import { peerAnswerOf, peerHeaders, resolvePeer, type PeerAnswer } from "./definition.ts";
+import { peerAnswerOf, peerHeaders, resolvePeer, selfAsPeer, type PeerAnswer } from "./definition.ts";
 
 /**
  * Which peer paths the proxy relays: a test of `/api/v1/<path>` (still
@@ -71,10 +71,13 @@ export interface RelayPlan {
   allowlist: readonly string[];
 }
 
-/** Plans one GET to a peer inside the addressed appliance's object: the peer from its running `webUi.peers`, the path judged, the query kept. */
-export function planRelay(appliance: ApplianceContext, peerName: string, rawPath: string, search: string, relayable: Relayable): RelayPlan {
+/**
+ * Plans one GET to a peer inside the addressed appliance's object: the peer from its running `webUi.peers` (or this
+ * appliance itself, read through its own proxy as every row of GET /fleet/appliances can be), the path judged, the query kept.
+ */
+export async function planRelay(appliance: ApplianceContext, peerName: string, rawPath: string, search: string, relayable: Relayable): Promise<RelayPlan> {
   const configured = appliance.stub.fleetPeers().find((p) => p.name === peerName);
-  const peer = configured && resolvePeer(appliance.env, configured);
+  const peer = configured ? resolvePeer(appliance.env, configured) : peerName === appliance.name ? await selfAsPeer(appliance.env, appliance.name) : null;
   if (!peer) throw new StatusError(404, `'${peerName}' is not a peer of ${appliance.name} (see GET /api/v1/fleet/appliances)`);
   const segments = normalisePeerPath(rawPath, relayable);
   if (!peer.credential) throw new StatusError(502, `no credential is configured for peer '${peerName}'`);

@@ -47,6 +47,7 @@ export const fleetRoutes = (table: () => Route[]): Route[] => {
         "`path` is normalised first (percent-decoding, `.`/`..`, backslashes) and may not leave `/api/v1/`; only the GET operations marked `x-fleet-proxy` are relayed, " +
         "any other path (`fleet/`, `auth/`, the log stream, the metrics scrape, the OpenAPI document …) is refused with 403. " +
         "Only answers of type application/json, application/problem+json, text/plain and text/event-stream are relayed (another type is 502), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`. " +
+        "`appliance` may name this appliance itself: every row of GET /api/v1/fleet/appliances is a proxy key, so a loop over them reads them all. " +
         "An unknown appliance is 404; an unreachable peer 502; a peer that does not answer within its `timeoutMs` (default 10 s) 504. Redirects are relayed (status only), never followed.",
       params: z.object({ appliance: z.string(), path: z.string() }),
       response: { description: "the peer's status, body and content type" },

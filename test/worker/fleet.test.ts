@@ -8,6 +8,7 @@ import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { RoutePage } from "../../src/schemas/routing.ts";
 import type { SystemStatus } from "../../src/schemas/system.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json, tokenWithRole } from "./client.ts";
+import { advance } from "./helpers.ts";
 import { allowLoopback } from "./config-client.ts";
 
 type Appliance = z.output<typeof FleetAppliance>;
@@ -89,6 +90,21 @@ describe("fleet proxy", () => {
     // The peer read the id as the literal text `%2e%2e`, not as a step up.
     expect(response.status).toBe(400);
     expect((await response.json<Problem>()).instance).toBe("/api/v1/l2tp/tunnels/%252e%252e");
+  });
+
+  it("reads every row of GET /fleet/appliances, this appliance's own included, as a script looping over them does", async () => {
+    const rows = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<Appliance[]>();
+    expect(rows.map((r) => r.name)).toContain("edge-1");
+    for (const row of rows) {
+      const response = await proxied(`${row.name}/system/status`, bearer(await tokenWithRole("read-only")));
+      expect(response.status, row.name).toBe(200);
+      expect(response.headers.get("x-bng-fleet-appliance")).toBe(row.name);
+      expect((await response.json<{ appliance: string }>()).appliance).toBe(row.name);
+    }
+    // Through its own proxy, this appliance answers exactly as it does directly.
+    await advance(600);
+    const direct = await call("/api/v1/sessions?limit=5", { headers: admin });
+    expect(await (await proxied("edge-1/sessions?limit=5")).json()).toEqual(await direct.json());
   });
 
   it("answers 404 for an appliance that is not a peer", async () => {
