@@ -10,7 +10,6 @@ import type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
 import type { CgnBindingRow, CgnBindingsPage, CgnStatus } from "../src/schemas/cgn.ts";
 import type { BindingQuery } from "./cgn.ts";
 import { SUB_STEP_MS, isoTime } from "./clock.ts";
-
 import { evaluateAlarms } from "./conditions.ts";
 import { teardownSession } from "./lifecycle.ts";
 import type { FieldValue, Severity } from "./log-catalogue.ts";

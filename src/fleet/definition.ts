@@ -142,9 +142,13 @@ export function resolvePeer(env: Env, peer: { name: string; url: string; credent
 export async function selfAsPeer(env: Env, name: string): Promise<Peer | null> {
   const fleet = loadFleet(env);
   const self = fleet.appliances.find((a) => a.name === name);
-  if (!self || !env.BNG_FLEET_SECRET) return null;
-  return { name, url: listenerOrigin(fleet, self, listenerOptions(env)), member: true, credential: await deriveToken(env.BNG_FLEET_SECRET, peerLabel(name, name)), timeoutMs: SELF_TIMEOUT_MS };
+  const credential = await selfCredential(env, name);
+  if (!self || !credential) return null;
+  return { name, url: listenerOrigin(fleet, self, listenerOptions(env)), member: true, credential, timeoutMs: SELF_TIMEOUT_MS };
 }
+
+/** The credential an appliance presents to itself through its own proxy (null without a fleet secret). */
+const selfCredential = (env: Env, name: string): Promise<string> | null => (env.BNG_FLEET_SECRET ? deriveToken(env.BNG_FLEET_SECRET, peerLabel(name, name)) : null);
 
 /** A read of this appliance through its own proxy is one more call into the same object: the default peer timeout is plenty. */
 const SELF_TIMEOUT_MS = 10_000;
@@ -152,7 +156,8 @@ const SELF_TIMEOUT_MS = 10_000;
 /** The credentials fleet members present to this appliance (itself too, for its own proxy): each a read-only token named `fleet:<member>`. */
 export async function inboundPeerCredentials(env: Env, name: string): Promise<{ tokenName: string; credential: string }[]> {
   const inbound = [];
-  if (env.BNG_FLEET_SECRET) inbound.push({ tokenName: `fleet:${name}`, credential: await deriveToken(env.BNG_FLEET_SECRET, peerLabel(name, name)) });
+  const own = await selfCredential(env, name);
+  if (own) inbound.push({ tokenName: `fleet:${name}`, credential: own });
   for (const other of loadFleet(env).appliances) {
     const entry = other.webUi.peers.find((p) => p.name === name);
     if (!entry || other.name === name) continue;
