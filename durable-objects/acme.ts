@@ -32,7 +32,8 @@ import type { ConfigDocument } from "../src/config/types.ts";
 import type { AcmeStatus } from "../src/schemas/acme-status.ts";
 import { certificateRequest, generateAccountKey, identifierOf, keyAuthorization, signRequest } from "../src/trust/acme.ts";
 import { inspectCertificate } from "../src/trust/x509.ts";
-import type { FieldValue, Severity } from "../simulator/log-catalogue.ts";
+import type { FieldValue } from "../simulator/log-catalogue.ts";
+import type { Severity } from "../simulator/vocabulary.ts";
 import type { ConfigStore } from "./config-store.ts";
 
 type Log = (severity: Severity, msgId: string, fields: Record<string, FieldValue>) => void;

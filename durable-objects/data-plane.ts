@@ -27,7 +27,7 @@ import {
 import { decodeSnapshot } from "../simulator/snapshot.ts";
 import type { AlertNotification } from "../src/schemas/alarms.ts";
 import { AlarmNotifier, notification, type AlertSink } from "../simulator/alert-fanout.ts";
-import type { AlarmSeverity } from "../simulator/alarms.ts";
+import type { AlarmSeverity } from "../simulator/vocabulary.ts";
 import { AlertSinks } from "./alert-sinks.ts";
 import type { WatchSink } from "../simulator/control-plane-watch.ts";
 import { parseAddress, parsePrefix, prefixHas } from "../simulator/prefix.ts";

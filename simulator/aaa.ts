@@ -15,6 +15,7 @@ import { isoTime } from "./clock.ts";
 import type { LogRing } from "./logs.ts";
 import type { Profile } from "./profile.ts";
 import type { Random } from "./random.ts";
+import type { RadiusPoolStatus } from "../src/schemas/radius.ts";
 
 /** Outcome of one authentication. */
 export type AuthResult =
@@ -22,26 +23,6 @@ export type AuthResult =
   | { ok: false; reason: "access-reject"; server: number }
   | { ok: false; reason: "timeout"; server: number }
   | { ok: false; reason: "no-live-server"; server: -1 };
-
-/** The spec's RADIUS pool status. */
-export interface RadiusPoolStatus {
-  configured: boolean;
-  totalServers: number;
-  liveServers: number;
-  deadServers: number;
-  servers: {
-    host: string;
-    port: number;
-    weight: number;
-    isDead: boolean;
-    consecutiveFailures: number;
-    requestsSent: number;
-    /** `requestsSent` by outcome: answered Access-Accept, answered Access-Reject, or lost (no answer before the retry). */
-    requestsByResult: { accept: number; reject: number; timeout: number };
-    lastFailure: string | null;
-    lastSuccess: string | null;
-  }[];
-}
 
 /** A RADIUS server as the configuration sets it (`radius.servers`: key `host:port`, weight). */
 export interface RadiusServerSettings {

@@ -6,13 +6,10 @@
  * hovering at the threshold does not flap.
  */
 import { isoTime } from "./clock.ts";
-import type { Severity } from "./log-catalogue.ts";
+import { ALARM_SEVERITIES, type AlarmSeverity, type Severity } from "./vocabulary.ts";
 import type { LogRing } from "./logs.ts";
 import type { Alarm, AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts";
 
-/** Alarm severities, most severe first. */
-export const ALARM_SEVERITIES = ["critical", "major", "minor", "warning"] as const;
-export type AlarmSeverity = (typeof ALARM_SEVERITIES)[number];
 
 /** The alarm catalogue: id → severity and what raises and clears it. */
 export const ALARM_CATALOGUE = {

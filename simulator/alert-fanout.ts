@@ -7,12 +7,10 @@
  */
 import { isoTime } from "./clock.ts";
 import type { Alarm, AlertNotification } from "../src/schemas/alarms.ts";
-import { ALARM_CATALOGUE, ALARM_SEVERITIES, type AlarmSeverity } from "./alarms.ts";
+import { ALARM_CATALOGUE } from "./alarms.ts";
+import { ALARM_SEVERITIES, NOTIFICATION_KINDS, type AlarmSeverity, type NotificationKind } from "./vocabulary.ts";
 import type { LogEntry } from "../src/schemas/logs.ts";
 
-/** `raised` and `cleared` follow the alarm book; `test` is POST /alarms/test. */
-export const NOTIFICATION_KINDS = ["raised", "cleared", "test"] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** A configured sink (`alarms.sinks`), credential included. */
 export interface AlertSink {

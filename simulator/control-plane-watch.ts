@@ -11,7 +11,8 @@
  * is told by the state's start instant, and logged as the down and the up.
  */
 import type { AlarmId } from "./alarms.ts";
-import type { FieldValue, Severity } from "./log-catalogue.ts";
+import type { FieldValue } from "./log-catalogue.ts";
+import type { Severity } from "./vocabulary.ts";
 
 export interface WatchedState {
   /** The object's key: a neighbor's address, a circuit's id. */

@@ -3,7 +3,8 @@
  * sees it. Every read returns the spec's wire shape; every expected failure
  * is a tagged union. Time moves only through `step` / `advanceTo`.
  */
-import type { RadiusPoolStatus, RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
+import type { RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
+import type { RadiusPoolStatus } from "../src/schemas/radius.ts";
 import type { AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts";
 import type { AlarmId } from "./alarms.ts";
 import type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
@@ -12,7 +13,8 @@ import type { BindingQuery } from "./cgn.ts";
 import { SUB_STEP_MS, isoTime } from "./clock.ts";
 import { evaluateAlarms } from "./conditions.ts";
 import { teardownSession } from "./lifecycle.ts";
-import type { FieldValue, Severity } from "./log-catalogue.ts";
+import type { FieldValue } from "./log-catalogue.ts";
+import type { Severity } from "./vocabulary.ts";
 import type { LogEntry, LogTail } from "../src/schemas/logs.ts";
 import type { LogListener } from "./logs.ts";
 import type { MetricsHistory } from "../src/schemas/metrics.ts";

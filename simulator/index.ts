@@ -16,15 +16,17 @@ export {
   type GatewaySnapshot,
   type Json,
 } from "./snapshot.ts";
-export { EXTERNAL_LOG_CATALOGUE, LOG_CATALOGUE, SEVERITIES, isSeverity, type FieldValue, type ModelMsgId, type Severity } from "./log-catalogue.ts";
+export * from "./vocabulary.ts";
+export { EXTERNAL_LOG_CATALOGUE, LOG_CATALOGUE, isSeverity, type FieldValue, type ModelMsgId } from "./log-catalogue.ts";
 export { LOG_CAPACITY, type LogListener } from "./logs.ts";
 export type { LogEntry, LogTail } from "../src/schemas/logs.ts";
-export { ALARM_CATALOGUE, ALARM_SEVERITIES, type AlarmId, type AlarmSeverity } from "./alarms.ts";
+export { ALARM_CATALOGUE, type AlarmId } from "./alarms.ts";
 export type { Alarm, AlarmClearResult, AlarmsResponse, AlertNotification } from "../src/schemas/alarms.ts";
 export { METRICS_CAPACITY, RANGES, type MetricsRange } from "./metrics.ts";
 export type { MetricsHistory } from "../src/schemas/metrics.ts";
 export { SUB_STEP_SECONDS } from "./clock.ts";
-export type { RadiusPoolStatus, RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
+export type { RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
+export type { RadiusPoolStatus } from "../src/schemas/radius.ts";
 export { MAX_POOLS, MAX_SUBNETS, delegationFits, poolIssues, withStatics, type PoolDefinition, type PoolFamily, type PoolIssue, type PoolSettings, type StaticAllocation } from "./pool-rules.ts";
 export type { PoolReconfigureReport, PoolReconfigureResult } from "./pool-reconfigure.ts";
 export type { CaptureStopReason } from "./captures.ts";
@@ -59,5 +61,5 @@ export {
   type LicenceTerms,
 } from "./licence.ts";
 export type { LicenceStatus } from "../src/schemas/licensing.ts";
-export { DRAIN_SECONDS, INSTALL_SECONDS, REBOOT_SECONDS, planUpgrade, upgradePhase, type Maintenance, type UpgradePhase, type UpgradePlan } from "./upgrade.ts";
+export { planUpgrade, upgradePhase, type Maintenance, type UpgradePhase, type UpgradePlan } from "./upgrade.ts";
 export { chassisOf, portHardware, type HardwareIdentity, type HardwareInventory, type PortLoad, type SystemLoad } from "./hardware.ts";

@@ -5,10 +5,7 @@
  * this file is the one place that defines it; `appendExternal` accepts other
  * ids for events from outside the model (logins, tokens).
  */
-
-/** Syslog severity names (RFC 5424 §6.2.1), most severe first. */
-export const SEVERITIES = ["emergency", "alert", "critical", "error", "warning", "notice", "info", "debug"] as const;
-export type Severity = (typeof SEVERITIES)[number];
+import { SEVERITIES, type Severity } from "./vocabulary.ts";
 
 /** A JSON primitive: what a log field may hold. */
 export type FieldValue = string | number | boolean | null;

@@ -7,7 +7,8 @@
 import type { LogEntry, LogTail } from "../src/schemas/logs.ts";
 import { isoTime } from "./clock.ts";
 import { clamp } from "./paging.ts";
-import { LOG_CATALOGUE, type FieldValue, type FieldsOf, type ModelMsgId, type Severity } from "./log-catalogue.ts";
+import { LOG_CATALOGUE, type FieldValue, type FieldsOf, type ModelMsgId } from "./log-catalogue.ts";
+import type { Severity } from "./vocabulary.ts";
 
 /** Entries the ring retains. */
 export const LOG_CAPACITY = 10_000;

@@ -37,13 +37,12 @@ import { hashBetween, latestOutage, phaseAt, textKey, type FlapPolicy, type Phas
 import { pageWindow } from "./paging.ts";
 import { familyBits, formatAddress, formatIpv4, parseAddress, parsePrefix, type Family } from "./prefix.ts";
 import { hash32, hashUnit } from "./random.ts";
+import { AFI_SAFIS, type AfiSafi } from "./vocabulary.ts";
 import type { BgpNeighbor, BgpSummary, BgpSummaryRow, IgpStatus, Route, RoutePage } from "../src/schemas/routing.ts";
 
 /** LOCAL_PREF the best-path selection assumes for a route that carries none (eBGP-learned): every implementation's default. */
 const DEFAULT_LOCAL_PREF = 100;
 
-export const AFI_SAFIS = ["ipv4Unicast", "ipv6Unicast", "ipv4Vpn", "ipv6Vpn"] as const;
-export type AfiSafi = (typeof AFI_SAFIS)[number];
 export const afiFamily = (af: AfiSafi): Family => (af.startsWith("ipv4") ? 4 : 6);
 export const isVpn = (af: AfiSafi): boolean => af.endsWith("Vpn");
 

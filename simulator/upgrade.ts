@@ -14,13 +14,8 @@
 import { SUB_STEP_MS, isoTime } from "./clock.ts";
 import { teardownSession } from "./lifecycle.ts";
 import type { Model } from "./model.ts";
+import { DRAIN_SECONDS, INSTALL_SECONDS, REBOOT_SECONDS } from "./vocabulary.ts";
 
-/** Writing the image to the standby slot. */
-export const INSTALL_SECONDS = 30;
-/** A graceful drain ends the live sessions evenly over this window. */
-export const DRAIN_SECONDS = 120;
-/** From the reboot until the data plane forwards again. */
-export const REBOOT_SECONDS = 90;
 
 /** What an upgrade is doing at an instant; `complete` once the new version is up. */
 export type UpgradePhase = "applying" | "draining" | "rebooting" | "complete";

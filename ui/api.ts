@@ -4,6 +4,8 @@
  * session's CSRF token on every change, as any browser client of the API.
  */
 import { signal } from "@preact/signals";
+import type { z } from "zod";
+import type { Operation } from "../src/schemas/contract.ts";
 import type { Problem } from "./types.ts";
 
 /** The session's CSRF token, from the login answer or whoami. */
@@ -75,6 +77,34 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
   }
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
+}
+
+/** What `call` takes for an operation: its path parameters, query and body, as the contract types them (members the operation has no schema for are absent). */
+export type CallInput<O> =
+  O extends Operation<infer P, infer Q, infer B, z.ZodType>
+    ? (P extends z.ZodUndefined ? { params?: never } : { params: z.input<P> }) &
+        (Q extends z.ZodUndefined ? { query?: never } : { query?: z.input<Q> }) &
+        (B extends z.ZodUndefined ? { body?: never } : { body: z.input<B> })
+    : never;
+/** What `call` answers for an operation: its response schema's output. */
+export type CallResult<O> = O extends Operation<z.ZodType, z.ZodType, z.ZodType, infer R> ? z.output<R> : never;
+
+/** The operation's path with its parameters filled in, without the `/api/v1` prefix `api` adds (a `{name+}` parameter keeps its slashes). */
+export function pathOf(operation: Pick<Operation, "path">, params: Record<string, unknown> = {}): string {
+  return operation.path.replace(/^\/api\/v1/, "").replace(/\{(\w+)(\+?)\}/g, (_, name: string, many: string) => {
+    const value = String(params[name] ?? "");
+    return many ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value);
+  });
+}
+
+/**
+ * Calls an operation of the contract (src/schemas/<section>.ts): its method
+ * and path come from the operation, its input and answer are typed by the
+ * operation's schemas, so a renamed field or path fails the UI's typecheck.
+ */
+export function call<O extends Operation>(operation: O, ...[input]: {} extends CallInput<O> ? [CallInput<O>?] : [CallInput<O>]): Promise<CallResult<O>> {
+  const { params, query, body } = (input ?? {}) as { params?: Record<string, unknown>; query?: CallOptions["query"]; body?: unknown };
+  return api<CallResult<O>>(pathOf(operation, params), { method: operation.method, ...(query ? { query } : {}), ...(body !== undefined ? { body } : {}) });
 }
 
 /** Uploads bytes with progress (fetch has no upload progress; XMLHttpRequest does). */

@@ -18,15 +18,13 @@ import { z } from "zod";
 import type { Value } from "./types.ts";
 import { StoredPassword, Username } from "../auth/accounts.ts";
 import { RoleSchema } from "../auth/roles.ts";
-import { ALARM_SEVERITIES } from "../../simulator/alarms.ts";
 import { hasScheme, isOriginUrl, isCidr, isHostname, isIpAddress, isIpv4, isIpv6, isListenerUrl, isPrefix, isRouteDistinguisher, isRouteTarget, parseHostPort } from "./syntax.ts";
 import { RESERVED_CIRCUIT_IDS, isInterfaceAddress, isInterfaceName, tunnelAddressProblems } from "./gre.ts";
 import { autoLearnVrf, cgnGroupProblems, isAutoLearnEntry, isIpv4Cidr } from "./cgn.ts";
 import { IPOE_KEY_PATTERN, isIpv6PrefixText, isPppoeUsername, localSubscriberItemProblems } from "./local-subscribers.ts";
 import { addressPoolItemProblems, isPoolSubnet } from "./address-pools.ts";
 import { PROPOSAL, igpInterfaceProblems, isOspfArea, isStaticRouteKey, neighborItemProblems } from "./routing.ts";
-import { AFI_SAFIS } from "../../simulator/routing.ts";
-import { IGP_PROTOCOLS } from "../../simulator/igp.ts";
+import { AFI_SAFIS, ALARM_SEVERITIES, IGP_PROTOCOLS } from "../../simulator/vocabulary.ts";
 
 /** What GET /config shows instead of a secret, and what a write may send to leave a secret unchanged. */
 export const REDACTED = "********";

@@ -18,9 +18,10 @@
  */
 import { z } from "zod";
 import { PROPOSAL_NAMES, type IpsecPeerConfig } from "../../simulator/ipsec.ts";
-import type { IgpInterfaceConfig, IgpProtocol } from "../../simulator/igp.ts";
+import type { IgpInterfaceConfig } from "../../simulator/igp.ts";
+import type { AfiSafi, IgpProtocol } from "../../simulator/vocabulary.ts";
 import { formatIpv4, parseAddress, parseIpv4, parsePrefix } from "../../simulator/prefix.ts";
-import type { AfiSafi, BgpNeighborConfig, StaticRoute } from "../../simulator/routing.ts";
+import type { BgpNeighborConfig, StaticRoute } from "../../simulator/routing.ts";
 import type { ConfigDocument, ConfigItem, Value } from "./types.ts";
 import { parseInterfaceAddress } from "./gre.ts";
 

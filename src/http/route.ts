@@ -1,30 +1,14 @@
 /**
- * A route is data: method, path, section, role floor, schemas, FP flag and a
+ * A route is an operation of the contract (src/schemas/contract.ts) and its
  * handler. The router, the OpenAPI document and the authorization tests all
  * read the same table, so they cannot drift apart.
  */
 import type { z } from "zod";
-import type { Floor } from "../auth/roles.ts";
+import type { Operation } from "../schemas/contract.ts";
 import type { Principal } from "../schemas/principal.ts";
 import type { ApplianceContext, ApplianceTarget } from "../fleet/context.ts";
 import type { PresentedCredential } from "../schemas/operation.ts";
 import type { JsonText } from "../../simulator/row-texts.ts";
-
-/** The spec's 20 sections, the OpenAPI tags. */
-export const SECTIONS = [
-  "Address pools", "Alarms", "Authentication", "CGN", "Captures", "Configuration", "Fleet",
-  "GRE Circuits", "L2TP", "Licensing", "LocalSubscribers", "Logs", "Metrics", "RADIUS",
-  "Routing", "Sessions", "Source VRF Rules", "System", "SystemUpgrade", "VRFs",
-] as const;
-/**
- * Sections outside the spec's section table (125 operations in 20 sections): IPsec, whose endpoints the spec
- * lists without counting them, and the sign-in page's single sign-on choices, which the spec leaves unshown.
- */
-export const UNCOUNTED_SECTIONS = ["IPsec", "Single sign-on"] as const;
-/** The twin's own control surface, outside `/api/v1` and outside the appliance's 20 sections. */
-export const TWIN_SECTIONS = ["Scenario control"] as const;
-export type Section = (typeof SECTIONS)[number] | (typeof UNCOUNTED_SECTIONS)[number] | (typeof TWIN_SECTIONS)[number];
-export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** What a handler receives, inside the appliance's object: validated input, the caller, and the appliance. */
 export interface RouteContext<P, Q, B> {
@@ -71,38 +55,8 @@ export class Encoded<T> {
   }
 }
 
-export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType = z.ZodType> {
-  method: Method;
-  /** OpenAPI-style path; `{name+}` is a parameter spanning several segments. */
-  path: string;
-  section: Section;
-  summary: string;
-  description?: string;
-  /** Defaults to the spec's common rule (see `defaultFloor`). */
-  floor?: Floor;
-  /** `bearer`: the route refuses a cookie (the metrics scrape); `session`: a token is refused (403), the act belongs to a logged-in account. */
-  credentials?: "any" | "bearer" | "session";
-  /** Served to a session that must first change the development default password (whoami, logout, the own-password change); every other route refuses it with 403. */
-  beforePasswordChange?: boolean;
-  /** Readable on a peer through the fleet proxy. */
-  fp?: boolean;
-  /** The handler reads the request's headers (`ctx.request`): only then does the Worker send them into the object. */
-  readsHeaders?: boolean;
-  params?: P;
-  query?: Q;
-  body?: B;
-  /** A body schema that also accepts an empty body (e.g. the alarm test). */
-  bodyOptional?: boolean;
-  /** The route also takes its body as `application/octet-stream` bytes, up to `maxBytes` (the upgrade package). */
-  octetStream?: { maxBytes: number; description: string };
-  /** `status`: the success status when it is not 200 (a redirect answers with a Location and no body). */
-  response: { description: string; schema?: R; contentType?: string; status?: number };
-  /** Served but left out of the OpenAPI document (the reference viewer's static files). */
-  hidden?: boolean;
-  /** Error statuses this route can answer beyond the common 400/401/403. */
-  errors?: number[];
-  /** What a listed error status means for this route, where the common text (src/openapi/document.ts) would mislead. */
-  errorText?: Partial<Record<number, string>>;
+/** An operation of the contract with the handler that serves it. */
+export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType = z.ZodType> extends Operation<P, Q, B, R> {
   handle(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): Reply<R> | Promise<Reply<R>>;
   /**
    * Finishes the answer in the Worker with what `handle` returned in the
@@ -139,4 +93,13 @@ export function pathPattern(path: string): RegExp {
     .replace(/\{(\w+)\+\}/g, "(?<$1>.+)")
     .replace(/\{(\w+)\}/g, "(?<$1>[^/]+)");
   return new RegExp(`^${source}/?$`);
+}
+
+/** Serves an operation of the contract: its handler (and, for the fleet proxy, how the Worker finishes or answers an unreachable object). */
+export function implement<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  operation: Operation<P, Q, B, R>,
+  handle: RouteDefinition<P, Q, B, R>["handle"],
+  worker: Pick<RouteDefinition<P, Q, B, R>, "finish" | "unreachable"> = {},
+): Route {
+  return { ...operation, handle, ...worker };
 }

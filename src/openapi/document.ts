@@ -7,7 +7,8 @@
 import { z } from "zod";
 import { floorOf } from "../auth/authenticate.ts";
 import { ProblemDetails } from "../schemas/common.ts";
-import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS, type Route, type Section } from "../http/route.ts";
+import type { Route } from "../http/route.ts";
+import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS, type Section } from "../schemas/contract.ts";
 
 type JsonSchema = Record<string, unknown>;
 type Io = "input" | "output";

@@ -16,9 +16,8 @@ import { route } from "../http/route.ts";
 import { CommitResult, ConfigCommitResult, commitMeta, commitResult, configCommitResult } from "../schemas/commit.ts";
 import { unwrap } from "../http/refusal.ts";
 import { committed, tagConfigRead } from "../http/config-version.ts";
-import { IGP_PROTOCOLS } from "../../simulator/igp.ts";
 import { formatPrefix, parsePrefix } from "../../simulator/prefix.ts";
-import { AFI_SAFIS } from "../../simulator/routing.ts";
+import { AFI_SAFIS, IGP_PROTOCOLS } from "../../simulator/vocabulary.ts";
 import { KeyedList } from "./keyed-list.ts";
 
 const section = "Routing";

@@ -11,8 +11,7 @@ import { enumFilter } from "../schemas/enum-filter.ts";
 import { route } from "../http/route.ts";
 import { pageQuery } from "../schemas/common.ts";
 import { unwrap } from "../http/refusal.ts";
-import { AFI_SAFIS } from "../../simulator/routing.ts";
-import { IGP_PROTOCOLS } from "../../simulator/igp.ts";
+import { AFI_SAFIS, IGP_PROTOCOLS } from "../../simulator/vocabulary.ts";
 import { AfiSafi, BgpNeighbor, BgpSummary, Igp, RoutePage } from "../schemas/routing.ts";
 
 const section = "Routing";

@@ -12,7 +12,7 @@ import { DateTime } from "../schemas/common.ts";
 import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
 import { MAX_PACKAGE_BYTES, fromBase64 } from "../upgrade/package.ts";
-import { DRAIN_SECONDS, INSTALL_SECONDS, REBOOT_SECONDS } from "../../simulator/index.ts";
+import { DRAIN_SECONDS, INSTALL_SECONDS, REBOOT_SECONDS } from "../../simulator/vocabulary.ts";
 import { StagedPackage, UpgradeStatus } from "../schemas/upgrade.ts";
 
 const MAX_BASE64 = Math.ceil(MAX_PACKAGE_BYTES / 3) * 4;

@@ -1,7 +1,6 @@
 /** Alarms' wire shapes: an active alarm, the active set, the clear result and the push sinks' notification. */
 import { z } from "zod";
-import { ALARM_SEVERITIES } from "../../simulator/alarms.ts";
-import { NOTIFICATION_KINDS } from "../../simulator/alert-fanout.ts";
+import { ALARM_SEVERITIES, NOTIFICATION_KINDS } from "../../simulator/vocabulary.ts";
 
 const int32 = z.int32();
 const count = z.int().min(0);

@@ -1,6 +1,6 @@
 /** Logs' wire shapes: one entry of the ring or the audit trail, and a tail of them. */
 import { z } from "zod";
-import { SEVERITIES } from "../../simulator/log-catalogue.ts";
+import { SEVERITIES } from "../../simulator/vocabulary.ts";
 
 const int64 = z.int().min(0).meta({ format: "int64" });
 

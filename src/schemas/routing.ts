@@ -1,7 +1,6 @@
 /** Routing's wire shapes: BGP summary, neighbor and routes, and the IGP status. */
 import { z } from "zod";
-import { AFI_SAFIS } from "../../simulator/routing.ts";
-import { IGP_PROTOCOLS } from "../../simulator/igp.ts";
+import { AFI_SAFIS, IGP_PROTOCOLS } from "../../simulator/vocabulary.ts";
 
 const int32 = z.int32();
 const count = z.int().min(0);

@@ -1,7 +1,7 @@
 /** System upgrade's wire shapes: the staged package, an apply's result, the progress and the status. */
 import { z } from "zod";
 import { DateTime } from "./common.ts";
-import { DRAIN_SECONDS, INSTALL_SECONDS, REBOOT_SECONDS } from "../../simulator/upgrade.ts";
+import { DRAIN_SECONDS, INSTALL_SECONDS, REBOOT_SECONDS } from "../../simulator/vocabulary.ts";
 
 export const UpgradeStateEnum = z
   .enum(["idle", "staged", "applying", "draining", "rebooting", "failed"])

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "./chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SECTIONS, UNCOUNTED_SECTIONS } from "../../src/http/route.ts";
+import { SECTIONS, UNCOUNTED_SECTIONS } from "../../src/schemas/contract.ts";
 import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
 const PORT_BASE = await freePortBase(1);

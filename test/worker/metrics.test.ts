@@ -3,7 +3,7 @@ import { ADMIN_PASSWORD, bearer, call, enrolAndLogin, tokenWithRole } from "./cl
 import { admin, advance, get, scenario, scrape, sum, valueOf } from "./helpers.ts";
 import type { z } from "zod";
 import type { AddressPool } from "../../src/routes/address-pools.ts";
-import type { RadiusPoolStatus } from "../../src/routes/radius.ts";
+import type { RadiusPoolStatus } from "../../src/schemas/radius.ts";
 import type { AlarmsResponse as Alarms } from "../../src/schemas/alarms.ts";
 import type { CgnStatus as Cgn } from "../../src/schemas/cgn.ts";
 import type { LogTail } from "../../src/schemas/logs.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { routes } from "../../src/routes/index.ts";
-import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS } from "../../src/http/route.ts";
+import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS } from "../../src/schemas/contract.ts";
 import { floorOf } from "../../src/auth/authenticate.ts";
 import { BOOTSTRAP_TOKEN, bearer, call } from "./client.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { RadiusPoolStatus } from "../../src/routes/radius.ts";
+import type { RadiusPoolStatus } from "../../src/schemas/radius.ts";
 import { advance, get, scenario } from "./helpers.ts";
 
 type Pool = z.output<typeof RadiusPoolStatus>;

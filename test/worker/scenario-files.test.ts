@@ -12,7 +12,7 @@ import radiusOutage from "../../scenarios/radius-outage.json";
 import upgradeWithDrain from "../../scenarios/upgrade-with-drain.json";
 import type { z } from "zod";
 import type { AddressPool } from "../../src/routes/address-pools.ts";
-import type { RadiusPoolStatus } from "../../src/routes/radius.ts";
+import type { RadiusPoolStatus } from "../../src/schemas/radius.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { ScenarioRunResult, ScenarioState } from "../../src/routes/scenario.ts";
 import type { LicenceStatus } from "../../src/schemas/licensing.ts";

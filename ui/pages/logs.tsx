@@ -12,7 +12,7 @@ import type { LogEntry, LogTail } from "../types.ts";
 
 const KEEP = 500;
 // The server's own list, most severe first (a constant module without dependencies).
-import { SEVERITIES } from "../../simulator/log-catalogue.ts";
+import { SEVERITIES } from "../../simulator/vocabulary.ts";
 const RECONNECT_MS = 2000;
 
 export function Logs({ ctx }: { ctx: PageContext }) {

@@ -1,0 +1,49 @@
+/** RADIUS, the wire contract: the health of the authentication server pool as the RADIUS client sees it. */
+import { z } from "zod";
+import { operation } from "./contract.ts";
+
+const int32 = z.int32();
+const count = z.int().min(0);
+
+const RadiusServer = z
+  .object({
+    host: z.string(),
+    port: z.int().min(1).max(65535).meta({ description: "authentication UDP port" }),
+    weight: count,
+    isDead: z.boolean(),
+    consecutiveFailures: count,
+    requestsSent: count,
+    requestsByResult: z
+      .object({ accept: count, reject: count, timeout: count })
+      .meta({ description: "`requestsSent` by outcome (sums to it): answered Access-Accept, answered Access-Reject, lost; the scrape's `bng_radius_requests_total{result}`" }),
+    lastFailure: z.string().nullable().meta({ description: "date-time; null before the first failure" }),
+    lastSuccess: z.string().nullable().meta({ description: "date-time; null before the first answer" }),
+  })
+  .meta({ id: "RadiusServer" });
+
+export const RadiusPoolStatus = z
+  .object({
+    configured: z.boolean().meta({ description: "false = no RADIUS auth driver running, servers empty" }),
+    totalServers: int32,
+    liveServers: int32,
+    deadServers: int32,
+    servers: z.array(RadiusServer),
+  })
+  .meta({ id: "RadiusPoolStatus" });
+export type RadiusPoolStatus = z.output<typeof RadiusPoolStatus>;
+
+/** The section's operations. */
+export const radius = {
+  servers: operation({
+    method: "GET",
+    path: "/api/v1/radius/servers",
+    section: "RADIUS",
+    summary: "RADIUS server pool health: live and dead servers, requests and failures",
+    description:
+      "A server is marked dead after `aaa.deadAfterFailures` consecutive lost requests and tried again after `aaa.deadTimeSeconds`. " +
+      "With no RADIUS driver the answer is 200 with `configured` false (as with an empty `radius.servers`). " +
+      "The servers are the configuration's `radius.servers`, in its order, and follow a commit at once: an added server starts with clean counters and takes requests by weight, a removed one takes none and its alarms clear, a kept one keeps its counters whatever its weight.",
+    fp: true,
+    response: { description: "RADIUS pool status", schema: RadiusPoolStatus },
+  }),
+};
