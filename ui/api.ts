@@ -37,6 +37,8 @@ export interface CallOptions {
   query?: Record<string, string | number | boolean | null | undefined>;
   /** Sign-in calls: a 401 there is a wrong credential, not a lost session. */
   signIn?: boolean;
+  /** Aborts the call (a search that gives up on a slow peer). */
+  signal?: AbortSignal;
 }
 
 /** `/api/v1` + path, with the query's defined values. */
@@ -56,6 +58,16 @@ async function problemOf(response: Response): Promise<Partial<Problem>> {
   }
 }
 
+/** Marks the session lost when whoami says so; the form that saw the 401 keeps what was typed and shows its detail. */
+async function confirmSessionLost(): Promise<void> {
+  try {
+    const answer = await fetch(apiUrl("/auth/whoami"), { headers: { accept: "application/json" }, credentials: "same-origin" });
+    if (answer.status === 401) sessionLost.value = true;
+  } catch {
+    // The appliance did not answer: nothing says the session ended.
+  }
+}
+
 /** Calls the API and returns the parsed JSON answer; throws ApiError with the problem's detail. */
 export async function api<T>(path: string, options: CallOptions = {}): Promise<T> {
   const method = options.method ?? (options.body === undefined ? "GET" : "POST");
@@ -64,7 +76,7 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
   if (method !== "GET" && csrfToken.value) headers["x-csrf-token"] = csrfToken.value;
   let response: Response;
   try {
-    response = await fetch(apiUrl(path, options.query), { method, headers, credentials: "same-origin", ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
+    response = await fetch(apiUrl(path, options.query), { method, headers, credentials: "same-origin", ...(options.signal ? { signal: options.signal } : {}), ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
   } catch (error) {
     throw new ApiError(0, { detail: `The appliance did not answer (${(error as Error).message})` }, null);
   }
@@ -72,7 +84,8 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
     const problem = await problemOf(response);
     // A 401 relayed by the fleet proxy is the peer's answer to its credential, not the end of this session.
     const relayed = path.startsWith("/fleet/") && path !== "/fleet/appliances";
-    if (response.status === 401 && !options.signIn && !relayed) sessionLost.value = true;
+    // A 401 can also be a wrong credential inside a live session (the current password a change asks for): only whoami says whether the session ended.
+    if (response.status === 401 && !options.signIn && !relayed) void confirmSessionLost();
     throw new ApiError(response.status, problem, response.headers.get("retry-after"));
   }
   if (response.status === 204) return undefined as T;

@@ -7,7 +7,7 @@ import { useEffect } from "preact/hooks";
 import type { ComponentChildren } from "preact";
 import { api, csrfToken, sessionLost } from "./api.ts";
 import { can, checked, me, refreshSession, readableOnPeer } from "./session.ts";
-import { location, navigate, pathname } from "./router.ts";
+import { location, navigate, pathname, searchParams } from "./router.ts";
 import { SignIn } from "./pages/sign-in.tsx";
 import { FirstPassword } from "./pages/first-password.tsx";
 import { Dashboard } from "./pages/dashboard.tsx";
@@ -22,6 +22,10 @@ import { Account } from "./pages/account.tsx";
 import { LicenceFile } from "./pages/licence-file.tsx";
 import { SectionPage } from "./pages/generic.tsx";
 import { SECTIONS } from "./pages/catalogue.ts";
+import { Search } from "./pages/search.tsx";
+import { Troubleshooting } from "./pages/troubleshooting.tsx";
+import { StatusStrip } from "./components/status-strip.tsx";
+import { startLive, stopLive } from "./live.ts";
 import type { PageContext } from "./pages/context.ts";
 
 interface PageEntry {
@@ -30,6 +34,8 @@ interface PageEntry {
   /** A GET the page needs: hidden on a peer when the fleet proxy does not carry it. */
   probe: string;
   render: (ctx: PageContext) => ComponentChildren;
+  /** Reached from the header, not listed in the navigation. */
+  hidden?: boolean;
 }
 
 const section = (slug: string, probe: string, extra?: (ctx: PageContext) => ComponentChildren): PageEntry => ({
@@ -48,6 +54,7 @@ const section = (slug: string, probe: string, extra?: (ctx: PageContext) => Comp
 export const PAGES: PageEntry[] = [
   { slug: "", title: "Dashboard", probe: "/sessions/summary", render: (ctx) => <Dashboard ctx={ctx} /> },
   { slug: "fleet", title: "Fleet", probe: "/fleet/appliances", render: () => <Fleet /> },
+  { slug: "search", title: "Subscriber search", probe: "/sessions", render: () => <Search text={searchParams().get("q") ?? ""} />, hidden: true },
   { slug: "sessions", title: "Sessions", probe: "/sessions", render: (ctx) => <Sessions ctx={ctx} /> },
   section("pools", "/address-pools"),
   section("cgn", "/cgn/status"),
@@ -68,7 +75,7 @@ export const PAGES: PageEntry[] = [
   { slug: "tokens", title: "Tokens", probe: "/auth/tokens", render: () => <Tokens /> },
   section("oidc", "/auth/providers/oidc"),
   section("passkey-policy", "/auth/providers/passkey"),
-  section("diagnostics", "/system/health"),
+  { slug: "troubleshooting", title: "Troubleshooting", probe: "/system/health", render: (ctx) => <Troubleshooting ctx={ctx} /> },
   { slug: "account", title: "My account", probe: "/auth/whoami", render: () => <Account /> },
 ];
 
@@ -88,7 +95,8 @@ function Nav({ ctx }: { ctx: PageContext }) {
   const prefix = ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : "";
   const current = resolvePath(pathname()).page?.slug;
   // Only what the role may read: the floors come from the OpenAPI document.
-  const pages = (ctx.peer ? PAGES.filter((p) => p.slug !== "fleet" && p.slug !== "account" && readableOnPeer(p.probe)) : PAGES).filter((p) => can("GET", p.probe));
+  const listed = PAGES.filter((p) => !p.hidden);
+  const pages = (ctx.peer ? listed.filter((p) => p.slug !== "fleet" && p.slug !== "account" && readableOnPeer(p.probe)) : listed).filter((p) => can("GET", p.probe));
   return (
     <nav aria-label="Sections">
       <ul>
@@ -110,6 +118,7 @@ async function logout() {
   } finally {
     me.value = null;
     csrfToken.value = null;
+    stopLive();
     navigate("/", true);
   }
 }
@@ -118,6 +127,12 @@ export function App() {
   useEffect(() => {
     void refreshSession();
   }, []);
+  // The header strip follows the appliance while a session that may read it is open.
+  useEffect(() => {
+    const who = me.value;
+    if (who && !who.passwordChangeRequired && !sessionLost.value && can("GET", "/system/status")) startLive();
+    else stopLive();
+  }, [me.value, sessionLost.value]);
   const path = pathname();
   const { page, ctx } = resolvePath(path);
   // One place sets the title, after every render that can change it (an effect elsewhere would overwrite it).
@@ -138,7 +153,8 @@ export function App() {
         Skip to content
       </a>
       <header class="top">
-        <span class="brand">{who.appliance}</span>
+        <StatusStrip appliance={who.appliance} />
+        <HeaderSearch />
         <span class="who">
           {who.username ?? who.tokenName} · {who.role}
         </span>
@@ -152,6 +168,27 @@ export function App() {
         {!page ? <NotFound /> : can("GET", page.probe) ? page.render(ctx) : <NotAllowed title={page.title} role={who.role} />}
       </main>
     </div>
+  );
+}
+
+/** The subscriber search, from every page: the results page asks the whole fleet. */
+function HeaderSearch() {
+  if (!can("GET", "/sessions")) return null;
+  return (
+    <form
+      class="header-search"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const q = (new FormData(e.currentTarget).get("q") as string).trim();
+        if (q) navigate(`/search?q=${encodeURIComponent(q)}`);
+      }}
+    >
+      <label for="header-search" class="sr-only">
+        Search subscribers across the fleet
+      </label>
+      <input id="header-search" name="q" type="search" placeholder="Find a subscriber: user, IP, MAC, VLAN" spellcheck={false} autoComplete="off" />
+    </form>
   );
 }
 

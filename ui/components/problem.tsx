@@ -1,5 +1,15 @@
 /** A failed call, told in the problem's own words. */
 import type { ApiError } from "../api.ts";
+import { labelOf } from "../format.ts";
+
+/** A JSON pointer as words: `#/routes/0/nextHop` reads "Routes 1 · Next hop". */
+const placeOf = (pointer: string) =>
+  pointer
+    .replace(/^#\/?/, "")
+    .split("/")
+    .filter(Boolean)
+    .map((part) => (/^\d+$/.test(part) ? `${Number(part) + 1}` : labelOf(part)))
+    .join(" · ") || "Request";
 
 export function ProblemNote({ error }: { error: ApiError | undefined | null }) {
   if (!error) return null;
@@ -12,7 +22,7 @@ export function ProblemNote({ error }: { error: ApiError | undefined | null }) {
         <ul>
           {fields.map((f) => (
             <li key={f.pointer}>
-              <code>{f.pointer}</code> {f.detail}
+              <strong>{placeOf(f.pointer)}</strong>: {f.detail}
             </li>
           ))}
         </ul>

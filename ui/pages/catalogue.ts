@@ -19,10 +19,10 @@ export const SECTIONS: Record<string, SectionSpec> = {
       { title: "Bindings (first page)", path: "/cgn/bindings", query: { limit: "50" } },
     ],
     actions: [
-      { method: "POST", path: "/cgn/bindings/{bindingIndex}/identify", title: "Identify a subscriber from a public address and port" },
+      { method: "POST", path: "/cgn/bindings/{bindingIndex}/identify", title: "Name the subscriber of an anonymous binding" },
       { method: "PUT", path: "/cgn/groups/{name}", title: "Create or replace an IP group" },
       { method: "DELETE", path: "/cgn/groups/{name}", title: "Delete an IP group", confirm: "Delete this CGN group?" },
-      { method: "PUT", path: "/cgn/settings", title: "Change CGN settings" },
+      { method: "PUT", path: "/cgn/settings", title: "Change CGN settings", prefill: "/cgn/settings" },
     ],
   },
   routing: {
@@ -35,7 +35,7 @@ export const SECTIONS: Record<string, SectionSpec> = {
     ],
     lookups: [
       { title: "BGP neighbor", path: "/routing/bgp/neighbor/{address}", param: "address" },
-      { title: "Routes received from a neighbor", path: "/routing/bgp/neighbor/{address}/routes", param: "address" },
+      { title: "Routes exchanged with a neighbor (advertised or received)", path: "/routing/bgp/neighbor/{address}/routes", param: "address" },
       { title: "A VRF's route table", path: "/routing/vrfs/{vrf}/routes", param: "vrf" },
     ],
     actions: [
@@ -127,15 +127,6 @@ export const SECTIONS: Record<string, SectionSpec> = {
   "passkey-policy": {
     title: "Passkey policy",
     reads: [{ title: "Policy", path: "/auth/providers/passkey" }],
-    actions: [{ method: "PUT", path: "/auth/providers/passkey", title: "Replace the policy" }],
-  },
-  diagnostics: {
-    title: "Diagnostics",
-    intro: "Both act on this appliance only.",
-    reads: [],
-    actions: [
-      { method: "POST", path: "/diagnostics/inject", title: "Inject a trace frame" },
-      { method: "POST", path: "/diagnostics/ping", title: "Ping" },
-    ],
+    actions: [{ method: "PUT", path: "/auth/providers/passkey", title: "Change the policy", prefill: "/auth/providers/passkey" }],
   },
 };

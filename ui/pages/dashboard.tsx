@@ -7,9 +7,8 @@ import { useMemo, useState } from "preact/hooks";
 import { useResource } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
 import { TimeChart, bitRate, colour } from "../components/chart.tsx";
-import { labelOf } from "../components/json-view.tsx";
+import { duration, labelOf } from "../format.ts";
 import { readableOnPeer } from "../session.ts";
-import { duration } from "../format.ts";
 import type { PageContext } from "./context.ts";
 import type { AlarmsResponse, MetricsHistory, SessionSummaryCounts, SystemStatus } from "../types.ts";
 

@@ -1,0 +1,167 @@
+/**
+ * The web UI's everyday tasks, as a NOC engineer does them in a real browser
+ * (Debian's Chromium) against the real launcher, typing what a person types:
+ * a plain address into ping and trace, a policy switched off and saved, a
+ * wrong current password, a subscriber found on a peer from the header
+ * search, an alarm reaching the header badge without a reload, identifiers
+ * printed as they are typed, and no page wider than a 1024 px window.
+ * Expected values come from the API read at the same moment, or the spec.
+ */
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./chromium.ts";
+import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { apiFromPage, axeViolations, firstSignIn, untilLoaded, type Admin } from "./ui-person.ts";
+import type { SessionList } from "../../src/schemas/sessions.ts";
+
+const PORT_BASE = await freePortBase(2);
+const base = `https://127.0.0.1:${PORT_BASE}`;
+
+let fleet: RunningFleet;
+let browser: Browser;
+let page: Page;
+let admin: Admin;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-tasks-"));
+  const appliance = (name: string, port: number, peers: unknown[]) => ({ name, seed: port, profile: "small", webUi: { listener: { address: "127.0.0.1", port }, hostname: `${name}.bng.localhost`, peers } });
+  const file = path.join(dir, "fleet.json");
+  await writeFile(file, JSON.stringify({ portBase: 8443, appliances: [appliance("edge-1", 8443, [{ name: "edge-2" }]), appliance("edge-2", 8444, [{ name: "edge-1" }])] }));
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_FLEET: file, BNG_FRESH: "1" }, [PORT_BASE, PORT_BASE + 1]);
+  browser = await launchChromium();
+  // bypassCSP only so the test can inject axe-core; the UI's own scripts are same-origin files.
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, bypassCSP: true, viewport: { width: 1024, height: 800 } });
+  page = await context.newPage();
+  page.on("pageerror", (error) => pageErrors.push(String(error)));
+  admin = await firstSignIn(page, base);
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (fleet) expect(await fleet.stop()).toBe(0);
+  expect(pageErrors).toEqual([]);
+});
+
+/** Opens a page of the UI and waits until it has loaded. */
+async function open(href: string, heading: string): Promise<void> {
+  await page.goto(`${base}${href}`);
+  await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+  await untilLoaded(page);
+}
+
+describe("troubleshooting with plain inputs", () => {
+  it("pings an address typed as it is written, and says what answered", async () => {
+    await open("/troubleshooting", "Troubleshooting");
+    const ping = page.getByRole("form", { name: "Ping" });
+    await ping.getByLabel("Destination *").pressSequentially("10.0.255.1");
+    await ping.getByRole("button", { name: "Ping" }).click();
+    const result = page.getByTestId("ping-result");
+    await result.waitFor();
+    // The spec's default count is 5 probes; a plain address is no longer "not valid JSON".
+    expect(await result.textContent()).toMatch(/^10\.0\.255\.1 in default: 5 sent, \d received/);
+    expect(await ping.getByRole("alert").count()).toBe(0);
+  });
+
+  it("traces a frame between two plain addresses on a port chosen by its label", async () => {
+    await open("/troubleshooting", "Troubleshooting");
+    const trace = page.getByRole("form", { name: "Trace a frame" });
+    const interfaces = (await apiFromPage<{ interfaces: { portId: number | null; label: string | null }[] }>(page, "GET", "/system/interfaces")).body.interfaces;
+    const port = interfaces.find((i) => i.portId !== null)!;
+    await trace.getByLabel("Port *").selectOption(String(port.portId));
+    await trace.getByLabel("Source *").pressSequentially("100.64.0.10");
+    await trace.getByLabel("Destination *", { exact: true }).pressSequentially("8.8.8.8");
+    await trace.getByRole("button", { name: "Trace" }).click();
+    const result = page.getByTestId("trace-result");
+    await result.waitFor();
+    // The first stage of the pipeline the spec names is the ingress port.
+    expect(await result.locator("li").first().textContent()).toMatch(/^ingress-port: /);
+  });
+});
+
+describe("forms that save what a person sets", () => {
+  it("switches passkey sign-in off and saves it, starting from the current policy", async () => {
+    expect((await apiFromPage(page, "PUT", "/auth/providers/passkey", { enabled: true, rpId: null, userVerification: "preferred", replacesTotp: false })).status).toBe(200);
+    await open("/passkey-policy", "Passkey policy");
+    const form = page.getByRole("form", { name: "Change the policy" });
+    const enabled = form.getByLabel("Enabled");
+    await expect.poll(() => enabled.isChecked()).toBe(true);
+    await enabled.uncheck();
+    await form.getByRole("button", { name: "Change the policy" }).click();
+    await form.getByRole("status").waitFor();
+    const policy = (await apiFromPage<{ enabled: boolean; userVerification: string }>(page, "GET", "/auth/providers/passkey")).body;
+    expect(policy).toMatchObject({ enabled: false, userVerification: "preferred" });
+  });
+
+  it("keeps the session and what was typed when the current password is wrong", async () => {
+    await open("/account", "My account");
+    const form = page.getByRole("form", { name: "Change my password" });
+    await form.getByLabel("Current password *").pressSequentially("not-my-password");
+    await form.getByLabel("New password *").pressSequentially("another-chosen-password-2");
+    await form.getByRole("button", { name: "Change my password" }).click();
+    await expect.poll(() => form.textContent()).toContain("the current password is wrong");
+    expect(await form.getByLabel("New password *").inputValue()).toBe("another-chosen-password-2");
+    // Still signed in: the page, its navigation and the API answer.
+    expect(await page.getByRole("heading", { level: 1, name: "My account" }).count()).toBe(1);
+    expect((await apiFromPage(page, "GET", "/auth/whoami")).status).toBe(200);
+    expect(admin.password).not.toBe("another-chosen-password-2");
+  });
+});
+
+describe("subscriber search from the header", () => {
+  /** A live session on the peer, read through the fleet proxy. */
+  const peerSession = async () => (await apiFromPage<SessionList>(page, "GET", "/fleet/edge-2/sessions?limit=1")).body.items[0]!;
+
+  async function search(text: string, appliance: string, id: number): Promise<void> {
+    await open("/", "Dashboard");
+    await page.getByRole("searchbox", { name: "Search subscribers across the fleet" }).pressSequentially(text);
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { level: 1, name: "Subscriber search" }).waitFor();
+    const link = page.locator(`section[data-appliance="${appliance}"]`).getByRole("link", { name: `Open session ${id} on ${appliance}` });
+    await link.waitFor({ timeout: 15_000 });
+    expect(await axeViolations(page)).toEqual([]);
+    await link.click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/fleet/${appliance}/sessions/${id}`);
+  }
+
+  it("finds a session on a peer by its username", async () => {
+    const session = await peerSession();
+    expect(session.username).toBeTruthy();
+    await search(session.username!, "edge-2", session.id);
+  });
+
+  it("finds a session on a peer by its IPv4 address", async () => {
+    const session = await peerSession();
+    expect(session.ipv4).toBeTruthy();
+    await search(session.ipv4!, "edge-2", session.id);
+  });
+});
+
+describe("what the screen shows", () => {
+  it("prints the BGP local AS as it is typed, without a thousands separator", async () => {
+    const { localAs } = (await apiFromPage<{ localAs: number }>(page, "GET", "/routing/config")).body;
+    expect(localAs).toBeGreaterThan(999);
+    await open("/routing", "Routing");
+    const text = (await page.locator("main").textContent())!;
+    expect(text).toContain(String(localAs));
+    expect(text).not.toContain(localAs.toLocaleString("en"));
+  });
+
+  it("fits every page of the navigation in a 1024 px window, without a sideways scrollbar", async () => {
+    await open("/", "Dashboard");
+    const hrefs = await page.locator("nav a").evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).pathname));
+    expect(hrefs.length).toBeGreaterThan(15);
+    const wide: string[] = [];
+    for (const href of hrefs) {
+      await page.goto(`${base}${href}`);
+      await page.locator("h1").first().waitFor();
+      await untilLoaded(page);
+      const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      if (scroll! > client!) wide.push(`${href}: ${scroll} > ${client}`);
+    }
+    expect(wide).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,146 @@
+/**
+ * An operation's request as fields a person types: read from the
+ * operation's request schema in the served OpenAPI document (so from the
+ * server's zod schema), each member given the input that fits how people
+ * write it, and turned back into the JSON the API takes. Pure: no DOM.
+ */
+import { operationFor, resolve, type JsonSchema } from "../openapi.ts";
+
+export type FieldKind = "text" | "secret" | "number" | "boolean" | "select" | "list" | "object" | "json";
+
+export interface Field {
+  name: string;
+  where: "body" | "query" | "path";
+  schema: JsonSchema;
+  required: boolean;
+  /** Whether the schema allows null: a nullable field left empty is sent as null. */
+  nullable: boolean;
+  kind: FieldKind;
+  /** An `object` field's members (scalars only: one level, as a fieldset). */
+  members?: Field[];
+}
+
+/** What a form holds per field: text as typed, a checkbox's state, an object's members by name. */
+export type Value = string | boolean | { [member: string]: Value };
+
+const typeOf = (s: JsonSchema) => (Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type);
+const nullableOf = (raw: JsonSchema) => (raw.anyOf ?? raw.oneOf ?? []).some((m) => m.type === "null") || (Array.isArray(raw.type) && raw.type.includes("null"));
+/** A union whose members are all strings (an IPv4 or IPv6 address, a name or an address) is typed as one text. */
+const isStringUnion = (s: JsonSchema) => {
+  const members = (s.anyOf ?? s.oneOf ?? []).map(resolve).filter((m) => m.type !== "null");
+  return members.length > 0 && members.every((m) => typeOf(m) === "string");
+};
+const isScalarSchema = (s: JsonSchema) => ["string", "integer", "number", "boolean"].includes(typeOf(s) ?? "") || !!s.enum || isStringUnion(s);
+
+function kindOf(name: string, schema: JsonSchema): FieldKind {
+  if (schema.enum) return "select";
+  const t = typeOf(schema);
+  if (t === "boolean") return "boolean";
+  if (t === "integer" || t === "number") return "number";
+  if (t === "string" || isStringUnion(schema)) return /password|secret|credential|psk|token/i.test(name) ? "secret" : "text";
+  if (t === "array" && schema.items && isScalarSchema(resolve(schema.items))) return "list";
+  if (t === "object" && schema.properties && Object.values(schema.properties).every((p) => isScalarSchema(resolve(p)))) return "object";
+  return "json";
+}
+
+function fieldOf(name: string, raw: JsonSchema, where: Field["where"], required: boolean): Field {
+  const schema = resolve(raw);
+  const kind = kindOf(name, schema);
+  const field: Field = { name, where, schema, required, nullable: nullableOf(raw), kind };
+  if (kind === "object") {
+    const inner = new Set(schema.required ?? []);
+    field.members = Object.entries(schema.properties ?? {}).map(([member, s]) => fieldOf(member, s, where, inner.has(member)));
+  }
+  return field;
+}
+
+/** The fields of `method /api/v1<path>`: path parameters, then body members, then query parameters. A body member named like a path parameter is left out (the URL's wins). */
+export function fieldsOf(method: string, path: string): Field[] {
+  const op = operationFor(method, path);
+  if (!op) return [];
+  const pathFields: Field[] = [...path.matchAll(/\{([^}+]+)\+?\}/g)].map((m) => ({ name: m[1]!, where: "path", schema: {}, required: true, nullable: false, kind: "text" }));
+  const inPath = new Set(pathFields.map((f) => f.name));
+  const body = resolve(op.body ?? undefined);
+  const required = new Set(body.required ?? []);
+  const bodyFields = Object.entries(body.properties ?? {})
+    .filter(([name]) => !inPath.has(name))
+    .map(([name, raw]) => fieldOf(name, raw, "body", required.has(name)));
+  const queryFields = op.parameters.filter((p) => p.in === "query").map((p) => fieldOf(p.name, p.schema ?? {}, "query", p.required === true));
+  return [...pathFields, ...bodyFields, ...queryFields];
+}
+
+/** A list typed one per line or comma separated, as the pages show lists. */
+export const splitList = (text: string): string[] =>
+  text
+    .split(/[\n,]/)
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+/** The text a form starts from for a current value: lists one per line, objects by member. */
+export function valueFromJson(field: Field, current: unknown): Value | undefined {
+  if (current === undefined) return undefined;
+  if (field.kind === "boolean") return current === true;
+  if (field.kind === "list") return Array.isArray(current) ? current.map(String).join("\n") : "";
+  if (field.kind === "object") {
+    const record = (current ?? {}) as Record<string, unknown>;
+    return Object.fromEntries((field.members ?? []).flatMap((m) => {
+      const v = valueFromJson(m, record[m.name]);
+      return v === undefined ? [] : [[m.name, v]];
+    }));
+  }
+  if (field.kind === "json") return current === null ? "" : JSON.stringify(current, null, 2);
+  if (current === null) return "";
+  return String(current);
+}
+
+type Problem = { pointer: string; detail: string };
+
+/** One field's JSON value from what was typed; `undefined` = leave it out. Problems found here (not a number, not JSON) are pushed to `problems`. */
+export function jsonOf(field: Field, value: Value | undefined, pointer: string, problems: Problem[]): unknown {
+  switch (field.kind) {
+    case "boolean":
+      // A checkbox is always an answer: unticked is false (a required flag left unticked saves "off", not nothing).
+      return value === undefined && !field.required ? undefined : value === true;
+    case "object": {
+      const record = (typeof value === "object" ? value : {}) as Record<string, Value>;
+      const out: Record<string, unknown> = {};
+      for (const m of field.members ?? []) {
+        const v = jsonOf(m, record[m.name], `${pointer}/${m.name}`, problems);
+        if (v !== undefined) out[m.name] = v;
+      }
+      return Object.keys(out).length === 0 && !field.required ? (field.nullable ? null : undefined) : out;
+    }
+    default: {
+      const text = typeof value === "string" ? value.trim() : "";
+      if (text === "") return field.nullable && field.where === "body" ? null : undefined;
+      if (field.kind === "number") {
+        const n = Number(text.replace(/[\s_]/g, ""));
+        if (!Number.isFinite(n)) problems.push({ pointer, detail: "is not a number" });
+        return n;
+      }
+      if (field.kind === "list") {
+        const items = splitList(text);
+        const itemType = typeOf(resolve(field.schema.items));
+        if (itemType === "integer" || itemType === "number") {
+          const numbers = items.map(Number);
+          if (numbers.some((n) => !Number.isFinite(n))) problems.push({ pointer, detail: "holds something that is not a number" });
+          return numbers;
+        }
+        return items;
+      }
+      if (field.kind === "json") {
+        try {
+          return JSON.parse(text);
+        } catch {
+          problems.push({ pointer, detail: "is not valid JSON" });
+          return undefined;
+        }
+      }
+      return text;
+    }
+  }
+}
+
+/** A schema's description as help for a person: the API's "absent or null = X" reads "empty: X". */
+export const hintOf = (schema: JsonSchema): string | undefined =>
+  schema.description?.replace(/\b(absent or null|null or absent|omitted or null|absent|null)\s*=\s*/gi, "empty: ").replace(/`/g, "");

@@ -1,0 +1,168 @@
+/**
+ * Subscriber search across the fleet: what a NOC engineer types (a
+ * username, an address or prefix, a MAC, a VLAN) asked of this appliance and
+ * every peer through the fleet proxy. Results show grouped by appliance as
+ * they arrive; a slow or dead peer is marked and never holds up the others;
+ * at most `FAN_OUT` appliances are asked at once, so a fleet of 1,000 is
+ * searched progressively, not all at once.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiError } from "../api.ts";
+import { navigate } from "../router.ts";
+import { RecordTable } from "../components/json-view.tsx";
+import type { FleetAppliance, SessionList } from "../types.ts";
+
+/** Appliances asked at once. */
+const FAN_OUT = 8;
+/** How long one appliance may take before it is marked slow and left. */
+const PER_APPLIANCE_MS = 5_000;
+/** Matches shown per appliance (the first page, newest first). */
+const LIMIT = 50;
+
+export type SearchKind = "ip" | "mac" | "vlan" | "username";
+
+/** What the typed text is: an address or prefix, a MAC, a VLAN (`100`, `100.200` S.C), else a username substring. */
+export function classify(text: string): { kind: SearchKind; value: string } {
+  const t = text.trim();
+  if (/^\d{1,3}(\.\d{1,3}){1,3}(\/\d{1,2})?$/.test(t) && t.split(".").length === 4) return { kind: "ip", value: t };
+  if (/^[0-9a-f]{0,4}(:[0-9a-f]{0,4}){2,7}(\/\d{1,3})?$/i.test(t) && !/^([0-9a-f]{2}[:-]){5}[0-9a-f]{2}$/i.test(t)) return { kind: "ip", value: t.toLowerCase() };
+  if (/^([0-9a-f]{2}[:-]){5}[0-9a-f]{2}$/i.test(t) || /^[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}$/i.test(t)) return { kind: "mac", value: t };
+  if (/^\d{1,4}([.:/]\d{1,4})?$/.test(t)) return { kind: "vlan", value: t };
+  return { kind: "username", value: t };
+}
+
+type Group =
+  | { state: "waiting" | "searching" }
+  | { state: "done"; list: SessionList }
+  | { state: "failed"; detail: string };
+
+/** The session list query for a search: the API's own filters (`ip`, `username`, and this twin's `mac` and `vlan`). */
+function queryOf(kind: SearchKind, value: string): Record<string, string | number> {
+  return { [kind]: value, limit: LIMIT };
+}
+
+export function Search({ text }: { text: string }) {
+  const [appliances, setAppliances] = useState<FleetAppliance[] | null>(null);
+  const [groups, setGroups] = useState<Record<string, Group>>({});
+  const [listError, setListError] = useState<string | null>(null);
+  const { kind, value } = classify(text);
+
+  useEffect(() => {
+    if (!value) return;
+    let stopped = false;
+    const controllers = new Set<AbortController>();
+    setGroups({});
+    setListError(null);
+    void (async () => {
+      let all: FleetAppliance[];
+      try {
+        all = await api<FleetAppliance[]>("/fleet/appliances");
+      } catch (failure) {
+        // No fleet list for this role or box: search this appliance alone.
+        all = [{ name: "this appliance", self: true, url: null }];
+        setListError(failure instanceof ApiError ? failure.message : String(failure));
+      }
+      if (stopped) return;
+      setAppliances(all);
+      setGroups(Object.fromEntries(all.map((a) => [a.name, { state: "waiting" } as Group])));
+      const queue = [...all];
+      const worker = async () => {
+        for (let next = queue.shift(); next && !stopped; next = queue.shift()) {
+          const a = next;
+          setGroups((g) => ({ ...g, [a.name]: { state: "searching" } }));
+          const controller = new AbortController();
+          controllers.add(controller);
+          const timer = setTimeout(() => controller.abort(), PER_APPLIANCE_MS);
+          let group: Group;
+          try {
+            const base = a.self ? "" : `/fleet/${encodeURIComponent(a.name)}`;
+            group = { state: "done", list: await api<SessionList>(`${base}/sessions`, { query: queryOf(kind, value), signal: controller.signal }) };
+          } catch (failure) {
+            group = { state: "failed", detail: controller.signal.aborted ? `no answer within ${PER_APPLIANCE_MS / 1000} s` : failure instanceof ApiError ? failure.message : String(failure) };
+          } finally {
+            clearTimeout(timer);
+            controllers.delete(controller);
+          }
+          if (!stopped) setGroups((g) => ({ ...g, [a.name]: group }));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(FAN_OUT, all.length) }, worker));
+    })();
+    return () => {
+      stopped = true;
+      for (const c of controllers) c.abort();
+    };
+  }, [kind, value]);
+
+  const entries = appliances ?? [];
+  const done = entries.filter((a) => groups[a.name]?.state === "done" || groups[a.name]?.state === "failed").length;
+  const found = entries.reduce((n, a) => n + (groups[a.name]?.state === "done" ? (groups[a.name] as { list: SessionList }).list.total : 0), 0);
+  return (
+    <>
+      <h1>Subscriber search</h1>
+      <form
+        class="inline"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const q = (new FormData(e.currentTarget).get("q") as string).trim();
+          if (q) navigate(`/search?q=${encodeURIComponent(q)}`);
+        }}
+      >
+        <label for="search-page-q">Username, IP address or prefix, MAC, or VLAN</label>
+        <input id="search-page-q" name="q" defaultValue={text} spellcheck={false} autoComplete="off" />
+        <button type="submit">Search</button>
+      </form>
+      {!value ? (
+        <p class="muted">Type what you know about the subscriber: part of the username, an IPv4 or IPv6 address or prefix, a MAC, or a VLAN (S-VLAN.C-VLAN).</p>
+      ) : (
+        <>
+          <p role="status" aria-live="polite">
+            Searching by <strong>{kind === "ip" ? "address" : kind === "mac" ? "MAC" : kind === "vlan" ? "VLAN" : "username"}</strong> “{value}”: {done} of {entries.length} appliances answered, {found.toLocaleString("en")} sessions found.
+          </p>
+          {listError && <p class="notice">The fleet list could not be read ({listError}): this appliance only.</p>}
+          {entries.map((a) => (
+            <ResultGroup key={a.name} appliance={a} group={groups[a.name] ?? { state: "waiting" }} />
+          ))}
+        </>
+      )}
+    </>
+  );
+}
+
+function ResultGroup({ appliance, group }: { appliance: FleetAppliance; group: Group }) {
+  const base = appliance.self ? "" : `/fleet/${encodeURIComponent(appliance.name)}`;
+  const id = `results-${appliance.name.replace(/[^\w-]/g, "-")}`;
+  return (
+    <section class="card" aria-labelledby={id} data-appliance={appliance.name}>
+      <h2 id={id}>
+        {appliance.name}
+        {appliance.self ? <span class="muted"> (this appliance)</span> : <span class="muted"> (read-only)</span>}
+      </h2>
+      {group.state === "waiting" && <p class="muted">Waiting…</p>}
+      {group.state === "searching" && <p class="muted">Searching…</p>}
+      {group.state === "failed" && <p class="tone-bad">Not searched: {group.detail}</p>}
+      {group.state === "done" &&
+        (group.list.total === 0 ? (
+          <p class="muted">No match.</p>
+        ) : (
+          <>
+            {group.list.total > group.list.items.length && (
+              <p class="muted">
+                The newest {group.list.items.length} of {group.list.total.toLocaleString("en")} matches; <a href={`${base}/sessions`}>narrow the search on the sessions page</a>.
+              </p>
+            )}
+            <RecordTable
+              rows={group.list.items as unknown as Record<string, null>[]}
+              caption={`Sessions on ${appliance.name}`}
+              rowAction={(row) => (
+                <a href={`${base}/sessions/${String(row.id)}`} aria-label={`Open session ${String(row.id)} on ${appliance.name}`}>
+                  Open
+                </a>
+              )}
+            />
+          </>
+        ))}
+    </section>
+  );
+}
