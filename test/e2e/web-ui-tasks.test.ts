@@ -166,3 +166,31 @@ describe("what the screen shows", () => {
     expect(wide).toEqual([]);
   }, 120_000);
 });
+
+describe("the header strip", () => {
+  it("shows an alarm a scenario raises in the badge, without a reload", async () => {
+    await open("/sessions", "Sessions");
+    const badge = page.getByTestId("alarm-badge");
+    const before = (await apiFromPage<{ count: number }>(page, "GET", "/alarms")).body.count;
+    await expect.poll(() => badge.textContent()).toBe(before === 0 ? "No alarms" : `${before} alarm${before === 1 ? "" : "s"}`);
+    // A mark on the page: a reload would lose it.
+    await page.evaluate("document.body.dataset.mark = 'kept'");
+    const pools = (await apiFromPage<{ name: string }[]>(page, "GET", "/address-pools")).body;
+    for (const pool of pools) {
+      const answer = await page.evaluate(
+        async ([pool]) => {
+          const who = (await (await fetch("/api/v1/auth/whoami")).json()) as { csrfToken: string };
+          const response = await fetch("/twin/v1/scenario", { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": who.csrfToken }, body: JSON.stringify({ action: "fill-pool", pool, percent: 100 }) });
+          return response.status;
+        },
+        [pool.name] as const,
+      );
+      expect(answer).toBe(200);
+    }
+    // The pool alarm is raised at the model's next step; the strip reads the status every few seconds.
+    await expect.poll(async () => (await apiFromPage<{ count: number }>(page, "GET", "/alarms")).body.count, { timeout: 30_000 }).toBeGreaterThan(before);
+    const after = (await apiFromPage<{ count: number }>(page, "GET", "/alarms")).body.count;
+    await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe(`${after} alarm${after === 1 ? "" : "s"}`);
+    expect(await page.evaluate("document.body.dataset.mark")).toBe("kept");
+  }, 60_000);
+});
