@@ -24,6 +24,7 @@ import { SectionPage } from "./pages/generic.tsx";
 import { SECTIONS } from "./pages/catalogue.ts";
 import { Search } from "./pages/search.tsx";
 import { Troubleshooting } from "./pages/troubleshooting.tsx";
+import { SystemPage } from "./pages/system.tsx";
 import { StatusStrip } from "./components/status-strip.tsx";
 import { startLive, stopLive } from "./live.ts";
 import type { PageContext } from "./pages/context.ts";
@@ -69,7 +70,7 @@ export const PAGES: PageEntry[] = [
   { slug: "logs", title: "Logs", probe: "/logs/tail", render: (ctx) => <Logs ctx={ctx} /> },
   { slug: "config", title: "Configuration", probe: "/config", render: (ctx) => <Configuration ctx={ctx} /> },
   section("licensing", "/licensing", (ctx) => !ctx.peer && <LicenceFile />),
-  section("system", "/system/status"),
+  { slug: "system", title: "System", probe: "/system/status", render: (ctx) => <SystemPage ctx={ctx} /> },
   { slug: "upgrade", title: "Software upgrade", probe: "/system/upgrade", render: (ctx) => <Upgrade ctx={ctx} /> },
   section("users", "/auth/users"),
   { slug: "tokens", title: "Tokens", probe: "/auth/tokens", render: () => <Tokens /> },

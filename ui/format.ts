@@ -90,7 +90,7 @@ export function labelOf(key: string): string {
 export type NumberKind = "id" | "rate" | "mbps" | "bytes" | "seconds" | "ms" | "percent" | "count";
 
 /** Identifiers and wire numbers a person types back (no separators): ids, AS numbers, VLANs, ports, MTUs, sequence numbers, indexes, years. */
-const IDENTIFIER = /(^|[a-z])(Id|Ids|As|Asn|Vlan|Svlan|Cvlan|Port|Mtu|Seq|Index|Vni|Vpi|Vci|Tag|Year|Number|Serial|Pid|Lac|Mss)$|^(id|as|asn|vlan|svlan|cvlan|port|mtu|seq|sinceSeq|index|vni|tag|year|serial|localAs|remoteAs|peerAs|bindingIndex|sessionId|tunnelId)$/;
+const IDENTIFIER = /(^|[a-z])(Id|Ids|As|Asn|Vlan|Svlan|Cvlan|Port|Mtu|Seq|Index|Vni|Vpi|Vci|Tag|Year|Number|Serial|Pid|Lac|Mss|Nm)$|^(id|as|asn|vlan|svlan|cvlan|port|mtu|seq|sinceSeq|index|vni|tag|year|serial|localAs|remoteAs|peerAs|bindingIndex|sessionId|tunnelId)$/;
 
 /** The kind of a numeric member, from its name. */
 export function numberKind(key: string): NumberKind {
@@ -146,7 +146,7 @@ export function tone(key: string, value: unknown): "good" | "bad" | "warn" | nul
   const v = value.toLowerCase();
   // BGP's `Active` is a neighbor still trying to connect, so `active` is neutral; IPsec states are upper case, lowered here.
   if (/^(up|established|installed|ok|healthy|running|valid|licensed|live|connected|complete|accept|success|delivered)$/.test(v)) return "good";
-  if (/^(down|failed|dead|expired|lapsed|error|critical|major|invalid|disconnected|reject|timeout|unreachable|closed)$/.test(v)) return "bad";
+  if (/^(down|failed|dead|expired|lapsed|error|critical|major|invalid|disconnected|reject|timeout|unreachable|closed|alarm)$/.test(v)) return "bad";
   if (/^(idle|connect|connecting|opensent|openconfirm|wait-ctl|grace|pending|degraded|minor|warning|draining|applying|rebooting|unknown)$/.test(v)) return "warn";
   return null;
 }

@@ -22,6 +22,15 @@ export function Scalar({ value, name = "" }: { value: unknown; name?: string }) 
   const t = tone(name, value);
   const numeric = typeof value === "number" && numberKind(name) !== "id";
   const cls = [numeric ? "num" : "", t ? `tone-${t}` : ""].filter(Boolean).join(" ");
+  if (typeof value === "number" && numberKind(name) === "percent") {
+    // A share of something (a port's speed, a pool, memory) reads fastest as a bar beside its number.
+    return (
+      <span class="pct">
+        <meter min={0} max={100} low={70} high={90} optimum={0} value={value} aria-hidden="true" />
+        <span class="num">{text}</span>
+      </span>
+    );
+  }
   return <span class={cls || undefined}>{text}</span>;
 }
 

@@ -96,14 +96,7 @@ export const SECTIONS: Record<string, SectionSpec> = {
       { method: "POST", path: "/licensing/renew", title: "Renew now" },
     ],
   },
-  system: {
-    title: "System",
-    reads: [
-      { title: "Status", path: "/system/status", refreshMs: 10_000 },
-      { title: "Interfaces", path: "/system/interfaces" },
-      { title: "Inventory", path: "/system/inventory" },
-    ],
-  },
+
   users: {
     title: "Users",
     reads: [{ title: "Accounts", path: "/auth/users" }, { title: "Browser sessions", path: "/auth/sessions" }],
