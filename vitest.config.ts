@@ -71,6 +71,15 @@ export default defineConfig({
       },
       {
         test: {
+          name: "ui",
+          // The web UI's pure modules (formatting, the configuration diff, the search's reading of what was typed): plain Node, no browser.
+          include: ["test/ui/**/*.test.ts"],
+          environment: "node",
+          ...strict,
+        },
+      },
+      {
+        test: {
           name: "architecture",
           // The layer rules and the import graph, read from the source with the TypeScript parser: plain Node, no runtime.
           include: ["test/architecture/**/*.test.ts"],

@@ -270,14 +270,23 @@ describe("the web UI", () => {
 
     await field.fill("10.9.9.9");
     await page.getByLabel("Comment").fill("router id from the browser");
-    await page.getByRole("button", { name: "Validate and commit" }).click();
+    await page.getByRole("button", { name: "Review and commit" }).click();
+    // Nothing is committed before the person has seen the change, value by value.
+    const review = page.getByTestId("commit-review");
+    await review.waitFor();
+    expect((await review.locator("tbody tr > *").allTextContents()).map((t) => t.trim())).toEqual(["routing.routerId", before ?? "unset", "10.9.9.9"]);
+    expect((await call<{ fields: Record<string, string | null> }>("GET", "/config")).body.fields["routing.routerId"]).toBe(before);
+    await review.getByRole("button", { name: "Commit these changes" }).click();
     await expect.poll(() => page.getByTestId("config-outcome").textContent()).toMatch(/^Committed version (\d+)/);
     const committed = Number(/version (\d+)/.exec((await page.getByTestId("config-outcome").textContent())!)![1]);
     expect((await call<{ fields: Record<string, string | null> }>("GET", "/config")).body.fields["routing.routerId"]).toBe("10.9.9.9");
     expect(await page.getByTestId("config-history").textContent()).toContain("router id from the browser");
 
-    page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: `Roll back to version ${committed - 1}` }).click();
+    const rollback = page.getByTestId("rollback-review");
+    await rollback.waitFor();
+    expect((await rollback.locator("tbody tr > *").allTextContents()).map((t) => t.trim())).toEqual(["routing.routerId", "10.9.9.9", before ?? "unset"]);
+    await rollback.getByRole("button", { name: "Roll back now" }).click();
     await expect.poll(() => page.getByTestId("config-outcome").textContent()).toContain(`restores version ${committed - 1}`);
     expect((await call<{ fields: Record<string, string | null> }>("GET", "/config")).body.fields["routing.routerId"]).toBe(before);
   });

@@ -2,7 +2,9 @@
  * Configuration: every value (secrets redacted by the server), an edit that
  * is validated before it is committed, with each rejected value shown beside
  * its field, a commit with a comment, and the history with each version's
- * changes and a rollback.
+ * changes and a rollback. Nothing is committed or rolled back before the
+ * person has seen what it changes, value by value (secrets stay redacted),
+ * and any two versions can be compared.
  */
 import { useState } from "preact/hooks";
 import { api, ApiError } from "../api.ts";
@@ -11,13 +13,16 @@ import { Loaded, ProblemNote } from "../components/problem.tsx";
 import { JsonView } from "../components/json-view.tsx";
 import { can } from "../session.ts";
 import type { PageContext } from "./context.ts";
+import { diffBetween, type DiffRow } from "./config-diff.ts";
+import { utc } from "../format.ts";
 import type { ConfigChangeSet, ConfigCommitResult, ConfigHistoryEntry, ConfigValidationResult, ConfigValues } from "../types.ts";
 
 type FieldError = { pointer: string; detail: string };
 
 export function Configuration({ ctx }: { ctx: PageContext }) {
   const values = useResource<ConfigValues>(`${ctx.base}/config`);
-  const history = useResource<{ total: number; items: ConfigHistoryEntry[] }>(`${ctx.base}/config/history`, { limit: 20 });
+  // Every version a diff may need (the history's largest page); the list shows the newest.
+  const history = useResource<{ total: number; items: ConfigHistoryEntry[] }>(`${ctx.base}/config/history`, { limit: 500 });
   const editable = !ctx.peer && can("PUT", "/config");
   const [edits, setEdits] = useState<Record<string, string>>({});
   const [listOps, setListOps] = useState("");
@@ -27,6 +32,10 @@ export function Configuration({ ctx }: { ctx: PageContext }) {
   const [outcome, setOutcome] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [filter, setFilter] = useState("");
+  /** A change set validated and waiting for the person to confirm it, with what it changes. */
+  const [review, setReview] = useState<{ set: ConfigChangeSet; rows: DiffRow[]; restartRequired: boolean } | null>(null);
+  /** A rollback waiting for confirmation, with what it restores. */
+  const [rollbackReview, setRollbackReview] = useState<{ version: number; rows: DiffRow[] } | null>(null);
 
   function changeSet(): ConfigChangeSet | null {
     const set: ConfigChangeSet = {};
@@ -62,13 +71,7 @@ export function Configuration({ ctx }: { ctx: PageContext }) {
         setOutcome(`Valid. Committing would change ${check.changedPaths.length} value(s)${check.restartRequired ? " and needs a restart" : ""}.`);
         return;
       }
-      const result = await api<ConfigCommitResult>("/config", { method: "PUT", body: set });
-      setOutcome(`Committed version ${result.version}${result.restartRequired ? " (restart required)" : ""}.`);
-      setEdits({});
-      setListOps("");
-      setComment("");
-      values.reload();
-      history.reload();
+      setReview({ set, rows: pendingRows(set, check.changedPaths), restartRequired: check.restartRequired });
     } catch (failure) {
       const error = failure as ApiError;
       setProblem(error);
@@ -78,12 +81,50 @@ export function Configuration({ ctx }: { ctx: PageContext }) {
     }
   }
 
+  /** The values a change set changes: a field edit from its current value, anything else (list operations) by the paths validation names. */
+  function pendingRows(set: ConfigChangeSet, changedPaths: string[]): DiffRow[] {
+    const current = values.data?.fields ?? {};
+    const fields = Object.entries(set.fields ?? {}).map(([key, to]) => ({ pointer: `#/fields/${key}`, from: current[key] ?? null, to: to === null || to === undefined ? null : String(to) }));
+    const listed = changedPaths.filter((p) => !fields.some((f) => f.pointer === p)).map((pointer) => ({ pointer, from: null, to: "(changed by a list operation)" }));
+    return [...fields.filter((f) => f.from !== f.to), ...listed];
+  }
+
+  async function commitReviewed() {
+    if (!review) return;
+    setBusy(true);
+    setProblem(null);
+    try {
+      const result = await api<ConfigCommitResult>("/config", { method: "PUT", body: review.set });
+      setOutcome(`Committed version ${result.version}${result.restartRequired ? " (restart required)" : ""}.`);
+      setReview(null);
+      setEdits({});
+      setListOps("");
+      setComment("");
+      values.reload();
+      history.reload();
+    } catch (failure) {
+      const error = failure as ApiError;
+      setReview(null);
+      setProblem(error);
+      setErrors(error.fieldErrors ?? []);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function reviewRollback(version: number) {
+    const entries = history.data?.items ?? [];
+    const current = entries[0]?.version ?? version;
+    setOutcome(null);
+    setRollbackReview({ version, rows: diffBetween(entries, current, version) });
+  }
+
   async function rollback(version: number) {
-    if (!window.confirm(`Roll the configuration back to version ${version}?`)) return;
     setProblem(null);
     try {
       const result = await api<ConfigCommitResult>("/config/rollback", { body: { version, comment: `rollback to ${version}` } });
       setOutcome(`Rolled back: version ${result.version} restores version ${version}.`);
+      setRollbackReview(null);
       values.reload();
       history.reload();
     } catch (failure) {
@@ -200,9 +241,23 @@ export function Configuration({ ctx }: { ctx: PageContext }) {
                     Validate
                   </button>
                   <button type="submit" disabled={busy}>
-                    Validate and commit
+                    Review and commit
                   </button>
                 </div>
+                {review && (
+                  <div class="review" role="region" aria-label="Changes to commit" data-testid="commit-review">
+                    <h3>Committing changes {review.rows.length} value{review.rows.length === 1 ? "" : "s"}{review.restartRequired ? " and needs a restart" : ""}</h3>
+                    <DiffTable rows={review.rows} fromLabel="Now" toLabel="After the commit" />
+                    <div class="toolbar">
+                      <button type="button" disabled={busy} onClick={() => void commitReviewed()}>
+                        Commit these changes
+                      </button>
+                      <button type="button" class="secondary" onClick={() => setReview(null)}>
+                        Keep editing
+                      </button>
+                    </div>
+                  </div>
+                )}
               </section>
             )}
           </form>
@@ -210,24 +265,41 @@ export function Configuration({ ctx }: { ctx: PageContext }) {
       </Loaded>
       <section class="card" aria-labelledby="history-h">
         <h2 id="history-h">History</h2>
+        {rollbackReview && (
+          <div class="review" role="region" aria-label="Changes the rollback makes" data-testid="rollback-review">
+            <h3>
+              Rolling back to version {rollbackReview.version} changes {rollbackReview.rows.length} value{rollbackReview.rows.length === 1 ? "" : "s"}
+            </h3>
+            <DiffTable rows={rollbackReview.rows} fromLabel="Now" toLabel={`After the rollback (as in version ${rollbackReview.version})`} />
+            <div class="toolbar">
+              <button type="button" onClick={() => void rollback(rollbackReview.version)}>
+                Roll back now
+              </button>
+              <button type="button" class="secondary" onClick={() => setRollbackReview(null)}>
+                Cancel
+              </button>
+            </div>
+          </div>
+        )}
+        {history.data && history.data.items.length > 1 && <CompareVersions entries={history.data.items} />}
         <Loaded resource={history}>
           {(h) => (
             <ol class="history" data-testid="config-history">
-              {h.items.map((entry) => (
+              {h.items.slice(0, 30).map((entry) => (
                 <li key={entry.version}>
-                  <strong>Version {entry.version}</strong> · {entry.committedUtc} · {entry.actor} · {entry.operation}
+                  <strong>Version {entry.version}</strong> · {utc(entry.committedUtc)} · {entry.actor} · {entry.operation}
                   {entry.comment && <> · “{entry.comment}”</>}
                   {entry.changes.length > 0 && (
                     <ul>
                       {entry.changes.map((c) => (
                         <li key={c.pointer}>
-                          <code>{c.pointer}</code>: {c.before ?? "unset"} → {c.after ?? "unset"}
+                          <code>{pointerText(c.pointer)}</code>: {c.before ?? "unset"} → {c.after ?? "unset"}
                         </li>
                       ))}
                     </ul>
                   )}
                   {!ctx.peer && can("POST", "/config/rollback") && entry.version !== h.items[0]?.version && (
-                    <button type="button" onClick={() => void rollback(entry.version)}>
+                    <button type="button" onClick={() => reviewRollback(entry.version)}>
                       Roll back to version {entry.version}
                     </button>
                   )}
@@ -238,5 +310,74 @@ export function Configuration({ ctx }: { ctx: PageContext }) {
         </Loaded>
       </section>
     </>
+  );
+}
+
+/** A pointer as the configuration's keys read: `#/fields/routing.routerId` is `routing.routerId`, `#/lists/vrfs/red/rd` is `vrfs[red].rd`. */
+export function pointerText(pointer: string): string {
+  const field = /^#\/fields\/(.+)$/.exec(pointer);
+  if (field) return field[1]!;
+  const list = /^#\/lists\/([^/]+)\/([^/]+)(?:\/(.+))?$/.exec(pointer);
+  if (list) return `${list[1]}[${decodeURIComponent(list[2]!)}]${list[3] ? `.${list[3]}` : ""}`;
+  return pointer;
+}
+
+function DiffTable({ rows, fromLabel, toLabel }: { rows: DiffRow[]; fromLabel: string; toLabel: string }) {
+  if (rows.length === 0) return <p class="muted">No value changes.</p>;
+  return (
+    <div class="table-wrap" tabIndex={0} role="region" aria-label="Differences">
+      <table class="diff">
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">{fromLabel}</th>
+            <th scope="col">{toLabel}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.pointer}>
+              <th scope="row">
+                <code>{pointerText(r.pointer)}</code>
+              </th>
+              <td class="del">{r.from === null ? <span class="muted">unset</span> : <code>{r.from}</code>}</td>
+              <td class="ins">{r.to === null ? <span class="muted">unset</span> : <code>{r.to}</code>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Any two versions side by side: what changed from the older to the newer. */
+function CompareVersions({ entries }: { entries: ConfigHistoryEntry[] }) {
+  const [from, setFrom] = useState(String(entries[1]!.version));
+  const [to, setTo] = useState(String(entries[0]!.version));
+  const rows = diffBetween(entries, Number(from), Number(to));
+  const select = (id: string, value: string, set: (v: string) => void) => (
+    <select id={id} value={value} onChange={(e) => set(e.currentTarget.value)}>
+      {entries.map((e) => (
+        <option key={e.version} value={String(e.version)}>
+          {e.version} · {utc(e.committedUtc)}
+        </option>
+      ))}
+    </select>
+  );
+  return (
+    <details class="compare">
+      <summary>Compare two versions</summary>
+      <div class="toolbar">
+        <span>
+          <label for="compare-from">From version</label>
+          {select("compare-from", from, setFrom)}
+        </span>
+        <span>
+          <label for="compare-to">To version</label>
+          {select("compare-to", to, setTo)}
+        </span>
+      </div>
+      <DiffTable rows={rows} fromLabel={`Version ${from}`} toLabel={`Version ${to}`} />
+    </details>
   );
 }

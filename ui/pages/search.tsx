@@ -11,6 +11,7 @@ import { api, ApiError } from "../api.ts";
 import { navigate } from "../router.ts";
 import { RecordTable } from "../components/json-view.tsx";
 import type { FleetAppliance, SessionList } from "../types.ts";
+import { classify, type SearchKind } from "./search-terms.ts";
 
 /** Appliances asked at once. */
 const FAN_OUT = 8;
@@ -18,18 +19,6 @@ const FAN_OUT = 8;
 const PER_APPLIANCE_MS = 5_000;
 /** Matches shown per appliance (the first page, newest first). */
 const LIMIT = 50;
-
-export type SearchKind = "ip" | "mac" | "vlan" | "username";
-
-/** What the typed text is: an address or prefix, a MAC, a VLAN (`100`, `100.200` S.C), else a username substring. */
-export function classify(text: string): { kind: SearchKind; value: string } {
-  const t = text.trim();
-  if (/^\d{1,3}(\.\d{1,3}){1,3}(\/\d{1,2})?$/.test(t) && t.split(".").length === 4) return { kind: "ip", value: t };
-  if (/^[0-9a-f]{0,4}(:[0-9a-f]{0,4}){2,7}(\/\d{1,3})?$/i.test(t) && !/^([0-9a-f]{2}[:-]){5}[0-9a-f]{2}$/i.test(t)) return { kind: "ip", value: t.toLowerCase() };
-  if (/^([0-9a-f]{2}[:-]){5}[0-9a-f]{2}$/i.test(t) || /^[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}$/i.test(t)) return { kind: "mac", value: t };
-  if (/^\d{1,4}([.:/]\d{1,4})?$/.test(t)) return { kind: "vlan", value: t };
-  return { kind: "username", value: t };
-}
 
 type Group =
   | { state: "waiting" | "searching" }
