@@ -8,7 +8,7 @@ const entry = (version: number, changes: [string, string | null, string | null][
   committedUtc: `2026-03-02T09:0${version}:00Z`,
   actor: "user:admin",
   comment: null,
-  operation: version === 4 ? "rollback" : "apply",
+  operation: version === 4 ? "rollback" : "config",
   rollbackTo: version === 4 ? 2 : null,
   restartRequired: false,
   changedPaths: changes.map(([p]) => p),
