@@ -8,10 +8,10 @@
  */
 import { DEV_TERMS, licenceState, offlineTerms, onlineTerms, renewedTerms, type LicenceState, type LicenceStatus, type LicenceTerms } from "../simulator/index.ts";
 import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
-import { instanceIdFor, licensingKey, signLease, verifyActivationToken, verifyLease, type OfflineLease } from "../src/trust/licence.ts";
+import { instanceIdFor, licensingKey, signLease, verifyActivationToken, verifyLease } from "../src/trust/licence.ts";
 import { sha256Hex } from "../src/trust/encoding.ts";
 import type { DataPlane } from "./data-plane.ts";
-import type { TelemetryPreview } from "../src/schemas/licensing.ts";
+import type { OfflineLease, TelemetryPreview } from "../src/schemas/licensing.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
