@@ -48,16 +48,12 @@ export type { L2tpTunnel, L2tpTunnelDetail, L2tpTunnelSession } from "../src/sch
 export {
   DAY_MS,
   DEV_TERMS,
-  LICENCE_MODES,
-  LICENCE_STATES,
   licenceState,
   offlineTerms,
   onlineTerms,
   renewedTerms,
   type LeaseGrant,
   type LicenceGrant,
-  type LicenceMode,
-  type LicenceState,
   type LicenceTerms,
 } from "./licence.ts";
 export type { LicenceStatus } from "../src/schemas/licensing.ts";

@@ -48,6 +48,8 @@ export const ConfigHistoryEntry = z
   })
   .meta({ id: "ConfigHistoryEntry" });
 export type ConfigHistoryEntry = z.output<typeof ConfigHistoryEntry>;
+export const ConfigHistoryPage = page(ConfigHistoryEntry, "ConfigHistoryPage");
+export type ConfigHistoryPage = z.output<typeof ConfigHistoryPage>;
 
 const POINTERS =
   "Rejected values are listed in the problem's `errors` member as `{in: \"config\", pointer, detail}`; `pointer` is a JSON Pointer into the document as GET /api/v1/config shows it, " +
@@ -207,7 +209,7 @@ export const config = {
     summary: "The configuration history, newest first",
     description: `One entry per committed version: who, when, the comment, the operation and every changed value before and after (secrets read \`${REDACTED}\`). Version 1 is the seeded configuration (actor \`system\`). The last 500 versions are kept.`,
     query: pageQuery(50, 500),
-    response: { description: "a page of history entries", schema: page(ConfigHistoryEntry, "ConfigHistoryPage") },
+    response: { description: "a page of history entries", schema: ConfigHistoryPage },
   }),
   rollback: operation({
     method: "POST",

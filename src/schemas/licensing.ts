@@ -1,9 +1,10 @@
 /** Licensing, the wire contract: the licence status, the offline lease, the telemetry the appliance would report, and the section's operations. */
 import { z } from "zod";
 import { operation } from "./contract.ts";
+import { LICENCE_MODES, LICENCE_STATES } from "../../simulator/vocabulary.ts";
 
-const State = z.enum(["Dev", "Licensed", "Grace", "Lapsed"]);
-const Mode = z.enum(["dev", "online", "offline"]);
+const State = z.enum(LICENCE_STATES);
+const Mode = z.enum(LICENCE_MODES);
 const Count = z.int().min(0);
 const Utc = z.iso.datetime().nullable();
 
@@ -55,7 +56,9 @@ export const TelemetryPreview = z
 export type TelemetryPreview = z.output<typeof TelemetryPreview>;
 
 export const LicenceLeaseResult = z.object({ applied: z.literal(true), state: State }).meta({ id: "LicenceLeaseResult" });
+export type LicenceLeaseResult = z.output<typeof LicenceLeaseResult>;
 export const LicenceRenewalResult = z.object({ renewed: z.literal(true), state: State, expiresAtUtc: Utc, lastRenewalUtc: Utc }).meta({ id: "LicenceRenewalResult" });
+export type LicenceRenewalResult = z.output<typeof LicenceRenewalResult>;
 
 const Activation = z
   .strictObject({
