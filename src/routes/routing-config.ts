@@ -15,7 +15,7 @@ import { implement } from "../http/route.ts";
 import { commitMeta, configCommitResult } from "../schemas/commit.ts";
 import { committed, tagConfigRead } from "../http/config-version.ts";
 import { formatPrefix, parsePrefix } from "../../simulator/prefix.ts";
-import type { IGP_PROTOCOLS } from "../../simulator/vocabulary.ts";
+import type { IgpProtocol } from "../../simulator/vocabulary.ts";
 import { routingConfig, routingConfigLists, type BgpNeighborConfig } from "../schemas/routing-config.ts";
 import { ConfigList } from "./keyed-list.ts";
 
@@ -62,7 +62,7 @@ export const routingConfigRoutes = [
         return parsed ? [{ vrf: parsed.vrf, prefix: parsed.prefix, ...staticRoutes.rowValues({ key, values: v }) }] : [];
       }),
       igp: {
-        protocol: (str(protocol) ?? "none") as (typeof IGP_PROTOCOLS)[number],
+        protocol: (str(protocol) ?? "none") as IgpProtocol,
         interfaces: interfaceItems.map((item) => ({ name: item.key, ...interfaces.rowValues(item) })),
       },
     };
