@@ -29,7 +29,7 @@ import { acmeSettingsOf, renewalAtMs, retryDelayMs, type AcmeSettings } from "..
 import { DestinationRefused, outboundFetch } from "../src/config/destinations.ts";
 import { redactUserinfo } from "../src/config/document.ts";
 import type { ConfigDocument } from "../src/config/types.ts";
-import type { AcmeStatus } from "../src/schemas/acme-status.ts";
+import type { AcmeStatus } from "../src/schemas/acme.ts";
 import { certificateRequest, generateAccountKey, identifierOf, keyAuthorization, signRequest } from "../src/trust/acme.ts";
 import { inspectCertificate } from "../src/trust/x509.ts";
 import type { FieldValue } from "../simulator/log-catalogue.ts";

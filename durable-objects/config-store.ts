@@ -20,7 +20,7 @@ import { refuse, type FieldError, type Outcome, type Refusal } from "../src/sche
 import { hashNewPasswords } from "../src/config/passwords.ts";
 import { DECOY_HASH, hashPassword } from "../src/trust/password.ts";
 import type { Role } from "../src/auth/roles.ts";
-import type { ConfigChange, ConfigHistoryEntry as HistoryEntry, ConfigOperation, ConfigValues } from "../src/schemas/config.ts";
+import type { ConfigChange, ConfigHistoryPage, ConfigOperation, ConfigValidationResult, ConfigValues } from "../src/schemas/config.ts";
 
 /** Versions kept in the history (and reachable by rollback); older ones are pruned. */
 export const HISTORY_LIMIT = 500;
@@ -276,7 +276,7 @@ export class ConfigStore {
   }
 
   /** The history, newest first. */
-  history(offset: number, limit: number): { total: number; offset: number; limit: number; items: HistoryEntry[] } {
+  history(offset: number, limit: number): ConfigHistoryPage {
     const total = this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM config_history").one().n;
     const rows = this.#sql.exec<HistoryRow>("SELECT * FROM config_history ORDER BY version DESC LIMIT ? OFFSET ?", limit, offset).toArray();
     return {
@@ -306,7 +306,7 @@ export class ConfigStore {
   }
 
   /** POST /config/validate: the same pipeline without the commit (a clear password is checked, not hashed). */
-  async validate(change: ConfigChangeSet): Promise<{ valid: boolean; errors: FieldError[]; restartRequired: boolean; changedPaths: string[] }> {
+  async validate(change: ConfigChangeSet): Promise<ConfigValidationResult> {
     const edits = await hashNewPasswords(changeSetEdits(change), async () => DECOY_HASH);
     const active = this.#document();
     const edited = applyEdits(active, edits);

@@ -5,7 +5,8 @@
  * It follows the configuration through the hot-apply event.
  */
 import type { ConfigItem } from "../src/config/types.ts";
-import { greCircuitStatus, type GreCircuitModel, type GreCircuitStatus } from "../simulator/gre.ts";
+import { greCircuitStatus, type GreCircuitModel } from "../simulator/gre.ts";
+import type { GreStatus } from "../src/schemas/gre-circuits.ts";
 
 interface Row {
   circuit: string;
@@ -62,7 +63,7 @@ export class GreStore {
   }
 
   /** Every circuit's live state at the simulated now (only those in `vrf` when given), in configuration order. */
-  status(vrf?: string): { asOfUtc: string; circuits: GreCircuitStatus[] } {
+  status(vrf?: string): GreStatus {
     const { nowMs, seed } = this.#clock();
     const routingUp = this.#routingUp();
     const circuits = this.#circuits.filter((c) => vrf === undefined || c.model.vrf === vrf).map((c) => greCircuitStatus(seed, c.model, c.provisionedMs, nowMs, routingUp));

@@ -6,12 +6,12 @@
  * (simulator/licence.ts), driven by the simulated clock, so this store only
  * installs terms in the data plane and reads its status back.
  */
-import { DEV_TERMS, licenceState, offlineTerms, onlineTerms, renewedTerms, type LicenceState, type LicenceStatus, type LicenceTerms } from "../simulator/index.ts";
+import { DEV_TERMS, licenceState, offlineTerms, onlineTerms, renewedTerms, type LicenceStatus, type LicenceTerms } from "../simulator/index.ts";
 import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
-import { instanceIdFor, licensingKey, signLease, verifyActivationToken, verifyLease, type OfflineLease } from "../src/trust/licence.ts";
+import { instanceIdFor, licensingKey, signLease, verifyActivationToken, verifyLease } from "../src/trust/licence.ts";
 import { sha256Hex } from "../src/trust/encoding.ts";
 import type { DataPlane } from "./data-plane.ts";
-import type { TelemetryPreview } from "../src/schemas/licensing.ts";
+import type { LicenceLeaseResult, LicenceRenewalResult, OfflineLease, TelemetryPreview } from "../src/schemas/licensing.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -81,7 +81,7 @@ export class LicensingStore {
    * signature must hold, the lease must be bound to this appliance's
    * instance for its licence, and it must not have expired.
    */
-  async loadOffline(lease: OfflineLease, actor: string): Promise<Outcome<{ applied: true; state: LicenceState }>> {
+  async loadOffline(lease: OfflineLease, actor: string): Promise<Outcome<LicenceLeaseResult>> {
     const key = await this.#licensingKey();
     if (!key) return this.#refused("load-offline", "no-key", actor, "conflict", "this appliance cannot verify licences: the fleet secret (BNG_FLEET_SECRET) is not set");
     if (!(await verifyLease(key, lease))) {
@@ -120,7 +120,7 @@ export class LicensingStore {
    * as an operator's offline lease would be, so a scenario can then run the
    * clock through Grace to Lapsed.
    */
-  async loadScenarioLease(request: { days: number; graceDays: number; bandMax: number }, actor: string): Promise<Outcome<{ applied: true; state: LicenceState }>> {
+  async loadScenarioLease(request: { days: number; graceDays: number; bandMax: number }, actor: string): Promise<Outcome<LicenceLeaseResult>> {
     const key = await this.#licensingKey();
     if (!key) return refuse("conflict", "this appliance cannot issue a lease: the fleet secret (BNG_FLEET_SECRET) is not set");
     const licenceId = "LIC-SCENARIO";
@@ -140,7 +140,7 @@ export class LicensingStore {
   }
 
   /** Renewal, the online licence's check-in: a new entitlement period from now, capped by the contract end. */
-  renew(actor: string): Outcome<{ renewed: true; state: LicenceState; expiresAtUtc: string | null; lastRenewalUtc: string | null }> {
+  renew(actor: string): Outcome<LicenceRenewalResult> {
     const nowMs = this.#nowMs();
     const renewed = renewedTerms(this.#dataPlane.licenceTerms(), nowMs);
     if (!renewed.ok) {

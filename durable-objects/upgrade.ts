@@ -11,11 +11,11 @@
  * reboot began completes it, as the new image is already active.
  */
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
-import { MAX_PACKAGE_BYTES, PRODUCT, buildPackage, parsePackage, type ParsedPackage } from "../src/upgrade/package.ts";
+import { PRODUCT, buildPackage, parsePackage, type ParsedPackage } from "../src/upgrade/package.ts";
 import { importUpgradePublicKey, verifyManifest, type SignatureRefusal } from "../src/trust/package-signature.ts";
 import { planUpgrade, upgradePhase, type UpgradePhase, type UpgradePlan } from "../simulator/upgrade.ts";
 import type { DataPlane } from "./data-plane.ts";
-import type { StagedPackage, UpgradeResult, UpgradeState } from "../src/schemas/upgrade.ts";
+import { MAX_PACKAGE_BYTES, type StagedPackage, type UpgradeResult, type UpgradeState } from "../src/schemas/upgrade.ts";
 
 /** Results kept in the history. */
 export const HISTORY_LIMIT = 20;

@@ -17,10 +17,10 @@
  *   bring-up reads cleanly.
  */
 import { hash32, hashUnit, mix32 } from "./random.ts";
+import type { GreCircuitStatus } from "../src/schemas/gre-circuits.ts";
 
-export type GreCircuitState = "up" | "down" | "provisioning";
-export type GreBfdState = "up" | "down" | "disabled";
-export type GreBgpState = "Established" | "Active" | "Idle" | "disabled";
+type GreBfdState = GreCircuitStatus["bfdState"];
+type GreBgpState = GreCircuitStatus["bgpState"];
 
 /** The configured attributes the live state depends on. */
 export interface GreCircuitModel {
@@ -29,18 +29,6 @@ export interface GreCircuitModel {
   bfd: boolean;
   peerAsn: number | null;
   maximumPrefix: number | null;
-}
-
-/** One circuit's live state (the status row of GET /gre-circuits/status). */
-export interface GreCircuitStatus {
-  id: string;
-  vrf: string;
-  circuitState: GreCircuitState;
-  tunnelState: GreCircuitState;
-  bfdState: GreBfdState;
-  bgpState: GreBgpState;
-  prefixesReceived: number;
-  lastChangeUtc: string;
 }
 
 /** Length of a flap slot. */

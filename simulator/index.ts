@@ -39,8 +39,8 @@ export { LOCAL_RETRY_MS, type LocalInstallReport } from "./local-sessions.ts";
 export type { SessionDetail, SessionQuery } from "./session-queries.ts";
 export type { SessionList, SessionRates, SessionSummary, SessionSummaryCounts } from "../src/schemas/sessions.ts";
 export { compileSteering, matchSteering, sessionSteering, type SourceVrfRule, type SteeringMatch, type SteeringTable } from "./steering.ts";
-export { frameBytes, type InjectRefusal, type InjectRequest } from "./inject.ts";
-export type { InjectResult, PingResult, TraceStep } from "../src/schemas/diagnostics.ts";
+export { frameBytes, type InjectRefusal } from "./inject.ts";
+export type { InjectRequest, InjectResult, PingResult, TraceStep } from "../src/schemas/diagnostics.ts";
 export { PORT_MTU } from "./frame-sizes.ts";
 export { PPPOE_MTU, L2TP_MTU, type PingOutcome, type PingReply, type PingRequest, type PingRoute } from "./ping.ts";
 export { l2tpSettings, type L2tpDirection, type L2tpSettings, type L2tpTunnelState } from "./l2tp.ts";
@@ -48,16 +48,12 @@ export type { L2tpTunnel, L2tpTunnelDetail, L2tpTunnelSession } from "../src/sch
 export {
   DAY_MS,
   DEV_TERMS,
-  LICENCE_MODES,
-  LICENCE_STATES,
   licenceState,
   offlineTerms,
   onlineTerms,
   renewedTerms,
   type LeaseGrant,
   type LicenceGrant,
-  type LicenceMode,
-  type LicenceState,
   type LicenceTerms,
 } from "./licence.ts";
 export type { LicenceStatus } from "../src/schemas/licensing.ts";

@@ -22,22 +22,7 @@ import { holderIn, holdersOf, isMartian, poolSubnetIn, portIdOf, vrfOf, type Hol
 import type { Model } from "./model.ts";
 import { parseAddress } from "./prefix.ts";
 import { matchSteering, rulesOn, type SteeringTable } from "./steering.ts";
-import type { InjectResult, TraceStep } from "../src/schemas/diagnostics.ts";
-
-/** The spec's inject request (nullable fields: 0 or null = none). */
-export interface InjectRequest {
-  port: number;
-  source: string;
-  destination: string;
-  sVlan?: number | null;
-  cVlan?: number | null;
-  mplsLabel?: number | null;
-  protocol?: number | null;
-  sourcePort?: number | null;
-  destinationPort?: number | null;
-  size?: number | null;
-  emit?: boolean | null;
-}
+import type { InjectRequest, InjectResult, TraceStep } from "../src/schemas/diagnostics.ts";
 
 /** Why an inject request cannot be traced: bad input, named by field. */
 export type InjectRefusal = { ok: false; reason: "unknown-port" | "bad-source" | "bad-destination" | "family-mismatch" };

@@ -16,11 +16,7 @@
 import type { LicenceStatus } from "../src/schemas/licensing.ts";
 import { isoTime } from "./clock.ts";
 import type { Model } from "./model.ts";
-
-export const LICENCE_STATES = ["Dev", "Licensed", "Grace", "Lapsed"] as const;
-export type LicenceState = (typeof LICENCE_STATES)[number];
-export const LICENCE_MODES = ["dev", "online", "offline"] as const;
-export type LicenceMode = (typeof LICENCE_MODES)[number];
+import type { LicenceMode, LicenceState } from "./vocabulary.ts";
 
 export const DAY_MS = 86_400_000;
 

@@ -16,7 +16,8 @@
 import { AlarmBook } from "./alarms.ts";
 import { LogRing } from "./logs.ts";
 import type { L2tpTableState } from "./l2tp.ts";
-import type { LicenceState, LicenceTerms } from "./licence.ts";
+import type { LicenceTerms } from "./licence.ts";
+import type { LicenceState } from "./vocabulary.ts";
 import type { LocalTableState } from "./local-subscribers.ts";
 import { NO_LEASE } from "./sessions.ts";
 import { Model, type Tally } from "./model.ts";

@@ -25,6 +25,13 @@ export type IgpProtocol = (typeof IGP_PROTOCOLS)[number];
 export const AFI_SAFIS = ["ipv4Unicast", "ipv6Unicast", "ipv4Vpn", "ipv6Vpn"] as const;
 export type AfiSafi = (typeof AFI_SAFIS)[number];
 
+/** Licence states, as GET /licensing and the scrape's `bng_licence_state` name them. */
+export const LICENCE_STATES = ["Dev", "Licensed", "Grace", "Lapsed"] as const;
+export type LicenceState = (typeof LICENCE_STATES)[number];
+/** Licence modes: unlicensed development, online activation, offline lease. */
+export const LICENCE_MODES = ["dev", "online", "offline"] as const;
+export type LicenceMode = (typeof LICENCE_MODES)[number];
+
 /** An upgrade's phases: writing the image to the standby slot. */
 export const INSTALL_SECONDS = 30;
 /** A graceful drain ends the live sessions evenly over this window. */

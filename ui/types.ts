@@ -10,8 +10,7 @@ import type { SessionList as SessionListSchema, SessionSummaryCounts as SummaryS
 import type { MetricsHistory as MetricsHistorySchema } from "../src/schemas/metrics.ts";
 import type { AlarmsResponse as AlarmsSchema, Alarm as AlarmSchema } from "../src/schemas/alarms.ts";
 import type { LogEntry as LogEntrySchema, LogTail as LogTailSchema } from "../src/schemas/logs.ts";
-import type { ConfigValues as ConfigValuesSchema, ConfigHistoryEntry as ConfigHistoryEntrySchema } from "../src/schemas/config.ts";
-import type { ConfigValidationResult as ConfigValidationSchema, ConfigChangeSet as ConfigChangeSetSchema } from "../src/routes/config.ts";
+import type { ConfigValues as ConfigValuesSchema, ConfigHistoryEntry as ConfigHistoryEntrySchema, ConfigValidationResult as ConfigValidationSchema, ConfigChangeSet as ConfigChangeSetSchema } from "../src/schemas/config.ts";
 import type { ConfigCommitResult as ConfigCommitSchema } from "../src/schemas/commit.ts";
 import type { FleetAppliance as FleetApplianceSchema } from "../src/routes/fleet.ts";
 import type { Role as RoleType } from "../src/auth/roles.ts";

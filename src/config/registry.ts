@@ -3,7 +3,7 @@
  * type, default, secrecy, list mode, apply mode and the handlers that apply
  * it (appliedBy). Everything else reads it: the change-set editor, the
  * validator, GET /config and GET /config/schema, the config-backed REST
- * resources (src/routes/keyed-list.ts derives their bodies and rows from a
+ * resources (src/schemas/keyed-list.ts derives their bodies and rows from a
  * list's children) and the appliance's hot-apply.
  *
  * Two kinds of key:

@@ -8,8 +8,13 @@
  */
 import type { MetricFamily } from "./exposition.ts";
 import { LICENCE_STATES } from "../../simulator/index.ts";
-import type { AddressPoolView, AlarmsResponse, CgnStatus, L2tpTunnel, LicenceMeter, LicenceState, RadiusPoolStatus, SessionSummaryCounts } from "../../simulator/index.ts";
+import type { AddressPoolView, AlarmsResponse, CgnStatus, L2tpTunnel, LicenceMeter, RadiusPoolStatus, SessionSummaryCounts } from "../../simulator/index.ts";
 import type { Interface } from "../schemas/system.ts";
+import type { BgpSummary, IgpStatus } from "../schemas/routing.ts";
+import type { IpsecStatus } from "../schemas/ipsec.ts";
+import type { GreCircuitStatus } from "../schemas/gre-circuits.ts";
+import type { LicenceStatus } from "../schemas/licensing.ts";
+import { UpgradeStateEnum, type UpgradeState } from "../schemas/upgrade.ts";
 
 /** What the data plane shows in a scrape, read in one call at one simulated instant. */
 export interface DataPlaneScrape {
@@ -40,16 +45,13 @@ export interface DataPlaneScrape {
 export interface ScrapeState extends DataPlaneScrape {
   softwareVersion: string;
   controlPlaneUptimeSeconds: number;
-  bgp: { reachable: boolean; peers: { peer: string; vrf: string; remoteAs: number; state: string; prefixesReceived: number; prefixesSent: number; afiSafi: string }[] };
-  igp: { reachable: boolean; protocol: string; adjacencies: { interface: string; neighborId: string; state: string }[] };
-  ipsec: { enabled: boolean; reachable: boolean; peers: { name: string; state: string; children: unknown[] }[] };
-  gre: { id: string; vrf: string; circuitState: string; tunnelState: string; bgpState: string; prefixesReceived: number }[];
-  licenceStatus: { state: LicenceState; daysRemaining: number | null };
-  upgradeState: (typeof UPGRADE_STATES)[number];
+  bgp: BgpSummary;
+  igp: IgpStatus;
+  ipsec: IpsecStatus;
+  gre: GreCircuitStatus[];
+  licenceStatus: Pick<LicenceStatus, "state" | "daysRemaining">;
+  upgradeState: UpgradeState;
 }
-
-/** The upgrade store's states, each a sample of `bng_upgrade_state` (a state set: the current one is 1). */
-export const UPGRADE_STATES = ["idle", "staged", "applying", "draining", "rebooting", "failed"] as const;
 
 type Sample = MetricFamily["samples"][number];
 
@@ -167,7 +169,7 @@ export function scrapeFamilies(s: ScrapeState): MetricFamily[] {
     // Control plane, software and upgrade (GET /system/status, GET /system/upgrade)
     gauge("bng_control_plane_uptime_seconds", "Seconds since the control plane started (controlPlane.uptimeSeconds)", one(s.controlPlaneUptimeSeconds)),
     gauge("bng_data_plane_uptime_seconds", "Simulated seconds since the data plane booted (dataPlane.uptimeSeconds)", one(s.dataPlaneUptimeSeconds)),
-    gauge("bng_upgrade_state", "Software upgrade state as a state set: 1 for the current state", UPGRADE_STATES.map((state) => ({ labels: { state }, value: flag(s.upgradeState === state) }))),
+    gauge("bng_upgrade_state", "Software upgrade state as a state set: 1 for the current state", UpgradeStateEnum.options.map((state) => ({ labels: { state }, value: flag(s.upgradeState === state) }))),
 
     // Routing (GET /api/v1/routing/bgp/summary, /routing/igp)
     gauge("bng_routing_daemon_up", "1 while the routing daemon answers (BgpSummary.reachable or IgpStatus.reachable)", one(flag(s.bgp.reachable || s.igp.reachable))),

@@ -4,83 +4,12 @@
  * Both are local to this appliance: mutations are never relayed by the fleet
  * proxy.
  */
-import { z } from "zod";
 import type { ApplianceContext } from "../fleet/context.ts";
-import { route } from "../http/route.ts";
+import { implement } from "../http/route.ts";
 import { StatusError } from "../http/problem.ts";
 import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
-import { InjectResult, PingResult } from "../schemas/diagnostics.ts";
-
-const IpAddress = z.union([z.ipv4(), z.ipv6()]);
-const isIpv6 = (text: string) => text.includes(":");
-const clamped = (fallback: number, min: number, max: number) =>
-  z
-    .int32()
-    .nullable()
-    .optional()
-    .transform((n) => Math.min(max, Math.max(min, n ?? fallback)));
-
-const InjectRequest = z
-  .object({
-    port: z.int32().min(0).meta({ description: "ingress port: a data-plane port id as sessions, metrics and the session summary's `byPort` show it; an id the appliance does not have is refused (400)" }),
-    source: IpAddress.meta({ description: "source IPv4 or IPv6 address: what subscriber lookup and the source-VRF rules match" }),
-    destination: IpAddress.meta({ description: "destination address, of the same family as `source`" }),
-    sVlan: z.int().min(0).max(4094).nullable().optional().meta({ description: "outer (S-)VLAN tag; 0 or null = none" }),
-    cVlan: z.int().min(0).max(4094).nullable().optional().meta({ description: "inner (C-)VLAN tag; 0 or null = none" }),
-    mplsLabel: z.int().min(0).max(1_048_575).nullable().optional().meta({ format: "int64", description: "MPLS label (20 bits); 0 or null = none" }),
-    protocol: z.int().min(0).max(255).nullable().optional().meta({ description: "IP protocol: 17 UDP (the default), 6 TCP, 1 ICMP, 58 ICMPv6; others carry no L4 header" }),
-    sourcePort: z.int().min(0).max(65535).nullable().optional().meta({ description: "L4 source port (the ICMP echo identifier for ICMP)" }),
-    destinationPort: z.int().min(0).max(65535).nullable().optional().meta({ description: "L4 destination port" }),
-    size: z.int().min(0).max(9000).nullable().optional().meta({ description: "payload bytes after the L4 header; null = 0" }),
-    emit: z.boolean().nullable().optional().meta({ description: "true transmits the frame out of its egress port (audited): a subscriber-facing egress port counts it in its transmit bytes and packets (GET /system/interfaces, the scrape); default false, a dry run" }),
-  })
-  .superRefine((body, ctx) => {
-    if (isIpv6(body.source) !== isIpv6(body.destination)) ctx.addIssue({ code: "custom", path: ["destination"], message: "must be of the same address family as source" });
-  })
-  .meta({ id: "InjectRequest" });
-
-const INJECT_DESCRIPTION = `Walks a synthetic frame through the forwarding pipeline as it stands now (live sessions, source-VRF rules, address pools, CGN bindings) and reports every stage. \
-Deterministic: the same state and the same request give the same trace. The default is a dry run: the frame is dropped at the egress staging point \
-(last step \`egress\`, verdict \`drop:dry-run\`). \`emit: true\` transmits it out of its egress port if no stage dropped it, and is audited in the log ring \
-(\`audit.diagnostics.inject\`, whether or not the frame got out).
-
-Bad input is 400 naming the field: an address that is not IPv4 or IPv6, families that differ, a tag, label, protocol or port number out of range, \
-or a \`port\` id the appliance does not have. A frame the data plane would drop is not an error: the answer is 200 and the trace ends at the stage that dropped it.
-
-Stages, in pipeline order (a stage absent from a trace did not apply; a verdict starting \`drop:\` ends the trace):
-
-| stage | a | b | verdicts |
-|---|---|---|---|
-| \`ingress-port\` | port id | frame bytes | \`accept\` |
-| \`vlan-classify\` | S-VLAN (0 = none) | C-VLAN (0 = none) | \`untagged\`, \`single-tagged\`, \`double-tagged\` |
-| \`mpls\` | label (0 = none) | label bytes (0 or 4) | \`none\`; \`pop\` (the label is removed); \`drop:reserved-label\` (1-15, RFC 3032 §2.1) |
-| \`subscriber-lookup\` | session id (0 = none) | \`session\`: length of the block holding the source (32, the WAN /64, the delegated prefix); \`drop:source-check\`: that session's port id (-1 = LNS-terminated) | \`session:<vrf>\` (the session's VRF is the ingest VRF); \`no-session\` (the frame stays in the port's native context, the global table \`default\`); \`drop:source-check\` (the source belongs to a session on another port or VLAN pair: strict reverse-path filtering, RFC 3704); \`drop:martian-source\` |
-| \`source-vrf\` | position of the matching rule, 1-based, in configuration order as GET /api/v1/source-vrf-rules lists them (0 = none) | steered: length of the matching subnet (0 = a rule without subnets); otherwise the number of rules on the ingest VRF | \`steer:<ingestVrf>-><targetVrf>\`; \`no-match\` (routed in the ingest VRF); \`drop:unknown-source\` (no session and no rule). The matcher is the one behind the session detail's \`steering\`, applied to this packet's source address |
-| \`route-lookup\` | session id of a subscriber route (0 otherwise) | prefix length matched (0 = the default route) | in the target VRF when steered, else the ingest VRF: \`subscriber:<vrf>\` (a live session holds the destination); \`upstream:<vrf>\` (the default route toward the core); \`drop:unassigned\` (a pool subnet's discard route: no session holds the address); \`drop:martian\` |
-| \`cgn\` | translated source port | public port block start | only for a session with a CGN binding: \`snat:<public IPv4>\`; \`skip:steered\` (source-VRF steering is never NATed); \`skip:internal\` (to another subscriber of the inside VRF) |
-| \`egress\` | egress port id (-1 = the core uplink, or the L2TP tunnel of an LNS-terminated session) | frame bytes | \`drop:dry-run\`, \`emitted\` |
-
-\`frameBytes\` = 14 (Ethernet II header) + 4 per VLAN tag + 4 for an MPLS label + 20 (IPv4) or 40 (IPv6) + the L4 header (TCP 20, UDP 8, ICMP and ICMPv6 8, other protocols 0) \
-+ \`size\` + 4 (FCS), at least 64 (IEEE 802.3's minimum frame). Local only.`;
-
-const PingRequest = z
-  .object({
-    destination: IpAddress.meta({ description: "IPv4 or IPv6 address to echo" }),
-    vrf: z.string().min(1).max(255).nullable().optional().meta({ description: "configured VRF to originate in (case-insensitive); null or absent = the global table `default`; an unknown VRF is 404" }),
-    count: clamped(5, 1, 100).meta({ description: "echo requests, one a second; default 5, clamped to 1-100" }),
-    size: z.int().min(0).max(65507).nullable().optional().transform((n) => n ?? 56).meta({ description: "ICMP payload bytes after the 8-byte echo header; default 56" }),
-    dontFragment: z.boolean().nullable().optional().transform((b) => b === true).meta({ description: "IPv4 DF bit (IPv6: no fragment header); default false" }),
-    timeoutMs: clamped(1000, 100, 10_000).meta({ description: "per-probe reply timeout; default 1000, clamped to 100-10000" }),
-  })
-  .meta({ id: "PingRequest" });
-
-const PING_DESCRIPTION = `ICMP echo originated by the forwarding plane, in the global table or inside a configured VRF (404 for a VRF the configuration does not have). \
-A payload over the path MTU with \`dontFragment\` set is sent on purpose: every probe comes back \`would-fragment\` (200, not an input error). \
-The outcome follows the state: a live subscriber answers from its access line (a few milliseconds, stable per session; about one CPE in ten ignores echo), \
-an unassigned pool address hits its subnet's discard route (\`unreachable\`), the appliance's own VRF addresses answer at once, and any other destination goes up the default route \
-with a round trip stable per destination (about one in twelve filters echo; 1% of probes are lost). Results are deterministic for the appliance's seed, \
-its simulated clock and the request. The call returns when the ping is done (simulated, not waited for). Local only: never relayed by the fleet proxy.`;
+import { diagnostics } from "../schemas/diagnostics.ts";
 
 /** The VRF names a ping may take: the configured VRFs and the global table. */
 async function resolveVrf(appliance: ApplianceContext, wanted: string): Promise<{ name: string; local: string[] }> {
@@ -95,31 +24,10 @@ async function resolveVrf(appliance: ApplianceContext, wanted: string): Promise<
 }
 
 export const diagnosticsRoutes = [
-  route({
-    method: "POST",
-    path: "/api/v1/diagnostics/inject",
-    section: "System",
-    summary: "Trace a synthetic frame through the forwarding pipeline (dry run by default; emit is audited)",
-    description: INJECT_DESCRIPTION,
-    floor: "operator",
-    body: InjectRequest,
-    response: { description: "InjectResult", schema: InjectResult },
-    handle: async (ctx) => unwrap(await ctx.appliance.stub.dataPlane().inject(ctx.body, actorName(ctx.principal!))).result,
-  }),
-  route({
-    method: "POST",
-    path: "/api/v1/diagnostics/ping",
-    section: "System",
-    summary: "Ping from the forwarding plane, optionally inside a VRF",
-    description: PING_DESCRIPTION,
-    floor: "operator",
-    body: PingRequest,
-    response: { description: "PingResult", schema: PingResult },
-    errors: [404],
-    handle: async (ctx) => {
-      const vrf = await resolveVrf(ctx.appliance, ctx.body.vrf ?? "default");
-      const { destination, count, size, dontFragment, timeoutMs } = ctx.body;
-      return unwrap(await ctx.appliance.stub.dataPlane().ping({ destination, vrf: vrf.name, count, size, dontFragment, timeoutMs, local: vrf.local })).result;
-    },
+  implement(diagnostics.inject, async (ctx) => unwrap(await ctx.appliance.stub.dataPlane().inject(ctx.body, actorName(ctx.principal!))).result),
+  implement(diagnostics.ping, async (ctx) => {
+    const vrf = await resolveVrf(ctx.appliance, ctx.body.vrf ?? "default");
+    const { destination, count, size, dontFragment, timeoutMs } = ctx.body;
+    return unwrap(await ctx.appliance.stub.dataPlane().ping({ destination, vrf: vrf.name, count, size, dontFragment, timeoutMs, local: vrf.local })).result;
   }),
 ];

@@ -12,20 +12,10 @@
  */
 import { z } from "zod";
 import { constantTimeEqual, hmacSha256, sha256Hex, toBase64Url, utf8 } from "./encoding.ts";
+import { BandMax, BandName, GraceDays, LEASE_FORMAT, LeaseUtc, LicenceId, OfflineLease, Role } from "../schemas/licensing.ts";
 
 export const LICENCE_TOKEN_PREFIX = "bnglic_";
-export const LEASE_FORMAT = "bngfleet-lease/1";
 const KEY_LABEL = "bngfleet-licensing/1";
-
-const LicenceId = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "1-64 letters, digits, '.', '_', '-'")
-  .meta({ description: "the licence's id, e.g. `LIC-2026-0001`" });
-const BandName = z.string().min(1).max(64).meta({ description: "the licensed band's name, e.g. `S-2k`" });
-const BandMax = z.int().min(1).max(2 ** 31 - 1).meta({ description: "sessions the band allows" });
-const Role = z.string().min(1).max(32).default("bng").meta({ description: "the product role the licence covers; default `bng`" });
-const GraceDays = z.int().min(0).max(365).default(30).meta({ description: "days a licence past its expiry keeps working (Grace) before it lapses; default 30" });
-const Utc = z.iso.datetime({ offset: false });
 
 /** What an activation token carries. */
 export const LicenceClaims = z.strictObject({
@@ -33,30 +23,13 @@ export const LicenceClaims = z.strictObject({
   role: Role,
   bandName: BandName,
   bandMax: BandMax,
-  contractEndUtc: Utc.meta({ description: "no entitlement reaches past it" }),
+  contractEndUtc: LeaseUtc.meta({ description: "no entitlement reaches past it" }),
   renewalDays: z.int().min(1).max(3650).default(30).meta({ description: "entitlement one activation or renewal grants, in days; default 30" }),
   graceDays: GraceDays,
-  issuedUtc: Utc,
+  issuedUtc: LeaseUtc,
 });
 export type LicenceClaims = z.output<typeof LicenceClaims>;
 
-/** A signed offline lease, as posted verbatim to load-offline. */
-export const OfflineLease = z
-  .strictObject({
-    format: z.literal(LEASE_FORMAT),
-    licenceId: LicenceId,
-    instanceId: z.string().min(1).max(64).meta({ description: "the appliance instance the lease is bound to (see `instanceIdFor`)" }),
-    role: Role,
-    bandName: BandName,
-    bandMax: BandMax,
-    issuedUtc: Utc,
-    expiresAtUtc: Utc,
-    contractEndUtc: Utc,
-    graceDays: GraceDays,
-    signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "43 base64url characters (an HMAC-SHA-256)").meta({ description: "base64url HMAC-SHA-256 of the lease's canonical text" }),
-  })
-  .meta({ id: "OfflineLease", description: `a signed offline lease (format \`${LEASE_FORMAT}\`)` });
-export type OfflineLease = z.output<typeof OfflineLease>;
 export type LeaseFields = Omit<OfflineLease, "format" | "signature">;
 
 /** Why a token does not verify. */

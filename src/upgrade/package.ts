@@ -19,8 +19,6 @@ import { toHex } from "../trust/encoding.ts";
 export const PRODUCT = "bngfleet";
 /** The first bytes of every package. */
 export const PACKAGE_MAGIC = "BNGPKG1\n";
-/** The largest package the appliance stages (413 above it): it is kept in the object's SQLite. */
-export const MAX_PACKAGE_BYTES = 512 * 1024;
 /** The manifest line's longest allowed length. */
 export const MAX_MANIFEST_BYTES = 4096;
 

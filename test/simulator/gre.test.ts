@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BGP_HOLD_MS, FLAP_PROBABILITY, FLAP_SLOT_MS, SETTLE_MS, greCircuitStatus, type GreCircuitModel, type GreCircuitStatus } from "../../simulator/gre.ts";
+import { BGP_HOLD_MS, FLAP_PROBABILITY, FLAP_SLOT_MS, SETTLE_MS, greCircuitStatus, type GreCircuitModel } from "../../simulator/gre.ts";
+import type { GreCircuitStatus } from "../../src/schemas/gre-circuits.ts";
 
 const SEED = 1001;
 const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);

@@ -7,7 +7,8 @@
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { configKey, type FieldSpec, type ListKey } from "../../src/config/registry.ts";
-import { KeyedList, PLAIN } from "../../src/routes/keyed-list.ts";
+import { KeyedList, PLAIN } from "../../src/schemas/keyed-list.ts";
+import { ConfigList } from "../../src/routes/keyed-list.ts";
 
 const spec = (over: Partial<FieldSpec> & Pick<FieldSpec, "type">): FieldSpec => ({ schema: z.any(), default: null, description: `the ${over.type}`, ...over });
 
@@ -29,6 +30,7 @@ const LIST: ListKey = {
 };
 
 const things = new KeyedList({ list: LIST });
+const thingItems = new ConfigList(things);
 const body = (mode: "create" | "replace", input: unknown) => z.object(things.bodyFields(mode)).safeParse(input);
 
 describe("the body", () => {
@@ -57,7 +59,7 @@ describe("the body", () => {
 
 describe("the children a write sends", () => {
   it("are text, lists or null, with absent members cleared", () => {
-    expect(things.children({ address: "192.0.2.1", mtu: 1400, enabled: false, prefixes: ["10.0.0.0/8"], secret: "s3cret" }, "create")).toEqual({
+    expect(thingItems.children({ address: "192.0.2.1", mtu: 1400, enabled: false, prefixes: ["10.0.0.0/8"], secret: "s3cret" }, "create")).toEqual({
       address: "192.0.2.1",
       note: null,
       ttl: null,
@@ -69,15 +71,15 @@ describe("the children a write sends", () => {
   });
 
   it("keep the stored secret (the placeholder) when a replacement leaves it out, and unset it on creation", () => {
-    expect(things.children({ address: "192.0.2.1" }, "replace").secret).toBe("********");
-    expect(things.children({ address: "192.0.2.1" }, "create").secret).toBeNull();
+    expect(thingItems.children({ address: "192.0.2.1" }, "replace").secret).toBe("********");
+    expect(thingItems.children({ address: "192.0.2.1" }, "create").secret).toBeNull();
   });
 });
 
 describe("the row", () => {
   it("shows every child but the secret, each of its type, defaults where nothing is stored", () => {
     expect(Object.keys(things.rowFields())).toEqual(["address", "note", "ttl", "mtu", "enabled", "prefixes"]);
-    expect(things.rowValues({ key: "a", values: { address: "192.0.2.1", mtu: 1400, secret: "x" } })).toEqual({
+    expect(thingItems.rowValues({ key: "a", values: { address: "192.0.2.1", mtu: 1400, secret: "x" } })).toEqual({
       address: "192.0.2.1",
       note: "",
       ttl: 64,
@@ -85,8 +87,8 @@ describe("the row", () => {
       enabled: true,
       prefixes: [],
     });
-    expect(KeyedList.secretSet({ key: "a", values: { secret: "x" } }, "secret")).toBe(true);
-    expect(KeyedList.secretSet({ key: "a", values: { secret: null } }, "secret")).toBe(false);
+    expect(ConfigList.secretSet({ key: "a", values: { secret: "x" } }, "secret")).toBe(true);
+    expect(ConfigList.secretSet({ key: "a", values: { secret: null } }, "secret")).toBe(false);
   });
 
   it("admits null only where a child has no default and is not required", () => {
@@ -104,8 +106,8 @@ describe("a new child of a local subscriber", () => {
     const extended: ListKey = { ...ipoe, children: { ...ipoe.children, vendorClass: spec({ type: "string" }) } };
     const subscribers = new KeyedList({ list: extended });
     const parsed = z.object(subscribers.bodyFields("create")).parse({ port: 1, sVlan: 100, vlan: 42, vendorClass: "acme-cpe" });
-    expect(subscribers.children(parsed, "create").vendorClass).toBe("acme-cpe");
-    expect(subscribers.rowValues({ key: "1:100:42", values: { vendorClass: "acme-cpe" } }).vendorClass).toBe("acme-cpe");
+    expect(new ConfigList(subscribers).children(parsed, "create").vendorClass).toBe("acme-cpe");
+    expect(new ConfigList(subscribers).rowValues({ key: "1:100:42", values: { vendorClass: "acme-cpe" } }).vendorClass).toBe("acme-cpe");
     expect(Object.keys(subscribers.rowFields())).toContain("vendorClass");
   });
 });

@@ -10,7 +10,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { Appliance } from "../../durable-objects/appliance.ts";
 import { describe, expect, it, inject } from "vitest";
 import type { z } from "zod";
-import type { CertificateCommitResult, CertificateDetails, ConfigSchemaDocument } from "../../src/routes/config.ts";
+import type { CertificateCommitResult, CertificateDetails, ConfigSchemaDocument } from "../../src/schemas/config.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { call } from "./client.ts";
 import { LOOPBACK_ALLOWED, admin, commit, getConfig, history, logEntries, pointersOf, putConfig, rejection } from "./config-client.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { CertificateCommitResult } from "../../src/routes/config.ts";
+import type { CertificateCommitResult } from "../../src/schemas/config.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { call, json } from "./client.ts";
 import { admin, getConfig, history, storedDocument } from "./config-client.ts";

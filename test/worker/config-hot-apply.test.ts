@@ -1,7 +1,7 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { VrfRow } from "../../src/routes/vrfs.ts";
+import type { VrfRow } from "../../src/schemas/vrfs.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { SessionList } from "../../src/schemas/sessions.ts";
 import { call, json } from "./client.ts";

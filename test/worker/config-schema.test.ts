@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { ConfigSchemaDocument } from "../../src/routes/config.ts";
+import type { ConfigSchemaDocument } from "../../src/schemas/config.ts";
 import { bearer, call, tokenWithRole } from "./client.ts";
 import { admin, getConfig } from "./config-client.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { ConfigValidationResult } from "../../src/routes/config.ts";
+import type { ConfigValidationResult } from "../../src/schemas/config.ts";
 import { call, json } from "./client.ts";
 import { admin, getConfig, history } from "./config-client.ts";
 

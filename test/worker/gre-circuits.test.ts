@@ -1,7 +1,7 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { GreCircuit, GreListener, GreStatus } from "../../src/routes/gre-circuits.ts";
+import type { GreCircuit, GreListener, GreStatus } from "../../src/schemas/gre-circuits.ts";
 import type { CommitResult } from "../../src/schemas/commit.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { bearer, call, json, tokenWithRole } from "./client.ts";

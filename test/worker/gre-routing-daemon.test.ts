@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { GreStatus } from "../../src/routes/gre-circuits.ts";
+import type { GreStatus } from "../../src/schemas/gre-circuits.ts";
 import { advance, get, scenario, send } from "./helpers.ts";
 
 type Status = z.output<typeof GreStatus>;

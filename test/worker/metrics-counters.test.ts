@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { commit } from "./config-client.ts";
 import { advance, get, scenario, scrape, send, sum, valueOf, type Sample } from "./helpers.ts";
 import type { z } from "zod";
-import type { GreStatus } from "../../src/routes/gre-circuits.ts";
+import type { GreStatus } from "../../src/schemas/gre-circuits.ts";
 import type { RadiusPoolStatus } from "../../src/schemas/radius.ts";
 import type { CgnStatus as Cgn } from "../../src/schemas/cgn.ts";
 import type { IpsecStatus as Ipsec } from "../../src/schemas/ipsec.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { RoutingConfig } from "../../src/routes/routing-config.ts";
+import type { RoutingConfig } from "../../src/schemas/routing-config.ts";
 import type { CommitResult, ConfigCommitResult } from "../../src/schemas/commit.ts";
 import type { BgpNeighbor as Neighbor, BgpSummary as Summary, IgpStatus, RoutePage } from "../../src/schemas/routing.ts";
 import type { SessionList } from "../../src/schemas/sessions.ts";

@@ -6,12 +6,11 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { StageResult } from "../../src/routes/upgrade.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { LogTail } from "../../src/schemas/logs.ts";
 import type { SessionSummaryCounts } from "../../src/schemas/sessions.ts";
 import type { Health, InterfaceTable, SystemStatus } from "../../src/schemas/system.ts";
-import type { UpgradeStatus as Status } from "../../src/schemas/upgrade.ts";
+import type { StageResult, UpgradeStatus as Status } from "../../src/schemas/upgrade.ts";
 import { buildPackage as unsignedPackage, toBase64 } from "../../src/upgrade/package.ts";
 import { importUpgradeSigningKey, signedPackage } from "../../src/trust/package-signature.ts";
 import { OTHER_SIGNING_KEY, VENDOR_SIGNING_KEY } from "./upgrade-keys.ts";

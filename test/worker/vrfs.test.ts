@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { VrfRow } from "../../src/routes/vrfs.ts";
+import type { VrfRow } from "../../src/schemas/vrfs.ts";
 import type { CommitResult } from "../../src/schemas/commit.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { SessionSummaryCounts } from "../../src/schemas/sessions.ts";

@@ -1,5 +1,12 @@
-/** The ACME client's status as the certificate details show it: the one wire shape for the object and the route. */
+/**
+ * ACME, the wire contract: the client's status as the certificate details
+ * show it (the one wire shape for the object and the route), and the HTTP-01
+ * answer the CA fetches (RFC 8555 §8.3). The answer is outside `/api/v1` and
+ * the OpenAPI document: it is the CA's interface, not the operator's
+ * (described under the certificate details).
+ */
 import { z } from "zod";
+import { operation } from "./contract.ts";
 import { DateTime } from "./common.ts";
 
 export const AcmeStatus = z
@@ -19,3 +26,19 @@ export const AcmeStatus = z
   })
   .meta({ id: "AcmeStatus" });
 export type AcmeStatus = z.output<typeof AcmeStatus>;
+
+/** The section's operations. */
+export const acme = {
+  challenge: operation({
+    method: "GET",
+    path: "/.well-known/acme-challenge/{token}",
+    section: "Configuration",
+    summary: "HTTP-01 challenge answer for the ACME CA",
+    hidden: true,
+    floor: "anonymous",
+    // RFC 8555 §8.3: the token is base64url (at least 128 bits of entropy), so nothing else can match.
+    params: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, "a base64url ACME token") }),
+    response: { description: "the key authorization", contentType: "text/plain" },
+    errors: [404],
+  }),
+};
