@@ -30,7 +30,7 @@ import { pageWindow } from "./paging.ts";
 import { runPing, type PingRequest } from "./ping.ts";
 import { poolSettingsOf, reconfigurePools, type PoolReconfigureResult } from "./pool-reconfigure.ts";
 import type { PoolSettings } from "./pool-rules.ts";
-import type { AddressPoolAllocation, AddressPoolView } from "./pools.ts";
+import type { AddressPool as AddressPoolView, AddressPoolAllocationsPage } from "../src/schemas/address-pools.ts";
 import type { Profile } from "./profile.ts";
 import { applyAction, type ScenarioAction, type ScenarioResult } from "./scenario.ts";
 import {
@@ -74,14 +74,6 @@ export interface StepReport {
   skipped: number;
   nowUtc: string;
   sessions: number;
-}
-
-/** The spec's AddressPoolAllocationsPage. */
-export interface AddressPoolAllocationsPage {
-  total: number;
-  offset: number;
-  limit: number;
-  items: AddressPoolAllocation[];
 }
 
 /** Licence meter read by the licensing endpoint. */

@@ -29,6 +29,9 @@ export const StatusResult = z
   .meta({ id: "StatusResult", description: "small result of several auth actions" });
 export type StatusResult = z.infer<typeof StatusResult>;
 
+/** A session id in a path (`/sessions/{id}`, the session's capture). */
+export const SessionIdParams = z.object({ id: z.coerce.number().int().min(0).max(2 ** 32 - 1).meta({ description: "uint32 session id" }) });
+
 export const DateTime = z.iso.datetime().meta({ description: "ISO 8601 UTC" });
 
 /** `offset` (default 0) and `limit` (default, clamped to 1..max): the spec clamps rather than rejects. */

@@ -8,7 +8,7 @@ import { applianceNamed } from "../../src/fleet/definition.ts";
 import { profileWithCgn } from "../../src/config/cgn.ts";
 import { seedDocument } from "../../src/config/seed.ts";
 import { validateDocument } from "../../src/config/validate.ts";
-import type { AddressPool, AddressPoolAllocationsPage } from "../../src/routes/address-pools.ts";
+import type { AddressPool, AddressPoolAllocationsPage } from "../../src/schemas/address-pools.ts";
 import type { CgnCommitResult, CgnGroupConfig, CgnSettings } from "../../src/routes/cgn-config.ts";
 import type { CgnStatus } from "../../src/schemas/cgn.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";

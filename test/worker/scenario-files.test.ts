@@ -11,7 +11,7 @@ import poolCgnExhaustion from "../../scenarios/pool-cgn-exhaustion.json";
 import radiusOutage from "../../scenarios/radius-outage.json";
 import upgradeWithDrain from "../../scenarios/upgrade-with-drain.json";
 import type { z } from "zod";
-import type { AddressPool } from "../../src/routes/address-pools.ts";
+import type { AddressPool } from "../../src/schemas/address-pools.ts";
 import type { RadiusPoolStatus } from "../../src/schemas/radius.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { ScenarioRunResult, ScenarioState } from "../../src/routes/scenario.ts";
