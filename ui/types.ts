@@ -13,7 +13,7 @@ import type { LogEntry as LogEntrySchema, LogTail as LogTailSchema } from "../sr
 import type { ConfigValues as ConfigValuesSchema, ConfigHistoryEntry as ConfigHistoryEntrySchema } from "../src/schemas/config.ts";
 import type { ConfigValidationResult as ConfigValidationSchema, ConfigChangeSet as ConfigChangeSetSchema } from "../src/routes/config.ts";
 import type { ConfigCommitResult as ConfigCommitSchema } from "../src/schemas/commit.ts";
-import type { FleetAppliance as FleetApplianceSchema } from "../src/routes/fleet.ts";
+import type { FleetAppliance as FleetApplianceSchema } from "../src/schemas/fleet.ts";
 import type { Role as RoleType } from "../src/auth/roles.ts";
 
 export type Role = RoleType;

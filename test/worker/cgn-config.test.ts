@@ -9,7 +9,7 @@ import { profileWithCgn } from "../../src/config/cgn.ts";
 import { seedDocument } from "../../src/config/seed.ts";
 import { validateDocument } from "../../src/config/validate.ts";
 import type { AddressPool, AddressPoolAllocationsPage } from "../../src/schemas/address-pools.ts";
-import type { CgnCommitResult, CgnGroupConfig, CgnSettings } from "../../src/routes/cgn-config.ts";
+import type { CgnCommitResult, CgnGroupConfig, CgnSettings } from "../../src/schemas/cgn-config.ts";
 import type { CgnStatus } from "../../src/schemas/cgn.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { SessionSummaryCounts } from "../../src/schemas/sessions.ts";
