@@ -1,12 +1,12 @@
 /**
  * BNG_SCENARIO: a scenario file (scenarios/*.json; the schema is
- * simulator/scenario-file.ts) run on every appliance once the fleet is up,
+ * src/schemas/scenario.ts) run on every appliance once the fleet is up,
  * as POST /twin/v1/scenario/run would run it. The file is checked before
  * anything starts, so a bad file fails the launch naming the field.
  */
 import { readFile } from "node:fs/promises";
 import type { Miniflare } from "miniflare";
-import { ScenarioFile } from "../simulator/scenario-file.ts";
+import { ScenarioFile } from "../src/schemas/scenario.ts";
 import { LaunchError } from "./config.ts";
 
 /** Reads and validates a scenario file, throwing a LaunchError that names the file and every bad field. */

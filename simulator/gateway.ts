@@ -32,7 +32,8 @@ import { poolSettingsOf, reconfigurePools, type PoolReconfigureResult } from "./
 import type { PoolSettings } from "./pool-rules.ts";
 import type { AddressPool as AddressPoolView, AddressPoolAllocationsPage } from "../src/schemas/address-pools.ts";
 import type { Profile } from "./profile.ts";
-import { applyAction, type ScenarioAction, type ScenarioResult } from "./scenario.ts";
+import { applyAction, type ScenarioResult } from "./scenario.ts";
+import type { ScenarioAction } from "../src/schemas/scenario.ts";
 import {
   detailOf,
   listSessions,

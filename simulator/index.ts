@@ -5,8 +5,8 @@
  */
 export { Gateway, type GatewayOptions, type LicenceMeter, type StepReport } from "./gateway.ts";
 export { Profile, parseProfile, ENCAPS, type Encap, type PoolConfig, type CgnGroupConfig } from "./profile.ts";
-export { ScenarioAction, type ScenarioResult } from "./scenario.ts";
-export { ApplianceScenarioAction, ScenarioFile, TwinScenarioAction, timeline, type TimelineStep } from "./scenario-file.ts";
+export type { ScenarioResult } from "./scenario.ts";
+export { timeline, type TimelineStep } from "./scenario-file.ts";
 export {
   encodeSnapshot,
   decodeSnapshot,

@@ -14,7 +14,7 @@ import type { z } from "zod";
 import type { AddressPool } from "../../src/schemas/address-pools.ts";
 import type { RadiusPoolStatus } from "../../src/schemas/radius.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
-import type { ScenarioRunResult, ScenarioState } from "../../src/routes/scenario.ts";
+import type { ScenarioRunResult, ScenarioState } from "../../src/schemas/scenario.ts";
 import type { LicenceStatus } from "../../src/schemas/licensing.ts";
 import type { LogEntry as Entry, LogTail } from "../../src/schemas/logs.ts";
 import type { BgpSummary } from "../../src/schemas/routing.ts";
