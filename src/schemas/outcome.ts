@@ -3,13 +3,7 @@
  * union that names why an operation was refused, without HTTP. Only the HTTP
  * layer maps a refusal to a status code (src/http/refusal.ts).
  */
-
-/** Where a rejected value sat, with the reason (the `in` names the request part, or `config` for the configuration document). */
-export interface FieldError {
-  in: "path" | "query" | "body" | "header" | "config";
-  pointer: string;
-  detail: string;
-}
+import type { FieldError } from "./common.ts";
 
 export type Refusal =
   | { ok: false; reason: "not-found"; detail: string }
