@@ -8,7 +8,7 @@
  * entry out (ASVS 5.0 V16.4: logs protected from loss). The trail keeps the
  * newest `AUDIT_CAPACITY` entries and survives restarts.
  */
-import type { LogEntry } from "../src/schemas/logs.ts";
+import type { LogEntry, LogTail } from "../src/schemas/logs.ts";
 
 /** Audit entries kept; older ones are dropped. At one a second that is more than a day of continuous changes. */
 export const AUDIT_CAPACITY = 100_000;
@@ -60,7 +60,7 @@ export class AuditTrail {
   }
 
   /** The newest `count` entries, or up to `count` after `sinceSeq`; oldest first, with the trail's own `seq`. */
-  tail(count: number, sinceSeq: number | null): { entries: LogEntry[]; lastSeq: number } {
+  tail(count: number, sinceSeq: number | null): LogTail {
     const rows =
       sinceSeq === null
         ? this.#sql.exec<AuditRow>("SELECT * FROM (SELECT * FROM audit_log ORDER BY seq DESC LIMIT ?) ORDER BY seq", count).toArray()

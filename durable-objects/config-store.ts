@@ -16,7 +16,8 @@ import { applyEdits, changeSetEdits, type Edit, type EditValue } from "../src/co
 import { CONFIG_KEYS, REDACTED, configKey } from "../src/config/registry.ts";
 import { describeReferences, referencesTo, validateDocument, type ValidationContext } from "../src/config/validate.ts";
 import { configETag, ifMatchHolds } from "../src/config/etag.ts";
-import { refuse, type FieldError, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
+import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
+import type { FieldError } from "../src/schemas/common.ts";
 import { hashNewPasswords } from "../src/config/passwords.ts";
 import { DECOY_HASH, hashPassword } from "../src/trust/password.ts";
 import type { Role } from "../src/auth/roles.ts";

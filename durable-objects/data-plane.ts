@@ -6,7 +6,6 @@
  */
 import {
   Gateway,
-  ScenarioAction,
   compileSteering,
   sessionSteering,
   type FieldValue,
@@ -26,6 +25,7 @@ import {
 } from "../simulator/index.ts";
 import { decodeSnapshot } from "../simulator/snapshot.ts";
 import type { AlertNotification } from "../src/schemas/alarms.ts";
+import { ScenarioAction } from "../src/schemas/scenario.ts";
 import { AlarmNotifier, notification, type AlertSink } from "../simulator/alert-fanout.ts";
 import type { AlarmSeverity } from "../simulator/vocabulary.ts";
 import { AlertSinks } from "./alert-sinks.ts";

@@ -10,7 +10,7 @@
  * read-check-write steps are atomic.
  */
 import type { Role } from "../src/auth/roles.ts";
-import type { BrowserSessionRecord, LoginResponse, TokenRecord, UserRecord } from "../src/schemas/auth.ts";
+import type { BrowserSessionRecord, LoginResponse, TokenCreated, TokenRecord, UserRecord } from "../src/schemas/auth.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { Principal } from "../src/schemas/principal.ts";
 import { constantTimeEqual, hmacSha256, randomBytes, sha256Hex, toHex } from "../src/trust/encoding.ts";
@@ -566,7 +566,7 @@ export class IdentityStore {
   // ── tokens ───────────────────────────────────────────────────────────────
 
   /** Creates a token; the plaintext is returned here once and only its SHA-256 is kept. */
-  async createToken(name: string, role: Role, expiresUtc: string | null, createdBy: string): Promise<Outcome<{ token: TokenRecord & { token: string } }>> {
+  async createToken(name: string, role: Role, expiresUtc: string | null, createdBy: string): Promise<Outcome<{ token: TokenCreated }>> {
     const now = Date.now();
     const expiry = newTokenExpiry(expiresUtc, now);
     if (!expiry.ok) return refuse("invalid", "expiresUtc must be in the future", { pointer: "#/expiresUtc" });

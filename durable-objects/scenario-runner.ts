@@ -6,7 +6,8 @@
  * refused step (named by its index) with the state as it then stands.
  */
 import { z } from "zod";
-import { ApplianceScenarioAction, ScenarioFile, TwinScenarioAction, timeline } from "../simulator/scenario-file.ts";
+import { timeline } from "../simulator/scenario-file.ts";
+import { ApplianceScenarioAction, ScenarioFile, TwinScenarioAction, type ScenarioActionResult, type ScenarioRunResult } from "../src/schemas/scenario.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { DataPlane } from "./data-plane.ts";
 import type { LicensingStore } from "./licensing.ts";
@@ -21,13 +22,11 @@ export interface ScenarioStores {
   licensing: LicensingStore;
 }
 
-type ActionResult = { ok: true; action: string; detail: Record<string, number | string>; state: ReturnType<DataPlane["scenarioState"]> };
-
 const issues = (error: z.ZodError, prefix = "") =>
   error.issues.map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join(".") || "action"}: ${i.message}`).join("; ");
 
 /** Applies one action (validated here: the body of POST /twin/v1/scenario). */
-export async function applyScenarioAction(stores: ScenarioStores, raw: unknown, actor: string): Promise<Outcome<{ result: ActionResult }>> {
+export async function applyScenarioAction(stores: ScenarioStores, raw: unknown, actor: string): Promise<Outcome<{ result: ScenarioActionResult }>> {
   const parsed = TwinScenarioAction.safeParse(raw);
   if (!parsed.success) return refuse("invalid", issues(parsed.error));
   const appliance = ApplianceScenarioAction.safeParse(parsed.data);
@@ -64,7 +63,7 @@ export async function applyScenarioAction(stores: ScenarioStores, raw: unknown, 
 }
 
 /** Runs a scenario file (validated here: the body of POST /twin/v1/scenario/run). */
-export async function runScenarioFile(stores: ScenarioStores, raw: unknown, actor: string): Promise<Outcome<{ result: { ok: true; steps: number; state: ReturnType<DataPlane["scenarioState"]> } }>> {
+export async function runScenarioFile(stores: ScenarioStores, raw: unknown, actor: string): Promise<Outcome<{ result: ScenarioRunResult }>> {
   const parsed = ScenarioFile.safeParse(raw);
   if (!parsed.success) return refuse("invalid", issues(parsed.error));
   for (const step of timeline(parsed.data)) {

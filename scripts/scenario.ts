@@ -1,13 +1,14 @@
 /**
  * BNG_SCENARIO: a scenario file (scenarios/*.json; the schema is
- * simulator/scenario-file.ts) run on every appliance once the fleet is up,
+ * src/schemas/scenario.ts) run on every appliance once the fleet is up,
  * as POST /twin/v1/scenario/run would run it. The file is checked before
  * anything starts, so a bad file fails the launch naming the field.
  */
 import { readFile } from "node:fs/promises";
 import type { Miniflare } from "miniflare";
-import { ScenarioFile } from "../simulator/scenario-file.ts";
+import { ScenarioFile } from "../src/schemas/scenario.ts";
 import { LaunchError } from "./config.ts";
+import type { Appliance } from "../durable-objects/appliance.ts";
 
 /** Reads and validates a scenario file, throwing a LaunchError that names the file and every bad field. */
 export async function loadScenarioFile(file: string): Promise<ScenarioFile> {
@@ -30,9 +31,8 @@ export async function loadScenarioFile(file: string): Promise<ScenarioFile> {
   return parsed.data;
 }
 
-interface ScenarioRunner {
-  runLauncherScenario(raw: unknown): Promise<{ ok: true; result: { steps: number; state: { sessions: number; simulatedTimeUtc: string } } } | { ok: false; detail: string }>;
-}
+/** The object's one call the launcher makes here, typed from the object itself. */
+type ScenarioRunner = Pick<Appliance, "runLauncherScenario">;
 
 /** Runs the file on each appliance in turn (the actor in their logs is `launcher`); a refused step fails the launch. */
 export async function runScenarioOnFleet(mf: Miniflare, owner: string, appliances: readonly string[], file: ScenarioFile, label: string): Promise<void> {

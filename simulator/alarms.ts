@@ -1,91 +1,15 @@
 /**
  * Alarms raised and cleared by model conditions. The spec names only
  * `cgn.pool.high` ("Alarm catalog ids other than the CGN pool-high alarm:
- * not shown"), so the rest of the catalogue is defined here. Threshold alarms
+ * not shown"), so the rest of the catalogue is defined here (its data in
+ * vocabulary.ts, which the API's alarm list documents). Threshold alarms
  * use hysteresis (raise above one level, clear below a lower one) so a value
  * hovering at the threshold does not flap.
  */
 import { isoTime } from "./clock.ts";
-import { ALARM_SEVERITIES, type AlarmSeverity, type Severity } from "./vocabulary.ts";
+import { ALARM_CATALOGUE, ALARM_SEVERITIES, type AlarmSeverity, type Severity } from "./vocabulary.ts";
 import type { LogRing } from "./logs.ts";
 import type { Alarm, AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts";
-
-
-/** The alarm catalogue: id → severity and what raises and clears it. */
-export const ALARM_CATALOGUE = {
-  "pool.utilisation.high": {
-    severity: "major",
-    instance: "pool name",
-    raise: "pool used ≥ alarms.poolHighPercent of size",
-    clear: "pool used < alarms.poolClearPercent of size",
-  },
-  "cgn.pool.high": {
-    severity: "major",
-    instance: "CGN group name",
-    raise: "used chunks ≥ alarms.cgnHighPercent of total chunks",
-    clear: "used chunks < alarms.cgnClearPercent of total chunks",
-  },
-  "radius.server.dead": {
-    severity: "major",
-    instance: "host:port",
-    raise: "the server is marked dead",
-    clear: "the server is revived",
-  },
-  "radius.all-dead": {
-    severity: "critical",
-    instance: null,
-    raise: "every configured RADIUS server is dead",
-    clear: "at least one server is alive",
-  },
-  "sessions.capacity.high": {
-    severity: "minor",
-    instance: null,
-    raise: "live sessions ≥ alarms.capacityHighPercent of population.licensedSessions",
-    clear: "live sessions < alarms.capacityClearPercent of population.licensedSessions",
-  },
-  "bgp.neighbor.down": {
-    severity: "major",
-    instance: "neighbor address",
-    raise: "an Established BGP session goes down (a flap, the hold timer, a reset by a configuration change)",
-    clear: "the session is Established again, or the neighbor is shut down or deleted",
-  },
-  "gre.circuit.down": {
-    severity: "major",
-    instance: "circuit id",
-    raise: "a GRE circuit's tunnel that was up goes down",
-    clear: "the tunnel is up again, is being re-provisioned, or the circuit is deleted",
-  },
-  "igp.adjacency.down": {
-    severity: "major",
-    instance: "<interface> <neighbor router id>",
-    raise: "a Full (OSPF) or Up (IS-IS) adjacency goes down",
-    clear: "it is back, or the interface is removed from the IGP",
-  },
-  "ipsec.peer.down": {
-    severity: "minor",
-    instance: "connection name",
-    raise: "an ESTABLISHED IKE SA is lost",
-    clear: "the SA is ESTABLISHED again, IPsec is disabled, or the connection is deleted",
-  },
-  "licence.band.exceeded": {
-    severity: "major",
-    instance: null,
-    raise: "live sessions > the licence's bandMax (sessions are still admitted)",
-    clear: "live sessions ≤ bandMax",
-  },
-  "licence.grace": {
-    severity: "major",
-    instance: null,
-    raise: "the licence passed expiresAtUtc and is in its grace period",
-    clear: "the licence is renewed or replaced, or lapses",
-  },
-  "licence.lapsed": {
-    severity: "critical",
-    instance: null,
-    raise: "the grace period ended: configuration commits are frozen",
-    clear: "a licence is activated or an offline lease loaded",
-  },
-} as const satisfies Record<string, { severity: AlarmSeverity; instance: string | null; raise: string; clear: string }>;
 
 export type AlarmId = keyof typeof ALARM_CATALOGUE;
 

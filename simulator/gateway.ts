@@ -30,9 +30,10 @@ import { pageWindow } from "./paging.ts";
 import { runPing, type PingRequest } from "./ping.ts";
 import { poolSettingsOf, reconfigurePools, type PoolReconfigureResult } from "./pool-reconfigure.ts";
 import type { PoolSettings } from "./pool-rules.ts";
-import type { AddressPoolAllocation, AddressPoolView } from "./pools.ts";
+import type { AddressPool as AddressPoolView, AddressPoolAllocationsPage } from "../src/schemas/address-pools.ts";
 import type { Profile } from "./profile.ts";
-import { applyAction, type ScenarioAction, type ScenarioResult } from "./scenario.ts";
+import { applyAction, type ScenarioResult } from "./scenario.ts";
+import type { ScenarioAction } from "../src/schemas/scenario.ts";
 import {
   detailOf,
   listSessions,
@@ -74,14 +75,6 @@ export interface StepReport {
   skipped: number;
   nowUtc: string;
   sessions: number;
-}
-
-/** The spec's AddressPoolAllocationsPage. */
-export interface AddressPoolAllocationsPage {
-  total: number;
-  offset: number;
-  limit: number;
-  items: AddressPoolAllocation[];
 }
 
 /** Licence meter read by the licensing endpoint. */

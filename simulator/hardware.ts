@@ -10,7 +10,7 @@
  */
 import type { Profile } from "./profile.ts";
 import { mix32 } from "./random.ts";
-import type { Optic } from "../src/schemas/system.ts";
+import type { HardwareInventory as WireHardwareInventory, Optic } from "../src/schemas/system.ts";
 
 /** Who the hardware belongs to: the appliance name and the seed of its fleet definition. */
 export interface HardwareIdentity {
@@ -217,15 +217,15 @@ function optic(id: HardwareIdentity, port: PortHardware, load: number, ambientCe
   };
 }
 
-/** The hardware inventory at an instant. */
-export type HardwareInventory = ReturnType<typeof hardwareInventory>;
+/** The hardware inventory at an instant: the wire HardwareInventory without its `asOfUtc`, which the data plane adds. */
+export type HardwareInventory = Omit<WireHardwareInventory, "asOfUtc">;
 
 /**
  * The inventory: chassis, line cards with their ports (the profile's, with
  * the session summary's `portId` and `label`) and optics, power supplies,
  * fans and temperature sensors at `nowMs` under `ports`' load.
  */
-export function hardwareInventory(id: HardwareIdentity, profile: Profile, nowMs: number, ports: readonly PortLoad[], load: SystemLoad) {
+export function hardwareInventory(id: HardwareIdentity, profile: Profile, nowMs: number, ports: readonly PortLoad[], load: SystemLoad): HardwareInventory {
   const chassis = chassisOf(profile);
   const hardware = profile.ports.map(portHardware);
   // Room temperature follows the local day (warmest mid-afternoon), plus a small air-handling wobble.

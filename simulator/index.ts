@@ -3,10 +3,10 @@
  * schema, scenario actions, snapshot encoding and the log and alarm
  * catalogues. Pure ES2023: nothing here touches Workers or Node.
  */
-export { Gateway, type AddressPoolAllocationsPage, type GatewayOptions, type LicenceMeter, type StepReport } from "./gateway.ts";
+export { Gateway, type GatewayOptions, type LicenceMeter, type StepReport } from "./gateway.ts";
 export { Profile, parseProfile, ENCAPS, type Encap, type PoolConfig, type CgnGroupConfig } from "./profile.ts";
-export { ScenarioAction, type ScenarioResult } from "./scenario.ts";
-export { ApplianceScenarioAction, ScenarioFile, TwinScenarioAction, timeline, type TimelineStep } from "./scenario-file.ts";
+export type { ScenarioResult } from "./scenario.ts";
+export { timeline, type TimelineStep } from "./scenario-file.ts";
 export {
   encodeSnapshot,
   decodeSnapshot,
@@ -17,10 +17,10 @@ export {
   type Json,
 } from "./snapshot.ts";
 export * from "./vocabulary.ts";
-export { EXTERNAL_LOG_CATALOGUE, LOG_CATALOGUE, isSeverity, type FieldValue, type ModelMsgId } from "./log-catalogue.ts";
-export { LOG_CAPACITY, type LogListener } from "./logs.ts";
+export { isSeverity, type FieldValue, type ModelMsgId } from "./log-catalogue.ts";
+export type { LogListener } from "./logs.ts";
 export type { LogEntry, LogTail } from "../src/schemas/logs.ts";
-export { ALARM_CATALOGUE, type AlarmId } from "./alarms.ts";
+export type { AlarmId } from "./alarms.ts";
 export type { Alarm, AlarmClearResult, AlarmsResponse, AlertNotification } from "../src/schemas/alarms.ts";
 export { METRICS_CAPACITY, RANGES, type MetricsRange } from "./metrics.ts";
 export type { MetricsHistory } from "../src/schemas/metrics.ts";
@@ -33,7 +33,7 @@ export type { CaptureStopReason } from "./captures.ts";
 export type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
 export type { BindingQuery } from "./cgn.ts";
 export type { CgnBindingRow, CgnBindingsPage, CgnGroup, CgnStatus } from "../src/schemas/cgn.ts";
-export type { AddressPoolAllocation, AddressPoolSubnetView, AddressPoolView } from "./pools.ts";
+export type { AddressPool as AddressPoolView, AddressPoolAllocation, AddressPoolAllocationsPage } from "../src/schemas/address-pools.ts";
 export { LOCAL_KINDS, placeAddress, placePrefix, type LocalKind, type LocalSubscriber, type LocalSubscriberStatus, type Placement } from "./local-subscribers.ts";
 export { LOCAL_RETRY_MS, type LocalInstallReport } from "./local-sessions.ts";
 export type { SessionDetail, SessionQuery } from "./session-queries.ts";

@@ -7,11 +7,8 @@
 import type { LogEntry, LogTail } from "../src/schemas/logs.ts";
 import { isoTime } from "./clock.ts";
 import { clamp } from "./paging.ts";
-import { LOG_CATALOGUE, type FieldValue, type FieldsOf, type ModelMsgId } from "./log-catalogue.ts";
-import type { Severity } from "./vocabulary.ts";
-
-/** Entries the ring retains. */
-export const LOG_CAPACITY = 10_000;
+import type { FieldValue, FieldsOf, ModelMsgId } from "./log-catalogue.ts";
+import { LOG_CAPACITY, LOG_CATALOGUE, type Severity } from "./vocabulary.ts";
 
 /** A live-entry listener (the Durable Object's SSE fan-out). */
 export type LogListener = (entry: LogEntry) => void;

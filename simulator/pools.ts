@@ -12,6 +12,7 @@
  */
 import { SUB_STEP_MS } from "./clock.ts";
 import type { PoolConfig } from "./profile.ts";
+import type { AddressPool as AddressPoolView, AddressPoolAllocation } from "../src/schemas/address-pools.ts";
 import { familyBits, formatIpv4, formatIpv6Groups, formatPrefix, ipv6Groups, parsePrefix, prefixContains, prefixLast, prefixSpan, type Prefix } from "./prefix.ts";
 import { IntQueue, TimedQueue } from "./queues.ts";
 
@@ -40,46 +41,6 @@ export interface HolderInfo {
   sessionId: number;
   username: string;
   vrf: string;
-}
-
-/** The spec's AddressPoolSubnet. */
-export interface AddressPoolSubnetView {
-  prefix: string;
-  announce: boolean;
-  size: number;
-  used: number;
-  free: number;
-  offered: number;
-  quarantined: number;
-}
-
-/** The spec's AddressPool (plus pool-level offered and quarantined). */
-export interface AddressPoolView {
-  name: string;
-  family: PoolConfig["family"];
-  vrf: string | null;
-  delegationLength: number;
-  description: string;
-  size: number;
-  used: number;
-  free: number;
-  offered: number;
-  quarantined: number;
-  utilisationPercent: number;
-  allocationFailures: number;
-  cgnTranslated: boolean;
-  exclude: string[];
-  subnets: AddressPoolSubnetView[];
-}
-
-/** The spec's AddressPoolAllocation; kind is dynamic, static, offered, quarantined or reserved. */
-export interface AddressPoolAllocation {
-  prefix: string;
-  kind: "dynamic" | "static" | "offered" | "quarantined" | "reserved";
-  sessionId: number;
-  username: string;
-  vrf: string;
-  static: boolean;
 }
 
 interface Skip {

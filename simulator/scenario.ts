@@ -1,52 +1,15 @@
 /**
  * Scenario actions: fault injection for CI pipelines (advance the clock,
  * churn multiplier, fail or revive a RADIUS server or an L2TP peer, fill or drain a pool or
- * a CGN group, disconnect a share of sessions, reseed). The zod schema is
- * the single source of their validation and types, so the Durable Object
- * can validate a request body with it directly. Every action is logged.
+ * a CGN group, disconnect a share of sessions, reseed). Their schema is the
+ * wire contract's (src/schemas/scenario.ts), the single source of their
+ * validation and types. Every action is logged.
  */
-import { z } from "zod";
+import type { ScenarioAction } from "../src/schemas/scenario.ts";
 import { evaluateAlarms } from "./conditions.ts";
 import { teardownSession } from "./lifecycle.ts";
 import type { Model } from "./model.ts";
 import { matchingSlots } from "./session-queries.ts";
-
-const Percent = z.number().min(0).max(100);
-/** Control-plane daemons a scenario can make unreachable (spec Errors 3: their endpoints then answer 200 with `reachable` false). */
-export const DAEMONS = ["routing", "ipsec"] as const;
-const DisconnectFilter = z
-  .strictObject({
-    encap: z.string().optional(),
-    ip: z.string().optional(),
-    port: z.int().optional(),
-    type: z.string().optional(),
-    username: z.string().optional(),
-    vrf: z.string().optional(),
-    walledGarden: z.boolean().optional(),
-  })
-  .default({});
-
-/** Every scenario action. */
-export const ScenarioAction = z.discriminatedUnion("action", [
-  z.strictObject({ action: z.literal("advance-clock"), seconds: z.number().min(0).max(30 * 86_400) }),
-  z.strictObject({ action: z.literal("set-churn-multiplier"), multiplier: z.number().min(0).max(1000) }),
-  z.strictObject({ action: z.literal("fail-radius-server"), server: z.string().min(1).describe("host or host:port") }),
-  z.strictObject({ action: z.literal("revive-radius-server"), server: z.string().min(1) }),
-  z.strictObject({ action: z.literal("fill-pool"), pool: z.string().min(1), percent: Percent.describe("share of the free blocks to reserve") }),
-  z.strictObject({ action: z.literal("drain-pool"), pool: z.string().min(1) }),
-  z.strictObject({ action: z.literal("fill-cgn-group"), group: z.string().min(1), percent: Percent }),
-  z.strictObject({ action: z.literal("drain-cgn-group"), group: z.string().min(1) }),
-  z.strictObject({ action: z.literal("disconnect-sessions"), share: z.number().min(0).max(1), filter: DisconnectFilter }),
-  z.strictObject({ action: z.literal("reseed"), seed: z.int().min(0).max(2 ** 32 - 1) }),
-  z.strictObject({ action: z.literal("fail-daemon"), daemon: z.enum(DAEMONS).describe("`routing` (BGP and the IGP) or `ipsec` (the IKE daemon)") }),
-  z.strictObject({ action: z.literal("revive-daemon"), daemon: z.enum(DAEMONS) }),
-  z.strictObject({
-    action: z.literal("fail-l2tp-peer"),
-    peer: z.string().min(1).describe("an L2TP peer's address or host name (`GET /l2tp/tunnels` shows `peerIp` and `peerHostname`)"),
-  }),
-  z.strictObject({ action: z.literal("revive-l2tp-peer"), peer: z.string().min(1) }),
-]);
-export type ScenarioAction = z.infer<typeof ScenarioAction>;
 
 /** Outcome of an action. */
 export type ScenarioResult =

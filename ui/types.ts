@@ -12,7 +12,7 @@ import type { AlarmsResponse as AlarmsSchema, Alarm as AlarmSchema } from "../sr
 import type { LogEntry as LogEntrySchema, LogTail as LogTailSchema } from "../src/schemas/logs.ts";
 import type { ConfigValues as ConfigValuesSchema, ConfigHistoryEntry as ConfigHistoryEntrySchema, ConfigValidationResult as ConfigValidationSchema, ConfigChangeSet as ConfigChangeSetSchema } from "../src/schemas/config.ts";
 import type { ConfigCommitResult as ConfigCommitSchema } from "../src/schemas/commit.ts";
-import type { FleetAppliance as FleetApplianceSchema } from "../src/routes/fleet.ts";
+import type { FleetAppliance as FleetApplianceSchema } from "../src/schemas/fleet.ts";
 import type { Role as RoleType } from "../src/auth/roles.ts";
 
 export type Role = RoleType;

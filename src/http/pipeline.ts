@@ -18,7 +18,7 @@ import { SESSION_COOKIE } from "../trust/session.ts";
 import { routeKey } from "./in-object.ts";
 import { isOctetStream, readBytesBody, readJsonBody } from "./body.ts";
 import { StatusError, problemResponse } from "./problem.ts";
-import type { FieldError } from "../schemas/outcome.ts";
+import type { FieldError } from "../schemas/common.ts";
 import { jsonAnswer, withSecurityHeaders } from "./headers.ts";
 import { pathPattern, type Route } from "./route.ts";
 

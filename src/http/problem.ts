@@ -2,7 +2,7 @@
  * The one error type and the one formatter: handlers throw `StatusError`;
  * `problemResponse` writes RFC 9457 problem details for it.
  */
-import type { FieldError } from "../schemas/outcome.ts";
+import type { FieldError } from "../schemas/common.ts";
 
 export interface StatusErrorOptions {
   headers?: Record<string, string>;

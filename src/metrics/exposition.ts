@@ -11,8 +11,6 @@ export interface MetricFamily {
   samples: { labels?: Record<string, string>; value: number }[];
 }
 
-export const EXPOSITION_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
-
 const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 const escapeHelp = (value: string) => value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
 

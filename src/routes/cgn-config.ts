@@ -7,100 +7,22 @@
  * until then. Reads show the configuration, each marked `pendingRestart`
  * where it differs from what runs.
  */
-import { z } from "zod";
 import { autoLearnElements, cgnGroupSettings, settingsOf } from "../config/cgn.ts";
 import type { ConfigItem } from "../config/types.ts";
 import type { EditValue } from "../config/edit.ts";
 import type { Profile } from "../../simulator/index.ts";
-import { route } from "../http/route.ts";
-import { CommitResult, commitResult, commitMeta } from "../schemas/commit.ts";
+import { implement } from "../http/route.ts";
+import { commitResult, commitMeta } from "../schemas/commit.ts";
+import { cgnConfig, type CgnGroupConfig, type CgnGroupWrite } from "../schemas/cgn-config.ts";
 import { unwrap } from "../http/refusal.ts";
 import { committed, tagConfigRead } from "../http/config-version.ts";
 
 const GROUPS = "cgn.groups";
-const section = "CGN";
-const count = z.int().min(0);
-const nullableInt = z.int().nullable().optional();
-
-const AutoLearn = z.object({ insideVrf: z.string(), prefixes: z.array(z.string()).min(1) });
-const Timeouts = z.object({ tcpEstablished: count, tcpTransitory: count, udp: count, icmp: count });
-
-export const CgnGroupConfig = z
-  .object({
-    name: z.string(),
-    description: z.string(),
-    insideVrfs: z.array(z.string()).meta({ description: "subscriber VRFs whose IPv4 sessions the group translates (not in the spec's CgnGroup: what the twin's allocator reads)" }),
-    outsideVrf: z.string(),
-    publicSubnets: z.array(z.string()),
-    chunkSize: count.meta({ description: "uint16; ports per block" }),
-    portCap: count.meta({ description: "uint16; most ports one binding may hold" }),
-    setupsPerSec: count,
-    bindingTimeoutSeconds: count,
-    quarantineSeconds: count,
-    bypassPrefixes: z.array(z.string()),
-    autoLearn: z.array(AutoLearn),
-    timeouts: Timeouts.meta({ description: "seconds" }),
-    pendingRestart: z.boolean().meta({ description: "true when the running group differs from (or lacks) this configuration: it takes effect at the next start" }),
-  })
-  .meta({ id: "CgnGroupConfig", description: "a CGN group's configured half (the spec's CgnGroup without live counts)" });
-
-const CgnGroupWrite = z
-  .object({
-    name: z.string().optional().meta({ description: "ignored: the URL's name wins" }),
-    description: z.string().nullable().optional().meta({ description: "at most 255 characters; absent or null = empty" }),
-    insideVrfs: z
-      .array(z.string())
-      .optional()
-      .meta({ description: "configured VRFs (or `default`) whose IPv4 sessions the group translates, each in one group only. Not in the spec's CgnGroup: absent keeps an existing group's, and a new group without it is refused (422)" }),
-    outsideVrf: z.string().nullable().optional().meta({ description: "a configured VRF or `default`; absent or null = `default`" }),
-    publicSubnets: z.array(z.string()).meta({ description: "IPv4 prefixes, host bits zero; at least one; no overlap with each other or another group's" }),
-    chunkSize: nullableInt.meta({ description: "uint16 64-32768; absent or null = 1024" }),
-    portCap: nullableInt.meta({ description: "uint16 64-64512, a multiple of chunkSize, at most 64 blocks; absent or null = 4096" }),
-    setupsPerSec: nullableInt.meta({ description: "absent or null = 1000" }),
-    bindingTimeoutSeconds: nullableInt.meta({ description: "absent or null = 300" }),
-    quarantineSeconds: nullableInt.meta({ description: "absent or null = 120" }),
-    bypassPrefixes: z.array(z.string()).nullable().optional().meta({ description: "IPv4 prefixes; absent or null = none" }),
-    autoLearn: z.array(AutoLearn).nullable().optional().meta({ description: "each `insideVrf` a configured VRF or `default`; absent or null = none" }),
-    timeouts: z
-      .object({ tcpEstablished: nullableInt, tcpTransitory: nullableInt, udp: nullableInt, icmp: nullableInt })
-      .nullable()
-      .optional()
-      .meta({ description: "seconds; each absent or null takes its default: 7440 (RFC 5382), 240 (RFC 5382), 300 (RFC 4787), 60 (RFC 5508)" }),
-    comment: z.string().max(1024).nullable().optional().meta({ description: "commit comment, recorded in the configuration history" }),
-  })
-  .meta({
-    id: "CgnGroupWrite",
-    description:
-      "The CGN group write body (not shown in the spec): the configured half of CgnGroup. A full replacement: absent optional fields take their defaults, except `insideVrfs`. Shapes are checked here (400), values by configuration validation (422)",
-  });
-
-export const CgnSettings = z
-  .object({
-    maxBindings: count.meta({ description: "configured global cap on bindings" }),
-    maxFlows: count.meta({ description: "configured global cap on flows" }),
-    pendingRestart: z.boolean().meta({ description: "true when the running caps differ: they take effect at the next start" }),
-  })
-  .meta({ id: "CgnSettings" });
-
-const CgnSettingsWrite = z
-  .object({
-    maxBindings: z.int().meta({ description: "1-524288 (what the allocator holds); with the largest group's portCap / chunkSize, at most 4194304 port-block slots" }),
-    maxFlows: z.int().meta({ description: "1-2147483647" }),
-    comment: z.string().max(1024).nullable().optional().meta({ description: "commit comment, recorded in the configuration history" }),
-  })
-  .meta({ id: "CgnSettingsWrite", description: "both caps; values checked by configuration validation (422)" });
-
-export const CgnCommitResult = CommitResult.extend({
-  restartRequired: z.literal(true).meta({ description: "always true: CGN allocators are built at startup" }),
-}).meta({ id: "CgnCommitResult", description: "CommitResult of a CGN configuration write; the change takes effect at the next start" });
-
-const NameParams = z.object({ name: z.string().min(1).max(255) });
-const DeleteQuery = z.object({ comment: z.string().max(1024).optional().meta({ description: "commit comment, recorded in the configuration history" }) });
 
 const text = (value: number | null | undefined): string | null => (value === null || value === undefined ? null : String(value));
 
 /** The body as configuration children; `insideVrfs` only when given, so an update without it keeps the group's. */
-const groupChildren = (body: z.output<typeof CgnGroupWrite>): Record<string, EditValue> => ({
+const groupChildren = (body: CgnGroupWrite): Record<string, EditValue> => ({
   description: body.description ?? null,
   ...(body.insideVrfs === undefined ? {} : { insideVrfs: body.insideVrfs }),
   outsideVrf: body.outsideVrf ?? null,
@@ -120,101 +42,41 @@ const groupChildren = (body: z.output<typeof CgnGroupWrite>): Record<string, Edi
 
 const cgnResult = (name: string, summary: { version: number; committedUtc: string; restartRequired: boolean }) => ({ ...commitResult(name, summary), restartRequired: true as const });
 
-const RESTART = "Takes effect at the next start of the appliance (CGN allocators are built at startup; the data plane then starts afresh): `restartRequired` is always true, and GET /api/v1/cgn/status shows the running groups until then.";
-
 /** A configured group as a row, compared with the running group of its name. */
-function groupRow(item: ConfigItem, running: Profile["cgn"]): z.infer<typeof CgnGroupConfig> {
+function groupRow(item: ConfigItem, running: Profile["cgn"]): CgnGroupConfig {
   const configured = cgnGroupSettings(item);
   const live = running.groups.find((g) => g.name === item.key);
   return { ...configured, pendingRestart: !live || JSON.stringify(settingsOf(live)) !== JSON.stringify(configured) };
 }
 
 export const cgnConfigRoutes = [
-  route({
-    method: "GET",
-    path: "/api/v1/cgn/groups",
-    section,
-    summary: "Configured CGN groups, in configuration order, each marked when it waits for a restart",
-    response: { description: "array of CgnGroupConfig", schema: z.array(CgnGroupConfig) },
-    handle: async (ctx) => {
-      tagConfigRead(ctx);
-      const [items, running] = await Promise.all([ctx.appliance.stub.config().items(GROUPS), ctx.appliance.stub.dataPlane().runningCgn()]);
-      return items.map((item) => groupRow(item, running));
-    },
+  implement(cgnConfig.groups, async (ctx) => {
+    tagConfigRead(ctx);
+    const [items, running] = await Promise.all([ctx.appliance.stub.config().items(GROUPS), ctx.appliance.stub.dataPlane().runningCgn()]);
+    return items.map((item) => groupRow(item, running));
   }),
-  route({
-    method: "GET",
-    path: "/api/v1/cgn/groups/{name}",
-    section,
-    summary: "One configured CGN group",
-    params: NameParams,
-    response: { description: "CgnGroupConfig", schema: CgnGroupConfig },
-    errors: [404],
-    handle: async (ctx) => {
-      tagConfigRead(ctx);
-      const [found, running] = await Promise.all([ctx.appliance.stub.config().item(GROUPS, ctx.params.name), ctx.appliance.stub.dataPlane().runningCgn()]);
-      return groupRow(unwrap(found).item, running);
-    },
+  implement(cgnConfig.group, async (ctx) => {
+    tagConfigRead(ctx);
+    const [found, running] = await Promise.all([ctx.appliance.stub.config().item(GROUPS, ctx.params.name), ctx.appliance.stub.dataPlane().runningCgn()]);
+    return groupRow(unwrap(found).item, running);
   }),
-  route({
-    method: "PUT",
-    path: "/api/v1/cgn/groups/{name}",
-    section,
-    summary: "Create or replace a CGN group (takes effect at restart)",
-    description:
-      `The body is the configured half of CgnGroup (see CgnGroupWrite). ${RESTART} ` +
-      "422 when validation rejects, every rejected value listed under `#/lists/cgn.groups/<name>/…` (autoLearn as `<insideVrf>:<prefix>` elements, timeouts as `timeouts.<name>`): a VRF that is not configured (nor `default`), a VRF translated by another group, " +
-      "public subnets that overlap each other or another group's, a portCap below chunkSize or not a multiple of it, a prefix that is not IPv4 with host bits zero, a number out of range, or a translated VRF whose address pools the allocator cannot take (public or announced space).",
-    params: NameParams,
-    body: CgnGroupWrite,
-    response: { description: "CgnCommitResult", schema: CgnCommitResult },
-    errors: [412, 422],
-    handle: async (ctx) => {
-      const summary = committed(ctx, await ctx.appliance.stub.config().putItem(GROUPS, ctx.params.name, groupChildren(ctx.body), "upsert", commitMeta(ctx, "cgn-group", ctx.body.comment)));
-      return cgnResult(ctx.params.name, summary);
-    },
+  implement(cgnConfig.putGroup, async (ctx) => {
+    const summary = committed(ctx, await ctx.appliance.stub.config().putItem(GROUPS, ctx.params.name, groupChildren(ctx.body), "upsert", commitMeta(ctx, "cgn-group", ctx.body.comment)));
+    return cgnResult(ctx.params.name, summary);
   }),
-  route({
-    method: "DELETE",
-    path: "/api/v1/cgn/groups/{name}",
-    section,
-    summary: "Delete a CGN group (takes effect at restart)",
-    description: `404 for an unknown group. ${RESTART} The optional \`comment\` query parameter goes to the history.`,
-    params: NameParams,
-    query: DeleteQuery,
-    response: { description: "CgnCommitResult", schema: CgnCommitResult },
-    errors: [404, 412],
-    handle: async (ctx) => {
-      const summary = committed(ctx, await ctx.appliance.stub.config().deleteItem(GROUPS, ctx.params.name, commitMeta(ctx, "cgn-group", ctx.query.comment)));
-      return cgnResult(ctx.params.name, summary);
-    },
+  implement(cgnConfig.deleteGroup, async (ctx) => {
+    const summary = committed(ctx, await ctx.appliance.stub.config().deleteItem(GROUPS, ctx.params.name, commitMeta(ctx, "cgn-group", ctx.query.comment)));
+    return cgnResult(ctx.params.name, summary);
   }),
-  route({
-    method: "GET",
-    path: "/api/v1/cgn/settings",
-    section,
-    summary: "Configured CGN caps: maxBindings and maxFlows",
-    response: { description: "CgnSettings", schema: CgnSettings },
-    handle: async (ctx) => {
-      tagConfigRead(ctx);
-      const config = ctx.appliance.stub.config();
-      const [maxBindings, maxFlows, running] = await Promise.all([config.field("cgn.maxBindings"), config.field("cgn.maxFlows"), ctx.appliance.stub.dataPlane().runningCgn()]);
-      return { maxBindings: Number(maxBindings), maxFlows: Number(maxFlows), pendingRestart: running.maxBindings !== Number(maxBindings) || running.maxFlows !== Number(maxFlows) };
-    },
+  implement(cgnConfig.settings, async (ctx) => {
+    tagConfigRead(ctx);
+    const config = ctx.appliance.stub.config();
+    const [maxBindings, maxFlows, running] = await Promise.all([config.field("cgn.maxBindings"), config.field("cgn.maxFlows"), ctx.appliance.stub.dataPlane().runningCgn()]);
+    return { maxBindings: Number(maxBindings), maxFlows: Number(maxFlows), pendingRestart: running.maxBindings !== Number(maxBindings) || running.maxFlows !== Number(maxFlows) };
   }),
-  route({
-    method: "PUT",
-    path: "/api/v1/cgn/settings",
-    section,
-    summary: "Set the CGN caps (takes effect at restart)",
-    description: `${RESTART} 422 when validation rejects, listed under \`#/fields/cgn.maxBindings\` and \`#/fields/cgn.maxFlows\`.`,
-    body: CgnSettingsWrite,
-    response: { description: "CgnCommitResult (`name` is `settings`)", schema: CgnCommitResult },
-    errors: [412, 422],
-    handle: async (ctx) => {
-      const fields = { "cgn.maxBindings": String(ctx.body.maxBindings), "cgn.maxFlows": String(ctx.body.maxFlows) };
-      const summary = committed(ctx, await ctx.appliance.stub.config().setFields(fields, commitMeta(ctx, "cgn-settings", ctx.body.comment)));
-      return cgnResult("settings", summary);
-    },
+  implement(cgnConfig.putSettings, async (ctx) => {
+    const fields = { "cgn.maxBindings": String(ctx.body.maxBindings), "cgn.maxFlows": String(ctx.body.maxFlows) };
+    const summary = committed(ctx, await ctx.appliance.stub.config().setFields(fields, commitMeta(ctx, "cgn-settings", ctx.body.comment)));
+    return cgnResult("settings", summary);
   }),
 ];

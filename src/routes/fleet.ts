@@ -1,17 +1,9 @@
 /** Fleet: the appliances this one knows, and read-only access to its peers. */
-import { z } from "zod";
-import { pathPattern, route, type Route } from "../http/route.ts";
+import { implement, pathPattern, type Route } from "../http/route.ts";
+import { fleet } from "../schemas/fleet.ts";
 import { planRelay, relayToPeer, type Relayable, type RelayPlan } from "../fleet/proxy.ts";
 import { resolvePeer } from "../fleet/definition.ts";
 import { redactUserinfo } from "../config/document.ts";
-
-export const FleetAppliance = z
-  .object({
-    name: z.string().meta({ description: "the `{appliance}` proxy key" }),
-    self: z.boolean(),
-    url: z.string().nullable().meta({ description: "peer base URL from `webUi.peers`; null for this appliance" }),
-  })
-  .meta({ id: "FleetAppliance" });
 
 /** The FP flag as the proxy's allowlist: GET operations of the table marked `fp`. */
 function fpAllowlist(table: () => Route[]): Relayable {
@@ -26,38 +18,16 @@ function fpAllowlist(table: () => Route[]): Relayable {
 export const fleetRoutes = (table: () => Route[]): Route[] => {
   const relayable = fpAllowlist(table);
   return [
-    route({
-      method: "GET",
-      path: "/api/v1/fleet/appliances",
-      section: "Fleet",
-      summary: "This appliance, then its peers from webUi.peers",
-      response: { description: "array of FleetAppliance", schema: z.array(FleetAppliance) },
-      handle: async (ctx) => [
-        { name: ctx.appliance.name, self: true, url: null },
-        ...ctx.appliance.stub.fleetPeers().map((p) => ({ name: p.name, self: false, url: redactUserinfo(resolvePeer(ctx.appliance.env, p).url) })),
-      ],
-    }),
-    route({
-      method: "GET",
-      path: "/api/v1/fleet/{appliance}/{path+}",
-      section: "Fleet",
-      summary: "Read a peer: its answer to GET /api/v1/{path} relayed verbatim",
-      description:
-        "Only GET. The query string is forwarded; the peer is called with the credential configured under `webUi.peers`, never the caller's. " +
-        "`path` is normalised first (percent-decoding, `.`/`..`, backslashes) and may not leave `/api/v1/`; only the GET operations marked `x-fleet-proxy` are relayed, " +
-        "any other path (`fleet/`, `auth/`, the log stream, the metrics scrape, the OpenAPI document …) is refused with 403. " +
-        "Only answers of type application/json, application/problem+json, text/plain and text/event-stream are relayed (another type is 502), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`. " +
-        "`appliance` may name this appliance itself: every row of GET /api/v1/fleet/appliances is a proxy key, so a loop over them reads them all. " +
-        "An unknown appliance is 404; an unreachable peer 502; a peer that does not answer within its `timeoutMs` (default 10 s) 504. Redirects are relayed (status only), never followed.",
-      params: z.object({ appliance: z.string(), path: z.string() }),
-      response: { description: "the peer's status, body and content type" },
-      errors: [404, 502, 504],
-      handle: (ctx) => {
-        const url = new URL(ctx.url);
-        // The raw, still-encoded path: decoding happens once, in normalisePeerPath.
-        const rawPath = url.pathname.slice("/api/v1/fleet/".length).split("/").slice(1).join("/");
-        return planRelay(ctx.appliance, ctx.params.appliance, rawPath, url.search, relayable);
-      },
+    implement(fleet.appliances, async (ctx) => [
+      { name: ctx.appliance.name, self: true, url: null },
+      ...ctx.appliance.stub.fleetPeers().map((p) => ({ name: p.name, self: false, url: redactUserinfo(resolvePeer(ctx.appliance.env, p).url) })),
+    ]),
+    implement(fleet.read, (ctx) => {
+      const url = new URL(ctx.url);
+      // The raw, still-encoded path: decoding happens once, in normalisePeerPath.
+      const rawPath = url.pathname.slice("/api/v1/fleet/".length).split("/").slice(1).join("/");
+      return planRelay(ctx.appliance, ctx.params.appliance, rawPath, url.search, relayable);
+    }, {
       finish: (plan: RelayPlan, worker) => relayToPeer(worker.appliance, plan, worker.accept ?? "*/*"),
     }),
   ];

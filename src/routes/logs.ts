@@ -1,104 +1,33 @@
 /** Logs: the in-memory ring of log entries, as a tail to poll and as a live SSE stream. */
-import { z } from "zod";
-import { route } from "../http/route.ts";
+import { implement } from "../http/route.ts";
 import { StatusError } from "../http/problem.ts";
-import { LogEntry, LogTail } from "../schemas/logs.ts";
+import { LogSeq, logs } from "../schemas/logs.ts";
 import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
-import { EXTERNAL_LOG_CATALOGUE, LOG_CAPACITY, LOG_CATALOGUE } from "../../simulator/index.ts";
-
-const sinceSeq = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional();
-
-const AUDIT_DESCRIPTION =
-  "`source=audit` reads the audit trail instead of the ring: the security-relevant entries in the same LogEntry form, kept in the appliance's storage " +
-  "apart from the ring (logins and logouts, ended sessions, token, user, password, TOTP and passkey changes, unlocks, configuration commits, refusals " +
-  "and freezes, scenario actions and every `audit.*` act). Events an anonymous caller can cause (failed logins, lockouts, refused OIDC callbacks) are " +
-  "in the ring only, so no amount of them can push an audit entry out. The trail keeps the newest 100,000 entries and survives restarts; its `seq` " +
-  "and `lastSeq` are the trail's own sequence, not the ring's.";
-
-const TailQuery = z.object({
-  source: z.enum(["ring", "audit"]).default("ring").meta({ description: "`ring` (default): the log ring; `audit`: the audit trail (see the description)" }),
-  count: z.coerce.number().int().default(100).transform((n) => Math.min(1000, Math.max(1, n))).meta({ description: "default 100, clamped to 1-1000" }),
-  sinceSeq: sinceSeq.meta({ description: "int64; only entries with a greater seq, oldest first (up to `count`)" }),
-});
 
 /** The seq a reconnecting EventSource names in Last-Event-ID (the `id:` of the last event it received); null when it names none. */
 function lastEventId(header: string | null): number | null {
   const text = header?.trim() ?? "";
   if (text === "") return null;
-  const seq = sinceSeq.safeParse(/^\d+$/.test(text) ? text : Number.NaN);
+  const seq = LogSeq.safeParse(/^\d+$/.test(text) ? text : Number.NaN);
   if (!seq.success || seq.data === undefined) throw new StatusError(400, `header Last-Event-ID must be the seq of a log entry (the id: of an event this stream sent), not '${text.slice(0, 40)}'`);
   return seq.data;
 }
 
-const StreamQuery = z.object({
-  sinceSeq: sinceSeq.meta({ description: "int64; replay the retained entries newer than it before going live; default: only entries after connection" }),
-});
-
-const listing = (catalogue: Record<string, { severity: string; fields: readonly string[]; meaning: string }>) =>
-  Object.entries(catalogue)
-    .map(([id, m]) => `- \`${id}\` (${m.severity}; fields: ${m.fields.map((f) => `\`${f}\``).join(", ")}): ${m.meaning}`)
-    .join("\n");
-
-/** The msgId catalogue, generated from the one place that defines it (simulator/log-catalogue.ts). */
-const CATALOGUE =
-  `The ring holds the most recent ${LOG_CAPACITY.toLocaleString("en")} entries (older ones age out; \`seq\` keeps counting). ` +
-  "Message ids and their `fields` keys:\n\nData plane:\n" +
-  listing(LOG_CATALOGUE) +
-  "\n\nAccounts, tokens and the audit trail of operator actions (each names the acting principal as `actor` or `by`, e.g. `token:<name>` or `user:<name>`):\n" +
-  listing(EXTERNAL_LOG_CATALOGUE);
-
 export const logRoutes = [
-  route({
-    method: "GET",
-    path: "/api/v1/logs/tail",
-    section: "Logs",
-    summary: "The newest log entries, or those after `sinceSeq`, oldest first",
-    description:
-      "Without `sinceSeq`: the most recent `count` entries. With it: up to `count` entries with a greater seq. Poll by echoing the previous `lastSeq`.\n\n" +
-      AUDIT_DESCRIPTION +
-      "\n\n" +
-      CATALOGUE,
-    fp: true,
-    query: TailQuery,
-    response: { description: "LogTail", schema: LogTail },
-    handle: (ctx) =>
-      ctx.query.source === "audit"
-        ? ctx.appliance.stub.auditTail(ctx.query.count, ctx.query.sinceSeq ?? null)
-        : ctx.appliance.stub.dataPlane().logTail(ctx.query.count, ctx.query.sinceSeq ?? null),
-  }),
-  route({
-    method: "GET",
-    path: "/api/v1/logs/stream",
-    section: "Logs",
-    summary: "Live log entries as server-sent events (local appliance only)",
-    description:
-      "One SSE event named `log` per entry (`id:` is its seq, `data:` one JSON LogEntry). Entries newer than `sinceSeq` are replayed first " +
-      `(from the ${LOG_CAPACITY.toLocaleString("en")}-entry ring), then a \`: connected\` comment marks the switch to live delivery; ` +
-      "a `: keepalive` comment follows every 15 seconds. Not relayed by the fleet proxy. The msgId catalogue is in the description of GET /api/v1/logs/tail.\n\n" +
-      "A stream lasts as long as the credential that opened it: at logout, when the session is ended or expires, or when the token is revoked or expires, " +
-      "it ends with `event: closed` (checked at once for logouts, revocations and an OIDC provider's deletion or change that ends its sessions, and at every keepalive). Each account or token may hold 4 streams (429 beyond). " +
-      "A reader more than 1,000 live entries behind is disconnected with `event: overflow` whose data names `resumeFromSeq`: reconnect with it as `sinceSeq`.\n\n" +
-      "Reconnecting (WHATWG server-sent events): a `Last-Event-ID` request header resumes after that seq exactly as `sinceSeq` would, so a browser's or a library's " +
-      "EventSource, which sends the last `id:` it received when it reconnects, misses nothing and gets nothing twice. When both are given, `Last-Event-ID` wins: " +
-      "an EventSource reconnects to the same URL, whose `sinceSeq` still names where it first started. An empty `Last-Event-ID` is ignored; any other value " +
-      "that is not a seq is a 400.",
-    query: StreamQuery,
-    // Last-Event-ID (the WHATWG reconnection header).
-    readsHeaders: true,
-    response: { description: "an endless `text/event-stream`", contentType: "text/event-stream" },
-    errors: [429],
-    errorText: { 429: "this account or token already holds 4 open log streams: close one (see Retry-After)" },
-    handle: async (ctx) => {
-      const headers = { "content-type": "text/event-stream", "cache-control": "no-store" };
-      // HEAD drops the body unread, which would leave the appliance feeding a stream nobody cancels.
-      if (ctx.method === "HEAD") return new Response(null, { headers });
-      const credential = ctx.credential;
-      if (!credential) throw new StatusError(401, "a bearer token or session cookie is required");
-      const resumeAfter = lastEventId(ctx.request.headers.get("last-event-id")) ?? ctx.query.sinceSeq ?? null;
-      const { stream } = unwrap(await ctx.appliance.stub.logStream(resumeAfter, credential, actorName(ctx.principal!)));
-      // Returned as is: the object's stream flows through the Worker chunk by chunk, never buffered.
-      return new Response(stream, { headers });
-    },
+  implement(logs.tail, (ctx) =>
+    ctx.query.source === "audit"
+      ? ctx.appliance.stub.auditTail(ctx.query.count, ctx.query.sinceSeq ?? null)
+      : ctx.appliance.stub.dataPlane().logTail(ctx.query.count, ctx.query.sinceSeq ?? null)),
+  implement(logs.stream, async (ctx) => {
+    const headers = { "content-type": "text/event-stream", "cache-control": "no-store" };
+    // HEAD drops the body unread, which would leave the appliance feeding a stream nobody cancels.
+    if (ctx.method === "HEAD") return new Response(null, { headers });
+    const credential = ctx.credential;
+    if (!credential) throw new StatusError(401, "a bearer token or session cookie is required");
+    const resumeAfter = lastEventId(ctx.request.headers.get("last-event-id")) ?? ctx.query.sinceSeq ?? null;
+    const { stream } = unwrap(await ctx.appliance.stub.logStream(resumeAfter, credential, actorName(ctx.principal!)));
+    // Returned as is: the object's stream flows through the Worker chunk by chunk, never buffered.
+    return new Response(stream, { headers });
   }),
 ];

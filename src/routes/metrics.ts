@@ -1,52 +1,15 @@
 /** Metrics: the in-memory history of session counts and port rates, and the Prometheus scrape. */
-import { z } from "zod";
-import { route } from "../http/route.ts";
-import { EXPOSITION_CONTENT_TYPE, renderExposition } from "../metrics/exposition.ts";
+import { implement } from "../http/route.ts";
+import { renderExposition } from "../metrics/exposition.ts";
 import { scrapeFamilies } from "../metrics/families.ts";
-import { MetricsHistory } from "../schemas/metrics.ts";
-
-const HistoryQuery = z.object({
-  // Not an enum: the spec says any other value falls back to 1h, so nothing here may refuse it.
-  range: z.string().optional().meta({ description: "`1h` (default), `6h` or `24h`; any other value falls back to `1h`" }),
-});
+import { EXPOSITION_CONTENT_TYPE, metrics } from "../schemas/metrics.ts";
 
 export const metricsRoutes = [
-  route({
-    method: "GET",
-    path: "/api/v1/metrics/history",
-    section: "Metrics",
-    summary: "Session counts, setups and teardowns, and port rates over the last 1, 6 or 24 hours",
-    description:
-      "In memory only: up to 24 hours at 10-second resolution, restarting with the control plane (and with a reseed). " +
-      "6h and 24h are downsampled to 60 s and 240 s: session counts take each interval's last sample, rates its average, setups and teardowns its sum.",
-    fp: true,
-    query: HistoryQuery,
-    response: { description: "Metrics history", schema: MetricsHistory },
-    handle: (ctx) => ctx.appliance.stub.dataPlane().metricsHistory(ctx.query.range ?? null),
-  }),
-  route({
-    method: "GET",
-    path: "/api/v1/metrics",
-    // The spec counts one Metrics operation (the history) and lists the scrape with the System operations.
-    section: "System",
-    summary: "Prometheus scrape (bearer token only)",
-    description:
-      "Prometheus text exposition 0.0.4, read at one instant from the same state as the JSON endpoints: sessions (`bng_sessions*`, from the session summary; " +
-      "`bng_session_setups_total`, `_teardowns_total`, `_setup_failures_total` as GET /system/status counts them), " +
-      "interface counters (`bng_interface_{receive,transmit}_{bytes,packets,errors,discards}_total`, GET /system/interfaces, for `rate()`) and `bng_interface_up`, " +
-      "port rates (`bng_port_*_bytes_per_second`, the metrics history's newest point in bytes), address pools (`bng_address_pool_*`), CGN (`bng_cgn_*`, with `bng_cgn_port_block_allocations_total`), " +
-      "RADIUS servers (`bng_radius_*`; `bng_radius_requests_total` by `result`: accept, reject, timeout), active alarms by severity (`bng_alarms_*`), " +
-      "the licence meter, state set and days remaining (`bng_licence_*`), BGP sessions and prefixes per neighbor (`bng_bgp_*`), IGP adjacencies (`bng_igp_adjacency_up`), " +
-      "IPsec peers and child SAs (`bng_ipsec_*`), L2TP tunnels and their sessions (`bng_l2tp_*`), GRE circuits (`bng_gre_*`), the upgrade state set (`bng_upgrade_state`), " +
-      "control- and data-plane uptime (`bng_*_plane_uptime_seconds`) and the log sequence (`bng_log_entries_total`). " +
-      "A session cookie is refused: scrapers use a named token, typically `read-only`.",
-    credentials: "bearer",
-    response: { description: "the scrape", contentType: EXPOSITION_CONTENT_TYPE },
-    handle: async (ctx) => {
-      const state = await ctx.appliance.stub.scrape();
-      return new Response(renderExposition(scrapeFamilies(state)), {
-        headers: { "content-type": EXPOSITION_CONTENT_TYPE, "cache-control": "no-store" },
-      });
-    },
+  implement(metrics.history, (ctx) => ctx.appliance.stub.dataPlane().metricsHistory(ctx.query.range ?? null)),
+  implement(metrics.scrape, async (ctx) => {
+    const state = await ctx.appliance.stub.scrape();
+    return new Response(renderExposition(scrapeFamilies(state)), {
+      headers: { "content-type": EXPOSITION_CONTENT_TYPE, "cache-control": "no-store" },
+    });
   }),
 ];

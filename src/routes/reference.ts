@@ -5,9 +5,9 @@
  */
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js";
 import swaggerCss from "swagger-ui-dist/swagger-ui.css";
-import { z } from "zod";
-import { route, type Route } from "../http/route.ts";
+import { implement, type Route } from "../http/route.ts";
 import { openApiDocument } from "../openapi/document.ts";
+import { reference, type ReferenceAsset } from "../schemas/reference.ts";
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Broadband Gateway API reference</title>
@@ -29,7 +29,7 @@ const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
 };
 
-const ASSETS: Record<string, { body: string; type: string }> = {
+const ASSETS: Record<ReferenceAsset, { body: string; type: string }> = {
   "swagger-ui-bundle.js": { body: swaggerBundle, type: "text/javascript; charset=utf-8" },
   "swagger-ui.css": { body: swaggerCss, type: "text/css; charset=utf-8" },
   "init.js": { body: INIT, type: "text/javascript; charset=utf-8" },
@@ -40,38 +40,14 @@ let cachedDocument: string | undefined;
 /** The reference routes, given the whole table they describe. */
 export function referenceRoutes(table: () => Route[]): Route[] {
   return [
-    route({
-      method: "GET",
-      path: "/api/v1/openapi/v1.json",
-      section: "System",
-      summary: "This API's OpenAPI 3.1 document",
-      response: { description: "the OpenAPI document", schema: z.object({ openapi: z.string() }).loose() },
-      handle: () => {
-        cachedDocument ??= JSON.stringify(openApiDocument(table()));
-        return new Response(cachedDocument, { headers: { "content-type": "application/json" } });
-      },
+    implement(reference.document, () => {
+      cachedDocument ??= JSON.stringify(openApiDocument(table()));
+      return new Response(cachedDocument, { headers: { "content-type": "application/json" } });
     }),
-    route({
-      method: "GET",
-      path: "/api/v1/docs",
-      section: "System",
-      summary: "Interactive API reference (HTML)",
-      response: { description: "an HTML page", contentType: "text/html" },
-      handle: () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8", ...SECURITY_HEADERS } }),
-    }),
-    route({
-      method: "GET",
-      path: "/api/v1/docs/{asset}",
-      section: "System",
-      summary: "Static files of the interactive reference",
-      hidden: true,
-      params: z.object({ asset: z.enum(Object.keys(ASSETS) as [string, ...string[]]) }),
-      response: { description: "a static file" },
-      errors: [404],
-      handle: (ctx) => {
-        const asset = ASSETS[ctx.params.asset]!;
-        return new Response(asset.body, { headers: { "content-type": asset.type, "cache-control": "private, max-age=3600", ...SECURITY_HEADERS } });
-      },
+    implement(reference.page, () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8", ...SECURITY_HEADERS } })),
+    implement(reference.asset, (ctx) => {
+      const asset = ASSETS[ctx.params.asset];
+      return new Response(asset.body, { headers: { "content-type": asset.type, "cache-control": "private, max-age=3600", ...SECURITY_HEADERS } });
     }),
   ];
 }

@@ -1,6 +1,7 @@
-/** Alarms' wire shapes: an active alarm, the active set, the clear result and the push sinks' notification. */
+/** Alarms, the wire contract: an active alarm, the active set, the clear and test requests and results, the push sinks' notification, and the section's operations. */
 import { z } from "zod";
-import { ALARM_SEVERITIES, NOTIFICATION_KINDS } from "../../simulator/vocabulary.ts";
+import { operation } from "./contract.ts";
+import { ALARM_CATALOGUE, ALARM_SEVERITIES, NOTIFICATION_KINDS } from "../../simulator/vocabulary.ts";
 
 const int32 = z.int32();
 const count = z.int().min(0);
@@ -57,3 +58,64 @@ export const AlertNotification = z
       "(`alarm.sink.recorded`) but not transmitted: the twin holds no SMTP or bus client.",
   });
 export type AlertNotification = z.output<typeof AlertNotification>;
+
+const AlarmClear = z
+  .object({
+    id: z.string().min(1).max(128),
+    instance: z.string().max(256).nullable().default(null).meta({ description: "null or absent for a singleton alarm" }),
+  })
+  .meta({ id: "AlarmClear" });
+
+const AlertTestRequest = z
+  .object({
+    severity: Severity.default("major").meta({ description: "default `major`; a sink is exercised when this is at or above its floor" }),
+    text: z.string().min(1).max(1024).optional().meta({ description: "alert text; default `Test alert from <appliance>`" }),
+  })
+  .meta({ id: "AlertTestRequest" });
+
+const catalogue = Object.entries(ALARM_CATALOGUE)
+  .map(([id, a]) => `- \`${id}\` (${a.severity}; instance: ${a.instance ?? "none"}): raised when ${a.raise}; cleared when ${a.clear}`)
+  .join("\n");
+
+/** The section's operations. */
+export const alarms = {
+  list: operation({
+    method: "GET",
+    path: "/api/v1/alarms",
+    section: "Alarms",
+    summary: "Active alarms, most severe first, with counts and statistics",
+    description:
+      "Alarms are raised and cleared by their conditions after every 10-second step and every action, with hysteresis. " +
+      "A manually cleared alarm is raised again only after its condition has cleared and returned. Catalogue:\n\n" +
+      catalogue,
+    response: { description: "AlarmsResponse", schema: AlarmsResponse },
+  }),
+  clear: operation({
+    method: "POST",
+    path: "/api/v1/alarms/clear",
+    section: "Alarms",
+    summary: "Clear an active alarm by id and instance (audited)",
+    description:
+      "The spec's `admin` role, i.e. super-user. Matching is exact on `id` and `instance` (null for singletons). " +
+      "Clearing nothing is not an error: the answer is 200 with `cleared` false.",
+    floor: "super-user",
+    body: AlarmClear,
+    response: { description: "the clear result", schema: AlarmClearResult },
+  }),
+  test: operation({
+    method: "POST",
+    path: "/api/v1/alarms/test",
+    section: "Alarms",
+    summary: "Send a synthetic alert through the real fan-out and return the payload sinks receive (audited)",
+    description:
+      "The spec's `admin` role, i.e. super-user. The body is optional and may be JSON `null`; without it the alert is `major` with the default text. " +
+      "It goes through the same fan-out as real alarms: every sink of `alarms.sinks` whose `severityFloor` the `severity` meets receives it " +
+      "(e.g. `major` reaches a sink with the default floor `major`, not one with floor `critical`). " +
+      "The synthetic alert is not added to the active alarms.",
+    floor: "super-user",
+    body: AlertTestRequest.nullable(),
+    bodyOptional: true,
+    response: { description: "the exact alert-notification payload push sinks receive", schema: AlertNotification },
+  }),
+
+};

@@ -91,6 +91,7 @@ export type TokenRecord = z.infer<typeof TokenRecord>;
 export const TokenCreated = TokenRecord.extend({
   token: z.string().meta({ description: "the plaintext `bngtok_…`; shown this once and never again" }),
 }).meta({ id: "TokenCreated" });
+export type TokenCreated = z.infer<typeof TokenCreated>;
 
 export const TokenPage = page(TokenRecord, "TokenPage");
 

@@ -1,6 +1,14 @@
 /** Schemas shared by several sections: problem details, status results, paging. */
 import { z } from "zod";
 
+/** Where a rejected value sat, with the reason (the `in` names the request part, or `config` for the configuration document). */
+export const FieldError = z.object({
+  in: z.enum(["path", "query", "body", "header", "config"]),
+  pointer: z.string().meta({ description: "JSON Pointer (RFC 6901) to the rejected value within that part, e.g. `#/username`" }),
+  detail: z.string(),
+});
+export type FieldError = z.output<typeof FieldError>;
+
 export const ProblemDetails = z
   .object({
     type: z.string().nullable(),
@@ -9,13 +17,7 @@ export const ProblemDetails = z
     detail: z.string().nullable(),
     instance: z.string().nullable().meta({ description: "request path the problem relates to" }),
     errors: z
-      .array(
-        z.object({
-          in: z.enum(["path", "query", "body", "header", "config"]),
-          pointer: z.string().meta({ description: "JSON Pointer (RFC 6901) to the rejected value within that part, e.g. `#/username`" }),
-          detail: z.string(),
-        }),
-      )
+      .array(FieldError)
       .optional()
       .meta({ description: "every rejected field with its reason (400 validation failures and 422 configuration rejections)" }),
   })
@@ -28,6 +30,9 @@ export const StatusResult = z
   })
   .meta({ id: "StatusResult", description: "small result of several auth actions" });
 export type StatusResult = z.infer<typeof StatusResult>;
+
+/** A session id in a path (`/sessions/{id}`, the session's capture). */
+export const SessionIdParams = z.object({ id: z.coerce.number().int().min(0).max(2 ** 32 - 1).meta({ description: "uint32 session id" }) });
 
 export const DateTime = z.iso.datetime().meta({ description: "ISO 8601 UTC" });
 

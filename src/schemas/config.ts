@@ -10,7 +10,7 @@ import { REDACTED } from "../config/registry.ts";
 import { AcmeStatus } from "./acme.ts";
 import { ConfigCommitResult } from "./commit.ts";
 import { DateTime, page, pageQuery } from "./common.ts";
-import { FieldError } from "./outcome.ts";
+import { FieldError } from "./common.ts";
 
 /** What started a commit; `user` is an account change (accounts live in the configuration document). */
 export const ConfigOperation = z

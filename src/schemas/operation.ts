@@ -3,7 +3,7 @@
  * route and validates the input, the object authenticates the credential
  * and runs the operation, together (`Appliance.serve`).
  */
-import type { FieldError } from "./outcome.ts";
+import type { FieldError } from "./common.ts";
 
 /** A credential as it crosses the wire: its kind and its SHA-256, never the plaintext. */
 export interface PresentedCredential {

@@ -3,11 +3,7 @@
  * union that names why an operation was refused, without HTTP. Only the HTTP
  * layer maps a refusal to a status code (src/http/refusal.ts).
  */
-import { z } from "zod";
-
-/** Where a rejected value sat, with the reason (the `in` names the request part, or `config` for the configuration document). */
-export const FieldError = z.object({ in: z.enum(["path", "query", "body", "header", "config"]), pointer: z.string(), detail: z.string() });
-export type FieldError = z.output<typeof FieldError>;
+import type { FieldError } from "./common.ts";
 
 export type Refusal =
   | { ok: false; reason: "not-found"; detail: string }

@@ -1,7 +1,10 @@
-/** Sessions' wire shapes: the list row, the list, the summary counts, the live rates and the detail. */
+/** Sessions, the wire contract: the list row, the list, the summary counts, the live rates, the detail, and the section's operations. */
 import { z } from "zod";
 import { CaptureRecord } from "./captures.ts";
 import { CgnBindingRow } from "./cgn.ts";
+import { operation } from "./contract.ts";
+import { pageQuery, SessionIdParams } from "./common.ts";
+import { enumFilter } from "./enum-filter.ts";
 
 export const Encap = z.enum(["ipoe", "pppoe-local", "pppoe-lac", "l2tp"]);
 export type Encap = z.output<typeof Encap>;
@@ -87,3 +90,68 @@ export const SessionDetail = SessionSummary.extend({
 export type SessionDetail = z.output<typeof SessionDetail>;
 
 export const DisconnectResult = z.object({ status: z.literal("disconnected"), sessionId: int32 }).meta({ id: "DisconnectResult" });
+
+const caseInsensitive = z.string().trim().min(1).max(256);
+const SessionQuery = pageQuery(100, 500).extend({
+  encap: enumFilter(Encap.options).optional().meta({ description: "`ipoe`, `pppoe-local`, `pppoe-lac` or `l2tp`, any case" }),
+  ip: caseInsensitive.optional().meta({ description: "prefix match on the IPv4 or IPv6 WAN address (an address, a CIDR, or leading text)" }),
+  port: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional().meta({ description: "subscriber-facing port id; excludes LNS-terminated sessions" }),
+  type: caseInsensitive.optional().meta({ description: "`ipoe` or `ppp`" }),
+  username: caseInsensitive.optional().meta({ description: "case-insensitive substring" }),
+  vrf: caseInsensitive.optional().meta({ description: "exact, case-insensitive; `default` = the global table" }),
+  walledGarden: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional()
+    .meta({ description: "true = only walled-garden sessions" }),
+});
+
+/** The section's operations. */
+export const sessions = {
+  list: operation({
+    method: "GET",
+    path: "/api/v1/sessions",
+    section: "Sessions",
+    summary: "Live sessions, newest first, filtered (AND) and paged",
+    fp: true,
+    query: SessionQuery,
+    response: { description: "SessionList", schema: SessionList },
+  }),
+  summary: operation({
+    method: "GET",
+    path: "/api/v1/sessions/summary",
+    section: "Sessions",
+    summary: "Session counts by type, encapsulation, port and VRF",
+    fp: true,
+    response: { description: "SessionSummaryCounts", schema: SessionSummaryCounts },
+  }),
+  get: operation({
+    method: "GET",
+    path: "/api/v1/sessions/{id}",
+    section: "Sessions",
+    summary: "One session in detail: addresses and pools, AAA, plan, CGN binding, counters, capture",
+    fp: true,
+    params: SessionIdParams,
+    response: { description: "SessionDetail", schema: SessionDetail },
+    errors: [404],
+  }),
+  rates: operation({
+    method: "GET",
+    path: "/api/v1/sessions/{id}/rates",
+    section: "Sessions",
+    summary: "A session's live rates over the last 10-second interval",
+    fp: true,
+    params: SessionIdParams,
+    response: { description: "SessionRates", schema: SessionRates },
+    errors: [404],
+  }),
+  disconnect: operation({
+    method: "DELETE",
+    path: "/api/v1/sessions/{id}",
+    section: "Sessions",
+    summary: "Force-disconnect a session, freeing its addresses, CGN binding and capture (audited)",
+    params: SessionIdParams,
+    response: { description: "the session disconnected", schema: DisconnectResult },
+    errors: [404],
+  }),
+};

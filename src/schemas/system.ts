@@ -1,6 +1,7 @@
-/** System: the wire shapes of health, status, the hardware inventory and the interface table. */
+/** System, the wire contract: health, status, the hardware inventory and the interface table, and the section's operations. */
 import { z } from "zod";
 import { DateTime } from "./common.ts";
+import { operation } from "./contract.ts";
 
 export const Health = z
   .object({
@@ -192,3 +193,57 @@ export type Optic = z.output<typeof Optic>;
 export type HardwareInventory = z.output<typeof Inventory>;
 export type Interface = z.output<typeof Interface>;
 export type InterfaceTable = z.output<typeof InterfaceTable>;
+
+/** The section's operations. */
+export const system = {
+  health: operation({
+    method: "GET",
+    path: "/api/v1/system/health",
+    section: "System",
+    summary: "Appliance health; needs no credential",
+    description: "200 with status `ok`, or 503 with status `down` when the appliance's state cannot be read.",
+    floor: "anonymous",
+    fp: true,
+    response: { description: "Health", schema: Health },
+    // 404: deployed, a hostname no appliance of the fleet answers to (a load
+    // balancer's health check pointed at the wrong name must see that).
+    errors: [404, 503],
+  }),
+  status: operation({
+    method: "GET",
+    path: "/api/v1/system/status",
+    section: "System",
+    summary: "Appliance status: software, uptime, load, sessions, alarms, configuration, licence",
+    description:
+      "Read at one instant: `sessions.total` equals GET /sessions/summary `total`, `alarms.countBySeverity` equals GET /alarms, `traffic` is the sum of the metrics history's newest port rates, " +
+      "`configuration.version` is the active configuration version. CPU and memory utilisation are derived deterministically from that load (see the fields). " +
+      "`pendingRestart` lists committed changes to keys that apply at restart (`GET /config/schema` `apply: restart`, e.g. CGN) made since the appliance last started or rebooted for an upgrade.",
+    fp: true,
+    response: { description: "SystemStatus", schema: SystemStatus },
+  }),
+  inventory: operation({
+    method: "GET",
+    path: "/api/v1/system/inventory",
+    section: "System",
+    summary: "Hardware inventory: chassis, line cards with their ports and optics, power supplies, fans, temperatures",
+    description:
+      "The chassis is the smallest model that holds the profile's data-plane ports (`BNG-2010` 10GbE, `BNG-4100` 4 x 100GbE, `BNG-8100` two 100GbE line cards); a port's speed, optic and line card follow its interface name " +
+      "(`xe-` 10GbE SFP+, `et-` 100GbE QSFP28, `ge-` 1GbE SFP; `<fpc>/<pic>/<port>`). Serial numbers and MACs are derived from the appliance name and its fleet-file seed. " +
+      "Sensor and optical readings drift deterministically with the simulated clock and follow the load: the same instant gives the same readings.",
+    fp: true,
+    response: { description: "HardwareInventory", schema: Inventory },
+  }),
+  interfaces: operation({
+    method: "GET",
+    path: "/api/v1/system/interfaces",
+    section: "System",
+    summary: "Interface table: state, speed, rates, counters and sessions per port, plus GRE tunnels",
+    description:
+      "One row per data-plane port (the profile's, with the metrics history's `portId` and `label`), then `lo0` and `mgmt0`. Read at one instant: `rxBps`/`txBps` equal the metrics history's newest point " +
+      "and `sessions` the session summary's `byPort` count. Byte and packet counters accumulate the same per-step rates, so they only grow while the data plane runs and restart when it boots " +
+      "(`countersSinceUtc`); errors and discards are a fixed tiny share of the packets. `tunnels` lists the GRE circuits' tunnel interfaces with their state from GET /gre-circuits/status.",
+    fp: true,
+    response: { description: "InterfaceTable", schema: InterfaceTable },
+  }),
+
+};

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { Gateway, ScenarioAction, ScenarioFile, timeline } from "../../simulator/index.ts";
+import { Gateway, timeline } from "../../simulator/index.ts";
+import { ScenarioAction, ScenarioFile } from "../../src/schemas/scenario.ts";
 import { START, observe, profile } from "./helpers.ts";
 
 const shipped = (name: string) => ScenarioFile.parse(JSON.parse(readFileSync(`${import.meta.dirname}/../../scenarios/${name}.json`, "utf8")));

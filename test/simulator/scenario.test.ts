@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ScenarioAction } from "../../simulator/index.ts";
+import { ScenarioAction } from "../../src/schemas/scenario.ts";
 import { allAllocations, expectConsistent, gateway, profile } from "./helpers.ts";
 
 const lastAction = (g: ReturnType<typeof gateway>) => g.logTail({ count: 200 }).entries.filter((e) => e.msgId === "scenario.action").at(-1);

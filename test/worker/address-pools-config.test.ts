@@ -1,7 +1,7 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { AddressPool, AddressPoolAllocation, AddressPoolAllocationsPage } from "../../src/routes/address-pools.ts";
+import type { AddressPool, AddressPoolAllocation, AddressPoolAllocationsPage } from "../../src/schemas/address-pools.ts";
 import type { RadiusPoolStatus } from "../../src/schemas/radius.ts";
 import type { AlarmsResponse } from "../../src/schemas/alarms.ts";
 import type { SessionDetail, SessionSummaryCounts } from "../../src/schemas/sessions.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { AddressPool, AddressPoolAllocationsPage } from "../../src/routes/address-pools.ts";
+import type { AddressPool, AddressPoolAllocationsPage } from "../../src/schemas/address-pools.ts";
 import type { SessionDetail } from "../../src/schemas/sessions.ts";
 import { call } from "./client.ts";
 import { admin, advance, get, scenario, sum } from "./helpers.ts";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { advance, get, scenario, scrape, sum, valueOf } from "./helpers.ts";
-import type { AddressPool, AddressPoolAllocationsPage } from "../../src/routes/address-pools.ts";
+import type { AddressPool, AddressPoolAllocationsPage } from "../../src/schemas/address-pools.ts";
 import type { RadiusPoolStatus } from "../../src/schemas/radius.ts";
 import type { AlarmsResponse as Alarms } from "../../src/schemas/alarms.ts";
 import type { CgnBindingsPage, CgnStatus as Cgn } from "../../src/schemas/cgn.ts";

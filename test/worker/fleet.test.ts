@@ -2,7 +2,7 @@ import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import type { z } from "zod";
 import { PeerDefinition } from "../../fleet-config/schema.ts";
-import type { FleetAppliance } from "../../src/routes/fleet.ts";
+import type { FleetAppliance } from "../../src/schemas/fleet.ts";
 import { routes } from "../../src/routes/index.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { RoutePage } from "../../src/schemas/routing.ts";

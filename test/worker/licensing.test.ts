@@ -12,7 +12,7 @@ const INSTANCE_ID: Record<string, string> = {
   "edge-1:LIC-TEST-1": "711d3c8c-7ade-8fd1-f95c-9ed6a7808ea2",
   "edge-2:LIC-OFF-1": "0fe48e25-993b-07c0-f777-27b0dad5ab83",
 };
-import type { ScenarioState } from "../../src/routes/scenario.ts";
+import type { ScenarioState } from "../../src/schemas/scenario.ts";
 import type { AlarmsResponse } from "../../src/schemas/alarms.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { LicenceStatus, TelemetryPreview } from "../../src/schemas/licensing.ts";

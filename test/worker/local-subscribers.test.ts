@@ -1,7 +1,7 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { AddressPool, AddressPoolAllocation, AddressPoolAllocationsPage } from "../../src/routes/address-pools.ts";
+import type { AddressPool, AddressPoolAllocation, AddressPoolAllocationsPage } from "../../src/schemas/address-pools.ts";
 import type { LocalIpoeSubscriber, LocalPppoeSubscriber, LocalSubscriberRow } from "../../src/schemas/local-subscribers.ts";
 import type { VrfRow } from "../../src/schemas/vrfs.ts";
 import type { CommitResult } from "../../src/schemas/commit.ts";

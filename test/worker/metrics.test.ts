@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ADMIN_PASSWORD, bearer, call, enrolAndLogin, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scenario, scrape, sum, valueOf } from "./helpers.ts";
 import type { z } from "zod";
-import type { AddressPool } from "../../src/routes/address-pools.ts";
+import type { AddressPool } from "../../src/schemas/address-pools.ts";
 import type { RadiusPoolStatus } from "../../src/schemas/radius.ts";
 import type { AlarmsResponse as Alarms } from "../../src/schemas/alarms.ts";
 import type { CgnStatus as Cgn } from "../../src/schemas/cgn.ts";

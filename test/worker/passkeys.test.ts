@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { PasskeyRegistrationOptions } from "../../src/routes/auth/passkeys.ts";
+import type { PasskeyRegistrationOptions } from "../../src/schemas/auth/passkeys.ts";
 import type { LoginResponse, PasskeyRecord } from "../../src/schemas/auth.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { SoftwareAuthenticator } from "./authenticator.ts";

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { admin, advance, get, scenario, send, sum } from "./helpers.ts";
 import { call } from "./client.ts";
-import type { CgnCommitResult } from "../../src/routes/cgn-config.ts";
+import type { CgnCommitResult } from "../../src/schemas/cgn-config.ts";
 import type { GreStatus } from "../../src/schemas/gre-circuits.ts";
 import type { AlarmsResponse } from "../../src/schemas/alarms.ts";
 import type { page } from "../../src/schemas/common.ts";

@@ -1,91 +1,27 @@
 /** OIDC providers (client secret write-only) and the passkey policy. */
-import { z } from "zod";
-import { route } from "../../http/route.ts";
-import { StatusResult } from "../../schemas/common.ts";
+import { implement } from "../../http/route.ts";
 import { unwrap } from "../../http/refusal.ts";
 import { StatusError } from "../../http/problem.ts";
 import { destinationVerdict } from "../../config/destinations.ts";
-import { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy, ProviderName } from "../../schemas/auth.ts";
-
-const oidc = "/api/v1/auth/providers/oidc";
+import { providers } from "../../schemas/auth/providers.ts";
 
 export const providerRoutes = [
-  route({
-    method: "GET",
-    path: oidc,
-    section: "Authentication",
-    summary: "List OIDC providers (client secrets are never returned)",
-    // Issuer, client id and role map are the sign-in's trust settings: super-user reads, as the accounts and tokens are
-    // (the sign-in page's buttons read only names and labels, anonymously: GET /api/v1/auth/oidc).
-    floor: "super-user",
-    response: { description: "array of providers", schema: z.array(OidcProviderRecord) },
-    handle: (ctx) => ctx.appliance.stub.providers().list(),
+  implement(providers.listOidc, (ctx) => ctx.appliance.stub.providers().list()),
+  implement(providers.getOidc, async (ctx) => unwrap(await ctx.appliance.stub.providers().get(ctx.params.name)).provider),
+  implement(providers.putOidc, async (ctx) => {
+    // The outbound policy at the door too (SSRF): a clear 422 now rather than a 502 at the first sign-in.
+    const verdict = destinationVerdict(ctx.body.issuer, "oidc", ctx.appliance.stub.config().outboundAllowlist());
+    if (!verdict.ok) throw new StatusError(422, `issuer: ${verdict.detail}`, { errors: [{ in: "body", pointer: "#/issuer", detail: verdict.detail }] });
+    const { created } = unwrap(await ctx.appliance.stub.providers().put(ctx.params.name, ctx.body));
+    return { status: created ? ("created" as const) : ("updated" as const) };
   }),
-  route({
-    method: "GET",
-    path: `${oidc}/{name}`,
-    section: "Authentication",
-    summary: "One OIDC provider (its client secret is never returned)",
-    floor: "super-user",
-    params: ProviderName,
-    response: { description: "the provider", schema: OidcProviderRecord },
-    errors: [404],
-    handle: async (ctx) => unwrap(await ctx.appliance.stub.providers().get(ctx.params.name)).provider,
+  implement(providers.deleteOidc, async (ctx) => {
+    unwrap(await ctx.appliance.stub.providers().delete(ctx.params.name));
+    return { status: "deleted" as const };
   }),
-  route({
-    method: "PUT",
-    path: `${oidc}/{name}`,
-    section: "Authentication",
-    summary: "Create or replace an OIDC provider",
-    description:
-      "The name in the URL wins over any `name` in the body. `clientSecret` is write-only: required on create; omitted or sent as the placeholder `********` it keeps the stored one. " +
-      "A changed `issuer` drops the stored secret unless the same write sets one (the secret is never sent to another provider); until one is set, sign-in with this provider answers 409. " +
-      "Disabling the provider or changing `issuer`, `clientId`, `scopes`, `usernameClaim`, `groupsClaim`, `fetchUserInfo` or `roleMap` ends the sessions it vouched for. " +
-      "422 naming `issuer` when the appliance may not connect there (a link-local or metadata address, or a loopback or private one `alarms.webhookAllowlist` does not hold); " +
-      "sign-in checks the provider's every endpoint the same way.",
-    params: ProviderName,
-    body: OidcProviderWrite,
-    response: { description: "StatusResult `created` or `updated`", schema: StatusResult },
-    errors: [422],
-    handle: async (ctx) => {
-      // The outbound policy at the door too (SSRF): a clear 422 now rather than a 502 at the first sign-in.
-      const verdict = destinationVerdict(ctx.body.issuer, "oidc", ctx.appliance.stub.config().outboundAllowlist());
-      if (!verdict.ok) throw new StatusError(422, `issuer: ${verdict.detail}`, { errors: [{ in: "body", pointer: "#/issuer", detail: verdict.detail }] });
-      const { created } = unwrap(await ctx.appliance.stub.providers().put(ctx.params.name, ctx.body));
-      return { status: created ? ("created" as const) : ("updated" as const) };
-    },
-  }),
-  route({
-    method: "DELETE",
-    path: `${oidc}/{name}`,
-    section: "Authentication",
-    summary: "Delete an OIDC provider (its sessions end)",
-    params: ProviderName,
-    response: { description: "StatusResult `deleted`", schema: StatusResult },
-    errors: [404],
-    handle: async (ctx) => {
-      unwrap(await ctx.appliance.stub.providers().delete(ctx.params.name));
-      return { status: "deleted" as const };
-    },
-  }),
-  route({
-    method: "GET",
-    path: "/api/v1/auth/providers/passkey",
-    section: "Authentication",
-    summary: "The current passkey policy",
-    response: { description: "PasskeyPolicy", schema: PasskeyPolicy },
-    handle: (ctx) => ctx.appliance.stub.providers().passkeyPolicy(),
-  }),
-  route({
-    method: "PUT",
-    path: "/api/v1/auth/providers/passkey",
-    section: "Authentication",
-    summary: "Replace the passkey policy",
-    body: PasskeyPolicy,
-    response: { description: "PasskeyPolicy as stored", schema: PasskeyPolicy },
-    handle: async (ctx) => {
-      await ctx.appliance.stub.providers().setPasskeyPolicy(ctx.body);
-      return ctx.body;
-    },
+  implement(providers.getPasskeyPolicy, (ctx) => ctx.appliance.stub.providers().passkeyPolicy()),
+  implement(providers.putPasskeyPolicy, async (ctx) => {
+    await ctx.appliance.stub.providers().setPasskeyPolicy(ctx.body);
+    return ctx.body;
   }),
 ];

@@ -1,19 +1,18 @@
 /** Login, enrolment, logout, whoami and the caller's own password: the browser-session half of Authentication. */
-import { z } from "zod";
 import { StatusError } from "../../http/problem.ts";
-import { route, type RouteContext } from "../../http/route.ts";
-import { StatusResult } from "../../schemas/common.ts";
+import { implement, type RouteContext } from "../../http/route.ts";
+import type { StatusResult } from "../../schemas/common.ts";
 import { commitMeta } from "../../schemas/commit.ts";
 import { isExternalIdentity } from "../../auth/accounts.ts";
 import type { Outcome } from "../../schemas/outcome.ts";
 import { unwrap } from "../../http/refusal.ts";
 import { committed } from "../../http/config-version.ts";
 import { clearedSessionCookie, sessionCookie } from "../../trust/session.ts";
-import type { LoginResponse as LoginResponseType } from "../../schemas/auth.ts";
-import { EnrolRequest, LoginRequest, LoginResponse, PasswordChange, Whoami } from "../../schemas/auth.ts";
+import type { LoginResponse } from "../../schemas/auth.ts";
+import { authSession } from "../../schemas/auth/session.ts";
 
 /** Sets the session cookie when a login or enrolment succeeded, and answers the spec's LoginResponse. */
-function answerLogin(ctx: RouteContext<unknown, unknown, unknown>, outcome: Outcome<{ response: LoginResponseType; sessionId?: string }>): LoginResponseType {
+function answerLogin(ctx: RouteContext<unknown, unknown, unknown>, outcome: Outcome<{ response: LoginResponse; sessionId?: string }>): LoginResponse {
   const { response, sessionId } = unwrap(outcome);
   if (sessionId) ctx.responseHeaders.append("set-cookie", sessionCookie(sessionId, ctx.appliance.secure));
   ctx.responseHeaders.set("cache-control", "no-store");
@@ -21,107 +20,36 @@ function answerLogin(ctx: RouteContext<unknown, unknown, unknown>, outcome: Outc
 }
 
 export const loginRoutes = [
-  route({
-    method: "POST",
-    path: "/api/v1/auth/login",
-    section: "Authentication",
-    summary: "Log in with username, password and (when enrolled) a TOTP code",
-    description:
-      "The login state machine of the spec. Wrong username, wrong password and wrong code all answer 401 with the same detail (no user enumeration). " +
-      "After 5 consecutive failures for one account from one source address, that pair is locked out for 15 minutes and login answers 423 with Retry-After; " +
-      "10 failures of one account across all sources lock the account everywhere for 30 s, doubling with each further failure up to 15 minutes (423, Retry-After). " +
-      "A failure count is forgotten 15 minutes after its last failure. " +
-      "A lock yields to one kind of login only, so that nobody can keep an account's owner out by failing on purpose: the right password with a valid `totpCode` in the same request " +
-      "(while the account has fewer than 5 wrong codes counted). Such a login is throttled and counted like any other, and if it fails it answers 423 as the lock does. " +
-      "Before any password is checked, logins are throttled: a burst of 10 per source address then one every 6 s, and a burst of 20 for the whole appliance then 2 a second; " +
-      "beyond that login answers 429 with Retry-After. " +
-      "The source address is `CF-Connecting-IP` when deployed, and the listener's peer address in the local fleet. " +
-      "On success the `bng_session` cookie is set (HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS); a session ends after 30 minutes idle or 12 hours in all. " +
-      "**Forced password change:** when the password used is the published development default (`bngfleet-admin`, which only the local fleet seeds), the reply is still `success` but carries " +
-      "`passwordChangeRequired: true`, and so does `GET /auth/whoami`: that session may only call whoami, logout and `POST /auth/password` " +
-      "(every other operation answers 403 saying so). The change ends every session of the account; sign in again with the new password.",
-    floor: "anonymous",
-    body: LoginRequest,
-    response: { description: "LoginResponse", schema: LoginResponse },
-    errors: [401, 423, 429],
-    handle: async (ctx) =>
-      answerLogin(ctx, await ctx.appliance.stub.identity().login(ctx.body.username, ctx.body.password, ctx.body.totpCode ?? null, ctx.appliance.clientIp, ctx.body.passkey ?? null)),
+  implement(authSession.login, async (ctx) =>
+    answerLogin(ctx, await ctx.appliance.stub.identity().login(ctx.body.username, ctx.body.password, ctx.body.totpCode ?? null, ctx.appliance.clientIp, ctx.body.passkey ?? null))),
+  implement(authSession.enrol, async (ctx) => answerLogin(ctx, await ctx.appliance.stub.identity().enrol(ctx.body.enrolmentToken, ctx.body.totpCode, ctx.appliance.clientIp))),
+  implement(authSession.logout, async (ctx) => {
+    if (ctx.principal?.via === "session" && ctx.credential) {
+      ctx.appliance.stub.identity().logout(ctx.credential.sha256);
+      ctx.responseHeaders.append("set-cookie", clearedSessionCookie(ctx.appliance.secure));
+    }
+    return { status: "loggedOut" as const, ...(ctx.principal?.username ? { username: ctx.principal.username } : {}) };
   }),
-  route({
-    method: "POST",
-    path: "/api/v1/auth/enrol",
-    section: "Authentication",
-    summary: "Complete mandatory TOTP enrolment with the enrolment token and the first code",
-    description:
-      "Behaves as a successful login (including `passwordChangeRequired`). Enrolment tokens are valid for 10 minutes; a wrong code, or a token a later login superseded, counts towards the lockout.",
-    floor: "anonymous",
-    body: EnrolRequest,
-    response: { description: "LoginResponse", schema: LoginResponse },
-    errors: [401, 423],
-    handle: async (ctx) => answerLogin(ctx, await ctx.appliance.stub.identity().enrol(ctx.body.enrolmentToken, ctx.body.totpCode, ctx.appliance.clientIp)),
+  implement(authSession.whoami, (ctx) => {
+    const p = ctx.principal!;
+    ctx.responseHeaders.set("cache-control", "no-store");
+    return {
+      via: p.via,
+      username: p.username,
+      role: p.role,
+      tokenName: p.tokenName,
+      csrfToken: p.csrfToken,
+      passwordChangeRequired: p.passwordChangeRequired === true,
+      appliance: ctx.appliance.name,
+    };
   }),
-  route({
-    method: "POST",
-    path: "/api/v1/auth/logout",
-    section: "Authentication",
-    summary: "End the current browser session",
-    description: "Ends the session server-side and clears the cookie. With a bearer token there is no session, and nothing changes.",
-    floor: "read-only",
-    beforePasswordChange: true,
-    response: { description: "StatusResult `loggedOut`", schema: StatusResult },
-    handle: async (ctx) => {
-      if (ctx.principal?.via === "session" && ctx.credential) {
-        ctx.appliance.stub.identity().logout(ctx.credential.sha256);
-        ctx.responseHeaders.append("set-cookie", clearedSessionCookie(ctx.appliance.secure));
-      }
-      return { status: "loggedOut" as const, ...(ctx.principal?.username ? { username: ctx.principal.username } : {}) };
-    },
-  }),
-  route({
-    method: "GET",
-    path: "/api/v1/auth/whoami",
-    section: "Authentication",
-    summary: "The caller: account or token, role, and the session's CSRF token",
-    description: "`passwordChangeRequired` is true for a session signed in with the published development default password: it must change it (POST /auth/password) before any other operation.",
-    floor: "read-only",
-    beforePasswordChange: true,
-    response: { description: "Whoami", schema: Whoami },
-    handle: (ctx) => {
-      const p = ctx.principal!;
-      ctx.responseHeaders.set("cache-control", "no-store");
-      return {
-        via: p.via,
-        username: p.username,
-        role: p.role,
-        tokenName: p.tokenName,
-        csrfToken: p.csrfToken,
-        passwordChangeRequired: p.passwordChangeRequired === true,
-        appliance: ctx.appliance.name,
-      };
-    },
-  }),
-  route({
-    method: "POST",
-    path: "/api/v1/auth/password",
-    section: "Authentication",
-    summary: "Change the logged-in account's own password",
-    description:
-      "Needs the current password. Commits the account's `password` in `login.users` (hashed). Every session of the account ends, this one included: log in again. " +
-      "The one change a session with `passwordChangeRequired` may make; the new password may not be the development default (400 naming `newPassword`).",
-    floor: "read-only",
-    beforePasswordChange: true,
-    credentials: "session",
-    body: PasswordChange,
-    response: { description: "StatusResult `updated`", schema: StatusResult },
-    errors: [401, 412, 423],
-    handle: async (ctx) => {
-      const p = ctx.principal!;
-      const username = p.username!;
-      if (isExternalIdentity(username)) throw new StatusError(403, "an identity signed in through OIDC has no password here; its provider manages it");
-      // Counted like a login: a stolen session cannot guess the current password here faster than at the login.
-      unwrap(await ctx.appliance.stub.identity().reauthenticate(username, { currentPassword: ctx.body.currentPassword }, ctx.appliance.clientIp));
-      committed(ctx, await ctx.appliance.stub.config().putItem("login.users", username, { password: ctx.body.newPassword }, "update", commitMeta(ctx, "user")));
-      return { status: "updated", username: username } satisfies z.infer<typeof StatusResult>;
-    },
+  implement(authSession.password, async (ctx) => {
+    const p = ctx.principal!;
+    const username = p.username!;
+    if (isExternalIdentity(username)) throw new StatusError(403, "an identity signed in through OIDC has no password here; its provider manages it");
+    // Counted like a login: a stolen session cannot guess the current password here faster than at the login.
+    unwrap(await ctx.appliance.stub.identity().reauthenticate(username, { currentPassword: ctx.body.currentPassword }, ctx.appliance.clientIp));
+    committed(ctx, await ctx.appliance.stub.config().putItem("login.users", username, { password: ctx.body.newPassword }, "update", commitMeta(ctx, "user")));
+    return { status: "updated", username: username } satisfies StatusResult;
   }),
 ];

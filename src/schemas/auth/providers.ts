@@ -1,0 +1,72 @@
+/** Authentication, sign-in providers, the wire contract: OIDC providers (client secret write-only) and the passkey policy. */
+import { z } from "zod";
+import { operation } from "../contract.ts";
+import { StatusResult } from "../common.ts";
+import { OidcProviderRecord, OidcProviderWrite, PasskeyPolicy, ProviderName } from "../auth.ts";
+
+const oidc = "/api/v1/auth/providers/oidc";
+
+/** The section's operations. */
+export const providers = {
+  listOidc: operation({
+    method: "GET",
+    path: oidc,
+    section: "Authentication",
+    summary: "List OIDC providers (client secrets are never returned)",
+    // Issuer, client id and role map are the sign-in's trust settings: super-user reads, as the accounts and tokens are
+    // (the sign-in page's buttons read only names and labels, anonymously: GET /api/v1/auth/oidc).
+    floor: "super-user",
+    response: { description: "array of providers", schema: z.array(OidcProviderRecord) },
+  }),
+  getOidc: operation({
+    method: "GET",
+    path: `${oidc}/{name}`,
+    section: "Authentication",
+    summary: "One OIDC provider (its client secret is never returned)",
+    floor: "super-user",
+    params: ProviderName,
+    response: { description: "the provider", schema: OidcProviderRecord },
+    errors: [404],
+  }),
+  putOidc: operation({
+    method: "PUT",
+    path: `${oidc}/{name}`,
+    section: "Authentication",
+    summary: "Create or replace an OIDC provider",
+    description:
+      "The name in the URL wins over any `name` in the body. `clientSecret` is write-only: required on create; omitted or sent as the placeholder `********` it keeps the stored one. " +
+      "A changed `issuer` drops the stored secret unless the same write sets one (the secret is never sent to another provider); until one is set, sign-in with this provider answers 409. " +
+      "Disabling the provider or changing `issuer`, `clientId`, `scopes`, `usernameClaim`, `groupsClaim`, `fetchUserInfo` or `roleMap` ends the sessions it vouched for. " +
+      "422 naming `issuer` when the appliance may not connect there (a link-local or metadata address, or a loopback or private one `alarms.webhookAllowlist` does not hold); " +
+      "sign-in checks the provider's every endpoint the same way.",
+    params: ProviderName,
+    body: OidcProviderWrite,
+    response: { description: "StatusResult `created` or `updated`", schema: StatusResult },
+    errors: [422],
+  }),
+  deleteOidc: operation({
+    method: "DELETE",
+    path: `${oidc}/{name}`,
+    section: "Authentication",
+    summary: "Delete an OIDC provider (its sessions end)",
+    params: ProviderName,
+    response: { description: "StatusResult `deleted`", schema: StatusResult },
+    errors: [404],
+  }),
+  getPasskeyPolicy: operation({
+    method: "GET",
+    path: "/api/v1/auth/providers/passkey",
+    section: "Authentication",
+    summary: "The current passkey policy",
+    response: { description: "PasskeyPolicy", schema: PasskeyPolicy },
+  }),
+  putPasskeyPolicy: operation({
+    method: "PUT",
+    path: "/api/v1/auth/providers/passkey",
+    section: "Authentication",
+    summary: "Replace the passkey policy",
+    body: PasskeyPolicy,
+    response: { description: "PasskeyPolicy as stored", schema: PasskeyPolicy },
+  }),
+
+};

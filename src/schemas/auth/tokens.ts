@@ -1,0 +1,50 @@
+/** Authentication, named API tokens, the wire contract: created by a super-user, plaintext shown once, revocable. */
+import { z } from "zod";
+import { operation } from "../contract.ts";
+import { StatusResult, pageQuery } from "../common.ts";
+import { TokenCreate, TokenCreated, TokenPage, TokenRecord } from "../auth.ts";
+
+const TokenId = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, "a token id (16 hex digits)") });
+
+/** The section's operations. */
+export const tokens = {
+  create: operation({
+    method: "POST",
+    path: "/api/v1/auth/tokens",
+    section: "Authentication",
+    summary: "Create a named token with a fixed role",
+    description: "The plaintext (`bngtok_` + 30 random base62 characters + a 6-character CRC-32 checksum) is returned exactly once; only its SHA-256 is stored.",
+    body: TokenCreate,
+    response: { description: "the token record with its plaintext", schema: TokenCreated },
+    errors: [409],
+  }),
+  list: operation({
+    method: "GET",
+    path: "/api/v1/auth/tokens",
+    section: "Authentication",
+    summary: "List tokens (never their plaintext)",
+    floor: "super-user",
+    query: pageQuery(100, 1000),
+    response: { description: "a page of token records, newest first", schema: TokenPage },
+  }),
+  get: operation({
+    method: "GET",
+    path: "/api/v1/auth/tokens/{id}",
+    section: "Authentication",
+    summary: "One token's record (never its plaintext)",
+    floor: "super-user",
+    params: TokenId,
+    response: { description: "TokenRecord", schema: TokenRecord },
+    errors: [404],
+  }),
+  revoke: operation({
+    method: "DELETE",
+    path: "/api/v1/auth/tokens/{id}",
+    section: "Authentication",
+    summary: "Revoke a token; it stops working at once",
+    params: TokenId,
+    response: { description: "StatusResult `deleted`", schema: StatusResult },
+    errors: [404, 409],
+  }),
+
+};

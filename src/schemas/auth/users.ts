@@ -1,0 +1,98 @@
+/** Authentication, accounts, the wire contract: account management over `login.users`, each write a configuration commit. */
+import { operation } from "../contract.ts";
+import { StatusResult, pageQuery } from "../common.ts";
+import { PasswordSet, UserCreate, UserDeleteQuery, UserPage, UserRecord, UserUpdate, UsernameParams } from "../auth.ts";
+
+const base = "/api/v1/auth/users";
+const LAST_SUPER_USER = "The last super-user cannot be demoted or deleted: the configuration validation refuses it (422, pointing at the account).";
+
+/** The section's operations. */
+export const users = {
+  list: operation({
+    method: "GET",
+    path: base,
+    section: "Authentication",
+    summary: "List accounts",
+    floor: "super-user",
+    query: pageQuery(100, 1000),
+    response: { description: "a page of accounts, by name", schema: UserPage },
+  }),
+  create: operation({
+    method: "POST",
+    path: base,
+    section: "Authentication",
+    summary: "Create an account; it must enrol TOTP at its first login",
+    description: "Commits a `login.users` item; the password is hashed before it is stored. 409 when the account exists.",
+    body: UserCreate,
+    response: { description: "StatusResult `created`", schema: StatusResult },
+    errors: [409, 412],
+  }),
+  get: operation({
+    method: "GET",
+    path: `${base}/{username}`,
+    section: "Authentication",
+    summary: "One account, with its lockouts",
+    floor: "super-user",
+    params: UsernameParams,
+    response: { description: "UserRecord", schema: UserRecord },
+    errors: [404],
+  }),
+  update: operation({
+    method: "PATCH",
+    path: `${base}/{username}`,
+    section: "Authentication",
+    summary: "Change an account's role",
+    description:
+      `Commits the account's \`role\` in \`login.users\`; it takes effect on the account's open sessions at once. ${LAST_SUPER_USER} ` +
+      "API tokens the account created keep their own role unless `revokeTokens` is true: then those whose role outranks the new one are revoked too " +
+      "(each logged as `auth.token.revoked`; `createdBy` in the token list names every token's creator).",
+    params: UsernameParams,
+    body: UserUpdate,
+    response: { description: "StatusResult `updated`", schema: StatusResult },
+    errors: [404, 412, 422],
+  }),
+  remove: operation({
+    method: "DELETE",
+    path: `${base}/{username}`,
+    section: "Authentication",
+    summary: "Delete an account, end its sessions and revoke its tokens",
+    description:
+      `Deletes the account's \`login.users\` item. Its sessions end, its open log streams close, and every API token it created is revoked (each logged as \`auth.token.revoked\`; ` +
+      `\`createdBy\` in the token list names each one's creator), whatever \`revokeTokens\` says: a credential does not outlive its owner (ASVS 7.4.2). ` +
+      `The same holds however the account goes (a configuration change set or rollback). ${LAST_SUPER_USER}`,
+    params: UsernameParams,
+    query: UserDeleteQuery,
+    response: { description: "StatusResult `deleted`", schema: StatusResult },
+    errors: [404, 412, 422],
+  }),
+  setPassword: operation({
+    method: "PUT",
+    path: `${base}/{username}/password`,
+    section: "Authentication",
+    summary: "Set an account's password (administrative reset); its sessions end",
+    description: "Commits the account's `password` in `login.users`, hashed before it is stored.",
+    params: UsernameParams,
+    body: PasswordSet,
+    response: { description: "StatusResult `updated`", schema: StatusResult },
+    errors: [404, 412],
+  }),
+  resetTotp: operation({
+    method: "POST",
+    path: `${base}/{username}/totp/reset`,
+    section: "Authentication",
+    summary: "Forget an account's authenticator: it enrols again at its next login",
+    params: UsernameParams,
+    response: { description: "StatusResult `updated`", schema: StatusResult },
+    errors: [404],
+  }),
+  unlock: operation({
+    method: "POST",
+    path: `${base}/{username}/unlock`,
+    section: "Authentication",
+    summary: "Lift an account's lockouts from every source IP",
+    params: UsernameParams,
+    response: { description: "StatusResult `updated`", schema: StatusResult },
+    errors: [404],
+  }),
+
+};

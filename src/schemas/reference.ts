@@ -1,0 +1,36 @@
+/** The API's self-description, the wire contract: the OpenAPI document and the interactive reference (listed under System). */
+import { z } from "zod";
+import { operation } from "./contract.ts";
+
+/** The reference page's static files (src/routes/reference.ts serves each). */
+export const REFERENCE_ASSETS = ["swagger-ui-bundle.js", "swagger-ui.css", "init.js"] as const;
+export type ReferenceAsset = (typeof REFERENCE_ASSETS)[number];
+
+/** The section's operations. */
+export const reference = {
+  document: operation({
+    method: "GET",
+    path: "/api/v1/openapi/v1.json",
+    section: "System",
+    summary: "This API's OpenAPI 3.1 document",
+    response: { description: "the OpenAPI document", schema: z.object({ openapi: z.string() }).loose() },
+  }),
+  page: operation({
+    method: "GET",
+    path: "/api/v1/docs",
+    section: "System",
+    summary: "Interactive API reference (HTML)",
+    response: { description: "an HTML page", contentType: "text/html" },
+  }),
+  asset: operation({
+    method: "GET",
+    path: "/api/v1/docs/{asset}",
+    section: "System",
+    summary: "Static files of the interactive reference",
+    hidden: true,
+    params: z.object({ asset: z.enum(REFERENCE_ASSETS) }),
+    response: { description: "a static file" },
+    errors: [404],
+  }),
+
+};
