@@ -32,6 +32,11 @@ export interface SessionQuery {
   vrf?: string | null | undefined;
   /** true = only walled-garden sessions; false or absent = no filter (spec: "true = only walled-garden sessions"). */
   walledGarden?: boolean | null | undefined;
+  /** Exact MAC, lower case with colons (the contract normalises what was typed). */
+  mac?: string | null | undefined;
+  svlan?: number | null | undefined;
+  /** The inner (C-)VLAN, as the session row names it. */
+  vlan?: number | null | undefined;
   offset?: number | null | undefined;
   limit?: number | null | undefined;
 }
@@ -238,6 +243,19 @@ function compile(m: Model, q: SessionQuery): SessionFilter | false {
     if (ip === false) return false;
     if (ip instanceof Int32Array) filter.all.push(ip);
     else filter.tests.push(ip);
+  }
+  // No index covers these: a test of the sessions the other filters leave (alone, one pass over the table).
+  if (q.svlan !== undefined && q.svlan !== null) {
+    const svlan = q.svlan;
+    filter.tests.push((slot) => s.svlan[slot] === svlan);
+  }
+  if (q.vlan !== undefined && q.vlan !== null) {
+    const vlan = q.vlan;
+    filter.tests.push((slot) => s.cvlan[slot] === vlan);
+  }
+  if (q.mac !== undefined && q.mac !== null && q.mac !== "") {
+    const mac = q.mac.toLowerCase();
+    filter.tests.push((slot) => macOf(m, slot) === mac);
   }
   if (q.username !== undefined && q.username !== null && q.username !== "") {
     const needle = q.username.toLowerCase();

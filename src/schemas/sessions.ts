@@ -104,6 +104,16 @@ const SessionQuery = pageQuery(100, 500).extend({
     .transform((v) => v === "true")
     .optional()
     .meta({ description: "true = only walled-garden sessions" }),
+  // Beyond the spec's list (docs/decisions.md, Sessions): what the access network shows of a subscriber, so one can be found by it.
+  mac: z
+    .string()
+    .trim()
+    .regex(/^(([0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}|[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}\.[0-9a-fA-F]{4})$/, "must be a MAC address: aa:bb:cc:dd:ee:ff, aa-bb-cc-dd-ee-ff or aabb.ccdd.eeff")
+    .transform((t) => t.replace(/[^0-9a-fA-F]/g, "").toLowerCase().match(/../g)!.join(":"))
+    .optional()
+    .meta({ description: "exact MAC, any of the three usual spellings, any case (beyond the spec's filters)" }),
+  svlan: z.coerce.number().int().min(0).max(4094).optional().meta({ description: "exact outer (S-)VLAN, as `svlan` shows it (beyond the spec's filters)" }),
+  vlan: z.coerce.number().int().min(0).max(4094).optional().meta({ description: "exact inner (C-)VLAN, as `vlan` shows it (beyond the spec's filters)" }),
 });
 
 /** The section's operations. */

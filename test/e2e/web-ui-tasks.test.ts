@@ -133,6 +133,12 @@ describe("subscriber search from the header", () => {
     await search(session.username!, "edge-2", session.id);
   });
 
+  it("finds a session on a peer by its MAC typed in Cisco's dotted form", async () => {
+    const session = await peerSession();
+    const dotted = session.mac.replace(/:/g, "").toUpperCase().match(/.{4}/g)!.join(".");
+    await search(dotted, "edge-2", session.id);
+  });
+
   it("finds a session on a peer by its IPv4 address", async () => {
     const session = await peerSession();
     expect(session.ipv4).toBeTruthy();

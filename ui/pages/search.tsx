@@ -25,8 +25,12 @@ type Group =
   | { state: "done"; list: SessionList }
   | { state: "failed"; detail: string };
 
-/** The session list query for a search: the API's own filters (`ip`, `username`, and this twin's `mac` and `vlan`). */
+/** The session list query for a search: `ip`, `username`, `mac`; a VLAN as `svlan.vlan` (S-VLAN and C-VLAN) or a lone C-VLAN. */
 function queryOf(kind: SearchKind, value: string): Record<string, string | number> {
+  if (kind === "vlan") {
+    const [outer, inner] = value.split(".");
+    return inner === undefined ? { vlan: Number(outer), limit: LIMIT } : { svlan: Number(outer), vlan: Number(inner), limit: LIMIT };
+  }
   return { [kind]: value, limit: LIMIT };
 }
 
@@ -107,7 +111,7 @@ export function Search({ text }: { text: string }) {
       ) : (
         <>
           <p role="status" aria-live="polite">
-            Searching by <strong>{kind === "ip" ? "address" : kind === "mac" ? "MAC" : kind === "vlan" ? "VLAN" : "username"}</strong> “{value}”: {done} of {entries.length} appliances answered, {found.toLocaleString("en")} sessions found.
+            Searching by <strong>{kind === "ip" ? "address" : kind === "mac" ? "MAC" : kind === "vlan" ? (value.includes(".") ? "S-VLAN.C-VLAN" : "C-VLAN") : "username"}</strong> “{value}”: {done} of {entries.length} appliances answered, {found.toLocaleString("en")} sessions found.
           </p>
           {listError && <p class="notice">The fleet list could not be read ({listError}): this appliance only.</p>}
           {entries.map((a) => (
