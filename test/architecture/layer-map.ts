@@ -45,6 +45,15 @@ export const LAYER_MAP: readonly { prefix: string; layer: Layer; why: string }[]
   { prefix: "simulator/", layer: "simulation", why: "the pure seeded model" },
 ];
 
+/**
+ * What the wire contract (src/schemas/) may load at run time besides itself and zod: the web UI bundles
+ * it, and the simulator borrows its types, so it stays free of model, store and HTTP code. Each
+ * exception is a pure rule the contract states: the simulator's shared enumerations (a leaf), the
+ * role order and account-name rules, the OIDC issuer rule, and the configuration registry from which
+ * the keyed lists' bodies and rows are derived.
+ */
+export const CONTRACT_RUNTIME_IMPORTS: readonly string[] = ["simulator/vocabulary.ts", "src/auth/roles.ts", "src/auth/accounts.ts", "src/trust/oidc.ts", "src/config/registry.ts"];
+
 /** The folders outside the Worker (tools, tests, the browser UI): layered code imports none of them. */
 const OUTSIDE = ["scripts/", "test/", "ui/"];
 /** The web UI's build output, which the HTTP layer bundles as text (src/http/web-ui.ts). */
@@ -78,6 +87,11 @@ export function layerViolations(imports: readonly Import[]): string[] {
       const allowed = to === "simulation" || (isPackage && i.to === "zod") || (!i.runtime && i.to.startsWith("src/schemas/"));
       if (!allowed) found.push(`${importText(i)}: simulator/ imports only itself, zod, and types from src/schemas/ (with \`import type\`)`);
       continue;
+    }
+    if (i.from.startsWith("src/schemas/") && i.runtime) {
+      const allowed = isPackage ? i.to === "zod" : i.to.startsWith("src/schemas/") || CONTRACT_RUNTIME_IMPORTS.includes(i.to);
+      if (!allowed) found.push(`${importText(i)}: the contract (src/schemas/) loads only itself, zod and ${CONTRACT_RUNTIME_IMPORTS.join(", ")} at run time (the web UI bundles it)`);
+      if (isPackage) continue;
     }
     if (isPackage) continue;
     if (OUTSIDE.some((folder) => i.to.startsWith(folder))) {

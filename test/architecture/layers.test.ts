@@ -86,6 +86,19 @@ describe("the layer rules", () => {
     expect(layerViolations(imports).map((v) => v.split(" imports ")[1]!.split(" ")[0])).toEqual(["src/schemas/sessions.ts", "src/config/registry.ts", "cloudflare:workers"]);
   });
 
+  it("keep the contract to itself, zod, the simulator's vocabulary and the pure rules it states", () => {
+    const imports = [
+      edge("src/schemas/alarms.ts", "simulator/vocabulary.ts", true),
+      edge("src/schemas/sessions.ts", "src/schemas/common.ts", true),
+      { ...edge("src/schemas/sessions.ts", "zod", true), specifier: "zod" },
+      edge("src/schemas/alarms.ts", "simulator/alarms.ts", true),
+      edge("src/schemas/system.ts", "src/metrics/families.ts", true),
+      { ...edge("src/schemas/fleet.ts", "jose", true), specifier: "jose" },
+      edge("src/schemas/sessions.ts", "simulator/session-queries.ts", false),
+    ];
+    expect(layerViolations(imports).map((v) => v.split(" imports ")[1]!.split(" ")[0])).toEqual(["simulator/alarms.ts", "src/metrics/families.ts", "jose"]);
+  });
+
   it("place every file of the Worker in a layer", () => {
     const unplaced = sourceFiles().filter((file) => /^(src|durable-objects|simulator|fleet-config)\//.test(file) && layerOf(file) === null);
     expect(unplaced).toEqual([]);
