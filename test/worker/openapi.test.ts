@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { routes } from "../../src/routes/index.ts";
 import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS } from "../../src/schemas/contract.ts";
+import { contract } from "../../src/schemas/index.ts";
 import { floorOf } from "../../src/auth/authenticate.ts";
 import { BOOTSTRAP_TOKEN, bearer, call } from "./client.ts";
 
@@ -8,6 +9,15 @@ type Operation = { tags: string[]; security: unknown[]; "x-role-floor": string; 
 type Document = { openapi: string; info: { version: string }; tags: { name: string }[]; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> } };
 
 const documentOf = async () => (await call("/api/v1/openapi/v1.json", { headers: bearer(BOOTSTRAP_TOKEN) })).json<Document>();
+
+describe("the contract and the route table", () => {
+  it("serve the same operations: every route implements one operation of the contract, and every operation is served", () => {
+    const key = (o: { method: string; path: string }) => `${o.method} ${o.path}`;
+    const declared = Object.values(contract).flatMap((section) => Object.values(section).map(key));
+    expect(new Set(declared).size).toBe(declared.length);
+    expect(routes.map(key).sort()).toEqual([...declared].sort());
+  });
+});
 
 describe("OpenAPI document", () => {
   it("needs authentication, as does the reference", async () => {
