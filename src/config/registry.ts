@@ -630,7 +630,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     default: [],
     apply: "hot",
     description:
-      "loopback and private addresses (127/8, ::1, RFC 1918, 100.64/10, fc00::/7 …) the appliance may connect to: webhook sinks, the ACME CA, OIDC providers, " +
+      "loopback and private addresses (127/8, ::1, RFC 1918, 100.64/10, fc00::/7 …) the appliance may connect to: alarm sinks (webhook, SMTP, MQTT), the ACME CA, OIDC providers, " +
       "fleet peers (src/config/destinations.ts); empty = public destinations only. Link-local and cloud metadata addresses are refused even when listed. " +
       "The local fleet (npm start) seeds loopback, so a receiver, Pebble, a lab IdP or a peer on 127.0.0.1 works",
   },

@@ -75,7 +75,6 @@ export function mqttSink(text: string): SinkUrl<MqttSink> {
     return { ok: false, detail: "an MQTT sink's topic prefix is not UTF-8" };
   }
   // MQTT 3.1.1 §4.7: a topic name carries no wildcard; §1.5.3: no U+0000 in a string.
-  // eslint-disable-next-line no-control-regex
   if (/[+#\u0000-\u001f\u007f]/.test(prefix) || prefix.length > 200) return { ok: false, detail: "an MQTT sink's topic prefix (the URL's path) has no +, # or control characters, and at most 200 characters" };
   const tls = url.protocol === "mqtts:";
   return { ok: true, sink: { tls, defaultPort: tls ? 8883 : 1883, username: userOf(url), topicPrefix: prefix || DEFAULT_TOPIC_PREFIX } };
