@@ -93,6 +93,8 @@ beforeAll(async () => {
   openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "mail.key", "-out", "mail.csr", "-subj", "/CN=127.0.0.1");
   await writeFile(path.join(dir, "mail.ext"), "subjectAltName=IP:127.0.0.1\n");
   openssl("x509", "-req", "-in", "mail.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "mail.pem", "-days", "2", "-extfile", "mail.ext");
+  // A certificate for the same address that no CA the appliance trusts has signed.
+  openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "rogue.key", "-out", "rogue.pem", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-days", "2");
   fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1", NODE_EXTRA_CA_CERTS: path.join(dir, "ca.pem") }, [PORT_BASE]);
 }, 120_000);
 
@@ -166,5 +168,15 @@ describe("SMTP sinks", () => {
     expect(server.logins).toEqual([]);
     expect(server.received).toEqual([]);
     await removeSink("cleartext");
+  });
+
+  it("verify the server's certificate: one no trusted CA signed is left before AUTH", async () => {
+    const server = await mailServer({ key: await readFile(path.join(dir, "rogue.key")), cert: await readFile(path.join(dir, "rogue.pem")) });
+    await sink("rogue", `smtp://${USER}@127.0.0.1:${server.port}/${ENVELOPE}`, PASSWORD);
+    await api("/api/v1/alarms/test", { severity: "critical" });
+    await expect.poll(() => outcomeOf("rogue"), { timeout: 30_000 }).toMatchObject({ msgId: "alarm.sink.failed", fields: { sink: "rogue", reason: "not delivered" } });
+    expect(server.logins).toEqual([]);
+    expect(server.received).toEqual([]);
+    await removeSink("rogue");
   });
 });
