@@ -76,9 +76,13 @@ export class AlertSinks {
       return Promise.resolve();
     }
     queue.length++;
-    queue.tail = queue.tail.then(() => this.#deliverOverSocket(sink, notification)).finally(() => {
-      if (--queue.length === 0 && this.#queues.get(key) === queue) this.#queues.delete(key);
-    });
+    queue.tail = queue.tail
+      .then(() => this.#deliverOverSocket(sink, notification))
+      // Never a rejected tail: the deliveries queued behind it would be skipped.
+      .catch((error: unknown) => console.error(`alarm sink '${sink.name}':`, error))
+      .finally(() => {
+        if (--queue.length === 0 && this.#queues.get(key) === queue) this.#queues.delete(key);
+      });
     this.#queues.set(key, queue);
     return queue.tail;
   }
@@ -91,7 +95,7 @@ export class AlertSinks {
       return;
     }
     console.warn(`alarm sink '${sink.name}' (${sink.kind}), attempt ${outcome.attempts}: ${outcome.cause}`);
-    this.#log("warning", "alarm.sink.failed", { ...about, reason: outcome.cause === REFUSED ? "destination not allowed" : "not delivered", attempts: outcome.attempts });
+    this.#log("warning", "alarm.sink.failed", { ...about, reason: outcome.refused ? "destination not allowed" : "not delivered", attempts: outcome.attempts });
   }
 
   /** One try at an SMTP or bus sink. */
@@ -113,7 +117,7 @@ export class AlertSinks {
       };
       return await publish(sink.url, read.sink, password, this.#allowlist, publication, SOCKET_ATTEMPT_TIMEOUT_MS);
     } catch (error) {
-      if (error instanceof DestinationRefused) return { ok: false, permanent: true, cause: REFUSED };
+      if (error instanceof DestinationRefused) return { ok: false, permanent: true, refused: true, cause: error.message };
       return { ok: false, permanent: false, cause: error instanceof Error ? error.message : String(error) };
     }
   }
@@ -150,8 +154,6 @@ export class AlertSinks {
     }
   }
 }
-
-const REFUSED = "destination not allowed";
 
 // The URL is not logged: it may carry a user name, or a password in its user part.
 const aboutOf = (sink: AlertSink, notification: AlertNotification) => ({ sink: sink.name, kind: sink.kind, notification: notification.kind, alarmId: notification.alarm.id });

@@ -5,8 +5,8 @@
  * destination the policy refuses) is not tried again.
  */
 
-/** One try's outcome; `cause` is for the appliance's console only, never the log ring. */
-export type Attempt = { ok: true } | { ok: false; permanent: boolean; cause: string };
+/** One try's outcome; `cause` is for the appliance's console only, never the log ring; `refused`: the destination policy refused it, nothing was sent. */
+export type Attempt = { ok: true } | { ok: false; permanent: boolean; refused?: true; cause: string };
 
 /** The waits before the second and third attempt. */
 export const ATTEMPT_DELAYS_MS = [1_000, 4_000] as const;

@@ -7,7 +7,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { simpleParser, type ParsedMail } from "mailparser";
@@ -178,5 +178,19 @@ describe("SMTP sinks", () => {
     expect(server.logins).toEqual([]);
     expect(server.received).toEqual([]);
     await removeSink("rogue");
+  });
+
+  it("hold at most 32 notifications for a sink that does not answer, and log each one dropped past them", async () => {
+    // A server that takes the connection and never says a word: the first delivery waits out its attempts meanwhile.
+    const held: net.Socket[] = [];
+    const silent = net.createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    await sink("silent", `smtp://${USER}@127.0.0.1:${(silent.address() as AddressInfo).port}/${ENVELOPE}`, PASSWORD);
+    for (let i = 0; i < 33; i++) expect((await api("/api/v1/alarms/test", { severity: "critical" })).status).toBe(200);
+    const dropped = (await api("/api/v1/logs/tail?count=500")).json<{ entries: Entry[] }>().entries.filter((e) => e.fields.sink === "silent");
+    expect(dropped.map((e) => [e.msgId, e.fields.reason])).toEqual([["alarm.sink.failed", "queue full"]]);
+    await removeSink("silent");
+    for (const socket of held) socket.destroy();
+    silent.close();
   });
 });
