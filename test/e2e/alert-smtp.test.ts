@@ -146,6 +146,15 @@ describe("SMTP sinks", () => {
     await removeSink("mail-tls");
   });
 
+  it("log in with AUTH LOGIN where the server offers no PLAIN", async () => {
+    const server = await mailServer({ authMethods: ["LOGIN"] });
+    await sink("mail-login", `smtp://${USER}@127.0.0.1:${server.port}/${ENVELOPE}`, PASSWORD);
+    await api("/api/v1/alarms/test", { severity: "major" });
+    await expect.poll(() => server.received.length, { timeout: 20_000 }).toBe(1);
+    expect(server.logins).toEqual([{ username: USER, secure: true }]);
+    await removeSink("mail-login");
+  });
+
   it("log a refused credential as failed after one attempt (a 535 does not pass), and send nothing", async () => {
     const server = await mailServer();
     await sink("wrong-password", `smtp://${USER}@127.0.0.1:${server.port}/${ENVELOPE}`, "not-the-password");
