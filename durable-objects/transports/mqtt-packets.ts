@@ -87,6 +87,9 @@ export interface Packet {
   body: Uint8Array;
 }
 
+/** The longest packet read: a publisher is sent acknowledgements of a few bytes, never the 256 MiB the format allows. */
+export const MAX_PACKET_READ = 65_536;
+
 /** Reads one packet with `read(n)` giving exactly n bytes. */
 export async function readPacket(read: (count: number) => Promise<Uint8Array>): Promise<Packet> {
   const [first] = await read(1);
@@ -97,5 +100,6 @@ export async function readPacket(read: (count: number) => Promise<Uint8Array>): 
     length += (byte! & 0x7f) * multiplier;
     if ((byte! & 0x80) === 0) break;
   }
+  if (length > MAX_PACKET_READ) throw new Error(`a packet of ${length} bytes from the broker`);
   return { type: first! >> 4, flags: first! & 0x0f, body: length > 0 ? await read(length) : new Uint8Array(0) };
 }

@@ -24,9 +24,13 @@ class Refusal extends Error {
   }
 }
 
+/** A reply's lines at most (an EHLO answer has one per extension: a dozen or two). */
+const MAX_REPLY_LINES = 100;
+
 async function reply(wire: Wire): Promise<Reply> {
   const lines: string[] = [];
   for (;;) {
+    if (lines.length === MAX_REPLY_LINES) throw new Error(`a reply of more than ${MAX_REPLY_LINES} lines`);
     const line = await wire.readLine();
     const match = /^(\d{3})([ -]?)(.*)$/.exec(line);
     if (!match) throw new Error(`not an SMTP reply: ${line.slice(0, 80)}`);

@@ -60,6 +60,17 @@ describe("MQTT 3.1.1 packets", () => {
     const long = new Uint8Array(200).fill(7);
     expect((await readPacket(reader(bytes(0x30, 0xc8, 0x01, ...long)))).body).toEqual(long);
   });
+
+  it("refuse to read a packet longer than 64 KiB, before reading its body", async () => {
+    // 65,537 = 0x01 + 0x00·128 + 0x04·16384: bytes 0x81 0x80 0x04.
+    const reads: number[] = [];
+    const read = async (n: number) => {
+      reads.push(n);
+      return reads.length === 1 ? bytes(0x40) : bytes([0x81, 0x80, 0x04][reads.length - 2]!);
+    };
+    await expect(readPacket(read)).rejects.toThrow("65537 bytes");
+    expect(reads).toEqual([1, 1, 1, 1]);
+  });
 });
 
 describe("the e-mail's Date", () => {
