@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Debian packages the test suite cross-checks against: oathtool (TOTP, RFC 6238),
 # promtool (Prometheus exposition format), Chromium (the API reference in a
-# real browser, driven by playwright-core), Pebble (Let's Encrypt's ACME test CA)
-# and openssl (the certificate of Pebble's own API). Installed only when missing.
+# real browser, driven by playwright-core), Pebble (Let's Encrypt's ACME test CA),
+# openssl (the certificate of Pebble's own API and of the test mail server) and
+# mosquitto with its clients (the MQTT broker alarm sinks publish to). Installed
+# only when missing.
 set -euo pipefail
 missing=()
 command -v oathtool >/dev/null || missing+=(oathtool)
@@ -10,6 +12,8 @@ command -v promtool >/dev/null || missing+=(prometheus)
 command -v chromium >/dev/null || missing+=(chromium)
 command -v pebble >/dev/null || missing+=(pebble)
 command -v openssl >/dev/null || missing+=(openssl)
+command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || missing+=(mosquitto)
+command -v mosquitto_sub >/dev/null || missing+=(mosquitto-clients)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

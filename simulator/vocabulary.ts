@@ -141,18 +141,15 @@ export const LOG_CATALOGUE = {
   },
   "alarm.sink.delivered": {
     severity: "info",
-    fields: ["sink", "kind", "notification", "alarmId", "status"],
-    meaning: "a webhook sink accepted an alert notification (2xx); `notification` is raised, cleared or test",
+    fields: ["sink", "kind", "notification", "alarmId", "status", "attempts"],
+    meaning: "a sink accepted an alert notification: a webhook answered 2xx (`status`), a mail server accepted the message or an MQTT broker acknowledged the PUBLISH (`attempts`: 1-3); `notification` is raised, cleared or test",
   },
   "alarm.sink.failed": {
     severity: "warning",
-    fields: ["sink", "kind", "notification", "alarmId", "reason"],
-    meaning: "a webhook sink did not accept a notification: an HTTP status other than 2xx (redirects are not followed), no answer within 5 s, or no connection; it is not retried",
-  },
-  "alarm.sink.recorded": {
-    severity: "info",
-    fields: ["sink", "kind", "notification", "alarmId"],
-    meaning: "a notification for an SMTP or message-bus sink, recorded here instead of transmitted (the twin holds no SMTP or bus client)",
+    fields: ["sink", "kind", "notification", "alarmId", "reason", "attempts"],
+    meaning:
+      "a sink did not accept a notification (`reason`: not delivered, destination not allowed, queue full). A webhook is tried once (an HTTP status other than 2xx, no answer within 5 s, no connection); " +
+      "an SMTP or bus sink up to 3 times (`attempts`), 1 s then 4 s apart, unless the server refused for good (a 5xx reply, a refused credential)",
   },
   "scenario.action": {
     severity: "notice",

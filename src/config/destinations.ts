@@ -1,15 +1,18 @@
 /**
  * Where the appliance may send anything (OWASP ASVS 5.0 §1.3.6, SSRF): the
- * one policy every outbound request passes — alarm webhooks, the ACME CA
- * (its directory and every URL the directory or an answer names), OIDC
- * discovery, token, JWKS and userinfo endpoints, fleet peers. Never to
+ * one policy every outbound request passes — alarm webhooks, SMTP and MQTT
+ * sinks (their sockets), the ACME CA (its directory and every URL the
+ * directory or an answer names), OIDC discovery, token, JWKS and userinfo
+ * endpoints, fleet peers. Never to
  * link-local or cloud metadata addresses; to loopback and private addresses
  * only when `alarms.webhookAllowlist` holds them (the local fleet seeds it
  * with loopback); anywhere public otherwise. Plain http is a webhook's
  * choice; the ACME CA is https only, and a peer (which is sent the peer
  * credential) or an identity provider is https unless its address is an
  * allowlisted internal one, where the traffic stays on the operator's
- * network (the local fleet's loopback peers and lab IdP). Configuration
+ * network (the local fleet's loopback peers and lab IdP). An SMTP sink is
+ * always encrypted (`smtp:` STARTTLS, `smtps:` TLS); an MQTT broker is `mqtts:`
+ * unless its address is an allowlisted internal one (`mqtt:`). Configuration
  * validation answers a 422 naming the URL; `outboundFetch` refuses a stored
  * destination that no longer passes, and never follows a redirect.
  *
@@ -45,13 +48,50 @@ const EMBEDDING_V4 = prefixes(["::ffff:0:0/96", "64:ff9b::/96"]);
 
 const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadata.goog", "instance-data", "instance-data.ec2.internal"]);
 
-/** What an outbound request is for: it decides whether plain http may be used. */
-export type Purpose = "webhook" | "acme" | "oidc" | "peer";
+/** What an outbound request is for: it decides the schemes, and whether a plaintext one may be used. */
+export type Purpose = "webhook" | "acme" | "oidc" | "peer" | "smtp" | "mqtt";
 
-/** Plain http: anywhere (a webhook, the operator's choice), never (ACME: docs/decisions.md's https only), or only to an allowlisted internal address. */
-const PLAIN_HTTP: Record<Purpose, "anywhere" | "never" | "internal"> = { webhook: "anywhere", acme: "never", oidc: "internal", peer: "internal" };
+/**
+ * Each purpose's schemes: the encrypted ones, and the plaintext one with where
+ * it may be used: anywhere (a webhook, the operator's choice), never (ACME:
+ * docs/decisions.md's https only; SMTP, which carries the sink's password), or
+ * only to an allowlisted internal address.
+ */
+const SCHEMES: Record<Purpose, { encrypted: readonly string[]; plain: string | null; plainUse: "anywhere" | "never" | "internal" }> = {
+  webhook: { encrypted: ["https:"], plain: "http:", plainUse: "anywhere" },
+  acme: { encrypted: ["https:"], plain: "http:", plainUse: "never" },
+  oidc: { encrypted: ["https:"], plain: "http:", plainUse: "internal" },
+  peer: { encrypted: ["https:"], plain: "http:", plainUse: "internal" },
+  smtp: { encrypted: ["smtp:", "smtps:"], plain: null, plainUse: "never" },
+  mqtt: { encrypted: ["mqtts:"], plain: "mqtt:", plainUse: "internal" },
+};
 
-const WHAT: Record<Purpose, string> = { webhook: "a webhook", acme: "an ACME server", oidc: "an identity provider", peer: "a fleet peer" };
+/** The purpose each alarm sink kind connects for. */
+export const SINK_PURPOSE = { webhook: "webhook", smtp: "smtp", bus: "mqtt" } as const satisfies Record<string, Purpose>;
+
+const WHAT: Record<Purpose, string> = { webhook: "a webhook", acme: "an ACME server", oidc: "an identity provider", peer: "a fleet peer", smtp: "a mail server", mqtt: "an MQTT broker" };
+
+const bare = (scheme: string) => scheme.replace(/:$/, "");
+
+/**
+ * The host a URL names, as a special (http) URL would parse it: a non-special
+ * scheme (smtp:, mqtt:) leaves its host opaque, so `mqtt://0x7f.1` would read
+ * as a name while a resolver takes it for 127.0.0.1. Null when there is none.
+ */
+function hostOf(parsed: URL): string | null {
+  if (parsed.protocol === "http:" || parsed.protocol === "https:") return parsed.hostname;
+  try {
+    return new URL(`http:${parsed.href.slice(parsed.protocol.length)}`).hostname || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where a socket sink connects: the host exactly as the policy judged it, and the URL's port or the scheme's default. */
+export function socketTarget(url: string, defaultPort: number): { hostname: string; port: number } {
+  const parsed = new URL(url);
+  return { hostname: hostOf(parsed)!.replace(/^\[(.*)\]$/, "$1"), port: parsed.port ? Number(parsed.port) : defaultPort };
+}
 
 export type DestinationVerdict = { ok: true } | { ok: false; detail: string };
 
@@ -73,9 +113,14 @@ export function destinationVerdict(url: string, purpose: Purpose, allowlist: rea
     return { ok: false, detail: "not an absolute URL" };
   }
   const what = WHAT[purpose];
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return { ok: false, detail: `${what} is reached over https${purpose === "acme" ? "" : " or http"} only, not ${parsed.protocol}` };
-  // WHATWG URL parsing has already normalised 0x7f.1, 2130706433 and friends to dotted quads.
-  const host = parsed.hostname.toLowerCase().replace(/\.$/, "");
+  const { encrypted, plain, plainUse } = SCHEMES[purpose];
+  if (!encrypted.includes(parsed.protocol) && parsed.protocol !== plain) {
+    return { ok: false, detail: `${what} is reached over ${[...encrypted, ...(plain && plainUse !== "never" ? [plain] : [])].map(bare).join(" or ")} only, not ${parsed.protocol}` };
+  }
+  // WHATWG URL parsing (of a special URL: hostOf) has already normalised 0x7f.1, 2130706433 and friends to dotted quads.
+  const named = hostOf(parsed);
+  if (!named) return { ok: false, detail: "names no host" };
+  const host = named.toLowerCase().replace(/\.$/, "");
   if (METADATA_NAMES.has(host)) return { ok: false, detail: `${host} is a cloud metadata service: never ${what}` };
   const address = host === "localhost" || host.endsWith(".localhost") ? addressOf("127.0.0.1")! : addressOf(host);
   if (address && within(NEVER, address.family, address.value)) {
@@ -88,9 +133,9 @@ export function destinationVerdict(url: string, purpose: Purpose, allowlist: rea
       return { ok: false, detail: `${host} is a loopback or private address: add it to alarms.webhookAllowlist (the allowlist of every outbound destination) to reach ${what} there` };
     }
   }
-  const plain = PLAIN_HTTP[purpose];
-  if (parsed.protocol === "http:" && (plain === "never" || (plain === "internal" && !internal))) {
-    return { ok: false, detail: `${what} is reached over https only${plain === "internal" ? " (plain http only at an allowlisted loopback or private address)" : ""}` };
+  if (parsed.protocol === plain && (plainUse === "never" || (plainUse === "internal" && !internal))) {
+    const where = plainUse === "internal" ? ` (plain ${bare(parsed.protocol)} only at an allowlisted loopback or private address)` : "";
+    return { ok: false, detail: `${what} is reached over ${encrypted.map(bare).join(" or ")} only${where}` };
   }
   return { ok: true };
 }

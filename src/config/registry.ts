@@ -18,6 +18,7 @@ import { z } from "zod";
 import type { Value } from "./types.ts";
 import { StoredPassword, Username } from "../auth/accounts.ts";
 import { RoleSchema } from "../auth/roles.ts";
+import { mqttSink, smtpSink } from "./sink-urls.ts";
 import { hasScheme, isOriginUrl, isCidr, isHostname, isIpAddress, isIpv4, isIpv6, isListenerUrl, isPrefix, isRouteDistinguisher, isRouteTarget, parseHostPort } from "./syntax.ts";
 import { RESERVED_CIRCUIT_IDS, isInterfaceAddress, isInterfaceName, tunnelAddressProblems } from "./gre.ts";
 import { autoLearnVrf, cgnGroupProblems, isAutoLearnEntry, isIpv4Cidr } from "./cgn.ts";
@@ -108,7 +109,9 @@ const RESERVED_TABLES = [0, 253, 254, 255];
 const VRF_REF = { list: "vrfs", builtin: ["default"] } as const;
 const TOKEN = text((t) => /^bngtok_[A-Za-z0-9]{36}$/.test(t), "a bngtok_ token (bngtok_ and 36 letters or digits)");
 
-const SINK_SCHEMES: Record<string, readonly string[]> = { webhook: ["https", "http"], smtp: ["smtp", "smtps", "mailto"], bus: ["nats", "amqp", "amqps", "kafka", "mqtt", "mqtts"] };
+/** A bus sink speaks MQTT (docs/decisions.md, Alarm sinks); an SMTP sink's URL names its server (src/config/sink-urls.ts). */
+const SINK_SCHEMES: Record<string, readonly string[]> = { webhook: ["https", "http"], smtp: ["smtp", "smtps"], bus: ["mqtt", "mqtts"] };
+const SINK_URL_READERS: Record<string, (url: string) => { ok: true } | { ok: false; detail: string }> = { smtp: smtpSink, bus: mqttSink };
 
 /**
  * The children both kinds of local subscriber share (the spec's Local IPoE
@@ -601,15 +604,17 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     key: { name: "name", type: "string", schema: NAME, description: "sink name" },
     children: {
       kind: { type: "enum", schema: z.enum(["webhook", "smtp", "bus"], "webhook, smtp or bus"), default: null, required: true, description: "`webhook`, `smtp` or `bus`" },
-      url: { type: "url", schema: text((t) => hasScheme(t, Object.values(SINK_SCHEMES).flat()), "an absolute URL"), default: null, required: true, description: "where alerts go: http(s) for webhook, smtp(s) or mailto for SMTP, nats/amqp(s)/kafka/mqtt(s) for bus" },
+      url: { type: "url", schema: text((t) => hasScheme(t, Object.values(SINK_SCHEMES).flat()), "an absolute http(s), smtp(s) or mqtt(s) URL"), default: null, required: true, description: "where alerts go: http(s) for webhook; smtp (STARTTLS, port 587) or smtps (TLS, 465) for SMTP, as smtp://[user@]host[:port]/?from=<address>&to=<address>[,<address>…]; mqtt (plain, only at an allowlisted internal address) or mqtts for bus, as mqtts://[user@]host[:port][/<topic prefix>]" },
       severityFloor: { type: "enum", schema: z.enum(ALARM_SEVERITIES, ALARM_SEVERITIES.join(", ")), default: "major", description: "least severe alarm sent" },
-      credential: { type: "string", schema: free(1024), default: null, secret: true, description: "bearer token, password or connection secret; null = none" },
+      credential: { type: "string", schema: free(1024), default: null, secret: true, description: "a webhook's bearer token; the SMTP or MQTT password of the URL's user; null = none" },
     },
     checkItem: (values) => {
       const kind = values.kind;
       const url = values.url;
-      if (typeof kind !== "string" || typeof url !== "string" || hasScheme(url, SINK_SCHEMES[kind] ?? [])) return [];
-      return [{ child: "url", detail: `a ${kind} sink needs a ${SINK_SCHEMES[kind]!.join(", ")} URL` }];
+      if (typeof kind !== "string" || typeof url !== "string") return [];
+      if (!hasScheme(url, SINK_SCHEMES[kind] ?? [])) return [{ child: "url", detail: `a ${kind} sink needs a ${SINK_SCHEMES[kind]!.join(", ")} URL` }];
+      const read = SINK_URL_READERS[kind]?.(url);
+      return read && !read.ok ? [{ child: "url", detail: read.detail }] : [];
     },
     secretFollows: { credential: ["kind", "url"] },
     apply: "hot",
@@ -625,7 +630,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     default: [],
     apply: "hot",
     description:
-      "loopback and private addresses (127/8, ::1, RFC 1918, 100.64/10, fc00::/7 …) the appliance may connect to: webhook sinks, the ACME CA, OIDC providers, " +
+      "loopback and private addresses (127/8, ::1, RFC 1918, 100.64/10, fc00::/7 …) the appliance may connect to: alarm sinks (webhook, SMTP, MQTT), the ACME CA, OIDC providers, " +
       "fleet peers (src/config/destinations.ts); empty = public destinations only. Link-local and cloud metadata addresses are refused even when listed. " +
       "The local fleet (npm start) seeds loopback, so a receiver, Pebble, a lab IdP or a peer on 127.0.0.1 works",
   },

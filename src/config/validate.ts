@@ -13,7 +13,7 @@ import type { ConfigDocument, Value } from "./types.ts";
 import { greChecks } from "./gre.ts";
 import { routingChecks } from "./routing.ts";
 import { localSubscriberProblems } from "./local-subscribers.ts";
-import { destinationVerdict, type Purpose } from "./destinations.ts";
+import { SINK_PURPOSE, destinationVerdict, type Purpose } from "./destinations.ts";
 import { CONFIG_KEYS, type ListKey } from "./registry.ts";
 import { IMPORTED_ITERATIONS_FLOOR, iterationsOf } from "../trust/password.ts";
 
@@ -175,7 +175,7 @@ function crossChecks(doc: ConfigDocument, before: ConfigDocument, context: Valid
 }
 
 /**
- * Outbound destinations (SSRF, src/config/destinations.ts): webhook sinks,
+ * Outbound destinations (SSRF, src/config/destinations.ts): alarm sinks,
  * fleet peers and the ACME directory, judged when their URL or the allowlist
  * changes, so a value stored before a rule does not block unrelated commits
  * (the request itself refuses it all the same). A peer of this fleet is
@@ -194,8 +194,9 @@ function destinationChecks(doc: ConfigDocument, before: ConfigDocument, errors: 
   const sinksBefore = new Map((before.lists["alarms.sinks"] ?? []).map((item) => [item.key, `${String(item.values.kind)} ${String(item.values.url)}`]));
   for (const sink of doc.lists["alarms.sinks"] ?? []) {
     const url = sink.values.url;
-    if (sink.values.kind !== "webhook" || typeof url !== "string") continue;
-    judge(url, sinksBefore.get(sink.key) === `webhook ${url}`, "webhook", listPointer("alarms.sinks", sink.key, "url"));
+    const kind = sink.values.kind;
+    if (typeof kind !== "string" || !(kind in SINK_PURPOSE) || typeof url !== "string") continue;
+    judge(url, sinksBefore.get(sink.key) === `${kind} ${url}`, SINK_PURPOSE[kind as keyof typeof SINK_PURPOSE], listPointer("alarms.sinks", sink.key, "url"));
   }
   const peersBefore = new Map((before.lists["webUi.peers"] ?? []).map((item) => [item.key, String(item.values.url)]));
   for (const peer of doc.lists["webUi.peers"] ?? []) {

@@ -54,8 +54,9 @@ export const AlertNotification = z
       "the payload push sinks (webhook, SMTP, message bus) receive, for every alarm raised or cleared and for each test. " +
       "A webhook sink gets it as the JSON body of a POST (`content-type: application/json`, `x-bng-notification: <kind>`, " +
       "`authorization: Bearer <credential>` when the sink has one), one attempt with a 5 s timeout, redirects not followed; " +
-      "each outcome is logged (`alarm.sink.delivered`, `alarm.sink.failed`). SMTP and message-bus sinks are recorded in the log " +
-      "(`alarm.sink.recorded`) but not transmitted: the twin holds no SMTP or bus client.",
+      "each outcome is logged (`alarm.sink.delivered`, `alarm.sink.failed`). An SMTP sink gets an e-mail whose subject names appliance, " +
+      "severity and alarm, with a text/plain part and this object as an `application/json` attachment; a bus sink gets it as the payload of an " +
+      "MQTT 3.1.1 PUBLISH at QoS 1 on `<topic prefix>/<appliance>/<severity>`. Both are tried up to 3 times, in order per sink.",
   });
 export type AlertNotification = z.output<typeof AlertNotification>;
 

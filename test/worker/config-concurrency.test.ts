@@ -19,7 +19,7 @@ describe("concurrent writers", () => {
 
   it("serialises many writers into consecutive versions", async () => {
     const responses = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => putConfig({ listOps: [{ listPath: "alarms.sinks", key: `sink-${i}`, fields: { kind: "bus", url: `nats://bus-${i}.example.net:4222` } }] })),
+      Array.from({ length: 8 }, (_, i) => putConfig({ listOps: [{ listPath: "alarms.sinks", key: `sink-${i}`, fields: { kind: "bus", url: `mqtts://bus-${i}.example.net` } }] })),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect((await getConfig()).lists["alarms.sinks"]).toHaveLength(8);

@@ -38,8 +38,8 @@ describe("configuration secrets follow their destination", () => {
   });
 
   it("a sink whose kind changes loses its credential (an SMTP password is not a bus token)", async () => {
-    await commit(sink({ kind: "smtp", url: "smtp://mail.example.net", credential: "mail-pass" }));
-    await commit(sink({ kind: "bus", url: "nats://mail.example.net:4222" }));
+    await commit(sink({ kind: "smtp", url: "smtp://mail.example.net/?from=bng@isp.example&to=noc@isp.example", credential: "mail-pass" }));
+    await commit(sink({ kind: "bus", url: "mqtts://mail.example.net" }));
     expect(await credentialOf()).toBeNull();
   });
 

@@ -7,7 +7,7 @@ import { LOOPBACK_ALLOWED, commit, itemOf, getConfig, putConfig, rejection } fro
 import { selfSigned } from "./certificates.ts";
 
 const PASSWORD = "hunter2-mail-relay";
-const SMTP_URL = `smtp://alerts:${PASSWORD}@mail.example.net:587`;
+const SMTP_URL = `smtp://alerts:${PASSWORD}@mail.example.net:587/?from=bng@isp.example&to=noc@isp.example`;
 const sink = (url: string, extra: Record<string, string> = {}, appliance = "edge-1") =>
   commit({ listOps: [{ listPath: "alarms.sinks", key: "mail", fields: { kind: "smtp", url, ...extra } }] }, appliance);
 const storedUrl = () =>
@@ -21,18 +21,18 @@ describe("credentials inside URLs", () => {
     const text = await response.text();
     expect(text).not.toContain(PASSWORD);
     expect(text).not.toContain("alerts:");
-    expect(itemOf(JSON.parse(text), "alarms.sinks", "mail")?.values.url).toBe("smtp://********@mail.example.net:587");
+    expect(itemOf(JSON.parse(text), "alarms.sinks", "mail")?.values.url).toBe("smtp://********@mail.example.net:587/?from=bng@isp.example&to=noc@isp.example");
   });
 
   it("the history shows neither the old nor the new user part", async () => {
     await sink(SMTP_URL);
-    await sink("nats://bus:other-password@bus.example.net:4222", { kind: "bus" });
+    await sink("mqtts://bus:other-password@bus.example.net:8883", { kind: "bus" });
     const response = await call("/api/v1/config/history", { headers: bearer(await tokenWithRole("read-only")) });
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).not.toContain(PASSWORD);
     expect(text).not.toContain("other-password");
-    expect(text).toContain("nats://********@bus.example.net:4222");
+    expect(text).toContain("mqtts://********@bus.example.net:8883");
   });
 
   it("a peer's configuration read through the fleet proxy is redacted too", async () => {
@@ -51,7 +51,7 @@ describe("credentials inside URLs", () => {
 
   it("the placeholder with any other change to the URL is refused, naming the field", async () => {
     await sink(SMTP_URL);
-    const errors = await rejection(await putConfig({ listOps: [{ listPath: "alarms.sinks", key: "mail", fields: { url: "smtp://********@attacker.example.org:587" } }] }));
+    const errors = await rejection(await putConfig({ listOps: [{ listPath: "alarms.sinks", key: "mail", fields: { url: "smtp://********@attacker.example.org:587/?from=bng@isp.example&to=noc@isp.example" } }] }));
     expect(errors.map((e) => e.pointer)).toEqual(["#/lists/alarms.sinks/mail/url"]);
     expect(await storedUrl()).toBe(SMTP_URL);
   });
