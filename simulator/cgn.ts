@@ -14,7 +14,7 @@ import type { CgnGroupConfig, Profile } from "./profile.ts";
 import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, type Prefix } from "./prefix.ts";
 import type { Random } from "./random.ts";
 import { TimedQueue } from "./queues.ts";
-import type { CgnBindingRow, CgnBindingsPage, CgnGroup, CgnStatus } from "../src/schemas/cgn.ts";
+import type { CgnBindingRow, CgnBindingsPage, CgnBindingsQuery, CgnGroup, CgnStatus } from "../src/schemas/cgn.ts";
 import { BindingIndex } from "./cgn-index.ts";
 import { pageOfBits, setBit } from "./bits.ts";
 
@@ -29,14 +29,8 @@ const CHUNK_RESERVED = -2;
 /** Why a binding could not be created. */
 export type BindingRefusal = "max-bindings" | "no-free-chunk" | "setup-rate";
 
-/** Filters of the bindings list. */
-export interface BindingQuery {
-  group?: string | null | undefined;
-  vrf?: string | null | undefined;
-  ip?: string | null | undefined;
-  offset?: number | null | undefined;
-  limit?: number | null | undefined;
-}
+/** Filters and paging of the bindings list: the contract's query, each part optional for the model's own callers. */
+export type BindingQuery = Partial<CgnBindingsQuery>;
 
 /** Runtime state of one CGN group. */
 class Group {

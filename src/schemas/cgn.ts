@@ -86,6 +86,7 @@ const BindingsQuery = pageQuery(100, 1000).extend({
   vrf: caseInsensitive.optional().meta({ description: "inside VRF, exact, case-insensitive; `default` matches the default table" }),
   ip: caseInsensitive.optional().meta({ description: "prefix match on the inside or public IPv4 address (an address, a CIDR, or leading text)" }),
 });
+export type CgnBindingsQuery = z.output<typeof BindingsQuery>;
 
 /** The section's operations. */
 export const cgn = {

@@ -122,7 +122,6 @@ export const ScenarioActionResult = z
   .meta({ id: "ScenarioResult" });
 export type ScenarioActionResult = z.output<typeof ScenarioActionResult>;
 
-
 /** The section's operations. */
 export const scenario = {
   state: operation({
