@@ -8,12 +8,40 @@ import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildSync } from "esbuild";
+import { buildSync, type Plugin } from "esbuild";
+import { contract } from "../src/schemas/index.ts";
+import { defaultFloor } from "../src/auth/roles.ts";
 
 /** The issue's budget: the UI's initial load, JavaScript and CSS gzipped together. */
 export const GZIP_BUDGET_BYTES = 200 * 1024;
 
 const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The module the UI imports as `bngfleet:contract` (declared in ui/contract.d.ts). */
+export const CONTRACT_MODULE = "bngfleet:contract";
+
+/**
+ * The contract as the browser needs it: each operation's method, path,
+ * role floor and fleet-proxy flag, by section and name, read from
+ * src/schemas/ at build time. The UI calls `call(contract.sessions.list, …)`
+ * typed by the operation's schemas, without bundling zod or the schemas.
+ */
+export function contractRefs(): Record<string, Record<string, { method: string; path: string; floor: string; fp: boolean }>> {
+  return Object.fromEntries(
+    Object.entries(contract).map(([section, operations]) => [
+      section,
+      Object.fromEntries(Object.entries(operations).map(([name, op]) => [name, { method: op.method, path: op.path, floor: op.floor ?? defaultFloor(op.method, op.path), fp: op.fp === true }])),
+    ]),
+  );
+}
+
+const contractPlugin: Plugin = {
+  name: "bngfleet-contract",
+  setup(build) {
+    build.onResolve({ filter: /^bngfleet:contract$/ }, () => ({ path: CONTRACT_MODULE, namespace: "bngfleet" }));
+    build.onLoad({ filter: /.*/, namespace: "bngfleet" }, () => ({ contents: `export const contract = ${JSON.stringify(contractRefs())};`, loader: "js" }));
+  },
+};
 
 /** Bundles ui/main.tsx; returns the gzipped size of what a first visit loads. Throws past the budget. */
 export function buildUi(options: { quiet?: boolean } = {}): { jsBytes: number; cssBytes: number } {
@@ -32,6 +60,7 @@ export function buildUi(options: { quiet?: boolean } = {}): { jsBytes: number; c
     loader: { ".css": "css" },
     logLevel: "error",
     legalComments: "none",
+    plugins: [contractPlugin],
   });
   const jsBytes = gzipSync(readFileSync(path.join(outdir, "app.js"))).length;
   const cssBytes = gzipSync(readFileSync(path.join(outdir, "app.css"))).length;

@@ -102,8 +102,24 @@ export type CallInput<O> =
 /** What `call` answers for an operation: its response schema's output. */
 export type CallResult<O> = O extends Operation<z.ZodType, z.ZodType, z.ZodType, infer R> ? z.output<R> : never;
 
+/**
+ * An operation of the contract as the browser holds it (`bngfleet:contract`,
+ * supplied by scripts/build-ui.ts): method, path, effective role floor and
+ * fleet-proxy flag; its schemas only as types.
+ */
+export interface OperationRef<O extends Operation = Operation> {
+  readonly method: O["method"];
+  readonly path: string;
+  readonly floor: string;
+  readonly fp: boolean;
+  /** Never present at run time: carries the operation's schemas for `call`'s types. */
+  readonly __operation?: O;
+}
+/** Every section's operations as references. */
+export type OperationRefs<C> = { readonly [S in keyof C]: { readonly [K in keyof C[S]]: C[S][K] extends Operation ? OperationRef<C[S][K]> : never } };
+
 /** The operation's path with its parameters filled in, without the `/api/v1` prefix `api` adds (a `{name+}` parameter keeps its slashes). */
-export function pathOf(operation: Pick<Operation, "path">, params: Record<string, unknown> = {}): string {
+export function pathOf(operation: { path: string }, params: Record<string, unknown> = {}): string {
   return operation.path.replace(/^\/api\/v1/, "").replace(/\{(\w+)(\+?)\}/g, (_, name: string, many: string) => {
     const value = String(params[name] ?? "");
     return many ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value);
@@ -114,10 +130,14 @@ export function pathOf(operation: Pick<Operation, "path">, params: Record<string
  * Calls an operation of the contract (src/schemas/<section>.ts): its method
  * and path come from the operation, its input and answer are typed by the
  * operation's schemas, so a renamed field or path fails the UI's typecheck.
+ * `base` reads a peer through the fleet proxy (`/fleet/<name>`).
  */
-export function call<O extends Operation>(operation: O, ...[input]: {} extends CallInput<O> ? [CallInput<O>?] : [CallInput<O>]): Promise<CallResult<O>> {
+export function call<O extends Operation>(
+  operation: OperationRef<O>,
+  ...[input, base = ""]: {} extends CallInput<O> ? [CallInput<O>?, string?] : [CallInput<O>, string?]
+): Promise<CallResult<O>> {
   const { params, query, body } = (input ?? {}) as { params?: Record<string, unknown>; query?: CallOptions["query"]; body?: unknown };
-  return api<CallResult<O>>(pathOf(operation, params), { method: operation.method, ...(query ? { query } : {}), ...(body !== undefined ? { body } : {}) });
+  return api<CallResult<O>>(`${base}${pathOf(operation, params)}`, { method: operation.method, ...(query ? { query } : {}), ...(body !== undefined ? { body } : {}) });
 }
 
 /** Uploads bytes with progress (fetch has no upload progress; XMLHttpRequest does). */
