@@ -8,7 +8,7 @@ import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildSync, type Plugin } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { contract } from "../src/schemas/index.ts";
 import { defaultFloor } from "../src/auth/roles.ts";
 
@@ -44,9 +44,10 @@ const contractPlugin: Plugin = {
 };
 
 /** Bundles ui/main.tsx; returns the gzipped size of what a first visit loads. Throws past the budget. */
-export function buildUi(options: { quiet?: boolean } = {}): { jsBytes: number; cssBytes: number } {
+export async function buildUi(options: { quiet?: boolean } = {}): Promise<{ jsBytes: number; cssBytes: number }> {
   const outdir = path.join(projectDir, "ui", "dist");
-  buildSync({
+  // Asynchronous: esbuild runs plugins (the contract module) only in its asynchronous API.
+  await build({
     absWorkingDir: projectDir,
     entryPoints: { app: "ui/main.tsx" },
     bundle: true,
@@ -72,4 +73,4 @@ export function buildUi(options: { quiet?: boolean } = {}): { jsBytes: number; c
   return { jsBytes, cssBytes };
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) buildUi();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await buildUi();

@@ -15,7 +15,7 @@ export async function buildBundle(projectDir: string, outDir: string, signal?: A
   await rm(outDir, { recursive: true, force: true });
   // The web UI first: the Worker bundles its output as text modules.
   try {
-    buildUi();
+    await buildUi();
   } catch (error) {
     throw new LaunchError(`Web UI build failed: ${(error as Error).message}`);
   }
