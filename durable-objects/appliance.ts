@@ -33,7 +33,8 @@ import { LicensingStore } from "./licensing.ts";
 import { LOCAL_LISTS, localSubscribersOf } from "../src/config/local-subscribers.ts";
 import { POOLS_LIST, poolSettingsOf } from "../src/config/address-pools.ts";
 import { radiusServersOf } from "../src/config/radius.ts";
-import { appliersOf, type Applier } from "../src/config/registry.ts";
+import { SYSLOG_LIST, SYSLOG_PORTS, appliersOf, type Applier } from "../src/config/registry.ts";
+import { SyslogShipper, type SyslogDestination } from "./syslog.ts";
 import { RoutingStore } from "./routing.ts";
 import { IpsecStore } from "./ipsec.ts";
 import { UpgradeStore } from "./upgrade.ts";
@@ -74,6 +75,22 @@ function alertSinksOf(items: { key: string; values: Record<string, unknown> }[])
   }));
 }
 
+/** Configured syslog destinations as the shipper sends to them, each port resolved from its transport's default. */
+function syslogDestinationsOf(items: { key: string; values: Record<string, unknown> }[]): SyslogDestination[] {
+  return items.map((item) => {
+    const transport = item.values.transport === "tcp" ? "tcp" : "tls";
+    return {
+      name: item.key,
+      host: String(item.values.host),
+      port: typeof item.values.port === "number" ? item.values.port : SYSLOG_PORTS[transport],
+      transport,
+      severity: (item.values.severity ?? "info") as SyslogDestination["severity"],
+      facility: (item.values.facility ?? "local0") as SyslogDestination["facility"],
+      queueSize: typeof item.values.queueSize === "number" ? item.values.queueSize : 10_000,
+    };
+  });
+}
+
 /**
  * The appliance's implementation: its stores, their wiring and what the
  * operations read. A plain class held in the object's `#core`, so none of it
@@ -97,6 +114,7 @@ export class ApplianceCore {
   #upgrade!: UpgradeStore;
   #acme!: AcmeStore;
   #audit!: AuditTrail;
+  #syslog!: SyslogShipper;
   /** The configuration version the running data plane booted with (restart-only keys committed later are pending). */
   #bootConfigVersion = 0;
   /** `webUi.peers` as they were when the object started (the key applies at restart). */
@@ -158,6 +176,10 @@ export class ApplianceCore {
     this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist(), { startMs: clockStartOf(this.env), live: this.env.BNG_CLOCK !== "manual" });
     this.#audit = new AuditTrail(sql);
     this.#dataPlane.watchLog((entry) => this.#audit.observe(entry));
+    // Entries from here on are shipped (not those of the catch-up replay: the box was off).
+    this.#syslog = new SyslogShipper(this.name, (severity, msgId, fields) => this.#dataPlane.log(severity, msgId, fields));
+    this.#applySyslog();
+    this.#dataPlane.watchLog((entry) => this.#syslog.observe(entry));
     // The pools, RADIUS servers and local subscriber table as configured now (a restored snapshot already
     // holds them: then nothing changes). Pools first: local subscribers' static addresses are placed in them.
     this.#dataPlane.setPools(poolSettingsOf(this.#config.items(POOLS_LIST)));
@@ -223,6 +245,7 @@ export class ApplianceCore {
       this.#startAcme();
     },
     "alert-sinks": () => this.#applyAlertSinks(),
+    syslog: () => this.#applySyslog(),
     accounts: ({ actor }) => this.#identity.syncAccounts(accountsOf(this.#config), actor),
     routing: () => this.#routing.sync(),
     ipsec: () => this.#ipsec.sync(),
@@ -262,6 +285,11 @@ export class ApplianceCore {
   /** The alert fan-out follows `alarms.sinks` and `alarms.webhookAllowlist` as configured now. */
   #applyAlertSinks(): void {
     this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")), this.#config.outboundAllowlist());
+  }
+
+  /** Syslog shipping follows `logging.syslog` and `alarms.webhookAllowlist` as configured now. */
+  #applySyslog(): void {
+    this.#syslog.set(syslogDestinationsOf(this.#config.items(SYSLOG_LIST)), this.#config.outboundAllowlist());
   }
 
   #rebootProfile(shipped: Profile): Profile {
@@ -408,6 +436,7 @@ export class ApplianceCore {
       gre: this.#gre.status().circuits,
       licenceStatus: { state: licence.state, daysRemaining: licence.daysRemaining },
       upgradeState: this.#upgrade.state(),
+      syslogDropped: this.#syslog.dropped(),
     };
   }
 

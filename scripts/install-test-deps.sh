@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Debian packages the test suite cross-checks against: oathtool (TOTP, RFC 6238),
 # promtool (Prometheus exposition format), Chromium (the API reference in a
-# real browser, driven by playwright-core), Pebble (Let's Encrypt's ACME test CA)
-# and openssl (the certificate of Pebble's own API). Installed only when missing.
+# real browser, driven by playwright-core), Pebble (Let's Encrypt's ACME test CA),
+# openssl (the certificate of Pebble's own API) and rsyslog with its GnuTLS
+# driver (the receiver syslog shipping is tested against, over TCP and TLS).
+# Installed only when missing.
 set -euo pipefail
 missing=()
 command -v oathtool >/dev/null || missing+=(oathtool)
@@ -10,6 +12,8 @@ command -v promtool >/dev/null || missing+=(prometheus)
 command -v chromium >/dev/null || missing+=(chromium)
 command -v pebble >/dev/null || missing+=(pebble)
 command -v openssl >/dev/null || missing+=(openssl)
+[ -x /usr/sbin/rsyslogd ] || missing+=(rsyslog)
+dpkg -s rsyslog-gnutls >/dev/null 2>&1 || missing+=(rsyslog-gnutls)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

@@ -140,6 +140,11 @@ export const LOG_CATALOGUE = {
     fields: ["sink", "kind", "notification", "alarmId", "reason"],
     meaning: "a webhook sink did not accept a notification: an HTTP status other than 2xx (redirects are not followed), no answer within 5 s, or no connection; it is not retried",
   },
+  "syslog.entries.lost": {
+    severity: "warning",
+    fields: ["destination", "lost"],
+    meaning: "shipping to a syslog destination (logging.syslog) works again after `lost` entries found its queue full and were dropped; logged once, at the first write that reaches the receiver",
+  },
   "alarm.sink.recorded": {
     severity: "info",
     fields: ["sink", "kind", "notification", "alarmId"],

@@ -2,7 +2,8 @@
  * Where the appliance may send anything (OWASP ASVS 5.0 §1.3.6, SSRF): the
  * one policy every outbound request passes — alarm webhooks, the ACME CA
  * (its directory and every URL the directory or an answer names), OIDC
- * discovery, token, JWKS and userinfo endpoints, fleet peers. Never to
+ * discovery, token, JWKS and userinfo endpoints, fleet peers — and every
+ * socket it opens (syslog receivers: `hostVerdict`, durable-objects/outbound-socket.ts). Never to
  * link-local or cloud metadata addresses; to loopback and private addresses
  * only when `alarms.webhookAllowlist` holds them (the local fleet seeds it
  * with loopback); anywhere public otherwise. Plain http is a webhook's
@@ -46,12 +47,12 @@ const EMBEDDING_V4 = prefixes(["::ffff:0:0/96", "64:ff9b::/96"]);
 const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadata.goog", "instance-data", "instance-data.ec2.internal"]);
 
 /** What an outbound request is for: it decides whether plain http may be used. */
-export type Purpose = "webhook" | "acme" | "oidc" | "peer";
+export type Purpose = "webhook" | "acme" | "oidc" | "peer" | "syslog";
 
-/** Plain http: anywhere (a webhook, the operator's choice), never (ACME: docs/decisions.md's https only), or only to an allowlisted internal address. */
-const PLAIN_HTTP: Record<Purpose, "anywhere" | "never" | "internal"> = { webhook: "anywhere", acme: "never", oidc: "internal", peer: "internal" };
+/** Plain http: anywhere (a webhook, the operator's choice), never (ACME: docs/decisions.md's https only; syslog is no http at all), or only to an allowlisted internal address. */
+const PLAIN_HTTP: Record<Purpose, "anywhere" | "never" | "internal"> = { webhook: "anywhere", acme: "never", oidc: "internal", peer: "internal", syslog: "never" };
 
-const WHAT: Record<Purpose, string> = { webhook: "a webhook", acme: "an ACME server", oidc: "an identity provider", peer: "a fleet peer" };
+const WHAT: Record<Purpose, string> = { webhook: "a webhook", acme: "an ACME server", oidc: "an identity provider", peer: "a fleet peer", syslog: "a syslog receiver" };
 
 export type DestinationVerdict = { ok: true } | { ok: false; detail: string };
 
@@ -75,7 +76,32 @@ export function destinationVerdict(url: string, purpose: Purpose, allowlist: rea
   const what = WHAT[purpose];
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return { ok: false, detail: `${what} is reached over https${purpose === "acme" ? "" : " or http"} only, not ${parsed.protocol}` };
   // WHATWG URL parsing has already normalised 0x7f.1, 2130706433 and friends to dotted quads.
-  const host = parsed.hostname.toLowerCase().replace(/\.$/, "");
+  const judged = judgeHost(parsed.hostname, purpose, allowlist);
+  if (!judged.ok) return judged;
+  const plain = PLAIN_HTTP[purpose];
+  if (parsed.protocol === "http:" && (plain === "never" || (plain === "internal" && !judged.internal))) {
+    return { ok: false, detail: `${what} is reached over https only${plain === "internal" ? " (plain http only at an allowlisted loopback or private address)" : ""}` };
+  }
+  return { ok: true };
+}
+
+/** Whether `purpose` may open a socket to `host` (an address or a DNS name, as configured), given the allowlist. */
+export function hostVerdict(host: string, purpose: Purpose, allowlist: readonly string[]): DestinationVerdict {
+  // Judged as WHATWG URL parsing reads it, so 0x7f.1 and 2130706433 are the loopback they are here too.
+  let hostname: string;
+  try {
+    hostname = new URL(`https://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}/`).hostname;
+  } catch {
+    return { ok: false, detail: "not a host name or address" };
+  }
+  const judged = judgeHost(hostname, purpose, allowlist);
+  return judged.ok ? { ok: true } : judged;
+}
+
+/** The host rules every purpose shares: never link-local or metadata, internal only when allowlisted. */
+function judgeHost(hostname: string, purpose: Purpose, allowlist: readonly string[]): { ok: true; internal: boolean } | { ok: false; detail: string } {
+  const what = WHAT[purpose];
+  const host = hostname.toLowerCase().replace(/\.$/, "");
   if (METADATA_NAMES.has(host)) return { ok: false, detail: `${host} is a cloud metadata service: never ${what}` };
   const address = host === "localhost" || host.endsWith(".localhost") ? addressOf("127.0.0.1")! : addressOf(host);
   if (address && within(NEVER, address.family, address.value)) {
@@ -88,11 +114,7 @@ export function destinationVerdict(url: string, purpose: Purpose, allowlist: rea
       return { ok: false, detail: `${host} is a loopback or private address: add it to alarms.webhookAllowlist (the allowlist of every outbound destination) to reach ${what} there` };
     }
   }
-  const plain = PLAIN_HTTP[purpose];
-  if (parsed.protocol === "http:" && (plain === "never" || (plain === "internal" && !internal))) {
-    return { ok: false, detail: `${what} is reached over https only${plain === "internal" ? " (plain http only at an allowlisted loopback or private address)" : ""}` };
-  }
-  return { ok: true };
+  return { ok: true, internal };
 }
 
 /** A request the policy refused: nothing was sent. */

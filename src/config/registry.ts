@@ -24,7 +24,8 @@ import { autoLearnVrf, cgnGroupProblems, isAutoLearnEntry, isIpv4Cidr } from "./
 import { IPOE_KEY_PATTERN, isIpv6PrefixText, isPppoeUsername, localSubscriberItemProblems } from "./local-subscribers.ts";
 import { addressPoolItemProblems, isPoolSubnet } from "./address-pools.ts";
 import { PROPOSAL, igpInterfaceProblems, isOspfArea, isStaticRouteKey, neighborItemProblems } from "./routing.ts";
-import { AFI_SAFIS, ALARM_SEVERITIES, IGP_PROTOCOLS } from "../../simulator/vocabulary.ts";
+import { AFI_SAFIS, ALARM_SEVERITIES, IGP_PROTOCOLS, SEVERITIES } from "../../simulator/vocabulary.ts";
+import { FACILITIES } from "../syslog/rfc5424.ts";
 
 /** What GET /config shows instead of a secret, and what a write may send to leave a secret unchanged. */
 export const REDACTED = "********";
@@ -37,7 +38,7 @@ export type ApplyMode = "hot" | "restart";
  * handler of the Appliance object, run once per commit in this order (the
  * pools before the local subscribers, whose static addresses they hold).
  */
-export const APPLIERS = ["captures", "gre", "acme", "alert-sinks", "accounts", "routing", "ipsec", "pools", "radius", "source-vrf-rules", "local-subscribers"] as const;
+export const APPLIERS = ["captures", "gre", "acme", "alert-sinks", "syslog", "accounts", "routing", "ipsec", "pools", "radius", "source-vrf-rules", "local-subscribers"] as const;
 export type Applier = (typeof APPLIERS)[number];
 
 export interface FieldSpec {
@@ -145,6 +146,10 @@ const LOCAL_SUBSCRIBER_CHILDREN: Record<string, FieldSpec> = {
   uploadBurstKb: { type: "int32", schema: int32(), default: null, description: "upstream burst size; null = the shaper's default" },
   additionalRoutes: { type: "cidr", listMode: true, schema: text(isCidr, "a CIDR prefix with its host bits zero, e.g. 192.0.2.0/29"), default: [], description: "framed routes (RFC 2865 Framed-Route) routed to the subscriber" },
 };
+
+/** The syslog destinations' list, and each transport's port when none is given (RFC 5425 §4.1; IANA's syslog-conn, the TCP port of RFC 3195 and 6587). */
+export const SYSLOG_LIST = "logging.syslog";
+export const SYSLOG_PORTS = { tls: 6514, tcp: 601 } as const;
 
 /** Every key of the configuration, in the order GET /config/schema lists them. */
 export const CONFIG_KEYS: readonly ConfigKey[] = [
@@ -616,9 +621,25 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     description: "alarm push sinks, each with a severity floor",
   },
   {
+    kind: "list",
+    path: SYSLOG_LIST,
+    appliedBy: ["syslog"],
+    key: { name: "name", type: "string", schema: NAME, description: "destination name" },
+    children: {
+      host: { type: "host", schema: text((t) => isIpAddress(t) || isHostname(t), "an IP address or a DNS name"), default: null, required: true, description: "the receiver: an address or a DNS name (judged by the outbound policy, as webhooks are)" },
+      port: { type: "uint16", schema: uint(16, 1), default: null, description: `TCP port; null = the transport's: ${SYSLOG_PORTS.tls} for tls (RFC 5425), ${SYSLOG_PORTS.tcp} for tcp (IANA syslog-conn)` },
+      transport: { type: "enum", schema: z.enum(["tcp", "tls"], "tcp or tls"), default: "tls", description: "`tls` (RFC 5425: the certificate is always verified) or `tcp` (RFC 6587, plain)" },
+      severity: { type: "enum", schema: z.enum(SEVERITIES, SEVERITIES.join(", ")), default: "info", description: "least severe log entry shipped (syslog severity name)" },
+      facility: { type: "enum", schema: z.enum(FACILITIES, `an RFC 5424 facility: ${FACILITIES.join(", ")}`), default: "local0", description: "facility of every message (the PRI's high bits)" },
+      queueSize: { type: "uint32", schema: uint(32, 1, 100_000), default: 10_000, description: "entries held while the receiver is down or slow; one that finds the queue full is dropped and counted" },
+    },
+    apply: "hot",
+    description: "syslog destinations: every log entry at or above the floor, as RFC 5424 over TCP or TLS, octet counted (RFC 6587)",
+  },
+  {
     kind: "field",
     path: "alarms.webhookAllowlist",
-    appliedBy: ["alert-sinks"],
+    appliedBy: ["alert-sinks", "syslog"],
     type: "prefix",
     listMode: true,
     schema: text(isPrefix, "an address or a prefix with its host bits zero"),
@@ -626,7 +647,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     apply: "hot",
     description:
       "loopback and private addresses (127/8, ::1, RFC 1918, 100.64/10, fc00::/7 …) the appliance may connect to: webhook sinks, the ACME CA, OIDC providers, " +
-      "fleet peers (src/config/destinations.ts); empty = public destinations only. Link-local and cloud metadata addresses are refused even when listed. " +
+      "syslog receivers, fleet peers (src/config/destinations.ts); empty = public destinations only. Link-local and cloud metadata addresses are refused even when listed. " +
       "The local fleet (npm start) seeds loopback, so a receiver, Pebble, a lab IdP or a peer on 127.0.0.1 works",
   },
   {

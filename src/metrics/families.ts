@@ -46,6 +46,8 @@ export interface ScrapeState extends DataPlaneScrape {
   gre: { id: string; vrf: string; circuitState: string; tunnelState: string; bgpState: string; prefixesReceived: number }[];
   licenceStatus: { state: LicenceState; daysRemaining: number | null };
   upgradeState: (typeof UPGRADE_STATES)[number];
+  /** Log entries dropped per syslog destination (durable-objects/syslog.ts). */
+  syslogDropped: Record<string, number>;
 }
 
 /** The upgrade store's states, each a sample of `bng_upgrade_state` (a state set: the current one is 1). */
@@ -161,6 +163,7 @@ export function scrapeFamilies(s: ScrapeState): MetricFamily[] {
     gauge("bng_licence_meter_peak", "Licence meter peak (peakCount)", [{ labels: meter, value: s.licence.peakCount }]),
     gauge("bng_licence_meter_max", "Licence band maximum (bandMax)", [{ labels: meter, value: s.licence.bandMax }]),
     counter("bng_log_entries_total", "Log entries written; equals LogTail.lastSeq", one(s.lastSeq)),
+    counter("bng_syslog_dropped_total", "Log entries not shipped to a syslog destination: its queue was full (receiver down or slow)", byKey(s.syslogDropped, "destination")),
     gauge("bng_licence_state", "Licence state as a state set: 1 for the current state (GET /licensing state)", LICENCE_STATES.map((state) => ({ labels: { state }, value: flag(s.licenceStatus.state === state) }))),
     gauge("bng_licence_days_remaining", "Days until the licence expires, or until the grace period ends in Grace (GET /licensing daysRemaining); absent in dev mode", s.licenceStatus.daysRemaining === null ? [] : one(s.licenceStatus.daysRemaining)),
 

@@ -1,0 +1,140 @@
+/**
+ * Syslog shipping through the real launcher to Debian's rsyslogd (issue #25):
+ * every log entry at or above a destination's floor arrives as an RFC 5424
+ * message (parsed here by the test's own parser, from the RFC's ABNF) equal
+ * field by field to what GET /logs/tail shows; with the receiver stopped the
+ * API still answers, what overflowed the queue is exactly what the counter
+ * and the resumption entry say was lost, and shipping resumes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { parse5424, type Syslog5424 } from "./rfc5424-parse.ts";
+import { startRsyslog, type Rsyslog } from "./rsyslog.ts";
+
+// Three appliances' listeners, then the receiver's port: below the ephemeral range, so rsyslogd gets it back on a restart.
+const PORT_BASE = await freePortBase(4);
+const RECEIVER_PORT = PORT_BASE + 3;
+const BOOTSTRAP = "bngtok_" + "Hok".repeat(10) + "0Ysq9x";
+/** RFC 5424 §6.2.1's codes: local3 is 19; severities emergency 0 … debug 7. */
+const LOCAL3 = 19;
+const SEVERITY_CODES: Record<string, number> = { emergency: 0, alert: 1, critical: 2, error: 3, warning: 4, notice: 5, info: 6, debug: 7 };
+const FLOOR = SEVERITY_CODES.notice!;
+
+interface Entry {
+  seq: number;
+  timestamp: string;
+  severity: string;
+  msgId: string;
+  fields: Record<string, string | number | boolean | null>;
+}
+
+let fleet: RunningFleet;
+let rsyslog: Rsyslog;
+
+beforeAll(async () => {
+  rsyslog = await startRsyslog(RECEIVER_PORT);
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, [PORT_BASE]);
+}, 120_000);
+
+afterAll(async () => {
+  await rsyslog?.stop();
+  if (fleet) expect(await fleet.stop()).toBe(0);
+});
+
+const api = (path: string, body?: unknown, method?: string) =>
+  fetchJson(`https://127.0.0.1:${PORT_BASE}${path}`, { insecure: true, headers: { authorization: `Bearer ${BOOTSTRAP}` }, ...(body === undefined ? {} : { body }), ...(method ? { method } : {}) });
+
+const tail = async (sinceSeq: number): Promise<Entry[]> => {
+  const answer = await api(`/api/v1/logs/tail?count=1000&sinceSeq=${sinceSeq}`);
+  expect(answer.status).toBe(200);
+  return answer.json<{ entries: Entry[] }>().entries;
+};
+const lastSeq = async () => (await api("/api/v1/logs/tail?count=1")).json<{ lastSeq: number }>().lastSeq;
+const received = async (): Promise<Syslog5424[]> => (await rsyslog.messages()).map(parse5424);
+const seqOf = (message: Syslog5424) => Number(message.structuredData["entry@32473"]?.seq);
+const shipped = (entries: Entry[]) => entries.filter((e) => SEVERITY_CODES[e.severity]! <= FLOOR);
+const droppedCounter = async () => {
+  const text = (await api("/api/v1/metrics")).text;
+  return Number(/^bng_syslog_dropped_total\{destination="siem"\} (\d+)$/m.exec(text)?.[1]);
+};
+/** A commit whose comment (logged in config.commit) holds every character RFC 5424 §6.3.3 escapes in a PARAM-VALUE. */
+const configure = async (fields: Record<string, unknown>) => {
+  const put = await api("/api/v1/config", { comment: 'syslog "siem" \\ [edge] ]', listOps: [{ listPath: "logging.syslog", key: "siem", fields }] }, "PUT");
+  expect(put.status, put.text).toBe(200);
+};
+/** A scripted burst of entries: alert tests (notice), a failed login (warning), a configuration commit (notice). */
+const script = async (alerts: number) => {
+  for (let i = 0; i < alerts; i++) expect((await api("/api/v1/alarms/test", { severity: "minor", text: `syslog check ${i}` })).status).toBe(200);
+  expect((await fetchJson(`https://127.0.0.1:${PORT_BASE}/api/v1/auth/login`, { insecure: true, body: { username: "admin", password: "not-the-password" } })).status).toBe(401);
+};
+/** Waits until the receiver holds the entry `seq`. */
+const arrived = (seq: number) => expect.poll(async () => (await received()).some((m) => seqOf(m) === seq), { timeout: 45_000, interval: 250 }).toBe(true);
+
+describe("syslog shipping", () => {
+  let start = 0;
+
+  it("delivers every entry at or above the floor as RFC 5424, equal field by field to logs/tail", async () => {
+    start = await lastSeq();
+    await configure({ host: "127.0.0.1", port: String(RECEIVER_PORT), transport: "tcp", severity: "notice", facility: "local3" });
+    await script(3);
+    await configure({ queueSize: "5000" });
+    const end = await lastSeq();
+    const expected = shipped((await tail(start)).filter((e) => e.seq <= end));
+    expect(expected.map((e) => e.msgId)).toEqual(expect.arrayContaining(["config.commit", "audit.alarm.test", "auth.login.failed"]));
+    await arrived(expected.at(-1)!.seq);
+
+    const bySeq = new Map((await received()).map((m) => [seqOf(m), m]));
+    for (const entry of expected) {
+      const message = bySeq.get(entry.seq);
+      expect(message, `seq ${entry.seq} ${entry.msgId}`).toBeDefined();
+      const fields = Object.fromEntries(Object.entries(entry.fields).flatMap(([key, value]) => (value === null ? [] : [[key, String(value)]])));
+      expect(message).toEqual({
+        facility: LOCAL3,
+        severity: SEVERITY_CODES[entry.severity],
+        version: 1,
+        timestamp: entry.timestamp,
+        hostname: "edge-1",
+        appName: "bng",
+        procId: null,
+        msgId: entry.msgId,
+        structuredData: { "entry@32473": { seq: String(entry.seq) }, "fields@32473": fields },
+        msg: null,
+      });
+    }
+    // Nothing below the floor was shipped, nothing twice.
+    const seqs = (await received()).map(seqOf);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    const below = (await tail(start)).filter((e) => SEVERITY_CODES[e.severity]! > FLOOR).map((e) => e.seq);
+    expect(seqs.filter((s) => below.includes(s))).toEqual([]);
+  });
+
+  it("keeps answering while the receiver is down, counts exactly what overflowed the queue, and resumes", { timeout: 90_000 }, async () => {
+    await configure({ queueSize: "3" });
+    const before = await lastSeq();
+    await arrived(shipped(await tail(before - 1)).at(-1)!.seq);
+    expect(await droppedCounter()).toBe(0);
+
+    await rsyslog.stop();
+    // Every request is answered while nothing listens: 8 alert tests and a failed login, 10 entries at the floor against a queue of 3.
+    await script(8);
+    expect(await droppedCounter()).toBeGreaterThanOrEqual(6);
+
+    await rsyslog.start();
+    // Shipping resumes at the next reconnection (backoff): it says so first, then what follows arrives.
+    await expect.poll(async () => (await received()).some((m) => m.msgId === "syslog.entries.lost"), { timeout: 45_000, interval: 250 }).toBe(true);
+    await script(1);
+    const end = await lastSeq();
+    await arrived(shipped(await tail(end - 1)).at(-1)!.seq);
+
+    const entries = await tail(before);
+    const expected = shipped(entries.filter((e) => e.seq <= end)).map((e) => e.seq);
+    const got = new Set((await received()).map(seqOf));
+    const missing = expected.filter((seq) => !got.has(seq));
+    // Lost is exactly what the counter counted, and the resumption entry says so once.
+    expect(missing.length).toBeGreaterThanOrEqual(6);
+    expect(await droppedCounter()).toBe(missing.length);
+    const reports = entries.filter((e) => e.msgId === "syslog.entries.lost");
+    expect(reports.map((e) => e.fields)).toEqual([{ destination: "siem", lost: missing.length }]);
+    expect(got.has(reports[0]!.seq)).toBe(true);
+  });
+});
