@@ -6,14 +6,19 @@
  * API still answers, what overflowed the queue is exactly what the counter
  * and the resumption entry say was lost, and shipping resumes.
  */
+import { execFileSync } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 import { parse5424, type Syslog5424 } from "./rfc5424-parse.ts";
 import { startRsyslog, type Rsyslog } from "./rsyslog.ts";
 
-// Three appliances' listeners, then the receiver's port: below the ephemeral range, so rsyslogd gets it back on a restart.
-const PORT_BASE = await freePortBase(4);
+// Three appliances' listeners, then the receivers' ports: below the ephemeral range, so rsyslogd gets its port back on a restart.
+const PORT_BASE = await freePortBase(5);
 const RECEIVER_PORT = PORT_BASE + 3;
+const TLS_RECEIVER_PORT = PORT_BASE + 4;
 const BOOTSTRAP = "bngtok_" + "Hok".repeat(10) + "0Ysq9x";
 /** RFC 5424 §6.2.1's codes: local3 is 19; severities emergency 0 … debug 7. */
 const LOCAL3 = 19;
@@ -30,14 +35,29 @@ interface Entry {
 
 let fleet: RunningFleet;
 let rsyslog: Rsyslog;
+let tlsRsyslog: Rsyslog;
+
+/** A private CA the appliance trusts through the launcher's NODE_EXTRA_CA_CERTS, and a receiver certificate for the name `localhost` only. */
+async function testCa(): Promise<{ caFile: string; certFile: string; keyFile: string }> {
+  const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-syslog-ca-"));
+  const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+  openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=bngfleet test syslog CA", "-days", "2");
+  openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "receiver.key", "-out", "receiver.csr", "-subj", "/CN=localhost");
+  await writeFile(path.join(dir, "receiver.ext"), "subjectAltName=DNS:localhost\n");
+  openssl("x509", "-req", "-in", "receiver.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "receiver.pem", "-days", "2", "-extfile", "receiver.ext");
+  return { caFile: path.join(dir, "ca.pem"), certFile: path.join(dir, "receiver.pem"), keyFile: path.join(dir, "receiver.key") };
+}
 
 beforeAll(async () => {
+  const ca = await testCa();
   rsyslog = await startRsyslog(RECEIVER_PORT);
-  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, [PORT_BASE]);
+  tlsRsyslog = await startRsyslog(TLS_RECEIVER_PORT, ca);
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1", NODE_EXTRA_CA_CERTS: ca.caFile }, [PORT_BASE]);
 }, 120_000);
 
 afterAll(async () => {
   await rsyslog?.stop();
+  await tlsRsyslog?.stop();
   if (fleet) expect(await fleet.stop()).toBe(0);
 });
 
@@ -53,13 +73,13 @@ const lastSeq = async () => (await api("/api/v1/logs/tail?count=1")).json<{ last
 const received = async (): Promise<Syslog5424[]> => (await rsyslog.messages()).map(parse5424);
 const seqOf = (message: Syslog5424) => Number(message.structuredData["entry@32473"]?.seq);
 const shipped = (entries: Entry[]) => entries.filter((e) => SEVERITY_CODES[e.severity]! <= FLOOR);
-const droppedCounter = async () => {
+const droppedCounter = async (destination = "siem") => {
   const text = (await api("/api/v1/metrics")).text;
-  return Number(/^bng_syslog_dropped_total\{destination="siem"\} (\d+)$/m.exec(text)?.[1]);
+  return Number(new RegExp(`^bng_syslog_dropped_total\\{destination="${destination}"\\} (\\d+)$`, "m").exec(text)?.[1]);
 };
 /** A commit whose comment (logged in config.commit) holds every character RFC 5424 §6.3.3 escapes in a PARAM-VALUE. */
-const configure = async (fields: Record<string, unknown>) => {
-  const put = await api("/api/v1/config", { comment: 'syslog "siem" \\ [edge] ]', listOps: [{ listPath: "logging.syslog", key: "siem", fields }] }, "PUT");
+const configure = async (fields: Record<string, unknown>, key = "siem") => {
+  const put = await api("/api/v1/config", { comment: 'syslog "siem" \\ [edge] ]', listOps: [{ listPath: "logging.syslog", key, fields }] }, "PUT");
   expect(put.status, put.text).toBe(200);
 };
 /** A scripted burst of entries: alert tests (notice), a failed login (warning), a configuration commit (notice). */
@@ -136,5 +156,30 @@ describe("syslog shipping", () => {
     const reports = entries.filter((e) => e.msgId === "syslog.entries.lost");
     expect(reports.map((e) => e.fields)).toEqual([{ destination: "siem", lost: missing.length }]);
     expect(got.has(reports[0]!.seq)).toBe(true);
+  });
+});
+
+describe("syslog over TLS (RFC 5425)", () => {
+  const tlsReceived = async () => (await tlsRsyslog.messages()).map(parse5424);
+
+  it("delivers to a receiver whose certificate the appliance trusts (a private CA through NODE_EXTRA_CA_CERTS)", async () => {
+    const start = await lastSeq();
+    await configure({ host: "localhost", port: String(TLS_RECEIVER_PORT), transport: "tls", severity: "notice" }, "siem-tls");
+    await script(1);
+    const end = await lastSeq();
+    const expected = shipped((await tail(start)).filter((e) => e.seq <= end));
+    await expect.poll(async () => (await tlsReceived()).some((m) => seqOf(m) === expected.at(-1)!.seq), { timeout: 45_000, interval: 250 }).toBe(true);
+    const got = new Map((await tlsReceived()).map((m) => [seqOf(m), m]));
+    for (const entry of expected) expect(got.get(entry.seq)?.msgId, `seq ${entry.seq}`).toBe(entry.msgId);
+  });
+
+  it("never sends to one whose certificate does not name the host: entries wait, then overflow and are counted", async () => {
+    // The same receiver reached as 127.0.0.1: its certificate names only localhost, and verification is never off.
+    await configure({ host: "127.0.0.1", port: String(TLS_RECEIVER_PORT), transport: "tls", severity: "notice", queueSize: "1" }, "siem-tls");
+    const before = (await tlsReceived()).length;
+    await script(3);
+    await expect.poll(() => droppedCounter("siem-tls"), { timeout: 45_000, interval: 250 }).toBeGreaterThanOrEqual(3);
+    const after = (await tlsReceived()).slice(before).map((m) => m.msgId);
+    expect(after).not.toContain("auth.login.failed");
   });
 });
