@@ -87,6 +87,7 @@ function syslogDestinationsOf(items: { key: string; values: Record<string, unkno
       severity: (item.values.severity ?? "info") as SyslogDestination["severity"],
       facility: (item.values.facility ?? "local0") as SyslogDestination["facility"],
       queueSize: typeof item.values.queueSize === "number" ? item.values.queueSize : 10_000,
+      stream: item.values.stream === "cgn" ? "cgn" : "log",
     };
   });
 }
@@ -180,6 +181,9 @@ export class ApplianceCore {
     this.#syslog = new SyslogShipper(this.name, (severity, msgId, fields) => this.#dataPlane.log(severity, msgId, fields));
     this.#applySyslog();
     this.#dataPlane.watchLog((entry) => this.#syslog.observe(entry));
+    // CGN compliance logging: the model tells of port blocks, the syslog driver ships them and counts its losses.
+    this.#dataPlane.watchPortBlocks((record) => this.#syslog.observePortBlock(record));
+    this.#dataPlane.setDriverLosses(() => this.#syslog.driverLosses());
     // The pools, RADIUS servers and local subscriber table as configured now (a restored snapshot already
     // holds them: then nothing changes). Pools first: local subscribers' static addresses are placed in them.
     this.#dataPlane.setPools(poolSettingsOf(this.#config.items(POOLS_LIST)));

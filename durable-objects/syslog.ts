@@ -14,11 +14,17 @@
  * Plain syslog over TCP has no acknowledgement, so an entry the kernel
  * accepted just before the receiver went away cannot be known lost: "lost"
  * counts what the appliance itself dropped (docs/observability.md).
+ *
+ * A destination of stream `cgn` is the CGN compliance logger's syslog driver:
+ * it gets the port-block records the model tells of (allocated, released,
+ * identified) instead of the log ring, and what it drops is the driver's
+ * loss that GET /cgn/status reports (`eventsLostByDriver.syslog`).
  */
 import type { LogEntry } from "../src/schemas/logs.ts";
-import type { FieldValue, Severity } from "../simulator/index.ts";
+import type { FieldValue, PortBlockRecord, Severity } from "../simulator/index.ts";
 import { SEVERITIES } from "../simulator/vocabulary.ts";
-import { formatEntry, frame, type Facility } from "../src/syslog/rfc5424.ts";
+import { isoTime } from "../simulator/clock.ts";
+import { SD_RECORD, formatEntry, frame, type Facility } from "../src/syslog/rfc5424.ts";
 import { DestinationRefused } from "../src/config/destinations.ts";
 import { outboundConnect } from "./outbound-socket.ts";
 
@@ -31,7 +37,15 @@ export interface SyslogDestination {
   severity: Severity;
   facility: Facility;
   queueSize: number;
+  stream: "log" | "cgn";
 }
+
+/** Compliance records as syslog messages: their msgIds and severities (an Identify is the notice the log ring's cgn.identify is). */
+const RECORD_MSG: Record<PortBlockRecord["kind"], { msgId: string; severity: Severity }> = {
+  allocated: { msgId: "cgn.block.allocated", severity: "info" },
+  released: { msgId: "cgn.block.released", severity: "info" },
+  identified: { msgId: "cgn.identify", severity: "notice" },
+};
 
 /** The first wait after a failed connection or write, doubled after each further failure up to the cap. */
 export const BACKOFF_FIRST_MS = 500;
@@ -155,6 +169,10 @@ export class SyslogShipper {
   readonly #pumps = new Map<string, Pump>();
   /** Entries dropped per destination since the object started (the counter survives a destination's reconfiguration). */
   readonly #dropped = new Map<string, number>();
+  /** Compliance records the syslog driver dropped since the object started (cgn destinations, removed ones included). */
+  #cgnLost = 0;
+  /** The compliance records' own sequence (the log ring's seq numbers its entries only). */
+  #recordSeq = 0;
   #allowlist: readonly string[] = [];
   readonly #hostname: string;
   readonly #log: Log;
@@ -187,13 +205,30 @@ export class SyslogShipper {
     }
   }
 
-  /** Ships one log ring entry to every destination whose floor it meets; never throws, never waits. */
+  /** Ships one log ring entry to every `log` destination whose floor it meets; never throws, never waits. */
   observe(entry: LogEntry): void {
+    this.#ship("log", entry);
+  }
+
+  /** Ships one CGN compliance record to every `cgn` destination whose floor it meets. */
+  observePortBlock(record: PortBlockRecord): void {
+    const { kind, timeMs, ...fields } = record;
+    this.#ship("cgn", { seq: ++this.#recordSeq, timestamp: isoTime(timeMs), ...RECORD_MSG[kind], fields });
+  }
+
+  /** Compliance records lost per logger driver (GET /cgn/status `eventsLostByDriver`). */
+  driverLosses(): Record<string, number> {
+    return { syslog: this.#cgnLost };
+  }
+
+  #ship(stream: SyslogDestination["stream"], entry: LogEntry): void {
     const rank = SEVERITIES.indexOf(entry.severity);
     for (const pump of this.#pumps.values()) {
       const { name, severity, facility } = pump.settings;
-      if (rank > SEVERITIES.indexOf(severity)) continue;
-      if (!pump.offer(frame(formatEntry(entry, facility, this.#hostname)))) this.#dropped.set(name, (this.#dropped.get(name) ?? 0) + 1);
+      if (pump.settings.stream !== stream || rank > SEVERITIES.indexOf(severity)) continue;
+      if (pump.offer(frame(formatEntry(entry, facility, this.#hostname, stream === "cgn" ? SD_RECORD : undefined)))) continue;
+      this.#dropped.set(name, (this.#dropped.get(name) ?? 0) + 1);
+      if (stream === "cgn") this.#cgnLost++;
     }
   }
 

@@ -635,7 +635,7 @@ export class Cgn {
         utilisation: { totalChunks: g.totalChunks, freeChunks: g.free, usedChunks: g.used, quarantinedChunks: g.quarantined },
       })),
       nativeCounters: { ...this.counters },
-      // The model's logger drivers never lose an event; drops happen earlier, in the native ring.
+      // The drivers are the object's (durable-objects/syslog.ts ships the records onPortBlock tells of): it fills in their losses.
       eventsLostByDriver: running ? { syslog: 0 } : null,
     };
   }

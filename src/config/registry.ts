@@ -150,6 +150,8 @@ const LOCAL_SUBSCRIBER_CHILDREN: Record<string, FieldSpec> = {
 /** The syslog destinations' list, and each transport's port when none is given (RFC 5425 §4.1; IANA's syslog-conn, the TCP port of RFC 3195 and 6587). */
 export const SYSLOG_LIST = "logging.syslog";
 export const SYSLOG_PORTS = { tls: 6514, tcp: 601 } as const;
+/** What a syslog destination receives: the log ring, or the CGN compliance logger's records. */
+export const SYSLOG_STREAMS = ["log", "cgn"] as const;
 
 /** Every key of the configuration, in the order GET /config/schema lists them. */
 export const CONFIG_KEYS: readonly ConfigKey[] = [
@@ -632,6 +634,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
       severity: { type: "enum", schema: z.enum(SEVERITIES, SEVERITIES.join(", ")), default: "info", description: "least severe log entry shipped (syslog severity name)" },
       facility: { type: "enum", schema: z.enum(FACILITIES, `an RFC 5424 facility: ${FACILITIES.join(", ")}`), default: "local0", description: "facility of every message (the PRI's high bits)" },
       queueSize: { type: "uint32", schema: uint(32, 1, 100_000), default: 10_000, description: "entries held while the receiver is down or slow; one that finds the queue full is dropped and counted" },
+      stream: {
+        type: "enum",
+        schema: z.enum(SYSLOG_STREAMS, SYSLOG_STREAMS.join(" or ")),
+        default: "log",
+        description: "what the destination receives: `log`, every log ring entry at or above the floor; `cgn`, the CGN compliance records (port blocks allocated, released and identified), whose losses GET /cgn/status counts per driver",
+      },
     },
     apply: "hot",
     description: "syslog destinations: every log entry at or above the floor, as RFC 5424 over TCP or TLS, octet counted (RFC 6587)",

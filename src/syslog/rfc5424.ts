@@ -18,8 +18,13 @@ export type Facility = (typeof FACILITIES)[number];
 
 /** The APP-NAME every message carries. */
 export const APP_NAME = "bng";
-/** The SD-IDs: `entry` carries the ring's seq, `fields` the entry's fields (RFC 5424 §7.2.2's name@<private enterprise number> form). */
+/**
+ * The SD-IDs (RFC 5424 §7.2.2's name@<private enterprise number> form):
+ * `entry` carries a log ring entry's seq, `record` a CGN compliance record's
+ * own sequence number, `fields` the fields.
+ */
 export const SD_ENTRY = "entry@32473";
+export const SD_RECORD = "record@32473";
 export const SD_FIELDS = "fields@32473";
 
 /** PRI (RFC 5424 §6.2.1): facility × 8 + severity, whose codes follow SEVERITIES' order (emergency 0 … debug 7). */
@@ -38,17 +43,18 @@ const sdName = (key: string): string => key.replace(/[^\x21-\x7e]|[=\]"]/g, "_")
 const paramValue = (value: string): string => value.replace(/["\\\]]/g, (c) => `\\${c}`);
 
 /**
- * The RFC 5424 message of one entry. A null field has no syslog form and is
+ * The RFC 5424 message of one entry (or a compliance record in an entry's
+ * shape, its sequence under `record@32473`). A null field has no syslog form and is
  * left out; numbers and booleans are written as JSON writes them. No MSG: the
  * structured data is the message.
  */
-export function formatEntry(entry: LogEntry, facility: Facility, hostname: string): string {
+export function formatEntry(entry: LogEntry, facility: Facility, hostname: string, sequence: typeof SD_ENTRY | typeof SD_RECORD = SD_ENTRY): string {
   const params = Object.entries(entry.fields)
     .filter(([, value]) => value !== null)
     .map(([key, value]) => ` ${sdName(key)}="${paramValue(String(value))}"`)
     .join("");
   const header = `<${priority(facility, entry.severity)}>1 ${entry.timestamp} ${headerField(hostname, 255)} ${APP_NAME} - ${headerField(entry.msgId, 32)}`;
-  return `${header} [${SD_ENTRY} seq="${entry.seq}"][${SD_FIELDS}${params}]`;
+  return `${header} [${sequence} seq="${entry.seq}"][${SD_FIELDS}${params}]`;
 }
 
 const encoder = new TextEncoder();

@@ -16,9 +16,10 @@ import { parse5424, type Syslog5424 } from "./rfc5424-parse.ts";
 import { startRsyslog, type Rsyslog } from "./rsyslog.ts";
 
 // Three appliances' listeners, then the receivers' ports: below the ephemeral range, so rsyslogd gets its port back on a restart.
-const PORT_BASE = await freePortBase(5);
+const PORT_BASE = await freePortBase(6);
 const RECEIVER_PORT = PORT_BASE + 3;
 const TLS_RECEIVER_PORT = PORT_BASE + 4;
+const RETENTION_PORT = PORT_BASE + 5;
 const BOOTSTRAP = "bngtok_" + "Hok".repeat(10) + "0Ysq9x";
 /** RFC 5424 §6.2.1's codes: local3 is 19; severities emergency 0 … debug 7. */
 const LOCAL3 = 19;
@@ -36,6 +37,7 @@ interface Entry {
 let fleet: RunningFleet;
 let rsyslog: Rsyslog;
 let tlsRsyslog: Rsyslog;
+let retention: Rsyslog;
 
 /** A private CA the appliance trusts through the launcher's NODE_EXTRA_CA_CERTS, and a receiver certificate for the name `localhost` only. */
 async function testCa(): Promise<{ caFile: string; certFile: string; keyFile: string }> {
@@ -52,12 +54,14 @@ beforeAll(async () => {
   const ca = await testCa();
   rsyslog = await startRsyslog(RECEIVER_PORT);
   tlsRsyslog = await startRsyslog(TLS_RECEIVER_PORT, ca);
+  retention = await startRsyslog(RETENTION_PORT);
   fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1", NODE_EXTRA_CA_CERTS: ca.caFile }, [PORT_BASE]);
 }, 120_000);
 
 afterAll(async () => {
   await rsyslog?.stop();
   await tlsRsyslog?.stop();
+  await retention?.stop();
   if (fleet) expect(await fleet.stop()).toBe(0);
 });
 
@@ -181,5 +185,68 @@ describe("syslog over TLS (RFC 5425)", () => {
     await expect.poll(() => droppedCounter("siem-tls"), { timeout: 45_000, interval: 250 }).toBeGreaterThanOrEqual(3);
     const after = (await tlsReceived()).slice(before).map((m) => m.msgId);
     expect(after).not.toContain("auth.login.failed");
+  });
+});
+
+describe("CGN compliance logging through the syslog driver", () => {
+  interface BindingRow {
+    bindingIndex: number;
+    group: string;
+    insideVrf: string;
+    insideIp: string;
+    publicIp: string;
+    sessionId: number;
+    subscriberId: string | null;
+    portBlocks: string[];
+  }
+  const records = async () => (await retention.messages()).map(parse5424).filter((m) => m.msgId?.startsWith("cgn."));
+  const bindings = async () => (await api("/api/v1/cgn/bindings?limit=1000")).json<{ items: BindingRow[] }>().items;
+  const lostBySyslog = async () => (await api("/api/v1/cgn/status")).json<{ eventsLostByDriver: Record<string, number> | null }>().eventsLostByDriver?.syslog;
+  /** A record's fields as a binding row tells them, per port block. */
+  const recordOf = (row: BindingRow, portBlock: string) => ({
+    bindingIndex: String(row.bindingIndex),
+    group: row.group,
+    publicIp: row.publicIp,
+    portBlock,
+    insideVrf: row.insideVrf,
+    insideIp: row.insideIp,
+    sessionId: String(row.sessionId),
+    ...(row.subscriberId === null ? {} : { subscriberId: row.subscriberId }),
+  });
+
+  it("ships port-block allocations and releases, each as the bindings list shows the block, to its own destination", { timeout: 90_000 }, async () => {
+    await configure({ host: "127.0.0.1", port: String(RETENTION_PORT), transport: "tcp", stream: "cgn" }, "retention");
+    // Sessions come and go on the live clock: an allocation arrives, and it is a block the bindings list shows.
+    await expect.poll(async () => (await records()).some((m) => m.msgId === "cgn.block.allocated"), { timeout: 60_000, interval: 500 }).toBe(true);
+    const allocated = (await records()).filter((m) => m.msgId === "cgn.block.allocated").map((m) => m.structuredData["fields@32473"]);
+    const rows = await bindings();
+    const shown = allocated.filter((f) => rows.some((row) => row.bindingIndex === Number(f!.bindingIndex) && row.portBlocks.includes(f!.portBlock!)));
+    expect(shown.length).toBeGreaterThan(0);
+    const held = rows.find((row) => row.bindingIndex === Number(shown[0]!.bindingIndex))!;
+    for (const fields of shown.filter((f) => Number(f!.bindingIndex) === held.bindingIndex)) expect(fields).toEqual(recordOf(held, fields!.portBlock!));
+
+    // A session disconnected: every block of its binding is released, as the list showed it, at the time the log says.
+    const row = (await bindings()).find((b) => b.sessionId > 0)!;
+    expect((await api(`/api/v1/sessions/${row.sessionId}`, undefined, "DELETE")).status).toBe(200);
+    const released = async () => (await records()).filter((m) => m.msgId === "cgn.block.released" && m.structuredData["fields@32473"]!.bindingIndex === String(row.bindingIndex) && m.structuredData["fields@32473"]!.sessionId === String(row.sessionId));
+    await expect.poll(async () => (await released()).length, { timeout: 30_000, interval: 250 }).toBe(row.portBlocks.length);
+    for (const message of await released()) {
+      expect(message.structuredData["fields@32473"]).toEqual(recordOf(row, message.structuredData["fields@32473"]!.portBlock!));
+      expect(message).toMatchObject({ severity: SEVERITY_CODES.info, hostname: "edge-1", appName: "bng", facility: 16 });
+      expect(message.structuredData["record@32473"]?.seq).toMatch(/^\d+$/);
+    }
+  });
+
+  it("counts the driver's losses in eventsLostByDriver while its receiver is down", { timeout: 90_000 }, async () => {
+    await configure({ queueSize: "1" }, "retention");
+    expect(await lostBySyslog()).toBe(0);
+    await retention.stop();
+    // Disconnecting sessions releases their blocks: more records than a queue of one holds.
+    for (const row of (await bindings()).filter((b) => b.sessionId > 0).slice(0, 3)) expect((await api(`/api/v1/sessions/${row.sessionId}`, undefined, "DELETE")).status).toBe(200);
+    await expect.poll(lostBySyslog, { timeout: 60_000, interval: 500 }).toBeGreaterThan(0);
+    const metrics = (await api("/api/v1/metrics")).text;
+    expect(Number(/^bng_cgn_events_lost_total\{driver="syslog"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+    await retention.start();
+    await expect.poll(async () => (await tail(Math.max(0, (await lastSeq()) - 200))).some((e) => e.msgId === "syslog.entries.lost" && e.fields.destination === "retention"), { timeout: 60_000, interval: 500 }).toBe(true);
   });
 });

@@ -68,4 +68,17 @@ describe("CGN compliance records", () => {
     expect([...held].filter(([, n]) => n !== 0).map(([key]) => key).sort()).toEqual(blocks.sort());
     expect([...held.values()].every((n) => n === 0 || n === 1)).toBe(true);
   });
+
+  it("name a session's subscriber from its first block on, as the bindings list does", () => {
+    const g = gateway(profile("small"));
+    const allocated: PortBlockRecord[] = [];
+    g.onPortBlock((r) => {
+      if (r.kind === "allocated" && r.sessionId > 0) allocated.push(r);
+    });
+    g.step(600);
+    const rows = new Map(allBindings(g).map((row) => [`${row.bindingIndex} ${row.sessionId}`, row]));
+    const alive = allocated.filter((r) => rows.has(`${r.bindingIndex} ${r.sessionId}`));
+    expect(alive.length).toBeGreaterThan(0);
+    for (const r of alive) expect(r.subscriberId).toBe(rows.get(`${r.bindingIndex} ${r.sessionId}`)!.subscriberId);
+  });
 });

@@ -8,9 +8,9 @@ const destination = (fields: Record<string, string>, allowlist?: string) => ({
 });
 
 describe("syslog destinations", () => {
-  it("are shown in GET /config with their defaults: tls, the transport's port, info, local0, a queue of 10000", async () => {
+  it("are shown in GET /config with their defaults: tls, the transport's port, info, local0, a queue of 10000, the log stream", async () => {
     await commit(destination({ host: "syslog.example.net" }));
-    expect(itemOf(await getConfig(), "logging.syslog", "siem")?.values).toEqual({ host: "syslog.example.net", port: null, transport: "tls", severity: "info", facility: "local0", queueSize: "10000" });
+    expect(itemOf(await getConfig(), "logging.syslog", "siem")?.values).toEqual({ host: "syslog.example.net", port: null, transport: "tls", severity: "info", facility: "local0", queueSize: "10000", stream: "log" });
   });
 
   it.each(["169.254.169.254", "fe80::1", "metadata.google.internal", "0.0.0.0", "::ffff:169.254.169.254"])("refuse %s even when everything is allowlisted: 422 naming the host", async (host) => {
