@@ -33,8 +33,9 @@ import { LicensingStore } from "./licensing.ts";
 import { LOCAL_LISTS, localSubscribersOf } from "../src/config/local-subscribers.ts";
 import { POOLS_LIST, poolSettingsOf } from "../src/config/address-pools.ts";
 import { radiusServersOf } from "../src/config/radius.ts";
-import { SYSLOG_LIST, SYSLOG_PORTS, appliersOf, type Applier } from "../src/config/registry.ts";
-import { SyslogShipper, type SyslogDestination } from "./syslog.ts";
+import { appliersOf, type Applier } from "../src/config/registry.ts";
+import { SYSLOG_LIST, syslogDestinationsOf } from "../src/config/syslog.ts";
+import { SyslogShipper } from "./syslog.ts";
 import { RoutingStore } from "./routing.ts";
 import { IpsecStore } from "./ipsec.ts";
 import { UpgradeStore } from "./upgrade.ts";
@@ -73,23 +74,6 @@ function alertSinksOf(items: { key: string; values: Record<string, unknown> }[])
     severityFloor: (item.values.severityFloor ?? "major") as AlertSink["severityFloor"],
     credential: typeof item.values.credential === "string" ? item.values.credential : null,
   }));
-}
-
-/** Configured syslog destinations as the shipper sends to them, each port resolved from its transport's default. */
-function syslogDestinationsOf(items: { key: string; values: Record<string, unknown> }[]): SyslogDestination[] {
-  return items.map((item) => {
-    const transport = item.values.transport === "tcp" ? "tcp" : "tls";
-    return {
-      name: item.key,
-      host: String(item.values.host),
-      port: typeof item.values.port === "number" ? item.values.port : SYSLOG_PORTS[transport],
-      transport,
-      severity: (item.values.severity ?? "info") as SyslogDestination["severity"],
-      facility: (item.values.facility ?? "local0") as SyslogDestination["facility"],
-      queueSize: typeof item.values.queueSize === "number" ? item.values.queueSize : 10_000,
-      stream: item.values.stream === "cgn" ? "cgn" : "log",
-    };
-  });
 }
 
 /**

@@ -24,21 +24,10 @@ import type { LogEntry } from "../src/schemas/logs.ts";
 import type { FieldValue, PortBlockRecord, Severity } from "../simulator/index.ts";
 import { SEVERITIES } from "../simulator/vocabulary.ts";
 import { isoTime } from "../simulator/clock.ts";
-import { SD_RECORD, formatEntry, frame, type Facility } from "../src/syslog/rfc5424.ts";
+import { SD_RECORD, formatEntry, frame } from "../src/syslog/rfc5424.ts";
+import type { SyslogDestination } from "../src/config/syslog.ts";
 import { DestinationRefused } from "../src/config/destinations.ts";
 import { outboundConnect } from "./outbound-socket.ts";
-
-/** A configured destination (`logging.syslog`), its port already resolved from the transport's default. */
-export interface SyslogDestination {
-  name: string;
-  host: string;
-  port: number;
-  transport: "tcp" | "tls";
-  severity: Severity;
-  facility: Facility;
-  queueSize: number;
-  stream: "log" | "cgn";
-}
 
 /** Compliance records as syslog messages: their msgIds and severities (an Identify is the notice the log ring's cgn.identify is). */
 const RECORD_MSG: Record<PortBlockRecord["kind"], { msgId: string; severity: Severity }> = {

@@ -26,6 +26,7 @@ import { addressPoolItemProblems, isPoolSubnet } from "./address-pools.ts";
 import { PROPOSAL, igpInterfaceProblems, isOspfArea, isStaticRouteKey, neighborItemProblems } from "./routing.ts";
 import { AFI_SAFIS, ALARM_SEVERITIES, IGP_PROTOCOLS, SEVERITIES } from "../../simulator/vocabulary.ts";
 import { FACILITIES } from "../syslog/rfc5424.ts";
+import { SYSLOG_LIST, SYSLOG_PORTS, SYSLOG_QUEUE_SIZE, SYSLOG_STREAMS } from "./syslog.ts";
 
 /** What GET /config shows instead of a secret, and what a write may send to leave a secret unchanged. */
 export const REDACTED = "********";
@@ -146,12 +147,6 @@ const LOCAL_SUBSCRIBER_CHILDREN: Record<string, FieldSpec> = {
   uploadBurstKb: { type: "int32", schema: int32(), default: null, description: "upstream burst size; null = the shaper's default" },
   additionalRoutes: { type: "cidr", listMode: true, schema: text(isCidr, "a CIDR prefix with its host bits zero, e.g. 192.0.2.0/29"), default: [], description: "framed routes (RFC 2865 Framed-Route) routed to the subscriber" },
 };
-
-/** The syslog destinations' list, and each transport's port when none is given (RFC 5425 §4.1; IANA's syslog-conn, the TCP port of RFC 3195 and 6587). */
-export const SYSLOG_LIST = "logging.syslog";
-export const SYSLOG_PORTS = { tls: 6514, tcp: 601 } as const;
-/** What a syslog destination receives: the log ring, or the CGN compliance logger's records. */
-export const SYSLOG_STREAMS = ["log", "cgn"] as const;
 
 /** Every key of the configuration, in the order GET /config/schema lists them. */
 export const CONFIG_KEYS: readonly ConfigKey[] = [
@@ -633,7 +628,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
       transport: { type: "enum", schema: z.enum(["tcp", "tls"], "tcp or tls"), default: "tls", description: "`tls` (RFC 5425: the certificate is always verified) or `tcp` (RFC 6587, plain)" },
       severity: { type: "enum", schema: z.enum(SEVERITIES, SEVERITIES.join(", ")), default: "info", description: "least severe log entry shipped (syslog severity name)" },
       facility: { type: "enum", schema: z.enum(FACILITIES, `an RFC 5424 facility: ${FACILITIES.join(", ")}`), default: "local0", description: "facility of every message (the PRI's high bits)" },
-      queueSize: { type: "uint32", schema: uint(32, 1, 100_000), default: 10_000, description: "entries held while the receiver is down or slow; one that finds the queue full is dropped and counted" },
+      queueSize: { type: "uint32", schema: uint(32, 1, 100_000), default: SYSLOG_QUEUE_SIZE, description: "entries held while the receiver is down or slow; one that finds the queue full is dropped and counted" },
       stream: {
         type: "enum",
         schema: z.enum(SYSLOG_STREAMS, SYSLOG_STREAMS.join(" or ")),
