@@ -97,7 +97,7 @@ const arrived = (seq: number) => expect.poll(async () => (await received()).some
 describe("syslog shipping", () => {
   let start = 0;
 
-  it("delivers every entry at or above the floor as RFC 5424, equal field by field to logs/tail", async () => {
+  it("delivers every entry at or above the floor as RFC 5424, equal field by field to logs/tail", { timeout: 90_000 }, async () => {
     start = await lastSeq();
     await configure({ host: "127.0.0.1", port: String(RECEIVER_PORT), transport: "tcp", severity: "notice", facility: "local3" });
     await script(3);
@@ -166,7 +166,7 @@ describe("syslog shipping", () => {
 describe("syslog over TLS (RFC 5425)", () => {
   const tlsReceived = async () => (await tlsRsyslog.messages()).map(parse5424);
 
-  it("delivers to a receiver whose certificate the appliance trusts (a private CA through NODE_EXTRA_CA_CERTS)", async () => {
+  it("delivers to a receiver whose certificate the appliance trusts (a private CA through NODE_EXTRA_CA_CERTS)", { timeout: 90_000 }, async () => {
     const start = await lastSeq();
     await configure({ host: "localhost", port: String(TLS_RECEIVER_PORT), transport: "tls", severity: "notice" }, "siem-tls");
     await script(1);
@@ -177,7 +177,7 @@ describe("syslog over TLS (RFC 5425)", () => {
     for (const entry of expected) expect(got.get(entry.seq)?.msgId, `seq ${entry.seq}`).toBe(entry.msgId);
   });
 
-  it("never sends to one whose certificate does not name the host: entries wait, then overflow and are counted", async () => {
+  it("never sends to one whose certificate does not name the host: entries wait, then overflow and are counted", { timeout: 90_000 }, async () => {
     // The same receiver reached as 127.0.0.1: its certificate names only localhost, and verification is never off.
     await configure({ host: "127.0.0.1", port: String(TLS_RECEIVER_PORT), transport: "tls", severity: "notice", queueSize: "1" }, "siem-tls");
     const before = (await tlsReceived()).length;
