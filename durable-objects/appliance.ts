@@ -34,6 +34,8 @@ import { LOCAL_LISTS, localSubscribersOf } from "../src/config/local-subscribers
 import { POOLS_LIST, poolSettingsOf } from "../src/config/address-pools.ts";
 import { radiusServersOf } from "../src/config/radius.ts";
 import { appliersOf, type Applier } from "../src/config/registry.ts";
+import { SYSLOG_LIST, syslogDestinationsOf } from "../src/config/syslog.ts";
+import { SyslogShipper } from "./syslog.ts";
 import { RoutingStore } from "./routing.ts";
 import { IpsecStore } from "./ipsec.ts";
 import { UpgradeStore } from "./upgrade.ts";
@@ -97,6 +99,7 @@ export class ApplianceCore {
   #upgrade!: UpgradeStore;
   #acme!: AcmeStore;
   #audit!: AuditTrail;
+  #syslog!: SyslogShipper;
   /** The configuration version the running data plane booted with (restart-only keys committed later are pending). */
   #bootConfigVersion = 0;
   /** `webUi.peers` as they were when the object started (the key applies at restart). */
@@ -158,6 +161,13 @@ export class ApplianceCore {
     this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist(), { startMs: clockStartOf(this.env), live: this.env.BNG_CLOCK !== "manual" });
     this.#audit = new AuditTrail(sql);
     this.#dataPlane.watchLog((entry) => this.#audit.observe(entry));
+    // Entries from here on are shipped (not those of the catch-up replay: the box was off).
+    this.#syslog = new SyslogShipper(this.name, (severity, msgId, fields) => this.#dataPlane.log(severity, msgId, fields));
+    this.#applySyslog();
+    this.#dataPlane.watchLog((entry) => this.#syslog.observe(entry));
+    // CGN compliance logging: the model tells of port blocks, the syslog driver ships them and counts its losses.
+    this.#dataPlane.watchPortBlocks((record) => this.#syslog.observePortBlock(record));
+    this.#dataPlane.setDriverLosses(() => this.#syslog.driverLosses());
     // The pools, RADIUS servers and local subscriber table as configured now (a restored snapshot already
     // holds them: then nothing changes). Pools first: local subscribers' static addresses are placed in them.
     this.#dataPlane.setPools(poolSettingsOf(this.#config.items(POOLS_LIST)));
@@ -223,6 +233,7 @@ export class ApplianceCore {
       this.#startAcme();
     },
     "alert-sinks": () => this.#applyAlertSinks(),
+    syslog: () => this.#applySyslog(),
     accounts: ({ actor }) => this.#identity.syncAccounts(accountsOf(this.#config), actor),
     routing: () => this.#routing.sync(),
     ipsec: () => this.#ipsec.sync(),
@@ -262,6 +273,11 @@ export class ApplianceCore {
   /** The alert fan-out follows `alarms.sinks` and `alarms.webhookAllowlist` as configured now. */
   #applyAlertSinks(): void {
     this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")), this.#config.outboundAllowlist());
+  }
+
+  /** Syslog shipping follows `logging.syslog` and `alarms.webhookAllowlist` as configured now. */
+  #applySyslog(): void {
+    this.#syslog.set(syslogDestinationsOf(this.#config.items(SYSLOG_LIST)), this.#config.outboundAllowlist());
   }
 
   #rebootProfile(shipped: Profile): Profile {
@@ -408,6 +424,7 @@ export class ApplianceCore {
       gre: this.#gre.status().circuits,
       licenceStatus: { state: licence.state, daysRemaining: licence.daysRemaining },
       upgradeState: this.#upgrade.state(),
+      syslogDropped: this.#syslog.dropped(),
     };
   }
 

@@ -15,6 +15,7 @@ import {
   type LicenceTerms,
   type LocalSubscriber,
   type LogEntry,
+  type PortBlockRecord,
   type PingRequest,
   type PoolSettings,
   type Profile,
@@ -70,6 +71,8 @@ export class DataPlane {
   #persistedWallMs = Date.now();
   #steering = compileSteering([]);
   #sinks: AlertSinks;
+  /** Compliance events lost per logger driver, as the object's drivers count them. */
+  #driverLosses: () => Record<string, number> = () => ({ syslog: 0 });
   /** Serial numbers and MACs follow the appliance and its fleet-file seed (not a reseed). */
   readonly #identity: HardwareIdentity;
   /** What an upgrade's reboot boots with (set by the object); null = the running profile. */
@@ -289,8 +292,20 @@ export class DataPlane {
     return result.ok ? { ok: true as const, page: result.page } : refuse("not-found", `no address pool '${name}'`);
   }
 
+  /** GET /cgn/status: the model's, with the losses of the object's logger drivers (syslog.ts) while the logger pump runs. */
   cgnStatus() {
-    return this.#gateway.cgnStatus();
+    const status = this.#gateway.cgnStatus();
+    return status.eventsLostByDriver === null ? status : { ...status, eventsLostByDriver: this.#driverLosses() };
+  }
+
+  /** Where the compliance logger drivers' losses are read (the object's syslog shipper). */
+  setDriverLosses(read: () => Record<string, number>): void {
+    this.#driverLosses = read;
+  }
+
+  /** Calls `listener` with every CGN port block allocated, released or identified (compliance logging). */
+  watchPortBlocks(listener: (record: PortBlockRecord) => void): void {
+    this.#gateway.onPortBlock(listener);
   }
 
   cgnBindings(query: { group?: string; vrf?: string; ip?: string; offset: number; limit: number }) {
@@ -406,7 +421,7 @@ export class DataPlane {
       sessions: g.sessionSummary(),
       ports: g.metricsHistory("1h").ports.map((p) => ({ portId: p.portId, label: p.label, rxBps: newest(p.rxBps), txBps: newest(p.txBps) })),
       pools: g.addressPools(),
-      cgn: g.cgnStatus(),
+      cgn: this.cgnStatus(),
       radius: g.radiusStatus(),
       alarms: g.alarms(),
       licence: g.licence(),

@@ -2,9 +2,10 @@
 # Debian packages the test suite cross-checks against: oathtool (TOTP, RFC 6238),
 # promtool (Prometheus exposition format), Chromium (the API reference in a
 # real browser, driven by playwright-core), Pebble (Let's Encrypt's ACME test CA),
-# openssl (the certificate of Pebble's own API and of the test mail server) and
-# mosquitto with its clients (the MQTT broker alarm sinks publish to). Installed
-# only when missing.
+# openssl (the certificate of Pebble's own API and of the test mail server),
+# mosquitto with its clients (the MQTT broker alarm sinks publish to), and
+# rsyslog with its GnuTLS driver (the receiver syslog shipping is tested
+# against, over TCP and TLS). Installed only when missing.
 set -euo pipefail
 missing=()
 command -v oathtool >/dev/null || missing+=(oathtool)
@@ -14,6 +15,8 @@ command -v pebble >/dev/null || missing+=(pebble)
 command -v openssl >/dev/null || missing+=(openssl)
 command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || missing+=(mosquitto)
 command -v mosquitto_sub >/dev/null || missing+=(mosquitto-clients)
+[ -x /usr/sbin/rsyslogd ] || missing+=(rsyslog)
+dpkg -s rsyslog-gnutls >/dev/null 2>&1 || missing+=(rsyslog-gnutls)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

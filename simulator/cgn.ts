@@ -115,6 +115,27 @@ class Group {
   }
 }
 
+/** What happened to a port block, as CGN compliance logging records it. */
+export type PortBlockEventKind = "allocated" | "released" | "identified";
+
+/**
+ * One compliance record (RFC 6888 REQ-12, RFC 7422's port-block logging):
+ * who held which public port range when. The model only tells of it; where
+ * records go (the object's logger driver) is not its business.
+ */
+export interface PortBlockRecord {
+  kind: PortBlockEventKind;
+  timeMs: number;
+  bindingIndex: number;
+  group: string;
+  publicIp: string;
+  portBlock: string;
+  insideVrf: string;
+  insideIp: string;
+  sessionId: number;
+  subscriberId: string | null;
+}
+
 /** Serialisable CGN state. */
 export interface CgnState {
   counters: CgnStatus["nativeCounters"];
@@ -176,6 +197,8 @@ export class Cgn {
   #eventsThisStep = 0;
   #identified = new Map<number, string>();
   #autoIndex = new Map<number, number>();
+  /** Told of every port block allocated, released or identified (the gateway's compliance fan-out); null = nobody listens. */
+  onPortBlock: ((kind: PortBlockEventKind, nowMs: number, b: number, chunk: number) => void) | null = null;
   /** What the bindings list's filters read (cgn-index.ts). */
   #index: BindingIndex;
 
@@ -320,6 +343,7 @@ export class Cgn {
       this.autoLearnedTotal++;
       this.#autoIndex.set(autoKey(vrf, insideIp), b);
     }
+    this.onPortBlock?.("allocated", nowMs, b, chunk);
     return { ok: true, binding: b };
   }
 
@@ -328,7 +352,11 @@ export class Cgn {
     if (this.alive[b] !== 1) return;
     const g = this.groups[this.group[b] ?? 0] as Group;
     const n = this.nChunks[b] ?? 0;
-    for (let k = 0; k < n; k++) this.#quarantineChunk(nowMs, g, this.chunks[b * this.maxChunks + k] ?? 0);
+    for (let k = 0; k < n; k++) {
+      const chunk = this.chunks[b * this.maxChunks + k] ?? 0;
+      this.onPortBlock?.("released", nowMs, b, chunk);
+      this.#quarantineChunk(nowMs, g, chunk);
+    }
     this.totalFlows -= this.flows[b] ?? 0;
     this.flows[b] = 0;
     this.nChunks[b] = 0;
@@ -401,10 +429,12 @@ export class Cgn {
         this.chunks[base + n] = chunk;
         n++;
         this.#eventsThisStep++;
+        this.onPortBlock?.("allocated", nowMs, b, chunk);
       }
     } else if (needed < n - 1) {
       // Hysteresis of one block: shrink only when two blocks are idle, so a binding at a block boundary does not churn.
       n--;
+      this.onPortBlock?.("released", nowMs, b, this.chunks[base + n] ?? 0);
       this.#quarantineChunk(nowMs, g, this.chunks[base + n] ?? 0);
     }
     this.nChunks[b] = n;
@@ -472,6 +502,7 @@ export class Cgn {
     if (!Number.isInteger(b) || b < 0 || b >= this.highWater || this.alive[b] !== 1) return { ok: false, reason: "unknown-binding" };
     if (this.autoLearned[b] !== 1) return { ok: false, reason: "not-auto-learned" };
     this.#identified.set(b, subscriberId);
+    for (let k = 0; k < (this.nChunks[b] ?? 0); k++) this.onPortBlock?.("identified", nowMs, b, this.chunks[b * this.maxChunks + k] ?? 0);
     const row = this.row(b, usernameOf);
     for (const portBlock of row.portBlocks) {
       this.#logs.emit(nowMs, "cgn.identify", {
@@ -487,16 +518,30 @@ export class Cgn {
     return { ok: true, binding: row };
   }
 
+  /** A port block of a binding as its compliance record tells it (read before a release clears the binding). */
+  portBlockRecord(kind: PortBlockEventKind, nowMs: number, b: number, chunk: number, usernameOf: (slot: number) => string): PortBlockRecord {
+    const g = this.groups[this.group[b] ?? 0] as Group;
+    const slot = this.sessionSlot[b] ?? -1;
+    return {
+      kind,
+      timeMs: nowMs,
+      bindingIndex: b,
+      group: g.config.name,
+      publicIp: formatIpv4(g.publicIps[this.ipIndex[b] ?? 0] ?? 0),
+      portBlock: blockText(g, chunk),
+      insideVrf: this.#vrfNames[this.vrf[b] ?? 0] ?? "default",
+      insideIp: formatIpv4(this.insideIp[b] ?? 0),
+      sessionId: this.sessionId[b] ?? 0,
+      subscriberId: slot >= 0 ? usernameOf(slot) : (this.#identified.get(b) ?? null),
+    };
+  }
+
   /** One binding as the spec's CgnBindingRow. */
   row(b: number, usernameOf: (slot: number) => string): CgnBindingRow {
     const g = this.groups[this.group[b] ?? 0] as Group;
     const blocks: string[] = [];
     const n = this.nChunks[b] ?? 0;
-    for (let k = 0; k < n; k++) {
-      const chunk = this.chunks[b * this.maxChunks + k] ?? 0;
-      const start = FIRST_PORT + (chunk % g.chunksPerIp) * g.config.chunkSize;
-      blocks.push(`${start}-${start + g.config.chunkSize - 1}`);
-    }
+    for (let k = 0; k < n; k++) blocks.push(blockText(g, this.chunks[b * this.maxChunks + k] ?? 0));
     const slot = this.sessionSlot[b] ?? -1;
     return {
       bindingIndex: b,
@@ -584,7 +629,7 @@ export class Cgn {
         utilisation: { totalChunks: g.totalChunks, freeChunks: g.free, usedChunks: g.used, quarantinedChunks: g.quarantined },
       })),
       nativeCounters: { ...this.counters },
-      // The model's logger drivers never lose an event; drops happen earlier, in the native ring.
+      // The drivers are the object's (durable-objects/syslog.ts ships the records onPortBlock tells of): it fills in their losses.
       eventsLostByDriver: running ? { syslog: 0 } : null,
     };
   }
@@ -735,6 +780,12 @@ export class Cgn {
     const until = nowMs + Math.ceil(g.config.quarantineSeconds / SUB_STEP_SECONDS) * SUB_STEP_SECONDS * 1000;
     g.quarantine.push(until, chunk, 0);
   }
+}
+
+/** A chunk's port range as the bindings list writes it, `start-end`. */
+function blockText(g: Group, chunk: number): string {
+  const start = FIRST_PORT + (chunk % g.chunksPerIp) * g.config.chunkSize;
+  return `${start}-${start + g.config.chunkSize - 1}`;
 }
 
 /** Key of an auto-learned source: VRF index and inside address. */

@@ -9,7 +9,7 @@ import type { AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts"
 import type { AlarmId } from "./alarms.ts";
 import type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
 import type { CgnBindingRow, CgnBindingsPage, CgnStatus } from "../src/schemas/cgn.ts";
-import type { BindingQuery } from "./cgn.ts";
+import type { BindingQuery, PortBlockRecord } from "./cgn.ts";
 import { SUB_STEP_MS, isoTime } from "./clock.ts";
 import { evaluateAlarms } from "./conditions.ts";
 import { teardownSession } from "./lifecycle.ts";
@@ -91,9 +91,26 @@ export class Gateway {
   /** The profile an upgrade's reboot boots with (the configuration's restart-only keys applied); null = the running one. */
   #bootProfile: (() => Profile) | null = null;
   readonly #stepListeners = new Set<(nowMs: number) => void>();
+  readonly #portBlockListeners = new Set<(record: PortBlockRecord) => void>();
 
   private constructor(model: Model) {
     this.#m = model;
+    this.#tellPortBlocks(model);
+  }
+
+  /** Wires a model's CGN to the compliance listeners (again after a reboot builds a new model). */
+  #tellPortBlocks(model: Model): void {
+    model.cgn.onPortBlock = (kind, nowMs, b, chunk) => {
+      if (this.#portBlockListeners.size === 0) return;
+      const record = model.cgn.portBlockRecord(kind, nowMs, b, chunk, model.usernameOf);
+      for (const listener of this.#portBlockListeners) listener(record);
+    };
+  }
+
+  /** Subscribes to CGN compliance records: every port block allocated, released or identified; returns the unsubscribe function. */
+  onPortBlock(listener: (record: PortBlockRecord) => void): () => void {
+    this.#portBlockListeners.add(listener);
+    return () => this.#portBlockListeners.delete(listener);
   }
 
   /** A fresh appliance: empty, filling up at the profile's setup rate from the first step. */
@@ -555,6 +572,7 @@ export class Gateway {
     next.licence = m.licence;
     next.licenceState = m.licenceState;
     this.#m = next;
+    this.#tellPortBlocks(next);
     // The configuration survives a reboot: the pools, the RADIUS servers and the local subscriber table are installed again.
     next.installPools(m.poolConfigs);
     next.radius.setServers(m.radius.settings());

@@ -31,7 +31,7 @@ export { MAX_POOLS, MAX_SUBNETS, delegationFits, poolIssues, withStatics, type P
 export type { PoolReconfigureReport, PoolReconfigureResult } from "./pool-reconfigure.ts";
 export type { CaptureStopReason } from "./captures.ts";
 export type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
-export type { BindingQuery } from "./cgn.ts";
+export type { BindingQuery, PortBlockRecord } from "./cgn.ts";
 export type { CgnBindingRow, CgnBindingsPage, CgnGroup, CgnStatus } from "../src/schemas/cgn.ts";
 export type { AddressPool as AddressPoolView, AddressPoolAllocation, AddressPoolAllocationsPage } from "../src/schemas/address-pools.ts";
 export { LOCAL_KINDS, placeAddress, placePrefix, type LocalKind, type LocalSubscriber, type LocalSubscriberStatus, type Placement } from "./local-subscribers.ts";

@@ -107,6 +107,9 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   const id = m.nextSessionId;
   const addr = v4.pool.ipv4(v4.subnet, v4.ordinal);
   let binding = -1;
+  // Who holds the slot is known before its CGN binding: the first block's compliance record names the subscriber (Model.usernameOf).
+  m.store.sub[slot] = sub;
+  m.store.realm[slot] = a.realm;
   if (v4.pool.cgnTranslated) {
     const group = m.cgn.groupFor(a.vrf, addr);
     if (group >= 0) {

@@ -160,6 +160,9 @@ function setupLocalSession(m: Model, e: LocalEntry): boolean {
   const slot = s.takeSlot();
   const id = m.nextSessionId;
   let binding = -1;
+  // Who holds the slot is known before its CGN binding: the first block's compliance record names the subscriber (Model.usernameOf).
+  s.sub[slot] = LocalTable.subOf(e);
+  s.realm[slot] = 0;
   const group = m.cgn.groupFor(e.vrf, addr);
   if (group >= 0) {
     const created = m.cgn.create(m.nowMs, group, e.vrf, addr, id, slot, false);

@@ -151,6 +151,11 @@ export const LOG_CATALOGUE = {
       "a sink did not accept a notification (`reason`: not delivered, destination not allowed, queue full). A webhook is tried once (an HTTP status other than 2xx, no answer within 5 s, no connection); " +
       "an SMTP or bus sink up to 3 times (`attempts`), 1 s then 4 s apart, unless the server refused for good (a 5xx reply, a refused credential)",
   },
+  "syslog.entries.lost": {
+    severity: "warning",
+    fields: ["destination", "lost"],
+    meaning: "shipping to a syslog destination (logging.syslog) works again after `lost` entries found its queue full and were dropped; logged once, at the first write that reaches the receiver",
+  },
   "scenario.action": {
     severity: "notice",
     fields: ["action", "detail"],

@@ -11,8 +11,8 @@
  * closed, so a server that stops answering fails the attempt rather than
  * holding it.
  */
-import { connect } from "cloudflare:sockets";
-import { DestinationRefused, destinationVerdict, socketTarget, type Purpose } from "../../src/config/destinations.ts";
+import type { Purpose } from "../../src/config/destinations.ts";
+import { outboundConnectUrl } from "../outbound-socket.ts";
 
 /** How a protocol line may be at most (SMTP's reply line is 512 octets: RFC 5321 §4.5.3.1.5; servers write longer ones). */
 const MAX_LINE = 4096;
@@ -39,9 +39,7 @@ export class Wire {
 
   /** Opens a connection to `url` for `purpose` (throws DestinationRefused, nothing sent, when the policy refuses it). */
   static async open(url: string, purpose: Purpose, allowlist: readonly string[], defaultPort: number, tls: "on" | "off" | "starttls", timeoutMs: number): Promise<Wire> {
-    const verdict = destinationVerdict(url, purpose, allowlist);
-    if (!verdict.ok) throw new DestinationRefused(verdict.detail);
-    const wire = new Wire(connect(socketTarget(url, defaultPort), { secureTransport: tls, allowHalfOpen: false }), timeoutMs);
+    const wire = new Wire(outboundConnectUrl(url, purpose, allowlist, defaultPort, tls), timeoutMs);
     try {
       await wire.#socket.opened;
     } catch (error) {

@@ -3,7 +3,8 @@
  * one policy every outbound request passes — alarm webhooks, SMTP and MQTT
  * sinks (their sockets), the ACME CA (its directory and every URL the
  * directory or an answer names), OIDC discovery, token, JWKS and userinfo
- * endpoints, fleet peers. Never to
+ * endpoints, fleet peers — and every socket opened to a configured host
+ * (syslog receivers: `hostVerdict`, durable-objects/outbound-socket.ts). Never to
  * link-local or cloud metadata addresses; to loopback and private addresses
  * only when `alarms.webhookAllowlist` holds them (the local fleet seeds it
  * with loopback); anywhere public otherwise. Plain http is a webhook's
@@ -49,7 +50,7 @@ const EMBEDDING_V4 = prefixes(["::ffff:0:0/96", "64:ff9b::/96"]);
 const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadata.goog", "instance-data", "instance-data.ec2.internal"]);
 
 /** What an outbound request is for: it decides the schemes, and whether a plaintext one may be used. */
-export type Purpose = "webhook" | "acme" | "oidc" | "peer" | "smtp" | "mqtt";
+export type Purpose = "webhook" | "acme" | "oidc" | "peer" | "smtp" | "mqtt" | "syslog";
 
 /**
  * Each purpose's schemes: the encrypted ones, and the plaintext one with where
@@ -64,12 +65,14 @@ const SCHEMES: Record<Purpose, { encrypted: readonly string[]; plain: string | n
   peer: { encrypted: ["https:"], plain: "http:", plainUse: "internal" },
   smtp: { encrypted: ["smtp:", "smtps:"], plain: null, plainUse: "never" },
   mqtt: { encrypted: ["mqtts:"], plain: "mqtt:", plainUse: "internal" },
+  // A syslog receiver is a host and a port, not a URL (`hostVerdict`): no URL scheme reaches one.
+  syslog: { encrypted: [], plain: null, plainUse: "never" },
 };
 
 /** The purpose each alarm sink kind connects for. */
 export const SINK_PURPOSE = { webhook: "webhook", smtp: "smtp", bus: "mqtt" } as const satisfies Record<string, Purpose>;
 
-const WHAT: Record<Purpose, string> = { webhook: "a webhook", acme: "an ACME server", oidc: "an identity provider", peer: "a fleet peer", smtp: "a mail server", mqtt: "an MQTT broker" };
+const WHAT: Record<Purpose, string> = { webhook: "a webhook", acme: "an ACME server", oidc: "an identity provider", peer: "a fleet peer", smtp: "a mail server", mqtt: "an MQTT broker", syslog: "a syslog receiver" };
 
 const bare = (scheme: string) => scheme.replace(/:$/, "");
 
@@ -120,7 +123,33 @@ export function destinationVerdict(url: string, purpose: Purpose, allowlist: rea
   // WHATWG URL parsing (of a special URL: hostOf) has already normalised 0x7f.1, 2130706433 and friends to dotted quads.
   const named = hostOf(parsed);
   if (!named) return { ok: false, detail: "names no host" };
-  const host = named.toLowerCase().replace(/\.$/, "");
+  const judged = judgeHost(named, purpose, allowlist);
+  if (!judged.ok) return judged;
+  const internal = judged.internal;
+  if (parsed.protocol === plain && (plainUse === "never" || (plainUse === "internal" && !internal))) {
+    const where = plainUse === "internal" ? ` (plain ${bare(parsed.protocol)} only at an allowlisted loopback or private address)` : "";
+    return { ok: false, detail: `${what} is reached over ${encrypted.map(bare).join(" or ")} only${where}` };
+  }
+  return { ok: true };
+}
+
+/** Whether `purpose` may open a socket to `host` (an address or a DNS name, as configured), given the allowlist. */
+export function hostVerdict(host: string, purpose: Purpose, allowlist: readonly string[]): DestinationVerdict {
+  // Judged as WHATWG URL parsing reads it, so 0x7f.1 and 2130706433 are the loopback they are here too.
+  let hostname: string;
+  try {
+    hostname = new URL(`https://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}/`).hostname;
+  } catch {
+    return { ok: false, detail: "not a host name or address" };
+  }
+  const judged = judgeHost(hostname, purpose, allowlist);
+  return judged.ok ? { ok: true } : judged;
+}
+
+/** The host rules every purpose shares: never link-local or metadata, internal only when allowlisted. */
+function judgeHost(hostname: string, purpose: Purpose, allowlist: readonly string[]): { ok: true; internal: boolean } | { ok: false; detail: string } {
+  const what = WHAT[purpose];
+  const host = hostname.toLowerCase().replace(/\.$/, "");
   if (METADATA_NAMES.has(host)) return { ok: false, detail: `${host} is a cloud metadata service: never ${what}` };
   const address = host === "localhost" || host.endsWith(".localhost") ? addressOf("127.0.0.1")! : addressOf(host);
   if (address && within(NEVER, address.family, address.value)) {
@@ -133,11 +162,7 @@ export function destinationVerdict(url: string, purpose: Purpose, allowlist: rea
       return { ok: false, detail: `${host} is a loopback or private address: add it to alarms.webhookAllowlist (the allowlist of every outbound destination) to reach ${what} there` };
     }
   }
-  if (parsed.protocol === plain && (plainUse === "never" || (plainUse === "internal" && !internal))) {
-    const where = plainUse === "internal" ? ` (plain ${bare(parsed.protocol)} only at an allowlisted loopback or private address)` : "";
-    return { ok: false, detail: `${what} is reached over ${encrypted.map(bare).join(" or ")} only${where}` };
-  }
-  return { ok: true };
+  return { ok: true, internal };
 }
 
 /** A request the policy refused: nothing was sent. */

@@ -25,7 +25,9 @@ import { autoLearnVrf, cgnGroupProblems, isAutoLearnEntry, isIpv4Cidr } from "./
 import { IPOE_KEY_PATTERN, isIpv6PrefixText, isPppoeUsername, localSubscriberItemProblems } from "./local-subscribers.ts";
 import { addressPoolItemProblems, isPoolSubnet } from "./address-pools.ts";
 import { PROPOSAL, igpInterfaceProblems, isOspfArea, isStaticRouteKey, neighborItemProblems } from "./routing.ts";
-import { AFI_SAFIS, ALARM_SEVERITIES, IGP_PROTOCOLS } from "../../simulator/vocabulary.ts";
+import { AFI_SAFIS, ALARM_SEVERITIES, IGP_PROTOCOLS, SEVERITIES } from "../../simulator/vocabulary.ts";
+import { FACILITIES } from "../syslog/rfc5424.ts";
+import { SYSLOG_LIST, SYSLOG_PORTS, SYSLOG_QUEUE_SIZE, SYSLOG_STREAMS } from "./syslog.ts";
 
 /** What GET /config shows instead of a secret, and what a write may send to leave a secret unchanged. */
 export const REDACTED = "********";
@@ -38,7 +40,7 @@ export type ApplyMode = "hot" | "restart";
  * handler of the Appliance object, run once per commit in this order (the
  * pools before the local subscribers, whose static addresses they hold).
  */
-export const APPLIERS = ["captures", "gre", "acme", "alert-sinks", "accounts", "routing", "ipsec", "pools", "radius", "source-vrf-rules", "local-subscribers"] as const;
+export const APPLIERS = ["captures", "gre", "acme", "alert-sinks", "syslog", "accounts", "routing", "ipsec", "pools", "radius", "source-vrf-rules", "local-subscribers"] as const;
 export type Applier = (typeof APPLIERS)[number];
 
 export interface FieldSpec {
@@ -621,9 +623,31 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     description: "alarm push sinks, each with a severity floor",
   },
   {
+    kind: "list",
+    path: SYSLOG_LIST,
+    appliedBy: ["syslog"],
+    key: { name: "name", type: "string", schema: NAME, description: "destination name" },
+    children: {
+      host: { type: "host", schema: text((t) => isIpAddress(t) || isHostname(t), "an IP address or a DNS name"), default: null, required: true, description: "the receiver: an address or a DNS name (judged by the outbound policy, as webhooks are)" },
+      port: { type: "uint16", schema: uint(16, 1), default: null, description: `TCP port; null = the transport's: ${SYSLOG_PORTS.tls} for tls (RFC 5425), ${SYSLOG_PORTS.tcp} for tcp (IANA syslog-conn)` },
+      transport: { type: "enum", schema: z.enum(["tcp", "tls"], "tcp or tls"), default: "tls", description: "`tls` (RFC 5425: the certificate is always verified) or `tcp` (RFC 6587, plain)" },
+      severity: { type: "enum", schema: z.enum(SEVERITIES, SEVERITIES.join(", ")), default: "info", description: "least severe log entry shipped (syslog severity name)" },
+      facility: { type: "enum", schema: z.enum(FACILITIES, `an RFC 5424 facility: ${FACILITIES.join(", ")}`), default: "local0", description: "facility of every message (the PRI's high bits)" },
+      queueSize: { type: "uint32", schema: uint(32, 1, 100_000), default: SYSLOG_QUEUE_SIZE, description: "entries held while the receiver is down or slow; one that finds the queue full is dropped and counted" },
+      stream: {
+        type: "enum",
+        schema: z.enum(SYSLOG_STREAMS, SYSLOG_STREAMS.join(" or ")),
+        default: "log",
+        description: "what the destination receives: `log`, every log ring entry at or above the floor; `cgn`, the CGN compliance records (port blocks allocated, released and identified), whose losses GET /cgn/status counts per driver",
+      },
+    },
+    apply: "hot",
+    description: "syslog destinations: every log entry at or above the floor, as RFC 5424 over TCP or TLS, octet counted (RFC 6587)",
+  },
+  {
     kind: "field",
     path: "alarms.webhookAllowlist",
-    appliedBy: ["alert-sinks"],
+    appliedBy: ["alert-sinks", "syslog"],
     type: "prefix",
     listMode: true,
     schema: text(isPrefix, "an address or a prefix with its host bits zero"),
@@ -631,7 +655,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     apply: "hot",
     description:
       "loopback and private addresses (127/8, ::1, RFC 1918, 100.64/10, fc00::/7 …) the appliance may connect to: alarm sinks (webhook, SMTP, MQTT), the ACME CA, OIDC providers, " +
-      "fleet peers (src/config/destinations.ts); empty = public destinations only. Link-local and cloud metadata addresses are refused even when listed. " +
+      "syslog receivers, fleet peers (src/config/destinations.ts); empty = public destinations only. Link-local and cloud metadata addresses are refused even when listed. " +
       "The local fleet (npm start) seeds loopback, so a receiver, Pebble, a lab IdP or a peer on 127.0.0.1 works",
   },
   {

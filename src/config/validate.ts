@@ -13,8 +13,9 @@ import type { ConfigDocument, Value } from "./types.ts";
 import { greChecks } from "./gre.ts";
 import { routingChecks } from "./routing.ts";
 import { localSubscriberProblems } from "./local-subscribers.ts";
-import { SINK_PURPOSE, destinationVerdict, type Purpose } from "./destinations.ts";
+import { SINK_PURPOSE, destinationVerdict, hostVerdict, type Purpose } from "./destinations.ts";
 import { CONFIG_KEYS, type ListKey } from "./registry.ts";
+import { SYSLOG_LIST } from "./syslog.ts";
 import { IMPORTED_ITERATIONS_FLOOR, iterationsOf } from "../trust/password.ts";
 
 export interface ValidationContext {
@@ -176,19 +177,20 @@ function crossChecks(doc: ConfigDocument, before: ConfigDocument, context: Valid
 
 /**
  * Outbound destinations (SSRF, src/config/destinations.ts): alarm sinks,
- * fleet peers and the ACME directory, judged when their URL or the allowlist
- * changes, so a value stored before a rule does not block unrelated commits
- * (the request itself refuses it all the same). A peer of this fleet is
+ * fleet peers, the ACME directory and syslog hosts, judged when their URL
+ * (or host) or the allowlist changes, so a value stored before a rule does
+ * not block unrelated commits (the request itself refuses it all the same). A peer of this fleet is
  * reached in-process and not judged.
  */
 function destinationChecks(doc: ConfigDocument, before: ConfigDocument, errors: ConfigError[], members: ReadonlySet<string>): void {
   const allowlist = elementsOf(doc.fields["alarms.webhookAllowlist"] ?? null);
   const allowlistChanged = JSON.stringify(allowlist) !== JSON.stringify(elementsOf(before.fields["alarms.webhookAllowlist"] ?? null));
   // `same`: the key held this destination before (a sink its kind and URL).
-  const judge = (url: string, same: boolean, purpose: Purpose, pointer: string) => {
+  // `target`: a URL, or a host when `verdictOf` is hostVerdict (a syslog destination's).
+  const judge = (target: string, same: boolean, purpose: Purpose, pointer: string, verdictOf: typeof destinationVerdict = destinationVerdict) => {
     // Unchanged, or already refused for its form: one problem per value.
     if ((!allowlistChanged && same) || errors.some((e) => e.pointer === pointer)) return;
-    const verdict = destinationVerdict(url, purpose, allowlist);
+    const verdict = verdictOf(target, purpose, allowlist);
     if (!verdict.ok) errors.push({ pointer, detail: verdict.detail });
   };
   const sinksBefore = new Map((before.lists["alarms.sinks"] ?? []).map((item) => [item.key, `${String(item.values.kind)} ${String(item.values.url)}`]));
@@ -203,6 +205,11 @@ function destinationChecks(doc: ConfigDocument, before: ConfigDocument, errors: 
     const url = peer.values.url;
     if (typeof url !== "string" || members.has(peer.key)) continue;
     judge(url, peersBefore.get(peer.key) === url, "peer", listPointer("webUi.peers", peer.key, "url"));
+  }
+  const syslogBefore = new Map((before.lists[SYSLOG_LIST] ?? []).map((item) => [item.key, String(item.values.host)]));
+  for (const destination of doc.lists[SYSLOG_LIST] ?? []) {
+    const host = destination.values.host;
+    if (typeof host === "string") judge(host, syslogBefore.get(destination.key) === host, "syslog", listPointer(SYSLOG_LIST, destination.key, "host"), hostVerdict);
   }
   const directory = doc.fields["acme.directoryUrl"];
   if (typeof directory === "string") judge(directory, before.fields["acme.directoryUrl"] === directory, "acme", fieldPointer("acme.directoryUrl"));

@@ -51,6 +51,8 @@ export interface ScrapeState extends DataPlaneScrape {
   gre: GreCircuitStatus[];
   licenceStatus: Pick<LicenceStatus, "state" | "daysRemaining">;
   upgradeState: UpgradeState;
+  /** Log entries dropped per syslog destination (durable-objects/syslog.ts). */
+  syslogDropped: Record<string, number>;
 }
 
 type Sample = MetricFamily["samples"][number];
@@ -163,6 +165,7 @@ export function scrapeFamilies(s: ScrapeState): MetricFamily[] {
     gauge("bng_licence_meter_peak", "Licence meter peak (peakCount)", [{ labels: meter, value: s.licence.peakCount }]),
     gauge("bng_licence_meter_max", "Licence band maximum (bandMax)", [{ labels: meter, value: s.licence.bandMax }]),
     counter("bng_log_entries_total", "Log entries written; equals LogTail.lastSeq", one(s.lastSeq)),
+    counter("bng_syslog_dropped_total", "Log entries not shipped to a syslog destination: its queue was full (receiver down or slow)", byKey(s.syslogDropped, "destination")),
     gauge("bng_licence_state", "Licence state as a state set: 1 for the current state (GET /licensing state)", LICENCE_STATES.map((state) => ({ labels: { state }, value: flag(s.licenceStatus.state === state) }))),
     gauge("bng_licence_days_remaining", "Days until the licence expires, or until the grace period ends in Grace (GET /licensing daysRemaining); absent in dev mode", s.licenceStatus.daysRemaining === null ? [] : one(s.licenceStatus.daysRemaining)),
 

@@ -1,0 +1,29 @@
+/**
+ * The one way the appliance opens a TCP socket (syslog receivers, alarm sinks) (`connect()` of
+ * `cloudflare:sockets`, the same in workerd locally and deployed): the host
+ * judged first by the outbound policy (src/config/destinations.ts), nothing
+ * opened when it is refused. TLS is the runtime's: certificates are always
+ * verified against the public roots (plus, locally, the CAs the launcher's
+ * NODE_EXTRA_CA_CERTS names, which Miniflare hands to workerd), never off.
+ */
+import { connect } from "cloudflare:sockets";
+import { DestinationRefused, destinationVerdict, hostVerdict, socketTarget, type Purpose } from "../src/config/destinations.ts";
+
+/** Opens a socket to `host`:`port` for `purpose`, TLS from the first byte when `tls`; throws DestinationRefused when the policy says no. */
+export function outboundConnect(host: string, port: number, purpose: Purpose, allowlist: readonly string[], tls: boolean): Socket {
+  const verdict = hostVerdict(host, purpose, allowlist);
+  if (!verdict.ok) throw new DestinationRefused(verdict.detail);
+  return connect({ hostname: host, port }, { secureTransport: tls ? "on" : "off", allowHalfOpen: false });
+}
+
+/**
+ * Opens a socket to where a sink's URL points (SMTP, MQTT), the URL judged
+ * as a whole first (its scheme decides whether plaintext may be used), and
+ * the connection made to the host exactly as judged, at the URL's port or
+ * `defaultPort`. STARTTLS upgrades it later (`secureTransport: "starttls"`).
+ */
+export function outboundConnectUrl(url: string, purpose: Purpose, allowlist: readonly string[], defaultPort: number, secureTransport: "on" | "off" | "starttls"): Socket {
+  const verdict = destinationVerdict(url, purpose, allowlist);
+  if (!verdict.ok) throw new DestinationRefused(verdict.detail);
+  return connect(socketTarget(url, defaultPort), { secureTransport, allowHalfOpen: false });
+}
