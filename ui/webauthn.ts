@@ -1,4 +1,5 @@
 /** WebAuthn JSON ⇄ browser credential objects (base64url members), for the passkey sign-in and registration. */
+import type { LoginResponse } from "../src/schemas/auth.ts";
 
 const fromB64url = (s: string): ArrayBuffer => {
   const b = atob(s.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(s.length / 4) * 4, "="));
@@ -13,13 +14,8 @@ const toB64url = (buffer: ArrayBuffer | null): string | undefined => {
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 };
 
-interface RequestOptionsJson {
-  challenge: string;
-  timeout?: number;
-  rpId?: string;
-  allowCredentials?: { id: string; type: "public-key"; transports?: string[] }[];
-  userVerification?: string;
-}
+/** PublicKeyCredentialRequestOptionsJSON as the login answer carries it. */
+type RequestOptionsJson = NonNullable<LoginResponse["passkeyOptions"]>;
 
 /** Asks the authenticator to answer a login's `passkeyOptions`; returns AuthenticationResponseJSON. */
 export async function passkeyAssertion(options: RequestOptionsJson): Promise<Record<string, unknown>> {

@@ -8,6 +8,8 @@
  */
 import { cloneDocument, decode, fieldPointer, hasRedactedUserinfo, itemDefaults, listPointer, redactUserinfo, type ConfigError } from "./document.ts";
 import type { ConfigDocument } from "./types.ts";
+import type { z } from "zod";
+import type { ConfigChangeSet } from "../schemas/config.ts";
 import { REDACTED, configKey, type ListKey } from "./registry.ts";
 
 /** A written value: text (list-mode fields split it), the elements of a list-mode field, or null to clear. */
@@ -37,7 +39,7 @@ export interface EditOptions {
 }
 
 /** The wire ConfigChangeSet as edits: fields first, then list operations in order. */
-export function changeSetEdits(change: { fields?: Record<string, string | null> | null; listOps?: { listPath: string; key: string; delete?: boolean; fields?: Record<string, string | null> }[] | null }): Edit[] {
+export function changeSetEdits(change: z.output<typeof ConfigChangeSet>): Edit[] {
   return [
     ...Object.entries(change.fields ?? {}).map(([path, value]): Edit => ({ op: "field", path, value })),
     ...(change.listOps ?? []).map((op): Edit => ({ op: "item", listPath: op.listPath, key: op.key, delete: op.delete ?? false, fields: op.fields ?? {} })),

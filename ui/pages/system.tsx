@@ -9,13 +9,13 @@ import { Loaded } from "../components/problem.tsx";
 import { JsonView, RecordTable } from "../components/json-view.tsx";
 import { utc } from "../format.ts";
 import type { PageContext } from "./context.ts";
-import type { HardwareInventory, InterfaceTable, Optic, SystemStatus } from "../../src/schemas/system.ts";
+import type { DomThresholds, HardwareInventory, InterfaceTable, Optic, SystemStatus } from "../../src/schemas/system.ts";
 
 /** A port's busier direction as a share of its speed (full duplex: each direction has the whole speed). */
 const utilisation = (rxBps: number, txBps: number, speedMbps: number | null) => (speedMbps ? Math.min(100, (Math.max(rxBps, txBps) / (speedMbps * 1e6)) * 100) : null);
 
 /** Where a reading sits against its thresholds. */
-function against(value: number, t: { lowAlarm: number; lowWarning: number; highWarning: number; highAlarm: number }): string {
+function against(value: number, t: DomThresholds): string {
   if (value <= t.lowAlarm || value >= t.highAlarm) return "alarm";
   if (value <= t.lowWarning || value >= t.highWarning) return "warning";
   return "ok";
