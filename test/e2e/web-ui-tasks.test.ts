@@ -18,6 +18,8 @@ import { apiFromPage, axeViolations, firstSignIn, untilLoaded, type Admin } from
 import type { SessionList } from "../../src/schemas/sessions.ts";
 
 const PORT_BASE = await freePortBase(2);
+/** `npm run screenshots` points this at docs/screenshots/; a test run writes to a scratch folder. */
+const SCREENSHOTS = process.env.BNG_SCREENSHOTS_DIR ? path.resolve(process.env.BNG_SCREENSHOTS_DIR) : await mkdtemp(path.join(tmpdir(), "bngfleet-screenshots-"));
 const base = `https://127.0.0.1:${PORT_BASE}`;
 
 let fleet: RunningFleet;
@@ -64,6 +66,7 @@ describe("troubleshooting with plain inputs", () => {
     // The spec's default count is 5 probes; a plain address is no longer "not valid JSON".
     expect(await result.textContent()).toMatch(/^10\.0\.255\.1 in default: 5 sent, \d received/);
     expect(await ping.getByRole("alert").count()).toBe(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "troubleshooting.png"), fullPage: true });
   });
 
   it("traces a frame between two plain addresses on a port chosen by its label", async () => {
@@ -123,6 +126,7 @@ describe("subscriber search from the header", () => {
     const link = page.locator(`section[data-appliance="${appliance}"]`).getByRole("link", { name: `Open session ${id} on ${appliance}` });
     await link.waitFor({ timeout: 15_000 });
     expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "search.png") });
     await link.click();
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/fleet/${appliance}/sessions/${id}`);
   }
@@ -168,6 +172,7 @@ describe("what the screen shows", () => {
       // A string: this runs in the page, where document is a global.
       const [scroll, client] = await page.evaluate<number[]>("[document.documentElement.scrollWidth, document.documentElement.clientWidth]");
       if (scroll! > client!) wide.push(`${href}: ${scroll} > ${client}`);
+      if (href === "/system") await page.screenshot({ path: path.join(SCREENSHOTS, "system.png"), fullPage: true });
     }
     expect(wide).toEqual([]);
   }, 120_000);

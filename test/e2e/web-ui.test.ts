@@ -276,6 +276,8 @@ describe("the web UI", () => {
     await review.waitFor();
     expect((await review.locator("tbody tr > *").allTextContents()).map((t) => t.trim())).toEqual(["routing.routerId", before ?? "unset", "10.9.9.9"]);
     expect((await call<{ fields: Record<string, string | null> }>("GET", "/config")).body.fields["routing.routerId"]).toBe(before);
+    await review.evaluate((element) => (element as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: "center" }));
+    await page.screenshot({ path: path.join(SCREENSHOTS, "configuration-review.png") });
     await review.getByRole("button", { name: "Commit these changes" }).click();
     await expect.poll(() => page.getByTestId("config-outcome").textContent()).toMatch(/^Committed version (\d+)/);
     const committed = Number(/version (\d+)/.exec((await page.getByTestId("config-outcome").textContent())!)![1]);
