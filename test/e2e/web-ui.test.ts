@@ -344,7 +344,8 @@ describe("the web UI", () => {
 
   it("offers a read-only account no write controls", async () => {
     expect((await call("POST", "/auth/users", { username: "viewer", role: "read-only", password: "viewer-password-1" })).status).toBe(200);
-    const viewerContext = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1024, height: 800 } });
+    // bypassCSP only so the test can inject axe-core, as for the admin.
+    const viewerContext = await browser.newContext({ ignoreHTTPSErrors: true, bypassCSP: true, viewport: { width: 1024, height: 800 } });
     const viewer = await viewerContext.newPage();
     watch(viewer);
     await viewer.goto(`${base}/config`);
@@ -365,6 +366,18 @@ describe("the web UI", () => {
       // Nothing offered that the server would refuse: no change forms, and no failed call on the page.
       expect({ href, forms: await viewer.locator("form.action:not(.lookup)").count(), problems: await viewer.getByRole("alert").allTextContents() }).toEqual({ href, forms: 0, problems: [] });
     }
+    // Every page the read-only role is offered, as axe-core sees it for that role.
+    await viewer.goto(`${base}/`);
+    await viewer.locator("nav a").first().waitFor();
+    const report: Record<string, string[]> = {};
+    for (const href of await viewer.locator("nav a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!))) {
+      await viewer.goto(`${base}${href}`);
+      await viewer.locator("h1").first().waitFor();
+      await untilLoaded(viewer);
+      const violations = await axeViolations(viewer);
+      if (violations.length) report[href] = violations;
+    }
+    expect(report).toEqual({});
     await viewerContext.close();
   });
 
