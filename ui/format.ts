@@ -17,29 +17,22 @@ export function duration(seconds: number): string {
   return d ? `${d}d ${h}h ${m}m` : h ? `${h}h ${m}m` : m ? `${m}m ${s % 60}s` : `${s}s`;
 }
 
-/** A bit rate scaled by 1000 (network convention): `815.69 Mb/s`. */
-export function bitRate(bps: number): string {
-  const units = ["b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s"];
-  let v = bps;
+/** `n` in the largest unit of `units` (each `step` times the last) that keeps it at least 1: `815.7 Mb/s`, `16.0 GiB`. */
+function scaled(n: number, step: number, units: readonly string[]): string {
+  let v = n;
   let i = 0;
-  while (Math.abs(v) >= 1000 && i < units.length - 1) {
-    v /= 1000;
+  while (Math.abs(v) >= step && i < units.length - 1) {
+    v /= step;
     i++;
   }
   return `${i === 0 ? Math.round(v) : v.toFixed(v < 10 ? 2 : v < 100 ? 1 : 0)} ${units[i]}`;
 }
 
+/** A bit rate scaled by 1000 (network convention): `815.69 Mb/s`. */
+export const bitRate = (bps: number): string => scaled(bps, 1000, ["b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s"]);
+
 /** A byte count scaled by 1024 (memory and storage convention): `16.0 GiB`. */
-export function bytes(n: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-  let v = n;
-  let i = 0;
-  while (Math.abs(v) >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${i === 0 ? Math.round(v) : v.toFixed(v < 10 ? 2 : v < 100 ? 1 : 0)} ${units[i]}`;
-}
+export const bytes = (n: number): string => scaled(n, 1024, ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]);
 
 /** A count with thousands separators, the one place numbers get them. */
 export const count = (n: number): string => n.toLocaleString("en");

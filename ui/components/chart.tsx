@@ -1,7 +1,15 @@
-/** A time-series chart (uPlot): one x axis of instants, one or more series. */
+/**
+ * A time-series chart (uPlot): one x axis of instants, in UTC and 24-hour
+ * time as every time the UI shows, one or more series whose values show in
+ * the legend as the pointer moves over them; it follows its box's width.
+ */
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { useEffect, useRef } from "preact/hooks";
+import { bitRate, utc } from "../format.ts";
+
+/** `HH:MM` in UTC, the axis's labels. */
+const hhmm = (seconds: number) => new Date(seconds * 1000).toISOString().slice(11, 16);
 
 export interface Series {
   label: string;
@@ -11,18 +19,6 @@ export interface Series {
 
 const PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#ca8a04", "#db2777"];
 export const colour = (i: number) => PALETTE[i % PALETTE.length]!;
-
-/** Bits per second as a short text (kb/s, Mb/s, Gb/s). */
-export function bitRate(bps: number): string {
-  const units = ["b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s"];
-  let v = bps;
-  let u = 0;
-  while (Math.abs(v) >= 1000 && u < units.length - 1) {
-    v /= 1000;
-    u++;
-  }
-  return `${v.toFixed(v < 10 && u > 0 ? 2 : 0)} ${units[u]}`;
-}
 
 export function TimeChart({ title, times, series, unit }: { title: string; times: string[]; series: Series[]; unit?: "bps" | "count" }) {
   const box = useRef<HTMLDivElement>(null);
@@ -38,14 +34,23 @@ export function TimeChart({ title, times, series, unit }: { title: string; times
       {
         width,
         height: 220,
-        series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, value: (_u: uPlot, v: number | null) => (v === null ? "—" : format(v)) }))],
-        axes: [{}, { size: 84, values: (_u: uPlot, ticks: number[]) => ticks.map(format) }],
-        legend: { live: false },
+        series: [
+          { label: "UTC", value: (_u: uPlot, v: number | null) => (v === null ? "—" : utc(new Date(v * 1000).toISOString())) },
+          ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, value: (_u: uPlot, v: number | null) => (v === null ? "—" : format(v)) })),
+        ],
+        axes: [{ values: (_u: uPlot, ticks: number[]) => ticks.map(hhmm) }, { size: 84, values: (_u: uPlot, ticks: number[]) => ticks.map(format) }],
       },
       data,
       box.current,
     );
+    // A window resized (or a sidebar collapsed) resizes the chart with its box.
+    const resize = new ResizeObserver(() => {
+      const w = box.current?.clientWidth;
+      if (w && plot.current && Math.abs(plot.current.width - w) > 1) plot.current.setSize({ width: Math.max(300, w), height: 220 });
+    });
+    resize.observe(box.current);
     return () => {
+      resize.disconnect();
       plot.current?.destroy();
       plot.current = null;
     };

@@ -6,8 +6,8 @@
 import { useMemo, useState } from "preact/hooks";
 import { useResource } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
-import { TimeChart, bitRate, colour } from "../components/chart.tsx";
-import { duration, labelOf } from "../format.ts";
+import { TimeChart, colour } from "../components/chart.tsx";
+import { bitRate, duration, labelOf } from "../format.ts";
 import { readableOnPeer } from "../session.ts";
 import type { PageContext } from "./context.ts";
 import type { AlarmsResponse, MetricsHistory, SessionSummaryCounts, SystemStatus } from "../types.ts";
