@@ -8,7 +8,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { contract } from "bngfleet:contract";
-import { ApiError, call, peerBase, type Answer } from "../api.ts";
+import { ApiError, call, peerBase, type Answer, type Input } from "../api.ts";
 import { navigate } from "../router.ts";
 import { RecordTable } from "../components/json-view.tsx";
 import type { FleetAppliance } from "../types.ts";
@@ -29,7 +29,7 @@ type Group =
   | { state: "failed"; detail: string };
 
 /** The session list query for a search: `ip`, `username`, `mac`; a VLAN as `svlan.vlan` (S-VLAN and C-VLAN) or a lone C-VLAN. */
-function queryOf(kind: SearchKind, value: string): Record<string, string | number> {
+function queryOf(kind: SearchKind, value: string): Input<typeof contract.sessions.list>["query"] {
   if (kind === "vlan") {
     const [outer, inner] = value.split(".");
     return inner === undefined ? { vlan: Number(outer), limit: LIMIT } : { svlan: Number(outer), vlan: Number(inner), limit: LIMIT };
