@@ -5,6 +5,7 @@
  */
 import { signal } from "@preact/signals";
 import type { z } from "zod";
+import { contract } from "bngfleet:contract";
 import type { Operation } from "../src/schemas/contract.ts";
 import type { Problem } from "./types.ts";
 
@@ -31,18 +32,25 @@ export class ApiError extends Error {
   }
 }
 
+/** How a call is made, beyond what the operation says. */
 export interface CallOptions {
-  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  body?: unknown;
-  query?: Record<string, string | number | boolean | null | undefined>;
   /** Sign-in calls: a 401 there is a wrong credential, not a lost session. */
   signIn?: boolean;
   /** Aborts the call (a search that gives up on a slow peer). */
   signal?: AbortSignal;
 }
 
+type Query = Record<string, string | number | boolean | null | undefined>;
+interface Request extends CallOptions {
+  method: OperationRef["method"];
+  /** Read from a peer through the fleet proxy. */
+  relayed: boolean;
+  body?: unknown;
+  query?: Query;
+}
+
 /** `/api/v1` + path, with the query's defined values. */
-export function apiUrl(path: string, query?: CallOptions["query"]): string {
+export function apiUrl(path: string, query?: Query): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== "") params.set(k, String(v));
   const qs = params.toString();
@@ -61,16 +69,16 @@ async function problemOf(response: Response): Promise<Partial<Problem>> {
 /** Marks the session lost when whoami says so; the form that saw the 401 keeps what was typed and shows its detail. */
 async function confirmSessionLost(): Promise<void> {
   try {
-    const answer = await fetch(apiUrl("/auth/whoami"), { headers: { accept: "application/json" }, credentials: "same-origin" });
+    const answer = await fetch(apiUrl(pathOf(contract.authSession.whoami)), { headers: { accept: "application/json" }, credentials: "same-origin" });
     if (answer.status === 401) sessionLost.value = true;
   } catch {
     // The appliance did not answer: nothing says the session ended.
   }
 }
 
-/** Calls the API and returns the parsed JSON answer; throws ApiError with the problem's detail. */
-export async function api<T>(path: string, options: CallOptions = {}): Promise<T> {
-  const method = options.method ?? (options.body === undefined ? "GET" : "POST");
+/** Calls the API (`path` after /api/v1, filled in) and returns the parsed JSON answer; throws ApiError with the problem's detail. Only `call` uses it: pages name operations, not paths. */
+async function api<T>(path: string, options: Request): Promise<T> {
+  const { method } = options;
   const headers: Record<string, string> = { accept: "application/json" };
   if (options.body !== undefined) headers["content-type"] = "application/json";
   if (method !== "GET" && csrfToken.value) headers["x-csrf-token"] = csrfToken.value;
@@ -83,7 +91,7 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
   if (!response.ok) {
     const problem = await problemOf(response);
     // A 401 relayed by the fleet proxy is the peer's answer to its credential, not the end of this session.
-    const relayed = path.startsWith("/fleet/") && path !== "/fleet/appliances";
+    const { relayed } = options;
     // A 401 can also be a wrong credential inside a live session (the current password a change asks for): only whoami says whether the session ended.
     if (response.status === 401 && !options.signIn && !relayed) void confirmSessionLost();
     throw new ApiError(response.status, problem, response.headers.get("retry-after"));
@@ -101,6 +109,10 @@ export type CallInput<O> =
     : never;
 /** What `call` answers for an operation: its response schema's output. */
 export type CallResult<O> = O extends Operation<z.ZodType, z.ZodType, z.ZodType, infer R> ? z.output<R> : never;
+/** What a reference's operation answers (`Answer<typeof contract.system.status>`): the UI's name for an API type. */
+export type Answer<R> = R extends OperationRef<infer O> ? CallResult<O> : never;
+/** What a reference's operation takes (`Input<typeof contract.config.apply>["body"]`). */
+export type Input<R> = R extends OperationRef<infer O> ? CallInput<O> : never;
 
 /**
  * An operation of the contract as the browser holds it (`bngfleet:contract`,
@@ -118,13 +130,21 @@ export interface OperationRef<O extends Operation = Operation> {
 /** Every section's operations as references. */
 export type OperationRefs<C> = { readonly [S in keyof C]: { readonly [K in keyof C[S]]: C[S][K] extends Operation ? OperationRef<C[S][K]> : never } };
 
-/** The operation's path with its parameters filled in, without the `/api/v1` prefix `api` adds (a `{name+}` parameter keeps its slashes). */
+/**
+ * The operation's path with its parameters filled in, without the `/api/v1`
+ * prefix `api` adds (a `{name+}` parameter keeps its slashes); a parameter
+ * not given stays `{name}` (a form's, typed by the person).
+ */
 export function pathOf(operation: { path: string }, params: Record<string, unknown> = {}): string {
-  return operation.path.replace(/^\/api\/v1/, "").replace(/\{(\w+)(\+?)\}/g, (_, name: string, many: string) => {
-    const value = String(params[name] ?? "");
+  return operation.path.replace(/^\/api\/v1/, "").replace(/\{(\w+)(\+?)\}/g, (whole, name: string, many: string) => {
+    if (params[name] === undefined || params[name] === null) return whole;
+    const value = String(params[name]);
     return many ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value);
   });
 }
+
+/** The `base` that reads a peer through the fleet proxy (`/fleet/<name>`, GET /fleet/{appliance}/{path+} without its path). */
+export const peerBase = (name: string): string => pathOf(contract.fleet.read, { appliance: name }).replace(/\/\{path\+\}$/, "");
 
 /**
  * Calls an operation of the contract (src/schemas/<section>.ts): its method
@@ -134,17 +154,17 @@ export function pathOf(operation: { path: string }, params: Record<string, unkno
  */
 export function call<O extends Operation>(
   operation: OperationRef<O>,
-  ...[input, base = ""]: {} extends CallInput<O> ? [CallInput<O>?, string?] : [CallInput<O>, string?]
+  ...[input, base = "", options = {}]: {} extends CallInput<O> ? [CallInput<O>?, string?, CallOptions?] : [CallInput<O>, string?, CallOptions?]
 ): Promise<CallResult<O>> {
-  const { params, query, body } = (input ?? {}) as { params?: Record<string, unknown>; query?: CallOptions["query"]; body?: unknown };
-  return api<CallResult<O>>(`${base}${pathOf(operation, params)}`, { method: operation.method, ...(query ? { query } : {}), ...(body !== undefined ? { body } : {}) });
+  const { params, query, body } = (input ?? {}) as { params?: Record<string, unknown>; query?: Query; body?: unknown };
+  return api<CallResult<O>>(`${base}${pathOf(operation, params)}`, { ...options, method: operation.method, relayed: base !== "", ...(query ? { query } : {}), ...(body !== undefined ? { body } : {}) });
 }
 
-/** Uploads bytes with progress (fetch has no upload progress; XMLHttpRequest does). */
-export function upload<T>(path: string, bytes: Blob, onProgress: (fraction: number) => void): Promise<T> {
+/** Uploads bytes to an operation that takes them (the upgrade package) with progress (fetch has no upload progress; XMLHttpRequest does). */
+export function upload<O extends Operation>(operation: OperationRef<O>, bytes: Blob, onProgress: (fraction: number) => void): Promise<CallResult<O>> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", apiUrl(path));
+    xhr.open(operation.method, apiUrl(pathOf(operation)));
     xhr.setRequestHeader("content-type", "application/octet-stream");
     if (csrfToken.value) xhr.setRequestHeader("x-csrf-token", csrfToken.value);
     xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
@@ -156,7 +176,7 @@ export function upload<T>(path: string, bytes: Blob, onProgress: (fraction: numb
       } catch {
         body = { detail: xhr.responseText };
       }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(body as T);
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body as CallResult<O>);
       else reject(new ApiError(xhr.status, body as Partial<Problem>, xhr.getResponseHeader("retry-after")));
     };
     xhr.send(bytes);

@@ -5,7 +5,8 @@
  */
 import { useEffect } from "preact/hooks";
 import type { ComponentChildren } from "preact";
-import { api, csrfToken, sessionLost } from "./api.ts";
+import { contract } from "bngfleet:contract";
+import { call, csrfToken, sessionLost, type OperationRef } from "./api.ts";
 import { can, checked, me, refreshSession, readableOnPeer } from "./session.ts";
 import { location, navigate, pathname, searchParams } from "./router.ts";
 import { SignIn } from "./pages/sign-in.tsx";
@@ -32,14 +33,14 @@ import type { PageContext } from "./pages/context.ts";
 interface PageEntry {
   slug: string;
   title: string;
-  /** A GET the page needs: hidden on a peer when the fleet proxy does not carry it. */
-  probe: string;
+  /** A GET the page needs: hidden from a role below its floor, and on a peer when the fleet proxy does not carry it. */
+  probe: OperationRef;
   render: (ctx: PageContext) => ComponentChildren;
   /** Reached from the header, not listed in the navigation. */
   hidden?: boolean;
 }
 
-const section = (slug: string, probe: string, extra?: (ctx: PageContext) => ComponentChildren): PageEntry => ({
+const section = (slug: string, probe: OperationRef, extra?: (ctx: PageContext) => ComponentChildren): PageEntry => ({
   slug,
   title: SECTIONS[slug]!.title,
   probe,
@@ -53,31 +54,31 @@ const section = (slug: string, probe: string, extra?: (ctx: PageContext) => Comp
 
 /** Every page, in navigation order. */
 export const PAGES: PageEntry[] = [
-  { slug: "", title: "Dashboard", probe: "/sessions/summary", render: (ctx) => <Dashboard ctx={ctx} /> },
-  { slug: "fleet", title: "Fleet", probe: "/fleet/appliances", render: () => <Fleet /> },
-  { slug: "search", title: "Subscriber search", probe: "/sessions", render: () => <Search text={searchParams().get("q") ?? ""} />, hidden: true },
-  { slug: "sessions", title: "Sessions", probe: "/sessions", render: (ctx) => <Sessions ctx={ctx} /> },
-  section("pools", "/address-pools"),
-  section("cgn", "/cgn/status"),
-  section("routing", "/routing/bgp/summary"),
-  section("l2tp", "/l2tp/tunnels"),
-  section("ipsec", "/ipsec"),
-  section("gre", "/gre-circuits/status"),
-  section("vrfs", "/vrfs"),
-  section("local-subscribers", "/subscribers/local"),
-  section("radius", "/radius/servers"),
-  { slug: "alarms", title: "Alarms", probe: "/alarms", render: (ctx) => <Alarms ctx={ctx} /> },
-  { slug: "logs", title: "Logs", probe: "/logs/tail", render: (ctx) => <Logs ctx={ctx} /> },
-  { slug: "config", title: "Configuration", probe: "/config", render: (ctx) => <Configuration ctx={ctx} /> },
-  section("licensing", "/licensing", (ctx) => !ctx.peer && <LicenceFile />),
-  { slug: "system", title: "System", probe: "/system/status", render: (ctx) => <SystemPage ctx={ctx} /> },
-  { slug: "upgrade", title: "Software upgrade", probe: "/system/upgrade", render: (ctx) => <Upgrade ctx={ctx} /> },
-  section("users", "/auth/users"),
-  { slug: "tokens", title: "Tokens", probe: "/auth/tokens", render: () => <Tokens /> },
-  section("oidc", "/auth/providers/oidc"),
-  section("passkey-policy", "/auth/providers/passkey"),
-  { slug: "troubleshooting", title: "Troubleshooting", probe: "/system/health", render: (ctx) => <Troubleshooting ctx={ctx} /> },
-  { slug: "account", title: "My account", probe: "/auth/whoami", render: () => <Account /> },
+  { slug: "", title: "Dashboard", probe: contract.sessions.summary, render: (ctx) => <Dashboard ctx={ctx} /> },
+  { slug: "fleet", title: "Fleet", probe: contract.fleet.appliances, render: () => <Fleet /> },
+  { slug: "search", title: "Subscriber search", probe: contract.sessions.list, render: () => <Search text={searchParams().get("q") ?? ""} />, hidden: true },
+  { slug: "sessions", title: "Sessions", probe: contract.sessions.list, render: (ctx) => <Sessions ctx={ctx} /> },
+  section("pools", contract.addressPools.list),
+  section("cgn", contract.cgn.status),
+  section("routing", contract.routing.bgpSummary),
+  section("l2tp", contract.l2tp.tunnels),
+  section("ipsec", contract.ipsec.status),
+  section("gre", contract.greCircuits.status),
+  section("vrfs", contract.vrfs.list),
+  section("local-subscribers", contract.localSubscribers.list),
+  section("radius", contract.radius.servers),
+  { slug: "alarms", title: "Alarms", probe: contract.alarms.list, render: (ctx) => <Alarms ctx={ctx} /> },
+  { slug: "logs", title: "Logs", probe: contract.logs.tail, render: (ctx) => <Logs ctx={ctx} /> },
+  { slug: "config", title: "Configuration", probe: contract.config.values, render: (ctx) => <Configuration ctx={ctx} /> },
+  section("licensing", contract.licensing.status, (ctx) => !ctx.peer && <LicenceFile />),
+  { slug: "system", title: "System", probe: contract.system.status, render: (ctx) => <SystemPage ctx={ctx} /> },
+  { slug: "upgrade", title: "Software upgrade", probe: contract.upgrade.status, render: (ctx) => <Upgrade ctx={ctx} /> },
+  section("users", contract.users.list),
+  { slug: "tokens", title: "Tokens", probe: contract.tokens.list, render: () => <Tokens /> },
+  section("oidc", contract.providers.listOidc),
+  section("passkey-policy", contract.providers.getPasskeyPolicy),
+  { slug: "troubleshooting", title: "Troubleshooting", probe: contract.system.health, render: (ctx) => <Troubleshooting ctx={ctx} /> },
+  { slug: "account", title: "My account", probe: contract.authSession.whoami, render: () => <Account /> },
 ];
 
 /** The page and context a path names: `/<page>/…` here, `/fleet/<peer>/<page>/…` on a peer. */
@@ -95,9 +96,9 @@ function resolvePath(path: string): { page: PageEntry | undefined; ctx: PageCont
 function Nav({ ctx }: { ctx: PageContext }) {
   const prefix = ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : "";
   const current = resolvePath(pathname()).page?.slug;
-  // Only what the role may read: the floors come from the OpenAPI document.
+  // Only what the role may read: the floors come with the contract's references.
   const listed = PAGES.filter((p) => !p.hidden);
-  const pages = (ctx.peer ? listed.filter((p) => p.slug !== "fleet" && p.slug !== "account" && readableOnPeer(p.probe)) : listed).filter((p) => can("GET", p.probe));
+  const pages = (ctx.peer ? listed.filter((p) => p.slug !== "fleet" && p.slug !== "account" && readableOnPeer(p.probe)) : listed).filter((p) => can(p.probe));
   return (
     <nav aria-label="Sections">
       <ul>
@@ -115,7 +116,7 @@ function Nav({ ctx }: { ctx: PageContext }) {
 
 async function logout() {
   try {
-    await api("/auth/logout", { method: "POST" });
+    await call(contract.authSession.logout);
   } finally {
     me.value = null;
     csrfToken.value = null;
@@ -131,7 +132,7 @@ export function App() {
   // The header strip follows the appliance while a session that may read it is open.
   useEffect(() => {
     const who = me.value;
-    if (who && !who.passwordChangeRequired && !sessionLost.value && can("GET", "/system/status")) startLive();
+    if (who && !who.passwordChangeRequired && !sessionLost.value && can(contract.system.status)) startLive();
     else stopLive();
   }, [me.value, sessionLost.value]);
   const path = pathname();
@@ -166,7 +167,7 @@ export function App() {
       <Nav ctx={ctx} />
       <main id="main" tabIndex={-1}>
         {ctx.peer && <PeerBanner peer={ctx.peer} />}
-        {!page ? <NotFound /> : can("GET", page.probe) ? page.render(ctx) : <NotAllowed title={page.title} role={who.role} />}
+        {!page ? <NotFound /> : can(page.probe) ? page.render(ctx) : <NotAllowed title={page.title} role={who.role} />}
       </main>
     </div>
   );
@@ -174,7 +175,7 @@ export function App() {
 
 /** The subscriber search, from every page: the results page asks the whole fleet. */
 function HeaderSearch() {
-  if (!can("GET", "/sessions")) return null;
+  if (!can(contract.sessions.list)) return null;
   return (
     <form
       class="header-search"

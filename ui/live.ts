@@ -5,18 +5,18 @@
  * view, so an alarm a scenario raises reaches the badge without a reload.
  */
 import { signal } from "@preact/signals";
-import { api } from "./api.ts";
-import type { SystemStatus } from "./types.ts";
+import { contract } from "bngfleet:contract";
+import { call, type Answer } from "./api.ts";
 
 const POLL_MS = 5_000;
 
-export const applianceStatus = signal<SystemStatus | null>(null);
+export const applianceStatus = signal<Answer<typeof contract.system.status> | null>(null);
 
 let timer: ReturnType<typeof setInterval> | undefined;
 
 async function read(): Promise<void> {
   try {
-    applianceStatus.value = await api<SystemStatus>("/system/status");
+    applianceStatus.value = await call(contract.system.status);
   } catch {
     // The page the person is on says what failed; the strip keeps its last reading.
   }

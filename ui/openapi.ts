@@ -1,11 +1,12 @@
 /**
- * The served OpenAPI document, read once after sign-in: the role floor and
- * fleet-proxy mark of every operation, and the request schemas the forms are
- * built from. It is written from the server's route table and zod schemas,
- * so the UI keeps no copy of either.
+ * The served OpenAPI document, read once after sign-in: the request schemas
+ * the forms and filters are built from (an operation's method, path, floor
+ * and FP flag come with its reference, `bngfleet:contract`). It is written
+ * from the server's zod schemas, so the UI keeps no copy of them.
  */
 import { signal } from "@preact/signals";
-import { api } from "./api.ts";
+import { contract } from "bngfleet:contract";
+import { call, type OperationRef } from "./api.ts";
 
 export interface JsonSchema {
   $ref?: string;
@@ -27,36 +28,28 @@ export interface JsonSchema {
 export interface Operation {
   path: string;
   method: string;
-  pattern: RegExp;
-  floor: string;
-  fleetProxy: boolean;
   summary: string;
   body: JsonSchema | null;
   parameters: { name: string; in: string; required?: boolean; schema?: JsonSchema; description?: string }[];
 }
 
 interface Document {
-  paths: Record<string, Record<string, { summary?: string; "x-role-floor"?: string; "x-fleet-proxy"?: boolean; requestBody?: { content?: Record<string, { schema?: JsonSchema }> }; parameters?: Operation["parameters"] }>>;
+  paths: Record<string, Record<string, { summary?: string; requestBody?: { content?: Record<string, { schema?: JsonSchema }> }; parameters?: Operation["parameters"] }>>;
   components?: { schemas?: Record<string, JsonSchema> };
 }
 
 export const operations = signal<Operation[]>([]);
 let schemas: Record<string, JsonSchema> = {};
 
-const pattern = (path: string) => new RegExp(`^${path.replace(/\{[^}]+\+\}/g, ".+").replace(/\{[^}]+\}/g, "[^/]+")}$`);
-
 /** Loads the document (once). */
 export async function loadOperations(): Promise<void> {
   if (operations.value.length) return;
-  const doc = await api<Document>("/openapi/v1.json");
+  const doc = (await call(contract.reference.document)) as unknown as Document;
   schemas = doc.components?.schemas ?? {};
   operations.value = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({
       path,
       method: method.toUpperCase(),
-      pattern: pattern(path),
-      floor: op["x-role-floor"] ?? "super-user",
-      fleetProxy: op["x-fleet-proxy"] === true,
       summary: op.summary ?? "",
       body: op.requestBody?.content?.["application/json"]?.schema ?? null,
       parameters: op.parameters ?? [],
@@ -64,10 +57,10 @@ export async function loadOperations(): Promise<void> {
   );
 }
 
-/** The operation serving `method /api/v1<path>` (path with its parameters filled in or still as `{name}`). */
-export function operationFor(method: string, path: string): Operation | undefined {
-  const full = `/api/v1${path.split("?")[0]}`;
-  return operations.value.find((o) => o.method === method && (o.path === full || o.pattern.test(full)));
+/** The document's entry for an operation (the document writes a `{name+}` parameter as `{name}`). */
+export function operationFor(operation: Pick<OperationRef, "method" | "path">): Operation | undefined {
+  const path = operation.path.replace(/\{(\w+)\+\}/g, "{$1}");
+  return operations.value.find((o) => o.method === operation.method && o.path === path);
 }
 
 /** A schema with its `$ref` resolved and a nullable union reduced to its non-null member. */

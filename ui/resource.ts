@@ -1,6 +1,7 @@
 /** Reading the API from a component: loading, the answer or the problem, and refresh on a timer. */
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError, type CallOptions } from "./api.ts";
+import type { Operation } from "../src/schemas/contract.ts";
+import { ApiError, call, pathOf, type CallInput, type CallResult, type OperationRef } from "./api.ts";
 
 export interface Resource<T> {
   data: T | undefined;
@@ -9,19 +10,32 @@ export interface Resource<T> {
   reload: () => void;
 }
 
-/** GETs `path` (with `query`), again every `refreshMs` when given; null path = nothing to read yet. */
-export function useResource<T>(path: string | null, query?: CallOptions["query"], refreshMs?: number): Resource<T> {
-  const [data, setData] = useState<T | undefined>(undefined);
+export interface UseCallOptions {
+  /** `/fleet/<peer>` reads a peer through the fleet proxy; "" (the default) this appliance. */
+  base?: string;
+  /** Reads again this often. */
+  refreshMs?: number;
+}
+
+/**
+ * Calls a GET operation of the contract (with `input`'s parameters and
+ * query), again every `refreshMs` when given; a null operation = nothing to
+ * read yet. The answer is typed by the operation's response schema.
+ */
+export function useCall<O extends Operation>(operation: OperationRef<O> | null, input?: CallInput<O>, options: UseCallOptions = {}): Resource<CallResult<O>> {
+  const [data, setData] = useState<CallResult<O> | undefined>(undefined);
   const [error, setError] = useState<ApiError | undefined>(undefined);
-  const [loading, setLoading] = useState(path !== null);
-  const key = path === null ? null : `${path}?${JSON.stringify(query ?? {})}`;
+  const [loading, setLoading] = useState(operation !== null);
+  const { params, query } = (input ?? {}) as { params?: Record<string, unknown>; query?: unknown };
+  const base = options.base ?? "";
+  const key = operation === null ? null : `${operation.method} ${base}${pathOf(operation, params)}?${JSON.stringify(query ?? {})}`;
   const current = useRef(key);
   current.current = key;
   const load = useCallback(() => {
-    if (path === null) return;
+    if (operation === null) return;
     const asked = key;
     setLoading(true);
-    api<T>(path, { query })
+    (call as (op: OperationRef<O>, input: unknown, base: string) => Promise<CallResult<O>>)(operation, input, base)
       .then((answer) => {
         if (current.current !== asked) return;
         setData(answer);
@@ -32,9 +46,10 @@ export function useResource<T>(path: string | null, query?: CallOptions["query"]
         setError(failure instanceof ApiError ? failure : new ApiError(0, { detail: String(failure) }, null));
       })
       .finally(() => current.current === asked && setLoading(false));
-    // key covers path and query
+    // key covers the operation, the base, the parameters and the query
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
+  const { refreshMs } = options;
   useEffect(() => {
     load();
     if (!refreshMs) return;

@@ -1,12 +1,15 @@
 /**
- * A form for one API operation (its fields: ./form-fields.ts). It is offered
- * only to a role that meets the operation's floor; a form that edits
+ * A form for one API operation, named by its contract reference: the method,
+ * the path and the role floor come from the reference; the fields still come
+ * from the served OpenAPI document (./form-fields.ts), which carries the
+ * request schemas as JSON Schema, since the references hold no schemas. It is
+ * offered only to a role that meets the operation's floor; a form that edits
  * something starts from its current value (`prefill`); every 400 or 422
  * field error is shown beside its field, in words, and what was typed stays.
  */
 import { useEffect, useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
-import { api, ApiError } from "../api.ts";
+import { ApiError, call, pathOf, type OperationRef } from "../api.ts";
 import { can } from "../session.ts";
 import { labelOf } from "../format.ts";
 import { ProblemNote } from "./problem.tsx";
@@ -17,14 +20,15 @@ import { fieldsOf, hintOf, jsonOf, valueFromJson, type Field, type Value } from 
 export type Choice = string | { value: string; label: string };
 
 export interface ActionFormProps {
-  method: "POST" | "PUT" | "PATCH" | "DELETE";
-  /** The path after /api/v1, parameters filled in. */
-  path: string;
+  /** The change the form makes (`contract.<section>.<operation>`). */
+  operation: OperationRef;
+  /** Path parameters the page gives (the session it is about); the others are fields. */
+  params?: Record<string, string | number>;
   title: string;
   /** Initial values by field name. */
   initial?: Record<string, Value>;
-  /** A GET (after /api/v1) whose answer holds the current values: the form starts from them. */
-  prefill?: string;
+  /** A GET (without parameters) whose answer holds the current values: the form starts from them. */
+  prefill?: OperationRef;
   /** Fields not to show (fixed by the page). */
   hide?: string[];
   /** Values always sent (e.g. the id the page is about). */
@@ -50,17 +54,21 @@ function defaultsOf(fields: Field[]): Record<string, Value> {
   return out;
 }
 
+/** A loose `call`: the form's operation is any of the contract's, its input built from the fields. */
+const send = call as (operation: OperationRef, input: { params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown }) => Promise<unknown>;
+
 export function ActionForm(props: ActionFormProps) {
-  const { method, path, title } = props;
-  const allowed = can(method, path);
-  const fields = allowed ? fieldsOf(method, path).filter((f) => !props.hide?.includes(f.name) && !(props.fixed && f.name in props.fixed)) : [];
+  const { operation, title } = props;
+  const given = props.params ?? {};
+  const allowed = can(operation);
+  const fields = allowed ? fieldsOf(operation, Object.keys(given)).filter((f) => !props.hide?.includes(f.name) && !(props.fixed && f.name in props.fixed)) : [];
   const [values, setValues] = useState<Record<string, Value>>(() => ({ ...defaultsOf(fields), ...props.initial }));
   const [error, setError] = useState<ApiError | null>(null);
   const [result, setResult] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (!allowed || !props.prefill) return;
-    api<Record<string, unknown>>(props.prefill)
+    (send(props.prefill, {}) as Promise<Record<string, unknown>>)
       .then((current) => {
         const start: Record<string, Value> = {};
         for (const f of fields) {
@@ -74,19 +82,20 @@ export function ActionForm(props: ActionFormProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.prefill, allowed]);
   if (!allowed) return null;
-  const formId = `${method}-${path}`.replace(/[^a-zA-Z0-9]+/g, "-");
+  // The path as the page gives it (its own parameters filled in, the typed ones still `{name}`) names the form's ids.
+  const formId = `${operation.method}-${pathOf(operation, given)}`.replace(/[^a-zA-Z0-9]+/g, "-");
 
   async function submit(event: Event) {
     event.preventDefault();
     if (props.confirm && !window.confirm(props.confirm)) return;
     const body: Record<string, unknown> = { ...props.fixed };
     const query: Record<string, string> = {};
-    let target = path;
+    const params: Record<string, unknown> = { ...given };
     const problems: { pointer: string; detail: string }[] = [];
     for (const f of fields) {
       const v = jsonOf(f, values[f.name], `#/${f.name}`, problems);
       if (v === undefined) continue;
-      if (f.where === "path") target = target.replace(new RegExp(`\\{${f.name}\\+?\\}`), encodeURIComponent(String(v)));
+      if (f.where === "path") params[f.name] = v;
       else if (f.where === "query") query[f.name] = String(v);
       else body[f.name] = v;
     }
@@ -98,8 +107,8 @@ export function ActionForm(props: ActionFormProps) {
     setError(null);
     setResult(undefined);
     try {
-      const hasBody = method !== "DELETE" || Object.keys(body).length > 0;
-      const answer = await api<unknown>(target, { method, query, ...(hasBody ? { body } : {}) });
+      const hasBody = operation.method !== "DELETE" || Object.keys(body).length > 0;
+      const answer = await send(operation, { params, query, ...(hasBody ? { body } : {}) });
       setResult(answer);
       props.onDone?.(answer);
     } catch (failure) {

@@ -4,6 +4,7 @@
  * server's zod schema), each member given the input that fits how people
  * write it, and turned back into the JSON the API takes. Pure: no DOM.
  */
+import type { OperationRef } from "../api.ts";
 import { operationFor, resolve, type JsonSchema } from "../openapi.ts";
 
 export type FieldKind = "text" | "secret" | "number" | "boolean" | "select" | "list" | "object" | "json";
@@ -54,11 +55,16 @@ function fieldOf(name: string, raw: JsonSchema, where: Field["where"], required:
   return field;
 }
 
-/** The fields of `method /api/v1<path>`: path parameters, then body members, then query parameters. A body member named like a path parameter is left out (the URL's wins). */
-export function fieldsOf(method: string, path: string): Field[] {
-  const op = operationFor(method, path);
+/**
+ * The fields of an operation: the path parameters the page does not give
+ * (`given`), then body members, then query parameters. A body member named
+ * like a path parameter the person types is left out (the URL's wins).
+ */
+export function fieldsOf(operation: Pick<OperationRef, "method" | "path">, given: readonly string[] = []): Field[] {
+  const op = operationFor(operation);
   if (!op) return [];
-  const pathFields: Field[] = [...path.matchAll(/\{([^}+]+)\+?\}/g)].map((m) => ({ name: m[1]!, where: "path", schema: {}, required: true, nullable: false, kind: "text" }));
+  const named = [...operation.path.matchAll(/\{([^}+]+)\+?\}/g)].map((m) => m[1]!);
+  const pathFields: Field[] = named.filter((name) => !given.includes(name)).map((name) => ({ name, where: "path", schema: {}, required: true, nullable: false, kind: "text" }));
   const inPath = new Set(pathFields.map((f) => f.name));
   const body = resolve(op.body ?? undefined);
   const required = new Set(body.required ?? []);

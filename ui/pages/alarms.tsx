@@ -1,25 +1,26 @@
 /** Alarms: the active set, most severe first, a clear per alarm, and a test alert through the push fan-out. */
 import { useState } from "preact/hooks";
-import { api, ApiError } from "../api.ts";
-import { useResource } from "../resource.ts";
+import { contract } from "bngfleet:contract";
+import { ApiError, call } from "../api.ts";
+import { useCall } from "../resource.ts";
 import { Loaded, ProblemNote } from "../components/problem.tsx";
 import { ActionForm } from "../components/action-form.tsx";
 import { can } from "../session.ts";
 import { duration } from "../format.ts";
 import type { PageContext } from "./context.ts";
-import type { Alarm, AlarmsResponse } from "../types.ts";
+import type { Alarm } from "../types.ts";
 import { HeaderRow } from "../components/header-row.tsx";
 
 export function Alarms({ ctx }: { ctx: PageContext }) {
-  const alarms = useResource<AlarmsResponse>(`${ctx.base}/alarms`, undefined, 10_000);
+  const alarms = useCall(contract.alarms.list, {}, { base: ctx.base, refreshMs: 10_000 });
   const [error, setError] = useState<ApiError | null>(null);
-  const mayClear = !ctx.peer && can("POST", "/alarms/clear");
+  const mayClear = !ctx.peer && can(contract.alarms.clear);
 
   async function clear(alarm: Alarm) {
     if (!window.confirm(`Clear ${alarm.id}${alarm.instance ? ` (${alarm.instance})` : ""}?`)) return;
     setError(null);
     try {
-      await api("/alarms/clear", { body: { id: alarm.id, instance: alarm.instance } });
+      await call(contract.alarms.clear, { body: { id: alarm.id, instance: alarm.instance } });
       alarms.reload();
     } catch (failure) {
       setError(failure as ApiError);
@@ -77,7 +78,7 @@ export function Alarms({ ctx }: { ctx: PageContext }) {
       </Loaded>
       {!ctx.peer && (
         <section class="actions" aria-label="Changes">
-          <ActionForm method="POST" path="/alarms/test" title="Send a test alert" />
+          <ActionForm operation={contract.alarms.test} title="Send a test alert" />
         </section>
       )}
     </>

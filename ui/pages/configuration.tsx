@@ -7,23 +7,24 @@
  * and any two versions can be compared.
  */
 import { useState } from "preact/hooks";
-import { api, ApiError } from "../api.ts";
-import { useResource } from "../resource.ts";
+import { contract } from "bngfleet:contract";
+import { ApiError, call } from "../api.ts";
+import { useCall } from "../resource.ts";
 import { Loaded, ProblemNote } from "../components/problem.tsx";
 import { JsonView } from "../components/json-view.tsx";
 import { can } from "../session.ts";
 import type { PageContext } from "./context.ts";
 import { diffBetween, type DiffRow } from "./config-diff.ts";
 import { utc } from "../format.ts";
-import type { ConfigChangeSet, ConfigCommitResult, ConfigHistoryEntry, ConfigValidationResult, ConfigValues } from "../types.ts";
+import type { ConfigChangeSet, ConfigHistoryEntry } from "../types.ts";
 
 type FieldError = { pointer: string; detail: string };
 
 export function Configuration({ ctx }: { ctx: PageContext }) {
-  const values = useResource<ConfigValues>(`${ctx.base}/config`);
+  const values = useCall(contract.config.values, {}, { base: ctx.base });
   // Every version a diff may need (the history's largest page); the list shows the newest.
-  const history = useResource<{ total: number; items: ConfigHistoryEntry[] }>(`${ctx.base}/config/history`, { limit: 500 });
-  const editable = !ctx.peer && can("PUT", "/config");
+  const history = useCall(contract.config.history, { query: { limit: 500 } }, { base: ctx.base });
+  const editable = !ctx.peer && can(contract.config.apply);
   const [edits, setEdits] = useState<Record<string, string>>({});
   const [listOps, setListOps] = useState("");
   const [comment, setComment] = useState("");
@@ -61,7 +62,7 @@ export function Configuration({ ctx }: { ctx: PageContext }) {
     setOutcome(null);
     try {
       // Validate first, always: the person sees every rejected value before anything is committed.
-      const check = await api<ConfigValidationResult>("/config/validate", { body: set });
+      const check = await call(contract.config.validate, { body: set });
       if (!check.valid) {
         setErrors(check.errors);
         setOutcome(`Not valid: ${check.errors.length} value(s) rejected.`);
@@ -94,7 +95,7 @@ export function Configuration({ ctx }: { ctx: PageContext }) {
     setBusy(true);
     setProblem(null);
     try {
-      const result = await api<ConfigCommitResult>("/config", { method: "PUT", body: review.set });
+      const result = await call(contract.config.apply, { body: review.set });
       setOutcome(`Committed version ${result.version}${result.restartRequired ? " (restart required)" : ""}.`);
       setReview(null);
       setEdits({});
@@ -122,7 +123,7 @@ export function Configuration({ ctx }: { ctx: PageContext }) {
   async function rollback(version: number) {
     setProblem(null);
     try {
-      const result = await api<ConfigCommitResult>("/config/rollback", { body: { version, comment: `rollback to ${version}` } });
+      const result = await call(contract.config.rollback, { body: { version, comment: `rollback to ${version}` } });
       setOutcome(`Rolled back: version ${result.version} restores version ${version}.`);
       setRollbackReview(null);
       values.reload();
@@ -298,7 +299,7 @@ export function Configuration({ ctx }: { ctx: PageContext }) {
                       ))}
                     </ul>
                   )}
-                  {!ctx.peer && can("POST", "/config/rollback") && entry.version !== h.items[0]?.version && (
+                  {!ctx.peer && can(contract.config.rollback) && entry.version !== h.items[0]?.version && (
                     <button type="button" onClick={() => reviewRollback(entry.version)}>
                       Roll back to version {entry.version}
                     </button>

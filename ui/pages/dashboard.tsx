@@ -4,13 +4,13 @@
  * alarms by severity; the licence; system status. Refreshes on its own.
  */
 import { useMemo, useState } from "preact/hooks";
-import { useResource } from "../resource.ts";
+import { contract } from "bngfleet:contract";
+import { useCall } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
 import { TimeChart, colour } from "../components/chart.tsx";
 import { bitRate, duration, labelOf } from "../format.ts";
 import { readableOnPeer } from "../session.ts";
 import type { PageContext } from "./context.ts";
-import type { AlarmsResponse, MetricsHistory, SessionSummaryCounts, SystemStatus } from "../types.ts";
 
 const REFRESH_MS = 10_000;
 
@@ -50,12 +50,13 @@ function SeverityCounts({ counts }: { counts: Record<string, number> }) {
 
 export function Dashboard({ ctx }: { ctx: PageContext }) {
   const [range, setRange] = useState<"1h" | "6h" | "24h">("1h");
-  const summary = useResource<SessionSummaryCounts>(`${ctx.base}/sessions/summary`, undefined, REFRESH_MS);
-  const status = useResource<SystemStatus>(`${ctx.base}/system/status`, undefined, REFRESH_MS);
-  const history = useResource<MetricsHistory>(`${ctx.base}/metrics/history`, { range }, REFRESH_MS);
+  const every = { base: ctx.base, refreshMs: REFRESH_MS };
+  const summary = useCall(contract.sessions.summary, {}, every);
+  const status = useCall(contract.system.status, {}, every);
+  const history = useCall(contract.metrics.history, { query: { range } }, every);
   // Alarms are not carried by the fleet proxy; a peer's counts come from its status.
-  const alarms = useResource<AlarmsResponse>(ctx.peer && !readableOnPeer("/alarms") ? null : `${ctx.base}/alarms`, undefined, REFRESH_MS);
-  const licence = useResource<Record<string, unknown>>(ctx.peer && !readableOnPeer("/licensing") ? null : `${ctx.base}/licensing`, undefined, REFRESH_MS);
+  const alarms = useCall(ctx.peer && !readableOnPeer(contract.alarms.list) ? null : contract.alarms.list, {}, every);
+  const licence = useCall(ctx.peer && !readableOnPeer(contract.licensing.status) ? null : contract.licensing.status, {}, every);
 
   const sessionSeries = useMemo(
     () =>

@@ -5,7 +5,8 @@
  * of the account, so the person then signs in again with the new password.
  */
 import { useState } from "preact/hooks";
-import { api, ApiError, csrfToken } from "../api.ts";
+import { contract } from "bngfleet:contract";
+import { ApiError, call, csrfToken } from "../api.ts";
 import { ProblemNote } from "../components/problem.tsx";
 import { me } from "../session.ts";
 
@@ -21,7 +22,7 @@ export function FirstPassword({ username }: { username: string | null }) {
     setBusy(true);
     setError(null);
     try {
-      await api("/auth/password", { body: { currentPassword: current, newPassword: next } });
+      await call(contract.authSession.password, { body: { currentPassword: current, newPassword: next } });
       // The change ended this session too: back to sign-in, with the new password.
       csrfToken.value = null;
       me.value = null;

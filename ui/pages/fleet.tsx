@@ -4,18 +4,20 @@
  * refreshed. One that does not answer is shown as unreachable; selecting a
  * peer opens its pages read-only.
  */
-import { useResource } from "../resource.ts";
+import { contract } from "bngfleet:contract";
+import { peerBase } from "../api.ts";
+import { useCall } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
-import type { FleetAppliance, SystemStatus } from "../types.ts";
+import type { FleetAppliance } from "../types.ts";
 import { HeaderRow } from "../components/header-row.tsx";
 
 const REFRESH_MS = 15_000;
 
 function Row({ appliance }: { appliance: FleetAppliance }) {
-  const base = appliance.self ? "" : `/fleet/${encodeURIComponent(appliance.name)}`;
-  const status = useResource<SystemStatus>(`${base}/system/status`, undefined, REFRESH_MS);
+  const base = appliance.self ? "" : peerBase(appliance.name);
+  const status = useCall(contract.system.status, {}, { base, refreshMs: REFRESH_MS });
   // The spec's fleet proxy does not relay GET /licensing (it is not an FP read): only this appliance's licence can be shown.
-  const licence = useResource<{ state: string; mode: string }>(appliance.self ? "/licensing" : null, undefined, REFRESH_MS);
+  const licence = useCall(appliance.self ? contract.licensing.status : null, {}, { refreshMs: REFRESH_MS });
   const s = status.data;
   const down = status.error !== undefined;
   const pages = appliance.self ? "/" : `/fleet/${encodeURIComponent(appliance.name)}/`;
@@ -60,7 +62,7 @@ function Row({ appliance }: { appliance: FleetAppliance }) {
 }
 
 export function Fleet() {
-  const list = useResource<FleetAppliance[]>("/fleet/appliances", undefined, 60_000);
+  const list = useCall(contract.fleet.appliances, {}, { refreshMs: 60_000 });
   return (
     <>
       <h1>Fleet</h1>
@@ -87,7 +89,7 @@ export function Fleet() {
 
 /** A link to a peer's own UI, from its fleet entry. */
 export function PeerLink({ peer }: { peer: string }) {
-  const list = useResource<FleetAppliance[]>("/fleet/appliances");
+  const list = useCall(contract.fleet.appliances);
   const url = list.data?.find((a) => a.name === peer)?.url;
   return url ? (
     <a href={url} target="_blank" rel="noopener">

@@ -4,7 +4,8 @@
  * only to a role that meets their floor.
  */
 import { useState } from "preact/hooks";
-import { useResource } from "../resource.ts";
+import { useCall } from "../resource.ts";
+import { pathOf, type OperationRef } from "../api.ts";
 import { Loaded } from "../components/problem.tsx";
 import { JsonView } from "../components/json-view.tsx";
 import { ActionForm, type ActionFormProps } from "../components/action-form.tsx";
@@ -14,7 +15,10 @@ import type { PageContext } from "./context.ts";
 
 export interface ReadSpec {
   title: string;
-  path: string;
+  /** A GET of the contract (`contract.<section>.<operation>`). */
+  operation: OperationRef;
+  /** Its path parameters, where the page fixes them (the global route table's VRF). */
+  params?: Record<string, string>;
   query?: Record<string, string>;
   refreshMs?: number;
 }
@@ -24,13 +28,13 @@ export interface SectionSpec {
   intro?: string;
   reads: ReadSpec[];
   /** Reads with a parameter the person types (a neighbor, a tunnel id). */
-  lookups?: { title: string; path: string; param: string }[];
+  lookups?: { title: string; operation: OperationRef; param: string }[];
   actions?: Omit<ActionFormProps, "onDone">[];
 }
 
 /** The query parameters of a GET (its filters and paging), from the OpenAPI document, as inputs. */
-function QueryFields({ path, values, onChange, idPrefix }: { path: string; values: Record<string, string>; onChange: (v: Record<string, string>) => void; idPrefix: string }) {
-  const params = operationFor("GET", path)?.parameters.filter((p) => p.in === "query") ?? [];
+function QueryFields({ operation, values, onChange, idPrefix }: { operation: OperationRef; values: Record<string, string>; onChange: (v: Record<string, string>) => void; idPrefix: string }) {
+  const params = operationFor(operation)?.parameters.filter((p) => p.in === "query") ?? [];
   return (
     <>
       {params.map((p) => {
@@ -58,14 +62,18 @@ function QueryFields({ path, values, onChange, idPrefix }: { path: string; value
 
 const slug = (path: string) => path.replace(/[^a-z0-9]+/gi, "-");
 
+/** The generic pages read any GET of the contract: their input is the spec's, not typed per operation. */
+type AnyInput = { params?: Record<string, string>; query?: Record<string, string> };
+
 function Read({ spec, ctx }: { spec: ReadSpec; ctx: PageContext }) {
   const [draft, setDraft] = useState<Record<string, string>>(spec.query ?? {});
   const [query, setQuery] = useState<Record<string, string>>(spec.query ?? {});
-  const resource = useResource<unknown>(`${ctx.base}${spec.path}`, query, spec.refreshMs ?? 15_000);
-  const hasQuery = (operationFor("GET", spec.path)?.parameters ?? []).some((p) => p.in === "query");
+  const resource = useCall(spec.operation, { ...(spec.params ? { params: spec.params } : {}), query } as AnyInput as never, { base: ctx.base, refreshMs: spec.refreshMs ?? 15_000 });
+  const hasQuery = (operationFor(spec.operation)?.parameters ?? []).some((p) => p.in === "query");
+  const path = pathOf(spec.operation, spec.params);
   return (
-    <section class="card" aria-labelledby={`read${slug(spec.path)}`}>
-      <h2 id={`read${slug(spec.path)}`}>{spec.title}</h2>
+    <section class="card" aria-labelledby={`read${slug(path)}`}>
+      <h2 id={`read${slug(path)}`}>{spec.title}</h2>
       {hasQuery && (
         <form
           class="query"
@@ -75,7 +83,7 @@ function Read({ spec, ctx }: { spec: ReadSpec; ctx: PageContext }) {
             setQuery(draft);
           }}
         >
-          <QueryFields path={spec.path} values={draft} onChange={setDraft} idPrefix={`q${slug(spec.path)}`} />
+          <QueryFields operation={spec.operation} values={draft} onChange={setDraft} idPrefix={`q${slug(path)}`} />
           <button type="submit">Show</button>
         </form>
       )}
@@ -89,8 +97,8 @@ function Lookup({ spec, ctx }: { spec: NonNullable<SectionSpec["lookups"]>[numbe
   const [asked, setAsked] = useState<string | null>(null);
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [query, setQuery] = useState<Record<string, string>>({});
-  const resource = useResource<unknown>(asked === null ? null : `${ctx.base}${spec.path.replace(`{${spec.param}}`, encodeURIComponent(asked))}`, query);
-  const id = `lookup${slug(spec.path)}`;
+  const resource = useCall(asked === null ? null : spec.operation, { params: { [spec.param]: asked ?? "" }, query } as AnyInput as never, { base: ctx.base });
+  const id = `lookup${slug(pathOf(spec.operation))}`;
   return (
     <section class="card">
       <h2>{spec.title}</h2>
@@ -106,7 +114,7 @@ function Lookup({ spec, ctx }: { spec: NonNullable<SectionSpec["lookups"]>[numbe
           <label for={id}>{spec.param}</label>
           <input id={id} value={value} onInput={(e) => setValue(e.currentTarget.value)} required />
         </span>
-        <QueryFields path={spec.path} values={draft} onChange={setDraft} idPrefix={id} />
+        <QueryFields operation={spec.operation} values={draft} onChange={setDraft} idPrefix={id} />
         <button type="submit">Show</button>
       </form>
       {asked !== null && <Loaded resource={resource}>{(data) => <JsonView value={data} />}</Loaded>}
@@ -116,20 +124,20 @@ function Lookup({ spec, ctx }: { spec: NonNullable<SectionSpec["lookups"]>[numbe
 
 export function SectionPage({ spec, ctx }: { spec: SectionSpec; ctx: PageContext }) {
   const [version, setVersion] = useState(0);
-  const reads = (ctx.peer ? spec.reads.filter((r) => readableOnPeer(r.path)) : spec.reads).filter((r) => can("GET", r.path));
+  const reads = (ctx.peer ? spec.reads.filter((r) => readableOnPeer(r.operation)) : spec.reads).filter((r) => can(r.operation));
   return (
     <>
       <h1>{spec.title}</h1>
       {spec.intro && <p class="muted">{spec.intro}</p>}
       {ctx.peer && reads.length < spec.reads.length && <p class="notice">Some of this section is not readable through the fleet proxy; open the peer's own UI for it.</p>}
       {reads.map((r) => (
-        <Read key={`${r.path}${JSON.stringify(r.query)}#${version}`} spec={r} ctx={ctx} />
+        <Read key={`${pathOf(r.operation, r.params)}${JSON.stringify(r.query)}#${version}`} spec={r} ctx={ctx} />
       ))}
-      {spec.lookups?.filter((l) => !ctx.peer || readableOnPeer(l.path)).map((l) => <Lookup key={l.path} spec={l} ctx={ctx} />)}
+      {spec.lookups?.filter((l) => !ctx.peer || readableOnPeer(l.operation)).map((l) => <Lookup key={l.operation.path} spec={l} ctx={ctx} />)}
       {!ctx.peer && spec.actions && spec.actions.length > 0 && (
         <section class="actions" aria-label="Changes">
           {spec.actions.map((a) => (
-            <ActionForm key={a.method + a.path} {...a} onDone={() => setVersion((v) => v + 1)} />
+            <ActionForm key={a.operation.method + a.operation.path} {...a} onDone={() => setVersion((v) => v + 1)} />
           ))}
         </section>
       )}

@@ -1,6 +1,7 @@
 /** Loading an offline lease file (the JSON the licence issuer writes) into this appliance. */
 import { useState } from "preact/hooks";
-import { api, ApiError } from "../api.ts";
+import { contract } from "bngfleet:contract";
+import { ApiError, call, type Input } from "../api.ts";
 import { can } from "../session.ts";
 import { ProblemNote } from "../components/problem.tsx";
 import { JsonView } from "../components/json-view.tsx";
@@ -8,7 +9,7 @@ import { JsonView } from "../components/json-view.tsx";
 export function LicenceFile() {
   const [error, setError] = useState<ApiError | null>(null);
   const [result, setResult] = useState<unknown>(undefined);
-  if (!can("POST", "/licensing/load-offline")) return null;
+  if (!can(contract.licensing.loadOffline)) return null;
   async function load(file: File) {
     setError(null);
     setResult(undefined);
@@ -20,7 +21,8 @@ export function LicenceFile() {
       return;
     }
     try {
-      setResult(await api("/licensing/load-offline", { body: lease }));
+      // The file as read: the appliance checks it is a lease (a 400 names what is wrong).
+      setResult(await call(contract.licensing.loadOffline, { body: lease as Input<typeof contract.licensing.loadOffline>["body"] }));
     } catch (failure) {
       setError(failure as ApiError);
     }

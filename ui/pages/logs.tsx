@@ -5,10 +5,11 @@
  * through the fleet proxy (the stream is local only).
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, apiUrl, ApiError } from "../api.ts";
+import { contract } from "bngfleet:contract";
+import { apiUrl, ApiError, call, pathOf } from "../api.ts";
 import { ProblemNote } from "../components/problem.tsx";
 import type { PageContext } from "./context.ts";
-import type { LogEntry, LogTail } from "../types.ts";
+import type { LogEntry } from "../types.ts";
 
 const KEEP = 500;
 // The server's own list, most severe first (a constant module without dependencies).
@@ -37,7 +38,7 @@ export function Logs({ ctx }: { ctx: PageContext }) {
     const start = async () => {
       if (lastSeq.current === null) {
         try {
-          const tail = await api<LogTail>(`${ctx.base}/logs/tail`, { query: { count: 200 } });
+          const tail = await call(contract.logs.tail, { query: { count: 200 } }, ctx.base);
           add(tail.entries);
           lastSeq.current = tail.lastSeq;
           setError(null);
@@ -53,7 +54,7 @@ export function Logs({ ctx }: { ctx: PageContext }) {
         setState("polling");
         const poll = async () => {
           try {
-            const tail = await api<LogTail>(`${ctx.base}/logs/tail`, { query: { count: 1000, sinceSeq: lastSeq.current ?? undefined } });
+            const tail = await call(contract.logs.tail, { query: { count: 1000, sinceSeq: lastSeq.current ?? undefined } }, ctx.base);
             add(tail.entries);
             lastSeq.current = Math.max(lastSeq.current ?? 0, tail.lastSeq);
             setError(null);
@@ -65,7 +66,7 @@ export function Logs({ ctx }: { ctx: PageContext }) {
         timer = setTimeout(poll, 5000);
         return;
       }
-      source = new EventSource(apiUrl("/logs/stream", { sinceSeq: lastSeq.current ?? undefined }));
+      source = new EventSource(apiUrl(pathOf(contract.logs.stream), { sinceSeq: lastSeq.current ?? undefined }));
       source.addEventListener("open", () => setState("live"));
       source.addEventListener("log", (event) => add([JSON.parse((event as MessageEvent<string>).data) as LogEntry]));
       // The browser would retry by itself, but without our sinceSeq: reconnect ourselves.

@@ -7,10 +7,13 @@
  * searched progressively, not all at once.
  */
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError } from "../api.ts";
+import { contract } from "bngfleet:contract";
+import { ApiError, call, peerBase, type Answer, type Input } from "../api.ts";
 import { navigate } from "../router.ts";
 import { RecordTable } from "../components/json-view.tsx";
-import type { FleetAppliance, SessionList } from "../types.ts";
+import type { FleetAppliance } from "../types.ts";
+
+type SessionList = Answer<typeof contract.sessions.list>;
 import { classify, type SearchKind } from "./search-terms.ts";
 
 /** Appliances asked at once. */
@@ -26,7 +29,7 @@ type Group =
   | { state: "failed"; detail: string };
 
 /** The session list query for a search: `ip`, `username`, `mac`; a VLAN as `svlan.vlan` (S-VLAN and C-VLAN) or a lone C-VLAN. */
-function queryOf(kind: SearchKind, value: string): Record<string, string | number> {
+function queryOf(kind: SearchKind, value: string): Input<typeof contract.sessions.list>["query"] {
   if (kind === "vlan") {
     const [outer, inner] = value.split(".");
     return inner === undefined ? { vlan: Number(outer), limit: LIMIT } : { svlan: Number(outer), vlan: Number(inner), limit: LIMIT };
@@ -49,7 +52,7 @@ export function Search({ text }: { text: string }) {
     void (async () => {
       let all: FleetAppliance[];
       try {
-        all = await api<FleetAppliance[]>("/fleet/appliances");
+        all = await call(contract.fleet.appliances);
       } catch (failure) {
         // No fleet list for this role or box: search this appliance alone.
         all = [{ name: "this appliance", self: true, url: null }];
@@ -68,8 +71,7 @@ export function Search({ text }: { text: string }) {
           const timer = setTimeout(() => controller.abort(), PER_APPLIANCE_MS);
           let group: Group;
           try {
-            const base = a.self ? "" : `/fleet/${encodeURIComponent(a.name)}`;
-            group = { state: "done", list: await api<SessionList>(`${base}/sessions`, { query: queryOf(kind, value), signal: controller.signal }) };
+            group = { state: "done", list: await call(contract.sessions.list, { query: queryOf(kind, value) }, a.self ? "" : peerBase(a.name), { signal: controller.signal }) };
           } catch (failure) {
             group = { state: "failed", detail: controller.signal.aborted ? `no answer within ${PER_APPLIANCE_MS / 1000} s` : failure instanceof ApiError ? failure.message : String(failure) };
           } finally {

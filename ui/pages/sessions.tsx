@@ -3,14 +3,14 @@
  * detail with live rates, disconnect, and capture start and stop.
  */
 import { useState } from "preact/hooks";
-import { useResource } from "../resource.ts";
+import { contract } from "bngfleet:contract";
+import { useCall } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
 import { JsonView, Scalar } from "../components/json-view.tsx";
 import { ActionForm } from "../components/action-form.tsx";
 import { bitRate, duration } from "../format.ts";
 import { navigate, searchParams } from "../router.ts";
 import type { PageContext } from "./context.ts";
-import type { SessionDetail, SessionList, SessionRates } from "../types.ts";
 import { HeaderRow } from "../components/header-row.tsx";
 
 const PAGE_SIZE = 100;
@@ -26,7 +26,7 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
   const offset = Number(params.get("offset") ?? 0) || 0;
   const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ""]));
   const [draft, setDraft] = useState<Record<string, string>>(filters);
-  const list = useResource<SessionList>(`${ctx.base}/sessions`, { ...filters, offset, limit: PAGE_SIZE }, 10_000);
+  const list = useCall(contract.sessions.list, { query: { ...filters, offset, limit: PAGE_SIZE } }, { base: ctx.base, refreshMs: 10_000 });
   const here = `${ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : ""}/sessions`;
   const go = (next: Record<string, string>, nextOffset: number) => {
     const q = new URLSearchParams(Object.entries(next).filter(([, v]) => v !== ""));
@@ -137,8 +137,8 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
 }
 
 function Session({ ctx, id }: { ctx: PageContext; id: string }) {
-  const detail = useResource<SessionDetail>(`${ctx.base}/sessions/${encodeURIComponent(id)}`, undefined, 15_000);
-  const rates = useResource<SessionRates>(`${ctx.base}/sessions/${encodeURIComponent(id)}/rates`, undefined, 10_000);
+  const detail = useCall(contract.sessions.get, { params: { id } }, { base: ctx.base, refreshMs: 15_000 });
+  const rates = useCall(contract.sessions.rates, { params: { id } }, { base: ctx.base, refreshMs: 10_000 });
   const [gone, setGone] = useState(false);
   return (
     <>
@@ -169,11 +169,11 @@ function Session({ ctx, id }: { ctx: PageContext; id: string }) {
           {!ctx.peer && (
             <section class="actions" aria-label="Changes">
               {detail.data?.capture ? (
-                <ActionForm method="DELETE" path={`/sessions/${id}/capture`} title="Stop the capture" onDone={detail.reload} />
+                <ActionForm operation={contract.captures.stop} params={{ id }} title="Stop the capture" onDone={detail.reload} />
               ) : (
-                <ActionForm method="POST" path={`/sessions/${id}/capture`} title="Start a capture" onDone={detail.reload} />
+                <ActionForm operation={contract.captures.start} params={{ id }} title="Start a capture" onDone={detail.reload} />
               )}
-              <ActionForm method="DELETE" path={`/sessions/${id}`} title="Disconnect this session" confirm={`Disconnect session ${id}?`} onDone={() => setGone(true)} showResult={false} />
+              <ActionForm operation={contract.sessions.disconnect} params={{ id }} title="Disconnect this session" confirm={`Disconnect session ${id}?`} onDone={() => setGone(true)} showResult={false} />
             </section>
           )}
         </>

@@ -6,13 +6,14 @@
  * code); wrong credentials get the server's one neutral message.
  */
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, csrfToken } from "../api.ts";
+import { contract } from "bngfleet:contract";
+import { apiUrl, ApiError, call, csrfToken, pathOf, type Answer } from "../api.ts";
 import { refreshSession } from "../session.ts";
 import { QrCode } from "../components/qr.tsx";
 import { ProblemNote } from "../components/problem.tsx";
 import { passkeyAssertion } from "../webauthn.ts";
-import type { LoginResponse, OidcSignInOptions } from "../types.ts";
 
+type LoginResponse = Answer<typeof contract.authSession.login>;
 type Step = { kind: "password" } | { kind: "enrol"; answer: LoginResponse } | { kind: "code"; answer: LoginResponse };
 
 
@@ -28,10 +29,10 @@ export function SignIn({ expired }: { expired: boolean }) {
   const [code, setCode] = useState("");
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
-  const [providers, setProviders] = useState<OidcSignInOptions["providers"]>([]);
+  const [providers, setProviders] = useState<Answer<typeof contract.oidcSignIn.choices>["providers"]>([]);
   // The enabled providers are public (as any login page's single sign-on buttons); without them the section stays hidden.
   useEffect(() => {
-    api<OidcSignInOptions>("/auth/oidc", { signIn: true }).then((options) => setProviders(options.providers), () => setProviders([]));
+    call(contract.oidcSignIn.choices, {}, "", { signIn: true }).then((options) => setProviders(options.providers), () => setProviders([]));
   }, []);
   // Back to the page the person was on once the provider has signed them in.
   const returnTo = encodeURIComponent(`${window.location.pathname}${window.location.search}`);
@@ -55,7 +56,7 @@ export function SignIn({ expired }: { expired: boolean }) {
 
   const login = (extra: Record<string, unknown> = {}) =>
     run(async () => {
-      const answer = await api<LoginResponse>("/auth/login", { body: { username, password, ...extra }, signIn: true });
+      const answer = await call(contract.authSession.login, { body: { username, password, ...extra } }, "", { signIn: true });
       setCode("");
       if (answer.status === "success") await done(answer);
       else if (answer.status === "totpEnrolmentRequired") setStep({ kind: "enrol", answer });
@@ -64,7 +65,8 @@ export function SignIn({ expired }: { expired: boolean }) {
 
   const enrol = (answer: LoginResponse) =>
     run(async () => {
-      const result = await api<LoginResponse>("/auth/enrol", { body: { enrolmentToken: answer.enrolmentToken, totpCode: code }, signIn: true });
+      // The login answer that asked for enrolment carries its token.
+      const result = await call(contract.authSession.enrol, { body: { enrolmentToken: answer.enrolmentToken as string, totpCode: code } }, "", { signIn: true });
       await done(result);
     });
 
@@ -157,7 +159,7 @@ export function SignIn({ expired }: { expired: boolean }) {
         <section class="oidc" aria-labelledby="sso-heading">
           <h2 id="sso-heading">Single sign-on</h2>
           {providers.map((p) => (
-            <a key={p.name} class="button" href={`/api/v1/auth/oidc/${encodeURIComponent(p.name)}/login?returnTo=${returnTo}`}>
+            <a key={p.name} class="button" href={`${apiUrl(pathOf(contract.oidcSignIn.start, { name: p.name }))}?returnTo=${returnTo}`}>
               Sign in with {p.displayName}
             </a>
           ))}

@@ -4,18 +4,21 @@
  * the hardware inventory with the optics' readings against their thresholds.
  * Numbers are the API's; only their arrangement is this page's.
  */
-import { useResource } from "../resource.ts";
+import { contract } from "bngfleet:contract";
+import { useCall } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
 import { JsonView, RecordTable } from "../components/json-view.tsx";
 import { utc } from "../format.ts";
 import type { PageContext } from "./context.ts";
-import type { DomThresholds, HardwareInventory, InterfaceTable, Optic, SystemStatus } from "../../src/schemas/system.ts";
+import type { Answer } from "../api.ts";
+
+type Optic = Answer<typeof contract.system.inventory>["lineCards"][number]["ports"][number]["optic"];
 
 /** A port's busier direction as a share of its speed (full duplex: each direction has the whole speed). */
 const utilisation = (rxBps: number, txBps: number, speedMbps: number | null) => (speedMbps ? Math.min(100, (Math.max(rxBps, txBps) / (speedMbps * 1e6)) * 100) : null);
 
 /** Where a reading sits against its thresholds. */
-function against(value: number, t: DomThresholds): string {
+function against(value: number, t: Optic["dom"]["thresholds"]["temperatureCelsius"]): string {
   if (value <= t.lowAlarm || value >= t.highAlarm) return "alarm";
   if (value <= t.lowWarning || value >= t.highWarning) return "warning";
   return "ok";
@@ -38,9 +41,9 @@ function opticRow(port: { portId: number; name: string; label: string }, optic: 
 }
 
 export function SystemPage({ ctx }: { ctx: PageContext }) {
-  const status = useResource<SystemStatus>(`${ctx.base}/system/status`, undefined, 10_000);
-  const interfaces = useResource<InterfaceTable>(`${ctx.base}/system/interfaces`, undefined, 10_000);
-  const inventory = useResource<HardwareInventory>(`${ctx.base}/system/inventory`, undefined, 60_000);
+  const status = useCall(contract.system.status, {}, { base: ctx.base, refreshMs: 10_000 });
+  const interfaces = useCall(contract.system.interfaces, {}, { base: ctx.base, refreshMs: 10_000 });
+  const inventory = useCall(contract.system.inventory, {}, { base: ctx.base, refreshMs: 60_000 });
   return (
     <>
       <h1>System</h1>

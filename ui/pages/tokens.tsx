@@ -1,14 +1,15 @@
 /** API tokens: the list, a new token shown once with a copy button, and revoke. */
 import { useState } from "preact/hooks";
-import { useResource } from "../resource.ts";
+import { contract } from "bngfleet:contract";
+import type { Answer } from "../api.ts";
+import { useCall } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
 import { RecordTable } from "../components/json-view.tsx";
 import { ActionForm } from "../components/action-form.tsx";
-import type { TokenCreated, TokenPage } from "../types.ts";
 
 export function Tokens() {
-  const tokens = useResource<TokenPage>("/auth/tokens", { limit: 500 });
-  const [created, setCreated] = useState<TokenCreated | null>(null);
+  const tokens = useCall(contract.tokens.list, { query: { limit: 500 } });
+  const [created, setCreated] = useState<Answer<typeof contract.tokens.create> | null>(null);
   const [copied, setCopied] = useState(false);
   return (
     <>
@@ -36,17 +37,16 @@ export function Tokens() {
       </section>
       <section class="actions" aria-label="Changes">
         <ActionForm
-          method="POST"
-          path="/auth/tokens"
+          operation={contract.tokens.create}
           title="Create a token"
           showResult={false}
           onDone={(result) => {
             setCopied(false);
-            setCreated(result as TokenCreated);
+            setCreated(result as Answer<typeof contract.tokens.create>);
             tokens.reload();
           }}
         />
-        <ActionForm method="DELETE" path="/auth/tokens/{id}" title="Revoke a token" confirm="Revoke this token? Whatever uses it stops working." onDone={tokens.reload} />
+        <ActionForm operation={contract.tokens.revoke} title="Revoke a token" confirm="Revoke this token? Whatever uses it stops working." onDone={tokens.reload} />
       </section>
     </>
   );

@@ -5,22 +5,19 @@
  * here acts on this appliance only (the fleet proxy relays reads, never these).
  */
 import { useState } from "preact/hooks";
-import { api, ApiError } from "../api.ts";
-import { useResource } from "../resource.ts";
+import { contract } from "bngfleet:contract";
+import { ApiError, call, type Answer } from "../api.ts";
+import { useCall } from "../resource.ts";
 import { can } from "../session.ts";
 import { ActionForm } from "../components/action-form.tsx";
 import { Loaded, ProblemNote } from "../components/problem.tsx";
 import { RecordTable } from "../components/json-view.tsx";
 import { duration, utc } from "../format.ts";
 import type { PageContext } from "./context.ts";
-import type { CaptureRow } from "../../src/schemas/captures.ts";
-import type { CgnBindingRow, CgnBindingsPage } from "../../src/schemas/cgn.ts";
-import type { InjectResult, PingResult } from "../../src/schemas/diagnostics.ts";
 
-interface Named {
-  name: string;
-}
-type InterfaceTable = { interfaces: { name: string; portId: number | null; label: string | null }[] };
+type PingResult = Answer<typeof contract.diagnostics.ping>;
+type InjectResult = Answer<typeof contract.diagnostics.inject>;
+type CgnBindingRow = Answer<typeof contract.cgn.bindings>["items"][number];
 
 /** The IP protocols a trace is usually asked about (any other number is taken by the API, not offered here). */
 const PROTOCOLS = [
@@ -119,7 +116,7 @@ function WhoHadPublicPort() {
       return;
     }
     try {
-      const page = await api<CgnBindingsPage>("/cgn/bindings", { query: { ip: address.trim(), limit: 500 } });
+      const page = await call(contract.cgn.bindings, { query: { ip: address.trim(), limit: 500 } });
       const rows = page.items.filter((row) => row.publicIp === address.trim() && holdsPort(row, p) && (when === null || Date.parse(row.createdUtc) <= when));
       setAnswer({ rows, asked: `${address.trim()}:${p}${when === null ? " now" : ` at ${utc(new Date(when).toISOString())}`}` });
     } catch (failure) {
@@ -176,13 +173,13 @@ function WhoHadPublicPort() {
 }
 
 function Captures() {
-  const captures = useResource<CaptureRow[]>("/captures", undefined, 5_000);
+  const captures = useCall(contract.captures.list, {}, { refreshMs: 5_000 });
   const [error, setError] = useState<ApiError | null>(null);
   async function stop(sessionId: number) {
     if (!window.confirm(`Stop the capture of session ${sessionId}?`)) return;
     setError(null);
     try {
-      await api(`/sessions/${sessionId}/capture`, { method: "DELETE" });
+      await call(contract.captures.stop, { params: { id: sessionId } });
       captures.reload();
     } catch (failure) {
       setError(failure instanceof ApiError ? failure : null);
@@ -208,7 +205,7 @@ function Captures() {
             rowAction={(row) => (
               <>
                 <a href={`/sessions/${String(row.sessionId)}`}>Session</a>{" "}
-                {can("DELETE", `/sessions/${String(row.sessionId)}/capture`) && (
+                {can(contract.captures.stop) && (
                   <button type="button" onClick={() => void stop(Number(row.sessionId))}>
                     Stop
                   </button>
@@ -223,8 +220,8 @@ function Captures() {
 }
 
 export function Troubleshooting({ ctx }: { ctx: PageContext }) {
-  const vrfs = useResource<Named[]>(can("GET", "/vrfs") ? "/vrfs" : null);
-  const ports = useResource<InterfaceTable>(can("GET", "/system/interfaces") ? "/system/interfaces" : null);
+  const vrfs = useCall(can(contract.vrfs.list) ? contract.vrfs.list : null);
+  const ports = useCall(can(contract.system.interfaces) ? contract.system.interfaces : null);
   const vrfNames = vrfs.data?.map((v) => v.name);
   const portChoices = ports.data?.interfaces.filter((i) => i.portId !== null).map((i) => ({ value: String(i.portId), label: `${i.portId} · ${i.label ?? i.name}` }));
   if (ctx.peer) return <p class="notice">Troubleshooting acts on the appliance itself: open the peer's own UI.</p>;
@@ -233,11 +230,11 @@ export function Troubleshooting({ ctx }: { ctx: PageContext }) {
       <h1>Troubleshooting</h1>
       <p class="muted">Ping and the traced frame run in this appliance's forwarding plane; nothing here is relayed to peers.</p>
       <section class="actions" aria-label="Tests">
-        <ActionForm method="POST" path="/diagnostics/ping" title="Ping" submitLabel="Ping" {...(vrfNames ? { choices: { vrf: vrfNames } } : {})} renderResult={(r) => <PingAnswer result={r as PingResult} />} />
-        <ActionForm method="POST" path="/diagnostics/inject" title="Trace a frame" submitLabel="Trace" choices={{ protocol: PROTOCOLS, ...(portChoices ? { port: portChoices } : {}) }} renderResult={(r) => <TraceAnswer result={r as InjectResult} />} />
-        {can("GET", "/cgn/bindings") && <WhoHadPublicPort />}
+        <ActionForm operation={contract.diagnostics.ping} title="Ping" submitLabel="Ping" {...(vrfNames ? { choices: { vrf: vrfNames } } : {})} renderResult={(r) => <PingAnswer result={r as PingResult} />} />
+        <ActionForm operation={contract.diagnostics.inject} title="Trace a frame" submitLabel="Trace" choices={{ protocol: PROTOCOLS, ...(portChoices ? { port: portChoices } : {}) }} renderResult={(r) => <TraceAnswer result={r as InjectResult} />} />
+        {can(contract.cgn.bindings) && <WhoHadPublicPort />}
       </section>
-      {can("GET", "/captures") && <Captures />}
+      {can(contract.captures.list) && <Captures />}
     </>
   );
 }

@@ -1,16 +1,16 @@
 /** Software upgrade: stage a package (upload progress), apply with or without a drain, and follow it to the end. */
 import { useState } from "preact/hooks";
+import { contract } from "bngfleet:contract";
 import { ApiError, upload } from "../api.ts";
-import { useResource } from "../resource.ts";
+import { useCall } from "../resource.ts";
 import { Loaded, ProblemNote } from "../components/problem.tsx";
 import { JsonView } from "../components/json-view.tsx";
 import { ActionForm } from "../components/action-form.tsx";
 import { can } from "../session.ts";
 import type { PageContext } from "./context.ts";
-import type { UpgradeStatus } from "../types.ts";
 
 export function Upgrade({ ctx }: { ctx: PageContext }) {
-  const status = useResource<UpgradeStatus>(`${ctx.base}/system/upgrade`, undefined, 2000);
+  const status = useCall(contract.upgrade.status, {}, { base: ctx.base, refreshMs: 2000 });
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const s = status.data;
@@ -19,7 +19,7 @@ export function Upgrade({ ctx }: { ctx: PageContext }) {
     setError(null);
     setProgress(0);
     try {
-      await upload("/system/upgrade/stage", file, setProgress);
+      await upload(contract.upgrade.stage, file, setProgress);
       status.reload();
     } catch (failure) {
       setError(failure as ApiError);
@@ -65,7 +65,7 @@ export function Upgrade({ ctx }: { ctx: PageContext }) {
           </section>
         )}
       </Loaded>
-      {!ctx.peer && can("POST", "/system/upgrade/stage") && (
+      {!ctx.peer && can(contract.upgrade.stage) && (
         <section class="actions" aria-label="Changes">
           <form class="action" onSubmit={(e) => e.preventDefault()}>
             <h3>Stage a package</h3>
@@ -80,7 +80,7 @@ export function Upgrade({ ctx }: { ctx: PageContext }) {
             <ProblemNote error={error} />
           </form>
           {s?.staged && !s.applying && (
-            <ActionForm method="POST" path="/system/upgrade/apply" title={`Apply ${s.staged.version}`} fixed={{ id: s.staged.id }} initial={{ drain: true }} confirm="Apply the staged package? The data plane reboots." onDone={status.reload} />
+            <ActionForm operation={contract.upgrade.apply} title={`Apply ${s.staged.version}`} fixed={{ id: s.staged.id }} initial={{ drain: true }} confirm="Apply the staged package? The data plane reboots." onDone={status.reload} />
           )}
         </section>
       )}
