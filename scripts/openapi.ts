@@ -14,11 +14,14 @@ import { fileURLToPath } from "node:url";
 // as Text modules (wrangler.toml [[rules]]) and JSON without import
 // attributes; Node does neither, so do both here. The viewer's files are not
 // part of the document: an empty string stands in for them. Nor are the
-// runtime's classes, which route modules import for their RPC stubs.
+// runtime's classes, which route modules import for their RPC stubs, nor its
+// sockets.
 const TEXT_MODULES = /swagger-ui-dist\/swagger-ui(-bundle\.js|\.css)$/;
 registerHooks({
   load(url, context, nextLoad) {
     if (TEXT_MODULES.test(url)) return { format: "module", shortCircuit: true, source: "export default '';" };
+    // The alarm sinks' and syslog's sockets (durable-objects/outbound-socket.ts): never opened while printing a document.
+    if (url === "cloudflare:sockets") return { format: "module", shortCircuit: true, source: "export function connect() { throw new Error('no sockets outside workerd'); }" };
     if (url === "cloudflare:workers") {
       return { format: "module", shortCircuit: true, source: "export class RpcTarget {} export class DurableObject {} export class WorkerEntrypoint {} export const env = {};" };
     }

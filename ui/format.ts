@@ -46,6 +46,9 @@ export function utc(iso: string): string {
   return `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
+/** `HH:MM`, 24-hour, in UTC, of an instant in seconds since the epoch: a chart's time axis. */
+export const utcClock = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(11, 16);
+
 export const isIsoTime = (v: unknown): v is string => typeof v === "string" && ISO_TIME.test(v);
 
 /** Abbreviations the API's camelCase names hide: `localAs` is "Local AS", `rxBps` "Rx rate". */

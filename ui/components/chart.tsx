@@ -6,10 +6,7 @@
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { useEffect, useRef } from "preact/hooks";
-import { bitRate, utc } from "../format.ts";
-
-/** `HH:MM` in UTC, the axis's labels. */
-const hhmm = (seconds: number) => new Date(seconds * 1000).toISOString().slice(11, 16);
+import { bitRate, utc, utcClock } from "../format.ts";
 
 export interface Series {
   label: string;
@@ -38,7 +35,7 @@ export function TimeChart({ title, times, series, unit }: { title: string; times
           { label: "UTC", value: (_u: uPlot, v: number | null) => (v === null ? "—" : utc(new Date(v * 1000).toISOString())) },
           ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, value: (_u: uPlot, v: number | null) => (v === null ? "—" : format(v)) })),
         ],
-        axes: [{ values: (_u: uPlot, ticks: number[]) => ticks.map(hhmm) }, { size: 84, values: (_u: uPlot, ticks: number[]) => ticks.map(format) }],
+        axes: [{ values: (_u: uPlot, ticks: number[]) => ticks.map(utcClock) }, { size: 84, values: (_u: uPlot, ticks: number[]) => ticks.map(format) }],
       },
       data,
       box.current,
