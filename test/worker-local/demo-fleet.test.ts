@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { GreStatus } from "../../src/schemas/gre-circuits.ts";
 import type { IpsecStatus } from "../../src/schemas/ipsec.ts";
-import { advance, get } from "../worker/helpers.ts";
+import { advance, get, send } from "../worker/helpers.ts";
 
 type Body = Record<string, unknown>;
 const list = (key: string) => (body: Body) => body[key] as unknown[];
@@ -56,7 +56,13 @@ describe.each(["edge-1", "edge-2", "edge-3"])("the demo fleet's %s, two minutes 
   });
 });
 
-describe("the demo fleet's numbering", () => {
+describe("the demo fleet's configuration", () => {
+  it("validates as a whole, so the operator's first commit is not refused for what the seed put there", async () => {
+    // Validation checks the whole candidate document, not only the changed key.
+    const response = await send("POST", "/api/v1/config/validate", { fields: { "webUi.hostname": "edge-1.demo.localhost" } });
+    expect(await response.json()).toMatchObject({ valid: true, errors: [] });
+  });
+
   it("follows the fleet seed like the seeded routing: edge-1 (seed 1001, n = 2) reaches the NOC by 10.1.2.1 and ends its tunnels on 10.0.0.2", async () => {
     const routing = await get<{ staticRoutes: unknown[] }>("/api/v1/routing/config");
     expect(routing.staticRoutes).toEqual([expect.objectContaining({ vrf: "default", prefix: "10.250.0.0/16", nextHop: "10.1.2.1" })]);
