@@ -18,9 +18,6 @@ import { itemDefaults } from "./document.ts";
 import { configKey, type ListKey } from "./registry.ts";
 import type { ConfigDocument, ConfigItem, Value } from "./types.ts";
 
-/** The documentation AS (RFC 5398) the seeded routing uses; the VRFs' RDs and route targets are numbered in it. */
-const LOCAL_AS = 64500;
-
 /** An item of a list with the registry's defaults for the children not given. */
 function item(list: string, key: string, values: Record<string, Value>): ConfigItem {
   return { key, values: { ...itemDefaults(configKey(list) as ListKey), ...values } };
@@ -29,15 +26,15 @@ function item(list: string, key: string, values: Record<string, Value>): ConfigI
 /** A pre-shared key or password of 32 random hex digits: never derived from the seed, which is public (the fleet file). Write-only once stored. */
 const newSecret = (): string => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 
-/** Adds the demo's in-service configuration to a seeded document. */
-export function addDemoConfiguration(doc: ConfigDocument, profile: Profile, seed: number): void {
-  const n = 1 + (seed % 200);
-  const routerId = `10.0.0.${n}`;
+/** Adds the demo's in-service configuration to a document whose routing is seeded already (appliance number `n`, router id 10.0.0.n). */
+export function addDemoConfiguration(doc: ConfigDocument, profile: Profile, n: number): void {
+  const routerId = String(doc.fields["routing.routerId"]);
+  const localAs = String(doc.fields["bgp.localAs"]);
   const customerVrf = profile.vrfs.findLast((vrf) => vrf.name !== "default")?.name ?? null;
 
   // L3VPN: each VRF its RD and route target, so ipv4Vpn carries its routes and the route reflectors send its remote sites.
   for (const vrf of doc.lists.vrfs ?? []) {
-    const id = `${LOCAL_AS}:${String(vrf.values.tableId)}`;
+    const id = `${localAs}:${String(vrf.values.tableId)}`;
     Object.assign(vrf.values, { rd: id, importRt: [id], exportRt: [id] });
   }
   // The NOC's management network, behind the first uplink's far end (10.1.n.1 of 10.1.n.0/31).

@@ -87,8 +87,10 @@ export function seedDocument(sources: SeedSources): ConfigDocument {
     key: server.host.includes(":") ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`,
     values: { weight: Math.min(server.weight, 0xffff), secret: null },
   }));
-  seedRouting(doc, definition.seed);
-  if (sources.localFleet) addDemoConfiguration(doc, profile, definition.seed);
+  // The appliance's number in the seeded addressing (router id 10.0.0.n, uplinks 10.1.n.0/31 and 10.1.n.2/31).
+  const n = 1 + (definition.seed % 200);
+  seedRouting(doc, n);
+  if (sources.localFleet) addDemoConfiguration(doc, profile, n);
   return doc;
 }
 
@@ -97,8 +99,7 @@ export const SEED_LOCAL_AS = 64500;
 /** The seeded route reflectors. */
 export const SEED_ROUTE_REFLECTORS = ["10.0.255.1", "10.0.255.2"] as const;
 
-function seedRouting(doc: ConfigDocument, seed: number): void {
-  const n = 1 + (seed % 200);
+function seedRouting(doc: ConfigDocument, n: number): void {
   doc.fields["bgp.localAs"] = SEED_LOCAL_AS;
   doc.fields["routing.routerId"] = `10.0.0.${n}`;
   doc.fields["igp.protocol"] = "ospf";
