@@ -114,8 +114,9 @@ export default defineConfig({
         },
       ),
       // The same Worker as the local launcher runs it (BNG_LOCAL_FLEET), with no
-      // BNG_ADMIN_PASSWORD: the development default and the listener's peer header.
-      inWorkerd("worker-local", { BNG_LOCAL_FLEET: "1" }),
+      // BNG_ADMIN_PASSWORD: the development default and the listener's peer header. The bootstrap token
+      // (which the launcher takes too) reads the demo fleet's sections (test/worker-local/demo-fleet.test.ts).
+      inWorkerd("worker-local", { BNG_LOCAL_FLEET: "1", BNG_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN }),
       // One process of a local fleet spread over several (BNG_SHARDS): edge-2 is another process's, at a loopback port nothing answers on.
       inWorkerd(
         "worker-sharded",

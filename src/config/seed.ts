@@ -18,13 +18,17 @@
  * |                            | follow the pool of their name)                                              |
  * | cgn.maxBindings, maxFlows  | profile: `cgn.maxBindings`, `cgn.maxFlows`                                  |
  * | cgn.groups                 | profile: `cgn.groups`, their configured half (what runs is then the same)   |
- * | gre.listeners, gre.circuits| nothing: a listener's local address is an underlay fact neither the fleet    |
- * |                            | file nor the profile holds, so a fresh appliance has no GRE circuits       |
+ * | gre.listeners, gre.circuits| nothing (but on the local fleet, below): a listener's local address is an   |
+ * |                            | underlay fact neither the fleet file nor the profile holds                  |
  * | bgp.localAs, routing.*,    | a typical edge attachment, numbered from the fleet seed (n = 1 + seed mod   |
  * | igp.*, bgp.neighbors       | 200): AS 64500 (RFC 5398), router id 10.0.0.n on loopback `lo`, OSPF area 0 |
  * |                            | on two /31 uplinks 10.1.n.0/31 and 10.1.n.2/31, and iBGP (BFD on) to the     |
  * |                            | route reflectors 10.0.255.1 and 10.0.255.2 for ipv4Unicast, ipv6Unicast and |
  * |                            | ipv4Vpn: so a fresh appliance's routing reads like a box in service         |
+ * | on the local fleet only:   | the demo's in-service configuration (src/config/seed-demo.ts): VRF RDs and  |
+ * | vrfs rd/RTs, static route, | route targets, a static route to the NOC, two IPsec peers, a GRE listener   |
+ * | ipsec.*, gre.*, source-VRF | on the loopback with two circuits, a source-VRF rule, an IPoE and a PPPoE   |
+ * | rule, local subscribers    | local subscriber; deployed appliances keep the registry's defaults          |
  * | everything else            | the registry's defaults (no IPsec, static routes, sinks or rules)          |
  *
  * Seeding happens once; afterwards the stored document is the source of
@@ -35,6 +39,7 @@ import type { Profile } from "../../simulator/index.ts";
 import { addressPoolItems } from "./address-pools.ts";
 import { cgnGroupItems } from "./cgn.ts";
 import { defaultDocument } from "./document.ts";
+import { addDemoConfiguration } from "./seed-demo.ts";
 import type { ConfigDocument } from "./types.ts";
 
 /** First table id given to the profile's VRFs. */
@@ -82,7 +87,10 @@ export function seedDocument(sources: SeedSources): ConfigDocument {
     key: server.host.includes(":") ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`,
     values: { weight: Math.min(server.weight, 0xffff), secret: null },
   }));
-  seedRouting(doc, definition.seed);
+  // The appliance's number in the seeded addressing (router id 10.0.0.n, uplinks 10.1.n.0/31 and 10.1.n.2/31).
+  const n = 1 + (definition.seed % 200);
+  seedRouting(doc, n);
+  if (sources.localFleet) addDemoConfiguration(doc, profile, n);
   return doc;
 }
 
@@ -91,8 +99,7 @@ export const SEED_LOCAL_AS = 64500;
 /** The seeded route reflectors. */
 export const SEED_ROUTE_REFLECTORS = ["10.0.255.1", "10.0.255.2"] as const;
 
-function seedRouting(doc: ConfigDocument, seed: number): void {
-  const n = 1 + (seed % 200);
+function seedRouting(doc: ConfigDocument, n: number): void {
   doc.fields["bgp.localAs"] = SEED_LOCAL_AS;
   doc.fields["routing.routerId"] = `10.0.0.${n}`;
   doc.fields["igp.protocol"] = "ospf";
