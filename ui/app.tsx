@@ -23,7 +23,7 @@ import { Account } from "./pages/account.tsx";
 import { LicenceFile } from "./pages/licence-file.tsx";
 import { SectionPage } from "./pages/generic.tsx";
 import { SECTIONS } from "./pages/catalogue.ts";
-import { Search } from "./pages/search.tsx";
+import { Search, SearchForm } from "./pages/search.tsx";
 import { Troubleshooting } from "./pages/troubleshooting.tsx";
 import { SystemPage } from "./pages/system.tsx";
 import { StatusStrip } from "./components/status-strip.tsx";
@@ -173,25 +173,9 @@ export function App() {
   );
 }
 
-/** The subscriber search, from every page: the results page asks the whole fleet. */
+/** The subscriber search, from every page, for a role that may read sessions. */
 function HeaderSearch() {
-  if (!can(contract.sessions.list)) return null;
-  return (
-    <form
-      class="header-search"
-      role="search"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const q = (new FormData(e.currentTarget).get("q") as string).trim();
-        if (q) navigate(`/search?q=${encodeURIComponent(q)}`);
-      }}
-    >
-      <label for="header-search" class="sr-only">
-        Search subscribers across the fleet
-      </label>
-      <input id="header-search" name="q" type="search" placeholder="Find a subscriber: user, IP, MAC, VLAN" spellcheck={false} autoComplete="off" />
-    </form>
-  );
+  return can(contract.sessions.list) ? <SearchForm id="header-search" label="Search subscribers across the fleet" compact /> : null;
 }
 
 function PeerBanner({ peer }: { peer: string }) {

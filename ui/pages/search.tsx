@@ -95,19 +95,7 @@ export function Search({ text }: { text: string }) {
   return (
     <>
       <h1>Subscriber search</h1>
-      <form
-        class="inline"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const q = (new FormData(e.currentTarget).get("q") as string).trim();
-          if (q) navigate(`/search?q=${encodeURIComponent(q)}`);
-        }}
-      >
-        <label for="search-page-q">Username, IP address or prefix, MAC, or VLAN</label>
-        <input id="search-page-q" name="q" defaultValue={text} spellcheck={false} autoComplete="off" />
-        <button type="submit">Search</button>
-      </form>
+      <SearchForm id="search-page-q" label="Username, IP address or prefix, MAC, or VLAN" text={text} />
       {!value ? (
         <p class="muted">Type what you know about the subscriber: part of the username, an IPv4 or IPv6 address or prefix, a MAC, or a VLAN (S-VLAN.C-VLAN).</p>
       ) : (
@@ -159,5 +147,30 @@ function ResultGroup({ appliance, group }: { appliance: FleetAppliance; group: G
           </>
         ))}
     </section>
+  );
+}
+
+/**
+ * The search box, in the header of every page (`compact`: its label for
+ * screen readers only) and on the results page: it goes to the results page,
+ * which asks the whole fleet.
+ */
+export function SearchForm({ id, label, text = "", compact = false }: { id: string; label: string; text?: string; compact?: boolean }) {
+  return (
+    <form
+      class={compact ? "header-search" : "inline"}
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const q = (new FormData(e.currentTarget).get("q") as string).trim();
+        if (q) navigate(`/search?q=${encodeURIComponent(q)}`);
+      }}
+    >
+      <label for={id} class={compact ? "sr-only" : undefined}>
+        {label}
+      </label>
+      <input id={id} name="q" type="search" defaultValue={text} placeholder={compact ? "Find a subscriber: user, IP, MAC, VLAN" : undefined} spellcheck={false} autoComplete="off" />
+      {!compact && <button type="submit">Search</button>}
+    </form>
   );
 }
