@@ -46,8 +46,8 @@ export function utc(iso: string): string {
   return `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
-/** `HH:MM`, 24-hour, in UTC, of an instant in seconds since the epoch: a chart's time axis. */
-export const utcClock = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(11, 16);
+/** `HH:MM` (or `HH:MM:SS`), 24-hour, in UTC, of an instant in seconds since the epoch: a chart's time axis. */
+export const utcClock = (seconds: number, withSeconds = false): string => new Date(seconds * 1000).toISOString().slice(11, withSeconds ? 19 : 16);
 
 export const isIsoTime = (v: unknown): v is string => typeof v === "string" && ISO_TIME.test(v);
 

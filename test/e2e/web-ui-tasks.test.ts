@@ -115,8 +115,12 @@ describe("forms that save what a person sets", () => {
 });
 
 describe("subscriber search from the header", () => {
-  /** A live session on the peer, read through the fleet proxy. */
-  const peerSession = async () => (await apiFromPage<SessionList>(page, "GET", "/fleet/edge-2/sessions?limit=1")).body.items[0]!;
+  /** A live session on the peer, read through the fleet proxy (a freshly started peer brings its subscribers up over its first minute). */
+  async function peerSession(): Promise<SessionList["items"][number]> {
+    const first = async () => (await apiFromPage<SessionList>(page, "GET", "/fleet/edge-2/sessions?limit=1")).body.items[0];
+    await expect.poll(first, { timeout: 60_000 }).toBeDefined();
+    return (await first())!;
+  }
 
   async function search(text: string, appliance: string, id: number): Promise<void> {
     await open("/", "Dashboard");
@@ -131,19 +135,19 @@ describe("subscriber search from the header", () => {
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/fleet/${appliance}/sessions/${id}`);
   }
 
-  it("finds a session on a peer by its username", async () => {
+  it("finds a session on a peer by its username", { timeout: 90_000 }, async () => {
     const session = await peerSession();
     expect(session.username).toBeTruthy();
     await search(session.username!, "edge-2", session.id);
   });
 
-  it("finds a session on a peer by its MAC typed in Cisco's dotted form", async () => {
+  it("finds a session on a peer by its MAC typed in Cisco's dotted form", { timeout: 90_000 }, async () => {
     const session = await peerSession();
     const dotted = session.mac.replace(/:/g, "").toUpperCase().match(/.{4}/g)!.join(".");
     await search(dotted, "edge-2", session.id);
   });
 
-  it("finds a session on a peer by its IPv4 address", async () => {
+  it("finds a session on a peer by its IPv4 address", { timeout: 90_000 }, async () => {
     const session = await peerSession();
     expect(session.ipv4).toBeTruthy();
     await search(session.ipv4!, "edge-2", session.id);
@@ -161,12 +165,19 @@ describe("what the screen shows", () => {
   });
 
   // The axis labels are drawn on the canvas; their format is test/ui/format.test.ts's.
-  it("shows a chart's values where the pointer rests, with the instant in UTC", async () => {
+  it("shows a chart's values where the pointer rests, with the instant in UTC", { timeout: 90_000 }, async () => {
     await open("/", "Dashboard");
     const chart = page.locator("figure.chart").first();
-    await chart.locator(".u-over").hover({ position: { x: 120, y: 60 } });
-    const legend = (await chart.locator(".u-legend").textContent())!;
-    expect(legend).toMatch(/UTC\s*\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
+    // The history's points arrive as the appliance runs: rest the pointer again until one is under it.
+    await expect
+      .poll(
+        async () => {
+          await chart.locator(".u-over").hover({ position: { x: 200, y: 60 } });
+          return chart.locator(".u-legend").textContent();
+        },
+        { timeout: 60_000 },
+      )
+      .toMatch(/UTC\s*\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
   });
 
   it("fits every page of the navigation in a 1024 px window, without a sideways scrollbar", async () => {

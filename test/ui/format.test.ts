@@ -25,6 +25,7 @@ describe("values as a person reads them", () => {
     expect(utc("2026-03-02T21:05:09.500Z")).toBe("2026-03-02 21:05:09 UTC");
     expect(utc("2026-03-02T23:30:00+02:00")).toBe("2026-03-02 21:30:00 UTC");
     expect(utcClock(Date.UTC(2026, 2, 2, 21, 5) / 1000)).toBe("21:05");
+    expect(utcClock(Date.UTC(2026, 2, 2, 21, 5, 40) / 1000, true)).toBe("21:05:40");
   });
 
   it("labels members in words", () => {

@@ -35,7 +35,8 @@ export function TimeChart({ title, times, series, unit }: { title: string; times
           { label: "UTC", value: (_u: uPlot, v: number | null) => (v === null ? "—" : utc(new Date(v * 1000).toISOString())) },
           ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, value: (_u: uPlot, v: number | null) => (v === null ? "—" : format(v)) })),
         ],
-        axes: [{ values: (_u: uPlot, ticks: number[]) => ticks.map(utcClock) }, { size: 84, values: (_u: uPlot, ticks: number[]) => ticks.map(format) }],
+        // Ticks closer than a minute apart (a young history) need their seconds to tell them apart.
+        axes: [{ values: (_u: uPlot, ticks: number[], _axis: number, _space: number, step: number) => ticks.map((t) => utcClock(t, step < 60)) }, { size: 84, values: (_u: uPlot, ticks: number[]) => ticks.map(format) }],
       },
       data,
       box.current,
