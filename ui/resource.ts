@@ -23,8 +23,9 @@ export interface UseCallOptions {
  * read yet. The answer is typed by the operation's response schema.
  */
 export function useCall<O extends Operation>(operation: OperationRef<O> | null, input?: CallInput<O>, options: UseCallOptions = {}): Resource<CallResult<O>> {
-  const [data, setData] = useState<CallResult<O> | undefined>(undefined);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  // Each answer and failure remembers the question it answers (the key below).
+  const [answer, setAnswer] = useState<{ key: string | null; data: CallResult<O> } | undefined>(undefined);
+  const [failure, setFailure] = useState<{ key: string | null; error: ApiError } | undefined>(undefined);
   const [loading, setLoading] = useState(operation !== null);
   const { params, query } = (input ?? {}) as { params?: Record<string, unknown>; query?: unknown };
   const base = options.base ?? "";
@@ -36,14 +37,14 @@ export function useCall<O extends Operation>(operation: OperationRef<O> | null, 
     const asked = key;
     setLoading(true);
     (call as (op: OperationRef<O>, input: unknown, base: string) => Promise<CallResult<O>>)(operation, input, base)
-      .then((answer) => {
+      .then((data) => {
         if (current.current !== asked) return;
-        setData(answer);
-        setError(undefined);
+        setAnswer({ key: asked, data });
+        setFailure(undefined);
       })
-      .catch((failure: unknown) => {
+      .catch((problem: unknown) => {
         if (current.current !== asked) return;
-        setError(failure instanceof ApiError ? failure : new ApiError(0, { detail: String(failure) }, null));
+        setFailure({ key: asked, error: problem instanceof ApiError ? problem : new ApiError(0, { detail: String(problem) }, null) });
       })
       .finally(() => current.current === asked && setLoading(false));
     // key covers the operation, the base, the parameters and the query
@@ -56,5 +57,9 @@ export function useCall<O extends Operation>(operation: OperationRef<O> | null, 
     const timer = setInterval(load, refreshMs);
     return () => clearInterval(timer);
   }, [load, refreshMs]);
+  const error = failure?.key === key ? failure.error : undefined;
+  // While a new question is asked the last answer stays in view (a page turn does not flash), but an answer is never shown under another question's failure:
+  // after a refused filter the old rows and count are not the new filter's.
+  const data = answer && (answer.key === key || !error) ? answer.data : undefined;
   return { data, error, loading, reload: load };
 }

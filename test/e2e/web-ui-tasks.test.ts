@@ -155,6 +155,25 @@ describe("subscriber search from the header", () => {
 });
 
 describe("what the screen shows", () => {
+  it("offers no capture or disconnect on a session that has ended", async () => {
+    // Session ids are uint32; one this high has never been handed out.
+    await page.goto(`${base}/sessions/4000000000`);
+    await page.getByRole("heading", { level: 1, name: "Session 4000000000" }).waitFor();
+    await expect.poll(() => page.getByRole("status").allTextContents()).toContain("Session 4000000000 has ended: it is no longer live.");
+    expect(await page.locator("form.action").count()).toBe(0);
+  });
+
+  it("shows a refused filter's problem without the previous filter's rows and count under it", async () => {
+    await open("/sessions", "Sessions");
+    await page.getByTestId("sessions-range").waitFor();
+    await page.getByLabel("Port id").pressSequentially("abc");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect.poll(() => page.getByRole("alert").count()).toBeGreaterThan(0);
+    expect(await page.getByRole("alert").first().textContent()).toContain("400");
+    expect(await page.getByTestId("sessions-range").count()).toBe(0);
+    expect(await page.getByTestId("sessions-table").count()).toBe(0);
+  });
+
   it("prints the BGP local AS as it is typed, without a thousands separator", async () => {
     const { localAs } = (await apiFromPage<{ localAs: number }>(page, "GET", "/routing/config")).body;
     expect(localAs).toBeGreaterThan(999);

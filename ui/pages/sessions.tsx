@@ -140,15 +140,17 @@ function Session({ ctx, id }: { ctx: PageContext; id: string }) {
   const detail = useCall(contract.sessions.get, { params: { id } }, { base: ctx.base, refreshMs: 15_000 });
   const rates = useCall(contract.sessions.rates, { params: { id } }, { base: ctx.base, refreshMs: 10_000 });
   const [gone, setGone] = useState(false);
+  // A session that ended (churn, a lease, another operator) answers 404: nothing is offered to act on it.
+  const ended = !gone && detail.error?.status === 404;
   return (
     <>
       <h1>Session {id}</h1>
       <p>
         <a href={`${ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : ""}/sessions`}>All sessions</a>
       </p>
-      {gone ? (
+      {gone || ended ? (
         <p role="status" class="notice">
-          Session {id} was disconnected.
+          {gone ? `Session ${id} was disconnected.` : `Session ${id} has ended: it is no longer live.`}
         </p>
       ) : (
         <>
@@ -166,7 +168,7 @@ function Session({ ctx, id }: { ctx: PageContext; id: string }) {
             <h2 id="detail-h">Detail</h2>
             <Loaded resource={detail}>{(d) => <JsonView value={d} />}</Loaded>
           </section>
-          {!ctx.peer && (
+          {!ctx.peer && detail.data && (
             <section class="actions" aria-label="Changes">
               {detail.data?.capture ? (
                 <ActionForm operation={contract.captures.stop} params={{ id }} title="Stop the capture" onDone={detail.reload} />
