@@ -39,5 +39,3 @@ export function stopLive(): void {
   applianceStatus.value = null;
 }
 
-/** Reads now (after a change the strip summarises: an alarm cleared, a commit). */
-export const refreshLive = (): void => void read();

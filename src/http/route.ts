@@ -73,19 +73,6 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Route = RouteDefinition<any, any, any, any>;
 
-/**
- * Declares a route, inferring the handler's input types from its schemas and
- * checking its result against the response schema (a route without one answers anything).
- */
-export function route<
-  P extends z.ZodType = z.ZodUndefined,
-  Q extends z.ZodType = z.ZodUndefined,
-  B extends z.ZodType = z.ZodUndefined,
-  R extends z.ZodType = z.ZodUnknown,
->(definition: RouteDefinition<P, Q, B, R>): Route {
-  return definition;
-}
-
 /** The route's path as a regular expression over the raw (still percent-encoded) URL path. */
 export function pathPattern(path: string): RegExp {
   const source = path

@@ -5,11 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildRouter } from "../../src/http/pipeline.ts";
-import { route, type Route } from "../../src/http/route.ts";
+import { implement, type Route } from "../../src/http/route.ts";
+import { operation } from "../../src/schemas/contract.ts";
 import type { ApplianceTarget } from "../../src/fleet/context.ts";
 import type { OperationCall } from "../../src/schemas/operation.ts";
 
-const read = (path: string, method: "GET" | "POST" = "GET"): Route => route({ method, path, section: "System", summary: path, floor: "anonymous", response: { description: path }, handle: () => null });
+const read = (path: string, method: "GET" | "POST" = "GET"): Route => implement(operation({ method, path, section: "System", summary: path, floor: "anonymous", response: { description: path } }), () => null);
 
 /** An appliance whose object answers with the route-table key it was asked to run. */
 const appliance = {

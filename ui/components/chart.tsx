@@ -6,7 +6,7 @@
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { useEffect, useRef } from "preact/hooks";
-import { bitRate, utc, utcClock } from "../format.ts";
+import { bitRate, count, utc, utcClock } from "../format.ts";
 
 export interface Series {
   label: string;
@@ -25,7 +25,7 @@ export function TimeChart({ title, times, series, unit }: { title: string; times
     const x = times.map((t) => Date.parse(t) / 1000);
     const data: uPlot.AlignedData = [x, ...series.map((s) => s.values)];
     const width = Math.max(300, box.current.clientWidth || 480);
-    const format = unit === "bps" ? (v: number) => bitRate(v) : (v: number) => v.toLocaleString("en");
+    const format = unit === "bps" ? bitRate : count;
     plot.current?.destroy();
     plot.current = new uPlot(
       {

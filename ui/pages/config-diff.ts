@@ -36,5 +36,3 @@ export function diffBetween(entries: readonly ConfigHistoryEntry[], from: number
   return from <= to ? changed : changed.map((r) => ({ pointer: r.pointer, from: r.to, to: r.from }));
 }
 
-/** Whether the history read covers every version after `version` (entries are newest first, `total` of them in all). */
-export const covers = (entries: readonly ConfigHistoryEntry[], version: number): boolean => entries.some((e) => e.version <= version + 1) || entries.length === 0;

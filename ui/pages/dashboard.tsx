@@ -8,7 +8,7 @@ import { contract } from "bngfleet:contract";
 import { useCall } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
 import { TimeChart, colour } from "../components/chart.tsx";
-import { bitRate, duration, labelOf } from "../format.ts";
+import { bitRate, count, duration, labelOf } from "../format.ts";
 import { readableOnPeer } from "../session.ts";
 import type { PageContext } from "./context.ts";
 
@@ -23,7 +23,7 @@ function Counts({ title, rows, testid }: { title: string; rows: [string, number]
           {rows.map(([label, n]) => (
             <tr key={label}>
               <th scope="row">{label}</th>
-              <td class="num">{n.toLocaleString("en")}</td>
+              <td class="num">{count(n)}</td>
             </tr>
           ))}
         </tbody>
@@ -120,7 +120,7 @@ export function Dashboard({ ctx }: { ctx: PageContext }) {
                   </p>
                 )}
                 <label for="licence-meter">
-                  {s.sessions.total.toLocaleString("en")} of {s.sessions.licensed.toLocaleString("en")} licensed sessions
+                  {count(s.sessions.total)} of {count(s.sessions.licensed)} licensed sessions
                 </label>
                 <meter id="licence-meter" min={0} max={s.sessions.licensed} high={s.sessions.licensed * 0.9} value={s.sessions.total} />
               </>
@@ -132,7 +132,7 @@ export function Dashboard({ ctx }: { ctx: PageContext }) {
         {(s) => (
           <>
             <p class="big">
-              <span data-testid="sessions-total">{s.total.toLocaleString("en")}</span> sessions
+              <span data-testid="sessions-total">{count(s.total)}</span> sessions
             </p>
             <div class="grid">
               <Counts title="By encapsulation" testid="by-encap" rows={Object.entries(s.byEncap)} />

@@ -4,6 +4,7 @@
  * refreshed. One that does not answer is shown as unreachable; selecting a
  * peer opens its pages read-only.
  */
+import { count } from "../format.ts";
 import { contract } from "bngfleet:contract";
 import { peerBase } from "../api.ts";
 import { useCall } from "../resource.ts";
@@ -29,7 +30,7 @@ function Row({ appliance }: { appliance: FleetAppliance }) {
       </th>
       <td data-testid="health">{down ? <span class="bad">unreachable: {status.error!.message}</span> : s ? <span class="good">{s.controlPlane.state}</span> : "…"}</td>
       <td>{!down && s ? s.softwareVersion : "—"}</td>
-      <td class="num" data-testid="sessions">{!down && s ? s.sessions.total.toLocaleString("en") : "—"}</td>
+      <td class="num" data-testid="sessions">{!down && s ? count(s.sessions.total) : "—"}</td>
       <td data-testid="alarms">
         {!down && s
           ? Object.entries(s.alarms.countBySeverity)

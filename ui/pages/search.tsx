@@ -6,6 +6,7 @@
  * at most `FAN_OUT` appliances are asked at once, so a fleet of 1,000 is
  * searched progressively, not all at once.
  */
+import { count } from "../format.ts";
 import { useEffect, useState } from "preact/hooks";
 import { contract } from "bngfleet:contract";
 import { ApiError, call, peerBase, type Answer, type Input } from "../api.ts";
@@ -101,7 +102,7 @@ export function Search({ text }: { text: string }) {
       ) : (
         <>
           <p role="status" aria-live="polite">
-            Searching by <strong>{kind === "ip" ? "address" : kind === "mac" ? "MAC" : kind === "vlan" ? (value.includes(".") ? "S-VLAN.C-VLAN" : "C-VLAN") : "username"}</strong> “{value}”: {done} of {entries.length} appliances answered, {found.toLocaleString("en")} sessions found.
+            Searching by <strong>{kind === "ip" ? "address" : kind === "mac" ? "MAC" : kind === "vlan" ? (value.includes(".") ? "S-VLAN.C-VLAN" : "C-VLAN") : "username"}</strong> “{value}”: {done} of {entries.length} appliances answered, {count(found)} sessions found.
           </p>
           {listError && <p class="notice">The fleet list could not be read ({listError}): this appliance only.</p>}
           {entries.map((a) => (
@@ -132,7 +133,7 @@ function ResultGroup({ appliance, group }: { appliance: FleetAppliance; group: G
           <>
             {group.list.total > group.list.items.length && (
               <p class="muted">
-                The newest {group.list.items.length} of {group.list.total.toLocaleString("en")} matches; <a href={`${base}/sessions`}>narrow the search on the sessions page</a>.
+                The newest {group.list.items.length} of {count(group.list.total)} matches; <a href={`${base}/sessions`}>narrow the search on the sessions page</a>.
               </p>
             )}
             <RecordTable

@@ -8,7 +8,7 @@ import { useCall } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
 import { JsonView, Scalar } from "../components/json-view.tsx";
 import { ActionForm } from "../components/action-form.tsx";
-import { bitRate, duration } from "../format.ts";
+import { bitRate, count, duration } from "../format.ts";
 import { navigate, searchParams } from "../router.ts";
 import type { PageContext } from "./context.ts";
 import { HeaderRow } from "../components/header-row.tsx";
@@ -91,7 +91,7 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
         {(l) => (
           <>
             <p role="status" data-testid="sessions-range">
-              {l.total === 0 ? "No matching sessions" : `${(l.offset + 1).toLocaleString("en")}–${(l.offset + l.items.length).toLocaleString("en")} of ${l.total.toLocaleString("en")}`}
+              {l.total === 0 ? "No matching sessions" : `${count(l.offset + 1)}–${count(l.offset + l.items.length)} of ${count(l.total)}`}
             </p>
             <div class="table-wrap" tabIndex={0}>
               <table data-testid="sessions-table">
@@ -159,7 +159,7 @@ function Session({ ctx, id }: { ctx: PageContext; id: string }) {
             <Loaded resource={rates}>
               {(r) => (
                 <p data-testid="session-rates">
-                  from subscriber {bitRate(r.rxBps)} ({r.rxPps.toLocaleString("en")} pps) · to subscriber {bitRate(r.txBps)} ({r.txPps.toLocaleString("en")} pps) · at <Scalar value={r.timestamp} />
+                  from subscriber {bitRate(r.rxBps)} ({count(r.rxPps)} pps) · to subscriber {bitRate(r.txBps)} ({count(r.txPps)} pps) · at <Scalar value={r.timestamp} />
                 </p>
               )}
             </Loaded>
