@@ -100,6 +100,8 @@ export class ApplianceCore {
   #acme!: AcmeStore;
   #audit!: AuditTrail;
   #syslog!: SyslogShipper;
+  /** Ends the subscription to CGN compliance records; null while no destination takes them. */
+  #stopPortBlocks: (() => void) | null = null;
   /** The configuration version the running data plane booted with (restart-only keys committed later are pending). */
   #bootConfigVersion = 0;
   /** `webUi.peers` as they were when the object started (the key applies at restart). */
@@ -163,11 +165,9 @@ export class ApplianceCore {
     this.#dataPlane.watchLog((entry) => this.#audit.observe(entry));
     // Entries from here on are shipped (not those of the catch-up replay: the box was off).
     this.#syslog = new SyslogShipper(this.name, (severity, msgId, fields) => this.#dataPlane.log(severity, msgId, fields));
-    this.#applySyslog();
     this.#dataPlane.watchLog((entry) => this.#syslog.observe(entry));
-    // CGN compliance logging: the model tells of port blocks, the syslog driver ships them and counts its losses.
-    this.#dataPlane.watchPortBlocks((record) => this.#syslog.observePortBlock(record));
     this.#dataPlane.setDriverLosses(() => this.#syslog.driverLosses());
+    this.#applySyslog();
     // The pools, RADIUS servers and local subscriber table as configured now (a restored snapshot already
     // holds them: then nothing changes). Pools first: local subscribers' static addresses are placed in them.
     this.#dataPlane.setPools(poolSettingsOf(this.#config.items(POOLS_LIST)));
@@ -277,7 +277,17 @@ export class ApplianceCore {
 
   /** Syslog shipping follows `logging.syslog` and `alarms.webhookAllowlist` as configured now. */
   #applySyslog(): void {
-    this.#syslog.set(syslogDestinationsOf(this.#config.items(SYSLOG_LIST)), this.#config.outboundAllowlist());
+    const destinations = syslogDestinationsOf(this.#config.items(SYSLOG_LIST));
+    this.#syslog.set(destinations, this.#config.outboundAllowlist());
+    // CGN compliance logging: the model tells of port blocks, the syslog driver ships them and counts its losses. A record is
+    // built for every block allocated or released (a subscriber's setup and teardown), so the model is asked for them only
+    // while a destination takes them.
+    const wanted = destinations.some((d) => d.stream === "cgn");
+    if (wanted && !this.#stopPortBlocks) this.#stopPortBlocks = this.#dataPlane.watchPortBlocks((record) => this.#syslog.observePortBlock(record));
+    else if (!wanted && this.#stopPortBlocks) {
+      this.#stopPortBlocks();
+      this.#stopPortBlocks = null;
+    }
   }
 
   #rebootProfile(shipped: Profile): Profile {

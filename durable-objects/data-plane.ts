@@ -303,9 +303,9 @@ export class DataPlane {
     this.#driverLosses = read;
   }
 
-  /** Calls `listener` with every CGN port block allocated, released or identified (compliance logging). */
-  watchPortBlocks(listener: (record: PortBlockRecord) => void): void {
-    this.#gateway.onPortBlock(listener);
+  /** Calls `listener` with every CGN port block allocated, released or identified (compliance logging); returns the unsubscribe function. */
+  watchPortBlocks(listener: (record: PortBlockRecord) => void): () => void {
+    return this.#gateway.onPortBlock(listener);
   }
 
   cgnBindings(query: { group?: string; vrf?: string; ip?: string; offset: number; limit: number }) {
