@@ -44,7 +44,8 @@ import { AuditTrail } from "./audit.ts";
 import type { Profile } from "../simulator/index.ts";
 import type { ScrapeState } from "../src/metrics/families.ts";
 import { applyScenarioAction, runScenarioFile, type ScenarioStores } from "./scenario-runner.ts";
-import type { OperationAnswer, OperationCall } from "../src/schemas/operation.ts";
+import type { OperationAnswer, OperationCall, PortCall } from "../src/schemas/operation.ts";
+import { answerPortCall, portsOf, type AppliancePorts, type PortAnswer } from "./ports.ts";
 
 /** Identity events after which an open log stream's credential may no longer hold (an OIDC provider deleted, disabled or changed ends its sessions). */
 const CREDENTIAL_ENDINGS = new Set(["auth.logout", "auth.session.ended", "auth.token.revoked", "auth.user.deleted", "auth.password.changed", "auth.totp.reset", "auth.oidc.sessions.ended"]);
@@ -476,10 +477,12 @@ export function serveOperations(runner: OperationRunner): void {
  */
 export class Appliance extends Server<Env> {
   readonly #core: ApplianceCore;
+  readonly #ports: AppliancePorts;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#core = new ApplianceCore(ctx, env, () => this.name);
+    this.#ports = portsOf(this.#core);
     // Every entry point (fetch, alarm and RPC alike) waits for the stores.
     void ctx.blockConcurrencyWhile(() => this.#core.open());
   }
@@ -488,6 +491,11 @@ export class Appliance extends Server<Env> {
   async serve(call: OperationCall): Promise<OperationAnswer> {
     if (!runOperation) throw new Error("no operations are wired to the Appliance object (src/index.ts calls serveOperations)");
     return runOperation(this.#core, call);
+  }
+
+  /** A request whose handler runs in the Worker: authorizes the caller for the operation, then runs the one port method it asks for (durable-objects/ports.ts). */
+  async call(call: PortCall): Promise<PortAnswer> {
+    return answerPortCall(this.#core, this.#ports, call);
   }
 
   /** Every 10 s: advance the simulation to now, then schedule the next tick. */

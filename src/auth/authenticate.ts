@@ -11,16 +11,13 @@ import { StatusError } from "../http/problem.ts";
 import type { Route } from "../http/route.ts";
 import type { Principal } from "../schemas/principal.ts";
 import type { PresentedCredential } from "../schemas/operation.ts";
-import { constantTimeEqual, sha256Hex } from "../trust/encoding.ts";
+import { sha256Hex } from "../trust/encoding.ts";
+import { BEARER_CHALLENGE, unwrap } from "../http/refusal.ts";
+import { authorizeOperation, floorOf, type Presented } from "./authorize.ts";
 import { readSessionCookie } from "../trust/session.ts";
 import { TOKEN_PREFIX, isWellFormedToken } from "../trust/tokens.ts";
-import { defaultFloor, isMutation, meetsFloor } from "./roles.ts";
 
-const CHALLENGE = { "www-authenticate": 'Bearer realm="bngfleet"' };
-const unauthorized = (detail: string) => new StatusError(401, detail, { headers: CHALLENGE });
-
-/** The route's floor: its own, or the spec's common rule. */
-export const floorOf = (route: Route) => route.floor ?? defaultFloor(route.method, route.path);
+const unauthorized = (detail: string) => new StatusError(401, detail, { headers: BEARER_CHALLENGE });
 
 /** The credential a request presents to a route, hashed (bearer token first); `null` for anonymous routes. Throws 401 for a missing or malformed one. */
 export async function presented(route: Route, headers: Headers): Promise<PresentedCredential | null> {
@@ -57,36 +54,11 @@ export async function peerCredential(token: string): Promise<PresentedCredential
   return credential;
 }
 
-/**
- * Resolves and checks the caller of a route inside the appliance's object;
- * `null` for anonymous routes. `lookup` is the identity store's, so a
- * revoked token or ended session is refused on its very next request.
- */
+/** Resolves and checks the caller of a route inside the appliance's object (`authorizeOperation`); `null` for anonymous routes. */
 export function authorize(
   route: Route,
-  request: { method: string; csrfToken: string | null; credential: PresentedCredential | null },
+  request: Presented,
   lookup: (credential: PresentedCredential) => Principal | null,
 ): Principal | null {
-  const floor = floorOf(route);
-  if (floor === "anonymous") return null;
-  // The Worker sends a credential for every route that is not anonymous (`presented`); none here is a caller that bypassed it.
-  if (!request.credential) throw unauthorized("a bearer token or session cookie is required");
-  const principal = lookup(request.credential);
-  if (!principal) throw unauthorized(request.credential.via === "token" ? "the bearer token is unknown, revoked or expired" : "the session has ended; log in again");
-  if (principal.via === "session" && isMutation(request.method)) {
-    const sent = request.csrfToken ?? "";
-    if (!principal.csrfToken || !constantTimeEqual(sent, principal.csrfToken)) {
-      throw new StatusError(403, "cookie-authenticated changes need the session's CSRF token in X-CSRF-Token");
-    }
-  }
-  if (principal.passwordChangeRequired && !route.beforePasswordChange) {
-    throw new StatusError(403, "this account still has the published development default password: change it with POST /api/v1/auth/password before anything else");
-  }
-  if (route.credentials === "session" && principal.via !== "session") {
-    throw new StatusError(403, "this operation belongs to a logged-in account (a browser session); a token cannot perform it");
-  }
-  if (!meetsFloor(principal.role, floor)) {
-    throw new StatusError(403, `this operation needs the ${floor} role; the caller has ${principal.role}`);
-  }
-  return principal;
+  return unwrap(authorizeOperation(route, request, lookup)).principal;
 }

@@ -55,6 +55,7 @@ async function run(route: Route, core: ApplianceCore, call: OperationCall): Prom
     },
     method: call.method, url: call.url, appliance, principal, credential: call.credential, ifMatch: call.ifMatch, params, query, body, bytes,
   };
+  if (!route.handle) throw new Error(`${routeKey(route)} runs in the Worker, not in the object`);
   const result: unknown = await route.handle(context);
   const headers: [string, string][] = responseHeaders ? [...responseHeaders] : [];
   if (result instanceof Response) {

@@ -1,8 +1,10 @@
 /**
  * The request pipeline, in itty-router's stages: every route of the table
  * passes credential (read and hashed) → validate (path, query, body) → one
- * call into the appliance's object, which authorizes the caller and runs
- * the handler together (src/http/in-object.ts); one `catch` turns any error
+ * call into the appliance's object, which authorizes the caller first: the
+ * handler runs here and makes that call through its port client
+ * (`serveInWorker`), or, for the sections not yet moved, the object runs the
+ * handler in the same call (src/http/in-object.ts); one `catch` turns any error
  * into problem details; unknown paths are 404 and known paths with another
  * method 405 with `Allow`. A fleet proxy's GET to a member of this
  * deployment runs the same stages without a second pass through itty
@@ -10,7 +12,8 @@
  */
 import { Router, type IRequest } from "itty-router";
 import type { z } from "zod";
-import { floorOf, peerCredential, presented } from "../auth/authenticate.ts";
+import { peerCredential, presented } from "../auth/authenticate.ts";
+import { floorOf } from "../auth/authorize.ts";
 import type { ApplianceTarget } from "../fleet/context.ts";
 import { peerAnswerOf, type PeerAnswer, type PeerGet } from "../fleet/definition.ts";
 import type { OperationInput, PresentedCredential, Refusal } from "../schemas/operation.ts";
@@ -20,7 +23,8 @@ import { isOctetStream, readBytesBody, readJsonBody } from "./body.ts";
 import { StatusError, problemResponse } from "./problem.ts";
 import type { FieldError } from "../schemas/common.ts";
 import { jsonAnswer, withSecurityHeaders } from "./headers.ts";
-import { pathPattern, type Route } from "./route.ts";
+import { Encoded, pathPattern, type Route } from "./route.ts";
+import { portClient } from "./port.ts";
 
 type Part = FieldError["in"];
 
@@ -134,7 +138,8 @@ async function ask(route: Route, request: Incoming, appliance: ApplianceTarget, 
   const input = await readInput(route, request);
   // An anonymous caller's bad input needs no object to refuse it.
   if (credential === null && !input.ok) throw refusalError(input.refusal);
-  const call = appliance.stub.serve({
+  if (route.serve) return serveInWorker(route, request, appliance, credential, input);
+  const answer = await appliance.stub.serve({
     route: routeKey(route),
     method: request.method,
     url: request.url,
@@ -146,12 +151,8 @@ async function ask(route: Route, request: Incoming, appliance: ApplianceTarget, 
     clientIp: appliance.clientIp,
     input,
   });
-  const answer = route.unreachable ? await call.catch((error: unknown) => ({ kind: "unreachable" as const, error })) : await call;
   if (typeof answer === "string") return route.finish ? finish(route, answer, [], appliance, request) : answer;
   switch (answer.kind) {
-    case "unreachable":
-      console.error("the appliance's object could not be asked", answer.error);
-      return route.unreachable!(appliance);
     case "refused":
       throw refusalError(answer.refusal);
     case "response":
@@ -161,6 +162,45 @@ async function ask(route: Route, request: Incoming, appliance: ApplianceTarget, 
     case "continue":
       return finish(route, answer.json, answer.headers, appliance, request);
   }
+}
+
+/**
+ * A handler that runs in the Worker: it makes the request's one call into the
+ * object through its port client, which authorizes the caller first; input
+ * refused, or a handler that needed nothing of the object, still costs that
+ * one call, to authorize the caller before anything is answered.
+ */
+async function serveInWorker(route: Route, request: Incoming, appliance: ApplianceTarget, credential: PresentedCredential | null, input: OperationInput): Promise<string | Response> {
+  const client = portClient(appliance.stub, route.operation, {
+    method: request.method,
+    credential,
+    csrfToken: request.headers.get("x-csrf-token"),
+    clientIp: appliance.clientIp,
+    secure: appliance.secure,
+    ifMatch: request.headers.get("if-match"),
+  });
+  // Judged only for a caller the route admits: a stranger learns nothing of its schemas.
+  if (!input.ok) {
+    await client.authorize();
+    throw refusalError(input.refusal);
+  }
+  let responseHeaders: Headers | undefined;
+  const result: unknown = await route.serve!({
+    method: request.method, url: request.url, headers: request.headers, appliance, port: client.ports,
+    params: input.params, query: input.query, body: input.body, bytes: input.bytes,
+    get responseHeaders() {
+      return (responseHeaders ??= new Headers());
+    },
+  });
+  if (!client.called && credential !== null) await client.authorize();
+  if (result instanceof Response) {
+    responseHeaders?.forEach((value, name) => result.headers.append(name, value));
+    return result;
+  }
+  const json = result instanceof Encoded ? result.text : JSON.stringify(result);
+  if (responseHeaders === undefined) return json;
+  responseHeaders.set("content-type", "application/json");
+  return new Response(json, { headers: responseHeaders });
 }
 
 /** A route that finishes in the Worker (the fleet proxy) continues with the value its handler gave; headers the handler set are kept. */

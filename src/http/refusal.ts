@@ -5,6 +5,9 @@
 import type { Refusal } from "../schemas/outcome.ts";
 import { StatusError } from "./problem.ts";
 
+/** The challenge a 401 for a missing or unknown credential carries (RFC 6750 §3). */
+export const BEARER_CHALLENGE = { "www-authenticate": 'Bearer realm="bngfleet"' };
+
 /** The StatusError a refusal answers with (the spec's status for each reason). */
 export function refusalError(refusal: Refusal): StatusError {
   switch (refusal.reason) {
@@ -14,6 +17,8 @@ export function refusalError(refusal: Refusal): StatusError {
       return new StatusError(409, refusal.detail);
     case "bad-credentials":
       return new StatusError(401, refusal.detail);
+    case "unauthenticated":
+      return new StatusError(401, refusal.detail, { headers: BEARER_CHALLENGE });
     case "locked":
       return new StatusError(423, refusal.detail, { headers: { "retry-after": String(refusal.retryAfterSeconds) } });
     case "throttled":

@@ -9,6 +9,7 @@ import type { Principal } from "../schemas/principal.ts";
 import type { ApplianceContext, ApplianceTarget } from "../fleet/context.ts";
 import type { PresentedCredential } from "../schemas/operation.ts";
 import type { JsonText } from "../../simulator/row-texts.ts";
+import type { Ports } from "./port.ts";
 
 /** What a handler receives, inside the appliance's object: validated input, the caller, and the appliance. */
 export interface RouteContext<P, Q, B> {
@@ -27,6 +28,30 @@ export interface RouteContext<P, Q, B> {
   credential: PresentedCredential | null;
   /** `If-Match` as sent, for configuration writes (src/http/config-version.ts). */
   ifMatch: string | null;
+  params: P;
+  query: Q;
+  body: B;
+  /** The raw body of an `octetStream` route sent as application/octet-stream (`body` is then undefined). */
+  bytes?: Uint8Array | undefined;
+  /** Headers to add to the response (e.g. Set-Cookie). */
+  responseHeaders: Headers;
+}
+
+/**
+ * What a handler running in the Worker receives: the validated input, the
+ * request's headers, the appliance as the Worker knows it, and its ports,
+ * through which the handler makes the request's one call into the object
+ * (which authorizes the caller first). A handler reads no state but through
+ * that call, so whatever it computes before it is nothing a stranger could learn from.
+ */
+export interface WorkerContext<P, Q, B> {
+  /** The request's method as sent (HEAD for a GET route) and its URL. */
+  method: string;
+  url: string;
+  /** The request's headers (a fleet relay's carry only `Accept`). */
+  headers: Headers;
+  appliance: ApplianceTarget;
+  port: Ports;
   params: P;
   query: Q;
   body: B;
@@ -57,7 +82,12 @@ export class Encoded<T> {
 
 /** An operation of the contract with the handler that serves it. */
 export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType = z.ZodType> extends Operation<P, Q, B, R> {
-  handle(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): Reply<R> | Promise<Reply<R>>;
+  /** The contract's operation this route serves, as declared (the object authorizes a port call against it). */
+  operation: Operation;
+  /** The handler, run inside the appliance's object (the sections not yet moved to the Worker: issue #27). */
+  handle?(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): Reply<R> | Promise<Reply<R>>;
+  /** The handler, run in the Worker: it reaches the object through `ctx.port`, once. */
+  serve?(ctx: WorkerContext<z.output<P>, z.output<Q>, z.output<B>>): Reply<R> | Promise<Reply<R>>;
   /**
    * Finishes the answer in the Worker with what `handle` returned in the
    * object (the fleet proxy fetches a peer from there: a peer is another
@@ -65,8 +95,6 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
    * `Accept`.
    */
   finish?(value: never, worker: { appliance: ApplianceTarget; accept: string | null }): Promise<Response>;
-  /** The answer, from the Worker, when the appliance's object cannot be asked at all (the call itself fails); otherwise that is a 500. */
-  unreachable?(appliance: ApplianceTarget): Response;
 }
 
 // The handler's parameter types differ per route; the table holds them erased.
@@ -82,11 +110,19 @@ export function pathPattern(path: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
-/** Serves an operation of the contract: its handler (and, for the fleet proxy, how the Worker finishes or answers an unreachable object). */
+/** Serves an operation of the contract: its handler, run in the object (and, for the fleet proxy, how the Worker finishes). */
 export function implement<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   operation: Operation<P, Q, B, R>,
-  handle: RouteDefinition<P, Q, B, R>["handle"],
-  worker: Pick<RouteDefinition<P, Q, B, R>, "finish" | "unreachable"> = {},
+  handle: NonNullable<RouteDefinition<P, Q, B, R>["handle"]>,
+  worker: Pick<RouteDefinition<P, Q, B, R>, "finish"> = {},
 ): Route {
-  return { ...operation, handle, ...worker };
+  return { ...operation, operation, handle, ...worker };
+}
+
+/** Serves an operation of the contract with a handler that runs in the Worker and reaches the appliance through its ports. */
+export function inWorker<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  operation: Operation<P, Q, B, R>,
+  serve: NonNullable<RouteDefinition<P, Q, B, R>["serve"]>,
+): Route {
+  return { ...operation, operation, serve };
 }

@@ -5,7 +5,7 @@
  * (`x-role-floor`) and fleet-proxy mark (`x-fleet-proxy`).
  */
 import { z } from "zod";
-import { floorOf } from "../auth/authenticate.ts";
+import { floorOf } from "../auth/authorize.ts";
 import { ProblemDetails } from "../schemas/common.ts";
 import type { Route } from "../http/route.ts";
 import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS, type Section } from "../schemas/contract.ts";

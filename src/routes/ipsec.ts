@@ -5,11 +5,11 @@
  * no section of its table; they are tagged `IPsec`. Pre-shared keys are never
  * part of any answer. An unreachable daemon is not an error (spec Errors 3).
  */
-import { implement } from "../http/route.ts";
+import { inWorker } from "../http/route.ts";
 import { unwrap } from "../http/refusal.ts";
 import { ipsec } from "../schemas/ipsec.ts";
 
 export const ipsecRoutes = [
-  implement(ipsec.status, (ctx) => ctx.appliance.stub.ipsec().status()),
-  implement(ipsec.peer, async (ctx) => unwrap(await ctx.appliance.stub.ipsec().peer(ctx.params.name)).peer),
+  inWorker(ipsec.status, (ctx) => ctx.port.ipsec.status()),
+  inWorker(ipsec.peer, async (ctx) => unwrap(await ctx.port.ipsec.peer(ctx.params.name)).peer),
 ];

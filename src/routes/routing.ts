@@ -6,14 +6,14 @@
  * igp.ts), so the numbers agree across endpoints. An unreachable routing
  * daemon is not an error (spec Errors 3): 200 with `reachable` false.
  */
-import { implement } from "../http/route.ts";
+import { inWorker } from "../http/route.ts";
 import { unwrap } from "../http/refusal.ts";
 import { routing } from "../schemas/routing.ts";
 
 export const routingRoutes = [
-  implement(routing.bgpSummary, (ctx) => ctx.appliance.stub.routing().bgpSummary()),
-  implement(routing.bgpNeighbor, (ctx) => ctx.appliance.stub.routing().bgpNeighbor(ctx.params.address, ctx.query.vrf ?? null)),
-  implement(routing.neighborRoutes, (ctx) => ctx.appliance.stub.routing().neighborRoutes(ctx.params.address, ctx.query)),
-  implement(routing.igp, (ctx) => ctx.appliance.stub.routing().igp()),
-  implement(routing.vrfRoutes, async (ctx) => unwrap(await ctx.appliance.stub.routing().vrfRoutes(ctx.params.vrf, ctx.query)).page),
+  inWorker(routing.bgpSummary, (ctx) => ctx.port.routing.bgpSummary()),
+  inWorker(routing.bgpNeighbor, (ctx) => ctx.port.routing.bgpNeighbor(ctx.params.address, ctx.query.vrf ?? null)),
+  inWorker(routing.neighborRoutes, (ctx) => ctx.port.routing.neighborRoutes(ctx.params.address, ctx.query)),
+  inWorker(routing.igp, (ctx) => ctx.port.routing.igp()),
+  inWorker(routing.vrfRoutes, async (ctx) => unwrap(await ctx.port.routing.vrfRoutes(ctx.params.vrf, ctx.query)).page),
 ];

@@ -1,16 +1,15 @@
 /** Sessions: the live subscriber sessions of the data plane, their detail, rates and force-disconnect. */
-import { Encoded, implement } from "../http/route.ts";
+import { Encoded, inWorker } from "../http/route.ts";
 import { unwrap } from "../http/refusal.ts";
-import { actorName } from "../schemas/principal.ts";
 import { sessions } from "../schemas/sessions.ts";
 
 export const sessionRoutes = [
-  implement(sessions.list, (ctx) => new Encoded(ctx.appliance.stub.dataPlane().sessionListText(ctx.query))),
-  implement(sessions.summary, (ctx) => ctx.appliance.stub.dataPlane().sessionSummary()),
-  implement(sessions.get, async (ctx) => unwrap(await ctx.appliance.stub.dataPlane().sessionDetail(ctx.params.id)).session),
-  implement(sessions.rates, async (ctx) => unwrap(await ctx.appliance.stub.dataPlane().sessionRates(ctx.params.id)).rates),
-  implement(sessions.disconnect, async (ctx) => {
-    const { sessionId } = unwrap(await ctx.appliance.stub.dataPlane().disconnect(ctx.params.id, actorName(ctx.principal!)));
+  inWorker(sessions.list, async (ctx) => new Encoded(await ctx.port.sessions.list(ctx.query))),
+  inWorker(sessions.summary, (ctx) => ctx.port.sessions.summary()),
+  inWorker(sessions.get, async (ctx) => unwrap(await ctx.port.sessions.get(ctx.params.id)).session),
+  inWorker(sessions.rates, async (ctx) => unwrap(await ctx.port.sessions.rates(ctx.params.id)).rates),
+  inWorker(sessions.disconnect, async (ctx) => {
+    const { sessionId } = unwrap(await ctx.port.sessions.disconnect(ctx.params.id));
     return { status: "disconnected" as const, sessionId };
   }),
 ];

@@ -5,7 +5,7 @@
  * endpoints, so their numbers agree with the session summary, the alarms and
  * the metrics history read at that instant.
  */
-import { implement } from "../http/route.ts";
+import { inWorker } from "../http/route.ts";
 import { system, type HardwareInventory, type InterfaceTable, type SystemStatus } from "../schemas/system.ts";
 import { SOFTWARE_VERSION } from "../../durable-objects/appliance.ts";
 
@@ -16,19 +16,17 @@ const down = (appliance: string) =>
   Response.json({ status: "down", appliance, timeUtc: new Date().toISOString(), softwareVersion: SOFTWARE_VERSION, uptimeSeconds: null, checks: { storage: "failed" } }, { status: 503 });
 
 export const systemRoutes = [
-  implement(system.health, async (ctx) => {
+  inWorker(system.health, async (ctx) => {
     try {
-      const health = await ctx.appliance.stub.health();
+      const health = await ctx.port.system.health();
       return { status: "ok" as const, appliance: ctx.appliance.name, timeUtc: new Date().toISOString(), softwareVersion: health.softwareVersion, uptimeSeconds: health.uptimeSeconds, checks: { storage: "ok" as const } };
     } catch {
+      // An object whose storage would not open, or that cannot even be asked, is down, not an internal error.
       return down(ctx.appliance.name);
     }
-  }, {
-    // An object that cannot even be asked (its storage would not open) is down too, not an internal error.
-    unreachable: (appliance) => down(appliance.name),
   }),
-  implement(system.status, async (ctx): Promise<SystemStatus> => {
-    const s = await ctx.appliance.stub.systemStatus();
+  inWorker(system.status, async (ctx): Promise<SystemStatus> => {
+    const s = await ctx.port.system.status();
     const d = s.dataPlane;
     const down = d.upgradePhase === "rebooting";
     return {
@@ -61,9 +59,9 @@ export const systemRoutes = [
       upgrade: { state: s.upgradeState },
     };
   }),
-  implement(system.inventory, async (ctx): Promise<HardwareInventory> => ctx.appliance.stub.dataPlane().inventory()),
-  implement(system.interfaces, async (ctx): Promise<InterfaceTable> => {
-    const table = await ctx.appliance.stub.interfaceTable();
+  inWorker(system.inventory, async (ctx): Promise<HardwareInventory> => ctx.port.system.inventory()),
+  inWorker(system.interfaces, async (ctx): Promise<InterfaceTable> => {
+    const table = await ctx.port.system.interfaces();
     return {
       asOfUtc: table.asOfUtc,
       interfaces: table.interfaces,

@@ -4,6 +4,7 @@
  * and runs the operation, together (`Appliance.serve`).
  */
 import type { FieldError } from "./common.ts";
+import type { Principal } from "./principal.ts";
 
 /** A credential as it crosses the wire: its kind and its SHA-256, never the plaintext. */
 export interface PresentedCredential {
@@ -57,3 +58,35 @@ export type OperationAnswer =
   | { kind: "response"; response: Response }
   | { kind: "refused"; refusal: Refusal }
   | { kind: "continue"; json: string; headers: [string, string][] };
+
+/** Who is calling, as a port method sees it inside the object: the authorized principal (null on anonymous operations) and the connection's facts. */
+export interface Caller {
+  principal: Principal | null;
+  clientIp: string;
+  /** True when clients reach this listener over HTTPS (cookies then carry `Secure`). */
+  secure: boolean;
+  /** `If-Match` as sent: the configuration version a write expects. */
+  ifMatch: string | null;
+}
+
+/**
+ * The one call a request whose handler runs in the Worker makes into its
+ * appliance (`Appliance.call`). A port is named as its operation is in the
+ * contract (`contract[section][operation]`), and the object authorizes the
+ * caller for that operation before the port runs: what a caller may do is
+ * judged on what is done. `args` is null when the handler needs nothing of
+ * the object but the caller must still be authorized (its input was refused,
+ * or it answers from the Worker alone).
+ */
+export interface PortCall {
+  section: string;
+  operation: string;
+  args: unknown[] | null;
+  /** The request's own method: a cookie's mutation needs the CSRF token. */
+  method: string;
+  credential: PresentedCredential | null;
+  csrfToken: string | null;
+  clientIp: string;
+  secure: boolean;
+  ifMatch: string | null;
+}

@@ -9,6 +9,8 @@ export type Refusal =
   | { ok: false; reason: "not-found"; detail: string }
   | { ok: false; reason: "conflict"; detail: string }
   | { ok: false; reason: "bad-credentials"; detail: string }
+  /** No credential, or one that resolves to nobody: the caller must authenticate (401 with a challenge). */
+  | { ok: false; reason: "unauthenticated"; detail: string }
   | { ok: false; reason: "locked"; detail: string; retryAfterSeconds: number }
   | { ok: false; reason: "throttled"; detail: string; retryAfterSeconds: number }
   | { ok: false; reason: "forbidden"; detail: string }

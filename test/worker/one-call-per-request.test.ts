@@ -11,7 +11,7 @@ import worker from "../../src/index.ts";
 import { routes } from "../../src/routes/index.ts";
 import type { Env } from "../../src/env.ts";
 import type { LoginResponse, TokenCreated } from "../../src/schemas/auth.ts";
-import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, cookieFrom } from "./client.ts";
+import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, cookieFrom, tokenWithRole } from "./client.ts";
 import { totpCode } from "./totp.ts";
 import { expectDocumented } from "./wire-check.ts";
 
@@ -70,6 +70,16 @@ async function send(path: string, init: RequestInit = {}) {
 }
 
 const bearer = { authorization: `Bearer ${BOOTSTRAP_TOKEN}` };
+
+/**
+ * The object's two entry points for a request: `serve` runs a handler inside the object, `call` one port of a
+ * handler that runs in the Worker (issue #27 moves the sections from the first to the second). Either way, one.
+ */
+const ONE_CALL = /^(serve|call)$/;
+const expectOneCall = (calls: string[]) => {
+  expect(calls).toHaveLength(1);
+  expect(calls[0]).toMatch(ONE_CALL);
+};
 const withJson = (method: string, body: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method,
   headers: { "content-type": "application/json", ...headers },
@@ -83,14 +93,14 @@ describe("one call per request", () => {
     const init: RequestInit = route.body ? withJson(route.method, {}, bearer) : { method: route.method, headers: bearer };
     const answer = await send(urlOf(route.path), init);
     expect(answer.status, answer.text).not.toBe(500);
-    expect(answer.calls()).toEqual(["serve"]);
+    expectOneCall(answer.calls());
   });
 
   it("a fleet-proxied read asks the addressed appliance once and the peer once", async () => {
     const answer = await send("/api/v1/fleet/edge-2/system/status", { headers: bearer });
     expect(answer.status).toBe(200);
-    expect(answer.calls("edge-1")).toEqual(["serve"]);
-    expect(answer.calls("edge-2")).toEqual(["serve"]);
+    expectOneCall(answer.calls("edge-1"));
+    expectOneCall(answer.calls("edge-2"));
   });
 
   it.each([
@@ -104,48 +114,48 @@ describe("one call per request", () => {
   ])("%s succeeds with one call", async (_label, path) => {
     const answer = await send(path, { headers: bearer });
     expect(answer.status, answer.text).toBe(200);
-    expect(answer.calls()).toEqual(["serve"]);
+    expectOneCall(answer.calls());
   });
 
   it("a token is created, read and revoked with one call each, and the revoked token is refused in one call", async () => {
     const created = await send("/api/v1/auth/tokens", withJson("POST", { name: "counted", role: "operator" }, bearer));
     expect(created.status).toBe(200);
-    expect(created.calls()).toEqual(["serve"]);
+    expectOneCall(created.calls());
     const { token, id } = JSON.parse(created.text) as z.output<typeof TokenCreated>;
     const read = await send("/api/v1/system/status", { headers: { authorization: `Bearer ${token}` } });
     expect(read.status).toBe(200);
-    expect(read.calls()).toEqual(["serve"]);
+    expectOneCall(read.calls());
     const revoked = await send(`/api/v1/auth/tokens/${id}`, { method: "DELETE", headers: bearer });
     expect(revoked.status).toBe(200);
-    expect(revoked.calls()).toEqual(["serve"]);
+    expectOneCall(revoked.calls());
     const refused = await send("/api/v1/system/status", { headers: { authorization: `Bearer ${token}` } });
     expect(refused.status).toBe(401);
-    expect(refused.calls()).toEqual(["serve"]);
+    expectOneCall(refused.calls());
   });
 
   it("a browser signs in, reads, changes and signs out with one call per request", async () => {
     const login = await send("/api/v1/auth/login", withJson("POST", { username: "admin", password: ADMIN_PASSWORD }));
     expect(login.status).toBe(200);
-    expect(login.calls()).toEqual(["serve"]);
+    expectOneCall(login.calls());
     const challenge = JSON.parse(login.text) as LoginResponse;
     const enrolment = await send("/api/v1/auth/enrol", withJson("POST", { enrolmentToken: challenge.enrolmentToken, totpCode: await totpCode(challenge.secret!) }));
     expect(enrolment.status).toBe(200);
-    expect(enrolment.calls()).toEqual(["serve"]);
+    expectOneCall(enrolment.calls());
     const cookie = cookieFrom(enrolment.response);
     const csrfToken = (JSON.parse(enrolment.text) as LoginResponse).csrfToken!;
 
     const whoami = await send("/api/v1/auth/whoami", { headers: { cookie } });
     expect(whoami.status).toBe(200);
-    expect(whoami.calls()).toEqual(["serve"]);
+    expectOneCall(whoami.calls());
     const token = await send("/api/v1/auth/tokens", withJson("POST", { name: "from-browser", role: "read-only" }, { cookie, "x-csrf-token": csrfToken }));
     expect(token.status).toBe(200);
-    expect(token.calls()).toEqual(["serve"]);
+    expectOneCall(token.calls());
     const logout = await send("/api/v1/auth/logout", { method: "POST", headers: { cookie, "x-csrf-token": csrfToken } });
     expect(logout.status).toBe(200);
-    expect(logout.calls()).toEqual(["serve"]);
+    expectOneCall(logout.calls());
     const ended = await send("/api/v1/auth/whoami", { headers: { cookie } });
     expect(ended.status).toBe(401);
-    expect(ended.calls()).toEqual(["serve"]);
+    expectOneCall(ended.calls());
   });
 
   it.each([
@@ -158,7 +168,7 @@ describe("one call per request", () => {
   ] as const)("anonymous %s is one call", async (_label, path, init, status) => {
     const answer = await send(path, init);
     expect(answer.status, answer.text).toBe(status);
-    expect(answer.calls()).toEqual(["serve"]);
+    expectOneCall(answer.calls());
   });
 
   it("refuses an anonymous caller's malformed input without asking the appliance", async () => {
@@ -182,7 +192,7 @@ describe("one call per request", () => {
     expect((await send(`/api/v1/auth/tokens/${id}`, { method: "DELETE", headers: bearer })).status).toBe(200);
     const answer = await send("/api/v1/auth/tokens", withJson("POST", { role: "no-such-role" }, { authorization: `Bearer ${token}` }));
     expect(answer.status).toBe(401);
-    expect(answer.calls()).toEqual(["serve"]);
+    expectOneCall(answer.calls());
   });
 });
 
@@ -217,5 +227,31 @@ describe("the object's RPC surface", () => {
       input: { ok: true, params: undefined, query: undefined, body: { name: "forged", role: "super-user" } },
     });
     expect(answer).toMatchObject({ kind: "refused", refusal: { status: 401 } });
+  });
+
+  describe("a port call (a handler in the Worker)", () => {
+    const port = (section: string, operation: string, args: unknown[] | null, credential: { via: "token"; sha256: string } | null, method = "DELETE") =>
+      stub().call!({ section, operation, args, method, credential, csrfToken: null, clientIp: "192.0.2.1", secure: true, ifMatch: null }) as Promise<Record<string, unknown>>;
+    const hashOf = async (token: string) => ({ via: "token" as const, sha256: [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)))].map((b) => b.toString(16).padStart(2, "0")).join("") });
+
+    it("is authorized for the operation it runs: a read-only token cannot disconnect a session by naming the port", async () => {
+      const advanced = await worker.fetch(new Request("https://edge-1.bng.localhost/twin/v1/scenario", withJson("POST", { action: "advance-clock", seconds: 600 }, bearer)), env);
+      expect(advanced.status).toBe(200);
+      const sessions = await (await worker.fetch(new Request("https://edge-1.bng.localhost/api/v1/sessions?limit=1", { headers: bearer }), env)).json<{ items: { id: number }[] }>();
+      const id = sessions.items[0]!.id;
+      const readOnly = await hashOf(await tokenWithRole("read-only"));
+      // The spec: session disconnect is an operator's mutation.
+      expect(await port("sessions", "disconnect", [id], readOnly)).toMatchObject({ ok: false, reason: "forbidden" });
+      expect(await port("sessions", "disconnect", [id], null)).toMatchObject({ ok: false, reason: "unauthenticated" });
+      const still = await worker.fetch(new Request(`https://edge-1.bng.localhost/api/v1/sessions/${id}`, { headers: bearer }), env);
+      expect(still.status).toBe(200);
+    });
+
+    it.each([["__proto__", "constructor"], ["sessions", "constructor"], ["sessions", "__proto__"], ["toString", "call"], ["sessions", "hasOwnProperty"]])(
+      "refuses %s.%s: only the contract's own operations are named",
+      async (section, operation) => {
+        expect(await port(section, operation, [], await hashOf(BOOTSTRAP_TOKEN), "GET")).toMatchObject({ ok: false, reason: "not-found" });
+      },
+    );
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { routes } from "../../src/routes/index.ts";
 import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS } from "../../src/schemas/contract.ts";
 import { contract } from "../../src/schemas/index.ts";
-import { floorOf } from "../../src/auth/authenticate.ts";
+import { floorOf } from "../../src/auth/authorize.ts";
 import { BOOTSTRAP_TOKEN, bearer, call } from "./client.ts";
 
 type Operation = { tags: string[]; security: unknown[]; "x-role-floor": string; responses: Record<string, unknown> };

@@ -1,0 +1,114 @@
+/**
+ * The appliance's ports: the domain half of each operation whose handler
+ * runs in the Worker, named as the operation is in the contract
+ * (`ports.sessions.disconnect` serves `contract.sessions.disconnect`). A
+ * request makes exactly one port call (`Appliance.call`), which authorizes
+ * the caller for that operation and then runs it against the core. Ports
+ * answer domain values or outcomes (a refusal is data, mapped to a status by
+ * the Worker), never HTTP.
+ *
+ * Every method takes the `Caller` first; the Worker's typed client
+ * (src/http/port.ts) leaves it out, as the object supplies it.
+ */
+import { authorizeOperation } from "../src/auth/authorize.ts";
+import { contract } from "../src/schemas/index.ts";
+import type { Operation } from "../src/schemas/contract.ts";
+import type { Caller, PortCall } from "../src/schemas/operation.ts";
+
+/** Ports are keyed as the contract's operations are: a port nobody's operation names cannot be written. */
+type PortTable = { [S in keyof typeof contract]?: { [O in keyof (typeof contract)[S]]?: (caller: Caller, ...args: never[]) => unknown } };
+import type { Outcome } from "../src/schemas/outcome.ts";
+import { actorName } from "../src/schemas/principal.ts";
+import type { ApplianceCore } from "./appliance.ts";
+
+/** The actor a caller's change is logged under (ports that change something are never anonymous). */
+const actor = (caller: Caller): string => actorName(caller.principal!);
+
+/** The ports over one appliance's core. */
+export function portsOf(core: ApplianceCore) {
+  const dataPlane = () => core.dataPlane();
+  return {
+    system: {
+      health: () => core.health(),
+      status: () => core.systemStatus(),
+      inventory: () => dataPlane().inventory(),
+      interfaces: () => core.interfaceTable(),
+    },
+    sessions: {
+      list: (_: Caller, query: Parameters<ReturnType<typeof dataPlane>["sessionListText"]>[0]) => dataPlane().sessionListText(query),
+      summary: () => dataPlane().sessionSummary(),
+      get: (_: Caller, id: number) => dataPlane().sessionDetail(id),
+      rates: (_: Caller, id: number) => dataPlane().sessionRates(id),
+      disconnect: (caller: Caller, id: number) => dataPlane().disconnect(id, actor(caller)),
+    },
+    captures: {
+      list: () => dataPlane().captures(),
+      start: (caller: Caller, id: number, to: { destinationIp: string; maxPackets: number | null; maxDurationSeconds: number | null }) =>
+        dataPlane().startCapture(id, to.destinationIp, to.maxPackets, to.maxDurationSeconds, actor(caller)),
+      stop: (caller: Caller, id: number) => dataPlane().stopCapture(id, actor(caller)),
+    },
+    alarms: {
+      list: () => dataPlane().alarms(),
+      clear: (caller: Caller, id: string, instance: string | null) => dataPlane().clearAlarm(id, instance, actor(caller)),
+      test: (caller: Caller, severity: Parameters<ReturnType<typeof dataPlane>["alertTest"]>[0], text: string | null) => dataPlane().alertTest(severity, text, actor(caller)),
+    },
+    addressPools: {
+      list: () => dataPlane().addressPools(),
+      allocations: (_: Caller, name: string, offset: number, limit: number) => dataPlane().poolAllocations(name, offset, limit),
+    },
+    l2tp: {
+      tunnels: () => dataPlane().l2tpTunnels(),
+      tunnel: (_: Caller, id: number) => dataPlane().l2tpTunnel(id),
+    },
+    cgn: {
+      bindings: (_: Caller, query: Parameters<ReturnType<typeof dataPlane>["cgnBindings"]>[0]) => dataPlane().cgnBindings(query),
+      status: () => dataPlane().cgnStatus(),
+      identify: (caller: Caller, bindingIndex: number, subscriberId: string) => dataPlane().identifyBinding(bindingIndex, subscriberId, actor(caller)),
+    },
+    radius: {
+      servers: () => dataPlane().radiusStatus(),
+    },
+    ipsec: {
+      status: () => core.ipsec().status(),
+      peer: (_: Caller, name: string) => core.ipsec().peer(name),
+    },
+    routing: {
+      bgpSummary: () => core.routing().bgpSummary(),
+      bgpNeighbor: (_: Caller, address: string, vrf: string | null) => core.routing().bgpNeighbor(address, vrf),
+      neighborRoutes: (_: Caller, address: string, query: Parameters<ReturnType<ApplianceCore["routing"]>["neighborRoutes"]>[1]) => core.routing().neighborRoutes(address, query),
+      igp: () => core.routing().igp(),
+      vrfRoutes: (_: Caller, vrf: string, query: Parameters<ReturnType<ApplianceCore["routing"]>["vrfRoutes"]>[1]) => core.routing().vrfRoutes(vrf, query),
+    },
+    metrics: {
+      history: (_: Caller, range: Parameters<ReturnType<typeof dataPlane>["metricsHistory"]>[0]) => dataPlane().metricsHistory(range),
+      scrape: () => core.scrape(),
+    },
+    scenario: {
+      state: () => dataPlane().scenarioState(),
+      apply: (caller: Caller, raw: unknown) => core.scenario(raw, actor(caller)),
+      run: (caller: Caller, raw: unknown) => core.runScenario(raw, actor(caller)),
+    },
+  } satisfies PortTable;
+}
+
+export type AppliancePorts = ReturnType<typeof portsOf>;
+
+/** What a port call answers: the port's value, or why the caller was refused before it ran. */
+export type PortAnswer = Outcome<{ value: unknown }>;
+
+/** An own member of a table that came over the wire by name (never `constructor`, `__proto__` and the like). */
+const member = <T>(table: unknown, name: string): T | undefined =>
+  table !== null && typeof table === "object" && Object.hasOwn(table, name) ? (table as Record<string, T>)[name] : undefined;
+
+/** Authorizes the caller for the operation the call names, then runs that operation's port as the caller (nothing when `args` is null). */
+export async function answerPortCall(core: ApplianceCore, ports: AppliancePorts, call: PortCall): Promise<PortAnswer> {
+  const operation = member<Operation>(member(contract, call.section), call.operation);
+  if (!operation) return { ok: false, reason: "not-found", detail: `no operation ${call.section}.${call.operation}`.slice(0, 200) };
+  const authorized = authorizeOperation(operation, call, (credential) => core.identity().authenticate(credential.via, credential.sha256));
+  if (!authorized.ok) return authorized;
+  if (call.args === null) return { ok: true, value: undefined };
+  const port = member<(caller: Caller, ...args: unknown[]) => unknown>(member(ports, call.section), call.operation);
+  if (!port) return { ok: false, reason: "not-found", detail: `operation ${call.section}.${call.operation} has no port: its handler runs in the object` };
+  const caller: Caller = { principal: authorized.principal, clientIp: call.clientIp, secure: call.secure, ifMatch: call.ifMatch };
+  return { ok: true, value: await port(caller, ...call.args) };
+}
