@@ -17,12 +17,27 @@ import type { Caller, PortCall } from "../src/schemas/operation.ts";
 
 /** Ports are keyed as the contract's operations are: a port nobody's operation names cannot be written. */
 type PortTable = { [S in keyof typeof contract]?: { [O in keyof (typeof contract)[S]]?: (caller: Caller, ...args: never[]) => unknown } };
-import type { Outcome } from "../src/schemas/outcome.ts";
+import { refuse, type Outcome } from "../src/schemas/outcome.ts";
+import type { PingRequest as PingBody } from "../src/schemas/diagnostics.ts";
+import type { z } from "zod";
+
+/** A ping as the API takes it. */
+type PingRequest = z.output<typeof PingBody>;
 import { actorName } from "../src/schemas/principal.ts";
 import type { ApplianceCore } from "./appliance.ts";
 
 /** The actor a caller's change is logged under (ports that change something are never anonymous). */
 const actor = (caller: Caller): string => actorName(caller.principal!);
+
+/** Pings from the forwarding plane in a VRF the configuration names (or the global table), sourced from the VRF's own addresses. */
+async function ping(core: ApplianceCore, request: PingRequest) {
+  const wanted = request.vrf ?? "default";
+  const item = core.config().items("vrfs").find((i) => i.key.toLowerCase() === wanted.toLowerCase());
+  if (!item && wanted.toLowerCase() !== "default") return refuse("not-found", `no VRF '${wanted}' (configured VRFs and \`default\` only)`);
+  const local = item ? ["gatewayIp", "gatewayIpv6", "l2tpEndpointIp"].map((k): unknown => item.values[k]).filter((v): v is string => typeof v === "string" && v !== "") : [];
+  const { destination, count, size, dontFragment, timeoutMs } = request;
+  return core.dataPlane().ping({ destination, vrf: item?.key ?? "default", count, size, dontFragment, timeoutMs, local });
+}
 
 /** The ports over one appliance's core. */
 export function portsOf(core: ApplianceCore) {
@@ -82,6 +97,25 @@ export function portsOf(core: ApplianceCore) {
     metrics: {
       history: (_: Caller, range: Parameters<ReturnType<typeof dataPlane>["metricsHistory"]>[0]) => dataPlane().metricsHistory(range),
       scrape: () => core.scrape(),
+    },
+    diagnostics: {
+      inject: (caller: Caller, frame: Parameters<ReturnType<typeof dataPlane>["inject"]>[0]) => dataPlane().inject(frame, actor(caller)),
+      ping: (_: Caller, request: PingRequest) => ping(core, request),
+    },
+    licensing: {
+      status: () => core.licensing().status(),
+      activate: (caller: Caller, token: string, licenceId: string | null) => core.licensing().activate(token, licenceId, actor(caller)),
+      loadOffline: (caller: Caller, lease: Parameters<ReturnType<ApplianceCore["licensing"]>["loadOffline"]>[0]) => core.licensing().loadOffline(lease, actor(caller)),
+      renew: (caller: Caller) => core.licensing().renew(actor(caller)),
+      telemetry: () => core.licensing().telemetry(),
+    },
+    upgrade: {
+      status: () => core.upgrade().status(),
+      stage: (caller: Caller, bytes: Uint8Array) => core.upgrade().stage(bytes, actor(caller)),
+      apply: (caller: Caller, id: string, drain: boolean) => core.upgrade().apply(id, drain, actor(caller)),
+    },
+    acme: {
+      challenge: (_: Caller, token: string) => core.acme().challengeAnswer(token),
     },
     scenario: {
       state: () => dataPlane().scenarioState(),

@@ -7,12 +7,12 @@
  * interface, not the operator's (described under the certificate details).
  */
 import { StatusError } from "../http/problem.ts";
-import { implement } from "../http/route.ts";
+import { inWorker } from "../http/route.ts";
 import { acme } from "../schemas/acme.ts";
 
 export const acmeRoutes = [
-  implement(acme.challenge, async (ctx) => {
-    const answer = await ctx.appliance.stub.acme().challengeAnswer(ctx.params.token);
+  inWorker(acme.challenge, async (ctx) => {
+    const answer = await ctx.port.acme.challenge(ctx.params.token);
     if (answer === null) throw new StatusError(404, "no ACME challenge with this token is pending on this appliance");
     return new Response(answer, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
   }),

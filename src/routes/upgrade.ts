@@ -5,23 +5,23 @@
  * spec's common rule: `operator` (`/system` is not a super-user prefix).
  * Both are local to this appliance and audited in the log ring.
  */
-import { implement } from "../http/route.ts";
+import { inWorker } from "../http/route.ts";
 import { StatusError } from "../http/problem.ts";
 import { unwrap } from "../http/refusal.ts";
-import { actorName } from "../schemas/principal.ts";
 import { fromBase64 } from "../upgrade/package.ts";
 import { MAX_PACKAGE_BYTES, upgrade, type ApplyResult, type StageResult, type UpgradeStatus } from "../schemas/upgrade.ts";
 
 const MAX_BASE64 = Math.ceil(MAX_PACKAGE_BYTES / 3) * 4;
 
 export const upgradeRoutes = [
-  implement(upgrade.status, async (ctx): Promise<UpgradeStatus> => ctx.appliance.stub.upgrade().status()),
-  implement(upgrade.stage, async (ctx): Promise<StageResult> => {
+  inWorker(upgrade.status, async (ctx): Promise<UpgradeStatus> => ctx.port.upgrade.status()),
+  inWorker(upgrade.stage, async (ctx): Promise<StageResult> => {
+    // Sizes are judged here, so an oversized package never crosses into the object.
     if (!ctx.bytes && ctx.body.package.length > MAX_BASE64) throw new StatusError(413, `packages are at most ${MAX_PACKAGE_BYTES} bytes`);
     const bytes = ctx.bytes ?? fromBase64(ctx.body.package);
     if (bytes.length > MAX_PACKAGE_BYTES) throw new StatusError(413, `packages are at most ${MAX_PACKAGE_BYTES} bytes`);
-    const result = unwrap(await ctx.appliance.stub.upgrade().stage(bytes, actorName(ctx.principal!)));
+    const result = unwrap(await ctx.port.upgrade.stage(bytes));
     return { ...result.staged, replaced: result.replaced };
   }),
-  implement(upgrade.apply, async (ctx): Promise<ApplyResult> => unwrap(await ctx.appliance.stub.upgrade().apply(ctx.body.id, ctx.body.drain, actorName(ctx.principal!))).result),
+  inWorker(upgrade.apply, async (ctx): Promise<ApplyResult> => unwrap(await ctx.port.upgrade.apply(ctx.body.id, ctx.body.drain)).result),
 ];
