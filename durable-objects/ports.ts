@@ -24,6 +24,13 @@ import type { z } from "zod";
 /** A ping as the API takes it. */
 type PingRequest = z.output<typeof PingBody>;
 import { actorName } from "../src/schemas/principal.ts";
+import { commitMeta } from "../src/schemas/commit.ts";
+import type { ConfigOperation } from "../src/schemas/config.ts";
+import type { KeyedList } from "../src/schemas/keyed-list.ts";
+import { vrfList } from "../src/schemas/vrfs.ts";
+import { sourceVrfRuleList } from "../src/schemas/source-vrf-rules.ts";
+import { greCircuitList, greListenerList } from "../src/schemas/gre-circuits.ts";
+import type { EditValue } from "../src/config/edit.ts";
 import type { ApplianceCore } from "./appliance.ts";
 
 /** The actor a caller's change is logged under (ports that change something are never anonymous). */
@@ -39,9 +46,32 @@ async function ping(core: ApplianceCore, request: PingRequest) {
   return core.dataPlane().ping({ destination, vrf: item?.key ?? "default", count, size, dontFragment, timeoutMs, local });
 }
 
+/**
+ * A keyed list of the configuration as ports: its items with the version they were read at (the Worker's
+ * ETag), one item, and commits as the caller (the If-Match it sent is judged in the commit).
+ */
+function keyedList(core: ApplianceCore, list: KeyedList, operation: ConfigOperation) {
+  const config = () => core.config();
+  const version = () => config().activeVersion().version;
+  return {
+    items: () => ({ items: config().items(list.path), version: version() }),
+    item: (_: Caller, key: string) => {
+      const found = config().item(list.path, key);
+      return found.ok ? { ...found, version: version() } : found;
+    },
+    put: (mode: "create" | "replace" | "upsert") => (caller: Caller, key: string, fields: Record<string, EditValue>, comment: string | null) =>
+      config().putItem(list.path, key, fields, mode, commitMeta(caller, operation, comment)),
+    remove: (caller: Caller, key: string, comment: string | null) => config().deleteItem(list.path, key, commitMeta(caller, operation, comment)),
+  };
+}
+
 /** The ports over one appliance's core. */
 export function portsOf(core: ApplianceCore) {
   const dataPlane = () => core.dataPlane();
+  const vrfItems = keyedList(core, vrfList, "vrf");
+  const ruleItems = keyedList(core, sourceVrfRuleList, "source-vrf-rule");
+  const circuits = keyedList(core, greCircuitList, "gre-circuit");
+  const listeners = keyedList(core, greListenerList, "gre-listener");
   return {
     system: {
       health: () => core.health(),
@@ -116,6 +146,30 @@ export function portsOf(core: ApplianceCore) {
     },
     acme: {
       challenge: (_: Caller, token: string) => core.acme().challengeAnswer(token),
+    },
+    vrfs: {
+      // The sessions each VRF holds, read at the same instant as the list.
+      list: () => ({ ...vrfItems.items(), byVrf: dataPlane().sessionSummary().byVrf }),
+      create: vrfItems.put("create"),
+      replace: vrfItems.put("replace"),
+      remove: vrfItems.remove,
+    },
+    sourceVrfRules: {
+      list: ruleItems.items,
+      get: ruleItems.item,
+      create: ruleItems.put("create"),
+      replace: ruleItems.put("replace"),
+      remove: ruleItems.remove,
+    },
+    greCircuits: {
+      list: circuits.items,
+      listeners: () => ({ listeners: listeners.items().items, ...circuits.items() }),
+      status: (_: Caller, vrf: string | undefined) => core.gre().status(vrf),
+      putListener: listeners.put("upsert"),
+      removeListener: listeners.remove,
+      create: circuits.put("create"),
+      replace: circuits.put("replace"),
+      remove: circuits.remove,
     },
     scenario: {
       state: () => dataPlane().scenarioState(),

@@ -10,18 +10,19 @@ import { unwrap } from "./refusal.ts";
 import type { Outcome } from "../schemas/outcome.ts";
 import type { ApplianceContext } from "../fleet/context.ts";
 
-interface Tagged {
-  appliance: ApplianceContext;
-  responseHeaders: Headers;
-}
-
-/** Sets `ETag` to the active configuration version (a handler reading configuration-backed state). */
-export function tagConfigRead(ctx: Tagged): void {
+/** Sets `ETag` to the active configuration version (a handler reading configuration-backed state, in the object). */
+export function tagConfigRead(ctx: { appliance: ApplianceContext; responseHeaders: Headers }): void {
   ctx.responseHeaders.set("etag", configETag(ctx.appliance.stub.config().activeVersion().version));
 }
 
+/** What a port read at `version` answered, with `ETag` set to that version (a handler in the Worker). */
+export function readAt<T extends { version: number }>(ctx: { responseHeaders: Headers }, read: T): T {
+  ctx.responseHeaders.set("etag", configETag(read.version));
+  return read;
+}
+
 /** A commit's summary (as `unwrap`), with `ETag` set to the version it left active. */
-export function committed<S extends { version: number }>(ctx: Tagged, outcome: Outcome<S>): { ok: true } & S {
+export function committed<S extends { version: number }>(ctx: { responseHeaders: Headers }, outcome: Outcome<S>): { ok: true } & S {
   const summary = unwrap(outcome);
   ctx.responseHeaders.set("etag", configETag(summary.version));
   return summary;

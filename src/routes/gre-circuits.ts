@@ -9,7 +9,8 @@
  * super-user prefixes, so its writes are `operator` (reads `read-only`).
  */
 import type { ConfigItem, Value } from "../config/types.ts";
-import { implement } from "../http/route.ts";
+import { readAt } from "../http/config-version.ts";
+import { inWorker } from "../http/route.ts";
 import { greCircuitList, greCircuits, greListenerList } from "../schemas/gre-circuits.ts";
 import { ConfigList } from "./keyed-list.ts";
 
@@ -19,15 +20,15 @@ const listeners = new ConfigList(greListenerList);
 const circuitRow = (item: ConfigItem): { id: string } & Record<string, Value> => ({ id: item.key, ...circuits.rowValues(item) });
 
 export const greCircuitRoutes = [
-  implement(greCircuits.list, async (ctx) => (await circuits.items(ctx)).map(circuitRow).filter((c) => ctx.query.vrf === undefined || c.vrf === ctx.query.vrf)),
-  implement(greCircuits.listeners, async (ctx) => {
-    const [listenerItems, circuitItems] = await Promise.all([listeners.items(ctx), circuits.items(ctx)]);
+  inWorker(greCircuits.list, async (ctx) => readAt(ctx, await ctx.port.greCircuits.list()).items.map(circuitRow).filter((c) => ctx.query.vrf === undefined || c.vrf === ctx.query.vrf)),
+  inWorker(greCircuits.listeners, async (ctx) => {
+    const { listeners: listenerItems, items: circuitItems } = readAt(ctx, await ctx.port.greCircuits.listeners());
     return listenerItems.map((item) => ({ id: item.key, ...listeners.rowValues(item), circuits: circuitItems.filter((c) => c.values.listenerId === item.key).length }));
   }),
-  implement(greCircuits.status, (ctx) => ctx.appliance.stub.gre().status(ctx.query.vrf)),
-  implement(greCircuits.putListener, listeners.put("upsert", "gre-listener", (ctx) => ctx.params.id!)),
-  implement(greCircuits.removeListener, listeners.remove("gre-listener", "id")),
-  implement(greCircuits.create, circuits.put("create", "gre-circuit", (ctx) => String(ctx.body.id))),
-  implement(greCircuits.replace, circuits.put("replace", "gre-circuit", (ctx) => ctx.params.id!)),
-  implement(greCircuits.remove, circuits.remove("gre-circuit", "id")),
+  inWorker(greCircuits.status, (ctx) => ctx.port.greCircuits.status(ctx.query.vrf)),
+  inWorker(greCircuits.putListener, listeners.write("upsert", (ctx) => ctx.params.id!, (ctx) => ctx.port.greCircuits.putListener)),
+  inWorker(greCircuits.removeListener, listeners.erase("id", (ctx) => ctx.port.greCircuits.removeListener)),
+  inWorker(greCircuits.create, circuits.write("create", (ctx) => String(ctx.body.id), (ctx) => ctx.port.greCircuits.create)),
+  inWorker(greCircuits.replace, circuits.write("replace", (ctx) => ctx.params.id!, (ctx) => ctx.port.greCircuits.replace)),
+  inWorker(greCircuits.remove, circuits.erase("id", (ctx) => ctx.port.greCircuits.remove)),
 ];

@@ -11,10 +11,15 @@ import type { ConfigOperation } from "../schemas/config.ts";
 import { isBoolean, isInteger, type KeyedList } from "../schemas/keyed-list.ts";
 import { unwrap } from "../http/refusal.ts";
 import { committed, tagConfigRead } from "../http/config-version.ts";
-import type { RouteContext } from "../http/route.ts";
+import type { RouteContext, WorkerContext } from "../http/route.ts";
+import type { Outcome } from "../schemas/outcome.ts";
 import { commitMeta, commitResult, type CommitResult } from "../schemas/commit.ts";
 
 type Ctx = RouteContext<unknown, unknown, unknown>;
+type InWorker = WorkerContext<unknown, unknown, unknown>;
+/** A commit port of a keyed list (durable-objects/ports.ts, `keyedList`), as the Worker calls it. */
+type CommitPort = (key: string, fields: Record<string, EditValue>, comment: string | null) => Promise<Outcome<{ version: number; committedUtc: string; restartRequired: boolean }>>;
+type RemovePort = (key: string, comment: string | null) => Promise<Outcome<{ version: number; committedUtc: string; restartRequired: boolean }>>;
 type Body = Record<string, unknown>;
 type Mode = "create" | "replace" | "upsert";
 
@@ -76,6 +81,23 @@ export class ConfigList {
       const key = (ctx.params as Record<string, string>)[param]!;
       const comment = (ctx.query as { comment?: string } | undefined)?.comment;
       return commitResult(key, committed(ctx, await ctx.appliance.stub.config().deleteItem(this.path, key, commitMeta(ctx, operation, comment))));
+    };
+  }
+
+  /** A handler in the Worker committing the body as the item `keyOf` names through the operation's port (create: 409 if it exists; replace: 404 if not; upsert: either). */
+  write(mode: Mode, keyOf: (ctx: InWorker & { params: Record<string, string>; body: Body }) => string, port: (ctx: InWorker) => CommitPort) {
+    return async (ctx: InWorker): Promise<CommitResult> => {
+      const typed = ctx as InWorker & { params: Record<string, string>; body: Body };
+      const key = keyOf(typed);
+      return commitResult(key, committed(ctx, await port(ctx)(key, this.children(typed.body, mode), commentOf(typed.body))));
+    };
+  }
+
+  /** A handler in the Worker deleting the item the URL names through the operation's port (404 if there is none), with the `comment` query parameter. */
+  erase(param: string, port: (ctx: InWorker) => RemovePort) {
+    return async (ctx: InWorker): Promise<CommitResult> => {
+      const key = (ctx.params as Record<string, string>)[param]!;
+      return commitResult(key, committed(ctx, await port(ctx)(key, (ctx.query as { comment?: string } | undefined)?.comment ?? null)));
     };
   }
 

@@ -5,19 +5,20 @@
  * hot-apply.
  */
 import type { ConfigItem } from "../config/types.ts";
-import { implement } from "../http/route.ts";
+import { readAt } from "../http/config-version.ts";
+import { unwrap } from "../http/refusal.ts";
+import { inWorker } from "../http/route.ts";
 import { sourceVrfRuleList, sourceVrfRules } from "../schemas/source-vrf-rules.ts";
 import { ConfigList } from "./keyed-list.ts";
 
 const rules = new ConfigList(sourceVrfRuleList);
-const operation = "source-vrf-rule";
 
 const rule = (item: ConfigItem) => ({ name: item.key, ...rules.rowValues(item) });
 
 export const sourceVrfRuleRoutes = [
-  implement(sourceVrfRules.list, async (ctx) => (await rules.items(ctx)).map(rule)),
-  implement(sourceVrfRules.create, rules.put("create", operation, (ctx) => String(ctx.body.name))),
-  implement(sourceVrfRules.get, async (ctx) => rule(await rules.item(ctx, ctx.params.name))),
-  implement(sourceVrfRules.replace, rules.put("replace", operation, (ctx) => ctx.params.name!)),
-  implement(sourceVrfRules.remove, rules.remove(operation, "name")),
+  inWorker(sourceVrfRules.list, async (ctx) => readAt(ctx, await ctx.port.sourceVrfRules.list()).items.map(rule)),
+  inWorker(sourceVrfRules.create, rules.write("create", (ctx) => String(ctx.body.name), (ctx) => ctx.port.sourceVrfRules.create)),
+  inWorker(sourceVrfRules.get, async (ctx) => rule(readAt(ctx, unwrap(await ctx.port.sourceVrfRules.get(ctx.params.name))).item)),
+  inWorker(sourceVrfRules.replace, rules.write("replace", (ctx) => ctx.params.name!, (ctx) => ctx.port.sourceVrfRules.replace)),
+  inWorker(sourceVrfRules.remove, rules.erase("name", (ctx) => ctx.port.sourceVrfRules.remove)),
 ];
