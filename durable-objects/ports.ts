@@ -26,11 +26,12 @@ type PingRequest = z.output<typeof PingBody>;
 import { actorName } from "../src/schemas/principal.ts";
 import { commitMeta } from "../src/schemas/commit.ts";
 import type { ConfigOperation } from "../src/schemas/config.ts";
-import type { KeyedList } from "../src/schemas/keyed-list.ts";
 import { vrfList } from "../src/schemas/vrfs.ts";
 import { sourceVrfRuleList } from "../src/schemas/source-vrf-rules.ts";
 import { greCircuitList, greListenerList } from "../src/schemas/gre-circuits.ts";
 import type { EditValue } from "../src/config/edit.ts";
+import { inspectCertificate } from "../src/trust/x509.ts";
+import type { ConfigStore } from "./config-store.ts";
 import type { ApplianceCore } from "./appliance.ts";
 
 /** The actor a caller's change is logged under (ports that change something are never anonymous). */
@@ -50,29 +51,66 @@ async function ping(core: ApplianceCore, request: PingRequest) {
  * A keyed list of the configuration as ports: its items with the version they were read at (the Worker's
  * ETag), one item, and commits as the caller (the If-Match it sent is judged in the commit).
  */
-function keyedList(core: ApplianceCore, list: KeyedList, operation: ConfigOperation) {
+function keyedList(core: ApplianceCore, path: string, operation: ConfigOperation) {
   const config = () => core.config();
   const version = () => config().activeVersion().version;
   return {
-    items: () => ({ items: config().items(list.path), version: version() }),
+    items: () => ({ items: config().items(path), version: version() }),
     item: (_: Caller, key: string) => {
-      const found = config().item(list.path, key);
+      const found = config().item(path, key);
       return found.ok ? { ...found, version: version() } : found;
     },
     put: (mode: "create" | "replace" | "upsert") => (caller: Caller, key: string, fields: Record<string, EditValue>, comment: string | null) =>
-      config().putItem(list.path, key, fields, mode, commitMeta(caller, operation, comment)),
-    remove: (caller: Caller, key: string, comment: string | null) => config().deleteItem(list.path, key, commitMeta(caller, operation, comment)),
+      config().putItem(path, key, fields, mode, commitMeta(caller, operation, comment)),
+    remove: (caller: Caller, key: string, comment: string | null) => config().deleteItem(path, key, commitMeta(caller, operation, comment)),
   };
 }
+
+/** The configuration's CGN groups (their rows are built by src/config/cgn.ts, not a KeyedList). */
+const CGN_GROUPS = "cgn.groups";
 
 /** The ports over one appliance's core. */
 export function portsOf(core: ApplianceCore) {
   const dataPlane = () => core.dataPlane();
-  const vrfItems = keyedList(core, vrfList, "vrf");
-  const ruleItems = keyedList(core, sourceVrfRuleList, "source-vrf-rule");
-  const circuits = keyedList(core, greCircuitList, "gre-circuit");
-  const listeners = keyedList(core, greListenerList, "gre-listener");
+  const vrfItems = keyedList(core, vrfList.path, "vrf");
+  const ruleItems = keyedList(core, sourceVrfRuleList.path, "source-vrf-rule");
+  const circuits = keyedList(core, greCircuitList.path, "gre-circuit");
+  const listeners = keyedList(core, greListenerList.path, "gre-listener");
+  const cgnGroups = keyedList(core, CGN_GROUPS, "cgn-group");
+  const config = () => core.config();
+  const version = () => config().activeVersion().version;
   return {
+    config: {
+      values: () => ({ document: config().values(), version: version() }),
+      apply: (caller: Caller, change: Parameters<ConfigStore["apply"]>[0]) => config().apply(change, { actor: actor(caller), ifMatch: caller.ifMatch }),
+      validate: (_: Caller, change: Parameters<ConfigStore["validate"]>[0]) => config().validate(change),
+      history: (_: Caller, offset: number, limit: number) => config().history(offset, limit),
+      rollback: (caller: Caller, to: number, comment: string | null | undefined) => config().rollback(to, { actor: actor(caller), comment, ifMatch: caller.ifMatch }),
+      // The commit, then what the answer reports beside it (the hostname the certificate should name, ACME's view of it), in one call.
+      installCertificate: (caller: Caller, pair: { certificatePem: string; privateKeyPem: string; sha256Fingerprint: string }, comment: string | null | undefined) => {
+        const installed = config().installCertificate(pair.certificatePem, pair.privateKeyPem, { actor: actor(caller), comment, ifMatch: caller.ifMatch });
+        if (!installed.ok) return installed;
+        return { ...installed, hostname: config().values().fields["webUi.hostname"] ?? null, acme: core.acme().status(pair.sha256Fingerprint) };
+      },
+      certificate: async () => {
+        const pem = config().certificatePem();
+        const details = pem === null ? null : await inspectCertificate(pem);
+        return { details, acme: core.acme().status(details?.sha256Fingerprint ?? null) };
+      },
+    },
+    cgnConfig: {
+      // The configured groups beside the running ones (allocators are built at start-up), read at one instant.
+      groups: () => ({ ...cgnGroups.items(), running: dataPlane().runningCgn() }),
+      group: (caller: Caller, name: string) => {
+        const found = cgnGroups.item(caller, name);
+        return found.ok ? { ...found, running: dataPlane().runningCgn() } : found;
+      },
+      putGroup: cgnGroups.put("upsert"),
+      deleteGroup: cgnGroups.remove,
+      settings: () => ({ maxBindings: Number(config().field("cgn.maxBindings")), maxFlows: Number(config().field("cgn.maxFlows")), running: dataPlane().runningCgn(), version: version() }),
+      putSettings: (caller: Caller, fields: { maxBindings: number; maxFlows: number }, comment: string | null | undefined) =>
+        config().setFields({ "cgn.maxBindings": String(fields.maxBindings), "cgn.maxFlows": String(fields.maxFlows) }, commitMeta(caller, "cgn-settings", comment)),
+    },
     system: {
       health: () => core.health(),
       status: () => core.systemStatus(),

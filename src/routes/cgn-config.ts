@@ -11,13 +11,11 @@ import { autoLearnElements, cgnGroupSettings, settingsOf } from "../config/cgn.t
 import type { ConfigItem } from "../config/types.ts";
 import type { EditValue } from "../config/edit.ts";
 import type { Profile } from "../../simulator/index.ts";
-import { implement } from "../http/route.ts";
-import { commitResult, commitMeta } from "../schemas/commit.ts";
+import { inWorker } from "../http/route.ts";
+import { commitResult } from "../schemas/commit.ts";
 import { cgnConfig, type CgnGroupConfig, type CgnGroupWrite } from "../schemas/cgn-config.ts";
 import { unwrap } from "../http/refusal.ts";
-import { committed, tagConfigRead } from "../http/config-version.ts";
-
-const GROUPS = "cgn.groups";
+import { committed, readAt } from "../http/config-version.ts";
 
 const text = (value: number | null | undefined): string | null => (value === null || value === undefined ? null : String(value));
 
@@ -50,33 +48,21 @@ function groupRow(item: ConfigItem, running: Profile["cgn"]): CgnGroupConfig {
 }
 
 export const cgnConfigRoutes = [
-  implement(cgnConfig.groups, async (ctx) => {
-    tagConfigRead(ctx);
-    const [items, running] = await Promise.all([ctx.appliance.stub.config().items(GROUPS), ctx.appliance.stub.dataPlane().runningCgn()]);
+  inWorker(cgnConfig.groups, async (ctx) => {
+    const { items, running } = readAt(ctx, await ctx.port.cgnConfig.groups());
     return items.map((item) => groupRow(item, running));
   }),
-  implement(cgnConfig.group, async (ctx) => {
-    tagConfigRead(ctx);
-    const [found, running] = await Promise.all([ctx.appliance.stub.config().item(GROUPS, ctx.params.name), ctx.appliance.stub.dataPlane().runningCgn()]);
-    return groupRow(unwrap(found).item, running);
+  inWorker(cgnConfig.group, async (ctx) => {
+    const { item, running } = readAt(ctx, unwrap(await ctx.port.cgnConfig.group(ctx.params.name)));
+    return groupRow(item, running);
   }),
-  implement(cgnConfig.putGroup, async (ctx) => {
-    const summary = committed(ctx, await ctx.appliance.stub.config().putItem(GROUPS, ctx.params.name, groupChildren(ctx.body), "upsert", commitMeta(ctx, "cgn-group", ctx.body.comment)));
-    return cgnResult(ctx.params.name, summary);
+  inWorker(cgnConfig.putGroup, async (ctx) =>
+    cgnResult(ctx.params.name, committed(ctx, await ctx.port.cgnConfig.putGroup(ctx.params.name, groupChildren(ctx.body), ctx.body.comment ?? null)))),
+  inWorker(cgnConfig.deleteGroup, async (ctx) => cgnResult(ctx.params.name, committed(ctx, await ctx.port.cgnConfig.deleteGroup(ctx.params.name, ctx.query.comment ?? null)))),
+  inWorker(cgnConfig.settings, async (ctx) => {
+    const { maxBindings, maxFlows, running } = readAt(ctx, await ctx.port.cgnConfig.settings());
+    return { maxBindings, maxFlows, pendingRestart: running.maxBindings !== maxBindings || running.maxFlows !== maxFlows };
   }),
-  implement(cgnConfig.deleteGroup, async (ctx) => {
-    const summary = committed(ctx, await ctx.appliance.stub.config().deleteItem(GROUPS, ctx.params.name, commitMeta(ctx, "cgn-group", ctx.query.comment)));
-    return cgnResult(ctx.params.name, summary);
-  }),
-  implement(cgnConfig.settings, async (ctx) => {
-    tagConfigRead(ctx);
-    const config = ctx.appliance.stub.config();
-    const [maxBindings, maxFlows, running] = await Promise.all([config.field("cgn.maxBindings"), config.field("cgn.maxFlows"), ctx.appliance.stub.dataPlane().runningCgn()]);
-    return { maxBindings: Number(maxBindings), maxFlows: Number(maxFlows), pendingRestart: running.maxBindings !== Number(maxBindings) || running.maxFlows !== Number(maxFlows) };
-  }),
-  implement(cgnConfig.putSettings, async (ctx) => {
-    const fields = { "cgn.maxBindings": String(ctx.body.maxBindings), "cgn.maxFlows": String(ctx.body.maxFlows) };
-    const summary = committed(ctx, await ctx.appliance.stub.config().setFields(fields, commitMeta(ctx, "cgn-settings", ctx.body.comment)));
-    return cgnResult("settings", summary);
-  }),
+  inWorker(cgnConfig.putSettings, async (ctx) =>
+    cgnResult("settings", committed(ctx, await ctx.port.cgnConfig.putSettings({ maxBindings: ctx.body.maxBindings, maxFlows: ctx.body.maxFlows }, ctx.body.comment)))),
 ];

@@ -7,12 +7,11 @@ import type { z } from "zod";
 import { encode } from "../config/document.ts";
 import { CONFIG_KEYS, REDACTED, type FieldSpec } from "../config/registry.ts";
 import { StatusError } from "../http/problem.ts";
-import { implement } from "../http/route.ts";
+import { inWorker } from "../http/route.ts";
 import { configCommitResult } from "../schemas/commit.ts";
 import { config, type ConfigSchemaDocument } from "../schemas/config.ts";
-import { committed, tagConfigRead } from "../http/config-version.ts";
-import { actorName } from "../schemas/principal.ts";
-import { checkCertificatePair, inspectCertificate } from "../trust/x509.ts";
+import { committed, readAt } from "../http/config-version.ts";
+import { checkCertificatePair } from "../trust/x509.ts";
 
 const describeChild = (name: string, spec: FieldSpec) => ({
   name,
@@ -78,40 +77,29 @@ const namesHost = (sans: string[], host: string) =>
   });
 
 export const configRoutes = [
-  implement(config.values, (ctx) => {
-    tagConfigRead(ctx);
-    return ctx.appliance.stub.config().values();
-  }),
-  implement(config.apply, async (ctx) => {
-    const summary = committed(ctx, await ctx.appliance.stub.config().apply(ctx.body, { actor: actorName(ctx.principal!), ifMatch: ctx.ifMatch }));
-    return configCommitResult(summary);
-  }),
-  implement(config.validate, (ctx) => ctx.appliance.stub.config().validate(ctx.body)),
-  implement(config.history, (ctx) => ctx.appliance.stub.config().history(ctx.query.offset, ctx.query.limit)),
-  implement(config.rollback, async (ctx) => {
-    const summary = committed(ctx, await ctx.appliance.stub.config().rollback(ctx.body.version, { actor: actorName(ctx.principal!), comment: ctx.body.comment, ifMatch: ctx.ifMatch }));
-    return configCommitResult(summary);
-  }),
-  implement(config.schema, () => schemaDocument()),
-  implement(config.installCertificate, async (ctx) => {
+  inWorker(config.values, async (ctx) => readAt(ctx, await ctx.port.config.values()).document),
+  inWorker(config.apply, async (ctx) => configCommitResult(committed(ctx, await ctx.port.config.apply(ctx.body)))),
+  inWorker(config.validate, (ctx) => ctx.port.config.validate(ctx.body)),
+  inWorker(config.history, (ctx) => ctx.port.config.history(ctx.query.offset, ctx.query.limit)),
+  inWorker(config.rollback, async (ctx) => configCommitResult(committed(ctx, await ctx.port.config.rollback(ctx.body.version, ctx.body.comment)))),
+  // Straight from the registry: the one call the pipeline makes is the caller's authorization.
+  inWorker(config.schema, () => schemaDocument()),
+  inWorker(config.installCertificate, async (ctx) => {
     const checked = await checkCertificatePair(ctx.body.certificatePem, ctx.body.privateKeyPem, Date.now());
     if (!checked.ok) {
       const summary = checked.errors.map((e) => `${e.pointer.slice(2)}: ${e.detail}`).join("; ");
       throw new StatusError(422, `the certificate was rejected: ${summary}`, { errors: checked.errors.map((e) => ({ in: "body", ...e })) });
     }
-    const config = ctx.appliance.stub.config();
-    const installed = committed(ctx, await config.installCertificate(tidyPem(ctx.body.certificatePem), tidyPem(ctx.body.privateKeyPem), { actor: actorName(ctx.principal!), comment: ctx.body.comment, ifMatch: ctx.ifMatch }));
-    const hostname = (await config.values()).fields["webUi.hostname"];
+    const pair = { certificatePem: tidyPem(ctx.body.certificatePem), privateKeyPem: tidyPem(ctx.body.privateKeyPem), sha256Fingerprint: checked.details.sha256Fingerprint };
+    const installed = committed(ctx, await ctx.port.config.installCertificate(pair, ctx.body.comment));
+    const { hostname, acme } = installed;
     const warnings = [...checked.warnings];
     if (hostname && !namesHost(checked.details.subjectAltNames, hostname.toLowerCase())) warnings.push(`the certificate does not name webUi.hostname '${hostname}' among its DNS subject alternative names`);
-    const acme = await ctx.appliance.stub.acme().status(checked.details.sha256Fingerprint);
     if (acme.enabled) warnings.push("acme.enabled is true: the ACME client will replace this certificate with one from the CA");
     return { status: "committed" as const, committedUtc: installed.committedUtc, version: installed.version, restartRequired: false as const, ...checked.details, source: "uploaded" as const, acme, warnings };
   }),
-  implement(config.certificate, async (ctx) => {
-    const pem = await ctx.appliance.stub.config().certificatePem();
-    const details = pem === null ? null : await inspectCertificate(pem);
-    const acme = await ctx.appliance.stub.acme().status(details?.sha256Fingerprint ?? null);
+  inWorker(config.certificate, async (ctx) => {
+    const { details, acme } = await ctx.port.config.certificate();
     if (!details) {
       const progress = acme.enabled ? `; ACME is ${acme.state}${acme.lastError ? ` (last error: ${acme.lastError})` : ""}` : "";
       throw new StatusError(404, `no certificate is installed: the listener presents the factory self-signed certificate${progress}`);
