@@ -94,7 +94,7 @@ export const ConfigValidationResult = z
 export type ConfigValidationResult = z.output<typeof ConfigValidationResult>;
 
 const RollbackRequest = z
-  .object({ version: z.int().min(1).meta({ description: "restore the document as it was right after this version" }), comment: Comment })
+  .object({ version: z.int().min(1).max(2 ** 31 - 1).meta({ description: "int32; restore the document as it was right after this version" }), comment: Comment })
   .meta({ id: "ConfigRollbackRequest" });
 
 const CertificateUpload = z

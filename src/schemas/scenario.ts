@@ -15,7 +15,7 @@ const DisconnectFilter = z
   .strictObject({
     encap: z.string().optional(),
     ip: z.string().optional(),
-    port: z.int().optional(),
+    port: z.int().min(0).max(2 ** 31 - 1).optional(),
     type: z.string().optional(),
     username: z.string().optional(),
     vrf: z.string().optional(),

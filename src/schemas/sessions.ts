@@ -3,7 +3,7 @@ import { z } from "zod";
 import { CaptureRecord } from "./captures.ts";
 import { CgnBindingRow } from "./cgn.ts";
 import { operation } from "./contract.ts";
-import { pageQuery, SessionIdParams } from "./common.ts";
+import { pageQuery, queryBoolean, SessionIdParams } from "./common.ts";
 import { enumFilter } from "./enum-filter.ts";
 
 export const Encap = z.enum(["ipoe", "pppoe-local", "pppoe-lac", "l2tp"]);
@@ -99,9 +99,7 @@ const SessionQuery = pageQuery(100, 500).extend({
   type: caseInsensitive.optional().meta({ description: "`ipoe` or `ppp`" }),
   username: caseInsensitive.optional().meta({ description: "case-insensitive substring" }),
   vrf: caseInsensitive.optional().meta({ description: "exact, case-insensitive; `default` = the global table" }),
-  walledGarden: z
-    .enum(["true", "false"])
-    .transform((v) => v === "true")
+  walledGarden: queryBoolean()
     .optional()
     .meta({ description: "true = only walled-garden sessions" }),
   // Beyond the spec's list (docs/decisions.md, Sessions): what the access network shows of a subscriber, so one can be found by it.
