@@ -101,6 +101,8 @@ export const cgnConfig = {
     path: "/api/v1/cgn/groups",
     section,
     summary: "Configured CGN groups, in configuration order, each marked when it waits for a restart",
+    description:
+      "The configured half of each CGN group (`cgn.groups`): inside VRFs, public subnets, block size and port cap, rates, timeouts, bypass and auto-learn prefixes. CGN allocators are built at startup, so a group changed since then is marked `pendingRestart` and GET /api/v1/cgn/status still shows the running one.",
     response: { description: "array of CgnGroupConfig", schema: z.array(CgnGroupConfig) },
   }),
   group: operation({
@@ -108,6 +110,8 @@ export const cgnConfig = {
     path: "/api/v1/cgn/groups/{name}",
     section,
     summary: "One configured CGN group",
+    description:
+      "The group as the group list shows it (configured values, `pendingRestart` when the running group differs); 404 for a group that is not configured.",
     params: NameParams,
     response: { description: "CgnGroupConfig", schema: CgnGroupConfig },
     errors: [404],
@@ -142,6 +146,8 @@ export const cgnConfig = {
     path: "/api/v1/cgn/settings",
     section,
     summary: "Configured CGN caps: maxBindings and maxFlows",
+    description:
+      "The configured global caps on bindings and flows (`cgn.maxBindings`, `cgn.maxFlows`), with `pendingRestart` when the running caps (GET /api/v1/cgn/status) differ until the next start.",
     response: { description: "CgnSettings", schema: CgnSettings },
   }),
   putSettings: operation({

@@ -230,6 +230,8 @@ export const config = {
     path: "/api/v1/config/schema",
     section: "Configuration",
     summary: "Every configuration key: path, type, default, secrecy, list mode, keyed-list children and apply mode",
+    description:
+      "What GET and PUT /api/v1/config work with: for every key its path, wire type (`uint8`/`uint16`/`uint32`, `boolean`, an address or text type, or `keyedList`), default, whether it is secret (read as `********`), list mode, its keyed-list children and whether a change applies at once (`hot`) or at the next start (`restart`).",
     response: { description: "ConfigSchema", schema: ConfigSchemaDocument },
   }),
   installCertificate: operation({

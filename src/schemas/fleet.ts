@@ -18,6 +18,8 @@ export const fleet = {
     path: "/api/v1/fleet/appliances",
     section: "Fleet",
     summary: "This appliance, then its peers from webUi.peers",
+    description:
+      "The fleet as this appliance knows it: itself first (`self` true, `url` null), then each peer configured under `webUi.peers` in configuration order. Every row's `name` is the `{appliance}` key of the fleet proxy (GET /api/v1/fleet/{appliance}/…), this appliance's own included, so a loop over the rows reads the whole fleet.",
     response: { description: "array of FleetAppliance", schema: z.array(FleetAppliance) },
   }),
   read: operation({

@@ -129,6 +129,8 @@ export const scenario = {
     path: "/twin/v1/scenario",
     section: "Scenario control",
     summary: "The simulation's clock, seed, profile and size",
+    description:
+      "The twin's state for a CI pipeline to check before and after its actions: the appliance, its simulation profile and seed, the simulated time, how far it runs ahead of the wall clock, the live session count and the newest log sequence number.",
     floor: "super-user",
     response: { description: "ScenarioState", schema: ScenarioState },
   }),

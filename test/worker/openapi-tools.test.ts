@@ -142,3 +142,11 @@ describe("JSON request bodies", () => {
     expect(response.status, await response.clone().text()).toBe(200);
   });
 });
+
+describe("operation descriptions", () => {
+  it("every operation has one, more than its summary", async () => {
+    const doc = await documentOf();
+    const bare = operations(doc).filter(({ op }) => !op.description || op.description.trim() === op.summary.trim() || op.description.length < 40);
+    expect(bare.map((b) => b.key)).toEqual([]);
+  });
+});
