@@ -8,6 +8,7 @@ import { z } from "zod";
 import { floorOf } from "../auth/authenticate.ts";
 import { ProblemDetails } from "../schemas/common.ts";
 import type { Route } from "../http/route.ts";
+import { PROXIED_OPERATION, proxiedReads } from "./fleet-proxy.ts";
 import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS, type Section } from "../schemas/contract.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -175,6 +176,10 @@ const IF_MATCH = {
 };
 const ETAG = { etag: { description: 'the configuration version now active (`"v8"`), for the next write\'s `If-Match`', schema: { type: "string" } } };
 
+/** `getSystemStatus` for GET /api/v1/system/status. */
+const operationIdOf = (route: Route) =>
+  `${route.method.toLowerCase()}${route.path.replace(/^\/api\/v1/, "").replace(/[{}+]/g, "").replace(/[/.-]+(\w)/g, (_, c: string) => c.toUpperCase())}`;
+
 function operation(route: Route, components: Components) {
   const floor = floorOf(route);
   const errors = new Set<number>(route.errors ?? []);
@@ -182,7 +187,7 @@ function operation(route: Route, components: Components) {
   if (route.body) [413, 415].forEach((s) => errors.add(s));
   if (floor !== "anonymous") [401, 403].forEach((s) => errors.add(s));
   const status = route.response.status ?? 200;
-  const operationId = `${route.method.toLowerCase()}${route.path.replace(/^\/api\/v1/, "").replace(/[{}+]/g, "").replace(/[/.-]+(\w)/g, (_, c: string) => c.toUpperCase())}`;
+  const operationId = operationIdOf(route);
   const versioned = errors.has(412);
   const headers = status >= 300 && status < 400 ? { headers: { location: { description: "where the browser goes next", schema: { type: "string" } } } } : versioned ? { headers: ETAG } : {};
   const responses: Record<string, unknown> = {
@@ -225,6 +230,9 @@ export function openApiDocument(routes: Route[]) {
   for (const route of routes.filter((r) => !r.hidden)) {
     const path = route.path.replace(/\{(\w+)\+\}/g, "{$1}");
     (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, components);
+  }
+  for (const { twin, target } of proxiedReads(routes)) {
+    (paths[twin.path] ??= {}).get = { ...operation(twin, components), [PROXIED_OPERATION]: operationIdOf(target) };
   }
   return {
     openapi: "3.1.0",

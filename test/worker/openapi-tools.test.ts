@@ -11,11 +11,14 @@ import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
 import { pointersOf, rejection } from "./config-client.ts";
 import { admin } from "./helpers.ts";
+import { routes } from "../../src/routes/index.ts";
+import { SessionList } from "../../src/schemas/sessions.ts";
+import { SystemStatus } from "../../src/schemas/system.ts";
 
 type Schema = Record<string, unknown> & { $ref?: string; type?: string | string[]; minimum?: number; maximum?: number; enum?: unknown[]; pattern?: string };
 type Parameter = { name: string; in: string; description?: string; schema: Schema };
 type Body = { $ref?: string; content?: Record<string, { schema: Schema }> };
-type Operation = { description?: string; summary: string; parameters?: Parameter[]; requestBody?: Body };
+type Operation = { description?: string; summary: string; operationId?: string; parameters?: Parameter[]; requestBody?: Body; responses?: Record<string, { content?: Record<string, { schema: Schema }> }>; "x-proxied-operation"?: string };
 type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema>; requestBodies: Record<string, Body> } };
 
 const documentOf = async () => (await call("/api/v1/openapi/v1.json", { headers: bearer(BOOTSTRAP_TOKEN) })).json<Document>();
@@ -85,7 +88,11 @@ describe("query booleans", () => {
     const doc = await documentOf();
     const query = operations(doc).flatMap(({ key, op }) => (op.parameters ?? []).filter((p) => p.in === "query").map((p) => ({ key: `${key} ${p.name}`, schema: p.schema })));
     expect(query.filter(({ schema }) => JSON.stringify(schema.enum ?? []).includes('"true"')).map((q) => q.key)).toEqual([]);
-    expect(query.filter(({ schema }) => schema.type === "boolean").map((q) => q.key)).toEqual(["DELETE /api/v1/auth/users/{username} revokeTokens", "GET /api/v1/sessions walledGarden"]);
+    expect(query.filter(({ schema }) => schema.type === "boolean").map((q) => q.key)).toEqual([
+      "DELETE /api/v1/auth/users/{username} revokeTokens",
+      "GET /api/v1/sessions walledGarden",
+      "GET /api/v1/fleet/{appliance}/sessions walledGarden",
+    ]);
   });
 
   it("are read from the text a client serialises them as", async () => {
@@ -148,5 +155,38 @@ describe("operation descriptions", () => {
     const doc = await documentOf();
     const bare = operations(doc).filter(({ op }) => !op.description || op.description.trim() === op.summary.trim() || op.description.length < 40);
     expect(bare.map((b) => b.key)).toEqual([]);
+  });
+});
+
+describe("the fleet proxy's reads", () => {
+  const reads = routes.filter((r) => r.fp === true && r.method === "GET");
+
+  it("each read marked FP has its twin under /fleet/{appliance}/, with the read's parameters and the same answer schema", async () => {
+    const doc = await documentOf();
+    expect(reads.length).toBeGreaterThan(20);
+    for (const read of reads) {
+      const path = read.path.replace("/api/v1/", "/api/v1/fleet/{appliance}/");
+      const twin = doc.paths[path]?.get;
+      const own = doc.paths[read.path]!.get!;
+      expect(twin, path).toBeDefined();
+      expect(twin!["x-proxied-operation"], path).toBe(own.operationId);
+      expect(twin!.responses!["200"]!.content, path).toEqual(own.responses!["200"]!.content);
+      expect(twin!.parameters!.map((p) => p.name), path).toEqual(["appliance", ...(own.parameters ?? []).map((p) => p.name)]);
+    }
+  });
+
+  it("answer at their twin's path as the read does on that appliance", async () => {
+    const status = await call("/api/v1/fleet/edge-2/system/status", { headers: admin });
+    expect(status.status).toBe(200);
+    expect(SystemStatus.parse(await status.json())).toMatchObject({ appliance: "edge-2" });
+    const sessions = await call("/api/v1/fleet/edge-3/sessions?limit=2&encap=IPOE", { headers: admin });
+    expect(sessions.status).toBe(200);
+    expect(SessionList.parse(await sessions.json()).items.every((s) => s.encap === "ipoe")).toBe(true);
+  });
+
+  it("answer in the one-segment form OpenAPI tools send for the generic path, its slashes percent-encoded", async () => {
+    const response = await call("/api/v1/fleet/edge-2/system%2Fstatus", { headers: admin });
+    expect(response.status).toBe(200);
+    expect(SystemStatus.parse(await response.json())).toMatchObject({ appliance: "edge-2" });
   });
 });
