@@ -33,9 +33,14 @@ export interface Operation {
   parameters: { name: string; in: string; required?: boolean; schema?: JsonSchema; description?: string }[];
 }
 
+interface RequestBody {
+  $ref?: string;
+  content?: Record<string, { schema?: JsonSchema }>;
+}
+
 interface Document {
-  paths: Record<string, Record<string, { summary?: string; requestBody?: { content?: Record<string, { schema?: JsonSchema }> }; parameters?: Operation["parameters"] }>>;
-  components?: { schemas?: Record<string, JsonSchema> };
+  paths: Record<string, Record<string, { summary?: string; requestBody?: RequestBody; parameters?: Operation["parameters"] }>>;
+  components?: { schemas?: Record<string, JsonSchema>; requestBodies?: Record<string, RequestBody> };
 }
 
 export const operations = signal<Operation[]>([]);
@@ -46,12 +51,14 @@ export async function loadOperations(): Promise<void> {
   if (operations.value.length) return;
   const doc = (await call(contract.reference.document)) as unknown as Document;
   schemas = doc.components?.schemas ?? {};
+  // Request bodies are named under components.requestBodies (their input form, written out in full).
+  const bodyOf = (body: RequestBody | undefined) => (body?.$ref ? doc.components?.requestBodies?.[body.$ref.replace("#/components/requestBodies/", "")] : body);
   operations.value = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({
       path,
       method: method.toUpperCase(),
       summary: op.summary ?? "",
-      body: op.requestBody?.content?.["application/json"]?.schema ?? null,
+      body: bodyOf(op.requestBody)?.content?.["application/json"]?.schema ?? null,
       parameters: op.parameters ?? [],
     })),
   );

@@ -64,11 +64,6 @@ function delegatedPrefix(values: Record<string, Value>): { ok: true; prefix: Pre
 /** Rules within one item of either list (the registry's `checkItem`). */
 export function localSubscriberItemProblems(values: Record<string, Value>): { child: string; detail: string }[] {
   const problems: { child: string; detail: string }[] = [];
-  for (const child of ["vlan", "sVlan"]) {
-    const id = num(values[child]);
-    // IEEE 802.1Q: 4095 is reserved; 0 = untagged (no tag of this level).
-    if (id !== null && id > 4094) problems.push({ child, detail: "a VLAN id is 0-4094 (0 = untagged)" });
-  }
   const pd = delegatedPrefix(values);
   if (!pd.ok) problems.push({ child: pd.child, detail: pd.detail });
   if (values.planName === null) {

@@ -101,6 +101,8 @@ const int32 = (min = 0) => {
   const range = `must be an int32 in ${min}-${2 ** 31 - 1}`;
   return z.int(range).min(min, range).max(2 ** 31 - 1, range);
 };
+/** A VLAN id: IEEE 802.1Q reserves 4095; 0 = untagged (no tag of this level). */
+const VLAN_ID = uint(16, 0, 4094);
 const text = (check: (value: string) => boolean, message: string) => z.string().refine(check, message);
 const free = (max: number) => z.string().max(max, `at most ${max} characters`);
 
@@ -383,8 +385,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
       ...LOCAL_SUBSCRIBER_CHILDREN,
       option82CircuitId: { type: "string", schema: free(253).min(1, "must not be empty"), default: null, description: "DHCP option 82 circuit id (RFC 3046) the line presents; the session's username when set; unique" },
       port: { type: "uint8", schema: uint(8), default: null, required: true, description: "port id of the line: one of the appliance's subscriber-facing ports" },
-      vlan: { type: "uint16", schema: uint(16), default: null, required: true, description: "C-VLAN id of the line (802.1Q, 0-4094; 0 = untagged)" },
-      sVlan: { type: "uint16", schema: uint(16), default: null, required: true, description: "S-VLAN id of the line (802.1ad, 0-4094; 0 = single-tagged)" },
+      vlan: { type: "uint16", schema: VLAN_ID, default: null, required: true, description: "C-VLAN id of the line (802.1Q, 0-4094; 0 = untagged)" },
+      sVlan: { type: "uint16", schema: VLAN_ID, default: null, required: true, description: "S-VLAN id of the line (802.1ad, 0-4094; 0 = single-tagged)" },
     },
     unique: ["option82CircuitId"],
     checkItem: localSubscriberItemProblems,

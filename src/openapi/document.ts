@@ -8,6 +8,7 @@ import { z } from "zod";
 import { floorOf } from "../auth/authorize.ts";
 import { ProblemDetails } from "../schemas/common.ts";
 import type { Route } from "../http/route.ts";
+import { PROXIED_OPERATION, proxiedReads } from "./fleet-proxy.ts";
 import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS, type Section } from "../schemas/contract.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -56,39 +57,81 @@ const SECTION_NOTES: Record<Section, string> = {
     "Twin only, not part of the appliance API: script faults reproducibly from a CI pipeline (advance the clock, churn, RADIUS failures, pool and CGN fill, mass disconnects, reseed). Super-user only; every action is logged.",
 };
 
-/** Collects named schemas into `components.schemas`, keeping request and response variants apart when they differ. */
+/**
+ * The document's components. Responses use each schema's output form (a field
+ * with a default is always answered, so required), named in `schemas`.
+ * Requests use the input form (a field with a default may be left out), written
+ * out in full under `requestBodies` (or the parameter) with no reference into
+ * `schemas`: a generator such as openapi-typescript marks a `schemas` property
+ * that has a `default` as required (its default `defaultNonNullable`, meant for
+ * answers) but not one under a request body or parameter, so a client built
+ * from the document with default settings need not send what the server fills in.
+ */
 class Components {
   readonly schemas: Record<string, JsonSchema> = {};
-  readonly #origin: Record<string, Io> = {};
+  readonly requestBodies: Record<string, JsonSchema> = {};
 
-  convert(schema: z.ZodType, io: Io): JsonSchema {
-    const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+  /** A response schema: named parts in `schemas`, referenced. */
+  output(schema: z.ZodType): JsonSchema {
+    const json = convert(schema, "output");
     const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
     delete json.$defs;
-    delete json.$schema;
-    const rename: Record<string, string> = {};
-    for (const [id, def] of Object.entries(defs)) {
-      const existing = this.schemas[id];
-      const clash = existing && JSON.stringify(existing) !== JSON.stringify(this.#rewrite(def, {})) && this.#origin[id] !== io;
-      rename[id] = clash ? `${id}${io === "input" ? "Input" : "Output"}` : id;
-    }
-    for (const [id, def] of Object.entries(defs)) {
-      this.schemas[rename[id]!] = this.#rewrite(def, rename);
-      this.#origin[rename[id]!] ??= io;
-    }
-    return this.#rewrite(json, rename);
+    for (const [id, def] of Object.entries(defs)) this.schemas[id] = toComponents(def);
+    return toComponents(json);
   }
 
-  #rewrite(value: JsonSchema, rename: Record<string, string>): JsonSchema {
-    return JSON.parse(
-      JSON.stringify(value).replace(/"#\/\$defs\/([^"]+)"/g, (_, id: string) => JSON.stringify(`#/components/schemas/${rename[id] ?? id}`)),
-    ) as JsonSchema;
+  /** A request body, under `requestBodies` by its schema's id (or `name`), as a reference, its JSON also as `text/json` (spec: both accepted). */
+  requestBody(schema: z.ZodType, name: string, required: boolean, octetStream?: { description: string }): JsonSchema {
+    const id = (z.globalRegistry.get(schema)?.id as string | undefined) ?? name;
+    const json = input(schema);
+    const body = {
+      required,
+      content: {
+        // Written twice rather than the second a $ref into the first: openapi-typescript
+        // types such a reference wrongly. The spec's `application/*+json` has no media type key (the 415 names it).
+        "application/json": { schema: json },
+        "text/json": { schema: json },
+        ...(octetStream ? { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream", description: octetStream.description } } } : {}),
+      },
+    };
+    const existing = this.requestBodies[id];
+    if (existing && JSON.stringify(existing) !== JSON.stringify(body)) throw new Error(`two request bodies named ${id}`);
+    this.requestBodies[id] = body;
+    return { $ref: `#/components/requestBodies/${id}` };
   }
 }
 
-function parameters(schema: z.ZodType | undefined, where: "path" | "query", components: Components) {
+const convert = (schema: z.ZodType, io: Io) => {
+  const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+  delete json.$schema;
+  return json;
+};
+
+const toComponents = (value: JsonSchema): JsonSchema =>
+  JSON.parse(JSON.stringify(value).replace(/"#\/\$defs\/([^"]+)"/g, (_, id: string) => JSON.stringify(`#/components/schemas/${id}`))) as JsonSchema;
+
+/** A request schema's input form with every named part written in place (request schemas are not recursive). */
+function input(schema: z.ZodType): JsonSchema {
+  const json = convert(schema, "input");
+  const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
+  delete json.$defs;
+  const inline = (value: unknown, seen: readonly string[]): unknown => {
+    if (Array.isArray(value)) return value.map((v) => inline(v, seen));
+    if (value === null || typeof value !== "object") return value;
+    const { $ref, ...rest } = value as JsonSchema;
+    if (typeof $ref === "string" && $ref.startsWith("#/$defs/")) {
+      const id = $ref.slice("#/$defs/".length);
+      if (seen.includes(id)) throw new Error(`request schema ${id} refers to itself`);
+      return { ...(inline(defs[id], [...seen, id]) as JsonSchema), ...(inline(rest, seen) as JsonSchema) };
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, inline(v, seen)]));
+  };
+  return inline(json, []) as JsonSchema;
+}
+
+function parameters(schema: z.ZodType | undefined, where: "path" | "query") {
   if (!schema) return [];
-  const json = components.convert(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const json = input(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...rest } = property;
     return {
@@ -133,6 +176,10 @@ const IF_MATCH = {
 };
 const ETAG = { etag: { description: 'the configuration version now active (`"v8"`), for the next write\'s `If-Match`', schema: { type: "string" } } };
 
+/** `getSystemStatus` for GET /api/v1/system/status. */
+const operationIdOf = (route: Route) =>
+  `${route.method.toLowerCase()}${route.path.replace(/^\/api\/v1/, "").replace(/[{}+]/g, "").replace(/[/.-]+(\w)/g, (_, c: string) => c.toUpperCase())}`;
+
 function operation(route: Route, components: Components) {
   const floor = floorOf(route);
   const errors = new Set<number>(route.errors ?? []);
@@ -140,6 +187,7 @@ function operation(route: Route, components: Components) {
   if (route.body) [413, 415].forEach((s) => errors.add(s));
   if (floor !== "anonymous") [401, 403].forEach((s) => errors.add(s));
   const status = route.response.status ?? 200;
+  const operationId = operationIdOf(route);
   const versioned = errors.has(412);
   const headers = status >= 300 && status < 400 ? { headers: { location: { description: "where the browser goes next", schema: { type: "string" } } } } : versioned ? { headers: ETAG } : {};
   const responses: Record<string, unknown> = {
@@ -147,7 +195,7 @@ function operation(route: Route, components: Components) {
       ...headers,
       description: route.response.description,
       ...(route.response.schema
-        ? { content: { [route.response.contentType ?? "application/json"]: { schema: components.convert(route.response.schema, "output") } } }
+        ? { content: { [route.response.contentType ?? "application/json"]: { schema: components.output(route.response.schema) } } }
         : route.response.contentType
           ? { content: { [route.response.contentType]: {} } }
           : {}),
@@ -163,25 +211,13 @@ function operation(route: Route, components: Components) {
     tags: [route.section],
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
-    operationId: `${route.method.toLowerCase()}${route.path.replace(/^\/api\/v1/, "").replace(/[{}+]/g, "").replace(/[/.-]+(\w)/g, (_, c: string) => c.toUpperCase())}`,
+    operationId,
     security:
       floor === "anonymous" ? [] : route.credentials === "bearer" ? [{ bearerToken: [] }] : route.credentials === "session" ? [{ sessionCookie: [] }] : [{ bearerToken: [] }, { sessionCookie: [] }],
     "x-role-floor": floor,
     "x-fleet-proxy": route.fp === true,
-    parameters: [...parameters(route.params, "path", components), ...parameters(route.query, "query", components), ...(versioned ? [IF_MATCH] : [])],
-    ...(route.body
-      ? {
-          requestBody: {
-            required: !route.bodyOptional,
-            content: {
-              "application/json": { schema: components.convert(route.body, "input") },
-              ...(route.octetStream
-                ? { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream", description: route.octetStream.description } } }
-                : {}),
-            },
-          },
-        }
-      : {}),
+    parameters: [...parameters(route.params, "path"), ...parameters(route.query, "query"), ...(versioned ? [IF_MATCH] : [])],
+    ...(route.body ? { requestBody: components.requestBody(route.body, operationId[0]!.toUpperCase() + operationId.slice(1), !route.bodyOptional, route.octetStream) } : {}),
     responses,
   };
 }
@@ -189,11 +225,14 @@ function operation(route: Route, components: Components) {
 /** Builds the document for a route table. */
 export function openApiDocument(routes: Route[]) {
   const components = new Components();
-  components.convert(ProblemDetails, "output");
+  components.output(ProblemDetails);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes.filter((r) => !r.hidden)) {
     const path = route.path.replace(/\{(\w+)\+\}/g, "{$1}");
     (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, components);
+  }
+  for (const { twin, target } of proxiedReads(routes)) {
+    (paths[twin.path] ??= {}).get = { ...operation(twin, components), [PROXIED_OPERATION]: operationIdOf(target) };
   }
   return {
     openapi: "3.1.0",
@@ -215,6 +254,7 @@ export function openApiDocument(routes: Route[]) {
     paths,
     components: {
       schemas: components.schemas,
+      requestBodies: components.requestBodies,
       securitySchemes: {
         bearerToken: { type: "http", scheme: "bearer", description: "a named API token, `bngtok_…`" },
         sessionCookie: { type: "apiKey", in: "cookie", name: "bng_session", description: "browser session from POST /api/v1/auth/login; changes also need X-CSRF-Token" },

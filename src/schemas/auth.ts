@@ -1,7 +1,7 @@
 /** Schemas of the Authentication section: the single source of its validation, types and OpenAPI components. */
 import { z } from "zod";
 import { ROLES, RoleSchema } from "../auth/roles.ts";
-import { DateTime, page } from "./common.ts";
+import { DateTime, page, queryBoolean } from "./common.ts";
 import { NewPassword, Username } from "../auth/accounts.ts";
 import { isAllowedIssuer } from "../trust/oidc.ts";
 
@@ -150,9 +150,7 @@ export const UserUpdate = z
   })
   .meta({ id: "UserUpdate" });
 export const UserDeleteQuery = z.object({
-  revokeTokens: z
-    .enum(["true", "false"])
-    .transform((v) => v === "true")
+  revokeTokens: queryBoolean()
     .default(false)
     .meta({ description: "accepted for compatibility and no longer needed: a deleted account's API tokens are revoked in any case, `false` included" }),
 });

@@ -42,6 +42,8 @@ export const captures = {
     path: "/api/v1/captures",
     section: "Captures",
     summary: "Active packet captures, one row per mirrored session",
+    description:
+      "One row per session being mirrored (spec: at most one active capture per session): session id, the GRE collector's address, `maxPackets` and `maxDurationSeconds` (null or 0 = unlimited), when it started, packets mirrored and seconds elapsed so far. A capture ends by DELETE /api/v1/sessions/{id}/capture, when a limit is reached, or with its session.",
     fp: true,
     response: { description: "array of CaptureRow, by session id", schema: z.array(CaptureRow) },
   }),

@@ -6,10 +6,12 @@
 import { z } from "zod";
 import { CommitResult } from "./commit.ts";
 import { operation } from "./contract.ts";
+import { configInt } from "./keyed-list.ts";
 
 const section = "CGN";
 const count = z.int().min(0);
-const nullableInt = z.int().nullable().optional();
+/** A group's integer, absent or null for its default; its range is the registry's `cgn.groups` child's. */
+const groupInt = (child: string) => configInt(`cgn.groups/${child}`).nullable().optional();
 
 const AutoLearn = z.object({ insideVrf: z.string(), prefixes: z.array(z.string()).min(1) });
 const Timeouts = z.object({ tcpEstablished: count, tcpTransitory: count, udp: count, icmp: count });
@@ -44,15 +46,15 @@ export const CgnGroupWrite = z
       .meta({ description: "configured VRFs (or `default`) whose IPv4 sessions the group translates, each in one group only. Not in the spec's CgnGroup: absent keeps an existing group's, and a new group without it is refused (422)" }),
     outsideVrf: z.string().nullable().optional().meta({ description: "a configured VRF or `default`; absent or null = `default`" }),
     publicSubnets: z.array(z.string()).meta({ description: "IPv4 prefixes, host bits zero; at least one; no overlap with each other or another group's" }),
-    chunkSize: nullableInt.meta({ description: "uint16 64-32768; absent or null = 1024" }),
-    portCap: nullableInt.meta({ description: "uint16 64-64512, a multiple of chunkSize, at most 64 blocks; absent or null = 4096" }),
-    setupsPerSec: nullableInt.meta({ description: "absent or null = 1000" }),
-    bindingTimeoutSeconds: nullableInt.meta({ description: "absent or null = 300" }),
-    quarantineSeconds: nullableInt.meta({ description: "absent or null = 120" }),
+    chunkSize: groupInt("chunkSize").meta({ description: "uint16 64-32768; absent or null = 1024" }),
+    portCap: groupInt("portCap").meta({ description: "uint16 64-64512, a multiple of chunkSize, at most 64 blocks; absent or null = 4096" }),
+    setupsPerSec: groupInt("setupsPerSec").meta({ description: "absent or null = 1000" }),
+    bindingTimeoutSeconds: groupInt("bindingTimeoutSeconds").meta({ description: "absent or null = 300" }),
+    quarantineSeconds: groupInt("quarantineSeconds").meta({ description: "absent or null = 120" }),
     bypassPrefixes: z.array(z.string()).nullable().optional().meta({ description: "IPv4 prefixes; absent or null = none" }),
     autoLearn: z.array(AutoLearn).nullable().optional().meta({ description: "each `insideVrf` a configured VRF or `default`; absent or null = none" }),
     timeouts: z
-      .object({ tcpEstablished: nullableInt, tcpTransitory: nullableInt, udp: nullableInt, icmp: nullableInt })
+      .object({ tcpEstablished: groupInt("timeouts.tcpEstablished"), tcpTransitory: groupInt("timeouts.tcpTransitory"), udp: groupInt("timeouts.udp"), icmp: groupInt("timeouts.icmp") })
       .nullable()
       .optional()
       .meta({ description: "seconds; each absent or null takes its default: 7440 (RFC 5382), 240 (RFC 5382), 300 (RFC 4787), 60 (RFC 5508)" }),
@@ -76,8 +78,8 @@ export type CgnSettings = z.output<typeof CgnSettings>;
 
 const CgnSettingsWrite = z
   .object({
-    maxBindings: z.int().meta({ description: "1-524288 (what the allocator holds); with the largest group's portCap / chunkSize, at most 4194304 port-block slots" }),
-    maxFlows: z.int().meta({ description: "1-2147483647" }),
+    maxBindings: configInt("cgn.maxBindings").meta({ description: "1-524288 (what the allocator holds); with the largest group's portCap / chunkSize, at most 4194304 port-block slots" }),
+    maxFlows: configInt("cgn.maxFlows").meta({ description: "1-2147483647" }),
     comment: z.string().max(1024).nullable().optional().meta({ description: "commit comment, recorded in the configuration history" }),
   })
   .meta({ id: "CgnSettingsWrite", description: "both caps; values checked by configuration validation (422)" });
@@ -99,6 +101,8 @@ export const cgnConfig = {
     path: "/api/v1/cgn/groups",
     section,
     summary: "Configured CGN groups, in configuration order, each marked when it waits for a restart",
+    description:
+      "The configured half of each CGN group (`cgn.groups`): inside VRFs, public subnets, block size and port cap, rates, timeouts, bypass and auto-learn prefixes. CGN allocators are built at startup, so a group changed since then is marked `pendingRestart` and GET /api/v1/cgn/status still shows the running one.",
     response: { description: "array of CgnGroupConfig", schema: z.array(CgnGroupConfig) },
   }),
   group: operation({
@@ -106,6 +110,8 @@ export const cgnConfig = {
     path: "/api/v1/cgn/groups/{name}",
     section,
     summary: "One configured CGN group",
+    description:
+      "The group as the group list shows it (configured values, `pendingRestart` when the running group differs); 404 for a group that is not configured.",
     params: NameParams,
     response: { description: "CgnGroupConfig", schema: CgnGroupConfig },
     errors: [404],
@@ -140,6 +146,8 @@ export const cgnConfig = {
     path: "/api/v1/cgn/settings",
     section,
     summary: "Configured CGN caps: maxBindings and maxFlows",
+    description:
+      "The configured global caps on bindings and flows (`cgn.maxBindings`, `cgn.maxFlows`), with `pendingRestart` when the running caps (GET /api/v1/cgn/status) differ until the next start.",
     response: { description: "CgnSettings", schema: CgnSettings },
   }),
   putSettings: operation({

@@ -95,6 +95,8 @@ export const cgn = {
     path: "/api/v1/cgn/bindings",
     section: "CGN",
     summary: "CGN bindings, filtered (AND) and paged, by bindingIndex",
+    description:
+      "One row per binding of a private subscriber address to a public address and its port blocks. `group` and `vrf` are exact and case-insensitive (`default` matches the default table), `ip` a prefix match on the inside or public IPv4 address; AND-combined. `limit` default 100, clamped to 1-1000. While CGN is not running, `running` is false and the rows are empty.",
     fp: true,
     query: BindingsQuery,
     response: { description: "CgnBindingsPage", schema: CgnBindingsPage },

@@ -34,18 +34,36 @@ export type StatusResult = z.infer<typeof StatusResult>;
 /** A session id in a path (`/sessions/{id}`, the session's capture). */
 export const SessionIdParams = z.object({ id: z.coerce.number().int().min(0).max(2 ** 32 - 1).meta({ description: "uint32 session id" }) });
 
+/**
+ * A boolean query parameter: documented as `type: boolean`, which OpenAPI
+ * tools serialise as the text `true` or `false` (style form), the text read
+ * here. Only those two spellings, in any case.
+ */
+export function queryBoolean() {
+  return z.stringbool({ truthy: ["true"], falsy: ["false"] }).meta({ type: "boolean" });
+}
+
 export const DateTime = z.iso.datetime().meta({ description: "ISO 8601 UTC" });
+
+/**
+ * A count a query clamps (`limit`, the log tail's `count`): the spec's int32,
+ * so any int32 is taken and clamped, and a value past int32 is a 400 like any
+ * other malformed number.
+ */
+export const clampedInt32 = (defaultValue: number, min: number, max: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(-(2 ** 31))
+    .max(2 ** 31 - 1)
+    .default(defaultValue)
+    .transform((n) => Math.min(max, Math.max(min, n)));
 
 /** `offset` (default 0) and `limit` (default, clamped to 1..max): the spec clamps rather than rejects. */
 export function pageQuery(defaultLimit: number, maxLimit: number) {
   return z.object({
     offset: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(0),
-    limit: z.coerce
-      .number()
-      .int()
-      .default(defaultLimit)
-      .transform((n) => Math.min(maxLimit, Math.max(1, n)))
-      .meta({ description: `page size, default ${defaultLimit}, clamped to 1-${maxLimit}` }),
+    limit: clampedInt32(defaultLimit, 1, maxLimit).meta({ description: `page size (int32), default ${defaultLimit}, clamped to 1-${maxLimit}` }),
   });
 }
 

@@ -94,7 +94,7 @@ export const ConfigValidationResult = z
 export type ConfigValidationResult = z.output<typeof ConfigValidationResult>;
 
 const RollbackRequest = z
-  .object({ version: z.int().min(1).meta({ description: "restore the document as it was right after this version" }), comment: Comment })
+  .object({ version: z.int().min(1).max(2 ** 31 - 1).meta({ description: "int32; restore the document as it was right after this version" }), comment: Comment })
   .meta({ id: "ConfigRollbackRequest" });
 
 const CertificateUpload = z
@@ -230,6 +230,8 @@ export const config = {
     path: "/api/v1/config/schema",
     section: "Configuration",
     summary: "Every configuration key: path, type, default, secrecy, list mode, keyed-list children and apply mode",
+    description:
+      "What GET and PUT /api/v1/config work with: for every key its path, wire type (`uint8`/`uint16`/`uint32`, `boolean`, an address or text type, or `keyedList`), default, whether it is secret (read as `********`), list mode, its keyed-list children and whether a change applies at once (`hot`) or at the next start (`restart`).",
     response: { description: "ConfigSchema", schema: ConfigSchemaDocument },
   }),
   installCertificate: operation({

@@ -18,6 +18,8 @@ export const fleet = {
     path: "/api/v1/fleet/appliances",
     section: "Fleet",
     summary: "This appliance, then its peers from webUi.peers",
+    description:
+      "The fleet as this appliance knows it: itself first (`self` true, `url` null), then each peer configured under `webUi.peers` in configuration order. Every row's `name` is the `{appliance}` key of the fleet proxy (GET /api/v1/fleet/{appliance}/…), this appliance's own included, so a loop over the rows reads the whole fleet.",
     response: { description: "array of FleetAppliance", schema: z.array(FleetAppliance) },
   }),
   read: operation({
@@ -32,7 +34,14 @@ export const fleet = {
       "Only answers of type application/json, application/problem+json, text/plain and text/event-stream are relayed (another type is 502), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`. " +
       "`appliance` may name this appliance itself: every row of GET /api/v1/fleet/appliances is a proxy key, so a loop over them reads them all. " +
       "An unknown appliance is 404; an unreachable peer 502; a peer that does not answer within its `timeoutMs` (default 10 s) 504. Redirects are relayed (status only), never followed.",
-    params: z.object({ appliance: z.string(), path: z.string() }),
+    params: z.object({
+      appliance: z.string().meta({ description: "an appliance's `name` as GET /api/v1/fleet/appliances lists it, this appliance's own included" }),
+      path: z.string().meta({
+        description:
+          "the read's path after `/api/v1/`, e.g. `system/status`: several segments, which OpenAPI tools send as one with its slashes percent-encoded (`system%2Fstatus`); the proxy takes either form. " +
+          "The Fleet operations with a concrete path (`/api/v1/fleet/{appliance}/system/status`, …, marked `x-proxied-operation`) are these reads one by one, each with its own parameters and answer.",
+      }),
+    }),
     response: { description: "the peer's status, body and content type" },
     errors: [404, 502, 504],
   }),

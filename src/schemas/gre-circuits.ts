@@ -114,6 +114,8 @@ export const greCircuits = {
     path: `${base}/listeners`,
     section,
     summary: "GRE listeners: the shared local tunnel endpoints, with how many circuits use each",
+    description:
+      "The shared local tunnel endpoints (spec: usually one per box): each listener's id, local address, underlay interface, outer TTL and how many circuits reference it. A listener cannot be deleted while circuits reference it.",
     response: { description: "array of GreListener", schema: z.array(GreListener) },
   }),
   status: operation({

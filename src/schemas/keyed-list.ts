@@ -8,11 +8,43 @@
  * configuration pipeline are in src/routes/keyed-list.ts.
  *
  * Shapes are checked by the body schema (400); values by configuration
- * validation (422), which knows ranges, references and uniqueness. The
+ * validation (422), which knows ranges, references and uniqueness. An
+ * integer's range is still documented on the body member (`configInt`), read
+ * from the registry's own schema, so generated clients and tests send values
+ * in range and the one definition of the range stays the registry's. The
  * registry is loaded at run time, so the web UI's bundle carries it.
  */
 import { z } from "zod";
 import { configKey, isIntegerType, type FieldSpec, type ListKey } from "../config/registry.ts";
+
+/** The range a registry schema accepts (`uint(16, 64, 32768)`: 64 and 32768), as JSON Schema keywords. */
+function rangeOf(spec: FieldSpec): { minimum: number; maximum: number } {
+  const { minValue, maxValue } = spec.schema as z.ZodNumber;
+  if (minValue === null || maxValue === null || Math.abs(minValue) >= Number.MAX_SAFE_INTEGER || Math.abs(maxValue) >= Number.MAX_SAFE_INTEGER) {
+    throw new Error(`a ${spec.type} configuration value without a range`);
+  }
+  return { minimum: minValue, maximum: maxValue };
+}
+
+/**
+ * A request's integer for a configuration value (a keyed-list child, or a
+ * field such as `cgn.maxBindings`): its wire shape (`int`, default any
+ * integer) documented with the registry's range, which configuration
+ * validation enforces (422, with every other rejected value).
+ */
+export function configInt(spec: FieldSpec | string, int: () => z.ZodType<number> = () => z.int()): z.ZodType<number> {
+  const field = typeof spec === "string" ? configField(spec) : spec;
+  return int().meta(rangeOf(field));
+}
+
+/** A field's spec, or a keyed-list child's as `<list>/<child>` (`cgn.groups/chunkSize`). */
+function configField(path: string): FieldSpec {
+  const [key, child] = path.split("/");
+  const found = configKey(key!);
+  const spec = found?.kind === "list" ? (child ? found.children[child] : undefined) : found;
+  if (!spec) throw new Error(`no configuration value '${path}'`);
+  return spec;
+}
 
 /** How a section writes its members; sections differ in bounds the spec gives them. */
 export interface WireStyle {
@@ -86,9 +118,9 @@ export class KeyedList {
     const member = (spec: FieldSpec): z.ZodType => {
       if (isBoolean(spec)) return z.boolean().default(spec.default === true);
       if (spec.listMode) return style.list().nullable().optional();
-      const base = isInteger(spec) ? style.int() : isEnum(spec) ? spec.schema : style.text();
+      const base = isInteger(spec) ? configInt(spec, style.int) : isEnum(spec) ? spec.schema : style.text();
       if (spec.required) return spec.secret && mode === "replace" ? base.optional() : base;
-      if (isInteger(spec) && typeof spec.default === "number" && style.defaults === "apply") return style.int().default(spec.default);
+      if (isInteger(spec) && typeof spec.default === "number" && style.defaults === "apply") return configInt(spec, style.int).default(spec.default);
       return base.nullable().optional();
     };
     const fields = Object.fromEntries(this.specs.map(([name, spec]) => [name, described(member(spec), name, this.#options.body, spec.description)]));

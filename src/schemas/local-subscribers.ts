@@ -155,6 +155,8 @@ export const localSubscribers = {
     path: `${base}/ipoe/{key}`,
     section: "LocalSubscribers",
     summary: "One local IPoE subscriber",
+    description:
+      "The subscriber of one line, keyed `port:sVlan:vlan`, with its static addresses, plan and rates as configured (without live state: its session is at …/session). 404 for a line without a local subscriber.",
     params: KeyParams,
     response: { description: "LocalIpoeSubscriber", schema: LocalIpoeSubscriber },
     errors: [404],
@@ -196,6 +198,8 @@ export const localSubscribers = {
     path: `${base}/pppoe/{username}`,
     section: "LocalSubscribers",
     summary: "One local PPPoE subscriber (without its password)",
+    description:
+      "The subscriber as configured: addresses, plan and rates. The password is write-only: `passwordSet` says whether one is stored. 404 for an unknown username.",
     params: UsernameParams,
     response: { description: "LocalPppoeSubscriber", schema: LocalPppoeSubscriber },
     errors: [404],

@@ -1,6 +1,7 @@
 /** Logs, the wire contract: one entry of the ring or the audit trail, a tail of them, the msgId catalogue, and the section's operations. */
 import { z } from "zod";
 import { operation } from "./contract.ts";
+import { clampedInt32 } from "./common.ts";
 import { EXTERNAL_LOG_CATALOGUE, LOG_CAPACITY, LOG_CATALOGUE, SEVERITIES } from "../../simulator/vocabulary.ts";
 
 const int64 = z.int().min(0).meta({ format: "int64" });
@@ -36,7 +37,7 @@ const AUDIT_DESCRIPTION =
 
 const TailQuery = z.object({
   source: z.enum(["ring", "audit"]).default("ring").meta({ description: "`ring` (default): the log ring; `audit`: the audit trail (see the description)" }),
-  count: z.coerce.number().int().default(100).transform((n) => Math.min(1000, Math.max(1, n))).meta({ description: "default 100, clamped to 1-1000" }),
+  count: clampedInt32(100, 1, 1000).meta({ description: "int32, default 100, clamped to 1-1000" }),
   sinceSeq: LogSeq.meta({ description: "int64; only entries with a greater seq, oldest first (up to `count`)" }),
 });
 

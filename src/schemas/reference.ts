@@ -13,6 +13,8 @@ export const reference = {
     path: "/api/v1/openapi/v1.json",
     section: "System",
     summary: "This API's OpenAPI 3.1 document",
+    description:
+      "The OpenAPI 3.1 document of this API (spec: the service describes itself; authentication required), generated from the same schemas the server validates with: request bodies in their input form under `components.requestBodies`, answers in their output form under `components.schemas`, each operation's role floor as `x-role-floor` and fleet-proxy mark as `x-fleet-proxy`.",
     response: { description: "the OpenAPI document", schema: z.object({ openapi: z.string() }).loose() },
   }),
   page: operation({
@@ -20,6 +22,8 @@ export const reference = {
     path: "/api/v1/docs",
     section: "System",
     summary: "Interactive API reference (HTML)",
+    description:
+      "Swagger UI over GET /api/v1/openapi/v1.json, served from the appliance itself (no CDN, a strict Content-Security-Policy); authentication required, as for the document.",
     response: { description: "an HTML page", contentType: "text/html" },
   }),
   asset: operation({

@@ -9,12 +9,11 @@ import { z } from "zod";
 import { AFI_SAFIS, IGP_PROTOCOLS } from "../../simulator/vocabulary.ts";
 import { CommitResult, ConfigCommitResult } from "./commit.ts";
 import { operation } from "./contract.ts";
-import { KeyedList } from "./keyed-list.ts";
+import { KeyedList, configInt } from "./keyed-list.ts";
 
 const section = "Routing";
 const base = "/api/v1/routing/config";
 const Comment = z.string().max(1024).nullable().optional().meta({ description: "commit comment, recorded in the configuration history" });
-const nullableInt = z.int().nullable().optional();
 const AfiSafi = z.enum(AFI_SAFIS);
 
 const neighbors = new KeyedList({
@@ -86,7 +85,7 @@ const IgpInterfaceWrite = z
 
 const RoutingSettings = z
   .strictObject({
-    localAs: nullableInt.meta({ description: "uint32, 1 or more; null = none (refused while neighbors exist)" }),
+    localAs: configInt("bgp.localAs").nullable().optional().meta({ description: "uint32, 1 or more; null = none (refused while neighbors exist)" }),
     routerId: z.string().nullable().optional().meta({ description: "an IPv4 address; null = derived" }),
     igp: z
       .strictObject({

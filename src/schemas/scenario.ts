@@ -15,7 +15,7 @@ const DisconnectFilter = z
   .strictObject({
     encap: z.string().optional(),
     ip: z.string().optional(),
-    port: z.int().optional(),
+    port: z.int().min(0).max(2 ** 31 - 1).optional(),
     type: z.string().optional(),
     username: z.string().optional(),
     vrf: z.string().optional(),
@@ -129,6 +129,8 @@ export const scenario = {
     path: "/twin/v1/scenario",
     section: "Scenario control",
     summary: "The simulation's clock, seed, profile and size",
+    description:
+      "The twin's state for a CI pipeline to check before and after its actions: the appliance, its simulation profile and seed, the simulated time, how far it runs ahead of the wall clock, the live session count and the newest log sequence number.",
     floor: "super-user",
     response: { description: "ScenarioState", schema: ScenarioState },
   }),

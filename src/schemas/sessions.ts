@@ -3,7 +3,7 @@ import { z } from "zod";
 import { CaptureRecord } from "./captures.ts";
 import { CgnBindingRow } from "./cgn.ts";
 import { operation } from "./contract.ts";
-import { pageQuery, SessionIdParams } from "./common.ts";
+import { pageQuery, queryBoolean, SessionIdParams } from "./common.ts";
 import { enumFilter } from "./enum-filter.ts";
 
 export const Encap = z.enum(["ipoe", "pppoe-local", "pppoe-lac", "l2tp"]);
@@ -99,9 +99,7 @@ const SessionQuery = pageQuery(100, 500).extend({
   type: caseInsensitive.optional().meta({ description: "`ipoe` or `ppp`" }),
   username: caseInsensitive.optional().meta({ description: "case-insensitive substring" }),
   vrf: caseInsensitive.optional().meta({ description: "exact, case-insensitive; `default` = the global table" }),
-  walledGarden: z
-    .enum(["true", "false"])
-    .transform((v) => v === "true")
+  walledGarden: queryBoolean()
     .optional()
     .meta({ description: "true = only walled-garden sessions" }),
   // Beyond the spec's list (docs/decisions.md, Sessions): what the access network shows of a subscriber, so one can be found by it.
@@ -123,6 +121,8 @@ export const sessions = {
     path: "/api/v1/sessions",
     section: "Sessions",
     summary: "Live sessions, newest first, filtered (AND) and paged",
+    description:
+      "Filters combine with AND; string filters are case-insensitive (`encap` in any case too); `vrf` is exact, with `default` for the global table; `port` excludes LNS-terminated sessions. Newest first; `total` counts the matching sessions before paging, `limit` default 100, clamped to 1-500.",
     fp: true,
     query: SessionQuery,
     response: { description: "SessionList", schema: SessionList },
@@ -132,6 +132,8 @@ export const sessions = {
     path: "/api/v1/sessions/summary",
     section: "Sessions",
     summary: "Session counts by type, encapsulation, port and VRF",
+    description:
+      "Counts of the live sessions GET /api/v1/sessions lists: `total`, `byType`, `byEncap`, `byPort` (LNS-terminated sessions excluded), `byVrf` (the global table as `default`) and `walledGarden`.",
     fp: true,
     response: { description: "SessionSummaryCounts", schema: SessionSummaryCounts },
   }),
@@ -140,6 +142,8 @@ export const sessions = {
     path: "/api/v1/sessions/{id}",
     section: "Sessions",
     summary: "One session in detail: addresses and pools, AAA, plan, CGN binding, counters, capture",
+    description:
+      "Everything known about one live session: its addresses and the pools they came from, AAA attributes, the plan and its rates, the CGN binding and port blocks, the source-VRF rule steering it, counters and the capture on it. 404 when no live session has that id (a session that has ended is gone).",
     fp: true,
     params: SessionIdParams,
     response: { description: "SessionDetail", schema: SessionDetail },
@@ -149,7 +153,9 @@ export const sessions = {
     method: "GET",
     path: "/api/v1/sessions/{id}/rates",
     section: "Sessions",
-    summary: "A session's live rates over the last 10-second interval",
+    summary: "A session's live rates (30-second load interval)",
+    description:
+      "The session's receive and transmit rates in bits and packets per second, averaged over a 30-second load interval as a router shows them (renewed every 30 s), with the instant they were taken. 404 for an unknown session.",
     fp: true,
     params: SessionIdParams,
     response: { description: "SessionRates", schema: SessionRates },
@@ -160,6 +166,8 @@ export const sessions = {
     path: "/api/v1/sessions/{id}",
     section: "Sessions",
     summary: "Force-disconnect a session, freeing its addresses, CGN binding and capture (audited)",
+    description:
+      "Tears the session down (logged `session.down` with cause `admin-reset`): its addresses return to their pools, its CGN binding and any capture end. Answers `disconnected` with the session id; 404 for an unknown session. Local only; audited.",
     params: SessionIdParams,
     response: { description: "the session disconnected", schema: DisconnectResult },
     errors: [404],

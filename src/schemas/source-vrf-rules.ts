@@ -43,6 +43,8 @@ export const sourceVrfRules = {
     path: base,
     section: "Source VRF Rules",
     summary: "Source VRF rules, in configuration order",
+    description:
+      "Each rule's `name`, `ingestVrf`, `sourceSubnets` and `targetVrf`, in configuration order, which is the order the data plane matches them in: a subscriber's traffic from its ingest VRF is steered into the target VRF of the first rule that matches its source address (the session detail's `steering` names it).",
     response: { description: "array of SourceVrfRule", schema: z.array(SourceVrfRule) },
   }),
   create: operation({
@@ -61,6 +63,8 @@ export const sourceVrfRules = {
     path: `${base}/{name}`,
     section: "Source VRF Rules",
     summary: "One source VRF rule",
+    description:
+      "The rule as the rule list shows it; 404 for an unknown name.",
     params: NameParams,
     response: { description: "SourceVrfRule", schema: SourceVrfRule },
     errors: [404],

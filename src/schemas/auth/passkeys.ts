@@ -51,6 +51,8 @@ export const passkeys = {
     path: base,
     section: "Authentication",
     summary: "List passkeys: the caller's own, or every account's for a super-user",
+    description:
+      "WebAuthn credentials registered for sign-in: each with its credential id, account, label, the transports its authenticator reported, creation and last-use times. A read-only or operator caller sees only its own account's; a super-user sees every account's.",
     floor: "read-only",
     response: { description: "passkeys, newest first", schema: z.array(PasskeyRecord) },
   }),

@@ -13,6 +13,8 @@ export const providers = {
     path: oidc,
     section: "Authentication",
     summary: "List OIDC providers (client secrets are never returned)",
+    description:
+      "Every configured OIDC provider with its label, issuer, client id, scopes, username and groups claims, redirect URI, callback path and its group-to-role map (spec: role mapping fails closed when no rule matches). The client secret is write-only: `clientSecretSet` says whether one is stored.",
     // Issuer, client id and role map are the sign-in's trust settings: super-user reads, as the accounts and tokens are
     // (the sign-in page's buttons read only names and labels, anonymously: GET /api/v1/auth/oidc).
     floor: "super-user",
@@ -23,6 +25,8 @@ export const providers = {
     path: `${oidc}/{name}`,
     section: "Authentication",
     summary: "One OIDC provider (its client secret is never returned)",
+    description:
+      "The provider as the provider list shows it; 404 for an unknown name. Its callback path is `/api/v1/auth/oidc/{name}/callback`. The client secret is never returned.",
     floor: "super-user",
     params: ProviderName,
     response: { description: "the provider", schema: OidcProviderRecord },
@@ -49,6 +53,8 @@ export const providers = {
     path: `${oidc}/{name}`,
     section: "Authentication",
     summary: "Delete an OIDC provider (its sessions end)",
+    description:
+      "Removes the provider and its client secret: its sign-in button goes, and the browser sessions that signed in through it end. Local accounts are untouched. Answers StatusResult `deleted`; 404 for an unknown name.",
     params: ProviderName,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404],
@@ -58,6 +64,8 @@ export const providers = {
     path: "/api/v1/auth/providers/passkey",
     section: "Authentication",
     summary: "The current passkey policy",
+    description:
+      "The passkey (WebAuthn) policy: whether the login page offers passkey sign-in, the relying-party id passkeys are bound to (null = the listener's hostname), the user verification asked of the authenticator, and whether a verified passkey stands in for the TOTP code. Readable by every role: the sign-in and account pages follow it.",
     response: { description: "PasskeyPolicy", schema: PasskeyPolicy },
   }),
   putPasskeyPolicy: operation({
@@ -65,6 +73,8 @@ export const providers = {
     path: "/api/v1/auth/providers/passkey",
     section: "Authentication",
     summary: "Replace the passkey policy",
+    description:
+      "A full replacement of the policy (every member given), answered with the policy now in force. Passkeys registered before stay registered; while passkey sign-in is disabled they are not offered at login.",
     body: PasskeyPolicy,
     response: { description: "PasskeyPolicy as stored", schema: PasskeyPolicy },
   }),

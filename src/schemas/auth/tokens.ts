@@ -23,6 +23,8 @@ export const tokens = {
     path: "/api/v1/auth/tokens",
     section: "Authentication",
     summary: "List tokens (never their plaintext)",
+    description:
+      "Each token's id, name, role, the first characters of its plaintext (to recognise it), creator, creation, last-use and expiry times, and `source` (`config`: provisioned by the fleet configuration, not revocable here), paged. Only a SHA-256 hash of a token is stored, so the plaintext, shown once at creation, can never be read back: a lost token is revoked and replaced.",
     floor: "super-user",
     query: pageQuery(100, 1000),
     response: { description: "a page of token records, newest first", schema: TokenPage },
@@ -32,6 +34,8 @@ export const tokens = {
     path: "/api/v1/auth/tokens/{id}",
     section: "Authentication",
     summary: "One token's record (never its plaintext)",
+    description:
+      "The same record as a row of the token list, by its id; 404 for an unknown id. The plaintext is never stored, so it is never shown.",
     floor: "super-user",
     params: TokenId,
     response: { description: "TokenRecord", schema: TokenRecord },
@@ -42,6 +46,8 @@ export const tokens = {
     path: "/api/v1/auth/tokens/{id}",
     section: "Authentication",
     summary: "Revoke a token; it stops working at once",
+    description:
+      "The token is refused from the next request on, and the revocation is logged and audited. 404 for an unknown id; 409 for a token provisioned by the fleet configuration (change the configuration instead).",
     params: TokenId,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404, 409],

@@ -13,6 +13,8 @@ export const users = {
     path: base,
     section: "Authentication",
     summary: "List accounts",
+    description:
+      "The local accounts, paged: each with its role, TOTP enrolment (and whether the next login must enrol), creation, password-change and last-login times, and its lockouts (5 consecutive failures lock the account and source-IP pair for 15 minutes). Password hashes and TOTP secrets are never returned.",
     floor: "super-user",
     query: pageQuery(100, 1000),
     response: { description: "a page of accounts, by name", schema: UserPage },
@@ -32,6 +34,8 @@ export const users = {
     path: `${base}/{username}`,
     section: "Authentication",
     summary: "One account, with its lockouts",
+    description:
+      "The account as a row of the user list shows it, its lockouts included: each source address with recent failures or a running lockout, and `*` for the account-wide backoff. 404 for an unknown account.",
     floor: "super-user",
     params: UsernameParams,
     response: { description: "UserRecord", schema: UserRecord },
@@ -81,6 +85,8 @@ export const users = {
     path: `${base}/{username}/totp/reset`,
     section: "Authentication",
     summary: "Forget an account's authenticator: it enrols again at its next login",
+    description:
+      "For an account whose authenticator is lost: its TOTP secret is deleted and its open browser sessions end, so its next login answers `totpEnrolmentRequired` and it enrols a new authenticator (spec: TOTP enrolment is mandatory). Audited; 404 for an unknown account.",
     params: UsernameParams,
     response: { description: "StatusResult `updated`", schema: StatusResult },
     errors: [404],
@@ -90,6 +96,8 @@ export const users = {
     path: `${base}/{username}/unlock`,
     section: "Authentication",
     summary: "Lift an account's lockouts from every source IP",
+    description:
+      "Ends every lockout of the account and forgets its failure counts, for every source address and the account-wide backoff at once (spec: repeated failures lock the account and source-IP pair out temporarily; login answers 423). Audited; 404 for an unknown account.",
     params: UsernameParams,
     response: { description: "StatusResult `updated`", schema: StatusResult },
     errors: [404],
