@@ -34,8 +34,8 @@ interface PlaybookRun {
 }
 
 /** Runs `ansible-playbook noc.yml` from the example's folder, as its README says, against edge-1. */
-function runPlaybook(): Promise<PlaybookRun> {
-  const child = spawn("ansible-playbook", ["noc.yml"], {
+function runPlaybook(...args: string[]): Promise<PlaybookRun> {
+  const child = spawn("ansible-playbook", ["noc.yml", ...args], {
     cwd: EXAMPLE,
     env: {
       ...process.env,
@@ -79,7 +79,8 @@ beforeAll(async () => {
   const version = spawnSync("ansible-playbook", ["--version"], { encoding: "utf8" });
   if (version.error || version.status !== 0) throw new Error("ansible-playbook is not installed: run `bash scripts/install-test-deps.sh` (npm test's pretest does; Debian's ansible-core)");
   scratch = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-ansible-"));
-  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, PORTS);
+  // A manual clock: subscribers do not come and go between the playbook's reads and the test's.
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1", BNG_CLOCK: "manual" }, PORTS);
   // Ten simulated minutes: the demo fleet's local PPPoE login (the playbook's default subscriber) is up.
   for (const port of PORTS) expect((await api(port, "/twin/v1/scenario", { action: "advance-clock", seconds: 600 })).status).toBe(200);
   renewBeforeDays = (await api(PORTS[0]!, "/api/v1/config")).json<{ fields: Record<string, string | null> }>().fields["acme.renewBeforeDays"]!;
@@ -103,7 +104,7 @@ describe("the Ansible example (examples/ansible/noc.yml)", () => {
     for (const [i, port] of PORTS.entries()) {
       const listed = (await api(port, "/api/v1/sessions?username=noc-test%40isp.example")).json<{ items: { id: number }[] }>().items;
       expect(listed.length, `edge-${i + 1}`).toBeGreaterThan(0);
-      expect(first.output).toContain(`edge-${i + 1} session ${listed[0]!.id} noc-test@isp.example`);
+      expect(first.output, JSON.stringify(listed)).toContain(`edge-${i + 1} session ${listed[0]!.id} noc-test@isp.example`);
     }
   });
 
@@ -131,5 +132,16 @@ describe("the Ansible example (examples/ansible/noc.yml)", () => {
     expect(history[0]!.rollbackTo).toBe(4);
     expect(history[2]!.rollbackTo).toBe(2);
     expect(history[1]!.changes).toEqual([{ pointer: "#/fields/acme.renewBeforeDays", before: renewBeforeDays, after: "21" }]);
+  });
+
+  it("sends the version it read as If-Match: a stale one is a 412 and nothing is committed", async () => {
+    const history = async () => (await api(PORTS[0]!, "/api/v1/config/history")).json<{ total: number }>().total;
+    const versions = await history();
+    // Extra variables win over what a task registers: the change is made as if the configuration had been read at version 1.
+    const stale = await runPlaybook("--tags", "change", "-e", JSON.stringify({ before: { etag: '"v1"', json: { fields: {} } } }));
+    expect(stale.code, stale.output).not.toBe(0);
+    expect(stale.tasks.get("Change the key, only from the version read")).toEqual(["fatal"]);
+    expect(stale.output).toContain("Status code was 412");
+    expect(await history()).toBe(versions);
   });
 });
