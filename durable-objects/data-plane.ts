@@ -460,12 +460,13 @@ export class DataPlane {
   }
 
   /**
-   * The interface table at the simulated now. On a live clock its counters are read at this instant between
-   * two 10 s steps, as a scrape or a poll reads a real interface's; a manual clock reads them at the step.
+   * The interface table at the simulated now, its counters read at this instant between two 10 s steps, as a
+   * scrape or a poll reads a real interface's: on a live clock the time since the last step fell due, on a manual
+   * clock the time advance-clock carried past it, so advancing 15 s between scrapes reads as a live 15 s scrape.
    */
   interfaces() {
-    const progress = this.#live ? Math.min(1, Math.max(0, 1 - this.msUntilNextStep() / TICK_MS)) : 1;
-    return this.#gateway.interfaces(this.#identity, progress);
+    const sinceStep = this.#live ? TICK_MS - this.msUntilNextStep() : this.#gateway.pendingMs;
+    return this.#gateway.interfaces(this.#identity, Math.min(1, Math.max(0, sinceStep / TICK_MS)));
   }
 
   /** Sets what an upgrade's reboot boots with: the object applies the configuration's restart-only keys there. */

@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { FleetFile, describeIssues, isShippedProfile, listenerOrigin } from "../fleet-config/schema.ts";
 import { isWellFormedToken } from "../src/trust/tokens.ts";
+import { clockStartOf } from "../src/fleet/clock-start.ts";
 import { isNewPassword } from "../src/auth/accounts.ts";
 import { parseProfile } from "../simulator/profile.ts";
 
@@ -42,6 +43,10 @@ export type Settings = {
   shards: number;
   adminPassword: string | undefined;
   bootstrapToken: string | undefined;
+  /** BNG_CLOCK=manual: the simulated clock moves only when a scenario advances it (a pipeline's own pace). */
+  manualClock: boolean;
+  /** BNG_CLOCK_START: the instant a fresh appliance's simulated clock starts at (ISO 8601 with its zone); unset = the wall clock. */
+  clockStart: string | undefined;
   appliances: ApplianceListener[];
   /** The fleet file's own profile files, keyed by the path as written there (the Worker's BNG_PROFILES). */
   profiles: Record<string, unknown>;
@@ -201,6 +206,13 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
     throw new LaunchError("BNG_ADMIN_PASSWORD must be 8-256 characters, not the development default and not a commonly used password; choose another");
   }
 
+  const clock = optional(env, "BNG_CLOCK");
+  if (clock !== undefined && clock !== "manual") throw new LaunchError(`BNG_CLOCK must be 'manual' or unset, not '${clock}'`);
+  const clockStart = optional(env, "BNG_CLOCK_START");
+  if (clockStart !== undefined && clockStartOf({ BNG_CLOCK_START: clockStart }) === null) {
+    throw new LaunchError(`BNG_CLOCK_START must be an ISO 8601 instant with its zone, such as 2026-03-02T09:00:00Z, not '${clockStart}'`);
+  }
+
   return {
     projectDir,
     fleetPath,
@@ -213,6 +225,8 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
     shards: Math.min(shards, appliances.length),
     adminPassword,
     bootstrapToken,
+    manualClock: clock === "manual",
+    clockStart,
     appliances,
     profiles,
   };

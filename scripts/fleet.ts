@@ -17,7 +17,7 @@
  * (src/fleet/shards.ts).
  *
  * Environment: BNG_FLEET, BNG_PORT_BASE, BNG_DATA_DIR, BNG_HTTP, BNG_FRESH,
- * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN, BNG_SCENARIO, BNG_SHARDS, BNG_INSPECTOR_PORT (see docs/running.md); BNG_BUNDLE_DIR runs an
+ * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN, BNG_SCENARIO, BNG_SHARDS, BNG_INSPECTOR_PORT, BNG_CLOCK, BNG_CLOCK_START (see docs/running.md); BNG_BUNDLE_DIR runs an
  * already-built bundle instead of building (launcher testing, CI).
  */
 import { readFile } from "node:fs/promises";
@@ -128,6 +128,8 @@ function bindingsFor(settings: Settings, fleetSecret: string, upgradePublicKey: 
   if (settings.http) bindings.BNG_HTTP = "1";
   if (settings.adminPassword !== undefined) bindings.BNG_ADMIN_PASSWORD = settings.adminPassword;
   if (settings.bootstrapToken !== undefined) bindings.BNG_BOOTSTRAP_TOKEN = settings.bootstrapToken;
+  if (settings.manualClock) bindings.BNG_CLOCK = "manual";
+  if (settings.clockStart !== undefined) bindings.BNG_CLOCK_START = settings.clockStart;
   return bindings;
 }
 

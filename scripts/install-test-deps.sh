@@ -5,7 +5,8 @@
 # openssl (the certificate of Pebble's own API and of the test mail server),
 # mosquitto with its clients (the MQTT broker alarm sinks publish to), and
 # rsyslog with its GnuTLS driver (the receiver syslog shipping is tested
-# against, over TCP and TLS). Installed only when missing.
+# against, over TCP and TLS), and ansible-core (examples/ansible/ is run
+# against a fleet). Installed only when missing.
 set -euo pipefail
 missing=()
 command -v oathtool >/dev/null || missing+=(oathtool)
@@ -17,6 +18,7 @@ command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || missing+=(mosqu
 command -v mosquitto_sub >/dev/null || missing+=(mosquitto-clients)
 [ -x /usr/sbin/rsyslogd ] || missing+=(rsyslog)
 dpkg -s rsyslog-gnutls >/dev/null 2>&1 || missing+=(rsyslog-gnutls)
+command -v ansible-playbook >/dev/null || missing+=(ansible-core)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

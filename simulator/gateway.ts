@@ -190,6 +190,11 @@ export class Gateway {
     return n;
   }
 
+  /** Time advanced past the last sub-step and carried to the next (a remainder under 10 s of `step`). */
+  get pendingMs(): number {
+    return this.#m.pendingMs;
+  }
+
   /** When the next 10 s sub-step falls due: `advanceTo` runs it once its instant reaches this one. */
   nextStepDueMs(): number {
     return this.#m.nowMs + this.#m.pendingMs + SUB_STEP_MS;

@@ -37,6 +37,15 @@ describe("BNG_ADMIN_PASSWORD at start (issue #22)", () => {
   });
 });
 
+describe("BNG_CLOCK and BNG_CLOCK_START at start", () => {
+  it("takes a manual clock and a pinned start for the Worker, and refuses anything else naming the variable", async () => {
+    expect(await loadSettings({})).toMatchObject({ manualClock: false, clockStart: undefined });
+    expect(await loadSettings({ BNG_CLOCK: "manual", BNG_CLOCK_START: "2026-03-02T10:30:00Z" })).toMatchObject({ manualClock: true, clockStart: "2026-03-02T10:30:00Z" });
+    await expect(loadSettings({ BNG_CLOCK: "live" })).rejects.toThrow(/BNG_CLOCK must be 'manual' or unset, not 'live'/);
+    await expect(loadSettings({ BNG_CLOCK_START: "10:30" })).rejects.toThrow(/BNG_CLOCK_START must be an ISO 8601 instant with its zone.*not '10:30'/);
+  });
+});
+
 describe("the ready banner", () => {
   it("says the admin password is set by BNG_ADMIN_PASSWORD, never what it is", async () => {
     const text = banner(await loadSettings({ BNG_ADMIN_PASSWORD: "Correct-Horse-Battery-7" }), 1);

@@ -6,12 +6,13 @@
  * Prometheus runs from the committed scrape example (grafana/prometheus.yml)
  * with only the ports, the token file and the interval changed.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePortBase, fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
+import { requirePrometheus, startPrometheus, type RunningPrometheus } from "./prometheus-server.ts";
 import { newToken } from "../../src/trust/tokens.ts";
 
 const PORT_BASE = await freePortBase(3);
@@ -22,8 +23,7 @@ let PROMETHEUS = "";
 const BOOTSTRAP = newToken();
 
 let fleet: RunningFleet;
-let prometheus: ChildProcess | undefined;
-let prometheusLog = "";
+let prometheus: RunningPrometheus | undefined;
 
 const api = (port: number, path: string, body?: unknown) =>
   fetchJson(`https://127.0.0.1:${port}${path}`, { insecure: true, headers: { authorization: `Bearer ${BOOTSTRAP}` }, ...(body === undefined ? {} : { body }) });
@@ -47,6 +47,7 @@ async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolea
 }
 
 beforeAll(async () => {
+  requirePrometheus();
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-prometheus-"));
   // The shipped three-appliance fleet file, on this test's ports.
   fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, PORTS);
@@ -71,30 +72,12 @@ beforeAll(async () => {
   const check = spawnSync("promtool", ["check", "config", configFile], { encoding: "utf8" });
   expect(check.status, check.stdout + check.stderr).toBe(0);
 
-  prometheus = spawn("prometheus", [`--config.file=${configFile}`, `--storage.tsdb.path=${path.join(dir, "tsdb")}`, "--web.listen-address=127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
-  prometheus.stdout!.on("data", (c) => (prometheusLog += c));
-  prometheus.stderr!.on("data", (c) => (prometheusLog += c));
-  const listening = await eventually(
-    async () => /msg="Listening on" address=(127\.0\.0\.1:\d+)/.exec(prometheusLog)?.[1],
-    (address) => address !== undefined,
-    30,
-  );
-  expect(listening, prometheusLog).toBeDefined();
-  PROMETHEUS = listening!;
-  const ready = await eventually(
-    () => fetch(`http://${PROMETHEUS}/-/ready`).then((r) => r.ok, () => false),
-    (ok) => ok,
-    30,
-  );
-  expect(ready, prometheusLog).toBe(true);
+  prometheus = await startPrometheus([`--config.file=${configFile}`, `--storage.tsdb.path=${path.join(dir, "tsdb")}`]);
+  PROMETHEUS = prometheus.address;
 }, 180_000);
 
 afterAll(async () => {
-  if (prometheus && prometheus.exitCode === null) {
-    const exited = new Promise((resolve) => prometheus!.on("exit", resolve));
-    prometheus.kill("SIGTERM");
-    await exited;
-  }
+  await prometheus?.stop();
   if (fleet) expect(await fleet.stop()).toBe(0);
 }, 60_000);
 

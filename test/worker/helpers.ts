@@ -1,6 +1,7 @@
-/** Helpers of the data-plane tests: reads as the bootstrap super-user, scenario actions, and a Prometheus text parser. */
+/** Helpers of the data-plane tests: reads as the bootstrap super-user, scenario actions, and scrapes. */
 import { expect } from "vitest";
 import { BOOTSTRAP_TOKEN, bearer, call, json } from "./client.ts";
+import { parseExposition, type Sample } from "../exposition.ts";
 
 export const admin = bearer(BOOTSTRAP_TOKEN);
 
@@ -25,29 +26,6 @@ export async function scenario(action: Record<string, unknown>, appliance = "edg
 export const advance = (seconds: number, appliance = "edge-1") => scenario({ action: "advance-clock", seconds }, appliance);
 
 export const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-
-/** One sample of a scrape. */
-export interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** Parses Prometheus text exposition into samples (enough of the format for our own output). */
-export function parseExposition(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split("\n")) {
-    if (line === "" || line.startsWith("#")) continue;
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match) throw new Error(`unparsable exposition line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const [, key, raw] of (match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) {
-      labels[key!] = raw!.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c));
-    }
-    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
-  }
-  return samples;
-}
 
 /** The value of the one sample of `name` whose labels include `labels`. */
 export function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { commit } from "./config-client.ts";
-import { advance, get, scenario, scrape, send, sum, valueOf, type Sample } from "./helpers.ts";
+import { advance, get, scenario, scrape, send, sum, valueOf } from "./helpers.ts";
+import type { Sample } from "../exposition.ts";
 import type { z } from "zod";
 import type { GreStatus } from "../../src/schemas/gre-circuits.ts";
 import type { RadiusPoolStatus } from "../../src/schemas/radius.ts";
