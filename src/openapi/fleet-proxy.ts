@@ -11,7 +11,7 @@
  * (src/routes/fleet.ts); `x-proxied-operation` names the read each relays.
  */
 import { z } from "zod";
-import { floorOf } from "../auth/authenticate.ts";
+import { floorOf } from "../auth/authorize.ts";
 import type { Route } from "../http/route.ts";
 
 /** The operation extension naming the read a proxied twin relays. */
