@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { floorOf } from "../auth/authenticate.ts";
 import { ProblemDetails } from "../schemas/common.ts";
+import { statusTitle } from "../http/problem.ts";
 import type { Route } from "../http/route.ts";
 import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS, type Section } from "../schemas/contract.ts";
 
@@ -86,7 +87,7 @@ class Components {
   }
 }
 
-function parameters(schema: z.ZodType | undefined, where: "path" | "query", components: Components) {
+function parameters(schema: z.ZodType | undefined, where: "path" | "query", components: Components, examples: Record<string, unknown> = {}) {
   if (!schema) return [];
   const json = components.convert(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
@@ -97,12 +98,49 @@ function parameters(schema: z.ZodType | undefined, where: "path" | "query", comp
       required: where === "path" || (json.required ?? []).includes(name),
       ...(description ? { description } : {}),
       schema: rest,
+      ...(examples[name] !== undefined ? { example: examples[name] } : {}),
     };
   });
 }
 
-function problemResponse(description: string) {
-  return { description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/ProblemDetails" } } } };
+function problemResponse(description: string, example?: unknown) {
+  return { description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/ProblemDetails" }, ...(example ? { example } : {}) } } };
+}
+
+/** What each error status's example says when the operation's examples name no detail of their own: the server's own wording. */
+const ERROR_EXAMPLE: Record<number, string> = {
+  401: "a bearer token or session cookie is required",
+  403: "this operation needs the super-user role; the caller has read-only",
+  404: "no such resource",
+  409: "the item already exists",
+  412: 'the configuration is at version 7 ("v7"), not "v6": read it again',
+  413: "request body over 1048576 bytes",
+  415: "request body must be application/json",
+  422: "configuration validation failed",
+  423: "account locked from this address; try again later",
+  429: "too many login attempts from this address; try again later",
+  502: "the peer could not be reached",
+  503: "appliance unavailable",
+  504: "the peer did not answer in time",
+};
+
+/** A problem document as the server writes it (src/http/problem.ts) for an error of this operation. */
+function problemExample(status: number, route: Route, instance: string) {
+  const own = route.examples?.errors?.[status];
+  if (status === 400) {
+    // The field named is the first the example call sends, where the validator would name it.
+    const [where, sent] = route.body ? ["body", route.examples?.body] : route.query ? ["query", route.examples?.query] : ["path", route.examples?.params];
+    const field = Object.keys(sent && typeof sent === "object" ? sent : {})[0] ?? "name";
+    const errors = [{ in: where, pointer: `#/${field}`, detail: "Invalid input" }];
+    return { type: "about:blank", title: statusTitle(status), status, detail: own ?? `invalid request: ${where} ${field}: Invalid input`, instance, errors };
+  }
+  return { type: "about:blank", title: statusTitle(status), status, detail: own ?? ERROR_EXAMPLE[status] ?? statusTitle(status), instance };
+}
+
+/** The example call's path, its parameters filled in from the examples (the request path a problem's `instance` names). */
+function examplePath(route: Route): string {
+  const params = (route.examples?.params ?? {}) as Record<string, unknown>;
+  return route.path.replace(/\{(\w+)\+?\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
 }
 
 const ERROR_TEXT: Record<number, string> = {
@@ -133,6 +171,8 @@ const IF_MATCH = {
 };
 const ETAG = { etag: { description: 'the configuration version now active (`"v8"`), for the next write\'s `If-Match`', schema: { type: "string" } } };
 
+const exampleOf = (value: unknown) => (value === undefined ? {} : { example: value });
+
 function operation(route: Route, components: Components) {
   const floor = floorOf(route);
   const errors = new Set<number>(route.errors ?? []);
@@ -141,19 +181,23 @@ function operation(route: Route, components: Components) {
   if (floor !== "anonymous") [401, 403].forEach((s) => errors.add(s));
   const status = route.response.status ?? 200;
   const versioned = errors.has(412);
+  const examples = route.examples ?? {};
+  const instance = examplePath(route);
   const headers = status >= 300 && status < 400 ? { headers: { location: { description: "where the browser goes next", schema: { type: "string" } } } } : versioned ? { headers: ETAG } : {};
   const responses: Record<string, unknown> = {
     [String(status)]: {
       ...headers,
       description: route.response.description,
       ...(route.response.schema
-        ? { content: { [route.response.contentType ?? "application/json"]: { schema: components.convert(route.response.schema, "output") } } }
+        ? { content: { [route.response.contentType ?? "application/json"]: { schema: components.convert(route.response.schema, "output"), ...exampleOf(examples.response) } } }
         : route.response.contentType
-          ? { content: { [route.response.contentType]: {} } }
+          ? { content: { [route.response.contentType]: exampleOf(examples.response) } }
           : {}),
     },
   };
-  for (const status of [...errors].sort()) responses[String(status)] = problemResponse(route.errorText?.[status] ?? ERROR_TEXT[status] ?? "error");
+  for (const status of [...errors].sort()) {
+    responses[String(status)] = problemResponse(route.errorText?.[status] ?? ERROR_TEXT[status] ?? "error", problemExample(status, route, instance));
+  }
   // Every error this API answers is a problem document, including statuses an
   // operation does not list (405 for another method, 404 for a hostname no
   // appliance answers to); a redirecting operation has no 2xx, and this is
@@ -168,13 +212,17 @@ function operation(route: Route, components: Components) {
       floor === "anonymous" ? [] : route.credentials === "bearer" ? [{ bearerToken: [] }] : route.credentials === "session" ? [{ sessionCookie: [] }] : [{ bearerToken: [] }, { sessionCookie: [] }],
     "x-role-floor": floor,
     "x-fleet-proxy": route.fp === true,
-    parameters: [...parameters(route.params, "path", components), ...parameters(route.query, "query", components), ...(versioned ? [IF_MATCH] : [])],
+    parameters: [
+      ...parameters(route.params, "path", components, examples.params as Record<string, unknown> | undefined),
+      ...parameters(route.query, "query", components, examples.query as Record<string, unknown> | undefined),
+      ...(versioned ? [IF_MATCH] : []),
+    ],
     ...(route.body
       ? {
           requestBody: {
             required: !route.bodyOptional,
             content: {
-              "application/json": { schema: components.convert(route.body, "input") },
+              "application/json": { schema: components.convert(route.body, "input"), ...exampleOf(examples.body) },
               ...(route.octetStream
                 ? { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream", description: route.octetStream.description } } }
                 : {}),

@@ -44,6 +44,19 @@ export const captures = {
     summary: "Active packet captures, one row per mirrored session",
     fp: true,
     response: { description: "array of CaptureRow, by session id", schema: z.array(CaptureRow) },
+    examples: {
+      response: [
+        {
+          sessionId: 1,
+          destinationIp: "192.0.2.50",
+          maxPackets: 10000,
+          maxDurationSeconds: 3600,
+          startedUtc: "2026-11-26T20:35:10.000Z",
+          packetsMirrored: 0,
+          elapsedSeconds: 0,
+        },
+      ],
+    },
   }),
   start: operation({
     method: "POST",
@@ -58,6 +71,11 @@ export const captures = {
     body: CaptureRequest,
     response: { description: "the capture record", schema: CaptureRecord },
     errors: [404, 409],
+    examples: {
+      params: { id: 1 },
+      body: { destinationIp: "192.0.2.50", maxPackets: 10000, maxDurationSeconds: 3600 },
+      response: { sessionId: 1, destinationIp: "192.0.2.50", maxPackets: 10000, maxDurationSeconds: 3600, startedUtc: "2026-11-26T20:35:10.000Z" },
+    },
   }),
   stop: operation({
     method: "DELETE",
@@ -71,6 +89,7 @@ export const captures = {
       schema: CaptureStopResult,
     },
     errors: [404],
+    examples: { params: { id: 1 }, response: { status: "stopped", sessionId: 1 } },
   }),
 
 };

@@ -19,6 +19,7 @@ export const fleet = {
     section: "Fleet",
     summary: "This appliance, then its peers from webUi.peers",
     response: { description: "array of FleetAppliance", schema: z.array(FleetAppliance) },
+    examples: { response: [{ name: "edge-1", self: true, url: null }, { name: "edge-2", self: false, url: "https://127.0.0.1:8444" }] },
   }),
   read: operation({
     method: "GET",
@@ -35,6 +36,17 @@ export const fleet = {
     params: z.object({ appliance: z.string(), path: z.string() }),
     response: { description: "the peer's status, body and content type" },
     errors: [404, 502, 504],
+    examples: {
+      params: { appliance: "edge-2", path: "system/health" },
+      response: {
+        status: "ok",
+        appliance: "edge-2",
+        timeUtc: "2026-11-26T20:35:12.583Z",
+        softwareVersion: "bngfleet 0.1.0",
+        uptimeSeconds: 0,
+        checks: { storage: "ok" },
+      },
+    },
   }),
 
 };

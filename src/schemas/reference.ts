@@ -14,6 +14,7 @@ export const reference = {
     section: "System",
     summary: "This API's OpenAPI 3.1 document",
     response: { description: "the OpenAPI document", schema: z.object({ openapi: z.string() }).loose() },
+    examples: { response: { openapi: "3.1.0", info: { title: "Broadband Gateway Management API", version: "v1" }, paths: {} } },
   }),
   page: operation({
     method: "GET",
@@ -21,6 +22,9 @@ export const reference = {
     section: "System",
     summary: "Interactive API reference (HTML)",
     response: { description: "an HTML page", contentType: "text/html" },
+    examples: {
+      response: "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Broadband Gateway API reference</title>\n<link rel=\"stylesheet\" href=\"/api/v1/docs/swagger-ui.css\"></head>\n<body><div id=\"reference\"></div>\n<script src=\"/api/v1/docs/swagger-ui-bundle.js\"></script><script src=\"/api/v1/docs/init.js\"></script></body></html>",
+    },
   }),
   asset: operation({
     method: "GET",

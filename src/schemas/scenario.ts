@@ -131,6 +131,17 @@ export const scenario = {
     summary: "The simulation's clock, seed, profile and size",
     floor: "super-user",
     response: { description: "ScenarioState", schema: ScenarioState },
+    examples: {
+      response: {
+        appliance: "edge-1",
+        profile: "small",
+        seed: 1001,
+        simulatedTimeUtc: "2026-11-26T20:35:10.000Z",
+        clockLeadSeconds: 0,
+        sessions: 1999,
+        lastSeq: 113,
+      },
+    },
   }),
   apply: operation({
     method: "POST",
@@ -150,6 +161,23 @@ export const scenario = {
       schema: ScenarioActionResult,
     },
     errors: [404, 409, 422],
+    examples: {
+      body: { action: "revive-radius-server", server: "radius-2.isp.example" },
+      response: {
+        ok: true,
+        action: "revive-radius-server",
+        detail: { server: "radius-2.isp.example:1812" },
+        state: {
+          appliance: "edge-1",
+          profile: "small",
+          seed: 1001,
+          simulatedTimeUtc: "2026-11-26T20:35:10.000Z",
+          clockLeadSeconds: 0,
+          sessions: 1999,
+          lastSeq: 111,
+        },
+      },
+    },
   }),
   run: operation({
     method: "POST",
@@ -167,6 +195,22 @@ export const scenario = {
       schema: ScenarioRunResult,
     },
     errors: [404, 409, 422],
+    examples: {
+      body: { description: "IKE daemon restart", steps: [{ at: 0, action: "revive-daemon", daemon: "ipsec" }] },
+      response: {
+        ok: true,
+        steps: 1,
+        state: {
+          appliance: "edge-1",
+          profile: "small",
+          seed: 1001,
+          simulatedTimeUtc: "2026-11-26T20:35:10.000Z",
+          clockLeadSeconds: 0,
+          sessions: 1999,
+          lastSeq: 113,
+        },
+      },
+    },
   }),
 
 };

@@ -44,6 +44,12 @@ export const sourceVrfRules = {
     section: "Source VRF Rules",
     summary: "Source VRF rules, in configuration order",
     response: { description: "array of SourceVrfRule", schema: z.array(SourceVrfRule) },
+    examples: {
+      response: [
+        { name: "partner-noc", ingestVrf: "wholesale", sourceSubnets: ["10.200.0.0/24"], targetVrf: "default" },
+        { name: "partner-mgmt", ingestVrf: "wholesale", sourceSubnets: ["10.201.0.0/24"], targetVrf: "default" },
+      ],
+    },
   }),
   create: operation({
     method: "POST",
@@ -55,6 +61,10 @@ export const sourceVrfRules = {
     body: RuleCreate,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [409, 412, 422],
+    examples: {
+      body: { name: "partner-mgmt", ingestVrf: "wholesale", sourceSubnets: ["10.201.0.0/24"], targetVrf: "default", comment: "partner management network" },
+      response: { status: "committed", name: "partner-mgmt", committedUtc: "2026-11-26T20:35:12.183Z", version: 4, restartRequired: false },
+    },
   }),
   get: operation({
     method: "GET",
@@ -64,6 +74,10 @@ export const sourceVrfRules = {
     params: NameParams,
     response: { description: "SourceVrfRule", schema: SourceVrfRule },
     errors: [404],
+    examples: {
+      params: { name: "partner-noc" },
+      response: { name: "partner-noc", ingestVrf: "wholesale", sourceSubnets: ["10.200.0.0/24"], targetVrf: "default" },
+    },
   }),
   replace: operation({
     method: "PUT",
@@ -76,6 +90,11 @@ export const sourceVrfRules = {
     body: RuleUpdate,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 412, 422],
+    examples: {
+      params: { name: "partner-mgmt" },
+      body: { ingestVrf: "wholesale", sourceSubnets: ["10.201.0.0/24", "10.202.0.0/24"], targetVrf: "default" },
+      response: { status: "committed", name: "partner-mgmt", committedUtc: "2026-11-26T20:35:13.343Z", version: 13, restartRequired: false },
+    },
   }),
   remove: operation({
     method: "DELETE",
@@ -88,5 +107,10 @@ export const sourceVrfRules = {
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 412],
+    examples: {
+      params: { name: "partner-mgmt" },
+      query: { comment: "partner management network retired" },
+      response: { status: "committed", name: "partner-mgmt", committedUtc: "2026-11-26T20:35:13.739Z", version: 23, restartRequired: false },
+    },
   }),
 };

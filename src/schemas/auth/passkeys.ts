@@ -28,6 +28,19 @@ export const passkeys = {
     body: Reauthentication,
     response: { description: "registration options", schema: PasskeyRegistrationOptions },
     errors: [401, 409, 423],
+    examples: {
+      body: { currentPassword: "quiet-harbour-lantern-1947" },
+      response: {
+        challenge: "x2y7dQ0k4uGv9sVxQm3PcA",
+        rp: { id: "edge-1.bng.localhost", name: "bngfleet edge-1" },
+        user: { id: "YWRtaW4", name: "admin", displayName: "admin" },
+        pubKeyCredParams: [{ type: "public-key", alg: -7 }, { type: "public-key", alg: -257 }],
+        timeout: 60000,
+        attestation: "none",
+        excludeCredentials: [],
+        authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
+      },
+    },
   }),
   register: operation({
     method: "POST",
@@ -45,6 +58,24 @@ export const passkeys = {
     }),
     response: { description: "the registered passkey", schema: PasskeyRecord },
     errors: [409],
+    examples: {
+      body: {
+        name: "YubiKey 5C",
+        response: {
+          id: "pJzZ0vYbO2z1m6N8iXgq3w",
+          type: "public-key",
+          response: { clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0", attestationObject: "o2NmbXRkbm9uZQ" },
+        },
+      },
+      response: {
+        id: "pJzZ0vYbO2z1m6N8iXgq3w",
+        username: "admin",
+        name: "YubiKey 5C",
+        transports: ["usb", "nfc"],
+        createdUtc: "2026-11-26T20:41:07.000Z",
+        lastUsedUtc: null,
+      },
+    },
   }),
   list: operation({
     method: "GET",
@@ -53,6 +84,7 @@ export const passkeys = {
     summary: "List passkeys: the caller's own, or every account's for a super-user",
     floor: "read-only",
     response: { description: "passkeys, newest first", schema: z.array(PasskeyRecord) },
+    examples: { response: [] },
   }),
   rename: operation({
     method: "PATCH",
@@ -65,6 +97,18 @@ export const passkeys = {
     body: z.object({ name: PasskeyName }),
     response: { description: "the passkey", schema: PasskeyRecord },
     errors: [404],
+    examples: {
+      params: { id: "pJzZ0vYbO2z1m6N8iXgq3w" },
+      body: { name: "YubiKey 5C (desk)" },
+      response: {
+        id: "pJzZ0vYbO2z1m6N8iXgq3w",
+        username: "admin",
+        name: "YubiKey 5C (desk)",
+        transports: ["usb", "nfc"],
+        createdUtc: "2026-11-26T20:41:07.000Z",
+        lastUsedUtc: null,
+      },
+    },
   }),
   remove: operation({
     method: "DELETE",
@@ -76,6 +120,7 @@ export const passkeys = {
     params: PasskeyId,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404],
+    examples: { params: { id: "pJzZ0vYbO2z1m6N8iXgq3w" }, response: { status: "deleted" } },
   }),
 
 };

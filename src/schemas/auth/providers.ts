@@ -17,6 +17,7 @@ export const providers = {
     // (the sign-in page's buttons read only names and labels, anonymously: GET /api/v1/auth/oidc).
     floor: "super-user",
     response: { description: "array of providers", schema: z.array(OidcProviderRecord) },
+    examples: { response: [] },
   }),
   getOidc: operation({
     method: "GET",
@@ -27,6 +28,24 @@ export const providers = {
     params: ProviderName,
     response: { description: "the provider", schema: OidcProviderRecord },
     errors: [404],
+    examples: {
+      params: { name: "corp-sso" },
+      response: {
+        name: "corp-sso",
+        enabled: true,
+        displayName: "Corporate SSO",
+        issuer: "https://login.example.com/realms/noc",
+        clientId: "bngfleet-edge-1",
+        scopes: ["openid", "profile", "email", "groups"],
+        usernameClaim: "preferred_username",
+        groupsClaim: "groups",
+        fetchUserInfo: false,
+        roleMap: [{ group: "noc-admins", role: "super-user" }, { group: "noc", role: "operator" }],
+        redirectUri: null,
+        clientSecretSet: true,
+        callbackPath: "/api/v1/auth/oidc/corp-sso/callback",
+      },
+    },
   }),
   putOidc: operation({
     method: "PUT",
@@ -43,6 +62,21 @@ export const providers = {
     body: OidcProviderWrite,
     response: { description: "StatusResult `created` or `updated`", schema: StatusResult },
     errors: [422],
+    examples: {
+      params: { name: "corp-sso" },
+      body: {
+        enabled: true,
+        displayName: "Corporate SSO",
+        issuer: "https://login.example.com/realms/noc",
+        clientId: "bngfleet-edge-1",
+        clientSecret: "change-me-client-secret",
+        scopes: ["openid", "profile", "email", "groups"],
+        usernameClaim: "preferred_username",
+        groupsClaim: "groups",
+        roleMap: [{ group: "noc-admins", role: "super-user" }, { group: "noc", role: "operator" }],
+      },
+      response: { status: "created" },
+    },
   }),
   deleteOidc: operation({
     method: "DELETE",
@@ -52,6 +86,7 @@ export const providers = {
     params: ProviderName,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404],
+    examples: { params: { name: "corp-sso" }, response: { status: "deleted" } },
   }),
   getPasskeyPolicy: operation({
     method: "GET",
@@ -59,6 +94,7 @@ export const providers = {
     section: "Authentication",
     summary: "The current passkey policy",
     response: { description: "PasskeyPolicy", schema: PasskeyPolicy },
+    examples: { response: { enabled: false, rpId: null, userVerification: "preferred", replacesTotp: false } },
   }),
   putPasskeyPolicy: operation({
     method: "PUT",
@@ -67,6 +103,10 @@ export const providers = {
     summary: "Replace the passkey policy",
     body: PasskeyPolicy,
     response: { description: "PasskeyPolicy as stored", schema: PasskeyPolicy },
+    examples: {
+      body: { enabled: false, rpId: null, userVerification: "preferred", replacesTotp: false },
+      response: { enabled: false, rpId: null, userVerification: "preferred", replacesTotp: false },
+    },
   }),
 
 };
