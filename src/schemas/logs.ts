@@ -73,25 +73,19 @@ export const logs = {
     query: TailQuery,
     response: { description: "LogTail", schema: LogTail },
     examples: {
-      query: { source: "ring", count: 5 },
+      query: { source: "audit", count: 2 },
       response: {
         entries: [
           {
-            seq: 109,
-            timestamp: "2026-11-26T20:35:10.000Z",
-            severity: "notice",
-            msgId: "config.commit",
-            fields: { version: 8, operation: "bgp-neighbor", actor: "token:bootstrap", comment: "third route reflector", changes: 8, restartRequired: false },
-          },
-          {
-            seq: 110,
-            timestamp: "2026-11-26T20:35:10.000Z",
+            seq: 18,
+            timestamp: "2026-11-26T20:58:10.000Z",
             severity: "notice",
             msgId: "audit.scenario",
-            fields: { action: "revive-radius-server", actor: "token:bootstrap" },
+            fields: { action: "revive-daemon", actor: "token:bootstrap" },
           },
+          { seq: 19, timestamp: "2026-11-26T20:58:10.000Z", severity: "notice", msgId: "scenario.action", fields: { action: "revive-daemon", detail: "daemon=ipsec" } },
         ],
-        lastSeq: 113,
+        lastSeq: 19,
       },
     },
   }),

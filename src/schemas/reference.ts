@@ -21,7 +21,7 @@ export const reference = {
     path: "/api/v1/docs",
     section: "System",
     summary: "Interactive API reference (HTML)",
-    response: { description: "an HTML page", contentType: "text/html" },
+    response: { description: "an HTML page", contentType: "text/html; charset=utf-8" },
     examples: {
       response: "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Broadband Gateway API reference</title>\n<link rel=\"stylesheet\" href=\"/api/v1/docs/swagger-ui.css\"></head>\n<body><div id=\"reference\"></div>\n<script src=\"/api/v1/docs/swagger-ui-bundle.js\"></script><script src=\"/api/v1/docs/init.js\"></script></body></html>",
     },

@@ -80,7 +80,7 @@ export const oidcSignIn = {
       error: z.string().max(256).optional(),
       error_description: z.string().max(1024).optional(),
     }),
-    response: { description: "signed in: a page that navigates to `returnTo`", contentType: "text/html" },
+    response: { description: "signed in: a page that navigates to `returnTo`", contentType: "text/html; charset=utf-8" },
     errors: [401, 403, 404, 409, 502],
     examples: {
       params: { name: "corp-sso" },
