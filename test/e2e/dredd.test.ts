@@ -1,9 +1,13 @@
 /**
  * Dredd (issue #26) runs the whole OpenAPI document, as the fleet serves it,
  * against a fresh fleet from `npm start`'s launcher: every operation's call is
- * built from the document's own examples and its answer checked against the
- * document's schema. No hooks: the only thing Dredd is told besides the
- * document is the bootstrap token (`--header`). `--sorted` runs every POST,
+ * built from the document's own examples, and its answer must have the
+ * documented status and Content-Type and every field of the example answer
+ * (Dredd 14's OpenAPI 3 parser passes it no schema from a 3.1 document, so
+ * its checker, Gavel, compares with the example; the schemas themselves are
+ * checked against every worker test's answers, test/worker/wire-check.ts).
+ * No hooks: the only thing Dredd is told besides the document is the
+ * bootstrap token (`--header`). `--sorted` runs every POST,
  * then every GET, PUT, PATCH and DELETE, the order the examples are written
  * for (src/schemas/contract.ts, OperationExamples).
  *
