@@ -148,6 +148,7 @@ export const addressPools = {
           { prefix: "198.18.0.2", kind: "dynamic", sessionId: 3, username: "sub0001226@isp.example", vrf: "default", static: false },
         ],
       },
+      errors: { 404: "no address pool 'residential-v4'" },
     },
   }),
 

@@ -75,6 +75,7 @@ export const captures = {
       params: { id: 1 },
       body: { destinationIp: "192.0.2.50", maxPackets: 10000, maxDurationSeconds: 3600 },
       response: { sessionId: 1, destinationIp: "192.0.2.50", maxPackets: 10000, maxDurationSeconds: 3600, startedUtc: "2026-11-26T20:35:10.000Z" },
+      errors: { 404: "no session 1" },
     },
   }),
   stop: operation({
@@ -89,7 +90,7 @@ export const captures = {
       schema: CaptureStopResult,
     },
     errors: [404],
-    examples: { params: { id: 1 }, response: { status: "stopped", sessionId: 1 } },
+    examples: { params: { id: 1 }, response: { status: "stopped", sessionId: 1 }, errors: { 404: "session 1 has no active capture" } },
   }),
 
 };

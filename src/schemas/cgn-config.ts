@@ -147,6 +147,7 @@ export const cgnConfig = {
         timeouts: { tcpEstablished: 7440, tcpTransitory: 240, udp: 300, icmp: 60 },
         pendingRestart: false,
       },
+      errors: { 404: "no cgn.groups item 'cgn-1'" },
     },
   }),
   putGroup: operation({
@@ -190,6 +191,7 @@ export const cgnConfig = {
       params: { name: "cgn-2" },
       query: { comment: "business CGN retired" },
       response: { status: "committed", name: "cgn-2", committedUtc: "2026-11-26T20:35:13.610Z", version: 21, restartRequired: true },
+      errors: { 404: "no cgn.groups item 'cgn-2'" },
     },
   }),
   settings: operation({

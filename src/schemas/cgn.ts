@@ -209,6 +209,7 @@ export const cgn = {
         portCap: 8192,
         createdUtc: "2026-11-26T20:29:40.000Z",
       },
+      errors: { 404: "no CGN binding 415", 409: "binding 415 is not auto-learned; only anonymous auto-learned bindings can be identified" },
     },
   }),
 

@@ -344,6 +344,7 @@ export const config = {
     examples: {
       body: { version: 2, comment: "back to the version before the change" },
       response: { status: "committed", committedUtc: "2026-11-26T20:35:11.999Z", version: 2, restartRequired: false, changedPaths: [] },
+      errors: { 404: "version 2 is not in the configuration history" },
     },
   }),
   schema: operation({
@@ -477,6 +478,7 @@ export const config = {
           nextAttemptUtc: null,
         },
       },
+      errors: { 404: "no certificate is installed: the listener presents the factory self-signed certificate" },
     },
   }),
 };

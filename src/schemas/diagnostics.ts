@@ -183,6 +183,7 @@ export const diagnostics = {
         rttMs: { min: 69.798, avg: 74.34, max: 78.583 },
         replies: [{ seq: 1, result: "reply", rttMs: 78.583 }, { seq: 2, result: "reply", rttMs: 74.639 }],
       },
+      errors: { 404: "no VRF 'cust-nowhere' (configured VRFs and `default` only)" },
     },
   }),
 };

@@ -223,6 +223,7 @@ export const greCircuits = {
       params: { id: "lo-gre-2" },
       query: { comment: "listener unused" },
       response: { status: "committed", name: "lo-gre-2", committedUtc: "2026-11-26T20:35:13.781Z", version: 24, restartRequired: false },
+      errors: { 404: "no gre.listeners item 'lo-gre-2'" },
     },
   }),
   create: operation({
@@ -246,6 +247,7 @@ export const greCircuits = {
         comment: "new circuit for Initech",
       },
       response: { status: "committed", name: "initech-dc", committedUtc: "2026-11-26T20:35:12.206Z", version: 5, restartRequired: false },
+      errors: { 409: "gre.circuits 'initech-dc' already exists" },
     },
   }),
   replace: operation({
@@ -270,6 +272,7 @@ export const greCircuits = {
         mtu: 1476,
       },
       response: { status: "committed", name: "initech-dc", committedUtc: "2026-11-26T20:35:13.409Z", version: 15, restartRequired: false },
+      errors: { 404: "no gre.circuits item 'initech-dc'" },
     },
   }),
   remove: operation({
@@ -286,6 +289,7 @@ export const greCircuits = {
       params: { id: "initech-dc" },
       query: { comment: "Initech circuit ceased" },
       response: { status: "committed", name: "initech-dc", committedUtc: "2026-11-26T20:35:13.844Z", version: 25, restartRequired: false },
+      errors: { 404: "no gre.circuits item 'initech-dc'" },
     },
   }),
 };

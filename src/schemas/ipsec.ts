@@ -189,6 +189,7 @@ export const ipsec = {
           },
         ],
       },
+      errors: { 404: "no IPsec peer 'noc-vpn' is configured and no SA carries that name" },
     },
   }),
 };

@@ -148,6 +148,7 @@ export const l2tp = {
           },
         ],
       },
+      errors: { 404: "no L2TP tunnel with local tunnel id 1137411374374" },
     },
   }),
 };

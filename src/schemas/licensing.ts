@@ -196,7 +196,7 @@ export const licensing = {
       schema: LicenceRenewalResult,
     },
     errors: [409],
-    examples: { response: { renewed: true, state: "Licensed", expiresAtUtc: "2027-11-26T00:00:00.000Z", lastRenewalUtc: "2026-11-26T20:41:07.000Z" } },
+    examples: { response: { renewed: true, state: "Licensed", expiresAtUtc: "2027-11-26T00:00:00.000Z", lastRenewalUtc: "2026-11-26T20:41:07.000Z" }, errors: { 409: "there is no licence to renew (dev mode): activate one with POST /api/v1/licensing/activate" } },
   }),
   telemetry: operation({
     method: "GET",

@@ -221,6 +221,7 @@ export const localSubscribers = {
         sVlan: 100,
         sessionId: null,
       },
+      errors: { 409: "subscribers.local.ipoe '1:100:2' already exists" },
     },
   }),
   getIpoe: operation({
@@ -261,6 +262,7 @@ export const localSubscribers = {
         sVlan: 100,
         sessionId: 1982,
       },
+      errors: { 404: "no subscribers.local.ipoe item '1:100:1'" },
     },
   }),
   replaceIpoe: operation({
@@ -304,6 +306,7 @@ export const localSubscribers = {
         sVlan: 100,
         sessionId: null,
       },
+      errors: { 404: "no local ipoe subscriber '1:100:2'" },
     },
   }),
   removeIpoe: operation({
@@ -320,6 +323,7 @@ export const localSubscribers = {
       params: { key: "1:100:2" },
       query: { comment: "line ceased" },
       response: { status: "committed", name: "1:100:2", committedUtc: "2026-11-26T20:35:13.857Z", version: 26, restartRequired: false },
+      errors: { 404: "no subscribers.local.ipoe item '1:100:2'" },
     },
   }),
   createPppoe: operation({
@@ -358,6 +362,7 @@ export const localSubscribers = {
         additionalRoutes: [],
         sessionId: null,
       },
+      errors: { 409: "subscribers.local.pppoe 'shop-42@isp.example' already exists" },
     },
   }),
   getPppoe: operation({
@@ -395,6 +400,7 @@ export const localSubscribers = {
         additionalRoutes: [],
         sessionId: 1983,
       },
+      errors: { 404: "no subscribers.local.pppoe item 'noc-test@isp.example'" },
     },
   }),
   replacePppoe: operation({
@@ -435,6 +441,7 @@ export const localSubscribers = {
         additionalRoutes: [],
         sessionId: null,
       },
+      errors: { 404: "no local pppoe subscriber 'shop-42@isp.example'" },
     },
   }),
   removePppoe: operation({
@@ -451,6 +458,7 @@ export const localSubscribers = {
       params: { username: "shop-42@isp.example" },
       query: { comment: "account closed" },
       response: { status: "committed", name: "shop-42@isp.example", committedUtc: "2026-11-26T20:35:13.868Z", version: 27, restartRequired: false },
+      errors: { 404: "no subscribers.local.pppoe item 'shop-42@isp.example'" },
     },
   }),
   session: operation({
@@ -493,6 +501,7 @@ export const localSubscribers = {
         capture: null,
         steering: null,
       },
+      errors: { 404: "no local pppoe subscriber 'noc-test@isp.example'" },
     },
   }),
 };

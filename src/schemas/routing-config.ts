@@ -235,6 +235,7 @@ export const routingConfig = {
         comment: "third route reflector",
       },
       response: { status: "committed", name: "10.0.255.3", committedUtc: "2026-11-26T20:35:12.335Z", version: 8, restartRequired: false },
+      errors: { 409: "bgp.neighbors '10.0.255.3' already exists" },
     },
   }),
   replaceNeighbor: operation({
@@ -258,6 +259,7 @@ export const routingConfig = {
         keepAlive: 30,
       },
       response: { status: "committed", name: "10.0.255.3", committedUtc: "2026-11-26T20:35:13.449Z", version: 17, restartRequired: false },
+      errors: { 404: "no bgp.neighbors item '10.0.255.3'" },
     },
   }),
   removeNeighbor: operation({
@@ -274,6 +276,7 @@ export const routingConfig = {
       params: { address: "10.0.255.3" },
       query: { comment: "rr3 decommissioned" },
       response: { status: "committed", name: "10.0.255.3", committedUtc: "2026-11-26T20:35:13.879Z", version: 28, restartRequired: false },
+      errors: { 404: "no bgp.neighbors item '10.0.255.3'" },
     },
   }),
   replaceStaticRoutes: operation({

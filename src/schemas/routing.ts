@@ -363,6 +363,7 @@ export const routing = {
           },
         ],
       },
+      errors: { 404: "no VRF 'default' is configured (the global table is 'default')" },
     },
   }),
 };

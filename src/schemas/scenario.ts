@@ -177,6 +177,7 @@ export const scenario = {
           lastSeq: 111,
         },
       },
+      errors: { 404: "no such server in this appliance's profile" },
     },
   }),
   run: operation({
@@ -210,6 +211,7 @@ export const scenario = {
           lastSeq: 113,
         },
       },
+      errors: { 404: "steps[0] (at 0 s, drain-pool): no such pool in this appliance's profile" },
     },
   }),
 

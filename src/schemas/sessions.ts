@@ -230,6 +230,7 @@ export const sessions = {
         capture: { sessionId: 1, destinationIp: "192.0.2.50", maxPackets: 10000, maxDurationSeconds: 3600, startedUtc: "2026-11-26T20:35:10.000Z" },
         steering: null,
       },
+      errors: { 404: "no session 1" },
     },
   }),
   rates: operation({
@@ -241,7 +242,7 @@ export const sessions = {
     params: SessionIdParams,
     response: { description: "SessionRates", schema: SessionRates },
     errors: [404],
-    examples: { params: { id: 1 }, response: { sessionId: 1, timestamp: "2026-11-26T20:35:10.000Z", rxBps: 52651, txBps: 526508, rxPps: 16, txPps: 60 } },
+    examples: { params: { id: 1 }, response: { sessionId: 1, timestamp: "2026-11-26T20:35:10.000Z", rxBps: 52651, txBps: 526508, rxPps: 16, txPps: 60 }, errors: { 404: "no session 1" } },
   }),
   disconnect: operation({
     method: "DELETE",
@@ -251,6 +252,6 @@ export const sessions = {
     params: SessionIdParams,
     response: { description: "the session disconnected", schema: DisconnectResult },
     errors: [404],
-    examples: { params: { id: 2 }, response: { status: "disconnected", sessionId: 2 } },
+    examples: { params: { id: 2 }, response: { status: "disconnected", sessionId: 2 }, errors: { 404: "no session 2" } },
   }),
 };

@@ -64,6 +64,7 @@ export const sourceVrfRules = {
     examples: {
       body: { name: "partner-mgmt", ingestVrf: "wholesale", sourceSubnets: ["10.201.0.0/24"], targetVrf: "default", comment: "partner management network" },
       response: { status: "committed", name: "partner-mgmt", committedUtc: "2026-11-26T20:35:12.183Z", version: 4, restartRequired: false },
+      errors: { 409: "sourceVrfRules 'partner-mgmt' already exists" },
     },
   }),
   get: operation({
@@ -77,6 +78,7 @@ export const sourceVrfRules = {
     examples: {
       params: { name: "partner-noc" },
       response: { name: "partner-noc", ingestVrf: "wholesale", sourceSubnets: ["10.200.0.0/24"], targetVrf: "default" },
+      errors: { 404: "no sourceVrfRules item 'partner-noc'" },
     },
   }),
   replace: operation({
@@ -94,6 +96,7 @@ export const sourceVrfRules = {
       params: { name: "partner-mgmt" },
       body: { ingestVrf: "wholesale", sourceSubnets: ["10.201.0.0/24", "10.202.0.0/24"], targetVrf: "default" },
       response: { status: "committed", name: "partner-mgmt", committedUtc: "2026-11-26T20:35:13.343Z", version: 13, restartRequired: false },
+      errors: { 404: "no sourceVrfRules item 'partner-mgmt'" },
     },
   }),
   remove: operation({
@@ -111,6 +114,7 @@ export const sourceVrfRules = {
       params: { name: "partner-mgmt" },
       query: { comment: "partner management network retired" },
       response: { status: "committed", name: "partner-mgmt", committedUtc: "2026-11-26T20:35:13.739Z", version: 23, restartRequired: false },
+      errors: { 404: "no sourceVrfRules item 'partner-mgmt'" },
     },
   }),
 };

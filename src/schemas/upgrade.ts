@@ -204,6 +204,7 @@ export const upgrade = {
         upUtc: "2026-11-26T20:48:07.000Z",
         sessions: 1999,
       },
+      errors: { 409: "nothing is staged: stage a package with POST /api/v1/system/upgrade/stage first" },
     },
   }),
 };

@@ -98,6 +98,7 @@ export const vrfs = {
     examples: {
       body: { name: "cust-acme", tableId: 200, rd: "64500:200", importRt: ["64500:200"], exportRt: ["64500:200"], comment: "VRF for ACME Ltd" },
       response: { status: "committed", name: "cust-acme", committedUtc: "2026-11-26T20:35:12.146Z", version: 3, restartRequired: false },
+      errors: { 409: "vrfs 'cust-acme' already exists" },
     },
   }),
   replace: operation({
@@ -120,6 +121,7 @@ export const vrfs = {
         comment: "ACME also imports the shared services",
       },
       response: { status: "committed", name: "cust-acme", committedUtc: "2026-11-26T20:35:13.333Z", version: 12, restartRequired: false },
+      errors: { 404: "no vrfs item 'cust-acme'" },
     },
   }),
   remove: operation({
@@ -136,6 +138,7 @@ export const vrfs = {
       params: { name: "cust-acme" },
       query: { comment: "ACME Ltd moved away" },
       response: { status: "committed", name: "cust-acme", committedUtc: "2026-11-26T20:35:13.675Z", version: 22, restartRequired: false },
+      errors: { 404: "no vrfs item 'cust-acme'" },
     },
   }),
 };

@@ -41,6 +41,11 @@ describe.each(operations)("$name", ({ op }) => {
     else expect(examples.response).toBeDefined();
   });
 
+  it("words only errors the operation can answer", () => {
+    const listed = new Set([...(op.errors ?? []), 400, 401, 403]);
+    expect(Object.keys(examples.errors ?? {}).map(Number).filter((status) => !listed.has(status))).toEqual([]);
+  });
+
   it("sends path parameters and query values its schemas accept", () => {
     if (op.params) expect(issues(op.params, asText(examples.params))).toEqual([]);
     if (op.query) expect(issues(op.query, asText(examples.query))).toEqual([]);

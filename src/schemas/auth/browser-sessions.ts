@@ -28,7 +28,7 @@ export const browserSessions = {
     params: z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, "a session handle (16 hex digits)") }),
     response: { description: "StatusResult `loggedOut`, naming the session's account", schema: StatusResult },
     errors: [404],
-    examples: { params: { id: "9f2c4e1a7b3d5086" }, response: { status: "loggedOut", username: "admin" } },
+    examples: { params: { id: "9f2c4e1a7b3d5086" }, response: { status: "loggedOut", username: "admin" }, errors: { 404: "no open session '9f2c4e1a7b3d5086'" } },
   }),
 
 };

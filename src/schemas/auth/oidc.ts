@@ -53,7 +53,7 @@ export const oidcSignIn = {
     response: { description: "redirect to the provider", status: 302 },
     errors: [404, 409, 429, 502],
     errorText: { 429: "too many sign-in starts from this address or on this appliance, or too many sign-ins waiting for their provider; see Retry-After" },
-    examples: { params: { name: "corp-sso" }, query: { returnTo: "/sessions" } },
+    examples: { params: { name: "corp-sso" }, query: { returnTo: "/sessions" }, errors: { 404: "no enabled OIDC provider 'corp-sso'" } },
   }),
   callback: operation({
     method: "GET",
@@ -86,6 +86,7 @@ export const oidcSignIn = {
       params: { name: "corp-sso" },
       query: { code: "SplxlOBeZQQYbYS6WxSbIA", state: "af0ifjsldkj" },
       response: "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Signed in</title><meta http-equiv=\"refresh\" content=\"0;url=/sessions\"></head><body><p>Signed in. <a href=\"/sessions\">Continue</a></p></body></html>",
+      errors: { 404: "no enabled OIDC provider 'corp-sso'" },
     },
   }),
 

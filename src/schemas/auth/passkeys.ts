@@ -108,6 +108,7 @@ export const passkeys = {
         createdUtc: "2026-11-26T20:41:07.000Z",
         lastUsedUtc: null,
       },
+      errors: { 404: "no passkey 'pJzZ0vYbO2z1m6N8iXgq3w'" },
     },
   }),
   remove: operation({
@@ -120,7 +121,7 @@ export const passkeys = {
     params: PasskeyId,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404],
-    examples: { params: { id: "pJzZ0vYbO2z1m6N8iXgq3w" }, response: { status: "deleted" } },
+    examples: { params: { id: "pJzZ0vYbO2z1m6N8iXgq3w" }, response: { status: "deleted" }, errors: { 404: "no passkey 'pJzZ0vYbO2z1m6N8iXgq3w'" } },
   }),
 
 };

@@ -45,6 +45,7 @@ export const providers = {
         clientSecretSet: true,
         callbackPath: "/api/v1/auth/oidc/corp-sso/callback",
       },
+      errors: { 404: "no OIDC provider 'corp-sso'" },
     },
   }),
   putOidc: operation({
@@ -86,7 +87,7 @@ export const providers = {
     params: ProviderName,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404],
-    examples: { params: { name: "corp-sso" }, response: { status: "deleted" } },
+    examples: { params: { name: "corp-sso" }, response: { status: "deleted" }, errors: { 404: "no OIDC provider 'corp-sso'" } },
   }),
   getPasskeyPolicy: operation({
     method: "GET",

@@ -31,6 +31,7 @@ export const tokens = {
         source: "api",
         token: "bngtok_xjfgT0d4xRfJTQMBggMG5OG2pjJQoe3L1E0a",
       },
+      errors: { 409: "a token named 'grafana edge-1' already exists" },
     },
   }),
   list: operation({
@@ -96,6 +97,7 @@ export const tokens = {
         expiresUtc: null,
         source: "config",
       },
+      errors: { 404: "no token with id '9a40a8320f241c16'" },
     },
   }),
   revoke: operation({
@@ -106,7 +108,7 @@ export const tokens = {
     params: TokenId,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404, 409],
-    examples: { params: { id: "c542d55949957294" }, response: { status: "deleted" } },
+    examples: { params: { id: "c542d55949957294" }, response: { status: "deleted" }, errors: { 404: "no token with id 'c542d55949957294'" } },
   }),
 
 };

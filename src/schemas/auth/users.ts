@@ -59,6 +59,7 @@ export const users = {
     examples: {
       body: { username: "noc-alice", role: "operator", password: "amber-quarry-violin-2231" },
       response: { status: "created", username: "noc-alice" },
+      errors: { 409: "login.users 'noc-alice' already exists" },
     },
   }),
   get: operation({
@@ -82,6 +83,7 @@ export const users = {
         lastLoginUtc: null,
         lockouts: [{ sourceIp: "127.0.0.1", failures: 0, lockedUntilUtc: null }],
       },
+      errors: { 404: "no user 'admin'" },
     },
   }),
   update: operation({
@@ -97,7 +99,7 @@ export const users = {
     body: UserUpdate,
     response: { description: "StatusResult `updated`", schema: StatusResult },
     errors: [404, 412, 422],
-    examples: { params: { username: "noc-alice" }, body: { role: "read-only", revokeTokens: false }, response: { status: "updated", username: "noc-alice" } },
+    examples: { params: { username: "noc-alice" }, body: { role: "read-only", revokeTokens: false }, response: { status: "updated", username: "noc-alice" }, errors: { 404: "no login.users item 'noc-alice'" } },
   }),
   remove: operation({
     method: "DELETE",
@@ -112,7 +114,7 @@ export const users = {
     query: UserDeleteQuery,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404, 412, 422],
-    examples: { params: { username: "noc-alice" }, response: { status: "deleted", username: "noc-alice" } },
+    examples: { params: { username: "noc-alice" }, response: { status: "deleted", username: "noc-alice" }, errors: { 404: "no login.users item 'noc-alice'" } },
   }),
   setPassword: operation({
     method: "PUT",
@@ -124,7 +126,7 @@ export const users = {
     body: PasswordSet,
     response: { description: "StatusResult `updated`", schema: StatusResult },
     errors: [404, 412],
-    examples: { params: { username: "noc-alice" }, body: { password: "copper-meadow-signal-5580" }, response: { status: "updated", username: "noc-alice" } },
+    examples: { params: { username: "noc-alice" }, body: { password: "copper-meadow-signal-5580" }, response: { status: "updated", username: "noc-alice" }, errors: { 404: "no login.users item 'noc-alice'" } },
   }),
   resetTotp: operation({
     method: "POST",
@@ -134,7 +136,7 @@ export const users = {
     params: UsernameParams,
     response: { description: "StatusResult `updated`", schema: StatusResult },
     errors: [404],
-    examples: { params: { username: "noc-alice" }, response: { status: "updated", username: "noc-alice" } },
+    examples: { params: { username: "noc-alice" }, response: { status: "updated", username: "noc-alice" }, errors: { 404: "no user 'noc-alice'" } },
   }),
   unlock: operation({
     method: "POST",
@@ -144,7 +146,7 @@ export const users = {
     params: UsernameParams,
     response: { description: "StatusResult `updated`", schema: StatusResult },
     errors: [404],
-    examples: { params: { username: "noc-alice" }, response: { status: "updated", username: "noc-alice" } },
+    examples: { params: { username: "noc-alice" }, response: { status: "updated", username: "noc-alice" }, errors: { 404: "no user 'noc-alice'" } },
   }),
 
 };
