@@ -112,16 +112,15 @@ const ERROR_EXAMPLE: Record<number, string> = {
   401: "a bearer token or session cookie is required",
   403: "this operation needs the super-user role; the caller has read-only",
   404: "no such resource",
-  409: "the item already exists",
+  409: "conflicts with the current state",
   412: 'the configuration is at version 7 ("v7"), not "v6": read it again',
   413: "request body exceeds 1048576 bytes",
   415: "request bodies must be application/json, text/json or application/*+json",
-  422: "configuration validation failed",
-  423: "account locked from this address; try again later",
-  429: "too many login attempts from this address; try again later",
-  502: "the peer could not be reached",
-  503: "appliance unavailable",
-  504: "the peer did not answer in time",
+  422: "the change was refused: `errors` names every rejected value",
+  423: "too many failed logins for this account from 192.0.2.10; try again after 2026-11-26T21:05:00.000Z",
+  429: "too many login attempts from 192.0.2.10; retry in 42 s",
+  502: "peer 'edge-2' is unreachable: connection refused",
+  504: "peer 'edge-2' did not answer within 10000 ms",
 };
 
 /** A problem document as the server writes it (src/http/problem.ts) for an error of this operation. */
@@ -139,7 +138,7 @@ function problemExample(status: number, route: Route, instance: string) {
 
 /** The example call's path, its parameters filled in from the examples (the request path a problem's `instance` names). */
 function examplePath(route: Route): string {
-  const params = (route.examples?.params ?? {}) as Record<string, unknown>;
+  const params = route.examples?.params ?? {};
   return route.path.replace(/\{(\w+)\+?\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
 }
 
@@ -217,8 +216,8 @@ function operation(route: Route, components: Components) {
     "x-role-floor": floor,
     "x-fleet-proxy": route.fp === true,
     parameters: [
-      ...parameters(route.params, "path", components, examples.params as Record<string, unknown> | undefined),
-      ...parameters(route.query, "query", components, examples.query as Record<string, unknown> | undefined),
+      ...parameters(route.params, "path", components, examples.params),
+      ...parameters(route.query, "query", components, examples.query),
       ...(versioned ? [IF_MATCH] : []),
     ],
     ...(route.body

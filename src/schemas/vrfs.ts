@@ -98,7 +98,7 @@ export const vrfs = {
     examples: {
       body: { name: "cust-acme", tableId: 200, rd: "64500:200", importRt: ["64500:200"], exportRt: ["64500:200"], comment: "VRF for ACME Ltd" },
       response: { status: "committed", name: "cust-acme", committedUtc: "2026-11-26T20:35:12.146Z", version: 3, restartRequired: false },
-      errors: { 409: "vrfs 'cust-acme' already exists" },
+      errors: { 409: "vrfs 'cust-acme' already exists", 422: "the configuration change was rejected (1 problem): #/lists/vrfs/cust-acme/tableId: tableId 100 is already used by vrfs 'cgn-inside'" },
     },
   }),
   replace: operation({
