@@ -112,7 +112,7 @@ it("passes every operation the document's examples can call, with no hook but th
   const only = successTransactions(doc);
   const run = await dredd([file, api(""), "--sorted", "--header", `Authorization: Bearer ${BOOTSTRAP}`, ...only.flatMap((name) => ["--only", name])]);
   const summary = /complete: (\d+) passing, (\d+) failing, (\d+) errors, (\d+) skipped, (\d+) total/.exec(run.output);
-  expect(summary, run.output).not.toBeNull();
+  expect(summary, run.output.slice(-3000)).not.toBeNull();
   const [, passing, failing, errors] = summary!.map(Number);
   expect({ failing, errors }, run.output.split("\n").filter((l) => /^(fail|error)/.test(l)).join("\n")).toEqual({ failing: 0, errors: 0 });
   expect(passing).toBe(only.length);
