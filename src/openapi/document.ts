@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { floorOf } from "../auth/authorize.ts";
 import { ProblemDetails } from "../schemas/common.ts";
+import { statusTitle } from "../http/problem.ts";
 import type { Route } from "../http/route.ts";
 import { PROXIED_OPERATION, proxiedReads } from "./fleet-proxy.ts";
 import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS, type Section } from "../schemas/contract.ts";
@@ -80,22 +81,27 @@ class Components {
     return toComponents(json);
   }
 
-  /** A request body, under `requestBodies` by its schema's id (or `name`), as a reference, its JSON also as `text/json` (spec: both accepted). */
-  requestBody(schema: z.ZodType, name: string, required: boolean, octetStream?: { description: string }): JsonSchema {
-    const id = (z.globalRegistry.get(schema)?.id as string | undefined) ?? name;
+  /**
+   * A request body, under `requestBodies` by its schema's id (or, when another operation's body of that schema
+   * carries another example, by `name`), as a reference, its JSON also as `text/json` (spec: both accepted).
+   */
+  requestBody(schema: z.ZodType, name: string, required: boolean, octetStream?: { description: string }, example?: unknown): JsonSchema {
     const json = input(schema);
     const body = {
       required,
       content: {
         // Written twice rather than the second a $ref into the first: openapi-typescript
         // types such a reference wrongly. The spec's `application/*+json` has no media type key (the 415 names it).
-        "application/json": { schema: json },
-        "text/json": { schema: json },
+        "application/json": { schema: json, ...exampleOf(example) },
+        "text/json": { schema: json, ...exampleOf(example) },
         ...(octetStream ? { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream", description: octetStream.description } } } : {}),
       },
     };
+    const text = JSON.stringify(body);
+    const shared = z.globalRegistry.get(schema)?.id as string | undefined;
+    const id = shared !== undefined && (this.requestBodies[shared] === undefined || JSON.stringify(this.requestBodies[shared]) === text) ? shared : name;
     const existing = this.requestBodies[id];
-    if (existing && JSON.stringify(existing) !== JSON.stringify(body)) throw new Error(`two request bodies named ${id}`);
+    if (existing && JSON.stringify(existing) !== text) throw new Error(`two request bodies named ${id}`);
     this.requestBodies[id] = body;
     return { $ref: `#/components/requestBodies/${id}` };
   }
@@ -129,7 +135,7 @@ function input(schema: z.ZodType): JsonSchema {
   return inline(json, []) as JsonSchema;
 }
 
-function parameters(schema: z.ZodType | undefined, where: "path" | "query") {
+function parameters(schema: z.ZodType | undefined, where: "path" | "query", examples: Record<string, unknown> = {}) {
   if (!schema) return [];
   const json = input(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
@@ -140,12 +146,48 @@ function parameters(schema: z.ZodType | undefined, where: "path" | "query") {
       required: where === "path" || (json.required ?? []).includes(name),
       ...(description ? { description } : {}),
       schema: rest,
+      ...(examples[name] !== undefined ? { example: examples[name] } : {}),
     };
   });
 }
 
-function problemResponse(description: string) {
-  return { description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/ProblemDetails" } } } };
+function problemResponse(description: string, example?: unknown) {
+  return { description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/ProblemDetails" }, ...(example ? { example } : {}) } } };
+}
+
+/** What each error status's example says when the operation's examples name no detail of their own: the server's own wording. */
+const ERROR_EXAMPLE: Record<number, string> = {
+  401: "a bearer token or session cookie is required",
+  403: "this operation needs the super-user role; the caller has read-only",
+  404: "no such resource",
+  409: "conflicts with the current state",
+  412: 'the configuration is at version 7 ("v7"), not "v6": read it again',
+  413: "request body exceeds 1048576 bytes",
+  415: "request bodies must be application/json, text/json or application/*+json",
+  422: "the change was refused: `errors` names every rejected value",
+  423: "too many failed logins for this account from 192.0.2.10; try again after 2026-11-26T21:05:00.000Z",
+  429: "too many login attempts from 192.0.2.10; retry in 42 s",
+  502: "peer 'edge-2' is unreachable: connection refused",
+  504: "peer 'edge-2' did not answer within 10000 ms",
+};
+
+/** A problem document as the server writes it (src/http/problem.ts) for an error of this operation. */
+function problemExample(status: number, route: Route, instance: string) {
+  const own = route.examples?.errors?.[status];
+  if (status === 400) {
+    // The field named is the first the example call sends, where the validator would name it.
+    const [where, sent] = route.body ? ["body", route.examples?.body] : route.query ? ["query", route.examples?.query] : ["path", route.examples?.params];
+    const field = Object.keys(sent && typeof sent === "object" ? sent : {})[0] ?? "name";
+    const errors = [{ in: where, pointer: `#/${field}`, detail: "Invalid input" }];
+    return { type: "about:blank", title: statusTitle(status), status, detail: own ?? `invalid request: ${where} ${field}: Invalid input`, instance, errors };
+  }
+  return { type: "about:blank", title: statusTitle(status), status, detail: own ?? ERROR_EXAMPLE[status] ?? statusTitle(status), instance };
+}
+
+/** The example call's path, its parameters filled in from the examples (the request path a problem's `instance` names). */
+function examplePath(route: Route): string {
+  const params = route.examples?.params ?? {};
+  return route.path.replace(/\{(\w+)\+?\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
 }
 
 const ERROR_TEXT: Record<number, string> = {
@@ -180,6 +222,11 @@ const ETAG = { etag: { description: 'the configuration version now active (`"v8"
 const operationIdOf = (route: Route) =>
   `${route.method.toLowerCase()}${route.path.replace(/^\/api\/v1/, "").replace(/[{}+]/g, "").replace(/[/.-]+(\w)/g, (_, c: string) => c.toUpperCase())}`;
 
+const exampleOf = (value: unknown) => (value === undefined ? {} : { example: value });
+// A text answer (a page, the scrape) differs at every read, and Dredd compares a text `example` byte for
+// byte, while a named example is shown by reference viewers and mock servers and left alone by Dredd.
+const textExampleOf = (value: unknown) => (value === undefined ? {} : { examples: { live: { summary: "as a fresh fleet answers", value } } });
+
 function operation(route: Route, components: Components) {
   const floor = floorOf(route);
   const errors = new Set<number>(route.errors ?? []);
@@ -189,19 +236,24 @@ function operation(route: Route, components: Components) {
   const status = route.response.status ?? 200;
   const operationId = operationIdOf(route);
   const versioned = errors.has(412);
+  const examples = route.examples ?? {};
+  const instance = examplePath(route);
+  const json = (route.response.contentType ?? "application/json").includes("json");
   const headers = status >= 300 && status < 400 ? { headers: { location: { description: "where the browser goes next", schema: { type: "string" } } } } : versioned ? { headers: ETAG } : {};
   const responses: Record<string, unknown> = {
     [String(status)]: {
       ...headers,
       description: route.response.description,
       ...(route.response.schema
-        ? { content: { [route.response.contentType ?? "application/json"]: { schema: components.output(route.response.schema) } } }
+        ? { content: { [route.response.contentType ?? "application/json"]: { schema: components.output(route.response.schema), ...(json ? exampleOf : textExampleOf)(examples.response) } } }
         : route.response.contentType
-          ? { content: { [route.response.contentType]: {} } }
+          ? { content: { [route.response.contentType]: textExampleOf(examples.response) } }
           : {}),
     },
   };
-  for (const status of [...errors].sort()) responses[String(status)] = problemResponse(route.errorText?.[status] ?? ERROR_TEXT[status] ?? "error");
+  for (const status of [...errors].sort()) {
+    responses[String(status)] = problemResponse(route.errorText?.[status] ?? ERROR_TEXT[status] ?? "error", problemExample(status, route, instance));
+  }
   // Every error this API answers is a problem document, including statuses an
   // operation does not list (405 for another method, 404 for a hostname no
   // appliance answers to); a redirecting operation has no 2xx, and this is
@@ -216,8 +268,8 @@ function operation(route: Route, components: Components) {
       floor === "anonymous" ? [] : route.credentials === "bearer" ? [{ bearerToken: [] }] : route.credentials === "session" ? [{ sessionCookie: [] }] : [{ bearerToken: [] }, { sessionCookie: [] }],
     "x-role-floor": floor,
     "x-fleet-proxy": route.fp === true,
-    parameters: [...parameters(route.params, "path"), ...parameters(route.query, "query"), ...(versioned ? [IF_MATCH] : [])],
-    ...(route.body ? { requestBody: components.requestBody(route.body, operationId[0]!.toUpperCase() + operationId.slice(1), !route.bodyOptional, route.octetStream) } : {}),
+    parameters: [...parameters(route.params, "path", examples.params), ...parameters(route.query, "query", examples.query), ...(versioned ? [IF_MATCH] : [])],
+    ...(route.body ? { requestBody: components.requestBody(route.body, operationId[0]!.toUpperCase() + operationId.slice(1), !route.bodyOptional, route.octetStream, examples.body) } : {}),
     responses,
   };
 }

@@ -43,6 +43,11 @@ export function proxiedReads(routes: Route[]): { twin: Route; target: Route }[] 
         response: target.response,
         errors: [...new Set([...(proxy.errors ?? []), ...(target.errors ?? [])])],
         errorText: { ...target.errorText, ...proxy.errorText, 404: "no appliance of that name, or the appliance's own 404 for the resource, relayed" },
+        // The target's own examples, read on the proxy's example peer: a tool that needs examples calls the twin as it is.
+        examples: {
+          ...target.examples,
+          params: { appliance: (proxy.examples?.params as Record<string, unknown> | undefined)?.appliance ?? "edge-2", ...target.examples?.params },
+        },
       },
     }));
 }

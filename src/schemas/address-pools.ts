@@ -80,6 +80,47 @@ export const addressPools = {
       "a new exclude takes its blocks out of `size` and disconnects a session holding one. `used + free = size` and the subnets add up to the pool at every instant.",
     fp: true,
     response: { description: "array of AddressPool, one per configured pool", schema: z.array(AddressPool) },
+    examples: {
+      response: [
+        {
+          name: "residential-v4",
+          family: "ipv4",
+          vrf: null,
+          delegationLength: 32,
+          description: "public IPv4 for residential subscribers",
+          size: 1534,
+          used: 1046,
+          free: 488,
+          offered: 5,
+          quarantined: 1,
+          utilisationPercent: 68.19,
+          allocationFailures: 0,
+          cgnTranslated: false,
+          exclude: ["198.18.0.1/32", "198.18.4.1/32"],
+          subnets: [
+            { prefix: "198.18.0.0/22", announce: true, size: 1023, used: 1023, free: 0, offered: 5, quarantined: 1 },
+            { prefix: "198.18.4.0/23", announce: true, size: 511, used: 23, free: 488, offered: 0, quarantined: 0 },
+          ],
+        },
+        {
+          name: "cgn-inside-v4",
+          family: "ipv4",
+          vrf: "cgn-inside",
+          delegationLength: 32,
+          description: "RFC 6598 shared space behind CGN",
+          size: 3840,
+          used: 671,
+          free: 3169,
+          offered: 0,
+          quarantined: 2,
+          utilisationPercent: 17.47,
+          allocationFailures: 0,
+          cgnTranslated: true,
+          exclude: ["100.64.0.0/24"],
+          subnets: [{ prefix: "100.64.0.0/20", announce: false, size: 3840, used: 671, free: 3169, offered: 0, quarantined: 2 }],
+        },
+      ],
+    },
   }),
   allocations: operation({
     method: "GET",
@@ -95,6 +136,20 @@ export const addressPools = {
     query: AllocationsQuery,
     response: { description: "AddressPoolAllocationsPage", schema: AddressPoolAllocationsPage },
     errors: [404],
+    examples: {
+      params: { name: "residential-v4" },
+      query: { offset: 0, limit: 2 },
+      response: {
+        total: 1046,
+        offset: 0,
+        limit: 2,
+        items: [
+          { prefix: "198.18.0.0", kind: "dynamic", sessionId: 2, username: "sub0000010@isp.example", vrf: "default", static: false },
+          { prefix: "198.18.0.2", kind: "dynamic", sessionId: 3, username: "sub0001226@isp.example", vrf: "default", static: false },
+        ],
+      },
+      errors: { 404: "no address pool 'residential-v4'" },
+    },
   }),
 
 };

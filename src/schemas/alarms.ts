@@ -90,6 +90,14 @@ export const alarms = {
       "A manually cleared alarm is raised again only after its condition has cleared and returned. Catalogue:\n\n" +
       catalogue,
     response: { description: "AlarmsResponse", schema: AlarmsResponse },
+    examples: {
+      response: {
+        active: [],
+        count: 0,
+        countBySeverity: { critical: 0, major: 0, minor: 0, warning: 0 },
+        stats: { raised: 0, cleared: 0, events: 0, eventsDropped: 0 },
+      },
+    },
   }),
   clear: operation({
     method: "POST",
@@ -102,6 +110,10 @@ export const alarms = {
     floor: "super-user",
     body: AlarmClear,
     response: { description: "the clear result", schema: AlarmClearResult },
+    examples: {
+      body: { id: "radius.server.down", instance: "radius-2.isp.example:1812" },
+      response: { cleared: false, id: "radius.server.down", instance: "radius-2.isp.example:1812" },
+    },
   }),
   test: operation({
     method: "POST",
@@ -117,6 +129,25 @@ export const alarms = {
     body: AlertTestRequest.nullable(),
     bodyOptional: true,
     response: { description: "the exact alert-notification payload push sinks receive", schema: AlertNotification },
+    examples: {
+      body: { severity: "warning", text: "NOC test alert: please acknowledge" },
+      response: {
+        version: "1",
+        kind: "test",
+        appliance: "edge-1",
+        sentUtc: "2026-11-26T20:35:10.000Z",
+        alarm: {
+          id: "alert.test",
+          instance: null,
+          severity: "warning",
+          firstRaisedUtc: "2026-11-26T20:35:10.000Z",
+          ageSeconds: 0,
+          text: "NOC test alert: please acknowledge",
+          context: { requestedBy: "token:bootstrap" },
+        },
+        activeAlarms: { critical: 0, major: 0, minor: 0, warning: 0 },
+      },
+    },
   }),
 
 };

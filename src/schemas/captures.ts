@@ -46,6 +46,19 @@ export const captures = {
       "One row per session being mirrored (spec: at most one active capture per session): session id, the GRE collector's address, `maxPackets` and `maxDurationSeconds` (null or 0 = unlimited), when it started, packets mirrored and seconds elapsed so far. A capture ends by DELETE /api/v1/sessions/{id}/capture, when a limit is reached, or with its session.",
     fp: true,
     response: { description: "array of CaptureRow, by session id", schema: z.array(CaptureRow) },
+    examples: {
+      response: [
+        {
+          sessionId: 1,
+          destinationIp: "192.0.2.50",
+          maxPackets: 10000,
+          maxDurationSeconds: 3600,
+          startedUtc: "2026-11-26T20:35:10.000Z",
+          packetsMirrored: 0,
+          elapsedSeconds: 0,
+        },
+      ],
+    },
   }),
   start: operation({
     method: "POST",
@@ -60,6 +73,12 @@ export const captures = {
     body: CaptureRequest,
     response: { description: "the capture record", schema: CaptureRecord },
     errors: [404, 409],
+    examples: {
+      params: { id: 1 },
+      body: { destinationIp: "192.0.2.50", maxPackets: 10000, maxDurationSeconds: 3600 },
+      response: { sessionId: 1, destinationIp: "192.0.2.50", maxPackets: 10000, maxDurationSeconds: 3600, startedUtc: "2026-11-26T20:35:10.000Z" },
+      errors: { 404: "no session 1" },
+    },
   }),
   stop: operation({
     method: "DELETE",
@@ -73,6 +92,7 @@ export const captures = {
       schema: CaptureStopResult,
     },
     errors: [404],
+    examples: { params: { id: 1 }, response: { status: "stopped", sessionId: 1 }, errors: { 404: "session 1 has no active capture" } },
   }),
 
 };

@@ -104,6 +104,26 @@ export const cgnConfig = {
     description:
       "The configured half of each CGN group (`cgn.groups`): inside VRFs, public subnets, block size and port cap, rates, timeouts, bypass and auto-learn prefixes. CGN allocators are built at startup, so a group changed since then is marked `pendingRestart` and GET /api/v1/cgn/status still shows the running one.",
     response: { description: "array of CgnGroupConfig", schema: z.array(CgnGroupConfig) },
+    examples: {
+      response: [
+        {
+          name: "cgn-1",
+          description: "residential CGN (RFC 6888 paired pooling)",
+          insideVrfs: ["cgn-inside"],
+          outsideVrf: "default",
+          publicSubnets: ["192.0.2.0/26"],
+          chunkSize: 1024,
+          portCap: 8192,
+          setupsPerSec: 200,
+          bindingTimeoutSeconds: 300,
+          quarantineSeconds: 120,
+          bypassPrefixes: ["100.64.1.0/24"],
+          autoLearn: [{ insideVrf: "cgn-inside", prefixes: ["100.127.0.0/16"] }],
+          timeouts: { tcpEstablished: 7440, tcpTransitory: 240, udp: 300, icmp: 60 },
+          pendingRestart: false,
+        },
+      ],
+    },
   }),
   group: operation({
     method: "GET",
@@ -115,6 +135,26 @@ export const cgnConfig = {
     params: NameParams,
     response: { description: "CgnGroupConfig", schema: CgnGroupConfig },
     errors: [404],
+    examples: {
+      params: { name: "cgn-1" },
+      response: {
+        name: "cgn-1",
+        description: "residential CGN (RFC 6888 paired pooling)",
+        insideVrfs: ["cgn-inside"],
+        outsideVrf: "default",
+        publicSubnets: ["192.0.2.0/26"],
+        chunkSize: 1024,
+        portCap: 8192,
+        setupsPerSec: 200,
+        bindingTimeoutSeconds: 300,
+        quarantineSeconds: 120,
+        bypassPrefixes: ["100.64.1.0/24"],
+        autoLearn: [{ insideVrf: "cgn-inside", prefixes: ["100.127.0.0/16"] }],
+        timeouts: { tcpEstablished: 7440, tcpTransitory: 240, udp: 300, icmp: 60 },
+        pendingRestart: false,
+      },
+      errors: { 404: "no cgn.groups item 'cgn-1'" },
+    },
   }),
   putGroup: operation({
     method: "PUT",
@@ -129,6 +169,19 @@ export const cgnConfig = {
     body: CgnGroupWrite,
     response: { description: "CgnCommitResult", schema: CgnCommitResult },
     errors: [412, 422],
+    examples: {
+      params: { name: "cgn-2" },
+      body: {
+        description: "business CGN",
+        insideVrfs: ["cust-acme"],
+        outsideVrf: "default",
+        publicSubnets: ["192.0.2.128/27"],
+        chunkSize: 512,
+        portCap: 4096,
+        comment: "CGN group for business subscribers",
+      },
+      response: { status: "committed", name: "cgn-2", committedUtc: "2026-11-26T20:35:13.305Z", version: 10, restartRequired: true },
+    },
   }),
   deleteGroup: operation({
     method: "DELETE",
@@ -140,6 +193,12 @@ export const cgnConfig = {
     query: DeleteQuery,
     response: { description: "CgnCommitResult", schema: CgnCommitResult },
     errors: [404, 412],
+    examples: {
+      params: { name: "cgn-2" },
+      query: { comment: "business CGN retired" },
+      response: { status: "committed", name: "cgn-2", committedUtc: "2026-11-26T20:35:13.610Z", version: 21, restartRequired: true },
+      errors: { 404: "no cgn.groups item 'cgn-2'" },
+    },
   }),
   settings: operation({
     method: "GET",
@@ -149,6 +208,7 @@ export const cgnConfig = {
     description:
       "The configured global caps on bindings and flows (`cgn.maxBindings`, `cgn.maxFlows`), with `pendingRestart` when the running caps (GET /api/v1/cgn/status) differ until the next start.",
     response: { description: "CgnSettings", schema: CgnSettings },
+    examples: { response: { maxBindings: 3000, maxFlows: 400000, pendingRestart: false } },
   }),
   putSettings: operation({
     method: "PUT",
@@ -159,6 +219,10 @@ export const cgnConfig = {
     body: CgnSettingsWrite,
     response: { description: "CgnCommitResult (`name` is `settings`)", schema: CgnCommitResult },
     errors: [412, 422],
+    examples: {
+      body: { maxBindings: 3000, maxFlows: 400000, comment: "CGN limits as sized" },
+      response: { status: "committed", name: "settings", committedUtc: "2026-11-26T20:35:13.305Z", version: 10, restartRequired: true },
+    },
   }),
 
 };

@@ -58,6 +58,25 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   errors?: number[];
   /** What a listed error status means for this route, where the common text (src/openapi/document.ts) would mislead. */
   errorText?: Partial<Record<number, string>>;
+  /** Realistic values for the OpenAPI document, each valid against its own schema (test/architecture/examples.test.ts). */
+  examples?: OperationExamples;
+}
+
+/**
+ * An operation's examples: one call that succeeds on a fresh fleet and its answer. Dredd calls each
+ * operation with them (test/e2e/dredd.test.ts) in its method order (POST, GET, PUT, PATCH, DELETE), so a
+ * write names a resource of its own: one an earlier POST created, or one no later call needs.
+ */
+export interface OperationExamples {
+  // Untyped here: several sections build their shapes from keyed-list field tables, which zod types only
+  // loosely; test/architecture/examples.test.ts parses each example with the operation's own schemas instead.
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  /** The success answer (JSON, or the text of another content type). */
+  response?: unknown;
+  /** An error answer's detail where the status's common example would not fit this operation. */
+  errors?: Partial<Record<number, string>>;
 }
 
 /** Declares an operation, keeping its schemas' types for the handler and the client. */

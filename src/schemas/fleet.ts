@@ -21,6 +21,7 @@ export const fleet = {
     description:
       "The fleet as this appliance knows it: itself first (`self` true, `url` null), then each peer configured under `webUi.peers` in configuration order. Every row's `name` is the `{appliance}` key of the fleet proxy (GET /api/v1/fleet/{appliance}/…), this appliance's own included, so a loop over the rows reads the whole fleet.",
     response: { description: "array of FleetAppliance", schema: z.array(FleetAppliance) },
+    examples: { response: [{ name: "edge-1", self: true, url: null }, { name: "edge-2", self: false, url: "https://127.0.0.1:8444" }] },
   }),
   read: operation({
     method: "GET",
@@ -44,6 +45,17 @@ export const fleet = {
     }),
     response: { description: "the peer's status, body and content type" },
     errors: [404, 502, 504],
+    examples: {
+      params: { appliance: "edge-2", path: "system/health" },
+      response: {
+        status: "ok",
+        appliance: "edge-2",
+        timeUtc: "2026-11-26T20:35:12.583Z",
+        softwareVersion: "bngfleet 0.1.0",
+        uptimeSeconds: 0,
+        checks: { storage: "ok" },
+      },
+    },
   }),
 
 };

@@ -108,6 +108,41 @@ export const greCircuits = {
     description: "In configuration order. `vrf` keeps only the circuits delivered into that VRF (an unknown name gives an empty array).",
     query: VrfQuery,
     response: { description: "array of GreCircuit", schema: z.array(GreCircuit) },
+    examples: {
+      query: { vrf: "default" },
+      response: [
+        {
+          id: "acme-hq",
+          listenerId: "lo-gre",
+          vrf: "default",
+          remote: "198.51.100.20",
+          localTunnelAddress: "172.31.2.0/31",
+          remoteTunnelAddress: "172.31.2.1/31",
+          description: "ACME Ltd head office (eBGP, BFD)",
+          peerAsn: 64510,
+          maximumPrefix: 100,
+          bfd: true,
+          key: null,
+          clampMss: true,
+          mtu: null,
+        },
+        {
+          id: "initech-dc",
+          listenerId: "lo-gre",
+          vrf: "default",
+          remote: "198.51.100.22",
+          localTunnelAddress: "172.31.2.4/31",
+          remoteTunnelAddress: "172.31.2.5/31",
+          description: "Initech data centre (static routing)",
+          peerAsn: null,
+          maximumPrefix: null,
+          bfd: false,
+          key: null,
+          clampMss: true,
+          mtu: null,
+        },
+      ],
+    },
   }),
   listeners: operation({
     method: "GET",
@@ -117,6 +152,7 @@ export const greCircuits = {
     description:
       "The shared local tunnel endpoints (spec: usually one per box): each listener's id, local address, underlay interface, outer TTL and how many circuits reference it. A listener cannot be deleted while circuits reference it.",
     response: { description: "array of GreListener", schema: z.array(GreListener) },
+    examples: { response: [{ id: "lo-gre", localAddress: "10.0.0.2", underlayInterface: null, ttl: 64, circuits: 3 }] },
   }),
   status: operation({
     method: "GET",
@@ -128,6 +164,34 @@ export const greCircuits = {
       "About one hour in seven a circuit flaps for 20-180 s (never in its first ten minutes up): with BFD, BGP drops with the tunnel; without, BGP waits for its 90 s hold timer, so a short outage keeps the session. `vrf` filters as on the list.",
     query: VrfQuery,
     response: { description: "GreStatus", schema: GreStatus },
+    examples: {
+      query: { vrf: "default" },
+      response: {
+        asOfUtc: "2026-11-26T20:35:10.000Z",
+        circuits: [
+          {
+            id: "acme-hq",
+            vrf: "default",
+            circuitState: "provisioning",
+            tunnelState: "provisioning",
+            bfdState: "down",
+            bgpState: "Idle",
+            prefixesReceived: 0,
+            lastChangeUtc: "2026-11-26T20:34:50.000Z",
+          },
+          {
+            id: "initech-dc",
+            vrf: "default",
+            circuitState: "provisioning",
+            tunnelState: "provisioning",
+            bfdState: "disabled",
+            bgpState: "disabled",
+            prefixesReceived: 0,
+            lastChangeUtc: "2026-11-26T20:35:10.000Z",
+          },
+        ],
+      },
+    },
   }),
   putListener: operation({
     method: "PUT",
@@ -141,6 +205,11 @@ export const greCircuits = {
     body: GreListenerWrite,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [412, 422],
+    examples: {
+      params: { id: "lo-gre-2" },
+      body: { localAddress: "10.0.0.3", ttl: 64, comment: "second GRE listener" },
+      response: { status: "committed", name: "lo-gre-2", committedUtc: "2026-11-26T20:35:13.372Z", version: 14, restartRequired: false },
+    },
   }),
   removeListener: operation({
     method: "DELETE",
@@ -152,6 +221,12 @@ export const greCircuits = {
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 409, 412],
+    examples: {
+      params: { id: "lo-gre-2" },
+      query: { comment: "listener unused" },
+      response: { status: "committed", name: "lo-gre-2", committedUtc: "2026-11-26T20:35:13.781Z", version: 24, restartRequired: false },
+      errors: { 404: "no gre.listeners item 'lo-gre-2'" },
+    },
   }),
   create: operation({
     method: "POST",
@@ -162,6 +237,20 @@ export const greCircuits = {
     body: GreCircuitCreate,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [409, 412, 422],
+    examples: {
+      body: {
+        id: "initech-dc",
+        listenerId: "lo-gre",
+        vrf: "default",
+        remote: "198.51.100.22",
+        localTunnelAddress: "172.31.2.4/31",
+        remoteTunnelAddress: "172.31.2.5/31",
+        description: "Initech data centre (static routing)",
+        comment: "new circuit for Initech",
+      },
+      response: { status: "committed", name: "initech-dc", committedUtc: "2026-11-26T20:35:12.206Z", version: 5, restartRequired: false },
+      errors: { 409: "gre.circuits 'initech-dc' already exists" },
+    },
   }),
   replace: operation({
     method: "PUT",
@@ -173,6 +262,20 @@ export const greCircuits = {
     body: GreCircuitUpdate,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 412, 422],
+    examples: {
+      params: { id: "initech-dc" },
+      body: {
+        listenerId: "lo-gre",
+        vrf: "default",
+        remote: "198.51.100.22",
+        localTunnelAddress: "172.31.2.4/31",
+        remoteTunnelAddress: "172.31.2.5/31",
+        description: "Initech data centre (static routing)",
+        mtu: 1476,
+      },
+      response: { status: "committed", name: "initech-dc", committedUtc: "2026-11-26T20:35:13.409Z", version: 15, restartRequired: false },
+      errors: { 404: "no gre.circuits item 'initech-dc'" },
+    },
   }),
   remove: operation({
     method: "DELETE",
@@ -184,5 +287,11 @@ export const greCircuits = {
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 412],
+    examples: {
+      params: { id: "initech-dc" },
+      query: { comment: "Initech circuit ceased" },
+      response: { status: "committed", name: "initech-dc", committedUtc: "2026-11-26T20:35:13.844Z", version: 25, restartRequired: false },
+      errors: { 404: "no gre.circuits item 'initech-dc'" },
+    },
   }),
 };

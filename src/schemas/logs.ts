@@ -73,6 +73,22 @@ export const logs = {
     fp: true,
     query: TailQuery,
     response: { description: "LogTail", schema: LogTail },
+    examples: {
+      query: { source: "audit", count: 2 },
+      response: {
+        entries: [
+          {
+            seq: 18,
+            timestamp: "2026-11-26T20:58:10.000Z",
+            severity: "notice",
+            msgId: "audit.scenario",
+            fields: { action: "revive-daemon", actor: "token:bootstrap" },
+          },
+          { seq: 19, timestamp: "2026-11-26T20:58:10.000Z", severity: "notice", msgId: "scenario.action", fields: { action: "revive-daemon", detail: "daemon=ipsec" } },
+        ],
+        lastSeq: 19,
+      },
+    },
   }),
   stream: operation({
     method: "GET",
@@ -96,6 +112,10 @@ export const logs = {
     response: { description: "an endless `text/event-stream`", contentType: "text/event-stream" },
     errors: [429],
     errorText: { 429: "this account or token already holds 4 open log streams: close one (see Retry-After)" },
+    examples: {
+      query: { sinceSeq: 120 },
+      response: "id: 121\nevent: log\ndata: {\"seq\":121,\"timestamp\":\"2026-11-26T20:35:10.000Z\",\"severity\":\"notice\",\"msgId\":\"config.commit\",\"fields\":{\"version\":15,\"operation\":\"gre-circuit\",\"actor\":\"token:bootstrap\",\"comment\":null,\"changes\":1,\"restartRequired\":false}}\n\nid: 122\nevent: log\ndata: {\"seq\":122,\"timestamp\":\"2026-11-26T20:35:10.000Z\",\"severity\":\"notice\",\"msgId\":\"aaa.local.table\",\"fields\":{\"installed\":4,\"added\":0,\"changed\":1,\"removed\":0,\"disconnected\":0}}\n\nid: 123\nevent: log\ndata: {\"seq\":123,\"timestamp\":\"2026-11-26T20:35:10.000Z\",\"severity\":\"notice\",\"msgId\":\"config.commit\",\"fields\":{\"version\":16,\"operation\"",
+    },
   }),
 
 };

@@ -43,6 +43,21 @@ export const metrics = {
     fp: true,
     query: HistoryQuery,
     response: { description: "Metrics history", schema: MetricsHistory },
+    examples: {
+      query: { range: "1h" },
+      response: {
+        intervalSeconds: 10,
+        times: ["2026-11-26T20:35:00.000Z", "2026-11-26T20:35:10.000Z"],
+        totalSessions: [1983, 1999],
+        byEncap: { ipoe: [1077, 1086], pppoeLocal: [617, 621], pppoeLac: [197, 199], l2tp: [92, 93] },
+        sessionsUp: [1983, 17],
+        sessionsDown: [0, 1],
+        ports: [
+          { portId: 1, label: "xe-0/0/0 OLT-north", rxBps: [369675562, 371812849], txBps: [3301648026, 3319147134] },
+          { portId: 2, label: "xe-0/0/1 OLT-south", rxBps: [379724535, 380714613], txBps: [3376174973, 3383202627] },
+        ],
+      },
+    },
   }),
   scrape: operation({
     method: "GET",
@@ -62,6 +77,9 @@ export const metrics = {
       "A session cookie is refused: scrapers use a named token, typically `read-only`.",
     credentials: "bearer",
     response: { description: "the scrape", contentType: EXPOSITION_CONTENT_TYPE },
+    examples: {
+      response: "# HELP bng_appliance_info The appliance, its profile and software version; always 1\n# TYPE bng_appliance_info gauge\nbng_appliance_info{appliance=\"edge-1\",profile=\"small\",software_version=\"bngfleet 0.1.0\"} 1\n# HELP bng_sessions Live subscriber sessions (SessionSummaryCounts.total)\n# TYPE bng_sessions gauge\nbng_sessions 1999\n# HELP bng_sessions_by_encap Live sessions by encapsulation\n# TYPE bng_sess",
+    },
   }),
 
 };

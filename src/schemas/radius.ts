@@ -45,5 +45,37 @@ export const radius = {
       "The servers are the configuration's `radius.servers`, in its order, and follow a commit at once: an added server starts with clean counters and takes requests by weight, a removed one takes none and its alarms clear, a kept one keeps its counters whatever its weight.",
     fp: true,
     response: { description: "RADIUS pool status", schema: RadiusPoolStatus },
+    examples: {
+      response: {
+        configured: true,
+        totalServers: 2,
+        liveServers: 2,
+        deadServers: 0,
+        servers: [
+          {
+            host: "radius-1.isp.example",
+            port: 1812,
+            weight: 100,
+            isDead: false,
+            consecutiveFailures: 0,
+            requestsSent: 1011,
+            requestsByResult: { accept: 1008, reject: 0, timeout: 3 },
+            lastFailure: "2026-11-26T20:35:00.000Z",
+            lastSuccess: "2026-11-26T20:35:10.000Z",
+          },
+          {
+            host: "radius-2.isp.example",
+            port: 1812,
+            weight: 100,
+            isDead: false,
+            consecutiveFailures: 0,
+            requestsSent: 964,
+            requestsByResult: { accept: 958, reject: 5, timeout: 1 },
+            lastFailure: "2026-11-26T20:35:00.000Z",
+            lastSuccess: "2026-11-26T20:35:10.000Z",
+          },
+        ],
+      },
+    },
   }),
 };

@@ -16,6 +16,7 @@ export const reference = {
     description:
       "The OpenAPI 3.1 document of this API (spec: the service describes itself; authentication required), generated from the same schemas the server validates with: request bodies in their input form under `components.requestBodies`, answers in their output form under `components.schemas`, each operation's role floor as `x-role-floor` and fleet-proxy mark as `x-fleet-proxy`.",
     response: { description: "the OpenAPI document", schema: z.object({ openapi: z.string() }).loose() },
+    examples: { response: { openapi: "3.1.0", info: { title: "Broadband Gateway Management API", version: "v1" }, paths: {} } },
   }),
   page: operation({
     method: "GET",
@@ -24,7 +25,10 @@ export const reference = {
     summary: "Interactive API reference (HTML)",
     description:
       "Swagger UI over GET /api/v1/openapi/v1.json, served from the appliance itself (no CDN, a strict Content-Security-Policy); authentication required, as for the document.",
-    response: { description: "an HTML page", contentType: "text/html" },
+    response: { description: "an HTML page", contentType: "text/html; charset=utf-8" },
+    examples: {
+      response: "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Broadband Gateway API reference</title>\n<link rel=\"stylesheet\" href=\"/api/v1/docs/swagger-ui.css\"></head>\n<body><div id=\"reference\"></div>\n<script src=\"/api/v1/docs/swagger-ui-bundle.js\"></script><script src=\"/api/v1/docs/init.js\"></script></body></html>",
+    },
   }),
   asset: operation({
     method: "GET",

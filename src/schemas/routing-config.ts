@@ -141,6 +141,63 @@ export const routingConfig = {
     description: "The configuration's `bgp.*`, `routing.*` and `igp.*` keys in one document (GET /api/v1/config holds the same). The BGP password is never returned: `passwordConfigured` says whether one is set.",
     fp: true,
     response: { description: "RoutingConfig", schema: RoutingConfig },
+    examples: {
+      response: {
+        localAs: 64500,
+        routerId: "10.0.0.2",
+        effectiveRouterId: "10.0.0.2",
+        neighbors: [
+          {
+            address: "10.0.255.1",
+            remoteAs: 64500,
+            description: "route reflector rr1",
+            bfd: true,
+            addressFamilies: ["ipv4Unicast", "ipv6Unicast"],
+            holdTime: 90,
+            keepAlive: 30,
+            shutdown: false,
+            passwordConfigured: false,
+          },
+          {
+            address: "10.0.255.2",
+            remoteAs: 64500,
+            description: "route reflector rr2",
+            bfd: true,
+            addressFamilies: ["ipv4Unicast", "ipv6Unicast"],
+            holdTime: 90,
+            keepAlive: 30,
+            shutdown: false,
+            passwordConfigured: false,
+          },
+        ],
+        staticRoutes: [
+          {
+            vrf: "default",
+            prefix: "10.250.0.0/16",
+            nextHop: "10.1.2.1",
+            distance: 1,
+            announce: false,
+            description: "NOC management network via uplink0",
+          },
+        ],
+        igp: {
+          protocol: "ospf",
+          interfaces: [
+            { name: "lo", address: "10.0.0.2/32", area: "0.0.0.0", level: "level-2", cost: 1, passive: true, helloSeconds: 10, deadSeconds: 40 },
+            {
+              name: "uplink0",
+              address: "10.1.2.0/31",
+              area: "0.0.0.0",
+              level: "level-2",
+              cost: 10,
+              passive: false,
+              helloSeconds: 10,
+              deadSeconds: 40,
+            },
+          ],
+        },
+      },
+    },
   }),
   update: operation({
     method: "PATCH",
@@ -153,6 +210,10 @@ export const routingConfig = {
     body: RoutingSettings,
     response: { description: "ConfigCommitResult", schema: ConfigCommitResult },
     errors: [412, 422],
+    examples: {
+      body: { localAs: 64500, routerId: "10.0.0.2", comment: "router id pinned to the loopback" },
+      response: { status: "committed", committedUtc: "2026-11-26T20:35:13.529Z", version: 19, restartRequired: false, changedPaths: [] },
+    },
   }),
   createNeighbor: operation({
     method: "POST",
@@ -163,6 +224,18 @@ export const routingConfig = {
     body: NeighborCreate,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [409, 412, 422],
+    examples: {
+      body: {
+        address: "10.0.255.3",
+        remoteAs: 64500,
+        description: "route reflector rr3",
+        bfd: true,
+        addressFamilies: ["ipv4Unicast", "ipv6Unicast", "ipv4Vpn"],
+        comment: "third route reflector",
+      },
+      response: { status: "committed", name: "10.0.255.3", committedUtc: "2026-11-26T20:35:12.335Z", version: 8, restartRequired: false },
+      errors: { 409: "bgp.neighbors '10.0.255.3' already exists" },
+    },
   }),
   replaceNeighbor: operation({
     method: "PUT",
@@ -174,6 +247,19 @@ export const routingConfig = {
     body: NeighborUpdate,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 412, 422],
+    examples: {
+      params: { address: "10.0.255.3" },
+      body: {
+        remoteAs: 64500,
+        description: "route reflector rr3",
+        bfd: true,
+        addressFamilies: ["ipv4Unicast", "ipv6Unicast", "ipv4Vpn"],
+        holdTime: 90,
+        keepAlive: 30,
+      },
+      response: { status: "committed", name: "10.0.255.3", committedUtc: "2026-11-26T20:35:13.449Z", version: 17, restartRequired: false },
+      errors: { 404: "no bgp.neighbors item '10.0.255.3'" },
+    },
   }),
   removeNeighbor: operation({
     method: "DELETE",
@@ -185,6 +271,12 @@ export const routingConfig = {
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 412],
+    examples: {
+      params: { address: "10.0.255.3" },
+      query: { comment: "rr3 decommissioned" },
+      response: { status: "committed", name: "10.0.255.3", committedUtc: "2026-11-26T20:35:13.879Z", version: 28, restartRequired: false },
+      errors: { 404: "no bgp.neighbors item '10.0.255.3'" },
+    },
   }),
   replaceStaticRoutes: operation({
     method: "PUT",
@@ -197,5 +289,28 @@ export const routingConfig = {
     body: StaticRoutes,
     response: { description: "ConfigCommitResult", schema: ConfigCommitResult },
     errors: [412, 422],
+    examples: {
+      body: {
+        routes: [
+          {
+            vrf: "default",
+            prefix: "10.250.0.0/16",
+            nextHop: "10.1.2.1",
+            distance: 1,
+            announce: false,
+            description: "NOC management network via uplink0",
+          },
+          { vrf: "default", prefix: "10.251.0.0/16", nextHop: "10.1.2.3", distance: 1, announce: false, description: "lab network via uplink1" },
+        ],
+        comment: "lab network reachable",
+      },
+      response: {
+        status: "committed",
+        committedUtc: "2026-11-26T20:35:13.509Z",
+        version: 18,
+        restartRequired: false,
+        changedPaths: ["#/lists/routing.staticRoutes/default:10.251.0.0~116", "#/lists/routing.staticRoutes/default:10.251.0.0~116/nextHop"],
+      },
+    },
   }),
 };

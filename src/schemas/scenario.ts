@@ -133,6 +133,17 @@ export const scenario = {
       "The twin's state for a CI pipeline to check before and after its actions: the appliance, its simulation profile and seed, the simulated time, how far it runs ahead of the wall clock, the live session count and the newest log sequence number.",
     floor: "super-user",
     response: { description: "ScenarioState", schema: ScenarioState },
+    examples: {
+      response: {
+        appliance: "edge-1",
+        profile: "small",
+        seed: 1001,
+        simulatedTimeUtc: "2026-11-26T20:35:10.000Z",
+        clockLeadSeconds: 0,
+        sessions: 1999,
+        lastSeq: 113,
+      },
+    },
   }),
   apply: operation({
     method: "POST",
@@ -152,6 +163,24 @@ export const scenario = {
       schema: ScenarioActionResult,
     },
     errors: [404, 409, 422],
+    examples: {
+      body: { action: "revive-radius-server", server: "radius-2.isp.example" },
+      response: {
+        ok: true,
+        action: "revive-radius-server",
+        detail: { server: "radius-2.isp.example:1812" },
+        state: {
+          appliance: "edge-1",
+          profile: "small",
+          seed: 1001,
+          simulatedTimeUtc: "2026-11-26T20:35:10.000Z",
+          clockLeadSeconds: 0,
+          sessions: 1999,
+          lastSeq: 111,
+        },
+      },
+      errors: { 404: "no such server in this appliance's profile" },
+    },
   }),
   run: operation({
     method: "POST",
@@ -169,6 +198,23 @@ export const scenario = {
       schema: ScenarioRunResult,
     },
     errors: [404, 409, 422],
+    examples: {
+      body: { description: "IKE daemon restart", steps: [{ at: 0, action: "revive-daemon", daemon: "ipsec" }] },
+      response: {
+        ok: true,
+        steps: 1,
+        state: {
+          appliance: "edge-1",
+          profile: "small",
+          seed: 1001,
+          simulatedTimeUtc: "2026-11-26T20:35:10.000Z",
+          clockLeadSeconds: 0,
+          sessions: 1999,
+          lastSeq: 113,
+        },
+      },
+      errors: { 404: "steps[0] (at 0 s, drain-pool): no such pool in this appliance's profile" },
+    },
   }),
 
 };

@@ -46,6 +46,12 @@ export const sourceVrfRules = {
     description:
       "Each rule's `name`, `ingestVrf`, `sourceSubnets` and `targetVrf`, in configuration order, which is the order the data plane matches them in: a subscriber's traffic from its ingest VRF is steered into the target VRF of the first rule that matches its source address (the session detail's `steering` names it).",
     response: { description: "array of SourceVrfRule", schema: z.array(SourceVrfRule) },
+    examples: {
+      response: [
+        { name: "partner-noc", ingestVrf: "wholesale", sourceSubnets: ["10.200.0.0/24"], targetVrf: "default" },
+        { name: "partner-mgmt", ingestVrf: "wholesale", sourceSubnets: ["10.201.0.0/24"], targetVrf: "default" },
+      ],
+    },
   }),
   create: operation({
     method: "POST",
@@ -57,6 +63,11 @@ export const sourceVrfRules = {
     body: RuleCreate,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [409, 412, 422],
+    examples: {
+      body: { name: "partner-mgmt", ingestVrf: "wholesale", sourceSubnets: ["10.201.0.0/24"], targetVrf: "default", comment: "partner management network" },
+      response: { status: "committed", name: "partner-mgmt", committedUtc: "2026-11-26T20:35:12.183Z", version: 4, restartRequired: false },
+      errors: { 409: "sourceVrfRules 'partner-mgmt' already exists" },
+    },
   }),
   get: operation({
     method: "GET",
@@ -68,6 +79,11 @@ export const sourceVrfRules = {
     params: NameParams,
     response: { description: "SourceVrfRule", schema: SourceVrfRule },
     errors: [404],
+    examples: {
+      params: { name: "partner-noc" },
+      response: { name: "partner-noc", ingestVrf: "wholesale", sourceSubnets: ["10.200.0.0/24"], targetVrf: "default" },
+      errors: { 404: "no sourceVrfRules item 'partner-noc'" },
+    },
   }),
   replace: operation({
     method: "PUT",
@@ -80,6 +96,12 @@ export const sourceVrfRules = {
     body: RuleUpdate,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 412, 422],
+    examples: {
+      params: { name: "partner-mgmt" },
+      body: { ingestVrf: "wholesale", sourceSubnets: ["10.201.0.0/24", "10.202.0.0/24"], targetVrf: "default" },
+      response: { status: "committed", name: "partner-mgmt", committedUtc: "2026-11-26T20:35:13.343Z", version: 13, restartRequired: false },
+      errors: { 404: "no sourceVrfRules item 'partner-mgmt'" },
+    },
   }),
   remove: operation({
     method: "DELETE",
@@ -92,5 +114,11 @@ export const sourceVrfRules = {
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 412],
+    examples: {
+      params: { name: "partner-mgmt" },
+      query: { comment: "partner management network retired" },
+      response: { status: "committed", name: "partner-mgmt", committedUtc: "2026-11-26T20:35:13.739Z", version: 23, restartRequired: false },
+      errors: { 404: "no sourceVrfRules item 'partner-mgmt'" },
+    },
   }),
 };

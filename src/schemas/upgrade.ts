@@ -136,6 +136,18 @@ export const upgrade = {
       "A restart of the appliance before the reboot fails the apply (`failed`, the old version keeps running, the package stays staged); after it, the apply completes. " +
       "Every step is in the log ring: `upgrade.started`, `upgrade.draining`, `upgrade.drain`, `upgrade.rebooting`, `upgrade.complete`, `upgrade.failed`.",
     response: { description: "UpgradeStatus", schema: UpgradeStatus },
+    examples: {
+      response: {
+        asOfUtc: "2026-11-26T20:35:10.000Z",
+        runningVersion: "0.1.0",
+        softwareVersion: "bngfleet 0.1.0",
+        state: "idle",
+        staged: null,
+        applying: null,
+        lastResult: null,
+        history: [],
+      },
+    },
   }),
   stage: operation({
     method: "POST",
@@ -151,6 +163,21 @@ export const upgrade = {
     octetStream: { maxBytes: MAX_PACKAGE_BYTES, description: "the package file, verbatim" },
     response: { description: "the staged package", schema: StageResult },
     errors: [409, 413, 422],
+    examples: {
+      body: { package: "Qk5HUEtHAAEAAAA=" },
+      response: {
+        id: "pkg-0.2.0-3f9a1c2e",
+        name: "bngfleet-0.2.0.bngpkg",
+        version: "0.2.0",
+        size: 4096,
+        sha256: "3f9a1c2e7b5d40c8a61e9f2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f",
+        payloadSha256: "a1b2c3d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccddeeff00",
+        notes: "0.2.0: faster CGN port-block allocation",
+        stagedUtc: "2026-11-26T20:41:07.000Z",
+        stagedBy: "token:bootstrap",
+        replaced: null,
+      },
+    },
   }),
   apply: operation({
     method: "POST",
@@ -163,5 +190,21 @@ export const upgrade = {
     body: ApplyRequest,
     response: { description: "the accepted apply", schema: ApplyResult },
     errors: [404, 409],
+    examples: {
+      body: { id: "pkg-0.2.0-3f9a1c2e", drain: true },
+      response: {
+        packageId: "pkg-0.2.0-3f9a1c2e",
+        fromVersion: "0.1.0",
+        toVersion: "0.2.0",
+        drain: true,
+        state: "applying",
+        requestedUtc: "2026-11-26T20:41:07.000Z",
+        installedUtc: "2026-11-26T20:41:37.000Z",
+        rebootUtc: "2026-11-26T20:46:37.000Z",
+        upUtc: "2026-11-26T20:48:07.000Z",
+        sessions: 1999,
+      },
+      errors: { 409: "nothing is staged: stage a package with POST /api/v1/system/upgrade/stage first" },
+    },
   }),
 };

@@ -54,6 +54,36 @@ export const vrfs = {
       "Configured VRFs first (`configured: true`, by name) with their attributes and live session count; then VRF names that live sessions are in but the configuration does not hold (`configured: false`, e.g. `default`, the global table), with their counts only. A VRF committed a moment ago is listed at once.",
     fp: true,
     response: { description: "array of VrfRow", schema: z.array(VrfRow) },
+    examples: {
+      response: [
+        {
+          name: "cgn-inside",
+          configured: true,
+          sessions: 669,
+          tableId: 100,
+          rd: "64500:100",
+          importRt: ["64500:100"],
+          exportRt: ["64500:100"],
+          gatewayIp: null,
+          gatewayIpv6: null,
+          l2tpEndpointIp: null,
+          originateDefaultRoute: false,
+        },
+        {
+          name: "cust-acme",
+          configured: true,
+          sessions: 0,
+          tableId: 200,
+          rd: "64500:200",
+          importRt: ["64500:200"],
+          exportRt: ["64500:200"],
+          gatewayIp: null,
+          gatewayIpv6: null,
+          l2tpEndpointIp: null,
+          originateDefaultRoute: false,
+        },
+      ],
+    },
   }),
   create: operation({
     method: "POST",
@@ -65,6 +95,11 @@ export const vrfs = {
     body: Vrf,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [409, 412, 422],
+    examples: {
+      body: { name: "cust-acme", tableId: 200, rd: "64500:200", importRt: ["64500:200"], exportRt: ["64500:200"], comment: "VRF for ACME Ltd" },
+      response: { status: "committed", name: "cust-acme", committedUtc: "2026-11-26T20:35:12.146Z", version: 3, restartRequired: false },
+      errors: { 409: "vrfs 'cust-acme' already exists", 422: "the configuration change was rejected (1 problem): #/lists/vrfs/cust-acme/tableId: tableId 100 is already used by vrfs 'cgn-inside'" },
+    },
   }),
   replace: operation({
     method: "PUT",
@@ -76,6 +111,18 @@ export const vrfs = {
     body: VrfReplacement,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 412, 422],
+    examples: {
+      params: { name: "cust-acme" },
+      body: {
+        tableId: 200,
+        rd: "64500:200",
+        importRt: ["64500:200", "64500:1"],
+        exportRt: ["64500:200"],
+        comment: "ACME also imports the shared services",
+      },
+      response: { status: "committed", name: "cust-acme", committedUtc: "2026-11-26T20:35:13.333Z", version: 12, restartRequired: false },
+      errors: { 404: "no vrfs item 'cust-acme'" },
+    },
   }),
   remove: operation({
     method: "DELETE",
@@ -87,5 +134,11 @@ export const vrfs = {
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [404, 409, 412],
+    examples: {
+      params: { name: "cust-acme" },
+      query: { comment: "ACME Ltd moved away" },
+      response: { status: "committed", name: "cust-acme", committedUtc: "2026-11-26T20:35:13.675Z", version: 22, restartRequired: false },
+      errors: { 404: "no vrfs item 'cust-acme'" },
+    },
   }),
 };

@@ -17,6 +17,7 @@ export const browserSessions = {
     floor: "super-user",
     query: pageQuery(100, 1000),
     response: { description: "a page of sessions", schema: page(BrowserSessionRecord, "BrowserSessionPage") },
+    examples: { query: { offset: 0, limit: 10 }, response: { total: 0, offset: 0, limit: 10, items: [] } },
   }),
   end: operation({
     method: "DELETE",
@@ -27,6 +28,7 @@ export const browserSessions = {
     params: z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, "a session handle (16 hex digits)") }),
     response: { description: "StatusResult `loggedOut`, naming the session's account", schema: StatusResult },
     errors: [404],
+    examples: { params: { id: "9f2c4e1a7b3d5086" }, response: { status: "loggedOut", username: "admin" }, errors: { 404: "no open session '9f2c4e1a7b3d5086'" } },
   }),
 
 };

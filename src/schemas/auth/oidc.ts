@@ -30,6 +30,7 @@ export const oidcSignIn = {
     response: { description: "OidcSignInOptions", schema: OidcSignInOptions },
     // 404: deployed, a hostname no appliance of the fleet answers to.
     errors: [404],
+    examples: { response: { providers: [] } },
   }),
   start: operation({
     method: "GET",
@@ -52,6 +53,7 @@ export const oidcSignIn = {
     response: { description: "redirect to the provider", status: 302 },
     errors: [404, 409, 429, 502],
     errorText: { 429: "too many sign-in starts from this address or on this appliance, or too many sign-ins waiting for their provider; see Retry-After" },
+    examples: { params: { name: "corp-sso" }, query: { returnTo: "/sessions" }, errors: { 404: "no enabled OIDC provider 'corp-sso'" } },
   }),
   callback: operation({
     method: "GET",
@@ -78,8 +80,14 @@ export const oidcSignIn = {
       error: z.string().max(256).optional(),
       error_description: z.string().max(1024).optional(),
     }),
-    response: { description: "signed in: a page that navigates to `returnTo`", contentType: "text/html" },
+    response: { description: "signed in: a page that navigates to `returnTo`", contentType: "text/html; charset=utf-8" },
     errors: [401, 403, 404, 409, 502],
+    examples: {
+      params: { name: "corp-sso" },
+      query: { code: "SplxlOBeZQQYbYS6WxSbIA", state: "af0ifjsldkj" },
+      response: "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Signed in</title><meta http-equiv=\"refresh\" content=\"0;url=/sessions\"></head><body><p>Signed in. <a href=\"/sessions\">Continue</a></p></body></html>",
+      errors: { 404: "no enabled OIDC provider 'corp-sso'" },
+    },
   }),
 
 };

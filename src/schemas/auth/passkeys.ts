@@ -28,6 +28,19 @@ export const passkeys = {
     body: Reauthentication,
     response: { description: "registration options", schema: PasskeyRegistrationOptions },
     errors: [401, 409, 423],
+    examples: {
+      body: { currentPassword: "quiet-harbour-lantern-1947" },
+      response: {
+        challenge: "x2y7dQ0k4uGv9sVxQm3PcA",
+        rp: { id: "edge-1.bng.localhost", name: "bngfleet edge-1" },
+        user: { id: "YWRtaW4", name: "admin", displayName: "admin" },
+        pubKeyCredParams: [{ type: "public-key", alg: -7 }, { type: "public-key", alg: -257 }],
+        timeout: 60000,
+        attestation: "none",
+        excludeCredentials: [],
+        authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
+      },
+    },
   }),
   register: operation({
     method: "POST",
@@ -45,6 +58,24 @@ export const passkeys = {
     }),
     response: { description: "the registered passkey", schema: PasskeyRecord },
     errors: [409],
+    examples: {
+      body: {
+        name: "YubiKey 5C",
+        response: {
+          id: "pJzZ0vYbO2z1m6N8iXgq3w",
+          type: "public-key",
+          response: { clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0", attestationObject: "o2NmbXRkbm9uZQ" },
+        },
+      },
+      response: {
+        id: "pJzZ0vYbO2z1m6N8iXgq3w",
+        username: "admin",
+        name: "YubiKey 5C",
+        transports: ["usb", "nfc"],
+        createdUtc: "2026-11-26T20:41:07.000Z",
+        lastUsedUtc: null,
+      },
+    },
   }),
   list: operation({
     method: "GET",
@@ -55,6 +86,7 @@ export const passkeys = {
       "WebAuthn credentials registered for sign-in: each with its credential id, account, label, the transports its authenticator reported, creation and last-use times. A read-only or operator caller sees only its own account's; a super-user sees every account's.",
     floor: "read-only",
     response: { description: "passkeys, newest first", schema: z.array(PasskeyRecord) },
+    examples: { response: [] },
   }),
   rename: operation({
     method: "PATCH",
@@ -67,6 +99,19 @@ export const passkeys = {
     body: z.object({ name: PasskeyName }),
     response: { description: "the passkey", schema: PasskeyRecord },
     errors: [404],
+    examples: {
+      params: { id: "pJzZ0vYbO2z1m6N8iXgq3w" },
+      body: { name: "YubiKey 5C (desk)" },
+      response: {
+        id: "pJzZ0vYbO2z1m6N8iXgq3w",
+        username: "admin",
+        name: "YubiKey 5C (desk)",
+        transports: ["usb", "nfc"],
+        createdUtc: "2026-11-26T20:41:07.000Z",
+        lastUsedUtc: null,
+      },
+      errors: { 404: "no passkey 'pJzZ0vYbO2z1m6N8iXgq3w'" },
+    },
   }),
   remove: operation({
     method: "DELETE",
@@ -78,6 +123,7 @@ export const passkeys = {
     params: PasskeyId,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404],
+    examples: { params: { id: "pJzZ0vYbO2z1m6N8iXgq3w" }, response: { status: "deleted" }, errors: { 404: "no passkey 'pJzZ0vYbO2z1m6N8iXgq3w'" } },
   }),
 
 };

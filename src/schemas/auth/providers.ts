@@ -19,6 +19,7 @@ export const providers = {
     // (the sign-in page's buttons read only names and labels, anonymously: GET /api/v1/auth/oidc).
     floor: "super-user",
     response: { description: "array of providers", schema: z.array(OidcProviderRecord) },
+    examples: { response: [] },
   }),
   getOidc: operation({
     method: "GET",
@@ -31,6 +32,25 @@ export const providers = {
     params: ProviderName,
     response: { description: "the provider", schema: OidcProviderRecord },
     errors: [404],
+    examples: {
+      params: { name: "corp-sso" },
+      response: {
+        name: "corp-sso",
+        enabled: true,
+        displayName: "Corporate SSO",
+        issuer: "https://login.example.com/realms/noc",
+        clientId: "bngfleet-edge-1",
+        scopes: ["openid", "profile", "email", "groups"],
+        usernameClaim: "preferred_username",
+        groupsClaim: "groups",
+        fetchUserInfo: false,
+        roleMap: [{ group: "noc-admins", role: "super-user" }, { group: "noc", role: "operator" }],
+        redirectUri: null,
+        clientSecretSet: true,
+        callbackPath: "/api/v1/auth/oidc/corp-sso/callback",
+      },
+      errors: { 404: "no OIDC provider 'corp-sso'" },
+    },
   }),
   putOidc: operation({
     method: "PUT",
@@ -47,6 +67,21 @@ export const providers = {
     body: OidcProviderWrite,
     response: { description: "StatusResult `created` or `updated`", schema: StatusResult },
     errors: [422],
+    examples: {
+      params: { name: "corp-sso" },
+      body: {
+        enabled: true,
+        displayName: "Corporate SSO",
+        issuer: "https://login.example.com/realms/noc",
+        clientId: "bngfleet-edge-1",
+        clientSecret: "change-me-client-secret",
+        scopes: ["openid", "profile", "email", "groups"],
+        usernameClaim: "preferred_username",
+        groupsClaim: "groups",
+        roleMap: [{ group: "noc-admins", role: "super-user" }, { group: "noc", role: "operator" }],
+      },
+      response: { status: "created" },
+    },
   }),
   deleteOidc: operation({
     method: "DELETE",
@@ -58,6 +93,7 @@ export const providers = {
     params: ProviderName,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404],
+    examples: { params: { name: "corp-sso" }, response: { status: "deleted" }, errors: { 404: "no OIDC provider 'corp-sso'" } },
   }),
   getPasskeyPolicy: operation({
     method: "GET",
@@ -67,6 +103,7 @@ export const providers = {
     description:
       "The passkey (WebAuthn) policy: whether the login page offers passkey sign-in, the relying-party id passkeys are bound to (null = the listener's hostname), the user verification asked of the authenticator, and whether a verified passkey stands in for the TOTP code. Readable by every role: the sign-in and account pages follow it.",
     response: { description: "PasskeyPolicy", schema: PasskeyPolicy },
+    examples: { response: { enabled: false, rpId: null, userVerification: "preferred", replacesTotp: false } },
   }),
   putPasskeyPolicy: operation({
     method: "PUT",
@@ -77,6 +114,10 @@ export const providers = {
       "A full replacement of the policy (every member given), answered with the policy now in force. Passkeys registered before stay registered; while passkey sign-in is disabled they are not offered at login.",
     body: PasskeyPolicy,
     response: { description: "PasskeyPolicy as stored", schema: PasskeyPolicy },
+    examples: {
+      body: { enabled: false, rpId: null, userVerification: "preferred", replacesTotp: false },
+      response: { enabled: false, rpId: null, userVerification: "preferred", replacesTotp: false },
+    },
   }),
 
 };

@@ -28,6 +28,15 @@ export const authSession = {
     body: LoginRequest,
     response: { description: "LoginResponse", schema: LoginResponse },
     errors: [401, 423, 429],
+    examples: {
+      body: { username: "admin", password: "bngfleet-admin" },
+      response: {
+        status: "totpEnrolmentRequired",
+        enrolmentToken: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiIsImp0aSI6ImM3NDM2YThmNWEyN2QxZmU2N2Y5ZDBjYWUzMzI4ZDk1IiwiYXVkIjoiYm5nLWVucm9sIiwiaWF0IjoxNzk1NzI1MzExLCJleHAiOjE3OTU3MjU5MTF9.a0nMuGrKCMcBcrnHOOq44Iwu7yBYL36pF3NNeBl4cCI",
+        secret: "N2F3JBY3HOCUGA75F7MUL2YRTTEPYLIB",
+        otpauthUri: "otpauth://totp/bngfleet%20edge-1:admin?secret=N2F3JBY3HOCUGA75F7MUL2YRTTEPYLIB&issuer=bngfleet%20edge-1",
+      },
+    },
   }),
   enrol: operation({
     method: "POST",
@@ -40,6 +49,13 @@ export const authSession = {
     body: EnrolRequest,
     response: { description: "LoginResponse", schema: LoginResponse },
     errors: [401, 423],
+    examples: {
+      body: {
+        enrolmentToken: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiIsImp0aSI6ImE1YTI1MzMyOTQ5YTgyMWM1MGQ0YjFmMzdlOTkxNWQ1IiwiYXVkIjoiYm5nLWVucm9sIiwiaWF0IjoxNzk1NzI1MTU4LCJleHAiOjE3OTU3MjU3NTh9.uEqKE0AvZTw2SgSdbJlWu3eo0T4jYU7fkQdlIUeUs7Q",
+        totpCode: "492039",
+      },
+      response: { status: "success", username: "admin", role: "super-user", csrfToken: "b7f3c1e9a2d4f6081c3e5a7b9d1f3a5c", passwordChangeRequired: true },
+    },
   }),
   logout: operation({
     method: "POST",
@@ -50,6 +66,7 @@ export const authSession = {
     floor: "read-only",
     beforePasswordChange: true,
     response: { description: "StatusResult `loggedOut`", schema: StatusResult },
+    examples: { response: { status: "loggedOut" } },
   }),
   whoami: operation({
     method: "GET",
@@ -60,6 +77,17 @@ export const authSession = {
     floor: "read-only",
     beforePasswordChange: true,
     response: { description: "Whoami", schema: Whoami },
+    examples: {
+      response: {
+        via: "token",
+        username: null,
+        role: "super-user",
+        tokenName: "bootstrap",
+        csrfToken: null,
+        passwordChangeRequired: false,
+        appliance: "edge-1",
+      },
+    },
   }),
   password: operation({
     method: "POST",
@@ -75,6 +103,7 @@ export const authSession = {
     body: PasswordChange,
     response: { description: "StatusResult `updated`", schema: StatusResult },
     errors: [401, 412, 423],
+    examples: { body: { currentPassword: "bngfleet-admin", newPassword: "quiet-harbour-lantern-1947" }, response: { status: "updated", username: "admin" } },
   }),
 
 };

@@ -17,6 +17,22 @@ export const tokens = {
     body: TokenCreate,
     response: { description: "the token record with its plaintext", schema: TokenCreated },
     errors: [409],
+    examples: {
+      body: { name: "grafana edge-1", role: "read-only", expiresUtc: null },
+      response: {
+        id: "e4ae605c589e3b36",
+        name: "grafana edge-1",
+        role: "read-only",
+        prefix: "bngtok_xjfgT",
+        createdUtc: "2026-11-26T20:35:11.797Z",
+        createdBy: "token:bootstrap",
+        lastUsedUtc: null,
+        expiresUtc: null,
+        source: "api",
+        token: "bngtok_xjfgT0d4xRfJTQMBggMG5OG2pjJQoe3L1E0a",
+      },
+      errors: { 409: "a token named 'grafana edge-1' already exists" },
+    },
   }),
   list: operation({
     method: "GET",
@@ -28,6 +44,38 @@ export const tokens = {
     floor: "super-user",
     query: pageQuery(100, 1000),
     response: { description: "a page of token records, newest first", schema: TokenPage },
+    examples: {
+      query: { offset: 0, limit: 10 },
+      response: {
+        total: 5,
+        offset: 0,
+        limit: 10,
+        items: [
+          {
+            id: "e4ae605c589e3b36",
+            name: "grafana edge-1",
+            role: "read-only",
+            prefix: "bngtok_xjfgT",
+            createdUtc: "2026-11-26T20:35:11.797Z",
+            createdBy: "token:bootstrap",
+            lastUsedUtc: null,
+            expiresUtc: null,
+            source: "api",
+          },
+          {
+            id: "50c92892c5304da4",
+            name: "fleet:edge-3",
+            role: "read-only",
+            prefix: "bngtok_vmqHz",
+            createdUtc: "2026-11-26T20:34:59.785Z",
+            createdBy: "configuration",
+            lastUsedUtc: null,
+            expiresUtc: null,
+            source: "config",
+          },
+        ],
+      },
+    },
   }),
   get: operation({
     method: "GET",
@@ -40,6 +88,21 @@ export const tokens = {
     params: TokenId,
     response: { description: "TokenRecord", schema: TokenRecord },
     errors: [404],
+    examples: {
+      params: { id: "9a40a8320f241c16" },
+      response: {
+        id: "9a40a8320f241c16",
+        name: "fleet:edge-2",
+        role: "read-only",
+        prefix: "bngtok_NMeZI",
+        createdUtc: "2026-11-26T20:34:59.785Z",
+        createdBy: "configuration",
+        lastUsedUtc: null,
+        expiresUtc: null,
+        source: "config",
+      },
+      errors: { 404: "no token with id '9a40a8320f241c16'" },
+    },
   }),
   revoke: operation({
     method: "DELETE",
@@ -51,6 +114,7 @@ export const tokens = {
     params: TokenId,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404, 409],
+    examples: { params: { id: "c542d55949957294" }, response: { status: "deleted" }, errors: { 404: "no token with id 'c542d55949957294'" } },
   }),
 
 };

@@ -18,6 +18,36 @@ export const users = {
     floor: "super-user",
     query: pageQuery(100, 1000),
     response: { description: "a page of accounts, by name", schema: UserPage },
+    examples: {
+      query: { offset: 0, limit: 10 },
+      response: {
+        total: 2,
+        offset: 0,
+        limit: 10,
+        items: [
+          {
+            username: "admin",
+            role: "super-user",
+            totpEnrolled: false,
+            enrolmentRequired: true,
+            createdUtc: "2026-11-26T20:34:59.783Z",
+            passwordChangedUtc: "2026-11-26T20:34:59.783Z",
+            lastLoginUtc: null,
+            lockouts: [{ sourceIp: "127.0.0.1", failures: 0, lockedUntilUtc: null }],
+          },
+          {
+            username: "noc-alice",
+            role: "operator",
+            totpEnrolled: false,
+            enrolmentRequired: true,
+            createdUtc: "2026-11-26T20:35:12.000Z",
+            passwordChangedUtc: "2026-11-26T20:35:12.000Z",
+            lastLoginUtc: null,
+            lockouts: [],
+          },
+        ],
+      },
+    },
   }),
   create: operation({
     method: "POST",
@@ -28,6 +58,11 @@ export const users = {
     body: UserCreate,
     response: { description: "StatusResult `created`", schema: StatusResult },
     errors: [409, 412],
+    examples: {
+      body: { username: "noc-alice", role: "operator", password: "amber-quarry-violin-2231" },
+      response: { status: "created", username: "noc-alice" },
+      errors: { 409: "login.users 'noc-alice' already exists" },
+    },
   }),
   get: operation({
     method: "GET",
@@ -40,6 +75,20 @@ export const users = {
     params: UsernameParams,
     response: { description: "UserRecord", schema: UserRecord },
     errors: [404],
+    examples: {
+      params: { username: "admin" },
+      response: {
+        username: "admin",
+        role: "super-user",
+        totpEnrolled: false,
+        enrolmentRequired: true,
+        createdUtc: "2026-11-26T20:34:59.783Z",
+        passwordChangedUtc: "2026-11-26T20:34:59.783Z",
+        lastLoginUtc: null,
+        lockouts: [{ sourceIp: "127.0.0.1", failures: 0, lockedUntilUtc: null }],
+      },
+      errors: { 404: "no user 'admin'" },
+    },
   }),
   update: operation({
     method: "PATCH",
@@ -54,6 +103,7 @@ export const users = {
     body: UserUpdate,
     response: { description: "StatusResult `updated`", schema: StatusResult },
     errors: [404, 412, 422],
+    examples: { params: { username: "noc-alice" }, body: { role: "read-only", revokeTokens: false }, response: { status: "updated", username: "noc-alice" }, errors: { 404: "no login.users item 'noc-alice'" } },
   }),
   remove: operation({
     method: "DELETE",
@@ -68,6 +118,7 @@ export const users = {
     query: UserDeleteQuery,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404, 412, 422],
+    examples: { params: { username: "noc-alice" }, response: { status: "deleted", username: "noc-alice" }, errors: { 404: "no login.users item 'noc-alice'" } },
   }),
   setPassword: operation({
     method: "PUT",
@@ -79,6 +130,7 @@ export const users = {
     body: PasswordSet,
     response: { description: "StatusResult `updated`", schema: StatusResult },
     errors: [404, 412],
+    examples: { params: { username: "noc-alice" }, body: { password: "copper-meadow-signal-5580" }, response: { status: "updated", username: "noc-alice" }, errors: { 404: "no login.users item 'noc-alice'" } },
   }),
   resetTotp: operation({
     method: "POST",
@@ -90,6 +142,7 @@ export const users = {
     params: UsernameParams,
     response: { description: "StatusResult `updated`", schema: StatusResult },
     errors: [404],
+    examples: { params: { username: "noc-alice" }, response: { status: "updated", username: "noc-alice" }, errors: { 404: "no user 'noc-alice'" } },
   }),
   unlock: operation({
     method: "POST",
@@ -101,6 +154,7 @@ export const users = {
     params: UsernameParams,
     response: { description: "StatusResult `updated`", schema: StatusResult },
     errors: [404],
+    examples: { params: { username: "noc-alice" }, response: { status: "updated", username: "noc-alice" }, errors: { 404: "no user 'noc-alice'" } },
   }),
 
 };
