@@ -62,7 +62,7 @@ const SECTION_NOTES: Record<Section, string> = {
  * The document's components. Responses use each schema's output form (a field
  * with a default is always answered, so required), named in `schemas`.
  * Requests use the input form (a field with a default may be left out), written
- * out in full under `requestBodies` (or the parameter) with no reference into
+ * out in full in the operation's request body (or the parameter) with no reference into
  * `schemas`: a generator such as openapi-typescript marks a `schemas` property
  * that has a `default` as required (its default `defaultNonNullable`, meant for
  * answers) but not one under a request body or parameter, so a client built
@@ -70,7 +70,6 @@ const SECTION_NOTES: Record<Section, string> = {
  */
 class Components {
   readonly schemas: Record<string, JsonSchema> = {};
-  readonly requestBodies: Record<string, JsonSchema> = {};
 
   /** A response schema: named parts in `schemas`, referenced. */
   output(schema: z.ZodType): JsonSchema {
@@ -82,12 +81,12 @@ class Components {
   }
 
   /**
-   * A request body, under `requestBodies` by its schema's id (or, when another operation's body of that schema
-   * carries another example, by `name`), as a reference, its JSON also as `text/json` (spec: both accepted).
+   * A request body, written in place (Dredd's OpenAPI 3 reader does not follow a reference into
+   * `components.requestBodies`, and sent nothing), its JSON also as `text/json` (spec: both accepted).
    */
-  requestBody(schema: z.ZodType, name: string, required: boolean, octetStream?: { description: string }, example?: unknown): JsonSchema {
+  requestBody(schema: z.ZodType, required: boolean, octetStream?: { description: string }, example?: unknown): JsonSchema {
     const json = input(schema);
-    const body = {
+    return {
       required,
       content: {
         // Written twice rather than the second a $ref into the first: openapi-typescript
@@ -97,13 +96,6 @@ class Components {
         ...(octetStream ? { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream", description: octetStream.description } } } : {}),
       },
     };
-    const text = JSON.stringify(body);
-    const shared = z.globalRegistry.get(schema)?.id as string | undefined;
-    const id = shared !== undefined && (this.requestBodies[shared] === undefined || JSON.stringify(this.requestBodies[shared]) === text) ? shared : name;
-    const existing = this.requestBodies[id];
-    if (existing && JSON.stringify(existing) !== text) throw new Error(`two request bodies named ${id}`);
-    this.requestBodies[id] = body;
-    return { $ref: `#/components/requestBodies/${id}` };
   }
 }
 
@@ -269,7 +261,7 @@ function operation(route: Route, components: Components) {
     "x-role-floor": floor,
     "x-fleet-proxy": route.fp === true,
     parameters: [...parameters(route.params, "path", examples.params), ...parameters(route.query, "query", examples.query), ...(versioned ? [IF_MATCH] : [])],
-    ...(route.body ? { requestBody: components.requestBody(route.body, operationId[0]!.toUpperCase() + operationId.slice(1), !route.bodyOptional, route.octetStream, examples.body) } : {}),
+    ...(route.body ? { requestBody: components.requestBody(route.body, !route.bodyOptional, route.octetStream, examples.body) } : {}),
     responses,
   };
 }
@@ -306,7 +298,6 @@ export function openApiDocument(routes: Route[]) {
     paths,
     components: {
       schemas: components.schemas,
-      requestBodies: components.requestBodies,
       securitySchemes: {
         bearerToken: { type: "http", scheme: "bearer", description: "a named API token, `bngtok_…`" },
         sessionCookie: { type: "apiKey", in: "cookie", name: "bng_session", description: "browser session from POST /api/v1/auth/login; changes also need X-CSRF-Token" },

@@ -19,6 +19,9 @@ export const PROXIED_OPERATION = "x-proxied-operation";
 
 const PROXY_PATH = "/api/v1/fleet/{appliance}/{path+}";
 
+/** The appliance the operations' examples were read on (a fresh `npm start` fleet's first). */
+const EXAMPLE_APPLIANCE = "edge-1";
+
 /** Each read marked `fp`, as the proxy serves it: the twin to document and the operation it relays. */
 export function proxiedReads(routes: Route[]): { twin: Route; target: Route }[] {
   const proxy = routes.find((r) => r.method === "GET" && r.path === PROXY_PATH);
@@ -43,11 +46,9 @@ export function proxiedReads(routes: Route[]): { twin: Route; target: Route }[] 
         response: target.response,
         errors: [...new Set([...(proxy.errors ?? []), ...(target.errors ?? [])])],
         errorText: { ...target.errorText, ...proxy.errorText, 404: "no appliance of that name, or the appliance's own 404 for the resource, relayed" },
-        // The target's own examples, read on the proxy's example peer: a tool that needs examples calls the twin as it is.
-        examples: {
-          ...target.examples,
-          params: { appliance: (proxy.examples?.params as Record<string, unknown> | undefined)?.appliance ?? "edge-2", ...target.examples?.params },
-        },
+        // The target's own examples, read on edge-1, the appliance they were taken from, through its own proxy
+        // (every row of GET /fleet/appliances reads, itself included): a tool that needs examples calls the twin as it is.
+        examples: { ...target.examples, params: { appliance: EXAMPLE_APPLIANCE, ...target.examples?.params } },
       },
     }));
 }

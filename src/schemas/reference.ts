@@ -14,7 +14,7 @@ export const reference = {
     section: "System",
     summary: "This API's OpenAPI 3.1 document",
     description:
-      "The OpenAPI 3.1 document of this API (spec: the service describes itself; authentication required), generated from the same schemas the server validates with: request bodies in their input form under `components.requestBodies`, answers in their output form under `components.schemas`, each operation's role floor as `x-role-floor` and fleet-proxy mark as `x-fleet-proxy`.",
+      "The OpenAPI 3.1 document of this API (spec: the service describes itself; authentication required), generated from the same schemas the server validates with: request bodies in their input form, written in each operation, answers in their output form under `components.schemas`, each operation's role floor as `x-role-floor` and fleet-proxy mark as `x-fleet-proxy`.",
     response: { description: "the OpenAPI document", schema: z.object({ openapi: z.string() }).loose() },
     examples: { response: { openapi: "3.1.0", info: { title: "Broadband Gateway Management API", version: "v1" }, paths: {} } },
   }),

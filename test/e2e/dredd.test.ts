@@ -79,6 +79,19 @@ interface Document {
   paths: Record<string, Record<string, { summary: string; responses: Record<string, { content?: Record<string, unknown> }> }>>;
 }
 
+/**
+ * The document as Dredd is given it: every request body's `text/json` entry (the spec's second spelling of
+ * the same JSON body) left out. Dredd's OpenAPI 3 reader knows JSON only as application/json and +json: it
+ * makes a second transaction of that entry, wants its example as a string (Redocly, rightly, wants the
+ * object) and sends it with no body. Nothing else is changed.
+ */
+function withoutTextJson(doc: Document): Document {
+  for (const item of Object.values(doc.paths)) {
+    for (const op of Object.values(item) as { requestBody?: { content?: Record<string, unknown> } }[]) delete op.requestBody?.content?.["text/json"];
+  }
+  return doc;
+}
+
 /** Dredd's name for each operation's success transaction (`<path> > <summary> > <status>[ > <type>]`), but those it cannot run. */
 function successTransactions(doc: Document): string[] {
   const names: string[] = [];
@@ -108,7 +121,7 @@ it("passes every operation the document's examples can call, with no hook but th
   const response = await fetch(api("/api/v1/openapi/v1.json"), { headers: asBootstrap });
   const doc = (await response.json()) as Document;
   const file = path.join(await mkdtemp(path.join(tmpdir(), "bngfleet-dredd-")), "openapi.json");
-  await writeFile(file, JSON.stringify(doc));
+  await writeFile(file, JSON.stringify(withoutTextJson(doc)));
   const only = successTransactions(doc);
   const run = await dredd([file, api(""), "--sorted", "--header", `Authorization: Bearer ${BOOTSTRAP}`, ...only.flatMap((name) => ["--only", name])]);
   const summary = /complete: (\d+) passing, (\d+) failing, (\d+) errors, (\d+) skipped, (\d+) total/.exec(run.output);
