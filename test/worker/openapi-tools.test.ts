@@ -60,11 +60,13 @@ describe("integers a request carries", () => {
 
   it("carry the spec's sizes: a VRF's tableId uint32, CGN chunkSize uint16 or less, a page's limit int32, a VLAN 0-4094", async () => {
     const doc = await documentOf();
-    const member = (name: string, path: string[]) => path.reduce<Schema>((s, p) => (s.properties as Record<string, Schema>)[p]!, bodyOf(doc, { summary: "", requestBody: { $ref: name } })!.content!["application/json"]!.schema);
+    // The request body of an operation, by its path and method.
+    const member = (path: string, method: "post" | "put", field: string) =>
+      (bodyOf(doc, doc.paths[path]![method]!)!.content!["application/json"]!.schema.properties as Record<string, Schema>)[field]!;
     const int = (s: Schema) => ((s.anyOf as Schema[] | undefined)?.find((m) => m.type === "integer") ?? s);
-    expect(int(member("Vrf", ["tableId"])).maximum).toBe(2 ** 32 - 1);
-    expect(int(member("CgnGroupWrite", ["chunkSize"])).maximum).toBeLessThanOrEqual(2 ** 16 - 1);
-    expect(int(member("LocalIpoeSubscriberWrite", ["vlan"]))).toMatchObject({ minimum: 0, maximum: 4094 });
+    expect(int(member("/api/v1/vrfs", "post", "tableId")).maximum).toBe(2 ** 32 - 1);
+    expect(int(member("/api/v1/cgn/groups/{name}", "put", "chunkSize")).maximum).toBeLessThanOrEqual(2 ** 16 - 1);
+    expect(int(member("/api/v1/subscribers/local/ipoe", "post", "vlan"))).toMatchObject({ minimum: 0, maximum: 4094 });
     expect(doc.paths["/api/v1/sessions"]!.get!.parameters!.find((p) => p.name === "limit")!.schema).toMatchObject({ minimum: -(2 ** 31), maximum: 2 ** 31 - 1 });
   });
 
