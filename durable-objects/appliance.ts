@@ -4,6 +4,7 @@
  * Durable Object answers one RPC per request (`serve`), which authenticates
  * and runs the operation against the core, so no store is reachable over RPC.
  */
+import { DurableObject } from "cloudflare:workers";
 import { Server } from "partyserver";
 import type { Env } from "../src/env.ts";
 import { listenerOrigin } from "../fleet-config/schema.ts";
@@ -468,17 +469,50 @@ export function serveOperations(runner: OperationRunner): void {
   runOperation = runner;
 }
 
+/** The object's RPC methods: what a Worker (`serve`) and the local launcher (the other two) call. */
+const RPC_METHODS = new Set(["serve", "webUiCertificate", "runLauncherScenario"]);
+/** Names workerd never dispatches as RPC methods (worker-rpc.c++, isReservedName): the runtime's own entry points, `fetch` being HTTP. */
+const RUNTIME_ENTRY_POINTS = new Set(["constructor", "fetch", "connect", "alarm", "webSocketMessage", "webSocketClose", "webSocketError"]);
+
+/**
+ * Takes every public method of `object`'s classes up to `base`, bar the RPC
+ * methods and the runtime's entry points, off the RPC surface: workerd calls
+ * only a method of the class, never an own property of the instance
+ * (worker-rpc.c++, tryGetProperty), so each is shadowed by an own property
+ * holding the same function bound to the object. partyserver's Server and its
+ * hooks still call them (`this.onStart()`, `this.getConnections()`); a
+ * Worker calling `sql()`, `setName()`, `broadcast()` or a hook on the stub is
+ * told the object does not implement it.
+ */
+function keepOffTheWire(object: object, base: object): void {
+  for (let proto: object | null = Object.getPrototypeOf(object); proto !== null && proto !== base; proto = Object.getPrototypeOf(proto)) {
+    for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {
+      if (RPC_METHODS.has(name) || RUNTIME_ENTRY_POINTS.has(name) || Object.hasOwn(object, name)) continue;
+      const value: unknown = descriptor.value;
+      Object.defineProperty(
+        object,
+        name,
+        typeof value === "function"
+          ? { value: value.bind(object), configurable: true, writable: true }
+          : { get: descriptor.get?.bind(object), set: descriptor.set?.bind(object), configurable: true },
+      );
+    }
+  }
+}
+
 /**
  * The Durable Object. Its RPC surface is deliberately small: `serve`, one
  * call per request that authenticates and runs the operation together, and
- * the local launcher's two calls. Everything else (stores, wiring, the
- * clock) is in the private `#core`.
+ * the local launcher's two calls; partyserver's methods and hooks are kept
+ * off it (`keepOffTheWire`). Everything else (stores, wiring, the clock) is
+ * in the private `#core`.
  */
 export class Appliance extends Server<Env> {
   readonly #core: ApplianceCore;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    keepOffTheWire(this, DurableObject.prototype);
     this.#core = new ApplianceCore(ctx, env, () => this.name);
     // Every entry point (fetch, alarm and RPC alike) waits for the stores.
     void ctx.blockConcurrencyWhile(() => this.#core.open());
