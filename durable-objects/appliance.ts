@@ -5,7 +5,7 @@
  * and runs the operation against the core, so no store is reachable over RPC.
  */
 import { DurableObject } from "cloudflare:workers";
-import { Server } from "partyserver";
+import { Server, type Connection, type ConnectionContext } from "partyserver";
 import type { Env } from "../src/env.ts";
 import { listenerOrigin } from "../fleet-config/schema.ts";
 import { seedDocument } from "../src/config/seed.ts";
@@ -46,6 +46,10 @@ import type { Profile } from "../simulator/index.ts";
 import type { ScrapeState } from "../src/metrics/families.ts";
 import { applyScenarioAction, runScenarioFile, type ScenarioStores } from "./scenario-runner.ts";
 import type { OperationAnswer, OperationCall } from "../src/schemas/operation.ts";
+import type { SystemStatus } from "../src/schemas/system.ts";
+import { LIVE_PATH } from "../src/schemas/live.ts";
+import { refuse } from "../src/schemas/outcome.ts";
+import { LiveFeed } from "./live.ts";
 
 /** Identity events after which an open log stream's credential may no longer hold (an OIDC provider deleted, disabled or changed ends its sessions). */
 const CREDENTIAL_ENDINGS = new Set(["auth.logout", "auth.session.ended", "auth.token.revoked", "auth.user.deleted", "auth.password.changed", "auth.totp.reset", "auth.oidc.sessions.ended"]);
@@ -88,7 +92,9 @@ export class ApplianceCore {
   readonly ctx: DurableObjectState;
   readonly env: Env;
   readonly #nameOf: () => string;
+  readonly #connections: () => Iterable<Connection>;
   #identity!: IdentityStore;
+  #live!: LiveFeed;
   #providers!: ProviderStore;
   #passkeys!: PasskeyStore;
   #dataPlane!: DataPlane;
@@ -109,10 +115,11 @@ export class ApplianceCore {
   #peers: ReturnType<ConfigStore["peers"]> = [];
   readonly #startedMs = Date.now();
 
-  constructor(ctx: DurableObjectState, env: Env, nameOf: () => string) {
+  constructor(ctx: DurableObjectState, env: Env, nameOf: () => string, connections: () => Iterable<Connection>) {
     this.ctx = ctx;
     this.env = env;
     this.#nameOf = nameOf;
+    this.#connections = connections;
   }
 
   /** The appliance's name (its object's name, as the fleet file spells it). */
@@ -136,8 +143,11 @@ export class ApplianceCore {
     });
     const log = (event: IdentityEvent) => {
       this.#dataPlane.log(event.severity, event.msgId, event.fields);
-      // A session or token just ended, or an account lost its right: open log streams recheck their credential now.
-      if (CREDENTIAL_ENDINGS.has(event.msgId)) this.#dataPlane.recheckStreams();
+      // A session or token just ended, or an account lost its right: open log streams and live connections recheck their credential now.
+      if (CREDENTIAL_ENDINGS.has(event.msgId)) {
+        this.#dataPlane.recheckStreams();
+        this.#live.recheck();
+      }
     };
     // Identity is created below; the provider store reaches it only when a provider changes.
     this.#providers = new ProviderStore(sql, (provider, reason) => void this.#identity.endProviderSessions(provider, reason));
@@ -202,6 +212,14 @@ export class ApplianceCore {
       // A circuit's lastChange covers BFD and BGP too, so tunnels are compared by state alone: their outages outlast a step.
       gre.sample(this.#gre.status().circuits.map((c) => ({ key: c.id, state: c.tunnelState })), sink);
     });
+    this.#live = new LiveFeed({
+      session: (sha256, touch) => this.#identity.authenticate("session", sha256, touch),
+      pageOrigins: () => pageOrigins(this.#config.field("webUi.listeners"), ((hostname) => (typeof hostname === "string" ? hostname : null))(this.#config.field("webUi.hostname"))),
+      status: () => this.systemStatus(),
+      connections: this.#connections,
+    });
+    // The web UI's live connections hear of every step (alarms raised and cleared, sessions, the licence meter).
+    this.#dataPlane.watchSteps(() => this.#live.changed());
     this.#acme = new AcmeStore(sql, this.#config, (severity, msgId, fields) => this.#dataPlane.log(severity, msgId, fields));
     this.#identity.syncAccounts(accountsOf(this.#config), "system");
     const provisioned: { name: string; role: Role; plaintext: string }[] = (await inboundPeerCredentials(this.env, this.name)).map((peer) => ({
@@ -329,6 +347,11 @@ export class ApplianceCore {
     return this.#audit.tail(count, sinceSeq);
   }
 
+  /** The web UI's live channel (durable-objects/live.ts). */
+  live(): LiveFeed {
+    return this.#live;
+  }
+
   /** Accounts, tokens, sessions and the login state machine. */
   identity(): IdentityStore {
     return this.#identity;
@@ -402,19 +425,47 @@ export class ApplianceCore {
     return this.#upgrade;
   }
 
-  /** What GET /system/status shows, read at one instant from the data plane, the configuration and the upgrade store. */
-  systemStatus() {
+  /**
+   * GET /system/status's answer, read at one instant from the data plane, the
+   * configuration and the upgrade store: the route answers it and the web UI's
+   * live channel pushes it, so both show the same numbers.
+   */
+  systemStatus(): SystemStatus {
+    const d = this.#dataPlane.systemView();
     const configuration = this.#config.activeVersion();
+    const pendingRestartVersions = this.#config.restartRequiredSince(this.#bootConfigVersion);
     const hostname = this.#config.field("webUi.hostname");
+    const rebooting = d.upgradePhase === "rebooting";
+    const uptimeSeconds = Math.floor((Date.now() - this.#startedMs) / 1000);
     return {
-      dataPlane: this.#dataPlane.systemView(),
-      // The state GET /licensing and the scrape report, read at the same instant.
-      licenceState: this.licensing().status().state,
-      softwareVersion: this.#upgrade.softwareVersion(),
-      upgradeState: this.#upgrade.state(),
+      appliance: d.appliance,
       hostname: typeof hostname === "string" ? hostname : null,
-      configuration: { ...configuration, pendingRestartVersions: this.#config.restartRequiredSince(this.#bootConfigVersion) },
-      controlPlane: { startedUtc: new Date(this.#startedMs).toISOString(), uptimeSeconds: Math.floor((Date.now() - this.#startedMs) / 1000) },
+      softwareVersion: this.#upgrade.softwareVersion(),
+      asOfUtc: new Date(d.nowMs).toISOString(),
+      controlPlane: { state: d.upgradePhase === "draining" ? "draining" : rebooting ? "rebooting" : "running", startedUtc: new Date(this.#startedMs).toISOString(), uptimeSeconds },
+      dataPlane: {
+        forwarding: d.forwarding,
+        acceptingSessions: d.upgradePhase !== "draining" && !rebooting,
+        bootedUtc: new Date(d.bootedMs).toISOString(),
+        uptimeSeconds: Math.max(0, Math.floor((d.nowMs - d.bootedMs) / 1000)),
+      },
+      simulation: { profile: d.profile, seed: d.seed, simulatedTimeUtc: new Date(d.nowMs).toISOString() },
+      sessions: {
+        total: d.sessions,
+        licensed: d.licence.bandMax,
+        utilisationPercent: Math.round((d.sessions / d.licence.bandMax) * 1000) / 10,
+        setupsSinceBoot: d.sessionEvents.setups,
+        teardownsSinceBoot: d.sessionEvents.teardowns,
+        setupFailuresSinceBoot: d.sessionEvents.failures,
+      },
+      traffic: { rxBps: d.ports.reduce((n, p) => n + p.rxBps, 0), txBps: d.ports.reduce((n, p) => n + p.txBps, 0) },
+      cpu: { cores: d.load.cpuCores, utilisationPercent: d.load.cpuPercent },
+      memory: { totalBytes: d.load.memoryTotalBytes, usedBytes: d.load.memoryUsedBytes, utilisationPercent: d.load.memoryPercent },
+      alarms: d.alarms,
+      configuration: { ...configuration, pendingRestartVersions, pendingRestart: pendingRestartVersions.length > 0 },
+      // The state GET /licensing and the scrape report, read at the same instant.
+      licence: { state: this.licensing().status().state, meter: d.licence.meter, bandMax: d.licence.bandMax, currentCount: d.licence.currentCount, peakCount: d.licence.peakCount },
+      upgrade: { state: this.#upgrade.state() },
     };
   }
 
@@ -508,12 +559,14 @@ function keepOffTheWire(object: object, base: object): void {
  * in the private `#core`.
  */
 export class Appliance extends Server<Env> {
+  /** Live connections hibernate: the object may sleep between changes with every web UI's channel kept open. */
+  static override options = { hibernate: true };
   readonly #core: ApplianceCore;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     keepOffTheWire(this, DurableObject.prototype);
-    this.#core = new ApplianceCore(ctx, env, () => this.name);
+    this.#core = new ApplianceCore(ctx, env, () => this.name, () => this.getConnections());
     // Every entry point (fetch, alarm and RPC alike) waits for the stores.
     void ctx.blockConcurrencyWhile(() => this.#core.open());
   }
@@ -521,7 +574,27 @@ export class Appliance extends Server<Env> {
   /** Authenticates the call's credential, authorizes it for the route and runs the operation (src/http/in-object.ts). */
   async serve(call: OperationCall): Promise<OperationAnswer> {
     if (!runOperation) throw new Error("no operations are wired to the Appliance object (src/index.ts calls serveOperations)");
-    return runOperation(this.#core, call);
+    try {
+      return await runOperation(this.#core, call);
+    } finally {
+      // A change (an alarm raised or cleared, a commit, a scenario) is pushed to the web UI's live connections.
+      if (call.method !== "GET" && call.method !== "HEAD") this.#core.live().changed();
+    }
+  }
+
+  /**
+   * The web UI's live channel, as the Worker hands it on (src/http/live.ts):
+   * admitted here, then partyserver's fetch accepts the WebSocket and calls
+   * `onConnect`. A refusal is the domain's, as JSON; the Worker writes its problem.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    const admitted = new URL(request.url).pathname === LIVE_PATH ? this.#core.live().admit(request) : refuse("not-found", "the object answers its live channel only");
+    if (!admitted.ok) return Response.json(admitted, { status: 400 });
+    return super.fetch(request);
+  }
+
+  override onConnect(connection: Connection, ctx: ConnectionContext): void {
+    this.#core.live().connected(connection, ctx.request);
   }
 
   /** Every 10 s: advance the simulation to now, then schedule the next tick. */
@@ -537,8 +610,12 @@ export class Appliance extends Server<Env> {
   }
 
   /** Runs a scenario file given to the local launcher (`npm start -- --scenario`); the actor in the logs is always `launcher`. */
-  runLauncherScenario(raw: unknown) {
-    return this.#core.runScenario(raw, "launcher");
+  async runLauncherScenario(raw: unknown) {
+    try {
+      return await this.#core.runScenario(raw, "launcher");
+    } finally {
+      this.#core.live().changed();
+    }
   }
 
   /** The core of an object, for tests that look inside it (`runInDurableObject`); a static, so not an RPC method. */
