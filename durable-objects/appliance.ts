@@ -567,7 +567,8 @@ export class Appliance extends Server<Env> {
     super(ctx, env);
     keepOffTheWire(this, DurableObject.prototype);
     this.#core = new ApplianceCore(ctx, env, () => this.name, () => this.getConnections());
-    // Every entry point (fetch, alarm and RPC alike) waits for the stores.
+    // Every entry point (fetch, alarm, WebSocket events and RPC alike) waits for the stores. Not partyserver's onStart:
+    // it runs before fetch, alarm and WebSocket events only, and an RPC call (serve) would reach the stores unopened.
     void ctx.blockConcurrencyWhile(() => this.#core.open());
   }
 
