@@ -94,7 +94,8 @@ export class ApplianceCore {
   readonly #nameOf: () => string;
   readonly #connections: () => Iterable<Connection>;
   #identity!: IdentityStore;
-  #live!: LiveFeed;
+  /** Undefined only if the stores failed to open. */
+  #live: LiveFeed | undefined;
   #providers!: ProviderStore;
   #passkeys!: PasskeyStore;
   #dataPlane!: DataPlane;
@@ -146,7 +147,7 @@ export class ApplianceCore {
       // A session or token just ended, or an account lost its right: open log streams and live connections recheck their credential now.
       if (CREDENTIAL_ENDINGS.has(event.msgId)) {
         this.#dataPlane.recheckStreams();
-        this.#live.recheck();
+        this.#live?.recheck();
       }
     };
     // Identity is created below; the provider store reaches it only when a provider changes.
@@ -219,7 +220,7 @@ export class ApplianceCore {
       connections: this.#connections,
     });
     // The web UI's live connections hear of every step (alarms raised and cleared, sessions, the licence meter).
-    this.#dataPlane.watchSteps(() => this.#live.changed());
+    this.#dataPlane.watchSteps(() => this.#live?.changed());
     this.#acme = new AcmeStore(sql, this.#config, (severity, msgId, fields) => this.#dataPlane.log(severity, msgId, fields));
     this.#identity.syncAccounts(accountsOf(this.#config), "system");
     const provisioned: { name: string; role: Role; plaintext: string }[] = (await inboundPeerCredentials(this.env, this.name)).map((peer) => ({
@@ -349,7 +350,13 @@ export class ApplianceCore {
 
   /** The web UI's live channel (durable-objects/live.ts). */
   live(): LiveFeed {
+    if (!this.#live) throw new Error(`appliance '${this.name}' did not start: its live channel is closed`);
     return this.#live;
+  }
+
+  /** Something the web UI shows may have changed: its live connections are told (nothing to do if the object never started). */
+  changed(): void {
+    this.#live?.changed();
   }
 
   /** Accounts, tokens, sessions and the login state machine. */
@@ -579,7 +586,7 @@ export class Appliance extends Server<Env> {
       return await runOperation(this.#core, call);
     } finally {
       // A change (an alarm raised or cleared, a commit, a scenario) is pushed to the web UI's live connections.
-      if (call.method !== "GET" && call.method !== "HEAD") this.#core.live().changed();
+      if (call.method !== "GET" && call.method !== "HEAD") this.#core.changed();
     }
   }
 
@@ -615,7 +622,7 @@ export class Appliance extends Server<Env> {
     try {
       return await this.#core.runScenario(raw, "launcher");
     } finally {
-      this.#core.live().changed();
+      this.#core.changed();
     }
   }
 

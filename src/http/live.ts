@@ -26,7 +26,13 @@ export async function liveResponse(request: Request, origin: string, stub: Durab
   const headers = new Headers({ upgrade: "websocket", [LIVE_SESSION_HEADER]: await sha256Hex(sessionId) });
   const pageOrigin = request.headers.get("origin");
   if (pageOrigin !== null) headers.set("origin", pageOrigin);
-  const answer = await stub.fetch(new Request(`${origin}${LIVE_PATH}`, { headers }));
+  let answer: Response;
+  try {
+    answer = await stub.fetch(new Request(`${origin}${LIVE_PATH}`, { headers }));
+  } catch {
+    // The object could not be asked (its storage would not open): the page falls back to polling, which says why.
+    return problemOf(new StatusError(503, "the appliance's live channel is not available; it may be starting or stopping"));
+  }
   if (answer.status === 101) return answer;
   return problemOf(refusalError((await answer.json()) as Refusal));
 }
