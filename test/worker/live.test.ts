@@ -4,10 +4,11 @@
  * /system/status's answer as it changes and closing when the session ends.
  */
 import { SELF } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { SystemStatus } from "../../src/schemas/system.ts";
 import { ADMIN_PASSWORD, call, createUser, enrolAndLogin } from "./client.ts";
 import { advance, get, scenario } from "./helpers.ts";
+import { holdWallClock } from "./totp.ts";
 
 const ORIGIN = "https://edge-1.bng.localhost";
 const LIVE = `${ORIGIN}/ui/live`;
@@ -89,6 +90,17 @@ describe("the live channel", () => {
     expect(now.alarms.countBySeverity).toEqual(live.statuses.at(-1)!.alarms.countBySeverity);
     expect({ ...live.statuses.at(-1)!, controlPlane: now.controlPlane }).toEqual(now);
     live.socket.close();
+  });
+
+  it("closes at the next push once its session has idled out (30 minutes unused)", async () => {
+    holdWallClock();
+    const live = await watch((await enrolAndLogin("admin", ADMIN_PASSWORD)).cookie);
+    await live.until(() => live.statuses.length > 0);
+    vi.setSystemTime(Date.now() + 31 * 60 * 1000);
+    // A model step (driven by the bootstrap token, not the session) is pushed; the push finds the session gone.
+    await advance(10);
+    await live.until(() => live.closed() !== null);
+    expect(live.closed()).toEqual({ code: 4401, reason: "the session has ended" });
   });
 
   it("closes when its session ends (logout)", async () => {
