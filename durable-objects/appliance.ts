@@ -215,7 +215,7 @@ export class ApplianceCore {
     });
     this.#live = new LiveFeed({
       session: (sha256, touch) => this.#identity.authenticate("session", sha256, touch),
-      pageOrigins: () => pageOrigins(this.#config.field("webUi.listeners"), ((hostname) => (typeof hostname === "string" ? hostname : null))(this.#config.field("webUi.hostname"))),
+      pageOrigins: () => pageOrigins(this.#config.field("webUi.listeners"), this.#hostname()),
       status: () => this.systemStatus(),
       connections: this.#connections,
     });
@@ -395,10 +395,15 @@ export class ApplianceCore {
    */
   #passkeyContext(): PasskeyContext {
     const policy = this.#providers.passkeyPolicy();
-    const hostname = this.#config.field("webUi.hostname");
-    const pageHost = typeof hostname === "string" ? hostname : policy.rpId;
+    const pageHost = this.#hostname() ?? policy.rpId;
     const origins = pageHost === null ? [] : pageOrigins(this.#config.field("webUi.listeners"), pageHost);
     return { enabled: policy.enabled, replacesTotp: policy.replacesTotp, userVerification: policy.userVerification, rpId: policy.rpId ?? pageHost, origins };
+  }
+
+  /** `webUi.hostname`: the name browsers use for the appliance's pages; null when none is configured. */
+  #hostname(): string | null {
+    const hostname = this.#config.field("webUi.hostname");
+    return typeof hostname === "string" ? hostname : null;
   }
 
   /** BGP, the IGP and the route tables. */
@@ -441,12 +446,11 @@ export class ApplianceCore {
     const d = this.#dataPlane.systemView();
     const configuration = this.#config.activeVersion();
     const pendingRestartVersions = this.#config.restartRequiredSince(this.#bootConfigVersion);
-    const hostname = this.#config.field("webUi.hostname");
     const rebooting = d.upgradePhase === "rebooting";
     const uptimeSeconds = Math.floor((Date.now() - this.#startedMs) / 1000);
     return {
       appliance: d.appliance,
-      hostname: typeof hostname === "string" ? hostname : null,
+      hostname: this.#hostname(),
       softwareVersion: this.#upgrade.softwareVersion(),
       asOfUtc: new Date(d.nowMs).toISOString(),
       controlPlane: { state: d.upgradePhase === "draining" ? "draining" : rebooting ? "rebooting" : "running", startedUtc: new Date(this.#startedMs).toISOString(), uptimeSeconds },

@@ -57,6 +57,16 @@ describe("the live channel", () => {
     await expectProblem(await open({ cookie }), 403, /Origin absent/);
   });
 
+  it("admits the pages of the appliance's configured listener, and refuses a peer's", async () => {
+    const { cookie } = await enrolAndLogin("admin", ADMIN_PASSWORD);
+    // fleet-config/fleet.json: edge-1 listens on port 8443 under the hostname edge-1.bng.localhost; edge-2 on 8444.
+    const listener = await open({ origin: "https://edge-1.bng.localhost:8443", cookie });
+    expect(listener.status).toBe(101);
+    listener.webSocket!.accept();
+    listener.webSocket!.close();
+    await expectProblem(await open({ origin: "https://edge-2.bng.localhost:8444", cookie }), 403, /own pages only/);
+  });
+
   it("refuses an ended session (401)", async () => {
     const session = await enrolAndLogin("admin", ADMIN_PASSWORD);
     expect((await call("/api/v1/auth/logout", { method: "POST", headers: { cookie: session.cookie, "x-csrf-token": session.csrfToken } })).status).toBe(200);
