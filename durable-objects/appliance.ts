@@ -605,6 +605,7 @@ export class Appliance extends Server<Env> {
     return super.fetch(request);
   }
 
+  /** A live connection `fetch` admitted, accepted by partyserver: it is sent the status at once. */
   override onConnect(connection: Connection, ctx: ConnectionContext): void {
     this.#core.live().connected(connection, ctx.request);
   }

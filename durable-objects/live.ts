@@ -17,6 +17,7 @@ interface Watcher {
   sessionSha256: string;
 }
 
+/** What the feed reads from the appliance's core, and partyserver's connections. */
 export interface LiveSources {
   /** The session behind a hash, or null once it has ended (a recheck is not a use: `touch` false). */
   session(sha256: string, touch: boolean): Principal | null;
@@ -28,6 +29,7 @@ export interface LiveSources {
   connections(): Iterable<Connection>;
 }
 
+/** The live channel's admission, pushes and rechecks; the object holds one. */
 export class LiveFeed {
   readonly #sources: LiveSources;
   /** The last message sent, so a change that moved nothing shown sends nothing. */
