@@ -4,7 +4,8 @@
  * Durable Object answers one RPC per request (`serve`), which authenticates
  * and runs the operation against the core, so no store is reachable over RPC.
  */
-import { Server } from "partyserver";
+import { DurableObject } from "cloudflare:workers";
+import { Server, type Connection, type ConnectionContext } from "partyserver";
 import type { Env } from "../src/env.ts";
 import { listenerOrigin } from "../fleet-config/schema.ts";
 import { seedDocument } from "../src/config/seed.ts";
@@ -46,6 +47,10 @@ import type { ScrapeState } from "../src/metrics/families.ts";
 import { applyScenarioAction, runScenarioFile, type ScenarioStores } from "./scenario-runner.ts";
 import type { OperationAnswer, OperationCall, PortCall } from "../src/schemas/operation.ts";
 import { answerPortCall, portsOf, type AppliancePorts, type PortAnswer } from "./ports.ts";
+import type { SystemStatus } from "../src/schemas/system.ts";
+import { LIVE_PATH } from "../src/schemas/live.ts";
+import { refuse } from "../src/schemas/outcome.ts";
+import { LiveFeed } from "./live.ts";
 
 /** Identity events after which an open log stream's credential may no longer hold (an OIDC provider deleted, disabled or changed ends its sessions). */
 const CREDENTIAL_ENDINGS = new Set(["auth.logout", "auth.session.ended", "auth.token.revoked", "auth.user.deleted", "auth.password.changed", "auth.totp.reset", "auth.oidc.sessions.ended"]);
@@ -88,7 +93,10 @@ export class ApplianceCore {
   readonly ctx: DurableObjectState;
   readonly env: Env;
   readonly #nameOf: () => string;
+  readonly #connections: () => Iterable<Connection>;
   #identity!: IdentityStore;
+  /** Undefined only if the stores failed to open. */
+  #live: LiveFeed | undefined;
   #providers!: ProviderStore;
   #passkeys!: PasskeyStore;
   #dataPlane!: DataPlane;
@@ -109,10 +117,11 @@ export class ApplianceCore {
   #peers: ReturnType<ConfigStore["peers"]> = [];
   readonly #startedMs = Date.now();
 
-  constructor(ctx: DurableObjectState, env: Env, nameOf: () => string) {
+  constructor(ctx: DurableObjectState, env: Env, nameOf: () => string, connections: () => Iterable<Connection>) {
     this.ctx = ctx;
     this.env = env;
     this.#nameOf = nameOf;
+    this.#connections = connections;
   }
 
   /** The appliance's name (its object's name, as the fleet file spells it). */
@@ -136,8 +145,11 @@ export class ApplianceCore {
     });
     const log = (event: IdentityEvent) => {
       this.#dataPlane.log(event.severity, event.msgId, event.fields);
-      // A session or token just ended, or an account lost its right: open log streams recheck their credential now.
-      if (CREDENTIAL_ENDINGS.has(event.msgId)) this.#dataPlane.recheckStreams();
+      // A session or token just ended, or an account lost its right: open log streams and live connections recheck their credential now.
+      if (CREDENTIAL_ENDINGS.has(event.msgId)) {
+        this.#dataPlane.recheckStreams();
+        this.#live?.recheck();
+      }
     };
     // Identity is created below; the provider store reaches it only when a provider changes.
     this.#providers = new ProviderStore(sql, (provider, reason) => void this.#identity.endProviderSessions(provider, reason));
@@ -202,6 +214,14 @@ export class ApplianceCore {
       // A circuit's lastChange covers BFD and BGP too, so tunnels are compared by state alone: their outages outlast a step.
       gre.sample(this.#gre.status().circuits.map((c) => ({ key: c.id, state: c.tunnelState })), sink);
     });
+    this.#live = new LiveFeed({
+      session: (sha256, touch) => this.#identity.authenticate("session", sha256, touch),
+      pageOrigins: () => pageOrigins(this.#config.field("webUi.listeners"), this.#hostname()),
+      status: () => this.systemStatus(),
+      connections: this.#connections,
+    });
+    // The web UI's live connections hear of every step (alarms raised and cleared, sessions, the licence meter).
+    this.#dataPlane.watchSteps(() => this.#live?.changed());
     this.#acme = new AcmeStore(sql, this.#config, (severity, msgId, fields) => this.#dataPlane.log(severity, msgId, fields));
     this.#identity.syncAccounts(accountsOf(this.#config), "system");
     const provisioned: { name: string; role: Role; plaintext: string }[] = (await inboundPeerCredentials(this.env, this.name)).map((peer) => ({
@@ -329,6 +349,17 @@ export class ApplianceCore {
     return this.#audit.tail(count, sinceSeq);
   }
 
+  /** The web UI's live channel (durable-objects/live.ts). */
+  live(): LiveFeed {
+    if (!this.#live) throw new Error(`appliance '${this.name}' did not start: its live channel is closed`);
+    return this.#live;
+  }
+
+  /** Something the web UI shows may have changed: its live connections are told (nothing to do if the object never started). */
+  changed(): void {
+    this.#live?.changed();
+  }
+
   /** Accounts, tokens, sessions and the login state machine. */
   identity(): IdentityStore {
     return this.#identity;
@@ -365,10 +396,15 @@ export class ApplianceCore {
    */
   #passkeyContext(): PasskeyContext {
     const policy = this.#providers.passkeyPolicy();
-    const hostname = this.#config.field("webUi.hostname");
-    const pageHost = typeof hostname === "string" ? hostname : policy.rpId;
+    const pageHost = this.#hostname() ?? policy.rpId;
     const origins = pageHost === null ? [] : pageOrigins(this.#config.field("webUi.listeners"), pageHost);
     return { enabled: policy.enabled, replacesTotp: policy.replacesTotp, userVerification: policy.userVerification, rpId: policy.rpId ?? pageHost, origins };
+  }
+
+  /** `webUi.hostname`: the name browsers use for the appliance's pages; null when none is configured. */
+  #hostname(): string | null {
+    const hostname = this.#config.field("webUi.hostname");
+    return typeof hostname === "string" ? hostname : null;
   }
 
   /** BGP, the IGP and the route tables. */
@@ -402,19 +438,46 @@ export class ApplianceCore {
     return this.#upgrade;
   }
 
-  /** What GET /system/status shows, read at one instant from the data plane, the configuration and the upgrade store. */
-  systemStatus() {
+  /**
+   * GET /system/status's answer, read at one instant from the data plane, the
+   * configuration and the upgrade store: the route answers it and the web UI's
+   * live channel pushes it, so both show the same numbers.
+   */
+  systemStatus(): SystemStatus {
+    const d = this.#dataPlane.systemView();
     const configuration = this.#config.activeVersion();
-    const hostname = this.#config.field("webUi.hostname");
+    const pendingRestartVersions = this.#config.restartRequiredSince(this.#bootConfigVersion);
+    const rebooting = d.upgradePhase === "rebooting";
+    const uptimeSeconds = Math.floor((Date.now() - this.#startedMs) / 1000);
     return {
-      dataPlane: this.#dataPlane.systemView(),
-      // The state GET /licensing and the scrape report, read at the same instant.
-      licenceState: this.licensing().status().state,
+      appliance: d.appliance,
+      hostname: this.#hostname(),
       softwareVersion: this.#upgrade.softwareVersion(),
-      upgradeState: this.#upgrade.state(),
-      hostname: typeof hostname === "string" ? hostname : null,
-      configuration: { ...configuration, pendingRestartVersions: this.#config.restartRequiredSince(this.#bootConfigVersion) },
-      controlPlane: { startedUtc: new Date(this.#startedMs).toISOString(), uptimeSeconds: Math.floor((Date.now() - this.#startedMs) / 1000) },
+      asOfUtc: new Date(d.nowMs).toISOString(),
+      controlPlane: { state: d.upgradePhase === "draining" ? "draining" : rebooting ? "rebooting" : "running", startedUtc: new Date(this.#startedMs).toISOString(), uptimeSeconds },
+      dataPlane: {
+        forwarding: d.forwarding,
+        acceptingSessions: d.upgradePhase !== "draining" && !rebooting,
+        bootedUtc: new Date(d.bootedMs).toISOString(),
+        uptimeSeconds: Math.max(0, Math.floor((d.nowMs - d.bootedMs) / 1000)),
+      },
+      simulation: { profile: d.profile, seed: d.seed, simulatedTimeUtc: new Date(d.nowMs).toISOString() },
+      sessions: {
+        total: d.sessions,
+        licensed: d.licence.bandMax,
+        utilisationPercent: Math.round((d.sessions / d.licence.bandMax) * 1000) / 10,
+        setupsSinceBoot: d.sessionEvents.setups,
+        teardownsSinceBoot: d.sessionEvents.teardowns,
+        setupFailuresSinceBoot: d.sessionEvents.failures,
+      },
+      traffic: { rxBps: d.ports.reduce((n, p) => n + p.rxBps, 0), txBps: d.ports.reduce((n, p) => n + p.txBps, 0) },
+      cpu: { cores: d.load.cpuCores, utilisationPercent: d.load.cpuPercent },
+      memory: { totalBytes: d.load.memoryTotalBytes, usedBytes: d.load.memoryUsedBytes, utilisationPercent: d.load.memoryPercent },
+      alarms: d.alarms,
+      configuration: { ...configuration, pendingRestartVersions, pendingRestart: pendingRestartVersions.length > 0 },
+      // The state GET /licensing and the scrape report, read at the same instant.
+      licence: { state: this.licensing().status().state, meter: d.licence.meter, bandMax: d.licence.bandMax, currentCount: d.licence.currentCount, peakCount: d.licence.peakCount },
+      upgrade: { state: this.#upgrade.state() },
     };
   }
 
@@ -469,33 +532,96 @@ export function serveOperations(runner: OperationRunner): void {
   runOperation = runner;
 }
 
+/** The object's RPC methods: what a Worker (`serve`) and the local launcher (the other two) call. */
+const RPC_METHODS = new Set(["serve", "webUiCertificate", "runLauncherScenario"]);
+/** Names workerd never dispatches as RPC methods (worker-rpc.c++, isReservedName): the runtime's own entry points, `fetch` being HTTP. */
+const RUNTIME_ENTRY_POINTS = new Set(["constructor", "fetch", "connect", "alarm", "webSocketMessage", "webSocketClose", "webSocketError"]);
+
 /**
- * The Durable Object. Its RPC surface is deliberately small: `serve`, one
- * call per request that authenticates and runs the operation together, and
- * the local launcher's two calls. Everything else (stores, wiring, the
- * clock) is in the private `#core`.
+ * Takes every public method of `object`'s classes up to `base`, bar the RPC
+ * methods and the runtime's entry points, off the RPC surface: workerd calls
+ * only a method of the class, never an own property of the instance
+ * (worker-rpc.c++, tryGetProperty), so each is shadowed by an own property
+ * holding the same function bound to the object. partyserver's Server and its
+ * hooks still call them (`this.onStart()`, `this.getConnections()`); a
+ * Worker calling `sql()`, `setName()`, `broadcast()` or a hook on the stub is
+ * told the object does not implement it.
+ */
+function keepOffTheWire(object: object, base: object): void {
+  for (let proto: object | null = Object.getPrototypeOf(object); proto !== null && proto !== base; proto = Object.getPrototypeOf(proto)) {
+    for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {
+      if (RPC_METHODS.has(name) || RUNTIME_ENTRY_POINTS.has(name) || Object.hasOwn(object, name)) continue;
+      const value: unknown = descriptor.value;
+      Object.defineProperty(
+        object,
+        name,
+        typeof value === "function"
+          ? { value: value.bind(object), configurable: true, writable: true }
+          : { get: descriptor.get?.bind(object), set: descriptor.set?.bind(object), configurable: true },
+      );
+    }
+  }
+}
+
+/**
+ * The Durable Object. Its RPC surface is deliberately small: one call per
+ * request, `call` (a Worker handler's port: authorize, then run it) or, for the
+ * sections whose handlers still run here, `serve` (authenticate and run the
+ * operation together), and the local launcher's two calls; partyserver's methods and hooks are kept
+ * off it (`keepOffTheWire`). Everything else (stores, wiring, the clock) is
+ * in the private `#core`.
  */
 export class Appliance extends Server<Env> {
+  /** Live connections hibernate: the object may sleep between changes with every web UI's channel kept open. */
+  static override options = { hibernate: true };
   readonly #core: ApplianceCore;
   readonly #ports: AppliancePorts;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.#core = new ApplianceCore(ctx, env, () => this.name);
+    keepOffTheWire(this, DurableObject.prototype);
+    this.#core = new ApplianceCore(ctx, env, () => this.name, () => this.getConnections());
     this.#ports = portsOf(this.#core);
-    // Every entry point (fetch, alarm and RPC alike) waits for the stores.
+    // Every entry point (fetch, alarm, WebSocket events and RPC alike) waits for the stores. Not partyserver's onStart:
+    // it runs before fetch, alarm and WebSocket events only, and an RPC call (serve, call) would reach the stores unopened.
     void ctx.blockConcurrencyWhile(() => this.#core.open());
   }
 
   /** Authenticates the call's credential, authorizes it for the route and runs the operation (src/http/in-object.ts). */
   async serve(call: OperationCall): Promise<OperationAnswer> {
     if (!runOperation) throw new Error("no operations are wired to the Appliance object (src/index.ts calls serveOperations)");
-    return runOperation(this.#core, call);
+    try {
+      return await runOperation(this.#core, call);
+    } finally {
+      // A change (an alarm raised or cleared, a commit, a scenario) is pushed to the web UI's live connections.
+      if (call.method !== "GET" && call.method !== "HEAD") this.#core.changed();
+    }
   }
 
-  /** A request whose handler runs in the Worker: authorizes the caller for the operation, then runs the one port method it asks for (durable-objects/ports.ts). */
+  /**
+   * The web UI's live channel, as the Worker hands it on (src/http/live.ts):
+   * admitted here, then partyserver's fetch accepts the WebSocket and calls
+   * `onConnect`. A refusal is the domain's, as JSON; the Worker writes its problem.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    const admitted = new URL(request.url).pathname === LIVE_PATH ? this.#core.live().admit(request) : refuse("not-found", "the object answers its live channel only");
+    if (!admitted.ok) return Response.json(admitted, { status: 400 });
+    return super.fetch(request);
+  }
+
+  /** A live connection `fetch` admitted, accepted by partyserver: it is sent the status at once. */
+  override onConnect(connection: Connection, ctx: ConnectionContext): void {
+    this.#core.live().connected(connection, ctx.request);
+  }
+
+  /** A request whose handler runs in the Worker: authorizes the caller for the operation, then runs the one port it asks for (durable-objects/ports.ts). */
   async call(call: PortCall): Promise<PortAnswer> {
-    return answerPortCall(this.#core, this.#ports, call);
+    try {
+      return await answerPortCall(this.#core, this.#ports, call);
+    } finally {
+      // As for serve: a change is pushed to the web UI's live connections.
+      if (call.method !== "GET" && call.method !== "HEAD") this.#core.changed();
+    }
   }
 
   /** Every 10 s: advance the simulation to now, then schedule the next tick. */
@@ -511,8 +637,12 @@ export class Appliance extends Server<Env> {
   }
 
   /** Runs a scenario file given to the local launcher (`npm start -- --scenario`); the actor in the logs is always `launcher`. */
-  runLauncherScenario(raw: unknown) {
-    return this.#core.runScenario(raw, "launcher");
+  async runLauncherScenario(raw: unknown) {
+    try {
+      return await this.#core.runScenario(raw, "launcher");
+    } finally {
+      this.#core.changed();
+    }
   }
 
   /** The core of an object, for tests that look inside it (`runInDurableObject`); a static, so not an RPC method. */

@@ -10,8 +10,11 @@
  * and `X-BNG-Appliance`, the appliance this port belongs to, which picks the
  * appliance as a hostname does when deployed (src/fleet/listener.ts). Bodies stream
  * both ways unbuffered (event streams, large uploads), keep-alive holds on
- * both sides. No route takes a protocol upgrade, so no connection is ever relayed
- * as a byte stream: every request on it passes through here, headers cleaned.
+ * both sides. One upgrade is relayed, the web UI's live channel (a WebSocket
+ * on LIVE_PATH): its request is cleaned as any other, and the connection
+ * becomes a byte stream only once the appliance has answered 101; until then
+ * (and on any other answer, relayed and then the connection closed) every
+ * request on a connection passes through here, headers cleaned.
  * Stalled and idle connections are closed, and connections capped (listener-limits.ts).
  */
 import http from "node:http";
@@ -20,6 +23,7 @@ import net from "node:net";
 import { LaunchError } from "./config.ts";
 import { PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
 import { APPLIANCE_HEADER } from "../src/fleet/listener.ts";
+import { LIVE_PATH } from "../src/schemas/live.ts";
 import { MAX_BODY_BYTES } from "../src/http/body.ts";
 import { withSecurity } from "../src/http/headers.ts";
 import { statusTitle } from "../src/http/problem.ts";
@@ -71,6 +75,14 @@ function relayedHeaders(rawHeaders: string[], peer: string, appliance: string): 
   out.push(PEER_ADDRESS_HEADER, peer, APPLIANCE_HEADER, appliance);
   return out;
 }
+
+/** Whether a request asks for the one upgrade relayed: a WebSocket to the web UI's live channel (its query, if any, goes along). */
+function isLiveUpgrade(req: http.IncomingMessage): boolean {
+  return req.method === "GET" && (req.url ?? "").split("?")[0] === LIVE_PATH && req.headers.upgrade?.toLowerCase() === "websocket";
+}
+
+/** A raw header list as lines of a response head. */
+const headLines = (rawHeaders: string[]): string => rawHeaders.reduce((text, value, i) => (i % 2 === 0 ? `${text}${value}: ` : `${text}${value}\r\n`), "");
 
 /** The appliance's response headers as relayed to the client (Node frames the body itself). */
 function responseHeaders(rawHeaders: string[]): string[] {
@@ -224,14 +236,62 @@ export async function listenFrontend(options: { name: string; address: string; p
     });
   };
 
+  /**
+   * A request asking to upgrade: Node reads nothing after its head (`head`, what came with it, is
+   * the client's), so the connection is answered by hand and then closed, unless the request is
+   * the live channel's and the appliance answers 101: only then are the two sockets joined.
+   */
+  const onUpgrade = (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    socket.on("error", () => socket.destroy());
+    // Node stopped parsing at the head: the request has no body it will ever read, so it ends here, and it
+    // is answered like any other, on a response that closes the connection when it is done.
+    req.complete = true;
+    req.push(null);
+    const answer = () => {
+      const res = new http.ServerResponse(req);
+      res.assignSocket(socket);
+      res.shouldKeepAlive = false;
+      res.on("finish", () => socket.end());
+      return res;
+    };
+    if (!isLiveUpgrade(req)) return onRequest(req, answer());
+    const peer = normalisePeerAddress(socket.remoteAddress);
+    void target.then(({ host, port: upstreamPort }) => {
+      if (socket.destroyed) return;
+      const headers = [...relayedHeaders(req.rawHeaders, peer, name), "Connection", "Upgrade", "Upgrade", "websocket"];
+      const upstream = http.request({ host, port: upstreamPort, method: "GET", path: req.url, headers, agent: false });
+      upstream.on("upgrade", (switched, upstreamSocket: net.Socket, upstreamHead: Buffer) => {
+        // The appliance answered 101: from now on the connection is the WebSocket's, relayed byte for byte.
+        socket.write(`HTTP/1.1 101 ${switched.statusMessage ?? "Switching Protocols"}\r\n${headLines(switched.rawHeaders)}\r\n`);
+        if (upstreamHead.length > 0) socket.write(upstreamHead);
+        if (head.length > 0) upstreamSocket.write(head);
+        upstreamSocket.setNoDelay(true);
+        upstreamSocket.on("error", () => socket.destroy());
+        socket.on("close", () => upstreamSocket.destroy());
+        upstreamSocket.on("close", () => socket.destroy());
+        socket.pipe(upstreamSocket);
+        upstreamSocket.pipe(socket);
+      });
+      // Any other answer (a refusal): relayed, then the connection closed; whatever the client sent after its request is never read.
+      upstream.on("response", (refused) => {
+        const res = answer();
+        res.writeHead(refused.statusCode ?? 502, refused.statusMessage, responseHeaders(refused.rawHeaders));
+        refused.pipe(res);
+      });
+      upstream.on("error", () => problem(req, answer(), 502, "the appliance did not answer; it may be starting or stopping", secure));
+      upstream.end();
+    });
+  };
+
   const server: http.Server =
     secure
       ? https.createServer({ key: options.key, cert: options.cert, ALPNProtocols: ["http/1.1"], handshakeTimeout: limits.headersTimeoutMs, ...serverTimeouts(limits) }, onRequest)
       : http.createServer(serverTimeouts(limits), onRequest);
-  // No route takes a WebSocket (or any) upgrade, so the listener takes none: with no "upgrade" listener Node
-  // hands such a request to onRequest as an ordinary one (RFC 9110 §7.8 lets a server ignore Upgrade), and it
-  // reads nothing more from that connection. Relaying the upgrade as a byte stream whatever the appliance
-  // answered let a client's later requests on the connection reach workerd with its own X-BNG-Peer-Address.
+  // Relaying an upgrade as a byte stream whatever the appliance answered let a client's later requests on the
+  // connection reach workerd with its own X-BNG-Peer-Address (issue #22): onUpgrade joins the sockets only
+  // for the live channel and only on a 101; every other upgrade request is answered as an ordinary one
+  // (RFC 9110 §7.8 lets a server ignore Upgrade) and its connection closed.
+  server.on("upgrade", onUpgrade);
   const track = (socket: net.Socket) => {
     socket.setNoDelay(true);
     open.add(socket);

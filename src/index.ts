@@ -11,6 +11,7 @@ import { deploymentOf } from "./fleet/deployment.ts";
 import { startupRefusal } from "./auth/bootstrap.ts";
 import { withSecurityHeaders } from "./http/headers.ts";
 import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
+import { LIVE_PATH, liveResponse } from "./http/live.ts";
 import { applianceForHost, applianceNamed, peerAnswerOf, profileRefusal } from "./fleet/definition.ts";
 import { listenerAppliance } from "./fleet/listener.ts";
 import { fetchFromShard, otherShard } from "./fleet/shards.ts";
@@ -66,6 +67,11 @@ export default {
     // A fleet file naming a profile file the Worker was not given (deployed without BNG_PROFILES): the appliance cannot start.
     const missing = profileRefusal(env, definition);
     if (missing) return withSecurityHeaders(problemResponse(503, missing, pathname), secure);
+    // The web UI's live channel: its object answers 101 with the socket (left as it is), or a refusal.
+    if (pathname === LIVE_PATH) {
+      const answer = await liveResponse(request, `${secure ? "https" : "http"}://${url.host}`, env.Appliance.getByName(definition.name));
+      return answer.status === 101 ? answer : withSecurityHeaders(answer, secure);
+    }
     if (isWebUiRequest(request.method, pathname)) return withSecurityHeaders(webUiResponse(pathname), secure);
     return router.fetch(request, contextFor(definition, env, secure, clientAddress(request.headers, deployment)), url);
   },

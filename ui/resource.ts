@@ -1,7 +1,9 @@
 /** Reading the API from a component: loading, the answer or the problem, and refresh on a timer. */
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { contract } from "bngfleet:contract";
 import type { Operation } from "../src/schemas/contract.ts";
-import { ApiError, call, pathOf, type CallInput, type CallResult, type OperationRef } from "./api.ts";
+import { ApiError, call, pathOf, type Answer, type CallInput, type CallResult, type OperationRef } from "./api.ts";
+import { applianceStatus, liveConnected } from "./live.ts";
 
 export interface Resource<T> {
   data: T | undefined;
@@ -15,6 +17,8 @@ export interface UseCallOptions {
   base?: string;
   /** Reads again this often. */
   refreshMs?: number;
+  /** This appliance's reads only: while the live channel is open, read again whenever it pushes a change instead of every `refreshMs`. */
+  live?: boolean;
 }
 
 /**
@@ -50,16 +54,36 @@ export function useCall<O extends Operation>(operation: OperationRef<O> | null, 
     // key covers the operation, the base, the parameters and the query
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
-  const { refreshMs } = options;
+  const live = options.live === true && base === "";
+  // Read inside render, so a push (or the channel opening or dropping) renders again.
+  const pushed = live ? applianceStatus.value : null;
+  const timed = live && liveConnected.value ? undefined : options.refreshMs;
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) first.current = false;
+    else if (pushed) load();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pushed]);
   useEffect(() => {
     load();
-    if (!refreshMs) return;
-    const timer = setInterval(load, refreshMs);
+    if (!timed) return;
+    const timer = setInterval(load, timed);
     return () => clearInterval(timer);
-  }, [load, refreshMs]);
+  }, [load, timed]);
   const error = failure?.key === key ? failure.error : undefined;
   // While a new question is asked the last answer stays in view (a page turn does not flash), but an answer is never shown under another question's failure:
   // after a refused filter the old rows and count are not the new filter's.
   const data = answer && (answer.key === key || !error) ? answer.data : undefined;
   return { data, error, loading, reload: load };
+}
+
+/**
+ * GET /system/status: this appliance's (`base` "") as the live channel has it
+ * (ui/live.ts, whose fallback poller is the only one), a peer's read through
+ * the fleet proxy every `refreshMs`.
+ */
+export function useStatus(base: string, refreshMs: number): Resource<Answer<typeof contract.system.status>> {
+  const peer = useCall(base === "" ? null : contract.system.status, {}, { base, refreshMs });
+  const own = applianceStatus.value;
+  return base === "" ? { data: own ?? undefined, error: undefined, loading: own === null, reload: () => {} } : peer;
 }

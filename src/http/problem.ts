@@ -35,6 +35,7 @@ const TITLES: Record<number, string> = {
   421: "Misdirected Request",
   422: "Unprocessable Content",
   423: "Locked",
+  426: "Upgrade Required",
   429: "Too Many Requests",
   500: "Internal Server Error",
   502: "Bad Gateway",

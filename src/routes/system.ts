@@ -9,8 +9,6 @@ import { inWorker } from "../http/route.ts";
 import { system, type HardwareInventory, type InterfaceTable, type SystemStatus } from "../schemas/system.ts";
 import { SOFTWARE_VERSION } from "../../durable-objects/appliance.ts";
 
-const round1 = (x: number) => Math.round(x * 10) / 10;
-
 /** Health's 503: the appliance's state cannot be read. */
 const down = (appliance: string) =>
   Response.json({ status: "down", appliance, timeUtc: new Date().toISOString(), softwareVersion: SOFTWARE_VERSION, uptimeSeconds: null, checks: { storage: "failed" } }, { status: 503 });
@@ -25,40 +23,7 @@ export const systemRoutes = [
       return down(ctx.appliance.name);
     }
   }),
-  inWorker(system.status, async (ctx): Promise<SystemStatus> => {
-    const s = await ctx.port.system.status();
-    const d = s.dataPlane;
-    const down = d.upgradePhase === "rebooting";
-    return {
-      appliance: d.appliance,
-      hostname: s.hostname,
-      softwareVersion: s.softwareVersion,
-      asOfUtc: new Date(d.nowMs).toISOString(),
-      controlPlane: { state: d.upgradePhase === "draining" ? "draining" : down ? "rebooting" : "running", ...s.controlPlane },
-      dataPlane: {
-        forwarding: d.forwarding,
-        acceptingSessions: d.upgradePhase !== "draining" && !down,
-        bootedUtc: new Date(d.bootedMs).toISOString(),
-        uptimeSeconds: Math.max(0, Math.floor((d.nowMs - d.bootedMs) / 1000)),
-      },
-      simulation: { profile: d.profile, seed: d.seed, simulatedTimeUtc: new Date(d.nowMs).toISOString() },
-      sessions: {
-        total: d.sessions,
-        licensed: d.licence.bandMax,
-        utilisationPercent: round1((d.sessions / d.licence.bandMax) * 100),
-        setupsSinceBoot: d.sessionEvents.setups,
-        teardownsSinceBoot: d.sessionEvents.teardowns,
-        setupFailuresSinceBoot: d.sessionEvents.failures,
-      },
-      traffic: { rxBps: d.ports.reduce((n, p) => n + p.rxBps, 0), txBps: d.ports.reduce((n, p) => n + p.txBps, 0) },
-      cpu: { cores: d.load.cpuCores, utilisationPercent: d.load.cpuPercent },
-      memory: { totalBytes: d.load.memoryTotalBytes, usedBytes: d.load.memoryUsedBytes, utilisationPercent: d.load.memoryPercent },
-      alarms: d.alarms,
-      configuration: { ...s.configuration, pendingRestart: s.configuration.pendingRestartVersions.length > 0 },
-      licence: { state: s.licenceState, meter: d.licence.meter, bandMax: d.licence.bandMax, currentCount: d.licence.currentCount, peakCount: d.licence.peakCount },
-      upgrade: { state: s.upgradeState },
-    };
-  }),
+  inWorker(system.status, async (ctx): Promise<SystemStatus> => ctx.port.system.status()),
   inWorker(system.inventory, async (ctx): Promise<HardwareInventory> => ctx.port.system.inventory()),
   inWorker(system.interfaces, async (ctx): Promise<InterfaceTable> => {
     const table = await ctx.port.system.interfaces();

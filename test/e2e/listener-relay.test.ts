@@ -41,6 +41,21 @@ beforeAll(async () => {
           return;
         }
         if (head.startsWith("POST /early/reset")) return void socket.resetAndDestroy();
+        // The live channel, as the appliance answers it: 101 and then an echo for the cookie `ok`, else a refusal.
+        if (head.startsWith("GET /ui/live ")) {
+          heads.push(head);
+          buffered = buffered.slice(end + 4);
+          if (/^cookie: ok$/im.test(head)) {
+            socket.write("HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: stand-in\r\n\r\n");
+            socket.removeAllListeners("data");
+            socket.on("data", (bytes) => socket.write(bytes));
+            if (buffered.length > 0) socket.write(buffered);
+            return;
+          }
+          const body = JSON.stringify({ type: "about:blank", title: "Unauthorized", status: 401 });
+          socket.write(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+          continue;
+        }
         const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
         // As workerd does with a declared body past every cap: it resets the connection at once (its 413 may be lost).
         if (length > 1024 * 1024) {
@@ -206,5 +221,56 @@ describe("a request asking to upgrade (no route takes one)", () => {
     expect(received.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
     expect(received).toMatch(/^HTTP\/1\.1 200 /);
     expect(received).toMatch(/^connection: close$/im);
+  });
+});
+
+describe("the live channel's upgrade", () => {
+  const upgrade = (cookie: string) =>
+    `GET /ui/live HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: Upgrade\r\nupgrade: websocket\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n` +
+    `x-bng-peer-address: 203.0.113.9\r\nx-bng-appliance: edge-2\r\ncookie: ${cookie}\r\n\r\n`;
+
+  it("is refused by the appliance: the refusal is relayed, the connection closed, and a request smuggled after it never reaches the appliance", async () => {
+    const before = heads.length;
+    const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
+    let received = "";
+    socket.on("data", (c) => (received += c.toString("latin1")));
+    const closed = new Promise((resolve) => socket.on("close", resolve));
+    socket.write(upgrade("none") + "POST /api/v1/auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\nx-bng-peer-address: 203.0.113.9\r\nx-bng-appliance: edge-2\r\ncontent-length: 0\r\n\r\n");
+    await closed;
+    const seen = heads.slice(before);
+    // The upgrade request alone reached the appliance, with the listener's own peer and appliance headers.
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatch(/^GET \/ui\/live /);
+    expect(seen[0]).toMatch(/^x-bng-peer-address: 127\.0\.0\.1$/im);
+    expect(seen[0]).toMatch(/^x-bng-appliance: edge-1$/im);
+    expect(seen[0]).not.toContain("203.0.113.9");
+    expect(received.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
+    expect(received).toMatch(/^HTTP\/1\.1 401 /);
+    expect(received).toMatch(/^connection: close$/im);
+  });
+
+  it("becomes a byte stream once the appliance answers 101, its request cleaned as any other", async () => {
+    const before = heads.length;
+    const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
+    let received = "";
+    const echoed = new Promise<void>((resolve) =>
+      socket.on("data", (c) => {
+        received += c.toString("latin1");
+        if (received.includes("frame-bytes")) resolve();
+      }),
+    );
+    socket.write(upgrade("ok"));
+    await new Promise<void>((resolve) => socket.once("data", () => resolve()));
+    socket.write("frame-bytes");
+    await echoed;
+    socket.destroy();
+    expect(received).toMatch(/^HTTP\/1\.1 101 /);
+    expect(received).toMatch(/^sec-websocket-accept: stand-in$/im);
+    const seen = heads.slice(before);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatch(/^upgrade: websocket$/im);
+    expect(seen[0]).toMatch(/^sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==$/im);
+    expect(seen[0]).toMatch(/^x-bng-peer-address: 127\.0\.0\.1$/im);
+    expect(seen[0]).not.toContain("203.0.113.9");
   });
 });

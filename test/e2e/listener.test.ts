@@ -129,8 +129,12 @@ describe("a client that sends its whole body before reading the answer (Node's f
   });
 });
 
-describe("a request smuggled behind an upgrade request (no route takes one)", () => {
-  it("is never served: the connection closes after the first answer, and no login failure bears the forged address", async () => {
+describe("a request smuggled behind an upgrade request", () => {
+  it.each([
+    ["one no route takes", "GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: Upgrade\r\nupgrade: websocket\r\n\r\n", /^HTTP\/1\.1 200 /],
+    // The one upgrade relayed, refused by the appliance (no session cookie): the listener relays the refusal and closes.
+    ["the live channel's, refused", "GET /ui/live HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: Upgrade\r\nupgrade: websocket\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\norigin: http://127.0.0.1\r\n\r\n", /^HTTP\/1\.1 401 /],
+  ])("(%s) is never served: the connection closes after the first answer, and no login failure bears the forged address", async (_, upgrade, first) => {
     const port = MODES[1].port;
     const asBootstrap = { authorization: `Bearer ${BOOTSTRAP}` };
     type Tail = { entries: { seq: number; msgId: string; fields: Record<string, unknown> }[] };
@@ -141,7 +145,7 @@ describe("a request smuggled behind an upgrade request (no route takes one)", ()
     socket.on("data", (chunk) => (received += chunk.toString("latin1")));
     const closed = new Promise((resolve) => socket.on("close", resolve));
     socket.write(
-      "GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: Upgrade\r\nupgrade: websocket\r\n\r\n" +
+      upgrade +
         "POST /api/v1/auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n" +
         `x-bng-peer-address: 203.0.113.77\r\nx-bng-appliance: edge-1\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
@@ -155,5 +159,6 @@ describe("a request smuggled behind an upgrade request (no route takes one)", ()
     }
     expect(failures.filter((e) => e.fields.sourceIp === "203.0.113.77")).toEqual([]);
     expect(received.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
+    expect(received).toMatch(first);
   });
 });

@@ -218,13 +218,30 @@ describe("what the screen shows", () => {
 });
 
 describe("the header strip", () => {
-  it("shows an alarm a scenario raises in the badge, without a reload", async () => {
+  /** The live channel's sockets the pages opened, each with the statuses pushed over it and whether it has closed. */
+  const sockets: { url: string; statuses: { alarms: { count: number } }[]; closed: boolean }[] = [];
+  /** When the page read GET /system/status itself (the fallback poller). */
+  const polls: number[] = [];
+
+  it("shows an alarm a scenario raises in the badge, without a reload and without a poll: the live channel carried it", async () => {
+    page.on("websocket", (ws) => {
+      const socket = { url: ws.url(), statuses: [] as { alarms: { count: number } }[], closed: false };
+      sockets.push(socket);
+      ws.on("framereceived", ({ payload }) => socket.statuses.push((JSON.parse(String(payload)) as { status: { alarms: { count: number } } }).status));
+      ws.on("close", () => (socket.closed = true));
+    });
+    page.on("request", (request) => new URL(request.url()).pathname === "/api/v1/system/status" && polls.push(Date.now()));
     await open("/sessions", "Sessions");
     const badge = page.getByTestId("alarm-badge");
     const before = (await apiFromPage<{ count: number }>(page, "GET", "/alarms")).body.count;
     await expect.poll(() => badge.textContent()).toBe(before === 0 ? "No alarms" : `${before} alarm${before === 1 ? "" : "s"}`);
-    // A mark on the page: a reload would lose it.
+    // One socket, to this appliance's live path, open and already sent the status.
+    const live = sockets.filter((socket) => !socket.closed);
+    expect(live.map((socket) => new URL(socket.url).pathname)).toEqual(["/ui/live"]);
+    expect(live[0]!.statuses.length).toBeGreaterThan(0);
+    // A mark on the page: a reload would lose it. From here on the page must not read the status itself.
     await page.evaluate("document.body.dataset.mark = 'kept'");
+    const pollsBefore = polls.length;
     const pools = (await apiFromPage<{ name: string }[]>(page, "GET", "/address-pools")).body;
     for (const pool of pools) {
       const answer = await page.evaluate(
@@ -237,10 +254,25 @@ describe("the header strip", () => {
       );
       expect(answer).toBe(200);
     }
-    // The pool alarm is raised at the model's next step; the strip reads the status every few seconds.
+    // The pool alarm is raised at the model's next step, which the object pushes to the page.
     await expect.poll(async () => (await apiFromPage<{ count: number }>(page, "GET", "/alarms")).body.count, { timeout: 30_000 }).toBeGreaterThan(before);
     const after = (await apiFromPage<{ count: number }>(page, "GET", "/alarms")).body.count;
     await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe(`${after} alarm${after === 1 ? "" : "s"}`);
     expect(await page.evaluate("document.body.dataset.mark")).toBe("kept");
+    expect(live[0]!.statuses.some((status) => status.alarms.count === after)).toBe(true);
+    expect(polls.length).toBe(pollsBefore);
+  }, 60_000);
+
+  it("is closed by the appliance when the session ends, and the page asks to sign in again", async () => {
+    const live = sockets.filter((socket) => !socket.closed);
+    expect(live).toHaveLength(1);
+    // Ended as another tab of the same session would end it: the page itself never closes its socket.
+    const status = await page.evaluate(async () => {
+      const who = (await (await fetch("/api/v1/auth/whoami")).json()) as { csrfToken: string };
+      return (await fetch("/api/v1/auth/logout", { method: "POST", headers: { "x-csrf-token": who.csrfToken } })).status;
+    });
+    expect(status).toBe(200);
+    await expect.poll(() => live[0]!.closed, { timeout: 15_000 }).toBe(true);
+    await page.getByText("Your session has ended.").waitFor({ timeout: 15_000 });
   }, 60_000);
 });

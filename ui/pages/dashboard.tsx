@@ -5,7 +5,7 @@
  */
 import { useMemo, useState } from "preact/hooks";
 import { contract } from "bngfleet:contract";
-import { useCall } from "../resource.ts";
+import { useCall, useStatus } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
 import { TimeChart, colour } from "../components/chart.tsx";
 import { bitRate, count, duration, labelOf } from "../format.ts";
@@ -50,9 +50,10 @@ function SeverityCounts({ counts }: { counts: Record<string, number> }) {
 
 export function Dashboard({ ctx }: { ctx: PageContext }) {
   const [range, setRange] = useState<"1h" | "6h" | "24h">("1h");
-  const every = { base: ctx.base, refreshMs: REFRESH_MS };
+  // This appliance's cards read again when the live channel pushes a change (every model step, every change).
+  const every = { base: ctx.base, refreshMs: REFRESH_MS, live: true };
   const summary = useCall(contract.sessions.summary, {}, every);
-  const status = useCall(contract.system.status, {}, every);
+  const status = useStatus(ctx.base, REFRESH_MS);
   const history = useCall(contract.metrics.history, { query: { range } }, every);
   // Alarms are not carried by the fleet proxy; a peer's counts come from its status.
   const alarms = useCall(ctx.peer && !readableOnPeer(contract.alarms.list) ? null : contract.alarms.list, {}, every);

@@ -7,7 +7,7 @@
 import { count } from "../format.ts";
 import { contract } from "bngfleet:contract";
 import { peerBase } from "../api.ts";
-import { useCall } from "../resource.ts";
+import { useCall, useStatus } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
 import type { FleetAppliance } from "../types.ts";
 import { HeaderRow } from "../components/header-row.tsx";
@@ -16,9 +16,10 @@ const REFRESH_MS = 15_000;
 
 function Row({ appliance }: { appliance: FleetAppliance }) {
   const base = appliance.self ? "" : peerBase(appliance.name);
-  const status = useCall(contract.system.status, {}, { base, refreshMs: REFRESH_MS });
+  // This appliance's row follows the live channel; a peer's is read through the fleet proxy.
+  const status = useStatus(base, REFRESH_MS);
   // The spec's fleet proxy does not relay GET /licensing (it is not an FP read): only this appliance's licence can be shown.
-  const licence = useCall(appliance.self ? contract.licensing.status : null, {}, { refreshMs: REFRESH_MS });
+  const licence = useCall(appliance.self ? contract.licensing.status : null, {}, { refreshMs: REFRESH_MS, live: true });
   const s = status.data;
   const down = status.error !== undefined;
   const pages = appliance.self ? "/" : `/fleet/${encodeURIComponent(appliance.name)}/`;

@@ -5,7 +5,7 @@
  * Numbers are the API's; only their arrangement is this page's.
  */
 import { contract } from "bngfleet:contract";
-import { useCall } from "../resource.ts";
+import { useCall, useStatus } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
 import { JsonView, RecordTable } from "../components/json-view.tsx";
 import { utc } from "../format.ts";
@@ -41,8 +41,8 @@ function opticRow(port: { portId: number; name: string; label: string }, optic: 
 }
 
 export function SystemPage({ ctx }: { ctx: PageContext }) {
-  const status = useCall(contract.system.status, {}, { base: ctx.base, refreshMs: 10_000 });
-  const interfaces = useCall(contract.system.interfaces, {}, { base: ctx.base, refreshMs: 10_000 });
+  const status = useStatus(ctx.base, 10_000);
+  const interfaces = useCall(contract.system.interfaces, {}, { base: ctx.base, refreshMs: 10_000, live: true });
   const inventory = useCall(contract.system.inventory, {}, { base: ctx.base, refreshMs: 60_000 });
   return (
     <>
