@@ -532,8 +532,8 @@ export function serveOperations(runner: OperationRunner): void {
   runOperation = runner;
 }
 
-/** The object's RPC methods: what a Worker (`serve`) and the local launcher (the other two) call. */
-const RPC_METHODS = new Set(["serve", "webUiCertificate", "runLauncherScenario"]);
+/** The object's RPC methods: what a Worker (`call`, `serve`) and the local launcher (the other two) call. */
+const RPC_METHODS = new Set(["call", "serve", "webUiCertificate", "runLauncherScenario"]);
 /** Names workerd never dispatches as RPC methods (worker-rpc.c++, isReservedName): the runtime's own entry points, `fetch` being HTTP. */
 const RUNTIME_ENTRY_POINTS = new Set(["constructor", "fetch", "connect", "alarm", "webSocketMessage", "webSocketClose", "webSocketError"]);
 
