@@ -471,7 +471,7 @@ export function serveOperations(runner: OperationRunner): void {
 /**
  * The Durable Object. Its RPC surface is deliberately small: `serve`, one
  * call per request that authenticates and runs the operation together, and
- * the local launcher's two calls. Everything else (stores, wiring, the
+ * the local launcher's three calls. Everything else (stores, wiring, the
  * clock) is in the private `#core`.
  */
 export class Appliance extends Server<Env> {
@@ -495,7 +495,7 @@ export class Appliance extends Server<Env> {
     await this.#core.alarm();
   }
 
-  // The local launcher's two calls (scripts/, through Miniflare): no HTTP request carries them.
+  // The local launcher's three calls (scripts/, through Miniflare): no HTTP request carries them.
 
   /** The configured web UI certificate and key, for the local launcher's TLS listeners; null while the factory one is in use. */
   webUiCertificate(): { certificatePem: string; privateKeyPem: string } | null {
@@ -505,6 +505,11 @@ export class Appliance extends Server<Env> {
   /** Runs a scenario file given to the local launcher (`npm start -- --scenario`); the actor in the logs is always `launcher`. */
   runLauncherScenario(raw: unknown) {
     return this.#core.runScenario(raw, "launcher");
+  }
+
+  /** Frees a log stream's place the moment the listener sees its client leave (the handle came in the stream's answer). */
+  releaseLogStream(handle: string): void {
+    this.#core.dataPlane().releaseLogStream(handle);
   }
 
   /** The core of an object, for tests that look inside it (`runInDurableObject`); a static, so not an RPC method. */
