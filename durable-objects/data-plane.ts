@@ -529,11 +529,12 @@ export class DataPlane {
     const stream = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
-          const end = (name: string, data: Record<string, unknown>) => {
+          // Ends the stream with a last event saying why, or without one when its client has left (released).
+          const end = (name?: string, data: Record<string, unknown> = {}) => {
             if (ended) return;
             stop();
             try {
-              controller.enqueue(encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`));
+              if (name !== undefined) controller.enqueue(encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`));
               controller.close();
             } catch {
               // The reader has gone already.
@@ -574,16 +575,7 @@ export class DataPlane {
             recheck();
             send(encoder.encode(": keepalive\n\n"));
           }, KEEPALIVE_MS);
-          const release = () => {
-            if (ended) return;
-            stop();
-            try {
-              controller.close();
-            } catch {
-              // Cancelled already.
-            }
-          };
-          this.#streams.set(handle, { owner, recheck, release });
+          this.#streams.set(handle, { owner, recheck, release: () => end() });
         },
         cancel: stop,
       },
