@@ -53,6 +53,8 @@ const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "up
  */
 const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
 const DRAIN_MAX_MS = 10_000;
+/** How long requests wait for a closed log stream's release (a call through Miniflare, a few milliseconds). */
+const RELEASE_WAIT_MS = 1000;
 
 /** Turns a bind failure into a message naming the appliance and the port. */
 export function describeListenError(error: unknown, name: string, address: string, port: number): Error {
@@ -140,13 +142,13 @@ export async function listenFrontend(options: { name: string; address: string; p
   const secure = options.key !== undefined && options.cert !== undefined;
   const open = new Set<net.Socket>();
   let release: (handle: string) => Promise<unknown> = async () => {};
-  // Releases under way. A request waits for them before it is relayed, so a client that closes its streams and
-  // opens new ones at once finds their places free: its close reached this listener before its new request did.
+  // Releases under way. A request waits for them before it is relayed (up to RELEASE_WAIT_MS: a stuck call must
+  // not hold the listener), so a client that closes its streams and opens new ones at once finds their places
+  // free: its close reached this listener before its new request did.
   const releasing = new Set<Promise<unknown>>();
   const released = (handle: string) => {
-    const done: Promise<unknown> = release(handle)
-      .catch((error: unknown) => console.error(`${name}: a closed log stream's place was not freed at once (it is at its next write): ${(error as Error).message}`))
-      .finally(() => releasing.delete(done));
+    const call = release(handle).catch((error: unknown) => console.error(`${name}: a closed log stream's place was not freed at once (it is at its next write): ${(error as Error).message}`));
+    const done: Promise<unknown> = Promise.race([call, new Promise((resolve) => setTimeout(resolve, RELEASE_WAIT_MS).unref())]).finally(() => releasing.delete(done));
     releasing.add(done);
   };
 
