@@ -532,8 +532,8 @@ export function serveOperations(runner: OperationRunner): void {
   runOperation = runner;
 }
 
-/** The object's RPC methods: what a Worker (`call`, `serve`) and the local launcher (the other two) call. */
-const RPC_METHODS = new Set(["call", "serve", "webUiCertificate", "runLauncherScenario"]);
+/** The object's RPC methods: what a Worker (`call`, `serve`) and the local launcher (the other three) call. */
+const RPC_METHODS = new Set(["call", "serve", "webUiCertificate", "runLauncherScenario", "releaseLogStream"]);
 /** Names workerd never dispatches as RPC methods (worker-rpc.c++, isReservedName): the runtime's own entry points, `fetch` being HTTP. */
 const RUNTIME_ENTRY_POINTS = new Set(["constructor", "fetch", "connect", "alarm", "webSocketMessage", "webSocketClose", "webSocketError"]);
 
@@ -567,7 +567,7 @@ function keepOffTheWire(object: object, base: object): void {
  * The Durable Object. Its RPC surface is deliberately small: one call per
  * request, `call` (a Worker handler's port: authorize, then run it) or, for the
  * sections whose handlers still run here, `serve` (authenticate and run the
- * operation together), and the local launcher's two calls; partyserver's methods and hooks are kept
+ * operation together), and the local launcher's three calls; partyserver's methods and hooks are kept
  * off it (`keepOffTheWire`). Everything else (stores, wiring, the clock) is
  * in the private `#core`.
  */
@@ -629,7 +629,7 @@ export class Appliance extends Server<Env> {
     await this.#core.alarm();
   }
 
-  // The local launcher's two calls (scripts/, through Miniflare): no HTTP request carries them.
+  // The local launcher's three calls (scripts/, through Miniflare): no HTTP request carries them.
 
   /** The configured web UI certificate and key, for the local launcher's TLS listeners; null while the factory one is in use. */
   webUiCertificate(): { certificatePem: string; privateKeyPem: string } | null {
@@ -643,6 +643,11 @@ export class Appliance extends Server<Env> {
     } finally {
       this.#core.changed();
     }
+  }
+
+  /** Frees a log stream's place the moment the listener sees its client leave (the handle came in the stream's answer). */
+  releaseLogStream(handle: string): void {
+    this.#core.dataPlane().releaseLogStream(handle);
   }
 
   /** The core of an object, for tests that look inside it (`runInDurableObject`); a static, so not an RPC method. */

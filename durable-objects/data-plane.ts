@@ -81,9 +81,8 @@ export class DataPlane {
   #rebooted = false;
 
   /** Opens the data plane: restores the last snapshot, or starts a fresh appliance from its seed. */
-  /** Open log streams: their owner, and how to recheck their credential. */
-  readonly #streams = new Map<number, { owner: string; recheck: () => void }>();
-  #streamSeq = 0;
+  /** Open log streams by their handle (logStream): their owner, how to recheck their credential, how to end them. */
+  readonly #streams = new Map<string, { owner: string; recheck: () => void; release: () => void }>();
 
   /** The clock moves with the wall clock (every 10 s); false when only scenario actions move it (BNG_CLOCK=manual). */
   readonly #live: boolean;
@@ -507,11 +506,15 @@ export class DataPlane {
    * entries behind is disconnected with an `event: overflow` naming the seq
    * to resume from, so a stalled reader never makes the object queue without
    * bound. Each owner (account or token) holds at most `STREAMS_PER_OWNER`.
+   * The `handle` (random, a capability to end this one stream) lets the local
+   * launcher's listener free the place the moment the client leaves
+   * (`releaseLogStream`): workerd tells a stream of its reader's cancel only at
+   * its next write (docs/observability.md, The log stream and EventSource).
    */
-  logStream(sinceSeq: number | null, owner: string, stillValid: () => boolean): Outcome<{ stream: ReadableStream<Uint8Array> }> {
+  logStream(sinceSeq: number | null, owner: string, stillValid: () => boolean): Outcome<{ stream: ReadableStream<Uint8Array>; handle: string }> {
     const open = [...this.#streams.values()].filter((s) => s.owner === owner).length;
     if (open >= STREAMS_PER_OWNER) return refuse("throttled", `${owner} already has ${STREAMS_PER_OWNER} open log streams; close one first`, { retryAfterSeconds: KEEPALIVE_MS / 1000 });
-    const id = ++this.#streamSeq;
+    const handle = crypto.randomUUID();
     let keepalive: ReturnType<typeof setInterval> | undefined;
     let unsubscribe = () => {};
     let lastSent = sinceSeq ?? this.#gateway.lastSeq;
@@ -522,16 +525,17 @@ export class DataPlane {
       ended = true;
       unsubscribe();
       clearInterval(keepalive);
-      this.#streams.delete(id);
+      this.#streams.delete(handle);
     };
     const stream = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
-          const end = (name: string, data: Record<string, unknown>) => {
+          // Ends the stream with a last event saying why, or without one when its client has left (released).
+          const end = (name?: string, data: Record<string, unknown> = {}) => {
             if (ended) return;
             stop();
             try {
-              controller.enqueue(encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`));
+              if (name !== undefined) controller.enqueue(encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`));
               controller.close();
             } catch {
               // The reader has gone already.
@@ -572,13 +576,18 @@ export class DataPlane {
             recheck();
             send(encoder.encode(": keepalive\n\n"));
           }, KEEPALIVE_MS);
-          this.#streams.set(id, { owner, recheck });
+          this.#streams.set(handle, { owner, recheck, release: () => end() });
         },
         cancel: stop,
       },
       new CountQueuingStrategy({ highWaterMark: 0 }),
     );
-    return { ok: true, stream };
+    return { ok: true, stream, handle };
+  }
+
+  /** Ends the log stream of `handle` and frees its place now: its client has left. Unknown handles are ignored. */
+  releaseLogStream(handle: string): void {
+    this.#streams.get(handle)?.release();
   }
 
   /** Rechecks every open log stream's credential now (called when a session or token ends). */

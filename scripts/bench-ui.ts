@@ -1,22 +1,29 @@
 /**
- * `npm run bench:ui`: how long the web UI's sessions page takes to show a
- * page of 128,000 sessions after the API has answered (issue #8's bar:
- * 200 ms). One `large` appliance, Debian's Chromium (playwright-core), a
- * read-only account signed in through the API as a browser would.
+ * `npm run bench:ui`: the web UI's two bars of issue #24, in Debian's
+ * Chromium (playwright-core), a read-only account signed in through the API
+ * as a browser would. `-- --only sessions` or `-- --only search` runs one.
  *
- * Each sample pages the table ("Older"), then reads, in the page, the
- * Resource Timing `responseEnd` of that page's `GET /api/v1/sessions` and the
- * first animation frame after the range line showed the new page: the gap is
- * parsing, rendering and layout, the UI's own share. Figures, not pass/fail.
+ * The sessions page: how long it takes to show a page of 128,000 sessions
+ * after the API has answered (bar: 200 ms). One `large` appliance. Each
+ * sample pages the table ("Older"), then reads, in the page, the Resource
+ * Timing `responseEnd` of that page's `GET /api/v1/sessions` and the first
+ * animation frame after the range line showed the new page: the gap is
+ * parsing, rendering and layout, the UI's own share.
+ *
+ * The fleet search over 100 appliances (scripts/bench/ui-search.ts).
+ * Figures, not pass/fail.
  */
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { generate } from "otplib";
+import { parseArgs } from "node:util";
+import type { Browser } from "playwright-core";
 import { launchChromium } from "../test/e2e/chromium.ts";
 import { freePortBase, launchFleet } from "../test/e2e/launcher.ts";
 import { TOKEN } from "./bench/fleet.ts";
 import { quantile } from "./bench/load.ts";
+import { signInReadOnly } from "./bench/ui-sign-in.ts";
+import { fleetSearchBench } from "./bench/ui-search.ts";
 
 const SAMPLES = 30;
 /** The sessions page's page size (ui/pages/sessions.tsx). */
@@ -36,14 +43,13 @@ const RENDER_PROBE = `
   }).observe(document, { subtree: true, childList: true, characterData: true });
 `;
 
-async function main() {
+async function sessionsPageBench(browser: Browser) {
   const port = await freePortBase(1);
   const base = `http://127.0.0.1:${port}`;
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-bench-ui-"));
   const fleetFile = path.join(dir, "fleet.json");
   await writeFile(fleetFile, JSON.stringify({ portBase: port, appliances: [{ name: "bench-1", seed: 7, profile: "large", webUi: { listener: { address: "127.0.0.1", port } } }] }));
   const fleet = await launchFleet({ BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1" }, [port], path.join(dir, "data"));
-  const browser = await launchChromium();
   try {
     const api = (method: string, apiPath: string, body?: unknown) =>
       fetch(`${base}${apiPath}`, { method, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) }).then(async (r) => {
@@ -54,22 +60,12 @@ async function main() {
     for (let simulated = 0; sessions < 128_000 && simulated < 900; simulated += 60) {
       sessions = ((await api("POST", "/twin/v1/scenario", { action: "advance-clock", seconds: 60 })) as { state: { sessions: number } }).state.sessions;
     }
-    await api("POST", "/api/v1/auth/users", { username: "bench-viewer", role: "read-only", password: "bench-viewer-password" });
 
     // bypassCSP only for the probe script; the measured UI is the shipped one.
     const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.addInitScript(RENDER_PROBE);
-    await page.goto(`${base}/`);
-    // Sign in as the UI does, with the enrolment code computed here (otplib: RFC 6238, the codes an authenticator shows).
-    const first = await page.evaluate(async () => (await fetch("/api/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "bench-viewer", password: "bench-viewer-password" }) })).json());
-    const { enrolmentToken, secret } = first as { enrolmentToken: string; secret: string };
-    const totpCode = await generate({ secret });
-    const enrolled = await page.evaluate(
-      async ([enrolmentToken, totpCode]) => (await fetch("/api/v1/auth/enrol", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ enrolmentToken, totpCode }) })).status,
-      [enrolmentToken, totpCode] as const,
-    );
-    if (enrolled !== 200) throw new Error(`enrolment answered ${enrolled}`);
+    await signInReadOnly(page, base);
 
     await page.goto(`${base}/sessions`);
     await page.getByTestId("sessions-table").locator("tbody tr").first().waitFor({ timeout: 30_000 });
@@ -98,9 +94,16 @@ async function main() {
     console.log(`  API answer → page shown   p50 ${quantile(gaps, 0.5).toFixed(1)} ms, p95 ${quantile(gaps, 0.95).toFixed(1)} ms, max ${gaps[gaps.length - 1]!.toFixed(1)} ms (bar ${BAR_MS} ms)`);
     await context.close();
   } finally {
-    await browser.close();
     await fleet.stop();
   }
 }
 
-await main();
+const { values } = parseArgs({ options: { only: { type: "string" } } });
+if (values.only !== undefined && values.only !== "sessions" && values.only !== "search") throw new Error(`--only takes sessions or search, not '${values.only}'`);
+const browser = await launchChromium();
+try {
+  if (values.only !== "search") await sessionsPageBench(browser);
+  if (values.only !== "sessions") await fleetSearchBench(browser);
+} finally {
+  await browser.close();
+}

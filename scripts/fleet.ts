@@ -30,6 +30,7 @@ import { ensureCertificate } from "./certificates.ts";
 import { LaunchError, loadSettings, WORKER } from "./config.ts";
 import type { ApplianceListener, Settings } from "./config.ts";
 import { listenFrontend } from "./listeners.ts";
+import { releaseLogStream } from "./stream-release.ts";
 import { listenInspectorProxy, type InspectorProxy } from "./inspector-proxy.ts";
 import type { Frontend } from "./listeners.ts";
 import { watchCertificates, type CertificateWatch } from "./certificate-watch.ts";
@@ -222,7 +223,10 @@ async function main(): Promise<void> {
       certificateWatches.push(await watchCertificates(shard.mf, WORKER, shard.appliances, shard.frontends, shard.factoryPairs));
     }
     const direct = await shard.mf.unsafeGetDirectURL(WORKER);
-    for (const frontend of shard.frontends) frontend.setTarget(direct.hostname, Number(direct.port));
+    for (const [i, frontend] of shard.frontends.entries()) {
+      frontend.releaseStreamsWith((handle) => releaseLogStream(shard.mf, WORKER, shard.appliances[i]!.name, handle));
+      frontend.setTarget(direct.hostname, Number(direct.port));
+    }
   }
 
   if (scenario && scenarioPath && !stopping) {

@@ -22,7 +22,7 @@ import https from "node:https";
 import net from "node:net";
 import { LaunchError } from "./config.ts";
 import { PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
-import { APPLIANCE_HEADER } from "../src/fleet/listener.ts";
+import { APPLIANCE_HEADER, STREAM_HANDLE_HEADER } from "../src/fleet/listener.ts";
 import { LIVE_PATH } from "../src/schemas/live.ts";
 import { MAX_BODY_BYTES } from "../src/http/body.ts";
 import { withSecurity } from "../src/http/headers.ts";
@@ -33,6 +33,11 @@ import { LISTENER_LIMITS, serverTimeouts, type ListenerLimits } from "./listener
 export type Frontend = {
   /** Points the frontend at the Worker's direct socket once Miniflare has bound it. */
   setTarget(host: string, port: number): void;
+  /**
+   * How a log stream's place is freed once its client leaves (Appliance.releaseLogStream through Miniflare, given
+   * once Miniflare is up): workerd tells the appliance only at the stream's next write, up to 15 s later.
+   */
+  releaseStreamsWith(release: (handle: string) => Promise<unknown>): void;
   /** Serves another certificate from now on (uploaded or issued by ACME; see certificate-watch.ts); HTTPS only. */
   useCertificate(key: string, cert: string): void;
   /** Stops accepting and drops every open connection (keep-alive ones would otherwise hold close() forever). */
@@ -43,7 +48,7 @@ export type Frontend = {
  * Headers that belong to one connection (RFC 9110 §7.6.1) and are not relayed; `expect` is answered by this
  * listener already (Node sends the 100 Continue); the peer and appliance headers are ours to set.
  */
-const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect", PEER_ADDRESS_HEADER, APPLIANCE_HEADER]);
+const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect", PEER_ADDRESS_HEADER, APPLIANCE_HEADER, STREAM_HANDLE_HEADER]);
 /**
  * After the appliance has answered a request whose body is still arriving
  * (a 413 for an oversized upload), the rest is read and dropped, so a client
@@ -52,6 +57,8 @@ const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "up
  */
 const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
 const DRAIN_MAX_MS = 10_000;
+/** How long requests wait for a closed log stream's release (a call through Miniflare, a few milliseconds). */
+const RELEASE_WAIT_MS = 1000;
 
 /** Turns a bind failure into a message naming the appliance and the port. */
 export function describeListenError(error: unknown, name: string, address: string, port: number): Error {
@@ -146,6 +153,16 @@ export async function listenFrontend(options: { name: string; address: string; p
   const agent = new http.Agent({ keepAlive: true });
   const secure = options.key !== undefined && options.cert !== undefined;
   const open = new Set<net.Socket>();
+  let release: (handle: string) => Promise<unknown> = async () => {};
+  // Releases under way. A request waits for them before it is relayed (up to RELEASE_WAIT_MS: a stuck call must
+  // not hold the listener), so a client that closes its streams and opens new ones at once finds their places
+  // free: its close reached this listener before its new request did.
+  const releasing = new Set<Promise<unknown>>();
+  const released = (handle: string) => {
+    const call = release(handle).catch((error: unknown) => console.error(`${name}: a closed log stream's place was not freed at once (it is at its next write): ${(error as Error).message}`));
+    const done: Promise<unknown> = Promise.race([call, new Promise((resolve) => setTimeout(resolve, RELEASE_WAIT_MS).unref())]).finally(() => releasing.delete(done));
+    releasing.add(done);
+  };
 
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const peer = normalisePeerAddress(req.socket.remoteAddress);
@@ -157,7 +174,7 @@ export async function listenFrontend(options: { name: string; address: string; p
       drain(req);
       return problem(req, res, 413, `request body exceeds ${MAX_BODY_BYTES} bytes`, secure);
     }
-    void target.then(({ host, port: upstreamPort }) => {
+    void Promise.all([target, ...releasing]).then(([{ host, port: upstreamPort }]) => {
       if (req.destroyed) return;
       // A kept-alive connection to workerd can be reset just as a request is put on it (workerd closed it
       // meanwhile): nothing was answered and nothing processed. A request without a body is then sent once
@@ -171,12 +188,16 @@ export async function listenFrontend(options: { name: string; address: string; p
       // Once the body stops being relayed (answered early, or over the cap) the rest is read and dropped.
       let relaying = true;
       let relayed = 0;
+      // The handle of the log stream this answer is, if it is one.
+      let stream: string | undefined;
       const stopRelaying = () => {
         relaying = false;
         drain(req);
       };
       const attach = () => {
         upstream.on("response", (answer) => {
+          const handle = answer.headers[STREAM_HANDLE_HEADER];
+          if (typeof handle === "string") stream = handle;
           res.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders(answer.rawHeaders));
           // Event streams: every chunk goes out as it comes.
           res.flushHeaders();
@@ -211,9 +232,11 @@ export async function listenFrontend(options: { name: string; address: string; p
         });
       };
       attach();
-      // A client that leaves (closing an event stream) ends the relayed request too.
+      // A client that leaves (closing an event stream) ends the relayed request too, and frees the stream's place.
       res.on("close", () => {
-        if (!res.writableFinished) upstream.destroy();
+        if (res.writableFinished) return;
+        upstream.destroy();
+        if (stream !== undefined) released(stream);
       });
       req.on("data", (chunk: Buffer) => {
         if (!relaying) return;
@@ -315,12 +338,17 @@ export async function listenFrontend(options: { name: string; address: string; p
     setTarget(host, upstreamPort) {
       resolveTarget({ host, port: upstreamPort });
     },
+    releaseStreamsWith(given) {
+      release = given;
+    },
     useCertificate(key, cert) {
       if (server instanceof https.Server) server.setSecureContext({ key, cert });
     },
     close() {
+      // The streams the shutdown cuts are not released one by one: Miniflare is about to stop.
+      release = async () => {};
       return new Promise<void>((resolve) => {
-        front.close(() => resolve());
+        front.close(() => void Promise.allSettled([...releasing]).then(() => resolve()));
         for (const socket of open) socket.destroy();
         agent.destroy();
       });

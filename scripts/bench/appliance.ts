@@ -63,7 +63,7 @@ export async function applianceBench(options: { profile: string; seconds: number
 
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-bench-"));
   const portBase = await freePortBase(4);
-  const { fleet, bases, heap } = await launchBenchFleet(dir, { count: 2, profile: options.profile, portBase, peers: true });
+  const { fleet, bases, heap } = await launchBenchFleet(dir, { count: 2, profile: options.profile, portBase, peers: "next" });
   const references = await startReferences(await compatibilityDate(), { worker: portBase + 2, durableObject: portBase + 3 });
   try {
     const [one, two] = bases as [string, string];

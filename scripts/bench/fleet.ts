@@ -33,14 +33,17 @@ export interface BenchFleet {
   heap(): Promise<HeapFigures>;
 }
 
-/** Launches `count` appliances of `profile` on ports from `portBase`; with `peers`, bench-1 reads bench-2 through the fleet proxy. */
-export async function launchBenchFleet(dir: string, options: { count: number; profile: string; portBase: number; peers?: boolean; readyTimeoutMs?: number; shards?: number }): Promise<BenchFleet> {
+/**
+ * Launches `count` appliances of `profile` on ports from `portBase`; with `peers`, bench-1 reads the others through
+ * the fleet proxy: bench-2 alone (`next`), or every one (`all`, the fleet search's fan-out).
+ */
+export async function launchBenchFleet(dir: string, options: { count: number; profile: string; portBase: number; peers?: "next" | "all"; readyTimeoutMs?: number; shards?: number }): Promise<BenchFleet> {
   const names = Array.from({ length: options.count }, (_, i) => `bench-${i + 1}`);
   const appliances = names.map((name, i) => ({
     name,
     seed: 7 + i,
     profile: options.profile,
-    webUi: { listener: { address: "127.0.0.1", port: options.portBase + i }, ...(options.peers && i === 0 && names[1] ? { peers: [{ name: names[1] }] } : {}) },
+    webUi: { listener: { address: "127.0.0.1", port: options.portBase + i }, ...(i === 0 && options.peers ? { peers: (options.peers === "all" ? names.slice(1) : names.slice(1, 2)).map((peer) => ({ name: peer })) } : {}) },
   }));
   const fleetFile = path.join(dir, "fleet.json");
   await writeFile(fleetFile, JSON.stringify({ portBase: options.portBase, appliances }));

@@ -15,3 +15,10 @@ export const APPLIANCE_HEADER = "x-bng-appliance";
 export function listenerAppliance(headers: Headers, deployment: Deployment): string | null {
   return deployment === "local" ? headers.get(APPLIANCE_HEADER) : null;
 }
+
+/**
+ * The header a log stream's answer carries to the local launcher's listener: the stream's handle, with which the
+ * listener frees the stream's place the moment its client leaves (Appliance.releaseLogStream, through Miniflare).
+ * Never relayed either way: the listener strips it from requests and answers alike.
+ */
+export const STREAM_HANDLE_HEADER = "x-bng-stream";

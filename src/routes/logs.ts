@@ -4,6 +4,8 @@ import { StatusError } from "../http/problem.ts";
 import { LogSeq, logs } from "../schemas/logs.ts";
 import { unwrap } from "../http/refusal.ts";
 import { actorName } from "../schemas/principal.ts";
+import { deploymentOf } from "../fleet/deployment.ts";
+import { STREAM_HANDLE_HEADER } from "../fleet/listener.ts";
 
 /** The seq a reconnecting EventSource names in Last-Event-ID (the `id:` of the last event it received); null when it names none. */
 function lastEventId(header: string | null): number | null {
@@ -26,8 +28,10 @@ export const logRoutes = [
     const credential = ctx.credential;
     if (!credential) throw new StatusError(401, "a bearer token or session cookie is required");
     const resumeAfter = lastEventId(ctx.request.headers.get("last-event-id")) ?? ctx.query.sinceSeq ?? null;
-    const { stream } = unwrap(await ctx.appliance.stub.logStream(resumeAfter, credential, actorName(ctx.principal!)));
+    const { stream, handle } = unwrap(await ctx.appliance.stub.logStream(resumeAfter, credential, actorName(ctx.principal!)));
+    // Only the local fleet's listener, which strips it, is told the handle: deployed, no one in front could use it.
+    const release: Record<string, string> = deploymentOf(ctx.appliance.env) === "local" ? { [STREAM_HANDLE_HEADER]: handle } : {};
     // Returned as is: the object's stream flows through the Worker chunk by chunk, never buffered.
-    return new Response(stream, { headers });
+    return new Response(stream, { headers: { ...headers, ...release } });
   }),
 ];

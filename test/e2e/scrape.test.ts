@@ -2,11 +2,14 @@
  * The data plane through the real launcher: a Prometheus scrape that Debian's
  * `promtool check metrics` accepts (format and naming lint), a capture
  * refused by a configured mirror allowlist, and the log stream delivered live
- * through the HTTPS listener, not buffered.
+ * through the HTTPS listener, not buffered, its places freed the moment an
+ * EventSource closes.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { request } from "node:https";
+import { Readable } from "node:stream";
+import { EventSource } from "eventsource";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -85,6 +88,8 @@ describe("log stream through the HTTPS listener", () => {
     try {
       expect(response.statusCode).toBe(200);
       expect(response.headers["content-type"]).toBe("text/event-stream");
+      // The stream's release handle is the listener's alone (scripts/listeners.ts): never relayed to the client.
+      expect(response.headers["x-bng-stream"]).toBeUndefined();
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => {
         received.push(chunk);
@@ -108,4 +113,50 @@ describe("log stream through the HTTPS listener", () => {
       req.destroy();
     }
   });
+
+  it("admits four EventSources reopened at once after four were closed: a closed stream frees its place at once", async () => {
+    const created = await api("/api/v1/auth/tokens", { body: { name: "restarting-consumer", role: "read-only" } });
+    expect(created.status).toBe(200);
+    const token = created.json<{ token: string }>().token;
+    /** Four npm `eventsource` clients; resolves with how each first answered (its open, or the status that made it give up). */
+    const openFour = async () => {
+      const sources = Array.from({ length: 4 }, () => new EventSource(`https://127.0.0.1:${PORT_BASE}/api/v1/logs/stream`, { fetch: listenerFetch(token) }));
+      const outcomes = await Promise.all(
+        sources.map(
+          (source) =>
+            new Promise<number | "open">((resolve) => {
+              source.onopen = () => resolve("open");
+              source.onerror = (event) => resolve(event.code ?? 0);
+            }),
+        ),
+      );
+      return { sources, outcomes };
+    };
+    const first = await openFour();
+    expect(first.outcomes).toEqual(["open", "open", "open", "open"]);
+    for (const source of first.sources) source.close();
+    // A consumer restarting: no pause (eventsource gives up on a 429 for good).
+    const again = await openFour();
+    try {
+      expect(again.outcomes).toEqual(["open", "open", "open", "open"]);
+    } finally {
+      for (const source of again.sources) source.close();
+    }
+  });
 });
+
+/**
+ * The fetch an EventSource uses here: the launcher's HTTPS listener with its self-signed certificate
+ * (Node's fetch cannot be told to trust one), the body streamed as it arrives, aborted when the source closes.
+ */
+function listenerFetch(token: string) {
+  return (url: string | URL, init?: { headers?: Record<string, string>; signal?: AbortSignal | null }) =>
+    new Promise<Response>((resolve, reject) => {
+      const req = request(String(url), { headers: { ...init?.headers, authorization: `Bearer ${token}` }, rejectUnauthorized: false, agent: false, signal: init?.signal ?? undefined }, (res) => {
+        const headers = new Headers();
+        for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+        resolve(new Response(Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>, { status: res.statusCode, headers }));
+      });
+      req.on("error", reject).end();
+    });
+}

@@ -179,6 +179,31 @@ describe("log stream lifetime", () => {
     await Promise.all([...open, other].map((r) => r.body!.cancel()));
   });
 
+  it("answers a fifth stream's 429 naming log streams, with Retry-After", async () => {
+    const token = await tokenWithRole("read-only", "fifth");
+    const headers = { authorization: `Bearer ${token}` };
+    const open = await Promise.all(Array.from({ length: 4 }, () => call("/api/v1/logs/stream", { headers })));
+    try {
+      const fifth = await call("/api/v1/logs/stream", { headers });
+      expect(fifth.status).toBe(429);
+      // RFC 9110 §10.2.3: delay-seconds, a non-negative integer.
+      expect(fifth.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect((await fifth.json<{ detail: string }>()).detail).toContain("log streams");
+    } finally {
+      await Promise.all(open.map((r) => r.body!.cancel()));
+    }
+  });
+
+  it("tells no one a stream's release handle when deployed (only the local fleet's listener uses and strips it)", async () => {
+    const response = await call("/api/v1/logs/stream", { headers: admin });
+    try {
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-bng-stream")).toBeNull();
+    } finally {
+      await response.body!.cancel();
+    }
+  });
+
   it("disconnects a reader that stops reading once it falls 1,000 live entries behind, naming where to resume", async () => {
     await get<Tail>("/api/v1/logs/tail?count=1");
     // Inside the object, where nothing between the stream and its reader buffers: the queue is the stream's own.

@@ -7,6 +7,7 @@
  * searched progressively, not all at once.
  */
 import { count } from "../format.ts";
+import { Component } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { contract } from "bngfleet:contract";
 import { ApiError, call, peerBase, type Answer, type Input } from "../api.ts";
@@ -106,7 +107,7 @@ export function Search({ text }: { text: string }) {
           </p>
           {listError && <p class="notice">The fleet list could not be read ({listError}): this appliance only.</p>}
           {entries.map((a) => (
-            <ResultGroup key={a.name} appliance={a} group={groups[a.name] ?? { state: "waiting" }} />
+            <ResultGroup key={a.name} appliance={a} group={groups[a.name] ?? WAITING} />
           ))}
         </>
       )}
@@ -114,11 +115,31 @@ export function Search({ text }: { text: string }) {
   );
 }
 
-function ResultGroup({ appliance, group }: { appliance: FleetAppliance; group: Group }) {
+const WAITING: Group = { state: "waiting" };
+
+type GroupProps = { appliance: FleetAppliance; group: Group };
+
+/**
+ * One appliance's group, rendered again only when its own answer changes: every answer re-renders the page, and
+ * redrawing every group's table each time (up to 50 rows each) made a 100-appliance search quadratic, the page's
+ * main thread busy for 90 s of it (npm run bench:ui, docs/benchmark.md). A class for shouldComponentUpdate:
+ * preact/compat's memo would bring compat's option hooks into the bundle.
+ */
+class ResultGroup extends Component<GroupProps> {
+  override shouldComponentUpdate(next: GroupProps): boolean {
+    return next.group !== this.props.group || next.appliance !== this.props.appliance;
+  }
+
+  override render() {
+    return <GroupView {...this.props} />;
+  }
+}
+
+function GroupView({ appliance, group }: GroupProps) {
   const base = appliance.self ? "" : `/fleet/${encodeURIComponent(appliance.name)}`;
   const id = `results-${appliance.name.replace(/[^\w-]/g, "-")}`;
   return (
-    <section class="card" aria-labelledby={id} data-appliance={appliance.name}>
+    <section class="card search-group" aria-labelledby={id} data-appliance={appliance.name}>
       <h2 id={id}>
         {appliance.name}
         {appliance.self ? <span class="muted"> (this appliance)</span> : <span class="muted"> (read-only)</span>}
