@@ -31,6 +31,7 @@ import { sourceVrfRuleList } from "../src/schemas/source-vrf-rules.ts";
 import { greCircuitList, greListenerList } from "../src/schemas/gre-circuits.ts";
 import type { EditValue } from "../src/config/edit.ts";
 import { inspectCertificate } from "../src/trust/x509.ts";
+import { IGP_INTERFACES_LIST, NEIGHBORS_LIST, STATIC_ROUTES_LIST } from "../src/config/routing.ts";
 import type { ConfigStore } from "./config-store.ts";
 import type { ApplianceCore } from "./appliance.ts";
 
@@ -77,6 +78,7 @@ export function portsOf(core: ApplianceCore) {
   const circuits = keyedList(core, greCircuitList.path, "gre-circuit");
   const listeners = keyedList(core, greListenerList.path, "gre-listener");
   const cgnGroups = keyedList(core, CGN_GROUPS, "cgn-group");
+  const neighbors = keyedList(core, NEIGHBORS_LIST, "bgp-neighbor");
   const config = () => core.config();
   const version = () => config().activeVersion().version;
   return {
@@ -184,6 +186,25 @@ export function portsOf(core: ApplianceCore) {
     },
     acme: {
       challenge: (_: Caller, token: string) => core.acme().challengeAnswer(token),
+    },
+    routingConfig: {
+      // The routing section as configured, read at one instant (the effective router id is derived from it in the Worker).
+      get: () => ({
+        neighbors: config().items(NEIGHBORS_LIST),
+        staticRoutes: config().items(STATIC_ROUTES_LIST),
+        interfaces: config().items(IGP_INTERFACES_LIST),
+        localAs: config().field("bgp.localAs"),
+        routerId: config().field("routing.routerId"),
+        protocol: config().field("igp.protocol"),
+        version: version(),
+      }),
+      update: (caller: Caller, fields: Record<string, EditValue>, lists: Record<string, { key: string; fields: Record<string, EditValue> }[]>, comment: string | null | undefined) =>
+        config().replaceSection(fields, lists, commitMeta(caller, "routing", comment)),
+      createNeighbor: neighbors.put("create"),
+      replaceNeighbor: neighbors.put("replace"),
+      removeNeighbor: neighbors.remove,
+      replaceStaticRoutes: (caller: Caller, routes: { key: string; fields: Record<string, EditValue> }[], comment: string | null | undefined) =>
+        config().replaceSection({}, { [STATIC_ROUTES_LIST]: routes }, commitMeta(caller, "static-routes", comment)),
     },
     vrfs: {
       // The sessions each VRF holds, read at the same instant as the list.

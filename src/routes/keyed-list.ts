@@ -7,15 +7,12 @@
 import type { EditValue } from "../config/edit.ts";
 import { REDACTED, type FieldSpec } from "../config/registry.ts";
 import type { ConfigItem, Value } from "../config/types.ts";
-import type { ConfigOperation } from "../schemas/config.ts";
 import { isBoolean, isInteger, type KeyedList } from "../schemas/keyed-list.ts";
-import { unwrap } from "../http/refusal.ts";
-import { committed, tagConfigRead } from "../http/config-version.ts";
-import type { RouteContext, WorkerContext } from "../http/route.ts";
+import { committed } from "../http/config-version.ts";
+import type { WorkerContext } from "../http/route.ts";
 import type { Outcome } from "../schemas/outcome.ts";
-import { commitMeta, commitResult, type CommitResult } from "../schemas/commit.ts";
+import { commitResult, type CommitResult } from "../schemas/commit.ts";
 
-type Ctx = RouteContext<unknown, unknown, unknown>;
 type InWorker = WorkerContext<unknown, unknown, unknown>;
 /** A commit port of a keyed list (durable-objects/ports.ts, `keyedList`), as the Worker calls it. */
 type CommitPort = (key: string, fields: Record<string, EditValue>, comment: string | null) => Promise<Outcome<{ version: number; committedUtc: string; restartRequired: boolean }>>;
@@ -65,25 +62,6 @@ export class ConfigList {
   /** Whether the item holds a value for a secret child. */
   static secretSet = (item: ConfigItem, child: string): boolean => item.values[child] !== null && item.values[child] !== undefined;
 
-  /** A handler committing the body as the item `keyOf` names (create: 409 if it exists; replace: 404 if not; upsert: either). */
-  put(mode: Mode, operation: ConfigOperation, keyOf: (ctx: Ctx & { params: Record<string, string>; body: Body }) => string) {
-    return async (ctx: Ctx): Promise<CommitResult> => {
-      const typed = ctx as Ctx & { params: Record<string, string>; body: Body };
-      const key = keyOf(typed);
-      const comment = commentOf(typed.body);
-      return commitResult(key, committed(ctx, await ctx.appliance.stub.config().putItem(this.path, key, this.children(typed.body, mode), mode, commitMeta(ctx, operation, comment))));
-    };
-  }
-
-  /** A handler deleting the item the URL names (404 if there is none), with the `comment` query parameter. */
-  remove(operation: ConfigOperation, param: string) {
-    return async (ctx: Ctx): Promise<CommitResult> => {
-      const key = (ctx.params as Record<string, string>)[param]!;
-      const comment = (ctx.query as { comment?: string } | undefined)?.comment;
-      return commitResult(key, committed(ctx, await ctx.appliance.stub.config().deleteItem(this.path, key, commitMeta(ctx, operation, comment))));
-    };
-  }
-
   /** A handler in the Worker committing the body as the item `keyOf` names through the operation's port (create: 409 if it exists; replace: 404 if not; upsert: either). */
   write(mode: Mode, keyOf: (ctx: InWorker & { params: Record<string, string>; body: Body }) => string, port: (ctx: InWorker) => CommitPort) {
     return async (ctx: InWorker): Promise<CommitResult> => {
@@ -99,17 +77,5 @@ export class ConfigList {
       const key = (ctx.params as Record<string, string>)[param]!;
       return commitResult(key, committed(ctx, await port(ctx)(key, (ctx.query as { comment?: string } | undefined)?.comment ?? null)));
     };
-  }
-
-  /** The committed item the URL names, or 404. */
-  async item(ctx: Ctx, key: string): Promise<ConfigItem> {
-    tagConfigRead(ctx);
-    return unwrap(await ctx.appliance.stub.config().item(this.path, key)).item;
-  }
-
-  /** Every committed item, in configuration order. */
-  items(ctx: Ctx): Promise<ConfigItem[]> {
-    tagConfigRead(ctx);
-    return Promise.resolve(ctx.appliance.stub.config().items(this.path));
   }
 }

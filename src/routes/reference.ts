@@ -5,7 +5,7 @@
  */
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js";
 import swaggerCss from "swagger-ui-dist/swagger-ui.css";
-import { implement, type Route } from "../http/route.ts";
+import { inWorker, type Route } from "../http/route.ts";
 import { openApiDocument } from "../openapi/document.ts";
 import { reference, type ReferenceAsset } from "../schemas/reference.ts";
 
@@ -37,15 +37,15 @@ const ASSETS: Record<ReferenceAsset, { body: string; type: string }> = {
 
 let cachedDocument: string | undefined;
 
-/** The reference routes, given the whole table they describe. */
+/** The reference routes, given the whole table they describe: served by the Worker, their one call into the appliance the caller's authorization. */
 export function referenceRoutes(table: () => Route[]): Route[] {
   return [
-    implement(reference.document, () => {
+    inWorker(reference.document, () => {
       cachedDocument ??= JSON.stringify(openApiDocument(table()));
       return new Response(cachedDocument, { headers: { "content-type": "application/json" } });
     }),
-    implement(reference.page, () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8", ...SECURITY_HEADERS } })),
-    implement(reference.asset, (ctx) => {
+    inWorker(reference.page, () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8", ...SECURITY_HEADERS } })),
+    inWorker(reference.asset, (ctx) => {
       const asset = ASSETS[ctx.params.asset];
       return new Response(asset.body, { headers: { "content-type": asset.type, "cache-control": "private, max-age=3600", ...SECURITY_HEADERS } });
     }),

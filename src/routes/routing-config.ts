@@ -11,9 +11,9 @@ import type { ConfigItem } from "../config/types.ts";
 import type { EditValue } from "../config/edit.ts";
 import { IGP_INTERFACES_LIST, NEIGHBORS_LIST, STATIC_ROUTES_LIST, familiesOf, parseStaticRouteKey, routerIdOf } from "../config/routing.ts";
 import { StatusError } from "../http/problem.ts";
-import { implement } from "../http/route.ts";
-import { commitMeta, configCommitResult } from "../schemas/commit.ts";
-import { committed, tagConfigRead } from "../http/config-version.ts";
+import { inWorker } from "../http/route.ts";
+import { configCommitResult } from "../schemas/commit.ts";
+import { committed, readAt } from "../http/config-version.ts";
 import { formatPrefix, parsePrefix } from "../../simulator/prefix.ts";
 import type { IgpProtocol } from "../../simulator/vocabulary.ts";
 import { routingConfig, routingConfigLists, type BgpNeighborConfig } from "../schemas/routing-config.ts";
@@ -41,17 +41,8 @@ const neighborRow = (item: ConfigItem): BgpNeighborConfig => ({
 });
 
 export const routingConfigRoutes = [
-  implement(routingConfig.get, async (ctx) => {
-    tagConfigRead(ctx);
-    const config = ctx.appliance.stub.config();
-    const [neighborItems, statics, interfaceItems, localAs, routerId, protocol] = await Promise.all([
-      config.items(NEIGHBORS_LIST),
-      config.items(STATIC_ROUTES_LIST),
-      config.items(IGP_INTERFACES_LIST),
-      config.field("bgp.localAs"),
-      config.field("routing.routerId"),
-      config.field("igp.protocol"),
-    ]);
+  inWorker(routingConfig.get, async (ctx) => {
+    const { neighbors: neighborItems, staticRoutes: statics, interfaces: interfaceItems, localAs, routerId, protocol } = readAt(ctx, await ctx.port.routingConfig.get());
     return {
       localAs: typeof localAs === "number" ? localAs : null,
       routerId: str(routerId),
@@ -67,7 +58,7 @@ export const routingConfigRoutes = [
       },
     };
   }),
-  implement(routingConfig.update, async (ctx) => {
+  inWorker(routingConfig.update, async (ctx) => {
     const fields: Record<string, EditValue> = {};
     if (ctx.body.localAs !== undefined) fields["bgp.localAs"] = text(ctx.body.localAs);
     if (ctx.body.routerId !== undefined) fields["routing.routerId"] = ctx.body.routerId;
@@ -79,13 +70,12 @@ export const routingConfigRoutes = [
       if (dup >= 0) throw new StatusError(400, `invalid request: body igp/interfaces/${dup}/name: interface '${given[dup]!.name}' is given twice`, { errors: [{ in: "body", pointer: `#/igp/interfaces/${dup}/name`, detail: "given twice" }] });
       lists[IGP_INTERFACES_LIST] = given.map((i) => ({ key: i.name, fields: interfaces.children(i, "replace") }));
     }
-    const summary = committed(ctx, await ctx.appliance.stub.config().replaceSection(fields, lists, commitMeta(ctx, "routing", ctx.body.comment)));
-    return configCommitResult(summary);
+    return configCommitResult(committed(ctx, await ctx.port.routingConfig.update(fields, lists, ctx.body.comment)));
   }),
-  implement(routingConfig.createNeighbor, neighbors.put("create", "bgp-neighbor", (ctx) => String(ctx.body.address))),
-  implement(routingConfig.replaceNeighbor, neighbors.put("replace", "bgp-neighbor", (ctx) => ctx.params.address!)),
-  implement(routingConfig.removeNeighbor, neighbors.remove("bgp-neighbor", "address")),
-  implement(routingConfig.replaceStaticRoutes, async (ctx) => {
+  inWorker(routingConfig.createNeighbor, neighbors.write("create", (ctx) => String(ctx.body.address), (ctx) => ctx.port.routingConfig.createNeighbor)),
+  inWorker(routingConfig.replaceNeighbor, neighbors.write("replace", (ctx) => ctx.params.address!, (ctx) => ctx.port.routingConfig.replaceNeighbor)),
+  inWorker(routingConfig.removeNeighbor, neighbors.erase("address", (ctx) => ctx.port.routingConfig.removeNeighbor)),
+  inWorker(routingConfig.replaceStaticRoutes, async (ctx) => {
     const keys = ctx.body.routes.map(staticRouteKey);
     const dup = keys.findIndex((k, n) => keys.indexOf(k) !== n);
     if (dup >= 0) throw new StatusError(400, `invalid request: body routes/${dup}: the route ${keys[dup]} is given twice`, { errors: [{ in: "body", pointer: `#/routes/${dup}/prefix`, detail: `${keys[dup]} is given twice` }] });
@@ -93,7 +83,6 @@ export const routingConfigRoutes = [
       key: keys[n]!,
       fields: staticRoutes.children(r, "replace"),
     }));
-    const summary = committed(ctx, await ctx.appliance.stub.config().replaceSection({}, { [STATIC_ROUTES_LIST]: items }, commitMeta(ctx, "static-routes", ctx.body.comment)));
-    return configCommitResult(summary);
+    return configCommitResult(committed(ctx, await ctx.port.routingConfig.replaceStaticRoutes(items, ctx.body.comment)));
   }),
 ];
