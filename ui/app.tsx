@@ -26,6 +26,7 @@ import { SECTIONS } from "./pages/catalogue.ts";
 import { Search, SearchForm } from "./pages/search.tsx";
 import { Troubleshooting } from "./pages/troubleshooting.tsx";
 import { SystemPage } from "./pages/system.tsx";
+import { Cgn } from "./pages/cgn.tsx";
 import { StatusStrip } from "./components/status-strip.tsx";
 import { startLive, stopLive } from "./live.ts";
 import type { PageContext } from "./pages/context.ts";
@@ -59,7 +60,7 @@ export const PAGES: PageEntry[] = [
   { slug: "search", title: "Subscriber search", probe: contract.sessions.list, render: () => <Search text={searchParams().get("q") ?? ""} />, hidden: true },
   { slug: "sessions", title: "Sessions", probe: contract.sessions.list, render: (ctx) => <Sessions ctx={ctx} /> },
   section("pools", contract.addressPools.list),
-  section("cgn", contract.cgn.status),
+  { slug: "cgn", title: "CGN", probe: contract.cgn.status, render: (ctx) => <Cgn ctx={ctx} /> },
   section("routing", contract.routing.bgpSummary),
   section("l2tp", contract.l2tp.tunnels),
   section("ipsec", contract.ipsec.status),
