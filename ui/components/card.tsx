@@ -35,3 +35,18 @@ export function Facts({ items, label }: { items: [string, ComponentChildren][]; 
     </ul>
   );
 }
+
+/** Previous and next over a paged list (shown only when there is more than a page). */
+export function Pager({ offset, total, size, go }: { offset: number; total: number; size: number; go: (offset: number) => void }) {
+  if (total <= size && offset === 0) return null;
+  return (
+    <div class="pager">
+      <button type="button" disabled={offset === 0} onClick={() => go(Math.max(0, offset - size))}>
+        Previous
+      </button>
+      <button type="button" disabled={offset + size >= total} onClick={() => go(offset + size)}>
+        Next
+      </button>
+    </div>
+  );
+}

@@ -117,7 +117,7 @@ export function RecordTable({ rows, caption, rowAction, csvName, cells, labels, 
                   </th>
                 );
               })}
-              {rowAction && <th scope="col">Actions</th>}
+              {rowAction && <th scope="col" class="row-actions">Actions</th>}
             </tr>
           </thead>
           <tbody>
