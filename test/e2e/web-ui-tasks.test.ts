@@ -296,6 +296,34 @@ describe("the designed section pages", () => {
     expect(text).not.toContain(grouped(id!));
   });
 
+  it("links a session's page to its pool, VRF, CGN binding and L2TP tunnel", async () => {
+    type Detail = { id: number; vrf: string; addresses: { ipv4: { pool: string | null } }; cgn: { insideIp: string; publicIp: string } | null };
+    const first = async (query: string) => (await apiFromPage<{ items: { id: number }[] }>(page, "GET", `/sessions?${query}&limit=1`)).body.items[0]!.id;
+    // A translated subscriber: its binding's public address is the link's text, and the link opens the CGN page on its inside address.
+    const cgnId = await first("vrf=cgn-inside");
+    const detail = (await apiFromPage<Detail>(page, "GET", `/sessions/${cgnId}`)).body;
+    await open(`/sessions/${cgnId}`, `Session ${cgnId}`);
+    const related = page.getByRole("list", { name: "Related objects" });
+    await related.waitFor();
+    expect(await related.getByRole("link", { name: detail.addresses.ipv4.pool!, exact: true }).getAttribute("href")).toBe(`/pools/${detail.addresses.ipv4.pool}`);
+    expect(await related.getByRole("link", { name: detail.vrf, exact: true }).getAttribute("href")).toBe("/vrfs");
+    const binding = related.getByRole("link", { name: new RegExp(`^${detail.cgn!.publicIp.replace(/\./g, "\\.")} ports`) });
+    expect(await binding.getAttribute("href")).toBe(`/cgn?ip=${detail.cgn!.insideIp}`);
+    await binding.click();
+    await page.getByRole("heading", { level: 1, name: "CGN" }).waitFor();
+    await untilLoaded(page);
+    expect(await rowText(detail.cgn!.insideIp)).toContain(String(cgnId));
+    // An LNS-terminated session: the tunnel whose session list holds it, as the API says.
+    const l2tpId = await first("encap=l2tp");
+    const tunnels = (await apiFromPage<{ tunnels: { localTunnelId: number }[] }>(page, "GET", "/l2tp/tunnels")).body.tunnels;
+    const details = await Promise.all(tunnels.map(async (t) => (await apiFromPage<{ localTunnelId: number; sessionList: { id: number }[] }>(page, "GET", `/l2tp/tunnels/${t.localTunnelId}`)).body));
+    const tunnel = details.find((t) => t.sessionList.some((x) => x.id === l2tpId))!.localTunnelId;
+    await open(`/sessions/${l2tpId}`, `Session ${l2tpId}`);
+    const link = page.getByRole("list", { name: "Related objects" }).getByRole("link", { name: String(tunnel), exact: true });
+    await link.waitFor();
+    expect(await link.getAttribute("href")).toBe(`/l2tp/${tunnel}`);
+  });
+
   it("deletes an OIDC provider from its row, after a confirm that names it", async () => {
     const provider = { enabled: true, displayName: "Corporate SSO", issuer: "https://sso.example.net", clientId: "bng-ui", clientSecret: "s3cret-value", scopes: ["openid"], usernameClaim: "preferred_username", groupsClaim: "groups", fetchUserInfo: false, roleMap: [{ group: "noc", role: "operator" }] };
     expect((await apiFromPage(page, "PUT", "/auth/providers/oidc/corp-sso", provider)).status).toBeLessThan(300);

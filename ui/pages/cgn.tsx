@@ -14,8 +14,9 @@ import { count } from "../format.ts";
 import { Loaded } from "../components/problem.tsx";
 import { RecordTable, Scalar } from "../components/json-view.tsx";
 import { ActionForm } from "../components/action-form.tsx";
-import { Card, Facts, Fold } from "../components/card.tsx";
+import { Card, Facts, Fold, Pager } from "../components/card.tsx";
 import { RowButton, useRowActions } from "../components/row-action.tsx";
+import { searchParams } from "../router.ts";
 import { choicesOf, useVrfChoices } from "./choices.ts";
 import type { PageContext } from "./context.ts";
 
@@ -69,7 +70,7 @@ export function Cgn({ ctx }: { ctx: PageContext }) {
       </Loaded>
       <Bindings ctx={ctx} groups={status.data?.groups.map((g) => g.name)} />
       {local && can(contract.cgnConfig.groups) && <Groups onChange={status.reload} />}
-      {local && can(contract.cgnConfig.settings) && (
+      {local && can(contract.cgnConfig.putSettings) && (
         <Card id="cgn-caps" title="Caps">
           <ActionForm operation={contract.cgnConfig.putSettings} title="Change the CGN caps" prefill={contract.cgnConfig.settings} />
         </Card>
@@ -79,7 +80,8 @@ export function Cgn({ ctx }: { ctx: PageContext }) {
 }
 
 function Bindings({ ctx, groups }: { ctx: PageContext; groups: string[] | undefined }) {
-  const [draft, setDraft] = useState({ group: "", vrf: "", ip: "" });
+  // `/cgn?ip=<address>` (a session's page links there) opens on that binding.
+  const [draft, setDraft] = useState({ group: "", vrf: "", ip: searchParams().get("ip") ?? "" });
   const [filter, setFilter] = useState(draft);
   const [offset, setOffset] = useState(0);
   const [identifying, setIdentifying] = useState<number | null>(null);
@@ -146,14 +148,7 @@ function Bindings({ ctx, groups }: { ctx: PageContext; groups: string[] | undefi
                   }
                 : {})}
             />
-            <div class="pager">
-              <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-                Previous
-              </button>
-              <button type="button" disabled={offset + PAGE >= b.total} onClick={() => setOffset(offset + PAGE)}>
-                Next
-              </button>
-            </div>
+            <Pager offset={offset} total={b.total} size={PAGE} go={setOffset} />
           </>
         )}
       </Loaded>

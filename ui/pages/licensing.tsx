@@ -60,9 +60,11 @@ export function Licensing({ ctx }: { ctx: PageContext }) {
         <section class="actions" aria-label="Changes">
           <ActionForm operation={contract.licensing.renew} title="Renew now" onDone={status.reload} />
           <div>
-            <Fold title="Activate with a token">
-              <ActionForm operation={contract.licensing.activate} title="Activate" onDone={status.reload} />
-            </Fold>
+            {can(contract.licensing.activate) && (
+              <Fold title="Activate with a token">
+                <ActionForm operation={contract.licensing.activate} title="Activate" onDone={status.reload} />
+              </Fold>
+            )}
             <LicenceFile />
           </div>
         </section>
