@@ -299,9 +299,11 @@ describe("the designed section pages", () => {
   it("links a session's page to its pool, VRF, CGN binding and L2TP tunnel", async () => {
     type Detail = { id: number; vrf: string; addresses: { ipv4: { pool: string | null } }; cgn: { insideIp: string; publicIp: string } | null };
     const first = async (query: string) => (await apiFromPage<{ items: { id: number }[] }>(page, "GET", `/sessions?${query}&limit=1`)).body.items[0]!.id;
-    // A translated subscriber: its binding's public address is the link's text, and the link opens the CGN page on its inside address.
-    const cgnId = await first("vrf=cgn-inside");
-    const detail = (await apiFromPage<Detail>(page, "GET", `/sessions/${cgnId}`)).body;
+    // A translated subscriber (one whose binding the CGN lists): its binding's public address is the link's text, and the link opens the CGN page on its inside address.
+    const bound = (await apiFromPage<{ items: { sessionId: number }[] }>(page, "GET", "/cgn/bindings?limit=50")).body.items.filter((b) => b.sessionId > 0);
+    const details = await Promise.all(bound.map(async (b) => (await apiFromPage<Detail>(page, "GET", `/sessions/${b.sessionId}`)).body));
+    const detail = details.find((d) => d?.cgn)!;
+    const cgnId = detail.id;
     await open(`/sessions/${cgnId}`, `Session ${cgnId}`);
     const related = page.getByRole("list", { name: "Related objects" });
     await related.waitFor();
@@ -316,8 +318,8 @@ describe("the designed section pages", () => {
     // An LNS-terminated session: the tunnel whose session list holds it, as the API says.
     const l2tpId = await first("encap=l2tp");
     const tunnels = (await apiFromPage<{ tunnels: { localTunnelId: number }[] }>(page, "GET", "/l2tp/tunnels")).body.tunnels;
-    const details = await Promise.all(tunnels.map(async (t) => (await apiFromPage<{ localTunnelId: number; sessionList: { id: number }[] }>(page, "GET", `/l2tp/tunnels/${t.localTunnelId}`)).body));
-    const tunnel = details.find((t) => t.sessionList.some((x) => x.id === l2tpId))!.localTunnelId;
+    const tunnelDetails = await Promise.all(tunnels.map(async (t) => (await apiFromPage<{ localTunnelId: number; sessionList: { id: number }[] }>(page, "GET", `/l2tp/tunnels/${t.localTunnelId}`)).body));
+    const tunnel = tunnelDetails.find((t) => t.sessionList.some((x) => x.id === l2tpId))!.localTunnelId;
     await open(`/sessions/${l2tpId}`, `Session ${l2tpId}`);
     const link = page.getByRole("list", { name: "Related objects" }).getByRole("link", { name: String(tunnel), exact: true });
     await link.waitFor();

@@ -83,9 +83,11 @@ export interface RecordTableProps {
   labels?: Record<string, string>;
   /** What the table says when it has no rows. */
   empty?: string;
+  /** One line per row (long tables of short values: bindings, routes): prose and lists still wrap, and a wide table scrolls in its box. */
+  dense?: boolean;
 }
 
-export function RecordTable({ rows, caption, rowAction, csvName, cells, labels, empty }: RecordTableProps) {
+export function RecordTable({ rows, caption, rowAction, csvName, cells, labels, empty, dense }: RecordTableProps) {
   const [sort, setSort] = useState<{ column: string; descending: boolean } | null>(null);
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const shown = sort
@@ -102,7 +104,7 @@ export function RecordTable({ rows, caption, rowAction, csvName, cells, labels, 
   return (
     <div class="table-block">
       <div class="table-wrap" tabIndex={0} role="region" aria-label={caption ?? "Table"}>
-        <table class="records">
+        <table class={dense ? "records dense" : "records"}>
           {caption && <caption>{caption}</caption>}
           <thead>
             <tr>

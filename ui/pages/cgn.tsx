@@ -124,7 +124,7 @@ function Bindings({ ctx, groups }: { ctx: PageContext; groups: string[] | undefi
               {!b.running ? "CGN is not running: no bindings." : b.total === 0 ? "No matching bindings." : `${count(b.offset + 1)}–${count(b.offset + b.items.length)} of ${count(b.total)}, by binding index`}
             </p>
             <RecordTable
-              caption="CGN bindings"
+              caption="CGN bindings" dense
               csvName="cgn-bindings"
               rows={b.items.map((r) => ({
                 bindingIndex: r.bindingIndex,

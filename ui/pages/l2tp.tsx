@@ -60,7 +60,7 @@ function Tunnel({ ctx, id }: { ctx: PageContext; id: string }) {
             ]}
           />
           <RecordTable
-            caption={`Sessions in tunnel ${d.localTunnelId}`}
+            caption={`Sessions in tunnel ${d.localTunnelId}`} dense
             rows={d.sessionList.map((s) => ({ session: s.id, username: s.username, encap: s.encap, ipv4: s.ipv4, ipv6: s.ipv6 || null, localSessionId: s.localSessionId, peerSessionId: s.peerSessionId, uptimeSeconds: s.uptimeSeconds }))}
             labels={{ localSessionId: "L2TP session ID", peerSessionId: "Peer's ID", uptimeSeconds: "Up for" }}
             cells={{ session: (row) => <a href={`${prefix}/sessions/${row.session}`}>{String(row.session)}</a> }}

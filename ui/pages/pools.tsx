@@ -38,15 +38,13 @@ export function Pools({ ctx }: { ctx: PageContext }) {
                 used: p.used,
                 free: p.free,
                 size: p.size,
-                offered: p.offered,
-                quarantined: p.quarantined,
                 allocationFailures: p.allocationFailures,
                 cgn: p.cgnTranslated,
               }))}
               labels={{ perSubscriber: "Per subscriber", utilisationPercent: "Utilisation", used: "Used blocks", cgn: "Behind CGN" }}
               rowAction={(row) => <RowButton verb="Blocks" target={`of pool ${row.pool}`} pressed={open === row.pool} onClick={() => setOpen(open === row.pool ? null : String(row.pool))} />}
             />
-            <p class="muted">Used counts blocks committed to sessions, on offer and quarantined; used + free = size.</p>
+            <p class="muted">Used counts blocks committed to sessions, on offer and quarantined (a pool's subnets show each); used + free = size.</p>
           </Card>
         )}
       </Loaded>
@@ -74,7 +72,7 @@ function Allocations({ ctx, pool }: { ctx: PageContext; pool: string }) {
           <>
             <p role="status">{b.total === 0 ? "No blocks held." : `${count(b.offset + 1)}–${count(b.offset + b.items.length)} of ${count(b.total)}, by prefix`}</p>
             <RecordTable
-              caption={`Blocks held in ${pool}`}
+              caption={`Blocks held in ${pool}`} dense
               rows={b.items.map((a) => ({ prefix: a.prefix, kind: a.kind, sessionId: a.sessionId, username: a.username, vrf: a.vrf }))}
               labels={{ sessionId: "Session" }}
               cells={{ sessionId: (row) => (row.sessionId ? <a href={`${prefix}/sessions/${row.sessionId}`}>{String(row.sessionId)}</a> : <span class="muted">—</span>) }}

@@ -7,7 +7,7 @@
  */
 import { useState } from "preact/hooks";
 import { contract } from "bngfleet:contract";
-import { call } from "../api.ts";
+import { call, type Answer, type ApiError } from "../api.ts";
 import { useCall } from "../resource.ts";
 import { can } from "../session.ts";
 import { count } from "../format.ts";
@@ -61,7 +61,7 @@ export function Routing({ ctx }: { ctx: PageContext }) {
             />
             {rows.note}
             <RecordTable
-              caption="BGP neighbors"
+              caption="BGP neighbors" dense
               csvName="bgp-neighbors"
               rows={s.peers.map((p) => ({ peer: p.peer, vrf: p.vrf, description: p.description, remoteAs: p.remoteAs, afiSafi: p.afiSafi, state: p.state, uptimeSeconds: p.uptimeSeconds || null, prefixesReceived: p.prefixesReceived, prefixesSent: p.prefixesSent }))}
               labels={{ peer: "Neighbor", uptimeSeconds: "Up for", prefixesReceived: "Routes received", prefixesSent: "Routes advertised" }}
@@ -141,7 +141,8 @@ function NeighborRoutes({ ctx, peering }: { ctx: PageContext; peering: Peering }
   );
 }
 
-type RouteAnswer = { data: { reachable: boolean; total: number; offset: number; routes: { prefix: string; best: boolean }[] } | undefined; error: Parameters<typeof Loaded>[0]["resource"]["error"]; loading: boolean };
+/** A page of routes, from either read (a neighbor's or a table's): both answer a RoutePage. */
+type RouteAnswer = { data: Answer<typeof contract.routing.vrfRoutes> | undefined; error: ApiError | undefined; loading: boolean };
 
 function RoutePage({ resource, offset, setOffset, caption }: { resource: RouteAnswer; offset: number; setOffset: (n: number) => void; caption: string }) {
   return (
@@ -149,7 +150,7 @@ function RoutePage({ resource, offset, setOffset, caption }: { resource: RouteAn
       {(page) => (
         <>
           <p role="status">{!page.reachable ? "Not available: the routing daemon did not answer." : page.total === 0 ? "No routes." : `${count(page.offset + 1)}–${count(page.offset + page.routes.length)} of ${count(page.total)}`}</p>
-          <RecordTable caption={caption} rows={page.routes as never} labels={{ best: "Best / installed", asPath: "AS path", rd: "RD", routeTargets: "Route targets" }} />
+          <RecordTable caption={caption} dense rows={page.routes as never} labels={{ best: "Best / installed", asPath: "AS path", rd: "RD", routeTargets: "Route targets" }} />
           <Pager offset={offset} total={page.total} size={PAGE} go={setOffset} />
         </>
       )}
@@ -164,7 +165,7 @@ function Igp({ ctx }: { ctx: PageContext }) {
       {(i) => (
         <Card id="igp" title={`IGP: ${i.protocol === "isis" ? "IS-IS" : i.protocol.toUpperCase()}`} aside={`router ID ${i.routerId ?? "—"}`}>
           <h3>Adjacencies</h3>
-          <RecordTable caption="IGP adjacencies" rows={i.adjacencies.map((a) => ({ interface: a.interface, neighborId: a.neighborId, neighborAddress: a.neighborAddress, state: a.state, area: a.area, cost: a.cost, uptimeSeconds: a.uptimeSeconds, deadTimerSeconds: a.deadTimerSeconds, lastChange: a.lastChangeUtc }))} labels={{ neighborId: "Neighbor ID", uptimeSeconds: "Up for", deadTimerSeconds: "Dead in" }} empty="No adjacencies." />
+          <RecordTable caption="IGP adjacencies" dense rows={i.adjacencies.map((a) => ({ interface: a.interface, neighborId: a.neighborId, neighborAddress: a.neighborAddress, state: a.state, area: a.area, cost: a.cost, uptimeSeconds: a.uptimeSeconds, deadTimerSeconds: a.deadTimerSeconds, lastChange: a.lastChangeUtc }))} labels={{ neighborId: "Neighbor ID", uptimeSeconds: "Up for", deadTimerSeconds: "Dead in" }} empty="No adjacencies." />
           <h3>Interfaces</h3>
           <RecordTable caption="IGP interfaces" rows={i.interfaces.map((f) => ({ ...f, helloSeconds: f.helloSeconds, deadSeconds: f.deadSeconds }))} labels={{ helloSeconds: "Hello", deadSeconds: "Dead interval", fullNeighbors: "Full neighbors" }} empty="No IGP interfaces." />
         </Card>

@@ -9,7 +9,7 @@ import { call } from "../api.ts";
 import { useCall } from "../resource.ts";
 import { can, readableOnPeer } from "../session.ts";
 import { Loaded } from "../components/problem.tsx";
-import { RecordTable } from "../components/json-view.tsx";
+import { RecordTable, type Json } from "../components/json-view.tsx";
 import { ActionForm } from "../components/action-form.tsx";
 import { Card, Fold } from "../components/card.tsx";
 import { RowButton, useRowActions } from "../components/row-action.tsx";
@@ -33,8 +33,9 @@ export function Vrfs({ ctx }: { ctx: PageContext }) {
             <RecordTable
               caption="VRFs"
               rows={list.map((v) => {
-                const r = v as Record<string, unknown>;
-                return { vrf: v.name, configured: v.configured, sessions: v.sessions, tableId: r.tableId ?? null, rd: r.rd ?? null, importRt: r.importRt ?? null, exportRt: r.exportRt ?? null, gatewayIp: r.gatewayIp ?? null, gatewayIpv6: r.gatewayIpv6 ?? null, l2tpEndpointIp: r.l2tpEndpointIp ?? null, originateDefaultRoute: r.originateDefaultRoute ?? null } as never;
+                // A session-only name carries counts only: its routing attributes read as dashes.
+                const r = v as Record<string, Json | undefined>;
+                return { vrf: v.name, configured: v.configured, sessions: v.sessions, tableId: r.tableId ?? null, rd: r.rd ?? null, importRt: r.importRt ?? null, exportRt: r.exportRt ?? null, gatewayIp: r.gatewayIp ?? null, gatewayIpv6: r.gatewayIpv6 ?? null, l2tpEndpointIp: r.l2tpEndpointIp ?? null, originateDefaultRoute: r.originateDefaultRoute ?? null };
               })}
               labels={{ vrf: "VRF", tableId: "Table ID", rd: "RD", importRt: "Import RTs", exportRt: "Export RTs", gatewayIp: "Gateway", gatewayIpv6: "IPv6 gateway", l2tpEndpointIp: "L2TP endpoint", originateDefaultRoute: "Default route" }}
               cells={{ sessions: (row) => (row.sessions ? <a href={`${prefix}/sessions?vrf=${encodeURIComponent(String(row.vrf))}`}>{String(row.sessions)}</a> : <span>0</span>) }}
