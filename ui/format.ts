@@ -58,7 +58,7 @@ const WORDS: Record<string, string> = {
   svlan: "S-VLAN", cvlan: "C-VLAN", vlan: "VLAN", radius: "RADIUS", cpu: "CPU", rib: "RIB", fib: "FIB", nat: "NAT", dns: "DNS", url: "URL", uri: "URI",
   oidc: "OIDC", totp: "TOTP", csrf: "CSRF", acme: "ACME", ttl: "TTL", lac: "LAC", lns: "LNS", rx: "Rx", tx: "Tx", pps: "packets/s", bps: "rate",
   qos: "QoS", ospf: "OSPF", isis: "IS-IS", afi: "AFI", safi: "SAFI", dhcp: "DHCP", nas: "NAS", ppp: "PPP", lcp: "LCP", ipcp: "IPCP", sla: "SLA",
-  rtt: "RTT", mss: "MSS", os: "OS", fp: "FP", ssh: "SSH", api: "API", ui: "UI", utc: "UTC", pfx: "prefixes", rpid: "RP ID",
+  rtt: "RTT", mss: "MSS", tcp: "TCP", udp: "UDP", icmp: "ICMP", esp: "ESP", rd: "RD", rt: "RT", os: "OS", fp: "FP", ssh: "SSH", api: "API", ui: "UI", utc: "UTC", pfx: "prefixes", rpid: "RP ID",
 };
 /** Whole names whose words the rules above would get wrong. */
 const NAMES: Record<string, string> = {
