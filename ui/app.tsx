@@ -168,7 +168,7 @@ export function App() {
       <Nav ctx={ctx} />
       <main id="main" tabIndex={-1}>
         {ctx.peer && <PeerBanner peer={ctx.peer} />}
-        {!page ? <NotFound /> : can(page.probe) ? page.render(ctx) : <NotAllowed title={page.title} role={who.role} />}
+        {!page ? <NotFound /> : !can(page.probe) ? <NotAllowed title={page.title} role={who.role} /> : ctx.peer && !readableOnPeer(page.probe) ? <NotRelayed title={page.title} peer={ctx.peer} /> : page.render(ctx)}
       </main>
     </div>
   );
@@ -193,6 +193,18 @@ function NotAllowed({ title, role }: { title: string; role: string }) {
     <>
       <h1>{title}</h1>
       <p class="notice">This page is not open to the {role} role.</p>
+    </>
+  );
+}
+
+/** A page whose reads the fleet proxy does not carry (the navigation leaves it out on a peer; a typed or old link still arrives here). */
+function NotRelayed({ title, peer }: { title: string; peer: string }) {
+  return (
+    <>
+      <h1>{title}</h1>
+      <p class="notice">
+        The fleet proxy does not relay this page's reads: <PeerLink peer={peer} />.
+      </p>
     </>
   );
 }

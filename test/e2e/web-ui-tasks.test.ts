@@ -326,6 +326,14 @@ describe("the designed section pages", () => {
     expect(await link.getAttribute("href")).toBe(`/l2tp/${tunnel}`);
   });
 
+  it("says a peer's page is not relayed instead of showing the fleet proxy's refusal", async () => {
+    // GET /licensing is not marked x-fleet-proxy (the spec does not mark it FP): the proxy answers 403 for it.
+    expect((await apiFromPage(page, "GET", "/fleet/edge-2/licensing")).status).toBe(403);
+    await open("/fleet/edge-2/licensing", "Licensing");
+    expect(await page.locator("main .notice").textContent()).toContain("The fleet proxy does not relay this page's reads");
+    expect(await page.getByRole("alert").count()).toBe(0);
+  });
+
   it("deletes an OIDC provider from its row, after a confirm that names it", async () => {
     const provider = { enabled: true, displayName: "Corporate SSO", issuer: "https://sso.example.net", clientId: "bng-ui", clientSecret: "s3cret-value", scopes: ["openid"], usernameClaim: "preferred_username", groupsClaim: "groups", fetchUserInfo: false, roleMap: [{ group: "noc", role: "operator" }] };
     expect((await apiFromPage(page, "PUT", "/auth/providers/oidc/corp-sso", provider)).status).toBeLessThan(300);
