@@ -20,12 +20,23 @@ import { Tokens } from "./pages/tokens.tsx";
 import { Alarms } from "./pages/alarms.tsx";
 import { Upgrade } from "./pages/upgrade.tsx";
 import { Account } from "./pages/account.tsx";
-import { LicenceFile } from "./pages/licence-file.tsx";
 import { SectionPage } from "./pages/generic.tsx";
 import { SECTIONS } from "./pages/catalogue.ts";
 import { Search, SearchForm } from "./pages/search.tsx";
 import { Troubleshooting } from "./pages/troubleshooting.tsx";
 import { SystemPage } from "./pages/system.tsx";
+import { Cgn } from "./pages/cgn.tsx";
+import { Routing } from "./pages/routing.tsx";
+import { Pools } from "./pages/pools.tsx";
+import { L2tp } from "./pages/l2tp.tsx";
+import { Ipsec } from "./pages/ipsec.tsx";
+import { Gre } from "./pages/gre.tsx";
+import { Vrfs } from "./pages/vrfs.tsx";
+import { LocalSubscribers } from "./pages/local-subscribers.tsx";
+import { Radius } from "./pages/radius.tsx";
+import { Licensing } from "./pages/licensing.tsx";
+import { Users } from "./pages/users.tsx";
+import { OidcProviders } from "./pages/oidc.tsx";
 import { StatusStrip } from "./components/status-strip.tsx";
 import { startLive, stopLive } from "./live.ts";
 import type { PageContext } from "./pages/context.ts";
@@ -40,17 +51,7 @@ interface PageEntry {
   hidden?: boolean;
 }
 
-const section = (slug: string, probe: OperationRef, extra?: (ctx: PageContext) => ComponentChildren): PageEntry => ({
-  slug,
-  title: SECTIONS[slug]!.title,
-  probe,
-  render: (ctx) => (
-    <>
-      <SectionPage spec={SECTIONS[slug]!} ctx={ctx} />
-      {extra?.(ctx)}
-    </>
-  ),
-});
+const section = (slug: string, probe: OperationRef): PageEntry => ({ slug, title: SECTIONS[slug]!.title, probe, render: (ctx) => <SectionPage spec={SECTIONS[slug]!} ctx={ctx} /> });
 
 /** Every page, in navigation order. */
 export const PAGES: PageEntry[] = [
@@ -58,24 +59,24 @@ export const PAGES: PageEntry[] = [
   { slug: "fleet", title: "Fleet", probe: contract.fleet.appliances, render: () => <Fleet /> },
   { slug: "search", title: "Subscriber search", probe: contract.sessions.list, render: () => <Search text={searchParams().get("q") ?? ""} />, hidden: true },
   { slug: "sessions", title: "Sessions", probe: contract.sessions.list, render: (ctx) => <Sessions ctx={ctx} /> },
-  section("pools", contract.addressPools.list),
-  section("cgn", contract.cgn.status),
-  section("routing", contract.routing.bgpSummary),
-  section("l2tp", contract.l2tp.tunnels),
-  section("ipsec", contract.ipsec.status),
-  section("gre", contract.greCircuits.status),
-  section("vrfs", contract.vrfs.list),
-  section("local-subscribers", contract.localSubscribers.list),
-  section("radius", contract.radius.servers),
+  { slug: "pools", title: "Address pools", probe: contract.addressPools.list, render: (ctx) => <Pools ctx={ctx} /> },
+  { slug: "cgn", title: "CGN", probe: contract.cgn.status, render: (ctx) => <Cgn ctx={ctx} /> },
+  { slug: "routing", title: "Routing", probe: contract.routing.bgpSummary, render: (ctx) => <Routing ctx={ctx} /> },
+  { slug: "l2tp", title: "L2TP tunnels", probe: contract.l2tp.tunnels, render: (ctx) => <L2tp ctx={ctx} /> },
+  { slug: "ipsec", title: "IPsec", probe: contract.ipsec.status, render: (ctx) => <Ipsec ctx={ctx} /> },
+  { slug: "gre", title: "GRE circuits", probe: contract.greCircuits.status, render: (ctx) => <Gre ctx={ctx} /> },
+  { slug: "vrfs", title: "VRFs and source-VRF rules", probe: contract.vrfs.list, render: (ctx) => <Vrfs ctx={ctx} /> },
+  { slug: "local-subscribers", title: "Local subscribers", probe: contract.localSubscribers.list, render: (ctx) => <LocalSubscribers ctx={ctx} /> },
+  { slug: "radius", title: "RADIUS servers", probe: contract.radius.servers, render: (ctx) => <Radius ctx={ctx} /> },
   { slug: "alarms", title: "Alarms", probe: contract.alarms.list, render: (ctx) => <Alarms ctx={ctx} /> },
   { slug: "logs", title: "Logs", probe: contract.logs.tail, render: (ctx) => <Logs ctx={ctx} /> },
   { slug: "config", title: "Configuration", probe: contract.config.values, render: (ctx) => <Configuration ctx={ctx} /> },
-  section("licensing", contract.licensing.status, (ctx) => !ctx.peer && <LicenceFile />),
+  { slug: "licensing", title: "Licensing", probe: contract.licensing.status, render: (ctx) => <Licensing ctx={ctx} /> },
   { slug: "system", title: "System", probe: contract.system.status, render: (ctx) => <SystemPage ctx={ctx} /> },
   { slug: "upgrade", title: "Software upgrade", probe: contract.upgrade.status, render: (ctx) => <Upgrade ctx={ctx} /> },
-  section("users", contract.users.list),
+  { slug: "users", title: "Users", probe: contract.users.list, render: () => <Users /> },
   { slug: "tokens", title: "Tokens", probe: contract.tokens.list, render: () => <Tokens /> },
-  section("oidc", contract.providers.listOidc),
+  { slug: "oidc", title: "OIDC providers", probe: contract.providers.listOidc, render: () => <OidcProviders /> },
   section("passkey-policy", contract.providers.getPasskeyPolicy),
   { slug: "troubleshooting", title: "Troubleshooting", probe: contract.system.health, render: (ctx) => <Troubleshooting ctx={ctx} /> },
   { slug: "account", title: "My account", probe: contract.authSession.whoami, render: () => <Account /> },
@@ -167,7 +168,7 @@ export function App() {
       <Nav ctx={ctx} />
       <main id="main" tabIndex={-1}>
         {ctx.peer && <PeerBanner peer={ctx.peer} />}
-        {!page ? <NotFound /> : can(page.probe) ? page.render(ctx) : <NotAllowed title={page.title} role={who.role} />}
+        {!page ? <NotFound /> : !can(page.probe) ? <NotAllowed title={page.title} role={who.role} /> : ctx.peer && !readableOnPeer(page.probe) ? <NotRelayed title={page.title} peer={ctx.peer} /> : page.render(ctx)}
       </main>
     </div>
   );
@@ -192,6 +193,18 @@ function NotAllowed({ title, role }: { title: string; role: string }) {
     <>
       <h1>{title}</h1>
       <p class="notice">This page is not open to the {role} role.</p>
+    </>
+  );
+}
+
+/** A page whose reads the fleet proxy does not carry (the navigation leaves it out on a peer; a typed or old link still arrives here). */
+function NotRelayed({ title, peer }: { title: string; peer: string }) {
+  return (
+    <>
+      <h1>{title}</h1>
+      <p class="notice">
+        The fleet proxy does not relay this page's reads: <PeerLink peer={peer} />.
+      </p>
     </>
   );
 }

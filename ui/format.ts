@@ -58,7 +58,7 @@ const WORDS: Record<string, string> = {
   svlan: "S-VLAN", cvlan: "C-VLAN", vlan: "VLAN", radius: "RADIUS", cpu: "CPU", rib: "RIB", fib: "FIB", nat: "NAT", dns: "DNS", url: "URL", uri: "URI",
   oidc: "OIDC", totp: "TOTP", csrf: "CSRF", acme: "ACME", ttl: "TTL", lac: "LAC", lns: "LNS", rx: "Rx", tx: "Tx", pps: "packets/s", bps: "rate",
   qos: "QoS", ospf: "OSPF", isis: "IS-IS", afi: "AFI", safi: "SAFI", dhcp: "DHCP", nas: "NAS", ppp: "PPP", lcp: "LCP", ipcp: "IPCP", sla: "SLA",
-  rtt: "RTT", mss: "MSS", os: "OS", fp: "FP", ssh: "SSH", api: "API", ui: "UI", utc: "UTC", pfx: "prefixes", rpid: "RP ID",
+  rtt: "RTT", mss: "MSS", tcp: "TCP", udp: "UDP", icmp: "ICMP", esp: "ESP", rd: "RD", rt: "RT", os: "OS", fp: "FP", ssh: "SSH", api: "API", ui: "UI", utc: "UTC", pfx: "prefixes", rpid: "RP ID",
 };
 /** Whole names whose words the rules above would get wrong. */
 const NAMES: Record<string, string> = {
@@ -141,8 +141,8 @@ export function tone(key: string, value: unknown): "good" | "bad" | "warn" | nul
   if (typeof value !== "string" || !/(state|status|health|oper|admin|phase|result|severity)$/i.test(key)) return null;
   const v = value.toLowerCase();
   // BGP's `Active` is a neighbor still trying to connect, so `active` is neutral; IPsec states are upper case, lowered here.
-  if (/^(up|established|installed|ok|healthy|running|valid|licensed|live|connected|complete|accept|success|delivered)$/.test(v)) return "good";
+  if (/^(up|alive|full|established|installed|ok|healthy|running|valid|licensed|live|connected|complete|accept|success|delivered)$/.test(v)) return "good";
   if (/^(down|failed|dead|expired|lapsed|error|critical|major|invalid|disconnected|reject|timeout|unreachable|closed|alarm)$/.test(v)) return "bad";
-  if (/^(idle|connect|connecting|opensent|openconfirm|wait-ctl|grace|pending|degraded|minor|warning|draining|applying|rebooting|unknown)$/.test(v)) return "warn";
+  if (/^(idle|connect|connecting|opensent|openconfirm|wait-ctl|init|exstart|exchange|loading|initializing|provisioning|grace|pending|degraded|minor|warning|draining|applying|rebooting|unknown)$/.test(v)) return "warn";
   return null;
 }

@@ -27,6 +27,8 @@ export interface ActionFormProps {
   title: string;
   /** Initial values by field name. */
   initial?: Record<string, Value>;
+  /** The current values of what the form edits (a row of the page's table): the form starts from them. */
+  current?: Record<string, unknown>;
   /** A GET (without parameters) whose answer holds the current values: the form starts from them. */
   prefill?: OperationRef;
   /** Fields not to show (fixed by the page). */
@@ -54,6 +56,16 @@ function defaultsOf(fields: Field[]): Record<string, Value> {
   return out;
 }
 
+/** The form's values for an object's current members. */
+function startFrom(fields: Field[], current: Record<string, unknown>): Record<string, Value> {
+  const start: Record<string, Value> = {};
+  for (const f of fields) {
+    const v = valueFromJson(f, current[f.name]);
+    if (v !== undefined) start[f.name] = v;
+  }
+  return start;
+}
+
 /** A loose `call`: the form's operation is any of the contract's, its input built from the fields. */
 const send = call as (operation: OperationRef, input: { params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown }) => Promise<unknown>;
 
@@ -62,7 +74,7 @@ export function ActionForm(props: ActionFormProps) {
   const given = props.params ?? {};
   const allowed = can(operation);
   const fields = allowed ? fieldsOf(operation, Object.keys(given)).filter((f) => !props.hide?.includes(f.name) && !(props.fixed && f.name in props.fixed)) : [];
-  const [values, setValues] = useState<Record<string, Value>>(() => ({ ...defaultsOf(fields), ...props.initial }));
+  const [values, setValues] = useState<Record<string, Value>>(() => ({ ...defaultsOf(fields), ...(props.current ? startFrom(fields, props.current) : {}), ...props.initial }));
   const [error, setError] = useState<ApiError | null>(null);
   const [result, setResult] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
@@ -70,11 +82,7 @@ export function ActionForm(props: ActionFormProps) {
     if (!allowed || !props.prefill) return;
     (send(props.prefill, {}) as Promise<Record<string, unknown>>)
       .then((current) => {
-        const start: Record<string, Value> = {};
-        for (const f of fields) {
-          const v = valueFromJson(f, current[f.name]);
-          if (v !== undefined) start[f.name] = v;
-        }
+        const start = startFrom(fields, current);
         setValues((typed) => ({ ...start, ...typed }));
       })
       .catch((failure: unknown) => setError(failure instanceof ApiError ? failure : null));

@@ -10,7 +10,7 @@ import { useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
 import { formatValue, labelOf, numberKind, tone } from "../format.ts";
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const isRecord = (v: unknown): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isScalar = (v: unknown) => v === null || typeof v !== "object";
@@ -44,6 +44,9 @@ function Cell({ value, name }: { value: Json; name: string }) {
   return <JsonView value={value} compact />;
 }
 
+/** Prose and lists wrap in their cell; identifiers, numbers and times stay on one line. */
+const long = (value: Json | undefined) => (typeof value === "string" && value.length > 40) || (Array.isArray(value) && value.length > 1) || (isRecord(value));
+
 /** What a cell sorts by: numbers as numbers, everything else as its text. */
 function sortKey(value: Json | undefined): number | string {
   if (typeof value === "number") return value;
@@ -53,10 +56,10 @@ function sortKey(value: Json | undefined): number | string {
 }
 
 /** RFC 4180 CSV of the rows as shown (formatted values), with a header of the column labels. */
-export function toCsv(columns: string[], rows: Record<string, Json>[]): string {
+export function toCsv(columns: string[], rows: Record<string, Json>[], label: (column: string) => string = labelOf): string {
   const cell = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
   const text = (name: string, v: Json | undefined) => (v === undefined || v === null ? "" : isScalar(v) ? formatValue(name, v) : Array.isArray(v) && v.every(isScalar) ? listText(v) : JSON.stringify(v));
-  return [columns.map((c) => cell(labelOf(c))), ...rows.map((r) => columns.map((c) => cell(text(c, r[c]))))].map((line) => line.join(",")).join("\r\n") + "\r\n";
+  return [columns.map((c) => cell(label(c))), ...rows.map((r) => columns.map((c) => cell(text(c, r[c]))))].map((line) => line.join(",")).join("\r\n") + "\r\n";
 }
 
 function download(name: string, csv: string): void {
@@ -68,7 +71,23 @@ function download(name: string, csv: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-export function RecordTable({ rows, caption, rowAction, csvName }: { rows: Record<string, Json>[]; caption?: string; rowAction?: (row: Record<string, Json>) => ComponentChildren; csvName?: string }) {
+export interface RecordTableProps {
+  rows: Record<string, Json>[];
+  caption?: string;
+  /** The controls of a row (edit, delete, …), in a last column. */
+  rowAction?: (row: Record<string, Json>) => ComponentChildren;
+  csvName?: string;
+  /** A column's cell drawn by the page (a link to the object, a state with its detail); sorting and CSV still read the row's value. */
+  cells?: Record<string, (row: Record<string, Json>) => ComponentChildren>;
+  /** A column's heading where the member's name does not say it (`rxKbps` is "Download"). */
+  labels?: Record<string, string>;
+  /** What the table says when it has no rows. */
+  empty?: string;
+  /** One line per row (long tables of short values: bindings, routes): prose and lists still wrap, and a wide table scrolls in its box. */
+  dense?: boolean;
+}
+
+export function RecordTable({ rows, caption, rowAction, csvName, cells, labels, empty, dense }: RecordTableProps) {
   const [sort, setSort] = useState<{ column: string; descending: boolean } | null>(null);
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const shown = sort
@@ -80,11 +99,12 @@ export function RecordTable({ rows, caption, rowAction, csvName }: { rows: Recor
       })
     : rows;
   const numericColumn = (c: string) => rows.some((r) => typeof r[c] === "number") && numberKind(c) !== "id";
-  if (rows.length === 0) return <p class="muted">None.</p>;
+  const label = (c: string) => labels?.[c] ?? labelOf(c);
+  if (rows.length === 0) return <p class="muted">{empty ?? "None."}</p>;
   return (
     <div class="table-block">
       <div class="table-wrap" tabIndex={0} role="region" aria-label={caption ?? "Table"}>
-        <table>
+        <table class={dense ? "records dense" : "records"}>
           {caption && <caption>{caption}</caption>}
           <thead>
             <tr>
@@ -93,21 +113,21 @@ export function RecordTable({ rows, caption, rowAction, csvName }: { rows: Recor
                 return (
                   <th scope="col" key={c} aria-sort={state} class={numericColumn(c) ? "num" : undefined}>
                     <button type="button" class="sort" onClick={() => setSort({ column: c, descending: sort?.column === c ? !sort.descending : false })}>
-                      {labelOf(c)}
+                      {label(c)}
                       <span aria-hidden="true">{state === "ascending" ? " ▲" : state === "descending" ? " ▼" : ""}</span>
                     </button>
                   </th>
                 );
               })}
-              {rowAction && <th scope="col">Actions</th>}
+              {rowAction && <th scope="col" class="row-actions">Actions</th>}
             </tr>
           </thead>
           <tbody>
             {shown.map((row, i) => (
               <tr key={i}>
                 {columns.map((c) => (
-                  <td key={c} class={numericColumn(c) ? "num" : undefined}>
-                    <Cell value={row[c] ?? null} name={c} />
+                  <td key={c} class={numericColumn(c) ? "num" : long(row[c]) ? "wrap" : undefined}>
+                    {cells?.[c] ? cells[c](row) : <Cell value={row[c] ?? null} name={c} />}
                   </td>
                 ))}
                 {rowAction && <td class="row-actions">{rowAction(row)}</td>}
@@ -117,7 +137,7 @@ export function RecordTable({ rows, caption, rowAction, csvName }: { rows: Recor
         </table>
       </div>
       {rows.length > 1 && (
-        <button type="button" class="link" onClick={() => download(`${csvName ?? caption ?? "table"}.csv`.replace(/[^\w.-]+/g, "-"), toCsv(columns, shown))}>
+        <button type="button" class="link" onClick={() => download(`${csvName ?? caption ?? "table"}.csv`.replace(/[^\w.-]+/g, "-"), toCsv(columns, shown, label))}>
           Export CSV
         </button>
       )}

@@ -27,8 +27,6 @@ export interface SectionSpec {
   title: string;
   intro?: string;
   reads: ReadSpec[];
-  /** Reads with a parameter the person types (a neighbor, a tunnel id). */
-  lookups?: { title: string; operation: OperationRef; param: string }[];
   actions?: Omit<ActionFormProps, "onDone">[];
 }
 
@@ -92,36 +90,6 @@ function Read({ spec, ctx }: { spec: ReadSpec; ctx: PageContext }) {
   );
 }
 
-function Lookup({ spec, ctx }: { spec: NonNullable<SectionSpec["lookups"]>[number]; ctx: PageContext }) {
-  const [value, setValue] = useState("");
-  const [asked, setAsked] = useState<string | null>(null);
-  const [draft, setDraft] = useState<Record<string, string>>({});
-  const [query, setQuery] = useState<Record<string, string>>({});
-  const resource = useCall(asked === null ? null : spec.operation, { params: { [spec.param]: asked ?? "" }, query } as AnyInput as never, { base: ctx.base });
-  const id = `lookup${slug(pathOf(spec.operation))}`;
-  return (
-    <section class="card">
-      <h2>{spec.title}</h2>
-      <form
-        class="inline"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setAsked(value.trim());
-          setQuery(draft);
-        }}
-      >
-        <span class="query-field">
-          <label for={id}>{spec.param}</label>
-          <input id={id} value={value} onInput={(e) => setValue(e.currentTarget.value)} required />
-        </span>
-        <QueryFields operation={spec.operation} values={draft} onChange={setDraft} idPrefix={id} />
-        <button type="submit">Show</button>
-      </form>
-      {asked !== null && <Loaded resource={resource}>{(data) => <JsonView value={data} />}</Loaded>}
-    </section>
-  );
-}
-
 export function SectionPage({ spec, ctx }: { spec: SectionSpec; ctx: PageContext }) {
   const [version, setVersion] = useState(0);
   const reads = (ctx.peer ? spec.reads.filter((r) => readableOnPeer(r.operation)) : spec.reads).filter((r) => can(r.operation));
@@ -133,7 +101,6 @@ export function SectionPage({ spec, ctx }: { spec: SectionSpec; ctx: PageContext
       {reads.map((r) => (
         <Read key={`${pathOf(r.operation, r.params)}${JSON.stringify(r.query)}#${version}`} spec={r} ctx={ctx} />
       ))}
-      {spec.lookups?.filter((l) => !ctx.peer || readableOnPeer(l.operation)).map((l) => <Lookup key={l.operation.path} spec={l} ctx={ctx} />)}
       {!ctx.peer && spec.actions && spec.actions.length > 0 && (
         <section class="actions" aria-label="Changes">
           {spec.actions.map((a) => (

@@ -2,7 +2,7 @@
  * Sessions: every filter of the spec, paging, newest first; a session's
  * detail with live rates, disconnect, and capture start and stop.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { contract } from "bngfleet:contract";
 import { useCall } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
@@ -12,6 +12,9 @@ import { bitRate, count, duration } from "../format.ts";
 import { navigate, searchParams } from "../router.ts";
 import type { PageContext } from "./context.ts";
 import { HeaderRow } from "../components/header-row.tsx";
+import { Facts } from "../components/card.tsx";
+import { call, type Answer } from "../api.ts";
+import { can } from "../session.ts";
 
 const PAGE_SIZE = 100;
 const FILTERS = ["username", "ip", "encap", "type", "vrf", "port", "walledGarden"] as const;
@@ -164,6 +167,7 @@ function Session({ ctx, id }: { ctx: PageContext; id: string }) {
               )}
             </Loaded>
           </section>
+          {detail.data && <Related ctx={ctx} session={detail.data} />}
           <section class="card" aria-labelledby="detail-h">
             <h2 id="detail-h">Detail</h2>
             <Loaded resource={detail}>{(d) => <JsonView value={d} />}</Loaded>
@@ -181,5 +185,48 @@ function Session({ ctx, id }: { ctx: PageContext; id: string }) {
         </>
       )}
     </>
+  );
+}
+
+type Detail = Answer<typeof contract.sessions.get>;
+
+/** The L2TP tunnel a session rides (the session's detail does not name it): the tunnel whose session list holds it. */
+function useTunnelOf(ctx: PageContext, session: Detail): number | null {
+  const rides = session.encap === "l2tp" || session.encap === "pppoe-lac";
+  const tunnels = useCall(rides && can(contract.l2tp.tunnels) ? contract.l2tp.tunnels : null, {}, { base: ctx.base });
+  const [found, setFound] = useState<number | null>(null);
+  const ids = tunnels.data?.tunnels.map((t) => t.localTunnelId).join(",") ?? "";
+  useEffect(() => {
+    if (!ids) return;
+    let live = true;
+    void Promise.all(ids.split(",").map((id) => call(contract.l2tp.tunnel, { params: { id: Number(id) } }, ctx.base).catch(() => null))).then((all) => {
+      const tunnel = all.find((t) => t?.sessionList.some((s) => s.id === session.id));
+      if (live) setFound(tunnel ? tunnel.localTunnelId : null);
+    });
+    return () => {
+      live = false;
+    };
+  }, [ids, session.id, ctx.base]);
+  return found;
+}
+
+/** Where the session's parts are shown: its pool, VRF, port, plan, CGN binding and L2TP tunnel. */
+function Related({ ctx, session }: { ctx: PageContext; session: Detail }) {
+  const prefix = ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : "";
+  const tunnel = useTunnelOf(ctx, session);
+  const pool = session.addresses.ipv4.pool;
+  const links: [string, preact.ComponentChildren][] = [
+    ["VRF", <a href={`${prefix}/vrfs`}>{session.vrf}</a>],
+    ...(pool ? [["Pool", <a href={`${prefix}/pools/${encodeURIComponent(pool)}`}>{pool}</a>] as [string, preact.ComponentChildren]] : []),
+    ...(session.portId !== null ? [["Port", <a href={`${prefix}/system`}>{`${session.portId}${session.portLabel ? ` · ${session.portLabel}` : ""}`}</a>] as [string, preact.ComponentChildren]] : []),
+    ["Plan", session.plan || "—"],
+    ...(session.cgn ? [["CGN binding", <a href={`${prefix}/cgn?ip=${encodeURIComponent(session.cgn.insideIp)}`}>{`${session.cgn.publicIp} ports ${session.cgn.portBlocks.join(", ")}`}</a>] as [string, preact.ComponentChildren]] : []),
+    ...(tunnel !== null ? [["L2TP tunnel", <a href={`${prefix}/l2tp/${tunnel}`}>{String(tunnel)}</a>] as [string, preact.ComponentChildren]] : []),
+  ];
+  return (
+    <section class="card" aria-labelledby="related-h">
+      <h2 id="related-h">Where it lives</h2>
+      <Facts label="Related objects" items={links} />
+    </section>
   );
 }

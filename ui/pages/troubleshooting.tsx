@@ -8,6 +8,7 @@ import { useState } from "preact/hooks";
 import { contract } from "bngfleet:contract";
 import { ApiError, call, type Answer } from "../api.ts";
 import { useCall } from "../resource.ts";
+import { usePortChoices, useVrfChoices } from "./choices.ts";
 import { can } from "../session.ts";
 import { ActionForm } from "../components/action-form.tsx";
 import { Loaded, ProblemNote } from "../components/problem.tsx";
@@ -125,7 +126,7 @@ function WhoHadPublicPort() {
   }
   const fieldError = (name: string) => error?.fieldErrors.find((e) => e.pointer === `#/${name}`)?.detail;
   return (
-    <form class="action lookup" onSubmit={ask} aria-labelledby="who-had-title">
+    <form id="who-had" class="action lookup" onSubmit={ask} aria-labelledby="who-had-title">
       <h3 id="who-had-title">Who had this public address and port?</h3>
       <div class="field-row">
         <div class="field">
@@ -220,10 +221,8 @@ function Captures() {
 }
 
 export function Troubleshooting({ ctx }: { ctx: PageContext }) {
-  const vrfs = useCall(can(contract.vrfs.list) ? contract.vrfs.list : null);
-  const ports = useCall(can(contract.system.interfaces) ? contract.system.interfaces : null);
-  const vrfNames = vrfs.data?.map((v) => v.name);
-  const portChoices = ports.data?.interfaces.filter((i) => i.portId !== null).map((i) => ({ value: String(i.portId), label: `${i.portId} · ${i.label ?? i.name}` }));
+  const vrfNames = useVrfChoices();
+  const portChoices = usePortChoices();
   if (ctx.peer) return <p class="notice">Troubleshooting acts on the appliance itself: open the peer's own UI.</p>;
   return (
     <>
