@@ -32,6 +32,12 @@ import { greCircuitList, greListenerList } from "../src/schemas/gre-circuits.ts"
 import type { EditValue } from "../src/config/edit.ts";
 import { inspectCertificate } from "../src/trust/x509.ts";
 import { IGP_INTERFACES_LIST, NEIGHBORS_LIST, STATIC_ROUTES_LIST } from "../src/config/routing.ts";
+import { isExternalIdentity } from "../src/auth/accounts.ts";
+import type { Role } from "../src/auth/roles.ts";
+import { destinationVerdict } from "../src/config/destinations.ts";
+
+/** The configuration list of accounts (`login.users`), the identity model shared with the appliance CLI. */
+const USERS_LIST = "login.users";
 import type { ConfigStore } from "./config-store.ts";
 import type { ApplianceCore } from "./appliance.ts";
 
@@ -61,7 +67,7 @@ function keyedList(core: ApplianceCore, path: string, operation: ConfigOperation
       const found = config().item(path, key);
       return found.ok ? { ...found, version: version() } : found;
     },
-    put: (mode: "create" | "replace" | "upsert") => (caller: Caller, key: string, fields: Record<string, EditValue>, comment: string | null) =>
+    put: (mode: "create" | "replace" | "update" | "upsert") => (caller: Caller, key: string, fields: Record<string, EditValue>, comment: string | null) =>
       config().putItem(path, key, fields, mode, commitMeta(caller, operation, comment)),
     remove: (caller: Caller, key: string, comment: string | null) => config().deleteItem(path, key, commitMeta(caller, operation, comment)),
   };
@@ -79,6 +85,10 @@ export function portsOf(core: ApplianceCore) {
   const listeners = keyedList(core, greListenerList.path, "gre-listener");
   const cgnGroups = keyedList(core, CGN_GROUPS, "cgn-group");
   const neighbors = keyedList(core, NEIGHBORS_LIST, "bgp-neighbor");
+  const accounts = keyedList(core, USERS_LIST, "user");
+  const identity = () => core.identity();
+  // The caller's own browser session, by its hash; null for a token.
+  const ownSession = (caller: Caller) => (caller.principal?.via === "session" && caller.credential ? caller.credential.sha256 : null);
   const config = () => core.config();
   const version = () => config().activeVersion().version;
   return {
@@ -187,6 +197,67 @@ export function portsOf(core: ApplianceCore) {
     acme: {
       challenge: (_: Caller, token: string) => core.acme().challengeAnswer(token),
     },
+    authSession: {
+      login: (caller: Caller, username: string, password: string, totpCode: string | null, passkey: Parameters<ReturnType<ApplianceCore["identity"]>["login"]>[4]) =>
+        identity().login(username, password, totpCode, caller.clientIp, passkey),
+      enrol: (caller: Caller, enrolmentToken: string, totpCode: string) => identity().enrol(enrolmentToken, totpCode, caller.clientIp),
+      logout: (caller: Caller) => {
+        const session = ownSession(caller);
+        if (session !== null) identity().logout(session);
+        return { endedSession: session !== null, username: caller.principal?.username ?? null };
+      },
+      whoami: (caller: Caller) => caller.principal!,
+      password: async (caller: Caller, currentPassword: string, newPassword: string) => {
+        const username = caller.principal!.username!;
+        if (isExternalIdentity(username)) return refuse("forbidden", "an identity signed in through OIDC has no password here; its provider manages it");
+        // Counted like a login: a stolen session cannot guess the current password here faster than at the login.
+        const reauthenticated = await identity().reauthenticate(username, { currentPassword }, caller.clientIp);
+        if (!reauthenticated.ok) return reauthenticated;
+        const changed = await accounts.put("update")(caller, username, { password: newPassword }, null);
+        return changed.ok ? { ...changed, username } : changed;
+      },
+    },
+    tokens: {
+      create: (caller: Caller, name: string, role: Role, expiresUtc: string | null) => identity().createToken(name, role, expiresUtc, actor(caller)),
+      list: () => identity().listTokens(),
+      get: (_: Caller, id: string) => identity().getToken(id),
+      revoke: (caller: Caller, id: string) => identity().revokeToken(id, actor(caller)),
+    },
+    browserSessions: {
+      list: (caller: Caller) => identity().listSessions(ownSession(caller)),
+      end: (caller: Caller, id: string) => identity().endSession(id, actor(caller)),
+    },
+    users: {
+      list: () => ({ users: identity().listUsers(), version: version() }),
+      get: (_: Caller, username: string) => {
+        const found = identity().getUser(username);
+        return found.ok ? { ...found, version: version() } : found;
+      },
+      create: (caller: Caller, username: string, fields: { role: string; password: string }) => accounts.put("create")(caller, username, fields, null),
+      update: async (caller: Caller, username: string, role: Role, revokeTokens: boolean) => {
+        const committed = await accounts.put("update")(caller, username, { role }, null);
+        if (committed.ok && revokeTokens) identity().revokeTokensOf(username, role, actor(caller));
+        return committed;
+      },
+      // The identity store revokes the account's tokens as the commit removes it (syncAccounts), flag or not.
+      remove: (caller: Caller, username: string) => accounts.remove(caller, username, null),
+      setPassword: (caller: Caller, username: string, password: string) => accounts.put("update")(caller, username, { password }, null),
+      resetTotp: (caller: Caller, username: string) => identity().resetTotp(username, actor(caller)),
+      unlock: (caller: Caller, username: string) => identity().unlock(username, actor(caller)),
+    },
+    providers: {
+      listOidc: () => core.providers().list(),
+      getOidc: (_: Caller, name: string) => core.providers().get(name),
+      putOidc: (_: Caller, name: string, provider: Parameters<ReturnType<ApplianceCore["providers"]>["put"]>[1]) => {
+        // The outbound policy at the door too (SSRF): a clear 422 now rather than a 502 at the first sign-in.
+        const verdict = destinationVerdict(provider.issuer, "oidc", config().outboundAllowlist());
+        if (!verdict.ok) return refuse("rejected", `issuer: ${verdict.detail}`, { errors: [{ in: "body", pointer: "#/issuer", detail: verdict.detail }] });
+        return core.providers().put(name, provider);
+      },
+      deleteOidc: (_: Caller, name: string) => core.providers().delete(name),
+      getPasskeyPolicy: () => core.providers().passkeyPolicy(),
+      putPasskeyPolicy: (_: Caller, policy: Parameters<ReturnType<ApplianceCore["providers"]>["setPasskeyPolicy"]>[0]) => core.providers().setPasskeyPolicy(policy),
+    },
     routingConfig: {
       // The routing section as configured, read at one instant (the effective router id is derived from it in the Worker).
       get: () => ({
@@ -256,6 +327,6 @@ export async function answerPortCall(core: ApplianceCore, ports: AppliancePorts,
   if (call.args === null) return { ok: true, value: undefined };
   const port = member<(caller: Caller, ...args: unknown[]) => unknown>(member(ports, call.section), call.operation);
   if (!port) return { ok: false, reason: "not-found", detail: `operation ${call.section}.${call.operation} has no port: its handler runs in the object` };
-  const caller: Caller = { principal: authorized.principal, clientIp: call.clientIp, secure: call.secure, ifMatch: call.ifMatch };
+  const caller: Caller = { principal: authorized.principal, credential: call.credential, clientIp: call.clientIp, secure: call.secure, ifMatch: call.ifMatch };
   return { ok: true, value: await port(caller, ...call.args) };
 }

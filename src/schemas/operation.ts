@@ -62,6 +62,8 @@ export type OperationAnswer =
 /** Who is calling, as a port method sees it inside the object: the authorized principal (null on anonymous operations) and the connection's facts. */
 export interface Caller {
   principal: Principal | null;
+  /** The credential `principal` was resolved from (its kind and SHA-256); null on anonymous operations. */
+  credential: PresentedCredential | null;
   clientIp: string;
   /** True when clients reach this listener over HTTPS (cookies then carry `Secure`). */
   secure: boolean;

@@ -1,9 +1,6 @@
 /** Login, enrolment, logout, whoami and the caller's own password: the browser-session half of Authentication. */
-import { StatusError } from "../../http/problem.ts";
-import { implement, type RouteContext } from "../../http/route.ts";
+import { inWorker, type WorkerContext } from "../../http/route.ts";
 import type { StatusResult } from "../../schemas/common.ts";
-import { commitMeta } from "../../schemas/commit.ts";
-import { isExternalIdentity } from "../../auth/accounts.ts";
 import type { Outcome } from "../../schemas/outcome.ts";
 import { unwrap } from "../../http/refusal.ts";
 import { committed } from "../../http/config-version.ts";
@@ -12,7 +9,7 @@ import type { LoginResponse } from "../../schemas/auth.ts";
 import { authSession } from "../../schemas/auth/session.ts";
 
 /** Sets the session cookie when a login or enrolment succeeded, and answers the spec's LoginResponse. */
-function answerLogin(ctx: RouteContext<unknown, unknown, unknown>, outcome: Outcome<{ response: LoginResponse; sessionId?: string }>): LoginResponse {
+function answerLogin(ctx: WorkerContext<unknown, unknown, unknown>, outcome: Outcome<{ response: LoginResponse; sessionId?: string }>): LoginResponse {
   const { response, sessionId } = unwrap(outcome);
   if (sessionId) ctx.responseHeaders.append("set-cookie", sessionCookie(sessionId, ctx.appliance.secure));
   ctx.responseHeaders.set("cache-control", "no-store");
@@ -20,18 +17,16 @@ function answerLogin(ctx: RouteContext<unknown, unknown, unknown>, outcome: Outc
 }
 
 export const loginRoutes = [
-  implement(authSession.login, async (ctx) =>
-    answerLogin(ctx, await ctx.appliance.stub.identity().login(ctx.body.username, ctx.body.password, ctx.body.totpCode ?? null, ctx.appliance.clientIp, ctx.body.passkey ?? null))),
-  implement(authSession.enrol, async (ctx) => answerLogin(ctx, await ctx.appliance.stub.identity().enrol(ctx.body.enrolmentToken, ctx.body.totpCode, ctx.appliance.clientIp))),
-  implement(authSession.logout, async (ctx) => {
-    if (ctx.principal?.via === "session" && ctx.credential) {
-      ctx.appliance.stub.identity().logout(ctx.credential.sha256);
-      ctx.responseHeaders.append("set-cookie", clearedSessionCookie(ctx.appliance.secure));
-    }
-    return { status: "loggedOut" as const, ...(ctx.principal?.username ? { username: ctx.principal.username } : {}) };
+  inWorker(authSession.login, async (ctx) =>
+    answerLogin(ctx, await ctx.port.authSession.login(ctx.body.username, ctx.body.password, ctx.body.totpCode ?? null, ctx.body.passkey ?? null))),
+  inWorker(authSession.enrol, async (ctx) => answerLogin(ctx, await ctx.port.authSession.enrol(ctx.body.enrolmentToken, ctx.body.totpCode))),
+  inWorker(authSession.logout, async (ctx) => {
+    const { endedSession, username } = await ctx.port.authSession.logout();
+    if (endedSession) ctx.responseHeaders.append("set-cookie", clearedSessionCookie(ctx.appliance.secure));
+    return { status: "loggedOut" as const, ...(username ? { username } : {}) };
   }),
-  implement(authSession.whoami, (ctx) => {
-    const p = ctx.principal!;
+  inWorker(authSession.whoami, async (ctx) => {
+    const p = await ctx.port.authSession.whoami();
     ctx.responseHeaders.set("cache-control", "no-store");
     return {
       via: p.via,
@@ -43,13 +38,8 @@ export const loginRoutes = [
       appliance: ctx.appliance.name,
     };
   }),
-  implement(authSession.password, async (ctx) => {
-    const p = ctx.principal!;
-    const username = p.username!;
-    if (isExternalIdentity(username)) throw new StatusError(403, "an identity signed in through OIDC has no password here; its provider manages it");
-    // Counted like a login: a stolen session cannot guess the current password here faster than at the login.
-    unwrap(await ctx.appliance.stub.identity().reauthenticate(username, { currentPassword: ctx.body.currentPassword }, ctx.appliance.clientIp));
-    committed(ctx, await ctx.appliance.stub.config().putItem("login.users", username, { password: ctx.body.newPassword }, "update", commitMeta(ctx, "user")));
-    return { status: "updated", username: username } satisfies StatusResult;
+  inWorker(authSession.password, async (ctx) => {
+    const { username } = committed(ctx, await ctx.port.authSession.password(ctx.body.currentPassword, ctx.body.newPassword));
+    return { status: "updated", username } satisfies StatusResult;
   }),
 ];

@@ -1,20 +1,19 @@
 /** Named API tokens: created by a super-user, plaintext shown once, stored as SHA-256, revocable. */
-import { implement } from "../../http/route.ts";
+import { inWorker } from "../../http/route.ts";
 import { slicePage } from "../../schemas/common.ts";
 import { unwrap } from "../../http/refusal.ts";
-import { actorName } from "../../schemas/principal.ts";
 import { tokens } from "../../schemas/auth/tokens.ts";
 
 export const tokenRoutes = [
-  implement(tokens.create, async (ctx) => {
-    const created = unwrap(await ctx.appliance.stub.identity().createToken(ctx.body.name, ctx.body.role, ctx.body.expiresUtc ?? null, actorName(ctx.principal!)));
+  inWorker(tokens.create, async (ctx) => {
+    const created = unwrap(await ctx.port.tokens.create(ctx.body.name, ctx.body.role, ctx.body.expiresUtc ?? null));
     ctx.responseHeaders.set("cache-control", "no-store");
     return created.token;
   }),
-  implement(tokens.list, async (ctx) => slicePage(await ctx.appliance.stub.identity().listTokens(), ctx.query.offset, ctx.query.limit)),
-  implement(tokens.get, async (ctx) => unwrap(await ctx.appliance.stub.identity().getToken(ctx.params.id)).token),
-  implement(tokens.revoke, async (ctx) => {
-    unwrap(await ctx.appliance.stub.identity().revokeToken(ctx.params.id, actorName(ctx.principal!)));
+  inWorker(tokens.list, async (ctx) => slicePage(await ctx.port.tokens.list(), ctx.query.offset, ctx.query.limit)),
+  inWorker(tokens.get, async (ctx) => unwrap(await ctx.port.tokens.get(ctx.params.id)).token),
+  inWorker(tokens.revoke, async (ctx) => {
+    unwrap(await ctx.port.tokens.revoke(ctx.params.id));
     return { status: "deleted" as const };
   }),
 ];

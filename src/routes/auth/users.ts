@@ -5,50 +5,37 @@
  * undone by a rollback), and the identity store follows it. Reads come from
  * the identity store, which adds each account's login state.
  */
-import { implement } from "../../http/route.ts";
+import { inWorker } from "../../http/route.ts";
 import { slicePage } from "../../schemas/common.ts";
-import { commitMeta } from "../../schemas/commit.ts";
 import { unwrap } from "../../http/refusal.ts";
-import { committed, tagConfigRead } from "../../http/config-version.ts";
-import { actorName } from "../../schemas/principal.ts";
+import { committed, readAt } from "../../http/config-version.ts";
 import { users } from "../../schemas/auth/users.ts";
 
-const LIST = "login.users";
-
 export const userRoutes = [
-  implement(users.list, async (ctx) => {
-    tagConfigRead(ctx);
-    return slicePage(await ctx.appliance.stub.identity().listUsers(), ctx.query.offset, ctx.query.limit);
-  }),
-  implement(users.create, async (ctx) => {
-    const fields = { role: ctx.body.role, password: ctx.body.password };
-    committed(ctx, await ctx.appliance.stub.config().putItem(LIST, ctx.body.username, fields, "create", commitMeta(ctx, "user")));
+  inWorker(users.list, async (ctx) => slicePage(readAt(ctx, await ctx.port.users.list()).users, ctx.query.offset, ctx.query.limit)),
+  inWorker(users.create, async (ctx) => {
+    committed(ctx, await ctx.port.users.create(ctx.body.username, { role: ctx.body.role, password: ctx.body.password }));
     return { status: "created" as const, username: ctx.body.username };
   }),
-  implement(users.get, async (ctx) => {
-    tagConfigRead(ctx);
-    return unwrap(await ctx.appliance.stub.identity().getUser(ctx.params.username)).user;
-  }),
-  implement(users.update, async (ctx) => {
-    committed(ctx, await ctx.appliance.stub.config().putItem(LIST, ctx.params.username, { role: ctx.body.role }, "update", commitMeta(ctx, "user")));
-    if (ctx.body.revokeTokens) await ctx.appliance.stub.identity().revokeTokensOf(ctx.params.username, ctx.body.role, actorName(ctx.principal!));
+  inWorker(users.get, async (ctx) => readAt(ctx, unwrap(await ctx.port.users.get(ctx.params.username))).user),
+  inWorker(users.update, async (ctx) => {
+    committed(ctx, await ctx.port.users.update(ctx.params.username, ctx.body.role, ctx.body.revokeTokens === true));
     return { status: "updated" as const, username: ctx.params.username };
   }),
-  implement(users.remove, async (ctx) => {
-    // The identity store revokes the account's tokens as the commit removes it (syncAccounts), flag or not.
-    committed(ctx, await ctx.appliance.stub.config().deleteItem(LIST, ctx.params.username, commitMeta(ctx, "user")));
+  inWorker(users.remove, async (ctx) => {
+    committed(ctx, await ctx.port.users.remove(ctx.params.username));
     return { status: "deleted" as const, username: ctx.params.username };
   }),
-  implement(users.setPassword, async (ctx) => {
-    committed(ctx, await ctx.appliance.stub.config().putItem(LIST, ctx.params.username, { password: ctx.body.password }, "update", commitMeta(ctx, "user")));
+  inWorker(users.setPassword, async (ctx) => {
+    committed(ctx, await ctx.port.users.setPassword(ctx.params.username, ctx.body.password));
     return { status: "updated" as const, username: ctx.params.username };
   }),
-  implement(users.resetTotp, async (ctx) => {
-    unwrap(await ctx.appliance.stub.identity().resetTotp(ctx.params.username, actorName(ctx.principal!)));
+  inWorker(users.resetTotp, async (ctx) => {
+    unwrap(await ctx.port.users.resetTotp(ctx.params.username));
     return { status: "updated" as const, username: ctx.params.username };
   }),
-  implement(users.unlock, async (ctx) => {
-    unwrap(await ctx.appliance.stub.identity().unlock(ctx.params.username, actorName(ctx.principal!)));
+  inWorker(users.unlock, async (ctx) => {
+    unwrap(await ctx.port.users.unlock(ctx.params.username));
     return { status: "updated" as const, username: ctx.params.username };
   }),
 ];
