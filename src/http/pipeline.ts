@@ -185,13 +185,20 @@ async function serveInWorker(route: Route, request: Incoming, appliance: Applian
     throw refusalError(input.refusal);
   }
   let responseHeaders: Headers | undefined;
-  const result: unknown = await route.serve!({
-    method: request.method, url: request.url, headers: request.headers, appliance, port: client.ports,
-    params: input.params, query: input.query, body: input.body, bytes: input.bytes,
-    get responseHeaders() {
-      return (responseHeaders ??= new Headers());
-    },
-  });
+  let result: unknown;
+  try {
+    result = await route.serve!({
+      method: request.method, url: request.url, headers: request.headers, appliance, port: client.ports,
+      params: input.params, query: input.query, body: input.body, bytes: input.bytes,
+      get responseHeaders() {
+        return (responseHeaders ??= new Headers());
+      },
+    });
+  } catch (error) {
+    // A handler that refused the input before its call (a duplicate, an oversized package) answers only a caller the route admits.
+    if (!client.called && credential !== null) await client.authorize();
+    throw error;
+  }
   if (!client.called && credential !== null) await client.authorize();
   if (result instanceof Response) {
     responseHeaders?.forEach((value, name) => result.headers.append(name, value));

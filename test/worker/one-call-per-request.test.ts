@@ -186,6 +186,17 @@ describe("one call per request", () => {
     expect(mistyped.calls()).toEqual([]);
   });
 
+  it("answers a caller below the floor 403, not 400, for input a Worker handler refuses before its call", async () => {
+    // A route of the spec's super-user prefix /routing/config, whose handler refuses a route given twice itself.
+    const route = { vrf: "default", prefix: "192.0.2.0/24", nextHop: "10.0.0.1" };
+    const operator = await tokenWithRole("operator");
+    const answer = await send("/api/v1/routing/config/static-routes", withJson("PUT", { routes: [route, route] }, { authorization: `Bearer ${operator}` }));
+    expect(answer.status, answer.text).toBe(403);
+    expectOneCall(answer.calls());
+    const admin = await send("/api/v1/routing/config/static-routes", withJson("PUT", { routes: [route, route] }, bearer));
+    expect(admin.status, admin.text).toBe(400);
+  });
+
   it("answers a revoked token 401, not 400, for input it would refuse: the appliance judges the caller first", async () => {
     const created = await send("/api/v1/auth/tokens", withJson("POST", { name: "soon-revoked", role: "super-user" }, bearer));
     const { token, id } = JSON.parse(created.text) as z.output<typeof TokenCreated>;
