@@ -1,0 +1,177 @@
+/**
+ * The designed section pages (CGN, routing, pools, L2TP, IPsec, GRE, VRFs,
+ * local subscribers, RADIUS, licensing, users, OIDC) in a real browser
+ * (Debian's Chromium) against the real launcher at 1024 px: each shows the
+ * API's values read in the test, fits the window and passes axe; row actions
+ * done as a person does them, checked through the API.
+ */
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SCREENSHOTS, launchUiFleet, type UiFleet } from "./ui-fleet.ts";
+import { apiFromPage, axeViolations, untilLoaded } from "./ui-person.ts";
+
+let ui: UiFleet;
+let page: Page;
+
+beforeAll(async () => {
+  ui = await launchUiFleet();
+  ({ page } = ui);
+}, 240_000);
+
+afterAll(async () => {
+  await ui?.close();
+});
+
+const open = (href: string, heading: string) => ui.open(href, heading);
+
+describe("the designed section pages", () => {
+  /** The text of the table row (in main) that holds `key`, a cell's identifier. */
+  const rowText = (key: string) => page.locator("main table.records tbody tr", { hasText: key }).first().textContent();
+  const grouped = (n: number) => n.toLocaleString("en");
+
+  // Each page: its heading, and what it must show, read from the API in the test (values that do not move while the page is read: names, ids, sizes, configuration).
+  const pages: [string, string, () => Promise<[string, string][]>][] = [
+    ["/cgn", "CGN", async () => {
+      const s = (await apiFromPage<{ groups: { name: string; publicSubnets: string[]; utilisation: { totalChunks: number } }[] }>(page, "GET", "/cgn/status")).body;
+      return s.groups.map((g) => [g.publicSubnets[0]!, grouped(g.utilisation.totalChunks)]);
+    }],
+    ["/routing", "Routing", async () => {
+      const s = (await apiFromPage<{ peers: { peer: string; remoteAs: number; description: string }[] }>(page, "GET", "/routing/bgp/summary")).body;
+      return s.peers.map((p) => [p.description || p.peer, String(p.remoteAs)]);
+    }],
+    ["/pools", "Address pools", async () => {
+      const pools = (await apiFromPage<{ name: string; size: number }[]>(page, "GET", "/address-pools")).body;
+      return pools.map((p) => [p.name, grouped(p.size)]);
+    }],
+    ["/l2tp", "L2TP tunnels", async () => {
+      const t = (await apiFromPage<{ tunnels: { localTunnelId: number; peerIp: string }[] }>(page, "GET", "/l2tp/tunnels")).body.tunnels;
+      return t.map((x) => [x.peerIp, String(x.localTunnelId)]);
+    }],
+    ["/ipsec", "IPsec", async () => {
+      const s = (await apiFromPage<{ peers: { name: string; proposal: string | null }[] }>(page, "GET", "/ipsec")).body;
+      return s.peers.map((p) => [p.name, p.proposal ?? "—"]);
+    }],
+    ["/gre", "GRE circuits", async () => {
+      const c = (await apiFromPage<{ id: string; remote: string }[]>(page, "GET", "/gre-circuits")).body;
+      return c.map((x) => [x.id, x.remote]);
+    }],
+    ["/vrfs", "VRFs and source-VRF rules", async () => {
+      const v = (await apiFromPage<{ name: string; configured: boolean; tableId?: number }[]>(page, "GET", "/vrfs")).body;
+      return v.filter((x) => x.configured).map((x) => [x.name, String(x.tableId)]);
+    }],
+    ["/local-subscribers", "Local subscribers", async () => {
+      const l = (await apiFromPage<{ items: { key: string; username: string }[] }>(page, "GET", "/subscribers/local")).body.items;
+      return l.map((x) => [x.key, x.username]);
+    }],
+    ["/radius", "RADIUS servers", async () => {
+      const r = (await apiFromPage<{ servers: { host: string; port: number; weight: number }[] }>(page, "GET", "/radius/servers")).body.servers;
+      return r.map((x) => [x.host, String(x.port)]);
+    }],
+    ["/licensing", "Licensing", async () => {
+      const l = (await apiFromPage<{ bandMax: number; bandName: string }>(page, "GET", "/licensing")).body;
+      return [["Band", l.bandName], ["Sessions", grouped(l.bandMax)]];
+    }],
+    ["/users", "Users", async () => {
+      const u = (await apiFromPage<{ items: { username: string; role: string }[] }>(page, "GET", "/auth/users")).body.items;
+      return u.map((x) => [x.username, x.role]);
+    }],
+    ["/oidc", "OIDC providers", async () => [["", "No OIDC providers"]]],
+  ];
+
+  it.each(pages)("%s shows the API's values at 1024 px, with no sideways scroll and no serious axe finding", async (href, heading, expected) => {
+    await open(href, heading);
+    const pairs = await expected();
+    expect(pairs.length).toBeGreaterThan(0);
+    for (const [key, value] of pairs) {
+      // A row holds its identifier and the value beside it; a page-level figure is in main's text.
+      const text = key && (await page.locator("main table.records tbody tr", { hasText: key }).count()) > 0 ? await rowText(key) : await page.locator("main").textContent();
+      expect(text, `${href}: ${key}`).toContain(value);
+    }
+    const [scroll, client] = await page.evaluate<number[]>("[document.documentElement.scrollWidth, document.documentElement.clientWidth]");
+    expect(scroll, href).toBeLessThanOrEqual(client!);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${href.slice(1)}.png`), fullPage: true });
+  });
+
+  it("prints an L2TP tunnel id as it is typed, without a thousands separator", async () => {
+    const t = (await apiFromPage<{ tunnels: { localTunnelId: number }[] }>(page, "GET", "/l2tp/tunnels")).body.tunnels;
+    const id = t.find((x) => x.localTunnelId > 999)?.localTunnelId;
+    expect(id).toBeDefined();
+    await open("/l2tp", "L2TP tunnels");
+    const text = (await page.locator("main").textContent())!;
+    expect(text).toContain(String(id));
+    expect(text).not.toContain(grouped(id!));
+  });
+
+  it("links a session's page to its pool, VRF, CGN binding and L2TP tunnel", async () => {
+    type Detail = { id: number; vrf: string; addresses: { ipv4: { pool: string | null } }; cgn: { insideIp: string; publicIp: string } | null };
+    const first = async (query: string) => (await apiFromPage<{ items: { id: number }[] }>(page, "GET", `/sessions?${query}&limit=1`)).body.items[0]!.id;
+    // A translated subscriber (one whose binding the CGN lists): its binding's public address is the link's text, and the link opens the CGN page on its inside address.
+    const bound = (await apiFromPage<{ items: { sessionId: number }[] }>(page, "GET", "/cgn/bindings?limit=50")).body.items.filter((b) => b.sessionId > 0);
+    const details = await Promise.all(bound.map(async (b) => (await apiFromPage<Detail>(page, "GET", `/sessions/${b.sessionId}`)).body));
+    const detail = details.find((d) => d?.cgn)!;
+    const cgnId = detail.id;
+    await open(`/sessions/${cgnId}`, `Session ${cgnId}`);
+    const related = page.getByRole("list", { name: "Related objects" });
+    await related.waitFor();
+    expect(await related.getByRole("link", { name: detail.addresses.ipv4.pool!, exact: true }).getAttribute("href")).toBe(`/pools/${detail.addresses.ipv4.pool}`);
+    expect(await related.getByRole("link", { name: detail.vrf, exact: true }).getAttribute("href")).toBe("/vrfs");
+    const binding = related.getByRole("link", { name: new RegExp(`^${detail.cgn!.publicIp.replace(/\./g, "\\.")} ports`) });
+    expect(await binding.getAttribute("href")).toBe(`/cgn?ip=${detail.cgn!.insideIp}`);
+    await binding.click();
+    await page.getByRole("heading", { level: 1, name: "CGN" }).waitFor();
+    await untilLoaded(page);
+    expect(await rowText(detail.cgn!.insideIp)).toContain(String(cgnId));
+    // An LNS-terminated session: the tunnel whose session list holds it, as the API says.
+    const l2tpId = await first("encap=l2tp");
+    const tunnels = (await apiFromPage<{ tunnels: { localTunnelId: number }[] }>(page, "GET", "/l2tp/tunnels")).body.tunnels;
+    const tunnelDetails = await Promise.all(tunnels.map(async (t) => (await apiFromPage<{ localTunnelId: number; sessionList: { id: number }[] }>(page, "GET", `/l2tp/tunnels/${t.localTunnelId}`)).body));
+    const tunnel = tunnelDetails.find((t) => t.sessionList.some((x) => x.id === l2tpId))!.localTunnelId;
+    await open(`/sessions/${l2tpId}`, `Session ${l2tpId}`);
+    const link = page.getByRole("list", { name: "Related objects" }).getByRole("link", { name: String(tunnel), exact: true });
+    await link.waitFor();
+    expect(await link.getAttribute("href")).toBe(`/l2tp/${tunnel}`);
+  });
+
+  it("says a peer's page is not relayed instead of showing the fleet proxy's refusal", async () => {
+    // GET /licensing is not marked x-fleet-proxy (the spec does not mark it FP): the proxy answers 403 for it.
+    expect((await apiFromPage(page, "GET", "/fleet/edge-2/licensing")).status).toBe(403);
+    await open("/fleet/edge-2/licensing", "Licensing");
+    expect(await page.locator("main .notice").textContent()).toContain("The fleet proxy does not relay this page's reads");
+    expect(await page.getByRole("alert").count()).toBe(0);
+  });
+
+  it("deletes an OIDC provider from its row, after a confirm that names it", async () => {
+    const provider = { enabled: true, displayName: "Corporate SSO", issuer: "https://sso.example.net", clientId: "bng-ui", clientSecret: "s3cret-value", scopes: ["openid"], usernameClaim: "preferred_username", groupsClaim: "groups", fetchUserInfo: false, roleMap: [{ group: "noc", role: "operator" }] };
+    expect((await apiFromPage(page, "PUT", "/auth/providers/oidc/corp-sso", provider)).status).toBeLessThan(300);
+    await open("/oidc", "OIDC providers");
+    expect(await rowText("corp-sso")).toContain("Corporate SSO");
+    const asked: string[] = [];
+    page.once("dialog", (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.getByRole("button", { name: "Delete provider corp-sso" }).click();
+    await expect.poll(() => page.getByRole("status").allTextContents()).toContain("OIDC provider corp-sso deleted.");
+    expect(asked).toEqual(["Delete OIDC provider corp-sso (Corporate SSO)? Its sign-in button goes."]);
+    expect((await apiFromPage(page, "GET", "/auth/providers/oidc/corp-sso")).status).toBe(404);
+    expect(await page.locator("main table.records tbody tr", { hasText: "corp-sso" }).count()).toBe(0);
+  });
+
+  it("edits a source-VRF rule from its row, starting from its current values, VRFs as a select", async () => {
+    const rules = (await apiFromPage<{ name: string; ingestVrf: string; targetVrf: string; sourceSubnets: string[] }[]>(page, "GET", "/source-vrf-rules")).body;
+    const rule = rules[0]!;
+    await open("/vrfs", "VRFs and source-VRF rules");
+    await page.getByRole("button", { name: `Edit rule ${rule.name}` }).click();
+    const form = page.getByRole("form", { name: `Edit rule ${rule.name}` });
+    expect(await form.getByLabel("Ingest VRF *").inputValue()).toBe(rule.ingestVrf);
+    expect(await form.getByLabel("Source subnets").inputValue()).toBe(rule.sourceSubnets.join("\n"));
+    await form.getByLabel("Source subnets").fill([...rule.sourceSubnets, "10.201.0.0/24"].join("\n"));
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByRole("status").waitFor();
+    const after = (await apiFromPage<{ sourceSubnets: string[]; ingestVrf: string }>(page, "GET", `/source-vrf-rules/${rule.name}`)).body;
+    expect(after).toMatchObject({ ingestVrf: rule.ingestVrf, sourceSubnets: [...rule.sourceSubnets, "10.201.0.0/24"] });
+  });
+});
+
