@@ -35,6 +35,9 @@ import { IGP_INTERFACES_LIST, NEIGHBORS_LIST, STATIC_ROUTES_LIST } from "../src/
 import { isExternalIdentity } from "../src/auth/accounts.ts";
 import type { Role } from "../src/auth/roles.ts";
 import { destinationVerdict } from "../src/config/destinations.ts";
+import { LOCAL_LISTS, ipoeLineOf } from "../src/config/local-subscribers.ts";
+import type { Kind as LocalKind } from "../src/schemas/local-subscribers.ts";
+import type { CommitSummary } from "./config-store.ts";
 
 /** The configuration list of accounts (`login.users`), the identity model shared with the appliance CLI. */
 const USERS_LIST = "login.users";
@@ -86,6 +89,31 @@ export function portsOf(core: ApplianceCore) {
   const cgnGroups = keyedList(core, CGN_GROUPS, "cgn-group");
   const neighbors = keyedList(core, NEIGHBORS_LIST, "bgp-neighbor");
   const accounts = keyedList(core, USERS_LIST, "user");
+  const local = { ipoe: keyedList(core, LOCAL_LISTS.ipoe, "local-subscriber"), pppoe: keyedList(core, LOCAL_LISTS.pppoe, "local-subscriber") };
+  // A local subscriber as it is now: its committed item and the data plane's sessions, at the version read.
+  const localRecord = (kind: LocalKind, key: string) => {
+    const found = config().item(LOCAL_LISTS[kind], key);
+    return found.ok ? { ...found, sessions: dataPlane().localSubscriberSessions(), version: version() } : found;
+  };
+  // A commit, then the record it left, in one call.
+  const committedRecord = async (kind: LocalKind, key: string, commit: Promise<Outcome<CommitSummary>>) => {
+    const summary = await commit;
+    if (!summary.ok) return summary;
+    const record = localRecord(kind, key);
+    return record.ok ? { ...record, ...summary } : record;
+  };
+  // PUT never creates (and a key that cannot exist is unknown, not invalid); a body field naming the identity must agree with the URL's.
+  const replaceLocal = (kind: LocalKind, identity: (key: string) => Record<string, string | number> | null) =>
+    (caller: Caller, key: string, fields: Record<string, EditValue>, given: Record<string, string | number | undefined>, comment: string | null) => {
+      const expected = config().item(LOCAL_LISTS[kind], key).ok ? identity(key) : null;
+      if (expected === null) return Promise.resolve(refuse("not-found", `no local ${kind} subscriber '${key}'`));
+      for (const [field, value] of Object.entries(expected)) {
+        if (given[field] !== undefined && given[field] !== value) {
+          return Promise.resolve(refuse("invalid", `${field} is part of the key (${JSON.stringify(value)} here); to move a subscriber, delete it and create it anew`, { pointer: `#/${field}` }));
+        }
+      }
+      return committedRecord(kind, key, local[kind].put("replace")(caller, key, fields, comment));
+    };
   const identity = () => core.identity();
   // The caller's own browser session, by its hash; null for a token.
   const ownSession = (caller: Caller) => (caller.principal?.via === "session" && caller.credential ? caller.credential.sha256 : null);
@@ -244,6 +272,21 @@ export function portsOf(core: ApplianceCore) {
       setPassword: (caller: Caller, username: string, password: string) => accounts.put("update")(caller, username, { password }, null),
       resetTotp: (caller: Caller, username: string) => identity().resetTotp(username, actor(caller)),
       unlock: (caller: Caller, username: string) => identity().unlock(username, actor(caller)),
+    },
+    localSubscribers: {
+      list: () => ({ ipoe: config().items(LOCAL_LISTS.ipoe), pppoe: config().items(LOCAL_LISTS.pppoe), sessions: dataPlane().localSubscriberSessions(), version: version() }),
+      createIpoe: (caller: Caller, key: string, fields: Record<string, EditValue>, comment: string | null) => committedRecord("ipoe", key, local.ipoe.put("create")(caller, key, fields, comment)),
+      getIpoe: (_: Caller, key: string) => localRecord("ipoe", key),
+      replaceIpoe: replaceLocal("ipoe", (key) => {
+        const line = ipoeLineOf(key);
+        return line && { port: line[0], sVlan: line[1], vlan: line[2] };
+      }),
+      removeIpoe: local.ipoe.remove,
+      createPppoe: (caller: Caller, key: string, fields: Record<string, EditValue>, comment: string | null) => committedRecord("pppoe", key, local.pppoe.put("create")(caller, key, fields, comment)),
+      getPppoe: (_: Caller, key: string) => localRecord("pppoe", key),
+      replacePppoe: replaceLocal("pppoe", (key) => ({ username: key })),
+      removePppoe: local.pppoe.remove,
+      session: (_: Caller, kind: LocalKind, key: string) => dataPlane().localSession(kind, key),
     },
     providers: {
       listOidc: () => core.providers().list(),

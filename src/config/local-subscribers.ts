@@ -31,6 +31,13 @@ export const ipoeKey = (port: number, sVlan: number, vlan: number): string => `$
 /** What the IPoE key schema admits; the children then check each number's range (so a 422 names the field). */
 export const IPOE_KEY_PATTERN = /^-?\d{1,10}:-?\d{1,10}:-?\d{1,10}$/;
 
+/** The `[port, sVlan, vlan]` of an IPoE key as stored (canonical), or null for a key no subscriber can have. */
+export function ipoeLineOf(key: string): [number, number, number] | null {
+  if (!IPOE_KEY_PATTERN.test(key)) return null;
+  const [port, sVlan, vlan] = key.split(":").map(Number);
+  return ipoeKey(port!, sVlan!, vlan!) === key ? [port!, sVlan!, vlan!] : null;
+}
+
 /** A PPPoE username: 1-253 printable ASCII characters, no space and no '/' (it is a URL path segment). */
 export const isPppoeUsername = (text: string): boolean => /^[\x21-\x2e\x30-\x7e]{1,253}$/.test(text);
 

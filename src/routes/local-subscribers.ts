@@ -13,12 +13,11 @@
  */
 import type { z } from "zod";
 import type { ConfigItem, Value } from "../config/types.ts";
-import { IPOE_KEY_PATTERN, LOCAL_LISTS, ipoeKey, ipoeUsername } from "../config/local-subscribers.ts";
-import { StatusError } from "../http/problem.ts";
+import { ipoeKey, ipoeLineOf, ipoeUsername } from "../config/local-subscribers.ts";
 import { unwrap } from "../http/refusal.ts";
-import { committed, tagConfigRead } from "../http/config-version.ts";
-import { implement, type RouteContext } from "../http/route.ts";
-import { commitResult, commitMeta } from "../schemas/commit.ts";
+import { committed, readAt } from "../http/config-version.ts";
+import { inWorker } from "../http/route.ts";
+import { commitResult } from "../schemas/commit.ts";
 import { slicePage } from "../schemas/common.ts";
 import { localSubscriberLists, localSubscribers, type Kind, type LocalIpoeSubscriber, type LocalPppoeSubscriber, type LocalSubscriberRow } from "../schemas/local-subscribers.ts";
 import { ConfigList, commentOf } from "./keyed-list.ts";
@@ -64,45 +63,18 @@ const row = (record: SubscriberRecord): z.infer<typeof LocalSubscriberRow> => ({
   sessionId: record.sessionId,
 });
 
-/** The `[port, sVlan, vlan]` of an IPoE key, or null. */
-function lineOf(key: string): [number, number, number] | null {
-  if (!IPOE_KEY_PATTERN.test(key)) return null;
-  const [port, sVlan, vlan] = key.split(":").map(Number);
-  return ipoeKey(port!, sVlan!, vlan!) === key ? [port!, sVlan!, vlan!] : null;
-}
-
-type Ctx = RouteContext<unknown, unknown, unknown>;
-const meta = (ctx: Ctx, comment: string | null | undefined) => commitMeta(ctx, "local-subscriber", comment);
-
-/** The record as it is now: the committed item and the data plane's session. */
-async function record<K extends Kind>(ctx: Ctx, kind: K, key: string): Promise<ReturnType<(typeof RECORDS)[K]>> {
-  tagConfigRead(ctx);
-  const [found, sessions] = await Promise.all([ctx.appliance.stub.config().item(LOCAL_LISTS[kind], key), ctx.appliance.stub.dataPlane().localSubscriberSessions()]);
-  const { item } = unwrap(found);
-  // Each kind's own shape, so a route's schema sees an IPoE or a PPPoE record, not their union.
-  return RECORDS[kind](item, sessions) as ReturnType<(typeof RECORDS)[K]>;
-}
 const RECORDS = { ipoe: ipoeRecord, pppoe: pppoeRecord };
 
-/** 404 before a replacement: PUT never creates (and a key that cannot exist is unknown, not invalid). */
-async function mustExist(ctx: Ctx, kind: Kind, key: string): Promise<void> {
-  const found = await ctx.appliance.stub.config().item(LOCAL_LISTS[kind], key);
-  if (!found.ok) throw new StatusError(404, `no local ${kind} subscriber '${key}'`);
-}
-
-/** A body field that names the identity must agree with the URL's. */
-function sameIdentity(field: string, given: string | number | undefined, expected: string | number): void {
-  if (given !== undefined && given !== expected) {
-    const detail = `${field} is part of the key (${JSON.stringify(expected)} here); to move a subscriber, delete it and create it anew`;
-    throw new StatusError(400, detail, { errors: [{ in: "body", pointer: `#/${field}`, detail }] });
-  }
+/** A record as a port read it (the item and the sessions, at a version), with that version as the ETag. */
+function recordOf<K extends Kind>(ctx: { responseHeaders: Headers }, kind: K, read: { item: ConfigItem; sessions: Sessions; version: number }): ReturnType<(typeof RECORDS)[K]> {
+  readAt(ctx, read);
+  // Each kind's own shape, so a route's schema sees an IPoE or a PPPoE record, not their union.
+  return RECORDS[kind](read.item, read.sessions) as ReturnType<(typeof RECORDS)[K]>;
 }
 
 export const localSubscriberRoutes = [
-  implement(localSubscribers.list, async (ctx) => {
-    tagConfigRead(ctx);
-    const config = ctx.appliance.stub.config();
-    const [ipoe, pppoe, sessions] = await Promise.all([config.items(LOCAL_LISTS.ipoe), config.items(LOCAL_LISTS.pppoe), ctx.appliance.stub.dataPlane().localSubscriberSessions()]);
+  inWorker(localSubscribers.list, async (ctx) => {
+    const { ipoe, pppoe, sessions } = readAt(ctx, await ctx.port.localSubscribers.list());
     const lines = ipoe
       .map((item) => ipoeRecord(item, sessions))
       .sort((a, b) => line(a, "port")! - line(b, "port")! || line(a, "sVlan")! - line(b, "sVlan")! || line(a, "vlan")! - line(b, "vlan")!);
@@ -110,37 +82,25 @@ export const localSubscriberRoutes = [
     const rows = [...(ctx.query.kind === "pppoe" ? [] : lines), ...(ctx.query.kind === "ipoe" ? [] : users)].map(row);
     return slicePage(rows, ctx.query.offset, ctx.query.limit);
   }),
-  implement(localSubscribers.createIpoe, async (ctx) => {
+  inWorker(localSubscribers.createIpoe, async (ctx) => {
     const key = ipoeKey(Number(ctx.body.port), Number(ctx.body.sVlan), Number(ctx.body.vlan));
-    committed(ctx, await ctx.appliance.stub.config().putItem(LOCAL_LISTS.ipoe, key, lists.ipoe.children(ctx.body, "create"), "create", meta(ctx, commentOf(ctx.body))));
-    return record(ctx, "ipoe", key);
+    return recordOf(ctx, "ipoe", committed(ctx, await ctx.port.localSubscribers.createIpoe(key, lists.ipoe.children(ctx.body, "create"), commentOf(ctx.body))));
   }),
-  implement(localSubscribers.getIpoe, (ctx) => record(ctx, "ipoe", ctx.params.key)),
-  implement(localSubscribers.replaceIpoe, async (ctx) => {
-    await mustExist(ctx, "ipoe", ctx.params.key);
-    const line = lineOf(ctx.params.key);
-    if (!line) throw new StatusError(404, `no local ipoe subscriber '${ctx.params.key}'`);
-    const [port, sVlan, vlan] = line;
-    sameIdentity("port", ctx.body.port, port);
-    sameIdentity("sVlan", ctx.body.sVlan, sVlan);
-    sameIdentity("vlan", ctx.body.vlan, vlan);
+  inWorker(localSubscribers.getIpoe, async (ctx) => recordOf(ctx, "ipoe", unwrap(await ctx.port.localSubscribers.getIpoe(ctx.params.key)))),
+  inWorker(localSubscribers.replaceIpoe, async (ctx) => {
+    // The line comes from the key (the object refuses a key no subscriber has, and a body naming another line).
+    const [port, sVlan, vlan] = ipoeLineOf(ctx.params.key) ?? [ctx.body.port, ctx.body.sVlan, ctx.body.vlan];
     const children = lists.ipoe.children({ ...ctx.body, port, sVlan, vlan }, "replace");
-    committed(ctx, await ctx.appliance.stub.config().putItem(LOCAL_LISTS.ipoe, ctx.params.key, children, "replace", meta(ctx, commentOf(ctx.body))));
-    return record(ctx, "ipoe", ctx.params.key);
+    const given = { port: ctx.body.port, sVlan: ctx.body.sVlan, vlan: ctx.body.vlan };
+    return recordOf(ctx, "ipoe", committed(ctx, await ctx.port.localSubscribers.replaceIpoe(ctx.params.key, children, given, commentOf(ctx.body))));
   }),
-  implement(localSubscribers.removeIpoe, async (ctx) => commitResult(ctx.params.key, committed(ctx, await ctx.appliance.stub.config().deleteItem(LOCAL_LISTS.ipoe, ctx.params.key, meta(ctx, ctx.query.comment))))),
-  implement(localSubscribers.createPppoe, async (ctx) => {
-    committed(ctx, await ctx.appliance.stub.config().putItem(LOCAL_LISTS.pppoe, ctx.body.username, lists.pppoe.children(ctx.body, "create"), "create", meta(ctx, commentOf(ctx.body))));
-    return record(ctx, "pppoe", ctx.body.username);
-  }),
-  implement(localSubscribers.getPppoe, (ctx) => record(ctx, "pppoe", ctx.params.username)),
-  implement(localSubscribers.replacePppoe, async (ctx) => {
-    await mustExist(ctx, "pppoe", ctx.params.username);
-    sameIdentity("username", ctx.body.username, ctx.params.username);
-    committed(ctx, await ctx.appliance.stub.config().putItem(LOCAL_LISTS.pppoe, ctx.params.username, lists.pppoe.children(ctx.body, "replace"), "replace", meta(ctx, commentOf(ctx.body))));
-    return record(ctx, "pppoe", ctx.params.username);
-  }),
-  implement(localSubscribers.removePppoe, async (ctx) =>
-    commitResult(ctx.params.username, committed(ctx, await ctx.appliance.stub.config().deleteItem(LOCAL_LISTS.pppoe, ctx.params.username, meta(ctx, ctx.query.comment))))),
-  implement(localSubscribers.session, async (ctx) => unwrap(await ctx.appliance.stub.dataPlane().localSession(ctx.params.kind, ctx.params.key)).session),
+  inWorker(localSubscribers.removeIpoe, async (ctx) => commitResult(ctx.params.key, committed(ctx, await ctx.port.localSubscribers.removeIpoe(ctx.params.key, ctx.query.comment ?? null)))),
+  inWorker(localSubscribers.createPppoe, async (ctx) =>
+    recordOf(ctx, "pppoe", committed(ctx, await ctx.port.localSubscribers.createPppoe(ctx.body.username, lists.pppoe.children(ctx.body, "create"), commentOf(ctx.body))))),
+  inWorker(localSubscribers.getPppoe, async (ctx) => recordOf(ctx, "pppoe", unwrap(await ctx.port.localSubscribers.getPppoe(ctx.params.username)))),
+  inWorker(localSubscribers.replacePppoe, async (ctx) =>
+    recordOf(ctx, "pppoe", committed(ctx, await ctx.port.localSubscribers.replacePppoe(ctx.params.username, lists.pppoe.children(ctx.body, "replace"), { username: ctx.body.username }, commentOf(ctx.body))))),
+  inWorker(localSubscribers.removePppoe, async (ctx) =>
+    commitResult(ctx.params.username, committed(ctx, await ctx.port.localSubscribers.removePppoe(ctx.params.username, ctx.query.comment ?? null)))),
+  inWorker(localSubscribers.session, async (ctx) => unwrap(await ctx.port.localSubscribers.session(ctx.params.kind, ctx.params.key)).session),
 ];
