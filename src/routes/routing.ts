@@ -6,7 +6,7 @@
  * igp.ts), so the numbers agree across endpoints. An unreachable routing
  * daemon is not an error (spec Errors 3): 200 with `reachable` false.
  */
-import { inWorker } from "../http/route.ts";
+import { Encoded, inWorker } from "../http/route.ts";
 import { unwrap } from "../http/refusal.ts";
 import { routing } from "../schemas/routing.ts";
 
@@ -15,5 +15,5 @@ export const routingRoutes = [
   inWorker(routing.bgpNeighbor, (ctx) => ctx.port.routing.bgpNeighbor(ctx.params.address, ctx.query.vrf ?? null)),
   inWorker(routing.neighborRoutes, (ctx) => ctx.port.routing.neighborRoutes(ctx.params.address, ctx.query)),
   inWorker(routing.igp, (ctx) => ctx.port.routing.igp()),
-  inWorker(routing.vrfRoutes, async (ctx) => unwrap(await ctx.port.routing.vrfRoutes(ctx.params.vrf, ctx.query)).page),
+  inWorker(routing.vrfRoutes, async (ctx) => new Encoded(unwrap(await ctx.port.routing.vrfRoutes(ctx.params.vrf, ctx.query)).page)),
 ];
