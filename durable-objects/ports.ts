@@ -14,15 +14,9 @@ import { authorizeOperation } from "../src/auth/authorize.ts";
 import { contract } from "../src/schemas/index.ts";
 import type { Operation } from "../src/schemas/contract.ts";
 import type { Caller, PortCall } from "../src/schemas/operation.ts";
-
-/** Ports are keyed as the contract's operations are: a port nobody's operation names cannot be written. */
-type PortTable = { [S in keyof typeof contract]?: { [O in keyof (typeof contract)[S]]?: (caller: Caller, ...args: never[]) => unknown } };
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { PingRequest as PingBody } from "../src/schemas/diagnostics.ts";
 import type { z } from "zod";
-
-/** A ping as the API takes it. */
-type PingRequest = z.output<typeof PingBody>;
 import { actorName } from "../src/schemas/principal.ts";
 import { commitMeta } from "../src/schemas/commit.ts";
 import type { ConfigOperation } from "../src/schemas/config.ts";
@@ -37,13 +31,18 @@ import type { Role } from "../src/auth/roles.ts";
 import { destinationVerdict } from "../src/config/destinations.ts";
 import { LOCAL_LISTS, ipoeLineOf } from "../src/config/local-subscribers.ts";
 import type { Kind as LocalKind } from "../src/schemas/local-subscribers.ts";
-import type { CommitSummary } from "./config-store.ts";
+import type { CommitSummary, ConfigStore } from "./config-store.ts";
+import type { ApplianceCore } from "./appliance.ts";
+import type { JsonText } from "../simulator/row-texts.ts";
+
+/** Ports are keyed as the contract's operations are: a port nobody's operation names cannot be written. */
+type PortTable = { [S in keyof typeof contract]?: { [O in keyof (typeof contract)[S]]?: (caller: Caller, ...args: never[]) => unknown } };
+
+/** A ping as the API takes it. */
+type PingRequest = z.output<typeof PingBody>;
 
 /** The configuration list of accounts (`login.users`), the identity model shared with the appliance CLI. */
 const USERS_LIST = "login.users";
-import type { ConfigStore } from "./config-store.ts";
-import type { ApplianceCore } from "./appliance.ts";
-import type { JsonText } from "../simulator/row-texts.ts";
 
 /** A large answer as the JSON text the Worker sends (the handler wraps it in `Encoded`): one string across RPC instead of a clone of every object in it. */
 const encoded = <T>(value: T): JsonText<T> => JSON.stringify(value) as JsonText<T>;
@@ -68,12 +67,15 @@ async function ping(core: ApplianceCore, request: PingRequest) {
 function keyedList(core: ApplianceCore, path: string, operation: ConfigOperation) {
   const config = () => core.config();
   const version = () => config().activeVersion().version;
+  const read = (key: string) => {
+    const found = config().item(path, key);
+    return found.ok ? { ...found, version: version() } : found;
+  };
   return {
     items: () => ({ items: config().items(path), version: version() }),
-    item: (_: Caller, key: string) => {
-      const found = config().item(path, key);
-      return found.ok ? { ...found, version: version() } : found;
-    },
+    /** One item with the version it was read at (a port of its own as `item`). */
+    read,
+    item: (_: Caller, key: string) => read(key),
     put: (mode: "create" | "replace" | "update" | "upsert") => (caller: Caller, key: string, fields: Record<string, EditValue>, comment: string | null) =>
       config().putItem(path, key, fields, mode, commitMeta(caller, operation, comment)),
     remove: (caller: Caller, key: string, comment: string | null) => config().deleteItem(path, key, commitMeta(caller, operation, comment)),
@@ -96,8 +98,8 @@ export function portsOf(core: ApplianceCore) {
   const local = { ipoe: keyedList(core, LOCAL_LISTS.ipoe, "local-subscriber"), pppoe: keyedList(core, LOCAL_LISTS.pppoe, "local-subscriber") };
   // A local subscriber as it is now: its committed item and the data plane's sessions, at the version read.
   const localRecord = (kind: LocalKind, key: string) => {
-    const found = config().item(LOCAL_LISTS[kind], key);
-    return found.ok ? { ...found, sessions: dataPlane().localSubscriberSessions(), version: version() } : found;
+    const found = local[kind].read(key);
+    return found.ok ? { ...found, sessions: dataPlane().localSubscriberSessions() } : found;
   };
   // A commit, then the record it left, in one call.
   const committedRecord = async (kind: LocalKind, key: string, commit: Promise<Outcome<CommitSummary>>) => {
@@ -109,7 +111,7 @@ export function portsOf(core: ApplianceCore) {
   // PUT never creates (and a key that cannot exist is unknown, not invalid); a body field naming the identity must agree with the URL's.
   const replaceLocal = (kind: LocalKind, identity: (key: string) => Record<string, string | number> | null) =>
     (caller: Caller, key: string, fields: Record<string, EditValue>, given: Record<string, string | number | undefined>, comment: string | null) => {
-      const expected = config().item(LOCAL_LISTS[kind], key).ok ? identity(key) : null;
+      const expected = local[kind].read(key).ok ? identity(key) : null;
       if (expected === null) return Promise.resolve(refuse("not-found", `no local ${kind} subscriber '${key}'`));
       for (const [field, value] of Object.entries(expected)) {
         if (given[field] !== undefined && given[field] !== value) {
