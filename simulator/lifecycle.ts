@@ -51,72 +51,82 @@ export type DownCause =
   /** The L2TP peer its tunnel goes to stopped answering (scenario `fail-l2tp-peer`). */
   | "l2tp-peer-unreachable";
 
-interface Held {
-  pool: AddressPool;
-  subnet: number;
-  ordinal: number;
+/**
+ * The blocks a setup holds until it commits or fails, by family (IPv4, WAN,
+ * PD): one record reused by every setup instead of a list per attempt, since
+ * bring-up runs a hundred thousand of them per appliance and a setup never
+ * starts another before it ends.
+ */
+const held = { pools: [null, null, null] as (AddressPool | null)[], subnets: new Int32Array(3), ordinals: new Int32Array(3) };
+
+/** Forgets the blocks of the last setup (committed or handed back). */
+function clearHeld(): void {
+  held.pools.fill(null);
+}
+
+/** Hands back what a failed setup held and counts (and within the budget logs) the failure. */
+function failSetup(m: Model, sub: number, realm: number, encap: number, reason: SetupFailure): { ok: false; reason: SetupFailure } {
+  for (let f = 0; f < 3; f++) {
+    const pool = held.pools[f];
+    if (pool) pool.withdraw(held.subnets[f] ?? 0, held.ordinals[f] ?? 0);
+  }
+  noteFailure(m, m.subscribers.username(sub, realm), encap, reason);
+  return { ok: false, reason };
 }
 
 /** Tries to bring subscriber `sub` online; on success the session is live and counted. */
 export function setupSession(m: Model, sub: number): { ok: true; slot: number } | { ok: false; reason: SetupFailure } {
   const a = m.subscribers.describe(sub, m.scratch);
-  // Built only when something logs it (a failure, or a setup within the step's logging budget): most setups never need it.
   const realm = a.realm;
-  const username = () => m.subscribers.username(sub, realm);
-  const fail = (reason: SetupFailure, held: Held[]): { ok: false; reason: SetupFailure } => {
-    for (const h of held) h.pool.withdraw(h.subnet, h.ordinal);
-    noteFailure(m, username(), a.encap, reason);
-    return { ok: false, reason };
-  };
-  if (m.store.full) return fail("licence-limit", []);
+  clearHeld();
+  if (m.store.full) return failSetup(m, sub, realm, a.encap, "licence-limit");
 
   let server = -1;
   if (!a.local) {
     const auth = m.radius.authenticate(m.rng, m.nowMs);
     if (!auth.ok) {
-      logAaaRefusal(m, username(), auth.reason, auth.server);
-      return fail(auth.reason, []);
+      logAaaRefusal(m, m.subscribers.username(sub, realm), auth.reason, auth.server);
+      return failSetup(m, sub, realm, a.encap, auth.reason);
     }
     server = auth.server;
   }
-  if (!m.l2tp.admit(m, a.encap, a.realm, sub)) return fail("l2tp-peer-unreachable", []);
+  if (!m.l2tp.admit(m, a.encap, a.realm, sub)) return failSetup(m, sub, realm, a.encap, "l2tp-peer-unreachable");
 
-  const held: Held[] = [];
-  const wanted: [number, boolean][] = [
-    [FAMILY_V4, true],
-    [FAMILY_WAN, a.wantsWan],
-    [FAMILY_PD, a.wantsPd],
-  ];
-  for (const [family, wants] of wanted) {
-    if (!wants) continue;
+  // IPv4, then the IPv6 WAN and PD blocks the subscriber wants, in that order (the random stream's).
+  for (let family = FAMILY_V4; family <= FAMILY_PD; family++) {
+    if (family === FAMILY_WAN ? !a.wantsWan : family === FAMILY_PD ? !a.wantsPd : false) continue;
     const pool = m.poolFor(a.vrf, family, a.poolPick);
     if (pool === null) {
       // IPv6 is given when the VRF has a pool for it; without an IPv4 pool the session cannot come up.
-      if (family === FAMILY_V4) return fail("no-pool", held);
+      if (family === FAMILY_V4) return failSetup(m, sub, realm, a.encap, "no-pool");
       continue;
     }
     const got = offer(m, pool, family === FAMILY_V4 && a.encap === ENCAP_IPOE);
-    if (got === "exhausted") return fail("pool-exhausted", held);
-    if (got === "abandoned") return fail("negotiation-abandoned", held);
-    held.push({ pool, subnet: got.subnet, ordinal: got.ordinal });
+    if (got === "exhausted") return failSetup(m, sub, realm, a.encap, "pool-exhausted");
+    if (got === "abandoned") return failSetup(m, sub, realm, a.encap, "negotiation-abandoned");
+    held.pools[family] = pool;
+    held.subnets[family] = got.subnet;
+    held.ordinals[family] = got.ordinal;
   }
-  const v4 = held[0];
-  if (!v4) return fail("pool-exhausted", held);
+  const v4 = held.pools[FAMILY_V4];
+  if (!v4) return failSetup(m, sub, realm, a.encap, "pool-exhausted");
+  const v4Subnet = held.subnets[FAMILY_V4] ?? 0;
+  const v4Ord = held.ordinals[FAMILY_V4] ?? 0;
 
   const slot = m.store.takeSlot();
   const id = m.nextSessionId;
-  const addr = v4.pool.ipv4(v4.subnet, v4.ordinal);
+  const addr = v4.ipv4(v4Subnet, v4Ord);
   let binding = -1;
   // Who holds the slot is known before its CGN binding: the first block's compliance record names the subscriber (Model.usernameOf).
   m.store.sub[slot] = sub;
   m.store.realm[slot] = a.realm;
-  if (v4.pool.cgnTranslated) {
+  if (v4.cgnTranslated) {
     const group = m.cgn.groupFor(a.vrf, addr);
     if (group >= 0) {
       const created = m.cgn.create(m.nowMs, group, a.vrf, addr, id, slot, false);
       if (!created.ok) {
         m.store.returnSlot(slot);
-        return fail(`cgn-${created.reason}`, held);
+        return failSetup(m, sub, realm, a.encap, `cgn-${created.reason}`);
       }
       binding = created.binding;
     }
@@ -133,22 +143,26 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   s.realm[slot] = a.realm;
   s.walledGarden[slot] = a.walledGarden ? 1 : 0;
   s.aaa[slot] = server;
-  s.v4Pool[slot] = v4.pool.index;
-  s.v4Subnet[slot] = v4.subnet;
-  s.v4Ord[slot] = v4.ordinal;
+  s.v4Pool[slot] = v4.index;
+  s.v4Subnet[slot] = v4Subnet;
+  s.v4Ord[slot] = v4Ord;
   s.v4Addr[slot] = addr;
   s.wanPool[slot] = -1;
   s.pdPool[slot] = -1;
-  for (const h of held) {
-    h.pool.commit(h.subnet, h.ordinal, slot);
-    if (h.pool.config.family === "ipv6-wan") {
-      s.wanPool[slot] = h.pool.index;
-      s.wanSubnet[slot] = h.subnet;
-      s.wanOrd[slot] = h.ordinal;
-    } else if (h.pool.config.family === "ipv6-pd") {
-      s.pdPool[slot] = h.pool.index;
-      s.pdSubnet[slot] = h.subnet;
-      s.pdOrd[slot] = h.ordinal;
+  for (let family = FAMILY_V4; family <= FAMILY_PD; family++) {
+    const pool = held.pools[family];
+    if (!pool) continue;
+    const subnet = held.subnets[family] ?? 0;
+    const ordinal = held.ordinals[family] ?? 0;
+    pool.commit(subnet, ordinal, slot);
+    if (pool.config.family === "ipv6-wan") {
+      s.wanPool[slot] = pool.index;
+      s.wanSubnet[slot] = subnet;
+      s.wanOrd[slot] = ordinal;
+    } else if (pool.config.family === "ipv6-pd") {
+      s.pdPool[slot] = pool.index;
+      s.pdSubnet[slot] = subnet;
+      s.pdOrd[slot] = ordinal;
     }
   }
   s.cgn[slot] = binding;
@@ -160,16 +174,19 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   m.l2tp.attach(m, slot);
   m.takeOffline(sub);
   m.slotOfSub[sub] = slot;
-  recordSessionUp(m, () => ({
-    sessionId: id,
-    username: username(),
-    encap: ENCAPS[a.encap] ?? "ipoe",
-    ipv4: formatIpv4(addr),
-    ipv6: ipv6Text(m, slot),
-    vrf: m.vrfNames[a.vrf] ?? "default",
-    portId: a.port >= 0 ? (m.profile.ports[a.port]?.portId ?? null) : null,
-    aaa: server >= 0 ? m.radius.label(server) : "local",
-  }));
+  clearHeld();
+  if (countSessionUp(m)) {
+    m.logs.emit(m.nowMs, "session.up", {
+      sessionId: id,
+      username: m.subscribers.username(sub, realm),
+      encap: ENCAPS[a.encap] ?? "ipoe",
+      ipv4: formatIpv4(addr),
+      ipv6: ipv6Text(m, slot),
+      vrf: m.vrfNames[a.vrf] ?? "default",
+      portId: a.port >= 0 ? (m.profile.ports[a.port]?.portId ?? null) : null,
+      aaa: server >= 0 ? m.radius.label(server) : "local",
+    });
+  }
   return { ok: true, slot };
 }
 
@@ -179,15 +196,19 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
  * built only when the entry is written.
  */
 export function recordSessionUp(m: Model, logFields: () => FieldsOf<"session.up">): void {
+  if (countSessionUp(m)) m.logs.emit(m.nowMs, "session.up", logFields());
+}
+
+/** Counts a session that has just come up; true when it is to be logged (within the step's budget, counted as logged). */
+function countSessionUp(m: Model): boolean {
   m.nextSessionId++;
   m.upSinceSample++;
   m.tally.up++;
   m.sessionEvents.setups++;
   if (m.store.liveCount > m.peakSessions) m.peakSessions = m.store.liveCount;
-  if (m.tally.loggedUp < m.profile.logging.sessionEventsPerStep) {
-    m.tally.loggedUp++;
-    m.logs.emit(m.nowMs, "session.up", logFields());
-  }
+  if (m.tally.loggedUp >= m.profile.logging.sessionEventsPerStep) return false;
+  m.tally.loggedUp++;
+  return true;
 }
 
 /** Takes a session down and frees everything it held. `always` logs it outside the sampling budget (operator actions). */

@@ -71,6 +71,8 @@ class Subnet {
   /** The prefix's groups, for IPv6 block texts in number arithmetic: a route table's text filter renders every block. */
   #groups: readonly number[] | null = null;
   #scratch: number[] | null = null;
+  /** `prefix.base` as a number, for IPv4 addresses (see ipv4). */
+  #base4: number | null = null;
 
   constructor(prefix: Prefix, announce: boolean, delegationLength: number, exclude: readonly Prefix[]) {
     this.prefix = prefix;
@@ -188,7 +190,9 @@ class Subnet {
 
   /** The uint32 address of an IPv4 block. */
   ipv4(o: number): number {
-    return Number(this.prefix.base) + this.blockOf(o) * 2 ** this.shift;
+    // The base as a number once: converting the bigint at every setup cost more than the rest of the sum.
+    this.#base4 ??= Number(this.prefix.base);
+    return this.#base4 + this.blockOf(o) * 2 ** this.shift;
   }
 
   /** A block as text: the address for IPv4 /32, else prefix/length. */

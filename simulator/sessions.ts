@@ -190,11 +190,14 @@ export class SessionStore {
     const pos = this.orderPos[slot] ?? 0;
     const w = pos >>> 5;
     const bit = 1 << (pos & 31);
-    const sets = [this.liveBits, this.encapBits[this.encap[slot] ?? 0], this.vrfBits[this.vrf[slot] ?? 0], this.realmBits[this.realm[slot] ?? 0]];
+    // Set by set, without a list of them: this runs at every setup and teardown, and an array per call was a tenth of bring-up's garbage.
+    flip(this.liveBits, w, bit, on);
+    flip(this.encapBits[this.encap[slot] ?? 0], w, bit, on);
+    flip(this.vrfBits[this.vrf[slot] ?? 0], w, bit, on);
+    flip(this.realmBits[this.realm[slot] ?? 0], w, bit, on);
     const port = this.port[slot] ?? -1;
-    if (port >= 0) sets.push(this.portBits[port]);
-    if (this.walledGarden[slot] === 1) sets.push(this.walledGardenBits);
-    for (const bits of sets) if (bits) bits[w] = on ? (bits[w] ?? 0) | bit : (bits[w] ?? 0) & ~bit;
+    if (port >= 0) flip(this.portBits[port], w, bit, on);
+    if (this.walledGarden[slot] === 1) flip(this.walledGardenBits, w, bit, on);
   }
 
   /** Marks every live slot again after the order positions moved (compaction, restore). */
@@ -466,6 +469,11 @@ export class SessionStore {
     this.orderLen = w;
     this.#reindex();
   }
+}
+
+/** Sets (on) or clears one bit of a bitset, when there is one. */
+function flip(bits: Int32Array | undefined, w: number, bit: number, on: boolean): void {
+  if (bits) bits[w] = on ? (bits[w] ?? 0) | bit : (bits[w] ?? 0) & ~bit;
 }
 
 /** 32-bit words of a bitset over `n` positions. */

@@ -29,6 +29,8 @@ export interface BenchFleet {
   /** `http://127.0.0.1:<port>` of each appliance, in order (`bench-1`, `bench-2`, …). */
   bases: string[];
   names: string[];
+  /** workerd's V8 inspector (through the launcher's proxy) of shard k is at this port + k. */
+  inspectorPort: number;
   /** The JS heap after a full collection of every workerd process's Worker isolate, summed (each appliance's object lives in its process's isolate). */
   heap(): Promise<HeapFigures>;
 }
@@ -59,7 +61,7 @@ export async function launchBenchFleet(dir: string, options: { count: number; pr
     const each = await Promise.all(Array.from({ length: shards }, (_, k) => isolateHeap(inspectorPort + k, WORKER, () => fetch(`${bases[k]}/api/v1/system/health`))));
     return { usedBytes: each.reduce((n, h) => n + h.usedBytes, 0), backingStoreBytes: each.reduce((n, h) => n + h.backingStoreBytes, 0) };
   };
-  return { fleet, bases, names, heap };
+  return { fleet, bases, names, inspectorPort, heap };
 }
 
 /** GET with the bench's token; a non-2xx answer fails the bench. */
