@@ -5,9 +5,11 @@
  *
  *   npm run bench                          two appliances of `large` (scripts/bench/appliance.ts)
  *   npm run bench -- --profile xlarge      the same with another shipped profile
- *   npm run bench -- --scale [--count N] [--shards K]
- *                                          N appliances (100) of `large` under one launcher, over K workerd processes
- *                                          (BNG_SHARDS; one per core unless told) (scripts/bench/scale.ts)
+ *   npm run bench -- --scale [--count N] [--profile P] [--shards K]
+ *                                          N appliances (100) of P (`large`) under one launcher, over K workerd processes
+ *                                          (BNG_SHARDS; one per core unless told), bench-1 peering with all: bring-up,
+ *                                          memory, the fleet overview and search (scripts/bench/scale.ts);
+ *                                          issue #28's second fleet is `--count 1000 --profile default`
  *   --seconds S                            how long wrk loads each endpoint (3)
  *
  * Needs wrk (apt-get install wrk).

@@ -61,7 +61,10 @@ const held = { pools: [null, null, null] as (AddressPool | null)[], subnets: new
 
 /** Forgets the blocks of the last setup (committed or handed back). */
 function clearHeld(): void {
-  held.pools.fill(null);
+  const pools = held.pools;
+  pools[0] = null;
+  pools[1] = null;
+  pools[2] = null;
 }
 
 /** Hands back what a failed setup held and counts (and within the budget logs) the failure. */
