@@ -52,7 +52,9 @@ export async function launchBenchFleet(dir: string, options: { count: number; pr
   const ports = names.map((_, i) => options.portBase + i);
   // One inspector per workerd process: shard k's at inspectorPort + k (scripts/config.ts).
   const shards = Math.min(options.shards ?? 1, options.count);
-  const inspectorPort = await freePortBase(shards);
+  // Free now, and outside the appliances' ports (not yet bound, so a free range may fall among them at a thousand).
+  let inspectorPort = await freePortBase(shards);
+  while (inspectorPort + shards > options.portBase && inspectorPort < options.portBase + options.count) inspectorPort = await freePortBase(shards);
   const env = { BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1", BNG_INSPECTOR_PORT: String(inspectorPort), BNG_SHARDS: String(shards) };
   const fleet = await launchFleet(env, ports, path.join(dir, "data"), options.readyTimeoutMs);
   const bases = ports.map((p) => `http://127.0.0.1:${p}`);
