@@ -37,6 +37,9 @@ export interface RunningFleet {
   stop: () => Promise<number | null>;
 }
 
+/** Ports whose health is awaited at once while a fleet starts. */
+const READY_PARALLEL = 8;
+
 /** Launches `node scripts/fleet.ts` with the given environment and waits (60 s unless told) until every port answers health. */
 export async function launchFleet(env: Record<string, string>, ports: number[], dataDir?: string, readyTimeoutMs = 60_000): Promise<RunningFleet> {
   const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-")));
@@ -49,19 +52,26 @@ export async function launchFleet(env: Record<string, string>, ports: number[], 
   child.stderr!.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const deadline = Date.now() + readyTimeoutMs;
-  for (const port of ports) {
+  const waitFor = async (port: number) => {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`launcher exited with ${child.exitCode}:\n${output}`);
-      if (Date.now() > deadline) {
-        // Not left running behind the failed test or bench: it would hold its ports and a workerd.
-        child.kill("SIGINT");
-        throw new Error(`fleet not ready in ${readyTimeoutMs / 1000} s:\n${output}`);
-      }
+      if (Date.now() > deadline) throw new Error(`fleet not ready in ${readyTimeoutMs / 1000} s:\n${output}`);
       const health = env.BNG_HTTP === "1" ? fetch(`http://127.0.0.1:${port}/api/v1/system/health`) : fetchJson(`https://127.0.0.1:${port}/api/v1/system/health`, { insecure: true });
       const ready = await health.then((r) => r.status === 200, () => false);
-      if (ready) break;
+      if (ready) return;
       await new Promise((r) => setTimeout(r, 250));
     }
+  };
+  // A few ports at a time: a health check opens the appliance's object, and a thousand one after another took minutes.
+  let next = 0;
+  try {
+    await Promise.all(Array.from({ length: Math.min(READY_PARALLEL, ports.length) }, async () => {
+      while (next < ports.length) await waitFor(ports[next++]!);
+    }));
+  } catch (error) {
+    // Not left running behind the failed test or bench: it would hold its ports and a workerd.
+    child.kill("SIGINT");
+    throw error;
   }
   return {
     dataDir: dir,
