@@ -43,7 +43,7 @@ export async function scaleBench(options: { profile: string; count: number; shar
   const portBase = await freePortBase(count);
   const t0 = performance.now();
   // Readiness waits on every listener in turn; a fleet of a hundred needs longer than the e2e tests' minute.
-  const { fleet, bases, names, heap } = await launchBenchFleet(dir, { count, profile: options.profile, portBase, peers: count > 1 ? "all" : undefined, readyTimeoutMs: 600_000, shards: options.shards });
+  const { fleet, bases, names, heap } = await launchBenchFleet(dir, { count, profile: options.profile, portBase, peers: count > 1 ? "all" : undefined, readyTimeoutMs: 600_000 + count * 1_000, shards: options.shards });
   try {
     const listening = performance.now() - t0;
     // An object opens (configuration seeded, accounts, the empty data plane) at its first authenticated request.

@@ -6,8 +6,8 @@
  *
  * Times run from that keydown (performance.now() in the page) to the first
  * animation frame after the first appliance's group showed matching sessions
- * (first results), and after the last group left "Waiting…"/"Searching…"
- * (all settled). Resource Timing of the page's session-list requests says
+ * (first results), and after the last appliance's answer was shown (all
+ * settled: every appliance's element says `data-state` done or failed). Resource Timing of the page's session-list requests says
  * where the time went: how long each appliance's answer took and when the
  * last one arrived. Figures, not pass/fail.
  */
@@ -41,11 +41,12 @@ const SEARCH_PROBE = `
   new MutationObserver(() => {
     const s = window.__search;
     if (s.submittedAt === null) return;
-    for (const section of document.querySelectorAll("section[data-appliance]")) {
+    // Every appliance has one element naming it and its state: a card when it matched, a name in a line otherwise.
+    for (const section of document.querySelectorAll("[data-appliance][data-state]")) {
       const name = section.getAttribute("data-appliance");
       if (name in s.settled) continue;
-      const note = section.querySelector(":scope > p");
-      if (note && (note.textContent === "Waiting…" || note.textContent === "Searching…")) continue;
+      const state = section.getAttribute("data-state");
+      if (state !== "done" && state !== "failed") continue;
       s.settled[name] = null;
       const matched = section.querySelector("tbody tr") !== null;
       if (matched) s.matched[name] = null;

@@ -5,25 +5,35 @@
  * they arrive; a slow or dead peer is marked and never holds up the others;
  * at most `FAN_OUT` appliances are asked at once, so a fleet of 1,000 is
  * searched progressively, not all at once.
+ *
+ * Drawn for a fleet of a thousand: an appliance with matches gets a card
+ * with its first few sessions (the rest of its page on demand); the
+ * appliances still being asked, those with no match and those not searched
+ * are each one line of names, not a card apiece. A 100-appliance search used
+ * to build 5,000 table rows, which kept the main thread busy long enough to
+ * delay the answers still to come (docs/benchmark.md).
  */
-import { count } from "../format.ts";
+import { count, duration } from "../format.ts";
 import { Component } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { contract } from "bngfleet:contract";
 import { ApiError, call, peerBase, type Answer, type Input } from "../api.ts";
 import { navigate } from "../router.ts";
-import { RecordTable } from "../components/json-view.tsx";
 import type { FleetAppliance } from "../types.ts";
 
 type SessionList = Answer<typeof contract.sessions.list>;
 import { classify, type SearchKind } from "./search-terms.ts";
 
-/** Appliances asked at once. */
-const FAN_OUT = 8;
+/** Appliances asked at once: a browser opens six HTTP/1.1 connections to one origin, so more would only queue in it. */
+const FAN_OUT = 6;
 /** How long one appliance may take before it is marked slow and left. */
 const PER_APPLIANCE_MS = 5_000;
-/** Matches shown per appliance (the first page, newest first). */
+/** Matches read per appliance (the first page, newest first). */
 const LIMIT = 50;
+/** Of those, the rows drawn until the engineer asks for the rest. */
+const FIRST_ROWS = 5;
+/** Answers are drawn together at most this often: one render per answer kept the main thread from the next answers. */
+const DRAW_EVERY_MS = 100;
 
 type Group =
   | { state: "waiting" | "searching" }
@@ -63,11 +73,26 @@ export function Search({ text }: { text: string }) {
       if (stopped) return;
       setAppliances(all);
       setGroups(Object.fromEntries(all.map((a) => [a.name, { state: "waiting" } as Group])));
+      // Changes gathered and drawn together, at most every DRAW_EVERY_MS; until the first match is on screen, at once.
+      let changes: Record<string, Group> = {};
+      let drawTimer: ReturnType<typeof setTimeout> | null = null;
+      let matchShown = false;
+      const update = (name: string, group: Group) => {
+        changes[name] = group;
+        const match = group.state === "done" && group.list.total > 0;
+        drawTimer ??= setTimeout(() => {
+          const batch = changes;
+          changes = {};
+          drawTimer = null;
+          if (!stopped) setGroups((g) => ({ ...g, ...batch }));
+        }, matchShown || !match ? DRAW_EVERY_MS : 0);
+        if (match) matchShown = true;
+      };
       const queue = [...all];
       const worker = async () => {
         for (let next = queue.shift(); next && !stopped; next = queue.shift()) {
           const a = next;
-          setGroups((g) => ({ ...g, [a.name]: { state: "searching" } }));
+          update(a.name, { state: "searching" });
           const controller = new AbortController();
           controllers.add(controller);
           const timer = setTimeout(() => controller.abort(), PER_APPLIANCE_MS);
@@ -80,7 +105,7 @@ export function Search({ text }: { text: string }) {
             clearTimeout(timer);
             controllers.delete(controller);
           }
-          if (!stopped) setGroups((g) => ({ ...g, [a.name]: group }));
+          if (!stopped) update(a.name, group);
         }
       };
       await Promise.all(Array.from({ length: Math.min(FAN_OUT, all.length) }, worker));
@@ -92,8 +117,13 @@ export function Search({ text }: { text: string }) {
   }, [kind, value]);
 
   const entries = appliances ?? [];
-  const done = entries.filter((a) => groups[a.name]?.state === "done" || groups[a.name]?.state === "failed").length;
-  const found = entries.reduce((n, a) => n + (groups[a.name]?.state === "done" ? (groups[a.name] as { list: SessionList }).list.total : 0), 0);
+  const stateOf = (a: FleetAppliance): Group => groups[a.name] ?? WAITING;
+  const matched = entries.filter((a) => { const g = stateOf(a); return g.state === "done" && g.list.total > 0; });
+  const pending = entries.filter((a) => { const g = stateOf(a); return g.state === "waiting" || g.state === "searching"; });
+  const empty = entries.filter((a) => { const g = stateOf(a); return g.state === "done" && g.list.total === 0; });
+  const failed = entries.filter((a) => stateOf(a).state === "failed");
+  const done = entries.length - pending.length;
+  const found = matched.reduce((n, a) => n + (stateOf(a) as { list: SessionList }).list.total, 0);
   return (
     <>
       <h1>Subscriber search</h1>
@@ -106,9 +136,23 @@ export function Search({ text }: { text: string }) {
             Searching by <strong>{kind === "ip" ? "address" : kind === "mac" ? "MAC" : kind === "vlan" ? (value.includes(".") ? "S-VLAN.C-VLAN" : "C-VLAN") : "username"}</strong> “{value}”: {done} of {entries.length} appliances answered, {count(found)} sessions found.
           </p>
           {listError && <p class="notice">The fleet list could not be read ({listError}): this appliance only.</p>}
-          {entries.map((a) => (
-            <ResultGroup key={a.name} appliance={a} group={groups[a.name] ?? WAITING} />
+          {failed.length > 0 && (
+            <div class="card search-others">
+              <h2 class="tone-bad">Not searched ({failed.length})</h2>
+              <ul class="search-failed">
+                {failed.map((a) => (
+                  <li key={a.name} data-appliance={a.name} data-state="failed">
+                    <strong>{a.name}</strong>: {(stateOf(a) as { detail: string }).detail}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {matched.map((a) => (
+            <ResultGroup key={a.name} appliance={a} group={stateOf(a)} />
           ))}
+          {pending.length > 0 && <NameLine title={`Searching… ${pending.length} ${pending.length === 1 ? "appliance" : "appliances"} still to answer`} appliances={pending} groups={groups} />}
+          {empty.length > 0 && <NameLine title={`No match on ${empty.length} ${empty.length === 1 ? "appliance" : "appliances"}`} appliances={empty} groups={groups} />}
         </>
       )}
     </>
@@ -117,57 +161,106 @@ export function Search({ text }: { text: string }) {
 
 const WAITING: Group = { state: "waiting" };
 
+/**
+ * Appliances in one state (still asked, or no match) as one line of names:
+ * a thousand of them cost a thousand small inline elements, not a thousand
+ * cards. Each name carries its state for the benchmark's probe.
+ */
+function NameLine({ title, appliances, groups }: { title: string; appliances: FleetAppliance[]; groups: Record<string, Group> }) {
+  return (
+    <details class="card search-others">
+      <summary>{title}</summary>
+      <p class="search-names">
+        {appliances.map((a) => (
+          <span key={a.name} data-appliance={a.name} data-state={(groups[a.name] ?? WAITING).state}>
+            {a.name}{" "}
+          </span>
+        ))}
+      </p>
+    </details>
+  );
+}
+
 type GroupProps = { appliance: FleetAppliance; group: Group };
 
 /**
  * One appliance's group, rendered again only when its own answer changes: every answer re-renders the page, and
- * redrawing every group's table each time (up to 50 rows each) made a 100-appliance search quadratic, the page's
- * main thread busy for 90 s of it (npm run bench:ui, docs/benchmark.md). A class for shouldComponentUpdate:
- * preact/compat's memo would bring compat's option hooks into the bundle.
+ * redrawing every group's table each time made a 100-appliance search quadratic, the page's main thread busy for
+ * 90 s of it (npm run bench:ui, docs/benchmark.md). A class for shouldComponentUpdate: preact/compat's memo would
+ * bring compat's option hooks into the bundle.
  */
-class ResultGroup extends Component<GroupProps> {
-  override shouldComponentUpdate(next: GroupProps): boolean {
-    return next.group !== this.props.group || next.appliance !== this.props.appliance;
+class ResultGroup extends Component<GroupProps, { all: boolean }> {
+  override shouldComponentUpdate(next: GroupProps, state: { all: boolean }): boolean {
+    return next.group !== this.props.group || next.appliance !== this.props.appliance || state.all !== this.state.all;
   }
 
   override render() {
-    return <GroupView {...this.props} />;
+    return <GroupView {...this.props} all={this.state.all === true} showAll={() => this.setState({ all: true })} />;
   }
 }
 
-function GroupView({ appliance, group }: GroupProps) {
+function GroupView({ appliance, group, all, showAll }: GroupProps & { all: boolean; showAll: () => void }) {
   const base = appliance.self ? "" : `/fleet/${encodeURIComponent(appliance.name)}`;
   const id = `results-${appliance.name.replace(/[^\w-]/g, "-")}`;
+  if (group.state !== "done") return null;
+  const { items, total } = group.list;
+  const rows = all ? items : items.slice(0, FIRST_ROWS);
   return (
-    <section class="card search-group" aria-labelledby={id} data-appliance={appliance.name}>
+    <section class="card search-group" aria-labelledby={id} data-appliance={appliance.name} data-state="done">
       <h2 id={id}>
         {appliance.name}
         {appliance.self ? <span class="muted"> (this appliance)</span> : <span class="muted"> (read-only)</span>}
+        <span class="muted"> · {count(total)} {total === 1 ? "match" : "matches"}</span>
       </h2>
-      {group.state === "waiting" && <p class="muted">Waiting…</p>}
-      {group.state === "searching" && <p class="muted">Searching…</p>}
-      {group.state === "failed" && <p class="tone-bad">Not searched: {group.detail}</p>}
-      {group.state === "done" &&
-        (group.list.total === 0 ? (
-          <p class="muted">No match.</p>
-        ) : (
-          <>
-            {group.list.total > group.list.items.length && (
-              <p class="muted">
-                The newest {group.list.items.length} of {count(group.list.total)} matches; <a href={`${base}/sessions`}>narrow the search on the sessions page</a>.
-              </p>
-            )}
-            <RecordTable
-              rows={group.list.items as unknown as Record<string, null>[]}
-              caption={`Sessions on ${appliance.name}`}
-              rowAction={(row) => (
-                <a href={`${base}/sessions/${String(row.id)}`} aria-label={`Open session ${String(row.id)} on ${appliance.name}`}>
-                  Open
-                </a>
-              )}
-            />
-          </>
-        ))}
+      <div class="table-wrap" tabIndex={0} role="region" aria-label={`Sessions on ${appliance.name}`}>
+        <table class="records dense">
+          <caption class="sr-only">Sessions on {appliance.name} matching the search, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Username</th>
+              <th scope="col">IPv4</th>
+              <th scope="col">IPv6</th>
+              <th scope="col">MAC</th>
+              <th scope="col">S-VLAN.C-VLAN</th>
+              <th scope="col">Encapsulation</th>
+              <th scope="col">VRF</th>
+              <th scope="col" class="num">Up</th>
+              <th scope="col" class="row-actions">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id}>
+                <td class="wrap">{row.username}</td>
+                <td>{row.ipv4}</td>
+                <td class="wrap">{row.ipv6}</td>
+                <td>{row.mac}</td>
+                <td>{row.svlan}.{row.vlan}</td>
+                <td>{row.encap}</td>
+                <td>{row.vrf}</td>
+                <td class="num">{duration(row.uptimeSeconds)}</td>
+                <td class="row-actions">
+                  <a href={`${base}/sessions/${String(row.id)}`} aria-label={`Open session ${String(row.id)} on ${appliance.name}`}>
+                    Open
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {items.length > rows.length && (
+        <p>
+          <button type="button" class="link" onClick={showAll}>
+            Show all {items.length}
+          </button>
+        </p>
+      )}
+      {total > items.length && (all || items.length <= FIRST_ROWS) && (
+        <p class="muted">
+          The newest {items.length} of {count(total)} matches; <a href={`${base}/sessions`}>narrow the search on the sessions page</a>.
+        </p>
+      )}
     </section>
   );
 }
