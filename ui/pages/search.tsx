@@ -13,7 +13,7 @@
  * to build 5,000 table rows, which kept the main thread busy long enough to
  * delay the answers still to come (docs/benchmark.md).
  */
-import { count, duration } from "../format.ts";
+import { count } from "../format.ts";
 import { Component } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { contract } from "bngfleet:contract";
@@ -133,7 +133,7 @@ export function Search({ text }: { text: string }) {
       ) : (
         <>
           <p role="status" aria-live="polite">
-            Searching by <strong>{kind === "ip" ? "address" : kind === "mac" ? "MAC" : kind === "vlan" ? (value.includes(".") ? "S-VLAN.C-VLAN" : "C-VLAN") : "username"}</strong> “{value}”: {done} of {entries.length} appliances answered, {count(found)} sessions found.
+            Searching by <strong>{kind === "ip" ? "address" : kind === "mac" ? "MAC" : kind === "vlan" ? (value.includes(".") ? "S-VLAN.C-VLAN" : "C-VLAN") : "username"}</strong> “{value}”: {done} of {entries.length} appliances answered, {count(found)} {found === 1 ? "session" : "sessions"} found.
           </p>
           {listError && <p class="notice">The fleet list could not be read ({listError}): this appliance only.</p>}
           {failed.length > 0 && (
@@ -221,10 +221,8 @@ function GroupView({ appliance, group, all, showAll }: GroupProps & { all: boole
               <th scope="col">IPv4</th>
               <th scope="col">IPv6</th>
               <th scope="col">MAC</th>
-              <th scope="col">S-VLAN.C-VLAN</th>
-              <th scope="col">Encapsulation</th>
+              <th scope="col" title="S-VLAN.C-VLAN">VLANs</th>
               <th scope="col">VRF</th>
-              <th scope="col" class="num">Up</th>
               <th scope="col" class="row-actions">Actions</th>
             </tr>
           </thead>
@@ -235,10 +233,9 @@ function GroupView({ appliance, group, all, showAll }: GroupProps & { all: boole
                 <td>{row.ipv4}</td>
                 <td class="wrap">{row.ipv6}</td>
                 <td>{row.mac}</td>
-                <td>{row.svlan}.{row.vlan}</td>
-                <td>{row.encap}</td>
-                <td>{row.vrf}</td>
-                <td class="num">{duration(row.uptimeSeconds)}</td>
+                {/* An LNS-terminated session arrives in a tunnel, on no subscriber-facing port: it has no VLANs. */}
+                <td>{row.portId === null ? "—" : `${row.svlan}.${row.vlan}`}</td>
+                <td class="wrap">{row.vrf}</td>
                 <td class="row-actions">
                   <a href={`${base}/sessions/${String(row.id)}`} aria-label={`Open session ${String(row.id)} on ${appliance.name}`}>
                     Open
