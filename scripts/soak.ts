@@ -61,7 +61,7 @@ const durationMs = minutes * 60_000;
 const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-soak-"));
 const portBase = await freePortBase(3);
 console.log(`bngfleet soak: 3 appliances of \`${values.profile}\`, ${minutes} min wall, ${fmt((durationMs / CLOCK_EVERY_MS) * CLOCK_STEP_S / 3600, 1)} simulated hours, ${rate} req/s, ${streamCount} log streams, ${path.relative(process.cwd(), SCENARIO)} every simulated hour\n`);
-const { fleet, bases, names } = await launchBenchFleet(dir, { count: 3, profile: values.profile, portBase, peers: "all" });
+const { fleet, bases, names, heap } = await launchBenchFleet(dir, { count: 3, profile: values.profile, portBase, peers: "all" });
 
 const file = ScenarioFile.parse(JSON.parse(await readFile(SCENARIO, "utf8")));
 const hour: TimelineStep[] = timeline(file);
@@ -86,7 +86,8 @@ interface Minute {
   clockMs: number[];
 }
 const minuteFigures: Minute[] = [];
-const t0 = performance.now();
+/** When the measured run starts (after the warm-up and the streams' opening): minutes count from it. */
+let t0 = performance.now();
 const minuteOf = () => {
   const i = Math.floor((performance.now() - t0) / 60_000);
   while (minuteFigures.length <= i) minuteFigures.push({ latencies: [], status5xx: 0, other: new Map(), events: 0, clockMs: [] });
@@ -236,6 +237,10 @@ try {
   };
 
   // ── run: open loop at `rate`, bounded by the deadline ──
+  // The JS heap after a full collection, now and at the end: RSS alone cannot tell a leak from a heap V8 has not yet collected.
+  const heapBefore = await heap();
+  minuteFigures.length = 0;
+  t0 = performance.now();
   const deadline = t0 + durationMs;
   const pending = new Set<Promise<void>>();
   const track = (p: Promise<void>) => {
@@ -332,6 +337,9 @@ try {
   console.log(`  simulated time      ${fmt(simulated / 3600, 2)} h on each appliance, ${Math.floor(simulated / cycle)} full plays of the fault hour`);
   console.log(`  workerd RSS         ${range("workerd")} after the warm-up (${fmt(WARM_UP_MS / 60_000, 0)} min); slope ${fmt(slope("workerd"), 1)} MiB/h (goal flat)`);
   console.log(`  launcher RSS        ${range("launcher")}; slope ${fmt(slope("launcher"), 1)} MiB/h (goal flat)`);
+  const heapAfter = await heap();
+  const mib = (h: { usedBytes: number; backingStoreBytes: number }) => (h.usedBytes + h.backingStoreBytes) / 2 ** 20;
+  console.log(`  workerd JS heap     ${fmt(mib(heapBefore), 1)} MiB after a full collection at the start, ${fmt(mib(heapAfter), 1)} MiB at the end (${fmt(((mib(heapAfter) - mib(heapBefore)) / durationMs) * 3_600_000, 1)} MiB/h)`);
 } catch (error) {
   console.error(`\nThe launcher's last output:\n${fleet.output().split("\n").slice(-30).join("\n")}`);
   throw error;
