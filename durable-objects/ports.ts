@@ -31,7 +31,8 @@ import type { Role } from "../src/auth/roles.ts";
 import { destinationVerdict } from "../src/config/destinations.ts";
 import { LOCAL_LISTS, ipoeLineOf } from "../src/config/local-subscribers.ts";
 import type { Kind as LocalKind } from "../src/schemas/local-subscribers.ts";
-import type { CommitSummary, ConfigStore } from "./config-store.ts";
+import type { ConfigStore } from "./config-store.ts";
+import type { CommitSummary } from "../src/schemas/commit.ts";
 import type { ApplianceCore } from "./appliance.ts";
 import type { JsonText } from "../simulator/row-texts.ts";
 
