@@ -101,15 +101,6 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Route = RouteDefinition<any, any, any, any>;
 
-/** The route's path as a regular expression over the raw (still percent-encoded) URL path. */
-export function pathPattern(path: string): RegExp {
-  const source = path
-    .replace(/[.]/g, "\\.")
-    .replace(/\{(\w+)\+\}/g, "(?<$1>.+)")
-    .replace(/\{(\w+)\}/g, "(?<$1>[^/]+)");
-  return new RegExp(`^${source}/?$`);
-}
-
 /** Serves an operation of the contract: its handler, run in the object (and, for the fleet proxy, how the Worker finishes). */
 export function implement<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   operation: Operation<P, Q, B, R>,

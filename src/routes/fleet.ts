@@ -1,18 +1,13 @@
 /** Fleet: the appliances this one knows, and read-only access to its peers. */
-import { implement, pathPattern, type Route } from "../http/route.ts";
+import { implement, type Route } from "../http/route.ts";
+import { routeMatcher } from "../http/matcher.ts";
 import { fleet } from "../schemas/fleet.ts";
 import { planRelay, relayToPeer, type Relayable, type RelayPlan } from "../fleet/proxy.ts";
 import { resolvePeer } from "../fleet/definition.ts";
 import { redactUserinfo } from "../config/document.ts";
 
-/** The FP flag as the proxy's allowlist: GET operations of the table marked `fp`. */
-function fpAllowlist(table: () => Route[]): Relayable {
-  let patterns: RegExp[] | undefined;
-  return (apiPath) => {
-    patterns ??= table().filter((r) => r.fp && r.method === "GET").map((r) => pathPattern(r.path));
-    return patterns.some((pattern) => pattern.test(apiPath));
-  };
-}
+/** The FP flag as the proxy's allowlist: a path is relayed when the GET route it reaches (the router's own matcher) is marked `fp`. */
+export const fpAllowlist = (table: () => Route[]): Relayable => (apiPath) => routeMatcher(table()).match("GET", apiPath)?.route.fp === true;
 
 /** The fleet routes, given the whole table whose FP flags the proxy follows. */
 export const fleetRoutes = (table: () => Route[]): Route[] => {
