@@ -355,6 +355,13 @@ export function portsOf(core: ApplianceCore) {
       replace: circuits.put("replace"),
       remove: circuits.remove,
     },
+    logs: {
+      tail: (_: Caller, source: "ring" | "audit", count: number, sinceSeq: number | null) => (source === "audit" ? core.auditTail(count, sinceSeq) : dataPlane().logTail(count, sinceSeq)),
+      // The one port that answers a stream (docs/architecture.md): the object produces it for as long as the client reads,
+      // and ends it when the credential that opened it stops authenticating.
+      stream: (caller: Caller, resumeAfter: number | null) =>
+        caller.credential ? core.logStream(resumeAfter, caller.credential, actor(caller)) : refuse("unauthenticated", "a bearer token or session cookie is required"),
+    },
     scenario: {
       state: () => dataPlane().scenarioState(),
       apply: (caller: Caller, raw: unknown) => core.scenario(raw, actor(caller)),
