@@ -19,6 +19,7 @@ import { configETag, ifMatchHolds } from "../src/config/etag.ts";
 import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
 import type { FieldError } from "../src/schemas/common.ts";
 import type { CommitSummary } from "../src/schemas/commit.ts";
+import type { ConfiguredPeer } from "../src/fleet/definition.ts";
 import { hashNewPasswords } from "../src/config/passwords.ts";
 import { DECOY_HASH, hashPassword } from "../src/trust/password.ts";
 import type { Role } from "../src/auth/roles.ts";
@@ -248,7 +249,7 @@ export class ConfigStore {
   }
 
   /** `webUi.peers` with their credentials, for the appliance object itself (read at start: the key applies at restart). */
-  peers(): { name: string; url: string; credential: string | null; timeoutMs: number }[] {
+  peers(): ConfiguredPeer[] {
     return (this.#document().lists["webUi.peers"] ?? []).map((item) => ({
       name: item.key,
       url: String(item.values.url ?? ""),

@@ -362,6 +362,12 @@ export function portsOf(core: ApplianceCore) {
       stream: (caller: Caller, resumeAfter: number | null) =>
         caller.credential ? core.logStream(resumeAfter, caller.credential, actor(caller)) : refuse("unauthenticated", "a bearer token or session cookie is required"),
     },
+    fleet: {
+      appliances: () => core.fleetPeers(),
+      // The peer as this appliance's running `webUi.peers` names it (null when it names none), and the destination policy's
+      // allowlist a relay outside the deployment is judged by: the Worker plans and makes the relay.
+      read: (_: Caller, peer: string) => ({ configured: core.fleetPeers().find((p) => p.name === peer) ?? null, allowlist: config().outboundAllowlist() }),
+    },
     scenario: {
       state: () => dataPlane().scenarioState(),
       apply: (caller: Caller, raw: unknown) => core.scenario(raw, actor(caller)),

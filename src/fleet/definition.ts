@@ -122,12 +122,20 @@ export async function peersOf(env: Env, appliance: ApplianceDefinition): Promise
   );
 }
 
+/** A peer as the running configuration's `webUi.peers` names it (its credential read in, null when none is set). */
+export interface ConfiguredPeer {
+  name: string;
+  url: string;
+  credential: string | null;
+  timeoutMs: number;
+}
+
 /**
  * A configured peer (`webUi.peers` in the running configuration) as the proxy
  * reaches it: a member of this deployment's fleet is served in-process at its
  * current listener (so BNG_PORT_BASE moves it), anything else over the network.
  */
-export function resolvePeer(env: Env, peer: { name: string; url: string; credential: string | null; timeoutMs: number }): Peer {
+export function resolvePeer(env: Env, peer: ConfiguredPeer): Peer {
   const fleet = loadFleet(env);
   const member = fleet.appliances.find((a) => a.name === peer.name);
   return member

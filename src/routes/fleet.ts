@@ -1,8 +1,8 @@
 /** Fleet: the appliances this one knows, and read-only access to its peers. */
-import { implement, type Route } from "../http/route.ts";
+import { inWorker, type Route } from "../http/route.ts";
 import { routeMatcher } from "../http/matcher.ts";
 import { fleet } from "../schemas/fleet.ts";
-import { planRelay, relayToPeer, type Relayable, type RelayPlan } from "../fleet/proxy.ts";
+import { planRelay, relayToPeer, type Relayable } from "../fleet/proxy.ts";
 import { resolvePeer } from "../fleet/definition.ts";
 import { redactUserinfo } from "../config/document.ts";
 
@@ -13,17 +13,18 @@ export const fpAllowlist = (table: () => Route[]): Relayable => (apiPath) => rou
 export const fleetRoutes = (table: () => Route[]): Route[] => {
   const relayable = fpAllowlist(table);
   return [
-    implement(fleet.appliances, async (ctx) => [
+    inWorker(fleet.appliances, async (ctx) => [
       { name: ctx.appliance.name, self: true, url: null },
-      ...ctx.appliance.stub.fleetPeers().map((p) => ({ name: p.name, self: false, url: redactUserinfo(resolvePeer(ctx.appliance.env, p).url) })),
+      ...(await ctx.port.fleet.appliances()).map((p) => ({ name: p.name, self: false, url: redactUserinfo(resolvePeer(ctx.appliance.env, p).url) })),
     ]),
-    implement(fleet.read, (ctx) => {
+    inWorker(fleet.read, async (ctx) => {
       const url = new URL(ctx.url);
       // The raw, still-encoded path: decoding happens once, in normalisePeerPath.
       const rawPath = url.pathname.slice("/api/v1/fleet/".length).split("/").slice(1).join("/");
-      return planRelay(ctx.appliance, ctx.params.appliance, rawPath, url.search, relayable);
-    }, {
-      finish: (plan: RelayPlan, worker) => relayToPeer(worker.appliance, plan, worker.accept ?? "*/*"),
+      // The addressed appliance is asked once (its peer and policy); a peer is another object, asked by the relay.
+      const known = await ctx.port.fleet.read(ctx.params.appliance);
+      const plan = await planRelay(ctx.appliance, known, ctx.params.appliance, rawPath, url.search, relayable);
+      return relayToPeer(ctx.appliance, plan, ctx.headers.get("accept") ?? "*/*");
     }),
   ];
 };
