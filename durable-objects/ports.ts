@@ -34,10 +34,10 @@ import type { Kind as LocalKind } from "../src/schemas/local-subscribers.ts";
 import type { ConfigStore } from "./config-store.ts";
 import type { CommitSummary } from "../src/schemas/commit.ts";
 import type { ApplianceCore } from "./appliance.ts";
+import { oidcSignInPorts, passkeyPorts } from "./sign-in-ports.ts";
+import type { PortTable } from "./port-table.ts";
 import type { JsonText } from "../simulator/row-texts.ts";
 
-/** Ports are keyed as the contract's operations are: a port nobody's operation names cannot be written. */
-type PortTable = { [S in keyof typeof contract]?: { [O in keyof (typeof contract)[S]]?: (caller: Caller, ...args: never[]) => unknown } };
 
 /** A ping as the API takes it. */
 type PingRequest = z.output<typeof PingBody>;
@@ -355,6 +355,7 @@ export function portsOf(core: ApplianceCore) {
       replace: circuits.put("replace"),
       remove: circuits.remove,
     },
+    passkeys: passkeyPorts(core),
     logs: {
       tail: (_: Caller, source: "ring" | "audit", count: number, sinceSeq: number | null) => (source === "audit" ? core.auditTail(count, sinceSeq) : dataPlane().logTail(count, sinceSeq)),
       // The one port that answers a stream (docs/architecture.md): the object produces it for as long as the client reads,
