@@ -356,6 +356,7 @@ export function portsOf(core: ApplianceCore) {
       remove: circuits.remove,
     },
     passkeys: passkeyPorts(core),
+    oidcSignIn: oidcSignInPorts(core),
     logs: {
       tail: (_: Caller, source: "ring" | "audit", count: number, sinceSeq: number | null) => (source === "audit" ? core.auditTail(count, sinceSeq) : dataPlane().logTail(count, sinceSeq)),
       // The one port that answers a stream (docs/architecture.md): the object produces it for as long as the client reads,

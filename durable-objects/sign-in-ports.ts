@@ -105,7 +105,7 @@ export function oidcSignInPorts(core: ApplianceCore) {
       return { ok: true, provider, redirectUri, discovery: discovered.discovery };
     },
     /** Finishes a sign-in: the pending one taken, the code redeemed, the identity mapped, the session made; a refusal is logged with our own text. */
-    callback: async (caller: Caller, name: string, requestOrigin: string, back: ProviderReturn): Promise<Outcome<object> | CallbackEnd> => {
+    callback: async (caller: Caller, name: string, requestOrigin: string, back: ProviderReturn): Promise<Refusal | CallbackEnd> => {
       // The provider first: a callback for one that does not exist (or is disabled) is a 404 and logs nothing.
       const found = settings(name, requestOrigin);
       if (!found.ok) return found;
