@@ -16,16 +16,12 @@ import { applianceForHost, applianceNamed, peerAnswerOf, profileRefusal } from "
 import { listenerAppliance } from "./fleet/listener.ts";
 import { fetchFromShard, otherShard } from "./fleet/shards.ts";
 import type { ApplianceTarget } from "./fleet/context.ts";
-import { operationRunner } from "./http/in-object.ts";
-import { serveOperations } from "../durable-objects/appliance.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
 import type { Env } from "./env.ts";
 
 export { Appliance } from "../durable-objects/appliance.ts";
 
 const router = buildRouter(routes);
-// The object runs the same table's handlers: one call per request authorizes and runs the operation together.
-serveOperations(operationRunner(routes));
 
 function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, clientIp: string): ApplianceTarget {
   return {

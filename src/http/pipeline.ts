@@ -3,8 +3,7 @@
  * passes credential (read and hashed) → validate (path, query, body) → one
  * call into the appliance's object, which authorizes the caller first: the
  * handler runs here and makes that call through its port client
- * (`serveInWorker`), or, for the sections not yet moved, the object runs the
- * handler in the same call (src/http/in-object.ts); one `catch` turns any error
+ * (`serveInWorker`); one `catch` turns any error
  * into problem details; unknown paths are 404 and known paths with another
  * method 405 with `Allow`. The route is found by the table's one matcher
  * (./matcher.ts, itty-router's rule: the first of the method in table
@@ -17,8 +16,6 @@ import { floorOf } from "../auth/authorize.ts";
 import type { ApplianceTarget } from "../fleet/context.ts";
 import { peerAnswerOf, type PeerAnswer, type PeerGet } from "../fleet/definition.ts";
 import type { OperationInput, PresentedCredential, Refusal } from "../schemas/operation.ts";
-import { SESSION_COOKIE } from "../trust/session.ts";
-import { routeKey } from "./in-object.ts";
 import { isOctetStream, readBytesBody, readJsonBody } from "./body.ts";
 import { StatusError, problemResponse } from "./problem.ts";
 import type { FieldError } from "../schemas/common.ts";
@@ -52,21 +49,6 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
     }
   }
   return decoded;
-}
-
-/** The request's headers as its appliance's object sees them: without the credentials, which cross the wire hashed (`presented`). */
-function withoutCredentials(headers: Headers): [string, string][] {
-  const forwarded: [string, string][] = [];
-  for (const [name, value] of headers) {
-    if (name === "authorization") continue;
-    if (name === "cookie") {
-      const others = value.split(";").filter((pair) => pair.split("=")[0]!.trim() !== SESSION_COOKIE);
-      if (others.length > 0) forwarded.push([name, others.join(";").trim()]);
-      continue;
-    }
-    forwarded.push([name, value]);
-  }
-  return forwarded;
 }
 
 /**
@@ -129,30 +111,7 @@ async function ask(route: Route, request: Incoming, appliance: ApplianceTarget, 
   const input = await readInput(route, request);
   // An anonymous caller's bad input needs no object to refuse it.
   if (credential === null && !input.ok) throw refusalError(input.refusal);
-  if (route.serve) return serveInWorker(route, request, appliance, credential, input);
-  const answer = await appliance.stub.serve({
-    route: routeKey(route),
-    method: request.method,
-    url: request.url,
-    headers: route.readsHeaders ? withoutCredentials(request.headers) : [],
-    credential,
-    csrfToken: request.headers.get("x-csrf-token"),
-    ifMatch: request.headers.get("if-match"),
-    secure: appliance.secure,
-    clientIp: appliance.clientIp,
-    input,
-  });
-  if (typeof answer === "string") return route.finish ? finish(route, answer, [], appliance, request) : answer;
-  switch (answer.kind) {
-    case "refused":
-      throw refusalError(answer.refusal);
-    case "response":
-      return answer.response;
-    case "json":
-      return new Response(answer.json, { headers: [["content-type", "application/json"], ...answer.headers] });
-    case "continue":
-      return finish(route, answer.json, answer.headers, appliance, request);
-  }
+  return serveInWorker(route, request, appliance, credential, input);
 }
 
 /**
@@ -178,7 +137,7 @@ async function serveInWorker(route: Route, request: Incoming, appliance: Applian
   let responseHeaders: Headers | undefined;
   let result: unknown;
   try {
-    result = await route.serve!({
+    result = await route.serve({
       method: request.method, url: request.url, headers: request.headers, appliance, port: client.ports,
       params: input.params, query: input.query, body: input.body, bytes: input.bytes,
       get responseHeaders() {
@@ -199,13 +158,6 @@ async function serveInWorker(route: Route, request: Incoming, appliance: Applian
   if (responseHeaders === undefined) return json;
   responseHeaders.set("content-type", "application/json");
   return new Response(json, { headers: responseHeaders });
-}
-
-/** A route that finishes in the Worker (the fleet proxy) continues with the value its handler gave; headers the handler set are kept. */
-async function finish(route: Route, json: string, headers: string[][], appliance: ApplianceTarget, request: Incoming): Promise<Response> {
-  const response = await route.finish!(JSON.parse(json) as never, { appliance, accept: request.headers.get("accept") });
-  if (headers.length > 0) new Headers(headers).forEach((value, name) => response.headers.append(name, value));
-  return response;
 }
 
 const refusalError = (refusal: Refusal) => new StatusError(refusal.status, refusal.detail, { headers: refusal.headers, ...(refusal.errors ? { errors: refusal.errors } : {}) });

@@ -108,7 +108,6 @@ export const logs = {
       "that is not a seq is a 400.",
     query: StreamQuery,
     // Last-Event-ID (the WHATWG reconnection header).
-    readsHeaders: true,
     response: { description: "an endless `text/event-stream`", contentType: "text/event-stream" },
     errors: [429],
     errorText: { 429: "this account or token already holds 4 open log streams: close one (see Retry-After)" },

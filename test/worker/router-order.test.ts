@@ -7,21 +7,21 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildRouter } from "../../src/http/pipeline.ts";
-import { implement, type Route } from "../../src/http/route.ts";
+import { inWorker, type Route } from "../../src/http/route.ts";
 import { fpAllowlist } from "../../src/routes/fleet.ts";
 import { operation } from "../../src/schemas/contract.ts";
 import type { ApplianceTarget } from "../../src/fleet/context.ts";
-import type { OperationCall } from "../../src/schemas/operation.ts";
+import type { PortCall } from "../../src/schemas/operation.ts";
 
 const read = (path: string, method: "GET" | "POST" = "GET", fp = false): Route =>
-  implement(operation({ method, path, section: "System", summary: path, floor: "anonymous", fp, response: { description: path } }), () => null);
+  inWorker(operation({ method, path, section: "System", summary: path, floor: "anonymous", fp, response: { description: path } }), () => `${method} ${path}`);
 
-/** An appliance whose object answers with the route-table key it was asked to run. */
+/** An appliance whose object admits every caller: each handler answers with the route it serves. */
 const appliance = {
   name: "edge-1",
   secure: false,
   clientIp: "unknown",
-  stub: { serve: async (call: OperationCall) => ({ kind: "json", json: JSON.stringify(call.route), headers: [] }) },
+  stub: { call: async (_: PortCall) => ({ ok: true, value: undefined }) },
 } as unknown as ApplianceTarget;
 
 const answer = async (router: ReturnType<typeof buildRouter>, method: string, path: string) => {
