@@ -372,6 +372,7 @@ export function portsOf(core: ApplianceCore) {
     },
     scenario: {
       state: () => dataPlane().scenarioState(),
+      faults: () => dataPlane().model.faults.inForce(),
       apply: (caller: Caller, raw: unknown) => core.scenario(raw, actor(caller)),
       run: (caller: Caller, raw: unknown) => core.runScenario(raw, actor(caller)),
     },

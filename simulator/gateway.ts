@@ -26,7 +26,7 @@ import { bandMaxOf, licenceStatus, type LicenceTerms } from "./licence.ts";
 import { installLocalSubscribers, type LocalInstallReport } from "./local-sessions.ts";
 import type { LocalKind, LocalSubscriber, LocalSubscriberStatus } from "./local-subscribers.ts";
 import { Model } from "./model.ts";
-import { type ModelViews, alarmsView, capturesView, cgnView, l2tpView, licenceView, localSubscribersView, logsView, metricsView, poolsView, radiusView, sessionsView, subscriberRoutesView } from "./views.ts";
+import { type ModelViews, alarmsView, capturesView, cgnView, faultsView, l2tpView, licenceView, localSubscribersView, logsView, metricsView, poolsView, radiusView, sessionsView, subscriberRoutesView } from "./views.ts";
 import { pageWindow } from "./paging.ts";
 import { runPing, type PingRequest } from "./ping.ts";
 import { poolSettingsOf, reconfigurePools, type PoolReconfigureResult } from "./pool-reconfigure.ts";
@@ -94,6 +94,7 @@ export class Gateway implements ModelViews {
   readonly l2tp = l2tpView(() => this.#m);
   readonly licence = licenceView(() => this.#m);
   readonly subscriberRoutes = subscriberRoutesView(() => this.#m);
+  readonly faults = faultsView(() => this.#m);
   /** The profile an upgrade's reboot boots with (the configuration's restart-only keys applied); null = the running one. */
   #bootProfile: (() => Profile) | null = null;
   readonly #stepListeners = new Set<(nowMs: number) => void>();

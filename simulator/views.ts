@@ -15,6 +15,7 @@ import type { LicenceStatus } from "../src/schemas/licensing.ts";
 import type { LogTail } from "../src/schemas/logs.ts";
 import type { MetricsHistory } from "../src/schemas/metrics.ts";
 import type { RadiusPoolStatus } from "../src/schemas/radius.ts";
+import type { ScenarioFaults } from "../src/schemas/scenario.ts";
 import type { SessionList, SessionRates, SessionSummaryCounts } from "../src/schemas/sessions.ts";
 import type { BindingQuery } from "./cgn.ts";
 import { bandMaxOf, licenceStatus, type LicenceTerms } from "./licence.ts";
@@ -168,6 +169,12 @@ export const licenceView = (model: Now) => {
   };
 };
 
+/** Scenario control: the faults its actions left in force. */
+export const faultsView = (model: Now) => ({
+  /** What `set-churn-multiplier` and `fail-daemon` set that nothing has undone (a reseed starts a model with neither). */
+  inForce: (): ScenarioFaults => ({ churnMultiplier: model().churnMultiplier, failedDaemons: [...model().daemonsDown].sort() }),
+});
+
 /** The routes live sessions put in a VRF's table (`default` = the global table). */
 export const subscriberRoutesView = (model: Now) => ({
   list: (vrf: string, family: 4 | 6 | null = null): SubscriberRoute[] => subscriberRoutes(model(), vrf, family),
@@ -189,4 +196,5 @@ export interface ModelViews {
   readonly l2tp: ReturnType<typeof l2tpView>;
   readonly licence: ReturnType<typeof licenceView>;
   readonly subscriberRoutes: ReturnType<typeof subscriberRoutesView>;
+  readonly faults: ReturnType<typeof faultsView>;
 }
