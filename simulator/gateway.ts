@@ -26,7 +26,7 @@ import { bandMaxOf, licenceStatus, type LicenceTerms } from "./licence.ts";
 import { installLocalSubscribers, type LocalInstallReport } from "./local-sessions.ts";
 import type { LocalKind, LocalSubscriber, LocalSubscriberStatus } from "./local-subscribers.ts";
 import { Model } from "./model.ts";
-import { type ModelViews, alarmsView, capturesView, cgnView, faultsView, l2tpView, licenceView, localSubscribersView, logsView, metricsView, poolsView, radiusView, sessionsView, subscriberRoutesView } from "./views.ts";
+import { viewsOf, type ModelViews } from "./views.ts";
 import { pageWindow } from "./paging.ts";
 import { runPing, type PingRequest } from "./ping.ts";
 import { poolSettingsOf, reconfigurePools, type PoolReconfigureResult } from "./pool-reconfigure.ts";
@@ -78,23 +78,16 @@ export interface StepReport {
   sessions: number;
 }
 
+/**
+ * The model's read views (views.ts) shown as the Gateway's own members,
+ * `gateway.sessions.summary()`: declared here, set in the constructor from
+ * views.ts's one table, so a new section's view is written there alone.
+ */
+export interface Gateway extends ModelViews {}
+
 /** A simulated broadband gateway. */
-export class Gateway implements ModelViews {
+export class Gateway {
   #m: Model;
-  // Read views, one per API section (views.ts): each reads the model as it is at the call, so a reboot or reseed is seen.
-  readonly sessions = sessionsView(() => this.#m);
-  readonly localSubscribers = localSubscribersView(() => this.#m);
-  readonly pools = poolsView(() => this.#m);
-  readonly cgn = cgnView(() => this.#m);
-  readonly radius = radiusView(() => this.#m);
-  readonly metrics = metricsView(() => this.#m);
-  readonly logs = logsView(() => this.#m);
-  readonly alarms = alarmsView(() => this.#m);
-  readonly captures = capturesView(() => this.#m);
-  readonly l2tp = l2tpView(() => this.#m);
-  readonly licence = licenceView(() => this.#m);
-  readonly subscriberRoutes = subscriberRoutesView(() => this.#m);
-  readonly faults = faultsView(() => this.#m);
   /** The profile an upgrade's reboot boots with (the configuration's restart-only keys applied); null = the running one. */
   #bootProfile: (() => Profile) | null = null;
   readonly #stepListeners = new Set<(nowMs: number) => void>();
@@ -102,6 +95,8 @@ export class Gateway implements ModelViews {
 
   private constructor(model: Model) {
     this.#m = model;
+    // Read views, one per API section: each reads the model as it is at the call, so a reboot or reseed is seen.
+    Object.assign(this, viewsOf(() => this.#m));
     this.#tellPortBlocks(model);
   }
 

@@ -182,19 +182,25 @@ export const subscriberRoutesView = (model: Now) => ({
   table: (vrf: string, family: 4 | 6 | null = null): SubscriberRouteList => subscriberRouteIndex(model(), vrf, family) ?? new SortedSubscriberRoutes(subscriberRoutes(model(), vrf, family)),
 });
 
-/** Every section's read view, as the Gateway shows them (`gateway.sessions`, `gateway.pools`, …). */
-export interface ModelViews {
-  readonly sessions: ReturnType<typeof sessionsView>;
-  readonly localSubscribers: ReturnType<typeof localSubscribersView>;
-  readonly pools: ReturnType<typeof poolsView>;
-  readonly cgn: ReturnType<typeof cgnView>;
-  readonly radius: ReturnType<typeof radiusView>;
-  readonly metrics: ReturnType<typeof metricsView>;
-  readonly logs: ReturnType<typeof logsView>;
-  readonly alarms: ReturnType<typeof alarmsView>;
-  readonly captures: ReturnType<typeof capturesView>;
-  readonly l2tp: ReturnType<typeof l2tpView>;
-  readonly licence: ReturnType<typeof licenceView>;
-  readonly subscriberRoutes: ReturnType<typeof subscriberRoutesView>;
-  readonly faults: ReturnType<typeof faultsView>;
-}
+/** Every section's read view by the name the Gateway shows it under (`gateway.sessions`, `gateway.pools`, …): a new section's view is one line here. */
+const VIEWS = {
+  sessions: sessionsView,
+  localSubscribers: localSubscribersView,
+  pools: poolsView,
+  cgn: cgnView,
+  radius: radiusView,
+  metrics: metricsView,
+  logs: logsView,
+  alarms: alarmsView,
+  captures: capturesView,
+  l2tp: l2tpView,
+  licence: licenceView,
+  subscriberRoutes: subscriberRoutesView,
+  faults: faultsView,
+} as const;
+
+/** The model's read views, one per section. */
+export type ModelViews = { readonly [S in keyof typeof VIEWS]: ReturnType<(typeof VIEWS)[S]> };
+
+/** Every view over one model (asked at each read). */
+export const viewsOf = (model: Now): ModelViews => Object.fromEntries(Object.entries(VIEWS).map(([section, view]) => [section, view(model)])) as ModelViews;
