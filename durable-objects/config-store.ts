@@ -19,7 +19,7 @@ import { configETag, ifMatchHolds } from "../src/config/etag.ts";
 import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
 import type { FieldError } from "../src/schemas/common.ts";
 import type { CommitSummary } from "../src/schemas/commit.ts";
-import type { ConfiguredPeer } from "../src/fleet/definition.ts";
+import type { ConfiguredPeer } from "../src/schemas/fleet.ts";
 import { hashNewPasswords } from "../src/config/passwords.ts";
 import { DECOY_HASH, hashPassword } from "../src/trust/password.ts";
 import type { Role } from "../src/auth/roles.ts";

@@ -7,6 +7,7 @@ import bundledFleet from "../../fleet-config/fleet.json";
 import { FleetFile, describeIssues, isShippedProfile, listenerOrigin, type ApplianceDefinition } from "../../fleet-config/schema.ts";
 import { deriveToken } from "../trust/tokens.ts";
 import type { Env } from "../env.ts";
+import type { ConfiguredPeer } from "../schemas/fleet.ts";
 
 /** A GET the fleet proxy sends a peer: the target URL, the peer credential it presents and what the caller accepts. */
 export interface PeerGet {
@@ -120,14 +121,6 @@ export async function peersOf(env: Env, appliance: ApplianceDefinition): Promise
       };
     }),
   );
-}
-
-/** A peer as the running configuration's `webUi.peers` names it (its credential read in, null when none is set). */
-export interface ConfiguredPeer {
-  name: string;
-  url: string;
-  credential: string | null;
-  timeoutMs: number;
 }
 
 /**

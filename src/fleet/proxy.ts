@@ -12,7 +12,8 @@ import { StatusError } from "../http/problem.ts";
 import { DestinationRefused, outboundFetch } from "../config/destinations.ts";
 import { securedResponse } from "../http/headers.ts";
 import type { ApplianceTarget } from "./context.ts";
-import { peerAnswerOf, peerHeaders, resolvePeer, selfAsPeer, type ConfiguredPeer, type PeerAnswer } from "./definition.ts";
+import { peerAnswerOf, peerHeaders, resolvePeer, selfAsPeer, type PeerAnswer } from "./definition.ts";
+import type { ConfiguredPeer } from "../schemas/fleet.ts";
 
 /**
  * Which peer paths the proxy relays: a test of `/api/v1/<path>` (still
