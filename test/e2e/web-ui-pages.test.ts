@@ -178,7 +178,7 @@ describe("the designed section pages", () => {
     expect(after).toMatchObject({ ingestVrf: rule.ingestVrf, sourceSubnets: [...rule.sourceSubnets, "10.201.0.0/24"] });
   });
 
-  it("edits the static route table row by row as a person types it, the refusal beside its field, and saves the whole table", async () => {
+  it("edits the static route table row by row as a person types it, the refusal beside its field, and saves the whole table", { timeout: 60_000 }, async () => {
     type Route = { vrf: string; prefix: string; nextHop: string; distance: number; announce: boolean; description: string };
     const before = (await apiFromPage<{ staticRoutes: Route[] }>(page, "GET", "/routing/config")).body.staticRoutes;
     await open("/routing", "Routing");
