@@ -146,11 +146,24 @@ describe("the designed section pages", () => {
     expect(await page.getByRole("alert").count()).toBe(0);
   });
 
-  it("deletes an OIDC provider from its row, after a confirm that names it", async () => {
+  it("edits an OIDC provider's role map rule by rule, then deletes the provider from its row, after a confirm that names it", async () => {
     const provider = { enabled: true, displayName: "Corporate SSO", issuer: "https://sso.example.net", clientId: "bng-ui", clientSecret: "s3cret-value", scopes: ["openid"], usernameClaim: "preferred_username", groupsClaim: "groups", fetchUserInfo: false, roleMap: [{ group: "noc", role: "operator" }] };
     expect((await apiFromPage(page, "PUT", "/auth/providers/oidc/corp-sso", provider)).status).toBeLessThan(300);
     await open("/oidc", "OIDC providers");
     expect(await rowText("corp-sso")).toContain("Corporate SSO");
+    // The role map starts from its rules, one row each, the role a select; a rule added as a person types it.
+    await page.getByRole("button", { name: "Edit provider corp-sso" }).click();
+    const form = page.getByRole("form", { name: "Edit provider corp-sso" });
+    const first = form.getByRole("group", { name: "Rule 1" });
+    expect([await first.getByLabel("Group *").inputValue(), await first.getByLabel("Role *").inputValue()]).toEqual(["noc", "operator"]);
+    await form.getByRole("button", { name: "Add a rule" }).click();
+    const added = form.getByRole("group", { name: "Rule 2" });
+    await added.getByLabel("Group *").pressSequentially("noc-viewers");
+    await added.getByLabel("Role *").selectOption("read-only");
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByRole("status").waitFor();
+    const saved = (await apiFromPage<{ roleMap: { group: string; role: string }[]; clientSecretSet: boolean }>(page, "GET", "/auth/providers/oidc/corp-sso")).body;
+    expect(saved).toMatchObject({ roleMap: [{ group: "noc", role: "operator" }, { group: "noc-viewers", role: "read-only" }], clientSecretSet: true });
     const asked: string[] = [];
     page.once("dialog", (dialog) => {
       asked.push(dialog.message());
@@ -203,10 +216,14 @@ describe("the designed section pages", () => {
     expect(await added.getByLabel("Prefix *").getAttribute("aria-invalid")).toBe("true");
     expect(await added.getByLabel("Next hop *").inputValue()).toBe("blackhole");
     expect((await apiFromPage<{ staticRoutes: Route[] }>(page, "GET", "/routing/config")).body.staticRoutes).toEqual(before);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "static-routes.png"), fullPage: true });
+    // The open editor, its refusal shown, still fits the window and passes axe.
+    const [scroll, client] = await page.evaluate<number[]>("[document.documentElement.scrollWidth, document.documentElement.clientWidth]");
+    expect(scroll).toBeLessThanOrEqual(client!);
+    expect(await axeViolations(page)).toEqual([]);
+    await form.screenshot({ path: path.join(SCREENSHOTS, "static-routes.png") });
     await added.getByLabel("Prefix *").fill("198.51.100.0/24");
     await form.getByRole("button", { name: "Save the static routes" }).click();
-    await form.getByRole("status").waitFor();
+    expect(await form.getByRole("status").textContent()).toMatch(/^Saved as configuration version \d+, at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.$/);
     const after = (await apiFromPage<{ staticRoutes: Route[] }>(page, "GET", "/routing/config")).body.staticRoutes;
     // The whole table: the routes that were there, unchanged, and the new one as typed (distance a number, announce true).
     expect(after).toEqual([...before, expect.objectContaining({ vrf: "default", prefix: "198.51.100.0/24", nextHop: "blackhole", distance: 20, announce: true, description: "documentation range, dropped" })]);
@@ -225,6 +242,7 @@ describe("the designed section pages", () => {
     const vrf = group.insideVrfs[0]!;
     await added.getByLabel("Inside VRF *").selectOption(vrf);
     await added.getByLabel("Prefixes *").pressSequentially("100.126.0.0/24\n100.126.1.0/24");
+    expect(await axeViolations(page)).toEqual([]);
     await form.screenshot({ path: path.join(SCREENSHOTS, "cgn-group.png") });
     await form.getByRole("button", { name: "Save" }).click();
     await form.getByRole("status").waitFor();

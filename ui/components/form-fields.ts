@@ -51,8 +51,14 @@ function kindOf(name: string, schema: JsonSchema): FieldKind {
   return "json";
 }
 
+/** A union that also takes a list of records (an OIDC role map: `[{group, role}]` or `{group: role}`) is typed as that list. */
+function preferRecords(s: JsonSchema): JsonSchema {
+  const list = (s.anyOf ?? s.oneOf ?? []).map(resolve).find((m) => typeOf(m) === "array" && !!m.items && isRecordSchema(resolve(m.items)));
+  return list ? { ...list, description: s.description ?? list.description } : s;
+}
+
 function fieldOf(name: string, raw: JsonSchema, where: Field["where"], required: boolean): Field {
-  const schema = resolve(raw);
+  const schema = preferRecords(resolve(raw));
   const kind = kindOf(name, schema);
   const field: Field = { name, where, schema, required, nullable: nullableOf(raw), kind };
   const shape = kind === "object" ? schema : kind === "records" ? resolve(schema.items) : undefined;

@@ -10,7 +10,7 @@ import { contract } from "bngfleet:contract";
 import { call, type Answer, type ApiError } from "../api.ts";
 import { useCall } from "../resource.ts";
 import { can } from "../session.ts";
-import { count } from "../format.ts";
+import { count, utc } from "../format.ts";
 import { Loaded } from "../components/problem.tsx";
 import { RecordTable, Scalar, type Json } from "../components/json-view.tsx";
 import { ActionForm } from "../components/action-form.tsx";
@@ -130,8 +130,8 @@ function StaticRoutesForm({ routes, onDone }: { routes: Answer<typeof contract.r
   const igp = useCall(can(contract.routing.igp) ? contract.routing.igp : null);
   const gateways = [...new Set([...(igp.data?.adjacencies.map((a) => a.neighborAddress) ?? []), ...routes.map((r) => String((r as { nextHop?: unknown }).nextHop ?? "")).filter((h) => h !== "" && h !== "blackhole")])].sort();
   return (
+    // Not keyed by the table: a save reloads it, and the form (what was typed, now stored) stays with its outcome in view.
     <ActionForm
-      key={JSON.stringify(routes)}
       operation={contract.routingConfig.replaceStaticRoutes}
       current={{ routes: routes.map((r) => pick(r, ["vrf", "prefix", "nextHop", "distance", "announce", "description"])) }}
       choices={choicesOf({ "routes/vrf": vrfs })}
@@ -140,6 +140,10 @@ function StaticRoutesForm({ routes, onDone }: { routes: Answer<typeof contract.r
       placeError={placeStaticRouteError}
       title="Edit the static routes"
       submitLabel="Save the static routes"
+      renderResult={(result) => {
+        const r = result as Answer<typeof contract.routingConfig.replaceStaticRoutes>;
+        return r.changedPaths.length === 0 ? "Nothing changed." : `Saved as configuration version ${r.version}${r.committedUtc ? `, at ${utc(r.committedUtc)}` : ""}.`;
+      }}
       onDone={onDone}
     />
   );
