@@ -9,6 +9,7 @@
  *                                          N appliances (100) of `large` under one launcher, over K workerd processes
  *                                          (BNG_SHARDS; one per core unless told) (scripts/bench/scale.ts)
  *   --seconds S                            how long wrk loads each endpoint (3)
+ *   --listener relay                       the appliances behind the launcher's Node relay instead of workerd's own sockets
  *
  * Needs wrk (apt-get install wrk).
  */
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     // One workerd process per core: workerd runs a Worker on one thread, and the fleet goal is this machine's.
     shards: { type: "string", default: String(availableParallelism()) },
     seconds: { type: "string", default: "3" },
+    listener: { type: "string", default: "workerd" },
   },
 });
 
@@ -35,10 +37,12 @@ if (!Number.isInteger(count) || count < 1) throw new Error(`--count must be a po
 const shards = Number(values.shards);
 if (!Number.isInteger(shards) || shards < 1) throw new Error(`--shards must be a positive whole number, not '${values.shards}'`);
 if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`--seconds must be a positive whole number, not '${values.seconds}'`);
+const listener = values.listener;
+if (listener !== "workerd" && listener !== "relay") throw new Error(`--listener must be workerd or relay, not '${values.listener}'`);
 
 if (values.scale) {
   await scaleBench({ profile: values.profile, count, shards });
 } else {
   await requireWrk();
-  await applianceBench({ profile: values.profile, seconds });
+  await applianceBench({ profile: values.profile, seconds, listener });
 }

@@ -5,11 +5,14 @@
  * under Miniflare (not `wrangler dev`, which takes far longer to start): one
  * Worker for the whole fleet, as deployed, with the SQLite-backed `Appliance`
  * Durable Object namespace and one direct socket, so start-up does not grow
- * by a Worker per appliance. Node listens on each appliance's port in front of
- * that socket (scripts/listeners.ts): HTTPS (the default) with a
- * per-appliance self-signed certificate, or plain HTTP with BNG_HTTP=1; either
- * way it tells the Worker the client's address and which appliance the port
- * belongs to (the hostname's job when deployed).
+ * by a Worker per appliance. With plain HTTP (BNG_HTTP=1) workerd serves each
+ * appliance's port itself (scripts/public-sockets.ts): the socket names its
+ * appliance (the hostname's job when deployed) and workerd the client's
+ * address, with no other process on the request path. Over HTTPS (the
+ * default) a Node listener per appliance relays to the Worker's socket
+ * (scripts/listeners.ts), with a per-appliance self-signed certificate or the
+ * appliance's own, changed while running; it tells the Worker the same two
+ * things in headers. BNG_LISTENER picks either explicitly.
  *
  * BNG_SHARDS=N spreads the appliances over N such workerd processes (workerd
  * runs an isolate on one thread): appliance i in process i mod N, each with its
@@ -17,19 +20,22 @@
  * (src/fleet/shards.ts).
  *
  * Environment: BNG_FLEET, BNG_PORT_BASE, BNG_DATA_DIR, BNG_HTTP, BNG_FRESH,
- * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN, BNG_SCENARIO, BNG_SHARDS, BNG_INSPECTOR_PORT, BNG_CLOCK, BNG_CLOCK_START (see docs/running.md); BNG_BUNDLE_DIR runs an
+ * BNG_LISTENER, BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN, BNG_SCENARIO, BNG_SHARDS, BNG_INSPECTOR_PORT, BNG_CLOCK, BNG_CLOCK_START (see docs/running.md); BNG_BUNDLE_DIR runs an
  * already-built bundle instead of building (launcher testing, CI).
  */
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import type { WorkerOptions } from "miniflare";
 import { buildBundle, loadBundle } from "./build.ts";
 import { ensureCertificate } from "./certificates.ts";
 import { LaunchError, loadSettings, WORKER } from "./config.ts";
 import type { ApplianceListener, Settings } from "./config.ts";
-import { listenFrontend } from "./listeners.ts";
+import { describeListenError, listenFrontend } from "./listeners.ts";
+import { socketAddress, type PublicSocket } from "./public-sockets.ts";
 import { releaseLogStream } from "./stream-release.ts";
 import { listenInspectorProxy, type InspectorProxy } from "./inspector-proxy.ts";
 import type { Frontend } from "./listeners.ts";
@@ -38,6 +44,9 @@ import { banner } from "./banner.ts";
 import { clearDurableObjects, durableObjectDir, loadFleetSecret, loadUpgradeSigningKey, shardDir } from "./state.ts";
 import { loadScenarioFile, runScenarioOnFleet } from "./scenario.ts";
 
+const scriptsDir = path.dirname(fileURLToPath(import.meta.url));
+/** The workerd binary Miniflare would run (the `workerd` package's default export, as Miniflare requires it). */
+const workerdBinary = (createRequire(import.meta.url)("workerd") as { default: string }).default;
 /** Used only if wrangler.toml has no compatibility_date line. */
 const FALLBACK_COMPATIBILITY_DATE = "2026-07-01";
 /**
@@ -134,6 +143,15 @@ function bindingsFor(settings: Settings, fleetSecret: string, upgradePublicKey: 
   return bindings;
 }
 
+/** Fails fast, naming the appliance, when its public port is taken (workerd would say only "address in use"). */
+async function checkPortFree(a: ApplianceListener): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", (error) => reject(describeListenError(error, a.name, a.address, a.port)));
+    server.listen(a.port, a.address, () => server.close(() => resolve()));
+  });
+}
+
 /** Brings the fleet up and prints the banner. */
 async function main(): Promise<void> {
   const settings = await loadSettings();
@@ -176,11 +194,12 @@ async function main(): Promise<void> {
       factoryPairs.push(pair);
       if (pair?.created) console.log(`Generated a TLS certificate for ${appliances[i]!.name} (${pair.reason}) in ${certDir}`);
     });
-    // Bind the public ports now: a busy port fails fast, and nothing can
+    // Bind the public ports now: a busy port fails fast, and (for the relay) nothing can
     // grab a port between our check and Miniflare coming up.
     for (const [i, a] of appliances.entries()) {
       const pair = pairs[i];
-      frontends.push(await listenFrontend({ name: a.name, address: a.address, port: a.port, ...(pair ? { key: pair.key, cert: pair.cert } : {}) }));
+      if (settings.listener === "workerd") await checkPortFree(a);
+      else frontends.push(await listenFrontend({ name: a.name, address: a.address, port: a.port, ...(pair ? { key: pair.key, cert: pair.cert } : {}) }));
     }
     // BNG_INSPECTOR_PORT: our proxy on each process's port, in front of workerd's inspector on a random loopback port.
     if (settings.inspectorPort !== undefined) {
@@ -204,10 +223,11 @@ async function main(): Promise<void> {
     const elsewhere = Object.fromEntries(appliances.flatMap((a, i) => (i % n === k ? [] : [[a.name, `http://127.0.0.1:${ports[i % n]}`]])));
     const bindings = bindingsFor(settings, fleetSecret, upgradeKey.publicPem);
     if (n > 1) bindings.BNG_SHARD_PEERS = JSON.stringify(elsewhere);
+    const publicSockets = settings.listener === "workerd" ? members.map((i) => ({ host: appliances[i]!.address, port: appliances[i]!.port, appliance: appliances[i]!.name })) : [];
     shards.push({
-      mf: startShard({ modules, bundleDir, compat, bindings, persist: shardDir(dataDir, k, n), port: ports[k]!, inspector: settings.inspectorPort !== undefined }),
+      mf: startShard({ modules, bundleDir, compat, bindings, persist: shardDir(dataDir, k, n), port: ports[k]!, inspector: settings.inspectorPort !== undefined, publicSockets }),
       appliances: members.map((i) => appliances[i]!),
-      frontends: members.map((i) => frontends[i]!),
+      frontends: settings.listener === "workerd" ? [] : members.map((i) => frontends[i]!),
       factoryPairs: members.flatMap((i) => factoryPairs[i] ?? []),
     });
   }
@@ -246,6 +266,8 @@ function startShard(options: {
   port: number;
   /** workerd's V8 inspector on a random loopback port, for our proxy alone (scripts/inspector-proxy.ts). */
   inspector: boolean;
+  /** The appliances whose public port workerd serves itself (BNG_LISTENER=workerd); none behind the relay. */
+  publicSockets: { host: string; port: number; appliance: string }[];
 }): Miniflare {
   const worker: WorkerOptions = {
     name: WORKER,
@@ -257,8 +279,20 @@ function startShard(options: {
     // No eviction: an appliance's 10 s alarm keeps a deployed object alive (Cloudflare evicts after about a minute
     // idle), but workerd evicts after 10 s, so every appliance was reopened, its snapshot restored, at each alarm.
     durableObjects: { Appliance: { className: "Appliance", useSQLite: true, unsafeUniqueKey: DURABLE_OBJECT_KEY, unsafePreventEviction: true } },
-    // A loopback port behind the public listeners.
-    unsafeDirectSockets: [{ host: "127.0.0.1", port: options.port }],
+    // A loopback port for the relay and the other shards, and each public socket workerd serves itself.
+    unsafeDirectSockets: [{ host: "127.0.0.1", port: options.port }, ...options.publicSockets.map(({ host, port }) => ({ host, port }))],
+  };
+  // Miniflare writes those public sockets as it writes every direct socket; scripts/workerd.sh rewrites them
+  // (scripts/public-sockets.ts) on the configuration's way to workerd. Miniflare reads the path at each start.
+  const publicSockets: PublicSocket[] = options.publicSockets.map((s) => ({ address: socketAddress(s.host, s.port), appliance: s.appliance }));
+  if (publicSockets.length > 0) process.env.MINIFLARE_WORKERD_PATH = path.join(scriptsDir, "workerd.sh");
+  const runtimeEnv = publicSockets.length === 0 ? {} : {
+    unsafeRuntimeEnv: {
+      BNG_PUBLIC_SOCKETS: JSON.stringify(publicSockets),
+      BNG_PUBLIC_SOCKETS_SCRIPT: path.join(scriptsDir, "public-sockets.ts"),
+      BNG_NODE: process.execPath,
+      BNG_WORKERD: workerdBinary,
+    },
   };
 
   const signalListeners = { SIGINT: process.listeners("SIGINT"), SIGTERM: process.listeners("SIGTERM") };
@@ -275,6 +309,7 @@ function startShard(options: {
     cf: false,
     // BNG_INSPECTOR_PORT: workerd's V8 inspector on a port the OS picks (port 0), reached only through our proxy.
     ...(options.inspector ? { inspectorPort: 0 } : {}),
+    ...runtimeEnv,
   });
   // Miniflare's exit hook handles SIGINT/SIGTERM by killing workerd and
   // exiting 130/143 on the spot, before our TLS servers close or dispose()
