@@ -212,7 +212,10 @@ describe("the designed section pages", () => {
     await added.getByLabel("Announce").check();
     await added.getByLabel("Description").pressSequentially("documentation range, dropped");
     await form.getByRole("button", { name: "Save the static routes" }).click();
-    await expect.poll(() => added.locator(".field-error").count()).toBeGreaterThan(0);
+    // Playwright's wait, not expect.poll's 1 s: a commit refused under load can take longer.
+    await form.getByRole("alert").waitFor();
+    expect(await form.getByRole("alert").textContent()).toBe("A value was refused: see the fields marked above.");
+    expect(await added.locator(".field-error").count()).toBe(1);
     expect(await added.getByLabel("Prefix *").getAttribute("aria-invalid")).toBe("true");
     expect(await added.getByLabel("Next hop *").inputValue()).toBe("blackhole");
     expect((await apiFromPage<{ staticRoutes: Route[] }>(page, "GET", "/routing/config")).body.staticRoutes).toEqual(before);
