@@ -232,6 +232,27 @@ describe("the designed section pages", () => {
     expect(after).toEqual([...before, expect.objectContaining({ vrf: "default", prefix: "198.51.100.0/24", nextHop: "blackhole", distance: 20, announce: true, description: "documentation range, dropped" })]);
   });
 
+  it("changes an IGP interface's cost in its row of the routing settings, and reads the interfaces back", async () => {
+    type Config = { localAs: number | null; igp: { protocol: string; interfaces: { name: string; cost: number }[] } };
+    const before = (await apiFromPage<Config>(page, "GET", "/routing/config")).body;
+    const at = before.igp.interfaces.findIndex((i) => i.name !== "lo");
+    expect(at).toBeGreaterThanOrEqual(0);
+    await open("/routing", "Routing");
+    await page.locator("summary", { hasText: "Change the local AS, router ID or IGP" }).click();
+    const form = page.getByRole("form", { name: "Change routing settings" });
+    expect(await form.getByRole("group", { name: /^Interface \d+$/ }).count()).toBe(before.igp.interfaces.length);
+    const row = form.getByRole("group", { name: `Interface ${at + 1}` });
+    expect(await row.getByLabel("Name *").inputValue()).toBe(before.igp.interfaces[at]!.name);
+    await row.getByLabel("Cost").fill("");
+    await row.getByLabel("Cost").pressSequentially("25");
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByRole("status").waitFor();
+    const after = (await apiFromPage<Config>(page, "GET", "/routing/config")).body;
+    // Only that cost changed: the other interfaces, the protocol and the local AS are as they were.
+    expect(after.localAs).toBe(before.localAs);
+    expect(after.igp).toEqual({ ...before.igp, interfaces: before.igp.interfaces.map((i, n) => (n === at ? { ...i, cost: 25 } : i)) });
+  });
+
   it("adds an auto-learn entry to a CGN group row by row, the VRF from a select, and reads it back", async () => {
     type Group = { name: string; insideVrfs: string[]; autoLearn: { insideVrf: string; prefixes: string[] }[] };
     const group = (await apiFromPage<Group[]>(page, "GET", "/cgn/groups")).body[0]!;

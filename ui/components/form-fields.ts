@@ -17,7 +17,7 @@ export interface Field {
   /** Whether the schema allows null: a nullable field left empty is sent as null. */
   nullable: boolean;
   kind: FieldKind;
-  /** An `object` field's members (scalars only: one level, as a fieldset); a `records` field's, per row (scalars and lists). */
+  /** An `object` field's members (scalars, lists and lists of records: one level, as a fieldset); a `records` field's, per row (scalars and lists). */
   members?: Field[];
 }
 
@@ -37,6 +37,7 @@ const isScalarSchema = (s: JsonSchema) => ["string", "integer", "number", "boole
 const isScalarList = (s: JsonSchema) => typeOf(s) === "array" && !!s.items && isScalarSchema(resolve(s.items));
 /** An object whose members a row of inputs can hold: scalars, and lists of scalars typed one per line. */
 const isRecordSchema = (s: JsonSchema) => typeOf(s) === "object" && !!s.properties && Object.values(s.properties).every((p) => isScalarSchema(resolve(p)) || isScalarList(resolve(p)));
+const isRecordList = (s: JsonSchema) => typeOf(s) === "array" && !!s.items && isRecordSchema(resolve(s.items));
 
 function kindOf(name: string, schema: JsonSchema): FieldKind {
   if (schema.enum) return "select";
@@ -46,14 +47,15 @@ function kindOf(name: string, schema: JsonSchema): FieldKind {
   if (t === "string" || isStringUnion(schema)) return /password|secret|credential|psk|token/i.test(name) ? "secret" : "text";
   if (isScalarList(schema)) return "list";
   // A list of records (static routes, auto-learn entries): one row of inputs per record, not JSON.
-  if (t === "array" && schema.items && isRecordSchema(resolve(schema.items))) return "records";
-  if (t === "object" && schema.properties && Object.values(schema.properties).every((p) => isScalarSchema(resolve(p)))) return "object";
+  if (isRecordList(schema)) return "records";
+  // An object of such members (CGN timeouts; the IGP: its protocol and its interfaces as rows) is a fieldset of them.
+  if (t === "object" && schema.properties && Object.values(schema.properties).map(resolve).every((p) => isScalarSchema(p) || isScalarList(p) || isRecordList(p))) return "object";
   return "json";
 }
 
 /** A union that also takes a list of records (an OIDC role map: `[{group, role}]` or `{group: role}`) is typed as that list. */
 function preferRecords(s: JsonSchema): JsonSchema {
-  const list = (s.anyOf ?? s.oneOf ?? []).map(resolve).find((m) => typeOf(m) === "array" && !!m.items && isRecordSchema(resolve(m.items)));
+  const list = (s.anyOf ?? s.oneOf ?? []).map(resolve).find(isRecordList);
   return list ? { ...list, description: s.description ?? list.description } : s;
 }
 

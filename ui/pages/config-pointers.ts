@@ -62,3 +62,21 @@ export function placeCgnGroupError({ pointer, detail }: Problem, sent: Record<st
   }
   return "#/autoLearn";
 }
+
+type InterfaceSent = { name?: string };
+
+/**
+ * A routing settings refusal at the member typed: `bgp.localAs`,
+ * `routing.routerId` and `igp.protocol` at their fields, an `igp.interfaces`
+ * item on the row that named that interface.
+ */
+export function placeRoutingSettingsError({ pointer }: Problem, sent: Record<string, unknown>): string | undefined {
+  const fields: Record<string, string> = { "#/fields/bgp.localAs": "#/localAs", "#/fields/routing.routerId": "#/routerId", "#/fields/igp.protocol": "#/igp/protocol" };
+  if (fields[pointer]) return fields[pointer];
+  const at = listItem(pointer, "igp.interfaces");
+  if (!at) return undefined;
+  const rows = ((sent.igp as { interfaces?: InterfaceSent[] } | undefined)?.interfaces ?? []) as InterfaceSent[];
+  const row = rows.findIndex((r) => r.name === at.key);
+  if (row < 0) return "#/igp/interfaces";
+  return `#/igp/interfaces/${row}/${at.child ?? "name"}`;
+}

@@ -17,7 +17,7 @@ import { ActionForm } from "../components/action-form.tsx";
 import { Card, Facts, Fold, Pager } from "../components/card.tsx";
 import { RowButton, useRowActions } from "../components/row-action.tsx";
 import { choicesOf, useVrfChoices } from "./choices.ts";
-import { placeStaticRouteError } from "./config-pointers.ts";
+import { placeRoutingSettingsError, placeStaticRouteError } from "./config-pointers.ts";
 import type { PageContext } from "./context.ts";
 
 const PAGE = 50;
@@ -107,7 +107,7 @@ export function Routing({ ctx }: { ctx: PageContext }) {
         <Card id="routing-settings" title="Settings and static routes">
           <RecordTable caption="Static routes" rows={config.data.staticRoutes as never} empty="No static routes." />
           <Fold title="Change the local AS, router ID or IGP">
-            <ActionForm key={JSON.stringify(config.data.igp)} operation={contract.routingConfig.update} current={config.data} title="Change routing settings" submitLabel="Save" onDone={reload} />
+            <ActionForm operation={contract.routingConfig.update} current={config.data} recordNames={{ interfaces: "interface" }} placeError={placeRoutingSettingsError} title="Change routing settings" submitLabel="Save" onDone={reload} />
           </Fold>
           <Fold title="Edit the static routes">
             <StaticRoutesForm routes={config.data.staticRoutes} onDone={reload} />
