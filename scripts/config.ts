@@ -40,7 +40,8 @@ export type Settings = {
    * BNG_LISTENER: who serves the appliances' public ports. `workerd` (the default with BNG_HTTP=1): workerd
    * itself, one socket per appliance (scripts/public-sockets.ts); `relay` (the default over HTTPS): a Node
    * listener per appliance relaying to workerd (scripts/listeners.ts), for what workerd's sockets cannot do:
-   * a certificate changed while running, ACME HTTP-01 on the HTTPS port, a closed log stream's place freed at once.
+   * a certificate changed without restarting workerd, ACME HTTP-01 on the HTTPS port, a closed log stream's
+   * place freed at once.
    */
   listener: "workerd" | "relay";
   fresh: boolean;
@@ -152,9 +153,6 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
   const fresh = flag(env, "BNG_FRESH");
   const listener = optional(env, "BNG_LISTENER") ?? (http ? "workerd" : "relay");
   if (listener !== "workerd" && listener !== "relay") throw new LaunchError(`BNG_LISTENER must be 'workerd' or 'relay', not '${listener}'`);
-  if (listener === "workerd" && !http) {
-    throw new LaunchError("BNG_LISTENER=workerd serves plain HTTP only (set BNG_HTTP=1): over HTTPS the relay serves certificates that change while running and ACME HTTP-01 on the same port");
-  }
 
   const fleet = await loadFleetFile(fleetPath);
   const profiles = await loadUserProfiles(fleetPath, fleet);

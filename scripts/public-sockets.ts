@@ -14,12 +14,13 @@
  * Only the fields touched here are declared, with the pointer slots and
  * sizes of workerd's schema (node_modules/workerd/workerd.capnp).
  */
+import { readFileSync, writeFileSync } from "node:fs";
 import { CompositeList, Message, ObjectSize, Struct, utils } from "capnp-es";
 import { PEER_ADDRESS_HEADER } from "../src/http/client-address.ts";
 import { APPLIANCE_HEADER, STREAM_HANDLE_HEADER } from "../src/fleet/listener.ts";
 
-/** What one public socket serves: the appliance it names, and its TLS keypair (none: plain HTTP). */
-export type PublicSocket = { address: string; appliance: string; tls?: { privateKey: string; certificateChain: string } };
+/** What one public socket serves: the appliance it names, and the files of its TLS keypair (none: plain HTTP). */
+export type PublicSocket = { address: string; appliance: string; tls?: { keyFile: string; certFile: string } };
 
 class Header extends Struct {
   static override readonly _capnp = { displayName: "Header", id: "dc0394b5a6f3417e", size: new ObjectSize(0, 2) };
@@ -93,8 +94,8 @@ export function withPublicSockets(config: Uint8Array, publicSockets: PublicSocke
       utils.setUint16(0, HTTPS, socket);
       const tls = utils.initStructAt(3, TlsOptions, socket);
       const keypair = utils.initStructAt(0, Keypair, tls);
-      keypair.privateKey = spec.tls.privateKey;
-      keypair.certificateChain = spec.tls.certificateChain;
+      keypair.privateKey = readFileSync(spec.tls.keyFile, "utf8");
+      keypair.certificateChain = readFileSync(spec.tls.certFile, "utf8");
     }
   }
   const missing = publicSockets.filter((s) => !found.has(s));
@@ -107,9 +108,9 @@ export function socketAddress(host: string, port: number): string {
   return `${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
-// Run by scripts/workerd.sh: the configuration on stdin, rewritten to stdout, the sockets from BNG_PUBLIC_SOCKETS (JSON).
+// Run by scripts/workerd.sh: the configuration on stdin, rewritten to stdout, the sockets from BNG_PUBLIC_SOCKETS
+// (JSON: the keys stay in their files, out of workerd's environment).
 if (import.meta.main) {
-  const { readFileSync, writeFileSync } = await import("node:fs");
   const sockets = JSON.parse(process.env.BNG_PUBLIC_SOCKETS!) as PublicSocket[];
   writeFileSync(1, withPublicSockets(readFileSync(0), sockets));
 }

@@ -19,22 +19,24 @@ import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launc
 const BOOTSTRAP = newToken();
 const ADMIN_PASSWORD = "listener-admin-password";
 const MODES = [
-  { mode: "https", port: await freePortBase(1) },
-  { mode: "http", port: await freePortBase(1) },
+  { name: "HTTPS relay", mode: "https", listener: "relay", port: await freePortBase(1) },
+  { name: "plain-HTTP workerd socket", mode: "http", listener: "workerd", port: await freePortBase(1) },
+  { name: "HTTPS workerd socket", mode: "https", listener: "workerd", port: await freePortBase(1) },
 ] as const;
 
 const fleets = new Map<string, RunningFleet>();
 
 beforeAll(async () => {
-  for (const { mode, port } of MODES) {
-    const dir = await mkdtemp(path.join(tmpdir(), `bngfleet-e2e-listener-${mode}-`));
+  // Launched side by side: each mostly waits on its own workerd.
+  await Promise.all(MODES.map(async ({ mode, listener, port }) => {
+    const dir = await mkdtemp(path.join(tmpdir(), `bngfleet-e2e-listener-${mode}-${listener}-`));
     const fleetFile = path.join(dir, "fleet.json");
     const appliance = { name: "edge-1", seed: 7, profile: "small", webUi: { listener: { address: "127.0.0.1", port: 8443 }, hostname: "edge-1.bng.localhost", peers: [] } };
     await writeFile(fleetFile, JSON.stringify({ portBase: 8443, appliances: [appliance] }));
-    const env: Record<string, string> = { BNG_PORT_BASE: String(port), BNG_FLEET: fleetFile, BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_ADMIN_PASSWORD: ADMIN_PASSWORD, BNG_FRESH: "1" };
+    const env: Record<string, string> = { BNG_PORT_BASE: String(port), BNG_FLEET: fleetFile, BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_ADMIN_PASSWORD: ADMIN_PASSWORD, BNG_FRESH: "1", BNG_LISTENER: listener };
     if (mode === "http") env.BNG_HTTP = "1";
-    fleets.set(mode, await launchFleet(env, [port], dir));
-  }
+    fleets.set(`${mode} ${listener}`, await launchFleet(env, [port], dir));
+  }));
 }, 240_000);
 
 afterAll(async () => {
@@ -89,7 +91,7 @@ function streamBody(mode: "https" | "http", port: number, pathname: string, tota
   });
 }
 
-describe.each(MODES)("the $mode listener", ({ mode, port }) => {
+describe.each(MODES)("the $name", ({ mode, port }) => {
   it("locks out by the connection's address, not by a client-claimed CF-Connecting-IP or X-BNG-Peer-Address", async () => {
     for (let i = 0; i < 5; i++) {
       // MF-CF-Blob is the header Miniflare's own sockets read `request.cf` from: never read on a public one.
