@@ -1,11 +1,14 @@
 /**
  * The one route matcher: which route of the table a method and a raw (still
- * percent-encoded) path reach, with its path parameters, as itty-router
- * picks one (the first of that method in table order whose pattern matches;
- * HEAD by the GET routes). The router, the fleet proxy's in-process relay
- * and its allowlist (a relayed path is relayed only when the route it
- * reaches is marked FP) all ask this one, so they cannot disagree.
+ * percent-encoded) path reach, with its path parameters. It is itty-router's:
+ * each route is registered on an itty `Router`, which compiles its template
+ * and keeps the table's order, and a request reaches the first route of its
+ * method whose pattern itty compiled matches (HEAD by the GET routes), as
+ * itty's own `fetch` picks one. The router (./pipeline.ts), the fleet proxy's
+ * in-process relay and its allowlist (a relayed path is relayed only when the
+ * route it reaches is marked FP) all ask this one, so they cannot disagree.
  */
+import { Router } from "itty-router";
 
 /** What the matcher reads of a route: its method and its path template (`/api/v1/sessions/{id}`, `{path+}` for the rest). */
 export interface Matchable {
@@ -26,13 +29,18 @@ export interface RouteMatcher<R> {
   methodsAt(pathname: string): string[];
 }
 
-/** A path template as a regular expression over the raw URL path (one trailing slash allowed). */
-export function pathPattern(path: string): RegExp {
-  const source = path
-    .replace(/[.]/g, "\\.")
-    .replace(/\{(\w+)\+\}/g, "(?<$1>.+)")
-    .replace(/\{(\w+)\}/g, "(?<$1>[^/]+)");
-  return new RegExp(`^${source}/?$`);
+/** A path template in itty's words: `{id}` is `:id`, `{path+}` (the rest of the path) is `:path+`. */
+export const ittyPath = (path: string): string => path.replace(/\{(\w+)\+\}/g, ":$1+").replace(/\{(\w+)\}/g, ":$1");
+
+/** An entry of itty's route table: method, the pattern it compiled, what was registered, the template. */
+type IttyEntry = [method: string, pattern: RegExp, registered: unknown[], path: string];
+
+/** itty's compiled table of routes, in table order, each entry holding the route it was registered with. */
+function ittyTable<R extends Matchable>(routes: readonly R[]): { route: R; pattern: RegExp }[] {
+  const itty = Router();
+  const register = itty as unknown as Record<string, (path: string, route: R) => unknown>;
+  for (const route of routes) register[route.method.toLowerCase()]!(ittyPath(route.path), route);
+  return (itty.routes as unknown as IttyEntry[]).map(([, pattern, [route]]) => ({ route: route as R, pattern }));
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({});
@@ -43,13 +51,13 @@ const built = new WeakMap<readonly Matchable[], RouteMatcher<Matchable>>();
 /**
  * The matcher of a route table. A path without parameters (health, the
  * sessions summary, most reads) is found with one lookup; the rest are tried
- * in table order among their method's routes only. Each pattern is compiled
- * once, here.
+ * in table order among their method's routes only, by the patterns itty
+ * compiled once, here.
  */
 export function routeMatcher<R extends Matchable>(routes: readonly R[]): RouteMatcher<R> {
   const known = built.get(routes);
   if (known) return known as RouteMatcher<R>;
-  const compiled = routes.map((route) => ({ route, pattern: pathPattern(route.path) }));
+  const compiled = ittyTable(routes);
   const byMethod = new Map<string, { route: R; pattern: RegExp }[]>();
   for (const entry of compiled) byMethod.set(entry.route.method, [...(byMethod.get(entry.route.method) ?? []), entry]);
   // A parameterless route is a lookup only when no earlier route of its method also matches its path: itty would take that one.

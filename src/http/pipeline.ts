@@ -6,8 +6,8 @@
  * (`serveInWorker`); one `catch` turns any error
  * into problem details; unknown paths are 404 and known paths with another
  * method 405 with `Allow`. The route is found by the table's one matcher
- * (./matcher.ts, itty-router's rule: the first of the method in table
- * order). A fleet proxy's GET to a member of this deployment runs the same
+ * (./matcher.ts: the patterns itty-router's Router compiled, its first match
+ * of the method in table order). A fleet proxy's GET to a member of this deployment runs the same
  * stages without a second HTTP pass (`relay`).
  */
 import type { z } from "zod";
