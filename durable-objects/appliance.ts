@@ -1,8 +1,9 @@
 /**
  * One appliance: its gateway state in SQLite and its data-plane simulation.
  * The object is thin: `ApplianceCore` opens the stores and wires them; the
- * Durable Object answers one RPC per request (`serve`), which authenticates
- * and runs the operation against the core, so no store is reachable over RPC.
+ * Durable Object answers one RPC per request (`call`), which authorizes the
+ * caller and runs the operation's port against the core (durable-objects/ports.ts),
+ * so no store is reachable over RPC.
  */
 import { DurableObject } from "cloudflare:workers";
 import { Server, type Connection, type ConnectionContext } from "partyserver";
@@ -45,7 +46,7 @@ import { AuditTrail } from "./audit.ts";
 import type { Profile } from "../simulator/index.ts";
 import type { ScrapeState } from "../src/metrics/families.ts";
 import { applyScenarioAction, runScenarioFile, type ScenarioStores } from "./scenario-runner.ts";
-import type { OperationAnswer, OperationCall, PortCall } from "../src/schemas/operation.ts";
+import type { PortCall } from "../src/schemas/operation.ts";
 import { answerPortCall, portsOf, type AppliancePorts, type PortAnswer } from "./ports.ts";
 import type { SystemStatus } from "../src/schemas/system.ts";
 import { LIVE_PATH } from "../src/schemas/live.ts";
@@ -87,7 +88,7 @@ function alertSinksOf(items: { key: string; values: Record<string, unknown> }[])
  * operations read. A plain class held in the object's `#core`, so none of it
  * is reachable over RPC (TypeScript's `private` would not stop an RPC caller;
  * workers-oauth-provider keeps its helpers off the wire the same way). The
- * Worker's operations run against it inside the object (`Appliance.serve`).
+ * operations' ports (durable-objects/ports.ts) run against it inside the object (`Appliance.call`).
  */
 export class ApplianceCore {
   readonly ctx: DurableObjectState;
@@ -522,18 +523,8 @@ export class ApplianceCore {
   }
 }
 
-/** Runs one operation against the appliance's core; the Worker's entry wires it (src/http/in-object.ts), so this layer imports no HTTP code. */
-export type OperationRunner = (core: ApplianceCore, call: OperationCall) => Promise<OperationAnswer>;
-
-let runOperation: OperationRunner | undefined;
-
-/** Wires the operations `Appliance.serve` runs; the Worker's entry module, which every isolate evaluates first, calls it once. */
-export function serveOperations(runner: OperationRunner): void {
-  runOperation = runner;
-}
-
-/** The object's RPC methods: what a Worker (`call`, `serve`) and the local launcher (the other three) call. */
-const RPC_METHODS = new Set(["call", "serve", "webUiCertificate", "runLauncherScenario", "releaseLogStream"]);
+/** The object's RPC methods: what a Worker (`call`) and the local launcher (the other three) call. */
+const RPC_METHODS = new Set(["call", "webUiCertificate", "runLauncherScenario", "releaseLogStream"]);
 /** Names workerd never dispatches as RPC methods (worker-rpc.c++, isReservedName): the runtime's own entry points, `fetch` being HTTP. */
 const RUNTIME_ENTRY_POINTS = new Set(["constructor", "fetch", "connect", "alarm", "webSocketMessage", "webSocketClose", "webSocketError"]);
 
@@ -565,9 +556,8 @@ function keepOffTheWire(object: object, base: object): void {
 
 /**
  * The Durable Object. Its RPC surface is deliberately small: one call per
- * request, `call` (a Worker handler's port: authorize, then run it) or, for the
- * sections whose handlers still run here, `serve` (authenticate and run the
- * operation together), and the local launcher's three calls; partyserver's methods and hooks are kept
+ * request, `call` (a Worker handler's port: authorize, then run it), and the
+ * local launcher's three calls; partyserver's methods and hooks are kept
  * off it (`keepOffTheWire`). Everything else (stores, wiring, the clock) is
  * in the private `#core`.
  */
@@ -583,19 +573,8 @@ export class Appliance extends Server<Env> {
     this.#core = new ApplianceCore(ctx, env, () => this.name, () => this.getConnections());
     this.#ports = portsOf(this.#core);
     // Every entry point (fetch, alarm, WebSocket events and RPC alike) waits for the stores. Not partyserver's onStart:
-    // it runs before fetch, alarm and WebSocket events only, and an RPC call (serve, call) would reach the stores unopened.
+    // it runs before fetch, alarm and WebSocket events only, and an RPC call (`call`) would reach the stores unopened.
     void ctx.blockConcurrencyWhile(() => this.#core.open());
-  }
-
-  /** Authenticates the call's credential, authorizes it for the route and runs the operation (src/http/in-object.ts). */
-  async serve(call: OperationCall): Promise<OperationAnswer> {
-    if (!runOperation) throw new Error("no operations are wired to the Appliance object (src/index.ts calls serveOperations)");
-    try {
-      return await runOperation(this.#core, call);
-    } finally {
-      // A change (an alarm raised or cleared, a commit, a scenario) is pushed to the web UI's live connections.
-      if (call.method !== "GET" && call.method !== "HEAD") this.#core.changed();
-    }
   }
 
   /**
@@ -619,7 +598,7 @@ export class Appliance extends Server<Env> {
     try {
       return await answerPortCall(this.#core, this.#ports, call);
     } finally {
-      // As for serve: a change is pushed to the web UI's live connections.
+      // A change (an alarm raised or cleared, a commit, a scenario) is pushed to the web UI's live connections.
       if (call.method !== "GET" && call.method !== "HEAD") this.#core.changed();
     }
   }

@@ -18,6 +18,8 @@ import { describeReferences, referencesTo, validateDocument, type ValidationCont
 import { configETag, ifMatchHolds } from "../src/config/etag.ts";
 import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
 import type { FieldError } from "../src/schemas/common.ts";
+import type { CommitSummary } from "../src/schemas/commit.ts";
+import type { ConfiguredPeer } from "../src/schemas/fleet.ts";
 import { hashNewPasswords } from "../src/config/passwords.ts";
 import { DECOY_HASH, hashPassword } from "../src/trust/password.ts";
 import type { Role } from "../src/auth/roles.ts";
@@ -37,12 +39,6 @@ export interface CommitMeta {
   ifMatch?: string | null | undefined;
 }
 
-export interface CommitSummary {
-  version: number;
-  committedUtc: string;
-  restartRequired: boolean;
-  changedPaths: string[];
-}
 
 /** The hot-apply event (committed) and the audit of refused changes (rejected). */
 export type ConfigEvent =
@@ -253,7 +249,7 @@ export class ConfigStore {
   }
 
   /** `webUi.peers` with their credentials, for the appliance object itself (read at start: the key applies at restart). */
-  peers(): { name: string; url: string; credential: string | null; timeoutMs: number }[] {
+  peers(): ConfiguredPeer[] {
     return (this.#document().lists["webUi.peers"] ?? []).map((item) => ({
       name: item.key,
       url: String(item.values.url ?? ""),

@@ -14,6 +14,7 @@ import {
   type LocalKind,
   type LicenceTerms,
   type LocalSubscriber,
+  type ModelViews,
   type LogEntry,
   type PortBlockRecord,
   type PingRequest,
@@ -130,7 +131,7 @@ export class DataPlane {
     this.#sinks = new AlertSinks((severity, msgId, fields) => this.log(severity, msgId, fields));
     const notifier = new AlarmNotifier(appliance);
     this.#gateway.onLog((entry) => {
-      const sent = notifier.observe(entry, this.#gateway.nowMs, () => this.#gateway.alarms());
+      const sent = notifier.observe(entry, this.#gateway.nowMs, () => this.#gateway.alarms.list());
       if (sent) this.#sinks.send(sent);
     });
   }
@@ -202,23 +203,21 @@ export class DataPlane {
   }
 
   /** Appends an event from outside the model (logins, tokens, audit) to the log ring. */
+  /**
+   * The model's read views, one per API section (simulator/views.ts): a port reads
+   * `dataPlane().model.sessions.summary()` straight; the data plane adds only what it
+   * owns (steering, refusals as outcomes, its drivers' losses) in methods of its own.
+   */
+  get model(): ModelViews {
+    return this.#gateway;
+  }
+
   log(severity: Severity, msgId: string, fields: Record<string, FieldValue>): void {
     this.#gateway.appendLog(severity, msgId, fields);
   }
 
-  // ── sessions ─────────────────────────────────────────────────────────────
-
-  /** The sessions list as the API answers it: JSON text of rows the model keeps encoded. */
-  sessionListText(query: SessionQuery) {
-    return this.#gateway.sessionListText(query);
-  }
-
-  sessionSummary() {
-    return this.#gateway.sessionSummary();
-  }
-
   sessionDetail(id: number) {
-    const result = this.#gateway.sessionDetail(id);
+    const result = this.#gateway.sessions.detail(id);
     if (!result.ok) return refuse("not-found", `no session ${id}`);
     return { ok: true as const, session: { ...result.session, steering: this.#steeringOf(result.session) } };
   }
@@ -234,13 +233,13 @@ export class DataPlane {
   }
 
   sessionRates(id: number) {
-    const result = this.#gateway.sessionRates(id);
+    const result = this.#gateway.sessions.rates(id);
     return result.ok ? { ok: true as const, rates: result.rates } : refuse("not-found", `no session ${id}`);
   }
 
   /** Force-disconnects a session; its addresses, CGN binding and capture are freed. Audited. */
   disconnect(id: number, actor: string): Outcome<{ sessionId: number }> {
-    const detail = this.#gateway.sessionDetail(id);
+    const detail = this.#gateway.sessions.detail(id);
     if (!detail.ok) return refuse("not-found", `no session ${id}`);
     this.#gateway.disconnect(id, "admin-reset");
     this.log("notice", "audit.session.disconnect", { sessionId: id, username: detail.session.username, actor });
@@ -257,23 +256,17 @@ export class DataPlane {
   /** Live session ids of the online local subscribers, by `kind/key`. */
   localSubscriberSessions(): Record<string, number> {
     const online: Record<string, number> = {};
-    for (const s of this.#gateway.localSubscribers()) if (s.sessionId !== null) online[`${s.kind}/${s.key}`] = s.sessionId;
+    for (const s of this.#gateway.localSubscribers.list()) if (s.sessionId !== null) online[`${s.kind}/${s.key}`] = s.sessionId;
     return online;
   }
 
   /** The live session of a local subscriber: 404 when it is not configured or offline. */
   localSession(kind: LocalKind, key: string) {
-    const result = this.#gateway.localSession(kind, key);
+    const result = this.#gateway.localSubscribers.session(kind, key);
     if (result.ok) return { ok: true as const, session: { ...result.session, steering: this.#steeringOf(result.session) } };
     return result.reason === "offline"
       ? refuse("not-found", `local ${kind} subscriber '${key}' has no live session (offline; it connects within a sub-step of being configured, and retries every minute when it cannot)`)
       : refuse("not-found", `no local ${kind} subscriber '${key}'`);
-  }
-
-  // ── pools, CGN, RADIUS, metrics ──────────────────────────────────────────
-
-  addressPools() {
-    return this.#gateway.addressPools();
   }
 
   /**
@@ -287,13 +280,13 @@ export class DataPlane {
   }
 
   poolAllocations(name: string, offset: number, limit: number) {
-    const result = this.#gateway.poolAllocations(name, { offset, limit });
+    const result = this.#gateway.pools.allocations(name, { offset, limit });
     return result.ok ? { ok: true as const, page: result.page } : refuse("not-found", `no address pool '${name}'`);
   }
 
   /** GET /cgn/status: the model's, with the losses of the object's logger drivers (syslog.ts) while the logger pump runs. */
   cgnStatus() {
-    const status = this.#gateway.cgnStatus();
+    const status = this.#gateway.cgn.status();
     return status.eventsLostByDriver === null ? status : { ...status, eventsLostByDriver: this.#driverLosses() };
   }
 
@@ -307,10 +300,6 @@ export class DataPlane {
     return this.#gateway.onPortBlock(listener);
   }
 
-  cgnBindings(query: { group?: string; vrf?: string; ip?: string; offset: number; limit: number }) {
-    return this.#gateway.cgnBindings(query);
-  }
-
   /** Identifies an auto-learned binding (super-user); Identify events per port block come from the model. Audited. */
   identifyBinding(bindingIndex: number, subscriberId: string, actor: string) {
     const result = this.#gateway.identifyBinding(bindingIndex, subscriberId);
@@ -321,10 +310,6 @@ export class DataPlane {
     }
     this.log("notice", "audit.cgn.identify", { bindingIndex, subscriberId, actor });
     return { ok: true as const, binding: result.binding };
-  }
-
-  radiusStatus() {
-    return this.#gateway.radiusStatus();
   }
 
   /** Hot-applies the configured RADIUS servers (at open and on every commit that touches them). */
@@ -359,44 +344,14 @@ export class DataPlane {
     return this.#gateway.sessionsVersion;
   }
 
-  subscriberRoutes(vrf: string, family: 4 | 6 | null) {
-    return this.#gateway.subscriberRoutes(vrf, family);
-  }
-
-  subscriberRouteTable(vrf: string, family: 4 | 6 | null) {
-    return this.#gateway.subscriberRouteTable(vrf, family);
-  }
-
-  metricsHistory(range: string | null) {
-    return this.#gateway.metricsHistory(range);
-  }
-
-  licence() {
-    return this.#gateway.licence();
-  }
-
-  // ── L2TP and licensing ───────────────────────────────────────────────────
-
-  l2tpTunnels() {
-    return this.#gateway.l2tpTunnels();
-  }
-
   l2tpTunnel(localTunnelId: number) {
-    const result = this.#gateway.l2tpTunnel(localTunnelId);
+    const result = this.#gateway.l2tp.tunnel(localTunnelId);
     return result.ok ? { ok: true as const, tunnel: result.tunnel } : refuse("not-found", `no L2TP tunnel with local tunnel id ${localTunnelId}`);
-  }
-
-  licenceStatus() {
-    return this.#gateway.licenceStatus();
-  }
-
-  licenceTerms(): LicenceTerms {
-    return this.#gateway.licenceTerms();
   }
 
   /** Installs licence terms (the licensing store's, at open and on every change); a change is written to the snapshot at once. */
   setLicence(terms: LicenceTerms) {
-    const changed = JSON.stringify(terms) !== JSON.stringify(this.#gateway.licenceTerms());
+    const changed = JSON.stringify(terms) !== JSON.stringify(this.#gateway.licence.terms());
     const status = this.#gateway.setLicence(terms);
     if (changed) this.persist();
     return status;
@@ -413,17 +368,17 @@ export class DataPlane {
     return {
       appliance: this.#appliance,
       interfaces: this.interfaces(),
-      sessionEvents: g.sessionEvents(),
+      sessionEvents: g.sessions.events(),
       dataPlaneUptimeSeconds: Math.max(0, Math.floor((g.nowMs - g.bootedMs) / 1000)),
-      l2tpTunnels: g.l2tpTunnels().tunnels,
+      l2tpTunnels: g.l2tp.tunnels().tunnels,
       profile: g.profile.name,
-      sessions: g.sessionSummary(),
-      ports: g.metricsHistory("1h").ports.map((p) => ({ portId: p.portId, label: p.label, rxBps: newest(p.rxBps), txBps: newest(p.txBps) })),
-      pools: g.addressPools(),
+      sessions: g.sessions.summary(),
+      ports: g.metrics.history("1h").ports.map((p) => ({ portId: p.portId, label: p.label, rxBps: newest(p.rxBps), txBps: newest(p.txBps) })),
+      pools: g.pools.list(),
       cgn: this.cgnStatus(),
-      radius: g.radiusStatus(),
-      alarms: g.alarms(),
-      licence: g.licence(),
+      radius: g.radius.status(),
+      alarms: g.alarms.list(),
+      licence: g.licence.meter(),
       lastSeq: g.lastSeq,
     };
   }
@@ -434,7 +389,7 @@ export class DataPlane {
   systemView() {
     const g = this.#gateway;
     const ports = g.portRates();
-    const alarms = g.alarms();
+    const alarms = g.alarms.list();
     const upgrade = g.upgrade();
     return {
       appliance: this.#appliance,
@@ -444,9 +399,9 @@ export class DataPlane {
       bootedMs: g.bootedMs,
       forwarding: g.forwarding,
       upgradePhase: upgrade && upgrade.phase !== "complete" ? upgrade.phase : null,
-      sessions: g.sessionSummary().total,
-      sessionEvents: g.sessionEvents(),
-      licence: g.licence(),
+      sessions: g.sessions.summary().total,
+      sessionEvents: g.sessions.events(),
+      licence: g.licence.meter(),
       ports,
       load: g.systemLoad(ports),
       alarms: { count: alarms.count, countBySeverity: alarms.countBySeverity },
@@ -488,12 +443,6 @@ export class DataPlane {
   /** The upgrade under way or last completed in this data plane, with its progress. */
   upgrade() {
     return this.#gateway.upgrade();
-  }
-
-  // ── logs ─────────────────────────────────────────────────────────────────
-
-  logTail(count: number | null, sinceSeq: number | null) {
-    return this.#gateway.logTail({ count, sinceSeq });
   }
 
   /**
@@ -558,7 +507,7 @@ export class DataPlane {
           let cursor = sinceSeq ?? this.#gateway.lastSeq;
           // Replay in pages of the tail's maximum until caught up (bounded by the ring).
           for (;;) {
-            const page = this.#gateway.logTail({ count: 1000, sinceSeq: cursor });
+            const page = this.#gateway.logs.tail({ count: 1000, sinceSeq: cursor });
             for (const entry of page.entries) {
               send(event(entry));
               lastSent = entry.seq;
@@ -595,12 +544,6 @@ export class DataPlane {
     for (const stream of [...this.#streams.values()]) stream.recheck();
   }
 
-  // ── alarms ───────────────────────────────────────────────────────────────
-
-  alarms() {
-    return this.#gateway.alarms();
-  }
-
   clearAlarm(id: string, instance: string | null, actor: string) {
     const result = this.#gateway.clearAlarm(id, instance);
     this.log("notice", "audit.alarm.clear", { id, instance, cleared: result.cleared, actor });
@@ -612,7 +555,7 @@ export class DataPlane {
     const nowMs = this.#gateway.nowMs;
     this.log("notice", "audit.alarm.test", { severity, actor });
     const alarm = { id: "alert.test", instance: null, severity, firstRaisedUtc: new Date(nowMs).toISOString(), ageSeconds: 0, text: text ?? `Test alert from ${this.#appliance}`, context: { requestedBy: actor } };
-    const sent = notification("test", this.#appliance, nowMs, alarm, this.#gateway.alarms().countBySeverity);
+    const sent = notification("test", this.#appliance, nowMs, alarm, this.#gateway.alarms.list().countBySeverity);
     this.#sinks.send(sent);
     return sent;
   }
@@ -632,10 +575,6 @@ export class DataPlane {
   /** Hot-applies `captures.mirrorAllowlist` from a configuration commit: the next capture request is judged by it. */
   setCaptureAllowlist(allowlist: string[]): void {
     this.#allowlist = [...allowlist];
-  }
-
-  captures() {
-    return this.#gateway.captures();
   }
 
   /** Starts mirroring a session; refuses a destination outside the configured allowlist. Audited. */
@@ -757,7 +696,7 @@ export class DataPlane {
       seed: this.#gateway.seed,
       simulatedTimeUtc: new Date(this.#gateway.nowMs).toISOString(),
       clockLeadSeconds: Math.round(this.#offsetMs / 1000),
-      sessions: this.#gateway.sessionSummary().total,
+      sessions: this.#gateway.sessions.summary().total,
       lastSeq: this.#gateway.lastSeq,
     };
   }

@@ -40,7 +40,7 @@ export class LicensingStore {
 
   /** The spec's licence status at the simulated now. */
   status(): LicenceStatus {
-    return this.#dataPlane.licenceStatus();
+    return this.#dataPlane.model.licence.status();
   }
 
   /**
@@ -142,7 +142,7 @@ export class LicensingStore {
   /** Renewal, the online licence's check-in: a new entitlement period from now, capped by the contract end. */
   renew(actor: string): Outcome<LicenceRenewalResult> {
     const nowMs = this.#nowMs();
-    const renewed = renewedTerms(this.#dataPlane.licenceTerms(), nowMs);
+    const renewed = renewedTerms(this.#dataPlane.model.licence.terms(), nowMs);
     if (!renewed.ok) {
       const detail = {
         dev: "there is no licence to renew (dev mode): activate one with POST /api/v1/licensing/activate",
@@ -152,14 +152,14 @@ export class LicensingStore {
       return this.#refused("renew", renewed.reason, actor, "conflict", detail);
     }
     this.#store(renewed.terms, {});
-    const status = this.#dataPlane.licenceStatus();
+    const status = this.#dataPlane.model.licence.status();
     this.#dataPlane.log("notice", "audit.licence.renew", { licenceId: status.licenceId, expiresAtUtc: status.expiresAtUtc, actor });
     return { ok: true, renewed: true, state: status.state, expiresAtUtc: status.expiresAtUtc, lastRenewalUtc: status.lastRenewalUtc };
   }
 
   /** The usage report the appliance would send: online with its next renewal, offline by hand, in dev mode never. */
   telemetry(): TelemetryPreview {
-    const status = this.#dataPlane.licenceStatus();
+    const status = this.#dataPlane.model.licence.status();
     const nowMs = this.#nowMs();
     return {
       format: "bngfleet-telemetry/1",
@@ -182,7 +182,7 @@ export class LicensingStore {
 
   /** Why configuration commits are frozen now (a lapsed licence), or null. */
   freezeDetail(): string | null {
-    const status = this.#dataPlane.licenceStatus();
+    const status = this.#dataPlane.model.licence.status();
     if (!status.adminFreezeActive) return null;
     return (
       `licence '${status.licenceId ?? ""}' has lapsed: configuration commits are frozen until a licence is activated ` +

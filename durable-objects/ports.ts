@@ -31,12 +31,13 @@ import type { Role } from "../src/auth/roles.ts";
 import { destinationVerdict } from "../src/config/destinations.ts";
 import { LOCAL_LISTS, ipoeLineOf } from "../src/config/local-subscribers.ts";
 import type { Kind as LocalKind } from "../src/schemas/local-subscribers.ts";
-import type { CommitSummary, ConfigStore } from "./config-store.ts";
+import type { ConfigStore } from "./config-store.ts";
+import type { CommitSummary } from "../src/schemas/commit.ts";
 import type { ApplianceCore } from "./appliance.ts";
+import { oidcSignInPorts, passkeyPorts } from "./sign-in-ports.ts";
+import type { PortTable } from "./port-table.ts";
 import type { JsonText } from "../simulator/row-texts.ts";
 
-/** Ports are keyed as the contract's operations are: a port nobody's operation names cannot be written. */
-type PortTable = { [S in keyof typeof contract]?: { [O in keyof (typeof contract)[S]]?: (caller: Caller, ...args: never[]) => unknown } };
 
 /** A ping as the API takes it. */
 type PingRequest = z.output<typeof PingBody>;
@@ -164,39 +165,39 @@ export function portsOf(core: ApplianceCore) {
       interfaces: () => core.interfaceTable(),
     },
     sessions: {
-      list: (_: Caller, query: Parameters<ReturnType<typeof dataPlane>["sessionListText"]>[0]) => dataPlane().sessionListText(query),
-      summary: () => dataPlane().sessionSummary(),
+      list: (_: Caller, query: Parameters<ReturnType<typeof dataPlane>["model"]["sessions"]["listText"]>[0]) => dataPlane().model.sessions.listText(query),
+      summary: () => dataPlane().model.sessions.summary(),
       get: (_: Caller, id: number) => dataPlane().sessionDetail(id),
       rates: (_: Caller, id: number) => dataPlane().sessionRates(id),
       disconnect: (caller: Caller, id: number) => dataPlane().disconnect(id, actor(caller)),
     },
     captures: {
-      list: () => dataPlane().captures(),
+      list: () => dataPlane().model.captures.list(),
       start: (caller: Caller, id: number, to: { destinationIp: string; maxPackets: number | null; maxDurationSeconds: number | null }) =>
         dataPlane().startCapture(id, to.destinationIp, to.maxPackets, to.maxDurationSeconds, actor(caller)),
       stop: (caller: Caller, id: number) => dataPlane().stopCapture(id, actor(caller)),
     },
     alarms: {
-      list: () => dataPlane().alarms(),
+      list: () => dataPlane().model.alarms.list(),
       clear: (caller: Caller, id: string, instance: string | null) => dataPlane().clearAlarm(id, instance, actor(caller)),
       test: (caller: Caller, severity: Parameters<ReturnType<typeof dataPlane>["alertTest"]>[0], text: string | null) => dataPlane().alertTest(severity, text, actor(caller)),
     },
     addressPools: {
-      list: () => dataPlane().addressPools(),
+      list: () => dataPlane().model.pools.list(),
       allocations: (_: Caller, name: string, offset: number, limit: number) => dataPlane().poolAllocations(name, offset, limit),
     },
     l2tp: {
-      tunnels: () => dataPlane().l2tpTunnels(),
+      tunnels: () => dataPlane().model.l2tp.tunnels(),
       tunnel: (_: Caller, id: number) => dataPlane().l2tpTunnel(id),
     },
     cgn: {
       // A page of bindings crosses as the JSON text it is sent as: a string crosses RPC far cheaper than the objects.
-      bindings: (_: Caller, query: Parameters<ReturnType<typeof dataPlane>["cgnBindings"]>[0]) => encoded(dataPlane().cgnBindings(query)),
+      bindings: (_: Caller, query: Parameters<ReturnType<typeof dataPlane>["model"]["cgn"]["bindings"]>[0]) => encoded(dataPlane().model.cgn.bindings(query)),
       status: () => dataPlane().cgnStatus(),
       identify: (caller: Caller, bindingIndex: number, subscriberId: string) => dataPlane().identifyBinding(bindingIndex, subscriberId, actor(caller)),
     },
     radius: {
-      servers: () => dataPlane().radiusStatus(),
+      servers: () => dataPlane().model.radius.status(),
     },
     ipsec: {
       status: () => core.ipsec().status(),
@@ -213,7 +214,7 @@ export function portsOf(core: ApplianceCore) {
       },
     },
     metrics: {
-      history: (_: Caller, range: Parameters<ReturnType<typeof dataPlane>["metricsHistory"]>[0]) => dataPlane().metricsHistory(range),
+      history: (_: Caller, range: Parameters<ReturnType<typeof dataPlane>["model"]["metrics"]["history"]>[0]) => dataPlane().model.metrics.history(range),
       scrape: () => core.scrape(),
     },
     diagnostics: {
@@ -332,7 +333,7 @@ export function portsOf(core: ApplianceCore) {
     },
     vrfs: {
       // The sessions each VRF holds, read at the same instant as the list.
-      list: () => ({ ...vrfItems.items(), byVrf: dataPlane().sessionSummary().byVrf }),
+      list: () => ({ ...vrfItems.items(), byVrf: dataPlane().model.sessions.summary().byVrf }),
       create: vrfItems.put("create"),
       replace: vrfItems.put("replace"),
       remove: vrfItems.remove,
@@ -354,8 +355,24 @@ export function portsOf(core: ApplianceCore) {
       replace: circuits.put("replace"),
       remove: circuits.remove,
     },
+    passkeys: passkeyPorts(core),
+    oidcSignIn: oidcSignInPorts(core),
+    logs: {
+      tail: (_: Caller, source: "ring" | "audit", count: number, sinceSeq: number | null) => (source === "audit" ? core.auditTail(count, sinceSeq) : dataPlane().model.logs.tail({ count: count, sinceSeq: sinceSeq })),
+      // The one port that answers a stream (docs/architecture.md): the object produces it for as long as the client reads,
+      // and ends it when the credential that opened it stops authenticating.
+      stream: (caller: Caller, resumeAfter: number | null) =>
+        caller.credential ? core.logStream(resumeAfter, caller.credential, actor(caller)) : refuse("unauthenticated", "a bearer token or session cookie is required"),
+    },
+    fleet: {
+      appliances: () => core.fleetPeers(),
+      // The peer as this appliance's running `webUi.peers` names it (null when it names none), and the destination policy's
+      // allowlist a relay outside the deployment is judged by: the Worker plans and makes the relay.
+      read: (_: Caller, peer: string) => ({ configured: core.fleetPeers().find((p) => p.name === peer) ?? null, allowlist: config().outboundAllowlist() }),
+    },
     scenario: {
       state: () => dataPlane().scenarioState(),
+      faults: () => dataPlane().model.faults.inForce(),
       apply: (caller: Caller, raw: unknown) => core.scenario(raw, actor(caller)),
       run: (caller: Caller, raw: unknown) => core.runScenario(raw, actor(caller)),
     },

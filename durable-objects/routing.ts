@@ -131,7 +131,7 @@ export class RoutingStore {
   /** The sessions' routes of a VRF in table order, read again only when the sessions may have changed (the table reads the live model lazily). */
   #sortedSubscriberRoutes(vrf: string, family: 4 | 6 | null): SubscriberRouteList {
     const key = `${vrf}\n${family}\n${this.#sources.dataPlane.sessionsVersion()}`;
-    if (this.#subscriberCache?.key !== key) this.#subscriberCache = { key, routes: this.#sources.dataPlane.subscriberRouteTable(vrf, family) };
+    if (this.#subscriberCache?.key !== key) this.#subscriberCache = { key, routes: this.#sources.dataPlane.model.subscriberRoutes.table(vrf, family) };
     return this.#subscriberCache.routes;
   }
 
@@ -165,7 +165,7 @@ export class RoutingStore {
         exportRt: strings(values.exportRt),
         originateDefaultRoute: values.originateDefaultRoute === true,
       })),
-      pools: dataPlane.addressPools().map((p) => ({ family: p.family, vrf: p.vrf ?? "default", cgnTranslated: p.cgnTranslated, subnets: p.subnets.map((s) => ({ prefix: s.prefix, announce: s.announce })) })),
+      pools: dataPlane.model.pools.list().map((p) => ({ family: p.family, vrf: p.vrf ?? "default", cgnTranslated: p.cgnTranslated, subnets: p.subnets.map((s) => ({ prefix: s.prefix, announce: s.announce })) })),
       cgnPublic: dataPlane.runningCgn().groups.flatMap((g) => g.publicSubnets.map((prefix) => ({ vrf: g.outsideVrf, prefix }))),
       statics: staticRoutesOf(doc.lists[STATIC_ROUTES_LIST] ?? []),
       framed: this.#framedRoutes(doc),

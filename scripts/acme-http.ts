@@ -10,7 +10,7 @@
 import http from "node:http";
 import net from "node:net";
 import type tls from "node:tls";
-import { PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
+import { CF_BLOB_HEADER, PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
 import { APPLIANCE_HEADER } from "../src/fleet/listener.ts";
 import { withSecurity } from "../src/http/headers.ts";
 import { serverTimeouts, type ListenerLimits } from "./listener-limits.ts";
@@ -26,7 +26,9 @@ function plainServer(target: Promise<{ host: string; port: number }>, appliance:
     if ((request.method === "GET" || request.method === "HEAD") && CHALLENGE_PATH.test(path)) {
       void target.then(({ host, port }) => {
         // As on the HTTPS side, the peer address is the connection's and the appliance the port's, never what the client claims.
-        const headers = { ...request.headers, connection: "close", [PEER_ADDRESS_HEADER]: normalisePeerAddress(request.socket.remoteAddress), [APPLIANCE_HEADER]: appliance };
+        // Nor the cf object Miniflare's socket would read from the client's header.
+        const { [CF_BLOB_HEADER]: _cf, ...clientHeaders } = request.headers;
+        const headers = { ...clientHeaders, connection: "close", [PEER_ADDRESS_HEADER]: normalisePeerAddress(request.socket.remoteAddress), [APPLIANCE_HEADER]: appliance };
         const upstream = http.request({ host, port, method: request.method, path, headers }, (answer) => {
           response.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(response);

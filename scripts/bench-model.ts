@@ -73,14 +73,14 @@ const before = held();
 const gateway = Gateway.create(profile, { seed: 1, startTimeMs: Date.UTC(2026, 0, 1, 20) });
 const bring0 = performance.now();
 let simulated = 0;
-while (gateway.sessionSummary().total < SESSIONS && simulated < 3600) {
+while (gateway.sessions.summary().total < SESSIONS && simulated < 3600) {
   gateway.step(10);
   simulated += 10;
 }
 const bringUpMs = performance.now() - bring0;
 gateway.step(600); // settle into churn
 const heldBytes = held() - before;
-console.log(`profile ${profile.name}: ${gateway.sessionSummary().total.toLocaleString("en-GB")} sessions after ${simulated + 600} simulated s (bring-up ${fmt(bringUpMs / 1000, 1)} s wall)`);
+console.log(`profile ${profile.name}: ${gateway.sessions.summary().total.toLocaleString("en-GB")} sessions after ${simulated + 600} simulated s (bring-up ${fmt(bringUpMs / 1000, 1)} s wall)`);
 console.log(`model heap held: ${fmt(heldBytes / 2 ** 20)} MiB${gc ? "" : " (run with --expose-gc for a true figure)"}`);
 
 const chunks = gateway.snapshot().blobs.reduce((n, b) => n + b.byteLength, 0);
@@ -101,7 +101,7 @@ const world: RoutingWorld = {
   routerId: "10.0.0.2",
   neighbors: [RR],
   vrfs: profile.vrfs.filter((v) => v.name !== "default").map((v, i) => ({ name: v.name, rd: `64500:${100 + i}`, importRt: [`64500:${100 + i}`, "64500:999"], exportRt: [`64500:${100 + i}`], originateDefaultRoute: true })),
-  pools: gateway.addressPools().map((p) => ({ family: p.family, vrf: p.vrf ?? "default", cgnTranslated: p.cgnTranslated, subnets: p.subnets.map((s) => ({ prefix: s.prefix, announce: s.announce })) })),
+  pools: gateway.pools.list().map((p) => ({ family: p.family, vrf: p.vrf ?? "default", cgnTranslated: p.cgnTranslated, subnets: p.subnets.map((s) => ({ prefix: s.prefix, announce: s.announce })) })),
   cgnPublic: [],
   statics: [],
   framed: [],
@@ -109,38 +109,38 @@ const world: RoutingWorld = {
   igp: { reachable: true, protocol: "none", routerId: "10.0.0.2", interfaces: [], adjacencies: [] },
 };
 // The appliance keeps one table per sessions version (durable-objects/routing.ts); here the sessions do not change between runs.
-const tables = new Map<string, ReturnType<Gateway["subscriberRouteTable"]>>();
-const table = (vrf: string) => tables.get(vrf) ?? tables.set(vrf, gateway.subscriberRouteTable(vrf)).get(vrf)!;
+const tables = new Map<string, ReturnType<Gateway["subscriberRoutes"]["table"]>>();
+const table = (vrf: string) => tables.get(vrf) ?? tables.set(vrf, gateway.subscriberRoutes.table(vrf)).get(vrf)!;
 
 if (only === undefined || only === "queries") {
-  const newest = gateway.listSessions({ limit: 1 }).items[0];
-  const v6 = gateway.listSessions({ limit: 500 }).items.find((s) => s.ipv6 !== null)?.ipv6 ?? "2001:db8::/32";
+  const newest = gateway.sessions.list({ limit: 1 }).items[0];
+  const v6 = gateway.sessions.list({ limit: 500 }).items.find((s) => s.ipv6 !== null)?.ipv6 ?? "2001:db8::/32";
   const queries: [string, () => unknown][] = [
-    ["sessions unfiltered", () => gateway.listSessions({})],
-    ["sessions last page", () => gateway.listSessions({ offset: SESSIONS - 50 })],
-    ["sessions username substring", () => gateway.listSessions({ username: "12345" })],
-    ["sessions username realm (wide)", () => gateway.listSessions({ username: "cgn.isp" })],
-    ["sessions ip v4 /24", () => gateway.listSessions({ ip: `${newest?.ipv4.split(".").slice(0, 3).join(".")}.0/24` })],
-    ["sessions ip v4 text prefix", () => gateway.listSessions({ ip: `${newest?.ipv4.split(".").slice(0, 2).join(".")}.1` })],
-    ["sessions ip v4 exact", () => gateway.listSessions({ ip: newest?.ipv4 ?? "" })],
-    ["sessions ip v6 /56", () => gateway.listSessions({ ip: v6.replace(/\/\d+$/, "/56") })],
-    ["sessions ip v6 text prefix", () => gateway.listSessions({ ip: v6.slice(0, 12) })],
-    ["sessions vrf", () => gateway.listSessions({ vrf: "wholesale" })],
-    ["sessions port", () => gateway.listSessions({ port: 3 })],
-    ["sessions encap", () => gateway.listSessions({ encap: "l2tp" })],
-    ["sessions type", () => gateway.listSessions({ type: "ppp" })],
-    ["sessions walledGarden", () => gateway.listSessions({ walledGarden: true })],
-    ["sessions port+encap+vrf", () => gateway.listSessions({ port: 2, encap: "ipoe", vrf: "cgn-inside" })],
-    ["sessions rare combination", () => gateway.listSessions({ port: 2, walledGarden: true, username: "99" })],
-    ["sessions summary", () => gateway.sessionSummary()],
-    ["cgn bindings", () => gateway.cgnBindings({})],
-    ["cgn bindings vrf", () => gateway.cgnBindings({ vrf: "cgn-inside" })],
-    ["cgn bindings ip", () => gateway.cgnBindings({ ip: gateway.cgnBindings({ limit: 1 }).items[0]?.publicIp ?? "" })],
-    ["cgn bindings last page", () => gateway.cgnBindings({ offset: 60_000 })],
-    ["pool allocations last page", () => gateway.poolAllocations(profile.pools[0]?.name ?? "", { offset: 40_000 })],
-    ["subscriber routes sorted (fallback)", () => new SortedSubscriberRoutes(gateway.subscriberRoutes("default"))],
+    ["sessions unfiltered", () => gateway.sessions.list({})],
+    ["sessions last page", () => gateway.sessions.list({ offset: SESSIONS - 50 })],
+    ["sessions username substring", () => gateway.sessions.list({ username: "12345" })],
+    ["sessions username realm (wide)", () => gateway.sessions.list({ username: "cgn.isp" })],
+    ["sessions ip v4 /24", () => gateway.sessions.list({ ip: `${newest?.ipv4.split(".").slice(0, 3).join(".")}.0/24` })],
+    ["sessions ip v4 text prefix", () => gateway.sessions.list({ ip: `${newest?.ipv4.split(".").slice(0, 2).join(".")}.1` })],
+    ["sessions ip v4 exact", () => gateway.sessions.list({ ip: newest?.ipv4 ?? "" })],
+    ["sessions ip v6 /56", () => gateway.sessions.list({ ip: v6.replace(/\/\d+$/, "/56") })],
+    ["sessions ip v6 text prefix", () => gateway.sessions.list({ ip: v6.slice(0, 12) })],
+    ["sessions vrf", () => gateway.sessions.list({ vrf: "wholesale" })],
+    ["sessions port", () => gateway.sessions.list({ port: 3 })],
+    ["sessions encap", () => gateway.sessions.list({ encap: "l2tp" })],
+    ["sessions type", () => gateway.sessions.list({ type: "ppp" })],
+    ["sessions walledGarden", () => gateway.sessions.list({ walledGarden: true })],
+    ["sessions port+encap+vrf", () => gateway.sessions.list({ port: 2, encap: "ipoe", vrf: "cgn-inside" })],
+    ["sessions rare combination", () => gateway.sessions.list({ port: 2, walledGarden: true, username: "99" })],
+    ["sessions summary", () => gateway.sessions.summary()],
+    ["cgn bindings", () => gateway.cgn.bindings({})],
+    ["cgn bindings vrf", () => gateway.cgn.bindings({ vrf: "cgn-inside" })],
+    ["cgn bindings ip", () => gateway.cgn.bindings({ ip: gateway.cgn.bindings({ limit: 1 }).items[0]?.publicIp ?? "" })],
+    ["cgn bindings last page", () => gateway.cgn.bindings({ offset: 60_000 })],
+    ["pool allocations last page", () => gateway.pools.allocations(profile.pools[0]?.name ?? "", { offset: 40_000 })],
+    ["subscriber routes sorted (fallback)", () => new SortedSubscriberRoutes(gateway.subscriberRoutes.list("default"))],
     // The route table as the appliance answers it: the index is read again once per sessions change (each step), then pages use it.
-    ["vrf routes table read (per step)", () => gateway.subscriberRouteTable("default")],
+    ["vrf routes table read (per step)", () => gateway.subscriberRoutes.table("default")],
     ["vrf routes first page", () => vrfRoutes(world, "default", table("default"), {})],
     ["vrf routes middle page (500)", () => vrfRoutes(world, "default", table("default"), { offset: 90_000, limit: 500 })],
     ["vrf routes last page ipv6", () => vrfRoutes(world, "default", table("default"), { family: "ipv6", offset: 120_000 })],
@@ -148,9 +148,9 @@ if (only === undefined || only === "queries") {
     // A text filter renders the table's prefixes once per sessions change; the filters after it search that text.
     ["vrf routes text filter v6", () => vrfRoutes(world, "default", table("default"), { filter: "::/56" })],
     ["vrf routes text filter v4", () => vrfRoutes(world, "default", table("default"), { filter: "198.19.1" })],
-    ["vrf routes text filter v6, first", () => vrfRoutes(world, "default", gateway.subscriberRouteTable("default"), { filter: "::/56" })],
-    ["vrf routes text filter v4, first", () => vrfRoutes(world, "default", gateway.subscriberRouteTable("default"), { filter: "198.19.1" })],
-    ["vrf routes read + first page", () => vrfRoutes(world, "default", gateway.subscriberRouteTable("default"), {})],
+    ["vrf routes text filter v6, first", () => vrfRoutes(world, "default", gateway.subscriberRoutes.table("default"), { filter: "::/56" })],
+    ["vrf routes text filter v4, first", () => vrfRoutes(world, "default", gateway.subscriberRoutes.table("default"), { filter: "198.19.1" })],
+    ["vrf routes read + first page", () => vrfRoutes(world, "default", gateway.subscriberRoutes.table("default"), {})],
     ["bgp received routes vpn (largest)", () => neighborRoutes(world, RR.address, { type: "received", af: "ipv4Vpn", limit: 500 })],
     ["bgp received routes unicast", () => neighborRoutes(world, RR.address, { type: "received", af: "ipv4Unicast", limit: 500 })],
   ];

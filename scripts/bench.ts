@@ -11,6 +11,7 @@
  *                                          memory, the fleet overview and search (scripts/bench/scale.ts);
  *                                          issue #28's second fleet is `--count 1000 --profile default`
  *   --seconds S                            how long wrk loads each endpoint (3)
+ *   --listener relay                       the appliances behind the launcher's Node relay instead of workerd's own sockets
  *
  * Needs wrk (apt-get install wrk).
  */
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     // One workerd process per core: workerd runs a Worker on one thread, and the fleet goal is this machine's.
     shards: { type: "string", default: String(availableParallelism()) },
     seconds: { type: "string", default: "3" },
+    listener: { type: "string", default: "workerd" },
   },
 });
 
@@ -37,10 +39,12 @@ if (!Number.isInteger(count) || count < 1) throw new Error(`--count must be a po
 const shards = Number(values.shards);
 if (!Number.isInteger(shards) || shards < 1) throw new Error(`--shards must be a positive whole number, not '${values.shards}'`);
 if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`--seconds must be a positive whole number, not '${values.seconds}'`);
+const listener = values.listener;
+if (listener !== "workerd" && listener !== "relay") throw new Error(`--listener must be workerd or relay, not '${values.listener}'`);
 
 if (values.scale) {
   await scaleBench({ profile: values.profile, count, shards });
 } else {
   await requireWrk();
-  await applianceBench({ profile: values.profile, seconds });
+  await applianceBench({ profile: values.profile, seconds, listener });
 }

@@ -1,12 +1,12 @@
 /**
- * Keeps each TLS frontend serving its appliance's web UI certificate: the
- * one in the appliance's configuration (`webUi.certificate`, uploaded or
- * issued by ACME), else the launcher's self-signed one. Read at start and
- * then every few seconds, so an upload or an ACME issuance or renewal is
- * served without a restart (the configuration key applies hot).
+ * Keeps each appliance's HTTPS port serving its web UI certificate: the one
+ * in the appliance's configuration (`webUi.certificate`, uploaded or issued
+ * by ACME), else the launcher's self-signed one. Read at start and then every
+ * few seconds, so an upload or an ACME issuance or renewal is served (the
+ * configuration key applies hot): by the relay without a restart, by
+ * workerd's own sockets once their process has restarted with it.
  */
 import type { Miniflare } from "miniflare";
-import type { Frontend } from "./listeners.ts";
 
 /** How often the appliances' certificates are read. */
 const POLL_MS = 3000;
@@ -34,23 +34,40 @@ async function configured(mf: Miniflare, owner: string, appliance: string): Prom
   }
 }
 
+/** An appliance (by its index in the watch's list) and the pair it is to serve from now on: its configured one, or the factory one. */
+export type CertificateChange = { index: number; pair: Pair; configured: boolean };
+
 /**
  * Serves each appliance's configured certificate now (awaited, before the
  * listeners take traffic), then follows changes. `factory[i]` is what
- * appliance i serves when its certificate is cleared.
+ * appliance i serves when its certificate is cleared; `serving[i]` the
+ * certificate it serves already (null: the factory one). `serve` puts the
+ * changes of one read into service: a relay swaps its TLS context, workerd's
+ * own sockets restart their process.
  */
-export async function watchCertificates(mf: Miniflare, owner: string, appliances: { name: string }[], frontends: Frontend[], factory: Pair[]): Promise<CertificateWatch> {
-  const served: (string | null)[] = appliances.map(() => null);
+export async function watchCertificates(
+  mf: Miniflare,
+  owner: string,
+  appliances: { name: string }[],
+  serve: (changes: CertificateChange[]) => void | Promise<void>,
+  factory: Pair[],
+  serving: (string | null)[] = appliances.map(() => null),
+): Promise<CertificateWatch> {
+  const served = [...serving];
   const check = async (announce: (name: string, pair: Pair | null) => void) => {
+    const changes: CertificateChange[] = [];
+    const announced: [string, Pair | null][] = [];
     for (const [i, a] of appliances.entries()) {
       const pair = await configured(mf, owner, a.name);
       const shown = pair?.cert ?? null;
       if (shown === served[i]) continue;
       served[i] = shown;
-      const use = pair ?? factory[i]!;
-      frontends[i]!.useCertificate(use.key, use.cert);
-      announce(a.name, pair);
+      changes.push({ index: i, pair: pair ?? factory[i]!, configured: pair !== null });
+      announced.push([a.name, pair]);
     }
+    if (changes.length === 0) return;
+    await serve(changes);
+    for (const [name, pair] of announced) announce(name, pair);
   };
   await check((name, pair) => pair && console.log(`${name} serves its configured certificate`));
   let busy: Promise<void> | null = null;

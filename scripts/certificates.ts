@@ -5,7 +5,7 @@
  * ships inside the package, identical on every install.
  */
 import { X509Certificate, createPrivateKey, webcrypto } from "node:crypto";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /** PEM strings ready for tls.createServer. */
@@ -119,4 +119,34 @@ export async function generateCertificate(request: CertificateRequest): Promise<
     cert: cert.toString("pem") + "\n",
     key: x509.PemConverter.encode(pkcs8, "PRIVATE KEY") + "\n",
   };
+}
+
+/**
+ * The TLS files workerd's own socket serves for an appliance (BNG_LISTENER=workerd over HTTPS): the
+ * certificate its configuration holds, as last seen (`<name>.served.*`, kept across launches so a restart
+ * serves it at once), else the self-signed pair.
+ */
+export async function servedTlsFiles(dir: string, name: string): Promise<{ keyFile: string; certFile: string }> {
+  const served = { keyFile: path.join(dir, `${name}.served.key`), certFile: path.join(dir, `${name}.served.crt`) };
+  if (await readPair(served.certFile, served.keyFile)) return served;
+  return { keyFile: path.join(dir, `${name}.key`), certFile: path.join(dir, `${name}.crt`) };
+}
+
+/** The configured certificate workerd's socket serves for an appliance; null when it serves the self-signed one. */
+export async function servedCertificate(dir: string, name: string): Promise<string | null> {
+  return (await readPair(path.join(dir, `${name}.served.crt`), path.join(dir, `${name}.served.key`)))?.cert ?? null;
+}
+
+/** Keeps the appliance's configured certificate for workerd's socket to serve (null: back to the self-signed one). */
+export async function serveTlsFiles(dir: string, name: string, pair: KeyPair | null): Promise<void> {
+  const keyFile = path.join(dir, `${name}.served.key`);
+  const certFile = path.join(dir, `${name}.served.crt`);
+  if (pair === null) {
+    await rm(keyFile, { force: true });
+    await rm(certFile, { force: true });
+    return;
+  }
+  await writeFile(keyFile, pair.key, { mode: 0o600 });
+  await chmod(keyFile, 0o600);
+  await writeFile(certFile, pair.cert, { mode: 0o644 });
 }

@@ -36,6 +36,14 @@ export type Settings = {
   portBase: number;
   dataDir: string;
   http: boolean;
+  /**
+   * BNG_LISTENER: who serves the appliances' public ports. `workerd` (the default with BNG_HTTP=1): workerd
+   * itself, one socket per appliance (scripts/public-sockets.ts); `relay` (the default over HTTPS): a Node
+   * listener per appliance relaying to workerd (scripts/listeners.ts), for what workerd's sockets cannot do:
+   * a certificate changed without restarting workerd, ACME HTTP-01 on the HTTPS port, a closed log stream's
+   * place freed at once.
+   */
+  listener: "workerd" | "relay";
   fresh: boolean;
   /** BNG_INSPECTOR_PORT: workerd's V8 inspector (Chrome DevTools, the bench's heap figures), loopback only; unset = none. Shard k's is this port + k. */
   inspectorPort: number | undefined;
@@ -143,6 +151,8 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
   const dataDir = dataDirOf(env);
   const http = flag(env, "BNG_HTTP");
   const fresh = flag(env, "BNG_FRESH");
+  const listener = optional(env, "BNG_LISTENER") ?? (http ? "workerd" : "relay");
+  if (listener !== "workerd" && listener !== "relay") throw new LaunchError(`BNG_LISTENER must be 'workerd' or 'relay', not '${listener}'`);
 
   const fleet = await loadFleetFile(fleetPath);
   const profiles = await loadUserProfiles(fleetPath, fleet);
@@ -220,6 +230,7 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
     portBase,
     dataDir,
     http,
+    listener,
     fresh,
     inspectorPort,
     shards: Math.min(shards, appliances.length),

@@ -5,11 +5,14 @@
  * under Miniflare (not `wrangler dev`, which takes far longer to start): one
  * Worker for the whole fleet, as deployed, with the SQLite-backed `Appliance`
  * Durable Object namespace and one direct socket, so start-up does not grow
- * by a Worker per appliance. Node listens on each appliance's port in front of
- * that socket (scripts/listeners.ts): HTTPS (the default) with a
- * per-appliance self-signed certificate, or plain HTTP with BNG_HTTP=1; either
- * way it tells the Worker the client's address and which appliance the port
- * belongs to (the hostname's job when deployed).
+ * by a Worker per appliance. With plain HTTP (BNG_HTTP=1) workerd serves each
+ * appliance's port itself (scripts/public-sockets.ts): the socket names its
+ * appliance (the hostname's job when deployed) and workerd the client's
+ * address, with no other process on the request path. Over HTTPS (the
+ * default) a Node listener per appliance relays to the Worker's socket
+ * (scripts/listeners.ts), with a per-appliance self-signed certificate or the
+ * appliance's own, changed while running; it tells the Worker the same two
+ * things in headers. BNG_LISTENER picks either explicitly.
  *
  * BNG_SHARDS=N spreads the appliances over N such workerd processes (workerd
  * runs an isolate on one thread): appliance i in process i mod N, each with its
@@ -17,27 +20,33 @@
  * (src/fleet/shards.ts).
  *
  * Environment: BNG_FLEET, BNG_PORT_BASE, BNG_DATA_DIR, BNG_HTTP, BNG_FRESH,
- * BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN, BNG_SCENARIO, BNG_SHARDS, BNG_INSPECTOR_PORT, BNG_CLOCK, BNG_CLOCK_START (see docs/running.md); BNG_BUNDLE_DIR runs an
+ * BNG_LISTENER, BNG_ADMIN_PASSWORD, BNG_BOOTSTRAP_TOKEN, BNG_SCENARIO, BNG_SHARDS, BNG_INSPECTOR_PORT, BNG_CLOCK, BNG_CLOCK_START (see docs/running.md); BNG_BUNDLE_DIR runs an
  * already-built bundle instead of building (launcher testing, CI).
  */
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { Log, LogLevel, Miniflare } from "miniflare";
-import type { WorkerOptions } from "miniflare";
+import type { MiniflareOptions, WorkerOptions } from "miniflare";
 import { buildBundle, loadBundle } from "./build.ts";
-import { ensureCertificate } from "./certificates.ts";
+import { ensureCertificate, servedCertificate, servedTlsFiles, serveTlsFiles } from "./certificates.ts";
 import { LaunchError, loadSettings, WORKER } from "./config.ts";
 import type { ApplianceListener, Settings } from "./config.ts";
-import { listenFrontend } from "./listeners.ts";
+import { describeListenError, listenFrontend } from "./listeners.ts";
+import { socketAddress, type PublicSocket } from "./public-sockets.ts";
 import { releaseLogStream } from "./stream-release.ts";
 import { listenInspectorProxy, type InspectorProxy } from "./inspector-proxy.ts";
 import type { Frontend } from "./listeners.ts";
-import { watchCertificates, type CertificateWatch } from "./certificate-watch.ts";
+import { watchCertificates, type CertificateChange, type CertificateWatch } from "./certificate-watch.ts";
 import { banner } from "./banner.ts";
 import { clearDurableObjects, durableObjectDir, loadFleetSecret, loadUpgradeSigningKey, shardDir } from "./state.ts";
 import { loadScenarioFile, runScenarioOnFleet } from "./scenario.ts";
 
+const scriptsDir = path.dirname(fileURLToPath(import.meta.url));
+/** The workerd binary Miniflare would run (the `workerd` package's default export, as Miniflare requires it). */
+const workerdBinary = (createRequire(import.meta.url)("workerd") as { default: string }).default;
 /** Used only if wrangler.toml has no compatibility_date line. */
 const FALLBACK_COMPATIBILITY_DATE = "2026-07-01";
 /**
@@ -51,10 +60,15 @@ const DURABLE_OBJECT_KEY = "bngfleet-Appliance";
 /** The workerd processes (one unless BNG_SHARDS), each with its appliances and their listeners. */
 interface Shard {
   mf: Miniflare;
+  /** workerd's own public sockets again, with other TLS files: its process restarts (BNG_LISTENER=workerd over HTTPS). */
+  restart(sockets: ShardSocket[]): Promise<void>;
+  sockets: ShardSocket[];
   appliances: ApplianceListener[];
   frontends: Frontend[];
   factoryPairs: { key: string; cert: string }[];
 }
+/** A public socket workerd serves itself: where, for which appliance, and its TLS files over HTTPS. */
+type ShardSocket = { host: string; port: number; appliance: string; tls?: { keyFile: string; certFile: string } };
 const shards: Shard[] = [];
 const certificateWatches: CertificateWatch[] = [];
 const frontends: Frontend[] = [];
@@ -134,6 +148,15 @@ function bindingsFor(settings: Settings, fleetSecret: string, upgradePublicKey: 
   return bindings;
 }
 
+/** Fails fast, naming the appliance, when its public port is taken (workerd would say only "address in use"). */
+async function checkPortFree(a: ApplianceListener): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", (error) => reject(describeListenError(error, a.name, a.address, a.port)));
+    server.listen(a.port, a.address, () => server.close(() => resolve()));
+  });
+}
+
 /** Brings the fleet up and prints the banner. */
 async function main(): Promise<void> {
   const settings = await loadSettings();
@@ -167,8 +190,8 @@ async function main(): Promise<void> {
   });
   // The self-signed pairs, served whenever an appliance has no configured certificate (HTTPS only): appliance i's at i.
   const factoryPairs: ({ key: string; cert: string } | null)[] = [];
+  const certDir = path.join(dataDir, "certs");
   try {
-    const certDir = path.join(dataDir, "certs");
     const pairs = http
       ? appliances.map(() => null)
       : await Promise.all(appliances.map((a) => ensureCertificate(certDir, { name: a.name, address: a.address, hostname: a.hostname })));
@@ -176,11 +199,12 @@ async function main(): Promise<void> {
       factoryPairs.push(pair);
       if (pair?.created) console.log(`Generated a TLS certificate for ${appliances[i]!.name} (${pair.reason}) in ${certDir}`);
     });
-    // Bind the public ports now: a busy port fails fast, and nothing can
+    // Bind the public ports now: a busy port fails fast, and (for the relay) nothing can
     // grab a port between our check and Miniflare coming up.
     for (const [i, a] of appliances.entries()) {
       const pair = pairs[i];
-      frontends.push(await listenFrontend({ name: a.name, address: a.address, port: a.port, ...(pair ? { key: pair.key, cert: pair.cert } : {}) }));
+      if (settings.listener === "workerd") await checkPortFree(a);
+      else frontends.push(await listenFrontend({ name: a.name, address: a.address, port: a.port, ...(pair ? { key: pair.key, cert: pair.cert } : {}) }));
     }
     // BNG_INSPECTOR_PORT: our proxy on each process's port, in front of workerd's inspector on a random loopback port.
     if (settings.inspectorPort !== undefined) {
@@ -195,19 +219,27 @@ async function main(): Promise<void> {
   const modules = await loadBundle(bundleDir);
   const compat = await compatibility(settings.projectDir);
 
-  // Shard k serves appliances k, k + n, …: its own workerd and state directory. One process needs no fixed
-  // port; several must know each other's sockets from the start (the fleet proxy between them).
+  // Shard k serves appliances k, k + n, …: its own workerd and state directory. Several must know each other's
+  // sockets from the start (the fleet proxy between them). One process with public sockets of its own needs a
+  // fixed one too: Miniflare names every direct socket alike, and on a restart would give an any-port socket
+  // the port it last saw under that name, perhaps a public one.
   const n = settings.shards;
-  const ports = n === 1 ? [0] : await freeLoopbackPorts(n);
+  const ports = n === 1 && settings.listener === "relay" ? [0] : await freeLoopbackPorts(n);
   for (let k = 0; k < n; k++) {
     const members = appliances.flatMap((a, i) => (i % n === k ? [i] : []));
     const elsewhere = Object.fromEntries(appliances.flatMap((a, i) => (i % n === k ? [] : [[a.name, `http://127.0.0.1:${ports[i % n]}`]])));
     const bindings = bindingsFor(settings, fleetSecret, upgradeKey.publicPem);
     if (n > 1) bindings.BNG_SHARD_PEERS = JSON.stringify(elsewhere);
+    const sockets: ShardSocket[] = settings.listener === "relay" ? [] : await Promise.all(members.map(async (i) => {
+      const a = appliances[i]!;
+      return { host: a.address, port: a.port, appliance: a.name, ...(http ? {} : { tls: await servedTlsFiles(certDir, a.name) }) };
+    }));
+    const started = startShard({ modules, bundleDir, compat, bindings, persist: shardDir(dataDir, k, n), port: ports[k]!, inspector: settings.inspectorPort !== undefined, sockets });
     shards.push({
-      mf: startShard({ modules, bundleDir, compat, bindings, persist: shardDir(dataDir, k, n), port: ports[k]!, inspector: settings.inspectorPort !== undefined }),
+      ...started,
+      sockets,
       appliances: members.map((i) => appliances[i]!),
-      frontends: members.map((i) => frontends[i]!),
+      frontends: settings.listener === "workerd" ? [] : members.map((i) => frontends[i]!),
       factoryPairs: members.flatMap((i) => factoryPairs[i] ?? []),
     });
   }
@@ -219,8 +251,18 @@ async function main(): Promise<void> {
       // Certificates first, targets after: no client reaches an appliance (and no
       // shutdown can start) while a call through Miniflare's proxy is in flight.
       // The appliance's configured certificate (uploaded, or issued by ACME) replaces the
-      // self-signed one; the watch then follows changes without a restart.
-      certificateWatches.push(await watchCertificates(shard.mf, WORKER, shard.appliances, shard.frontends, shard.factoryPairs));
+      // self-signed one; the watch then follows changes: the relay without a restart, workerd's own
+      // sockets by restarting their process (it reads a keypair only at start).
+      const serve = settings.listener === "relay"
+        ? (changes: CertificateChange[]) => changes.forEach(({ index, pair }) => shard.frontends[index]!.useCertificate(pair.key, pair.cert))
+        : async (changes: CertificateChange[]) => {
+          for (const { index, pair, configured } of changes) await serveTlsFiles(certDir, shard.appliances[index]!.name, configured ? pair : null);
+          console.log(`Restarting workerd (${shard.appliances.map((a) => a.name).join(", ")}): its sockets read a certificate only at start`);
+          await shard.restart(await Promise.all(shard.sockets.map(async (socket) => ({ ...socket, tls: await servedTlsFiles(certDir, socket.appliance) }))));
+        };
+      const serving = settings.listener === "relay" ? undefined : await Promise.all(shard.appliances.map((a) => servedCertificate(certDir, a.name)));
+      serving?.forEach((cert, i) => cert !== null && console.log(`${shard.appliances[i]!.name} serves its configured certificate`));
+      certificateWatches.push(await watchCertificates(shard.mf, WORKER, shard.appliances, serve, shard.factoryPairs, serving));
     }
     const direct = await shard.mf.unsafeGetDirectURL(WORKER);
     for (const [i, frontend] of shard.frontends.entries()) {
@@ -246,36 +288,53 @@ function startShard(options: {
   port: number;
   /** workerd's V8 inspector on a random loopback port, for our proxy alone (scripts/inspector-proxy.ts). */
   inspector: boolean;
-}): Miniflare {
-  const worker: WorkerOptions = {
-    name: WORKER,
-    modules: options.modules,
-    modulesRoot: options.bundleDir,
-    compatibilityDate: options.compat.date,
-    compatibilityFlags: options.compat.flags,
-    bindings: options.bindings,
-    // No eviction: an appliance's 10 s alarm keeps a deployed object alive (Cloudflare evicts after about a minute
-    // idle), but workerd evicts after 10 s, so every appliance was reopened, its snapshot restored, at each alarm.
-    durableObjects: { Appliance: { className: "Appliance", useSQLite: true, unsafeUniqueKey: DURABLE_OBJECT_KEY, unsafePreventEviction: true } },
-    // A loopback port behind the public listeners.
-    unsafeDirectSockets: [{ host: "127.0.0.1", port: options.port }],
+  /** The appliances whose public port workerd serves itself (BNG_LISTENER=workerd); none behind the relay. */
+  sockets: ShardSocket[];
+}): { mf: Miniflare; restart(sockets: ShardSocket[]): Promise<void> } {
+  const miniflareOptions = (sockets: ShardSocket[]): MiniflareOptions => {
+    const worker: WorkerOptions = {
+      name: WORKER,
+      modules: options.modules,
+      modulesRoot: options.bundleDir,
+      compatibilityDate: options.compat.date,
+      compatibilityFlags: options.compat.flags,
+      bindings: options.bindings,
+      // No eviction: an appliance's 10 s alarm keeps a deployed object alive (Cloudflare evicts after about a minute
+      // idle), but workerd evicts after 10 s, so every appliance was reopened, its snapshot restored, at each alarm.
+      durableObjects: { Appliance: { className: "Appliance", useSQLite: true, unsafeUniqueKey: DURABLE_OBJECT_KEY, unsafePreventEviction: true } },
+      // A loopback port for the relay and the other shards, and each public socket workerd serves itself.
+      unsafeDirectSockets: [{ host: "127.0.0.1", port: options.port }, ...sockets.map(({ host, port }) => ({ host, port }))],
+    };
+    // Miniflare writes those public sockets as it writes every direct socket; scripts/workerd.sh rewrites them
+    // (scripts/public-sockets.ts) on the configuration's way to workerd. Miniflare reads the path at each start.
+    const publicSockets: PublicSocket[] = sockets.map((s) => ({ address: socketAddress(s.host, s.port), appliance: s.appliance, ...(s.tls ? { tls: s.tls } : {}) }));
+    if (publicSockets.length > 0) process.env.MINIFLARE_WORKERD_PATH = path.join(scriptsDir, "workerd.sh");
+    return {
+      workers: [worker],
+      durableObjectsPersist: options.persist,
+      // INFO keeps workerd's warnings and the Workers' console output visible
+      // without Miniflare's debug chatter.
+      log: new Log(LogLevel.INFO),
+      // No "Ready on <entry URL>" line: that entry socket is not an appliance.
+      logRequests: false,
+      // Do not try to download the Request.cf data: there is no network, and the
+      // attempt costs a 3 s timeout and a warning on every start.
+      cf: false,
+      // BNG_INSPECTOR_PORT: workerd's V8 inspector on a port the OS picks (port 0), reached only through our proxy.
+      ...(options.inspector ? { inspectorPort: 0 } : {}),
+      ...(publicSockets.length === 0 ? {} : {
+        unsafeRuntimeEnv: {
+          BNG_PUBLIC_SOCKETS: JSON.stringify(publicSockets),
+          BNG_PUBLIC_SOCKETS_SCRIPT: path.join(scriptsDir, "public-sockets.ts"),
+          BNG_NODE: process.execPath,
+          BNG_WORKERD: workerdBinary,
+        },
+      }),
+    };
   };
 
   const signalListeners = { SIGINT: process.listeners("SIGINT"), SIGTERM: process.listeners("SIGTERM") };
-  const mf = new Miniflare({
-    workers: [worker],
-    durableObjectsPersist: options.persist,
-    // INFO keeps workerd's warnings and the Workers' console output visible
-    // without Miniflare's debug chatter.
-    log: new Log(LogLevel.INFO),
-    // No "Ready on <entry URL>" line: that entry socket is not an appliance.
-    logRequests: false,
-    // Do not try to download the Request.cf data: there is no network, and the
-    // attempt costs a 3 s timeout and a warning on every start.
-    cf: false,
-    // BNG_INSPECTOR_PORT: workerd's V8 inspector on a port the OS picks (port 0), reached only through our proxy.
-    ...(options.inspector ? { inspectorPort: 0 } : {}),
-  });
+  const mf = new Miniflare(miniflareOptions(options.sockets));
   // Miniflare's exit hook handles SIGINT/SIGTERM by killing workerd and
   // exiting 130/143 on the spot, before our TLS servers close or dispose()
   // runs. Remove its signal listeners (its "exit" hook stays as a safety net).
@@ -284,7 +343,7 @@ function startShard(options: {
       if (!signalListeners[name].includes(listener)) process.removeListener(name, listener);
     }
   }
-  return mf;
+  return { mf, restart: (sockets) => mf.setOptions(miniflareOptions(sockets)) };
 }
 
 process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -21,7 +21,7 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import { LaunchError } from "./config.ts";
-import { PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
+import { CF_BLOB_HEADER, PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
 import { APPLIANCE_HEADER, STREAM_HANDLE_HEADER } from "../src/fleet/listener.ts";
 import { LIVE_PATH } from "../src/schemas/live.ts";
 import { MAX_BODY_BYTES } from "../src/http/body.ts";
@@ -46,9 +46,10 @@ export type Frontend = {
 
 /**
  * Headers that belong to one connection (RFC 9110 §7.6.1) and are not relayed; `expect` is answered by this
- * listener already (Node sends the 100 Continue); the peer and appliance headers are ours to set.
+ * listener already (Node sends the 100 Continue); the peer and appliance headers are ours to set; and the one
+ * the Worker's socket reads `request.cf` from, whose `clientIp` would otherwise be the client's to claim.
  */
-const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect", PEER_ADDRESS_HEADER, APPLIANCE_HEADER, STREAM_HANDLE_HEADER]);
+const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect", PEER_ADDRESS_HEADER, APPLIANCE_HEADER, STREAM_HANDLE_HEADER, CF_BLOB_HEADER]);
 /**
  * After the appliance has answered a request whose body is still arriving
  * (a 413 for an oversized upload), the rest is read and dropped, so a client

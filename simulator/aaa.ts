@@ -267,7 +267,7 @@ export class RadiusPool {
   }
 
   /** A server's requests by outcome; together they are its requestsSent. */
-  #results(id: number): { accept: number; reject: number; timeout: number } {
+  #results(id: number): RadiusPoolStatus["servers"][number]["requestsByResult"] {
     const accept = this.#s.accepts?.[id] ?? 0;
     const reject = this.#s.rejects?.[id] ?? 0;
     // Lost requests are not counted apart: they are the rest. (A snapshot from before the answers were counted shows its earlier requests as lost.)

@@ -26,6 +26,7 @@ import { bandMaxOf, licenceStatus, type LicenceTerms } from "./licence.ts";
 import { installLocalSubscribers, type LocalInstallReport } from "./local-sessions.ts";
 import type { LocalKind, LocalSubscriber, LocalSubscriberStatus } from "./local-subscribers.ts";
 import { Model } from "./model.ts";
+import { viewsOf, type ModelViews } from "./views.ts";
 import { pageWindow } from "./paging.ts";
 import { runPing, type PingRequest } from "./ping.ts";
 import { poolSettingsOf, reconfigurePools, type PoolReconfigureResult } from "./pool-reconfigure.ts";
@@ -77,13 +78,12 @@ export interface StepReport {
   sessions: number;
 }
 
-/** Licence meter read by the licensing endpoint. */
-export interface LicenceMeter {
-  meter: "sessions";
-  bandMax: number;
-  currentCount: number;
-  peakCount: number;
-}
+/**
+ * The model's read views (views.ts) shown as the Gateway's own members,
+ * `gateway.sessions.summary()`: declared here, set in the constructor from
+ * views.ts's one table, so a new section's view is written there alone.
+ */
+export interface Gateway extends ModelViews {}
 
 /** A simulated broadband gateway. */
 export class Gateway {
@@ -95,6 +95,8 @@ export class Gateway {
 
   private constructor(model: Model) {
     this.#m = model;
+    // Read views, one per API section: each reads the model as it is at the call, so a reboot or reseed is seen.
+    Object.assign(this, viewsOf(() => this.#m));
     this.#tellPortBlocks(model);
   }
 
@@ -216,35 +218,6 @@ export class Gateway {
     return this.#report(due - skipped, skipped);
   }
 
-  // Sessions
-
-  /** The spec's SessionList. */
-  listSessions(query: SessionQuery = {}): SessionList {
-    return listSessions(this.#m, query);
-  }
-
-  /** The spec's SessionList as JSON text, from the rows kept encoded. */
-  sessionListText(query: SessionQuery = {}): JsonText<SessionList> {
-    return sessionListText(this.#m, query);
-  }
-
-  /** The spec's SessionSummaryCounts. */
-  sessionSummary(): SessionSummaryCounts {
-    return summarise(this.#m);
-  }
-
-  /** Everything known about one session. */
-  sessionDetail(id: number): { ok: true; session: SessionDetail } | { ok: false; reason: "unknown-session" } {
-    const slot = this.#m.store.slotOf(id);
-    return slot < 0 ? { ok: false, reason: "unknown-session" } : { ok: true, session: detailOf(this.#m, slot) };
-  }
-
-  /** Current rx/tx bps and pps of one session. */
-  sessionRates(id: number): { ok: true; rates: SessionRates } | { ok: false; reason: "unknown-session" } {
-    const slot = this.#m.store.slotOf(id);
-    return slot < 0 ? { ok: false, reason: "unknown-session" } : { ok: true, rates: ratesOf(this.#m, slot) };
-  }
-
   /** Force-disconnects one session, freeing its addresses, binding and capture. */
   disconnect(id: number, cause = "admin-reset"): { ok: true; sessionId: number } | { ok: false; reason: "unknown-session" } {
     const m = this.#m;
@@ -269,25 +242,6 @@ export class Gateway {
     return report;
   }
 
-  /** Every installed local subscriber with its live session id (null while offline), IPoE first, then by key. */
-  localSubscribers(): LocalSubscriberStatus[] {
-    return this.#m.locals.statuses(this.#m);
-  }
-
-  /** The live session of a local subscriber. */
-  localSession(kind: LocalKind, key: string): { ok: true; session: SessionDetail } | { ok: false; reason: "unknown-subscriber" | "offline" } {
-    const entry = this.#m.locals.find(kind, key);
-    if (!entry) return { ok: false, reason: "unknown-subscriber" };
-    return entry.slot < 0 ? { ok: false, reason: "offline" } : { ok: true, session: detailOf(this.#m, entry.slot) };
-  }
-
-  // Address pools
-
-  /** The spec's AddressPool array, one per configured pool. */
-  addressPools(): AddressPoolView[] {
-    return this.#m.pools.map((p) => p.view());
-  }
-
   /**
    * Installs the configured address pools (the whole list, at open and on
    * every hot-apply; see pool-reconfigure.ts for what each change does):
@@ -306,54 +260,12 @@ export class Gateway {
     return poolSettingsOf(this.#m);
   }
 
-  /** The spec's AddressPoolAllocationsPage (limit default 100, range 1-1000). */
-  poolAllocations(
-    name: string,
-    page: { offset?: number | null; limit?: number | null } = {},
-  ): { ok: true; page: AddressPoolAllocationsPage } | { ok: false; reason: "unknown-pool" } {
-    const m = this.#m;
-    const pool = m.pools.find((p) => p.name === name);
-    if (!pool) return { ok: false, reason: "unknown-pool" };
-    const { offset, limit } = pageWindow(page.offset, page.limit, 100, 1000);
-    const { total, items } = pool.allocations(
-      offset,
-      limit,
-      (slot) => ({
-        sessionId: m.store.id[slot] ?? 0,
-        username: m.usernameOf(slot),
-        vrf: m.vrfNames[m.store.vrf[slot] ?? 0] ?? "default",
-      }),
-      (subnet, ordinal) => m.locals.staticHolder(m, pool.index, subnet, ordinal),
-    );
-    return { ok: true, page: { total, offset, limit, items } };
-  }
-
-  // CGN
-
-  /** The spec's CgnStatus. */
-  cgnStatus(): CgnStatus {
-    return this.#m.cgn.status();
-  }
-
-  /** The spec's CgnBindingsPage (limit default 100, clamped 1-1000). */
-  cgnBindings(query: BindingQuery = {}): CgnBindingsPage {
-    const { offset, limit } = pageWindow(query.offset, query.limit, 100, 1000);
-    return this.#m.cgn.bindings(query, offset, limit, this.#m.usernameOf);
-  }
-
   /** Identifies an auto-learned binding; one Identify log event per port block. */
   identifyBinding(
     bindingIndex: number,
     subscriberId: string,
   ): { ok: true; binding: CgnBindingRow } | { ok: false; reason: "unknown-binding" | "not-auto-learned" } {
     return this.#m.cgn.identify(this.#m.nowMs, bindingIndex, subscriberId, this.#m.usernameOf);
-  }
-
-  // RADIUS
-
-  /** The spec's RADIUS pool status. */
-  radiusStatus(): RadiusPoolStatus {
-    return this.#m.radius.status();
   }
 
   /**
@@ -370,20 +282,6 @@ export class Gateway {
     m.logs.emit(m.nowMs, "radius.servers", { servers: report.servers, added: report.added.length, removed: report.removed.length, changed: report.changed.length });
     evaluateAlarms(m);
     return report;
-  }
-
-  // Metrics
-
-  /** The spec's Metrics history for `1h`, `6h` or `24h` (anything else falls back to `1h`). */
-  metricsHistory(range?: string | null): MetricsHistory {
-    return this.#m.metrics.history(range, this.#m.profile.ports);
-  }
-
-  // Logs
-
-  /** The spec's LogTail. */
-  logTail(query: { count?: number | null; sinceSeq?: number | null } = {}): LogTail {
-    return this.#m.logs.tail(query);
   }
 
   /** Appends an event from outside the model (login, token events) at the simulated now. */
@@ -417,13 +315,6 @@ export class Gateway {
     return this.#m.logs.lastSeq;
   }
 
-  // Alarms
-
-  /** The spec's AlarmsResponse. */
-  alarms(): AlarmsResponse {
-    return this.#m.alarms.view(this.#m.nowMs);
-  }
-
   /** Operator clear; `{cleared: false}` when nothing matched. */
   clearAlarm(id: string, instance: string | null = null): AlarmClearResult {
     return this.#m.alarms.clear(this.#m.nowMs, id, instance);
@@ -447,11 +338,6 @@ export class Gateway {
   /** Stops a session's capture: the spec's `{status: "stopped", sessionId}`. */
   stopCapture(sessionId: number): { ok: true; status: "stopped"; sessionId: number } | { ok: false; reason: "not-capturing" } {
     return this.#m.captures.stop(this.#m.nowMs, sessionId, "operator");
-  }
-
-  /** One row per mirrored session. */
-  captures(): CaptureRow[] {
-    return this.#m.captures.list(this.#m.nowMs);
   }
 
   // Diagnostics
@@ -479,19 +365,6 @@ export class Gateway {
     return runPing(this.#m, request);
   }
 
-  // L2TP
-
-  /** The spec's tunnel list: downstream first, then by local tunnel id. */
-  l2tpTunnels(): { tunnels: L2tpTunnel[] } {
-    return { tunnels: this.#m.l2tp.list() };
-  }
-
-  /** The spec's L2tpTunnelDetail of one tunnel, by local tunnel id. */
-  l2tpTunnel(localTunnelId: number): { ok: true; tunnel: L2tpTunnelDetail } | { ok: false; reason: "unknown-tunnel" } {
-    const tunnel = this.#m.l2tp.detail(this.#m, localTunnelId);
-    return tunnel ? { ok: true, tunnel } : { ok: false, reason: "unknown-tunnel" };
-  }
-
   // Routing and IPsec
 
   /** Whether the control-plane daemons can be queried (a scenario may fail them). */
@@ -499,44 +372,11 @@ export class Gateway {
     return { routing: !this.#m.daemonsDown.has("routing"), ipsec: !this.#m.daemonsDown.has("ipsec") };
   }
 
-  /** The routes live sessions put in a VRF's table (`default` = the global table). */
-  subscriberRoutes(vrf: string, family: 4 | 6 | null = null): SubscriberRoute[] {
-    return subscriberRoutes(this.#m, vrf, family);
-  }
-
-  /** The same routes in table order, for paging: numbers read from the holder tables, sorted objects only where that order needs a sort. Valid while `sessionsVersion` stays. */
-  subscriberRouteTable(vrf: string, family: 4 | 6 | null = null): SubscriberRouteList {
-    return subscriberRouteIndex(this.#m, vrf, family) ?? new SortedSubscriberRoutes(subscriberRoutes(this.#m, vrf, family));
-  }
-
-  // Licensing and scenario
-
-  /** Session setups, teardowns and failed setups since the data plane booted (a reboot or reseed starts them again). */
-  sessionEvents(): { setups: number; teardowns: number; failures: number } {
-    return { ...this.#m.sessionEvents };
-  }
-
-  /** The sessions licence meter: the band is the licence's (the platform capacity in dev mode). */
-  licence(): LicenceMeter {
-    const m = this.#m;
-    return { meter: "sessions", bandMax: bandMaxOf(m.licence, m.profile.population.licensedSessions), currentCount: m.store.liveCount, peakCount: m.peakSessions };
-  }
-
-  /** The spec's licence status at the simulated now. */
-  licenceStatus(): LicenceStatus {
-    return licenceStatus(this.#m.licence, this.licence(), this.#m.nowMs);
-  }
-
-  /** The licence terms in force (what `setLicence` installed last). */
-  licenceTerms(): LicenceTerms {
-    return { ...this.#m.licence };
-  }
-
   /** Installs licence terms (at open and after activation, a lease or a renewal); a state change is logged and alarmed at once. */
   setLicence(terms: LicenceTerms): LicenceStatus {
     this.#m.licence = { ...terms };
     evaluateAlarms(this.#m);
-    return this.licenceStatus();
+    return this.licence.status();
   }
 
   /** Applies a scenario action (validate the body with the `ScenarioAction` schema first). */
@@ -641,7 +481,7 @@ export class Gateway {
   /** Each port's newest rates: the metrics history's newest point, as every endpoint shows them. */
   portRates(): PortLoad[] {
     const newest = (values: number[]) => values[values.length - 1] ?? 0;
-    return this.metricsHistory("1h").ports.map((p) => ({ portId: p.portId, label: p.label, rxBps: newest(p.rxBps), txBps: newest(p.txBps) }));
+    return this.metrics.history("1h").ports.map((p) => ({ portId: p.portId, label: p.label, rxBps: newest(p.rxBps), txBps: newest(p.txBps) }));
   }
 
   /** CPU and memory utilisation derived from the sessions and the newest port rates. */
@@ -662,7 +502,7 @@ export class Gateway {
       identity,
       ports: m.profile.ports,
       rates: this.portRates(),
-      sessions: this.sessionSummary().byPort,
+      sessions: this.sessions.summary().byPort,
       counters: m.portCounters,
       progress,
       forwarding: this.forwarding,

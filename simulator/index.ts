@@ -3,7 +3,8 @@
  * schema, scenario actions, snapshot encoding and the log and alarm
  * catalogues. Pure ES2023: nothing here touches Workers or Node.
  */
-export { Gateway, type GatewayOptions, type LicenceMeter, type StepReport } from "./gateway.ts";
+export { Gateway, type GatewayOptions, type StepReport } from "./gateway.ts";
+export type { LicenceMeter, ModelViews } from "./views.ts";
 export { Profile, parseProfile, ENCAPS, type Encap, type PoolConfig, type CgnGroupConfig } from "./profile.ts";
 export type { ScenarioResult } from "./scenario.ts";
 export { timeline, type TimelineStep } from "./scenario-file.ts";

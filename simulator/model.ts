@@ -22,6 +22,10 @@ import { SessionStore } from "./sessions.ts";
 import { SubscriberBase, blankAttrs, type SubscriberAttrs } from "./subscribers.ts";
 import { PortCounters } from "./interfaces.ts";
 import type { Maintenance } from "./upgrade.ts";
+import type { ScenarioFaults } from "../src/schemas/scenario.ts";
+
+/** A control-plane daemon a scenario can fail (the contract's enumeration). */
+export type Daemon = ScenarioFaults["failedDaemons"][number];
 
 const FAMILIES = ["ipv4", "ipv6-wan", "ipv6-pd"] as const;
 
@@ -80,7 +84,7 @@ export class Model {
   licence: LicenceTerms = DEV_TERMS;
   licenceState: LicenceState = "Dev";
   /** Control-plane daemons a scenario stopped (`fail-daemon`: `routing`, `ipsec`); a reseed (a reboot) starts them again. */
-  daemonsDown = new Set<string>();
+  daemonsDown = new Set<Daemon>();
   /** Events since the last metrics sample (sessionsUp / sessionsDown per interval). */
   upSinceSample = 0;
   downSinceSample = 0;

@@ -7,7 +7,7 @@
  * (session-filter.ts, username-match.ts); rows are built only for the
  * returned page.
  */
-import type { SessionDetail as WireSessionDetail, SessionList, SessionRates, SessionSummary, SessionSummaryCounts } from "../src/schemas/sessions.ts";
+import type { AssignedPrefix, SessionDetail as WireSessionDetail, SessionList, SessionRates, SessionSummary, SessionSummaryCounts } from "../src/schemas/sessions.ts";
 import { isoTime } from "./clock.ts";
 import type { Hold } from "./local-subscribers.ts";
 import type { Model } from "./model.ts";
@@ -146,7 +146,7 @@ export function detailOf(m: Model, slot: number): SessionDetail {
   const port = s.port[slot] ?? -1;
   const server = s.aaa[slot] ?? -1;
   const v4 = m.pools[s.v4Pool[slot] ?? 0];
-  const v6 = (poolIdx: number, subnet: number, ord: number): { prefix: string; pool: string; subnet: string } | null => {
+  const v6 = (poolIdx: number, subnet: number, ord: number): AssignedPrefix | null => {
     const pool = poolIdx >= 0 ? m.pools[poolIdx] : undefined;
     if (!pool) return null;
     return { prefix: pool.text(subnet, ord), pool: pool.name, subnet: pool.config.subnets[subnet]?.prefix ?? "" };

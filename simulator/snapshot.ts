@@ -20,7 +20,7 @@ import type { LicenceTerms } from "./licence.ts";
 import type { LicenceState } from "./vocabulary.ts";
 import type { LocalTableState } from "./local-subscribers.ts";
 import { NO_LEASE } from "./sessions.ts";
-import { Model, type Tally } from "./model.ts";
+import { Model, type Daemon, type Tally } from "./model.ts";
 import type { PoolDefinition } from "./pool-rules.ts";
 import type { Profile } from "./profile.ts";
 import { Random, mix32, type RandomState } from "./random.ts";
@@ -220,7 +220,7 @@ interface SnapshotState {
   l2tp?: L2tpTableState;
   licence?: { terms: LicenceTerms; state: LicenceState };
   /** Absent in snapshots written before daemon faults existed: none. */
-  daemonsDown?: string[];
+  daemonsDown?: Daemon[];
   /** Absent in snapshots written before the system endpoints: the restored instant, counters from zero, no upgrade. */
   bootedMs?: number;
   portCounters?: Float64Array;

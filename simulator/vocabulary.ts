@@ -19,7 +19,7 @@ export const LOG_CAPACITY = 10_000;
  * this is the one place that defines it; `appendExternal` accepts other
  * ids for events from outside the model (logins, tokens).
  */
-interface LogCatalogueEntry {
+export interface LogCatalogueEntry {
   readonly severity: Severity;
   readonly fields: readonly string[];
   readonly meaning: string;

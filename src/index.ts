@@ -16,16 +16,12 @@ import { applianceForHost, applianceNamed, peerAnswerOf, profileRefusal } from "
 import { listenerAppliance } from "./fleet/listener.ts";
 import { fetchFromShard, otherShard } from "./fleet/shards.ts";
 import type { ApplianceTarget } from "./fleet/context.ts";
-import { operationRunner } from "./http/in-object.ts";
-import { serveOperations } from "../durable-objects/appliance.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
 import type { Env } from "./env.ts";
 
 export { Appliance } from "../durable-objects/appliance.ts";
 
 const router = buildRouter(routes);
-// The object runs the same table's handlers: one call per request authorizes and runs the operation together.
-serveOperations(operationRunner(routes));
 
 function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, clientIp: string): ApplianceTarget {
   return {
@@ -54,8 +50,8 @@ export default {
     const pathname = url.pathname;
     const deployment = deploymentOf(env);
     const listener = listenerAppliance(request.headers, deployment);
-    // The local fleet's listeners terminate TLS (unless BNG_HTTP=1) and relay plain HTTP: a request that came
-    // through one is secure by the listener's scheme, not its own URL.
+    // The local fleet's public sockets serve HTTPS unless BNG_HTTP=1; the relay, where one stands in front,
+    // terminates TLS and passes plain HTTP on: a request that came through either is secure by the fleet's scheme.
     const secure = listener !== null ? env.BNG_HTTP !== "1" : url.protocol === "https:";
     // Deployed without an administrator credential, or with a malformed bootstrap token: nothing is served (or seeded).
     const refusal = startupRefusal(env, deployment);
@@ -73,6 +69,6 @@ export default {
       return answer.status === 101 ? answer : withSecurityHeaders(answer, secure);
     }
     if (isWebUiRequest(request.method, pathname)) return withSecurityHeaders(webUiResponse(pathname), secure);
-    return router.fetch(request, contextFor(definition, env, secure, clientAddress(request.headers, deployment)), url);
+    return router.fetch(request, contextFor(definition, env, secure, clientAddress(request, deployment)), url);
   },
 } satisfies ExportedHandler<Env>;

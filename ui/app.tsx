@@ -20,8 +20,6 @@ import { Tokens } from "./pages/tokens.tsx";
 import { Alarms } from "./pages/alarms.tsx";
 import { Upgrade } from "./pages/upgrade.tsx";
 import { Account } from "./pages/account.tsx";
-import { SectionPage } from "./pages/generic.tsx";
-import { SECTIONS } from "./pages/catalogue.ts";
 import { Search, SearchForm } from "./pages/search.tsx";
 import { Troubleshooting } from "./pages/troubleshooting.tsx";
 import { SystemPage } from "./pages/system.tsx";
@@ -37,6 +35,7 @@ import { Radius } from "./pages/radius.tsx";
 import { Licensing } from "./pages/licensing.tsx";
 import { Users } from "./pages/users.tsx";
 import { OidcProviders } from "./pages/oidc.tsx";
+import { PasskeyPolicy } from "./pages/passkey-policy.tsx";
 import { StatusStrip } from "./components/status-strip.tsx";
 import { startLive, stopLive } from "./live.ts";
 import type { PageContext } from "./pages/context.ts";
@@ -50,8 +49,6 @@ interface PageEntry {
   /** Reached from the header, not listed in the navigation. */
   hidden?: boolean;
 }
-
-const section = (slug: string, probe: OperationRef): PageEntry => ({ slug, title: SECTIONS[slug]!.title, probe, render: (ctx) => <SectionPage spec={SECTIONS[slug]!} ctx={ctx} /> });
 
 /** Every page, in navigation order. */
 export const PAGES: PageEntry[] = [
@@ -77,7 +74,7 @@ export const PAGES: PageEntry[] = [
   { slug: "users", title: "Users", probe: contract.users.list, render: () => <Users /> },
   { slug: "tokens", title: "Tokens", probe: contract.tokens.list, render: () => <Tokens /> },
   { slug: "oidc", title: "OIDC providers", probe: contract.providers.listOidc, render: () => <OidcProviders /> },
-  section("passkey-policy", contract.providers.getPasskeyPolicy),
+  { slug: "passkey-policy", title: "Passkey policy", probe: contract.providers.getPasskeyPolicy, render: () => <PasskeyPolicy /> },
   { slug: "troubleshooting", title: "Troubleshooting", probe: contract.system.health, render: (ctx) => <Troubleshooting ctx={ctx} /> },
   { slug: "account", title: "My account", probe: contract.authSession.whoami, render: () => <Account /> },
 ];

@@ -67,8 +67,15 @@ export function useCall<O extends Operation>(operation: OperationRef<O> | null, 
   useEffect(() => {
     load();
     if (!timed) return;
-    const timer = setInterval(load, timed);
-    return () => clearInterval(timer);
+    // A tab out of view reads nothing on its timer (a peer's page would keep the fleet proxy busy for no one), and reads once when it is shown again, as the live channel's fallback does.
+    const visible = () => document.visibilityState === "visible";
+    const timer = setInterval(() => visible() && load(), timed);
+    const shown = () => visible() && load();
+    document.addEventListener("visibilitychange", shown);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", shown);
+    };
   }, [load, timed]);
   const error = failure?.key === key ? failure.error : undefined;
   // While a new question is asked the last answer stays in view (a page turn does not flash), but an answer is never shown under another question's failure:

@@ -1,9 +1,13 @@
 /**
- * `npm run bench [-- --profile <name>]`: two appliances of one profile (large
- * unless told) brought up to full size, then every figure the issue sets a
- * goal for, printed as a ratio to the two references measured in the same run
- * (scripts/bench/references.ts): throughput under wrk, single-client latency
- * of every filter, the model's step cost, and memory per appliance.
+ * `npm run bench [-- --profile <name>] [-- --listener relay]`: two appliances
+ * of one profile (large unless told) brought up to full size, then every
+ * figure the issues set a goal for, printed as a ratio to the two references
+ * measured in the same run (scripts/bench/references.ts): throughput under
+ * wrk, single-client latency of every filter, the model's step cost, and
+ * memory per appliance. A ratio goal is judged against the references served
+ * by workerd directly, the runtime's own limit (issue #28); the ratio to the
+ * same references behind the launcher's Node relay, the earlier yardstick, is
+ * printed beside it.
  */
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,10 +20,10 @@ import { advance, auth, compatibilityDate, fmt, getJson, launchBenchFleet, memor
 
 type Session = { username: string; vrf: string; portId: number | null; ipv4: string; ipv6: string; walledGarden: boolean };
 
-/** A goal from the issue: a floor on a throughput ratio, or a ceiling on a single-client p50. */
+/** A goal from the issues: a floor on a throughput ratio (the direct page's: a share of the two-call bound), or a ceiling on a single-client p50. */
 type Goal = { ratioOf: "durableObject" | "directPage"; atLeast: number } | { p50AtMost: number } | null;
 
-const describeGoal = (goal: Goal) => (goal === null ? "" : "p50AtMost" in goal ? `p50 ≤ ${goal.p50AtMost} ms` : goal.ratioOf === "durableObject" ? `≥ ${fmt(goal.atLeast, 2)} of DO read` : `≥ ${fmt(goal.atLeast, 2)} of direct page`);
+const describeGoal = (goal: Goal) => (goal === null ? "" : "p50AtMost" in goal ? `p50 ≤ ${goal.p50AtMost} ms` : goal.ratioOf === "durableObject" ? `≥ ${fmt(goal.atLeast, 2)} of DO read` : `≥ ${fmt(goal.atLeast, 2)} of the two-call bound`);
 
 /** Rounds behind each ratio goal. */
 const PAIRED_ROUNDS = 5;
@@ -51,10 +55,11 @@ async function pairedRatio(reference: { url: string; headers: Record<string, str
 }
 
 /** Runs the appliance bench and prints its report. */
-export async function applianceBench(options: { profile: string; seconds: number }): Promise<void> {
+export async function applianceBench(options: { profile: string; seconds: number; listener: "workerd" | "relay" }): Promise<void> {
   const profile = await shippedProfile(options.profile);
   const target = Math.round(profile.population.steadyStateSessions * 0.99);
-  console.log(`bngfleet benchmark: two appliances of profile \`${options.profile}\` (≈${profile.population.steadyStateSessions.toLocaleString("en-GB")} sessions each); wrk -t1 -c${CONCURRENCY} -d${options.seconds}s through the launcher's listeners (plain HTTP)\n`);
+  const path_ = options.listener === "workerd" ? "workerd's own sockets" : "the launcher's Node relay";
+  console.log(`bngfleet benchmark: two appliances of profile \`${options.profile}\` (≈${profile.population.steadyStateSessions.toLocaleString("en-GB")} sessions each); wrk -t1 -c${CONCURRENCY} -d${options.seconds}s through ${path_} (plain HTTP)\n`);
 
   const model = modelFigures(profile, target);
   console.log("Model (in-process, pure TypeScript)");
@@ -63,7 +68,7 @@ export async function applianceBench(options: { profile: string; seconds: number
 
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-bench-"));
   const portBase = await freePortBase(4);
-  const { fleet, bases, heap } = await launchBenchFleet(dir, { count: 2, profile: options.profile, portBase, peers: "next" });
+  const { fleet, bases, heap } = await launchBenchFleet(dir, { count: 2, profile: options.profile, portBase, peers: "next", listener: options.listener });
   const references = await startReferences(await compatibilityDate(), { worker: portBase + 2, durableObject: portBase + 3 });
   try {
     const [one, two] = bases as [string, string];
@@ -99,7 +104,7 @@ export async function applianceBench(options: { profile: string; seconds: number
     await Promise.all(bases.map((b) => advance(b, 300)));
     const rssFull = memoryKiB(workerd)?.rss ?? NaN;
     const heapFull = await heap();
-    console.log("Through the Worker (the launcher, plain HTTP)");
+    console.log(`Through the Worker (${path_}, plain HTTP)`);
     console.log(`  bring-up            ${sessions.map((s) => s.toLocaleString("en-GB")).join(" and ")} sessions in ${simulated} simulated s, ${fmt(rampRate(totals), 0)} setups per simulated second while ramping, ${fmt(bringUpWall / 1000)} s wall for both`);
     console.log(`  API during bring-up summary p50 ${fmt(quantile(during, 0.5))} ms, p95 ${fmt(quantile(during, 0.95))} ms over ${during.length} requests\n`);
 
@@ -111,20 +116,22 @@ export async function applianceBench(options: { profile: string; seconds: number
     const bgp = await getJson<{ peers: { peer: string; vrf: string; afiSafi: string; prefixesReceived: number | null }[] }>(`${two}/api/v1/routing/bgp/summary`);
     const neighbor = bgp.peers.toSorted((a, b) => (b.prefixesReceived ?? 0) - (a.prefixesReceived ?? 0))[0] ?? null;
 
-    // The references, before and after the endpoints: their drift shows how steady the machine was.
+    // The references, before and after the endpoints (their drift shows how steady the machine was): served by
+    // workerd directly (the goals' yardstick) and behind the launcher's Node relay (the earlier one).
     const refs = async () => ({
-      worker: await throughput(references.listener.worker, {}, options.seconds),
-      durableObject: await throughput(references.listener.durableObject, {}, options.seconds),
+      worker: await throughput(references.direct.worker, {}, options.seconds),
+      durableObject: await throughput(references.direct.durableObject, {}, options.seconds),
+      relayedDurableObject: await throughput(references.listener.durableObject, {}, options.seconds),
     });
-    const direct = { worker: await throughput(references.direct.worker, {}, options.seconds), durableObject: await throughput(references.direct.durableObject, {}, options.seconds) };
     const before = await refs();
 
     const page = `${two}/api/v1/sessions?limit=100`;
     const endpoints: [label: string, url: string, goal: Goal][] = [
-      ["system/health", `${two}/api/v1/system/health`, { ratioOf: "durableObject", atLeast: 0.8 }],
-      ["sessions/summary", `${two}/api/v1/sessions/summary`, { ratioOf: "durableObject", atLeast: 0.6 }],
-      ["sessions?limit=100", page, { ratioOf: "durableObject", atLeast: 0.4 }],
-      ["same page, fleet proxy", `${one}/api/v1/fleet/bench-2/sessions?limit=100`, { ratioOf: "directPage", atLeast: 0.8 }],
+      // Issue #28's goals, against the DO read served by workerd directly.
+      ["system/health", `${two}/api/v1/system/health`, { ratioOf: "durableObject", atLeast: 0.85 }],
+      ["sessions/summary", `${two}/api/v1/sessions/summary`, { ratioOf: "durableObject", atLeast: 0.75 }],
+      ["sessions?limit=100", page, { ratioOf: "durableObject", atLeast: 0.6 }],
+      ["same page, fleet proxy", `${one}/api/v1/fleet/bench-2/sessions?limit=100`, { ratioOf: "directPage", atLeast: 0.95 }],
       ["  ?username substring", `${page}&username=${encodeURIComponent(first.username.slice(3, 8))}`, { p50AtMost: 10 }],
       ["  ?ip IPv4 prefix", `${page}&ip=${first.ipv4.split(".").slice(0, 3).join(".")}.`, { p50AtMost: 10 }],
       ["  ?ip IPv6 prefix", `${page}&ip=${encodeURIComponent(v6.split(":").slice(0, 3).join(":") + ":")}`, { p50AtMost: 10 }],
@@ -149,7 +156,7 @@ export async function applianceBench(options: { profile: string; seconds: number
       const { p50, p95 } = await latency(url, auth);
       if (goal && "ratioOf" in goal) {
         // A ratio goal: rounds of it between measurements of its reference (the DO read, or the direct page for the proxy).
-        const reference = goal.ratioOf === "durableObject" ? { url: references.listener.durableObject, headers: {} } : { url: page, headers: auth };
+        const reference = goal.ratioOf === "durableObject" ? { url: references.direct.durableObject, headers: {} } : { url: page, headers: auth };
         const paired = await pairedRatio(reference, { url, headers: auth }, options.seconds);
         rows.push({ label, p50, p95, rate: paired.rate, goal, paired });
       } else {
@@ -158,29 +165,34 @@ export async function applianceBench(options: { profile: string; seconds: number
     }
     // The runtime's own ceiling on the proxy's ratio: two bare object calls against one, answering a page of the same size.
     const pageBytes = (await (await fetch(page, { headers: auth })).arrayBuffer()).byteLength;
-    const twoCalls = await pairedRatio({ url: `${references.listener.durableObject}page?bytes=${pageBytes}`, headers: {} }, { url: `${references.listener.durableObject}page/two-calls?bytes=${pageBytes}`, headers: {} }, options.seconds);
+    const twoCalls = await pairedRatio({ url: `${references.direct.durableObject}page?bytes=${pageBytes}`, headers: {} }, { url: `${references.direct.durableObject}page/two-calls?bytes=${pageBytes}`, headers: {} }, options.seconds);
     const after = await refs();
     const worker = (before.worker + after.worker) / 2;
     const durableObject = (before.durableObject + after.durableObject) / 2;
-
-    console.log(`References (same run, wrk -c${CONCURRENCY}; behind a launcher listener as the appliances are: before → after the endpoints)`);
-    console.log(`  bare Worker, JSON            ${fmt(before.worker, 0)} → ${fmt(after.worker, 0)} req/s (straight to workerd: ${fmt(direct.worker, 0)})`);
-    console.log(`  bare DO RPC, one SQLite row  ${fmt(before.durableObject, 0)} → ${fmt(after.durableObject, 0)} req/s (straight to workerd: ${fmt(direct.durableObject, 0)})\n`);
-    console.log(`Endpoints at ${sessions[1]!.toLocaleString("en-GB")} sessions (ratios to the references' mean: Worker ${fmt(worker, 0)}, DO read ${fmt(durableObject, 0)} req/s)`);
-    console.log(`  ${"endpoint".padEnd(24)} ${"p50 ms".padStart(7)} ${"p95 ms".padStart(7)} ${"req/s".padStart(7)} ${"÷Worker".padStart(8)} ${"÷DO".padStart(6)}  goal`);
-    for (const r of rows) {
-      const paired = r.paired ? ` (paired: ${fmt(r.paired.median, 2)}, ${fmt(r.paired.low, 2)}–${fmt(r.paired.high, 2)} over ${PAIRED_ROUNDS} rounds)` : "";
-      const met = r.goal === null ? "" : "p50AtMost" in r.goal ? r.p50 <= r.goal.p50AtMost : (r.paired?.median ?? 0) >= r.goal.atLeast;
-      console.log(
-        `  ${r.label.padEnd(24)} ${fmt(r.p50, 2).padStart(7)} ${fmt(r.p95, 2).padStart(7)} ${fmt(r.rate, 0).padStart(7)} ${fmt(r.rate / worker, 2).padStart(8)} ${fmt(r.rate / durableObject, 2).padStart(6)}  ${describeGoal(r.goal)}${paired}${met === "" ? "" : met ? " ✓" : " ✗"}`,
-      );
-    }
+    const relayed = (before.relayedDurableObject + after.relayedDurableObject) / 2;
     // One more bare object call, in this machine's time per request: two calls at `twoCalls.rate`, one at `twoCalls.rate / twoCalls.median`.
     const extraCall = (1 - twoCalls.median) / twoCalls.rate;
     const proxied = rows.find((r) => r.goal !== null && "ratioOf" in r.goal && r.goal.ratioOf === "directPage")?.paired;
     const directPage = proxied ? proxied.rate / proxied.median : NaN;
+    // The most a proxied page can reach here: the direct page plus that one call; the proxy's goal is a share of it.
+    const proxyBound = 1 / (1 + extraCall * directPage);
+
+    console.log(`References (same run, wrk -c${CONCURRENCY}, before → after the endpoints)`);
+    console.log(`  bare Worker, JSON, served by workerd           ${fmt(before.worker, 0)} → ${fmt(after.worker, 0)} req/s`);
+    console.log(`  bare DO RPC, one SQLite row, served by workerd ${fmt(before.durableObject, 0)} → ${fmt(after.durableObject, 0)} req/s`);
+    console.log(`  the same behind the launcher's Node relay      ${fmt(before.relayedDurableObject, 0)} → ${fmt(after.relayedDurableObject, 0)} req/s (the relay keeps ${fmt(relayed / durableObject, 2)} of it)\n`);
+    console.log(`Endpoints at ${sessions[1]!.toLocaleString("en-GB")} sessions through ${path_} (ratios to the references' mean: Worker ${fmt(worker, 0)}, DO read ${fmt(durableObject, 0)}, relayed DO read ${fmt(relayed, 0)} req/s)`);
+    console.log(`  ${"endpoint".padEnd(24)} ${"p50 ms".padStart(7)} ${"p95 ms".padStart(7)} ${"req/s".padStart(7)} ${"÷Worker".padStart(8)} ${"÷DO".padStart(6)} ${"÷relayed DO".padStart(12)}  goal`);
+    for (const r of rows) {
+      const paired = r.paired ? ` (paired: ${fmt(r.paired.median, 2)}, ${fmt(r.paired.low, 2)}–${fmt(r.paired.high, 2)} over ${PAIRED_ROUNDS} rounds)` : "";
+      const floor = r.goal !== null && "ratioOf" in r.goal ? r.goal.atLeast * (r.goal.ratioOf === "directPage" ? proxyBound : 1) : NaN;
+      const met = r.goal === null ? "" : "p50AtMost" in r.goal ? r.p50 <= r.goal.p50AtMost : (r.paired?.median ?? 0) >= floor;
+      console.log(
+        `  ${r.label.padEnd(24)} ${fmt(r.p50, 2).padStart(7)} ${fmt(r.p95, 2).padStart(7)} ${fmt(r.rate, 0).padStart(7)} ${fmt(r.rate / worker, 2).padStart(8)} ${fmt(r.rate / durableObject, 2).padStart(6)} ${fmt(r.rate / relayed, 2).padStart(12)}  ${describeGoal(r.goal)}${paired}${met === "" ? "" : met ? " ✓" : " ✗"}`,
+      );
+    }
     console.log(
-      `  (the fleet proxy asks two objects, the addressed appliance then the peer: two bare object calls against one, answering the same ${fmt(pageBytes / 1024, 0)} KB page, reach ${fmt(twoCalls.median, 2)} (${fmt(twoCalls.low, 2)}–${fmt(twoCalls.high, 2)}), so the second call costs ${fmt(extraCall * 1e6, 0)} µs of this machine a request; the direct page plus that call alone is ${fmt(1 / (1 + extraCall * directPage), 2)} of the direct page, the most a proxied page can reach here)`,
+      `  (the fleet proxy asks two objects, the addressed appliance then the peer: two bare object calls against one, answering the same ${fmt(pageBytes / 1024, 0)} KB page, reach ${fmt(twoCalls.median, 2)} (${fmt(twoCalls.low, 2)}–${fmt(twoCalls.high, 2)}), so the second call costs ${fmt(extraCall * 1e6, 0)} µs of this machine a request; the direct page plus that call alone is ${fmt(proxyBound, 2)} of the direct page, the most a proxied page can reach here, and the proxy's goal is ${fmt(0.95, 2)} of that, ${fmt(0.95 * proxyBound, 2)})`,
     );
     console.log(`  (a ratio goal is judged on its paired median: each round measures the endpoint between two measurements of its reference and divides by their mean, so the machine's drift across the round cancels)`);
     const memory = memoryKiB(workerd);

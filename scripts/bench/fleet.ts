@@ -39,7 +39,7 @@ export interface BenchFleet {
  * Launches `count` appliances of `profile` on ports from `portBase`; with `peers`, bench-1 reads the others through
  * the fleet proxy: bench-2 alone (`next`), or every one (`all`, the fleet search's fan-out).
  */
-export async function launchBenchFleet(dir: string, options: { count: number; profile: string; portBase: number; peers?: "next" | "all"; readyTimeoutMs?: number; shards?: number }): Promise<BenchFleet> {
+export async function launchBenchFleet(dir: string, options: { count: number; profile: string; portBase: number; peers?: "next" | "all"; readyTimeoutMs?: number; shards?: number; listener?: "workerd" | "relay" }): Promise<BenchFleet> {
   const names = Array.from({ length: options.count }, (_, i) => `bench-${i + 1}`);
   const appliances = names.map((name, i) => ({
     name,
@@ -55,7 +55,8 @@ export async function launchBenchFleet(dir: string, options: { count: number; pr
   // Free now, and outside the appliances' ports (not yet bound, so a free range may fall among them at a thousand).
   let inspectorPort = await freePortBase(shards);
   while (inspectorPort + shards > options.portBase && inspectorPort < options.portBase + options.count) inspectorPort = await freePortBase(shards);
-  const env = { BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1", BNG_INSPECTOR_PORT: String(inspectorPort), BNG_SHARDS: String(shards) };
+  // Plain HTTP, served by workerd's own sockets unless the relay is asked for (BNG_LISTENER, docs/running.md).
+  const env = { BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_LISTENER: options.listener ?? "workerd", BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1", BNG_INSPECTOR_PORT: String(inspectorPort), BNG_SHARDS: String(shards) };
   const fleet = await launchFleet(env, ports, path.join(dir, "data"), options.readyTimeoutMs);
   const bases = ports.map((p) => `http://127.0.0.1:${p}`);
   // The heaps of every process's isolate together; shard k serves appliance k first (bench-(k+1)), whose health nudges its inspector.

@@ -36,13 +36,13 @@ export function modelFigures(profile: Profile, target: number): ModelFigures {
   let simulated = 0;
   const totals = [0];
   const cpu0 = process.cpuUsage();
-  while (gateway.sessionSummary().total < target && simulated < 900) {
+  while (gateway.sessions.summary().total < target && simulated < 900) {
     gateway.step(10);
     simulated += 10;
-    totals.push(gateway.sessionSummary().total);
+    totals.push(gateway.sessions.summary().total);
   }
   const bringUpCpu = process.cpuUsage(cpu0);
-  const sessions = gateway.sessionSummary().total;
+  const sessions = gateway.sessions.summary().total;
   gateway.step(600); // settle into churn
   const steps = stepCpuMs(gateway, 30);
   return {

@@ -3,17 +3,17 @@
  * one call a request makes into its appliance. In the Worker, `presented`
  * reads the credential (a bearer token or the session cookie), refuses a
  * malformed one before any lookup and hashes it: only the hash crosses the
- * wire. In the object, `authorize` resolves the hash to a principal with the
- * identity store and enforces the CSRF token, the password-change gate, the
- * route's credential kind and the role floor, in that order.
+ * wire. In the object, `authorizeOperation` (./authorize.ts) resolves the
+ * hash to a principal with the identity store and enforces the CSRF token,
+ * the password-change gate, the route's credential kind and the role floor,
+ * in that order.
  */
 import { StatusError } from "../http/problem.ts";
 import type { Route } from "../http/route.ts";
-import type { Principal } from "../schemas/principal.ts";
 import type { PresentedCredential } from "../schemas/operation.ts";
 import { sha256Hex } from "../trust/encoding.ts";
-import { BEARER_CHALLENGE, unwrap } from "../http/refusal.ts";
-import { authorizeOperation, floorOf, type Presented } from "./authorize.ts";
+import { BEARER_CHALLENGE } from "../http/refusal.ts";
+import { floorOf } from "./authorize.ts";
 import { readSessionCookie } from "../trust/session.ts";
 import { TOKEN_PREFIX, isWellFormedToken } from "../trust/tokens.ts";
 
@@ -52,13 +52,4 @@ export async function peerCredential(token: string): Promise<PresentedCredential
   if (presentedPeers.size >= 32) presentedPeers.clear();
   presentedPeers.set(token, credential);
   return credential;
-}
-
-/** Resolves and checks the caller of a route inside the appliance's object (`authorizeOperation`); `null` for anonymous routes. */
-export function authorize(
-  route: Route,
-  request: Presented,
-  lookup: (credential: PresentedCredential) => Principal | null,
-): Principal | null {
-  return unwrap(authorizeOperation(route, request, lookup)).principal;
 }

@@ -41,6 +41,7 @@ import { cgnGroupItems } from "./cgn.ts";
 import { defaultDocument } from "./document.ts";
 import { addDemoConfiguration } from "./seed-demo.ts";
 import type { ConfigDocument } from "./types.ts";
+import type { ConfiguredPeer } from "../schemas/fleet.ts";
 
 /** First table id given to the profile's VRFs. */
 export const SEED_TABLE_BASE = 100;
@@ -49,7 +50,7 @@ export interface SeedSources {
   definition: ApplianceDefinition;
   /** The listener origin the launcher serves, e.g. `https://127.0.0.1:8443`. */
   listener: string;
-  peers: { name: string; url: string; credential: string | null; timeoutMs: number }[];
+  peers: ConfiguredPeer[];
   profile: Profile;
   /** The first accounts, passwords already hashed. */
   accounts: { username: string; role: string; passwordHash: string }[];

@@ -7,6 +7,7 @@ import bundledFleet from "../../fleet-config/fleet.json";
 import { FleetFile, describeIssues, isShippedProfile, listenerOrigin, type ApplianceDefinition } from "../../fleet-config/schema.ts";
 import { deriveToken } from "../trust/tokens.ts";
 import type { Env } from "../env.ts";
+import type { ConfiguredPeer } from "../schemas/fleet.ts";
 
 /** A GET the fleet proxy sends a peer: the target URL, the peer credential it presents and what the caller accepts. */
 export interface PeerGet {
@@ -127,7 +128,7 @@ export async function peersOf(env: Env, appliance: ApplianceDefinition): Promise
  * reaches it: a member of this deployment's fleet is served in-process at its
  * current listener (so BNG_PORT_BASE moves it), anything else over the network.
  */
-export function resolvePeer(env: Env, peer: { name: string; url: string; credential: string | null; timeoutMs: number }): Peer {
+export function resolvePeer(env: Env, peer: ConfiguredPeer): Peer {
   const fleet = loadFleet(env);
   const member = fleet.appliances.find((a) => a.name === peer.name);
   return member

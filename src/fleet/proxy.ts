@@ -11,8 +11,9 @@
 import { StatusError } from "../http/problem.ts";
 import { DestinationRefused, outboundFetch } from "../config/destinations.ts";
 import { securedResponse } from "../http/headers.ts";
-import type { ApplianceContext, ApplianceTarget } from "./context.ts";
+import type { ApplianceTarget } from "./context.ts";
 import { peerAnswerOf, peerHeaders, resolvePeer, selfAsPeer, type PeerAnswer } from "./definition.ts";
+import type { ConfiguredPeer } from "../schemas/fleet.ts";
 
 /**
  * Which peer paths the proxy relays: a test of `/api/v1/<path>` (still
@@ -71,19 +72,25 @@ export interface RelayPlan {
   allowlist: readonly string[];
 }
 
+/** What the addressed appliance knows of a relay: the peer as its running `webUi.peers` names it (null if none), and its destination policy's allowlist. */
+export interface RelayFacts {
+  configured: ConfiguredPeer | null;
+  allowlist: readonly string[];
+}
+
 /**
- * Plans one GET to a peer inside the addressed appliance's object: the peer from its running `webUi.peers` (or this
- * appliance itself, read through its own proxy as every row of GET /fleet/appliances can be), the path judged, the query kept.
+ * Plans one GET to a peer from what the addressed appliance knows of it: the configured peer (or this appliance itself,
+ * read through its own proxy as every row of GET /fleet/appliances can be), the path judged, the query kept.
  */
-export async function planRelay(appliance: ApplianceContext, peerName: string, rawPath: string, search: string, relayable: Relayable): Promise<RelayPlan> {
-  const configured = appliance.stub.fleetPeers().find((p) => p.name === peerName);
+export async function planRelay(appliance: ApplianceTarget, known: RelayFacts, peerName: string, rawPath: string, search: string, relayable: Relayable): Promise<RelayPlan> {
+  const { configured } = known;
   const peer = configured ? resolvePeer(appliance.env, configured) : peerName === appliance.name ? await selfAsPeer(appliance.env, appliance.name) : null;
   if (!peer) throw new StatusError(404, `'${peerName}' is not a peer of ${appliance.name} (see GET /api/v1/fleet/appliances)`);
   const segments = normalisePeerPath(rawPath, relayable);
   if (!peer.credential) throw new StatusError(502, `no credential is configured for peer '${peerName}'`);
   // The origin alone, even from a stored URL written before peers were origins only.
   const target = `${new URL(peer.url).origin}/api/v1/${segments.map(encodeURIComponent).join("/")}${search}`;
-  return { peer: { name: peer.name, member: peer.member, credential: peer.credential, timeoutMs: peer.timeoutMs }, target, allowlist: appliance.stub.config().outboundAllowlist() };
+  return { peer: { name: peer.name, member: peer.member, credential: peer.credential, timeoutMs: peer.timeoutMs }, target, allowlist: known.allowlist };
 }
 
 /** Relays one planned GET to a peer, from the Worker (`accept` as the caller sent it): a peer is another object, so the addressed one is not asked again. */

@@ -22,13 +22,43 @@ export function isOctetStream(contentType: string | null): boolean {
 }
 
 /**
+ * How much of a refused body is still read, and for how long, before its 413
+ * is answered. workerd cannot read a body once the answer is out, and resets
+ * a connection whose body it left unread, so a client that sends its whole
+ * body before reading (Node's fetch, many scripts) would get a reset instead
+ * of the 413; as nginx's lingering close, the appliance reads on (dropping
+ * what it reads) within these bounds, and a larger body's client may see
+ * the reset.
+ */
+const LINGER_BYTES = 8 * 1024 * 1024;
+const LINGER_MS = 10_000;
+
+/** Reads and drops what follows of a refused body, within LINGER_BYTES and LINGER_MS. */
+async function linger(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let dropped = 0;
+  const deadline = Date.now() + LINGER_MS;
+  while (dropped <= LINGER_BYTES && Date.now() < deadline) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    dropped += value.byteLength;
+  }
+  // Stop pulling: workerd drops the rest with the connection.
+  reader.releaseLock();
+}
+
+/**
  * Reads a body of at most `maxBytes`, counting while it arrives: a body with
- * no Content-Length (chunked) is cut off at the cap, so a client streaming
- * megabytes gets its 413 after the cap and the appliance never holds more.
+ * no Content-Length (chunked) is refused once past the cap, so a client
+ * streaming megabytes gets its 413 soon after the cap and the appliance never
+ * holds more than the cap.
  */
 async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const tooLarge = new StatusError(413, `request body exceeds ${maxBytes} bytes`);
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new StatusError(413, `request body exceeds ${maxBytes} bytes`);
+  if (declared > maxBytes) {
+    if (request.body !== null && declared <= maxBytes + LINGER_BYTES) await linger(request.body.getReader());
+    throw tooLarge;
+  }
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -38,9 +68,8 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
     if (done) break;
     length += value.byteLength;
     if (length > maxBytes) {
-      // Stop pulling: the rest is never read into memory.
-      void reader.cancel().catch(() => {});
-      throw new StatusError(413, `request body exceeds ${maxBytes} bytes`);
+      await linger(reader);
+      throw tooLarge;
     }
     chunks.push(value);
   }

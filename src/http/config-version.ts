@@ -8,12 +8,6 @@
 import { configETag } from "../config/etag.ts";
 import { unwrap } from "./refusal.ts";
 import type { Outcome } from "../schemas/outcome.ts";
-import type { ApplianceContext } from "../fleet/context.ts";
-
-/** Sets `ETag` to the active configuration version (a handler reading configuration-backed state, in the object). */
-export function tagConfigRead(ctx: { appliance: ApplianceContext; responseHeaders: Headers }): void {
-  ctx.responseHeaders.set("etag", configETag(ctx.appliance.stub.config().activeVersion().version));
-}
 
 /** What a port read at `version` answered, with `ETag` set to that version (a handler in the Worker). */
 export function readAt<T extends { version: number }>(ctx: { responseHeaders: Headers }, read: T): T {

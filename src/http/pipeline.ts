@@ -3,27 +3,25 @@
  * passes credential (read and hashed) → validate (path, query, body) → one
  * call into the appliance's object, which authorizes the caller first: the
  * handler runs here and makes that call through its port client
- * (`serveInWorker`), or, for the sections not yet moved, the object runs the
- * handler in the same call (src/http/in-object.ts); one `catch` turns any error
+ * (`serveInWorker`); one `catch` turns any error
  * into problem details; unknown paths are 404 and known paths with another
- * method 405 with `Allow`. A fleet proxy's GET to a member of this
- * deployment runs the same stages without a second pass through itty
- * (`relay`).
+ * method 405 with `Allow`. The route is found by the table's one matcher
+ * (./matcher.ts: the patterns itty-router's Router compiled, its first match
+ * of the method in table order). A fleet proxy's GET to a member of this deployment runs the same
+ * stages without a second HTTP pass (`relay`).
  */
-import { Router, type IRequest } from "itty-router";
 import type { z } from "zod";
 import { peerCredential, presented } from "../auth/authenticate.ts";
 import { floorOf } from "../auth/authorize.ts";
 import type { ApplianceTarget } from "../fleet/context.ts";
 import { peerAnswerOf, type PeerAnswer, type PeerGet } from "../fleet/definition.ts";
 import type { OperationInput, PresentedCredential, Refusal } from "../schemas/operation.ts";
-import { SESSION_COOKIE } from "../trust/session.ts";
-import { routeKey } from "./in-object.ts";
 import { isOctetStream, readBytesBody, readJsonBody } from "./body.ts";
 import { StatusError, problemResponse } from "./problem.ts";
 import type { FieldError } from "../schemas/common.ts";
 import { jsonAnswer, withSecurityHeaders } from "./headers.ts";
-import { Encoded, pathPattern, type Route } from "./route.ts";
+import { Encoded, type Route } from "./route.ts";
+import { routeMatcher } from "./matcher.ts";
 import { portClient } from "./port.ts";
 
 type Part = FieldError["in"];
@@ -53,21 +51,6 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
   return decoded;
 }
 
-/** The request's headers as its appliance's object sees them: without the credentials, which cross the wire hashed (`presented`). */
-function withoutCredentials(headers: Headers): [string, string][] {
-  const forwarded: [string, string][] = [];
-  for (const [name, value] of headers) {
-    if (name === "authorization") continue;
-    if (name === "cookie") {
-      const others = value.split(";").filter((pair) => pair.split("=")[0]!.trim() !== SESSION_COOKIE);
-      if (others.length > 0) forwarded.push([name, others.join(";").trim()]);
-      continue;
-    }
-    forwarded.push([name, value]);
-  }
-  return forwarded;
-}
-
 /**
  * A request as the pipeline reads it: its parts read off once, as plain
  * strings (each read of a native Request's or URL's field crosses into the
@@ -82,16 +65,6 @@ interface Incoming {
   query: Record<string, string | string[]>;
   body: Request | null;
 }
-
-/** A matched request of itty's, as the pipeline reads it. */
-const fromItty = (request: IRequest): Incoming => ({
-  method: request.method,
-  url: request.url,
-  headers: request.headers,
-  params: request.params,
-  query: request.query as Record<string, string | string[]>,
-  body: request as unknown as Request,
-});
 
 const NO_QUERY: Record<string, string | string[]> = Object.freeze(Object.create(null) as Record<string, string | string[]>);
 
@@ -138,30 +111,7 @@ async function ask(route: Route, request: Incoming, appliance: ApplianceTarget, 
   const input = await readInput(route, request);
   // An anonymous caller's bad input needs no object to refuse it.
   if (credential === null && !input.ok) throw refusalError(input.refusal);
-  if (route.serve) return serveInWorker(route, request, appliance, credential, input);
-  const answer = await appliance.stub.serve({
-    route: routeKey(route),
-    method: request.method,
-    url: request.url,
-    headers: route.readsHeaders ? withoutCredentials(request.headers) : [],
-    credential,
-    csrfToken: request.headers.get("x-csrf-token"),
-    ifMatch: request.headers.get("if-match"),
-    secure: appliance.secure,
-    clientIp: appliance.clientIp,
-    input,
-  });
-  if (typeof answer === "string") return route.finish ? finish(route, answer, [], appliance, request) : answer;
-  switch (answer.kind) {
-    case "refused":
-      throw refusalError(answer.refusal);
-    case "response":
-      return answer.response;
-    case "json":
-      return new Response(answer.json, { headers: [["content-type", "application/json"], ...answer.headers] });
-    case "continue":
-      return finish(route, answer.json, answer.headers, appliance, request);
-  }
+  return serveInWorker(route, request, appliance, credential, input);
 }
 
 /**
@@ -187,7 +137,7 @@ async function serveInWorker(route: Route, request: Incoming, appliance: Applian
   let responseHeaders: Headers | undefined;
   let result: unknown;
   try {
-    result = await route.serve!({
+    result = await route.serve({
       method: request.method, url: request.url, headers: request.headers, appliance, port: client.ports,
       params: input.params, query: input.query, body: input.body, bytes: input.bytes,
       get responseHeaders() {
@@ -210,13 +160,6 @@ async function serveInWorker(route: Route, request: Incoming, appliance: Applian
   return new Response(json, { headers: responseHeaders });
 }
 
-/** A route that finishes in the Worker (the fleet proxy) continues with the value its handler gave; headers the handler set are kept. */
-async function finish(route: Route, json: string, headers: string[][], appliance: ApplianceTarget, request: Incoming): Promise<Response> {
-  const response = await route.finish!(JSON.parse(json) as never, { appliance, accept: request.headers.get("accept") });
-  if (headers.length > 0) new Headers(headers).forEach((value, name) => response.headers.append(name, value));
-  return response;
-}
-
 const refusalError = (refusal: Refusal) => new StatusError(refusal.status, refusal.detail, { headers: refusal.headers, ...(refusal.errors ? { errors: refusal.errors } : {}) });
 
 /** Any error as problem details: a StatusError as itself, anything else a 500 that tells nothing of its cause. */
@@ -228,37 +171,15 @@ function problemOf(error: unknown, instance: string): Response {
   return problemResponse(500, "the appliance could not complete the request", instance);
 }
 
-/** The methods a path answers to, for 405's `Allow` and OPTIONS. */
-function allowedMethods(routes: Route[], pathname: string): string[] {
-  const methods = new Set(routes.filter((r) => pathPattern(r.path).test(pathname)).map((r) => r.method as string));
-  if (methods.has("GET")) methods.add("HEAD");
-  if (methods.size > 0) methods.add("OPTIONS");
-  return [...methods].sort();
-}
-
 /** Every answer's last stage: HEAD is served by the GET route, without the body; the security headers are added. */
 const finalStage = (response: Response, method: string, appliance: ApplianceTarget): Response =>
   withSecurityHeaders(method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response, appliance.secure);
 
-/** One itty router over some of a table's routes, with the shared catch, finally stage and 404/405 fallback. */
-function ittyRouter(routes: Route[], methodRoutes: Route[], head: boolean) {
-  const router = Router<IRequest, [ApplianceTarget]>({
-    catch: (error: unknown, request: IRequest) => problemOf(error, new URL(request.url).pathname),
-    finally: [(response: Response, request: IRequest, appliance: ApplianceTarget) => finalStage(response, request.method, appliance)],
-  });
-  for (const route of methodRoutes) {
-    const ittyPath = route.path.replace(/\{(\w+)\+\}/g, ":$1+").replace(/\{(\w+)\}/g, ":$1");
-    const handler = (request: IRequest, appliance: ApplianceTarget) => handle(route, fromItty(request), appliance);
-    router[(head ? "head" : route.method.toLowerCase()) as "get"](ittyPath, handler);
-  }
-  router.all("*", (request: IRequest) => {
-    const pathname = new URL(request.url).pathname;
-    const allow = allowedMethods(routes, pathname);
-    if (allow.length === 0) throw new StatusError(404, `no resource at ${pathname}`);
-    if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { allow: allow.join(", ") } });
-    throw new StatusError(405, `${request.method} is not supported here; use ${allow.join(", ")}`, { headers: { allow: allow.join(", ") } });
-  });
-  return router;
+/** A path no route of the method reaches: 404 when no route has it, OPTIONS its methods, any other method 405 with `Allow`. */
+function unmatched(allow: string[], method: string, pathname: string): Response {
+  if (allow.length === 0) throw new StatusError(404, `no resource at ${pathname}`);
+  if (method === "OPTIONS") return new Response(null, { status: 204, headers: { allow: allow.join(", ") } });
+  throw new StatusError(405, `${method} is not supported here; use ${allow.join(", ")}`, { headers: { allow: allow.join(", ") } });
 }
 
 /** A query string as itty reads one: a repeated name becomes an array; no prototype, so `__proto__` is a name like any other. */
@@ -272,59 +193,27 @@ function queryOf(params: URLSearchParams): Record<string, string | string[]> {
 }
 
 /**
- * The routes whose path has no parameter, by `METHOD path`. A route that an
- * earlier one of its method also matches is left out: itty, which takes the
- * first match in table order, decides those.
- */
-function exactRoutes(routes: Route[], patterns: RegExp[]): Map<string, Route> {
-  const exact = new Map<string, Route>();
-  routes.forEach((route, i) => {
-    if (route.path.includes("{")) return;
-    const shadowed = routes.slice(0, i).some((earlier, j) => earlier.method === route.method && patterns[j]!.test(route.path));
-    if (!shadowed) exact.set(`${route.method} ${route.path}`, route);
-  });
-  return exact;
-}
-
-/**
- * Builds the router for a route table. itty walks its routes in order,
- * unpacking each, so a path without parameters (health, the sessions list
- * and summary, most reads) is found with one lookup first, and runs through
- * the same stages. The rest go to an itty router per method (HEAD answered
- * by the GET routes), so a GET never walks the POST, PUT and DELETE routes;
- * a method no route has (OPTIONS, an unknown one) gets the 404/405 fallback alone.
+ * Builds the router for a route table: the table's one matcher
+ * (./matcher.ts) finds the route, then its stages run; a fleet proxy's GET
+ * to a member this Worker serves is found by the same matcher.
  */
 export function buildRouter(routes: Route[]) {
-  const methods = [...new Set(routes.map((r) => r.method as string))];
-  const byMethod = new Map(methods.map((m) => [m, ittyRouter(routes, routes.filter((r) => r.method === m), false)]));
-  byMethod.set("HEAD", ittyRouter(routes, routes.filter((r) => r.method === "GET"), true));
-  const none = ittyRouter(routes, [], false);
-  // Each route's pattern compiled once, at start-up.
-  const patterns = routes.map((route) => pathPattern(route.path));
-  const exact = exactRoutes(routes, patterns);
-  const gets = routes.map((route, i) => ({ route, pattern: patterns[i]! })).filter(({ route }) => route.method === "GET");
-  /** The GET route a path names, as itty would pick it (the first in table order), with its path parameters. */
-  const matchGet = (pathname: string): { route: Route; params: Record<string, string> } | null => {
-    const route = exact.get(`GET ${pathname}`);
-    if (route) return { route, params: {} };
-    for (const { route, pattern } of gets) {
-      const match = pattern.exec(pathname);
-      if (match) return { route, params: { ...match.groups } };
-    }
-    return null;
-  };
+  const matcher = routeMatcher(routes);
   return {
     /** `url` is the request's, when the caller has parsed it already. */
     async fetch(request: Request, appliance: ApplianceTarget, url = new URL(request.url)): Promise<Response> {
       const method = request.method;
       const pathname = url.pathname;
-      const route = exact.get(`${method === "HEAD" ? "GET" : method} ${pathname}`);
-      if (route === undefined) return (byMethod.get(method) ?? none).fetch(request as IRequest, appliance);
-      const search = url.search;
-      const incoming = { method, url: request.url, headers: request.headers, params: {}, query: search === "" ? NO_QUERY : queryOf(url.searchParams), body: request };
       let response: Response;
       try {
-        response = await handle(route, incoming, appliance);
+        const found = matcher.match(method, pathname);
+        if (found === null) {
+          response = unmatched(matcher.methodsAt(pathname), method, pathname);
+        } else {
+          const search = url.search;
+          const incoming = { method, url: request.url, headers: request.headers, params: found.params, query: search === "" ? NO_QUERY : queryOf(url.searchParams), body: request };
+          response = await handle(found.route, incoming, appliance);
+        }
       } catch (error) {
         response = problemOf(error, pathname);
       }
@@ -339,7 +228,7 @@ export function buildRouter(routes: Route[]) {
     async relay(get: PeerGet, appliance: ApplianceTarget): Promise<PeerAnswer> {
       const target = new URL(get.target);
       try {
-        const found = matchGet(target.pathname);
+        const found = matcher.match("GET", target.pathname);
         if (!found) throw new StatusError(404, `no resource at ${target.pathname}`);
         const { route, params } = found;
         const request = { method: "GET", url: get.target, headers: new Headers({ accept: get.accept }), params, query: queryOf(target.searchParams), body: null };

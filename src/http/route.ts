@@ -5,37 +5,9 @@
  */
 import type { z } from "zod";
 import type { Operation } from "../schemas/contract.ts";
-import type { Principal } from "../schemas/principal.ts";
-import type { ApplianceContext, ApplianceTarget } from "../fleet/context.ts";
-import type { PresentedCredential } from "../schemas/operation.ts";
+import type { ApplianceTarget } from "../fleet/context.ts";
 import type { JsonText } from "../../simulator/row-texts.ts";
 import type { Ports } from "./port.ts";
-
-/** What a handler receives, inside the appliance's object: validated input, the caller, and the appliance. */
-export interface RouteContext<P, Q, B> {
-  /** The request's method as sent (HEAD for a GET route) and its URL. */
-  method: string;
-  url: string;
-  /**
-   * The request, rebuilt on first use, with its headers minus its credentials
-   * (those are in `credential`, hashed); its body is read already. Only a
-   * route that declares `readsHeaders` may read it.
-   */
-  request: Request;
-  appliance: ApplianceContext;
-  principal: Principal | null;
-  /** The credential `principal` was resolved from, by its SHA-256; null on anonymous routes. */
-  credential: PresentedCredential | null;
-  /** `If-Match` as sent, for configuration writes (src/http/config-version.ts). */
-  ifMatch: string | null;
-  params: P;
-  query: Q;
-  body: B;
-  /** The raw body of an `octetStream` route sent as application/octet-stream (`body` is then undefined). */
-  bytes?: Uint8Array | undefined;
-  /** Headers to add to the response (e.g. Set-Cookie). */
-  responseHeaders: Headers;
-}
 
 /**
  * What a handler running in the Worker receives: the validated input, the
@@ -84,45 +56,18 @@ export class Encoded<T> {
 export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType = z.ZodType> extends Operation<P, Q, B, R> {
   /** The contract's operation this route serves, as declared (the object authorizes a port call against it). */
   operation: Operation;
-  /** The handler, run inside the appliance's object (the sections not yet moved to the Worker: issue #27). */
-  handle?(ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): Reply<R> | Promise<Reply<R>>;
   /** The handler, run in the Worker: it reaches the object through `ctx.port`, once. */
-  serve?(ctx: WorkerContext<z.output<P>, z.output<Q>, z.output<B>>): Reply<R> | Promise<Reply<R>>;
-  /**
-   * Finishes the answer in the Worker with what `handle` returned in the
-   * object (the fleet proxy fetches a peer from there: a peer is another
-   * object, so the addressed one is still asked once), and the request's
-   * `Accept`.
-   */
-  finish?(value: never, worker: { appliance: ApplianceTarget; accept: string | null }): Promise<Response>;
+  serve(ctx: WorkerContext<z.output<P>, z.output<Q>, z.output<B>>): Reply<R> | Promise<Reply<R>>;
 }
 
 // The handler's parameter types differ per route; the table holds them erased.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Route = RouteDefinition<any, any, any, any>;
 
-/** The route's path as a regular expression over the raw (still percent-encoded) URL path. */
-export function pathPattern(path: string): RegExp {
-  const source = path
-    .replace(/[.]/g, "\\.")
-    .replace(/\{(\w+)\+\}/g, "(?<$1>.+)")
-    .replace(/\{(\w+)\}/g, "(?<$1>[^/]+)");
-  return new RegExp(`^${source}/?$`);
-}
-
-/** Serves an operation of the contract: its handler, run in the object (and, for the fleet proxy, how the Worker finishes). */
-export function implement<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-  operation: Operation<P, Q, B, R>,
-  handle: NonNullable<RouteDefinition<P, Q, B, R>["handle"]>,
-  worker: Pick<RouteDefinition<P, Q, B, R>, "finish"> = {},
-): Route {
-  return { ...operation, operation, handle, ...worker };
-}
-
 /** Serves an operation of the contract with a handler that runs in the Worker and reaches the appliance through its ports. */
 export function inWorker<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   operation: Operation<P, Q, B, R>,
-  serve: NonNullable<RouteDefinition<P, Q, B, R>["serve"]>,
+  serve: RouteDefinition<P, Q, B, R>["serve"],
 ): Route {
   return { ...operation, operation, serve };
 }

@@ -12,7 +12,7 @@ import type { ConfigItem } from "../config/types.ts";
 import type { EditValue } from "../config/edit.ts";
 import type { Profile } from "../../simulator/index.ts";
 import { inWorker } from "../http/route.ts";
-import { commitResult } from "../schemas/commit.ts";
+import { commitResult, type CommitStamp } from "../schemas/commit.ts";
 import { cgnConfig, type CgnGroupConfig, type CgnGroupWrite } from "../schemas/cgn-config.ts";
 import { unwrap } from "../http/refusal.ts";
 import { committed, readAt } from "../http/config-version.ts";
@@ -38,7 +38,7 @@ const groupChildren = (body: CgnGroupWrite): Record<string, EditValue> => ({
   "timeouts.icmp": text(body.timeouts?.icmp),
 });
 
-const cgnResult = (name: string, summary: { version: number; committedUtc: string; restartRequired: boolean }) => ({ ...commitResult(name, summary), restartRequired: true as const });
+const cgnResult = (name: string, summary: CommitStamp) => ({ ...commitResult(name, summary), restartRequired: true as const });
 
 /** A configured group as a row, compared with the running group of its name. */
 function groupRow(item: ConfigItem, running: Profile["cgn"]): CgnGroupConfig {

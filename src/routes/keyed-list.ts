@@ -11,12 +11,12 @@ import { isBoolean, isInteger, type KeyedList } from "../schemas/keyed-list.ts";
 import { committed } from "../http/config-version.ts";
 import type { WorkerContext } from "../http/route.ts";
 import type { Outcome } from "../schemas/outcome.ts";
-import { commitResult, type CommitResult } from "../schemas/commit.ts";
+import { commitResult, type CommitResult, type CommitStamp } from "../schemas/commit.ts";
 
 type InWorker = WorkerContext<unknown, unknown, unknown>;
 /** A commit port of a keyed list (durable-objects/ports.ts, `keyedList`), as the Worker calls it. */
-type CommitPort = (key: string, fields: Record<string, EditValue>, comment: string | null) => Promise<Outcome<{ version: number; committedUtc: string; restartRequired: boolean }>>;
-type RemovePort = (key: string, comment: string | null) => Promise<Outcome<{ version: number; committedUtc: string; restartRequired: boolean }>>;
+type CommitPort = (key: string, fields: Record<string, EditValue>, comment: string | null) => Promise<Outcome<CommitStamp>>;
+type RemovePort = (key: string, comment: string | null) => Promise<Outcome<CommitStamp>>;
 type Body = Record<string, unknown>;
 type Mode = "create" | "replace" | "upsert";
 

@@ -5,6 +5,7 @@ import { scenario } from "../schemas/scenario.ts";
 
 export const scenarioRoutes = [
   inWorker(scenario.state, (ctx) => ctx.port.scenario.state()),
+  inWorker(scenario.faults, (ctx) => ctx.port.scenario.faults()),
   inWorker(scenario.apply, async (ctx) => unwrap(await ctx.port.scenario.apply(ctx.body)).result),
   inWorker(scenario.run, async (ctx) => unwrap(await ctx.port.scenario.run(ctx.body)).result),
 ];

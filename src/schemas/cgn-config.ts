@@ -4,6 +4,7 @@
  * the configuration pipeline and taking effect at the next start.
  */
 import { z } from "zod";
+import { CgnTimeouts } from "./cgn.ts";
 import { CommitResult } from "./commit.ts";
 import { operation } from "./contract.ts";
 import { configInt } from "./keyed-list.ts";
@@ -14,7 +15,6 @@ const count = z.int().min(0);
 const groupInt = (child: string) => configInt(`cgn.groups/${child}`).nullable().optional();
 
 const AutoLearn = z.object({ insideVrf: z.string(), prefixes: z.array(z.string()).min(1) });
-const Timeouts = z.object({ tcpEstablished: count, tcpTransitory: count, udp: count, icmp: count });
 
 export const CgnGroupConfig = z
   .object({
@@ -30,7 +30,7 @@ export const CgnGroupConfig = z
     quarantineSeconds: count,
     bypassPrefixes: z.array(z.string()),
     autoLearn: z.array(AutoLearn),
-    timeouts: Timeouts.meta({ description: "seconds" }),
+    timeouts: CgnTimeouts.meta({ description: "seconds" }),
     pendingRestart: z.boolean().meta({ description: "true when the running group differs from (or lacks) this configuration: it takes effect at the next start" }),
   })
   .meta({ id: "CgnGroupConfig", description: "a CGN group's configured half (the spec's CgnGroup without live counts)" });

@@ -7,6 +7,9 @@ const int32 = z.int32();
 const uint32 = z.int().min(0).max(2 ** 32 - 1);
 const count = z.int().min(0);
 
+/** A CGN group's idle timeouts in seconds, as it runs and as it is configured. */
+export const CgnTimeouts = z.object({ tcpEstablished: count, tcpTransitory: count, udp: count, icmp: count });
+
 export const CgnBindingRow = z
   .object({
     bindingIndex: uint32.meta({ description: "uint32; key of the identify operation" }),
@@ -49,7 +52,7 @@ export const CgnGroup = z
     quarantineSeconds: count.meta({ description: "how long a released block rests before reuse" }),
     bypassPrefixes: z.array(z.string()).meta({ description: "inside prefixes that are not translated" }),
     autoLearn: z.array(z.object({ insideVrf: z.string(), prefixes: z.array(z.string()) })),
-    timeouts: z.object({ tcpEstablished: count, tcpTransitory: count, udp: count, icmp: count }).meta({ description: "seconds" }),
+    timeouts: CgnTimeouts.meta({ description: "seconds" }),
     activeBindings: count,
     portBlockAllocations: count.meta({ description: "port blocks handed to bindings (first blocks and extensions) since the data plane booted; the scrape's `bng_cgn_port_block_allocations_total`" }),
     utilisation: z

@@ -3,6 +3,17 @@ import { z } from "zod";
 import type { ConfigOperation } from "./config.ts";
 import { actorName, type Principal } from "./principal.ts";
 
+/** What a configuration store's commit reports: the version it made active, when, whether a restart is needed, and the paths it changed. */
+export interface CommitSummary {
+  version: number;
+  committedUtc: string;
+  restartRequired: boolean;
+  changedPaths: string[];
+}
+
+/** A commit as a keyed list's answer reports it (the paths it changed are the item's own). */
+export type CommitStamp = Omit<CommitSummary, "changedPaths">;
+
 const committed = {
   status: z.literal("committed"),
   committedUtc: z.iso.datetime().nullable().meta({ description: "when the version was committed; for a change that changed nothing, when the active version was" }),
@@ -21,7 +32,7 @@ export const ConfigCommitResult = z
 export type ConfigCommitResult = z.output<typeof ConfigCommitResult>;
 
 /** The CommitResult of a store's commit summary. */
-export const commitResult = (name: string, summary: { version: number; committedUtc: string; restartRequired: boolean }): CommitResult => ({
+export const commitResult = (name: string, summary: CommitStamp): CommitResult => ({
   status: "committed",
   name,
   committedUtc: summary.committedUtc,
@@ -30,7 +41,7 @@ export const commitResult = (name: string, summary: { version: number; committed
 });
 
 /** The ConfigCommitResult of a store's commit summary. */
-export const configCommitResult = (summary: { version: number; committedUtc: string; restartRequired: boolean; changedPaths: string[] }): ConfigCommitResult => ({
+export const configCommitResult = (summary: CommitSummary): ConfigCommitResult => ({
   status: "committed",
   committedUtc: summary.committedUtc,
   version: summary.version,

@@ -41,8 +41,6 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   beforePasswordChange?: boolean;
   /** Readable on a peer through the fleet proxy. */
   fp?: boolean;
-  /** The handler reads the request's headers: only then does the Worker send them into the object. */
-  readsHeaders?: boolean;
   params?: P;
   query?: Q;
   body?: B;

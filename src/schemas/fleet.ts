@@ -2,6 +2,14 @@
 import { z } from "zod";
 import { operation } from "./contract.ts";
 
+/** A peer as the running configuration's `webUi.peers` names it (its credential read in, null when none is set). */
+export interface ConfiguredPeer {
+  name: string;
+  url: string;
+  credential: string | null;
+  timeoutMs: number;
+}
+
 export const FleetAppliance = z
   .object({
     name: z.string().meta({ description: "the `{appliance}` proxy key" }),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { operation } from "./contract.ts";
 import { clampedInt32 } from "./common.ts";
-import { EXTERNAL_LOG_CATALOGUE, LOG_CAPACITY, LOG_CATALOGUE, SEVERITIES } from "../../simulator/vocabulary.ts";
+import { EXTERNAL_LOG_CATALOGUE, LOG_CAPACITY, LOG_CATALOGUE, SEVERITIES, type LogCatalogueEntry } from "../../simulator/vocabulary.ts";
 
 const int64 = z.int().min(0).meta({ format: "int64" });
 
@@ -45,7 +45,7 @@ const StreamQuery = z.object({
   sinceSeq: LogSeq.meta({ description: "int64; replay the retained entries newer than it before going live; default: only entries after connection" }),
 });
 
-const listing = (catalogue: Record<string, { severity: string; fields: readonly string[]; meaning: string }>) =>
+const listing = (catalogue: Readonly<Record<string, LogCatalogueEntry>>) =>
   Object.entries(catalogue)
     .map(([id, m]) => `- \`${id}\` (${m.severity}; fields: ${m.fields.map((f) => `\`${f}\``).join(", ")}): ${m.meaning}`)
     .join("\n");
@@ -108,7 +108,6 @@ export const logs = {
       "that is not a seq is a 400.",
     query: StreamQuery,
     // Last-Event-ID (the WHATWG reconnection header).
-    readsHeaders: true,
     response: { description: "an endless `text/event-stream`", contentType: "text/event-stream" },
     errors: [429],
     errorText: { 429: "this account or token already holds 4 open log streams: close one (see Retry-After)" },

@@ -1,7 +1,7 @@
 /**
  * The one call a request makes into its appliance: the Worker resolves the
- * route and validates the input, the object authenticates the credential
- * and runs the operation, together (`Appliance.serve`).
+ * route, validates the input and runs the handler, whose one port call the
+ * object authorizes and then runs (`Appliance.call`).
  */
 import type { FieldError } from "./common.ts";
 import type { Principal } from "./principal.ts";
@@ -24,40 +24,6 @@ export interface Refusal {
 export type OperationInput =
   | { ok: true; params: unknown; query: unknown; body: unknown; bytes?: Uint8Array | undefined }
   | { ok: false; refusal: Refusal };
-
-export interface OperationCall {
-  /** `METHOD path` of the route-table entry, e.g. `GET /api/v1/sessions`. */
-  route: string;
-  /** The request's own method (HEAD for a GET route), URL and headers, minus its credentials; the headers only for a route that `readsHeaders`. */
-  method: string;
-  url: string;
-  headers: [string, string][];
-  credential: PresentedCredential | null;
-  /** `X-CSRF-Token` as sent. */
-  csrfToken: string | null;
-  /** `If-Match` as sent: the configuration version a write expects (src/config/etag.ts). */
-  ifMatch: string | null;
-  /** True when clients reach this listener over HTTPS (cookies then carry `Secure`). */
-  secure: boolean;
-  clientIp: string;
-  input: OperationInput;
-}
-
-/**
- * What the object answers: the handler's result as JSON text (serialised
- * once, in the object; most answers, which set no header, are the bare
- * text: an RPC returns a string for less than an object holding it), a
- * response of its own (a stream, a page, a redirect), a refusal, or, for a
- * route that finishes in the Worker (the fleet proxy), the value it
- * continues with (bare too when it set no header: the Worker knows which
- * routes finish).
- */
-export type OperationAnswer =
-  | string
-  | { kind: "json"; json: string; headers: [string, string][] }
-  | { kind: "response"; response: Response }
-  | { kind: "refused"; refusal: Refusal }
-  | { kind: "continue"; json: string; headers: [string, string][] };
 
 /** Who is calling, as a port method sees it inside the object: the authorized principal (null on anonymous operations) and the connection's facts. */
 export interface Caller {

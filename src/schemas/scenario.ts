@@ -10,7 +10,7 @@ import { operation } from "./contract.ts";
 
 const Percent = z.number().min(0).max(100);
 /** Control-plane daemons a scenario can make unreachable (spec Errors 3: their endpoints then answer 200 with `reachable` false). */
-const DAEMONS = ["routing", "ipsec"] as const;
+export const DAEMONS = ["routing", "ipsec"] as const;
 const DisconnectFilter = z
   .strictObject({
     encap: z.string().optional(),
@@ -113,6 +113,17 @@ export const ScenarioState = z
   .meta({ id: "ScenarioState" });
 export type ScenarioState = z.output<typeof ScenarioState>;
 
+/** The faults scenario actions left in force: what a CI pipeline checks before it declares the appliance back to normal. */
+export const ScenarioFaults = z
+  .object({
+    churnMultiplier: z.number().min(0).meta({ description: "the factor `set-churn-multiplier` last set; 1 is the profile's own churn" }),
+    failedDaemons: z
+      .array(z.enum(DAEMONS))
+      .meta({ description: "control-plane daemons `fail-daemon` made unreachable and no `revive-daemon` brought back (their endpoints answer `reachable` false), in name order" }),
+  })
+  .meta({ id: "ScenarioFaults" });
+export type ScenarioFaults = z.output<typeof ScenarioFaults>;
+
 export const ScenarioRunResult = z.object({ ok: z.literal(true), steps: z.int(), state: ScenarioState }).meta({ id: "ScenarioRunResult" });
 export type ScenarioRunResult = z.output<typeof ScenarioRunResult>;
 
@@ -144,6 +155,17 @@ export const scenario = {
         lastSeq: 113,
       },
     },
+  }),
+  faults: operation({
+    method: "GET",
+    path: "/twin/v1/scenario/faults",
+    section: "Scenario control",
+    summary: "The faults scenario actions left in force",
+    description:
+      "What the scenario actions set that is still in force: the churn multiplier and the control-plane daemons made unreachable. A reseed starts the simulation again with neither (multiplier 1, no daemon failed).",
+    floor: "super-user",
+    response: { description: "ScenarioFaults", schema: ScenarioFaults },
+    examples: { response: { churnMultiplier: 3, failedDaemons: ["routing"] } },
   }),
   apply: operation({
     method: "POST",

@@ -65,6 +65,8 @@ export type SessionRates = z.output<typeof SessionRates>;
 
 // pool and subnet are null for a local subscriber's address configured outside every pool.
 const Assigned = z.object({ prefix: z.string(), pool: z.string().nullable(), subnet: z.string().nullable() });
+/** An address or prefix a session holds, with the pool and subnet it came from. */
+export type AssignedPrefix = z.output<typeof Assigned>;
 export const SessionDetail = SessionSummary.extend({
   state: z.literal("up"),
   startedUtc: z.string(),

@@ -73,6 +73,16 @@ export async function launchFleet(env: Record<string, string>, ports: number[], 
     child.kill("SIGINT");
     throw error;
   }
+  // workerd's own sockets answer as soon as workerd is up, before the launcher has finished starting (the
+  // certificate watch, a scenario): its banner says when it has.
+  while (!/ready in [\d.]+ s/.test(output)) {
+    if (child.exitCode !== null) throw new Error(`launcher exited with ${child.exitCode}:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGINT");
+      throw new Error(`fleet not ready in ${readyTimeoutMs / 1000} s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
   return {
     dataDir: dir,
     pid: child.pid!,

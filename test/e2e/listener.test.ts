@@ -1,9 +1,10 @@
 /**
- * The launcher's listeners as a client meets them: the client's address is
- * the connection's, whatever `CF-Connecting-IP` or `X-BNG-Peer-Address` it
- * claims (lockouts and the audit trail hold per real source), over HTTPS and
- * plain HTTP alike; and a body streamed without Content-Length is cut at the
- * cap with a 413 the client gets to read.
+ * The launcher's public ports as a client meets them, over HTTPS (the Node
+ * relay) and plain HTTP (workerd's own sockets) alike: the client's address is
+ * the connection's, whatever `CF-Connecting-IP`, `X-BNG-Peer-Address` or
+ * Miniflare's cf header it claims (lockouts and the audit trail hold per real
+ * source), the appliance is the port's, and a body streamed without
+ * Content-Length is cut at the cap with a 413 the client gets to read.
  */
 import { mkdtemp, writeFile } from "node:fs/promises";
 import http from "node:http";
@@ -18,22 +19,24 @@ import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launc
 const BOOTSTRAP = newToken();
 const ADMIN_PASSWORD = "listener-admin-password";
 const MODES = [
-  { mode: "https", port: await freePortBase(1) },
-  { mode: "http", port: await freePortBase(1) },
+  { name: "HTTPS relay", mode: "https", listener: "relay", port: await freePortBase(1) },
+  { name: "plain-HTTP workerd socket", mode: "http", listener: "workerd", port: await freePortBase(1) },
+  { name: "HTTPS workerd socket", mode: "https", listener: "workerd", port: await freePortBase(1) },
 ] as const;
 
 const fleets = new Map<string, RunningFleet>();
 
 beforeAll(async () => {
-  for (const { mode, port } of MODES) {
-    const dir = await mkdtemp(path.join(tmpdir(), `bngfleet-e2e-listener-${mode}-`));
+  // Launched side by side: each mostly waits on its own workerd.
+  await Promise.all(MODES.map(async ({ mode, listener, port }) => {
+    const dir = await mkdtemp(path.join(tmpdir(), `bngfleet-e2e-listener-${mode}-${listener}-`));
     const fleetFile = path.join(dir, "fleet.json");
     const appliance = { name: "edge-1", seed: 7, profile: "small", webUi: { listener: { address: "127.0.0.1", port: 8443 }, hostname: "edge-1.bng.localhost", peers: [] } };
     await writeFile(fleetFile, JSON.stringify({ portBase: 8443, appliances: [appliance] }));
-    const env: Record<string, string> = { BNG_PORT_BASE: String(port), BNG_FLEET: fleetFile, BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_ADMIN_PASSWORD: ADMIN_PASSWORD, BNG_FRESH: "1" };
+    const env: Record<string, string> = { BNG_PORT_BASE: String(port), BNG_FLEET: fleetFile, BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_ADMIN_PASSWORD: ADMIN_PASSWORD, BNG_FRESH: "1", BNG_LISTENER: listener };
     if (mode === "http") env.BNG_HTTP = "1";
-    fleets.set(mode, await launchFleet(env, [port], dir));
-  }
+    fleets.set(`${mode} ${listener}`, await launchFleet(env, [port], dir));
+  }));
 }, 240_000);
 
 afterAll(async () => {
@@ -88,10 +91,11 @@ function streamBody(mode: "https" | "http", port: number, pathname: string, tota
   });
 }
 
-describe.each(MODES)("the $mode listener", ({ mode, port }) => {
+describe.each(MODES)("the $name", ({ mode, port }) => {
   it("locks out by the connection's address, not by a client-claimed CF-Connecting-IP or X-BNG-Peer-Address", async () => {
     for (let i = 0; i < 5; i++) {
-      const spoofed = { "cf-connecting-ip": `198.51.100.${i + 1}`, "x-bng-peer-address": `203.0.113.${i + 1}` };
+      // MF-CF-Blob is the header Miniflare's own sockets read `request.cf` from: never read on a public one.
+      const spoofed = { "cf-connecting-ip": `198.51.100.${i + 1}`, "x-bng-peer-address": `203.0.113.${i + 1}`, "mf-cf-blob": JSON.stringify({ clientIp: `192.0.2.${i + 1}:1` }) };
       const failed = await send(mode, port, "/api/v1/auth/login", { headers: spoofed, body: { username: "admin", password: "wrong-password" } });
       expect(failed.status).toBe(401);
     }
@@ -107,6 +111,22 @@ describe.each(MODES)("the $mode listener", ({ mode, port }) => {
     expect(result.contentType).toBe("application/problem+json");
     // The cap is 1 MiB; socket buffers along the way hold a few more.
     expect(result.sent).toBeLessThan(16 * 1024 * 1024);
+  });
+});
+
+describe("the plain-HTTP port, served by workerd itself", () => {
+  it("names its own appliance whatever X-BNG-Appliance a client sends", async () => {
+    const health = await send("http", MODES[1].port, "/api/v1/system/health", { headers: { "x-bng-appliance": "edge-2" } });
+    expect(health.json<{ appliance: string }>().appliance).toBe("edge-1");
+  });
+
+  it("never shows a log stream's release handle, which only the launcher's relay uses", async () => {
+    const controller = new AbortController();
+    const response = await fetch(`http://127.0.0.1:${MODES[1].port}/api/v1/logs/stream`, { headers: { authorization: `Bearer ${BOOTSTRAP}` }, signal: controller.signal });
+    controller.abort();
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(response.headers.get("x-bng-stream")).toBeNull();
   });
 });
 
@@ -130,11 +150,12 @@ describe("a client that sends its whole body before reading the answer (Node's f
 });
 
 describe("a request smuggled behind an upgrade request", () => {
-  it.each([
+  // Concurrent: workerd closes such a connection only after its own 15 s, and the two cases are independent.
+  it.concurrent.for([
     ["one no route takes", "GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: Upgrade\r\nupgrade: websocket\r\n\r\n", /^HTTP\/1\.1 200 /],
     // The one upgrade relayed, refused by the appliance (no session cookie): the listener relays the refusal and closes.
     ["the live channel's, refused", "GET /ui/live HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: Upgrade\r\nupgrade: websocket\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\norigin: http://127.0.0.1\r\n\r\n", /^HTTP\/1\.1 401 /],
-  ])("(%s) is never served: the connection closes after the first answer, and no login failure bears the forged address", async (_, upgrade, first) => {
+  ] as const)("(%s) is never served: the connection closes after the first answer, and no login failure bears the forged address", async ([, upgrade, first], { expect }) => {
     const port = MODES[1].port;
     const asBootstrap = { authorization: `Bearer ${BOOTSTRAP}` };
     type Tail = { entries: { seq: number; msgId: string; fields: Record<string, unknown> }[] };

@@ -1,6 +1,6 @@
 /**
  * The designed section pages (CGN, routing, pools, L2TP, IPsec, GRE, VRFs,
- * local subscribers, RADIUS, licensing, users, OIDC) in a real browser
+ * local subscribers, RADIUS, licensing, users, OIDC, passkey policy) in a real browser
  * (Debian's Chromium) against the real launcher at 1024 px: each shows the
  * API's values read in the test, fits the window and passes axe; row actions
  * done as a person does them, checked through the API.
@@ -77,6 +77,10 @@ describe("the designed section pages", () => {
       return u.map((x) => [x.username, x.role]);
     }],
     ["/oidc", "OIDC providers", async () => [["", "No OIDC providers"]]],
+    ["/passkey-policy", "Passkey policy", async () => {
+      const p = (await apiFromPage<{ userVerification: string }>(page, "GET", "/auth/providers/passkey")).body;
+      return [["", `User verification: ${p.userVerification}`]];
+    }],
   ];
 
   it.each(pages)("%s shows the API's values at 1024 px, with no sideways scroll and no serious axe finding", async (href, heading, expected) => {
@@ -142,11 +146,24 @@ describe("the designed section pages", () => {
     expect(await page.getByRole("alert").count()).toBe(0);
   });
 
-  it("deletes an OIDC provider from its row, after a confirm that names it", async () => {
+  it("edits an OIDC provider's role map rule by rule, then deletes the provider from its row, after a confirm that names it", async () => {
     const provider = { enabled: true, displayName: "Corporate SSO", issuer: "https://sso.example.net", clientId: "bng-ui", clientSecret: "s3cret-value", scopes: ["openid"], usernameClaim: "preferred_username", groupsClaim: "groups", fetchUserInfo: false, roleMap: [{ group: "noc", role: "operator" }] };
     expect((await apiFromPage(page, "PUT", "/auth/providers/oidc/corp-sso", provider)).status).toBeLessThan(300);
     await open("/oidc", "OIDC providers");
     expect(await rowText("corp-sso")).toContain("Corporate SSO");
+    // The role map starts from its rules, one row each, the role a select; a rule added as a person types it.
+    await page.getByRole("button", { name: "Edit provider corp-sso" }).click();
+    const form = page.getByRole("form", { name: "Edit provider corp-sso" });
+    const first = form.getByRole("group", { name: "Rule 1" });
+    expect([await first.getByLabel("Group *").inputValue(), await first.getByLabel("Role *").inputValue()]).toEqual(["noc", "operator"]);
+    await form.getByRole("button", { name: "Add a rule" }).click();
+    const added = form.getByRole("group", { name: "Rule 2" });
+    await added.getByLabel("Group *").pressSequentially("noc-viewers");
+    await added.getByLabel("Role *").selectOption("read-only");
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByRole("status").waitFor();
+    const saved = (await apiFromPage<{ roleMap: { group: string; role: string }[]; clientSecretSet: boolean }>(page, "GET", "/auth/providers/oidc/corp-sso")).body;
+    expect(saved).toMatchObject({ roleMap: [{ group: "noc", role: "operator" }, { group: "noc-viewers", role: "read-only" }], clientSecretSet: true });
     const asked: string[] = [];
     page.once("dialog", (dialog) => {
       asked.push(dialog.message());
@@ -173,5 +190,88 @@ describe("the designed section pages", () => {
     const after = (await apiFromPage<{ sourceSubnets: string[]; ingestVrf: string }>(page, "GET", `/source-vrf-rules/${rule.name}`)).body;
     expect(after).toMatchObject({ ingestVrf: rule.ingestVrf, sourceSubnets: [...rule.sourceSubnets, "10.201.0.0/24"] });
   });
-});
 
+  it("edits the static route table row by row as a person types it, the refusal beside its field, and saves the whole table", { timeout: 60_000 }, async () => {
+    type Route = { vrf: string; prefix: string; nextHop: string; distance: number; announce: boolean; description: string };
+    const before = (await apiFromPage<{ staticRoutes: Route[] }>(page, "GET", "/routing/config")).body.staticRoutes;
+    await open("/routing", "Routing");
+    await page.locator("summary", { hasText: "Edit the static routes" }).click();
+    const form = page.getByRole("form", { name: "Edit the static routes" });
+    // It starts from the table as it is: one row per route.
+    expect(await form.getByRole("group", { name: /^Route \d+$/ }).count()).toBe(before.length);
+    if (before[0]) expect(await form.getByRole("group", { name: "Route 1" }).getByLabel("Prefix *").inputValue()).toBe(before[0].prefix);
+    await form.getByRole("button", { name: "Add a route" }).click();
+    const added = form.getByRole("group", { name: `Route ${before.length + 1}` });
+    // Keyboard: the new row's first field has the focus.
+    expect(await page.evaluate<string>("document.activeElement.id")).toBe(await added.getByLabel("VRF").getAttribute("id"));
+    await added.getByLabel("VRF").selectOption("default");
+    // Host bits set: configuration validation refuses it (422), and says so beside this row's prefix.
+    await added.getByLabel("Prefix *").pressSequentially("198.51.100.1/24");
+    await added.getByLabel("Next hop *").pressSequentially("blackhole");
+    await added.getByLabel("Distance").pressSequentially("20");
+    await added.getByLabel("Announce").check();
+    await added.getByLabel("Description").pressSequentially("documentation range, dropped");
+    await form.getByRole("button", { name: "Save the static routes" }).click();
+    // Playwright's wait, not expect.poll's 1 s: a commit refused under load can take longer.
+    await form.getByRole("alert").waitFor();
+    expect(await form.getByRole("alert").textContent()).toBe("A value was refused: see the fields marked above.");
+    expect(await added.locator(".field-error").count()).toBe(1);
+    expect(await added.getByLabel("Prefix *").getAttribute("aria-invalid")).toBe("true");
+    expect(await added.getByLabel("Next hop *").inputValue()).toBe("blackhole");
+    expect((await apiFromPage<{ staticRoutes: Route[] }>(page, "GET", "/routing/config")).body.staticRoutes).toEqual(before);
+    // The open editor, its refusal shown, still fits the window and passes axe.
+    const [scroll, client] = await page.evaluate<number[]>("[document.documentElement.scrollWidth, document.documentElement.clientWidth]");
+    expect(scroll).toBeLessThanOrEqual(client!);
+    expect(await axeViolations(page)).toEqual([]);
+    await form.screenshot({ path: path.join(SCREENSHOTS, "static-routes.png") });
+    await added.getByLabel("Prefix *").fill("198.51.100.0/24");
+    await form.getByRole("button", { name: "Save the static routes" }).click();
+    expect(await form.getByRole("status").textContent()).toMatch(/^Saved as configuration version \d+, at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.$/);
+    const after = (await apiFromPage<{ staticRoutes: Route[] }>(page, "GET", "/routing/config")).body.staticRoutes;
+    // The whole table: the routes that were there, unchanged, and the new one as typed (distance a number, announce true).
+    expect(after).toEqual([...before, expect.objectContaining({ vrf: "default", prefix: "198.51.100.0/24", nextHop: "blackhole", distance: 20, announce: true, description: "documentation range, dropped" })]);
+  });
+
+  it("changes an IGP interface's cost in its row of the routing settings, and reads the interfaces back", async () => {
+    type Config = { localAs: number | null; igp: { protocol: string; interfaces: { name: string; cost: number }[] } };
+    const before = (await apiFromPage<Config>(page, "GET", "/routing/config")).body;
+    const at = before.igp.interfaces.findIndex((i) => i.name !== "lo");
+    expect(at).toBeGreaterThanOrEqual(0);
+    await open("/routing", "Routing");
+    await page.locator("summary", { hasText: "Change the local AS, router ID or IGP" }).click();
+    const form = page.getByRole("form", { name: "Change routing settings" });
+    expect(await form.getByRole("group", { name: /^Interface \d+$/ }).count()).toBe(before.igp.interfaces.length);
+    const row = form.getByRole("group", { name: `Interface ${at + 1}` });
+    expect(await row.getByLabel("Name *").inputValue()).toBe(before.igp.interfaces[at]!.name);
+    await row.getByLabel("Cost").fill("");
+    await row.getByLabel("Cost").pressSequentially("25");
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByRole("status").waitFor();
+    const after = (await apiFromPage<Config>(page, "GET", "/routing/config")).body;
+    // Only that cost changed: the other interfaces, the protocol and the local AS are as they were.
+    expect(after.localAs).toBe(before.localAs);
+    expect(after.igp).toEqual({ ...before.igp, interfaces: before.igp.interfaces.map((i, n) => (n === at ? { ...i, cost: 25 } : i)) });
+  });
+
+  it("adds an auto-learn entry to a CGN group row by row, the VRF from a select, and reads it back", async () => {
+    type Group = { name: string; insideVrfs: string[]; autoLearn: { insideVrf: string; prefixes: string[] }[] };
+    const group = (await apiFromPage<Group[]>(page, "GET", "/cgn/groups")).body[0]!;
+    const elements = (g: Group) => g.autoLearn.flatMap((a) => a.prefixes.map((p) => `${a.insideVrf}:${p}`));
+    await open("/cgn", "CGN");
+    await page.getByRole("button", { name: `Edit group ${group.name}` }).click();
+    const form = page.getByRole("form", { name: `Edit group ${group.name}` });
+    expect(await form.getByRole("group", { name: /^Auto-learn entry \d+$/ }).count()).toBe(group.autoLearn.length);
+    await form.getByRole("button", { name: "Add an auto-learn entry" }).click();
+    const added = form.getByRole("group", { name: `Auto-learn entry ${group.autoLearn.length + 1}` });
+    const vrf = group.insideVrfs[0]!;
+    await added.getByLabel("Inside VRF *").selectOption(vrf);
+    await added.getByLabel("Prefixes *").pressSequentially("100.126.0.0/24\n100.126.1.0/24");
+    expect(await axeViolations(page)).toEqual([]);
+    await form.screenshot({ path: path.join(SCREENSHOTS, "cgn-group.png") });
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByRole("status").waitFor();
+    const after = (await apiFromPage<Group>(page, "GET", `/cgn/groups/${group.name}`)).body;
+    // The API keeps auto-learn entries as `<insideVrf>:<prefix>` elements: the old ones and the two typed.
+    expect(elements(after).sort()).toEqual([...elements(group), `${vrf}:100.126.0.0/24`, `${vrf}:100.126.1.0/24`].sort());
+  });
+});

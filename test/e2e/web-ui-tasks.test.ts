@@ -63,16 +63,21 @@ describe("troubleshooting with plain inputs", () => {
 
 describe("forms that save what a person sets", () => {
   it("switches passkey sign-in off and saves it, starting from the current policy", async () => {
-    expect((await apiFromPage(page, "PUT", "/auth/providers/passkey", { enabled: true, rpId: null, userVerification: "preferred", replacesTotp: false })).status).toBe(200);
+    expect((await apiFromPage(page, "PUT", "/auth/providers/passkey", { enabled: true, rpId: null, userVerification: "preferred", replacesTotp: true })).status).toBe(200);
     await open("/passkey-policy", "Passkey policy");
     const form = page.getByRole("form", { name: "Change the policy" });
     const enabled = form.getByLabel("Enabled");
+    const replacesTotp = form.getByLabel("Replaces TOTP");
     await expect.poll(() => enabled.isChecked()).toBe(true);
+    expect(await replacesTotp.isChecked()).toBe(true);
+    expect(await form.getByLabel("User verification *").inputValue()).toBe("preferred");
     await enabled.uncheck();
-    await form.getByRole("button", { name: "Change the policy" }).click();
-    await form.getByRole("status").waitFor();
-    const policy = (await apiFromPage<{ enabled: boolean; userVerification: string }>(page, "GET", "/auth/providers/passkey")).body;
-    expect(policy).toMatchObject({ enabled: false, userVerification: "preferred" });
+    await replacesTotp.uncheck();
+    await form.getByRole("button", { name: "Save the policy" }).click();
+    expect(await form.getByRole("status").textContent()).toBe("Saved: passkey sign-in is off.");
+    // Unticked boxes are answers: both saved as false, the rest as it was.
+    const policy = (await apiFromPage<{ enabled: boolean; rpId: string | null; userVerification: string; replacesTotp: boolean }>(page, "GET", "/auth/providers/passkey")).body;
+    expect(policy).toEqual({ enabled: false, rpId: null, userVerification: "preferred", replacesTotp: false });
   });
 
   it("keeps the session and what was typed when the current password is wrong", async () => {

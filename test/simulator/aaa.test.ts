@@ -68,25 +68,25 @@ describe("AAA in session setup", () => {
     g.scenario({ action: "fail-radius-server", server: "radius-2.isp.example" });
     g.scenario({ action: "set-churn-multiplier", multiplier: 0 });
     g.scenario({ action: "disconnect-sessions", share: 0.5, filter: {} });
-    const firstNew = g.listSessions({ limit: 1 }).items[0]?.id ?? 0;
+    const firstNew = g.sessions.list({ limit: 1 }).items[0]?.id ?? 0;
     const before = g.lastSeq;
     g.step(300);
-    const radius = g.radiusStatus();
+    const radius = g.radius.status();
     expect(radius.deadServers).toBe(2);
-    const fresh = g.listSessions({ limit: 500 }).items.filter((s) => s.id > firstNew);
+    const fresh = g.sessions.list({ limit: 500 }).items.filter((s) => s.id > firstNew);
     expect(fresh.length).toBeGreaterThan(50);
     for (const s of fresh) {
-      const d = g.sessionDetail(s.id);
+      const d = g.sessions.detail(s.id);
       expect(d.ok && d.session.aaa).toEqual({ method: "local", server: null });
     }
-    const logged = g.logTail({ sinceSeq: before, count: 1000 }).entries;
+    const logged = g.logs.tail({ sinceSeq: before, count: 1000 }).entries;
     expect(logged.some((e) => e.msgId === "aaa.reject" && e.fields.reason === "no-live-server")).toBe(true);
     expect(logged.some((e) => e.msgId === "session.setup-failed" && e.fields.reason === "no-live-server")).toBe(true);
-    const alarms = g.alarms().active.map((a) => `${a.id}/${a.instance}`);
+    const alarms = g.alarms.list().active.map((a) => `${a.id}/${a.instance}`);
     expect(alarms).toEqual(
       expect.arrayContaining(["radius.all-dead/null", "radius.server.dead/radius-1.isp.example:1812", "radius.server.dead/radius-2.isp.example:1812"]),
     );
-    expect(g.alarms().active[0]?.id).toBe("radius.all-dead");
+    expect(g.alarms.list().active[0]?.id).toBe("radius.all-dead");
     expectConsistent(g, { justStepped: true, noReservations: true });
   });
 
@@ -96,15 +96,15 @@ describe("AAA in session setup", () => {
     g.scenario({ action: "fail-radius-server", server: "radius-2.isp.example" });
     g.scenario({ action: "disconnect-sessions", share: 0.3, filter: {} });
     g.step(120);
-    const low = g.sessionSummary().total;
+    const low = g.sessions.summary().total;
     g.scenario({ action: "revive-radius-server", server: "radius-2.isp.example" });
     g.step(120);
-    expect(g.sessionSummary().total).toBeGreaterThan(low + 300);
-    const ids = g.alarms().active.map((a) => `${a.id}/${a.instance}`);
+    expect(g.sessions.summary().total).toBeGreaterThan(low + 300);
+    const ids = g.alarms.list().active.map((a) => `${a.id}/${a.instance}`);
     expect(ids).not.toContain("radius.all-dead/null");
     expect(ids).not.toContain("radius.server.dead/radius-2.isp.example:1812");
     // The still-failing server is retried after each dead time and fails again.
-    const failing = g.radiusStatus().servers[0];
+    const failing = g.radius.status().servers[0];
     expect(Date.parse(failing?.lastFailure ?? "")).toBeGreaterThan(g.nowMs - 120_000);
   });
 });

@@ -6,28 +6,28 @@ describe("alarms", () => {
   it("raises pool utilisation high above 90 % with pool context and clears it below 80 %", () => {
     const g = gateway(profile(), 81, 600);
     g.scenario({ action: "fill-pool", pool: "residential-v4", percent: 80 });
-    const pool = g.addressPools().find((p) => p.name === "residential-v4");
+    const pool = g.pools.list().find((p) => p.name === "residential-v4");
     expect(pool?.utilisationPercent).toBeGreaterThanOrEqual(90);
-    const alarm = g.alarms().active.find((a) => a.id === "pool.utilisation.high");
+    const alarm = g.alarms.list().active.find((a) => a.id === "pool.utilisation.high");
     expect(alarm).toMatchObject({ instance: "residential-v4", severity: "major", ageSeconds: 0 });
     expect(alarm?.context).toMatchObject({ pool: "residential-v4", used: String(pool?.used), size: String(pool?.size) });
     g.step(600);
-    expect(g.alarms().active.find((a) => a.id === "pool.utilisation.high")?.ageSeconds).toBe(600);
+    expect(g.alarms.list().active.find((a) => a.id === "pool.utilisation.high")?.ageSeconds).toBe(600);
     g.scenario({ action: "drain-pool", pool: "residential-v4" });
-    expect(g.alarms().active.some((a) => a.id === "pool.utilisation.high")).toBe(false);
-    expect(g.alarms().stats).toMatchObject({ raised: 1, cleared: 1, events: 2 });
+    expect(g.alarms.list().active.some((a) => a.id === "pool.utilisation.high")).toBe(false);
+    expect(g.alarms.list().stats).toMatchObject({ raised: 1, cleared: 1, events: 2 });
   });
 
   it("does not flap between the clear and raise levels", () => {
     const g = gateway(profile(), 82, 600);
     g.scenario({ action: "fill-pool", pool: "residential-v4", percent: 80 });
-    const raised = g.alarms().stats.raised;
+    const raised = g.alarms.list().stats.raised;
     g.scenario({ action: "disconnect-sessions", share: 0.15, filter: { vrf: "default" } });
-    const pct = g.addressPools().find((p) => p.name === "residential-v4")?.utilisationPercent ?? 0;
+    const pct = g.pools.list().find((p) => p.name === "residential-v4")?.utilisationPercent ?? 0;
     expect(pct).toBeLessThan(90);
     expect(pct).toBeGreaterThanOrEqual(80);
-    expect(g.alarms().active.some((a) => a.id === "pool.utilisation.high")).toBe(true);
-    expect(g.alarms().stats.raised).toBe(raised);
+    expect(g.alarms.list().active.some((a) => a.id === "pool.utilisation.high")).toBe(true);
+    expect(g.alarms.list().stats.raised).toBe(raised);
   });
 
   it("lets an operator clear an alarm, which stays cleared until its condition recurs", () => {
@@ -37,11 +37,11 @@ describe("alarms", () => {
     expect(g.clearAlarm("cgn.pool.high", "cgn-1")).toEqual({ cleared: false, id: "cgn.pool.high", instance: "cgn-1" });
     expect(g.clearAlarm("no.such.alarm", null)).toEqual({ cleared: false, id: "no.such.alarm", instance: null });
     g.step(60);
-    expect(g.alarms().active.some((a) => a.id === "cgn.pool.high")).toBe(false);
+    expect(g.alarms.list().active.some((a) => a.id === "cgn.pool.high")).toBe(false);
     g.scenario({ action: "drain-cgn-group", group: "cgn-1" });
     g.scenario({ action: "fill-cgn-group", group: "cgn-1", percent: 95 });
-    expect(g.alarms().active.some((a) => a.id === "cgn.pool.high")).toBe(true);
-    expect(g.logTail({ count: 100 }).entries.filter((e) => e.msgId === "alarm.clear").map((e) => e.fields.manual)).toEqual([true]);
+    expect(g.alarms.list().active.some((a) => a.id === "cgn.pool.high")).toBe(true);
+    expect(g.logs.tail({ count: 100 }).entries.filter((e) => e.msgId === "alarm.clear").map((e) => e.fields.manual)).toEqual([true]);
   });
 
   it("orders active alarms most severe first and counts them by severity", () => {
@@ -50,7 +50,7 @@ describe("alarms", () => {
     g.scenario({ action: "fail-radius-server", server: "radius-1.isp.example" });
     g.scenario({ action: "fail-radius-server", server: "radius-2.isp.example" });
     g.step(60);
-    const alarms = g.alarms();
+    const alarms = g.alarms.list();
     const rank = (s: string) => ["critical", "major", "minor", "warning"].indexOf(s);
     const ranks = alarms.active.map((a) => rank(a.severity));
     expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
@@ -69,11 +69,11 @@ describe("alarms", () => {
       85,
       600,
     );
-    expect(g.alarms().active.find((a) => a.id === "sessions.capacity.high")?.context).toMatchObject({ licensed: "2050" });
+    expect(g.alarms.list().active.find((a) => a.id === "sessions.capacity.high")?.context).toMatchObject({ licensed: "2050" });
     g.scenario({ action: "set-churn-multiplier", multiplier: 30 });
     g.step(3600);
-    expect(g.sessionSummary().total).toBeLessThanOrEqual(2050);
-    expect(g.licence()).toMatchObject({ bandMax: 2050, currentCount: g.sessionSummary().total });
-    expect(g.licence().peakCount).toBeGreaterThanOrEqual(g.sessionSummary().total);
+    expect(g.sessions.summary().total).toBeLessThanOrEqual(2050);
+    expect(g.licence.meter()).toMatchObject({ bandMax: 2050, currentCount: g.sessions.summary().total });
+    expect(g.licence.meter().peakCount).toBeGreaterThanOrEqual(g.sessions.summary().total);
   });
 });

@@ -18,7 +18,7 @@ function notifiedGateway() {
   const g = gateway(undefined, 1, 600);
   const notifier = new AlarmNotifier("edge-1");
   const sent: ReturnType<AlarmNotifier["observe"]>[] = [];
-  g.onLog((entry) => sent.push(notifier.observe(entry, g.nowMs, () => g.alarms())));
+  g.onLog((entry) => sent.push(notifier.observe(entry, g.nowMs, () => g.alarms.list())));
   return { g, sent };
 }
 
@@ -50,6 +50,6 @@ describe("the alarm notifier", () => {
       ["raised", "cgn.pool.high"],
       ["cleared", "cgn.pool.high"],
     ]);
-    expect(g.alarms().count).toBe(0);
+    expect(g.alarms.list().count).toBe(0);
   });
 });

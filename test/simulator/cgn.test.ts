@@ -74,15 +74,15 @@ describe("CGN bindings", () => {
   it("binds every CGN-translated session and no other", () => {
     const g = gateway(profile(), 31, 1800);
     const bindings = allBindings(g);
-    const cgnSessions = g.listSessions({ vrf: "cgn-inside", limit: 500 }).items;
+    const cgnSessions = g.sessions.list({ vrf: "cgn-inside", limit: 500 }).items;
     for (const s of cgnSessions.slice(0, 50)) {
-      const d = g.sessionDetail(s.id);
+      const d = g.sessions.detail(s.id);
       const bypassed = s.ipv4.startsWith("100.64.1.");
       expect(d.ok && d.session.cgn !== null).toBe(!bypassed);
     }
     for (const b of bindings.filter((x) => !x.autoLearned)) {
       expect(b.insideVrf).toBe("cgn-inside");
-      const d = g.sessionDetail(b.sessionId);
+      const d = g.sessions.detail(b.sessionId);
       expect(d.ok && d.session.ipv4).toBe(b.insideIp);
     }
     expectConsistent(g, { justStepped: true, noReservations: true });
@@ -92,7 +92,7 @@ describe("CGN bindings", () => {
     const g = gateway(profile(), 32, 3 * 3600);
     const auto = allBindings(g).filter((b) => b.autoLearned);
     expect(auto.length).toBeGreaterThan(0);
-    expect(g.cgnStatus().autoLearnedBindings).toBe(auto.length);
+    expect(g.cgn.status().autoLearnedBindings).toBe(auto.length);
     for (const b of auto) {
       expect(b.sessionId).toBe(0);
       expect(b.subscriberId).toBeNull();
@@ -109,7 +109,7 @@ describe("CGN identify", () => {
     const before = g.lastSeq;
     const r = g.identifyBinding(auto.bindingIndex, "customer-4711");
     expect(r.ok && r.binding.subscriberId).toBe("customer-4711");
-    const events = g.logTail({ sinceSeq: before }).entries;
+    const events = g.logs.tail({ sinceSeq: before }).entries;
     expect(events.map((e) => e.msgId)).toEqual(auto.portBlocks.map(() => "cgn.identify"));
     expect(events.map((e) => e.fields.portBlock)).toEqual(auto.portBlocks);
     expect(events[0]?.fields).toMatchObject({ bindingIndex: auto.bindingIndex, insideIp: auto.insideIp, publicIp: auto.publicIp, subscriberId: "customer-4711" });
@@ -130,29 +130,29 @@ describe("CGN bindings list", () => {
   const all = allBindings(g);
 
   it("is ordered by bindingIndex and pages with the spec's clamp (default 100, 1-1000)", () => {
-    expect(g.cgnBindings().limit).toBe(100);
-    expect(g.cgnBindings({ limit: 0 }).limit).toBe(1);
-    expect(g.cgnBindings({ limit: 99_999 }).limit).toBe(1000);
+    expect(g.cgn.bindings().limit).toBe(100);
+    expect(g.cgn.bindings({ limit: 0 }).limit).toBe(1);
+    expect(g.cgn.bindings({ limit: 99_999 }).limit).toBe(1000);
     const idx = all.map((b) => b.bindingIndex);
     expect([...idx].sort((a, b) => a - b)).toEqual(idx);
-    expect(g.cgnBindings({ offset: 10, limit: 5 }).items).toEqual(all.slice(10, 15));
+    expect(g.cgn.bindings({ offset: 10, limit: 5 }).items).toEqual(all.slice(10, 15));
   });
 
   it("filters by group and VRF, exact and case-insensitive, with default meaning the global table", () => {
-    expect(g.cgnBindings({ group: "CGN-1" }).total).toBe(all.length);
-    expect(g.cgnBindings({ group: "cgn" }).total).toBe(0);
-    expect(g.cgnBindings({ vrf: "CGN-Inside" }).total).toBe(all.filter((b) => b.insideVrf === "cgn-inside").length);
-    expect(g.cgnBindings({ vrf: "default" }).total).toBe(0);
+    expect(g.cgn.bindings({ group: "CGN-1" }).total).toBe(all.length);
+    expect(g.cgn.bindings({ group: "cgn" }).total).toBe(0);
+    expect(g.cgn.bindings({ vrf: "CGN-Inside" }).total).toBe(all.filter((b) => b.insideVrf === "cgn-inside").length);
+    expect(g.cgn.bindings({ vrf: "default" }).total).toBe(0);
   });
 
   it("matches the ip filter on the inside or the public address", () => {
     const one = all[3];
     if (!one) throw new Error();
-    expect(g.cgnBindings({ ip: one.insideIp }).items.map((b) => b.bindingIndex)).toContain(one.bindingIndex);
+    expect(g.cgn.bindings({ ip: one.insideIp }).items.map((b) => b.bindingIndex)).toContain(one.bindingIndex);
     const samePublic = all.filter((b) => b.publicIp === one.publicIp || b.insideIp === one.publicIp);
-    expect(g.cgnBindings({ ip: one.publicIp, limit: 1000 }).items).toEqual(samePublic);
-    expect(g.cgnBindings({ ip: "100.127.0.0/16", limit: 1000 }).items).toEqual(all.filter((b) => b.insideIp.startsWith("100.127.")));
-    expect(g.cgnBindings({ ip: "2001:db8::/32" }).total).toBe(0);
+    expect(g.cgn.bindings({ ip: one.publicIp, limit: 1000 }).items).toEqual(samePublic);
+    expect(g.cgn.bindings({ ip: "100.127.0.0/16", limit: 1000 }).items).toEqual(all.filter((b) => b.insideIp.startsWith("100.127.")));
+    expect(g.cgn.bindings({ ip: "2001:db8::/32" }).total).toBe(0);
   });
 
   describe("from the indexes the model keeps", () => {
@@ -181,7 +181,7 @@ describe("CGN bindings list", () => {
           (b) => (q.ip === undefined || matches(q.ip, b.insideIp) || matches(q.ip, b.publicIp)) && (q.vrf === undefined || b.insideVrf === q.vrf.toLowerCase()) && (q.group === undefined || b.group === q.group),
         );
         for (const offset of [0, 7, Math.max(0, wanted.length - 3)]) {
-          const page = h.cgnBindings({ ...q, offset, limit: 1000 });
+          const page = h.cgn.bindings({ ...q, offset, limit: 1000 });
           expect(page.total).toBe(wanted.length);
           expect(page.items).toEqual(wanted.slice(offset, offset + 1000));
         }
@@ -206,11 +206,11 @@ describe("CGN pool-high alarm", () => {
   it("is raised above the threshold with group context and cleared below the lower one", () => {
     const g = gateway(profile(), 36, 600);
     g.scenario({ action: "fill-cgn-group", group: "cgn-1", percent: 95 });
-    const raised = g.alarms().active.find((a) => a.id === "cgn.pool.high");
-    const u = g.cgnStatus().groups[0]?.utilisation;
+    const raised = g.alarms.list().active.find((a) => a.id === "cgn.pool.high");
+    const u = g.cgn.status().groups[0]?.utilisation;
     expect(raised?.instance).toBe("cgn-1");
     expect(raised?.context).toEqual({ group: "cgn-1", usedChunks: String(u?.usedChunks), totalChunks: String(u?.totalChunks) });
     g.scenario({ action: "drain-cgn-group", group: "cgn-1" });
-    expect(g.alarms().active.find((a) => a.id === "cgn.pool.high")).toBeUndefined();
+    expect(g.alarms.list().active.find((a) => a.id === "cgn.pool.high")).toBeUndefined();
   });
 });

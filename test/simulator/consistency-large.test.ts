@@ -6,7 +6,7 @@ import { expectConsistent, gateway, profile } from "./helpers.ts";
 describe("consistency across endpoints at 128,000 sessions", () => {
   it("holds on the large profile after bring-up and an hour of churn with a mass disconnect", { timeout: 300_000 }, () => {
     const g = gateway(profile("large"), 14, 900);
-    expect(g.sessionSummary().total).toBeGreaterThan(127_000);
+    expect(g.sessions.summary().total).toBeGreaterThan(127_000);
     expectConsistent(g, { justStepped: true, noReservations: true });
     expect(g.scenario({ action: "disconnect-sessions", share: 0.3, filter: { vrf: "cgn-inside" } }).ok).toBe(true);
     g.step(3600);

@@ -4,7 +4,7 @@ import { expectConsistent, gateway, profile } from "./helpers.ts";
 describe("consistency across endpoints", () => {
   it("holds on a fresh, empty appliance", () => {
     const g = gateway();
-    expect(g.sessionSummary().total).toBe(0);
+    expect(g.sessions.summary().total).toBe(0);
     expectConsistent(g, { noReservations: true });
   });
 
@@ -14,7 +14,7 @@ describe("consistency across endpoints", () => {
       g.step(3600);
       expectConsistent(g, { justStepped: true, noReservations: true });
     }
-    expect(g.sessionSummary().total).toBeGreaterThan(1900);
+    expect(g.sessions.summary().total).toBeGreaterThan(1900);
   });
 
   it("holds through faults: RADIUS outage, pool and CGN fills, mass disconnects, churn surges", () => {
@@ -43,7 +43,7 @@ describe("consistency across endpoints", () => {
 
   it("holds on the default profile after two hours", () => {
     const g = gateway(profile("default"), 13, 7200);
-    expect(g.sessionSummary().total).toBeGreaterThan(19_000);
+    expect(g.sessions.summary().total).toBeGreaterThan(19_000);
     expectConsistent(g, { justStepped: true, noReservations: true });
   });
 });

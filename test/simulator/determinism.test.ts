@@ -7,9 +7,9 @@ function script(g: Gateway): void {
   g.step(900);
   g.scenario({ action: "fail-radius-server", server: "radius-2.isp.example" });
   g.step(305);
-  const newest = g.listSessions({ limit: 3 }).items;
+  const newest = g.sessions.list({ limit: 3 }).items;
   for (const s of newest) g.disconnect(s.id);
-  g.startCapture(g.listSessions({ limit: 1 }).items[0]?.id ?? 0, "192.0.2.200", 500, null);
+  g.startCapture(g.sessions.list({ limit: 1 }).items[0]?.id ?? 0, "192.0.2.200", 500, null);
   g.scenario({ action: "disconnect-sessions", share: 0.1, filter: { encap: "ipoe" } });
   g.step(1800);
 }
@@ -29,7 +29,7 @@ describe("determinism", () => {
     script(a);
     script(b);
     expect(observe(a)).not.toBe(observe(b));
-    const usernames = (g: Gateway) => g.listSessions({ limit: 50 }).items.map((s) => s.username);
+    const usernames = (g: Gateway) => g.sessions.list({ limit: 50 }).items.map((s) => s.username);
     expect(usernames(a)).not.toEqual(usernames(b));
   });
 
@@ -58,6 +58,6 @@ describe("determinism", () => {
     const report = g.step(3 * 3600);
     expect(report.subSteps).toBe(1080);
     expect(g.nowMs - START).toBe(3 * 3600 * 1000);
-    expect(g.metricsHistory("6h").times.length).toBe(180);
+    expect(g.metrics.history("6h").times.length).toBe(180);
   });
 });

@@ -81,8 +81,8 @@ describe("the interface table", () => {
 
   it("shows the metrics history's newest rates and the session summary's per-port counts", () => {
     const g = gateway(profile(), 3, 600);
-    const history = g.metricsHistory();
-    const summary = g.sessionSummary();
+    const history = g.metrics.history();
+    const summary = g.sessions.summary();
     for (const row of g.interfaces(EDGE).filter((r) => r.portId !== null)) {
       const port = history.ports.find((x) => x.portId === row.portId)!;
       expect(row.rxBps).toBe(port.rxBps.at(-1));

@@ -36,30 +36,30 @@ export function gateway(p: Profile = profile(), seed = 1, seconds = 0): Gateway 
 }
 
 /** Every live session, newest first, by paging the list at its maximum page size. */
-export function allSessions(g: Gateway, query: Parameters<Gateway["listSessions"]>[0] = {}): SessionSummary[] {
+export function allSessions(g: Gateway, query: Parameters<Gateway["sessions"]["list"]>[0] = {}): SessionSummary[] {
   const out: SessionSummary[] = [];
   for (let offset = 0; ; offset += 500) {
-    const page = g.listSessions({ ...query, offset, limit: 500 });
+    const page = g.sessions.list({ ...query, offset, limit: 500 });
     out.push(...page.items);
     if (page.items.length < 500) return out;
   }
 }
 
 /** Every CGN binding row. */
-export function allBindings(g: Gateway): ReturnType<Gateway["cgnBindings"]>["items"] {
-  const out: ReturnType<Gateway["cgnBindings"]>["items"] = [];
+export function allBindings(g: Gateway): ReturnType<Gateway["cgn"]["bindings"]>["items"] {
+  const out: ReturnType<Gateway["cgn"]["bindings"]>["items"] = [];
   for (let offset = 0; ; offset += 1000) {
-    const page = g.cgnBindings({ offset, limit: 1000 });
+    const page = g.cgn.bindings({ offset, limit: 1000 });
     out.push(...page.items);
     if (page.items.length < 1000) return out;
   }
 }
 
 /** Every allocation of a pool. */
-export function allAllocations(g: Gateway, pool: string): Extract<ReturnType<Gateway["poolAllocations"]>, { ok: true }>["page"]["items"] {
-  const out: Extract<ReturnType<Gateway["poolAllocations"]>, { ok: true }>["page"]["items"] = [];
+export function allAllocations(g: Gateway, pool: string): Extract<ReturnType<Gateway["pools"]["allocations"]>, { ok: true }>["page"]["items"] {
+  const out: Extract<ReturnType<Gateway["pools"]["allocations"]>, { ok: true }>["page"]["items"] = [];
   for (let offset = 0; ; offset += 1000) {
-    const r = g.poolAllocations(pool, { offset, limit: 1000 });
+    const r = g.pools.allocations(pool, { offset, limit: 1000 });
     if (!r.ok) throw new Error(r.reason);
     out.push(...r.page.items);
     if (r.page.items.length < 1000) return out;
@@ -73,17 +73,17 @@ export function allAllocations(g: Gateway, pool: string): Extract<ReturnType<Gat
  * so CGN port blocks listed equal the used chunks exactly.
  */
 export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noReservations?: boolean } = {}): void {
-  const summary = g.sessionSummary();
+  const summary = g.sessions.summary();
   const sessions = allSessions(g);
   const sum = (o: Record<string, number>): number => Object.values(o).reduce((a, b) => a + b, 0);
 
   // Sessions: list total = summary total = Σ byEncap = Σ byType = Σ byVrf; Σ byPort = total − LNS-terminated.
-  expect(g.listSessions({ limit: 1 }).total).toBe(summary.total);
+  expect(g.sessions.list({ limit: 1 }).total).toBe(summary.total);
   expect(sessions.length).toBe(summary.total);
   // The list as the API answers it, from the rows the model keeps encoded, is the list built afresh: no row is stale.
   for (let offset = 0; offset < Math.max(1, sessions.length); offset += 500) {
-    const served: unknown = JSON.parse(g.sessionListText({ offset, limit: 500 }));
-    const built = g.listSessions({ offset, limit: 500 });
+    const served: unknown = JSON.parse(g.sessions.listText({ offset, limit: 500 }));
+    const built = g.sessions.list({ offset, limit: 500 });
     // node's deep equality first (vitest's is slower by seconds at 128,000 sessions); vitest's only to show a difference.
     if (!isDeepStrictEqual(served, built)) expect(served).toEqual(built);
   }
@@ -99,14 +99,14 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
   expect(sessions.filter((s) => s.walledGarden).length).toBe(summary.walledGarden);
   // Loops over every session collect what is wrong and assert once: an expect a session cost seconds at 128,000.
   expect(sessions.findIndex((s, i) => i > 0 && sessions[i - 1]!.id <= s.id), "newest first").toBe(-1);
-  expect(g.licence().currentCount).toBe(summary.total);
-  expect(g.licenceStatus().currentCount).toBe(summary.total);
+  expect(g.licence.meter().currentCount).toBe(summary.total);
+  expect(g.licence.status().currentCount).toBe(summary.total);
 
   // L2TP: every pppoe-lac session rides exactly one upstream tunnel, every l2tp session one downstream tunnel.
   const riding = new Map<number, string>();
-  const tunnels = g.l2tpTunnels().tunnels;
+  const tunnels = g.l2tp.tunnels().tunnels;
   for (const t of tunnels) {
-    const d = g.l2tpTunnel(t.localTunnelId);
+    const d = g.l2tp.tunnel(t.localTunnelId);
     if (!d.ok) throw new Error(`listed tunnel ${t.localTunnelId} has no detail`);
     expect(d.tunnel.sessionList.length).toBe(t.sessions);
     expect(t.state === "established").toBe(t.sessions > 0);
@@ -126,7 +126,7 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
   const expected = new Set<string>();
   const cgnSessions = new Set<number>();
   for (const s of sessions) {
-    const d = g.sessionDetail(s.id);
+    const d = g.sessions.detail(s.id);
     if (!d.ok) throw new Error(`listed session ${s.id} has no detail`);
     const a = d.session.addresses;
     // A local subscriber's address configured outside every pool (pool null) is in no allocation list.
@@ -136,7 +136,7 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
     if (d.session.cgn) cgnSessions.add(s.id);
   }
   const actual = new Set<string>();
-  for (const pool of g.addressPools()) {
+  for (const pool of g.pools.list()) {
     expect(pool.used + pool.free).toBe(pool.size);
     expect(pool.subnets.reduce((a, s) => a + s.size, 0)).toBe(pool.size);
     expect(pool.subnets.reduce((a, s) => a + s.used, 0)).toBe(pool.used);
@@ -154,9 +154,9 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
   expect([...expected].filter((e) => !actual.has(e))).toEqual([]);
 
   // CGN: activeBindings = bindings listed; groups add up; session bindings ↔ sessions with a binding.
-  const cgn = g.cgnStatus();
+  const cgn = g.cgn.status();
   const bindings = allBindings(g);
-  expect(g.cgnBindings({ limit: 1 }).total).toBe(cgn.activeBindings);
+  expect(g.cgn.bindings({ limit: 1 }).total).toBe(cgn.activeBindings);
   expect(bindings.length).toBe(cgn.activeBindings);
   expect(bindings.filter((b) => b.autoLearned).length).toBe(cgn.autoLearnedBindings);
   expect(cgn.groups.reduce((a, gr) => a + gr.activeBindings, 0)).toBe(cgn.activeBindings);
@@ -173,7 +173,7 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
 
   // Metrics: arrays aligned with times; the newest sample is the live count when just stepped.
   for (const range of ["1h", "6h", "24h"]) {
-    const h = g.metricsHistory(range);
+    const h = g.metrics.history(range);
     const n = h.times.length;
     for (const arr of [h.totalSessions, h.sessionsUp, h.sessionsDown, h.byEncap.ipoe, h.byEncap.pppoeLocal, h.byEncap.pppoeLac, h.byEncap.l2tp]) {
       expect(arr.length).toBe(n);
@@ -189,12 +189,12 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
   }
 
   // Alarms and RADIUS: counts agree with their lists.
-  const alarms = g.alarms();
+  const alarms = g.alarms.list();
   expect(alarms.count).toBe(alarms.active.length);
   expect(sum(alarms.countBySeverity)).toBe(alarms.count);
   expect(alarms.stats.events).toBe(alarms.stats.raised + alarms.stats.cleared);
   expect(alarms.stats.raised - alarms.stats.cleared).toBe(alarms.count);
-  const radius = g.radiusStatus();
+  const radius = g.radius.status();
   expect(radius.liveServers + radius.deadServers).toBe(radius.totalServers);
   expect(radius.servers.filter((s) => s.isDead).length).toBe(radius.deadServers);
 }
@@ -203,18 +203,18 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
 export function observe(g: Gateway): string {
   return JSON.stringify({
     now: g.nowMs,
-    summary: g.sessionSummary(),
+    summary: g.sessions.summary(),
     sessions: allSessions(g).map((s) => [s.id, s.username, s.ipv4, s.ipv6, s.mac, s.uptimeSeconds]),
-    pools: g.addressPools(),
-    cgn: g.cgnStatus(),
-    bindings: g.cgnBindings({ limit: 1000 }).items,
-    radius: g.radiusStatus(),
-    alarms: g.alarms(),
-    logs: g.logTail({ count: 1000 }),
-    captures: g.captures(),
-    licence: g.licenceStatus(),
-    l2tp: g.l2tpTunnels().tunnels.map((t) => {
-      const d = g.l2tpTunnel(t.localTunnelId);
+    pools: g.pools.list(),
+    cgn: g.cgn.status(),
+    bindings: g.cgn.bindings({ limit: 1000 }).items,
+    radius: g.radius.status(),
+    alarms: g.alarms.list(),
+    logs: g.logs.tail({ count: 1000 }),
+    captures: g.captures.list(),
+    licence: g.licence.status(),
+    l2tp: g.l2tp.tunnels().tunnels.map((t) => {
+      const d = g.l2tp.tunnel(t.localTunnelId);
       return d.ok ? d.tunnel : null;
     }),
   });

@@ -22,7 +22,7 @@ function trace(g: Gateway, req: InjectRequest, rules = NO_RULES) {
 
 const stepOf = (result: ReturnType<typeof trace>, stage: string) => result.steps.find((s) => s.stage === stage);
 const accessSession = (g: Gateway, vrf: string) => {
-  const s = g.listSessions({ vrf, limit: 500 }).items.find((x) => x.portId !== null);
+  const s = g.sessions.list({ vrf, limit: 500 }).items.find((x) => x.portId !== null);
   if (!s) throw new Error(`no access session in ${vrf}`);
   return s;
 };
@@ -123,11 +123,11 @@ describe("pipeline stages", () => {
   });
 
   it("translates a CGN session's traffic upstream, but not when a rule steers it", () => {
-    const s = g.listSessions({ vrf: "cgn-inside", limit: 500 }).items.find((x) => {
-      const d = g.sessionDetail(x.id);
+    const s = g.sessions.list({ vrf: "cgn-inside", limit: 500 }).items.find((x) => {
+      const d = g.sessions.detail(x.id);
       return x.portId !== null && d.ok && d.session.cgn !== null;
     })!;
-    const d = g.sessionDetail(s.id);
+    const d = g.sessions.detail(s.id);
     if (!d.ok || !d.session.cgn) throw new Error();
     const start = Number(d.session.cgn.portBlocks[0]!.split("-")[0]);
     const nat = stepOf(trace(g, fromSession(s, { protocol: 6, sourcePort: 40_000 })), "cgn");
@@ -137,7 +137,7 @@ describe("pipeline stages", () => {
   });
 
   it("routes to a subscriber of the VRF out of that subscriber's port", () => {
-    const [from, to] = g.listSessions({ vrf: "default", limit: 500 }).items.filter((x) => x.portId !== null);
+    const [from, to] = g.sessions.list({ vrf: "default", limit: 500 }).items.filter((x) => x.portId !== null);
     const result = trace(g, fromSession(from!, { destination: to!.ipv4 }));
     expect(stepOf(result, "route-lookup")).toEqual({ stage: "route-lookup", verdict: "subscriber:default", a: to!.id, b: 32 });
     expect(stepOf(result, "egress")).toMatchObject({ a: to!.portId });
@@ -154,10 +154,10 @@ describe("pipeline stages", () => {
 
   it("finds an IPv6 source inside a session's delegated prefix", () => {
     const s = allSessions(g).find((x) => {
-      const d = g.sessionDetail(x.id);
+      const d = g.sessions.detail(x.id);
       return x.portId !== null && d.ok && d.session.addresses.ipv6Pd !== null;
     })!;
-    const d = g.sessionDetail(s.id);
+    const d = g.sessions.detail(s.id);
     if (!d.ok || !d.session.addresses.ipv6Pd) throw new Error();
     const [base, length] = d.session.addresses.ipv6Pd.prefix.split("/");
     const source = base!.replace(/::$/, "::42");

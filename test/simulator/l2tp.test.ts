@@ -3,13 +3,13 @@ import { Gateway, l2tpSettings, parseProfile } from "../../simulator/index.ts";
 import { START, allSessions, expectConsistent, gateway, observe, profile, rawProfile, restore } from "./helpers.ts";
 
 const detail = (g: Gateway, id: number) => {
-  const d = g.l2tpTunnel(id);
+  const d = g.l2tp.tunnel(id);
   if (!d.ok) throw new Error(`no tunnel ${id}`);
   return d.tunnel;
 };
 const carried = (g: Gateway, direction: "upstream" | "downstream") =>
-  g.l2tpTunnels().tunnels.filter((t) => t.direction === direction).reduce((a, t) => a + t.sessions, 0);
-const logged = (g: Gateway, msgId: string) => g.logTail({ count: 1000 }).entries.filter((e) => e.msgId === msgId);
+  g.l2tp.tunnels().tunnels.filter((t) => t.direction === direction).reduce((a, t) => a + t.sessions, 0);
+const logged = (g: Gateway, msgId: string) => g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === msgId);
 
 describe("L2TP peers", () => {
   it("derives two LNS peers per pppoe-lac realm and two LAC peers per l2tp realm when the profile names none", () => {
@@ -28,7 +28,7 @@ describe("L2TP peers", () => {
     const upstream = l2tpSettings(p).peers.filter((x) => x.direction === "upstream");
     expect(upstream.map((x) => x.hostname)).toEqual(["lns.partner-a.net", "lns-1.wholesale-b.example", "lns-2.wholesale-b.example"]);
     const g = gateway(p, 3, 900);
-    const partner = g.l2tpTunnels().tunnels.filter((t) => t.peerHostname === "lns.partner-a.net");
+    const partner = g.l2tp.tunnels().tunnels.filter((t) => t.peerHostname === "lns.partner-a.net");
     expect(partner.length).toBeGreaterThan(0);
     expect(detail(g, partner[0]!.localTunnelId)).toMatchObject({ peerIp: "10.9.9.9", peerPort: 1701, peerVendor: "Partner A", vrfName: "wholesale" });
   });
@@ -60,18 +60,18 @@ describe("L2TP tunnels", () => {
     const g = gateway(profile(), 5);
     for (let i = 0; i < 12; i++) {
       g.step(i < 6 ? 20 : 600);
-      const s = g.sessionSummary();
+      const s = g.sessions.summary();
       expect(carried(g, "upstream")).toBe(s.byEncap["pppoe-lac"]);
       expect(carried(g, "downstream")).toBe(s.byEncap.l2tp);
     }
-    expect(g.sessionSummary().byEncap["pppoe-lac"]).toBeGreaterThan(50);
+    expect(g.sessions.summary().byEncap["pppoe-lac"]).toBeGreaterThan(50);
     g.scenario({ action: "disconnect-sessions", share: 0.5, filter: { encap: "pppoe-lac" } });
     expectConsistent(g, { justStepped: false });
   });
 
   it("list downstream tunnels first, then by local tunnel id, established while they carry sessions", () => {
     const g = gateway(profile(), 6, 1800);
-    const tunnels = g.l2tpTunnels().tunnels;
+    const tunnels = g.l2tp.tunnels().tunnels;
     expect(tunnels.length).toBe(8);
     const key = (t: (typeof tunnels)[number]) => [t.direction === "downstream" ? 0 : 1, t.localTunnelId];
     const sorted = [...tunnels].sort((a, b) => key(a)[0]! - key(b)[0]! || key(a)[1]! - key(b)[1]!);
@@ -89,7 +89,7 @@ describe("L2TP tunnels", () => {
   it("show in detail the sessions they carry, as the sessions list shows them, with unique session ids", () => {
     const g = gateway(profile(), 7, 1800);
     const rows = new Map(allSessions(g).map((s) => [s.id, s]));
-    for (const t of g.l2tpTunnels().tunnels) {
+    for (const t of g.l2tp.tunnels().tunnels) {
       const d = detail(g, t.localTunnelId);
       expect(d.found).toBe(true);
       expect(d.localEndpoint).toBe("192.0.2.1:1701");
@@ -112,14 +112,14 @@ describe("L2TP tunnels", () => {
       expect(new Set(d.sessionList.map((s) => s.peerSessionId)).size).toBe(d.sessionList.length);
       for (const s of d.sessionList) expect(Math.min(s.localSessionId, s.peerSessionId)).toBeGreaterThanOrEqual(1);
     }
-    expect(g.l2tpTunnel(0)).toEqual({ ok: false, reason: "unknown-tunnel" });
+    expect(g.l2tp.tunnel(0)).toEqual({ ok: false, reason: "unknown-tunnel" });
   });
 
   it("put a reconnecting subscriber back on the same peer", () => {
     const g = gateway(profile(), 8, 1800);
     const seen = () => {
       const sessions = new Map<string, { id: number; peer: string | null }>();
-      for (const t of g.l2tpTunnels().tunnels) for (const s of detail(g, t.localTunnelId).sessionList) sessions.set(s.username, { id: s.id, peer: t.peerHostname });
+      for (const t of g.l2tp.tunnels().tunnels) for (const s of detail(g, t.localTunnelId).sessionList) sessions.set(s.username, { id: s.id, peer: t.peerHostname });
       return sessions;
     };
     const before = seen();
@@ -137,25 +137,25 @@ describe("L2TP tunnels", () => {
       raw.aaa.localShare = 0;
     });
     const g = gateway(p, 9, 1800);
-    const before = g.l2tpTunnels().tunnels.filter((t) => t.direction === "upstream");
+    const before = g.l2tp.tunnels().tunnels.filter((t) => t.direction === "upstream");
     g.scenario({ action: "disconnect-sessions", share: 1, filter: { encap: "pppoe-lac" } });
     // With every RADIUS server silent, no subscriber can come back.
     const servers = ["radius-1.isp.example", "radius-2.isp.example"];
     for (const server of servers) g.scenario({ action: "fail-radius-server", server });
-    for (const t of g.l2tpTunnels().tunnels.filter((x) => x.direction === "upstream")) expect(t).toMatchObject({ state: "idle", sessions: 0 });
+    for (const t of g.l2tp.tunnels().tunnels.filter((x) => x.direction === "upstream")) expect(t).toMatchObject({ state: "idle", sessions: 0 });
     expect(detail(g, before[0]!.localTunnelId).lastActivityUtc).toBe(new Date(g.nowMs).toISOString());
     g.step(120);
-    const closed = g.l2tpTunnels().tunnels.filter((t) => t.direction === "upstream");
+    const closed = g.l2tp.tunnels().tunnels.filter((t) => t.direction === "upstream");
     expect(closed.map((t) => t.state)).toEqual(before.map(() => "closed"));
     expect(detail(g, closed[0]!.localTunnelId).uptimeSeconds).toBeNull();
     expect(logged(g, "l2tp.tunnel.down").filter((e) => e.fields.reason === "idle-timeout").length).toBe(before.length);
     g.step(60);
-    expect(g.l2tpTunnels().tunnels.filter((t) => t.direction === "upstream")).toEqual([]);
-    expect(g.l2tpTunnel(before[0]!.localTunnelId).ok).toBe(false);
+    expect(g.l2tp.tunnels().tunnels.filter((t) => t.direction === "upstream")).toEqual([]);
+    expect(g.l2tp.tunnel(before[0]!.localTunnelId).ok).toBe(false);
     // The next pppoe-lac subscriber opens a fresh tunnel, with a fresh id.
     for (const server of servers) g.scenario({ action: "revive-radius-server", server });
     g.step(1800);
-    const reopened = g.l2tpTunnels().tunnels.filter((t) => t.direction === "upstream");
+    const reopened = g.l2tp.tunnels().tunnels.filter((t) => t.direction === "upstream");
     expect(reopened.length).toBeGreaterThan(0);
     for (const t of reopened) expect(before.map((b) => b.localTunnelId)).not.toContain(t.localTunnelId);
     expect(logged(g, "l2tp.tunnel.up").length).toBeGreaterThanOrEqual(reopened.length);
@@ -170,7 +170,7 @@ describe("L2TP tunnels", () => {
       10,
       1800,
     );
-    const tunnels = g.l2tpTunnels().tunnels;
+    const tunnels = g.l2tp.tunnels().tunnels;
     for (const t of tunnels) expect(t.sessions).toBeLessThanOrEqual(10);
     const perPeer = new Map<string, number>();
     for (const t of tunnels) perPeer.set(t.peerHostname!, (perPeer.get(t.peerHostname!) ?? 0) + 1);
@@ -181,7 +181,7 @@ describe("L2TP tunnels", () => {
   it("are the same for the same seed, and survive a snapshot and restore", () => {
     const a = gateway(profile(), 11, 1800);
     const b = gateway(profile(), 11, 1800);
-    expect(JSON.stringify(a.l2tpTunnels())).toBe(JSON.stringify(b.l2tpTunnels()));
+    expect(JSON.stringify(a.l2tp.tunnels())).toBe(JSON.stringify(b.l2tp.tunnels()));
     const copy = restore(a);
     expect(observe(copy)).toBe(observe(a));
     for (const g of [a, copy]) {
@@ -198,7 +198,7 @@ describe("L2TP tunnels", () => {
     delete (snapshot.meta as Record<string, unknown>).l2tp;
     const r = Gateway.restore(g.profile, snapshot);
     if (!r.ok) throw new Error(r.reason);
-    expect(carried(r.gateway, "upstream")).toBe(g.sessionSummary().byEncap["pppoe-lac"]);
+    expect(carried(r.gateway, "upstream")).toBe(g.sessions.summary().byEncap["pppoe-lac"]);
     expectConsistent(r.gateway);
   });
 
@@ -206,18 +206,18 @@ describe("L2TP tunnels", () => {
     const g = Gateway.create(profile(), { seed: 13, startTimeMs: START });
     g.step(1800);
     g.scenario({ action: "reseed", seed: 14 });
-    expect(g.l2tpTunnels().tunnels).toEqual([]);
+    expect(g.l2tp.tunnels().tunnels).toEqual([]);
     g.step(600);
     expectConsistent(g, { justStepped: true });
   });
 });
 
 describe("An unreachable L2TP peer", () => {
-  const upstreamOf = (g: Gateway, hostname: string) => g.l2tpTunnels().tunnels.filter((t) => t.peerHostname === hostname);
+  const upstreamOf = (g: Gateway, hostname: string) => g.l2tp.tunnels().tunnels.filter((t) => t.peerHostname === hostname);
 
   it("loses its sessions and tunnels, then shows a wait-ctl handshake that fails every setup and gives up after 31 s", () => {
     const g = gateway(profile(), 5, 1800);
-    const victim = g.l2tpTunnels().tunnels.find((t) => t.direction === "upstream" && t.state === "established")!;
+    const victim = g.l2tp.tunnels().tunnels.find((t) => t.direction === "upstream" && t.state === "established")!;
     const hostname = victim.peerHostname!;
     const riding = upstreamOf(g, hostname).reduce((a, t) => a + t.sessions, 0);
     const upstreamBefore = carried(g, "upstream");
@@ -262,7 +262,7 @@ describe("An unreachable L2TP peer", () => {
 
   it("completes a pending handshake once revived, and carries sessions again", () => {
     const g = gateway(profile(), 5, 1800);
-    const hostname = g.l2tpTunnels().tunnels.find((t) => t.direction === "upstream" && t.state === "established")!.peerHostname!;
+    const hostname = g.l2tp.tunnels().tunnels.find((t) => t.direction === "upstream" && t.state === "established")!.peerHostname!;
     g.scenario({ action: "fail-l2tp-peer", peer: hostname });
     g.scenario({ action: "set-churn-multiplier", multiplier: 50 });
     let waited = 0;
@@ -285,7 +285,7 @@ describe("An unreachable L2TP peer", () => {
   it("is refused by name when no such peer exists, and revived by a reseed", () => {
     const g = gateway(profile(), 5, 600);
     expect(g.scenario({ action: "fail-l2tp-peer", peer: "lns-9.nowhere.example" })).toEqual({ ok: false, reason: "unknown-peer" });
-    const hostname = g.l2tpTunnels().tunnels.find((t) => t.direction === "upstream")!.peerHostname!;
+    const hostname = g.l2tp.tunnels().tunnels.find((t) => t.direction === "upstream")!.peerHostname!;
     g.scenario({ action: "fail-l2tp-peer", peer: hostname });
     g.scenario({ action: "reseed", seed: 5 });
     g.step(1800);
@@ -294,7 +294,7 @@ describe("An unreachable L2TP peer", () => {
 
   it("stays unreachable across a snapshot and restore", () => {
     const g = gateway(profile(), 5, 1800);
-    const hostname = g.l2tpTunnels().tunnels.find((t) => t.direction === "upstream")!.peerHostname!;
+    const hostname = g.l2tp.tunnels().tunnels.find((t) => t.direction === "upstream")!.peerHostname!;
     g.scenario({ action: "fail-l2tp-peer", peer: hostname });
     const copy = restore(g);
     copy.step(600);

@@ -45,7 +45,7 @@ describe("IPoE lease renewal", () => {
       const ipoe = allSessions(g, { type: "ipoe" }).slice(0, 300);
       const due = new Map<number, number>();
       for (const s of ipoe) {
-        const d = g.sessionDetail(s.id);
+        const d = g.sessions.detail(s.id);
         if (!d.ok || d.session.leaseExpiresUtc === null) throw new Error(`session ${s.id}`);
         due.set(s.id, Date.parse(d.session.leaseExpiresUtc));
       }
@@ -56,7 +56,7 @@ describe("IPoE lease renewal", () => {
       for (let k = 0; k < (2 * leaseSeconds) / 10 + 1; k++) {
         g.step(10);
         for (const [id, at] of due) {
-          const d = g.sessionDetail(id);
+          const d = g.sessions.detail(id);
           if (g.nowMs < at) {
             expect(d.ok && d.session.leaseExpiresUtc, `session ${id} before its renewal`).toBe(new Date(at).toISOString());
           } else if (!d.ok) {

@@ -22,8 +22,8 @@ const online = (nowMs: number, over: Partial<LicenceGrant> = {}): LicenceTerms =
   return r.terms;
 };
 
-const logged = (g: Gateway, msgId: string) => g.logTail({ count: 1000 }).entries.filter((e) => e.msgId === msgId);
-const alarmIds = (g: Gateway) => g.alarms().active.map((a) => a.id);
+const logged = (g: Gateway, msgId: string) => g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === msgId);
+const alarmIds = (g: Gateway) => g.alarms.list().active.map((a) => a.id);
 
 describe("the licence state machine", () => {
   it("is Dev with no licence", () => {
@@ -62,7 +62,7 @@ describe("the licence state machine", () => {
 describe("the licence on a running gateway", () => {
   it("starts in dev mode with the platform capacity as its band, counting live sessions", () => {
     const g = gateway(profile(), 31, 900);
-    const status = g.licenceStatus();
+    const status = g.licence.status();
     expect(status).toMatchObject({
       state: "Dev",
       mode: "dev",
@@ -77,7 +77,7 @@ describe("the licence on a running gateway", () => {
       isUnlicensed: true,
       isEnrolled: false,
     });
-    expect(status.currentCount).toBe(g.sessionSummary().total);
+    expect(status.currentCount).toBe(g.sessions.summary().total);
     expect(status.peakCount).toBeGreaterThanOrEqual(status.currentCount);
   });
 
@@ -90,39 +90,39 @@ describe("the licence on a running gateway", () => {
     const changesAcross = (seconds: number) => {
       const since = g.lastSeq;
       g.step(seconds);
-      return g.logTail({ count: 1000, sinceSeq: since }).entries.filter((e) => e.msgId === "licence.state").map((e) => [e.fields.from, e.fields.to, e.timestamp]);
+      return g.logs.tail({ count: 1000, sinceSeq: since }).entries.filter((e) => e.msgId === "licence.state").map((e) => [e.fields.from, e.fields.to, e.timestamp]);
     };
     g.setLicence(online(g.nowMs, { renewalDays: 1, graceDays: 1 }));
     expect(logged(g, "licence.state").map((e) => [e.fields.from, e.fields.to])).toEqual([["Dev", "Licensed"]]);
-    expect(g.licenceStatus()).toMatchObject({ state: "Licensed", mode: "online", daysRemaining: 1, isUnlicensed: false, isEnrolled: true });
+    expect(g.licence.status()).toMatchObject({ state: "Licensed", mode: "online", daysRemaining: 1, isUnlicensed: false, isEnrolled: true });
     const expiry = g.nowMs + DAY_MS;
     g.step(DAY_MS / 1000 - 3600);
-    expect(g.licenceStatus()).toMatchObject({ state: "Licensed", daysRemaining: 1 });
+    expect(g.licence.status()).toMatchObject({ state: "Licensed", daysRemaining: 1 });
     expect(changesAcross(3600)).toEqual([["Licensed", "Grace", new Date(expiry).toISOString()]]);
-    expect(g.licenceStatus()).toMatchObject({ state: "Grace", daysRemaining: 1, adminFreezeActive: false });
+    expect(g.licence.status()).toMatchObject({ state: "Grace", daysRemaining: 1, adminFreezeActive: false });
     expect(alarmIds(g)).toContain("licence.grace");
     g.step(DAY_MS / 1000 - 3600);
     expect(changesAcross(3600)).toEqual([["Grace", "Lapsed", new Date(expiry + DAY_MS).toISOString()]]);
-    expect(g.licenceStatus()).toMatchObject({ state: "Lapsed", daysRemaining: 0, adminFreezeActive: true, isUnlicensed: true });
+    expect(g.licence.status()).toMatchObject({ state: "Lapsed", daysRemaining: 0, adminFreezeActive: true, isUnlicensed: true });
     expect(alarmIds(g)).toContain("licence.lapsed");
     expect(alarmIds(g)).not.toContain("licence.grace");
     // Activation is the recovery path.
     g.setLicence(online(g.nowMs));
-    expect(g.licenceStatus().state).toBe("Licensed");
+    expect(g.licence.status().state).toBe("Licensed");
     expect(alarmIds(g)).not.toContain("licence.lapsed");
   });
 
   it("alarms a session count above the band, and clears it when the band holds them", () => {
     const g = gateway(profile(), 33, 1800);
-    const live = g.sessionSummary().total;
+    const live = g.sessions.summary().total;
     g.setLicence(online(g.nowMs, { bandName: "XS-1k", bandMax: 1000 }));
     expect(live).toBeGreaterThan(1000);
-    const alarm = g.alarms().active.find((a) => a.id === "licence.band.exceeded");
+    const alarm = g.alarms.list().active.find((a) => a.id === "licence.band.exceeded");
     expect(alarm?.context).toEqual({ currentCount: String(live), bandMax: "1000", bandName: "XS-1k" });
-    expect(g.licence()).toMatchObject({ bandMax: 1000, currentCount: live });
+    expect(g.licence.meter()).toMatchObject({ bandMax: 1000, currentCount: live });
     // Sessions beyond the band are still admitted: the band is alarmed, not enforced.
     g.step(600);
-    expect(g.sessionSummary().total).toBeGreaterThan(1000);
+    expect(g.sessions.summary().total).toBeGreaterThan(1000);
     g.setLicence(online(g.nowMs, { bandName: "M-5k", bandMax: 5000 }));
     expect(alarmIds(g)).not.toContain("licence.band.exceeded");
     expectConsistent(g);
@@ -133,17 +133,17 @@ describe("the licence on a running gateway", () => {
     g.setLicence(online(g.nowMs, { bandMax: 1000 }));
     g.step(600);
     const copy = restore(g);
-    expect(copy.licenceStatus()).toEqual(g.licenceStatus());
+    expect(copy.licence.status()).toEqual(g.licence.status());
     expect(observe(copy)).toBe(observe(g));
     g.scenario({ action: "reseed", seed: 35 });
-    expect(g.licenceStatus()).toMatchObject({ state: "Licensed", licenceId: "LIC-TEST-1", bandMax: 1000 });
+    expect(g.licence.status()).toMatchObject({ state: "Licensed", licenceId: "LIC-TEST-1", bandMax: 1000 });
   });
 
   it("keeps its meter equal to the sessions summary", () => {
     const g = Gateway.create(profile(), { seed: 36, startTimeMs: START });
     for (let i = 0; i < 6; i++) {
       g.step(300);
-      expect(g.licenceStatus().currentCount).toBe(g.sessionSummary().total);
+      expect(g.licence.status().currentCount).toBe(g.sessions.summary().total);
     }
   });
 });

@@ -10,7 +10,7 @@ import { allSessions, gateway, profile, restore } from "./helpers.ts";
 
 /** A session's shown rates: received and sent bits per second. */
 function ratesOf(g: Gateway, id: number): { rx: number; tx: number } {
-  const r = g.sessionRates(id);
+  const r = g.sessions.rates(id);
   if (!r.ok) throw new Error(`session ${id}`);
   return { rx: r.rates.rxBps, tx: r.rates.txBps };
 }
@@ -57,7 +57,7 @@ describe("session rates over the load interval", () => {
     const g = gateway(profile(), 132, 1800);
     const ids = allSessions(g, { limit: 500 }).slice(0, 200).map((s) => s.id);
     const counters = (id: number) => {
-      const d = g.sessionDetail(id);
+      const d = g.sessions.detail(id);
       return d.ok ? d.session.counters : null;
     };
     const start = new Map(ids.map((id) => [id, counters(id)]));
@@ -65,7 +65,7 @@ describe("session rates over the load interval", () => {
     for (let k = 0; k < 7; k++) {
       g.step(10);
       for (const id of ids) {
-        const r = g.sessionRates(id);
+        const r = g.sessions.rates(id);
         const sum = carried.get(id);
         if (r.ok && sum) {
           sum.rx += (r.rates.rxBps * 10) / 8;
@@ -94,7 +94,7 @@ describe("session rates over the load interval", () => {
     const copy = restore(original);
     for (const g of [original, copy]) g.step(30);
     for (const g of [original, copy]) {
-      const ports = g.metricsHistory("1h").ports;
+      const ports = g.metrics.history("1h").ports;
       for (const port of ports) {
         let rx = 0;
         let tx = 0;
@@ -111,7 +111,7 @@ describe("session rates over the load interval", () => {
     // The copy carries on with the same rates and byte counters.
     const ids = allSessions(original, { limit: 500 }).slice(0, 50).map((s) => s.id);
     for (const id of ids) {
-      const [a, b] = [original, copy].map((g) => g.sessionDetail(id));
+      const [a, b] = [original, copy].map((g) => g.sessions.detail(id));
       expect(b).toEqual(a);
     }
   });

@@ -24,7 +24,7 @@ const LOCALS: LocalSubscriber[] = [
 ];
 
 const sessionOf = (g: Gateway, kind: LocalSubscriber["kind"], key: string) => {
-  const r = g.localSession(kind, key);
+  const r = g.localSubscribers.session(kind, key);
   if (!r.ok) throw new Error(`${kind}/${key}: ${r.reason}`);
   return r.session;
 };
@@ -47,7 +47,7 @@ describe("local subscribers", () => {
         const g = gateway(profile(), 45, 600);
         g.setLocalSubscribers(LOCALS);
         g.step(10);
-        const locals = new Set(g.localSubscribers().flatMap((s) => (s.sessionId === null ? [] : [s.sessionId])));
+        const locals = new Set(g.localSubscribers.list().flatMap((s) => (s.sessionId === null ? [] : [s.sessionId])));
         const found = allSessions(g, { ip }).map((s) => s.id).filter((id) => locals.has(id));
         expect(found.length).toBeGreaterThan(0);
       },
@@ -59,9 +59,9 @@ describe("local subscribers", () => {
       const g = gateway(profile(), 41, 600);
       const report = g.setLocalSubscribers(LOCALS);
       expect(report).toEqual({ installed: 4, added: 4, changed: 0, removed: 0, disconnected: 0 });
-      expect(g.localSubscribers().every((s) => s.sessionId === null)).toBe(true);
+      expect(g.localSubscribers.list().every((s) => s.sessionId === null)).toBe(true);
       g.step(10);
-      const statuses = g.localSubscribers();
+      const statuses = g.localSubscribers.list();
       expect(statuses.map((s) => [s.kind, s.key])).toEqual([
         ["ipoe", "1:3000:7"],
         ["ipoe", "2:3000:8"],
@@ -76,7 +76,7 @@ describe("local subscribers", () => {
         expect(d.encap).toBe(l.kind === "ipoe" ? "ipoe" : "pppoe-local");
         expect(d.vrf).toBe(l.vrf);
       }
-      expect(g.logTail({ count: 1000 }).entries.find((e) => e.msgId === "aaa.local.table")?.fields).toMatchObject({ installed: 4, added: 4 });
+      expect(g.logs.tail({ count: 1000 }).entries.find((e) => e.msgId === "aaa.local.table")?.fields).toMatchObject({ installed: 4, added: 4 });
     });
 
     it("gives an IPoE subscriber its line, addresses and plan", () => {
@@ -116,17 +116,17 @@ describe("local subscribers", () => {
       expect(alice.addresses.ipv6Wan).toEqual({ prefix: "2001:db8:ffff::1", pool: null, subnet: null });
       const bob = sessionOf(g, "pppoe", "bob@corp.example");
       expect(bob.vrf).toBe("corp");
-      expect(g.sessionSummary().byVrf.corp).toBe(1);
-      expect(g.listSessions({ vrf: "CORP" }).items.map((s) => s.username)).toEqual(["bob@corp.example"]);
-      expect(g.listSessions({ ip: "2001:db8:ffff::/48" }).items.map((s) => s.username)).toEqual(["alice@corp.example"]);
-      expect(g.listSessions({ ip: "203.0.113.10" }).items.map((s) => s.username)).toEqual(["alice@corp.example"]);
+      expect(g.sessions.summary().byVrf.corp).toBe(1);
+      expect(g.sessions.list({ vrf: "CORP" }).items.map((s) => s.username)).toEqual(["bob@corp.example"]);
+      expect(g.sessions.list({ ip: "2001:db8:ffff::/48" }).items.map((s) => s.username)).toEqual(["alice@corp.example"]);
+      expect(g.sessions.list({ ip: "203.0.113.10" }).items.map((s) => s.username)).toEqual(["alice@corp.example"]);
     });
 
     it("shapes traffic to the configured rates", () => {
       const g = gateway(profile(), 45, 60);
       g.setLocalSubscribers([{ ...LOCALS[3]!, downloadKbps: 1, uploadKbps: 1 }]);
       g.step(600);
-      const rates = g.sessionRates(sessionOf(g, "pppoe", "bob@corp.example").id);
+      const rates = g.sessions.rates(sessionOf(g, "pppoe", "bob@corp.example").id);
       if (!rates.ok) throw new Error(rates.reason);
       expect(rates.rates.txBps).toBeLessThanOrEqual(1000);
       expect(rates.rates.rxBps).toBeLessThanOrEqual(1000);
@@ -138,7 +138,7 @@ describe("local subscribers", () => {
       g.step(10);
       const first = sessionOf(g, "pppoe", "alice@corp.example").id;
       g.disconnect(first);
-      expect(g.localSession("pppoe", "alice@corp.example")).toEqual({ ok: false, reason: "offline" });
+      expect(g.localSubscribers.session("pppoe", "alice@corp.example")).toEqual({ ok: false, reason: "offline" });
       g.step(10);
       expect(sessionOf(g, "pppoe", "alice@corp.example").id).toBeGreaterThan(first);
     });
@@ -146,16 +146,16 @@ describe("local subscribers", () => {
     it("answers unknown-subscriber for a kind and key that are not installed", () => {
       const g = gateway(profile(), 47, 0);
       g.setLocalSubscribers(LOCALS);
-      expect(g.localSession("pppoe", "1:3000:7")).toEqual({ ok: false, reason: "unknown-subscriber" });
+      expect(g.localSubscribers.session("pppoe", "1:3000:7")).toEqual({ ok: false, reason: "unknown-subscriber" });
     });
   });
 
   describe("static allocations", () => {
     it("holds a configured address inside a pool from installation, and names the live session once up", () => {
       const g = gateway(profile(), 51, 600);
-      const usedBefore = g.addressPools().find((p) => p.name === "residential-v4")!.used;
+      const usedBefore = g.pools.list().find((p) => p.name === "residential-v4")!.used;
       g.setLocalSubscribers(LOCALS);
-      expect(g.addressPools().find((p) => p.name === "residential-v4")!.used).toBe(usedBefore + 1);
+      expect(g.pools.list().find((p) => p.name === "residential-v4")!.used).toBe(usedBefore + 1);
       const held = () => allAllocations(g, "residential-v4").find((a) => a.prefix === "198.18.5.20");
       expect(held()).toEqual({ prefix: "198.18.5.20", kind: "static", sessionId: 0, username: "circuit-7", vrf: "default", static: true });
       g.step(10);
@@ -168,8 +168,8 @@ describe("local subscribers", () => {
       const g = gateway(profile(), 52, 900);
       const victim = allSessions(g).find((s) => s.vrf === "default" && s.ipv4.startsWith("198.18."))!;
       g.setLocalSubscribers([{ ...LOCALS[0]!, framedIp: victim.ipv4 }]);
-      expect(g.sessionDetail(victim.id)).toEqual({ ok: false, reason: "unknown-session" });
-      const down = g.logTail({ count: 1000 }).entries.find((e) => e.msgId === "session.down" && e.fields.sessionId === victim.id);
+      expect(g.sessions.detail(victim.id)).toEqual({ ok: false, reason: "unknown-session" });
+      const down = g.logs.tail({ count: 1000 }).entries.find((e) => e.msgId === "session.down" && e.fields.sessionId === victim.id);
       expect(down?.fields.cause).toBe("static-address-claimed");
       g.step(10);
       expect(sessionOf(g, "ipoe", "1:3000:7").ipv4).toBe(victim.ipv4);
@@ -193,16 +193,16 @@ describe("local subscribers", () => {
       g.setLocalSubscribers(LOCALS);
       g.step(10);
       const id = sessionOf(g, "ipoe", "1:3000:7").id;
-      const used = g.addressPools().find((p) => p.name === "residential-v4")!.used;
+      const used = g.pools.list().find((p) => p.name === "residential-v4")!.used;
       const report = g.setLocalSubscribers(LOCALS.slice(1));
       expect(report).toEqual({ installed: 3, added: 0, changed: 0, removed: 1, disconnected: 1 });
-      expect(g.sessionDetail(id)).toEqual({ ok: false, reason: "unknown-session" });
-      expect(g.addressPools().find((p) => p.name === "residential-v4")!.used).toBe(used - 1);
+      expect(g.sessions.detail(id)).toEqual({ ok: false, reason: "unknown-session" });
+      expect(g.pools.list().find((p) => p.name === "residential-v4")!.used).toBe(used - 1);
       expect(allAllocations(g, "residential-v4").some((a) => a.prefix === "198.18.5.20")).toBe(false);
       expect(allAllocations(g, "residential-v6-pd").some((a) => a.prefix === "2001:db8:400f:ff00::/56")).toBe(false);
-      const down = g.logTail({ count: 1000 }).entries.find((e) => e.msgId === "session.down" && e.fields.sessionId === id);
+      const down = g.logs.tail({ count: 1000 }).entries.find((e) => e.msgId === "session.down" && e.fields.sessionId === id);
       expect(down?.fields.cause).toBe("local-subscriber-removed");
-      expect(g.localSession("ipoe", "1:3000:7")).toEqual({ ok: false, reason: "unknown-subscriber" });
+      expect(g.localSubscribers.session("ipoe", "1:3000:7")).toEqual({ ok: false, reason: "unknown-subscriber" });
       expectConsistent(g);
     });
 
@@ -215,7 +215,7 @@ describe("local subscribers", () => {
       const report = g.setLocalSubscribers(LOCALS.map((l) => (l.key === "1:3000:7" ? { ...l, framedIp: "198.18.5.21" } : l)));
       expect(report).toMatchObject({ added: 0, changed: 1, removed: 0, disconnected: 1 });
       expect(sessionOf(g, "pppoe", "alice@corp.example").id).toBe(kept);
-      expect(g.sessionDetail(changed).ok).toBe(false);
+      expect(g.sessions.detail(changed).ok).toBe(false);
       expect(allAllocations(g, "residential-v4").some((a) => a.prefix === "198.18.5.20")).toBe(false);
       g.step(10);
       expect(sessionOf(g, "ipoe", "1:3000:7").ipv4).toBe("198.18.5.21");
@@ -237,8 +237,8 @@ describe("local subscribers", () => {
       // 198.18.0.10 is the profile's static address of noc-probe@isp.example.
       g.setLocalSubscribers([{ ...LOCALS[0]!, framedIp: "198.18.0.10" }, { ...LOCALS[1]!, line: { portId: 9, svlan: 3000, cvlan: 8 } }]);
       g.step(300);
-      expect(g.localSubscribers().map((s) => s.sessionId)).toEqual([null, null]);
-      const failures = g.logTail({ count: 1000 }).entries.filter((e) => e.msgId === "session.setup-failed" && (e.fields.username === "circuit-7" || e.fields.username === "local-ipoe-2-3000-8"));
+      expect(g.localSubscribers.list().map((s) => s.sessionId)).toEqual([null, null]);
+      const failures = g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === "session.setup-failed" && (e.fields.username === "circuit-7" || e.fields.username === "local-ipoe-2-3000-8"));
       expect(failures.filter((e) => e.fields.reason === "address-refused")).toHaveLength(300_000 / LOCAL_RETRY_MS);
       expect(failures.filter((e) => e.fields.reason === "unknown-port")).toHaveLength(300_000 / LOCAL_RETRY_MS);
     });
@@ -261,7 +261,7 @@ describe("local subscribers", () => {
       g.setLocalSubscribers([]);
       g.step(600);
       expectConsistent(g, { justStepped: true, noReservations: true });
-      expect(g.localSubscribers()).toEqual([]);
+      expect(g.localSubscribers.list()).toEqual([]);
     });
 
     it("is deterministic: the same seed, table and calls give the same state", () => {
@@ -300,9 +300,9 @@ describe("local subscribers", () => {
       }
       expect(observe(late)).toBe(observe(original));
       expect(observe(early)).toBe(observe(original));
-      expect(late.localSubscribers()).toEqual(original.localSubscribers());
+      expect(late.localSubscribers.list()).toEqual(original.localSubscribers.list());
       expect(allAllocations(late, "residential-v4")).toEqual(allAllocations(original, "residential-v4"));
-      expect(late.sessionSummary().byVrf.corp).toBe(1);
+      expect(late.sessions.summary().byVrf.corp).toBe(1);
       expectConsistent(late, { justStepped: true });
     });
 
@@ -311,10 +311,10 @@ describe("local subscribers", () => {
       g.setLocalSubscribers(LOCALS);
       g.step(10);
       g.scenario({ action: "reseed", seed: 9 });
-      expect(g.localSubscribers().map((s) => s.sessionId)).toEqual([null, null, null, null]);
+      expect(g.localSubscribers.list().map((s) => s.sessionId)).toEqual([null, null, null, null]);
       expect(allAllocations(g, "residential-v4").find((a) => a.prefix === "198.18.5.20")?.kind).toBe("static");
       g.step(10);
-      expect(g.localSubscribers().every((s) => s.sessionId !== null)).toBe(true);
+      expect(g.localSubscribers.list().every((s) => s.sessionId !== null)).toBe(true);
       expectConsistent(g, { justStepped: true });
     });
   });

@@ -69,9 +69,9 @@ describe("model logging", () => {
     const g = gateway(profile(), 71, 600);
     g.scenario({ action: "fail-radius-server", server: "radius-1.isp.example" });
     g.scenario({ action: "fill-pool", pool: "wholesale-v4", percent: 100 });
-    g.startCapture(g.listSessions({ limit: 1 }).items[0]?.id ?? 0, "192.0.2.1", 1, null);
+    g.startCapture(g.sessions.list({ limit: 1 }).items[0]?.id ?? 0, "192.0.2.1", 1, null);
     g.step(900);
-    const entries = g.logTail({ sinceSeq: 0, count: 1000 }).entries.concat(g.logTail({ count: 1000 }).entries);
+    const entries = g.logs.tail({ sinceSeq: 0, count: 1000 }).entries.concat(g.logs.tail({ count: 1000 }).entries);
     const catalogue = LOG_CATALOGUE as Record<string, { fields: readonly string[] }>;
     const seen = new Set<string>();
     for (const e of entries) {
@@ -88,12 +88,12 @@ describe("model logging", () => {
     const p = profile();
     const g = gateway(p, 72);
     g.step(10);
-    const entries = g.logTail({ count: 1000 }).entries;
+    const entries = g.logs.tail({ count: 1000 }).entries;
     const up = entries.filter((e) => e.msgId === "session.up");
     expect(up).toHaveLength(p.logging.sessionEventsPerStep);
     const activity = entries.filter((e) => e.msgId === "session.activity");
     expect(activity).toHaveLength(1);
-    expect(activity[0]?.fields).toMatchObject({ up: g.sessionSummary().total, unloggedUp: g.sessionSummary().total - up.length });
+    expect(activity[0]?.fields).toMatchObject({ up: g.sessions.summary().total, unloggedUp: g.sessions.summary().total - up.length });
   });
 
   it("appends external events with the model's clock and the next seq", () => {
@@ -101,6 +101,6 @@ describe("model logging", () => {
     const seq = g.lastSeq;
     const e = g.appendLog("notice", "auth.login", { username: "admin", sourceIp: "192.0.2.10" });
     expect(e).toEqual({ seq: seq + 1, timestamp: new Date(g.nowMs).toISOString(), severity: "notice", msgId: "auth.login", fields: { username: "admin", sourceIp: "192.0.2.10" } });
-    expect(g.logTail({ count: 1 }).entries[0]).toEqual(e);
+    expect(g.logs.tail({ count: 1 }).entries[0]).toEqual(e);
   });
 });

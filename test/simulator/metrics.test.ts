@@ -4,20 +4,20 @@ import { START, gateway, profile } from "./helpers.ts";
 
 describe("metrics history", () => {
   it("is empty before the first step", () => {
-    const h = gateway().metricsHistory();
+    const h = gateway().metrics.history();
     expect(h.times).toEqual([]);
     expect(h.ports.map((p) => p.rxBps)).toEqual([[], []]);
   });
 
   it("keeps the last hour at the native 10 s, aligned, with the newest sample equal to the live count", () => {
     const g = gateway(profile(), 101, 2 * 3600);
-    const h = g.metricsHistory("1h");
+    const h = g.metrics.history("1h");
     expect(h.intervalSeconds).toBe(10);
     expect(h.times).toHaveLength(360);
     expect(Date.parse(h.times.at(-1) ?? "")).toBe(g.nowMs);
     expect(Date.parse(h.times[1] ?? "") - Date.parse(h.times[0] ?? "")).toBe(10_000);
-    expect(h.totalSessions.at(-1)).toBe(g.sessionSummary().total);
-    const byEncap = g.sessionSummary().byEncap;
+    expect(h.totalSessions.at(-1)).toBe(g.sessions.summary().total);
+    const byEncap = g.sessions.summary().byEncap;
     expect([h.byEncap.ipoe.at(-1), h.byEncap.pppoeLocal.at(-1), h.byEncap.pppoeLac.at(-1), h.byEncap.l2tp.at(-1)]).toEqual([
       byEncap.ipoe,
       byEncap["pppoe-local"],
@@ -28,9 +28,9 @@ describe("metrics history", () => {
 
   it("downsamples 6h to 60 s and 24h to 240 s, summing ups and downs per interval", () => {
     const g = gateway(profile(), 102, 30 * 3600);
-    const native = g.metricsHistory("1h");
-    const six = g.metricsHistory("6h");
-    const day = g.metricsHistory("24h");
+    const native = g.metrics.history("1h");
+    const six = g.metrics.history("6h");
+    const day = g.metrics.history("24h");
     expect(six.intervalSeconds).toBe(60);
     expect(six.times).toHaveLength(360);
     expect(day.intervalSeconds).toBe(240);
@@ -47,7 +47,7 @@ describe("metrics history", () => {
 
   it("retains at most 24 hours (8,640 samples)", () => {
     const g = gateway(profile("small"), 103, 26 * 3600);
-    const day = g.metricsHistory("24h");
+    const day = g.metrics.history("24h");
     expect(METRICS_CAPACITY).toBe(8640);
     expect(Date.parse(day.times[0] ?? "")).toBeGreaterThanOrEqual(g.nowMs - 24 * 3600 * 1000);
     expect(Date.parse(day.times[0] ?? "")).toBeGreaterThan(START + 2 * 3600 * 1000 - 240_000);
@@ -55,20 +55,20 @@ describe("metrics history", () => {
 
   it("falls back to 1h for any other range", () => {
     const g = gateway(profile(), 104, 600);
-    for (const r of ["7d", "", "toString", null, undefined]) expect(g.metricsHistory(r)).toEqual(g.metricsHistory("1h"));
+    for (const r of ["7d", "", "toString", null, undefined]) expect(g.metrics.history(r)).toEqual(g.metrics.history("1h"));
   });
 
   it("sums port rates over the port's sessions", () => {
     const g = gateway(profile(), 105, 1800);
-    const h = g.metricsHistory();
+    const h = g.metrics.history();
     for (const port of h.ports) {
-      const sessions = g.listSessions({ port: port.portId, limit: 500 });
+      const sessions = g.sessions.list({ port: port.portId, limit: 500 });
       const pages = [sessions.items];
-      for (let offset = 500; offset < sessions.total; offset += 500) pages.push(g.listSessions({ port: port.portId, offset, limit: 500 }).items);
+      for (let offset = 500; offset < sessions.total; offset += 500) pages.push(g.sessions.list({ port: port.portId, offset, limit: 500 }).items);
       let rx = 0;
       let tx = 0;
       for (const s of pages.flat()) {
-        const r = g.sessionRates(s.id);
+        const r = g.sessions.rates(s.id);
         if (r.ok) {
           rx += r.rates.rxBps;
           tx += r.rates.txBps;
@@ -83,7 +83,7 @@ describe("metrics history", () => {
 
   it("carries more traffic in the evening than at night", () => {
     const g = gateway(profile(), 106, 8 * 3600);
-    const total = () => g.metricsHistory().ports.reduce((n, p) => n + (p.txBps.at(-1) ?? 0), 0);
+    const total = () => g.metrics.history().ports.reduce((n, p) => n + (p.txBps.at(-1) ?? 0), 0);
     const evening = total();
     g.step(10 * 3600);
     expect(total()).toBeLessThan(evening / 2);

@@ -29,8 +29,8 @@ function install(g: Gateway, pools: PoolSettings[]) {
   return r.report;
 }
 
-const pool = (g: Gateway, name: string) => g.addressPools().find((p) => p.name === name)!;
-const logged = (g: Gateway, msgId: string) => g.logTail({ count: 1000 }).entries.filter((e) => e.msgId === msgId);
+const pool = (g: Gateway, name: string) => g.pools.list().find((p) => p.name === name)!;
+const logged = (g: Gateway, msgId: string) => g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === msgId);
 
 const base = { framedIpv6: null, ipv6Pd: null, plan: "fibre-100", downloadKbps: 0, uploadKbps: 0 } as const;
 /** A static IPoE subscriber in the second subnet of the residential pool, and one whose WAN and PD are static too. */
@@ -70,7 +70,7 @@ describe("pool reconfiguration", () => {
       const small = pool(g, V4);
       expect(small.free).toBe(0);
       expect(small.allocationFailures).toBeGreaterThan(0);
-      const live = g.sessionSummary().total;
+      const live = g.sessions.summary().total;
       const report = install(g, edited(g, V4, (p) => p.subnets.push({ prefix: "198.18.8.0/21", announce: true })));
       expect(report).toMatchObject({ changed: [V4], disconnected: 0 });
       const grown = pool(g, V4);
@@ -86,7 +86,7 @@ describe("pool reconfiguration", () => {
       g.step(600);
       const after = pool(g, V4);
       expect(after.subnets[1]!.used).toBeGreaterThan(100);
-      expect(g.sessionSummary().total).toBeGreaterThan(live + 100);
+      expect(g.sessions.summary().total).toBeGreaterThan(live + 100);
       expect(after.allocationFailures).toBe(failures);
       expectConsistent(g, { justStepped: true });
       expect(logged(g, "pool.reconfigured").map((e) => e.fields)).toEqual([{ pool: V4, change: "changed", size: 2303, subnets: 2, disconnected: 0 }]);
@@ -104,7 +104,7 @@ describe("pool reconfiguration", () => {
       const keptUsed = pool(g, V4).subnets[1]!.used;
       const report = install(g, edited(g, V4, (p) => without(p, FIRST)));
       expect(report.disconnected).toBe(inFirst.length);
-      for (const id of inFirst) expect(g.sessionDetail(id).ok).toBe(false);
+      for (const id of inFirst) expect(g.sessions.detail(id).ok).toBe(false);
       const shrunk = pool(g, V4);
       expect(shrunk.subnets.map((s) => s.prefix)).toEqual([SECOND]);
       expect(shrunk.used).toBe(keptUsed);
@@ -124,7 +124,7 @@ describe("pool reconfiguration", () => {
       const g = gateway(profile(), 8, 600);
       g.setLocalSubscribers(LOCALS);
       g.step(10);
-      const ids = LOCALS.map((l) => g.localSession(l.kind, l.key)).map((r) => (r.ok ? r.session.id : 0));
+      const ids = LOCALS.map((l) => g.localSubscribers.session(l.kind, l.key)).map((r) => (r.ok ? r.session.id : 0));
       expect(ids.every((id) => id > 0)).toBe(true);
       const staticsOf = (name: string) => allAllocations(g, name).filter((a) => a.static);
       expect(staticsOf(V4).map((a) => [a.prefix, a.sessionId])).toEqual([
@@ -136,7 +136,7 @@ describe("pool reconfiguration", () => {
 
       const report = install(g, edited(g, V4, (p) => without(p, SECOND)));
       expect(report.disconnected).toBe(0);
-      const ipoe = g.localSession("ipoe", "1:3000:7");
+      const ipoe = g.localSubscribers.session("ipoe", "1:3000:7");
       expect(ipoe.ok && ipoe.session.id).toBe(ids[0]);
       expect(ipoe.ok && ipoe.session.addresses.ipv4).toMatchObject({ address: "198.18.5.20", pool: null, subnet: null });
       expect(staticsOf(V4).map((a) => a.prefix)).toEqual(["198.18.0.10", "198.18.0.11"]);
@@ -147,7 +147,7 @@ describe("pool reconfiguration", () => {
         g,
         edited(g, "residential-v6-pd", (p) => (p.subnets = [{ prefix: "2001:db8:4000::/45", announce: true }])),
       );
-      const carol = g.localSession("pppoe", "carol@corp.example");
+      const carol = g.localSubscribers.session("pppoe", "carol@corp.example");
       expect(carol.ok && carol.session.id).toBe(ids[1]);
       expect(carol.ok && carol.session.addresses.ipv6Pd).toEqual({ prefix: "2001:db8:400f:ff00::/56", pool: null, subnet: null });
       expect(carol.ok && carol.session.addresses.ipv6Wan?.pool).toBe("residential-v6-wan");
@@ -161,7 +161,7 @@ describe("pool reconfiguration", () => {
         ["198.18.5.20", ids[0]],
         ["198.18.5.21", ids[1]],
       ]);
-      const back = g.localSession("ipoe", "1:3000:7");
+      const back = g.localSubscribers.session("ipoe", "1:3000:7");
       expect(back.ok && back.session.addresses.ipv4).toMatchObject({ address: "198.18.5.20", pool: V4, subnet: SECOND });
       expectConsistent(g);
       // The block is never offered to anyone else meanwhile.
@@ -188,7 +188,7 @@ describe("pool reconfiguration", () => {
       const before = pool(g, V4);
       const report = install(g, edited(g, V4, (p) => p.exclude.push(`${victim.prefix}/32`)));
       expect(report.disconnected).toBe(1);
-      expect(g.sessionDetail(victim.sessionId).ok).toBe(false);
+      expect(g.sessions.detail(victim.sessionId).ok).toBe(false);
       const after = pool(g, V4);
       expect(after.size).toBe(before.size - 1);
       expect(after.used).toBe(before.used - 1);
@@ -239,13 +239,13 @@ describe("pool reconfiguration", () => {
     it("disconnects a removed pool's sessions, clears its alarm, and its subscribers reconnect from the VRF's other pools", () => {
       const g = gateway(profile(), 14, 1800);
       g.scenario({ action: "fill-pool", pool: "residential-v6-pd", percent: 100 });
-      expect(g.alarms().active.some((a) => a.id === "pool.utilisation.high" && a.instance === "residential-v6-pd")).toBe(true);
+      expect(g.alarms.list().active.some((a) => a.id === "pool.utilisation.high" && a.instance === "residential-v6-pd")).toBe(true);
       const holders = allAllocations(g, "residential-v6-pd").filter((a) => a.kind === "dynamic").length;
       const report = install(g, g.poolSettings().filter((p) => p.name !== "residential-v6-pd"));
       expect(report).toMatchObject({ pools: 6, removed: ["residential-v6-pd"], disconnected: holders });
-      expect(g.addressPools().map((p) => p.name)).not.toContain("residential-v6-pd");
-      expect(g.poolAllocations("residential-v6-pd").ok).toBe(false);
-      expect(g.alarms().active.some((a) => a.instance === "residential-v6-pd")).toBe(false);
+      expect(g.pools.list().map((p) => p.name)).not.toContain("residential-v6-pd");
+      expect(g.pools.allocations("residential-v6-pd").ok).toBe(false);
+      expect(g.alarms.list().active.some((a) => a.instance === "residential-v6-pd")).toBe(false);
       expectConsistent(g);
       g.step(600);
       expect(allSessions(g).filter((s) => s.vrf === "default").length).toBeGreaterThan(holders / 2);

@@ -137,15 +137,15 @@ describe("address pools", () => {
   it("pages allocations by prefix with the spec's clamp (default 100, range 1-1000)", () => {
     const g = gateway(profile(), 3, 300);
     const all = allAllocations(g, "residential-v4");
-    const first = g.poolAllocations("residential-v4");
+    const first = g.pools.allocations("residential-v4");
     expect(first.ok && first.page.limit).toBe(100);
-    const clampedHigh = g.poolAllocations("residential-v4", { limit: 5000 });
+    const clampedHigh = g.pools.allocations("residential-v4", { limit: 5000 });
     expect(clampedHigh.ok && clampedHigh.page.limit).toBe(1000);
-    const clampedLow = g.poolAllocations("residential-v4", { limit: 0, offset: 3 });
+    const clampedLow = g.pools.allocations("residential-v4", { limit: 0, offset: 3 });
     expect(clampedLow.ok && clampedLow.page.items).toEqual(all.slice(3, 4));
     const toNumber = (a: string) => a.split(".").reduce((n, o) => n * 256 + Number(o), 0);
     const numbers = all.map((a) => toNumber(a.prefix));
     expect([...numbers].sort((a, b) => a - b)).toEqual(numbers);
-    expect(g.poolAllocations("no-such-pool")).toEqual({ ok: false, reason: "unknown-pool" });
+    expect(g.pools.allocations("no-such-pool")).toEqual({ ok: false, reason: "unknown-pool" });
   });
 });

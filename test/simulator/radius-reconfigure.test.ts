@@ -6,10 +6,10 @@ const R1 = { host: "radius-1.isp.example", port: 1812, weight: 100 };
 const R2 = { host: "radius-2.isp.example", port: 1812, weight: 100 };
 const R3 = { host: "radius-3.isp.example", port: 1812, weight: 200 };
 
-const sent = (g: Gateway) => Object.fromEntries(g.radiusStatus().servers.map((s) => [`${s.host}:${s.port}`, s.requestsSent]));
+const sent = (g: Gateway) => Object.fromEntries(g.radius.status().servers.map((s) => [`${s.host}:${s.port}`, s.requestsSent]));
 const delta = (before: Record<string, number>, after: Record<string, number>) => Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
 const share = (d: Record<string, number>, key: string) => (d[key] ?? 0) / Object.values(d).reduce((a, b) => a + b, 0);
-const alarmsOf = (g: Gateway, id: string) => g.alarms().active.filter((a) => a.id === id).map((a) => a.instance);
+const alarmsOf = (g: Gateway, id: string) => g.alarms.list().active.filter((a) => a.id === id).map((a) => a.instance);
 
 /** A busy appliance: churn high enough that thousands of requests go out in an hour. */
 function busy(seed: number): Gateway {
@@ -24,11 +24,11 @@ describe("RADIUS server reconfiguration", () => {
     const before = sent(g);
     const report = g.setRadiusServers([R1, R2, R3]);
     expect(report).toEqual({ servers: 3, added: ["radius-3.isp.example:1812"], removed: [], changed: [] });
-    const status = g.radiusStatus();
+    const status = g.radius.status();
     expect(status).toMatchObject({ configured: true, totalServers: 3, liveServers: 3, deadServers: 0 });
     expect(status.servers[2]).toEqual({ host: R3.host, port: 1812, weight: 200, isDead: false, consecutiveFailures: 0, requestsSent: 0, requestsByResult: { accept: 0, reject: 0, timeout: 0 }, lastFailure: null, lastSuccess: null });
     expect(sent(g)).toEqual({ ...before, "radius-3.isp.example:1812": 0 });
-    expect(g.logTail({ count: 1000 }).entries.filter((e) => e.msgId === "radius.servers").map((e) => e.fields)).toEqual([{ servers: 3, added: 1, removed: 0, changed: 0 }]);
+    expect(g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === "radius.servers").map((e) => e.fields)).toEqual([{ servers: 3, added: 1, removed: 0, changed: 0 }]);
     g.step(3600);
     const d = delta(before, sent(g));
     expect(d["radius-3.isp.example:1812"]).toBeGreaterThan(500);
@@ -50,36 +50,36 @@ describe("RADIUS server reconfiguration", () => {
     g.step(600);
     expect(alarmsOf(g, "radius.server.dead")).toEqual(["radius-1.isp.example:1812"]);
     const byR1 = allSessions(g).find((s) => {
-      const d = g.sessionDetail(s.id);
+      const d = g.sessions.detail(s.id);
       return d.ok && d.session.aaa.server === "radius-1.isp.example:1812";
     });
     expect(byR1).toBeDefined();
 
     expect(g.setRadiusServers([R2])).toEqual({ servers: 1, added: [], removed: ["radius-1.isp.example:1812"], changed: [] });
     expect(alarmsOf(g, "radius.server.dead")).toEqual([]);
-    expect(g.radiusStatus().servers.map((s) => s.host)).toEqual([R2.host]);
+    expect(g.radius.status().servers.map((s) => s.host)).toEqual([R2.host]);
     const r2 = sent(g)["radius-2.isp.example:1812"]!;
-    const detail = g.sessionDetail(byR1!.id);
+    const detail = g.sessions.detail(byR1!.id);
     expect(detail.ok && detail.session.aaa).toEqual({ method: "radius", server: "radius-1.isp.example:1812" });
     g.step(1800);
     expect(sent(g)["radius-2.isp.example:1812"]).toBeGreaterThan(r2 + 500);
-    expect(g.radiusStatus().totalServers).toBe(1);
+    expect(g.radius.status().totalServers).toBe(1);
     expectConsistent(g, { justStepped: true });
 
     // Added again, it starts afresh (and answers: the scenario's fault went with it).
     g.setRadiusServers([R1, R2]);
-    expect(g.radiusStatus().servers[0]).toMatchObject({ host: R1.host, requestsSent: 0, isDead: false, consecutiveFailures: 0 });
+    expect(g.radius.status().servers[0]).toMatchObject({ host: R1.host, requestsSent: 0, isDead: false, consecutiveFailures: 0 });
     g.step(600);
-    expect(g.radiusStatus().servers[0]!.requestsSent).toBeGreaterThan(0);
+    expect(g.radius.status().servers[0]!.requestsSent).toBeGreaterThan(0);
     expect(alarmsOf(g, "radius.server.dead")).toEqual([]);
   });
 
   it("with no server left, refuses RADIUS subscribers without raising the all-dead alarm", () => {
     const g = busy(24);
     g.setRadiusServers([]);
-    expect(g.radiusStatus()).toEqual({ configured: false, totalServers: 0, liveServers: 0, deadServers: 0, servers: [] });
+    expect(g.radius.status()).toEqual({ configured: false, totalServers: 0, liveServers: 0, deadServers: 0, servers: [] });
     g.step(600);
-    const failures = g.logTail({ count: 1000 }).entries.filter((e) => e.msgId === "aaa.reject").map((e) => e.fields.reason);
+    const failures = g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === "aaa.reject").map((e) => e.fields.reason);
     expect(failures.length).toBeGreaterThan(0);
     expect(new Set(failures)).toEqual(new Set(["no-live-server"]));
     expect(alarmsOf(g, "radius.all-dead")).toEqual([]);
@@ -98,12 +98,12 @@ describe("RADIUS server reconfiguration", () => {
     const b = run();
     expect(observe(a)).toBe(observe(b));
     const restored = restore(a);
-    expect(restored.radiusStatus()).toEqual(a.radiusStatus());
+    expect(restored.radius.status()).toEqual(a.radius.status());
     a.step(900);
     restored.step(900);
     expect(observe(restored)).toBe(observe(a));
     a.scenario({ action: "reseed", seed: 7 });
-    expect(a.radiusStatus().servers.map((s) => [s.host, s.port, s.weight, s.requestsSent])).toEqual([
+    expect(a.radius.status().servers.map((s) => [s.host, s.port, s.weight, s.requestsSent])).toEqual([
       [R3.host, 1812, 200, 0],
       [R2.host, 1812, 50, 0],
       ["2001:db8::1812", 11812, 10, 0],

@@ -10,7 +10,7 @@ const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
 
 /** A world whose statics sit on a session's own /32 (distance 1, after it) and whose pools' connected subnets share prefixes with nothing. */
 function world(g: Gateway): RoutingWorld {
-  const first = g.subscriberRoutes("default", 4)[0]!;
+  const first = g.subscriberRoutes.list("default", 4)[0]!;
   const own = `${formatAddress(4, first.base)}/32`;
   return {
     seed: 7,
@@ -42,7 +42,7 @@ function world(g: Gateway): RoutingWorld {
  */
 function reference(g: Gateway, w: RoutingWorld, vrf: string, query: VrfRouteQuery): { total: number; routes: Route[] } {
   const family = query.family === "ipv4" ? 4 : query.family === "ipv6" ? 6 : null;
-  const subs = g.subscriberRoutes(vrf, family).map((r): Route => ({ prefix: `${formatAddress(r.family, r.base)}/${r.length}`, nextHop: "", protocol: "subscriber", interface: r.interface, metric: 0, localPref: 0, asPath: "", origin: "", best: true }));
+  const subs = g.subscriberRoutes.list(vrf, family).map((r): Route => ({ prefix: `${formatAddress(r.family, r.base)}/${r.length}`, nextHop: "", protocol: "subscriber", interface: r.interface, metric: 0, localPref: 0, asPath: "", origin: "", best: true }));
   const held = new Set(subs.map((r) => r.prefix));
   const others: Route[] = [];
   for (let offset = 0; ; offset += 500) {
@@ -70,7 +70,7 @@ function reference(g: Gateway, w: RoutingWorld, vrf: string, query: VrfRouteQuer
 /** Pages of `vrf`'s table at many offsets, families, protocols and filters equal the reference's, from the gateway's table and from sorted objects alike. */
 function expectSamePages(g: Gateway, vrf: string): void {
   const w = world(g);
-  const whole = g.subscriberRoutes(vrf).length;
+  const whole = g.subscriberRoutes.list(vrf).length;
   const queries: VrfRouteQuery[] = [
     {},
     { offset: 1, limit: 7 },
@@ -94,11 +94,11 @@ function expectSamePages(g: Gateway, vrf: string): void {
     { filter: "/32\n1", limit: 25 },
   ];
   // One table per family for every query, as the appliance keeps one per sessions version: later filters search the texts the first rendered.
-  const tables = new Map([null, 4, 6].map((f) => [f, g.subscriberRouteTable(vrf, f as 4 | 6 | null)]));
+  const tables = new Map([null, 4, 6].map((f) => [f, g.subscriberRoutes.table(vrf, f as 4 | 6 | null)]));
   for (const query of queries) {
     const expected = reference(g, w, vrf, query);
     // Both the gateway's table (read in place) and the sorted objects must page alike.
-    for (const table of [tables.get(null)!, tables.get(query.family === "ipv4" ? 4 : query.family === "ipv6" ? 6 : null)!, g.subscriberRoutes(vrf)]) {
+    for (const table of [tables.get(null)!, tables.get(query.family === "ipv4" ? 4 : query.family === "ipv6" ? 6 : null)!, g.subscriberRoutes.list(vrf)]) {
       const page = vrfRoutes(w, vrf, table, query);
       expect({ query, total: page.total, routes: page.routes }).toEqual({ query, total: expected.total, routes: expected.routes });
     }
@@ -107,10 +107,10 @@ function expectSamePages(g: Gateway, vrf: string): void {
 
 describe("a VRF's route table, paged from the sessions' routes in place", () => {
   const g = gateway(undefined, 3, 900);
-  const vrfs = [...new Set(g.listSessions({ limit: 500 }).items.map((s) => s.vrf))];
+  const vrfs = [...new Set(g.sessions.list({ limit: 500 }).items.map((s) => s.vrf))];
 
   it("reads the holder tables without sorting objects", () => {
-    expect(g.subscriberRouteTable("default")).not.toBeInstanceOf(SortedSubscriberRoutes);
+    expect(g.subscriberRoutes.table("default")).not.toBeInstanceOf(SortedSubscriberRoutes);
     expect(vrfs.length).toBeGreaterThan(1);
   });
 
@@ -124,7 +124,7 @@ describe("a VRF's route table, paged from the sessions' routes in place", () => 
   it("un-installs a static route on a session's own address and lists it after the session's", () => {
     const w = world(g);
     const own = w.statics[0]!.prefix;
-    const page = vrfRoutes(w, "default", g.subscriberRouteTable("default"), { filter: own, limit: 10 });
+    const page = vrfRoutes(w, "default", g.subscriberRoutes.table("default"), { filter: own, limit: 10 });
     expect(page.routes.map((r) => [r.protocol, r.best])).toEqual([["subscriber", true], ["static", false]]);
   });
 });
@@ -141,11 +141,11 @@ describe("a VRF's route table with local subscribers online", () => {
     const g = gateway(undefined, 5, 600);
     g.setLocalSubscribers([alice, circuit, cgn]);
     g.step(10);
-    expect(g.localSubscribers().every((l) => l.sessionId !== null)).toBe(true);
-    expect(g.subscriberRoutes("default").some((r) => r.interface.startsWith("ppp") && formatAddress(r.family, r.base) === "203.0.113.10")).toBe(true);
-    expect(g.subscriberRouteTable("default")).not.toBeInstanceOf(SortedSubscriberRoutes);
+    expect(g.localSubscribers.list().every((l) => l.sessionId !== null)).toBe(true);
+    expect(g.subscriberRoutes.list("default").some((r) => r.interface.startsWith("ppp") && formatAddress(r.family, r.base) === "203.0.113.10")).toBe(true);
+    expect(g.subscriberRoutes.table("default")).not.toBeInstanceOf(SortedSubscriberRoutes);
     expectSamePages(g, "default");
     expectSamePages(g, "cgn-inside");
-    expect(vrfRoutes(world(g), "default", g.subscriberRouteTable("default"), { filter: "203.0.113.10/" }).routes).toEqual([expect.objectContaining({ prefix: "203.0.113.10/32", protocol: "subscriber" })]);
+    expect(vrfRoutes(world(g), "default", g.subscriberRoutes.table("default"), { filter: "203.0.113.10/" }).routes).toEqual([expect.objectContaining({ prefix: "203.0.113.10/32", protocol: "subscriber" })]);
   });
 });

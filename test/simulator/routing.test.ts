@@ -333,18 +333,18 @@ describe("the IGP", () => {
 describe("the gateway's part", () => {
   it("lists every live session's routes in its VRF", () => {
     const g = gateway(undefined, 1, 600);
-    const routes = g.subscriberRoutes("default", 4);
-    const sessions = g.listSessions({ vrf: "default", limit: 500 });
+    const routes = g.subscriberRoutes.list("default", 4);
+    const sessions = g.sessions.list({ vrf: "default", limit: 500 });
     expect(routes.length).toBe(sessions.total);
-    expect(g.subscriberRoutes("no-such-vrf")).toEqual([]);
+    expect(g.subscriberRoutes.list("no-such-vrf")).toEqual([]);
   });
 
   it("gives each session's IPv4 address, IPv6 WAN prefix and delegated prefix, on its own interface", () => {
     const g = gateway(undefined, 1, 600);
-    const text = new Set(g.subscriberRoutes("default").map((r) => `${r.interface} ${formatAddress(r.family, r.base)}/${r.length}`));
-    const sessions = g.listSessions({ vrf: "default", limit: 50 }).items;
+    const text = new Set(g.subscriberRoutes.list("default").map((r) => `${r.interface} ${formatAddress(r.family, r.base)}/${r.length}`));
+    const sessions = g.sessions.list({ vrf: "default", limit: 50 }).items;
     for (const summary of sessions) {
-      const d = g.sessionDetail(summary.id);
+      const d = g.sessions.detail(summary.id);
       if (!d.ok) throw new Error("no session");
       const iface = `${d.session.encap === "ipoe" ? "ipoe" : "ppp"}${d.session.id}`;
       expect(text).toContain(`${iface} ${d.session.ipv4}/32`);
@@ -357,17 +357,17 @@ describe("the gateway's part", () => {
     const g = gateway(undefined, 3, 1800);
     const expected: string[] = [];
     for (const summary of allSessions(g, { vrf })) {
-      const d = g.sessionDetail(summary.id);
+      const d = g.sessions.detail(summary.id);
       if (!d.ok) throw new Error("no session");
       const iface = `${d.session.encap === "ipoe" ? "ipoe" : "ppp"}${d.session.id}`;
       expected.push(`${iface} ${d.session.ipv4}/32`);
       if (d.session.addresses.ipv6Wan) expected.push(`${iface} ${d.session.addresses.ipv6Wan.prefix}`);
       if (d.session.addresses.ipv6Pd) expected.push(`${iface} ${d.session.addresses.ipv6Pd.prefix}`);
     }
-    const routes = g.subscriberRoutes(vrf);
+    const routes = g.subscriberRoutes.list(vrf);
     expect(routes.map((r) => `${r.interface} ${formatAddress(r.family, r.base)}/${r.length}`).sort()).toEqual(expected.sort());
-    expect(g.subscriberRoutes(vrf, 6).every((r) => r.family === 6)).toBe(true);
-    expect(g.subscriberRoutes(vrf, 4).length).toBe(allSessions(g, { vrf }).length);
+    expect(g.subscriberRoutes.list(vrf, 6).every((r) => r.family === 6)).toBe(true);
+    expect(g.subscriberRoutes.list(vrf, 4).length).toBe(allSessions(g, { vrf }).length);
   });
 
   it("gives a local subscriber's routes, inside the pools and outside them", () => {
@@ -378,8 +378,8 @@ describe("the gateway's part", () => {
       { ...base, kind: "pppoe", key: "out@corp.example", username: "out@corp.example", vrf: "default", framedIp: "203.0.113.10", framedIpv6: "2001:db8:ffff::1" },
     ]);
     g.step(10);
-    const ids = new Map(g.localSubscribers().map((s) => [s.key, s.sessionId]));
-    const text = new Set(g.subscriberRoutes("default").map((r) => `${r.interface} ${formatAddress(r.family, r.base)}/${r.length}`));
+    const ids = new Map(g.localSubscribers.list().map((s) => [s.key, s.sessionId]));
+    const text = new Set(g.subscriberRoutes.list("default").map((r) => `${r.interface} ${formatAddress(r.family, r.base)}/${r.length}`));
     expect(text).toContain(`ppp${ids.get("in@corp.example")} 198.18.5.21/32`);
     expect(text).toContain(`ppp${ids.get("in@corp.example")} 2001:db8:400f:fe00::/56`);
     expect(text).toContain(`ppp${ids.get("out@corp.example")} 203.0.113.10/32`);

@@ -4,9 +4,9 @@ import { allAllocations, expectConsistent, gateway, profile } from "./helpers.ts
 describe("session detail, rates and disconnect", () => {
   it("tells everything known about a session", () => {
     const g = gateway(profile(), 61, 1800);
-    const s = g.listSessions({ vrf: "cgn-inside", type: "ipoe", limit: 500 }).items.find((x) => !x.ipv4.startsWith("100.64.1."));
+    const s = g.sessions.list({ vrf: "cgn-inside", type: "ipoe", limit: 500 }).items.find((x) => !x.ipv4.startsWith("100.64.1."));
     if (!s) throw new Error();
-    const d = g.sessionDetail(s.id);
+    const d = g.sessions.detail(s.id);
     if (!d.ok) throw new Error();
     expect(d.session).toMatchObject({ ...s, state: "up" });
     expect(d.session.addresses.ipv4).toMatchObject({ address: s.ipv4, pool: "cgn-inside-v4", cgnTranslated: true });
@@ -19,9 +19,9 @@ describe("session detail, rates and disconnect", () => {
 
   it("reports live rates within the plan", () => {
     const g = gateway(profile(), 62, 600);
-    for (const s of g.listSessions({ limit: 50 }).items) {
-      const r = g.sessionRates(s.id);
-      const d = g.sessionDetail(s.id);
+    for (const s of g.sessions.list({ limit: 50 }).items) {
+      const r = g.sessions.rates(s.id);
+      const d = g.sessions.detail(s.id);
       if (!r.ok || !d.ok) throw new Error();
       expect(r.rates.txBps).toBeLessThanOrEqual(d.session.planRates.downloadKbps * 1000);
       expect(r.rates.rxBps).toBeLessThanOrEqual(d.session.planRates.uploadKbps * 1000);
@@ -32,9 +32,9 @@ describe("session detail, rates and disconnect", () => {
   it("gives packet rates that agree with the byte rates on the packet size the counters show", () => {
     const g = gateway(profile(), 62, 600);
     // Sessions carrying enough downstream packets for the counters' mean packet size to be sharp.
-    const busy = g.listSessions({ limit: 200 }).items.flatMap((s) => {
-      const r = g.sessionRates(s.id);
-      const d = g.sessionDetail(s.id);
+    const busy = g.sessions.list({ limit: 200 }).items.flatMap((s) => {
+      const r = g.sessions.rates(s.id);
+      const d = g.sessions.detail(s.id);
       return r.ok && d.ok && r.rates.txPps >= 20 && d.session.counters.txPackets >= 10_000 ? [{ rates: r.rates, counters: d.session.counters }] : [];
     });
     expect(busy.length).toBeGreaterThan(10);
@@ -47,27 +47,27 @@ describe("session detail, rates and disconnect", () => {
 
   it("frees every address and binding of a disconnected session", () => {
     const g = gateway(profile(), 63, 600);
-    const s = g.listSessions({ vrf: "cgn-inside", limit: 500 }).items.find((x) => {
-      const d = g.sessionDetail(x.id);
+    const s = g.sessions.list({ vrf: "cgn-inside", limit: 500 }).items.find((x) => {
+      const d = g.sessions.detail(x.id);
       return d.ok && d.session.cgn !== null && d.session.addresses.ipv6Pd !== null;
     });
     if (!s) throw new Error();
-    const before = g.cgnStatus().activeBindings;
-    const pd = g.sessionDetail(s.id);
+    const before = g.cgn.status().activeBindings;
+    const pd = g.sessions.detail(s.id);
     expect(g.disconnect(s.id)).toEqual({ ok: true, sessionId: s.id });
-    expect(g.sessionDetail(s.id)).toEqual({ ok: false, reason: "unknown-session" });
+    expect(g.sessions.detail(s.id)).toEqual({ ok: false, reason: "unknown-session" });
     expect(g.disconnect(s.id)).toEqual({ ok: false, reason: "unknown-session" });
-    expect(g.cgnStatus().activeBindings).toBe(before - 1);
+    expect(g.cgn.status().activeBindings).toBe(before - 1);
     expect(allAllocations(g, "cgn-inside-v4").some((a) => a.sessionId === s.id)).toBe(false);
     expect(allAllocations(g, "cgn-v6-pd").some((a) => pd.ok && a.prefix === pd.session.addresses.ipv6Pd?.prefix)).toBe(false);
-    const last = g.logTail({ count: 1 }).entries[0];
+    const last = g.logs.tail({ count: 1 }).entries[0];
     expect(last).toMatchObject({ msgId: "session.down", fields: { sessionId: s.id, cause: "admin-reset" } });
     expectConsistent(g, { noReservations: true });
   });
 
   it("answers unknown-session for ids never issued", () => {
     const g = gateway(profile(), 64, 60);
-    expect(g.sessionRates(10_000_000)).toEqual({ ok: false, reason: "unknown-session" });
-    expect(g.sessionDetail(0)).toEqual({ ok: false, reason: "unknown-session" });
+    expect(g.sessions.rates(10_000_000)).toEqual({ ok: false, reason: "unknown-session" });
+    expect(g.sessions.detail(0)).toEqual({ ok: false, reason: "unknown-session" });
   });
 });

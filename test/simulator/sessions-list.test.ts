@@ -8,7 +8,7 @@ describe("sessions list", () => {
   const g = gateway(profile(), 51, 2 * 3600);
   const all = allSessions(g);
   const only = (pred: (s: SessionSummary) => boolean) => all.filter(pred).map((s) => s.id);
-  const ids = (query: Parameters<typeof g.listSessions>[0]) => allSessions(g, query).map((s) => s.id);
+  const ids = (query: Parameters<typeof g.sessions.list>[0]) => allSessions(g, query).map((s) => s.id);
 
   it("reads an empty ipv6, never null, for a session with neither a WAN nor a delegated prefix (the spec's SessionSummary.ipv6 is a plain string)", () => {
     const v4Only = gateway(profile("small", (raw) => (raw.dualStack = { wanShare: 0, pdShare: 0 })), 51, 600);
@@ -18,27 +18,27 @@ describe("sessions list", () => {
   });
 
   it("lists newest first with the total before paging", () => {
-    const page = g.listSessions({ offset: 20, limit: 10 });
+    const page = g.sessions.list({ offset: 20, limit: 10 });
     expect(page.total).toBe(all.length);
     expect(page.offset).toBe(20);
     expect(page.items).toEqual(all.slice(20, 30));
   });
 
   it("defaults limit to 100 and clamps it to 1-500 and offset to at least 0", () => {
-    expect(g.listSessions().items).toHaveLength(100);
-    expect(g.listSessions({ limit: 0 }).items).toHaveLength(1);
-    expect(g.listSessions({ limit: -5 }).items).toHaveLength(1);
-    expect(g.listSessions({ limit: 10_000 }).items).toHaveLength(500);
-    expect(g.listSessions({ offset: -3, limit: 2 })).toMatchObject({ offset: 0, items: all.slice(0, 2) });
-    expect(g.listSessions({ offset: all.length + 5 }).items).toEqual([]);
+    expect(g.sessions.list().items).toHaveLength(100);
+    expect(g.sessions.list({ limit: 0 }).items).toHaveLength(1);
+    expect(g.sessions.list({ limit: -5 }).items).toHaveLength(1);
+    expect(g.sessions.list({ limit: 10_000 }).items).toHaveLength(500);
+    expect(g.sessions.list({ offset: -3, limit: 2 })).toMatchObject({ offset: 0, items: all.slice(0, 2) });
+    expect(g.sessions.list({ offset: all.length + 5 }).items).toEqual([]);
   });
 
   it("filters by encapsulation and type, case-insensitively", () => {
     expect(ids({ encap: "PPPoE-LAC" })).toEqual(only((s) => s.encap === "pppoe-lac"));
     expect(ids({ type: "PPP" })).toEqual(only((s) => s.type === "ppp"));
     expect(ids({ type: "ipoe" })).toEqual(only((s) => s.encap === "ipoe"));
-    expect(g.listSessions({ encap: "atm" }).total).toBe(0);
-    expect(g.listSessions({ type: "pptp" }).total).toBe(0);
+    expect(g.sessions.list({ encap: "atm" }).total).toBe(0);
+    expect(g.sessions.list({ type: "pptp" }).total).toBe(0);
   });
 
   it("filters by port and leaves LNS-terminated sessions out of every port", () => {
@@ -49,19 +49,19 @@ describe("sessions list", () => {
     const l2tp = only((s) => s.encap === "l2tp");
     expect(l2tp.length).toBeGreaterThan(0);
     for (const p of g.profile.ports) for (const id of l2tp) expect(ids({ port: p.portId })).not.toContain(id);
-    expect(g.listSessions({ port: 99 }).total).toBe(0);
+    expect(g.sessions.list({ port: 99 }).total).toBe(0);
   });
 
   it("filters by VRF exactly and case-insensitively, with default for the global table", () => {
     expect(ids({ vrf: "DEFAULT" })).toEqual(only((s) => s.vrf === "default"));
     expect(ids({ vrf: "wholesale" })).toEqual(only((s) => s.vrf === "wholesale"));
-    expect(g.listSessions({ vrf: "whole" }).total).toBe(0);
+    expect(g.sessions.list({ vrf: "whole" }).total).toBe(0);
   });
 
   it("filters by username substring, case-insensitively", () => {
     expect(ids({ username: "@Wholesale-A" })).toEqual(only((s) => s.username.includes("@wholesale-a")));
     expect(ids({ username: "sub00001" })).toEqual(only((s) => s.username.includes("sub00001")));
-    expect(g.listSessions({ username: "nobody-at-all" }).total).toBe(0);
+    expect(g.sessions.list({ username: "nobody-at-all" }).total).toBe(0);
   });
 
   // Usernames are not stored per session: the filter is compiled against the username template, so needles
@@ -75,7 +75,7 @@ describe("sessions list", () => {
 
   it("filters walled-garden sessions when asked and ignores walledGarden=false", () => {
     expect(ids({ walledGarden: true })).toEqual(only((s) => s.walledGarden));
-    expect(g.listSessions({ walledGarden: false }).total).toBe(all.length);
+    expect(g.sessions.list({ walledGarden: false }).total).toBe(all.length);
   });
 
   it("matches ip as a prefix of the IPv4 or IPv6 address", () => {
@@ -88,7 +88,7 @@ describe("sessions list", () => {
     expect(ids({ ip: "2001:db8:200::/40" })).toEqual(only((s) => s.ipv6?.startsWith("2001:db8:2") ?? false));
     const address = (one.ipv6 ?? "").replace("::/", "::1/").replace(/\/\d+$/, "");
     expect(ids({ ip: address })).toEqual([one.id]);
-    expect(g.listSessions({ ip: "not-an-ip" }).total).toBe(0);
+    expect(g.sessions.list({ ip: "not-an-ip" }).total).toBe(0);
   });
 
   // The ip filter reads the pools' holder tables by address range: each text must select what a text search of the rows would,
@@ -144,7 +144,7 @@ describe("sessions list", () => {
     const q = { type: "ppp", port: all.find((s) => s.portId !== null)?.portId ?? 1 } as const;
     const whole = allSessions(g, q);
     for (const offset of [0, 1, 31, 32, 33, whole.length - 3, whole.length]) {
-      const page = g.listSessions({ ...q, offset, limit: 7 });
+      const page = g.sessions.list({ ...q, offset, limit: 7 });
       expect(page.total).toBe(whole.length);
       expect(page.items).toEqual(whole.slice(offset, offset + 7));
     }
@@ -152,11 +152,11 @@ describe("sessions list", () => {
   });
 
   describe("as JSON text, from rows kept encoded", () => {
-    const text = (h: Gateway, query: Parameters<Gateway["sessionListText"]>[0]) => JSON.parse(h.sessionListText(query)) as ReturnType<Gateway["listSessions"]>;
+    const text = (h: Gateway, query: Parameters<Gateway["sessions"]["listText"]>[0]) => JSON.parse(h.sessions.listText(query)) as ReturnType<Gateway["sessions"]["list"]>;
 
     it("answers every page and filter as the list built afresh", () => {
       for (const query of [{}, { offset: 20, limit: 10 }, { limit: 500 }, { encap: "pppoe-lac" }, { walledGarden: true }, { username: "a" }, { vrf: "nowhere" }]) {
-        expect(text(g, query)).toEqual(g.listSessions(query));
+        expect(text(g, query)).toEqual(g.sessions.list(query));
       }
     });
 
@@ -180,7 +180,7 @@ describe("sessions list", () => {
       // Sessions ended and others began in their slots (the table reuses freed slots first).
       expect(now.filter((s) => !gone.has(s.id)).length).toBeGreaterThan(100);
       expect(first.filter((s) => !now.some((n) => n.id === s.id)).length).toBeGreaterThan(100);
-      for (let offset = 0; offset < now.length; offset += 500) expect(text(h, { offset, limit: 500 })).toEqual(h.listSessions({ offset, limit: 500 }));
+      for (let offset = 0; offset < now.length; offset += 500) expect(text(h, { offset, limit: 500 })).toEqual(h.sessions.list({ offset, limit: 500 }));
     });
   });
 

@@ -22,7 +22,7 @@ describe("snapshot and restore", () => {
     original.scenario({ action: "fail-radius-server", server: "radius-1.isp.example" });
     original.scenario({ action: "fill-pool", pool: "cgn-inside-v4", percent: 50 });
     original.step(125);
-    original.startCapture(original.listSessions({ limit: 1 }).items[0]?.id ?? 0, "198.51.100.9", null, 600);
+    original.startCapture(original.sessions.list({ limit: 1 }).items[0]?.id ?? 0, "198.51.100.9", null, 600);
     const copy = restore(original);
     for (const g of [original, copy]) {
       g.step(1800);
@@ -76,7 +76,7 @@ describe("snapshot and restore", () => {
     let ppp = 0;
     for (let slot = 0; slot < alive.length; slot++) {
       if (alive[slot] !== 1) continue;
-      const d = g.sessionDetail(ids[slot] ?? 0);
+      const d = g.sessions.detail(ids[slot] ?? 0);
       if (!d.ok) throw new Error(`slot ${slot}`);
       rxBytes[slot] = d.session.counters.rxBytes;
       txBytes[slot] = d.session.counters.txBytes;
@@ -98,11 +98,11 @@ describe("snapshot and restore", () => {
     const r = Gateway.restore(g.profile, roundTrip(snapshot, 64 * 1024));
     if (!r.ok) throw new Error(r.reason);
     // The same sessions, counters and leases; rates as float32 held them, rounded to whole bits per second.
-    const details = (x: Gateway) => allSessions(x).map((s) => x.sessionDetail(s.id));
+    const details = (x: Gateway) => allSessions(x).map((s) => x.sessions.detail(s.id));
     const without = (x: Gateway) => details(x).map((d) => (d.ok ? { ...d.session, rates: null } : d));
     expect(without(r.gateway)).toEqual(without(g));
     for (const s of allSessions(g)) {
-      const [a, b] = [g, r.gateway].map((x) => x.sessionRates(s.id));
+      const [a, b] = [g, r.gateway].map((x) => x.sessions.rates(s.id));
       if (!a?.ok || !b?.ok) throw new Error(`session ${s.id}`);
       expect(Math.abs(b.rates.txBps - a.rates.txBps)).toBeLessThanOrEqual(1 + a.rates.txBps * 2 ** -24);
       expect(Math.abs(b.rates.rxBps - a.rates.rxBps)).toBeLessThanOrEqual(1 + a.rates.rxBps * 2 ** -24);
@@ -110,9 +110,9 @@ describe("snapshot and restore", () => {
     // An hour on, every rate has been redrawn: the same sessions, the same rates and port rates (PPP sessions never lapsed).
     for (const x of [g, r.gateway]) x.step(3600);
     expect(observe(r.gateway)).toBe(observe(g));
-    const rates = (x: Gateway) => allSessions(x).map((s) => x.sessionRates(s.id));
+    const rates = (x: Gateway) => allSessions(x).map((s) => x.sessions.rates(s.id));
     expect(rates(r.gateway)).toEqual(rates(g));
-    const ports = (x: Gateway) => x.metricsHistory("1h").ports.map((p) => [p.rxBps.at(-1), p.txBps.at(-1)]);
+    const ports = (x: Gateway) => x.metrics.history("1h").ports.map((p) => [p.rxBps.at(-1), p.txBps.at(-1)]);
     expect(ports(r.gateway)).toEqual(ports(g));
   });
 
@@ -121,7 +121,7 @@ describe("snapshot and restore", () => {
     const before = g.lastSeq;
     const copy = restore(g);
     expect(copy.lastSeq).toBe(before);
-    expect(copy.logTail({ count: 1000 })).toEqual(g.logTail({ count: 1000 }));
+    expect(copy.logs.tail({ count: 1000 })).toEqual(g.logs.tail({ count: 1000 }));
     const entry = copy.appendLog("notice", "auth.login", { username: "admin" });
     expect(entry.seq).toBe(before + 1);
   });

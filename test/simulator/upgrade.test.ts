@@ -11,7 +11,7 @@ function upgrading(drain: boolean, seed = 5): Gateway {
   return g;
 }
 
-const entries = (g: Gateway, msgId: string) => g.logTail({ count: 1000 }).entries.filter((e) => e.msgId === msgId);
+const entries = (g: Gateway, msgId: string) => g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === msgId);
 
 describe("the plan", () => {
   it("installs, drains, reboots and comes back on the sub-step grid", () => {
@@ -32,34 +32,34 @@ describe("the plan", () => {
 describe("a graceful drain", () => {
   it("keeps admitting sessions while the image installs", () => {
     const g = upgrading(true);
-    const before = g.sessionSummary().total;
+    const before = g.sessions.summary().total;
     g.step(INSTALL_SECONDS);
     expect(g.upgrade()?.phase).toBe("draining");
-    expect(g.sessionSummary().total).toBeGreaterThan(before * 0.95);
+    expect(g.sessions.summary().total).toBeGreaterThan(before * 0.95);
     expect(entries(g, "upgrade.started")).toHaveLength(1);
   });
 
   it("ends the sessions evenly, refusing new ones, until none is left at the reboot", () => {
     const g = upgrading(true);
     g.step(INSTALL_SECONDS);
-    const start = g.sessionSummary().total;
+    const start = g.sessions.summary().total;
     const totals: number[] = [];
     for (let t = 0; t < DRAIN_SECONDS - 10; t += 10) {
       g.step(10);
-      totals.push(g.sessionSummary().total);
+      totals.push(g.sessions.summary().total);
     }
     // Monotonic: nothing comes up while draining.
     for (let i = 1; i < totals.length; i++) expect(totals[i]).toBeLessThanOrEqual(totals[i - 1]!);
     expect(totals[5]).toBeLessThanOrEqual(Math.floor(start / 2));
     expect(totals.at(-1)).toBeGreaterThan(0);
     g.step(10);
-    expect(g.sessionSummary().total).toBe(0);
+    expect(g.sessions.summary().total).toBe(0);
     expect(g.upgrade()).toMatchObject({ phase: "rebooting", drainStartSessions: start, dropped: 0 });
     const drains = entries(g, "upgrade.drain");
     expect(drains).toHaveLength(DRAIN_SECONDS / 10);
     expect(drains.reduce((n, e) => n + Number(e.fields.ended), 0)).toBe(g.upgrade()!.drained);
     expect(drains.some((e) => Number(e.fields.refused) > 0)).toBe(true);
-    expect(g.logTail({ count: 1000 }).entries.some((e) => e.msgId === "session.down" && e.fields.cause === "admin-reboot")).toBe(true);
+    expect(g.logs.tail({ count: 1000 }).entries.some((e) => e.msgId === "session.down" && e.fields.cause === "admin-reboot")).toBe(true);
     expect(entries(g, "upgrade.rebooting")[0]?.fields).toMatchObject({ sessionsDropped: 0, version: "0.2.0" });
   });
 
@@ -68,15 +68,15 @@ describe("a graceful drain", () => {
     g.step(INSTALL_SECONDS + DRAIN_SECONDS);
     expect(g.forwarding).toBe(false);
     g.step(REBOOT_SECONDS - 10);
-    expect(g.sessionSummary().total).toBe(0);
-    expect(g.metricsHistory().times).toHaveLength(0);
+    expect(g.sessions.summary().total).toBe(0);
+    expect(g.metrics.history().times).toHaveLength(0);
     g.step(10);
     expect(g.upgrade()?.phase).toBe("complete");
     expect(g.forwarding).toBe(true);
     expect(g.bootedMs).toBe(g.nowMs);
     expect(entries(g, "upgrade.complete")).toHaveLength(1);
     g.step(300);
-    expect(g.sessionSummary().total).toBeGreaterThan(1000);
+    expect(g.sessions.summary().total).toBeGreaterThan(1000);
     expect(entries(g, "upgrade.complete")).toHaveLength(1);
   });
 });
@@ -85,10 +85,10 @@ describe("a reboot without drain", () => {
   it("drops every session at once when the image is installed", () => {
     const g = upgrading(false);
     g.step(INSTALL_SECONDS - 10);
-    const live = g.sessionSummary().total;
+    const live = g.sessions.summary().total;
     expect(live).toBeGreaterThan(1000);
     g.step(10);
-    expect(g.sessionSummary().total).toBe(0);
+    expect(g.sessions.summary().total).toBe(0);
     expect(g.upgrade()?.dropped).toBeGreaterThan(1000);
     expect(entries(g, "upgrade.draining")).toHaveLength(0);
     expect(entries(g, "upgrade.rebooting")[0]?.fields.sessionsDropped).toBe(g.upgrade()?.dropped);
@@ -118,7 +118,7 @@ describe("determinism and persistence", () => {
     const b = restore(a);
     a.step(300);
     b.step(300);
-    expect(b.sessionSummary()).toEqual(a.sessionSummary());
+    expect(b.sessions.summary()).toEqual(a.sessions.summary());
     expect(b.upgrade()).toEqual(a.upgrade());
   });
 
@@ -126,7 +126,7 @@ describe("determinism and persistence", () => {
     const g = upgrading(true, 12);
     g.step(INSTALL_SECONDS + DRAIN_SECONDS + REBOOT_SECONDS + 10);
     const catalogue = LOG_CATALOGUE as Record<string, { fields: readonly string[] }>;
-    for (const e of g.logTail({ count: 1000 }).entries.filter((x) => x.msgId.startsWith("upgrade."))) {
+    for (const e of g.logs.tail({ count: 1000 }).entries.filter((x) => x.msgId.startsWith("upgrade."))) {
       expect(Object.keys(e.fields).sort(), e.msgId).toEqual([...(catalogue[e.msgId]?.fields ?? [])].sort());
     }
   });

@@ -5,10 +5,10 @@ import { gateway, profile } from "./helpers.ts";
 describe("the xlarge profile", () => {
   it("brings up about 256,000 sessions within two simulated minutes and raises no pool, CGN or capacity alarm", () => {
     const g = gateway(profile("xlarge"), 1, 120);
-    const total = g.sessionSummary().total;
+    const total = g.sessions.summary().total;
     // Issue #11: "an xlarge profile of 256,000 sessions"; churn keeps it within a percent of that.
     expect(total).toBeGreaterThan(253_000);
     expect(total).toBeLessThan(259_000);
-    expect(g.alarms().active).toEqual([]);
+    expect(g.alarms.list().active).toEqual([]);
   });
 });

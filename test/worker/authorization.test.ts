@@ -173,6 +173,7 @@ const FLOORS: Record<string, Floor> = {
   "PUT /api/v1/routing/config/static-routes": "super-user",
   // The twin's own control surface, outside the spec: super-user only.
   "GET /twin/v1/scenario": "super-user",
+  "GET /twin/v1/scenario/faults": "super-user",
   "POST /twin/v1/scenario": "super-user",
   "POST /twin/v1/scenario/run": "super-user",
 };

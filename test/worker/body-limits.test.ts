@@ -23,7 +23,8 @@ describe("request body limits", () => {
     expect(response.status).toBe(413);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect(await response.json()).toMatchObject({ status: 413, detail: "request body exceeds 1048576 bytes" });
-    // Read up to the cap plus what the runtime buffers ahead, never the 64 MiB.
-    expect(counter.pulled).toBeLessThan(4 * 1024 * 1024);
+    // Read up to the cap, then 8 MiB more dropped as it arrives (so a client that sends everything before it
+    // reads still gets the answer: src/http/body.ts), plus what the runtime buffers ahead; never the 64 MiB.
+    expect(counter.pulled).toBeLessThan(12 * 1024 * 1024);
   });
 });

@@ -76,7 +76,7 @@ export function logEntries(msgId: string, appliance = "edge-1") {
   return runInDurableObject(env.Appliance.getByName(appliance), (instance) => {
     const found = [];
     for (let cursor = 0; ; ) {
-      const page = Appliance.coreOf(instance).dataPlane().logTail(1000, cursor).entries;
+      const page = Appliance.coreOf(instance).dataPlane().model.logs.tail({ count: 1000, sinceSeq: cursor }).entries;
       found.push(...page.filter((e) => e.msgId === msgId));
       if (page.length < 1000) return found;
       cursor = page[page.length - 1]!.seq;

@@ -71,11 +71,8 @@ async function send(path: string, init: RequestInit = {}) {
 
 const bearer = { authorization: `Bearer ${BOOTSTRAP_TOKEN}` };
 
-/**
- * The object's two entry points for a request: `serve` runs a handler inside the object, `call` one port of a
- * handler that runs in the Worker (issue #27 moves the sections from the first to the second). Either way, one.
- */
-const ONE_CALL = /^(serve|call)$/;
+/** The object's one entry point for a request: `call`, the one port a handler in the Worker asks for (issue #27). */
+const ONE_CALL = /^call$/;
 const expectOneCall = (calls: string[]) => {
   expect(calls).toHaveLength(1);
   expect(calls[0]).toMatch(ONE_CALL);
@@ -226,18 +223,10 @@ describe("the object's RPC surface", () => {
   );
 
   it("refuses a call that names a protected operation without a credential, whatever the caller claims", async () => {
-    const answer = await stub().serve!({
-      route: "POST /api/v1/auth/tokens",
-      method: "POST",
-      url: "https://edge-1.bng.localhost/api/v1/auth/tokens",
-      headers: [],
-      credential: null,
-      csrfToken: null,
-      secure: true,
-      clientIp: "192.0.2.1",
-      input: { ok: true, params: undefined, query: undefined, body: { name: "forged", role: "super-user" } },
-    });
-    expect(answer).toMatchObject({ kind: "refused", refusal: { status: 401 } });
+    const answer = await stub().call!({ section: "tokens", operation: "create", args: ["forged", "super-user", null], method: "POST", credential: null, csrfToken: null, secure: true, clientIp: "192.0.2.1", ifMatch: null });
+    expect(answer).toMatchObject({ ok: false, reason: "unauthenticated" });
+    const tokens = await worker.fetch(new Request("https://edge-1.bng.localhost/api/v1/auth/tokens", { headers: bearer }), env);
+    expect(JSON.stringify(await tokens.json())).not.toContain("forged");
   });
 
   describe("a port call (a handler in the Worker)", () => {

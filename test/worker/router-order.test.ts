@@ -1,23 +1,27 @@
 /**
- * The router finds a path without parameters with one lookup before itty
- * walks its routes: it must still answer with the route itty would take,
- * the first in table order, and leave 404, 405 and HEAD as they were.
+ * The table's one matcher (src/http/matcher.ts) finds a path without
+ * parameters with one lookup before it walks its method's routes: it must
+ * still answer with the route itty would take, the first in table order,
+ * and leave 404, 405 and HEAD as they were. The fleet proxy's allowlist asks
+ * the same matcher, so it judges the route a relayed path would reach.
  */
 import { describe, expect, it } from "vitest";
 import { buildRouter } from "../../src/http/pipeline.ts";
-import { implement, type Route } from "../../src/http/route.ts";
+import { inWorker, type Route } from "../../src/http/route.ts";
+import { fpAllowlist } from "../../src/routes/fleet.ts";
 import { operation } from "../../src/schemas/contract.ts";
 import type { ApplianceTarget } from "../../src/fleet/context.ts";
-import type { OperationCall } from "../../src/schemas/operation.ts";
+import type { PortCall } from "../../src/schemas/operation.ts";
 
-const read = (path: string, method: "GET" | "POST" = "GET"): Route => implement(operation({ method, path, section: "System", summary: path, floor: "anonymous", response: { description: path } }), () => null);
+const read = (path: string, method: "GET" | "POST" = "GET", fp = false): Route =>
+  inWorker(operation({ method, path, section: "System", summary: path, floor: "anonymous", fp, response: { description: path } }), () => `${method} ${path}`);
 
-/** An appliance whose object answers with the route-table key it was asked to run. */
+/** An appliance whose object admits every caller: each handler answers with the route it serves. */
 const appliance = {
   name: "edge-1",
   secure: false,
   clientIp: "unknown",
-  stub: { serve: async (call: OperationCall) => ({ kind: "json", json: JSON.stringify(call.route), headers: [] }) },
+  stub: { call: async (_: PortCall) => ({ ok: true, value: undefined }) },
 } as unknown as ApplianceTarget;
 
 const answer = async (router: ReturnType<typeof buildRouter>, method: string, path: string) => {
@@ -54,5 +58,24 @@ describe("route lookup", () => {
     expect(await answer(router, "POST", "/api/v1/things/7")).toMatchObject({ status: 405, allow: "GET, HEAD, OPTIONS" });
     expect(await answer(router, "POST", "/api/v1/things/7/reset")).toMatchObject({ status: 200, body: '"POST /api/v1/things/{id}/reset"' });
     expect((await answer(router, "GET", "/api/v1/nothing/7")).status).toBe(404);
+  });
+
+  it("answers OPTIONS with the path's methods, and 404 for a path no route has, whatever the method", async () => {
+    const router = buildRouter([read("/api/v1/things/{id}"), read("/api/v1/things/{id}/reset", "POST")]);
+    expect(await answer(router, "OPTIONS", "/api/v1/things/7")).toMatchObject({ status: 204, allow: "GET, HEAD, OPTIONS" });
+    expect((await answer(router, "PATCH", "/api/v1/nothing")).status).toBe(404);
+    expect((await answer(router, "HEAD", "/api/v1/nothing")).status).toBe(404);
+  });
+});
+
+describe("the fleet proxy's allowlist", () => {
+  it("relays a path only when the route the router would run for it is marked FP, not when a later FP route's pattern also fits", () => {
+    const table = [read("/api/v1/things/{id}"), read("/api/v1/things/summary", "GET", true), read("/api/v1/other/{id}", "GET", true)];
+    const relayable = fpAllowlist(() => table);
+    expect(relayable("/api/v1/other/7")).toBe(true);
+    // The router answers /things/summary with /things/{id}, which is local: the proxy must not relay it.
+    expect(relayable("/api/v1/things/summary")).toBe(false);
+    expect(relayable("/api/v1/things/7")).toBe(false);
+    expect(relayable("/api/v1/nothing")).toBe(false);
   });
 });

@@ -13,7 +13,7 @@ import { expectDocumented } from "./wire-check.ts";
 /** The Worker's bindings with an appliance whose every call fails. */
 const broken = {
   ...env,
-  Appliance: { getByName: () => ({ serve: () => Promise.reject(new Error("the storage would not open")) }) },
+  Appliance: { getByName: () => ({ call: () => Promise.reject(new Error("the storage would not open")) }) },
 } as unknown as Env;
 
 async function ask(path: string, headers: Record<string, string> = {}): Promise<Response> {

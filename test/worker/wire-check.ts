@@ -4,13 +4,13 @@
  * (which is generated from the same schemas).
  */
 import type { z } from "zod";
-import { pathPattern, type Route } from "../../src/http/route.ts";
+import type { Route } from "../../src/http/route.ts";
+import { routeMatcher } from "../../src/http/matcher.ts";
 import { routes } from "../../src/routes/index.ts";
 
 /** The route the pipeline would run for a method and a raw (percent-encoded) path, as the router matches them: first in the table wins. */
 export function routeFor(method: string, pathname: string): Route | undefined {
-  const wanted = method === "HEAD" ? "GET" : method;
-  return routes.find((r) => r.method === wanted && pathPattern(r.path).test(pathname));
+  return routeMatcher(routes).match(method, pathname)?.route;
 }
 
 /** Pointers to members of `raw` that parsing dropped: fields the schema does not document. */

@@ -14,7 +14,7 @@ import { can } from "../session.ts";
 import { labelOf } from "../format.ts";
 import { ProblemNote } from "./problem.tsx";
 import { JsonView } from "./json-view.tsx";
-import { fieldsOf, hintOf, jsonOf, valueFromJson, type Field, type Value } from "./form-fields.ts";
+import { fieldsOf, hintOf, jsonOf, newRecord, valueFromJson, type Field, type RecordValue, type Value } from "./form-fields.ts";
 
 /** A value a select offers: as sent, and as a person reads it. */
 export type Choice = string | { value: string; label: string };
@@ -35,8 +35,14 @@ export interface ActionFormProps {
   hide?: string[];
   /** Values always sent (e.g. the id the page is about). */
   fixed?: Record<string, unknown>;
-  /** Known valid values of a field (ports, pools, VRFs, peers …): the field becomes a select of them, each with its label. */
+  /** Known valid values of a field (ports, pools, VRFs, peers …): the field becomes a select of them, each with its label. A member of a list of records is named `<field>/<member>` (`routes/vrf`). */
   choices?: Record<string, Choice[]>;
+  /** Values worth offering for a text field that also takes others (a next hop: `blackhole` or any address): typed, with these suggested. Named as `choices`. */
+  suggestions?: Record<string, string[]>;
+  /** What one record of a list-of-records field is called (`{ routes: "route" }`): its rows read "Route 1", "Add a route". */
+  recordNames?: Record<string, string>;
+  /** Where a refusal's pointer belongs in the form, when the API names it otherwise (a configuration pointer, `#/lists/<list>/<key>/<child>`): given the body sent, the form's pointer (`#/routes/2/nextHop`), or undefined to leave it. */
+  placeError?: (problem: { pointer: string; detail: string }, sent: Record<string, unknown>) => string | undefined;
   confirm?: string;
   submitLabel?: string;
   onDone?: (result: unknown) => void;
@@ -78,6 +84,8 @@ export function ActionForm(props: ActionFormProps) {
   const [error, setError] = useState<ApiError | null>(null);
   const [result, setResult] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
+  // The body of the last submit: a refusal's configuration pointers are placed by what was sent.
+  const [sent, setSent] = useState<Record<string, unknown>>({});
   useEffect(() => {
     if (!allowed || !props.prefill) return;
     (send(props.prefill, {}) as Promise<Record<string, unknown>>)
@@ -112,6 +120,7 @@ export function ActionForm(props: ActionFormProps) {
       return;
     }
     setBusy(true);
+    setSent(body);
     setError(null);
     setResult(undefined);
     try {
@@ -126,12 +135,14 @@ export function ActionForm(props: ActionFormProps) {
     }
   }
 
-  const errorsFor = (pointer: string) => error?.fieldErrors.filter((e) => e.pointer === pointer || e.pointer.startsWith(`${pointer}/`)) ?? [];
+  const fieldErrors = error ? error.fieldErrors.map((e) => ({ ...e, pointer: props.placeError?.(e, sent) ?? e.pointer })) : [];
+  const errorsFor = (pointer: string) => fieldErrors.filter((e) => e.pointer === pointer || e.pointer.startsWith(`${pointer}/`));
   const placed = new Set(fields.flatMap((f) => errorsFor(`#/${f.name}`)));
-  const unplaced = error ? error.fieldErrors.filter((e) => !placed.has(e)) : [];
+  const unplaced = fieldErrors.filter((e) => !placed.has(e));
 
-  const input = (f: Field, id: string, value: Value | undefined, set: (v: Value) => void, describedBy: string | undefined, invalid: boolean) => {
-    const choices = props.choices?.[f.name];
+  const input = (f: Field, id: string, value: Value | undefined, set: (v: Value) => void, describedBy: string | undefined, invalid: boolean, key: string) => {
+    const choices = props.choices?.[key];
+    const suggested = props.suggestions?.[key];
     if (f.kind === "select" || choices) {
       const options = (choices ?? f.schema.enum!.map(String)).map((c) => (typeof c === "string" ? { value: c, label: c } : c));
       return (
@@ -159,8 +170,10 @@ export function ActionForm(props: ActionFormProps) {
       );
     }
     return (
+      <>
       <input
         id={id}
+        list={suggested ? `${id}-suggested` : undefined}
         type={(f.kind === "secret" ? "password" : "text") as "text"}
         inputMode={f.kind === "number" ? "numeric" : undefined}
         autoComplete={f.kind === "secret" ? "off" : undefined}
@@ -171,14 +184,24 @@ export function ActionForm(props: ActionFormProps) {
         aria-describedby={describedBy}
         aria-invalid={invalid}
       />
+      {suggested && (
+        <datalist id={`${id}-suggested`}>
+          {suggested.map((s) => (
+            <option key={s} value={s} />
+          ))}
+        </datalist>
+      )}
+      </>
     );
   };
 
-  const fieldBlock = (f: Field, prefix: string, pointer: string, value: Value | undefined, set: (v: Value) => void) => {
+  /** One field; a record row's member (`row`) names its list's member hints, said once above the rows, instead of its own. */
+  const fieldBlock = (f: Field, prefix: string, pointer: string, value: Value | undefined, set: (v: Value) => void, row?: { key: string; hints: string | undefined }) => {
     const id = `${prefix}-${f.name}`;
+    const key = row?.key ?? f.name;
     const errs = errorsFor(pointer);
-    const hint = hintOf(f.schema);
-    const describedBy = [errs.length ? `${id}-error` : "", hint ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined;
+    const hint = row ? undefined : hintOf(f.schema);
+    const describedBy = [errs.length ? `${id}-error` : "", hint ? `${id}-hint` : "", row?.hints ?? ""].filter(Boolean).join(" ") || undefined;
     const label = `${labelOf(f.name)}${f.required && !f.nullable ? " *" : ""}`;
     if (f.kind === "object") {
       const record = (typeof value === "object" ? value : {}) as Record<string, Value>;
@@ -190,6 +213,7 @@ export function ActionForm(props: ActionFormProps) {
         </fieldset>
       );
     }
+    if (f.kind === "records") return recordsBlock(f, id, pointer, label, hint, Array.isArray(value) ? value : [], set);
     return (
       <div class={errs.length ? "field invalid" : "field"} key={f.name}>
         {f.kind === "boolean" ? (
@@ -199,7 +223,7 @@ export function ActionForm(props: ActionFormProps) {
         ) : (
           <>
             <label for={id}>{label}</label>
-            {input(f, id, value, set, describedBy, errs.length > 0)}
+            {input(f, id, value, set, describedBy, errs.length > 0, key)}
           </>
         )}
         {hint && (
@@ -216,15 +240,84 @@ export function ActionForm(props: ActionFormProps) {
     );
   };
 
+  /**
+   * A list of records (the static route table, a CGN group's auto-learn
+   * entries) as one row of inputs per record, each removable, and a button
+   * that adds one from the members' defaults. A refusal's errors stand beside
+   * the member they name (`#/routes/2/nextHop`), or on the row.
+   */
+  const recordsBlock = (f: Field, id: string, pointer: string, label: string, hint: string | undefined, rows: Value[], set: (v: Value) => void) => {
+    const noun = props.recordNames?.[f.name] ?? "entry";
+    const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
+    const own = fieldErrors.filter((e) => e.pointer === pointer);
+    const members = f.members ?? [];
+    // Each member's help once, above the rows, rather than under every row's input.
+    const memberHints = members.flatMap((m) => {
+      const h = hintOf(m.schema);
+      return h ? [`${labelOf(m.name)}: ${h}`] : [];
+    });
+    const hintsId = memberHints.length ? `${id}-hints` : undefined;
+    const focus = (target: string) => setTimeout(() => document.getElementById(target)?.focus());
+    const add = () => {
+      set([...rows, newRecord(f)]);
+      const first = members[0];
+      if (first) focus(`${id}-${rows.length}-${first.name}`);
+    };
+    const remove = (i: number) => {
+      set(rows.filter((_, j) => j !== i));
+      focus(`${id}-add`);
+    };
+    return (
+      <fieldset class={own.length ? "field records invalid" : "field records"} key={f.name} aria-describedby={own.length ? `${id}-error` : undefined}>
+        <legend>{label}</legend>
+        {hint && <small class="hint">{hint}</small>}
+        {hintsId && (
+          <small class="hint" id={hintsId}>
+            {memberHints.join(" · ")}
+          </small>
+        )}
+        {rows.length === 0 && <p class="muted">None.</p>}
+        {rows.map((row, i) => {
+          const record = (typeof row === "object" && !Array.isArray(row) ? row : {}) as RecordValue;
+          const rowErrors = fieldErrors.filter((e) => e.pointer === `${pointer}/${i}`);
+          return (
+            <fieldset class={rowErrors.length ? "record invalid" : "record"} key={i} aria-describedby={rowErrors.length ? `${id}-${i}-error` : undefined}>
+              <legend>
+                {Noun} {i + 1}
+              </legend>
+              {members.map((m) => fieldBlock(m, `${id}-${i}`, `${pointer}/${i}/${m.name}`, record[m.name], (v) => set(rows.map((r, j) => (j === i ? { ...record, [m.name]: v } : r))), { key: `${f.name}/${m.name}`, hints: hintsId }))}
+              <button type="button" class="link remove" aria-label={`Remove ${noun} ${i + 1}`} onClick={() => remove(i)}>
+                Remove
+              </button>
+              {rowErrors.length > 0 && (
+                <small class="field-error" id={`${id}-${i}-error`}>
+                  {rowErrors.map((e) => e.detail).join("; ")}
+                </small>
+              )}
+            </fieldset>
+          );
+        })}
+        <button type="button" id={`${id}-add`} onClick={add}>
+          Add {/^[aeiou]/i.test(noun) ? "an" : "a"} {noun}
+        </button>
+        {own.length > 0 && (
+          <small class="field-error" id={`${id}-error`}>
+            {own.map((e) => e.detail).join("; ")}
+          </small>
+        )}
+      </fieldset>
+    );
+  };
+
   return (
     <form class="action" onSubmit={submit} aria-labelledby={`${formId}-title`}>
       <h3 id={`${formId}-title`}>{title}</h3>
       {props.children}
       {fields.map((f) => fieldBlock(f, `${formId}-${f.where}`, `#/${f.name}`, values[f.name], (v) => setValues((all) => ({ ...all, [f.name]: v }))))}
-      {error && (unplaced.length > 0 || error.fieldErrors.length === 0) && <ProblemNote error={new ApiError(error.status, { ...error.problem, errors: unplaced.map((e) => ({ in: "body" as const, ...e })) }, null)} />}
-      {error && unplaced.length === 0 && error.fieldErrors.length > 0 && (
+      {error && (unplaced.length > 0 || fieldErrors.length === 0) && <ProblemNote error={new ApiError(error.status, { ...error.problem, errors: unplaced.map((e) => ({ in: "body" as const, ...e })) }, null)} />}
+      {error && unplaced.length === 0 && fieldErrors.length > 0 && (
         <p class="field-error" role="alert">
-          {error.message}: see the fields marked above.
+          {fieldErrors.length === 1 ? "A value was refused" : `${fieldErrors.length} values were refused`}: see the fields marked above.
         </p>
       )}
       <button type="submit" disabled={busy}>

@@ -7,7 +7,7 @@
 import type { OperationRef } from "../api.ts";
 import { operationFor, resolve, type JsonSchema } from "../openapi.ts";
 
-export type FieldKind = "text" | "secret" | "number" | "boolean" | "select" | "list" | "object" | "json";
+export type FieldKind = "text" | "secret" | "number" | "boolean" | "select" | "list" | "object" | "records" | "json";
 
 export interface Field {
   name: string;
@@ -17,12 +17,14 @@ export interface Field {
   /** Whether the schema allows null: a nullable field left empty is sent as null. */
   nullable: boolean;
   kind: FieldKind;
-  /** An `object` field's members (scalars only: one level, as a fieldset). */
+  /** An `object` field's members (scalars, lists and lists of records: one level, as a fieldset); a `records` field's, per row (scalars and lists). */
   members?: Field[];
 }
 
-/** What a form holds per field: text as typed, a checkbox's state, an object's members by name. */
-export type Value = string | boolean | { [member: string]: Value };
+/** What a form holds per field: text as typed, a checkbox's state, an object's members by name, a list of records' rows. */
+export type Value = string | boolean | { [member: string]: Value } | Value[];
+/** One row of a `records` field, its members by name. */
+export type RecordValue = { [member: string]: Value };
 
 const typeOf = (s: JsonSchema) => (Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type);
 const nullableOf = (raw: JsonSchema) => (raw.anyOf ?? raw.oneOf ?? []).some((m) => m.type === "null") || (Array.isArray(raw.type) && raw.type.includes("null"));
@@ -32,6 +34,10 @@ const isStringUnion = (s: JsonSchema) => {
   return members.length > 0 && members.every((m) => typeOf(m) === "string");
 };
 const isScalarSchema = (s: JsonSchema) => ["string", "integer", "number", "boolean"].includes(typeOf(s) ?? "") || !!s.enum || isStringUnion(s);
+const isScalarList = (s: JsonSchema) => typeOf(s) === "array" && !!s.items && isScalarSchema(resolve(s.items));
+/** An object whose members a row of inputs can hold: scalars, and lists of scalars typed one per line. */
+const isRecordSchema = (s: JsonSchema) => typeOf(s) === "object" && !!s.properties && Object.values(s.properties).every((p) => isScalarSchema(resolve(p)) || isScalarList(resolve(p)));
+const isRecordList = (s: JsonSchema) => typeOf(s) === "array" && !!s.items && isRecordSchema(resolve(s.items));
 
 function kindOf(name: string, schema: JsonSchema): FieldKind {
   if (schema.enum) return "select";
@@ -39,18 +45,28 @@ function kindOf(name: string, schema: JsonSchema): FieldKind {
   if (t === "boolean") return "boolean";
   if (t === "integer" || t === "number") return "number";
   if (t === "string" || isStringUnion(schema)) return /password|secret|credential|psk|token/i.test(name) ? "secret" : "text";
-  if (t === "array" && schema.items && isScalarSchema(resolve(schema.items))) return "list";
-  if (t === "object" && schema.properties && Object.values(schema.properties).every((p) => isScalarSchema(resolve(p)))) return "object";
+  if (isScalarList(schema)) return "list";
+  // A list of records (static routes, auto-learn entries): one row of inputs per record, not JSON.
+  if (isRecordList(schema)) return "records";
+  // An object of such members (CGN timeouts; the IGP: its protocol and its interfaces as rows) is a fieldset of them.
+  if (t === "object" && schema.properties && Object.values(schema.properties).map(resolve).every((p) => isScalarSchema(p) || isScalarList(p) || isRecordList(p))) return "object";
   return "json";
 }
 
+/** A union that also takes a list of records (an OIDC role map: `[{group, role}]` or `{group: role}`) is typed as that list. */
+function preferRecords(s: JsonSchema): JsonSchema {
+  const list = (s.anyOf ?? s.oneOf ?? []).map(resolve).find(isRecordList);
+  return list ? { ...list, description: s.description ?? list.description } : s;
+}
+
 function fieldOf(name: string, raw: JsonSchema, where: Field["where"], required: boolean): Field {
-  const schema = resolve(raw);
+  const schema = preferRecords(resolve(raw));
   const kind = kindOf(name, schema);
   const field: Field = { name, where, schema, required, nullable: nullableOf(raw), kind };
-  if (kind === "object") {
-    const inner = new Set(schema.required ?? []);
-    field.members = Object.entries(schema.properties ?? {}).map(([member, s]) => fieldOf(member, s, where, inner.has(member)));
+  const shape = kind === "object" ? schema : kind === "records" ? resolve(schema.items) : undefined;
+  if (shape) {
+    const inner = new Set(shape.required ?? []);
+    field.members = Object.entries(shape.properties ?? {}).map(([member, s]) => fieldOf(member, s, where, inner.has(member)));
   }
   return field;
 }
@@ -82,18 +98,27 @@ export const splitList = (text: string): string[] =>
     .map((item) => item.trim())
     .filter(Boolean);
 
-/** The text a form starts from for a current value: lists one per line, objects by member. */
+/** An object's members as the form holds them. */
+function membersFromJson(members: Field[], current: unknown): RecordValue {
+  const record = (current ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(members.flatMap((m) => {
+    const v = valueFromJson(m, record[m.name]);
+    return v === undefined ? [] : [[m.name, v]];
+  }));
+}
+
+/** A new row of a `records` field: the defaults its members declare. */
+export function newRecord(field: Field): RecordValue {
+  return Object.fromEntries((field.members ?? []).flatMap((m) => (m.schema.default === undefined ? [] : [[m.name, valueFromJson(m, m.schema.default)!]])));
+}
+
+/** The text a form starts from for a current value: lists one per line, objects by member, records row by row. */
 export function valueFromJson(field: Field, current: unknown): Value | undefined {
   if (current === undefined) return undefined;
   if (field.kind === "boolean") return current === true;
   if (field.kind === "list") return Array.isArray(current) ? current.map(String).join("\n") : "";
-  if (field.kind === "object") {
-    const record = (current ?? {}) as Record<string, unknown>;
-    return Object.fromEntries((field.members ?? []).flatMap((m) => {
-      const v = valueFromJson(m, record[m.name]);
-      return v === undefined ? [] : [[m.name, v]];
-    }));
-  }
+  if (field.kind === "object") return membersFromJson(field.members ?? [], current);
+  if (field.kind === "records") return Array.isArray(current) ? current.map((row) => membersFromJson(field.members ?? [], row)) : [];
   if (field.kind === "json") return current === null ? "" : JSON.stringify(current, null, 2);
   if (current === null) return "";
   return String(current);
@@ -115,6 +140,20 @@ export function jsonOf(field: Field, value: Value | undefined, pointer: string, 
         if (v !== undefined) out[m.name] = v;
       }
       return Object.keys(out).length === 0 && !field.required ? (field.nullable ? null : undefined) : out;
+    }
+    case "records": {
+      if (!Array.isArray(value)) return field.required ? [] : undefined;
+      // Every row is sent, a blank one too: the API's refusal then stands beside its empty fields, where the row can be removed.
+      return value.map((row, i) => {
+        const record = (typeof row === "object" && !Array.isArray(row) ? row : {}) as RecordValue;
+        const out: Record<string, unknown> = {};
+        for (const m of field.members ?? []) {
+          // A member left empty is left out (the API reads absent and null alike).
+          const v = jsonOf(m, record[m.name], `${pointer}/${i}/${m.name}`, problems);
+          if (v !== undefined && v !== null) out[m.name] = v;
+        }
+        return out;
+      });
     }
     default: {
       const text = typeof value === "string" ? value.trim() : "";

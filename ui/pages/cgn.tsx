@@ -18,6 +18,7 @@ import { Card, Facts, Fold, Pager } from "../components/card.tsx";
 import { RowButton, useRowActions } from "../components/row-action.tsx";
 import { searchParams } from "../router.ts";
 import { choicesOf, useVrfChoices } from "./choices.ts";
+import { placeCgnGroupError } from "./config-pointers.ts";
 import type { PageContext } from "./context.ts";
 
 const PAGE = 25;
@@ -178,7 +179,8 @@ function Groups({ onChange }: { onChange: () => void }) {
     groups.reload();
     onChange();
   };
-  const choices = choicesOf({ outsideVrf: vrfs });
+  const choices = choicesOf({ outsideVrf: vrfs, "autoLearn/insideVrf": vrfs });
+  const records = { recordNames: { autoLearn: "auto-learn entry" }, placeError: placeCgnGroupError };
   const current = groups.data?.find((g) => g.name === editing);
   return (
     <Card id="cgn-groups" title="Configured groups" aside="changes take effect at the next start">
@@ -218,11 +220,11 @@ function Groups({ onChange }: { onChange: () => void }) {
         )}
       </Loaded>
       {current && (
-        <ActionForm key={current.name} operation={contract.cgnConfig.putGroup} params={{ name: current.name }} current={current} hide={["name"]} choices={choices} title={`Edit group ${current.name}`} submitLabel="Save" onDone={reload} />
+        <ActionForm key={current.name} operation={contract.cgnConfig.putGroup} params={{ name: current.name }} current={current} hide={["name"]} choices={choices} {...records} title={`Edit group ${current.name}`} submitLabel="Save" onDone={reload} />
       )}
       {can(contract.cgnConfig.putGroup) && (
         <Fold title="Add a group">
-          <ActionForm operation={contract.cgnConfig.putGroup} choices={choices} title="Add a CGN group" onDone={reload} />
+          <ActionForm operation={contract.cgnConfig.putGroup} choices={choices} {...records} title="Add a CGN group" onDone={reload} />
         </Fold>
       )}
     </Card>

@@ -53,6 +53,11 @@ export function Logs({ ctx }: { ctx: PageContext }) {
       if (ctx.peer) {
         setState("polling");
         const poll = async () => {
+          // Out of view it asks nothing; `sinceSeq` catches up when it is shown again.
+          if (document.visibilityState !== "visible") {
+            if (!stopped) timer = setTimeout(poll, 5000);
+            return;
+          }
           try {
             const tail = await call(contract.logs.tail, { query: { count: 1000, sinceSeq: lastSeq.current ?? undefined } }, ctx.base);
             add(tail.entries);

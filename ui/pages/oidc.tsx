@@ -10,6 +10,9 @@ import { ActionForm } from "../components/action-form.tsx";
 import { Card, Fold } from "../components/card.tsx";
 import { RowButton, useRowActions } from "../components/row-action.tsx";
 
+/** The role map, one row per rule (group, role), first match wins. */
+const RECORDS = { roleMap: "rule" };
+
 export function OidcProviders() {
   const providers = useCall(contract.providers.listOidc);
   const rows = useRowActions();
@@ -40,10 +43,10 @@ export function OidcProviders() {
               }}
               empty="No OIDC providers: sign-in is by password and second factor only."
             />
-            {edited && <ActionForm key={edited.name} operation={contract.providers.putOidc} params={{ name: edited.name }} current={{ ...edited, roleMap: edited.roleMap }} hide={["name"]} title={`Edit provider ${edited.name}`} submitLabel="Save" onDone={providers.reload} />}
+            {edited && <ActionForm key={edited.name} operation={contract.providers.putOidc} params={{ name: edited.name }} current={{ ...edited, roleMap: edited.roleMap }} hide={["name"]} recordNames={RECORDS} title={`Edit provider ${edited.name}`} submitLabel="Save" onDone={providers.reload} />}
             {can(contract.providers.putOidc) && (
               <Fold title="Add a provider">
-                <ActionForm operation={contract.providers.putOidc} title="Add an OIDC provider" onDone={providers.reload} />
+                <ActionForm operation={contract.providers.putOidc} recordNames={RECORDS} title="Add an OIDC provider" onDone={providers.reload} />
               </Fold>
             )}
           </Card>

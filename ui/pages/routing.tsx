@@ -10,13 +10,14 @@ import { contract } from "bngfleet:contract";
 import { call, type Answer, type ApiError } from "../api.ts";
 import { useCall } from "../resource.ts";
 import { can } from "../session.ts";
-import { count } from "../format.ts";
+import { count, utc } from "../format.ts";
 import { Loaded } from "../components/problem.tsx";
 import { RecordTable, Scalar, type Json } from "../components/json-view.tsx";
 import { ActionForm } from "../components/action-form.tsx";
 import { Card, Facts, Fold, Pager } from "../components/card.tsx";
 import { RowButton, useRowActions } from "../components/row-action.tsx";
-import { useVrfChoices } from "./choices.ts";
+import { choicesOf, useVrfChoices } from "./choices.ts";
+import { placeRoutingSettingsError, placeStaticRouteError } from "./config-pointers.ts";
 import type { PageContext } from "./context.ts";
 
 const PAGE = 50;
@@ -106,14 +107,45 @@ export function Routing({ ctx }: { ctx: PageContext }) {
         <Card id="routing-settings" title="Settings and static routes">
           <RecordTable caption="Static routes" rows={config.data.staticRoutes as never} empty="No static routes." />
           <Fold title="Change the local AS, router ID or IGP">
-            <ActionForm key={JSON.stringify(config.data.igp)} operation={contract.routingConfig.update} current={config.data} title="Change routing settings" submitLabel="Save" onDone={reload} />
+            <ActionForm operation={contract.routingConfig.update} current={config.data} recordNames={{ interfaces: "interface" }} placeError={placeRoutingSettingsError} title="Change routing settings" submitLabel="Save" onDone={reload} />
           </Fold>
-          <Fold title="Replace the static route table">
-            <ActionForm key={JSON.stringify(config.data.staticRoutes)} operation={contract.routingConfig.replaceStaticRoutes} current={{ routes: config.data.staticRoutes.map((r) => pick(r, ["vrf", "prefix", "nextHop", "distance", "announce", "description"])) }} title="Replace the static route table" submitLabel="Save" onDone={reload} />
+          <Fold title="Edit the static routes">
+            <StaticRoutesForm routes={config.data.staticRoutes} onDone={reload} />
           </Fold>
         </Card>
       )}
     </>
+  );
+}
+
+/**
+ * The static route table, edited as a whole (the API replaces it): one row
+ * per route, starting from the table as it is, the VRF a select, the next hop
+ * typed with the gateways the API knows suggested (the IGP's neighbors, the
+ * next hops already in use, `blackhole`). A refusal stands on the row and
+ * member it names.
+ */
+function StaticRoutesForm({ routes, onDone }: { routes: Answer<typeof contract.routingConfig.get>["staticRoutes"]; onDone: () => void }) {
+  const vrfs = useVrfChoices();
+  const igp = useCall(can(contract.routing.igp) ? contract.routing.igp : null);
+  const gateways = [...new Set([...(igp.data?.adjacencies.map((a) => a.neighborAddress) ?? []), ...routes.map((r) => String((r as { nextHop?: unknown }).nextHop ?? "")).filter((h) => h !== "" && h !== "blackhole")])].sort();
+  return (
+    // Not keyed by the table: a save reloads it, and the form (what was typed, now stored) stays with its outcome in view.
+    <ActionForm
+      operation={contract.routingConfig.replaceStaticRoutes}
+      current={{ routes: routes.map((r) => pick(r, ["vrf", "prefix", "nextHop", "distance", "announce", "description"])) }}
+      choices={choicesOf({ "routes/vrf": vrfs })}
+      suggestions={{ "routes/nextHop": ["blackhole", ...gateways] }}
+      recordNames={{ routes: "route" }}
+      placeError={placeStaticRouteError}
+      title="Edit the static routes"
+      submitLabel="Save the static routes"
+      renderResult={(result) => {
+        const r = result as Answer<typeof contract.routingConfig.replaceStaticRoutes>;
+        return r.changedPaths.length === 0 ? "Nothing changed." : `Saved as configuration version ${r.version}${r.committedUtc ? `, at ${utc(r.committedUtc)}` : ""}.`;
+      }}
+      onDone={onDone}
+    />
   );
 }
 

@@ -5,103 +5,65 @@
  * way to sign in has none, and the provider's redirect cannot carry one. The
  * callback is authenticated instead by what the first route stored: the
  * one-time `state`, the PKCE verifier, the ID token's nonce and a cookie that
- * binds the sign-in to the browser that started it.
+ * binds the sign-in to the browser that started it. Each leg is one call
+ * (durable-objects/sign-in-ports.ts); the state, the binding and the cookies
+ * are made here.
  */
-import { implement, type RouteContext } from "../../http/route.ts";
+import { inWorker, type WorkerContext } from "../../http/route.ts";
 import { StatusError } from "../../http/problem.ts";
 import { continuePage, prefersHtml, problemPage } from "../../http/pages.ts";
-import { unwrap } from "../../http/refusal.ts";
+import { refusalError, unwrap } from "../../http/refusal.ts";
 import { readCookie, sessionCookie } from "../../trust/session.ts";
 import { sha256Hex } from "../../trust/encoding.ts";
-import { OIDC_COOKIE, authorizationUrl, clearedOidcCookie, identityOf, newSignIn, oidcCookie, redeem, type SignInProvider } from "../../trust/oidc.ts";
-import { pageOrigins } from "../../config/web-ui.ts";
+import { OIDC_COOKIE, authorizationUrl, clearedOidcCookie, newSignIn, oidcCookie } from "../../trust/oidc.ts";
 import { DEFAULT_RETURN, oidcSignIn } from "../../schemas/auth/oidc.ts";
 
-/** The redirect_uri: the provider's explicit one, or the callback on `webUi.hostname` at the first listener's port. */
-async function redirectUriOf(ctx: RouteContext<{ name: string }, unknown, unknown>, explicit: string | null): Promise<string> {
-  if (explicit) return explicit;
-  const config = ctx.appliance.stub.config();
-  const [hostname, listeners] = await Promise.all([config.field("webUi.hostname"), config.field("webUi.listeners")]);
-  const [origin] = pageOrigins(Array.isArray(listeners) && listeners.length > 0 ? listeners : [new URL(ctx.url).origin], typeof hostname === "string" ? hostname : null);
-  return `${origin}/api/v1/auth/oidc/${ctx.params.name}/callback`;
-}
+type Navigation = WorkerContext<{ name: string }, unknown, unknown>;
 
 /**
  * Both legs are browser navigations: a refusal is a page the person can act
  * on (the problem's detail and a way back) when the browser asks for HTML,
  * and problem+json otherwise, with the same status either way.
  */
-async function navigation(ctx: RouteContext<{ name: string }, unknown, unknown>, run: () => Promise<Response>): Promise<Response> {
+async function navigation(ctx: Navigation, run: () => Promise<Response>): Promise<Response> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof StatusError && prefersHtml(ctx.request)) return problemPage(error.status, error.message, new Headers(error.headers));
+    if (error instanceof StatusError && prefersHtml(ctx)) return problemPage(error.status, error.message, new Headers(error.headers));
     throw error;
   }
 }
 
-/** The provider's discovery document, through the appliance's cache and its destination policy. */
-const discovery = (ctx: RouteContext<{ name: string }, unknown, unknown>, provider: SignInProvider) =>
-  ctx.appliance.stub.providers().discovery(provider.name, provider.issuer, ctx.appliance.stub.config().outboundAllowlist());
-
-async function settings(ctx: RouteContext<{ name: string }, unknown, unknown>): Promise<{ provider: SignInProvider; redirectUri: string }> {
-  const { provider, redirectUri } = unwrap(await ctx.appliance.stub.providers().signInSettings(ctx.params.name));
-  return { provider, redirectUri: await redirectUriOf(ctx, redirectUri) };
-}
+/** The origin the request came to: the redirect URI's when the configuration names no listener. */
+const requestOrigin = (ctx: Navigation) => new URL(ctx.url).origin;
 
 export const oidcRoutes = [
-  implement(oidcSignIn.choices, (ctx) => {
-    // The store lists providers by name already.
-    const enabled = ctx.appliance.stub.providers().list().filter((p) => p.enabled);
-    return { providers: enabled.map((p) => ({ name: p.name, displayName: p.displayName })) };
-  }),
-  implement(oidcSignIn.start, (ctx) => navigation(ctx, async () => {
-    const { provider, redirectUri } = await settings(ctx);
-    const identity = ctx.appliance.stub.identity();
-    // Throttled before anything is read or stored: anyone can call this.
-    unwrap(await identity.admitOidcSignIn(ctx.appliance.clientIp));
-    const discovered = unwrap(await discovery(ctx, provider));
+  inWorker(oidcSignIn.choices, (ctx) => ctx.port.oidcSignIn.choices()),
+  inWorker(oidcSignIn.start, (ctx) => navigation(ctx, async () => {
+    // Made before the call, which keeps the hashes: the browser alone holds the state and the binding.
     const signIn = await newSignIn();
     const [stateSha256, bindingSha256] = await Promise.all([sha256Hex(signIn.state), sha256Hex(signIn.binding)]);
-    unwrap(
-      await identity.beginOidcSignIn({ stateSha256, bindingSha256, provider: provider.name, nonce: signIn.nonce, verifier: signIn.verifier, returnTo: ctx.query.returnTo ?? DEFAULT_RETURN }),
+    const begun = unwrap(
+      await ctx.port.oidcSignIn.start(ctx.params.name, requestOrigin(ctx), { stateSha256, bindingSha256, nonce: signIn.nonce, verifier: signIn.verifier, returnTo: ctx.query.returnTo ?? DEFAULT_RETURN }),
     );
-    const headers = new Headers({ location: authorizationUrl(discovered.discovery, provider, redirectUri, signIn), "cache-control": "no-store" });
+    const headers = new Headers({ location: authorizationUrl(begun.discovery, begun.provider, begun.redirectUri, signIn), "cache-control": "no-store" });
     headers.append("set-cookie", oidcCookie(signIn.binding, ctx.appliance.secure));
     return new Response(null, { status: 302, headers });
   })),
-  implement(oidcSignIn.callback, (ctx) => navigation(ctx, async () => {
-    // The provider first: a callback for one that does not exist (or is disabled) is a 404 and logs nothing.
-    const { provider, redirectUri } = await settings(ctx);
-    const identity = ctx.appliance.stub.identity();
-    // Anyone can call this: what reaches the log is our own text, never the request's verbatim (`logged`).
-    const refused = async (status: number, detail: string, logged = detail): Promise<never> => {
-      await identity.oidcRefused(provider.name, logged, ctx.appliance.clientIp);
-      throw new StatusError(status, detail, { headers: { "set-cookie": clearedOidcCookie(ctx.appliance.secure) } });
-    };
-    if (ctx.query.error) {
-      // RFC 6749 §4.1.2.1 error codes are short ASCII words; anything else is logged as a placeholder.
-      const code = /^[a-z_]{1,40}$/.test(ctx.query.error) ? ctx.query.error : "(malformed error code)";
-      return refused(
-        401,
-        `the identity provider refused the sign-in: ${ctx.query.error}${ctx.query.error_description ? ` (${ctx.query.error_description})` : ""}`,
-        `the identity provider refused the sign-in: ${code}`,
-      );
+  inWorker(oidcSignIn.callback, (ctx) => navigation(ctx, async () => {
+    const { code, state, error, error_description: errorDescription } = ctx.query;
+    const binding = readCookie(ctx.headers.get("cookie"), OIDC_COOKIE);
+    const [stateSha256, bindingSha256] = await Promise.all([state ? sha256Hex(state) : null, binding ? sha256Hex(binding) : null]);
+    const end = unwrap(await ctx.port.oidcSignIn.callback(ctx.params.name, requestOrigin(ctx), { code, error, errorDescription, stateSha256, bindingSha256 }));
+    const secure = ctx.appliance.secure;
+    if ("refusal" in end) {
+      // Refused after the sign-in began: its binding cookie goes too.
+      const refused = refusalError(end.refusal);
+      throw new StatusError(refused.status, refused.message, { headers: { ...refused.headers, "set-cookie": clearedOidcCookie(secure) } });
     }
-    if (!ctx.query.code || !ctx.query.state) return refused(401, "the provider's redirect lacks `code` or `state`");
-    const binding = readCookie(ctx.request.headers.get("cookie"), OIDC_COOKIE);
-    const pending = await identity.takeOidcSignIn(await sha256Hex(ctx.query.state), binding ? await sha256Hex(binding) : null, provider.name);
-    if (!pending.ok) return refused(401, pending.detail);
-    const discovered = await discovery(ctx, provider);
-    if (!discovered.ok) return refused(502, discovered.detail);
-    const redeemed = await redeem(discovered.discovery, provider, redirectUri, pending, ctx.query.code, ctx.appliance.stub.config().outboundAllowlist());
-    if (!redeemed.ok) return refused(redeemed.reason === "upstream" ? 502 : 401, redeemed.detail);
-    const mapped = identityOf(provider, redeemed.claims);
-    if (!mapped.ok) return refused(403, mapped.detail);
-    const { sessionId } = await identity.externalLogin(mapped.username, mapped.role, provider.name, ctx.appliance.clientIp);
     const headers = new Headers();
-    headers.append("set-cookie", sessionCookie(sessionId, ctx.appliance.secure));
-    headers.append("set-cookie", clearedOidcCookie(ctx.appliance.secure));
-    return continuePage(pending.returnTo, headers);
+    headers.append("set-cookie", sessionCookie(end.sessionId, secure));
+    headers.append("set-cookie", clearedOidcCookie(secure));
+    return continuePage(end.returnTo, headers);
   })),
 ];

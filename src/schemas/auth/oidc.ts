@@ -47,7 +47,6 @@ export const oidcSignIn = {
       "A browser (Accept: text/html) gets every refusal as an HTML page with the same status, the detail and a link back to `/`.",
     floor: "anonymous",
     // A refusal is a page when the browser asks for HTML (its Accept header).
-    readsHeaders: true,
     params: ProviderName,
     query: z.object({ returnTo: ReturnTo }),
     response: { description: "redirect to the provider", status: 302 },
@@ -72,7 +71,6 @@ export const oidcSignIn = {
       "Every refusal is logged (`auth.oidc.refused`).",
     floor: "anonymous",
     // A refusal is a page when the browser asks for HTML (its Accept header), and the binding cookie is read.
-    readsHeaders: true,
     params: ProviderName,
     query: z.object({
       code: z.string().min(1).max(4096).optional(),
