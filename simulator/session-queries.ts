@@ -37,6 +37,8 @@ export interface SessionQuery {
   svlan?: number | null | undefined;
   /** The inner (C-)VLAN, as the session row names it. */
   vlan?: number | null | undefined;
+  /** Exact plan name as the session shows it, any case. */
+  plan?: string | null | undefined;
   offset?: number | null | undefined;
   limit?: number | null | undefined;
 }
@@ -252,6 +254,10 @@ function compile(m: Model, q: SessionQuery): SessionFilter | false {
   if (q.vlan !== undefined && q.vlan !== null) {
     const vlan = q.vlan;
     filter.tests.push((slot) => s.cvlan[slot] === vlan);
+  }
+  if (q.plan !== undefined && q.plan !== null && q.plan !== "") {
+    const plan = q.plan.toLowerCase();
+    filter.tests.push((slot) => planName(m, slot).toLowerCase() === plan);
   }
   if (q.mac !== undefined && q.mac !== null && q.mac !== "") {
     const mac = q.mac.toLowerCase();

@@ -114,6 +114,7 @@ const SessionQuery = pageQuery(100, 500).extend({
     .meta({ description: "exact MAC, any of the three usual spellings, any case (beyond the spec's filters)" }),
   svlan: z.coerce.number().int().min(0).max(4094).optional().meta({ description: "exact outer (S-)VLAN, as `svlan` shows it (beyond the spec's filters)" }),
   vlan: z.coerce.number().int().min(0).max(4094).optional().meta({ description: "exact inner (C-)VLAN, as `vlan` shows it (beyond the spec's filters)" }),
+  plan: caseInsensitive.optional().meta({ description: "exact plan name as `plan` shows it, case-insensitive (beyond the spec's filters)" }),
 });
 
 /** The section's operations. */

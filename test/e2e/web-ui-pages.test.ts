@@ -108,8 +108,8 @@ describe("the designed section pages", () => {
     expect(text).not.toContain(grouped(id!));
   });
 
-  it("links a session's page to its pool, VRF, CGN binding and L2TP tunnel", async () => {
-    type Detail = { id: number; vrf: string; addresses: { ipv4: { pool: string | null } }; cgn: { insideIp: string; publicIp: string } | null };
+  it("links a session's page to its pool, VRF, plan, CGN binding and L2TP tunnel", async () => {
+    type Detail = { id: number; vrf: string; plan: string; addresses: { ipv4: { pool: string | null } }; cgn: { insideIp: string; publicIp: string } | null };
     const first = async (query: string) => (await apiFromPage<{ items: { id: number }[] }>(page, "GET", `/sessions?${query}&limit=1`)).body.items[0]!.id;
     // A translated subscriber (one whose binding the CGN lists): its binding's public address is the link's text, and the link opens the CGN page on its inside address.
     const bound = (await apiFromPage<{ items: { sessionId: number }[] }>(page, "GET", "/cgn/bindings?limit=50")).body.items.filter((b) => b.sessionId > 0);
@@ -121,6 +121,20 @@ describe("the designed section pages", () => {
     await related.waitFor();
     expect(await related.getByRole("link", { name: detail.addresses.ipv4.pool!, exact: true }).getAttribute("href")).toBe(`/pools/${detail.addresses.ipv4.pool}`);
     expect(await related.getByRole("link", { name: detail.vrf, exact: true }).getAttribute("href")).toBe("/vrfs");
+    // The plan opens every session on it, and only those: the list's count is the API's for that plan (the fleet
+    // runs live, so read at nearly the same moment: within the few sessions that come and go meanwhile).
+    await related.getByRole("link", { name: detail.plan, exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "Sessions" }).waitFor();
+    await untilLoaded(page);
+    const onPlan = (await apiFromPage<{ total: number }>(page, "GET", `/sessions?plan=${encodeURIComponent(detail.plan)}&limit=1`)).body.total;
+    const shown = Number(/of ([\d,]+)$/.exec((await page.getByTestId("sessions-range").textContent()) ?? "")?.[1]?.replace(/,/g, ""));
+    expect(Math.abs(shown - onPlan)).toBeLessThanOrEqual(Math.max(2, onPlan * 0.02));
+    expect((await apiFromPage<{ total: number }>(page, "GET", "/sessions?limit=1")).body.total).toBeGreaterThan(onPlan);
+    const plansShown = await page.getByTestId("sessions-table").locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.textContent ?? ""));
+    expect(plansShown.length).toBeGreaterThan(0);
+    expect(plansShown.every((row) => row.includes(detail.plan))).toBe(true);
+    await open(`/sessions/${cgnId}`, `Session ${cgnId}`);
+    await related.waitFor();
     const binding = related.getByRole("link", { name: new RegExp(`^${detail.cgn!.publicIp.replace(/\./g, "\\.")} ports`) });
     expect(await binding.getAttribute("href")).toBe(`/cgn?ip=${detail.cgn!.insideIp}`);
     await binding.click();

@@ -1,7 +1,8 @@
 /**
  * The session list's filters beyond the spec's list (docs/decisions.md,
  * Sessions): a subscriber found by what the access network shows of it, its
- * MAC in any of the three spellings people paste, its S-VLAN and C-VLAN.
+ * MAC in any of the three spellings people paste, its S-VLAN and C-VLAN; and
+ * the sessions on one plan (a session's page links its plan to them).
  * Expected rows are read from the list itself, unfiltered.
  */
 import { beforeEach, describe, expect, it } from "vitest";
@@ -44,6 +45,29 @@ describe("finding a session by the access network's view of it", () => {
     // Within the first 500 the filter keeps exactly the rows that match.
     const inPage = all.filter((s) => s.svlan === wanted.svlan && s.vlan === wanted.vlan).map((s) => s.id);
     expect(found.items.map((s) => s.id).filter((id) => all.some((s) => s.id === id))).toEqual(inPage);
+  });
+
+  it("lists the sessions on one plan, typed in any case, and counts them as the whole table does", async () => {
+    const all = (await list("limit=500")).items;
+    const plans = new Set(all.map((s) => s.plan));
+    // The demo profile sells more than one plan, so the filter has something to leave out.
+    expect(plans.size).toBeGreaterThan(1);
+    const wanted = all[0]!.plan;
+    const found = await list(`plan=${encodeURIComponent(wanted.toUpperCase())}&limit=500`);
+    expect(found.items.length).toBeGreaterThan(0);
+    expect(new Set(found.items.map((s) => s.plan))).toEqual(new Set([wanted]));
+    const inPage = all.filter((s) => s.plan === wanted).map((s) => s.id);
+    expect(found.items.map((s) => s.id).filter((id) => all.some((s) => s.id === id))).toEqual(inPage);
+    // Every session is on exactly one plan: over the whole table, each plan's total is its count of rows.
+    const table: string[] = [];
+    for (let offset = 0; ; offset += 500) {
+      const page = await list(`limit=500&offset=${offset}`);
+      table.push(...page.items.map((s) => s.plan));
+      if (offset + 500 >= page.total) break;
+    }
+    for (const plan of new Set(table)) {
+      expect((await list(`plan=${encodeURIComponent(plan)}&limit=1`)).total, plan).toBe(table.filter((p) => p === plan).length);
+    }
   });
 
   it("refuses a MAC it cannot read with a 400 naming the parameter", async () => {

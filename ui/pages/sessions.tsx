@@ -17,7 +17,7 @@ import { call, type Answer } from "../api.ts";
 import { can } from "../session.ts";
 
 const PAGE_SIZE = 100;
-const FILTERS = ["username", "ip", "encap", "type", "vrf", "port", "walledGarden"] as const;
+const FILTERS = ["username", "ip", "encap", "type", "vrf", "port", "walledGarden", "plan"] as const;
 
 export function Sessions({ ctx }: { ctx: PageContext }) {
   if (ctx.rest[0]) return <Session ctx={ctx} id={ctx.rest[0]} />;
@@ -79,6 +79,10 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
         <label>
           Port id
           <input name="port" inputMode="numeric" value={draft.port} onInput={(e) => setDraft({ ...draft, port: e.currentTarget.value })} />
+        </label>
+        <label>
+          Plan
+          <input name="plan" value={draft.plan} onInput={(e) => setDraft({ ...draft, plan: e.currentTarget.value })} />
         </label>
         <label>
           Walled garden
@@ -219,7 +223,7 @@ function Related({ ctx, session }: { ctx: PageContext; session: Detail }) {
     ["VRF", <a href={`${prefix}/vrfs`}>{session.vrf}</a>],
     ...(pool ? [["Pool", <a href={`${prefix}/pools/${encodeURIComponent(pool)}`}>{pool}</a>] as [string, preact.ComponentChildren]] : []),
     ...(session.portId !== null ? [["Port", <a href={`${prefix}/system`}>{`${session.portId}${session.portLabel ? ` · ${session.portLabel}` : ""}`}</a>] as [string, preact.ComponentChildren]] : []),
-    ["Plan", session.plan || "—"],
+    ["Plan", session.plan ? <a href={`${prefix}/sessions?plan=${encodeURIComponent(session.plan)}`} title="every session on this plan">{session.plan}</a> : "—"],
     ...(session.cgn ? [["CGN binding", <a href={`${prefix}/cgn?ip=${encodeURIComponent(session.cgn.insideIp)}`}>{`${session.cgn.publicIp} ports ${session.cgn.portBlocks.join(", ")}`}</a>] as [string, preact.ComponentChildren]] : []),
     ...(tunnel !== null ? [["L2TP tunnel", <a href={`${prefix}/l2tp/${tunnel}`}>{String(tunnel)}</a>] as [string, preact.ComponentChildren]] : []),
   ];
