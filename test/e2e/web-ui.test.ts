@@ -102,6 +102,21 @@ function call<T>(method: string, apiPath: string, body?: unknown, withCsrf = tru
   ) as Promise<{ status: number; body: T }>;
 }
 
+/** Every page a signed-in person's navigation offers, opened in turn: axe-core's serious and critical findings by page (none: `{}`). */
+async function axeEveryPage(p: Page): Promise<Record<string, string[]>> {
+  await p.goto(`${base}/`);
+  await p.locator("nav a").first().waitFor();
+  const report: Record<string, string[]> = {};
+  for (const href of await p.locator("nav a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!))) {
+    await p.goto(`${base}${href}`);
+    await p.locator("h1").first().waitFor();
+    await untilLoaded(p);
+    const violations = await axeViolations(p);
+    if (violations.length) report[href] = violations;
+  }
+  return report;
+}
+
 /** axe-core's serious and critical violations on the current page. */
 async function axeViolations(p: Page): Promise<string[]> {
   await p.addScriptTag({ content: axeSource });
@@ -368,18 +383,24 @@ describe("the web UI", () => {
       expect({ href, forms: await viewer.locator("form.action:not(.lookup)").count(), problems: await viewer.getByRole("alert").allTextContents() }).toEqual({ href, forms: 0, problems: [] });
     }
     // Every page the read-only role is offered, as axe-core sees it for that role.
-    await viewer.goto(`${base}/`);
-    await viewer.locator("nav a").first().waitFor();
-    const report: Record<string, string[]> = {};
-    for (const href of await viewer.locator("nav a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!))) {
-      await viewer.goto(`${base}${href}`);
-      await viewer.locator("h1").first().waitFor();
-      await untilLoaded(viewer);
-      const violations = await axeViolations(viewer);
-      if (violations.length) report[href] = violations;
-    }
-    expect(report).toEqual({});
+    expect(await axeEveryPage(viewer)).toEqual({});
     await viewerContext.close();
+  }, 120_000);
+
+  it("offers an operator its pages, and axe-core finds nothing serious on any of them as the operator sees it", async () => {
+    expect((await call("POST", "/auth/users", { username: "noc-op", role: "operator", password: "operator-password-1" })).status).toBe(200);
+    const operatorContext = await browser.newContext({ ignoreHTTPSErrors: true, bypassCSP: true, viewport: { width: 1024, height: 800 } });
+    const operator = await operatorContext.newPage();
+    watch(operator);
+    await operator.goto(`${base}/sessions`);
+    await signIn(operator, "noc-op", "operator-password-1");
+    await operator.getByRole("heading", { level: 1, name: "Sessions" }).waitFor();
+    // An operator acts on sessions but reads no accounts (a super-user read).
+    const sections = await operator.locator("nav a").allTextContents();
+    expect(sections).toContain("Troubleshooting");
+    expect(sections).not.toContain("Users");
+    expect(await axeEveryPage(operator)).toEqual({});
+    await operatorContext.close();
   }, 120_000);
 
   it("returns to sign-in when the session ends, then back to the page the person went to", async () => {
