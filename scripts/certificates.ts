@@ -32,9 +32,8 @@ function expectedAltNames({ address, hostname }: CertificateRequest): string[] {
 
 /** Returns the appliance's certificate and key, reusing `<dir>/<name>.crt|.key` when still valid for this listener, else generating them. */
 export async function ensureCertificate(dir: string, request: CertificateRequest): Promise<KeyPair & { created: boolean; reason?: string }> {
-  const certFile = path.join(dir, `${request.name}.crt`);
-  const keyFile = path.join(dir, `${request.name}.key`);
-  const existing = await readPair(certFile, keyFile);
+  const files = pairFiles(dir, request.name);
+  const existing = await readPair(files);
   let reason = "none yet";
   if (existing) {
     reason = staleReason(existing, request) ?? "";
@@ -42,16 +41,23 @@ export async function ensureCertificate(dir: string, request: CertificateRequest
   }
   const fresh = await generateCertificate(request);
   await mkdir(dir, { recursive: true });
-  // The key is the only secret here: 0600. writeFile's mode only applies when
-  // it creates the file, so chmod too in case a renewal overwrites an old one.
-  await writeFile(keyFile, fresh.key, { mode: 0o600 });
-  await chmod(keyFile, 0o600);
-  await writeFile(certFile, fresh.cert, { mode: 0o644 });
+  await writePair(files, fresh);
   return { ...fresh, created: true, reason };
 }
 
+/** Where a pair is kept: `<dir>/<stem>.key` and `<dir>/<stem>.crt`. */
+type PairFiles = { keyFile: string; certFile: string };
+const pairFiles = (dir: string, stem: string): PairFiles => ({ keyFile: path.join(dir, `${stem}.key`), certFile: path.join(dir, `${stem}.crt`) });
+
+/** Stores a pair. The key is the only secret here: 0600; writeFile's mode only applies when it creates the file, so chmod too in case an old one is overwritten. */
+async function writePair({ keyFile, certFile }: PairFiles, pair: KeyPair): Promise<void> {
+  await writeFile(keyFile, pair.key, { mode: 0o600 });
+  await chmod(keyFile, 0o600);
+  await writeFile(certFile, pair.cert, { mode: 0o644 });
+}
+
 /** Loads a stored pair, or undefined when either half is missing. */
-async function readPair(certFile: string, keyFile: string): Promise<KeyPair | undefined> {
+async function readPair({ certFile, keyFile }: PairFiles): Promise<KeyPair | undefined> {
   try {
     return { cert: await readFile(certFile, "utf8"), key: await readFile(keyFile, "utf8") };
   } catch (error) {
@@ -121,32 +127,27 @@ export async function generateCertificate(request: CertificateRequest): Promise<
   };
 }
 
+/** Where the certificate an appliance's configuration holds is kept for workerd's own socket. */
+const servedFiles = (dir: string, name: string): PairFiles => pairFiles(dir, `${name}.served`);
+
 /**
  * The TLS files workerd's own socket serves for an appliance (BNG_LISTENER=workerd over HTTPS): the
  * certificate its configuration holds, as last seen (`<name>.served.*`, kept across launches so a restart
  * serves it at once), else the self-signed pair.
  */
-export async function servedTlsFiles(dir: string, name: string): Promise<{ keyFile: string; certFile: string }> {
-  const served = { keyFile: path.join(dir, `${name}.served.key`), certFile: path.join(dir, `${name}.served.crt`) };
-  if (await readPair(served.certFile, served.keyFile)) return served;
-  return { keyFile: path.join(dir, `${name}.key`), certFile: path.join(dir, `${name}.crt`) };
+export async function servedTlsFiles(dir: string, name: string): Promise<PairFiles> {
+  return (await readPair(servedFiles(dir, name))) ? servedFiles(dir, name) : pairFiles(dir, name);
 }
 
 /** The configured certificate workerd's socket serves for an appliance; null when it serves the self-signed one. */
 export async function servedCertificate(dir: string, name: string): Promise<string | null> {
-  return (await readPair(path.join(dir, `${name}.served.crt`), path.join(dir, `${name}.served.key`)))?.cert ?? null;
+  return (await readPair(servedFiles(dir, name)))?.cert ?? null;
 }
 
 /** Keeps the appliance's configured certificate for workerd's socket to serve (null: back to the self-signed one). */
 export async function serveTlsFiles(dir: string, name: string, pair: KeyPair | null): Promise<void> {
-  const keyFile = path.join(dir, `${name}.served.key`);
-  const certFile = path.join(dir, `${name}.served.crt`);
-  if (pair === null) {
-    await rm(keyFile, { force: true });
-    await rm(certFile, { force: true });
-    return;
-  }
-  await writeFile(keyFile, pair.key, { mode: 0o600 });
-  await chmod(keyFile, 0o600);
-  await writeFile(certFile, pair.cert, { mode: 0o644 });
+  const files = servedFiles(dir, name);
+  if (pair !== null) return writePair(files, pair);
+  await rm(files.keyFile, { force: true });
+  await rm(files.certFile, { force: true });
 }

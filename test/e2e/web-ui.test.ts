@@ -102,6 +102,18 @@ function call<T>(method: string, apiPath: string, body?: unknown, withCsrf = tru
   ) as Promise<{ status: number; body: T }>;
 }
 
+/** A new account of `role`, signed in (enrolling TOTP) in a browser of its own at 1024 px, starting from `firstPage`. */
+async function newAccountSignedIn(username: string, role: string, password: string, firstPage: string): Promise<Page> {
+  expect((await call("POST", "/auth/users", { username, role, password })).status).toBe(200);
+  // bypassCSP only so the test can inject axe-core, as for the admin.
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, bypassCSP: true, viewport: { width: 1024, height: 800 } });
+  const p = await context.newPage();
+  watch(p);
+  await p.goto(`${base}${firstPage}`);
+  await signIn(p, username, password);
+  return p;
+}
+
 /** Every page a signed-in person's navigation offers, opened in turn: axe-core's serious and critical findings by page (none: `{}`). */
 async function axeEveryPage(p: Page): Promise<Record<string, string[]>> {
   await p.goto(`${base}/`);
@@ -359,13 +371,7 @@ describe("the web UI", () => {
   });
 
   it("offers a read-only account no write controls", async () => {
-    expect((await call("POST", "/auth/users", { username: "viewer", role: "read-only", password: "viewer-password-1" })).status).toBe(200);
-    // bypassCSP only so the test can inject axe-core, as for the admin.
-    const viewerContext = await browser.newContext({ ignoreHTTPSErrors: true, bypassCSP: true, viewport: { width: 1024, height: 800 } });
-    const viewer = await viewerContext.newPage();
-    watch(viewer);
-    await viewer.goto(`${base}/config`);
-    await signIn(viewer, "viewer", "viewer-password-1");
+    const viewer = await newAccountSignedIn("viewer", "read-only", "viewer-password-1", "/config");
     await viewer.getByRole("heading", { level: 1, name: "Configuration" }).waitFor();
     await viewer.getByTestId("config-history").waitFor();
     // Accounts and tokens are super-user reads: not in a read-only account's navigation.
@@ -384,23 +390,18 @@ describe("the web UI", () => {
     }
     // Every page the read-only role is offered, as axe-core sees it for that role.
     expect(await axeEveryPage(viewer)).toEqual({});
-    await viewerContext.close();
+    await viewer.context().close();
   }, 120_000);
 
   it("offers an operator its pages, and axe-core finds nothing serious on any of them as the operator sees it", async () => {
-    expect((await call("POST", "/auth/users", { username: "noc-op", role: "operator", password: "operator-password-1" })).status).toBe(200);
-    const operatorContext = await browser.newContext({ ignoreHTTPSErrors: true, bypassCSP: true, viewport: { width: 1024, height: 800 } });
-    const operator = await operatorContext.newPage();
-    watch(operator);
-    await operator.goto(`${base}/sessions`);
-    await signIn(operator, "noc-op", "operator-password-1");
+    const operator = await newAccountSignedIn("noc-op", "operator", "operator-password-1", "/sessions");
     await operator.getByRole("heading", { level: 1, name: "Sessions" }).waitFor();
     // An operator acts on sessions but reads no accounts (a super-user read).
     const sections = await operator.locator("nav a").allTextContents();
     expect(sections).toContain("Troubleshooting");
     expect(sections).not.toContain("Users");
     expect(await axeEveryPage(operator)).toEqual({});
-    await operatorContext.close();
+    await operator.context().close();
   }, 120_000);
 
   it("returns to sign-in when the session ends, then back to the page the person went to", async () => {
