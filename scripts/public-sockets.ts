@@ -67,7 +67,12 @@ const HTTPS = 1;
  * Throws if a public socket is missing from the configuration.
  */
 export function withPublicSockets(config: Uint8Array, publicSockets: PublicSocket[]): Uint8Array {
-  const message = new Message(config, false);
+  // Read as the one segment Miniflare writes, after its 8-byte frame: what is added then grows that segment. As a
+  // framed message, every list added would take a segment of its own, and workerd refuses a message of more than
+  // 512 segments (about 250 public sockets in one process).
+  const frame = new DataView(config.buffer, config.byteOffset, 8);
+  if (frame.getUint32(0, true) !== 0) throw new Error("workerd's configuration is not the single segment Miniflare writes");
+  const message = new Message(config.subarray(8, 8 + frame.getUint32(4, true) * 8), false, true);
   const root = message.getRoot(Config);
   const wanted = new Map(publicSockets.map((s) => [s.address, s]));
   const found = new Set<PublicSocket>();
