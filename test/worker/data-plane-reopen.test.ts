@@ -22,8 +22,8 @@ const storedInstant = () =>
 
 describe("reopening the data plane", () => {
   it("stores the caught-up state when it opens more than a minute after its snapshot", async () => {
-    // A scripted advance of 250 s stores a snapshot (one never lags more than four simulated minutes).
-    await advance(250);
+    // A scripted advance of 550 s stores a snapshot (one never lags more than nine simulated minutes).
+    await advance(550);
     const before = await storedInstant();
     // As if the object had been gone five minutes: its clock offset moves on, then it is stopped abruptly.
     await runInDurableObject(appliance(), (_instance, state) => {
@@ -37,10 +37,10 @@ describe("reopening the data plane", () => {
   });
 
   it("re-simulates to the same moment and counters when stopped before a snapshot was due; the audit trail keeps every act", async () => {
-    await advance(250);
+    await advance(550);
     const stored = await storedInstant();
-    // 120 simulated seconds in a few wall-clock milliseconds: no snapshot is due (neither four simulated minutes nor a wall-clock minute).
-    for (let i = 0; i < 12; i++) await advance(10);
+    // Eight simulated minutes more: no snapshot is due (nine are).
+    for (let i = 0; i < 16; i++) await advance(30);
     expect(await storedInstant()).toBe(stored);
     const read = async () => {
       const state = await get<{ simulatedTimeUtc: string; sessions: number; lastSeq: number }>("/twin/v1/scenario");
@@ -57,7 +57,7 @@ describe("reopening the data plane", () => {
     await abortAllDurableObjects();
     const after = await read();
     expect(after).toEqual(before);
-    expect(before.scenarioActs).toBeGreaterThanOrEqual(13);
-    expect(Date.parse(after.state.simulatedTimeUtc) - stored).toBe(120_000);
+    expect(before.scenarioActs).toBeGreaterThanOrEqual(17);
+    expect(Date.parse(after.state.simulatedTimeUtc) - stored).toBe(480_000);
   });
 });
