@@ -1,8 +1,8 @@
 /**
  * Metrics history (spec "Metrics history" and Limits: "in memory only, up
  * to 24 hours at 10-second resolution; longer ranges are downsampled;
- * history restarts with the control plane"). A ring of 8,640 samples in
- * typed arrays; not snapshotted, on purpose.
+ * history restarts with the control plane"). A ring of up to 8,640 samples
+ * in typed arrays, grown as the samples come; not snapshotted, on purpose.
  *
  * Downsampling: 6h → 60 s and 24h → 240 s buckets (360 points each, like
  * 1h at 10 s). Gauges (totalSessions, byEncap) take the bucket's last
@@ -16,6 +16,14 @@ import { SUB_STEP_SECONDS, isoTime } from "./clock.ts";
 /** Samples retained: 24 h at 10 s. */
 export const METRICS_CAPACITY = 8640;
 
+/**
+ * Samples the ring holds before its first growth. It doubles as samples come
+ * (at most METRICS_CAPACITY): a full ring is 100 bytes a sample for four
+ * ports, 0.85 MB, and a fleet of 1,000 appliances held 850 MB of zeros for
+ * the first day of their uptime (issue #28).
+ */
+const FIRST_CAPACITY = 64;
+
 /** Accepted history ranges and their point spacing in seconds. */
 export const RANGES = { "1h": { seconds: 3600, interval: 10 }, "6h": { seconds: 21_600, interval: 60 }, "24h": { seconds: 86_400, interval: 240 } } as const;
 export type MetricsRange = keyof typeof RANGES;
@@ -23,11 +31,13 @@ export type MetricsRange = keyof typeof RANGES;
 /** Ring of 10 s samples. */
 export class MetricsRing {
   readonly #ports: number;
-  #times = new Float64Array(METRICS_CAPACITY);
-  #total = new Int32Array(METRICS_CAPACITY);
-  #encap = new Int32Array(METRICS_CAPACITY * 4);
-  #up = new Int32Array(METRICS_CAPACITY);
-  #down = new Int32Array(METRICS_CAPACITY);
+  /** Samples the arrays hold now; until it reaches METRICS_CAPACITY the ring has never wrapped (head 0). */
+  #allocated = FIRST_CAPACITY;
+  #times = new Float64Array(FIRST_CAPACITY);
+  #total = new Int32Array(FIRST_CAPACITY);
+  #encap = new Int32Array(FIRST_CAPACITY * 4);
+  #up = new Int32Array(FIRST_CAPACITY);
+  #down = new Int32Array(FIRST_CAPACITY);
   #rx: Float64Array;
   #tx: Float64Array;
   #head = 0;
@@ -35,8 +45,8 @@ export class MetricsRing {
 
   constructor(ports: number) {
     this.#ports = ports;
-    this.#rx = new Float64Array(METRICS_CAPACITY * ports);
-    this.#tx = new Float64Array(METRICS_CAPACITY * ports);
+    this.#rx = new Float64Array(FIRST_CAPACITY * ports);
+    this.#tx = new Float64Array(FIRST_CAPACITY * ports);
   }
 
   /** Samples retained. */
@@ -46,6 +56,7 @@ export class MetricsRing {
 
   /** Appends one sample, overwriting the oldest when full. */
   record(timeMs: number, total: number, byEncap: Int32Array, up: number, down: number, rx: Float64Array, tx: Float64Array): void {
+    if (this.#count === this.#allocated && this.#allocated < METRICS_CAPACITY) this.#grow();
     const i = (this.#head + this.#count) % METRICS_CAPACITY;
     if (this.#count < METRICS_CAPACITY) this.#count++;
     else this.#head = (this.#head + 1) % METRICS_CAPACITY;
@@ -58,6 +69,29 @@ export class MetricsRing {
       this.#rx[i * this.#ports + p] = rx[p] ?? 0;
       this.#tx[i * this.#ports + p] = tx[p] ?? 0;
     }
+  }
+
+  /** Doubles the arrays (at most to METRICS_CAPACITY), keeping the samples where they are: the ring has not wrapped yet. */
+  #grow(): void {
+    const n = Math.min(METRICS_CAPACITY, this.#allocated * 2);
+    const f64 = (old: Float64Array, width: number) => {
+      const next = new Float64Array(n * width);
+      next.set(old);
+      return next;
+    };
+    const i32 = (old: Int32Array, width: number) => {
+      const next = new Int32Array(n * width);
+      next.set(old);
+      return next;
+    };
+    this.#times = f64(this.#times, 1);
+    this.#total = i32(this.#total, 1);
+    this.#encap = i32(this.#encap, 4);
+    this.#up = i32(this.#up, 1);
+    this.#down = i32(this.#down, 1);
+    this.#rx = f64(this.#rx, this.#ports);
+    this.#tx = f64(this.#tx, this.#ports);
+    this.#allocated = n;
   }
 
   /** Drops every sample (a reseed restarts the data plane). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { METRICS_CAPACITY } from "../../simulator/index.ts";
+import { MetricsRing } from "../../simulator/metrics.ts";
 import { START, gateway, profile } from "./helpers.ts";
 
 describe("metrics history", () => {
@@ -51,6 +52,31 @@ describe("metrics history", () => {
     expect(METRICS_CAPACITY).toBe(8640);
     expect(Date.parse(day.times[0] ?? "")).toBeGreaterThanOrEqual(g.nowMs - 24 * 3600 * 1000);
     expect(Date.parse(day.times[0] ?? "")).toBeGreaterThan(START + 2 * 3600 * 1000 - 240_000);
+  });
+
+  it("reads back every sample of a day recorded one by one, and only the last day's after more", () => {
+    // Hand-made samples every 10 s: sample k has k sessions, one up, k on port 0's receive side.
+    const ring = new MetricsRing(1);
+    const t0 = Date.UTC(2026, 0, 1);
+    const record = (k: number) => ring.record(t0 + k * 10_000, k, new Int32Array([k, 0, 0, 0]), 1, 0, new Float64Array([k]), new Float64Array([0]));
+    for (let k = 1; k <= 8640; k++) record(k);
+    const day = ring.history("24h", [{ portId: 0, label: "p0" }]);
+    expect(ring.size).toBe(8640);
+    // 8,640 samples of 10 s in 360 buckets of 240 s: 24 samples each, every one of them counted once.
+    expect(day.times).toHaveLength(360);
+    expect(day.sessionsUp.reduce((a, b) => a + b, 0)).toBe(8640);
+    expect(day.totalSessions.at(-1)).toBe(8640);
+    // The newest hour: samples 8,281 to 8,640, each as recorded.
+    const hour = ring.history("1h", [{ portId: 0, label: "p0" }]);
+    expect(hour.totalSessions).toEqual(Array.from({ length: 360 }, (_, i) => 8281 + i));
+    expect(hour.ports[0]?.rxBps).toEqual(hour.totalSessions);
+    // 100 more: the oldest 100 are dropped, so the day starts at sample 101.
+    for (let k = 8641; k <= 8740; k++) record(k);
+    const later = ring.history("24h", [{ portId: 0, label: "p0" }]);
+    expect(ring.size).toBe(8640);
+    expect(later.sessionsUp.reduce((a, b) => a + b, 0)).toBe(8640);
+    expect(later.totalSessions.at(-1)).toBe(8740);
+    expect(ring.history("1h", [{ portId: 0, label: "p0" }]).totalSessions[0]).toBe(8381);
   });
 
   it("falls back to 1h for any other range", () => {
