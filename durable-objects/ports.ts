@@ -369,6 +369,11 @@ export function portsOf(core: ApplianceCore) {
       // The peer as this appliance's running `webUi.peers` names it (null when it names none), and the destination policy's
       // allowlist a relay outside the deployment is judged by: the Worker plans and makes the relay.
       read: (_: Caller, peer: string) => ({ configured: core.fleetPeers().find((p) => p.name === peer) ?? null, allowlist: config().outboundAllowlist() }),
+      // The same for each name of a fan-out read, in order.
+      fanOut: (_: Caller, names: string[]) => {
+        const peers = new Map(core.fleetPeers().map((p) => [p.name, p]));
+        return { configured: names.map((name) => peers.get(name) ?? null), allowlist: config().outboundAllowlist() };
+      },
     },
     scenario: {
       state: () => dataPlane().scenarioState(),

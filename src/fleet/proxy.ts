@@ -93,8 +93,11 @@ export async function planRelay(appliance: ApplianceTarget, known: RelayFacts, p
   return { peer: { name: peer.name, member: peer.member, credential: peer.credential, timeoutMs: peer.timeoutMs }, target, allowlist: known.allowlist };
 }
 
-/** Relays one planned GET to a peer, from the Worker (`accept` as the caller sent it): a peer is another object, so the addressed one is not asked again. */
-export async function relayToPeer(appliance: ApplianceTarget, plan: RelayPlan, accept: string): Promise<Response> {
+/**
+ * Asks a peer one planned GET, from the Worker (`accept` as the caller sent it): a peer is another object, so the
+ * addressed one is not asked again. Its answer as the proxy relays it, or a StatusError (502, 504) saying why not.
+ */
+export async function askPeer(appliance: ApplianceTarget, plan: RelayPlan, accept: string): Promise<PeerAnswer> {
   const { peer, target } = plan;
   const peerName = peer.name;
   const timeout = peer.timeoutMs;
@@ -115,18 +118,24 @@ export async function relayToPeer(appliance: ApplianceTarget, plan: RelayPlan, a
     }
     throw new StatusError(502, `peer '${peerName}' is unreachable: ${(error as Error).message}`);
   }
+  const { contentType, body } = answer;
+  if (contentType && !RELAYED_TYPES.has(mediaType(contentType))) {
+    if (body instanceof ReadableStream) await body.cancel();
+    throw new StatusError(502, `peer '${peerName}' answered with ${JSON.stringify(mediaType(contentType).slice(0, 80))}; the fleet proxy relays only ${[...RELAYED_TYPES].join(", ")}`);
+  }
+  return answer;
+}
+
+/** Relays one planned GET to a peer: its status, body and content type, verbatim. */
+export async function relayToPeer(appliance: ApplianceTarget, plan: RelayPlan, accept: string): Promise<Response> {
+  const { status, contentType, body } = await askPeer(appliance, plan, accept);
   // Verbatim: status, body and content type; the peer's other headers (cookies, Location) stay behind.
   // nosniff and a sandbox CSP: should a browser open the answer, it is inert data, never a page of this origin.
-  const headers: Record<string, string> = { "x-bng-fleet-appliance": peer.name, "content-security-policy": "sandbox" };
-  const { status, contentType, body } = answer;
+  const headers: Record<string, string> = { "x-bng-fleet-appliance": plan.peer.name, "content-security-policy": "sandbox" };
   if (!contentType) {
     // A redirect or an empty answer: the status alone.
     if (body instanceof ReadableStream) await body.cancel();
     return securedResponse(null, status, headers, appliance.secure);
-  }
-  if (!RELAYED_TYPES.has(mediaType(contentType))) {
-    if (body instanceof ReadableStream) await body.cancel();
-    throw new StatusError(502, `peer '${peerName}' answered with ${JSON.stringify(mediaType(contentType).slice(0, 80))}; the fleet proxy relays only ${[...RELAYED_TYPES].join(", ")}`);
   }
   headers["content-type"] = contentType;
   return securedResponse(body, status, headers, appliance.secure);

@@ -48,7 +48,15 @@ export const statusTitle = (status: number): string => TITLES[status] ?? "Error"
 
 /** An `application/problem+json` response. */
 export function problemResponse(status: number, detail: string, instance: string, options: StatusErrorOptions = {}): Response {
-  const body = {
+  return new Response(JSON.stringify(problemBody(status, detail, instance, options)), {
+    status,
+    headers: { "content-type": "application/problem+json", ...options.headers },
+  });
+}
+
+/** An RFC 9457 problem document (`type` about:blank, the status's title). */
+export function problemBody(status: number, detail: string, instance: string, options: StatusErrorOptions = {}) {
+  return {
     type: "about:blank",
     title: statusTitle(status),
     status,
@@ -56,8 +64,4 @@ export function problemResponse(status: number, detail: string, instance: string
     instance,
     ...(options.errors ? { errors: options.errors } : {}),
   };
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/problem+json", ...options.headers },
-  });
 }

@@ -54,6 +54,8 @@ const SECTION_NOTES: Record<Section, string> = {
   IPsec:
     "Listed by the spec's endpoint tables but counted in none of its 20 sections. Driven by `ipsec.enabled` and `ipsec.peers`, hot-applied; pre-shared keys are never returned; an unreachable daemon answers 200 with `reachable` false and every state `UNKNOWN`.",
   Fleet: "Mutations are always local; GET operations marked `x-fleet-proxy: true` are readable on a peer through the fleet proxy.",
+  "Fleet fan-out":
+    "Twin only, not part of the appliance API: one fleet-proxy read of many appliances in one request, for a fleet-wide view (the web UI's fleet overview and subscriber search) that would otherwise be one request per appliance.",
   "Scenario control":
     "Twin only, not part of the appliance API: script faults reproducibly from a CI pipeline (advance the clock, churn, RADIUS failures, pool and CGN fill, mass disconnects, reseed). Super-user only; every action is logged.",
 };

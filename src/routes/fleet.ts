@@ -1,10 +1,13 @@
-/** Fleet: the appliances this one knows, and read-only access to its peers. */
-import { inWorker, type Route } from "../http/route.ts";
+/** Fleet: the appliances this one knows, read-only access to its peers, and one read of many of them at once. */
+import { Encoded, inWorker, type Route } from "../http/route.ts";
 import { routeMatcher } from "../http/matcher.ts";
-import { fleet } from "../schemas/fleet.ts";
-import { planRelay, relayToPeer, type Relayable } from "../fleet/proxy.ts";
-import { resolvePeer } from "../fleet/definition.ts";
+import { problemBody, StatusError } from "../http/problem.ts";
+import { fleet, type FanOutAnswer } from "../schemas/fleet.ts";
+import { askPeer, normalisePeerPath, planRelay, relayToPeer, type Relayable, type RelayFacts } from "../fleet/proxy.ts";
+import { resolvePeer, type PeerAnswer } from "../fleet/definition.ts";
 import { redactUserinfo } from "../config/document.ts";
+import type { ApplianceTarget } from "../fleet/context.ts";
+import type { JsonText } from "../../simulator/row-texts.ts";
 
 /** The FP flag as the proxy's allowlist: a path is relayed when the GET route it reaches (the router's own matcher) is marked `fp`. */
 export const fpAllowlist = (table: () => Route[]): Relayable => (apiPath) => routeMatcher(table()).match("GET", apiPath)?.route.fp === true;
@@ -26,5 +29,57 @@ export const fleetRoutes = (table: () => Route[]): Route[] => {
       const plan = await planRelay(ctx.appliance, known, ctx.params.appliance, rawPath, url.search, relayable);
       return relayToPeer(ctx.appliance, plan, ctx.headers.get("accept") ?? "*/*");
     }),
+    inWorker(fleet.fanOut, async (ctx) => {
+      const names = ctx.query.appliances;
+      // The addressed appliance is asked once for every name; each peer is then asked as the proxy asks it, all at once.
+      const known = await ctx.port.fleet.fanOut(names);
+      const query = ctx.query.path.indexOf("?");
+      const rawPath = query < 0 ? ctx.query.path : ctx.query.path.slice(0, query);
+      const search = query < 0 ? "" : ctx.query.path.slice(query);
+      // A path refused for one is refused for all: the request's own answer, as the proxy's.
+      normalisePeerPath(rawPath, relayable);
+      const rows = await Promise.all(names.map((name, i) => fanOutRow(ctx.appliance, name, { configured: known.configured[i] ?? null, allowlist: known.allowlist }, rawPath, search, relayable)));
+      return new Encoded<FanOutAnswer[]>(`[${rows.join(",")}]` as JsonText<FanOutAnswer[]>);
+    }),
   ];
 };
+
+/** JSON content types, whose bodies a fan-out row carries as JSON rather than as text. */
+const JSON_TYPES = /^application\/(problem\+)?json\s*(;|$)/i;
+
+/**
+ * One appliance's row of a fan-out read, as JSON text: what the proxy would have relayed (its status and body), or
+ * the proxy's refusal as a problem document. A body produced in this isolate (a member served in-process) is our
+ * own serialiser's JSON and goes in as it is; any other is parsed first, so a peer's text can never break the array.
+ */
+async function fanOutRow(appliance: ApplianceTarget, name: string, known: RelayFacts, rawPath: string, search: string, relayable: Relayable): Promise<string> {
+  const head = `{"appliance":${JSON.stringify(name)},"status":`;
+  let answer: PeerAnswer;
+  try {
+    const plan = await planRelay(appliance, known, name, rawPath, search, relayable);
+    answer = await askPeer(appliance, plan, "application/json");
+  } catch (error) {
+    if (!(error instanceof StatusError)) throw error;
+    return `${head}${error.status},"body":${JSON.stringify(problemBody(error.status, error.message, `/api/v1/fleet/${encodeURIComponent(name)}/${rawPath}`))}}`;
+  }
+  const { status, contentType, body } = answer;
+  if (body === null || !contentType) {
+    if (body instanceof ReadableStream) await body.cancel();
+    return `${head}${status},"body":null}`;
+  }
+  if (body instanceof ReadableStream && /^text\/event-stream/i.test(contentType)) {
+    // A stream has no end to wait for: the proxy relays it, a fan-out cannot.
+    await body.cancel();
+    const detail = `peer '${name}' answered with an event stream, which the proxy relays but a fan-out read cannot`;
+    return `${head}502,"body":${JSON.stringify(problemBody(502, detail, `/api/v1/fleet/${encodeURIComponent(name)}/${rawPath}`))}}`;
+  }
+  const text = typeof body === "string" ? body : await new Response(body).text();
+  if (text === "") return `${head}${status},"body":null}`;
+  if (!JSON_TYPES.test(contentType)) return `${head}${status},"body":${JSON.stringify(text)}}`;
+  if (typeof body === "string") return `${head}${status},"body":${text}}`;
+  try {
+    return `${head}${status},"body":${JSON.stringify(JSON.parse(text))}}`;
+  } catch {
+    return `${head}${status},"body":${JSON.stringify(text)}}`;
+  }
+}

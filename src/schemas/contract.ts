@@ -22,7 +22,7 @@ export const SECTIONS = [
  */
 export const UNCOUNTED_SECTIONS = ["IPsec", "Single sign-on"] as const;
 /** The twin's own control surface, outside `/api/v1` and outside the appliance's 20 sections. */
-export const TWIN_SECTIONS = ["Scenario control"] as const;
+export const TWIN_SECTIONS = ["Scenario control", "Fleet fan-out"] as const;
 export type Section = (typeof SECTIONS)[number] | (typeof UNCOUNTED_SECTIONS)[number] | (typeof TWIN_SECTIONS)[number];
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 

@@ -19,6 +19,36 @@ export const FleetAppliance = z
   .meta({ id: "FleetAppliance" });
 export type FleetAppliance = z.output<typeof FleetAppliance>;
 
+/**
+ * Appliances one fan-out read names at most. Deployed, each is one subrequest of the
+ * invocation, beside the one to the addressed appliance: 41 stays inside the Free
+ * plan's 50 (Workers limits), and a fleet of 1,000 is 25 requests.
+ */
+export const FAN_OUT_MAX = 40;
+
+export const FanOutQuery = z.object({
+  path: z
+    .string()
+    .min(1)
+    .max(2048)
+    .meta({ description: "the read as GET /api/v1/fleet/{appliance}/{path} takes it: the path after `/api/v1/` and its query, e.g. `sessions?username=sub0001&limit=50`" }),
+  appliances: z
+    .string()
+    .max(FAN_OUT_MAX * 64)
+    .transform((text) => text.split(",").map((name) => name.trim()).filter((name) => name !== ""))
+    .pipe(z.array(z.string().max(63)).min(1).max(FAN_OUT_MAX))
+    .meta({ description: `up to ${FAN_OUT_MAX} appliance names, comma-separated, each as GET /api/v1/fleet/appliances lists it (this appliance's own included)` }),
+});
+
+export const FanOutAnswer = z
+  .object({
+    appliance: z.string(),
+    status: z.int().meta({ description: "what GET /api/v1/fleet/{appliance}/{path} would have answered" }),
+    body: z.unknown().meta({ description: "its JSON body (a problem document for an error), or its text; null when it had none" }),
+  })
+  .meta({ id: "FanOutAnswer" });
+export type FanOutAnswer = z.output<typeof FanOutAnswer>;
+
 /** The section's operations. */
 export const fleet = {
   appliances: operation({
@@ -65,5 +95,23 @@ export const fleet = {
       },
     },
   }),
-
+  fanOut: operation({
+    method: "GET",
+    path: "/twin/v1/fleet/read",
+    section: "Fleet fan-out",
+    summary: "One read of several appliances through the fleet proxy, in one request",
+    description:
+      "The same GET on up to 40 appliances at once, each exactly as GET /api/v1/fleet/{appliance}/{path} would relay it (the same peers, credentials, FP allowlist and deadlines), answered together in the order asked: " +
+      "what the web UI's fleet overview and subscriber search ask, in 25 requests for a fleet of 1,000 instead of 1,000. " +
+      "A path the proxy would refuse for every appliance (not an FP read, not valid) is refused as the proxy refuses it; anything else one appliance answers (404 for an unknown name, 502, 504, its own errors) is its row's `status` and `body`.",
+    query: FanOutQuery,
+    response: { description: "array of FanOutAnswer, in the order of `appliances`", schema: z.array(FanOutAnswer) },
+    examples: {
+      query: { path: "system/health", appliances: "edge-1,edge-2" },
+      response: [
+        { appliance: "edge-1", status: 200, body: { status: "ok", appliance: "edge-1", timeUtc: "2026-11-26T20:35:12.583Z", softwareVersion: "bngfleet 0.1.0", uptimeSeconds: 0, checks: { storage: "ok" } } },
+        { appliance: "edge-2", status: 200, body: { status: "ok", appliance: "edge-2", timeUtc: "2026-11-26T20:35:12.590Z", softwareVersion: "bngfleet 0.1.0", uptimeSeconds: 0, checks: { storage: "ok" } } },
+      ],
+    },
+  }),
 };

@@ -176,6 +176,8 @@ const FLOORS: Record<string, Floor> = {
   "GET /twin/v1/scenario/faults": "super-user",
   "POST /twin/v1/scenario": "super-user",
   "POST /twin/v1/scenario/run": "super-user",
+  // A fan-out read is the fleet proxy's read, many at once: the proxy's floor.
+  "GET /twin/v1/fleet/read": "read-only",
 };
 
 const operations = routes.map((r) => ({ ...r, label: `${r.method} ${r.path}`, floor: FLOORS[`${r.method} ${r.path}`] ?? "unpinned" }));
