@@ -38,11 +38,29 @@ export const fleetRoutes = (table: () => Route[]): Route[] => {
       const search = query < 0 ? "" : ctx.query.path.slice(query);
       // A path refused for one is refused for all: the request's own answer, as the proxy's.
       normalisePeerPath(rawPath, relayable);
-      const rows = await Promise.all(names.map((name, i) => fanOutRow(ctx.appliance, name, { configured: known.configured[i] ?? null, allowlist: known.allowlist }, rawPath, search, relayable)));
+      const { timeoutMs } = ctx.query;
+      const rows = await Promise.all(
+        names.map((name, i) => {
+          const row = fanOutRow(ctx.appliance, name, { configured: known.configured[i] ?? null, allowlist: known.allowlist }, rawPath, search, relayable);
+          return timeoutMs === undefined ? row : withDeadline(row, timeoutMs, name, rawPath);
+        }),
+      );
       return new Encoded<FanOutAnswer[]>(`[${rows.join(",")}]` as JsonText<FanOutAnswer[]>);
     }),
   ];
 };
+
+/** A row, or a 504 row once `ms` have passed without it: the relay goes on to its own deadline, unwaited for. */
+function withDeadline(row: Promise<string>, ms: number, name: string, rawPath: string): Promise<string> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => {
+      const detail = `'${name}' did not answer within ${ms} ms`;
+      resolve(`{"appliance":${JSON.stringify(name)},"status":504,"body":${JSON.stringify(problemBody(504, detail, `/api/v1/fleet/${encodeURIComponent(name)}/${rawPath}`))}}`);
+    }, ms);
+  });
+  return Promise.race([row, late]).finally(() => clearTimeout(timer));
+}
 
 /** JSON content types, whose bodies a fan-out row carries as JSON rather than as text. */
 const JSON_TYPES = /^application\/(problem\+)?json\s*(;|$)/i;
