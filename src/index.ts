@@ -14,7 +14,7 @@ import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
 import { LIVE_PATH, liveResponse } from "./http/live.ts";
 import { applianceForHost, applianceNamed, peerAnswerOf, profileRefusal } from "./fleet/definition.ts";
 import { listenerAppliance } from "./fleet/listener.ts";
-import { SHARD_RELAY_PATH, fetchFromShard, otherShard, serveShardRelay } from "./fleet/shards.ts";
+import { SHARD_RELAY_PATH, otherShard, serveShardRelay, shardDispatcher } from "./fleet/shards.ts";
 import type { ApplianceTarget } from "./fleet/context.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
 import type { Env } from "./env.ts";
@@ -24,6 +24,7 @@ export { Appliance } from "../durable-objects/appliance.ts";
 const router = buildRouter(routes);
 
 function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, clientIp: string): ApplianceTarget {
+  let toShards: ReturnType<typeof shardDispatcher> | undefined;
   return {
     name: definition.name,
     definition,
@@ -36,7 +37,7 @@ function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, 
       if (!peer) return Promise.resolve(peerAnswerOf(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(get.target).pathname)));
       // A local fleet over several processes: a member another one serves is asked there, never opened here.
       const shard = otherShard(env, name);
-      if (shard !== null) return fetchFromShard(env, shard, name, get, timeoutMs);
+      if (shard !== null) return (toShards ??= shardDispatcher(env))(shard, name, get, timeoutMs);
       // In-process: secure by the member's listener scheme; no client address, as none came over a socket.
       return router.relay(get, contextFor(peer, env, get.target.startsWith("https:"), "unknown"));
     },

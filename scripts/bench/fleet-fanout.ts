@@ -9,7 +9,8 @@
  * six connections, one after another on each, which is what the page gets.
  */
 import { auth } from "./fleet.ts";
-import { FAN_OUT_MAX, type FanOutAnswer } from "../../src/schemas/fleet.ts";
+import { FAN_OUT_MAX } from "../../src/schemas/fan-out.ts";
+import type { FanOutAnswer } from "../../src/schemas/fleet.ts";
 
 /** Chromium's connections per origin over HTTP/1.1 (the launcher's listener): what bounds a page's fan-out. */
 export const BROWSER_CONNECTIONS = 6;

@@ -17,7 +17,7 @@ import { outboundFetch } from "../config/destinations.ts";
 import { LOCAL_WEBHOOK_ALLOWLIST } from "../config/seed.ts";
 import { deriveToken } from "../trust/tokens.ts";
 import { constantTimeEqual } from "../trust/encoding.ts";
-import { FAN_OUT_MAX } from "../schemas/fleet.ts";
+import { FAN_OUT_MAX } from "../schemas/fan-out.ts";
 
 /** Each bindings object's map, parsed once: every request asks (the addressed appliance must be this process's). */
 const parsed = new WeakMap<Env, Record<string, string>>();
@@ -57,35 +57,40 @@ type ShardAnswer = { status: number; contentType: string | null; body: string | 
 const SHARD_RELAY_MAX_BYTES = 64 * 1024;
 
 /**
- * A fleet proxy's GETs to appliances of other processes: those asked in the
- * same turn of the event loop (a fan-out read's) go to each process as one
- * request, within the longest of their deadlines; each caller gets its own
- * answer, or the request's failure. Only the path, query and each GET's own
- * credential and Accept go, no client address; the launcher's origin goes
- * through the destination policy like any peer, with the allowance the
- * local fleet seeds (loopback), so the wiring can only ever reach this host.
+ * A fleet proxy's GETs to appliances of other processes, for one incoming
+ * request: those asked in the same turn of the event loop (a fan-out read's)
+ * go to each process as one request, within the longest of their deadlines;
+ * each caller gets its own answer, or the request's failure. Per incoming
+ * request, never shared between them: workerd lets a request wait only on
+ * I/O of its own. Only the path, query and each GET's own credential and
+ * Accept go, no client address; the launcher's origin goes through the
+ * destination policy like any peer, with the allowance the local fleet seeds
+ * (loopback), so the wiring can only ever reach this host.
  */
-export function fetchFromShard(env: Env, origin: string, appliance: string, get: PeerGet, timeoutMs: number): Promise<PeerAnswer> {
-  let batch = pending.get(origin);
-  if (batch === undefined) {
-    const fresh: Batch = { gets: [], waiting: [], timeoutMs: 0 };
-    pending.set(origin, (batch = fresh));
-    setTimeout(() => {
-      pending.delete(origin);
-      void send(env, origin, fresh);
-    }, 0);
-  }
-  const url = new URL(get.target);
-  batch.gets.push({ appliance, target: `${origin}${url.pathname}${url.search}`, credential: get.credential, accept: get.accept });
-  batch.timeoutMs = Math.max(batch.timeoutMs, timeoutMs);
-  // A full batch is sent as it stands; the next GET starts another.
-  if (batch.gets.length === FAN_OUT_MAX) pending.delete(origin);
-  return new Promise((resolve, reject) => batch.waiting.push({ resolve, reject }));
+export function shardDispatcher(env: Env): (origin: string, appliance: string, get: PeerGet, timeoutMs: number) => Promise<PeerAnswer> {
+  /** The batch still filling for each process's origin. */
+  const pending = new Map<string, Batch>();
+  return (origin, appliance, get, timeoutMs) => {
+    let batch = pending.get(origin);
+    if (batch === undefined) {
+      const fresh: Batch = { gets: [], waiting: [], timeoutMs: 0 };
+      pending.set(origin, (batch = fresh));
+      setTimeout(() => {
+        if (pending.get(origin) === fresh) pending.delete(origin);
+        void send(env, origin, fresh);
+      }, 0);
+    }
+    const url = new URL(get.target);
+    batch.gets.push({ appliance, target: `${origin}${url.pathname}${url.search}`, credential: get.credential, accept: get.accept });
+    batch.timeoutMs = Math.max(batch.timeoutMs, timeoutMs);
+    // A full batch is sent as it stands; the next GET starts another.
+    if (batch.gets.length === FAN_OUT_MAX) pending.delete(origin);
+    const joined = batch;
+    return new Promise((resolve, reject) => joined.waiting.push({ resolve, reject }));
+  };
 }
 
 type Batch = { gets: z.input<typeof ShardGets>; waiting: { resolve: (answer: PeerAnswer) => void; reject: (error: unknown) => void }[]; timeoutMs: number };
-/** The batch still filling for each process's origin. */
-const pending = new Map<string, Batch>();
 
 async function send(env: Env, origin: string, batch: Batch): Promise<void> {
   try {

@@ -1,6 +1,7 @@
 /** Fleet, the wire contract: the appliances this one knows, and the read-only proxy to its peers. */
 import { z } from "zod";
 import { operation } from "./contract.ts";
+import { FAN_OUT_MAX } from "./fan-out.ts";
 
 /** A peer as the running configuration's `webUi.peers` names it (its credential read in, null when none is set). */
 export interface ConfiguredPeer {
@@ -19,12 +20,6 @@ export const FleetAppliance = z
   .meta({ id: "FleetAppliance" });
 export type FleetAppliance = z.output<typeof FleetAppliance>;
 
-/**
- * Appliances one fan-out read names at most. Deployed, each is one subrequest of the
- * invocation, beside the one to the addressed appliance: 41 stays inside the Free
- * plan's 50 (Workers limits), and a fleet of 1,000 is 25 requests.
- */
-export const FAN_OUT_MAX = 40;
 
 export const FanOutQuery = z.object({
   path: z

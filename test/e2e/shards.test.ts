@@ -84,6 +84,15 @@ describe("a fleet over two workerd processes", () => {
     ]);
   });
 
+  it("answers fan-out reads made at the same moment each on its own (six at once, as a browser sends them)", async () => {
+    const responses = await Promise.all(Array.from({ length: 6 }, () => fetch(`${base(0)}/twin/v1/fleet/read?path=system/health&appliances=edge-2,edge-3`, { headers: auth })));
+    for (const response of responses) {
+      expect(response.status).toBe(200);
+      const rows = (await response.json()) as { appliance: string; status: number }[];
+      expect(rows.map((r) => [r.appliance, r.status])).toEqual([["edge-2", 200], ["edge-3", 200]]);
+    }
+  });
+
   it("takes another process's relayed reads only from the fleet's processes: to anyone else that path is not there", async () => {
     // The path the processes relay through (src/fleet/shards.ts), asked on a public listener with a valid API token.
     const body = JSON.stringify([{ appliance: "edge-2", target: `${base(1)}/api/v1/system/health`, credential: BOOTSTRAP, accept: "application/json" }]);
