@@ -13,7 +13,7 @@
  * The fleet search over 100 appliances (scripts/bench/ui-search.ts).
  * Figures, not pass/fail.
  */
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -95,6 +95,8 @@ async function sessionsPageBench(browser: Browser) {
     await context.close();
   } finally {
     await fleet.stop();
+    // A fleet's state is gigabytes at a thousand appliances: none is kept once its figures are printed.
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

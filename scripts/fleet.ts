@@ -25,6 +25,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
+import { quietLoopbackPort } from "./loopback-ports.ts";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
@@ -118,17 +119,15 @@ async function compatibility(projectDir: string): Promise<{ date: string; flags:
   return { date, flags };
 }
 
-/** Loopback ports free now, for the shards' sockets: each process must know the others' before any starts. */
+/**
+ * Loopback ports free now, for the shards' sockets: each process must know the others' before any starts. Below the
+ * ephemeral range (scripts/loopback-ports.ts): a released ephemeral port was taken by a client's connection before
+ * workerd could bind it, on a machine busy with a soak.
+ */
 async function freeLoopbackPorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
-      const server = createServer();
-      server.once("error", reject).listen(0, "127.0.0.1", () => resolve(server));
-    })),
-  );
-  const ports = servers.map((server) => (server.address() as { port: number }).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await quietLoopbackPort(ports));
+  return [...ports];
 }
 
 /** The fleet Worker's text bindings; unset options are omitted rather than passed as "". */

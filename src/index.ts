@@ -14,7 +14,7 @@ import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
 import { LIVE_PATH, liveResponse } from "./http/live.ts";
 import { applianceForHost, applianceNamed, peerAnswerOf, profileRefusal } from "./fleet/definition.ts";
 import { listenerAppliance } from "./fleet/listener.ts";
-import { fetchFromShard, otherShard } from "./fleet/shards.ts";
+import { SHARD_RELAY_PATH, otherShard, serveShardRelay, shardDispatcher } from "./fleet/shards.ts";
 import type { ApplianceTarget } from "./fleet/context.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
 import type { Env } from "./env.ts";
@@ -24,6 +24,7 @@ export { Appliance } from "../durable-objects/appliance.ts";
 const router = buildRouter(routes);
 
 function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, clientIp: string): ApplianceTarget {
+  let toShards: ReturnType<typeof shardDispatcher> | undefined;
   return {
     name: definition.name,
     definition,
@@ -36,7 +37,7 @@ function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, 
       if (!peer) return Promise.resolve(peerAnswerOf(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(get.target).pathname)));
       // A local fleet over several processes: a member another one serves is asked there, never opened here.
       const shard = otherShard(env, name);
-      if (shard !== null) return fetchFromShard(shard, name, get, timeoutMs).then(peerAnswerOf);
+      if (shard !== null) return (toShards ??= shardDispatcher(env))(shard, name, get, timeoutMs);
       // In-process: secure by the member's listener scheme; no client address, as none came over a socket.
       return router.relay(get, contextFor(peer, env, get.target.startsWith("https:"), "unknown"));
     },
@@ -49,6 +50,15 @@ export default {
     const url = new URL(request.url);
     const pathname = url.pathname;
     const deployment = deploymentOf(env);
+    // Another process of a sharded local fleet relaying fleet-proxy GETs to this one's appliances (src/fleet/shards.ts).
+    if (pathname === SHARD_RELAY_PATH) {
+      const relayed = await serveShardRelay(request, env, (name, get) => {
+        const member = applianceNamed(env, name);
+        if (!member) return Promise.resolve(peerAnswerOf(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(get.target).pathname)));
+        return router.relay(get, contextFor(member, env, get.target.startsWith("https:"), "unknown"));
+      });
+      if (relayed) return relayed;
+    }
     const listener = listenerAppliance(request.headers, deployment);
     // The local fleet's public sockets serve HTTPS unless BNG_HTTP=1; the relay, where one stands in front,
     // terminates TLS and passes plain HTTP on: a request that came through either is secure by the fleet's scheme.

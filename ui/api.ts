@@ -49,12 +49,17 @@ interface Request extends CallOptions {
   query?: Query;
 }
 
-/** `/api/v1` + path, with the query's defined values. */
-export function apiUrl(path: string, query?: Query): string {
+/** The query's defined values as a query string (empty, or starting with `?`). */
+export function queryString(query?: Query): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== "") params.set(k, String(v));
   const qs = params.toString();
-  return `/api/v1${path}${qs ? `?${qs}` : ""}`;
+  return qs ? `?${qs}` : "";
+}
+
+/** `/api/v1` + path, with the query's defined values; the twin's own operations (`/twin/v1/…`) keep their path. */
+export function apiUrl(path: string, query?: Query): string {
+  return `${path.startsWith("/twin/") ? "" : "/api/v1"}${path}${queryString(query)}`;
 }
 
 async function problemOf(response: Response): Promise<Partial<Problem>> {

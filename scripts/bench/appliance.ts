@@ -9,7 +9,7 @@
  * same references behind the launcher's Node relay, the earlier yardstick, is
  * printed beside it.
  */
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePortBase } from "../../test/e2e/launcher.ts";
@@ -209,5 +209,7 @@ export async function applianceBench(options: { profile: string; seconds: number
   } finally {
     await references.dispose();
     await fleet.stop();
+    // A fleet's state is gigabytes at a thousand appliances: none is kept once its figures are printed.
+    await rm(dir, { recursive: true, force: true });
   }
 }

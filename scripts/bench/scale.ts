@@ -114,7 +114,7 @@ export async function scaleBench(options: { profile: string; count: number; shar
     throw error;
   } finally {
     await fleet.stop();
-    // A thousand appliances' SQLite files and snapshots are gigabytes: left in the temporary directory, a few runs filled the disk.
+    // A fleet's state is gigabytes at a thousand appliances: none is kept once its figures are printed.
     await rm(dir, { recursive: true, force: true });
   }
 }

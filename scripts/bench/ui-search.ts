@@ -11,7 +11,7 @@
  * where the time went: how long each appliance's answer took and when the
  * last one arrived. Figures, not pass/fail.
  */
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
@@ -138,5 +138,7 @@ export async function fleetSearchBench(browser: Browser): Promise<void> {
     await context.close();
   } finally {
     await fleet.stop();
+    // A fleet's state is gigabytes at a thousand appliances: none is kept once its figures are printed.
+    await rm(dir, { recursive: true, force: true });
   }
 }

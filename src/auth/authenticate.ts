@@ -40,8 +40,13 @@ export async function bearerCredential(token: string | undefined): Promise<Prese
   return { via: "token", sha256: await sha256Hex(token) };
 }
 
-/** Fleet peer credentials as presented, by credential: they come from `webUi.peers` (a handful), and a relay would otherwise hash one per call. */
+/**
+ * Fleet peer credentials as presented, by credential: they come from `webUi.peers` (one per peer, derived from the
+ * fleet secret or configured), and a relay would otherwise hash one per call. Sized for a fleet of 1,000 read by
+ * fan-out reads: at 32 a fleet-wide read cleared it every 32 peers and hashed every credential each time.
+ */
 const presentedPeers = new Map<string, PresentedCredential>();
+const PRESENTED_PEERS_MAX = 2048;
 
 /** The credential the fleet proxy presents to a member of this deployment, as `bearerCredential` presents it. */
 export async function peerCredential(token: string): Promise<PresentedCredential> {
@@ -49,7 +54,7 @@ export async function peerCredential(token: string): Promise<PresentedCredential
   if (known) return known;
   const credential = await bearerCredential(token);
   // Bounded all the same: a configuration that keeps changing its peers' credentials cannot grow it.
-  if (presentedPeers.size >= 32) presentedPeers.clear();
+  if (presentedPeers.size >= PRESENTED_PEERS_MAX) presentedPeers.clear();
   presentedPeers.set(token, credential);
   return credential;
 }

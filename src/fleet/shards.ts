@@ -8,12 +8,16 @@
  * passes those sockets in `BNG_SHARD_PEERS` (scripts/fleet.ts). Deployed,
  * one Worker serves every appliance and this never applies.
  */
+import { z } from "zod";
 import type { Env } from "../env.ts";
 import { deploymentOf } from "./deployment.ts";
 import { APPLIANCE_HEADER } from "./listener.ts";
-import { peerHeaders, type PeerGet } from "./definition.ts";
+import type { PeerAnswer, PeerGet } from "./definition.ts";
 import { outboundFetch } from "../config/destinations.ts";
 import { LOCAL_WEBHOOK_ALLOWLIST } from "../config/seed.ts";
+import { deriveToken } from "../trust/tokens.ts";
+import { constantTimeEqual } from "../trust/encoding.ts";
+import { FAN_OUT_MAX } from "../schemas/fan-out.ts";
 
 /** Each bindings object's map, parsed once: every request asks (the addressed appliance must be this process's). */
 const parsed = new WeakMap<Env, Record<string, string>>();
@@ -27,15 +31,108 @@ export function otherShard(env: Env, appliance: string): string | null {
 }
 
 /**
- * A fleet proxy's GET to an appliance of another process: only the path,
- * query and the relay's own headers (the peer credential, Accept) go, with
- * the appliance named as the listener would, and the relay's deadline; no
- * client address, as for an in-process fleet call. The launcher's origin
- * goes through the destination policy like any peer, with the allowance the
- * local fleet seeds (loopback), so the wiring can only ever reach this host.
+ * Where a process takes the fleet proxy's GETs for its appliances from
+ * another process, several in one request: a fan-out read of 40 appliances
+ * (GET /twin/v1/fleet/read) asked each of another process's members over its
+ * own HTTP request, and those requests were most of the fan-out's cost. Not
+ * an API path: it answers only a request bearing the shards' token (derived
+ * from the fleet secret, which only the fleet's processes hold), as 404 to
+ * anyone else; each GET in it still presents its own peer credential, judged
+ * by its appliance as any proxied read is.
  */
-export function fetchFromShard(origin: string, appliance: string, get: PeerGet, timeoutMs: number): Promise<Response> {
-  const url = new URL(get.target);
-  const headers = { ...peerHeaders(get), [APPLIANCE_HEADER]: appliance };
-  return outboundFetch(`${origin}${url.pathname}${url.search}`, "peer", LOCAL_WEBHOOK_ALLOWLIST, { method: "GET", headers, signal: AbortSignal.timeout(timeoutMs) });
+export const SHARD_RELAY_PATH = "/_bngfleet/shard-relay";
+
+/** The credential one process presents another: derived from the fleet secret, so none is configured or stored. */
+const shardToken = (env: Env): Promise<string> | null => (env.BNG_FLEET_SECRET ? deriveToken(env.BNG_FLEET_SECRET, "shard-relay") : null);
+
+const ShardGets = z
+  .array(z.object({ appliance: z.string().max(63), target: z.string().max(4096), credential: z.string().max(256), accept: z.string().max(256) }))
+  .min(1)
+  .max(FAN_OUT_MAX);
+
+/** A relayed answer on the wire between processes: its body as text (null when none). */
+type ShardAnswer = { status: number; contentType: string | null; body: string | null };
+
+/** A request body of 40 GETs is a few kilobytes: anything past this is refused unread. */
+const SHARD_RELAY_MAX_BYTES = 64 * 1024;
+
+/**
+ * A fleet proxy's GETs to appliances of other processes, for one incoming
+ * request: those asked in the same turn of the event loop (a fan-out read's)
+ * go to each process as one request, within the longest of their deadlines;
+ * each caller gets its own answer, or the request's failure. Per incoming
+ * request, never shared between them: workerd lets a request wait only on
+ * I/O of its own. Only the path, query and each GET's own credential and
+ * Accept go, no client address; the launcher's origin goes through the
+ * destination policy like any peer, with the allowance the local fleet seeds
+ * (loopback), so the wiring can only ever reach this host.
+ */
+export function shardDispatcher(env: Env): (origin: string, appliance: string, get: PeerGet, timeoutMs: number) => Promise<PeerAnswer> {
+  /** The batch still filling for each process's origin. */
+  const pending = new Map<string, Batch>();
+  return (origin, appliance, get, timeoutMs) => {
+    let batch = pending.get(origin);
+    if (batch === undefined) {
+      const fresh: Batch = { gets: [], waiting: [], timeoutMs: 0 };
+      pending.set(origin, (batch = fresh));
+      setTimeout(() => {
+        if (pending.get(origin) === fresh) pending.delete(origin);
+        void send(env, origin, fresh);
+      }, 0);
+    }
+    const url = new URL(get.target);
+    batch.gets.push({ appliance, target: `${origin}${url.pathname}${url.search}`, credential: get.credential, accept: get.accept });
+    batch.timeoutMs = Math.max(batch.timeoutMs, timeoutMs);
+    // A full batch is sent as it stands; the next GET starts another.
+    if (batch.gets.length === FAN_OUT_MAX) pending.delete(origin);
+    const joined = batch;
+    return new Promise((resolve, reject) => joined.waiting.push({ resolve, reject }));
+  };
+}
+
+type Batch = { gets: z.input<typeof ShardGets>; waiting: { resolve: (answer: PeerAnswer) => void; reject: (error: unknown) => void }[]; timeoutMs: number };
+
+async function send(env: Env, origin: string, batch: Batch): Promise<void> {
+  try {
+    const token = await shardToken(env);
+    if (token === null) throw new Error("no fleet secret: the processes of this fleet cannot authenticate to one another");
+    const response = await outboundFetch(`${origin}${SHARD_RELAY_PATH}`, "peer", LOCAL_WEBHOOK_ALLOWLIST, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(batch.gets),
+      signal: AbortSignal.timeout(batch.timeoutMs),
+    });
+    if (!response.ok) throw new Error(`the fleet process at ${origin} answered ${response.status}`);
+    const answers = (await response.json()) as ShardAnswer[];
+    batch.waiting.forEach((w, i) => w.resolve(answers[i] ?? { status: 502, contentType: null, body: null }));
+  } catch (error) {
+    for (const w of batch.waiting) w.reject(error);
+  }
+}
+
+/**
+ * Serves another process's batch (SHARD_RELAY_PATH): each GET relayed in-process to its appliance, which must be
+ * one of this process's (`relay`, the in-process fleet relay), the answers in order. Null when the request is not
+ * one: the caller answers it as any other request.
+ */
+export async function serveShardRelay(request: Request, env: Env, relay: (appliance: string, get: PeerGet) => Promise<PeerAnswer>): Promise<Response | null> {
+  if (deploymentOf(env) !== "local" || !env.BNG_SHARD_PEERS || request.method !== "POST") return null;
+  const token = await shardToken(env);
+  const sent = /^Bearer (\S+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
+  if (token === null || sent === undefined || !constantTimeEqual(sent, token)) return null;
+  if (Number(request.headers.get("content-length") ?? SHARD_RELAY_MAX_BYTES + 1) > SHARD_RELAY_MAX_BYTES) return new Response(null, { status: 413 });
+  let gets: z.output<typeof ShardGets>;
+  try {
+    gets = ShardGets.parse(await request.json());
+  } catch {
+    return new Response(null, { status: 400 });
+  }
+  const answers = await Promise.all(
+    gets.map(async ({ appliance, ...get }): Promise<ShardAnswer> => {
+      if (otherShard(env, appliance) !== null) return { status: 421, contentType: null, body: null };
+      const { status, contentType, body } = await relay(appliance, get);
+      return { status, contentType, body: body === null ? null : typeof body === "string" ? body : await new Response(body).text() };
+    }),
+  );
+  return Response.json(answers);
 }

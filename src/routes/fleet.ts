@@ -38,11 +38,33 @@ export const fleetRoutes = (table: () => Route[]): Route[] => {
       const search = query < 0 ? "" : ctx.query.path.slice(query);
       // A path refused for one is refused for all: the request's own answer, as the proxy's.
       normalisePeerPath(rawPath, relayable);
-      const rows = await Promise.all(names.map((name, i) => fanOutRow(ctx.appliance, name, { configured: known.configured[i] ?? null, allowlist: known.allowlist }, rawPath, search, relayable)));
+      const { timeoutMs } = ctx.query;
+      const rows = await Promise.all(
+        names.map((name, i) => {
+          const row = fanOutRow(ctx.appliance, name, { configured: known.configured[i] ?? null, allowlist: known.allowlist }, rawPath, search, relayable);
+          return timeoutMs === undefined ? row : withDeadline(row, timeoutMs, name, rawPath);
+        }),
+      );
       return new Encoded<FanOutAnswer[]>(`[${rows.join(",")}]` as JsonText<FanOutAnswer[]>);
     }),
   ];
 };
+
+/** A fan-out row's JSON text, its body JSON text already. */
+const rowText = (name: string, status: number, body: string): string => `{"appliance":${JSON.stringify(name)},"status":${status},"body":${body}}`;
+
+/** A fan-out row holding the problem the proxy would have answered for `name`. */
+const problemRow = (name: string, status: number, detail: string, rawPath: string): string =>
+  rowText(name, status, JSON.stringify(problemBody(status, detail, `/api/v1/fleet/${encodeURIComponent(name)}/${rawPath}`)));
+
+/** A row, or a 504 row once `ms` have passed without it: the relay goes on to its own deadline, unwaited for. */
+function withDeadline(row: Promise<string>, ms: number, name: string, rawPath: string): Promise<string> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(problemRow(name, 504, `'${name}' did not answer within ${ms} ms`, rawPath)), ms);
+  });
+  return Promise.race([row, late]).finally(() => clearTimeout(timer));
+}
 
 /** JSON content types, whose bodies a fan-out row carries as JSON rather than as text. */
 const JSON_TYPES = /^application\/(problem\+)?json\s*(;|$)/i;
@@ -53,33 +75,31 @@ const JSON_TYPES = /^application\/(problem\+)?json\s*(;|$)/i;
  * own serialiser's JSON and goes in as it is; any other is parsed first, so a peer's text can never break the array.
  */
 async function fanOutRow(appliance: ApplianceTarget, name: string, known: RelayFacts, rawPath: string, search: string, relayable: Relayable): Promise<string> {
-  const head = `{"appliance":${JSON.stringify(name)},"status":`;
   let answer: PeerAnswer;
   try {
     const plan = await planRelay(appliance, known, name, rawPath, search, relayable);
     answer = await askPeer(appliance, plan, "application/json");
   } catch (error) {
     if (!(error instanceof StatusError)) throw error;
-    return `${head}${error.status},"body":${JSON.stringify(problemBody(error.status, error.message, `/api/v1/fleet/${encodeURIComponent(name)}/${rawPath}`))}}`;
+    return problemRow(name, error.status, error.message, rawPath);
   }
   const { status, contentType, body } = answer;
   if (body === null || !contentType) {
     if (body instanceof ReadableStream) await body.cancel();
-    return `${head}${status},"body":null}`;
+    return rowText(name, status, "null");
   }
   if (body instanceof ReadableStream && /^text\/event-stream/i.test(contentType)) {
     // A stream has no end to wait for: the proxy relays it, a fan-out cannot.
     await body.cancel();
-    const detail = `peer '${name}' answered with an event stream, which the proxy relays but a fan-out read cannot`;
-    return `${head}502,"body":${JSON.stringify(problemBody(502, detail, `/api/v1/fleet/${encodeURIComponent(name)}/${rawPath}`))}}`;
+    return problemRow(name, 502, `peer '${name}' answered with an event stream, which the proxy relays but a fan-out read cannot`, rawPath);
   }
   const text = typeof body === "string" ? body : await new Response(body).text();
-  if (text === "") return `${head}${status},"body":null}`;
-  if (!JSON_TYPES.test(contentType)) return `${head}${status},"body":${JSON.stringify(text)}}`;
-  if (typeof body === "string") return `${head}${status},"body":${text}}`;
+  if (text === "") return rowText(name, status, "null");
+  if (!JSON_TYPES.test(contentType)) return rowText(name, status, JSON.stringify(text));
+  if (typeof body === "string") return rowText(name, status, text);
   try {
-    return `${head}${status},"body":${JSON.stringify(JSON.parse(text))}}`;
+    return rowText(name, status, JSON.stringify(JSON.parse(text)));
   } catch {
-    return `${head}${status},"body":${JSON.stringify(text)}}`;
+    return rowText(name, status, JSON.stringify(text));
   }
 }

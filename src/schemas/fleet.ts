@@ -1,6 +1,7 @@
 /** Fleet, the wire contract: the appliances this one knows, and the read-only proxy to its peers. */
 import { z } from "zod";
 import { operation } from "./contract.ts";
+import { FAN_OUT_MAX } from "./fan-out.ts";
 
 /** A peer as the running configuration's `webUi.peers` names it (its credential read in, null when none is set). */
 export interface ConfiguredPeer {
@@ -19,12 +20,6 @@ export const FleetAppliance = z
   .meta({ id: "FleetAppliance" });
 export type FleetAppliance = z.output<typeof FleetAppliance>;
 
-/**
- * Appliances one fan-out read names at most. Deployed, each is one subrequest of the
- * invocation, beside the one to the addressed appliance: 41 stays inside the Free
- * plan's 50 (Workers limits), and a fleet of 1,000 is 25 requests.
- */
-export const FAN_OUT_MAX = 40;
 
 export const FanOutQuery = z.object({
   path: z
@@ -38,6 +33,13 @@ export const FanOutQuery = z.object({
     .transform((text) => text.split(",").map((name) => name.trim()).filter((name) => name !== ""))
     .pipe(z.array(z.string().max(63)).min(1).max(FAN_OUT_MAX))
     .meta({ description: `up to ${FAN_OUT_MAX} appliance names, comma-separated, each as GET /api/v1/fleet/appliances lists it (this appliance's own included)` }),
+  timeoutMs: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(60_000)
+    .optional()
+    .meta({ description: "how long to wait for any one appliance, in ms (default: each peer's own `timeoutMs`, 10 s unless configured): one that has not answered by then is a 504 row, and the others are not held up by it" }),
 });
 
 export const FanOutAnswer = z
@@ -103,7 +105,7 @@ export const fleet = {
     description:
       "The same GET on up to 40 appliances at once, each exactly as GET /api/v1/fleet/{appliance}/{path} would relay it (the same peers, credentials, FP allowlist and deadlines), answered together in the order asked: " +
       "what the web UI's fleet overview and subscriber search ask, in 25 requests for a fleet of 1,000 instead of 1,000. " +
-      "A path the proxy would refuse for every appliance (not an FP read, not valid) is refused as the proxy refuses it; anything else one appliance answers (404 for an unknown name, 502, 504, its own errors) is its row's `status` and `body`.",
+      "An appliance that does not answer within `timeoutMs` gets a 504 row. A path the proxy would refuse for every appliance (not an FP read, not valid) is refused as the proxy refuses it; anything else one appliance answers (404 for an unknown name, 502, 504, its own errors) is its row's `status` and `body`.",
     query: FanOutQuery,
     response: { description: "array of FanOutAnswer, in the order of `appliances`", schema: z.array(FanOutAnswer) },
     examples: {

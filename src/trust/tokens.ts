@@ -21,7 +21,8 @@ const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
 
 function crc32(text: string): number {
   let crc = 0xffffffff;
-  for (const byte of utf8(text)) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  const bytes = utf8(text);
+  for (let i = 0; i < bytes.length; i++) crc = CRC_TABLE[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
 

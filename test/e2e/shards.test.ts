@@ -72,4 +72,33 @@ describe("a fleet over two workerd processes", () => {
     const vrfs = (await response.json()) as { name: string; tableId: number }[];
     expect(vrfs).toContainEqual(expect.objectContaining({ name: "cust-shard", tableId: 917 }));
   });
+
+  it("answers a fan-out read of both processes' appliances in one request, each row what the proxy relays", async () => {
+    const response = await fetch(`${base(0)}/twin/v1/fleet/read?path=system/health&appliances=edge-3,edge-2,edge-1`, { headers: auth });
+    expect(response.status).toBe(200);
+    const rows = (await response.json()) as { appliance: string; status: number; body: { appliance: string } }[];
+    expect(rows.map((r) => [r.appliance, r.status, r.body.appliance])).toEqual([
+      ["edge-3", 200, "edge-3"],
+      ["edge-2", 200, "edge-2"],
+      ["edge-1", 200, "edge-1"],
+    ]);
+  });
+
+  it("answers fan-out reads made at the same moment each on its own (six at once, as a browser sends them)", async () => {
+    const responses = await Promise.all(Array.from({ length: 6 }, () => fetch(`${base(0)}/twin/v1/fleet/read?path=system/health&appliances=edge-2,edge-3`, { headers: auth })));
+    for (const response of responses) {
+      expect(response.status).toBe(200);
+      const rows = (await response.json()) as { appliance: string; status: number }[];
+      expect(rows.map((r) => [r.appliance, r.status])).toEqual([["edge-2", 200], ["edge-3", 200]]);
+    }
+  });
+
+  it("takes another process's relayed reads only from the fleet's processes: to anyone else that path is not there", async () => {
+    // The path the processes relay through (src/fleet/shards.ts), asked on a public listener with a valid API token.
+    const body = JSON.stringify([{ appliance: "edge-2", target: `${base(1)}/api/v1/system/health`, credential: BOOTSTRAP, accept: "application/json" }]);
+    for (const headers of [auth, { authorization: "Bearer not-the-shard-token" }, {}]) {
+      const response = await fetch(`${base(1)}/_bngfleet/shard-relay`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body });
+      expect(response.status).toBe(404);
+    }
+  });
 });

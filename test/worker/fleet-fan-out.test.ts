@@ -4,18 +4,20 @@
  * GET /api/v1/fleet/{appliance}/{path} relays for that appliance; the
  * proxy's own rules (spec "Fleet") are tested in fleet.test.ts.
  */
-import { describe, expect, it } from "vitest";
+import { abortAllDurableObjects } from "cloudflare:test";
+import { describe, expect, inject, it } from "vitest";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { FanOutAnswer } from "../../src/schemas/fleet.ts";
 import type { z } from "zod";
-import { BOOTSTRAP_TOKEN, bearer, call, tokenWithRole } from "./client.ts";
+import { BOOTSTRAP_TOKEN, bearer, call, json, tokenWithRole } from "./client.ts";
+import { allowLoopback } from "./config-client.ts";
 import { advance } from "./helpers.ts";
 
 type Problem = z.output<typeof ProblemDetails>;
 const admin = bearer(BOOTSTRAP_TOKEN);
 
-const fanOut = (path: string, appliances: string, headers: Record<string, string> = admin) =>
-  call(`/twin/v1/fleet/read?${new URLSearchParams({ path, appliances })}`, { headers });
+const fanOut = (path: string, appliances: string, headers: Record<string, string> = admin, extra: Record<string, string> = {}) =>
+  call(`/twin/v1/fleet/read?${new URLSearchParams({ path, appliances, ...extra })}`, { headers });
 
 describe("a fan-out read", () => {
   it("answers each appliance, in the order asked, with what the fleet proxy relays for it", async () => {
@@ -70,5 +72,27 @@ describe("a fan-out read", () => {
   it("is open to read-only callers, and to no one without a credential", async () => {
     expect((await fanOut("system/health", "edge-2", bearer(await tokenWithRole("read-only")))).status).toBe(200);
     expect((await fanOut("system/health", "edge-2", {})).status).toBe(401);
+  });
+
+  it("answers a peer that never answers as a 504 row once `timeoutMs` has passed, the others as they are", async () => {
+    // An external peer on loopback that takes the request and never answers (test/worker/peer-server.ts); its own deadline is 10 s.
+    await allowLoopback();
+    const peer = { listOps: [{ listPath: "webUi.peers", key: "silent", fields: { url: `http://127.0.0.1:${inject("peerServerPort")}`, credential: "bngtok_" + "P".repeat(36) } }] };
+    expect((await call("/api/v1/config", json("PUT", peer, admin))).status).toBe(200);
+    await abortAllDurableObjects();
+    const rows = await (await fanOut("system/health", "edge-2,silent", admin, { timeoutMs: "300" })).json<FanOutAnswer[]>();
+    expect(rows.map((r) => [r.appliance, r.status])).toEqual([
+      ["edge-2", 200],
+      ["silent", 504],
+    ]);
+    expect((rows[1]!.body as Problem).detail).toContain("300 ms");
+  });
+
+  it("answers 400 naming `timeoutMs` outside 100 ms to 60 s", async () => {
+    for (const timeoutMs of ["99", "60001", "soon"]) {
+      const response = await fanOut("system/health", "edge-2", admin, { timeoutMs });
+      expect(response.status, timeoutMs).toBe(400);
+      expect(JSON.stringify(await response.json())).toContain("timeoutMs");
+    }
   });
 });

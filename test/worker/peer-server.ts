@@ -49,6 +49,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       res.writeHead(Number(q.get("status") ?? 200), headers).end(q.get("body") ?? "");
     } else if (url.pathname === "/api/v1/system/status") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<script>fetch('/api/v1/auth/tokens')</script>");
+    } else if (url.pathname === "/api/v1/system/health") {
+      // A peer that accepts the request and never answers (closed with the server).
+      req.resume();
     } else if (url.pathname === "/api/v1/system/inventory") {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ relayed: true, authorization: req.headers.authorization ?? null }));
     } else {
@@ -57,5 +60,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   project.provide("peerServerPort", (server.address() as AddressInfo).port);
-  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
 }

@@ -1,10 +1,9 @@
 /**
  * Subscriber search across the fleet: what a NOC engineer types (a
  * username, an address or prefix, a MAC, a VLAN) asked of this appliance and
- * every peer through the fleet proxy. Results show grouped by appliance as
- * they arrive; a slow or dead peer is marked and never holds up the others;
- * at most `FAN_OUT` appliances are asked at once, so a fleet of 1,000 is
- * searched progressively, not all at once.
+ * every peer through the fleet proxy, 40 appliances a request
+ * (ui/fan-out.ts). Results show grouped by appliance as they arrive; a slow or
+ * dead peer is marked after PER_APPLIANCE_MS and never holds up the others.
  *
  * Drawn for a fleet of a thousand: an appliance with matches gets a card
  * with its first few sessions (the rest of its page on demand); the
@@ -17,15 +16,14 @@ import { count } from "../format.ts";
 import { Component } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { contract } from "bngfleet:contract";
-import { ApiError, call, peerBase, type Answer, type Input } from "../api.ts";
+import { ApiError, call, type Answer, type Input } from "../api.ts";
+import { fanOut } from "../fan-out.ts";
 import { navigate } from "../router.ts";
 import type { FleetAppliance } from "../types.ts";
 
 type SessionList = Answer<typeof contract.sessions.list>;
 import { classify, type SearchKind } from "./search-terms.ts";
 
-/** Appliances asked at once: a browser opens six HTTP/1.1 connections to one origin, so more would only queue in it. */
-const FAN_OUT = 6;
 /** How long one appliance may take before it is marked slow and left. */
 const PER_APPLIANCE_MS = 5_000;
 /** Matches read per appliance (the first page, newest first). */
@@ -58,16 +56,18 @@ export function Search({ text }: { text: string }) {
   useEffect(() => {
     if (!value) return;
     let stopped = false;
-    const controllers = new Set<AbortController>();
+    const controller = new AbortController();
     setGroups({});
     setListError(null);
     void (async () => {
       let all: FleetAppliance[];
+      let listed = true;
       try {
-        all = await call(contract.fleet.appliances);
+        all = await call(contract.fleet.appliances, {}, "", { signal: controller.signal });
       } catch (failure) {
         // No fleet list for this role or box: search this appliance alone.
         all = [{ name: "this appliance", self: true, url: null }];
+        listed = false;
         setListError(failure instanceof ApiError ? failure.message : String(failure));
       }
       if (stopped) return;
@@ -78,6 +78,7 @@ export function Search({ text }: { text: string }) {
       let drawTimer: ReturnType<typeof setTimeout> | null = null;
       let matchShown = false;
       const update = (name: string, group: Group) => {
+        if (stopped) return;
         changes[name] = group;
         const match = group.state === "done" && group.list.total > 0;
         drawTimer ??= setTimeout(() => {
@@ -88,31 +89,29 @@ export function Search({ text }: { text: string }) {
         }, matchShown || !match ? DRAW_EVERY_MS : 0);
         if (match) matchShown = true;
       };
-      const queue = [...all];
-      const worker = async () => {
-        for (let next = queue.shift(); next && !stopped; next = queue.shift()) {
-          const a = next;
-          update(a.name, { state: "searching" });
-          const controller = new AbortController();
-          controllers.add(controller);
-          const timer = setTimeout(() => controller.abort(), PER_APPLIANCE_MS);
-          let group: Group;
-          try {
-            group = { state: "done", list: await call(contract.sessions.list, { query: queryOf(kind, value) }, a.self ? "" : peerBase(a.name), { signal: controller.signal }) };
-          } catch (failure) {
-            group = { state: "failed", detail: controller.signal.aborted ? `no answer within ${PER_APPLIANCE_MS / 1000} s` : failure instanceof ApiError ? failure.message : String(failure) };
-          } finally {
-            clearTimeout(timer);
-            controllers.delete(controller);
-          }
-          if (!stopped) update(a.name, group);
+      const query = queryOf(kind, value);
+      if (!listed) {
+        // Without the fleet list this appliance's name is unknown, so it is asked directly.
+        try {
+          update(all[0]!.name, { state: "done", list: await call(contract.sessions.list, { query }, "", { signal: controller.signal }) });
+        } catch (failure) {
+          update(all[0]!.name, { state: "failed", detail: failure instanceof ApiError ? failure.message : String(failure) });
         }
-      };
-      await Promise.all(Array.from({ length: Math.min(FAN_OUT, all.length) }, worker));
+        return;
+      }
+      // Every appliance, this one included, through fan-out reads (ui/fan-out.ts): 40 a request, six requests at once;
+      // one that has not answered within PER_APPLIANCE_MS is left, and holds up none of the others.
+      await fanOut(
+        contract.sessions.list,
+        { query },
+        all.map((a) => a.name),
+        (name, row) => update(name, row.ok ? { state: "done", list: row.value } : { state: "failed", detail: row.status === 504 ? `no answer within ${PER_APPLIANCE_MS / 1000} s` : row.detail }),
+        { timeoutMs: PER_APPLIANCE_MS, signal: controller.signal, onAsk: (slice) => slice.forEach((name) => update(name, { state: "searching" })) },
+      );
     })();
     return () => {
       stopped = true;
-      for (const c of controllers) c.abort();
+      controller.abort();
     };
   }, [kind, value]);
 
