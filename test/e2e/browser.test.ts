@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "./chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SECTIONS, UNCOUNTED_SECTIONS } from "../../src/schemas/contract.ts";
+import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS } from "../../src/schemas/contract.ts";
 import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
 const PORT_BASE = await freePortBase(1);
@@ -71,7 +71,7 @@ describe("the API reference in a browser", () => {
     const tags = [...seen].sort();
     expect(tags).toEqual(documented);
     for (const section of ["Authentication", "Sessions", "Fleet", "System"]) expect(tags).toContain(section);
-    expect(tags.every((tag) => [...SECTIONS, ...UNCOUNTED_SECTIONS, "Scenario control"].includes(tag ?? ""))).toBe(true);
+    expect(tags.every((tag) => ([...SECTIONS, ...UNCOUNTED_SECTIONS, ...TWIN_SECTIONS] as string[]).includes(tag ?? ""))).toBe(true);
 
     const statuses = await page.evaluate(async () => {
       const body = JSON.stringify({ name: "from-the-browser", role: "read-only" });

@@ -307,7 +307,8 @@ describe("the web UI", () => {
     await review.evaluate((element) => (element as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: "center" }));
     await page.screenshot({ path: path.join(SCREENSHOTS, "configuration-review.png") });
     await review.getByRole("button", { name: "Commit these changes" }).click();
-    await expect.poll(() => page.getByTestId("config-outcome").textContent()).toMatch(/^Committed version (\d+)/);
+    // A commit is a write through the object and a reload of the form: on a loaded machine, more than the poll's default second.
+    await expect.poll(() => page.getByTestId("config-outcome").textContent(), { timeout: 15_000 }).toMatch(/^Committed version (\d+)/);
     const committed = Number(/version (\d+)/.exec((await page.getByTestId("config-outcome").textContent())!)![1]);
     expect((await call<{ fields: Record<string, string | null> }>("GET", "/config")).body.fields["routing.routerId"]).toBe("10.9.9.9");
     expect(await page.getByTestId("config-history").textContent()).toContain("router id from the browser");
