@@ -151,7 +151,7 @@ try {
     streams.push(s);
   }
 
-  // ── the NOC's mix: [weight, what]; proxied reads go through bench-1 to its peers ──
+  // ── the NOC's mix: [weight, what]; proxied and fan-out reads go through bench-1 to its peers ──
   let nth = 0;
   const peer = () => names[1 + (nth % (names.length - 1))]!;
   const ip = () => `100.64.${nth % 64}.0/24`;
@@ -173,6 +173,9 @@ try {
     [8, () => [0, `/api/v1/fleet/${peer()}/sessions/summary`]],
     [6, () => [0, `/api/v1/fleet/${peer()}/sessions?limit=50`]],
     [4, () => [0, `/api/v1/fleet/${peer()}/system/status`]],
+    // The web UI's fleet overview and subscriber search: every appliance in one fan-out read.
+    [2, () => [0, `/twin/v1/fleet/read?path=system/status&appliances=${names.join(",")}`]],
+    [2, () => [0, `/twin/v1/fleet/read?path=${encodeURIComponent(`sessions?username=sub00${10 + (nth % 90)}&limit=50`)}&appliances=${names.join(",")}`]],
   ];
   const deck = mix.flatMap(([w, f]) => Array.from({ length: w }, () => f));
 
