@@ -20,8 +20,7 @@
  * every 10 s), the 5xx count and the stream gaps. Loopback only; every loop ends at the deadline, and requests
  * in flight are capped.
  */
-import { mkdtemp, rm, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { EventSource } from "eventsource";
@@ -58,10 +57,9 @@ const STREAMS_PER_TOKEN = 4;
 const SCENARIO = path.join(import.meta.dirname, "../scenarios/soak-hour.json");
 
 const durationMs = minutes * 60_000;
-const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-soak-"));
 const portBase = await freePortBase(3);
 console.log(`bngfleet soak: 3 appliances of \`${values.profile}\`, ${minutes} min wall, ${fmt((durationMs / CLOCK_EVERY_MS) * CLOCK_STEP_S / 3600, 1)} simulated hours, ${rate} req/s, ${streamCount} log streams, ${path.relative(process.cwd(), SCENARIO)} every simulated hour\n`);
-const { fleet, bases, names, heap } = await launchBenchFleet(dir, { count: 3, profile: values.profile, portBase, peers: "all" });
+const { fleet, bases, names, heap } = await launchBenchFleet("soak", { count: 3, profile: values.profile, portBase, peers: "all" });
 
 const file = ScenarioFile.parse(JSON.parse(await readFile(SCENARIO, "utf8")));
 const hour: TimelineStep[] = timeline(file);
@@ -348,6 +346,4 @@ try {
   throw error;
 } finally {
   await fleet.stop();
-  // A fleet's state is gigabytes at a thousand appliances: none is kept once its figures are printed.
-  await rm(dir, { recursive: true, force: true });
 }

@@ -9,9 +9,6 @@
  * same references behind the launcher's Node relay, the earlier yardstick, is
  * printed beside it.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { freePortBase } from "../../test/e2e/launcher.ts";
 import { CONCURRENCY, latency, quantile, throughput } from "./load.ts";
 import { modelFigures, rampRate } from "./model.ts";
@@ -66,9 +63,8 @@ export async function applianceBench(options: { profile: string; seconds: number
   console.log(`  bring-up            ${model.sessions.toLocaleString("en-GB")} sessions in ${model.simulatedSeconds} simulated s, ${fmt(model.setupsPerSimulatedSecond, 0)} setups per simulated second while ramping, ${fmt(model.bringUpCpuMs, 0)} ms CPU`);
   console.log(`  one 10 s step       p50 ${fmt(model.stepCpuP50)} ms CPU, max ${fmt(model.stepCpuMax)} ms at ${model.sessions.toLocaleString("en-GB")} sessions (goal: p50 ≤ 5 ms at 128k)\n`);
 
-  const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-bench-"));
   const portBase = await freePortBase(4);
-  const { fleet, bases, heap } = await launchBenchFleet(dir, { count: 2, profile: options.profile, portBase, peers: "next", listener: options.listener });
+  const { fleet, bases, heap } = await launchBenchFleet("bench", { count: 2, profile: options.profile, portBase, peers: "next", listener: options.listener });
   const references = await startReferences(await compatibilityDate(), { worker: portBase + 2, durableObject: portBase + 3 });
   try {
     const [one, two] = bases as [string, string];
@@ -209,7 +205,5 @@ export async function applianceBench(options: { profile: string; seconds: number
   } finally {
     await references.dispose();
     await fleet.stop();
-    // A fleet's state is gigabytes at a thousand appliances: none is kept once its figures are printed.
-    await rm(dir, { recursive: true, force: true });
   }
 }

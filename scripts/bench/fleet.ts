@@ -4,7 +4,8 @@
  * bootstrap token), and the helpers that drive it over the API.
  */
 import { readFileSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { freePortBase, launchFleet, type RunningFleet } from "../../test/e2e/launcher.ts";
@@ -39,7 +40,10 @@ export interface BenchFleet {
  * Launches `count` appliances of `profile` on ports from `portBase`; with `peers`, bench-1 reads the others through
  * the fleet proxy: bench-2 alone (`next`), or every one (`all`, the fleet search's fan-out).
  */
-export async function launchBenchFleet(dir: string, options: { count: number; profile: string; portBase: number; peers?: "next" | "all"; readyTimeoutMs?: number; shards?: number; listener?: "workerd" | "relay" }): Promise<BenchFleet> {
+export async function launchBenchFleet(scratch: string, options: { count: number; profile: string; portBase: number; peers?: "next" | "all"; readyTimeoutMs?: number; shards?: number; listener?: "workerd" | "relay" }): Promise<BenchFleet> {
+  // A scratch folder of its own (the fleet file, then the state), removed when the fleet stops: at a thousand
+  // appliances the state is gigabytes, and the runs that kept theirs filled this machine's disk.
+  const dir = await mkdtemp(path.join(tmpdir(), `bngfleet-${scratch}-`));
   const names = Array.from({ length: options.count }, (_, i) => `bench-${i + 1}`);
   const appliances = names.map((name, i) => ({
     name,
@@ -57,7 +61,24 @@ export async function launchBenchFleet(dir: string, options: { count: number; pr
   while (inspectorPort + shards > options.portBase && inspectorPort < options.portBase + options.count) inspectorPort = await freePortBase(shards);
   // Plain HTTP, served by workerd's own sockets unless the relay is asked for (BNG_LISTENER, docs/running.md).
   const env = { BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_LISTENER: options.listener ?? "workerd", BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1", BNG_INSPECTOR_PORT: String(inspectorPort), BNG_SHARDS: String(shards) };
-  const fleet = await launchFleet(env, ports, path.join(dir, "data"), options.readyTimeoutMs);
+  const removeScratch = () => rm(dir, { recursive: true, force: true });
+  let running: RunningFleet;
+  try {
+    running = await launchFleet(env, ports, path.join(dir, "data"), options.readyTimeoutMs);
+  } catch (error) {
+    await removeScratch();
+    throw error;
+  }
+  const fleet: RunningFleet = {
+    ...running,
+    stop: async () => {
+      try {
+        return await running.stop();
+      } finally {
+        await removeScratch();
+      }
+    },
+  };
   const bases = ports.map((p) => `http://127.0.0.1:${p}`);
   // The heaps of every process's isolate together; shard k serves appliance k first (bench-(k+1)), whose health nudges its inspector.
   const heap = async (): Promise<HeapFigures> => {

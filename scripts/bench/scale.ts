@@ -8,9 +8,7 @@
  * and a fleet-wide subscriber search as the web UI does them
  * (scripts/bench/fleet-fanout.ts), first cold, then warm.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { availableParallelism, tmpdir } from "node:os";
-import path from "node:path";
+import { availableParallelism } from "node:os";
 import { freePortBase } from "../../test/e2e/launcher.ts";
 import { latency } from "./load.ts";
 import { advance, auth, cpuSeconds, fmt, getJson, launchBenchFleet, memoryKiB, shippedProfile, workerdPids } from "./fleet.ts";
@@ -40,11 +38,10 @@ export async function scaleBench(options: { profile: string; count: number; shar
   const profile = await shippedProfile(options.profile);
   const { count } = options;
   console.log(`bngfleet fleet benchmark: ${count} appliances of profile \`${options.profile}\` (≈${(count * profile.population.steadyStateSessions).toLocaleString("en-GB")} sessions), one launcher, ${options.shards === 1 ? "one workerd process" : `${options.shards} workerd processes (BNG_SHARDS)`}, plain HTTP\n`);
-  const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-bench-scale-"));
   const portBase = await freePortBase(count);
   const t0 = performance.now();
   // Readiness waits on every listener in turn; a fleet of a hundred needs longer than the e2e tests' minute.
-  const { fleet, bases, names, heap } = await launchBenchFleet(dir, { count, profile: options.profile, portBase, peers: count > 1 ? "all" : undefined, readyTimeoutMs: 600_000 + count * 1_000, shards: options.shards });
+  const { fleet, bases, names, heap } = await launchBenchFleet("bench-scale", { count, profile: options.profile, portBase, peers: count > 1 ? "all" : undefined, readyTimeoutMs: 600_000 + count * 1_000, shards: options.shards });
   try {
     const listening = performance.now() - t0;
     // An object opens (configuration seeded, accounts, the empty data plane) at its first authenticated request.
@@ -123,7 +120,5 @@ export async function scaleBench(options: { profile: string; count: number; shar
     throw error;
   } finally {
     await fleet.stop();
-    // A fleet's state is gigabytes at a thousand appliances: none is kept once its figures are printed.
-    await rm(dir, { recursive: true, force: true });
   }
 }

@@ -11,9 +11,7 @@
  * where the time went: how long each appliance's answer took and when the
  * last one arrived. Figures, not pass/fail.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { availableParallelism, tmpdir } from "node:os";
-import path from "node:path";
+import { availableParallelism } from "node:os";
 import type { Browser } from "playwright-core";
 import { freePortBase } from "../../test/e2e/launcher.ts";
 import { advance, fmt, getJson, launchBenchFleet } from "./fleet.ts";
@@ -72,10 +70,9 @@ async function pooled<T>(items: readonly T[], limit: number, task: (item: T) => 
 
 /** Launches the 100-appliance fleet, searches it three times from bench-1's header and prints the figures. */
 export async function fleetSearchBench(browser: Browser): Promise<void> {
-  const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-bench-ui-search-"));
   const portBase = await freePortBase(APPLIANCES);
   const shards = availableParallelism();
-  const { fleet, bases } = await launchBenchFleet(dir, { count: APPLIANCES, profile: "small", portBase, peers: "all", readyTimeoutMs: 600_000, shards });
+  const { fleet, bases } = await launchBenchFleet("bench-ui-search", { count: APPLIANCES, profile: "small", portBase, peers: "all", readyTimeoutMs: 600_000, shards });
   try {
     // Every object opened, then five simulated minutes on each: subscribers up, as a fleet in service.
     await pooled(bases, PARALLEL, (b) => getJson(`${b}/api/v1/sessions/summary`));
@@ -138,7 +135,5 @@ export async function fleetSearchBench(browser: Browser): Promise<void> {
     await context.close();
   } finally {
     await fleet.stop();
-    // A fleet's state is gigabytes at a thousand appliances: none is kept once its figures are printed.
-    await rm(dir, { recursive: true, force: true });
   }
 }
