@@ -26,6 +26,9 @@ export interface PeerAnswer {
 
 export const peerAnswerOf = (response: Response): PeerAnswer => ({ status: response.status, contentType: response.headers.get("content-type"), body: response.body });
 
+/** A peer answer's body as text, read to its end when it came as a stream (null when there is none). */
+export const peerAnswerText = async (body: PeerAnswer["body"]): Promise<string | null> => (body === null || typeof body === "string" ? body : new Response(body).text());
+
 /** The headers a peer GET carries over the network: the peer credential and the caller's Accept, nothing of the caller's own. */
 export const peerHeaders = (get: PeerGet): Record<string, string> => ({ authorization: `Bearer ${get.credential}`, accept: get.accept });
 

@@ -12,12 +12,14 @@ import { z } from "zod";
 import type { Env } from "../env.ts";
 import { deploymentOf } from "./deployment.ts";
 import { APPLIANCE_HEADER } from "./listener.ts";
-import type { PeerAnswer, PeerGet } from "./definition.ts";
+import { peerAnswerText, type PeerAnswer, type PeerGet } from "./definition.ts";
 import { outboundFetch } from "../config/destinations.ts";
 import { LOCAL_WEBHOOK_ALLOWLIST } from "../config/seed.ts";
 import { deriveToken } from "../trust/tokens.ts";
 import { constantTimeEqual } from "../trust/encoding.ts";
 import { FAN_OUT_MAX } from "../schemas/fan-out.ts";
+import { readBytesBody } from "../http/body.ts";
+import { StatusError } from "../http/problem.ts";
 
 /** Each bindings object's map, parsed once: every request asks (the addressed appliance must be this process's). */
 const parsed = new WeakMap<Env, Record<string, string>>();
@@ -120,18 +122,18 @@ export async function serveShardRelay(request: Request, env: Env, relay: (applia
   const token = await shardToken(env);
   const sent = /^Bearer (\S+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
   if (token === null || sent === undefined || !constantTimeEqual(sent, token)) return null;
-  if (Number(request.headers.get("content-length") ?? SHARD_RELAY_MAX_BYTES + 1) > SHARD_RELAY_MAX_BYTES) return new Response(null, { status: 413 });
   let gets: z.output<typeof ShardGets>;
   try {
-    gets = ShardGets.parse(await request.json());
-  } catch {
-    return new Response(null, { status: 400 });
+    gets = ShardGets.parse(JSON.parse(new TextDecoder().decode(await readBytesBody(request, SHARD_RELAY_MAX_BYTES))));
+  } catch (error) {
+    // Past the cap: the body reader's 413; anything else a batch of GETs this process could not have sent.
+    return new Response(null, { status: error instanceof StatusError ? error.status : 400 });
   }
   const answers = await Promise.all(
     gets.map(async ({ appliance, ...get }): Promise<ShardAnswer> => {
       if (otherShard(env, appliance) !== null) return { status: 421, contentType: null, body: null };
       const { status, contentType, body } = await relay(appliance, get);
-      return { status, contentType, body: body === null ? null : typeof body === "string" ? body : await new Response(body).text() };
+      return { status, contentType, body: await peerAnswerText(body) };
     }),
   );
   return Response.json(answers);

@@ -4,7 +4,7 @@ import { routeMatcher } from "../http/matcher.ts";
 import { problemBody, StatusError } from "../http/problem.ts";
 import { fleet, type FanOutAnswer } from "../schemas/fleet.ts";
 import { askPeer, normalisePeerPath, planRelay, relayToPeer, type Relayable, type RelayFacts } from "../fleet/proxy.ts";
-import { resolvePeer, type PeerAnswer } from "../fleet/definition.ts";
+import { peerAnswerText, resolvePeer, type PeerAnswer } from "../fleet/definition.ts";
 import { redactUserinfo } from "../config/document.ts";
 import type { ApplianceTarget } from "../fleet/context.ts";
 import type { JsonText } from "../../simulator/row-texts.ts";
@@ -93,8 +93,8 @@ async function fanOutRow(appliance: ApplianceTarget, name: string, known: RelayF
     await body.cancel();
     return problemRow(name, 502, `peer '${name}' answered with an event stream, which the proxy relays but a fan-out read cannot`, rawPath);
   }
-  const text = typeof body === "string" ? body : await new Response(body).text();
-  if (text === "") return rowText(name, status, "null");
+  const text = await peerAnswerText(body);
+  if (!text) return rowText(name, status, "null");
   if (!JSON_TYPES.test(contentType)) return rowText(name, status, JSON.stringify(text));
   if (typeof body === "string") return rowText(name, status, text);
   try {
