@@ -84,6 +84,9 @@ describe("the designed section pages", () => {
   ];
 
   it.each(pages)("%s shows the API's values at 1024 px, with no sideways scroll and no serious axe finding", async (href, heading, expected) => {
+    // The fleet is live from a fresh start: tunnels (and other rows) open as sessions come up, so a loaded
+    // machine can reach a page before its first row exists. Wait until the API lists one, then open the page.
+    await expect.poll(async () => (await expected()).length, { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
     await open(href, heading);
     const pairs = await expected();
     expect(pairs.length).toBeGreaterThan(0);
@@ -96,17 +99,18 @@ describe("the designed section pages", () => {
     expect(scroll, href).toBeLessThanOrEqual(client!);
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(SCREENSHOTS, `${href.slice(1)}.png`), fullPage: true });
-  });
+  }, 75_000);
 
   it("prints an L2TP tunnel id as it is typed, without a thousands separator", async () => {
-    const t = (await apiFromPage<{ tunnels: { localTunnelId: number }[] }>(page, "GET", "/l2tp/tunnels")).body.tunnels;
-    const id = t.find((x) => x.localTunnelId > 999)?.localTunnelId;
+    const tunnelIds = async () => (await apiFromPage<{ tunnels: { localTunnelId: number }[] }>(page, "GET", "/l2tp/tunnels")).body.tunnels.map((t) => t.localTunnelId);
+    await expect.poll(async () => (await tunnelIds()).some((id) => id > 999), { timeout: 30_000, interval: 500 }).toBe(true);
+    const id = (await tunnelIds()).find((x) => x > 999);
     expect(id).toBeDefined();
     await open("/l2tp", "L2TP tunnels");
     const text = (await page.locator("main").textContent())!;
     expect(text).toContain(String(id));
     expect(text).not.toContain(grouped(id!));
-  });
+  }, 75_000);
 
   it("links a session's page to its pool, VRF, plan, CGN binding and L2TP tunnel", async () => {
     type Detail = { id: number; vrf: string; plan: string; addresses: { ipv4: { pool: string | null } }; cgn: { insideIp: string; publicIp: string } | null };
