@@ -14,7 +14,8 @@ import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
 import { LIVE_PATH, liveResponse } from "./http/live.ts";
 import { applianceForHost, applianceNamed, peerAnswerOf, profileRefusal } from "./fleet/definition.ts";
 import { listenerAppliance } from "./fleet/listener.ts";
-import { SHARD_RELAY_PATH, otherShard, serveShardRelay, shardDispatcher } from "./fleet/shards.ts";
+import { SHARD_RELAY_PATH, otherShard, shardDispatcher } from "./fleet/shards.ts";
+import { serveShardRelay } from "./http/shard-relay.ts";
 import type { ApplianceTarget } from "./fleet/context.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
 import type { Env } from "./env.ts";
@@ -50,7 +51,7 @@ export default {
     const url = new URL(request.url);
     const pathname = url.pathname;
     const deployment = deploymentOf(env);
-    // Another process of a sharded local fleet relaying fleet-proxy GETs to this one's appliances (src/fleet/shards.ts).
+    // Another process of a sharded local fleet relaying fleet-proxy GETs to this one's appliances (src/http/shard-relay.ts).
     if (pathname === SHARD_RELAY_PATH) {
       const relayed = await serveShardRelay(request, env, (name, get) => {
         const member = applianceNamed(env, name);

@@ -11,12 +11,10 @@
 import { z } from "zod";
 import type { Env } from "../env.ts";
 import { deploymentOf } from "./deployment.ts";
-import { APPLIANCE_HEADER } from "./listener.ts";
-import { peerAnswerText, type PeerAnswer, type PeerGet } from "./definition.ts";
+import type { PeerAnswer, PeerGet } from "./definition.ts";
 import { outboundFetch } from "../config/destinations.ts";
 import { LOCAL_WEBHOOK_ALLOWLIST } from "../config/seed.ts";
 import { deriveToken } from "../trust/tokens.ts";
-import { constantTimeEqual } from "../trust/encoding.ts";
 import { FAN_OUT_MAX } from "../schemas/fan-out.ts";
 
 /** Each bindings object's map, parsed once: every request asks (the addressed appliance must be this process's). */
@@ -38,23 +36,22 @@ export function otherShard(env: Env, appliance: string): string | null {
  * an API path: it answers only a request bearing the shards' token (derived
  * from the fleet secret, which only the fleet's processes hold), as 404 to
  * anyone else; each GET in it still presents its own peer credential, judged
- * by its appliance as any proxied read is.
+ * by its appliance as any proxied read is. The serving side is
+ * src/http/shard-relay.ts.
  */
 export const SHARD_RELAY_PATH = "/_bngfleet/shard-relay";
 
 /** The credential one process presents another: derived from the fleet secret, so none is configured or stored. */
-const shardToken = (env: Env): Promise<string> | null => (env.BNG_FLEET_SECRET ? deriveToken(env.BNG_FLEET_SECRET, "shard-relay") : null);
+export const shardToken = (env: Env): Promise<string> | null => (env.BNG_FLEET_SECRET ? deriveToken(env.BNG_FLEET_SECRET, "shard-relay") : null);
 
-const ShardGets = z
+/** The relay's body: the GETs of one batch, each naming its appliance. */
+export const ShardGets = z
   .array(z.object({ appliance: z.string().max(63), target: z.string().max(4096), credential: z.string().max(256), accept: z.string().max(256) }))
   .min(1)
   .max(FAN_OUT_MAX);
 
 /** A relayed answer on the wire between processes: its body as text (null when none). */
-type ShardAnswer = { status: number; contentType: string | null; body: string | null };
-
-/** A request body of 40 GETs is a few kilobytes: anything past this is refused unread. */
-const SHARD_RELAY_MAX_BYTES = 64 * 1024;
+export type ShardAnswer = { status: number; contentType: string | null; body: string | null };
 
 /**
  * A fleet proxy's GETs to appliances of other processes, for one incoming
@@ -108,31 +105,4 @@ async function send(env: Env, origin: string, batch: Batch): Promise<void> {
   } catch (error) {
     for (const w of batch.waiting) w.reject(error);
   }
-}
-
-/**
- * Serves another process's batch (SHARD_RELAY_PATH): each GET relayed in-process to its appliance, which must be
- * one of this process's (`relay`, the in-process fleet relay), the answers in order. Null when the request is not
- * one: the caller answers it as any other request.
- */
-export async function serveShardRelay(request: Request, env: Env, relay: (appliance: string, get: PeerGet) => Promise<PeerAnswer>): Promise<Response | null> {
-  if (deploymentOf(env) !== "local" || !env.BNG_SHARD_PEERS || request.method !== "POST") return null;
-  const token = await shardToken(env);
-  const sent = /^Bearer (\S+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
-  if (token === null || sent === undefined || !constantTimeEqual(sent, token)) return null;
-  if (Number(request.headers.get("content-length") ?? SHARD_RELAY_MAX_BYTES + 1) > SHARD_RELAY_MAX_BYTES) return new Response(null, { status: 413 });
-  let gets: z.output<typeof ShardGets>;
-  try {
-    gets = ShardGets.parse(await request.json());
-  } catch {
-    return new Response(null, { status: 400 });
-  }
-  const answers = await Promise.all(
-    gets.map(async ({ appliance, ...get }): Promise<ShardAnswer> => {
-      if (otherShard(env, appliance) !== null) return { status: 421, contentType: null, body: null };
-      const { status, contentType, body } = await relay(appliance, get);
-      return { status, contentType, body: await peerAnswerText(body) };
-    }),
-  );
-  return Response.json(answers);
 }

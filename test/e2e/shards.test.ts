@@ -5,10 +5,11 @@
  * reaches a member of the other process both ways, as it would in one.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deriveToken } from "../../src/trust/tokens.ts";
 import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
 const PORT_BASE = await freePortBase(3);
@@ -94,11 +95,28 @@ describe("a fleet over two workerd processes", () => {
   });
 
   it("takes another process's relayed reads only from the fleet's processes: to anyone else that path is not there", async () => {
-    // The path the processes relay through (src/fleet/shards.ts), asked on a public listener with a valid API token.
+    // The path the processes relay through (src/http/shard-relay.ts), asked on a public listener with a valid API token.
     const body = JSON.stringify([{ appliance: "edge-2", target: `${base(1)}/api/v1/system/health`, credential: BOOTSTRAP, accept: "application/json" }]);
     for (const headers of [auth, { authorization: "Bearer not-the-shard-token" }, {}]) {
       const response = await fetch(`${base(1)}/_bngfleet/shard-relay`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body });
       expect(response.status).toBe(404);
+    }
+  });
+
+  it("refuses a relay body past its 64 KiB cap with 413 and one that is no batch with 400, as problem details", async () => {
+    // The token as the processes derive it from the fleet secret the launcher keeps in its data directory (src/fleet/shards.ts).
+    const secret = (await readFile(path.join(fleet.dataDir, "fleet-secret"), "utf8")).trim();
+    const headers = { authorization: `Bearer ${await deriveToken(secret, "shard-relay")}`, "content-type": "application/json" };
+    const relay = (body: string) => fetch(`${base(1)}/_bngfleet/shard-relay`, { method: "POST", headers, body });
+    const get = { appliance: "edge-2", target: `${base(1)}/api/v1/system/health`, credential: BOOTSTRAP, accept: "application/json" };
+    const ok = await relay(JSON.stringify([get]));
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { status: number }[]).map((a) => a.status)).toEqual([200]);
+    const tooLarge = await relay(JSON.stringify([{ ...get, accept: "x".repeat(70 * 1024) }]));
+    expect([tooLarge.status, tooLarge.headers.get("content-type")]).toEqual([413, "application/problem+json"]);
+    for (const body of ["{not json", JSON.stringify({ appliance: "edge-2" }), JSON.stringify([])]) {
+      const refused = await relay(body);
+      expect([refused.status, refused.headers.get("content-type")], body).toEqual([400, "application/problem+json"]);
     }
   });
 });

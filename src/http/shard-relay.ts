@@ -1,0 +1,48 @@
+/**
+ * The serving side of the shards' relay (src/fleet/shards.ts holds its wire
+ * format and the dispatcher that sends to it): another process of a sharded
+ * local fleet posts a batch of fleet-proxy GETs for this process's
+ * appliances; each is relayed in-process to its appliance, the answers in
+ * order. Not an API path: a request without the shards' token is no relay
+ * and is answered as any other request (404).
+ */
+import type { z } from "zod";
+import type { Env } from "../env.ts";
+import { deploymentOf } from "../fleet/deployment.ts";
+import { peerAnswerText, type PeerAnswer, type PeerGet } from "../fleet/definition.ts";
+import { SHARD_RELAY_PATH, ShardGets, otherShard, shardToken, type ShardAnswer } from "../fleet/shards.ts";
+import { constantTimeEqual } from "../trust/encoding.ts";
+import { readBytesBody } from "./body.ts";
+import { StatusError, problemResponse } from "./problem.ts";
+
+/** A body of 40 GETs is a few kilobytes: anything past this is refused (413), as any body past its route's cap. */
+const SHARD_RELAY_MAX_BYTES = 64 * 1024;
+
+/**
+ * Serves another process's batch: each GET relayed to its appliance, which must be one of this process's
+ * (`relay`, the in-process fleet relay). Null when the request is not one: the caller answers it as any other.
+ */
+export async function serveShardRelay(request: Request, env: Env, relay: (appliance: string, get: PeerGet) => Promise<PeerAnswer>): Promise<Response | null> {
+  if (deploymentOf(env) !== "local" || !env.BNG_SHARD_PEERS || request.method !== "POST") return null;
+  const token = await shardToken(env);
+  const sent = /^Bearer (\S+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
+  if (token === null || sent === undefined || !constantTimeEqual(sent, token)) return null;
+  let gets: z.output<typeof ShardGets>;
+  try {
+    const text = new TextDecoder().decode(await readBytesBody(request, SHARD_RELAY_MAX_BYTES));
+    const parsed = ShardGets.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new StatusError(400, "the relay's body is not a batch of fleet-proxy GETs");
+    gets = parsed.data;
+  } catch (error) {
+    const status = error instanceof StatusError ? error.status : 400;
+    return problemResponse(status, error instanceof StatusError ? error.message : "the relay's body is not JSON", SHARD_RELAY_PATH);
+  }
+  const answers = await Promise.all(
+    gets.map(async ({ appliance, ...get }): Promise<ShardAnswer> => {
+      if (otherShard(env, appliance) !== null) return { status: 421, contentType: null, body: null };
+      const { status, contentType, body } = await relay(appliance, get);
+      return { status, contentType, body: await peerAnswerText(body) };
+    }),
+  );
+  return Response.json(answers);
+}
