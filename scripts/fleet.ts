@@ -48,12 +48,6 @@ import { loadScenarioFile, runScenarioOnFleet } from "./scenario.ts";
 const scriptsDir = path.dirname(fileURLToPath(import.meta.url));
 /** The workerd binary Miniflare would run (the `workerd` package's default export, as Miniflare requires it). */
 const workerdBinary = (createRequire(import.meta.url)("workerd") as { default: string }).default;
-// V8 in workerd favours memory over speed (Miniflare passes these flags to workerd; set the variable to choose
-// others, or to nothing). A fleet's isolate is mostly typed arrays and short-lived garbage: V8's default heap
-// growth let 200 default appliances hold 180 MiB of garbage at full size, and the allocator keeps what garbage
-// once took. The flag cut workerd's RSS there by 11 to 12 % (docs/benchmark.md, issue #28); the model's step costs
-// the same. A deployed Worker runs with Cloudflare's settings, not these.
-process.env.MINIFLARE_WORKERD_V8_FLAGS ??= "--optimize-for-size";
 /** Used only if wrangler.toml has no compatibility_date line. */
 const FALLBACK_COMPATIBILITY_DATE = "2026-07-01";
 /**
@@ -165,6 +159,8 @@ async function checkPortFree(a: ApplianceListener): Promise<void> {
 /** Brings the fleet up and prints the banner. */
 async function main(): Promise<void> {
   const settings = await loadSettings();
+  // Read by Miniflare each time it writes workerd's configuration (scripts/config.ts, v8FlagsFor).
+  process.env.MINIFLARE_WORKERD_V8_FLAGS = settings.v8Flags;
   const { appliances, dataDir, http } = settings;
   const scenarioPath = process.env.BNG_SCENARIO ? path.resolve(process.env.BNG_SCENARIO) : null;
   const scenario = scenarioPath ? await loadScenarioFile(scenarioPath) : null;

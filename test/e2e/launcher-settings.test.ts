@@ -1,4 +1,7 @@
 /** The launcher's start-up checks that need no fleet: they run before anything is built or bound. */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { banner } from "../../scripts/banner.ts";
 import { loadSettings } from "../../scripts/config.ts";
@@ -43,6 +46,29 @@ describe("BNG_CLOCK and BNG_CLOCK_START at start", () => {
     expect(await loadSettings({ BNG_CLOCK: "manual", BNG_CLOCK_START: "2026-03-02T10:30:00Z" })).toMatchObject({ manualClock: true, clockStart: "2026-03-02T10:30:00Z" });
     await expect(loadSettings({ BNG_CLOCK: "live" })).rejects.toThrow(/BNG_CLOCK must be 'manual' or unset, not 'live'/);
     await expect(loadSettings({ BNG_CLOCK_START: "10:30" })).rejects.toThrow(/BNG_CLOCK_START must be an ISO 8601 instant with its zone.*not '10:30'/);
+  });
+});
+
+describe("workerd's V8 flags at start (MINIFLARE_WORKERD_V8_FLAGS)", () => {
+  it("runs a fleet of a few on V8's defaults and one past ten appliances with --optimize-for-size, unless the variable chooses", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-v8-"));
+    try {
+      const fleetOf = async (count: number) => {
+        const file = path.join(dir, `fleet-${count}.json`);
+        const appliances = Array.from({ length: count }, (_, i) => ({ name: `edge-${i + 1}`, seed: i + 1, profile: "small", webUi: { listener: { address: "127.0.0.1", port: 9443 + i } } }));
+        await writeFile(file, JSON.stringify({ portBase: 9443, appliances }));
+        return file;
+      };
+      // The shipped fleet (three appliances), and ten: V8's defaults (no flags).
+      expect((await loadSettings({})).v8Flags).toBe("");
+      expect((await loadSettings({ BNG_FLEET: await fleetOf(10) })).v8Flags).toBe("");
+      expect((await loadSettings({ BNG_FLEET: await fleetOf(11) })).v8Flags).toBe("--optimize-for-size");
+      // Set, even to nothing, the variable decides.
+      expect((await loadSettings({ BNG_FLEET: await fleetOf(11), MINIFLARE_WORKERD_V8_FLAGS: "" })).v8Flags).toBe("");
+      expect((await loadSettings({ MINIFLARE_WORKERD_V8_FLAGS: "--max-lazy" })).v8Flags).toBe("--max-lazy");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
