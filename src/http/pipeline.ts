@@ -23,6 +23,7 @@ import { jsonAnswer, withSecurityHeaders } from "./headers.ts";
 import { Encoded, type Route } from "./route.ts";
 import { routeMatcher } from "./matcher.ts";
 import { portClient } from "./port.ts";
+import { ADDRESSED_SECTIONS } from "../schemas/contract.ts";
 
 type Part = FieldError["in"];
 
@@ -125,7 +126,7 @@ async function serveInWorker(route: Route, request: Incoming, appliance: Applian
     method: request.method,
     credential,
     csrfToken: request.headers.get("x-csrf-token"),
-    clientIp: appliance.clientIp,
+    clientIp: ADDRESSED_SECTIONS.has(route.operation.section) ? appliance.clientIp() : "unknown",
     secure: appliance.secure,
     ifMatch: request.headers.get("if-match"),
   });

@@ -24,6 +24,13 @@ export const UNCOUNTED_SECTIONS = ["IPsec", "Single sign-on"] as const;
 /** The twin's own control surface, outside `/api/v1` and outside the appliance's 20 sections. */
 export const TWIN_SECTIONS = ["Scenario control", "Fleet fan-out"] as const;
 export type Section = (typeof SECTIONS)[number] | (typeof UNCOUNTED_SECTIONS)[number] | (typeof TWIN_SECTIONS)[number];
+/**
+ * The sections whose operations use the caller's address: a sign-in or an account's proof counts failures per
+ * account and address, an OIDC sign-in is throttled per address, a browser session records where it began. Only
+ * for these does the Worker read the address off the request (workerd's `request.cf`, or a header it trusts);
+ * every other operation's port is called with `unknown`, as none reads it, and the cheapest requests skip the read.
+ */
+export const ADDRESSED_SECTIONS: ReadonlySet<Section> = new Set<Section>(["Authentication", "Single sign-on"]);
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {

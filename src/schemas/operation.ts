@@ -30,6 +30,7 @@ export interface Caller {
   principal: Principal | null;
   /** The credential `principal` was resolved from (its kind and SHA-256); null on anonymous operations. */
   credential: PresentedCredential | null;
+  /** The caller's address on an operation of ADDRESSED_SECTIONS (src/schemas/contract.ts); `unknown` on any other. */
   clientIp: string;
   /** True when clients reach this listener over HTTPS (cookies then carry `Secure`). */
   secure: boolean;
@@ -54,6 +55,7 @@ export interface PortCall {
   method: string;
   credential: PresentedCredential | null;
   csrfToken: string | null;
+  /** The caller's address on an operation of ADDRESSED_SECTIONS (src/schemas/contract.ts); `unknown` on any other. */
   clientIp: string;
   secure: boolean;
   ifMatch: string | null;

@@ -32,6 +32,8 @@ const urlOf = (path: string) => path.replace(/\{(\w+)\+?\}/g, (_, name: string) 
 /** The Worker's bindings with every appliance stub's method calls recorded, by appliance name. */
 function counted() {
   const calls: Record<string, string[]> = {};
+  /** What each `call` carried (its one argument), in order. */
+  const carried: Record<string, unknown>[] = [];
   const record = (name: string, stub: object) =>
     new Proxy(stub, {
       get(target, property) {
@@ -39,6 +41,7 @@ function counted() {
         if (typeof value !== "function") return value;
         return (...args: unknown[]) => {
           (calls[name] ??= []).push(String(property));
+          if (property === "call") carried.push(args[0] as Record<string, unknown>);
           return Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
         };
       },
@@ -55,18 +58,18 @@ function counted() {
       };
     },
   });
-  return { env: { ...env, Appliance: namespace } as Env, calls };
+  return { env: { ...env, Appliance: namespace } as Env, calls, carried };
 }
 
 /** Sends one request to edge-1 through the Worker; answers its status, its body (a stream is cancelled unread), the response and the calls it made. */
 async function send(path: string, init: RequestInit = {}) {
-  const { env: bindings, calls } = counted();
+  const { env: bindings, calls, carried } = counted();
   const url = `https://edge-1.bng.localhost${path}`;
   const response = await worker.fetch(new Request(url, init), bindings);
   await expectDocumented(init.method ?? "GET", url, response);
   const streaming = response.headers.get("content-type")?.startsWith("text/event-stream") ?? false;
   const text = streaming ? (await response.body?.cancel(), "") : await response.text();
-  return { status: response.status, text, response, calls: (name = "edge-1") => calls[name] ?? [] };
+  return { status: response.status, text, response, calls: (name = "edge-1") => calls[name] ?? [], carried };
 }
 
 const bearer = { authorization: `Bearer ${BOOTSTRAP_TOKEN}` };
@@ -112,6 +115,19 @@ describe("one call per request", () => {
     const answer = await send(path, { headers: bearer });
     expect(answer.status, answer.text).toBe(200);
     expectOneCall(answer.calls());
+  });
+
+  it("a sign-in's call carries the caller's address, a data read's and a health check's none", async () => {
+    // Deployed, the address is Cloudflare's CF-Connecting-IP (src/http/client-address.ts).
+    const from = { "cf-connecting-ip": "198.51.100.23" };
+    const login = await send("/api/v1/auth/login", withJson("POST", { username: "admin", password: ADMIN_PASSWORD }, from));
+    expect(login.status, login.text).toBe(200);
+    expect(login.carried.map((c) => c.clientIp)).toEqual(["198.51.100.23"]);
+    for (const path of ["/api/v1/sessions?limit=5", "/api/v1/system/health"]) {
+      const read = await send(path, { headers: { ...bearer, ...from } });
+      expect(read.status, read.text).toBe(200);
+      expect(read.carried.map((c) => c.clientIp), path).toEqual(["unknown"]);
+    }
   });
 
   it("a token is created, read and revoked with one call each, and the revoked token is refused in one call", async () => {

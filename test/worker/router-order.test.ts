@@ -20,7 +20,7 @@ const read = (path: string, method: "GET" | "POST" = "GET", fp = false): Route =
 const appliance = {
   name: "edge-1",
   secure: false,
-  clientIp: "unknown",
+  clientIp: () => "unknown",
   stub: { call: async (_: PortCall) => ({ ok: true, value: undefined }) },
 } as unknown as ApplianceTarget;
 
