@@ -78,13 +78,16 @@ function streamBody(mode: "https" | "http", port: number, pathname: string, tota
     req.on("error", (error) => (answered ? undefined : reject(error)));
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     req.write('{"username":"');
-    // One chunk per turn of the event loop, as curl or a browser sends while it reads: an answer that
-    // arrives meanwhile is read before more is written (a tight loop could write into the closed socket first).
+    // One chunk a millisecond (some 50 MB/s, a fast uplink rather than loopback's gigabytes), reading while
+    // it sends as curl or a browser does: an answer that arrives meanwhile is read before more is written.
+    // Sent as fast as loopback takes it, a loaded machine let the client outrun the appliance's reading by
+    // more than its linger bound (8 MiB, src/http/body.ts), and the close that follows the 413 reset the
+    // connection before the client had read the answer (EPIPE, CI 2026-11-29).
     const pump = () => {
       if (answered) return;
       if (sent >= total) return void req.end('"}');
       sent += chunk.length;
-      if (req.write(chunk)) setImmediate(pump);
+      if (req.write(chunk)) setTimeout(pump, 1);
       else req.once("drain", pump);
     };
     pump();
