@@ -11,7 +11,7 @@
  * stages without a second HTTP pass (`relay`).
  */
 import type { z } from "zod";
-import { peerCredential, presented } from "../auth/authenticate.ts";
+import { bearerCredential, presented } from "../auth/authenticate.ts";
 import { floorOf } from "../auth/authorize.ts";
 import type { ApplianceTarget } from "../fleet/context.ts";
 import { peerAnswerOf, type PeerAnswer, type PeerGet } from "../fleet/definition.ts";
@@ -234,7 +234,7 @@ export function buildRouter(routes: Route[]) {
         const { route, params } = found;
         const request = { method: "GET", url: get.target, headers: new Headers({ accept: get.accept }), params, query: queryOf(target.searchParams), body: null };
         // As `presented` would: an anonymous route (health) is called without it.
-        const credential = floorOf(route) === "anonymous" ? null : await peerCredential(get.credential);
+        const credential = floorOf(route) === "anonymous" ? null : await bearerCredential(get.credential);
         const answer = await ask(route, request, appliance, credential);
         // JSON text goes to the relay as it is, never through a Response and its body stream.
         return typeof answer === "string" ? { status: 200, contentType: "application/json", body: answer } : peerAnswerOf(answer);
