@@ -43,16 +43,35 @@ export interface Peer {
   timeoutMs: number;
 }
 
-let cached: { source: string | undefined; fleet: FleetFile } | undefined;
+/** The fleet file in force with its appliances by name and by host name: every request looks one up, and a fleet has up to a thousand. */
+interface Fleet {
+  source: string | undefined;
+  file: FleetFile;
+  byName: Map<string, ApplianceDefinition>;
+  byHostname: Map<string, ApplianceDefinition>;
+}
 
-/** The fleet file in force, parsed once per isolate. */
-export function loadFleet(env: Env): FleetFile {
+let cached: Fleet | undefined;
+
+function fleetOf(env: Env): Fleet {
   if (cached === undefined || cached.source !== env.FLEET) {
     const parsed = FleetFile.safeParse(env.FLEET ? JSON.parse(env.FLEET) : bundledFleet);
     if (!parsed.success) throw new Error(`invalid fleet file: ${describeIssues(parsed.error).join("; ")}`);
-    cached = { source: env.FLEET, fleet: parsed.data };
+    const byName = new Map<string, ApplianceDefinition>();
+    const byHostname = new Map<string, ApplianceDefinition>();
+    // The first of a name or host name wins, as a search in file order would find it.
+    for (const a of parsed.data.appliances) {
+      if (!byName.has(a.name)) byName.set(a.name, a);
+      if (a.webUi.hostname !== undefined && !byHostname.has(a.webUi.hostname)) byHostname.set(a.webUi.hostname, a);
+    }
+    cached = { source: env.FLEET, file: parsed.data, byName, byHostname };
   }
-  return cached.fleet;
+  return cached;
+}
+
+/** The fleet file in force, parsed once per isolate. */
+export function loadFleet(env: Env): FleetFile {
+  return fleetOf(env).file;
 }
 
 let cachedProfiles: { source: string | undefined; files: Record<string, unknown> } | undefined;
@@ -92,18 +111,15 @@ export const listenerOptions = (env: Env) => ({
  * is the request's host, else the one named by the host's first DNS label.
  */
 export function applianceForHost(env: Env, hostname: string, listener: string | null = null): ApplianceDefinition | undefined {
-  const fleet = loadFleet(env);
-  if (listener !== null) return fleet.appliances.find((a) => a.name === listener);
+  const fleet = fleetOf(env);
+  if (listener !== null) return fleet.byName.get(listener);
   const host = hostname.toLowerCase();
-  return (
-    fleet.appliances.find((a) => a.webUi.hostname === host) ??
-    fleet.appliances.find((a) => a.name === host.split(".")[0])
-  );
+  return fleet.byHostname.get(host) ?? fleet.byName.get(host.split(".")[0]!);
 }
 
 /** The appliance of a given name. */
 export function applianceNamed(env: Env, name: string): ApplianceDefinition | undefined {
-  return loadFleet(env).appliances.find((a) => a.name === name);
+  return fleetOf(env).byName.get(name);
 }
 
 const peerLabel = (from: string, to: string) => `peer:${from}>${to}`;
