@@ -126,14 +126,14 @@ const peerLabel = (from: string, to: string) => `peer:${from}>${to}`;
 
 /** The peers of an appliance (`webUi.peers`), with URLs and credentials resolved. */
 export async function peersOf(env: Env, appliance: ApplianceDefinition): Promise<Peer[]> {
-  const fleet = loadFleet(env);
+  const fleet = fleetOf(env);
   return Promise.all(
     appliance.webUi.peers.map(async (peer) => {
-      const member = fleet.appliances.find((a) => a.name === peer.name);
+      const member = fleet.byName.get(peer.name);
       const derived = member && env.BNG_FLEET_SECRET ? await deriveToken(env.BNG_FLEET_SECRET, peerLabel(appliance.name, peer.name)) : null;
       return {
         name: peer.name,
-        url: peer.url ?? (member ? listenerOrigin(fleet, member, listenerOptions(env)) : ""),
+        url: peer.url ?? (member ? listenerOrigin(fleet.file, member, listenerOptions(env)) : ""),
         member: member !== undefined && peer.url === undefined,
         credential: peer.credential ?? derived,
         timeoutMs: peer.timeoutMs,
@@ -148,10 +148,10 @@ export async function peersOf(env: Env, appliance: ApplianceDefinition): Promise
  * current listener (so BNG_PORT_BASE moves it), anything else over the network.
  */
 export function resolvePeer(env: Env, peer: ConfiguredPeer): Peer {
-  const fleet = loadFleet(env);
-  const member = fleet.appliances.find((a) => a.name === peer.name);
+  const fleet = fleetOf(env);
+  const member = fleet.byName.get(peer.name);
   return member
-    ? { ...peer, url: listenerOrigin(fleet, member, listenerOptions(env)), member: true }
+    ? { ...peer, url: listenerOrigin(fleet.file, member, listenerOptions(env)), member: true }
     : { ...peer, member: false };
 }
 
@@ -160,11 +160,11 @@ export function resolvePeer(env: Env, peer: ConfiguredPeer): Peer {
  * its own, so a script looping over `GET /fleet/appliances` reads every row, this one included. Null without a fleet secret.
  */
 export async function selfAsPeer(env: Env, name: string): Promise<Peer | null> {
-  const fleet = loadFleet(env);
-  const self = fleet.appliances.find((a) => a.name === name);
+  const fleet = fleetOf(env);
+  const self = fleet.byName.get(name);
   const credential = await selfCredential(env, name);
   if (!self || !credential) return null;
-  return { name, url: listenerOrigin(fleet, self, listenerOptions(env)), member: true, credential, timeoutMs: SELF_TIMEOUT_MS };
+  return { name, url: listenerOrigin(fleet.file, self, listenerOptions(env)), member: true, credential, timeoutMs: SELF_TIMEOUT_MS };
 }
 
 /** The credential an appliance presents to itself through its own proxy (null without a fleet secret). */

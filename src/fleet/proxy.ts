@@ -10,7 +10,7 @@
  */
 import { StatusError } from "../http/problem.ts";
 import { DestinationRefused, outboundFetch } from "../config/destinations.ts";
-import { securedResponse } from "../http/headers.ts";
+import { answerWith, securedHeaders } from "../http/headers.ts";
 import type { ApplianceTarget } from "./context.ts";
 import { peerAnswerOf, peerHeaders, resolvePeer, selfAsPeer, type PeerAnswer } from "./definition.ts";
 import type { ConfiguredPeer } from "../schemas/fleet.ts";
@@ -72,6 +72,20 @@ export interface RelayPlan {
   allowlist: readonly string[];
 }
 
+/** Peers' URLs' origins, parsed once each (a fleet's worth; cleared when full). */
+const origins = new Map<string, string>();
+const ORIGINS_MAX = 4096;
+
+function originOf(url: string): string {
+  let origin = origins.get(url);
+  if (origin === undefined) {
+    origin = new URL(url).origin;
+    if (origins.size >= ORIGINS_MAX) origins.clear();
+    origins.set(url, origin);
+  }
+  return origin;
+}
+
 /** What the addressed appliance knows of a relay: the peer as its running `webUi.peers` names it (null if none), and its destination policy's allowlist. */
 export interface RelayFacts {
   configured: ConfiguredPeer | null;
@@ -89,7 +103,7 @@ export async function planRelay(appliance: ApplianceTarget, known: RelayFacts, p
   const segments = normalisePeerPath(rawPath, relayable);
   if (!peer.credential) throw new StatusError(502, `no credential is configured for peer '${peerName}'`);
   // The origin alone, even from a stored URL written before peers were origins only.
-  const target = `${new URL(peer.url).origin}/api/v1/${segments.map(encodeURIComponent).join("/")}${search}`;
+  const target = `${originOf(peer.url)}/api/v1/${segments.map(encodeURIComponent).join("/")}${search}`;
   return { peer: { name: peer.name, member: peer.member, credential: peer.credential, timeoutMs: peer.timeoutMs }, target, allowlist: known.allowlist };
 }
 
@@ -126,17 +140,35 @@ export async function askPeer(appliance: ApplianceTarget, plan: RelayPlan, accep
   return answer;
 }
 
+/**
+ * A relayed answer's headers by scheme, peer and content type, made once (`securedHeaders`): a proxied read
+ * comes again and again with the same three. Bounded, cleared when full: a peer could vary its content type.
+ */
+const relayedHeaders = new Map<string, Headers>();
+const RELAYED_HEADERS_MAX = 4096;
+
+function relayHeaders(secure: boolean, peer: string, contentType: string | null): Headers {
+  const key = `${secure ? "https" : "http"} ${peer} ${contentType ?? ""}`;
+  let headers = relayedHeaders.get(key);
+  if (headers === undefined) {
+    // nosniff and a sandbox CSP: should a browser open the answer, it is inert data, never a page of this origin.
+    const record: Record<string, string> = { "x-bng-fleet-appliance": peer, "content-security-policy": "sandbox" };
+    if (contentType) record["content-type"] = contentType;
+    if (relayedHeaders.size >= RELAYED_HEADERS_MAX) relayedHeaders.clear();
+    relayedHeaders.set(key, (headers = securedHeaders(record, secure)));
+  }
+  return headers;
+}
+
 /** Relays one planned GET to a peer: its status, body and content type, verbatim. */
 export async function relayToPeer(appliance: ApplianceTarget, plan: RelayPlan, accept: string): Promise<Response> {
   const { status, contentType, body } = await askPeer(appliance, plan, accept);
   // Verbatim: status, body and content type; the peer's other headers (cookies, Location) stay behind.
-  // nosniff and a sandbox CSP: should a browser open the answer, it is inert data, never a page of this origin.
-  const headers: Record<string, string> = { "x-bng-fleet-appliance": plan.peer.name, "content-security-policy": "sandbox" };
+  const headers = relayHeaders(appliance.secure, plan.peer.name, contentType);
   if (!contentType) {
     // A redirect or an empty answer: the status alone.
     if (body instanceof ReadableStream) await body.cancel();
-    return securedResponse(null, status, headers, appliance.secure);
+    return answerWith(null, status, headers);
   }
-  headers["content-type"] = contentType;
-  return securedResponse(body, status, headers, appliance.secure);
+  return answerWith(body, status, headers);
 }

@@ -29,27 +29,33 @@ export function withSecurity(headers: Record<string, string>, secure: boolean): 
 
 /** An answer made with its security headers (`headers` in lower case): each later Headers call would cross into the runtime again. */
 export function securedResponse(body: BodyInit | null, status: number, headers: Record<string, string>, secure: boolean): Response {
-  const response = new Response(body, { status, headers: withSecurity(headers, secure) });
+  return answerWith(body, status, withSecurity(headers, secure));
+}
+
+/**
+ * Headers (in lower case) with the security headers added, as a Headers: for answers whose few headers repeat
+ * (a relayed peer's, every JSON answer), made once and kept by the caller, since a Response copies a Headers it
+ * is given natively, which costs less than reading a record's properties (and far less than an array of pairs).
+ */
+export const securedHeaders = (headers: Record<string, string>, secure: boolean): Headers => new Headers(withSecurity(headers, secure));
+
+/** An answer whose headers, the security headers among them, are in place already (`securedHeaders`, `withSecurity`). */
+export function answerWith(body: BodyInit | null, status: number, headers: Headers | Record<string, string>): Response {
+  const response = new Response(body, { status, headers });
   secured.add(response);
   return response;
 }
 
-/**
- * A JSON answer's headers when its handler set none, made once per scheme: a
- * Response copies a Headers it is given natively, which costs less than
- * reading a record's properties (and far less than an array of pairs).
- */
+/** A JSON answer's headers when its handler set none, made once per scheme. */
 let jsonAnswerHeaders: [Headers, Headers] | undefined;
 const jsonHeaders = (secure: boolean): Headers => {
-  jsonAnswerHeaders ??= [new Headers(withSecurity({ "content-type": "application/json" }, false)), new Headers(withSecurity({ "content-type": "application/json" }, true))];
+  jsonAnswerHeaders ??= [securedHeaders({ "content-type": "application/json" }, false), securedHeaders({ "content-type": "application/json" }, true)];
   return jsonAnswerHeaders[secure ? 1 : 0];
 };
 
 /** A JSON answer with no headers of its own (most of the API's). */
 export function jsonAnswer(json: string, secure: boolean): Response {
-  const response = new Response(json, { headers: jsonHeaders(secure) });
-  secured.add(response);
-  return response;
+  return answerWith(json, 200, jsonHeaders(secure));
 }
 
 /** The answer with the security headers added; a route's own `cache-control` and CSP stand. */

@@ -61,6 +61,9 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
 interface Incoming {
   method: string;
   url: string;
+  /** The URL's path (still percent-encoded) and query string (with its `?`, or empty), as the URL parser read them. */
+  pathname: string;
+  search: string;
   headers: Headers;
   params: Record<string, string>;
   query: Record<string, string | string[]>;
@@ -139,7 +142,7 @@ async function serveInWorker(route: Route, request: Incoming, appliance: Applian
   let result: unknown;
   try {
     result = await route.serve({
-      method: request.method, url: request.url, headers: request.headers, appliance, port: client.ports,
+      method: request.method, url: request.url, pathname: request.pathname, search: request.search, headers: request.headers, appliance, port: client.ports,
       params: input.params, query: input.query, body: input.body, bytes: input.bytes,
       get responseHeaders() {
         return (responseHeaders ??= new Headers());
@@ -212,7 +215,7 @@ export function buildRouter(routes: Route[]) {
           response = unmatched(matcher.methodsAt(pathname), method, pathname);
         } else {
           const search = url.search;
-          const incoming = { method, url: request.url, headers: request.headers, params: found.params, query: search === "" ? NO_QUERY : queryOf(url.searchParams), body: request };
+          const incoming = { method, url: request.url, pathname, search, headers: request.headers, params: found.params, query: search === "" ? NO_QUERY : queryOf(url.searchParams), body: request };
           response = await handle(found.route, incoming, appliance);
         }
       } catch (error) {
@@ -232,7 +235,7 @@ export function buildRouter(routes: Route[]) {
         const found = matcher.match("GET", target.pathname);
         if (!found) throw new StatusError(404, `no resource at ${target.pathname}`);
         const { route, params } = found;
-        const request = { method: "GET", url: get.target, headers: new Headers({ accept: get.accept }), params, query: queryOf(target.searchParams), body: null };
+        const request = { method: "GET", url: get.target, pathname: target.pathname, search: target.search, headers: new Headers({ accept: get.accept }), params, query: queryOf(target.searchParams), body: null };
         // As `presented` would: an anonymous route (health) is called without it.
         const credential = floorOf(route) === "anonymous" ? null : await bearerCredential(get.credential);
         const answer = await ask(route, request, appliance, credential);

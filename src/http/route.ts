@@ -20,6 +20,9 @@ export interface WorkerContext<P, Q, B> {
   /** The request's method as sent (HEAD for a GET route) and its URL. */
   method: string;
   url: string;
+  /** The URL's path (still percent-encoded) and query string (with its `?`, or empty). */
+  pathname: string;
+  search: string;
   /** The request's headers (a fleet relay's carry only `Accept`). */
   headers: Headers;
   appliance: ApplianceTarget;

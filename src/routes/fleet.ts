@@ -21,12 +21,11 @@ export const fleetRoutes = (table: () => Route[]): Route[] => {
       ...(await ctx.port.fleet.appliances()).map((p) => ({ name: p.name, self: false, url: redactUserinfo(resolvePeer(ctx.appliance.env, p).url) })),
     ]),
     inWorker(fleet.read, async (ctx) => {
-      const url = new URL(ctx.url);
       // The raw, still-encoded path: decoding happens once, in normalisePeerPath.
-      const rawPath = url.pathname.slice("/api/v1/fleet/".length).split("/").slice(1).join("/");
+      const rawPath = ctx.pathname.slice("/api/v1/fleet/".length).split("/").slice(1).join("/");
       // The addressed appliance is asked once (its peer and policy); a peer is another object, asked by the relay.
       const known = await ctx.port.fleet.read(ctx.params.appliance);
-      const plan = await planRelay(ctx.appliance, known, ctx.params.appliance, rawPath, url.search, relayable);
+      const plan = await planRelay(ctx.appliance, known, ctx.params.appliance, rawPath, ctx.search, relayable);
       return relayToPeer(ctx.appliance, plan, ctx.headers.get("accept") ?? "*/*");
     }),
     inWorker(fleet.fanOut, async (ctx) => {
