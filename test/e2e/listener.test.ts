@@ -112,8 +112,10 @@ describe.each(MODES)("the $name", ({ mode, port }) => {
     const result = await streamBody(mode, port, "/api/v1/auth/login", 64 * 1024 * 1024);
     expect(result.status).toBe(413);
     expect(result.contentType).toBe("application/problem+json");
-    // The cap is 1 MiB; socket buffers along the way hold a few more.
-    expect(result.sent).toBeLessThan(16 * 1024 * 1024);
+    // Before the client has sent three quarters: the cap (1 MiB), the linger after it (8 MiB, src/http/body.ts)
+    // and the kernel's socket buffers between (loopback's grow to tcp_wmem's 4 MiB and tcp_rmem's 32 MiB here;
+    // a loaded CI machine filled 17 MiB).
+    expect(result.sent).toBeLessThan(48 * 1024 * 1024);
   });
 });
 
