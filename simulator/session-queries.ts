@@ -59,7 +59,13 @@ export function sessionListText(m: Model, q: SessionQuery): JsonText<SessionList
   const { total, offset, slots } = sessionPage(m, q);
   const s = m.store;
   const rows = slots.map((slot) => m.rowTexts.text(slot, s.id[slot] ?? 0, uptimeOf(m, slot), () => summaryRow(m, slot)));
-  return `{"total":${total},"offset":${offset},"items":[${rows.join(",")}]}`;
+  const head = `{"total":${total},"offset":${offset},"items":[`;
+  if (rows.length === 0) return `${head}]}`;
+  // One join makes the whole answer one flat string: a template around the join would be a rope, which the object
+  // call's serialisation flattens into a second copy of the page (a quarter of a 100-row page's allocation).
+  rows[0] = head + rows[0]!;
+  rows[rows.length - 1] += "]}";
+  return rows.join(",");
 }
 
 /** The slots of one page of the sessions list, and the count before paging. */
