@@ -75,6 +75,16 @@ function startFrom(fields: Field[], current: Record<string, unknown>): Record<st
 /** A loose `call`: the form's operation is any of the contract's, its input built from the fields. */
 const send = call as (operation: OperationRef, input: { params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown }) => Promise<unknown>;
 
+/** The refusal's words for one field, row or list, under it; the control names it in `aria-describedby`. */
+function FieldError({ id, errors }: { id: string; errors: { detail: string }[] }) {
+  if (errors.length === 0) return null;
+  return (
+    <small class="field-error" id={id}>
+      {errors.map((e) => e.detail).join("; ")}
+    </small>
+  );
+}
+
 export function ActionForm(props: ActionFormProps) {
   const { operation, title } = props;
   const given = props.params ?? {};
@@ -231,11 +241,7 @@ export function ActionForm(props: ActionFormProps) {
             {hint}
           </small>
         )}
-        {errs.length > 0 && (
-          <small class="field-error" id={`${id}-error`}>
-            {errs.map((e) => e.detail).join("; ")}
-          </small>
-        )}
+        <FieldError id={`${id}-error`} errors={errs} />
       </div>
     );
   };
@@ -289,22 +295,14 @@ export function ActionForm(props: ActionFormProps) {
               <button type="button" class="link remove" aria-label={`Remove ${noun} ${i + 1}`} onClick={() => remove(i)}>
                 Remove
               </button>
-              {rowErrors.length > 0 && (
-                <small class="field-error" id={`${id}-${i}-error`}>
-                  {rowErrors.map((e) => e.detail).join("; ")}
-                </small>
-              )}
+              <FieldError id={`${id}-${i}-error`} errors={rowErrors} />
             </fieldset>
           );
         })}
         <button type="button" id={`${id}-add`} onClick={add}>
           Add {/^[aeiou]/i.test(noun) ? "an" : "a"} {noun}
         </button>
-        {own.length > 0 && (
-          <small class="field-error" id={`${id}-error`}>
-            {own.map((e) => e.detail).join("; ")}
-          </small>
-        )}
+        <FieldError id={`${id}-error`} errors={own} />
       </fieldset>
     );
   };
