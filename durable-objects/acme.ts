@@ -299,8 +299,9 @@ class AcmeSession {
     if (!challenge) throw new AcmeError(`the CA offers no http-01 challenge for ${name}`);
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(challenge.token)) throw new AcmeError(`the CA's http-01 token for ${name} is not base64url (RFC 8555 §8.3)`);
     this.#sql.exec("INSERT OR REPLACE INTO acme_challenges (token, key_authorization) VALUES (?, ?)", challenge.token, await keyAuthorization(challenge.token, this.#key));
-    await this.#post(challenge.url, {}, "a challenge");
+    // Logged before the CA is told: it may fetch the answer (acme.challenge.served) before its reply to this POST arrives.
     this.#log("info", "acme.challenge.ready", { name, token: challenge.token });
+    await this.#post(challenge.url, {}, "a challenge");
     authorization = await this.#poll(url, authorization, ["pending"], `the authorization of ${name}`);
     if (authorization.status !== "valid") {
       const error = authorization.challenges.find((c) => c.type === "http-01")?.error;

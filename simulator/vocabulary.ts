@@ -264,7 +264,7 @@ export const EXTERNAL_LOG_CATALOGUE = {
   "acme.order.started": { severity: "info", fields: ["directoryUrl", "names"], meaning: "an ACME attempt began (acme.enabled, no current ACME certificate for the names, or renewal time reached); names comma-separated" },
   "acme.account.registered": { severity: "info", fields: ["directoryUrl", "accountUrl"], meaning: "a new ACME account was registered with a fresh key (first use of this directory)" },
   "acme.account.dropped": { severity: "info", fields: ["directoryUrl"], meaning: "acme.directoryUrl changed: the account (and its key) registered with this previous directory was forgotten" },
-  "acme.challenge.ready": { severity: "info", fields: ["name", "token"], meaning: "the HTTP-01 answer for a name is published and the CA was asked to validate it" },
+  "acme.challenge.ready": { severity: "info", fields: ["name", "token"], meaning: "the HTTP-01 answer for a name is published, and the CA is asked to validate it" },
   "acme.challenge.served": { severity: "info", fields: ["token"], meaning: "the listener answered GET /.well-known/acme-challenge/{token} for a pending challenge" },
   "acme.certificate.issued": {
     severity: "notice",
