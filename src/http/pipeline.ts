@@ -13,6 +13,7 @@
 import type { z } from "zod";
 import { bearerCredential, presented } from "../auth/authenticate.ts";
 import { floorOf } from "../auth/authorize.ts";
+import { isMutation } from "../auth/roles.ts";
 import type { ApplianceTarget } from "../fleet/context.ts";
 import { peerAnswerOf, type PeerAnswer, type PeerGet } from "../fleet/definition.ts";
 import type { OperationInput, PresentedCredential, Refusal } from "../schemas/operation.ts";
@@ -125,13 +126,15 @@ async function ask(route: Route, request: Incoming, appliance: ApplianceTarget, 
  * one call, to authorize the caller before anything is answered.
  */
 async function serveInWorker(route: Route, request: Incoming, appliance: ApplianceTarget, credential: PresentedCredential | null, input: OperationInput): Promise<string | Response> {
+  // The CSRF token and If-Match are judged on changes only (a cookie's mutation, a configuration write): a read sends neither.
+  const mutation = isMutation(request.method);
   const client = portClient(appliance.stub, route.operation, {
     method: request.method,
     credential,
-    csrfToken: request.headers.get("x-csrf-token"),
+    csrfToken: mutation ? request.headers.get("x-csrf-token") : null,
     clientIp: ADDRESSED_SECTIONS.has(route.operation.section) ? appliance.clientIp() : "unknown",
     secure: appliance.secure,
-    ifMatch: request.headers.get("if-match"),
+    ifMatch: mutation ? request.headers.get("if-match") : null,
   });
   // Judged only for a caller the route admits: a stranger learns nothing of its schemas.
   if (!input.ok) {
