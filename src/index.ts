@@ -12,7 +12,7 @@ import { startupRefusal } from "./auth/bootstrap.ts";
 import { withSecurityHeaders } from "./http/headers.ts";
 import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
 import { LIVE_PATH, liveResponse } from "./http/live.ts";
-import { applianceForHost, applianceNamed, peerAnswerOf, profileRefusal } from "./fleet/definition.ts";
+import { applianceForHost, applianceNamed, peerAnswerOf, profileRefusal, type PeerAnswer, type PeerGet } from "./fleet/definition.ts";
 import { listenerAppliance } from "./fleet/listener.ts";
 import { SHARD_RELAY_PATH, otherShard, shardDispatcher } from "./fleet/shards.ts";
 import { serveShardRelay } from "./http/shard-relay.ts";
@@ -27,6 +27,13 @@ const router = buildRouter(routes);
 /** No client address: a fleet call made in-process came over no socket. */
 const NO_CLIENT_ADDRESS = () => "unknown";
 
+/** A fleet proxy's GET to a member this process serves, run in-process (secure by the member's listener scheme); 404 for a name the fleet lacks. */
+function relayInProcess(env: Env, name: string, get: PeerGet): Promise<PeerAnswer> {
+  const member = applianceNamed(env, name);
+  if (!member) return Promise.resolve(peerAnswerOf(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(get.target).pathname)));
+  return router.relay(get, contextFor(member, env, get.target.startsWith("https:"), NO_CLIENT_ADDRESS));
+}
+
 function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, clientIp: () => string): ApplianceTarget {
   let toShards: ReturnType<typeof shardDispatcher> | undefined;
   return {
@@ -37,13 +44,10 @@ function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, 
     secure,
     clientIp,
     dispatch: (name, get, timeoutMs) => {
-      const peer = applianceNamed(env, name);
-      if (!peer) return Promise.resolve(peerAnswerOf(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(get.target).pathname)));
       // A local fleet over several processes: a member another one serves is asked there, never opened here.
       const shard = otherShard(env, name);
       if (shard !== null) return (toShards ??= shardDispatcher(env))(shard, name, get, timeoutMs);
-      // In-process: secure by the member's listener scheme.
-      return router.relay(get, contextFor(peer, env, get.target.startsWith("https:"), NO_CLIENT_ADDRESS));
+      return relayInProcess(env, name, get);
     },
   };
 }
@@ -56,11 +60,7 @@ export default {
     const deployment = deploymentOf(env);
     // Another process of a sharded local fleet relaying fleet-proxy GETs to this one's appliances (src/http/shard-relay.ts).
     if (pathname === SHARD_RELAY_PATH) {
-      const relayed = await serveShardRelay(request, env, (name, get) => {
-        const member = applianceNamed(env, name);
-        if (!member) return Promise.resolve(peerAnswerOf(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(get.target).pathname)));
-        return router.relay(get, contextFor(member, env, get.target.startsWith("https:"), NO_CLIENT_ADDRESS));
-      });
+      const relayed = await serveShardRelay(request, env, (name, get) => relayInProcess(env, name, get));
       if (relayed) return relayed;
     }
     const listener = listenerAppliance(request.headers, deployment);

@@ -27,11 +27,6 @@ export function withSecurity(headers: Record<string, string>, secure: boolean): 
   return all;
 }
 
-/** An answer made with its security headers (`headers` in lower case): each later Headers call would cross into the runtime again. */
-export function securedResponse(body: BodyInit | null, status: number, headers: Record<string, string>, secure: boolean): Response {
-  return answerWith(body, status, withSecurity(headers, secure));
-}
-
 /**
  * Headers (in lower case) with the security headers added, as a Headers: for answers whose few headers repeat
  * (a relayed peer's, every JSON answer), made once and kept by the caller, since a Response copies a Headers it
@@ -39,8 +34,8 @@ export function securedResponse(body: BodyInit | null, status: number, headers: 
  */
 export const securedHeaders = (headers: Record<string, string>, secure: boolean): Headers => new Headers(withSecurity(headers, secure));
 
-/** An answer whose headers, the security headers among them, are in place already (`securedHeaders`, `withSecurity`). */
-export function answerWith(body: BodyInit | null, status: number, headers: Headers | Record<string, string>): Response {
+/** An answer made with headers `securedHeaders` made: the final stage has nothing to add (each later Headers call would cross into the runtime again). */
+export function answerWith(body: BodyInit | null, status: number, headers: Headers): Response {
   const response = new Response(body, { status, headers });
   secured.add(response);
   return response;

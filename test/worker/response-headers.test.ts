@@ -2,7 +2,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BOOTSTRAP_TOKEN, bearer, call } from "./client.ts";
-import { jsonAnswer, securedResponse, withSecurityHeaders } from "../../src/http/headers.ts";
+import { answerWith, jsonAnswer, securedHeaders, withSecurityHeaders } from "../../src/http/headers.ts";
 import { expectDocumented } from "./wire-check.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
@@ -67,13 +67,13 @@ describe("response headers", () => {
   });
 
   it("an answer made with its security headers keeps a route's own caching and CSP, and gets the strict CSP as HTML without one", () => {
-    const cached = securedResponse("x", 200, { "content-type": "text/plain", "cache-control": "max-age=60" }, false);
+    const cached = answerWith("x", 200, securedHeaders({ "content-type": "text/plain", "cache-control": "max-age=60" }, false));
     expect(cached.headers.get("cache-control")).toBe("max-age=60");
     expect(cached.headers.get("x-content-type-options")).toBe("nosniff");
-    const html = securedResponse("<p>hi</p>", 200, { "content-type": "text/html; charset=utf-8" }, true);
+    const html = answerWith("<p>hi</p>", 200, securedHeaders({ "content-type": "text/html; charset=utf-8" }, true));
     expect(html.headers.get("content-security-policy")).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     expect(html.headers.get("strict-transport-security")).toBe("max-age=31536000");
-    const sandboxed = securedResponse("{}", 502, { "content-type": "application/json", "content-security-policy": "sandbox" }, false);
+    const sandboxed = answerWith("{}", 502, securedHeaders({ "content-type": "application/json", "content-security-policy": "sandbox" }, false));
     expect(sandboxed.status).toBe(502);
     expect(sandboxed.headers.get("content-security-policy")).toBe("sandbox");
   });
