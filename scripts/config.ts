@@ -132,9 +132,8 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new LaunchError(`${name} must be 1 or 0, not '${env[name]}'`);
 }
 
-/** An unset or empty variable is "not configured": the Worker then gets no binding at all. */
 /** Past this many appliances a fleet is bound by memory rather than by CPU (see `v8FlagsFor`). */
-export const MEMORY_BOUND_FLEET = 10;
+const MEMORY_BOUND_FLEET = 10;
 
 /**
  * V8's flags for the fleet's workerd (Miniflare passes MINIFLARE_WORKERD_V8_FLAGS on), when the variable does
@@ -149,6 +148,7 @@ export function v8FlagsFor(appliances: number): string {
   return appliances > MEMORY_BOUND_FLEET ? "--optimize-for-size" : "";
 }
 
+/** An unset or empty variable is "not configured": the Worker then gets no binding at all. */
 function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name];
   return value === undefined || value === "" ? undefined : value;
