@@ -33,10 +33,10 @@ export class RowTexts {
   readonly #tails = new Array<string>(ENTRIES).fill("");
 
   /** A row's text with this uptime; `row` builds the row when no valid entry holds it. */
-  text(slot: number, id: number, uptimeSeconds: number, row: () => SessionSummary): JsonText<SessionSummary> {
+  text(slot: number, id: number, uptimeSeconds: number, row: (slot: number) => SessionSummary): JsonText<SessionSummary> {
     const i = slot & (ENTRIES - 1);
     if (this.#ids[i] !== id) {
-      const text = JSON.stringify({ ...row(), uptimeSeconds: UPTIME_MARK });
+      const text = JSON.stringify({ ...row(slot), uptimeSeconds: UPTIME_MARK });
       // Any quote inside a string value is escaped, so the marker is found only as the key itself.
       const at = text.indexOf(MARKED);
       this.#heads[i] = text.slice(0, at + MARKED.length - String(UPTIME_MARK).length);

@@ -58,7 +58,9 @@ export function listSessions(m: Model, q: SessionQuery): SessionList {
 export function sessionListText(m: Model, q: SessionQuery): JsonText<SessionList> {
   const { total, offset, slots } = sessionPage(m, q);
   const s = m.store;
-  const rows = slots.map((slot) => m.rowTexts.text(slot, s.id[slot] ?? 0, uptimeOf(m, slot), () => summaryRow(m, slot)));
+  // One builder for the page, not a closure per row: most rows are kept encoded and never built.
+  const build = (slot: number) => summaryRow(m, slot);
+  const rows = slots.map((slot) => m.rowTexts.text(slot, s.id[slot] ?? 0, uptimeOf(m, slot), build));
   const head = `{"total":${total},"offset":${offset},"items":[`;
   if (rows.length === 0) return `${head}]}`;
   // One join makes the whole answer one flat string: a template around the join would be a rope, which the object
