@@ -9,7 +9,7 @@
  * in that order.
  */
 import { StatusError } from "../http/problem.ts";
-import type { Route } from "../http/route.ts";
+import type { RequestHeaders, Route } from "../http/route.ts";
 import type { PresentedCredential } from "../schemas/operation.ts";
 import { sha256Hex } from "../trust/encoding.ts";
 import { BEARER_CHALLENGE } from "../http/refusal.ts";
@@ -20,7 +20,7 @@ import { TOKEN_PREFIX, isWellFormedToken } from "../trust/tokens.ts";
 const unauthorized = (detail: string) => new StatusError(401, detail, { headers: BEARER_CHALLENGE });
 
 /** The credential a request presents to a route, hashed (bearer token first); `null` for anonymous routes. Throws 401 for a missing or malformed one. */
-export async function presented(route: Route, headers: Headers): Promise<PresentedCredential | null> {
+export async function presented(route: Route, headers: RequestHeaders): Promise<PresentedCredential | null> {
   if (floorOf(route) === "anonymous") return null;
   const authorization = headers.get("authorization");
   if (authorization !== null) return bearerCredential(/^Bearer +(\S+)$/i.exec(authorization)?.[1]);

@@ -35,12 +35,25 @@ export const ittyPath = (path: string): string => path.replace(/\{(\w+)\+\}/g, "
 /** An entry of itty's route table: method, the pattern it compiled, what was registered, the template. */
 type IttyEntry = [method: string, pattern: RegExp, registered: unknown[], path: string];
 
+/**
+ * What a path must start with for itty's pattern of a template to match it: the template up to its first
+ * parameter, when that part is plain (itty copies letters, digits, `-`, `_` and `/` into its pattern as they are,
+ * and escapes `.`). Tested before the pattern, it spares a path most of the table's regular expressions. Empty
+ * (no test) for anything else.
+ */
+function literalPrefix(path: string): string {
+  const open = path.indexOf("{");
+  // itty collapses repeated slashes and drops a trailing one before it compiles; a parameter's group holds the slash before it.
+  const literal = (open < 0 ? path : path.slice(0, open)).replace(/\/+(\/|$)/g, "$1").replace(/\/$/, "");
+  return /^[\w\-./]*$/.test(literal) ? literal : "";
+}
+
 /** itty's compiled table of routes, in table order, each entry holding the route it was registered with. */
-function ittyTable<R extends Matchable>(routes: readonly R[]): { route: R; pattern: RegExp }[] {
+function ittyTable<R extends Matchable>(routes: readonly R[]): { route: R; pattern: RegExp; literal: string }[] {
   const itty = Router();
   const register = itty as unknown as Record<string, (path: string, route: R) => unknown>;
   for (const route of routes) register[route.method.toLowerCase()]!(ittyPath(route.path), route);
-  return (itty.routes as unknown as IttyEntry[]).map(([, pattern, [route]]) => ({ route: route as R, pattern }));
+  return (itty.routes as unknown as IttyEntry[]).map(([, pattern, [route]]) => ({ route: route as R, pattern, literal: literalPrefix((route as R).path) }));
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({});
@@ -58,7 +71,7 @@ export function routeMatcher<R extends Matchable>(routes: readonly R[]): RouteMa
   const known = built.get(routes);
   if (known) return known as RouteMatcher<R>;
   const compiled = ittyTable(routes);
-  const byMethod = new Map<string, { route: R; pattern: RegExp }[]>();
+  const byMethod = new Map<string, { route: R; pattern: RegExp; literal: string }[]>();
   for (const entry of compiled) byMethod.set(entry.route.method, [...(byMethod.get(entry.route.method) ?? []), entry]);
   // A parameterless route is a lookup only when no earlier route of its method also matches its path: itty would take that one.
   const exact = new Map<string, R>();
@@ -73,6 +86,7 @@ export function routeMatcher<R extends Matchable>(routes: readonly R[]): RouteMa
       const route = exact.get(`${wanted} ${pathname}`);
       if (route !== undefined) return { route, params: NO_PARAMS };
       for (const entry of byMethod.get(wanted) ?? []) {
+        if (!pathname.startsWith(entry.literal)) continue;
         const found = entry.pattern.exec(pathname);
         if (found) return { route: entry.route, params: found.groups ? { ...found.groups } : NO_PARAMS };
       }

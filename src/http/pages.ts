@@ -6,12 +6,13 @@
  */
 import { STRICT_CSP } from "./headers.ts";
 import { statusTitle } from "./problem.ts";
+import type { RequestHeaders } from "./route.ts";
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** A navigation asks for HTML first (a browser's address bar, a link, a redirect); API clients do not. */
-export const prefersHtml = (request: { headers: Headers }): boolean => /\btext\/html\b/i.test(request.headers.get("accept") ?? "");
+export const prefersHtml = (request: { headers: RequestHeaders }): boolean => /\btext\/html\b/i.test(request.headers.get("accept") ?? "");
 
 function page(status: number, title: string, body: string, headers: Headers, head = ""): Response {
   headers.set("content-type", "text/html; charset=utf-8");

@@ -21,7 +21,7 @@ import { isOctetStream, readBytesBody, readJsonBody } from "./body.ts";
 import { StatusError, problemResponse } from "./problem.ts";
 import type { FieldError } from "../schemas/common.ts";
 import { jsonAnswer, withSecurityHeaders } from "./headers.ts";
-import { Encoded, type Route } from "./route.ts";
+import { Encoded, type RequestHeaders, type Route } from "./route.ts";
 import { routeMatcher } from "./matcher.ts";
 import { portClient } from "./port.ts";
 import { ADDRESSED_SECTIONS } from "../schemas/contract.ts";
@@ -65,11 +65,14 @@ interface Incoming {
   /** The URL's path (still percent-encoded) and query string (with its `?`, or empty), as the URL parser read them. */
   pathname: string;
   search: string;
-  headers: Headers;
+  headers: RequestHeaders;
   params: Record<string, string>;
   query: Record<string, string | string[]>;
   body: Request | null;
 }
+
+/** A relayed GET's headers: its `Accept` alone, read by name in any case as Headers reads it, without a native Headers per relay. */
+const acceptOnly = (accept: string): RequestHeaders => ({ get: (name: string) => (name.toLowerCase() === "accept" ? accept : null) });
 
 const NO_QUERY: Record<string, string | string[]> = Object.freeze(Object.create(null) as Record<string, string | string[]>);
 
@@ -238,7 +241,7 @@ export function buildRouter(routes: Route[]) {
         const found = matcher.match("GET", target.pathname);
         if (!found) throw new StatusError(404, `no resource at ${target.pathname}`);
         const { route, params } = found;
-        const request = { method: "GET", url: get.target, pathname: target.pathname, search: target.search, headers: new Headers({ accept: get.accept }), params, query: queryOf(target.searchParams), body: null };
+        const request = { method: "GET", url: get.target, pathname: target.pathname, search: target.search, headers: acceptOnly(get.accept), params, query: queryOf(target.searchParams), body: null };
         // As `presented` would: an anonymous route (health) is called without it.
         const credential = floorOf(route) === "anonymous" ? null : await bearerCredential(get.credential);
         const answer = await ask(route, request, appliance, credential);

@@ -9,6 +9,9 @@ import type { ApplianceTarget } from "../fleet/context.ts";
 import type { JsonText } from "../../simulator/row-texts.ts";
 import type { Ports } from "./port.ts";
 
+/** A request's headers as the pipeline and its handlers read them: by name, as `Headers.get` does. */
+export type RequestHeaders = Pick<Headers, "get">;
+
 /**
  * What a handler running in the Worker receives: the validated input, the
  * request's headers, the appliance as the Worker knows it, and its ports,
@@ -23,8 +26,8 @@ export interface WorkerContext<P, Q, B> {
   /** The URL's path (still percent-encoded) and query string (with its `?`, or empty). */
   pathname: string;
   search: string;
-  /** The request's headers (a fleet relay's carry only `Accept`). */
-  headers: Headers;
+  /** The request's headers, read by name (a fleet relay's carry only `Accept`). */
+  headers: RequestHeaders;
   appliance: ApplianceTarget;
   port: Ports;
   params: P;

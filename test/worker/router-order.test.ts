@@ -6,6 +6,9 @@
  * the same matcher, so it judges the route a relayed path would reach.
  */
 import { describe, expect, it } from "vitest";
+import { Router } from "itty-router";
+import { ittyPath, routeMatcher } from "../../src/http/matcher.ts";
+import { routes } from "../../src/routes/index.ts";
 import { buildRouter } from "../../src/http/pipeline.ts";
 import { inWorker, type Route } from "../../src/http/route.ts";
 import { fpAllowlist } from "../../src/routes/fleet.ts";
@@ -65,6 +68,25 @@ describe("route lookup", () => {
     expect(await answer(router, "OPTIONS", "/api/v1/things/7")).toMatchObject({ status: 204, allow: "GET, HEAD, OPTIONS" });
     expect((await answer(router, "PATCH", "/api/v1/nothing")).status).toBe(404);
     expect((await answer(router, "HEAD", "/api/v1/nothing")).status).toBe(404);
+  });
+});
+
+describe("the matcher against itty's own router", () => {
+  it("picks the route itty's fetch picks, for a path made from every template of the table, with slashes doubled, trailing or encoded", async () => {
+    const itty = Router();
+    for (const route of routes) (itty as unknown as Record<string, (path: string, handler: () => Route) => unknown>)[route.method.toLowerCase()]!(ittyPath(route.path), () => route);
+    const matcher = routeMatcher(routes);
+    const paths = routes.flatMap((route) => {
+      const path = route.path.replace(/\{(\w+)\+\}/g, "a/b").replace(/\{(\w+)\}/g, "x1");
+      return [path, `${path}/`, `${path}//`, path.replace("/v1/", "//v1/"), path.replace("/api/", "/%61pi/"), path.toUpperCase(), `${path}/extra`];
+    });
+    for (const method of ["GET", "POST", "PUT", "DELETE"]) {
+      for (const path of paths) {
+        const expected = (await itty.fetch(new Request(`https://edge-1.example${path}`, { method }))) as Route | undefined;
+        const found = matcher.match(method, new URL(`https://edge-1.example${path}`).pathname)?.route;
+        expect({ method, path, route: found ? `${found.method} ${found.path}` : null }).toEqual({ method, path, route: expected ? `${expected.method} ${expected.path}` : null });
+      }
+    }
   });
 });
 
