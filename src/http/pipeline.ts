@@ -103,17 +103,6 @@ async function readInput(route: Route, request: Incoming): Promise<OperationInpu
   }
 }
 
-/** One request: the credential read and hashed, then the route run. */
-async function handle(route: Route, request: Incoming, appliance: ApplianceTarget): Promise<Response> {
-  return run(route, request, appliance, await presented(route, request.headers));
-}
-
-/** The route run, its JSON text made the response. */
-async function run(route: Route, request: Incoming, appliance: ApplianceTarget, credential: PresentedCredential | null): Promise<Response> {
-  const answer = await ask(route, request, appliance, credential);
-  return typeof answer === "string" ? jsonAnswer(answer, appliance.secure) : answer;
-}
-
 /** The input validated, then one call into the appliance: its answer as JSON text (most answers), or as the response it makes. */
 async function ask(route: Route, request: Incoming, appliance: ApplianceTarget, credential: PresentedCredential | null): Promise<string | Response> {
   const input = await readInput(route, request);
@@ -222,7 +211,9 @@ export function buildRouter(routes: Route[]) {
         } else {
           const search = url.search;
           const incoming = { method, url: request.url, pathname, search, headers: request.headers, params: found.params, query: search === "" ? NO_QUERY : queryOf(url.searchParams), body: request };
-          response = await handle(found.route, incoming, appliance);
+          // The credential read and hashed, then the route run; its JSON text made the response.
+          const answer = await ask(found.route, incoming, appliance, await presented(found.route, incoming.headers));
+          response = typeof answer === "string" ? jsonAnswer(answer, appliance.secure) : answer;
         }
       } catch (error) {
         response = problemOf(error, pathname);

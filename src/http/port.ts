@@ -38,25 +38,77 @@ const answerOf = (answer: PortAnswer): unknown => {
   return answer.value;
 };
 
+/** One request's call into its object, made once: the request's side of PortCall, and whether it was made. */
+class Call {
+  called = false;
+  readonly #stub: DurableObjectStub<Appliance>;
+  readonly #own: Operation;
+  readonly #request: Omit<PortCall, "section" | "operation" | "args">;
+
+  constructor(stub: DurableObjectStub<Appliance>, own: Operation, request: Omit<PortCall, "section" | "operation" | "args">) {
+    this.#stub = stub;
+    this.#own = own;
+    this.#request = request;
+  }
+
+  send(section: string, operation: string, args: unknown[] | null): Promise<unknown> {
+    if (this.called) throw new Error(`${this.#own.method} ${this.#own.path} made a second call into its appliance: a request makes one`);
+    this.called = true;
+    return (this.#stub.call({ ...this.#request, section, operation, args }) as Promise<PortAnswer>).then(answerOf);
+  }
+}
+
+/**
+ * The ports' shape, made once from the contract: a class per section whose getters hand out its operations, sent
+ * through the request's Call, and one whose getters hand out the sections. A request then costs two small objects,
+ * a section and a function for the port it reaches, where two Proxies cost their handlers and closures besides. Ports are
+ * named as the contract names its operations (`contract.sessions.list`, `ctx.port.sessions.list`): the object
+ * refuses any other name.
+ */
+interface Reached {
+  readonly call: Call;
+}
+class PortsOf implements Reached {
+  readonly call: Call;
+  constructor(call: Call) {
+    this.call = call;
+  }
+}
+for (const [section, operations] of Object.entries(contract)) {
+  class Section implements Reached {
+    readonly call: Call;
+    constructor(call: Call) {
+      this.call = call;
+    }
+  }
+  // A getter, so a port handed on as a value (`(ctx) => ctx.port.vrfs.create`) still sends through its request.
+  for (const operation of Object.keys(operations)) {
+    Object.defineProperty(Section.prototype, operation, {
+      get(this: Reached) {
+        const call = this.call;
+        return (...args: unknown[]) => call.send(section, operation, args);
+      },
+    });
+  }
+  Object.defineProperty(PortsOf.prototype, section, {
+    get(this: Reached) {
+      return new Section(this.call);
+    },
+  });
+}
+
 /** The port client of one request, for `own` (the route's operation), to the appliance behind `stub`. */
 export function portClient(stub: DurableObjectStub<Appliance>, own: Operation, request: Omit<PortCall, "section" | "operation" | "args">): PortClient {
-  let called = false;
-  const send = (section: string, operation: string, args: unknown[] | null): Promise<unknown> => {
-    if (called) throw new Error(`${own.method} ${own.path} made a second call into its appliance: a request makes one`);
-    called = true;
-    return (stub.call({ ...request, section, operation, args }) as Promise<PortAnswer>).then(answerOf);
-  };
-  const section = (name: string) => new Proxy({}, { get: (_, operation) => (typeof operation === "string" ? (...args: unknown[]) => send(name, operation, args) : undefined) });
-  const ports = new Proxy({}, { get: (_, name) => (typeof name === "string" ? section(name) : undefined) }) as Ports;
+  const call = new Call(stub, own, request);
   return {
-    ports,
+    ports: new PortsOf(call) as unknown as Ports,
     get called() {
-      return called;
+      return call.called;
     },
     authorize: async () => {
       const key = KEYS.get(own);
       if (!key) throw new Error(`${own.method} ${own.path} is not an operation of the contract`);
-      await send(key.section, key.operation, null);
+      await call.send(key.section, key.operation, null);
     },
   };
 }
