@@ -17,6 +17,7 @@ import { launchChromium } from "./chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 import { newToken } from "../../src/trust/tokens.ts";
+import { LIVE_PATH } from "../../src/schemas/live.ts";
 
 const PORT_BASE = await freePortBase(2);
 const PEER_PORT = await freePortBase(1);
@@ -405,16 +406,19 @@ describe("the web UI", () => {
     await operator.context().close();
   }, 120_000);
 
-  it("returns to sign-in when the session ends, then back to the page the person went to", async () => {
+  it("returns to sign-in the moment the session ends, then back to the page the person was on", async () => {
+    // The page follows the appliance over its live channel: open once the status it is sent on connecting arrives.
+    const live = page.waitForEvent("websocket", (socket) => new URL(socket.url()).pathname === LIVE_PATH);
     await page.goto(`${base}/alarms`);
     await page.getByRole("heading", { level: 1, name: "Alarms" }).waitFor();
-    // The session ends behind the page's back, as an idle timeout would end it.
+    await (await live).waitForEvent("framereceived");
+    // The session ends behind the page's back, as an idle timeout would end it: the live channel closes, and the
+    // page says so at once, without the person doing anything (a link clicked meanwhile would race that close).
     expect((await call("POST", "/auth/logout")).status).toBe(200);
-    await page.getByRole("link", { name: "Logs", exact: true }).click();
     await page.getByText("Your session has ended").waitFor();
     await signInAgain();
-    await page.getByRole("heading", { level: 1, name: "Logs" }).waitFor();
-    expect(new URL(page.url()).pathname).toBe("/logs");
+    await page.getByRole("heading", { level: 1, name: "Alarms" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/alarms");
   }, 60_000);
 
   it("stages a software package with an upload progress bar and follows its apply", async () => {
