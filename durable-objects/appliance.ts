@@ -594,13 +594,11 @@ export class Appliance extends Server<Env> {
   }
 
   /** A request whose handler runs in the Worker: authorizes the caller for the operation, then runs the one port it asks for (durable-objects/ports.ts). */
-  async call(call: PortCall): Promise<PortAnswer> {
-    try {
-      return await answerPortCall(this.#core, this.#ports, call);
-    } finally {
-      // A change (an alarm raised or cleared, a commit, a scenario) is pushed to the web UI's live connections.
-      if (call.method !== "GET" && call.method !== "HEAD") this.#core.changed();
-    }
+  call(call: PortCall): Promise<PortAnswer> {
+    const answer = answerPortCall(this.#core, this.#ports, call);
+    if (call.method === "GET" || call.method === "HEAD") return answer;
+    // A change (an alarm raised or cleared, a commit, a scenario) is pushed to the web UI's live connections.
+    return answer.finally(() => this.#core.changed());
   }
 
   /** Every 10 s: advance the simulation to now, then schedule the next tick. */
