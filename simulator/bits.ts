@@ -18,6 +18,13 @@ export function popcount(x: number): number {
   return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
+/** Set bits in a bitmap's first `words` words. */
+export function countBits(bits: Bits, words = bits.length): number {
+  let total = 0;
+  for (let w = 0; w < words; w++) total += popcount(bits[w] ?? 0);
+  return total;
+}
+
 /** One page of a bitmap's set bits in ascending order, after skipping `offset` of them, and how many are set in all. */
 export function pageOfBits(bits: Bits, offset: number, limit: number): { total: number; indices: number[] } {
   const indices: number[] = [];

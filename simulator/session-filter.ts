@@ -8,7 +8,7 @@
  * (the username needle, an IPv6 text that cannot be turned into ranges) is
  * tested only on the sessions the indexes left.
  */
-import { popcount, setBit } from "./bits.ts";
+import { countBits, popcount, setBit } from "./bits.ts";
 import type { Model } from "./model.ts";
 import type { AddressPool } from "./pools.ts";
 
@@ -34,8 +34,7 @@ export function selectSessions(m: Model, filter: SessionFilter, offset: number, 
   const tests = filter.tests;
   if (tests.length === 0) {
     // Unfiltered, the count is the table's own: no popcount over every word (4,000 of them at 128k sessions) for a page.
-    let total = acc === s.liveBits ? s.total : 0;
-    if (acc !== s.liveBits) for (let w = 0; w < words; w++) total += popcount(acc[w] ?? 0);
+    const total = acc === s.liveBits ? s.total : countBits(acc, words);
     let skip = offset;
     for (let w = words - 1; w >= 0 && slots.length < limit; w--) {
       let x = acc[w] ?? 0;
