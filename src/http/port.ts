@@ -65,22 +65,15 @@ class Call {
  * named as the contract names its operations (`contract.sessions.list`, `ctx.port.sessions.list`): the object
  * refuses any other name.
  */
-interface Reached {
-  readonly call: Call;
-}
-class PortsOf implements Reached {
+class Reached {
   readonly call: Call;
   constructor(call: Call) {
     this.call = call;
   }
 }
+class PortsOf extends Reached {}
 for (const [section, operations] of Object.entries(contract)) {
-  class Section implements Reached {
-    readonly call: Call;
-    constructor(call: Call) {
-      this.call = call;
-    }
-  }
+  class Section extends Reached {}
   // A getter, so a port handed on as a value (`(ctx) => ctx.port.vrfs.create`) still sends through its request.
   for (const operation of Object.keys(operations)) {
     Object.defineProperty(Section.prototype, operation, {
