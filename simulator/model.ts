@@ -18,11 +18,13 @@ import type { Profile } from "./profile.ts";
 import { LocalTable } from "./local-subscribers.ts";
 import { Random } from "./random.ts";
 import { RowTexts } from "./row-texts.ts";
+import { PageTexts } from "./page-texts.ts";
 import { SessionStore } from "./sessions.ts";
 import { SubscriberBase, blankAttrs, type SubscriberAttrs } from "./subscribers.ts";
 import { PortCounters } from "./interfaces.ts";
 import type { Maintenance } from "./upgrade.ts";
 import type { ScenarioFaults } from "../src/schemas/scenario.ts";
+import type { SessionList } from "../src/schemas/sessions.ts";
 
 /** A control-plane daemon a scenario can fail (the contract's enumeration). */
 export type Daemon = ScenarioFaults["failedDaemons"][number];
@@ -78,6 +80,8 @@ export class Model {
   readonly locals = new LocalTable();
   /** The rows of served session pages, kept encoded while their sessions live. */
   readonly rowTexts = new RowTexts();
+  /** Session pages as served, while the clock and the live set stand still. */
+  readonly pageTexts = new PageTexts<SessionList>();
   /** L2TP tunnels and the tunnel of each pppoe-lac and l2tp session. */
   readonly l2tp: L2tpTable;
   /** The licence terms the appliance object installed, and the state last observed (licence.ts). */

@@ -54,8 +54,14 @@ export function listSessions(m: Model, q: SessionQuery): SessionList {
   return { total, offset, items: slots.map((slot) => summaryRow(m, slot)) };
 }
 
-/** The sessions list as JSON text, from the rows the model keeps encoded (row-texts.ts): what the API answers. */
+/** The sessions list as JSON text, from the rows the model keeps encoded (row-texts.ts): what the API answers, kept while it stands (page-texts.ts). */
 export function sessionListText(m: Model, q: SessionQuery): JsonText<SessionList> {
+  // Every field of the query in one order; a field absent and a field null filter alike.
+  const key = JSON.stringify([q.encap, q.ip, q.port, q.type, q.username, q.vrf, q.walledGarden, q.mac, q.svlan, q.vlan, q.plan, q.offset, q.limit]);
+  return m.pageTexts.get(key, m.nowMs, m.store.revision, () => renderSessionList(m, q));
+}
+
+function renderSessionList(m: Model, q: SessionQuery): JsonText<SessionList> {
   const { total, offset, slots } = sessionPage(m, q);
   const s = m.store;
   // One builder for the page, not a closure per row: most rows are kept encoded and never built.

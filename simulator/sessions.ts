@@ -87,6 +87,8 @@ export class SessionStore {
 
   live: Int32Array;
   liveCount = 0;
+  /** Counts every change of which sessions are live (activate, deactivate, rebuild): a page served since is out of date (page-texts.ts). */
+  revision = 0;
   #freeSlots: Int32Array;
   #freeTop: number;
   /** Slots used at least once: arrays beyond this are untouched (snapshot size). */
@@ -279,6 +281,7 @@ export class SessionStore {
 
   /** Marks a filled slot live with a new id and updates every counter. */
   activate(slot: number, id: number): void {
+    this.revision++;
     // A new session has carried no traffic yet; its rates are 0 since the slot's last `deactivate`.
     this.rxBytes[slot] = 0;
     this.txBytes[slot] = 0;
@@ -315,6 +318,7 @@ export class SessionStore {
 
   /** Removes a live slot and updates every counter; the caller has released its resources. */
   deactivate(slot: number): void {
+    this.revision++;
     // Its rates leave the port's sum; its byte counters are not read again.
     this.#addToPort(slot, -(this.rxBps[slot] ?? 0), -(this.txBps[slot] ?? 0));
     this.rxBps[slot] = 0;
@@ -405,6 +409,7 @@ export class SessionStore {
    * those slots itself, and they are dropped here.
    */
   rebuild(freeSlots: Int32Array, liveOrder: Int32Array): void {
+    this.revision++;
     const freed = freeSlots.filter((slot) => slot < this.highWater);
     const untouched = this.allocated - this.highWater;
     for (let i = 0; i < untouched; i++) this.#freeSlots[i] = this.allocated - 1 - i;

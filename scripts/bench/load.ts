@@ -4,6 +4,9 @@
  * latency from this process (one request at a time on a kept-alive connection).
  */
 import { execFile } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
@@ -27,9 +30,33 @@ export async function requireWrk(): Promise<void> {
   }
 }
 
+/**
+ * How a sessions page is asked for again and again: `polled`, the same page each time (as a dashboard or a web UI
+ * asks it; the appliance serves it from its page memo until its model next steps or a session comes or goes,
+ * simulator/page-texts.ts), or `fresh`, a page not yet served each time (the offset moves on: 0 to 999), so every
+ * request filters and renders: a page's own cost.
+ */
+export type Asking = "polled" | "fresh";
+
+/** Fresh pages' offsets run from 0 to one less than this, far more pages than the memo keeps. */
+const FRESH_PAGES = 1000;
+
+/** wrk's request hook for fresh pages, written once. */
+let freshScript: string | undefined;
+function freshPagesScript(): string {
+  if (freshScript === undefined) {
+    freshScript = path.join(tmpdir(), `bngfleet-bench-fresh-${process.pid}.lua`);
+    const script = freshScript;
+    writeFileSync(script, `local n = 0\nrequest = function()\n  n = n + 1\n  return wrk.format(nil, wrk.path .. "&offset=" .. (n % ${FRESH_PAGES}))\nend\n`);
+    process.once("exit", () => rmSync(script, { force: true }));
+  }
+  return freshScript;
+}
+
 /** Requests per second wrk sustains against one URL for `seconds`; a non-2xx answer fails the bench (it would measure an error page). */
-export async function throughput(url: string, headers: Record<string, string>, seconds: number): Promise<number> {
+export async function throughput(url: string, headers: Record<string, string>, seconds: number, asking: Asking = "polled"): Promise<number> {
   const args = [`-t${THREADS}`, `-c${CONCURRENCY}`, `-d${seconds}s`];
+  if (asking === "fresh") args.push("-s", freshPagesScript());
   for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`);
   const { stdout } = await run("wrk", [...args, url], { maxBuffer: 1 << 20 });
   const errors = /Non-2xx or 3xx responses: (\d+)/.exec(stdout);
@@ -43,10 +70,11 @@ export async function throughput(url: string, headers: Record<string, string>, s
  * p50 and p95 in ms of `n` requests sent one after another (a single client), after a few unmeasured ones;
  * fewer (at least 10) when they take longer than `budgetMs` in all, so one slow filter does not hold the bench for minutes.
  */
-export async function latency(url: string, headers: Record<string, string>, n = 100, budgetMs = 10_000): Promise<{ p50: number; p95: number }> {
+export async function latency(url: string, headers: Record<string, string>, n = 100, budgetMs = 10_000, asking: Asking = "polled"): Promise<{ p50: number; p95: number }> {
+  let sent = 0;
   const once = async () => {
     const t0 = performance.now();
-    const response = await fetch(url, { headers });
+    const response = await fetch(asking === "fresh" ? `${url}&offset=${++sent % FRESH_PAGES}` : url, { headers });
     await response.arrayBuffer();
     if (!response.ok) throw new Error(`${url} answered ${response.status}`);
     return performance.now() - t0;

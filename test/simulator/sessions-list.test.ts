@@ -170,6 +170,26 @@ describe("sessions list", () => {
       for (const s of stayed) expect(after.get(s.id)).toBe(s.uptimeSeconds + 60);
     });
 
+    it("shows a session disconnected since the same page was served, at the same instant of the model's clock", () => {
+      const h = gateway(profile(), 54, 3600);
+      const before = text(h, { limit: 5 });
+      const ppp = text(h, { type: "ppp", limit: 5 });
+      const gone = ppp.items[0]!;
+      const mine = text(h, { username: gone.username });
+      expect(mine.items.map((s) => s.id)).toContain(gone.id);
+      expect(h.disconnect(gone.id).ok).toBe(true);
+      // Newest first: the page closes up over the session that went, and the count before paging is one less.
+      const pppAfter = text(h, { type: "ppp", limit: 5 });
+      expect(pppAfter.total).toBe(ppp.total - 1);
+      expect(pppAfter.items.slice(0, 4)).toEqual(ppp.items.slice(1));
+      const mineAfter = text(h, { username: gone.username });
+      expect(mineAfter.items.map((s) => s.id)).not.toContain(gone.id);
+      expect(mineAfter.total).toBe(mine.total - 1);
+      const after = text(h, { limit: 5 });
+      expect(after.total).toBe(before.total - 1);
+      expect(after).toEqual(h.sessions.list({ limit: 5 }));
+    });
+
     it("serves a slot's new session, not the row of the one that held it before", () => {
       const h = gateway(profile(), 53, 3600);
       const first = allSessions(h);
