@@ -34,7 +34,7 @@ export async function requireWrk(): Promise<void> {
  * How a sessions page is asked for again and again: `polled`, the same page each time (as a dashboard or a web UI
  * asks it; the appliance serves it from its page memo until its model next steps or a session comes or goes,
  * simulator/page-texts.ts), or `fresh`, a page not yet served each time (the offset moves on: 0 to 999), so every
- * request filters and renders: a page's own cost.
+ * request filters and renders: a page's own cost. A fresh URL has a query already (`?limit=100`); the offset is added to it.
  */
 export type Asking = "polled" | "fresh";
 
