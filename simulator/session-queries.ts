@@ -56,9 +56,9 @@ export function listSessions(m: Model, q: SessionQuery): SessionList {
 
 /** The sessions list as JSON text, from the rows the model keeps encoded (row-texts.ts): what the API answers, kept while it stands (page-texts.ts). */
 export function sessionListText(m: Model, q: SessionQuery): JsonText<SessionList> {
-  // Every field of the query in one order; a field absent and a field null filter alike.
-  const key = JSON.stringify([q.encap, q.ip, q.port, q.type, q.username, q.vrf, q.walledGarden, q.mac, q.svlan, q.vlan, q.plan, q.offset, q.limit]);
-  return m.pageTexts.get(key, m.nowMs, m.store.revision, () => renderSessionList(m, q));
+  // The query as it came (the contract's parse gives its fields in one order): a field added to SessionQuery keys
+  // its own pages with no list here to keep up; two spellings of one query are two entries of the same page.
+  return m.pageTexts.get(JSON.stringify(q), m.nowMs, m.store.revision, () => renderSessionList(m, q));
 }
 
 function renderSessionList(m: Model, q: SessionQuery): JsonText<SessionList> {
