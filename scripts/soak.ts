@@ -17,7 +17,9 @@
  * is full before memory is watched. It prints per minute the requests, their
  * p50 and p99, the 5xx and the stream events; at the end workerd's and the
  * launcher's RSS slope after the warm-up (a least-squares fit of samples
- * every 10 s), the 5xx count and the stream gaps. Loopback only; every loop ends at the deadline, and requests
+ * every 10 s), workerd's JS heap after a full collection (read twelve times
+ * a run, at most once a minute) with its slope the same way, the 5xx count
+ * and the stream gaps. Loopback only; every loop ends at the deadline, and requests
  * in flight are capped.
  */
 import { readFile } from "node:fs/promises";
@@ -50,6 +52,8 @@ const CLOCK_EVERY_MS = 2_500;
 const CLOCK_STEP_S = 60;
 /** The first tenth of the run (at least a minute) is warm-up: memory grows to its working size there. */
 const WARM_UP_MS = Math.max(60_000, minutes * 6_000);
+/** The JS heap is read after a full collection twelve times a run (at most once a minute): RSS alone cannot tell a leak from a heap V8 has not yet collected, and two readings cannot tell a level the caches reach from a growth. */
+const HEAP_EVERY_MS = Math.max(60_000, minutes * 5_000);
 /** Requests in flight at most: past it the load generator is behind, and says so, rather than queueing without bound. */
 const MAX_IN_FLIGHT = 500;
 /** Log streams one owner (token) may hold (durable-objects/data-plane.ts STREAMS_PER_OWNER). */
@@ -237,11 +241,17 @@ try {
     rss.push({ t: performance.now() - t0, workerd: w / 1024, launcher: (memoryKiB(fleet.pid)?.rss ?? 0) / 1024 });
   };
 
+  // The JS heap after a full collection (MiB, typed arrays included), read through workerd's inspector.
+  const heaps: { t: number; mib: number }[] = [];
+  const sampleHeap = async () => {
+    const h = await heap();
+    heaps.push({ t: performance.now() - t0, mib: (h.usedBytes + h.backingStoreBytes) / 2 ** 20 });
+  };
+
   // ── run: open loop at `rate`, bounded by the deadline ──
-  // The JS heap after a full collection, now and at the end: RSS alone cannot tell a leak from a heap V8 has not yet collected.
-  const heapBefore = await heap();
   minuteFigures.length = 0;
   t0 = performance.now();
+  await sampleHeap();
   const deadline = t0 + durationMs;
   const pending = new Set<Promise<void>>();
   const track = (p: Promise<void>) => {
@@ -250,10 +260,12 @@ try {
   };
   let clockBusy = false;
   let configBusy = false;
+  let heapBusy = false;
   let nextRequest = performance.now();
   let nextClock = performance.now();
   let nextConfig = performance.now() + 5_000;
   let nextSample = performance.now();
+  let nextHeap = performance.now() + HEAP_EVERY_MS;
   let nextReport = t0 + 60_000;
   let reported = 0;
   const report = (upTo: number) => {
@@ -303,6 +315,11 @@ try {
       nextSample += 10_000;
       sample();
     }
+    if (now >= nextHeap && !heapBusy) {
+      nextHeap += HEAP_EVERY_MS;
+      heapBusy = true;
+      track(sampleHeap().finally(() => (heapBusy = false)));
+    }
     if (now >= nextReport) {
       nextReport += 60_000;
       report(Math.floor((now - t0) / 60_000));
@@ -315,15 +332,17 @@ try {
   for (const s of streams) s.es.close();
 
   // ── summary ──
-  const slope = (key: "workerd" | "launcher") => {
-    const pts = rss.filter((p) => p.t >= WARM_UP_MS);
+  /** A least-squares fit of the samples after the warm-up, in MiB an hour. */
+  const slopeOf = (samples: { t: number; v: number }[]) => {
+    const pts = samples.filter((p) => p.t >= WARM_UP_MS);
     if (pts.length < 3) return NaN;
     const mx = pts.reduce((n, p) => n + p.t, 0) / pts.length;
-    const my = pts.reduce((n, p) => n + p[key], 0) / pts.length;
-    const sxy = pts.reduce((n, p) => n + (p.t - mx) * (p[key] - my), 0);
+    const my = pts.reduce((n, p) => n + p.v, 0) / pts.length;
+    const sxy = pts.reduce((n, p) => n + (p.t - mx) * (p.v - my), 0);
     const sxx = pts.reduce((n, p) => n + (p.t - mx) ** 2, 0);
     return (sxy / sxx) * 3_600_000;
   };
+  const slope = (key: "workerd" | "launcher") => slopeOf(rss.map((p) => ({ t: p.t, v: p[key] })));
   const range = (key: "workerd" | "launcher") => {
     const pts = rss.filter((p) => p.t >= WARM_UP_MS).map((p) => p[key]);
     return `${fmt(Math.min(...pts), 0)}-${fmt(Math.max(...pts), 0)} MiB`;
@@ -338,9 +357,9 @@ try {
   console.log(`  simulated time      ${fmt(simulated / 3600, 2)} h on each appliance, ${Math.floor(simulated / cycle)} full plays of the fault hour`);
   console.log(`  workerd RSS         ${range("workerd")} after the warm-up (${fmt(WARM_UP_MS / 60_000, 0)} min); slope ${fmt(slope("workerd"), 1)} MiB/h (goal flat)`);
   console.log(`  launcher RSS        ${range("launcher")}; slope ${fmt(slope("launcher"), 1)} MiB/h (goal flat)`);
-  const heapAfter = await heap();
-  const mib = (h: { usedBytes: number; backingStoreBytes: number }) => (h.usedBytes + h.backingStoreBytes) / 2 ** 20;
-  console.log(`  workerd JS heap     ${fmt(mib(heapBefore), 1)} MiB after a full collection at the start, ${fmt(mib(heapAfter), 1)} MiB at the end (${fmt(((mib(heapAfter) - mib(heapBefore)) / durationMs) * 3_600_000, 1)} MiB/h)`);
+  await sampleHeap();
+  const heapSlope = slopeOf(heaps.map((p) => ({ t: p.t, v: p.mib })));
+  console.log(`  workerd JS heap     after a full collection every ${fmt(HEAP_EVERY_MS / 60_000, 0)} min: ${heaps.map((p) => fmt(p.mib, 1)).join(", ")} MiB; slope ${fmt(heapSlope, 1)} MiB/h after the warm-up (goal flat)`);
 } catch (error) {
   console.error(`\nThe launcher's last output:\n${fleet.output().split("\n").slice(-30).join("\n")}`);
   throw error;
