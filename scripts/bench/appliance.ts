@@ -161,7 +161,7 @@ export async function applianceBench(options: { profile: string; seconds: number
     ];
     const rows: { label: string; p50: number; p95: number; rate: number; goal: Goal; paired?: Paired }[] = [];
     for (const [label, url, goal, asking] of endpoints) {
-      const { p50, p95 } = await latency(url, auth, undefined, undefined, asking);
+      const { p50, p95 } = await latency(url, auth, asking);
       if (goal && "ratioOf" in goal) {
         // A ratio goal: rounds of it between measurements of its reference (the DO read, or the direct page for the proxy).
         const reference = goal.ratioOf === "durableObject" ? { url: references.direct.durableObject, headers: {} } : { url: page, headers: auth, asking };

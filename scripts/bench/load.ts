@@ -66,11 +66,15 @@ export async function throughput(url: string, headers: Record<string, string>, s
   return Number(rate[1]);
 }
 
+/** Requests a latency figure is taken from, and the time they may take in all. */
+const LATENCY_REQUESTS = 100;
+const LATENCY_BUDGET_MS = 10_000;
+
 /**
- * p50 and p95 in ms of `n` requests sent one after another (a single client), after a few unmeasured ones;
- * fewer (at least 10) when they take longer than `budgetMs` in all, so one slow filter does not hold the bench for minutes.
+ * p50 and p95 in ms of LATENCY_REQUESTS requests sent one after another (a single client), after a few unmeasured ones;
+ * fewer (at least 10) when they take longer than LATENCY_BUDGET_MS in all, so one slow filter does not hold the bench for minutes.
  */
-export async function latency(url: string, headers: Record<string, string>, n = 100, budgetMs = 10_000, asking: Asking = "polled"): Promise<{ p50: number; p95: number }> {
+export async function latency(url: string, headers: Record<string, string>, asking: Asking = "polled"): Promise<{ p50: number; p95: number }> {
   let sent = 0;
   const once = async () => {
     const t0 = performance.now();
@@ -81,8 +85,8 @@ export async function latency(url: string, headers: Record<string, string>, n = 
   };
   for (let i = 0; i < 5; i++) await once();
   const times: number[] = [];
-  const deadline = performance.now() + budgetMs;
-  for (let i = 0; i < n && (i < 10 || performance.now() < deadline); i++) times.push(await once());
+  const deadline = performance.now() + LATENCY_BUDGET_MS;
+  for (let i = 0; i < LATENCY_REQUESTS && (i < 10 || performance.now() < deadline); i++) times.push(await once());
   times.sort((a, b) => a - b);
   return { p50: quantile(times, 0.5), p95: quantile(times, 0.95) };
 }

@@ -86,7 +86,7 @@ export async function scaleBench(options: { profile: string; count: number; shar
     console.log(`                      ${fmt(memoryNow().rss / 1024, 0)} MiB RSS after a full collection`);
     const held = heapFull.usedBytes + heapFull.backingStoreBytes - heapEmpty.usedBytes - heapEmpty.backingStoreBytes;
     console.log(`  JS heap             ${fmt((heapFull.usedBytes + heapFull.backingStoreBytes) / 2 ** 20, 0)} MiB in the Worker's isolate${options.shards > 1 ? "s" : ""} after a full collection (typed arrays included); ${fmt(held / 2 ** 20 / count)} MiB held per appliance`);
-    const page = await latency(`${bases[0]}/api/v1/sessions?limit=100`, auth, undefined, undefined, "fresh");
+    const page = await latency(`${bases[0]}/api/v1/sessions?limit=100`, auth, "fresh");
     console.log(`  100-row page        p50 ${fmt(page.p50, 2)} ms, p95 ${fmt(page.p95, 2)} ms, single client, on bench-1 (goal: p50 as with two appliances)`);
     if (count > 1) {
       // A username that matches on every appliance: the subscriber numbers 0001200-0001299 of each one's base.
