@@ -332,17 +332,17 @@ try {
   for (const s of streams) s.es.close();
 
   // ── summary ──
-  /** A least-squares fit of the samples after the warm-up, in MiB an hour. */
-  const slopeOf = (samples: { t: number; v: number }[]) => {
+  /** A least-squares fit of `value` over the samples after the warm-up, in MiB an hour. */
+  const slopeOf = <S extends { t: number }>(samples: S[], value: (sample: S) => number) => {
     const pts = samples.filter((p) => p.t >= WARM_UP_MS);
     if (pts.length < 3) return NaN;
     const mx = pts.reduce((n, p) => n + p.t, 0) / pts.length;
-    const my = pts.reduce((n, p) => n + p.v, 0) / pts.length;
-    const sxy = pts.reduce((n, p) => n + (p.t - mx) * (p.v - my), 0);
+    const my = pts.reduce((n, p) => n + value(p), 0) / pts.length;
+    const sxy = pts.reduce((n, p) => n + (p.t - mx) * (value(p) - my), 0);
     const sxx = pts.reduce((n, p) => n + (p.t - mx) ** 2, 0);
     return (sxy / sxx) * 3_600_000;
   };
-  const slope = (key: "workerd" | "launcher") => slopeOf(rss.map((p) => ({ t: p.t, v: p[key] })));
+  const slope = (key: "workerd" | "launcher") => slopeOf(rss, (p) => p[key]);
   const range = (key: "workerd" | "launcher") => {
     const pts = rss.filter((p) => p.t >= WARM_UP_MS).map((p) => p[key]);
     return `${fmt(Math.min(...pts), 0)}-${fmt(Math.max(...pts), 0)} MiB`;
@@ -358,7 +358,7 @@ try {
   console.log(`  workerd RSS         ${range("workerd")} after the warm-up (${fmt(WARM_UP_MS / 60_000, 0)} min); slope ${fmt(slope("workerd"), 1)} MiB/h (goal flat)`);
   console.log(`  launcher RSS        ${range("launcher")}; slope ${fmt(slope("launcher"), 1)} MiB/h (goal flat)`);
   await sampleHeap();
-  const heapSlope = slopeOf(heaps.map((p) => ({ t: p.t, v: p.mib })));
+  const heapSlope = slopeOf(heaps, (p) => p.mib);
   console.log(`  workerd JS heap     after a full collection every ${fmt(HEAP_EVERY_MS / 60_000, 0)} min: ${heaps.map((p) => fmt(p.mib, 1)).join(", ")} MiB; slope ${fmt(heapSlope, 1)} MiB/h after the warm-up (goal flat)`);
 } catch (error) {
   console.error(`\nThe launcher's last output:\n${fleet.output().split("\n").slice(-30).join("\n")}`);
