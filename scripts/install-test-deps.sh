@@ -3,10 +3,10 @@
 # promtool (Prometheus exposition format), Chromium (the API reference in a
 # real browser, driven by playwright-core), Pebble (Let's Encrypt's ACME test CA),
 # openssl (the certificate of Pebble's own API and of the test mail server),
-# mosquitto with its clients (the MQTT broker alarm sinks publish to), and
+# mosquitto with its clients (the MQTT broker alarm sinks publish to),
 # rsyslog with its GnuTLS driver (the receiver syslog shipping is tested
-# against, over TCP and TLS), and ansible-core (examples/ansible/ is run
-# against a fleet). Installed only when missing.
+# against, over TCP and TLS), ansible-core (examples/ansible/ is run
+# against a fleet), and curl (the client uploads are sent with). Installed only when missing.
 set -euo pipefail
 missing=()
 command -v oathtool >/dev/null || missing+=(oathtool)
@@ -19,6 +19,7 @@ command -v mosquitto_sub >/dev/null || missing+=(mosquitto-clients)
 [ -x /usr/sbin/rsyslogd ] || missing+=(rsyslog)
 dpkg -s rsyslog-gnutls >/dev/null 2>&1 || missing+=(rsyslog-gnutls)
 command -v ansible-playbook >/dev/null || missing+=(ansible-core)
+command -v curl >/dev/null || missing+=(curl)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

@@ -131,6 +131,31 @@ function drain(req: http.IncomingMessage): void {
   req.resume();
 }
 
+/** What a write to workerd fails with once workerd has reset the connection. */
+const RESET_ON_WRITE = new Set(["ECONNRESET", "EPIPE"]);
+
+/**
+ * A connection to workerd for a request whose body is relayed as it arrives. workerd answers an upload it refuses
+ * on its headers (a 401) or part-way (a 413) at once, then closes with the rest unread, which resets the
+ * connection. Node destroys a socket whose write fails, and the answer, already in the socket's receive queue,
+ * was lost with it (a 1 MB upload without a credential got the listener's 502 most times, not the 401). Here a
+ * write that fails on that reset is dropped instead: the answer is still read, and had none come, the read's own
+ * reset or end fails the request (502) as before.
+ */
+function uploadConnection(host: string, port: number): net.Socket {
+  const socket = net.connect({ host, port });
+  type WriteCallback = (error?: Error | null) => void;
+  const forgiving = (callback: WriteCallback): WriteCallback => (error) =>
+    callback(error && RESET_ON_WRITE.has((error as NodeJS.ErrnoException).code ?? "") ? null : error);
+  // Node's own write paths, each given a callback that forgives the reset (Writable would destroy on any error).
+  const internals = socket as unknown as { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void };
+  for (const method of ["_write", "_writev"] as const) {
+    const original = internals[method].bind(socket);
+    internals[method] = (...args: unknown[]) => original(...args.slice(0, -1), forgiving(args.at(-1) as WriteCallback));
+  }
+  return socket;
+}
+
 /** Writes a whole problem answer now, with the Worker's security headers (HSTS over HTTPS), and ends it once the request's body is drained. */
 function problem(req: http.IncomingMessage, res: http.ServerResponse, status: number, detail: string, secure: boolean): void {
   if (res.headersSent) {
@@ -180,11 +205,15 @@ export async function listenFrontend(options: { name: string; address: string; p
       // A kept-alive connection to workerd can be reset just as a request is put on it (workerd closed it
       // meanwhile): nothing was answered and nothing processed. A request without a body is then sent once
       // more on a fresh connection; a request with a body, which is relayed as it arrives and could not be
-      // replayed, never rides a reused connection.
+      // replayed, never rides a reused connection: it gets one of its own that survives workerd's reset after an
+      // early answer (`uploadConnection`; Node calls `createConnection` only for a request given no agent).
       const bodiless = (req.headers["content-length"] === undefined || req.headers["content-length"] === "0") && req.headers["transfer-encoding"] === undefined;
       let retried = false;
       const send = (): http.ClientRequest =>
-        http.request({ host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, name), agent: bodiless && !retried ? agent : false });
+        http.request({
+          host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, name),
+          ...(bodiless ? { agent: retried ? false : agent } : { createConnection: () => uploadConnection(host, upstreamPort) }),
+        });
       let upstream = send();
       // Once the body stops being relayed (answered early, or over the cap) the rest is read and dropped.
       let relaying = true;

@@ -6,6 +6,7 @@
 import { routes } from "./routes/index.ts";
 import { buildRouter } from "./http/pipeline.ts";
 import { problemResponse } from "./http/problem.ts";
+import { lingerOnUnread } from "./http/body.ts";
 import { clientAddress } from "./http/client-address.ts";
 import { deploymentOf } from "./fleet/deployment.ts";
 import { startupRefusal } from "./auth/bootstrap.ts";
@@ -54,36 +55,44 @@ function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, 
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    // Each part read once: every read of a native Request's or URL's field crosses into the runtime.
-    const url = new URL(request.url);
-    const pathname = url.pathname;
-    const deployment = deploymentOf(env);
-    // Another process of a sharded local fleet relaying fleet-proxy GETs to this one's appliances (src/http/shard-relay.ts).
-    if (pathname === SHARD_RELAY_PATH) {
-      const relayed = await serveShardRelay(request, env, (name, get) => relayInProcess(env, name, get));
-      if (relayed) return relayed;
-    }
-    const listener = listenerAppliance(request.headers, deployment);
-    // The local fleet's public sockets serve HTTPS unless BNG_HTTP=1; the relay, where one stands in front,
-    // terminates TLS and passes plain HTTP on: a request that came through either is secure by the fleet's scheme.
-    const secure = listener !== null ? env.BNG_HTTP !== "1" : url.protocol === "https:";
-    // Deployed without an administrator credential, or with a malformed bootstrap token: nothing is served (or seeded).
-    const refusal = startupRefusal(env, deployment);
-    if (refusal) return withSecurityHeaders(problemResponse(503, refusal, pathname), secure);
-    const definition = applianceForHost(env, url.hostname, listener);
-    if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${listener ?? url.hostname}'`, pathname), secure);
-    // Another process of a sharded local fleet holds this appliance's state: opening it here too would corrupt it.
-    if (otherShard(env, definition.name) !== null) return withSecurityHeaders(problemResponse(421, `appliance '${definition.name}' is served by another process of this fleet`, pathname), secure);
-    // A fleet file naming a profile file the Worker was not given (deployed without BNG_PROFILES): the appliance cannot start.
-    const missing = profileRefusal(env, definition);
-    if (missing) return withSecurityHeaders(problemResponse(503, missing, pathname), secure);
-    // The web UI's live channel: its object answers 101 with the socket (left as it is), or a refusal.
-    if (pathname === LIVE_PATH) {
-      const answer = await liveResponse(request, `${secure ? "https" : "http"}://${url.host}`, env.Appliance.getByName(definition.name));
-      return answer.status === 101 ? answer : withSecurityHeaders(answer, secure);
-    }
-    if (isWebUiRequest(request.method, pathname)) return withSecurityHeaders(webUiResponse(pathname), secure);
-    // The client address only when an operation asks for it (ADDRESSED_SECTIONS): reading `request.cf` costs the cheapest requests a few per cent.
-    return router.fetch(request, contextFor(definition, env, secure, () => clientAddress(request, deployment)), url);
+    const response = await serve(request, env);
+    // A body the answer came before is read first: workerd would reset its connection, and the answer with it.
+    await lingerOnUnread(request);
+    return response;
   },
 } satisfies ExportedHandler<Env>;
+
+/** The answer to one request, from the appliance it addresses. */
+async function serve(request: Request, env: Env): Promise<Response> {
+  // Each part read once: every read of a native Request's or URL's field crosses into the runtime.
+  const url = new URL(request.url);
+  const pathname = url.pathname;
+  const deployment = deploymentOf(env);
+  // Another process of a sharded local fleet relaying fleet-proxy GETs to this one's appliances (src/http/shard-relay.ts).
+  if (pathname === SHARD_RELAY_PATH) {
+    const relayed = await serveShardRelay(request, env, (name, get) => relayInProcess(env, name, get));
+    if (relayed) return relayed;
+  }
+  const listener = listenerAppliance(request.headers, deployment);
+  // The local fleet's public sockets serve HTTPS unless BNG_HTTP=1; the relay, where one stands in front,
+  // terminates TLS and passes plain HTTP on: a request that came through either is secure by the fleet's scheme.
+  const secure = listener !== null ? env.BNG_HTTP !== "1" : url.protocol === "https:";
+  // Deployed without an administrator credential, or with a malformed bootstrap token: nothing is served (or seeded).
+  const refusal = startupRefusal(env, deployment);
+  if (refusal) return withSecurityHeaders(problemResponse(503, refusal, pathname), secure);
+  const definition = applianceForHost(env, url.hostname, listener);
+  if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${listener ?? url.hostname}'`, pathname), secure);
+  // Another process of a sharded local fleet holds this appliance's state: opening it here too would corrupt it.
+  if (otherShard(env, definition.name) !== null) return withSecurityHeaders(problemResponse(421, `appliance '${definition.name}' is served by another process of this fleet`, pathname), secure);
+  // A fleet file naming a profile file the Worker was not given (deployed without BNG_PROFILES): the appliance cannot start.
+  const missing = profileRefusal(env, definition);
+  if (missing) return withSecurityHeaders(problemResponse(503, missing, pathname), secure);
+  // The web UI's live channel: its object answers 101 with the socket (left as it is), or a refusal.
+  if (pathname === LIVE_PATH) {
+    const answer = await liveResponse(request, `${secure ? "https" : "http"}://${url.host}`, env.Appliance.getByName(definition.name));
+    return answer.status === 101 ? answer : withSecurityHeaders(answer, secure);
+  }
+  if (isWebUiRequest(request.method, pathname)) return withSecurityHeaders(webUiResponse(pathname), secure);
+  // The client address only when an operation asks for it (ADDRESSED_SECTIONS): reading `request.cf` costs the cheapest requests a few per cent.
+  return router.fetch(request, contextFor(definition, env, secure, () => clientAddress(request, deployment)), url);
+}

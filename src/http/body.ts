@@ -22,11 +22,12 @@ export function isOctetStream(contentType: string | null): boolean {
 }
 
 /**
- * How much of a refused body is still read, and for how long, before its 413
- * is answered. workerd cannot read a body once the answer is out, and resets
- * a connection whose body it left unread, so a client that sends its whole
+ * How much of a refused body is still read, and for how long, before its
+ * answer (a 413, or a refusal on the headers alone) goes out. workerd cannot
+ * read a body once the answer is out, and resets a connection whose body it
+ * left unread, so a client still sending (curl) or one that sends its whole
  * body before reading (Node's fetch, many scripts) would get a reset instead
- * of the 413; as nginx's lingering close, the appliance reads on (dropping
+ * of the answer; as nginx's lingering close, the appliance reads on (dropping
  * what it reads) within these bounds, and a larger body's client may see
  * the reset.
  */
@@ -47,6 +48,23 @@ async function linger(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<
 }
 
 /**
+ * Before any answer goes out: a body the answer came before (a refusal on the
+ * headers alone, such as the 401 of an upload without a credential, or the 413
+ * of one declared past its cap) is read and dropped within the linger's
+ * bounds. One declared past them is left to the reset at once, and one a
+ * client holds back until told to continue is never asked for.
+ */
+export async function lingerOnUnread(request: Request): Promise<void> {
+  const body = request.body;
+  if (body === null || request.bodyUsed) return;
+  const headers = request.headers;
+  if (Number(headers.get("content-length") ?? "0") > LINGER_BYTES) return;
+  // A client that asked to be told first (`Expect: 100-continue`) sends nothing once answered: no reset, no upload.
+  if (headers.get("expect")?.toLowerCase() === "100-continue") return;
+  await linger(body.getReader());
+}
+
+/**
  * Reads a body of at most `maxBytes`, counting while it arrives: a body with
  * no Content-Length (chunked) is refused once past the cap, so a client
  * streaming megabytes gets its 413 soon after the cap and the appliance never
@@ -55,10 +73,8 @@ async function linger(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<
 async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
   const tooLarge = new StatusError(413, `request body exceeds ${maxBytes} bytes`);
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) {
-    if (request.body !== null && declared <= maxBytes + LINGER_BYTES) await linger(request.body.getReader());
-    throw tooLarge;
-  }
+  // Left unread: the Worker lingers on it before the 413 goes (`lingerOnUnread`).
+  if (declared > maxBytes) throw tooLarge;
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -32,14 +32,12 @@ beforeAll(async () => {
       buffered += chunk.toString("latin1");
       for (let end = buffered.indexOf("\r\n\r\n"); end >= 0; end = buffered.indexOf("\r\n\r\n")) {
         const head = buffered.slice(0, end);
-        // Under /early/ the stand-in acts on the headers alone, as workerd does for a refused upload:
-        // it answers 401 and resets the connection moments later, or resets it at once. "Later" is long
-        // enough for a loaded machine's event loop to have read the answer (fresh-clone CI, typecheck
-        // beside the tests: a reset 20 ms after the answer overtook it); a reset that comes first is /early/reset.
+        // Under /early/ the stand-in acts on the headers alone, as workerd does for a refused upload left
+        // unread: it answers 401 and resets the connection at once (the relay's next write fails, and the
+        // answer must still be read), or resets it without an answer (/early/reset).
         if (head.startsWith("POST /early/answer")) {
           const body = JSON.stringify({ type: "about:blank", title: "Unauthorized", status: 401 });
-          socket.write(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-          setTimeout(() => socket.resetAndDestroy(), 250);
+          socket.write(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`, () => socket.resetAndDestroy());
           return;
         }
         if (head.startsWith("POST /early/reset")) return void socket.resetAndDestroy();

@@ -4,18 +4,22 @@
  * the connection's, whatever `CF-Connecting-IP`, `X-BNG-Peer-Address` or
  * Miniflare's cf header it claims (lockouts and the audit trail hold per real
  * source), the appliance is the port's, and a body streamed without
- * Content-Length is cut at the cap with a 413 the client gets to read.
+ * Content-Length is cut at the cap with a 413 the client gets to read, and an
+ * upload refused on its headers is answered, not cut.
  */
+import { execFile } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newToken } from "../../src/trust/tokens.ts";
 import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
+const execFileAsync = promisify(execFile);
 const BOOTSTRAP = newToken();
 const ADMIN_PASSWORD = "listener-admin-password";
 const MODES = [
@@ -124,6 +128,22 @@ describe.each(MODES)("the $name", ({ mode, port }) => {
     // and the kernel's socket buffers between (loopback's grow to tcp_wmem's 4 MiB and tcp_rmem's 32 MiB here;
     // a loaded CI machine filled 17 MiB).
     expect(result.sent).toBeLessThan(48 * 1024 * 1024);
+  });
+});
+
+describe.each(MODES)("an upload refused before it is read, through the $name", ({ mode, port }) => {
+  it("is answered with the appliance's 401, never a 502: curl, which reads the answer while it sends, is told why", async () => {
+    // Under the listener's 1 MiB cap, so the answer is the appliance's. workerd answers on the headers and resets the
+    // connection with the body unread; the relay had lost that answer to its next write (502 most times).
+    const file = path.join(await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-upload-")), "package.bin");
+    await writeFile(file, Buffer.alloc(1_000_000, 0x42));
+    const statuses: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const { stdout } = await execFileAsync("curl", ["-skS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", "content-type: application/octet-stream",
+        "--data-binary", `@${file}`, `${mode}://127.0.0.1:${port}/api/v1/system/upgrade/stage`]);
+      statuses.push(stdout);
+    }
+    expect(statuses).toEqual(Array(8).fill("401"));
   });
 });
 
