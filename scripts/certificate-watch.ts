@@ -4,9 +4,14 @@
  * by ACME), else the launcher's self-signed one. Read at start and then every
  * few seconds, so an upload or an ACME issuance or renewal is served (the
  * configuration key applies hot): by the relay without a restart, by
- * workerd's own sockets once their process has restarted with it.
+ * workerd's own sockets once their process has restarted with it. Each poll
+ * is one request for every appliance's fingerprint
+ * (src/http/certificate-fingerprints.ts); only a changed one's pair is read,
+ * through Miniflare.
  */
+import { createHash } from "node:crypto";
 import type { Miniflare } from "miniflare";
+import { CERTIFICATE_FINGERPRINTS_PATH, certificateWatchToken } from "../src/fleet/certificate-fingerprints.ts";
 
 /** How often the appliances' certificates are read. */
 const POLL_MS = 3000;
@@ -34,6 +39,19 @@ async function configured(mf: Miniflare, owner: string, appliance: string): Prom
   }
 }
 
+/** What the Worker's fingerprints are made of: the SHA-256 of a certificate's PEM, in hex. */
+const fingerprintOf = (certificatePem: string): string => createHash("sha256").update(certificatePem).digest("hex");
+
+/** Where the watch asks for the fingerprints: the process's loopback socket (plain HTTP), and the fleet secret its credential is derived from. */
+export type FingerprintSource = { origin: string; fleetSecret: string };
+
+/** Each appliance of the process → its configured certificate's fingerprint (null: none), in one request. */
+async function fingerprints(origin: string, token: string): Promise<Record<string, string | null>> {
+  const response = await fetch(`${origin}${CERTIFICATE_FINGERPRINTS_PATH}`, { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`the fleet's Worker answered ${response.status} for the certificates' fingerprints`);
+  return (await response.json()) as Record<string, string | null>;
+}
+
 /** An appliance (by its index in the watch's list) and the pair it is to serve from now on: its configured one, or the factory one. */
 export type CertificateChange = { index: number; pair: Pair; configured: boolean };
 
@@ -51,15 +69,22 @@ export async function watchCertificates(
   appliances: { name: string }[],
   serve: (changes: CertificateChange[]) => void | Promise<void>,
   factory: Pair[],
+  source: FingerprintSource,
   serving: (string | null)[] = appliances.map(() => null),
 ): Promise<CertificateWatch> {
-  const served = [...serving];
+  // What each appliance serves, as a fingerprint: null for the factory pair.
+  const served = serving.map((cert) => (cert === null ? null : fingerprintOf(cert)));
+  const token = await certificateWatchToken(source.fleetSecret);
   const check = async (announce: (name: string, pair: Pair | null) => void) => {
     const changes: CertificateChange[] = [];
     const announced: [string, Pair | null][] = [];
+    const now = await fingerprints(source.origin, token);
     for (const [i, a] of appliances.entries()) {
-      const pair = await configured(mf, owner, a.name);
-      const shown = pair?.cert ?? null;
+      const fingerprint = now[a.name];
+      if (fingerprint === undefined || fingerprint === served[i]) continue;
+      // Read now, the pair may be newer than its fingerprint: what is served is what was read.
+      const pair = fingerprint === null ? null : await configured(mf, owner, a.name);
+      const shown = pair === null ? null : fingerprintOf(pair.cert);
       if (shown === served[i]) continue;
       served[i] = shown;
       changes.push({ index: i, pair: pair ?? factory[i]!, configured: pair !== null });

@@ -263,7 +263,9 @@ async function main(): Promise<void> {
         };
       const serving = settings.listener === "relay" ? undefined : await Promise.all(shard.appliances.map((a) => servedCertificate(certDir, a.name)));
       serving?.forEach((cert, i) => cert !== null && console.log(`${shard.appliances[i]!.name} serves its configured certificate`));
-      certificateWatches.push(await watchCertificates(shard.mf, WORKER, shard.appliances, serve, shard.factoryPairs, serving));
+      // Its loopback socket: the relay's alone (any port), or the first of several, whose port is fixed (Miniflare names them alike).
+      const loopback = ports[k] === 0 ? (await shard.mf.unsafeGetDirectURL(WORKER)).origin : `http://127.0.0.1:${ports[k]}`;
+      certificateWatches.push(await watchCertificates(shard.mf, WORKER, shard.appliances, serve, shard.factoryPairs, { origin: loopback, fleetSecret }, serving));
     }
     const direct = await shard.mf.unsafeGetDirectURL(WORKER);
     for (const [i, frontend] of shard.frontends.entries()) {

@@ -17,6 +17,8 @@ import { applianceForHost, applianceNamed, peerAnswerOf, profileRefusal, type Pe
 import { listenerAppliance } from "./fleet/listener.ts";
 import { SHARD_RELAY_PATH, otherShard, shardDispatcher } from "./fleet/shards.ts";
 import { serveShardRelay } from "./http/shard-relay.ts";
+import { serveCertificateFingerprints } from "./http/certificate-fingerprints.ts";
+import { CERTIFICATE_FINGERPRINTS_PATH } from "./fleet/certificate-fingerprints.ts";
 import type { ApplianceTarget } from "./fleet/context.ts";
 import type { ApplianceDefinition } from "../fleet-config/schema.ts";
 import type { Env } from "./env.ts";
@@ -72,6 +74,11 @@ async function serve(request: Request, env: Env): Promise<Response> {
   if (pathname === SHARD_RELAY_PATH) {
     const relayed = await serveShardRelay(request, env, (name, get) => relayInProcess(env, name, get));
     if (relayed) return relayed;
+  }
+  // The local launcher's certificate watch (src/http/certificate-fingerprints.ts).
+  if (pathname === CERTIFICATE_FINGERPRINTS_PATH) {
+    const fingerprints = await serveCertificateFingerprints(request, env);
+    if (fingerprints) return fingerprints;
   }
   const listener = listenerAppliance(request.headers, deployment);
   // The local fleet's public sockets serve HTTPS unless BNG_HTTP=1; the relay, where one stands in front,

@@ -68,5 +68,14 @@ describe.each(["relay", "workerd"] as const)("uploaded web UI certificate, %s se
     fleets.push(fleet);
     expect(await servedFingerprint(port)).toBe(uploaded.fingerprint);
     expect(fleet.output()).toContain("edge-1 serves its configured certificate");
+
+    // The path the watch polls (src/http/certificate-fingerprints.ts) is no API path: to a client, even a super-user, it is
+    // answered as a path that is not there (the web UI's page), and never with the fingerprints.
+    const absent = await fetchJson(`https://127.0.0.1:${port}/_bngfleet/nothing-here`, { insecure: true });
+    for (const headers of [{ authorization: `Bearer ${TOKEN}` }, { authorization: "Bearer not-the-watch-token" }, {}] as Record<string, string>[]) {
+      const probe = await fetchJson(`https://127.0.0.1:${port}/_bngfleet/certificate-fingerprints`, { insecure: true, headers });
+      expect({ status: probe.status, type: probe.headers["content-type"] }).toEqual({ status: absent.status, type: absent.headers["content-type"] });
+      expect(probe.text).not.toContain("edge-1");
+    }
   }, 180_000);
 });
