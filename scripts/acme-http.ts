@@ -13,7 +13,7 @@ import type tls from "node:tls";
 import { CF_BLOB_HEADER, PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
 import { APPLIANCE_HEADER } from "../src/fleet/listener.ts";
 import { withSecurity } from "../src/http/headers.ts";
-import { serverTimeouts, type ListenerLimits } from "./listener-limits.ts";
+import { serverOptions, type ListenerLimits } from "./listener-limits.ts";
 
 /** A TLS record of type handshake (RFC 8446 §5.1) starts every ClientHello. */
 const TLS_HANDSHAKE = 0x16;
@@ -21,7 +21,7 @@ const CHALLENGE_PATH = /^\/\.well-known\/acme-challenge\/[^/?#]+$/;
 
 /** Answers plain-HTTP requests: the challenge relayed to the appliance, the rest redirected to https. */
 function plainServer(target: Promise<{ host: string; port: number }>, appliance: string, limits: ListenerLimits): http.Server {
-  return http.createServer(serverTimeouts(limits), (request, response) => {
+  return http.createServer(serverOptions(limits), (request, response) => {
     const path = request.url ?? "/";
     if ((request.method === "GET" || request.method === "HEAD") && CHALLENGE_PATH.test(path)) {
       void target.then(({ host, port }) => {

@@ -26,9 +26,17 @@ export type ListenerLimits = {
  */
 export const LISTENER_LIMITS: ListenerLimits = { headersTimeoutMs: 20_000, keepAliveTimeoutMs: 5_000, maxConnections: 256 };
 
-/** Node's server options for these limits: no request timeout (event streams, uploads); expired headers checked each second. */
-export function serverTimeouts(limits: ListenerLimits): http.ServerOptions {
+/**
+ * A request's head (request line and headers) at most: Node's default is 16 KiB, and an SSO cookie or a long
+ * bearer token past it had the connection closed without an answer, where workerd's own sockets take 200 KB.
+ * 128 KiB serves those; past it the listener answers 431.
+ */
+export const MAX_HEADER_BYTES = 128 * 1024;
+
+/** Node's server options for these limits: no request timeout (event streams, uploads); expired headers checked each second; heads up to MAX_HEADER_BYTES. */
+export function serverOptions(limits: ListenerLimits): http.ServerOptions {
   return {
+    maxHeaderSize: MAX_HEADER_BYTES,
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: 0,
     keepAliveTimeout: limits.keepAliveTimeoutMs,

@@ -28,7 +28,7 @@ import { MAX_BODY_BYTES } from "../src/http/body.ts";
 import { withSecurity } from "../src/http/headers.ts";
 import { statusTitle } from "../src/http/problem.ts";
 import { acceptAcmeHttp } from "./acme-http.ts";
-import { LISTENER_LIMITS, serverTimeouts, type ListenerLimits } from "./listener-limits.ts";
+import { LISTENER_LIMITS, MAX_HEADER_BYTES, serverOptions, type ListenerLimits } from "./listener-limits.ts";
 
 export type Frontend = {
   /** Points the frontend at the Worker's direct socket once Miniflare has bound it. */
@@ -165,6 +165,24 @@ function problem(req: http.IncomingMessage, res: http.ServerResponse, status: nu
   const body = JSON.stringify({ type: "about:blank", title: statusTitle(status), status, detail });
   res.writeHead(status, withSecurity({ "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)) }, secure)).write(body);
   endAfterBody(req, res);
+}
+
+/**
+ * Answers a request Node could not read, as every error is answered (RFC 9457, the Worker's security headers), then
+ * closes the connection: a head past MAX_HEADER_BYTES 431, anything else malformed 400. A connection whose head did
+ * not come in time (listener-limits.ts), one that is gone, and one with an answer already under way (a pipelined
+ * request's) are closed without a word: the first may not even have finished its TLS handshake.
+ */
+function answerUnparsed(error: NodeJS.ErrnoException, socket: net.Socket, secure: boolean): void {
+  const answering = (socket as { _httpMessage?: unknown })._httpMessage;
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT" || error.code === "ECONNRESET" || !socket.writable || answering) return void socket.destroy();
+  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+  const detail = status === 431 ? `the request's head exceeds ${MAX_HEADER_BYTES} bytes` : "the request is not valid HTTP/1.1";
+  const body = JSON.stringify({ type: "about:blank", title: statusTitle(status), status, detail });
+  const headers = withSecurity({ "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)), connection: "close" }, secure);
+  socket.end(`HTTP/1.1 ${status} ${statusTitle(status)}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n${body}`);
+  // A client that reads nothing back does not hold the connection.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 /**
@@ -338,8 +356,8 @@ export async function listenFrontend(options: { name: string; address: string; p
 
   const server: http.Server =
     secure
-      ? https.createServer({ key: options.key, cert: options.cert, ALPNProtocols: ["http/1.1"], handshakeTimeout: limits.headersTimeoutMs, ...serverTimeouts(limits) }, onRequest)
-      : http.createServer(serverTimeouts(limits), onRequest);
+      ? https.createServer({ key: options.key, cert: options.cert, ALPNProtocols: ["http/1.1"], handshakeTimeout: limits.headersTimeoutMs, ...serverOptions(limits) }, onRequest)
+      : http.createServer(serverOptions(limits), onRequest);
   // Relaying an upgrade as a byte stream whatever the appliance answered let a client's later requests on the
   // connection reach workerd with its own X-BNG-Peer-Address (issue #22): onUpgrade joins the sockets only
   // for the live channel and only on a 101; every other upgrade request is answered as an ordinary one
@@ -357,7 +375,7 @@ export async function listenFrontend(options: { name: string; address: string; p
   // A client that rejects the self-signed certificate aborts the handshake;
   // that is expected and not worth a log line.
   server.on("tlsClientError", () => {});
-  server.on("clientError", (_error, socket: net.Socket) => socket.destroy());
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: net.Socket) => answerUnparsed(error, socket, secure));
 
   await new Promise<void>((resolve, reject) => {
     front.once("error", (error) => reject(describeListenError(error, name, address, port)));

@@ -32,7 +32,8 @@ async function frontend(limits: ListenerLimits, tlsPair: { key: string; cert: st
 }
 
 beforeAll(async () => {
-  upstream = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+  // Heads as large as workerd takes (200 KB and more): Node's default 16 KiB would answer 431 in the listener's stead.
+  upstream = http.createServer({ maxHeaderSize: 1024 * 1024 }, (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   const up = (upstream.address() as net.AddressInfo).port;
   const pair = await generateCertificate({ name: "edge-1", address: "127.0.0.1", hostname: undefined });
@@ -122,6 +123,37 @@ function ask(url: string, options: http.RequestOptions = {}, body?: string): Pro
     req.end(body);
   });
 }
+
+describe.each(["http", "https"] as const)("a request the listener cannot read, over %s", (mode) => {
+  /** The whole exchange of one raw request, once the listener has closed the connection or the client gave up. */
+  const exchange = async (head: string) => {
+    const { socket, closed } = await connect(mode, ports[mode]);
+    socket.write(head);
+    setTimeout(() => socket.end(), 2000).unref();
+    return closed;
+  };
+  const problemOf = (received: string) => JSON.parse(received.slice(received.indexOf("\r\n\r\n") + 4)) as { status: number; title: string };
+
+  it("a head of 100 KB (a large sign-on cookie) is relayed and served", async () => {
+    const received = await exchange(`GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\ncookie: sso=${"a".repeat(100_000)}\r\nconnection: close\r\n\r\n`);
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it("a head past 128 KiB is answered 431 (RFC 6585) as problem details, then the connection closed", async () => {
+    const received = await exchange(`GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\ncookie: sso=${"a".repeat(140_000)}\r\n\r\n`);
+    expect(received).toMatch(/^HTTP\/1\.1 431 /);
+    expect(received).toMatch(/^content-type: application\/problem\+json$/im);
+    expect(received).toMatch(/^x-content-type-options: nosniff$/im);
+    expect(problemOf(received)).toMatchObject({ status: 431, title: "Request Header Fields Too Large" });
+  });
+
+  it("a request line that is not HTTP is answered 400 as problem details, then the connection closed", async () => {
+    const received = await exchange("HELLO THERE\r\n\r\n");
+    expect(received).toMatch(/^HTTP\/1\.1 400 /);
+    expect(received).toMatch(/^connection: close$/im);
+    expect(problemOf(received)).toMatchObject({ status: 400, title: "Bad Request" });
+  });
+});
 
 describe("the listener's own answers carry the Worker's security headers", () => {
   const oversized = { method: "POST", headers: { "content-type": "application/json", "content-length": String(2 * 1024 * 1024) } };
