@@ -210,6 +210,12 @@ export async function listenFrontend(options: { name: string; address: string; p
 
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const peer = normalisePeerAddress(req.socket.remoteAddress);
+    // RFC 9112 §3.2 (Node's own check answered an empty 400, no problem details).
+    if (req.httpVersionMinor === 1 && req.headers.host === undefined) {
+      drain(req);
+      res.shouldKeepAlive = false;
+      return problem(req, res, 400, "an HTTP/1.1 request must carry a Host header (RFC 9112, section 3.2)", secure);
+    }
     // Node's parser reads nothing after a request asking to upgrade: its answer closes the connection.
     if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
     // A body declared past the largest cap is refused before anything is relayed: relayed, workerd answers 413
@@ -356,8 +362,8 @@ export async function listenFrontend(options: { name: string; address: string; p
 
   const server: http.Server =
     secure
-      ? https.createServer({ key: options.key, cert: options.cert, ALPNProtocols: ["http/1.1"], handshakeTimeout: limits.headersTimeoutMs, ...serverOptions(limits) }, onRequest)
-      : http.createServer(serverOptions(limits), onRequest);
+      ? https.createServer({ key: options.key, cert: options.cert, ALPNProtocols: ["http/1.1"], handshakeTimeout: limits.headersTimeoutMs, ...serverOptions(limits), requireHostHeader: false }, onRequest)
+      : http.createServer({ ...serverOptions(limits), requireHostHeader: false }, onRequest);
   // Relaying an upgrade as a byte stream whatever the appliance answered let a client's later requests on the
   // connection reach workerd with its own X-BNG-Peer-Address (issue #22): onUpgrade joins the sockets only
   // for the live channel and only on a 101; every other upgrade request is answered as an ordinary one

@@ -147,6 +147,14 @@ describe.each(["http", "https"] as const)("a request the listener cannot read, o
     expect(problemOf(received)).toMatchObject({ status: 431, title: "Request Header Fields Too Large" });
   });
 
+  it("an HTTP/1.1 request without Host is answered 400 (RFC 9112, section 3.2) as problem details, then the connection closed", async () => {
+    const received = await exchange("GET /api/v1/system/health HTTP/1.1\r\n\r\n");
+    expect(received).toMatch(/^HTTP\/1\.1 400 /);
+    expect(received).toMatch(/^content-type: application\/problem\+json$/im);
+    expect(received).toMatch(/^connection: close$/im);
+    expect(problemOf(received)).toMatchObject({ status: 400, title: "Bad Request" });
+  });
+
   it("a request line that is not HTTP is answered 400 as problem details, then the connection closed", async () => {
     const received = await exchange("HELLO THERE\r\n\r\n");
     expect(received).toMatch(/^HTTP\/1\.1 400 /);
