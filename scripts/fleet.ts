@@ -248,6 +248,7 @@ async function main(): Promise<void> {
   for (const [k, shard] of shards.entries()) {
     await shard.mf.ready;
     if (settings.inspectorPort !== undefined) runtimeInspectorPorts[k]!.resolve(Number((await shard.mf.getInspectorURL()).port));
+    const direct = await shard.mf.unsafeGetDirectURL(WORKER);
     if (!http) {
       // Certificates first, targets after: no client reaches an appliance (and no
       // shutdown can start) while a call through Miniflare's proxy is in flight.
@@ -264,10 +265,9 @@ async function main(): Promise<void> {
       const serving = settings.listener === "relay" ? undefined : await Promise.all(shard.appliances.map((a) => servedCertificate(certDir, a.name)));
       serving?.forEach((cert, i) => cert !== null && console.log(`${shard.appliances[i]!.name} serves its configured certificate`));
       // Its loopback socket: the relay's alone (any port), or the first of several, whose port is fixed (Miniflare names them alike).
-      const loopback = ports[k] === 0 ? (await shard.mf.unsafeGetDirectURL(WORKER)).origin : `http://127.0.0.1:${ports[k]}`;
+      const loopback = ports[k] === 0 ? direct.origin : `http://127.0.0.1:${ports[k]}`;
       certificateWatches.push(await watchCertificates(shard.mf, WORKER, shard.appliances, serve, shard.factoryPairs, { origin: loopback, fleetSecret }, serving));
     }
-    const direct = await shard.mf.unsafeGetDirectURL(WORKER);
     for (const [i, frontend] of shard.frontends.entries()) {
       frontend.releaseStreamsWith((handle) => releaseLogStream(shard.mf, WORKER, shard.appliances[i]!.name, handle));
       frontend.setTarget(direct.hostname, Number(direct.port));

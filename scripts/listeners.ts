@@ -156,14 +156,20 @@ function uploadConnection(host: string, port: number): net.Socket {
   return socket;
 }
 
-/** Writes a whole problem answer now, with the Worker's security headers (HSTS over HTTPS), and ends it once the request's body is drained. */
+/** The listener's own problem answer: its body, and its headers with the Worker's security headers (HSTS over HTTPS). */
+function problemAnswer(status: number, detail: string, secure: boolean, extra: Record<string, string> = {}): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify({ type: "about:blank", title: statusTitle(status), status, detail });
+  return { body, headers: withSecurity({ "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)), ...extra }, secure) };
+}
+
+/** Writes a whole problem answer now, and ends it once the request's body is drained. */
 function problem(req: http.IncomingMessage, res: http.ServerResponse, status: number, detail: string, secure: boolean): void {
   if (res.headersSent) {
     if (!res.writableEnded) res.destroy();
     return;
   }
-  const body = JSON.stringify({ type: "about:blank", title: statusTitle(status), status, detail });
-  res.writeHead(status, withSecurity({ "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)) }, secure)).write(body);
+  const { body, headers } = problemAnswer(status, detail, secure);
+  res.writeHead(status, headers).write(body);
   endAfterBody(req, res);
 }
 
@@ -178,8 +184,7 @@ function answerUnparsed(error: NodeJS.ErrnoException, socket: net.Socket, secure
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT" || error.code === "ECONNRESET" || !socket.writable || answering) return void socket.destroy();
   const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
   const detail = status === 431 ? `the request's head exceeds ${MAX_HEADER_BYTES} bytes` : "the request is not valid HTTP/1.1";
-  const body = JSON.stringify({ type: "about:blank", title: statusTitle(status), status, detail });
-  const headers = withSecurity({ "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)), connection: "close" }, secure);
+  const { body, headers } = problemAnswer(status, detail, secure, { connection: "close" });
   socket.end(`HTTP/1.1 ${status} ${statusTitle(status)}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n${body}`);
   // A client that reads nothing back does not hold the connection.
   setTimeout(() => socket.destroy(), 1000).unref();

@@ -11,7 +11,7 @@ import type { Env } from "../env.ts";
 import { deploymentOf } from "../fleet/deployment.ts";
 import { peerAnswerText, type PeerAnswer, type PeerGet } from "../fleet/definition.ts";
 import { SHARD_RELAY_PATH, ShardGets, otherShard, shardToken, type ShardAnswer } from "../fleet/shards.ts";
-import { constantTimeEqual } from "../trust/encoding.ts";
+import { presentsToken } from "../trust/tokens.ts";
 import { readBytesBody } from "./body.ts";
 import { StatusError, problemResponse } from "./problem.ts";
 
@@ -25,8 +25,7 @@ const SHARD_RELAY_MAX_BYTES = 64 * 1024;
 export async function serveShardRelay(request: Request, env: Env, relay: (appliance: string, get: PeerGet) => Promise<PeerAnswer>): Promise<Response | null> {
   if (deploymentOf(env) !== "local" || !env.BNG_SHARD_PEERS || request.method !== "POST") return null;
   const token = await shardToken(env);
-  const sent = /^Bearer (\S+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
-  if (token === null || sent === undefined || !constantTimeEqual(sent, token)) return null;
+  if (token === null || !presentsToken(request.headers.get("authorization"), token)) return null;
   let gets: z.output<typeof ShardGets>;
   try {
     const text = new TextDecoder().decode(await readBytesBody(request, SHARD_RELAY_MAX_BYTES));

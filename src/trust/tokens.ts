@@ -6,7 +6,7 @@
  * ever stored.
  */
 import { ROLES, type Role } from "../auth/role-order.ts";
-import { hmacSha256, randomBytes, utf8 } from "./encoding.ts";
+import { constantTimeEqual, hmacSha256, randomBytes, utf8 } from "./encoding.ts";
 
 export const TOKEN_PREFIX = "bngtok_";
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -64,6 +64,12 @@ export async function deriveToken(secretHex: string, label: string): Promise<str
   const key = utf8(secretHex);
   const stream = [...(await hmacSha256(key, `${label}#0`)), ...(await hmacSha256(key, `${label}#1`))];
   return assemble(base62(stream, BODY_LENGTH));
+}
+
+/** Whether an `Authorization` header presents `token` as `Bearer <token>` (compared in constant time): the fleet's processes' own calls, never an API credential. */
+export function presentsToken(authorization: string | null, token: string): boolean {
+  const sent = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1];
+  return sent !== undefined && constantTimeEqual(sent, token);
 }
 
 /** True when a string has the token shape and its checksum matches (recognisable offline). */
