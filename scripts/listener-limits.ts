@@ -33,6 +33,13 @@ export const LISTENER_LIMITS: ListenerLimits = { headersTimeoutMs: 20_000, keepA
  */
 export const MAX_HEADER_BYTES = 128 * 1024;
 
+/**
+ * A request target (path and query) at most: workerd's own limit, measured (2026-11-29: 65,534 bytes served, one
+ * more answered 414, whatever the Host). Workerd words its 414 as text/plain; the listener answers the same
+ * requests itself, as problem details, so both listeners serve the same URLs and every refusal reads alike.
+ */
+export const MAX_TARGET_BYTES = 65_534;
+
 /** Node's server options for these limits: no request timeout (event streams, uploads); expired headers checked each second; heads up to MAX_HEADER_BYTES. */
 export function serverOptions(limits: ListenerLimits): http.ServerOptions {
   return {

@@ -28,7 +28,7 @@ import { MAX_BODY_BYTES } from "../src/http/body.ts";
 import { withSecurity } from "../src/http/headers.ts";
 import { statusTitle } from "../src/http/problem.ts";
 import { acceptAcmeHttp } from "./acme-http.ts";
-import { LISTENER_LIMITS, MAX_HEADER_BYTES, serverOptions, type ListenerLimits } from "./listener-limits.ts";
+import { LISTENER_LIMITS, MAX_HEADER_BYTES, MAX_TARGET_BYTES, serverOptions, type ListenerLimits } from "./listener-limits.ts";
 
 export type Frontend = {
   /** Points the frontend at the Worker's direct socket once Miniflare has bound it. */
@@ -72,16 +72,28 @@ export function describeListenError(error: unknown, name: string, address: strin
   return error as Error;
 }
 
-/** The client's request headers as relayed: connection-level ones dropped, the peer address and the appliance set by us alone. */
-function relayedHeaders(rawHeaders: string[], peer: string, appliance: string): string[] {
+/**
+ * The client's request headers as relayed: connection-level ones dropped, the peer address and the appliance set
+ * by us alone. An HTTP/1.0 request may come without Host, which workerd refuses (a text/plain 400): it gets the
+ * address the client connected to, the server's own name for it (RFC 9112 §3.3).
+ */
+function relayedHeaders(req: http.IncomingMessage, peer: string, appliance: string): string[] {
+  const { rawHeaders } = req;
   const out: string[] = [];
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
     if (NOT_RELAYED.has(name.toLowerCase())) continue;
     out.push(name, rawHeaders[i + 1]!);
   }
+  if (req.headers.host === undefined) out.push("Host", localAuthority(req.socket));
   out.push(PEER_ADDRESS_HEADER, peer, APPLIANCE_HEADER, appliance);
   return out;
+}
+
+/** The address and port a client connected to, as a Host header names them. */
+function localAuthority(socket: net.Socket): string {
+  const address = normalisePeerAddress(socket.localAddress);
+  return `${address.includes(":") ? `[${address}]` : address}:${socket.localPort}`;
 }
 
 /** Whether a request asks for the one upgrade relayed: a WebSocket to the web UI's live channel (its query, if any, goes along). */
@@ -221,6 +233,10 @@ export async function listenFrontend(options: { name: string; address: string; p
       res.shouldKeepAlive = false;
       return problem(req, res, 400, "an HTTP/1.1 request must carry a Host header (RFC 9112, section 3.2)", secure);
     }
+    if ((req.url ?? "").length > MAX_TARGET_BYTES) {
+      drain(req);
+      return problem(req, res, 414, `the request target exceeds ${MAX_TARGET_BYTES} bytes`, secure);
+    }
     // Node's parser reads nothing after a request asking to upgrade: its answer closes the connection.
     if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
     // A body declared past the largest cap is refused before anything is relayed: relayed, workerd answers 413
@@ -240,7 +256,7 @@ export async function listenFrontend(options: { name: string; address: string; p
       let retried = false;
       const send = (): http.ClientRequest =>
         http.request({
-          host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req.rawHeaders, peer, name),
+          host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req, peer, name),
           ...(bodiless ? { agent: retried ? false : agent } : { createConnection: () => uploadConnection(host, upstreamPort) }),
         });
       let upstream = send();
@@ -340,7 +356,7 @@ export async function listenFrontend(options: { name: string; address: string; p
     const peer = normalisePeerAddress(socket.remoteAddress);
     void target.then(({ host, port: upstreamPort }) => {
       if (socket.destroyed) return;
-      const headers = [...relayedHeaders(req.rawHeaders, peer, name), "Connection", "Upgrade", "Upgrade", "websocket"];
+      const headers = [...relayedHeaders(req, peer, name), "Connection", "Upgrade", "Upgrade", "websocket"];
       const upstream = http.request({ host, port: upstreamPort, method: "GET", path: req.url, headers, agent: false });
       upstream.on("upgrade", (switched, upstreamSocket: net.Socket, upstreamHead: Buffer) => {
         // The appliance answered 101: from now on the connection is the WebSocket's, relayed byte for byte.

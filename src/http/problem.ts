@@ -31,6 +31,7 @@ const TITLES: Record<number, string> = {
   405: "Method Not Allowed",
   409: "Conflict",
   413: "Content Too Large",
+  414: "URI Too Long",
   415: "Unsupported Media Type",
   421: "Misdirected Request",
   422: "Unprocessable Content",

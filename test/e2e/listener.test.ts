@@ -14,6 +14,7 @@ import https from "node:https";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import tls from "node:tls";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newToken } from "../../src/trust/tokens.ts";
@@ -164,6 +165,49 @@ describe("the plain-HTTP port, served by workerd itself", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(response.headers.get("x-bng-stream")).toBeNull();
+  });
+});
+
+describe("the HTTPS relay, for requests workerd itself answers in plain text", () => {
+  /** One request's status, content type and body over HTTPS, certificate unchecked. */
+  const get = (port: number, target: string) =>
+    new Promise<{ status: number; type: string | undefined; text: string }>((resolve, reject) => {
+      https.get({ host: "127.0.0.1", port, path: target, rejectUnauthorized: false, agent: false }, (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"], text }));
+      }).on("error", reject);
+    });
+  /** A health request whose target (path and query) is `bytes` long. */
+  const target = (bytes: number) => {
+    const base = "/api/v1/system/health?pad=";
+    return base + "a".repeat(bytes - base.length);
+  };
+
+  it("serves a request target as long as workerd's own socket does, and answers one byte more 414 as problem details, not workerd's text", async () => {
+    const [relay, direct] = [MODES[0].port, MODES[2].port];
+    // workerd's own limit, the relay's reference: 65,534 bytes served, one more refused in plain text.
+    expect((await get(direct, target(65_534))).status).toBe(200);
+    expect(await get(direct, target(65_535))).toMatchObject({ status: 414, type: "text/plain" });
+    expect((await get(relay, target(65_534))).status).toBe(200);
+    const refused = await get(relay, target(65_535));
+    expect(refused).toMatchObject({ status: 414, type: "application/problem+json" });
+    expect(JSON.parse(refused.text)).toMatchObject({ status: 414, title: "URI Too Long" });
+  });
+
+  it("serves an HTTP/1.0 request without Host (RFC 9112 allows it), which workerd alone refuses", async () => {
+    const exchange = (port: number) =>
+      new Promise<string>((resolve, reject) => {
+        let received = "";
+        const socket = tls.connect({ host: "127.0.0.1", port, rejectUnauthorized: false }, () => socket.write("GET /api/v1/system/health HTTP/1.0\r\n\r\n"));
+        socket.on("data", (chunk: Buffer) => (received += chunk.toString()));
+        socket.on("close", () => resolve(received));
+        socket.on("error", reject);
+      });
+    expect(await exchange(MODES[2].port)).toMatch(/^HTTP\/1\.[01] 400 /);
+    const relayed = await exchange(MODES[0].port);
+    expect(relayed).toMatch(/^HTTP\/1\.[01] 200 /);
+    expect(JSON.parse(relayed.slice(relayed.indexOf("\r\n\r\n") + 4))).toMatchObject({ appliance: "edge-1" });
   });
 });
 
