@@ -10,7 +10,9 @@
  * and `X-BNG-Appliance`, the appliance this port belongs to, which picks the
  * appliance as a hostname does when deployed (src/fleet/listener.ts). Bodies stream
  * both ways unbuffered (event streams, large uploads), keep-alive holds on
- * both sides. One upgrade is relayed, the web UI's live channel (a WebSocket
+ * both sides. A request without a body (nearly all) goes to workerd on a
+ * pooled connection of upstream-pool.ts; one with a body on a connection of
+ * its own through Node's client (`relayWithBody`). One upgrade is relayed, the web UI's live channel (a WebSocket
  * on LIVE_PATH): its request is cleaned as any other, and the connection
  * becomes a byte stream only once the appliance has answered 101; until then
  * (and on any other answer, relayed and then the connection closed) every
@@ -28,6 +30,7 @@ import { MAX_BODY_BYTES } from "../src/http/body.ts";
 import { withSecurity } from "../src/http/headers.ts";
 import { statusTitle } from "../src/http/problem.ts";
 import { acceptAcmeHttp } from "./acme-http.ts";
+import { UpstreamPool } from "./upstream-pool.ts";
 import { LISTENER_LIMITS, MAX_HEADER_BYTES, MAX_TARGET_BYTES, serverOptions, type ListenerLimits } from "./listener-limits.ts";
 
 export type Frontend = {
@@ -94,6 +97,24 @@ function relayedHeaders(req: http.IncomingMessage, peer: string, appliance: stri
 function localAuthority(socket: net.Socket): string {
   const address = normalisePeerAddress(socket.localAddress);
   return `${address.includes(":") ? `[${address}]` : address}:${socket.localPort}`;
+}
+
+/**
+ * A bodiless request's head as written to workerd (upstream-pool.ts), from what Node's parser read and accepted:
+ * method and target without spaces or controls, header names tokens, values without CR, LF, NUL or other controls
+ * but tab (it answers 400 to anything else, checked 2026-11-29), so nothing a client sent can start another line.
+ */
+function requestHead(req: http.IncomingMessage, peer: string, appliance: string): string {
+  const headers = relayedHeaders(req, peer, appliance);
+  let head = `${req.method} ${req.url} HTTP/1.1\r\n`;
+  for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
+  return `${head}\r\n`;
+}
+
+/** The value of a header in a raw list, by its lower-case name. */
+function headerValue(rawHeaders: string[], lowerName: string): string | undefined {
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === lowerName) return rawHeaders[i + 1];
+  return undefined;
 }
 
 /** Whether a request asks for the one upgrade relayed: a WebSocket to the web UI's live channel (its query, if any, goes along). */
@@ -211,7 +232,7 @@ export async function listenFrontend(options: { name: string; address: string; p
   const limits = options.limits ?? LISTENER_LIMITS;
   let resolveTarget!: (target: { host: string; port: number }) => void;
   const target = new Promise<{ host: string; port: number }>((resolve) => (resolveTarget = resolve));
-  const agent = new http.Agent({ keepAlive: true });
+  const pool = new UpstreamPool();
   const secure = options.key !== undefined && options.cert !== undefined;
   const open = new Set<net.Socket>();
   let release: (handle: string) => Promise<unknown> = async () => {};
@@ -245,93 +266,112 @@ export async function listenFrontend(options: { name: string; address: string; p
       drain(req);
       return problem(req, res, 413, `request body exceeds ${MAX_BODY_BYTES} bytes`, secure);
     }
-    void Promise.all([target, ...releasing]).then(([{ host, port: upstreamPort }]) => {
+    void Promise.all([target, ...releasing]).then(([to]) => {
       if (req.destroyed) return;
-      // A kept-alive connection to workerd can be reset just as a request is put on it (workerd closed it
-      // meanwhile): nothing was answered and nothing processed. A request without a body is then sent once
-      // more on a fresh connection; a request with a body, which is relayed as it arrives and could not be
-      // replayed, never rides a reused connection: it gets one of its own that survives workerd's reset after an
-      // early answer (`uploadConnection`; Node calls `createConnection` only for a request given no agent).
       const bodiless = (req.headers["content-length"] === undefined || req.headers["content-length"] === "0") && req.headers["transfer-encoding"] === undefined;
-      let retried = false;
-      const send = (): http.ClientRequest =>
-        http.request({
-          host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req, peer, name),
-          ...(bodiless ? { agent: retried ? false : agent } : { createConnection: () => uploadConnection(host, upstreamPort) }),
-        });
-      let upstream = send();
-      // Once the body stops being relayed (answered early, or over the cap) the rest is read and dropped.
-      let relaying = true;
-      let relayed = 0;
-      // The handle of the log stream this answer is, if it is one.
-      let stream: string | undefined;
-      const stopRelaying = () => {
-        relaying = false;
-        drain(req);
-      };
-      const attach = () => {
-        upstream.on("response", (answer) => {
-          const handle = answer.headers[STREAM_HANDLE_HEADER];
-          if (typeof handle === "string") stream = handle;
-          res.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders(answer.rawHeaders));
-          // Event streams: every chunk goes out as it comes.
-          res.flushHeaders();
-          answer.on("error", () => res.destroy());
-          if (req.complete) {
-            answer.pipe(res);
-            return;
-          }
-          // Answered before the body was all sent (a 413, a 401): the upstream connection, whose request
-          // never finished, is not reused, and the client's answer ends once its body is drained.
-          stopRelaying();
-          answer.pipe(res, { end: false });
-          answer.on("end", () => {
-            upstream.destroy();
-            endAfterBody(req, res);
-          });
-        });
-        // The appliance went away before answering: 502; while answering: the client's response is cut too.
-        upstream.on("error", (error: NodeJS.ErrnoException) => {
-          if (bodiless && !retried && upstream.reusedSocket && error.code === "ECONNRESET" && !res.headersSent) {
-            retried = true;
-            upstream = send();
-            attach();
-            upstream.end();
-            return;
-          }
-          // Once relaying stopped the client's answer is settled (the listener's 413, or an early answer piped
-          // on its own): the upstream was cut on purpose, and its "socket hang up" must not cut the answer.
-          if (!relaying) return;
-          stopRelaying();
-          problem(req, res, 502, "the appliance did not answer; it may be starting or stopping", secure);
-        });
-      };
-      attach();
-      // A client that leaves (closing an event stream) ends the relayed request too, and frees the stream's place.
-      res.on("close", () => {
-        if (res.writableFinished) return;
-        upstream.destroy();
-        if (stream !== undefined) released(stream);
-      });
-      req.on("data", (chunk: Buffer) => {
-        if (!relaying) return;
-        relayed += chunk.length;
-        if (relayed > MAX_BODY_BYTES) {
-          // The appliance would answer a 413 itself, but workerd resets a connection whose body is
-          // still arriving, and the reset can overtake the answer; so a body past the appliance's
-          // largest cap is answered here, with the Worker's own problem.
-          stopRelaying();
-          upstream.destroy();
-          problem(req, res, 413, `request body exceeds ${MAX_BODY_BYTES} bytes`, secure);
-          return;
-        }
-        if (!upstream.write(chunk)) {
-          req.pause();
-          upstream.once("drain", () => relaying && req.resume());
-        }
-      });
-      req.on("end", () => relaying && upstream.end());
+      if (bodiless) relayBodiless(req, res, to, peer);
+      else relayWithBody(req, res, to, peer);
     });
+  };
+
+  /** A request without a body, on one of the pool's kept-alive connections (upstream-pool.ts). */
+  const relayBodiless = (req: http.IncomingMessage, res: http.ServerResponse, to: { host: string; port: number }, peer: string) => {
+    const head = requestHead(req, peer, name);
+    // The handle of the log stream this answer is, if it is one.
+    let stream: string | undefined;
+    let sent = false;
+    const exchange = pool.exchange(to, head, req.method === "HEAD", {
+      head({ status, message, rawHeaders }) {
+        stream = headerValue(rawHeaders, STREAM_HANDLE_HEADER);
+        res.writeHead(status, message, responseHeaders(rawHeaders));
+      },
+      body(chunk) {
+        sent = true;
+        return res.write(chunk);
+      },
+      // Event streams: the head goes out before the first event does.
+      waiting() {
+        if (res.headersSent && !sent) {
+          sent = true;
+          res.flushHeaders();
+        }
+      },
+      end: () => res.end(),
+      // The appliance went away before answering: 502; while answering: the client's response is cut too.
+      fail: (_error, answered) => (answered ? res.destroy() : problem(req, res, 502, "the appliance did not answer; it may be starting or stopping", secure)),
+    });
+    res.on("drain", () => exchange.resume());
+    // A client that leaves (closing an event stream) ends the relayed request too, and frees the stream's place.
+    res.on("close", () => {
+      if (res.writableFinished) return;
+      exchange.cancel();
+      if (stream !== undefined) released(stream);
+    });
+  };
+
+  /**
+   * A request with a body, relayed as it arrives on a connection of its own: it could not be replayed on a fresh
+   * connection had a kept-alive one been reset under it, and its connection survives workerd's reset after an
+   * early answer (`uploadConnection`).
+   */
+  const relayWithBody = (req: http.IncomingMessage, res: http.ServerResponse, { host, port: upstreamPort }: { host: string; port: number }, peer: string) => {
+    const upstream = http.request({
+      host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req, peer, name),
+      createConnection: () => uploadConnection(host, upstreamPort),
+    });
+    // Once the body stops being relayed (answered early, or over the cap) the rest is read and dropped.
+    let relaying = true;
+    let relayed = 0;
+    const stopRelaying = () => {
+      relaying = false;
+      drain(req);
+    };
+    upstream.on("response", (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders(answer.rawHeaders));
+      res.flushHeaders();
+      answer.on("error", () => res.destroy());
+      if (req.complete) {
+        answer.pipe(res);
+        return;
+      }
+      // Answered before the body was all sent (a 413, a 401): the upstream connection, whose request
+      // never finished, is not reused, and the client's answer ends once its body is drained.
+      stopRelaying();
+      answer.pipe(res, { end: false });
+      answer.on("end", () => {
+        upstream.destroy();
+        endAfterBody(req, res);
+      });
+    });
+    // The appliance went away before answering: 502; while answering: the client's response is cut too.
+    upstream.on("error", () => {
+      // Once relaying stopped the client's answer is settled (the listener's 413, or an early answer piped
+      // on its own): the upstream was cut on purpose, and its "socket hang up" must not cut the answer.
+      if (!relaying) return;
+      stopRelaying();
+      problem(req, res, 502, "the appliance did not answer; it may be starting or stopping", secure);
+    });
+    res.on("close", () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.on("data", (chunk: Buffer) => {
+      if (!relaying) return;
+      relayed += chunk.length;
+      if (relayed > MAX_BODY_BYTES) {
+        // The appliance would answer a 413 itself, but workerd resets a connection whose body is
+        // still arriving, and the reset can overtake the answer; so a body past the appliance's
+        // largest cap is answered here, with the Worker's own problem.
+        stopRelaying();
+        upstream.destroy();
+        problem(req, res, 413, `request body exceeds ${MAX_BODY_BYTES} bytes`, secure);
+        return;
+      }
+      if (!upstream.write(chunk)) {
+        req.pause();
+        upstream.once("drain", () => relaying && req.resume());
+      }
+    });
+    req.on("end", () => relaying && upstream.end());
   };
 
   /**
@@ -425,7 +465,7 @@ export async function listenFrontend(options: { name: string; address: string; p
       return new Promise<void>((resolve) => {
         front.close(() => void Promise.allSettled([...releasing]).then(() => resolve()));
         for (const socket of open) socket.destroy();
-        agent.destroy();
+        pool.close();
       });
     },
   };

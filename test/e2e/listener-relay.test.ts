@@ -56,6 +56,13 @@ beforeAll(async () => {
           socket.write(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
           continue;
         }
+        // Answers as workerd frames them, for the relay's own reader (scripts/response-reader.ts): a large chunked
+        // body, one cut by a reset part-way, and an event stream whose head comes before its first event.
+        if (head.startsWith("GET /answers/")) {
+          buffered = buffered.slice(end + 4);
+          answerAs(head.split(" ")[1]!, socket);
+          continue;
+        }
         const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
         // As workerd does with a declared body past every cap: it resets the connection at once (its 413 may be lost).
         if (length > 1024 * 1024) {
@@ -81,6 +88,30 @@ beforeAll(async () => {
   frontend.setTarget("127.0.0.1", (upstream.address() as net.AddressInfo).port);
   base = `http://127.0.0.1:${port}`;
 });
+
+/** The stand-in's framed answers (see above), each on a connection the relay may keep. */
+function answerAs(target: string, socket: net.Socket): void {
+  if (target === "/answers/large") {
+    // 4 MiB in 64 KiB chunks, each byte its offset mod 251, so a lost, doubled or reordered piece shows.
+    socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/octet-stream\r\ntransfer-encoding: chunked\r\n\r\n");
+    for (let offset = 0; offset < LARGE_BYTES; offset += 65_536) {
+      const chunk = Buffer.from(Array.from({ length: 65_536 }, (_, i) => (offset + i) % 251));
+      socket.write(`${chunk.length.toString(16)}\r\n`);
+      socket.write(chunk);
+      socket.write("\r\n");
+    }
+    socket.write("0\r\n\r\n");
+  } else if (target === "/answers/cut") {
+    // Chunked, so only the relay's own handling could make the client's copy look complete (a closing chunk).
+    socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nb\r\n{\"partial\":\r\n", () => setTimeout(() => socket.resetAndDestroy(), 100));
+  } else if (target === "/answers/stream") {
+    socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n");
+    streamEvent = () => socket.write("d\r\ndata: first\n\n\r\n0\r\n\r\n");
+  }
+}
+const LARGE_BYTES = 4 * 1024 * 1024;
+/** Sends the event stream's one event: the test calls it once the client has the head. */
+let streamEvent = () => {};
 
 afterAll(async () => {
   await frontend.close();
@@ -272,5 +303,49 @@ describe("the live channel's upgrade", () => {
     expect(seen[0]).toMatch(/^sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==$/im);
     expect(seen[0]).toMatch(/^x-bng-peer-address: 127\.0\.0\.1$/im);
     expect(seen[0]).not.toContain("203.0.113.9");
+  });
+});
+
+describe("an answer the relay reads from workerd and passes on", () => {
+  /** A GET on a connection of its own, its answer read by a client that takes its time (backpressure). */
+  const get = (target: string, onHead?: (res: http.IncomingMessage) => void) =>
+    new Promise<{ status: number; body: Buffer; complete: boolean }>((resolve, reject) => {
+      http.get(`${base}${target}`, { agent: false }, (res) => {
+        onHead?.(res);
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => {
+          chunks.push(chunk);
+          res.pause();
+          setTimeout(() => res.resume(), 1);
+        });
+        res.on("close", () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks), complete: res.complete }));
+        res.on("error", () => {});
+      }).on("error", reject);
+    });
+
+  it("a 4 MiB chunked body arrives whole and in order to a slow reader", async () => {
+    const { status, body, complete } = await get("/answers/large");
+    expect(status).toBe(200);
+    expect(complete).toBe(true);
+    expect(body.length).toBe(LARGE_BYTES);
+    expect(body.every((byte, offset) => byte === offset % 251)).toBe(true);
+  });
+
+  it("an answer workerd cuts part-way is cut for the client too, never passed off as complete", async () => {
+    const { status, body, complete } = await get("/answers/cut");
+    expect(status).toBe(200);
+    expect(body.toString()).toBe('{"partial":');
+    expect(complete).toBe(false);
+  });
+
+  it("an event stream's head reaches the client before its first event is sent", async () => {
+    let headFirst = false;
+    const { body, complete } = await get("/answers/stream", (res) => {
+      headFirst = res.headers["content-type"] === "text/event-stream";
+      streamEvent();
+    });
+    expect(headFirst).toBe(true);
+    expect(body.toString()).toBe("data: first\n\n");
+    expect(complete).toBe(true);
   });
 });
