@@ -12,7 +12,8 @@
  * both ways unbuffered (event streams, large uploads), keep-alive holds on
  * both sides. A request without a body (nearly all) goes to workerd on a
  * pooled connection of upstream-pool.ts; one with a body on a connection of
- * its own through Node's client (`relayWithBody`). One upgrade is relayed, the web UI's live channel (a WebSocket
+ * its own through Node's client (`relayWithBody`). One upgrade is relayed,
+ * the web UI's live channel (a WebSocket
  * on LIVE_PATH): its request is cleaned as any other, and the connection
  * becomes a byte stream only once the appliance has answered 101; until then
  * (and on any other answer, relayed and then the connection closed) every

@@ -1,5 +1,5 @@
 /**
- * `npm run soak [-- --minutes N] [--rate R] [--streams S] [--profile P]`:
+ * `npm run soak [-- --minutes N] [--rate R] [--streams S] [--profile P] [--listener relay]`:
  * issue #28's soak. A three-appliance fleet (bench-1 peering with the other
  * two) under the real launcher, for an hour of wall clock unless told, with
  * 24 simulated hours passing in it (the clock advanced a simulated minute
@@ -19,8 +19,9 @@
  * launcher's RSS slope after the warm-up (a least-squares fit of samples
  * every 10 s), workerd's JS heap after a full collection (read twelve times
  * a run, at most once a minute) with its slope the same way, the 5xx count
- * and the stream gaps. Loopback only; every loop ends at the deadline, and requests
- * in flight are capped.
+ * and the stream gaps. Plain HTTP on workerd's own sockets unless `--listener relay`
+ * puts the launcher's Node relay in front (docs/running.md). Loopback only; every
+ * loop ends at the deadline, and requests in flight are capped.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -38,8 +39,11 @@ const { values } = parseArgs({
     rate: { type: "string", default: "50" },
     streams: { type: "string", default: "100" },
     profile: { type: "string", default: "default" },
+    listener: { type: "string", default: "workerd" },
   },
 });
+if (values.listener !== "workerd" && values.listener !== "relay") throw new Error(`--listener must be workerd or relay, not '${values.listener}'`);
+const listener = values.listener;
 const minutes = Number(values.minutes);
 const rate = Number(values.rate);
 const streamCount = Number(values.streams);
@@ -62,8 +66,8 @@ const SCENARIO = path.join(import.meta.dirname, "../scenarios/soak-hour.json");
 
 const durationMs = minutes * 60_000;
 const portBase = await freePortBase(3);
-console.log(`bngfleet soak: 3 appliances of \`${values.profile}\`, ${minutes} min wall, ${fmt((durationMs / CLOCK_EVERY_MS) * CLOCK_STEP_S / 3600, 1)} simulated hours, ${rate} req/s, ${streamCount} log streams, ${path.relative(process.cwd(), SCENARIO)} every simulated hour\n`);
-const { fleet, bases, names, heap } = await launchBenchFleet("soak", { count: 3, profile: values.profile, portBase, peers: "all" });
+console.log(`bngfleet soak: 3 appliances of \`${values.profile}\`, ${minutes} min wall, ${fmt((durationMs / CLOCK_EVERY_MS) * CLOCK_STEP_S / 3600, 1)} simulated hours, ${rate} req/s, ${streamCount} log streams, ${path.relative(process.cwd(), SCENARIO)} every simulated hour, through ${listener === "relay" ? "the launcher's Node relay" : "workerd's own sockets"}\n`);
+const { fleet, bases, names, heap } = await launchBenchFleet("soak", { count: 3, profile: values.profile, portBase, peers: "all", listener });
 
 const file = ScenarioFile.parse(JSON.parse(await readFile(SCENARIO, "utf8")));
 const hour: TimelineStep[] = timeline(file);

@@ -2,9 +2,9 @@
  * The relay's kept-alive connections to workerd for requests without a body (reads, deletes, event streams: nearly
  * every request). A request's head is written as the relay built it (scripts/listeners.ts) and the answer read by
  * ResponseReader. One request at a time per connection, and a connection goes back to the pool only once its
- * answer is complete. Node's own client (http.request with a keep-alive Agent) did the same at about twice the
- * relay's CPU a request (docs/benchmark.md, issue #28); requests with a body keep it, for its backpressure and its
- * early-answer handling (listeners.ts).
+ * answer is complete. Node's own client (http.request with a keep-alive Agent) did the same at about 1.5 times the
+ * relay's CPU a request, and undici's Pool, tried in its stead, cost as much (docs/benchmark.md, issue #28); requests
+ * with a body keep Node's client, for its backpressure and its early-answer handling (listeners.ts).
  */
 import net from "node:net";
 import { ResponseReader, type ResponseHead } from "./response-reader.ts";
@@ -92,7 +92,10 @@ export class UpstreamPool {
     };
     start();
     return {
-      resume: () => socket.resume(),
+      // A late drain of the client's answer must not resume a connection already handed to another request.
+      resume: () => {
+        if (!settled) socket.resume();
+      },
       cancel: () => {
         if (settled) return;
         settled = true;

@@ -41,8 +41,16 @@ export function otherShard(env: Env, appliance: string): string | null {
  */
 export const SHARD_RELAY_PATH = "/_bngfleet/shard-relay";
 
+/** The shard token of the fleet secret last asked for: every batch, sent or served, needs it, and it costs two HMACs. */
+let derived: { secret: string; token: Promise<string> } | undefined;
+
 /** The credential one process presents another: derived from the fleet secret, so none is configured or stored. */
-export const shardToken = (env: Env): Promise<string> | null => (env.BNG_FLEET_SECRET ? deriveToken(env.BNG_FLEET_SECRET, "shard-relay") : null);
+export function shardToken(env: Env): Promise<string> | null {
+  const secret = env.BNG_FLEET_SECRET;
+  if (!secret) return null;
+  if (derived?.secret !== secret) derived = { secret, token: deriveToken(secret, "shard-relay") };
+  return derived.token;
+}
 
 /** The relay's body: the GETs of one batch, each naming its appliance. */
 export const ShardGets = z
