@@ -8,7 +8,7 @@ import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { build, stop, type Plugin } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { contract } from "../src/schemas/index.ts";
 import { defaultFloor } from "../src/auth/roles.ts";
 
@@ -43,36 +43,26 @@ const contractPlugin: Plugin = {
   },
 };
 
-/** Builds under way in this process: esbuild's service is stopped when the last one ends. */
-let building = 0;
-
 /** Bundles ui/main.tsx; returns the gzipped size of what a first visit loads. Throws past the budget. */
 export async function buildUi(options: { quiet?: boolean } = {}): Promise<{ jsBytes: number; cssBytes: number }> {
   const outdir = path.join(projectDir, "ui", "dist");
-  building++;
-  try {
-    // Asynchronous: esbuild runs plugins (the contract module) only in its asynchronous API.
-    await build({
-      absWorkingDir: projectDir,
-      entryPoints: { app: "ui/main.tsx" },
-      bundle: true,
-      minify: true,
-      format: "esm",
-      target: "es2022",
-      jsx: "automatic",
-      jsxImportSource: "preact",
-      outdir,
-      // Both files are served by the Worker from memory: nothing else may be emitted.
-      loader: { ".css": "css" },
-      logLevel: "error",
-      legalComments: "none",
-      plugins: [contractPlugin],
-    });
-  } finally {
-    // esbuild's service process outlives a build and pings this process every second for as long as it runs (the
-    // launcher: as long as the fleet does); stopped, a later build starts another.
-    if (--building === 0) await stop();
-  }
+  // Asynchronous: esbuild runs plugins (the contract module) only in its asynchronous API.
+  await build({
+    absWorkingDir: projectDir,
+    entryPoints: { app: "ui/main.tsx" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    target: "es2022",
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    outdir,
+    // Both files are served by the Worker from memory: nothing else may be emitted.
+    loader: { ".css": "css" },
+    logLevel: "error",
+    legalComments: "none",
+    plugins: [contractPlugin],
+  });
   const jsBytes = gzipSync(readFileSync(path.join(outdir, "app.js"))).length;
   const cssBytes = gzipSync(readFileSync(path.join(outdir, "app.css"))).length;
   const total = jsBytes + cssBytes;

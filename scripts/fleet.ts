@@ -31,6 +31,7 @@ import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import type { MiniflareOptions, WorkerOptions } from "miniflare";
+import { stop as stopEsbuild } from "esbuild";
 import { buildBundle, loadBundle } from "./build.ts";
 import { ensureCertificate, servedCertificate, servedTlsFiles, serveTlsFiles } from "./certificates.ts";
 import { LaunchError, loadSettings, WORKER } from "./config.ts";
@@ -179,7 +180,10 @@ async function main(): Promise<void> {
   const bundleDir = process.env.BNG_BUNDLE_DIR
     ? path.resolve(process.env.BNG_BUNDLE_DIR)
     : path.join(settings.projectDir, ".bngfleet", "build");
-  const built = process.env.BNG_BUNDLE_DIR ? Promise.resolve() : buildBundle(settings.projectDir, bundleDir, buildAbort.signal);
+  // Once built, esbuild's service process (the web UI's build, in this process) is stopped: it would otherwise ping
+  // the launcher every second for the fleet's life, and nothing else here uses it. (Not in buildUi itself: under
+  // vitest the same service transforms the tests.)
+  const built = process.env.BNG_BUNDLE_DIR ? Promise.resolve() : buildBundle(settings.projectDir, bundleDir, buildAbort.signal).finally(stopEsbuild);
   // Without this, a rejection while we are still busy below would count as unhandled.
   built.catch(() => {});
 

@@ -53,7 +53,8 @@ export class UpstreamPool {
       handlers.fail(error, answered);
     };
     const start = () => {
-      const taken = this.#take();
+      // A retry takes a fresh connection: the others kept may have been closed by workerd at the same moment.
+      const taken = retried ? undefined : this.#take();
       const reused = taken !== undefined;
       socket = taken ?? net.connect({ ...to, noDelay: true }).on("error", () => {}); // errors are read below, or by the idle pool; never uncaught
       let bytesCame = false;

@@ -141,6 +141,17 @@ describe("the listener's relay to workerd", () => {
     expect(served.slice(0, 2)).toEqual([2, 1]);
   });
 
+  it("sends it again on a fresh connection, not on another kept-alive one that workerd may have closed as well", async () => {
+    // Two requests at once leave two kept-alive connections in the pool, and the stand-in resets each at its next request.
+    const pair = await Promise.all([request("GET"), request("GET")]);
+    expect(pair.map((r) => r.status)).toEqual([200, 200]);
+    const before = served.length;
+    const third = await request("GET");
+    expect(third.status).toBe(200);
+    // Put on one of the two, reset, then sent on a new connection: the other kept one is not tried.
+    expect(third.json!.connection).toBe(before);
+  });
+
   it("never puts a request with a body on a reused connection", async () => {
     // A GET leaves a kept-alive connection in the listener's pool, which the stand-in resets at its next request.
     expect((await request("GET")).status).toBe(200);
