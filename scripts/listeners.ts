@@ -31,6 +31,7 @@ import { MAX_BODY_BYTES } from "../src/http/body.ts";
 import { withSecurity } from "../src/http/headers.ts";
 import { statusTitle } from "../src/http/problem.ts";
 import { acceptAcmeHttp } from "./acme-http.ts";
+import { socketAddress } from "./public-sockets.ts";
 import { UpstreamPool } from "./upstream-pool.ts";
 import { LISTENER_LIMITS, MAX_HEADER_BYTES, MAX_TARGET_BYTES, serverOptions, type ListenerLimits } from "./listener-limits.ts";
 
@@ -95,10 +96,7 @@ function relayedHeaders(req: http.IncomingMessage, peer: string, appliance: stri
 }
 
 /** The address and port a client connected to, as a Host header names them. */
-function localAuthority(socket: net.Socket): string {
-  const address = normalisePeerAddress(socket.localAddress);
-  return `${address.includes(":") ? `[${address}]` : address}:${socket.localPort}`;
-}
+const localAuthority = (socket: net.Socket): string => socketAddress(normalisePeerAddress(socket.localAddress), socket.localPort ?? 0);
 
 /**
  * A bodiless request's head as written to workerd (upstream-pool.ts), from what Node's parser read and accepted:
@@ -106,10 +104,7 @@ function localAuthority(socket: net.Socket): string {
  * but tab (it answers 400 to anything else, checked 2026-11-29), so nothing a client sent can start another line.
  */
 function requestHead(req: http.IncomingMessage, peer: string, appliance: string): string {
-  const headers = relayedHeaders(req, peer, appliance);
-  let head = `${req.method} ${req.url} HTTP/1.1\r\n`;
-  for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
-  return `${head}\r\n`;
+  return `${req.method} ${req.url} HTTP/1.1\r\n${headLines(relayedHeaders(req, peer, appliance))}\r\n`;
 }
 
 /** The value of a header in a raw list, by its lower-case name. */
@@ -123,7 +118,7 @@ function isLiveUpgrade(req: http.IncomingMessage): boolean {
   return req.method === "GET" && (req.url ?? "").split("?")[0] === LIVE_PATH && req.headers.upgrade?.toLowerCase() === "websocket";
 }
 
-/** A raw header list as lines of a response head. */
+/** A raw header list as lines of a head. */
 const headLines = (rawHeaders: string[]): string => rawHeaders.reduce((text, value, i) => (i % 2 === 0 ? `${text}${value}: ` : `${text}${value}\r\n`), "");
 
 /** The appliance's response headers as relayed to the client (Node frames the body itself). */
@@ -219,7 +214,7 @@ function answerUnparsed(error: NodeJS.ErrnoException, socket: net.Socket, secure
   const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
   const detail = status === 431 ? `the request's head exceeds ${MAX_HEADER_BYTES} bytes` : "the request is not valid HTTP/1.1";
   const { body, headers } = problemAnswer(status, detail, secure, { connection: "close" });
-  socket.end(`HTTP/1.1 ${status} ${statusTitle(status)}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status} ${statusTitle(status)}\r\n${headLines(Object.entries(headers).flat())}\r\n${body}`);
   // A client that reads nothing back does not hold the connection.
   setTimeout(() => socket.destroy(), 1000).unref();
 }

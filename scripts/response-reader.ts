@@ -39,10 +39,6 @@ export class ResponseReader {
     this.#events = events;
   }
 
-  get done(): boolean {
-    return this.#state === "done";
-  }
-
   /** Reads the next bytes of the connection; throws on anything that is not a well-formed answer. */
   push(chunk: Buffer): void {
     const data = this.#partial.length > 0 ? Buffer.concat([this.#partial, chunk]) : chunk;

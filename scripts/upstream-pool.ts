@@ -26,9 +26,8 @@ export type Exchange = { resume(): void; cancel(): void };
 const MAX_IDLE = 256;
 
 export class UpstreamPool {
-  readonly #idle: net.Socket[] = [];
-  /** How an idle connection is dropped when workerd closes it (its keep-alive timeout) or it errs. */
-  readonly #dropIdle = new Map<net.Socket, () => void>();
+  /** Idle connections, each with the listener that drops it when workerd closes it (its keep-alive timeout) or it errs. */
+  readonly #idle: { socket: net.Socket; drop: () => void }[] = [];
 
   /**
    * Sends one request (`head`, a complete head; no body) and hands its answer to `handlers`. A request put on a
@@ -108,14 +107,12 @@ export class UpstreamPool {
 
   /** Closes every idle connection (the listener is closing; busy ones go with their requests). */
   close(): void {
-    for (const socket of this.#idle.splice(0)) socket.destroy();
-    this.#dropIdle.clear();
+    for (const { socket } of this.#idle.splice(0)) socket.destroy();
   }
 
   #take(): net.Socket | undefined {
-    for (let socket = this.#idle.pop(); socket !== undefined; socket = this.#idle.pop()) {
-      const drop = this.#dropIdle.get(socket)!;
-      this.#dropIdle.delete(socket);
+    for (let idle = this.#idle.pop(); idle !== undefined; idle = this.#idle.pop()) {
+      const { socket, drop } = idle;
       socket.off("close", drop).off("error", drop).off("data", drop);
       if (!socket.destroyed && socket.readable && socket.writable) return socket;
       socket.destroy();
@@ -126,15 +123,16 @@ export class UpstreamPool {
   #release(socket: net.Socket): void {
     if (this.#idle.length >= MAX_IDLE) return void socket.destroy();
     // Anything an idle connection hears (workerd's close, an error, a stray byte) ends it.
-    const drop = () => {
-      socket.destroy();
-      this.#dropIdle.delete(socket);
-      const at = this.#idle.indexOf(socket);
-      if (at >= 0) this.#idle.splice(at, 1);
+    const idle = {
+      socket,
+      drop: () => {
+        socket.destroy();
+        const at = this.#idle.indexOf(idle);
+        if (at >= 0) this.#idle.splice(at, 1);
+      },
     };
-    this.#dropIdle.set(socket, drop);
     socket.resume(); // paused by the last chunk's backpressure, it would hear nothing
-    socket.on("close", drop).on("error", drop).on("data", drop);
-    this.#idle.push(socket);
+    socket.on("close", idle.drop).on("error", idle.drop).on("data", idle.drop);
+    this.#idle.push(idle);
   }
 }
