@@ -107,6 +107,10 @@ function answerAs(target: string, socket: net.Socket): void {
   } else if (target === "/answers/stream") {
     socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n");
     streamEvent = () => socket.write("d\r\ndata: first\n\n\r\n0\r\n\r\n");
+  } else if (target === "/answers/burst") {
+    // Two events in one write (the relay reads them at once), the third when the test asks for it.
+    socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\nb\r\ndata: one\n\n\r\nb\r\ndata: two\n\n\r\n");
+    streamEvent = () => socket.write("d\r\ndata: three\n\n\r\n0\r\n\r\n");
   }
 }
 const LARGE_BYTES = 4 * 1024 * 1024;
@@ -357,6 +361,22 @@ describe("an answer the relay reads from workerd and passes on", () => {
     });
     expect(headFirst).toBe(true);
     expect(body.toString()).toBe("data: first\n\n");
+    expect(complete).toBe(true);
+  });
+
+  it("events that come in one read reach the client before the stream's next event is sent", async () => {
+    // The third is sent only once the client has the first two: held back, they would wait for it forever.
+    const { body, complete } = await new Promise<{ body: string; complete: boolean }>((resolve, reject) => {
+      http.get(`${base}/answers/burst`, { agent: false }, (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+          if (text === "data: one\n\ndata: two\n\n") streamEvent();
+        });
+        res.on("close", () => resolve({ body: text, complete: res.complete }));
+      }).on("error", reject);
+    });
+    expect(body).toBe("data: one\n\ndata: two\n\ndata: three\n\n");
     expect(complete).toBe(true);
   });
 });
