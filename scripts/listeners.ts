@@ -276,16 +276,6 @@ export async function listenFrontend(options: { name: string; address: string; p
     // The handle of the log stream this answer is, if it is one.
     let stream: string | undefined;
     let sent = false;
-    // The pieces of one read from workerd (a log stream's burst of events, each its own chunk) leave in one write.
-    let corked = false;
-    // Uncorked before the answer ends, too: Node's end() writes the closing chunk ahead of a corked response's
-    // pieces (Node 24: "0\r\n\r\n" and then the data, which a client reads as bytes after the answer).
-    const uncork = () => {
-      if (!corked) return false;
-      corked = false;
-      res.uncork();
-      return true;
-    };
     const exchange = pool.exchange(to, head, req.method === "HEAD", {
       head({ status, message, rawHeaders }) {
         stream = headerValue(rawHeaders, STREAM_HANDLE_HEADER);
@@ -293,23 +283,16 @@ export async function listenFrontend(options: { name: string; address: string; p
       },
       body(chunk) {
         sent = true;
-        if (!corked) {
-          corked = true;
-          res.cork();
-        }
         return res.write(chunk);
       },
-      // The read is done and the answer goes on: what it brought goes out now, and an event stream's head before its first event.
+      // Event streams: the head goes out before the first event does.
       waiting() {
-        if (!uncork() && res.headersSent && !sent) {
+        if (res.headersSent && !sent) {
           sent = true;
           res.flushHeaders();
         }
       },
-      end: () => {
-        uncork();
-        res.end();
-      },
+      end: () => res.end(),
       // The appliance went away before answering: 502; while answering: the client's response is cut too.
       fail: (_error, answered) => (answered ? res.destroy() : problem(req, res, 502, "the appliance did not answer; it may be starting or stopping", secure)),
     });
