@@ -469,7 +469,18 @@ export class DataPlane {
     let lastSent = sinceSeq ?? this.#gateway.lastSeq;
     let replayed = 0;
     let ended = false;
-    const event = (entry: LogEntry) => encoder.encode(`id: ${entry.seq}\nevent: log\ndata: ${JSON.stringify(entry)}\n\n`);
+    // The entries of one burst (a step's or a scenario's, often hundreds; a replay's page) go out as one chunk, so
+    // each burst crosses to the Worker and its socket once, not once an entry. The queue still counts entries
+    // (`entriesIn`, its size), which the lag limit is in.
+    const entriesIn = new WeakMap<Uint8Array, number>();
+    let batch = "";
+    let batched = 0;
+    let batchLast = lastSent;
+    const add = (entry: LogEntry) => {
+      batch += `id: ${entry.seq}\nevent: log\ndata: ${JSON.stringify(entry)}\n\n`;
+      batched++;
+      batchLast = entry.seq;
+    };
     const stop = () => {
       ended = true;
       unsubscribe();
@@ -479,17 +490,6 @@ export class DataPlane {
     const stream = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
-          // Ends the stream with a last event saying why, or without one when its client has left (released).
-          const end = (name?: string, data: Record<string, unknown> = {}) => {
-            if (ended) return;
-            stop();
-            try {
-              if (name !== undefined) controller.enqueue(encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`));
-              controller.close();
-            } catch {
-              // The reader has gone already.
-            }
-          };
           const send = (chunk: Uint8Array) => {
             if (ended) return;
             try {
@@ -498,20 +498,39 @@ export class DataPlane {
               stop();
             }
           };
+          const flush = () => {
+            if (batched === 0) return;
+            const chunk = encoder.encode(batch);
+            entriesIn.set(chunk, batched);
+            batch = "";
+            batched = 0;
+            send(chunk);
+            lastSent = batchLast;
+          };
+          // Ends the stream, after what it has batched, with a last event saying why, or without one when its client has left (released).
+          const end = (name?: string, data: () => Record<string, unknown> = () => ({})) => {
+            if (ended) return;
+            flush();
+            stop();
+            try {
+              if (name !== undefined) controller.enqueue(encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data())}\n\n`));
+              controller.close();
+            } catch {
+              // The reader has gone already.
+            }
+          };
           const live = (entry: LogEntry) => {
-            // The queue beyond the replay: a reader this far behind is not keeping up.
-            if ((controller.desiredSize ?? 0) < -(replayed + STREAM_LAG_MAX)) return end("overflow", { reason: "the reader fell behind", resumeFromSeq: lastSent });
-            send(event(entry));
-            lastSent = entry.seq;
+            // The queue beyond the replay, and the batch: a reader this far behind is not keeping up.
+            if (-(controller.desiredSize ?? 0) + batched > replayed + STREAM_LAG_MAX) return end("overflow", () => ({ reason: "the reader fell behind", resumeFromSeq: lastSent }));
+            if (batched === 0) queueMicrotask(flush);
+            add(entry);
           };
           let cursor = sinceSeq ?? this.#gateway.lastSeq;
           // Replay in pages of the tail's maximum until caught up (bounded by the ring).
           for (;;) {
             const page = this.#gateway.logs.tail({ count: 1000, sinceSeq: cursor });
-            for (const entry of page.entries) {
-              send(event(entry));
-              lastSent = entry.seq;
-            }
+            for (const entry of page.entries) add(entry);
+            flush();
             replayed += page.entries.length;
             if (page.entries.length < 1000) break;
             cursor = page.entries[page.entries.length - 1]!.seq;
@@ -519,7 +538,7 @@ export class DataPlane {
           send(encoder.encode(": connected\n\n"));
           unsubscribe = this.#gateway.onLog(live);
           const recheck = () => {
-            if (!stillValid()) end("closed", { reason: "the credential that opened this stream has ended (logout, revocation, expiry)" });
+            if (!stillValid()) end("closed", () => ({ reason: "the credential that opened this stream has ended (logout, revocation, expiry)" }));
           };
           keepalive = setInterval(() => {
             recheck();
@@ -529,7 +548,7 @@ export class DataPlane {
         },
         cancel: stop,
       },
-      new CountQueuingStrategy({ highWaterMark: 0 }),
+      { highWaterMark: 0, size: (chunk) => entriesIn.get(chunk) ?? 1 },
     );
     return { ok: true, stream, handle };
   }

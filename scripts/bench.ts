@@ -10,6 +10,8 @@
  *                                          (BNG_SHARDS; one per core unless told), bench-1 peering with all: bring-up,
  *                                          memory, the fleet overview and search (scripts/bench/scale.ts);
  *                                          issue #28's second fleet is `--count 1000 --profile default`
+ *   npm run bench -- --streams N           N log-stream subscribers to one `default` appliance: events a second, gaps, and
+ *                                          the CPU an event costs workerd and the relay (scripts/bench/streams.ts)
  *   --seconds S                            how long wrk loads each endpoint (3)
  *   --listener relay                       the appliances behind the launcher's Node relay instead of workerd's own sockets
  *
@@ -20,10 +22,12 @@ import { parseArgs } from "node:util";
 import { applianceBench } from "./bench/appliance.ts";
 import { requireWrk } from "./bench/load.ts";
 import { scaleBench } from "./bench/scale.ts";
+import { streamsBench } from "./bench/streams.ts";
 
 const { values } = parseArgs({
   options: {
     scale: { type: "boolean", default: false },
+    streams: { type: "string" },
     profile: { type: "string", default: "large" },
     count: { type: "string", default: "100" },
     // One workerd process per core: workerd runs a Worker on one thread, and the fleet goal is this machine's.
@@ -42,7 +46,12 @@ if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`--seconds must b
 const listener = values.listener;
 if (listener !== "workerd" && listener !== "relay") throw new Error(`--listener must be workerd or relay, not '${values.listener}'`);
 
-if (values.scale) {
+const streams = values.streams === undefined ? undefined : Number(values.streams);
+if (streams !== undefined && (!Number.isInteger(streams) || streams < 1)) throw new Error(`--streams must be a positive whole number, not '${values.streams}'`);
+
+if (streams !== undefined) {
+  await streamsBench({ streams, listener });
+} else if (values.scale) {
   await scaleBench({ profile: values.profile, count, shards });
 } else {
   await requireWrk();
