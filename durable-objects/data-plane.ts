@@ -507,7 +507,8 @@ export class DataPlane {
             send(chunk);
             lastSent = batchLast;
           };
-          // Ends the stream, after what it has batched, with a last event saying why, or without one when its client has left (released).
+          // Ends the stream, after what it has batched, with a last event saying why, or without one when its client has
+          // left (released). The event's data is read once the batch is out: the overflow's resumeFromSeq is its last entry.
           const end = (name?: string, data: () => Record<string, unknown> = () => ({})) => {
             if (ended) return;
             flush();
