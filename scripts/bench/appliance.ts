@@ -14,7 +14,7 @@ import { CONCURRENCY, latency, quantile, throughput, type Asking } from "./load.
 import { modelFigures, rampRate } from "./model.ts";
 import { startReferences } from "./references.ts";
 import { v8FlagsFor } from "../config.ts";
-import { advance, auth, compatibilityDate, cpuSeconds, fmt, getJson, launchBenchFleet, memoryKiB, shippedProfile, workerdPid } from "./fleet.ts";
+import { advance, auth, compatibilityDate, cpuTotal, fmt, getJson, launchBenchFleet, memoryKiB, shippedProfile, workerdPid } from "./fleet.ts";
 
 type Session = { username: string; vrf: string; portId: number | null; ipv4: string; ipv6: string; walledGarden: boolean };
 
@@ -123,18 +123,14 @@ export async function applianceBench(options: { profile: string; seconds: number
     // The references, before and after the endpoints (their drift shows how steady the machine was): served by
     // workerd directly (the goals' yardstick) and behind the launcher's Node relay (the earlier one).
     const referencesWorkerd = workerdPid(process.pid);
-    const cpu = (pid: number) => {
-      const { user, system } = cpuSeconds(pid) ?? { user: NaN, system: NaN };
-      return user + system;
-    };
     // The relayed read's CPU a request: this process's (it runs the references' listeners, and nothing else meanwhile)
     // beside that of the workerd behind them. Issue #28: a relay that stays costs < 10 % of a request.
     const relayedRead = async () => {
-      const [relay0, workerd0] = [process.cpuUsage(), cpu(referencesWorkerd)];
+      const [relay0, workerd0] = [process.cpuUsage(), cpuTotal(referencesWorkerd)];
       const rate = await throughput(references.listener.durableObject, {}, options.seconds);
       const relay = process.cpuUsage(relay0);
       const requests = rate * options.seconds;
-      return { rate, relayUs: (relay.user + relay.system) / requests, workerdUs: ((cpu(referencesWorkerd) - workerd0) * 1e6) / requests };
+      return { rate, relayUs: (relay.user + relay.system) / requests, workerdUs: ((cpuTotal(referencesWorkerd) - workerd0) * 1e6) / requests };
     };
     const refs = async () => ({
       worker: await throughput(references.direct.worker, {}, options.seconds),

@@ -127,6 +127,12 @@ export function cpuSeconds(pid: number): { user: number; system: number } | null
   }
 }
 
+/** A process's CPU seconds so far, user and kernel together; NaN when it is gone. */
+export function cpuTotal(pid: number): number {
+  const { user, system } = cpuSeconds(pid) ?? { user: NaN, system: NaN };
+  return user + system;
+}
+
 /** The launcher's workerd processes (one, or one per shard with BNG_SHARDS), largest first. */
 export function workerdPids(launcher: number): number[] {
   let children: number[] = [];

@@ -9,7 +9,7 @@
  */
 import { EventSource } from "eventsource";
 import { freePortBase } from "../../test/e2e/launcher.ts";
-import { advance, auth, cpuSeconds, fmt, launchBenchFleet, workerdPids } from "./fleet.ts";
+import { advance, auth, cpuTotal, fmt, launchBenchFleet, workerdPids } from "./fleet.ts";
 
 const WINDOWS = 3;
 const WINDOW_MS = 30_000;
@@ -28,21 +28,17 @@ export async function streamsBench(options: { streams: number; listener: "worker
     // Brought up first (ten simulated minutes), so the windows see a gateway at its steady state.
     for (let i = 0; i < 60; i++) await advance(base, 10);
     const workerd = workerdPids(bench.fleet.pid)[0]!;
-    const cpu = (pid: number) => {
-      const { user, system } = cpuSeconds(pid) ?? { user: NaN, system: NaN };
-      return user + system;
-    };
     let events = 0;
     let gaps = 0;
     // One window of the clock moving: its wall seconds, the CPU workerd and the launcher spent, the events delivered.
     const window = async () => {
-      const [launcher0, workerd0, events0, t0] = [cpu(bench.fleet.pid), cpu(workerd), events, performance.now()];
+      const [launcher0, workerd0, events0, t0] = [cpuTotal(bench.fleet.pid), cpuTotal(workerd), events, performance.now()];
       while (performance.now() - t0 < WINDOW_MS) {
         const step = performance.now();
         await advance(base, 60);
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, STEP_MS - (performance.now() - step))));
       }
-      return { seconds: (performance.now() - t0) / 1000, launcher: cpu(bench.fleet.pid) - launcher0, workerd: cpu(workerd) - workerd0, events: events - events0 };
+      return { seconds: (performance.now() - t0) / 1000, launcher: cpuTotal(bench.fleet.pid) - launcher0, workerd: cpuTotal(workerd) - workerd0, events: events - events0 };
     };
     // The same clock with no one subscribed: what the model's steps and an idle launcher cost a second, which the
     // windows below subtract to give what the events alone cost.
