@@ -43,6 +43,7 @@ import { listenInspectorProxy, type InspectorProxy } from "./inspector-proxy.ts"
 import type { Frontend } from "./listeners.ts";
 import { watchCertificates, type CertificateChange, type CertificateWatch } from "./certificate-watch.ts";
 import { banner } from "./banner.ts";
+import { answerMemoryQueries } from "./launcher-memory.ts";
 import { clearDurableObjects, durableObjectDir, loadFleetSecret, loadUpgradeSigningKey, shardDir } from "./state.ts";
 import { loadScenarioFile, runScenarioOnFleet } from "./scenario.ts";
 
@@ -159,6 +160,7 @@ async function checkPortFree(a: ApplianceListener): Promise<void> {
 
 /** Brings the fleet up and prints the banner. */
 async function main(): Promise<void> {
+  answerMemoryQueries();
   const settings = await loadSettings();
   // Read by Miniflare each time it writes workerd's configuration (scripts/config.ts, v8FlagsFor).
   process.env.MINIFLARE_WORKERD_V8_FLAGS = settings.v8Flags;

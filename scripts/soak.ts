@@ -18,7 +18,9 @@
  * p50 and p99, the 5xx and the stream events; at the end workerd's and the
  * launcher's RSS slope after the warm-up (a least-squares fit of samples
  * every 10 s), workerd's JS heap after a full collection (read twelve times
- * a run, at most once a minute) with its slope the same way, the 5xx count
+ * a run, at most once a minute) with its slope the same way, the launcher's
+ * heap and the memory it holds outside it (Buffers) read at the same times
+ * (scripts/launcher-memory.ts), the 5xx count
  * and the stream gaps. Plain HTTP on workerd's own sockets unless `--listener relay`
  * puts the launcher's Node relay in front (docs/running.md). Loopback only; every
  * loop ends at the deadline, and requests in flight are capped.
@@ -245,11 +247,15 @@ try {
     rss.push({ t: performance.now() - t0, workerd: w / 1024, launcher: (memoryKiB(fleet.pid)?.rss ?? 0) / 1024 });
   };
 
-  // The JS heap after a full collection (MiB, typed arrays included), read through workerd's inspector.
+  // The JS heap after a full collection (MiB, typed arrays included), read through workerd's inspector; the
+  // launcher's at the same times, with what it holds outside the heap (Buffers), over its IPC channel.
   const heaps: { t: number; mib: number }[] = [];
+  const launcherHeaps: { t: number; heap: number; external: number }[] = [];
   const sampleHeap = async () => {
-    const h = await heap();
-    heaps.push({ t: performance.now() - t0, mib: (h.usedBytes + h.backingStoreBytes) / 2 ** 20 });
+    const [h, l] = await Promise.all([heap(), fleet.launcherMemory()]);
+    const t = performance.now() - t0;
+    heaps.push({ t, mib: (h.usedBytes + h.backingStoreBytes) / 2 ** 20 });
+    launcherHeaps.push({ t, heap: l.heapUsed / 2 ** 20, external: l.external / 2 ** 20 });
   };
 
   // ── run: open loop at `rate`, bounded by the deadline ──
@@ -364,6 +370,8 @@ try {
   await sampleHeap();
   const heapSlope = slopeOf(heaps, (p) => p.mib);
   console.log(`  workerd JS heap     after a full collection every ${fmt(HEAP_EVERY_MS / 60_000, 0)} min: ${heaps.map((p) => fmt(p.mib, 1)).join(", ")} MiB; slope ${fmt(heapSlope, 1)} MiB/h after the warm-up (goal flat)`);
+  console.log(`  launcher JS heap    at the same times: ${launcherHeaps.map((p) => fmt(p.heap, 1)).join(", ")} MiB; slope ${fmt(slopeOf(launcherHeaps, (p) => p.heap), 1)} MiB/h (goal flat)`);
+  console.log(`  launcher external   (Buffers and other memory outside the heap): ${launcherHeaps.map((p) => fmt(p.external, 1)).join(", ")} MiB; slope ${fmt(slopeOf(launcherHeaps, (p) => p.external), 1)} MiB/h (goal flat)`);
 } catch (error) {
   console.error(`\nThe launcher's last output:\n${fleet.output().split("\n").slice(-30).join("\n")}`);
   throw error;

@@ -64,7 +64,7 @@ export async function launchBenchFleet(scratch: string, options: { count: number
   const removeScratch = () => rm(dir, { recursive: true, force: true });
   let running: RunningFleet;
   try {
-    running = await launchFleet(env, ports, path.join(dir, "data"), options.readyTimeoutMs);
+    running = await launchFleet(env, ports, path.join(dir, "data"), options.readyTimeoutMs, { reportsMemory: true });
   } catch (error) {
     await removeScratch();
     throw error;

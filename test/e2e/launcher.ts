@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { bindAndRelease, ephemeralLow } from "../closed-port.ts";
+import type { LauncherMemory } from "../../scripts/launcher-memory.ts";
 
 export { closedPort } from "../closed-port.ts";
 
@@ -35,18 +36,23 @@ export interface RunningFleet {
   output: () => string;
   /** Sends SIGINT and resolves with the exit code. */
   stop: () => Promise<number | null>;
+  /** The launcher's memory, its JS heap read after a full collection (scripts/launcher-memory.ts); only when launched with `reportsMemory`. */
+  launcherMemory: () => Promise<LauncherMemory>;
 }
 
 /** Ports whose health is awaited at once while a fleet starts. */
 const READY_PARALLEL = 8;
 
-/** Launches `node scripts/fleet.ts` with the given environment and waits (60 s unless told) until every port answers health. */
-export async function launchFleet(env: Record<string, string>, ports: number[], dataDir?: string, readyTimeoutMs = 60_000): Promise<RunningFleet> {
+/**
+ * Launches `node scripts/fleet.ts` with the given environment and waits (60 s unless told) until every port answers health.
+ * `reportsMemory` opens an IPC channel to it, over which launcherMemory() asks.
+ */
+export async function launchFleet(env: Record<string, string>, ports: number[], dataDir?: string, readyTimeoutMs = 60_000, { reportsMemory = false } = {}): Promise<RunningFleet> {
   const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-")));
   let output = "";
   const child: ChildProcess = spawn(process.execPath, ["scripts/fleet.ts"], {
     env: { ...process.env, BNG_DATA_DIR: dir, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: reportsMemory ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
@@ -90,6 +96,24 @@ export async function launchFleet(env: Record<string, string>, ports: number[], 
     stop: async () => {
       child.kill("SIGINT");
       return exited;
+    },
+    launcherMemory: () => {
+      if (!reportsMemory) return Promise.reject(new Error("the launcher was started without reportsMemory"));
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => done(new Error("the launcher did not answer \"memory\" within 30 s")), 30_000);
+        const onMessage = (message: unknown) => {
+          const memory = (message as { memory?: LauncherMemory } | null)?.memory;
+          if (memory) done(null, memory);
+        };
+        const done = (error: Error | null, memory?: LauncherMemory) => {
+          clearTimeout(timer);
+          child.off("message", onMessage);
+          if (error) reject(error);
+          else resolve(memory!);
+        };
+        child.on("message", onMessage);
+        child.send("memory", (error) => error && done(error));
+      });
     },
   };
 }
