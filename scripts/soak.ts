@@ -338,6 +338,8 @@ try {
   }
   await Promise.race([Promise.allSettled([...pending]), new Promise((resolve) => setTimeout(resolve, 30_000))]);
   sample();
+  // The last heap reading while the streams are still open: read during a hundred closes, it measured the closes.
+  await sampleHeap();
   report(minuteFigures.length);
   for (const s of streams) s.es.close();
 
@@ -367,7 +369,6 @@ try {
   console.log(`  simulated time      ${fmt(simulated / 3600, 2)} h on each appliance, ${Math.floor(simulated / cycle)} full plays of the fault hour`);
   console.log(`  workerd RSS         ${range("workerd")} after the warm-up (${fmt(WARM_UP_MS / 60_000, 0)} min); slope ${fmt(slope("workerd"), 1)} MiB/h (goal flat)`);
   console.log(`  launcher RSS        ${range("launcher")}; slope ${fmt(slope("launcher"), 1)} MiB/h (goal flat)`);
-  await sampleHeap();
   const heapSlope = slopeOf(heaps, (p) => p.mib);
   console.log(`  workerd JS heap     after a full collection every ${fmt(HEAP_EVERY_MS / 60_000, 0)} min: ${heaps.map((p) => fmt(p.mib, 1)).join(", ")} MiB; slope ${fmt(heapSlope, 1)} MiB/h after the warm-up (goal flat)`);
   console.log(`  launcher JS heap    at the same times: ${launcherHeaps.map((p) => fmt(p.heap, 1)).join(", ")} MiB; slope ${fmt(slopeOf(launcherHeaps, (p) => p.heap), 1)} MiB/h (goal flat)`);
