@@ -9,11 +9,9 @@ import { Session } from "node:inspector/promises";
 
 /** The launcher's answer to "memory", in bytes. */
 export interface LauncherMemory {
-  rss: number;
   heapUsed: number;
   /** C++ objects bound to JS objects, Buffers' and ArrayBuffers' contents included. */
   external: number;
-  arrayBuffers: number;
 }
 
 export function answerMemoryQueries(): void {
@@ -34,6 +32,6 @@ async function collectedMemory(): Promise<LauncherMemory> {
   } finally {
     session.disconnect();
   }
-  const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
-  return { rss, heapUsed, external, arrayBuffers };
+  const { heapUsed, external } = process.memoryUsage();
+  return { heapUsed, external };
 }

@@ -28,10 +28,10 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { EventSource } from "eventsource";
 import { freePortBase } from "../test/e2e/launcher.ts";
 import { auth, fmt, launchBenchFleet, memoryKiB, workerdPids } from "./bench/fleet.ts";
 import { quantile } from "./bench/load.ts";
+import { readLogStream, readOnlyToken, STREAMS_PER_TOKEN, type LogStreamReader } from "./bench/log-streams.ts";
 import { ScenarioFile } from "../src/schemas/scenario.ts";
 import { timeline, type TimelineStep } from "../simulator/scenario-file.ts";
 
@@ -62,8 +62,6 @@ const WARM_UP_MS = Math.max(60_000, minutes * 6_000);
 const HEAP_EVERY_MS = Math.max(60_000, minutes * 5_000);
 /** Requests in flight at most: past it the load generator is behind, and says so, rather than queueing without bound. */
 const MAX_IN_FLIGHT = 500;
-/** Log streams one owner (token) may hold (durable-objects/data-plane.ts STREAMS_PER_OWNER). */
-const STREAMS_PER_TOKEN = 4;
 const SCENARIO = path.join(import.meta.dirname, "../scenarios/soak-hour.json");
 
 const durationMs = minutes * 60_000;
@@ -129,34 +127,12 @@ try {
 
   // ── log streams: read-only tokens, four streams each, the streams spread over the appliances ──
   const tokens: string[][] = bases.map(() => []);
-  const streams: { es: EventSource; appliance: number; last: number | null; events: number; gaps: number; lost: number; overflows: number; closed: number; errors: number }[] = [];
+  const streams: LogStreamReader[] = [];
   for (let i = 0; i < streamCount; i++) {
     const a = i % bases.length;
     const mine = Math.floor(i / bases.length);
-    if (mine % STREAMS_PER_TOKEN === 0) {
-      const response = await post(bases[a]!, "/api/v1/auth/tokens", { name: `soak-${mine / STREAMS_PER_TOKEN}`, role: "read-only" });
-      if (!response.ok) throw new Error(`token on ${names[a]} answered ${response.status}: ${await response.text()}`);
-      tokens[a]!.push(((await response.json()) as { token: string }).token);
-    }
-    const token = tokens[a]![tokens[a]!.length - 1]!;
-    const es = new EventSource(`${bases[a]}/api/v1/logs/stream`, {
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${token}` } }),
-    });
-    const s = { es, appliance: a, last: null as number | null, events: 0, gaps: 0, lost: 0, overflows: 0, closed: 0, errors: 0 };
-    es.addEventListener("log", (event) => {
-      const seq = Number(event.lastEventId);
-      if (s.last !== null && seq !== s.last + 1) {
-        s.gaps++;
-        s.lost += Math.max(0, seq - s.last - 1);
-      }
-      s.last = seq;
-      s.events++;
-      minuteOf().events++;
-    });
-    es.addEventListener("overflow", () => s.overflows++);
-    es.addEventListener("closed", () => s.closed++);
-    es.addEventListener("error", () => s.errors++);
-    streams.push(s);
+    if (mine % STREAMS_PER_TOKEN === 0) tokens[a]!.push(await readOnlyToken(bases[a]!, `soak-${mine / STREAMS_PER_TOKEN}`));
+    streams.push(readLogStream(bases[a]!, tokens[a]!.at(-1)!, () => void minuteOf().events++));
   }
 
   // ── the NOC's mix: [weight, what]; proxied and fan-out reads go through bench-1 to its peers ──
