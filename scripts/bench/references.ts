@@ -8,9 +8,12 @@
  * `/page/two-calls`): the least a fleet proxy's two object calls cost beside
  * one, with no application code. They run under Miniflare, as the fleet
  * does, and are reached both directly and behind the launcher's own listener
- * (scripts/listeners.ts), the path every appliance request takes. Not part
+ * (scripts/listeners.ts), the path every appliance request takes. The DO
+ * read is reached a third way, through a byte pipe in the relay's place
+ * (`bytePipe`): the least any relay in a Node process could cost. Not part
  * of the product's Worker.
  */
+import net from "node:net";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { listenFrontend, type Frontend } from "../listeners.ts";
 
@@ -50,6 +53,8 @@ export interface References {
   direct: { worker: string; durableObject: string };
   /** The same, behind a launcher listener (plain HTTP), as appliances are reached. */
   listener: { worker: string; durableObject: string };
+  /** The DO read behind a byte pipe in this process: no parsing, no headers set, so nothing for the appliance to trust; a floor, not a relay. */
+  piped: { durableObject: string };
   dispose(): Promise<void>;
 }
 
@@ -74,6 +79,7 @@ export async function startReferences(compatibilityDate: string, ports: { worker
   const frontends: Frontend[] = [];
   let worker: URL;
   let durableObject: URL;
+  let pipe: net.Server | undefined;
   try {
     await mf.ready;
     worker = await mf.unsafeGetDirectURL("reference-worker");
@@ -86,7 +92,9 @@ export async function startReferences(compatibilityDate: string, ports: { worker
       frontend.setTarget(target.hostname, Number(target.port));
       frontends.push(frontend);
     }
+    pipe = await bytePipe(durableObject);
   } catch (error) {
+    pipe?.close();
     await Promise.allSettled(frontends.map((f) => f.close()));
     await mf.dispose();
     throw error;
@@ -94,9 +102,28 @@ export async function startReferences(compatibilityDate: string, ports: { worker
   return {
     direct: { worker: worker.href, durableObject: durableObject.href },
     listener: { worker: `http://127.0.0.1:${ports.worker}/`, durableObject: `http://127.0.0.1:${ports.durableObject}/` },
+    piped: { durableObject: `http://127.0.0.1:${(pipe.address() as net.AddressInfo).port}/` },
     async dispose() {
+      pipe.close();
       await Promise.allSettled(frontends.map((f) => f.close()));
       await mf.dispose();
     },
   };
+}
+
+/**
+ * A loopback port whose every connection is joined byte for byte to `to`: the kernel's four socket calls a
+ * request and the event loop's two wake-ups, which any relay in a Node process pays, and nothing else.
+ */
+async function bytePipe(to: URL): Promise<net.Server> {
+  const server = net.createServer((client) => {
+    const upstream = net.connect({ host: to.hostname, port: Number(to.port), noDelay: true });
+    client.setNoDelay(true);
+    client.pipe(upstream).pipe(client);
+    for (const [socket, other] of [[client, upstream], [upstream, client]] as const) {
+      socket.on("error", () => other.destroy()).on("close", () => other.destroy());
+    }
+  });
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", () => resolve()));
+  return server;
 }
