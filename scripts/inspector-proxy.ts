@@ -19,6 +19,7 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type net from "node:net";
 import { LaunchError } from "./config.ts";
+import { joinSockets } from "./join-sockets.ts";
 import { withSecurity } from "../src/http/headers.ts";
 import { statusTitle } from "../src/http/problem.ts";
 
@@ -126,16 +127,9 @@ export async function listenInspectorProxy(port: number, runtime: Promise<number
       client.write(`${lines.join("\r\n")}\r\n\r\n`);
       if (upgradeHead.length > 0) client.write(upgradeHead);
       if (head.length > 0) socket.write(head);
-      const teardown = () => {
-        client.destroy();
-        socket.destroy();
-        upgraded.delete(client);
-        upgraded.delete(socket);
-      };
-      socket.on("error", teardown).on("close", teardown);
-      client.on("close", teardown);
-      socket.pipe(client);
-      client.pipe(socket);
+      joinSockets(client, socket);
+      client.on("close", () => upgraded.delete(client));
+      socket.on("close", () => upgraded.delete(socket));
     });
     // Anything but 101 ends the client's connection: its later bytes are never read as requests.
     upstream.on("response", (answer) => {

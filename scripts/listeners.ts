@@ -31,6 +31,7 @@ import { MAX_BODY_BYTES } from "../src/http/body.ts";
 import { withSecurity } from "../src/http/headers.ts";
 import { statusTitle } from "../src/http/problem.ts";
 import { acceptAcmeHttp } from "./acme-http.ts";
+import { joinSockets } from "./join-sockets.ts";
 import { socketAddress } from "./public-sockets.ts";
 import { UpstreamPool } from "./upstream-pool.ts";
 import { LISTENER_LIMITS, MAX_HEADER_BYTES, MAX_TARGET_BYTES, serverOptions, type ListenerLimits } from "./listener-limits.ts";
@@ -400,11 +401,7 @@ export async function listenFrontend(options: { name: string; address: string; p
         if (upstreamHead.length > 0) socket.write(upstreamHead);
         if (head.length > 0) upstreamSocket.write(head);
         upstreamSocket.setNoDelay(true);
-        upstreamSocket.on("error", () => socket.destroy());
-        socket.on("close", () => upstreamSocket.destroy());
-        upstreamSocket.on("close", () => socket.destroy());
-        socket.pipe(upstreamSocket);
-        upstreamSocket.pipe(socket);
+        joinSockets(socket, upstreamSocket);
       });
       // Any other answer (a refusal): relayed, then the connection closed; whatever the client sent after its request is never read.
       upstream.on("response", (refused) => {

@@ -16,6 +16,7 @@
 import net from "node:net";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { listenFrontend, type Frontend } from "../listeners.ts";
+import { joinSockets } from "../join-sockets.ts";
 
 const BARE_WORKER = `export default { fetch() { return Response.json({ hello: "world" }); } };`;
 
@@ -119,10 +120,7 @@ async function bytePipe(to: URL): Promise<net.Server> {
   const server = net.createServer((client) => {
     const upstream = net.connect({ host: to.hostname, port: Number(to.port), noDelay: true });
     client.setNoDelay(true);
-    client.pipe(upstream).pipe(client);
-    for (const [socket, other] of [[client, upstream], [upstream, client]] as const) {
-      socket.on("error", () => other.destroy()).on("close", () => other.destroy());
-    }
+    joinSockets(client, upstream);
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", () => resolve()));
   return server;
