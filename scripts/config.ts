@@ -49,7 +49,11 @@ export type Settings = {
   inspectorPort: number | undefined;
   /** BNG_SHARDS: workerd processes the fleet is spread over (1 unless told); appliance i runs in shard i mod shards. */
   shards: number;
-  /** MINIFLARE_WORKERD_V8_FLAGS as workerd gets it: as set (empty for V8's defaults), else `v8FlagsFor` the fleet's size. */
+  /**
+   * MINIFLARE_WORKERD_V8_FLAGS as workerd gets it: as set, else none (V8's defaults) at any size. `--optimize-for-size`
+   * (a 1 MB young generation) held 1,000 `default` appliances in 250-300 MiB less RSS, but cost 10-15 % more of
+   * workerd's CPU for the bring-up and a third more for a fleet-wide search (docs/benchmark.md, session 25).
+   */
   v8Flags: string;
   adminPassword: string | undefined;
   bootstrapToken: string | undefined;
@@ -130,22 +134,6 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   if (["", "0", "false", "no", "off"].includes(value)) return false;
   if (["1", "true", "yes", "on"].includes(value)) return true;
   throw new LaunchError(`${name} must be 1 or 0, not '${env[name]}'`);
-}
-
-/** Past this many appliances a fleet is bound by memory rather than by CPU (see `v8FlagsFor`). */
-const MEMORY_BOUND_FLEET = 10;
-
-/**
- * V8's flags for the fleet's workerd (Miniflare passes MINIFLARE_WORKERD_V8_FLAGS on), when the variable does
- * not choose them. A fleet of many appliances is bound by memory: its isolate is mostly typed arrays and
- * short-lived garbage, V8's default heap growth let 200 `default` appliances hold 180 MiB of garbage at full
- * size, and `--optimize-for-size` cut workerd's RSS there by 11 to 12 % at the same model step cost. A fleet of a
- * few is bound by CPU, where that flag costs the requests: the 100-row sessions page served 0.44 of the bare
- * DO read with it and 0.52 with V8's defaults (2 x `large`, the same hour; docs/benchmark.md, issue #28). A
- * deployed Worker runs with Cloudflare's settings, not these.
- */
-export function v8FlagsFor(appliances: number): string {
-  return appliances > MEMORY_BOUND_FLEET ? "--optimize-for-size" : "";
 }
 
 /** An unset or empty variable is "not configured": the Worker then gets no binding at all. */
@@ -252,7 +240,7 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env): Promis
     fresh,
     inspectorPort,
     shards: Math.min(shards, appliances.length),
-    v8Flags: env.MINIFLARE_WORKERD_V8_FLAGS ?? v8FlagsFor(appliances.length),
+    v8Flags: env.MINIFLARE_WORKERD_V8_FLAGS ?? "",
     adminPassword,
     bootstrapToken,
     manualClock: clock === "manual",

@@ -162,7 +162,7 @@ async function checkPortFree(a: ApplianceListener): Promise<void> {
 async function main(): Promise<void> {
   answerMemoryQueries();
   const settings = await loadSettings();
-  // Read by Miniflare each time it writes workerd's configuration (scripts/config.ts, v8FlagsFor).
+  // Read by Miniflare each time it writes workerd's configuration (scripts/config.ts, `v8Flags`).
   process.env.MINIFLARE_WORKERD_V8_FLAGS = settings.v8Flags;
   const { appliances, dataDir, http } = settings;
   const scenarioPath = process.env.BNG_SCENARIO ? path.resolve(process.env.BNG_SCENARIO) : null;

@@ -13,7 +13,6 @@ import { freePortBase } from "../../test/e2e/launcher.ts";
 import { CONCURRENCY, latency, quantile, throughput, type Asking } from "./load.ts";
 import { modelFigures, rampRate } from "./model.ts";
 import { startReferences } from "./references.ts";
-import { v8FlagsFor } from "../config.ts";
 import { advance, auth, compatibilityDate, cpuTotal, fmt, getJson, launchBenchFleet, memoryKiB, shippedProfile, workerdPid } from "./fleet.ts";
 
 type Session = { username: string; vrf: string; portId: number | null; ipv4: string; ipv6: string; walledGarden: boolean };
@@ -70,9 +69,9 @@ export async function applianceBench(options: { profile: string; seconds: number
   const profile = await shippedProfile(options.profile);
   const target = Math.round(profile.population.steadyStateSessions * 0.99);
   const path_ = options.listener === "workerd" ? "workerd's own sockets" : "the launcher's Node relay";
-  // The fleet's workerd and the references' run with the same V8 flags (the launcher's for a fleet of two, unless
-  // the variable chooses others): a ratio compares the product's request path with the runtime's, not two V8 settings.
-  process.env.MINIFLARE_WORKERD_V8_FLAGS ??= v8FlagsFor(2);
+  // The fleet's workerd and the references' run with the same V8 flags (the variable's, else V8's defaults, as the
+  // launcher's): a ratio compares the product's request path with the runtime's, not two V8 settings.
+  process.env.MINIFLARE_WORKERD_V8_FLAGS ??= "";
   const flags = process.env.MINIFLARE_WORKERD_V8_FLAGS === "" ? "V8's defaults" : `V8 flags ${process.env.MINIFLARE_WORKERD_V8_FLAGS}`;
   console.log(`bngfleet benchmark: two appliances of profile \`${options.profile}\` (≈${profile.population.steadyStateSessions.toLocaleString("en-GB")} sessions each); wrk -t1 -c${CONCURRENCY} -d${options.seconds}s through ${path_} (plain HTTP); workerd with ${flags}, the references too\n`);
 
