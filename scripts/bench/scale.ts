@@ -33,20 +33,6 @@ async function pooled<T, R>(items: readonly T[], limit: number, task: (item: T) 
   return results;
 }
 
-/**
- * Advances every appliance's clock by `seconds` in 10 s steps, each appliance's steps one after another, at most
- * PARALLEL appliances at once; returns each one's sessions after its last step. Each appliance runs its own steps, as
- * a pipeline driving a fleet would: in lockstep (every appliance's step k before any one's k + 1) the shard that
- * finished a step first sat idle until the other did, 30 times over (4 to 5 s of a 33 s bring-up, session 25).
- */
-function advanceEach(bases: readonly string[], seconds: number): Promise<number[]> {
-  return pooled(bases, PARALLEL, async (base) => {
-    let sessions = 0;
-    for (let done = 0; done < seconds; done += 10) sessions = await advance(base, 10);
-    return sessions;
-  });
-}
-
 /** Runs the fleet bench and prints its report. */
 export async function scaleBench(options: { profile: string; count: number; shards: number }): Promise<void> {
   const profile = await shippedProfile(options.profile);
@@ -79,10 +65,13 @@ export async function scaleBench(options: { profile: string; count: number; shar
     const rssEmptyCollected = memoryNow().rss;
     console.log(`  workerd RSS empty   ${fmt(rssEmpty / 1024, 0)} MiB (${fmt(rssEmpty / 1024 / count)} MiB per appliance), ${fmt(rssEmptyCollected / 1024, 0)} MiB after a full collection; JS heap ${fmt((heapEmpty.usedBytes + heapEmpty.backingStoreBytes) / 2 ** 20 / count)} MiB per appliance; ${sessionsEmpty.toLocaleString("en-GB")} sessions already up (each clock runs from its object's open)`);
 
-    // 300 simulated seconds on every appliance, in 10 s steps, at most PARALLEL appliances at once.
+    // 300 simulated seconds on every appliance, one scenario action each (the model runs them as 30 steps of 10 s),
+    // at most PARALLEL at once. Each action is audited and moves the stored clock lead, a commit workerd syncs to disk
+    // while the process's isolate waits: advanced in 30 actions of 10 s, 100 × large spent 4-5 s of a 33 s bring-up
+    // waiting on those syncs, and 1,000 × default some 40 s of 98 (docs/benchmark.md, session 25).
     const t1 = performance.now();
     const cpu1 = cpuNow();
-    const sessions = await advanceEach(bases, 300);
+    const sessions = await pooled(bases, PARALLEL, (b) => advance(b, 300));
     const bringUp = performance.now() - t1;
     const cpu2 = cpuNow();
     const total = sessions.reduce((a, b) => a + b, 0);
@@ -123,7 +112,7 @@ export async function scaleBench(options: { profile: string; count: number; shar
     // A live fleet writes each appliance's snapshot once its stored one lags nine simulated minutes, and the write
     // leaves that object's SQLite page cache full (2 MB by default; workerd allows no PRAGMA cache_size): memory
     // once every appliance has written one, which the figures at 300 s do not yet hold.
-    await advanceEach(bases, 300);
+    await pooled(bases, PARALLEL, (b) => advance(b, 300));
     await heap();
     const settled = memoryNow();
     console.log(`  workerd RSS         ${fmt(settled.rss / 1024, 0)} MiB after 600 simulated s (every appliance has written its first snapshot), after a full collection; ${fmt((settled.rss - rss) / 1024 / count)} MiB more per appliance than at 300 s`);
