@@ -51,8 +51,8 @@ export type Settings = {
   shards: number;
   /**
    * MINIFLARE_WORKERD_V8_FLAGS as workerd gets it: as set, else none (V8's defaults) at any size. `--optimize-for-size`
-   * (a 1 MB young generation) held 1,000 `default` appliances in 250-300 MiB less RSS, but cost 10-15 % more of
-   * workerd's CPU for the bring-up and a third more for a fleet-wide search (docs/benchmark.md, session 25).
+   * (among others, a 1 MB semi-space) held 1,000 `default` appliances in 260-320 MiB less RSS, but cost 10-15 % more of
+   * workerd's CPU for the bring-up and 30-50 % more for a fleet-wide search (docs/benchmark.md, session 25).
    */
   v8Flags: string;
   adminPassword: string | undefined;

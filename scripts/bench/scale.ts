@@ -66,9 +66,10 @@ export async function scaleBench(options: { profile: string; count: number; shar
     console.log(`  workerd RSS empty   ${fmt(rssEmpty / 1024, 0)} MiB (${fmt(rssEmpty / 1024 / count)} MiB per appliance), ${fmt(rssEmptyCollected / 1024, 0)} MiB after a full collection; JS heap ${fmt((heapEmpty.usedBytes + heapEmpty.backingStoreBytes) / 2 ** 20 / count)} MiB per appliance; ${sessionsEmpty.toLocaleString("en-GB")} sessions already up (each clock runs from its object's open)`);
 
     // 300 simulated seconds on every appliance, one scenario action each (the model runs them as 30 steps of 10 s),
-    // at most PARALLEL at once. Each action is audited and moves the stored clock lead, a commit workerd syncs to disk
-    // while the process's isolate waits: advanced in 30 actions of 10 s, 100 × large spent 4-5 s of a 33 s bring-up
-    // waiting on those syncs, and 1,000 × default some 40 s of 98 (docs/benchmark.md, session 25).
+    // at most PARALLEL at once. Each action is a request, audited, and moves the stored clock lead: a commit workerd
+    // syncs to disk while the process's isolate waits. In 30 actions of 10 s, 100 × large spent 4-5 s of a 33 s
+    // bring-up waiting on those syncs, and 1,000 × default's 30,000 actions cost three times the CPU of one each
+    // (docs/benchmark.md, "V8's defaults for every fleet").
     const t1 = performance.now();
     const cpu1 = cpuNow();
     const sessions = await pooled(bases, PARALLEL, (b) => advance(b, 300));
