@@ -15,10 +15,9 @@ import { applianceNamed, inboundPeerCredentials, listenerOptions, loadFleet, pee
 import type { Role } from "../src/auth/roles.ts";
 import { IdentityStore } from "./identity.ts";
 import type { IdentityEvent } from "./identity-event.ts";
-import { adminSeed } from "../src/auth/bootstrap.ts";
+import { adminSeed, firstAdminHash } from "../src/auth/bootstrap.ts";
 import { deploymentOf } from "../src/fleet/deployment.ts";
 import { clockStartOf } from "../src/fleet/clock-start.ts";
-import { randomBytes, toHex } from "../src/trust/encoding.ts";
 import { isWellFormedToken } from "../src/trust/tokens.ts";
 import { ProviderStore } from "./providers.ts";
 import { PasskeyStore } from "./passkeys.ts";
@@ -26,7 +25,6 @@ import type { PasskeyContext } from "../src/trust/passkeys.ts";
 import { pageOrigins } from "../src/config/web-ui.ts";
 import { ConfigStore, accountsOf, configDocumentOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
 import type { AlertSink } from "../simulator/alert-fanout.ts";
-import { hashPassword } from "../src/trust/password.ts";
 import { BGP_WATCH, GRE_WATCH, IGP_WATCH, IPSEC_WATCH, StateWatch } from "../simulator/control-plane-watch.ts";
 import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
 import { profileOf } from "./profiles.ts";
@@ -162,8 +160,7 @@ export class ApplianceCore {
       const stored = this.#identity.storedAccounts();
       // Deployed, never a well-known password (src/auth/bootstrap.ts): without BNG_ADMIN_PASSWORD, one nobody knows.
       const seed = adminSeed(this.env, deploymentOf(this.env));
-      const firstPassword = seed.kind === "unusable" ? toHex(randomBytes(32)) : seed.password;
-      const accounts = stored.length > 0 ? stored : [{ username: "admin", role: "super-user", passwordHash: await hashPassword(firstPassword) }];
+      const accounts = stored.length > 0 ? stored : [{ username: "admin", role: "super-user", passwordHash: await firstAdminHash(seed) }];
       const seeded = seedDocument({ definition, listener, peers: await peersOf(this.env, definition), profile: shipped, accounts, localFleet: deploymentOf(this.env) === "local" });
       if (this.#config.isSeeded()) this.#config.seedMissing(seeded);
       else this.#config.seed(seeded);

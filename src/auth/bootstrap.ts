@@ -14,6 +14,8 @@
  * (`passwordChangeRequired`).
  */
 import type { Deployment } from "../fleet/deployment.ts";
+import { randomBytes, toHex } from "../trust/encoding.ts";
+import { hashPassword } from "../trust/password.ts";
 import { TOKEN_PREFIX, isWellFormedToken } from "../trust/tokens.ts";
 
 /** The development default of the bootstrap `admin` password (local fleet only). */
@@ -33,6 +35,22 @@ export function adminSeed(env: BootstrapEnv, deployment: Deployment): AdminSeed 
   if (env.BNG_ADMIN_PASSWORD) return { kind: "configured", password: env.BNG_ADMIN_PASSWORD };
   if (deployment === "local") return { kind: "development-default", password: DEFAULT_ADMIN_PASSWORD };
   return { kind: "unusable" };
+}
+
+/**
+ * The development default's hash, made once per isolate. PBKDF2 holds the isolate's thread for about 40 ms (100 ms
+ * on a slow machine), and every appliance of a local fleet seeds its `admin` with this one published password: at
+ * 1,000 appliances in two processes, hashing it was most of the fleet's minute to readiness. A salt shared by the
+ * hashes of a password everyone knows hides nothing. Any other first password is hashed per appliance, with a salt
+ * of its own.
+ */
+let developmentDefaultHash: Promise<string> | undefined;
+
+/** The stored hash of the first `admin`'s password. */
+export function firstAdminHash(seed: AdminSeed): Promise<string> {
+  if (seed.kind === "development-default") return (developmentDefaultHash ??= hashPassword(seed.password));
+  // Deployed with no password configured: one nobody knows (a super-user token then sets one).
+  return hashPassword(seed.kind === "configured" ? seed.password : toHex(randomBytes(32)));
 }
 
 /** Each bindings object's answer: the Worker asks at every request, and the token's checksum is a CRC-32 over it. */
