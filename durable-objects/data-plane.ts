@@ -364,7 +364,6 @@ export class DataPlane {
    */
   scrape(): DataPlaneScrape {
     const g = this.#gateway;
-    const newest = (values: number[]) => values[values.length - 1] ?? 0;
     return {
       appliance: this.#appliance,
       interfaces: this.interfaces(),
@@ -373,7 +372,7 @@ export class DataPlane {
       l2tpTunnels: g.l2tp.tunnels().tunnels,
       profile: g.profile.name,
       sessions: g.sessions.summary(),
-      ports: g.metrics.history("1h").ports.map((p) => ({ portId: p.portId, label: p.label, rxBps: newest(p.rxBps), txBps: newest(p.txBps) })),
+      ports: g.portRates(),
       pools: g.pools.list(),
       cgn: this.cgnStatus(),
       radius: g.radius.status(),

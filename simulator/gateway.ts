@@ -480,8 +480,7 @@ export class Gateway {
 
   /** Each port's newest rates: the metrics history's newest point, as every endpoint shows them. */
   portRates(): PortLoad[] {
-    const newest = (values: number[]) => values[values.length - 1] ?? 0;
-    return this.metrics.history("1h").ports.map((p) => ({ portId: p.portId, label: p.label, rxBps: newest(p.rxBps), txBps: newest(p.txBps) }));
+    return this.#m.metrics.newestPortRates(this.#m.profile.ports);
   }
 
   /** CPU and memory utilisation derived from the sessions and the newest port rates. */

@@ -79,6 +79,42 @@ describe("metrics history", () => {
     expect(ring.history("1h", [{ portId: 0, label: "p0" }]).totalSessions[0]).toBe(8381);
   });
 
+  it("gives each port's newest rates as the last point of the hour, before and after the ring wraps", () => {
+    // Hand-made samples every 10 s: sample k carries k bit/s received and 2k sent on port 0, 1000 + k received on port 1.
+    const ring = new MetricsRing(2);
+    const ports = [
+      { portId: 0, label: "p0" },
+      { portId: 1, label: "p1" },
+    ];
+    const t0 = Date.UTC(2026, 0, 1);
+    const record = (k: number, t = t0 + k * 10_000) => ring.record(t, k, new Int32Array(4), 0, 0, new Float64Array([k, 1000 + k]), new Float64Array([2 * k, 0]));
+    expect(ring.newestPortRates(ports)).toEqual([
+      { portId: 0, label: "p0", rxBps: 0, txBps: 0 },
+      { portId: 1, label: "p1", rxBps: 0, txBps: 0 },
+    ]);
+    record(1);
+    record(2);
+    expect(ring.newestPortRates(ports)).toEqual([
+      { portId: 0, label: "p0", rxBps: 2, txBps: 4 },
+      { portId: 1, label: "p1", rxBps: 1002, txBps: 0 },
+    ]);
+    // A day and 100 samples more: the ring has wrapped, and the newest is sample 8,742.
+    for (let k = 3; k <= 8742; k++) record(k);
+    expect(ring.newestPortRates(ports).map((p) => [p.rxBps, p.txBps])).toEqual([
+      [8742, 17484],
+      [9742, 0],
+    ]);
+    // Two samples 5 s apart fall in one 10 s bucket (a sample at t covers the 10 s before it): the point is their mean, rounded.
+    record(8743, t0 + 8742 * 10_000 + 5_000);
+    expect(ring.newestPortRates(ports).map((p) => [p.rxBps, p.txBps])).toEqual([
+      [Math.round((8742 + 8743) / 2), Math.round((17484 + 17486) / 2)],
+      [Math.round((9742 + 9743) / 2), 0],
+    ]);
+    // Always the hour's own last point.
+    const hour = ring.history("1h", ports);
+    expect(ring.newestPortRates(ports).map((p) => p.rxBps)).toEqual(hour.ports.map((p) => p.rxBps.at(-1)));
+  });
+
   it("falls back to 1h for any other range", () => {
     const g = gateway(profile(), 104, 600);
     for (const r of ["7d", "", "toString", null, undefined]) expect(g.metrics.history(r)).toEqual(g.metrics.history("1h"));
