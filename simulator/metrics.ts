@@ -103,7 +103,7 @@ export class MetricsRing {
   /**
    * Each port's rates at the newest point of `history("1h")`, without building the hour: the same bucket, summed in
    * the same order and rounded the same way. Status, the inventory and the scrape read them on every request, and
-   * building the whole hour for its last point was a tenth of a fleet overview's CPU (issue #28).
+   * building the whole hour for its last point was 5-7 % of a fleet overview's CPU (issue #28).
    */
   newestPortRates(ports: readonly { portId: number; label: string }[]): { portId: number; label: string; rxBps: number; txBps: number }[] {
     const count = this.#count;

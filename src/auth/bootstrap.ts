@@ -40,7 +40,7 @@ export function adminSeed(env: BootstrapEnv, deployment: Deployment): AdminSeed 
 /**
  * The development default's hash, made once per isolate. PBKDF2 holds the isolate's thread for about 40 ms (100 ms
  * on a slow machine), and every appliance of a local fleet seeds its `admin` with this one published password: at
- * 1,000 appliances in two processes, hashing it was most of the fleet's minute to readiness. A salt shared by the
+ * 1,000 appliances in two processes, hashing it was a third of the fleet's minute to readiness. A salt shared by the
  * hashes of a password everyone knows hides nothing. Any other first password is hashed per appliance, with a salt
  * of its own.
  */
@@ -48,7 +48,14 @@ let developmentDefaultHash: Promise<string> | undefined;
 
 /** The stored hash of the first `admin`'s password. */
 export function firstAdminHash(seed: AdminSeed): Promise<string> {
-  if (seed.kind === "development-default") return (developmentDefaultHash ??= hashPassword(seed.password));
+  if (seed.kind === "development-default") {
+    // A failed hash is not kept: the next appliance to open tries again.
+    developmentDefaultHash ??= hashPassword(seed.password).catch((error: unknown) => {
+      developmentDefaultHash = undefined;
+      throw error;
+    });
+    return developmentDefaultHash;
+  }
   // Deployed with no password configured: one nobody knows (a super-user token then sets one).
   return hashPassword(seed.kind === "configured" ? seed.password : toHex(randomBytes(32)));
 }
