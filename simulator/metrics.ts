@@ -12,6 +12,7 @@
  */
 import type { MetricsHistory } from "../src/schemas/metrics.ts";
 import { SUB_STEP_SECONDS, isoTime } from "./clock.ts";
+import type { PortLoad } from "./hardware.ts";
 
 /** Samples retained: 24 h at 10 s. */
 export const METRICS_CAPACITY = 8640;
@@ -27,6 +28,11 @@ const FIRST_CAPACITY = 64;
 /** Accepted history ranges and their point spacing in seconds. */
 export const RANGES = { "1h": { seconds: 3600, interval: 10 }, "6h": { seconds: 21_600, interval: 60 }, "24h": { seconds: 86_400, interval: 240 } } as const;
 export type MetricsRange = keyof typeof RANGES;
+
+/** The point of an `intervalSeconds` range a sample at `timeMs` falls in: it covers (t - 10 s, t], so it goes by its start (60 s points hold six samples). */
+function bucketOf(timeMs: number, intervalSeconds: number): number {
+  return Math.floor((timeMs - SUB_STEP_SECONDS * 1000) / (intervalSeconds * 1000));
+}
 
 /** Ring of 10 s samples. */
 export class MetricsRing {
@@ -105,15 +111,14 @@ export class MetricsRing {
    * the same order and rounded the same way. Status, the inventory and the scrape read them on every request, and
    * building the whole hour for its last point was 5-7 % of a fleet overview's CPU (issue #28).
    */
-  newestPortRates(ports: readonly { portId: number; label: string }[]): { portId: number; label: string; rxBps: number; txBps: number }[] {
+  newestPortRates(ports: readonly { portId: number; label: string }[]): PortLoad[] {
     const count = this.#count;
     const timeAt = (k: number): number => this.#times[(this.#head + k) % METRICS_CAPACITY] ?? 0;
     const { seconds, interval } = RANGES["1h"];
-    const bucketOf = (t: number): number => Math.floor((t - SUB_STEP_SECONDS * 1000) / (interval * 1000));
     const newest = count > 0 ? timeAt(count - 1) : 0;
     const from = newest - seconds * 1000;
     let first = count - 1;
-    while (first > 0 && timeAt(first - 1) > from && bucketOf(timeAt(first - 1)) === bucketOf(newest)) first--;
+    while (first > 0 && timeAt(first - 1) > from && bucketOf(timeAt(first - 1), interval) === bucketOf(newest, interval)) first--;
     return ports.map((p, port) => {
       let rx = 0;
       let tx = 0;
@@ -144,7 +149,6 @@ export class MetricsRing {
     if (this.#count === 0) return out;
     const newest = this.#times[(this.#head + this.#count - 1) % METRICS_CAPACITY] ?? 0;
     const from = newest - r.seconds * 1000;
-    const intervalMs = r.interval * 1000;
     let bucket = Number.NaN;
     let n = 0;
     let last = -1;
@@ -171,8 +175,7 @@ export class MetricsRing {
       const i = (this.#head + k) % METRICS_CAPACITY;
       const t = this.#times[i] ?? 0;
       if (t <= from) continue;
-      // A sample at time t covers (t - 10 s, t]: bucket by its start so 60 s buckets hold six samples.
-      const b = Math.floor((t - SUB_STEP_SECONDS * 1000) / intervalMs);
+      const b = bucketOf(t, r.interval);
       if (b !== bucket) {
         flush();
         bucket = b;
