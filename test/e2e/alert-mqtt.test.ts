@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AlertNotification } from "../../src/schemas/alarms.ts";
 import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
-const PORT_BASE = await freePortBase(1);
+const PORT_BASE = await freePortBase(3);
 const BOOTSTRAP = "bngtok_" + "Hok".repeat(10) + "0Ysq9x"; // well-formed: the checksum is CRC-32 in base62
 const PUBLISHER = { user: "bng-edge", password: "broker-password-never-logged" };
 const SUBSCRIBER = { user: "noc", password: "noc-password" };

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS } from "../../src/schemas/contract.ts";
 import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
-const PORT_BASE = await freePortBase(1);
+const PORT_BASE = await freePortBase(3);
 const base = `https://127.0.0.1:${PORT_BASE}`;
 const ADMIN_PASSWORD = "browser-admin-password";
 let fleet: RunningFleet;

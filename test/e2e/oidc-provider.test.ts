@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePortBase, fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
 import { newToken } from "../../src/trust/tokens.ts";
 
-const PORT_BASE = await freePortBase(1);
+const PORT_BASE = await freePortBase(3);
 const BOOTSTRAP = newToken();
 const CLIENT = { id: "bng-edge", secret: "certified-client-secret" };
 const HOST = `https://edge-1.bng.localhost:${PORT_BASE}`;

@@ -12,7 +12,7 @@ import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchJson, freePortBase, launchFleet, type HttpResult, type RunningFleet } from "./launcher.ts";
 
-const PORT_BASE = await freePortBase(1);
+const PORT_BASE = await freePortBase(3);
 const BOOTSTRAP = "bngtok_" + "Oid".repeat(10) + "0r0ici"; // well-formed: the checksum is CRC-32 in base62
 const CLIENT = { id: "bng-edge", secret: "lab-client-secret" };
 
