@@ -1,8 +1,8 @@
 /**
  * The rewrite of workerd's configuration for the appliances' public sockets
  * (scripts/public-sockets.ts), judged by workerd itself: `workerd test`
- * parses a configuration and, with no test in it, says so and exits, binding
- * nothing. A fleet of 1,000 appliances in two processes puts 500 public
+ * parses a configuration, binds its sockets and, with no test in it, says so
+ * and exits. A fleet of 1,000 appliances in two processes puts 500 public
  * sockets in each.
  */
 import { spawnSync } from "node:child_process";
@@ -10,11 +10,15 @@ import { serializeConfig } from "miniflare";
 import { describe, expect, it } from "vitest";
 import { withPublicSockets } from "../../scripts/public-sockets.ts";
 
-/** A configuration as Miniflare writes one for a Worker with `count` direct sockets. */
+/**
+ * A configuration as Miniflare writes one for a Worker with `count` direct sockets. Each on a loopback address of
+ * its own (127.2.x.y), not on 127.0.0.1 where the suite's fleets draw their ports: `workerd test` binds them, and
+ * a fleet holding one of 500 ports there had failed this test with "Address already in use".
+ */
 function miniflareConfig(count: number) {
   const sockets = Array.from({ length: count }, (_, i) => ({
     name: "direct",
-    address: `127.0.0.1:${20_000 + i}`,
+    address: `127.2.${Math.floor(i / 250)}.${1 + (i % 250)}:20000`,
     http: { cfBlobHeader: "MF-CF-Blob", capnpConnectHost: "miniflare-unsafe-internal-capnp-connect" },
     service: { name: "fleet" },
   }));
