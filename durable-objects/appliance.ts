@@ -153,7 +153,8 @@ export class ApplianceCore {
     // Identity is created below; the provider store reaches it only when a provider changes.
     this.#providers = new ProviderStore(sql, (provider, reason) => void this.#identity.endProviderSessions(provider, reason));
     this.#passkeys = new PasskeyStore(sql, () => this.#passkeyContext(), log);
-    this.#identity = new IdentityStore(sql, this.name, log, this.#passkeys);
+    // With a live clock, token uses are written with the tick's commit (IdentityStore's `#touches`).
+    this.#identity = new IdentityStore(sql, this.name, log, this.#passkeys, { deferTouches: this.env.BNG_CLOCK !== "manual" });
     this.#identity.open();
     if (!this.#config.isSeeded() || this.#config.missingKeys().length > 0) {
       const listener = listenerOrigin(loadFleet(this.env), definition, listenerOptions(this.env));
@@ -324,6 +325,8 @@ export class ApplianceCore {
    */
   async alarm(): Promise<void> {
     this.#dataPlane.tick();
+    // In the same commit as the tick's own writes and the next alarm: no disk sync of their own.
+    this.#identity.writeTouches();
     this.#startAcme();
     if (this.env.BNG_CLOCK !== "manual") await this.ctx.storage.setAlarm(Date.now() + Math.min(TICK_MS, this.#dataPlane.msUntilNextStep() + ALARM_SLACK_MS));
   }

@@ -77,6 +77,17 @@ export class IdentityStore {
    * every write to the table goes through `#writeTokens`, which empties it.
    */
   readonly #tokenByHash = new Map<string, TokenRow>();
+  /**
+   * Token uses not yet written, by id (`deferTouches`): their "last used"
+   * waits for `writeTouches`, which the appliance calls from its tick. A write
+   * on a read path is a commit, and each commit is a disk sync on the thread
+   * every appliance of the process shares: the first fleet overview after a
+   * quiet minute, which touches the peer token on every appliance, spent most
+   * of its time on those syncs (docs/benchmark.md, "Token uses written with
+   * the tick"). Records read here show the pending use.
+   */
+  readonly #touches = new Map<string, number>();
+  readonly #deferTouches: boolean;
   readonly #appliance: string;
   readonly #emit: (event: IdentityEvent) => void;
   readonly #passkeys: PasskeyStore;
@@ -85,8 +96,10 @@ export class IdentityStore {
   readonly #sourceBuckets = new Map<string, Bucket>();
   #totalBucket: Bucket | undefined;
 
-  constructor(sql: SqlStorage, appliance: string, emit: (event: IdentityEvent) => void, passkeys: PasskeyStore) {
+  /** `deferTouches`: a token's use is written by `writeTouches` (the appliance's tick) rather than at once; false where nothing ticks (BNG_CLOCK=manual). */
+  constructor(sql: SqlStorage, appliance: string, emit: (event: IdentityEvent) => void, passkeys: PasskeyStore, { deferTouches = false } = {}) {
     this.#sql = sql;
+    this.#deferTouches = deferTouches;
     this.#appliance = appliance;
     this.#emit = emit;
     this.#passkeys = passkeys;
@@ -178,9 +191,12 @@ export class IdentityStore {
         if (!row) return null;
         this.#tokenByHash.set(sha256, row);
       }
-      const decision = checkToken({ expiresMs: row.expires_ms, lastUsedMs: row.last_used_ms }, now);
+      const decision = checkToken({ expiresMs: row.expires_ms, lastUsedMs: this.#lastUsedMs(row) }, now);
       if (!decision.ok) return null;
-      if (touch && decision.touch) this.#writeTokens("UPDATE tokens SET last_used_ms = ? WHERE id = ?", now, row.id);
+      if (touch && decision.touch) {
+        if (this.#deferTouches) this.#touches.set(row.id, now);
+        else this.#writeTokens("UPDATE tokens SET last_used_ms = ? WHERE id = ?", now, row.id);
+      }
       return { via, role: row.role, username: row.source === "api" ? row.created_by : null, tokenId: row.id, tokenName: row.name, csrfToken: null };
     }
     const row = this.#sql
@@ -626,6 +642,19 @@ export class IdentityStore {
     return rows.length;
   }
 
+  /** Writes the token uses held since the last call (`deferTouches`): one statement each, in the caller's commit. */
+  writeTouches(): void {
+    if (this.#touches.size === 0) return;
+    // A token revoked meanwhile has no row left to update.
+    for (const [id, ms] of this.#touches) this.#writeTokens("UPDATE tokens SET last_used_ms = ? WHERE id = ?", ms, id);
+    this.#touches.clear();
+  }
+
+  /** A token's last use: the one not yet written, else its row's. */
+  #lastUsedMs(row: TokenRow): number | null {
+    return this.#touches.get(row.id) ?? row.last_used_ms;
+  }
+
   /** A write to the tokens table: the one way to change it, so the rows kept by hash never outlive a change. */
   #writeTokens(query: string, ...bindings: SqlStorageValue[]): void {
     this.#sql.exec(query, ...bindings);
@@ -644,7 +673,7 @@ export class IdentityStore {
       prefix: row.prefix,
       createdUtc: iso(row.created_ms),
       createdBy: row.created_by,
-      lastUsedUtc: isoOrNull(row.last_used_ms),
+      lastUsedUtc: isoOrNull(this.#lastUsedMs(row)),
       expiresUtc: isoOrNull(row.expires_ms),
       source: row.source,
     };
