@@ -43,7 +43,8 @@ async function servedSoon(port: number, fingerprint: string, withinMs = 30_000):
 
 describe.each(["relay", "workerd"] as const)("uploaded web UI certificate, %s serving the port", (listener) => {
   it("is served from the upload on, and still after the fleet restarts", async () => {
-    const port = await freePortBase(1);
+    // The shipped fleet: three appliances from the base, every port bound.
+    const port = await freePortBase(3);
     const env = { BNG_PORT_BASE: String(port), BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_LISTENER: listener };
     const dataDir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-cert-"));
     let fleet = await launchFleet({ ...env, BNG_FRESH: "1" }, [port], dataDir);
