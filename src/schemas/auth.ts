@@ -81,7 +81,7 @@ export const TokenRecord = z
     prefix: z.string().meta({ description: "the first characters of the plaintext, to recognise the token; not a secret" }),
     createdUtc: DateTime,
     createdBy: z.string(),
-    lastUsedUtc: DateTime.nullable().meta({ description: "updated at most once a minute" }),
+    lastUsedUtc: DateTime.nullable().meta({ description: "updated at most once a minute; shown at once, stored with the appliance's next tick (within 10 s)" }),
     expiresUtc: DateTime.nullable(),
     source: z.enum(["api", "config"]).meta({ description: "`config`: provisioned from the fleet configuration (bootstrap and peer tokens); not revocable through the API" }),
   })
