@@ -2,7 +2,7 @@
  * The fleet's two fan-outs as the web UI does them, from one appliance's
  * origin: the fleet overview (every peer's `system/status`,
  * ui/pages/fleet.tsx) and the subscriber search (every appliance's sessions
- * list filtered by username, the first page of 50, ui/pages/search.tsx), each
+ * list filtered by username, the newest few its card shows, ui/pages/search.tsx), each
  * as fan-out reads of up to FAN_OUT_MAX appliances (GET /twin/v1/fleet/read,
  * ui/fan-out.ts). A browser opens at most six HTTP/1.1 connections to one
  * origin, so at most six requests are in flight: the bench sends them over
@@ -10,6 +10,7 @@
  */
 import { auth } from "./fleet.ts";
 import { FAN_OUT_MAX } from "../../src/schemas/fan-out.ts";
+import { FIRST_ROWS } from "../../ui/pages/search-terms.ts";
 import type { FanOutAnswer } from "../../src/schemas/fleet.ts";
 
 /** Chromium's connections per origin over HTTP/1.1 (the launcher's listener): what bounds a page's fan-out. */
@@ -65,7 +66,7 @@ export function fleetOverview(base: string, names: string[]): Promise<FanOutFigu
   return fanOut(base, "system/status", names, BROWSER_CONNECTIONS, () => 1);
 }
 
-/** A fleet-wide username search: every appliance's first 50 matches, `names[0]`'s (`base`'s own) included. */
+/** A fleet-wide username search: every appliance's newest matches, as many as the page's cards show, `names[0]`'s (`base`'s own) included. */
 export function fleetSearch(base: string, names: string[], username: string): Promise<FanOutFigures> {
-  return fanOut(base, `sessions?username=${encodeURIComponent(username)}&limit=50`, names, BROWSER_CONNECTIONS, (body) => (body as { total: number }).total);
+  return fanOut(base, `sessions?username=${encodeURIComponent(username)}&limit=${FIRST_ROWS}`, names, BROWSER_CONNECTIONS, (body) => (body as { total: number }).total);
 }

@@ -133,6 +133,34 @@ describe("subscriber search from the header", () => {
     expect(session.ipv4).toBeTruthy();
     await search(session.ipv4!, "edge-2", session.id);
   });
+
+  it("shows a peer's newest five matches, and its newest 50 when asked", { timeout: 90_000 }, async () => {
+    const session = await peerSession();
+    // The realm's domain: every session of that realm matches, more than a card shows once the peer is up.
+    const needle = session.username!.slice(session.username!.indexOf("@"));
+    const pagePath = `/fleet/edge-2/sessions?username=${encodeURIComponent(needle)}&limit=50`;
+    const apiPage = async () => (await apiFromPage<SessionList>(page, "GET", pagePath)).body;
+    await expect.poll(async () => (await apiPage()).total, { timeout: 60_000 }).toBeGreaterThan(5);
+    await open("/", "Dashboard");
+    await page.getByRole("searchbox", { name: "Search subscribers across the fleet" }).pressSequentially(needle);
+    await page.keyboard.press("Enter");
+    const card = page.locator('section[data-appliance="edge-2"]');
+    await card.waitFor({ timeout: 15_000 });
+    const shownIds = async () => (await card.getByRole("link", { name: /^Open session \d+ on edge-2$/ }).evaluateAll((links) => links.map((a) => a.getAttribute("aria-label")))).map((label) => Number(/\d+/.exec(label!)![0]));
+    expect(await shownIds()).toHaveLength(5);
+    // The page as the API gives it just before and just after the click: the clock ticks every 10 s, so the one shown is one of the two.
+    const before = await apiPage();
+    const button = card.getByRole("button", { name: `Show the newest ${Math.min(before.total, 50)}` });
+    await button.click();
+    await expect.poll(async () => (await shownIds()).length, { timeout: 15_000 }).toBeGreaterThan(5);
+    const after = await apiPage();
+    const shown = await shownIds();
+    expect([before.items.map((r) => r.id), after.items.map((r) => r.id)]).toContainEqual(shown);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "search-more.png"), fullPage: true });
+    // Read: the button has done its work.
+    expect(await card.getByRole("button", { name: /^Show the newest/ }).count()).toBe(0);
+  });
 });
 
 describe("what the screen shows", () => {

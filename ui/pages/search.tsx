@@ -6,11 +6,13 @@
  * dead peer is marked after PER_APPLIANCE_MS and never holds up the others.
  *
  * Drawn for a fleet of a thousand: an appliance with matches gets a card
- * with its first few sessions (the rest of its page on demand); the
- * appliances still being asked, those with no match and those not searched
- * are each one line of names, not a card apiece. A 100-appliance search used
- * to build 5,000 table rows, which kept the main thread busy long enough to
- * delay the answers still to come (docs/benchmark.md).
+ * with its first few sessions, and the rest of its first page is read from
+ * it when asked for; the appliances still being asked, those with no match
+ * and those not searched are each one line of names, not a card apiece. A
+ * 100-appliance search used to build 5,000 table rows, which kept the main
+ * thread busy long enough to delay the answers still to come; and reading 50
+ * rows from each of 1,000 appliances to show 5 was 20 MB of JSON through the
+ * fan-out, most of a broad search's time (docs/benchmark.md).
  */
 import { count } from "../format.ts";
 import { Component } from "preact";
@@ -22,14 +24,10 @@ import { navigate } from "../router.ts";
 import type { FleetAppliance } from "../types.ts";
 
 type SessionList = Answer<typeof contract.sessions.list>;
-import { classify, type SearchKind } from "./search-terms.ts";
+import { FIRST_ROWS, LIMIT, classify, type SearchKind } from "./search-terms.ts";
 
 /** How long one appliance may take before it is marked slow and left. */
 const PER_APPLIANCE_MS = 5_000;
-/** Matches read per appliance (the first page, newest first). */
-const LIMIT = 50;
-/** Of those, the rows drawn until the engineer asks for the rest. */
-const FIRST_ROWS = 5;
 /** Answers are drawn together at most this often: one render per answer kept the main thread from the next answers. */
 const DRAW_EVERY_MS = 100;
 
@@ -38,13 +36,15 @@ type Group =
   | { state: "done"; list: SessionList }
   | { state: "failed"; detail: string };
 
-/** The session list query for a search: `ip`, `username`, `mac`; a VLAN as `svlan.vlan` (S-VLAN and C-VLAN) or a lone C-VLAN. */
-function queryOf(kind: SearchKind, value: string): Input<typeof contract.sessions.list>["query"] {
+type SessionQuery = NonNullable<Input<typeof contract.sessions.list>["query"]>;
+
+/** The session list query for a search, `limit` rows: `ip`, `username`, `mac`; a VLAN as `svlan.vlan` (S-VLAN and C-VLAN) or a lone C-VLAN. */
+function queryOf(kind: SearchKind, value: string, limit: number): SessionQuery {
   if (kind === "vlan") {
     const [outer, inner] = value.split(".");
-    return inner === undefined ? { vlan: Number(outer), limit: LIMIT } : { svlan: Number(outer), vlan: Number(inner), limit: LIMIT };
+    return inner === undefined ? { vlan: Number(outer), limit } : { svlan: Number(outer), vlan: Number(inner), limit };
   }
-  return { [kind]: value, limit: LIMIT };
+  return { [kind]: value, limit };
 }
 
 export function Search({ text }: { text: string }) {
@@ -89,7 +89,7 @@ export function Search({ text }: { text: string }) {
         }, matchShown || !match ? DRAW_EVERY_MS : 0);
         if (match) matchShown = true;
       };
-      const query = queryOf(kind, value);
+      const query = queryOf(kind, value, FIRST_ROWS);
       if (!listed) {
         // Without the fleet list this appliance's name is unknown, so it is asked directly.
         try {
@@ -148,7 +148,8 @@ export function Search({ text }: { text: string }) {
             </div>
           )}
           {matched.map((a) => (
-            <ResultGroup key={a.name} appliance={a} group={stateOf(a)} />
+            // Keyed by the search too: a page read for one search is never shown under the next.
+            <ResultGroup key={`${kind} ${value} ${a.name}`} appliance={a} group={stateOf(a)} query={queryOf(kind, value, LIMIT)} />
           ))}
           {pending.length > 0 && <NameLine title={`Searching… ${pending.length} ${pending.length === 1 ? "appliance" : "appliances"} still to answer`} appliances={pending} groups={groups} />}
           {empty.length > 0 && <NameLine title={`No match on ${empty.length} ${empty.length === 1 ? "appliance" : "appliances"}`} appliances={empty} groups={groups} />}
@@ -180,7 +181,14 @@ function NameLine({ title, appliances, groups }: { title: string; appliances: Fl
   );
 }
 
-type GroupProps = { appliance: FleetAppliance; group: Group };
+/** `query`: the search as one appliance's first page of matches, read when the engineer asks for more than the card shows. */
+type GroupProps = { appliance: FleetAppliance; group: Group; query: SessionQuery };
+
+/** Where an appliance's API and pages are, from this one: itself, or a peer through the fleet proxy. */
+const baseOf = (appliance: FleetAppliance): string => (appliance.self ? "" : `/fleet/${encodeURIComponent(appliance.name)}`);
+
+/** An appliance's first page, read when asked for: under way, read, or why not. */
+type More = { state: "reading" } | { state: "read"; list: SessionList } | { state: "failed"; detail: string };
 
 /**
  * One appliance's group, rendered again only when its own answer changes: every answer re-renders the page, and
@@ -188,22 +196,35 @@ type GroupProps = { appliance: FleetAppliance; group: Group };
  * 90 s of it (npm run bench:ui, docs/benchmark.md). A class for shouldComponentUpdate: preact/compat's memo would
  * bring compat's option hooks into the bundle.
  */
-class ResultGroup extends Component<GroupProps, { all: boolean }> {
-  override shouldComponentUpdate(next: GroupProps, state: { all: boolean }): boolean {
-    return next.group !== this.props.group || next.appliance !== this.props.appliance || state.all !== this.state.all;
+class ResultGroup extends Component<GroupProps, { more?: More }> {
+  override shouldComponentUpdate(next: GroupProps, state: { more?: More }): boolean {
+    return next.group !== this.props.group || next.appliance !== this.props.appliance || state.more !== this.state.more;
   }
 
+  /** Reads the appliance's first page of matches. */
+  readonly #readMore = async () => {
+    const { appliance, query } = this.props;
+    this.setState({ more: { state: "reading" } });
+    try {
+      const list = await call(contract.sessions.list, { query }, baseOf(appliance));
+      this.setState({ more: { state: "read", list } });
+    } catch (failure) {
+      this.setState({ more: { state: "failed", detail: failure instanceof ApiError ? failure.message : String(failure) } });
+    }
+  };
+
   override render() {
-    return <GroupView {...this.props} all={this.state.all === true} showAll={() => this.setState({ all: true })} />;
+    return <GroupView {...this.props} more={this.state.more} readMore={this.#readMore} />;
   }
 }
 
-function GroupView({ appliance, group, all, showAll }: GroupProps & { all: boolean; showAll: () => void }) {
-  const base = appliance.self ? "" : `/fleet/${encodeURIComponent(appliance.name)}`;
+function GroupView({ appliance, group, more, readMore }: GroupProps & { more: More | undefined; readMore: () => void }) {
+  const base = baseOf(appliance);
   const id = `results-${appliance.name.replace(/[^\w-]/g, "-")}`;
   if (group.state !== "done") return null;
-  const { items, total } = group.list;
-  const rows = all ? items : items.slice(0, FIRST_ROWS);
+  // The page read on demand is newer than the search's answer: its rows and count replace the card's.
+  const { items, total } = more?.state === "read" ? more.list : group.list;
+  const moreToRead = Math.min(total, LIMIT);
   return (
     <section class="card search-group" aria-labelledby={id} data-appliance={appliance.name} data-state="done">
       <h2 id={id}>
@@ -226,7 +247,7 @@ function GroupView({ appliance, group, all, showAll }: GroupProps & { all: boole
             </tr>
           </thead>
           <tbody>
-            {rows.map((row) => (
+            {items.map((row) => (
               <tr key={row.id}>
                 <td class="wrap">{row.username}</td>
                 <td>{row.ipv4}</td>
@@ -245,14 +266,15 @@ function GroupView({ appliance, group, all, showAll }: GroupProps & { all: boole
           </tbody>
         </table>
       </div>
-      {items.length > rows.length && (
+      {more?.state !== "read" && total > items.length && (
         <p>
-          <button type="button" class="link" onClick={showAll}>
-            Show all {items.length}
+          <button type="button" class="link" onClick={readMore} disabled={more?.state === "reading"}>
+            {more?.state === "reading" ? `Reading the newest ${moreToRead}…` : `Show the newest ${moreToRead}`}
           </button>
+          {more?.state === "failed" && <span class="notice" role="alert"> Not read: {more.detail}</span>}
         </p>
       )}
-      {total > items.length && (all || items.length <= FIRST_ROWS) && (
+      {more?.state === "read" && total > items.length && (
         <p class="muted">
           The newest {items.length} of {count(total)} matches; <a href={`${base}/sessions`}>narrow the search on the sessions page</a>.
         </p>
