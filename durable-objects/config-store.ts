@@ -102,6 +102,12 @@ export class ConfigStore {
   readonly #emit: (event: ConfigEvent) => void;
   readonly #context: ValidationContext;
   #active: { version: number; committedMs: number; document: ConfigDocument } | null = null;
+  /**
+   * `restartRequiredSince`'s last answer, by the version asked from and the active version: the history changes
+   * only in a commit, which moves the active version. Every status asks (a fleet overview asks each appliance),
+   * and the read was 2 to 3 % of a cold overview's CPU at 1,000 appliances.
+   */
+  #restartMemo: { since: number; active: number; versions: readonly number[] } | null = null;
   /** Keys the stored document predates (added by a software update since it was written). */
   #missing: string[] = [];
   readonly #frozen: ((meta: CommitMeta) => string | null) | undefined;
@@ -198,7 +204,12 @@ export class ConfigStore {
 
   /** Versions after `version` whose changes apply only at a restart. */
   restartRequiredSince(version: number): number[] {
-    return this.#sql.exec<{ version: number }>("SELECT version FROM config_history WHERE version > ? AND restart_required = 1 ORDER BY version", version).toArray().map((r) => r.version);
+    const active = this.#active?.version ?? 0;
+    const memo = this.#restartMemo;
+    if (memo?.since === version && memo.active === active) return [...memo.versions];
+    const versions = this.#sql.exec<{ version: number }>("SELECT version FROM config_history WHERE version > ? AND restart_required = 1 ORDER BY version", version).toArray().map((r) => r.version);
+    this.#restartMemo = { since: version, active, versions };
+    return [...versions];
   }
 
   /** GET /config: every field and list, secrets redacted, list-mode fields newline-joined. */

@@ -103,7 +103,7 @@ export class UpgradeStore {
   /** The state alone, for the system status. */
   state(): UpgradeState {
     this.#settle();
-    return this.#stateOf(this.#applying(), this.#staged(), this.#history(1)[0] ?? null);
+    return this.#stateOf(this.#applying(), this.#staged(), this.#lastResult());
   }
 
   /** GET /system/upgrade: running version, state, staged package, the apply under way, the last result and the history. */
@@ -165,6 +165,8 @@ export class UpgradeStore {
     const id = `pkg-${sha256.slice(0, 16)}`;
     const replaced = this.#staged()?.id ?? null;
     const nowMs = this.#nowMs();
+    // Dropped whether the transaction commits or rolls back: the next read sees what storage holds.
+    this.#forget();
     this.#storage.transactionSync(() => {
       this.#sql.exec("DELETE FROM upgrade_package");
       this.#sql.exec(
@@ -192,7 +194,7 @@ export class UpgradeStore {
     const fromVersion = this.#row().running_version;
     const plan = planUpgrade({ packageId: staged.id, fromVersion, version: staged.version, drain }, nowMs);
     this.#sql.exec("UPDATE upgrade_state SET applying = ? WHERE id = 1", JSON.stringify({ plan, requestedBy: actor } satisfies Applying));
-    this.#stateRow = undefined;
+    this.#forget();
     const dataPlane = this.#dataPlane();
     dataPlane.log("notice", "audit.upgrade.apply", { packageId: staged.id, version: staged.version, fromVersion, drain, actor });
     dataPlane.beginUpgrade(plan);
@@ -237,11 +239,28 @@ export class UpgradeStore {
     return this.#dataPlane().clock().nowMs;
   }
 
-  /** The one state row, read once and dropped at each write: every request's health and status ask for the version. */
+  /**
+   * The state row, the staged package and the last result, each read once and all dropped at every write
+   * (`#forget`): every request's health asks for the version, and every status (a fleet overview asks each
+   * appliance) for the three. Their reads were 5 to 8 % of a cold overview's CPU at 1,000 appliances.
+   */
   #stateRow: { running_version: string; applying: string | null } | undefined;
+  #stagedRead: StagedPackage | null | undefined;
+  #lastRead: UpgradeResult | null | undefined;
+
+  #forget(): void {
+    this.#stateRow = undefined;
+    this.#stagedRead = undefined;
+    this.#lastRead = undefined;
+  }
 
   #row(): { running_version: string; applying: string | null } {
     return (this.#stateRow ??= this.#sql.exec<{ running_version: string; applying: string | null }>("SELECT running_version, applying FROM upgrade_state WHERE id = 1").one());
+  }
+
+  #lastResult(): UpgradeResult | null {
+    if (this.#lastRead === undefined) this.#lastRead = this.#history(1)[0] ?? null;
+    return this.#lastRead;
   }
 
   #applying(): Applying | null {
@@ -250,9 +269,10 @@ export class UpgradeStore {
   }
 
   #staged(): StagedPackage | null {
+    if (this.#stagedRead !== undefined) return this.#stagedRead;
     const row = this.#sql.exec<PackageRow>("SELECT id, version, size, sha256, payload_sha256, notes, staged_ms, staged_by FROM upgrade_package").toArray()[0];
-    if (!row) return null;
-    return { id: row.id, name: PRODUCT, version: row.version, size: row.size, sha256: row.sha256, payloadSha256: row.payload_sha256, notes: row.notes, stagedUtc: iso(row.staged_ms), stagedBy: row.staged_by };
+    this.#stagedRead = row ? { id: row.id, name: PRODUCT, version: row.version, size: row.size, sha256: row.sha256, payloadSha256: row.payload_sha256, notes: row.notes, stagedUtc: iso(row.staged_ms), stagedBy: row.staged_by } : null;
+    return this.#stagedRead;
   }
 
   #history(limit: number): UpgradeResult[] {
@@ -317,7 +337,7 @@ export class UpgradeStore {
     const live = this.#dataPlane().upgrade();
     const mine = live && live.plan.packageId === plan.packageId && live.plan.requestedMs === plan.requestedMs ? live : null;
     // Dropped whether the transaction commits or rolls back: the next read sees what storage holds.
-    this.#stateRow = undefined;
+    this.#forget();
     try {
       this.#storage.transactionSync(() => {
         this.#sql.exec(
@@ -335,7 +355,7 @@ export class UpgradeStore {
         }
       });
     } finally {
-      this.#stateRow = undefined;
+      this.#forget();
     }
   }
 }

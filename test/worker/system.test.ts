@@ -70,6 +70,8 @@ describe("system status", () => {
   });
 
   it("reports a restart-only commit as pending until the appliance restarts", async () => {
+    // Read before the commit too, as a NOC's status page is: the commit shows on the next read.
+    expect((await get<Status>("/api/v1/system/status")).configuration).toMatchObject({ pendingRestart: false, pendingRestartVersions: [] });
     const commit = await send("PUT", "/api/v1/cgn/settings", { maxBindings: 5000, maxFlows: 600000 });
     expect(commit.status).toBe(200);
     const { version } = await commit.json<z.output<typeof CgnCommitResult>>();
