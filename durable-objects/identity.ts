@@ -82,9 +82,10 @@ export class IdentityStore {
    * waits for `writeTouches`, which the appliance calls from its tick. A write
    * on a read path is a commit, and each commit is a disk sync on the thread
    * every appliance of the process shares: the first fleet overview after a
-   * quiet minute, which touches the peer token on every appliance, spent most
-   * of its time on those syncs (docs/benchmark.md, "Token uses written with
-   * the tick"). Records read here show the pending use.
+   * quiet minute, which touches the peer token on every appliance, spent
+   * nearly half of its time on those syncs at 1,000 appliances
+   * (docs/benchmark.md, "The fleet's fan-outs at 1,000"). Records read here
+   * show the pending use.
    */
   readonly #touches = new Map<string, number>();
   readonly #deferTouches: boolean;

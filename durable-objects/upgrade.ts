@@ -242,7 +242,8 @@ export class UpgradeStore {
   /**
    * The state row, the staged package and the last result, each read once and all dropped at every write
    * (`#forget`): every request's health asks for the version, and every status (a fleet overview asks each
-   * appliance) for the three. Their reads were 5 to 8 % of a cold overview's CPU at 1,000 appliances.
+   * appliance) for the three. The staged package's and the last result's reads were 3.5 to 5.5 % of a cold
+   * overview's CPU at 1,000 appliances.
    */
   #stateRow: { running_version: string; applying: string | null } | undefined;
   #stagedRead: StagedPackage | null | undefined;

@@ -2,11 +2,12 @@
  * The fleet's two fan-outs as the web UI does them, from one appliance's
  * origin: the fleet overview (every peer's `system/status`,
  * ui/pages/fleet.tsx) and the subscriber search (every appliance's sessions
- * list filtered by username, the newest few its card shows, ui/pages/search.tsx), each
- * as fan-out reads of up to FAN_OUT_MAX appliances (GET /twin/v1/fleet/read,
- * ui/fan-out.ts). A browser opens at most six HTTP/1.1 connections to one
- * origin, so at most six requests are in flight: the bench sends them over
- * six connections, one after another on each, which is what the page gets.
+ * list filtered by username, the newest few its card shows,
+ * ui/pages/search.tsx), each as fan-out reads of up to FAN_OUT_MAX
+ * appliances (GET /twin/v1/fleet/read, ui/fan-out.ts). A browser opens at
+ * most six HTTP/1.1 connections to one origin, so at most six requests are
+ * in flight: the bench sends them over six connections, one after another on
+ * each, which is what the page gets.
  */
 import { auth } from "./fleet.ts";
 import { FAN_OUT_MAX } from "../../src/schemas/fan-out.ts";

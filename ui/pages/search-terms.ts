@@ -5,7 +5,7 @@ export type SearchKind = "ip" | "mac" | "vlan" | "username";
 /** Matches the fleet-wide search reads per appliance, newest first: the rows its card shows (the benchmark reads as many). */
 export const FIRST_ROWS = 5;
 /** Matches read from one appliance when the engineer asks for more than its card shows: its first page. */
-export const LIMIT = 50;
+export const PAGE_ROWS = 50;
 
 /** A MAC in any of the three spellings people paste (colons, dashes, Cisco dots), as the API writes it: lower case, colons. */
 function macOf(text: string): string | null {

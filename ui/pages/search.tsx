@@ -12,7 +12,7 @@
  * 100-appliance search used to build 5,000 table rows, which kept the main
  * thread busy long enough to delay the answers still to come; and reading 50
  * rows from each of 1,000 appliances to show 5 was 20 MB of JSON through the
- * fan-out, most of a broad search's time (docs/benchmark.md).
+ * fan-out, about half of a broad search's time (docs/benchmark.md).
  */
 import { count } from "../format.ts";
 import { Component } from "preact";
@@ -24,7 +24,7 @@ import { navigate } from "../router.ts";
 import type { FleetAppliance } from "../types.ts";
 
 type SessionList = Answer<typeof contract.sessions.list>;
-import { FIRST_ROWS, LIMIT, classify, type SearchKind } from "./search-terms.ts";
+import { FIRST_ROWS, PAGE_ROWS, classify, type SearchKind } from "./search-terms.ts";
 
 /** How long one appliance may take before it is marked slow and left. */
 const PER_APPLIANCE_MS = 5_000;
@@ -149,7 +149,7 @@ export function Search({ text }: { text: string }) {
           )}
           {matched.map((a) => (
             // Keyed by the search too: a page read for one search is never shown under the next.
-            <ResultGroup key={`${kind} ${value} ${a.name}`} appliance={a} group={stateOf(a)} query={queryOf(kind, value, LIMIT)} />
+            <ResultGroup key={`${kind} ${value} ${a.name}`} appliance={a} group={stateOf(a)} query={queryOf(kind, value, PAGE_ROWS)} />
           ))}
           {pending.length > 0 && <NameLine title={`Searching… ${pending.length} ${pending.length === 1 ? "appliance" : "appliances"} still to answer`} appliances={pending} groups={groups} />}
           {empty.length > 0 && <NameLine title={`No match on ${empty.length} ${empty.length === 1 ? "appliance" : "appliances"}`} appliances={empty} groups={groups} />}
@@ -224,7 +224,7 @@ function GroupView({ appliance, group, more, readMore }: GroupProps & { more: Mo
   if (group.state !== "done") return null;
   // The page read on demand is newer than the search's answer: its rows and count replace the card's.
   const { items, total } = more?.state === "read" ? more.list : group.list;
-  const moreToRead = Math.min(total, LIMIT);
+  const moreToRead = Math.min(total, PAGE_ROWS);
   return (
     <section class="card search-group" aria-labelledby={id} data-appliance={appliance.name} data-state="done">
       <h2 id={id}>
