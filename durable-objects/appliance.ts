@@ -154,7 +154,7 @@ export class ApplianceCore {
     this.#providers = new ProviderStore(sql, (provider, reason) => void this.#identity.endProviderSessions(provider, reason));
     this.#passkeys = new PasskeyStore(sql, () => this.#passkeyContext(), log);
     // With a live clock, token uses are written with the tick's commit (IdentityStore's `#touches`).
-    this.#identity = new IdentityStore(sql, this.name, log, this.#passkeys, { deferTouches: this.env.BNG_CLOCK !== "manual" });
+    this.#identity = new IdentityStore(sql, this.name, log, this.#passkeys, { deferTouches: this.#liveClock });
     this.#identity.open();
     if (!this.#config.isSeeded() || this.#config.missingKeys().length > 0) {
       const listener = listenerOrigin(loadFleet(this.env), definition, listenerOptions(this.env));
@@ -172,7 +172,7 @@ export class ApplianceCore {
     // fingerprint, so the data plane starts afresh, as a real box does when it boots a new CGN setup.
     const built = profileWithCgn(shipped, this.#config.cgnSection());
     const profile = built.ok ? built.profile : { ...shipped, cgn: { ...shipped.cgn, groups: [] } };
-    this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist(), { startMs: clockStartOf(this.env), live: this.env.BNG_CLOCK !== "manual" });
+    this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist(), { startMs: clockStartOf(this.env), live: this.#liveClock });
     this.#audit = new AuditTrail(sql);
     this.#dataPlane.watchLog((entry) => this.#audit.observe(entry));
     // Entries from here on are shipped (not those of the catch-up replay: the box was off).
@@ -230,10 +230,14 @@ export class ApplianceCore {
     }));
     if (this.env.BNG_BOOTSTRAP_TOKEN && isWellFormedToken(this.env.BNG_BOOTSTRAP_TOKEN)) provisioned.push({ name: "bootstrap", role: "super-user", plaintext: this.env.BNG_BOOTSTRAP_TOKEN });
     await this.#identity.provisionTokens(provisioned);
-    // The clock moves on its own every 10 s unless a test drives it (BNG_CLOCK=manual).
-    if (this.env.BNG_CLOCK !== "manual" && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + TICK_MS);
+    if (this.#liveClock && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + TICK_MS);
     // A certificate due (or an attempt cut short by the restart) is obtained without waiting for the alarm.
     this.#startAcme();
+  }
+
+  /** The clock moves on its own, the alarm ticking every 10 s, unless a test or pipeline drives it (BNG_CLOCK=manual). */
+  get #liveClock(): boolean {
+    return this.env.BNG_CLOCK !== "manual";
   }
 
   /** Starts an ACME attempt if one is due; it runs in the background and logs its own outcome. */
@@ -328,7 +332,7 @@ export class ApplianceCore {
     // In the same commit as the tick's own writes and the next alarm: no disk sync of their own.
     this.#identity.writeTouches();
     this.#startAcme();
-    if (this.env.BNG_CLOCK !== "manual") await this.ctx.storage.setAlarm(Date.now() + Math.min(TICK_MS, this.#dataPlane.msUntilNextStep() + ALARM_SLACK_MS));
+    if (this.#liveClock) await this.ctx.storage.setAlarm(Date.now() + Math.min(TICK_MS, this.#dataPlane.msUntilNextStep() + ALARM_SLACK_MS));
   }
 
   /** Sessions, pools, CGN, RADIUS, metrics, logs, alarms, captures and scenario control. */
