@@ -8,21 +8,26 @@ import path from "node:path";
 import type { ModuleDefinition } from "miniflare";
 import { LaunchError } from "./config.ts";
 import { buildUi } from "./build-ui.ts";
+import { bundleIsCurrent, METAFILE, DIGEST_FILE, recordBundleInputs } from "./bundle-digest.ts";
 
-/** Runs `wrangler deploy --dry-run --outdir <outDir>` in projectDir; its output is shown only if it fails. */
-export async function buildBundle(projectDir: string, outDir: string, signal?: AbortSignal): Promise<void> {
-  // Stale hashed modules from an earlier build would otherwise be loaded too.
-  await rm(outDir, { recursive: true, force: true });
-  // The web UI first: the Worker bundles its output as text modules.
+/**
+ * Runs `wrangler deploy --dry-run --outdir <outDir>` in projectDir, unless `outDir` holds a bundle built from the
+ * same inputs (scripts/bundle-digest.ts); its output is shown only if it fails. Answers whether it built.
+ */
+export async function buildBundle(projectDir: string, outDir: string, signal?: AbortSignal): Promise<"built" | "unchanged"> {
+  // The web UI first: the Worker bundles its output as text modules (and its files are among the bundle's inputs).
   try {
     await buildUi();
   } catch (error) {
     throw new LaunchError(`Web UI build failed: ${(error as Error).message}`);
   }
+  if (await bundleIsCurrent(projectDir, outDir)) return "unchanged";
+  // Stale hashed modules from an earlier build would otherwise be loaded too.
+  await rm(outDir, { recursive: true, force: true });
   // Run wrangler's JS entry with this very Node rather than node_modules/.bin/wrangler:
   // that shim's `#!/usr/bin/env node` may find the system Node, which is too old.
   const wrangler = path.join(projectDir, "node_modules", "wrangler", "bin", "wrangler.js");
-  const args = [wrangler, "deploy", "--dry-run", "--outdir", outDir];
+  const args = [wrangler, "deploy", "--dry-run", "--outdir", outDir, "--metafile", path.join(outDir, METAFILE)];
   const output: Buffer[] = [];
   const code = await new Promise<number | string>((resolve, reject) => {
     const child = spawn(process.execPath, args, {
@@ -58,6 +63,8 @@ export async function buildBundle(projectDir: string, outDir: string, signal?: A
     const text = Buffer.concat(output).toString("utf8").trim();
     throw new LaunchError(`Build failed (wrangler deploy --dry-run exited with ${code}):\n${text}`);
   }
+  await recordBundleInputs(projectDir, outDir);
+  return "built";
 }
 
 /** Loads every module wrangler wrote to outDir (index.js plus any Text/Data/Wasm modules) as Miniflare module definitions. */
@@ -84,7 +91,7 @@ export async function loadBundle(outDir: string): Promise<ModuleDefinition[]> {
 
 /**
  * The Miniflare type of a file in wrangler's outdir, or undefined for files
- * that are not modules (README.md, source maps, metafile).
+ * that are not modules (README.md, source maps, the metafile and the inputs' digest).
  *
  * esbuild bundles every JS import into index.js, so any other file there is a
  * module wrangler collected by its [[rules]] and kept separate, named
@@ -95,7 +102,7 @@ export async function loadBundle(outDir: string): Promise<ModuleDefinition[]> {
  */
 function moduleType(name: string): ModuleDefinition["type"] | undefined {
   if (name === "index.js") return "ESModule";
-  if (name === "README.md" || name.endsWith(".map") || name === "bundle-meta.json") return undefined;
+  if (name === "README.md" || name.endsWith(".map") || name === METAFILE || name === DIGEST_FILE) return undefined;
   if (name.endsWith(".wasm")) return "CompiledWasm";
   if (name.endsWith(".bin")) return "Data";
   return "Text";

@@ -33,6 +33,7 @@ import { Log, LogLevel, Miniflare } from "miniflare";
 import type { MiniflareOptions, WorkerOptions } from "miniflare";
 import { stop as stopEsbuild } from "esbuild";
 import { buildBundle, loadBundle } from "./build.ts";
+import { UNCHANGED_NOTE } from "./bundle-digest.ts";
 import { ensureCertificate, servedCertificate, servedTlsFiles, serveTlsFiles } from "./certificates.ts";
 import { LaunchError, loadSettings, WORKER } from "./config.ts";
 import type { ApplianceListener, Settings } from "./config.ts";
@@ -185,7 +186,11 @@ async function main(): Promise<void> {
   // Once built, esbuild's service process (the web UI's build, in this process) is stopped: it would otherwise ping
   // the launcher every second for the fleet's life, and nothing else here uses it. (Not in buildUi itself: under
   // vitest the same service transforms the tests.)
-  const built = process.env.BNG_BUNDLE_DIR ? Promise.resolve() : buildBundle(settings.projectDir, bundleDir, buildAbort.signal).finally(stopEsbuild);
+  const built = process.env.BNG_BUNDLE_DIR
+    ? Promise.resolve()
+    : buildBundle(settings.projectDir, bundleDir, buildAbort.signal)
+      .then((outcome) => outcome === "unchanged" && console.log(`${UNCHANGED_NOTE} since ${path.relative(process.cwd(), bundleDir) || "."} was built; not built again`))
+      .finally(stopEsbuild);
   // Without this, a rejection while we are still busy below would count as unhandled.
   built.catch(() => {});
 

@@ -14,6 +14,7 @@ import { latency } from "./load.ts";
 import { advance, auth, cpuSeconds, fmt, getJson, launchBenchFleet, memoryKiB, shippedProfile, workerdPids } from "./fleet.ts";
 import { BROWSER_CONNECTIONS, fleetOverview, fleetSearch, type FanOutFigures } from "./fleet-fanout.ts";
 import { FAN_OUT_MAX } from "../../src/schemas/fan-out.ts";
+import { UNCHANGED_NOTE } from "../bundle-digest.ts";
 
 /** Requests in flight at once while bringing the fleet up: enough to keep workerd busy, few enough not to time out. */
 const PARALLEL = 10;
@@ -61,7 +62,7 @@ export async function scaleBench(options: { profile: string; count: number; shar
     };
     const rssEmpty = memoryNow().rss;
     const heapEmpty = await heap();
-    console.log(`  ready               every listener answering health in ${fmt(listening / 1000)} s, every appliance answering an authenticated read in ${fmt(ready / 1000)} s (goal ≤ 10 s at 100 × large)`);
+    console.log(`  ready               every listener answering health in ${fmt(listening / 1000)} s, every appliance answering an authenticated read in ${fmt(ready / 1000)} s (goal ≤ 10 s at 100 × large); ${fleet.output().includes(UNCHANGED_NOTE) ? "the Worker bundle unchanged since its last build, not built" : "the Worker bundle built in this launch"}`);
     const rssEmptyCollected = memoryNow().rss;
     console.log(`  workerd RSS empty   ${fmt(rssEmpty / 1024, 0)} MiB (${fmt(rssEmpty / 1024 / count)} MiB per appliance), ${fmt(rssEmptyCollected / 1024, 0)} MiB after a full collection; JS heap ${fmt((heapEmpty.usedBytes + heapEmpty.backingStoreBytes) / 2 ** 20 / count)} MiB per appliance; ${sessionsEmpty.toLocaleString("en-GB")} sessions already up (each clock runs from its object's open)`);
 
