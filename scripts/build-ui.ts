@@ -5,7 +5,7 @@
  * serves and what `wrangler deploy` uploads are the same files.
  */
 import { gzipSync } from "node:zlib";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
@@ -47,7 +47,9 @@ const contractPlugin: Plugin = {
 export async function buildUi(options: { quiet?: boolean } = {}): Promise<{ jsBytes: number; cssBytes: number }> {
   const outdir = path.join(projectDir, "ui", "dist");
   // Asynchronous: esbuild runs plugins (the contract module) only in its asynchronous API.
-  await build({
+  const { outputFiles } = await build({
+    // Written below, each file whole: a test run or a second launcher may be reading them.
+    write: false,
     absWorkingDir: projectDir,
     entryPoints: { app: "ui/main.tsx" },
     bundle: true,
@@ -63,6 +65,14 @@ export async function buildUi(options: { quiet?: boolean } = {}): Promise<{ jsBy
     legalComments: "none",
     plugins: [contractPlugin],
   });
+  mkdirSync(outdir, { recursive: true });
+  for (const file of outputFiles) {
+    // Unchanged files are left as they are; a changed one replaces the old by a rename, never a rewrite in place.
+    if (existsSync(file.path) && Buffer.from(file.contents).equals(readFileSync(file.path))) continue;
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, file.contents);
+    renameSync(temporary, file.path);
+  }
   const jsBytes = gzipSync(readFileSync(path.join(outdir, "app.js"))).length;
   const cssBytes = gzipSync(readFileSync(path.join(outdir, "app.css"))).length;
   const total = jsBytes + cssBytes;

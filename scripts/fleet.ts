@@ -189,7 +189,9 @@ async function main(): Promise<void> {
   const built = process.env.BNG_BUNDLE_DIR
     ? Promise.resolve()
     : buildBundle(settings.projectDir, bundleDir, buildAbort.signal)
-      .then((outcome) => outcome === "unchanged" && console.log(`${UNCHANGED_NOTE} since ${path.relative(process.cwd(), bundleDir) || "."} was built; not built again`))
+      .then((outcome) => {
+        if (outcome === "unchanged") console.log(`${UNCHANGED_NOTE} since ${path.relative(process.cwd(), bundleDir) || "."} was built; not built again`);
+      })
       .finally(stopEsbuild);
   // Without this, a rejection while we are still busy below would count as unhandled.
   built.catch(() => {});
