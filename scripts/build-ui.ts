@@ -68,13 +68,18 @@ export async function buildUi(options: { quiet?: boolean } = {}): Promise<{ jsBy
   mkdirSync(outdir, { recursive: true });
   for (const file of outputFiles) {
     // Unchanged files are left as they are; a changed one replaces the old by a rename, never a rewrite in place.
-    if (existsSync(file.path) && Buffer.from(file.contents).equals(readFileSync(file.path))) continue;
+    if (existsSync(file.path) && readFileSync(file.path).equals(file.contents)) continue;
     const temporary = `${file.path}.${process.pid}.tmp`;
     writeFileSync(temporary, file.contents);
     renameSync(temporary, file.path);
   }
-  const jsBytes = gzipSync(readFileSync(path.join(outdir, "app.js"))).length;
-  const cssBytes = gzipSync(readFileSync(path.join(outdir, "app.css"))).length;
+  const output = (name: string): Uint8Array => {
+    const file = outputFiles.find((f) => path.basename(f.path) === name);
+    if (!file) throw new Error(`the web UI's build made no ${name}`);
+    return file.contents;
+  };
+  const jsBytes = gzipSync(output("app.js")).length;
+  const cssBytes = gzipSync(output("app.css")).length;
   const total = jsBytes + cssBytes;
   if (!options.quiet) {
     console.log(`Web UI: ${(jsBytes / 1024).toFixed(1)} KB JS + ${(cssBytes / 1024).toFixed(1)} KB CSS gzipped = ${(total / 1024).toFixed(1)} KB (budget ${GZIP_BUDGET_BYTES / 1024} KB)`);

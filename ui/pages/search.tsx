@@ -123,6 +123,8 @@ export function Search({ text }: { text: string }) {
   const failed = entries.filter((a) => stateOf(a).state === "failed");
   const done = entries.length - pending.length;
   const found = matched.reduce((n, a) => n + (stateOf(a) as { list: SessionList }).list.total, 0);
+  // One appliance's first page of matches, which a card reads when asked for more: one query for every card.
+  const pageQuery = queryOf(kind, value, PAGE_ROWS);
   return (
     <>
       <h1>Subscriber search</h1>
@@ -149,7 +151,7 @@ export function Search({ text }: { text: string }) {
           )}
           {matched.map((a) => (
             // Keyed by the search too: a page read for one search is never shown under the next.
-            <ResultGroup key={`${kind} ${value} ${a.name}`} appliance={a} group={stateOf(a)} query={queryOf(kind, value, PAGE_ROWS)} />
+            <ResultGroup key={`${kind} ${value} ${a.name}`} appliance={a} group={stateOf(a)} query={pageQuery} />
           ))}
           {pending.length > 0 && <NameLine title={`Searching… ${pending.length} ${pending.length === 1 ? "appliance" : "appliances"} still to answer`} appliances={pending} groups={groups} />}
           {empty.length > 0 && <NameLine title={`No match on ${empty.length} ${empty.length === 1 ? "appliance" : "appliances"}`} appliances={empty} groups={groups} />}
