@@ -190,7 +190,8 @@ describe("the web UI", () => {
     await page.getByLabel("Username").fill("admin");
     await page.getByLabel("Password").fill("wrong-password");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await expect.poll(() => page.getByRole("alert").textContent()).toContain("401");
+    // The server's one neutral answer, as a sentence: never a status code.
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("Invalid username, password or code.");
     await page.getByLabel("Password").fill("bngfleet-admin");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByTestId("totp-secret").waitFor();
@@ -340,7 +341,7 @@ describe("the web UI", () => {
     const list = (await call<{ items: { id: number }[] }>("GET", "/sessions?limit=1")).body;
     const id = list.items[0]!.id;
     await page.goto(`${base}/sessions/${id}`);
-    await page.getByTestId("session-rates").waitFor();
+    await page.getByTestId("session-traffic").waitFor();
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Disconnect this session" }).click();
     await page.getByText(`Session ${id} was disconnected.`).waitFor();
@@ -362,7 +363,7 @@ describe("the web UI", () => {
     await page.getByTestId("sessions-table").waitFor();
     const peerSession = await page.getByTestId("sessions-table").locator("tbody tr td a").first().getAttribute("href");
     await page.goto(`${base}${peerSession}`);
-    await page.getByTestId("session-rates").waitFor();
+    await page.getByTestId("session-traffic").waitFor();
     expect(await page.locator("form.action").count()).toBe(0);
 
     expect(await edge3!.stop()).toBe(0);

@@ -11,7 +11,8 @@ import { useEffect, useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
 import { ApiError, call, pathOf, type OperationRef } from "../api.ts";
 import { can } from "../session.ts";
-import { labelOf } from "../format.ts";
+import { labelOf, sentence } from "../format.ts";
+import { configPointerToField } from "../pages/config-pointers.ts";
 import { ProblemNote } from "./problem.tsx";
 import { JsonView } from "./json-view.tsx";
 import { fieldsOf, hintOf, jsonOf, newRecord, valueFromJson, type Field, type RecordValue, type Value } from "./form-fields.ts";
@@ -39,6 +40,10 @@ export interface ActionFormProps {
   choices?: Record<string, Choice[]>;
   /** Values worth offering for a text field that also takes others (a next hop: `blackhole` or any address): typed, with these suggested. Named as `choices`. */
   suggestions?: Record<string, string[]>;
+  /** A field's label where the member's name does not say it to a person (`maxPackets` is "Packet limit"). Named as `choices`. */
+  labels?: Record<string, string>;
+  /** A field's help where the schema's description speaks to API clients rather than to a person. Named as `choices`. */
+  hints?: Record<string, string>;
   /** What one record of a list-of-records field is called (`{ routes: "route" }`): its rows read "Route 1", "Add a route". */
   recordNames?: Record<string, string>;
   /** Where a refusal's pointer belongs in the form, when the API names it otherwise (a configuration pointer, `#/lists/<list>/<key>/<child>`): given the body sent, the form's pointer (`#/routes/2/nextHop`), or undefined to leave it. */
@@ -75,15 +80,16 @@ function startFrom(fields: Field[], current: Record<string, unknown>): Record<st
 /** A loose `call`: the form's operation is any of the contract's, its input built from the fields. */
 const send = call as (operation: OperationRef, input: { params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown }) => Promise<unknown>;
 
-/** The refusal's words for one field, row or list, under it; the control names it in `aria-describedby`. */
+/** The refusal's words for one field, row or list, under it, as sentences; the control names it in `aria-describedby`. */
 function FieldError({ id, errors }: { id: string; errors: { detail: string }[] }) {
   if (errors.length === 0) return null;
   return (
     <small class="field-error" id={id}>
-      {errors.map((e) => e.detail).join("; ")}
+      {errors.map((e) => sentence(e.detail)).join(" ")}
     </small>
   );
 }
+
 
 export function ActionForm(props: ActionFormProps) {
   const { operation, title } = props;
@@ -145,7 +151,8 @@ export function ActionForm(props: ActionFormProps) {
     }
   }
 
-  const fieldErrors = error ? error.fieldErrors.map((e) => ({ ...e, pointer: props.placeError?.(e, sent) ?? e.pointer })) : [];
+  const nameOf = (key: string, name: string) => props.labels?.[key] ?? labelOf(name);
+  const fieldErrors = error ? error.fieldErrors.map((e) => ({ ...e, pointer: props.placeError?.(e, sent) ?? configPointerToField(e.pointer, fields.map((f) => f.name)) ?? e.pointer })) : [];
   const errorsFor = (pointer: string) => fieldErrors.filter((e) => e.pointer === pointer || e.pointer.startsWith(`${pointer}/`));
   const placed = new Set(fields.flatMap((f) => errorsFor(`#/${f.name}`)));
   const unplaced = fieldErrors.filter((e) => !placed.has(e));
@@ -210,9 +217,9 @@ export function ActionForm(props: ActionFormProps) {
     const id = `${prefix}-${f.name}`;
     const key = row?.key ?? f.name;
     const errs = errorsFor(pointer);
-    const hint = row ? undefined : hintOf(f.schema);
+    const hint = row ? undefined : (props.hints?.[key] ?? hintOf(f.schema));
     const describedBy = [errs.length ? `${id}-error` : "", hint ? `${id}-hint` : "", row?.hints ?? ""].filter(Boolean).join(" ") || undefined;
-    const label = `${labelOf(f.name)}${f.required && !f.nullable ? " *" : ""}`;
+    const label = `${nameOf(key, f.name)}${f.required && !f.nullable ? " *" : ""}`;
     if (f.kind === "object") {
       const record = (typeof value === "object" ? value : {}) as Record<string, Value>;
       return (
@@ -259,8 +266,8 @@ export function ActionForm(props: ActionFormProps) {
     const members = f.members ?? [];
     // Each member's help once, above the rows, rather than under every row's input.
     const memberHints = members.flatMap((m) => {
-      const h = hintOf(m.schema);
-      return h ? [`${labelOf(m.name)}: ${h}`] : [];
+      const h = props.hints?.[`${f.name}/${m.name}`] ?? hintOf(m.schema);
+      return h ? [`${nameOf(`${f.name}/${m.name}`, m.name)}: ${h}`] : [];
     });
     const hintsId = memberHints.length ? `${id}-hints` : undefined;
     const focus = (target: string) => setTimeout(() => document.getElementById(target)?.focus());

@@ -1,0 +1,250 @@
+/**
+ * The web UI as a NOC engineer meets it on day one (issue #51), in a real
+ * browser (Debian's Chromium) against the real launcher: inputs typed as a
+ * person types them, every figure read back through the API at that moment
+ * (the fleet runs live, so never an exact simulated number), at 1024 px.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SCREENSHOTS, launchUiFleet, type UiFleet } from "./ui-fleet.ts";
+import { apiFromPage, axeViolations, untilLoaded } from "./ui-person.ts";
+import type { SessionDetail, SessionList, SessionRates, SessionSummaryCounts } from "../../src/schemas/sessions.ts";
+
+let ui: UiFleet;
+let page: Page;
+let base: string;
+
+beforeAll(async () => {
+  ui = await launchUiFleet();
+  ({ page, base } = ui);
+}, 240_000);
+
+afterAll(async () => {
+  await ui?.close();
+});
+
+const open = (href: string, heading: string | RegExp) => ui.open(href, heading as string);
+
+/** A rate as the page writes it (`300 Mb/s`, `17.1 kb/s`), in bits per second: read by the test, not by the UI's formatter. */
+function bitsPerSecond(text: string): number {
+  const m = /^([\d.]+) (b|kb|Mb|Gb|Tb)\/s$/.exec(text.trim());
+  if (!m) throw new Error(`not a rate: '${text}'`);
+  return Number(m[1]) * { b: 1, kb: 1e3, Mb: 1e6, Gb: 1e9, Tb: 1e12 }[m[2] as "b"];
+}
+/** A byte count as the page writes it (`5.00 GiB`, `830 B`), in bytes. */
+function byteCount(text: string): number {
+  const m = /^([\d.]+) (B|KiB|MiB|GiB|TiB)$/.exec(text.trim());
+  if (!m) throw new Error(`not a byte count: '${text}'`);
+  return Number(m[1]) * 1024 ** ["B", "KiB", "MiB", "GiB", "TiB"].indexOf(m[2]!);
+}
+/** Three significant figures, as the page rounds: within half a unit of the third. */
+const close = (shown: number, exact: number) => Math.abs(shown - exact) <= Math.max(0.5, Math.abs(exact) * 0.005);
+
+/** Whether the page fits a 1024 px window, and which of main's boxes a value overflows. */
+async function overflow(): Promise<{ page: number[]; boxes: string[] }> {
+  // A string: this runs in the page, where document is a global.
+  return page.evaluate(`({
+    page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+    boxes: [...document.querySelectorAll("main dd, main .card")].filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => (e.textContent ?? "").slice(0, 60)),
+  })`);
+}
+
+/** A session of the local appliance with a plan whose rates are whole megabits, and its record now. */
+async function sessionWithPlan(): Promise<SessionDetail> {
+  await expect.poll(async () => (await apiFromPage<SessionList>(page, "GET", "/sessions?limit=20")).body.items.length, { timeout: 60_000 }).toBeGreaterThan(5);
+  const items = (await apiFromPage<SessionList>(page, "GET", "/sessions?limit=50")).body.items.filter((s) => s.encap !== "l2tp");
+  for (const s of items) {
+    const d = (await apiFromPage<SessionDetail>(page, "GET", `/sessions/${s.id}`)).body;
+    if (d && d.planRates.downloadKbps >= 10_000) return d;
+  }
+  throw new Error("no session with a plan of 10 Mb/s or more");
+}
+
+describe("a session's page answers 'what is this subscriber doing'", () => {
+  it("shows the plan's rates as the API gives them in kbps: 300000 kbps is 300 Mb/s, not 300 kb/s", async () => {
+    const session = await sessionWithPlan();
+    // Found as a person finds it: the username typed into the sessions filter, then its row.
+    await open("/sessions", "Sessions");
+    await page.getByLabel("Username").pressSequentially(session.username);
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByTestId("sessions-table").getByRole("link", { name: String(session.id), exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: new RegExp(`^Session ${session.id}`) }).waitFor();
+    await untilLoaded(page);
+    const shown = (await page.getByTestId("plan-rates").textContent())!;
+    const [down, up] = shown.split(",").map((part) => part.trim().replace(/ (down|up)$/, ""));
+    // The plan does not change while the page is open: its rates are the API's, kbps × 1000 bits per second.
+    expect(close(bitsPerSecond(down!), session.planRates.downloadKbps * 1000), `${shown} vs ${session.planRates.downloadKbps} kbps`).toBe(true);
+    expect(close(bitsPerSecond(up!), session.planRates.uploadKbps * 1000), `${shown} vs ${session.planRates.uploadKbps} kbps`).toBe(true);
+    expect(await page.getByTestId("session-plan").getByRole("link", { name: session.plan, exact: true }).count()).toBe(1);
+  });
+
+  it("shows both directions' rates and counters as the API reads them, download being the API's tx", async () => {
+    const session = await sessionWithPlan();
+    await open(`/sessions/${session.id}`, `Session ${session.id} · ${session.username}`);
+    const cell = (direction: string, field: string) => page.locator(`[data-testid="session-traffic"] tr[data-direction="${direction}"] [data-field="${field}"]`).textContent();
+    // The page and the API are read within moments of each other; the rates renew every 30 s and the counters every 10 s, so compare with the reads on both sides.
+    await expect
+      .poll(
+        async () => {
+          const before = (await apiFromPage<SessionDetail>(page, "GET", `/sessions/${session.id}`)).body;
+          await page.reload();
+          await page.getByTestId("session-traffic").waitFor();
+          const shown = {
+            down: bitsPerSecond((await cell("Download", "rate"))!),
+            up: bitsPerSecond((await cell("Upload", "rate"))!),
+            downPps: Number((await cell("Download", "packetRate"))!.replace(/[, pps]/g, "")),
+            upPps: Number((await cell("Upload", "packetRate"))!.replace(/[, pps]/g, "")),
+            downBytes: byteCount((await cell("Download", "bytes"))!),
+            upBytes: byteCount((await cell("Upload", "bytes"))!),
+            downPackets: Number((await cell("Download", "packets"))!.replace(/,/g, "")),
+            upPackets: Number((await cell("Upload", "packets"))!.replace(/,/g, "")),
+          };
+          const after = (await apiFromPage<SessionDetail>(page, "GET", `/sessions/${session.id}`)).body;
+          const rates = (await apiFromPage<SessionRates>(page, "GET", `/sessions/${session.id}/rates`)).body;
+          return [before, after].some((d) => {
+            const r = d === after ? rates : d.rates;
+            return (
+              close(shown.down, r.txBps) && close(shown.up, r.rxBps) && shown.downPps === r.txPps && shown.upPps === r.rxPps &&
+              close(shown.downBytes, d.counters.txBytes) && close(shown.upBytes, d.counters.rxBytes) && shown.downPackets === d.counters.txPackets && shown.upPackets === d.counters.rxPackets
+            );
+          });
+        },
+        { timeout: 60_000, interval: 1000 },
+      )
+      .toBe(true);
+  });
+
+  it("fits a 1024 px window, its own and a peer's, each value inside its box", async () => {
+    const session = await sessionWithPlan();
+    await open(`/sessions/${session.id}`, `Session ${session.id} · ${session.username}`);
+    expect(await overflow()).toEqual({ page: [1024, 1024], boxes: [] });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "session.png"), fullPage: true });
+    // A peer's session, read through the fleet proxy: the same page, read-only.
+    await expect.poll(async () => (await apiFromPage<SessionList>(page, "GET", "/fleet/edge-2/sessions?limit=1")).body.items.length, { timeout: 60_000 }).toBe(1);
+    const peer = (await apiFromPage<SessionList>(page, "GET", "/fleet/edge-2/sessions?limit=1")).body.items[0]!;
+    await open(`/fleet/edge-2/sessions/${peer.id}`, `Session ${peer.id} · ${peer.username}`);
+    await page.getByTestId("session-traffic").waitFor();
+    expect(await overflow()).toEqual({ page: [1024, 1024], boxes: [] });
+    expect(await page.locator("form.action").count()).toBe(0);
+  });
+});
+
+describe("the sessions list", () => {
+  it("shows at least 20 sessions on a 1024×768 screen, each port by its name", async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    try {
+      await open("/sessions", "Sessions");
+      const summary = (await apiFromPage<SessionSummaryCounts>(page, "GET", "/sessions/summary")).body;
+      const rows = page.getByTestId("sessions-table").locator("tbody tr");
+      const inView = await rows.evaluateAll((trs) => trs.filter((tr) => tr.getBoundingClientRect().bottom <= 768).length);
+      expect(inView).toBeGreaterThanOrEqual(20);
+      // The Port column names the port as every other page does, never its number.
+      const names = new Set(summary.byPort.map((p) => p.label.split(" ")[0]));
+      const ports = await page.getByTestId("sessions-table").locator("tbody tr td:nth-child(7)").allTextContents();
+      expect(ports.length).toBeGreaterThan(0);
+      expect(ports.every((p) => names.has(p) || p === "—"), ports.join(",")).toBe(true);
+      expect(await overflow()).toEqual({ page: [1024, 1024], boxes: [] });
+      await page.screenshot({ path: path.join(SCREENSHOTS, "sessions-1024x768.png") });
+    } finally {
+      await page.setViewportSize({ width: 1024, height: 800 });
+    }
+  });
+
+  it("filters by a port chosen by its name, as the API filters by its id", async () => {
+    const summary = (await apiFromPage<SessionSummaryCounts>(page, "GET", "/sessions/summary")).body;
+    const port = summary.byPort.find((p) => p.count > 0)!;
+    await open("/sessions", "Sessions");
+    await page.getByLabel("Port").selectOption({ label: port.label });
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect.poll(() => new URL(page.url()).search).toBe(`?port=${port.portId}`);
+    await untilLoaded(page);
+    const api = async () => (await apiFromPage<SessionList>(page, "GET", `/sessions?port=${port.portId}&limit=1`)).body.total;
+    const shown = async () => Number(/of ([\d,]+)$/.exec((await page.getByTestId("sessions-range").textContent()) ?? "")?.[1]?.replace(/,/g, ""));
+    // Sessions come and go meanwhile: within a few of the API's count read just after.
+    await expect.poll(async () => Math.abs((await shown()) - (await api())), { timeout: 30_000 }).toBeLessThanOrEqual(3);
+    const ports = await page.getByTestId("sessions-table").locator("tbody tr td:nth-child(7)").allTextContents();
+    expect(new Set(ports)).toEqual(new Set([port.label.split(" ")[0]]));
+  });
+
+  it("sorts by a column and exports what it shows as CSV", async () => {
+    await open("/sessions", "Sessions");
+    const table = page.getByTestId("sessions-table");
+    await table.getByRole("button", { name: "Username" }).click();
+    expect(await table.locator("th[aria-sort='ascending']").textContent()).toContain("Username");
+    const usernames = await table.locator("tbody tr td:nth-child(2) span").evaluateAll((spans) => spans.map((s) => s.getAttribute("title")!));
+    expect(usernames).toEqual([...usernames].sort((a, b) => a.localeCompare(b, "en", { numeric: true })));
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export CSV" }).click();
+    const csv = await readFile((await (await download).path())!, "utf8");
+    const lines = csv.trimEnd().split("\r\n");
+    expect(lines[0]).toBe("ID,Username,Encap,IPv4,IPv6,VRF,Port,VLANs,Plan,Up for");
+    // Row by row as shown: the same sessions in the same order.
+    const ids = await table.locator("tbody tr td:first-child").allTextContents();
+    expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual(ids);
+    expect(lines.slice(1).map((line) => line.split(",")[1])).toEqual(usernames);
+  });
+
+  it("shows a refused filter's problem beside that filter, without the previous rows under it", async () => {
+    await open("/sessions", "Sessions");
+    await page.getByTestId("sessions-range").waitFor();
+    await page.getByRole("button", { name: "More filters" }).click();
+    // A C-VLAN is 0 to 4094 (IEEE 802.1Q): 5000 is typed by mistake.
+    await page.getByLabel("C-VLAN").pressSequentially("5000");
+    await page.getByRole("button", { name: "Apply" }).click();
+    const field = page.locator(".field", { has: page.getByLabel("C-VLAN") });
+    await expect.poll(() => field.locator(".field-error").count()).toBe(1);
+    const said = (await field.locator(".field-error").textContent())!;
+    expect(said).toMatch(/4094/);
+    expect(said).not.toMatch(/^\d{3}\b|#\//);
+    expect(await page.getByRole("alert").first().textContent()).not.toMatch(/^\d{3}:/);
+    expect(await page.getByTestId("sessions-range").count()).toBe(0);
+    expect(await page.getByTestId("sessions-table").count()).toBe(0);
+  });
+});
+
+describe("signing in", () => {
+  it("names the appliance, takes the code with the cursor already in it, and tells a lock in one plain sentence", async () => {
+    const username = "noc-lock-test";
+    expect((await apiFromPage(page, "POST", "/auth/users", { username, password: "a-good-long-password-1", role: "read-only" })).status).toBeLessThan(300);
+    // Another browser, not signed in: the sign-in page a colleague sees.
+    const other = await page.context().browser()!.newContext({ ignoreHTTPSErrors: true, bypassCSP: true, viewport: { width: 1024, height: 800 } });
+    try {
+      const signIn = await other.newPage();
+      await signIn.goto(`${base}/`);
+      await signIn.getByRole("heading", { level: 1, name: "Sign in to edge-1" }).waitFor();
+      // The password accepted, the code step takes the cursor: the person types the code at once (not submitted here).
+      await signIn.getByLabel("Username").pressSequentially("admin");
+      await signIn.getByLabel("Password").pressSequentially(ui.admin.password);
+      await signIn.getByRole("button", { name: "Sign in", exact: true }).click();
+      await signIn.getByLabel("Authenticator code").waitFor();
+      await expect.poll(() => signIn.evaluate<string | null>("document.activeElement?.getAttribute('name')")).toBe("totpCode");
+      await signIn.reload();
+      await signIn.getByLabel("Username").waitFor();
+      // Five wrong passwords from one address lock the account there for 15 minutes (the appliance's rule).
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        await signIn.getByLabel("Username").fill("");
+        await signIn.getByLabel("Username").pressSequentially(username);
+        await signIn.getByLabel("Password").fill("");
+        await signIn.getByLabel("Password").pressSequentially(`wrong-password-${attempt}`);
+        await signIn.getByRole("button", { name: "Sign in", exact: true }).click();
+        await expect.poll(() => signIn.getByRole("alert").textContent()).toBe("Invalid username, password or code.");
+      }
+      await signIn.getByRole("button", { name: "Sign in", exact: true }).click();
+      const locked = signIn.getByTestId("locked");
+      await locked.waitFor();
+      const text = (await locked.textContent())!;
+      expect(text).toMatch(/^This account is locked after too many failed sign-ins\. Try again in (\d+ minutes|about a minute), at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\./);
+      expect(text).not.toMatch(/\d{3}:|T\d\d:\d\d:\d\d|too many failed logins/);
+      // Whether an account has an authenticator is not told before sign-in: the offer says when it applies.
+      expect(text).toContain("If you have set up an authenticator app for this account");
+      expect(await axeViolations(signIn)).toEqual([]);
+      await signIn.screenshot({ path: path.join(SCREENSHOTS, "sign-in-locked.png") });
+    } finally {
+      await other.close();
+      await apiFromPage(page, "DELETE", `/auth/users/${username}`);
+    }
+  });
+});
