@@ -248,3 +248,138 @@ describe("signing in", () => {
     }
   });
 });
+
+type ConfigValues = { fields: Record<string, string | null>; lists: Record<string, { key: string; values: Record<string, string | null> }[]> };
+type HistoryPage = { items: { version: number; comment: string | null; operation: string }[] };
+const config = async () => (await apiFromPage<ConfigValues>(page, "GET", "/config")).body;
+const history = async () => (await apiFromPage<HistoryPage>(page, "GET", "/config/history?limit=5")).body.items;
+/** Whether an element is inside the window, where the person is looking. */
+const inView = (selector: ReturnType<Page["locator"]>): Promise<boolean> =>
+  selector.evaluate((e) => {
+    // Runs in the page: the element is a DOM node there (the tests' types have no DOM).
+    const r = (e as unknown as { getBoundingClientRect(): { top: number; bottom: number; height: number } }).getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= (globalThis as unknown as { innerHeight: number }).innerHeight && r.height > 0;
+  });
+
+describe("the configuration page", () => {
+  it("edits values with the control their type calls for, checked beside the field as typed, and commits them with a comment typed at the review", async () => {
+    const before = await config();
+    await open("/config", "Configuration");
+    expect(await page.locator("main textarea").count()).toBe(0);
+    await page.getByRole("navigation", { name: "Configuration sections" }).getByRole("link", { name: "Certificate (ACME)" }).click();
+    // A boolean is a switch, a number says its unit and range and takes a thousands separator.
+    expect(await page.getByRole("switch", { name: "Use ACME" }).count()).toBe(1);
+    const renew = page.getByLabel("Renew before");
+    await renew.fill("");
+    await renew.pressSequentially("3,500");
+    const renewRow = page.locator("#cfg-acme\\.renewBeforeDays");
+    await expect.poll(() => renewRow.locator(".field-error").textContent()).toBe("Type a number from 1 to 365.");
+    expect(await renew.getAttribute("aria-invalid")).toBe("true");
+    await renew.fill("");
+    await renew.pressSequentially("45");
+    await expect.poll(() => renewRow.locator(".field-error").count()).toBe(0);
+    // Another section: the candidate keeps what was set in the first.
+    await page.getByRole("navigation", { name: "Configuration sections" }).getByRole("link", { name: "Routing" }).click();
+    const routerId = page.getByLabel("Router ID");
+    await routerId.fill("");
+    await routerId.pressSequentially("10.9.9.300");
+    const routerRow = page.locator("#cfg-routing\\.routerId");
+    await expect.poll(() => routerRow.locator(".field-error").textContent()).toBe("Type an IPv4 address, such as 192.0.2.1.");
+    // The appliance's own check says so too, at the foot of the window where the person is looking.
+    const check = page.getByTestId("pending-check");
+    await expect.poll(() => check.textContent(), { timeout: 10_000 }).toBe("1 value is refused: see the field marked above.");
+    expect(await inView(check)).toBe(true);
+    await routerId.fill("");
+    await routerId.pressSequentially("10.9.9.9");
+    await expect.poll(() => check.textContent(), { timeout: 10_000 }).toBe("The appliance accepts them.");
+    expect(await page.getByTestId("pending-changes").locator("strong").textContent()).toBe("2 pending changes");
+    await page.getByRole("button", { name: "Review and commit" }).click();
+    const review = page.getByTestId("commit-review");
+    expect((await review.locator("tbody tr").allTextContents()).map((t) => t.trim())).toEqual([
+      `Certificate (ACME) · Renew before${before.fields["acme.renewBeforeDays"]}45`,
+      `Routing · Router ID${before.fields["routing.routerId"] ?? "unset"}10.9.9.9`,
+    ]);
+    // Nothing is committed before the commit; the comment is typed now, with the review open.
+    expect((await config()).fields["routing.routerId"]).toBe(before.fields["routing.routerId"]);
+    await review.getByLabel("Comment for the history").pressSequentially("NOC-4711 router id and renewal");
+    await page.screenshot({ path: path.join(SCREENSHOTS, "configuration-review.png") });
+    await review.getByRole("button", { name: "Commit 2 changes" }).click();
+    const outcome = page.getByTestId("config-outcome");
+    await expect.poll(() => outcome.textContent(), { timeout: 15_000 }).toMatch(/^Committed as version \d+ at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.$/);
+    expect(await inView(outcome)).toBe(true);
+    const after = await config();
+    expect([after.fields["routing.routerId"], after.fields["acme.renewBeforeDays"]]).toEqual(["10.9.9.9", "45"]);
+    const [newest] = await history();
+    expect(newest).toMatchObject({ comment: "NOC-4711 router id and renewal", operation: "config" });
+    expect((await outcome.textContent())!).toContain(`version ${newest!.version} `);
+  });
+
+  it("rolls back from the history, the change shown before and the outcome beside the button pressed", async () => {
+    const [newest, previous] = await history();
+    const before = await config();
+    await open("/config/history", "Configuration");
+    await page.getByRole("button", { name: `Roll back to version ${previous!.version}` }).click();
+    const review = page.getByTestId("rollback-review");
+    expect((await review.locator("tbody tr").allTextContents()).length).toBeGreaterThan(0);
+    expect((await config()).fields).toEqual(before.fields);
+    await review.getByRole("button", { name: "Roll back now" }).click();
+    const outcome = page.getByTestId("rollback-outcome");
+    await expect.poll(() => outcome.textContent(), { timeout: 15_000 }).toBe(`Rolled back: version ${newest!.version + 1} restores version ${previous!.version}.`);
+    expect(await inView(outcome)).toBe(true);
+    const [rolled] = await history();
+    expect(rolled).toMatchObject({ version: newest!.version + 1, operation: "rollback", comment: `roll back to version ${previous!.version}` });
+  });
+
+  it("shows the appliance's own refusal beside the field it concerns", async () => {
+    // A local AS is required while BGP neighbors are configured: a rule across values, which only the appliance knows.
+    const neighbors = (await config()).lists["bgp.neighbors"] ?? [];
+    expect(neighbors.length).toBeGreaterThan(0);
+    await open("/config/routing", "Configuration");
+    await page.getByLabel("Local AS").fill("");
+    const row = page.locator("#cfg-bgp\\.localAs");
+    await expect.poll(() => row.locator(".field-error").textContent(), { timeout: 10_000 }).toMatch(/\S/);
+    const said = (await row.locator(".field-error").textContent())!;
+    expect(said).not.toMatch(/#\/|^\d{3}\b/);
+    expect(await page.getByRole("button", { name: "Review and commit" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Discard all" }).click();
+    expect(await page.getByTestId("pending-changes").count()).toBe(0);
+  });
+
+  it("adds an item to a list as rows of controls, not JSON, and deletes it again", async () => {
+    await open("/config/vrfs", "Configuration");
+    await page.getByRole("button", { name: "Add to VRFs" }).click();
+    await page.getByLabel("Name of the new item").pressSequentially("noc-test-vrf");
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    const editor = page.getByRole("region", { name: "New VRF noc-test-vrf" });
+    await editor.getByLabel("Table ID *").pressSequentially("4,242");
+    await editor.getByLabel("RD").pressSequentially("64500:4242");
+    await editor.getByRole("group", { name: "Import RT" }).getByRole("textbox").last().pressSequentially("64500:4242");
+    await editor.getByRole("button", { name: "Done" }).click();
+    await expect.poll(() => page.getByTestId("pending-check").textContent(), { timeout: 10_000 }).toBe("The appliance accepts it.");
+    await page.getByRole("button", { name: "Review and commit" }).click();
+    await page.getByRole("button", { name: "Commit 1 change" }).click();
+    await expect.poll(() => page.getByTestId("config-outcome").textContent(), { timeout: 15_000 }).toMatch(/^Committed as version/);
+    const vrf = (await config()).lists.vrfs!.find((v) => v.key === "noc-test-vrf");
+    expect(vrf?.values).toMatchObject({ tableId: "4242", rd: "64500:4242", importRt: "64500:4242" });
+    await page.getByRole("button", { name: "Delete VRFs noc-test-vrf" }).click();
+    await page.getByRole("button", { name: "Review and commit" }).click();
+    expect(await page.getByTestId("commit-review").locator("tbody tr").first().textContent()).toBe("VRFs · noc-test-vrfpresentdeleted");
+    await page.getByRole("button", { name: "Commit 1 change" }).click();
+    await expect.poll(async () => (await config()).lists.vrfs!.some((v) => v.key === "noc-test-vrf"), { timeout: 15_000 }).toBe(false);
+  });
+
+  it("finds a setting by a word of its description, and opens a value from its link", async () => {
+    await open("/config", "Configuration");
+    await page.getByLabel("Find a setting").pressSequentially("adjacency");
+    const found = await page.locator(".config-panel h2").allTextContents();
+    expect(found).toEqual(["Routing"]);
+    expect(await page.locator("#cfg-routing\\.routerId").count()).toBe(1);
+    expect(await page.locator("#cfg-acme\\.enabled").count()).toBe(0);
+    // A link to one value opens its section with the cursor in it.
+    await page.goto(`${base}/config#cgn.maxBindings`);
+    await page.getByRole("heading", { level: 2, name: "CGN" }).waitFor();
+    await expect.poll(() => page.evaluate<string | null>("document.activeElement?.id")).toBe("cfg-input-cgn.maxBindings");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "configuration.png"), fullPage: true });
+  });
+});

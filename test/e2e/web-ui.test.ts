@@ -2,7 +2,7 @@
  * The bundled web UI in a real browser (Debian's Chromium, driven by
  * playwright-core) against the real launcher: first sign-in with TOTP
  * enrolment (codes from oathtool), every page rendered with the API's own
- * numbers, axe-core on every page, a configuration edit, the live log, a
+ * numbers, axe-core on every page, the live log, a
  * disconnect, the fleet overview with a stopped peer, a read-only account,
  * and nothing fetched from anywhere but the appliance. Its screenshots go to a
  * scratch folder; `npm run screenshots` points BNG_SCREENSHOTS_DIR at the
@@ -283,45 +283,6 @@ describe("the web UI", () => {
     await page.getByRole("status").filter({ hasText: "Test alert from edge-1" }).waitFor();
     expect((await call("POST", "/alarms/test", {}, false)).status).toBe(403);
     await page.screenshot({ path: path.join(SCREENSHOTS, "alarms.png"), fullPage: true });
-  });
-
-  it("shows a rejected configuration value beside its field, commits a change and rolls it back", async () => {
-    const before = (await call<{ fields: Record<string, string | null> }>("GET", "/config")).body.fields["routing.routerId"];
-    await page.goto(`${base}/config`);
-    const field = page.getByLabel("routing.routerId", { exact: true });
-    await field.fill("not-an-address");
-    await page.getByRole("button", { name: "Validate", exact: true }).click();
-    const error = page.locator("#cfg-routing-routerId-error");
-    await error.waitFor();
-    expect(await error.textContent()).toMatch(/IPv4/);
-    expect(await field.getAttribute("aria-invalid")).toBe("true");
-    await field.evaluate((element) => (element as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: "center" }));
-    await page.screenshot({ path: path.join(SCREENSHOTS, "configuration.png") });
-
-    await field.fill("10.9.9.9");
-    await page.getByLabel("Comment").fill("router id from the browser");
-    await page.getByRole("button", { name: "Review and commit" }).click();
-    // Nothing is committed before the person has seen the change, value by value.
-    const review = page.getByTestId("commit-review");
-    await review.waitFor();
-    expect((await review.locator("tbody tr > *").allTextContents()).map((t) => t.trim())).toEqual(["routing.routerId", before ?? "unset", "10.9.9.9"]);
-    expect((await call<{ fields: Record<string, string | null> }>("GET", "/config")).body.fields["routing.routerId"]).toBe(before);
-    await review.evaluate((element) => (element as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: "center" }));
-    await page.screenshot({ path: path.join(SCREENSHOTS, "configuration-review.png") });
-    await review.getByRole("button", { name: "Commit these changes" }).click();
-    // A commit is a write through the object and a reload of the form: on a loaded machine, more than the poll's default second.
-    await expect.poll(() => page.getByTestId("config-outcome").textContent(), { timeout: 15_000 }).toMatch(/^Committed version (\d+)/);
-    const committed = Number(/version (\d+)/.exec((await page.getByTestId("config-outcome").textContent())!)![1]);
-    expect((await call<{ fields: Record<string, string | null> }>("GET", "/config")).body.fields["routing.routerId"]).toBe("10.9.9.9");
-    expect(await page.getByTestId("config-history").textContent()).toContain("router id from the browser");
-
-    await page.getByRole("button", { name: `Roll back to version ${committed - 1}` }).click();
-    const rollback = page.getByTestId("rollback-review");
-    await rollback.waitFor();
-    expect((await rollback.locator("tbody tr > *").allTextContents()).map((t) => t.trim())).toEqual(["routing.routerId", "10.9.9.9", before ?? "unset"]);
-    await rollback.getByRole("button", { name: "Roll back now" }).click();
-    await expect.poll(() => page.getByTestId("config-outcome").textContent()).toContain(`restores version ${committed - 1}`);
-    expect((await call<{ fields: Record<string, string | null> }>("GET", "/config")).body.fields["routing.routerId"]).toBe(before);
   });
 
   it("receives a new log entry on the live log page", async () => {

@@ -6,23 +6,11 @@
  * byte and packet counters since the session came up. Pure: no DOM.
  */
 import { bitRate, bytes, count } from "../format.ts";
+import type { SessionDetail, SessionRates } from "../../src/schemas/sessions.ts";
 
-interface Counters {
-  rxBytes: number;
-  txBytes: number;
-  rxPackets: number;
-  txPackets: number;
-}
-interface Rates {
-  rxBps: number;
-  txBps: number;
-  rxPps: number;
-  txPps: number;
-}
-interface PlanRates {
-  downloadKbps: number;
-  uploadKbps: number;
-}
+type Counters = SessionDetail["counters"];
+type Rates = Pick<SessionRates, "rxBps" | "txBps" | "rxPps" | "txPps">;
+type PlanRates = SessionDetail["planRates"];
 
 /** One direction's figures, as shown. */
 export interface DirectionFigures {

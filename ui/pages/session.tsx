@@ -18,6 +18,7 @@ import { TimeChart, colour } from "../components/chart.tsx";
 import { duration, utc } from "../format.ts";
 import { planRatesText, trafficOf } from "./session-figures.ts";
 import type { PageContext } from "./context.ts";
+import type { AssignedPrefix } from "../../src/schemas/sessions.ts";
 
 type Detail = Answer<typeof contract.sessions.get>;
 type Rates = Answer<typeof contract.sessions.rates>;
@@ -139,7 +140,7 @@ export function Session({ ctx, id }: { ctx: PageContext; id: string }) {
                   <dl class="facts-list">
                     <Item term="IPv4">
                       {d.addresses.ipv4.address}
-                      <Pool prefix={prefix} pool={d.addresses.ipv4.pool} subnet={d.addresses.ipv4.subnet} />
+                      <Pool base={prefix} from={d.addresses.ipv4} />
                     </Item>
                     {d.cgn && (
                       <Item term="Translated to" testid="session-cgn">
@@ -151,7 +152,7 @@ export function Session({ ctx, id }: { ctx: PageContext; id: string }) {
                       {d.addresses.ipv6Wan ? (
                         <>
                           {d.addresses.ipv6Wan.prefix}
-                          <Pool prefix={prefix} pool={d.addresses.ipv6Wan.pool} subnet={d.addresses.ipv6Wan.subnet} />
+                          <Pool base={prefix} from={d.addresses.ipv6Wan} />
                         </>
                       ) : (
                         "none"
@@ -161,7 +162,7 @@ export function Session({ ctx, id }: { ctx: PageContext; id: string }) {
                       {d.addresses.ipv6Pd ? (
                         <>
                           {d.addresses.ipv6Pd.prefix}
-                          <Pool prefix={prefix} pool={d.addresses.ipv6Pd.pool} subnet={d.addresses.ipv6Pd.subnet} />
+                          <Pool base={prefix} from={d.addresses.ipv6Pd} />
                         </>
                       ) : (
                         "none"
@@ -204,12 +205,13 @@ export function Session({ ctx, id }: { ctx: PageContext; id: string }) {
   );
 }
 
-function Pool({ prefix, pool, subnet }: { prefix: string; pool: string | null; subnet: string | null }) {
-  if (!pool) return <span class="block muted">outside every pool</span>;
+/** The pool (and subnet) an address or prefix came from, linked to the pool's page. */
+function Pool({ base, from }: { base: string; from: Pick<AssignedPrefix, "pool" | "subnet"> }) {
+  if (!from.pool) return <span class="block muted">outside every pool</span>;
   return (
     <span class="block muted">
-      from pool <a href={`${prefix}/pools/${encodeURIComponent(pool)}`}>{pool}</a>
-      {subnet ? `, subnet ${subnet}` : ""}
+      from pool <a href={`${base}/pools/${encodeURIComponent(from.pool)}`}>{from.pool}</a>
+      {from.subnet ? `, subnet ${from.subnet}` : ""}
     </span>
   );
 }
