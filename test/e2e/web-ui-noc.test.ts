@@ -383,3 +383,132 @@ describe("the configuration page", () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, "configuration.png"), fullPage: true });
   });
 });
+
+/** A scenario action on edge-1, as the tasks test sends one (the twin's control surface, this session's CSRF token). */
+async function scenario(body: Record<string, unknown>): Promise<number> {
+  return page.evaluate(async (body) => {
+    const who = (await (await fetch("/api/v1/auth/whoami")).json()) as { csrfToken: string };
+    return (await fetch("/twin/v1/scenario", { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": who.csrfToken }, body: JSON.stringify(body) })).status;
+  }, body);
+}
+type Alarms = { active: { id: string; instance: string | null; severity: string }[]; countBySeverity: Record<string, number> };
+type LogTail = { entries: { seq: number; timestamp: string; msgId: string; fields: Record<string, unknown> }[]; lastSeq: number };
+/** A computed style of an element, as the browser paints it. */
+const styleOf = (element: ReturnType<Page["locator"]>, property: "color" | "backgroundColor"): Promise<string> =>
+  // Runs in the page, where getComputedStyle is a global (the tests' types have no DOM).
+  element.evaluate((e, p) => (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(e)[p]!, property);
+/** Raw ISO 8601 instants, which no page should print (every time reads `2026-12-01 21:41:00 UTC`). */
+const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d/;
+
+describe("alarms, their history, and the fleet's state", () => {
+  const pool = "wholesale-v4";
+  const alarmId = "pool.utilisation.high";
+
+  it("shows an alarm a pool raises in its severity's colour, in the history as the log has it, and in the fleet's state", async () => {
+    expect(await scenario({ action: "fill-pool", pool, percent: 100 })).toBe(200);
+    const active = async () => (await apiFromPage<Alarms>(page, "GET", "/alarms")).body.active.find((a) => a.id === alarmId && a.instance === pool);
+    await expect.poll(active, { timeout: 30_000 }).toBeDefined();
+    const alarm = (await active())!;
+    await open("/alarms", "Alarms");
+    const row = page.getByTestId("alarm-table").locator("tbody tr", { hasText: pool });
+    await row.waitFor();
+    const badge = row.locator(".sev").first();
+    expect(await badge.textContent()).toBe(alarm.severity);
+    // The severity's colour, not the page's: a major alarm is orange.
+    expect(await styleOf(badge, "backgroundColor")).toBe("rgb(194, 65, 12)");
+    // The id stays on one line (it broke mid-word).
+    const id = row.locator("code", { hasText: alarmId });
+    expect((await id.boundingBox())!.height).toBeLessThan(20);
+    expect(await row.getByRole("link", { name: pool }).getAttribute("href")).toBe(`/pools/${pool}`);
+    // The history: the raise as the log ring holds it, at its own time.
+    const raise = (await apiFromPage<LogTail>(page, "GET", "/logs/tail?count=1000")).body.entries.filter((e) => e.msgId === "alarm.raise" && e.fields.id === alarmId && e.fields.instance === pool).pop()!;
+    const history = page.getByTestId("alarm-history");
+    const raised = history.locator("tbody tr", { hasText: String(raise.seq) });
+    await raised.waitFor({ timeout: 15_000 });
+    expect(await raised.textContent()).toContain(`${raise.timestamp.slice(0, 10)} ${raise.timestamp.slice(11, 19)} UTC`);
+    expect(await raised.textContent()).toContain("raised");
+    expect(ISO.test((await page.locator("main").textContent())!)).toBe(false);
+    // Filtered by severity and by object: only what matches.
+    const filters = page.getByRole("form", { name: "Filter the history" });
+    await filters.getByLabel("Severity").selectOption("critical");
+    expect(await history.locator("tbody tr", { hasText: pool }).count()).toBe(0);
+    await filters.getByLabel("Severity").selectOption(alarm.severity);
+    await filters.getByLabel("Alarm or object contains").pressSequentially(pool.toUpperCase());
+    const shown = await history.locator("tbody tr").allTextContents();
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.every((t) => t.includes(pool) && t.includes(alarm.severity))).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "alarms.png"), fullPage: true });
+    // The fleet: this appliance runs, with a major alarm: not a green "running".
+    await open("/fleet", "Fleet");
+    const state = page.getByTestId("fleet-table").locator("tbody tr", { has: page.locator('[data-appliance="edge-1"]') }).getByTestId("health");
+    await expect.poll(() => state.textContent()).toMatch(/^running, \d+ (critical|major) alarms?$/);
+    expect(await state.getAttribute("class")).toMatch(/tone-(bad|major)/);
+    expect(await styleOf(state, "color")).not.toBe("rgb(21, 128, 61)");
+  });
+
+  it("clears an alarm from its row and shows the clear, by an operator, in the history", async () => {
+    await open("/alarms", "Alarms");
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: `Clear ${alarmId} on ${pool}` }).click();
+    await page.getByRole("status").filter({ hasText: `${alarmId} on ${pool} cleared.` }).waitFor();
+    const clear = async () => (await apiFromPage<LogTail>(page, "GET", "/logs/tail?count=1000")).body.entries.filter((e) => e.msgId === "alarm.clear" && e.fields.id === alarmId && e.fields.manual === true).pop();
+    await expect.poll(clear).toBeDefined();
+    const seq = (await clear())!.seq;
+    const row = page.getByTestId("alarm-history").locator("tbody tr", { hasText: String(seq) });
+    await row.waitFor({ timeout: 15_000 });
+    expect(await row.textContent()).toContain("cleared by an operator");
+    expect(await scenario({ action: "drain-pool", pool })).toBe(200);
+  });
+});
+
+describe("tables that read as a vendor's", () => {
+  it("prints times one way, colours log severities, and links a log entry's session", async () => {
+    await open("/logs", "Logs");
+    const table = page.getByTestId("log-table");
+    await table.locator("tbody tr").first().waitFor();
+    expect(ISO.test((await table.textContent())!)).toBe(false);
+    expect(await table.locator("tbody tr td:nth-child(2)").first().textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    expect(await table.locator("tbody .sev").count()).toBeGreaterThan(0);
+    const link = table.locator("tbody a[href^='/sessions/']").first();
+    await link.waitFor({ timeout: 30_000 });
+    const id = (await link.textContent())!;
+    await link.click();
+    await page.getByRole("heading", { level: 1, name: new RegExp(`^Session ${id}`) }).waitFor();
+  });
+
+  it("creates a token that expires in 30 days as typed, offers the three roles, and revokes it from its row", async () => {
+    await open("/tokens", "Tokens");
+    const form = page.getByRole("form", { name: "Create a token" });
+    expect(await form.getByLabel("Role *").locator("option").allTextContents()).toEqual(["read-only", "operator", "super-user"]);
+    await form.getByLabel("Name *").pressSequentially("noc grafana");
+    await form.getByLabel("Expires", { exact: true }).fill("");
+    await form.getByLabel("Expires", { exact: true }).pressSequentially("30d");
+    const asked = Date.now();
+    await form.getByRole("button", { name: "Create the token" }).click();
+    await page.getByTestId("new-token").waitFor();
+    type Tokens = { items: { id: string; name: string; expiresUtc: string | null; role: string }[] };
+    const token = (await apiFromPage<Tokens>(page, "GET", "/auth/tokens?limit=500")).body.items.find((t) => t.name === "noc grafana")!;
+    expect(token.role).toBe("read-only");
+    // Thirty days of 86,400 s from the moment it was asked, within the seconds the request took.
+    expect(Math.abs(Date.parse(token.expiresUtc!) - (asked + 30 * 86_400_000))).toBeLessThan(60_000);
+    expect(ISO.test((await page.locator("main").textContent())!)).toBe(false);
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Revoke token noc grafana" }).click();
+    await expect.poll(async () => (await apiFromPage<Tokens>(page, "GET", "/auth/tokens?limit=500")).body.items.some((t) => t.name === "noc grafana")).toBe(false);
+  });
+
+  it("covers no cell with a row's actions at 1024 px: BGP uptime and route counts, and CGN's columns, are where they are drawn", async () => {
+    for (const [href, heading] of [["/routing", "Routing"], ["/cgn", "CGN"]] as const) {
+      await open(href, heading);
+      // Every cell of every table's first row: the element drawn at its centre is the cell or inside it.
+      const covered = await page.evaluate<string[]>(`[...document.querySelectorAll("main table.records tbody tr:first-child td")].filter((td) => {
+        const r = td.getBoundingClientRect();
+        if (r.width === 0 || r.right > window.innerWidth) return false;
+        const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return at !== null && !td.contains(at);
+      }).map((td) => td.textContent)`);
+      expect(covered, href).toEqual([]);
+    }
+  });
+});

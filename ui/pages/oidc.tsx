@@ -9,9 +9,12 @@ import { RecordTable } from "../components/json-view.tsx";
 import { ActionForm } from "../components/action-form.tsx";
 import { Card, Fold } from "../components/card.tsx";
 import { RowButton, useRowActions } from "../components/row-action.tsx";
+import { ROLES } from "../../src/auth/role-order.ts";
 
 /** The role map, one row per rule (group, role), first match wins. */
 const RECORDS = { roleMap: "rule" };
+/** A rule's role is one of the three (the API also takes `admin` for super-user: not a fourth choice). */
+const ROLE_CHOICES = { "roleMap/role": [...ROLES] };
 
 export function OidcProviders() {
   const providers = useCall(contract.providers.listOidc);
@@ -43,10 +46,10 @@ export function OidcProviders() {
               }}
               empty="No OIDC providers: sign-in is by password and second factor only."
             />
-            {edited && <ActionForm key={edited.name} operation={contract.providers.putOidc} params={{ name: edited.name }} current={{ ...edited, roleMap: edited.roleMap }} hide={["name"]} recordNames={RECORDS} title={`Edit provider ${edited.name}`} submitLabel="Save" onDone={providers.reload} />}
+            {edited && <ActionForm key={edited.name} operation={contract.providers.putOidc} params={{ name: edited.name }} current={{ ...edited, roleMap: edited.roleMap }} hide={["name"]} recordNames={RECORDS} choices={ROLE_CHOICES} title={`Edit provider ${edited.name}`} submitLabel="Save" onDone={providers.reload} />}
             {can(contract.providers.putOidc) && (
               <Fold title="Add a provider">
-                <ActionForm operation={contract.providers.putOidc} recordNames={RECORDS} title="Add an OIDC provider" onDone={providers.reload} />
+                <ActionForm operation={contract.providers.putOidc} recordNames={RECORDS} choices={ROLE_CHOICES} title="Add an OIDC provider" onDone={providers.reload} />
               </Fold>
             )}
           </Card>
