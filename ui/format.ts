@@ -104,7 +104,7 @@ export function labelOf(key: string): string {
 export type NumberKind = "id" | "rate" | "kbps" | "mbps" | "pps" | "bytes" | "kbit" | "seconds" | "ms" | "days" | "percent" | "dbm" | "celsius" | "volts" | "watts" | "count";
 
 /** Identifiers and wire numbers a person types back (no separators): ids, AS numbers, VLANs, ports, MTUs, sequence numbers, indexes, years. */
-const IDENTIFIER = /(^|[a-z])(Id|Ids|As|Asn|Vlan|Svlan|Cvlan|Port|Mtu|Seq|Index|Vni|Vpi|Vci|Tag|Year|Number|Serial|Pid|Lac|Mss|Nm)$|^(id|as|asn|vlan|svlan|cvlan|port|mtu|seq|sinceSeq|index|vni|tag|year|serial|localAs|remoteAs|peerAs|bindingIndex|sessionId|tunnelId)$/;
+const IDENTIFIER = /(^|[a-z])(Id|Ids|As|Asn|Vlan|Svlan|Cvlan|Port|Mtu|Seq|Index|Vni|Vpi|Vci|Tag|Year|Number|Serial|Pid|Lac|Mss|Nm)$|^(id|as|asn|vlan|svlan|cvlan|port|mtu|seq|sinceSeq|index|vni|tag|year|serial|seed|localAs|remoteAs|peerAs|bindingIndex|sessionId|tunnelId)$/;
 
 /** The kind of a numeric member, from its name. */
 export function numberKind(key: string): NumberKind {

@@ -512,3 +512,96 @@ describe("tables that read as a vendor's", () => {
     }
   });
 });
+
+describe("forms that speak to a person", () => {
+  /** API wording a form must not show a person: pointers, status codes, nulls, paths, the doubled "empty: empty". */
+  const API_SPEAK = /#\/|\b[45]\d\d\b|\bnull\b|absent|GET \/|empty: empty|Lists ·|\(\d+, \d+\)/;
+
+  it("checks a GRE circuit's remote as typed before sending, and puts the appliance's refusal beside the field it names", async () => {
+    type Listener = { id: string; localAddress: string };
+    const listener = (await apiFromPage<Listener[]>(page, "GET", "/gre-circuits/listeners")).body.find((l) => !l.localAddress.includes(":"))!;
+    await open("/gre", "GRE circuits");
+    await page.getByText("Add a circuit").click();
+    const form = page.getByRole("form", { name: "Add a GRE circuit" });
+    expect(API_SPEAK.exec((await form.textContent())!)).toBeNull();
+    await form.getByLabel("ID *", { exact: true }).pressSequentially("noc-test");
+    await form.getByLabel("Listener *").selectOption(listener.id);
+    await form.getByLabel("VRF *").selectOption("default");
+    await form.getByLabel("Remote *").pressSequentially("198.51.100.300");
+    await form.getByLabel("Local tunnel address *").pressSequentially("10.255.9.1/30");
+    await form.getByLabel("Remote tunnel address *").pressSequentially("10.255.9.2/30");
+    const sent: string[] = [];
+    const watch = (r: { method(): string; url(): string }) => r.method() === "POST" && r.url().includes("/gre-circuits") && sent.push(r.url());
+    page.on("request", watch);
+    await form.getByRole("button", { name: "Add a GRE circuit" }).click();
+    const remote = form.locator(".field", { has: page.getByLabel("Remote *") });
+    await expect.poll(() => remote.locator(".field-error").textContent()).toBe("Type an IPv4 or IPv6 address.");
+    expect(await form.getByLabel("Remote *").getAttribute("aria-invalid")).toBe("true");
+    expect(sent).toEqual([]);
+    // A remote of the other family than the listener's: a rule only the appliance knows, refused beside Remote, in words.
+    await form.getByLabel("Remote *").fill("");
+    await form.getByLabel("Remote *").pressSequentially("2001:db8::5");
+    await form.getByRole("button", { name: "Add a GRE circuit" }).click();
+    await expect.poll(() => sent.length).toBe(1);
+    await expect.poll(() => remote.locator(".field-error").count(), { timeout: 15_000 }).toBe(1);
+    expect(API_SPEAK.exec((await form.textContent())!)).toBeNull();
+    // Typed right, it is added and reads back as typed.
+    await form.getByLabel("Remote *").fill("");
+    await form.getByLabel("Remote *").pressSequentially("198.51.100.30");
+    await form.getByRole("button", { name: "Add a GRE circuit" }).click();
+    await expect.poll(async () => (await apiFromPage<{ id: string; remote: string }[]>(page, "GET", "/gre-circuits")).body.find((c) => c.id === "noc-test")?.remote, { timeout: 15_000 }).toBe("198.51.100.30");
+    page.off("request", watch);
+    expect((await apiFromPage(page, "DELETE", "/gre-circuits/noc-test")).status).toBeLessThan(300);
+  });
+
+  it("gives ping's timeout its unit, words every hint for a person, and takes a result away once the question changes", async () => {
+    await open("/troubleshooting", "Troubleshooting");
+    const ping = page.getByRole("form", { name: "Ping" });
+    expect(await ping.getByLabel("Timeout (ms)").count()).toBe(1);
+    for (const name of ["Ping", "Trace a frame"]) expect(API_SPEAK.exec((await page.getByRole("form", { name }).textContent())!), name).toBeNull();
+    await ping.getByLabel("Destination *").pressSequentially("10.0.255.1");
+    await ping.getByRole("button", { name: "Ping" }).click();
+    await page.getByTestId("ping-result").waitFor();
+    // A result describes what was asked: typing another destination takes it away.
+    await ping.getByLabel("Destination *").pressSequentially("0");
+    expect(await page.getByTestId("ping-result").count()).toBe(0);
+    for (const [href, heading] of [["/vrfs", "VRFs and source-VRF rules"], ["/local-subscribers", "Local subscribers"], ["/cgn", "CGN"], ["/oidc", "OIDC providers"]] as const) {
+      await open(href, heading);
+      for (const fold of await page.locator("details.fold > summary").all()) await fold.click();
+      const forms = await page.locator("main form.action").allTextContents();
+      expect(forms.filter((t) => API_SPEAK.test(t)).map((t) => API_SPEAK.exec(t)![0]), href).toEqual([]);
+    }
+  });
+
+  it("offers an account's role as one of the three, not admin beside super-user", async () => {
+    await open("/users", "Users");
+    await page.locator("summary", { hasText: "Add an account" }).click();
+    const form = page.getByRole("form", { name: "Add an account" });
+    expect((await form.getByLabel("Role *").locator("option").allTextContents()).filter((o) => o !== "choose…")).toEqual(["read-only", "operator", "super-user"]);
+  });
+});
+
+describe("every page at the two widths a NOC uses", () => {
+  it("draws every page at 1024 and 1440 px inside the window, with no serious axe finding, and keeps a picture of each", { timeout: 300_000 }, async () => {
+    await open("/", "Dashboard");
+    const hrefs = await page.locator("nav[aria-label='Sections'] a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
+    const session = (await apiFromPage<SessionList>(page, "GET", "/sessions?limit=1")).body.items[0]!;
+    const pages = [...hrefs, `/sessions/${session.id}`, "/config/routing", "/config/history", "/fleet/edge-2/"];
+    const report: Record<string, string[]> = {};
+    for (const width of [1024, 1440]) {
+      await page.setViewportSize({ width, height: width === 1024 ? 768 : 900 });
+      for (const href of pages) {
+        await page.goto(`${base}${href}`);
+        await page.locator("h1").first().waitFor();
+        await untilLoaded(page);
+        const [scroll, client] = await page.evaluate<number[]>("[document.documentElement.scrollWidth, document.documentElement.clientWidth]");
+        const problems = [...(scroll! > client! ? [`${scroll} px wide in ${client}`] : []), ...(await axeViolations(page))];
+        if (problems.length) report[`${width} ${href}`] = problems;
+        const name = href.replace(/^\/|\/$/g, "").replace(/[^a-z0-9]+/gi, "-") || "dashboard";
+        await page.screenshot({ path: path.join(SCREENSHOTS, `${width}`, `${name}.png`), fullPage: true });
+      }
+    }
+    await page.setViewportSize({ width: 1024, height: 800 });
+    expect(report).toEqual({});
+  });
+});

@@ -232,7 +232,7 @@ describe("the designed section pages", () => {
     await form.getByRole("button", { name: "Save the static routes" }).click();
     // Playwright's wait, not expect.poll's 1 s: a commit refused under load can take longer.
     await form.getByRole("alert").waitFor();
-    expect(await form.getByRole("alert").textContent()).toBe("A value was refused: see the fields marked above.");
+    expect(await form.getByRole("alert").textContent()).toBe("A value needs attention: see the field marked above.");
     expect(await added.locator(".field-error").count()).toBe(1);
     expect(await added.getByLabel("Prefix *").getAttribute("aria-invalid")).toBe("true");
     expect(await added.getByLabel("Next hop *").inputValue()).toBe("blackhole");

@@ -56,8 +56,10 @@ describe("troubleshooting with plain inputs", () => {
     await trace.getByRole("button", { name: "Trace" }).click();
     const result = page.getByTestId("trace-result");
     await result.waitFor();
-    // The first stage of the pipeline the spec names is the ingress port.
-    expect(await result.locator("li").first().textContent()).toMatch(/^ingress-port: /);
+    // The first stage of the pipeline the spec names is the ingress port, named as the port is: by its name.
+    expect(await result.locator("li").first().textContent()).toBe(`Ingress port: entered on ${port.label}, a ${/(\d+)-byte/.exec((await result.locator("p").first().textContent())!)![1]}-byte frame.`);
+    // A dry run is what would happen, not a drop in red.
+    expect(await result.locator("p").first().textContent()).toMatch(/^The \d+-byte frame (would be forwarded out of .+\. Nothing was sent: a dry run\.|is dropped at .+)$/);
   });
 });
 
@@ -86,7 +88,7 @@ describe("forms that save what a person sets", () => {
     await form.getByLabel("Current password *").pressSequentially("not-my-password");
     await form.getByLabel("New password *").pressSequentially("another-chosen-password-2");
     await form.getByRole("button", { name: "Change my password" }).click();
-    await expect.poll(() => form.textContent()).toContain("the current password is wrong");
+    await expect.poll(() => form.textContent()).toContain("The current password is wrong.");
     expect(await form.getByLabel("New password *").inputValue()).toBe("another-chosen-password-2");
     // Still signed in: the page, its navigation and the API answer.
     expect(await page.getByRole("heading", { level: 1, name: "My account" }).count()).toBe(1);

@@ -10,6 +10,7 @@ describe("values as a person reads them", () => {
     expect(formatValue("tunnelId", 11_374)).toBe("11374");
     expect(formatValue("vlan", 1017)).toBe("1017");
     expect(formatValue("mtu", 1500)).toBe("1500");
+    expect(formatValue("seed", 1001)).toBe("1001");
     expect(formatValue("sessions", 12_345)).toBe("12,345");
   });
 

@@ -180,7 +180,15 @@ function Groups({ onChange }: { onChange: () => void }) {
     onChange();
   };
   const choices = choicesOf({ outsideVrf: vrfs, "autoLearn/insideVrf": vrfs });
-  const records = { recordNames: { autoLearn: "auto-learn entry" }, placeError: placeCgnGroupError };
+  const records = {
+    recordNames: { autoLearn: "auto-learn entry" },
+    placeError: placeCgnGroupError,
+    // The API's words speak to read-modify-write clients ("absent keeps …"); a person reads these.
+    hints: {
+      insideVrfs: "The subscriber VRFs whose IPv4 sessions the group translates; a VRF belongs to one group only.",
+      timeouts: "Idle timeouts in seconds; empty takes the RFCs' defaults: TCP established 7440, TCP transitory 240, UDP 300, ICMP 60.",
+    },
+  };
   const current = groups.data?.find((g) => g.name === editing);
   return (
     <Card id="cgn-groups" title="Configured groups" aside="changes take effect at the next start">
@@ -220,11 +228,11 @@ function Groups({ onChange }: { onChange: () => void }) {
         )}
       </Loaded>
       {current && (
-        <ActionForm key={current.name} operation={contract.cgnConfig.putGroup} params={{ name: current.name }} current={current} hide={["name"]} choices={choices} {...records} title={`Edit group ${current.name}`} submitLabel="Save" onDone={reload} />
+        <ActionForm key={current.name} operation={contract.cgnConfig.putGroup} configList="cgn.groups" params={{ name: current.name }} current={current} hide={["name"]} choices={choices} {...records} title={`Edit group ${current.name}`} submitLabel="Save" onDone={reload} />
       )}
       {can(contract.cgnConfig.putGroup) && (
         <Fold title="Add a group">
-          <ActionForm operation={contract.cgnConfig.putGroup} choices={choices} {...records} title="Add a CGN group" onDone={reload} />
+          <ActionForm operation={contract.cgnConfig.putGroup} configList="cgn.groups" choices={choices} {...records} title="Add a CGN group" onDone={reload} />
         </Fold>
       )}
     </Card>

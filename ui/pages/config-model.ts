@@ -142,16 +142,28 @@ const SENTENCES: Record<string, string> = {
  */
 export function plainSentence(description: string): string {
   // An enumeration's values said first (`webhook`, `smtp` or `bus`): the select shows them; the sentence says what they are.
-  const listsValues = description.startsWith("`");
+  const listsValues = /^`[^`]+`(?:, `[^`]+`)*,? or `[^`]+`/.test(description);
   let t = description
     .replace(/`/g, "")
-    .replace(/\s*\((?:hot: |[^()]*\b(?:GET|PUT|POST|DELETE) \/|[^()]*\bsrc\/)[^()]*\)/g, "")
+    // What only an API client needs: an operation's path, a source file, a status code, a member the URL overrides.
+    .replace(/\s*\((?:hot: |[^()]*\b(?:GET|PUT|POST|DELETE) \/|[^()]*\bsrc\/|[^()]*\b[45]\d\d\b)[^()]*\)/g, "")
     .replace(/[,;:] [^.;]*\b(?:GET|PUT|POST|DELETE) \/[^.;]*/g, "")
+    .replace(/[,;]? ?an unknown [^.;]* is [45]\d\d/g, "")
+    .replace(/^(?:optional: )?(?:ignored: .*|the key's; another value is refused.*)$/, "")
+    .replace(/^(?:u?int(?:8|16|32|64))\b[,;]? ?/, "")
     .replace(/^seconds; /i, "")
-    .replace(/\b(?:null or empty|null or 0|0 or null|null|empty)\s*=\s*/gi, "empty: ")
+    .replace(/,? ?(?:commit comment, )?request only/, "")
+    .replace(/\bwrite-only\b/g, "never shown")
+    // "absent or null = X", "null or 0 = unlimited", "0 or absent = X": what leaving it empty means.
+    .replace(/\b(?:absent, null or empty|absent or null|null or absent|null or empty|omitted or null|absent|null|empty)\s*=\s*empty\b[;,.]?\s*/gi, "")
+    .replace(/\b(?:null or 0|0 or null|0 or absent|absent or 0)\s*=\s*/gi, "empty or 0: ")
+    .replace(/\b(?:absent, null or empty|absent or null|null or absent|null or empty|omitted or null|absent|null|empty)\s*=\s*/gi, "empty: ")
     .replace(/\b0 = /g, "0: ")
-    .replace(/;\s*empty:/g, ". Empty:")
+    .replace(/: unlimited\b/g, ": no limit")
+    .replace(/;\s*empty( or 0)?:/g, ". Empty$1:")
+    .replace(/[;,]\s*$/, "")
     .trim();
+  if (!t) return "";
   t = listsValues ? `One of ${t}` : t.charAt(0).toUpperCase() + t.slice(1);
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }

@@ -90,11 +90,11 @@ export function Routing({ ctx }: { ctx: PageContext }) {
               }}
             />
             {editingNeighbor && (
-              <ActionForm key={editingNeighbor.address} operation={contract.routingConfig.replaceNeighbor} params={{ address: editingNeighbor.address }} current={editingNeighbor} hide={["address"]} title={`Edit neighbor ${editingNeighbor.address}`} submitLabel="Save" onDone={reload} />
+              <ActionForm key={editingNeighbor.address} operation={contract.routingConfig.replaceNeighbor} configList="bgp.neighbors" params={{ address: editingNeighbor.address }} current={editingNeighbor} hide={["address"]} title={`Edit neighbor ${editingNeighbor.address}`} submitLabel="Save" onDone={reload} />
             )}
             {local && can(contract.routingConfig.createNeighbor) && (
               <Fold title="Add a neighbor">
-                <ActionForm operation={contract.routingConfig.createNeighbor} title="Add a BGP neighbor" onDone={reload} />
+                <ActionForm operation={contract.routingConfig.createNeighbor} configList="bgp.neighbors" title="Add a BGP neighbor" onDone={reload} />
               </Fold>
             )}
           </Card>

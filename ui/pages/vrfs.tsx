@@ -52,10 +52,10 @@ export function Vrfs({ ctx }: { ctx: PageContext }) {
                 );
               }}
             />
-            {edited && <ActionForm key={edited.name} operation={contract.vrfs.replace} params={{ name: edited.name }} current={edited} hide={["name"]} title={`Edit VRF ${edited.name}`} submitLabel="Save" onDone={vrfs.reload} />}
+            {edited && <ActionForm key={edited.name} operation={contract.vrfs.replace} configList="vrfs" params={{ name: edited.name }} current={edited} hide={["name"]} title={`Edit VRF ${edited.name}`} submitLabel="Save" onDone={vrfs.reload} />}
             {local && can(contract.vrfs.create) && (
               <Fold title="Add a VRF">
-                <ActionForm operation={contract.vrfs.create} title="Add a VRF" onDone={vrfs.reload} />
+                <ActionForm operation={contract.vrfs.create} configList="vrfs" title="Add a VRF" onDone={vrfs.reload} />
               </Fold>
             )}
           </Card>
@@ -98,10 +98,10 @@ function SourceVrfRules({ ctx }: { ctx: PageContext }) {
               : {})}
             empty="No source-VRF rules."
           />
-          {edited && <ActionForm key={edited.name} operation={contract.sourceVrfRules.replace} params={{ name: edited.name }} current={edited} hide={["name"]} choices={choices} title={`Edit rule ${edited.name}`} submitLabel="Save" onDone={rules.reload} />}
+          {edited && <ActionForm key={edited.name} operation={contract.sourceVrfRules.replace} configList="sourceVrfRules" params={{ name: edited.name }} current={edited} hide={["name"]} choices={choices} title={`Edit rule ${edited.name}`} submitLabel="Save" onDone={rules.reload} />}
           {local && can(contract.sourceVrfRules.create) && (
             <Fold title="Add a rule">
-              <ActionForm operation={contract.sourceVrfRules.create} choices={choices} title="Add a source-VRF rule" onDone={rules.reload} />
+              <ActionForm operation={contract.sourceVrfRules.create} configList="sourceVrfRules" choices={choices} title="Add a source-VRF rule" onDone={rules.reload} />
             </Fold>
           )}
         </Card>
