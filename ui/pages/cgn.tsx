@@ -129,7 +129,8 @@ function Bindings({ ctx, groups }: { ctx: PageContext; groups: string[] | undefi
               csvName="cgn-bindings"
               rows={b.items.map((r) => ({
                 bindingIndex: r.bindingIndex,
-                group: r.group,
+                // The group only where there is more than one: with one, the column says nothing.
+                ...(new Set(b.items.map((i) => i.group)).size > 1 ? { group: r.group } : {}),
                 insideVrf: r.insideVrf,
                 insideIp: r.insideIp,
                 publicIp: r.publicIp,
@@ -138,8 +139,9 @@ function Bindings({ ctx, groups }: { ctx: PageContext; groups: string[] | undefi
                 subscriber: r.subscriberId ?? (r.autoLearned ? "anonymous (auto-learned)" : null),
                 created: r.createdUtc,
               }))}
-              labels={{ insideIp: "Inside address", publicIp: "Public address", sessionId: "Session" }}
+              labels={{ bindingIndex: "Index", insideIp: "Inside", publicIp: "Public", portBlocks: "Ports", sessionId: "Session", created: "Since" }}
               cells={{
+                subscriber: (row) => (row.subscriber === null ? <span class="muted">—</span> : <span class="clip" title={String(row.subscriber)}>{String(row.subscriber)}</span>),
                 sessionId: (row) => (row.sessionId ? <a href={`${prefix}/sessions/${row.sessionId}`}>{String(row.sessionId)}</a> : <span class="muted">anonymous</span>),
               }}
               {...(mayIdentify
@@ -205,8 +207,6 @@ function Groups({ onChange }: { onChange: () => void }) {
               publicSubnets: g.publicSubnets,
               portsPerBlock: g.chunkSize,
               portCap: g.portCap,
-              bindingTimeoutSeconds: g.bindingTimeoutSeconds,
-              quarantineSeconds: g.quarantineSeconds,
               bypassPrefixes: g.bypassPrefixes,
               waitsForRestart: g.pendingRestart,
             }))}

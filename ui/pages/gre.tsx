@@ -46,9 +46,9 @@ export function Gre({ ctx }: { ctx: PageContext }) {
               csvName="gre-circuits"
               rows={s.circuits.map((c) => {
                 const conf = config(c.id);
-                return { circuit: c.id, vrf: c.vrf, remote: conf?.remote ?? null, tunnel: conf ? `${conf.localTunnelAddress} → ${conf.remoteTunnelAddress}` : null, circuitState: c.circuitState, tunnelState: c.tunnelState, bfdState: c.bfdState, bgpState: c.bgpState, peerAs: conf?.peerAsn ?? null, prefixesReceived: c.prefixesReceived, lastChange: c.lastChangeUtc };
+                return { circuit: c.id, vrf: c.vrf, remote: conf?.remote ?? null, circuitState: c.circuitState, tunnelState: c.tunnelState, bfdState: c.bfdState, bgpState: c.bgpState, peerAs: conf?.peerAsn ?? null, prefixesReceived: c.prefixesReceived, lastChange: c.lastChangeUtc };
               })}
-              labels={{ circuitState: "Circuit", tunnelState: "Tunnel", bfdState: "BFD", bgpState: "BGP", peerAs: "Peer AS", prefixesReceived: "Routes received" }}
+              labels={{ circuitState: "Circuit", tunnelState: "Tunnel", bfdState: "BFD", bgpState: "BGP", peerAs: "Peer AS", prefixesReceived: "Routes received", lastChange: "Last change" }}
               {...(local && can(contract.greCircuits.replace)
                 ? {
                     rowAction: (row) => {

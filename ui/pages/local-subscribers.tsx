@@ -66,8 +66,6 @@ export function LocalSubscribers({ ctx }: { ctx: PageContext }) {
                   username: s.username,
                   vrf: s.vrfName ?? "default",
                   framedIp: s.framedIp ?? "dynamic",
-                  framedIpv6: s.framedIpv6,
-                  ipv6PdPrefix: s.ipv6PdPrefix,
                   plan: s.planName,
                   downloadBps: s.downloadRateKbps ? s.downloadRateKbps * 1000 : null,
                   uploadBps: s.uploadRateKbps ? s.uploadRateKbps * 1000 : null,

@@ -62,10 +62,10 @@ export function Routing({ ctx }: { ctx: PageContext }) {
             />
             {rows.note}
             <RecordTable
-              caption="BGP neighbors" dense
+              caption="BGP neighbors"
               csvName="bgp-neighbors"
               rows={s.peers.map((p) => ({ peer: p.peer, vrf: p.vrf, description: p.description, remoteAs: p.remoteAs, afiSafi: p.afiSafi, state: p.state, uptimeSeconds: p.uptimeSeconds || null, prefixesReceived: p.prefixesReceived, prefixesSent: p.prefixesSent }))}
-              labels={{ peer: "Neighbor", uptimeSeconds: "Up for", prefixesReceived: "Routes received", prefixesSent: "Routes advertised" }}
+              labels={{ peer: "Neighbor", afiSafi: "Family", uptimeSeconds: "Up for", prefixesReceived: "Received", prefixesSent: "Advertised" }}
               cells={{
                 prefixesReceived: (row) => <RoutesButton row={row} type="received" peering={peering} setPeering={setPeering} />,
                 prefixesSent: (row) => <RoutesButton row={row} type="advertised" peering={peering} setPeering={setPeering} />,

@@ -55,15 +55,15 @@ export function Tokens() {
               caption="API tokens"
               csvName="tokens"
               testid="token-table"
-              rows={page.items.map((t) => ({ name: t.name, role: t.role, prefix: t.prefix, createdUtc: t.createdUtc, createdBy: t.createdBy, lastUsedUtc: t.lastUsedUtc, expiresUtc: t.expiresUtc, source: t.source === "config" ? "configuration" : "API", id: t.id }))}
-              labels={{ prefix: "Starts with", createdUtc: "Created", lastUsedUtc: "Last used", expiresUtc: "Expires", source: "Made by", id: "ID" }}
+              rows={page.items.map((t) => ({ name: t.name, role: t.role, prefix: t.prefix, createdUtc: t.createdUtc, createdBy: t.createdBy, lastUsedUtc: t.lastUsedUtc, expiresUtc: t.expiresUtc, source: t.source === "config" ? "configuration" : "API" }))}
+              labels={{ prefix: "Starts with", createdUtc: "Created", createdBy: "By", lastUsedUtc: "Last used", expiresUtc: "Expires", source: "From" }}
               cells={{ expiresUtc: (row) => (row.expiresUtc === null ? <span class="muted">never</span> : <span>{utc(String(row.expiresUtc))}</span>) }}
               rowAction={(row) =>
                 can(contract.tokens.revoke) && row.source === "API" ? (
                   <RowButton
                     verb="Revoke"
                     target={`token ${String(row.name)}`}
-                    onClick={() => void rows.act(`Revoke token ${String(row.name)} (${String(row.prefix)}…)? Whatever uses it stops working at once.`, () => call(contract.tokens.revoke, { params: { id: String(row.id) } }), `Token ${String(row.name)} revoked.`, tokens.reload)}
+                    onClick={() => void rows.act(`Revoke token ${String(row.name)} (${String(row.prefix)}…)? Whatever uses it stops working at once.`, () => call(contract.tokens.revoke, { params: { id: page.items.find((t) => t.name === row.name && t.prefix === row.prefix)!.id } }), `Token ${String(row.name)} revoked.`, tokens.reload)}
                   />
                 ) : row.source === "configuration" ? (
                   <span class="muted" title="Provisioned by the fleet configuration: change the configuration instead">

@@ -138,7 +138,7 @@ function WhoHadPublicPort() {
           {fieldError("port") && <small class="field-error" id="who-port-error">{fieldError("port")}</small>}
         </div>
         <div class={fieldError("time") ? "field invalid" : "field"}>
-          <label for="who-time">At (UTC, empty = now)</label>
+          <label for="who-time">At (UTC; empty: now)</label>
           <input id="who-time" value={at} placeholder="2026-03-02 09:15:00" onInput={(e) => setAt(e.currentTarget.value)} aria-invalid={!!fieldError("time")} aria-describedby={fieldError("time") ? "who-time-error" : undefined} />
           {fieldError("time") && <small class="field-error" id="who-time-error">{fieldError("time")}</small>}
         </div>

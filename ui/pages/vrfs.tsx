@@ -35,7 +35,8 @@ export function Vrfs({ ctx }: { ctx: PageContext }) {
               rows={list.map((v) => {
                 // A session-only name carries counts only: its routing attributes read as dashes.
                 const r = v as Record<string, Json | undefined>;
-                return { vrf: v.name, configured: v.configured, sessions: v.sessions, tableId: r.tableId ?? null, rd: r.rd ?? null, importRt: r.importRt ?? null, exportRt: r.exportRt ?? null, gatewayIp: r.gatewayIp ?? null, gatewayIpv6: r.gatewayIpv6 ?? null, l2tpEndpointIp: r.l2tpEndpointIp ?? null, originateDefaultRoute: r.originateDefaultRoute ?? null };
+                // The IPv6 gateway and the L2TP endpoint are in the row's edit form: the table stays inside 1024 px.
+                return { vrf: v.name, configured: v.configured, sessions: v.sessions, tableId: r.tableId ?? null, rd: r.rd ?? null, importRt: r.importRt ?? null, exportRt: r.exportRt ?? null, gatewayIp: r.gatewayIp ?? null, originateDefaultRoute: r.originateDefaultRoute ?? null };
               })}
               labels={{ vrf: "VRF", tableId: "Table ID", rd: "RD", importRt: "Import RTs", exportRt: "Export RTs", gatewayIp: "Gateway", gatewayIpv6: "IPv6 gateway", l2tpEndpointIp: "L2TP endpoint", originateDefaultRoute: "Default route" }}
               cells={{ sessions: (row) => (row.sessions ? <a href={`${prefix}/sessions?vrf=${encodeURIComponent(String(row.vrf))}`}>{String(row.sessions)}</a> : <span>0</span>) }}
