@@ -235,7 +235,8 @@ describe("the header strip", () => {
     const badge = page.getByTestId("alarm-badge");
     const before = (await apiFromPage<{ count: number }>(page, "GET", "/alarms")).body.count;
     await expect.poll(() => badge.textContent()).toBe(before === 0 ? "No alarms" : `${before} alarm${before === 1 ? "" : "s"}`);
-    // One socket, to this appliance's live path, open and already sent the status.
+    // One socket, to this appliance's live path, open and already sent the status (the previous page's closes as it unloads: on a loaded machine its close can come after the new page's open).
+    await expect.poll(() => sockets.filter((socket) => !socket.closed).length, { timeout: 15_000 }).toBe(1);
     const live = sockets.filter((socket) => !socket.closed);
     expect(live.map((socket) => new URL(socket.url).pathname)).toEqual(["/ui/live"]);
     expect(live[0]!.statuses.length).toBeGreaterThan(0);

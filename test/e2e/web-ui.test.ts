@@ -312,7 +312,7 @@ describe("the web UI", () => {
   it("lists the whole fleet, shows a stopped appliance as unreachable, and a peer's pages read-only", async () => {
     await page.goto(`${base}/fleet`);
     const rows = page.getByTestId("fleet-table").locator("tbody tr");
-    await expect.poll(() => rows.locator("[data-appliance]").evaluateAll((cells) => cells.map((c) => c.getAttribute("data-appliance")))).toEqual(["edge-1", "edge-2", "edge-3"]);
+    await expect.poll(() => rows.locator("[data-appliance]").evaluateAll((cells) => cells.map((c) => c.getAttribute("data-appliance"))), { timeout: 15_000 }).toEqual(["edge-1", "edge-2", "edge-3"]);
     // Running, and the worst active alarm when there is one ("running, 1 major alarm").
     await expect.poll(async () => (await rows.locator('[data-testid="health"]').allTextContents()).every((t) => /^running(, \d+ \w+ alarms?)?$/.test(t)), { timeout: 20_000 }).toBe(true);
     const peerStatus = (await call<{ sessions: { total: number } }>("GET", "/fleet/edge-2/system/status")).body;
