@@ -81,7 +81,7 @@ const NAMES: Record<string, string> = {
   rxBps: "Rx rate", txBps: "Tx rate", bfd: "BFD", rpId: "RP ID", afiSafi: "AFI/SAFI", ipv4: "IPv4", ipv6: "IPv6",
   downloadRatePps: "Download packet rate", uploadRatePps: "Upload packet rate", dns1: "DNS 1", dns2: "DNS 2", dnsV6_1: "IPv6 DNS 1", dnsV6_2: "IPv6 DNS 2",
   ipv6PdPrefix: "Delegated prefix", ipv6PdLength: "Delegated prefix length", psk: "Pre-shared key", localTs: "Local traffic selectors",
-  remoteTs: "Remote traffic selectors", option82CircuitId: "Option 82 circuit ID",
+  remoteTs: "Remote traffic selectors", option82CircuitId: "Option 82 circuit ID", asOf: "As of", asOfUtc: "As of",
 };
 /** Unit suffixes a label drops, because the value is shown in its unit. */
 const UNIT_SUFFIX = /(Seconds|Secs|Bytes|Ms|Mbps|Kbps|Kb|Percent|Days|Dbm|Celsius|Volts|Watts|Utc)$/;

@@ -57,7 +57,11 @@ export function Tokens() {
               testid="token-table"
               rows={page.items.map((t) => ({ name: t.name, role: t.role, prefix: t.prefix, createdUtc: t.createdUtc, createdBy: t.createdBy, lastUsedUtc: t.lastUsedUtc, expiresUtc: t.expiresUtc, source: t.source === "config" ? "configuration" : "API" }))}
               labels={{ prefix: "Starts with", createdUtc: "Created", createdBy: "By", lastUsedUtc: "Last used", expiresUtc: "Expires", source: "From" }}
-              cells={{ expiresUtc: (row) => (row.expiresUtc === null ? <span class="muted">never</span> : <span>{utc(String(row.expiresUtc))}</span>) }}
+              cells={{
+                expiresUtc: (row) => (row.expiresUtc === null ? <span class="muted">never</span> : <span>{utc(String(row.expiresUtc))}</span>),
+                // A token the fleet configuration provisions is revoked by changing the configuration, not from here.
+                source: (row) => (row.source === "configuration" ? <span title="Provisioned by the fleet configuration: change the configuration to revoke it">configuration</span> : <span>API</span>),
+              }}
               rowAction={(row) =>
                 can(contract.tokens.revoke) && row.source === "API" ? (
                   <RowButton
@@ -65,10 +69,6 @@ export function Tokens() {
                     target={`token ${String(row.name)}`}
                     onClick={() => void rows.act(`Revoke token ${String(row.name)} (${String(row.prefix)}…)? Whatever uses it stops working at once.`, () => call(contract.tokens.revoke, { params: { id: page.items.find((t) => t.name === row.name && t.prefix === row.prefix)!.id } }), `Token ${String(row.name)} revoked.`, tokens.reload)}
                   />
-                ) : row.source === "configuration" ? (
-                  <span class="muted" title="Provisioned by the fleet configuration: change the configuration instead">
-                    from the configuration
-                  </span>
                 ) : null
               }
             />
