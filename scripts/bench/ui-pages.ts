@@ -14,14 +14,19 @@ import { signInAs } from "./ui-sign-in.ts";
 const ROUNDS = 3;
 const BAR_MS = 200;
 
-/** Runs in the page before its scripts: notes, at the next frame, each time main stops saying it is loading. */
+/** Runs in the page before its scripts: notes, at the next frame, each time main stops saying it is loading (or a new page shows without saying it). */
 const LOADED_PROBE = `
   window.__loaded = [];
   new MutationObserver(() => {
     const main = document.querySelector("main");
     const loading = !main || /Loading…|Searching…|Waiting…/.test(main.textContent || "");
-    if (!loading && window.__wasLoading !== false) requestAnimationFrame(() => window.__loaded.push({ path: location.pathname, at: performance.now() }));
+    // Loaded: after "Loading…" went, or on a new path that never said it (a page drawn from what it has, the live log).
+    if (!loading && (window.__wasLoading !== false || window.__lastPath !== location.pathname)) {
+      const path = location.pathname;
+      requestAnimationFrame(() => window.__loaded.push({ path, at: performance.now() }));
+    }
     window.__wasLoading = loading;
+    window.__lastPath = location.pathname;
   }).observe(document, { subtree: true, childList: true, characterData: true });
 `;
 

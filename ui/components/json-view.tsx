@@ -104,7 +104,9 @@ export function RecordTable({ rows, caption, rowAction, csvName, cells, labels, 
         return sort.descending ? -order : order;
       })
     : rows;
-  const numericColumn = (c: string) => rows.some((r) => typeof r[c] === "number") && numberKind(c) !== "id";
+  // Which columns hold numbers, found once per render (not once per cell: a page of 100 rows has 1,000 cells).
+  const numeric = new Set(columns.filter((c) => numberKind(c) !== "id" && rows.some((r) => typeof r[c] === "number")));
+  const numericColumn = (c: string) => numeric.has(c);
   const label = (c: string) => labels?.[c] ?? labelOf(c);
   if (rows.length === 0) return <p class="muted">{empty ?? "None."}</p>;
   return (
