@@ -1,7 +1,7 @@
 /**
  * The fleet file: which appliances exist, how each listens, its seed and
  * profile, and the peers it reads through the fleet proxy (`webUi.peers`).
- * Shared by the launcher (scripts/fleet.ts) and the Worker, so both accept
+ * Shared by the launcher (launcher/launch.ts) and the Worker, so both accept
  * exactly the same files.
  */
 import { z } from "zod";

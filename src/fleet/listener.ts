@@ -1,8 +1,8 @@
 /**
  * Which listener a request came in on, in the local fleet. One Worker serves
- * every listener of `npm start` (scripts/fleet.ts); each listener names its
+ * every listener of `npm start` (launcher/launch.ts); each listener names its
  * appliance in `X-BNG-Appliance`, after removing any such header a client sent
- * (scripts/listeners.ts), as it does for the peer address. Deployed, nothing
+ * (launcher/listeners.ts), as it does for the peer address. Deployed, nothing
  * strips it, so a client could pick any appliance with it: there it is ignored
  * and the hostname decides (src/fleet/definition.ts).
  */

@@ -5,7 +5,7 @@
  * opening one Durable Object's SQLite file would corrupt it. So the fleet
  * proxy reaches a member served by another process over that process's
  * loopback socket, naming the appliance as a listener does; the launcher
- * passes those sockets in `BNG_SHARD_PEERS` (scripts/fleet.ts). Deployed,
+ * passes those sockets in `BNG_SHARD_PEERS` (launcher/launch.ts). Deployed,
  * one Worker serves every appliance and this never applies.
  */
 import { z } from "zod";

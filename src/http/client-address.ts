@@ -6,9 +6,9 @@
  *   overwrites any value a client sent, so it is the client's address.
  * - The local fleet (`npm start`): nothing overwrites `CF-Connecting-IP`, so
  *   a client could claim any address. On an appliance's public socket served
- *   by workerd itself (scripts/public-sockets.ts), workerd puts the
+ *   by workerd itself (launcher/public-sockets.ts), workerd puts the
  *   connection's peer in `request.cf.clientIp` (`address:port`), which no
- *   header can set there; behind the launcher's relay (scripts/listeners.ts),
+ *   header can set there; behind the launcher's relay (launcher/listeners.ts),
  *   which holds the TCP connection, the relay passes its peer address in
  *   `X-BNG-Peer-Address` after removing whatever the client sent under that
  *   name.

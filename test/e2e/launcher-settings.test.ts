@@ -3,12 +3,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { banner } from "../../scripts/banner.ts";
-import { loadSettings } from "../../scripts/config.ts";
+import { banner } from "../../launcher/banner.ts";
+import { loadSettings } from "../../launcher/config.ts";
 
 describe("BNG_BOOTSTRAP_TOKEN at start", () => {
   it("refuses a malformed token with a message saying how to make one", async () => {
-    await expect(loadSettings({ BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(36) })).rejects.toThrow(/not a well-formed token.*npm run -s token/);
+    await expect(loadSettings({ BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(36) })).rejects.toThrow(/not a well-formed token.*bngfleet token/);
   });
 
   it("accepts a well-formed one", async () => {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { bindAndRelease, ephemeralLow } from "../closed-port.ts";
-import type { LauncherMemory } from "../../scripts/launcher-memory.ts";
+import type { LauncherMemory } from "../../launcher/launcher-memory.ts";
 
 export { closedPort } from "../closed-port.ts";
 
@@ -36,7 +36,7 @@ export interface RunningFleet {
   output: () => string;
   /** Sends SIGINT and resolves with the exit code. */
   stop: () => Promise<number | null>;
-  /** The launcher's memory, its JS heap read after a full collection (scripts/launcher-memory.ts); only when launched with `reportsMemory`. */
+  /** The launcher's memory, its JS heap read after a full collection (launcher/launcher-memory.ts); only when launched with `reportsMemory`. */
   launcherMemory: () => Promise<LauncherMemory>;
 }
 
@@ -44,13 +44,13 @@ export interface RunningFleet {
 const READY_PARALLEL = 8;
 
 /**
- * Launches `node scripts/fleet.ts` with the given environment and waits (60 s unless told) until every port answers health.
+ * Launches `node scripts/bngfleet.ts start` (the CLI from the sources) with the given environment and waits (60 s unless told) until every port answers health.
  * `reportsMemory` opens an IPC channel to it, over which launcherMemory() asks.
  */
 export async function launchFleet(env: Record<string, string>, ports: number[], dataDir?: string, readyTimeoutMs = 60_000, { reportsMemory = false } = {}): Promise<RunningFleet> {
   const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-")));
   let output = "";
-  const child: ChildProcess = spawn(process.execPath, ["scripts/fleet.ts"], {
+  const child: ChildProcess = spawn(process.execPath, ["scripts/bngfleet.ts", "start"], {
     env: { ...process.env, BNG_DATA_DIR: dir, ...env },
     stdio: reportsMemory ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
   });

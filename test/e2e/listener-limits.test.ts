@@ -12,9 +12,9 @@ import https from "node:https";
 import net from "node:net";
 import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateCertificate } from "../../scripts/certificates.ts";
-import { listenFrontend, type Frontend } from "../../scripts/listeners.ts";
-import type { ListenerLimits } from "../../scripts/listener-limits.ts";
+import { generateCertificate } from "../../launcher/certificates.ts";
+import { listenFrontend, type Frontend } from "../../launcher/listeners.ts";
+import type { ListenerLimits } from "../../launcher/listener-limits.ts";
 import { HSTS } from "../../src/http/headers.ts";
 import { closedPort, freePortBase } from "./launcher.ts";
 

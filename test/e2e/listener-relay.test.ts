@@ -10,7 +10,7 @@
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listenFrontend, type Frontend } from "../../scripts/listeners.ts";
+import { listenFrontend, type Frontend } from "../../launcher/listeners.ts";
 import { freePortBase } from "./launcher.ts";
 
 let upstream: net.Server;
@@ -56,7 +56,7 @@ beforeAll(async () => {
           socket.write(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
           continue;
         }
-        // Answers as workerd frames them, for the relay's own reader (scripts/response-reader.ts): a large chunked
+        // Answers as workerd frames them, for the relay's own reader (launcher/response-reader.ts): a large chunked
         // body, one cut by a reset part-way, and an event stream whose head comes before its first event.
         if (head.startsWith("GET /answers/")) {
           buffered = buffered.slice(end + 4);

@@ -1,6 +1,6 @@
 /**
  * The rewrite of workerd's configuration for the appliances' public sockets
- * (scripts/public-sockets.ts), judged by workerd itself: `workerd test`
+ * (launcher/public-sockets.ts), judged by workerd itself: `workerd test`
  * parses a configuration, binds its sockets and, with no test in it, says so
  * and exits. A fleet of 1,000 appliances in two processes puts 500 public
  * sockets in each.
@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { serializeConfig } from "miniflare";
 import { describe, expect, it } from "vitest";
-import { withPublicSockets } from "../../scripts/public-sockets.ts";
+import { withPublicSockets } from "../../launcher/public-sockets.ts";
 
 /**
  * A configuration as Miniflare writes one for a Worker with `count` direct sockets. Each on a loopback address of

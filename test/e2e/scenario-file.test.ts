@@ -53,7 +53,7 @@ describe("BNG_SCENARIO", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-bad-scenario-"));
     const bad = path.join(dir, "bad.json");
     await writeFile(bad, JSON.stringify({ steps: [{ at: 60, action: "fill-pool", pool: "residential-v4" }] }));
-    const result = spawnSync(process.execPath, ["scripts/fleet.ts"], { env: { ...process.env, BNG_SCENARIO: bad, BNG_DATA_DIR: dir, BNG_PORT_BASE: String(await freePortBase(2)) }, encoding: "utf8", timeout: 30_000 });
+    const result = spawnSync(process.execPath, ["scripts/bngfleet.ts", "start"], { env: { ...process.env, BNG_SCENARIO: bad, BNG_DATA_DIR: dir, BNG_PORT_BASE: String(await freePortBase(2)) }, encoding: "utf8", timeout: 30_000 });
     expect(result.status).not.toBe(0);
     const output = result.stdout + result.stderr;
     expect(output).toContain(bad);

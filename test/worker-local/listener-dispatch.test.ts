@@ -1,6 +1,6 @@
 /**
  * The local fleet's one Worker serves every listener: the appliance is the
- * one the listener names in X-BNG-Appliance (scripts/listeners.ts), whatever
+ * one the listener names in X-BNG-Appliance (launcher/listeners.ts), whatever
  * the Host, and the listener's scheme (HTTPS unless BNG_HTTP=1) decides
  * whether the answer is marked HTTPS-only, as the Worker itself sees plain http://.
  */

@@ -1,10 +1,13 @@
-/** The launcher's ready banner (scripts/fleet.ts prints it once the fleet answers). */
+/** The launcher's ready banner (`bngfleet start` prints it once every appliance answers, unless --json). */
 import path from "node:path";
 import type { Settings } from "./config.ts";
 import { DEFAULT_ADMIN_PASSWORD } from "../src/auth/bootstrap.ts";
 
-/** The ready banner: URLs, how to log in, where state lives, start-up time (`seconds`). */
-export function banner(settings: Settings, seconds: number): string {
+/**
+ * The ready banner: URLs, how to log in, where state lives, start-up time (`seconds`). Secrets are named by where
+ * they come from, never shown: the password's variable, the token's file (`tokenFile`, when the launcher made it).
+ */
+export function banner(settings: Settings, seconds: number, tokenFile?: string): string {
   const { appliances, dataDir, http } = settings;
   const width = Math.max(...appliances.map((a) => a.name.length));
   const lines = [
@@ -13,17 +16,16 @@ export function banner(settings: Settings, seconds: number): string {
     ...appliances.map((a) => `  ${a.name.padEnd(width)}  ${a.origin}`),
     "",
     `Open the web UI in a browser: ${appliances[0]!.origin}/`,
-    // The configured password is a secret: the banner says where it comes from, never what it is.
     settings.adminPassword !== undefined
-      ? "Log in as admin with the password set in BNG_ADMIN_PASSWORD"
-      : `Log in as admin, password ${DEFAULT_ADMIN_PASSWORD} (development default, to be changed at first sign-in; set BNG_ADMIN_PASSWORD to choose one)`,
+      ? "Log in as admin with the password set in BNG_ADMIN_PASSWORD or --admin-password"
+      : `Log in as admin, password ${DEFAULT_ADMIN_PASSWORD} (development default, to be changed at first sign-in; --admin-password or BNG_ADMIN_PASSWORD chooses one)`,
     "First login requires TOTP enrolment: add the secret it returns to an authenticator app,",
     "or compute codes with: oathtool --totp -b <secret>",
-    settings.bootstrapToken !== undefined
-      ? "Bootstrap token: configured (BNG_BOOTSTRAP_TOKEN)"
-      : "Bootstrap token: not configured (set BNG_BOOTSTRAP_TOKEN to enable it)",
+    tokenFile !== undefined
+      ? `API token (super-user): in ${tokenFile}; send it as Authorization: Bearer <token>`
+      : "API token (super-user): the one given (--bootstrap-token or BNG_BOOTSTRAP_TOKEN)",
     http
-      ? "Plain HTTP (BNG_HTTP=1)"
+      ? "Plain HTTP (--http)"
       : `Self-signed certificates in ${path.join(dataDir, "certs")}: use curl -k, or trust the .crt`,
     `Data dir: ${dataDir}`,
     "Ctrl-C to stop.",

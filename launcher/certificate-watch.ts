@@ -90,6 +90,7 @@ export async function watchCertificates(
   factory: Pair[],
   source: FingerprintSource,
   serving: (string | null)[] = appliances.map(() => null),
+  say: (line: string) => void = console.log,
 ): Promise<CertificateWatch> {
   // What each appliance serves, as a fingerprint: null for the factory pair.
   const served = serving.map((cert) => (cert === null ? null : fingerprintOf(cert)));
@@ -113,11 +114,11 @@ export async function watchCertificates(
     await serve(changes);
     for (const [name, pair] of announced) announce(name, pair);
   };
-  await check((name, pair) => pair && console.log(`${name} serves its configured certificate`));
+  await check((name, pair) => pair && say(`${name} serves its configured certificate`));
   let busy: Promise<void> | null = null;
   const timer = setInterval(() => {
     if (busy) return;
-    busy = check((name, pair) => console.log(pair ? `${name} serves its new certificate` : `${name} serves its self-signed certificate again`))
+    busy = check((name, pair) => say(pair ? `${name} serves its new certificate` : `${name} serves its self-signed certificate again`))
       .catch((error: unknown) => console.error(`certificate watch: ${(error as Error).message}`))
       .finally(() => (busy = null));
   }, POLL_MS);

@@ -1,6 +1,6 @@
 /**
  * The relay's kept-alive connections to workerd for requests without a body (reads, deletes, event streams: nearly
- * every request). A request's head is written as the relay built it (scripts/listeners.ts) and the answer read by
+ * every request). A request's head is written as the relay built it (launcher/listeners.ts) and the answer read by
  * ResponseReader. One request at a time per connection, and a connection goes back to the pool only once its
  * answer is complete. Node's own client (http.request with a keep-alive Agent) did the same at about 1.5 times the
  * relay's CPU a request, and undici's Pool, tried in its stead, cost as much (docs/benchmark.md, issue #28); requests

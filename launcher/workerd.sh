@@ -1,6 +1,6 @@
 #!/bin/sh
-# workerd as Miniflare starts it for the local fleet (MINIFLARE_WORKERD_PATH, set by scripts/fleet.ts):
-# the configuration Miniflare writes on stdin is rewritten by scripts/public-sockets.ts (the appliances'
+# workerd as Miniflare starts it for the local fleet (MINIFLARE_WORKERD_PATH, set by launcher/launch.ts):
+# the configuration Miniflare writes on stdin is rewritten by launcher/workerd-config.ts (the appliances'
 # public sockets), then workerd itself is exec'd, so the process Miniflare holds, kills and waits for is
 # workerd's own. The rewritten configuration holds TLS keys and secrets: a private temporary file, unlinked
 # once open as workerd's stdin (Miniflare's "-" argument).

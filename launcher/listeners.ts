@@ -428,7 +428,7 @@ export async function listenFrontend(options: { name: string; address: string; p
     open.add(socket);
     socket.on("close", () => open.delete(socket));
   };
-  // Over HTTPS the port also takes the ACME CA's plain-HTTP challenge fetch (scripts/acme-http.ts).
+  // Over HTTPS the port also takes the ACME CA's plain-HTTP challenge fetch (launcher/acme-http.ts).
   const front: net.Server = server instanceof https.Server ? acceptAcmeHttp(server, target, track, name, limits) : server;
   if (front === server) server.on("connection", track);
   front.maxConnections = limits.maxConnections;

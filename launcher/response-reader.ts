@@ -1,5 +1,5 @@
 /**
- * Reads workerd's HTTP/1.1 answers for the relay (scripts/upstream-pool.ts) as they arrive: the head, then the
+ * Reads workerd's HTTP/1.1 answers for the relay (launcher/upstream-pool.ts) as they arrive: the head, then the
  * body as it is framed (Content-Length, chunked, or up to the connection's close), with no buffering beyond a head
  * or a chunk-size line split across reads. Node's own client (http.request and its Agent) did this and more, and
  * cost the relay about half its CPU a request (docs/benchmark.md). The answers come from workerd on loopback, never

@@ -9,12 +9,12 @@
  * connection's peer address in `request.cf.clientIp`. So the launcher asks
  * Miniflare for one direct socket per appliance on its public address and
  * rewrites those sockets in the message on its way to workerd
- * (scripts/workerd.sh, named by MINIFLARE_WORKERD_PATH).
+ * (launcher/workerd.sh, named by MINIFLARE_WORKERD_PATH, runs launcher/workerd-config.ts).
  *
  * Only the fields touched here are declared, with the pointer slots and
  * sizes of workerd's schema (node_modules/workerd/workerd.capnp).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { CompositeList, Message, ObjectSize, Struct, utils } from "capnp-es";
 import { PEER_ADDRESS_HEADER } from "../src/http/client-address.ts";
 import { APPLIANCE_HEADER, STREAM_HANDLE_HEADER } from "../src/fleet/listener.ts";
@@ -111,11 +111,4 @@ export function withPublicSockets(config: Uint8Array, publicSockets: PublicSocke
 /** The address workerd's configuration gives a direct socket (Miniflare's form: an IPv6 host in brackets). */
 export function socketAddress(host: string, port: number): string {
   return `${host.includes(":") ? `[${host}]` : host}:${port}`;
-}
-
-// Run by scripts/workerd.sh: the configuration on stdin, rewritten to stdout, the sockets from BNG_PUBLIC_SOCKETS
-// (JSON: the keys stay in their files, out of workerd's environment).
-if (import.meta.main) {
-  const sockets = JSON.parse(process.env.BNG_PUBLIC_SOCKETS!) as PublicSocket[];
-  writeFileSync(1, withPublicSockets(readFileSync(0), sockets));
 }

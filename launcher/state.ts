@@ -1,8 +1,9 @@
 /**
  * What the launcher keeps under the data dir:
  *   <dataDir>/fleet-secret   32 random bytes, hex (mode 0600)
+ *   <dataDir>/bootstrap-token  the super-user API token the launcher made, when none was given (mode 0600)
  *   <dataDir>/upgrade-signing-key.pem  the development vendor key: Ed25519, PKCS #8 PEM (mode 0600);
- *                            `npm run upgrade-package` signs with it, the appliances get its public half
+ *                            `bngfleet upgrade-package` signs with it, the appliances get its public half
  *   <dataDir>/certs/         per-appliance TLS certificate and key (certificates.ts)
  *   <dataDir>/durable-objects/  Miniflare's SQLite files, one per Durable Object
  *                               (shard-K-of-N/ below it when BNG_SHARDS=N > 1)
@@ -11,6 +12,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } f
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { LaunchError } from "./config.ts";
+import { isWellFormedToken, newToken } from "../src/trust/tokens.ts";
 
 /** Directory handed to Miniflare as `durableObjectsPersist`. */
 export function durableObjectDir(dataDir: string): string {
@@ -36,39 +38,50 @@ export async function clearDurableObjects(dataDir: string): Promise<void> {
 }
 
 /** Returns the fleet secret, creating `<dataDir>/fleet-secret` (0600) on first start. */
-export async function loadFleetSecret(dataDir: string): Promise<{ secret: string; created: boolean }> {
-  const file = path.join(dataDir, "fleet-secret");
-  await mkdir(dataDir, { recursive: true });
+export function loadFleetSecret(dataDir: string): Promise<{ secret: string; created: boolean }> {
+  return loadOrCreate(path.join(dataDir, "fleet-secret"), () => randomBytes(32).toString("hex"), (text) => /^[0-9a-f]{64}$/.test(text), "a 64-digit hex secret");
+}
+
+/**
+ * The super-user token every appliance accepts when none was given (`--bootstrap-token`, BNG_BOOTSTRAP_TOKEN):
+ * made once and kept in `<dataDir>/bootstrap-token` (0600), so a restart on the same data keeps the scripts that
+ * hold it working. Only its SHA-256 reaches an appliance; the launcher prints it only where asked (`--json`).
+ */
+export async function loadBootstrapToken(dataDir: string): Promise<{ token: string; file: string; created: boolean }> {
+  const file = path.join(dataDir, "bootstrap-token");
+  const { secret, created } = await loadOrCreate(file, newToken, isWellFormedToken, "a well-formed bngtok_ token");
+  return { token: secret, file, created };
+}
+
+/** Reads a one-line secret, creating it (0600) if absent; a damaged file is reported rather than silently replaced. */
+async function loadOrCreate(file: string, make: () => string, valid: (text: string) => boolean, what: string): Promise<{ secret: string; created: boolean }> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const read = async (): Promise<string | undefined> => {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+    const secret = text.trim();
+    // Peers' tokens derive from the fleet secret, and scripts hold the token: neither is replaced behind their back.
+    if (!valid(secret)) throw new LaunchError(`${file} does not hold ${what}; fix it or delete it to generate a new one`);
+    return secret;
+  };
+  const existing = await read();
+  if (existing !== undefined) return { secret: existing, created: false };
+  const fresh = make();
   try {
-    const secret = await readSecret(file);
-    if (secret !== undefined) return { secret, created: false };
-    const fresh = randomBytes(32).toString("hex");
     // "wx" refuses to overwrite: if another launcher won the race, use its secret.
     await writeFile(file, fresh + "\n", { mode: 0o600, flag: "wx" });
     return { secret: fresh, created: true };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
-      const secret = await readSecret(file);
-      if (secret !== undefined) return { secret, created: false };
-    }
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const theirs = await read();
+    if (theirs === undefined) throw error;
+    return { secret: theirs, created: false };
   }
-}
-
-/** Reads an existing secret; a damaged file is reported rather than silently replaced, since peers' tokens derive from it. */
-async function readSecret(file: string): Promise<string | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-  const secret = text.trim();
-  if (!/^[0-9a-f]{64}$/.test(secret)) {
-    throw new LaunchError(`${file} does not hold a 64-digit hex secret; fix it or delete it to generate a new one`);
-  }
-  return secret;
 }
 
 /**

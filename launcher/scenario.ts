@@ -1,5 +1,5 @@
 /**
- * BNG_SCENARIO: a scenario file (scenarios/*.json; the schema is
+ * --scenario (BNG_SCENARIO): a scenario file (scenarios/*.json; the schema is
  * src/schemas/scenario.ts) run on every appliance once the fleet is up,
  * as POST /twin/v1/scenario/run would run it. The file is checked before
  * anything starts, so a bad file fails the launch naming the field.
@@ -7,26 +7,26 @@
 import { readFile } from "node:fs/promises";
 import type { Miniflare } from "miniflare";
 import { ScenarioFile } from "../src/schemas/scenario.ts";
-import { LaunchError } from "./config.ts";
+import { LaunchError, UsageError } from "./config.ts";
 import type { Appliance } from "../durable-objects/appliance.ts";
 
-/** Reads and validates a scenario file, throwing a LaunchError that names the file and every bad field. */
-export async function loadScenarioFile(file: string): Promise<ScenarioFile> {
+/** Reads and validates a scenario file, throwing a UsageError that names the file (and what gave it) and every bad field. */
+export async function loadScenarioFile(file: string, label = "BNG_SCENARIO"): Promise<ScenarioFile> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new LaunchError(`Cannot read scenario file ${file} (BNG_SCENARIO): ${(error as Error).message}`);
+    throw new UsageError(`Cannot read scenario file ${file} (${label}): ${(error as Error).message}`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new LaunchError(`Scenario file ${file} is not valid JSON: ${(error as Error).message}`);
+    throw new UsageError(`Scenario file ${file} is not valid JSON: ${(error as Error).message}`);
   }
   const parsed = ScenarioFile.safeParse(raw);
   if (!parsed.success) {
-    throw new LaunchError(`Scenario file ${file} is not valid:\n${parsed.error.issues.map((i) => `  ${i.path.join(".") || "(file)"}: ${i.message}`).join("\n")}`);
+    throw new UsageError(`Scenario file ${file} is not valid:\n${parsed.error.issues.map((i) => `  ${i.path.join(".") || "(file)"}: ${i.message}`).join("\n")}`);
   }
   return parsed.data;
 }
@@ -34,8 +34,12 @@ export async function loadScenarioFile(file: string): Promise<ScenarioFile> {
 /** The object's one call the launcher makes here, typed from the object itself. */
 type ScenarioRunner = Pick<Appliance, "runLauncherScenario">;
 
-/** Runs the file on each appliance in turn (the actor in their logs is `launcher`); a refused step fails the launch. */
-export async function runScenarioOnFleet(mf: Miniflare, owner: string, appliances: readonly string[], file: ScenarioFile, label: string): Promise<void> {
+/**
+ * Runs the file on each appliance in turn (the actor in their logs is `launcher`); a refused step fails the launch.
+ * Answers a line per appliance saying where the scenario left it.
+ */
+export async function runScenarioOnFleet(mf: Miniflare, owner: string, appliances: readonly string[], file: ScenarioFile, label: string): Promise<string[]> {
+  const lines: string[] = [];
   const namespace = await mf.getDurableObjectNamespace("Appliance", owner);
   for (const name of appliances) {
     const stub = namespace.get(namespace.idFromName(name)) as unknown as ScenarioRunner & Partial<Disposable>;
@@ -43,6 +47,7 @@ export async function runScenarioOnFleet(mf: Miniflare, owner: string, appliance
     // Released at once: an undisposed proxy stub keeps Miniflare's dispose() waiting at shutdown.
     stub[Symbol.dispose]?.();
     if (!outcome.ok) throw new LaunchError(`Scenario ${label} failed on ${name}: ${outcome.detail}`);
-    console.log(`${name}: ran scenario ${label} (${outcome.result.steps} steps), now ${outcome.result.state.simulatedTimeUtc} with ${outcome.result.state.sessions} sessions`);
+    lines.push(`${name}: ran scenario ${label} (${outcome.result.steps} steps), now ${outcome.result.state.simulatedTimeUtc} with ${outcome.result.state.sessions} sessions`);
   }
+  return lines;
 }
