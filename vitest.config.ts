@@ -98,6 +98,19 @@ export default defineConfig({
           globalSetup: ["test/e2e/bundle.ts"],
         },
       },
+      {
+        test: {
+          name: "package",
+          // The package as users install it: packed, installed into projects outside the repository from the tarball,
+          // its CLI, startFleet() and the examples run there on Node.js 22 and 24 (test/package/setup.ts packs it once).
+          include: ["test/package/**/*.test.ts"],
+          environment: "node",
+          ...strict,
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          globalSetup: ["test/package/setup.ts"],
+        },
+      },
       inWorkerd(
         "worker",
         {
