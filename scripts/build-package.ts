@@ -29,12 +29,39 @@ for (const name of readdirSync(worker)) {
   if (name.endsWith(".map") || name.endsWith(".json") || name === "README.md") rmSync(path.join(worker, name));
 }
 
-// The deploy configuration a user copies: this repository's, its entry the prebuilt bundle (uploaded as built,
-// its text modules found beside it by the same rule that made them).
-const toml = readFileSync(path.join(projectDir, "wrangler.toml"), "utf8")
-  .replace(/^main = .*$/m, 'main = "node_modules/bngfleet/dist/worker/index.js"\n# Already bundled: uploaded as it is, with the modules beside it.\nno_bundle = true\nfind_additional_modules = true')
-  .replace(/^\[\[rules\]\][\s\S]*$/m, '[[rules]]\ntype = "Text"\nglobs = ["**/*-app.js", "**/*-app.css", "**/*-swagger-ui-bundle.js", "**/*-swagger-ui.css"]\nfallthrough = false\n');
-writeFileSync(path.join(dist, "wrangler.toml"), toml);
+// The deploy configuration a user copies into their project: this repository's Worker, object and migration, its
+// entry the prebuilt bundle, uploaded as built with its text modules beside it.
+const repositoryToml = readFileSync(path.join(projectDir, "wrangler.toml"), "utf8");
+const line = (key: string) => new RegExp(`^${key} = .*$`, "m").exec(repositoryToml)?.[0] ?? "";
+writeFileSync(
+  path.join(dist, "wrangler.toml"),
+  `# bngfleet's Worker, deployed from your project to your Cloudflare account: copy this file to your project as
+# wrangler.toml, set its secrets (docs: "Deploying the package's Worker"), then \`npx wrangler deploy\`.
+# One Worker serves every appliance of the fleet; each appliance is one Durable Object of the \`Appliance\` class,
+# and the request's hostname picks it.
+name = "bngfleet"
+# Built when the package was packed (the same bundle \`bngfleet start\` runs): uploaded as it is.
+main = "node_modules/bngfleet/dist/worker/index.js"
+no_bundle = true
+find_additional_modules = true
+${line("compatibility_date")}
+${line("compatibility_flags")}
+
+[[durable_objects.bindings]]
+name = "Appliance"
+class_name = "Appliance"
+
+[[migrations]]
+tag = "v1"
+new_sqlite_classes = ["Appliance"]
+
+# The web UI and the API reference viewer, beside the bundle as text modules.
+[[rules]]
+type = "Text"
+globs = ["**/*-app.js", "**/*-app.css", "**/*-swagger-ui-bundle.js", "**/*-swagger-ui.css"]
+fallthrough = false
+`,
+);
 
 await build({
   absWorkingDir: projectDir,

@@ -3,7 +3,7 @@
  * tarball (its one dependency, Miniflare, from the registry), and run there on Node.js 22 and 24 with no build step.
  */
 import { execFileSync } from "node:child_process";
-import { stat, writeFile } from "node:fs/promises";
+import { copyFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
@@ -143,6 +143,24 @@ console.log(JSON.stringify({ appliances: fleet.appliances, statuses, dataDir: fl
       expect(await processesIn(project)).toEqual([]);
     } finally {
       holder.close();
+    }
+  });
+});
+
+describe("the Worker the package ships, deployed from a user's project", () => {
+  it("is what wrangler uploads with the shipped wrangler.toml: the bundle and its four text modules, as built", async () => {
+    const project = path.join(scratch, "user-deploy");
+    const env = envWith(process.execPath, { WRANGLER_SEND_METRICS: "false" });
+    await installedProject(project, tarball, env);
+    await copyFile(path.join(project, "node_modules", "bngfleet", "dist", "wrangler.toml"), path.join(project, "wrangler.toml"));
+    // The user's own wrangler (this repository's, as installed from the registry).
+    const wrangler = path.resolve(import.meta.dirname, "../../node_modules/wrangler/bin/wrangler.js");
+    const { stdout } = await run(process.execPath, [wrangler, "deploy", "--dry-run", "--outdir", "out"], project, env);
+    expect(stdout).toContain("env.Appliance (Appliance)");
+    expect(stdout).toMatch(/Total \(4 modules\)/);
+    const shipped = path.join(project, "node_modules", "bngfleet", "dist", "worker");
+    for (const name of await readdir(shipped)) {
+      expect((await readFile(path.join(project, "out", name))).equals(await readFile(path.join(shipped, name))), name).toBe(true);
     }
   });
 });
