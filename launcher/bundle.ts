@@ -3,13 +3,19 @@
  * the Text modules its [[rules]] kept apart). The package ships such a folder (dist/worker/); in the repository
  * scripts/build.ts builds one.
  */
-import { readFile, readdir } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { ModuleDefinition } from "miniflare";
 import { LaunchError } from "./config.ts";
 
-/** Loads every module wrangler wrote to outDir (index.js plus any Text/Data/Wasm modules) as Miniflare module definitions. */
-export async function loadBundle(outDir: string): Promise<ModuleDefinition[]> {
+/** One module of the bundle: its file, and its type as Miniflare names them. */
+export type BundleModule = { path: string; type: ModuleDefinition["type"] };
+
+/**
+ * Every module wrangler wrote to outDir (index.js first, as Miniflare takes modules[0] as the main module, then
+ * any Text/Data/Wasm modules), by file: their sources reach workerd through the launcher (module-sources.ts).
+ */
+export async function bundleModules(outDir: string): Promise<BundleModule[]> {
   let files: string[];
   try {
     files = (await readdir(outDir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
@@ -17,17 +23,11 @@ export async function loadBundle(outDir: string): Promise<ModuleDefinition[]> {
     throw new LaunchError(`Cannot read bundle directory ${outDir}: ${(error as Error).message}`);
   }
   if (!files.includes("index.js")) throw new LaunchError(`${outDir} holds no index.js: was it built with wrangler --outdir?`);
-  // The entry module must come first: Miniflare treats modules[0] as the main module.
   const names = ["index.js", ...files.filter((f) => f !== "index.js").sort()];
-  const modules: ModuleDefinition[] = [];
-  for (const name of names) {
+  return names.flatMap((name) => {
     const type = moduleType(name);
-    if (!type) continue;
-    const file = path.join(outDir, name);
-    const contents = await readFile(file);
-    modules.push({ type, path: file, contents: type === "Text" || type === "ESModule" ? contents.toString("utf8") : new Uint8Array(contents) });
-  }
-  return modules;
+    return type ? [{ path: path.join(outDir, name), type }] : [];
+  });
 }
 
 /**

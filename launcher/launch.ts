@@ -21,8 +21,8 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { Writable } from "node:stream";
-import type { Miniflare, MiniflareOptions, ModuleDefinition, WorkerOptions } from "miniflare";
-import { loadBundle } from "./bundle.ts";
+import type { Miniflare, MiniflareOptions, WorkerOptions } from "miniflare";
+import { bundleModules, type BundleModule } from "./bundle.ts";
 import { ensureCertificate, servedCertificate, servedTlsFiles, serveTlsFiles } from "./certificates.ts";
 import { LaunchError, WORKER } from "./config.ts";
 import type { ApplianceListener, Settings } from "./config.ts";
@@ -30,6 +30,7 @@ import { describeListenError, listenFrontend } from "./listeners.ts";
 import type { Frontend } from "./listeners.ts";
 import { quietLoopbackPort } from "./loopback-ports.ts";
 import { socketAddress, type PublicSocket } from "./public-sockets.ts";
+import { modulesByReference } from "./module-sources.ts";
 import { releaseLogStream } from "./stream-release.ts";
 import { listenInspectorProxy, type InspectorProxy } from "./inspector-proxy.ts";
 import { watchCertificates, type CertificateChange, type CertificateWatch } from "./certificate-watch.ts";
@@ -120,7 +121,8 @@ export async function launch(
     return { ...running, stop: () => resources.stop() };
   } catch (error) {
     abort.abort();
-    await resources.stop();
+    // What failed is what the caller hears; a stop that then fails too adds nothing to it.
+    await resources.stop().catch(() => {});
     throw abort.signal.aborted && !(error instanceof LaunchError) ? new LaunchError("Start interrupted") : error;
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
@@ -210,7 +212,7 @@ async function start(
 
   await built;
   checkNotAborted(signal);
-  const modules = await loadBundle(worker.dir);
+  const modules = await bundleModules(worker.dir);
   const compat = await compatibility(worker.wranglerToml);
 
   // Shard k serves appliances k, k + n, …: its own workerd and state directory. Several must know each other's
@@ -358,7 +360,7 @@ function workerdBinary(): string {
 
 /** One workerd process running the fleet Worker, its objects persisted under `persist`, its socket on loopback `port` (0: any). */
 function startShard(options: {
-  modules: ModuleDefinition[];
+  modules: BundleModule[];
   bundleDir: string;
   wrapper: WorkerSource["workerdWrapper"];
   compat: { date: string; flags: string[] };
@@ -372,10 +374,12 @@ function startShard(options: {
   output: RuntimeOutput;
 }): { mf: Miniflare; restart(sockets: ShardSocket[]): Promise<void> } {
   const { Log, LogLevel, Miniflare } = miniflare();
+  // The sources go into workerd's configuration by the rewrite, not through Miniflare (launcher/module-sources.ts).
+  const byReference = modulesByReference(options.modules, options.bundleDir);
   const miniflareOptions = (sockets: ShardSocket[]): MiniflareOptions => {
     const worker: WorkerOptions = {
       name: WORKER,
-      modules: options.modules,
+      modules: byReference.modules,
       modulesRoot: options.bundleDir,
       compatibilityDate: options.compat.date,
       compatibilityFlags: options.compat.flags,
@@ -386,10 +390,11 @@ function startShard(options: {
       // A loopback port for the relay and the other shards, and each public socket workerd serves itself.
       unsafeDirectSockets: [{ host: "127.0.0.1", port: options.port }, ...sockets.map(({ host, port }) => ({ host, port }))],
     };
-    // Miniflare writes those public sockets as it writes every direct socket; launcher/workerd.sh rewrites them
-    // (launcher/public-sockets.ts) on the configuration's way to workerd. Miniflare reads the path at each start.
+    // Miniflare writes those public sockets as it writes every direct socket, and each module's source as a
+    // placeholder; launcher/workerd.sh rewrites both (launcher/workerd-config.ts) on the configuration's way to
+    // workerd. Miniflare reads the path at each start.
     const publicSockets: PublicSocket[] = sockets.map((s) => ({ address: socketAddress(s.host, s.port), appliance: s.appliance, ...(s.tls ? { tls: s.tls } : {}) }));
-    if (publicSockets.length > 0) process.env.MINIFLARE_WORKERD_PATH = options.wrapper.script;
+    process.env.MINIFLARE_WORKERD_PATH = options.wrapper.script;
     return {
       workers: [worker],
       durableObjectsPersist: options.persist,
@@ -404,14 +409,13 @@ function startShard(options: {
       cf: false,
       // workerd's V8 inspector on a port the OS picks (port 0), reached only through our proxy.
       ...(options.inspector ? { inspectorPort: 0 } : {}),
-      ...(publicSockets.length === 0 ? {} : {
-        unsafeRuntimeEnv: {
-          BNG_PUBLIC_SOCKETS: JSON.stringify(publicSockets),
-          BNG_PUBLIC_SOCKETS_SCRIPT: options.wrapper.rewriter,
-          BNG_NODE: process.execPath,
-          BNG_WORKERD: workerdBinary(),
-        },
-      }),
+      unsafeRuntimeEnv: {
+        BNG_MODULE_FILES: JSON.stringify(byReference.files),
+        BNG_PUBLIC_SOCKETS: JSON.stringify(publicSockets),
+        BNG_WORKERD_CONFIG_SCRIPT: options.wrapper.rewriter,
+        BNG_NODE: process.execPath,
+        BNG_WORKERD: workerdBinary(),
+      },
     };
   };
 

@@ -15,7 +15,8 @@
  * sizes of workerd's schema (node_modules/workerd/workerd.capnp).
  */
 import { readFileSync } from "node:fs";
-import { CompositeList, Message, ObjectSize, Struct, utils } from "capnp-es";
+import { CompositeList, ObjectSize, Struct, utils } from "capnp-es";
+import { readConfig, writeConfig, type Config } from "./workerd-message.ts";
 import { PEER_ADDRESS_HEADER } from "../src/http/client-address.ts";
 import { APPLIANCE_HEADER, STREAM_HANDLE_HEADER } from "../src/fleet/listener.ts";
 
@@ -45,18 +46,6 @@ class TlsOptions extends Struct {
   static override readonly _capnp = { displayName: "TlsOptions", id: "aabb3c3778ac4311", size: new ObjectSize(8, 3) };
 }
 
-/** Socket: pointer 1 its address; a union at data offset 0 (0 http, 1 https) whose options sit at pointer 2, https's TLS at 3. */
-class Socket extends Struct {
-  static override readonly _capnp = { displayName: "Socket", id: "9a0eba45530ee79f", size: new ObjectSize(8, 5) };
-  get address(): string { return utils.getText(1, this); }
-}
-
-class Config extends Struct {
-  static override readonly _capnp = { displayName: "Config", id: "8794486c76aaa7d6", size: new ObjectSize(8, 6) };
-  static readonly _Sockets = CompositeList(Socket);
-  get sockets() { return utils.getList(1, Config._Sockets, this); }
-}
-
 const HTTP = 0;
 const HTTPS = 1;
 
@@ -67,13 +56,13 @@ const HTTPS = 1;
  * Throws if a public socket is missing from the configuration.
  */
 export function withPublicSockets(config: Uint8Array, publicSockets: PublicSocket[]): Uint8Array {
-  // Read as the one segment Miniflare writes, after its 8-byte frame: what is added then grows that segment. As a
-  // framed message, every list added would take a segment of its own, and workerd refuses a message of more than
-  // 512 segments (about 250 public sockets in one process).
-  const frame = new DataView(config.buffer, config.byteOffset, 8);
-  if (frame.getUint32(0, true) !== 0) throw new Error("workerd's configuration is not the single segment Miniflare writes");
-  const message = new Message(config.subarray(8, 8 + frame.getUint32(4, true) * 8), false, true);
-  const root = message.getRoot(Config);
+  const { message, root } = readConfig(config);
+  applyPublicSockets(root, publicSockets);
+  return writeConfig(message);
+}
+
+/** withPublicSockets on a configuration already read (launcher/workerd-config.ts makes every rewrite on one read). */
+export function applyPublicSockets(root: Config, publicSockets: PublicSocket[]): void {
   const wanted = new Map(publicSockets.map((s) => [s.address, s]));
   const found = new Set<PublicSocket>();
   for (const socket of root.sockets) {
@@ -105,7 +94,6 @@ export function withPublicSockets(config: Uint8Array, publicSockets: PublicSocke
   }
   const missing = publicSockets.filter((s) => !found.has(s));
   if (missing.length > 0) throw new Error(`workerd's configuration has no socket on ${missing.map((s) => s.address).join(", ")}`);
-  return new Uint8Array(message.toArrayBuffer());
 }
 
 /** The address workerd's configuration gives a direct socket (Miniflare's form: an IPv6 host in brackets). */

@@ -1,10 +1,16 @@
 /**
  * Run by launcher/workerd.sh each time Miniflare starts workerd: the configuration Miniflare wrote, on stdin,
- * rewritten to stdout with the appliances' public sockets (launcher/public-sockets.ts). The sockets come from
- * BNG_PUBLIC_SOCKETS (JSON: the keys stay in their files, out of workerd's environment).
+ * rewritten to stdout: the Worker's module sources set from their files (module-sources.ts) and the appliances'
+ * public sockets (public-sockets.ts). Both come from the environment Miniflare gives workerd, as JSON: the module
+ * files by name (BNG_MODULE_FILES) and the public sockets (BNG_PUBLIC_SOCKETS, whose keys stay in their files, out
+ * of workerd's environment).
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { withPublicSockets, type PublicSocket } from "./public-sockets.ts";
+import { applyModuleSources } from "./module-sources.ts";
+import { applyPublicSockets, type PublicSocket } from "./public-sockets.ts";
+import { readConfig, writeConfig } from "./workerd-message.ts";
 
-const sockets = JSON.parse(process.env.BNG_PUBLIC_SOCKETS!) as PublicSocket[];
-writeFileSync(1, withPublicSockets(readFileSync(0), sockets));
+const { message, root } = readConfig(readFileSync(0));
+applyModuleSources(root, JSON.parse(process.env.BNG_MODULE_FILES ?? "{}") as Record<string, string>);
+applyPublicSockets(root, JSON.parse(process.env.BNG_PUBLIC_SOCKETS ?? "[]") as PublicSocket[]);
+writeFileSync(1, writeConfig(message));
