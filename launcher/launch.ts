@@ -220,6 +220,7 @@ async function start(
   // fixed one too: Miniflare names every direct socket alike, and on a restart would give an any-port socket
   // the port it last saw under that name, perhaps a public one.
   const n = settings.shards;
+  say(`Starting workerd${n > 1 ? ` (${n} processes)` : ""} for ${appliances.length} appliance${appliances.length === 1 ? "" : "s"}…`);
   const ports = n === 1 && settings.listener === "relay" ? [0] : await freeLoopbackPorts(n);
   for (let k = 0; k < n; k++) {
     const members = appliances.flatMap((a, i) => (i % n === k ? [i] : []));
@@ -289,7 +290,8 @@ async function start(
     }
   }
   // Ready means answering: each appliance's object opened and its health read through its own public port.
-  await untilAnswering(appliances.map((a) => a.origin), signal);
+  say(`Waiting for every appliance to answer…`);
+  await untilAnswering(appliances.map((a) => a.origin), signal, (answering) => say(`  ${answering} of ${appliances.length} answering`));
   return {
     appliances: appliances.map((a) => ({ name: a.name, url: a.origin })),
     token,

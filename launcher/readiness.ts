@@ -12,9 +12,14 @@ const PARALLEL = 8;
 /** Between two tries of one appliance: short, since a start's readiness is what a test runner waits for. */
 const RETRY_MS = 50;
 
-/** Resolves once every origin's health answers 200; rejects when `signal` aborts. */
-export async function untilAnswering(origins: readonly string[], signal: AbortSignal): Promise<void> {
+/** How often a large fleet's progress is told (`progress`), while its objects open. */
+const PROGRESS_MS = 2000;
+
+/** Resolves once every origin's health answers 200; rejects when `signal` aborts. Tells `progress` how many answer, every 2 s. */
+export async function untilAnswering(origins: readonly string[], signal: AbortSignal, progress: (answering: number) => void = () => {}): Promise<void> {
   let next = 0;
+  let answering = 0;
+  const timer = setInterval(() => progress(answering), PROGRESS_MS);
   const worker = async () => {
     while (next < origins.length) {
       const origin = origins[next++]!;
@@ -22,9 +27,14 @@ export async function untilAnswering(origins: readonly string[], signal: AbortSi
         if (signal.aborted) throw new LaunchError("Start interrupted");
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       }
+      answering++;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, origins.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(PARALLEL, origins.length) }, worker));
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** One health request; false on any failure (not listening yet, reset, a 5xx while the object opens). */

@@ -76,9 +76,9 @@ export async function packageBench(options: { rounds: number }): Promise<void> {
       await run("mkdir", ["-p", project]);
       await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "bench", private: true, type: "module" }));
       const t0 = performance.now();
-      const { stdout } = await run("npm", ["install", "--no-audit", "--no-fund", ...extra, tarball], { cwd: project, env });
+      const { stdout, stderr } = await run("npm", ["install", "--no-audit", "--no-fund", ...extra, tarball], { cwd: project, env });
       const seconds = (performance.now() - t0) / 1000;
-      const added = /added (\d+) packages?/.exec(stdout)?.[1] ?? "?";
+      const added = /added (\d+) packages?/.exec(stdout + stderr)?.[1] ?? "?";
       const { stdout: du } = await run("du", ["-sm", path.join(project, "node_modules")]);
       console.log(`npm install, ${label}: ${fmt(seconds)} s, ${added} packages, ${du.split("\t")[0]} MB in node_modules`);
     }

@@ -98,6 +98,9 @@ describe.each([
       expect(status.status).toBe(200);
       expect(await status.json()).toMatchObject({ appliance: name });
     }
+    // The scenario command, against the running fleet, as a pipeline would drive it.
+    const scenario = await run("npx", ["bngfleet", "scenario", "steady-state", "--url", started.appliances[1]!.url, "--token", started.token], project, env);
+    expect(scenario.stdout).toMatch(new RegExp(`^${started.appliances[1]!.url}: ran scenario .*steady-state\\.json \\(0 steps\\), now \\S+Z with \\d+ sessions$`, "m"));
     // Ctrl-C in a terminal signals the whole job: npx, which exits at once, and the fleet under it, which stops.
     process.kill(-fleet.child.pid!, "SIGINT");
     await fleet.exited;
