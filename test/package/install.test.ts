@@ -167,3 +167,31 @@ describe("the Worker the package ships, deployed from a user's project", () => {
     }
   });
 });
+
+describe("the types the package ships", () => {
+  it("check a TypeScript caller of startFleet() (await using included) and refuse a misspelt option", async () => {
+    const project = path.join(scratch, "user-typescript");
+    const env = envWith(process.execPath);
+    await installedProject(project, tarball, env);
+    await writeFile(
+      path.join(project, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { target: "es2022", lib: ["es2022", "esnext.disposable", "dom"], module: "nodenext", moduleResolution: "nodenext", strict: true, noEmit: true, types: [] } }),
+    );
+    await writeFile(
+      path.join(project, "fleet.ts"),
+      `import { startFleet, type Fleet, type StartFleetOptions } from "bngfleet";
+const options: StartFleetOptions = { appliances: 2, http: true, portBase: 9443, clock: "manual", log: (line) => void line };
+export async function run(): Promise<string[]> {
+  await using fleet: Fleet = await startFleet(options);
+  return fleet.appliances.map((a) => a.name + " " + a.url + " " + fleet.token);
+}
+`,
+    );
+    const tsc = path.resolve(import.meta.dirname, "../../node_modules/typescript/bin/tsc");
+    await run(process.execPath, [tsc, "-p", "."], project, env);
+    await writeFile(path.join(project, "fleet.ts"), `import { startFleet } from "bngfleet";\nawait startFleet({ appliance: 2 });\n`);
+    const refused = await attempt(process.execPath, [tsc, "-p", "."], project, env);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stdout).toMatch(/'appliance' does not exist in type 'StartFleetOptions'\. Did you mean to write 'appliances'\?/);
+  });
+});
