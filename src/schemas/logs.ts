@@ -26,7 +26,7 @@ export const LogTail = z
 export type LogTail = z.output<typeof LogTail>;
 
 /** A log entry's seq as a query value (`sinceSeq`), or as the stream's `Last-Event-ID`. */
-export const LogSeq = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional();
+export const LogSeq = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ format: "int64" });
 
 const AUDIT_DESCRIPTION =
   "`source=audit` reads the audit trail instead of the ring: the security-relevant entries in the same LogEntry form, kept in the appliance's storage " +
@@ -38,7 +38,7 @@ const AUDIT_DESCRIPTION =
 const TailQuery = z.object({
   source: z.enum(["ring", "audit"]).default("ring").meta({ description: "`ring` (default): the log ring; `audit`: the audit trail (see the description)" }),
   count: clampedInt32(100, 1, 1000).meta({ description: "int32, default 100, clamped to 1-1000" }),
-  sinceSeq: LogSeq.meta({ description: "int64; only entries with a greater seq, oldest first (up to `count`)" }),
+  sinceSeq: LogSeq.meta({ description: "int64; only entries with a greater seq, oldest first (up to `count`)", examples: [120] }),
 });
 
 const StreamQuery = z.object({
