@@ -87,8 +87,8 @@ export class DataPlane {
   #rebooted = false;
 
   /** Opens the data plane: restores the last snapshot, or starts a fresh appliance from its seed. */
-  /** Open log streams by their handle (logStream): their owner, how to recheck their credential, how to end them. */
-  readonly #streams = new Map<string, { owner: string; recheck: () => void; release: () => void }>();
+  /** Open log streams by their handle (logStream), oldest first: their owner, how to recheck their credential, how to end them. */
+  readonly #streams = new Map<string, { owner: string; recheck: () => void; release: () => void; evict: () => void }>();
 
   /** The clock moves with the wall clock (every 10 s); false when only scenario actions move it (BNG_CLOCK=manual). */
   readonly #live: boolean;
@@ -453,15 +453,18 @@ export class DataPlane {
    * credential is gone. A reader that falls more than `STREAM_LAG_MAX` live
    * entries behind is disconnected with an `event: overflow` naming the seq
    * to resume from, so a stalled reader never makes the object queue without
-   * bound. Each owner (account or token) holds at most `STREAMS_PER_OWNER`.
-   * The `handle` (random, a capability to end this one stream) lets the local
+   * bound. Each owner (account or token) holds at most `STREAMS_PER_OWNER`: a
+   * new one ends the owner's oldest (`event: closed`) rather than being
+   * refused, since a consumer that restarts still holds the streams its
+   * earlier self left until their next write, and would otherwise lock itself
+   * out (npm `eventsource` never retries a 429). The `handle` (random, a capability to end this one stream) lets the local
    * launcher's listener free the place the moment the client leaves
    * (`releaseLogStream`): workerd tells a stream of its reader's cancel only at
    * its next write (docs/observability.md, The log stream and EventSource).
    */
   logStream(sinceSeq: number | null, owner: string, stillValid: () => boolean): Outcome<{ stream: ReadableStream<Uint8Array>; handle: string }> {
-    const open = [...this.#streams.values()].filter((s) => s.owner === owner).length;
-    if (open >= STREAMS_PER_OWNER) return refuse("throttled", `${owner} already has ${STREAMS_PER_OWNER} open log streams; close one first`, { retryAfterSeconds: KEEPALIVE_MS / 1000 });
+    const mine = [...this.#streams.values()].filter((s) => s.owner === owner);
+    for (const oldest of mine.slice(0, Math.max(0, mine.length - STREAMS_PER_OWNER + 1))) oldest.evict();
     const handle = crypto.randomUUID();
     let keepalive: ReturnType<typeof setInterval> | undefined;
     let unsubscribe = () => {};
@@ -544,7 +547,8 @@ export class DataPlane {
             recheck();
             send(encoder.encode(": keepalive\n\n"));
           }, KEEPALIVE_MS);
-          this.#streams.set(handle, { owner, recheck, release: () => end() });
+          const evict = () => end("closed", () => ({ reason: `replaced: ${owner} opened a newer stream, and holds ${STREAMS_PER_OWNER} at most` }));
+          this.#streams.set(handle, { owner, recheck, release: () => end(), evict });
         },
         cancel: stop,
       },

@@ -100,7 +100,8 @@ export const logs = {
       `(from the ${LOG_CAPACITY.toLocaleString("en")}-entry ring), then a \`: connected\` comment marks the switch to live delivery; ` +
       "a `: keepalive` comment follows every 15 seconds. Not relayed by the fleet proxy. The msgId catalogue is in the description of GET /api/v1/logs/tail.\n\n" +
       "A stream lasts as long as the credential that opened it: at logout, when the session is ended or expires, or when the token is revoked or expires, " +
-      "it ends with `event: closed` (checked at once for logouts, revocations and an OIDC provider's deletion or change that ends its sessions, and at every keepalive). Each account or token may hold 4 streams (429 beyond). " +
+      "it ends with `event: closed` (checked at once for logouts, revocations and an OIDC provider's deletion or change that ends its sessions, and at every keepalive). Each account or token holds 4 streams at most: " +
+      "a fifth ends its oldest with `event: closed`, so a consumer that restarts is never locked out by the streams its earlier self left open. " +
       "A reader more than 1,000 live entries behind is disconnected with `event: overflow` whose data names `resumeFromSeq`: reconnect with it as `sinceSeq`.\n\n" +
       "Reconnecting (WHATWG server-sent events): a `Last-Event-ID` request header resumes after that seq exactly as `sinceSeq` would, so a browser's or a library's " +
       "EventSource, which sends the last `id:` it received when it reconnects, misses nothing and gets nothing twice. When both are given, `Last-Event-ID` wins: " +
@@ -109,8 +110,6 @@ export const logs = {
     query: StreamQuery,
     // Last-Event-ID (the WHATWG reconnection header).
     response: { description: "an endless `text/event-stream`", contentType: "text/event-stream" },
-    errors: [429],
-    errorText: { 429: "this account or token already holds 4 open log streams: close one (see Retry-After)" },
     examples: {
       query: { sinceSeq: 120 },
       response: "id: 121\nevent: log\ndata: {\"seq\":121,\"timestamp\":\"2026-11-26T20:35:10.000Z\",\"severity\":\"notice\",\"msgId\":\"config.commit\",\"fields\":{\"version\":15,\"operation\":\"gre-circuit\",\"actor\":\"token:bootstrap\",\"comment\":null,\"changes\":1,\"restartRequired\":false}}\n\nid: 122\nevent: log\ndata: {\"seq\":122,\"timestamp\":\"2026-11-26T20:35:10.000Z\",\"severity\":\"notice\",\"msgId\":\"aaa.local.table\",\"fields\":{\"installed\":4,\"added\":0,\"changed\":1,\"removed\":0,\"disconnected\":0}}\n\nid: 123\nevent: log\ndata: {\"seq\":123,\"timestamp\":\"2026-11-26T20:35:10.000Z\",\"severity\":\"notice\",\"msgId\":\"config.commit\",\"fields\":{\"version\":16,\"operation\"",
