@@ -137,11 +137,18 @@ export class ApplianceCore {
     // The configuration is opened first: the data plane and the accounts start from what it says.
     // A lapsed licence freezes configuration commits (refused with 409, logged as config.frozen).
     const context = { appliance: this.name, members: loadFleet(this.env).appliances.map((a) => a.name), ...(shipped ? { profile: shipped } : {}) };
-    this.#config = new ConfigStore(this.ctx.storage, context, (event) => this.#configApplied(event), (meta) => {
-      const frozen = this.#licensing?.freezeDetail() ?? null;
-      if (frozen !== null) this.#dataPlane.log("warning", "config.frozen", { operation: meta.operation, actor: meta.actor });
-      return frozen;
-    });
+    this.#config = new ConfigStore(
+      this.ctx.storage,
+      context,
+      (event) => this.#configApplied(event),
+      (meta) => {
+        const frozen = this.#licensing?.freezeDetail() ?? null;
+        if (frozen !== null) this.#dataPlane.log("warning", "config.frozen", { operation: meta.operation, actor: meta.actor });
+        return frozen;
+      },
+      // A commit happens at the instant its log entry carries (the data plane's clock; the wall clock while it opens).
+      () => this.#dataPlane?.eventInstant() ?? Date.now(),
+    );
     const log = (event: IdentityEvent) => {
       this.#dataPlane.log(event.severity, event.msgId, event.fields);
       // A session or token just ended, or an account lost its right: open log streams and live connections recheck their credential now.
@@ -279,14 +286,17 @@ export class ApplianceCore {
       this.#dataPlane.log("warning", "config.rejected", { operation: event.operation, actor: event.actor, errors: event.errors });
       return;
     }
-    for (const applier of appliersOf(event.keys)) this.#appliers[applier](event);
-    this.#dataPlane.log("notice", "config.commit", {
-      version: event.version,
-      operation: event.operation,
-      actor: event.actor,
-      comment: event.comment,
-      changes: event.changedPaths.length,
-      restartRequired: event.restartRequired,
+    // The hot-apply and its effects (pools rebuilt, sessions dropped…) happen at the commit's instant, as its entry says.
+    this.#dataPlane.atInstant(Date.parse(event.committedUtc), () => {
+      for (const applier of appliersOf(event.keys)) this.#appliers[applier](event);
+      this.#dataPlane.log("notice", "config.commit", {
+        version: event.version,
+        operation: event.operation,
+        actor: event.actor,
+        comment: event.comment,
+        changes: event.changedPaths.length,
+        restartRequired: event.restartRequired,
+      });
     });
   }
 

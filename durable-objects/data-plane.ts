@@ -92,6 +92,8 @@ export class DataPlane {
 
   /** The clock moves with the wall clock (every 10 s); false when only scenario actions move it (BNG_CLOCK=manual). */
   readonly #live: boolean;
+  /** The instant of the act under way (`atInstant`): every entry it logs carries it. */
+  #heldInstant: number | null = null;
 
   /**
    * `clock.startMs`: where a fresh appliance's simulated clock starts (BNG_CLOCK_START), null = the wall clock;
@@ -120,6 +122,9 @@ export class DataPlane {
       this.#storeOffset();
     }
     this.#gateway = restored ?? Gateway.create(profile, { seed, startTimeMs: this.#now() });
+    // An act between steps happens at the appliance's now: the wall clock's (with the scenario's lead), or on a
+    // manual clock the instant it was advanced to.
+    this.#gateway.setEventClock(() => this.#heldInstant ?? (this.#live ? this.#now() : this.#gateway.nowMs + this.#gateway.pendingMs));
     this.#identity = { appliance, seed };
     this.#gateway.onReboot(() => {
       this.#rebooted = true;
@@ -136,7 +141,7 @@ export class DataPlane {
     this.#sinks = new AlertSinks((severity, msgId, fields) => this.log(severity, msgId, fields));
     const notifier = new AlarmNotifier(appliance);
     this.#gateway.onLog((entry) => {
-      const sent = notifier.observe(entry, this.#gateway.nowMs, () => this.#gateway.alarms.list());
+      const sent = notifier.observe(entry, Date.parse(entry.timestamp), () => this.#gateway.alarms.list());
       if (sent) this.#sinks.send(sent);
     });
   }
@@ -202,7 +207,6 @@ export class DataPlane {
     return structuredClone(this.#gateway.profile.cgn);
   }
 
-  /** Appends an event from outside the model (logins, tokens, audit) to the log ring. */
   /**
    * The model's read views, one per API section (simulator/views.ts): a port reads
    * `dataPlane().model.sessions.summary()` straight; the data plane adds only what it
@@ -212,8 +216,25 @@ export class DataPlane {
     return this.#gateway;
   }
 
-  log(severity: Severity, msgId: string, fields: Record<string, FieldValue>): void {
-    this.#gateway.appendLog(severity, msgId, fields);
+  /** Appends an event from outside the model at the appliance's now, or at `atMs` (an instant `eventInstant` gave). */
+  log(severity: Severity, msgId: string, fields: Record<string, FieldValue>, atMs?: number): void {
+    this.#gateway.appendLog(severity, msgId, fields, atMs);
+  }
+
+  /** The instant an act happens now (never before the newest log entry): what its reply and its log entry both say. */
+  eventInstant(): number {
+    return this.#gateway.eventInstant();
+  }
+
+  /** Runs an act whose every log entry (its own and its effects') carries `instantMs`, one `eventInstant` gave. */
+  atInstant<T>(instantMs: number, act: () => T): T {
+    const held = this.#heldInstant;
+    this.#heldInstant = instantMs;
+    try {
+      return act();
+    } finally {
+      this.#heldInstant = held;
+    }
   }
 
   sessionDetail(id: number) {
@@ -575,8 +596,9 @@ export class DataPlane {
 
   /** Sends a synthetic alert of the given severity through the real fan-out; returns the notification the sinks receive. */
   alertTest(severity: AlarmSeverity, text: string | null, actor: string): AlertNotification {
-    const nowMs = this.#gateway.nowMs;
-    this.log("notice", "audit.alarm.test", { severity, actor });
+    // Sent at the instant of the request: the audit entry, `sentUtc` and the alarm's raise agree to the millisecond.
+    const nowMs = this.#gateway.eventInstant();
+    this.log("notice", "audit.alarm.test", { severity, actor }, nowMs);
     const alarm = { id: "alert.test", instance: null, severity, firstRaisedUtc: new Date(nowMs).toISOString(), ageSeconds: 0, text: text ?? `Test alert from ${this.#appliance}`, context: { requestedBy: actor } };
     const sent = notification("test", this.#appliance, nowMs, alarm, this.#gateway.alarms.list().countBySeverity);
     this.#sinks.send(sent);

@@ -8,6 +8,7 @@
  * Usage: node scripts/dredd-config.ts <openapi.json> [--check]   (`--check`: exit 1 if the file differs)
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 
 /**
  * The operations no example can make succeed on a fresh fleet without a hook that carries a value from one
@@ -80,7 +81,7 @@ export function dreddConfig(doc: Document): string {
   ].join("\n");
 }
 
-const FILE = new URL("../examples/dredd/dredd.yml", import.meta.url);
+const FILE = path.join(import.meta.dirname, "../examples/dredd/dredd.yml");
 
 if (import.meta.main) {
   const [source, flag] = process.argv.slice(2);

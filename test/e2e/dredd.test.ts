@@ -29,7 +29,7 @@ import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 const BOOTSTRAP = "bngtok_" + "E2e".repeat(10) + "4YjhF4"; // well-formed: the checksum is CRC-32 in base62
 const DREDD = createRequire(import.meta.url).resolve("dredd/bin/dredd");
 /** The configuration docs/decisions.md tells users to run Dredd with. */
-const CONFIG = new URL("../../examples/dredd/dredd.yml", import.meta.url);
+const CONFIG = path.join(import.meta.dirname, "../../examples/dredd/dredd.yml");
 
 let fleet: RunningFleet;
 let port: number;
