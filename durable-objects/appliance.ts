@@ -24,7 +24,8 @@ import { PasskeyStore } from "./passkeys.ts";
 import type { PasskeyContext } from "../src/trust/passkeys.ts";
 import { pageOrigins } from "../src/config/web-ui.ts";
 import { ConfigStore, accountsOf, configDocumentOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
-import type { AlertSink } from "../simulator/alert-fanout.ts";
+import type { SinkSettings } from "./alert-sinks.ts";
+import { ALERT_QUEUE_SIZE } from "../src/config/sink-urls.ts";
 import { BGP_WATCH, GRE_WATCH, IGP_WATCH, IPSEC_WATCH, StateWatch } from "../simulator/control-plane-watch.ts";
 import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
 import { profileOf } from "./profiles.ts";
@@ -71,13 +72,14 @@ function sourceVrfRulesOf(items: { key: string; values: Record<string, unknown> 
 }
 
 /** Configured alert sinks as the fan-out sends to them, credentials included. */
-function alertSinksOf(items: { key: string; values: Record<string, unknown> }[]): AlertSink[] {
+function alertSinksOf(items: { key: string; values: Record<string, unknown> }[]): SinkSettings[] {
   return items.map((item) => ({
     name: item.key,
-    kind: item.values.kind as AlertSink["kind"],
+    kind: item.values.kind as SinkSettings["kind"],
     url: String(item.values.url),
-    severityFloor: (item.values.severityFloor ?? "major") as AlertSink["severityFloor"],
+    severityFloor: (item.values.severityFloor ?? "major") as SinkSettings["severityFloor"],
     credential: typeof item.values.credential === "string" ? item.values.credential : null,
+    queueSize: typeof item.values.queueSize === "number" ? item.values.queueSize : ALERT_QUEUE_SIZE,
   }));
 }
 

@@ -28,9 +28,9 @@ import {
 import { decodeSnapshot } from "../simulator/snapshot.ts";
 import type { AlertNotification } from "../src/schemas/alarms.ts";
 import { ScenarioAction } from "../src/schemas/scenario.ts";
-import { AlarmNotifier, notification, type AlertSink } from "../simulator/alert-fanout.ts";
+import { AlarmNotifier, notification } from "../simulator/alert-fanout.ts";
 import type { AlarmSeverity } from "../simulator/vocabulary.ts";
-import { AlertSinks } from "./alert-sinks.ts";
+import { AlertSinks, type SinkSettings } from "./alert-sinks.ts";
 import type { WatchSink } from "../simulator/control-plane-watch.ts";
 import { parseAddress, parsePrefix, prefixHas } from "../simulator/prefix.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
@@ -398,6 +398,7 @@ export class DataPlane {
       cgn: this.cgnStatus(),
       radius: g.radius.status(),
       alarms: g.alarms.list(),
+      alertSinks: this.#sinks.states(),
       licence: g.licence.meter(),
       lastSeq: g.lastSeq,
     };
@@ -606,11 +607,16 @@ export class DataPlane {
   }
 
   /** Hot-applies `alarms.sinks` (credentials included: this comes from the object, not the Worker) and `alarms.webhookAllowlist`. */
-  setAlertSinks(sinks: AlertSink[], webhookAllowlist: readonly string[]): void {
+  setAlertSinks(sinks: SinkSettings[], webhookAllowlist: readonly string[]): void {
     this.#sinks.set(sinks, webhookAllowlist);
   }
 
-  /** Resolves when every alert delivery under way has finished. */
+  /** Each push sink's delivery state and counts (GET /api/v1/alarms/sinks, the scrape). */
+  alertSinkStates() {
+    return this.#sinks.states();
+  }
+
+  /** Resolves when no alert delivery attempt is under way (a sink waiting to retry is not waited for). */
   alertsSettled(): Promise<void> {
     return this.#sinks.settled();
   }

@@ -53,6 +53,8 @@ const SECTION_NOTES: Record<Section, string> = {
     "What a sign-in page may show before anyone signs in: the enabled OIDC providers' names and labels, one button each. Not in the spec's section table (the spec shows no such listing); the providers' settings stay under Authentication, super-user only.",
   IPsec:
     "Listed by the spec's endpoint tables but counted in none of its 20 sections. Driven by `ipsec.enabled` and `ipsec.peers`, hot-applied; pre-shared keys are never returned; an unreachable daemon answers 200 with `reachable` false and every state `UNKNOWN`.",
+  "Alert sinks":
+    "The push sinks' delivery, where the spec says \"not shown\": each sink of `alarms.sinks` queues its notifications and retries them through a receiver's outage; its state and counts are read here.",
   Fleet: "Mutations are always local; GET operations marked `x-fleet-proxy: true` are readable on a peer through the fleet proxy.",
   "Fleet fan-out":
     "Twin only, not part of the appliance API: one fleet-proxy read of many appliances in one request, for a fleet-wide view (the web UI's fleet overview and subscriber search) that would otherwise be one request per appliance.",
