@@ -262,8 +262,11 @@ export class DataPlane {
   disconnect(id: number, actor: string): Outcome<{ sessionId: number }> {
     const detail = this.#gateway.sessions.detail(id);
     if (!detail.ok) return refuse("not-found", `no session ${id}`);
-    this.#gateway.disconnect(id, "admin-reset");
-    this.log("notice", "audit.session.disconnect", { sessionId: id, username: detail.session.username, actor });
+    // The teardown's entries and the audit entry carry one instant, the act's.
+    this.atInstant(this.eventInstant(), () => {
+      this.#gateway.disconnect(id, "admin-reset");
+      this.log("notice", "audit.session.disconnect", { sessionId: id, username: detail.session.username, actor });
+    });
     return { ok: true, sessionId: id };
   }
 
@@ -590,9 +593,12 @@ export class DataPlane {
   }
 
   clearAlarm(id: string, instance: string | null, actor: string) {
-    const result = this.#gateway.clearAlarm(id, instance);
-    this.log("notice", "audit.alarm.clear", { id, instance, cleared: result.cleared, actor });
-    return result;
+    // The alarm's clear (and its notification's sentUtc) and the audit entry carry one instant, the act's.
+    return this.atInstant(this.eventInstant(), () => {
+      const result = this.#gateway.clearAlarm(id, instance);
+      this.log("notice", "audit.alarm.clear", { id, instance, cleared: result.cleared, actor });
+      return result;
+    });
   }
 
   /** Sends a synthetic alert of the given severity through the real fan-out; returns the notification the sinks receive. */
