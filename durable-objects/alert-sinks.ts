@@ -41,7 +41,9 @@ export const SOCKET_ATTEMPT_TIMEOUT_MS = 10_000;
 /** The first wait after a failed attempt, doubled after each further failure up to the cap (as syslog's). */
 export const BACKOFF_FIRST_MS = 1_000;
 export const BACKOFF_MAX_MS = 30_000;
-/** A notification still undelivered this long after it was raised is dropped (counted, and named when delivery resumes). */
+/**
+ * A notification still undelivered this long after it was raised is dropped (counted, and named when delivery resumes).
+ */
 export const SINK_MAX_AGE_MS = 30 * 60_000;
 
 type Log = (severity: Severity, msgId: string, fields: Record<string, FieldValue>) => void;
@@ -57,7 +59,12 @@ interface Pumping {
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 // The URL is not logged: it may carry a user name, or a password in its user part.
-const aboutOf = (sink: AlertSink, notification: AlertNotification) => ({ sink: sink.name, kind: sink.kind, notification: notification.kind, alarmId: notification.alarm.id });
+const aboutOf = (sink: AlertSink, notification: AlertNotification) => ({
+  sink: sink.name,
+  kind: sink.kind,
+  notification: notification.kind,
+  alarmId: notification.alarm.id,
+});
 
 /** One sink: its queue, its pump, and what an operator reads of it (GET /api/v1/alarms/sinks, the scrape). */
 class SinkQueue {
@@ -74,7 +81,10 @@ class SinkQueue {
   #wake: (() => void) | null = null;
   /** The head failed and waits for its retry: the outage has been logged (`alarm.sink.retrying`) once. */
   #failing = false;
-  /** Dropped since the last delivery without a log entry of their own (queue full, too old): named when delivery resumes. */
+  /**
+   * Dropped since the last delivery without a log entry of their own (queue full, too old): named when delivery
+   * resumes.
+   */
   #unreported = 0;
   readonly counts: Record<Outcome, number> = { delivered: 0, retried: 0, dropped: 0 };
   #lastSuccessMs: number | null = null;
@@ -97,7 +107,10 @@ class SinkQueue {
     this.#wake?.();
   }
 
-  /** Queues a notification behind the earlier ones and wakes the pump; a full queue drops it (the oldest are kept, as syslog's). */
+  /**
+   * Queues a notification behind the earlier ones and wakes the pump; a full queue drops it (the oldest are kept, as
+   * syslog's).
+   */
   offer(notification: AlertNotification): void {
     if (this.#queue.length >= this.#settings.queueSize) {
       this.counts.dropped++;
@@ -158,10 +171,18 @@ class SinkQueue {
         this.#lastSuccessMs = Date.now();
         this.#backoffMs = 0;
         this.#failing = false;
-        this.#owner.log("info", "alarm.sink.delivered", { ...about, ...(outcome.status === undefined ? {} : { status: outcome.status }), attempts: head.attempts });
+        this.#owner.log("info", "alarm.sink.delivered", {
+          ...about,
+          ...(outcome.status === undefined ? {} : { status: outcome.status }),
+          attempts: head.attempts,
+        });
         if (this.#unreported > 0) {
           // Logged after the delivery: the receiver is back, and this entry reaches the log and syslog at once.
-          this.#owner.log("warning", "alarm.notifications.lost", { sink: sink.name, kind: sink.kind, lost: this.#unreported });
+          this.#owner.log("warning", "alarm.notifications.lost", {
+            sink: sink.name,
+            kind: sink.kind,
+            lost: this.#unreported,
+          });
           this.#unreported = 0;
         }
         continue;
@@ -171,7 +192,8 @@ class SinkQueue {
       this.#lastFailureReason = reason;
       console.warn(`alarm sink '${sink.name}' (${sink.kind}), attempt ${head.attempts}: ${outcome.cause}`);
       if (outcome.permanent) {
-        // Refused for good (a 4xx, a 5xx SMTP reply, a refused credential, the policy): tried again it would fail again.
+        // Refused for good (a 4xx, a 5xx SMTP reply, a refused credential, the policy): tried again it would fail
+        // again.
         this.#queue.shift();
         this.#drop(false);
         this.#failing = false;
@@ -196,7 +218,10 @@ class SinkQueue {
     }
   }
 
-  /** A notification given up: counted; `unseen` when no entry of its own says so (it waited too long, or found the queue full). */
+  /**
+   * A notification given up: counted; `unseen` when no entry of its own says so (it waited too long, or found the queue
+   * full).
+   */
   #drop(unseen: boolean): void {
     this.counts.dropped++;
     if (unseen) this.#unreported++;
@@ -209,10 +234,17 @@ export class AlertSinks {
   readonly #pumping: Pumping;
 
   constructor(log: Log) {
-    this.#pumping = { log, attempt: (sink, notification) => (sink.kind === "webhook" ? this.#post(sink, notification) : this.#overSocket(sink, notification)) };
+    this.#pumping = {
+      log,
+      attempt: (sink, notification) =>
+        sink.kind === "webhook" ? this.#post(sink, notification) : this.#overSocket(sink, notification),
+    };
   }
 
-  /** Hot-applies `alarms.sinks` and `alarms.webhookAllowlist`: a kept sink keeps its queue (a changed URL or credential is how an outage is often fixed), a removed one stops. */
+  /**
+   * Hot-applies `alarms.sinks` and `alarms.webhookAllowlist`: a kept sink keeps its queue (a changed URL or credential
+   * is how an outage is often fixed), a removed one stops.
+   */
   set(sinks: SinkSettings[], allowlist: readonly string[]): void {
     this.#allowlist = [...allowlist];
     const names = new Set(sinks.map((s) => s.name));
@@ -231,7 +263,8 @@ export class AlertSinks {
   /** Queues a notification for each sink whose floor it meets, without waiting for any. */
   send(notification: AlertNotification): void {
     const settings = [...this.#queues.values()].map((q) => q.settings);
-    for (const sink of recipients(notification.alarm.severity, settings)) this.#queues.get(sink.name)!.offer(notification);
+    for (const sink of recipients(notification.alarm.severity, settings))
+      this.#queues.get(sink.name)!.offer(notification);
   }
 
   /** Each configured sink's state and counts, in configuration order. */
@@ -257,7 +290,14 @@ export class AlertSinks {
         const read = smtpSink(sink.url);
         if (!read.ok) return { ok: false, permanent: true, cause: read.detail };
         const message = alertMail(notification, read.sink.from, read.sink.to, crypto.randomUUID());
-        return await submit(sink.url, read.sink, password, this.#allowlist, { helo: heloName(notification.appliance), message }, SOCKET_ATTEMPT_TIMEOUT_MS);
+        return await submit(
+          sink.url,
+          read.sink,
+          password,
+          this.#allowlist,
+          { helo: heloName(notification.appliance), message },
+          SOCKET_ATTEMPT_TIMEOUT_MS,
+        );
       }
       const read = mqttSink(sink.url);
       if (!read.ok) return { ok: false, permanent: true, cause: read.detail };
@@ -268,7 +308,8 @@ export class AlertSinks {
       };
       return await publish(sink.url, read.sink, password, this.#allowlist, publication, SOCKET_ATTEMPT_TIMEOUT_MS);
     } catch (error) {
-      if (error instanceof DestinationRefused) return { ok: false, permanent: true, refused: true, cause: error.message };
+      if (error instanceof DestinationRefused)
+        return { ok: false, permanent: true, refused: true, cause: error.message };
       return { ok: false, permanent: false, cause: error instanceof Error ? error.message : String(error) };
     }
   }
@@ -289,11 +330,20 @@ export class AlertSinks {
       await response.body?.cancel();
       const status = response.status;
       if (status >= 200 && status < 300) return { ok: true, status };
-      // Worth another try: the receiver is busy or failing (RFC 9110 §15.5.9, §15.6; RFC 6585 §4), not refusing this request.
+      // Worth another try: the receiver is busy or failing (RFC 9110 §15.5.9, §15.6; RFC 6585 §4), not refusing this
+      // request.
       return { ok: false, permanent: !(status === 408 || status === 429 || status >= 500), cause: `HTTP ${status}` };
     } catch (error) {
-      if (error instanceof DestinationRefused) return { ok: false, permanent: true, refused: true, cause: error.message };
-      return { ok: false, permanent: false, cause: error instanceof Error && error.name === "TimeoutError" ? `no answer within ${WEBHOOK_TIMEOUT_MS} ms` : "connection failed" };
+      if (error instanceof DestinationRefused)
+        return { ok: false, permanent: true, refused: true, cause: error.message };
+      return {
+        ok: false,
+        permanent: false,
+        cause:
+          error instanceof Error && error.name === "TimeoutError"
+            ? `no answer within ${WEBHOOK_TIMEOUT_MS} ms`
+            : "connection failed",
+      };
     }
   }
 }
@@ -305,4 +355,11 @@ function passwordOf(url: string): string | null {
 }
 
 /** EHLO's argument (RFC 5321 §4.1.1.1): the appliance's name as a host name label under .invalid (the twin has no domain of its own). */
-const heloName = (appliance: string) => `${appliance.toLowerCase().replace(/[^a-z0-9-]/g, "-").replace(/^-+|-+$/g, "").slice(0, 63) || "bng"}.bngfleet.invalid`;
+const heloName = (appliance: string) =>
+  `${
+    appliance
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 63) || "bng"
+  }.bngfleet.invalid`;

@@ -145,7 +145,9 @@ export class ApplianceCore {
       (event) => this.#configApplied(event),
       (meta) => {
         const frozen = this.#licensing?.freezeDetail() ?? null;
-        if (frozen !== null) this.#dataPlane.log("warning", "config.frozen", { operation: meta.operation, actor: meta.actor });
+        if (frozen !== null) {
+          this.#dataPlane.log("warning", "config.frozen", { operation: meta.operation, actor: meta.actor });
+        }
         return frozen;
       },
       // A commit happens at the instant its log entry carries (the data plane's clock; the wall clock while it opens).
@@ -288,7 +290,8 @@ export class ApplianceCore {
       this.#dataPlane.log("warning", "config.rejected", { operation: event.operation, actor: event.actor, errors: event.errors });
       return;
     }
-    // The hot-apply and its effects (pools rebuilt, sessions dropped…) happen at the commit's instant, as its entry says.
+    // The hot-apply and its effects (pools rebuilt, sessions dropped…) happen at the commit's instant, as its entry
+    // says.
     this.#dataPlane.atInstant(Date.parse(event.committedUtc), () => {
       for (const applier of appliersOf(event.keys)) this.#appliers[applier](event);
       this.#dataPlane.log("notice", "config.commit", {

@@ -87,7 +87,10 @@ export class DataPlane {
   #rebooted = false;
 
   /** Opens the data plane: restores the last snapshot, or starts a fresh appliance from its seed. */
-  /** Open log streams by their handle (logStream), oldest first: their owner, how to recheck their credential, how to end them. */
+  /**
+   * Open log streams by their handle (logStream), oldest first: their owner, how to recheck their credential, how to
+   * end them.
+   */
   readonly #streams = new Map<string, { owner: string; recheck: () => void; release: () => void; evict: () => void }>();
 
   /** The clock moves with the wall clock (every 10 s); false when only scenario actions move it (BNG_CLOCK=manual). */
@@ -124,7 +127,9 @@ export class DataPlane {
     this.#gateway = restored ?? Gateway.create(profile, { seed, startTimeMs: this.#now() });
     // An act between steps happens at the appliance's now: the wall clock's (with the scenario's lead), or on a
     // manual clock the instant it was advanced to.
-    this.#gateway.setEventClock(() => this.#heldInstant ?? (this.#live ? this.#now() : this.#gateway.nowMs + this.#gateway.pendingMs));
+    this.#gateway.setEventClock(
+      () => this.#heldInstant ?? (this.#live ? this.#now() : this.#gateway.nowMs + this.#gateway.pendingMs),
+    );
     this.#identity = { appliance, seed };
     this.#gateway.onReboot(() => {
       this.#rebooted = true;
@@ -482,7 +487,8 @@ export class DataPlane {
    * new one ends the owner's oldest (`event: closed`) rather than being
    * refused, since a consumer that restarts still holds the streams its
    * earlier self left until their next write, and would otherwise lock itself
-   * out (npm `eventsource` never retries a 429). The `handle` (random, a capability to end this one stream) lets the local
+   * out (npm `eventsource` never retries a 429). The `handle` (random, a capability to end this one stream) lets the
+   * local
    * launcher's listener free the place the moment the client leaves
    * (`releaseLogStream`): workerd tells a stream of its reader's cancel only at
    * its next write (docs/observability.md, The log stream and EventSource).
@@ -572,7 +578,8 @@ export class DataPlane {
             recheck();
             send(encoder.encode(": keepalive\n\n"));
           }, KEEPALIVE_MS);
-          const evict = () => end("closed", () => ({ reason: `replaced: ${owner} opened a newer stream, and holds ${STREAMS_PER_OWNER} at most` }));
+          const replaced = `replaced: ${owner} opened a newer stream, and holds ${STREAMS_PER_OWNER} at most`;
+          const evict = () => end("closed", () => ({ reason: replaced }));
           this.#streams.set(handle, { owner, recheck, release: () => end(), evict });
         },
         cancel: stop,

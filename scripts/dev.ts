@@ -19,16 +19,40 @@ const dir = path.resolve(process.env.BNG_DEV_DIR ?? path.join(root, ".bngfleet",
 const vars = path.join(dir, "dev.vars");
 mkdirSync(dir, { recursive: true });
 if (!existsSync(vars)) {
-  const lines = [`BNG_FLEET_SECRET=${randomBytes(32).toString("hex")}`, `BNG_ADMIN_PASSWORD=${randomBytes(12).toString("base64url")}`, `BNG_BOOTSTRAP_TOKEN=${newToken()}`];
+  const lines = [
+    `BNG_FLEET_SECRET=${randomBytes(32).toString("hex")}`,
+    `BNG_ADMIN_PASSWORD=${randomBytes(12).toString("base64url")}`,
+    `BNG_BOOTSTRAP_TOKEN=${newToken()}`,
+  ];
   writeFileSync(vars, lines.join("\n") + "\n", { mode: 0o600 });
 }
-const values = Object.fromEntries(readFileSync(vars, "utf8").split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
-console.log(`Credentials (${vars}): admin / ${values.BNG_ADMIN_PASSWORD}; bootstrap token ${values.BNG_BOOTSTRAP_TOKEN}`);
+const values = Object.fromEntries(
+  readFileSync(vars, "utf8")
+    .split("\n")
+    .filter((l) => l.includes("="))
+    .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+);
+console.log(
+  `Credentials (${vars}): admin / ${values.BNG_ADMIN_PASSWORD}; bootstrap token ${values.BNG_BOOTSTRAP_TOKEN}`,
+);
 await buildUi({ quiet: true });
 const wrangler = path.join(root, "node_modules", "wrangler", "bin", "wrangler.js");
 const extra = process.argv.slice(2);
 const port = extra.some((a) => a.startsWith("--port")) ? [] : ["--port", "8787"];
-const args = ["dev", "--ip", "127.0.0.1", ...port, "--env-file", vars, "--var", "BNG_DEFAULT_APPLIANCE:edge-1", "--persist-to", path.join(dir, "state"), "--show-interactive-dev-session=false", ...extra];
+const args = [
+  "dev",
+  "--ip",
+  "127.0.0.1",
+  ...port,
+  "--env-file",
+  vars,
+  "--var",
+  "BNG_DEFAULT_APPLIANCE:edge-1",
+  "--persist-to",
+  path.join(dir, "state"),
+  "--show-interactive-dev-session=false",
+  ...extra,
+];
 // Offline as the rest of the project: no `Request.cf` download (Miniflare's placeholder is used), no usage metrics.
 const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", ...process.env };
 const child = spawn(process.execPath, [wrangler, ...args], { cwd: root, env, stdio: "inherit" });

@@ -27,8 +27,10 @@ export const NEEDS_MORE_THAN_EXAMPLES: Record<string, string> = {
   "DELETE /api/v1/auth/sessions/{id}": "session ids are random; only a login makes one",
   "GET /api/v1/auth/oidc/{name}/login": "needs a live OpenID provider's discovery document",
   "GET /api/v1/auth/oidc/{name}/callback": "needs the code and state of a live OpenID provider's redirect",
-  "GET /api/v1/auth/providers/oidc/{name}": "a fresh fleet has no provider, and Dredd reads (GET) before it writes (PUT)",
-  "POST /api/v1/cgn/bindings/{bindingIndex}/identify": "an anonymous auto-learned binding appears only with traffic, at an index the traffic picks",
+  "GET /api/v1/auth/providers/oidc/{name}":
+    "a fresh fleet has no provider, and Dredd reads (GET) before it writes (PUT)",
+  "POST /api/v1/cgn/bindings/{bindingIndex}/identify":
+    "an anonymous auto-learned binding appears only with traffic, at an index the traffic picks",
   "POST /api/v1/config/webui/certificate": "the example would publish a private key; a real one is the operator's",
   "GET /api/v1/config/webui/certificate": "a fresh fleet presents its factory certificate (404 until one is uploaded)",
   "POST /api/v1/licensing/activate": "the token is issued by the licensing service",
@@ -40,10 +42,16 @@ export const NEEDS_MORE_THAN_EXAMPLES: Record<string, string> = {
 };
 
 interface Document {
-  paths: Record<string, Record<string, { summary: string; responses: Record<string, { content?: Record<string, unknown> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { summary: string; responses: Record<string, { content?: Record<string, unknown> }> }>
+  >;
 }
 
-/** Dredd's name for each operation's success transaction (`<path> > <summary> > <status>[ > <type>]`), but those it cannot run. */
+/**
+ * Dredd's name for each operation's success transaction (`<path> > <summary> > <status>[ > <type>]`), but those it
+ * cannot run.
+ */
 export function successTransactions(doc: Document): string[] {
   const names: string[] = [];
   for (const [p, item] of Object.entries(doc.paths)) {
@@ -62,7 +70,8 @@ export function dreddConfig(doc: Document): string {
   const left = Object.entries(NEEDS_MORE_THAN_EXAMPLES).map(([op, why]) => `#   ${op}: ${why}`);
   return [
     "# Dredd 14 against a fresh local fleet (docs/decisions.md, Examples and Dredd). Written by",
-    "# `node scripts/dredd-config.ts .bngfleet/openapi.json` from the document; `npm run lint:openapi` checks it is current.",
+    "# `node scripts/dredd-config.ts .bngfleet/openapi.json` from the document;",
+    "# `npm run lint:openapi` checks it is current.",
     "#",
     "#   BNG_FRESH=1 BNG_HTTP=1 BNG_BOOTSTRAP_TOKEN=bngtok_... npm start",
     '#   curl -s -H "Authorization: Bearer bngtok_..." http://127.0.0.1:8443/api/v1/openapi/v1.json > openapi.json',
@@ -89,7 +98,9 @@ if (import.meta.main) {
   const text = dreddConfig(JSON.parse(readFileSync(source, "utf8")) as Document);
   if (flag === "--check") {
     if (readFileSync(FILE, "utf8") !== text) {
-      console.error("examples/dredd/dredd.yml is not the document's: run node scripts/dredd-config.ts .bngfleet/openapi.json");
+      console.error(
+        "examples/dredd/dredd.yml is not the document's: run node scripts/dredd-config.ts .bngfleet/openapi.json",
+      );
       process.exit(1);
     }
   } else writeFileSync(FILE, text);

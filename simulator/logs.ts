@@ -83,7 +83,10 @@ export class LogRing {
     this.#clock = clock;
   }
 
-  /** The instant an event outside a step would carry now: `timeMs`, the clock or the newest entry's, whichever is latest. */
+  /**
+   * The instant an event outside a step would carry now: `timeMs`, the clock or the newest entry's, whichever is
+   * latest.
+   */
   instant(timeMs: number): number {
     return Math.max(timeMs, this.#clock?.() ?? Number.NEGATIVE_INFINITY, this.#lastMs);
   }
@@ -98,7 +101,10 @@ export class LogRing {
     if (this.#step) this.#step.judgedFrom ??= this.#step.held.length;
   }
 
-  /** Ends the step: its entries get their instants and seq numbers, and go to the listeners, in the order they were logged. */
+  /**
+   * Ends the step: its entries get their instants and seq numbers, and go to the listeners, in the order they were
+   * logged.
+   */
   closeStep(): void {
     const step = this.#step;
     if (!step) return;

@@ -615,7 +615,9 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
         type: "uint32",
         schema: uint(32, 1, 10_000),
         default: ALERT_QUEUE_SIZE,
-        description: "notifications held while the receiver is down, delivered in order once it is back (for up to 30 minutes); one that finds the queue full is dropped and counted",
+        description:
+          "notifications held while the receiver is down, delivered in order once it is back (for up to 30 minutes); " +
+          "one that finds the queue full is dropped and counted",
       },
     },
     checkItem: (values) => {

@@ -13,7 +13,10 @@
  * redacted as every URL's is).
  */
 
-/** Notifications a sink's queue holds unless configured otherwise (`queueSize`): alarms are rare; this outlasts any storm of them. */
+/**
+ * Notifications a sink's queue holds unless configured otherwise (`queueSize`): alarms are rare; this outlasts any
+ * storm of them.
+ */
 export const ALERT_QUEUE_SIZE = 1_000;
 
 export interface SmtpSink {

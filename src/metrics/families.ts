@@ -165,10 +165,17 @@ export function scrapeFamilies(s: ScrapeState): MetricFamily[] {
     counter("bng_alarms_cleared_total", "Alarms cleared, by their condition or an operator", one(s.alarms.stats.cleared)),
     counter(
       "bng_alert_notifications_total",
-      "Alert notifications per push sink by outcome: delivered, retried (a failed attempt tried again), dropped (queue full, 30 minutes old, or refused for good)",
-      s.alertSinks.flatMap((k) => ALERT_OUTCOMES.map((outcome) => ({ labels: { sink: k.name, outcome }, value: k[outcome] }))),
+      "Alert notifications per push sink by outcome: delivered, retried (a failed attempt tried again), " +
+        "dropped (queue full, 30 minutes old, or refused for good)",
+      s.alertSinks.flatMap((k) =>
+        ALERT_OUTCOMES.map((outcome) => ({ labels: { sink: k.name, outcome }, value: k[outcome] })),
+      ),
     ),
-    gauge("bng_alert_sink_queued", "Alert notifications waiting for the push sink (GET /api/v1/alarms/sinks queued)", s.alertSinks.map((k) => ({ labels: { sink: k.name }, value: k.queued }))),
+    gauge(
+      "bng_alert_sink_queued",
+      "Alert notifications waiting for the push sink (GET /api/v1/alarms/sinks queued)",
+      s.alertSinks.map((k) => ({ labels: { sink: k.name }, value: k.queued })),
+    ),
 
     // Licence and logs
     gauge("bng_licence_meter_current", "Licence meter now (currentCount)", [{ labels: meter, value: s.licence.currentCount }]),

@@ -54,7 +54,8 @@ const SECTION_NOTES: Record<Section, string> = {
   IPsec:
     "Listed by the spec's endpoint tables but counted in none of its 20 sections. Driven by `ipsec.enabled` and `ipsec.peers`, hot-applied; pre-shared keys are never returned; an unreachable daemon answers 200 with `reachable` false and every state `UNKNOWN`.",
   "Alert sinks":
-    "The push sinks' delivery, where the spec says \"not shown\": each sink of `alarms.sinks` queues its notifications and retries them through a receiver's outage; its state and counts are read here.",
+    "The push sinks' delivery, where the spec says \"not shown\": each sink of `alarms.sinks` queues " +
+    "its notifications and retries them through a receiver's outage; its state and counts are read here.",
   Fleet: "Mutations are always local; GET operations marked `x-fleet-proxy: true` are readable on a peer through the fleet proxy.",
   "Fleet fan-out":
     "Twin only, not part of the appliance API: one fleet-proxy read of many appliances in one request, for a fleet-wide view (the web UI's fleet overview and subscriber search) that would otherwise be one request per appliance.",
@@ -134,7 +135,9 @@ function input(schema: z.ZodType): JsonSchema {
  * A request body's note on media types: the spec accepts three spellings of JSON, the document declares one
  * (tools make a request per declared type, and `application/*+json` has no media type key).
  */
-const JSON_BODY = "JSON, declared as `application/json`; the server takes the same body as `text/json` or any `application/*+json` type too (spec)";
+const JSON_BODY =
+  "JSON, declared as `application/json`; the server takes the same body as `text/json` " +
+  "or any `application/*+json` type too (spec)";
 
 /**
  * An operation's path or query parameters. A parameter the example call sends carries that value as its
@@ -163,14 +166,23 @@ function parameters(schema: z.ZodType | undefined, where: "path" | "query", exam
 
 /** Statuses whose answer says when to try again (src/http/refusal.ts). */
 const RETRY_AFTER = {
-  "retry-after": { description: "seconds to wait before trying again (RFC 9110 §10.2.3)", schema: { type: "integer", minimum: 0, maximum: 86400 }, example: 42 },
+  "retry-after": {
+    description: "seconds to wait before trying again (RFC 9110 §10.2.3)",
+    schema: { type: "integer", minimum: 0, maximum: 86400 },
+    example: 42,
+  },
 };
 
 function problemResponse(description: string, example?: unknown, status?: number) {
   return {
     description,
     ...(status === 423 || status === 429 ? { headers: RETRY_AFTER } : {}),
-    content: { "application/problem+json": { schema: { $ref: "#/components/schemas/ProblemDetails" }, ...(example ? { example } : {}) } },
+    content: {
+      "application/problem+json": {
+        schema: { $ref: "#/components/schemas/ProblemDetails" },
+        ...(example ? { example } : {}),
+      },
+    },
   };
 }
 
@@ -234,8 +246,12 @@ const IF_MATCH = {
   required: false,
   description: 'the configuration version the change expects, as the `ETag` of a configuration read (`"v7"`); `*` matches any, a list any member, a weak tag never; absent: no precondition',
   schema: { type: "string" },
-  // Named, so Dredd (which sends a parameter's `example`) makes its calls unconditionally, as their examples are written.
-  examples: { version: { summary: "the ETag a configuration read gave", value: '"v7"' }, any: { summary: "whatever version is active", value: "*" } },
+  // Named, so Dredd (which sends a parameter's `example`) makes its calls unconditionally, as their examples are
+  // written.
+  examples: {
+    version: { summary: "the ETag a configuration read gave", value: '"v7"' },
+    any: { summary: "whatever version is active", value: "*" },
+  },
 };
 const ETAG = { etag: { description: 'the configuration version now active (`"v8"`), for the next write\'s `If-Match`', schema: { type: "string" } } };
 
@@ -273,7 +289,8 @@ function operation(route: Route, components: Components) {
     },
   };
   for (const status of [...errors].sort()) {
-    responses[String(status)] = problemResponse(route.errorText?.[status] ?? ERROR_TEXT[status] ?? "error", problemExample(status, route, instance), status);
+    const text = route.errorText?.[status] ?? ERROR_TEXT[status] ?? "error";
+    responses[String(status)] = problemResponse(text, problemExample(status, route, instance), status);
   }
   // Every error this API answers is a problem document, including statuses an
   // operation does not list (405 for another method, 404 for a hostname no

@@ -1,4 +1,6 @@
-/** Alarms: the active set, the operator clear, a synthetic alert through the push fan-out, and the push sinks' state. */
+/**
+ * Alarms: the active set, the operator clear, a synthetic alert through the push fan-out, and the push sinks' state.
+ */
 import { inWorker } from "../http/route.ts";
 import { alarms } from "../schemas/alarms.ts";
 

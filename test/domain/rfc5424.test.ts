@@ -10,13 +10,51 @@ import type { Severity } from "../../simulator/vocabulary.ts";
 
 /** RFC 5424 §6.2.1, Table 1: facility codes (named as syslog(3) and rsyslog name them). */
 const FACILITY_CODES: Record<Facility, number> = {
-  kern: 0, user: 1, mail: 2, daemon: 3, auth: 4, syslog: 5, lpr: 6, news: 7, uucp: 8, cron: 9, authpriv: 10, ftp: 11, ntp: 12, audit: 13, alert: 14, clock: 15,
-  local0: 16, local1: 17, local2: 18, local3: 19, local4: 20, local5: 21, local6: 22, local7: 23,
+  kern: 0,
+  user: 1,
+  mail: 2,
+  daemon: 3,
+  auth: 4,
+  syslog: 5,
+  lpr: 6,
+  news: 7,
+  uucp: 8,
+  cron: 9,
+  authpriv: 10,
+  ftp: 11,
+  ntp: 12,
+  audit: 13,
+  alert: 14,
+  clock: 15,
+  local0: 16,
+  local1: 17,
+  local2: 18,
+  local3: 19,
+  local4: 20,
+  local5: 21,
+  local6: 22,
+  local7: 23,
 };
 /** RFC 5424 §6.2.1, Table 2: severity codes. */
-const SEVERITY_CODES: Record<Severity, number> = { emergency: 0, alert: 1, critical: 2, error: 3, warning: 4, notice: 5, info: 6, debug: 7 };
+const SEVERITY_CODES: Record<Severity, number> = {
+  emergency: 0,
+  alert: 1,
+  critical: 2,
+  error: 3,
+  warning: 4,
+  notice: 5,
+  info: 6,
+  debug: 7,
+};
 
-const entry = (over: Partial<LogEntry> = {}): LogEntry => ({ seq: 42, timestamp: "2026-03-02T09:00:15.402Z", severity: "warning", msgId: "alarm.raise", fields: {}, ...over });
+const entry = (over: Partial<LogEntry> = {}): LogEntry => ({
+  seq: 42,
+  timestamp: "2026-03-02T09:00:15.402Z",
+  severity: "warning",
+  msgId: "alarm.raise",
+  fields: {},
+  ...over,
+});
 
 describe("PRI", () => {
   it("is RFC 5424's own examples: auth critical <34>, local4 notice <165>, and local0 debug <135>", () => {
@@ -25,13 +63,18 @@ describe("PRI", () => {
     expect(priority("local0", "debug")).toBe(135);
   });
 
-  it.each(Object.keys(FACILITY_CODES) as Facility[])("is facility × 8 + severity for every severity of %s", (facility) => {
-    expect(FACILITIES).toContain(facility);
-    for (const [severity, code] of Object.entries(SEVERITY_CODES) as [Severity, number][]) {
-      expect(priority(facility, severity), `${facility}.${severity}`).toBe(FACILITY_CODES[facility] * 8 + code);
-      expect(formatEntry(entry({ severity }), facility, "edge-1")).toMatch(new RegExp(`^<${FACILITY_CODES[facility] * 8 + code}>1 `));
-    }
-  });
+  it.each(Object.keys(FACILITY_CODES) as Facility[])(
+    "is facility × 8 + severity for every severity of %s",
+    (facility) => {
+      expect(FACILITIES).toContain(facility);
+      for (const [severity, code] of Object.entries(SEVERITY_CODES) as [Severity, number][]) {
+        expect(priority(facility, severity), `${facility}.${severity}`).toBe(FACILITY_CODES[facility] * 8 + code);
+        expect(formatEntry(entry({ severity }), facility, "edge-1")).toMatch(
+          new RegExp(`^<${FACILITY_CODES[facility] * 8 + code}>1 `),
+        );
+      }
+    },
+  );
 
   it("knows exactly the 24 facilities", () => {
     expect([...FACILITIES].sort()).toEqual(Object.keys(FACILITY_CODES).sort());
@@ -40,9 +83,16 @@ describe("PRI", () => {
 
 describe("the message", () => {
   it("is the header, the entry's seq and its fields as structured data, with no MSG", () => {
-    const message = formatEntry(entry({ fields: { id: "cgn.pool.high", instance: null, usedChunks: 950, cleared: false } }), "local0", "edge-1");
-    // local0 (16) × 8 + warning (4) = 132; VERSION 1; the entry's TIMESTAMP; HOSTNAME; APP-NAME bng; PROCID -; MSGID; a null field left out.
-    expect(message).toBe('<132>1 2026-03-02T09:00:15.402Z edge-1 bng - alarm.raise [entry@32473 seq="42"][fields@32473 id="cgn.pool.high" usedChunks="950" cleared="false"]');
+    const message = formatEntry(
+      entry({ fields: { id: "cgn.pool.high", instance: null, usedChunks: 950, cleared: false } }),
+      "local0",
+      "edge-1",
+    );
+    // local0 (16) × 8 + warning (4) = 132; VERSION 1; the entry's TIMESTAMP; HOSTNAME; APP-NAME bng; PROCID -; MSGID; a
+    // null field left out.
+    expect(message).toBe(
+      '<132>1 2026-03-02T09:00:15.402Z edge-1 bng - alarm.raise [entry@32473 seq="42"][fields@32473 id="cgn.pool.high" usedChunks="950" cleared="false"]',
+    );
   });
 
   it("escapes '\"', '\\\\' and ']' in a PARAM-VALUE with a backslash (§6.3.3), and nothing else", () => {

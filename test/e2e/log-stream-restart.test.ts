@@ -25,7 +25,12 @@ let consumerFile: string;
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-stream-"));
   const fleetFile = path.join(dir, "fleet.json");
-  const appliance = { name: "edge-1", seed: 1001, profile: "small", webUi: { listener: { address: "127.0.0.1", port: 8443 }, hostname: "edge-1.bng.localhost", peers: [] } };
+  const appliance = {
+    name: "edge-1",
+    seed: 1001,
+    profile: "small",
+    webUi: { listener: { address: "127.0.0.1", port: 8443 }, hostname: "edge-1.bng.localhost", peers: [] },
+  };
   await writeFile(fleetFile, JSON.stringify({ portBase: 8443, appliances: [appliance] }));
   // The consumer: prints `open`, `log <seq>` per entry and `error <status>`; it never exits by itself.
   consumerFile = path.join(dir, "consumer.mjs");
@@ -36,13 +41,22 @@ beforeAll(async () => {
       "const [url, token] = process.argv.slice(2);",
       "const source = new EventSource(url, { fetch: (u, init) => fetch(u, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } }) });",
       'source.onopen = () => console.log("open");',
-      'source.onerror = (event) => console.log(`error ${event.code ?? 0}`);',
+      "source.onerror = (event) => console.log(`error ${event.code ?? 0}`);",
       'source.addEventListener("log", (event) => console.log(`log ${event.lastEventId}`));',
       "",
     ].join("\n"),
   );
   port = await freePortBase(1);
-  fleet = await launchFleet({ BNG_PORT_BASE: String(port), BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, [port]);
+  fleet = await launchFleet(
+    {
+      BNG_PORT_BASE: String(port),
+      BNG_FLEET: fleetFile,
+      BNG_HTTP: "1",
+      BNG_BOOTSTRAP_TOKEN: BOOTSTRAP,
+      BNG_FRESH: "1",
+    },
+    [port],
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -59,7 +73,11 @@ const api = (p: string, body?: unknown) =>
 /** One run of the consumer: what it printed so far, line by line, and how to wait for a line. */
 function startConsumer(sinceSeq: number) {
   const lines: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, [consumerFile, `http://127.0.0.1:${port}/api/v1/logs/stream?sinceSeq=${sinceSeq}`, BOOTSTRAP], { stdio: ["ignore", "pipe", "inherit"] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [consumerFile, `http://127.0.0.1:${port}/api/v1/logs/stream?sinceSeq=${sinceSeq}`, BOOTSTRAP],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   let pending = "";
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
     pending += chunk;
@@ -95,9 +113,13 @@ describe("a log consumer killed and restarted five times in a row", () => {
     for (let run = 0; run < 5; run++) {
       const consumer = startConsumer(from);
       await consumer.until("open", () => consumer.lines.includes("open"));
-      if (run === 0) await consumer.until("the replay", () => consumer.lines.filter((l) => l.startsWith("log ")).length >= 2);
+      if (run === 0)
+        await consumer.until("the replay", () => consumer.lines.filter((l) => l.startsWith("log ")).length >= 2);
       await consumer.kill();
-      expect(consumer.lines.filter((l) => l.startsWith("error")), `run ${run}`).toEqual([]);
+      expect(
+        consumer.lines.filter((l) => l.startsWith("error")),
+        `run ${run}`,
+      ).toEqual([]);
       const read = consumer.lines.filter((l) => l.startsWith("log ")).map((l) => Number(l.slice(4)));
       seen.push(...read);
       from = read.at(-1) ?? from;
@@ -107,7 +129,10 @@ describe("a log consumer killed and restarted five times in a row", () => {
     await consumer.until("open", () => consumer.lines.includes("open"));
     const before = consumer.lines.length;
     expect((await api("/twin/v1/scenario", { action: "set-churn-multiplier", multiplier: 3 })).status).toBe(200);
-    await consumer.until("the new entries", () => consumer.lines.slice(before).filter((l) => l.startsWith("log ")).length >= 2);
+    await consumer.until(
+      "the new entries",
+      () => consumer.lines.slice(before).filter((l) => l.startsWith("log ")).length >= 2,
+    );
     await consumer.kill();
     expect(consumer.lines.filter((l) => l.startsWith("error"))).toEqual([]);
     seen.push(...consumer.lines.filter((l) => l.startsWith("log ")).map((l) => Number(l.slice(4))));

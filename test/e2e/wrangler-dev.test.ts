@@ -46,11 +46,21 @@ afterAll(async () => {
 /** A GET to the dev server with the Host a browser would send for `host`. */
 function get(host: string, pathname: string): Promise<{ status: number; type: string; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path: pathname, headers: { host: `${host}:${port}`, authorization: `Bearer ${token}` } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8").on("data", (c) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"] ?? ""), body }));
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: pathname,
+        headers: { host: `${host}:${port}`, authorization: `Bearer ${token}` },
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (c) => (body += c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"] ?? ""), body }),
+        );
+      },
+    );
     req.on("error", reject).end();
   });
 }

@@ -9,7 +9,8 @@ import { LogRing } from "../../simulator/logs.ts";
 import { START, gateway, profile } from "./helpers.ts";
 
 const at = (e: LogEntry) => Date.parse(e.timestamp);
-const entriesSince = (g: ReturnType<typeof gateway>, seq: number) => g.logs.tail({ count: 1000, sinceSeq: seq }).entries;
+const entriesSince = (g: ReturnType<typeof gateway>, seq: number) =>
+  g.logs.tail({ count: 1000, sinceSeq: seq }).entries;
 const JUDGED = new Set(["alarm.raise", "alarm.clear", "licence.state", "session.activity"]);
 
 describe("a step's log entries", () => {
@@ -44,7 +45,8 @@ describe("a step's log entries", () => {
       const from = g.nowMs;
       const seq = g.lastSeq;
       g.step(10);
-      for (const e of entriesSince(g, seq)) if (!JUDGED.has(e.msgId) && at(e) < from + 10_000) offsets.push((at(e) - from) / 10_000);
+      for (const e of entriesSince(g, seq))
+        if (!JUDGED.has(e.msgId) && at(e) < from + 10_000) offsets.push((at(e) - from) / 10_000);
     }
     expect(offsets.length).toBeGreaterThan(500);
     offsets.sort((a, b) => a - b);
@@ -55,14 +57,20 @@ describe("a step's log entries", () => {
   });
 
   it("get the same instants from the same seed, and other instants from another", () => {
-    const stamps = (seed: number) => gateway(profile(), seed, 300).logs.tail({ count: 1000 }).entries.map((e) => [e.msgId, e.timestamp]);
+    const stamps = (seed: number) =>
+      gateway(profile(), seed, 300)
+        .logs.tail({ count: 1000 })
+        .entries.map((e) => [e.msgId, e.timestamp]);
     expect(stamps(8)).toEqual(stamps(8));
     expect(stamps(8)).not.toEqual(stamps(9));
   });
 
   it("raise an alarm at the step's end: the instant its entry carries is the alarm's firstRaisedUtc", () => {
     // Capacity alarmed at 10 %: a fresh appliance coming up passes it during a step.
-    const g = gateway(profile("small", (raw) => Object.assign(raw.alarms, { capacityHighPercent: 10, capacityClearPercent: 5 })), 7);
+    const g = gateway(
+      profile("small", (raw) => Object.assign(raw.alarms, { capacityHighPercent: 10, capacityClearPercent: 5 })),
+      7,
+    );
     let raised: LogEntry | undefined;
     let end = 0;
     for (let step = 0; step < 60 && !raised; step++) {
@@ -72,7 +80,9 @@ describe("a step's log entries", () => {
       raised = entriesSince(g, seq).find((e) => e.msgId === "alarm.raise" && e.fields.id === "sessions.capacity.high");
     }
     expect(raised?.timestamp).toBe(new Date(end).toISOString());
-    expect(g.alarms.list().active.find((a) => a.id === "sessions.capacity.high")?.firstRaisedUtc).toBe(raised!.timestamp);
+    expect(g.alarms.list().active.find((a) => a.id === "sessions.capacity.high")?.firstRaisedUtc).toBe(
+      raised!.timestamp,
+    );
   });
 });
 
@@ -94,7 +104,9 @@ describe("an entry between steps", () => {
     ring.appendAt(START + 7_777, "notice", "config.commit", {});
     ring.setClock(() => START + 9_000);
     expect(ring.instant(START)).toBe(START + 9_000);
-    expect(ring.tail().entries.map((e) => e.timestamp)).toEqual([START + 5_000, START + 5_000, START + 7_777].map((t) => new Date(t).toISOString()));
+    expect(ring.tail().entries.map((e) => e.timestamp)).toEqual(
+      [START + 5_000, START + 5_000, START + 7_777].map((t) => new Date(t).toISOString()),
+    );
   });
 
   it("places a step run after an act of its interval behind that act, still within the step", () => {

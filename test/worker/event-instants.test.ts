@@ -10,11 +10,15 @@ import type { LogTail } from "../../src/schemas/logs.ts";
 import { advance, get, send } from "./helpers.ts";
 
 const pinned = Date.parse(env.BNG_CLOCK_START!);
-const newest = async (msgId: string) => (await get<LogTail>("/api/v1/logs/tail?count=200")).entries.filter((e) => e.msgId === msgId).at(-1);
+const newest = async (msgId: string) =>
+  (await get<LogTail>("/api/v1/logs/tail?count=200")).entries.filter((e) => e.msgId === msgId).at(-1);
 
 describe("the instant an act is logged at", () => {
   it("is its reply's: a commit's entry carries its committedUtc, to the millisecond", async () => {
-    const response = await send("PUT", "/api/v1/config", { listOps: [{ listPath: "vrfs", key: "cust-i", fields: { tableId: "4242" } }], comment: "instant" });
+    const response = await send("PUT", "/api/v1/config", {
+      listOps: [{ listPath: "vrfs", key: "cust-i", fields: { tableId: "4242" } }],
+      comment: "instant",
+    });
     expect(response.status, await response.clone().text()).toBe(200);
     const { committedUtc, version } = await response.json<{ committedUtc: string; version: number }>();
     const entry = await newest("config.commit");
