@@ -71,6 +71,15 @@ export default defineConfig({
       },
       {
         test: {
+          name: "domain",
+          // The domain layer's pure formats (the RFC 5424 syslog message), against the RFCs' own examples: plain Node.
+          include: ["test/domain/**/*.test.ts"],
+          environment: "node",
+          ...strict,
+        },
+      },
+      {
+        test: {
           name: "ui",
           // The web UI's pure modules (formatting, the configuration diff, the search's reading of what was typed): plain Node, no browser.
           include: ["test/ui/**/*.test.ts"],

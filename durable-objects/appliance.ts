@@ -24,7 +24,8 @@ import { PasskeyStore } from "./passkeys.ts";
 import type { PasskeyContext } from "../src/trust/passkeys.ts";
 import { pageOrigins } from "../src/config/web-ui.ts";
 import { ConfigStore, accountsOf, configDocumentOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
-import type { AlertSink } from "../simulator/alert-fanout.ts";
+import type { SinkSettings } from "./alert-sinks.ts";
+import { ALERT_QUEUE_SIZE } from "../src/config/sink-urls.ts";
 import { BGP_WATCH, GRE_WATCH, IGP_WATCH, IPSEC_WATCH, StateWatch } from "../simulator/control-plane-watch.ts";
 import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
 import { profileOf } from "./profiles.ts";
@@ -71,13 +72,14 @@ function sourceVrfRulesOf(items: { key: string; values: Record<string, unknown> 
 }
 
 /** Configured alert sinks as the fan-out sends to them, credentials included. */
-function alertSinksOf(items: { key: string; values: Record<string, unknown> }[]): AlertSink[] {
+function alertSinksOf(items: { key: string; values: Record<string, unknown> }[]): SinkSettings[] {
   return items.map((item) => ({
     name: item.key,
-    kind: item.values.kind as AlertSink["kind"],
+    kind: item.values.kind as SinkSettings["kind"],
     url: String(item.values.url),
-    severityFloor: (item.values.severityFloor ?? "major") as AlertSink["severityFloor"],
+    severityFloor: (item.values.severityFloor ?? "major") as SinkSettings["severityFloor"],
     credential: typeof item.values.credential === "string" ? item.values.credential : null,
+    queueSize: typeof item.values.queueSize === "number" ? item.values.queueSize : ALERT_QUEUE_SIZE,
   }));
 }
 
@@ -137,11 +139,20 @@ export class ApplianceCore {
     // The configuration is opened first: the data plane and the accounts start from what it says.
     // A lapsed licence freezes configuration commits (refused with 409, logged as config.frozen).
     const context = { appliance: this.name, members: loadFleet(this.env).appliances.map((a) => a.name), ...(shipped ? { profile: shipped } : {}) };
-    this.#config = new ConfigStore(this.ctx.storage, context, (event) => this.#configApplied(event), (meta) => {
-      const frozen = this.#licensing?.freezeDetail() ?? null;
-      if (frozen !== null) this.#dataPlane.log("warning", "config.frozen", { operation: meta.operation, actor: meta.actor });
-      return frozen;
-    });
+    this.#config = new ConfigStore(
+      this.ctx.storage,
+      context,
+      (event) => this.#configApplied(event),
+      (meta) => {
+        const frozen = this.#licensing?.freezeDetail() ?? null;
+        if (frozen !== null) {
+          this.#dataPlane.log("warning", "config.frozen", { operation: meta.operation, actor: meta.actor });
+        }
+        return frozen;
+      },
+      // A commit happens at the instant its log entry carries (the data plane's clock; the wall clock while it opens).
+      () => this.#dataPlane?.eventInstant() ?? Date.now(),
+    );
     const log = (event: IdentityEvent) => {
       this.#dataPlane.log(event.severity, event.msgId, event.fields);
       // A session or token just ended, or an account lost its right: open log streams and live connections recheck their credential now.
@@ -279,14 +290,18 @@ export class ApplianceCore {
       this.#dataPlane.log("warning", "config.rejected", { operation: event.operation, actor: event.actor, errors: event.errors });
       return;
     }
-    for (const applier of appliersOf(event.keys)) this.#appliers[applier](event);
-    this.#dataPlane.log("notice", "config.commit", {
-      version: event.version,
-      operation: event.operation,
-      actor: event.actor,
-      comment: event.comment,
-      changes: event.changedPaths.length,
-      restartRequired: event.restartRequired,
+    // The hot-apply and its effects (pools rebuilt, sessions dropped…) happen at the commit's instant, as its entry
+    // says.
+    this.#dataPlane.atInstant(Date.parse(event.committedUtc), () => {
+      for (const applier of appliersOf(event.keys)) this.#appliers[applier](event);
+      this.#dataPlane.log("notice", "config.commit", {
+        version: event.version,
+        operation: event.operation,
+        actor: event.actor,
+        comment: event.comment,
+        changes: event.changedPaths.length,
+        restartRequired: event.restartRequired,
+      });
     });
   }
 

@@ -22,6 +22,11 @@ export interface Env {
   BNG_CLOCK?: string;
   /** An ISO 8601 instant a fresh appliance's simulated clock starts at (its time of day shapes traffic and churn); unset = the wall clock. */
   BNG_CLOCK_START?: string;
+  /**
+   * The appliance that answers a hostname naming none of the fleet's (`npm run dev` sets `edge-1` for 127.0.0.1); unset
+   * = 404.
+   */
+  BNG_DEFAULT_APPLIANCE?: string;
   /** Shared by the fleet; the peer credentials are derived from it. */
   BNG_FLEET_SECRET?: string;
   /** The vendor's Ed25519 public key (SPKI PEM) software packages must be signed with (src/trust/package-signature.ts); unset, none is staged. */

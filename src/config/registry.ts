@@ -18,7 +18,7 @@ import { z } from "zod";
 import type { Value } from "./types.ts";
 import { StoredPassword, Username } from "../auth/accounts.ts";
 import { RoleSchema } from "../auth/roles.ts";
-import { mqttSink, smtpSink } from "./sink-urls.ts";
+import { ALERT_QUEUE_SIZE, mqttSink, smtpSink } from "./sink-urls.ts";
 import { hasScheme, isOriginUrl, isCidr, isHostname, isIpAddress, isIpv4, isIpv6, isListenerUrl, isPrefix, isRouteDistinguisher, isRouteTarget, parseHostPort } from "./syntax.ts";
 import { RESERVED_CIRCUIT_IDS, isInterfaceAddress, isInterfaceName, tunnelAddressProblems } from "./gre.ts";
 import { autoLearnVrf, cgnGroupProblems, isAutoLearnEntry, isIpv4Cidr } from "./cgn.ts";
@@ -611,6 +611,14 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
       url: { type: "url", schema: text((t) => hasScheme(t, Object.values(SINK_SCHEMES).flat()), "an absolute http(s), smtp(s) or mqtt(s) URL"), default: null, required: true, description: "where alerts go: http(s) for webhook; smtp (STARTTLS, port 587) or smtps (TLS, 465) for SMTP, as smtp://[user@]host[:port]/?from=<address>&to=<address>[,<address>…]; mqtt (plain, only at an allowlisted internal address) or mqtts for bus, as mqtts://[user@]host[:port][/<topic prefix>]" },
       severityFloor: { type: "enum", schema: z.enum(ALARM_SEVERITIES, ALARM_SEVERITIES.join(", ")), default: "major", description: "least severe alarm sent" },
       credential: { type: "string", schema: free(1024), default: null, secret: true, description: "a webhook's bearer token; the SMTP or MQTT password of the URL's user; null = none" },
+      queueSize: {
+        type: "uint32",
+        schema: uint(32, 1, 10_000),
+        default: ALERT_QUEUE_SIZE,
+        description:
+          "notifications held while the receiver is down, delivered in order once it is back (for up to 30 minutes); " +
+          "one that finds the queue full is dropped and counted",
+      },
     },
     checkItem: (values) => {
       const kind = values.kind;

@@ -108,13 +108,16 @@ export const listenerOptions = (env: Env) => ({
 /**
  * The appliance a request is for: the one named by the local fleet's listener
  * it came in on (src/fleet/listener.ts), else the one whose `webUi.hostname`
- * is the request's host, else the one named by the host's first DNS label.
+ * is the request's host, else the one named by the host's first DNS label,
+ * else `BNG_DEFAULT_APPLIANCE`.
  */
 export function applianceForHost(env: Env, hostname: string, listener: string | null = null): ApplianceDefinition | undefined {
   const fleet = fleetOf(env);
   if (listener !== null) return fleet.byName.get(listener);
   const host = hostname.toLowerCase();
-  return fleet.byHostname.get(host) ?? fleet.byName.get(host.split(".")[0]!);
+  const named = fleet.byHostname.get(host) ?? fleet.byName.get(host.split(".")[0]!);
+  // A host that names no appliance (127.0.0.1 under `wrangler dev`, a workers.dev name) is the default one's, if set.
+  return named ?? (env.BNG_DEFAULT_APPLIANCE ? fleet.byName.get(env.BNG_DEFAULT_APPLIANCE) : undefined);
 }
 
 /** The appliance of a given name. */

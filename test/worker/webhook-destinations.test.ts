@@ -65,7 +65,7 @@ describe("webhook destinations", () => {
     await commit(webhook(DOWN_HOOK, { "alarms.webhookAllowlist": "127.0.0.1" }));
     // A sink stored before the rule, or an allowlist edited behind the validator: the delivery still refuses.
     await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => {
-      Appliance.coreOf(instance).dataPlane().setAlertSinks([{ name: "noc", kind: "webhook", url: DOWN_HOOK, severityFloor: "major", credential: null }], []);
+      Appliance.coreOf(instance).dataPlane().setAlertSinks([{ name: "noc", kind: "webhook", url: DOWN_HOOK, severityFloor: "major", credential: null, queueSize: 1000 }], []);
     });
     expect((await call("/api/v1/alarms/test", json("POST", { severity: "critical" }, admin))).status).toBe(200);
     await settled();
@@ -76,7 +76,7 @@ describe("webhook destinations", () => {
     await commit(webhook(DOWN_HOOK, { "alarms.webhookAllowlist": "127.0.0.1" }));
     await call("/api/v1/alarms/test", json("POST", { severity: "critical" }, admin));
     await settled();
-    const [failed] = await logEntries("alarm.sink.failed");
-    expect(failed!.fields).toEqual({ sink: "noc", kind: "webhook", notification: "test", alarmId: "alert.test", reason: "not delivered" });
+    const [failed] = await logEntries("alarm.sink.retrying");
+    expect(failed!.fields).toEqual({ sink: "noc", kind: "webhook", notification: "test", alarmId: "alert.test", reason: "not delivered", queued: 1 });
   });
 });
