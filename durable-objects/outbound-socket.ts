@@ -9,9 +9,12 @@
 import { connect } from "cloudflare:sockets";
 import { DestinationRefused, destinationVerdict, hostVerdict, socketTarget, type Purpose } from "../src/config/destinations.ts";
 
-/** Opens a socket to `host`:`port` for `purpose`, TLS from the first byte when `tls`; throws DestinationRefused when the policy says no. */
+/**
+ * Opens a socket to `host`:`port` for `purpose`, TLS from the first byte when `tls` (plaintext only to an allowlisted
+ * internal address); throws DestinationRefused when the policy says no.
+ */
 export function outboundConnect(host: string, port: number, purpose: Purpose, allowlist: readonly string[], tls: boolean): Socket {
-  const verdict = hostVerdict(host, purpose, allowlist);
+  const verdict = hostVerdict(host, purpose, allowlist, !tls);
   if (!verdict.ok) throw new DestinationRefused(verdict.detail);
   return connect({ hostname: host, port }, { secureTransport: tls ? "on" : "off", allowHalfOpen: false });
 }

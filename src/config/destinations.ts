@@ -7,13 +7,14 @@
  * (syslog receivers: `hostVerdict`, durable-objects/outbound-socket.ts). Never to
  * link-local or cloud metadata addresses; to loopback and private addresses
  * only when `alarms.webhookAllowlist` holds them (the local fleet seeds it
- * with loopback); anywhere public otherwise. Plain http is a webhook's
- * choice; the ACME CA is https only, and a peer (which is sent the peer
- * credential) or an identity provider is https unless its address is an
- * allowlisted internal one, where the traffic stays on the operator's
- * network (the local fleet's loopback peers and lab IdP). An SMTP sink is
- * always encrypted (`smtp:` STARTTLS, `smtps:` TLS); an MQTT broker is `mqtts:`
- * unless its address is an allowlisted internal one (`mqtt:`). Configuration
+ * with loopback); anywhere public otherwise. Nothing leaves in clear for a
+ * public address: the ACME CA is https only, and a webhook (its bearer
+ * credential, the alarms), a peer (the peer credential), an identity
+ * provider, an MQTT broker (`mqtt:`) and a syslog receiver over `tcp` (every
+ * log entry) are encrypted unless the address is an allowlisted internal
+ * one, where the traffic stays on the operator's network (the local fleet's
+ * loopback receivers, peers and lab IdP). An SMTP sink is always encrypted
+ * (`smtp:` STARTTLS, `smtps:` TLS). Configuration
  * validation answers a 422 naming the URL; `outboundFetch` refuses a stored
  * destination that no longer passes, and never follows a redirect.
  *
@@ -54,19 +55,22 @@ export type Purpose = "webhook" | "acme" | "oidc" | "peer" | "smtp" | "mqtt" | "
 
 /**
  * Each purpose's schemes: the encrypted ones, and the plaintext one with where
- * it may be used: anywhere (a webhook, the operator's choice), never (ACME:
- * docs/decisions.md's https only; SMTP, which carries the sink's password), or
- * only to an allowlisted internal address.
+ * it may be used: never (ACME: docs/decisions.md's https only; SMTP, which
+ * carries the sink's password), or only to an allowlisted internal address
+ * (issue #47: a webhook's bearer credential and a syslog receiver's log
+ * entries crossed the Internet in clear when plain http or tcp was allowed
+ * anywhere).
  */
-const SCHEMES: Record<Purpose, { encrypted: readonly string[]; plain: string | null; plainUse: "anywhere" | "never" | "internal" }> = {
-  webhook: { encrypted: ["https:"], plain: "http:", plainUse: "anywhere" },
+const SCHEMES: Record<Purpose, { encrypted: readonly string[]; plain: string | null; plainUse: "never" | "internal" }> = {
+  webhook: { encrypted: ["https:"], plain: "http:", plainUse: "internal" },
   acme: { encrypted: ["https:"], plain: "http:", plainUse: "never" },
   oidc: { encrypted: ["https:"], plain: "http:", plainUse: "internal" },
   peer: { encrypted: ["https:"], plain: "http:", plainUse: "internal" },
   smtp: { encrypted: ["smtp:", "smtps:"], plain: null, plainUse: "never" },
   mqtt: { encrypted: ["mqtts:"], plain: "mqtt:", plainUse: "internal" },
-  // A syslog receiver is a host and a port, not a URL (`hostVerdict`): no URL scheme reaches one.
-  syslog: { encrypted: [], plain: null, plainUse: "never" },
+  // A syslog receiver is a host and a port, not a URL (`hostVerdict`): no URL scheme reaches one; its `tcp`
+  // transport is the plaintext one, `tls` the encrypted.
+  syslog: { encrypted: [], plain: null, plainUse: "internal" },
 };
 
 /** The purpose each alarm sink kind connects for. */
@@ -133,8 +137,11 @@ export function destinationVerdict(url: string, purpose: Purpose, allowlist: rea
   return { ok: true };
 }
 
-/** Whether `purpose` may open a socket to `host` (an address or a DNS name, as configured), given the allowlist. */
-export function hostVerdict(host: string, purpose: Purpose, allowlist: readonly string[]): DestinationVerdict {
+/**
+ * Whether `purpose` may open a socket to `host` (an address or a DNS name, as configured), given the allowlist;
+ * `cleartext` when nothing encrypts it (a syslog receiver over `tcp`), which only an allowlisted internal address may take.
+ */
+export function hostVerdict(host: string, purpose: Purpose, allowlist: readonly string[], cleartext = false): DestinationVerdict {
   // Judged as WHATWG URL parsing reads it, so 0x7f.1 and 2130706433 are the loopback they are here too.
   let hostname: string;
   try {
@@ -143,7 +150,11 @@ export function hostVerdict(host: string, purpose: Purpose, allowlist: readonly 
     return { ok: false, detail: "not a host name or address" };
   }
   const judged = judgeHost(hostname, purpose, allowlist);
-  return judged.ok ? { ok: true } : judged;
+  if (!judged.ok) return judged;
+  if (cleartext && (SCHEMES[purpose].plainUse === "never" || !judged.internal)) {
+    return { ok: false, detail: `${WHAT[purpose]} at ${hostname} is reached over tls only (plain tcp only at an allowlisted loopback or private address)` };
+  }
+  return { ok: true };
 }
 
 /** The host rules every purpose shares: never link-local or metadata, internal only when allowlisted. */

@@ -50,6 +50,17 @@ describe("webhook destinations", () => {
     await commit({ listOps: [{ listPath: "alarms.sinks", key: "public", fields: { kind: "webhook", url: "https://alerts.example.net/hook" } }] });
   });
 
+  it.each([
+    ["http://203.0.113.10/hook", { credential: "s3cret" }],
+    ["http://alerts.example.net/hook", {}],
+  ])("refuses plain http to the public %s (its bearer and the alarms in clear): 422 naming the sink's url", async (url, extra) => {
+    const body = webhook(url);
+    Object.assign(body.listOps[0]!.fields, extra);
+    const errors = await rejection(await putConfig(body));
+    expect(errors.map((e) => e.pointer)).toEqual(["#/lists/alarms.sinks/noc/url"]);
+    expect(errors[0]!.detail).toBe("a webhook is reached over https only (plain http only at an allowlisted loopback or private address)");
+  });
+
   it("refuses to narrow the allowlist under a sink that needs it", async () => {
     await commit(webhook("http://10.20.30.40/hook", { "alarms.webhookAllowlist": "10.20.0.0/16" }));
     const errors = await rejection(await putConfig({ fields: { "alarms.webhookAllowlist": null } }));
