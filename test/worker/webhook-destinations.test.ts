@@ -59,6 +59,9 @@ describe("webhook destinations", () => {
     const errors = await rejection(await putConfig(body));
     expect(errors.map((e) => e.pointer)).toEqual(["#/lists/alarms.sinks/noc/url"]);
     expect(errors[0]!.detail).toBe("a webhook is reached over https only (plain http only at an allowlisted loopback or private address)");
+    // POST /config/validate says the same before any commit.
+    const checked = await (await call("/api/v1/config/validate", json("POST", body, admin))).json<{ valid: boolean; errors: { pointer: string }[] }>();
+    expect(checked).toMatchObject({ valid: false, errors: [{ pointer: "#/lists/alarms.sinks/noc/url" }] });
   });
 
   it("refuses to narrow the allowlist under a sink that needs it", async () => {
