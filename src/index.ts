@@ -4,6 +4,7 @@
  * request. Stateless: all state lives in the objects.
  */
 import { routes } from "./routes/index.ts";
+import { fpAllowlist } from "./routes/fleet.ts";
 import { buildRouter } from "./http/pipeline.ts";
 import { problemResponse } from "./http/problem.ts";
 import { lingerOnUnread } from "./http/body.ts";
@@ -26,6 +27,8 @@ import type { Env } from "./env.ts";
 export { Appliance } from "../durable-objects/appliance.ts";
 
 const router = buildRouter(routes);
+/** The fleet proxy's FP allowlist, which the shard relay's serving side applies too. */
+const relayable = fpAllowlist(() => routes);
 
 /** No client address: a fleet call made in-process came over no socket. */
 const NO_CLIENT_ADDRESS = () => "unknown";
@@ -72,7 +75,7 @@ async function serve(request: Request, env: Env): Promise<Response> {
   const deployment = deploymentOf(env);
   // Another process of a sharded local fleet relaying fleet-proxy GETs to this one's appliances (src/http/shard-relay.ts).
   if (pathname === SHARD_RELAY_PATH) {
-    const relayed = await serveShardRelay(request, env, (name, get) => relayInProcess(env, name, get));
+    const relayed = await serveShardRelay(request, env, (name, get) => relayInProcess(env, name, get), relayable);
     if (relayed) return relayed;
   }
   // The local launcher's certificate watch (src/http/certificate-fingerprints.ts).
