@@ -12,6 +12,8 @@ import net from "node:net";
 import type tls from "node:tls";
 import { CF_BLOB_HEADER, PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
 import { APPLIANCE_HEADER } from "../src/fleet/listener.ts";
+import { WIRING_HEADER } from "../src/fleet/wiring.ts";
+import { WIRING_SECRET } from "./wiring.ts";
 import { withSecurity } from "../src/http/headers.ts";
 import { serverOptions, type ListenerLimits } from "./listener-limits.ts";
 
@@ -27,8 +29,9 @@ function plainServer(target: Promise<{ host: string; port: number }>, appliance:
       void target.then(({ host, port }) => {
         // As on the HTTPS side, the peer address is the connection's and the appliance the port's, never what the client claims.
         // Nor the cf object Miniflare's socket would read from the client's header.
-        const { [CF_BLOB_HEADER]: _cf, ...clientHeaders } = request.headers;
-        const headers = { ...clientHeaders, connection: "close", [PEER_ADDRESS_HEADER]: normalisePeerAddress(request.socket.remoteAddress), [APPLIANCE_HEADER]: appliance };
+        const { [CF_BLOB_HEADER]: _cf, [WIRING_HEADER]: _wiring, ...clientHeaders } = request.headers;
+        const peer = normalisePeerAddress(request.socket.remoteAddress);
+        const headers = { ...clientHeaders, connection: "close", [PEER_ADDRESS_HEADER]: peer, [APPLIANCE_HEADER]: appliance, [WIRING_HEADER]: WIRING_SECRET };
         const upstream = http.request({ host, port, method: request.method, path, headers }, (answer) => {
           response.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(response);

@@ -40,6 +40,7 @@ import type { ApplianceListener, Settings } from "./config.ts";
 import { describeListenError, listenFrontend } from "./listeners.ts";
 import { socketAddress, type PublicSocket } from "./public-sockets.ts";
 import { releaseLogStream } from "./stream-release.ts";
+import { WIRING_SECRET } from "./wiring.ts";
 import { listenInspectorProxy, type InspectorProxy } from "./inspector-proxy.ts";
 import type { Frontend } from "./listeners.ts";
 import { watchCertificates, type CertificateChange, type CertificateWatch } from "./certificate-watch.ts";
@@ -140,6 +141,7 @@ function bindingsFor(settings: Settings, fleetSecret: string, upgradePublicKey: 
     // hostname (src/http/client-address.ts, src/fleet/listener.ts). BNG_HTTP
     // tells it the listeners' scheme, as it sees plain http:// behind them.
     BNG_LOCAL_FLEET: "1",
+    BNG_WIRING_SECRET: WIRING_SECRET,
   };
   if (Object.keys(settings.profiles).length > 0) bindings.BNG_PROFILES = JSON.stringify(settings.profiles);
   if (settings.http) bindings.BNG_HTTP = "1";
@@ -344,6 +346,7 @@ function startShard(options: {
           BNG_PUBLIC_SOCKETS_SCRIPT: path.join(scriptsDir, "public-sockets.ts"),
           BNG_NODE: process.execPath,
           BNG_WORKERD: workerdBinary,
+          BNG_WIRING_SECRET: WIRING_SECRET,
         },
       }),
     };

@@ -26,6 +26,8 @@ import net from "node:net";
 import { LaunchError } from "./config.ts";
 import { CF_BLOB_HEADER, PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
 import { APPLIANCE_HEADER, STREAM_HANDLE_HEADER } from "../src/fleet/listener.ts";
+import { WIRING_HEADER } from "../src/fleet/wiring.ts";
+import { WIRING_SECRET } from "./wiring.ts";
 import { LIVE_PATH } from "../src/schemas/live.ts";
 import { MAX_BODY_BYTES } from "../src/http/body.ts";
 import { withSecurity } from "../src/http/headers.ts";
@@ -52,10 +54,10 @@ export type Frontend = {
 
 /**
  * Headers that belong to one connection (RFC 9110 §7.6.1) and are not relayed; `expect` is answered by this
- * listener already (Node sends the 100 Continue); the peer and appliance headers are ours to set; and the one
+ * listener already (Node sends the 100 Continue); the peer, appliance and wiring headers are ours to set; and the one
  * the Worker's socket reads `request.cf` from, whose `clientIp` would otherwise be the client's to claim.
  */
-const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect", PEER_ADDRESS_HEADER, APPLIANCE_HEADER, STREAM_HANDLE_HEADER, CF_BLOB_HEADER]);
+const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect", PEER_ADDRESS_HEADER, APPLIANCE_HEADER, STREAM_HANDLE_HEADER, CF_BLOB_HEADER, WIRING_HEADER]);
 /**
  * After the appliance has answered a request whose body is still arriving
  * (a 413 for an oversized upload), the rest is read and dropped, so a client
@@ -92,7 +94,8 @@ function relayedHeaders(req: http.IncomingMessage, peer: string, appliance: stri
     out.push(name, rawHeaders[i + 1]!);
   }
   if (req.headers.host === undefined) out.push("Host", localAuthority(req.socket));
-  out.push(PEER_ADDRESS_HEADER, peer, APPLIANCE_HEADER, appliance);
+  // The secret that makes the Worker believe the other two (src/fleet/wiring.ts).
+  out.push(PEER_ADDRESS_HEADER, peer, APPLIANCE_HEADER, appliance, WIRING_HEADER, WIRING_SECRET);
   return out;
 }
 

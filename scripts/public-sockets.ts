@@ -18,6 +18,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { CompositeList, Message, ObjectSize, Struct, utils } from "capnp-es";
 import { PEER_ADDRESS_HEADER } from "../src/http/client-address.ts";
 import { APPLIANCE_HEADER, STREAM_HANDLE_HEADER } from "../src/fleet/listener.ts";
+import { WIRING_HEADER } from "../src/fleet/wiring.ts";
 
 /** What one public socket serves: the appliance it names, and the files of its TLS keypair (none: plain HTTP). */
 export type PublicSocket = { address: string; appliance: string; tls?: { keyFile: string; certFile: string } };
@@ -63,10 +64,11 @@ const HTTPS = 1;
 /**
  * Rewrites the sockets of a workerd configuration that listen on a public
  * socket's address: no cf blob header (so workerd sets `cf.clientIp` from the
- * connection), the appliance's header injected, and TLS when it has a keypair.
+ * connection), the appliance's header and the launcher's wiring secret
+ * (`wiring`, src/fleet/wiring.ts) injected, and TLS when it has a keypair.
  * Throws if a public socket is missing from the configuration.
  */
-export function withPublicSockets(config: Uint8Array, publicSockets: PublicSocket[]): Uint8Array {
+export function withPublicSockets(config: Uint8Array, publicSockets: PublicSocket[], wiring: string): Uint8Array {
   // Read as the one segment Miniflare writes, after its 8-byte frame: what is added then grows that segment. As a
   // framed message, every list added would take a segment of its own, and workerd refuses a message of more than
   // 512 segments (about 250 public sockets in one process).
@@ -89,10 +91,13 @@ export function withPublicSockets(config: Uint8Array, publicSockets: PublicSocke
     utils.erasePointer(utils.getPointer(4, options));
     // The appliance is the socket's, whatever a client sent; the relay's peer header is dropped (a direct
     // request's peer is cf.clientIp); the stream handle, for the relay alone, never leaves.
-    const request = utils.initList(2, HttpOptions._Headers, 2, options);
+    const request = utils.initList(2, HttpOptions._Headers, 3, options);
     request.get(0).name = APPLIANCE_HEADER;
     request.get(0).value = spec.appliance;
     request.get(1).name = PEER_ADDRESS_HEADER;
+    // Set over whatever a client sent: the Worker honours the appliance header only beside it.
+    request.get(2).name = WIRING_HEADER;
+    request.get(2).value = wiring;
     const response = utils.initList(3, HttpOptions._Headers, 1, options);
     response.get(0).name = STREAM_HANDLE_HEADER;
     if (spec.tls) {
@@ -114,8 +119,9 @@ export function socketAddress(host: string, port: number): string {
 }
 
 // Run by scripts/workerd.sh: the configuration on stdin, rewritten to stdout, the sockets from BNG_PUBLIC_SOCKETS
-// (JSON: the keys stay in their files, out of workerd's environment).
+// (JSON: the keys stay in their files, out of workerd's environment) and the wiring secret from BNG_WIRING_SECRET
+// (which workerd.sh removes from workerd's environment, as it does these).
 if (import.meta.main) {
   const sockets = JSON.parse(process.env.BNG_PUBLIC_SOCKETS!) as PublicSocket[];
-  writeFileSync(1, withPublicSockets(readFileSync(0), sockets));
+  writeFileSync(1, withPublicSockets(readFileSync(0), sockets, process.env.BNG_WIRING_SECRET!));
 }

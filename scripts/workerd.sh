@@ -12,4 +12,7 @@ if ! "$BNG_NODE" "$BNG_PUBLIC_SOCKETS_SCRIPT" > "$config"; then
 fi
 exec < "$config"
 rm -f "$config"
-exec "$BNG_WORKERD" "$@"
+# What only the rewrite needed stays out of workerd's environment (the wiring secret is in its configuration).
+workerd=$BNG_WORKERD
+unset BNG_PUBLIC_SOCKETS BNG_PUBLIC_SOCKETS_SCRIPT BNG_NODE BNG_WORKERD BNG_WIRING_SECRET
+exec "$workerd" "$@"

@@ -16,6 +16,7 @@ import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
 import { LIVE_PATH, liveResponse } from "./http/live.ts";
 import { applianceForHost, applianceNamed, peerAnswerOf, profileRefusal, type PeerAnswer, type PeerGet } from "./fleet/definition.ts";
 import { listenerAppliance } from "./fleet/listener.ts";
+import { isWired } from "./fleet/wiring.ts";
 import { SHARD_RELAY_PATH, otherShard, shardDispatcher } from "./fleet/shards.ts";
 import { serveShardRelay } from "./http/shard-relay.ts";
 import { serveCertificateFingerprints } from "./http/certificate-fingerprints.ts";
@@ -83,7 +84,9 @@ async function serve(request: Request, env: Env): Promise<Response> {
     const fingerprints = await serveCertificateFingerprints(request, env);
     if (fingerprints) return fingerprints;
   }
-  const listener = listenerAppliance(request.headers, deployment);
+  // The appliance and the client's address from the launcher's headers only when its wiring sent them (its secret).
+  const wired = isWired(request.headers, env);
+  const listener = listenerAppliance(request.headers, wired);
   // The local fleet's public sockets serve HTTPS unless BNG_HTTP=1; the relay, where one stands in front,
   // terminates TLS and passes plain HTTP on: a request that came through either is secure by the fleet's scheme.
   const secure = listener !== null ? env.BNG_HTTP !== "1" : url.protocol === "https:";
@@ -104,5 +107,5 @@ async function serve(request: Request, env: Env): Promise<Response> {
   }
   if (isWebUiRequest(request.method, pathname)) return withSecurityHeaders(webUiResponse(pathname), secure);
   // The client address only when an operation asks for it (ADDRESSED_SECTIONS): reading `request.cf` costs the cheapest requests a few per cent.
-  return router.fetch(request, contextFor(definition, env, secure, () => clientAddress(request, deployment)), url);
+  return router.fetch(request, contextFor(definition, env, secure, () => clientAddress(request, deployment, wired)), url);
 }

@@ -4,7 +4,7 @@
  * the Host, and the listener's scheme (HTTPS unless BNG_HTTP=1) decides
  * whether the answer is marked HTTPS-only, as the Worker itself sees plain http://.
  */
-import { SELF } from "cloudflare:test";
+import { SELF, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
@@ -12,7 +12,7 @@ import { expectDocumented } from "../worker/wire-check.ts";
 
 async function viaListener(appliance: string, path: string, init: RequestInit = {}): Promise<Response> {
   const url = `http://edge-1.bng.localhost${path}`;
-  const response = await SELF.fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), "x-bng-appliance": appliance, "x-bng-peer-address": "192.0.2.7" } });
+  const response = await SELF.fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), "x-bng-wiring": env.BNG_WIRING_SECRET!, "x-bng-appliance": appliance, "x-bng-peer-address": "192.0.2.7" } });
   await expectDocumented(init.method ?? "GET", url, response);
   return response;
 }

@@ -1,0 +1,68 @@
+/**
+ * Issue #47: the Worker's loopback socket answers any process of the machine, so the appliance and the client's
+ * address the launcher's relay names (X-BNG-Appliance, X-BNG-Peer-Address) count only on a request carrying the
+ * launcher's per-launch secret (X-BNG-Wiring); anything else is a client of that loopback socket, whatever it
+ * claims. And a claimed address is parsed as one.
+ */
+import { SELF, env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { LogTail } from "../../src/schemas/logs.ts";
+import type { ProblemDetails } from "../../src/schemas/common.ts";
+import { BOOTSTRAP_TOKEN } from "../worker/client.ts";
+
+type Problem = z.output<typeof ProblemDetails>;
+
+/** A login attempt on the loopback socket, addressed by host name (edge-1), with the headers given. */
+const login = (password: string, headers: Record<string, string>) =>
+  SELF.fetch("http://edge-1.bng.localhost/api/v1/auth/login", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify({ username: "admin", password }),
+  });
+
+/** The source addresses edge-1 logged for failed logins, oldest first. */
+async function failedSources(): Promise<unknown[]> {
+  const tail = await SELF.fetch("http://edge-1.bng.localhost/api/v1/logs/tail?count=1000", { headers: { authorization: `Bearer ${BOOTSTRAP_TOKEN}` } });
+  return ((await tail.json()) as LogTail).entries.filter((e) => e.msgId === "auth.login.failed").map((e) => e.fields.sourceIp);
+}
+
+describe("a request on the Worker's loopback socket without the launcher's secret", () => {
+  it.each([
+    ["no secret", {}],
+    ["a wrong secret", { "x-bng-wiring": "not-the-launchers-secret" }],
+    ["the secret's first half", { "x-bng-wiring": env.BNG_WIRING_SECRET!.slice(0, 18) }],
+  ])("with %s, is a loopback client: a forged X-BNG-Peer-Address per attempt does not dodge the lockout", async (_, wiring) => {
+    for (let i = 1; i <= 5; i++) {
+      const failed = await login("wrong-password", { ...wiring, "x-bng-peer-address": `203.0.113.${i}`, "mf-cf-blob": JSON.stringify({ clientIp: `192.0.2.${i}:1` }) });
+      expect(failed.status).toBe(401);
+    }
+    const locked = await login("bngfleet-admin", { ...wiring, "x-bng-peer-address": "203.0.113.99" });
+    expect(locked.status).toBe(423);
+    expect(((await locked.json()) as Problem).detail).toContain("from 127.0.0.1");
+    expect(await failedSources()).toEqual(["127.0.0.1", "127.0.0.1", "127.0.0.1", "127.0.0.1", "127.0.0.1"]);
+  });
+
+  it("is served by the appliance its host names, whatever X-BNG-Appliance says", async () => {
+    const health = await SELF.fetch("http://edge-2.bng.localhost/api/v1/system/health", { headers: { "x-bng-appliance": "edge-3", "x-bng-wiring": "guess" } });
+    expect(await health.json()).toMatchObject({ appliance: "edge-2" });
+  });
+});
+
+describe("the launcher's relay (its secret sent)", () => {
+  const wired = (peer: string) => ({ "x-bng-wiring": env.BNG_WIRING_SECRET!, "x-bng-peer-address": peer });
+
+  it("names the appliance and the client's address", async () => {
+    const health = await SELF.fetch("http://edge-2.bng.localhost/api/v1/system/health", { headers: { ...wired("192.0.2.8"), "x-bng-appliance": "edge-3" } });
+    expect(await health.json()).toMatchObject({ appliance: "edge-3" });
+    expect((await login("wrong-password", wired("192.0.2.8"))).status).toBe(401);
+    expect(await failedSources()).toEqual(["192.0.2.8"]);
+  });
+
+  it("has its addresses parsed as addresses: anything else is logged as unknown, IPv6 in its canonical form", async () => {
+    for (const claimed of ["198.51.100.116912", "1.2.3.4.5", "999.1.1.1", "::ffff:198.51.100.7", "2001:DB8:0:0:0:0:0:1", "::ffff:c633:6407"]) {
+      expect((await login("wrong-password", wired(claimed))).status).toBe(401);
+    }
+    expect(await failedSources()).toEqual(["unknown", "unknown", "unknown", "198.51.100.7", "2001:db8::1", "198.51.100.7"]);
+  });
+});
