@@ -589,7 +589,12 @@ export class Appliance extends Server<Env> {
   override async fetch(request: Request): Promise<Response> {
     const admitted = new URL(request.url).pathname === LIVE_PATH ? this.#core.live().admit(request) : refuse("not-found", "the object answers its live channel only");
     if (!admitted.ok) return Response.json(admitted, { status: 400 });
-    return super.fetch(request);
+    try {
+      return await super.fetch(request);
+    } finally {
+      // Connected (counted by its state from now on) or failed: either way no longer an admission under way.
+      this.#core.live().settled(admitted.sessionSha256);
+    }
   }
 
   /** A live connection `fetch` admitted, accepted by partyserver: it is sent the status at once. */
