@@ -220,7 +220,7 @@ async function main(): Promise<void> {
     for (const [i, a] of appliances.entries()) {
       const pair = pairs[i];
       if (settings.listener === "workerd") await checkPortFree(a);
-      else frontends.push(await listenFrontend({ name: a.name, address: a.address, port: a.port, ...(pair ? { key: pair.key, cert: pair.cert } : {}) }));
+      else frontends.push(await listenFrontend({ name: a.name, address: a.address, port: a.port, hostname: a.hostname, ...(pair ? { key: pair.key, cert: pair.cert } : {}) }));
     }
     // BNG_INSPECTOR_PORT: our proxy on each process's port, in front of workerd's inspector on a random loopback port.
     if (settings.inspectorPort !== undefined) {

@@ -227,7 +227,16 @@ function answerUnparsed(error: NodeJS.ErrnoException, socket: net.Socket, secure
  * Starts the public listener of appliance `name` (TLS when `key` and `cert` are given); requests that arrive
  * before setTarget wait for it. `limits` are LISTENER_LIMITS unless a test shortens them.
  */
-export async function listenFrontend(options: { name: string; address: string; port: number; key?: string; cert?: string; limits?: ListenerLimits }): Promise<Frontend> {
+export async function listenFrontend(options: {
+  name: string;
+  address: string;
+  port: number;
+  /** The host name it answers to besides its address (the fleet file's `webUi.hostname`). */
+  hostname?: string | undefined;
+  key?: string;
+  cert?: string;
+  limits?: ListenerLimits;
+}): Promise<Frontend> {
   const { name, address, port } = options;
   const limits = options.limits ?? LISTENER_LIMITS;
   let resolveTarget!: (target: { host: string; port: number }) => void;
@@ -432,7 +441,7 @@ export async function listenFrontend(options: { name: string; address: string; p
     socket.on("close", () => open.delete(socket));
   };
   // Over HTTPS the port also takes the ACME CA's plain-HTTP challenge fetch (scripts/acme-http.ts).
-  const front: net.Server = server instanceof https.Server ? acceptAcmeHttp(server, target, track, name, limits) : server;
+  const front: net.Server = server instanceof https.Server ? acceptAcmeHttp(server, target, track, { name, address, port, hostname: options.hostname }, limits) : server;
   if (front === server) server.on("connection", track);
   front.maxConnections = limits.maxConnections;
   // A client that rejects the self-signed certificate aborts the handshake;

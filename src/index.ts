@@ -22,7 +22,7 @@ import { serveShardRelay } from "./http/shard-relay.ts";
 import { serveCertificateFingerprints } from "./http/certificate-fingerprints.ts";
 import { CERTIFICATE_FINGERPRINTS_PATH } from "./fleet/certificate-fingerprints.ts";
 import type { ApplianceTarget } from "./fleet/context.ts";
-import type { ApplianceDefinition } from "../fleet-config/schema.ts";
+import { answersToHost, type ApplianceDefinition } from "../fleet-config/schema.ts";
 import type { Env } from "./env.ts";
 
 export { Appliance } from "../durable-objects/appliance.ts";
@@ -30,6 +30,9 @@ export { Appliance } from "../durable-objects/appliance.ts";
 const router = buildRouter(routes);
 /** The fleet proxy's FP allowlist, which the shard relay's serving side applies too. */
 const relayable = fpAllowlist(() => routes);
+
+/** Where the ACME CA fetches an HTTP-01 challenge: for any name being validated, a public token. */
+const ACME_CHALLENGE_PREFIX = "/.well-known/acme-challenge/";
 
 /** No client address: a fleet call made in-process came over no socket. */
 const NO_CLIENT_ADDRESS = () => "unknown";
@@ -95,6 +98,11 @@ async function serve(request: Request, env: Env): Promise<Response> {
   if (refusal) return withSecurityHeaders(problemResponse(503, refusal, pathname), secure);
   const definition = applianceForHost(env, url.hostname, listener);
   if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${listener ?? url.hostname}'`, pathname), secure);
+  // A local listener answers to its own names only (DNS rebinding, another appliance's host name): 421, as a request
+  // that reached the wrong server (RFC 9110 §15.5.20). The ACME CA's challenge fetch names what it validates.
+  if (wired && !answersToHost(definition.webUi.hostname, url.hostname) && !pathname.startsWith(ACME_CHALLENGE_PREFIX)) {
+    return withSecurityHeaders(problemResponse(421, `appliance '${definition.name}' does not answer to the host name '${url.hostname.slice(0, 253)}' (its own: ${definition.webUi.hostname ?? "none"}, localhost, or an address)`, pathname), secure);
+  }
   // Another process of a sharded local fleet holds this appliance's state: opening it here too would corrupt it.
   if (otherShard(env, definition.name) !== null) return withSecurityHeaders(problemResponse(421, `appliance '${definition.name}' is served by another process of this fleet`, pathname), secure);
   // A fleet file naming a profile file the Worker was not given (deployed without BNG_PROFILES): the appliance cannot start.

@@ -197,4 +197,11 @@ describe("the listener's own answers carry the Worker's security headers", () =>
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     expect(res.headers["strict-transport-security"]).toBeUndefined();
   });
+
+  it("the plain-HTTP redirect goes to a name the appliance answers to, else to its own address, never to a client's Host (issue #47)", async () => {
+    const to = async (host: string) => (await ask(`http://127.0.0.1:${ports.https}/api/v1/system/health`, { headers: { host } })).headers.location;
+    expect(await to(`localhost:${ports.https}`)).toBe(`https://localhost:${ports.https}/api/v1/system/health`);
+    expect(await to("evil.example")).toBe(`https://127.0.0.1:${ports.https}/api/v1/system/health`);
+    expect(await to("evil.example/phish?")).toBe(`https://127.0.0.1:${ports.https}/api/v1/system/health`);
+  });
 });

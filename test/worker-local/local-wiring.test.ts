@@ -53,7 +53,7 @@ describe("the launcher's relay (its secret sent)", () => {
   const wired = (peer: string) => ({ "x-bng-wiring": env.BNG_WIRING_SECRET!, "x-bng-peer-address": peer });
 
   it("names the appliance and the client's address", async () => {
-    const health = await SELF.fetch("http://edge-2.bng.localhost/api/v1/system/health", { headers: { ...wired("192.0.2.8"), "x-bng-appliance": "edge-3" } });
+    const health = await SELF.fetch("http://127.0.0.1:8445/api/v1/system/health", { headers: { ...wired("192.0.2.8"), "x-bng-appliance": "edge-3" } });
     expect(await health.json()).toMatchObject({ appliance: "edge-3" });
     expect((await login("wrong-password", wired("192.0.2.8"))).status).toBe(401);
     expect(await failedSources()).toEqual(["192.0.2.8"]);
@@ -64,5 +64,34 @@ describe("the launcher's relay (its secret sent)", () => {
       expect((await login("wrong-password", wired(claimed))).status).toBe(401);
     }
     expect(await failedSources()).toEqual(["unknown", "unknown", "unknown", "198.51.100.7", "2001:db8::1", "198.51.100.7"]);
+  });
+});
+
+describe("a request the launcher's listener relays, by its host name", () => {
+  /** GET `path` on edge-1's listener with the Host `host`. */
+  const relayed = (host: string, path = "/api/v1/system/health") =>
+    SELF.fetch(`http://${host}${path}`, { headers: { "x-bng-wiring": env.BNG_WIRING_SECRET!, "x-bng-appliance": "edge-1", "x-bng-peer-address": "192.0.2.8" } });
+
+  it.each(["edge-1.bng.localhost:8443", "EDGE-1.bng.localhost.:8443", "127.0.0.1:8443", "localhost:8443", "[::1]:8443", "192.0.2.10:9443"])(
+    "is served when the host is one edge-1 answers to: %s (its own name, localhost, an address)",
+    async (host) => {
+      const health = await relayed(host);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ appliance: "edge-1" });
+    },
+  );
+
+  it.each(["evil.example:8443", "edge-2.bng.localhost:8444", "edge-1.bng.localhost.evil.example"])(
+    "is refused 421 when the host is another name (DNS rebinding, another appliance's): %s",
+    async (host) => {
+      const refused = await relayed(host);
+      expect(refused.status).toBe(421);
+      expect(refused.headers.get("content-type")).toBe("application/problem+json");
+      expect(((await refused.json()) as Problem).detail).toContain(`does not answer to the host name '${host.split(":")[0]}'`);
+    },
+  );
+
+  it("still reaches the ACME challenge under any name (the CA names what it validates): 404 for an unknown token, not 421", async () => {
+    expect((await relayed("edge-1.example.net", "/.well-known/acme-challenge/AAAAAAAAAAAAAAAAAAAAAA")).status).toBe(404);
   });
 });

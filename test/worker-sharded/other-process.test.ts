@@ -14,7 +14,7 @@ import { SHARD_RELAY_PATH, shardToken, type ShardAnswer } from "../../src/fleet/
 const TOKEN = "bngtok_" + "B".repeat(30) + "1rpRcy";
 
 const viaListener = (appliance: string, path: string) =>
-  SELF.fetch(`http://edge-1.bng.localhost${path}`, { headers: { "x-bng-wiring": env.BNG_WIRING_SECRET!, "x-bng-appliance": appliance, "x-bng-peer-address": "192.0.2.7", authorization: `Bearer ${TOKEN}` } });
+  SELF.fetch(`http://127.0.0.1${path}`, { headers: { "x-bng-wiring": env.BNG_WIRING_SECRET!, "x-bng-appliance": appliance, "x-bng-peer-address": "192.0.2.7", authorization: `Bearer ${TOKEN}` } });
 
 describe("an appliance another process of the fleet serves", () => {
   it("is refused as misdirected (421 problem+json), not opened here", async () => {
