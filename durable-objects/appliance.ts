@@ -23,6 +23,7 @@ import { ProviderStore } from "./providers.ts";
 import { PasskeyStore } from "./passkeys.ts";
 import type { PasskeyContext } from "../src/trust/passkeys.ts";
 import { pageOrigins } from "../src/config/web-ui.ts";
+import { resolveWith } from "../src/config/destinations.ts";
 import { ConfigStore, accountsOf, configDocumentOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
 import type { AlertSink } from "../simulator/alert-fanout.ts";
 import { BGP_WATCH, GRE_WATCH, IGP_WATCH, IPSEC_WATCH, StateWatch } from "../simulator/control-plane-watch.ts";
@@ -119,6 +120,8 @@ export class ApplianceCore {
   constructor(ctx: DurableObjectState, env: Env, nameOf: () => string, connections: () => Iterable<Connection>) {
     this.ctx = ctx;
     this.env = env;
+    // The outbound policy judges a name by what it resolves to, through the local launcher's resolver (none deployed).
+    resolveWith(env);
     this.#nameOf = nameOf;
     this.#connections = connections;
   }

@@ -41,6 +41,7 @@ import { describeListenError, listenFrontend } from "./listeners.ts";
 import { socketAddress, type PublicSocket } from "./public-sockets.ts";
 import { releaseLogStream } from "./stream-release.ts";
 import { WIRING_SECRET } from "./wiring.ts";
+import { resolveName } from "./resolver.ts";
 import { listenInspectorProxy, type InspectorProxy } from "./inspector-proxy.ts";
 import type { Frontend } from "./listeners.ts";
 import { watchCertificates, type CertificateChange, type CertificateWatch } from "./certificate-watch.ts";
@@ -317,6 +318,7 @@ function startShard(options: {
       compatibilityDate: options.compat.date,
       compatibilityFlags: options.compat.flags,
       bindings: options.bindings,
+      serviceBindings: { BNG_RESOLVER: resolveName },
       // No eviction: an appliance's 10 s alarm keeps a deployed object alive (Cloudflare evicts after about a minute
       // idle), but workerd evicts after 10 s, so every appliance was reopened, its snapshot restored, at each alarm.
       durableObjects: { Appliance: { className: "Appliance", useSQLite: true, unsafeUniqueKey: DURABLE_OBJECT_KEY, unsafePreventEviction: true } },

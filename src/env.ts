@@ -24,6 +24,8 @@ export interface Env {
   BNG_CLOCK?: string;
   /** An ISO 8601 instant a fresh appliance's simulated clock starts at (its time of day shapes traffic and churn); unset = the wall clock. */
   BNG_CLOCK_START?: string;
+  /** The local launcher's resolver (scripts/resolver.ts): the outbound policy judges a name by what it resolves to (src/config/destinations.ts); none deployed. */
+  BNG_RESOLVER?: Fetcher;
   /** Shared by the fleet; the peer credentials are derived from it. */
   BNG_FLEET_SECRET?: string;
   /** The vendor's Ed25519 public key (SPKI PEM) software packages must be signed with (src/trust/package-signature.ts); unset, none is staged. */

@@ -17,6 +17,7 @@ import { LIVE_PATH, liveResponse } from "./http/live.ts";
 import { applianceForHost, applianceNamed, peerAnswerOf, profileRefusal, type PeerAnswer, type PeerGet } from "./fleet/definition.ts";
 import { listenerAppliance } from "./fleet/listener.ts";
 import { isWired } from "./fleet/wiring.ts";
+import { resolveWith } from "./config/destinations.ts";
 import { SHARD_RELAY_PATH, otherShard, shardDispatcher } from "./fleet/shards.ts";
 import { serveShardRelay } from "./http/shard-relay.ts";
 import { serveCertificateFingerprints } from "./http/certificate-fingerprints.ts";
@@ -64,6 +65,8 @@ function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, 
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
+    // A fleet peer outside this deployment is judged by what its name resolves to (the local launcher's resolver).
+    resolveWith(env);
     const response = await serve(request, env);
     // A body the answer came before is read first: workerd would reset its connection, and the answer with it.
     await lingerOnUnread(request);

@@ -18,11 +18,17 @@
  * validation answers a 422 naming the URL; `outboundFetch` refuses a stored
  * destination that no longer passes, and never follows a redirect.
  *
- * Names are judged as written: `localhost` and `*.localhost` are loopback
- * (RFC 6761 §6.3), the metadata services' names are refused; any other name
- * is resolved by the platform at delivery. Deployed, a Worker cannot reach
- * private networks at all; on a local fleet a name that resolves to a private
- * address is not caught here (workerd gives a Worker no resolver to ask).
+ * Names are judged as written first: `localhost` and `*.localhost` are
+ * loopback (RFC 6761 §6.3), the metadata services' names are refused. Any
+ * other name is resolved at connect time and judged by every address it
+ * resolves to, by the same rule as a literal address (issue #47: a name in
+ * /etc/hosts pointing at 127.0.0.1 had a webhook's bearer sent there with an
+ * empty allowlist). workerd gives a Worker no resolver, so the local launcher
+ * binds one (`BNG_RESOLVER`, scripts/resolver.ts: the system's, as workerd's
+ * own connect uses), registered once per isolate (`resolveWith`). Deployed,
+ * there is none: a Worker cannot reach private networks at all. The platform
+ * resolves the name again as it connects, milliseconds later: a DNS answer
+ * that changes between the two (rebinding with a zero TTL) is not caught.
  */
 import { parseAddress, parsePrefix, prefixHas, type Family, type Prefix } from "../../simulator/prefix.ts";
 
@@ -181,13 +187,63 @@ export class DestinationRefused extends Error {
   override readonly name = "DestinationRefused";
 }
 
+/** The addresses a DNS name resolves to now (none when it does not resolve). */
+export type Resolver = (name: string) => Promise<string[]>;
+
+/** The local launcher's resolver, once an entry point has registered its bindings; null deployed. */
+let resolver: Resolver | null = null;
+let resolverSource: Fetcher | undefined;
+
+/** Registers the resolver the bindings hold (the local launcher's BNG_RESOLVER), once per isolate; none deployed. */
+export function resolveWith(env: { BNG_RESOLVER?: Fetcher }): void {
+  const binding = env.BNG_RESOLVER;
+  if (binding === resolverSource) return;
+  resolverSource = binding;
+  resolver = binding === undefined ? null : async (name) => {
+    const answer = await binding.fetch(`http://resolver/?name=${encodeURIComponent(name)}`);
+    return answer.ok ? ((await answer.json()) as string[]) : [];
+  };
+}
+
+/**
+ * Judges what a host name resolves to, now, by the rule a literal address meets (`judgeHost`): every address must
+ * pass. A literal address, a `localhost` name or no resolver (deployed): nothing to resolve, nothing more to judge.
+ */
+async function resolvedVerdict(host: string, purpose: Purpose, allowlist: readonly string[]): Promise<DestinationVerdict> {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  if (resolver === null || addressOf(name) !== null || name === "localhost" || name.endsWith(".localhost")) return { ok: true };
+  let addresses: string[];
+  try {
+    addresses = await resolver(name);
+  } catch {
+    addresses = [];
+  }
+  if (addresses.length === 0) return { ok: false, detail: `${name} does not resolve` };
+  for (const address of addresses) {
+    const judged = judgeHost(address, purpose, allowlist);
+    if (!judged.ok) return { ok: false, detail: `${name} resolves to ${address}: ${judged.detail}` };
+  }
+  return { ok: true };
+}
+
+/**
+ * Judges a destination as written (`destinationVerdict`, or `hostVerdict` for a socket's host), then by what its
+ * name resolves to now; throws DestinationRefused when either refuses.
+ */
+export async function judgeDestination(written: DestinationVerdict, host: string, purpose: Purpose, allowlist: readonly string[]): Promise<void> {
+  if (!written.ok) throw new DestinationRefused(written.detail);
+  const resolved = await resolvedVerdict(host, purpose, allowlist);
+  if (!resolved.ok) throw new DestinationRefused(resolved.detail);
+}
+
 /**
  * The one way the appliance fetches from elsewhere: the destination judged
- * first (nothing is sent when it is refused), and a redirect answered as is,
- * never followed to a destination nobody judged (`redirect: "manual"`).
+ * first, its name by what it resolves to (nothing is sent when either is
+ * refused), and a redirect answered as is, never followed to a destination
+ * nobody judged (`redirect: "manual"`).
  */
-export function outboundFetch(url: string, purpose: Purpose, allowlist: readonly string[], init: RequestInit = {}): Promise<Response> {
+export async function outboundFetch(url: string, purpose: Purpose, allowlist: readonly string[], init: RequestInit = {}): Promise<Response> {
   const verdict = destinationVerdict(url, purpose, allowlist);
-  if (!verdict.ok) return Promise.reject(new DestinationRefused(verdict.detail));
+  await judgeDestination(verdict, verdict.ok ? hostOf(new URL(url))! : "", purpose, allowlist);
   return fetch(url, { ...init, redirect: "manual" });
 }

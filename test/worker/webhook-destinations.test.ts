@@ -86,6 +86,20 @@ describe("webhook destinations", () => {
     expect((await logEntries("alarm.sink.failed")).map((e) => e.fields.reason)).toEqual(["destination not allowed"]);
   });
 
+  it.skipIf(inject("loopbackName") === null)("judges a name by what it resolves to when it connects: a name of loopback is not sent to unless loopback is allowlisted (issue #47)", async () => {
+    // This machine's host name, which the system resolves to 127.x (test/worker/peer-server.ts checks it with Node's resolver).
+    const hook = `https://${inject("loopbackName")}:${inject("closedPort")}/hook`;
+    await commit(webhook(hook, { "alarms.webhookAllowlist": "192.0.2.0/24" }));
+    expect((await call("/api/v1/alarms/test", json("POST", { severity: "critical" }, admin))).status).toBe(200);
+    await settled();
+    expect((await logEntries("alarm.sink.failed")).map((e) => e.fields.reason)).toEqual(["destination not allowed"]);
+    // Allowlisted, it is tried (the receiver is down: not delivered, but not refused by the policy).
+    await commit({ fields: { "alarms.webhookAllowlist": "127.0.0.0/8" } });
+    expect((await call("/api/v1/alarms/test", json("POST", { severity: "critical" }, admin))).status).toBe(200);
+    await settled();
+    expect((await logEntries("alarm.sink.failed")).map((e) => e.fields.reason)).toEqual(["destination not allowed", "not delivered"]);
+  });
+
   it("a failed delivery reads the same whatever the receiver did", async () => {
     await commit(webhook(DOWN_HOOK, { "alarms.webhookAllowlist": "127.0.0.1" }));
     await call("/api/v1/alarms/test", json("POST", { severity: "critical" }, admin));
