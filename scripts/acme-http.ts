@@ -67,14 +67,14 @@ function httpsOrigin(host: string | undefined, appliance: Appliance): string {
 /**
  * A server for appliance `appliance`'s port that hands TLS connections to
  * `secure` and plain-HTTP ones to the challenge relay. `onSocket` sees every
- * accepted socket (so close() can drop them). A connection that sends nothing
- * is closed after the headers timeout, as the servers behind close one that
- * stalls later (`limits`).
+ * accepted socket (so close() can drop them), and closes one past its client's
+ * share (false). A connection that sends nothing is closed after the headers
+ * timeout, as the servers behind close one that stalls later (`limits`).
  */
-export function acceptAcmeHttp(secure: tls.Server, target: Promise<{ host: string; port: number }>, onSocket: (socket: net.Socket) => void, appliance: Appliance, limits: ListenerLimits): net.Server {
+export function acceptAcmeHttp(secure: tls.Server, target: Promise<{ host: string; port: number }>, onSocket: (socket: net.Socket) => boolean, appliance: Appliance, limits: ListenerLimits): net.Server {
   const plain = plainServer(target, appliance, limits);
   const front = net.createServer({ pauseOnConnect: true }, (socket) => {
-    onSocket(socket);
+    if (!onSocket(socket)) return;
     socket.on("error", () => socket.destroy());
     socket.setTimeout(limits.headersTimeoutMs, () => socket.destroy());
     socket.once("readable", () => {

@@ -18,7 +18,8 @@
  * becomes a byte stream only once the appliance has answered 101; until then
  * (and on any other answer, relayed and then the connection closed) every
  * request on a connection passes through here, headers cleaned.
- * Stalled and idle connections are closed, and connections capped (listener-limits.ts).
+ * Stalled and idle connections are closed, and connections capped, per listener and per client address
+ * (listener-limits.ts).
  */
 import http from "node:http";
 import https from "node:https";
@@ -36,7 +37,7 @@ import { acceptAcmeHttp } from "./acme-http.ts";
 import { joinSockets } from "./join-sockets.ts";
 import { socketAddress } from "./public-sockets.ts";
 import { UpstreamPool } from "./upstream-pool.ts";
-import { LISTENER_LIMITS, MAX_HEADER_BYTES, MAX_TARGET_BYTES, serverOptions, type ListenerLimits } from "./listener-limits.ts";
+import { ClientShares, LISTENER_LIMITS, MAX_HEADER_BYTES, MAX_TARGET_BYTES, serverOptions, type ListenerLimits } from "./listener-limits.ts";
 
 export type Frontend = {
   /** Points the frontend at the Worker's direct socket once Miniflare has bound it. */
@@ -435,10 +436,18 @@ export async function listenFrontend(options: {
   // for the live channel and only on a 101; every other upgrade request is answered as an ordinary one
   // (RFC 9110 §7.8 lets a server ignore Upgrade) and its connection closed.
   server.on("upgrade", onUpgrade);
-  const track = (socket: net.Socket) => {
+  // No client address holds more than its share of the listener's connections (listener-limits.ts).
+  const shares = new ClientShares(limits.maxConnectionsPerClient);
+  /** Every accepted connection: closed at once past its address's share, else kept track of; whether it was kept. */
+  const track = (socket: net.Socket): boolean => {
+    if (!shares.admit(normalisePeerAddress(socket.remoteAddress), socket)) {
+      socket.destroy();
+      return false;
+    }
     socket.setNoDelay(true);
     open.add(socket);
     socket.on("close", () => open.delete(socket));
+    return true;
   };
   // Over HTTPS the port also takes the ACME CA's plain-HTTP challenge fetch (scripts/acme-http.ts).
   const front: net.Server = server instanceof https.Server ? acceptAcmeHttp(server, target, track, { name, address, port, hostname: options.hostname }, limits) : server;
