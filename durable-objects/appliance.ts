@@ -44,7 +44,7 @@ import { AcmeStore } from "./acme.ts";
 import { AuditTrail } from "./audit.ts";
 import type { Profile } from "../simulator/index.ts";
 import type { ScrapeState } from "../src/metrics/families.ts";
-import { applyScenarioAction, runScenarioFile, type ScenarioStores } from "./scenario-runner.ts";
+import { applyScenarioAction, runScenarioFile, type ScenarioPackages, type ScenarioStores } from "./scenario-runner.ts";
 import type { PortCall } from "../src/schemas/operation.ts";
 import { answerPortCall, portsOf, type AppliancePorts, type PortAnswer } from "./ports.ts";
 import type { SystemStatus } from "../src/schemas/system.ts";
@@ -515,9 +515,9 @@ export class ApplianceCore {
     return applyScenarioAction(this.#scenarioStores(), raw, actor);
   }
 
-  /** Runs a scenario file's timeline (scenario-runner.ts). */
-  runScenario(raw: unknown, actor: string) {
-    return runScenarioFile(this.#scenarioStores(), raw, actor);
+  /** Runs a scenario file's timeline (scenario-runner.ts), its upgrades with the signed `packages` given (the launcher's). */
+  runScenario(raw: unknown, actor: string, packages?: ScenarioPackages) {
+    return runScenarioFile(this.#scenarioStores(), raw, actor, packages);
   }
 
   #scenarioStores(): ScenarioStores {
@@ -625,10 +625,13 @@ export class Appliance extends Server<Env> {
     return this.#core.config().webUiCertificate();
   }
 
-  /** Runs a scenario file given to the local launcher (`npm start -- --scenario`); the actor in the logs is always `launcher`. */
-  async runLauncherScenario(raw: unknown) {
+  /**
+   * Runs a scenario file given to the local launcher (BNG_SCENARIO); the actor in the logs is always `launcher`.
+   * `packages`: its `upgrade` actions' packages, signed with the launcher's development key, staged as uploads are.
+   */
+  async runLauncherScenario(raw: unknown, packages?: ScenarioPackages) {
     try {
-      return await this.#core.runScenario(raw, "launcher");
+      return await this.#core.runScenario(raw, "launcher", packages);
     } finally {
       this.#core.changed();
     }
