@@ -95,3 +95,36 @@ describe("a request the launcher's listener relays, by its host name", () => {
     expect((await relayed("edge-1.example.net", "/.well-known/acme-challenge/AAAAAAAAAAAAAAAAAAAAAA")).status).toBe(404);
   });
 });
+
+describe("OIDC sign-in starts on the local fleet (throttled per client address, as logins are)", () => {
+  /** A provider whose discovery nothing answers (a start is admitted, then fails 502): the throttle comes first. */
+  async function labProvider() {
+    const body = { enabled: true, displayName: "Lab", issuer: "http://127.0.0.1:9/oidc/lab", clientId: "bng", clientSecret: "s", roleMap: { noc: "read-only" } };
+    const put = await SELF.fetch("http://edge-1.bng.localhost/api/v1/auth/providers/oidc/lab", {
+      method: "PUT",
+      headers: { authorization: `Bearer ${BOOTSTRAP_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(put.status, await put.clone().text()).toBe(200);
+  }
+  const start = (headers: Record<string, string>) => SELF.fetch("http://edge-1.bng.localhost/api/v1/auth/oidc/lab/login", { headers, redirect: "manual" });
+
+  it("the launcher's relay: the 11th quick start from one client address is 429 naming it, another address's is not", async () => {
+    await labProvider();
+    const from = (peer: string) => ({ "x-bng-wiring": env.BNG_WIRING_SECRET!, "x-bng-peer-address": peer });
+    for (let i = 0; i < 10; i++) expect((await start(from("192.0.2.50"))).status).not.toBe(429);
+    const throttled = await start(from("192.0.2.50"));
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(((await throttled.json()) as Problem).detail).toContain("from 192.0.2.50");
+    expect((await start(from("192.0.2.51"))).status).not.toBe(429);
+  });
+
+  it("the loopback socket without the secret: a forged address per start is one client, throttled at the 11th", async () => {
+    await labProvider();
+    for (let i = 0; i < 10; i++) expect((await start({ "x-bng-peer-address": `203.0.113.${i + 1}` })).status).not.toBe(429);
+    const throttled = await start({ "x-bng-peer-address": "203.0.113.99" });
+    expect(throttled.status).toBe(429);
+    expect(((await throttled.json()) as Problem).detail).toContain("from 127.0.0.1");
+  });
+});
