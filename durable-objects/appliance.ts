@@ -515,7 +515,7 @@ export class ApplianceCore {
     return applyScenarioAction(this.#scenarioStores(), raw, actor);
   }
 
-  /** Runs a scenario file's timeline (scenario-runner.ts), its upgrades with the signed `packages` given (the launcher's). */
+  /** Runs a scenario file's timeline (scenario-runner.ts), its upgrades with the signed `packages` given. */
   runScenario(raw: unknown, actor: string, packages?: ScenarioPackages) {
     return runScenarioFile(this.#scenarioStores(), raw, actor, packages);
   }

@@ -7,7 +7,8 @@
  * object may sleep between changes with every connection kept open.
  */
 import type { Connection } from "partyserver";
-import { LIVE_CHANNELS_PER_SESSION, LIVE_RETRY_SECONDS, LIVE_SESSION_ENDED, LIVE_SESSION_HEADER, type LiveMessage } from "../src/schemas/live.ts";
+import { LIVE_CHANNELS_PER_SESSION, LIVE_RETRY_SECONDS, LIVE_SESSION_ENDED, LIVE_SESSION_HEADER } from "../src/schemas/live.ts";
+import type { LiveMessage } from "../src/schemas/live.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { Principal } from "../src/schemas/principal.ts";
 import type { SystemStatus } from "../src/schemas/system.ts";
@@ -35,7 +36,7 @@ export class LiveFeed {
   /** The last message sent, so a change that moved nothing shown sends nothing. */
   #last = "";
   #pending = false;
-  /** Admissions under way per session (admitted, not yet connected): counted with the open ones, so a burst cannot pass the cap. */
+  /** Admissions under way per session (not yet connected), counted with the open ones: a burst cannot pass the cap. */
   readonly #admitting = new Map<string, number>();
 
   constructor(sources: LiveSources) {
@@ -63,9 +64,12 @@ export class LiveFeed {
     if (principal === null) return refuse("bad-credentials", "the session has ended; log in again");
     if (principal.passwordChangeRequired) return refuse("forbidden", "this account still has the published development default password: change it first");
     let held = this.#admitting.get(sessionSha256) ?? 0;
-    for (const connection of this.#sources.connections()) if ((connection.state as Watcher | null)?.sessionSha256 === sessionSha256) held++;
+    for (const connection of this.#sources.connections()) {
+      if ((connection.state as Watcher | null)?.sessionSha256 === sessionSha256) held++;
+    }
     if (held >= LIVE_CHANNELS_PER_SESSION) {
-      return refuse("throttled", `this session already has ${LIVE_CHANNELS_PER_SESSION} live channels open; close one (a tab of this appliance) first`, { retryAfterSeconds: LIVE_RETRY_SECONDS });
+      const detail = `this session already has ${LIVE_CHANNELS_PER_SESSION} live channels open; close one (a tab) first`;
+      return refuse("throttled", detail, { retryAfterSeconds: LIVE_RETRY_SECONDS });
     }
     this.#admitting.set(sessionSha256, (this.#admitting.get(sessionSha256) ?? 0) + 1);
     return { ok: true, sessionSha256 };

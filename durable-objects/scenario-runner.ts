@@ -25,11 +25,16 @@ export interface ScenarioStores {
 const issues = (error: z.ZodError, prefix = "") =>
   error.issues.map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join(".") || "action"}: ${i.message}`).join("; ");
 
-/** Signed software packages by version, for the `upgrade` actions of a scenario the local launcher runs (its development key's). */
+/** Packages by version for the `upgrade` actions of a scenario the local launcher runs, signed with its key. */
 export type ScenarioPackages = Readonly<Record<string, Uint8Array>>;
 
 /** Applies one action (validated here: the body of POST /twin/v1/scenario). */
-export async function applyScenarioAction(stores: ScenarioStores, raw: unknown, actor: string, packages: ScenarioPackages = {}): Promise<Outcome<{ result: ScenarioActionResult }>> {
+export async function applyScenarioAction(
+  stores: ScenarioStores,
+  raw: unknown,
+  actor: string,
+  packages: ScenarioPackages = {},
+): Promise<Outcome<{ result: ScenarioActionResult }>> {
   const parsed = TwinScenarioAction.safeParse(raw);
   if (!parsed.success) return refuse("invalid", issues(parsed.error));
   const appliance = ApplianceScenarioAction.safeParse(parsed.data);
@@ -47,7 +52,8 @@ export async function applyScenarioAction(stores: ScenarioStores, raw: unknown, 
     }
     case "upgrade": {
       // A signed package of that version, as an operator would stage: the launcher's, or the one already staged.
-      const staged = await stores.upgrade.scenarioPackage(action.version, Object.hasOwn(packages, action.version) ? packages[action.version] : undefined, actor);
+      const given = Object.hasOwn(packages, action.version) ? packages[action.version] : undefined;
+      const staged = await stores.upgrade.scenarioPackage(action.version, given, actor);
       if (!staged.ok) return staged;
       const applied = stores.upgrade.apply(staged.staged.id, action.drain, actor);
       if (!applied.ok) return applied;
@@ -66,7 +72,12 @@ export async function applyScenarioAction(stores: ScenarioStores, raw: unknown, 
 }
 
 /** Runs a scenario file (validated here: the body of POST /twin/v1/scenario/run). */
-export async function runScenarioFile(stores: ScenarioStores, raw: unknown, actor: string, packages: ScenarioPackages = {}): Promise<Outcome<{ result: ScenarioRunResult }>> {
+export async function runScenarioFile(
+  stores: ScenarioStores,
+  raw: unknown,
+  actor: string,
+  packages: ScenarioPackages = {},
+): Promise<Outcome<{ result: ScenarioRunResult }>> {
   const parsed = ScenarioFile.safeParse(raw);
   if (!parsed.success) return refuse("invalid", issues(parsed.error));
   for (const step of timeline(parsed.data)) {

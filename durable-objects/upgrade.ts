@@ -152,14 +152,23 @@ export class UpgradeStore {
    * its development key, staged as an upload is; without one, the package already staged when it is of `version`
    * (an operator stages it as for any upgrade). A conflict (409) otherwise, saying how to stage one.
    */
-  async scenarioPackage(version: string, given: Uint8Array | undefined, actor: string): Promise<Outcome<{ staged: StagedPackage }>> {
-    const staged = given === undefined ? this.#staged() : await this.stage(given, actor).then((s) => (s.ok ? s.staged : s));
-    if (staged !== null && "ok" in staged) return staged;
+  async scenarioPackage(
+    version: string,
+    given: Uint8Array | undefined,
+    actor: string,
+  ): Promise<Outcome<{ staged: StagedPackage }>> {
+    let staged = this.#staged();
+    if (given !== undefined) {
+      const uploaded = await this.stage(given, actor);
+      if (!uploaded.ok) return uploaded;
+      staged = uploaded.staged;
+    }
     if (staged?.version === version) return { ok: true, staged };
     return refuse(
       "conflict",
       `no signed package of version ${version} is staged${staged ? ` (${staged.version} is)` : ""}: stage one first ` +
-        `(POST /api/v1/system/upgrade/stage; \`npm run -s upgrade-package ${version}\` signs one with the local fleet's development key)`,
+        `(POST /api/v1/system/upgrade/stage; \`npm run -s upgrade-package ${version}\` ` +
+        "signs one with the local fleet's key)",
     );
   }
 

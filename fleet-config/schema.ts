@@ -143,7 +143,8 @@ const LOCALHOST_REACHES = new Set(["127.0.0.1", "0.0.0.0", "::"]);
 export function browserOrigin(fleet: FleetFile, appliance: ApplianceDefinition, options: ListenerOptions = {}): string {
   const { hostname, listener } = appliance.webUi;
   const origin = new URL(listenerOrigin(fleet, appliance, options));
-  if (hostname !== undefined && isLocalhostName(hostname) && LOCALHOST_REACHES.has(listener.address)) origin.hostname = hostname;
+  const named = hostname !== undefined && isLocalhostName(hostname) && LOCALHOST_REACHES.has(listener.address);
+  if (named) origin.hostname = hostname;
   return origin.origin;
 }
 

@@ -24,7 +24,11 @@ const TLS_HANDSHAKE = 0x16;
 const CHALLENGE_PATH = /^\/\.well-known\/acme-challenge\/[^/?#]+$/;
 
 /** Answers plain-HTTP requests: the challenge relayed to the appliance, the rest redirected to https. */
-function plainServer(target: Promise<{ host: string; port: number }>, appliance: Appliance, limits: ListenerLimits): http.Server {
+function plainServer(
+  target: Promise<{ host: string; port: number }>,
+  appliance: Appliance,
+  limits: ListenerLimits,
+): http.Server {
   return http.createServer(serverOptions(limits), (request, response) => {
     const path = request.url ?? "/";
     if ((request.method === "GET" || request.method === "HEAD") && CHALLENGE_PATH.test(path)) {
@@ -33,7 +37,13 @@ function plainServer(target: Promise<{ host: string; port: number }>, appliance:
         // Nor the cf object Miniflare's socket would read from the client's header.
         const { [CF_BLOB_HEADER]: _cf, [WIRING_HEADER]: _wiring, ...clientHeaders } = request.headers;
         const peer = normalisePeerAddress(request.socket.remoteAddress);
-        const headers = { ...clientHeaders, connection: "close", [PEER_ADDRESS_HEADER]: peer, [APPLIANCE_HEADER]: appliance.name, [WIRING_HEADER]: WIRING_SECRET };
+        const headers = {
+          ...clientHeaders,
+          connection: "close",
+          [PEER_ADDRESS_HEADER]: peer,
+          [APPLIANCE_HEADER]: appliance.name,
+          [WIRING_HEADER]: WIRING_SECRET,
+        };
         const upstream = http.request({ host, port, method: request.method, path, headers }, (answer) => {
           response.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(response);
@@ -45,7 +55,8 @@ function plainServer(target: Promise<{ host: string; port: number }>, appliance:
     }
     // Plain HTTP carries no credentials here: everything else belongs on https (permanent, method kept).
     // The Worker's header rule, without HSTS: a browser ignores it over plain HTTP (RFC 6797 §7.2).
-    response.writeHead(308, withSecurity({ location: `${httpsOrigin(request.headers.host, appliance)}${path}`, "content-length": "0" }, false));
+    const location = `${httpsOrigin(request.headers.host, appliance)}${path}`;
+    response.writeHead(308, withSecurity({ location, "content-length": "0" }, false));
     response.end();
   });
 }
@@ -60,7 +71,8 @@ export type Appliance = { name: string; address: string; port: number; hostname?
  */
 function httpsOrigin(host: string | undefined, appliance: Appliance): string {
   const asked = host === undefined ? null : URL.parse(`https://${host}`);
-  if (asked !== null && asked.pathname === "/" && answersToHost(appliance.hostname, asked.hostname)) return asked.origin;
+  const accepted = asked !== null && asked.pathname === "/" && answersToHost(appliance.hostname, asked.hostname);
+  if (accepted) return asked.origin;
   return `https://${socketAddress(appliance.address, appliance.port)}`;
 }
 
@@ -71,7 +83,13 @@ function httpsOrigin(host: string | undefined, appliance: Appliance): string {
  * share (false). A connection that sends nothing is closed after the headers
  * timeout, as the servers behind close one that stalls later (`limits`).
  */
-export function acceptAcmeHttp(secure: tls.Server, target: Promise<{ host: string; port: number }>, onSocket: (socket: net.Socket) => boolean, appliance: Appliance, limits: ListenerLimits): net.Server {
+export function acceptAcmeHttp(
+  secure: tls.Server,
+  target: Promise<{ host: string; port: number }>,
+  onSocket: (socket: net.Socket) => boolean,
+  appliance: Appliance,
+  limits: ListenerLimits,
+): net.Server {
   const plain = plainServer(target, appliance, limits);
   const front = net.createServer({ pauseOnConnect: true }, (socket) => {
     if (!onSocket(socket)) return;

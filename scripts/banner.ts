@@ -16,7 +16,10 @@ export function banner(settings: Settings, seconds: number): string {
   const lines = [
     "",
     `bngfleet: ${appliances.length} appliance${appliances.length === 1 ? "" : "s"} ready in ${seconds.toFixed(1)} s`,
-    ...appliances.map((a, i) => `  ${a.name.padEnd(width)}  ${browser[i]!.padEnd(column)}${browser[i] === a.origin ? "" : `  API clients: ${a.origin}`}`),
+    ...appliances.map((a, i) => {
+      const api = browser[i] === a.origin ? "" : `  API clients: ${a.origin}`;
+      return `  ${a.name.padEnd(width)}  ${browser[i]!.padEnd(column)}${api}`;
+    }),
     "",
     `Open the web UI in a browser: ${browser[0]!}/`,
     ...(named ? [

@@ -41,9 +41,11 @@ export type InspectorProxy = { close(): Promise<void> };
 
 /** What the launcher says once workerd's inspector is up on `runtimePort`: who else can reach it. */
 export const runtimeInspectorNotice = (runtimePort: number, proxyPort: number): string =>
-  `BNG_INSPECTOR_PORT: DevTools at 127.0.0.1:${proxyPort}. workerd's own inspector listens on 127.0.0.1:${runtimePort} ` +
-  "without any check, and every user of this machine can open it and read every secret the fleet holds " +
-  "(workerd offers no socket only this user could open). Leave BNG_INSPECTOR_PORT unset where others share this machine.";
+  `BNG_INSPECTOR_PORT: DevTools at 127.0.0.1:${proxyPort}. ` +
+  `workerd's own inspector listens on 127.0.0.1:${runtimePort} without any check, ` +
+  "and every user of this machine can open it and read every secret the fleet holds " +
+  "(workerd offers no socket only this user could open). " +
+  "Leave BNG_INSPECTOR_PORT unset where others share this machine.";
 
 type Target = { id: string; webSocketDebuggerUrl: string; devtoolsFrontendUrl?: string; devtoolsFrontendUrlCompat?: string };
 

@@ -32,7 +32,12 @@ export type ListenerLimits = {
  * Every process of this machine is 127.0.0.1 to a loopback listener: the share
  * protects a listener bound to a LAN address from its clients.
  */
-export const LISTENER_LIMITS: ListenerLimits = { headersTimeoutMs: 20_000, keepAliveTimeoutMs: 5_000, maxConnections: 256, maxConnectionsPerClient: 64 };
+export const LISTENER_LIMITS: ListenerLimits = {
+  headersTimeoutMs: 20_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 256,
+  maxConnectionsPerClient: 64,
+};
 
 /**
  * Counts a listener's open connections per client address: `admit` takes a place for a new connection (false when

@@ -37,7 +37,8 @@ import { acceptAcmeHttp } from "./acme-http.ts";
 import { joinSockets } from "./join-sockets.ts";
 import { socketAddress } from "./public-sockets.ts";
 import { UpstreamPool } from "./upstream-pool.ts";
-import { ClientShares, LISTENER_LIMITS, MAX_HEADER_BYTES, MAX_TARGET_BYTES, serverOptions, type ListenerLimits } from "./listener-limits.ts";
+import { ClientShares, LISTENER_LIMITS, MAX_HEADER_BYTES, MAX_TARGET_BYTES, serverOptions } from "./listener-limits.ts";
+import type { ListenerLimits } from "./listener-limits.ts";
 
 export type Frontend = {
   /** Points the frontend at the Worker's direct socket once Miniflare has bound it. */
@@ -58,7 +59,10 @@ export type Frontend = {
  * listener already (Node sends the 100 Continue); the peer, appliance and wiring headers are ours to set; and the one
  * the Worker's socket reads `request.cf` from, whose `clientIp` would otherwise be the client's to claim.
  */
-const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect", PEER_ADDRESS_HEADER, APPLIANCE_HEADER, STREAM_HANDLE_HEADER, CF_BLOB_HEADER, WIRING_HEADER]);
+const NOT_RELAYED = new Set([
+  "connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect",
+  PEER_ADDRESS_HEADER, APPLIANCE_HEADER, STREAM_HANDLE_HEADER, CF_BLOB_HEADER, WIRING_HEADER,
+]);
 /**
  * After the appliance has answered a request whose body is still arriving
  * (a 413 for an oversized upload), the rest is read and dropped, so a client
@@ -450,7 +454,10 @@ export async function listenFrontend(options: {
     return true;
   };
   // Over HTTPS the port also takes the ACME CA's plain-HTTP challenge fetch (scripts/acme-http.ts).
-  const front: net.Server = server instanceof https.Server ? acceptAcmeHttp(server, target, track, { name, address, port, hostname: options.hostname }, limits) : server;
+  const appliance = { name, address, port, hostname: options.hostname };
+  const front: net.Server = server instanceof https.Server
+    ? acceptAcmeHttp(server, target, track, appliance, limits)
+    : server;
   if (front === server) server.on("connection", track);
   front.maxConnections = limits.maxConnections;
   // A client that rejects the self-signed certificate aborts the handshake;

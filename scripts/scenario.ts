@@ -46,7 +46,10 @@ async function upgradePackages(file: ScenarioFile): Promise<Record<string, Uint8
   if (versions.size === 0) return {};
   const key = await importUpgradeSigningKey((await loadUpgradeSigningKey(dataDirOf())).privatePem);
   const packages: Record<string, Uint8Array> = {};
-  for (const version of versions) packages[version] = await signedPackage(version, new TextEncoder().encode(`bngfleet ${version} image (scenario)\n`), key);
+  for (const version of versions) {
+    const image = new TextEncoder().encode(`bngfleet ${version} image (scenario)\n`);
+    packages[version] = await signedPackage(version, image, key);
+  }
   return packages;
 }
 

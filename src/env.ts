@@ -11,7 +11,10 @@ export interface Env {
   BNG_PORT_BASE?: string;
   /** `1`: served by the local launcher (`npm start`), whose listeners pass the client's address in `X-BNG-Peer-Address`; unset = deployed (src/http/client-address.ts). */
   BNG_LOCAL_FLEET?: string;
-  /** The local launcher's per-launch secret: its relay and public sockets send it in X-BNG-Wiring, and only then are X-BNG-Appliance and X-BNG-Peer-Address honoured (src/fleet/wiring.ts). */
+  /**
+   * The local launcher's per-launch secret: its relay and public sockets send it in X-BNG-Wiring, and only then are
+   * X-BNG-Appliance and X-BNG-Peer-Address honoured (src/fleet/wiring.ts).
+   */
   BNG_WIRING_SECRET?: string;
   BNG_HTTP?: string;
   /** A local fleet over several workerd processes (BNG_SHARDS): a JSON object from each appliance another process serves to that process's loopback origin (src/fleet/shards.ts). */
@@ -24,7 +27,10 @@ export interface Env {
   BNG_CLOCK?: string;
   /** An ISO 8601 instant a fresh appliance's simulated clock starts at (its time of day shapes traffic and churn); unset = the wall clock. */
   BNG_CLOCK_START?: string;
-  /** The local launcher's resolver (scripts/resolver.ts): the outbound policy judges a name by what it resolves to (src/config/destinations.ts); none deployed. */
+  /**
+   * The local launcher's resolver (scripts/resolver.ts): the outbound policy judges a name by what it resolves to
+   * (src/config/destinations.ts); none deployed.
+   */
   BNG_RESOLVER?: Fetcher;
   /** Shared by the fleet; the peer credentials are derived from it. */
   BNG_FLEET_SECRET?: string;

@@ -104,7 +104,9 @@ async function serve(request: Request, env: Env): Promise<Response> {
   // A local listener answers to its own names only (DNS rebinding, another appliance's host name): 421, as a request
   // that reached the wrong server (RFC 9110 §15.5.20). The ACME CA's challenge fetch names what it validates.
   if (wired && !answersToHost(definition.webUi.hostname, url.hostname) && !pathname.startsWith(ACME_CHALLENGE_PREFIX)) {
-    return withSecurityHeaders(problemResponse(421, `appliance '${definition.name}' does not answer to the host name '${url.hostname.slice(0, 253)}' (its own: ${definition.webUi.hostname ?? "none"}, localhost, or an address)`, pathname), secure);
+    const names = `its own: ${definition.webUi.hostname ?? "none"}, localhost, or an address`;
+    const detail = `appliance '${definition.name}' does not answer to the host name '${url.hostname.slice(0, 253)}' (${names})`;
+    return withSecurityHeaders(problemResponse(421, detail, pathname), secure);
   }
   // Another process of a sharded local fleet holds this appliance's state: opening it here too would corrupt it.
   if (otherShard(env, definition.name) !== null) return withSecurityHeaders(problemResponse(421, `appliance '${definition.name}' is served by another process of this fleet`, pathname), secure);

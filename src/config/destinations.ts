@@ -67,7 +67,8 @@ export type Purpose = "webhook" | "acme" | "oidc" | "peer" | "smtp" | "mqtt" | "
  * entries crossed the Internet in clear when plain http or tcp was allowed
  * anywhere).
  */
-const SCHEMES: Record<Purpose, { encrypted: readonly string[]; plain: string | null; plainUse: "never" | "internal" }> = {
+type Schemes = { encrypted: readonly string[]; plain: string | null; plainUse: "never" | "internal" };
+const SCHEMES: Record<Purpose, Schemes> = {
   webhook: { encrypted: ["https:"], plain: "http:", plainUse: "internal" },
   acme: { encrypted: ["https:"], plain: "http:", plainUse: "never" },
   oidc: { encrypted: ["https:"], plain: "http:", plainUse: "internal" },
@@ -145,9 +146,15 @@ export function destinationVerdict(url: string, purpose: Purpose, allowlist: rea
 
 /**
  * Whether `purpose` may open a socket to `host` (an address or a DNS name, as configured), given the allowlist;
- * `cleartext` when nothing encrypts it (a syslog receiver over `tcp`), which only an allowlisted internal address may take.
+ * `cleartext` when nothing encrypts it (a syslog receiver over `tcp`), which only an allowlisted internal address
+ * may take.
  */
-export function hostVerdict(host: string, purpose: Purpose, allowlist: readonly string[], cleartext = false): DestinationVerdict {
+export function hostVerdict(
+  host: string,
+  purpose: Purpose,
+  allowlist: readonly string[],
+  cleartext = false,
+): DestinationVerdict {
   // Judged as WHATWG URL parsing reads it, so 0x7f.1 and 2130706433 are the loopback they are here too.
   let hostname: string;
   try {
@@ -158,7 +165,9 @@ export function hostVerdict(host: string, purpose: Purpose, allowlist: readonly 
   const judged = judgeHost(hostname, purpose, allowlist);
   if (!judged.ok) return judged;
   if (cleartext && (SCHEMES[purpose].plainUse === "never" || !judged.internal)) {
-    return { ok: false, detail: `${WHAT[purpose]} at ${hostname} is reached over tls only (plain tcp only at an allowlisted loopback or private address)` };
+    const where = "plain tcp only at an allowlisted loopback or private address";
+    const detail = `${WHAT[purpose]} at ${hostname} is reached over tls only (${where})`;
+    return { ok: false, detail };
   }
   return { ok: true };
 }
@@ -209,9 +218,14 @@ export function resolveWith(env: { BNG_RESOLVER?: Fetcher }): void {
  * Judges what a host name resolves to, now, by the rule a literal address meets (`judgeHost`): every address must
  * pass. A literal address, a `localhost` name or no resolver (deployed): nothing to resolve, nothing more to judge.
  */
-async function resolvedVerdict(host: string, purpose: Purpose, allowlist: readonly string[]): Promise<DestinationVerdict> {
+async function resolvedVerdict(
+  host: string,
+  purpose: Purpose,
+  allowlist: readonly string[],
+): Promise<DestinationVerdict> {
   const name = host.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
-  if (resolver === null || addressOf(name) !== null || name === "localhost" || name.endsWith(".localhost")) return { ok: true };
+  const literal = addressOf(name) !== null || name === "localhost" || name.endsWith(".localhost");
+  if (resolver === null || literal) return { ok: true };
   let addresses: string[];
   try {
     addresses = await resolver(name);
@@ -230,7 +244,12 @@ async function resolvedVerdict(host: string, purpose: Purpose, allowlist: readon
  * Judges a destination as written (`destinationVerdict`, or `hostVerdict` for a socket's host), then by what its
  * name resolves to now; throws DestinationRefused when either refuses.
  */
-export async function judgeDestination(written: DestinationVerdict, host: string, purpose: Purpose, allowlist: readonly string[]): Promise<void> {
+export async function judgeDestination(
+  written: DestinationVerdict,
+  host: string,
+  purpose: Purpose,
+  allowlist: readonly string[],
+): Promise<void> {
   if (!written.ok) throw new DestinationRefused(written.detail);
   const resolved = await resolvedVerdict(host, purpose, allowlist);
   if (!resolved.ok) throw new DestinationRefused(resolved.detail);
@@ -242,7 +261,12 @@ export async function judgeDestination(written: DestinationVerdict, host: string
  * refused), and a redirect answered as is, never followed to a destination
  * nobody judged (`redirect: "manual"`).
  */
-export async function outboundFetch(url: string, purpose: Purpose, allowlist: readonly string[], init: RequestInit = {}): Promise<Response> {
+export async function outboundFetch(
+  url: string,
+  purpose: Purpose,
+  allowlist: readonly string[],
+  init: RequestInit = {},
+): Promise<Response> {
   const verdict = destinationVerdict(url, purpose, allowlist);
   await judgeDestination(verdict, verdict.ok ? hostOf(new URL(url))! : "", purpose, allowlist);
   return fetch(url, { ...init, redirect: "manual" });

@@ -16,7 +16,7 @@ import { deploymentOf } from "./deployment.ts";
 /** The header that carries the launcher's per-launch secret (BNG_WIRING_SECRET) from its relay and public sockets. */
 export const WIRING_HEADER = "x-bng-wiring";
 
-/** Whether a request came through the launcher's own wiring: the local fleet, and its secret, compared in constant time. */
+/** Whether a request came through the launcher's own wiring: the local fleet, its secret compared in constant time. */
 export function isWired(headers: Headers, env: Env): boolean {
   const secret = env.BNG_WIRING_SECRET;
   if (deploymentOf(env) !== "local" || !secret) return false;

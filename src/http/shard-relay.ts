@@ -51,7 +51,8 @@ export async function serveShardRelay(
       const path = new URL(get.target).pathname;
       if (!relayable(path)) {
         const detail = `the fleet proxy relays only the GET operations marked x-fleet-proxy; '${path.slice(0, 200)}' is not one`;
-        return { status: 403, contentType: "application/problem+json", body: JSON.stringify(problemBody(403, detail, path)) };
+        const body = JSON.stringify(problemBody(403, detail, path));
+        return { status: 403, contentType: "application/problem+json", body };
       }
       const { status, contentType, body } = await relay(appliance, get);
       return { status, contentType, body: await peerAnswerText(body) };

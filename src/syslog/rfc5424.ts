@@ -49,8 +49,10 @@ const NAMED_CONTROLS: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t":
  * (issue #47). The RFC reads a backslash before any other character as itself, so these arrive as written.
  */
 const paramValue = (value: string): string =>
-  value.replace(/["\\\]]|[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
-    c === '"' || c === "\\" || c === "]" ? `\\${c}` : (NAMED_CONTROLS[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+  value.replace(/["\\\]]|[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    if (c === '"' || c === "\\" || c === "]") return `\\${c}`;
+    return NAMED_CONTROLS[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
 
 /**
  * The RFC 5424 message of one entry (or a compliance record in an entry's
