@@ -7,10 +7,16 @@ import { describe, expect, it } from "vitest";
 import { formatEntry } from "../../src/syslog/rfc5424.ts";
 import { parse5424 } from "../e2e/rfc5424-parse.ts";
 
-const entry = (comment: string) => ({ seq: 7, timestamp: "2026-03-02T09:00:00.000Z", severity: "notice" as const, msgId: "config.commit", fields: { comment } });
+const entry = (comment: string) => ({
+  seq: 7,
+  timestamp: "2026-03-02T09:00:00.000Z",
+  severity: "notice" as const,
+  msgId: "config.commit",
+  fields: { comment },
+});
 
 describe("syslog PARAM-VALUEs", () => {
-  it("carry no control character: CR, LF, tab, ESC, DEL, NEL and U+2028 are written as JSON writes them", () => {
+  it("carry no control character: CR, LF, tab, ESC, DEL, NEL and U+2028 written as JSON writes them", () => {
     const forged = "ok\r\n<13>1 2026-03-02T09:00:00Z edge-1 bng - auth.login fake\ttab\u001b[31m\u007f\u0085\u2028";
     const message = formatEntry(entry(forged), "local0", "edge-1");
     expect(message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
