@@ -25,6 +25,7 @@ import type { Miniflare, MiniflareOptions, WorkerOptions } from "miniflare";
 import { bundleModules, type BundleModule } from "./bundle.ts";
 import { ensureCertificate, servedCertificate, servedTlsFiles, serveTlsFiles } from "./certificates.ts";
 import { LaunchError, WORKER } from "./config.ts";
+import { browserOrigin } from "../fleet-config/schema.ts";
 import type { ApplianceListener, Settings } from "./config.ts";
 import { describeListenError, listenFrontend } from "./listeners.ts";
 import type { Frontend } from "./listeners.ts";
@@ -66,7 +67,8 @@ export type WorkerSource = {
 
 /** A fleet that answers: where each appliance is, the super-user token, and how to stop it all. */
 export interface RunningFleet {
-  appliances: { name: string; url: string }[];
+  /** Each appliance: its API origin (`url`, an address any client resolves) and its web UI for a browser (`webUi`). */
+  appliances: { name: string; url: string; webUi: string }[];
   /** The bootstrap token every appliance accepts as the super-user token `bootstrap`. */
   token: string;
   /** Where the token was made and is kept, when the launcher made it (undefined when it was given). */
@@ -295,7 +297,12 @@ async function start(
   say(`Waiting for every appliance to answer…`);
   await untilAnswering(appliances.map((a) => a.origin), signal, (answering) => say(`  ${answering} of ${appliances.length} answering`));
   return {
-    appliances: appliances.map((a) => ({ name: a.name, url: a.origin })),
+    appliances: appliances.map((a, i) => ({
+      name: a.name,
+      url: a.origin,
+      // At its own *.localhost name where it has one, so a browser keeps each appliance's session cookie apart.
+      webUi: `${browserOrigin(settings.fleet, settings.fleet.appliances[i]!, { portBase: settings.portBase, http })}/`,
+    })),
     token,
     tokenFile: made?.file,
     dataDir,

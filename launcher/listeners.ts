@@ -78,7 +78,7 @@ const RELEASE_WAIT_MS = 1000;
 export function describeListenError(error: unknown, name: string, address: string, port: number): Error {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "EADDRINUSE") {
-    return new LaunchError(`Port ${port} on ${address} (appliance ${name}) is already in use: stop whatever holds it, or move the fleet with BNG_PORT_BASE`);
+    return new LaunchError(`Port ${port} on ${address} (appliance ${name}) is already in use: stop whatever holds it, or move the fleet with --port-base (BNG_PORT_BASE)`);
   }
   if (code === "EACCES") return new LaunchError(`Not allowed to listen on ${address}:${port} (appliance ${name})`);
   if (code === "EADDRNOTAVAIL") return new LaunchError(`Address ${address} (appliance ${name}) is not an address of this machine`);
