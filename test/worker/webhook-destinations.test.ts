@@ -93,11 +93,12 @@ describe("webhook destinations", () => {
     expect((await call("/api/v1/alarms/test", json("POST", { severity: "critical" }, admin))).status).toBe(200);
     await settled();
     expect((await logEntries("alarm.sink.failed")).map((e) => e.fields.reason)).toEqual(["destination not allowed"]);
-    // Allowlisted, it is tried (the receiver is down: not delivered, but not refused by the policy).
+    // Allowlisted, it is tried (the receiver is down: not delivered and queued for a retry, issue #50, but not refused by the policy).
     await commit({ fields: { "alarms.webhookAllowlist": "127.0.0.0/8" } });
     expect((await call("/api/v1/alarms/test", json("POST", { severity: "critical" }, admin))).status).toBe(200);
     await settled();
-    expect((await logEntries("alarm.sink.failed")).map((e) => e.fields.reason)).toEqual(["destination not allowed", "not delivered"]);
+    expect((await logEntries("alarm.sink.failed")).map((e) => e.fields.reason)).toEqual(["destination not allowed"]);
+    expect((await logEntries("alarm.sink.retrying")).map((e) => e.fields.reason)).toEqual(["not delivered"]);
   });
 
   it("a failed delivery reads the same whatever the receiver did", async () => {
