@@ -22,7 +22,9 @@ const CLOCK_START = process.env.BNG_TEST_CLOCK_START ?? "2026-03-02T09:00:00Z";
 
 /** What every project holds its tests to: at least one assertion each (a test that asserts nothing passes silently), and one time limit. */
 const strict = {
-  expect: { requireAssertions: true },
+  // A poll waits 10 s, not vitest's 1 s: a sign-in's password hash or a page's first answer can take longer than
+  // a second on a loaded 2-core machine; a poll that holds returns at once, so only a failure waits longer.
+  expect: { requireAssertions: true, poll: { timeout: 10_000 } },
   // Some tests simulate hours or a day of a gateway; on a loaded 2-core machine that can pass vitest's 5 s default.
   testTimeout: 30_000,
 };

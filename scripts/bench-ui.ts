@@ -1,7 +1,8 @@
 /**
- * `npm run bench:ui`: the web UI's two bars of issue #24, in Debian's
- * Chromium (playwright-core), a read-only account signed in through the API
- * as a browser would. `-- --only sessions` or `-- --only search` runs one.
+ * `npm run bench:ui`: the web UI's bars of issues #24 and #51, in Debian's
+ * Chromium (playwright-core), an account signed in through the API as a
+ * browser would. `-- --only sessions`, `-- --only pages` (the sessions page
+ * too: they share the appliance) or `-- --only search` runs part.
  *
  * The sessions page: how long it takes to show a page of 128,000 sessions
  * after the API has answered (bar: 200 ms). One `large` appliance. Each
@@ -9,6 +10,9 @@
  * Timing `responseEnd` of that page's `GET /api/v1/sessions` and the first
  * animation frame after the range line showed the new page: the gap is
  * parsing, rendering and layout, the UI's own share.
+ *
+ * Every page of the navigation on that appliance, opened from its link:
+ * the same gap, per page (scripts/bench/ui-pages.ts).
  *
  * The fleet search over 100 appliances (scripts/bench/ui-search.ts).
  * Figures, not pass/fail.
@@ -24,6 +28,7 @@ import { TOKEN } from "./bench/fleet.ts";
 import { quantile } from "./bench/load.ts";
 import { signInReadOnly } from "./bench/ui-sign-in.ts";
 import { fleetSearchBench } from "./bench/ui-search.ts";
+import { pagesBench } from "./bench/ui-pages.ts";
 
 const SAMPLES = 30;
 /** The sessions page's page size (ui/pages/sessions.tsx). */
@@ -43,7 +48,7 @@ const RENDER_PROBE = `
   }).observe(document, { subtree: true, childList: true, characterData: true });
 `;
 
-async function sessionsPageBench(browser: Browser) {
+async function sessionsPageBench(browser: Browser, pages: boolean) {
   const port = await freePortBase(1);
   const base = `http://127.0.0.1:${port}`;
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-bench-ui-"));
@@ -93,6 +98,8 @@ async function sessionsPageBench(browser: Browser) {
     console.log(`Web UI sessions page at ${total.toLocaleString("en-GB")} sessions (Chromium, ${SAMPLES} pages of ${PAGE_SIZE} via "Older")`);
     console.log(`  API answer → page shown   p50 ${quantile(gaps, 0.5).toFixed(1)} ms, p95 ${quantile(gaps, 0.95).toFixed(1)} ms, max ${gaps[gaps.length - 1]!.toFixed(1)} ms (bar ${BAR_MS} ms)`);
     await context.close();
+    // Every page of the navigation on the same appliance (scripts/bench/ui-pages.ts).
+    if (pages) await pagesBench(browser, base);
   } finally {
     await fleet.stop();
     // A fleet's state is gigabytes at a thousand appliances: none is kept once its figures are printed.
@@ -101,10 +108,10 @@ async function sessionsPageBench(browser: Browser) {
 }
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
-if (values.only !== undefined && values.only !== "sessions" && values.only !== "search") throw new Error(`--only takes sessions or search, not '${values.only}'`);
+if (values.only !== undefined && !["sessions", "pages", "search"].includes(values.only)) throw new Error(`--only takes sessions, pages or search, not '${values.only}'`);
 const browser = await launchChromium();
 try {
-  if (values.only !== "search") await sessionsPageBench(browser);
+  if (values.only !== "search") await sessionsPageBench(browser, values.only !== "sessions");
   if (values.only !== "sessions") await fleetSearchBench(browser);
 } finally {
   await browser.close();

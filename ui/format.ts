@@ -31,6 +31,9 @@ function scaled(n: number, step: number, units: readonly string[]): string {
 /** A bit rate scaled by 1000 (network convention): `815.69 Mb/s`. */
 export const bitRate = (bps: number): string => scaled(bps, 1000, ["b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s"]);
 
+/** An amount of bits scaled by 1000, as a shaper's burst is written: `1.50 Mbit`. */
+export const bitAmount = (bits: number): string => scaled(bits, 1000, ["bit", "kbit", "Mbit", "Gbit"]);
+
 /** A byte count scaled by 1024 (memory and storage convention): `16.0 GiB`. */
 export const bytes = (n: number): string => scaled(n, 1024, ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]);
 
@@ -51,12 +54,24 @@ export const utcClock = (seconds: number, withSeconds = false): string => new Da
 
 export const isIsoTime = (v: unknown): v is string => typeof v === "string" && ISO_TIME.test(v);
 
+/**
+ * A problem's words as a sentence a person reads: a first letter in capitals
+ * (unless the text starts with a name as typed, `bgp.localAs`, `xe-0/0/1`),
+ * a full stop at the end, and every instant in it as the UI writes times.
+ */
+export function sentence(text: string): string {
+  const t = text.trim().replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g, (iso) => utc(iso));
+  if (!t) return t;
+  const first = /^[a-z]+(?=[\s,;]|$)/.test(t) ? t.charAt(0).toUpperCase() + t.slice(1) : t;
+  return /[.!?]$/.test(first) ? first : `${first}.`;
+}
+
 /** Abbreviations the API's camelCase names hide: `localAs` is "Local AS", `rxBps` "Rx rate". */
 const WORDS: Record<string, string> = {
   as: "AS", asn: "ASN", id: "ID", ids: "IDs", ip: "IP", ipv4: "IPv4", ipv6: "IPv6", mac: "MAC", vrf: "VRF", vrfs: "VRFs", mtu: "MTU", cgn: "CGN",
   bgp: "BGP", igp: "IGP", l2tp: "L2TP", ipsec: "IPsec", gre: "GRE", aaa: "AAA", sa: "SA", sas: "SAs", ike: "IKE", pppoe: "PPPoE", ipoe: "IPoE",
   svlan: "S-VLAN", cvlan: "C-VLAN", vlan: "VLAN", radius: "RADIUS", cpu: "CPU", rib: "RIB", fib: "FIB", nat: "NAT", dns: "DNS", url: "URL", uri: "URI",
-  oidc: "OIDC", totp: "TOTP", csrf: "CSRF", acme: "ACME", ttl: "TTL", lac: "LAC", lns: "LNS", rx: "Rx", tx: "Tx", pps: "packets/s", bps: "rate",
+  oidc: "OIDC", totp: "TOTP", csrf: "CSRF", acme: "ACME", ttl: "TTL", lac: "LAC", lns: "LNS", rx: "Rx", tx: "Tx", pps: "packet rate", bps: "rate",
   qos: "QoS", ospf: "OSPF", isis: "IS-IS", afi: "AFI", safi: "SAFI", dhcp: "DHCP", nas: "NAS", ppp: "PPP", lcp: "LCP", ipcp: "IPCP", sla: "SLA",
   rtt: "RTT", mss: "MSS", tcp: "TCP", udp: "UDP", icmp: "ICMP", esp: "ESP", rd: "RD", rt: "RT", os: "OS", fp: "FP", ssh: "SSH", api: "API", ui: "UI", utc: "UTC", pfx: "prefixes", rpid: "RP ID",
 };
@@ -64,9 +79,12 @@ const WORDS: Record<string, string> = {
 const NAMES: Record<string, string> = {
   sVlan: "S-VLAN", cVlan: "C-VLAN", svlan: "S-VLAN", vlan: "VLAN", cvlan: "C-VLAN", mplsLabel: "MPLS label", dontFragment: "Don't fragment",
   rxBps: "Rx rate", txBps: "Tx rate", bfd: "BFD", rpId: "RP ID", afiSafi: "AFI/SAFI", ipv4: "IPv4", ipv6: "IPv6",
+  downloadRatePps: "Download packet rate", uploadRatePps: "Upload packet rate", dns1: "DNS 1", dns2: "DNS 2", dnsV6_1: "IPv6 DNS 1", dnsV6_2: "IPv6 DNS 2",
+  ipv6PdPrefix: "Delegated prefix", ipv6PdLength: "Delegated prefix length", psk: "Pre-shared key", localTs: "Local traffic selectors",
+  remoteTs: "Remote traffic selectors", option82CircuitId: "Option 82 circuit ID", asOf: "As of", asOfUtc: "As of",
 };
 /** Unit suffixes a label drops, because the value is shown in its unit. */
-const UNIT_SUFFIX = /(Seconds|Secs|Bytes|Ms|Mbps|Percent)$/;
+const UNIT_SUFFIX = /(Seconds|Secs|Bytes|Ms|Mbps|Kbps|Kb|Percent|Days|Dbm|Celsius|Volts|Watts|Utc)$/;
 
 /** A label from a camelCase member name: `uptimeSeconds` → "Uptime", `memoryTotalBytes` → "Memory total", `localAs` → "Local AS". */
 export function labelOf(key: string): string {
@@ -82,21 +100,30 @@ export function labelOf(key: string): string {
   return label.charAt(0).toUpperCase() + label.slice(1);
 }
 
-/** What a member's number means, from its name. */
-export type NumberKind = "id" | "rate" | "mbps" | "bytes" | "seconds" | "ms" | "percent" | "count";
+/** What a member's number means, from its name (its unit suffix in the contract). */
+export type NumberKind = "id" | "rate" | "kbps" | "mbps" | "pps" | "bytes" | "kbit" | "seconds" | "ms" | "days" | "percent" | "dbm" | "celsius" | "volts" | "watts" | "count";
 
 /** Identifiers and wire numbers a person types back (no separators): ids, AS numbers, VLANs, ports, MTUs, sequence numbers, indexes, years. */
-const IDENTIFIER = /(^|[a-z])(Id|Ids|As|Asn|Vlan|Svlan|Cvlan|Port|Mtu|Seq|Index|Vni|Vpi|Vci|Tag|Year|Number|Serial|Pid|Lac|Mss|Nm)$|^(id|as|asn|vlan|svlan|cvlan|port|mtu|seq|sinceSeq|index|vni|tag|year|serial|localAs|remoteAs|peerAs|bindingIndex|sessionId|tunnelId)$/;
+const IDENTIFIER = /(^|[a-z])(Id|Ids|As|Asn|Vlan|Svlan|Cvlan|Port|Mtu|Seq|Index|Vni|Vpi|Vci|Tag|Year|Number|Serial|Pid|Lac|Mss|Nm)$|^(id|as|asn|vlan|svlan|cvlan|port|mtu|seq|sinceSeq|index|vni|tag|year|serial|seed|localAs|remoteAs|peerAs|bindingIndex|sessionId|tunnelId)$/;
 
 /** The kind of a numeric member, from its name. */
 export function numberKind(key: string): NumberKind {
   if (IDENTIFIER.test(key)) return "id";
+  // The multiples first: `downloadKbps` also ends in `bps`.
+  if (/Kbps$/.test(key)) return "kbps";
   if (/Mbps$/.test(key)) return "mbps";
   if (/(Bps|bps|BitsPerSecond)$/.test(key) || /^(rate|speed)$/i.test(key)) return "rate";
+  if (/(Pps|pps)$/.test(key)) return "pps";
   if (/Bytes$|^bytes$/.test(key)) return "bytes";
+  if (/Kb$/.test(key)) return "kbit";
   if (/(Seconds|Secs)$|^seconds$/.test(key)) return "seconds";
   if (/Ms$/.test(key)) return "ms";
+  if (/Days$/.test(key)) return "days";
   if (/(Percent|Pct|Utilization|Utilisation)$/.test(key)) return "percent";
+  if (/Dbm$/.test(key)) return "dbm";
+  if (/Celsius$/.test(key)) return "celsius";
+  if (/Volts$/.test(key)) return "volts";
+  if (/Watts$/.test(key)) return "watts";
   return "count";
 }
 
@@ -107,16 +134,32 @@ export function formatNumber(key: string, n: number): string {
       return String(n);
     case "rate":
       return bitRate(n);
+    case "kbps":
+      return bitRate(n * 1e3);
     case "mbps":
       return bitRate(n * 1e6);
+    case "pps":
+      return `${count(n)} pps`;
     case "bytes":
       return bytes(n);
+    case "kbit":
+      return bitAmount(n * 1e3);
     case "seconds":
       return duration(n);
     case "ms":
       return `${count(n)} ms`;
+    case "days":
+      return `${count(n)} day${n === 1 ? "" : "s"}`;
     case "percent":
       return `${n.toFixed(n < 10 ? 1 : 0)} %`;
+    case "dbm":
+      return `${n.toFixed(2)} dBm`;
+    case "celsius":
+      return `${n.toFixed(1)} °C`;
+    case "volts":
+      return `${n.toFixed(2)} V`;
+    case "watts":
+      return `${n.toFixed(n < 10 ? 1 : 0)} W`;
     case "count":
       return count(n);
   }

@@ -1,17 +1,19 @@
-/** The web UI benches' browser session: a read-only account, signed in through the API as the UI signs in. */
+/** The web UI benches' browser session: an account of the role asked for (read-only unless told), signed in through the API as the UI signs in. */
 import type { Page } from "playwright-core";
 import { generate } from "otplib";
 import { TOKEN } from "./fleet.ts";
 
-const USERNAME = "bench-viewer";
-const PASSWORD = "bench-viewer-password";
-
 /** Creates the read-only account on the appliance at `base` and signs `page` in as it (password, then TOTP enrolment). */
-export async function signInReadOnly(page: Page, base: string): Promise<void> {
+export const signInReadOnly = (page: Page, base: string): Promise<void> => signInAs(page, base, "read-only");
+
+/** Creates an account of `role` on the appliance at `base` and signs `page` in as it (password, then TOTP enrolment). */
+export async function signInAs(page: Page, base: string, role: "read-only" | "operator" | "super-user"): Promise<void> {
+  const USERNAME = `bench-${role}`;
+  const PASSWORD = `bench-${role}-password`;
   const created = await fetch(`${base}/api/v1/auth/users`, {
     method: "POST",
     headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify({ username: USERNAME, role: "read-only", password: PASSWORD }),
+    body: JSON.stringify({ username: USERNAME, role, password: PASSWORD }),
   });
   if (!created.ok) throw new Error(`creating ${USERNAME}: ${created.status} ${await created.text()}`);
   await page.goto(`${base}/`);

@@ -3,7 +3,7 @@
  * pipeline, validation without commit, history and rollback, the schema of
  * every key, and the web UI certificate.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { encode } from "../config/document.ts";
 import { CONFIG_KEYS, REDACTED, type FieldSpec } from "../config/registry.ts";
 import { StatusError } from "../http/problem.ts";
@@ -12,6 +12,18 @@ import { configCommitResult } from "../schemas/commit.ts";
 import { config, type ConfigSchemaDocument } from "../schemas/config.ts";
 import { committed, readAt } from "../http/config-version.ts";
 import { checkCertificatePair } from "../trust/x509.ts";
+import { ROLES } from "../auth/roles.ts";
+
+/**
+ * A value's enumeration and integer range, read from the registry's zod
+ * schema as JSON Schema states them (the one definition stays the
+ * registry's). A role's `admin` is an accepted synonym, not a choice.
+ */
+function boundsOf(spec: FieldSpec): { choices: string[] | null; minimum: number | null; maximum: number | null } {
+  if (spec.type === "role") return { choices: [...ROLES], minimum: null, maximum: null };
+  const json = z.toJSONSchema(spec.schema, { io: "input", unrepresentable: "any" }) as { enum?: unknown[]; minimum?: number; maximum?: number };
+  return { choices: json.enum ? json.enum.map(String) : null, minimum: json.minimum ?? null, maximum: json.maximum ?? null };
+}
 
 const describeChild = (name: string, spec: FieldSpec) => ({
   name,
@@ -21,12 +33,15 @@ const describeChild = (name: string, spec: FieldSpec) => ({
   secret: spec.secret ?? false,
   listMode: spec.listMode ?? false,
   references: spec.ref?.list ?? null,
+  ...boundsOf(spec),
   description: spec.description,
 });
 
-/** GET /config/schema, straight from the registry. */
+let described: z.infer<typeof ConfigSchemaDocument> | undefined;
+
+/** GET /config/schema, straight from the registry (which does not change while the Worker runs: made once). */
 function schemaDocument(): z.infer<typeof ConfigSchemaDocument> {
-  return {
+  return (described ??= {
     redactionPlaceholder: REDACTED,
     keys: CONFIG_KEYS.map((key) =>
       key.kind === "field"
@@ -42,6 +57,7 @@ function schemaDocument(): z.infer<typeof ConfigSchemaDocument> {
             key: null,
             unique: [],
             children: [],
+            ...boundsOf(key),
             description: key.description,
           }
         : {
@@ -56,10 +72,13 @@ function schemaDocument(): z.infer<typeof ConfigSchemaDocument> {
             key: { name: key.key.name, type: key.key.type, description: key.key.description },
             unique: [...(key.unique ?? [])],
             children: Object.entries(key.children).map(([name, spec]) => describeChild(name, spec)),
+            choices: null,
+            minimum: null,
+            maximum: null,
             description: key.description,
           },
     ),
-  };
+  });
 }
 
 /** PEM text as stored: trimmed, LF line ends, one final newline. */

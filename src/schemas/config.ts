@@ -130,6 +130,13 @@ export const CertificateCommitResult = CertificateDetails.extend({
   warnings: z.array(z.string()).meta({ description: "accepted but worth a look: not yet valid, webUi.hostname not among the names" }),
 }).meta({ id: "CertificateCommitResult" });
 
+/** What a value (each element of a list-mode value) may be, beyond its type: read from the registry's own schema. */
+const VALUE_BOUNDS = {
+  choices: z.array(z.string()).nullable().meta({ description: "an enumeration's values (for a list-mode field, each element's), canonical spellings only; null for other types" }),
+  minimum: z.number().nullable().meta({ description: "an integer's least value; null for other types" }),
+  maximum: z.number().nullable().meta({ description: "an integer's greatest value; null for other types" }),
+};
+
 const ConfigChildDescription = z
   .object({
     name: z.string(),
@@ -139,6 +146,7 @@ const ConfigChildDescription = z
     secret: z.boolean(),
     listMode: z.boolean(),
     references: z.string().nullable().meta({ description: "the list whose keys the value must name (plus built-ins such as `default`)" }),
+    ...VALUE_BOUNDS,
     description: z.string(),
   })
   .meta({ id: "ConfigChildDescription" });
@@ -156,6 +164,7 @@ const ConfigKeyDescription = z
     key: z.object({ name: z.string(), type: z.string(), description: z.string() }).nullable().meta({ description: "keyed lists: what the item key is" }),
     unique: z.array(z.string()).meta({ description: "keyed lists: children whose values must differ between items" }),
     children: z.array(ConfigChildDescription).meta({ description: "keyed lists: the item's fields" }),
+    ...VALUE_BOUNDS,
     description: z.string(),
   })
   .meta({ id: "ConfigKeyDescription" });
@@ -371,6 +380,9 @@ export const config = {
             key: null,
             unique: [],
             children: [],
+            choices: null,
+            minimum: null,
+            maximum: null,
             description: "addresses the web UI and this API listen on; at least one",
           },
           {
@@ -385,6 +397,9 @@ export const config = {
             key: null,
             unique: [],
             children: [],
+            choices: null,
+            minimum: null,
+            maximum: null,
             description: "the name the appliance answers to (OIDC redirect URIs, certificate checks); null = none",
           },
         ],

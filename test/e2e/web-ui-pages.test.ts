@@ -121,13 +121,13 @@ describe("the designed section pages", () => {
     const detail = details.find((d) => d?.cgn)!;
     const cgnId = detail.id;
     await open(`/sessions/${cgnId}`, `Session ${cgnId}`);
-    const related = page.getByRole("list", { name: "Related objects" });
-    await related.waitFor();
-    expect(await related.getByRole("link", { name: detail.addresses.ipv4.pool!, exact: true }).getAttribute("href")).toBe(`/pools/${detail.addresses.ipv4.pool}`);
-    expect(await related.getByRole("link", { name: detail.vrf, exact: true }).getAttribute("href")).toBe("/vrfs");
+    const related = page.locator("main");
+    await related.getByTestId("session-plan").waitFor();
+    expect(await related.getByRole("region", { name: "Addresses" }).getByRole("link", { name: detail.addresses.ipv4.pool!, exact: true }).getAttribute("href")).toBe(`/pools/${detail.addresses.ipv4.pool}`);
+    expect(await related.getByRole("region", { name: "Where it lives" }).getByRole("link", { name: detail.vrf, exact: true }).getAttribute("href")).toBe("/vrfs");
     // The plan opens every session on it, and only those: the list's count is the API's for that plan (the fleet
     // runs live, so read at nearly the same moment: within the few sessions that come and go meanwhile).
-    await related.getByRole("link", { name: detail.plan, exact: true }).click();
+    await related.getByTestId("session-plan").getByRole("link", { name: detail.plan, exact: true }).click();
     await page.getByRole("heading", { level: 1, name: "Sessions" }).waitFor();
     await untilLoaded(page);
     const onPlan = (await apiFromPage<{ total: number }>(page, "GET", `/sessions?plan=${encodeURIComponent(detail.plan)}&limit=1`)).body.total;
@@ -138,8 +138,8 @@ describe("the designed section pages", () => {
     expect(plansShown.length).toBeGreaterThan(0);
     expect(plansShown.every((row) => row.includes(detail.plan))).toBe(true);
     await open(`/sessions/${cgnId}`, `Session ${cgnId}`);
-    await related.waitFor();
-    const binding = related.getByRole("link", { name: new RegExp(`^${detail.cgn!.publicIp.replace(/\./g, "\\.")} ports`) });
+    await related.getByTestId("session-plan").waitFor();
+    const binding = related.getByTestId("session-cgn").getByRole("link", { name: detail.cgn!.publicIp, exact: true });
     expect(await binding.getAttribute("href")).toBe(`/cgn?ip=${detail.cgn!.insideIp}`);
     await binding.click();
     await page.getByRole("heading", { level: 1, name: "CGN" }).waitFor();
@@ -151,7 +151,7 @@ describe("the designed section pages", () => {
     const tunnelDetails = await Promise.all(tunnels.map(async (t) => (await apiFromPage<{ localTunnelId: number; sessionList: { id: number }[] }>(page, "GET", `/l2tp/tunnels/${t.localTunnelId}`)).body));
     const tunnel = tunnelDetails.find((t) => t.sessionList.some((x) => x.id === l2tpId))!.localTunnelId;
     await open(`/sessions/${l2tpId}`, `Session ${l2tpId}`);
-    const link = page.getByRole("list", { name: "Related objects" }).getByRole("link", { name: String(tunnel), exact: true });
+    const link = page.getByRole("region", { name: "Where it lives" }).getByRole("link", { name: String(tunnel), exact: true });
     await link.waitFor();
     expect(await link.getAttribute("href")).toBe(`/l2tp/${tunnel}`);
   });
@@ -232,7 +232,7 @@ describe("the designed section pages", () => {
     await form.getByRole("button", { name: "Save the static routes" }).click();
     // Playwright's wait, not expect.poll's 1 s: a commit refused under load can take longer.
     await form.getByRole("alert").waitFor();
-    expect(await form.getByRole("alert").textContent()).toBe("A value was refused: see the fields marked above.");
+    expect(await form.getByRole("alert").textContent()).toBe("A value needs attention: see the field marked above.");
     expect(await added.locator(".field-error").count()).toBe(1);
     expect(await added.getByLabel("Prefix *").getAttribute("aria-invalid")).toBe("true");
     expect(await added.getByLabel("Next hop *").inputValue()).toBe("blackhole");

@@ -2,7 +2,7 @@
  * The bundled web UI in a real browser (Debian's Chromium, driven by
  * playwright-core) against the real launcher: first sign-in with TOTP
  * enrolment (codes from oathtool), every page rendered with the API's own
- * numbers, axe-core on every page, a configuration edit, the live log, a
+ * numbers, axe-core on every page, the live log, a
  * disconnect, the fleet overview with a stopped peer, a read-only account,
  * and nothing fetched from anywhere but the appliance. Its screenshots go to a
  * scratch folder; `npm run screenshots` points BNG_SCREENSHOTS_DIR at the
@@ -190,7 +190,8 @@ describe("the web UI", () => {
     await page.getByLabel("Username").fill("admin");
     await page.getByLabel("Password").fill("wrong-password");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await expect.poll(() => page.getByRole("alert").textContent()).toContain("401");
+    // The server's one neutral answer, as a sentence: never a status code.
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("Invalid username, password or code.");
     await page.getByLabel("Password").fill("bngfleet-admin");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByTestId("totp-secret").waitFor();
@@ -281,46 +282,6 @@ describe("the web UI", () => {
     // The answer is the payload the sinks receive, shown under the form.
     await page.getByRole("status").filter({ hasText: "Test alert from edge-1" }).waitFor();
     expect((await call("POST", "/alarms/test", {}, false)).status).toBe(403);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "alarms.png"), fullPage: true });
-  });
-
-  it("shows a rejected configuration value beside its field, commits a change and rolls it back", async () => {
-    const before = (await call<{ fields: Record<string, string | null> }>("GET", "/config")).body.fields["routing.routerId"];
-    await page.goto(`${base}/config`);
-    const field = page.getByLabel("routing.routerId", { exact: true });
-    await field.fill("not-an-address");
-    await page.getByRole("button", { name: "Validate", exact: true }).click();
-    const error = page.locator("#cfg-routing-routerId-error");
-    await error.waitFor();
-    expect(await error.textContent()).toMatch(/IPv4/);
-    expect(await field.getAttribute("aria-invalid")).toBe("true");
-    await field.evaluate((element) => (element as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: "center" }));
-    await page.screenshot({ path: path.join(SCREENSHOTS, "configuration.png") });
-
-    await field.fill("10.9.9.9");
-    await page.getByLabel("Comment").fill("router id from the browser");
-    await page.getByRole("button", { name: "Review and commit" }).click();
-    // Nothing is committed before the person has seen the change, value by value.
-    const review = page.getByTestId("commit-review");
-    await review.waitFor();
-    expect((await review.locator("tbody tr > *").allTextContents()).map((t) => t.trim())).toEqual(["routing.routerId", before ?? "unset", "10.9.9.9"]);
-    expect((await call<{ fields: Record<string, string | null> }>("GET", "/config")).body.fields["routing.routerId"]).toBe(before);
-    await review.evaluate((element) => (element as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: "center" }));
-    await page.screenshot({ path: path.join(SCREENSHOTS, "configuration-review.png") });
-    await review.getByRole("button", { name: "Commit these changes" }).click();
-    // A commit is a write through the object and a reload of the form: on a loaded machine, more than the poll's default second.
-    await expect.poll(() => page.getByTestId("config-outcome").textContent(), { timeout: 15_000 }).toMatch(/^Committed version (\d+)/);
-    const committed = Number(/version (\d+)/.exec((await page.getByTestId("config-outcome").textContent())!)![1]);
-    expect((await call<{ fields: Record<string, string | null> }>("GET", "/config")).body.fields["routing.routerId"]).toBe("10.9.9.9");
-    expect(await page.getByTestId("config-history").textContent()).toContain("router id from the browser");
-
-    await page.getByRole("button", { name: `Roll back to version ${committed - 1}` }).click();
-    const rollback = page.getByTestId("rollback-review");
-    await rollback.waitFor();
-    expect((await rollback.locator("tbody tr > *").allTextContents()).map((t) => t.trim())).toEqual(["routing.routerId", "10.9.9.9", before ?? "unset"]);
-    await rollback.getByRole("button", { name: "Roll back now" }).click();
-    await expect.poll(() => page.getByTestId("config-outcome").textContent()).toContain(`restores version ${committed - 1}`);
-    expect((await call<{ fields: Record<string, string | null> }>("GET", "/config")).body.fields["routing.routerId"]).toBe(before);
   });
 
   it("receives a new log entry on the live log page", async () => {
@@ -332,7 +293,7 @@ describe("the web UI", () => {
     const tail = (await call<{ entries: { seq: number; msgId: string; fields: Record<string, unknown> }[] }>("GET", `/logs/tail?count=1000&sinceSeq=${before}`)).body;
     const entry = tail.entries.find((e) => e.msgId === "audit.alarm.test" && e.fields.severity === "minor");
     expect(entry).toBeDefined();
-    await page.getByTestId("log-table").locator("td.num", { hasText: new RegExp(`^${entry!.seq}$`) }).waitFor({ timeout: 15_000 });
+    await page.getByTestId("log-table").locator("td span.num", { hasText: new RegExp(`^${entry!.seq}$`) }).waitFor({ timeout: 15_000 });
     await page.screenshot({ path: path.join(SCREENSHOTS, "logs.png") });
   });
 
@@ -340,7 +301,7 @@ describe("the web UI", () => {
     const list = (await call<{ items: { id: number }[] }>("GET", "/sessions?limit=1")).body;
     const id = list.items[0]!.id;
     await page.goto(`${base}/sessions/${id}`);
-    await page.getByTestId("session-rates").waitFor();
+    await page.getByTestId("session-traffic").waitFor();
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Disconnect this session" }).click();
     await page.getByText(`Session ${id} was disconnected.`).waitFor();
@@ -350,8 +311,9 @@ describe("the web UI", () => {
   it("lists the whole fleet, shows a stopped appliance as unreachable, and a peer's pages read-only", async () => {
     await page.goto(`${base}/fleet`);
     const rows = page.getByTestId("fleet-table").locator("tbody tr");
-    await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-appliance")))).toEqual(["edge-1", "edge-2", "edge-3"]);
-    await expect.poll(() => rows.locator('[data-testid="health"]').allTextContents(), { timeout: 20_000 }).toEqual(["running", "running", "running"]);
+    await expect.poll(() => rows.locator("[data-appliance]").evaluateAll((cells) => cells.map((c) => c.getAttribute("data-appliance"))), { timeout: 15_000 }).toEqual(["edge-1", "edge-2", "edge-3"]);
+    // Running, and the worst active alarm when there is one ("running, 1 major alarm").
+    await expect.poll(async () => (await rows.locator('[data-testid="health"]').allTextContents()).every((t) => /^running(, \d+ \w+ alarms?)?$/.test(t)), { timeout: 20_000 }).toBe(true);
     const peerStatus = (await call<{ sessions: { total: number } }>("GET", "/fleet/edge-2/system/status")).body;
     expect(Number((await rows.nth(1).getByTestId("sessions").textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
     expect(peerStatus.sessions.total).toBeGreaterThan(0);
@@ -362,19 +324,23 @@ describe("the web UI", () => {
     await page.getByTestId("sessions-table").waitFor();
     const peerSession = await page.getByTestId("sessions-table").locator("tbody tr td a").first().getAttribute("href");
     await page.goto(`${base}${peerSession}`);
-    await page.getByTestId("session-rates").waitFor();
+    await page.getByTestId("session-traffic").waitFor();
     expect(await page.locator("form.action").count()).toBe(0);
 
     expect(await edge3!.stop()).toBe(0);
     edge3 = undefined;
     await page.goto(`${base}/fleet`);
     await expect.poll(() => rows.nth(2).getByTestId("health").textContent(), { timeout: 20_000 }).toContain("unreachable");
-    await expect.poll(() => rows.nth(0).getByTestId("health").textContent()).toBe("running");
+    await expect.poll(() => rows.nth(0).getByTestId("health").textContent()).toMatch(/^running/);
   });
 
   it("offers a read-only account no write controls", async () => {
     const viewer = await newAccountSignedIn("viewer", "read-only", "viewer-password-1", "/config");
     await viewer.getByRole("heading", { level: 1, name: "Configuration" }).waitFor();
+    // The configuration reads as values, with nothing to type into or commit.
+    await viewer.locator(".config-panel .cfg-field").first().waitFor();
+    expect(await viewer.locator(".config-panel input, .config-panel select, [data-testid='pending-changes']").count()).toBe(0);
+    await viewer.goto(`${base}/config/history`);
     await viewer.getByTestId("config-history").waitFor();
     // Accounts and tokens are super-user reads: not in a read-only account's navigation.
     const sections = await viewer.locator("nav a").allTextContents();
@@ -393,7 +359,8 @@ describe("the web UI", () => {
     // Every page the read-only role is offered, as axe-core sees it for that role.
     expect(await axeEveryPage(viewer)).toEqual({});
     await viewer.context().close();
-  }, 120_000);
+    // Every page read and checked by axe: on a loaded 2-core machine this took up to 100 s before the configuration page grew.
+  }, 240_000);
 
   it("offers an operator its pages, and axe-core finds nothing serious on any of them as the operator sees it", async () => {
     const operator = await newAccountSignedIn("noc-op", "operator", "operator-password-1", "/sessions");
@@ -404,7 +371,7 @@ describe("the web UI", () => {
     expect(sections).not.toContain("Users");
     expect(await axeEveryPage(operator)).toEqual({});
     await operator.context().close();
-  }, 120_000);
+  }, 240_000);
 
   it("returns to sign-in the moment the session ends, then back to the page the person was on", async () => {
     // The page follows the appliance over its live channel: open once the status it is sent on connecting arrives.

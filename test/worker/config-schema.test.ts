@@ -42,6 +42,24 @@ describe("configuration schema", () => {
     expect(secrets.sort()).toEqual(["alarms.sinks/credential", "bgp.neighbors/password", "ipsec.peers/psk", "login.users/password", "radius.servers/secret", "subscribers.local.pppoe/password", "webUi.peers/credential", "webUi.privateKey"]);
   });
 
+  it("gives each enumeration's choices and each integer's range, so a form offers a select and a bounded number", async () => {
+    const { keys } = await schema();
+    const byPath = Object.fromEntries(keys.map((k) => [k.path, k]));
+    const child = (list: string, name: string) => byPath[list]!.children.find((c) => c.name === name);
+    // The IGP the spec's routing section names; the syslog severities of RFC 5424 §6.2.1, most severe first.
+    expect(byPath["igp.protocol"]).toMatchObject({ choices: ["none", "ospf", "isis"], minimum: null, maximum: null });
+    expect(child("logging.syslog", "severity")!.choices).toEqual(["emergency", "alert", "critical", "error", "warning", "notice", "info", "debug"]);
+    // The spec's roles: `admin` is accepted as input for `super-user`, not offered as a fourth.
+    expect(child("login.users", "role")!.choices).toEqual(["read-only", "operator", "super-user"]);
+    // A list-mode enumeration: each element is one of the BGP address families.
+    expect(child("bgp.neighbors", "addressFamilies")).toMatchObject({ listMode: true, choices: ["ipv4Unicast", "ipv6Unicast", "ipv4Vpn", "ipv6Vpn"] });
+    // IEEE 802.1Q: VLAN ids 0-4094 (4095 reserved); a uint16 port 1-65535 for syslog over TCP.
+    expect(child("subscribers.local.ipoe", "vlan")).toMatchObject({ minimum: 0, maximum: 4094, choices: null });
+    expect(child("logging.syslog", "port")).toMatchObject({ minimum: 1, maximum: 65535 });
+    expect(byPath["bgp.localAs"]).toMatchObject({ minimum: 1, maximum: 4294967295 });
+    expect(byPath["webUi.hostname"]).toMatchObject({ choices: null, minimum: null, maximum: null });
+  });
+
   it("is readable by every role", async () => {
     expect((await call("/api/v1/config/schema", { headers: bearer(await tokenWithRole("read-only")) })).status).toBe(200);
   });

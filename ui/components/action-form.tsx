@@ -11,10 +11,14 @@ import { useEffect, useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
 import { ApiError, call, pathOf, type OperationRef } from "../api.ts";
 import { can } from "../session.ts";
-import { labelOf } from "../format.ts";
+import { labelOf, sentence, utc } from "../format.ts";
+import { configPointerToField } from "../pages/config-pointers.ts";
+import { problemOf, unitOf } from "../pages/config-model.ts";
+import { useConfigSchema } from "../config-schema.ts";
 import { ProblemNote } from "./problem.tsx";
 import { JsonView } from "./json-view.tsx";
 import { fieldsOf, hintOf, jsonOf, newRecord, valueFromJson, type Field, type RecordValue, type Value } from "./form-fields.ts";
+import { resultSentence } from "./result-words.ts";
 
 /** A value a select offers: as sent, and as a person reads it. */
 export type Choice = string | { value: string; label: string };
@@ -39,6 +43,12 @@ export interface ActionFormProps {
   choices?: Record<string, Choice[]>;
   /** Values worth offering for a text field that also takes others (a next hop: `blackhole` or any address): typed, with these suggested. Named as `choices`. */
   suggestions?: Record<string, string[]>;
+  /** A field's label where the member's name does not say it to a person (`maxPackets` is "Packet limit"). Named as `choices`. */
+  labels?: Record<string, string>;
+  /** A field's help where the schema's description speaks to API clients rather than to a person. Named as `choices`. */
+  hints?: Record<string, string>;
+  /** The configuration's keyed list this resource is (`gre.circuits`): what is typed in a field named as one of its values is checked as the configuration page checks it, before anything is sent. */
+  configList?: string;
   /** What one record of a list-of-records field is called (`{ routes: "route" }`): its rows read "Route 1", "Add a route". */
   recordNames?: Record<string, string>;
   /** Where a refusal's pointer belongs in the form, when the API names it otherwise (a configuration pointer, `#/lists/<list>/<key>/<child>`): given the body sent, the form's pointer (`#/routes/2/nextHop`), or undefined to leave it. */
@@ -75,22 +85,24 @@ function startFrom(fields: Field[], current: Record<string, unknown>): Record<st
 /** A loose `call`: the form's operation is any of the contract's, its input built from the fields. */
 const send = call as (operation: OperationRef, input: { params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown }) => Promise<unknown>;
 
-/** The refusal's words for one field, row or list, under it; the control names it in `aria-describedby`. */
+/** The refusal's words for one field, row or list, under it, as sentences; the control names it in `aria-describedby`. */
 function FieldError({ id, errors }: { id: string; errors: { detail: string }[] }) {
   if (errors.length === 0) return null;
   return (
     <small class="field-error" id={id}>
-      {errors.map((e) => e.detail).join("; ")}
+      {errors.map((e) => sentence(e.detail)).join(" ")}
     </small>
   );
 }
+
 
 export function ActionForm(props: ActionFormProps) {
   const { operation, title } = props;
   const given = props.params ?? {};
   const allowed = can(operation);
   const fields = allowed ? fieldsOf(operation, Object.keys(given)).filter((f) => !props.hide?.includes(f.name) && !(props.fixed && f.name in props.fixed)) : [];
-  const [values, setValues] = useState<Record<string, Value>>(() => ({ ...defaultsOf(fields), ...(props.current ? startFrom(fields, props.current) : {}), ...props.initial }));
+  const [values, setValuesNow] = useState<Record<string, Value>>(() => ({ ...defaultsOf(fields), ...(props.current ? startFrom(fields, props.current) : {}), ...props.initial }));
+  const schemaKeys = useConfigSchema();
   const [error, setError] = useState<ApiError | null>(null);
   const [result, setResult] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
@@ -101,15 +113,37 @@ export function ActionForm(props: ActionFormProps) {
     (send(props.prefill, {}) as Promise<Record<string, unknown>>)
       .then((current) => {
         const start = startFrom(fields, current);
-        setValues((typed) => ({ ...start, ...typed }));
+        setValuesNow((typed) => ({ ...start, ...typed }));
       })
       .catch((failure: unknown) => setError(failure instanceof ApiError ? failure : null));
     // The form starts from the value once; later reloads would overwrite what is being typed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.prefill, allowed]);
+  // A result describes what was sent: once the person changes a value it no longer stands beside the form.
+  const setValues = (update: (all: Record<string, Value>) => Record<string, Value>) => {
+    setValuesNow(update);
+    setResult(undefined);
+  };
   if (!allowed) return null;
   // The path as the page gives it (its own parameters filled in, the typed ones still `{name}`) names the form's ids.
   const formId = `${operation.method}-${pathOf(operation, given)}`.replace(/[^a-zA-Z0-9]+/g, "-");
+
+  /** What was typed into a field that is one of the configuration list's values, checked as the configuration page checks it. */
+  function typedProblems(): { pointer: string; detail: string }[] {
+    const list = props.configList ? schemaKeys?.find((k) => k.path === props.configList) : undefined;
+    if (!list) return [];
+    const check = (name: string, pointer: string, value: Value | undefined) => {
+      const child = list.children.find((c) => c.name === name);
+      if (!child || child.references || typeof value !== "string" || value.trim() === "") return [];
+      const problem = problemOf(`${list.path}/${name}`, { ...child, required: false }, value);
+      return problem ? [{ pointer, detail: problem }] : [];
+    };
+    return fields.flatMap((f) =>
+      f.kind === "object"
+        ? (f.members ?? []).flatMap((m) => check(`${f.name}.${m.name}`, `#/${f.name}/${m.name}`, (values[f.name] as Record<string, Value> | undefined)?.[m.name]))
+        : check(f.name, `#/${f.name}`, values[f.name]),
+    );
+  }
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -125,8 +159,9 @@ export function ActionForm(props: ActionFormProps) {
       else if (f.where === "query") query[f.name] = String(v);
       else body[f.name] = v;
     }
+    problems.push(...typedProblems());
     if (problems.length) {
-      setError(new ApiError(0, { detail: "Some fields need attention", errors: problems.map((e) => ({ in: "body" as const, ...e })) }, null));
+      setError(new ApiError(0, { detail: "Some values need attention: see the fields marked above", errors: problems.map((e) => ({ in: "body" as const, ...e })) }, null));
       return;
     }
     setBusy(true);
@@ -145,7 +180,8 @@ export function ActionForm(props: ActionFormProps) {
     }
   }
 
-  const fieldErrors = error ? error.fieldErrors.map((e) => ({ ...e, pointer: props.placeError?.(e, sent) ?? e.pointer })) : [];
+  const nameOf = (key: string, name: string) => props.labels?.[key] ?? labelOf(name);
+  const fieldErrors = error ? error.fieldErrors.map((e) => ({ ...e, pointer: props.placeError?.(e, sent) ?? configPointerToField(e.pointer, fields.map((f) => f.name)) ?? e.pointer })) : [];
   const errorsFor = (pointer: string) => fieldErrors.filter((e) => e.pointer === pointer || e.pointer.startsWith(`${pointer}/`));
   const placed = new Set(fields.flatMap((f) => errorsFor(`#/${f.name}`)));
   const unplaced = fieldErrors.filter((e) => !placed.has(e));
@@ -210,9 +246,10 @@ export function ActionForm(props: ActionFormProps) {
     const id = `${prefix}-${f.name}`;
     const key = row?.key ?? f.name;
     const errs = errorsFor(pointer);
-    const hint = row ? undefined : hintOf(f.schema);
+    const hint = row ? undefined : (props.hints?.[key] ?? hintOf(f.schema));
     const describedBy = [errs.length ? `${id}-error` : "", hint ? `${id}-hint` : "", row?.hints ?? ""].filter(Boolean).join(" ") || undefined;
-    const label = `${labelOf(f.name)}${f.required && !f.nullable ? " *" : ""}`;
+    const unit = f.kind === "number" && !props.labels?.[key] ? unitOf(f.name) : null;
+    const label = `${nameOf(key, f.name)}${unit ? ` (${unit})` : ""}${f.required && !f.nullable ? " *" : ""}`;
     if (f.kind === "object") {
       const record = (typeof value === "object" ? value : {}) as Record<string, Value>;
       return (
@@ -259,8 +296,8 @@ export function ActionForm(props: ActionFormProps) {
     const members = f.members ?? [];
     // Each member's help once, above the rows, rather than under every row's input.
     const memberHints = members.flatMap((m) => {
-      const h = hintOf(m.schema);
-      return h ? [`${labelOf(m.name)}: ${h}`] : [];
+      const h = props.hints?.[`${f.name}/${m.name}`] ?? hintOf(m.schema);
+      return h ? [`${nameOf(`${f.name}/${m.name}`, m.name)}: ${h}`] : [];
     });
     const hintsId = memberHints.length ? `${id}-hints` : undefined;
     const focus = (target: string) => setTimeout(() => document.getElementById(target)?.focus());
@@ -315,7 +352,7 @@ export function ActionForm(props: ActionFormProps) {
       {error && (unplaced.length > 0 || fieldErrors.length === 0) && <ProblemNote error={new ApiError(error.status, { ...error.problem, errors: unplaced.map((e) => ({ in: "body" as const, ...e })) }, null)} />}
       {error && unplaced.length === 0 && fieldErrors.length > 0 && (
         <p class="field-error" role="alert">
-          {fieldErrors.length === 1 ? "A value was refused" : `${fieldErrors.length} values were refused`}: see the fields marked above.
+          {fieldErrors.length === 1 ? "A value needs attention: see the field marked above." : `${fieldErrors.length} values need attention: see the fields marked above.`}
         </p>
       )}
       <button type="submit" disabled={busy}>
@@ -323,7 +360,7 @@ export function ActionForm(props: ActionFormProps) {
       </button>
       {props.showResult !== false && result !== undefined && (
         <div class="result" role="status">
-          {props.renderResult ? props.renderResult(result) : <JsonView value={result} compact />}
+          {props.renderResult ? props.renderResult(result) : (resultSentence(result, utc) ?? <JsonView value={result} compact />)}
         </div>
       )}
     </form>

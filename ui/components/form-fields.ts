@@ -6,6 +6,7 @@
  */
 import type { OperationRef } from "../api.ts";
 import { operationFor, resolve, type JsonSchema } from "../openapi.ts";
+import { plainSentence } from "../pages/config-model.ts";
 
 export type FieldKind = "text" | "secret" | "number" | "boolean" | "select" | "list" | "object" | "records" | "json";
 
@@ -159,7 +160,8 @@ export function jsonOf(field: Field, value: Value | undefined, pointer: string, 
       const text = typeof value === "string" ? value.trim() : "";
       if (text === "") return field.nullable && field.where === "body" ? null : undefined;
       if (field.kind === "number") {
-        const n = Number(text.replace(/[\s_]/g, ""));
+        // Typed as people write numbers: `3,500`, `3 500` and `3_500` are 3500.
+        const n = Number(text.replace(/[\s_,]/g, ""));
         if (!Number.isFinite(n)) problems.push({ pointer, detail: "is not a number" });
         return n;
       }
@@ -186,6 +188,6 @@ export function jsonOf(field: Field, value: Value | undefined, pointer: string, 
   }
 }
 
-/** A schema's description as help for a person: the API's "absent or null = X" reads "empty: X". */
-export const hintOf = (schema: JsonSchema): string | undefined =>
-  schema.description?.replace(/\b(absent or null|null or absent|omitted or null|absent|null)\s*=\s*/gi, "empty: ").replace(/`/g, "");
+/** A schema's description as help for a person, in a sentence (ui/pages/config-model.ts, plainSentence): "absent or null = X" reads "Empty: X", no status codes or paths. */
+export const hintOf = (schema: JsonSchema): string | undefined => (schema.description ? plainSentence(schema.description) || undefined : undefined);
+

@@ -129,7 +129,8 @@ function Bindings({ ctx, groups }: { ctx: PageContext; groups: string[] | undefi
               csvName="cgn-bindings"
               rows={b.items.map((r) => ({
                 bindingIndex: r.bindingIndex,
-                group: r.group,
+                // The group only where there is more than one: with one, the column says nothing.
+                ...(new Set(b.items.map((i) => i.group)).size > 1 ? { group: r.group } : {}),
                 insideVrf: r.insideVrf,
                 insideIp: r.insideIp,
                 publicIp: r.publicIp,
@@ -138,8 +139,9 @@ function Bindings({ ctx, groups }: { ctx: PageContext; groups: string[] | undefi
                 subscriber: r.subscriberId ?? (r.autoLearned ? "anonymous (auto-learned)" : null),
                 created: r.createdUtc,
               }))}
-              labels={{ insideIp: "Inside address", publicIp: "Public address", sessionId: "Session" }}
+              labels={{ bindingIndex: "Index", insideIp: "Inside", publicIp: "Public", portBlocks: "Ports", sessionId: "Session", created: "Since" }}
               cells={{
+                subscriber: (row) => (row.subscriber === null ? <span class="muted">—</span> : <span class="clip" title={String(row.subscriber)}>{String(row.subscriber)}</span>),
                 sessionId: (row) => (row.sessionId ? <a href={`${prefix}/sessions/${row.sessionId}`}>{String(row.sessionId)}</a> : <span class="muted">anonymous</span>),
               }}
               {...(mayIdentify
@@ -180,7 +182,15 @@ function Groups({ onChange }: { onChange: () => void }) {
     onChange();
   };
   const choices = choicesOf({ outsideVrf: vrfs, "autoLearn/insideVrf": vrfs });
-  const records = { recordNames: { autoLearn: "auto-learn entry" }, placeError: placeCgnGroupError };
+  const records = {
+    recordNames: { autoLearn: "auto-learn entry" },
+    placeError: placeCgnGroupError,
+    // The API's words speak to read-modify-write clients ("absent keeps …"); a person reads these.
+    hints: {
+      insideVrfs: "The subscriber VRFs whose IPv4 sessions the group translates; a VRF belongs to one group only.",
+      timeouts: "Idle timeouts in seconds; empty takes the RFCs' defaults: TCP established 7440, TCP transitory 240, UDP 300, ICMP 60.",
+    },
+  };
   const current = groups.data?.find((g) => g.name === editing);
   return (
     <Card id="cgn-groups" title="Configured groups" aside="changes take effect at the next start">
@@ -197,8 +207,6 @@ function Groups({ onChange }: { onChange: () => void }) {
               publicSubnets: g.publicSubnets,
               portsPerBlock: g.chunkSize,
               portCap: g.portCap,
-              bindingTimeoutSeconds: g.bindingTimeoutSeconds,
-              quarantineSeconds: g.quarantineSeconds,
               bypassPrefixes: g.bypassPrefixes,
               waitsForRestart: g.pendingRestart,
             }))}
@@ -220,11 +228,11 @@ function Groups({ onChange }: { onChange: () => void }) {
         )}
       </Loaded>
       {current && (
-        <ActionForm key={current.name} operation={contract.cgnConfig.putGroup} params={{ name: current.name }} current={current} hide={["name"]} choices={choices} {...records} title={`Edit group ${current.name}`} submitLabel="Save" onDone={reload} />
+        <ActionForm key={current.name} operation={contract.cgnConfig.putGroup} configList="cgn.groups" params={{ name: current.name }} current={current} hide={["name"]} choices={choices} {...records} title={`Edit group ${current.name}`} submitLabel="Save" onDone={reload} />
       )}
       {can(contract.cgnConfig.putGroup) && (
         <Fold title="Add a group">
-          <ActionForm operation={contract.cgnConfig.putGroup} choices={choices} {...records} title="Add a CGN group" onDone={reload} />
+          <ActionForm operation={contract.cgnConfig.putGroup} configList="cgn.groups" choices={choices} {...records} title="Add a CGN group" onDone={reload} />
         </Fold>
       )}
     </Card>

@@ -18,6 +18,21 @@ function listItem(pointer: string, list: string): { key: string; child: string |
   return { key: unescape(key ?? ""), child: child === undefined ? undefined : unescape(child) };
 }
 
+/**
+ * A configuration refusal at the form's own member: a config-backed
+ * resource's write is refused by the configuration's validation, which names
+ * the value where it lives (`#/lists/gre.circuits/cust-a/remote`,
+ * `#/fields/cgn.maxBindings`); the form's member is the child's name
+ * (`#/remote`, a dotted child `timeouts.udp` as `#/timeouts/udp`).
+ */
+export function configPointerToField(pointer: string, fieldNames: readonly string[]): string | undefined {
+  const list = /^#\/lists\/[^/]+\/[^/]+\/(.+)$/.exec(pointer);
+  const child = list ? list[1]!.replace(/~1/g, "/").replace(/~0/g, "~") : /^#\/fields\/(.+)$/.exec(pointer)?.[1]?.split(".").pop();
+  if (!child) return undefined;
+  const path = child.split(".");
+  return fieldNames.includes(path[0]!) ? `#/${path.join("/")}` : undefined;
+}
+
 type StaticRouteSent = { vrf?: string; prefix?: string };
 
 /**

@@ -8,8 +8,9 @@ import { contract } from "bngfleet:contract";
 import { useCall, useStatus } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
 import { TimeChart, colour } from "../components/chart.tsx";
-import { bitRate, count, duration, labelOf } from "../format.ts";
+import { bitRate, count, duration } from "../format.ts";
 import { readableOnPeer } from "../session.ts";
+import { Severity } from "../components/severity.tsx";
 import type { PageContext } from "./context.ts";
 
 const REFRESH_MS = 10_000;
@@ -38,8 +39,10 @@ function SeverityCounts({ counts }: { counts: Record<string, number> }) {
     <table data-testid="alarm-counts">
       <tbody>
         {Object.entries(counts).map(([sev, n]) => (
-          <tr key={sev} class={`sev-${sev}`}>
-            <th scope="row">{sev}</th>
+          <tr key={sev}>
+            <th scope="row">
+              <Severity severity={sev} />
+            </th>
             <td class="num">{n}</td>
           </tr>
         ))}
@@ -64,7 +67,8 @@ export function Dashboard({ ctx }: { ctx: PageContext }) {
       history.data
         ? [
             { label: "Total", values: history.data.totalSessions, color: colour(0) },
-            ...Object.entries(history.data.byEncap).map(([k, v], i) => ({ label: k, values: v, color: colour(i + 1) })),
+            // The history names encapsulations in camelCase (`pppoeLocal`); every other page as the sessions do (`pppoe-local`).
+            ...Object.entries(history.data.byEncap).map(([k, v], i) => ({ label: k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), values: v, color: colour(i + 1) })),
           ]
         : [],
     [history.data],
@@ -156,7 +160,7 @@ export function Dashboard({ ctx }: { ctx: PageContext }) {
         <Loaded resource={history}>
           {(h) => (
             <div class="grid charts">
-              <TimeChart title={`Sessions (${labelOf("byEncap").toLowerCase()})`} times={h.times} series={sessionSeries} />
+              <TimeChart title="Sessions, by encapsulation" times={h.times} series={sessionSeries} />
               <TimeChart title="Port rates" times={h.times} series={portSeries} unit="bps" />
             </div>
           )}

@@ -7,12 +7,14 @@
  * peer opens its pages read-only.
  */
 import { useEffect, useState } from "preact/hooks";
-import { count } from "../format.ts";
+import { count, sentence, tone } from "../format.ts";
+import { RecordTable } from "../components/json-view.tsx";
+import { worstOf } from "../components/severity.tsx";
+import { ALARM_SEVERITIES } from "../../simulator/vocabulary.ts";
 import { contract } from "bngfleet:contract";
 import { useCall, useStatus, type Resource } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
 import type { FleetAppliance } from "../types.ts";
-import { HeaderRow } from "../components/header-row.tsx";
 import { fanOut } from "../fan-out.ts";
 import { ApiError, type Answer } from "../api.ts";
 
@@ -69,77 +71,95 @@ function usePeerStatuses(peers: readonly string[]): Record<string, Resource<Stat
 
 const ASKING: Resource<Status> = { data: undefined, error: undefined, loading: true, reload: () => {} };
 
-function Row({ appliance, peerStatus }: { appliance: FleetAppliance; peerStatus: Resource<Status> | undefined }) {
-  // This appliance's row follows the live channel; a peer's comes from the page's fan-out reads.
-  const own = useStatus("", REFRESH_MS);
-  const status = appliance.self ? own : (peerStatus ?? ASKING);
-  // The spec's fleet proxy does not relay GET /licensing (it is not an FP read): only this appliance's licence can be shown.
-  const licence = useCall(appliance.self ? contract.licensing.status : null, {}, { refreshMs: REFRESH_MS, live: true });
+/**
+ * An appliance's state in one word and its colour: unreachable, or its control
+ * plane's state coloured by the worst active alarm (a running box with a
+ * critical alarm is not green).
+ */
+function stateOf(status: Resource<Status>): { text: string; tone: string } {
+  if (status.error) return { text: `unreachable: ${sentence(status.error.message)}`, tone: "bad" };
   const s = status.data;
-  const down = status.error !== undefined;
-  const pages = appliance.self ? "/" : `/fleet/${encodeURIComponent(appliance.name)}/`;
-  return (
-    <tr data-appliance={appliance.name} class={down ? "unreachable" : undefined}>
-      <th scope="row">
-        <a href={pages}>{appliance.name}</a>
-        {appliance.self && <span class="muted"> (this appliance)</span>}
-      </th>
-      <td data-testid="health">{down ? <span class="bad">unreachable: {status.error!.message}</span> : s ? <span class="good">{s.controlPlane.state}</span> : "…"}</td>
-      <td>{!down && s ? s.softwareVersion : "—"}</td>
-      <td class="num" data-testid="sessions">{!down && s ? count(s.sessions.total) : "—"}</td>
-      <td data-testid="alarms">
-        {!down && s
-          ? Object.entries(s.alarms.countBySeverity)
-              .map(([sev, n]) => `${sev} ${n}`)
-              .join(" · ")
-          : "—"}
-      </td>
-      <td data-testid="licence">
-        {!appliance.self ? (
-          <span class="muted" title="GET /licensing is not a fleet-proxy (FP) read: open the appliance's own UI">
-            not relayed
-          </span>
-        ) : licence.data ? (
-          `${licence.data.state} (${licence.data.mode})`
-        ) : (
-          "—"
-        )}
-      </td>
-      <td>
-        {appliance.url ? (
-          <a href={appliance.url} target="_blank" rel="noopener">
-            Open {appliance.name}'s own UI
-          </a>
-        ) : (
-          "—"
-        )}
-      </td>
-    </tr>
-  );
+  if (!s) return { text: "asking…", tone: "muted" };
+  const worst = worstOf(s.alarms.countBySeverity);
+  if (!worst) return { text: s.controlPlane.state, tone: tone("state", s.controlPlane.state) ?? "good" };
+  const n = s.alarms.countBySeverity[worst] ?? 0;
+  return { text: `${s.controlPlane.state}, ${n} ${worst} alarm${n === 1 ? "" : "s"}`, tone: worst === "critical" ? "bad" : worst === "major" ? "major" : "warn" };
 }
 
 export function Fleet() {
   const list = useCall(contract.fleet.appliances, {}, { refreshMs: 60_000 });
   const peers = usePeerStatuses((list.data ?? []).filter((a) => !a.self).map((a) => a.name));
+  // This appliance's row follows the live channel; a peer's comes from the fan-out reads.
+  const own = useStatus("", REFRESH_MS);
+  // The spec's fleet proxy does not relay GET /licensing (it is not an FP read): only this appliance's licence can be shown.
+  const licence = useCall(contract.licensing.status, {}, { refreshMs: REFRESH_MS, live: true });
   return (
     <>
       <h1>Fleet</h1>
       <p class="muted">Peers are read through this appliance's fleet proxy; their pages here are read-only.</p>
       <Loaded resource={list}>
-        {(appliances) => (
-          <div class="table-wrap" tabIndex={0}>
-            <table data-testid="fleet-table">
-              <thead>
-                <HeaderRow columns={["Appliance", "Health", "Software", "Sessions", "Active alarms", "Licence", "Changes"]} />
-              </thead>
-              <tbody>
-                {appliances.map((a) => (
-                  <Row key={a.name} appliance={a} peerStatus={peers[a.name]} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        {(appliances) => {
+          const statusOf = (a: FleetAppliance) => (a.self ? own : (peers[a.name] ?? ASKING));
+          return (
+            <RecordTable
+              caption="Appliances of the fleet"
+              csvName="fleet"
+              testid="fleet-table"
+              rowClass={(row) => (statusOf(appliances.find((a) => a.name === row.appliance)!).error ? "unreachable" : undefined)}
+              rows={appliances.map((a) => {
+                const status = statusOf(a);
+                const s = status.error ? undefined : status.data;
+                return {
+                  appliance: a.name,
+                  state: stateOf(status).text,
+                  alarms: s ? ALARM_SEVERITIES.filter((sev) => (s.alarms.countBySeverity[sev] ?? 0) > 0).map((sev) => `${s.alarms.countBySeverity[sev]} ${sev}`).join(", ") || "none" : null,
+                  sessions: s ? s.sessions.total : null,
+                  software: s?.softwareVersion ?? null,
+                  licence: a.self ? (licence.data ? `${licence.data.state} (${licence.data.mode})` : null) : "not relayed",
+                  ownUi: a.url,
+                };
+              })}
+              labels={{ state: "State", alarms: "Active alarms", ownUi: "Changes" }}
+              cells={{
+                appliance: (row) => {
+                  const a = appliances.find((x) => x.name === row.appliance)!;
+                  return (
+                    <span data-appliance={a.name}>
+                      <a href={a.self ? "/" : `/fleet/${encodeURIComponent(a.name)}/`}>{a.name}</a>
+                      {a.self && <span class="muted"> (this appliance)</span>}
+                    </span>
+                  );
+                },
+                state: (row) => {
+                  const state = stateOf(statusOf(appliances.find((a) => a.name === row.appliance)!));
+                  return (
+                    <span class={`tone-${state.tone}`} data-testid="health">
+                      {state.text}
+                    </span>
+                  );
+                },
+                alarms: (row) => <span data-testid="alarms">{row.alarms === null ? "—" : String(row.alarms)}</span>,
+                sessions: (row) => <span class="num" data-testid="sessions">{row.sessions === null ? "—" : count(Number(row.sessions))}</span>,
+                licence: (row) =>
+                  row.licence === "not relayed" ? (
+                    <span class="muted" data-testid="licence" title="GET /licensing is not a fleet-proxy (FP) read: open the appliance's own UI">
+                      not relayed
+                    </span>
+                  ) : (
+                    <span data-testid="licence">{row.licence === null ? "—" : String(row.licence)}</span>
+                  ),
+                ownUi: (row) =>
+                  row.ownUi ? (
+                    <a href={String(row.ownUi)} target="_blank" rel="noopener">
+                      Open {String(row.appliance)}'s own UI
+                    </a>
+                  ) : (
+                    <span class="muted">—</span>
+                  ),
+              }}
+            />
+          );
+        }}
       </Loaded>
     </>
   );

@@ -46,9 +46,9 @@ export function Gre({ ctx }: { ctx: PageContext }) {
               csvName="gre-circuits"
               rows={s.circuits.map((c) => {
                 const conf = config(c.id);
-                return { circuit: c.id, vrf: c.vrf, remote: conf?.remote ?? null, tunnel: conf ? `${conf.localTunnelAddress} → ${conf.remoteTunnelAddress}` : null, circuitState: c.circuitState, tunnelState: c.tunnelState, bfdState: c.bfdState, bgpState: c.bgpState, peerAs: conf?.peerAsn ?? null, prefixesReceived: c.prefixesReceived, lastChange: c.lastChangeUtc };
+                return { circuit: c.id, vrf: c.vrf, remote: conf?.remote ?? null, circuitState: c.circuitState, tunnelState: c.tunnelState, bfdState: c.bfdState, bgpState: c.bgpState, peerAs: conf?.peerAsn ?? null, prefixesReceived: c.prefixesReceived, lastChange: c.lastChangeUtc };
               })}
-              labels={{ circuitState: "Circuit", tunnelState: "Tunnel", bfdState: "BFD", bgpState: "BGP", peerAs: "Peer AS", prefixesReceived: "Routes received" }}
+              labels={{ circuitState: "Circuit", tunnelState: "Tunnel", bfdState: "BFD", bgpState: "BGP", peerAs: "Peer AS", prefixesReceived: "Routes received", lastChange: "Last change" }}
               {...(local && can(contract.greCircuits.replace)
                 ? {
                     rowAction: (row) => {
@@ -64,10 +64,10 @@ export function Gre({ ctx }: { ctx: PageContext }) {
                 : {})}
               empty="No GRE circuits."
             />
-            {edited && <ActionForm key={editing} operation={contract.greCircuits.replace} params={{ id: editing! }} current={edited} hide={["id"]} choices={choices} title={`Edit circuit ${editing}`} submitLabel="Save" onDone={reload} />}
+            {edited && <ActionForm key={editing} operation={contract.greCircuits.replace} configList="gre.circuits" params={{ id: editing! }} current={edited} hide={["id"]} choices={choices} labels={{ listenerId: "Listener" }} title={`Edit circuit ${editing}`} submitLabel="Save" onDone={reload} />}
             {local && can(contract.greCircuits.create) && (
               <Fold title="Add a circuit">
-                <ActionForm operation={contract.greCircuits.create} choices={choices} title="Add a GRE circuit" onDone={reload} />
+                <ActionForm operation={contract.greCircuits.create} configList="gre.circuits" choices={choices} labels={{ listenerId: "Listener" }} title="Add a GRE circuit" onDone={reload} />
               </Fold>
             )}
           </Card>
@@ -97,11 +97,11 @@ export function Gre({ ctx }: { ctx: PageContext }) {
               empty="No listeners."
             />
             {editing?.startsWith("listener:") && (
-              <ActionForm key={editing} operation={contract.greCircuits.putListener} params={{ id: editing.slice(9) }} current={list.find((l) => l.id === editing.slice(9)) as Record<string, unknown>} title={`Edit listener ${editing.slice(9)}`} submitLabel="Save" onDone={reload} />
+              <ActionForm key={editing} operation={contract.greCircuits.putListener} configList="gre.listeners" params={{ id: editing.slice(9) }} current={list.find((l) => l.id === editing.slice(9)) as Record<string, unknown>} title={`Edit listener ${editing.slice(9)}`} submitLabel="Save" onDone={reload} />
             )}
             {local && can(contract.greCircuits.putListener) && (
               <Fold title="Add a listener">
-                <ActionForm operation={contract.greCircuits.putListener} title="Add a GRE listener" onDone={reload} />
+                <ActionForm operation={contract.greCircuits.putListener} configList="gre.listeners" title="Add a GRE listener" onDone={reload} />
               </Fold>
             )}
           </Card>

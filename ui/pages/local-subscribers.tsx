@@ -66,8 +66,6 @@ export function LocalSubscribers({ ctx }: { ctx: PageContext }) {
                   username: s.username,
                   vrf: s.vrfName ?? "default",
                   framedIp: s.framedIp ?? "dynamic",
-                  framedIpv6: s.framedIpv6,
-                  ipv6PdPrefix: s.ipv6PdPrefix,
                   plan: s.planName,
                   downloadBps: s.downloadRateKbps ? s.downloadRateKbps * 1000 : null,
                   uploadBps: s.uploadRateKbps ? s.uploadRateKbps * 1000 : null,
@@ -103,10 +101,10 @@ export function LocalSubscribers({ ctx }: { ctx: PageContext }) {
         {local && can(contract.localSubscribers.createIpoe) && (
           <>
             <Fold title="Add an IPoE subscriber">
-              <ActionForm operation={contract.localSubscribers.createIpoe} choices={choices} title="Add an IPoE subscriber" onDone={list.reload} />
+              <ActionForm operation={contract.localSubscribers.createIpoe} configList="subscribers.local.ipoe" choices={choices} title="Add an IPoE subscriber" onDone={list.reload} />
             </Fold>
             <Fold title="Add a PPPoE subscriber">
-              <ActionForm operation={contract.localSubscribers.createPppoe} choices={choices} title="Add a PPPoE subscriber" onDone={list.reload} />
+              <ActionForm operation={contract.localSubscribers.createPppoe} configList="subscribers.local.pppoe" choices={choices} title="Add a PPPoE subscriber" onDone={list.reload} />
             </Fold>
           </>
         )}
@@ -123,8 +121,8 @@ function Edit({ kind, id, choices, onDone }: { kind: Kind; id: string; choices: 
   const error = kind === "ipoe" ? ipoe.error : pppoe.error;
   if (!record) return error ? <ProblemNote error={error} /> : <p class="muted">Loading…</p>;
   return kind === "ipoe" ? (
-    <ActionForm operation={contract.localSubscribers.replaceIpoe} params={{ key: id }} current={record} hide={["port", "vlan", "sVlan"]} choices={choices} title={`Edit IPoE subscriber ${id}`} submitLabel="Save" onDone={onDone} />
+    <ActionForm operation={contract.localSubscribers.replaceIpoe} configList="subscribers.local.ipoe" params={{ key: id }} current={record} hide={["port", "vlan", "sVlan"]} choices={choices} title={`Edit IPoE subscriber ${id}`} submitLabel="Save" onDone={onDone} />
   ) : (
-    <ActionForm operation={contract.localSubscribers.replacePppoe} params={{ username: id }} current={{ ...record, password: "" }} hide={["username"]} choices={choices} title={`Edit PPPoE subscriber ${id}`} submitLabel="Save" onDone={onDone} />
+    <ActionForm operation={contract.localSubscribers.replacePppoe} configList="subscribers.local.pppoe" params={{ username: id }} current={{ ...record, password: "" }} hide={["username"]} choices={choices} title={`Edit PPPoE subscriber ${id}`} submitLabel="Save" onDone={onDone} />
   );
 }

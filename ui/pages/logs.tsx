@@ -10,6 +10,8 @@ import { apiUrl, ApiError, call, pathOf } from "../api.ts";
 import { ProblemNote } from "../components/problem.tsx";
 import type { PageContext } from "./context.ts";
 import type { LogEntry } from "../types.ts";
+import { RecordTable } from "../components/json-view.tsx";
+import { Severity } from "../components/severity.tsx";
 
 const KEEP = 500;
 // The server's own list, most severe first (a constant module without dependencies).
@@ -91,6 +93,7 @@ export function Logs({ ctx }: { ctx: PageContext }) {
   }, [paused, ctx.base]);
 
   const rank = SEVERITIES.indexOf(floor as (typeof SEVERITIES)[number]);
+  const bySeq = new Map(entries.map((e) => [e.seq, e]));
   const shown = entries.filter((e) => SEVERITIES.indexOf(e.severity) <= rank && (!msgId || e.msgId.includes(msgId))).reverse();
 
   return (
@@ -118,37 +121,53 @@ export function Logs({ ctx }: { ctx: PageContext }) {
         </label>
       </div>
       <ProblemNote error={error} />
-      <div class="table-wrap" tabIndex={0}>
-        <table data-testid="log-table">
-          <caption class="sr-only">Log entries, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Seq</th>
-              <th scope="col">Time</th>
-              <th scope="col">Severity</th>
-              <th scope="col">Message id</th>
-              <th scope="col">Fields</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((e) => (
-              <tr key={e.seq} class={`sev-${e.severity}`}>
-                <td class="num">{e.seq}</td>
-                <td>{e.timestamp}</td>
-                <td>{e.severity}</td>
-                <td>
-                  <code>{e.msgId}</code>
-                </td>
-                <td class="fields">
-                  {Object.entries(e.fields)
-                    .map(([k, v]) => `${k}=${v}`)
-                    .join(" ")}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <RecordTable
+        caption="Log entries, newest first"
+        csvName="log"
+        testid="log-table"
+        dense
+        empty={entries.length === 0 ? "No entries yet." : "No entry matches the filters."}
+        rows={shown.map((e) => ({ seq: e.seq, timeUtc: e.timestamp, severity: e.severity, msgId: e.msgId, fields: fieldsText(e) }))}
+        labels={{ seq: "Seq", timeUtc: "Time", msgId: "Message", fields: "Details" }}
+        cells={{
+          seq: (row) => <span class="num">{String(row.seq)}</span>,
+          severity: (row) => <Severity severity={String(row.severity)} />,
+          msgId: (row) => <code class="nowrap">{String(row.msgId)}</code>,
+          fields: (row) => <Fields entry={bySeq.get(Number(row.seq))!} base={ctx.base} />,
+        }}
+      />
     </>
+  );
+}
+
+/** An entry's fields as `key=value`, the way the log is read and exported. */
+const fieldsText = (e: LogEntry) =>
+  Object.entries(e.fields)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ");
+
+/** Fields that name an object the UI has a page for, as links to it. */
+const LINKS: Record<string, (v: string) => string> = {
+  sessionId: (v) => `/sessions/${encodeURIComponent(v)}`,
+  pool: (v) => `/pools/${encodeURIComponent(v)}`,
+  localTunnelId: (v) => `/l2tp/${encodeURIComponent(v)}`,
+};
+
+/** An entry's fields, each object it names linked to its page (a session by its id). */
+function Fields({ entry, base }: { entry: LogEntry; base: string }) {
+  return (
+    <span class="fields">
+      {Object.entries(entry.fields).map(([k, v], i) => (
+        <span key={k}>
+          {i > 0 && " "}
+          {k}=
+          {LINKS[k] && v !== null && v !== 0 && v !== "" ? (
+            <a href={`${base}${LINKS[k]!(String(v))}`}>{String(v)}</a>
+          ) : (
+            String(v)
+          )}
+        </span>
+      ))}
+    </span>
   );
 }

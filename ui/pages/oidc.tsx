@@ -9,9 +9,19 @@ import { RecordTable } from "../components/json-view.tsx";
 import { ActionForm } from "../components/action-form.tsx";
 import { Card, Fold } from "../components/card.tsx";
 import { RowButton, useRowActions } from "../components/row-action.tsx";
+import { ROLES } from "../../src/auth/role-order.ts";
 
 /** The role map, one row per rule (group, role), first match wins. */
 const RECORDS = { roleMap: "rule" };
+/** A rule's role is one of the three (the API also takes `admin` for super-user: not a fourth choice). */
+const ROLE_CHOICES = { "roleMap/role": [...ROLES] };
+/** Help in a person's words where the API's speaks to read-modify-write clients. */
+const HINTS = {
+  clientSecret: "The secret the provider issued to this appliance; never shown. Empty keeps the one stored; a changed issuer needs it typed again.",
+  issuer: "The provider's address; its discovery document is read from it. https, or http on loopback only.",
+  redirectUri: "Where the provider sends the browser back. Empty: made from the appliance's host name.",
+  roleMap: "Which role a member of a group gets; the first rule that matches wins.",
+};
 
 export function OidcProviders() {
   const providers = useCall(contract.providers.listOidc);
@@ -43,10 +53,10 @@ export function OidcProviders() {
               }}
               empty="No OIDC providers: sign-in is by password and second factor only."
             />
-            {edited && <ActionForm key={edited.name} operation={contract.providers.putOidc} params={{ name: edited.name }} current={{ ...edited, roleMap: edited.roleMap }} hide={["name"]} recordNames={RECORDS} title={`Edit provider ${edited.name}`} submitLabel="Save" onDone={providers.reload} />}
+            {edited && <ActionForm key={edited.name} operation={contract.providers.putOidc} params={{ name: edited.name }} current={{ ...edited, roleMap: edited.roleMap }} hide={["name"]} recordNames={RECORDS} choices={ROLE_CHOICES} hints={HINTS} title={`Edit provider ${edited.name}`} submitLabel="Save" onDone={providers.reload} />}
             {can(contract.providers.putOidc) && (
               <Fold title="Add a provider">
-                <ActionForm operation={contract.providers.putOidc} recordNames={RECORDS} title="Add an OIDC provider" onDone={providers.reload} />
+                <ActionForm operation={contract.providers.putOidc} recordNames={RECORDS} choices={ROLE_CHOICES} hints={HINTS} title="Add an OIDC provider" onDone={providers.reload} />
               </Fold>
             )}
           </Card>

@@ -62,10 +62,10 @@ export function Routing({ ctx }: { ctx: PageContext }) {
             />
             {rows.note}
             <RecordTable
-              caption="BGP neighbors" dense
+              caption="BGP neighbors"
               csvName="bgp-neighbors"
               rows={s.peers.map((p) => ({ peer: p.peer, vrf: p.vrf, description: p.description, remoteAs: p.remoteAs, afiSafi: p.afiSafi, state: p.state, uptimeSeconds: p.uptimeSeconds || null, prefixesReceived: p.prefixesReceived, prefixesSent: p.prefixesSent }))}
-              labels={{ peer: "Neighbor", uptimeSeconds: "Up for", prefixesReceived: "Routes received", prefixesSent: "Routes advertised" }}
+              labels={{ peer: "Neighbor", afiSafi: "Family", uptimeSeconds: "Up for", prefixesReceived: "Received", prefixesSent: "Advertised" }}
               cells={{
                 prefixesReceived: (row) => <RoutesButton row={row} type="received" peering={peering} setPeering={setPeering} />,
                 prefixesSent: (row) => <RoutesButton row={row} type="advertised" peering={peering} setPeering={setPeering} />,
@@ -90,11 +90,11 @@ export function Routing({ ctx }: { ctx: PageContext }) {
               }}
             />
             {editingNeighbor && (
-              <ActionForm key={editingNeighbor.address} operation={contract.routingConfig.replaceNeighbor} params={{ address: editingNeighbor.address }} current={editingNeighbor} hide={["address"]} title={`Edit neighbor ${editingNeighbor.address}`} submitLabel="Save" onDone={reload} />
+              <ActionForm key={editingNeighbor.address} operation={contract.routingConfig.replaceNeighbor} configList="bgp.neighbors" params={{ address: editingNeighbor.address }} current={editingNeighbor} hide={["address"]} title={`Edit neighbor ${editingNeighbor.address}`} submitLabel="Save" onDone={reload} />
             )}
             {local && can(contract.routingConfig.createNeighbor) && (
               <Fold title="Add a neighbor">
-                <ActionForm operation={contract.routingConfig.createNeighbor} title="Add a BGP neighbor" onDone={reload} />
+                <ActionForm operation={contract.routingConfig.createNeighbor} configList="bgp.neighbors" title="Add a BGP neighbor" onDone={reload} />
               </Fold>
             )}
           </Card>

@@ -1,41 +1,86 @@
 /**
- * Sessions: every filter of the spec, paging, newest first; a session's
- * detail with live rates, disconnect, and capture start and stop.
+ * Sessions: the spec's filters as a person asks them (a port by its name, a
+ * VRF from those in use), paging newest first, and a dense table, one line a
+ * session, so a 1024×768 screen shows at least 20: sortable, exported as CSV,
+ * each row opening the session's page (./session.tsx).
  */
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { contract } from "bngfleet:contract";
 import { useCall } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
-import { JsonView, Scalar } from "../components/json-view.tsx";
-import { ActionForm } from "../components/action-form.tsx";
-import { bitRate, count, duration } from "../format.ts";
+import { RecordTable } from "../components/json-view.tsx";
+import { count, sentence } from "../format.ts";
 import { navigate, searchParams } from "../router.ts";
 import type { PageContext } from "./context.ts";
-import { HeaderRow } from "../components/header-row.tsx";
-import { Facts } from "../components/card.tsx";
-import { call, type Answer } from "../api.ts";
-import { can } from "../session.ts";
+import { Session } from "./session.tsx";
+import type { ApiError } from "../api.ts";
 
 const PAGE_SIZE = 100;
-const FILTERS = ["username", "ip", "encap", "type", "vrf", "port", "walledGarden", "plan"] as const;
+const FILTERS = ["username", "ip", "port", "vrf", "encap", "type", "plan", "walledGarden", "svlan", "vlan"] as const;
+type Filter = (typeof FILTERS)[number];
+/** The filters folded under "More filters" (the first five fit one line at 1024 px). */
+const MORE: readonly Filter[] = ["type", "plan", "walledGarden", "svlan", "vlan"];
+
+const ENCAPS = ["ipoe", "pppoe-local", "pppoe-lac", "l2tp"];
 
 export function Sessions({ ctx }: { ctx: PageContext }) {
   if (ctx.rest[0]) return <Session ctx={ctx} id={ctx.rest[0]} />;
   return <SessionTable ctx={ctx} />;
 }
 
+/** A refused filter's words beside the filter that caused them (the API names it by its query parameter). */
+const filterError = (error: ApiError | undefined, name: Filter) => error?.fieldErrors.find((e) => e.pointer === `#/${name}`)?.detail;
+
 function SessionTable({ ctx }: { ctx: PageContext }) {
   const params = searchParams();
   const offset = Number(params.get("offset") ?? 0) || 0;
-  const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ""]));
-  const [draft, setDraft] = useState<Record<string, string>>(filters);
+  const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ""])) as Record<Filter, string>;
+  const [draft, setDraft] = useState<Record<Filter, string>>(filters);
+  const [more, setMore] = useState(MORE.some((f) => filters[f] !== ""));
   const list = useCall(contract.sessions.list, { query: { ...filters, offset, limit: PAGE_SIZE } }, { base: ctx.base, refreshMs: 10_000 });
+  // Port names and the VRFs in use, for the filters' selects and the Port column.
+  const summary = useCall(contract.sessions.summary, {}, { base: ctx.base, refreshMs: 60_000 });
+  const portName = new Map(summary.data?.byPort.map((p) => [p.portId, p.label]) ?? []);
+  const vrfs = Object.keys(summary.data?.byVrf ?? {}).sort();
   const here = `${ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : ""}/sessions`;
   const go = (next: Record<string, string>, nextOffset: number) => {
     const q = new URLSearchParams(Object.entries(next).filter(([, v]) => v !== ""));
     if (nextOffset) q.set("offset", String(nextOffset));
     navigate(`${here}${q.size ? `?${q}` : ""}`);
   };
+  const set = (name: Filter) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [name]: e.currentTarget.value });
+  const field = (name: Filter, label: string, control: preact.ComponentChildren) => {
+    const problem = filterError(list.error, name);
+    return (
+      <div class={problem ? "field invalid" : "field"}>
+        <label for={`filter-${name}`}>{label}</label>
+        {control}
+        {problem && (
+          <small class="field-error" id={`filter-${name}-error`}>
+            {sentence(problem)}
+          </small>
+        )}
+      </div>
+    );
+  };
+  const described = (name: Filter) => (filterError(list.error, name) ? { "aria-invalid": true, "aria-describedby": `filter-${name}-error` } : {});
+  const text = (name: Filter, label: string, extra: Record<string, unknown> = {}) =>
+    field(name, label, <input id={`filter-${name}`} name={name} value={draft[name]} onInput={set(name)} spellcheck={false} {...described(name)} {...extra} />);
+  const select = (name: Filter, label: string, options: { value: string; label: string }[]) =>
+    field(
+      name,
+      label,
+      <select id={`filter-${name}`} name={name} value={draft[name]} onChange={set(name)} {...described(name)}>
+        <option value="">any</option>
+        {/* A filter from a link (a port no session uses now) stays selectable. */}
+        {draft[name] && !options.some((o) => o.value === draft[name]) && <option value={draft[name]}>{draft[name]}</option>}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>,
+    );
   return (
     <>
       <h1>Sessions</h1>
@@ -47,87 +92,80 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
           go(draft, 0);
         }}
       >
-        <label>
-          Username contains
-          <input name="username" value={draft.username} onInput={(e) => setDraft({ ...draft, username: e.currentTarget.value })} />
-        </label>
-        <label>
-          Address starts with
-          <input name="ip" value={draft.ip} onInput={(e) => setDraft({ ...draft, ip: e.currentTarget.value })} />
-        </label>
-        <label>
-          Encapsulation
-          <select name="encap" value={draft.encap} onChange={(e) => setDraft({ ...draft, encap: e.currentTarget.value })}>
-            <option value="">any</option>
-            {["ipoe", "pppoe-local", "pppoe-lac", "l2tp"].map((v) => (
-              <option key={v}>{v}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Type
-          <select name="type" value={draft.type} onChange={(e) => setDraft({ ...draft, type: e.currentTarget.value })}>
-            <option value="">any</option>
-            <option>ipoe</option>
-            <option>ppp</option>
-          </select>
-        </label>
-        <label>
-          VRF
-          <input name="vrf" value={draft.vrf} onInput={(e) => setDraft({ ...draft, vrf: e.currentTarget.value })} />
-        </label>
-        <label>
-          Port id
-          <input name="port" inputMode="numeric" value={draft.port} onInput={(e) => setDraft({ ...draft, port: e.currentTarget.value })} />
-        </label>
-        <label>
-          Plan
-          <input name="plan" value={draft.plan} onInput={(e) => setDraft({ ...draft, plan: e.currentTarget.value })} />
-        </label>
-        <label>
-          Walled garden
-          <select name="walledGarden" value={draft.walledGarden} onChange={(e) => setDraft({ ...draft, walledGarden: e.currentTarget.value })}>
-            <option value="">any</option>
-            <option value="true">only walled garden</option>
-            <option value="false">not walled garden</option>
-          </select>
-        </label>
-        <button type="submit">Apply</button>
+        <div class="filter-line">
+          {text("username", "Username", { placeholder: "contains…" })}
+          {text("ip", "Address", { placeholder: "starts with…" })}
+          {select("port", "Port", (summary.data?.byPort ?? []).map((p) => ({ value: String(p.portId), label: p.label })))}
+          {select("vrf", "VRF", vrfs.map((v) => ({ value: v, label: v })))}
+          {select("encap", "Encapsulation", ENCAPS.map((v) => ({ value: v, label: v })))}
+          <div class="filter-buttons">
+            <button type="submit">Apply</button>
+            <button type="button" class="secondary" aria-expanded={more} aria-controls="more-filters" onClick={() => setMore(!more)}>
+              {more ? "Fewer filters" : "More filters"}
+            </button>
+          </div>
+        </div>
+        {more && (
+          <div class="filter-line" id="more-filters">
+            {select("type", "Type", [
+              { value: "ipoe", label: "ipoe" },
+              { value: "ppp", label: "ppp" },
+            ])}
+            {text("plan", "Plan")}
+            {select("walledGarden", "Walled garden", [
+              { value: "true", label: "only walled garden" },
+              { value: "false", label: "not walled garden" },
+            ])}
+            {text("svlan", "S-VLAN", { inputMode: "numeric" })}
+            {text("vlan", "C-VLAN", { inputMode: "numeric" })}
+          </div>
+        )}
       </form>
+      {list.error && FILTERS.some((f) => filterError(list.error, f)) ? (
+        <p class="problem" role="alert">
+          {sentence(list.error.message)} The filter marked above was refused: nothing is listed until it is changed.
+        </p>
+      ) : (
       <Loaded resource={list}>
         {(l) => (
           <>
-            <p role="status" data-testid="sessions-range">
+            <p role="status" class="range" data-testid="sessions-range">
               {l.total === 0 ? "No matching sessions" : `${count(l.offset + 1)}–${count(l.offset + l.items.length)} of ${count(l.total)}`}
             </p>
-            <div class="table-wrap" tabIndex={0}>
-              <table data-testid="sessions-table">
-                <caption class="sr-only">Sessions, newest first</caption>
-                <thead>
-                  <HeaderRow columns={["Id", "Username", "Encap", "IPv4", "IPv6", "VRF", "Port", "S/C VLAN", "Plan", "Uptime"]} />
-                </thead>
-                <tbody>
-                  {l.items.map((s) => (
-                    <tr key={s.id}>
-                      <td>
-                        <a href={`${here}/${s.id}`}>{s.id}</a>
-                      </td>
-                      <td>{s.username}</td>
-                      <td>{s.encap}</td>
-                      <td>{s.ipv4}</td>
-                      <td>{s.ipv6 || "—"}</td>
-                      <td>{s.vrf}</td>
-                      <td>{s.portId ?? "—"}</td>
-                      <td>
-                        {s.svlan}/{s.vlan}
-                      </td>
-                      <td>{s.plan}</td>
-                      <td class="num">{duration(s.uptimeSeconds)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            {l.items.length > 0 && (
+              <RecordTable
+                testid="sessions-table"
+                caption="Sessions, newest first"
+                csvName="sessions"
+                dense
+                rows={l.items.map((s) => ({
+                  id: s.id,
+                  username: s.username,
+                  encap: s.encap,
+                  ipv4: s.ipv4,
+                  ipv6: s.ipv6 || null,
+                  vrf: s.vrf,
+                  // The interface's name (`xe-0/0/0`); its description is the cell's title and the filter's label.
+                  port: s.portId === null ? null : (portName.get(s.portId)?.split(" ")[0] ?? String(s.portId)),
+                  vlans: `${s.svlan}.${s.vlan}`,
+                  plan: s.plan,
+                  uptimeSeconds: s.uptimeSeconds,
+                }))}
+                labels={{ id: "ID", ipv4: "IPv4", ipv6: "IPv6", vlans: "VLANs", uptimeSeconds: "Up for" }}
+                cells={{
+                  id: (row) => <a href={`${here}/${String(row.id)}`}>{String(row.id)}</a>,
+                  // A long username is cut at the column's width; the whole of it is the cell's title (and in the CSV).
+                  username: (row) => (
+                    <span class="clip" title={String(row.username)}>
+                      {String(row.username)}
+                    </span>
+                  ),
+                  vlans: (row) => <span title="S-VLAN.C-VLAN">{String(row.vlans)}</span>,
+                  port: (row) => (row.port === null ? <span class="muted">—</span> : <span title={[...portName.values()].find((l) => l.startsWith(`${String(row.port)} `))}>{String(row.port)}</span>),
+                }}
+                sortNote="a column heading sorts this page"
+              />
+            )}
             <div class="pager">
               <button type="button" disabled={offset === 0} onClick={() => go(filters, Math.max(0, offset - PAGE_SIZE))}>
                 Newer
@@ -139,98 +177,7 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
           </>
         )}
       </Loaded>
-    </>
-  );
-}
-
-function Session({ ctx, id }: { ctx: PageContext; id: string }) {
-  const detail = useCall(contract.sessions.get, { params: { id } }, { base: ctx.base, refreshMs: 15_000 });
-  const rates = useCall(contract.sessions.rates, { params: { id } }, { base: ctx.base, refreshMs: 10_000 });
-  const [gone, setGone] = useState(false);
-  // A session that ended (churn, a lease, another operator) answers 404: nothing is offered to act on it.
-  const ended = !gone && detail.error?.status === 404;
-  return (
-    <>
-      <h1>Session {id}</h1>
-      <p>
-        <a href={`${ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : ""}/sessions`}>All sessions</a>
-      </p>
-      {gone || ended ? (
-        <p role="status" class="notice">
-          {gone ? `Session ${id} was disconnected.` : `Session ${id} has ended: it is no longer live.`}
-        </p>
-      ) : (
-        <>
-          <section class="card" aria-labelledby="rates-h">
-            <h2 id="rates-h">Rates (30 s average)</h2>
-            <Loaded resource={rates}>
-              {(r) => (
-                <p data-testid="session-rates">
-                  from subscriber {bitRate(r.rxBps)} ({count(r.rxPps)} pps) · to subscriber {bitRate(r.txBps)} ({count(r.txPps)} pps) · at <Scalar value={r.timestamp} />
-                </p>
-              )}
-            </Loaded>
-          </section>
-          {detail.data && <Related ctx={ctx} session={detail.data} />}
-          <section class="card" aria-labelledby="detail-h">
-            <h2 id="detail-h">Detail</h2>
-            <Loaded resource={detail}>{(d) => <JsonView value={d} />}</Loaded>
-          </section>
-          {!ctx.peer && detail.data && (
-            <section class="actions" aria-label="Changes">
-              {detail.data?.capture ? (
-                <ActionForm operation={contract.captures.stop} params={{ id }} title="Stop the capture" onDone={detail.reload} />
-              ) : (
-                <ActionForm operation={contract.captures.start} params={{ id }} title="Start a capture" onDone={detail.reload} />
-              )}
-              <ActionForm operation={contract.sessions.disconnect} params={{ id }} title="Disconnect this session" confirm={`Disconnect session ${id}?`} onDone={() => setGone(true)} showResult={false} />
-            </section>
-          )}
-        </>
       )}
     </>
-  );
-}
-
-type Detail = Answer<typeof contract.sessions.get>;
-
-/** The L2TP tunnel a session rides (the session's detail does not name it): the tunnel whose session list holds it. */
-function useTunnelOf(ctx: PageContext, session: Detail): number | null {
-  const rides = session.encap === "l2tp" || session.encap === "pppoe-lac";
-  const tunnels = useCall(rides && can(contract.l2tp.tunnels) ? contract.l2tp.tunnels : null, {}, { base: ctx.base });
-  const [found, setFound] = useState<number | null>(null);
-  const ids = tunnels.data?.tunnels.map((t) => t.localTunnelId).join(",") ?? "";
-  useEffect(() => {
-    if (!ids) return;
-    let live = true;
-    void Promise.all(ids.split(",").map((id) => call(contract.l2tp.tunnel, { params: { id: Number(id) } }, ctx.base).catch(() => null))).then((all) => {
-      const tunnel = all.find((t) => t?.sessionList.some((s) => s.id === session.id));
-      if (live) setFound(tunnel ? tunnel.localTunnelId : null);
-    });
-    return () => {
-      live = false;
-    };
-  }, [ids, session.id, ctx.base]);
-  return found;
-}
-
-/** Where the session's parts are shown: its pool, VRF, port, plan, CGN binding and L2TP tunnel. */
-function Related({ ctx, session }: { ctx: PageContext; session: Detail }) {
-  const prefix = ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : "";
-  const tunnel = useTunnelOf(ctx, session);
-  const pool = session.addresses.ipv4.pool;
-  const links: [string, preact.ComponentChildren][] = [
-    ["VRF", <a href={`${prefix}/vrfs`}>{session.vrf}</a>],
-    ...(pool ? [["Pool", <a href={`${prefix}/pools/${encodeURIComponent(pool)}`}>{pool}</a>] as [string, preact.ComponentChildren]] : []),
-    ...(session.portId !== null ? [["Port", <a href={`${prefix}/system`}>{`${session.portId}${session.portLabel ? ` · ${session.portLabel}` : ""}`}</a>] as [string, preact.ComponentChildren]] : []),
-    ["Plan", session.plan ? <a href={`${prefix}/sessions?plan=${encodeURIComponent(session.plan)}`} title="every session on this plan">{session.plan}</a> : "—"],
-    ...(session.cgn ? [["CGN binding", <a href={`${prefix}/cgn?ip=${encodeURIComponent(session.cgn.insideIp)}`}>{`${session.cgn.publicIp} ports ${session.cgn.portBlocks.join(", ")}`}</a>] as [string, preact.ComponentChildren]] : []),
-    ...(tunnel !== null ? [["L2TP tunnel", <a href={`${prefix}/l2tp/${tunnel}`}>{String(tunnel)}</a>] as [string, preact.ComponentChildren]] : []),
-  ];
-  return (
-    <section class="card" aria-labelledby="related-h">
-      <h2 id="related-h">Where it lives</h2>
-      <Facts label="Related objects" items={links} />
-    </section>
   );
 }

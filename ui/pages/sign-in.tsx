@@ -5,13 +5,14 @@
  * retry, and offers the code step (a lock yields to the password and a valid
  * code); wrong credentials get the server's one neutral message.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { contract } from "bngfleet:contract";
 import { apiUrl, ApiError, call, csrfToken, pathOf, type Answer } from "../api.ts";
 import { refreshSession } from "../session.ts";
 import { QrCode } from "../components/qr.tsx";
 import { ProblemNote } from "../components/problem.tsx";
 import { passkeyAssertion } from "../webauthn.ts";
+import { utc } from "../format.ts";
 
 type LoginResponse = Answer<typeof contract.authSession.login>;
 type Step = { kind: "password" } | { kind: "enrol"; answer: LoginResponse } | { kind: "code"; answer: LoginResponse };
@@ -22,6 +23,9 @@ function minutes(seconds: number): string {
   return m <= 1 ? "about a minute" : `${m} minutes`;
 }
 
+/** The lock's end as the UI writes times, from the answer's Retry-After (the detail's own instant is the API's wording). */
+const lockEnds = (seconds: number) => utc(new Date(Date.now() + seconds * 1000).toISOString());
+
 export function SignIn({ expired }: { expired: boolean }) {
   const [step, setStep] = useState<Step>({ kind: "password" });
   const [username, setUsername] = useState("");
@@ -30,10 +34,18 @@ export function SignIn({ expired }: { expired: boolean }) {
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const [providers, setProviders] = useState<Answer<typeof contract.oidcSignIn.choices>["providers"]>([]);
+  // Which appliance this is, from its anonymous health answer (a NOC signs in to many that look alike).
+  const [appliance, setAppliance] = useState<string | null>(null);
   // The enabled providers are public (as any login page's single sign-on buttons); without them the section stays hidden.
   useEffect(() => {
     call(contract.oidcSignIn.choices, {}, "", { signIn: true }).then((options) => setProviders(options.providers), () => setProviders([]));
+    call(contract.system.health, {}, "", { signIn: true }).then((health) => setAppliance(health.appliance), () => setAppliance(null));
   }, []);
+  // The code field takes the cursor as soon as the code step shows: the person has the authenticator in hand.
+  const codeInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (step.kind !== "password") codeInput.current?.focus();
+  }, [step.kind]);
   // Back to the page the person was on once the provider has signed them in.
   const returnTo = encodeURIComponent(`${window.location.pathname}${window.location.search}`);
 
@@ -74,16 +86,21 @@ export function SignIn({ expired }: { expired: boolean }) {
 
   return (
     <main class="sign-in" id="main">
-      <h1>Sign in to the gateway</h1>
+      <h1>Sign in to {appliance ?? "the gateway"}</h1>
       {expired && <p class="notice">Your session has ended. Sign in again to go on where you were.</p>}
       {error && (error.status === 423 ? (
-        <div class="problem" role="alert">
-          The account is locked after repeated failures{lockedFor !== null ? `: try again in ${minutes(lockedFor)}` : ""}. {error.message}
-          {/* A lock yields to the password with a valid code in the same request: the owner's way in that a locker cannot block. */}
+        <div class="problem" role="alert" data-testid="locked">
+          <p>
+            This account is locked after too many failed sign-ins.
+            {lockedFor !== null ? ` Try again in ${minutes(lockedFor)}, at ${lockEnds(lockedFor)}.` : ""}
+          </p>
+          {/* A lock yields to the password with a valid code in the same request: the owner's way in that a locker cannot block.
+              Whether this account has an authenticator is not told to someone not signed in, so the offer says when it applies. */}
           {step.kind === "password" && password !== "" && (
             <p>
-              <button type="button" onClick={() => setStep({ kind: "code", answer: { status: "totpCodeRequired" } })}>
-                Sign in with your authenticator code
+              If you have set up an authenticator app for this account, you can sign in now with your password and its code.{" "}
+              <button type="button" class="secondary" onClick={() => setStep({ kind: "code", answer: { status: "totpCodeRequired" } })}>
+                Use my authenticator code
               </button>
             </p>
           )}
@@ -126,7 +143,7 @@ export function SignIn({ expired }: { expired: boolean }) {
           </p>
           <label>
             Authenticator code
-            <input name="totpCode" inputMode="numeric" autocomplete="one-time-code" required pattern="[0-9]{6}" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+            <input ref={codeInput} name="totpCode" inputMode="numeric" autocomplete="one-time-code" required pattern="[0-9]{6}" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
           </label>
           <button type="submit" disabled={busy}>
             Confirm and sign in
@@ -143,7 +160,7 @@ export function SignIn({ expired }: { expired: boolean }) {
           <h2>Two-factor code</h2>
           <label>
             Authenticator code
-            <input name="totpCode" inputMode="numeric" autocomplete="one-time-code" required pattern="[0-9]{6}" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+            <input ref={codeInput} name="totpCode" inputMode="numeric" autocomplete="one-time-code" required pattern="[0-9]{6}" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
           </label>
           <button type="submit" disabled={busy}>
             Sign in

@@ -28,7 +28,8 @@ function opticRow(port: { portId: number; name: string; label: string }, optic: 
   const dom = optic.dom;
   const worstRx = Math.min(...dom.lanes.map((l) => l.rxPowerDbm));
   return {
-    port: `${port.portId} · ${port.name}`,
+    // The port as every page names it (`xe-0/0/0 OLT-north`).
+    port: port.label || port.name,
     type: `${optic.formFactor} ${optic.type}`,
     wavelengthNm: optic.wavelengthNm,
     vendor: `${optic.vendor} ${optic.partNumber}`,
@@ -60,9 +61,8 @@ export function SystemPage({ ctx }: { ctx: PageContext }) {
               <RecordTable
                 caption="Interfaces"
                 rows={t.interfaces.map((i) => ({
-                  interface: i.label ?? i.name,
+                  interface: i.name,
                   description: i.description,
-                  portId: i.portId,
                   adminState: i.adminState,
                   operState: i.operState,
                   speedMbps: i.speedMbps,

@@ -15,6 +15,7 @@ import { Loaded, ProblemNote } from "../components/problem.tsx";
 import { RecordTable } from "../components/json-view.tsx";
 import { duration, utc } from "../format.ts";
 import type { PageContext } from "./context.ts";
+import { STAGE_NAMES, stepWords, traceHeadline, type PortName } from "./trace-words.ts";
 
 type PingResult = Answer<typeof contract.diagnostics.ping>;
 type InjectResult = Answer<typeof contract.diagnostics.inject>;
@@ -68,19 +69,17 @@ function PingAnswer({ result }: { result: PingResult }) {
   );
 }
 
-function TraceAnswer({ result }: { result: InjectResult }) {
-  const last = result.steps[result.steps.length - 1];
-  const dropped = last?.verdict.startsWith("drop:");
+function TraceAnswer({ result, port }: { result: InjectResult; port: PortName }) {
+  const headline = traceHeadline(result, port);
   return (
     <div data-testid="trace-result">
       <p>
-        A {result.frameBytes}-byte frame{" "}
-        {dropped ? <span class="tone-bad">was dropped at {last!.stage}</span> : result.emitted ? <span class="tone-good">was transmitted</span> : <span>would be forwarded (dry run)</span>}.
+        <strong class={headline.tone === "neutral" ? undefined : `tone-${headline.tone}`}>{headline.text}</strong>
       </p>
       <ol class="trace">
         {result.steps.map((step) => (
-          <li key={step.stage} class={step.verdict.startsWith("drop:") ? "tone-bad" : undefined}>
-            <strong>{step.stage}</strong>: <code>{step.verdict}</code> <span class="muted">({step.a}, {step.b})</span>
+          <li key={step.stage} class={step.verdict.startsWith("drop:") && step.verdict !== "drop:dry-run" ? "tone-bad" : undefined}>
+            <strong>{STAGE_NAMES[step.stage] ?? step.stage}</strong>: {stepWords(step, port)}
           </li>
         ))}
       </ol>
@@ -139,7 +138,7 @@ function WhoHadPublicPort() {
           {fieldError("port") && <small class="field-error" id="who-port-error">{fieldError("port")}</small>}
         </div>
         <div class={fieldError("time") ? "field invalid" : "field"}>
-          <label for="who-time">At (UTC, empty = now)</label>
+          <label for="who-time">At (UTC; empty: now)</label>
           <input id="who-time" value={at} placeholder="2026-03-02 09:15:00" onInput={(e) => setAt(e.currentTarget.value)} aria-invalid={!!fieldError("time")} aria-describedby={fieldError("time") ? "who-time-error" : undefined} />
           {fieldError("time") && <small class="field-error" id="who-time-error">{fieldError("time")}</small>}
         </div>
@@ -223,14 +222,32 @@ function Captures() {
 export function Troubleshooting({ ctx }: { ctx: PageContext }) {
   const vrfNames = useVrfChoices();
   const portChoices = usePortChoices();
+  const portName: PortName = (id) => {
+    const choice = portChoices?.find((c) => typeof c !== "string" && c.value === String(id));
+    return choice && typeof choice !== "string" ? choice.label : `port ${id}`;
+  };
   if (ctx.peer) return <p class="notice">Troubleshooting acts on the appliance itself: open the peer's own UI.</p>;
   return (
     <>
       <h1>Troubleshooting</h1>
       <p class="muted">Ping and the traced frame run in this appliance's forwarding plane; nothing here is relayed to peers.</p>
       <section class="actions" aria-label="Tests">
-        <ActionForm operation={contract.diagnostics.ping} title="Ping" submitLabel="Ping" {...(vrfNames ? { choices: { vrf: vrfNames } } : {})} renderResult={(r) => <PingAnswer result={r as PingResult} />} />
-        <ActionForm operation={contract.diagnostics.inject} title="Trace a frame" submitLabel="Trace" choices={{ protocol: PROTOCOLS, ...(portChoices ? { port: portChoices } : {}) }} renderResult={(r) => <TraceAnswer result={r as InjectResult} />} />
+        <ActionForm
+          operation={contract.diagnostics.ping}
+          title="Ping"
+          submitLabel="Ping"
+          {...(vrfNames ? { choices: { vrf: vrfNames } } : {})}
+          hints={{ vrf: "The VRF the echo starts in; empty: the global table.", count: "Echo requests, one a second: 1 to 100.", size: "Payload bytes after the 8-byte echo header.", timeoutMs: "How long each echo waits for its reply: 100 to 10,000 ms." }}
+          renderResult={(r) => <PingAnswer result={r as PingResult} />}
+        />
+        <ActionForm
+          operation={contract.diagnostics.inject}
+          title="Trace a frame"
+          submitLabel="Trace"
+          choices={{ protocol: PROTOCOLS, ...(portChoices ? { port: portChoices } : {}) }}
+          hints={{ port: "The port the frame arrives on.", emit: "Send the frame out for real (recorded in the audit log); unticked, the trace is a dry run." }}
+          renderResult={(r) => <TraceAnswer result={r as InjectResult} port={portName} />}
+        />
         {can(contract.cgn.bindings) && <WhoHadPublicPort />}
       </section>
       {can(contract.captures.list) && <Captures />}

@@ -14,6 +14,7 @@ import { RecordTable } from "../components/json-view.tsx";
 import { ActionForm } from "../components/action-form.tsx";
 import { Card, Fold } from "../components/card.tsx";
 import { RowButton, useRowActions } from "../components/row-action.tsx";
+import { ROLES } from "../../src/auth/role-order.ts";
 
 type Editing = { username: string; what: "role" | "password" } | null;
 
@@ -66,12 +67,12 @@ export function Users() {
               }}
             />
             {edited && editing?.what === "role" && (
-              <ActionForm key={`role/${edited.username}`} operation={contract.users.update} params={{ username: edited.username }} current={{ role: edited.role }} title={`Change the role of ${edited.username}`} submitLabel="Save" onDone={users.reload} />
+              <ActionForm key={`role/${edited.username}`} operation={contract.users.update} params={{ username: edited.username }} current={{ role: edited.role }} choices={{ role: [...ROLES] }} title={`Change the role of ${edited.username}`} submitLabel="Save" onDone={users.reload} />
             )}
             {edited && editing?.what === "password" && <ActionForm key={`password/${edited.username}`} operation={contract.users.setPassword} params={{ username: edited.username }} title={`Set the password of ${edited.username}`} submitLabel="Set password" onDone={() => setEditing(null)} />}
             {can(contract.users.create) && (
               <Fold title="Add an account">
-                <ActionForm operation={contract.users.create} title="Add an account" onDone={users.reload} />
+                <ActionForm operation={contract.users.create} title="Add an account" choices={{ role: [...ROLES] }} onDone={users.reload} />
               </Fold>
             )}
           </Card>

@@ -35,7 +35,8 @@ export function Vrfs({ ctx }: { ctx: PageContext }) {
               rows={list.map((v) => {
                 // A session-only name carries counts only: its routing attributes read as dashes.
                 const r = v as Record<string, Json | undefined>;
-                return { vrf: v.name, configured: v.configured, sessions: v.sessions, tableId: r.tableId ?? null, rd: r.rd ?? null, importRt: r.importRt ?? null, exportRt: r.exportRt ?? null, gatewayIp: r.gatewayIp ?? null, gatewayIpv6: r.gatewayIpv6 ?? null, l2tpEndpointIp: r.l2tpEndpointIp ?? null, originateDefaultRoute: r.originateDefaultRoute ?? null };
+                // The IPv6 gateway and the L2TP endpoint are in the row's edit form: the table stays inside 1024 px.
+                return { vrf: v.name, configured: v.configured, sessions: v.sessions, tableId: r.tableId ?? null, rd: r.rd ?? null, importRt: r.importRt ?? null, exportRt: r.exportRt ?? null, gatewayIp: r.gatewayIp ?? null, originateDefaultRoute: r.originateDefaultRoute ?? null };
               })}
               labels={{ vrf: "VRF", tableId: "Table ID", rd: "RD", importRt: "Import RTs", exportRt: "Export RTs", gatewayIp: "Gateway", gatewayIpv6: "IPv6 gateway", l2tpEndpointIp: "L2TP endpoint", originateDefaultRoute: "Default route" }}
               cells={{ sessions: (row) => (row.sessions ? <a href={`${prefix}/sessions?vrf=${encodeURIComponent(String(row.vrf))}`}>{String(row.sessions)}</a> : <span>0</span>) }}
@@ -52,10 +53,10 @@ export function Vrfs({ ctx }: { ctx: PageContext }) {
                 );
               }}
             />
-            {edited && <ActionForm key={edited.name} operation={contract.vrfs.replace} params={{ name: edited.name }} current={edited} hide={["name"]} title={`Edit VRF ${edited.name}`} submitLabel="Save" onDone={vrfs.reload} />}
+            {edited && <ActionForm key={edited.name} operation={contract.vrfs.replace} configList="vrfs" params={{ name: edited.name }} current={edited} hide={["name"]} title={`Edit VRF ${edited.name}`} submitLabel="Save" onDone={vrfs.reload} />}
             {local && can(contract.vrfs.create) && (
               <Fold title="Add a VRF">
-                <ActionForm operation={contract.vrfs.create} title="Add a VRF" onDone={vrfs.reload} />
+                <ActionForm operation={contract.vrfs.create} configList="vrfs" title="Add a VRF" onDone={vrfs.reload} />
               </Fold>
             )}
           </Card>
@@ -98,10 +99,10 @@ function SourceVrfRules({ ctx }: { ctx: PageContext }) {
               : {})}
             empty="No source-VRF rules."
           />
-          {edited && <ActionForm key={edited.name} operation={contract.sourceVrfRules.replace} params={{ name: edited.name }} current={edited} hide={["name"]} choices={choices} title={`Edit rule ${edited.name}`} submitLabel="Save" onDone={rules.reload} />}
+          {edited && <ActionForm key={edited.name} operation={contract.sourceVrfRules.replace} configList="sourceVrfRules" params={{ name: edited.name }} current={edited} hide={["name"]} choices={choices} title={`Edit rule ${edited.name}`} submitLabel="Save" onDone={rules.reload} />}
           {local && can(contract.sourceVrfRules.create) && (
             <Fold title="Add a rule">
-              <ActionForm operation={contract.sourceVrfRules.create} choices={choices} title="Add a source-VRF rule" onDone={rules.reload} />
+              <ActionForm operation={contract.sourceVrfRules.create} configList="sourceVrfRules" choices={choices} title="Add a source-VRF rule" onDone={rules.reload} />
             </Fold>
           )}
         </Card>
