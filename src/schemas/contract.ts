@@ -2,7 +2,7 @@
  * The wire contract's grammar: an operation is data (method, path, section,
  * role floor, FP flag, schemas, errors), declared once in its section's
  * `src/schemas/<section>.ts`. The server attaches a handler to it
- * (`implement` in src/http/route.ts); the OpenAPI document, the
+ * (`inWorker` in src/http/route.ts); the OpenAPI document, the
  * authorization tests and the web UI's typed client (`ui/api.ts`, `call`)
  * read the same object. No handler and no HTTP here, so the browser bundle
  * can import a section's contract as it is.
