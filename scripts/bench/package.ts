@@ -7,7 +7,7 @@
  * speed at that moment (full speed: 0.72-0.77 s).
  */
 import { execFile, spawn } from "node:child_process";
-import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -76,9 +76,11 @@ export async function packageBench(options: { rounds: number }): Promise<void> {
       await run("mkdir", ["-p", project]);
       await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "bench", private: true, type: "module" }));
       const t0 = performance.now();
-      const { stdout, stderr } = await run("npm", ["install", "--no-audit", "--no-fund", ...extra, tarball], { cwd: project, env });
+      await run("npm", ["install", "--no-audit", "--no-fund", ...extra, tarball], { cwd: project, env });
       const seconds = (performance.now() - t0) / 1000;
-      const added = /added (\d+) packages?/.exec(stdout + stderr)?.[1] ?? "?";
+      // Counted from what npm installed, not its "added N packages" line, which `npm run -s` silences.
+      const installed = JSON.parse(await readFile(path.join(project, "node_modules", ".package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
+      const added = Object.keys(installed.packages).filter((key) => key.startsWith("node_modules/")).length;
       const { stdout: du } = await run("du", ["-sm", path.join(project, "node_modules")]);
       console.log(`npm install, ${label}: ${fmt(seconds)} s, ${added} packages, ${du.split("\t")[0]} MB in node_modules`);
     }
