@@ -92,7 +92,7 @@ function resolvePath(path: string): { page: PageEntry | undefined; ctx: PageCont
 }
 
 function Nav({ ctx }: { ctx: PageContext }) {
-  const prefix = ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : "";
+  const prefix = ctx.base;
   const current = resolvePath(pathname()).page?.slug;
   // Only what the role may read: the floors come with the contract's references.
   const listed = PAGES.filter((p) => !p.hidden);

@@ -27,7 +27,7 @@ const share = (part: number, whole: number) => (whole > 0 ? (part / whole) * 100
 export function Cgn({ ctx }: { ctx: PageContext }) {
   const status = useCall(contract.cgn.status, {}, { base: ctx.base, refreshMs: 10_000 });
   const local = !ctx.peer;
-  const prefix = ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : "";
+  const prefix = ctx.base;
   return (
     <>
       <h1>CGN</h1>
@@ -88,7 +88,7 @@ function Bindings({ ctx, groups }: { ctx: PageContext; groups: string[] | undefi
   const [identifying, setIdentifying] = useState<number | null>(null);
   const query = { ...Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== "")), offset, limit: PAGE };
   const bindings = useCall(contract.cgn.bindings, { query }, { base: ctx.base, refreshMs: 15_000 });
-  const prefix = ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : "";
+  const prefix = ctx.base;
   const mayIdentify = !ctx.peer && can(contract.cgn.identify);
   return (
     <Card id="cgn-bindings" title="Bindings">

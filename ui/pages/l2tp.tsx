@@ -16,7 +16,7 @@ import type { PageContext } from "./context.ts";
 
 export function L2tp({ ctx }: { ctx: PageContext }) {
   const tunnels = useCall(contract.l2tp.tunnels, {}, { base: ctx.base, refreshMs: 10_000 });
-  const here = `${ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : ""}/l2tp`;
+  const here = `${ctx.base}/l2tp`;
   const open = ctx.rest[0] ?? null;
   return (
     <>
@@ -42,7 +42,7 @@ export function L2tp({ ctx }: { ctx: PageContext }) {
 
 function Tunnel({ ctx, id }: { ctx: PageContext; id: string }) {
   const detail = useCall(contract.l2tp.tunnel, { params: { id: Number(id) } }, { base: ctx.base, refreshMs: 10_000 });
-  const prefix = ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : "";
+  const prefix = ctx.base;
   return (
     <Loaded resource={detail}>
       {(d) => (

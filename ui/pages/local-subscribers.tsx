@@ -30,7 +30,7 @@ export function LocalSubscribers({ ctx }: { ctx: PageContext }) {
   const rows = useRowActions();
   const [editing, setEditing] = useState<{ kind: Kind; key: string } | null>(null);
   const local = !ctx.peer;
-  const prefix = ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : "";
+  const prefix = ctx.base;
   const choices = choicesOf({ vrfName: vrfs, port: ports });
   const remove = (k: Kind, key: string) => (k === "ipoe" ? call(contract.localSubscribers.removeIpoe, { params: { key } }) : call(contract.localSubscribers.removePppoe, { params: { username: key } }));
   return (

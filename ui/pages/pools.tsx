@@ -63,7 +63,7 @@ export function Pools({ ctx }: { ctx: PageContext }) {
 function Allocations({ ctx, pool }: { ctx: PageContext; pool: string }) {
   const [offset, setOffset] = useState(0);
   const blocks = useCall(contract.addressPools.allocations, { params: { name: pool }, query: { offset, limit: PAGE } }, { base: ctx.base });
-  const prefix = ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : "";
+  const prefix = ctx.base;
   return (
     <>
       <h3>Blocks held</h3>

@@ -75,7 +75,7 @@ export function Session({ ctx, id }: { ctx: PageContext; id: string }) {
   const [gone, setGone] = useState(false);
   const tunnel = useTunnelOf(ctx, detail.data);
   const samples = useRateSamples(rates.data);
-  const prefix = ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : "";
+  const prefix = ctx.base;
   // A session that ended (churn, a lease, another operator) answers 404: nothing is offered to act on it.
   const ended = !gone && detail.error?.status === 404;
   const s = detail.data;

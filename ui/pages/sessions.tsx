@@ -42,7 +42,7 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
   const summary = useCall(contract.sessions.summary, {}, { base: ctx.base, refreshMs: 60_000 });
   const portName = new Map(summary.data?.byPort.map((p) => [p.portId, p.label]) ?? []);
   const vrfs = Object.keys(summary.data?.byVrf ?? {}).sort();
-  const here = `${ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : ""}/sessions`;
+  const here = `${ctx.base}/sessions`;
   const go = (next: Record<string, string>, nextOffset: number) => {
     const q = new URLSearchParams(Object.entries(next).filter(([, v]) => v !== ""));
     if (nextOffset) q.set("offset", String(nextOffset));

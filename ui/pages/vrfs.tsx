@@ -21,7 +21,7 @@ export function Vrfs({ ctx }: { ctx: PageContext }) {
   const local = !ctx.peer;
   const rows = useRowActions();
   const [editing, setEditing] = useState<string | null>(null);
-  const prefix = ctx.peer ? `/fleet/${encodeURIComponent(ctx.peer)}` : "";
+  const prefix = ctx.base;
   const edited = vrfs.data?.find((v) => v.name === editing && v.configured);
   return (
     <>
