@@ -23,7 +23,8 @@ import type { ConfiguredPeer } from "../src/schemas/fleet.ts";
 import { hashNewPasswords } from "../src/config/passwords.ts";
 import { DECOY_HASH, hashPassword } from "../src/trust/password.ts";
 import type { Role } from "../src/auth/roles.ts";
-import type { ConfigChange, ConfigHistoryPage, ConfigOperation, ConfigValidationResult, ConfigValues } from "../src/schemas/config.ts";
+import type { ConfigChange, ConfigHistoryPage, ConfigValidationResult, ConfigValues } from "../src/schemas/config.ts";
+import type { ConfigOperation } from "../src/schemas/commit.ts";
 
 /** Versions kept in the history (and reachable by rollback); older ones are pruned. */
 export const HISTORY_LIMIT = 500;

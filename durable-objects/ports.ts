@@ -19,7 +19,7 @@ import type { PingRequest as PingBody } from "../src/schemas/diagnostics.ts";
 import type { z } from "zod";
 import { actorName } from "../src/schemas/principal.ts";
 import { commitMeta } from "../src/schemas/commit.ts";
-import type { ConfigOperation } from "../src/schemas/config.ts";
+import type { ConfigOperation } from "../src/schemas/commit.ts";
 import { vrfList } from "../src/schemas/vrfs.ts";
 import { sourceVrfRuleList } from "../src/schemas/source-vrf-rules.ts";
 import { greCircuitList, greListenerList } from "../src/schemas/gre-circuits.ts";

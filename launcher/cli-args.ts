@@ -1,6 +1,17 @@
 /** Reading a command's arguments, shared by every command of the CLI (launcher/cli.ts). */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "./config.ts";
+import type { WorkerSource } from "./launch.ts";
+
+/** What the CLI runs with: the package's prebuilt files, or the repository's sources. */
+export type Product = {
+  version: string;
+  /** Where the default data dir (.bngfleet/data) goes: the directory the command ran in, or the repository. */
+  home: string;
+  worker: WorkerSource;
+  /** The OpenAPI document every appliance serves at /api/v1/openapi/v1.json, as text. */
+  openapi(): Promise<string>;
+};
 
 /**
  * node:util's parseArgs, strict, with its complaints (an unknown option, a missing value) as UsageErrors naming

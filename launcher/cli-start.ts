@@ -12,7 +12,7 @@ import { START_OPTIONS, type StartFlags, type StartOptionName } from "./options.
 import { banner } from "./banner.ts";
 import { answerMemoryQueries } from "./launcher-memory.ts";
 import { parseCommand } from "./cli-args.ts";
-import type { Product } from "./cli.ts";
+import type { Product } from "./cli-args.ts";
 
 export const START_USAGE = `Usage: bngfleet start [options]
 

@@ -3,22 +3,13 @@
  * input is a UsageError (one line, status 2), a failure the user can act on a LaunchError (status 1).
  */
 import { LaunchError, UsageError } from "./config.ts";
-import type { WorkerSource } from "./launch.ts";
 import { startCommand, START_USAGE } from "./cli-start.ts";
 import { scenarioCommand, SCENARIO_USAGE } from "./cli-scenario.ts";
 import { licenceCommand, LICENCE_USAGE } from "./licence.ts";
 import { upgradePackageCommand, UPGRADE_PACKAGE_USAGE } from "./upgrade-package.ts";
 import { newToken } from "../src/trust/tokens.ts";
+import type { Product } from "./cli-args.ts";
 
-/** What the CLI runs with: the package's prebuilt files, or the repository's sources. */
-export type Product = {
-  version: string;
-  /** Where the default data dir (.bngfleet/data) goes: the directory the command ran in, or the repository. */
-  home: string;
-  worker: WorkerSource;
-  /** The OpenAPI document every appliance serves at /api/v1/openapi/v1.json, as text. */
-  openapi(): Promise<string>;
-};
 
 const TOKEN_USAGE = `Usage: bngfleet token
 

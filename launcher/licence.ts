@@ -8,7 +8,7 @@ import path from "node:path";
 import { instanceIdFor, licensingKey, mintActivationToken, signLease } from "../src/trust/licence.ts";
 import { dataDirOf, UsageError, LaunchError } from "./config.ts";
 import { parseCommand } from "./cli-args.ts";
-import type { Product } from "./cli.ts";
+import type { Product } from "./cli-args.ts";
 
 const DAY_MS = 86_400_000;
 

@@ -10,7 +10,7 @@ import { loadUpgradeSigningKey } from "./state.ts";
 import { importUpgradeSigningKey, signedPackage } from "../src/trust/package-signature.ts";
 import { Version } from "../src/upgrade/package.ts";
 import { parseCommand } from "./cli-args.ts";
-import type { Product } from "./cli.ts";
+import type { Product } from "./cli-args.ts";
 
 export const UPGRADE_PACKAGE_USAGE = `Usage: bngfleet upgrade-package VERSION [PAYLOAD-FILE] [NOTES] [--out FILE] [--data-dir DIR]
 

@@ -7,7 +7,10 @@ import { signal } from "@preact/signals";
 import type { z } from "zod";
 import { contract } from "bngfleet:contract";
 import type { Operation } from "../src/schemas/contract.ts";
-import type { Problem } from "./types.ts";
+import type { ProblemDetails } from "../src/schemas/common.ts";
+
+/** An RFC 9457 problem as the API answers it. */
+type Problem = z.output<typeof ProblemDetails>;
 
 /** The session's CSRF token, from the login answer or whoami. */
 export const csrfToken = signal<string | null>(null);

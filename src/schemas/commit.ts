@@ -1,7 +1,11 @@
 /** Results of configuration commits, shared by every config-changing section (VRFs, source-VRF rules, and later GRE circuits, local subscribers and CGN). */
 import { z } from "zod";
-import type { ConfigOperation } from "./config.ts";
 import { actorName, type Principal } from "./principal.ts";
+
+/** What started a commit; `user` is an account change (accounts live in the configuration document). */
+export const ConfigOperation = z
+  .enum(["seed", "config", "vrf", "source-vrf-rule", "rollback", "certificate", "acme", "gre-listener", "gre-circuit", "cgn-group", "cgn-settings", "local-subscriber", "user", "routing", "bgp-neighbor", "static-routes"]);
+export type ConfigOperation = z.output<typeof ConfigOperation>;
 
 /** What a configuration store's commit reports: the version it made active, when, whether a restart is needed, and the paths it changed. */
 export interface CommitSummary {

@@ -8,14 +8,10 @@ import { z } from "zod";
 import { operation } from "./contract.ts";
 import { REDACTED } from "../config/registry.ts";
 import { AcmeStatus } from "./acme.ts";
-import { ConfigCommitResult } from "./commit.ts";
+import { ConfigCommitResult, ConfigOperation } from "./commit.ts";
 import { DateTime, page, pageQuery } from "./common.ts";
 import { FieldError } from "./common.ts";
 
-/** What started a commit; `user` is an account change (accounts live in the configuration document). */
-export const ConfigOperation = z
-  .enum(["seed", "config", "vrf", "source-vrf-rule", "rollback", "certificate", "acme", "gre-listener", "gre-circuit", "cgn-group", "cgn-settings", "local-subscriber", "user", "routing", "bgp-neighbor", "static-routes"]);
-export type ConfigOperation = z.output<typeof ConfigOperation>;
 
 const TextValue = z.string().nullable();
 
