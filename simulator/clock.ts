@@ -26,8 +26,3 @@ export function dailyFactor(curve: readonly number[], epochMs: number, utcOffset
   const b = curve[(hour + 1) % 24] ?? 1;
   return a + (b - a) * frac;
 }
-
-/** Number of whole sub-steps in a duration of seconds (partial sub-steps are not simulated). */
-export function subStepsIn(seconds: number): number {
-  return Math.max(0, Math.floor(seconds / SUB_STEP_SECONDS));
-}

@@ -34,9 +34,8 @@ export interface IgpInterfaceConfig {
   provisionedMs: number;
 }
 
-/** An adjacency and an interface row of the IGP status, as the wire shape has them. */
+/** An adjacency of the IGP status, as the wire shape has it. */
 export type IgpAdjacency = IgpStatus["adjacencies"][number];
-export type IgpInterfaceStatus = IgpStatus["interfaces"][number];
 
 const FLAPS: FlapPolicy = { slotMs: 86_400_000, probability: 1 / 12, minMs: 60_000, maxMs: 240_000, tailMs: 300_000, salt: 31 };
 const SETTLE_MS = 600_000;

@@ -286,6 +286,3 @@ export function ipsecStatus(w: IpsecWorld): IpsecStatus {
 export function ipsecPeer(w: IpsecWorld, name: string): IpsecPeerStatus | null {
   return ipsecStatus(w).peers.find((p) => p.name === name) ?? null;
 }
-
-/** Whether a traffic selector is a prefix (for the configuration's validation). */
-export const isTrafficSelector = (text: string): boolean => text.includes("/") && parsePrefix(text, true) !== null;

@@ -29,13 +29,6 @@ export const DECLINE_QUARANTINE_SECONDS = 3600;
 /** Largest fill (scenario) in blocks, so a fill of an IPv6 pool cannot exhaust memory. */
 export const MAX_FILL_BLOCKS = 1 << 21;
 
-/** Where one allocated block lives: pool, subnet, ordinal. */
-export interface BlockRef {
-  pool: number;
-  subnet: number;
-  ordinal: number;
-}
-
 /** Who holds a committed block, for the allocations list. */
 export interface HolderInfo {
   sessionId: number;

@@ -151,9 +151,6 @@ export function pathOf(operation: { path: string }, params: Record<string, unkno
   });
 }
 
-/** The `base` that reads a peer through the fleet proxy (`/fleet/<name>`, GET /fleet/{appliance}/{path+} without its path). */
-export const peerBase = (name: string): string => pathOf(contract.fleet.read, { appliance: name }).replace(/\/\{path\+\}$/, "");
-
 /**
  * Calls an operation of the contract (src/schemas/<section>.ts): its method
  * and path come from the operation, its input and answer are typed by the
