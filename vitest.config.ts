@@ -1,11 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { buildUi } from "./scripts/build-ui.ts";
 import { VENDOR_PUBLIC_KEY } from "./test/worker/upgrade-keys.ts";
 import { testResolver } from "./test/worker/resolver.ts";
-
-// The Worker bundles the web UI's build output (src/http/web-ui.ts): build it before workerd loads the Worker.
-buildUi({ quiet: true });
 
 /** The local launcher's per-launch secret of the projects that run as the local fleet (src/fleet/wiring.ts): random per run, as per launch. */
 const WIRING_SECRET = crypto.randomUUID();
@@ -49,7 +45,7 @@ const inWorkerd = (name: string, bindings: Record<string, string> | ((closedPort
       },
     })),
   ],
-  test: { name, include: [`test/${name}/**/*.test.ts`], setupFiles: ["test/worker/setup.ts"], isolate: false, ...strict, ...test },
+  test: { name, include: [`test/${name}/**/*.test.ts`], setupFiles: ["test/worker/setup.ts"], isolate: false, ...strict, ...test, globalSetup: ["test/ui-build.ts", ...(test.globalSetup ?? [])] },
 });
 
 // The pure data-plane model and the pure trust policy run in plain Node (fast, no
