@@ -13,7 +13,8 @@ import { FAMILY_PD, FAMILY_V4, FAMILY_WAN } from "./families.ts";
 import type { Model } from "./model.ts";
 import { ipv6Text } from "./session-addresses.ts";
 import type { AddressPool } from "./pools.ts";
-import { mix32 } from "./random.ts";
+import { grantLease } from "./leases.ts";
+import type { EndCause } from "./lifetimes.ts";
 import { NO_LEASE } from "./sessions.ts";
 import { ENCAP_IPOE } from "./subscribers.ts";
 
@@ -36,9 +37,9 @@ export type SetupFailure =
   /** L2TP: the session's LNS (or LAC) peer does not answer the tunnel handshake. */
   | "l2tp-peer-unreachable";
 
-/** Why a session went down. */
+/** Why a session went down: a lifetime event (lifetimes.ts), its lease, or an act of the operator or the box. */
 export type DownCause =
-  | "churn"
+  | EndCause
   | "lease-expired"
   | "admin-reset"
   | "scenario"
@@ -170,10 +171,12 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   }
   s.cgn[slot] = binding;
   s.upMs[slot] = m.nowMs;
-  // PPP sessions have no lease; IPoE clients renew around T1 (RFC 2131 §4.4.5), jittered per client.
-  s.setLease(slot, a.encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : NO_LEASE);
   s.activity[slot] = a.activity;
   s.activate(slot, id);
+  // PPP sessions have no lease; an IPoE client's is granted now (leases.ts).
+  if (a.encap === ENCAP_IPOE) grantLease(m, slot);
+  else s.setLease(slot, NO_LEASE);
+  m.lifetimes.begin(m, slot);
   m.l2tp.attach(m, slot);
   m.takeOffline(sub);
   m.slotOfSub[sub] = slot;
@@ -214,8 +217,17 @@ function countSessionUp(m: Model): boolean {
   return true;
 }
 
-/** Takes a session down and frees everything it held. `always` logs it outside the sampling budget (operator actions). */
-export function teardownSession(m: Model, slot: number, cause: DownCause | (string & {}), always = false): void {
+/**
+ * Takes a session down and frees everything it held. `always` logs it outside the sampling budget (operator
+ * actions). The subscriber dials again at once, or from `backMs` when its CPE is away until then.
+ */
+export function teardownSession(
+  m: Model,
+  slot: number,
+  cause: DownCause | (string & {}),
+  always = false,
+  backMs = m.nowMs,
+): void {
   const s = m.store;
   const id = s.id[slot] ?? 0;
   if (m.captures.has(id)) m.captures.stop(m.nowMs, id, "session-down");
@@ -238,7 +250,7 @@ export function teardownSession(m: Model, slot: number, cause: DownCause | (stri
   m.l2tp.detach(m, slot);
   s.deactivate(slot);
   if (sub >= 0) {
-    m.putOffline(sub);
+    m.putOffline(sub, backMs);
     m.slotOfSub[sub] = -1;
   }
   m.downSinceSample++;
@@ -248,12 +260,6 @@ export function teardownSession(m: Model, slot: number, cause: DownCause | (stri
     m.tally.loggedDown++;
     m.logs.emit(m.nowMs, "session.down", { sessionId: id, username, encap, cause, uptimeSeconds: uptime });
   }
-}
-
-/** Time to a client's next renewal: between half the lease (T1) and the whole lease, fixed per session and renewal. */
-export function renewalDelayMs(m: Model, id: number, renewal = 0): number {
-  const u = mix32(Math.imul(id, 0x9e3779b1) ^ Math.imul(renewal + 1, 0x85ebca77)) / 4294967296;
-  return Math.round(m.profile.leases.ipoeLeaseSeconds * 1000 * (0.5 + 0.5 * u));
 }
 
 

@@ -8,6 +8,8 @@ import { AlarmBook } from "./alarms.ts";
 import { Captures } from "./captures.ts";
 import { Cgn } from "./cgn.ts";
 import { L2tpTable } from "./l2tp.ts";
+import { LeaseTimers } from "./lease-timers.ts";
+import { Lifetimes } from "./lifetimes.ts";
 import { DEV_TERMS, type LicenceTerms } from "./licence.ts";
 import type { LicenceState } from "./vocabulary.ts";
 import { LogRing } from "./logs.ts";
@@ -55,10 +57,21 @@ export class Model {
   peakSessions = 0;
   readonly vrfNames: string[];
   readonly subscribers: SubscriberBase;
-  /** Offline subscribers as a dense set (swap-remove), so a uniform pick is O(1). */
+  /**
+   * Offline subscribers as a dense set (swap-remove), so a uniform pick is O(1): the first `readyCount`
+   * are ready to connect (their CPE is up and dialling), the rest until `offlineCount` are away (their
+   * CPE is off, rebooting or its line is down) until their `backAt`.
+   */
   offline: Int32Array;
   offlinePos: Int32Array;
   offlineCount: number;
+  readyCount: number;
+  /** When each subscriber's CPE is back (epoch seconds; 0 = not away): a return filed in `returns`. */
+  readonly backAt: Uint32Array;
+  /** The subscribers' returns, by the sub-step they fall due in. */
+  readonly returns = new LeaseTimers();
+  /** What ends sessions and when (lifetimes.ts). */
+  readonly lifetimes: Lifetimes;
   /** Live slot of each generated subscriber, -1 when offline: the username filter's index from subscriber number to session. */
   readonly slotOfSub: Int32Array;
   readonly store: SessionStore;
@@ -119,6 +132,18 @@ export class Model {
       this.offlinePos[i] = i;
     }
     this.offlineCount = n;
+    this.readyCount = n;
+    this.backAt = new Uint32Array(n);
+    this.lifetimes = new Lifetimes(profile, this.seed);
+    // A fresh appliance: every CPE that is on dials at once; the share switched off comes back over the days ahead.
+    for (let sub = 0; sub < n; sub++) {
+      const back = this.lifetimes.awayAtStart(sub, this.nowMs);
+      if (back > 0) {
+        this.#swap(this.offlinePos[sub] ?? 0, --this.readyCount);
+        this.backAt[sub] = back;
+        this.returns.add(sub, back * 1000);
+      }
+    }
     this.slotOfSub = new Int32Array(n).fill(-1);
     this.store = new SessionStore(profile.population.licensedSessions, profile.ports.length, this.vrfNames.length, profile.identities.realms.length, profile.population.steadyStateSessions);
     this.cgnVrfs = new Set(profile.cgn.groups.flatMap((g) => g.insideVrfs));
@@ -181,25 +206,47 @@ export class Model {
     return this.vrfNames.length - 1;
   }
 
-  /** Removes a subscriber from the offline set. */
-  takeOffline(sub: number): void {
-    const at = this.offlinePos[sub] ?? 0;
-    const last = this.offline[--this.offlineCount] ?? 0;
-    this.offline[at] = last;
-    this.offlinePos[last] = at;
-    this.offline[this.offlineCount] = sub;
-    this.offlinePos[sub] = this.offlineCount;
+  /** Swaps two positions of the offline array. */
+  #swap(i: number, j: number): void {
+    const a = this.offline[i] ?? 0;
+    const b = this.offline[j] ?? 0;
+    this.offline[i] = b;
+    this.offlinePos[b] = i;
+    this.offline[j] = a;
+    this.offlinePos[a] = j;
   }
 
-  /** Returns a subscriber to the offline set. */
-  putOffline(sub: number): void {
+  /** Removes a ready subscriber from the offline set (its session came up). */
+  takeOffline(sub: number): void {
+    // To the end of the ready ones, which becomes the first away place; then to the end of the away ones.
+    this.#swap(this.offlinePos[sub] ?? 0, --this.readyCount);
+    this.#swap(this.readyCount, --this.offlineCount);
+  }
+
+  /** Returns a subscriber to the offline set: ready at once when its CPE is back by `backMs`, else away until then. */
+  putOffline(sub: number, backMs: number): void {
+    this.#swap(this.offlinePos[sub] ?? 0, this.offlineCount++);
+    if (backMs <= this.nowMs) this.makeReady(sub);
+    else this.awayUntil(sub, backMs);
+  }
+
+  /** Files an online or away subscriber's return at `backMs` (its CPE off, rebooting or its line down until then). */
+  awayUntil(sub: number, backMs: number): void {
+    const back = Math.ceil(backMs / 1000);
+    this.backAt[sub] = back;
+    this.returns.add(sub, back * 1000);
+  }
+
+  /** Whether an offline subscriber is away (not dialling). */
+  isAway(sub: number): boolean {
     const at = this.offlinePos[sub] ?? 0;
-    const first = this.offline[this.offlineCount] ?? 0;
-    this.offline[at] = first;
-    this.offlinePos[first] = at;
-    this.offline[this.offlineCount] = sub;
-    this.offlinePos[sub] = this.offlineCount;
-    this.offlineCount++;
+    return at >= this.readyCount && at < this.offlineCount;
+  }
+
+  /** Moves an away subscriber to the ready ones. */
+  makeReady(sub: number): void {
+    this.backAt[sub] = 0;
+    if (this.isAway(sub)) this.#swap(this.offlinePos[sub] ?? 0, this.readyCount++);
   }
 
   /**

@@ -34,6 +34,7 @@ function run(m: Model, a: Exclude<ScenarioAction, { action: "advance-clock" | "r
   switch (a.action) {
     case "set-churn-multiplier":
       m.churnMultiplier = a.multiplier;
+      m.lifetimes.redraw(m);
       return { ok: true, action: a.action, detail: { multiplier: a.multiplier } };
     case "fail-radius-server":
     case "revive-radius-server": {

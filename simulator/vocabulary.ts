@@ -36,7 +36,9 @@ export const LOG_CATALOGUE = {
     severity: "info",
     fields: ["sessionId", "username", "encap", "cause", "uptimeSeconds"],
     meaning:
-      "a session went down; cause is churn, lease-expired, admin-reset, admin-reboot (drained for a software upgrade), scenario, reseed, local-subscriber-removed, local-subscriber-changed, static-address-claimed, pool-reconfigured or l2tp-peer-unreachable (sampled like session.up; local-subscriber-removed, local-subscriber-changed and static-address-claimed always logged; pool-reconfigured counted in pool.reconfigured)",
+      "a session went down; cause is line-down, cpe-reboot or cpe-power-off (a PPP session whose CPE stopped " +
+      "answering LCP echo), cpe-firmware-upgrade (the CPE closed it to reboot), session-timeout (a forced " +
+      "reconnect), lease-expired (an IPoE client gone past its lease), admin-reset, admin-reboot (drained for a software upgrade), scenario, reseed, local-subscriber-removed, local-subscriber-changed, static-address-claimed, pool-reconfigured or l2tp-peer-unreachable (sampled like session.up; local-subscriber-removed, local-subscriber-changed and static-address-claimed always logged; pool-reconfigured counted in pool.reconfigured)",
   },
   "session.setup-failed": {
     severity: "warning",

@@ -11,10 +11,10 @@ const delta = (before: Record<string, number>, after: Record<string, number>) =>
 const share = (d: Record<string, number>, key: string) => (d[key] ?? 0) / Object.values(d).reduce((a, b) => a + b, 0);
 const alarmsOf = (g: Gateway, id: string) => g.alarms.list().active.filter((a) => a.id === id).map((a) => a.instance);
 
-/** A busy appliance: churn high enough that thousands of requests go out in an hour. */
+/** A busy appliance: a churn storm (lines dropping every half hour): thousands of requests go out in an hour. */
 function busy(seed: number): Gateway {
   const g = gateway(profile(), seed, 1800);
-  g.scenario({ action: "set-churn-multiplier", multiplier: 20 });
+  g.scenario({ action: "set-churn-multiplier", multiplier: 1000 });
   return g;
 }
 
