@@ -16,7 +16,7 @@ import type { AddressPool } from "./pools.ts";
 import { grantLease } from "./leases.ts";
 import type { EndCause } from "./lifetimes.ts";
 import { NO_LEASE } from "./sessions.ts";
-import { ENCAP_IPOE } from "./subscribers.ts";
+import { ENCAP_IPOE, ENCAP_L2TP } from "./subscribers.ts";
 
 /** Why a setup attempt failed. */
 export type SetupFailure =
@@ -84,6 +84,11 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   const realm = a.realm;
   clearHeld();
   if (m.store.full) return failSetup(m, sub, realm, a.encap, "licence-limit");
+  // An LNS hears nothing from the subscribers of a LAC that is down: they are back with it (l2tp.ts).
+  if (a.encap === ENCAP_L2TP && m.l2tp.admit(m, a.encap, realm, sub) === "lac-down") {
+    m.park(sub);
+    return { ok: false, reason: "l2tp-peer-unreachable" };
+  }
 
   let server = -1;
   if (!a.local) {
@@ -94,7 +99,9 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
     }
     server = auth.server;
   }
-  if (!m.l2tp.admit(m, a.encap, a.realm, sub)) return failSetup(m, sub, realm, a.encap, "l2tp-peer-unreachable");
+  if (a.encap !== ENCAP_L2TP && m.l2tp.admit(m, a.encap, a.realm, sub) !== "ok") {
+    return failSetup(m, sub, realm, a.encap, "l2tp-peer-unreachable");
+  }
 
   // IPv4, then the IPv6 WAN and PD blocks the subscriber wants, in that order (the random stream's).
   for (let family = FAMILY_V4; family <= FAMILY_PD; family++) {

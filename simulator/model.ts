@@ -223,11 +223,31 @@ export class Model {
     this.#swap(this.readyCount, --this.offlineCount);
   }
 
-  /** Returns a subscriber to the offline set: ready at once when its CPE is back by `backMs`, else away until then. */
+  /**
+   * Returns a subscriber to the offline set: ready at once when its CPE is back by `backMs`, else away until then
+   * (for good, until something makes it ready, when `backMs` is infinite: a failed LAC's subscriber, `park`).
+   */
   putOffline(sub: number, backMs: number): void {
     this.#swap(this.offlinePos[sub] ?? 0, this.offlineCount++);
     if (backMs <= this.nowMs) this.makeReady(sub);
+    else if (backMs === Number.POSITIVE_INFINITY) this.backAt[sub] = 0;
     else this.awayUntil(sub, backMs);
+  }
+
+  /** Moves a ready subscriber to the away ones with no return filed: back only when something makes it ready. */
+  park(sub: number): void {
+    this.#swap(this.offlinePos[sub] ?? 0, --this.readyCount);
+    this.backAt[sub] = 0;
+  }
+
+  /** The parked subscribers: away with no return filed. */
+  parked(): number[] {
+    const out: number[] = [];
+    for (let i = this.readyCount; i < this.offlineCount; i++) {
+      const sub = this.offline[i] ?? 0;
+      if ((this.backAt[sub] ?? 0) === 0) out.push(sub);
+    }
+    return out;
   }
 
   /** Files an online or away subscriber's return at `backMs` (its CPE off, rebooting or its line down until then). */

@@ -115,6 +115,8 @@ const L2tp = z.strictObject({
   idleTimeoutSeconds: z.int().min(0).max(86_400).default(300).describe("a tunnel left without sessions this long is closed (StopCCN)"),
   closedRetentionSeconds: z.int().min(0).max(3600).default(60).describe("how long a closed tunnel stays listed"),
   maxSessionsPerTunnel: z.int().min(1).max(65_535).default(2000).describe("a further tunnel to the same peer is opened beyond this"),
+  helloIntervalSeconds: z.int().min(10).max(3600).default(60).describe("a silent peer is found out at the next Hello"),
+  lockoutSeconds: z.int().min(0).max(86_400).default(300).describe("a peer whose tunnel failed is passed over so long"),
   lnsPeers: z.array(L2tpPeer).default([]).describe("upstream: wholesale LNSs, per realm; a realm listing none gets two derived peers"),
   lacPeers: z.array(L2tpPeer).default([]).describe("downstream: remote LACs, per realm; a realm listing none gets two derived peers"),
 });

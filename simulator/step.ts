@@ -18,6 +18,7 @@ import { grantLease, runLeases } from "./leases.ts";
 import { setupSession, teardownSession } from "./lifecycle.ts";
 import { connectLocalSubscribers } from "./local-sessions.ts";
 import type { Model } from "./model.ts";
+import { ENCAP_PPPOE_LAC } from "./subscribers.ts";
 import { packetsPerSecond, runTraffic } from "./traffic.ts";
 import { drainStep, maintenanceGate } from "./upgrade.ts";
 
@@ -60,7 +61,12 @@ export function subStep(m: Model): void {
   m.cgn.tick(now, m.rng);
   m.cgn.endStep();
   m.captures.tick(now, (slot) => packetsPerSecond(m, slot));
-  m.l2tp.tick(m);
+  // Sessions of a tunnel whose Hello went unanswered: a LAC's CPEs dial again at once (and fail over), a failed
+  // LAC's subscribers are back with it.
+  for (const slot of m.l2tp.tick(m)) {
+    const lac = m.store.encap[slot] === ENCAP_PPPOE_LAC;
+    teardownSession(m, slot, "l2tp-peer-unreachable", false, lac ? m.nowMs : Number.POSITIVE_INFINITY);
+  }
   m.metrics.record(now, m.store.liveCount, m.store.byEncap, m.upSinceSample, m.downSinceSample, m.store.portRx, m.store.portTx);
   m.upSinceSample = 0;
   m.downSinceSample = 0;

@@ -172,7 +172,9 @@ export const LOG_CATALOGUE = {
     severity: "notice",
     fields: ["direction", "localTunnelId", "peerIp", "reason", "uptimeSeconds"],
     meaning:
-      "an L2TP tunnel was closed (StopCCN); reason idle-timeout (no session for l2tp.idleTimeoutSeconds), peer-unreachable (its Hello went unanswered) or no-response (the peer never answered the handshake's SCCRQ within 31 s)",
+      "an L2TP tunnel was closed (StopCCN); reason idle-timeout (no session for l2tp.idleTimeoutSeconds), " +
+      "hello-timeout (its Hello went unanswered: logged at warning, with its sessions) or no-response (the peer " +
+      "never answered the handshake's SCCRQ within 31 s: warning)",
   },
   "licence.state": {
     severity: "notice",
@@ -333,6 +335,14 @@ export const ALARM_CATALOGUE = {
     instance: "<interface> <neighbor router id>",
     raise: "a Full (OSPF) or Up (IS-IS) adjacency goes down",
     clear: "it is back, or the interface is removed from the IGP",
+  },
+  "l2tp.peer.unreachable": {
+    severity: "major",
+    instance: "peer host name",
+    raise: "a tunnel with an L2TP peer (an LNS this appliance forwards to, or a LAC it terminates) failed: its " +
+      "Hello or " +
+      "SCCRQ went unanswered; the peer is locked out for l2tp.lockoutSeconds",
+    clear: "a tunnel with the peer is established again",
   },
   "ipsec.peer.down": {
     severity: "minor",
