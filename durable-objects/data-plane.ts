@@ -333,6 +333,7 @@ export class DataPlane {
     const sink: WatchSink = {
       log: (severity, msgId, fields) => this.log(severity, msgId, fields),
       observeAlarm: (id, instance, high, low, describe) => this.#gateway.observeAlarm(id, instance, high, low, describe),
+      retireAlarm: (id, instance) => this.#gateway.retireAlarm(id, instance),
     };
     // Once now, as the object starts: the baseline every later step is compared with.
     sample(sink);

@@ -3,7 +3,9 @@
  * a live server chosen by weight; a lost request counts a failure and the
  * client retries the next server (RFC 5080 §2.2.1 failover) up to
  * `maxAttempts`. A server is marked dead after `deadAfterFailures`
- * consecutive failures and is tried again once `deadTimeSeconds` has passed.
+ * consecutive failures and is tried again once `deadTimeSeconds` has passed;
+ * its outage (`isDown`, what the alarm shows) lasts until it answers again,
+ * however many dead times pass meanwhile.
  *
  * The server list is configuration (`radius.servers`), hot-applied with
  * `setServers`. Servers are numbered by a stable id (the session table's
@@ -55,6 +57,8 @@ export interface RadiusState {
   lastSuccessMs: number[];
   deadSinceMs: number[];
   forcedDown: boolean[];
+  /** When each server's outage began (marked dead, not answered since); absent in older snapshots: its deadSinceMs. */
+  downSinceMs?: number[];
   /** Requests answered Access-Accept and Access-Reject (the rest of requestsSent were lost); absent in older snapshots: counted from then on. */
   accepts?: number[];
   rejects?: number[];
@@ -91,6 +95,7 @@ export class RadiusPool {
       lastSuccessMs: new Array<number>(n).fill(NEVER),
       deadSinceMs: new Array<number>(n).fill(NEVER),
       forcedDown: new Array<boolean>(n).fill(false),
+      downSinceMs: new Array<number>(n).fill(NEVER),
       accepts: new Array<number>(n).fill(0),
       rejects: new Array<number>(n).fill(0),
     };
@@ -132,6 +137,11 @@ export class RadiusPool {
   /** Whether a server is dead. */
   isDead(server: number): boolean {
     return (this.#s.deadSinceMs[server] ?? NEVER) !== NEVER;
+  }
+
+  /** Whether a server is in an outage: marked dead and not answered since (dead-time revivals do not end it). */
+  isDown(server: number): boolean {
+    return (this.#s.downSinceMs?.[server] ?? this.#s.deadSinceMs[server] ?? NEVER) !== NEVER;
   }
 
   /** Number of live servers. */
@@ -197,6 +207,7 @@ export class RadiusPool {
       }
       this.#s.consecutiveFailures[server] = 0;
       this.#s.lastSuccessMs[server] = nowMs;
+      (this.#s.downSinceMs ??= [])[server] = NEVER;
       const answers = rng.chance(this.#config.rejectProbability) ? (this.#s.rejects ??= []) : (this.#s.accepts ??= []);
       answers[server] = (answers[server] ?? 0) + 1;
       if (answers === this.#s.rejects) return { ok: false, reason: "access-reject", server };
@@ -222,6 +233,7 @@ export class RadiusPool {
   /** Scenario: the server answers again and is revived at once. */
   restore(server: number, nowMs: number): void {
     this.#s.forcedDown[server] = false;
+    (this.#s.downSinceMs ??= [])[server] = NEVER;
     if (this.isDead(server)) this.#revive(server, nowMs, "scenario");
   }
 
@@ -284,6 +296,7 @@ export class RadiusPool {
     this.#s.lastSuccessMs[id] = NEVER;
     this.#s.deadSinceMs[id] = NEVER;
     this.#s.forcedDown[id] = false;
+    (this.#s.downSinceMs ??= [])[id] = NEVER;
   }
 
   /** The request-loss chance of a server: the profile's server of the same `host:port`, else its first server's. */
@@ -313,6 +326,8 @@ export class RadiusPool {
     this.#s.lastFailureMs[server] = nowMs;
     if (failures >= this.#config.deadAfterFailures && !this.isDead(server)) {
       this.#s.deadSinceMs[server] = nowMs;
+      const down = (this.#s.downSinceMs ??= []);
+      if ((down[server] ?? NEVER) === NEVER) down[server] = nowMs;
       this.#logs.emit(nowMs, "radius.server.dead", { server: this.label(server), consecutiveFailures: failures });
     }
   }
@@ -337,6 +352,8 @@ function structuredCloneState(s: RadiusState): RadiusState {
     lastSuccessMs: [...s.lastSuccessMs],
     deadSinceMs: [...s.deadSinceMs],
     forcedDown: [...s.forcedDown],
+    // Older snapshots: an outage is the dead state they knew.
+    downSinceMs: s.downSinceMs ? [...s.downSinceMs] : [...s.deadSinceMs],
     accepts: [...(s.accepts ?? [])],
     rejects: [...(s.rejects ?? [])],
   };

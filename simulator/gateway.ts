@@ -278,7 +278,7 @@ export class Gateway {
     const m = this.#m;
     const report = m.radius.setServers(servers);
     if (report.added.length + report.removed.length + report.changed.length === 0) return report;
-    for (const label of report.removed) m.alarms.observe(m.nowMs, "radius.server.dead", label, false, true, () => ({ text: "", context: {} }));
+    for (const label of report.removed) m.alarms.retire(m.nowMs, "radius.server.dead", label);
     m.logs.emit(m.nowMs, "radius.servers", { servers: report.servers, added: report.added.length, removed: report.removed.length, changed: report.changed.length });
     evaluateAlarms(m);
     return report;
@@ -303,6 +303,11 @@ export class Gateway {
   /** Feeds an alarm whose condition is judged outside the model (control-plane watchers), as the model's own conditions are. */
   observeAlarm(id: AlarmId, instance: string | null, high: boolean, low: boolean, describe: () => { text: string; context: Record<string, string> }): void {
     this.#m.alarms.observe(this.#m.nowMs, id, instance, high, low, describe);
+  }
+
+  /** Clears an alarm raised outside the model at once: its object left the configuration (control-plane watchers). */
+  retireAlarm(id: AlarmId, instance: string | null): void {
+    this.#m.alarms.retire(this.#m.nowMs, id, instance);
   }
 
   /** Changes whenever the live sessions may have: the instant, how many are up, how many were ever set up. */

@@ -28,6 +28,9 @@ import type { Maintenance } from "./upgrade.ts";
 import type { ScenarioFaults } from "../src/schemas/scenario.ts";
 import type { SessionList } from "../src/schemas/sessions.ts";
 
+/** Sub-steps the session-loss alarm looks back over: five minutes. */
+export const LOSS_WINDOW_STEPS = 30;
+
 /** A control-plane daemon a scenario can fail (the contract's enumeration). */
 export type Daemon = ScenarioFaults["failedDaemons"][number];
 
@@ -102,6 +105,9 @@ export class Model {
   licenceState: LicenceState = "Dev";
   /** Control-plane daemons a scenario stopped (`fail-daemon`: `routing`, `ipsec`); a reseed (a reboot) starts them again. */
   daemonsDown = new Set<Daemon>();
+  /** Sessions down in each of the last LOSS_WINDOW_STEPS sub-steps, a ring from `lossAt` (sessions.loss.high). */
+  lossRing = new Int32Array(LOSS_WINDOW_STEPS);
+  lossAt = 0;
   /** Events since the last metrics sample (sessionsUp / sessionsDown per interval). */
   upSinceSample = 0;
   downSinceSample = 0;

@@ -230,6 +230,8 @@ const ProfileFields = z.strictObject({
         cgnClearPercent: z.number().min(0).max(100).default(80),
         capacityHighPercent: z.number().min(1).max(100).default(95),
         capacityClearPercent: z.number().min(0).max(100).default(90),
+        sessionLossPercent: z.number().min(0).max(100).default(5).describe("sessions lost in 5 min, % of those up"),
+        sessionLossMin: z.int().min(1).default(100).describe("and at least this many"),
       })
       .prefault({}),
     logging: z

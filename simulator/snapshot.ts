@@ -86,6 +86,8 @@ export function snapshotModel(m: Model, views = false): GatewaySnapshot {
     churnMultiplier: m.churnMultiplier,
     peakSessions: m.peakSessions,
     upSinceSample: m.upSinceSample,
+    lossRing: m.lossRing,
+    lossAt: m.lossAt,
     downSinceSample: m.downSinceSample,
     tally: { ...m.tally },
     sessionEvents: { ...m.sessionEvents },
@@ -138,6 +140,8 @@ export function restoreModel(
   m.churnMultiplier = st.churnMultiplier;
   m.peakSessions = st.peakSessions;
   m.upSinceSample = st.upSinceSample;
+  if (st.lossRing) m.lossRing.set(st.lossRing);
+  m.lossAt = st.lossAt ?? 0;
   m.downSinceSample = st.downSinceSample;
   m.tally = { ...st.tally };
   // Snapshots written before these counters: they start from zero, as a counter reset.
@@ -208,6 +212,9 @@ interface SnapshotState {
   churnMultiplier: number;
   peakSessions: number;
   upSinceSample: number;
+  /** Absent in snapshots written before the session-loss alarm: nothing lost. */
+  lossRing?: Int32Array;
+  lossAt?: number;
   downSinceSample: number;
   tally: Tally;
   sessionEvents?: Model["sessionEvents"];

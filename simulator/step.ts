@@ -68,6 +68,8 @@ export function subStep(m: Model): void {
     teardownSession(m, slot, "l2tp-peer-unreachable", false, lac ? m.nowMs : Number.POSITIVE_INFINITY);
   }
   m.metrics.record(now, m.store.liveCount, m.store.byEncap, m.upSinceSample, m.downSinceSample, m.store.portRx, m.store.portTx);
+  m.lossAt = (m.lossAt + 1) % m.lossRing.length;
+  m.lossRing[m.lossAt] = m.downSinceSample;
   m.upSinceSample = 0;
   m.downSinceSample = 0;
   evaluateAlarms(m);

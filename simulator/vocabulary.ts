@@ -304,13 +304,13 @@ export const ALARM_CATALOGUE = {
     severity: "major",
     instance: "host:port",
     raise: "the server is marked dead",
-    clear: "the server is revived",
+    clear: "the server answers again (a revival by dead time alone is not one: the outage goes on until it answers)",
   },
   "radius.all-dead": {
     severity: "critical",
     instance: null,
     raise: "every configured RADIUS server is dead",
-    clear: "at least one server is alive",
+    clear: "at least one server answers again",
   },
   "sessions.capacity.high": {
     severity: "minor",
@@ -318,10 +318,16 @@ export const ALARM_CATALOGUE = {
     raise: "live sessions ≥ alarms.capacityHighPercent of population.licensedSessions",
     clear: "live sessions < alarms.capacityClearPercent of population.licensedSessions",
   },
+  "sessions.loss.high": {
+    severity: "major",
+    instance: null,
+    raise: "sessions down in 5 min ≥ alarms.sessionLossPercent of those up before, and ≥ alarms.sessionLossMin",
+    clear: "fewer than half as many in the last 5 min",
+  },
   "bgp.neighbor.down": {
     severity: "major",
-    instance: "neighbor address",
-    raise: "an Established BGP session goes down (a flap, the hold timer, a reset by a configuration change)",
+    instance: "neighbor address (`<address> vrf <name>` for a GRE circuit's eBGP session outside the global table)",
+    raise: "an Established BGP session goes down (a flap, the hold timer, a reset, a GRE circuit's eBGP session)",
     clear: "the session is Established again, or the neighbor is shut down or deleted",
   },
   "gre.circuit.down": {
@@ -349,6 +355,12 @@ export const ALARM_CATALOGUE = {
     instance: "connection name",
     raise: "an ESTABLISHED IKE SA is lost",
     clear: "the SA is ESTABLISHED again, IPsec is disabled, or the connection is deleted",
+  },
+  "daemon.down": {
+    severity: "critical",
+    instance: "daemon (routing, ipsec)",
+    raise: "a control-plane daemon does not answer (its endpoints read reachable false)",
+    clear: "it answers again",
   },
   "licence.band.exceeded": {
     severity: "major",
