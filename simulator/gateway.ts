@@ -6,6 +6,7 @@
 import type { RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
 import type { RadiusPoolStatus } from "../src/schemas/radius.ts";
 import type { AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts";
+import type { AccountingRecord } from "./accounting.ts";
 import type { AlarmId } from "./alarms.ts";
 import type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
 import type { CgnBindingRow, CgnBindingsPage, CgnStatus } from "../src/schemas/cgn.ts";
@@ -92,6 +93,7 @@ export class Gateway {
   #bootProfile: (() => Profile) | null = null;
   readonly #stepListeners = new Set<(nowMs: number) => void>();
   readonly #portBlockListeners = new Set<(record: PortBlockRecord) => void>();
+  readonly #accountingListeners = new Set<(record: AccountingRecord) => void>();
 
   private constructor(model: Model) {
     this.#m = model;
@@ -100,12 +102,28 @@ export class Gateway {
     this.#tellPortBlocks(model);
   }
 
-  /** Wires a model's CGN to the compliance listeners (again after a reboot builds a new model). */
+  /** Wires a model's CGN to the compliance listeners and its accounting to theirs (again after a reboot). */
   #tellPortBlocks(model: Model): void {
+    model.accountingListener = this.#accountingListeners.size === 0 ? null : (record) => {
+      for (const listener of this.#accountingListeners) listener(record);
+    };
     model.cgn.onPortBlock = (kind, nowMs, b, chunk) => {
       if (this.#portBlockListeners.size === 0) return;
       const record = model.cgn.portBlockRecord(kind, nowMs, b, chunk, model.usernameOf);
       for (const listener of this.#portBlockListeners) listener(record);
+    };
+  }
+
+  /**
+   * Subscribes to accounting: every Accounting-Request Start, Interim-Update and Stop as a transport would send it
+   * (accounting.ts); returns the unsubscribe function.
+   */
+  onAccounting(listener: (record: AccountingRecord) => void): () => void {
+    this.#accountingListeners.add(listener);
+    this.#tellPortBlocks(this.#m);
+    return () => {
+      this.#accountingListeners.delete(listener);
+      this.#tellPortBlocks(this.#m);
     };
   }
 

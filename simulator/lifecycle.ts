@@ -13,6 +13,7 @@ import { FAMILY_PD, FAMILY_V4, FAMILY_WAN } from "./families.ts";
 import type { Model } from "./model.ts";
 import { ipv6Text } from "./session-addresses.ts";
 import type { AddressPool } from "./pools.ts";
+import { accountStart, accountStop } from "./accounting.ts";
 import { grantLease } from "./leases.ts";
 import type { EndCause } from "./lifetimes.ts";
 import { NO_LEASE } from "./sessions.ts";
@@ -184,6 +185,7 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   if (a.encap === ENCAP_IPOE) grantLease(m, slot);
   else s.setLease(slot, NO_LEASE);
   m.lifetimes.begin(m, slot);
+  accountStart(m, slot);
   m.l2tp.attach(m, slot);
   m.takeOffline(sub);
   m.slotOfSub[sub] = slot;
@@ -237,6 +239,7 @@ export function teardownSession(
 ): void {
   const s = m.store;
   const id = s.id[slot] ?? 0;
+  accountStop(m, slot, cause);
   if (m.captures.has(id)) m.captures.stop(m.nowMs, id, "session-down");
   const pools = m.pools;
   const sub = s.sub[slot] ?? 0;

@@ -4,6 +4,7 @@
  * queries. Internal to the simulator; the Gateway façade is the public face.
  */
 import { RadiusPool } from "./aaa.ts";
+import type { AccountingRecord } from "./accounting.ts";
 import { AlarmBook } from "./alarms.ts";
 import { Captures } from "./captures.ts";
 import { Cgn } from "./cgn.ts";
@@ -115,6 +116,8 @@ export class Model {
   /** Session setups, teardowns and failed setups since this data plane booted (the scrape's counters; a reboot starts a new model). */
   sessionEvents = { setups: 0, teardowns: 0, failures: 0 };
   readonly scratch: SubscriberAttrs = blankAttrs();
+  /** Told every accounting request as a transport would send it (Gateway `onAccounting`); null = nobody listens. */
+  accountingListener: ((record: AccountingRecord) => void) | null = null;
   /** Per-port traffic counters since this data plane booted (interfaces.ts). */
   readonly portCounters: PortCounters;
   /** When this data plane booted: its creation, a reseed, or the end of an upgrade's reboot. */

@@ -209,6 +209,8 @@ const ProfileFields = z.strictObject({
       maxAttempts: z.int().min(1).max(10),
       deadAfterFailures: z.int().min(1),
       deadTimeSeconds: z.int().min(1),
+      interimSeconds: z.int().min(60).max(86_400).default(600).describe("Acct-Interim-Interval (RFC 2869)"),
+      accountingQueue: z.int().min(0).max(1_000_000).default(100_000).describe("records kept while no server answers"),
       servers: z.array(RadiusServer),
     }),
     pools: z.array(Pool).min(1),

@@ -128,7 +128,7 @@ export function summaryRow(m: Model, slot: number): SessionSummary {
 }
 
 /** A slot's byte and packet counters through sub-step `tick`. */
-function countersOf(s: SessionStore, slot: number, tick: number): WireSessionDetail["counters"] {
+export function countersOf(s: SessionStore, slot: number, tick: number): WireSessionDetail["counters"] {
   const rx = s.rxBytesAt(slot, tick);
   const tx = s.txBytesAt(slot, tick);
   return {

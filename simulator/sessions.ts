@@ -27,7 +27,7 @@ const EXPECTED_HEADROOM = 1.1;
 const COLUMNS = [
   "alive", "id", "sub", "encap", "port", "svlan", "cvlan", "plan", "vrf", "realm", "walledGarden", "aaa",
   "v4Pool", "v4Subnet", "v4Ord", "v4Addr", "wanPool", "wanSubnet", "wanOrd", "pdPool", "pdSubnet", "pdOrd", "cgn",
-  "upMs", "leaseMs", "leaseEnd", "endAt", "endKind", "quietUntil",
+  "upMs", "leaseMs", "leaseEnd", "endAt", "endKind", "quietUntil", "acctAt",
   "activity", "rxBps", "txBps", "rxBytes", "txBytes", "rateTick", "liveIndex", "live",
   "orderPos",
 ] as const;
@@ -82,6 +82,8 @@ export class SessionStore {
   endKind: Uint8Array;
   /** Until when the subscriber's CPE is gone (off, rebooting, its line down), epoch seconds: no traffic, no renewal. */
   quietUntil: Uint32Array;
+  /** When the session's next Accounting Interim-Update is due, epoch seconds (0 = none: not RADIUS-accounted). */
+  acctAt: Uint32Array;
   activity: Float32Array;
   /** Current rates in whole bits per second, set by `setRates` only: whole numbers keep the per-port sums exact. */
   rxBps: Float64Array;
@@ -112,6 +114,8 @@ export class SessionStore {
   readonly #leases = new LeaseTimers();
   /** The lifetime events to come (`endAt`), likewise. */
   readonly #ends = new LeaseTimers();
+  /** The Interim-Updates to come (`acctAt`), likewise. */
+  readonly #interims = new LeaseTimers();
   /** Slots activated since the traffic loop last took them (their first rates are drawn in the sub-step that sets them up). */
   #fresh: number[] = [];
 
@@ -172,6 +176,7 @@ export class SessionStore {
     this.endAt = new Uint32Array(n);
     this.endKind = new Uint8Array(n);
     this.quietUntil = new Uint32Array(n);
+    this.acctAt = new Uint32Array(n);
     this.activity = new Float32Array(n);
     this.rxBps = new Float64Array(n);
     this.txBps = new Float64Array(n);
@@ -308,6 +313,7 @@ export class SessionStore {
     this.endKind[slot] = 0;
     this.quietUntil[slot] = 0;
     this.leaseEnd[slot] = 0;
+    this.acctAt[slot] = 0;
     this.alive[slot] = 1;
     this.id[slot] = id;
     this.liveIndex[slot] = this.liveCount;
@@ -350,6 +356,20 @@ export class SessionStore {
   dueEnds(nowMs: number): number[] {
     return this.#ends.take(nowMs).filter((slot) => {
       const at = this.endAt[slot] ?? 0;
+      return this.alive[slot] === 1 && at > 0 && at * 1000 <= nowMs;
+    });
+  }
+
+  /** Files a session's next Interim-Update at `atSeconds`. */
+  setInterim(slot: number, atSeconds: number): void {
+    this.acctAt[slot] = atSeconds;
+    this.#interims.add(slot, atSeconds * 1000);
+  }
+
+  /** The live slots whose Interim-Update falls due by `nowMs`, ascending. */
+  dueInterims(nowMs: number): number[] {
+    return this.#interims.take(nowMs).filter((slot) => {
+      const at = this.acctAt[slot] ?? 0;
       return this.alive[slot] === 1 && at > 0 && at * 1000 <= nowMs;
     });
   }
@@ -463,6 +483,7 @@ export class SessionStore {
     this.portTx.fill(0);
     this.#leases.clear();
     this.#ends.clear();
+    this.#interims.clear();
     this.#fresh = [];
     // The live list order decides which session churn picks, so it is restored exactly.
     for (const slot of liveOrder) {
@@ -472,6 +493,7 @@ export class SessionStore {
       this.#addToPort(slot, this.rxBps[slot] ?? 0, this.txBps[slot] ?? 0);
       if (this.leaseMs[slot] !== NO_LEASE) this.#leases.add(slot, this.leaseMs[slot] ?? 0);
       if ((this.endAt[slot] ?? 0) > 0) this.#ends.add(slot, (this.endAt[slot] ?? 0) * 1000);
+      if ((this.acctAt[slot] ?? 0) > 0) this.#interims.add(slot, (this.acctAt[slot] ?? 0) * 1000);
     }
     const byId = [...liveOrder].sort((a, b) => (this.id[a] ?? 0) - (this.id[b] ?? 0));
     this.orderLen = 0;

@@ -70,6 +70,7 @@ export function snapshotModel(m: Model, views = false): GatewaySnapshot {
     ["wanPool", s.wanPool], ["wanSubnet", s.wanSubnet], ["wanOrd", s.wanOrd], ["pdPool", s.pdPool],
     ["pdSubnet", s.pdSubnet], ["pdOrd", s.pdOrd], ["cgn", s.cgn], ["upMs", s.upMs], ["leaseMs", s.leaseMs],
     ["leaseEnd", s.leaseEnd], ["endAt", s.endAt], ["endKind", s.endKind], ["quietUntil", s.quietUntil],
+    ["acctAt", s.acctAt],
     ["activity", s.activity], ["rxBps", s.rxBps], ["txBps", s.txBps], ["rxBytes", s.rxBytes], ["txBytes", s.txBytes],
     ["rateTick", s.rateTick],
   ];

@@ -13,6 +13,7 @@
  * next step. So the count dips as sessions end and recovers as CPEs return.
  */
 import { SUB_STEP_MS, SUB_STEP_SECONDS } from "./clock.ts";
+import { runAccounting } from "./accounting.ts";
 import { evaluateAlarms } from "./conditions.ts";
 import { grantLease, runLeases } from "./leases.ts";
 import { setupSession, teardownSession } from "./lifecycle.ts";
@@ -56,6 +57,7 @@ export function subStep(m: Model): void {
     teardownSession(m, slot, "lease-expired", false, (m.backAt[m.store.sub[slot] ?? 0] ?? 0) * 1000);
   }
   runTraffic(m);
+  runAccounting(m);
   m.portCounters.add(m.store.portRx, m.store.portTx);
 
   m.cgn.tick(now, m.rng);

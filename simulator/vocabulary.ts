@@ -312,6 +312,12 @@ export const ALARM_CATALOGUE = {
     raise: "every configured RADIUS server is dead",
     clear: "at least one server answers again",
   },
+  "radius.accounting.failed": {
+    severity: "major",
+    instance: null,
+    raise: "an accounting record went unanswered by every server it was sent to: it waits in the queue (billing lags)",
+    clear: "the queue is empty again (every record answered, or dropped from a full queue)",
+  },
   "sessions.capacity.high": {
     severity: "minor",
     instance: null,

@@ -67,11 +67,10 @@ describe("log ring", () => {
 describe("model logging", () => {
   it("emits only catalogued msgIds with exactly their catalogued fields", () => {
     const g = gateway(profile(), 71, 600);
-    g.scenario({ action: "set-churn-multiplier", multiplier: 100 });
     g.scenario({ action: "fail-radius-server", server: "radius-1.isp.example" });
-    g.scenario({ action: "fill-pool", pool: "wholesale-v4", percent: 100 });
-    // Subscribers dialling into the full pool.
+    // Subscribers dialling again into a pool filled meanwhile.
     g.scenario({ action: "disconnect-sessions", share: 0.2, filter: { vrf: "wholesale" } });
+    g.scenario({ action: "fill-pool", pool: "wholesale-v4", percent: 100 });
     g.startCapture(g.sessions.list({ limit: 1 }).items[0]?.id ?? 0, "192.0.2.1", 1, null);
     g.step(900);
     const entries = g.logs.tail({ sinceSeq: 0, count: 1000 }).entries.concat(g.logs.tail({ count: 1000 }).entries);

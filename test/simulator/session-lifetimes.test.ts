@@ -107,8 +107,9 @@ describe("a week on the small profile", () => {
     const steady = p.population.steadyStateSessions;
     const mean = totals.reduce((a, b) => a + b, 0) / totals.length;
     expect(Math.abs(mean - steady)).toBeLessThan(steady * 0.02);
-    expect(Math.min(...totals)).toBeLessThan(steady * 0.99);
-    expect(Math.max(...totals)).toBeGreaterThan(steady * 0.99);
+    // Subscribers switched off at a time: binomial, 2,150 × 0.07 = 150 ± 12, moving over days: above and below.
+    expect(Math.min(...totals)).toBeLessThan(steady);
+    expect(Math.max(...totals)).toBeGreaterThan(steady);
     // Not a floor: the count moves from hour to hour.
     const moved = totals.filter((t, i) => i > 0 && t !== totals[i - 1]).length;
     expect(moved).toBeGreaterThan(totals.length * 0.8);
@@ -165,7 +166,7 @@ describe("per access type", () => {
     });
     const g = gateway(reboots, 1004, 600);
     const downs = recordDowns(g);
-    g.step(3 * DAY);
+    g.step(2 * DAY);
     const count = (hours: number[]) => downs.filter((d) => d.cause === "cpe-reboot" && hours.includes(d.hour)).length;
     // The profile's curve at 19-21 h local: 1.6, 1.7, 1.6 (mean 1.63); at 02-04 h: 0.4, 0.35, 0.35 (mean 0.37). Each
     // hour's value holds at its start and moves linearly to the next: the hours' means are 1.6125 and 0.375, 4.3 to 1.
