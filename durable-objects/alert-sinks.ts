@@ -1,28 +1,36 @@
 /**
  * The alert fan-out's transport: every notification goes to each configured
- * sink whose severity floor it meets, so a NOC can point `alarms.sinks` at
- * its own receiver and watch alerts arrive. A webhook is an HTTP POST, one
- * attempt, no redirects followed. An SMTP sink is a message submitted to its
- * mail server, a bus sink a QoS 1 PUBLISH to its MQTT broker
- * (./transports/), each tried up to three times with a growing wait, one at a
- * time per sink so they arrive in order and a client identifier is never in
- * use twice. Every outcome is logged; none blocks the data plane (deliveries
- * run after the step that raised the alarm, never awaited by a request).
+ * sink whose severity floor it meets. A webhook is an HTTP POST, no
+ * redirects followed; an SMTP sink a message submitted to its mail server, a
+ * bus sink a QoS 1 PUBLISH to its MQTT broker (./transports/).
+ *
+ * A receiver's outage loses nothing within bounds an operator can read
+ * (docs/observability.md, Alerts): each sink has a queue of `queueSize`
+ * notifications, delivered one at a time in the order they were raised (so
+ * a clear never overtakes its raise, and an MQTT client identifier is never
+ * in use twice), the head retried with capped exponential backoff until it
+ * is delivered, refused for good, or older than SINK_MAX_AGE_MS. What is
+ * dropped (the queue full, too old, refused) is counted per sink
+ * (`bng_alert_notifications_total{outcome="dropped"}`); what was dropped
+ * unseen is named once delivery resumes (`alarm.notifications.lost`), as
+ * syslog shipping does. Nothing here blocks the data plane: deliveries run
+ * after the step that raised the alarm, never awaited by a request. The
+ * queue is in memory, as a real box's is: a restart loses what it holds.
  *
  * Every destination passes the destination policy (SSRF,
  * src/config/destinations.ts: `outboundFetch`, and the sockets' Wire.open),
- * and a failed delivery is logged as just that: the log ring is readable by
+ * and a failure is logged as just that: the log ring is readable by
  * read-only accounts, and a status code, a timeout, a refused connection or a
  * server's reply per URL would map which internal services listen where. The
  * detail goes to the appliance's console, which only whoever runs it sees.
  */
-import type { AlertNotification } from "../src/schemas/alarms.ts";
+import type { AlertNotification, AlertSinkState } from "../src/schemas/alarms.ts";
 import { recipients, type AlertSink } from "../simulator/alert-fanout.ts";
 import type { FieldValue, Severity } from "../simulator/index.ts";
 import { DestinationRefused, outboundFetch } from "../src/config/destinations.ts";
 import { mqttSink, smtpSink } from "../src/config/sink-urls.ts";
 import { alertMail } from "./transports/alert-mail.ts";
-import { withRetries, type Attempt } from "./transports/attempt.ts";
+import type { Attempt } from "./transports/attempt.ts";
 import { publish } from "./transports/mqtt.ts";
 import { submit } from "./transports/smtp.ts";
 
@@ -30,83 +38,266 @@ import { submit } from "./transports/smtp.ts";
 export const WEBHOOK_TIMEOUT_MS = 5_000;
 /** How long one SMTP or MQTT attempt may take, connection to goodbye. */
 export const SOCKET_ATTEMPT_TIMEOUT_MS = 10_000;
-/** Notifications waiting for one socket sink at most; more are dropped (and logged) while it is unreachable. */
-export const SINK_QUEUE_LIMIT = 32;
+/** The first wait after a failed attempt, doubled after each further failure up to the cap (as syslog's). */
+export const BACKOFF_FIRST_MS = 1_000;
+export const BACKOFF_MAX_MS = 30_000;
+/**
+ * A notification still undelivered this long after it was raised is dropped (counted, and named when delivery resumes).
+ */
+export const SINK_MAX_AGE_MS = 30 * 60_000;
 
 type Log = (severity: Severity, msgId: string, fields: Record<string, FieldValue>) => void;
+type Outcome = "delivered" | "retried" | "dropped";
+/** A configured sink as the transport holds it: `alarms.sinks`' item, credential and queue size included. */
+export type SinkSettings = AlertSink & { queueSize: number };
+/** What a sink's pump needs of the fan-out: one try at a delivery, and the log. */
+interface Pumping {
+  attempt: (sink: SinkSettings, notification: AlertNotification) => Promise<Attempt>;
+  log: Log;
+}
 
-export class AlertSinks {
-  #sinks: AlertSink[] = [];
-  #allowlist: readonly string[] = [];
-  readonly #log: Log;
-  readonly #pending = new Set<Promise<void>>();
-  /** Per socket sink: the end of its queue of deliveries, and how many wait in it. */
-  readonly #queues = new Map<string, { tail: Promise<void>; length: number }>();
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-  constructor(log: Log) {
-    this.#log = log;
+// The URL is not logged: it may carry a user name, or a password in its user part.
+const aboutOf = (sink: AlertSink, notification: AlertNotification) => ({
+  sink: sink.name,
+  kind: sink.kind,
+  notification: notification.kind,
+  alarmId: notification.alarm.id,
+});
+
+/** One sink: its queue, its pump, and what an operator reads of it (GET /api/v1/alarms/sinks, the scrape). */
+class SinkQueue {
+  #settings: SinkSettings;
+  readonly #owner: Pumping;
+  #queue: { notification: AlertNotification; queuedMs: number; attempts: number }[] = [];
+  #running = false;
+  #stopped = false;
+  #backoffMs = 0;
+  /** The attempt under way, for `settled`. */
+  attempt: Promise<Attempt> | null = null;
+  #nextAttemptMs: number | null = null;
+  /** Ends the wait for a retry early (the sink was reconfigured). */
+  #wake: (() => void) | null = null;
+  /** The head failed and waits for its retry: the outage has been logged (`alarm.sink.retrying`) once. */
+  #failing = false;
+  /**
+   * Dropped since the last delivery without a log entry of their own (queue full, too old): named when delivery
+   * resumes.
+   */
+  #unreported = 0;
+  readonly counts: Record<Outcome, number> = { delivered: 0, retried: 0, dropped: 0 };
+  #lastSuccessMs: number | null = null;
+  #lastFailureMs: number | null = null;
+  #lastFailureReason: AlertSinkState["lastFailureReason"] = null;
+
+  constructor(settings: SinkSettings, owner: Pumping) {
+    this.#settings = settings;
+    this.#owner = owner;
   }
 
-  /** Hot-applies `alarms.sinks` and `alarms.webhookAllowlist`: the next notification goes to these. */
-  set(sinks: AlertSink[], allowlist: readonly string[]): void {
-    this.#sinks = sinks.map((s) => ({ ...s }));
-    this.#allowlist = [...allowlist];
+  get settings(): SinkSettings {
+    return this.#settings;
   }
 
-  /** Sends a notification to its recipients without waiting for them. */
-  send(notification: AlertNotification): void {
-    for (const sink of recipients(notification.alarm.severity, this.#sinks)) {
-      const delivery = (sink.kind === "webhook" ? this.#deliver(sink, notification) : this.#enqueue(sink, notification)).finally(() => this.#pending.delete(delivery));
-      this.#pending.add(delivery);
-    }
+  /** New settings (a changed URL or credential is how an outage is often fixed): a retry waiting is made now. */
+  set settings(settings: SinkSettings) {
+    this.#settings = settings;
+    this.#backoffMs = 0;
+    this.#wake?.();
   }
 
-  /** Resolves once every delivery under way has finished (an orderly stop waits for it). */
-  async settled(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
-  }
-
-  /** Queues a socket sink's delivery behind its earlier ones (keyed by name and URL: a changed sink starts afresh). */
-  #enqueue(sink: AlertSink, notification: AlertNotification): Promise<void> {
-    const key = `${sink.name}\u0000${sink.url}`;
-    const queue = this.#queues.get(key) ?? { tail: Promise.resolve(), length: 0 };
-    if (queue.length >= SINK_QUEUE_LIMIT) {
-      console.warn(`alarm sink '${sink.name}': ${SINK_QUEUE_LIMIT} notifications already waiting, one dropped`);
-      this.#log("warning", "alarm.sink.failed", { ...aboutOf(sink, notification), reason: "queue full" });
-      return Promise.resolve();
-    }
-    queue.length++;
-    queue.tail = queue.tail
-      .then(() => this.#deliverOverSocket(sink, notification))
-      // Never a rejected tail: the deliveries queued behind it would be skipped.
-      .catch((error: unknown) => console.error(`alarm sink '${sink.name}':`, error))
-      .finally(() => {
-        if (--queue.length === 0 && this.#queues.get(key) === queue) this.#queues.delete(key);
-      });
-    this.#queues.set(key, queue);
-    return queue.tail;
-  }
-
-  async #deliverOverSocket(sink: AlertSink, notification: AlertNotification): Promise<void> {
-    const about = aboutOf(sink, notification);
-    const outcome = await withRetries(() => this.#attempt(sink, notification));
-    if (outcome.ok) {
-      this.#log("info", "alarm.sink.delivered", { ...about, attempts: outcome.attempts });
+  /**
+   * Queues a notification behind the earlier ones and wakes the pump; a full queue drops it (the oldest are kept, as
+   * syslog's).
+   */
+  offer(notification: AlertNotification): void {
+    if (this.#queue.length >= this.#settings.queueSize) {
+      this.counts.dropped++;
+      this.#unreported++;
       return;
     }
-    console.warn(`alarm sink '${sink.name}' (${sink.kind}), attempt ${outcome.attempts}: ${outcome.cause}`);
-    this.#log("warning", "alarm.sink.failed", { ...about, reason: outcome.refused ? "destination not allowed" : "not delivered", attempts: outcome.attempts });
+    this.#queue.push({ notification, queuedMs: Date.now(), attempts: 0 });
+    if (!this.#running) {
+      this.#running = true;
+      void this.#run().finally(() => (this.#running = false));
+    }
   }
 
-  /** One try at an SMTP or bus sink. */
-  async #attempt(sink: AlertSink, notification: AlertNotification): Promise<Attempt> {
+  /** The sink was removed: nothing more is sent (an attempt under way ends as it ends). */
+  stop(): void {
+    this.#stopped = true;
+    this.#queue = [];
+    this.#wake?.();
+  }
+
+  state(): AlertSinkState {
+    const { name, kind, severityFloor, queueSize } = this.#settings;
+    const oldest = this.#queue[0]?.queuedMs ?? null;
+    return {
+      name,
+      kind,
+      severityFloor,
+      state: this.#queue.length === 0 ? "idle" : this.#failing ? "retrying" : "delivering",
+      queued: this.#queue.length,
+      queueSize,
+      oldestQueuedUtc: iso(oldest),
+      nextAttemptUtc: this.#failing ? iso(this.#nextAttemptMs) : null,
+      lastSuccessUtc: iso(this.#lastSuccessMs),
+      lastFailureUtc: iso(this.#lastFailureMs),
+      lastFailureReason: this.#lastFailureReason,
+      ...this.counts,
+    };
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped && this.#queue.length > 0) {
+      const head = this.#queue[0]!;
+      if (Date.now() - head.queuedMs > SINK_MAX_AGE_MS) {
+        this.#queue.shift();
+        this.#drop(true);
+        continue;
+      }
+      const sink = this.#settings;
+      head.attempts++;
+      this.attempt = this.#owner.attempt(sink, head.notification);
+      const outcome = await this.attempt;
+      this.attempt = null;
+      if (this.#stopped) return;
+      const about = aboutOf(sink, head.notification);
+      if (outcome.ok) {
+        this.#queue.shift();
+        this.counts.delivered++;
+        this.#lastSuccessMs = Date.now();
+        this.#backoffMs = 0;
+        this.#failing = false;
+        this.#owner.log("info", "alarm.sink.delivered", {
+          ...about,
+          ...(outcome.status === undefined ? {} : { status: outcome.status }),
+          attempts: head.attempts,
+        });
+        if (this.#unreported > 0) {
+          // Logged after the delivery: the receiver is back, and this entry reaches the log and syslog at once.
+          this.#owner.log("warning", "alarm.notifications.lost", {
+            sink: sink.name,
+            kind: sink.kind,
+            lost: this.#unreported,
+          });
+          this.#unreported = 0;
+        }
+        continue;
+      }
+      this.#lastFailureMs = Date.now();
+      const reason = outcome.refused ? ("destination not allowed" as const) : ("not delivered" as const);
+      this.#lastFailureReason = reason;
+      console.warn(`alarm sink '${sink.name}' (${sink.kind}), attempt ${head.attempts}: ${outcome.cause}`);
+      if (outcome.permanent) {
+        // Refused for good (a 4xx, a 5xx SMTP reply, a refused credential, the policy): tried again it would fail
+        // again.
+        this.#queue.shift();
+        this.#drop(false);
+        this.#failing = false;
+        this.#owner.log("warning", "alarm.sink.failed", { ...about, reason, attempts: head.attempts });
+        continue;
+      }
+      this.counts.retried++;
+      if (!this.#failing) {
+        this.#failing = true;
+        this.#owner.log("warning", "alarm.sink.retrying", { ...about, reason, queued: this.#queue.length });
+      }
+      this.#backoffMs = Math.min(BACKOFF_MAX_MS, this.#backoffMs === 0 ? BACKOFF_FIRST_MS : this.#backoffMs * 2);
+      this.#nextAttemptMs = Date.now() + this.#backoffMs;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.#backoffMs);
+        this.#wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#wake = null;
+    }
+  }
+
+  /**
+   * A notification given up: counted; `unseen` when no entry of its own says so (it waited too long, or found the queue
+   * full).
+   */
+  #drop(unseen: boolean): void {
+    this.counts.dropped++;
+    if (unseen) this.#unreported++;
+  }
+}
+
+export class AlertSinks {
+  readonly #queues = new Map<string, SinkQueue>();
+  #allowlist: readonly string[] = [];
+  readonly #pumping: Pumping;
+
+  constructor(log: Log) {
+    this.#pumping = {
+      log,
+      attempt: (sink, notification) =>
+        sink.kind === "webhook" ? this.#post(sink, notification) : this.#overSocket(sink, notification),
+    };
+  }
+
+  /**
+   * Hot-applies `alarms.sinks` and `alarms.webhookAllowlist`: a kept sink keeps its queue (a changed URL or credential
+   * is how an outage is often fixed), a removed one stops.
+   */
+  set(sinks: SinkSettings[], allowlist: readonly string[]): void {
+    this.#allowlist = [...allowlist];
+    const names = new Set(sinks.map((s) => s.name));
+    for (const [name, queue] of this.#queues) {
+      if (names.has(name)) continue;
+      queue.stop();
+      this.#queues.delete(name);
+    }
+    for (const sink of sinks) {
+      const queue = this.#queues.get(sink.name);
+      if (queue) queue.settings = { ...sink };
+      else this.#queues.set(sink.name, new SinkQueue({ ...sink }, this.#pumping));
+    }
+  }
+
+  /** Queues a notification for each sink whose floor it meets, without waiting for any. */
+  send(notification: AlertNotification): void {
+    const settings = [...this.#queues.values()].map((q) => q.settings);
+    for (const sink of recipients(notification.alarm.severity, settings))
+      this.#queues.get(sink.name)!.offer(notification);
+  }
+
+  /** Each configured sink's state and counts, in configuration order. */
+  states(): AlertSinkState[] {
+    return [...this.#queues.values()].map((q) => q.state());
+  }
+
+  /** Resolves once no attempt is under way (a sink waiting for its retry is not waited for). */
+  async settled(): Promise<void> {
+    for (;;) {
+      const under = [...this.#queues.values()].map((q) => q.attempt).filter((a) => a !== null);
+      if (under.length === 0) return;
+      await Promise.allSettled(under);
+      // A turn for each pump to log its outcome and start its next attempt.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+
+  async #overSocket(sink: AlertSink, notification: AlertNotification): Promise<Attempt> {
     const password = sink.credential ?? passwordOf(sink.url);
     try {
       if (sink.kind === "smtp") {
         const read = smtpSink(sink.url);
         if (!read.ok) return { ok: false, permanent: true, cause: read.detail };
         const message = alertMail(notification, read.sink.from, read.sink.to, crypto.randomUUID());
-        return await submit(sink.url, read.sink, password, this.#allowlist, { helo: heloName(notification.appliance), message }, SOCKET_ATTEMPT_TIMEOUT_MS);
+        return await submit(
+          sink.url,
+          read.sink,
+          password,
+          this.#allowlist,
+          { helo: heloName(notification.appliance), message },
+          SOCKET_ATTEMPT_TIMEOUT_MS,
+        );
       }
       const read = mqttSink(sink.url);
       if (!read.ok) return { ok: false, permanent: true, cause: read.detail };
@@ -117,13 +308,13 @@ export class AlertSinks {
       };
       return await publish(sink.url, read.sink, password, this.#allowlist, publication, SOCKET_ATTEMPT_TIMEOUT_MS);
     } catch (error) {
-      if (error instanceof DestinationRefused) return { ok: false, permanent: true, refused: true, cause: error.message };
+      if (error instanceof DestinationRefused)
+        return { ok: false, permanent: true, refused: true, cause: error.message };
       return { ok: false, permanent: false, cause: error instanceof Error ? error.message : String(error) };
     }
   }
 
-  async #deliver(sink: AlertSink, notification: AlertNotification): Promise<void> {
-    const about = aboutOf(sink, notification);
+  async #post(sink: AlertSink, notification: AlertNotification): Promise<Attempt> {
     try {
       const response = await outboundFetch(sink.url, "webhook", this.#allowlist, {
         method: "POST",
@@ -137,26 +328,25 @@ export class AlertSinks {
         signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
       });
       await response.body?.cancel();
-      if (response.status >= 200 && response.status < 300) {
-        this.#log("info", "alarm.sink.delivered", { ...about, status: response.status });
-      } else {
-        console.warn(`alarm sink '${sink.name}' answered HTTP ${response.status}`);
-        this.#log("warning", "alarm.sink.failed", { ...about, reason: "not delivered" });
-      }
+      const status = response.status;
+      if (status >= 200 && status < 300) return { ok: true, status };
+      // Worth another try: the receiver is busy or failing (RFC 9110 §15.5.9, §15.6; RFC 6585 §4), not refusing this
+      // request.
+      return { ok: false, permanent: !(status === 408 || status === 429 || status >= 500), cause: `HTTP ${status}` };
     } catch (error) {
-      if (error instanceof DestinationRefused) {
-        this.#log("warning", "alarm.sink.failed", { ...about, reason: "destination not allowed" });
-        return;
-      }
-      const cause = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${WEBHOOK_TIMEOUT_MS} ms` : "connection failed";
-      console.warn(`alarm sink '${sink.name}': ${cause}`);
-      this.#log("warning", "alarm.sink.failed", { ...about, reason: "not delivered" });
+      if (error instanceof DestinationRefused)
+        return { ok: false, permanent: true, refused: true, cause: error.message };
+      return {
+        ok: false,
+        permanent: false,
+        cause:
+          error instanceof Error && error.name === "TimeoutError"
+            ? `no answer within ${WEBHOOK_TIMEOUT_MS} ms`
+            : "connection failed",
+      };
     }
   }
 }
-
-// The URL is not logged: it may carry a user name, or a password in its user part.
-const aboutOf = (sink: AlertSink, notification: AlertNotification) => ({ sink: sink.name, kind: sink.kind, notification: notification.kind, alarmId: notification.alarm.id });
 
 /** The password in a URL's user part, when the sink keeps it there rather than in `credential`. */
 function passwordOf(url: string): string | null {
@@ -165,4 +355,11 @@ function passwordOf(url: string): string | null {
 }
 
 /** EHLO's argument (RFC 5321 §4.1.1.1): the appliance's name as a host name label under .invalid (the twin has no domain of its own). */
-const heloName = (appliance: string) => `${appliance.toLowerCase().replace(/[^a-z0-9-]/g, "-").replace(/^-+|-+$/g, "").slice(0, 63) || "bng"}.bngfleet.invalid`;
+const heloName = (appliance: string) =>
+  `${
+    appliance
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 63) || "bng"
+  }.bngfleet.invalid`;

@@ -23,8 +23,10 @@ import { ProviderStore } from "./providers.ts";
 import { PasskeyStore } from "./passkeys.ts";
 import type { PasskeyContext } from "../src/trust/passkeys.ts";
 import { pageOrigins } from "../src/config/web-ui.ts";
+import { resolveWith } from "../src/config/destinations.ts";
 import { ConfigStore, accountsOf, configDocumentOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
-import type { AlertSink } from "../simulator/alert-fanout.ts";
+import type { SinkSettings } from "./alert-sinks.ts";
+import { ALERT_QUEUE_SIZE } from "../src/config/sink-urls.ts";
 import { BGP_WATCH, GRE_BGP_WATCH, GRE_WATCH, IGP_WATCH, IPSEC_WATCH, StateWatch }
   from "../simulator/control-plane-watch.ts";
 import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
@@ -44,7 +46,7 @@ import { AcmeStore } from "./acme.ts";
 import { AuditTrail } from "./audit.ts";
 import type { Profile } from "../simulator/index.ts";
 import type { ScrapeState } from "../src/metrics/families.ts";
-import { applyScenarioAction, runScenarioFile, type ScenarioStores } from "./scenario-runner.ts";
+import { applyScenarioAction, runScenarioFile, type ScenarioPackages, type ScenarioStores } from "./scenario-runner.ts";
 import type { PortCall } from "../src/schemas/operation.ts";
 import { answerPortCall, portsOf, type AppliancePorts, type PortAnswer } from "./ports.ts";
 import type { SystemStatus } from "../src/schemas/system.ts";
@@ -72,13 +74,14 @@ function sourceVrfRulesOf(items: { key: string; values: Record<string, unknown> 
 }
 
 /** Configured alert sinks as the fan-out sends to them, credentials included. */
-function alertSinksOf(items: { key: string; values: Record<string, unknown> }[]): AlertSink[] {
+function alertSinksOf(items: { key: string; values: Record<string, unknown> }[]): SinkSettings[] {
   return items.map((item) => ({
     name: item.key,
-    kind: item.values.kind as AlertSink["kind"],
+    kind: item.values.kind as SinkSettings["kind"],
     url: String(item.values.url),
-    severityFloor: (item.values.severityFloor ?? "major") as AlertSink["severityFloor"],
+    severityFloor: (item.values.severityFloor ?? "major") as SinkSettings["severityFloor"],
     credential: typeof item.values.credential === "string" ? item.values.credential : null,
+    queueSize: typeof item.values.queueSize === "number" ? item.values.queueSize : ALERT_QUEUE_SIZE,
   }));
 }
 
@@ -120,6 +123,8 @@ export class ApplianceCore {
   constructor(ctx: DurableObjectState, env: Env, nameOf: () => string, connections: () => Iterable<Connection>) {
     this.ctx = ctx;
     this.env = env;
+    // The outbound policy judges a name by what it resolves to, through the local launcher's resolver (none deployed).
+    resolveWith(env);
     this.#nameOf = nameOf;
     this.#connections = connections;
   }
@@ -138,11 +143,20 @@ export class ApplianceCore {
     // The configuration is opened first: the data plane and the accounts start from what it says.
     // A lapsed licence freezes configuration commits (refused with 409, logged as config.frozen).
     const context = { appliance: this.name, members: loadFleet(this.env).appliances.map((a) => a.name), ...(shipped ? { profile: shipped } : {}) };
-    this.#config = new ConfigStore(this.ctx.storage, context, (event) => this.#configApplied(event), (meta) => {
-      const frozen = this.#licensing?.freezeDetail() ?? null;
-      if (frozen !== null) this.#dataPlane.log("warning", "config.frozen", { operation: meta.operation, actor: meta.actor });
-      return frozen;
-    });
+    this.#config = new ConfigStore(
+      this.ctx.storage,
+      context,
+      (event) => this.#configApplied(event),
+      (meta) => {
+        const frozen = this.#licensing?.freezeDetail() ?? null;
+        if (frozen !== null) {
+          this.#dataPlane.log("warning", "config.frozen", { operation: meta.operation, actor: meta.actor });
+        }
+        return frozen;
+      },
+      // A commit happens at the instant its log entry carries (the data plane's clock; the wall clock while it opens).
+      () => this.#dataPlane?.eventInstant() ?? Date.now(),
+    );
     const log = (event: IdentityEvent) => {
       this.#dataPlane.log(event.severity, event.msgId, event.fields);
       // A session or token just ended, or an account lost its right: open log streams and live connections recheck their credential now.
@@ -283,14 +297,18 @@ export class ApplianceCore {
       this.#dataPlane.log("warning", "config.rejected", { operation: event.operation, actor: event.actor, errors: event.errors });
       return;
     }
-    for (const applier of appliersOf(event.keys)) this.#appliers[applier](event);
-    this.#dataPlane.log("notice", "config.commit", {
-      version: event.version,
-      operation: event.operation,
-      actor: event.actor,
-      comment: event.comment,
-      changes: event.changedPaths.length,
-      restartRequired: event.restartRequired,
+    // The hot-apply and its effects (pools rebuilt, sessions dropped…) happen at the commit's instant, as its entry
+    // says.
+    this.#dataPlane.atInstant(Date.parse(event.committedUtc), () => {
+      for (const applier of appliersOf(event.keys)) this.#appliers[applier](event);
+      this.#dataPlane.log("notice", "config.commit", {
+        version: event.version,
+        operation: event.operation,
+        actor: event.actor,
+        comment: event.comment,
+        changes: event.changedPaths.length,
+        restartRequired: event.restartRequired,
+      });
     });
   }
 
@@ -516,9 +534,9 @@ export class ApplianceCore {
     return applyScenarioAction(this.#scenarioStores(), raw, actor);
   }
 
-  /** Runs a scenario file's timeline (scenario-runner.ts). */
-  runScenario(raw: unknown, actor: string) {
-    return runScenarioFile(this.#scenarioStores(), raw, actor);
+  /** Runs a scenario file's timeline (scenario-runner.ts), its upgrades with the signed `packages` given. */
+  runScenario(raw: unknown, actor: string, packages?: ScenarioPackages) {
+    return runScenarioFile(this.#scenarioStores(), raw, actor, packages);
   }
 
   #scenarioStores(): ScenarioStores {
@@ -593,7 +611,12 @@ export class Appliance extends Server<Env> {
   override async fetch(request: Request): Promise<Response> {
     const admitted = new URL(request.url).pathname === LIVE_PATH ? this.#core.live().admit(request) : refuse("not-found", "the object answers its live channel only");
     if (!admitted.ok) return Response.json(admitted, { status: 400 });
-    return super.fetch(request);
+    try {
+      return await super.fetch(request);
+    } finally {
+      // Connected (counted by its state from now on) or failed: either way no longer an admission under way.
+      this.#core.live().settled(admitted.sessionSha256);
+    }
   }
 
   /** A live connection `fetch` admitted, accepted by partyserver: it is sent the status at once. */
@@ -621,10 +644,13 @@ export class Appliance extends Server<Env> {
     return this.#core.config().webUiCertificate();
   }
 
-  /** Runs a scenario file given to the local launcher (`npm start -- --scenario`); the actor in the logs is always `launcher`. */
-  async runLauncherScenario(raw: unknown) {
+  /**
+   * Runs a scenario file given to the local launcher (BNG_SCENARIO); the actor in the logs is always `launcher`.
+   * `packages`: its `upgrade` actions' packages, signed with the launcher's development key, staged as uploads are.
+   */
+  async runLauncherScenario(raw: unknown, packages?: ScenarioPackages) {
     try {
-      return await this.#core.runScenario(raw, "launcher");
+      return await this.#core.runScenario(raw, "launcher", packages);
     } finally {
       this.#core.changed();
     }

@@ -100,6 +100,7 @@ export class ConfigStore {
   readonly #storage: DurableObjectStorage;
   readonly #sql: SqlStorage;
   readonly #emit: (event: ConfigEvent) => void;
+  readonly #now: () => number;
   readonly #context: ValidationContext;
   #active: { version: number; committedMs: number; document: ConfigDocument } | null = null;
   /**
@@ -116,8 +117,16 @@ export class ConfigStore {
    * `context`: what validation checks against (the appliance's name, the fleet's members, the shipped simulation profile for the CGN section).
    * `frozen`: why commits are refused now (a lapsed licence), or null; asked before every commit but
    * the system's seeds and account changes, which stay possible so access can always be managed.
+   * `now`: the appliance's clock, so a commit's `committedUtc` is the instant its log entry carries.
    */
-  constructor(storage: DurableObjectStorage, context: ValidationContext, emit: (event: ConfigEvent) => void, frozen?: (meta: CommitMeta) => string | null) {
+  constructor(
+    storage: DurableObjectStorage,
+    context: ValidationContext,
+    emit: (event: ConfigEvent) => void,
+    frozen?: (meta: CommitMeta) => string | null,
+    now: () => number = Date.now,
+  ) {
+    this.#now = now;
     this.#frozen = frozen;
     this.#storage = storage;
     this.#sql = storage.sql;
@@ -148,7 +157,7 @@ export class ConfigStore {
   /** Stores the first document as version 1 (once; later calls change nothing). */
   seed(document: ConfigDocument): void {
     if (this.#active) return;
-    const now = Date.now();
+    const now = this.#now();
     const changes = diff(normalise({}), document);
     this.#storage.transactionSync(() => {
       this.#sql.exec(
@@ -431,7 +440,7 @@ export class ConfigStore {
       return { ok: true, version: active.version, committedUtc: iso(active.committedMs), restartRequired: false, changedPaths: [] };
     }
     const version = active.version + 1;
-    const now = Date.now();
+    const now = this.#now();
     const restartRequired = this.#restartRequired(changes.keys);
     const comment = meta.comment ?? null;
     this.#storage.transactionSync(() => {

@@ -28,9 +28,9 @@ import {
 import { decodeSnapshot } from "../simulator/snapshot.ts";
 import type { AlertNotification } from "../src/schemas/alarms.ts";
 import { ScenarioAction } from "../src/schemas/scenario.ts";
-import { AlarmNotifier, notification, type AlertSink } from "../simulator/alert-fanout.ts";
+import { AlarmNotifier, notification } from "../simulator/alert-fanout.ts";
 import type { AlarmSeverity } from "../simulator/vocabulary.ts";
-import { AlertSinks } from "./alert-sinks.ts";
+import { AlertSinks, type SinkSettings } from "./alert-sinks.ts";
 import type { WatchSink } from "../simulator/control-plane-watch.ts";
 import { parseAddress, parsePrefix, prefixHas } from "../simulator/prefix.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
@@ -87,11 +87,16 @@ export class DataPlane {
   #rebooted = false;
 
   /** Opens the data plane: restores the last snapshot, or starts a fresh appliance from its seed. */
-  /** Open log streams by their handle (logStream): their owner, how to recheck their credential, how to end them. */
-  readonly #streams = new Map<string, { owner: string; recheck: () => void; release: () => void }>();
+  /**
+   * Open log streams by their handle (logStream), oldest first: their owner, how to recheck their credential, how to
+   * end them.
+   */
+  readonly #streams = new Map<string, { owner: string; recheck: () => void; release: () => void; evict: () => void }>();
 
   /** The clock moves with the wall clock (every 10 s); false when only scenario actions move it (BNG_CLOCK=manual). */
   readonly #live: boolean;
+  /** The instant of the act under way (`atInstant`): every entry it logs carries it. */
+  #heldInstant: number | null = null;
 
   /**
    * `clock.startMs`: where a fresh appliance's simulated clock starts (BNG_CLOCK_START), null = the wall clock;
@@ -120,6 +125,11 @@ export class DataPlane {
       this.#storeOffset();
     }
     this.#gateway = restored ?? Gateway.create(profile, { seed, startTimeMs: this.#now() });
+    // An act between steps happens at the appliance's now: the wall clock's (with the scenario's lead), or on a
+    // manual clock the instant it was advanced to.
+    this.#gateway.setEventClock(
+      () => this.#heldInstant ?? (this.#live ? this.#now() : this.#gateway.nowMs + this.#gateway.pendingMs),
+    );
     this.#identity = { appliance, seed };
     this.#gateway.onReboot(() => {
       this.#rebooted = true;
@@ -136,7 +146,7 @@ export class DataPlane {
     this.#sinks = new AlertSinks((severity, msgId, fields) => this.log(severity, msgId, fields));
     const notifier = new AlarmNotifier(appliance);
     this.#gateway.onLog((entry) => {
-      const sent = notifier.observe(entry, this.#gateway.nowMs, () => this.#gateway.alarms.list());
+      const sent = notifier.observe(entry, Date.parse(entry.timestamp), () => this.#gateway.alarms.list());
       if (sent) this.#sinks.send(sent);
     });
   }
@@ -202,7 +212,6 @@ export class DataPlane {
     return structuredClone(this.#gateway.profile.cgn);
   }
 
-  /** Appends an event from outside the model (logins, tokens, audit) to the log ring. */
   /**
    * The model's read views, one per API section (simulator/views.ts): a port reads
    * `dataPlane().model.sessions.summary()` straight; the data plane adds only what it
@@ -212,8 +221,25 @@ export class DataPlane {
     return this.#gateway;
   }
 
-  log(severity: Severity, msgId: string, fields: Record<string, FieldValue>): void {
-    this.#gateway.appendLog(severity, msgId, fields);
+  /** Appends an event from outside the model at the appliance's now, or at `atMs` (an instant `eventInstant` gave). */
+  log(severity: Severity, msgId: string, fields: Record<string, FieldValue>, atMs?: number): void {
+    this.#gateway.appendLog(severity, msgId, fields, atMs);
+  }
+
+  /** The instant an act happens now (never before the newest log entry): what its reply and its log entry both say. */
+  eventInstant(): number {
+    return this.#gateway.eventInstant();
+  }
+
+  /** Runs an act whose every log entry (its own and its effects') carries `instantMs`, one `eventInstant` gave. */
+  atInstant<T>(instantMs: number, act: () => T): T {
+    const held = this.#heldInstant;
+    this.#heldInstant = instantMs;
+    try {
+      return act();
+    } finally {
+      this.#heldInstant = held;
+    }
   }
 
   sessionDetail(id: number) {
@@ -241,8 +267,11 @@ export class DataPlane {
   disconnect(id: number, actor: string): Outcome<{ sessionId: number }> {
     const detail = this.#gateway.sessions.detail(id);
     if (!detail.ok) return refuse("not-found", `no session ${id}`);
-    this.#gateway.disconnect(id, "admin-reset");
-    this.log("notice", "audit.session.disconnect", { sessionId: id, username: detail.session.username, actor });
+    // The teardown's entries and the audit entry carry one instant, the act's.
+    this.atInstant(this.eventInstant(), () => {
+      this.#gateway.disconnect(id, "admin-reset");
+      this.log("notice", "audit.session.disconnect", { sessionId: id, username: detail.session.username, actor });
+    });
     return { ok: true, sessionId: id };
   }
 
@@ -378,6 +407,7 @@ export class DataPlane {
       cgn: this.cgnStatus(),
       radius: g.radius.status(),
       alarms: g.alarms.list(),
+      alertSinks: this.#sinks.states(),
       licence: g.licence.meter(),
       lastSeq: g.lastSeq,
     };
@@ -454,15 +484,19 @@ export class DataPlane {
    * credential is gone. A reader that falls more than `STREAM_LAG_MAX` live
    * entries behind is disconnected with an `event: overflow` naming the seq
    * to resume from, so a stalled reader never makes the object queue without
-   * bound. Each owner (account or token) holds at most `STREAMS_PER_OWNER`.
-   * The `handle` (random, a capability to end this one stream) lets the local
+   * bound. Each owner (account or token) holds at most `STREAMS_PER_OWNER`: a
+   * new one ends the owner's oldest (`event: closed`) rather than being
+   * refused, since a consumer that restarts still holds the streams its
+   * earlier self left until their next write, and would otherwise lock itself
+   * out (npm `eventsource` never retries a 429). The `handle` (random, a capability to end this one stream) lets the
+   * local
    * launcher's listener free the place the moment the client leaves
    * (`releaseLogStream`): workerd tells a stream of its reader's cancel only at
    * its next write (docs/observability.md, The log stream and EventSource).
    */
   logStream(sinceSeq: number | null, owner: string, stillValid: () => boolean): Outcome<{ stream: ReadableStream<Uint8Array>; handle: string }> {
-    const open = [...this.#streams.values()].filter((s) => s.owner === owner).length;
-    if (open >= STREAMS_PER_OWNER) return refuse("throttled", `${owner} already has ${STREAMS_PER_OWNER} open log streams; close one first`, { retryAfterSeconds: KEEPALIVE_MS / 1000 });
+    const mine = [...this.#streams.values()].filter((s) => s.owner === owner);
+    for (const oldest of mine.slice(0, Math.max(0, mine.length - STREAMS_PER_OWNER + 1))) oldest.evict();
     const handle = crypto.randomUUID();
     let keepalive: ReturnType<typeof setInterval> | undefined;
     let unsubscribe = () => {};
@@ -545,7 +579,9 @@ export class DataPlane {
             recheck();
             send(encoder.encode(": keepalive\n\n"));
           }, KEEPALIVE_MS);
-          this.#streams.set(handle, { owner, recheck, release: () => end() });
+          const replaced = `replaced: ${owner} opened a newer stream, and holds ${STREAMS_PER_OWNER} at most`;
+          const evict = () => end("closed", () => ({ reason: replaced }));
+          this.#streams.set(handle, { owner, recheck, release: () => end(), evict });
         },
         cancel: stop,
       },
@@ -565,15 +601,19 @@ export class DataPlane {
   }
 
   clearAlarm(id: string, instance: string | null, actor: string) {
-    const result = this.#gateway.clearAlarm(id, instance);
-    this.log("notice", "audit.alarm.clear", { id, instance, cleared: result.cleared, actor });
-    return result;
+    // The alarm's clear (and its notification's sentUtc) and the audit entry carry one instant, the act's.
+    return this.atInstant(this.eventInstant(), () => {
+      const result = this.#gateway.clearAlarm(id, instance);
+      this.log("notice", "audit.alarm.clear", { id, instance, cleared: result.cleared, actor });
+      return result;
+    });
   }
 
   /** Sends a synthetic alert of the given severity through the real fan-out; returns the notification the sinks receive. */
   alertTest(severity: AlarmSeverity, text: string | null, actor: string): AlertNotification {
-    const nowMs = this.#gateway.nowMs;
-    this.log("notice", "audit.alarm.test", { severity, actor });
+    // Sent at the instant of the request: the audit entry, `sentUtc` and the alarm's raise agree to the millisecond.
+    const nowMs = this.#gateway.eventInstant();
+    this.log("notice", "audit.alarm.test", { severity, actor }, nowMs);
     const alarm = { id: "alert.test", instance: null, severity, firstRaisedUtc: new Date(nowMs).toISOString(), ageSeconds: 0, text: text ?? `Test alert from ${this.#appliance}`, context: { requestedBy: actor } };
     const sent = notification("test", this.#appliance, nowMs, alarm, this.#gateway.alarms.list().countBySeverity);
     this.#sinks.send(sent);
@@ -581,11 +621,16 @@ export class DataPlane {
   }
 
   /** Hot-applies `alarms.sinks` (credentials included: this comes from the object, not the Worker) and `alarms.webhookAllowlist`. */
-  setAlertSinks(sinks: AlertSink[], webhookAllowlist: readonly string[]): void {
+  setAlertSinks(sinks: SinkSettings[], webhookAllowlist: readonly string[]): void {
     this.#sinks.set(sinks, webhookAllowlist);
   }
 
-  /** Resolves when every alert delivery under way has finished. */
+  /** Each push sink's delivery state and counts (GET /api/v1/alarms/sinks, the scrape). */
+  alertSinkStates() {
+    return this.#sinks.states();
+  }
+
+  /** Resolves when no alert delivery attempt is under way (a sink waiting to retry is not waited for). */
   alertsSettled(): Promise<void> {
     return this.#sinks.settled();
   }

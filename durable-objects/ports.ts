@@ -181,6 +181,7 @@ export function portsOf(core: ApplianceCore) {
       list: () => dataPlane().model.alarms.list(),
       clear: (caller: Caller, id: string, instance: string | null) => dataPlane().clearAlarm(id, instance, actor(caller)),
       test: (caller: Caller, severity: Parameters<ReturnType<typeof dataPlane>["alertTest"]>[0], text: string | null) => dataPlane().alertTest(severity, text, actor(caller)),
+      sinks: () => ({ sinks: dataPlane().alertSinkStates() }),
     },
     addressPools: {
       list: () => dataPlane().model.pools.list(),

@@ -12,6 +12,10 @@
  *                                          issue #28's second fleet is `--count 1000 --profile default`
  *   npm run bench -- --streams N           N log-stream subscribers to one `default` appliance: events a second, gaps, and
  *                                          the CPU an event costs workerd and the relay (scripts/bench/streams.ts)
+ *   npm run bench -- --package [--rounds R]
+ *                                          the packed package: tarball size, npm install into an empty project, and the
+ *                                          time from bngfleet start --json and startFleet() to three appliances
+ *                                          answering, fresh and again (scripts/bench/package.ts)
  *   --seconds S                            how long wrk loads each endpoint (3)
  *   --listener relay                       the appliances behind the launcher's Node relay instead of workerd's own sockets
  *
@@ -20,6 +24,7 @@
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { applianceBench } from "./bench/appliance.ts";
+import { packageBench } from "./bench/package.ts";
 import { requireWrk } from "./bench/load.ts";
 import { scaleBench } from "./bench/scale.ts";
 import { streamsBench } from "./bench/streams.ts";
@@ -27,6 +32,8 @@ import { streamsBench } from "./bench/streams.ts";
 const { values } = parseArgs({
   options: {
     scale: { type: "boolean", default: false },
+    package: { type: "boolean", default: false },
+    rounds: { type: "string", default: "5" },
     streams: { type: "string" },
     profile: { type: "string", default: "large" },
     count: { type: "string", default: "100" },
@@ -49,7 +56,12 @@ if (listener !== "workerd" && listener !== "relay") throw new Error(`--listener 
 const streams = values.streams === undefined ? undefined : Number(values.streams);
 if (streams !== undefined && (!Number.isInteger(streams) || streams < 1)) throw new Error(`--streams must be a positive whole number, not '${values.streams}'`);
 
-if (streams !== undefined) {
+const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a positive whole number, not '${values.rounds}'`);
+
+if (values.package) {
+  await packageBench({ rounds });
+} else if (streams !== undefined) {
   await streamsBench({ streams, listener });
 } else if (values.scale) {
   await scaleBench({ profile: values.profile, count, shards });

@@ -44,7 +44,7 @@ const contractPlugin: Plugin = {
 };
 
 /** Bundles ui/main.tsx; returns the gzipped size of what a first visit loads. Throws past the budget. */
-export async function buildUi(options: { quiet?: boolean } = {}): Promise<{ jsBytes: number; cssBytes: number }> {
+export async function buildUi(options: { quiet?: boolean; say?: (line: string) => void } = {}): Promise<{ jsBytes: number; cssBytes: number }> {
   const outdir = path.join(projectDir, "ui", "dist");
   // Asynchronous: esbuild runs plugins (the contract module) only in its asynchronous API.
   const { outputFiles } = await build({
@@ -82,7 +82,7 @@ export async function buildUi(options: { quiet?: boolean } = {}): Promise<{ jsBy
   const cssBytes = gzipSync(output("app.css")).length;
   const total = jsBytes + cssBytes;
   if (!options.quiet) {
-    console.log(`Web UI: ${(jsBytes / 1024).toFixed(1)} KB JS + ${(cssBytes / 1024).toFixed(1)} KB CSS gzipped = ${(total / 1024).toFixed(1)} KB (budget ${GZIP_BUDGET_BYTES / 1024} KB)`);
+    (options.say ?? console.log)(`Web UI: ${(jsBytes / 1024).toFixed(1)} KB JS + ${(cssBytes / 1024).toFixed(1)} KB CSS gzipped = ${(total / 1024).toFixed(1)} KB (budget ${GZIP_BUDGET_BYTES / 1024} KB)`);
   }
   if (total > GZIP_BUDGET_BYTES) throw new Error(`Web UI initial load is ${total} bytes gzipped, over the ${GZIP_BUDGET_BYTES}-byte budget`);
   return { jsBytes, cssBytes };

@@ -20,7 +20,7 @@
  * every 10 s), workerd's JS heap after a full collection (read twelve times
  * a run, at most once a minute) with its slope the same way, the launcher's
  * heap and the memory it holds outside it (Buffers) read at the same times
- * (scripts/launcher-memory.ts), the 5xx count
+ * (launcher/launcher-memory.ts), the 5xx count
  * and the stream gaps. Plain HTTP on workerd's own sockets unless `--listener relay`
  * puts the launcher's Node relay in front (docs/running.md). Loopback only; every
  * loop ends at the deadline, and requests in flight are capped.

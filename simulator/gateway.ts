@@ -302,9 +302,23 @@ export class Gateway {
     return report;
   }
 
-  /** Appends an event from outside the model (login, token events) at the simulated now. */
-  appendLog(severity: Severity, msgId: string, fields: Record<string, FieldValue> = {}): LogEntry {
-    return this.#m.logs.append(this.#m.nowMs, severity, msgId, fields);
+  /**
+   * Appends an event from outside the model (login, token events): at `atMs`, an instant `eventInstant()` gave
+   * (which the act also reports, as a commit's `committedUtc`), else at the event clock's now.
+   */
+  appendLog(severity: Severity, msgId: string, fields: Record<string, FieldValue> = {}, atMs?: number): void {
+    if (atMs === undefined) this.#m.logs.append(this.#m.nowMs, severity, msgId, fields);
+    else this.#m.logs.appendAt(atMs, severity, msgId, fields);
+  }
+
+  /** Sets the clock of events outside a step (an operator's act): the appliance's own, which runs between steps. */
+  setEventClock(clock: () => number): void {
+    this.#m.logs.setClock(clock);
+  }
+
+  /** The instant an event outside a step happens now: never before the newest log entry, nor the model's now. */
+  eventInstant(): number {
+    return this.#m.logs.instant(this.#m.nowMs);
   }
 
   /** Subscribes to every new log entry (SSE fan-out); returns the unsubscribe function. */
@@ -448,12 +462,23 @@ export class Gateway {
     return next;
   }
 
-  /** One sub-step, then an upgrade's reboot when it falls due (before the step too, should a skipped gap have passed it). */
+  /**
+   * One sub-step, then an upgrade's reboot when it falls due (before the step too, should a skipped gap have
+   * passed it). Its log entries are held until it ends, then stamped over its 10 s (logs.ts); the listeners
+   * sample the state at its end.
+   */
   #subStep(): void {
-    if (rebootDue(this.#m)) this.#reboot();
-    subStep(this.#m);
-    if (rebootDue(this.#m)) this.#reboot();
-    for (const listener of this.#stepListeners) listener(this.#m.nowMs);
+    const logs = this.#m.logs;
+    logs.openStep(this.#m.nowMs, this.#m.nowMs + SUB_STEP_MS, this.#m.seed);
+    try {
+      if (rebootDue(this.#m)) this.#reboot();
+      subStep(this.#m);
+      if (rebootDue(this.#m)) this.#reboot();
+      logs.judgeStep();
+      for (const listener of this.#stepListeners) listener(this.#m.nowMs);
+    } finally {
+      logs.closeStep();
+    }
   }
 
   /** An upgrade's reboot: every remaining session drops, and a fresh data plane boots (with the boot profile) once the reboot is over. */

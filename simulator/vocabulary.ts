@@ -144,14 +144,34 @@ export const LOG_CATALOGUE = {
   "alarm.sink.delivered": {
     severity: "info",
     fields: ["sink", "kind", "notification", "alarmId", "status", "attempts"],
-    meaning: "a sink accepted an alert notification: a webhook answered 2xx (`status`), a mail server accepted the message or an MQTT broker acknowledged the PUBLISH (`attempts`: 1-3); `notification` is raised, cleared or test",
+    meaning:
+      "a sink accepted an alert notification: a webhook answered 2xx (`status`), a mail server accepted the message " +
+      "or an MQTT broker acknowledged the PUBLISH; " +
+      "`attempts` it took (more than 1 after an outage); `notification` is raised, cleared or test",
+  },
+  "alarm.sink.retrying": {
+    severity: "warning",
+    fields: ["sink", "kind", "notification", "alarmId", "reason", "queued"],
+    meaning:
+      "a sink's receiver failed a delivery (`reason`: not delivered: no connection, no answer in time, a webhook's " +
+      "408, 429 or 5xx); the notification and the `queued` ones behind it " +
+      "are retried in order, 1 s then doubling to 30 s apart, for up to 30 minutes. Logged once per outage: the " +
+      "next `alarm.sink.delivered` of the sink ends it",
   },
   "alarm.sink.failed": {
     severity: "warning",
     fields: ["sink", "kind", "notification", "alarmId", "reason", "attempts"],
     meaning:
-      "a sink did not accept a notification (`reason`: not delivered, destination not allowed, queue full). A webhook is tried once (an HTTP status other than 2xx, no answer within 5 s, no connection); " +
-      "an SMTP or bus sink up to 3 times (`attempts`), 1 s then 4 s apart, unless the server refused for good (a 5xx reply, a refused credential)",
+      "a sink refused a notification for good, which is dropped (`reason`: not delivered: a webhook's other 4xx or " +
+      "3xx, an SMTP 5xx reply, a refused credential; " +
+      "destination not allowed: the outbound policy refused the URL)",
+  },
+  "alarm.notifications.lost": {
+    severity: "warning",
+    fields: ["sink", "kind", "lost"],
+    meaning:
+      "a sink delivers again after `lost` notifications were dropped unseen (its queue full, or 30 minutes old); " +
+      "logged once, after the first delivery that reached the receiver",
   },
   "syslog.entries.lost": {
     severity: "warning",

@@ -6,11 +6,11 @@
  * sockets, a listener, the browser), which would then answer in its place.
  */
 import type { TestProject } from "vitest/node";
-import { bindAndRelease, ephemeralLow, quietLoopbackPort } from "../scripts/loopback-ports.ts";
+import { bindAndRelease, ephemeralLow, quietLoopbackPort } from "../launcher/loopback-ports.ts";
 
 export { bindAndRelease, ephemeralLow };
 
-/** A loopback port nothing listens on (below the ephemeral range: scripts/loopback-ports.ts). */
+/** A loopback port nothing listens on (below the ephemeral range: launcher/loopback-ports.ts). */
 export const closedPort = (): Promise<number> => quietLoopbackPort();
 
 /** vitest global setup: hands tests that cannot bind sockets themselves (workerd) a closed port through `inject("closedPort")`. */

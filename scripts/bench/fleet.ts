@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { freePortBase, launchFleet, type RunningFleet } from "../../test/e2e/launcher.ts";
-import { WORKER } from "../config.ts";
+import { WORKER } from "../../launcher/config.ts";
 import { isolateHeap, type HeapFigures } from "./heap.ts";
 import { parseProfile, type Profile } from "../../simulator/index.ts";
 
@@ -54,7 +54,7 @@ export async function launchBenchFleet(scratch: string, options: { count: number
   const fleetFile = path.join(dir, "fleet.json");
   await writeFile(fleetFile, JSON.stringify({ portBase: options.portBase, appliances }));
   const ports = names.map((_, i) => options.portBase + i);
-  // One inspector per workerd process: shard k's at inspectorPort + k (scripts/config.ts).
+  // One inspector per workerd process: shard k's at inspectorPort + k (launcher/config.ts).
   const shards = Math.min(options.shards ?? 1, options.count);
   // Free now, and outside the appliances' ports (not yet bound, so a free range may fall among them at a thousand).
   let inspectorPort = await freePortBase(shards);

@@ -8,15 +8,15 @@
  * `/page/two-calls`): the least a fleet proxy's two object calls cost beside
  * one, with no application code. They run under Miniflare, as the fleet
  * does, and are reached both directly and behind the launcher's own listener
- * (scripts/listeners.ts), the path every appliance request takes. The DO
+ * (launcher/listeners.ts), the path every appliance request takes. The DO
  * read is reached a third way, through a byte pipe in the relay's place
  * (`bytePipe`): the least any relay in a Node process could cost. Not part
  * of the product's Worker.
  */
 import net from "node:net";
 import { Log, LogLevel, Miniflare } from "miniflare";
-import { listenFrontend, type Frontend } from "../listeners.ts";
-import { joinSockets } from "../join-sockets.ts";
+import { listenFrontend, type Frontend } from "../../launcher/listeners.ts";
+import { joinSockets } from "../../launcher/join-sockets.ts";
 
 const BARE_WORKER = `export default { fetch() { return Response.json({ hello: "world" }); } };`;
 

@@ -76,7 +76,7 @@ export function startupRefusal(env: BootstrapEnv, deployment: Deployment): strin
 
 function refusalOf(env: BootstrapEnv, deployment: Deployment): string | null {
   if (env.BNG_BOOTSTRAP_TOKEN && !isWellFormedToken(env.BNG_BOOTSTRAP_TOKEN)) {
-    return `BNG_BOOTSTRAP_TOKEN is not a well-formed token (${TOKEN_PREFIX} + 30 base62 characters + a 6-character checksum); make one with 'npm run -s token'`;
+    return `BNG_BOOTSTRAP_TOKEN is not a well-formed token (${TOKEN_PREFIX} + 30 base62 characters + a 6-character checksum); make one with 'npx bngfleet token'`;
   }
   if (deployment === "deployed" && !env.BNG_ADMIN_PASSWORD && !env.BNG_BOOTSTRAP_TOKEN) {
     return "this appliance has no administrator credential: a deployed fleet has no default password. Set one with 'wrangler secret put BNG_ADMIN_PASSWORD' (or BNG_BOOTSTRAP_TOKEN)";

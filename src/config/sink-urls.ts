@@ -3,7 +3,7 @@
  * configuration's validation and for delivery. The spec leaves a sink's
  * members "not shown"; a sink stays `kind`, `url`, `severityFloor` and a
  * secret `credential`, and the URL carries the rest (docs/decisions.md, Alarm
- * sinks), in the form Shoutrrr and the Mosquitto clients read:
+ * sinks), in the form Shoutrrr and the Mosquitto clients read (beside them, `queueSize`):
  *
  *   smtp://[user@]host[:587]/?from=bng@isp.example&to=noc@isp.example  STARTTLS, required
  *   smtps://[user@]host[:465]/?from=…&to=…                              TLS from the first byte
@@ -12,6 +12,12 @@
  * The password is the sink's `credential` (or the URL's password part, shown
  * redacted as every URL's is).
  */
+
+/**
+ * Notifications a sink's queue holds unless configured otherwise (`queueSize`): alarms are rare; this outlasts any
+ * storm of them.
+ */
+export const ALERT_QUEUE_SIZE = 1_000;
 
 export interface SmtpSink {
   /** Implicit TLS (smtps:) rather than STARTTLS (smtp:). */

@@ -1,5 +1,5 @@
 /**
- * The local launcher's certificate watch (scripts/certificate-watch.ts) asks
+ * The local launcher's certificate watch (launcher/certificate-watch.ts) asks
  * the Worker for every appliance's certificate fingerprint in one request
  * (served by src/http/certificate-fingerprints.ts): its path and credential,
  * shared by both sides. Node imports this file, so it holds nothing more.

@@ -4,7 +4,7 @@
  * URLs and credentials resolved.
  */
 import bundledFleet from "../../fleet-config/fleet.json";
-import { FleetFile, describeIssues, isShippedProfile, listenerOrigin, type ApplianceDefinition } from "../../fleet-config/schema.ts";
+import { FleetFile, browserOrigin, describeIssues, isShippedProfile, type ApplianceDefinition } from "../../fleet-config/schema.ts";
 import { deriveToken } from "../trust/tokens.ts";
 import type { Env } from "../env.ts";
 import type { ConfiguredPeer } from "../schemas/fleet.ts";
@@ -108,13 +108,16 @@ export const listenerOptions = (env: Env) => ({
 /**
  * The appliance a request is for: the one named by the local fleet's listener
  * it came in on (src/fleet/listener.ts), else the one whose `webUi.hostname`
- * is the request's host, else the one named by the host's first DNS label.
+ * is the request's host, else the one named by the host's first DNS label,
+ * else `BNG_DEFAULT_APPLIANCE`.
  */
 export function applianceForHost(env: Env, hostname: string, listener: string | null = null): ApplianceDefinition | undefined {
   const fleet = fleetOf(env);
   if (listener !== null) return fleet.byName.get(listener);
   const host = hostname.toLowerCase();
-  return fleet.byHostname.get(host) ?? fleet.byName.get(host.split(".")[0]!);
+  const named = fleet.byHostname.get(host) ?? fleet.byName.get(host.split(".")[0]!);
+  // A host that names no appliance (127.0.0.1 under `wrangler dev`, a workers.dev name) is the default one's, if set.
+  return named ?? (env.BNG_DEFAULT_APPLIANCE ? fleet.byName.get(env.BNG_DEFAULT_APPLIANCE) : undefined);
 }
 
 /** The appliance of a given name. */
@@ -133,7 +136,7 @@ export async function peersOf(env: Env, appliance: ApplianceDefinition): Promise
       const derived = member && env.BNG_FLEET_SECRET ? await deriveToken(env.BNG_FLEET_SECRET, peerLabel(appliance.name, peer.name)) : null;
       return {
         name: peer.name,
-        url: peer.url ?? (member ? listenerOrigin(fleet.file, member, listenerOptions(env)) : ""),
+        url: peer.url ?? (member ? browserOrigin(fleet.file, member, listenerOptions(env)) : ""),
         member: member !== undefined && peer.url === undefined,
         credential: peer.credential ?? derived,
         timeoutMs: peer.timeoutMs,
@@ -145,13 +148,15 @@ export async function peersOf(env: Env, appliance: ApplianceDefinition): Promise
 /**
  * A configured peer (`webUi.peers` in the running configuration) as the proxy
  * reaches it: a member of this deployment's fleet is served in-process at its
- * current listener (so BNG_PORT_BASE moves it), anything else over the network.
+ * current listener (so BNG_PORT_BASE moves it), linked at its own `*.localhost`
+ * name where it has one (browserOrigin: no appliance's session cookie reaches
+ * another), anything else over the network.
  */
 export function resolvePeer(env: Env, peer: ConfiguredPeer): Peer {
   const fleet = fleetOf(env);
   const member = fleet.byName.get(peer.name);
   return member
-    ? { ...peer, url: listenerOrigin(fleet.file, member, listenerOptions(env)), member: true }
+    ? { ...peer, url: browserOrigin(fleet.file, member, listenerOptions(env)), member: true }
     : { ...peer, member: false };
 }
 
@@ -164,7 +169,7 @@ export async function selfAsPeer(env: Env, name: string): Promise<Peer | null> {
   const self = fleet.byName.get(name);
   const credential = await selfCredential(env, name);
   if (!self || !credential) return null;
-  return { name, url: listenerOrigin(fleet.file, self, listenerOptions(env)), member: true, credential, timeoutMs: SELF_TIMEOUT_MS };
+  return { name, url: browserOrigin(fleet.file, self, listenerOptions(env)), member: true, credential, timeoutMs: SELF_TIMEOUT_MS };
 }
 
 /** The credential an appliance presents to itself through its own proxy (null without a fleet secret). */

@@ -5,7 +5,7 @@
  * opening one Durable Object's SQLite file would corrupt it. So the fleet
  * proxy reaches a member served by another process over that process's
  * loopback socket, naming the appliance as a listener does; the launcher
- * passes those sockets in `BNG_SHARD_PEERS` (scripts/fleet.ts). Deployed,
+ * passes those sockets in `BNG_SHARD_PEERS` (launcher/launch.ts). Deployed,
  * one Worker serves every appliance and this never applies.
  */
 import { z } from "zod";
@@ -54,7 +54,7 @@ export function shardToken(env: Env): Promise<string> | null {
 
 /** The relay's body: the GETs of one batch, each naming its appliance. */
 export const ShardGets = z
-  .array(z.object({ appliance: z.string().max(63), target: z.string().max(4096), credential: z.string().max(256), accept: z.string().max(256) }))
+  .array(z.object({ appliance: z.string().max(63), target: z.string().max(4096).refine((t) => URL.canParse(t)), credential: z.string().max(256), accept: z.string().max(256) }))
   .min(1)
   .max(FAN_OUT_MAX);
 

@@ -1,5 +1,5 @@
 /**
- * What the local launcher's certificate watch (scripts/certificate-watch.ts)
+ * What the local launcher's certificate watch (launcher/certificate-watch.ts)
  * polls every few seconds: the SHA-256 of the web UI certificate each
  * appliance of this process serves (null: the launcher's self-signed one), in
  * one request. The watch had asked every appliance through Miniflare's proxy

@@ -14,6 +14,7 @@ import type { BgpSummary, IgpStatus } from "../schemas/routing.ts";
 import type { IpsecStatus } from "../schemas/ipsec.ts";
 import type { GreCircuitStatus } from "../schemas/gre-circuits.ts";
 import type { LicenceStatus } from "../schemas/licensing.ts";
+import type { AlertSinkState } from "../schemas/alarms.ts";
 import { UpgradeStateEnum, type UpgradeState } from "../schemas/upgrade.ts";
 
 /** What the data plane shows in a scrape, read in one call at one simulated instant. */
@@ -32,6 +33,8 @@ export interface DataPlaneScrape {
   cgn: CgnStatus;
   radius: RadiusPoolStatus;
   alarms: AlarmsResponse;
+  /** The push sinks' delivery counts and queues (GET /api/v1/alarms/sinks). */
+  alertSinks: AlertSinkState[];
   licence: LicenceMeter;
   l2tpTunnels: L2tpTunnel[];
   lastSeq: number;
@@ -58,6 +61,7 @@ export interface ScrapeState extends DataPlaneScrape {
 type Sample = MetricFamily["samples"][number];
 
 const RADIUS_RESULTS = ["accept", "reject", "timeout"] as const;
+const ALERT_OUTCOMES = ["delivered", "retried", "dropped"] as const;
 /** Interface counters: metric name stem, help, and the interface table's counter. */
 const INTERFACE_COUNTERS = [
   ["receive_bytes", "Bytes received", "rxBytes"],
@@ -175,6 +179,19 @@ export function scrapeFamilies(s: ScrapeState): MetricFamily[] {
     gauge("bng_alarms_active", "Active alarms by severity", byKey(s.alarms.countBySeverity, "severity")),
     counter("bng_alarms_raised_total", "Alarms raised", one(s.alarms.stats.raised)),
     counter("bng_alarms_cleared_total", "Alarms cleared, by their condition or an operator", one(s.alarms.stats.cleared)),
+    counter(
+      "bng_alert_notifications_total",
+      "Alert notifications per push sink by outcome: delivered, retried (a failed attempt tried again), " +
+        "dropped (queue full, 30 minutes old, or refused for good)",
+      s.alertSinks.flatMap((k) =>
+        ALERT_OUTCOMES.map((outcome) => ({ labels: { sink: k.name, outcome }, value: k[outcome] })),
+      ),
+    ),
+    gauge(
+      "bng_alert_sink_queued",
+      "Alert notifications waiting for the push sink (GET /api/v1/alarms/sinks queued)",
+      s.alertSinks.map((k) => ({ labels: { sink: k.name }, value: k.queued })),
+    ),
 
     // Licence and logs
     gauge("bng_licence_meter_current", "Licence meter now (currentCount)", [{ labels: meter, value: s.licence.currentCount }]),

@@ -53,6 +53,9 @@ const SECTION_NOTES: Record<Section, string> = {
     "What a sign-in page may show before anyone signs in: the enabled OIDC providers' names and labels, one button each. Not in the spec's section table (the spec shows no such listing); the providers' settings stay under Authentication, super-user only.",
   IPsec:
     "Listed by the spec's endpoint tables but counted in none of its 20 sections. Driven by `ipsec.enabled` and `ipsec.peers`, hot-applied; pre-shared keys are never returned; an unreachable daemon answers 200 with `reachable` false and every state `UNKNOWN`.",
+  "Alert sinks":
+    "The push sinks' delivery, where the spec says \"not shown\": each sink of `alarms.sinks` queues " +
+    "its notifications and retries them through a receiver's outage; its state and counts are read here.",
   Fleet: "Mutations are always local; GET operations marked `x-fleet-proxy: true` are readable on a peer through the fleet proxy.",
   "Fleet fan-out":
     "Twin only, not part of the appliance API: one fleet-proxy read of many appliances in one request, for a fleet-wide view (the web UI's fleet overview and subscriber search) that would otherwise be one request per appliance.",
@@ -84,17 +87,16 @@ class Components {
 
   /**
    * A request body, written in place (Dredd's OpenAPI 3 reader does not follow a reference into
-   * `components.requestBodies`, and sent nothing), its JSON also as `text/json` (spec: both accepted).
+   * `components.requestBodies`, and sent nothing).
    */
   requestBody(schema: z.ZodType, required: boolean, octetStream?: { description: string }, example?: unknown): JsonSchema {
-    const json = input(schema);
     return {
       required,
+      description: JSON_BODY,
       content: {
-        // Written twice rather than the second a $ref into the first: openapi-typescript
-        // types such a reference wrongly. The spec's `application/*+json` has no media type key (the 415 names it).
-        "application/json": { schema: json, ...exampleOf(example) },
-        "text/json": { schema: json, ...exampleOf(example) },
+        // One media type for JSON: a tool reading the document makes a request (Dredd a transaction, a fuzzer a
+        // case) per media type, and text/json is the same body under another name (docs/decisions.md).
+        "application/json": { schema: input(schema), ...exampleOf(example) },
         ...(octetStream ? { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream", description: octetStream.description } } } : {}),
       },
     };
@@ -129,24 +131,59 @@ function input(schema: z.ZodType): JsonSchema {
   return inline(json, []) as JsonSchema;
 }
 
+/**
+ * A request body's note on media types: the spec accepts three spellings of JSON, the document declares one
+ * (tools make a request per declared type, and `application/*+json` has no media type key).
+ */
+const JSON_BODY =
+  "JSON, declared as `application/json`; the server takes the same body as `text/json` " +
+  "or any `application/*+json` type too (spec)";
+
+/**
+ * An operation's path or query parameters. A parameter the example call sends carries that value as its
+ * `example` (what Dredd and mock servers send); any other carries the value its schema names
+ * (`.meta({ examples })`) as a named example, which shows how it is written without joining the example call.
+ */
 function parameters(schema: z.ZodType | undefined, where: "path" | "query", examples: Record<string, unknown> = {}) {
   if (!schema) return [];
   const json = input(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
-    const { description, ...rest } = property;
+    const { description, examples: inJson, ...rest } = property as JsonSchema & { examples?: unknown[] };
+    // zod leaves a codec's examples (a query boolean's) out of its input form: read from its metadata then.
+    const own = inJson ?? (shape[name]?.meta()?.examples as unknown[] | undefined);
+    const named = examples[name] === undefined && own?.length ? { examples: { [name]: { value: own[0] } } } : {};
     return {
       name,
       in: where,
       required: where === "path" || (json.required ?? []).includes(name),
       ...(description ? { description } : {}),
       schema: rest,
-      ...(examples[name] !== undefined ? { example: examples[name] } : {}),
+      ...(examples[name] !== undefined ? { example: examples[name] } : named),
     };
   });
 }
 
-function problemResponse(description: string, example?: unknown) {
-  return { description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/ProblemDetails" }, ...(example ? { example } : {}) } } };
+/** Statuses whose answer says when to try again (src/http/refusal.ts). */
+const RETRY_AFTER = {
+  "retry-after": {
+    description: "seconds to wait before trying again (RFC 9110 §10.2.3)",
+    schema: { type: "integer", minimum: 0, maximum: 86400 },
+    example: 42,
+  },
+};
+
+function problemResponse(description: string, example?: unknown, status?: number) {
+  return {
+    description,
+    ...(status === 423 || status === 429 ? { headers: RETRY_AFTER } : {}),
+    content: {
+      "application/problem+json": {
+        schema: { $ref: "#/components/schemas/ProblemDetails" },
+        ...(example ? { example } : {}),
+      },
+    },
+  };
 }
 
 /** What each error status's example says when the operation's examples name no detail of their own: the server's own wording. */
@@ -209,6 +246,12 @@ const IF_MATCH = {
   required: false,
   description: 'the configuration version the change expects, as the `ETag` of a configuration read (`"v7"`); `*` matches any, a list any member, a weak tag never; absent: no precondition',
   schema: { type: "string" },
+  // Named, so Dredd (which sends a parameter's `example`) makes its calls unconditionally, as their examples are
+  // written.
+  examples: {
+    version: { summary: "the ETag a configuration read gave", value: '"v7"' },
+    any: { summary: "whatever version is active", value: "*" },
+  },
 };
 const ETAG = { etag: { description: 'the configuration version now active (`"v8"`), for the next write\'s `If-Match`', schema: { type: "string" } } };
 
@@ -246,7 +289,8 @@ function operation(route: Route, components: Components) {
     },
   };
   for (const status of [...errors].sort()) {
-    responses[String(status)] = problemResponse(route.errorText?.[status] ?? ERROR_TEXT[status] ?? "error", problemExample(status, route, instance));
+    const text = route.errorText?.[status] ?? ERROR_TEXT[status] ?? "error";
+    responses[String(status)] = problemResponse(text, problemExample(status, route, instance), status);
   }
   // Every error this API answers is a problem document, including statuses an
   // operation does not list (405 for another method, 404 for a hostname no

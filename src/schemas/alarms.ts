@@ -53,12 +53,54 @@ export const AlertNotification = z
     description:
       "the payload push sinks (webhook, SMTP, message bus) receive, for every alarm raised or cleared and for each test. " +
       "A webhook sink gets it as the JSON body of a POST (`content-type: application/json`, `x-bng-notification: <kind>`, " +
-      "`authorization: Bearer <credential>` when the sink has one), one attempt with a 5 s timeout, redirects not followed; " +
-      "each outcome is logged (`alarm.sink.delivered`, `alarm.sink.failed`). An SMTP sink gets an e-mail whose subject names appliance, " +
+      "`authorization: Bearer <credential>` when the sink has one), a 5 s timeout per attempt, redirects not " +
+      "followed. An SMTP sink gets an e-mail whose subject names appliance, " +
       "severity and alarm, with a text/plain part and this object as an `application/json` attachment; a bus sink gets it as the payload of an " +
-      "MQTT 3.1.1 PUBLISH at QoS 1 on `<topic prefix>/<appliance>/<severity>`. Both are tried up to 3 times, in order per sink.",
+      "MQTT 3.1.1 PUBLISH at QoS 1 on `<topic prefix>/<appliance>/<severity>`. Each sink queues its notifications " +
+      "(`queueSize`) and delivers them in order, " +
+      "retrying through an outage (1 s, doubling to 30 s) for up to 30 minutes; outcomes are logged " +
+      "(`alarm.sink.delivered`, `alarm.sink.retrying`, " +
+      "`alarm.sink.failed`, `alarm.notifications.lost`) and counted (GET /api/v1/alarms/sinks, " +
+      "`bng_alert_notifications_total`).",
   });
 export type AlertNotification = z.output<typeof AlertNotification>;
+
+const utc = z.string().nullable().meta({ description: "date-time (the wall clock); null when never" });
+
+export const AlertSinkState = z
+  .object({
+    name: z.string().meta({ description: "the sink's key in `alarms.sinks`" }),
+    kind: z.enum(["webhook", "smtp", "bus"]),
+    severityFloor: Severity,
+    state: z.enum(["idle", "delivering", "retrying"]).meta({
+      description:
+        "`idle`: nothing queued; `delivering`: sending what is queued; " +
+        "`retrying`: the oldest notification failed and waits for its retry (`nextAttemptUtc`)",
+    }),
+    queued: count.meta({ description: "notifications waiting, the one being tried included" }),
+    queueSize: count.meta({ description: "the most it holds (the sink's `queueSize`); more are dropped" }),
+    oldestQueuedUtc: utc.meta({
+      description: "date-time the oldest waiting notification was queued (dropped 30 minutes after); null when none",
+    }),
+    nextAttemptUtc: utc.meta({ description: "date-time of the next retry while `retrying`, else null" }),
+    lastSuccessUtc: utc.meta({ description: "date-time of the last delivery (the wall clock); null when never" }),
+    lastFailureUtc: utc.meta({ description: "date-time of the last failed attempt; null when never" }),
+    lastFailureReason: z
+      .enum(["not delivered", "destination not allowed"])
+      .nullable()
+      .meta({ description: "why the last failed attempt failed; the cause goes to the appliance's console" }),
+    delivered: count.meta({ description: "notifications delivered since the appliance started" }),
+    retried: count.meta({ description: "failed attempts tried again since the appliance started" }),
+    dropped: count.meta({
+      description: "given up since the appliance started: queue full, 30 minutes old, or refused for good",
+    }),
+  })
+  .meta({ id: "AlertSinkState" });
+export type AlertSinkState = z.output<typeof AlertSinkState>;
+
+export const AlertSinkStates = z
+  .object({ sinks: z.array(AlertSinkState).meta({ description: "in configuration order" }) })
+  .meta({ id: "AlertSinkStates" });
 
 const AlarmClear = z
   .object({
@@ -80,6 +122,44 @@ const catalogue = Object.entries(ALARM_CATALOGUE)
 
 /** The section's operations. */
 export const alarms = {
+  sinks: operation({
+    method: "GET",
+    path: "/api/v1/alarms/sinks",
+    section: "Alert sinks",
+    summary: "Each push sink's delivery state: queued notifications, last success and failure, and counts",
+    description:
+      "The spec's `admin` role, i.e. super-user (the sinks are `alarms.sinks` of the configuration, not shown by " +
+      "the spec). For each configured sink: " +
+      "whether it is idle, delivering or retrying through an outage, how many notifications wait (of its " +
+      "`queueSize`), when the oldest was queued and the " +
+      "next retry falls, the last success and failure, and what it delivered, retried and dropped since the " +
+      "appliance started (the scrape's " +
+      "`bng_alert_notifications_total{sink,outcome}` and `bng_alert_sink_queued{sink}`). Times are the wall clock's.",
+    floor: "super-user",
+    response: { description: "AlertSinkStates", schema: AlertSinkStates },
+    examples: {
+      response: {
+        sinks: [
+          {
+            name: "noc",
+            kind: "webhook",
+            severityFloor: "major",
+            state: "retrying",
+            queued: 2,
+            queueSize: 1000,
+            oldestQueuedUtc: "2026-11-26T20:41:07.412Z",
+            nextAttemptUtc: "2026-11-26T20:41:22.530Z",
+            lastSuccessUtc: "2026-11-26T20:35:10.118Z",
+            lastFailureUtc: "2026-11-26T20:41:14.530Z",
+            lastFailureReason: "not delivered",
+            delivered: 3,
+            retried: 4,
+            dropped: 0,
+          },
+        ],
+      },
+    },
+  }),
   list: operation({
     method: "GET",
     path: "/api/v1/alarms",

@@ -152,7 +152,12 @@ export const UserUpdate = z
 export const UserDeleteQuery = z.object({
   revokeTokens: queryBoolean()
     .default(false)
-    .meta({ description: "accepted for compatibility and no longer needed: a deleted account's API tokens are revoked in any case, `false` included" }),
+    .meta({
+      description:
+        "accepted for compatibility and no longer needed: a deleted account's API tokens are revoked in any case, " +
+        "`false` included",
+      examples: [true],
+    }),
 });
 export const PasswordSet = z.object({ password: NewPassword }).meta({ id: "PasswordSet" });
 /** Proof that the person at a logged-in session is the account's owner: the current password or a fresh TOTP code, one of them. */

@@ -87,7 +87,10 @@ const caseInsensitive = z.string().trim().min(1).max(256);
 const BindingsQuery = pageQuery(100, 1000).extend({
   group: caseInsensitive.optional().meta({ description: "exact, case-insensitive" }),
   vrf: caseInsensitive.optional().meta({ description: "inside VRF, exact, case-insensitive; `default` matches the default table" }),
-  ip: caseInsensitive.optional().meta({ description: "prefix match on the inside or public IPv4 address (an address, a CIDR, or leading text)" }),
+  ip: caseInsensitive.optional().meta({
+    description: "prefix match on the inside or public IPv4 address (an address, a CIDR, or leading text)",
+    examples: ["198.51.100.7"],
+  }),
 });
 export type CgnBindingsQuery = z.output<typeof BindingsQuery>;
 

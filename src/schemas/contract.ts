@@ -18,9 +18,10 @@ export const SECTIONS = [
 ] as const;
 /**
  * Sections outside the spec's section table (125 operations in 20 sections): IPsec, whose endpoints the spec
- * lists without counting them, and the sign-in page's single sign-on choices, which the spec leaves unshown.
+ * lists without counting them, and what the spec leaves unshown: the sign-in page's single sign-on choices,
+ * and the push sinks' delivery state.
  */
-export const UNCOUNTED_SECTIONS = ["IPsec", "Single sign-on"] as const;
+export const UNCOUNTED_SECTIONS = ["IPsec", "Single sign-on", "Alert sinks"] as const;
 /** The twin's own control surface, outside `/api/v1` and outside the appliance's 20 sections. */
 export const TWIN_SECTIONS = ["Scenario control", "Fleet fan-out"] as const;
 export type Section = (typeof SECTIONS)[number] | (typeof UNCOUNTED_SECTIONS)[number] | (typeof TWIN_SECTIONS)[number];

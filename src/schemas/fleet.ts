@@ -39,7 +39,12 @@ export const FanOutQuery = z.object({
     .min(100)
     .max(60_000)
     .optional()
-    .meta({ description: "how long to wait for any one appliance, in ms (default: each peer's own `timeoutMs`, 10 s unless configured): one that has not answered by then is a 504 row, and the others are not held up by it" }),
+    .meta({
+      description:
+        "how long to wait for any one appliance, in ms (default: each peer's own `timeoutMs`, 10 s unless " +
+        "configured): one that has not answered by then is a 504 row, and the others are not held up by it",
+      examples: [2000],
+    }),
 });
 
 export const FanOutAnswer = z

@@ -141,7 +141,7 @@ export const licensing = {
     section: "Licensing",
     summary: "Activate a licence with its activation token (online mode)",
     description:
-      "Works in every state, Lapsed included (the recovery path). The token is `bnglic_` + base64url(JSON claims) + `.` + base64url(HMAC-SHA-256 under the licensing key, HMAC-SHA-256(fleet secret, `bngfleet-licensing/1`)), verified offline; `npm run -s licence -- token …` issues one. " +
+      "Works in every state, Lapsed included (the recovery path). The token is `bnglic_` + base64url(JSON claims) + `.` + base64url(HMAC-SHA-256 under the licensing key, HMAC-SHA-256(fleet secret, `bngfleet-licensing/1`)), verified offline; `bngfleet licence token …` issues one. " +
       "The licence runs one entitlement period (`renewalDays`, capped by the contract end) from now; the instance id is SHA-256(`bngfleet-instance/1:<appliance>:<licenceId>`) as a UUID. " +
       "A token whose signature or claims do not hold, a `licenceId` other than the token's, or an ended contract answer 422 (the licensing service refused it; `errors` names `#/token` or `#/licenceId`). The token is never stored or shown again, only its SHA-256. 409 when the appliance has no fleet secret to verify with.",
     floor: "super-user",
@@ -159,7 +159,7 @@ export const licensing = {
     section: "Licensing",
     summary: "Load a signed offline lease (offline mode), applied at once",
     description:
-      "The body is the lease JSON, posted verbatim: `{format: \"bngfleet-lease/1\", licenceId, instanceId, role, bandName, bandMax, issuedUtc, expiresAtUtc, contractEndUtc, graceDays, signature}`, the signature being base64url HMAC-SHA-256 under the licensing key of `bngfleet-lease/1\\n` + the JSON array of the other fields in that order (`npm run -s licence -- lease …` issues one). " +
+      "The body is the lease JSON, posted verbatim: `{format: \"bngfleet-lease/1\", licenceId, instanceId, role, bandName, bandMax, issuedUtc, expiresAtUtc, contractEndUtc, graceDays, signature}`, the signature being base64url HMAC-SHA-256 under the licensing key of `bngfleet-lease/1\\n` + the JSON array of the other fields in that order (`bngfleet licence lease …` issues one). " +
       "A malformed body answers 400; a signature that does not verify, a lease bound to another instance, or an expired lease 422 naming the field. Works in every state; the lease is kept in the appliance's storage and never shown again.",
     floor: "super-user",
     body: OfflineLease,

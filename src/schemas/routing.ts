@@ -134,11 +134,19 @@ export type IgpStatus = z.output<typeof Igp>;
 
 const section = "Routing";
 const base = "/api/v1/routing";
-const Filter = z.string().max(255).optional().meta({ description: "case-insensitive substring over prefix, next hop, AS path and protocol" });
+const Filter = z.string().max(255).optional().meta({
+  description: "case-insensitive substring over prefix, next hop, AS path and protocol",
+  examples: ["10.0."],
+});
 
 const NeighborParams = z.object({ address: z.string().min(1).max(255).meta({ description: "the neighbor's address as configured (any text form of the same address matches)" }) });
 const NeighborQuery = z.object({
-  vrf: z.string().min(1).max(63).optional().meta({ description: "where to look: `default` = the global table's neighbors only, a VRF = its GRE customers only; absent = the global table first, then any GRE customer" }),
+  vrf: z.string().min(1).max(63).optional().meta({
+    description:
+      "where to look: `default` = the global table's neighbors only, a VRF = its GRE customers only; absent = the " +
+      "global table first, then any GRE customer",
+    examples: ["default"],
+  }),
 });
 const RoutesQuery = pageQuery(50, 500).extend({
   type: enumFilter(["advertised", "received"]).default("advertised").meta({ description: "`advertised` (default): what this box sends the neighbor; `received`: what the neighbor sends, before the inbound policy; any case" }),

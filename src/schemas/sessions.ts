@@ -96,25 +96,41 @@ export const DisconnectResult = z.object({ status: z.literal("disconnected"), se
 const caseInsensitive = z.string().trim().min(1).max(256);
 const SessionQuery = pageQuery(100, 500).extend({
   encap: enumFilter(Encap.options).optional().meta({ description: "`ipoe`, `pppoe-local`, `pppoe-lac` or `l2tp`, any case" }),
-  ip: caseInsensitive.optional().meta({ description: "prefix match on the IPv4 or IPv6 WAN address (an address, a CIDR, or leading text)" }),
-  port: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional().meta({ description: "subscriber-facing port id; excludes LNS-terminated sessions" }),
-  type: caseInsensitive.optional().meta({ description: "`ipoe` or `ppp`" }),
-  username: caseInsensitive.optional().meta({ description: "case-insensitive substring" }),
+  ip: caseInsensitive.optional().meta({
+    description: "prefix match on the IPv4 or IPv6 WAN address (an address, a CIDR, or leading text)",
+    examples: ["100.64.0.0/16"],
+  }),
+  port: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional().meta({
+    description: "subscriber-facing port id; excludes LNS-terminated sessions",
+    examples: [1],
+  }),
+  type: caseInsensitive.optional().meta({ description: "`ipoe` or `ppp`", examples: ["ppp"] }),
+  username: caseInsensitive.optional().meta({ description: "case-insensitive substring", examples: ["sub0001"] }),
   vrf: caseInsensitive.optional().meta({ description: "exact, case-insensitive; `default` = the global table" }),
   walledGarden: queryBoolean()
     .optional()
-    .meta({ description: "true = only walled-garden sessions" }),
+    .meta({ description: "true = only walled-garden sessions", examples: [true] }),
   // Beyond the spec's list (docs/decisions.md, Sessions): what the access network shows of a subscriber, so one can be found by it.
   mac: z
     .string()
     .trim()
     .regex(/^(([0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}|[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}\.[0-9a-fA-F]{4})$/, "must be a MAC address: aa:bb:cc:dd:ee:ff, aa-bb-cc-dd-ee-ff or aabb.ccdd.eeff")
+    .meta({ examples: ["00:1b:21:c4:8b:50"] })
     .transform((t) => t.replace(/[^0-9a-fA-F]/g, "").toLowerCase().match(/../g)!.join(":"))
     .optional()
     .meta({ description: "exact MAC, any of the three usual spellings, any case (beyond the spec's filters)" }),
-  svlan: z.coerce.number().int().min(0).max(4094).optional().meta({ description: "exact outer (S-)VLAN, as `svlan` shows it (beyond the spec's filters)" }),
-  vlan: z.coerce.number().int().min(0).max(4094).optional().meta({ description: "exact inner (C-)VLAN, as `vlan` shows it (beyond the spec's filters)" }),
-  plan: caseInsensitive.optional().meta({ description: "exact plan name as `plan` shows it, case-insensitive (beyond the spec's filters)" }),
+  svlan: z.coerce.number().int().min(0).max(4094).optional().meta({
+    description: "exact outer (S-)VLAN, as `svlan` shows it (beyond the spec's filters)",
+    examples: [100],
+  }),
+  vlan: z.coerce.number().int().min(0).max(4094).optional().meta({
+    description: "exact inner (C-)VLAN, as `vlan` shows it (beyond the spec's filters)",
+    examples: [1001],
+  }),
+  plan: caseInsensitive.optional().meta({
+    description: "exact plan name as `plan` shows it, case-insensitive (beyond the spec's filters)",
+    examples: ["fibre-100"],
+  }),
 });
 
 /** The section's operations. */

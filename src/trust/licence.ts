@@ -3,7 +3,7 @@
  * offline leases, both authenticated with HMAC-SHA-256 under the licensing
  * key, itself HMAC-SHA-256(fleet secret, "bngfleet-licensing/1"). The fleet
  * secret stands in for the vendor's licensing service: whoever holds it
- * (`npm run -s licence`, a CI job, the tests) can issue licences that every
+ * (`bngfleet licence`, a CI job, the tests) can issue licences that every
  * appliance of the fleet accepts, and nobody else can.
  *
  * Activation token: `bnglic_` + base64url(JSON claims) + `.` + base64url(MAC

@@ -50,7 +50,7 @@ export async function verifyManifest(manifest: Manifest, publicKey: CryptoKey | 
   return valid ? { ok: true } : { ok: false, reason: "bad-signature" };
 }
 
-/** Builds a package signed with `signingKey` (`npm run upgrade-package`, tests). */
+/** Builds a package signed with `signingKey` (`bngfleet upgrade-package`, tests). */
 export async function signedPackage(version: string, payload: Uint8Array, signingKey: CryptoKey, notes?: string): Promise<Uint8Array> {
   const manifest = await manifestFor(version, payload, notes);
   const signature = new Uint8Array(await crypto.subtle.sign(ED25519, signingKey, signedMessage(manifest)));

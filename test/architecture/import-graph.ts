@@ -14,7 +14,7 @@ import ts from "typescript";
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** The folders whose TypeScript makes up the tree (`ui/dist` and `node_modules` are build output and packages). */
-const FOLDERS = ["src", "durable-objects", "simulator", "fleet-config", "scripts", "ui", "test"];
+const FOLDERS = ["src", "durable-objects", "simulator", "fleet-config", "launcher", "scripts", "ui", "test"];
 const SKIP = new Set(["node_modules", "dist"]);
 
 export interface Import {

@@ -56,7 +56,7 @@ export const LAYER_MAP: readonly { prefix: string; layer: Layer; why: string }[]
 export const CONTRACT_RUNTIME_IMPORTS: readonly string[] = ["simulator/vocabulary.ts", "src/auth/roles.ts", "src/auth/accounts.ts", "src/trust/oidc.ts", "src/config/registry.ts"];
 
 /** The folders outside the Worker (tools, tests, the browser UI): layered code imports none of them. */
-const OUTSIDE = ["scripts/", "test/", "ui/"];
+const OUTSIDE = ["launcher/", "scripts/", "test/", "ui/"];
 /** The web UI's build output, which the HTTP layer bundles as text (src/http/web-ui.ts). */
 const UI_BUILD = "ui/dist/";
 
@@ -96,7 +96,7 @@ export function layerViolations(imports: readonly Import[]): string[] {
     }
     if (isPackage) continue;
     if (OUTSIDE.some((folder) => i.to.startsWith(folder))) {
-      if (!(from === "http" && i.to.startsWith(UI_BUILD))) found.push(`${importText(i)}: the Worker imports nothing from scripts/, test/ or ui/ (only the HTTP layer bundles ui/dist/)`);
+      if (!(from === "http" && i.to.startsWith(UI_BUILD))) found.push(`${importText(i)}: the Worker imports nothing from launcher/, scripts/, test/ or ui/ (only the HTTP layer bundles ui/dist/)`);
       continue;
     }
     if (from === null || to === null) {

@@ -55,6 +55,6 @@ describe("webhook sinks", () => {
 
     await expect
       .poll(async () => (await api("/api/v1/logs/tail?count=50")).json<{ entries: { msgId: string; fields: Record<string, unknown> }[] }>().entries.find((e) => e.msgId === "alarm.sink.delivered")?.fields, { timeout: 10_000 })
-      .toEqual({ sink: "noc", kind: "webhook", notification: "test", alarmId: "alert.test", status: 204 });
+      .toEqual({ sink: "noc", kind: "webhook", notification: "test", alarmId: "alert.test", status: 204, attempts: 1 });
   });
 });

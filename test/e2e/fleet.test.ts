@@ -182,7 +182,7 @@ describe("launcher", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-bad-"));
     const bad = path.join(dir, "fleet.json");
     await writeFile(bad, JSON.stringify({ appliances: [{ name: "Edge_1", seed: 1, profile: "small", webUi: { listener: { address: "127.0.0.1", port: 70000 } } }] }));
-    const result = spawnSync(process.execPath, ["scripts/fleet.ts"], { env: { ...process.env, BNG_FLEET: bad, BNG_DATA_DIR: dir }, encoding: "utf8", timeout: 30_000 });
+    const result = spawnSync(process.execPath, ["scripts/bngfleet.ts", "start"], { env: { ...process.env, BNG_FLEET: bad, BNG_DATA_DIR: dir }, encoding: "utf8", timeout: 30_000 });
     expect(result.status).not.toBe(0);
     const output = result.stdout + result.stderr;
     expect(output).toContain(bad);
@@ -192,7 +192,7 @@ describe("launcher", () => {
 });
 
 describe("software packages", () => {
-  const make = (dataDir: string) => execFileSync(process.execPath, ["scripts/make-upgrade-package.ts", "0.2.0"], { env: { ...process.env, BNG_DATA_DIR: dataDir } });
+  const make = (dataDir: string) => execFileSync(process.execPath, ["scripts/bngfleet.ts", "upgrade-package", "0.2.0"], { env: { ...process.env, BNG_DATA_DIR: dataDir } });
   const stage = (bytes: Buffer) => fetchJson(edge1("/system/upgrade/stage"), { insecure: true, headers: asBootstrap, body: { package: bytes.toString("base64") } });
 
   it("stages what npm run upgrade-package signs with the data dir's key, and refuses a package signed with another", async () => {

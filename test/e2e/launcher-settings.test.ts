@@ -3,12 +3,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { banner } from "../../scripts/banner.ts";
-import { loadSettings } from "../../scripts/config.ts";
+import { banner } from "../../launcher/banner.ts";
+import { loadSettings } from "../../launcher/config.ts";
 
 describe("BNG_BOOTSTRAP_TOKEN at start", () => {
   it("refuses a malformed token with a message saying how to make one", async () => {
-    await expect(loadSettings({ BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(36) })).rejects.toThrow(/not a well-formed token.*npm run -s token/);
+    await expect(loadSettings({ BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(36) })).rejects.toThrow(/not a well-formed token.*bngfleet token/);
   });
 
   it("accepts a well-formed one", async () => {
@@ -80,5 +80,46 @@ describe("the ready banner", () => {
 
   it("names the development default when none is set (it is public knowledge)", async () => {
     expect(banner(await loadSettings({}), 1)).toContain("password bngfleet-admin (development default");
+  });
+});
+
+describe("bngfleet start's flags (issue #46)", () => {
+  it("win over their variables, and a message names the one that was typed", async () => {
+    const settings = await loadSettings({ BNG_PORT_BASE: "9443", BNG_HTTP: "0" }, { portBase: "10443", http: true });
+    expect(settings.portBase).toBe(10443);
+    expect(settings.http).toBe(true);
+    expect(settings.appliances[0]!.origin).toBe("http://127.0.0.1:10443");
+    await expect(loadSettings({}, { portBase: "0" })).rejects.toThrow(/^--port-base must be a port number \(1-65535\), not '0'$/);
+    await expect(loadSettings({ BNG_PORT_BASE: "0" })).rejects.toThrow(/^BNG_PORT_BASE must be a port number/);
+  });
+
+  it("make a fleet of N: edge-1 to edge-N on consecutive ports, each peering with every other", async () => {
+    const settings = await loadSettings({}, { appliances: "4", profile: "default", portBase: "20000", http: true });
+    expect(settings.appliances.map((a) => [a.name, a.origin])).toEqual([
+      ["edge-1", "http://127.0.0.1:20000"],
+      ["edge-2", "http://127.0.0.1:20001"],
+      ["edge-3", "http://127.0.0.1:20002"],
+      ["edge-4", "http://127.0.0.1:20003"],
+    ]);
+    expect(settings.fleet.appliances.map((a) => a.profile)).toEqual(["default", "default", "default", "default"]);
+    expect(settings.fleet.appliances[2]!.webUi.peers.map((p) => p.name)).toEqual(["edge-1", "edge-2", "edge-4"]);
+  });
+
+  it("past 32 appliances peer edge-1 with every other and every other with edge-1 alone", async () => {
+    const { fleet } = await loadSettings({}, { appliances: "40" });
+    expect(fleet.appliances[0]!.webUi.peers).toHaveLength(39);
+    expect(fleet.appliances[39]!.webUi.peers.map((p) => p.name)).toEqual(["edge-1"]);
+  });
+
+  it("refuse a fleet of their own beside --fleet, and a profile that is not shipped nor a file", async () => {
+    await expect(loadSettings({}, { appliances: "2", fleet: "fleet-config/fleet.json" })).rejects.toThrow(/--appliances makes a fleet of its own: give it or --fleet, not both/);
+    await expect(loadSettings({}, { profile: "medium" })).rejects.toThrow(/--profile must be one of small, default, large, xlarge or a profile file ending in \.json, not 'medium'/);
+    // A variable left in the environment gives way to the flags typed.
+    expect((await loadSettings({ BNG_FLEET: "no-such-fleet.json" }, { appliances: "1" })).appliances).toHaveLength(1);
+  });
+
+  it("take a shipped scenario by its name, and any other by its path", async () => {
+    expect((await loadSettings({}, { scenario: "steady-state" })).scenario?.path).toBe(path.resolve("scenarios/steady-state.json"));
+    expect((await loadSettings({}, { scenario: "my-scenario.json" })).scenario?.path).toBe(path.resolve("my-scenario.json"));
   });
 });

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadSettings } from "../../scripts/config.ts";
+import { loadSettings } from "../../launcher/config.ts";
 import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
 const BOOTSTRAP = "bngtok_" + "E2e".repeat(10) + "4YjhF4"; // well-formed: the checksum is CRC-32 in base62

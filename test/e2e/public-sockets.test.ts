@@ -1,6 +1,6 @@
 /**
  * The rewrite of workerd's configuration for the appliances' public sockets
- * (scripts/public-sockets.ts), judged by workerd itself: `workerd test`
+ * (launcher/public-sockets.ts), judged by workerd itself: `workerd test`
  * parses a configuration, binds its sockets and, with no test in it, says so
  * and exits. A fleet of 1,000 appliances in two processes puts 500 public
  * sockets in each.
@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { serializeConfig } from "miniflare";
 import { describe, expect, it } from "vitest";
-import { withPublicSockets } from "../../scripts/public-sockets.ts";
+import { withPublicSockets } from "../../launcher/public-sockets.ts";
 
 /**
  * A configuration as Miniflare writes one for a Worker with `count` direct sockets. Each on a loopback address of
@@ -37,13 +37,13 @@ function workerdReads(config: Uint8Array): string {
 describe("workerd's configuration with the appliances' public sockets", () => {
   it("is one workerd reads for 500 sockets in a process (it refuses a message of more than 512 segments)", () => {
     const { config, publicSockets } = miniflareConfig(500);
-    const said = workerdReads(withPublicSockets(config, publicSockets));
+    const said = workerdReads(withPublicSockets(config, publicSockets, "w".repeat(43)));
     expect(said).not.toMatch(/segments/);
     expect(said).toMatch(/No tests found/);
   });
 
   it("names a public socket the configuration lacks", () => {
     const { config } = miniflareConfig(1);
-    expect(() => withPublicSockets(config, [{ address: "127.0.0.1:1", appliance: "edge-1" }])).toThrow(/no socket on 127\.0\.0\.1:1/);
+    expect(() => withPublicSockets(config, [{ address: "127.0.0.1:1", appliance: "edge-1" }], "w")).toThrow(/no socket on 127\.0\.0\.1:1/);
   });
 });

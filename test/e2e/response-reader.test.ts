@@ -1,10 +1,10 @@
 /**
- * The relay's reader of workerd's answers (scripts/response-reader.ts), on hand-written HTTP/1.1 answers: each
+ * The relay's reader of workerd's answers (launcher/response-reader.ts), on hand-written HTTP/1.1 answers: each
  * framing RFC 9112 §6.3 names, fed whole, split at every byte, and a byte at a time (TCP splits anywhere), and
  * answers that are not well-formed, which fail rather than pass anything on.
  */
 import { describe, expect, it } from "vitest";
-import { ResponseReader } from "../../scripts/response-reader.ts";
+import { ResponseReader } from "../../launcher/response-reader.ts";
 
 type Read = { status?: number; message?: string; headers?: string[]; body: string; ended: boolean; keepAlive?: boolean; closedComplete?: boolean };
 

@@ -88,7 +88,7 @@ describe("log stream through the HTTPS listener", () => {
     try {
       expect(response.statusCode).toBe(200);
       expect(response.headers["content-type"]).toBe("text/event-stream");
-      // The stream's release handle is the listener's alone (scripts/listeners.ts): never relayed to the client.
+      // The stream's release handle is the listener's alone (launcher/listeners.ts): never relayed to the client.
       expect(response.headers["x-bng-stream"]).toBeUndefined();
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => {

@@ -132,6 +132,23 @@ describe("syslog shipping", () => {
     expect(seqs.filter((s) => below.includes(s))).toEqual([]);
   });
 
+  it("carries an act's own instant: a commit's entry, its syslog message and its committedUtc agree to the millisecond, as an alert test's do with sentUtc", { timeout: 90_000 }, async () => {
+    const put = await api("/api/v1/config", { comment: "instant check", listOps: [{ listPath: "vrfs", key: "cust-instant", fields: { tableId: "4711" } }] }, "PUT");
+    expect(put.status, put.text).toBe(200);
+    const { committedUtc, version } = put.json<{ committedUtc: string; version: number }>();
+    const sent = (await api("/api/v1/alarms/test", { severity: "minor", text: "instant check" })).json<{ sentUtc: string }>();
+    const entries = await tail(start);
+    const commit = entries.find((e) => e.msgId === "config.commit" && e.fields.version === version)!;
+    const test = entries.filter((e) => e.msgId === "audit.alarm.test").at(-1)!;
+    // Not a 10 s step's instant: the act's own, to the millisecond.
+    expect(commit.timestamp).toBe(committedUtc);
+    expect(test.timestamp).toBe(sent.sentUtc);
+    await arrived(test.seq);
+    const bySeq = new Map((await received()).map((m) => [seqOf(m), m]));
+    expect(bySeq.get(commit.seq)?.timestamp).toBe(committedUtc);
+    expect(bySeq.get(test.seq)?.timestamp).toBe(sent.sentUtc);
+  });
+
   it("keeps answering while the receiver is down, counts exactly what overflowed the queue, and resumes", { timeout: 90_000 }, async () => {
     await configure({ queueSize: "3" });
     const before = await lastSeq();

@@ -424,7 +424,7 @@ describe("the web UI", () => {
   it("stages a software package with an upload progress bar and follows its apply", async () => {
     const file = path.join(await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-pkg-")), "bngfleet-0.2.0.bngpkg");
     // Signed with the fleet's own development key, in its data dir.
-    await writeFile(file, execFileSync(process.execPath, ["scripts/make-upgrade-package.ts", "0.2.0"], { env: { ...process.env, BNG_DATA_DIR: fleet.dataDir } }));
+    await writeFile(file, execFileSync(process.execPath, ["scripts/bngfleet.ts", "upgrade-package", "0.2.0"], { env: { ...process.env, BNG_DATA_DIR: fleet.dataDir } }));
     await page.goto(`${base}/upgrade`);
     await page.getByTestId("upgrade-state").waitFor();
     const staged = page.waitForResponse((response) => response.url().endsWith("/api/v1/system/upgrade/stage"));

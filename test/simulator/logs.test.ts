@@ -101,8 +101,7 @@ describe("model logging", () => {
   it("appends external events with the model's clock and the next seq", () => {
     const g = gateway(profile(), 73, 60);
     const seq = g.lastSeq;
-    const e = g.appendLog("notice", "auth.login", { username: "admin", sourceIp: "192.0.2.10" });
-    expect(e).toEqual({ seq: seq + 1, timestamp: new Date(g.nowMs).toISOString(), severity: "notice", msgId: "auth.login", fields: { username: "admin", sourceIp: "192.0.2.10" } });
-    expect(g.logs.tail({ count: 1 }).entries[0]).toEqual(e);
+    g.appendLog("notice", "auth.login", { username: "admin", sourceIp: "192.0.2.10" });
+    expect(g.logs.tail({ count: 1 }).entries[0]).toEqual({ seq: seq + 1, timestamp: new Date(g.nowMs).toISOString(), severity: "notice", msgId: "auth.login", fields: { username: "admin", sourceIp: "192.0.2.10" } });
   });
 });

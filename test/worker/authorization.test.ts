@@ -108,6 +108,7 @@ const FLOORS: Record<string, Floor> = {
   "GET /api/v1/alarms": "read-only",
   "POST /api/v1/alarms/clear": "super-user",
   "POST /api/v1/alarms/test": "super-user",
+  "GET /api/v1/alarms/sinks": "super-user", // decision: the sinks are configuration the spec leaves unshown, read by its admin (docs/decisions.md, Alarm sinks)
   // Configuration: every mutation under /config super-user.
   "GET /api/v1/config": "read-only",
   "PUT /api/v1/config": "super-user",

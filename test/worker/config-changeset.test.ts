@@ -59,7 +59,7 @@ describe("ConfigChangeSet semantics", () => {
 
   it("adds, updates and deletes keyed-list items", async () => {
     await commit({ listOps: [{ listPath: "alarms.sinks", key: "noc", fields: { kind: "webhook", url: "https://noc.example.net/hook" } }] });
-    expect(itemOf(await getConfig(), "alarms.sinks", "noc")?.values).toEqual({ kind: "webhook", url: "https://noc.example.net/hook", severityFloor: "major", credential: null });
+    expect(itemOf(await getConfig(), "alarms.sinks", "noc")?.values).toEqual({ kind: "webhook", url: "https://noc.example.net/hook", severityFloor: "major", credential: null, queueSize: "1000" });
     await commit({ listOps: [{ listPath: "alarms.sinks", key: "noc", fields: { severityFloor: "critical" } }] });
     expect(itemOf(await getConfig(), "alarms.sinks", "noc")?.values).toMatchObject({ kind: "webhook", severityFloor: "critical" });
     await commit({ listOps: [{ listPath: "alarms.sinks", key: "noc", delete: true }] });

@@ -136,19 +136,49 @@ describe("case-insensitive filters", () => {
 });
 
 describe("JSON request bodies", () => {
-  it("are declared as text/json beside application/json, with the same schema (spec: both accepted)", async () => {
+  it("are declared once, as application/json (a tool makes a request per media type), saying the spec's other spellings are taken", async () => {
     const doc = await documentOf();
     const bodies = operations(doc).filter(({ op }) => op.requestBody);
     expect(bodies.length).toBeGreaterThan(40);
     for (const { key, op } of bodies) {
-      const content = bodyOf(doc, op)!.content!;
-      expect(content["text/json"], key).toEqual(content["application/json"]);
+      const body = bodyOf(doc, op)! as Body & { description?: string };
+      expect(Object.keys(body.content!).filter((type) => type.includes("json")), key).toEqual(["application/json"]);
+      expect(body.description, key).toContain("`text/json` or any `application/*+json`");
     }
   });
 
-  it("sent as text/json are taken", async () => {
-    const response = await call("/api/v1/vrfs", { method: "POST", headers: { ...admin, "content-type": "text/json" }, body: JSON.stringify({ name: "cust-t", tableId: 4711 }) });
+  it.each(["text/json", "application/vnd.isp+json"])("sent as %s are still taken (spec: JSON bodies are accepted as any of three)", async (type) => {
+    const name = type === "text/json" ? "cust-t" : "cust-u";
+    const response = await call("/api/v1/vrfs", { method: "POST", headers: { ...admin, "content-type": type }, body: JSON.stringify({ name, tableId: 4711 }) });
     expect(response.status, await response.clone().text()).toBe(200);
+  });
+});
+
+describe("what a generated client or test tool reads besides schemas", () => {
+  it("every parameter has an example: the example call's value, or a named one", async () => {
+    const doc = await documentOf();
+    const bare = operations(doc).flatMap(({ key, op }) =>
+      (op.parameters ?? []).filter((p) => !("example" in p) && !("examples" in p)).map((p) => `${key} ${p.in} ${p.name}`),
+    );
+    expect(bare).toEqual([]);
+  });
+
+  it("every 429 (and 423) declares the Retry-After it carries", async () => {
+    const doc = await documentOf();
+    const answers = operations(doc).flatMap(({ key, op }) =>
+      Object.entries(op.responses ?? {})
+        .filter(([status]) => status === "429" || status === "423")
+        .map(([status, response]) => ({ key: `${key} ${status}`, headers: (response as { headers?: Record<string, unknown> }).headers ?? {} })),
+    );
+    expect(answers.length).toBeGreaterThan(2);
+    expect(answers.filter((a) => !a.headers["retry-after"]).map((a) => a.key)).toEqual([]);
+  });
+
+  it("types sinceSeq as the spec's int64, wherever it is taken", async () => {
+    const doc = await documentOf();
+    const found = operations(doc).flatMap(({ key, op }) => (op.parameters ?? []).filter((p) => p.name === "sinceSeq").map((p) => ({ key, format: p.schema.format })));
+    expect(found.map((f) => f.key).sort()).toEqual(["GET /api/v1/fleet/{appliance}/logs/tail", "GET /api/v1/logs/stream", "GET /api/v1/logs/tail"]);
+    expect(found.every((f) => f.format === "int64")).toBe(true);
   });
 });
 

@@ -75,8 +75,9 @@ export const oidcSignIn = {
     query: z.object({
       code: z.string().min(1).max(4096).optional(),
       state: z.string().min(1).max(512).optional(),
-      error: z.string().max(256).optional(),
-      error_description: z.string().max(1024).optional(),
+      // What a provider that refused sends instead of code and state (RFC 6749 §4.1.2.1).
+      error: z.string().max(256).optional().meta({ examples: ["access_denied"] }),
+      error_description: z.string().max(1024).optional().meta({ examples: ["The user denied the request"] }),
     }),
     response: { description: "signed in: a page that navigates to `returnTo`", contentType: "text/html; charset=utf-8" },
     errors: [401, 403, 404, 409, 502],
