@@ -8,7 +8,7 @@
  */
 import { SUB_STEP_SECONDS, isoTime } from "./clock.ts";
 import { macAt, portHardware, type HardwareIdentity, type PortLoad } from "./hardware.ts";
-import { DOWN_PACKET_BYTES, PORT_MTU, UP_PACKET_BYTES } from "./frame-sizes.ts";
+import { PORT_MTU } from "./frame-sizes.ts";
 import type { Interface } from "../src/schemas/system.ts";
 
 /**
@@ -30,8 +30,8 @@ export class PortCounters {
     this.#values = new Float64Array(this.#width * 2);
   }
 
-  /** Adds one sub-step of the per-port rates (bits per second, rx = from subscribers). */
-  add(rxBps: Float64Array, txBps: Float64Array): void {
+  /** Adds one sub-step of the per-port rates (bits and packets per second, rx = from subscribers). */
+  add(rxBps: Float64Array, txBps: Float64Array, rxPps: Float64Array, txPps: Float64Array): void {
     const v = this.#values;
     v.copyWithin(this.#width, 0, this.#width);
     for (let p = 0; p < rxBps.length; p++) {
@@ -39,8 +39,8 @@ export class PortCounters {
       const tx = txBps[p] ?? 0;
       v[p * 4] = (v[p * 4] ?? 0) + (rx / 8) * SUB_STEP_SECONDS;
       v[p * 4 + 1] = (v[p * 4 + 1] ?? 0) + (tx / 8) * SUB_STEP_SECONDS;
-      v[p * 4 + 2] = (v[p * 4 + 2] ?? 0) + Math.round((rx / (8 * UP_PACKET_BYTES)) * SUB_STEP_SECONDS);
-      v[p * 4 + 3] = (v[p * 4 + 3] ?? 0) + Math.round((tx / (8 * DOWN_PACKET_BYTES)) * SUB_STEP_SECONDS);
+      v[p * 4 + 2] = (v[p * 4 + 2] ?? 0) + (rxPps[p] ?? 0) * SUB_STEP_SECONDS;
+      v[p * 4 + 3] = (v[p * 4 + 3] ?? 0) + (txPps[p] ?? 0) * SUB_STEP_SECONDS;
     }
   }
 

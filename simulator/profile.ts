@@ -223,6 +223,20 @@ const ProfileFields = z.strictObject({
     traffic: z.strictObject({
       dailyCurve: HourlyCurve,
       meanActivity: Share.describe("mean share of the plan rate a subscriber uses at the daily peak"),
+      upstream: z
+        .strictObject({
+          medianRatio: z.number().positive().max(10).default(0.07).describe("upload over download, median subscriber"),
+          sigma: z.number().min(0).max(3).default(0.9).describe("its spread across subscribers (log-normal)"),
+        })
+        .prefault({}),
+      uploadBursts: z
+        .strictObject({
+          perDay: Share.default(0.3).describe("chance a subscriber makes an upload burst on a given day"),
+          minMinutes: z.number().positive().default(1),
+          maxMinutes: z.number().positive().max(50).default(10).describe("a burst lasts from min to max (log-uniform)"),
+          planShare: Share.default(0.9).describe("of the plan's upload rate, during a burst"),
+        })
+        .prefault({}),
     }),
     alarms: z
       .strictObject({
@@ -297,6 +311,10 @@ function checkProfile(profile: z.output<typeof ProfileFields>, ctx: Ctx): void {
     issue(["churn", "absence", "minHours"], "must be below maxDays");
   }
   if (sum(profile.churn.dailyCurve) <= 0) issue(["churn", "dailyCurve"], "at least one hour must be positive");
+  const bursts = profile.traffic.uploadBursts;
+  if (bursts.minMinutes > bursts.maxMinutes) {
+    issue(["traffic", "uploadBursts", "minMinutes"], "must not exceed maxMinutes");
+  }
   const alarms = profile.alarms;
   if (alarms.poolClearPercent >= alarms.poolHighPercent) issue(["alarms", "poolClearPercent"], "must be below poolHighPercent");
   if (alarms.cgnClearPercent >= alarms.cgnHighPercent) issue(["alarms", "cgnClearPercent"], "must be below cgnHighPercent");

@@ -18,7 +18,6 @@ import { ENCAPS, type Encap } from "./profile.ts";
 import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, prefixesOverlap } from "./prefix.ts";
 import { ipv6Text } from "./session-addresses.ts";
 import { formatMac } from "./subscribers.ts";
-import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./frame-sizes.ts";
 import { compileUsername, usernameMask, usernameTest } from "./username-match.ts";
 import { ipv4Mask, ipv6Mask, ipv6TextRanges, selectSessions, type SessionFilter } from "./session-filter.ts";
 
@@ -129,14 +128,12 @@ export function summaryRow(m: Model, slot: number): SessionSummary {
 
 /** A slot's byte and packet counters through sub-step `tick`. */
 export function countersOf(s: SessionStore, slot: number, tick: number): WireSessionDetail["counters"] {
-  const rx = s.rxBytesAt(slot, tick);
-  const tx = s.txBytesAt(slot, tick);
   return {
-    rxBytes: Math.round(rx),
-    txBytes: Math.round(tx),
-    // Packets of the average sizes the rates are drawn with (frame-sizes.ts): counted from the bytes, not per step.
-    rxPackets: Math.round(rx / UP_PACKET_BYTES),
-    txPackets: Math.round(tx / DOWN_PACKET_BYTES),
+    rxBytes: Math.round(s.rxBytesAt(slot, tick)),
+    txBytes: Math.round(s.txBytesAt(slot, tick)),
+    // Counted as the bytes are, from the packet rates the traffic draws with them (traffic.ts).
+    rxPackets: Math.round(s.rxPacketsAt(slot, tick)),
+    txPackets: Math.round(s.txPacketsAt(slot, tick)),
   };
 }
 
@@ -150,8 +147,8 @@ export function ratesOf(m: Model, slot: number): SessionRates {
     timestamp: isoTime(m.nowMs),
     rxBps: Math.round(rx),
     txBps: Math.round(tx),
-    rxPps: Math.round(rx / (8 * UP_PACKET_BYTES)),
-    txPps: Math.round(tx / (8 * DOWN_PACKET_BYTES)),
+    rxPps: s.rxPps[slot] ?? 0,
+    txPps: s.txPps[slot] ?? 0,
   };
 }
 

@@ -58,7 +58,7 @@ export function subStep(m: Model): void {
   }
   runTraffic(m);
   runAccounting(m);
-  m.portCounters.add(m.store.portRx, m.store.portTx);
+  m.portCounters.add(m.store.portRx, m.store.portTx, m.store.portRxPps, m.store.portTxPps);
 
   m.cgn.tick(now, m.rng);
   m.cgn.endStep();
