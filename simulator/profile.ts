@@ -237,6 +237,12 @@ const ProfileFields = z.strictObject({
           planShare: Share.default(0.9).describe("of the plan's upload rate, during a burst"),
         })
         .prefault({}),
+      transitShare: z
+        .number()
+        .min(0)
+        .max(10)
+        .default(0.1)
+        .describe("traffic crossing the core uplinks that is not the subscribers', per byte of their download (wire.ts)"),
     }),
     alarms: z
       .strictObject({

@@ -7,6 +7,8 @@
  */
 import { SUB_STEP_SECONDS } from "./clock.ts";
 import { LeaseTimers } from "./lease-timers.ts";
+import { accessOverheadBytes } from "./frame-sizes.ts";
+import { ENCAP_IPOE } from "./subscribers.ts";
 
 /** A PPP session's `leaseMs`: it has no lease, so its renewal never falls due. */
 export const NO_LEASE = Number.POSITIVE_INFINITY;
@@ -103,6 +105,16 @@ export class SessionStore {
   readonly portTx: Float64Array;
   readonly portRxPps: Float64Array;
   readonly portTxPps: Float64Array;
+  /** Per port, the bytes per second its sessions' frames add to their IP packets (wire.ts: Ethernet, tags, PPPoE). */
+  readonly portRxOverhead: Float64Array;
+  readonly portTxOverhead: Float64Array;
+  /** Per port, its live PPP sessions (PPPoE and LAC: LCP echo on the wire, wire.ts). */
+  readonly pppByPort: Int32Array;
+  /** Per encapsulation, the sums of every live session's rates, LNS-terminated ones included (the uplinks, wire.ts). */
+  readonly encapRx = new Float64Array(ENCAP_COUNT);
+  readonly encapTx = new Float64Array(ENCAP_COUNT);
+  readonly encapRxPps = new Float64Array(ENCAP_COUNT);
+  readonly encapTxPps = new Float64Array(ENCAP_COUNT);
   liveIndex: Int32Array;
   /** Position of a live slot in the id-ordered index (`orderIds`/`orderSlots`), the bit it sets in the filter bitsets. */
   orderPos: Int32Array;
@@ -199,6 +211,9 @@ export class SessionStore {
     this.portTx = new Float64Array(ports);
     this.portRxPps = new Float64Array(ports);
     this.portTxPps = new Float64Array(ports);
+    this.portRxOverhead = new Float64Array(ports);
+    this.portTxOverhead = new Float64Array(ports);
+    this.pppByPort = new Int32Array(ports);
     this.liveIndex = new Int32Array(n);
     this.live = new Int32Array(n);
     this.orderPos = new Int32Array(n);
@@ -438,12 +453,21 @@ export class SessionStore {
 
   /** Moves the sums of a slot's port (none for an LNS-terminated session) by a change of its rates. */
   #addToPort(slot: number, rx: number, tx: number, rxPps: number, txPps: number): void {
+    const encap = this.encap[slot] ?? 0;
+    this.encapRx[encap] = (this.encapRx[encap] ?? 0) + rx;
+    this.encapTx[encap] = (this.encapTx[encap] ?? 0) + tx;
+    this.encapRxPps[encap] = (this.encapRxPps[encap] ?? 0) + rxPps;
+    this.encapTxPps[encap] = (this.encapTxPps[encap] ?? 0) + txPps;
     const port = this.port[slot] ?? -1;
     if (port < 0) return;
     this.portRx[port] = (this.portRx[port] ?? 0) + rx;
     this.portTx[port] = (this.portTx[port] ?? 0) + tx;
     this.portRxPps[port] = (this.portRxPps[port] ?? 0) + rxPps;
     this.portTxPps[port] = (this.portTxPps[port] ?? 0) + txPps;
+    // Whole packets times whole bytes: the sums stay exact as sessions come and go.
+    const frame = accessOverheadBytes(encap);
+    this.portRxOverhead[port] = (this.portRxOverhead[port] ?? 0) + rxPps * frame;
+    this.portTxOverhead[port] = (this.portTxOverhead[port] ?? 0) + txPps * frame;
   }
 
   /** A session's bytes received from the subscriber through sub-step `tick` (the model's latest). */
@@ -521,6 +545,10 @@ export class SessionStore {
     this.portTx.fill(0);
     this.portRxPps.fill(0);
     this.portTxPps.fill(0);
+    this.portRxOverhead.fill(0);
+    this.portTxOverhead.fill(0);
+    this.pppByPort.fill(0);
+    for (const sums of [this.encapRx, this.encapTx, this.encapRxPps, this.encapTxPps]) sums.fill(0);
     this.#leases.clear();
     this.#ends.clear();
     this.#interims.clear();
@@ -547,8 +575,10 @@ export class SessionStore {
   #count(slot: number, d: number): void {
     this.byEncap[this.encap[slot] ?? 0] = (this.byEncap[this.encap[slot] ?? 0] ?? 0) + d;
     const port = this.port[slot] ?? -1;
-    if (port >= 0) this.byPort[port] = (this.byPort[port] ?? 0) + d;
-    else this.lnsCount += d;
+    if (port >= 0) {
+      this.byPort[port] = (this.byPort[port] ?? 0) + d;
+      if (this.encap[slot] !== ENCAP_IPOE) this.pppByPort[port] = (this.pppByPort[port] ?? 0) + d;
+    } else this.lnsCount += d;
     this.byVrf[this.vrf[slot] ?? 0] = (this.byVrf[this.vrf[slot] ?? 0] ?? 0) + d;
     if (this.walledGarden[slot] === 1) this.walledGardenCount += d;
   }

@@ -209,7 +209,7 @@ export function restoreModel(
   else for (const slot of st.store.live) m.l2tp.attach(m, slot);
   m.daemonsDown = new Set(st.daemonsDown ?? []);
   if (typeof st.bootedMs === "number") m.bootedMs = st.bootedMs;
-  m.portCounters.importState(st.portCounters);
+  m.portCounters.importState(st.portCounters, m.profile.ports.length);
   m.maintenance = st.maintenance ?? null;
   return { ok: true, model: m };
 }

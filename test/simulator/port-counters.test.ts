@@ -53,4 +53,13 @@ describe("interface counters between steps", () => {
     copy.importState(c.exportState());
     expect(copy.of(0, 0.5)).toEqual(c.of(0, 0.5));
   });
+  it("restore a snapshot written before the uplinks were counted: its ports go on, the uplinks start at 0", () => {
+    // Two ports then: rx bytes, tx bytes, rx packets, tx packets each, after the last step then before it.
+    const old = Float64Array.of(1, 2, 3, 4, 5, 6, 7, 8, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4);
+    const c = new PortCounters(4);
+    c.importState(old, 2);
+    expect(c.of(1)).toEqual({ rxBytes: 5, txBytes: 6, rxPackets: 7, txPackets: 8 });
+    expect(c.of(1, 0)).toEqual({ rxBytes: 2, txBytes: 3, rxPackets: 3, txPackets: 4 });
+    expect(c.of(2)).toEqual({ rxBytes: 0, txBytes: 0, rxPackets: 0, txPackets: 0 });
+  });
 });
