@@ -17,7 +17,7 @@ import type { SessionStore } from "./sessions.ts";
 import { ENCAPS, type Encap } from "./profile.ts";
 import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, prefixesOverlap } from "./prefix.ts";
 import { ipv6Text } from "./session-addresses.ts";
-import { formatMac } from "./subscribers.ts";
+import { ENCAP_L2TP, ENCAP_PPPOE_LAC, formatMac } from "./subscribers.ts";
 import { compileUsername, usernameMask, usernameTest } from "./username-match.ts";
 import { ipv4Mask, ipv6Mask, ipv6TextRanges, selectSessions, type SessionFilter } from "./session-filter.ts";
 
@@ -182,6 +182,7 @@ export function detailOf(m: Model, slot: number): SessionDetail {
         pool: v4?.name ?? null,
         subnet: v4 ? (v4.config.subnets[s.v4Subnet[slot] ?? 0]?.prefix ?? null) : null,
         cgnTranslated: v4?.cgnTranslated ?? binding >= 0,
+        learned: s.encap[slot] === ENCAP_PPPOE_LAC,
       },
       ipv6Wan: v6(s.wanPool[slot] ?? -1, s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0) ?? outside(local?.wan),
       ipv6Pd: v6(s.pdPool[slot] ?? -1, s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0) ?? outside(local?.pd),
@@ -204,7 +205,9 @@ export function matchingSlots(m: Model, q: SessionQuery): number[] {
   return filter === false ? [] : selectSessions(m, filter, 0, Number.POSITIVE_INFINITY).slots;
 }
 
+/** The subscriber's MAC as this box sees it: none on an LNS (the spec's `mac` is not nullable: empty), which hears PPP through a tunnel. */
 function macOf(m: Model, slot: number): string {
+  if (m.store.encap[slot] === ENCAP_L2TP) return "";
   const sub = m.store.sub[slot] ?? 0;
   const local = sub < 0 ? m.locals.ofSub(sub) : undefined;
   if (local) return formatMac(local.macHi, local.macLo);

@@ -74,7 +74,13 @@ export const SessionDetail = SessionSummary.extend({
   realm: z.string(),
   aaa: z.object({ method: z.enum(["radius", "local"]), server: z.string().nullable() }),
   addresses: z.object({
-    ipv4: z.object({ address: z.string(), pool: z.string().nullable(), subnet: z.string().nullable(), cgnTranslated: z.boolean() }),
+    ipv4: z.object({
+      address: z.string(),
+      pool: z.string().nullable(),
+      subnet: z.string().nullable(),
+      cgnTranslated: z.boolean(),
+      learned: z.boolean().meta({ description: "true on a LAC (`pppoe-lac`): the LNS assigned the address and the LAC learned it from IPCP; pool and subnet are null, and no IPv6 is known" }),
+    }),
     ipv6Wan: Assigned.nullable(),
     ipv6Pd: Assigned.nullable(),
   }),

@@ -85,7 +85,7 @@ describe("local subscribers", () => {
       g.step(10);
       const d = sessionOf(g, "ipoe", "1:3000:7");
       expect(d).toMatchObject({ portId: 1, svlan: 3000, vlan: 7, ipv4: "198.18.5.20", ipv6: "2001:db8:100:ff00::/64", plan: "fibre-100", realm: "" });
-      expect(d.addresses.ipv4).toEqual({ address: "198.18.5.20", pool: "residential-v4", subnet: "198.18.4.0/23", cgnTranslated: false });
+      expect(d.addresses.ipv4).toEqual({ address: "198.18.5.20", pool: "residential-v4", subnet: "198.18.4.0/23", cgnTranslated: false, learned: false });
       expect(d.addresses.ipv6Wan).toEqual({ prefix: "2001:db8:100:ff00::/64", pool: "residential-v6-wan", subnet: "2001:db8:100::/48" });
       expect(d.addresses.ipv6Pd).toEqual({ prefix: "2001:db8:400f:ff00::/56", pool: "residential-v6-pd", subnet: "2001:db8:4000::/44" });
       expect(d.planRates).toEqual({ downloadKbps: 100_000, uploadKbps: 20_000 });
@@ -113,7 +113,7 @@ describe("local subscribers", () => {
       g.step(10);
       const alice = sessionOf(g, "pppoe", "alice@corp.example");
       expect(alice).toMatchObject({ ipv4: "203.0.113.10", ipv6: "2001:db8:ffff::1", realm: "corp.example", plan: "fibre-300", portId: expect.any(Number) });
-      expect(alice.addresses.ipv4).toEqual({ address: "203.0.113.10", pool: null, subnet: null, cgnTranslated: false });
+      expect(alice.addresses.ipv4).toEqual({ address: "203.0.113.10", pool: null, subnet: null, cgnTranslated: false, learned: false });
       expect(alice.addresses.ipv6Wan).toEqual({ prefix: "2001:db8:ffff::1", pool: null, subnet: null });
       const bob = sessionOf(g, "pppoe", "bob@corp.example");
       expect(bob.vrf).toBe("corp");
