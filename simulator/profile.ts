@@ -186,6 +186,10 @@ const ProfileFields = z.strictObject({
       usernamePrefix: z.string().regex(/^[a-z][a-z0-9._-]*$/),
       usernameDigits: z.int().min(4).max(10),
       macOuis: z.array(z.string().regex(/^[0-9a-f]{2}(:[0-9a-f]{2}){2}$/)).min(1),
+      macOuiWeights: z
+        .array(z.number().min(0))
+        .optional()
+        .describe("share of subscribers' CPEs per OUI, in macOuis order; absent: 1, 1/2, 1/3… (the ISP's supplied CPE first)"),
       realms: z.array(Realm).min(1),
     }),
     vrfs: z.array(z.strictObject({ name: Name, description: z.string().default("") })).min(1),
@@ -317,6 +321,10 @@ function checkProfile(profile: z.output<typeof ProfileFields>, ctx: Ctx): void {
     issue(["churn", "absence", "minHours"], "must be below maxDays");
   }
   if (sum(profile.churn.dailyCurve) <= 0) issue(["churn", "dailyCurve"], "at least one hour must be positive");
+  const ouiWeights = profile.identities.macOuiWeights;
+  if (ouiWeights && ouiWeights.length !== profile.identities.macOuis.length) {
+    issue(["identities", "macOuiWeights"], "must give one weight per macOuis entry");
+  } else if (ouiWeights && sum(ouiWeights) <= 0) issue(["identities", "macOuiWeights"], "at least one weight must be positive");
   const bursts = profile.traffic.uploadBursts;
   if (bursts.minMinutes > bursts.maxMinutes) {
     issue(["traffic", "uploadBursts", "minMinutes"], "must not exceed maxMinutes");
