@@ -247,7 +247,7 @@ export const sessions = {
         realm: "cgn.isp.example",
         aaa: { method: "radius", server: "radius-1.isp.example:1812" },
         addresses: {
-          ipv4: { address: "100.64.1.0", pool: "cgn-inside-v4", subnet: "100.64.0.0/20", cgnTranslated: true },
+          ipv4: { address: "100.64.1.0", pool: "cgn-inside-v4", subnet: "100.64.0.0/20", cgnTranslated: true, learned: false },
           ipv6Wan: { prefix: "2001:db8:200::/64", pool: "cgn-v6-wan", subnet: "2001:db8:200::/48" },
           ipv6Pd: { prefix: "2001:db8:5000::/56", pool: "cgn-v6-pd", subnet: "2001:db8:5000::/44" },
         },
