@@ -362,6 +362,7 @@ export class DataPlane {
     const sink: WatchSink = {
       log: (severity, msgId, fields) => this.log(severity, msgId, fields),
       observeAlarm: (id, instance, high, low, describe) => this.#gateway.observeAlarm(id, instance, high, low, describe),
+      retireAlarm: (id, instance) => this.#gateway.retireAlarm(id, instance),
     };
     // Once now, as the object starts: the baseline every later step is compared with.
     sample(sink);
@@ -448,8 +449,14 @@ export class DataPlane {
    * clock the time advance-clock carried past it, so advancing 15 s between scrapes reads as a live 15 s scrape.
    */
   interfaces() {
+    return this.interfaceTable().interfaces;
+  }
+
+  /** The interface table with the instant its counters were read at: the last step's plus the time since it, so `asOfUtc` moves with them. */
+  interfaceTable(): { interfaces: ReturnType<Gateway["interfaces"]>; asOfMs: number } {
     const sinceStep = this.#live ? TICK_MS - this.msUntilNextStep() : this.#gateway.pendingMs;
-    return this.#gateway.interfaces(this.#identity, Math.min(1, Math.max(0, sinceStep / TICK_MS)));
+    const progress = Math.min(1, Math.max(0, sinceStep / TICK_MS));
+    return { interfaces: this.#gateway.interfaces(this.#identity, progress), asOfMs: this.#gateway.nowMs + Math.round(progress * TICK_MS) };
   }
 
   /** Sets what an upgrade's reboot boots with: the object applies the configuration's restart-only keys there. */

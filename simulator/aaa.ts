@@ -3,7 +3,16 @@
  * a live server chosen by weight; a lost request counts a failure and the
  * client retries the next server (RFC 5080 §2.2.1 failover) up to
  * `maxAttempts`. A server is marked dead after `deadAfterFailures`
- * consecutive failures and is tried again once `deadTimeSeconds` has passed.
+ * consecutive failures and is tried again once `deadTimeSeconds` has passed;
+ * its outage (`isDown`, what the alarm shows) lasts until it answers again,
+ * however many dead times pass meanwhile.
+ *
+ * Accounting (RFC 2866) goes to the same servers, on the port after the
+ * authentication port (1813 for 1812, as IANA pairs them): an
+ * Accounting-Request to a live server by weight, failing over likewise; a
+ * lost one counts towards the server's dead state, one host answering both.
+ * Each server counts its Accounting-Requests by Acct-Status-Type and the
+ * Accounting-Responses it sent back.
  *
  * The server list is configuration (`radius.servers`), hot-applied with
  * `setServers`. Servers are numbered by a stable id (the session table's
@@ -55,15 +64,27 @@ export interface RadiusState {
   lastSuccessMs: number[];
   deadSinceMs: number[];
   forcedDown: boolean[];
+  /** When each server's outage began (marked dead, not answered since); absent in older snapshots: its deadSinceMs. */
+  downSinceMs?: number[];
   /** Requests answered Access-Accept and Access-Reject (the rest of requestsSent were lost); absent in older snapshots: counted from then on. */
   accepts?: number[];
   rejects?: number[];
+  /** Accounting-Requests by Acct-Status-Type (Start, Interim-Update, Stop) and those answered; absent in older ones. */
+  acctStart?: number[];
+  acctInterim?: number[];
+  acctStop?: number[];
+  acctAnswered?: number[];
+  /** Accounting records no server answered (their types, oldest first) and those dropped from a full queue. */
+  acctQueue?: number[];
+  acctDropped?: number;
   /** Absent in snapshots written before the server list was configurable: the profile's servers, in order. */
   servers?: ServerEntry[];
   order?: number[];
 }
 
 const NEVER = -1;
+/** No server tried yet (the common case: no list allocated per request). */
+const NONE_TRIED: readonly number[] = [];
 /** Server ids fit the session table's int16 `aaa` column. */
 const MAX_SERVER_IDS = 32_767;
 
@@ -77,6 +98,8 @@ export class RadiusPool {
   /** Ids of the configured servers, in configured order (the order requests walk them in). */
   #order: number[];
   #s: RadiusState;
+  /** Where the accounting queue starts in `acctQueue` (sent records are cut off now and then). */
+  #queueHead = 0;
 
   constructor(config: Profile["aaa"], logs: LogRing) {
     this.#config = config;
@@ -91,6 +114,7 @@ export class RadiusPool {
       lastSuccessMs: new Array<number>(n).fill(NEVER),
       deadSinceMs: new Array<number>(n).fill(NEVER),
       forcedDown: new Array<boolean>(n).fill(false),
+      downSinceMs: new Array<number>(n).fill(NEVER),
       accepts: new Array<number>(n).fill(0),
       rejects: new Array<number>(n).fill(0),
     };
@@ -120,6 +144,12 @@ export class RadiusPool {
     return s ? `${s.host}:${s.port}` : "local";
   }
 
+  /** `host:port` of a server's accounting port (the authentication port + 1). */
+  accountingLabel(server: number): string {
+    const s = this.#servers[server];
+    return s ? `${s.host}:${s.port + 1}` : "local";
+  }
+
   /** Id of a configured server by `host` or `host:port`, or -1. */
   find(hostOrLabel: string): number {
     const text = hostOrLabel.toLowerCase();
@@ -132,6 +162,11 @@ export class RadiusPool {
   /** Whether a server is dead. */
   isDead(server: number): boolean {
     return (this.#s.deadSinceMs[server] ?? NEVER) !== NEVER;
+  }
+
+  /** Whether a server is in an outage: marked dead and not answered since (dead-time revivals do not end it). */
+  isDown(server: number): boolean {
+    return (this.#s.downSinceMs?.[server] ?? this.#s.deadSinceMs[server] ?? NEVER) !== NEVER;
   }
 
   /** Number of live servers. */
@@ -197,6 +232,7 @@ export class RadiusPool {
       }
       this.#s.consecutiveFailures[server] = 0;
       this.#s.lastSuccessMs[server] = nowMs;
+      (this.#s.downSinceMs ??= [])[server] = NEVER;
       const answers = rng.chance(this.#config.rejectProbability) ? (this.#s.rejects ??= []) : (this.#s.accepts ??= []);
       answers[server] = (answers[server] ?? 0) + 1;
       if (answers === this.#s.rejects) return { ok: false, reason: "access-reject", server };
@@ -204,6 +240,60 @@ export class RadiusPool {
     }
     if (last < 0) return { ok: false, reason: "no-live-server", server: -1 };
     return { ok: false, reason: "timeout", server: last };
+  }
+
+  /**
+   * Sends one Accounting-Request of a type (0 Start, 1 Interim-Update, 2 Stop): the id of the server that answered,
+   * or -1 when none did (every attempt lost, or no live server).
+   */
+  account(rng: Random, nowMs: number, type: 0 | 1 | 2): number {
+    const s = this.#s;
+    const counters = type === 0 ? (s.acctStart ??= []) : type === 1 ? (s.acctInterim ??= []) : (s.acctStop ??= []);
+    const answered = (s.acctAnswered ??= []);
+    let tried: number[] | null = null;
+    for (let attempt = 0; attempt < this.#config.maxAttempts; attempt++) {
+      const server = this.#choose(rng, tried ?? NONE_TRIED);
+      if (server < 0) return -1;
+      counters[server] = (counters[server] ?? 0) + 1;
+      if (s.forcedDown[server] === true || rng.chance(this.#servers[server]?.failureProbability ?? 0)) {
+        this.#fail(server, nowMs);
+        (tried ??= []).push(server);
+        continue;
+      }
+      answered[server] = (answered[server] ?? 0) + 1;
+      s.consecutiveFailures[server] = 0;
+      s.lastSuccessMs[server] = nowMs;
+      (s.downSinceMs ??= [])[server] = NEVER;
+      return server;
+    }
+    return -1;
+  }
+
+  /** Queues a record no server answered (dropped, and counted, when the queue holds `aaa.accountingQueue`). */
+  enqueue(type: 0 | 1 | 2): void {
+    const queue = (this.#s.acctQueue ??= []);
+    if (queue.length - this.#queueHead < this.#config.accountingQueue) queue.push(type);
+    else this.#s.acctDropped = (this.#s.acctDropped ?? 0) + 1;
+  }
+
+  /** Sends queued records again, oldest first, up to `max`, until one goes unanswered (every sub-step). */
+  flush(rng: Random, nowMs: number, max: number): void {
+    const queue = this.#s.acctQueue;
+    if (!queue) return;
+    for (let k = 0; k < max && this.#queueHead < queue.length; k++) {
+      if (this.account(rng, nowMs, (queue[this.#queueHead] ?? 0) as 0 | 1 | 2) < 0) break;
+      this.#queueHead++;
+    }
+    // Compacted now and then rather than shifted per record.
+    if (this.#queueHead > 1024 && this.#queueHead * 2 > queue.length) {
+      queue.splice(0, this.#queueHead);
+      this.#queueHead = 0;
+    }
+  }
+
+  /** Records waiting in the accounting queue. */
+  get queued(): number {
+    return (this.#s.acctQueue?.length ?? 0) - this.#queueHead;
   }
 
   /** Revives servers whose dead time has elapsed (they are probed with live traffic again). */
@@ -222,6 +312,7 @@ export class RadiusPool {
   /** Scenario: the server answers again and is revived at once. */
   restore(server: number, nowMs: number): void {
     this.#s.forcedDown[server] = false;
+    (this.#s.downSinceMs ??= [])[server] = NEVER;
     if (this.isDead(server)) this.#revive(server, nowMs, "scenario");
   }
 
@@ -237,22 +328,32 @@ export class RadiusPool {
         consecutiveFailures: this.#s.consecutiveFailures[i] ?? 0,
         requestsSent: this.#s.requestsSent[i] ?? 0,
         requestsByResult: this.#results(i),
+        accounting: this.#accounting(i),
         lastFailure: time(this.#s.lastFailureMs[i]),
         lastSuccess: time(this.#s.lastSuccessMs[i]),
       };
     });
     const dead = servers.filter((s) => s.isDead).length;
-    return { configured: servers.length > 0, totalServers: servers.length, liveServers: servers.length - dead, deadServers: dead, servers };
+    const accounting = { queued: this.queued, dropped: this.#s.acctDropped ?? 0 };
+    const total = servers.length;
+    const live = total - dead;
+    return { configured: total > 0, totalServers: total, liveServers: live, deadServers: dead, servers, accounting };
   }
 
   /** State for a snapshot. */
   exportState(): RadiusState {
-    return { ...structuredCloneState(this.#s), servers: this.#servers.map((s) => ({ ...s })), order: [...this.#order] };
+    const servers = this.#servers.map((s) => ({ ...s }));
+    const state = { ...structuredCloneState(this.#s), servers, order: [...this.#order] };
+    const acctQueue = (this.#s.acctQueue ?? []).slice(this.#queueHead);
+    return { ...state, acctQueue, acctDropped: this.#s.acctDropped ?? 0 };
   }
 
   /** Restores snapshot state. */
   importState(state: RadiusState): void {
     this.#s = structuredCloneState(state);
+    this.#s.acctQueue = [...(state.acctQueue ?? [])];
+    this.#s.acctDropped = state.acctDropped ?? 0;
+    this.#queueHead = 0;
     if (state.servers && state.order) {
       this.#servers = state.servers.map((s) => ({ ...s }));
       this.#order = [...state.order];
@@ -274,6 +375,23 @@ export class RadiusPool {
     return { accept, reject, timeout: Math.max(0, (this.#s.requestsSent[id] ?? 0) - accept - reject) };
   }
 
+  /** A server's Accounting-Requests: by type, answered and lost. */
+  #accounting(id: number): RadiusPoolStatus["servers"][number]["accounting"] {
+    const s = this.#s;
+    const start = s.acctStart?.[id] ?? 0;
+    const interimUpdate = s.acctInterim?.[id] ?? 0;
+    const stop = s.acctStop?.[id] ?? 0;
+    const responses = s.acctAnswered?.[id] ?? 0;
+    const sent = start + interimUpdate + stop;
+    return {
+      port: (this.#servers[id]?.port ?? 1812) + 1,
+      requestsSent: sent,
+      requestsByType: { start, interimUpdate, stop },
+      responses,
+      timeouts: Math.max(0, sent - responses),
+    };
+  }
+
   /** Clean counters and state for an id. */
   #reset(id: number): void {
     (this.#s.accepts ??= [])[id] = 0;
@@ -284,6 +402,10 @@ export class RadiusPool {
     this.#s.lastSuccessMs[id] = NEVER;
     this.#s.deadSinceMs[id] = NEVER;
     this.#s.forcedDown[id] = false;
+    (this.#s.downSinceMs ??= [])[id] = NEVER;
+    const s = this.#s;
+    const lists = [(s.acctStart ??= []), (s.acctInterim ??= []), (s.acctStop ??= []), (s.acctAnswered ??= [])];
+    for (const list of lists) list[id] = 0;
   }
 
   /** The request-loss chance of a server: the profile's server of the same `host:port`, else its first server's. */
@@ -313,6 +435,8 @@ export class RadiusPool {
     this.#s.lastFailureMs[server] = nowMs;
     if (failures >= this.#config.deadAfterFailures && !this.isDead(server)) {
       this.#s.deadSinceMs[server] = nowMs;
+      const down = (this.#s.downSinceMs ??= []);
+      if ((down[server] ?? NEVER) === NEVER) down[server] = nowMs;
       this.#logs.emit(nowMs, "radius.server.dead", { server: this.label(server), consecutiveFailures: failures });
     }
   }
@@ -337,7 +461,13 @@ function structuredCloneState(s: RadiusState): RadiusState {
     lastSuccessMs: [...s.lastSuccessMs],
     deadSinceMs: [...s.deadSinceMs],
     forcedDown: [...s.forcedDown],
+    // Older snapshots: an outage is the dead state they knew.
+    downSinceMs: s.downSinceMs ? [...s.downSinceMs] : [...s.deadSinceMs],
     accepts: [...(s.accepts ?? [])],
     rejects: [...(s.rejects ?? [])],
+    acctStart: [...(s.acctStart ?? [])],
+    acctInterim: [...(s.acctInterim ?? [])],
+    acctStop: [...(s.acctStop ?? [])],
+    acctAnswered: [...(s.acctAnswered ?? [])],
   };
 }

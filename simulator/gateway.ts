@@ -6,6 +6,7 @@
 import type { RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
 import type { RadiusPoolStatus } from "../src/schemas/radius.ts";
 import type { AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts";
+import type { AccountingRecord } from "./accounting.ts";
 import type { AlarmId } from "./alarms.ts";
 import type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
 import type { CgnBindingRow, CgnBindingsPage, CgnStatus } from "../src/schemas/cgn.ts";
@@ -92,6 +93,7 @@ export class Gateway {
   #bootProfile: (() => Profile) | null = null;
   readonly #stepListeners = new Set<(nowMs: number) => void>();
   readonly #portBlockListeners = new Set<(record: PortBlockRecord) => void>();
+  readonly #accountingListeners = new Set<(record: AccountingRecord) => void>();
 
   private constructor(model: Model) {
     this.#m = model;
@@ -100,12 +102,28 @@ export class Gateway {
     this.#tellPortBlocks(model);
   }
 
-  /** Wires a model's CGN to the compliance listeners (again after a reboot builds a new model). */
+  /** Wires a model's CGN to the compliance listeners and its accounting to theirs (again after a reboot). */
   #tellPortBlocks(model: Model): void {
+    model.accountingListener = this.#accountingListeners.size === 0 ? null : (record) => {
+      for (const listener of this.#accountingListeners) listener(record);
+    };
     model.cgn.onPortBlock = (kind, nowMs, b, chunk) => {
       if (this.#portBlockListeners.size === 0) return;
       const record = model.cgn.portBlockRecord(kind, nowMs, b, chunk, model.usernameOf);
       for (const listener of this.#portBlockListeners) listener(record);
+    };
+  }
+
+  /**
+   * Subscribes to accounting: every Accounting-Request Start, Interim-Update and Stop as a transport would send it
+   * (accounting.ts); returns the unsubscribe function.
+   */
+  onAccounting(listener: (record: AccountingRecord) => void): () => void {
+    this.#accountingListeners.add(listener);
+    this.#tellPortBlocks(this.#m);
+    return () => {
+      this.#accountingListeners.delete(listener);
+      this.#tellPortBlocks(this.#m);
     };
   }
 
@@ -278,7 +296,7 @@ export class Gateway {
     const m = this.#m;
     const report = m.radius.setServers(servers);
     if (report.added.length + report.removed.length + report.changed.length === 0) return report;
-    for (const label of report.removed) m.alarms.observe(m.nowMs, "radius.server.dead", label, false, true, () => ({ text: "", context: {} }));
+    for (const label of report.removed) m.alarms.retire(m.nowMs, "radius.server.dead", label);
     m.logs.emit(m.nowMs, "radius.servers", { servers: report.servers, added: report.added.length, removed: report.removed.length, changed: report.changed.length });
     evaluateAlarms(m);
     return report;
@@ -317,6 +335,11 @@ export class Gateway {
   /** Feeds an alarm whose condition is judged outside the model (control-plane watchers), as the model's own conditions are. */
   observeAlarm(id: AlarmId, instance: string | null, high: boolean, low: boolean, describe: () => { text: string; context: Record<string, string> }): void {
     this.#m.alarms.observe(this.#m.nowMs, id, instance, high, low, describe);
+  }
+
+  /** Clears an alarm raised outside the model at once: its object left the configuration (control-plane watchers). */
+  retireAlarm(id: AlarmId, instance: string | null): void {
+    this.#m.alarms.retire(this.#m.nowMs, id, instance);
   }
 
   /** Changes whenever the live sessions may have: the instant, how many are up, how many were ever set up. */
@@ -364,11 +387,13 @@ export class Gateway {
   /**
    * Sends an emitted diagnostic frame out of its egress port: the port's
    * transmit counters (GET /system/interfaces, the scrape) count it. An
-   * upstream frame (egress -1) leaves by the core uplink, which the interface
-   * table does not list: nothing to count. Returns whether a port counted it.
+   * upstream frame (egress -1) leaves by the core: the first uplink counts it
+   * (one frame is one flow, and ECMP puts a flow on one member). Returns
+   * whether an interface counted it.
    */
   countEmitted(egressPortId: number, frameBytes: number): boolean {
-    const index = this.#m.profile.ports.findIndex((p) => p.portId === egressPortId);
+    const ports = this.#m.profile.ports;
+    const index = egressPortId === -1 && this.#m.uplinks.length > 0 ? ports.length : ports.findIndex((p) => p.portId === egressPortId);
     if (index < 0) return false;
     this.#m.portCounters.addTransmitted(index, frameBytes);
     return true;
@@ -525,6 +550,7 @@ export class Gateway {
     return interfaceTable({
       identity,
       ports: m.profile.ports,
+      uplinks: m.uplinks,
       rates: this.portRates(),
       sessions: this.sessions.summary().byPort,
       counters: m.portCounters,

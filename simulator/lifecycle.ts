@@ -11,11 +11,13 @@ import { formatIpv4 } from "./prefix.ts";
 import type { BindingRefusal } from "./cgn.ts";
 import { FAMILY_PD, FAMILY_V4, FAMILY_WAN } from "./families.ts";
 import type { Model } from "./model.ts";
-import { ipv6Text } from "./session-addresses.ts";
+import { ipv6Text, lacLearnedIpv4 } from "./session-addresses.ts";
 import type { AddressPool } from "./pools.ts";
-import { mix32 } from "./random.ts";
+import { accountStart, accountStop } from "./accounting.ts";
+import { grantLease } from "./leases.ts";
+import type { EndCause } from "./lifetimes.ts";
 import { NO_LEASE } from "./sessions.ts";
-import { ENCAP_IPOE } from "./subscribers.ts";
+import { ENCAP_IPOE, ENCAP_L2TP, ENCAP_PPPOE_LAC } from "./subscribers.ts";
 
 /** Why a setup attempt failed. */
 export type SetupFailure =
@@ -36,9 +38,9 @@ export type SetupFailure =
   /** L2TP: the session's LNS (or LAC) peer does not answer the tunnel handshake. */
   | "l2tp-peer-unreachable";
 
-/** Why a session went down. */
+/** Why a session went down: a lifetime event (lifetimes.ts), its lease, or an act of the operator or the box. */
 export type DownCause =
-  | "churn"
+  | EndCause
   | "lease-expired"
   | "admin-reset"
   | "scenario"
@@ -83,6 +85,11 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   const realm = a.realm;
   clearHeld();
   if (m.store.full) return failSetup(m, sub, realm, a.encap, "licence-limit");
+  // An LNS hears nothing from the subscribers of a LAC that is down: they are back with it (l2tp.ts).
+  if (a.encap === ENCAP_L2TP && m.l2tp.admit(m, a.encap, realm, sub) === "lac-down") {
+    m.park(sub);
+    return { ok: false, reason: "l2tp-peer-unreachable" };
+  }
 
   let server = -1;
   if (!a.local) {
@@ -93,10 +100,15 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
     }
     server = auth.server;
   }
-  if (!m.l2tp.admit(m, a.encap, a.realm, sub)) return failSetup(m, sub, realm, a.encap, "l2tp-peer-unreachable");
+  if (a.encap !== ENCAP_L2TP && m.l2tp.admit(m, a.encap, a.realm, sub) !== "ok") {
+    return failSetup(m, sub, realm, a.encap, "l2tp-peer-unreachable");
+  }
 
-  // IPv4, then the IPv6 WAN and PD blocks the subscriber wants, in that order (the random stream's).
-  for (let family = FAMILY_V4; family <= FAMILY_PD; family++) {
+  // IPv4, then the IPv6 WAN and PD blocks the subscriber wants, in that order (the random stream's). A LAC takes
+  // none: the LNS assigns them in IPCP and IPv6CP/DHCPv6 through the tunnel, and the LAC learns only the IPv4
+  // address it snoops from IPCP (lacLearnedIpv4).
+  const lac = a.encap === ENCAP_PPPOE_LAC;
+  for (let family = FAMILY_V4; family <= FAMILY_PD && !lac; family++) {
     if (family === FAMILY_WAN ? !a.wantsWan : family === FAMILY_PD ? !a.wantsPd : false) continue;
     const pool = m.poolFor(a.vrf, family, a.poolPick);
     if (pool === null) {
@@ -112,18 +124,18 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
     held.ordinals[family] = got.ordinal;
   }
   const v4 = held.pools[FAMILY_V4];
-  if (!v4) return failSetup(m, sub, realm, a.encap, "pool-exhausted");
+  if (!v4 && !lac) return failSetup(m, sub, realm, a.encap, "pool-exhausted");
   const v4Subnet = held.subnets[FAMILY_V4] ?? 0;
   const v4Ord = held.ordinals[FAMILY_V4] ?? 0;
 
   const slot = m.store.takeSlot();
   const id = m.nextSessionId;
-  const addr = v4.ipv4(v4Subnet, v4Ord);
+  const addr = v4 ? v4.ipv4(v4Subnet, v4Ord) : lacLearnedIpv4(a.realm, sub);
   let binding = -1;
   // Who holds the slot is known before its CGN binding: the first block's compliance record names the subscriber (Model.usernameOf).
   m.store.sub[slot] = sub;
   m.store.realm[slot] = a.realm;
-  if (v4.cgnTranslated) {
+  if (v4?.cgnTranslated) {
     const group = m.cgn.groupFor(a.vrf, addr);
     if (group >= 0) {
       const created = m.cgn.create(m.nowMs, group, a.vrf, addr, id, slot, false);
@@ -139,14 +151,16 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   s.sub[slot] = sub;
   s.encap[slot] = a.encap;
   s.port[slot] = a.port;
-  s.svlan[slot] = a.svlan;
-  s.cvlan[slot] = a.cvlan;
+  // An LNS sees the subscriber only through the tunnel: no access VLANs (and no MAC: session-queries.ts macOf).
+  const lns = a.encap === ENCAP_L2TP;
+  s.svlan[slot] = lns ? 0 : a.svlan;
+  s.cvlan[slot] = lns ? 0 : a.cvlan;
   s.plan[slot] = a.plan;
   s.vrf[slot] = a.vrf;
   s.realm[slot] = a.realm;
   s.walledGarden[slot] = a.walledGarden ? 1 : 0;
   s.aaa[slot] = server;
-  s.v4Pool[slot] = v4.index;
+  s.v4Pool[slot] = v4 ? v4.index : -1;
   s.v4Subnet[slot] = v4Subnet;
   s.v4Ord[slot] = v4Ord;
   s.v4Addr[slot] = addr;
@@ -170,10 +184,13 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   }
   s.cgn[slot] = binding;
   s.upMs[slot] = m.nowMs;
-  // PPP sessions have no lease; IPoE clients renew around T1 (RFC 2131 §4.4.5), jittered per client.
-  s.setLease(slot, a.encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : NO_LEASE);
   s.activity[slot] = a.activity;
   s.activate(slot, id);
+  // PPP sessions have no lease; an IPoE client's is granted now (leases.ts).
+  if (a.encap === ENCAP_IPOE) grantLease(m, slot);
+  else s.setLease(slot, NO_LEASE);
+  m.lifetimes.begin(m, slot);
+  accountStart(m, slot);
   m.l2tp.attach(m, slot);
   m.takeOffline(sub);
   m.slotOfSub[sub] = slot;
@@ -214,10 +231,20 @@ function countSessionUp(m: Model): boolean {
   return true;
 }
 
-/** Takes a session down and frees everything it held. `always` logs it outside the sampling budget (operator actions). */
-export function teardownSession(m: Model, slot: number, cause: DownCause | (string & {}), always = false): void {
+/**
+ * Takes a session down and frees everything it held. `always` logs it outside the sampling budget (operator
+ * actions). The subscriber dials again at once, or from `backMs` when its CPE is away until then.
+ */
+export function teardownSession(
+  m: Model,
+  slot: number,
+  cause: DownCause | (string & {}),
+  always = false,
+  backMs = m.nowMs,
+): void {
   const s = m.store;
   const id = s.id[slot] ?? 0;
+  accountStop(m, slot, cause);
   if (m.captures.has(id)) m.captures.stop(m.nowMs, id, "session-down");
   const pools = m.pools;
   const sub = s.sub[slot] ?? 0;
@@ -238,7 +265,7 @@ export function teardownSession(m: Model, slot: number, cause: DownCause | (stri
   m.l2tp.detach(m, slot);
   s.deactivate(slot);
   if (sub >= 0) {
-    m.putOffline(sub);
+    m.putOffline(sub, backMs);
     m.slotOfSub[sub] = -1;
   }
   m.downSinceSample++;
@@ -248,12 +275,6 @@ export function teardownSession(m: Model, slot: number, cause: DownCause | (stri
     m.tally.loggedDown++;
     m.logs.emit(m.nowMs, "session.down", { sessionId: id, username, encap, cause, uptimeSeconds: uptime });
   }
-}
-
-/** Time to a client's next renewal: between half the lease (T1) and the whole lease, fixed per session and renewal. */
-export function renewalDelayMs(m: Model, id: number, renewal = 0): number {
-  const u = mix32(Math.imul(id, 0x9e3779b1) ^ Math.imul(renewal + 1, 0x85ebca77)) / 4294967296;
-  return Math.round(m.profile.leases.ipoeLeaseSeconds * 1000 * (0.5 + 0.5 * u));
 }
 
 

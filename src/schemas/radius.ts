@@ -1,9 +1,24 @@
-/** RADIUS, the wire contract: the health of the authentication server pool as the RADIUS client sees it. */
+/**
+ * RADIUS, the wire contract: the health of the authentication server pool as the RADIUS client sees it, and
+ * (beyond the spec's fields, docs/simulation.md "RADIUS accounting") the accounting the same servers take.
+ */
 import { z } from "zod";
 import { operation } from "./contract.ts";
 
 const int32 = z.int32();
 const count = z.int().min(0);
+
+const RadiusAccounting = z
+  .object({
+    port: z.int().min(1).max(65536).meta({ description: "accounting UDP port: the authentication port + 1 (1813)" }),
+    requestsSent: count.meta({ description: "Accounting-Requests sent to this server (RFC 2866), retries included" }),
+    requestsByType: z
+      .object({ start: count, interimUpdate: count, stop: count })
+      .meta({ description: "`requestsSent` by Acct-Status-Type: Start, Interim-Update, Stop" }),
+    responses: count.meta({ description: "Accounting-Responses received" }),
+    timeouts: count.meta({ description: "requests lost: `requestsSent` − `responses`" }),
+  })
+  .meta({ id: "RadiusAccounting", description: "Beyond the spec's fields: the accounting this server takes" });
 
 const RadiusServer = z
   .object({
@@ -18,6 +33,7 @@ const RadiusServer = z
       .meta({ description: "`requestsSent` by outcome (sums to it): answered Access-Accept, answered Access-Reject, lost; the scrape's `bng_radius_requests_total{result}`" }),
     lastFailure: z.string().nullable().meta({ description: "date-time; null before the first failure" }),
     lastSuccess: z.string().nullable().meta({ description: "date-time; null before the first answer" }),
+    accounting: RadiusAccounting,
   })
   .meta({ id: "RadiusServer" });
 
@@ -28,6 +44,12 @@ export const RadiusPoolStatus = z
     liveServers: int32,
     deadServers: int32,
     servers: z.array(RadiusServer),
+    accounting: z
+      .object({
+        queued: count.meta({ description: "records no server answered, waiting to be sent again, oldest first" }),
+        dropped: count.meta({ description: "records given up because the queue was full (`aaa.accountingQueue`)" }),
+      })
+      .meta({ description: "Beyond the spec's fields: accounting records waiting for a server" }),
   })
   .meta({ id: "RadiusPoolStatus" });
 export type RadiusPoolStatus = z.output<typeof RadiusPoolStatus>;
@@ -62,6 +84,13 @@ export const radius = {
             requestsByResult: { accept: 1008, reject: 0, timeout: 3 },
             lastFailure: "2026-11-26T20:35:00.000Z",
             lastSuccess: "2026-11-26T20:35:10.000Z",
+            accounting: {
+              port: 1813,
+              requestsSent: 4012,
+              requestsByType: { start: 1008, interimUpdate: 2013, stop: 991 },
+              responses: 4008,
+              timeouts: 4,
+            },
           },
           {
             host: "radius-2.isp.example",
@@ -73,8 +102,16 @@ export const radius = {
             requestsByResult: { accept: 958, reject: 5, timeout: 1 },
             lastFailure: "2026-11-26T20:35:00.000Z",
             lastSuccess: "2026-11-26T20:35:10.000Z",
+            accounting: {
+              port: 1813,
+              requestsSent: 3897,
+              requestsByType: { start: 958, interimUpdate: 1990, stop: 949 },
+              responses: 3895,
+              timeouts: 2,
+            },
           },
         ],
+        accounting: { queued: 0, dropped: 0 },
       },
     },
   }),
