@@ -29,6 +29,8 @@ export interface RadiusServerSettings {
   host: string;
   port: number;
   weight: number;
+  /** A real server (tcp or tls): the appliance's RADIUS client asks it, the pool only keeps its health. */
+  real?: boolean;
 }
 
 /** One server ever configured, by id; `retired` once removed from the configuration. */

@@ -50,7 +50,7 @@ const EMBEDDING_V4 = prefixes(["::ffff:0:0/96", "64:ff9b::/96"]);
 const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadata.goog", "instance-data", "instance-data.ec2.internal"]);
 
 /** What an outbound request is for: it decides the schemes, and whether a plaintext one may be used. */
-export type Purpose = "webhook" | "acme" | "oidc" | "peer" | "smtp" | "mqtt" | "syslog";
+export type Purpose = "webhook" | "acme" | "oidc" | "peer" | "smtp" | "mqtt" | "syslog" | "radius";
 
 /**
  * Each purpose's schemes: the encrypted ones, and the plaintext one with where
@@ -67,12 +67,15 @@ const SCHEMES: Record<Purpose, { encrypted: readonly string[]; plain: string | n
   mqtt: { encrypted: ["mqtts:"], plain: "mqtt:", plainUse: "internal" },
   // A syslog receiver is a host and a port, not a URL (`hostVerdict`): no URL scheme reaches one.
   syslog: { encrypted: [], plain: null, plainUse: "never" },
+  // A RADIUS server is a host and ports too; its `tcp` transport is plaintext (RFC 6613 §1: TCP only where TLS or
+  // IPsec protects it, so only on the operator's own network), `tls` the encrypted one (RFC 6614).
+  radius: { encrypted: [], plain: null, plainUse: "internal" },
 };
 
 /** The purpose each alarm sink kind connects for. */
 export const SINK_PURPOSE = { webhook: "webhook", smtp: "smtp", bus: "mqtt" } as const satisfies Record<string, Purpose>;
 
-const WHAT: Record<Purpose, string> = { webhook: "a webhook", acme: "an ACME server", oidc: "an identity provider", peer: "a fleet peer", smtp: "a mail server", mqtt: "an MQTT broker", syslog: "a syslog receiver" };
+const WHAT: Record<Purpose, string> = { webhook: "a webhook", acme: "an ACME server", oidc: "an identity provider", peer: "a fleet peer", smtp: "a mail server", mqtt: "an MQTT broker", syslog: "a syslog receiver", radius: "a RADIUS server" };
 
 const bare = (scheme: string) => scheme.replace(/:$/, "");
 
@@ -134,7 +137,12 @@ export function destinationVerdict(url: string, purpose: Purpose, allowlist: rea
 }
 
 /** Whether `purpose` may open a socket to `host` (an address or a DNS name, as configured), given the allowlist. */
-export function hostVerdict(host: string, purpose: Purpose, allowlist: readonly string[]): DestinationVerdict {
+export function hostVerdict(
+  host: string,
+  purpose: Purpose,
+  allowlist: readonly string[],
+  cleartext = false,
+): DestinationVerdict {
   // Judged as WHATWG URL parsing reads it, so 0x7f.1 and 2130706433 are the loopback they are here too.
   let hostname: string;
   try {
@@ -143,7 +151,13 @@ export function hostVerdict(host: string, purpose: Purpose, allowlist: readonly 
     return { ok: false, detail: "not a host name or address" };
   }
   const judged = judgeHost(hostname, purpose, allowlist);
-  return judged.ok ? { ok: true } : judged;
+  if (!judged.ok) return judged;
+  if (cleartext && SCHEMES[purpose].plainUse === "internal" && !judged.internal) {
+    const where = "plain tcp only at an allowlisted loopback or private address";
+    const detail = `${WHAT[purpose]} at ${hostname} is reached over tls only (${where})`;
+    return { ok: false, detail };
+  }
+  return { ok: true };
 }
 
 /** The host rules every purpose shares: never link-local or metadata, internal only when allowlisted. */
