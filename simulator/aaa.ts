@@ -5,6 +5,11 @@
  * `maxAttempts`. A server is marked dead after `deadAfterFailures`
  * consecutive failures and is tried again once `deadTimeSeconds` has passed.
  *
+ * Real servers (`transport` tcp or tls) are asked by the appliance's RADIUS client, outside the model: for them
+ * the pool holds the requests awaiting their answer (`ask`), the answers and the servers' health as the client
+ * reports them (`deliver`), applied at the next sub-step (external-aaa.ts), so the model stays a function of its
+ * seed and its inputs. A pool is simulated or real as a whole (the configuration's rule).
+ *
  * The server list is configuration (`radius.servers`), hot-applied with
  * `setServers`. Servers are numbered by a stable id (the session table's
  * `aaa` column names the server that authenticated a session): a removed
@@ -16,6 +21,14 @@ import type { LogRing } from "./logs.ts";
 import type { Profile } from "./profile.ts";
 import type { Random } from "./random.ts";
 import type { RadiusPoolStatus } from "../src/schemas/radius.ts";
+import type { AccessOutcome, Pacing, ServerHealth } from "./external-aaa.ts";
+
+/** What the RADIUS client delivered for the next sub-step: answers in arrival order, the latest health and pacing. */
+interface Delivered {
+  outcomes: AccessOutcome[];
+  health: ServerHealth[] | null;
+  pacing: Pacing | null;
+}
 
 /** Outcome of one authentication. */
 export type AuthResult =
@@ -29,8 +42,8 @@ export interface RadiusServerSettings {
   host: string;
   port: number;
   weight: number;
-  /** A real server (tcp or tls): the appliance's RADIUS client asks it, the pool only keeps its health. */
-  real?: boolean;
+  /** A real server's transport (RFC 6613, RFC 6614): the appliance's RADIUS client asks it, the pool keeps its health. Absent = simulated. */
+  transport?: "tcp" | "tls";
 }
 
 /** One server ever configured, by id; `retired` once removed from the configuration. */
@@ -63,6 +76,12 @@ export interface RadiusState {
   /** Absent in snapshots written before the server list was configurable: the profile's servers, in order. */
   servers?: ServerEntry[];
   order?: number[];
+  /** Real servers: requests awaiting their answer (session id, subscriber), and answers and health not yet applied. */
+  outstanding?: [number, number][];
+  delivered?: Delivered;
+  pacing?: Pacing | null;
+  /** Why each server's last request failed (real servers). */
+  failureReasons?: ServerHealth["failureReason"][];
 }
 
 const NEVER = -1;
@@ -79,6 +98,14 @@ export class RadiusPool {
   /** Ids of the configured servers, in configured order (the order requests walk them in). */
   #order: number[];
   #s: RadiusState;
+  /** Real servers: sessions whose Access-Request awaits its answer, by session id → subscriber. */
+  #outstanding = new Map<number, number>();
+  /** Answers and health the client delivered since the last sub-step. */
+  #delivered: Delivered = { outcomes: [], health: null, pacing: null };
+  /** The client's pacing, as last applied. */
+  #pacing: Pacing | null = null;
+  /** Outstanding requests the client may hold at most (its rate times its timeout); set with the servers. */
+  maxOutstanding = 1000;
 
   constructor(config: Profile["aaa"], logs: LogRing) {
     this.#config = config;
@@ -112,7 +139,7 @@ export class RadiusPool {
   settings(): RadiusServerSettings[] {
     return this.#order.map((id) => {
       const s = this.#servers[id]!;
-      return { host: s.host, port: s.port, weight: s.weight };
+      return { host: s.host, port: s.port, weight: s.weight, ...(s.transport === undefined ? {} : { transport: s.transport }) };
     });
   }
 
@@ -134,6 +161,69 @@ export class RadiusPool {
   /** Whether a server is dead. */
   isDead(server: number): boolean {
     return (this.#s.deadSinceMs[server] ?? NEVER) !== NEVER;
+  }
+
+  /** Whether the configured servers are real ones: the appliance's RADIUS client asks them, not the model. */
+  get external(): boolean {
+    return this.#order.some((id) => this.#servers[id]?.transport !== undefined);
+  }
+
+  /** Real servers: a session's Access-Request is on its way (its subscriber waits for the answer). */
+  ask(sessionId: number, sub: number): void {
+    this.#outstanding.set(sessionId, sub);
+  }
+
+  /** Requests awaiting their answer, oldest first: session id and subscriber. */
+  outstanding(): [number, number][] {
+    return [...this.#outstanding];
+  }
+
+  /** The subscriber of an outstanding request, taken off the list; undefined when none is outstanding for it. */
+  answered(sessionId: number): number | undefined {
+    const sub = this.#outstanding.get(sessionId);
+    this.#outstanding.delete(sessionId);
+    return sub;
+  }
+
+  /** The client's answers and its servers' health, kept until the next sub-step applies them (`takeDelivered`). */
+  deliver(outcomes: readonly AccessOutcome[], health: readonly ServerHealth[] | null, pacing: Pacing | null): void {
+    this.#delivered.outcomes.push(...outcomes);
+    if (health) this.#delivered.health = [...health];
+    if (pacing) this.#delivered.pacing = { ...pacing };
+  }
+
+  /** What was delivered since the last sub-step, in arrival order. */
+  takeDelivered(): Delivered {
+    const taken = this.#delivered;
+    this.#delivered = { outcomes: [], health: null, pacing: null };
+    if (taken.pacing) this.#pacing = taken.pacing;
+    return taken;
+  }
+
+  /**
+   * Mirrors the client's health of the real servers (what GET /radius/servers shows and the alarms follow), and
+   * logs a server's death and its return as the simulated pool does.
+   */
+  observeHealth(health: readonly ServerHealth[], nowMs: number): void {
+    for (const h of health) {
+      const id = this.find(h.server);
+      if (id < 0 || this.#servers[id]?.transport === undefined) continue;
+      const s = this.#s;
+      s.requestsSent[id] = h.requestsSent;
+      (s.accepts ??= [])[id] = h.accepts;
+      (s.rejects ??= [])[id] = h.rejects;
+      s.consecutiveFailures[id] = h.consecutiveFailures;
+      s.lastFailureMs[id] = h.lastFailureMs ?? NEVER;
+      s.lastSuccessMs[id] = h.lastSuccessMs ?? NEVER;
+      (s.failureReasons ??= [])[id] = h.failureReason;
+      const wasDead = this.isDead(id);
+      if (h.dead && !wasDead) {
+        s.deadSinceMs[id] = h.deadSinceMs ?? nowMs;
+        this.#logs.emit(nowMs, "radius.server.dead", { server: this.label(id), consecutiveFailures: h.consecutiveFailures, reason: h.failureReason });
+      } else if (!h.dead && wasDead) {
+        this.#revive(id, nowMs, "answered");
+      }
+    }
   }
 
   /** Number of live servers. */
@@ -159,12 +249,15 @@ export class RadiusPool {
       if (next.some((id) => identity(this.#servers[id]!) === key)) continue;
       let id = this.#servers.findIndex((s) => identity(s) === key);
       const entry = this.#servers[id];
-      if (entry && !entry.retired) {
+      if (entry && !entry.retired && entry.transport === wanted.transport) {
         if (entry.weight !== wanted.weight) report.changed.push(this.label(id));
         entry.weight = wanted.weight;
       } else {
+        // A server that became real (or simulated) starts afresh: its counters were another kind's.
+        if (entry && !entry.retired) report.removed.push(this.label(id));
         if (id < 0) id = this.#newId();
-        this.#servers[id] = { host: wanted.host, port: wanted.port, weight: wanted.weight, failureProbability: this.#lossOf(key), retired: false };
+        const transport = wanted.transport === undefined ? {} : { transport: wanted.transport };
+        this.#servers[id] = { host: wanted.host, port: wanted.port, weight: wanted.weight, ...transport, failureProbability: this.#lossOf(key), retired: false };
         this.#reset(id);
         report.added.push(this.label(id));
       }
@@ -211,6 +304,8 @@ export class RadiusPool {
   /** Revives servers whose dead time has elapsed (they are probed with live traffic again). */
   tick(nowMs: number): void {
     for (const i of this.#order) {
+      // A real server is back when it answers (the client's Status-Server probes, RFC 5997), not by a timer.
+      if (this.#servers[i]?.transport !== undefined) continue;
       const since = this.#s.deadSinceMs[i] ?? NEVER;
       if (since !== NEVER && nowMs - since >= this.#config.deadTimeSeconds * 1000) this.#revive(i, nowMs, "dead-time-elapsed");
     }
@@ -241,20 +336,29 @@ export class RadiusPool {
         requestsByResult: this.#results(i),
         lastFailure: time(this.#s.lastFailureMs[i]),
         lastSuccess: time(this.#s.lastSuccessMs[i]),
+        transport: cfg.transport ?? ("simulated" as const),
+        lastFailureReason: cfg.transport === undefined ? null : (this.#s.failureReasons?.[i] ?? null),
       };
     });
     const dead = servers.filter((s) => s.isDead).length;
-    return { configured: servers.length > 0, totalServers: servers.length, liveServers: servers.length - dead, deadServers: dead, servers };
+    const pacing = this.external ? (this.#pacing ?? { requestsPerSecond: 0, queued: 0, notSentInTime: 0 }) : null;
+    return { configured: servers.length > 0, totalServers: servers.length, liveServers: servers.length - dead, deadServers: dead, servers, pacing };
   }
 
   /** State for a snapshot. */
   exportState(): RadiusState {
-    return { ...structuredCloneState(this.#s), servers: this.#servers.map((s) => ({ ...s })), order: [...this.#order] };
+    const outstanding = [...this.#outstanding];
+    const delivered = structuredClone(this.#delivered);
+    const servers = this.#servers.map((s) => ({ ...s }));
+    return { ...structuredCloneState(this.#s), servers, order: [...this.#order], outstanding, delivered, pacing: this.#pacing };
   }
 
   /** Restores snapshot state. */
   importState(state: RadiusState): void {
     this.#s = structuredCloneState(state);
+    this.#outstanding = new Map(state.outstanding ?? []);
+    this.#delivered = structuredClone(state.delivered ?? { outcomes: [], health: null, pacing: null });
+    this.#pacing = state.pacing ?? null;
     if (state.servers && state.order) {
       this.#servers = state.servers.map((s) => ({ ...s }));
       this.#order = [...state.order];
@@ -286,6 +390,7 @@ export class RadiusPool {
     this.#s.lastSuccessMs[id] = NEVER;
     this.#s.deadSinceMs[id] = NEVER;
     this.#s.forcedDown[id] = false;
+    (this.#s.failureReasons ??= [])[id] = null;
   }
 
   /** The request-loss chance of a server: the profile's server of the same `host:port`, else its first server's. */
@@ -315,7 +420,7 @@ export class RadiusPool {
     this.#s.lastFailureMs[server] = nowMs;
     if (failures >= this.#config.deadAfterFailures && !this.isDead(server)) {
       this.#s.deadSinceMs[server] = nowMs;
-      this.#logs.emit(nowMs, "radius.server.dead", { server: this.label(server), consecutiveFailures: failures });
+      this.#logs.emit(nowMs, "radius.server.dead", { server: this.label(server), consecutiveFailures: failures, reason: "timeout" });
     }
   }
 
@@ -341,5 +446,6 @@ function structuredCloneState(s: RadiusState): RadiusState {
     forcedDown: [...s.forcedDown],
     accepts: [...(s.accepts ?? [])],
     rejects: [...(s.rejects ?? [])],
+    failureReasons: [...(s.failureReasons ?? [])],
   };
 }

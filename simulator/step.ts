@@ -12,6 +12,7 @@
  * population.setupsPerSecond.
  */
 import { SUB_STEP_MS, SUB_STEP_SECONDS, dailyFactor } from "./clock.ts";
+import { applyDelivered } from "./aaa-answers.ts";
 import { evaluateAlarms } from "./conditions.ts";
 import { setupSession, teardownSession } from "./lifecycle.ts";
 import { connectLocalSubscribers } from "./local-sessions.ts";
@@ -32,6 +33,8 @@ export function subStep(m: Model): void {
   m.cgn.beginStep();
   for (const pool of m.pools) pool.expire(now);
   m.radius.tick(now);
+  // Real RADIUS servers' answers since the last step (their setups complete before new ones are asked for).
+  applyDelivered(m);
 
   const churn = dailyFactor(p.churn.dailyCurve, now, p.utcOffsetMinutes) * m.churnMultiplier;
   const departures = Math.min(m.store.liveCount, m.rng.poisson(p.churn.disconnectsPerSecond * churn * SUB_STEP_SECONDS));

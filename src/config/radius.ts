@@ -46,7 +46,9 @@ export function radiusServersOf(items: readonly ConfigItem[]): RadiusServerSetti
   return items.flatMap(({ key, values }) => {
     const at = parseHostPort(key);
     if (!at) return [];
-    return [{ host: at.host, port: at.port, weight: typeof values.weight === "number" ? values.weight : 1, real: transportOf(values) !== "simulated" }];
+    const transport = transportOf(values);
+    const weight = typeof values.weight === "number" ? values.weight : 1;
+    return [{ host: at.host, port: at.port, weight, ...(transport === "simulated" ? {} : { transport }) }];
   });
 }
 

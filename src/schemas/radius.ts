@@ -18,8 +18,29 @@ const RadiusServer = z
       .meta({ description: "`requestsSent` by outcome (sums to it): answered Access-Accept, answered Access-Reject, lost; the scrape's `bng_radius_requests_total{result}`" }),
     lastFailure: z.string().nullable().meta({ description: "date-time; null before the first failure" }),
     lastSuccess: z.string().nullable().meta({ description: "date-time; null before the first answer" }),
+    transport: z.enum(["simulated", "tcp", "tls"]).meta({
+      description: "Beyond the spec's fields: `simulated` (the data-plane model answers), or a real server over `tcp` (RFC 6613) or `tls` (RFC 6614)",
+    }),
+    lastFailureReason: z
+      .enum(["connect-failed", "closed", "timeout", "secret-mismatch"])
+      .nullable()
+      .meta({
+        description:
+          "Beyond the spec's fields, a real server's: why its last request failed. `connect-failed` (no connection), `closed` (it closed the connection " +
+          "unanswered), `timeout` (no answer on an open connection: a server drops, unanswered, a request whose Message-Authenticator a different " +
+          "shared secret signed), `secret-mismatch` (an answer whose authenticator does not verify with this shared secret); null for a simulated one",
+      }),
   })
   .meta({ id: "RadiusServer" });
+
+const count64 = z.int().min(0);
+const RadiusPacing = z
+  .object({
+    requestsPerSecond: count64.meta({ description: "`radius.requestsPerSecond`: the most requests sent per second" }),
+    queued: count64.meta({ description: "requests waiting for their turn (Access-Requests first, then accounting)" }),
+    notSentInTime: count64.meta({ description: "Access-Requests that waited past `radius.timeoutSeconds` and were not sent (their setup failed): counted, never silently dropped" }),
+  })
+  .meta({ id: "RadiusPacing", description: "Beyond the spec's fields: the RADIUS client's pacing towards real servers (docs/radius.md)" });
 
 export const RadiusPoolStatus = z
   .object({
@@ -28,6 +49,7 @@ export const RadiusPoolStatus = z
     liveServers: int32,
     deadServers: int32,
     servers: z.array(RadiusServer),
+    pacing: RadiusPacing.nullable().meta({ description: "null while the servers are simulated" }),
   })
   .meta({ id: "RadiusPoolStatus" });
 export type RadiusPoolStatus = z.output<typeof RadiusPoolStatus>;
@@ -62,6 +84,8 @@ export const radius = {
             requestsByResult: { accept: 1008, reject: 0, timeout: 3 },
             lastFailure: "2026-11-26T20:35:00.000Z",
             lastSuccess: "2026-11-26T20:35:10.000Z",
+            transport: "simulated",
+            lastFailureReason: null,
           },
           {
             host: "radius-2.isp.example",
@@ -73,8 +97,11 @@ export const radius = {
             requestsByResult: { accept: 958, reject: 5, timeout: 1 },
             lastFailure: "2026-11-26T20:35:00.000Z",
             lastSuccess: "2026-11-26T20:35:10.000Z",
+            transport: "simulated",
+            lastFailureReason: null,
           },
         ],
+        pacing: null,
       },
     },
   }),

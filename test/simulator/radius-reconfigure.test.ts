@@ -26,7 +26,7 @@ describe("RADIUS server reconfiguration", () => {
     expect(report).toEqual({ servers: 3, added: ["radius-3.isp.example:1812"], removed: [], changed: [] });
     const status = g.radius.status();
     expect(status).toMatchObject({ configured: true, totalServers: 3, liveServers: 3, deadServers: 0 });
-    expect(status.servers[2]).toEqual({ host: R3.host, port: 1812, weight: 200, isDead: false, consecutiveFailures: 0, requestsSent: 0, requestsByResult: { accept: 0, reject: 0, timeout: 0 }, lastFailure: null, lastSuccess: null });
+    expect(status.servers[2]).toEqual({ host: R3.host, port: 1812, weight: 200, isDead: false, consecutiveFailures: 0, requestsSent: 0, requestsByResult: { accept: 0, reject: 0, timeout: 0 }, lastFailure: null, lastSuccess: null, transport: "simulated", lastFailureReason: null });
     expect(sent(g)).toEqual({ ...before, "radius-3.isp.example:1812": 0 });
     expect(g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === "radius.servers").map((e) => e.fields)).toEqual([{ servers: 3, added: 1, removed: 0, changed: 0 }]);
     g.step(3600);
@@ -77,7 +77,7 @@ describe("RADIUS server reconfiguration", () => {
   it("with no server left, refuses RADIUS subscribers without raising the all-dead alarm", () => {
     const g = busy(24);
     g.setRadiusServers([]);
-    expect(g.radius.status()).toEqual({ configured: false, totalServers: 0, liveServers: 0, deadServers: 0, servers: [] });
+    expect(g.radius.status()).toEqual({ configured: false, totalServers: 0, liveServers: 0, deadServers: 0, servers: [], pacing: null });
     g.step(600);
     const failures = g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === "aaa.reject").map((e) => e.fields.reason);
     expect(failures.length).toBeGreaterThan(0);

@@ -1,0 +1,202 @@
+/**
+ * One RADIUS/TCP (RFC 6613) or RADIUS/TLS (RFC 6614) connection to a server port, from the runtime's own
+ * sockets through the outbound policy (outbound-socket.ts): packets written back to back and read by their
+ * Length field (RFC 6613 §2.6.1), up to 256 requests outstanding (one per Identifier, §2.6.5), each answered or
+ * failed within its timeout. A request is never sent twice on one connection (TCP is reliable: §2.6.1); an
+ * unanswered one fails and the client tries the next server. An answer whose authenticator does not verify is
+ * the shared secret differing, and fails its request so (RFC 2865 §3 has the client discard it).
+ *
+ * The server may send Disconnect- and CoA-Requests on the connection (RFC 5176 over a stream: RFC 6614 §2.5's
+ * bidirectional use); they are verified and handed to `onServerRequest`, whose answer is written back.
+ * Anything malformed closes the connection (RFC 6613 §2.6.4).
+ */
+import { decodePacket, packetLength, type Packet } from "../../src/radius/packet.ts";
+import { CODE, HEADER, MAX_PACKET } from "../../src/radius/dictionary.ts";
+import { signRequest, signResponse, verifyComputedRequest, verifyResponse } from "../../src/radius/signing.ts";
+import { outboundConnect } from "../outbound-socket.ts";
+
+/** Why a request got no usable answer. */
+export type FailureReason =
+  /** The connection could not be opened (refused, unreachable, TLS failed, or the policy refused the host). */
+  | "connect-failed"
+  /** The server closed the connection before answering. */
+  | "closed"
+  /** No answer within the timeout on an open connection: a server drops, unanswered, what a wrong secret signed. */
+  | "timeout"
+  /** An answer came whose Response Authenticator or Message-Authenticator does not verify: the secrets differ. */
+  | "secret-mismatch";
+
+export type Answer = { ok: true; packet: Packet } | { ok: false; reason: FailureReason; cause: string };
+
+export interface ConnectionTarget {
+  host: string;
+  port: number;
+  tls: boolean;
+  secret: string;
+}
+
+const RESPONSES: ReadonlySet<number> = new Set([
+  CODE["Access-Accept"], CODE["Access-Reject"], CODE["Access-Challenge"], CODE["Accounting-Response"],
+]);
+const SERVER_REQUESTS: ReadonlySet<number> = new Set([CODE["Disconnect-Request"], CODE["CoA-Request"]]);
+
+interface Pending {
+  authenticator: Uint8Array;
+  resolve: (answer: Answer) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export class RadiusConnection {
+  readonly target: ConnectionTarget;
+  readonly #allowlist: readonly string[];
+  readonly #onServerRequest: (packet: Packet) => Packet | null;
+  #socket: Socket | null = null;
+  #writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
+  #opening: Promise<void> | null = null;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 0;
+  #closed = false;
+
+  constructor(target: ConnectionTarget, allowlist: readonly string[], onServerRequest: (packet: Packet) => Packet | null) {
+    this.target = target;
+    this.#allowlist = allowlist;
+    this.#onServerRequest = onServerRequest;
+  }
+
+  /** Requests awaiting their answer. */
+  get outstanding(): number {
+    return this.#pending.size;
+  }
+
+  /** Whether another request can be sent now (an Identifier is free). */
+  get hasRoom(): boolean {
+    return !this.#closed && this.#pending.size < 256;
+  }
+
+  /** Whether the connection has been closed for good (a new one is needed). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Signs and sends one request built by `build` for the Identifier given, and resolves with its answer or why
+   * there is none. Never rejects.
+   */
+  async send(build: (identifier: number) => Packet, timeoutMs: number): Promise<Answer> {
+    if (!this.hasRoom) return { ok: false, reason: "closed", cause: "no identifier free on the connection" };
+    try {
+      await this.#open();
+    } catch (error) {
+      this.close();
+      return { ok: false, reason: "connect-failed", cause: error instanceof Error ? error.message : String(error) };
+    }
+    if (this.#closed || !this.#writer) return { ok: false, reason: "closed", cause: "connection closed" };
+    const identifier = this.#freeIdentifier();
+    const bytes = signRequest(build(identifier), this.target.secret);
+    return new Promise<Answer>((resolve) => {
+      const timer = setTimeout(() => this.#settle(identifier, { ok: false, reason: "timeout", cause: `no answer in ${timeoutMs} ms` }), timeoutMs);
+      this.#pending.set(identifier, { authenticator: bytes.slice(4, 20), resolve, timer });
+      this.#writer!.write(bytes).catch((error: unknown) => {
+        this.#settle(identifier, { ok: false, reason: "closed", cause: error instanceof Error ? error.message : String(error) });
+        this.close();
+      });
+    });
+  }
+
+  /** Closes the connection; whatever waits fails as `closed`. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const id of [...this.#pending.keys()]) this.#settle(id, { ok: false, reason: "closed", cause: "connection closed" });
+    const socket = this.#socket;
+    this.#socket = null;
+    this.#writer = null;
+    socket?.close().catch(() => undefined);
+  }
+
+  #freeIdentifier(): number {
+    while (this.#pending.has(this.#nextId)) this.#nextId = (this.#nextId + 1) & 0xff;
+    const id = this.#nextId;
+    this.#nextId = (this.#nextId + 1) & 0xff;
+    return id;
+  }
+
+  #settle(identifier: number, answer: Answer): void {
+    const pending = this.#pending.get(identifier);
+    if (!pending) return;
+    this.#pending.delete(identifier);
+    clearTimeout(pending.timer);
+    pending.resolve(answer);
+  }
+
+  #open(): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error("connection closed"));
+    this.#opening ??= (async () => {
+      const { host, port, tls } = this.target;
+      const socket = await outboundConnect(host, port, "radius", this.#allowlist, tls);
+      socket.closed.catch(() => undefined);
+      this.#socket = socket;
+      await socket.opened;
+      this.#writer = socket.writable.getWriter();
+      void this.#read(socket);
+    })();
+    return this.#opening;
+  }
+
+  async #read(socket: Socket): Promise<void> {
+    const reader = socket.readable.getReader();
+    let buffered = new Uint8Array(0);
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        const joined = new Uint8Array(buffered.length + value.length);
+        joined.set(buffered);
+        joined.set(value, buffered.length);
+        buffered = joined;
+        while (buffered.length >= HEADER) {
+          const length = packetLength(buffered);
+          if (length < HEADER || length > MAX_PACKET) throw new Error(`a packet of Length ${length} (RFC 6613 §2.6.4: closed)`);
+          if (buffered.length < length) break;
+          this.#receive(buffered.slice(0, length));
+          buffered = buffered.slice(length);
+        }
+      }
+    } catch (error) {
+      console.warn(`RADIUS ${this.target.host}:${this.target.port}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.close();
+  }
+
+  #receive(bytes: Uint8Array): void {
+    const decoded = decodePacket(bytes);
+    if (!decoded.ok) throw new Error(`malformed packet: ${decoded.reason}`);
+    const packet = decoded.packet;
+    if (RESPONSES.has(packet.code)) {
+      const pending = this.#pending.get(packet.identifier);
+      // An answer to nothing outstanding (its request timed out) is dropped.
+      if (!pending) return;
+      const verdict = verifyResponse(bytes, pending.authenticator, this.target.secret);
+      if (!verdict.ok) {
+        const cause = `the answer's ${verdict.reason === "authenticator" ? "Response Authenticator" : "Message-Authenticator"} does not verify`;
+        this.#settle(packet.identifier, { ok: false, reason: "secret-mismatch", cause });
+        return;
+      }
+      this.#settle(packet.identifier, { ok: true, packet });
+      return;
+    }
+    if (SERVER_REQUESTS.has(packet.code)) {
+      // RFC 5176 §3: a request whose authenticator does not verify is silently discarded.
+      if (!verifyComputedRequest(bytes, this.target.secret).ok) return;
+      const reply = this.#onServerRequest(packet);
+      if (reply) void this.#writer?.write(signResponseFor(reply, packet, this.target.secret)).catch(() => this.close());
+    }
+    // Other codes (a Status-Server from the server, say) are not for a NAS: ignored.
+  }
+}
+
+
+/** An answer to a server's request, signed with the request's authenticator (RFC 5176 §3.5, as RFC 2865 §3). */
+function signResponseFor(reply: Packet, request: Packet, secret: string): Uint8Array {
+  return signResponse({ ...reply, identifier: request.identifier }, request.authenticator, secret);
+}
