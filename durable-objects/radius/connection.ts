@@ -41,9 +41,10 @@ const RESPONSES: ReadonlySet<number> = new Set([
 const SERVER_REQUESTS: ReadonlySet<number> = new Set([CODE["Disconnect-Request"], CODE["CoA-Request"]]);
 
 interface Pending {
+  /** The request's authenticator, which its answer is verified with (set once it is signed). */
   authenticator: Uint8Array;
   resolve: (answer: Answer) => void;
-  timer: ReturnType<typeof setTimeout>;
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 export class RadiusConnection {
@@ -84,23 +85,31 @@ export class RadiusConnection {
    */
   async send(build: (identifier: number) => Packet, timeoutMs: number): Promise<Answer> {
     if (!this.hasRoom) return { ok: false, reason: "closed", cause: "no identifier free on the connection" };
+    // The Identifier is taken now, before the connection is open: `hasRoom` counts it for the next caller.
+    const identifier = this.#freeIdentifier();
+    let resolve!: (answer: Answer) => void;
+    const answered = new Promise<Answer>((r) => (resolve = r));
+    const pending: Pending = { authenticator: new Uint8Array(16), resolve, timer: undefined };
+    this.#pending.set(identifier, pending);
     try {
       await this.#open();
     } catch (error) {
+      this.#settle(identifier, { ok: false, reason: "connect-failed", cause: error instanceof Error ? error.message : String(error) });
       this.close();
-      return { ok: false, reason: "connect-failed", cause: error instanceof Error ? error.message : String(error) };
+      return answered;
     }
-    if (this.#closed || !this.#writer) return { ok: false, reason: "closed", cause: "connection closed" };
-    const identifier = this.#freeIdentifier();
+    if (this.#closed || !this.#writer || this.#pending.get(identifier) !== pending) {
+      this.#settle(identifier, { ok: false, reason: "closed", cause: "connection closed" });
+      return answered;
+    }
     const bytes = signRequest(build(identifier), this.target.secret);
-    return new Promise<Answer>((resolve) => {
-      const timer = setTimeout(() => this.#settle(identifier, { ok: false, reason: "timeout", cause: `no answer in ${timeoutMs} ms` }), timeoutMs);
-      this.#pending.set(identifier, { authenticator: bytes.slice(4, 20), resolve, timer });
-      this.#writer!.write(bytes).catch((error: unknown) => {
-        this.#settle(identifier, { ok: false, reason: "closed", cause: error instanceof Error ? error.message : String(error) });
-        this.close();
-      });
+    pending.authenticator = bytes.slice(4, 20);
+    pending.timer = setTimeout(() => this.#settle(identifier, { ok: false, reason: "timeout", cause: `no answer in ${timeoutMs} ms` }), timeoutMs);
+    this.#writer.write(bytes).catch((error: unknown) => {
+      this.#settle(identifier, { ok: false, reason: "closed", cause: error instanceof Error ? error.message : String(error) });
+      this.close();
     });
+    return answered;
   }
 
   /** Closes the connection; whatever waits fails as `closed`. */
