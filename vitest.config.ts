@@ -2,9 +2,13 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { buildUi } from "./scripts/build-ui.ts";
 import { VENDOR_PUBLIC_KEY } from "./test/worker/upgrade-keys.ts";
+import { testResolver } from "./test/worker/resolver.ts";
 
 // The Worker bundles the web UI's build output (src/http/web-ui.ts): build it before workerd loads the Worker.
 buildUi({ quiet: true });
+
+/** The local launcher's per-launch secret of the projects that run as the local fleet (src/fleet/wiring.ts): random per run, as per launch. */
+const WIRING_SECRET = crypto.randomUUID();
 
 /** The super-user token `bootstrap` of the projects that set one (test/worker/client.ts). */
 const BOOTSTRAP_TOKEN = "bngtok_" + "B".repeat(30) + "1rpRcy";
@@ -37,6 +41,9 @@ const inWorkerd = (name: string, bindings: Record<string, string> | ((closedPort
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
         bindings: { BNG_FLEET_SECRET: "7e57".repeat(16), BNG_CLOCK: "manual", BNG_CLOCK_START: CLOCK_START, ...(typeof bindings === "function" ? bindings(inject("closedPort")) : bindings) },
+        // The launcher's resolver, as the local fleet has it (src/config/destinations.ts judges names by what they
+        // resolve to), the reserved *.test names of the suites' fakes answered as public (test/worker/resolver.ts).
+        serviceBindings: { BNG_RESOLVER: testResolver },
       },
     })),
   ],
@@ -138,11 +145,11 @@ export default defineConfig({
       // The same Worker as the local launcher runs it (BNG_LOCAL_FLEET), with no
       // BNG_ADMIN_PASSWORD: the development default and the listener's peer header. The bootstrap token
       // (which the launcher takes too) reads the demo fleet's sections (test/worker-local/demo-fleet.test.ts).
-      inWorkerd("worker-local", { BNG_LOCAL_FLEET: "1", BNG_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN }),
+      inWorkerd("worker-local", { BNG_LOCAL_FLEET: "1", BNG_WIRING_SECRET: WIRING_SECRET, BNG_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN }),
       // One process of a local fleet spread over several (BNG_SHARDS): edge-2 is another process's, at a loopback port nothing answers on.
       inWorkerd(
         "worker-sharded",
-        (closedPort) => ({ BNG_LOCAL_FLEET: "1", BNG_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN, BNG_SHARD_PEERS: JSON.stringify({ "edge-2": `http://127.0.0.1:${closedPort}` }) }),
+        (closedPort) => ({ BNG_LOCAL_FLEET: "1", BNG_WIRING_SECRET: WIRING_SECRET, BNG_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN, BNG_SHARD_PEERS: JSON.stringify({ "edge-2": `http://127.0.0.1:${closedPort}` }) }),
         { globalSetup: ["test/closed-port.ts"] },
       ),
       // Deployed with no administrator credential at all.

@@ -23,6 +23,7 @@ import { ProviderStore } from "./providers.ts";
 import { PasskeyStore } from "./passkeys.ts";
 import type { PasskeyContext } from "../src/trust/passkeys.ts";
 import { pageOrigins } from "../src/config/web-ui.ts";
+import { resolveWith } from "../src/config/destinations.ts";
 import { ConfigStore, accountsOf, configDocumentOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
 import type { SinkSettings } from "./alert-sinks.ts";
 import { ALERT_QUEUE_SIZE } from "../src/config/sink-urls.ts";
@@ -45,7 +46,7 @@ import { AcmeStore } from "./acme.ts";
 import { AuditTrail } from "./audit.ts";
 import type { Profile } from "../simulator/index.ts";
 import type { ScrapeState } from "../src/metrics/families.ts";
-import { applyScenarioAction, runScenarioFile, type ScenarioStores } from "./scenario-runner.ts";
+import { applyScenarioAction, runScenarioFile, type ScenarioPackages, type ScenarioStores } from "./scenario-runner.ts";
 import type { PortCall } from "../src/schemas/operation.ts";
 import { answerPortCall, portsOf, type AppliancePorts, type PortAnswer } from "./ports.ts";
 import type { SystemStatus } from "../src/schemas/system.ts";
@@ -123,6 +124,8 @@ export class ApplianceCore {
   constructor(ctx: DurableObjectState, env: Env, nameOf: () => string, connections: () => Iterable<Connection>) {
     this.ctx = ctx;
     this.env = env;
+    // The outbound policy judges a name by what it resolves to, through the local launcher's resolver (none deployed).
+    resolveWith(env);
     this.#nameOf = nameOf;
     this.#connections = connections;
   }
@@ -542,9 +545,9 @@ export class ApplianceCore {
     return applyScenarioAction(this.#scenarioStores(), raw, actor);
   }
 
-  /** Runs a scenario file's timeline (scenario-runner.ts). */
-  runScenario(raw: unknown, actor: string) {
-    return runScenarioFile(this.#scenarioStores(), raw, actor);
+  /** Runs a scenario file's timeline (scenario-runner.ts), its upgrades with the signed `packages` given. */
+  runScenario(raw: unknown, actor: string, packages?: ScenarioPackages) {
+    return runScenarioFile(this.#scenarioStores(), raw, actor, packages);
   }
 
   #scenarioStores(): ScenarioStores {
@@ -619,7 +622,12 @@ export class Appliance extends Server<Env> {
   override async fetch(request: Request): Promise<Response> {
     const admitted = new URL(request.url).pathname === LIVE_PATH ? this.#core.live().admit(request) : refuse("not-found", "the object answers its live channel only");
     if (!admitted.ok) return Response.json(admitted, { status: 400 });
-    return super.fetch(request);
+    try {
+      return await super.fetch(request);
+    } finally {
+      // Connected (counted by its state from now on) or failed: either way no longer an admission under way.
+      this.#core.live().settled(admitted.sessionSha256);
+    }
   }
 
   /** A live connection `fetch` admitted, accepted by partyserver: it is sent the status at once. */
@@ -647,10 +655,13 @@ export class Appliance extends Server<Env> {
     return this.#core.config().webUiCertificate();
   }
 
-  /** Runs a scenario file given to the local launcher (`npm start -- --scenario`); the actor in the logs is always `launcher`. */
-  async runLauncherScenario(raw: unknown) {
+  /**
+   * Runs a scenario file given to the local launcher (BNG_SCENARIO); the actor in the logs is always `launcher`.
+   * `packages`: its `upgrade` actions' packages, signed with the launcher's development key, staged as uploads are.
+   */
+  async runLauncherScenario(raw: unknown, packages?: ScenarioPackages) {
     try {
-      return await this.#core.runScenario(raw, "launcher");
+      return await this.#core.runScenario(raw, "launcher", packages);
     } finally {
       this.#core.changed();
     }

@@ -7,7 +7,8 @@
  * object may sleep between changes with every connection kept open.
  */
 import type { Connection } from "partyserver";
-import { LIVE_SESSION_ENDED, LIVE_SESSION_HEADER, type LiveMessage } from "../src/schemas/live.ts";
+import { LIVE_CHANNELS_PER_SESSION, LIVE_RETRY_SECONDS, LIVE_SESSION_ENDED, LIVE_SESSION_HEADER } from "../src/schemas/live.ts";
+import type { LiveMessage } from "../src/schemas/live.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { Principal } from "../src/schemas/principal.ts";
 import type { SystemStatus } from "../src/schemas/system.ts";
@@ -35,6 +36,8 @@ export class LiveFeed {
   /** The last message sent, so a change that moved nothing shown sends nothing. */
   #last = "";
   #pending = false;
+  /** Admissions under way per session (not yet connected), counted with the open ones: a burst cannot pass the cap. */
+  readonly #admitting = new Map<string, number>();
 
   constructor(sources: LiveSources) {
     this.#sources = sources;
@@ -44,7 +47,9 @@ export class LiveFeed {
    * Whether an upgrade request may open the channel: a WebSocket upgrade, from
    * a page of this appliance (cross-site WebSocket hijacking: a browser sends
    * the session cookie with any site's WebSocket, but always says the page's
-   * Origin), for a session that authenticates and may use the API.
+   * Origin), for a session that authenticates and may use the API, and that
+   * holds fewer than LIVE_CHANNELS_PER_SESSION channels (a 429 otherwise). An
+   * admission is `settled` once its connection is made or failed.
    */
   admit(request: Request): Outcome<{ sessionSha256: string }> {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return refuse("invalid", "the live channel is a WebSocket: send Upgrade: websocket");
@@ -58,7 +63,23 @@ export class LiveFeed {
     const principal = this.#sources.session(sessionSha256, true);
     if (principal === null) return refuse("bad-credentials", "the session has ended; log in again");
     if (principal.passwordChangeRequired) return refuse("forbidden", "this account still has the published development default password: change it first");
+    let held = this.#admitting.get(sessionSha256) ?? 0;
+    for (const connection of this.#sources.connections()) {
+      if ((connection.state as Watcher | null)?.sessionSha256 === sessionSha256) held++;
+    }
+    if (held >= LIVE_CHANNELS_PER_SESSION) {
+      const detail = `this session already has ${LIVE_CHANNELS_PER_SESSION} live channels open; close one (a tab) first`;
+      return refuse("throttled", detail, { retryAfterSeconds: LIVE_RETRY_SECONDS });
+    }
+    this.#admitting.set(sessionSha256, (this.#admitting.get(sessionSha256) ?? 0) + 1);
     return { ok: true, sessionSha256 };
+  }
+
+  /** An admission is over: its connection is made (it counts as open now) or failed. */
+  settled(sessionSha256: string): void {
+    const left = (this.#admitting.get(sessionSha256) ?? 1) - 1;
+    if (left > 0) this.#admitting.set(sessionSha256, left);
+    else this.#admitting.delete(sessionSha256);
   }
 
   /** A connection `admit` let in: it remembers its session and is sent the status at once. */

@@ -7,12 +7,22 @@
  * NODE_EXTRA_CA_CERTS names, which Miniflare hands to workerd), never off.
  */
 import { connect } from "cloudflare:sockets";
-import { DestinationRefused, destinationVerdict, hostVerdict, socketTarget, type Purpose } from "../src/config/destinations.ts";
+import { destinationVerdict, hostVerdict, judgeDestination, socketTarget } from "../src/config/destinations.ts";
+import type { Purpose } from "../src/config/destinations.ts";
 
-/** Opens a socket to `host`:`port` for `purpose`, TLS from the first byte when `tls`; throws DestinationRefused when the policy says no. */
-export function outboundConnect(host: string, port: number, purpose: Purpose, allowlist: readonly string[], tls: boolean): Socket {
-  const verdict = hostVerdict(host, purpose, allowlist);
-  if (!verdict.ok) throw new DestinationRefused(verdict.detail);
+/**
+ * Opens a socket to `host`:`port` for `purpose`, TLS from the first byte when `tls` (plaintext only to an allowlisted
+ * internal address); throws DestinationRefused when the policy says no, to the host as written or to what it
+ * resolves to.
+ */
+export async function outboundConnect(
+  host: string,
+  port: number,
+  purpose: Purpose,
+  allowlist: readonly string[],
+  tls: boolean,
+): Promise<Socket> {
+  await judgeDestination(hostVerdict(host, purpose, allowlist, !tls), host, purpose, allowlist);
   return connect({ hostname: host, port }, { secureTransport: tls ? "on" : "off", allowHalfOpen: false });
 }
 
@@ -22,8 +32,15 @@ export function outboundConnect(host: string, port: number, purpose: Purpose, al
  * the connection made to the host exactly as judged, at the URL's port or
  * `defaultPort`. STARTTLS upgrades it later (`secureTransport: "starttls"`).
  */
-export function outboundConnectUrl(url: string, purpose: Purpose, allowlist: readonly string[], defaultPort: number, secureTransport: "on" | "off" | "starttls"): Socket {
+export async function outboundConnectUrl(
+  url: string,
+  purpose: Purpose,
+  allowlist: readonly string[],
+  defaultPort: number,
+  secureTransport: "on" | "off" | "starttls",
+): Promise<Socket> {
   const verdict = destinationVerdict(url, purpose, allowlist);
-  if (!verdict.ok) throw new DestinationRefused(verdict.detail);
-  return connect(socketTarget(url, defaultPort), { secureTransport, allowHalfOpen: false });
+  const target = verdict.ok ? socketTarget(url, defaultPort) : { hostname: "", port: 0 };
+  await judgeDestination(verdict, target.hostname, purpose, allowlist);
+  return connect(target, { secureTransport, allowHalfOpen: false });
 }

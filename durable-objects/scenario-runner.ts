@@ -25,8 +25,16 @@ export interface ScenarioStores {
 const issues = (error: z.ZodError, prefix = "") =>
   error.issues.map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join(".") || "action"}: ${i.message}`).join("; ");
 
+/** Packages by version for the `upgrade` actions of a scenario the local launcher runs, signed with its key. */
+export type ScenarioPackages = Readonly<Record<string, Uint8Array>>;
+
 /** Applies one action (validated here: the body of POST /twin/v1/scenario). */
-export async function applyScenarioAction(stores: ScenarioStores, raw: unknown, actor: string): Promise<Outcome<{ result: ScenarioActionResult }>> {
+export async function applyScenarioAction(
+  stores: ScenarioStores,
+  raw: unknown,
+  actor: string,
+  packages: ScenarioPackages = {},
+): Promise<Outcome<{ result: ScenarioActionResult }>> {
   const parsed = TwinScenarioAction.safeParse(raw);
   if (!parsed.success) return refuse("invalid", issues(parsed.error));
   const appliance = ApplianceScenarioAction.safeParse(parsed.data);
@@ -43,8 +51,9 @@ export async function applyScenarioAction(stores: ScenarioStores, raw: unknown, 
       break;
     }
     case "upgrade": {
-      // The package an operator would stage: the twin installs no software, so a placeholder image naming the version.
-      const staged = await stores.upgrade.stagePlaceholder(action.version, actor);
+      // A signed package of that version, as an operator would stage: the launcher's, or the one already staged.
+      const given = Object.hasOwn(packages, action.version) ? packages[action.version] : undefined;
+      const staged = await stores.upgrade.scenarioPackage(action.version, given, actor);
       if (!staged.ok) return staged;
       const applied = stores.upgrade.apply(staged.staged.id, action.drain, actor);
       if (!applied.ok) return applied;
@@ -63,7 +72,12 @@ export async function applyScenarioAction(stores: ScenarioStores, raw: unknown, 
 }
 
 /** Runs a scenario file (validated here: the body of POST /twin/v1/scenario/run). */
-export async function runScenarioFile(stores: ScenarioStores, raw: unknown, actor: string): Promise<Outcome<{ result: ScenarioRunResult }>> {
+export async function runScenarioFile(
+  stores: ScenarioStores,
+  raw: unknown,
+  actor: string,
+  packages: ScenarioPackages = {},
+): Promise<Outcome<{ result: ScenarioRunResult }>> {
   const parsed = ScenarioFile.safeParse(raw);
   if (!parsed.success) return refuse("invalid", issues(parsed.error));
   for (const step of timeline(parsed.data)) {
@@ -72,7 +86,7 @@ export async function runScenarioFile(stores: ScenarioStores, raw: unknown, acto
       if (!advanced.ok) return advanced;
     }
     if (!step.action) continue;
-    const result = await applyScenarioAction(stores, step.action, actor);
+    const result = await applyScenarioAction(stores, step.action, actor, packages);
     const where = step.source === "seed" ? "seed" : `steps[${step.source}]`;
     if (!result.ok) return { ...result, detail: `${where} (at ${step.at} s, ${step.action.action}): ${result.detail}` };
   }

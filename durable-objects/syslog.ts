@@ -126,7 +126,7 @@ class Pump {
 
   async #connect(): Promise<WritableStreamDefaultWriter<Uint8Array>> {
     const { host, port, transport } = this.settings;
-    const socket = outboundConnect(host, port, "syslog", this.#shipper.allowlist, transport === "tls");
+    const socket = await outboundConnect(host, port, "syslog", this.#shipper.allowlist, transport === "tls");
     this.#socket = socket;
     await socket.opened;
     const writer = socket.writable.getWriter();

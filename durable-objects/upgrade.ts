@@ -11,7 +11,7 @@
  * reboot began completes it, as the new image is already active.
  */
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
-import { PRODUCT, buildPackage, parsePackage, type ParsedPackage } from "../src/upgrade/package.ts";
+import { PRODUCT, parsePackage, type ParsedPackage } from "../src/upgrade/package.ts";
 import { importUpgradePublicKey, verifyManifest, type SignatureRefusal } from "../src/trust/package-signature.ts";
 import { planUpgrade, upgradePhase, type UpgradePhase, type UpgradePlan } from "../simulator/upgrade.ts";
 import type { DataPlane } from "./data-plane.ts";
@@ -147,14 +147,29 @@ export class UpgradeStore {
   }
 
   /**
-   * The scenario's `upgrade` action: the twin builds a placeholder image naming the version and stages it as an
-   * upload would be, but unsigned (the appliance holds no vendor key, and the bytes never leave it).
+   * The package a scenario's `upgrade` action applies, signed as any other (issue #47: the action staged an
+   * unsigned placeholder, the one way past the vendor's signature): `given`, the launcher's package signed with
+   * its development key, staged as an upload is; without one, the package already staged when it is of `version`
+   * (an operator stages it as for any upgrade). A conflict (409) otherwise, saying how to stage one.
    */
-  async stagePlaceholder(version: string, actor: string): Promise<Outcome<{ staged: StagedPackage; replaced: string | null }>> {
-    const bytes = await buildPackage(version, new TextEncoder().encode(`bngfleet ${version} image (scenario)\n`));
-    const parsed = await parsePackage(bytes);
-    if (!parsed.ok) return refuse("rejected", `the package was refused: ${parsed.detail}`, { errors: [{ in: "body", pointer: parsed.pointer, detail: parsed.detail }] });
-    return this.#stageChecked(bytes, parsed.parsed, actor);
+  async scenarioPackage(
+    version: string,
+    given: Uint8Array | undefined,
+    actor: string,
+  ): Promise<Outcome<{ staged: StagedPackage }>> {
+    let staged = this.#staged();
+    if (given !== undefined) {
+      const uploaded = await this.stage(given, actor);
+      if (!uploaded.ok) return uploaded;
+      staged = uploaded.staged;
+    }
+    if (staged?.version === version) return { ok: true, staged };
+    return refuse(
+      "conflict",
+      `no signed package of version ${version} is staged${staged ? ` (${staged.version} is)` : ""}: stage one first ` +
+        `(POST /api/v1/system/upgrade/stage; \`npm run -s upgrade-package ${version}\` ` +
+        "signs one with the local fleet's key)",
+    );
   }
 
   #stageChecked(bytes: Uint8Array, checked: ParsedPackage, actor: string): Outcome<{ staged: StagedPackage; replaced: string | null }> {

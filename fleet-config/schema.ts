@@ -120,9 +120,43 @@ export interface ListenerOptions {
   http?: boolean | undefined;
 }
 
-/** The origin an appliance listens on, e.g. `https://127.0.0.1:8443`. */
+/** The origin an appliance listens on, e.g. `https://127.0.0.1:8443`: what an API client (Node, Python) uses. */
 export function listenerOrigin(fleet: FleetFile, appliance: ApplianceDefinition, options: ListenerOptions = {}): string {
   const { address, port } = appliance.webUi.listener;
   const shifted = port - fleet.portBase + (options.portBase ?? fleet.portBase);
-  return `${options.http ? "http" : "https"}://${address}:${shifted}`;
+  return `${options.http ? "http" : "https"}://${address.includes(":") ? `[${address}]` : address}:${shifted}`;
+}
+
+/** `localhost` and the names under it, which browsers and curl resolve to loopback themselves (RFC 6761 §6.3). */
+export const isLocalhostName = (name: string): boolean => name === "localhost" || name.endsWith(".localhost");
+
+/** Listener addresses a `*.localhost` name reaches: IPv4 loopback, or every address. */
+const LOCALHOST_REACHES = new Set(["127.0.0.1", "0.0.0.0", "::"]);
+
+/**
+ * Where a person's browser reaches an appliance (issue #47): at its own `*.localhost` host name (its
+ * `webUi.hostname`, `edge-1.bng.localhost` in the shipped fleet) when it has one and listens where that name
+ * reaches, else at its listener's address. A browser keeps a cookie per host, not per port (RFC 6265 §8.5), so
+ * appliances served at 127.0.0.1 on their ports all receive each other's session cookie; each at a host name of
+ * its own, none does. Node's and Python's resolvers do not resolve `*.localhost`: API clients use listenerOrigin.
+ */
+export function browserOrigin(fleet: FleetFile, appliance: ApplianceDefinition, options: ListenerOptions = {}): string {
+  const { hostname, listener } = appliance.webUi;
+  const origin = new URL(listenerOrigin(fleet, appliance, options));
+  const named = hostname !== undefined && isLocalhostName(hostname) && LOCALHOST_REACHES.has(listener.address);
+  if (named) origin.hostname = hostname;
+  return origin.origin;
+}
+
+/**
+ * Whether a request's host name (`Host` without its port) is one an appliance's local listener answers to: an
+ * address (no DNS name stands behind it to rebind), `localhost`, or the appliance's own `webUi.hostname` (given as
+ * `hostname`). Any other
+ * name reached the listener through a resolver someone else controls (DNS rebinding: a page of `evil.example`
+ * resolved to 127.0.0.1 drives the appliance as its own origin) or is another appliance's: 421 (issue #47).
+ */
+export function answersToHost(hostname: string | undefined, host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, "");
+  if (name.startsWith("[") || /^\d+\.\d+\.\d+\.\d+$/.test(name)) return true;
+  return name === "localhost" || name === hostname?.toLowerCase();
 }

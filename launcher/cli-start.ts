@@ -1,7 +1,8 @@
 /**
  * `bngfleet start`: runs a fleet until stopped. Without --json it says what it is doing and prints the banner;
  * with --json everything for a person goes to stderr and stdout carries exactly one line, once every appliance
- * answers: `{"appliances":[{"name":"edge-1","url":"http://127.0.0.1:8443"},…],"token":"bngtok_…","dataDir":"…"}`.
+ * answers: `{"appliances":[{"name":"edge-1","url":"http://127.0.0.1:8443","webUi":"http://edge-1.bng.localhost:8443/"},…],
+ * "token":"bngtok_…","dataDir":"…"}`: `url` for API clients, `webUi` for a browser (launch.ts).
  * SIGINT and SIGTERM stop everything it started; so does its parent going away, when it was started with an IPC
  * channel (startFleet() starts it so: a test runner that dies leaves no fleet behind).
  */

@@ -52,8 +52,13 @@ export interface StartFleetOptions {
 export interface FleetAppliance {
   /** Its name, as the fleet proxy addresses it (`/api/v1/fleet/{name}/…`). */
   name: string;
-  /** Its origin, such as `http://127.0.0.1:8443`: the API is under `/api/v1`, the web UI at `/`. */
+  /** Its origin for API clients, such as `http://127.0.0.1:8443`: the API is under `/api/v1`. */
   url: string;
+  /**
+   * Its web UI for a browser, such as `http://edge-1.bng.localhost:8443/`: each appliance at a `*.localhost` name of
+   * its own, which browsers resolve to loopback (Node's resolver does not), so their session cookies stay apart.
+   */
+  webUi: string;
 }
 
 /** A running fleet. */

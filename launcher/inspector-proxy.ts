@@ -14,6 +14,13 @@
  *   chrome://inspect, IDEs and Node's WebSocket send DevTools' or none;
  * - the debugger's WebSocket path is random per launch, found only in the
  *   `/json/list` this proxy serves (which no other origin can read: no CORS).
+ *
+ * What the proxy cannot do (issue #47): keep other users of this machine off
+ * workerd's own port. Any local process can open a loopback TCP port, and
+ * workerd offers nothing narrower: given a Unix socket (`--inspector-addr=
+ * unix:<path>`, which a directory of mode 0700 would close to others) workerd
+ * 1.20261023.1 opens it but then serves none of its sockets, its start held
+ * (measured 2026-12-02). So the launcher says so when the inspector is on.
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -31,6 +38,14 @@ const DEVTOOLS_ORIGINS = new Set(["devtools://devtools", "chrome-devtools://devt
 const HANDSHAKE = ["sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol"];
 
 export type InspectorProxy = { close(): Promise<void> };
+
+/** What the launcher says once workerd's inspector is up on `runtimePort`: who else can reach it. */
+export const runtimeInspectorNotice = (runtimePort: number, proxyPort: number): string =>
+  `BNG_INSPECTOR_PORT: DevTools at 127.0.0.1:${proxyPort}. ` +
+  `workerd's own inspector listens on 127.0.0.1:${runtimePort} without any check, ` +
+  "and every user of this machine can open it and read every secret the fleet holds " +
+  "(workerd offers no socket only this user could open). " +
+  "Leave BNG_INSPECTOR_PORT unset where others share this machine.";
 
 type Target = { id: string; webSocketDebuggerUrl: string; devtoolsFrontendUrl?: string; devtoolsFrontendUrlCompat?: string };
 
@@ -63,6 +78,8 @@ function refusal(req: http.IncomingMessage, port: number): { status: number; det
  * busy port fails the launch at once.
  */
 export async function listenInspectorProxy(port: number, runtime: Promise<number>): Promise<InspectorProxy> {
+  // Said plainly, once workerd's port is known (a launch that stops before never knows it).
+  runtime.then((at) => console.warn(runtimeInspectorNotice(at, port)), () => {});
   const upgraded = new Set<net.Socket>();
   /** Random path → the runtime's path, for each of the fleet Worker's targets (fixed for this launch). */
   const paths = new Map<string, string>();

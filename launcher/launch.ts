@@ -25,12 +25,15 @@ import type { Miniflare, MiniflareOptions, WorkerOptions } from "miniflare";
 import { bundleModules, type BundleModule } from "./bundle.ts";
 import { ensureCertificate, servedCertificate, servedTlsFiles, serveTlsFiles } from "./certificates.ts";
 import { LaunchError, WORKER } from "./config.ts";
+import { browserOrigin } from "../fleet-config/schema.ts";
 import type { ApplianceListener, Settings } from "./config.ts";
 import { describeListenError, listenFrontend } from "./listeners.ts";
 import type { Frontend } from "./listeners.ts";
 import { quietLoopbackPort } from "./loopback-ports.ts";
 import { socketAddress, type PublicSocket } from "./public-sockets.ts";
 import { modulesByReference } from "./module-sources.ts";
+import { WIRING_SECRET } from "./wiring.ts";
+import { resolveName } from "./resolver.ts";
 import { releaseLogStream } from "./stream-release.ts";
 import { listenInspectorProxy, type InspectorProxy } from "./inspector-proxy.ts";
 import { watchCertificates, type CertificateChange, type CertificateWatch } from "./certificate-watch.ts";
@@ -64,7 +67,8 @@ export type WorkerSource = {
 
 /** A fleet that answers: where each appliance is, the super-user token, and how to stop it all. */
 export interface RunningFleet {
-  appliances: { name: string; url: string }[];
+  /** Each appliance: its API origin (`url`, an address any client resolves) and its web UI for a browser (`webUi`). */
+  appliances: { name: string; url: string; webUi: string }[];
   /** The bootstrap token every appliance accepts as the super-user token `bootstrap`. */
   token: string;
   /** Where the token was made and is kept, when the launcher made it (undefined when it was given). */
@@ -203,7 +207,7 @@ async function start(
     checkNotAborted(signal);
     const pair = pairs[i];
     if (settings.listener === "workerd") await checkPortFree(a);
-    else resources.frontends.push(await listenFrontend({ name: a.name, address: a.address, port: a.port, ...(pair ? { key: pair.key, cert: pair.cert } : {}) }));
+    else resources.frontends.push(await listenFrontend({ name: a.name, address: a.address, port: a.port, hostname: a.hostname, ...(pair ? { key: pair.key, cert: pair.cert } : {}) }));
   }
   // Our proxy on each process's inspector port, in front of workerd's inspector on a random loopback port.
   if (settings.inspectorPort !== undefined) {
@@ -286,14 +290,19 @@ async function start(
     const label = path.relative(process.cwd(), settings.scenario.path);
     for (const shard of resources.shards) {
       checkNotAborted(signal);
-      for (const line of await runScenarioOnFleet(shard.mf, WORKER, shard.appliances.map((a) => a.name), scenario, label)) say(line);
+      for (const line of await runScenarioOnFleet(shard.mf, WORKER, shard.appliances.map((a) => a.name), scenario, label, dataDir)) say(line);
     }
   }
   // Ready means answering: each appliance's object opened and its health read through its own public port.
   say(`Waiting for every appliance to answer…`);
   await untilAnswering(appliances.map((a) => a.origin), signal, (answering) => say(`  ${answering} of ${appliances.length} answering`));
   return {
-    appliances: appliances.map((a) => ({ name: a.name, url: a.origin })),
+    appliances: appliances.map((a, i) => ({
+      name: a.name,
+      url: a.origin,
+      // At its own *.localhost name where it has one, so a browser keeps each appliance's session cookie apart.
+      webUi: `${browserOrigin(settings.fleet, settings.fleet.appliances[i]!, { portBase: settings.portBase, http })}/`,
+    })),
     token,
     tokenFile: made?.file,
     dataDir,
@@ -336,6 +345,7 @@ function bindingsFor(settings: Settings, fleetSecret: string, upgradePublicKey: 
     // hostname (src/http/client-address.ts, src/fleet/listener.ts). BNG_HTTP
     // tells it the listeners' scheme, as it sees plain http:// behind them.
     BNG_LOCAL_FLEET: "1",
+    BNG_WIRING_SECRET: WIRING_SECRET,
   };
   if (Object.keys(settings.profiles).length > 0) bindings.BNG_PROFILES = JSON.stringify(settings.profiles);
   if (settings.http) bindings.BNG_HTTP = "1";
@@ -386,6 +396,7 @@ function startShard(options: {
       compatibilityDate: options.compat.date,
       compatibilityFlags: options.compat.flags,
       bindings: options.bindings,
+      serviceBindings: { BNG_RESOLVER: resolveName },
       // No eviction: an appliance's 10 s alarm keeps a deployed object alive (Cloudflare evicts after about a minute
       // idle), but workerd evicts after 10 s, so every appliance was reopened, its snapshot restored, at each alarm.
       durableObjects: { Appliance: { className: "Appliance", useSQLite: true, unsafeUniqueKey: DURABLE_OBJECT_KEY, unsafePreventEviction: true } },
@@ -417,6 +428,7 @@ function startShard(options: {
         BNG_WORKERD_CONFIG_SCRIPT: options.wrapper.rewriter,
         BNG_NODE: process.execPath,
         BNG_WORKERD: workerdBinary(),
+        BNG_WIRING_SECRET: WIRING_SECRET,
       },
     };
   };

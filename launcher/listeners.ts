@@ -18,7 +18,8 @@
  * becomes a byte stream only once the appliance has answered 101; until then
  * (and on any other answer, relayed and then the connection closed) every
  * request on a connection passes through here, headers cleaned.
- * Stalled and idle connections are closed, and connections capped (listener-limits.ts).
+ * Stalled and idle connections are closed, and connections capped, per listener and per client address
+ * (listener-limits.ts).
  */
 import http from "node:http";
 import https from "node:https";
@@ -26,6 +27,8 @@ import net from "node:net";
 import { LaunchError } from "./config.ts";
 import { CF_BLOB_HEADER, PEER_ADDRESS_HEADER, normalisePeerAddress } from "../src/http/client-address.ts";
 import { APPLIANCE_HEADER, STREAM_HANDLE_HEADER } from "../src/fleet/listener.ts";
+import { WIRING_HEADER } from "../src/fleet/wiring.ts";
+import { WIRING_SECRET } from "./wiring.ts";
 import { LIVE_PATH } from "../src/schemas/live.ts";
 import { MAX_BODY_BYTES } from "../src/http/body.ts";
 import { withSecurity } from "../src/http/headers.ts";
@@ -34,7 +37,8 @@ import { acceptAcmeHttp } from "./acme-http.ts";
 import { joinSockets } from "./join-sockets.ts";
 import { socketAddress } from "./public-sockets.ts";
 import { UpstreamPool } from "./upstream-pool.ts";
-import { LISTENER_LIMITS, MAX_HEADER_BYTES, MAX_TARGET_BYTES, serverOptions, type ListenerLimits } from "./listener-limits.ts";
+import { ClientShares, LISTENER_LIMITS, MAX_HEADER_BYTES, MAX_TARGET_BYTES, serverOptions } from "./listener-limits.ts";
+import type { ListenerLimits } from "./listener-limits.ts";
 
 export type Frontend = {
   /** Points the frontend at the Worker's direct socket once Miniflare has bound it. */
@@ -52,10 +56,13 @@ export type Frontend = {
 
 /**
  * Headers that belong to one connection (RFC 9110 §7.6.1) and are not relayed; `expect` is answered by this
- * listener already (Node sends the 100 Continue); the peer and appliance headers are ours to set; and the one
+ * listener already (Node sends the 100 Continue); the peer, appliance and wiring headers are ours to set; and the one
  * the Worker's socket reads `request.cf` from, whose `clientIp` would otherwise be the client's to claim.
  */
-const NOT_RELAYED = new Set(["connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect", PEER_ADDRESS_HEADER, APPLIANCE_HEADER, STREAM_HANDLE_HEADER, CF_BLOB_HEADER]);
+const NOT_RELAYED = new Set([
+  "connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect",
+  PEER_ADDRESS_HEADER, APPLIANCE_HEADER, STREAM_HANDLE_HEADER, CF_BLOB_HEADER, WIRING_HEADER,
+]);
 /**
  * After the appliance has answered a request whose body is still arriving
  * (a 413 for an oversized upload), the rest is read and dropped, so a client
@@ -71,7 +78,7 @@ const RELEASE_WAIT_MS = 1000;
 export function describeListenError(error: unknown, name: string, address: string, port: number): Error {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "EADDRINUSE") {
-    return new LaunchError(`Port ${port} on ${address} (appliance ${name}) is already in use: stop whatever holds it, or move the fleet with BNG_PORT_BASE`);
+    return new LaunchError(`Port ${port} on ${address} (appliance ${name}) is already in use: stop whatever holds it, or move the fleet with --port-base (BNG_PORT_BASE)`);
   }
   if (code === "EACCES") return new LaunchError(`Not allowed to listen on ${address}:${port} (appliance ${name})`);
   if (code === "EADDRNOTAVAIL") return new LaunchError(`Address ${address} (appliance ${name}) is not an address of this machine`);
@@ -92,7 +99,8 @@ function relayedHeaders(req: http.IncomingMessage, peer: string, appliance: stri
     out.push(name, rawHeaders[i + 1]!);
   }
   if (req.headers.host === undefined) out.push("Host", localAuthority(req.socket));
-  out.push(PEER_ADDRESS_HEADER, peer, APPLIANCE_HEADER, appliance);
+  // The secret that makes the Worker believe the other two (src/fleet/wiring.ts).
+  out.push(PEER_ADDRESS_HEADER, peer, APPLIANCE_HEADER, appliance, WIRING_HEADER, WIRING_SECRET);
   return out;
 }
 
@@ -224,7 +232,16 @@ function answerUnparsed(error: NodeJS.ErrnoException, socket: net.Socket, secure
  * Starts the public listener of appliance `name` (TLS when `key` and `cert` are given); requests that arrive
  * before setTarget wait for it. `limits` are LISTENER_LIMITS unless a test shortens them.
  */
-export async function listenFrontend(options: { name: string; address: string; port: number; key?: string; cert?: string; limits?: ListenerLimits }): Promise<Frontend> {
+export async function listenFrontend(options: {
+  name: string;
+  address: string;
+  port: number;
+  /** The host name it answers to besides its address (the fleet file's `webUi.hostname`). */
+  hostname?: string | undefined;
+  key?: string;
+  cert?: string;
+  limits?: ListenerLimits;
+}): Promise<Frontend> {
   const { name, address, port } = options;
   const limits = options.limits ?? LISTENER_LIMITS;
   let resolveTarget!: (target: { host: string; port: number }) => void;
@@ -423,13 +440,24 @@ export async function listenFrontend(options: { name: string; address: string; p
   // for the live channel and only on a 101; every other upgrade request is answered as an ordinary one
   // (RFC 9110 §7.8 lets a server ignore Upgrade) and its connection closed.
   server.on("upgrade", onUpgrade);
-  const track = (socket: net.Socket) => {
+  // No client address holds more than its share of the listener's connections (listener-limits.ts).
+  const shares = new ClientShares(limits.maxConnectionsPerClient);
+  /** Every accepted connection: closed at once past its address's share, else kept track of; whether it was kept. */
+  const track = (socket: net.Socket): boolean => {
+    if (!shares.admit(normalisePeerAddress(socket.remoteAddress), socket)) {
+      socket.destroy();
+      return false;
+    }
     socket.setNoDelay(true);
     open.add(socket);
     socket.on("close", () => open.delete(socket));
+    return true;
   };
   // Over HTTPS the port also takes the ACME CA's plain-HTTP challenge fetch (launcher/acme-http.ts).
-  const front: net.Server = server instanceof https.Server ? acceptAcmeHttp(server, target, track, name, limits) : server;
+  const appliance = { name, address, port, hostname: options.hostname };
+  const front: net.Server = server instanceof https.Server
+    ? acceptAcmeHttp(server, target, track, appliance, limits)
+    : server;
   if (front === server) server.on("connection", track);
   front.maxConnections = limits.maxConnections;
   // A client that rejects the self-signed certificate aborts the handshake;

@@ -19,6 +19,7 @@ import { CompositeList, ObjectSize, Struct, utils } from "capnp-es";
 import { readConfig, writeConfig, type Config } from "./workerd-message.ts";
 import { PEER_ADDRESS_HEADER } from "../src/http/client-address.ts";
 import { APPLIANCE_HEADER, STREAM_HANDLE_HEADER } from "../src/fleet/listener.ts";
+import { WIRING_HEADER } from "../src/fleet/wiring.ts";
 
 /** What one public socket serves: the appliance it names, and the files of its TLS keypair (none: plain HTTP). */
 export type PublicSocket = { address: string; appliance: string; tls?: { keyFile: string; certFile: string } };
@@ -52,17 +53,18 @@ const HTTPS = 1;
 /**
  * Rewrites the sockets of a workerd configuration that listen on a public
  * socket's address: no cf blob header (so workerd sets `cf.clientIp` from the
- * connection), the appliance's header injected, and TLS when it has a keypair.
+ * connection), the appliance's header and the launcher's wiring secret
+ * (`wiring`, src/fleet/wiring.ts) injected, and TLS when it has a keypair.
  * Throws if a public socket is missing from the configuration.
  */
-export function withPublicSockets(config: Uint8Array, publicSockets: PublicSocket[]): Uint8Array {
+export function withPublicSockets(config: Uint8Array, publicSockets: PublicSocket[], wiring: string): Uint8Array {
   const { message, root } = readConfig(config);
-  applyPublicSockets(root, publicSockets);
+  applyPublicSockets(root, publicSockets, wiring);
   return writeConfig(message);
 }
 
 /** withPublicSockets on a configuration already read (launcher/workerd-config.ts makes every rewrite on one read). */
-export function applyPublicSockets(root: Config, publicSockets: PublicSocket[]): void {
+export function applyPublicSockets(root: Config, publicSockets: PublicSocket[], wiring: string): void {
   const wanted = new Map(publicSockets.map((s) => [s.address, s]));
   const found = new Set<PublicSocket>();
   for (const socket of root.sockets) {
@@ -78,10 +80,13 @@ export function applyPublicSockets(root: Config, publicSockets: PublicSocket[]):
     utils.erasePointer(utils.getPointer(4, options));
     // The appliance is the socket's, whatever a client sent; the relay's peer header is dropped (a direct
     // request's peer is cf.clientIp); the stream handle, for the relay alone, never leaves.
-    const request = utils.initList(2, HttpOptions._Headers, 2, options);
+    const request = utils.initList(2, HttpOptions._Headers, 3, options);
     request.get(0).name = APPLIANCE_HEADER;
     request.get(0).value = spec.appliance;
     request.get(1).name = PEER_ADDRESS_HEADER;
+    // Set over whatever a client sent: the Worker honours the appliance header only beside it.
+    request.get(2).name = WIRING_HEADER;
+    request.get(2).value = wiring;
     const response = utils.initList(3, HttpOptions._Headers, 1, options);
     response.get(0).name = STREAM_HANDLE_HEADER;
     if (spec.tls) {

@@ -66,6 +66,8 @@ fallthrough = false
 await build({
   absWorkingDir: projectDir,
   // Each file whole, all in dist/: the launcher finds the package's files from its own folder (launcher/config.ts).
+  // (Split into chunks, a start parsed 1.3 MB less, but measured no faster, and a CommonJS package imported
+  // dynamically lost its named exports.)
   entryPoints: { cli: "launcher/bin.ts", main: "launcher/bin-main.ts", index: "launcher/index.ts", "workerd-config": "launcher/workerd-config.ts" },
   outdir: dist,
   bundle: true,

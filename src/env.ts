@@ -11,6 +11,11 @@ export interface Env {
   BNG_PORT_BASE?: string;
   /** `1`: served by the local launcher (`npm start`), whose listeners pass the client's address in `X-BNG-Peer-Address`; unset = deployed (src/http/client-address.ts). */
   BNG_LOCAL_FLEET?: string;
+  /**
+   * The local launcher's per-launch secret: its relay and public sockets send it in X-BNG-Wiring, and only then are
+   * X-BNG-Appliance and X-BNG-Peer-Address honoured (src/fleet/wiring.ts).
+   */
+  BNG_WIRING_SECRET?: string;
   BNG_HTTP?: string;
   /** A local fleet over several workerd processes (BNG_SHARDS): a JSON object from each appliance another process serves to that process's loopback origin (src/fleet/shards.ts). */
   BNG_SHARD_PEERS?: string;
@@ -27,6 +32,11 @@ export interface Env {
    * = 404.
    */
   BNG_DEFAULT_APPLIANCE?: string;
+  /**
+   * The local launcher's resolver (launcher/resolver.ts): the outbound policy judges a name by what it resolves to
+   * (src/config/destinations.ts); none deployed.
+   */
+  BNG_RESOLVER?: Fetcher;
   /** Shared by the fleet; the peer credentials are derived from it. */
   BNG_FLEET_SECRET?: string;
   /** The vendor's Ed25519 public key (SPKI PEM) software packages must be signed with (src/trust/package-signature.ts); unset, none is staged. */

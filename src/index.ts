@@ -4,6 +4,7 @@
  * request. Stateless: all state lives in the objects.
  */
 import { routes } from "./routes/index.ts";
+import { fpAllowlist } from "./routes/fleet.ts";
 import { buildRouter } from "./http/pipeline.ts";
 import { problemResponse } from "./http/problem.ts";
 import { lingerOnUnread } from "./http/body.ts";
@@ -15,17 +16,24 @@ import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
 import { LIVE_PATH, liveResponse } from "./http/live.ts";
 import { applianceForHost, applianceNamed, peerAnswerOf, profileRefusal, type PeerAnswer, type PeerGet } from "./fleet/definition.ts";
 import { listenerAppliance } from "./fleet/listener.ts";
+import { isWired } from "./fleet/wiring.ts";
+import { resolveWith } from "./config/destinations.ts";
 import { SHARD_RELAY_PATH, otherShard, shardDispatcher } from "./fleet/shards.ts";
 import { serveShardRelay } from "./http/shard-relay.ts";
 import { serveCertificateFingerprints } from "./http/certificate-fingerprints.ts";
 import { CERTIFICATE_FINGERPRINTS_PATH } from "./fleet/certificate-fingerprints.ts";
 import type { ApplianceTarget } from "./fleet/context.ts";
-import type { ApplianceDefinition } from "../fleet-config/schema.ts";
+import { answersToHost, type ApplianceDefinition } from "../fleet-config/schema.ts";
 import type { Env } from "./env.ts";
 
 export { Appliance } from "../durable-objects/appliance.ts";
 
 const router = buildRouter(routes);
+/** The fleet proxy's FP allowlist, which the shard relay's serving side applies too. */
+const relayable = fpAllowlist(() => routes);
+
+/** Where the ACME CA fetches an HTTP-01 challenge: for any name being validated, a public token. */
+const ACME_CHALLENGE_PREFIX = "/.well-known/acme-challenge/";
 
 /** No client address: a fleet call made in-process came over no socket. */
 const NO_CLIENT_ADDRESS = () => "unknown";
@@ -57,6 +65,8 @@ function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, 
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
+    // A fleet peer outside this deployment is judged by what its name resolves to (the local launcher's resolver).
+    resolveWith(env);
     const response = await serve(request, env);
     // A body the answer came before is read first: workerd would reset its connection, and the answer with it.
     await lingerOnUnread(request);
@@ -72,7 +82,7 @@ async function serve(request: Request, env: Env): Promise<Response> {
   const deployment = deploymentOf(env);
   // Another process of a sharded local fleet relaying fleet-proxy GETs to this one's appliances (src/http/shard-relay.ts).
   if (pathname === SHARD_RELAY_PATH) {
-    const relayed = await serveShardRelay(request, env, (name, get) => relayInProcess(env, name, get));
+    const relayed = await serveShardRelay(request, env, (name, get) => relayInProcess(env, name, get), relayable);
     if (relayed) return relayed;
   }
   // The local launcher's certificate watch (src/http/certificate-fingerprints.ts).
@@ -80,7 +90,9 @@ async function serve(request: Request, env: Env): Promise<Response> {
     const fingerprints = await serveCertificateFingerprints(request, env);
     if (fingerprints) return fingerprints;
   }
-  const listener = listenerAppliance(request.headers, deployment);
+  // The appliance and the client's address from the launcher's headers only when its wiring sent them (its secret).
+  const wired = isWired(request.headers, env);
+  const listener = listenerAppliance(request.headers, wired);
   // The local fleet's public sockets serve HTTPS unless BNG_HTTP=1; the relay, where one stands in front,
   // terminates TLS and passes plain HTTP on: a request that came through either is secure by the fleet's scheme.
   const secure = listener !== null ? env.BNG_HTTP !== "1" : url.protocol === "https:";
@@ -89,6 +101,13 @@ async function serve(request: Request, env: Env): Promise<Response> {
   if (refusal) return withSecurityHeaders(problemResponse(503, refusal, pathname), secure);
   const definition = applianceForHost(env, url.hostname, listener);
   if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${listener ?? url.hostname}'`, pathname), secure);
+  // A local listener answers to its own names only (DNS rebinding, another appliance's host name): 421, as a request
+  // that reached the wrong server (RFC 9110 §15.5.20). The ACME CA's challenge fetch names what it validates.
+  if (wired && !answersToHost(definition.webUi.hostname, url.hostname) && !pathname.startsWith(ACME_CHALLENGE_PREFIX)) {
+    const names = `its own: ${definition.webUi.hostname ?? "none"}, localhost, or an address`;
+    const detail = `appliance '${definition.name}' does not answer to the host name '${url.hostname.slice(0, 253)}' (${names})`;
+    return withSecurityHeaders(problemResponse(421, detail, pathname), secure);
+  }
   // Another process of a sharded local fleet holds this appliance's state: opening it here too would corrupt it.
   if (otherShard(env, definition.name) !== null) return withSecurityHeaders(problemResponse(421, `appliance '${definition.name}' is served by another process of this fleet`, pathname), secure);
   // A fleet file naming a profile file the Worker was not given (deployed without BNG_PROFILES): the appliance cannot start.
@@ -101,5 +120,5 @@ async function serve(request: Request, env: Env): Promise<Response> {
   }
   if (isWebUiRequest(request.method, pathname)) return withSecurityHeaders(webUiResponse(pathname), secure);
   // The client address only when an operation asks for it (ADDRESSED_SECTIONS): reading `request.cf` costs the cheapest requests a few per cent.
-  return router.fetch(request, contextFor(definition, env, secure, () => clientAddress(request, deployment)), url);
+  return router.fetch(request, contextFor(definition, env, secure, () => clientAddress(request, deployment, wired)), url);
 }

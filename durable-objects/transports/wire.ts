@@ -39,7 +39,7 @@ export class Wire {
 
   /** Opens a connection to `url` for `purpose` (throws DestinationRefused, nothing sent, when the policy refuses it). */
   static async open(url: string, purpose: Purpose, allowlist: readonly string[], defaultPort: number, tls: "on" | "off" | "starttls", timeoutMs: number): Promise<Wire> {
-    const wire = new Wire(outboundConnectUrl(url, purpose, allowlist, defaultPort, tls), timeoutMs);
+    const wire = new Wire(await outboundConnectUrl(url, purpose, allowlist, defaultPort, tls), timeoutMs);
     try {
       await wire.#socket.opened;
     } catch (error) {

@@ -7,21 +7,28 @@
  * (syslog receivers: `hostVerdict`, durable-objects/outbound-socket.ts). Never to
  * link-local or cloud metadata addresses; to loopback and private addresses
  * only when `alarms.webhookAllowlist` holds them (the local fleet seeds it
- * with loopback); anywhere public otherwise. Plain http is a webhook's
- * choice; the ACME CA is https only, and a peer (which is sent the peer
- * credential) or an identity provider is https unless its address is an
- * allowlisted internal one, where the traffic stays on the operator's
- * network (the local fleet's loopback peers and lab IdP). An SMTP sink is
- * always encrypted (`smtp:` STARTTLS, `smtps:` TLS); an MQTT broker is `mqtts:`
- * unless its address is an allowlisted internal one (`mqtt:`). Configuration
+ * with loopback); anywhere public otherwise. Nothing leaves in clear for a
+ * public address: the ACME CA is https only, and a webhook (its bearer
+ * credential, the alarms), a peer (the peer credential), an identity
+ * provider, an MQTT broker (`mqtt:`) and a syslog receiver over `tcp` (every
+ * log entry) are encrypted unless the address is an allowlisted internal
+ * one, where the traffic stays on the operator's network (the local fleet's
+ * loopback receivers, peers and lab IdP). An SMTP sink is always encrypted
+ * (`smtp:` STARTTLS, `smtps:` TLS). Configuration
  * validation answers a 422 naming the URL; `outboundFetch` refuses a stored
  * destination that no longer passes, and never follows a redirect.
  *
- * Names are judged as written: `localhost` and `*.localhost` are loopback
- * (RFC 6761 §6.3), the metadata services' names are refused; any other name
- * is resolved by the platform at delivery. Deployed, a Worker cannot reach
- * private networks at all; on a local fleet a name that resolves to a private
- * address is not caught here (workerd gives a Worker no resolver to ask).
+ * Names are judged as written first: `localhost` and `*.localhost` are
+ * loopback (RFC 6761 §6.3), the metadata services' names are refused. Any
+ * other name is resolved at connect time and judged by every address it
+ * resolves to, by the same rule as a literal address (issue #47: a name in
+ * /etc/hosts pointing at 127.0.0.1 had a webhook's bearer sent there with an
+ * empty allowlist). workerd gives a Worker no resolver, so the local launcher
+ * binds one (`BNG_RESOLVER`, launcher/resolver.ts: the system's, as workerd's
+ * own connect uses), registered once per isolate (`resolveWith`). Deployed,
+ * there is none: a Worker cannot reach private networks at all. The platform
+ * resolves the name again as it connects, milliseconds later: a DNS answer
+ * that changes between the two (rebinding with a zero TTL) is not caught.
  */
 import { parseAddress, parsePrefix, prefixHas, type Family, type Prefix } from "../../simulator/prefix.ts";
 
@@ -54,19 +61,23 @@ export type Purpose = "webhook" | "acme" | "oidc" | "peer" | "smtp" | "mqtt" | "
 
 /**
  * Each purpose's schemes: the encrypted ones, and the plaintext one with where
- * it may be used: anywhere (a webhook, the operator's choice), never (ACME:
- * docs/decisions.md's https only; SMTP, which carries the sink's password), or
- * only to an allowlisted internal address.
+ * it may be used: never (ACME: docs/decisions.md's https only; SMTP, which
+ * carries the sink's password), or only to an allowlisted internal address
+ * (issue #47: a webhook's bearer credential and a syslog receiver's log
+ * entries crossed the Internet in clear when plain http or tcp was allowed
+ * anywhere).
  */
-const SCHEMES: Record<Purpose, { encrypted: readonly string[]; plain: string | null; plainUse: "anywhere" | "never" | "internal" }> = {
-  webhook: { encrypted: ["https:"], plain: "http:", plainUse: "anywhere" },
+type Schemes = { encrypted: readonly string[]; plain: string | null; plainUse: "never" | "internal" };
+const SCHEMES: Record<Purpose, Schemes> = {
+  webhook: { encrypted: ["https:"], plain: "http:", plainUse: "internal" },
   acme: { encrypted: ["https:"], plain: "http:", plainUse: "never" },
   oidc: { encrypted: ["https:"], plain: "http:", plainUse: "internal" },
   peer: { encrypted: ["https:"], plain: "http:", plainUse: "internal" },
   smtp: { encrypted: ["smtp:", "smtps:"], plain: null, plainUse: "never" },
   mqtt: { encrypted: ["mqtts:"], plain: "mqtt:", plainUse: "internal" },
-  // A syslog receiver is a host and a port, not a URL (`hostVerdict`): no URL scheme reaches one.
-  syslog: { encrypted: [], plain: null, plainUse: "never" },
+  // A syslog receiver is a host and a port, not a URL (`hostVerdict`): no URL scheme reaches one; its `tcp`
+  // transport is the plaintext one, `tls` the encrypted.
+  syslog: { encrypted: [], plain: null, plainUse: "internal" },
   // A RADIUS server is a host and ports too; its `tcp` transport is plaintext (RFC 6613 §1: TCP only where TLS or
   // IPsec protects it, so only on the operator's own network), `tls` the encrypted one (RFC 6614).
   radius: { encrypted: [], plain: null, plainUse: "internal" },
@@ -136,7 +147,11 @@ export function destinationVerdict(url: string, purpose: Purpose, allowlist: rea
   return { ok: true };
 }
 
-/** Whether `purpose` may open a socket to `host` (an address or a DNS name, as configured), given the allowlist. */
+/**
+ * Whether `purpose` may open a socket to `host` (an address or a DNS name, as configured), given the allowlist;
+ * `cleartext` when nothing encrypts it (a syslog receiver or a RADIUS server over `tcp`), which only an allowlisted
+ * internal address may take.
+ */
 export function hostVerdict(
   host: string,
   purpose: Purpose,
@@ -152,7 +167,7 @@ export function hostVerdict(
   }
   const judged = judgeHost(hostname, purpose, allowlist);
   if (!judged.ok) return judged;
-  if (cleartext && SCHEMES[purpose].plainUse === "internal" && !judged.internal) {
+  if (cleartext && (SCHEMES[purpose].plainUse === "never" || !judged.internal)) {
     const where = "plain tcp only at an allowlisted loopback or private address";
     const detail = `${WHAT[purpose]} at ${hostname} is reached over tls only (${where})`;
     return { ok: false, detail };
@@ -184,13 +199,78 @@ export class DestinationRefused extends Error {
   override readonly name = "DestinationRefused";
 }
 
+/** The addresses a DNS name resolves to now (none when it does not resolve). */
+export type Resolver = (name: string) => Promise<string[]>;
+
+/** The local launcher's resolver, once an entry point has registered its bindings; null deployed. */
+let resolver: Resolver | null = null;
+let resolverSource: Fetcher | undefined;
+
+/** Registers the resolver the bindings hold (the local launcher's BNG_RESOLVER), once per isolate; none deployed. */
+export function resolveWith(env: { BNG_RESOLVER?: Fetcher }): void {
+  const binding = env.BNG_RESOLVER;
+  if (binding === resolverSource) return;
+  resolverSource = binding;
+  resolver = binding === undefined ? null : async (name) => {
+    const answer = await binding.fetch(`http://resolver/?name=${encodeURIComponent(name)}`);
+    return answer.ok ? ((await answer.json()) as string[]) : [];
+  };
+}
+
+/**
+ * Judges what a host name resolves to, now, by the rule a literal address meets (`judgeHost`): every address must
+ * pass. A literal address, a `localhost` name or no resolver (deployed): nothing to resolve, nothing more to judge.
+ */
+async function resolvedVerdict(
+  host: string,
+  purpose: Purpose,
+  allowlist: readonly string[],
+): Promise<DestinationVerdict> {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  const literal = addressOf(name) !== null || name === "localhost" || name.endsWith(".localhost");
+  if (resolver === null || literal) return { ok: true };
+  let addresses: string[];
+  try {
+    addresses = await resolver(name);
+  } catch {
+    addresses = [];
+  }
+  if (addresses.length === 0) return { ok: false, detail: `${name} does not resolve` };
+  for (const address of addresses) {
+    const judged = judgeHost(address, purpose, allowlist);
+    if (!judged.ok) return { ok: false, detail: `${name} resolves to ${address}: ${judged.detail}` };
+  }
+  return { ok: true };
+}
+
+/**
+ * Judges a destination as written (`destinationVerdict`, or `hostVerdict` for a socket's host), then by what its
+ * name resolves to now; throws DestinationRefused when either refuses.
+ */
+export async function judgeDestination(
+  written: DestinationVerdict,
+  host: string,
+  purpose: Purpose,
+  allowlist: readonly string[],
+): Promise<void> {
+  if (!written.ok) throw new DestinationRefused(written.detail);
+  const resolved = await resolvedVerdict(host, purpose, allowlist);
+  if (!resolved.ok) throw new DestinationRefused(resolved.detail);
+}
+
 /**
  * The one way the appliance fetches from elsewhere: the destination judged
- * first (nothing is sent when it is refused), and a redirect answered as is,
- * never followed to a destination nobody judged (`redirect: "manual"`).
+ * first, its name by what it resolves to (nothing is sent when either is
+ * refused), and a redirect answered as is, never followed to a destination
+ * nobody judged (`redirect: "manual"`).
  */
-export function outboundFetch(url: string, purpose: Purpose, allowlist: readonly string[], init: RequestInit = {}): Promise<Response> {
+export async function outboundFetch(
+  url: string,
+  purpose: Purpose,
+  allowlist: readonly string[],
+  init: RequestInit = {},
+): Promise<Response> {
   const verdict = destinationVerdict(url, purpose, allowlist);
-  if (!verdict.ok) return Promise.reject(new DestinationRefused(verdict.detail));
+  await judgeDestination(verdict, verdict.ok ? hostOf(new URL(url))! : "", purpose, allowlist);
   return fetch(url, { ...init, redirect: "manual" });
 }

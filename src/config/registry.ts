@@ -669,7 +669,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     key: { name: "name", type: "string", schema: NAME, description: "sink name" },
     children: {
       kind: { type: "enum", schema: z.enum(["webhook", "smtp", "bus"], "webhook, smtp or bus"), default: null, required: true, description: "`webhook`, `smtp` or `bus`" },
-      url: { type: "url", schema: text((t) => hasScheme(t, Object.values(SINK_SCHEMES).flat()), "an absolute http(s), smtp(s) or mqtt(s) URL"), default: null, required: true, description: "where alerts go: http(s) for webhook; smtp (STARTTLS, port 587) or smtps (TLS, 465) for SMTP, as smtp://[user@]host[:port]/?from=<address>&to=<address>[,<address>…]; mqtt (plain, only at an allowlisted internal address) or mqtts for bus, as mqtts://[user@]host[:port][/<topic prefix>]" },
+      url: { type: "url", schema: text((t) => hasScheme(t, Object.values(SINK_SCHEMES).flat()), "an absolute http(s), smtp(s) or mqtt(s) URL"), default: null, required: true, description: "where alerts go: https for webhook (plain http only at an allowlisted internal address); smtp (STARTTLS, port 587) or smtps (TLS, 465) for SMTP, as smtp://[user@]host[:port]/?from=<address>&to=<address>[,<address>…]; mqtt (plain, only at an allowlisted internal address) or mqtts for bus, as mqtts://[user@]host[:port][/<topic prefix>]" },
       severityFloor: { type: "enum", schema: z.enum(ALARM_SEVERITIES, ALARM_SEVERITIES.join(", ")), default: "major", description: "least severe alarm sent" },
       credential: { type: "string", schema: free(1024), default: null, secret: true, description: "a webhook's bearer token; the SMTP or MQTT password of the URL's user; null = none" },
       queueSize: {
@@ -701,7 +701,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     children: {
       host: { type: "host", schema: text((t) => isIpAddress(t) || isHostname(t), "an IP address or a DNS name"), default: null, required: true, description: "the receiver: an address or a DNS name (judged by the outbound policy, as webhooks are)" },
       port: { type: "uint16", schema: uint(16, 1), default: null, description: `TCP port; null = the transport's: ${SYSLOG_PORTS.tls} for tls (RFC 5425), ${SYSLOG_PORTS.tcp} for tcp (IANA syslog-conn)` },
-      transport: { type: "enum", schema: z.enum(["tcp", "tls"], "tcp or tls"), default: "tls", description: "`tls` (RFC 5425: the certificate is always verified) or `tcp` (RFC 6587, plain)" },
+      transport: { type: "enum", schema: z.enum(["tcp", "tls"], "tcp or tls"), default: "tls", description: "`tls` (RFC 5425: the certificate is always verified) or `tcp` (RFC 6587, plain: only at an allowlisted internal address)" },
       severity: { type: "enum", schema: z.enum(SEVERITIES, SEVERITIES.join(", ")), default: "info", description: "least severe log entry shipped (syslog severity name)" },
       facility: { type: "enum", schema: z.enum(FACILITIES, `an RFC 5424 facility: ${FACILITIES.join(", ")}`), default: "local0", description: "facility of every message (the PRI's high bits)" },
       queueSize: { type: "uint32", schema: uint(32, 1, 100_000), default: SYSLOG_QUEUE_SIZE, description: "entries held while the receiver is down or slow; one that finds the queue full is dropped and counted" },

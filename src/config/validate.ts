@@ -211,10 +211,20 @@ function destinationChecks(doc: ConfigDocument, before: ConfigDocument, errors: 
     if (typeof url !== "string" || members.has(peer.key)) continue;
     judge(url, peersBefore.get(peer.key) === url, "peer", listPointer("webUi.peers", peer.key, "url"));
   }
-  const syslogBefore = new Map((before.lists[SYSLOG_LIST] ?? []).map((item) => [item.key, String(item.values.host)]));
+  const syslogOf = (values: Record<string, Value>) => `${String(values.transport)} ${String(values.host)}`;
+  const syslogBefore = new Map((before.lists[SYSLOG_LIST] ?? []).map((item) => [item.key, syslogOf(item.values)]));
   for (const destination of doc.lists[SYSLOG_LIST] ?? []) {
-    const host = destination.values.host;
-    if (typeof host === "string") judge(host, syslogBefore.get(destination.key) === host, "syslog", listPointer(SYSLOG_LIST, destination.key, "host"), hostVerdict);
+    const { host, transport } = destination.values;
+    if (typeof host !== "string") continue;
+    const same = syslogBefore.get(destination.key) === syslogOf(destination.values);
+    const hostPointer = listPointer(SYSLOG_LIST, destination.key, "host");
+    judge(host, same, "syslog", hostPointer, hostVerdict);
+    // Every log entry in clear (issue #47): `tcp` only to an allowlisted internal address; the transport is what to
+    // change.
+    const cleartext = (target: string, purpose: Purpose, list: readonly string[]) => hostVerdict(target, purpose, list, true);
+    if (transport === "tcp" && !errors.some((e) => e.pointer === hostPointer)) {
+      judge(host, same, "syslog", listPointer(SYSLOG_LIST, destination.key, "transport"), cleartext);
+    }
   }
   const radiusBefore = new Map((before.lists["radius.servers"] ?? []).map((item) => [item.key, String(item.values.transport)]));
   for (const server of doc.lists["radius.servers"] ?? []) {

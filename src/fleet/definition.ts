@@ -4,7 +4,7 @@
  * URLs and credentials resolved.
  */
 import bundledFleet from "../../fleet-config/fleet.json";
-import { FleetFile, describeIssues, isShippedProfile, listenerOrigin, type ApplianceDefinition } from "../../fleet-config/schema.ts";
+import { FleetFile, browserOrigin, describeIssues, isShippedProfile, type ApplianceDefinition } from "../../fleet-config/schema.ts";
 import { deriveToken } from "../trust/tokens.ts";
 import type { Env } from "../env.ts";
 import type { ConfiguredPeer } from "../schemas/fleet.ts";
@@ -136,7 +136,7 @@ export async function peersOf(env: Env, appliance: ApplianceDefinition): Promise
       const derived = member && env.BNG_FLEET_SECRET ? await deriveToken(env.BNG_FLEET_SECRET, peerLabel(appliance.name, peer.name)) : null;
       return {
         name: peer.name,
-        url: peer.url ?? (member ? listenerOrigin(fleet.file, member, listenerOptions(env)) : ""),
+        url: peer.url ?? (member ? browserOrigin(fleet.file, member, listenerOptions(env)) : ""),
         member: member !== undefined && peer.url === undefined,
         credential: peer.credential ?? derived,
         timeoutMs: peer.timeoutMs,
@@ -148,13 +148,15 @@ export async function peersOf(env: Env, appliance: ApplianceDefinition): Promise
 /**
  * A configured peer (`webUi.peers` in the running configuration) as the proxy
  * reaches it: a member of this deployment's fleet is served in-process at its
- * current listener (so BNG_PORT_BASE moves it), anything else over the network.
+ * current listener (so BNG_PORT_BASE moves it), linked at its own `*.localhost`
+ * name where it has one (browserOrigin: no appliance's session cookie reaches
+ * another), anything else over the network.
  */
 export function resolvePeer(env: Env, peer: ConfiguredPeer): Peer {
   const fleet = fleetOf(env);
   const member = fleet.byName.get(peer.name);
   return member
-    ? { ...peer, url: listenerOrigin(fleet.file, member, listenerOptions(env)), member: true }
+    ? { ...peer, url: browserOrigin(fleet.file, member, listenerOptions(env)), member: true }
     : { ...peer, member: false };
 }
 
@@ -167,7 +169,7 @@ export async function selfAsPeer(env: Env, name: string): Promise<Peer | null> {
   const self = fleet.byName.get(name);
   const credential = await selfCredential(env, name);
   if (!self || !credential) return null;
-  return { name, url: listenerOrigin(fleet.file, self, listenerOptions(env)), member: true, credential, timeoutMs: SELF_TIMEOUT_MS };
+  return { name, url: browserOrigin(fleet.file, self, listenerOptions(env)), member: true, credential, timeoutMs: SELF_TIMEOUT_MS };
 }
 
 /** The credential an appliance presents to itself through its own proxy (null without a fleet secret). */

@@ -4,16 +4,16 @@
  * appliance in `X-BNG-Appliance`, after removing any such header a client sent
  * (launcher/listeners.ts), as it does for the peer address. Deployed, nothing
  * strips it, so a client could pick any appliance with it: there it is ignored
- * and the hostname decides (src/fleet/definition.ts).
+ * and the hostname decides (src/fleet/definition.ts); locally it is honoured
+ * only on a request the launcher's wiring sent (src/fleet/wiring.ts).
  */
-import type { Deployment } from "./deployment.ts";
 
 /** The header the launcher's listeners set to their appliance's name (and strip from clients). */
 export const APPLIANCE_HEADER = "x-bng-appliance";
 
-/** The appliance named by the listener a request came in on; null when deployed or not through a listener. */
-export function listenerAppliance(headers: Headers, deployment: Deployment): string | null {
-  return deployment === "local" ? headers.get(APPLIANCE_HEADER) : null;
+/** The appliance named by the listener a request came in on; null unless the launcher's wiring sent it (`wired`). */
+export function listenerAppliance(headers: Headers, wired: boolean): string | null {
+  return wired ? headers.get(APPLIANCE_HEADER) : null;
 }
 
 /**

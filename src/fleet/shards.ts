@@ -54,7 +54,7 @@ export function shardToken(env: Env): Promise<string> | null {
 
 /** The relay's body: the GETs of one batch, each naming its appliance. */
 export const ShardGets = z
-  .array(z.object({ appliance: z.string().max(63), target: z.string().max(4096), credential: z.string().max(256), accept: z.string().max(256) }))
+  .array(z.object({ appliance: z.string().max(63), target: z.string().max(4096).refine((t) => URL.canParse(t)), credential: z.string().max(256), accept: z.string().max(256) }))
   .min(1)
   .max(FAN_OUT_MAX);
 

@@ -13,11 +13,19 @@
  *   `X-BNG-Peer-Address` after removing whatever the client sent under that
  *   name.
  *
+ * Both are honoured only on a request the launcher's wiring sent (its
+ * per-launch secret, src/fleet/wiring.ts): any other request reached the
+ * Worker's loopback socket from a process of this machine, whatever address it
+ * claims (a forged one would dodge the per-address lockout), so its address is
+ * the loopback's.
+ *
  * Which of the two applies is `deploymentOf` (src/fleet/deployment.ts): it
  * fails towards the Cloudflare rule, never towards a header the client
- * controls.
+ * controls. An address is parsed as one and written in its canonical form
+ * (RFC 5952 for IPv6, an IPv4-mapped one as IPv4); anything else is `unknown`.
  */
 import type { Deployment } from "../fleet/deployment.ts";
+import { formatAddress, parseAddress } from "../../simulator/prefix.ts";
 
 /** The header the local launcher's listeners set to the connection's peer address (and strip from clients). */
 export const PEER_ADDRESS_HEADER = "x-bng-peer-address";
@@ -28,12 +36,29 @@ export const PEER_ADDRESS_HEADER = "x-bng-peer-address";
  */
 export const CF_BLOB_HEADER = "mf-cf-blob";
 
-/** The client's address, or `unknown` when nothing trusted names it (an in-process fleet call). */
-export function clientAddress(request: Request, deployment: Deployment): string {
+/** The address of a client of the Worker's loopback socket that the launcher's wiring did not send. */
+export const LOOPBACK_CLIENT = "127.0.0.1";
+
+/**
+ * The client's address, or `unknown` when nothing trusted names it (an in-process fleet call). `wired`: the
+ * request carries the local launcher's secret (src/fleet/wiring.ts).
+ */
+export function clientAddress(request: Request, deployment: Deployment, wired: boolean): string {
+  if (deployment === "local" && !wired) return LOOPBACK_CLIENT;
   const value = deployment === "local" ? (socketPeer(request) ?? request.headers.get(PEER_ADDRESS_HEADER)) : request.headers.get("cf-connecting-ip");
-  const trimmed = value?.trim() ?? "";
-  // Only the characters of an IPv4 or IPv6 address: the value reaches the log and the lockout tables.
-  return /^[0-9A-Fa-f:.]{2,45}$/.test(trimmed) ? trimmed : "unknown";
+  return canonicalAddress(value?.trim() ?? "");
+}
+
+/**
+ * An address as the log and the lockout tables keep it: parsed (so `198.51.100.116912` or `1.2.3.4.5` is no
+ * address), IPv4-mapped IPv6 as IPv4, IPv6 in RFC 5952's form; `unknown` for anything else.
+ */
+export function canonicalAddress(text: string): string {
+  const address = parseAddress(text);
+  if (address === null) return "unknown";
+  // ::ffff:0:0/96 in any of its spellings is the IPv4 address it carries.
+  if (address.family === 6 && address.value >> 32n === 0xffffn) return formatAddress(4, address.value & 0xffffffffn);
+  return formatAddress(address.family, address.value);
 }
 
 /** A socket's peer address as the API shows it: IPv4-mapped IPv6 (`::ffff:a.b.c.d`) written as plain IPv4. */

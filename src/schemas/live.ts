@@ -13,6 +13,15 @@ export const LIVE_PATH = "/ui/live";
 /** The header by which the Worker gives the object the session cookie's SHA-256 (the cookie itself never crosses, as for every request). */
 export const LIVE_SESSION_HEADER = "x-bng-live-session";
 
+/**
+ * Live channels one session may hold open at once, as a credential may hold log streams (issue #47: one session
+ * opened 256 and held them all): a person's few tabs of one appliance; a fifth is refused 429.
+ */
+export const LIVE_CHANNELS_PER_SESSION = 4;
+
+/** When a refused fifth channel may try again: a tab closed frees its place at once. */
+export const LIVE_RETRY_SECONDS = 5;
+
 /** A pushed message: GET /system/status's answer at the instant something changed. */
 export interface LiveMessage {
   status: SystemStatus;

@@ -56,7 +56,7 @@ export const ApplianceScenarioAction = z.discriminatedUnion("action", [
   }),
   z.strictObject({
     action: z.literal("upgrade"),
-    version: z.string().regex(/^\d+\.\d+\.\d+$/).describe("the version of the package staged and applied, e.g. `0.2.0`"),
+    version: z.string().regex(/^\d+\.\d+\.\d+$/).describe("the version of the signed package staged and applied, e.g. `0.2.0`"),
     drain: z.boolean().default(true).describe("drain subscribers before the reboot, as POST /system/upgrade/apply `drain`"),
   }),
   z.strictObject({
@@ -176,7 +176,7 @@ export const scenario = {
       "Actions: `advance-clock {seconds}`, `set-churn-multiplier {multiplier}`, `fail-radius-server {server}`, `revive-radius-server {server}`, " +
       "`fill-pool {pool, percent}`, `drain-pool {pool}`, `fill-cgn-group {group, percent}`, `drain-cgn-group {group}`, " +
       "`disconnect-sessions {share, filter}`, `reseed {seed}`, `fail-daemon {daemon}` and `revive-daemon {daemon}` (`routing` or `ipsec`: their endpoints then answer `reachable` false; a reseed starts them again), " +
-      "`reset-bgp {neighbor}` (the session, or every global neighbor's, starts afresh: a flap), `upgrade {version, drain}` (stages a placeholder package of that version and applies it, as the upgrade endpoints would) and " +
+      "`reset-bgp {neighbor}` (the session, or every global neighbor's, starts afresh: a flap), `upgrade {version, drain}` (applies the signed package of that version staged through POST /system/upgrade/stage, as the apply endpoint would: 409 when none is; the local launcher's scenario files bring packages signed with its development key) and " +
       "`load-lease {days, graceDays, bandMax}` (the twin issues and loads an offline lease expiring in `days` simulated days). Same seed and same actions give the same state.",
     floor: "super-user",
     body: TwinScenarioAction,

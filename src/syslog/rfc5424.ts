@@ -39,8 +39,20 @@ function headerField(text: string, max: number): string {
 /** An SD-NAME (§6.3.3): PRINTUSASCII except '=', SP, ']' and '"', at most 32 characters. */
 const sdName = (key: string): string => key.replace(/[^\x21-\x7e]|[=\]"]/g, "_").slice(0, 32) || "_";
 
-/** A PARAM-VALUE (§6.3.3): UTF-8 with '"', '\' and ']' escaped by a backslash. */
-const paramValue = (value: string): string => value.replace(/["\\\]]/g, (c) => `\\${c}`);
+/** The control characters JSON writes by name; the others as \uXXXX. */
+const NAMED_CONTROLS: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * A PARAM-VALUE (§6.3.3): UTF-8 with '"', '\' and ']' escaped by a backslash, and every control character (C0,
+ * DEL, C1, U+2028/2029) written as JSON writes it (`\n`, `\r`, `\t`, `\u001b`): raw CR or LF is RFC-valid inside a
+ * frame, but a line-oriented receiver or a log file would show the rest as a line of its own, a forged entry
+ * (issue #47). The RFC reads a backslash before any other character as itself, so these arrive as written.
+ */
+const paramValue = (value: string): string =>
+  value.replace(/["\\\]]|[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    if (c === '"' || c === "\\" || c === "]") return `\\${c}`;
+    return NAMED_CONTROLS[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
 
 /**
  * The RFC 5424 message of one entry (or a compliance record in an entry's

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolateHeap } from "../../scripts/bench/heap.ts";
-import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { freePortBase, launchFleet, listeningSockets, type RunningFleet } from "./launcher.ts";
 
 const PORT_BASE = await freePortBase(3);
 const INSPECTOR = await freePortBase(1);
@@ -51,14 +51,16 @@ function handshake(path: string, headers: Record<string, string> = {}): Promise<
 }
 
 /** GET on the inspector with the given headers. */
-function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+const get = (path: string, headers: Record<string, string> = {}) => getOn(INSPECTOR, path, headers);
+
+/** GET on a loopback port with the given headers (given up after 3 s). */
+function getOn(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    http
-      .get({ host: "127.0.0.1", port: INSPECTOR, path, headers, agent: false }, (answer) => {
-        let text = "";
-        answer.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => resolve({ status: answer.statusCode!, text }));
-      })
-      .on("error", reject);
+    const req = http.get({ host: "127.0.0.1", port, path, headers, agent: false, timeout: 3000 }, (answer) => {
+      let text = "";
+      answer.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => resolve({ status: answer.statusCode!, text }));
+    });
+    req.on("timeout", () => req.destroy(new Error("no answer in 3 s"))).on("error", reject);
   });
 }
 
@@ -109,6 +111,18 @@ describe("the V8 inspector behind BNG_INSPECTOR_PORT", () => {
 
   it("refuses the predictable path workerd uses", async () => {
     expect((await handshake("/core:user:bngfleet")).status).toBe(404);
+  });
+
+  it("says plainly that workerd's own inspector is open to every user of the machine, naming the one other port that serves it (issue #47)", async () => {
+    const said = /workerd's own inspector listens on 127\.0\.0\.1:(\d+) without any check, and every user of this machine can open it/.exec(fleet.output());
+    expect(said, fleet.output()).not.toBeNull();
+    // Every port the fleet listens on, asked for /json/list as any local process could: the proxy, and the port named.
+    const serving: number[] = [];
+    for (const { port } of listeningSockets(fleet.pid)) {
+      const list = await getOn(port, "/json/list").catch(() => null);
+      if (list?.status === 200 && list.text.trimStart().startsWith("[")) serving.push(port);
+    }
+    expect(serving.sort()).toEqual([INSPECTOR, Number(said![1])].sort());
   });
 
   it("answers a DevTools-style client (the bench's heap reader: no Origin, loopback Host, path from /json/list)", async () => {

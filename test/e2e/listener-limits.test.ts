@@ -14,14 +14,16 @@ import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCertificate } from "../../launcher/certificates.ts";
 import { listenFrontend, type Frontend } from "../../launcher/listeners.ts";
-import type { ListenerLimits } from "../../launcher/listener-limits.ts";
+import { LISTENER_LIMITS, type ListenerLimits } from "../../launcher/listener-limits.ts";
 import { HSTS } from "../../src/http/headers.ts";
 import { closedPort, freePortBase } from "./launcher.ts";
 
-const SHORT: ListenerLimits = { headersTimeoutMs: 300, keepAliveTimeoutMs: 300, maxConnections: 64 };
+const SHORT: ListenerLimits = { headersTimeoutMs: 300, keepAliveTimeoutMs: 300, maxConnections: 64, maxConnectionsPerClient: 64 };
 let upstream: http.Server;
 const frontends: Frontend[] = [];
 const ports = { http: 0, https: 0, capped: 0, down: 0 };
+let tlsPair: { key: string; cert: string } | null = null;
+let upstreamPort = 0;
 
 async function frontend(limits: ListenerLimits, tlsPair: { key: string; cert: string } | null, targetPort: number): Promise<number> {
   const port = await freePortBase(1);
@@ -37,9 +39,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   const up = (upstream.address() as net.AddressInfo).port;
   const pair = await generateCertificate({ name: "edge-1", address: "127.0.0.1", hostname: undefined });
+  tlsPair = pair;
+  upstreamPort = up;
   ports.http = await frontend(SHORT, null, up);
   ports.https = await frontend(SHORT, pair, up);
-  ports.capped = await frontend({ headersTimeoutMs: 60_000, keepAliveTimeoutMs: 60_000, maxConnections: 2 }, null, up);
+  ports.capped = await frontend({ headersTimeoutMs: 60_000, keepAliveTimeoutMs: 60_000, maxConnections: 2, maxConnectionsPerClient: 2 }, null, up);
   ports.down = await frontend(SHORT, pair, await closedPort());
 });
 
@@ -110,6 +114,28 @@ it("closes connections past its cap as they arrive, and serves those under it", 
   expect(await third.closed).toBe("");
   for (const { socket } of held) expect(socket.destroyed).toBe(false);
   for (const { socket } of held) socket.destroy();
+});
+
+describe.each(["http", "https"] as const)("one client's connections, over %s, with the shipped limits", (mode) => {
+  it("300 idle connections from one client leave another client's health answered 200 (issue #47)", { timeout: 60_000 }, async () => {
+    const port = await frontend(LISTENER_LIMITS, mode === "https" ? tlsPair : null, upstreamPort);
+    /** A connection from `from` (127.0.0.1 is the hog, 127.0.0.2 the other client), open or closed by the listener. */
+    const open = (from: string) =>
+      new Promise<{ socket: net.Socket; closed: Promise<void> }>((resolve) => {
+        const socket = net.connect({ port, host: "127.0.0.1", localAddress: from });
+        const closed = new Promise<void>((done) => socket.on("close", () => done()));
+        socket.on("error", () => {});
+        socket.once("connect", () => resolve({ socket, closed }));
+        socket.once("close", () => resolve({ socket, closed }));
+      });
+    const hog = await Promise.all(Array.from({ length: 300 }, () => open("127.0.0.1")));
+    // What the listener closed of them: past the address's share (64), as they arrived, never left hanging.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const health = await ask(`${mode}://127.0.0.1:${port}/api/v1/system/health`, { localAddress: "127.0.0.2" }).catch((error: Error) => error);
+    expect(health instanceof Error ? health.message : health.statusCode).toBe(200);
+    expect(hog.filter(({ socket }) => !socket.destroyed).length).toBe(LISTENER_LIMITS.maxConnectionsPerClient);
+    for (const { socket } of hog) socket.destroy();
+  });
 });
 
 /** One request over HTTP(S) with a fresh connection; the answer's status and headers. */
@@ -196,5 +222,12 @@ describe("the listener's own answers carry the Worker's security headers", () =>
     expect(res.headers.location).toBe(`https://127.0.0.1:${ports.https}/api/v1/system/health`);
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     expect(res.headers["strict-transport-security"]).toBeUndefined();
+  });
+
+  it("the plain-HTTP redirect goes to a name the appliance answers to, else to its own address, never to a client's Host (issue #47)", async () => {
+    const to = async (host: string) => (await ask(`http://127.0.0.1:${ports.https}/api/v1/system/health`, { headers: { host } })).headers.location;
+    expect(await to(`localhost:${ports.https}`)).toBe(`https://localhost:${ports.https}/api/v1/system/health`);
+    expect(await to("evil.example")).toBe(`https://127.0.0.1:${ports.https}/api/v1/system/health`);
+    expect(await to("evil.example/phish?")).toBe(`https://127.0.0.1:${ports.https}/api/v1/system/health`);
   });
 });

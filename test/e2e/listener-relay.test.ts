@@ -11,6 +11,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listenFrontend, type Frontend } from "../../launcher/listeners.ts";
+import { WIRING_SECRET } from "../../launcher/wiring.ts";
 import { freePortBase } from "./launcher.ts";
 
 let upstream: net.Server;
@@ -251,7 +252,7 @@ describe("a request asking to upgrade (no route takes one)", () => {
     socket.on("data", (c) => (received += c.toString("latin1")));
     const closed = new Promise((resolve) => socket.on("close", resolve));
     socket.write(
-      "GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: Upgrade\r\nupgrade: websocket\r\n\r\n" +
+      "GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: Upgrade\r\nupgrade: websocket\r\nx-bng-wiring: forged\r\n\r\n" +
         "POST /api/v1/auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\nx-bng-peer-address: 203.0.113.9\r\nx-bng-appliance: edge-2\r\ncontent-length: 0\r\n\r\n",
     );
     await closed;
@@ -262,6 +263,8 @@ describe("a request asking to upgrade (no route takes one)", () => {
       expect(head).toMatch(/^x-bng-peer-address: 127\.0\.0\.1$/im);
       expect(head).toMatch(/^x-bng-appliance: edge-1$/im);
       expect(head).not.toContain("203.0.113.9");
+      // The launcher's own wiring secret (issue #47), once, whatever the client sent under its name.
+      expect(head.match(/^x-bng-wiring: .*$/gim)).toEqual([`x-bng-wiring: ${WIRING_SECRET}`]);
     }
     // One answer (the health GET's), after which the listener closed the connection.
     expect(received.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);

@@ -18,7 +18,7 @@ import tls from "node:tls";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newToken } from "../../src/trust/tokens.ts";
-import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, listeningSockets, type RunningFleet } from "./launcher.ts";
 
 const execFileAsync = promisify(execFile);
 const BOOTSTRAP = newToken();
@@ -58,6 +58,20 @@ function send(mode: "https" | "http", port: number, pathname: string, options: {
   }).then(async (r) => {
     const text = await r.text();
     return { status: r.status, headers: Object.fromEntries(r.headers), text, json: <T>() => JSON.parse(text) as T };
+  });
+}
+
+/** A plain-HTTP request to a loopback port of the fleet, for appliance edge-1 by its host name. */
+function loopback(port: number, method: string, pathname: string, headers: Record<string, string> = {}, body?: unknown): Promise<{ status: number; text: string }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, method, path: pathname, agent: false, timeout: 5000, headers: { host: "edge-1.bng.localhost", ...headers, ...(payload ? { "content-type": "application/json" } : {}) } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+    req.on("error", reject);
+    req.end(payload);
   });
 }
 
@@ -101,7 +115,7 @@ function streamBody(mode: "https" | "http", port: number, pathname: string, tota
   });
 }
 
-describe.each(MODES)("the $name", ({ mode, port }) => {
+describe.each(MODES)("the $name", ({ mode, listener, port }) => {
   it("locks out by the connection's address, not by a client-claimed CF-Connecting-IP or X-BNG-Peer-Address", async () => {
     for (let i = 0; i < 5; i++) {
       // MF-CF-Blob is the header Miniflare's own sockets read `request.cf` from: never read on a public one.
@@ -113,6 +127,27 @@ describe.each(MODES)("the $name", ({ mode, port }) => {
     expect(locked.status).toBe(423);
     const admin = await send(mode, port, "/api/v1/auth/users/admin", { headers: { authorization: `Bearer ${BOOTSTRAP}` } });
     expect(admin.json<{ lockouts: { sourceIp: string }[] }>().lockouts.map((l) => l.sourceIp)).toEqual(["127.0.0.1"]);
+  });
+
+  it("takes no client address from a client of the fleet's other loopback ports (the Worker's own socket, Miniflare's): a forged X-BNG-Peer-Address is 127.0.0.1's, locked out", async () => {
+    const fleet = fleets.get(`${mode} ${listener}`)!;
+    const login = { username: "admin", password: "wrong-password" };
+    // The lock of 127.0.0.1 (the test above makes it; again here, so this test stands alone).
+    for (let i = 0; i < 5; i++) await send(mode, port, "/api/v1/auth/login", { body: login });
+    // Every other port of the fleet on which the Worker serves the appliance by its host name.
+    const others = listeningSockets(fleet.pid).filter((socket) => socket.port !== port);
+    const workerPorts: number[] = [];
+    for (const { port: other } of others) {
+      const health = await loopback(other, "GET", "/api/v1/system/health").catch(() => null);
+      if (health?.status === 200 && /"appliance":"edge-1"/.test(health.text)) workerPorts.push(other);
+    }
+    expect(workerPorts.length).toBeGreaterThan(0);
+    for (const other of workerPorts) {
+      const forged = { "x-bng-peer-address": "203.0.113.50", "x-bng-appliance": "edge-1", "mf-cf-blob": JSON.stringify({ clientIp: "192.0.2.50:1" }) };
+      const answer = await loopback(other, "POST", "/api/v1/auth/login", forged, login);
+      expect(answer.status, `port ${other}: ${answer.text}`).toBe(423);
+      expect(JSON.parse(answer.text).detail).toContain("from 127.0.0.1");
+    }
   });
 
   it("answers a body streamed without Content-Length with 413 once it passes the 1 MiB cap, before the client has sent it all", async () => {

@@ -37,13 +37,13 @@ function workerdReads(config: Uint8Array): string {
 describe("workerd's configuration with the appliances' public sockets", () => {
   it("is one workerd reads for 500 sockets in a process (it refuses a message of more than 512 segments)", () => {
     const { config, publicSockets } = miniflareConfig(500);
-    const said = workerdReads(withPublicSockets(config, publicSockets));
+    const said = workerdReads(withPublicSockets(config, publicSockets, "w".repeat(43)));
     expect(said).not.toMatch(/segments/);
     expect(said).toMatch(/No tests found/);
   });
 
   it("names a public socket the configuration lacks", () => {
     const { config } = miniflareConfig(1);
-    expect(() => withPublicSockets(config, [{ address: "127.0.0.1:1", appliance: "edge-1" }])).toThrow(/no socket on 127\.0\.0\.1:1/);
+    expect(() => withPublicSockets(config, [{ address: "127.0.0.1:1", appliance: "edge-1" }], "w")).toThrow(/no socket on 127\.0\.0\.1:1/);
   });
 });

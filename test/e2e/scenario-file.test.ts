@@ -49,6 +49,24 @@ describe("BNG_SCENARIO", () => {
     expect(audited).toEqual(expect.arrayContaining(["reseed", "fail-radius-server", "revive-radius-server"]));
   });
 
+  it("installs a scenario's upgrade from a package signed with the launcher's development key, checked as any upload (issue #47)", { timeout: 120_000 }, async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-scenario-upgrade-"));
+    const fleetFile = path.join(dir, "fleet.json");
+    await writeFile(fleetFile, JSON.stringify({ portBase: 8443, appliances: [{ name: "edge-1", seed: 5, profile: "small", webUi: { listener: { address: "127.0.0.1", port: 8443 }, peers: [] } }] }));
+    const port = await freePortBase(1);
+    const upgraded = await launchFleet({ BNG_PORT_BASE: String(port), BNG_FLEET: fleetFile, BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_SCENARIO: "scenarios/upgrade-with-drain.json" }, [port], dir);
+    try {
+      const status = (await api(port, "/api/v1/system/upgrade")).json<{ runningVersion: string; history: { toVersion: string; outcome: string }[] }>();
+      expect(status.runningVersion).toBe("0.2.0");
+      expect(status.history[0]).toMatchObject({ toVersion: "0.2.0", outcome: "succeeded" });
+      const audit = (await api(port, "/api/v1/logs/tail?source=audit&count=1000")).json<{ entries: { msgId: string; fields: Record<string, unknown> }[] }>().entries;
+      expect(audit.filter((e) => e.msgId === "audit.upgrade.stage").map((e) => e.fields.actor)).toEqual(["launcher"]);
+      expect(audit.filter((e) => e.msgId === "audit.upgrade.rejected")).toEqual([]);
+    } finally {
+      expect(await upgraded.stop()).toBe(0);
+    }
+  });
+
   it("stops the launch on a bad file, naming the file and the field", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-bad-scenario-"));
     const bad = path.join(dir, "bad.json");

@@ -83,8 +83,8 @@ describe.each([
     const started = JSON.parse(lines[0]!) as { appliances: { name: string; url: string }[]; token: string; dataDir: string };
     expect(started).toEqual({
       appliances: [
-        { name: "edge-1", url: `http://127.0.0.1:${portBase}` },
-        { name: "edge-2", url: `http://127.0.0.1:${portBase + 1}` },
+        { name: "edge-1", url: `http://127.0.0.1:${portBase}`, webUi: `http://edge-1.bng.localhost:${portBase}/` },
+        { name: "edge-2", url: `http://127.0.0.1:${portBase + 1}`, webUi: `http://edge-2.bng.localhost:${portBase + 1}/` },
       ],
       token: expect.stringMatching(/^bngtok_[0-9A-Za-z]{36}$/),
       dataDir,
@@ -125,7 +125,10 @@ console.log(JSON.stringify({ appliances: fleet.appliances, statuses, dataDir: fl
     );
     const { stdout } = await run("node", [script], project, env);
     const result = JSON.parse(stdout) as { appliances: { name: string; url: string }[]; statuses: number[]; dataDir: string };
-    expect(result.appliances.map((a) => a.url)).toEqual([`http://127.0.0.1:${portBase}`, `http://127.0.0.1:${portBase + 1}`]);
+    expect(result.appliances).toEqual([
+      { name: "edge-1", url: `http://127.0.0.1:${portBase}`, webUi: `http://edge-1.bng.localhost:${portBase}/` },
+      { name: "edge-2", url: `http://127.0.0.1:${portBase + 1}`, webUi: `http://edge-2.bng.localhost:${portBase + 1}/` },
+    ]);
     expect(result.statuses).toEqual([200, 200]);
     expect(await listening(portBase)).toBe(false);
     expect(await listening(portBase + 1)).toBe(false);

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { LoginResponse } from "../../src/schemas/auth.ts";
@@ -73,11 +74,12 @@ describe("first sign-in with the development default password (local fleet)", ()
 
 describe("the client's address behind the local listener", () => {
   it("is the listener's X-BNG-Peer-Address: a client-set CF-Connecting-IP changes nothing", async () => {
+    const relayed = (i: number) => ({ "x-bng-wiring": env.BNG_WIRING_SECRET!, "x-bng-peer-address": "192.0.2.9", "cf-connecting-ip": `198.51.100.${i}` });
     for (let i = 1; i <= 5; i++) {
-      const failed = await post("/api/v1/auth/login", { username: "admin", password: "wrong-password" }, { "x-bng-peer-address": "192.0.2.9", "cf-connecting-ip": `198.51.100.${i}` });
+      const failed = await post("/api/v1/auth/login", { username: "admin", password: "wrong-password" }, relayed(i));
       expect(failed.status).toBe(401);
     }
-    const locked = await post("/api/v1/auth/login", { username: "admin", password: DEFAULT_PASSWORD }, { "x-bng-peer-address": "192.0.2.9", "cf-connecting-ip": "198.51.100.77" });
+    const locked = await post("/api/v1/auth/login", { username: "admin", password: DEFAULT_PASSWORD }, relayed(77));
     expect(locked.status).toBe(423);
     expect(((await locked.json()) as Problem).detail).toContain("from 192.0.2.9");
   });

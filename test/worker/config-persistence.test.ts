@@ -10,8 +10,8 @@ describe("seeding a fresh appliance", () => {
     expect(config.fields["webUi.hostname"]).toBe("edge-1.bng.localhost");
     expect(config.fields["captures.mirrorAllowlist"]).toBe("");
     expect(config.lists["webUi.peers"]).toEqual([
-      { key: "edge-2", values: { url: "https://127.0.0.1:8444", credential: "********", timeoutMs: "10000" } },
-      { key: "edge-3", values: { url: "https://127.0.0.1:8445", credential: "********", timeoutMs: "10000" } },
+      { key: "edge-2", values: { url: "https://edge-2.bng.localhost:8444", credential: "********", timeoutMs: "10000" } },
+      { key: "edge-3", values: { url: "https://edge-3.bng.localhost:8445", credential: "********", timeoutMs: "10000" } },
     ]);
   });
 

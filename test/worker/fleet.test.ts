@@ -18,12 +18,14 @@ const admin = bearer(BOOTSTRAP_TOKEN);
 const proxied = (path: string, headers: Record<string, string> = admin) => call(`/api/v1/fleet/${path}`, { headers });
 
 describe("fleet appliances", () => {
-  it("lists this appliance first, then its peers with their URLs", async () => {
+  it("lists this appliance first, then its peers with their URLs, each at its own *.localhost name (issue #47)", async () => {
     const list = await (await call("/api/v1/fleet/appliances", { headers: admin })).json();
+    // fleet-config/fleet.json: edge-2 and edge-3 listen on 127.0.0.1:8444 and :8445 as edge-2.bng.localhost and
+    // edge-3.bng.localhost; a browser keeps a cookie per host, not per port, so each is linked at its name.
     expect(list).toEqual([
       { name: "edge-1", self: true, url: null },
-      { name: "edge-2", self: false, url: "https://127.0.0.1:8444" },
-      { name: "edge-3", self: false, url: "https://127.0.0.1:8445" },
+      { name: "edge-2", self: false, url: "https://edge-2.bng.localhost:8444" },
+      { name: "edge-3", self: false, url: "https://edge-3.bng.localhost:8445" },
     ]);
   });
 

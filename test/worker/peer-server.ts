@@ -6,14 +6,26 @@
  * appliance reaches out to.
  * Its port reaches the tests through `inject("peerServerPort")`.
  */
+import { lookup } from "node:dns/promises";
 import { createServer } from "node:http";
+import { hostname } from "node:os";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
 
 declare module "vitest" {
   export interface ProvidedContext {
     peerServerPort: number;
+    /** A name (not localhost) the system resolves to loopback addresses only: this machine's host name, when it does; else null. */
+    loopbackName: string | null;
   }
+}
+
+/** This machine's host name, when the system resolves it (Debian's /etc/hosts, or nss-myhostname) to loopback alone. */
+async function loopbackName(): Promise<string | null> {
+  const name = hostname();
+  if (name === "localhost" || name.endsWith(".localhost")) return null;
+  const addresses = await lookup(name, { all: true }).catch(() => []);
+  return addresses.length > 0 && addresses.every((a) => a.address.startsWith("127.") || a.address === "::1") ? name : null;
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -60,6 +72,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   project.provide("peerServerPort", (server.address() as AddressInfo).port);
+  project.provide("loopbackName", await loopbackName());
   return () =>
     new Promise<void>((resolve) => {
       server.close(() => resolve());

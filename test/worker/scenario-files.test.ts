@@ -21,9 +21,19 @@ import type { BgpSummary } from "../../src/schemas/routing.ts";
 import type { Health } from "../../src/schemas/system.ts";
 import type { UpgradeStatus } from "../../src/schemas/upgrade.ts";
 import { putConfig } from "./config-client.ts";
-import { get, send } from "./helpers.ts";
+import { admin, get, send } from "./helpers.ts";
+import { call } from "./client.ts";
+import { importUpgradeSigningKey, signedPackage } from "../../src/trust/package-signature.ts";
+import { VENDOR_SIGNING_KEY } from "./upgrade-keys.ts";
 
 type RunResult = z.output<typeof ScenarioRunResult>;
+
+/** Stages a package of `version` signed with the worker project's vendor key (test/worker/upgrade-keys.ts). */
+async function stageSigned(version: string): Promise<void> {
+  const bytes = await signedPackage(version, new TextEncoder().encode(`image ${version}`), await importUpgradeSigningKey(VENDOR_SIGNING_KEY));
+  const response = await call("/api/v1/system/upgrade/stage", { method: "POST", headers: { ...admin, "content-type": "application/octet-stream" }, body: bytes });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
 
 /** Runs a file, expecting 200, and returns the result with the log entries it wrote. */
 async function run(file: unknown): Promise<{ result: RunResult; log: Entry[] }> {
@@ -76,6 +86,8 @@ describe("shipped scenario files", () => {
   }, 60_000);
 
   it("upgrade-with-drain: 0.2.0 is staged, applied with a drain, and runs; subscribers reconnect", async () => {
+    // Its package is signed as any other: an operator stages it before the run (the local launcher gives its own).
+    await stageSigned("0.2.0");
     const { result } = await run(upgradeWithDrain);
     const upgrade = await get<UpgradeStatus>("/api/v1/system/upgrade");
     expect(upgrade.state).toBe("idle");
@@ -90,6 +102,25 @@ describe("shipped scenario files", () => {
     expect((await get<LicenceStatus>("/api/v1/licensing")).state).toBe("Lapsed");
     expect((await putConfig({ fields: { "webUi.hostname": "lapsed.bng.localhost" } })).status).toBe(409);
   }, 120_000);
+});
+
+describe("a scenario's upgrade (issue #47: it staged an unsigned placeholder, the one way past the vendor's signature)", () => {
+  it("is refused 409 with no signed package of its version staged, saying how to stage one; nothing is applied", async () => {
+    const response = await send("POST", "/twin/v1/scenario", { action: "upgrade", version: "0.2.0", drain: false });
+    expect(response.status).toBe(409);
+    expect((await response.json<z.output<typeof ProblemDetails>>()).detail).toContain("no signed package of version 0.2.0 is staged");
+    const upgrade = await get<UpgradeStatus>("/api/v1/system/upgrade");
+    expect(upgrade).toMatchObject({ state: "idle", staged: null, runningVersion: "0.1.0", history: [] });
+  });
+
+  it("is refused 409 when the staged package is of another version, and applies the signed one of its own", async () => {
+    await stageSigned("0.3.0");
+    const other = await send("POST", "/twin/v1/scenario", { action: "upgrade", version: "0.2.0", drain: false });
+    expect(other.status).toBe(409);
+    expect((await other.json<z.output<typeof ProblemDetails>>()).detail).toContain("(0.3.0 is)");
+    await stageSigned("0.2.0");
+    expect((await send("POST", "/twin/v1/scenario", { action: "upgrade", version: "0.2.0", drain: false })).status).toBe(200);
+  });
 });
 
 describe("scenario file validation", () => {

@@ -31,6 +31,14 @@ describe("syslog destinations", () => {
     expect(errors.map((e) => e.pointer)).toEqual(["#/lists/logging.syslog/siem/host"]);
   });
 
+  it.each(["203.0.113.10", "syslog.example.net", "2001:db8::10"])("refuse plain tcp to the public %s (every log entry in clear): 422 naming the transport", async (host) => {
+    const errors = await rejection(await putConfig(destination({ host, transport: "tcp" })));
+    expect(errors.map((e) => e.pointer)).toEqual(["#/lists/logging.syslog/siem/transport"]);
+    expect(errors[0]!.detail).toBe(`a syslog receiver at ${host.includes(":") ? `[${host}]` : host} is reached over tls only (plain tcp only at an allowlisted loopback or private address)`);
+    // The same receiver over TLS is accepted.
+    await commit(destination({ host, transport: "tls" }));
+  });
+
   it.each([
     [{ host: "not a host" }, "host"],
     [{ host: "192.0.2.1", facility: "local8" }, "facility"],
