@@ -27,7 +27,8 @@ import { resolveWith } from "../src/config/destinations.ts";
 import { ConfigStore, accountsOf, configDocumentOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
 import type { SinkSettings } from "./alert-sinks.ts";
 import { ALERT_QUEUE_SIZE } from "../src/config/sink-urls.ts";
-import { BGP_WATCH, GRE_WATCH, IGP_WATCH, IPSEC_WATCH, StateWatch } from "../simulator/control-plane-watch.ts";
+import { BGP_WATCH, GRE_BGP_WATCH, GRE_WATCH, IGP_WATCH, IPSEC_WATCH, StateWatch }
+  from "../simulator/control-plane-watch.ts";
 import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
 import { profileOf } from "./profiles.ts";
 import { GreStore } from "./gre.ts";
@@ -220,6 +221,7 @@ export class ApplianceCore {
     const gre = new StateWatch(GRE_WATCH);
     const igp = new StateWatch(IGP_WATCH);
     const ipsec = new StateWatch(IPSEC_WATCH);
+    const greBgp = new StateWatch(GRE_BGP_WATCH);
     this.#dataPlane.watchSteps((sink) => {
       bgp.sample(this.#routing.neighborStates(), sink);
       const adjacencies = this.#routing.igp();
@@ -229,6 +231,8 @@ export class ApplianceCore {
       ipsec.sample(sas.reachable ? sas.peers.map((p) => ({ key: p.name, state: sas.enabled ? p.state : "DISABLED" })) : null, sink);
       // A circuit's lastChange covers BFD and BGP too, so tunnels are compared by state alone: their outages outlast a step.
       gre.sample(this.#gre.status().circuits.map((c) => ({ key: c.id, state: c.tunnelState })), sink);
+      // Their eBGP sessions too: one can go Idle with its tunnel up (the peer over maximumPrefix).
+      greBgp.sample(this.#gre.bgpSessions(), sink);
     });
     this.#live = new LiveFeed({
       session: (sha256, touch) => this.#identity.authenticate("session", sha256, touch),

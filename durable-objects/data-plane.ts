@@ -23,6 +23,7 @@ import {
   type RadiusServerSettings,
   type AccessOutcome,
   type AccessRequestRecord,
+  type AccountingRecord,
   type Pacing,
   type ServerHealth,
   type SessionQuery,
@@ -93,6 +94,8 @@ export class DataPlane {
   #restored = false;
   /** Real RADIUS: hands the client's answers to the model before the clock moves; null with simulated servers. */
   #deliverAaa: (() => void) | null = null;
+  /** Real RADIUS: ends the subscription that hands the model's accounting records to the client. */
+  #stopAccounting: (() => void) | null = null;
 
   /** Opens the data plane: restores the last snapshot, or starts a fresh appliance from its seed. */
   /**
@@ -363,8 +366,14 @@ export class DataPlane {
    * Real RADIUS servers (durable-objects/radius/real-aaa.ts): where the model's Access-Requests go, and `deliver`,
    * run before the clock moves, hands it what came back.
    */
-  connectRealAaa(hooks: { request: ((r: AccessRequestRecord) => void) | null; deliver: (() => void) | null }): void {
+  connectRealAaa(hooks: {
+    request: ((r: AccessRequestRecord) => void) | null;
+    account: ((r: AccountingRecord) => void) | null;
+    deliver: (() => void) | null;
+  }): void {
     this.#gateway.onAccessRequest(hooks.request);
+    this.#stopAccounting?.();
+    this.#stopAccounting = hooks.account ? this.#gateway.onAccounting(hooks.account) : null;
     this.#deliverAaa = hooks.deliver;
   }
 
@@ -405,6 +414,7 @@ export class DataPlane {
     const sink: WatchSink = {
       log: (severity, msgId, fields) => this.log(severity, msgId, fields),
       observeAlarm: (id, instance, high, low, describe) => this.#gateway.observeAlarm(id, instance, high, low, describe),
+      retireAlarm: (id, instance) => this.#gateway.retireAlarm(id, instance),
     };
     // Once now, as the object starts: the baseline every later step is compared with.
     sample(sink);

@@ -21,8 +21,8 @@ export class GreStore {
   readonly #sql: SqlStorage;
   readonly #clock: () => { nowMs: number; seed: number };
   readonly #routingUp: () => boolean;
-  /** The configured circuits, in configuration order, with their provisioning instant. */
-  #circuits: { model: GreCircuitModel; provisionedMs: number }[] = [];
+  /** The configured circuits, in configuration order, with their provisioning instant and eBGP neighbor. */
+  #circuits: { model: GreCircuitModel; provisionedMs: number; neighbor: string }[] = [];
 
   /** `routingUp`: whether the routing daemon runs (circuits' BGP sessions are its). */
   constructor(sql: SqlStorage, clock: () => { nowMs: number; seed: number }, routingUp: () => boolean = () => true) {
@@ -57,9 +57,21 @@ export class GreStore {
         );
       }
       const model: GreCircuitModel = { id: key, vrf: String(v.vrf), bfd: v.bfd === true, peerAsn: numberOrNull(v.peerAsn), maximumPrefix: numberOrNull(v.maximumPrefix) };
-      return { model, provisionedMs };
+      // The eBGP neighbor is the far end of the tunnel; outside the global table its VRF tells it apart.
+      const remote = String(v.remoteTunnelAddress).split("/")[0] ?? "";
+      const neighbor = v.vrf === "default" || v.vrf === undefined ? remote : `${remote} vrf ${String(v.vrf)}`;
+      return { model, provisionedMs, neighbor };
     });
     for (const gone of stored.keys()) this.#sql.exec("DELETE FROM gre_provisioning WHERE circuit = ?", gone);
+  }
+
+  /** The circuits' eBGP sessions and their states now; null while the routing daemon cannot be asked. */
+  bgpSessions(): { key: string; state: string }[] | null {
+    if (!this.#routingUp()) return null;
+    const { nowMs, seed } = this.#clock();
+    return this.#circuits
+      .filter((c) => c.model.peerAsn !== null)
+      .map((c) => ({ key: c.neighbor, state: greCircuitStatus(seed, c.model, c.provisionedMs, nowMs, true).bgpState }));
   }
 
   /** Every circuit's live state at the simulated now (only those in `vrf` when given), in configuration order. */

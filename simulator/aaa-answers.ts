@@ -15,7 +15,7 @@ export function applyDelivered(m: Model): void {
     const sub = m.radius.answered(outcome.sessionId);
     // An answer for nothing outstanding (a reboot or a reseed came between): dropped.
     if (sub === undefined) continue;
-    m.putOffline(sub);
+    m.putOffline(sub, m.nowMs);
     const a = m.subscribers.describe(sub, m.scratch);
     const server = outcome.result === "accept" || outcome.result === "access-reject" || outcome.result === "timeout" ? m.radius.find(outcome.server) : -1;
     if (outcome.result === "accept") {

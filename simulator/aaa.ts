@@ -3,7 +3,16 @@
  * a live server chosen by weight; a lost request counts a failure and the
  * client retries the next server (RFC 5080 §2.2.1 failover) up to
  * `maxAttempts`. A server is marked dead after `deadAfterFailures`
- * consecutive failures and is tried again once `deadTimeSeconds` has passed.
+ * consecutive failures and is tried again once `deadTimeSeconds` has passed;
+ * its outage (`isDown`, what the alarm shows) lasts until it answers again,
+ * however many dead times pass meanwhile.
+ *
+ * Accounting (RFC 2866) goes to the same servers, on the port after the
+ * authentication port (1813 for 1812, as IANA pairs them): an
+ * Accounting-Request to a live server by weight, failing over likewise; a
+ * lost one counts towards the server's dead state, one host answering both.
+ * Each server counts its Accounting-Requests by Acct-Status-Type and the
+ * Accounting-Responses it sent back.
  *
  * Real servers (`transport` tcp or tls) are asked by the appliance's RADIUS client, outside the model: for them
  * the pool holds the requests awaiting their answer (`ask`), the answers and the servers' health as the client
@@ -44,6 +53,8 @@ export interface RadiusServerSettings {
   weight: number;
   /** A real server's transport (RFC 6613, RFC 6614): the appliance's RADIUS client asks it, the pool keeps its health. Absent = simulated. */
   transport?: "tcp" | "tls";
+  /** A real server's accounting port (`radius.servers` `accountingPort`); a simulated one's is the port after `port`. */
+  accountingPort?: number;
 }
 
 /** One server ever configured, by id; `retired` once removed from the configuration. */
@@ -70,9 +81,19 @@ export interface RadiusState {
   lastSuccessMs: number[];
   deadSinceMs: number[];
   forcedDown: boolean[];
+  /** When each server's outage began (marked dead, not answered since); absent in older snapshots: its deadSinceMs. */
+  downSinceMs?: number[];
   /** Requests answered Access-Accept and Access-Reject (the rest of requestsSent were lost); absent in older snapshots: counted from then on. */
   accepts?: number[];
   rejects?: number[];
+  /** Accounting-Requests by Acct-Status-Type (Start, Interim-Update, Stop) and those answered; absent in older ones. */
+  acctStart?: number[];
+  acctInterim?: number[];
+  acctStop?: number[];
+  acctAnswered?: number[];
+  /** Accounting records no server answered (their types, oldest first) and those dropped from a full queue. */
+  acctQueue?: number[];
+  acctDropped?: number;
   /** Absent in snapshots written before the server list was configurable: the profile's servers, in order. */
   servers?: ServerEntry[];
   order?: number[];
@@ -85,6 +106,8 @@ export interface RadiusState {
 }
 
 const NEVER = -1;
+/** No server tried yet (the common case: no list allocated per request). */
+const NONE_TRIED: readonly number[] = [];
 /** Server ids fit the session table's int16 `aaa` column. */
 const MAX_SERVER_IDS = 32_767;
 
@@ -106,6 +129,8 @@ export class RadiusPool {
   #pacing: Pacing | null = null;
   /** Outstanding requests the client may hold at most (its rate times its timeout); set with the servers. */
   maxOutstanding = 1000;
+  /** Where the accounting queue starts in `acctQueue` (sent records are cut off now and then). */
+  #queueHead = 0;
 
   constructor(config: Profile["aaa"], logs: LogRing) {
     this.#config = config;
@@ -120,6 +145,7 @@ export class RadiusPool {
       lastSuccessMs: new Array<number>(n).fill(NEVER),
       deadSinceMs: new Array<number>(n).fill(NEVER),
       forcedDown: new Array<boolean>(n).fill(false),
+      downSinceMs: new Array<number>(n).fill(NEVER),
       accepts: new Array<number>(n).fill(0),
       rejects: new Array<number>(n).fill(0),
     };
@@ -147,6 +173,12 @@ export class RadiusPool {
   label(server: number): string {
     const s = this.#servers[server];
     return s ? `${s.host}:${s.port}` : "local";
+  }
+
+  /** `host:port` of a server's accounting port (the authentication port + 1). */
+  accountingLabel(server: number): string {
+    const s = this.#servers[server];
+    return s ? `${s.host}:${s.accountingPort ?? s.port + 1}` : "local";
   }
 
   /** Id of a configured server by `host` or `host:port`, or -1. */
@@ -216,14 +248,25 @@ export class RadiusPool {
       s.lastFailureMs[id] = h.lastFailureMs ?? NEVER;
       s.lastSuccessMs[id] = h.lastSuccessMs ?? NEVER;
       (s.failureReasons ??= [])[id] = h.failureReason;
+      (s.acctStart ??= [])[id] = h.accounting.start;
+      (s.acctInterim ??= [])[id] = h.accounting.interimUpdate;
+      (s.acctStop ??= [])[id] = h.accounting.stop;
+      (s.acctAnswered ??= [])[id] = h.accounting.responses;
       const wasDead = this.isDead(id);
       if (h.dead && !wasDead) {
         s.deadSinceMs[id] = h.deadSinceMs ?? nowMs;
+        (s.downSinceMs ??= [])[id] = s.deadSinceMs[id] ?? nowMs;
         this.#logs.emit(nowMs, "radius.server.dead", { server: this.label(id), consecutiveFailures: h.consecutiveFailures, reason: h.failureReason });
       } else if (!h.dead && wasDead) {
+        (s.downSinceMs ??= [])[id] = NEVER;
         this.#revive(id, nowMs, "answered");
       }
     }
+  }
+
+  /** Whether a server is in an outage: marked dead and not answered since (dead-time revivals do not end it). */
+  isDown(server: number): boolean {
+    return (this.#s.downSinceMs?.[server] ?? this.#s.deadSinceMs[server] ?? NEVER) !== NEVER;
   }
 
   /** Number of live servers. */
@@ -292,6 +335,7 @@ export class RadiusPool {
       }
       this.#s.consecutiveFailures[server] = 0;
       this.#s.lastSuccessMs[server] = nowMs;
+      (this.#s.downSinceMs ??= [])[server] = NEVER;
       const answers = rng.chance(this.#config.rejectProbability) ? (this.#s.rejects ??= []) : (this.#s.accepts ??= []);
       answers[server] = (answers[server] ?? 0) + 1;
       if (answers === this.#s.rejects) return { ok: false, reason: "access-reject", server };
@@ -299,6 +343,71 @@ export class RadiusPool {
     }
     if (last < 0) return { ok: false, reason: "no-live-server", server: -1 };
     return { ok: false, reason: "timeout", server: last };
+  }
+
+  /**
+   * Sends one Accounting-Request of a type (0 Start, 1 Interim-Update, 2 Stop): the id of the server that answered,
+   * or -1 when none did (every attempt lost, or no live server).
+   */
+  account(rng: Random, nowMs: number, type: 0 | 1 | 2): number {
+    const s = this.#s;
+    const counters = type === 0 ? (s.acctStart ??= []) : type === 1 ? (s.acctInterim ??= []) : (s.acctStop ??= []);
+    const answered = (s.acctAnswered ??= []);
+    let tried: number[] | null = null;
+    for (let attempt = 0; attempt < this.#config.maxAttempts; attempt++) {
+      const server = this.#choose(rng, tried ?? NONE_TRIED);
+      if (server < 0) return -1;
+      counters[server] = (counters[server] ?? 0) + 1;
+      if (s.forcedDown[server] === true || rng.chance(this.#servers[server]?.failureProbability ?? 0)) {
+        this.#fail(server, nowMs);
+        (tried ??= []).push(server);
+        continue;
+      }
+      answered[server] = (answered[server] ?? 0) + 1;
+      s.consecutiveFailures[server] = 0;
+      s.lastSuccessMs[server] = nowMs;
+      (s.downSinceMs ??= [])[server] = NEVER;
+      return server;
+    }
+    return -1;
+  }
+
+  /** Queues a record no server answered (dropped, and counted, when the queue holds `aaa.accountingQueue`). */
+  enqueue(type: 0 | 1 | 2): void {
+    const queue = (this.#s.acctQueue ??= []);
+    if (queue.length - this.#queueHead < this.#config.accountingQueue) queue.push(type);
+    else this.#s.acctDropped = (this.#s.acctDropped ?? 0) + 1;
+  }
+
+  /** Sends queued records again, oldest first, up to `max`, until one goes unanswered (every sub-step). */
+  flush(rng: Random, nowMs: number, max: number): void {
+    const queue = this.#s.acctQueue;
+    // Real servers' records wait in their client's queue, not this one.
+    if (!queue || this.external) return;
+    for (let k = 0; k < max && this.#queueHead < queue.length; k++) {
+      if (this.account(rng, nowMs, (queue[this.#queueHead] ?? 0) as 0 | 1 | 2) < 0) break;
+      this.#queueHead++;
+    }
+    // Compacted now and then rather than shifted per record.
+    if (this.#queueHead > 1024 && this.#queueHead * 2 > queue.length) {
+      queue.splice(0, this.#queueHead);
+      this.#queueHead = 0;
+    }
+  }
+
+  /**
+   * Accounting records waiting because no server answers (what `radius.accounting.failed` reports): the queue's;
+   * with real servers, their client's while none of them is alive (records merely waiting their turn under the
+   * rate do not count).
+   */
+  get accountingWaiting(): number {
+    if (!this.external) return this.queued;
+    return this.liveCount === 0 ? (this.#pacing?.accountingQueued ?? 0) : 0;
+  }
+
+  /** Records waiting in the accounting queue. */
+  get queued(): number {
+    return (this.#s.acctQueue?.length ?? 0) - this.#queueHead;
   }
 
   /** Revives servers whose dead time has elapsed (they are probed with live traffic again). */
@@ -319,6 +428,7 @@ export class RadiusPool {
   /** Scenario: the server answers again and is revived at once. */
   restore(server: number, nowMs: number): void {
     this.#s.forcedDown[server] = false;
+    (this.#s.downSinceMs ??= [])[server] = NEVER;
     if (this.isDead(server)) this.#revive(server, nowMs, "scenario");
   }
 
@@ -334,6 +444,7 @@ export class RadiusPool {
         consecutiveFailures: this.#s.consecutiveFailures[i] ?? 0,
         requestsSent: this.#s.requestsSent[i] ?? 0,
         requestsByResult: this.#results(i),
+        accounting: this.#accounting(i),
         lastFailure: time(this.#s.lastFailureMs[i]),
         lastSuccess: time(this.#s.lastSuccessMs[i]),
         transport: cfg.transport ?? ("simulated" as const),
@@ -342,7 +453,14 @@ export class RadiusPool {
     });
     const dead = servers.filter((s) => s.isDead).length;
     const pacing = this.external ? (this.#pacing ?? { requestsPerSecond: 0, queued: 0, notSentInTime: 0 }) : null;
-    return { configured: servers.length > 0, totalServers: servers.length, liveServers: servers.length - dead, deadServers: dead, servers, pacing };
+    // Real servers' accounting waits in their client's queue, which it reports with its pacing.
+    const accounting = this.external
+      ? { queued: this.#pacing?.accountingQueued ?? 0, dropped: this.#pacing?.accountingDropped ?? 0 }
+      : { queued: this.queued, dropped: this.#s.acctDropped ?? 0 };
+    const total = servers.length;
+    const live = total - dead;
+    const wirePacing = pacing && { requestsPerSecond: pacing.requestsPerSecond, queued: pacing.queued, notSentInTime: pacing.notSentInTime };
+    return { configured: total > 0, totalServers: total, liveServers: live, deadServers: dead, servers, pacing: wirePacing, accounting };
   }
 
   /** State for a snapshot. */
@@ -350,7 +468,9 @@ export class RadiusPool {
     const outstanding = [...this.#outstanding];
     const delivered = structuredClone(this.#delivered);
     const servers = this.#servers.map((s) => ({ ...s }));
-    return { ...structuredCloneState(this.#s), servers, order: [...this.#order], outstanding, delivered, pacing: this.#pacing };
+    const state = { ...structuredCloneState(this.#s), servers, order: [...this.#order], outstanding, delivered, pacing: this.#pacing };
+    const acctQueue = (this.#s.acctQueue ?? []).slice(this.#queueHead);
+    return { ...state, acctQueue, acctDropped: this.#s.acctDropped ?? 0 };
   }
 
   /** Restores snapshot state. */
@@ -359,6 +479,9 @@ export class RadiusPool {
     this.#outstanding = new Map(state.outstanding ?? []);
     this.#delivered = structuredClone(state.delivered ?? { outcomes: [], health: null, pacing: null });
     this.#pacing = state.pacing ?? null;
+    this.#s.acctQueue = [...(state.acctQueue ?? [])];
+    this.#s.acctDropped = state.acctDropped ?? 0;
+    this.#queueHead = 0;
     if (state.servers && state.order) {
       this.#servers = state.servers.map((s) => ({ ...s }));
       this.#order = [...state.order];
@@ -380,6 +503,23 @@ export class RadiusPool {
     return { accept, reject, timeout: Math.max(0, (this.#s.requestsSent[id] ?? 0) - accept - reject) };
   }
 
+  /** A server's Accounting-Requests: by type, answered and lost. */
+  #accounting(id: number): RadiusPoolStatus["servers"][number]["accounting"] {
+    const s = this.#s;
+    const start = s.acctStart?.[id] ?? 0;
+    const interimUpdate = s.acctInterim?.[id] ?? 0;
+    const stop = s.acctStop?.[id] ?? 0;
+    const responses = s.acctAnswered?.[id] ?? 0;
+    const sent = start + interimUpdate + stop;
+    return {
+      port: this.#servers[id]?.accountingPort ?? (this.#servers[id]?.port ?? 1812) + 1,
+      requestsSent: sent,
+      requestsByType: { start, interimUpdate, stop },
+      responses,
+      timeouts: Math.max(0, sent - responses),
+    };
+  }
+
   /** Clean counters and state for an id. */
   #reset(id: number): void {
     (this.#s.accepts ??= [])[id] = 0;
@@ -391,6 +531,10 @@ export class RadiusPool {
     this.#s.deadSinceMs[id] = NEVER;
     this.#s.forcedDown[id] = false;
     (this.#s.failureReasons ??= [])[id] = null;
+    (this.#s.downSinceMs ??= [])[id] = NEVER;
+    const s = this.#s;
+    const lists = [(s.acctStart ??= []), (s.acctInterim ??= []), (s.acctStop ??= []), (s.acctAnswered ??= [])];
+    for (const list of lists) list[id] = 0;
   }
 
   /** The request-loss chance of a server: the profile's server of the same `host:port`, else its first server's. */
@@ -420,6 +564,8 @@ export class RadiusPool {
     this.#s.lastFailureMs[server] = nowMs;
     if (failures >= this.#config.deadAfterFailures && !this.isDead(server)) {
       this.#s.deadSinceMs[server] = nowMs;
+      const down = (this.#s.downSinceMs ??= []);
+      if ((down[server] ?? NEVER) === NEVER) down[server] = nowMs;
       this.#logs.emit(nowMs, "radius.server.dead", { server: this.label(server), consecutiveFailures: failures, reason: "timeout" });
     }
   }
@@ -444,8 +590,14 @@ function structuredCloneState(s: RadiusState): RadiusState {
     lastSuccessMs: [...s.lastSuccessMs],
     deadSinceMs: [...s.deadSinceMs],
     forcedDown: [...s.forcedDown],
+    // Older snapshots: an outage is the dead state they knew.
+    downSinceMs: s.downSinceMs ? [...s.downSinceMs] : [...s.deadSinceMs],
     accepts: [...(s.accepts ?? [])],
     rejects: [...(s.rejects ?? [])],
     failureReasons: [...(s.failureReasons ?? [])],
+    acctStart: [...(s.acctStart ?? [])],
+    acctInterim: [...(s.acctInterim ?? [])],
+    acctStop: [...(s.acctStop ?? [])],
+    acctAnswered: [...(s.acctAnswered ?? [])],
   };
 }

@@ -4,7 +4,11 @@
  * not shown"), so the rest of the catalogue is defined here (its data in
  * vocabulary.ts, which the API's alarm list documents). Threshold alarms
  * use hysteresis (raise above one level, clear below a lower one) so a value
- * hovering at the threshold does not flap.
+ * hovering at the threshold does not flap. An alarm whose condition clears
+ * sooner than MIN_ACTIVE_MS after it was raised stays active until then (a
+ * BGP reset that is Established again within seconds): a poller reading
+ * `GET /alarms` once a minute sees every alarm at least once, as a push sink
+ * and the log stream hear every one.
  */
 import { isoTime } from "./clock.ts";
 import { ALARM_CATALOGUE, ALARM_SEVERITIES, type AlarmSeverity, type Severity } from "./vocabulary.ts";
@@ -12,6 +16,9 @@ import type { LogRing } from "./logs.ts";
 import type { Alarm, AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts";
 
 export type AlarmId = keyof typeof ALARM_CATALOGUE;
+
+/** The shortest time an alarm stays active once raised (unless an operator clears it): one poll of a minute. */
+export const MIN_ACTIVE_MS = 60_000;
 
 interface Active {
   id: AlarmId;
@@ -26,6 +33,8 @@ export interface AlarmState {
   active: Active[];
   latched: string[];
   stats: AlarmsResponse["stats"];
+  /** Alarms whose condition cleared before MIN_ACTIVE_MS, by key; absent in older snapshots: none. */
+  clearing?: string[];
 }
 
 const key = (id: string, instance: string | null): string => `${id}\u0000${instance ?? ""}`;
@@ -36,6 +45,8 @@ export class AlarmBook {
   /** Conditions currently above their raise level; a manually cleared alarm stays latched until its condition clears. */
   #latched = new Set<string>();
   #stats = { raised: 0, cleared: 0, events: 0, eventsDropped: 0 };
+  /** Active alarms whose condition has cleared, held until MIN_ACTIVE_MS after their raise (`settle`). */
+  #clearing = new Set<string>();
   readonly #logs: LogRing;
 
   constructor(logs: LogRing) {
@@ -57,6 +68,11 @@ export class AlarmBook {
   ): void {
     const k = key(id, instance);
     const active = this.#active.get(k);
+    if (high && !this.#latched.has(k) && this.#clearing.delete(k) && active) {
+      // Back before its hold ended: still the same alarm.
+      this.#latched.add(k);
+      return;
+    }
     if (high && !this.#latched.has(k)) {
       this.#latched.add(k);
       const { text, context } = describe();
@@ -69,19 +85,42 @@ export class AlarmBook {
     }
     if (low && this.#latched.has(k)) {
       this.#latched.delete(k);
-      if (active) {
-        this.#active.delete(k);
-        this.#stats.cleared++;
-        this.#stats.events++;
-        this.#logs.emit(nowMs, "alarm.clear", { id, instance, manual: false });
-      }
+      if (active && nowMs - active.firstRaisedMs < MIN_ACTIVE_MS) this.#clearing.add(k);
+      else if (active) this.#end(nowMs, k, active);
       return;
     }
-    if (active) {
+    if (active && this.#latched.has(k)) {
       const { text, context } = describe();
       active.text = text;
       active.context = context;
     }
+  }
+
+  /** Clears an alarm at once, hold or not: the object it was raised for left the configuration. */
+  retire(nowMs: number, id: AlarmId, instance: string | null): void {
+    const k = key(id, instance);
+    this.#latched.delete(k);
+    this.#clearing.delete(k);
+    const active = this.#active.get(k);
+    if (active) this.#end(nowMs, k, active);
+  }
+
+  /** Ends the held alarms whose MIN_ACTIVE_MS has passed (every sub-step). */
+  settle(nowMs: number): void {
+    for (const k of this.#clearing) {
+      const active = this.#active.get(k);
+      if (active && nowMs - active.firstRaisedMs < MIN_ACTIVE_MS) continue;
+      this.#clearing.delete(k);
+      if (active) this.#end(nowMs, k, active);
+    }
+  }
+
+  /** Clears an active alarm whose condition cleared. */
+  #end(nowMs: number, k: string, active: Active): void {
+    this.#active.delete(k);
+    this.#stats.cleared++;
+    this.#stats.events++;
+    this.#logs.emit(nowMs, "alarm.clear", { id: active.id, instance: active.instance, manual: false });
   }
 
   /** Operator clear (spec POST /alarms/clear): removes a matching active alarm. */
@@ -89,6 +128,7 @@ export class AlarmBook {
     const k = key(id, instance);
     const active = this.#active.get(k);
     if (!active) return { cleared: false, id, instance };
+    this.#clearing.delete(k);
     this.#active.delete(k);
     this.#stats.cleared++;
     this.#stats.events++;
@@ -102,6 +142,7 @@ export class AlarmBook {
    * raises again whatever still holds.
    */
   clearAll(nowMs: number): void {
+    this.#clearing.clear();
     for (const [k, active] of this.#active) {
       this.#active.delete(k);
       this.#latched.delete(k);
@@ -115,6 +156,7 @@ export class AlarmBook {
   reset(): void {
     this.#active.clear();
     this.#latched.clear();
+    this.#clearing.clear();
   }
 
   /** The spec's AlarmsResponse: most severe first, then oldest first. */
@@ -155,6 +197,7 @@ export class AlarmBook {
       active: [...this.#active.values()].map((a) => ({ ...a, context: { ...a.context } })),
       latched: [...this.#latched],
       stats: { ...this.#stats },
+      clearing: [...this.#clearing],
     };
   }
 
@@ -163,6 +206,7 @@ export class AlarmBook {
     this.#active = new Map(state.active.map((a) => [key(a.id, a.instance), { ...a, context: { ...a.context } }]));
     this.#latched = new Set(state.latched);
     this.#stats = { ...state.stats };
+    this.#clearing = new Set(state.clearing ?? []);
   }
 }
 

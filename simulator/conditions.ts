@@ -4,13 +4,17 @@
  * endpoints show at every instant.
  */
 import { observeLicence } from "./licence.ts";
-import type { Model } from "./model.ts";
+import type { Daemon, Model } from "./model.ts";
 import { percent } from "./pools.ts";
+
+/** The daemons a scenario can fail (the contract's list: the type makes this one complete). */
+const DAEMONS = Object.keys({ routing: true, ipsec: true } satisfies Record<Daemon, true>) as Daemon[];
 
 /** Feeds the alarm book one observation of every condition. */
 export function evaluateAlarms(m: Model): void {
   const t = m.profile.alarms;
   const now = m.nowMs;
+  m.alarms.settle(now);
   for (const pool of m.pools) {
     const size = pool.size;
     const used = pool.used;
@@ -31,7 +35,8 @@ export function evaluateAlarms(m: Model): void {
   }
   let dead = 0;
   m.radius.ids().forEach((id, i) => {
-    const isDead = m.radius.isDead(id);
+    // The outage, not the dead flag: a server revived by its dead time and failing again is still the same outage.
+    const isDead = m.radius.isDown(id);
     if (isDead) dead++;
     const label = m.radius.label(id);
     m.alarms.observe(now, "radius.server.dead", label, isDead, !isDead, () => ({
@@ -40,9 +45,32 @@ export function evaluateAlarms(m: Model): void {
     }));
   });
   const allDead = m.radius.count > 0 && dead === m.radius.count;
+  const queued = m.radius.accountingWaiting;
+  m.alarms.observe(now, "radius.accounting.failed", null, queued > 0, queued === 0, () => ({
+    text: `${queued} accounting records wait for a RADIUS server to answer`,
+    context: { queued: String(queued), dropped: String(m.radius.status().accounting.dropped) },
+  }));
+  for (const daemon of DAEMONS) {
+    const down = m.daemonsDown.has(daemon);
+    m.alarms.observe(now, "daemon.down", daemon, down, !down, () => ({
+      text: `The ${daemon} daemon does not answer: its state cannot be read and its sessions are not managed`,
+      context: { daemon },
+    }));
+  }
   m.alarms.observe(now, "radius.all-dead", null, allDead, !allDead, () => ({
     text: "Every RADIUS server is dead: RADIUS-authenticated subscribers cannot connect",
     context: { servers: String(m.radius.count) },
+  }));
+  // A mass drop (an access node or a mass disconnect): sessions lost over five minutes, with this sub-step's so far.
+  let lost = m.downSinceSample;
+  for (const n of m.lossRing) lost += n;
+  const before = m.store.liveCount + lost;
+  const loss = Math.max(t.sessionLossMin, (before * t.sessionLossPercent) / 100);
+  // Not while an upgrade drains the sessions on purpose.
+  const draining = m.maintenance !== null && !m.maintenance.completed;
+  m.alarms.observe(now, "sessions.loss.high", null, !draining && lost >= loss, draining || lost < loss / 2, () => ({
+    text: `${lost} sessions went down in the last 5 minutes (${percent(lost, before)}% of those up)`,
+    context: { lost: String(lost), sessions: String(m.store.liveCount), windowSeconds: "300" },
   }));
   const licensed = m.profile.population.licensedSessions;
   const live = m.store.liveCount;

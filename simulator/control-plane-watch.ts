@@ -26,6 +26,8 @@ export interface WatchedState {
 export interface WatchSink {
   log(severity: Severity, msgId: string, fields: Record<string, FieldValue>): void;
   observeAlarm(id: AlarmId, instance: string, high: boolean, low: boolean, describe: () => { text: string; context: Record<string, string> }): void;
+  /** Clears an alarm at once: its object was deleted from the configuration. */
+  retireAlarm(id: AlarmId, instance: string): void;
 }
 
 /** One kind of watched object: how its states read and which alarm a fall raises. */
@@ -71,7 +73,7 @@ export class StateWatch {
       if (seen.has(key)) continue;
       this.#last.delete(key);
       // Deleted from the configuration: whatever it raised is over.
-      sink.observeAlarm(this.#kind.alarm, key, false, true, () => ({ text: "", context: {} }));
+      sink.retireAlarm(this.#kind.alarm, key);
     }
   }
 
@@ -92,6 +94,13 @@ export const BGP_WATCH: WatchKind = {
   administrative: (state) => state === "Idle (Admin)",
   describe: (peer, state) => `BGP session with ${peer} went down (${state})`,
   bounceVia: "Idle",
+};
+
+/** A GRE circuit's eBGP session, keyed by its neighbor: the remote tunnel address (and its VRF if not global). */
+export const GRE_BGP_WATCH: WatchKind = {
+  ...BGP_WATCH,
+  administrative: () => false,
+  describe: (peer, state) => `BGP session with ${peer} over its GRE circuit went down (${state})`,
 };
 
 /** GRE tunnels: up is up; provisioning is the operator's own change. */

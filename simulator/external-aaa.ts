@@ -60,6 +60,8 @@ export interface ServerHealth {
   dead: boolean;
   deadSinceMs: number | null;
   failureReason: "connect-failed" | "closed" | "timeout" | "secret-mismatch" | null;
+  /** Accounting-Requests sent to its accounting port by Acct-Status-Type, and the Accounting-Responses back. */
+  accounting: { start: number; interimUpdate: number; stop: number; responses: number };
 }
 
 /** The client's pacing (GET /radius/servers `pacing`). */
@@ -67,6 +69,9 @@ export interface Pacing {
   requestsPerSecond: number;
   queued: number;
   notSentInTime: number;
+  /** Accounting records waiting for a live server, and those dropped from the client's full queue. */
+  accountingQueued: number;
+  accountingDropped: number;
 }
 
 /**
@@ -85,18 +90,22 @@ export function askServer(m: Model, sub: number, a: SubscriberAttrs): boolean {
 
 /** The Access-Request of a subscriber (what a real BNG knows of it: line, MAC, login). */
 export function accessRequestOf(m: Model, sub: number, a: SubscriberAttrs, sessionId: number): AccessRequestRecord {
-  const port = a.port >= 0 ? m.profile.ports[a.port] : undefined;
-  // The interface is the port label's first word (`xe-0/0/0 OLT-north`), as Juniper writes NAS-Port-Id.
-  const nasPortId = port ? `${port.label.split(" ")[0]}:${a.svlan}-${a.cvlan}` : "lns";
   return {
     sessionId,
     username: m.subscribers.username(sub, a.realm),
     method: a.encap === ENCAP_IPOE ? "pap" : "chap",
-    nasPortId,
+    nasPortId: nasPortIdOf(m, a.port, a.svlan, a.cvlan),
     callingStationId: formatMac(a.macHi, a.macLo),
     ppp: a.encap !== ENCAP_IPOE,
     virtualPort: a.encap === ENCAP_L2TP,
   };
+}
+
+/** NAS-Port-Id: the access interface and the session's S-VLAN and C-VLAN; `lns` for an L2TP session (no port). */
+export function nasPortIdOf(m: Model, port: number, svlan: number, cvlan: number): string {
+  const p = port >= 0 ? m.profile.ports[port] : undefined;
+  // The interface is the port label's first word (`xe-0/0/0 OLT-north`), as Juniper writes NAS-Port-Id.
+  return p ? `${p.label.split(" ")[0]}:${svlan}-${cvlan}` : "lns";
 }
 
 /** Asks again for every request outstanding (the client restarted with the appliance: nothing of them was kept). */

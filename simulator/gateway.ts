@@ -7,6 +7,7 @@ import type { RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
 import { outstandingRequests, type AccessOutcome, type AccessRequestRecord, type Pacing, type ServerHealth } from "./external-aaa.ts";
 import type { RadiusPoolStatus } from "../src/schemas/radius.ts";
 import type { AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts";
+import type { AccountingRecord } from "./accounting.ts";
 import type { AlarmId } from "./alarms.ts";
 import type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
 import type { CgnBindingRow, CgnBindingsPage, CgnStatus } from "../src/schemas/cgn.ts";
@@ -94,6 +95,7 @@ export class Gateway {
   #accessListener: ((request: AccessRequestRecord) => void) | null = null;
   readonly #stepListeners = new Set<(nowMs: number) => void>();
   readonly #portBlockListeners = new Set<(record: PortBlockRecord) => void>();
+  readonly #accountingListeners = new Set<(record: AccountingRecord) => void>();
 
   private constructor(model: Model) {
     this.#m = model;
@@ -126,12 +128,28 @@ export class Gateway {
     return outstandingRequests(this.#m);
   }
 
-  /** Wires a model's CGN to the compliance listeners (again after a reboot builds a new model). */
+  /** Wires a model's CGN to the compliance listeners and its accounting to theirs (again after a reboot). */
   #tellPortBlocks(model: Model): void {
+    model.accountingListener = this.#accountingListeners.size === 0 ? null : (record) => {
+      for (const listener of this.#accountingListeners) listener(record);
+    };
     model.cgn.onPortBlock = (kind, nowMs, b, chunk) => {
       if (this.#portBlockListeners.size === 0) return;
       const record = model.cgn.portBlockRecord(kind, nowMs, b, chunk, model.usernameOf);
       for (const listener of this.#portBlockListeners) listener(record);
+    };
+  }
+
+  /**
+   * Subscribes to accounting: every Accounting-Request Start, Interim-Update and Stop as a transport would send it
+   * (accounting.ts); returns the unsubscribe function.
+   */
+  onAccounting(listener: (record: AccountingRecord) => void): () => void {
+    this.#accountingListeners.add(listener);
+    this.#tellPortBlocks(this.#m);
+    return () => {
+      this.#accountingListeners.delete(listener);
+      this.#tellPortBlocks(this.#m);
     };
   }
 
@@ -305,7 +323,7 @@ export class Gateway {
     if (maxOutstanding !== undefined) m.radius.maxOutstanding = maxOutstanding;
     const report = m.radius.setServers(servers);
     if (report.added.length + report.removed.length + report.changed.length === 0) return report;
-    for (const label of report.removed) m.alarms.observe(m.nowMs, "radius.server.dead", label, false, true, () => ({ text: "", context: {} }));
+    for (const label of report.removed) m.alarms.retire(m.nowMs, "radius.server.dead", label);
     m.logs.emit(m.nowMs, "radius.servers", { servers: report.servers, added: report.added.length, removed: report.removed.length, changed: report.changed.length });
     evaluateAlarms(m);
     return report;
@@ -344,6 +362,11 @@ export class Gateway {
   /** Feeds an alarm whose condition is judged outside the model (control-plane watchers), as the model's own conditions are. */
   observeAlarm(id: AlarmId, instance: string | null, high: boolean, low: boolean, describe: () => { text: string; context: Record<string, string> }): void {
     this.#m.alarms.observe(this.#m.nowMs, id, instance, high, low, describe);
+  }
+
+  /** Clears an alarm raised outside the model at once: its object left the configuration (control-plane watchers). */
+  retireAlarm(id: AlarmId, instance: string | null): void {
+    this.#m.alarms.retire(this.#m.nowMs, id, instance);
   }
 
   /** Changes whenever the live sessions may have: the instant, how many are up, how many were ever set up. */

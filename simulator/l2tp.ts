@@ -20,14 +20,21 @@
  * With a reachable peer the control handshake completes inside the sub-step
  * that brings the first session (a few round trips against a 10 s step), so
  * such a tunnel is never read in `wait-ctl`. A peer made unreachable (the
- * scenario action `fail-l2tp-peer`) leaves the handshake pending: the tunnel
- * is read in `wait-ctl` with no sessions while SCCRQ is retransmitted, and
- * every session for that peer fails its setup meanwhile (a session only ever
- * rides an established tunnel). Its established tunnels lose their sessions
- * and close, as a failed Hello would close them. A peer with more than
- * `maxSessionsPerTunnel` sessions gets a further tunnel. Tunnel and session
- * ids are 16-bit and non-zero (RFC 2661 §3.1), unique per appliance and per
- * tunnel respectively.
+ * scenario action `fail-l2tp-peer`) is found out as a LAC or LNS finds it out:
+ * each of its tunnels at its next Hello (every `helloIntervalSeconds`, 60 by
+ * default, as Cisco's and Juniper's) once the retransmissions give up 31 s
+ * later (RFC 2661 §5.8), closing with reason `hello-timeout` and its sessions
+ * with it; a handshake that nobody answers stays `wait-ctl` and closes
+ * `no-response` 31 s after its SCCRQ. Either locks the peer out for
+ * `lockoutSeconds` (300, JunosE's default) and raises `l2tp.peer.unreachable`
+ * until a tunnel with the peer is established again. As LAC, a session whose
+ * LNS is locked out goes to the realm's other LNSs by weight, so the failed
+ * LNS's subscribers, dialling again at once, come back on them (a setup
+ * storm); a session ever only rides an established tunnel. As LNS nothing
+ * can be done for a failed LAC's subscribers: they are back when it is
+ * (`subscribersOf`). A peer with more than `maxSessionsPerTunnel` sessions
+ * gets a further tunnel. Tunnel and session ids are 16-bit and non-zero (RFC
+ * 2661 §3.1), unique per appliance and per tunnel respectively.
  */
 import type { L2tpTunnel, L2tpTunnelDetail, L2tpTunnelSession } from "../src/schemas/l2tp.ts";
 import { isoTime } from "./clock.ts";
@@ -45,6 +52,8 @@ export type L2tpTunnelState = L2tpTunnel["state"];
 const ENCAP_PPPOE_LAC = 2;
 const ENCAP_L2TP = 3;
 const L2TP_PORT = 1701;
+/** `#pick`'s answer when every LNS of the realm is locked out. */
+const NO_PEER = -2;
 const MAX_ID = 65_535;
 /**
  * How long an unanswered SCCRQ keeps a tunnel in `wait-ctl`: RFC 2661 §5.8's
@@ -52,6 +61,8 @@ const MAX_ID = 65_535;
  * retransmissions) sends at 0, 1, 3, 7, 15 and 23 s and gives up 8 s later.
  */
 export const HANDSHAKE_GIVE_UP_MS = 31_000;
+/** How an L2TP setup stands: it may ride a tunnel, it waits on its peer (tried again), or its LAC is down. */
+export type Admission = "ok" | "waiting" | "lac-down";
 /** Vendor Name AVPs the derived peers announce. */
 const VENDORS = ["Cisco Systems, Inc.", "Juniper Networks, Inc.", "Nokia"];
 
@@ -73,6 +84,8 @@ export interface L2tpSettings {
   idleTimeoutSeconds: number;
   closedRetentionSeconds: number;
   maxSessionsPerTunnel: number;
+  helloIntervalSeconds: number;
+  lockoutSeconds: number;
   peers: L2tpPeer[];
 }
 
@@ -88,6 +101,8 @@ interface Tunnel {
   closedMs: number;
   sessions: number;
   nextSid: number;
+  /** When the unanswered Hello gives up on an unreachable peer (0: the peer answers, or nothing is due). */
+  deadAtMs?: number;
 }
 
 /** Serialisable tunnel state (snapshot). */
@@ -99,6 +114,8 @@ export interface L2tpTableState {
   sid: Uint16Array;
   /** Peers a scenario made unreachable (indices into the settings' peers); absent in snapshots taken before it existed. */
   unreachable?: number[];
+  /** Until when each peer is locked out (ms; 0 = not), by peer index. */
+  lockedUntil?: number[];
 }
 
 /** The profile's L2TP settings with defaults, and two derived peers per realm and direction the profile leaves without. */
@@ -140,6 +157,8 @@ export function l2tpSettings(profile: Profile): L2tpSettings {
     idleTimeoutSeconds: s?.idleTimeoutSeconds ?? 300,
     closedRetentionSeconds: s?.closedRetentionSeconds ?? 60,
     maxSessionsPerTunnel: s?.maxSessionsPerTunnel ?? 2000,
+    helloIntervalSeconds: s?.helloIntervalSeconds ?? 60,
+    lockoutSeconds: s?.lockoutSeconds ?? 300,
     peers,
   };
 }
@@ -163,6 +182,8 @@ export class L2tpTable {
   #opened = 0;
   /** Peers that answer nothing (scenario `fail-l2tp-peer`). */
   readonly #unreachable = new Set<number>();
+  /** Until when each peer is locked out after a tunnel with it failed (ms; 0 = not). */
+  #lockedUntil: number[];
 
   constructor(profile: Profile, seed: number, capacity: number) {
     this.settings = l2tpSettings(profile);
@@ -174,24 +195,36 @@ export class L2tpTable {
       }),
     );
     this.#byPeer = this.settings.peers.map(() => []);
+    this.#lockedUntil = this.settings.peers.map(() => 0);
     this.tunnelOf = new Uint16Array(capacity);
     this.sid = new Uint16Array(capacity);
     this.#nextTunnelId = 1 + (hash32(this.#seed, 0, 22) % MAX_ID);
   }
 
   /**
-   * Whether a new session of this encapsulation, realm and subscriber can be
-   * tunnelled: false when its peer is unreachable, which leaves (or starts) a
-   * handshake pending in `wait-ctl`. Other encapsulations always pass.
+   * Whether a new session of this encapsulation, realm and subscriber can ride
+   * a tunnel (other encapsulations always can). As LAC: its LNS (the realm's
+   * other ones while it is locked out) must answer; one that does not leaves
+   * (or starts) a handshake pending in `wait-ctl`, and the setup waits. As
+   * LNS: a failed LAC brings nobody.
    */
-  admit(m: Model, encap: number, realm: number, sub: number): boolean {
+  admit(m: Model, encap: number, realm: number, sub: number): Admission {
     const direction = encap === ENCAP_PPPOE_LAC ? 0 : encap === ENCAP_L2TP ? 1 : -1;
-    if (direction < 0) return true;
-    const peer = this.#pick(direction, realm, sub);
-    if (peer < 0 || !this.#unreachable.has(peer)) return true;
-    const pending = (this.#byPeer[peer] ?? []).some((id) => this.#tunnels.get(id)?.state === "wait-ctl");
+    if (direction < 0) return "ok";
+    const peer = this.#pick(direction, realm, sub, m.nowMs);
+    if (peer === NO_PEER) return "waiting";
+    if (peer < 0 || !this.#unreachable.has(peer)) return "ok";
+    if (direction === 1) return "lac-down";
+    // Not found out yet: an established tunnel's Hello is still due (its ICRQ goes unanswered), or a handshake starts.
+    const tunnels = (this.#byPeer[peer] ?? []).map((id) => this.#tunnels.get(id)?.state);
+    const pending = tunnels.some((state) => state === "wait-ctl" || state === "established" || state === "idle");
     if (!pending) this.#open(m, peer, "wait-ctl");
-    return false;
+    return "waiting";
+  }
+
+  /** The LAC a subscriber of an `l2tp` session arrives from (its access: no other LAC carries it). */
+  lacOf(realm: number, sub: number): number {
+    return this.#preferred(1, realm, sub);
   }
 
   /** The peer with this address or host name (case-insensitive), or -1. */
@@ -207,33 +240,36 @@ export class L2tpTable {
   }
 
   /**
-   * Makes a peer unreachable. Returns the slots of the sessions riding its
-   * tunnels: the caller tears them down, then calls `closeUnreachable`.
+   * Makes a peer unreachable: each of its tunnels finds it out at its next
+   * Hello, which gives up 31 s later. Returns the sessions riding it now.
    */
-  fail(peer: number): number[] {
+  fail(m: Model, peer: number): number {
     this.#unreachable.add(peer);
-    const own = new Set(this.#byPeer[peer] ?? []);
-    const slots: number[] = [];
-    for (let slot = 0; slot < this.tunnelOf.length; slot++) if (own.has(this.tunnelOf[slot] ?? 0)) slots.push(slot);
-    return slots;
-  }
-
-  /** Closes the unreachable peer's established and idle tunnels (their Hello goes unanswered). */
-  closeUnreachable(m: Model, peer: number): number {
-    let closed = 0;
+    const hello = this.settings.helloIntervalSeconds * 1000;
+    let riding = 0;
     for (const id of this.#byPeer[peer] ?? []) {
       const t = this.#tunnels.get(id);
-      if (t && (t.state === "established" || t.state === "idle")) {
-        this.#close(m, t, "peer-unreachable");
-        closed++;
-      }
+      if (!t || (t.state !== "established" && t.state !== "idle")) continue;
+      // Hellos go out every interval from the tunnel's opening: the next one after now.
+      const phase = (((m.nowMs - t.createdMs) % hello) + hello) % hello;
+      t.deadAtMs = m.nowMs + (hello - phase) + HANDSHAKE_GIVE_UP_MS;
+      riding += t.sessions;
     }
-    return closed;
+    return riding;
   }
 
   /** Makes a peer reachable again: a pending handshake completes at the next retransmission (the next sub-step). */
   revive(peer: number): void {
     this.#unreachable.delete(peer);
+    for (const id of this.#byPeer[peer] ?? []) {
+      const t = this.#tunnels.get(id);
+      if (t) t.deadAtMs = 0;
+    }
+  }
+
+  /** Whether a peer is locked out at an instant (a tunnel with it failed within `lockoutSeconds`). */
+  lockedOut(peer: number, nowMs: number): boolean {
+    return (this.#lockedUntil[peer] ?? 0) > nowMs;
   }
 
   /** Puts a session that has just come up on its peer's tunnel (opening one if needed); other encapsulations are ignored. */
@@ -241,7 +277,7 @@ export class L2tpTable {
     const encap = m.store.encap[slot];
     const direction = encap === ENCAP_PPPOE_LAC ? 0 : encap === ENCAP_L2TP ? 1 : -1;
     if (direction < 0) return;
-    const peer = this.#pick(direction, m.store.realm[slot] ?? 0, m.store.sub[slot] ?? 0);
+    const peer = this.#pick(direction, m.store.realm[slot] ?? 0, m.store.sub[slot] ?? 0, m.nowMs);
     if (peer < 0) return;
     const t = this.#usable(peer) ?? this.#open(m, peer);
     const used = this.#sids.get(t.localId) ?? new Set<number>();
@@ -272,21 +308,71 @@ export class L2tpTable {
 
   /**
    * One sub-step: a pending handshake completes once its peer answers (the
-   * tunnel is then idle until a session comes) or gives up; idle tunnels past
-   * the idle timeout close; closed ones past the retention are forgotten.
+   * tunnel is then idle until a session comes) or gives up; a tunnel whose
+   * Hello went unanswered closes; idle tunnels past the idle timeout close;
+   * closed ones past the retention are forgotten. Returns the sessions of the
+   * tunnels that failed, for the caller to end.
    */
-  tick(m: Model): void {
+  tick(m: Model): number[] {
     const now = m.nowMs;
+    const failed: number[] = [];
     for (const t of this.#tunnels.values()) {
       if (t.state === "wait-ctl") {
         if (!this.#unreachable.has(t.peer)) {
           t.state = "idle";
           t.lastActivityMs = now;
           this.#logUp(m, t);
-        } else if (now - t.createdMs >= HANDSHAKE_GIVE_UP_MS) this.#close(m, t, "no-response");
+        } else if (now - t.createdMs >= HANDSHAKE_GIVE_UP_MS) this.#fail(m, t, "no-response");
+      } else if (t.state !== "closed" && (t.deadAtMs ?? 0) > 0 && (t.deadAtMs ?? 0) <= now) {
+        failed.push(t.localId);
+        this.#fail(m, t, "hello-timeout");
       } else if (t.state === "idle" && now - t.lastActivityMs >= this.settings.idleTimeoutSeconds * 1000) this.#close(m, t, "idle-timeout");
       else if (t.state === "closed" && now - t.closedMs >= this.settings.closedRetentionSeconds * 1000) this.#forget(t);
     }
+    this.#probe(m);
+    if (failed.length === 0) return [];
+    const ids = new Set(failed);
+    const slots: number[] = [];
+    for (let slot = 0; slot < this.tunnelOf.length; slot++) if (ids.has(this.tunnelOf[slot] ?? 0)) slots.push(slot);
+    return slots;
+  }
+
+  /**
+   * As LAC, an LNS whose lockout ends is tried with a handshake of its own, so that one back is known to be back
+   * (and its alarm cleared) without waiting for a subscriber of it to dial: JunosE's lockout test.
+   */
+  #probe(m: Model): void {
+    this.#lockedUntil.forEach((until, peer) => {
+      if (until === 0 || until > m.nowMs) return;
+      this.#lockedUntil[peer] = 0;
+      if (this.settings.peers[peer]?.direction !== "upstream") return;
+      const open = (this.#byPeer[peer] ?? []).some((id) => this.#tunnels.get(id)?.state !== "closed");
+      if (!open) this.#open(m, peer, "wait-ctl");
+    });
+  }
+
+  /** The subscribers of a LAC (downstream peer) among `subs`: those its revival brings back. */
+  subscribersOf(m: Model, peer: number, subs: Iterable<number>): number[] {
+    const out: number[] = [];
+    const a = m.scratch;
+    for (const sub of subs) {
+      m.subscribers.describe(sub, a);
+      if (a.encap === ENCAP_L2TP && this.lacOf(a.realm, sub) === peer) out.push(sub);
+    }
+    return out;
+  }
+
+  /** A tunnel found dead: closed, its peer locked out and alarmed until a tunnel with it is up again. */
+  #fail(m: Model, t: Tunnel, reason: "no-response" | "hello-timeout"): void {
+    t.deadAtMs = 0;
+    this.#close(m, t, reason);
+    this.#lockedUntil[t.peer] = m.nowMs + this.settings.lockoutSeconds * 1000;
+    const p = this.settings.peers[t.peer];
+    const name = p?.hostname ?? String(t.peer);
+    m.alarms.observe(m.nowMs, "l2tp.peer.unreachable", name, true, false, () => ({
+      text: `L2TP ${p?.direction === "upstream" ? "LNS" : "LAC"} ${name} (${p?.ip ?? ""}) does not answer: ${reason}`,
+      context: { peer: name, peerIp: p?.ip ?? "", direction: p?.direction ?? "", reason },
+    }));
   }
 
   /** The spec's tunnel list: downstream first, then by local tunnel id. */
@@ -343,6 +429,7 @@ export class L2tpTable {
       tunnelOf: this.tunnelOf.slice(0, highWater),
       sid: this.sid.slice(0, highWater),
       unreachable: [...this.#unreachable],
+      lockedUntil: [...this.#lockedUntil],
     };
   }
 
@@ -352,6 +439,7 @@ export class L2tpTable {
     this.#opened = state.opened;
     this.#unreachable.clear();
     for (const peer of state.unreachable ?? []) this.#unreachable.add(peer);
+    this.#lockedUntil = this.settings.peers.map((_, i) => state.lockedUntil?.[i] ?? 0);
     this.#tunnels.clear();
     this.#byPeer = this.settings.peers.map(() => []);
     // Exported in opening order (the map's insertion order), which is the order each peer's tunnels are tried in.
@@ -378,7 +466,25 @@ export class L2tpTable {
     }
   }
 
-  #pick(direction: number, realm: number, sub: number): number {
+  /**
+   * The peer a new session of the subscriber rides at an instant: its own
+   * (by weight, a pure function of the seed and the subscriber, so it returns
+   * to it), or as LAC, while that one is locked out, the realm's other
+   * unlocked LNSs by weight; NO_PEER when every one is locked out.
+   */
+  #pick(direction: number, realm: number, sub: number, nowMs: number): number {
+    const own = this.#preferred(direction, realm, sub);
+    if (own < 0 || direction === 1 || !this.lockedOut(own, nowMs)) return own;
+    const choice = this.#choices[direction]?.[realm];
+    const others = (choice?.peers ?? []).filter((p) => p !== own && !this.lockedOut(p, nowMs));
+    if (others.length === 0) return NO_PEER;
+    const cumulative = cumulativeWeights(others.map((i) => this.settings.peers[i]?.weight ?? 0));
+    const total = cumulative[cumulative.length - 1] ?? 0;
+    return others[pickFromCumulative(cumulative, hashUnit(this.#seed, sub >>> 0, 25) * total)] ?? NO_PEER;
+  }
+
+  /** The subscriber's own peer for a direction (by weight), whatever its state. */
+  #preferred(direction: number, realm: number, sub: number): number {
     const choice = this.#choices[direction]?.[realm];
     if (!choice || choice.peers.length === 0) {
       // Not reachable with a validated profile (every realm serving the encapsulation has peers): any peer of the direction.
@@ -434,6 +540,9 @@ export class L2tpTable {
 
   #logUp(m: Model, t: Tunnel): void {
     const p = this.settings.peers[t.peer];
+    // The peer answers: whatever its failure raised is over.
+    const name = p?.hostname ?? String(t.peer);
+    m.alarms.observe(m.nowMs, "l2tp.peer.unreachable", name, false, true, () => ({ text: "", context: {} }));
     m.logs.emit(m.nowMs, "l2tp.tunnel.up", {
       direction: p?.direction ?? null,
       localTunnelId: t.localId,
@@ -460,13 +569,15 @@ export class L2tpTable {
     t.state = "closed";
     t.closedMs = m.nowMs;
     const p = this.settings.peers[t.peer];
+    // A tunnel lost to a silent peer is a fault (warning, as the control-plane watcher logs a fall); idling is not.
+    const fault = reason === "no-response" || reason === "hello-timeout";
     m.logs.emit(m.nowMs, "l2tp.tunnel.down", {
       direction: p?.direction ?? null,
       localTunnelId: t.localId,
       peerIp: p?.ip ?? null,
       reason,
       uptimeSeconds: Math.max(0, Math.round((m.nowMs - t.createdMs) / 1000)),
-    });
+    }, fault ? "warning" : undefined);
   }
 
   #forget(t: Tunnel): void {

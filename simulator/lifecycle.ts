@@ -13,9 +13,11 @@ import { FAMILY_PD, FAMILY_V4, FAMILY_WAN } from "./families.ts";
 import type { Model } from "./model.ts";
 import { ipv6Text } from "./session-addresses.ts";
 import type { AddressPool } from "./pools.ts";
-import { mix32 } from "./random.ts";
+import { accountStart, accountStop } from "./accounting.ts";
+import { grantLease } from "./leases.ts";
+import type { EndCause } from "./lifetimes.ts";
 import { NO_LEASE } from "./sessions.ts";
-import { ENCAP_IPOE, type SubscriberAttrs } from "./subscribers.ts";
+import { ENCAP_IPOE, ENCAP_L2TP, type SubscriberAttrs } from "./subscribers.ts";
 import { askServer, type AcceptedAttributes } from "./external-aaa.ts";
 
 /** Why a setup attempt failed. */
@@ -39,9 +41,9 @@ export type SetupFailure =
   /** A real server's Access-Accept named a rate plan (Alc-SLA-Prof-Str) the appliance does not have. */
   | "unknown-plan";
 
-/** Why a session went down. */
+/** Why a session went down: a lifetime event (lifetimes.ts), its lease, or an act of the operator or the box. */
 export type DownCause =
-  | "churn"
+  | EndCause
   | "lease-expired"
   | "admin-reset"
   | "scenario"
@@ -89,6 +91,11 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   const realm = a.realm;
   clearHeld();
   if (m.store.full) return failSetup(m, sub, realm, a.encap, "licence-limit");
+  // An LNS hears nothing from the subscribers of a LAC that is down: they are back with it (l2tp.ts).
+  if (a.encap === ENCAP_L2TP && m.l2tp.admit(m, a.encap, realm, sub) === "lac-down") {
+    m.park(sub);
+    return { ok: false, reason: "l2tp-peer-unreachable" };
+  }
 
   let server = -1;
   if (!a.local) {
@@ -128,7 +135,9 @@ export function bringUp(
   if (accepted && m.store.full) return failSetup(m, sub, realm, a.encap, "licence-limit");
   const plan = accepted?.plan == null ? a.plan : m.profile.plans.findIndex((p) => p.name === accepted.plan);
   if (plan < 0) return failSetup(m, sub, realm, a.encap, "unknown-plan");
-  if (!m.l2tp.admit(m, a.encap, a.realm, sub)) return failSetup(m, sub, realm, a.encap, "l2tp-peer-unreachable");
+  if (a.encap !== ENCAP_L2TP && m.l2tp.admit(m, a.encap, a.realm, sub) !== "ok") {
+    return failSetup(m, sub, realm, a.encap, "l2tp-peer-unreachable");
+  }
 
   // IPv4, then the IPv6 WAN and PD blocks the subscriber wants, in that order (the random stream's).
   for (let family = FAMILY_V4; family <= FAMILY_PD; family++) {
@@ -212,10 +221,13 @@ export function bringUp(
   }
   s.cgn[slot] = binding;
   s.upMs[slot] = m.nowMs;
-  // PPP sessions have no lease; IPoE clients renew around T1 (RFC 2131 §4.4.5), jittered per client.
-  s.setLease(slot, a.encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : NO_LEASE);
   s.activity[slot] = a.activity;
   s.activate(slot, id);
+  // PPP sessions have no lease; an IPoE client's is granted now (leases.ts).
+  if (a.encap === ENCAP_IPOE) grantLease(m, slot);
+  else s.setLease(slot, NO_LEASE);
+  m.lifetimes.begin(m, slot);
+  accountStart(m, slot);
   m.l2tp.attach(m, slot);
   m.takeOffline(sub);
   m.slotOfSub[sub] = slot;
@@ -257,10 +269,20 @@ function countSessionUp(m: Model, id: number): boolean {
   return true;
 }
 
-/** Takes a session down and frees everything it held. `always` logs it outside the sampling budget (operator actions). */
-export function teardownSession(m: Model, slot: number, cause: DownCause | (string & {}), always = false): void {
+/**
+ * Takes a session down and frees everything it held. `always` logs it outside the sampling budget (operator
+ * actions). The subscriber dials again at once, or from `backMs` when its CPE is away until then.
+ */
+export function teardownSession(
+  m: Model,
+  slot: number,
+  cause: DownCause | (string & {}),
+  always = false,
+  backMs = m.nowMs,
+): void {
   const s = m.store;
   const id = s.id[slot] ?? 0;
+  accountStop(m, slot, cause);
   if (m.captures.has(id)) m.captures.stop(m.nowMs, id, "session-down");
   const pools = m.pools;
   const sub = s.sub[slot] ?? 0;
@@ -281,7 +303,7 @@ export function teardownSession(m: Model, slot: number, cause: DownCause | (stri
   m.l2tp.detach(m, slot);
   s.deactivate(slot);
   if (sub >= 0) {
-    m.putOffline(sub);
+    m.putOffline(sub, backMs);
     m.slotOfSub[sub] = -1;
   }
   m.downSinceSample++;
@@ -291,12 +313,6 @@ export function teardownSession(m: Model, slot: number, cause: DownCause | (stri
     m.tally.loggedDown++;
     m.logs.emit(m.nowMs, "session.down", { sessionId: id, username, encap, cause, uptimeSeconds: uptime });
   }
-}
-
-/** Time to a client's next renewal: between half the lease (T1) and the whole lease, fixed per session and renewal. */
-export function renewalDelayMs(m: Model, id: number, renewal = 0): number {
-  const u = mix32(Math.imul(id, 0x9e3779b1) ^ Math.imul(renewal + 1, 0x85ebca77)) / 4294967296;
-  return Math.round(m.profile.leases.ipoeLeaseSeconds * 1000 * (0.5 + 0.5 * u));
 }
 
 

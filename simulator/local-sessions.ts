@@ -10,7 +10,8 @@
  * as a CPE retries DHCP or PPPoE discovery.
  */
 import { SUB_STEP_MS } from "./clock.ts";
-import { noteFailure, offer, recordSessionUp, renewalDelayMs, teardownSession, type SetupFailure } from "./lifecycle.ts";
+import { grantLease } from "./leases.ts";
+import { noteFailure, offer, recordSessionUp, teardownSession, type SetupFailure } from "./lifecycle.ts";
 import { LocalTable, compareLocal, localId, makeEntry, type Hold, type LocalEntry, type LocalSubscriber } from "./local-subscribers.ts";
 import { FAMILY_V4 } from "./families.ts";
 import type { Model } from "./model.ts";
@@ -193,9 +194,10 @@ function setupLocalSession(m: Model, e: LocalEntry): boolean {
   [s.pdPool[slot], s.pdSubnet[slot], s.pdOrd[slot]] = poolHold(e.pd);
   s.cgn[slot] = binding;
   s.upMs[slot] = m.nowMs;
-  s.setLease(slot, encap === ENCAP_IPOE ? m.nowMs + renewalDelayMs(m, id) : NO_LEASE);
   s.activity[slot] = e.activity;
   s.activate(slot, id);
+  if (encap === ENCAP_IPOE) grantLease(m, slot);
+  else s.setLease(slot, NO_LEASE);
   e.slot = slot;
   recordSessionUp(m, () => ({
     sessionId: id,

@@ -5,10 +5,13 @@
  */
 import { RadiusPool } from "./aaa.ts";
 import type { AccessRequestRecord } from "./external-aaa.ts";
+import type { AccountingRecord } from "./accounting.ts";
 import { AlarmBook } from "./alarms.ts";
 import { Captures } from "./captures.ts";
 import { Cgn } from "./cgn.ts";
 import { L2tpTable } from "./l2tp.ts";
+import { LeaseTimers } from "./lease-timers.ts";
+import { Lifetimes } from "./lifetimes.ts";
 import { DEV_TERMS, type LicenceTerms } from "./licence.ts";
 import type { LicenceState } from "./vocabulary.ts";
 import { LogRing } from "./logs.ts";
@@ -26,6 +29,9 @@ import { PortCounters } from "./interfaces.ts";
 import type { Maintenance } from "./upgrade.ts";
 import type { ScenarioFaults } from "../src/schemas/scenario.ts";
 import type { SessionList } from "../src/schemas/sessions.ts";
+
+/** Sub-steps the session-loss alarm looks back over: five minutes. */
+export const LOSS_WINDOW_STEPS = 30;
 
 /** A control-plane daemon a scenario can fail (the contract's enumeration). */
 export type Daemon = ScenarioFaults["failedDaemons"][number];
@@ -56,10 +62,21 @@ export class Model {
   peakSessions = 0;
   readonly vrfNames: string[];
   readonly subscribers: SubscriberBase;
-  /** Offline subscribers as a dense set (swap-remove), so a uniform pick is O(1). */
+  /**
+   * Offline subscribers as a dense set (swap-remove), so a uniform pick is O(1): the first `readyCount`
+   * are ready to connect (their CPE is up and dialling), the rest until `offlineCount` are away (their
+   * CPE is off, rebooting or its line is down) until their `backAt`.
+   */
   offline: Int32Array;
   offlinePos: Int32Array;
   offlineCount: number;
+  readyCount: number;
+  /** When each subscriber's CPE is back (epoch seconds; 0 = not away): a return filed in `returns`. */
+  readonly backAt: Uint32Array;
+  /** The subscribers' returns, by the sub-step they fall due in. */
+  readonly returns = new LeaseTimers();
+  /** What ends sessions and when (lifetimes.ts). */
+  readonly lifetimes: Lifetimes;
   /** Live slot of each generated subscriber, -1 when offline: the username filter's index from subscriber number to session. */
   readonly slotOfSub: Int32Array;
   readonly store: SessionStore;
@@ -90,6 +107,9 @@ export class Model {
   licenceState: LicenceState = "Dev";
   /** Control-plane daemons a scenario stopped (`fail-daemon`: `routing`, `ipsec`); a reseed (a reboot) starts them again. */
   daemonsDown = new Set<Daemon>();
+  /** Sessions down in each of the last LOSS_WINDOW_STEPS sub-steps, a ring from `lossAt` (sessions.loss.high). */
+  lossRing = new Int32Array(LOSS_WINDOW_STEPS);
+  lossAt = 0;
   /** Events since the last metrics sample (sessionsUp / sessionsDown per interval). */
   upSinceSample = 0;
   downSinceSample = 0;
@@ -99,6 +119,8 @@ export class Model {
   readonly scratch: SubscriberAttrs = blankAttrs();
   /** Told every Access-Request for a real RADIUS server (Gateway `onAccessRequest`); null = nobody listens. */
   accessListener: ((request: AccessRequestRecord) => void) | null = null;
+  /** Told every accounting request as a transport would send it (Gateway `onAccounting`); null = nobody listens. */
+  accountingListener: ((record: AccountingRecord) => void) | null = null;
   /** Per-port traffic counters since this data plane booted (interfaces.ts). */
   readonly portCounters: PortCounters;
   /** When this data plane booted: its creation, a reseed, or the end of an upgrade's reboot. */
@@ -122,6 +144,18 @@ export class Model {
       this.offlinePos[i] = i;
     }
     this.offlineCount = n;
+    this.readyCount = n;
+    this.backAt = new Uint32Array(n);
+    this.lifetimes = new Lifetimes(profile, this.seed);
+    // A fresh appliance: every CPE that is on dials at once; the share switched off comes back over the days ahead.
+    for (let sub = 0; sub < n; sub++) {
+      const back = this.lifetimes.awayAtStart(sub, this.nowMs);
+      if (back > 0) {
+        this.#swap(this.offlinePos[sub] ?? 0, --this.readyCount);
+        this.backAt[sub] = back;
+        this.returns.add(sub, back * 1000);
+      }
+    }
     this.slotOfSub = new Int32Array(n).fill(-1);
     this.store = new SessionStore(profile.population.licensedSessions, profile.ports.length, this.vrfNames.length, profile.identities.realms.length, profile.population.steadyStateSessions);
     this.cgnVrfs = new Set(profile.cgn.groups.flatMap((g) => g.insideVrfs));
@@ -184,25 +218,67 @@ export class Model {
     return this.vrfNames.length - 1;
   }
 
-  /** Removes a subscriber from the offline set. */
-  takeOffline(sub: number): void {
-    const at = this.offlinePos[sub] ?? 0;
-    const last = this.offline[--this.offlineCount] ?? 0;
-    this.offline[at] = last;
-    this.offlinePos[last] = at;
-    this.offline[this.offlineCount] = sub;
-    this.offlinePos[sub] = this.offlineCount;
+  /** Swaps two positions of the offline array. */
+  #swap(i: number, j: number): void {
+    const a = this.offline[i] ?? 0;
+    const b = this.offline[j] ?? 0;
+    this.offline[i] = b;
+    this.offlinePos[b] = i;
+    this.offline[j] = a;
+    this.offlinePos[a] = j;
   }
 
-  /** Returns a subscriber to the offline set. */
-  putOffline(sub: number): void {
+  /** Removes a ready subscriber from the offline set (its session came up). */
+  takeOffline(sub: number): void {
+    // To the end of the ready ones, which becomes the first away place; then to the end of the away ones.
+    this.#swap(this.offlinePos[sub] ?? 0, --this.readyCount);
+    this.#swap(this.readyCount, --this.offlineCount);
+  }
+
+  /**
+   * Returns a subscriber to the offline set: ready at once when its CPE is back by `backMs`, else away until then
+   * (for good, until something makes it ready, when `backMs` is infinite: a failed LAC's subscriber, `park`).
+   */
+  putOffline(sub: number, backMs: number): void {
+    this.#swap(this.offlinePos[sub] ?? 0, this.offlineCount++);
+    if (backMs <= this.nowMs) this.makeReady(sub);
+    else if (backMs === Number.POSITIVE_INFINITY) this.backAt[sub] = 0;
+    else this.awayUntil(sub, backMs);
+  }
+
+  /** Moves a ready subscriber to the away ones with no return filed: back only when something makes it ready. */
+  park(sub: number): void {
+    this.#swap(this.offlinePos[sub] ?? 0, --this.readyCount);
+    this.backAt[sub] = 0;
+  }
+
+  /** The parked subscribers: away with no return filed. */
+  parked(): number[] {
+    const out: number[] = [];
+    for (let i = this.readyCount; i < this.offlineCount; i++) {
+      const sub = this.offline[i] ?? 0;
+      if ((this.backAt[sub] ?? 0) === 0) out.push(sub);
+    }
+    return out;
+  }
+
+  /** Files an online or away subscriber's return at `backMs` (its CPE off, rebooting or its line down until then). */
+  awayUntil(sub: number, backMs: number): void {
+    const back = Math.ceil(backMs / 1000);
+    this.backAt[sub] = back;
+    this.returns.add(sub, back * 1000);
+  }
+
+  /** Whether an offline subscriber is away (not dialling). */
+  isAway(sub: number): boolean {
     const at = this.offlinePos[sub] ?? 0;
-    const first = this.offline[this.offlineCount] ?? 0;
-    this.offline[at] = first;
-    this.offlinePos[first] = at;
-    this.offline[this.offlineCount] = sub;
-    this.offlinePos[sub] = this.offlineCount;
-    this.offlineCount++;
+    return at >= this.readyCount && at < this.offlineCount;
+  }
+
+  /** Moves an away subscriber to the ready ones. */
+  makeReady(sub: number): void {
+    this.backAt[sub] = 0;
+    if (this.isAway(sub)) this.#swap(this.offlinePos[sub] ?? 0, this.readyCount++);
   }
 
   /**

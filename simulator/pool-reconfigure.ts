@@ -153,7 +153,7 @@ export function reconfigurePools(m: Model, settings: readonly PoolSettings[]): P
 
   report.disconnected += replaceLocals(m, maps, target);
 
-  for (const name of report.removed) m.alarms.observe(m.nowMs, "pool.utilisation.high", name, false, true, () => ({ text: "", context: {} }));
+  for (const name of report.removed) m.alarms.retire(m.nowMs, "pool.utilisation.high", name);
   // In configured order, then the removed ones.
   const changes = [
     ...definitions.filter((d) => report.added.includes(d.name) || report.changed.includes(d.name)).map((d) => [d.name, report.added.includes(d.name) ? "added" : "changed"] as const),

@@ -115,9 +115,56 @@ const L2tp = z.strictObject({
   idleTimeoutSeconds: z.int().min(0).max(86_400).default(300).describe("a tunnel left without sessions this long is closed (StopCCN)"),
   closedRetentionSeconds: z.int().min(0).max(3600).default(60).describe("how long a closed tunnel stays listed"),
   maxSessionsPerTunnel: z.int().min(1).max(65_535).default(2000).describe("a further tunnel to the same peer is opened beyond this"),
+  helloIntervalSeconds: z.int().min(10).max(3600).default(60).describe("a silent peer is found out at the next Hello"),
+  lockoutSeconds: z.int().min(0).max(86_400).default(300).describe("a peer whose tunnel failed is passed over so long"),
   lnsPeers: z.array(L2tpPeer).default([]).describe("upstream: wholesale LNSs, per realm; a realm listing none gets two derived peers"),
   lacPeers: z.array(L2tpPeer).default([]).describe("downstream: remote LACs, per realm; a realm listing none gets two derived peers"),
 });
+
+/** Session time-out per encapsulation, in hours; null = none (simulator/lifetimes.ts). */
+const SessionTimeouts = z
+  .strictObject({
+    ipoe: z.number().positive().nullable().default(null),
+    "pppoe-local": z.number().positive().nullable().default(null),
+    "pppoe-lac": z.number().positive().nullable().default(null),
+    l2tp: z.number().positive().nullable().default(null),
+  })
+  .prefault({});
+
+/**
+ * What ends sessions and how long subscribers stay away (simulator/lifetimes.ts, docs/simulation.md
+ * "Session lifetimes" gives the sources): per-subscriber line outages, CPE reboots and firmware pushes,
+ * CPEs switched off for hours or days, and a forced reconnect where the operator sets one.
+ */
+const Churn = z
+  .strictObject({
+    dailyCurve: HourlyCurve.describe("when subscribers act, by local hour: CPE power-cycles and switch-offs follow it"),
+    lineOutages: z
+      .strictObject({
+        atLeastMonthly: Share.default(0.43).describe("share of subscribers whose line drops at least once a month"),
+        atLeastWeekly: Share.default(0.17).describe("share of subscribers whose line drops at least once a week"),
+      })
+      .prefault({}),
+    cpeRebootsPerMonth: z.number().min(0).max(100).default(0.5).describe("power-cycles and crashes of a CPE a month"),
+    firmwarePushDays: z
+      .number()
+      .positive()
+      .nullable()
+      .default(90)
+      .describe("a CPE takes a firmware push (and reboots) every this many days on average; null = none"),
+    maintenanceWindow: z
+      .strictObject({ fromHour: z.int().min(0).max(23).default(2), hours: z.int().min(1).max(24).default(3) })
+      .prefault({})
+      .describe("local hours firmware pushes happen in"),
+    absence: z
+      .strictObject({
+        minHours: z.number().positive().default(1),
+        maxDays: z.number().positive().default(14),
+      })
+      .prefault({})
+      .describe("how long a switched-off CPE stays off (log-uniform); subscribers − steadyStateSessions are off"),
+    sessionTimeoutHours: SessionTimeouts.describe("forced reconnect (Session-Timeout) per encapsulation; null = none"),
+  });
 
 const ProfileFields = z.strictObject({
   name: Name,
@@ -146,14 +193,10 @@ const ProfileFields = z.strictObject({
     walledGardenShare: Share,
     walledGardenKbps: z.int().positive().default(128),
     dualStack: z.strictObject({ wanShare: Share, pdShare: Share }),
-    churn: z.strictObject({
-      connectsPerSecond: z.number().min(0),
-      disconnectsPerSecond: z.number().min(0),
-      dailyCurve: HourlyCurve,
-    }),
+    churn: Churn,
     leases: z.strictObject({
       ipoeLeaseSeconds: z.int().min(60),
-      renewFailureProbability: Probability.describe("chance an IPoE client fails to renew at lease end"),
+      renewFailureProbability: Probability.describe("chance a DHCPREQUEST or its ACK is lost; the client retries"),
     }),
     negotiation: z.strictObject({
       offerHoldSeconds: z.int().min(1).describe("how long an abandoned DHCP OFFER or PPP IPCP holds its block"),
@@ -166,6 +209,8 @@ const ProfileFields = z.strictObject({
       maxAttempts: z.int().min(1).max(10),
       deadAfterFailures: z.int().min(1),
       deadTimeSeconds: z.int().min(1),
+      interimSeconds: z.int().min(60).max(86_400).default(600).describe("Acct-Interim-Interval (RFC 2869)"),
+      accountingQueue: z.int().min(0).max(1_000_000).default(100_000).describe("records kept while no server answers"),
       servers: z.array(RadiusServer),
     }),
     pools: z.array(Pool).min(1),
@@ -187,6 +232,8 @@ const ProfileFields = z.strictObject({
         cgnClearPercent: z.number().min(0).max(100).default(80),
         capacityHighPercent: z.number().min(1).max(100).default(95),
         capacityClearPercent: z.number().min(0).max(100).default(90),
+        sessionLossPercent: z.number().min(0).max(100).default(5).describe("sessions lost in 5 min, % of those up"),
+        sessionLossMin: z.int().min(1).default(100).describe("and at least this many"),
       })
       .prefault({}),
     logging: z
@@ -241,6 +288,15 @@ function checkProfile(profile: z.output<typeof ProfileFields>, ctx: Ctx): void {
   if (profile.aaa.localShare < 1 && profile.aaa.servers.length === 0) {
     issue(["aaa", "servers"], "RADIUS servers are required unless every subscriber is local");
   }
+  const outages = profile.churn.lineOutages;
+  if (outages.atLeastWeekly > 0 && outages.atLeastWeekly >= outages.atLeastMonthly) {
+    issue(["churn", "lineOutages", "atLeastWeekly"], "must be below atLeastMonthly (weekly is also monthly)");
+  }
+  if (outages.atLeastMonthly >= 1) issue(["churn", "lineOutages", "atLeastMonthly"], "must be below 1");
+  if (profile.churn.absence.minHours >= profile.churn.absence.maxDays * 24) {
+    issue(["churn", "absence", "minHours"], "must be below maxDays");
+  }
+  if (sum(profile.churn.dailyCurve) <= 0) issue(["churn", "dailyCurve"], "at least one hour must be positive");
   const alarms = profile.alarms;
   if (alarms.poolClearPercent >= alarms.poolHighPercent) issue(["alarms", "poolClearPercent"], "must be below poolHighPercent");
   if (alarms.cgnClearPercent >= alarms.cgnHighPercent) issue(["alarms", "cgnClearPercent"], "must be below cgnHighPercent");

@@ -34,6 +34,7 @@ function run(m: Model, a: Exclude<ScenarioAction, { action: "advance-clock" | "r
   switch (a.action) {
     case "set-churn-multiplier":
       m.churnMultiplier = a.multiplier;
+      m.lifetimes.redraw(m);
       return { ok: true, action: a.action, detail: { multiplier: a.multiplier } };
     case "fail-radius-server":
     case "revive-radius-server": {
@@ -71,12 +72,14 @@ function run(m: Model, a: Exclude<ScenarioAction, { action: "advance-clock" | "r
       if (peer < 0) return { ok: false, reason: "unknown-peer" };
       if (a.action === "revive-l2tp-peer") {
         m.l2tp.revive(peer);
-        return { ok: true, action: a.action, detail: { peer: m.l2tp.peerLabel(peer) } };
+        // A LAC back brings its subscribers back; an LNS back is used again once its lockout ends.
+        const back = m.l2tp.subscribersOf(m, peer, m.parked());
+        for (const sub of back) m.makeReady(sub);
+        return { ok: true, action: a.action, detail: { peer: m.l2tp.peerLabel(peer), returning: back.length } };
       }
-      const riding = m.l2tp.fail(peer);
-      for (const slot of riding) teardownSession(m, slot, "l2tp-peer-unreachable");
-      const closed = m.l2tp.closeUnreachable(m, peer);
-      return { ok: true, action: a.action, detail: { peer: m.l2tp.peerLabel(peer), disconnected: riding.length, tunnelsClosed: closed } };
+      // Found out at each tunnel's next Hello (l2tp.ts): its sessions drop then.
+      const riding = m.l2tp.fail(m, peer);
+      return { ok: true, action: a.action, detail: { peer: m.l2tp.peerLabel(peer), sessions: riding } };
     }
     case "disconnect-sessions": {
       const slots = matchingSlots(m, a.filter);

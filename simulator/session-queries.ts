@@ -13,7 +13,7 @@ import type { Hold } from "./local-subscribers.ts";
 import type { Model } from "./model.ts";
 import { pageWindow } from "./paging.ts";
 import type { JsonText } from "./row-texts.ts";
-import { NO_LEASE, type SessionStore } from "./sessions.ts";
+import type { SessionStore } from "./sessions.ts";
 import { ENCAPS, type Encap } from "./profile.ts";
 import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, prefixesOverlap } from "./prefix.ts";
 import { ipv6Text } from "./session-addresses.ts";
@@ -128,7 +128,7 @@ export function summaryRow(m: Model, slot: number): SessionSummary {
 }
 
 /** A slot's byte and packet counters through sub-step `tick`. */
-function countersOf(s: SessionStore, slot: number, tick: number): WireSessionDetail["counters"] {
+export function countersOf(s: SessionStore, slot: number, tick: number): WireSessionDetail["counters"] {
   const rx = s.rxBytesAt(slot, tick);
   const tx = s.txBytesAt(slot, tick);
   return {
@@ -189,7 +189,8 @@ export function detailOf(m: Model, slot: number): SessionDetail {
       ipv6Wan: v6(s.wanPool[slot] ?? -1, s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0) ?? outside(local?.wan),
       ipv6Pd: v6(s.pdPool[slot] ?? -1, s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0) ?? outside(local?.pd),
     },
-    leaseExpiresUtc: (s.leaseMs[slot] ?? NO_LEASE) !== NO_LEASE ? isoTime(s.leaseMs[slot] ?? 0) : null,
+    // The lease's expiry (leases.ts), not the next renewal: what a DHCP server's binding table shows.
+    leaseExpiresUtc: (s.leaseEnd[slot] ?? 0) > 0 ? isoTime((s.leaseEnd[slot] ?? 0) * 1000) : null,
     planRates: local
       ? { downloadKbps: local.downBps / 1000, uploadKbps: local.upBps / 1000 }
       : { downloadKbps: plan?.downloadKbps ?? 0, uploadKbps: plan?.uploadKbps ?? 0 },

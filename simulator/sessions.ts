@@ -27,7 +27,8 @@ const EXPECTED_HEADROOM = 1.1;
 const COLUMNS = [
   "alive", "id", "sub", "encap", "port", "svlan", "cvlan", "plan", "vrf", "realm", "walledGarden", "aaa",
   "v4Pool", "v4Subnet", "v4Ord", "v4Addr", "wanPool", "wanSubnet", "wanOrd", "pdPool", "pdSubnet", "pdOrd", "cgn",
-  "upMs", "leaseMs", "activity", "rxBps", "txBps", "rxBytes", "txBytes", "rateTick", "liveIndex", "live",
+  "upMs", "leaseMs", "leaseEnd", "endAt", "endKind", "quietUntil", "acctAt",
+  "activity", "rxBps", "txBps", "rxBytes", "txBytes", "rateTick", "liveIndex", "live",
   "orderPos",
 ] as const;
 
@@ -68,8 +69,21 @@ export class SessionStore {
   pdOrd: Int32Array;
   cgn: Int32Array;
   upMs: Float64Array;
-  /** When an IPoE session's lease renewal falls due (set by `setLease`); NO_LEASE for a PPP session. */
+  /**
+   * When an IPoE client next acts on its lease (renews at T1, retries, rebinds at T2, or lets it expire), set by
+   * `setLease`; NO_LEASE for a PPP session.
+   */
   leaseMs: Float64Array;
+  /** When an IPoE session's lease expires, epoch seconds (0 = no lease): the detail's `leaseExpiresUtc`. */
+  leaseEnd: Uint32Array;
+  /** The session's next lifetime event, epoch seconds, set by `setEnd` (lifetimes.ts): a candidate or a decided end. */
+  endAt: Uint32Array;
+  /** What `endAt` is: 0 a candidate of the hazard, else the cause of a decided end (lifetimes.ts END_CAUSES). */
+  endKind: Uint8Array;
+  /** Until when the subscriber's CPE is gone (off, rebooting, its line down), epoch seconds: no traffic, no renewal. */
+  quietUntil: Uint32Array;
+  /** When the session's next Accounting Interim-Update is due, epoch seconds (0 = none: not RADIUS-accounted). */
+  acctAt: Uint32Array;
   activity: Float32Array;
   /** Current rates in whole bits per second, set by `setRates` only: whole numbers keep the per-port sums exact. */
   rxBps: Float64Array;
@@ -98,6 +112,10 @@ export class SessionStore {
   orderLen = 0;
   /** The renewals to come, by the sub-step they fall due in. */
   readonly #leases = new LeaseTimers();
+  /** The lifetime events to come (`endAt`), likewise. */
+  readonly #ends = new LeaseTimers();
+  /** The Interim-Updates to come (`acctAt`), likewise. */
+  readonly #interims = new LeaseTimers();
   /** Slots activated since the traffic loop last took them (their first rates are drawn in the sub-step that sets them up). */
   #fresh: number[] = [];
   /** A session came up with an id below the index's last (settleOrder). */
@@ -156,6 +174,11 @@ export class SessionStore {
     this.cgn = new Int32Array(n);
     this.upMs = new Float64Array(n);
     this.leaseMs = new Float64Array(n);
+    this.leaseEnd = new Uint32Array(n);
+    this.endAt = new Uint32Array(n);
+    this.endKind = new Uint8Array(n);
+    this.quietUntil = new Uint32Array(n);
+    this.acctAt = new Uint32Array(n);
     this.activity = new Float32Array(n);
     this.rxBps = new Float64Array(n);
     this.txBps = new Float64Array(n);
@@ -287,6 +310,12 @@ export class SessionStore {
     // A new session has carried no traffic yet; its rates are 0 since the slot's last `deactivate`.
     this.rxBytes[slot] = 0;
     this.txBytes[slot] = 0;
+    // No lifetime event, lease or absence yet: the setup files them (lifetimes.ts, leases.ts).
+    this.endAt[slot] = 0;
+    this.endKind[slot] = 0;
+    this.quietUntil[slot] = 0;
+    this.leaseEnd[slot] = 0;
+    this.acctAt[slot] = 0;
     this.alive[slot] = 1;
     this.id[slot] = id;
     this.liveIndex[slot] = this.liveCount;
@@ -318,6 +347,35 @@ export class SessionStore {
   /** The live slots whose renewal falls due by `nowMs`, ascending. */
   dueLeases(nowMs: number): number[] {
     return this.#leases.take(nowMs).filter((slot) => this.alive[slot] === 1 && (this.leaseMs[slot] ?? NO_LEASE) <= nowMs);
+  }
+
+  /** Files a session's next lifetime event: at `atSeconds`, a candidate (kind 0) or a decided end (lifetimes.ts). */
+  setEnd(slot: number, atSeconds: number, kind: number): void {
+    this.endAt[slot] = atSeconds;
+    this.endKind[slot] = kind;
+    this.#ends.add(slot, atSeconds * 1000);
+  }
+
+  /** The live slots whose lifetime event falls due by `nowMs`, ascending. */
+  dueEnds(nowMs: number): number[] {
+    return this.#ends.take(nowMs).filter((slot) => {
+      const at = this.endAt[slot] ?? 0;
+      return this.alive[slot] === 1 && at > 0 && at * 1000 <= nowMs;
+    });
+  }
+
+  /** Files a session's next Interim-Update at `atSeconds`. */
+  setInterim(slot: number, atSeconds: number): void {
+    this.acctAt[slot] = atSeconds;
+    this.#interims.add(slot, atSeconds * 1000);
+  }
+
+  /** The live slots whose Interim-Update falls due by `nowMs`, ascending. */
+  dueInterims(nowMs: number): number[] {
+    return this.#interims.take(nowMs).filter((slot) => {
+      const at = this.acctAt[slot] ?? 0;
+      return this.alive[slot] === 1 && at > 0 && at * 1000 <= nowMs;
+    });
   }
 
   /** Removes a live slot and updates every counter; the caller has released its resources. */
@@ -445,6 +503,8 @@ export class SessionStore {
     this.portRx.fill(0);
     this.portTx.fill(0);
     this.#leases.clear();
+    this.#ends.clear();
+    this.#interims.clear();
     this.#fresh = [];
     // The live list order decides which session churn picks, so it is restored exactly.
     for (const slot of liveOrder) {
@@ -453,6 +513,8 @@ export class SessionStore {
       this.#count(slot, 1);
       this.#addToPort(slot, this.rxBps[slot] ?? 0, this.txBps[slot] ?? 0);
       if (this.leaseMs[slot] !== NO_LEASE) this.#leases.add(slot, this.leaseMs[slot] ?? 0);
+      if ((this.endAt[slot] ?? 0) > 0) this.#ends.add(slot, (this.endAt[slot] ?? 0) * 1000);
+      if ((this.acctAt[slot] ?? 0) > 0) this.#interims.add(slot, (this.acctAt[slot] ?? 0) * 1000);
     }
     const byId = [...liveOrder].sort((a, b) => (this.id[a] ?? 0) - (this.id[b] ?? 0));
     this.orderLen = 0;

@@ -69,6 +69,8 @@ export function snapshotModel(m: Model, views = false): GatewaySnapshot {
     ["aaa", s.aaa], ["v4Pool", s.v4Pool], ["v4Subnet", s.v4Subnet], ["v4Ord", s.v4Ord], ["v4Addr", s.v4Addr],
     ["wanPool", s.wanPool], ["wanSubnet", s.wanSubnet], ["wanOrd", s.wanOrd], ["pdPool", s.pdPool],
     ["pdSubnet", s.pdSubnet], ["pdOrd", s.pdOrd], ["cgn", s.cgn], ["upMs", s.upMs], ["leaseMs", s.leaseMs],
+    ["leaseEnd", s.leaseEnd], ["endAt", s.endAt], ["endKind", s.endKind], ["quietUntil", s.quietUntil],
+    ["acctAt", s.acctAt],
     ["activity", s.activity], ["rxBps", s.rxBps], ["txBps", s.txBps], ["rxBytes", s.rxBytes], ["txBytes", s.txBytes],
     ["rateTick", s.rateTick],
   ];
@@ -85,12 +87,16 @@ export function snapshotModel(m: Model, views = false): GatewaySnapshot {
     churnMultiplier: m.churnMultiplier,
     peakSessions: m.peakSessions,
     upSinceSample: m.upSinceSample,
+    lossRing: m.lossRing,
+    lossAt: m.lossAt,
     downSinceSample: m.downSinceSample,
     tally: { ...m.tally },
     sessionEvents: { ...m.sessionEvents },
     offlineCount: m.offlineCount,
+    readyCount: m.readyCount,
     offline: m.offline,
     offlinePos: m.offlinePos,
+    backAt: m.backAt,
     store: { highWater: hw, columns, live: s.live.slice(0, s.liveCount), free: s.freeSlots() },
     pools: m.pools.map((p) => p.exportState()),
     cgn: m.cgn.exportState(),
@@ -135,13 +141,22 @@ export function restoreModel(
   m.churnMultiplier = st.churnMultiplier;
   m.peakSessions = st.peakSessions;
   m.upSinceSample = st.upSinceSample;
+  if (st.lossRing) m.lossRing.set(st.lossRing);
+  m.lossAt = st.lossAt ?? 0;
   m.downSinceSample = st.downSinceSample;
   m.tally = { ...st.tally };
   // Snapshots written before these counters: they start from zero, as a counter reset.
   if (st.sessionEvents) m.sessionEvents = { ...st.sessionEvents };
   m.offlineCount = st.offlineCount;
+  m.readyCount = st.readyCount;
   m.offline.set(st.offline);
   m.offlinePos.set(st.offlinePos);
+  m.backAt.set(st.backAt);
+  // The returns to come, filed again from the subscribers' `backAt` (those due have been taken).
+  m.returns.clear();
+  m.backAt.forEach((back, sub) => {
+    if (back > 0) m.returns.add(sub, back * 1000);
+  });
   // Learnt VRFs first: the session table's VRF column and counters index them.
   for (const name of st.extraVrfs ?? []) m.addVrf(name);
   // Then the running pools: the session columns, the local subscribers' holds and the pool states index them.
@@ -198,12 +213,17 @@ interface SnapshotState {
   churnMultiplier: number;
   peakSessions: number;
   upSinceSample: number;
+  /** Absent in snapshots written before the session-loss alarm: nothing lost. */
+  lossRing?: Int32Array;
+  lossAt?: number;
   downSinceSample: number;
   tally: Tally;
   sessionEvents?: Model["sessionEvents"];
   offlineCount: number;
+  readyCount: number;
   offline: Int32Array;
   offlinePos: Int32Array;
+  backAt: Uint32Array;
   store: { highWater: number; columns: Record<string, Typed>; live: Int32Array; free: Int32Array };
   pools: ReturnType<Model["pools"][number]["exportState"]>[];
   cgn: ReturnType<Model["cgn"]["exportState"]>;

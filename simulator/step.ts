@@ -1,22 +1,26 @@
 /**
  * One 10-second sub-step of the data plane, in a fixed order so that the
- * random stream is consumed identically on every run: expiries, departures,
- * setups (generated subscribers, then configured local ones), traffic (with
- * lease renewals and CGN flows), CGN housekeeping, captures, the metrics
- * sample, alarms, and the aggregate activity log.
+ * random stream is consumed identically on every run: expiries, lifetime
+ * events (sessions ending: lifetimes.ts), subscribers whose CPE is back,
+ * setups (generated subscribers, then configured local ones), lease renewals
+ * and expiries (leases.ts), traffic (with CGN flows), CGN housekeeping,
+ * captures, the metrics sample, alarms, and the aggregate activity log.
  *
- * Population: departures are Poisson(disconnectsPerSecond × curve ×
- * multiplier) over live sessions; setups are Poisson(connectsPerSecond ×
- * curve × multiplier) arrivals, raised to the deficit below the steady state
- * (bring-up after a start, CPEs reconnecting after an outage), all capped by
- * population.setupsPerSecond.
+ * Population: nothing tops the online count up. Every subscriber whose CPE
+ * is up and not online dials (the ready ones: all of them after a start, a
+ * CPE back from a reboot or an absence, a session ended by the operator),
+ * up to population.setupsPerSecond; a failed attempt is tried again at the
+ * next step. So the count dips as sessions end and recovers as CPEs return.
  */
-import { SUB_STEP_MS, SUB_STEP_SECONDS, dailyFactor } from "./clock.ts";
+import { SUB_STEP_MS, SUB_STEP_SECONDS } from "./clock.ts";
 import { applyDelivered } from "./aaa-answers.ts";
+import { runAccounting } from "./accounting.ts";
 import { evaluateAlarms } from "./conditions.ts";
+import { grantLease, runLeases } from "./leases.ts";
 import { setupSession, teardownSession } from "./lifecycle.ts";
 import { connectLocalSubscribers } from "./local-sessions.ts";
 import type { Model } from "./model.ts";
+import { ENCAP_PPPOE_LAC } from "./subscribers.ts";
 import { packetsPerSecond, runTraffic } from "./traffic.ts";
 import { drainStep, maintenanceGate } from "./upgrade.ts";
 
@@ -36,36 +40,41 @@ export function subStep(m: Model): void {
   // Real RADIUS servers' answers since the last step (their setups complete before new ones are asked for).
   applyDelivered(m);
 
-  const churn = dailyFactor(p.churn.dailyCurve, now, p.utcOffsetMinutes) * m.churnMultiplier;
-  const departures = Math.min(m.store.liveCount, m.rng.poisson(p.churn.disconnectsPerSecond * churn * SUB_STEP_SECONDS));
-  for (let k = 0; k < departures; k++) {
-    const slot = m.store.live[m.rng.int(m.store.liveCount)] ?? 0;
-    teardownSession(m, slot, "churn");
-  }
+  m.lifetimes.run(m, (slot, cause, backMs) => teardownSession(m, slot, cause, false, backMs));
+  m.lifetimes.wake(m, (slot) => grantLease(m, slot));
 
-  const arrivals = m.rng.poisson(p.churn.connectsPerSecond * churn * SUB_STEP_SECONDS);
-  const deficit = p.population.steadyStateSessions - m.store.liveCount;
-  const attempts = Math.min(Math.floor(p.population.setupsPerSecond * SUB_STEP_SECONDS), Math.max(arrivals, deficit));
+  const attempts = Math.min(Math.floor(p.population.setupsPerSecond * SUB_STEP_SECONDS), m.readyCount);
   if (gate === "closed") {
-    drainStep(m, Math.min(attempts, m.offlineCount));
+    drainStep(m, attempts);
   } else {
-    for (let k = 0; k < attempts && m.offlineCount > 0; k++) {
-      const sub = m.offline[m.rng.int(m.offlineCount)] ?? 0;
+    for (let k = 0; k < attempts && m.readyCount > 0; k++) {
+      const sub = m.offline[m.rng.int(m.readyCount)] ?? 0;
       setupSession(m, sub);
     }
     // Configured local subscribers are not drawn by arrivals: each offline one tries by itself.
     connectLocalSubscribers(m);
   }
 
-  const lapsed = runTraffic(m);
-  for (const slot of lapsed) teardownSession(m, slot, "lease-expired");
+  // A lease nobody renewed ends its session; the subscriber is back when its CPE is.
+  for (const slot of runLeases(m)) {
+    teardownSession(m, slot, "lease-expired", false, (m.backAt[m.store.sub[slot] ?? 0] ?? 0) * 1000);
+  }
+  runTraffic(m);
+  runAccounting(m);
   m.portCounters.add(m.store.portRx, m.store.portTx);
 
   m.cgn.tick(now, m.rng);
   m.cgn.endStep();
   m.captures.tick(now, (slot) => packetsPerSecond(m, slot));
-  m.l2tp.tick(m);
+  // Sessions of a tunnel whose Hello went unanswered: a LAC's CPEs dial again at once (and fail over), a failed
+  // LAC's subscribers are back with it.
+  for (const slot of m.l2tp.tick(m)) {
+    const lac = m.store.encap[slot] === ENCAP_PPPOE_LAC;
+    teardownSession(m, slot, "l2tp-peer-unreachable", false, lac ? m.nowMs : Number.POSITIVE_INFINITY);
+  }
   m.metrics.record(now, m.store.liveCount, m.store.byEncap, m.upSinceSample, m.downSinceSample, m.store.portRx, m.store.portTx);
+  m.lossAt = (m.lossAt + 1) % m.lossRing.length;
+  m.lossRing[m.lossAt] = m.downSinceSample;
   m.upSinceSample = 0;
   m.downSinceSample = 0;
   evaluateAlarms(m);

@@ -10,6 +10,7 @@ import { cumulativeWeights, hash32, hashUnit, pickFromCumulative } from "./rando
 
 /** Encapsulation indices, in the order of ENCAPS. */
 export const ENCAP_IPOE = 0;
+export const ENCAP_PPPOE_LAC = 2;
 export const ENCAP_L2TP = 3;
 
 /** A reusable record of one subscriber's attributes (filled in place to avoid allocation on the setup path). */

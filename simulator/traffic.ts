@@ -11,13 +11,12 @@
  * sized at the same draw. A rate is whole bits per second; the session table
  * keeps the port rates (the sums over the port's sessions) and counts bytes
  * as a rate changes (sessions.ts `setRates`), so a session's counters read
- * the same as if they were added to at every sub-step. IPoE leases are
- * renewed as they fall due (the session table files them by sub-step).
- * Touching a third of the sessions per step, and only the leases due, is
- * what keeps a 128k step within a few milliseconds. No allocation per session.
+ * the same as if they were added to at every sub-step. A session whose CPE
+ * is away (off, rebooting, its line down: lifetimes.ts) carries nothing.
+ * Touching a third of the sessions per step is what keeps a 128k step within
+ * a few milliseconds. No allocation per session.
  */
 import { dailyFactor } from "./clock.ts";
-import { renewalDelayMs } from "./lifecycle.ts";
 import type { Model } from "./model.ts";
 import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./frame-sizes.ts";
 import { mix32 } from "./random.ts";
@@ -45,15 +44,14 @@ export function roundRate(x: number): number {
   return y - 0.5 > x ? y - 1 : y;
 }
 
-/** Runs one sub-step of traffic; returns the slots whose lease lapsed (to be torn down by the caller). */
-export function runTraffic(m: Model): number[] {
+/** Runs one sub-step of traffic (after the step's lease expiries have ended their sessions). */
+export function runTraffic(m: Model): void {
   const s = m.store;
   const plans = m.profile.plans;
   const planDown = Float64Array.from(plans, (p) => p.downloadKbps * 1000);
   const planUp = Float64Array.from(plans, (p) => p.uploadKbps * 1000 * UPLOAD_RATIO);
   const wgBps = m.profile.walledGardenKbps * 1000;
   const curve = dailyFactor(m.profile.traffic.dailyCurve, m.nowMs, m.profile.utcOffsetMinutes);
-  const renewFail = m.profile.leases.renewFailureProbability;
   const meanActivity = Math.max(0.001, m.profile.traffic.meanActivity);
   const tick = m.tick;
   const tickSalt = Math.imul(tick + 1, 0x9e3779b1);
@@ -61,7 +59,8 @@ export function runTraffic(m: Model): number[] {
   const cgn = m.cgn;
   const flowBase = Float64Array.from(cgn.groups, (g) => g.config.flowsPerSubscriber / meanActivity);
   // Columns hoisted into locals: the calls below (rng, setFlows) would otherwise force V8 to reload them per row.
-  const { alive, leaseMs, id, activity, plan: planOf, walledGarden, sub: subOf } = s;
+  const { alive, id, activity, plan: planOf, walledGarden, sub: subOf, quietUntil } = s;
+  const nowSeconds = now / 1000;
   const bindingOf = s.cgn;
   const bindingGroup = cgn.group;
 
@@ -70,7 +69,8 @@ export function runTraffic(m: Model): number[] {
     const h = mix32((id[slot] ?? 0) ^ tickSalt);
     // Jitter in [0.6, 1.4): one hash per draw instead of a random draw keeps the stream short.
     const jitter = 0.6 + (h / 4294967296) * 0.8;
-    const act = (activity[slot] ?? 0) * curve * jitter;
+    // A CPE that is away sends and receives nothing.
+    const act = (quietUntil[slot] ?? 0) > nowSeconds ? 0 : (activity[slot] ?? 0) * curve * jitter;
     const u = act > 1 ? 1 : act;
     const plan = planOf[slot] ?? 0;
     let tx = (planDown[plan] ?? 0) * u;
@@ -95,23 +95,15 @@ export function runTraffic(m: Model): number[] {
     }
   };
 
-  // Leases whose renewal falls due now (PPP sessions have none), in slot order: the random stream's order.
-  const lapsed: number[] = [];
-  for (const slot of s.dueLeases(now)) {
-    // A client that fails to renew loses its lease: no traffic this step, torn down by the caller.
-    if (m.rng.chance(renewFail)) lapsed.push(slot);
-    else s.setLease(slot, now + renewalDelayMs(m, id[slot] ?? 0, tick));
-  }
   // Sessions set up in this sub-step (every setup happens in one, before its traffic) draw their first rates now.
   const first = (RATE_INTERVAL_STEPS - (tick % RATE_INTERVAL_STEPS)) % RATE_INTERVAL_STEPS;
   for (const slot of s.takeFresh()) {
     if (alive[slot] === 1 && (slot - first) % RATE_INTERVAL_STEPS !== 0) draw(slot);
   }
   // Then this sub-step's turn, in slot order (sequential through the columns): the slots with (slot + tick)
-  // divisible by RATE_INTERVAL_STEPS, less the lapsed (their renewal is still due).
+  // divisible by RATE_INTERVAL_STEPS.
   const end = s.highWater;
   for (let slot = first; slot < end; slot += RATE_INTERVAL_STEPS) {
-    if (alive[slot] === 1 && (leaseMs[slot] ?? 0) > now) draw(slot);
+    if (alive[slot] === 1) draw(slot);
   }
-  return lapsed;
 }

@@ -36,7 +36,9 @@ export const LOG_CATALOGUE = {
     severity: "info",
     fields: ["sessionId", "username", "encap", "cause", "uptimeSeconds"],
     meaning:
-      "a session went down; cause is churn, lease-expired, admin-reset, admin-reboot (drained for a software upgrade), scenario, reseed, local-subscriber-removed, local-subscriber-changed, static-address-claimed, pool-reconfigured or l2tp-peer-unreachable (sampled like session.up; local-subscriber-removed, local-subscriber-changed and static-address-claimed always logged; pool-reconfigured counted in pool.reconfigured)",
+      "a session went down; cause is line-down, cpe-reboot or cpe-power-off (a PPP session whose CPE stopped " +
+      "answering LCP echo), cpe-firmware-upgrade (the CPE closed it to reboot), session-timeout (a forced " +
+      "reconnect), lease-expired (an IPoE client gone past its lease), admin-reset, admin-reboot (drained for a software upgrade), scenario, reseed, local-subscriber-removed, local-subscriber-changed, static-address-claimed, pool-reconfigured or l2tp-peer-unreachable (sampled like session.up; local-subscriber-removed, local-subscriber-changed and static-address-claimed always logged; pool-reconfigured counted in pool.reconfigured)",
   },
   "session.setup-failed": {
     severity: "warning",
@@ -192,7 +194,9 @@ export const LOG_CATALOGUE = {
     severity: "notice",
     fields: ["direction", "localTunnelId", "peerIp", "reason", "uptimeSeconds"],
     meaning:
-      "an L2TP tunnel was closed (StopCCN); reason idle-timeout (no session for l2tp.idleTimeoutSeconds), peer-unreachable (its Hello went unanswered) or no-response (the peer never answered the handshake's SCCRQ within 31 s)",
+      "an L2TP tunnel was closed (StopCCN); reason idle-timeout (no session for l2tp.idleTimeoutSeconds), " +
+      "hello-timeout (its Hello went unanswered: logged at warning, with its sessions) or no-response (the peer " +
+      "never answered the handshake's SCCRQ within 31 s: warning)",
   },
   "licence.state": {
     severity: "notice",
@@ -322,13 +326,19 @@ export const ALARM_CATALOGUE = {
     severity: "major",
     instance: "host:port",
     raise: "the server is marked dead",
-    clear: "the server is revived",
+    clear: "the server answers again (a revival by dead time alone is not one: the outage goes on until it answers)",
   },
   "radius.all-dead": {
     severity: "critical",
     instance: null,
     raise: "every configured RADIUS server is dead",
-    clear: "at least one server is alive",
+    clear: "at least one server answers again",
+  },
+  "radius.accounting.failed": {
+    severity: "major",
+    instance: null,
+    raise: "an accounting record went unanswered by every server it was sent to: it waits in the queue (billing lags)",
+    clear: "the queue is empty again (every record answered, or dropped from a full queue)",
   },
   "sessions.capacity.high": {
     severity: "minor",
@@ -336,10 +346,16 @@ export const ALARM_CATALOGUE = {
     raise: "live sessions ≥ alarms.capacityHighPercent of population.licensedSessions",
     clear: "live sessions < alarms.capacityClearPercent of population.licensedSessions",
   },
+  "sessions.loss.high": {
+    severity: "major",
+    instance: null,
+    raise: "sessions down in 5 min ≥ alarms.sessionLossPercent of those up before, and ≥ alarms.sessionLossMin",
+    clear: "fewer than half as many in the last 5 min",
+  },
   "bgp.neighbor.down": {
     severity: "major",
-    instance: "neighbor address",
-    raise: "an Established BGP session goes down (a flap, the hold timer, a reset by a configuration change)",
+    instance: "neighbor address (`<address> vrf <name>` for a GRE circuit's eBGP session outside the global table)",
+    raise: "an Established BGP session goes down (a flap, the hold timer, a reset, a GRE circuit's eBGP session)",
     clear: "the session is Established again, or the neighbor is shut down or deleted",
   },
   "gre.circuit.down": {
@@ -354,11 +370,25 @@ export const ALARM_CATALOGUE = {
     raise: "a Full (OSPF) or Up (IS-IS) adjacency goes down",
     clear: "it is back, or the interface is removed from the IGP",
   },
+  "l2tp.peer.unreachable": {
+    severity: "major",
+    instance: "peer host name",
+    raise: "a tunnel with an L2TP peer (an LNS this appliance forwards to, or a LAC it terminates) failed: its " +
+      "Hello or " +
+      "SCCRQ went unanswered; the peer is locked out for l2tp.lockoutSeconds",
+    clear: "a tunnel with the peer is established again",
+  },
   "ipsec.peer.down": {
     severity: "minor",
     instance: "connection name",
     raise: "an ESTABLISHED IKE SA is lost",
     clear: "the SA is ESTABLISHED again, IPsec is disabled, or the connection is deleted",
+  },
+  "daemon.down": {
+    severity: "critical",
+    instance: "daemon (routing, ipsec)",
+    raise: "a control-plane daemon does not answer (its endpoints read reachable false)",
+    clear: "it answers again",
   },
   "licence.band.exceeded": {
     severity: "major",

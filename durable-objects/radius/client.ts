@@ -17,7 +17,7 @@
  *
  * Times are the appliance's clock (`now`): the instants the API shows.
  */
-import type { AccessOutcome, AccessRequestRecord, Pacing, ServerHealth } from "../../simulator/index.ts";
+import type { AccessOutcome, AccessRequestRecord, AccountingRecord, Pacing, ServerHealth } from "../../simulator/index.ts";
 import type { RadiusClientSettings, RadiusServerTarget } from "../../src/config/radius.ts";
 import { CODE, ERROR_CAUSE, ATTRIBUTE } from "../../src/radius/dictionary.ts";
 import type { AcctStatusName } from "../../src/radius/dictionary.ts";
@@ -61,7 +61,7 @@ interface Job {
   kind: "access" | "accounting";
   /** Servers tried, by label. */
   tried: string[];
-  /** Access: when it stops being worth sending (its setup has given up); null for accounting. */
+  /** Access: when (wall clock: the timeout is real time, whatever the simulated clock does) it stops being worth sending; null for accounting. */
   deadlineMs: number | null;
   /** Accounting pinned to one server (Accounting-On/Off go to each). */
   pinned: string | null;
@@ -94,6 +94,7 @@ class ServerState {
       dead: false,
       deadSinceMs: null,
       failureReason: null,
+      accounting: this.accounting,
     };
   }
 
@@ -113,6 +114,29 @@ class ServerState {
     if (this.probe) clearInterval(this.probe);
     this.probe = null;
   }
+}
+
+/** The model's accounting record as the codec writes it (Gigawords and Acct-Delay-Time are the codec's). */
+function sessionAccountingOf(r: AccountingRecord): SessionAccounting {
+  return {
+    status: r.statusType,
+    sessionId: r.sessionId,
+    username: r.username,
+    framedIpAddress: r.framedIpAddress,
+    framedIpv6Address: null,
+    framedIpv6Prefix: r.framedIpv6Prefix,
+    delegatedIpv6Prefix: r.delegatedIpv6Prefix,
+    nasPortId: r.nasPortId,
+    callingStationId: r.callingStationId,
+    ppp: r.ppp,
+    sessionTimeSeconds: r.sessionTimeSeconds,
+    inputOctets: r.inputOctets,
+    outputOctets: r.outputOctets,
+    inputPackets: r.inputPackets,
+    outputPackets: r.outputPackets,
+    terminateCause: r.terminateCause?.code ?? null,
+    eventMs: Date.parse(r.eventTime),
+  };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -192,7 +216,7 @@ export class RadiusClient {
     const job: Job = {
       kind: "access",
       tried: [],
-      deadlineMs: this.#now() + settings.timeoutMs,
+      deadlineMs: Date.now() + settings.timeoutMs,
       pinned: null,
       acctType: null,
       build: (nas, identifier, secret) => {
@@ -222,9 +246,14 @@ export class RadiusClient {
     this.#kick();
   }
 
-  /** Queues a session's Accounting-Request (Start, Interim-Update, Stop); dropped and counted when the queue is full. */
-  account(record: SessionAccounting): void {
+  /**
+   * Queues a session's Accounting-Request (Start, Interim-Update, Stop) as the model recorded it (simulator
+   * accounting.ts: its octets and times are the API's at the event's instant); dropped and counted when the queue
+   * is full.
+   */
+  account(model: AccountingRecord): void {
     if (!this.#settings) return;
+    const record = sessionAccountingOf(model);
     this.#queueAccounting({
       kind: "accounting",
       tried: [],
@@ -266,12 +295,18 @@ export class RadiusClient {
 
   /** Each real server's health, in configured order. */
   health(): ServerHealth[] {
-    return [...this.#servers.values()].map((s) => ({ ...s.health }));
+    return [...this.#servers.values()].map((s) => ({ ...s.health, accounting: { ...s.accounting } }));
   }
 
   /** The pacing, as GET /radius/servers shows it. */
   pacing(): Pacing {
-    return { requestsPerSecond: this.#settings?.requestsPerSecond ?? 0, queued: this.#access.length + this.#accounting.length, notSentInTime: this.#notSentInTime };
+    return {
+      requestsPerSecond: this.#settings?.requestsPerSecond ?? 0,
+      queued: this.#access.length + this.#accounting.length,
+      notSentInTime: this.#notSentInTime,
+      accountingQueued: this.#accounting.length,
+      accountingDropped: this.#accountingDropped,
+    };
   }
 
   /** Accounting records waiting for a server, and dropped from a full queue. */
@@ -333,7 +368,7 @@ export class RadiusClient {
     while (this.#settings && this.#access.length + (this.#liveServers().length > 0 ? this.#accounting.length : 0) > 0) {
       // An Access-Request that waited too long for its first send is not worth a token (a failover is).
       const head = this.#access[0];
-      if (head && head.tried.length === 0 && head.deadlineMs !== null && this.#now() > head.deadlineMs) {
+      if (head && head.tried.length === 0 && head.deadlineMs !== null && Date.now() > head.deadlineMs) {
         this.#access.shift();
         head.failed(null, "not-sent");
         continue;

@@ -1,8 +1,8 @@
 /**
  * Real AAA wired into the appliance: the RADIUS client (client.ts) between the data-plane model and the
  * operator's servers. It follows the configuration (radius.servers with transport tcp or tls, radius.*), sends
- * the model's Access-Requests and its accounting, and hands the model what came back before each step
- * (DataPlane `connectRealAaa`). With simulated servers it is idle and nothing of it runs.
+ * the model's Access-Requests and its accounting records (Gateway `onAccounting`: Start, Interim-Update, Stop),
+ * and hands the model what came back before each step (DataPlane `connectRealAaa`). With simulated servers it is idle and nothing of it runs.
  */
 import type { ConfigDocument } from "../../src/config/types.ts";
 import { radiusClientOf } from "../../src/config/radius.ts";
@@ -28,12 +28,13 @@ export class RealAaa {
     this.#client.configure(settings, weights, Array.isArray(allowlist) ? allowlist : [], policy);
     this.#plane.setRadiusServers(servers, settings ? this.#client.capacity : undefined);
     if (!settings) {
-      if (wasActive) this.#plane.connectRealAaa({ request: null, deliver: null });
+      if (wasActive) this.#plane.connectRealAaa({ request: null, account: null, deliver: null });
       return;
     }
     if (wasActive) return;
     this.#plane.connectRealAaa({
       request: (request) => this.#client.authenticate(request),
+      account: (record) => this.#client.account(record),
       deliver: () => this.#plane.deliverAaa(this.#client.takeOutcomes(), this.#client.health(), this.#client.pacing()),
     });
     // A client starting with an empty data plane says so (RFC 2866 §5.1: the server closes what it held open for

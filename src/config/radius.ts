@@ -41,6 +41,12 @@ export interface RadiusClientSettings {
 const transportOf = (values: Record<string, Value>): RadiusTransport =>
   values.transport === "tcp" || values.transport === "tls" ? values.transport : "simulated";
 
+/** A real server's accounting port: as configured, else RFC 6613's 1813 over TCP, or RFC 6614's one port over TLS. */
+function accountingPortOf(values: Record<string, Value>, transport: "tcp" | "tls", authPort: number): number {
+  if (typeof values.accountingPort === "number") return values.accountingPort;
+  return transport === "tls" ? authPort : RADIUS_ACCOUNTING_PORT.tcp;
+}
+
 /** The configured servers, in order (items whose key does not parse are the validator's to refuse). */
 export function radiusServersOf(items: readonly ConfigItem[]): RadiusServerSettings[] {
   return items.flatMap(({ key, values }) => {
@@ -48,7 +54,8 @@ export function radiusServersOf(items: readonly ConfigItem[]): RadiusServerSetti
     if (!at) return [];
     const transport = transportOf(values);
     const weight = typeof values.weight === "number" ? values.weight : 1;
-    return [{ host: at.host, port: at.port, weight, ...(transport === "simulated" ? {} : { transport }) }];
+    if (transport === "simulated") return [{ host: at.host, port: at.port, weight }];
+    return [{ host: at.host, port: at.port, weight, transport, accountingPort: accountingPortOf(values, transport, at.port) }];
   });
 }
 
@@ -61,7 +68,7 @@ export function radiusClientOf(items: readonly ConfigItem[], fields: (path: stri
     const at = parseHostPort(key);
     const transport = transportOf(values);
     if (!at || transport === "simulated" || typeof values.secret !== "string") return [];
-    const acctPort = typeof values.accountingPort === "number" ? values.accountingPort : transport === "tls" ? at.port : RADIUS_ACCOUNTING_PORT.tcp;
+    const acctPort = accountingPortOf(values, transport, at.port);
     return [{ label: `${at.host}:${at.port}`, host: at.host, authPort: at.port, acctPort, transport, secret: values.secret }];
   });
   if (servers.length === 0) return null;

@@ -158,6 +158,22 @@ export function scrapeFamilies(s: ScrapeState): MetricFamily[] {
     ),
     gauge("bng_radius_consecutive_failures", "Requests lost in a row by the server", s.radius.servers.map((r) => ({ labels: server(r), value: r.consecutiveFailures }))),
     gauge("bng_radius_server_dead", "1 while the server is marked dead", s.radius.servers.map((r) => ({ labels: server(r), value: flag(r.isDead) }))),
+    counter(
+      "bng_radius_accounting_requests_total",
+      "Accounting-Requests sent to the server by Acct-Status-Type: start, interim, stop (RadiusServer.accounting)",
+      s.radius.servers.flatMap((r) => {
+        const t = r.accounting.requestsByType;
+        const by = { start: t.start, interim: t.interimUpdate, stop: t.stop };
+        return Object.entries(by).map(([type, value]) => ({ labels: { ...server(r), type }, value }));
+      }),
+    ),
+    counter(
+      "bng_radius_accounting_responses_total",
+      "Accounting-Responses the server sent back",
+      s.radius.servers.map((r) => ({ labels: server(r), value: r.accounting.responses })),
+    ),
+    gauge("bng_radius_accounting_queued", "Accounting records waiting for a server", one(s.radius.accounting.queued)),
+    counter("bng_radius_accounting_dropped_total", "Accounting records dropped", one(s.radius.accounting.dropped)),
 
     // Alarms (GET /api/v1/alarms)
     gauge("bng_alarms_active", "Active alarms by severity", byKey(s.alarms.countBySeverity, "severity")),

@@ -111,6 +111,8 @@ export interface SessionAccounting {
   framedIpAddress: string;
   /** The session's IPv6 WAN address (RFC 6911) and delegated prefix (RFC 4818), when it has them. */
   framedIpv6Address: string | null;
+  /** The WAN prefix the CPE's address is taken from (RFC 3162 §2.3), when the session has one. */
+  framedIpv6Prefix?: string | null;
   delegatedIpv6Prefix: string | null;
   nasPortId: string;
   callingStationId: string;
@@ -142,6 +144,7 @@ export function sessionAccountingRequest(nas: NasIdentity, record: SessionAccoun
   if (record.ppp) attributes.push(attribute("Framed-Protocol", integer(FRAMED_PROTOCOL.PPP)));
   attributes.push(attribute("Framed-IP-Address", ipv4(record.framedIpAddress)));
   if (record.framedIpv6Address !== null) attributes.push(attribute("Framed-IPv6-Address", ipv6(record.framedIpv6Address)));
+  if (record.framedIpv6Prefix) attributes.push(attribute("Framed-IPv6-Prefix", ipv6Prefix(record.framedIpv6Prefix)));
   if (record.delegatedIpv6Prefix !== null) attributes.push(attribute("Delegated-IPv6-Prefix", ipv6Prefix(record.delegatedIpv6Prefix)));
   attributes.push(attribute("Acct-Authentic", integer(ACCT_AUTHENTIC.RADIUS)));
   if (record.status !== "Start") {

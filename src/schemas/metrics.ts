@@ -70,7 +70,9 @@ export const metrics = {
       "`bng_session_setups_total`, `_teardowns_total`, `_setup_failures_total` as GET /system/status counts them), " +
       "interface counters (`bng_interface_{receive,transmit}_{bytes,packets,errors,discards}_total`, GET /system/interfaces, for `rate()`) and `bng_interface_up`, " +
       "port rates (`bng_port_*_bytes_per_second`, the metrics history's newest point in bytes), address pools (`bng_address_pool_*`), CGN (`bng_cgn_*`, with `bng_cgn_port_block_allocations_total`), " +
-      "RADIUS servers (`bng_radius_*`; `bng_radius_requests_total` by `result`: accept, reject, timeout), active alarms by severity (`bng_alarms_*`), " +
+      "RADIUS servers (`bng_radius_*`; `bng_radius_requests_total` by `result`: accept, reject, timeout; " +
+      "`bng_radius_accounting_requests_total` by `type`: start, interim, stop), " +
+      "active alarms by severity (`bng_alarms_*`), " +
       "the licence meter, state set and days remaining (`bng_licence_*`), BGP sessions and prefixes per neighbor (`bng_bgp_*`), IGP adjacencies (`bng_igp_adjacency_up`), " +
       "IPsec peers and child SAs (`bng_ipsec_*`), L2TP tunnels and their sessions (`bng_l2tp_*`), GRE circuits (`bng_gre_*`), the upgrade state set (`bng_upgrade_state`), " +
       "control- and data-plane uptime (`bng_*_plane_uptime_seconds`) and the log sequence (`bng_log_entries_total`). " +

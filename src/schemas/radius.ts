@@ -1,9 +1,24 @@
-/** RADIUS, the wire contract: the health of the authentication server pool as the RADIUS client sees it. */
+/**
+ * RADIUS, the wire contract: the health of the authentication server pool as the RADIUS client sees it, and
+ * (beyond the spec's fields, docs/simulation.md "RADIUS accounting") the accounting the same servers take.
+ */
 import { z } from "zod";
 import { operation } from "./contract.ts";
 
 const int32 = z.int32();
 const count = z.int().min(0);
+
+const RadiusAccounting = z
+  .object({
+    port: z.int().min(1).max(65536).meta({ description: "accounting port: a simulated server's authentication port + 1 (1813, UDP); a real one's `accountingPort` (TCP or TLS)" }),
+    requestsSent: count.meta({ description: "Accounting-Requests sent to this server (RFC 2866), retries included" }),
+    requestsByType: z
+      .object({ start: count, interimUpdate: count, stop: count })
+      .meta({ description: "`requestsSent` by Acct-Status-Type: Start, Interim-Update, Stop" }),
+    responses: count.meta({ description: "Accounting-Responses received" }),
+    timeouts: count.meta({ description: "requests lost: `requestsSent` − `responses`" }),
+  })
+  .meta({ id: "RadiusAccounting", description: "Beyond the spec's fields: the accounting this server takes" });
 
 const RadiusServer = z
   .object({
@@ -27,9 +42,11 @@ const RadiusServer = z
       .meta({
         description:
           "Beyond the spec's fields, a real server's: why its last request failed. `connect-failed` (no connection), `closed` (it closed the connection " +
-          "unanswered), `timeout` (no answer on an open connection: a server drops, unanswered, a request whose Message-Authenticator a different " +
-          "shared secret signed), `secret-mismatch` (an answer whose authenticator does not verify with this shared secret); null for a simulated one",
+          "unanswered), `timeout` (no answer on an open connection that has answered before: a slow server), `secret-mismatch` (the shared secrets " +
+          "differ: an answer whose authenticator does not verify, or a server that took the connection and answers nothing on it, as a server " +
+          "discards unanswered what another secret signed); null for a simulated one",
       }),
+    accounting: RadiusAccounting,
   })
   .meta({ id: "RadiusServer" });
 
@@ -50,6 +67,12 @@ export const RadiusPoolStatus = z
     deadServers: int32,
     servers: z.array(RadiusServer),
     pacing: RadiusPacing.nullable().meta({ description: "null while the servers are simulated" }),
+    accounting: z
+      .object({
+        queued: count.meta({ description: "records no server answered, waiting to be sent again, oldest first" }),
+        dropped: count.meta({ description: "records given up because the queue was full (`aaa.accountingQueue`)" }),
+      })
+      .meta({ description: "Beyond the spec's fields: accounting records waiting for a server" }),
   })
   .meta({ id: "RadiusPoolStatus" });
 export type RadiusPoolStatus = z.output<typeof RadiusPoolStatus>;
@@ -86,6 +109,13 @@ export const radius = {
             lastSuccess: "2026-11-26T20:35:10.000Z",
             transport: "simulated",
             lastFailureReason: null,
+            accounting: {
+              port: 1813,
+              requestsSent: 4012,
+              requestsByType: { start: 1008, interimUpdate: 2013, stop: 991 },
+              responses: 4008,
+              timeouts: 4,
+            },
           },
           {
             host: "radius-2.isp.example",
@@ -99,9 +129,17 @@ export const radius = {
             lastSuccess: "2026-11-26T20:35:10.000Z",
             transport: "simulated",
             lastFailureReason: null,
+            accounting: {
+              port: 1813,
+              requestsSent: 3897,
+              requestsByType: { start: 958, interimUpdate: 1990, stop: 949 },
+              responses: 3895,
+              timeouts: 2,
+            },
           },
         ],
         pacing: null,
+        accounting: { queued: 0, dropped: 0 },
       },
     },
   }),

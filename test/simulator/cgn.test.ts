@@ -211,6 +211,9 @@ describe("CGN pool-high alarm", () => {
     expect(raised?.instance).toBe("cgn-1");
     expect(raised?.context).toEqual({ group: "cgn-1", usedChunks: String(u?.usedChunks), totalChunks: String(u?.totalChunks) });
     g.scenario({ action: "drain-cgn-group", group: "cgn-1" });
+    // Raised a moment ago: held for its first minute (alarms.ts MIN_ACTIVE_MS), then cleared.
+    expect(g.alarms.list().active.find((a) => a.id === "cgn.pool.high")).toBeDefined();
+    g.step(60);
     expect(g.alarms.list().active.find((a) => a.id === "cgn.pool.high")).toBeUndefined();
   });
 });

@@ -4,10 +4,11 @@ import { BGP_WATCH, GRE_WATCH, IGP_WATCH, IPSEC_WATCH, StateWatch, type WatchSin
 /** A sink that records what the watcher logs and how it feeds each alarm. */
 function recorder() {
   const logs: { severity: string; msgId: string; fields: Record<string, unknown> }[] = [];
-  const alarms: { id: string; instance: string; high: boolean; low: boolean }[] = [];
+  const alarms: { id: string; instance: string; high?: boolean; low?: boolean; retired?: true }[] = [];
   const sink: WatchSink = {
     log: (severity, msgId, fields) => logs.push({ severity, msgId, fields }),
     observeAlarm: (id, instance, high, low) => alarms.push({ id, instance, high, low }),
+    retireAlarm: (id, instance) => alarms.push({ id, instance, retired: true }),
   };
   return { sink, logs, alarms };
 }
@@ -41,7 +42,7 @@ describe("the control-plane watcher", () => {
     ]);
   });
 
-  it("treats an operator's shutdown as no fault, and a deleted neighbor as over", () => {
+  it("treats an operator's shutdown as no fault, and a deleted neighbor as over at once", () => {
     const { sink, alarms } = recorder();
     const watch = new StateWatch(BGP_WATCH);
     watch.sample([{ key: "a", state: "Established" }, { key: "b", state: "Established" }], sink);
@@ -50,7 +51,7 @@ describe("the control-plane watcher", () => {
     expect(alarms).toEqual([
       { id: "bgp.neighbor.down", instance: "a", high: false, low: true },
       { id: "bgp.neighbor.down", instance: "b", high: true, low: false },
-      { id: "bgp.neighbor.down", instance: "b", high: false, low: true },
+      { id: "bgp.neighbor.down", instance: "b", retired: true },
     ]);
   });
 

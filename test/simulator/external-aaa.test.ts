@@ -21,6 +21,7 @@ const health = (over: Partial<ServerHealth> = {}): ServerHealth => ({
   dead: false,
   deadSinceMs: null,
   failureReason: null,
+  accounting: { start: 0, interimUpdate: 0, stop: 0, responses: 0 },
   ...over,
 });
 

@@ -214,71 +214,127 @@ describe("L2TP tunnels", () => {
 
 describe("An unreachable L2TP peer", () => {
   const upstreamOf = (g: Gateway, hostname: string) => g.l2tp.tunnels().tunnels.filter((t) => t.peerHostname === hostname);
+  const usernamesOn = (g: Gateway, hostname: string) =>
+    upstreamOf(g, hostname)
+      .filter((t) => t.state === "established")
+      .flatMap((t) => detail(g, t.localTunnelId).sessionList.map((s) => s.username));
+  const alarmed = (g: Gateway) => g.alarms.list().active.filter((a) => a.id === "l2tp.peer.unreachable");
+  /** The realm's other LNS: `lns-1.<realm>` for `lns-2.<realm>` and the other way round. */
+  const otherLns = (hostname: string) => hostname.replace(/^lns-(\d)/, (_, k: string) => `lns-${k === "1" ? 2 : 1}`);
 
-  it("loses its sessions and tunnels, then shows a wait-ctl handshake that fails every setup and gives up after 31 s", () => {
+  it("as LAC: finds a failed LNS out at its next Hello; its subscribers come back on the realm's other LNS", () => {
     const g = gateway(profile(), 5, 1800);
     const victim = g.l2tp.tunnels().tunnels.find((t) => t.direction === "upstream" && t.state === "established")!;
     const hostname = victim.peerHostname!;
-    const riding = upstreamOf(g, hostname).reduce((a, t) => a + t.sessions, 0);
-    const upstreamBefore = carried(g, "upstream");
-    expect(riding).toBeGreaterThan(0);
+    const subscribers = usernamesOn(g, hostname);
+    const byEncap = g.sessions.summary().byEncap;
+    expect(subscribers.length).toBeGreaterThan(10);
 
-    const result = g.scenario({ action: "fail-l2tp-peer", peer: hostname.toUpperCase() });
-    expect(result).toMatchObject({ ok: true, detail: { disconnected: riding } });
-    expect(upstreamOf(g, hostname).map((t) => [t.state, t.sessions])).toEqual(upstreamOf(g, hostname).map(() => ["closed", 0]));
-    expect(carried(g, "upstream")).toBe(upstreamBefore - riding);
-    expect(logged(g, "l2tp.tunnel.down").filter((e) => e.fields.reason === "peer-unreachable").length).toBe(upstreamOf(g, hostname).length);
+    const failed = g.scenario({ action: "fail-l2tp-peer", peer: hostname.toUpperCase() });
+    expect(failed).toMatchObject({ ok: true, detail: { sessions: subscribers.length } });
+    // Hellos every 60 s, retransmitted for 31 s (RFC 2661 §5.8): found out within 91 s, at the 10 s step after it.
+    let waited = 0;
+    while (upstreamOf(g, hostname).some((t) => t.state === "established") && waited < 200) {
+      g.step(10);
+      waited += 10;
+    }
+    expect(waited).toBeGreaterThanOrEqual(40);
+    expect(waited).toBeLessThanOrEqual(100);
+    const down = logged(g, "l2tp.tunnel.down").filter((e) => e.fields.peerIp === victim.peerIp);
+    expect(down.map((e) => [e.severity, e.fields.reason])).toEqual([["warning", "hello-timeout"]]);
+    expect(alarmed(g).map((a) => [a.instance, a.severity])).toEqual([[hostname, "major"]]);
+    expect(logged(g, "session.down").some((e) => e.fields.cause === "l2tp-peer-unreachable")).toBe(true);
+
+    // Locked out, it is passed over: the same subscribers dial again at once and ride the other LNS (a setup storm).
+    g.step(20);
+    const moved = new Set(usernamesOn(g, otherLns(hostname)));
+    expect(subscribers.filter((u) => moved.has(u)).length).toBeGreaterThan(subscribers.length * 0.95);
+    expect(usernamesOn(g, hostname)).toEqual([]);
+    // No mix drift: every encapsulation is where it was, within the odd reconnect.
+    for (const [encap, count] of Object.entries(byEncap)) {
+      expect(Math.abs((g.sessions.summary().byEncap[encap] ?? 0) - count)).toBeLessThan(5);
+    }
     expectConsistent(g);
+  });
 
-    // Subscribers of that peer keep trying (churn brings them back): the next attempt starts a handshake that nobody answers.
-    g.scenario({ action: "set-churn-multiplier", multiplier: 50 });
+  it("probes a locked-out LNS when its lockout ends: wait-ctl, no-response after 31 s, locked out again", () => {
+    const g = gateway(profile(), 5, 1800);
+    const lns = g.l2tp.tunnels().tunnels.find((t) => t.direction === "upstream" && t.state === "established");
+    const hostname = lns!.peerHostname!;
+    g.scenario({ action: "fail-l2tp-peer", peer: hostname });
     const pendingOf = () => upstreamOf(g, hostname).filter((t) => t.state === "wait-ctl");
     let waited = 0;
     while (pendingOf().length === 0 && waited < 600) {
       g.step(10);
       waited += 10;
     }
+    // Found out within 100 s, then locked out for 300 s.
+    expect(waited).toBeGreaterThan(300);
+    expect(waited).toBeLessThanOrEqual(410);
     const pending = pendingOf();
     expect(pending).toHaveLength(1);
     // No session rides it, the LNS has assigned no tunnel id yet, and it has no uptime.
     expect(pending[0]).toMatchObject({ sessions: 0, peerTunnelId: 0 });
     expect(detail(g, pending[0]!.localTunnelId)).toMatchObject({ state: "wait-ctl", uptimeSeconds: null, sessionList: [] });
     const opened = Date.parse(detail(g, pending[0]!.localTunnelId).createdUtc!);
-
-    // The model moves in 10 s sub-steps: still pending at +10, +20 and +30 s, with the peer's setups failing meanwhile
-    // (one handshake, however many tries).
     expect(opened).toBe(g.nowMs);
     g.step(30);
-    expect(upstreamOf(g, hostname).filter((t) => t.state === "wait-ctl").map((t) => t.localTunnelId)).toEqual([pending[0]!.localTunnelId]);
-    expect(upstreamOf(g, hostname).filter((t) => t.state === "established")).toEqual([]);
-    expect(logged(g, "session.setup-failed").some((e) => e.fields.reason === "l2tp-peer-unreachable")).toBe(true);
+    expect(pendingOf().map((t) => t.localTunnelId)).toEqual([pending[0]!.localTunnelId]);
     expectConsistent(g);
-
-    // RFC 2661 §5.8's schedule gives up 31 s after the first SCCRQ: closed at the +40 s sub-step.
+    // RFC 2661 §5.8's schedule gives up 31 s after the first SCCRQ: closed at the +40 s sub-step, the alarm still up.
     g.step(10);
     expect(detail(g, pending[0]!.localTunnelId).state).toBe("closed");
-    expect(logged(g, "l2tp.tunnel.down").filter((e) => e.fields.localTunnelId === pending[0]!.localTunnelId).map((e) => e.fields.reason)).toEqual(["no-response"]);
+    const reasons = logged(g, "l2tp.tunnel.down").filter((e) => e.fields.localTunnelId === pending[0]!.localTunnelId);
+    expect(reasons.map((e) => [e.severity, e.fields.reason])).toEqual([["warning", "no-response"]]);
+    expect(alarmed(g).map((a) => a.instance)).toEqual([hostname]);
   });
 
-  it("completes a pending handshake once revived, and carries sessions again", () => {
+  it("clears the alarm once a revived LNS answers its probe, and carries its subscribers' new sessions again", () => {
     const g = gateway(profile(), 5, 1800);
-    const hostname = g.l2tp.tunnels().tunnels.find((t) => t.direction === "upstream" && t.state === "established")!.peerHostname!;
+    const lns = g.l2tp.tunnels().tunnels.find((t) => t.direction === "upstream" && t.state === "established");
+    const hostname = lns!.peerHostname!;
     g.scenario({ action: "fail-l2tp-peer", peer: hostname });
-    g.scenario({ action: "set-churn-multiplier", multiplier: 50 });
+    g.step(120);
+    expect(alarmed(g)).toHaveLength(1);
+    expect(g.scenario({ action: "revive-l2tp-peer", peer: hostname }).ok).toBe(true);
+    // Still locked out: its subscribers' sessions stay where they failed over, and it is probed when the lockout ends.
     let waited = 0;
-    while (!upstreamOf(g, hostname).some((t) => t.state === "wait-ctl") && waited < 600) {
+    while (alarmed(g).length > 0 && waited < 400) {
       g.step(10);
       waited += 10;
     }
-    const pending = upstreamOf(g, hostname).find((t) => t.state === "wait-ctl")!;
-    expect(pending).toBeDefined();
-    expect(g.scenario({ action: "revive-l2tp-peer", peer: hostname }).ok).toBe(true);
-    g.step(10);
-    // The retransmitted SCCRQ is answered: up, with the peer's tunnel id, then carrying the peer's subscribers.
-    expect(detail(g, pending.localTunnelId).peerTunnelId).toBeGreaterThan(0);
-    expect(["idle", "established"]).toContain(detail(g, pending.localTunnelId).state);
-    g.step(600);
+    expect(waited).toBeGreaterThan(150);
+    expect(alarmed(g)).toEqual([]);
+    expect(upstreamOf(g, hostname).some((t) => t.state === "idle" || t.state === "established")).toBe(true);
+    const clears = logged(g, "alarm.clear").filter((e) => e.fields.id === "l2tp.peer.unreachable");
+    expect(clears.map((e) => e.fields.instance)).toContain(hostname);
+    // Reconnecting subscribers of that LNS go to it again.
+    g.scenario({ action: "set-churn-multiplier", multiplier: 200 });
+    g.step(1800);
     expect(upstreamOf(g, hostname).reduce((a, t) => a + t.sessions, 0)).toBeGreaterThan(0);
+    expectConsistent(g);
+  });
+
+  it("as LNS: a failed LAC's subscribers are gone while it is, and the same ones are back with it", () => {
+    const g = gateway(profile(), 6, 1800);
+    const lac = g.l2tp.tunnels().tunnels.find((t) => t.direction === "downstream" && t.state === "established")!;
+    const hostname = lac.peerHostname!;
+    const subscribers = detail(g, lac.localTunnelId).sessionList.map((s) => s.username).sort();
+    const l2tp = g.sessions.summary().byEncap.l2tp ?? 0;
+    g.scenario({ action: "fail-l2tp-peer", peer: hostname });
+    g.step(100);
+    expect(g.sessions.summary().byEncap.l2tp).toBe(l2tp - subscribers.length);
+    expect(alarmed(g).map((a) => a.instance)).toEqual([hostname]);
+    // Nobody tries meanwhile: an LNS hears nothing from a dead LAC (no failed setups, no handshake of ours).
+    g.step(600);
+    expect(upstreamOf(g, hostname).filter((t) => t.state === "wait-ctl")).toEqual([]);
+    expect(logged(g, "session.setup-failed").filter((e) => e.fields.reason === "l2tp-peer-unreachable")).toEqual([]);
+    const revived = g.scenario({ action: "revive-l2tp-peer", peer: hostname });
+    expect(revived).toMatchObject({ ok: true, detail: { returning: subscribers.length } });
+    g.step(20);
+    const back = allSessions(g, { encap: "l2tp" }).map((s) => s.username);
+    expect(subscribers.filter((u) => back.includes(u))).toEqual(subscribers);
+    expect(alarmed(g)).toEqual([]);
     expectConsistent(g);
   });
 
@@ -296,6 +352,7 @@ describe("An unreachable L2TP peer", () => {
     const g = gateway(profile(), 5, 1800);
     const hostname = g.l2tp.tunnels().tunnels.find((t) => t.direction === "upstream")!.peerHostname!;
     g.scenario({ action: "fail-l2tp-peer", peer: hostname });
+    g.step(60);
     const copy = restore(g);
     copy.step(600);
     g.step(600);

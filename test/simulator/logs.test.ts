@@ -68,6 +68,8 @@ describe("model logging", () => {
   it("emits only catalogued msgIds with exactly their catalogued fields", () => {
     const g = gateway(profile(), 71, 600);
     g.scenario({ action: "fail-radius-server", server: "radius-1.isp.example" });
+    // Subscribers dialling again into a pool filled meanwhile.
+    g.scenario({ action: "disconnect-sessions", share: 0.2, filter: { vrf: "wholesale" } });
     g.scenario({ action: "fill-pool", pool: "wholesale-v4", percent: 100 });
     g.startCapture(g.sessions.list({ limit: 1 }).items[0]?.id ?? 0, "192.0.2.1", 1, null);
     g.step(900);

@@ -229,7 +229,7 @@ describe("pool reconfiguration", () => {
       const report = install(g, [...g.poolSettings(), added]);
       expect(report).toMatchObject({ pools: 8, added: ["wholesale-v4-b"], changed: [], removed: [] });
       expect(pool(g, "wholesale-v4-b")).toMatchObject({ vrf: "wholesale", size: 1024, used: 0, cgnTranslated: false });
-      g.scenario({ action: "set-churn-multiplier", multiplier: 20 });
+      g.scenario({ action: "set-churn-multiplier", multiplier: 1000 });
       g.step(1800);
       expect(pool(g, "wholesale-v4-b").used).toBeGreaterThan(20);
       expect(allSessions(g).some((s) => s.vrf === "wholesale" && s.ipv4.startsWith("10.129."))).toBe(true);

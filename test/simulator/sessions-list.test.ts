@@ -194,6 +194,7 @@ describe("sessions list", () => {
       const h = gateway(profile(), 53, 3600);
       const first = allSessions(h);
       for (let offset = 0; offset < first.length; offset += 500) text(h, { offset, limit: 500 });
+      h.scenario({ action: "set-churn-multiplier", multiplier: 20 });
       h.step(4 * 3600);
       const now = allSessions(h);
       const gone = new Set(first.map((s) => s.id));
