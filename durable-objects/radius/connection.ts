@@ -21,9 +21,12 @@ export type FailureReason =
   | "connect-failed"
   /** The server closed the connection before answering. */
   | "closed"
-  /** No answer within the timeout on an open connection: a server drops, unanswered, what a wrong secret signed. */
+  /** No answer within the timeout on an open connection that has answered before: a slow or overloaded server. */
   | "timeout"
-  /** An answer came whose Response Authenticator or Message-Authenticator does not verify: the secrets differ. */
+  /**
+   * The secrets differ: an answer whose Response Authenticator or Message-Authenticator does not verify, or a server
+   * that took the connection and answers nothing on it (it discards what it cannot verify: `#unanswered`).
+   */
   | "secret-mismatch";
 
 export type Answer = { ok: true; packet: Packet } | { ok: false; reason: FailureReason; cause: string };
@@ -57,6 +60,8 @@ export class RadiusConnection {
   readonly #pending = new Map<number, Pending>();
   #nextId = 0;
   #closed = false;
+  /** Answers that verified on this connection (none yet: a silence may be a secret the server does not hold). */
+  #answers = 0;
 
   constructor(target: ConnectionTarget, allowlist: readonly string[], onServerRequest: (packet: Packet) => Packet | null) {
     this.target = target;
@@ -104,7 +109,7 @@ export class RadiusConnection {
     }
     const bytes = signRequest(build(identifier), this.target.secret);
     pending.authenticator = bytes.slice(4, 20);
-    pending.timer = setTimeout(() => this.#settle(identifier, { ok: false, reason: "timeout", cause: `no answer in ${timeoutMs} ms` }), timeoutMs);
+    pending.timer = setTimeout(() => this.#settle(identifier, this.#unanswered(timeoutMs)), timeoutMs);
     this.#writer.write(bytes).catch((error: unknown) => {
       this.#settle(identifier, { ok: false, reason: "closed", cause: error instanceof Error ? error.message : String(error) });
       this.close();
@@ -121,6 +126,18 @@ export class RadiusConnection {
     this.#socket = null;
     this.#writer = null;
     socket?.close().catch(() => undefined);
+  }
+
+  /**
+   * Why a request on this open connection went unanswered. A server discards, unanswered, a request whose
+   * Message-Authenticator or Request Authenticator another secret signed (RFC 3579 §3.2, RFC 2866 §3), and over
+   * TCP nothing is lost on the way (RFC 6613 §2.6.1): a server that took the connection and has answered nothing
+   * on it holds another shared secret. Once it has answered, a silence is a plain timeout (a slow server).
+   */
+  #unanswered(timeoutMs: number): Answer {
+    if (this.#answers > 0) return { ok: false, reason: "timeout", cause: `no answer in ${timeoutMs} ms` };
+    const cause = `connected, but nothing answered on the connection in ${timeoutMs} ms: the server discards what this shared secret signs`;
+    return { ok: false, reason: "secret-mismatch", cause };
   }
 
   #freeIdentifier(): number {
@@ -191,6 +208,7 @@ export class RadiusConnection {
         this.#settle(packet.identifier, { ok: false, reason: "secret-mismatch", cause });
         return;
       }
+      this.#answers++;
       this.#settle(packet.identifier, { ok: true, packet });
       return;
     }

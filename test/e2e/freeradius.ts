@@ -131,6 +131,11 @@ server default {
 `;
 }
 
+/** A date as FreeRADIUS (in UTC) writes it in the detail file, `Dec  2 2026 04:09:42 UTC`, as epoch seconds. */
+export function detailSeconds(text: string): number {
+  return Date.parse(text.replace(/\s+/g, " ")) / 1000;
+}
+
 /** The records of a FreeRADIUS detail file: blank-line separated, a date line, then `\tName = value` lines. */
 export function parseDetail(text: string): Record<string, string>[] {
   return text
@@ -156,7 +161,9 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<FreeR
   let child: ChildProcess | null = null;
   let output = "";
   const start = async () => {
-    const process = spawn(FREERADIUS, ["-f", "-d", dir], { stdio: ["ignore", "pipe", "pipe"] });
+    // In UTC, so the detail file's dates (Event-Timestamp, written as local time) read back as the API's instants.
+    const env = { ...globalThis.process.env, TZ: "UTC" };
+    const process = spawn(FREERADIUS, ["-f", "-d", dir], { stdio: ["ignore", "pipe", "pipe"], env });
     process.stdout!.on("data", (chunk) => (output += chunk));
     process.stderr!.on("data", (chunk) => (output += chunk));
     child = process;
