@@ -12,14 +12,14 @@
  *   profile's `aaa.maxAttempts`. `aaa.deadAfterFailures` consecutive failures mark a server dead: it gets no
  *   requests, and a Status-Server (RFC 5997) every few seconds finds it alive again when it answers.
  * - Accounting-On when the client starts with an empty data plane, Accounting-Off before it goes (RFC 2866 §5.1).
- * - Disconnect-Requests a server sends on a connection end the session as DELETE /sessions/{id} does (RFC 5176);
- *   CoA-Requests are answered CoA-NAK, Unsupported-Service (docs/radius.md).
+ * - No Disconnect or CoA (RFC 5176): a server sends them to the NAS's own port 3799, and a Worker listens on no
+ *   port (docs/radius.md).
  *
  * Times are the appliance's clock (`now`): the instants the API shows.
  */
 import type { AccessOutcome, AccessRequestRecord, AccountingRecord, Pacing, ServerHealth } from "../../simulator/index.ts";
 import type { RadiusClientSettings, RadiusServerTarget } from "../../src/config/radius.ts";
-import { CODE, ERROR_CAUSE, ATTRIBUTE } from "../../src/radius/dictionary.ts";
+import { CODE } from "../../src/radius/dictionary.ts";
 import type { AcctStatusName } from "../../src/radius/dictionary.ts";
 import {
   accessRequest,
@@ -30,8 +30,7 @@ import {
   type NasIdentity,
   type SessionAccounting,
 } from "../../src/radius/messages.ts";
-import { attributeOf, type Packet } from "../../src/radius/packet.ts";
-import { attribute, integer, readIpv4, readText } from "../../src/radius/values.ts";
+import type { Packet } from "../../src/radius/packet.ts";
 import { RadiusConnection, type FailureReason } from "./connection.ts";
 
 /** The profile's failover rules (`aaa`). */
@@ -39,16 +38,6 @@ export interface FailoverPolicy {
   maxAttempts: number;
   deadAfterFailures: number;
 }
-
-/** What a Disconnect-Request asks: the session named by Acct-Session-Id, or by User-Name or Framed-IP-Address. */
-export interface DisconnectQuery {
-  sessionId: number | null;
-  username: string | null;
-  framedIpAddress: string | null;
-}
-
-/** The data plane's side of a Disconnect-Request: ends the session it names, or says none does. */
-export type Disconnector = (query: DisconnectQuery, server: string) => "disconnected" | "not-found";
 
 /** How often a dead server is sent a Status-Server. */
 export const PROBE_MS = 5000;
@@ -98,11 +87,11 @@ class ServerState {
     };
   }
 
-  connection(port: number, allowlist: readonly string[], onRequest: (packet: Packet) => Packet | null): RadiusConnection {
+  connection(port: number, allowlist: readonly string[]): RadiusConnection {
     let connection = this.#connections.get(port);
     if (!connection || connection.closed) {
       const target = { host: this.target.host, port, tls: this.target.transport === "tls", secret: this.target.secret };
-      connection = new RadiusConnection(target, allowlist, onRequest);
+      connection = new RadiusConnection(target, allowlist);
       this.#connections.set(port, connection);
     }
     return connection;
@@ -144,7 +133,6 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class RadiusClient {
   readonly #nas: () => NasIdentity;
   readonly #now: () => number;
-  readonly #disconnect: Disconnector;
   #settings: RadiusClientSettings | null = null;
   #policy: FailoverPolicy = { maxAttempts: 3, deadAfterFailures: 3 };
   #allowlist: readonly string[] = [];
@@ -158,13 +146,10 @@ export class RadiusClient {
   #refilledMs = 0;
   #sinceAccounting = 0;
   #pumping = false;
-  /** Sends under way: `settled` waits for them. */
-  readonly #inFlight = new Set<Promise<void>>();
 
-  constructor(nas: () => NasIdentity, now: () => number, disconnect: Disconnector) {
+  constructor(nas: () => NasIdentity, now: () => number) {
     this.#nas = nas;
     this.#now = now;
-    this.#disconnect = disconnect;
   }
 
   /** Whether real servers are configured. */
@@ -314,11 +299,6 @@ export class RadiusClient {
     return { queued: this.#accounting.length, dropped: this.#accountingDropped };
   }
 
-  /** Resolves when nothing is being sent and nothing waits (a dead pool's waiting accounting excepted). */
-  async settled(): Promise<void> {
-    for (let i = 0; i < 1000 && (this.#inFlight.size > 0 || this.#pumping); i++) await Promise.race([...this.#inFlight, sleep(10)]);
-  }
-
   /** Closes every connection (the object is going, or the servers were removed). */
   close(): void {
     for (const state of this.#servers.values()) state.close();
@@ -394,16 +374,15 @@ export class RadiusClient {
         continue;
       }
       const port = job.kind === "access" ? server.target.authPort : server.target.acctPort;
-      const connection = server.connection(port, this.#allowlist, (packet) => this.#serverRequest(server, packet));
+      const connection = server.connection(port, this.#allowlist);
       if (!connection.hasRoom) {
         (job.kind === "access" ? this.#access : this.#accounting).unshift(job);
         await sleep(5);
         continue;
       }
       job.tried.push(server.target.label);
-      const sending = this.#send(job, server, connection);
-      this.#inFlight.add(sending);
-      void sending.finally(() => this.#inFlight.delete(sending));
+      // Not awaited: up to 256 requests are outstanding per connection (RFC 6613 §2.6.5); the rate is the bucket's.
+      void this.#send(job, server, connection);
     }
   }
 
@@ -484,7 +463,7 @@ export class RadiusClient {
   async #probe(server: ServerState): Promise<void> {
     const settings = this.#settings;
     if (!settings || !server.health.dead) return;
-    const connection = server.connection(server.target.authPort, this.#allowlist, (packet) => this.#serverRequest(server, packet));
+    const connection = server.connection(server.target.authPort, this.#allowlist);
     if (!connection.hasRoom) return;
     const answer = await connection.send((identifier) => statusServer(this.#nas(), identifier), settings.timeoutMs);
     if (answer.ok) this.#succeeded(server);
@@ -492,41 +471,6 @@ export class RadiusClient {
       server.health.lastFailureMs = this.#now();
       server.health.failureReason = answer.reason;
     }
-  }
-
-  /**
-   * A Disconnect- or CoA-Request the server sent on a connection (RFC 5176 §3): a Disconnect ends the session it
-   * names (Acct-Session-Id first, else User-Name or Framed-IP-Address), as DELETE /sessions/{id}; a CoA is
-   * refused (this NAS changes no session's authorisation in place).
-   */
-  #serverRequest(server: ServerState, packet: Packet): Packet | null {
-    const nack = (code: number, cause: number): Packet => ({
-      code,
-      identifier: packet.identifier,
-      authenticator: new Uint8Array(16),
-      attributes: [attribute("Error-Cause", integer(cause))],
-    });
-    if (packet.code === CODE["CoA-Request"]) return nack(CODE["CoA-NAK"], ERROR_CAUSE["Unsupported-Service"]);
-    const text = (name: keyof typeof ATTRIBUTE) => {
-      const value = attributeOf(packet, ATTRIBUTE[name].type);
-      return value === undefined ? null : readText(value);
-    };
-    const nasId = text("NAS-Identifier");
-    if (nasId !== null && nasId !== this.#nas().identifier) return nack(CODE["Disconnect-NAK"], ERROR_CAUSE["NAS-Identification-Mismatch"]);
-    const sessionText = text("Acct-Session-Id");
-    const framed = attributeOf(packet, ATTRIBUTE["Framed-IP-Address"].type);
-    const query: DisconnectQuery = {
-      sessionId: sessionText !== null && /^\d+$/.test(sessionText) ? Number(sessionText) : null,
-      username: text("User-Name"),
-      framedIpAddress: framed === undefined ? null : readIpv4(framed),
-    };
-    if (sessionText !== null && query.sessionId === null) return nack(CODE["Disconnect-NAK"], ERROR_CAUSE["Session-Context-Not-Found"]);
-    if (query.sessionId === null && query.username === null && query.framedIpAddress === null) {
-      return nack(CODE["Disconnect-NAK"], ERROR_CAUSE["Missing-Attribute"]);
-    }
-    const done = this.#disconnect(query, server.target.label);
-    if (done === "not-found") return nack(CODE["Disconnect-NAK"], ERROR_CAUSE["Session-Context-Not-Found"]);
-    return { code: CODE["Disconnect-ACK"], identifier: packet.identifier, authenticator: new Uint8Array(16), attributes: [] };
   }
 }
 

@@ -5,14 +5,11 @@
  * failed within its timeout. A request is never sent twice on one connection (TCP is reliable: §2.6.1); an
  * unanswered one fails and the client tries the next server. An answer whose authenticator does not verify is
  * the shared secret differing, and fails its request so (RFC 2865 §3 has the client discard it).
- *
- * The server may send Disconnect- and CoA-Requests on the connection (RFC 5176 over a stream: RFC 6614 §2.5's
- * bidirectional use); they are verified and handed to `onServerRequest`, whose answer is written back.
  * Anything malformed closes the connection (RFC 6613 §2.6.4).
  */
 import { decodePacket, packetLength, type Packet } from "../../src/radius/packet.ts";
 import { CODE, HEADER, MAX_PACKET } from "../../src/radius/dictionary.ts";
-import { signRequest, signResponse, verifyComputedRequest, verifyResponse } from "../../src/radius/signing.ts";
+import { signRequest, verifyResponse } from "../../src/radius/signing.ts";
 import { outboundConnect } from "../outbound-socket.ts";
 
 /** Why a request got no usable answer. */
@@ -41,7 +38,6 @@ export interface ConnectionTarget {
 const RESPONSES: ReadonlySet<number> = new Set([
   CODE["Access-Accept"], CODE["Access-Reject"], CODE["Access-Challenge"], CODE["Accounting-Response"],
 ]);
-const SERVER_REQUESTS: ReadonlySet<number> = new Set([CODE["Disconnect-Request"], CODE["CoA-Request"]]);
 
 interface Pending {
   /** The request's authenticator, which its answer is verified with (set once it is signed). */
@@ -53,7 +49,6 @@ interface Pending {
 export class RadiusConnection {
   readonly target: ConnectionTarget;
   readonly #allowlist: readonly string[];
-  readonly #onServerRequest: (packet: Packet) => Packet | null;
   #socket: Socket | null = null;
   #writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
   #opening: Promise<void> | null = null;
@@ -63,10 +58,9 @@ export class RadiusConnection {
   /** Answers that verified on this connection (none yet: a silence may be a secret the server does not hold). */
   #answers = 0;
 
-  constructor(target: ConnectionTarget, allowlist: readonly string[], onServerRequest: (packet: Packet) => Packet | null) {
+  constructor(target: ConnectionTarget, allowlist: readonly string[]) {
     this.target = target;
     this.#allowlist = allowlist;
-    this.#onServerRequest = onServerRequest;
   }
 
   /** Requests awaiting their answer. */
@@ -212,18 +206,7 @@ export class RadiusConnection {
       this.#settle(packet.identifier, { ok: true, packet });
       return;
     }
-    if (SERVER_REQUESTS.has(packet.code)) {
-      // RFC 5176 §3: a request whose authenticator does not verify is silently discarded.
-      if (!verifyComputedRequest(bytes, this.target.secret).ok) return;
-      const reply = this.#onServerRequest(packet);
-      if (reply) void this.#writer?.write(signResponseFor(reply, packet, this.target.secret)).catch(() => this.close());
-    }
-    // Other codes (a Status-Server from the server, say) are not for a NAS: ignored.
+    // Requests from the server (a Disconnect or CoA here, RFC 5176) are not taken on this connection: ignored.
   }
 }
 
-
-/** An answer to a server's request, signed with the request's authenticator (RFC 5176 §3.5, as RFC 2865 §3). */
-function signResponseFor(reply: Packet, request: Packet, secret: string): Uint8Array {
-  return signResponse({ ...reply, identifier: request.identifier }, request.authenticator, secret);
-}

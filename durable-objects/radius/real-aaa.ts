@@ -8,7 +8,7 @@ import type { ConfigDocument } from "../../src/config/types.ts";
 import { radiusClientOf } from "../../src/config/radius.ts";
 import type { NasIdentity } from "../../src/radius/messages.ts";
 import type { DataPlane } from "../data-plane.ts";
-import { RadiusClient, type DisconnectQuery, type FailoverPolicy } from "./client.ts";
+import { RadiusClient, type FailoverPolicy } from "./client.ts";
 
 export class RealAaa {
   readonly #plane: DataPlane;
@@ -16,7 +16,7 @@ export class RealAaa {
 
   constructor(plane: DataPlane, nas: () => NasIdentity, now: () => number) {
     this.#plane = plane;
-    this.#client = new RadiusClient(nas, now, (query, server) => this.#disconnect(query, server));
+    this.#client = new RadiusClient(nas, now);
   }
 
   /** Hot-applies the RADIUS configuration (at open and on every commit touching it), secrets included. */
@@ -41,27 +41,5 @@ export class RealAaa {
     // this NAS); one restarting over restored sessions asks again for those it had asked and not heard back of.
     if (!this.#plane.restored) this.#client.accountingOnOff("Accounting-On", crypto.randomUUID());
     for (const request of this.#plane.outstandingAccess()) this.#client.authenticate(request);
-  }
-
-  /** Resolves when nothing is being sent (tests and benchmarks wait on it). */
-  settled(): Promise<void> {
-    return this.#client.settled();
-  }
-
-  /** A Disconnect-Request (RFC 5176): the session it names ends as DELETE /sessions/{id} ends one, audited. */
-  #disconnect(query: DisconnectQuery, server: string): "disconnected" | "not-found" {
-    const id = query.sessionId ?? this.#find(query);
-    if (id === null) return "not-found";
-    const done = this.#plane.disconnect(id, `radius ${server}`);
-    return done.ok ? "disconnected" : "not-found";
-  }
-
-  /** The one live session a User-Name or Framed-IP-Address names (both must match when both are given). */
-  #find(query: DisconnectQuery): number | null {
-    const found = this.#plane.model.sessions.list({ username: query.username, ip: query.framedIpAddress, limit: 100 });
-    const exact = found.items.filter(
-      (s) => (query.username === null || s.username === query.username) && (query.framedIpAddress === null || s.ipv4 === query.framedIpAddress),
-    );
-    return exact.length === 1 ? exact[0]!.id : null;
   }
 }
