@@ -39,6 +39,8 @@ export interface FailoverPolicy {
   deadAfterFailures: number;
 }
 
+/** Connections the client opens to one server port at most (FreeRADIUS's `max_connections` defaults to 16). */
+export const CONNECTIONS_PER_PORT = 4;
 /** How often a dead server is sent a Status-Server. */
 export const PROBE_MS = 5000;
 /** Accounting records held while no server answers, at most (more are dropped and counted). */
@@ -65,7 +67,9 @@ interface Job {
 class ServerState {
   readonly target: RadiusServerTarget;
   weight = 1;
-  readonly #connections = new Map<number, RadiusConnection>();
+  readonly #connections = new Map<number, RadiusConnection[]>();
+  /** Answers verified on any of its connections (a new secret is a new ServerState): connection.ts `#unanswered`. */
+  readonly #answered = { count: 0 };
   health: ServerHealth;
   accounting = { start: 0, interimUpdate: 0, stop: 0, responses: 0 };
   probe: ReturnType<typeof setInterval> | null = null;
@@ -87,18 +91,27 @@ class ServerState {
     };
   }
 
+  /**
+   * A connection to `port` with an Identifier free: an open one, else a new one up to CONNECTIONS_PER_PORT (one
+   * connection carries 256 outstanding requests, RFC 6613 §2.6.5; a busy BNG opens several), else the least busy.
+   */
   connection(port: number, allowlist: readonly string[]): RadiusConnection {
-    let connection = this.#connections.get(port);
-    if (!connection || connection.closed) {
+    const open = (this.#connections.get(port) ?? []).filter((c) => !c.closed);
+    this.#connections.set(port, open);
+    const free = open.find((c) => c.hasRoom);
+    if (free) return free;
+    if (open.length < CONNECTIONS_PER_PORT) {
       const target = { host: this.target.host, port, tls: this.target.transport === "tls", secret: this.target.secret };
-      connection = new RadiusConnection(target, allowlist);
-      this.#connections.set(port, connection);
+      const connection = new RadiusConnection(target, allowlist, this.#answered);
+      open.push(connection);
+      return connection;
     }
-    return connection;
+    return open.reduce((a, b) => (a.outstanding <= b.outstanding ? a : b));
   }
 
+
   close(): void {
-    for (const connection of this.#connections.values()) connection.close();
+    for (const connections of this.#connections.values()) for (const connection of connections) connection.close();
     this.#connections.clear();
     if (this.probe) clearInterval(this.probe);
     this.probe = null;

@@ -55,10 +55,11 @@ export class RadiusConnection {
   readonly #pending = new Map<number, Pending>();
   #nextId = 0;
   #closed = false;
-  /** Answers that verified on this connection (none yet: a silence may be a secret the server does not hold). */
-  #answers = 0;
+  /** Answers that verified on any connection to this server with this secret (shared by its connections). */
+  readonly #answered: { count: number };
 
-  constructor(target: ConnectionTarget, allowlist: readonly string[]) {
+  constructor(target: ConnectionTarget, allowlist: readonly string[], answered: { count: number } = { count: 0 }) {
+    this.#answered = answered;
     this.target = target;
     this.#allowlist = allowlist;
   }
@@ -126,10 +127,10 @@ export class RadiusConnection {
    * Why a request on this open connection went unanswered. A server discards, unanswered, a request whose
    * Message-Authenticator or Request Authenticator another secret signed (RFC 3579 §3.2, RFC 2866 §3), and over
    * TCP nothing is lost on the way (RFC 6613 §2.6.1): a server that took the connection and has answered nothing
-   * on it holds another shared secret. Once it has answered, a silence is a plain timeout (a slow server).
+   * with this secret holds another one. Once it has answered, a silence is a plain timeout (a slow server).
    */
   #unanswered(timeoutMs: number): Answer {
-    if (this.#answers > 0) return { ok: false, reason: "timeout", cause: `no answer in ${timeoutMs} ms` };
+    if (this.#answered.count > 0) return { ok: false, reason: "timeout", cause: `no answer in ${timeoutMs} ms` };
     const cause = `connected, but nothing answered on the connection in ${timeoutMs} ms: the server discards what this shared secret signs`;
     return { ok: false, reason: "secret-mismatch", cause };
   }
@@ -202,7 +203,7 @@ export class RadiusConnection {
         this.#settle(packet.identifier, { ok: false, reason: "secret-mismatch", cause });
         return;
       }
-      this.#answers++;
+      this.#answered.count++;
       this.#settle(packet.identifier, { ok: true, packet });
       return;
     }
