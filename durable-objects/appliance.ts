@@ -560,7 +560,8 @@ export class ApplianceCore {
 
   /** The interface table, with the GRE tunnels' live state, at one instant. */
   interfaceTable() {
-    return { interfaces: this.#dataPlane.interfaces(), tunnels: this.#gre.status().circuits, asOfUtc: new Date(this.#dataPlane.clock().nowMs).toISOString() };
+    const { interfaces, asOfMs } = this.#dataPlane.interfaceTable();
+    return { interfaces, tunnels: this.#gre.status().circuits, asOfUtc: new Date(asOfMs).toISOString() };
   }
 }
 

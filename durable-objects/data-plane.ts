@@ -501,8 +501,14 @@ export class DataPlane {
    * clock the time advance-clock carried past it, so advancing 15 s between scrapes reads as a live 15 s scrape.
    */
   interfaces() {
+    return this.interfaceTable().interfaces;
+  }
+
+  /** The interface table with the instant its counters were read at: the last step's plus the time since it, so `asOfUtc` moves with them. */
+  interfaceTable(): { interfaces: ReturnType<Gateway["interfaces"]>; asOfMs: number } {
     const sinceStep = this.#live ? TICK_MS - this.msUntilNextStep() : this.#gateway.pendingMs;
-    return this.#gateway.interfaces(this.#identity, Math.min(1, Math.max(0, sinceStep / TICK_MS)));
+    const progress = Math.min(1, Math.max(0, sinceStep / TICK_MS));
+    return { interfaces: this.#gateway.interfaces(this.#identity, progress), asOfMs: this.#gateway.nowMs + Math.round(progress * TICK_MS) };
   }
 
   /** Sets what an upgrade's reboot boots with: the object applies the configuration's restart-only keys there. */

@@ -19,9 +19,9 @@ import type { DownCause } from "./lifecycle.ts";
 import type { Model } from "./model.ts";
 import { formatIpv4 } from "./prefix.ts";
 import { hashUnit } from "./random.ts";
-import { countersOf } from "./session-queries.ts";
+import { countersOf, macOf } from "./session-queries.ts";
 import { nasPortIdOf } from "./external-aaa.ts";
-import { ENCAP_IPOE, formatMac } from "./subscribers.ts";
+import { ENCAP_IPOE } from "./subscribers.ts";
 
 /** RFC 2866 §5.1 Acct-Status-Type values this model sends. */
 export const ACCT_STATUS = ["Start", "Interim-Update", "Stop"] as const;
@@ -159,12 +159,11 @@ function send(m: Model, slot: number, type: 0 | 1 | 2, cause: { code: number; na
 /** What a record says of the session's line and IPv6 (only built for a listener). */
 function lineOf(m: Model, slot: number): Pick<AccountingRecord, "nasPortId" | "callingStationId" | "ppp" | "framedIpv6Prefix" | "delegatedIpv6Prefix"> {
   const s = m.store;
-  const mac = m.subscribers.mac(s.sub[slot] ?? 0);
   const wan = s.wanPool[slot] ?? -1;
   const pd = s.pdPool[slot] ?? -1;
   return {
     nasPortId: nasPortIdOf(m, s.port[slot] ?? -1, s.svlan[slot] ?? 0, s.cvlan[slot] ?? 0),
-    callingStationId: formatMac(mac.hi, mac.lo),
+    callingStationId: macOf(m, slot),
     ppp: (s.encap[slot] ?? ENCAP_IPOE) !== ENCAP_IPOE,
     framedIpv6Prefix: wan >= 0 ? (m.pools[wan]?.text(s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0) ?? null) : null,
     delegatedIpv6Prefix: pd >= 0 ? (m.pools[pd]?.text(s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0) ?? null) : null,

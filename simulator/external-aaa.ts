@@ -95,7 +95,8 @@ export function accessRequestOf(m: Model, sub: number, a: SubscriberAttrs, sessi
     username: m.subscribers.username(sub, a.realm),
     method: a.encap === ENCAP_IPOE ? "pap" : "chap",
     nasPortId: nasPortIdOf(m, a.port, a.svlan, a.cvlan),
-    callingStationId: formatMac(a.macHi, a.macLo),
+    // An LNS knows no MAC (session-queries.ts macOf): it hears the subscriber through the tunnel.
+    callingStationId: a.encap === ENCAP_L2TP ? "" : formatMac(a.macHi, a.macLo),
     ppp: a.encap !== ENCAP_IPOE,
     virtualPort: a.encap === ENCAP_L2TP,
   };

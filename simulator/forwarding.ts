@@ -5,6 +5,7 @@
  * model; nothing here draws from the model's random stream.
  */
 import type { Model } from "./model.ts";
+import { ENCAP_PPPOE_LAC } from "./subscribers.ts";
 import { parsePrefix, prefixHas, type Family, type Prefix } from "./prefix.ts";
 
 /** An address as the lookups take it. */
@@ -93,10 +94,13 @@ export function vrfOf(m: Model, slot: number): string {
   return m.vrfNames[m.store.vrf[slot] ?? 0] ?? "default";
 }
 
-/** The session holding an address inside a VRF (case-insensitive name), or null. */
+/**
+ * The session a packet to an address inside a VRF (case-insensitive name) is routed to, or null. Not a LAC
+ * session: a LAC switches its PPP into the tunnel and has no route to the address the LNS gave it.
+ */
 export function holderIn(m: Model, vrf: string, a: Address): Holder | null {
   const name = vrf.toLowerCase();
-  return holdersOf(m, a).find((h) => vrfOf(m, h.slot).toLowerCase() === name) ?? null;
+  return holdersOf(m, a).find((h) => m.store.encap[h.slot] !== ENCAP_PPPOE_LAC && vrfOf(m, h.slot).toLowerCase() === name) ?? null;
 }
 
 /**

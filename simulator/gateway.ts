@@ -414,11 +414,13 @@ export class Gateway {
   /**
    * Sends an emitted diagnostic frame out of its egress port: the port's
    * transmit counters (GET /system/interfaces, the scrape) count it. An
-   * upstream frame (egress -1) leaves by the core uplink, which the interface
-   * table does not list: nothing to count. Returns whether a port counted it.
+   * upstream frame (egress -1) leaves by the core: the first uplink counts it
+   * (one frame is one flow, and ECMP puts a flow on one member). Returns
+   * whether an interface counted it.
    */
   countEmitted(egressPortId: number, frameBytes: number): boolean {
-    const index = this.#m.profile.ports.findIndex((p) => p.portId === egressPortId);
+    const ports = this.#m.profile.ports;
+    const index = egressPortId === -1 && this.#m.uplinks.length > 0 ? ports.length : ports.findIndex((p) => p.portId === egressPortId);
     if (index < 0) return false;
     this.#m.portCounters.addTransmitted(index, frameBytes);
     return true;
@@ -577,6 +579,7 @@ export class Gateway {
     return interfaceTable({
       identity,
       ports: m.profile.ports,
+      uplinks: m.uplinks,
       rates: this.portRates(),
       sessions: this.sessions.summary().byPort,
       counters: m.portCounters,

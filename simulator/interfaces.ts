@@ -1,14 +1,16 @@
 /**
- * The interface table: one row per data-plane port (the profile's, with the
- * session summary's `portId` and `label`), plus the loopback and the
- * management port. Rates are the metrics history's newest point; byte and
- * packet counters are kept per port from the same per-step sums, so they
- * only grow while the data plane runs and restart at its boot (the row's
- * `countersSinceUtc`, like SNMP's ifCounterDiscontinuityTime).
+ * The interface table: one row per subscriber-facing port (the profile's,
+ * with the session summary's `portId` and `label`), the core uplinks, the
+ * loopback and the management port. A port's rates are the metrics history's
+ * newest point, an uplink's its last step's; byte and packet counters are
+ * kept per port and uplink from the same per-step rates on the wire (wire.ts),
+ * so they only grow while the data plane runs and restart at its boot (the
+ * row's `countersSinceUtc`, like SNMP's ifCounterDiscontinuityTime).
  */
 import { SUB_STEP_SECONDS, isoTime } from "./clock.ts";
 import { macAt, portHardware, type HardwareIdentity, type PortLoad } from "./hardware.ts";
-import { DOWN_PACKET_BYTES, PORT_MTU, UP_PACKET_BYTES } from "./frame-sizes.ts";
+import { CORE_MTU, PORT_MTU } from "./frame-sizes.ts";
+import type { Uplink } from "./wire.ts";
 import type { Interface } from "../src/schemas/system.ts";
 
 /**
@@ -30,8 +32,8 @@ export class PortCounters {
     this.#values = new Float64Array(this.#width * 2);
   }
 
-  /** Adds one sub-step of the per-port rates (bits per second, rx = from subscribers). */
-  add(rxBps: Float64Array, txBps: Float64Array): void {
+  /** Adds one sub-step of the per-port rates (bits and packets per second, rx = from subscribers). */
+  add(rxBps: Float64Array, txBps: Float64Array, rxPps: Float64Array, txPps: Float64Array): void {
     const v = this.#values;
     v.copyWithin(this.#width, 0, this.#width);
     for (let p = 0; p < rxBps.length; p++) {
@@ -39,8 +41,8 @@ export class PortCounters {
       const tx = txBps[p] ?? 0;
       v[p * 4] = (v[p * 4] ?? 0) + (rx / 8) * SUB_STEP_SECONDS;
       v[p * 4 + 1] = (v[p * 4 + 1] ?? 0) + (tx / 8) * SUB_STEP_SECONDS;
-      v[p * 4 + 2] = (v[p * 4 + 2] ?? 0) + Math.round((rx / (8 * UP_PACKET_BYTES)) * SUB_STEP_SECONDS);
-      v[p * 4 + 3] = (v[p * 4 + 3] ?? 0) + Math.round((tx / (8 * DOWN_PACKET_BYTES)) * SUB_STEP_SECONDS);
+      v[p * 4 + 2] = (v[p * 4 + 2] ?? 0) + (rxPps[p] ?? 0) * SUB_STEP_SECONDS;
+      v[p * 4 + 3] = (v[p * 4 + 3] ?? 0) + (txPps[p] ?? 0) * SUB_STEP_SECONDS;
     }
   }
 
@@ -69,12 +71,25 @@ export class PortCounters {
     return this.#values.slice();
   }
 
-  /** Restores a snapshot's state (ignored when the port count differs; a snapshot without the values before its last step reads as if it had none). */
-  importState(values: Float64Array | undefined): void {
+  /** The bits per second a port or uplink carried over the last step. */
+  lastStepBps(port: number): { rxBps: number; txBps: number } {
+    const v = this.#values;
+    const moved = (i: number) => ((v[port * 4 + i] ?? 0) - (v[this.#width + port * 4 + i] ?? 0)) * 8 / SUB_STEP_SECONDS;
+    return { rxBps: Math.round(moved(0)), txBps: Math.round(moved(1)) };
+  }
+
+  /**
+   * Restores a snapshot's state: a snapshot without the values before its last step reads as if it had none; one
+   * written before the uplinks were counted (`ports` ports only) restores its ports, the uplinks from 0. Ignored
+   * when the port count differs otherwise.
+   */
+  importState(values: Float64Array | undefined, ports = this.#width / 4): void {
+    // Every older layout holds the ports alone (`ports` × 4 values, with or without the values before the last step).
+    const width = ports * 4;
     if (values?.length === this.#values.length) this.#values.set(values);
-    else if (values?.length === this.#width) {
-      this.#values.set(values);
-      this.#values.set(values, this.#width);
+    else if (values && (values.length === width * 2 || values.length === width)) {
+      this.#values.set(values.subarray(0, width));
+      this.#values.set(values.subarray(values.length - width), this.#width);
     }
   }
 }
@@ -97,6 +112,8 @@ export interface InterfaceInputs {
   ports: readonly { portId: number; label: string }[];
   /** The metrics history's newest point per port. */
   rates: readonly PortLoad[];
+  /** The core uplinks, counted after the ports (PortCounters). */
+  uplinks: readonly Uplink[];
   /** The session summary's `byPort`. */
   sessions: readonly { portId: number; count: number }[];
   counters: PortCounters;
@@ -107,7 +124,7 @@ export interface InterfaceInputs {
   bootedMs: number;
 }
 
-/** The interface table: the data-plane ports in profile order, then `lo0` and the management port. */
+/** The interface table: the subscriber-facing ports in profile order, the core uplinks, then `lo0` and the management port. */
 export function interfaceTable(input: InterfaceInputs): Interface[] {
   const since = isoTime(input.bootedMs);
   const rows: Interface[] = input.ports.map((port, i) => {
@@ -132,6 +149,27 @@ export function interfaceTable(input: InterfaceInputs): Interface[] {
       sessions: input.sessions.find((s) => s.portId === port.portId)?.count ?? 0,
     };
   });
+  const core = input.uplinks.map((uplink, u): Interface => {
+    const i = input.ports.length + u;
+    const counts = input.counters.of(i, input.progress);
+    return {
+      name: uplink.name,
+      description: `core uplink, ECMP member ${u + 1} of ${input.uplinks.length}`,
+      type: "ethernet",
+      portId: null,
+      label: null,
+      adminState: "up",
+      operState: input.forwarding ? "up" : "down",
+      speedMbps: uplink.speedMbps,
+      mtu: CORE_MTU,
+      mac: macAt(input.identity, 2 + i),
+      ...input.counters.lastStepBps(i),
+      counters: { ...counts, ...faults(input.identity, 1000 + u, counts) },
+      countersSinceUtc: since,
+      sessions: null,
+    };
+  });
+  rows.push(...core);
   const quiet = { rxBytes: 0, txBytes: 0, rxPackets: 0, txPackets: 0, rxErrors: 0, txErrors: 0, rxDiscards: 0, txDiscards: 0 };
   rows.push(
     { name: "lo0", description: "router id and service addresses", type: "loopback", portId: null, label: null, adminState: "up", operState: "up", speedMbps: null, mtu: 65535, mac: null, rxBps: 0, txBps: 0, counters: quiet, countersSinceUtc: since, sessions: null },

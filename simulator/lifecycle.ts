@@ -11,13 +11,13 @@ import { formatIpv4, parseIpv4 } from "./prefix.ts";
 import type { BindingRefusal } from "./cgn.ts";
 import { FAMILY_PD, FAMILY_V4, FAMILY_WAN } from "./families.ts";
 import type { Model } from "./model.ts";
-import { ipv6Text } from "./session-addresses.ts";
+import { ipv6Text, lacLearnedIpv4 } from "./session-addresses.ts";
 import type { AddressPool } from "./pools.ts";
 import { accountStart, accountStop } from "./accounting.ts";
 import { grantLease } from "./leases.ts";
 import type { EndCause } from "./lifetimes.ts";
 import { NO_LEASE } from "./sessions.ts";
-import { ENCAP_IPOE, ENCAP_L2TP, type SubscriberAttrs } from "./subscribers.ts";
+import { ENCAP_IPOE, ENCAP_L2TP, ENCAP_PPPOE_LAC, type SubscriberAttrs } from "./subscribers.ts";
 import { askServer, type AcceptedAttributes } from "./external-aaa.ts";
 
 /** Why a setup attempt failed. */
@@ -139,8 +139,11 @@ export function bringUp(
     return failSetup(m, sub, realm, a.encap, "l2tp-peer-unreachable");
   }
 
-  // IPv4, then the IPv6 WAN and PD blocks the subscriber wants, in that order (the random stream's).
-  for (let family = FAMILY_V4; family <= FAMILY_PD; family++) {
+  // IPv4, then the IPv6 WAN and PD blocks the subscriber wants, in that order (the random stream's). A LAC takes
+  // none: the LNS assigns them in IPCP and IPv6CP/DHCPv6 through the tunnel, and the LAC learns only the IPv4
+  // address it snoops from IPCP (lacLearnedIpv4).
+  const lac = a.encap === ENCAP_PPPOE_LAC;
+  for (let family = FAMILY_V4; family <= FAMILY_PD && !lac; family++) {
     if (family === FAMILY_WAN ? !a.wantsWan : family === FAMILY_PD ? !a.wantsPd : false) continue;
     if (family === FAMILY_V4 && accepted && (accepted.framedPool !== null || accepted.framedIpAddress !== null)) {
       const framed = framedIpv4(m, a, accepted);
@@ -164,17 +167,17 @@ export function bringUp(
     held.ordinals[family] = got.ordinal;
   }
   const v4 = held.pools[FAMILY_V4];
-  if (!v4) return failSetup(m, sub, realm, a.encap, "pool-exhausted");
+  if (!v4 && !lac) return failSetup(m, sub, realm, a.encap, "pool-exhausted");
   const v4Subnet = held.subnets[FAMILY_V4] ?? 0;
   const v4Ord = held.ordinals[FAMILY_V4] ?? 0;
 
   const slot = m.store.takeSlot();
-  const addr = v4.ipv4(v4Subnet, v4Ord);
+  const addr = v4 ? v4.ipv4(v4Subnet, v4Ord) : lacLearnedIpv4(a.realm, sub);
   let binding = -1;
   // Who holds the slot is known before its CGN binding: the first block's compliance record names the subscriber (Model.usernameOf).
   m.store.sub[slot] = sub;
   m.store.realm[slot] = a.realm;
-  if (v4.cgnTranslated) {
+  if (v4?.cgnTranslated) {
     const group = m.cgn.groupFor(a.vrf, addr);
     if (group >= 0) {
       const created = m.cgn.create(m.nowMs, group, a.vrf, addr, id, slot, false);
@@ -190,14 +193,16 @@ export function bringUp(
   s.sub[slot] = sub;
   s.encap[slot] = a.encap;
   s.port[slot] = a.port;
-  s.svlan[slot] = a.svlan;
-  s.cvlan[slot] = a.cvlan;
+  // An LNS sees the subscriber only through the tunnel: no access VLANs (and no MAC: session-queries.ts macOf).
+  const lns = a.encap === ENCAP_L2TP;
+  s.svlan[slot] = lns ? 0 : a.svlan;
+  s.cvlan[slot] = lns ? 0 : a.cvlan;
   s.plan[slot] = plan;
   s.vrf[slot] = a.vrf;
   s.realm[slot] = a.realm;
   s.walledGarden[slot] = a.walledGarden ? 1 : 0;
   s.aaa[slot] = server;
-  s.v4Pool[slot] = v4.index;
+  s.v4Pool[slot] = v4 ? v4.index : -1;
   s.v4Subnet[slot] = v4Subnet;
   s.v4Ord[slot] = v4Ord;
   s.v4Addr[slot] = addr;

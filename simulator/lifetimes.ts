@@ -46,7 +46,8 @@ const WEEK_MONTHS = 7 / MONTH_DAYS;
 /** A line failing more than daily is a fault being repaired, not a rate. */
 export const MAX_LINE_OUTAGES_PER_DAY = 1;
 /** LCP echo: a request every 10 s, the session closed after three unanswered (RFC 1661 §5.8 Echo-Request). */
-export const LCP_DETECT_MS = 30_000;
+export const LCP_ECHO_SECONDS = 10;
+export const LCP_DETECT_MS = 3 * LCP_ECHO_SECONDS * 1000;
 /** How long a line outage lasts: 30 s (a resync) to 4 h (a repair), log-uniform. */
 export const LINE_DOWN_MS = [30_000, 4 * HOUR_MS] as const;
 /** How long a CPE takes to boot and train its line again. */

@@ -26,6 +26,7 @@ import { PageTexts } from "./page-texts.ts";
 import { SessionStore } from "./sessions.ts";
 import { SubscriberBase, blankAttrs, type SubscriberAttrs } from "./subscribers.ts";
 import { PortCounters } from "./interfaces.ts";
+import { WireRates, uplinksOf, type Uplink } from "./wire.ts";
 import type { Maintenance } from "./upgrade.ts";
 import type { ScenarioFaults } from "../src/schemas/scenario.ts";
 import type { SessionList } from "../src/schemas/sessions.ts";
@@ -122,7 +123,11 @@ export class Model {
   /** Told every accounting request as a transport would send it (Gateway `onAccounting`); null = nobody listens. */
   accountingListener: ((record: AccountingRecord) => void) | null = null;
   /** Per-port traffic counters since this data plane booted (interfaces.ts). */
+  /** Counters of the subscriber ports in profile order, then of the core uplinks (wire.ts). */
   readonly portCounters: PortCounters;
+  readonly uplinks: readonly Uplink[];
+  /** This sub-step's rates on the wire, ports then uplinks. */
+  readonly wire: WireRates;
   /** When this data plane booted: its creation, a reseed, or the end of an upgrade's reboot. */
   bootedMs: number;
   /** A software upgrade under way or just done (upgrade.ts); null when none. */
@@ -167,7 +172,9 @@ export class Model {
     this.alarms = new AlarmBook(this.logs);
     this.captures = new Captures(this.logs);
     this.metrics = new MetricsRing(profile.ports.length);
-    this.portCounters = new PortCounters(profile.ports.length);
+    this.uplinks = uplinksOf(this);
+    this.wire = new WireRates(profile.ports.length, this.uplinks);
+    this.portCounters = new PortCounters(profile.ports.length + this.uplinks.length);
     this.bootedMs = this.nowMs;
   }
 

@@ -57,8 +57,17 @@ class Subnet {
   readonly skips: Skip[];
   readonly size: number;
   holders = new Int32Array(64);
-  /** Ordinals below this have been handed out at least once (or are static). */
+  /** Fresh ordinals handed out so far: `fresh(k)` for every k below this has been handed out at least once (or is static). */
   hwm = 0;
+  /**
+   * The order fresh blocks go out in: k → (stride × k) mod size. An IPv4 subnet spreads them over its whole range,
+   * as ISC Kea's random allocator does (Kea ARM, "Allocators": random picks any free address of the pool), so no
+   * part of it (a CGN bypass range, the first /24) fills first; the stride is the golden ratio of the size, a
+   * permutation that needs no state per block and spreads as evenly as random picks do on average. IPv6 pools
+   * keep Kea's default, the iterative allocator (stride 1: in order).
+   */
+  readonly stride: number;
+  readonly #inverse: number;
   free = new IntQueue();
   committed = 0;
   offered = 0;
@@ -99,6 +108,18 @@ class Subnet {
     }
     this.skips = skips;
     this.size = raw - skips.reduce((n, s) => n + s.len, 0);
+    this.stride = prefix.family === 4 ? spreadingStride(this.size) : 1;
+    this.#inverse = modInverse(this.stride, this.size);
+  }
+
+  /** The k-th fresh ordinal. */
+  fresh(k: number): number {
+    return this.stride === 1 ? k : (this.stride * k) % this.size;
+  }
+
+  /** Whether an ordinal has been handed out at least once (its fresh turn has come). */
+  handedOut(o: number): boolean {
+    return (this.stride === 1 ? o : (this.#inverse * o) % this.size) < this.hwm;
   }
 
   /** Blocks held: committed, offered, quarantined, static or reserved. */
@@ -174,7 +195,7 @@ class Subnet {
       if (this.holders[o] === FREE) return o;
     }
     while (this.hwm < this.size) {
-      const o = this.hwm++;
+      const o = this.fresh(this.hwm++);
       this.ensure(o + 1);
       if (o >= this.extent) this.extent = o + 1;
       if (this.holders[o] === FREE) return o;
@@ -243,6 +264,8 @@ export interface PoolState {
   reservedList: number[];
   subnets: {
     hwm: number;
+    /** The fresh walk's stride (Subnet.stride); absent in snapshots from when every subnet went in order. */
+    stride?: number;
     extent: number;
     counts: [number, number, number, number, number];
     free: Int32Array;
@@ -309,9 +332,16 @@ export class AddressPool {
     return this.subnets.reduce((n, s) => n + s.used, 0);
   }
 
-  /** Offers a block (held as `offered`) from the first subnet in preference order with one free; counts a failure when none is. */
+  /**
+   * Offers a block (held as `offered`); counts a failure when no subnet has one free. An IPv4 pool takes it from its
+   * least utilised subnet, so its subnets fill together as a random pick over the pool's blocks would fill them;
+   * an IPv6 pool from the first subnet in preference order with one free.
+   */
   offer(): { ok: true; subnet: number; ordinal: number } | { ok: false; reason: "pool-exhausted" } {
-    for (let i = 0; i < this.subnets.length; i++) {
+    const spread = this.config.family === "ipv4" && this.subnets.length > 1;
+    const order = spread ? this.#byUtilisation() : null;
+    for (let j = 0; j < this.subnets.length; j++) {
+      const i = order ? (order[j] ?? j) : j;
       const s = this.subnets[i] as Subnet;
       const o = s.take();
       if (o < 0) continue;
@@ -344,6 +374,12 @@ export class AddressPool {
       return { subnet: i, ordinal: o };
     }
     return "outside";
+  }
+
+  /** Subnet indexes, least utilised first (ties in preference order). */
+  #byUtilisation(): number[] {
+    const share = this.subnets.map((s) => (s.size > 0 ? s.used / s.size : 1));
+    return this.subnets.map((_, i) => i).sort((a, b) => (share[a] ?? 1) - (share[b] ?? 1) || a - b);
   }
 
   /** Completes an offer: the block is committed to a session slot. */
@@ -467,8 +503,8 @@ export class AddressPool {
     const s = this.subnets[subnet] as Subnet;
     if (s.holders[ordinal] !== STATIC) return;
     s.statics--;
-    // Below the high-water mark only the free queue hands blocks out; above it, the scan finds it again.
-    if (ordinal < s.hwm) s.give(ordinal);
+    // Once its fresh turn has come only the free queue hands a block out; before it, the fresh walk finds it.
+    if (s.handedOut(ordinal)) s.give(ordinal);
     else s.holders[ordinal] = FREE;
   }
 
@@ -670,10 +706,13 @@ export class AddressPool {
         if (h === STATIC && user !== undefined) ns.staticUsers.set(t, user);
         if (t >= extent) extent = t + 1;
       }
-      // The first block the old subnet had not reached yet is where this one's scan goes on.
-      ns.hwm = os.hwm >= os.size ? ns.size : Math.min(ns.size, ns.ordinalAtOrAfter(os.blockOf(os.hwm)));
-      ns.ensure(ns.hwm);
-      ns.extent = Math.max(extent, ns.hwm);
+      // In order (stride 1): the first block the old subnet had not reached yet is where this one's scan goes on.
+      // Spread: the same walk goes on where the size is the same; otherwise it starts again (it skips held blocks,
+      // and the free ones already handed out are in the queue below).
+      if (ns.stride === 1) ns.hwm = os.hwm >= os.size ? ns.size : Math.min(ns.size, ns.ordinalAtOrAfter(os.blockOf(os.hwm)));
+      else ns.hwm = ns.size === os.size && ns.stride === os.stride ? os.hwm : 0;
+      if (ns.stride === 1) ns.ensure(ns.hwm);
+      ns.extent = Math.max(extent, ns.stride === 1 ? ns.hwm : 0);
       const queued = new Set<number>();
       const free = new IntQueue();
       for (const o of os.free.toArray()) {
@@ -682,8 +721,11 @@ export class AddressPool {
         queued.add(t);
         free.push(t);
       }
-      // Below the high-water mark only the queue hands blocks out: a block freed by a dropped exclude joins it.
-      for (let t = 0; t < ns.hwm; t++) {
+      // Once handed out, only the queue hands blocks out: a block freed by a dropped exclude joins it.
+      for (let k = 0; k < ns.hwm; k++) {
+        const t = ns.fresh(k);
+        ns.ensure(t + 1);
+        if (t >= ns.extent) ns.extent = t + 1;
         if (ns.holders[t] === FREE && !queued.has(t)) {
           queued.add(t);
           free.push(t);
@@ -716,6 +758,7 @@ export class AddressPool {
       reservedList: [...this.#reserved],
       subnets: this.subnets.map((s) => ({
         hwm: s.hwm,
+        stride: s.stride,
         extent: s.extent,
         counts: [s.committed, s.offered, s.quarantined, s.statics, s.reserved],
         free: s.free.toArray(),
@@ -735,7 +778,9 @@ export class AddressPool {
     state.subnets.forEach((st, i) => {
       const s = this.subnets[i];
       if (!s) return;
-      s.hwm = st.hwm;
+      // A walk in another order (a snapshot from before the spread, or of another size) starts again: it skips the
+      // held blocks, and the free ones handed out before are in the queue.
+      s.hwm = (st.stride ?? 1) === s.stride ? st.hwm : 0;
       s.extent = st.extent;
       [s.committed, s.offered, s.quarantined, s.statics, s.reserved] = st.counts;
       s.free = IntQueue.from(st.free);
@@ -748,4 +793,29 @@ export class AddressPool {
 /** used / size as a percentage with two decimals (0 for an empty pool). */
 export function percent(used: number, size: number): number {
   return size > 0 ? Math.round((used / size) * 10_000) / 100 : 0;
+}
+
+/** A stride near the golden ratio of `size` that is coprime with it: k → stride × k mod size is then a permutation. */
+function spreadingStride(size: number): number {
+  if (size <= 2) return 1;
+  let a = Math.max(1, Math.round(size * 0.6180339887));
+  while (gcd(a, size) !== 1) a++;
+  return a;
+}
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
+}
+
+/** The inverse of `a` modulo `m` (a and m coprime), by the extended Euclidean algorithm. */
+function modInverse(a: number, m: number): number {
+  if (m <= 1) return 0;
+  let [r0, r1, t0, t1] = [m, a % m, 0, 1];
+  while (r1 !== 0) {
+    const q = Math.floor(r0 / r1);
+    [r0, r1] = [r1, r0 - q * r1];
+    [t0, t1] = [t1, t0 - q * t1];
+  }
+  return ((t0 % m) + m) % m;
 }

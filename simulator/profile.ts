@@ -186,6 +186,10 @@ const ProfileFields = z.strictObject({
       usernamePrefix: z.string().regex(/^[a-z][a-z0-9._-]*$/),
       usernameDigits: z.int().min(4).max(10),
       macOuis: z.array(z.string().regex(/^[0-9a-f]{2}(:[0-9a-f]{2}){2}$/)).min(1),
+      macOuiWeights: z
+        .array(z.number().min(0))
+        .optional()
+        .describe("share of subscribers' CPEs per OUI, in macOuis order; absent: 1, 1/2, 1/3… (the ISP's supplied CPE first)"),
       realms: z.array(Realm).min(1),
     }),
     vrfs: z.array(z.strictObject({ name: Name, description: z.string().default("") })).min(1),
@@ -223,6 +227,26 @@ const ProfileFields = z.strictObject({
     traffic: z.strictObject({
       dailyCurve: HourlyCurve,
       meanActivity: Share.describe("mean share of the plan rate a subscriber uses at the daily peak"),
+      upstream: z
+        .strictObject({
+          medianRatio: z.number().positive().max(10).default(0.07).describe("upload over download, median subscriber"),
+          sigma: z.number().min(0).max(3).default(0.9).describe("its spread across subscribers (log-normal)"),
+        })
+        .prefault({}),
+      uploadBursts: z
+        .strictObject({
+          perDay: Share.default(0.3).describe("chance a subscriber makes an upload burst on a given day"),
+          minMinutes: z.number().positive().default(1),
+          maxMinutes: z.number().positive().max(50).default(10).describe("a burst lasts from min to max (log-uniform)"),
+          planShare: Share.default(0.9).describe("of the plan's upload rate, during a burst"),
+        })
+        .prefault({}),
+      transitShare: z
+        .number()
+        .min(0)
+        .max(10)
+        .default(0.1)
+        .describe("traffic crossing the core uplinks that is not the subscribers', per byte of their download (wire.ts)"),
     }),
     alarms: z
       .strictObject({
@@ -297,6 +321,14 @@ function checkProfile(profile: z.output<typeof ProfileFields>, ctx: Ctx): void {
     issue(["churn", "absence", "minHours"], "must be below maxDays");
   }
   if (sum(profile.churn.dailyCurve) <= 0) issue(["churn", "dailyCurve"], "at least one hour must be positive");
+  const ouiWeights = profile.identities.macOuiWeights;
+  if (ouiWeights && ouiWeights.length !== profile.identities.macOuis.length) {
+    issue(["identities", "macOuiWeights"], "must give one weight per macOuis entry");
+  } else if (ouiWeights && sum(ouiWeights) <= 0) issue(["identities", "macOuiWeights"], "at least one weight must be positive");
+  const bursts = profile.traffic.uploadBursts;
+  if (bursts.minMinutes > bursts.maxMinutes) {
+    issue(["traffic", "uploadBursts", "minMinutes"], "must not exceed maxMinutes");
+  }
   const alarms = profile.alarms;
   if (alarms.poolClearPercent >= alarms.poolHighPercent) issue(["alarms", "poolClearPercent"], "must be below poolHighPercent");
   if (alarms.cgnClearPercent >= alarms.cgnHighPercent) issue(["alarms", "cgnClearPercent"], "must be below cgnHighPercent");

@@ -10,6 +10,7 @@
  */
 import { countBits, popcount, setBit } from "./bits.ts";
 import type { Model } from "./model.ts";
+import { ENCAP_PPPOE_LAC } from "./subscribers.ts";
 import type { AddressPool } from "./pools.ts";
 
 /** A compiled filter: bitsets every match has, bitsets none has, and tests on the remaining candidates. */
@@ -91,6 +92,17 @@ export function ipv4Mask(m: Model, ranges: readonly { first: number; last: numbe
           if (range) pool.committedBetween(si, range, (slot) => s.v4Pool[slot] === pool.index && set(slot));
         }
       });
+    }
+    // LAC sessions hold no pool block: their learned addresses are read from the sessions (few, one bitset's words).
+    const lac = s.encapBits[ENCAP_PPPOE_LAC] ?? new Int32Array(0);
+    for (let w = 0; w < lac.length; w++) {
+      for (let x = lac[w] ?? 0; x !== 0; ) {
+        const b = 31 - Math.clz32(x);
+        x &= ~(1 << b);
+        const slot = s.orderSlots[(w << 5) | b] ?? -1;
+        const a = slot >= 0 ? (s.v4Addr[slot] ?? 0) : 0;
+        for (const r of ranges) if (a >= r.first && a <= r.last) set(slot);
+      }
     }
   });
 }

@@ -17,8 +17,7 @@ import type { SessionStore } from "./sessions.ts";
 import { ENCAPS, type Encap } from "./profile.ts";
 import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, prefixesOverlap } from "./prefix.ts";
 import { ipv6Text } from "./session-addresses.ts";
-import { formatMac } from "./subscribers.ts";
-import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./frame-sizes.ts";
+import { ENCAP_L2TP, ENCAP_PPPOE_LAC, formatMac } from "./subscribers.ts";
 import { compileUsername, usernameMask, usernameTest } from "./username-match.ts";
 import { ipv4Mask, ipv6Mask, ipv6TextRanges, selectSessions, type SessionFilter } from "./session-filter.ts";
 
@@ -129,14 +128,12 @@ export function summaryRow(m: Model, slot: number): SessionSummary {
 
 /** A slot's byte and packet counters through sub-step `tick`. */
 export function countersOf(s: SessionStore, slot: number, tick: number): WireSessionDetail["counters"] {
-  const rx = s.rxBytesAt(slot, tick);
-  const tx = s.txBytesAt(slot, tick);
   return {
-    rxBytes: Math.round(rx),
-    txBytes: Math.round(tx),
-    // Packets of the average sizes the rates are drawn with (frame-sizes.ts): counted from the bytes, not per step.
-    rxPackets: Math.round(rx / UP_PACKET_BYTES),
-    txPackets: Math.round(tx / DOWN_PACKET_BYTES),
+    rxBytes: Math.round(s.rxBytesAt(slot, tick)),
+    txBytes: Math.round(s.txBytesAt(slot, tick)),
+    // Counted as the bytes are, from the packet rates the traffic draws with them (traffic.ts).
+    rxPackets: Math.round(s.rxPacketsAt(slot, tick)),
+    txPackets: Math.round(s.txPacketsAt(slot, tick)),
   };
 }
 
@@ -150,8 +147,8 @@ export function ratesOf(m: Model, slot: number): SessionRates {
     timestamp: isoTime(m.nowMs),
     rxBps: Math.round(rx),
     txBps: Math.round(tx),
-    rxPps: Math.round(rx / (8 * UP_PACKET_BYTES)),
-    txPps: Math.round(tx / (8 * DOWN_PACKET_BYTES)),
+    rxPps: s.rxPps[slot] ?? 0,
+    txPps: s.txPps[slot] ?? 0,
   };
 }
 
@@ -185,6 +182,7 @@ export function detailOf(m: Model, slot: number): SessionDetail {
         pool: v4?.name ?? null,
         subnet: v4 ? (v4.config.subnets[s.v4Subnet[slot] ?? 0]?.prefix ?? null) : null,
         cgnTranslated: v4?.cgnTranslated ?? binding >= 0,
+        learned: s.encap[slot] === ENCAP_PPPOE_LAC,
       },
       ipv6Wan: v6(s.wanPool[slot] ?? -1, s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0) ?? outside(local?.wan),
       ipv6Pd: v6(s.pdPool[slot] ?? -1, s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0) ?? outside(local?.pd),
@@ -207,7 +205,9 @@ export function matchingSlots(m: Model, q: SessionQuery): number[] {
   return filter === false ? [] : selectSessions(m, filter, 0, Number.POSITIVE_INFINITY).slots;
 }
 
-function macOf(m: Model, slot: number): string {
+/** The subscriber's MAC as this box sees it: none on an LNS (the spec's `mac` is not nullable: empty), which hears PPP through a tunnel. */
+export function macOf(m: Model, slot: number): string {
+  if (m.store.encap[slot] === ENCAP_L2TP) return "";
   const sub = m.store.sub[slot] ?? 0;
   const local = sub < 0 ? m.locals.ofSub(sub) : undefined;
   if (local) return formatMac(local.macHi, local.macLo);

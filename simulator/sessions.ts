@@ -7,6 +7,8 @@
  */
 import { SUB_STEP_SECONDS } from "./clock.ts";
 import { LeaseTimers } from "./lease-timers.ts";
+import { accessOverheadBytes } from "./frame-sizes.ts";
+import { ENCAP_IPOE } from "./subscribers.ts";
 
 /** A PPP session's `leaseMs`: it has no lease, so its renewal never falls due. */
 export const NO_LEASE = Number.POSITIVE_INFINITY;
@@ -28,7 +30,8 @@ const COLUMNS = [
   "alive", "id", "sub", "encap", "port", "svlan", "cvlan", "plan", "vrf", "realm", "walledGarden", "aaa",
   "v4Pool", "v4Subnet", "v4Ord", "v4Addr", "wanPool", "wanSubnet", "wanOrd", "pdPool", "pdSubnet", "pdOrd", "cgn",
   "upMs", "leaseMs", "leaseEnd", "endAt", "endKind", "quietUntil", "acctAt",
-  "activity", "rxBps", "txBps", "rxBytes", "txBytes", "rateTick", "liveIndex", "live",
+  "activity", "rxBps", "txBps", "rxPps", "txPps", "rxBytes", "txBytes", "rxPkts", "txPkts",
+  "rateTick", "liveIndex", "live",
   "orderPos",
 ] as const;
 
@@ -88,13 +91,30 @@ export class SessionStore {
   /** Current rates in whole bits per second, set by `setRates` only: whole numbers keep the per-port sums exact. */
   rxBps: Float64Array;
   txBps: Float64Array;
-  /** Bytes carried through sub-step `rateTick`; the current rates apply after it (`rxBytesAt`). */
+  /** Current packet rates, whole packets per second (traffic.ts: full segments and ACKs behind the bytes). */
+  rxPps: Float32Array;
+  txPps: Float32Array;
+  /** Bytes and packets carried through sub-step `rateTick`; the current rates apply after it (`rxBytesAt`). */
   rxBytes: Float64Array;
   txBytes: Float64Array;
+  rxPkts: Float64Array;
+  txPkts: Float64Array;
   rateTick: Int32Array;
-  /** Per port, the sum of its live sessions' current rates (bits per second). */
+  /** Per port, the sum of its live sessions' current rates (bits and packets per second). */
   readonly portRx: Float64Array;
   readonly portTx: Float64Array;
+  readonly portRxPps: Float64Array;
+  readonly portTxPps: Float64Array;
+  /** Per port, the bytes per second its sessions' frames add to their IP packets (wire.ts: Ethernet, tags, PPPoE). */
+  readonly portRxOverhead: Float64Array;
+  readonly portTxOverhead: Float64Array;
+  /** Per port, its live PPP sessions (PPPoE and LAC: LCP echo on the wire, wire.ts). */
+  readonly pppByPort: Int32Array;
+  /** Per encapsulation, the sums of every live session's rates, LNS-terminated ones included (the uplinks, wire.ts). */
+  readonly encapRx = new Float64Array(ENCAP_COUNT);
+  readonly encapTx = new Float64Array(ENCAP_COUNT);
+  readonly encapRxPps = new Float64Array(ENCAP_COUNT);
+  readonly encapTxPps = new Float64Array(ENCAP_COUNT);
   liveIndex: Int32Array;
   /** Position of a live slot in the id-ordered index (`orderIds`/`orderSlots`), the bit it sets in the filter bitsets. */
   orderPos: Int32Array;
@@ -182,11 +202,20 @@ export class SessionStore {
     this.activity = new Float32Array(n);
     this.rxBps = new Float64Array(n);
     this.txBps = new Float64Array(n);
+    this.rxPps = new Float32Array(n);
+    this.txPps = new Float32Array(n);
     this.rxBytes = new Float64Array(n);
     this.txBytes = new Float64Array(n);
+    this.rxPkts = new Float64Array(n);
+    this.txPkts = new Float64Array(n);
     this.rateTick = new Int32Array(n);
     this.portRx = new Float64Array(ports);
     this.portTx = new Float64Array(ports);
+    this.portRxPps = new Float64Array(ports);
+    this.portTxPps = new Float64Array(ports);
+    this.portRxOverhead = new Float64Array(ports);
+    this.portTxOverhead = new Float64Array(ports);
+    this.pppByPort = new Int32Array(ports);
     this.liveIndex = new Int32Array(n);
     this.live = new Int32Array(n);
     this.orderPos = new Int32Array(n);
@@ -310,6 +339,8 @@ export class SessionStore {
     // A new session has carried no traffic yet; its rates are 0 since the slot's last `deactivate`.
     this.rxBytes[slot] = 0;
     this.txBytes[slot] = 0;
+    this.rxPkts[slot] = 0;
+    this.txPkts[slot] = 0;
     // No lifetime event, lease or absence yet: the setup files them (lifetimes.ts, leases.ts).
     this.endAt[slot] = 0;
     this.endKind[slot] = 0;
@@ -382,9 +413,13 @@ export class SessionStore {
   deactivate(slot: number): void {
     this.revision++;
     // Its rates leave the port's sum; its byte counters are not read again.
-    this.#addToPort(slot, -(this.rxBps[slot] ?? 0), -(this.txBps[slot] ?? 0));
+    const rxPps = this.rxPps[slot] ?? 0;
+    const txPps = this.txPps[slot] ?? 0;
+    this.#addToPort(slot, -(this.rxBps[slot] ?? 0), -(this.txBps[slot] ?? 0), -rxPps, -txPps);
     this.rxBps[slot] = 0;
     this.txBps[slot] = 0;
+    this.rxPps[slot] = 0;
+    this.txPps[slot] = 0;
     this.#count(slot, -1);
     this.#mark(slot, false);
     this.alive[slot] = 0;
@@ -396,35 +431,62 @@ export class SessionStore {
   }
 
   /**
-   * A live session's new rates (whole bits per second), drawn at sub-step
-   * `tick`: they apply from that sub-step on, so the old rates are counted
-   * into the byte counters up to the one before it.
+   * A live session's new rates (whole bits and packets per second), drawn at
+   * sub-step `tick`: they apply from that sub-step on, so the old rates are
+   * counted into the byte and packet counters up to the one before it.
    */
-  setRates(slot: number, rx: number, tx: number, tick: number): void {
+  setRates(slot: number, rx: number, tx: number, rxPps: number, txPps: number, tick: number): void {
     const seconds = (tick - 1 - (this.rateTick[slot] ?? 0)) * SUB_STEP_SECONDS;
     const oldRx = this.rxBps[slot] ?? 0;
     const oldTx = this.txBps[slot] ?? 0;
+    const oldRxPps = this.rxPps[slot] ?? 0;
+    const oldTxPps = this.txPps[slot] ?? 0;
     if (seconds > 0) {
       this.rxBytes[slot] = (this.rxBytes[slot] ?? 0) + (oldRx / 8) * seconds;
       this.txBytes[slot] = (this.txBytes[slot] ?? 0) + (oldTx / 8) * seconds;
+      this.rxPkts[slot] = (this.rxPkts[slot] ?? 0) + oldRxPps * seconds;
+      this.txPkts[slot] = (this.txPkts[slot] ?? 0) + oldTxPps * seconds;
     }
     this.rateTick[slot] = tick - 1;
     this.rxBps[slot] = rx;
     this.txBps[slot] = tx;
-    this.#addToPort(slot, rx - oldRx, tx - oldTx);
+    this.rxPps[slot] = rxPps;
+    this.txPps[slot] = txPps;
+    this.#addToPort(slot, rx - oldRx, tx - oldTx, rxPps - oldRxPps, txPps - oldTxPps);
   }
 
   /** Moves the sums of a slot's port (none for an LNS-terminated session) by a change of its rates. */
-  #addToPort(slot: number, rx: number, tx: number): void {
+  #addToPort(slot: number, rx: number, tx: number, rxPps: number, txPps: number): void {
+    const encap = this.encap[slot] ?? 0;
+    this.encapRx[encap] = (this.encapRx[encap] ?? 0) + rx;
+    this.encapTx[encap] = (this.encapTx[encap] ?? 0) + tx;
+    this.encapRxPps[encap] = (this.encapRxPps[encap] ?? 0) + rxPps;
+    this.encapTxPps[encap] = (this.encapTxPps[encap] ?? 0) + txPps;
     const port = this.port[slot] ?? -1;
     if (port < 0) return;
     this.portRx[port] = (this.portRx[port] ?? 0) + rx;
     this.portTx[port] = (this.portTx[port] ?? 0) + tx;
+    this.portRxPps[port] = (this.portRxPps[port] ?? 0) + rxPps;
+    this.portTxPps[port] = (this.portTxPps[port] ?? 0) + txPps;
+    // Whole packets times whole bytes: the sums stay exact as sessions come and go.
+    const frame = accessOverheadBytes(encap);
+    this.portRxOverhead[port] = (this.portRxOverhead[port] ?? 0) + rxPps * frame;
+    this.portTxOverhead[port] = (this.portTxOverhead[port] ?? 0) + txPps * frame;
   }
 
   /** A session's bytes received from the subscriber through sub-step `tick` (the model's latest). */
   rxBytesAt(slot: number, tick: number): number {
     return (this.rxBytes[slot] ?? 0) + ((this.rxBps[slot] ?? 0) / 8) * SUB_STEP_SECONDS * (tick - (this.rateTick[slot] ?? 0));
+  }
+
+  /** A session's packets received from the subscriber through sub-step `tick`. */
+  rxPacketsAt(slot: number, tick: number): number {
+    return (this.rxPkts[slot] ?? 0) + (this.rxPps[slot] ?? 0) * SUB_STEP_SECONDS * (tick - (this.rateTick[slot] ?? 0));
+  }
+
+  /** A session's packets sent to the subscriber through sub-step `tick`. */
+  txPacketsAt(slot: number, tick: number): number {
+    return (this.txPkts[slot] ?? 0) + (this.txPps[slot] ?? 0) * SUB_STEP_SECONDS * (tick - (this.rateTick[slot] ?? 0));
   }
 
   /** A session's bytes sent to the subscriber through sub-step `tick`. */
@@ -502,6 +564,12 @@ export class SessionStore {
     this.lnsCount = 0;
     this.portRx.fill(0);
     this.portTx.fill(0);
+    this.portRxPps.fill(0);
+    this.portTxPps.fill(0);
+    this.portRxOverhead.fill(0);
+    this.portTxOverhead.fill(0);
+    this.pppByPort.fill(0);
+    for (const sums of [this.encapRx, this.encapTx, this.encapRxPps, this.encapTxPps]) sums.fill(0);
     this.#leases.clear();
     this.#ends.clear();
     this.#interims.clear();
@@ -511,7 +579,7 @@ export class SessionStore {
       this.liveIndex[slot] = this.liveCount;
       this.live[this.liveCount++] = slot;
       this.#count(slot, 1);
-      this.#addToPort(slot, this.rxBps[slot] ?? 0, this.txBps[slot] ?? 0);
+      this.#addToPort(slot, this.rxBps[slot] ?? 0, this.txBps[slot] ?? 0, this.rxPps[slot] ?? 0, this.txPps[slot] ?? 0);
       if (this.leaseMs[slot] !== NO_LEASE) this.#leases.add(slot, this.leaseMs[slot] ?? 0);
       if ((this.endAt[slot] ?? 0) > 0) this.#ends.add(slot, (this.endAt[slot] ?? 0) * 1000);
       if ((this.acctAt[slot] ?? 0) > 0) this.#interims.add(slot, (this.acctAt[slot] ?? 0) * 1000);
@@ -528,8 +596,10 @@ export class SessionStore {
   #count(slot: number, d: number): void {
     this.byEncap[this.encap[slot] ?? 0] = (this.byEncap[this.encap[slot] ?? 0] ?? 0) + d;
     const port = this.port[slot] ?? -1;
-    if (port >= 0) this.byPort[port] = (this.byPort[port] ?? 0) + d;
-    else this.lnsCount += d;
+    if (port >= 0) {
+      this.byPort[port] = (this.byPort[port] ?? 0) + d;
+      if (this.encap[slot] !== ENCAP_IPOE) this.pppByPort[port] = (this.pppByPort[port] ?? 0) + d;
+    } else this.lnsCount += d;
     this.byVrf[this.vrf[slot] ?? 0] = (this.byVrf[this.vrf[slot] ?? 0] ?? 0) + d;
     if (this.walledGarden[slot] === 1) this.walledGardenCount += d;
   }

@@ -72,6 +72,7 @@ export function snapshotModel(m: Model, views = false): GatewaySnapshot {
     ["leaseEnd", s.leaseEnd], ["endAt", s.endAt], ["endKind", s.endKind], ["quietUntil", s.quietUntil],
     ["acctAt", s.acctAt],
     ["activity", s.activity], ["rxBps", s.rxBps], ["txBps", s.txBps], ["rxBytes", s.rxBytes], ["txBytes", s.txBytes],
+    ["rxPps", s.rxPps], ["txPps", s.txPps], ["rxPkts", s.rxPkts], ["txPkts", s.txPkts],
     ["rateTick", s.rateTick],
   ];
   // Views of the live columns: `lift` copies each once unless `views`, so a kept snapshot never aliases the model.
@@ -177,6 +178,17 @@ export function restoreModel(
       if (s.leaseMs[slot] === 0) s.leaseMs[slot] = NO_LEASE;
     }
   }
+  if (!st.store.columns.rxPkts) {
+    // Snapshots written before packets were counted as drawn (traffic.ts): their packet counters were the bytes at
+    // the average sizes of that version (400 bytes up, 1,100 down); they go on from there, so none goes backwards.
+    // Until a session's next draw its packet rate is its bit rate at those sizes, whole so the port sums stay exact.
+    for (let slot = 0; slot < s.highWater; slot++) {
+      s.rxPkts[slot] = (s.rxBytes[slot] ?? 0) / 400;
+      s.txPkts[slot] = (s.txBytes[slot] ?? 0) / 1100;
+      s.rxPps[slot] = Math.round((s.rxBps[slot] ?? 0) / 3200);
+      s.txPps[slot] = Math.round((s.txBps[slot] ?? 0) / 8800);
+    }
+  }
   s.rebuild(st.store.free, st.store.live);
   for (const slot of st.store.live) if ((s.sub[slot] ?? -1) >= 0) m.slotOfSub[s.sub[slot] ?? 0] = slot;
   m.locals.importState(m, st.locals);
@@ -197,7 +209,7 @@ export function restoreModel(
   else for (const slot of st.store.live) m.l2tp.attach(m, slot);
   m.daemonsDown = new Set(st.daemonsDown ?? []);
   if (typeof st.bootedMs === "number") m.bootedMs = st.bootedMs;
-  m.portCounters.importState(st.portCounters);
+  m.portCounters.importState(st.portCounters, m.profile.ports.length);
   m.maintenance = st.maintenance ?? null;
   return { ok: true, model: m };
 }

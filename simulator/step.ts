@@ -61,7 +61,9 @@ export function subStep(m: Model): void {
   }
   runTraffic(m);
   runAccounting(m);
-  m.portCounters.add(m.store.portRx, m.store.portTx);
+  // Ports and uplinks count frames on the wire: the sessions' packets, their encapsulation and control plane (wire.ts).
+  m.wire.update(m);
+  m.portCounters.add(m.wire.rx, m.wire.tx, m.wire.rxPps, m.wire.txPps);
 
   m.cgn.tick(now, m.rng);
   m.cgn.endStep();
@@ -72,7 +74,7 @@ export function subStep(m: Model): void {
     const lac = m.store.encap[slot] === ENCAP_PPPOE_LAC;
     teardownSession(m, slot, "l2tp-peer-unreachable", false, lac ? m.nowMs : Number.POSITIVE_INFINITY);
   }
-  m.metrics.record(now, m.store.liveCount, m.store.byEncap, m.upSinceSample, m.downSinceSample, m.store.portRx, m.store.portTx);
+  m.metrics.record(now, m.store.liveCount, m.store.byEncap, m.upSinceSample, m.downSinceSample, m.wire.rx, m.wire.tx);
   m.lossAt = (m.lossAt + 1) % m.lossRing.length;
   m.lossRing[m.lossAt] = m.downSinceSample;
   m.upSinceSample = 0;

@@ -54,6 +54,7 @@ export class SubscriberBase {
   readonly #planCum: Float64Array;
   readonly #vrfOfRealm: Int16Array;
   readonly #ouis: number[];
+  readonly #ouiCum: Float64Array;
   readonly #domains: string[];
 
   constructor(profile: Profile, seed: number) {
@@ -68,6 +69,8 @@ export class SubscriberBase {
     const vrfNames = profile.vrfs.map((v) => v.name);
     this.#vrfOfRealm = Int16Array.from(realms.map((r) => vrfNames.indexOf(r.vrf)));
     this.#ouis = profile.identities.macOuis.map((o) => parseInt(o.replaceAll(":", ""), 16));
+    // CPE vendors are not an even split: the ISP's supplied router dominates, then older models and customers' own.
+    this.#ouiCum = cumulativeWeights(profile.identities.macOuiWeights ?? this.#ouis.map((_, k) => 1 / (k + 1)));
     this.#domains = realms.map((r) => r.domain);
   }
 
@@ -116,7 +119,8 @@ export class SubscriberBase {
 
   /** The subscriber's MAC as 16 high and 32 low bits (what a sessions page needs of `describe`, without its other draws). */
   mac(sub: number): { hi: number; lo: number } {
-    const oui = this.#ouis[hash32(this.#seed, sub, 10) % this.#ouis.length] ?? 0;
+    const cum = this.#ouiCum;
+    const oui = this.#ouis[pickFromCumulative(cum, hashUnit(this.#seed, sub, 10) * (cum[cum.length - 1] ?? 0))] ?? 0;
     // An odd multiplier is a bijection on 24 bits: distinct subscribers of one OUI get distinct MACs.
     const nic = Math.imul(sub + 1, 0x9e3779) & 0xffffff;
     return { hi: oui >>> 8, lo: (((oui & 0xff) << 24) | nic) >>> 0 };

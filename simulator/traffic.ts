@@ -1,9 +1,18 @@
 /**
- * Per-session traffic for one sub-step. A session's rate is its plan rate
+ * Per-session traffic for one sub-step. A session's download is its plan rate
  * times its subscriber's activity (heavy-tailed: most lines idle, a few
- * busy), the daily curve (evening peak) and a jitter per draw; walled-garden
- * sessions are shaped to `walledGardenKbps`. Rates are from the BNG's side:
- * rx = received from the subscriber (upstream), tx = sent to it.
+ * busy), the daily curve (evening peak, 20:00-23:00 in the shipped profiles)
+ * and a jitter per draw; its upload is the download times the subscriber's
+ * own up:down ratio (log-normal across subscribers, `traffic.upstream`: a few
+ * upload as much as they download), within the plan, and now and then a
+ * burst at nearly the plan's upload rate for a few minutes (a backup, a video
+ * posted: `traffic.uploadBursts`). Packets follow from the bytes: a
+ * subscriber's downstream is a mix of full segments and small packets (its
+ * own share of full ones), uploads are full segments, and each side ACKs
+ * every second full segment of the other (frame-sizes.ts), so a downloader's
+ * upstream is mostly 52-byte ACKs and an uploader's mostly full segments.
+ * Walled-garden sessions are shaped to `walledGardenKbps`. Rates are from the
+ * BNG's side: rx = received from the subscriber (upstream), tx = sent to it.
  *
  * A rate is a 30 s average, a router's load interval: each session's is drawn
  * every third sub-step, a third of the table at each (by slot), and first
@@ -18,18 +27,87 @@
  */
 import { dailyFactor } from "./clock.ts";
 import type { Model } from "./model.ts";
-import { DOWN_PACKET_BYTES, UP_PACKET_BYTES } from "./frame-sizes.ts";
+import { ACK_BYTES, DOWN_FULL_SHARE, FULL_SEGMENT_BYTES, SMALL_PACKET_BYTES } from "./frame-sizes.ts";
+import { normalQuantile } from "./lifetimes.ts";
 import { mix32 } from "./random.ts";
 
 /** Sub-steps between two draws of a session's rate (3 × 10 s: the load interval). */
 export const RATE_INTERVAL_STEPS = 3;
 
-/** Upload share of the plan's upload rate relative to download utilisation. */
-const UPLOAD_RATIO = 0.6;
-
 /** Session packets per second, both directions (capture packet counting). */
 export function packetsPerSecond(m: Model, slot: number): number {
-  return (m.store.rxBps[slot] ?? 0) / (8 * UP_PACKET_BYTES) + (m.store.txBps[slot] ?? 0) / (8 * DOWN_PACKET_BYTES);
+  return (m.store.rxPps[slot] ?? 0) + (m.store.txPps[slot] ?? 0);
+}
+
+const DAY_MS = 86_400_000;
+/** Salts of the per-subscriber hashes. */
+const S_MIX = 70;
+const S_BURST = 71;
+/** Levels of the per-subscriber draws (a table instead of an exp and a quantile per draw). */
+const LEVELS = 1024;
+
+/** The up:down ratio of each of LEVELS equally likely subscribers (log-normal: median, sigma), made once per pair. */
+function ratioTable(median: number, sigma: number): Float64Array {
+  const key = `${median}/${sigma}`;
+  let table = RATIO_TABLES.get(key);
+  if (!table) {
+    const level = (k: number) => median * Math.exp(sigma * normalQuantile((k + 0.5) / LEVELS));
+    table = Float64Array.from({ length: LEVELS }, (_, k) => level(k));
+    RATIO_TABLES.set(key, table);
+  }
+  return table;
+}
+const RATIO_TABLES = new Map<string, Float64Array>();
+
+/**
+ * Per level of a subscriber's share of full segments (DOWN_FULL_SHARE, LEVELS steps): the downstream packets a bit
+ * of download makes, and the upstream ACKs they call for, per bit (one 52-byte ACK per two full segments).
+ */
+const DOWN_PACKETS_PER_BIT = new Float64Array(LEVELS);
+const UP_ACKS_PER_DOWN_BIT = new Float64Array(LEVELS);
+for (let k = 0; k < LEVELS; k++) {
+  const full = DOWN_FULL_SHARE[0] + (DOWN_FULL_SHARE[1] - DOWN_FULL_SHARE[0]) * (k / LEVELS);
+  DOWN_PACKETS_PER_BIT[k] = 1 / (8 * (full * FULL_SEGMENT_BYTES + (1 - full) * SMALL_PACKET_BYTES));
+  UP_ACKS_PER_DOWN_BIT[k] = ((DOWN_PACKETS_PER_BIT[k] ?? 0) * full) / 2;
+}
+/** Upload packets per bit (full segments), and the bits of one ACK. */
+const UP_PACKETS_PER_BIT = 1 / (8 * FULL_SEGMENT_BYTES);
+const ACK_BITS = ACK_BYTES * 8;
+
+/**
+ * Whether a subscriber is in an upload burst at an instant: a day holds a burst with `perDay` (at most one),
+ * starting at a random instant of it and lasting minMinutes to maxMinutes (log-uniform); one can run past
+ * midnight into the next day. One hash per day decides, so a traffic draw pays one mixing for it.
+ */
+export function inUploadBurst(
+  seed: number,
+  sub: number,
+  nowMs: number,
+  b: { perDay: number; minMinutes: number; maxMinutes: number },
+): boolean {
+  const day = Math.floor(nowMs / DAY_MS);
+  const key = mix32(seed ^ S_BURST) ^ Math.imul(sub + 1, 0x85ebca77);
+  return burstAt(key, day, b.perDay * 4294967296, nowMs, b);
+}
+
+/** Whether the burst of `key`'s subscriber on `day` (or one from the day before still running) covers `nowMs`. */
+function burstAt(key: number, day: number, chance: number, nowMs: number, b: { minMinutes: number; maxMinutes: number }): boolean {
+  const today = mix32(key ^ Math.imul(day, 0x9e3779b1));
+  if (today < chance && burstCovers(today, day, nowMs, b)) return true;
+  // A burst of yesterday's last minutes only.
+  if (nowMs - day * DAY_MS >= b.maxMinutes * 60_000) return false;
+  const yesterday = mix32(key ^ Math.imul(day - 1, 0x9e3779b1));
+  return yesterday < chance && burstCovers(yesterday, day - 1, nowMs, b);
+}
+
+/** Whether the burst of hash `h` on day `d` covers `nowMs` (its instant and length from the same hash). */
+function burstCovers(h: number, d: number, nowMs: number, b: { minMinutes: number; maxMinutes: number }): boolean {
+  const startMs = d * DAY_MS + (mix32(h ^ 0x27d4eb2d) / 4294967296) * DAY_MS;
+  // Most draws fall outside the longest burst's reach: no length to work out.
+  if (nowMs < startMs || nowMs >= startMs + b.maxMinutes * 60_000) return false;
+  const length = mix32(h ^ 0x165667b1) / 4294967296;
+  const minutes = b.minMinutes * Math.exp(length * Math.log(b.maxMinutes / b.minMinutes));
+  return nowMs < startMs + minutes * 60_000;
 }
 
 /**
@@ -49,7 +127,19 @@ export function runTraffic(m: Model): void {
   const s = m.store;
   const plans = m.profile.plans;
   const planDown = Float64Array.from(plans, (p) => p.downloadKbps * 1000);
-  const planUp = Float64Array.from(plans, (p) => p.uploadKbps * 1000 * UPLOAD_RATIO);
+  const planUp = Float64Array.from(plans, (p) => p.uploadKbps * 1000);
+  const t = m.profile.traffic;
+  const ratios = ratioTable(t.upstream.medianRatio, t.upstream.sigma);
+  const bursts = t.uploadBursts;
+  const burstChance = bursts.perDay * 4294967296;
+  const seed = m.seed;
+  // Per-step constants of the per-subscriber hashes: one mixing per subscriber and purpose at each draw.
+  const mixSeed = mix32(seed ^ S_MIX);
+  const burstSeed = mix32(seed ^ S_BURST);
+  const day = Math.floor(m.nowMs / DAY_MS);
+  const daySalt = Math.imul(day, 0x9e3779b1);
+  const earlyInDay = m.nowMs - day * DAY_MS < bursts.maxMinutes * 60_000;
+  const planShare = bursts.planShare;
   const wgBps = m.profile.walledGardenKbps * 1000;
   const curve = dailyFactor(m.profile.traffic.dailyCurve, m.nowMs, m.profile.utcOffsetMinutes);
   const meanActivity = Math.max(0.001, m.profile.traffic.meanActivity);
@@ -73,21 +163,47 @@ export function runTraffic(m: Model): void {
     const act = (quietUntil[slot] ?? 0) > nowSeconds ? 0 : (activity[slot] ?? 0) * curve * jitter;
     const u = act > 1 ? 1 : act;
     const plan = planOf[slot] ?? 0;
-    let tx = (planDown[plan] ?? 0) * u;
-    let rx = (planUp[plan] ?? 0) * u;
     const sub = subOf[slot] ?? 0;
+    let down = (planDown[plan] ?? 0) * u;
+    let upCap = planUp[plan] ?? 0;
     if (sub < 0) {
       // A local subscriber is shaped to its configured rates (the plan's where it gives none).
       const local = m.locals.ofSub(sub);
-      tx = (local?.downBps ?? 0) * u;
-      rx = (local?.upBps ?? 0) * UPLOAD_RATIO * u;
+      down = (local?.downBps ?? 0) * u;
+      upCap = local?.upBps ?? 0;
+    }
+    // The subscriber's mix: its up:down ratio and its downstream's share of full segments, from one hash.
+    const subKey = Math.imul(sub + 1, 0x85ebca77);
+    const mix = mix32(mixSeed ^ subKey);
+    let up = down * (ratios[mix >>> 22] ?? 0);
+    if (act > 0) {
+      // Today's burst (one hash: most subscribers have none), or yesterday's running past midnight.
+      const today = mix32(burstSeed ^ subKey ^ daySalt);
+      const bursting = (today < burstChance && burstCovers(today, day, now, bursts)) ||
+        (earlyInDay && burstAt(burstSeed ^ subKey, day, burstChance, now, bursts));
+      if (bursting) up = upCap * planShare;
     }
     const wg = walledGarden[slot] === 1;
     if (wg) {
-      if (tx > wgBps) tx = wgBps;
-      if (rx > wgBps) rx = wgBps;
+      if (down > wgBps) down = wgBps;
+      if (up > wgBps) up = wgBps;
     }
-    s.setRates(slot, roundRate(rx), roundRate(tx), tick);
+    // Packets: the downstream's full segments and small packets, full-segment uploads, each side's ACKs of the
+    // other's full segments (one per two), the ACKs taking their room within the plan's upload.
+    const level = mix & 0x3ff;
+    const downPps = down * (DOWN_PACKETS_PER_BIT[level] ?? 0);
+    const upAckPps = down * (UP_ACKS_PER_DOWN_BIT[level] ?? 0);
+    const upAck = upAckPps * ACK_BITS;
+    if (up > upCap - upAck) up = upCap > upAck ? upCap - upAck : 0;
+    const upPps = up * UP_PACKETS_PER_BIT;
+    const downAckPps = upPps * 0.5;
+    const rx = up + upAck;
+    let tx = down + downAckPps * ACK_BITS;
+    // The ACKs of an upload share the download's shaping (the walled garden's rate, the plan's).
+    const downCap = wg ? wgBps : sub < 0 ? (m.locals.ofSub(sub)?.downBps ?? 0) : (planDown[plan] ?? 0);
+    if (tx > downCap) tx = downCap;
+    // Packet rates only need to be whole (the port sums stay exact): the cheapest rounding does.
+    s.setRates(slot, roundRate(rx), roundRate(tx), (upPps + upAckPps + 0.5) | 0, (downPps + downAckPps + 0.5) | 0, tick);
     const binding = bindingOf[slot] ?? -1;
     if (binding >= 0) {
       const flows = (flowBase[bindingGroup[binding] ?? 0] ?? 0) * act * (wg ? 0.05 : 1);

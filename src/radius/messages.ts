@@ -28,7 +28,7 @@ export interface AccessRequest {
   sessionId: string;
   /** NAS-Port-Id: the access interface and VLANs, e.g. `xe-0/0/0:100-42`. */
   nasPortId: string;
-  /** Calling-Station-Id: the CPE's MAC. */
+  /** Calling-Station-Id: the CPE's MAC; empty when the NAS knows none (an LNS). */
   callingStationId: string;
   /** PPP sessions are Framed-Protocol PPP; an L2TP session (LNS) arrives on a Virtual port. */
   ppp: boolean;
@@ -61,7 +61,8 @@ export function accessRequest(nas: NasIdentity, request: AccessRequest, secret: 
   attributes.push(
     attribute("NAS-Port-Type", integer(request.virtualPort ? NAS_PORT_TYPE.Virtual : NAS_PORT_TYPE.Ethernet)),
     attribute("NAS-Port-Id", text(request.nasPortId)),
-    attribute("Calling-Station-Id", text(request.callingStationId)),
+    // An LNS hears the subscriber through a tunnel and knows no MAC: no Calling-Station-Id (a text is never empty).
+    ...(request.callingStationId === "" ? [] : [attribute("Calling-Station-Id", text(request.callingStationId))]),
     attribute("Service-Type", integer(SERVICE_TYPE["Framed-User"])),
   );
   if (request.ppp) attributes.push(attribute("Framed-Protocol", integer(FRAMED_PROTOCOL.PPP)));
@@ -138,7 +139,7 @@ export function sessionAccountingRequest(nas: NasIdentity, record: SessionAccoun
     attribute("User-Name", text(record.username)),
     ...nasAttributes(nas),
     attribute("NAS-Port-Id", text(record.nasPortId)),
-    attribute("Calling-Station-Id", text(record.callingStationId)),
+    ...(record.callingStationId === "" ? [] : [attribute("Calling-Station-Id", text(record.callingStationId))]),
     attribute("Service-Type", integer(SERVICE_TYPE["Framed-User"])),
   ];
   if (record.ppp) attributes.push(attribute("Framed-Protocol", integer(FRAMED_PROTOCOL.PPP)));

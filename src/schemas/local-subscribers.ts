@@ -496,7 +496,7 @@ export const localSubscribers = {
         portLabel: "xe-0/0/1 OLT-south",
         realm: "isp.example",
         aaa: { method: "local", server: null },
-        addresses: { ipv4: { address: "198.18.4.15", pool: "residential-v4", subnet: "198.18.4.0/23", cgnTranslated: false }, ipv6Wan: null, ipv6Pd: null },
+        addresses: { ipv4: { address: "198.18.4.15", pool: "residential-v4", subnet: "198.18.4.0/23", cgnTranslated: false, learned: false }, ipv6Wan: null, ipv6Pd: null },
         leaseExpiresUtc: null,
         planRates: { downloadKbps: 1000000, uploadKbps: 200000 },
         cgn: null,

@@ -74,7 +74,13 @@ export const SessionDetail = SessionSummary.extend({
   realm: z.string(),
   aaa: z.object({ method: z.enum(["radius", "local"]), server: z.string().nullable() }),
   addresses: z.object({
-    ipv4: z.object({ address: z.string(), pool: z.string().nullable(), subnet: z.string().nullable(), cgnTranslated: z.boolean() }),
+    ipv4: z.object({
+      address: z.string(),
+      pool: z.string().nullable(),
+      subnet: z.string().nullable(),
+      cgnTranslated: z.boolean(),
+      learned: z.boolean().meta({ description: "true on a LAC (`pppoe-lac`): the LNS assigned the address and the LAC learned it from IPCP; pool and subnet are null, and no IPv6 is known" }),
+    }),
     ipv6Wan: Assigned.nullable(),
     ipv6Pd: Assigned.nullable(),
   }),
@@ -241,7 +247,7 @@ export const sessions = {
         realm: "cgn.isp.example",
         aaa: { method: "radius", server: "radius-1.isp.example:1812" },
         addresses: {
-          ipv4: { address: "100.64.1.0", pool: "cgn-inside-v4", subnet: "100.64.0.0/20", cgnTranslated: true },
+          ipv4: { address: "100.64.1.0", pool: "cgn-inside-v4", subnet: "100.64.0.0/20", cgnTranslated: true, learned: false },
           ipv6Wan: { prefix: "2001:db8:200::/64", pool: "cgn-v6-wan", subnet: "2001:db8:200::/48" },
           ipv6Pd: { prefix: "2001:db8:5000::/56", pool: "cgn-v6-pd", subnet: "2001:db8:5000::/44" },
         },

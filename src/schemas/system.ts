@@ -138,18 +138,18 @@ export const Inventory = z
 
 export const Interface = z
   .object({
-    name: z.string().meta({ description: "interface name: the first word of the port's label (`et-0/0/0`), `lo0` or `mgmt0`" }),
+    name: z.string().meta({ description: "interface name: the first word of the port's label (`et-0/0/0`), a core uplink's (`uplink0`, as the IGP configuration names it), `lo0` or `mgmt0`" }),
     description: z.string(),
     type: z.enum(["ethernet", "loopback", "management"]),
-    portId: z.int().nullable().meta({ description: "the data-plane port id (sessions, metrics, diagnostics); null for lo0 and mgmt0" }),
+    portId: z.int().nullable().meta({ description: "the subscriber-facing port id (sessions, metrics, diagnostics); null for the core uplinks, lo0 and mgmt0" }),
     label: z.string().nullable().meta({ description: "the port's label as the metrics history and session summary show it" }),
     adminState: z.enum(["up", "down"]),
     operState: z.enum(["up", "down"]).meta({ description: "data-plane ports are `down` while an upgrade's reboot has the data plane down" }),
     speedMbps: z.int().nullable(),
     mtu: z.int().meta({ description: "IP MTU" }),
     mac: z.string().nullable(),
-    rxBps: z.number().meta({ description: "equals the metrics history's newest `rxBps` point for the port (received from subscribers)" }),
-    txBps: z.number().meta({ description: "equals the metrics history's newest `txBps` point for the port" }),
+    rxBps: z.number().meta({ description: "a subscriber-facing port's equals the metrics history's newest `rxBps` point for the port (received from subscribers); a core uplink's is its last 10 s step's (received from the core)" }),
+    txBps: z.number().meta({ description: "a subscriber-facing port's equals the metrics history's newest `txBps` point for the port; a core uplink's is its last 10 s step's" }),
     counters: z
       .object({
         rxBytes: z.int(),
@@ -161,7 +161,7 @@ export const Interface = z
         rxDiscards: z.int().meta({ description: "policed out-of-contract subscriber traffic" }),
         txDiscards: z.int().meta({ description: "egress shaper drops" }),
       })
-      .meta({ description: "only grow while the data plane runs; they restart at its boot (`countersSinceUtc`). lo0 and mgmt0 traffic is not modelled (0)" }),
+      .meta({ description: "frames on the wire: a subscriber-facing port's count its sessions' packets with their Ethernet, VLAN and PPPoE headers and their control plane (LCP echo, DHCP); a core uplink's every session's traffic to and from the core (L2TP-tunnelled ones with their tunnel headers) and transit. Only grow while the data plane runs; they restart at its boot (`countersSinceUtc`). lo0 and mgmt0 traffic is not modelled (0)" }),
     countersSinceUtc: DateTime,
     sessions: z.int().nullable().meta({ description: "subscriber sessions on the port: equals the session summary's `byPort` count; null for lo0 and mgmt0" }),
   })
@@ -169,8 +169,8 @@ export const Interface = z
 
 export const InterfaceTable = z
   .object({
-    asOfUtc: DateTime,
-    interfaces: z.array(Interface).meta({ description: "the data-plane ports in the profile's order, then lo0 and mgmt0" }),
+    asOfUtc: DateTime.meta({ description: "the instant the counters were read: it moves with them between the model's 10 s steps" }),
+    interfaces: z.array(Interface).meta({ description: "the subscriber-facing ports in the profile's order, the core uplinks, then lo0 and mgmt0" }),
     tunnels: z
       .array(
         z.object({

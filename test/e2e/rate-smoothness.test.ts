@@ -22,7 +22,12 @@ const BOOTSTRAP = newToken();
 /** The shipped fleet's appliances run the `small` profile (UTC+1): 10:30Z is 11:30 local, and half an hour of warm-up brings the scrapes to 12:00 local. */
 const CLOCK_START = "2026-03-02T10:30:00Z";
 const WARM_UP_SECONDS = 1800;
-const FAMILIES = ["bng_interface_receive_bytes", "bng_interface_transmit_bytes"];
+/**
+ * The downstream counters: the upstream carries subscribers' upload bursts by design (a backup at 90 % of a
+ * 20-200 Mb/s upload moves a port's receive rate by tens of per cent, docs/simulation.md "Traffic"), and both
+ * directions' counters are kept and read by the same code, so the downstream's smoothness is the counters'.
+ */
+const FAMILIES = ["bng_interface_transmit_bytes"];
 /**
  * How much the traffic curve itself moves the rates over the scrapes, worked out by hand: the `small`
  * profile's traffic.dailyCurve is 0.65 at 12:00 and at 13:00 local and linear between them, so over
@@ -149,7 +154,7 @@ describe("the byte counters under the real Prometheus, scraped at simulated inst
 
   describe.each(RUNS)("scraped every $interval s", (run) => {
     for (const fn of ["rate", "irate"] as const) {
-      it(`give a smooth ${fn}()[${run.range}] over at least ten minutes, on every port and direction`, async () => {
+      it(`give a smooth ${fn}()[${run.range}] over at least ten minutes, on every port`, async () => {
         const start = startOf.get(run.appliance)!;
         const first = start + (run.range === "1m" ? 60 : 300);
         const last = start + (run.scrapes - 1) * run.interval;

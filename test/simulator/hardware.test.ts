@@ -71,11 +71,12 @@ describe("the inventory", () => {
 });
 
 describe("the interface table", () => {
-  it("has one row per profile port, then the loopback and the management port", () => {
+  it("has one row per profile port, then the two core uplinks, the loopback and the management port", () => {
     const p = profile("default");
     const rows = gateway(p, 3, 600).interfaces(EDGE);
-    expect(rows.map((r) => r.label)).toEqual([...p.ports.map((x) => x.label), null, null]);
-    expect(rows.map((r) => r.name).slice(-2)).toEqual(["lo0", "mgmt0"]);
+    expect(rows.map((r) => r.label)).toEqual([...p.ports.map((x) => x.label), null, null, null, null]);
+    // The uplinks are named as the seeded IGP configuration names its links to the core (src/config/seed.ts).
+    expect(rows.map((r) => r.name).slice(-4)).toEqual(["uplink0", "uplink1", "lo0", "mgmt0"]);
     expect(new Set(rows.map((r) => r.mac)).size).toBe(rows.length);
   });
 

@@ -15,6 +15,19 @@ function ratesOf(g: Gateway, id: number): { rx: number; tx: number } {
   return { rx: r.rates.rxBps, tx: r.rates.txBps };
 }
 
+/**
+ * What a session puts on its port's wire, by hand (docs/simulation.md, "Interfaces"): its packets with their access
+ * headers (Ethernet 14 + two 802.1Q tags 8; PPPoE 6 + PPP 2 more) and its control plane (a PPP session's LCP echo, a
+ * 60-byte frame each way every 10 s; an IPoE session's DHCP REQUEST and ACK, 350-byte frames, every 1,800 s).
+ */
+function wireOf(g: Gateway, id: number, encap: string): { rx: number; tx: number } {
+  const r = g.sessions.rates(id);
+  if (!r.ok) throw new Error(`session ${id}`);
+  const header = encap === "ipoe" ? 22 : 30;
+  const control = encap === "ipoe" ? (350 * 8) / 1800 : (60 * 8) / 10;
+  return { rx: r.rates.rxBps + 8 * header * r.rates.rxPps + control, tx: r.rates.txBps + 8 * header * r.rates.txPps + control };
+}
+
 describe("session rates over the load interval", () => {
   it("holds each session's rate for three 10 s steps, and redraws about a third of the sessions at every step", () => {
     const g = gateway(profile(), 131, 1800);
@@ -87,7 +100,7 @@ describe("session rates over the load interval", () => {
     expect(busy).toBeGreaterThan(50);
   });
 
-  it("keeps port rates the exact sum of their sessions' rates over a long run and across a restore", () => {
+  it("keeps port rates the sum of their sessions' frames over a long run and across a restore", () => {
     const original = gateway(profile(), 133, 6 * 3600);
     original.scenario({ action: "disconnect-sessions", share: 0.3, filter: {} });
     original.step(600);
@@ -98,13 +111,15 @@ describe("session rates over the load interval", () => {
       for (const port of ports) {
         let rx = 0;
         let tx = 0;
-        for (const s of allSessions(g, { port: port.portId })) {
-          const r = ratesOf(g, s.id);
+        const sessions = allSessions(g, { port: port.portId });
+        for (const s of sessions) {
+          const r = wireOf(g, s.id, s.encap);
           rx += r.rx;
           tx += r.tx;
         }
-        expect(port.rxBps.at(-1), `port ${port.portId}`).toBe(rx);
-        expect(port.txBps.at(-1), `port ${port.portId}`).toBe(tx);
+        // The control plane's fractions of a bit are summed per port and the history keeps whole bits: within one.
+        expect(Math.abs((port.rxBps.at(-1) ?? 0) - rx), `port ${port.portId}`).toBeLessThanOrEqual(1);
+        expect(Math.abs((port.txBps.at(-1) ?? 0) - tx), `port ${port.portId}`).toBeLessThanOrEqual(1);
         expect(tx).toBeGreaterThan(0);
       }
     }

@@ -16,6 +16,7 @@ const JUDGED = new Set(["alarm.raise", "alarm.clear", "licence.state", "session.
 describe("a step's log entries", () => {
   it("fall within its 10 s, after each other in seq order; from its first alarm or summary on, at its end", () => {
     const g = gateway(profile(), 5, 600);
+    // Sessions live for days (lifetimes.ts): a busy appliance needs the churn raised to log many events a step.
     g.scenario({ action: "set-churn-multiplier", multiplier: 1000 });
     let seen = 0;
     for (let step = 0; step < 30; step++) {
@@ -39,6 +40,7 @@ describe("a step's log entries", () => {
   it("are spread evenly over the step: their offsets pass a Kolmogorov-Smirnov test for uniform at 1 %", () => {
     // A busy appliance: many events a step, so the spread is seen whole.
     const g = gateway(profile(), 11, 3600);
+    // Sessions live for days (lifetimes.ts): a busy appliance needs the churn raised to log many events a step.
     g.scenario({ action: "set-churn-multiplier", multiplier: 1000 });
     const offsets: number[] = [];
     for (let step = 0; step < 200; step++) {

@@ -120,7 +120,7 @@ describe("metrics history", () => {
     for (const r of ["7d", "", "toString", null, undefined]) expect(g.metrics.history(r)).toEqual(g.metrics.history("1h"));
   });
 
-  it("sums port rates over the port's sessions", () => {
+  it("sums port rates over the port's sessions' frames: their packets, access headers and control plane", () => {
     const g = gateway(profile(), 105, 1800);
     const h = g.metrics.history();
     for (const port of h.ports) {
@@ -132,8 +132,13 @@ describe("metrics history", () => {
       for (const s of pages.flat()) {
         const r = g.sessions.rates(s.id);
         if (r.ok) {
-          rx += r.rates.rxBps;
-          tx += r.rates.txBps;
+          // By hand, a frame's header on the access port: Ethernet 14 + two 802.1Q tags 8; PPPoE 6 + PPP 2 more.
+          const header = s.encap === "ipoe" ? 22 : 30;
+          // Control: a PPP session's LCP echo each way every 10 s (a 60-byte minimum frame: 48 b/s); an IPoE
+          // session's DHCP REQUEST and ACK every half hour (T1 of the 3,600 s lease), 350-byte frames: 1.56 b/s.
+          const control = s.encap === "ipoe" ? (350 * 8) / 1800 : (60 * 8) / 10;
+          rx += r.rates.rxBps + 8 * header * r.rates.rxPps + control;
+          tx += r.rates.txBps + 8 * header * r.rates.txPps + control;
         }
       }
       // Per-session rates are rounded to whole bits per second.

@@ -134,8 +134,10 @@ describe("pool reconfiguration", () => {
         ["198.18.5.21", ids[1]],
       ]);
 
+      // The generated subscribers holding an address of the removed subnet go down (addresses spread over both).
+      const inSecond = allAllocations(g, V4).filter((a) => a.kind === "dynamic" && (a.prefix.startsWith("198.18.4.") || a.prefix.startsWith("198.18.5.")));
       const report = install(g, edited(g, V4, (p) => without(p, SECOND)));
-      expect(report.disconnected).toBe(0);
+      expect(report.disconnected).toBe(inSecond.length);
       const ipoe = g.localSubscribers.session("ipoe", "1:3000:7");
       expect(ipoe.ok && ipoe.session.id).toBe(ids[0]);
       expect(ipoe.ok && ipoe.session.addresses.ipv4).toMatchObject({ address: "198.18.5.20", pool: null, subnet: null });
@@ -231,7 +233,8 @@ describe("pool reconfiguration", () => {
       expect(pool(g, "wholesale-v4-b")).toMatchObject({ vrf: "wholesale", size: 1024, used: 0, cgnTranslated: false });
       g.scenario({ action: "set-churn-multiplier", multiplier: 1000 });
       g.step(1800);
-      expect(pool(g, "wholesale-v4-b").used).toBeGreaterThan(20);
+      // Only LNS-terminated sessions take a wholesale address here (a LAC's comes from its LNS): 5 % of subscribers.
+      expect(pool(g, "wholesale-v4-b").used).toBeGreaterThan(5);
       expect(allSessions(g).some((s) => s.vrf === "wholesale" && s.ipv4.startsWith("10.129."))).toBe(true);
       expectConsistent(g, { justStepped: true });
     });

@@ -52,7 +52,8 @@ describe("RADIUS server reconfiguration", () => {
     expect(g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === "radius.servers").map((e) => e.fields)).toEqual([{ servers: 3, added: 1, removed: 0, changed: 0 }]);
     g.step(3600);
     const d = delta(before, sent(g));
-    expect(d["radius-3.isp.example:1812"]).toBeGreaterThan(500);
+    // About a thousand setups an hour at this churn on small (sessions live for days, lifetimes.ts): half of them.
+    expect(d["radius-3.isp.example:1812"]).toBeGreaterThan(300);
     expect(share(d, "radius-3.isp.example:1812")).toBeCloseTo(0.5, 1);
     expectConsistent(g, { justStepped: true });
   });

@@ -73,6 +73,7 @@ describe("snapshot and restore", () => {
     const rx = Float32Array.from(blob<Float64Array>("rxBps"), (r) => r + 0.25);
     const tx = Float32Array.from(blob<Float64Array>("txBps"), (r) => r + 0.25);
     const [rxBytes, txBytes, lease] = [blob<Float64Array>("rxBytes"), blob<Float64Array>("txBytes"), blob<Float64Array>("leaseMs")];
+    const [rxPkts, txPkts] = [blob<Float64Array>("rxPkts"), blob<Float64Array>("txPkts")];
     let ppp = 0;
     for (let slot = 0; slot < alive.length; slot++) {
       if (alive[slot] !== 1) continue;
@@ -80,6 +81,8 @@ describe("snapshot and restore", () => {
       if (!d.ok) throw new Error(`slot ${slot}`);
       rxBytes[slot] = d.session.counters.rxBytes;
       txBytes[slot] = d.session.counters.txBytes;
+      rxPkts[slot] = d.session.counters.rxPackets;
+      txPkts[slot] = d.session.counters.txPackets;
       if (d.session.encap !== "ipoe") {
         expect(d.session.leaseExpiresUtc).toBeNull();
         lease[slot] = 0;
@@ -114,6 +117,37 @@ describe("snapshot and restore", () => {
     expect(rates(r.gateway)).toEqual(rates(g));
     const ports = (x: Gateway) => x.metrics.history("1h").ports.map((p) => [p.rxBps.at(-1), p.txBps.at(-1)]);
     expect(ports(r.gateway)).toEqual(ports(g));
+  });
+
+  it("restores a snapshot written before packets were counted as drawn: packet counters go on from the bytes at 400 and 1,100 bytes", () => {
+    const g = gateway(profile(), 29, 3600);
+    const snapshot = g.snapshot();
+    const columns = (snapshot.meta as { store: { columns: Record<string, unknown> } }).store.columns;
+    for (const name of ["rxPps", "txPps", "rxPkts", "txPkts"]) delete columns[name];
+    const r = Gateway.restore(g.profile, roundTrip(snapshot, 64 * 1024));
+    if (!r.ok) throw new Error(r.reason);
+    const sessions = allSessions(g);
+    expect(sessions.length).toBeGreaterThan(100);
+    for (const s of sessions) {
+      const [a, b] = [g, r.gateway].map((x) => x.sessions.detail(s.id));
+      if (!a?.ok || !b?.ok) throw new Error(`session ${s.id}`);
+      // That version showed the bytes at its average packet sizes (400 bytes up, 1,100 down). Since the last draw
+      // (at most 30 s) the rate is a whole number of packets a second: at most half a packet a second off, 15 + 1.
+      const { rxPackets, txPackets, ...bytes } = b.session.counters;
+      expect(bytes).toEqual({ rxBytes: a.session.counters.rxBytes, txBytes: a.session.counters.txBytes });
+      expect(Math.abs(rxPackets - a.session.counters.rxBytes / 400)).toBeLessThanOrEqual(16);
+      expect(Math.abs(txPackets - a.session.counters.txBytes / 1100)).toBeLessThanOrEqual(16);
+    }
+    // And they only go up from there.
+    const before = allSessions(r.gateway).map((s) => r.gateway.sessions.detail(s.id));
+    r.gateway.step(60);
+    for (const d of before) {
+      if (!d.ok) continue;
+      const after = r.gateway.sessions.detail(d.session.id);
+      if (!after.ok) continue;
+      expect(after.session.counters.rxPackets).toBeGreaterThanOrEqual(d.session.counters.rxPackets);
+      expect(after.session.counters.txPackets).toBeGreaterThanOrEqual(d.session.counters.txPackets);
+    }
   });
 
   it("keeps log sequence numbers monotonic across a restore", () => {

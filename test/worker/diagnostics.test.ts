@@ -139,7 +139,8 @@ describe("diagnostics ping", () => {
 
   it("reaches a subscriber inside its VRF, defaults to five probes and clamps the count", async () => {
     await advance(600);
-    const { session } = await lineOf("wholesale");
+    // An LNS-terminated session: the LNS gave it its address and routes to it (a LAC's is its LNS's to route).
+    const session = (await get<SessionList>("/api/v1/sessions?vrf=wholesale&encap=l2tp&limit=1")).items[0]!;
     const result = await (await ping({ destination: session.ipv4, vrf: "WHOLESALE" })).json<Ping & { vrf: string }>();
     expect(result).toMatchObject({ vrf: "wholesale", route: "subscriber", sessionId: session.id, sent: 5 });
     expect((await (await ping({ destination: session.ipv4, vrf: "wholesale", count: 1000 })).json<Ping>()).sent).toBe(100);

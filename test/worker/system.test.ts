@@ -142,8 +142,8 @@ describe("interface table", () => {
       expect(row.sessions, row.name).toBe(summary.byPort.find((p) => p.portId === row.portId)!.count);
       expect(row.operState).toBe("up");
     }
-    expect(table.interfaces.map((r) => r.name)).toEqual(["xe-0/0/0", "xe-0/0/1", "lo0", "mgmt0"]);
-    expect(new Set(table.interfaces.map((r) => r.mac).filter(Boolean)).size).toBe(3);
+    expect(table.interfaces.map((r) => r.name)).toEqual(["xe-0/0/0", "xe-0/0/1", "uplink0", "uplink1", "lo0", "mgmt0"]);
+    expect(new Set(table.interfaces.map((r) => r.mac).filter(Boolean)).size).toBe(5);
   });
 
   it("has counters that only grow", async () => {
