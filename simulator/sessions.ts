@@ -91,9 +91,9 @@ export class SessionStore {
   /** Current rates in whole bits per second, set by `setRates` only: whole numbers keep the per-port sums exact. */
   rxBps: Float64Array;
   txBps: Float64Array;
-  /** Current packet rates, whole packets per second (traffic.ts: full segments and ACKs behind the bytes). */
-  rxPps: Float32Array;
-  txPps: Float32Array;
+  /** Current packet rates, in 64ths of a packet per second (traffic.ts: full segments and ACKs behind the bytes). */
+  rxPps: Float64Array;
+  txPps: Float64Array;
   /** Bytes and packets carried through sub-step `rateTick`; the current rates apply after it (`rxBytesAt`). */
   rxBytes: Float64Array;
   txBytes: Float64Array;
@@ -202,8 +202,8 @@ export class SessionStore {
     this.activity = new Float32Array(n);
     this.rxBps = new Float64Array(n);
     this.txBps = new Float64Array(n);
-    this.rxPps = new Float32Array(n);
-    this.txPps = new Float32Array(n);
+    this.rxPps = new Float64Array(n);
+    this.txPps = new Float64Array(n);
     this.rxBytes = new Float64Array(n);
     this.txBytes = new Float64Array(n);
     this.rxPkts = new Float64Array(n);

@@ -202,8 +202,9 @@ export function runTraffic(m: Model): void {
     // The ACKs of an upload share the download's shaping (the walled garden's rate, the plan's).
     const downCap = wg ? wgBps : sub < 0 ? (m.locals.ofSub(sub)?.downBps ?? 0) : (planDown[plan] ?? 0);
     if (tx > downCap) tx = downCap;
-    // Packet rates only need to be whole (the port sums stay exact): the cheapest rounding does.
-    s.setRates(slot, roundRate(rx), roundRate(tx), (upPps + upAckPps + 0.5) | 0, (downPps + downAckPps + 0.5) | 0, tick);
+    // Packet rates in 64ths of a packet a second: binary fractions keep the port sums exact, and a light session
+    // (a few kb/s, under half a packet a second) still counts its packets.
+    s.setRates(slot, roundRate(rx), roundRate(tx), Math.round((upPps + upAckPps) * 64) / 64, Math.round((downPps + downAckPps) * 64) / 64, tick);
     const binding = bindingOf[slot] ?? -1;
     if (binding >= 0) {
       const flows = (flowBase[bindingGroup[binding] ?? 0] ?? 0) * act * (wg ? 0.05 : 1);

@@ -72,6 +72,8 @@ describe("session events", () => {
 describe("RADIUS requests by result", () => {
   it("split requestsSent into accept, reject and timeout; a server that stops answering only adds timeouts", async () => {
     await advance(1200);
+    // Sessions live for days (lifetimes.ts): churn faster, so setups ask the failed server within the ten minutes.
+    await scenario({ action: "set-churn-multiplier", multiplier: 100 });
     await scenario({ action: "fail-radius-server", server: "radius-1.isp.example" });
     const before = await get<Radius>("/api/v1/radius/servers");
     await advance(600);
