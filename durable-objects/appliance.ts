@@ -39,6 +39,7 @@ import { radiusServersOf } from "../src/config/radius.ts";
 import { appliersOf, type Applier } from "../src/config/registry.ts";
 import { SYSLOG_LIST, syslogDestinationsOf } from "../src/config/syslog.ts";
 import { SyslogShipper } from "./syslog.ts";
+import { RealAaa } from "./radius/real-aaa.ts";
 import { RoutingStore } from "./routing.ts";
 import { IpsecStore } from "./ipsec.ts";
 import { UpgradeStore } from "./upgrade.ts";
@@ -112,6 +113,7 @@ export class ApplianceCore {
   #acme!: AcmeStore;
   #audit!: AuditTrail;
   #syslog!: SyslogShipper;
+  #realAaa!: RealAaa;
   /** Ends the subscription to CGN compliance records; null while no destination takes them. */
   #stopPortBlocks: (() => void) | null = null;
   /** The configuration version the running data plane booted with (restart-only keys committed later are pending). */
@@ -198,7 +200,8 @@ export class ApplianceCore {
     // The pools, RADIUS servers and local subscriber table as configured now (a restored snapshot already
     // holds them: then nothing changes). Pools first: local subscribers' static addresses are placed in them.
     this.#dataPlane.setPools(poolSettingsOf(this.#config.items(POOLS_LIST)));
-    this.#dataPlane.setRadiusServers(radiusServersOf(this.#config.items("radius.servers")));
+    this.#realAaa = new RealAaa(this.#dataPlane, () => this.#nasIdentity(), () => this.#dataPlane.eventInstant());
+    this.#applyRadius();
     this.#dataPlane.setLocalSubscribers(localSubscribersOf(this.#config.items(LOCAL_LISTS.ipoe), this.#config.items(LOCAL_LISTS.pppoe)));
     this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(this.#config.items("sourceVrfRules")));
     this.#applyAlertSinks();
@@ -280,7 +283,7 @@ export class ApplianceCore {
     routing: () => this.#routing.sync(),
     ipsec: () => this.#ipsec.sync(),
     pools: ({ document }) => this.#dataPlane.setPools(poolSettingsOf(document.lists[POOLS_LIST] ?? [])),
-    radius: ({ document }) => this.#dataPlane.setRadiusServers(radiusServersOf(document.lists["radius.servers"] ?? [])),
+    radius: () => this.#applyRadius(),
     "source-vrf-rules": ({ document }) => this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(document.lists.sourceVrfRules ?? [])),
     "local-subscribers": ({ document }) => this.#dataPlane.setLocalSubscribers(localSubscribersOf(document.lists[LOCAL_LISTS.ipoe] ?? [], document.lists[LOCAL_LISTS.pppoe] ?? [])),
   };
@@ -319,6 +322,18 @@ export class ApplianceCore {
   /** The alert fan-out follows `alarms.sinks` and `alarms.webhookAllowlist` as configured now. */
   #applyAlertSinks(): void {
     this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")), this.#config.outboundAllowlist());
+  }
+
+  /** The RADIUS servers as configured now: simulated ones in the model, real ones through the RADIUS client too. */
+  #applyRadius(): void {
+    const document = configDocumentOf(this.#config);
+    this.#realAaa.apply(document, radiusServersOf(document.lists["radius.servers"] ?? []), this.#dataPlane.aaaPolicy());
+  }
+
+  /** Who this NAS is in RADIUS: its name, and its router id (the address a BNG sources RADIUS from) when IPv4. */
+  #nasIdentity(): { identifier: string; ipAddress: string | null } {
+    const routerId = this.#config.field("routing.routerId");
+    return { identifier: this.name, ipAddress: typeof routerId === "string" && /^\d+\.\d+\.\d+\.\d+$/.test(routerId) ? routerId : null };
   }
 
   /** Syslog shipping follows `logging.syslog` and `alarms.webhookAllowlist` as configured now. */

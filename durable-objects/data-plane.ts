@@ -21,6 +21,11 @@ import {
   type PoolSettings,
   type Profile,
   type RadiusServerSettings,
+  type AccessOutcome,
+  type AccessRequestRecord,
+  type AccountingRecord,
+  type Pacing,
+  type ServerHealth,
   type SessionQuery,
   type Severity,
   type SourceVrfRule,
@@ -85,6 +90,12 @@ export class DataPlane {
   #bootProfile: (() => Profile) | null = null;
   /** An upgrade's reboot happened since the last snapshot: the next one is written at once. */
   #rebooted = false;
+  /** Restored from a snapshot at open (not started empty). */
+  #restored = false;
+  /** Real RADIUS: hands the client's answers to the model before the clock moves; null with simulated servers. */
+  #deliverAaa: (() => void) | null = null;
+  /** Real RADIUS: ends the subscription that hands the model's accounting records to the client. */
+  #stopAccounting: (() => void) | null = null;
 
   /** Opens the data plane: restores the last snapshot, or starts a fresh appliance from its seed. */
   /**
@@ -125,6 +136,7 @@ export class DataPlane {
       this.#storeOffset();
     }
     this.#gateway = restored ?? Gateway.create(profile, { seed, startTimeMs: this.#now() });
+    this.#restored = restored !== null;
     // An act between steps happens at the appliance's now: the wall clock's (with the scenario's lead), or on a
     // manual clock the instant it was advanced to.
     this.#gateway.setEventClock(
@@ -170,6 +182,7 @@ export class DataPlane {
 
   /** Moves the clock to now (called every 10 s by the object's alarm) and stores a snapshot when one is due. */
   tick(): void {
+    this.#deliverAaa?.();
     this.#gateway.advanceTo(this.#now());
     if (this.#persistDue()) this.persist();
   }
@@ -341,9 +354,48 @@ export class DataPlane {
     return { ok: true as const, binding: result.binding };
   }
 
-  /** Hot-applies the configured RADIUS servers (at open and on every commit that touches them). */
-  setRadiusServers(servers: RadiusServerSettings[]): void {
-    this.#gateway.setRadiusServers(servers);
+  /**
+   * Hot-applies the configured RADIUS servers (at open and on every commit that touches them); with real ones,
+   * `maxOutstanding` is what their client can send in time.
+   */
+  setRadiusServers(servers: RadiusServerSettings[], maxOutstanding?: number): void {
+    this.#gateway.setRadiusServers(servers, maxOutstanding);
+  }
+
+  /**
+   * Real RADIUS servers (durable-objects/radius/real-aaa.ts): where the model's Access-Requests go, and `deliver`,
+   * run before the clock moves, hands it what came back.
+   */
+  connectRealAaa(hooks: {
+    request: ((r: AccessRequestRecord) => void) | null;
+    account: ((r: AccountingRecord) => void) | null;
+    deliver: (() => void) | null;
+  }): void {
+    this.#gateway.onAccessRequest(hooks.request);
+    this.#stopAccounting?.();
+    this.#stopAccounting = hooks.account ? this.#gateway.onAccounting(hooks.account) : null;
+    this.#deliverAaa = hooks.deliver;
+  }
+
+  /** Real RADIUS: hands the model the client's answers, health and pacing (applied at its next sub-step). */
+  deliverAaa(outcomes: AccessOutcome[], health: ServerHealth[], pacing: Pacing): void {
+    this.#gateway.deliverAaa(outcomes, health, pacing);
+  }
+
+  /** Real RADIUS: the Access-Requests awaiting an answer (sent again by a client that starts afresh). */
+  outstandingAccess(): AccessRequestRecord[] {
+    return this.#gateway.outstandingAccess();
+  }
+
+  /** The running profile's AAA rules (failover: attempts, dead marking), which a real server's client follows too. */
+  aaaPolicy(): { maxAttempts: number; deadAfterFailures: number } {
+    const { maxAttempts, deadAfterFailures } = this.#gateway.profile.aaa;
+    return { maxAttempts, deadAfterFailures };
+  }
+
+  /** Whether the data plane was restored from a snapshot (its sessions survived) rather than started empty. */
+  get restored(): boolean {
+    return this.#restored;
   }
 
   /** Whether the routing and IPsec daemons can be queried (scenario `fail-daemon`). */
@@ -741,6 +793,7 @@ export class DataPlane {
     const parsed = ScenarioAction.safeParse(raw);
     if (!parsed.success) return refuse("invalid", parsed.error.issues.map((i) => `${i.path.join(".") || "action"}: ${i.message}`).join("; "));
     this.log("notice", "audit.scenario", { action: parsed.data.action, actor });
+    this.#deliverAaa?.();
     const result = parsed.data.action === "advance-clock" ? await this.#gateway.advanceClock(parsed.data.seconds, yieldToEventLoop) : this.#gateway.scenario(parsed.data);
     if (!result.ok) {
       return result.reason === "fill-too-large"

@@ -6,7 +6,8 @@
 # mosquitto with its clients (the MQTT broker alarm sinks publish to),
 # rsyslog with its GnuTLS driver (the receiver syslog shipping is tested
 # against, over TCP and TLS), ansible-core (examples/ansible/ is run
-# against a fleet), and curl (the client uploads are sent with). Installed only when missing.
+# against a fleet), freeradius with freeradius-utils (the RADIUS server real
+# AAA is tested against over TCP, and radclient), and curl (the client uploads are sent with). Installed only when missing.
 set -euo pipefail
 missing=()
 command -v oathtool >/dev/null || missing+=(oathtool)
@@ -19,6 +20,8 @@ command -v mosquitto_sub >/dev/null || missing+=(mosquitto-clients)
 [ -x /usr/sbin/rsyslogd ] || missing+=(rsyslog)
 dpkg -s rsyslog-gnutls >/dev/null 2>&1 || missing+=(rsyslog-gnutls)
 command -v ansible-playbook >/dev/null || missing+=(ansible-core)
+[ -x /usr/sbin/freeradius ] || missing+=(freeradius)
+command -v radclient >/dev/null || missing+=(freeradius-utils)
 command -v curl >/dev/null || missing+=(curl)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo_cmd=""

@@ -14,6 +14,11 @@
  * Each server counts its Accounting-Requests by Acct-Status-Type and the
  * Accounting-Responses it sent back.
  *
+ * Real servers (`transport` tcp or tls) are asked by the appliance's RADIUS client, outside the model: for them
+ * the pool holds the requests awaiting their answer (`ask`), the answers and the servers' health as the client
+ * reports them (`deliver`), applied at the next sub-step (external-aaa.ts), so the model stays a function of its
+ * seed and its inputs. A pool is simulated or real as a whole (the configuration's rule).
+ *
  * The server list is configuration (`radius.servers`), hot-applied with
  * `setServers`. Servers are numbered by a stable id (the session table's
  * `aaa` column names the server that authenticated a session): a removed
@@ -25,6 +30,14 @@ import type { LogRing } from "./logs.ts";
 import type { Profile } from "./profile.ts";
 import type { Random } from "./random.ts";
 import type { RadiusPoolStatus } from "../src/schemas/radius.ts";
+import type { AccessOutcome, Pacing, ServerHealth } from "./external-aaa.ts";
+
+/** What the RADIUS client delivered for the next sub-step: answers in arrival order, the latest health and pacing. */
+interface Delivered {
+  outcomes: AccessOutcome[];
+  health: ServerHealth[] | null;
+  pacing: Pacing | null;
+}
 
 /** Outcome of one authentication. */
 export type AuthResult =
@@ -38,6 +51,10 @@ export interface RadiusServerSettings {
   host: string;
   port: number;
   weight: number;
+  /** A real server's transport (RFC 6613, RFC 6614): the appliance's RADIUS client asks it, the pool keeps its health. Absent = simulated. */
+  transport?: "tcp" | "tls";
+  /** A real server's accounting port (`radius.servers` `accountingPort`); a simulated one's is the port after `port`. */
+  accountingPort?: number;
 }
 
 /** One server ever configured, by id; `retired` once removed from the configuration. */
@@ -80,6 +97,12 @@ export interface RadiusState {
   /** Absent in snapshots written before the server list was configurable: the profile's servers, in order. */
   servers?: ServerEntry[];
   order?: number[];
+  /** Real servers: requests awaiting their answer (session id, subscriber), and answers and health not yet applied. */
+  outstanding?: [number, number][];
+  delivered?: Delivered;
+  pacing?: Pacing | null;
+  /** Why each server's last request failed (real servers). */
+  failureReasons?: ServerHealth["failureReason"][];
 }
 
 const NEVER = -1;
@@ -98,6 +121,14 @@ export class RadiusPool {
   /** Ids of the configured servers, in configured order (the order requests walk them in). */
   #order: number[];
   #s: RadiusState;
+  /** Real servers: sessions whose Access-Request awaits its answer, by session id → subscriber. */
+  #outstanding = new Map<number, number>();
+  /** Answers and health the client delivered since the last sub-step. */
+  #delivered: Delivered = { outcomes: [], health: null, pacing: null };
+  /** The client's pacing, as last applied. */
+  #pacing: Pacing | null = null;
+  /** Outstanding requests the client may hold at most (its rate times its timeout); set with the servers. */
+  maxOutstanding = 1000;
   /** Where the accounting queue starts in `acctQueue` (sent records are cut off now and then). */
   #queueHead = 0;
 
@@ -134,7 +165,7 @@ export class RadiusPool {
   settings(): RadiusServerSettings[] {
     return this.#order.map((id) => {
       const s = this.#servers[id]!;
-      return { host: s.host, port: s.port, weight: s.weight };
+      return { host: s.host, port: s.port, weight: s.weight, ...(s.transport === undefined ? {} : { transport: s.transport }) };
     });
   }
 
@@ -147,7 +178,7 @@ export class RadiusPool {
   /** `host:port` of a server's accounting port (the authentication port + 1). */
   accountingLabel(server: number): string {
     const s = this.#servers[server];
-    return s ? `${s.host}:${s.port + 1}` : "local";
+    return s ? `${s.host}:${s.accountingPort ?? s.port + 1}` : "local";
   }
 
   /** Id of a configured server by `host` or `host:port`, or -1. */
@@ -162,6 +193,75 @@ export class RadiusPool {
   /** Whether a server is dead. */
   isDead(server: number): boolean {
     return (this.#s.deadSinceMs[server] ?? NEVER) !== NEVER;
+  }
+
+  /** Whether the configured servers are real ones: the appliance's RADIUS client asks them, not the model. */
+  get external(): boolean {
+    return this.#order.some((id) => this.#servers[id]?.transport !== undefined);
+  }
+
+  /** Real servers: a session's Access-Request is on its way (its subscriber waits for the answer). */
+  ask(sessionId: number, sub: number): void {
+    this.#outstanding.set(sessionId, sub);
+  }
+
+  /** Requests awaiting their answer, oldest first: session id and subscriber. */
+  outstanding(): [number, number][] {
+    return [...this.#outstanding];
+  }
+
+  /** The subscriber of an outstanding request, taken off the list; undefined when none is outstanding for it. */
+  answered(sessionId: number): number | undefined {
+    const sub = this.#outstanding.get(sessionId);
+    this.#outstanding.delete(sessionId);
+    return sub;
+  }
+
+  /** The client's answers and its servers' health, kept until the next sub-step applies them (`takeDelivered`). */
+  deliver(outcomes: readonly AccessOutcome[], health: readonly ServerHealth[] | null, pacing: Pacing | null): void {
+    this.#delivered.outcomes.push(...outcomes);
+    if (health) this.#delivered.health = [...health];
+    if (pacing) this.#delivered.pacing = { ...pacing };
+  }
+
+  /** What was delivered since the last sub-step, in arrival order. */
+  takeDelivered(): Delivered {
+    const taken = this.#delivered;
+    this.#delivered = { outcomes: [], health: null, pacing: null };
+    if (taken.pacing) this.#pacing = taken.pacing;
+    return taken;
+  }
+
+  /**
+   * Mirrors the client's health of the real servers (what GET /radius/servers shows and the alarms follow), and
+   * logs a server's death and its return as the simulated pool does.
+   */
+  observeHealth(health: readonly ServerHealth[], nowMs: number): void {
+    for (const h of health) {
+      const id = this.find(h.server);
+      if (id < 0 || this.#servers[id]?.transport === undefined) continue;
+      const s = this.#s;
+      s.requestsSent[id] = h.requestsSent;
+      (s.accepts ??= [])[id] = h.accepts;
+      (s.rejects ??= [])[id] = h.rejects;
+      s.consecutiveFailures[id] = h.consecutiveFailures;
+      s.lastFailureMs[id] = h.lastFailureMs ?? NEVER;
+      s.lastSuccessMs[id] = h.lastSuccessMs ?? NEVER;
+      (s.failureReasons ??= [])[id] = h.failureReason;
+      (s.acctStart ??= [])[id] = h.accounting.start;
+      (s.acctInterim ??= [])[id] = h.accounting.interimUpdate;
+      (s.acctStop ??= [])[id] = h.accounting.stop;
+      (s.acctAnswered ??= [])[id] = h.accounting.responses;
+      const wasDead = this.isDead(id);
+      if (h.dead && !wasDead) {
+        s.deadSinceMs[id] = h.deadSinceMs ?? nowMs;
+        (s.downSinceMs ??= [])[id] = s.deadSinceMs[id] ?? nowMs;
+        this.#logs.emit(nowMs, "radius.server.dead", { server: this.label(id), consecutiveFailures: h.consecutiveFailures, reason: h.failureReason });
+      } else if (!h.dead && wasDead) {
+        (s.downSinceMs ??= [])[id] = NEVER;
+        this.#revive(id, nowMs, "answered");
+      }
+    }
   }
 
   /** Whether a server is in an outage: marked dead and not answered since (dead-time revivals do not end it). */
@@ -192,12 +292,15 @@ export class RadiusPool {
       if (next.some((id) => identity(this.#servers[id]!) === key)) continue;
       let id = this.#servers.findIndex((s) => identity(s) === key);
       const entry = this.#servers[id];
-      if (entry && !entry.retired) {
+      if (entry && !entry.retired && entry.transport === wanted.transport) {
         if (entry.weight !== wanted.weight) report.changed.push(this.label(id));
         entry.weight = wanted.weight;
       } else {
+        // A server that became real (or simulated) starts afresh: its counters were another kind's.
+        if (entry && !entry.retired) report.removed.push(this.label(id));
         if (id < 0) id = this.#newId();
-        this.#servers[id] = { host: wanted.host, port: wanted.port, weight: wanted.weight, failureProbability: this.#lossOf(key), retired: false };
+        const transport = wanted.transport === undefined ? {} : { transport: wanted.transport };
+        this.#servers[id] = { host: wanted.host, port: wanted.port, weight: wanted.weight, ...transport, failureProbability: this.#lossOf(key), retired: false };
         this.#reset(id);
         report.added.push(this.label(id));
       }
@@ -279,7 +382,8 @@ export class RadiusPool {
   /** Sends queued records again, oldest first, up to `max`, until one goes unanswered (every sub-step). */
   flush(rng: Random, nowMs: number, max: number): void {
     const queue = this.#s.acctQueue;
-    if (!queue) return;
+    // Real servers' records wait in their client's queue, not this one.
+    if (!queue || this.external) return;
     for (let k = 0; k < max && this.#queueHead < queue.length; k++) {
       if (this.account(rng, nowMs, (queue[this.#queueHead] ?? 0) as 0 | 1 | 2) < 0) break;
       this.#queueHead++;
@@ -291,6 +395,16 @@ export class RadiusPool {
     }
   }
 
+  /**
+   * Accounting records waiting because no server answers (what `radius.accounting.failed` reports): the queue's;
+   * with real servers, their client's while none of them is alive (records merely waiting their turn under the
+   * rate do not count).
+   */
+  get accountingWaiting(): number {
+    if (!this.external) return this.queued;
+    return this.liveCount === 0 ? (this.#pacing?.accountingQueued ?? 0) : 0;
+  }
+
   /** Records waiting in the accounting queue. */
   get queued(): number {
     return (this.#s.acctQueue?.length ?? 0) - this.#queueHead;
@@ -299,6 +413,8 @@ export class RadiusPool {
   /** Revives servers whose dead time has elapsed (they are probed with live traffic again). */
   tick(nowMs: number): void {
     for (const i of this.#order) {
+      // A real server is back when it answers (the client's Status-Server probes, RFC 5997), not by a timer.
+      if (this.#servers[i]?.transport !== undefined) continue;
       const since = this.#s.deadSinceMs[i] ?? NEVER;
       if (since !== NEVER && nowMs - since >= this.#config.deadTimeSeconds * 1000) this.#revive(i, nowMs, "dead-time-elapsed");
     }
@@ -331,19 +447,28 @@ export class RadiusPool {
         accounting: this.#accounting(i),
         lastFailure: time(this.#s.lastFailureMs[i]),
         lastSuccess: time(this.#s.lastSuccessMs[i]),
+        transport: cfg.transport ?? ("simulated" as const),
+        lastFailureReason: cfg.transport === undefined ? null : (this.#s.failureReasons?.[i] ?? null),
       };
     });
     const dead = servers.filter((s) => s.isDead).length;
-    const accounting = { queued: this.queued, dropped: this.#s.acctDropped ?? 0 };
+    const pacing = this.external ? (this.#pacing ?? { requestsPerSecond: 0, queued: 0, notSentInTime: 0 }) : null;
+    // Real servers' accounting waits in their client's queue, which it reports with its pacing.
+    const accounting = this.external
+      ? { queued: this.#pacing?.accountingQueued ?? 0, dropped: this.#pacing?.accountingDropped ?? 0 }
+      : { queued: this.queued, dropped: this.#s.acctDropped ?? 0 };
     const total = servers.length;
     const live = total - dead;
-    return { configured: total > 0, totalServers: total, liveServers: live, deadServers: dead, servers, accounting };
+    const wirePacing = pacing && { requestsPerSecond: pacing.requestsPerSecond, queued: pacing.queued, notSentInTime: pacing.notSentInTime };
+    return { configured: total > 0, totalServers: total, liveServers: live, deadServers: dead, servers, pacing: wirePacing, accounting };
   }
 
   /** State for a snapshot. */
   exportState(): RadiusState {
+    const outstanding = [...this.#outstanding];
+    const delivered = structuredClone(this.#delivered);
     const servers = this.#servers.map((s) => ({ ...s }));
-    const state = { ...structuredCloneState(this.#s), servers, order: [...this.#order] };
+    const state = { ...structuredCloneState(this.#s), servers, order: [...this.#order], outstanding, delivered, pacing: this.#pacing };
     const acctQueue = (this.#s.acctQueue ?? []).slice(this.#queueHead);
     return { ...state, acctQueue, acctDropped: this.#s.acctDropped ?? 0 };
   }
@@ -351,6 +476,9 @@ export class RadiusPool {
   /** Restores snapshot state. */
   importState(state: RadiusState): void {
     this.#s = structuredCloneState(state);
+    this.#outstanding = new Map(state.outstanding ?? []);
+    this.#delivered = structuredClone(state.delivered ?? { outcomes: [], health: null, pacing: null });
+    this.#pacing = state.pacing ?? null;
     this.#s.acctQueue = [...(state.acctQueue ?? [])];
     this.#s.acctDropped = state.acctDropped ?? 0;
     this.#queueHead = 0;
@@ -384,7 +512,7 @@ export class RadiusPool {
     const responses = s.acctAnswered?.[id] ?? 0;
     const sent = start + interimUpdate + stop;
     return {
-      port: (this.#servers[id]?.port ?? 1812) + 1,
+      port: this.#servers[id]?.accountingPort ?? (this.#servers[id]?.port ?? 1812) + 1,
       requestsSent: sent,
       requestsByType: { start, interimUpdate, stop },
       responses,
@@ -402,6 +530,7 @@ export class RadiusPool {
     this.#s.lastSuccessMs[id] = NEVER;
     this.#s.deadSinceMs[id] = NEVER;
     this.#s.forcedDown[id] = false;
+    (this.#s.failureReasons ??= [])[id] = null;
     (this.#s.downSinceMs ??= [])[id] = NEVER;
     const s = this.#s;
     const lists = [(s.acctStart ??= []), (s.acctInterim ??= []), (s.acctStop ??= []), (s.acctAnswered ??= [])];
@@ -437,7 +566,7 @@ export class RadiusPool {
       this.#s.deadSinceMs[server] = nowMs;
       const down = (this.#s.downSinceMs ??= []);
       if ((down[server] ?? NEVER) === NEVER) down[server] = nowMs;
-      this.#logs.emit(nowMs, "radius.server.dead", { server: this.label(server), consecutiveFailures: failures });
+      this.#logs.emit(nowMs, "radius.server.dead", { server: this.label(server), consecutiveFailures: failures, reason: "timeout" });
     }
   }
 
@@ -465,6 +594,7 @@ function structuredCloneState(s: RadiusState): RadiusState {
     downSinceMs: s.downSinceMs ? [...s.downSinceMs] : [...s.deadSinceMs],
     accepts: [...(s.accepts ?? [])],
     rejects: [...(s.rejects ?? [])],
+    failureReasons: [...(s.failureReasons ?? [])],
     acctStart: [...(s.acctStart ?? [])],
     acctInterim: [...(s.acctInterim ?? [])],
     acctStop: [...(s.acctStop ?? [])],

@@ -19,7 +19,9 @@ import type { DownCause } from "./lifecycle.ts";
 import type { Model } from "./model.ts";
 import { formatIpv4 } from "./prefix.ts";
 import { hashUnit } from "./random.ts";
-import { countersOf } from "./session-queries.ts";
+import { countersOf, macOf } from "./session-queries.ts";
+import { nasPortIdOf } from "./external-aaa.ts";
+import { ENCAP_IPOE } from "./subscribers.ts";
 
 /** RFC 2866 §5.1 Acct-Status-Type values this model sends. */
 export const ACCT_STATUS = ["Start", "Interim-Update", "Stop"] as const;
@@ -82,6 +84,13 @@ export interface AccountingRecord {
   terminateCause: { code: number; name: string } | null;
   /** Event-Timestamp (RFC 2869 §5.3). */
   eventTime: string;
+  /** The line, as the Access-Request named it: NAS-Port-Id, Calling-Station-Id (the CPE's MAC), PPP or IPoE. */
+  nasPortId: string;
+  callingStationId: string;
+  ppp: boolean;
+  /** The session's IPv6 WAN prefix (Framed-IPv6-Prefix, RFC 3162) and delegated prefix (RFC 4818), when it has them. */
+  framedIpv6Prefix: string | null;
+  delegatedIpv6Prefix: string | null;
 }
 
 /** Accounts a RADIUS-authenticated session that has just come up: Start, and its first Interim-Update filed. */
@@ -119,10 +128,14 @@ export function runAccounting(m: Model): void {
 function send(m: Model, slot: number, type: 0 | 1 | 2, cause: { code: number; name: string } | null): void {
   // No RADIUS server configured: no accounting to send (and nothing to queue).
   if (m.radius.count === 0) return;
-  // Behind records already waiting: the queue keeps their order.
-  const server = m.radius.queued > 0 ? -1 : m.radius.account(m.rng, m.nowMs, type);
-  if (server < 0) m.radius.enqueue(type);
   const listener = m.accountingListener;
+  // Real servers (issue 49): the record is what the appliance's RADIUS client sends, paced and queued by it; the
+  // model neither draws a loss nor counts it (the client's counts come back with its servers' health).
+  const external = m.radius.external;
+  if (external && !listener) return;
+  // Behind records already waiting: the queue keeps their order.
+  const server = external ? -1 : m.radius.queued > 0 ? -1 : m.radius.account(m.rng, m.nowMs, type);
+  if (server < 0 && !external) m.radius.enqueue(type);
   if (!listener) return;
   const s = m.store;
   const counters = countersOf(s, slot, m.tick);
@@ -139,5 +152,20 @@ function send(m: Model, slot: number, type: 0 | 1 | 2, cause: { code: number; na
     outputPackets: counters.txPackets,
     terminateCause: cause,
     eventTime: isoTime(m.nowMs),
+    ...lineOf(m, slot),
   });
+}
+
+/** What a record says of the session's line and IPv6 (only built for a listener). */
+function lineOf(m: Model, slot: number): Pick<AccountingRecord, "nasPortId" | "callingStationId" | "ppp" | "framedIpv6Prefix" | "delegatedIpv6Prefix"> {
+  const s = m.store;
+  const wan = s.wanPool[slot] ?? -1;
+  const pd = s.pdPool[slot] ?? -1;
+  return {
+    nasPortId: nasPortIdOf(m, s.port[slot] ?? -1, s.svlan[slot] ?? 0, s.cvlan[slot] ?? 0),
+    callingStationId: macOf(m, slot),
+    ppp: (s.encap[slot] ?? ENCAP_IPOE) !== ENCAP_IPOE,
+    framedIpv6Prefix: wan >= 0 ? (m.pools[wan]?.text(s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0) ?? null) : null,
+    delegatedIpv6Prefix: pd >= 0 ? (m.pools[pd]?.text(s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0) ?? null) : null,
+  };
 }

@@ -45,7 +45,7 @@ export function evaluateAlarms(m: Model): void {
     }));
   });
   const allDead = m.radius.count > 0 && dead === m.radius.count;
-  const queued = m.radius.queued;
+  const queued = m.radius.accountingWaiting;
   m.alarms.observe(now, "radius.accounting.failed", null, queued > 0, queued === 0, () => ({
     text: `${queued} accounting records wait for a RADIUS server to answer`,
     context: { queued: String(queued), dropped: String(m.radius.status().accounting.dropped) },

@@ -4,6 +4,7 @@
  * is a tagged union. Time moves only through `step` / `advanceTo`.
  */
 import type { RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
+import { outstandingRequests, type AccessOutcome, type AccessRequestRecord, type Pacing, type ServerHealth } from "./external-aaa.ts";
 import type { RadiusPoolStatus } from "../src/schemas/radius.ts";
 import type { AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts";
 import type { AccountingRecord } from "./accounting.ts";
@@ -91,6 +92,7 @@ export class Gateway {
   #m: Model;
   /** The profile an upgrade's reboot boots with (the configuration's restart-only keys applied); null = the running one. */
   #bootProfile: (() => Profile) | null = null;
+  #accessListener: ((request: AccessRequestRecord) => void) | null = null;
   readonly #stepListeners = new Set<(nowMs: number) => void>();
   readonly #portBlockListeners = new Set<(record: PortBlockRecord) => void>();
   readonly #accountingListeners = new Set<(record: AccountingRecord) => void>();
@@ -100,6 +102,30 @@ export class Gateway {
     // Read views, one per API section: each reads the model as it is at the call, so a reboot or reseed is seen.
     Object.assign(this, viewsOf(() => this.#m));
     this.#tellPortBlocks(model);
+    this.#tellAccess(model);
+  }
+
+  /** Where a model's Access-Requests for real RADIUS servers go (again after a reboot builds a new model). */
+  #tellAccess(model: Model): void {
+    model.accessListener = (request) => this.#accessListener?.(request);
+  }
+
+  /** Real RADIUS servers: every Access-Request the model asks goes to `listener` (the appliance's RADIUS client). */
+  onAccessRequest(listener: ((request: AccessRequestRecord) => void) | null): void {
+    this.#accessListener = listener;
+  }
+
+  /**
+   * Real RADIUS servers: the client's answers (in arrival order), its servers' health and its pacing, applied at
+   * the next sub-step (aaa-answers.ts), so a run is a function of its seed and of these inputs.
+   */
+  deliverAaa(outcomes: readonly AccessOutcome[], health: readonly ServerHealth[] | null, pacing: Pacing | null): void {
+    this.#m.radius.deliver(outcomes, health, pacing);
+  }
+
+  /** Real RADIUS servers: the Access-Requests awaiting their answer (sent again when the client starts afresh). */
+  outstandingAccess(): AccessRequestRecord[] {
+    return outstandingRequests(this.#m);
   }
 
   /** Wires a model's CGN to the compliance listeners and its accounting to theirs (again after a reboot). */
@@ -292,8 +318,9 @@ export class Gateway {
    * removed ones take none and their alarms clear, kept ones keep their
    * counters and take their new weight.
    */
-  setRadiusServers(servers: readonly RadiusServerSettings[]): RadiusReconfigureReport {
+  setRadiusServers(servers: readonly RadiusServerSettings[], maxOutstanding?: number): RadiusReconfigureReport {
     const m = this.#m;
+    if (maxOutstanding !== undefined) m.radius.maxOutstanding = maxOutstanding;
     const report = m.radius.setServers(servers);
     if (report.added.length + report.removed.length + report.changed.length === 0) return report;
     for (const label of report.removed) m.alarms.retire(m.nowMs, "radius.server.dead", label);
@@ -457,9 +484,11 @@ export class Gateway {
     next.licenceState = m.licenceState;
     this.#m = next;
     this.#tellPortBlocks(next);
+    this.#tellAccess(next);
     // The configuration survives a reboot: the pools, the RADIUS servers and the local subscriber table are installed again.
     next.installPools(m.poolConfigs);
     next.radius.setServers(m.radius.settings());
+    next.radius.maxOutstanding = m.radius.maxOutstanding;
     installLocalSubscribers(next, m.locals.installed());
     return next;
   }

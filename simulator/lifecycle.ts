@@ -7,7 +7,7 @@
  */
 import { ENCAPS } from "./profile.ts";
 import type { FieldsOf } from "./log-catalogue.ts";
-import { formatIpv4 } from "./prefix.ts";
+import { formatIpv4, parseIpv4 } from "./prefix.ts";
 import type { BindingRefusal } from "./cgn.ts";
 import { FAMILY_PD, FAMILY_V4, FAMILY_WAN } from "./families.ts";
 import type { Model } from "./model.ts";
@@ -17,7 +17,8 @@ import { accountStart, accountStop } from "./accounting.ts";
 import { grantLease } from "./leases.ts";
 import type { EndCause } from "./lifetimes.ts";
 import { NO_LEASE } from "./sessions.ts";
-import { ENCAP_IPOE, ENCAP_L2TP, ENCAP_PPPOE_LAC } from "./subscribers.ts";
+import { ENCAP_IPOE, ENCAP_L2TP, ENCAP_PPPOE_LAC, type SubscriberAttrs } from "./subscribers.ts";
+import { askServer, type AcceptedAttributes } from "./external-aaa.ts";
 
 /** Why a setup attempt failed. */
 export type SetupFailure =
@@ -36,7 +37,9 @@ export type SetupFailure =
   | "unknown-port"
   | "no-vrf"
   /** L2TP: the session's LNS (or LAC) peer does not answer the tunnel handshake. */
-  | "l2tp-peer-unreachable";
+  | "l2tp-peer-unreachable"
+  /** A real server's Access-Accept named a rate plan (Alc-SLA-Prof-Str) the appliance does not have. */
+  | "unknown-plan";
 
 /** Why a session went down: a lifetime event (lifetimes.ts), its lease, or an act of the operator or the box. */
 export type DownCause =
@@ -79,8 +82,11 @@ function failSetup(m: Model, sub: number, realm: number, encap: number, reason: 
   return { ok: false, reason };
 }
 
-/** Tries to bring subscriber `sub` online; on success the session is live and counted. */
-export function setupSession(m: Model, sub: number): { ok: true; slot: number } | { ok: false; reason: SetupFailure } {
+/**
+ * Tries to bring subscriber `sub` online; on success the session is live and counted. With real RADIUS servers
+ * the subscriber is asked for and waits (`pending`): its answer brings it up at a later sub-step (aaa-answers.ts).
+ */
+export function setupSession(m: Model, sub: number): { ok: true; slot: number } | { ok: false; reason: SetupFailure } | { ok: "pending" } {
   const a = m.subscribers.describe(sub, m.scratch);
   const realm = a.realm;
   clearHeld();
@@ -93,6 +99,7 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
 
   let server = -1;
   if (!a.local) {
+    if (m.radius.external) return askServer(m, sub, a) ? { ok: "pending" } : { ok: false, reason: "timeout" };
     const auth = m.radius.authenticate(m.rng, m.nowMs);
     if (!auth.ok) {
       logAaaRefusal(m, m.subscribers.username(sub, realm), auth.reason, auth.server);
@@ -100,6 +107,34 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
     }
     server = auth.server;
   }
+  return bringUp(m, sub, a, server, m.nextSessionId, null);
+}
+
+/** A real server's refusal of a subscriber (or no answer): counted and logged as the simulated pool's. */
+export function noteAaaRefusal(m: Model, sub: number, a: SubscriberAttrs, reason: "access-reject" | "timeout" | "no-live-server", server: number): void {
+  clearHeld();
+  logAaaRefusal(m, m.subscribers.username(sub, a.realm), reason, server);
+  failSetup(m, sub, a.realm, a.encap, reason);
+}
+
+/**
+ * The stages after AAA, as session `id`: the L2TP tunnel, the addresses (the pool an Access-Accept named, the
+ * address it framed), the CGN binding, then the session is committed with the plan the Accept set.
+ */
+export function bringUp(
+  m: Model,
+  sub: number,
+  a: SubscriberAttrs,
+  server: number,
+  id: number,
+  accepted: AcceptedAttributes | null,
+): { ok: true; slot: number } | { ok: false; reason: SetupFailure } {
+  const realm = a.realm;
+  clearHeld();
+  // A wait for a real server's answer may have let the licence fill meanwhile.
+  if (accepted && m.store.full) return failSetup(m, sub, realm, a.encap, "licence-limit");
+  const plan = accepted?.plan == null ? a.plan : m.profile.plans.findIndex((p) => p.name === accepted.plan);
+  if (plan < 0) return failSetup(m, sub, realm, a.encap, "unknown-plan");
   if (a.encap !== ENCAP_L2TP && m.l2tp.admit(m, a.encap, a.realm, sub) !== "ok") {
     return failSetup(m, sub, realm, a.encap, "l2tp-peer-unreachable");
   }
@@ -110,6 +145,14 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   const lac = a.encap === ENCAP_PPPOE_LAC;
   for (let family = FAMILY_V4; family <= FAMILY_PD && !lac; family++) {
     if (family === FAMILY_WAN ? !a.wantsWan : family === FAMILY_PD ? !a.wantsPd : false) continue;
+    if (family === FAMILY_V4 && accepted && (accepted.framedPool !== null || accepted.framedIpAddress !== null)) {
+      const framed = framedIpv4(m, a, accepted);
+      if (!framed.ok) return failSetup(m, sub, realm, a.encap, framed.reason);
+      held.pools[family] = framed.pool;
+      held.subnets[family] = framed.subnet;
+      held.ordinals[family] = framed.ordinal;
+      continue;
+    }
     const pool = m.poolFor(a.vrf, family, a.poolPick);
     if (pool === null) {
       // IPv6 is given when the VRF has a pool for it; without an IPv4 pool the session cannot come up.
@@ -129,7 +172,6 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   const v4Ord = held.ordinals[FAMILY_V4] ?? 0;
 
   const slot = m.store.takeSlot();
-  const id = m.nextSessionId;
   const addr = v4 ? v4.ipv4(v4Subnet, v4Ord) : lacLearnedIpv4(a.realm, sub);
   let binding = -1;
   // Who holds the slot is known before its CGN binding: the first block's compliance record names the subscriber (Model.usernameOf).
@@ -155,7 +197,7 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   const lns = a.encap === ENCAP_L2TP;
   s.svlan[slot] = lns ? 0 : a.svlan;
   s.cvlan[slot] = lns ? 0 : a.cvlan;
-  s.plan[slot] = a.plan;
+  s.plan[slot] = plan;
   s.vrf[slot] = a.vrf;
   s.realm[slot] = a.realm;
   s.walledGarden[slot] = a.walledGarden ? 1 : 0;
@@ -195,7 +237,7 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
   m.takeOffline(sub);
   m.slotOfSub[sub] = slot;
   clearHeld();
-  if (countSessionUp(m)) {
+  if (countSessionUp(m, id)) {
     m.logs.emit(m.nowMs, "session.up", {
       sessionId: id,
       username: m.subscribers.username(sub, realm),
@@ -216,12 +258,13 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
  * built only when the entry is written.
  */
 export function recordSessionUp(m: Model, logFields: () => FieldsOf<"session.up">): void {
-  if (countSessionUp(m)) m.logs.emit(m.nowMs, "session.up", logFields());
+  if (countSessionUp(m, m.nextSessionId)) m.logs.emit(m.nowMs, "session.up", logFields());
 }
 
-/** Counts a session that has just come up; true when it is to be logged (within the step's budget, counted as logged). */
-function countSessionUp(m: Model): boolean {
-  m.nextSessionId++;
+/** Counts session `id`, just come up; true when it is to be logged (within the step's budget, counted as logged). */
+function countSessionUp(m: Model, id: number): boolean {
+  // An id a real server's answer brought up was taken when it was asked for (external-aaa.ts).
+  m.nextSessionId = Math.max(m.nextSessionId, id + 1);
   m.upSinceSample++;
   m.tally.up++;
   m.sessionEvents.setups++;
@@ -322,4 +365,32 @@ function logAaaRefusal(m: Model, username: string, reason: "access-reject" | "ti
   if (m.tally.loggedFailed < m.profile.logging.sessionEventsPerStep) {
     m.logs.emit(m.nowMs, "aaa.reject", { username, server: server >= 0 ? m.radius.label(server) : null, reason });
   }
+}
+
+/**
+ * The IPv4 block an Access-Accept framed: its Framed-IP-Address (RFC 2865 §5.8) in the pool that holds it (the
+ * Framed-Pool it named, else the subscriber's VRF's), or an offer from the Framed-Pool it named (RFC 2869 §5.18).
+ */
+function framedIpv4(
+  m: Model,
+  a: SubscriberAttrs,
+  accepted: AcceptedAttributes,
+): { ok: true; pool: AddressPool; subnet: number; ordinal: number } | { ok: false; reason: SetupFailure } {
+  const named = accepted.framedPool === null ? null : m.pools.find((p) => p.name === accepted.framedPool && p.config.family === "ipv4");
+  if (named === undefined) return { ok: false, reason: "no-pool" };
+  const candidates = named ? [named] : (m.poolTable[a.vrf * 3 + FAMILY_V4] ?? []).map((i) => m.pools[i]!);
+  if (accepted.framedIpAddress === null) {
+    const got = offer(m, named!, a.encap === ENCAP_IPOE);
+    if (got === "exhausted") return { ok: false, reason: "pool-exhausted" };
+    if (got === "abandoned") return { ok: false, reason: "negotiation-abandoned" };
+    return { ok: true, pool: named!, ...got };
+  }
+  const address = parseIpv4(accepted.framedIpAddress);
+  for (const pool of candidates) {
+    const got = address === null ? null : pool.offerAddress(address);
+    if (got === null || got === "outside") continue;
+    if (got === "taken") return { ok: false, reason: "address-in-use" };
+    return { ok: true, pool, ...got };
+  }
+  return { ok: false, reason: "address-refused" };
 }

@@ -4,6 +4,7 @@
  * queries. Internal to the simulator; the Gateway façade is the public face.
  */
 import { RadiusPool } from "./aaa.ts";
+import type { AccessRequestRecord } from "./external-aaa.ts";
 import type { AccountingRecord } from "./accounting.ts";
 import { AlarmBook } from "./alarms.ts";
 import { Captures } from "./captures.ts";
@@ -117,6 +118,8 @@ export class Model {
   /** Session setups, teardowns and failed setups since this data plane booted (the scrape's counters; a reboot starts a new model). */
   sessionEvents = { setups: 0, teardowns: 0, failures: 0 };
   readonly scratch: SubscriberAttrs = blankAttrs();
+  /** Told every Access-Request for a real RADIUS server (Gateway `onAccessRequest`); null = nobody listens. */
+  accessListener: ((request: AccessRequestRecord) => void) | null = null;
   /** Told every accounting request as a transport would send it (Gateway `onAccounting`); null = nobody listens. */
   accountingListener: ((record: AccountingRecord) => void) | null = null;
   /** Per-port traffic counters since this data plane booted (interfaces.ts). */

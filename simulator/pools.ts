@@ -346,6 +346,29 @@ export class AddressPool {
     return { ok: false, reason: "pool-exhausted" };
   }
 
+  /**
+   * Offers the block holding one IPv4 address (an Access-Accept's Framed-IP-Address), held as `offered` like
+   * `offer`'s: "outside" when no subnet holds it (or it is excluded), "taken" when it is not free.
+   */
+  offerAddress(address: number): { subnet: number; ordinal: number } | "outside" | "taken" {
+    for (let i = 0; i < this.subnets.length; i++) {
+      const s = this.subnets[i] as Subnet;
+      if (s.prefix.family !== 4) continue;
+      const offset = address - Number(s.prefix.base);
+      if (offset < 0 || offset >= 2 ** (32 - s.prefix.length)) continue;
+      const o = s.ordinalOf(Math.floor(offset / 2 ** s.shift));
+      if (o < 0) return "outside";
+      s.ensure(o + 1);
+      if ((s.holders[o] ?? FREE) !== FREE) return "taken";
+      // A block below the high-water mark sits in the free queue too: `take` skips it while it is held.
+      s.holders[o] = OFFERED;
+      s.offered++;
+      if (o >= s.extent) s.extent = o + 1;
+      return { subnet: i, ordinal: o };
+    }
+    return "outside";
+  }
+
   /** Subnet indexes, least utilised first (ties in preference order). */
   #byUtilisation(): number[] {
     const share = this.subnets.map((s) => (s.size > 0 ? s.used / s.size : 1));

@@ -206,7 +206,7 @@ export function matchingSlots(m: Model, q: SessionQuery): number[] {
 }
 
 /** The subscriber's MAC as this box sees it: none on an LNS (the spec's `mac` is not nullable: empty), which hears PPP through a tunnel. */
-function macOf(m: Model, slot: number): string {
+export function macOf(m: Model, slot: number): string {
   if (m.store.encap[slot] === ENCAP_L2TP) return "";
   const sub = m.store.sub[slot] ?? 0;
   const local = sub < 0 ? m.locals.ofSub(sub) : undefined;

@@ -138,6 +138,8 @@ export class SessionStore {
   readonly #interims = new LeaseTimers();
   /** Slots activated since the traffic loop last took them (their first rates are drawn in the sub-step that sets them up). */
   #fresh: number[] = [];
+  /** A session came up with an id below the index's last (settleOrder). */
+  #unordered = false;
 
   /**
    * Bitsets over id-order positions, kept by activate/deactivate: the live
@@ -350,6 +352,8 @@ export class SessionStore {
     this.liveIndex[slot] = this.liveCount;
     this.live[this.liveCount++] = slot;
     if (this.orderLen === this.orderIds.length) this.#compactOrder();
+    // An id taken earlier (a real RADIUS server's answer, external-aaa.ts) lands out of order: settleOrder sorts.
+    if (this.orderLen > 0 && id < (this.orderIds[this.orderLen - 1] ?? 0)) this.#unordered = true;
     this.orderPos[slot] = this.orderLen;
     this.orderIds[this.orderLen] = id;
     this.orderSlots[this.orderLen++] = slot;
@@ -488,6 +492,23 @@ export class SessionStore {
   /** A session's bytes sent to the subscriber through sub-step `tick`. */
   txBytesAt(slot: number, tick: number): number {
     return (this.txBytes[slot] ?? 0) + ((this.txBps[slot] ?? 0) / 8) * SUB_STEP_SECONDS * (tick - (this.rateTick[slot] ?? 0));
+  }
+
+  /**
+   * Sorts the id-ordered index again after sessions came up out of id order (their ids were taken when a real
+   * RADIUS server was asked, and answers come back in any order); a no-op otherwise.
+   */
+  settleOrder(): void {
+    if (!this.#unordered) return;
+    this.#unordered = false;
+    const n = this.orderLen;
+    const positions = Array.from({ length: n }, (_, i) => i).sort((a, b) => (this.orderIds[a] ?? 0) - (this.orderIds[b] ?? 0));
+    const ids = positions.map((i) => this.orderIds[i] ?? 0);
+    const slots = positions.map((i) => this.orderSlots[i] ?? -1);
+    this.orderIds.set(ids);
+    this.orderSlots.set(slots);
+    this.revision++;
+    this.#reindex();
   }
 
   /** Slot of a live session id, or -1 (binary search on the id-ordered index). */

@@ -13,6 +13,7 @@
  * next step. So the count dips as sessions end and recovers as CPEs return.
  */
 import { SUB_STEP_MS, SUB_STEP_SECONDS } from "./clock.ts";
+import { applyDelivered } from "./aaa-answers.ts";
 import { runAccounting } from "./accounting.ts";
 import { evaluateAlarms } from "./conditions.ts";
 import { grantLease, runLeases } from "./leases.ts";
@@ -36,6 +37,8 @@ export function subStep(m: Model): void {
   m.cgn.beginStep();
   for (const pool of m.pools) pool.expire(now);
   m.radius.tick(now);
+  // Real RADIUS servers' answers since the last step (their setups complete before new ones are asked for).
+  applyDelivered(m);
 
   m.lifetimes.run(m, (slot, cause, backMs) => teardownSession(m, slot, cause, false, backMs));
   m.lifetimes.wake(m, (slot) => grantLease(m, slot));

@@ -62,13 +62,15 @@ export const LOG_CATALOGUE = {
   },
   "radius.server.dead": {
     severity: "error",
-    fields: ["server", "consecutiveFailures"],
-    meaning: "a RADIUS server was marked dead after consecutive failures",
+    fields: ["server", "consecutiveFailures", "reason"],
+    meaning:
+      "a RADIUS server was marked dead after consecutive failures; reason is the last one's: timeout (no answer), " +
+      "and for a real server connect-failed, closed or secret-mismatch (GET /radius/servers lastFailureReason)",
   },
   "radius.server.alive": {
     severity: "notice",
     fields: ["server", "deadSeconds", "reason"],
-    meaning: "a dead RADIUS server was revived (dead time elapsed, or scenario)",
+    meaning: "a dead RADIUS server was revived (dead time elapsed, scenario, or a real server answered again)",
   },
   "pool.exhausted": {
     severity: "warning",

@@ -57,7 +57,7 @@ const EMBEDDING_V4 = prefixes(["::ffff:0:0/96", "64:ff9b::/96"]);
 const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadata.goog", "instance-data", "instance-data.ec2.internal"]);
 
 /** What an outbound request is for: it decides the schemes, and whether a plaintext one may be used. */
-export type Purpose = "webhook" | "acme" | "oidc" | "peer" | "smtp" | "mqtt" | "syslog";
+export type Purpose = "webhook" | "acme" | "oidc" | "peer" | "smtp" | "mqtt" | "syslog" | "radius";
 
 /**
  * Each purpose's schemes: the encrypted ones, and the plaintext one with where
@@ -78,12 +78,15 @@ const SCHEMES: Record<Purpose, Schemes> = {
   // A syslog receiver is a host and a port, not a URL (`hostVerdict`): no URL scheme reaches one; its `tcp`
   // transport is the plaintext one, `tls` the encrypted.
   syslog: { encrypted: [], plain: null, plainUse: "internal" },
+  // A RADIUS server is a host and ports too; its `tcp` transport is plaintext (RFC 6613 §1: TCP only where TLS or
+  // IPsec protects it, so only on the operator's own network), `tls` the encrypted one (RFC 6614).
+  radius: { encrypted: [], plain: null, plainUse: "internal" },
 };
 
 /** The purpose each alarm sink kind connects for. */
 export const SINK_PURPOSE = { webhook: "webhook", smtp: "smtp", bus: "mqtt" } as const satisfies Record<string, Purpose>;
 
-const WHAT: Record<Purpose, string> = { webhook: "a webhook", acme: "an ACME server", oidc: "an identity provider", peer: "a fleet peer", smtp: "a mail server", mqtt: "an MQTT broker", syslog: "a syslog receiver" };
+const WHAT: Record<Purpose, string> = { webhook: "a webhook", acme: "an ACME server", oidc: "an identity provider", peer: "a fleet peer", smtp: "a mail server", mqtt: "an MQTT broker", syslog: "a syslog receiver", radius: "a RADIUS server" };
 
 const bare = (scheme: string) => scheme.replace(/:$/, "");
 
@@ -146,8 +149,8 @@ export function destinationVerdict(url: string, purpose: Purpose, allowlist: rea
 
 /**
  * Whether `purpose` may open a socket to `host` (an address or a DNS name, as configured), given the allowlist;
- * `cleartext` when nothing encrypts it (a syslog receiver over `tcp`), which only an allowlisted internal address
- * may take.
+ * `cleartext` when nothing encrypts it (a syslog receiver or a RADIUS server over `tcp`), which only an allowlisted
+ * internal address may take.
  */
 export function hostVerdict(
   host: string,

@@ -28,6 +28,7 @@ import { PROPOSAL, igpInterfaceProblems, isOspfArea, isStaticRouteKey, neighborI
 import { AFI_SAFIS, ALARM_SEVERITIES, IGP_PROTOCOLS, SEVERITIES } from "../../simulator/vocabulary.ts";
 import { FACILITIES } from "../syslog/rfc5424.ts";
 import { SYSLOG_LIST, SYSLOG_PORTS, SYSLOG_QUEUE_SIZE, SYSLOG_STREAMS } from "./syslog.ts";
+import { RADIUS_ACCOUNTING_PORT, RADIUS_REQUESTS_PER_SECOND, RADIUS_TIMEOUT_SECONDS, RADIUS_TRANSPORTS, radiusServerProblems } from "./radius.ts";
 
 /** What GET /config shows instead of a secret, and what a write may send to leave a secret unchanged. */
 export const REDACTED = "********";
@@ -410,13 +411,73 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     kind: "list",
     path: "radius.servers",
     appliedBy: ["radius"],
-    key: { name: "hostPort", type: "string", schema: text((t) => parseHostPort(t) !== null, "host:port or [ipv6]:port with a port in 1-65535"), description: "`host:port` (authentication UDP port)" },
+    key: {
+      name: "hostPort",
+      type: "string",
+      schema: text((t) => parseHostPort(t) !== null, "host:port or [ipv6]:port with a port in 1-65535"),
+      description: "`host:port`: the authentication port (UDP as the spec names it; TCP for a tcp or tls transport)",
+    },
     children: {
       weight: { type: "uint16", schema: uint(16, 1), default: 1, description: "share of requests relative to the other servers" },
-      secret: { type: "string", schema: free(128).min(1, "must not be empty"), default: null, secret: true, description: "RADIUS shared secret; null = not set" },
+      secret: {
+        type: "string",
+        schema: free(128).min(1, "must not be empty"),
+        default: null,
+        secret: true,
+        description: "RADIUS shared secret; null = not set (required for a tcp or tls transport)",
+      },
+      transport: {
+        type: "enum",
+        schema: z.enum(RADIUS_TRANSPORTS, RADIUS_TRANSPORTS.join(", ")),
+        default: "simulated",
+        description:
+          "`simulated`: the data-plane model answers (no packet leaves the appliance); `tcp`: RADIUS over TCP " +
+          "(RFC 6613, only to an allowlisted internal address); `tls`: RADIUS over TLS (RFC 6614, the certificate " +
+          "verified). Workers open TCP, not UDP. Every server of the list has the same kind: simulated, or real",
+      },
+      accountingPort: {
+        type: "uint16",
+        schema: uint(16, 1),
+        default: null,
+        description: `accounting port; null = ${RADIUS_ACCOUNTING_PORT.tcp} for tcp (RFC 6613), the key's port for tls (RFC 6614 has one port, 2083)`,
+      },
     },
+    checkItem: radiusServerProblems,
     apply: "hot",
-    description: "RADIUS authentication servers",
+    description: "RADIUS servers: authentication and accounting (docs/radius.md)",
+  },
+  {
+    kind: "field",
+    path: "radius.subscriberPassword",
+    appliedBy: ["radius"],
+    type: "string",
+    schema: free(128).min(1, "must not be empty"),
+    default: null,
+    secret: true,
+    apply: "hot",
+    description:
+      "the password every simulated subscriber presents to a real server: PAP for IPoE (a BNG's configured IPoE " +
+      "password), CHAP for PPP; required once a server's transport is tcp or tls",
+  },
+  {
+    kind: "field",
+    path: "radius.requestsPerSecond",
+    appliedBy: ["radius"],
+    type: "uint16",
+    schema: uint(16, 1, 10_000),
+    default: RADIUS_REQUESTS_PER_SECOND,
+    apply: "hot",
+    description: "most RADIUS requests (access and accounting together) sent to the real servers per second; what waits longer than the timeout is counted, not sent",
+  },
+  {
+    kind: "field",
+    path: "radius.timeoutSeconds",
+    appliedBy: ["radius"],
+    type: "uint8",
+    schema: uint(8, 1, 60),
+    default: RADIUS_TIMEOUT_SECONDS,
+    apply: "hot",
+    description: "how long a real server has to answer before the request moves to the next server (RFC 5080 §2.2.1)",
   },
   {
     kind: "field",

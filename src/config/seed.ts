@@ -12,8 +12,8 @@
  * | captures.mirrorAllowlist   | fleet file: `captureMirrorAllowlist`                                       |
  * | alarms.webhookAllowlist    | loopback on the local fleet (BNG_LOCAL_FLEET), else empty                   |
  * | vrfs                       | profile: `vrfs` other than `default`, table ids 100, 101, … in order       |
- * | radius.servers             | profile: `aaa.servers` as `host:port` with their weights (no secrets: the  |
- * |                            | profile holds none, so they start unset)                                    |
+ * | radius.servers             | profile: `aaa.servers` as `host:port` with their weights, simulated (no    |
+ * |                            | secrets: the profile holds none, so they start unset)                       |
  * | addressPools               | profile: `pools`, in order, without their statics (appliance facts that     |
  * |                            | follow the pool of their name)                                              |
  * | cgn.maxBindings, maxFlows  | profile: `cgn.maxBindings`, `cgn.maxFlows`                                  |
@@ -86,7 +86,7 @@ export function seedDocument(sources: SeedSources): ConfigDocument {
   doc.lists.addressPools = addressPoolItems(profile);
   doc.lists["radius.servers"] = profile.aaa.servers.map((server) => ({
     key: server.host.includes(":") ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`,
-    values: { weight: Math.min(server.weight, 0xffff), secret: null },
+    values: { weight: Math.min(server.weight, 0xffff), secret: null, transport: "simulated", accountingPort: null },
   }));
   // The appliance's number in the seeded addressing (router id 10.0.0.n, uplinks 10.1.n.0/31 and 10.1.n.2/31).
   const n = 1 + (definition.seed % 200);

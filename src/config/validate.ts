@@ -16,6 +16,8 @@ import { localSubscriberProblems } from "./local-subscribers.ts";
 import { SINK_PURPOSE, destinationVerdict, hostVerdict, type Purpose } from "./destinations.ts";
 import { CONFIG_KEYS, type ListKey } from "./registry.ts";
 import { SYSLOG_LIST } from "./syslog.ts";
+import { radiusListProblems } from "./radius.ts";
+import { parseHostPort } from "./syntax.ts";
 import { IMPORTED_ITERATIONS_FLOOR, iterationsOf } from "../trust/password.ts";
 
 export interface ValidationContext {
@@ -155,6 +157,9 @@ function crossChecks(doc: ConfigDocument, before: ConfigDocument, context: Valid
     }
     rules.push({ key: rule.key, ingest, prefixes });
   }
+  radiusListProblems(doc.lists["radius.servers"] ?? [], doc.fields["radius.subscriberPassword"] ?? null, (at, detail) =>
+    errors.push({ pointer: at.field ? fieldPointer(at.field) : listPointer("radius.servers", at.key, at.child), detail }),
+  );
   greChecks(doc, (list, key, child, detail) => errors.push({ pointer: listPointer(list, key, child), detail }));
   routingChecks(doc, (list, key, child, detail, field) => errors.push({ pointer: field ? fieldPointer(field) : listPointer(list ?? "", key, child), detail }));
   const poolErrors: ConfigError[] = [];
@@ -220,6 +225,14 @@ function destinationChecks(doc: ConfigDocument, before: ConfigDocument, errors: 
     if (transport === "tcp" && !errors.some((e) => e.pointer === hostPointer)) {
       judge(host, same, "syslog", listPointer(SYSLOG_LIST, destination.key, "transport"), cleartext);
     }
+  }
+  const radiusBefore = new Map((before.lists["radius.servers"] ?? []).map((item) => [item.key, String(item.values.transport)]));
+  for (const server of doc.lists["radius.servers"] ?? []) {
+    const transport = server.values.transport;
+    const host = parseHostPort(server.key)?.host;
+    if ((transport !== "tcp" && transport !== "tls") || host === undefined) continue;
+    const pointer = listPointer("radius.servers", server.key, "transport");
+    judge(host, radiusBefore.get(server.key) === transport, "radius", pointer, (h, p, a) => hostVerdict(h, p, a, transport === "tcp"));
   }
   const directory = doc.fields["acme.directoryUrl"];
   if (typeof directory === "string") judge(directory, before.fields["acme.directoryUrl"] === directory, "acme", fieldPointer("acme.directoryUrl"));

@@ -10,7 +10,7 @@ const count = z.int().min(0);
 
 const RadiusAccounting = z
   .object({
-    port: z.int().min(1).max(65536).meta({ description: "accounting UDP port: the authentication port + 1 (1813)" }),
+    port: z.int().min(1).max(65536).meta({ description: "accounting port: a simulated server's authentication port + 1 (1813, UDP); a real one's `accountingPort` (TCP or TLS)" }),
     requestsSent: count.meta({ description: "Accounting-Requests sent to this server (RFC 2866), retries included" }),
     requestsByType: z
       .object({ start: count, interimUpdate: count, stop: count })
@@ -33,9 +33,31 @@ const RadiusServer = z
       .meta({ description: "`requestsSent` by outcome (sums to it): answered Access-Accept, answered Access-Reject, lost; the scrape's `bng_radius_requests_total{result}`" }),
     lastFailure: z.string().nullable().meta({ description: "date-time; null before the first failure" }),
     lastSuccess: z.string().nullable().meta({ description: "date-time; null before the first answer" }),
+    transport: z.enum(["simulated", "tcp", "tls"]).meta({
+      description: "Beyond the spec's fields: `simulated` (the data-plane model answers), or a real server over `tcp` (RFC 6613) or `tls` (RFC 6614)",
+    }),
+    lastFailureReason: z
+      .enum(["connect-failed", "closed", "timeout", "secret-mismatch"])
+      .nullable()
+      .meta({
+        description:
+          "Beyond the spec's fields, a real server's: why its last request failed. `connect-failed` (no connection), `closed` (it closed the connection " +
+          "unanswered), `timeout` (no answer on an open connection that has answered before: a slow server), `secret-mismatch` (the shared secrets " +
+          "differ: an answer whose authenticator does not verify, or a server that took the connection and answers nothing on it, as a server " +
+          "discards unanswered what another secret signed); null for a simulated one",
+      }),
     accounting: RadiusAccounting,
   })
   .meta({ id: "RadiusServer" });
+
+const count64 = z.int().min(0);
+const RadiusPacing = z
+  .object({
+    requestsPerSecond: count64.meta({ description: "`radius.requestsPerSecond`: the most requests sent per second" }),
+    queued: count64.meta({ description: "requests waiting for their turn (Access-Requests first, then accounting)" }),
+    notSentInTime: count64.meta({ description: "Access-Requests that waited past `radius.timeoutSeconds` and were not sent (their setup failed): counted, never silently dropped" }),
+  })
+  .meta({ id: "RadiusPacing", description: "Beyond the spec's fields: the RADIUS client's pacing towards real servers (docs/radius.md)" });
 
 export const RadiusPoolStatus = z
   .object({
@@ -44,6 +66,7 @@ export const RadiusPoolStatus = z
     liveServers: int32,
     deadServers: int32,
     servers: z.array(RadiusServer),
+    pacing: RadiusPacing.nullable().meta({ description: "null while the servers are simulated" }),
     accounting: z
       .object({
         queued: count.meta({ description: "records no server answered, waiting to be sent again, oldest first" }),
@@ -84,6 +107,8 @@ export const radius = {
             requestsByResult: { accept: 1008, reject: 0, timeout: 3 },
             lastFailure: "2026-11-26T20:35:00.000Z",
             lastSuccess: "2026-11-26T20:35:10.000Z",
+            transport: "simulated",
+            lastFailureReason: null,
             accounting: {
               port: 1813,
               requestsSent: 4012,
@@ -102,6 +127,8 @@ export const radius = {
             requestsByResult: { accept: 958, reject: 5, timeout: 1 },
             lastFailure: "2026-11-26T20:35:00.000Z",
             lastSuccess: "2026-11-26T20:35:10.000Z",
+            transport: "simulated",
+            lastFailureReason: null,
             accounting: {
               port: 1813,
               requestsSent: 3897,
@@ -111,6 +138,7 @@ export const radius = {
             },
           },
         ],
+        pacing: null,
         accounting: { queued: 0, dropped: 0 },
       },
     },

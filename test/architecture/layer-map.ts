@@ -40,6 +40,7 @@ export const LAYER_MAP: readonly { prefix: string; layer: Layer; why: string }[]
   { prefix: "src/schemas/", layer: "domain", why: "wire shapes and refusals as tagged unions, shared by every layer" },
   { prefix: "src/fleet/", layer: "domain", why: "the fleet file as the Worker reads it" },
   { prefix: "src/syslog/", layer: "domain", why: "the RFC 5424 message and its stream framing: pure formatting, no socket" },
+  { prefix: "src/radius/", layer: "domain", why: "the RADIUS packet codec and its MD5 signing: pure, no socket" },
   { prefix: "src/metrics/", layer: "domain", why: "the Prometheus text format and families: pure formatting, no request" },
   { prefix: "src/upgrade/", layer: "domain", why: "the upgrade package format, also read by scripts/" },
   { prefix: "fleet-config/", layer: "domain", why: "the fleet file's schema, shared with the launcher" },

@@ -44,6 +44,8 @@ describe("RADIUS server reconfiguration", () => {
       requestsByResult: { accept: 0, reject: 0, timeout: 0 },
       lastFailure: null,
       lastSuccess: null,
+      transport: "simulated",
+      lastFailureReason: null,
       accounting: NO_ACCOUNTING,
     });
     expect(sent(g)).toEqual({ ...before, "radius-3.isp.example:1812": 0 });
@@ -98,7 +100,7 @@ describe("RADIUS server reconfiguration", () => {
     const g = busy(24);
     g.setRadiusServers([]);
     const accounting = { queued: 0, dropped: 0 };
-    const none = { configured: false, totalServers: 0, liveServers: 0, deadServers: 0, servers: [], accounting };
+    const none = { configured: false, totalServers: 0, liveServers: 0, deadServers: 0, servers: [], pacing: null, accounting };
     expect(g.radius.status()).toEqual(none);
     g.step(600);
     const failures = g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === "aaa.reject").map((e) => e.fields.reason);

@@ -43,7 +43,7 @@ describe("ConfigChangeSet semantics", () => {
     expect(itemOf(await getConfig(), "radius.servers", "radius-1.isp.example:1812")?.values.secret).toBe("********");
     await commit({ listOps: [{ listPath: "radius.servers", key: "radius-1.isp.example:1812", fields: { secret: "********", weight: "5" } }] });
     const stored = await storedDocument();
-    expect(stored.lists["radius.servers"]!.find((s) => s.key === "radius-1.isp.example:1812")!.values).toEqual({ weight: 5, secret: RADIUS_SECRET });
+    expect(stored.lists["radius.servers"]!.find((s) => s.key === "radius-1.isp.example:1812")!.values).toEqual({ weight: 5, secret: RADIUS_SECRET, transport: "simulated", accountingPort: null });
   });
 
   it("never returns a secret, neither in GET /config nor in the history", async () => {

@@ -19,8 +19,8 @@ describe("seeding a fresh appliance", () => {
     const config = await getConfig();
     expect(config.lists.vrfs!.map((v) => [v.key, v.values.tableId])).toEqual([["cgn-inside", "100"], ["wholesale", "101"]]);
     expect(config.lists["radius.servers"]).toEqual([
-      { key: "radius-1.isp.example:1812", values: { weight: "100", secret: null } },
-      { key: "radius-2.isp.example:1812", values: { weight: "100", secret: null } },
+      { key: "radius-1.isp.example:1812", values: { weight: "100", secret: null, transport: "simulated", accountingPort: null } },
+      { key: "radius-2.isp.example:1812", values: { weight: "100", secret: null, transport: "simulated", accountingPort: null } },
     ]);
     expect([config.fields["cgn.maxBindings"], config.fields["cgn.maxFlows"]]).toEqual(["3000", "400000"]);
     expect(config.fields["ipsec.enabled"]).toBe("false");

@@ -39,7 +39,7 @@ describe("configuration schema", () => {
     ]);
     expect(byPath.addressPools!.children.find((c) => c.name === "vrf")).toMatchObject({ references: "vrfs" });
     const secrets = keys.flatMap((k) => [...(k.secret ? [k.path] : []), ...k.children.filter((c) => c.secret).map((c) => `${k.path}/${c.name}`)]);
-    expect(secrets.sort()).toEqual(["alarms.sinks/credential", "bgp.neighbors/password", "ipsec.peers/psk", "login.users/password", "radius.servers/secret", "subscribers.local.pppoe/password", "webUi.peers/credential", "webUi.privateKey"]);
+    expect(secrets.sort()).toEqual(["alarms.sinks/credential", "bgp.neighbors/password", "ipsec.peers/psk", "login.users/password", "radius.servers/secret", "radius.subscriberPassword", "subscribers.local.pppoe/password", "webUi.peers/credential", "webUi.privateKey"]);
   });
 
   it("gives each enumeration's choices and each integer's range, so a form offers a select and a bounded number", async () => {
