@@ -354,7 +354,10 @@ function passwordOf(url: string): string | null {
   return password ? decodeURIComponent(password) : null;
 }
 
-/** EHLO's argument (RFC 5321 §4.1.1.1): the appliance's name as a host name label under .invalid (the twin has no domain of its own). */
+/**
+ * EHLO's argument (RFC 5321 §4.1.1.1): the appliance's name as a host name label under .invalid (the twin has no domain
+ * of its own).
+ */
 const heloName = (appliance: string) =>
   `${
     appliance

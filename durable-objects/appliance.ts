@@ -11,7 +11,13 @@ import type { Env } from "../src/env.ts";
 import { listenerOrigin } from "../fleet-config/schema.ts";
 import { seedDocument } from "../src/config/seed.ts";
 import { profileWithCgn } from "../src/config/cgn.ts";
-import { applianceNamed, inboundPeerCredentials, listenerOptions, loadFleet, peersOf } from "../src/fleet/definition.ts";
+import {
+  applianceNamed,
+  inboundPeerCredentials,
+  listenerOptions,
+  loadFleet,
+  peersOf,
+} from "../src/fleet/definition.ts";
 import type { Role } from "../src/auth/roles.ts";
 import { IdentityStore } from "./identity.ts";
 import type { IdentityEvent } from "./identity-event.ts";
@@ -27,8 +33,14 @@ import { resolveWith } from "../src/config/destinations.ts";
 import { ConfigStore, accountsOf, configDocumentOf, secretItemsOf, type ConfigEvent } from "./config-store.ts";
 import type { SinkSettings } from "./alert-sinks.ts";
 import { ALERT_QUEUE_SIZE } from "../src/config/sink-urls.ts";
-import { BGP_WATCH, GRE_BGP_WATCH, GRE_WATCH, IGP_WATCH, IPSEC_WATCH, StateWatch }
-  from "../simulator/control-plane-watch.ts";
+import {
+  BGP_WATCH,
+  GRE_BGP_WATCH,
+  GRE_WATCH,
+  IGP_WATCH,
+  IPSEC_WATCH,
+  StateWatch,
+} from "../simulator/control-plane-watch.ts";
 import { DataPlane, TICK_MS, type SourceVrfRule } from "./data-plane.ts";
 import { profileOf } from "./profiles.ts";
 import { GreStore } from "./gre.ts";
@@ -55,13 +67,27 @@ import { LIVE_PATH } from "../src/schemas/live.ts";
 import { refuse } from "../src/schemas/outcome.ts";
 import { LiveFeed } from "./live.ts";
 
-/** Identity events after which an open log stream's credential may no longer hold (an OIDC provider deleted, disabled or changed ends its sessions). */
-const CREDENTIAL_ENDINGS = new Set(["auth.logout", "auth.session.ended", "auth.token.revoked", "auth.user.deleted", "auth.password.changed", "auth.totp.reset", "auth.oidc.sessions.ended"]);
+/**
+ * Identity events after which an open log stream's credential may no longer hold (an OIDC provider deleted, disabled or
+ * changed ends its sessions).
+ */
+const CREDENTIAL_ENDINGS = new Set([
+  "auth.logout",
+  "auth.session.ended",
+  "auth.token.revoked",
+  "auth.user.deleted",
+  "auth.password.changed",
+  "auth.totp.reset",
+  "auth.oidc.sessions.ended",
+]);
 
 /** The software version the appliance reports. */
 export const SOFTWARE_VERSION = "bngfleet 0.1.0";
 
-/** An alarm set for the instant a step falls due fires a few milliseconds past it; the slack keeps it from landing just before. */
+/**
+ * An alarm set for the instant a step falls due fires a few milliseconds past it; the slack keeps it from landing just
+ * before.
+ */
 const ALARM_SLACK_MS = 5;
 
 /** Configured source-VRF rules as the data plane applies them. */
@@ -144,7 +170,11 @@ export class ApplianceCore {
     const shipped = profileOf(this.env, definition);
     // The configuration is opened first: the data plane and the accounts start from what it says.
     // A lapsed licence freezes configuration commits (refused with 409, logged as config.frozen).
-    const context = { appliance: this.name, members: loadFleet(this.env).appliances.map((a) => a.name), ...(shipped ? { profile: shipped } : {}) };
+    const context = {
+      appliance: this.name,
+      members: loadFleet(this.env).appliances.map((a) => a.name),
+      ...(shipped ? { profile: shipped } : {}),
+    };
     this.#config = new ConfigStore(
       this.ctx.storage,
       context,
@@ -161,14 +191,18 @@ export class ApplianceCore {
     );
     const log = (event: IdentityEvent) => {
       this.#dataPlane.log(event.severity, event.msgId, event.fields);
-      // A session or token just ended, or an account lost its right: open log streams and live connections recheck their credential now.
+      // A session or token just ended, or an account lost its right: open log streams and live connections recheck
+      // their credential now.
       if (CREDENTIAL_ENDINGS.has(event.msgId)) {
         this.#dataPlane.recheckStreams();
         this.#live?.recheck();
       }
     };
     // Identity is created below; the provider store reaches it only when a provider changes.
-    this.#providers = new ProviderStore(sql, (provider, reason) => void this.#identity.endProviderSessions(provider, reason));
+    this.#providers = new ProviderStore(
+      sql,
+      (provider, reason) => void this.#identity.endProviderSessions(provider, reason),
+    );
     this.#passkeys = new PasskeyStore(sql, () => this.#passkeyContext(), log);
     // With a live clock, token uses are written with the tick's commit (IdentityStore's `#touches`).
     this.#identity = new IdentityStore(sql, this.name, log, this.#passkeys, { deferTouches: this.#liveClock });
@@ -178,8 +212,18 @@ export class ApplianceCore {
       const stored = this.#identity.storedAccounts();
       // Deployed, never a well-known password (src/auth/bootstrap.ts): without BNG_ADMIN_PASSWORD, one nobody knows.
       const seed = adminSeed(this.env, deploymentOf(this.env));
-      const accounts = stored.length > 0 ? stored : [{ username: "admin", role: "super-user", passwordHash: await firstAdminHash(seed) }];
-      const seeded = seedDocument({ definition, listener, peers: await peersOf(this.env, definition), profile: shipped, accounts, localFleet: deploymentOf(this.env) === "local" });
+      const accounts =
+        stored.length > 0
+          ? stored
+          : [{ username: "admin", role: "super-user", passwordHash: await firstAdminHash(seed) }];
+      const seeded = seedDocument({
+        definition,
+        listener,
+        peers: await peersOf(this.env, definition),
+        profile: shipped,
+        accounts,
+        localFleet: deploymentOf(this.env) === "local",
+      });
       if (this.#config.isSeeded()) this.#config.seedMissing(seeded);
       else this.#config.seed(seeded);
     }
@@ -189,28 +233,51 @@ export class ApplianceCore {
     // fingerprint, so the data plane starts afresh, as a real box does when it boots a new CGN setup.
     const built = profileWithCgn(shipped, this.#config.cgnSection());
     const profile = built.ok ? built.profile : { ...shipped, cgn: { ...shipped.cgn, groups: [] } };
-    this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist(), { startMs: clockStartOf(this.env), live: this.#liveClock });
+    this.#dataPlane = new DataPlane(sql, this.name, profile, definition.seed, this.#config.captureAllowlist(), {
+      startMs: clockStartOf(this.env),
+      live: this.#liveClock,
+    });
     this.#audit = new AuditTrail(sql);
     this.#dataPlane.watchLog((entry) => this.#audit.observe(entry));
     // Entries from here on are shipped (not those of the catch-up replay: the box was off).
-    this.#syslog = new SyslogShipper(this.name, (severity, msgId, fields) => this.#dataPlane.log(severity, msgId, fields));
+    this.#syslog = new SyslogShipper(this.name, (severity, msgId, fields) =>
+      this.#dataPlane.log(severity, msgId, fields),
+    );
     this.#dataPlane.watchLog((entry) => this.#syslog.observe(entry));
     this.#dataPlane.setDriverLosses(() => this.#syslog.driverLosses());
     this.#applySyslog();
     // The pools, RADIUS servers and local subscriber table as configured now (a restored snapshot already
     // holds them: then nothing changes). Pools first: local subscribers' static addresses are placed in them.
     this.#dataPlane.setPools(poolSettingsOf(this.#config.items(POOLS_LIST)));
-    this.#realAaa = new RealAaa(this.#dataPlane, () => this.#nasIdentity(), () => this.#dataPlane.eventInstant());
+    this.#realAaa = new RealAaa(
+      this.#dataPlane,
+      () => this.#nasIdentity(),
+      () => this.#dataPlane.eventInstant(),
+    );
     this.#applyRadius();
-    this.#dataPlane.setLocalSubscribers(localSubscribersOf(this.#config.items(LOCAL_LISTS.ipoe), this.#config.items(LOCAL_LISTS.pppoe)));
+    this.#dataPlane.setLocalSubscribers(
+      localSubscribersOf(this.#config.items(LOCAL_LISTS.ipoe), this.#config.items(LOCAL_LISTS.pppoe)),
+    );
     this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(this.#config.items("sourceVrfRules")));
     this.#applyAlertSinks();
-    if (!built.ok) this.#dataPlane.log("error", "cgn.config.invalid", { issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
+    if (!built.ok)
+      this.#dataPlane.log("error", "cgn.config.invalid", {
+        issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+      });
     this.#licensing = new LicensingStore(sql, this.name, this.#dataPlane, this.env.BNG_FLEET_SECRET, SOFTWARE_VERSION);
-    this.#gre = new GreStore(sql, () => this.#dataPlane.clock(), () => this.#dataPlane.daemons().routing);
+    this.#gre = new GreStore(
+      sql,
+      () => this.#dataPlane.clock(),
+      () => this.#dataPlane.daemons().routing,
+    );
     this.#bootConfigVersion = this.#config.activeVersion().version;
     this.#dataPlane.onReboot(() => this.#rebootProfile(shipped));
-    this.#upgrade = new UpgradeStore(this.ctx.storage, SOFTWARE_VERSION.split(" ")[1] ?? SOFTWARE_VERSION, () => this.#dataPlane, this.env.BNG_UPGRADE_PUBLIC_KEY);
+    this.#upgrade = new UpgradeStore(
+      this.ctx.storage,
+      SOFTWARE_VERSION.split(" ")[1] ?? SOFTWARE_VERSION,
+      () => this.#dataPlane,
+      this.env.BNG_UPGRADE_PUBLIC_KEY,
+    );
     this.#upgrade.reconcileAtStart();
     this.#gre.apply(this.#config.items("gre.listeners"), this.#config.items("gre.circuits"));
     const document = () => configDocumentOf(this.#config);
@@ -225,12 +292,28 @@ export class ApplianceCore {
     this.#dataPlane.watchSteps((sink) => {
       bgp.sample(this.#routing.neighborStates(), sink);
       const adjacencies = this.#routing.igp();
-      igp.sample(adjacencies.reachable ? adjacencies.adjacencies.map((a) => ({ key: `${a.interface} ${a.neighborId}`, state: a.state, sinceMs: Date.parse(a.lastChangeUtc) })) : null, sink);
+      igp.sample(
+        adjacencies.reachable
+          ? adjacencies.adjacencies.map((a) => ({
+              key: `${a.interface} ${a.neighborId}`,
+              state: a.state,
+              sinceMs: Date.parse(a.lastChangeUtc),
+            }))
+          : null,
+        sink,
+      );
       // Rekeys are not losses, so SAs are compared by state alone.
       const sas = this.#ipsec.status();
-      ipsec.sample(sas.reachable ? sas.peers.map((p) => ({ key: p.name, state: sas.enabled ? p.state : "DISABLED" })) : null, sink);
-      // A circuit's lastChange covers BFD and BGP too, so tunnels are compared by state alone: their outages outlast a step.
-      gre.sample(this.#gre.status().circuits.map((c) => ({ key: c.id, state: c.tunnelState })), sink);
+      ipsec.sample(
+        sas.reachable ? sas.peers.map((p) => ({ key: p.name, state: sas.enabled ? p.state : "DISABLED" })) : null,
+        sink,
+      );
+      // A circuit's lastChange covers BFD and BGP too, so tunnels are compared by state alone: their outages outlast a
+      // step.
+      gre.sample(
+        this.#gre.status().circuits.map((c) => ({ key: c.id, state: c.tunnelState })),
+        sink,
+      );
       // Their eBGP sessions too: one can go Idle with its tunnel up (the peer over maximumPrefix).
       greBgp.sample(this.#gre.bgpSessions(), sink);
     });
@@ -242,28 +325,43 @@ export class ApplianceCore {
     });
     // The web UI's live connections hear of every step (alarms raised and cleared, sessions, the licence meter).
     this.#dataPlane.watchSteps(() => this.#live?.changed());
-    this.#acme = new AcmeStore(sql, this.#config, (severity, msgId, fields) => this.#dataPlane.log(severity, msgId, fields));
+    this.#acme = new AcmeStore(sql, this.#config, (severity, msgId, fields) =>
+      this.#dataPlane.log(severity, msgId, fields),
+    );
     this.#identity.syncAccounts(accountsOf(this.#config), "system");
-    const provisioned: { name: string; role: Role; plaintext: string }[] = (await inboundPeerCredentials(this.env, this.name)).map((peer) => ({
+    const provisioned: { name: string; role: Role; plaintext: string }[] = (
+      await inboundPeerCredentials(this.env, this.name)
+    ).map((peer) => ({
       name: peer.tokenName,
       role: "read-only",
       plaintext: peer.credential,
     }));
-    if (this.env.BNG_BOOTSTRAP_TOKEN && isWellFormedToken(this.env.BNG_BOOTSTRAP_TOKEN)) provisioned.push({ name: "bootstrap", role: "super-user", plaintext: this.env.BNG_BOOTSTRAP_TOKEN });
+    if (this.env.BNG_BOOTSTRAP_TOKEN && isWellFormedToken(this.env.BNG_BOOTSTRAP_TOKEN))
+      provisioned.push({ name: "bootstrap", role: "super-user", plaintext: this.env.BNG_BOOTSTRAP_TOKEN });
     await this.#identity.provisionTokens(provisioned);
-    if (this.#liveClock && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + TICK_MS);
+    if (this.#liveClock && (await this.ctx.storage.getAlarm()) === null)
+      await this.ctx.storage.setAlarm(Date.now() + TICK_MS);
     // A certificate due (or an attempt cut short by the restart) is obtained without waiting for the alarm.
     this.#startAcme();
   }
 
-  /** The clock moves on its own, the alarm ticking every 10 s, unless a test or pipeline drives it (BNG_CLOCK=manual). */
+  /**
+   * The clock moves on its own, the alarm ticking every 10 s, unless a test or pipeline drives it (BNG_CLOCK=manual).
+   */
   get #liveClock(): boolean {
     return this.env.BNG_CLOCK !== "manual";
   }
 
   /** Starts an ACME attempt if one is due; it runs in the background and logs its own outcome. */
   #startAcme(): void {
-    this.#acme.tick().catch((error: unknown) => this.#dataPlane.log("error", "acme.order.failed", { directoryUrl: null, error: String(error), failures: 0, nextAttempt: null }));
+    this.#acme.tick().catch((error: unknown) =>
+      this.#dataPlane.log("error", "acme.order.failed", {
+        directoryUrl: null,
+        error: String(error),
+        failures: 0,
+        nextAttempt: null,
+      }),
+    );
   }
 
   /** What each applier the registry names (appliedBy) does to the running appliance, from the committed document. */
@@ -284,8 +382,12 @@ export class ApplianceCore {
     ipsec: () => this.#ipsec.sync(),
     pools: ({ document }) => this.#dataPlane.setPools(poolSettingsOf(document.lists[POOLS_LIST] ?? [])),
     radius: () => this.#applyRadius(),
-    "source-vrf-rules": ({ document }) => this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(document.lists.sourceVrfRules ?? [])),
-    "local-subscribers": ({ document }) => this.#dataPlane.setLocalSubscribers(localSubscribersOf(document.lists[LOCAL_LISTS.ipoe] ?? [], document.lists[LOCAL_LISTS.pppoe] ?? [])),
+    "source-vrf-rules": ({ document }) =>
+      this.#dataPlane.setSourceVrfRules(sourceVrfRulesOf(document.lists.sourceVrfRules ?? [])),
+    "local-subscribers": ({ document }) =>
+      this.#dataPlane.setLocalSubscribers(
+        localSubscribersOf(document.lists[LOCAL_LISTS.ipoe] ?? [], document.lists[LOCAL_LISTS.pppoe] ?? []),
+      ),
   };
 
   /**
@@ -297,7 +399,11 @@ export class ApplianceCore {
     // Still opening (keys seeded after a software update): #open reads the configuration itself.
     if (this.#dataPlane === undefined) return;
     if (event.kind === "rejected") {
-      this.#dataPlane.log("warning", "config.rejected", { operation: event.operation, actor: event.actor, errors: event.errors });
+      this.#dataPlane.log("warning", "config.rejected", {
+        operation: event.operation,
+        actor: event.actor,
+        errors: event.errors,
+      });
       return;
     }
     // The hot-apply and its effects (pools rebuilt, sessions dropped…) happen at the commit's instant, as its entry
@@ -321,7 +427,10 @@ export class ApplianceCore {
    */
   /** The alert fan-out follows `alarms.sinks` and `alarms.webhookAllowlist` as configured now. */
   #applyAlertSinks(): void {
-    this.#dataPlane.setAlertSinks(alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")), this.#config.outboundAllowlist());
+    this.#dataPlane.setAlertSinks(
+      alertSinksOf(secretItemsOf(this.#config, "alarms.sinks")),
+      this.#config.outboundAllowlist(),
+    );
   }
 
   /** The RADIUS servers as configured now: simulated ones in the model, real ones through the RADIUS client too. */
@@ -333,18 +442,24 @@ export class ApplianceCore {
   /** Who this NAS is in RADIUS: its name, and its router id (the address a BNG sources RADIUS from) when IPv4. */
   #nasIdentity(): { identifier: string; ipAddress: string | null } {
     const routerId = this.#config.field("routing.routerId");
-    return { identifier: this.name, ipAddress: typeof routerId === "string" && /^\d+\.\d+\.\d+\.\d+$/.test(routerId) ? routerId : null };
+    return {
+      identifier: this.name,
+      ipAddress: typeof routerId === "string" && /^\d+\.\d+\.\d+\.\d+$/.test(routerId) ? routerId : null,
+    };
   }
 
   /** Syslog shipping follows `logging.syslog` and `alarms.webhookAllowlist` as configured now. */
   #applySyslog(): void {
     const destinations = syslogDestinationsOf(this.#config.items(SYSLOG_LIST));
     this.#syslog.set(destinations, this.#config.outboundAllowlist());
-    // CGN compliance logging: the model tells of port blocks, the syslog driver ships them and counts its losses. A record is
-    // built for every block allocated or released (a subscriber's setup and teardown), so the model is asked for them only
+    // CGN compliance logging: the model tells of port blocks, the syslog driver ships them and counts its losses. A
+    // record is
+    // built for every block allocated or released (a subscriber's setup and teardown), so the model is asked for them
+    // only
     // while a destination takes them.
     const wanted = destinations.some((d) => d.stream === "cgn");
-    if (wanted && !this.#stopPortBlocks) this.#stopPortBlocks = this.#dataPlane.watchPortBlocks((record) => this.#syslog.observePortBlock(record));
+    if (wanted && !this.#stopPortBlocks)
+      this.#stopPortBlocks = this.#dataPlane.watchPortBlocks((record) => this.#syslog.observePortBlock(record));
     else if (!wanted && this.#stopPortBlocks) {
       this.#stopPortBlocks();
       this.#stopPortBlocks = null;
@@ -355,7 +470,10 @@ export class ApplianceCore {
     this.#peers = this.#config.peers();
     this.#bootConfigVersion = this.#config.activeVersion().version;
     const built = profileWithCgn(shipped, this.#config.cgnSection());
-    if (!built.ok) this.#dataPlane.log("error", "cgn.config.invalid", { issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
+    if (!built.ok)
+      this.#dataPlane.log("error", "cgn.config.invalid", {
+        issues: built.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+      });
     return built.ok ? built.profile : { ...shipped, cgn: { ...shipped.cgn, groups: [] } };
   }
 
@@ -369,7 +487,10 @@ export class ApplianceCore {
     // In the same commit as the tick's own writes and the next alarm: no disk sync of their own.
     this.#identity.writeTouches();
     this.#startAcme();
-    if (this.#liveClock) await this.ctx.storage.setAlarm(Date.now() + Math.min(TICK_MS, this.#dataPlane.msUntilNextStep() + ALARM_SLACK_MS));
+    if (this.#liveClock)
+      await this.ctx.storage.setAlarm(
+        Date.now() + Math.min(TICK_MS, this.#dataPlane.msUntilNextStep() + ALARM_SLACK_MS),
+      );
   }
 
   /** Sessions, pools, CGN, RADIUS, metrics, logs, alarms, captures and scenario control. */
@@ -383,7 +504,11 @@ export class ApplianceCore {
    * (checked at every keepalive and whenever a session or token ends).
    */
   logStream(sinceSeq: number | null, credential: { via: "token" | "session"; sha256: string }, owner: string) {
-    return this.#dataPlane.logStream(sinceSeq, owner, () => this.#identity.authenticate(credential.via, credential.sha256, false) !== null);
+    return this.#dataPlane.logStream(
+      sinceSeq,
+      owner,
+      () => this.#identity.authenticate(credential.via, credential.sha256, false) !== null,
+    );
   }
 
   /** The audit trail (durable-objects/audit.ts): the newest `count` entries, or those after `sinceSeq`. */
@@ -397,7 +522,10 @@ export class ApplianceCore {
     return this.#live;
   }
 
-  /** Something the web UI shows may have changed: its live connections are told (nothing to do if the object never started). */
+  /**
+   * Something the web UI shows may have changed: its live connections are told (nothing to do if the object never
+   * started).
+   */
   changed(): void {
     this.#live?.changed();
   }
@@ -440,7 +568,13 @@ export class ApplianceCore {
     const policy = this.#providers.passkeyPolicy();
     const pageHost = this.#hostname() ?? policy.rpId;
     const origins = pageHost === null ? [] : pageOrigins(this.#config.field("webUi.listeners"), pageHost);
-    return { enabled: policy.enabled, replacesTotp: policy.replacesTotp, userVerification: policy.userVerification, rpId: policy.rpId ?? pageHost, origins };
+    return {
+      enabled: policy.enabled,
+      replacesTotp: policy.replacesTotp,
+      userVerification: policy.userVerification,
+      rpId: policy.rpId ?? pageHost,
+      origins,
+    };
   }
 
   /** `webUi.hostname`: the name browsers use for the appliance's pages; null when none is configured. */
@@ -472,7 +606,12 @@ export class ApplianceCore {
   /** Liveness of the object and its storage, and the software it runs. */
   health(): { appliance: string; uptimeSeconds: number; storage: "ok"; softwareVersion: string } {
     this.ctx.storage.sql.exec("SELECT 1").toArray();
-    return { appliance: this.name, uptimeSeconds: Math.floor((Date.now() - this.#startedMs) / 1000), storage: "ok", softwareVersion: this.#upgrade.softwareVersion() };
+    return {
+      appliance: this.name,
+      uptimeSeconds: Math.floor((Date.now() - this.#startedMs) / 1000),
+      storage: "ok",
+      softwareVersion: this.#upgrade.softwareVersion(),
+    };
   }
 
   /** Software upgrade: the staged package, the apply under way and the results. */
@@ -496,7 +635,11 @@ export class ApplianceCore {
       hostname: this.#hostname(),
       softwareVersion: this.#upgrade.softwareVersion(),
       asOfUtc: new Date(d.nowMs).toISOString(),
-      controlPlane: { state: d.upgradePhase === "draining" ? "draining" : rebooting ? "rebooting" : "running", startedUtc: new Date(this.#startedMs).toISOString(), uptimeSeconds },
+      controlPlane: {
+        state: d.upgradePhase === "draining" ? "draining" : rebooting ? "rebooting" : "running",
+        startedUtc: new Date(this.#startedMs).toISOString(),
+        uptimeSeconds,
+      },
       dataPlane: {
         forwarding: d.forwarding,
         acceptingSessions: d.upgradePhase !== "draining" && !rebooting,
@@ -514,11 +657,21 @@ export class ApplianceCore {
       },
       traffic: { rxBps: d.ports.reduce((n, p) => n + p.rxBps, 0), txBps: d.ports.reduce((n, p) => n + p.txBps, 0) },
       cpu: { cores: d.load.cpuCores, utilisationPercent: d.load.cpuPercent },
-      memory: { totalBytes: d.load.memoryTotalBytes, usedBytes: d.load.memoryUsedBytes, utilisationPercent: d.load.memoryPercent },
+      memory: {
+        totalBytes: d.load.memoryTotalBytes,
+        usedBytes: d.load.memoryUsedBytes,
+        utilisationPercent: d.load.memoryPercent,
+      },
       alarms: d.alarms,
       configuration: { ...configuration, pendingRestartVersions, pendingRestart: pendingRestartVersions.length > 0 },
       // The state GET /licensing and the scrape report, read at the same instant.
-      licence: { state: this.licensing().status().state, meter: d.licence.meter, bandMax: d.licence.bandMax, currentCount: d.licence.currentCount, peakCount: d.licence.peakCount },
+      licence: {
+        state: this.licensing().status().state,
+        meter: d.licence.meter,
+        bandMax: d.licence.bandMax,
+        currentCount: d.licence.currentCount,
+        peakCount: d.licence.peakCount,
+      },
       upgrade: { state: this.#upgrade.state() },
     };
   }
@@ -567,8 +720,19 @@ export class ApplianceCore {
 
 /** The object's RPC methods: what a Worker (`call`) and the local launcher (the other three) call. */
 const RPC_METHODS = new Set(["call", "webUiCertificate", "runLauncherScenario", "releaseLogStream"]);
-/** Names workerd never dispatches as RPC methods (worker-rpc.c++, isReservedName): the runtime's own entry points, `fetch` being HTTP. */
-const RUNTIME_ENTRY_POINTS = new Set(["constructor", "fetch", "connect", "alarm", "webSocketMessage", "webSocketClose", "webSocketError"]);
+/**
+ * Names workerd never dispatches as RPC methods (worker-rpc.c++, isReservedName): the runtime's own entry points,
+ * `fetch` being HTTP.
+ */
+const RUNTIME_ENTRY_POINTS = new Set([
+  "constructor",
+  "fetch",
+  "connect",
+  "alarm",
+  "webSocketMessage",
+  "webSocketClose",
+  "webSocketError",
+]);
 
 /**
  * Takes every public method of `object`'s classes up to `base`, bar the RPC
@@ -581,7 +745,11 @@ const RUNTIME_ENTRY_POINTS = new Set(["constructor", "fetch", "connect", "alarm"
  * told the object does not implement it.
  */
 function keepOffTheWire(object: object, base: object): void {
-  for (let proto: object | null = Object.getPrototypeOf(object); proto !== null && proto !== base; proto = Object.getPrototypeOf(proto)) {
+  for (
+    let proto: object | null = Object.getPrototypeOf(object);
+    proto !== null && proto !== base;
+    proto = Object.getPrototypeOf(proto)
+  ) {
     for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {
       if (RPC_METHODS.has(name) || RUNTIME_ENTRY_POINTS.has(name) || Object.hasOwn(object, name)) continue;
       const value: unknown = descriptor.value;
@@ -612,7 +780,12 @@ export class Appliance extends Server<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     keepOffTheWire(this, DurableObject.prototype);
-    this.#core = new ApplianceCore(ctx, env, () => this.name, () => this.getConnections());
+    this.#core = new ApplianceCore(
+      ctx,
+      env,
+      () => this.name,
+      () => this.getConnections(),
+    );
     this.#ports = portsOf(this.#core);
     // Every entry point (fetch, alarm, WebSocket events and RPC alike) waits for the stores. Not partyserver's onStart:
     // it runs before fetch, alarm and WebSocket events only, and an RPC call (`call`) would reach the stores unopened.
@@ -625,7 +798,10 @@ export class Appliance extends Server<Env> {
    * `onConnect`. A refusal is the domain's, as JSON; the Worker writes its problem.
    */
   override async fetch(request: Request): Promise<Response> {
-    const admitted = new URL(request.url).pathname === LIVE_PATH ? this.#core.live().admit(request) : refuse("not-found", "the object answers its live channel only");
+    const admitted =
+      new URL(request.url).pathname === LIVE_PATH
+        ? this.#core.live().admit(request)
+        : refuse("not-found", "the object answers its live channel only");
     if (!admitted.ok) return Response.json(admitted, { status: 400 });
     try {
       return await super.fetch(request);
@@ -640,7 +816,10 @@ export class Appliance extends Server<Env> {
     this.#core.live().connected(connection, ctx.request);
   }
 
-  /** A request whose handler runs in the Worker: authorizes the caller for the operation, then runs the one port it asks for (durable-objects/ports.ts). */
+  /**
+   * A request whose handler runs in the Worker: authorizes the caller for the operation, then runs the one port it asks
+   * for (durable-objects/ports.ts).
+   */
   call(call: PortCall): Promise<PortAnswer> {
     const answer = answerPortCall(this.#core, this.#ports, call);
     if (call.method === "GET" || call.method === "HEAD") return answer;
@@ -655,7 +834,10 @@ export class Appliance extends Server<Env> {
 
   // The local launcher's three calls (scripts/, through Miniflare): no HTTP request carries them.
 
-  /** The configured web UI certificate and key, for the local launcher's TLS listeners; null while the factory one is in use. */
+  /**
+   * The configured web UI certificate and key, for the local launcher's TLS listeners; null while the factory one is in
+   * use.
+   */
   webUiCertificate(): { certificatePem: string; privateKeyPem: string } | null {
     return this.#core.config().webUiCertificate();
   }
@@ -672,7 +854,9 @@ export class Appliance extends Server<Env> {
     }
   }
 
-  /** Frees a log stream's place the moment the listener sees its client leave (the handle came in the stream's answer). */
+  /**
+   * Frees a log stream's place the moment the listener sees its client leave (the handle came in the stream's answer).
+   */
   releaseLogStream(handle: string): void {
     this.#core.dataPlane().releaseLogStream(handle);
   }

@@ -51,7 +51,13 @@ export class AuditTrail {
   /** Keeps a log entry when it is one the trail audits. */
   observe(entry: LogEntry): void {
     if (!isAudited(entry.msgId)) return;
-    this.#sql.exec("INSERT INTO audit_log (timestamp, severity, msg_id, fields) VALUES (?, ?, ?, ?)", entry.timestamp, entry.severity, entry.msgId, JSON.stringify(entry.fields));
+    this.#sql.exec(
+      "INSERT INTO audit_log (timestamp, severity, msg_id, fields) VALUES (?, ?, ?, ?)",
+      entry.timestamp,
+      entry.severity,
+      entry.msgId,
+      JSON.stringify(entry.fields),
+    );
     // Trimmed in batches: one indexed delete per thousand entries.
     if (++this.#sinceTrim >= 1000) {
       this.#sinceTrim = 0;
@@ -63,11 +69,23 @@ export class AuditTrail {
   tail(count: number, sinceSeq: number | null): LogTail {
     const rows =
       sinceSeq === null
-        ? this.#sql.exec<AuditRow>("SELECT * FROM (SELECT * FROM audit_log ORDER BY seq DESC LIMIT ?) ORDER BY seq", count).toArray()
-        : this.#sql.exec<AuditRow>("SELECT * FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?", sinceSeq, count).toArray();
-    const lastSeq = Number(this.#sql.exec<{ n: number | null }>("SELECT MAX(seq) AS n FROM audit_log").toArray()[0]?.n ?? 0);
+        ? this.#sql
+            .exec<AuditRow>("SELECT * FROM (SELECT * FROM audit_log ORDER BY seq DESC LIMIT ?) ORDER BY seq", count)
+            .toArray()
+        : this.#sql
+            .exec<AuditRow>("SELECT * FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?", sinceSeq, count)
+            .toArray();
+    const lastSeq = Number(
+      this.#sql.exec<{ n: number | null }>("SELECT MAX(seq) AS n FROM audit_log").toArray()[0]?.n ?? 0,
+    );
     return {
-      entries: rows.map((row) => ({ seq: row.seq, timestamp: row.timestamp, severity: row.severity as LogEntry["severity"], msgId: row.msg_id, fields: JSON.parse(row.fields) as LogEntry["fields"] })),
+      entries: rows.map((row) => ({
+        seq: row.seq,
+        timestamp: row.timestamp,
+        severity: row.severity as LogEntry["severity"],
+        msgId: row.msg_id,
+        fields: JSON.parse(row.fields) as LogEntry["fields"],
+      })),
       lastSeq,
     };
   }

@@ -40,10 +40,16 @@ export interface CommitMeta {
   ifMatch?: string | null | undefined;
 }
 
-
 /** The hot-apply event (committed) and the audit of refused changes (rejected). */
 export type ConfigEvent =
-  | ({ kind: "committed"; operation: ConfigOperation; actor: string; comment: string | null; keys: string[]; document: ConfigDocument } & CommitSummary)
+  | ({
+      kind: "committed";
+      operation: ConfigOperation;
+      actor: string;
+      comment: string | null;
+      keys: string[];
+      document: ConfigDocument;
+    } & CommitSummary)
   | { kind: "rejected"; operation: ConfigOperation; actor: string; errors: number };
 
 interface HistoryRow {
@@ -63,7 +69,8 @@ interface HistoryRow {
 type Produce = (active: ConfigDocument) => { ok: true; candidate: ConfigDocument; errors: ConfigError[] } | Refusal;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const toFieldErrors = (errors: ConfigError[]): FieldError[] => errors.map((e) => ({ in: "config", pointer: e.pointer, detail: e.detail }));
+const toFieldErrors = (errors: ConfigError[]): FieldError[] =>
+  errors.map((e) => ({ in: "config", pointer: e.pointer, detail: e.detail }));
 
 /** Removes repeated problems (an edit error and the validator may name the same value). */
 const distinct = (errors: ConfigError[]) => [...new Map(errors.map((e) => [`${e.pointer}\n${e.detail}`, e])).values()];
@@ -72,7 +79,8 @@ const distinct = (errors: ConfigError[]) => [...new Map(errors.map((e) => [`${e.
  * could not be written the candidate still holds the old one (e.g. a new
  * item's null), and the validator's complaint about that (`required`) is noise.
  */
-const merged = (edit: ConfigError[], checked: ConfigError[]) => distinct([...edit, ...checked.filter((e) => !edit.some((x) => x.pointer === e.pointer))]);
+const merged = (edit: ConfigError[], checked: ConfigError[]) =>
+  distinct([...edit, ...checked.filter((e) => !edit.some((x) => x.pointer === e.pointer))]);
 
 /**
  * The active document as this object's own code reads it, secrets included.
@@ -82,11 +90,16 @@ const merged = (edit: ConfigError[], checked: ConfigError[]) => distinct([...edi
 const documentOf = new WeakMap<ConfigStore, () => ConfigDocument>();
 
 /** A keyed list's items with their secrets, for this object's own use (sink credentials, password hashes). */
-export const secretItemsOf = (store: ConfigStore, list: string): ConfigItem[] => structuredClone(documentOf.get(store)!().lists[list] ?? []);
+export const secretItemsOf = (store: ConfigStore, list: string): ConfigItem[] =>
+  structuredClone(documentOf.get(store)!().lists[list] ?? []);
 
 /** `login.users` with the password hashes, for the identity store in the same object. */
 export function accountsOf(store: ConfigStore): { username: string; role: Role; passwordHash: string }[] {
-  return secretItemsOf(store, "login.users").map((item) => ({ username: item.key, role: item.values.role as Role, passwordHash: String(item.values.password) }));
+  return secretItemsOf(store, "login.users").map((item) => ({
+    username: item.key,
+    role: item.values.role as Role,
+    passwordHash: String(item.values.password),
+  }));
 }
 
 /**
@@ -115,7 +128,8 @@ export class ConfigStore {
   readonly #frozen: ((meta: CommitMeta) => string | null) | undefined;
 
   /**
-   * `context`: what validation checks against (the appliance's name, the fleet's members, the shipped simulation profile for the CGN section).
+   * `context`: what validation checks against (the appliance's name, the fleet's members, the shipped simulation
+   * profile for the CGN section).
    * `frozen`: why commits are refused now (a lapsed licence), or null; asked before every commit but
    * the system's seeds and account changes, which stay possible so access can always be managed.
    * `now`: the appliance's clock, so a commit's `committedUtc` is the instant its log entry carries.
@@ -142,11 +156,17 @@ export class ConfigStore {
         operation TEXT NOT NULL, rollback_to INTEGER, restart_required INTEGER NOT NULL,
         changed_paths TEXT NOT NULL, changes TEXT NOT NULL, previous TEXT);
     `);
-    const row = this.#sql.exec<{ version: number; committed_ms: number; document: string }>("SELECT version, committed_ms, document FROM config_active WHERE id = 1").toArray()[0];
+    const row = this.#sql
+      .exec<{ version: number; committed_ms: number; document: string }>(
+        "SELECT version, committed_ms, document FROM config_active WHERE id = 1",
+      )
+      .toArray()[0];
     if (row) {
       const stored = JSON.parse(row.document) as Partial<ConfigDocument>;
       this.#active = { version: row.version, committedMs: row.committed_ms, document: normalise(stored) };
-      this.#missing = CONFIG_KEYS.filter((key) => !(key.path in ((key.kind === "field" ? stored.fields : stored.lists) ?? {}))).map((key) => key.path);
+      this.#missing = CONFIG_KEYS.filter(
+        (key) => !(key.path in ((key.kind === "field" ? stored.fields : stored.lists) ?? {})),
+      ).map((key) => key.path);
     }
   }
 
@@ -162,13 +182,19 @@ export class ConfigStore {
     const changes = diff(normalise({}), document);
     this.#storage.transactionSync(() => {
       this.#sql.exec(
-        "INSERT INTO config_history (version, committed_ms, actor, comment, operation, rollback_to, restart_required, changed_paths, changes, previous) VALUES (1, ?, 'system', ?, 'seed', NULL, 0, ?, ?, NULL)",
+        "INSERT INTO config_history (version, committed_ms, actor, comment, operation, " +
+          "rollback_to, restart_required, changed_paths, changes, previous) VALUES (1, ?, " +
+          "'system', ?, 'seed', NULL, 0, ?, ?, NULL)",
         now,
         "seeded from the fleet definition and the simulation profile",
         JSON.stringify(changes.changedPaths),
         JSON.stringify(changes.changes),
       );
-      this.#sql.exec("INSERT INTO config_active (id, version, committed_ms, document) VALUES (1, 1, ?, ?)", now, JSON.stringify(document));
+      this.#sql.exec(
+        "INSERT INTO config_active (id, version, committed_ms, document) VALUES (1, 1, ?, ?)",
+        now,
+        JSON.stringify(document),
+      );
     });
     this.#active = { version: 1, committedMs: now, document: cloneDocument(document) };
   }
@@ -217,7 +243,13 @@ export class ConfigStore {
     const active = this.#active?.version ?? 0;
     const memo = this.#restartMemo;
     if (memo?.since === version && memo.active === active) return [...memo.versions];
-    const versions = this.#sql.exec<{ version: number }>("SELECT version FROM config_history WHERE version > ? AND restart_required = 1 ORDER BY version", version).toArray().map((r) => r.version);
+    const versions = this.#sql
+      .exec<{ version: number }>(
+        "SELECT version FROM config_history WHERE version > ? AND restart_required = 1 ORDER BY version",
+        version,
+      )
+      .toArray()
+      .map((r) => r.version);
     this.#restartMemo = { since: version, active, versions };
     return [...versions];
   }
@@ -233,7 +265,12 @@ export class ConfigStore {
     if (key?.kind !== "list") return [];
     return (this.#document().lists[list] ?? []).map((item) => ({
       key: item.key,
-      values: Object.fromEntries(Object.entries(item.values).map(([child, value]) => [child, key.children[child]?.secret && value !== null ? REDACTED : value])),
+      values: Object.fromEntries(
+        Object.entries(item.values).map(([child, value]) => [
+          child,
+          key.children[child]?.secret && value !== null ? REDACTED : value,
+        ]),
+      ),
     }));
   }
 
@@ -254,7 +291,10 @@ export class ConfigStore {
   /** The CGN section as the next start builds the allocators from it: groups, maxBindings and maxFlows. */
   cgnSection(): Pick<ConfigDocument, "fields" | "lists"> {
     const { fields, lists } = this.#document();
-    return structuredClone({ fields: { "cgn.maxBindings": fields["cgn.maxBindings"] ?? null, "cgn.maxFlows": fields["cgn.maxFlows"] ?? null }, lists: { "cgn.groups": lists["cgn.groups"] ?? [] } });
+    return structuredClone({
+      fields: { "cgn.maxBindings": fields["cgn.maxBindings"] ?? null, "cgn.maxFlows": fields["cgn.maxFlows"] ?? null },
+      lists: { "cgn.groups": lists["cgn.groups"] ?? [] },
+    });
   }
 
   /** The capture mirror allowlist in force (hot-applied). */
@@ -263,13 +303,18 @@ export class ConfigStore {
     return Array.isArray(value) ? [...value] : [];
   }
 
-  /** `alarms.webhookAllowlist`: the loopback and private addresses every outbound destination may use (src/config/destinations.ts). */
+  /**
+   * `alarms.webhookAllowlist`: the loopback and private addresses every outbound destination may use
+   * (src/config/destinations.ts).
+   */
   outboundAllowlist(): string[] {
     const value = this.#document().fields["alarms.webhookAllowlist"];
     return Array.isArray(value) ? [...value] : [];
   }
 
-  /** `webUi.peers` with their credentials, for the appliance object itself (read at start: the key applies at restart). */
+  /**
+   * `webUi.peers` with their credentials, for the appliance object itself (read at start: the key applies at restart).
+   */
   peers(): ConfiguredPeer[] {
     return (this.#document().lists["webUi.peers"] ?? []).map((item) => ({
       name: item.key,
@@ -285,18 +330,24 @@ export class ConfigStore {
     return typeof value === "string" ? value : null;
   }
 
-  /** For the launcher: the PEMs the listener should serve after the next restart, or null for the factory certificate. */
+  /**
+   * For the launcher: the PEMs the listener should serve after the next restart, or null for the factory certificate.
+   */
   webUiCertificate(): { certificatePem: string; privateKeyPem: string } | null {
     const { fields } = this.#document();
     const certificatePem = fields["webUi.certificate"];
     const privateKeyPem = fields["webUi.privateKey"];
-    return typeof certificatePem === "string" && typeof privateKeyPem === "string" ? { certificatePem, privateKeyPem } : null;
+    return typeof certificatePem === "string" && typeof privateKeyPem === "string"
+      ? { certificatePem, privateKeyPem }
+      : null;
   }
 
   /** The history, newest first. */
   history(offset: number, limit: number): ConfigHistoryPage {
     const total = this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM config_history").one().n;
-    const rows = this.#sql.exec<HistoryRow>("SELECT * FROM config_history ORDER BY version DESC LIMIT ? OFFSET ?", limit, offset).toArray();
+    const rows = this.#sql
+      .exec<HistoryRow>("SELECT * FROM config_history ORDER BY version DESC LIMIT ? OFFSET ?", limit, offset)
+      .toArray();
     return {
       total,
       offset,
@@ -318,9 +369,14 @@ export class ConfigStore {
   // ── changes: every one goes through #commit ──────────────────────────────
 
   /** PUT /config: applies a change set. */
-  async apply(change: ConfigChangeSet, meta: Omit<CommitMeta, "operation" | "comment">): Promise<Outcome<CommitSummary>> {
+  async apply(
+    change: ConfigChangeSet,
+    meta: Omit<CommitMeta, "operation" | "comment">,
+  ): Promise<Outcome<CommitSummary>> {
     const edits = await hashNewPasswords(changeSetEdits(change), hashPassword);
-    return this.#commit({ ...meta, comment: change.comment, operation: "config" }, (active) => applyEdits(active, edits));
+    return this.#commit({ ...meta, comment: change.comment, operation: "config" }, (active) =>
+      applyEdits(active, edits),
+    );
   }
 
   /** POST /config/validate: the same pipeline without the commit (a clear password is checked, not hashed). */
@@ -328,10 +384,21 @@ export class ConfigStore {
     const edits = await hashNewPasswords(changeSetEdits(change), async () => DECOY_HASH);
     const active = this.#document();
     const edited = applyEdits(active, edits);
-    if (!edited.ok) return { valid: false, errors: [{ in: "config", pointer: "#/listOps", detail: edited.detail }], restartRequired: false, changedPaths: [] };
+    if (!edited.ok)
+      return {
+        valid: false,
+        errors: [{ in: "config", pointer: "#/listOps", detail: edited.detail }],
+        restartRequired: false,
+        changedPaths: [],
+      };
     const errors = merged(edited.errors, validateDocument(edited.candidate, active, this.#context));
     const changes = diff(active, edited.candidate);
-    return { valid: errors.length === 0, errors: toFieldErrors(errors), restartRequired: this.#restartRequired(changes.keys), changedPaths: changes.changedPaths };
+    return {
+      valid: errors.length === 0,
+      errors: toFieldErrors(errors),
+      restartRequired: this.#restartRequired(changes.keys),
+      changedPaths: changes.changedPaths,
+    };
   }
 
   /**
@@ -340,15 +407,29 @@ export class ConfigStore {
    * `upsert` (creates it if it does not) change the given children, leaving
    * the others as they are.
    */
-  async putItem(list: string, key: string, fields: Record<string, EditValue>, mode: "create" | "replace" | "update" | "upsert", meta: CommitMeta): Promise<Outcome<CommitSummary>> {
+  async putItem(
+    list: string,
+    key: string,
+    fields: Record<string, EditValue>,
+    mode: "create" | "replace" | "update" | "upsert",
+    meta: CommitMeta,
+  ): Promise<Outcome<CommitSummary>> {
     const expect = ({ create: "absent", replace: "present", update: "present", upsert: undefined } as const)[mode];
-    const [edit] = await hashNewPasswords([{ op: "item", listPath: list, key, fields, ...(expect ? { expect } : {}), replace: mode === "replace" }], hashPassword);
+    const [edit] = await hashNewPasswords(
+      [{ op: "item", listPath: list, key, fields, ...(expect ? { expect } : {}), replace: mode === "replace" }],
+      hashPassword,
+    );
     return this.#commit(meta, (active) => applyEdits(active, [edit!]));
   }
 
   /** Sets fields for a dedicated operation (e.g. the CGN settings); null returns a field to its default. */
   setFields(fields: Record<string, EditValue>, meta: CommitMeta): Outcome<CommitSummary> {
-    return this.#commit(meta, (active) => applyEdits(active, Object.entries(fields).map(([path, value]): Edit => ({ op: "field", path, value }))));
+    return this.#commit(meta, (active) =>
+      applyEdits(
+        active,
+        Object.entries(fields).map(([path, value]): Edit => ({ op: "field", path, value })),
+      ),
+    );
   }
 
   /**
@@ -356,14 +437,19 @@ export class ConfigStore {
    * one commit (the routing settings, the static route table): each list
    * becomes exactly the given items, in their order; the others are deleted.
    */
-  replaceSection(fields: Record<string, EditValue>, lists: Record<string, { key: string; fields: Record<string, EditValue> }[]>, meta: CommitMeta): Outcome<CommitSummary> {
+  replaceSection(
+    fields: Record<string, EditValue>,
+    lists: Record<string, { key: string; fields: Record<string, EditValue> }[]>,
+    meta: CommitMeta,
+  ): Outcome<CommitSummary> {
     return this.#commit(meta, (active) => {
       const edits: Edit[] = Object.entries(fields).map(([path, value]): Edit => ({ op: "field", path, value }));
       const candidate = cloneDocument(active);
       for (const [list, items] of Object.entries(lists)) {
         // Emptied first, so the list ends up in the given order.
         candidate.lists[list] = [];
-        for (const item of items) edits.push({ op: "item", listPath: list, key: item.key, fields: item.fields, replace: true });
+        for (const item of items)
+          edits.push({ op: "item", listPath: list, key: item.key, fields: item.fields, replace: true });
       }
       return applyEdits(candidate, edits);
     });
@@ -372,9 +458,11 @@ export class ConfigStore {
   /** Deletes a keyed-list item: 404 if unknown, 409 while other items refer to it. */
   deleteItem(list: string, key: string, meta: CommitMeta): Outcome<CommitSummary> {
     return this.#commit(meta, (active) => {
-      if (!(active.lists[list] ?? []).some((item) => item.key === key)) return refuse("not-found", `no ${list} item '${key}'`);
+      if (!(active.lists[list] ?? []).some((item) => item.key === key))
+        return refuse("not-found", `no ${list} item '${key}'`);
       const refs = referencesTo(active, list, key);
-      if (refs.length > 0) return refuse("conflict", `${list} '${key}' is still referenced by ${describeReferences(refs)}`);
+      if (refs.length > 0)
+        return refuse("conflict", `${list} '${key}' is still referenced by ${describeReferences(refs)}`);
       return applyEdits(active, [{ op: "item", listPath: list, key, delete: true }]);
     });
   }
@@ -389,7 +477,12 @@ export class ConfigStore {
   }
 
   /** Installs a web UI certificate and key (already parsed and matched by the caller). */
-  installCertificate(certificatePem: string, privateKeyPem: string, meta: Omit<CommitMeta, "operation">, operation: "certificate" | "acme" = "certificate"): Outcome<CommitSummary> {
+  installCertificate(
+    certificatePem: string,
+    privateKeyPem: string,
+    meta: Omit<CommitMeta, "operation">,
+    operation: "certificate" | "acme" = "certificate",
+  ): Outcome<CommitSummary> {
     const edits: Edit[] = [
       { op: "field", path: "webUi.certificate", value: certificatePem },
       { op: "field", path: "webUi.privateKey", value: privateKeyPem },
@@ -402,12 +495,17 @@ export class ConfigStore {
     if (version === active.version) return cloneDocument(active.document);
     if (version < 1 || version > active.version) return null;
     const exists = this.#sql.exec("SELECT 1 FROM config_history WHERE version = ?", version).toArray().length > 0;
-    const next = this.#sql.exec<{ previous: string | null }>("SELECT previous FROM config_history WHERE version = ?", version + 1).toArray()[0];
+    const next = this.#sql
+      .exec<{ previous: string | null }>("SELECT previous FROM config_history WHERE version = ?", version + 1)
+      .toArray()[0];
     if (!exists || !next?.previous) return null;
     const old = JSON.parse(next.previous) as Partial<ConfigDocument>;
     // Keys that version did not have yet (added by later software, then seeded) keep their
     // current value: rolling back must not read "absent" as "empty" and wipe, say, every pool.
-    return normalise({ fields: { ...active.document.fields, ...old.fields }, lists: { ...active.document.lists, ...old.lists } });
+    return normalise({
+      fields: { ...active.document.fields, ...old.fields },
+      lists: { ...active.document.lists, ...old.lists },
+    });
   }
 
   #restartRequired(keys: string[]): boolean {
@@ -420,7 +518,11 @@ export class ConfigStore {
     const current = configETag(this.#active!.version);
     if (meta.ifMatch != null && !ifMatchHolds(meta.ifMatch, current)) {
       const sent = meta.ifMatch.trim().slice(0, 200);
-      return refuse("precondition", `the configuration is at version ${this.#active!.version} (${current}), not ${sent}: read it again`, { etag: current });
+      return refuse(
+        "precondition",
+        `the configuration is at version ${this.#active!.version} (${current}), not ${sent}: read it again`,
+        { etag: current },
+      );
     }
     const frozen = meta.operation === "seed" || meta.operation === "user" ? null : (this.#frozen?.(meta) ?? null);
     if (frozen !== null) return refuse("conflict", frozen);
@@ -430,15 +532,29 @@ export class ConfigStore {
     const errors = merged(produced.errors, validateDocument(produced.candidate, active.document, this.#context));
     if (errors.length > 0) {
       this.#emit({ kind: "rejected", operation: meta.operation, actor: meta.actor, errors: errors.length });
-      const shown = errors.slice(0, 5).map((e) => `${e.pointer}: ${e.detail}`).join("; ");
-      return refuse("rejected", `the configuration change was rejected (${errors.length} problem${errors.length === 1 ? "" : "s"}): ${shown}${errors.length > 5 ? "; …" : ""}`, {
-        errors: toFieldErrors(errors),
-      });
+      const shown = errors
+        .slice(0, 5)
+        .map((e) => `${e.pointer}: ${e.detail}`)
+        .join("; ");
+      return refuse(
+        "rejected",
+        `the configuration change was rejected (${errors.length} ` +
+          `problem${errors.length === 1 ? "" : "s"}): ${shown}${errors.length > 5 ? "; …" : ""}`,
+        {
+          errors: toFieldErrors(errors),
+        },
+      );
     }
     const changes = diff(active.document, produced.candidate);
     // Nothing to change: answer as committed at the active version, without a new history entry.
     if (changes.changedPaths.length === 0) {
-      return { ok: true, version: active.version, committedUtc: iso(active.committedMs), restartRequired: false, changedPaths: [] };
+      return {
+        ok: true,
+        version: active.version,
+        committedUtc: iso(active.committedMs),
+        restartRequired: false,
+        changedPaths: [],
+      };
     }
     const version = active.version + 1;
     const now = this.#now();
@@ -446,7 +562,9 @@ export class ConfigStore {
     const comment = meta.comment ?? null;
     this.#storage.transactionSync(() => {
       this.#sql.exec(
-        "INSERT INTO config_history (version, committed_ms, actor, comment, operation, rollback_to, restart_required, changed_paths, changes, previous) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO config_history (version, committed_ms, actor, comment, operation, " +
+          "rollback_to, restart_required, changed_paths, changes, previous) VALUES (?, ?, " +
+          "?, ?, ?, ?, ?, ?, ?, ?)",
         version,
         now,
         meta.actor,
@@ -458,12 +576,30 @@ export class ConfigStore {
         JSON.stringify(changes.changes),
         JSON.stringify(active.document),
       );
-      this.#sql.exec("UPDATE config_active SET version = ?, committed_ms = ?, document = ? WHERE id = 1", version, now, JSON.stringify(produced.candidate));
+      this.#sql.exec(
+        "UPDATE config_active SET version = ?, committed_ms = ?, document = ? WHERE id = 1",
+        version,
+        now,
+        JSON.stringify(produced.candidate),
+      );
       this.#sql.exec("DELETE FROM config_history WHERE version <= ?", version - HISTORY_LIMIT);
     });
     this.#active = { version, committedMs: now, document: produced.candidate };
-    const summary: CommitSummary = { version, committedUtc: iso(now), restartRequired, changedPaths: changes.changedPaths };
-    this.#emit({ kind: "committed", operation: meta.operation, actor: meta.actor, comment, keys: changes.keys, document: cloneDocument(produced.candidate), ...summary });
+    const summary: CommitSummary = {
+      version,
+      committedUtc: iso(now),
+      restartRequired,
+      changedPaths: changes.changedPaths,
+    };
+    this.#emit({
+      kind: "committed",
+      operation: meta.operation,
+      actor: meta.actor,
+      comment,
+      keys: changes.keys,
+      document: cloneDocument(produced.candidate),
+      ...summary,
+    });
     return { ok: true, ...summary };
   }
 }

@@ -66,7 +66,10 @@ export const STREAM_LAG_MAX = 1000;
 export const KEEPALIVE_MS = 15_000;
 
 const encoder = new TextEncoder();
-/** A turn of the event loop: every object of the process runs in one isolate, and a long advance lets the others in between slices. */
+/**
+ * A turn of the event loop: every object of the process runs in one isolate, and a long advance lets the others in
+ * between slices.
+ */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** A source-VRF rule as the data plane applies it (simulator/steering.ts). */
@@ -113,7 +116,14 @@ export class DataPlane {
    * `clock.startMs`: where a fresh appliance's simulated clock starts (BNG_CLOCK_START), null = the wall clock;
    * `clock.live`: false when only scenario actions move it (BNG_CLOCK=manual).
    */
-  constructor(sql: SqlStorage, appliance: string, profile: Profile, seed: number, captureAllowlist: string[], clock: { startMs: number | null; live: boolean } = { startMs: null, live: true }) {
+  constructor(
+    sql: SqlStorage,
+    appliance: string,
+    profile: Profile,
+    seed: number,
+    captureAllowlist: string[],
+    clock: { startMs: number | null; live: boolean } = { startMs: null, live: true },
+  ) {
     const { startMs } = clock;
     this.#live = clock.live;
     this.#sql = sql;
@@ -131,7 +141,8 @@ export class DataPlane {
     this.#offsetMs = offset ? Number(offset.value) : 0;
     const restored = this.#restore(chunks, profile);
     if (!restored && startMs !== null && !offset) {
-      // A pinned start: simulated time runs from it, the offset (negative for a start in the past) stored like an advance's.
+      // A pinned start: simulated time runs from it, the offset (negative for a start in the past) stored like an
+      // advance's.
       this.#offsetMs = startMs - Date.now();
       this.#storeOffset();
     }
@@ -175,7 +186,10 @@ export class DataPlane {
     return Date.now() + this.#offsetMs;
   }
 
-  /** How long until the model's next 10 s step falls due (0 when it is due already): when the object's alarm should next fire. */
+  /**
+   * How long until the model's next 10 s step falls due (0 when it is due already): when the object's alarm should next
+   * fire.
+   */
   msUntilNextStep(): number {
     return Math.max(0, this.#gateway.nextStepDueMs() - this.#now());
   }
@@ -201,18 +215,27 @@ export class DataPlane {
 
   /** Writes the model's snapshot, replacing the previous one in one transaction. */
   persist(): void {
-    // Chunk by chunk from the model's own arrays, each stored and dropped: a large appliance's state is never held twice.
+    // Chunk by chunk from the model's own arrays, each stored and dropped: a large appliance's state is never held
+    // twice.
     this.#sql.exec("DELETE FROM sim_snapshot");
     let i = 0;
-    for (const chunk of this.#gateway.snapshotChunks()) this.#sql.exec("INSERT INTO sim_snapshot (chunk, data) VALUES (?, ?)", i++, chunk);
+    for (const chunk of this.#gateway.snapshotChunks())
+      this.#sql.exec("INSERT INTO sim_snapshot (chunk, data) VALUES (?, ?)", i++, chunk);
     this.#storeOffset();
     this.#persistedAtMs = this.#gateway.nowMs;
     this.#rebooted = false;
   }
 
-  /** Stores the clock's lead over the wall clock: with the snapshot, what a reopen needs to re-simulate to the same moment. */
+  /**
+   * Stores the clock's lead over the wall clock: with the snapshot, what a reopen needs to re-simulate to the same
+   * moment.
+   */
   #storeOffset(): void {
-    this.#sql.exec("INSERT INTO sim_state (key, value) VALUES ('offsetMs', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", String(this.#offsetMs));
+    this.#sql.exec(
+      "INSERT INTO sim_state (key, value) VALUES ('offsetMs', ?) ON CONFLICT (key) DO " +
+        "UPDATE SET value = excluded.value",
+      String(this.#offsetMs),
+    );
   }
 
   /** The simulated clock and the seed in use, for models derived from them (GRE circuit status). */
@@ -266,7 +289,10 @@ export class DataPlane {
     this.#steering = compileSteering(rules);
   }
 
-  /** The first rule (in configuration order) whose ingest VRF is the session's and whose source subnets hold its address. */
+  /**
+   * The first rule (in configuration order) whose ingest VRF is the session's and whose source subnets hold its
+   * address.
+   */
   #steeringOf(session: { vrf: string; ipv4: string; ipv6: string | null }): { rule: string; targetVrf: string } | null {
     return sessionSteering(this.#steering, session);
   }
@@ -298,16 +324,22 @@ export class DataPlane {
   /** Live session ids of the online local subscribers, by `kind/key`. */
   localSubscriberSessions(): Record<string, number> {
     const online: Record<string, number> = {};
-    for (const s of this.#gateway.localSubscribers.list()) if (s.sessionId !== null) online[`${s.kind}/${s.key}`] = s.sessionId;
+    for (const s of this.#gateway.localSubscribers.list())
+      if (s.sessionId !== null) online[`${s.kind}/${s.key}`] = s.sessionId;
     return online;
   }
 
   /** The live session of a local subscriber: 404 when it is not configured or offline. */
   localSession(kind: LocalKind, key: string) {
     const result = this.#gateway.localSubscribers.session(kind, key);
-    if (result.ok) return { ok: true as const, session: { ...result.session, steering: this.#steeringOf(result.session) } };
+    if (result.ok)
+      return { ok: true as const, session: { ...result.session, steering: this.#steeringOf(result.session) } };
     return result.reason === "offline"
-      ? refuse("not-found", `local ${kind} subscriber '${key}' has no live session (offline; it connects within a sub-step of being configured, and retries every minute when it cannot)`)
+      ? refuse(
+          "not-found",
+          `local ${kind} subscriber '${key}' has no live session (offline; it connects ` +
+            `within a sub-step of being configured, and retries every minute when it cannot)`,
+        )
       : refuse("not-found", `no local ${kind} subscriber '${key}'`);
   }
 
@@ -326,7 +358,10 @@ export class DataPlane {
     return result.ok ? { ok: true as const, page: result.page } : refuse("not-found", `no address pool '${name}'`);
   }
 
-  /** GET /cgn/status: the model's, with the losses of the object's logger drivers (syslog.ts) while the logger pump runs. */
+  /**
+   * GET /cgn/status: the model's, with the losses of the object's logger drivers (syslog.ts) while the logger pump
+   * runs.
+   */
   cgnStatus() {
     const status = this.#gateway.cgn.status();
     return status.eventsLostByDriver === null ? status : { ...status, eventsLostByDriver: this.#driverLosses() };
@@ -337,7 +372,10 @@ export class DataPlane {
     this.#driverLosses = read;
   }
 
-  /** Calls `listener` with every CGN port block allocated, released or identified (compliance logging); returns the unsubscribe function. */
+  /**
+   * Calls `listener` with every CGN port block allocated, released or identified (compliance logging); returns the
+   * unsubscribe function.
+   */
   watchPortBlocks(listener: (record: PortBlockRecord) => void): () => void {
     return this.#gateway.onPortBlock(listener);
   }
@@ -348,7 +386,10 @@ export class DataPlane {
     if (!result.ok) {
       return result.reason === "unknown-binding"
         ? refuse("not-found", `no CGN binding ${bindingIndex}`)
-        : refuse("conflict", `binding ${bindingIndex} is not auto-learned; only anonymous auto-learned bindings can be identified`);
+        : refuse(
+            "conflict",
+            `binding ${bindingIndex} is not auto-learned; only anonymous auto-learned bindings can be identified`,
+          );
     }
     this.log("notice", "audit.cgn.identify", { bindingIndex, subscriberId, actor });
     return { ok: true as const, binding: result.binding };
@@ -404,7 +445,10 @@ export class DataPlane {
   }
 
   /** The routes live sessions put in a VRF's table, for the routing store. */
-  /** Runs a control-plane watcher's sample now and after every 10 s step; the sink logs and raises alarms in this data plane. */
+  /**
+   * Runs a control-plane watcher's sample now and after every 10 s step; the sink logs and raises alarms in this data
+   * plane.
+   */
   /** Calls `listener` with every log entry as it is appended (the audit trail keeps its own copy of some). */
   watchLog(listener: (entry: LogEntry) => void): void {
     this.#gateway.onLog(listener);
@@ -413,7 +457,8 @@ export class DataPlane {
   watchSteps(sample: (sink: WatchSink) => void): void {
     const sink: WatchSink = {
       log: (severity, msgId, fields) => this.log(severity, msgId, fields),
-      observeAlarm: (id, instance, high, low, describe) => this.#gateway.observeAlarm(id, instance, high, low, describe),
+      observeAlarm: (id, instance, high, low, describe) =>
+        this.#gateway.observeAlarm(id, instance, high, low, describe),
       retireAlarm: (id, instance) => this.#gateway.retireAlarm(id, instance),
     };
     // Once now, as the object starts: the baseline every later step is compared with.
@@ -428,10 +473,15 @@ export class DataPlane {
 
   l2tpTunnel(localTunnelId: number) {
     const result = this.#gateway.l2tp.tunnel(localTunnelId);
-    return result.ok ? { ok: true as const, tunnel: result.tunnel } : refuse("not-found", `no L2TP tunnel with local tunnel id ${localTunnelId}`);
+    return result.ok
+      ? { ok: true as const, tunnel: result.tunnel }
+      : refuse("not-found", `no L2TP tunnel with local tunnel id ${localTunnelId}`);
   }
 
-  /** Installs licence terms (the licensing store's, at open and on every change); a change is written to the snapshot at once. */
+  /**
+   * Installs licence terms (the licensing store's, at open and on every change); a change is written to the snapshot at
+   * once.
+   */
   setLicence(terms: LicenceTerms) {
     const changed = JSON.stringify(terms) !== JSON.stringify(this.#gateway.licence.terms());
     const status = this.#gateway.setLicence(terms);
@@ -504,11 +554,17 @@ export class DataPlane {
     return this.interfaceTable().interfaces;
   }
 
-  /** The interface table with the instant its counters were read at: the last step's plus the time since it, so `asOfUtc` moves with them. */
+  /**
+   * The interface table with the instant its counters were read at: the last step's plus the time since it, so
+   * `asOfUtc` moves with them.
+   */
   interfaceTable(): { interfaces: ReturnType<Gateway["interfaces"]>; asOfMs: number } {
     const sinceStep = this.#live ? TICK_MS - this.msUntilNextStep() : this.#gateway.pendingMs;
     const progress = Math.min(1, Math.max(0, sinceStep / TICK_MS));
-    return { interfaces: this.#gateway.interfaces(this.#identity, progress), asOfMs: this.#gateway.nowMs + Math.round(progress * TICK_MS) };
+    return {
+      interfaces: this.#gateway.interfaces(this.#identity, progress),
+      asOfMs: this.#gateway.nowMs + Math.round(progress * TICK_MS),
+    };
   }
 
   /** Sets what an upgrade's reboot boots with: the object applies the configuration's restart-only keys there. */
@@ -552,7 +608,11 @@ export class DataPlane {
    * (`releaseLogStream`): workerd tells a stream of its reader's cancel only at
    * its next write (docs/observability.md, The log stream and EventSource).
    */
-  logStream(sinceSeq: number | null, owner: string, stillValid: () => boolean): Outcome<{ stream: ReadableStream<Uint8Array>; handle: string }> {
+  logStream(
+    sinceSeq: number | null,
+    owner: string,
+    stillValid: () => boolean,
+  ): Outcome<{ stream: ReadableStream<Uint8Array>; handle: string }> {
     const mine = [...this.#streams.values()].filter((s) => s.owner === owner);
     for (const oldest of mine.slice(0, Math.max(0, mine.length - STREAMS_PER_OWNER + 1))) oldest.evict();
     const handle = crypto.randomUUID();
@@ -599,14 +659,17 @@ export class DataPlane {
             send(chunk);
             lastSent = batchLast;
           };
-          // Ends the stream, after what it has batched, with a last event saying why, or without one when its client has
-          // left (released). The event's data is read once the batch is out: the overflow's resumeFromSeq is its last entry.
+          // Ends the stream, after what it has batched, with a last event saying why, or without one when its client
+          // has
+          // left (released). The event's data is read once the batch is out: the overflow's resumeFromSeq is its last
+          // entry.
           const end = (name?: string, data: () => Record<string, unknown> = () => ({})) => {
             if (ended) return;
             flush();
             stop();
             try {
-              if (name !== undefined) controller.enqueue(encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data())}\n\n`));
+              if (name !== undefined)
+                controller.enqueue(encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data())}\n\n`));
               controller.close();
             } catch {
               // The reader has gone already.
@@ -614,7 +677,8 @@ export class DataPlane {
           };
           const live = (entry: LogEntry) => {
             // The queue beyond the replay, and the batch: a reader this far behind is not keeping up.
-            if (-(controller.desiredSize ?? 0) + batched > replayed + STREAM_LAG_MAX) return end("overflow", () => ({ reason: "the reader fell behind", resumeFromSeq: lastSent }));
+            if (-(controller.desiredSize ?? 0) + batched > replayed + STREAM_LAG_MAX)
+              return end("overflow", () => ({ reason: "the reader fell behind", resumeFromSeq: lastSent }));
             if (batched === 0) queueMicrotask(flush);
             add(entry);
           };
@@ -631,7 +695,10 @@ export class DataPlane {
           send(encoder.encode(": connected\n\n"));
           unsubscribe = this.#gateway.onLog(live);
           const recheck = () => {
-            if (!stillValid()) end("closed", () => ({ reason: "the credential that opened this stream has ended (logout, revocation, expiry)" }));
+            if (!stillValid())
+              end("closed", () => ({
+                reason: "the credential that opened this stream has ended (logout, revocation, expiry)",
+              }));
           };
           keepalive = setInterval(() => {
             recheck();
@@ -667,18 +734,31 @@ export class DataPlane {
     });
   }
 
-  /** Sends a synthetic alert of the given severity through the real fan-out; returns the notification the sinks receive. */
+  /**
+   * Sends a synthetic alert of the given severity through the real fan-out; returns the notification the sinks receive.
+   */
   alertTest(severity: AlarmSeverity, text: string | null, actor: string): AlertNotification {
     // Sent at the instant of the request: the audit entry, `sentUtc` and the alarm's raise agree to the millisecond.
     const nowMs = this.#gateway.eventInstant();
     this.log("notice", "audit.alarm.test", { severity, actor }, nowMs);
-    const alarm = { id: "alert.test", instance: null, severity, firstRaisedUtc: new Date(nowMs).toISOString(), ageSeconds: 0, text: text ?? `Test alert from ${this.#appliance}`, context: { requestedBy: actor } };
+    const alarm = {
+      id: "alert.test",
+      instance: null,
+      severity,
+      firstRaisedUtc: new Date(nowMs).toISOString(),
+      ageSeconds: 0,
+      text: text ?? `Test alert from ${this.#appliance}`,
+      context: { requestedBy: actor },
+    };
     const sent = notification("test", this.#appliance, nowMs, alarm, this.#gateway.alarms.list().countBySeverity);
     this.#sinks.send(sent);
     return sent;
   }
 
-  /** Hot-applies `alarms.sinks` (credentials included: this comes from the object, not the Worker) and `alarms.webhookAllowlist`. */
+  /**
+   * Hot-applies `alarms.sinks` (credentials included: this comes from the object, not the Worker) and
+   * `alarms.webhookAllowlist`.
+   */
   setAlertSinks(sinks: SinkSettings[], webhookAllowlist: readonly string[]): void {
     this.#sinks.set(sinks, webhookAllowlist);
   }
@@ -701,13 +781,23 @@ export class DataPlane {
   }
 
   /** Starts mirroring a session; refuses a destination outside the configured allowlist. Audited. */
-  startCapture(sessionId: number, destinationIp: string, maxPackets: number | null, maxDurationSeconds: number | null, actor: string) {
+  startCapture(
+    sessionId: number,
+    destinationIp: string,
+    maxPackets: number | null,
+    maxDurationSeconds: number | null,
+    actor: string,
+  ) {
     const address = parseAddress(destinationIp.trim());
-    if (!address) return refuse("invalid", `destinationIp '${destinationIp}' is not an IP address`, { pointer: "#/destinationIp" });
-    if (this.#allowlist.length > 0 && !this.#allowlist.some((entry) => {
-      const prefix = parsePrefix(entry, false);
-      return prefix !== null && prefixHas(prefix, address.family, address.value);
-    })) {
+    if (!address)
+      return refuse("invalid", `destinationIp '${destinationIp}' is not an IP address`, { pointer: "#/destinationIp" });
+    if (
+      this.#allowlist.length > 0 &&
+      !this.#allowlist.some((entry) => {
+        const prefix = parsePrefix(entry, false);
+        return prefix !== null && prefixHas(prefix, address.family, address.value);
+      })
+    ) {
       return refuse("forbidden", `destination ${destinationIp} is not on the capture mirror allowlist`);
     }
     const result = this.#gateway.startCapture(sessionId, destinationIp, maxPackets, maxDurationSeconds);
@@ -744,13 +834,22 @@ export class DataPlane {
     if (!traced.ok) {
       switch (traced.reason) {
         case "unknown-port":
-          return refuse("invalid", `port ${request.port} is not a data-plane port of this appliance (ports: ${this.#gateway.profile.ports.map((p) => p.portId).join(", ")})`, { pointer: "#/port" });
+          return refuse(
+            "invalid",
+            `port ${request.port} is not a data-plane port of this appliance ` +
+              `(ports: ${this.#gateway.profile.ports.map((p) => p.portId).join(", ")})`,
+            { pointer: "#/port" },
+          );
         case "bad-source":
           return refuse("invalid", `source '${request.source}' is not an IP address`, { pointer: "#/source" });
         case "bad-destination":
-          return refuse("invalid", `destination '${request.destination}' is not an IP address`, { pointer: "#/destination" });
+          return refuse("invalid", `destination '${request.destination}' is not an IP address`, {
+            pointer: "#/destination",
+          });
         case "family-mismatch":
-          return refuse("invalid", "destination must be of the same address family as source", { pointer: "#/destination" });
+          return refuse("invalid", "destination must be of the same address family as source", {
+            pointer: "#/destination",
+          });
         default: {
           const never: never = traced.reason;
           return refuse("invalid", `the inject request is invalid (${String(never)})`);
@@ -779,7 +878,9 @@ export class DataPlane {
   /** An ICMP echo from the forwarding plane inside a VRF the caller has resolved against the configuration. */
   ping(request: PingRequest) {
     const result = this.#gateway.ping(request);
-    return result.ok ? { ok: true as const, result: result.result } : refuse("invalid", `destination '${request.destination}' is not an IP address`, { pointer: "#/destination" });
+    return result.ok
+      ? { ok: true as const, result: result.result }
+      : refuse("invalid", `destination '${request.destination}' is not an IP address`, { pointer: "#/destination" });
   }
 
   // ── scenario control ─────────────────────────────────────────────────────
@@ -791,22 +892,31 @@ export class DataPlane {
    */
   async scenario(raw: unknown, actor: string) {
     const parsed = ScenarioAction.safeParse(raw);
-    if (!parsed.success) return refuse("invalid", parsed.error.issues.map((i) => `${i.path.join(".") || "action"}: ${i.message}`).join("; "));
+    if (!parsed.success)
+      return refuse(
+        "invalid",
+        parsed.error.issues.map((i) => `${i.path.join(".") || "action"}: ${i.message}`).join("; "),
+      );
     this.log("notice", "audit.scenario", { action: parsed.data.action, actor });
     this.#deliverAaa?.();
-    const result = parsed.data.action === "advance-clock" ? await this.#gateway.advanceClock(parsed.data.seconds, yieldToEventLoop) : this.#gateway.scenario(parsed.data);
+    const result =
+      parsed.data.action === "advance-clock"
+        ? await this.#gateway.advanceClock(parsed.data.seconds, yieldToEventLoop)
+        : this.#gateway.scenario(parsed.data);
     if (!result.ok) {
       return result.reason === "fill-too-large"
         ? refuse("invalid", "the fill would reserve more blocks than one action may (2,097,152)")
         : refuse("not-found", `${result.reason.replace("unknown-", "no such ")} in this appliance's profile`);
     }
-    // An advanced clock stays advanced (simulated time keeps its lead over the wall clock), stored at once: a reopen re-simulates up to it.
+    // An advanced clock stays advanced (simulated time keeps its lead over the wall clock), stored at once: a reopen
+    // re-simulates up to it.
     const offsetMs = Math.max(this.#offsetMs, this.#gateway.nowMs - Date.now());
     if (offsetMs !== this.#offsetMs) {
       this.#offsetMs = offsetMs;
       this.#storeOffset();
     }
-    // Any other action is an input a reopen cannot re-simulate (a fill, a failed server, a reseed): written at once. Snapshots
+    // Any other action is an input a reopen cannot re-simulate (a fill, a failed server, a reseed): written at once.
+    // Snapshots
     // cost ~0.1 s at 128,000 sessions and block the API meanwhile, so an advance waits until the next one falls due.
     if (parsed.data.action !== "advance-clock" || this.#persistDue()) this.persist();
     return { ok: true as const, result: { ...result, state: this.scenarioState() } };

@@ -29,7 +29,10 @@ export class GreStore {
     this.#sql = sql;
     this.#clock = clock;
     this.#routingUp = routingUp;
-    sql.exec("CREATE TABLE IF NOT EXISTS gre_provisioning (circuit TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, provisioned_ms INTEGER NOT NULL)");
+    sql.exec(
+      "CREATE TABLE IF NOT EXISTS gre_provisioning (circuit TEXT PRIMARY KEY, " +
+        "fingerprint TEXT NOT NULL, provisioned_ms INTEGER NOT NULL)",
+    );
   }
 
   /**
@@ -41,22 +44,43 @@ export class GreStore {
   apply(listeners: ConfigItem[], circuits: ConfigItem[]): void {
     const nowMs = this.#clock().nowMs;
     const localAddress = new Map(listeners.map((l) => [l.key, l.values.localAddress ?? null]));
-    const stored = new Map(this.#sql.exec<Row>("SELECT circuit, fingerprint, provisioned_ms FROM gre_provisioning").toArray().map((r) => [r.circuit, r]));
+    const stored = new Map(
+      this.#sql
+        .exec<Row>("SELECT circuit, fingerprint, provisioned_ms FROM gre_provisioning")
+        .toArray()
+        .map((r) => [r.circuit, r]),
+    );
     this.#circuits = circuits.map(({ key, values: v }) => {
-      const fingerprint = JSON.stringify([v.listenerId, localAddress.get(String(v.listenerId)) ?? null, v.remote, v.key, v.vrf, v.localTunnelAddress, v.remoteTunnelAddress]);
+      const fingerprint = JSON.stringify([
+        v.listenerId,
+        localAddress.get(String(v.listenerId)) ?? null,
+        v.remote,
+        v.key,
+        v.vrf,
+        v.localTunnelAddress,
+        v.remoteTunnelAddress,
+      ]);
       const previous = stored.get(key);
       stored.delete(key);
       let provisionedMs = previous?.provisioned_ms ?? nowMs;
       if (previous?.fingerprint !== fingerprint) {
         provisionedMs = nowMs;
         this.#sql.exec(
-          "INSERT INTO gre_provisioning (circuit, fingerprint, provisioned_ms) VALUES (?, ?, ?) ON CONFLICT (circuit) DO UPDATE SET fingerprint = excluded.fingerprint, provisioned_ms = excluded.provisioned_ms",
+          "INSERT INTO gre_provisioning (circuit, fingerprint, provisioned_ms) VALUES (?, " +
+            "?, ?) ON CONFLICT (circuit) DO UPDATE SET fingerprint = excluded.fingerprint, " +
+            "provisioned_ms = excluded.provisioned_ms",
           key,
           fingerprint,
           nowMs,
         );
       }
-      const model: GreCircuitModel = { id: key, vrf: String(v.vrf), bfd: v.bfd === true, peerAsn: numberOrNull(v.peerAsn), maximumPrefix: numberOrNull(v.maximumPrefix) };
+      const model: GreCircuitModel = {
+        id: key,
+        vrf: String(v.vrf),
+        bfd: v.bfd === true,
+        peerAsn: numberOrNull(v.peerAsn),
+        maximumPrefix: numberOrNull(v.maximumPrefix),
+      };
       // The eBGP neighbor is the far end of the tunnel; outside the global table its VRF tells it apart.
       const remote = String(v.remoteTunnelAddress).split("/")[0] ?? "";
       const neighbor = v.vrf === "default" || v.vrf === undefined ? remote : `${remote} vrf ${String(v.vrf)}`;
@@ -78,7 +102,9 @@ export class GreStore {
   status(vrf?: string): GreStatus {
     const { nowMs, seed } = this.#clock();
     const routingUp = this.#routingUp();
-    const circuits = this.#circuits.filter((c) => vrf === undefined || c.model.vrf === vrf).map((c) => greCircuitStatus(seed, c.model, c.provisionedMs, nowMs, routingUp));
+    const circuits = this.#circuits
+      .filter((c) => vrf === undefined || c.model.vrf === vrf)
+      .map((c) => greCircuitStatus(seed, c.model, c.provisionedMs, nowMs, routingUp));
     return { asOfUtc: new Date(nowMs).toISOString(), circuits };
   }
 }

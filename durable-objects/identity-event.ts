@@ -3,4 +3,8 @@
  * leaf module, so the identity store and the passkey store, which both emit
  * it and one of which calls the other, do not import each other for a type.
  */
-export type IdentityEvent = { severity: "notice" | "warning" | "info"; msgId: string; fields: Record<string, string | number | boolean | null> };
+export type IdentityEvent = {
+  severity: "notice" | "warning" | "info";
+  msgId: string;
+  fields: Record<string, string | number | boolean | null>;
+};

@@ -10,7 +10,13 @@
  * read-check-write steps are atomic.
  */
 import type { Role } from "../src/auth/roles.ts";
-import type { BrowserSessionRecord, LoginResponse, TokenCreated, TokenRecord, UserRecord } from "../src/schemas/auth.ts";
+import type {
+  BrowserSessionRecord,
+  LoginResponse,
+  TokenCreated,
+  TokenRecord,
+  UserRecord,
+} from "../src/schemas/auth.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { Principal } from "../src/schemas/principal.ts";
 import { constantTimeEqual, hmacSha256, randomBytes, sha256Hex, toHex } from "../src/trust/encoding.ts";
@@ -24,7 +30,16 @@ import type { PasskeyStore } from "./passkeys.ts";
 import type { IdentityEvent } from "./identity-event.ts";
 import { checkReplay, newTotpSecret, totpUri, verifyTotp } from "../src/trust/totp.ts";
 import { FAILURE_ROWS_MAX, SOURCE_BUCKETS_MAX, takeLoginToken, type Bucket } from "../src/trust/login-limits.ts";
-import { accountRemembered, checkLock, forgetBeforeMs, locksAfterFailure, mayTryPastLock, pairRemembered, pairShown, type FailureRecord } from "../src/trust/lockout.ts";
+import {
+  accountRemembered,
+  checkLock,
+  forgetBeforeMs,
+  locksAfterFailure,
+  mayTryPastLock,
+  pairRemembered,
+  pairShown,
+  type FailureRecord,
+} from "../src/trust/lockout.ts";
 
 /** Hex digits of a session id's SHA-256 that name it in the API. */
 export const SESSION_HANDLE_LENGTH = 16;
@@ -61,7 +76,9 @@ interface TokenRow {
   [key: string]: SqlStorageValue;
 }
 
-/** Sessions with the account each local one belongs to; an external (OIDC) session has none and carries its role itself. */
+/**
+ * Sessions with the account each local one belongs to; an external (OIDC) session has none and carries its role itself.
+ */
 const SESSIONS_WITH_ACCOUNTS = "sessions s LEFT JOIN users u ON u.username = s.username AND s.provider IS NULL";
 const SESSION_ROLE = "CASE WHEN s.provider IS NULL THEN u.role ELSE s.role END";
 
@@ -97,8 +114,17 @@ export class IdentityStore {
   readonly #sourceBuckets = new Map<string, Bucket>();
   #totalBucket: Bucket | undefined;
 
-  /** `deferTouches`: a token's use is written by `writeTouches` (the appliance's tick) rather than at once; false where nothing ticks (BNG_CLOCK=manual). */
-  constructor(sql: SqlStorage, appliance: string, emit: (event: IdentityEvent) => void, passkeys: PasskeyStore, { deferTouches = false } = {}) {
+  /**
+   * `deferTouches`: a token's use is written by `writeTouches` (the appliance's tick) rather than at once; false where
+   * nothing ticks (BNG_CLOCK=manual).
+   */
+  constructor(
+    sql: SqlStorage,
+    appliance: string,
+    emit: (event: IdentityEvent) => void,
+    passkeys: PasskeyStore,
+    { deferTouches = false } = {},
+  ) {
     this.#sql = sql;
     this.#deferTouches = deferTouches;
     this.#appliance = appliance;
@@ -129,24 +155,43 @@ export class IdentityStore {
         nonce TEXT NOT NULL, verifier TEXT NOT NULL, return_to TEXT NOT NULL, expires_ms INTEGER NOT NULL);
     `);
     // Sessions of external identities (OIDC) carry their own role and provider; local ones read the account's.
-    const columns = this.#sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('sessions')").toArray().map((c) => c.name);
-    if (!columns.includes("provider")) this.#sql.exec("ALTER TABLE sessions ADD COLUMN provider TEXT; ALTER TABLE sessions ADD COLUMN role TEXT;");
+    const columns = this.#sql
+      .exec<{ name: string }>("SELECT name FROM pragma_table_info('sessions')")
+      .toArray()
+      .map((c) => c.name);
+    if (!columns.includes("provider"))
+      this.#sql.exec("ALTER TABLE sessions ADD COLUMN provider TEXT; ALTER TABLE sessions ADD COLUMN role TEXT;");
     // Set while the account's password is the published development default (seen at its last login).
-    const userColumns = this.#sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('users')").toArray().map((c) => c.name);
-    if (!userColumns.includes("password_is_default")) this.#sql.exec("ALTER TABLE users ADD COLUMN password_is_default INTEGER NOT NULL DEFAULT 0");
+    const userColumns = this.#sql
+      .exec<{ name: string }>("SELECT name FROM pragma_table_info('users')")
+      .toArray()
+      .map((c) => c.name);
+    if (!userColumns.includes("password_is_default"))
+      this.#sql.exec("ALTER TABLE users ADD COLUMN password_is_default INTEGER NOT NULL DEFAULT 0");
     // Failure counts expire (rows from before this column count as old); the account-wide count has its own table.
-    const failureColumns = this.#sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('login_failures')").toArray().map((c) => c.name);
-    if (!failureColumns.includes("last_failure_ms")) this.#sql.exec("ALTER TABLE login_failures ADD COLUMN last_failure_ms INTEGER NOT NULL DEFAULT 0");
+    const failureColumns = this.#sql
+      .exec<{ name: string }>("SELECT name FROM pragma_table_info('login_failures')")
+      .toArray()
+      .map((c) => c.name);
+    if (!failureColumns.includes("last_failure_ms"))
+      this.#sql.exec("ALTER TABLE login_failures ADD COLUMN last_failure_ms INTEGER NOT NULL DEFAULT 0");
     this.#sql.exec(`
       CREATE TABLE IF NOT EXISTS account_failures (
         username TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_failure_ms INTEGER NOT NULL, locked_until_ms INTEGER);
       CREATE INDEX IF NOT EXISTS login_failures_by_age ON login_failures (last_failure_ms);
       CREATE INDEX IF NOT EXISTS account_failures_by_age ON account_failures (last_failure_ms);
     `);
-    // Of an account's failures, the wrong second factors: they decide whether a code may still pass a lock (mayTryPastLock).
-    const accountColumns = this.#sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('account_failures')").toArray().map((c) => c.name);
-    if (!accountColumns.includes("code_failures")) this.#sql.exec("ALTER TABLE account_failures ADD COLUMN code_failures INTEGER NOT NULL DEFAULT 0");
-    let key = this.#sql.exec<{ value: string }>("SELECT value FROM secrets WHERE name = 'enrolment-signing-key'").toArray()[0]?.value;
+    // Of an account's failures, the wrong second factors: they decide whether a code may still pass a lock
+    // (mayTryPastLock).
+    const accountColumns = this.#sql
+      .exec<{ name: string }>("SELECT name FROM pragma_table_info('account_failures')")
+      .toArray()
+      .map((c) => c.name);
+    if (!accountColumns.includes("code_failures"))
+      this.#sql.exec("ALTER TABLE account_failures ADD COLUMN code_failures INTEGER NOT NULL DEFAULT 0");
+    let key = this.#sql
+      .exec<{ value: string }>("SELECT value FROM secrets WHERE name = 'enrolment-signing-key'")
+      .toArray()[0]?.value;
     if (!key) {
       key = toHex(randomBytes(32));
       this.#sql.exec("INSERT INTO secrets (name, value) VALUES ('enrolment-signing-key', ?)", key);
@@ -163,13 +208,16 @@ export class IdentityStore {
     const existing = this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE source = 'config'").toArray();
     for (const row of existing) {
       const match = hashed.find((t) => t.name === row.name);
-      if (!match || match.sha256 !== row.sha256 || match.role !== row.role) this.#writeTokens("DELETE FROM tokens WHERE id = ?", row.id);
+      if (!match || match.sha256 !== row.sha256 || match.role !== row.role)
+        this.#writeTokens("DELETE FROM tokens WHERE id = ?", row.id);
     }
     for (const token of hashed) {
-      if (existing.some((row) => row.name === token.name && row.sha256 === token.sha256 && row.role === token.role)) continue;
+      if (existing.some((row) => row.name === token.name && row.sha256 === token.sha256 && row.role === token.role))
+        continue;
       this.#writeTokens("DELETE FROM tokens WHERE sha256 = ?", token.sha256);
       this.#writeTokens(
-        "INSERT INTO tokens (id, name, role, prefix, sha256, created_ms, created_by, source) VALUES (?, ?, ?, ?, ?, ?, 'configuration', 'config')",
+        "INSERT INTO tokens (id, name, role, prefix, sha256, created_ms, created_by, " +
+          "source) VALUES (?, ?, ?, ?, ?, ?, 'configuration', 'config')",
         toHex(randomBytes(8)),
         token.name,
         token.role,
@@ -182,7 +230,10 @@ export class IdentityStore {
 
   // ── per-request authentication ───────────────────────────────────────────
 
-  /** The principal behind a token or session hash, or null; refreshes "last used" at most once a minute (unless `touch` is false: a recheck is not a use). */
+  /**
+   * The principal behind a token or session hash, or null; refreshes "last used" at most once a minute (unless `touch`
+   * is false: a recheck is not a use).
+   */
   authenticate(via: "token" | "session", sha256: string, touch = true): Principal | null {
     const now = Date.now();
     if (via === "token") {
@@ -198,11 +249,27 @@ export class IdentityStore {
         if (this.#deferTouches) this.#touches.set(row.id, now);
         else this.#writeTokens("UPDATE tokens SET last_used_ms = ? WHERE id = ?", now, row.id);
       }
-      return { via, role: row.role, username: row.source === "api" ? row.created_by : null, tokenId: row.id, tokenName: row.name, csrfToken: null };
+      return {
+        via,
+        role: row.role,
+        username: row.source === "api" ? row.created_by : null,
+        tokenId: row.id,
+        tokenName: row.name,
+        csrfToken: null,
+      };
     }
     const row = this.#sql
-      .exec<{ username: string; role: Role | null; csrf_token: string; created_ms: number; last_seen_ms: number; password_is_default: number | null }>(
-        `SELECT s.username, ${SESSION_ROLE} AS role, s.csrf_token, s.created_ms, s.last_seen_ms, u.password_is_default FROM ${SESSIONS_WITH_ACCOUNTS} WHERE s.id_sha256 = ?`,
+      .exec<{
+        username: string;
+        role: Role | null;
+        csrf_token: string;
+        created_ms: number;
+        last_seen_ms: number;
+        password_is_default: number | null;
+      }>(
+        `SELECT s.username, ${SESSION_ROLE} AS role, s.csrf_token, s.created_ms, ` +
+          `s.last_seen_ms, u.password_is_default FROM ${SESSIONS_WITH_ACCOUNTS} WHERE ` +
+          `s.id_sha256 = ?`,
         sha256,
       )
       .toArray()[0];
@@ -212,7 +279,8 @@ export class IdentityStore {
       this.#sql.exec("DELETE FROM sessions WHERE id_sha256 = ?", sha256);
       return null;
     }
-    if (touch && decision.touch) this.#sql.exec("UPDATE sessions SET last_seen_ms = ? WHERE id_sha256 = ?", now, sha256);
+    if (touch && decision.touch)
+      this.#sql.exec("UPDATE sessions SET last_seen_ms = ? WHERE id_sha256 = ?", now, sha256);
     return {
       via,
       role: row.role as Role,
@@ -231,11 +299,25 @@ export class IdentityStore {
    * source IP. Where the passkey policy allows, a passkey's answer to the
    * `passkeyOptions` of a `totpCodeRequired` reply stands in for the code.
    */
-  async login(username: string, password: string, totpCode: string | null, sourceIp: string, passkey: unknown = null): Promise<LoginOutcome> {
+  async login(
+    username: string,
+    password: string,
+    totpCode: string | null,
+    sourceIp: string,
+    passkey: unknown = null,
+  ): Promise<LoginOutcome> {
     const now = Date.now();
-    // A lock yields to a login with a TOTP code (the owner's way in that a locker cannot block); it then answers every failure.
+    // A lock yields to a login with a TOTP code (the owner's way in that a locker cannot block); it then answers every
+    // failure.
     const locked = this.#checkLock(username, sourceIp, now);
-    if (locked && !mayTryPastLock({ totpCode, passkey }, this.#count("SELECT code_failures AS n FROM account_failures WHERE username = ?", username))) return locked;
+    if (
+      locked &&
+      !mayTryPastLock(
+        { totpCode, passkey },
+        this.#count("SELECT code_failures AS n FROM account_failures WHERE username = ?", username),
+      )
+    )
+      return locked;
     const fail = async (factor: "password" | "totp" | "passkey") => {
       const failed = await this.#failed(username, sourceIp, factor);
       // Past a lock, a failure is answered as the lock (its end as this failure may have moved it).
@@ -256,7 +338,8 @@ export class IdentityStore {
     if (locked && user.totp_secret === null) return fail("totp");
     // The published development default still in use: the session this login opens may only change it.
     const isDefault = constantTimeEqual(password, DEFAULT_ADMIN_PASSWORD) ? 1 : 0;
-    if (user.password_is_default !== isDefault) this.#sql.exec("UPDATE users SET password_is_default = ? WHERE username = ?", isDefault, username);
+    if (user.password_is_default !== isDefault)
+      this.#sql.exec("UPDATE users SET password_is_default = ? WHERE username = ?", isDefault, username);
 
     if (user.totp_secret !== null && passkey !== null) {
       if (!(await this.#passkeys.verifySecondFactor(username, passkey))) return fail("passkey");
@@ -287,17 +370,32 @@ export class IdentityStore {
     if (locked) return locked;
     this.#countAttempt(claims.username, sourceIp, now);
     const pending = this.#sql
-      .exec<{ secret: string; expires_ms: number }>("SELECT secret, expires_ms FROM enrolments WHERE id = ? AND username = ?", claims.enrolmentId, claims.username)
+      .exec<{ secret: string; expires_ms: number }>(
+        "SELECT secret, expires_ms FROM enrolments WHERE id = ? AND username = ?",
+        claims.enrolmentId,
+        claims.username,
+      )
       .toArray()[0];
     // A token whose enrolment was superseded by a later login is a failure like any other: logged, and its lock ends.
     const open = checkEnrolment(pending ? { expiresMs: pending.expires_ms } : null, now);
     // (`!pending` is checkEnrolment's "superseded", repeated so the compiler knows the row is there below.)
-    if (!open.ok || !pending) return this.#failed(claims.username, sourceIp, "enrolment", "the enrolment token is invalid or has expired; log in again");
+    if (!open.ok || !pending)
+      return this.#failed(
+        claims.username,
+        sourceIp,
+        "enrolment",
+        "the enrolment token is invalid or has expired; log in again",
+      );
     const verified = await verifyTotp(pending.secret, totpCode, null, now);
     if (!verified.ok) return this.#failed(claims.username, sourceIp, "totp");
     const user = this.#user(claims.username);
     if (!user) return refuse("bad-credentials", BAD_CREDENTIALS);
-    this.#sql.exec("UPDATE users SET totp_secret = ?, totp_last_step = ?, must_enrol = 0 WHERE username = ?", pending.secret, verified.timeStep, user.username);
+    this.#sql.exec(
+      "UPDATE users SET totp_secret = ?, totp_last_step = ?, must_enrol = 0 WHERE username = ?",
+      pending.secret,
+      verified.timeStep,
+      user.username,
+    );
     this.#sql.exec("DELETE FROM enrolments WHERE username = ?", user.username);
     this.#emit({ severity: "notice", msgId: "auth.totp.enrolled", fields: { username: user.username } });
     return this.#loggedIn(user, sourceIp, now, "enrol");
@@ -305,7 +403,9 @@ export class IdentityStore {
 
   /** Ends a session server-side. */
   logout(sessionSha256: string): void {
-    const row = this.#sql.exec<{ username: string }>("SELECT username FROM sessions WHERE id_sha256 = ?", sessionSha256).toArray()[0];
+    const row = this.#sql
+      .exec<{ username: string }>("SELECT username FROM sessions WHERE id_sha256 = ?", sessionSha256)
+      .toArray()[0];
     this.#sql.exec("DELETE FROM sessions WHERE id_sha256 = ?", sessionSha256);
     if (row) this.#emit({ severity: "info", msgId: "auth.logout", fields: { username: row.username } });
   }
@@ -315,7 +415,13 @@ export class IdentityStore {
     const secret = newTotpSecret();
     // Rows at or past their expiry are the ones checkEnrolment refuses: purged with the account's older ones.
     this.#sql.exec("DELETE FROM enrolments WHERE username = ? OR expires_ms <= ?", username, now);
-    this.#sql.exec("INSERT INTO enrolments (id, username, secret, expires_ms) VALUES (?, ?, ?, ?)", id, username, secret, enrolmentExpiresMs(now));
+    this.#sql.exec(
+      "INSERT INTO enrolments (id, username, secret, expires_ms) VALUES (?, ?, ?, ?)",
+      id,
+      username,
+      secret,
+      enrolmentExpiresMs(now),
+    );
     return {
       status: "totpEnrolmentRequired",
       enrolmentToken: await signEnrolmentToken(this.#signingKey, username, id, now),
@@ -331,7 +437,8 @@ export class IdentityStore {
     // A new id on every login (no session fixation); stored only as its SHA-256.
     const { sessionId, csrfToken } = newSessionSecrets();
     this.#sql.exec(
-      "INSERT INTO sessions (id_sha256, username, csrf_token, created_ms, last_seen_ms, source_ip) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO sessions (id_sha256, username, csrf_token, created_ms, " +
+        "last_seen_ms, source_ip) VALUES (?, ?, ?, ?, ?, ?)",
       await sha256Hex(sessionId),
       user.username,
       csrfToken,
@@ -341,26 +448,56 @@ export class IdentityStore {
     );
     this.#emit({ severity: "notice", msgId: "auth.login", fields: { username: user.username, sourceIp, via: how } });
     const passwordChangeRequired = this.#user(user.username)?.password_is_default === 1;
-    return { ok: true, sessionId, response: { status: "success", username: user.username, role: user.role, csrfToken, ...(passwordChangeRequired ? { passwordChangeRequired } : {}) } };
+    return {
+      ok: true,
+      sessionId,
+      response: {
+        status: "success",
+        username: user.username,
+        role: user.role,
+        csrfToken,
+        ...(passwordChangeRequired ? { passwordChangeRequired } : {}),
+      },
+    };
   }
 
   /** A 423 while the account, or the account and source pair, is locked (src/trust/lockout.ts decides). */
   #checkLock(username: string, sourceIp: string, now: number): LoginOutcome | null {
     const pair = this.#sql
-      .exec<{ failures: number; locked_until_ms: number | null }>("SELECT failures, locked_until_ms FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp)
+      .exec<{ failures: number; locked_until_ms: number | null }>(
+        "SELECT failures, locked_until_ms FROM login_failures WHERE username = ? AND source_ip = ?",
+        username,
+        sourceIp,
+      )
       .toArray()[0];
-    const account = this.#sql.exec<{ locked_until_ms: number | null }>("SELECT locked_until_ms FROM account_failures WHERE username = ?", username).toArray()[0];
+    const account = this.#sql
+      .exec<{ locked_until_ms: number | null }>(
+        "SELECT locked_until_ms FROM account_failures WHERE username = ?",
+        username,
+      )
+      .toArray()[0];
     const decision = checkLock(
       pair ? { failures: pair.failures, lockedUntilMs: pair.locked_until_ms } : null,
       account ? { lockedUntilMs: account.locked_until_ms } : null,
       now,
     );
-    if (decision.forgetPair) this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
+    if (decision.forgetPair)
+      this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
     if (decision.ok) return null;
     // Counted up to the threshold by attempts still running: the lock starts now and is stored with its end.
-    if (decision.startsNow) this.#sql.exec("UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?", decision.untilMs, username, sourceIp);
+    if (decision.startsNow)
+      this.#sql.exec(
+        "UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?",
+        decision.untilMs,
+        username,
+        sourceIp,
+      );
     const from = decision.scope === "pair" ? `from ${sourceIp}` : "from several addresses";
-    return refuse("locked", `too many failed logins for this account ${from}; try again after ${iso(decision.untilMs)}`, { retryAfterSeconds: decision.retryAfterSeconds });
+    return refuse(
+      "locked",
+      `too many failed logins for this account ${from}; try again after ${iso(decision.untilMs)}`,
+      { retryAfterSeconds: decision.retryAfterSeconds },
+    );
   }
 
   /** Takes a token from the source's bucket and the appliance's; a 429 when either is empty. */
@@ -370,16 +507,21 @@ export class IdentityStore {
       const seconds = decision.retryAfterSeconds;
       if (decision.scope === "source") {
         this.#sourceBuckets.set(sourceIp, decision.bucket);
-        return refuse("throttled", `too many login attempts from ${sourceIp}; retry in ${seconds} s`, { retryAfterSeconds: seconds });
+        return refuse("throttled", `too many login attempts from ${sourceIp}; retry in ${seconds} s`, {
+          retryAfterSeconds: seconds,
+        });
       }
       this.#totalBucket = decision.bucket;
-      return refuse("throttled", `the appliance is receiving too many login attempts; retry in ${seconds} s`, { retryAfterSeconds: seconds });
+      return refuse("throttled", `the appliance is receiving too many login attempts; retry in ${seconds} s`, {
+        retryAfterSeconds: seconds,
+      });
     }
     this.#sourceBuckets.delete(sourceIp);
     this.#sourceBuckets.set(sourceIp, decision.source);
     this.#totalBucket = decision.total;
     // Oldest first: a forgotten bucket is a full one, the state of a source not heard from for a while.
-    while (this.#sourceBuckets.size > SOURCE_BUCKETS_MAX) this.#sourceBuckets.delete(this.#sourceBuckets.keys().next().value!);
+    while (this.#sourceBuckets.size > SOURCE_BUCKETS_MAX)
+      this.#sourceBuckets.delete(this.#sourceBuckets.keys().next().value!);
     return null;
   }
 
@@ -388,19 +530,27 @@ export class IdentityStore {
     this.#forget("login_failures", pairRemembered, now);
     this.#forget("account_failures", accountRemembered, now);
     this.#sql.exec(
-      "INSERT INTO login_failures (username, source_ip, failures, last_failure_ms) VALUES (?, ?, 1, ?) ON CONFLICT (username, source_ip) DO UPDATE SET failures = failures + 1, last_failure_ms = excluded.last_failure_ms",
+      "INSERT INTO login_failures (username, source_ip, failures, last_failure_ms) " +
+        "VALUES (?, ?, 1, ?) ON CONFLICT (username, source_ip) DO UPDATE SET failures = " +
+        "failures + 1, last_failure_ms = excluded.last_failure_ms",
       username,
       sourceIp,
       now,
     );
     this.#sql.exec(
-      "INSERT INTO account_failures (username, failures, last_failure_ms) VALUES (?, 1, ?) ON CONFLICT (username) DO UPDATE SET failures = failures + 1, last_failure_ms = excluded.last_failure_ms",
+      "INSERT INTO account_failures (username, failures, last_failure_ms) VALUES (?, " +
+        "1, ?) ON CONFLICT (username) DO UPDATE SET failures = failures + 1, " +
+        "last_failure_ms = excluded.last_failure_ms",
       username,
       now,
     );
     for (const table of ["login_failures", "account_failures"]) {
       const excess = this.#count(`SELECT COUNT(*) AS n FROM ${table}`) - FAILURE_ROWS_MAX;
-      if (excess > 0) this.#sql.exec(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} ORDER BY last_failure_ms LIMIT ?)`, excess);
+      if (excess > 0)
+        this.#sql.exec(
+          `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} ORDER BY last_failure_ms LIMIT ?)`,
+          excess,
+        );
     }
   }
 
@@ -409,41 +559,78 @@ export class IdentityStore {
    * narrows the rows to those past the memory or a lock's end (every row
    * either rule forgets is among them); the rule itself decides.
    */
-  #forget(table: "login_failures" | "account_failures", remembered: (record: FailureRecord, nowMs: number) => boolean, now: number): void {
+  #forget(
+    table: "login_failures" | "account_failures",
+    remembered: (record: FailureRecord, nowMs: number) => boolean,
+    now: number,
+  ): void {
     const candidates = this.#sql
       .exec<{ id: number; locked_until_ms: number | null; last_failure_ms: number }>(
-        `SELECT rowid AS id, locked_until_ms, last_failure_ms FROM ${table} WHERE last_failure_ms < ? OR locked_until_ms <= ?`,
+        `SELECT rowid AS id, locked_until_ms, last_failure_ms FROM ${table} WHERE ` +
+          `last_failure_ms < ? OR locked_until_ms <= ?`,
         forgetBeforeMs(now),
         now,
       )
       .toArray();
     for (const row of candidates) {
-      if (!remembered({ lockedUntilMs: row.locked_until_ms, lastFailureMs: row.last_failure_ms }, now)) this.#sql.exec(`DELETE FROM ${table} WHERE rowid = ?`, row.id);
+      if (!remembered({ lockedUntilMs: row.locked_until_ms, lastFailureMs: row.last_failure_ms }, now))
+        this.#sql.exec(`DELETE FROM ${table} WHERE rowid = ?`, row.id);
     }
   }
 
   #uncountAttempt(username: string, sourceIp: string): void {
-    this.#sql.exec("UPDATE login_failures SET failures = MAX(0, failures - 1) WHERE username = ? AND source_ip = ?", username, sourceIp);
+    this.#sql.exec(
+      "UPDATE login_failures SET failures = MAX(0, failures - 1) WHERE username = ? AND source_ip = ?",
+      username,
+      sourceIp,
+    );
     this.#sql.exec("UPDATE account_failures SET failures = MAX(0, failures - 1) WHERE username = ?", username);
   }
 
-  async #failed(username: string, sourceIp: string, factor: "password" | "totp" | "passkey" | "enrolment", detail = BAD_CREDENTIALS): Promise<LoginOutcome> {
+  async #failed(
+    username: string,
+    sourceIp: string,
+    factor: "password" | "totp" | "passkey" | "enrolment",
+    detail = BAD_CREDENTIALS,
+  ): Promise<LoginOutcome> {
     const now = Date.now();
-    const failures = this.#count("SELECT failures AS n FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
+    const failures = this.#count(
+      "SELECT failures AS n FROM login_failures WHERE username = ? AND source_ip = ?",
+      username,
+      sourceIp,
+    );
     const accountFailures = this.#count("SELECT failures AS n FROM account_failures WHERE username = ?", username);
     // Unknown usernames are logged by a keyed digest: a password typed into the username field stays out of the log.
     const name = await this.#logName(username);
-    if (factor === "totp" || factor === "passkey") this.#sql.exec("UPDATE account_failures SET code_failures = code_failures + 1 WHERE username = ?", username);
-    this.#emit({ severity: "warning", msgId: "auth.login.failed", fields: { username: name, sourceIp, factor, failures } });
+    if (factor === "totp" || factor === "passkey")
+      this.#sql.exec("UPDATE account_failures SET code_failures = code_failures + 1 WHERE username = ?", username);
+    this.#emit({
+      severity: "warning",
+      msgId: "auth.login.failed",
+      fields: { username: name, sourceIp, factor, failures },
+    });
     for (const lock of locksAfterFailure(failures, accountFailures, now)) {
-      if (lock.scope === "pair") this.#sql.exec("UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?", lock.untilMs, username, sourceIp);
+      if (lock.scope === "pair")
+        this.#sql.exec(
+          "UPDATE login_failures SET locked_until_ms = ? WHERE username = ? AND source_ip = ?",
+          lock.untilMs,
+          username,
+          sourceIp,
+        );
       else this.#sql.exec("UPDATE account_failures SET locked_until_ms = ? WHERE username = ?", lock.untilMs, username);
-      this.#emit({ severity: "warning", msgId: "auth.lockout", fields: { username: name, sourceIp: lock.scope === "pair" ? sourceIp : "*", seconds: lock.seconds } });
+      this.#emit({
+        severity: "warning",
+        msgId: "auth.lockout",
+        fields: { username: name, sourceIp: lock.scope === "pair" ? sourceIp : "*", seconds: lock.seconds },
+      });
     }
     return refuse("bad-credentials", detail);
   }
 
-  /** How a login name appears in the log: an account's name, or `unknown:` and 12 hex digits of an HMAC under this appliance's key. */
+  /**
+   * How a login name appears in the log: an account's name, or `unknown:` and 12 hex digits of an HMAC under this
+   * appliance's key.
+   */
   async #logName(username: string): Promise<string> {
     if (this.#user(username)) return username;
     return `unknown:${toHex(await hmacSha256(this.#signingKey, `login-name:${username}`)).slice(0, 12)}`;
@@ -459,8 +646,17 @@ export class IdentityStore {
   listSessions(currentSha256: string | null): BrowserSessionRecord[] {
     const now = Date.now();
     const rows = this.#sql
-      .exec<{ id_sha256: string; username: string; role: Role | null; created_ms: number; last_seen_ms: number; source_ip: string }>(
-        `SELECT s.id_sha256, s.username, ${SESSION_ROLE} AS role, s.created_ms, s.last_seen_ms, s.source_ip FROM ${SESSIONS_WITH_ACCOUNTS} ORDER BY s.created_ms DESC, s.id_sha256`,
+      .exec<{
+        id_sha256: string;
+        username: string;
+        role: Role | null;
+        created_ms: number;
+        last_seen_ms: number;
+        source_ip: string;
+      }>(
+        `SELECT s.id_sha256, s.username, ${SESSION_ROLE} AS role, s.created_ms, ` +
+          `s.last_seen_ms, s.source_ip FROM ${SESSIONS_WITH_ACCOUNTS} ORDER BY ` +
+          `s.created_ms DESC, s.id_sha256`,
       )
       .toArray();
     const open = rows.filter((row) => {
@@ -485,11 +681,19 @@ export class IdentityStore {
   /** Ends a browser session by its handle (an administrator's "log this session out"). */
   endSession(handle: string, by: string): Outcome<{ username: string }> {
     const row = this.#sql
-      .exec<{ id_sha256: string; username: string }>("SELECT id_sha256, username FROM sessions WHERE substr(id_sha256, 1, ?) = ?", SESSION_HANDLE_LENGTH, handle)
+      .exec<{ id_sha256: string; username: string }>(
+        "SELECT id_sha256, username FROM sessions WHERE substr(id_sha256, 1, ?) = ?",
+        SESSION_HANDLE_LENGTH,
+        handle,
+      )
       .toArray()[0];
     if (!row) return refuse("not-found", `no open session '${handle}'`);
     this.#sql.exec("DELETE FROM sessions WHERE id_sha256 = ?", row.id_sha256);
-    this.#emit({ severity: "notice", msgId: "auth.session.ended", fields: { session: handle, username: row.username, by } });
+    this.#emit({
+      severity: "notice",
+      msgId: "auth.session.ended",
+      fields: { session: handle, username: row.username, by },
+    });
     return { ok: true, username: row.username };
   }
 
@@ -511,16 +715,32 @@ export class IdentityStore {
    * of its state and browser binding); refused (429 until the oldest
    * expires) while OIDC_PENDING_MAX are pending, so the table stays bounded.
    */
-  beginOidcSignIn(pending: { stateSha256: string; bindingSha256: string; provider: string; nonce: string; verifier: string; returnTo: string }): Outcome<object> {
+  beginOidcSignIn(pending: {
+    stateSha256: string;
+    bindingSha256: string;
+    provider: string;
+    nonce: string;
+    verifier: string;
+    returnTo: string;
+  }): Outcome<object> {
     const now = Date.now();
     this.#sql.exec("DELETE FROM oidc_pending WHERE expires_ms <= ?", now);
-    const { count, oldest } = this.#sql.exec<{ count: number; oldest: number | null }>("SELECT COUNT(*) AS count, MIN(expires_ms) AS oldest FROM oidc_pending").one();
+    const { count, oldest } = this.#sql
+      .exec<{ count: number; oldest: number | null }>(
+        "SELECT COUNT(*) AS count, MIN(expires_ms) AS oldest FROM oidc_pending",
+      )
+      .one();
     if (count >= OIDC_PENDING_MAX) {
       const seconds = Math.max(1, Math.ceil(((oldest ?? now) - now) / 1000));
-      return refuse("throttled", `${OIDC_PENDING_MAX} single sign-ons are waiting for their provider; retry in ${seconds} s`, { retryAfterSeconds: seconds });
+      return refuse(
+        "throttled",
+        `${OIDC_PENDING_MAX} single sign-ons are waiting for their provider; retry in ${seconds} s`,
+        { retryAfterSeconds: seconds },
+      );
     }
     this.#sql.exec(
-      "INSERT INTO oidc_pending (state_sha256, binding_sha256, provider, nonce, verifier, return_to, expires_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO oidc_pending (state_sha256, binding_sha256, provider, nonce, " +
+        "verifier, return_to, expires_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
       pending.stateSha256,
       pending.bindingSha256,
       pending.provider,
@@ -536,25 +756,49 @@ export class IdentityStore {
    * Takes back a pending sign-in: once only, and only from the browser that
    * started it, for the provider it went to, before it expires.
    */
-  takeOidcSignIn(stateSha256: string, bindingSha256: string | null, provider: string): Outcome<{ nonce: string; verifier: string; returnTo: string }> {
+  takeOidcSignIn(
+    stateSha256: string,
+    bindingSha256: string | null,
+    provider: string,
+  ): Outcome<{ nonce: string; verifier: string; returnTo: string }> {
     const row = this.#sql
-      .exec<{ binding_sha256: string; provider: string; nonce: string; verifier: string; return_to: string; expires_ms: number }>("SELECT * FROM oidc_pending WHERE state_sha256 = ?", stateSha256)
+      .exec<{
+        binding_sha256: string;
+        provider: string;
+        nonce: string;
+        verifier: string;
+        return_to: string;
+        expires_ms: number;
+      }>("SELECT * FROM oidc_pending WHERE state_sha256 = ?", stateSha256)
       .toArray()[0];
     this.#sql.exec("DELETE FROM oidc_pending WHERE state_sha256 = ?", stateSha256);
-    const decision = checkOidcReturn(row ? { expiresMs: row.expires_ms, provider: row.provider, bindingSha256: row.binding_sha256 } : null, { provider, bindingSha256 }, Date.now());
+    const decision = checkOidcReturn(
+      row ? { expiresMs: row.expires_ms, provider: row.provider, bindingSha256: row.binding_sha256 } : null,
+      { provider, bindingSha256 },
+      Date.now(),
+    );
     // One answer for every reason: the browser learns nothing about which check failed.
     if (!decision.ok || !row) {
-      return refuse("bad-credentials", "this sign-in is unknown, expired, already used or was started in another browser; start again");
+      return refuse(
+        "bad-credentials",
+        "this sign-in is unknown, expired, already used or was started in another browser; start again",
+      );
     }
     return { ok: true, nonce: row.nonce, verifier: row.verifier, returnTo: row.return_to };
   }
 
   /** Opens a browser session for an identity the provider vouched for, with the role its mapping gave. */
-  async externalLogin(username: string, role: Role, provider: string, sourceIp: string): Promise<{ sessionId: string; csrfToken: string }> {
+  async externalLogin(
+    username: string,
+    role: Role,
+    provider: string,
+    sourceIp: string,
+  ): Promise<{ sessionId: string; csrfToken: string }> {
     const now = Date.now();
     const { sessionId, csrfToken } = newSessionSecrets();
     this.#sql.exec(
-      "INSERT INTO sessions (id_sha256, username, csrf_token, created_ms, last_seen_ms, source_ip, provider, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO sessions (id_sha256, username, csrf_token, created_ms, " +
+        "last_seen_ms, source_ip, provider, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       await sha256Hex(sessionId),
       username,
       csrfToken,
@@ -571,7 +815,12 @@ export class IdentityStore {
   /** Ends every session a provider vouched for (it was deleted, disabled or now maps identities differently). */
   endProviderSessions(provider: string, reason: string): number {
     const ended = this.#sql.exec("DELETE FROM sessions WHERE provider = ?", provider).rowsWritten;
-    if (ended > 0) this.#emit({ severity: "notice", msgId: "auth.oidc.sessions.ended", fields: { provider, sessions: ended, reason } });
+    if (ended > 0)
+      this.#emit({
+        severity: "notice",
+        msgId: "auth.oidc.sessions.ended",
+        fields: { provider, sessions: ended, reason },
+      });
     return ended;
   }
 
@@ -583,16 +832,23 @@ export class IdentityStore {
   // ── tokens ───────────────────────────────────────────────────────────────
 
   /** Creates a token; the plaintext is returned here once and only its SHA-256 is kept. */
-  async createToken(name: string, role: Role, expiresUtc: string | null, createdBy: string): Promise<Outcome<{ token: TokenCreated }>> {
+  async createToken(
+    name: string,
+    role: Role,
+    expiresUtc: string | null,
+    createdBy: string,
+  ): Promise<Outcome<{ token: TokenCreated }>> {
     const now = Date.now();
     const expiry = newTokenExpiry(expiresUtc, now);
     if (!expiry.ok) return refuse("invalid", "expiresUtc must be in the future", { pointer: "#/expiresUtc" });
     const expires = expiry.expiresMs;
-    if (this.#count("SELECT COUNT(*) AS n FROM tokens WHERE name = ?", name) > 0) return refuse("conflict", `a token named '${name}' already exists`);
+    if (this.#count("SELECT COUNT(*) AS n FROM tokens WHERE name = ?", name) > 0)
+      return refuse("conflict", `a token named '${name}' already exists`);
     const plaintext = newToken();
     const id = toHex(randomBytes(8));
     this.#writeTokens(
-      "INSERT INTO tokens (id, name, role, prefix, sha256, created_ms, created_by, expires_ms, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'api')",
+      "INSERT INTO tokens (id, name, role, prefix, sha256, created_ms, created_by, " +
+        "expires_ms, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'api')",
       id,
       name,
       role,
@@ -608,7 +864,10 @@ export class IdentityStore {
 
   /** Tokens, newest first; never a plaintext or a hash. */
   listTokens(): TokenRecord[] {
-    return this.#sql.exec<TokenRow>("SELECT * FROM tokens ORDER BY created_ms DESC, id").toArray().map((row) => this.#tokenRecord(row));
+    return this.#sql
+      .exec<TokenRow>("SELECT * FROM tokens ORDER BY created_ms DESC, id")
+      .toArray()
+      .map((row) => this.#tokenRecord(row));
   }
 
   /** One token (never its plaintext). */
@@ -621,7 +880,11 @@ export class IdentityStore {
   revokeToken(id: string, by: string): Outcome<object> {
     const row = this.#tokenRow(id);
     if (!row) return refuse("not-found", `no token with id '${id}'`);
-    if (!mayRevoke(row).ok) return refuse("conflict", `token '${row.name}' is provisioned by the fleet configuration; change the configuration instead`);
+    if (!mayRevoke(row).ok)
+      return refuse(
+        "conflict",
+        `token '${row.name}' is provisioned by the fleet configuration; change the configuration instead`,
+      );
     this.#writeTokens("DELETE FROM tokens WHERE id = ?", id);
     this.#emit({ severity: "notice", msgId: "auth.token.revoked", fields: { tokenId: id, name: row.name, by } });
     return { ok: true };
@@ -634,7 +897,13 @@ export class IdentityStore {
    */
   revokeTokensOf(username: string, aboveRole: Role | null, by: string): number {
     // Tokens record their creator as the acting principal's name (`user:<account>`).
-    const created = this.#sql.exec<TokenRow>("SELECT * FROM tokens WHERE source = 'api' AND created_by IN (?, ?)", username, `user:${username}`).toArray();
+    const created = this.#sql
+      .exec<TokenRow>(
+        "SELECT * FROM tokens WHERE source = 'api' AND created_by IN (?, ?)",
+        username,
+        `user:${username}`,
+      )
+      .toArray();
     const rows = tokensRevokedBy(created, aboveRole);
     for (const row of rows) {
       this.#writeTokens("DELETE FROM tokens WHERE id = ?", row.id);
@@ -684,7 +953,10 @@ export class IdentityStore {
 
   /** All accounts, by name. */
   listUsers(): UserRecord[] {
-    return this.#sql.exec<UserRow>("SELECT * FROM users ORDER BY username").toArray().map((row) => this.#userRecord(row));
+    return this.#sql
+      .exec<UserRow>("SELECT * FROM users ORDER BY username")
+      .toArray()
+      .map((row) => this.#userRecord(row));
   }
 
   /** One account. */
@@ -723,24 +995,38 @@ export class IdentityStore {
       wanted.delete(row.username);
       if (account.role !== row.role) {
         this.#sql.exec("UPDATE users SET role = ? WHERE username = ?", account.role, row.username);
-        this.#emit({ severity: "notice", msgId: "auth.user.updated", fields: { username: row.username, role: account.role, by } });
+        this.#emit({
+          severity: "notice",
+          msgId: "auth.user.updated",
+          fields: { username: row.username, role: account.role, by },
+        });
       }
       if (account.passwordHash !== row.password_hash) {
-        this.#sql.exec("UPDATE users SET password_hash = ?, password_changed_ms = ?, password_is_default = 0 WHERE username = ?", account.passwordHash, now, row.username);
+        this.#sql.exec(
+          "UPDATE users SET password_hash = ?, password_changed_ms = ?, password_is_default = 0 WHERE username = ?",
+          account.passwordHash,
+          now,
+          row.username,
+        );
         this.#endSessions(row.username);
         this.#emit({ severity: "notice", msgId: "auth.password.changed", fields: { username: row.username, by } });
       }
     }
     for (const account of wanted.values()) {
       this.#sql.exec(
-        "INSERT INTO users (username, role, password_hash, must_enrol, created_ms, password_changed_ms) VALUES (?, ?, ?, 1, ?, ?)",
+        "INSERT INTO users (username, role, password_hash, must_enrol, created_ms, " +
+          "password_changed_ms) VALUES (?, ?, ?, 1, ?, ?)",
         account.username,
         account.role,
         account.passwordHash,
         now,
         now,
       );
-      this.#emit({ severity: "notice", msgId: "auth.user.created", fields: { username: account.username, role: account.role, by } });
+      this.#emit({
+        severity: "notice",
+        msgId: "auth.user.created",
+        fields: { username: account.username, role: account.role, by },
+      });
     }
   }
 
@@ -750,7 +1036,10 @@ export class IdentityStore {
    * key from, so an update keeps its accounts.
    */
   storedAccounts(): { username: string; role: Role; passwordHash: string }[] {
-    return this.#sql.exec<UserRow>("SELECT * FROM users ORDER BY username").toArray().map((row) => ({ username: row.username, role: row.role, passwordHash: row.password_hash }));
+    return this.#sql
+      .exec<UserRow>("SELECT * FROM users ORDER BY username")
+      .toArray()
+      .map((row) => ({ username: row.username, role: row.role, passwordHash: row.password_hash }));
   }
 
   /**
@@ -759,7 +1048,11 @@ export class IdentityStore {
    * current password or a fresh TOTP code. Counted like a login, so a hijacked
    * session cannot guess the password here faster than at the login.
    */
-  async reauthenticate(username: string, proof: { currentPassword?: string | undefined; totpCode?: string | undefined }, sourceIp: string): Promise<Outcome<object>> {
+  async reauthenticate(
+    username: string,
+    proof: { currentPassword?: string | undefined; totpCode?: string | undefined },
+    sourceIp: string,
+  ): Promise<Outcome<object>> {
     const now = Date.now();
     const locked = this.#checkLock(username, sourceIp, now);
     if (locked) return locked;
@@ -767,12 +1060,22 @@ export class IdentityStore {
     if (!user) return refuse("not-found", `no user '${username}'`);
     this.#countAttempt(username, sourceIp, now);
     if (proof.totpCode !== undefined) {
-      if (user.totp_secret === null) return this.#failed(username, sourceIp, "totp", "this account has no TOTP authenticator; confirm with the current password");
+      if (user.totp_secret === null)
+        return this.#failed(
+          username,
+          sourceIp,
+          "totp",
+          "this account has no TOTP authenticator; confirm with the current password",
+        );
       const verified = await verifyTotp(user.totp_secret, proof.totpCode, null, now);
       const lastStep = this.#user(username)?.totp_last_step ?? null;
-      if (!verified.ok || !checkReplay(verified.timeStep, lastStep).ok) return this.#failed(username, sourceIp, "totp", "the code is wrong or was used already");
+      if (!verified.ok || !checkReplay(verified.timeStep, lastStep).ok)
+        return this.#failed(username, sourceIp, "totp", "the code is wrong or was used already");
       this.#sql.exec("UPDATE users SET totp_last_step = ? WHERE username = ?", verified.timeStep, username);
-    } else if (proof.currentPassword === undefined || !(await verifyPassword(proof.currentPassword, user.password_hash))) {
+    } else if (
+      proof.currentPassword === undefined ||
+      !(await verifyPassword(proof.currentPassword, user.password_hash))
+    ) {
       return this.#failed(username, sourceIp, "password", "the current password is wrong");
     }
     this.#sql.exec("DELETE FROM login_failures WHERE username = ? AND source_ip = ?", username, sourceIp);
@@ -783,7 +1086,10 @@ export class IdentityStore {
   /** Forgets an account's authenticator: it must enrol again at its next login; its sessions end. */
   resetTotp(username: string, by: string): Outcome<object> {
     if (!this.#user(username)) return refuse("not-found", `no user '${username}'`);
-    this.#sql.exec("UPDATE users SET totp_secret = NULL, totp_last_step = NULL, must_enrol = 1 WHERE username = ?", username);
+    this.#sql.exec(
+      "UPDATE users SET totp_secret = NULL, totp_last_step = NULL, must_enrol = 1 WHERE username = ?",
+      username,
+    );
     this.#endSessions(username);
     this.#emit({ severity: "notice", msgId: "auth.totp.reset", fields: { username, by } });
     return { ok: true };
@@ -809,15 +1115,23 @@ export class IdentityStore {
   #userRecord(row: UserRow): UserRecord {
     const now = Date.now();
     const lockouts = this.#sql
-      .exec<{ source_ip: string; failures: number; locked_until_ms: number | null }>("SELECT * FROM login_failures WHERE username = ? ORDER BY source_ip", row.username)
+      .exec<{ source_ip: string; failures: number; locked_until_ms: number | null }>(
+        "SELECT * FROM login_failures WHERE username = ? ORDER BY source_ip",
+        row.username,
+      )
       .toArray()
       .filter((l) => pairShown({ lockedUntilMs: l.locked_until_ms }, now))
       .map((l) => ({ sourceIp: l.source_ip, failures: l.failures, lockedUntilUtc: isoOrNull(l.locked_until_ms) }));
     // The account-wide lock across every source, while it holds, shown as source `*`.
     const account = this.#sql
-      .exec<{ failures: number; locked_until_ms: number }>("SELECT failures, locked_until_ms FROM account_failures WHERE username = ? AND locked_until_ms > ?", row.username, now)
+      .exec<{ failures: number; locked_until_ms: number }>(
+        "SELECT failures, locked_until_ms FROM account_failures WHERE username = ? AND locked_until_ms > ?",
+        row.username,
+        now,
+      )
       .toArray()[0];
-    if (account) lockouts.push({ sourceIp: "*", failures: account.failures, lockedUntilUtc: iso(account.locked_until_ms) });
+    if (account)
+      lockouts.push({ sourceIp: "*", failures: account.failures, lockedUntilUtc: iso(account.locked_until_ms) });
     return {
       username: row.username,
       role: row.role,

@@ -10,7 +10,14 @@ import type { ConfigDocument } from "../src/config/types.ts";
 import { IPSEC_PEERS_LIST, fingerprintOf, ipsecPeersOf, routerIdOf } from "../src/config/routing.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { IpsecPeerStatus, IpsecStatus } from "../src/schemas/ipsec.ts";
-import { ipsecPeer, ipsecStatus, orphanTeardownMs, type IpsecOrphan, type IpsecPeerConfig, type IpsecWorld } from "../simulator/ipsec.ts";
+import {
+  ipsecPeer,
+  ipsecStatus,
+  orphanTeardownMs,
+  type IpsecOrphan,
+  type IpsecPeerConfig,
+  type IpsecWorld,
+} from "../simulator/ipsec.ts";
 import type { DataPlane } from "./data-plane.ts";
 import { Provisioning } from "./provisioning.ts";
 
@@ -70,7 +77,11 @@ export class IpsecStore {
       this.#sql.exec("DELETE FROM ipsec_state WHERE key = 'enabledSinceMs'");
       this.#sql.exec("DELETE FROM ipsec_orphans");
     } else if (wasEnabledSince === null) {
-      this.#sql.exec("INSERT INTO ipsec_state (key, value) VALUES ('enabledSinceMs', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", String(nowMs));
+      this.#sql.exec(
+        "INSERT INTO ipsec_state (key, value) VALUES ('enabledSinceMs', ?) ON CONFLICT " +
+          "(key) DO UPDATE SET value = excluded.value",
+        String(nowMs),
+      );
     }
     const before = this.#world(nowMs);
     const local = localAddressOf(doc);
@@ -88,7 +99,8 @@ export class IpsecStore {
         const orphan: IpsecOrphan = { peer, deletedMs: nowMs };
         if (orphanTeardownMs(before, orphan) === null) continue;
         this.#sql.exec(
-          "INSERT INTO ipsec_orphans (name, peer, deleted_ms) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET peer = excluded.peer, deleted_ms = excluded.deleted_ms",
+          "INSERT INTO ipsec_orphans (name, peer, deleted_ms) VALUES (?, ?, ?) ON CONFLICT " +
+            "(name) DO UPDATE SET peer = excluded.peer, deleted_ms = excluded.deleted_ms",
           name,
           JSON.stringify(peer),
           nowMs,
@@ -108,11 +120,15 @@ export class IpsecStore {
   /** The spec's IpsecPeerStatus: 404 when no connection of that name is configured and no SA carries it. */
   peer(name: string): Outcome<{ peer: IpsecPeerStatus }> {
     const found = ipsecPeer(this.#world(this.#sources.dataPlane.clock().nowMs), name);
-    return found ? { ok: true, peer: found } : refuse("not-found", `no IPsec peer '${name}' is configured and no SA carries that name`);
+    return found
+      ? { ok: true, peer: found }
+      : refuse("not-found", `no IPsec peer '${name}' is configured and no SA carries that name`);
   }
 
   #enabledSince(): number | null {
-    const row = this.#sql.exec<{ value: string }>("SELECT value FROM ipsec_state WHERE key = 'enabledSinceMs'").toArray()[0];
+    const row = this.#sql
+      .exec<{ value: string }>("SELECT value FROM ipsec_state WHERE key = 'enabledSinceMs'")
+      .toArray()[0];
     return row ? Number(row.value) : null;
   }
 
@@ -136,7 +152,8 @@ export class IpsecStore {
     // SAs past their teardown are forgotten.
     for (const orphan of orphans) {
       const teardown = orphanTeardownMs(world, orphan);
-      if (teardown === null || nowMs >= teardown) this.#sql.exec("DELETE FROM ipsec_orphans WHERE name = ?", orphan.peer.name);
+      if (teardown === null || nowMs >= teardown)
+        this.#sql.exec("DELETE FROM ipsec_orphans WHERE name = ?", orphan.peer.name);
     }
     return world;
   }

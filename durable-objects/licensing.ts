@@ -6,12 +6,25 @@
  * (simulator/licence.ts), driven by the simulated clock, so this store only
  * installs terms in the data plane and reads its status back.
  */
-import { DEV_TERMS, licenceState, offlineTerms, onlineTerms, renewedTerms, type LicenceStatus, type LicenceTerms } from "../simulator/index.ts";
+import {
+  DEV_TERMS,
+  licenceState,
+  offlineTerms,
+  onlineTerms,
+  renewedTerms,
+  type LicenceStatus,
+  type LicenceTerms,
+} from "../simulator/index.ts";
 import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
 import { instanceIdFor, licensingKey, signLease, verifyActivationToken, verifyLease } from "../src/trust/licence.ts";
 import { sha256Hex } from "../src/trust/encoding.ts";
 import type { DataPlane } from "./data-plane.ts";
-import type { LicenceLeaseResult, LicenceRenewalResult, OfflineLease, TelemetryPreview } from "../src/schemas/licensing.ts";
+import type {
+  LicenceLeaseResult,
+  LicenceRenewalResult,
+  OfflineLease,
+  TelemetryPreview,
+} from "../src/schemas/licensing.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -24,7 +37,13 @@ export class LicensingStore {
   #key: Promise<Uint8Array<ArrayBuffer>> | null = null;
 
   /** Opens the store and installs the stored terms (dev mode on a fresh appliance) in the data plane. */
-  constructor(sql: SqlStorage, appliance: string, dataPlane: DataPlane, fleetSecret: string | undefined, softwareVersion: string) {
+  constructor(
+    sql: SqlStorage,
+    appliance: string,
+    dataPlane: DataPlane,
+    fleetSecret: string | undefined,
+    softwareVersion: string,
+  ) {
     this.#sql = sql;
     this.#appliance = appliance;
     this.#dataPlane = dataPlane;
@@ -49,20 +68,53 @@ export class LicensingStore {
    * have ended. Works in every state, Lapsed included. Only the token's
    * SHA-256 is kept.
    */
-  async activate(token: string, licenceId: string | null, actor: string): Promise<Outcome<{ activated: true; instanceId: string }>> {
+  async activate(
+    token: string,
+    licenceId: string | null,
+    actor: string,
+  ): Promise<Outcome<{ activated: true; instanceId: string }>> {
     const key = await this.#licensingKey();
-    if (!key) return this.#refused("activate", "no-key", actor, "conflict", "this appliance cannot verify licences: the fleet secret (BNG_FLEET_SECRET) is not set");
+    if (!key)
+      return this.#refused(
+        "activate",
+        "no-key",
+        actor,
+        "conflict",
+        "this appliance cannot verify licences: the fleet secret (BNG_FLEET_SECRET) is not set",
+      );
     const verified = await verifyActivationToken(key, token);
-    if (!verified.ok) return this.#refused("activate", verified.reason, actor, "rejected", `the activation token was refused: ${verified.detail}`, "#/token");
+    if (!verified.ok)
+      return this.#refused(
+        "activate",
+        verified.reason,
+        actor,
+        "rejected",
+        `the activation token was refused: ${verified.detail}`,
+        "#/token",
+      );
     const claims = verified.claims;
     if (licenceId !== null && licenceId !== claims.licenceId) {
-      return this.#refused("activate", "licence-mismatch", actor, "rejected", `the activation token is for licence '${claims.licenceId}', not '${licenceId}'`, "#/licenceId");
+      return this.#refused(
+        "activate",
+        "licence-mismatch",
+        actor,
+        "rejected",
+        `the activation token is for licence '${claims.licenceId}', not '${licenceId}'`,
+        "#/licenceId",
+      );
     }
     const instanceId = await instanceIdFor(this.#appliance, claims.licenceId);
     const nowMs = this.#nowMs();
     const terms = onlineTerms({ ...claims, instanceId, contractEndMs: Date.parse(claims.contractEndUtc) }, nowMs);
     if (!terms.ok) {
-      return this.#refused("activate", terms.reason, actor, "rejected", `licence '${claims.licenceId}' cannot be activated: its contract ended at ${claims.contractEndUtc}`, "#/token");
+      return this.#refused(
+        "activate",
+        terms.reason,
+        actor,
+        "rejected",
+        `licence '${claims.licenceId}' cannot be activated: its contract ended at ${claims.contractEndUtc}`,
+        "#/token",
+      );
     }
     this.#store(terms.terms, { tokenSha256: await sha256Hex(token.trim()) });
     this.#dataPlane.log("notice", "audit.licence.activate", {
@@ -83,23 +135,59 @@ export class LicensingStore {
    */
   async loadOffline(lease: OfflineLease, actor: string): Promise<Outcome<LicenceLeaseResult>> {
     const key = await this.#licensingKey();
-    if (!key) return this.#refused("load-offline", "no-key", actor, "conflict", "this appliance cannot verify licences: the fleet secret (BNG_FLEET_SECRET) is not set");
+    if (!key)
+      return this.#refused(
+        "load-offline",
+        "no-key",
+        actor,
+        "conflict",
+        "this appliance cannot verify licences: the fleet secret (BNG_FLEET_SECRET) is not set",
+      );
     if (!(await verifyLease(key, lease))) {
-      return this.#refused("load-offline", "bad-signature", actor, "rejected", "the lease's signature does not verify: it was not issued for this fleet, or a field was altered", "#/signature");
+      return this.#refused(
+        "load-offline",
+        "bad-signature",
+        actor,
+        "rejected",
+        "the lease's signature does not verify: it was not issued for this fleet, or a field was altered",
+        "#/signature",
+      );
     }
     const instanceId = await instanceIdFor(this.#appliance, lease.licenceId);
     if (lease.instanceId !== instanceId) {
-      return this.#refused("load-offline", "wrong-instance", actor, "rejected", `the lease is bound to instance ${lease.instanceId}; this appliance is instance ${instanceId} for licence '${lease.licenceId}'`, "#/instanceId");
+      return this.#refused(
+        "load-offline",
+        "wrong-instance",
+        actor,
+        "rejected",
+        `the lease is bound to instance ${lease.instanceId}; this appliance is ` +
+          `instance ${instanceId} for licence '${lease.licenceId}'`,
+        "#/instanceId",
+      );
     }
     const nowMs = this.#nowMs();
     const expiresAtMs = Date.parse(lease.expiresAtUtc);
     const contractEndMs = Date.parse(lease.contractEndUtc);
     if (expiresAtMs > contractEndMs) {
-      return this.#refused("load-offline", "bad-lease", actor, "rejected", `the lease expires (${lease.expiresAtUtc}) after its contract ends (${lease.contractEndUtc})`, "#/expiresAtUtc");
+      return this.#refused(
+        "load-offline",
+        "bad-lease",
+        actor,
+        "rejected",
+        `the lease expires (${lease.expiresAtUtc}) after its contract ends (${lease.contractEndUtc})`,
+        "#/expiresAtUtc",
+      );
     }
     const terms = offlineTerms({ ...lease, instanceId, expiresAtMs, contractEndMs }, nowMs);
     if (!terms.ok) {
-      return this.#refused("load-offline", terms.reason, actor, "rejected", `the lease expired at ${lease.expiresAtUtc} (appliance time ${iso(nowMs)})`, "#/expiresAtUtc");
+      return this.#refused(
+        "load-offline",
+        terms.reason,
+        actor,
+        "rejected",
+        `the lease expired at ${lease.expiresAtUtc} (appliance time ${iso(nowMs)})`,
+        "#/expiresAtUtc",
+      );
     }
     this.#store(terms.terms, { lease: JSON.stringify(lease) });
     this.#dataPlane.log("notice", "audit.licence.load-offline", {
@@ -120,9 +208,13 @@ export class LicensingStore {
    * as an operator's offline lease would be, so a scenario can then run the
    * clock through Grace to Lapsed.
    */
-  async loadScenarioLease(request: { days: number; graceDays: number; bandMax: number }, actor: string): Promise<Outcome<LicenceLeaseResult>> {
+  async loadScenarioLease(
+    request: { days: number; graceDays: number; bandMax: number },
+    actor: string,
+  ): Promise<Outcome<LicenceLeaseResult>> {
     const key = await this.#licensingKey();
-    if (!key) return refuse("conflict", "this appliance cannot issue a lease: the fleet secret (BNG_FLEET_SECRET) is not set");
+    if (!key)
+      return refuse("conflict", "this appliance cannot issue a lease: the fleet secret (BNG_FLEET_SECRET) is not set");
     const licenceId = "LIC-SCENARIO";
     const nowMs = this.#nowMs();
     const expiresAtMs = nowMs + request.days * 86_400_000;
@@ -146,15 +238,26 @@ export class LicensingStore {
     if (!renewed.ok) {
       const detail = {
         dev: "there is no licence to renew (dev mode): activate one with POST /api/v1/licensing/activate",
-        offline: "an offline licence cannot be renewed online: load a new lease with POST /api/v1/licensing/load-offline",
+        offline:
+          "an offline licence cannot be renewed online: load a new lease with POST /api/v1/licensing/load-offline",
         "contract-ended": "the contract has ended: activate a new licence with POST /api/v1/licensing/activate",
       }[renewed.reason];
       return this.#refused("renew", renewed.reason, actor, "conflict", detail);
     }
     this.#store(renewed.terms, {});
     const status = this.#dataPlane.model.licence.status();
-    this.#dataPlane.log("notice", "audit.licence.renew", { licenceId: status.licenceId, expiresAtUtc: status.expiresAtUtc, actor });
-    return { ok: true, renewed: true, state: status.state, expiresAtUtc: status.expiresAtUtc, lastRenewalUtc: status.lastRenewalUtc };
+    this.#dataPlane.log("notice", "audit.licence.renew", {
+      licenceId: status.licenceId,
+      expiresAtUtc: status.expiresAtUtc,
+      actor,
+    });
+    return {
+      ok: true,
+      renewed: true,
+      state: status.state,
+      expiresAtUtc: status.expiresAtUtc,
+      lastRenewalUtc: status.lastRenewalUtc,
+    };
   }
 
   /** The usage report the appliance would send: online with its next renewal, offline by hand, in dev mode never. */
@@ -223,7 +326,9 @@ export class LicensingStore {
     pointer?: string,
   ): Refusal {
     this.#dataPlane.log("warning", "audit.licence.refused", { operation, reason, actor });
-    return kind === "rejected" ? refuse("rejected", detail, { errors: pointer ? [{ in: "body", pointer, detail }] : [] }) : refuse("conflict", detail);
+    return kind === "rejected"
+      ? refuse("rejected", detail, { errors: pointer ? [{ in: "body", pointer, detail }] : [] })
+      : refuse("conflict", detail);
   }
 }
 
@@ -231,7 +336,9 @@ export class LicensingStore {
 function parseTerms(text: string): LicenceTerms {
   try {
     const parsed = JSON.parse(text) as Partial<LicenceTerms>;
-    return typeof parsed === "object" && parsed !== null && typeof parsed.mode === "string" ? { ...DEV_TERMS, ...parsed } : DEV_TERMS;
+    return typeof parsed === "object" && parsed !== null && typeof parsed.mode === "string"
+      ? { ...DEV_TERMS, ...parsed }
+      : DEV_TERMS;
   } catch {
     return DEV_TERMS;
   }

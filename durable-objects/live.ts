@@ -7,7 +7,12 @@
  * object may sleep between changes with every connection kept open.
  */
 import type { Connection } from "partyserver";
-import { LIVE_CHANNELS_PER_SESSION, LIVE_RETRY_SECONDS, LIVE_SESSION_ENDED, LIVE_SESSION_HEADER } from "../src/schemas/live.ts";
+import {
+  LIVE_CHANNELS_PER_SESSION,
+  LIVE_RETRY_SECONDS,
+  LIVE_SESSION_ENDED,
+  LIVE_SESSION_HEADER,
+} from "../src/schemas/live.ts";
 import type { LiveMessage } from "../src/schemas/live.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { Principal } from "../src/schemas/principal.ts";
@@ -22,7 +27,10 @@ interface Watcher {
 export interface LiveSources {
   /** The session behind a hash, or null once it has ended (a recheck is not a use: `touch` false). */
   session(sha256: string, touch: boolean): Principal | null;
-  /** The origins the web UI's pages are served from besides the request's own (`webUi.listeners` under `webUi.hostname`). */
+  /**
+   * The origins the web UI's pages are served from besides the request's own (`webUi.listeners` under
+   * `webUi.hostname`).
+   */
   pageOrigins(): string[];
   /** GET /system/status's answer now. */
   status(): SystemStatus;
@@ -52,23 +60,31 @@ export class LiveFeed {
    * admission is `settled` once its connection is made or failed.
    */
   admit(request: Request): Outcome<{ sessionSha256: string }> {
-    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return refuse("invalid", "the live channel is a WebSocket: send Upgrade: websocket");
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket")
+      return refuse("invalid", "the live channel is a WebSocket: send Upgrade: websocket");
     const origin = request.headers.get("origin");
     const own = new URL(request.url).origin;
     if (origin === null || (origin !== own && !this.#sources.pageOrigins().includes(origin))) {
-      return refuse("forbidden", `the live channel is opened by this appliance's own pages only (Origin ${origin === null ? "absent" : `'${origin.slice(0, 200)}'`}, expected ${own})`);
+      return refuse(
+        "forbidden",
+        `the live channel is opened by this appliance's own pages only ` +
+          `(Origin ${origin === null ? "absent" : `'${origin.slice(0, 200)}'`}, ` +
+          `expected ${own})`,
+      );
     }
     const sessionSha256 = request.headers.get(LIVE_SESSION_HEADER);
     if (sessionSha256 === null) return refuse("bad-credentials", "the live channel needs the web UI's session cookie");
     const principal = this.#sources.session(sessionSha256, true);
     if (principal === null) return refuse("bad-credentials", "the session has ended; log in again");
-    if (principal.passwordChangeRequired) return refuse("forbidden", "this account still has the published development default password: change it first");
+    if (principal.passwordChangeRequired)
+      return refuse("forbidden", "this account still has the published development default password: change it first");
     let held = this.#admitting.get(sessionSha256) ?? 0;
     for (const connection of this.#sources.connections()) {
       if ((connection.state as Watcher | null)?.sessionSha256 === sessionSha256) held++;
     }
     if (held >= LIVE_CHANNELS_PER_SESSION) {
-      const detail = `this session already has ${LIVE_CHANNELS_PER_SESSION} live channels open; close one (a tab) first`;
+      const detail =
+        `this session already has ${LIVE_CHANNELS_PER_SESSION} live channels open; close ` + `one (a tab) first`;
       return refuse("throttled", detail, { retryAfterSeconds: LIVE_RETRY_SECONDS });
     }
     this.#admitting.set(sessionSha256, (this.#admitting.get(sessionSha256) ?? 0) + 1);
@@ -89,7 +105,10 @@ export class LiveFeed {
     connection.send(this.#message());
   }
 
-  /** Something shown may have changed (a model step, a change request): the connections are told once the current turn is done. */
+  /**
+   * Something shown may have changed (a model step, a change request): the connections are told once the current turn
+   * is done.
+   */
   changed(): void {
     if (this.#pending) return;
     this.#pending = true;
@@ -115,12 +134,16 @@ export class LiveFeed {
     return JSON.stringify(message);
   }
 
-  /** Sends the status to every connection whose session still holds (an idle session's expiry is found here, at the latest a step later). */
+  /**
+   * Sends the status to every connection whose session still holds (an idle session's expiry is found here, at the
+   * latest a step later).
+   */
   #push(): void {
     const open = this.recheck();
     if (open.length === 0) return;
     const text = this.#message();
-    // What every open connection was last sent (one that joined since was sent the status then): unchanged, nothing to say.
+    // What every open connection was last sent (one that joined since was sent the status then): unchanged, nothing to
+    // say.
     if (text === this.#last) return;
     this.#last = text;
     for (const connection of open) connection.send(text);

@@ -4,7 +4,10 @@
  * at login, where the passkey policy lets a passkey replace the TOTP code,
  * the identity store asks here for the options and the verdict.
  */
-import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/server";
 import type { PasskeyRecord } from "../src/schemas/auth.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import { fromHex, toHex } from "../src/trust/encoding.ts";
@@ -62,8 +65,10 @@ export class PasskeyStore {
   /** The policy and RP binding in force, or the refusal explaining why passkeys cannot be used now. */
   #usable(): Outcome<{ context: PasskeyContext & { rpId: string } }> {
     const context = this.#context();
-    if (!context.enabled) return refuse("conflict", "passkeys are disabled by the passkey policy (PUT /api/v1/auth/providers/passkey)");
-    if (!context.rpId) return refuse("conflict", "passkeys need a relying-party id: set the passkey policy's rpId or webUi.hostname");
+    if (!context.enabled)
+      return refuse("conflict", "passkeys are disabled by the passkey policy (PUT /api/v1/auth/providers/passkey)");
+    if (!context.rpId)
+      return refuse("conflict", "passkeys need a relying-party id: set the passkey policy's rpId or webUi.hostname");
     return { ok: true, context: { ...context, rpId: context.rpId } };
   }
 
@@ -81,13 +86,18 @@ export class PasskeyStore {
     const usable = this.#usable();
     if (!usable.ok) return usable;
     const challenge = this.#take(username, "register");
-    if (!challenge) return refuse("conflict", "no passkey registration is under way for this account (or it expired): ask for registration options first");
+    if (!challenge)
+      return refuse(
+        "conflict",
+        "no passkey registration is under way for this account (or it expired): ask for registration options first",
+      );
     const verified = await verifyRegistration(usable.context, response, challenge);
     if (!verified.ok) return verified;
     const { passkey } = verified;
     if (this.#row(passkey.id)) return refuse("conflict", "this passkey is already registered");
     this.#sql.exec(
-      "INSERT INTO passkeys (id, username, name, public_key, counter, transports, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO passkeys (id, username, name, public_key, counter, transports, " +
+        "created_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
       passkey.id,
       username,
       name,
@@ -96,7 +106,11 @@ export class PasskeyStore {
       JSON.stringify(passkey.transports),
       Date.now(),
     );
-    this.#emit({ severity: "notice", msgId: "auth.passkey.registered", fields: { username, passkey: passkey.id, name } });
+    this.#emit({
+      severity: "notice",
+      msgId: "auth.passkey.registered",
+      fields: { username, passkey: passkey.id, name },
+    });
     return { ok: true, passkey: this.#record(this.#row(passkey.id)!) };
   }
 
@@ -105,7 +119,9 @@ export class PasskeyStore {
     const rows =
       username === null
         ? this.#sql.exec<Row>("SELECT * FROM passkeys ORDER BY created_ms DESC, id").toArray()
-        : this.#sql.exec<Row>("SELECT * FROM passkeys WHERE username = ? ORDER BY created_ms DESC, id", username).toArray();
+        : this.#sql
+            .exec<Row>("SELECT * FROM passkeys WHERE username = ? ORDER BY created_ms DESC, id", username)
+            .toArray();
     return rows.map((row) => this.#record(row));
   }
 
@@ -122,7 +138,11 @@ export class PasskeyStore {
     const row = this.#owned(id, actor);
     if (!row.ok) return row;
     this.#sql.exec("DELETE FROM passkeys WHERE id = ?", id);
-    this.#emit({ severity: "notice", msgId: "auth.passkey.removed", fields: { username: row.row.username, passkey: id, by: actor.name } });
+    this.#emit({
+      severity: "notice",
+      msgId: "auth.passkey.removed",
+      fields: { username: row.row.username, passkey: id, by: actor.name },
+    });
     return { ok: true, username: row.row.username };
   }
 
@@ -153,7 +173,12 @@ export class PasskeyStore {
     if (!usable.ok || !usable.context.replacesTotp || !challenge) return false;
     const verified = await verifyAssertion(usable.context, response, challenge, this.#stored(username));
     if (!verified) return false;
-    this.#sql.exec("UPDATE passkeys SET counter = ?, last_used_ms = ? WHERE id = ?", verified.counter, Date.now(), verified.id);
+    this.#sql.exec(
+      "UPDATE passkeys SET counter = ?, last_used_ms = ? WHERE id = ?",
+      verified.counter,
+      Date.now(),
+      verified.id,
+    );
     return true;
   }
 
@@ -166,7 +191,9 @@ export class PasskeyStore {
 
   #remember(username: string, purpose: Purpose, challenge: string): void {
     this.#sql.exec(
-      "INSERT INTO passkey_challenges (username, purpose, challenge, expires_ms) VALUES (?, ?, ?, ?) ON CONFLICT (username, purpose) DO UPDATE SET challenge = excluded.challenge, expires_ms = excluded.expires_ms",
+      "INSERT INTO passkey_challenges (username, purpose, challenge, expires_ms) " +
+        "VALUES (?, ?, ?, ?) ON CONFLICT (username, purpose) DO UPDATE SET challenge = " +
+        "excluded.challenge, expires_ms = excluded.expires_ms",
       username,
       purpose,
       challenge,
@@ -176,7 +203,11 @@ export class PasskeyStore {
 
   #take(username: string, purpose: Purpose): string | null {
     const row = this.#sql
-      .exec<{ challenge: string; expires_ms: number }>("SELECT challenge, expires_ms FROM passkey_challenges WHERE username = ? AND purpose = ?", username, purpose)
+      .exec<{ challenge: string; expires_ms: number }>(
+        "SELECT challenge, expires_ms FROM passkey_challenges WHERE username = ? AND purpose = ?",
+        username,
+        purpose,
+      )
       .toArray()[0];
     this.#sql.exec("DELETE FROM passkey_challenges WHERE username = ? AND purpose = ?", username, purpose);
     return row && row.expires_ms > Date.now() ? row.challenge : null;
@@ -186,7 +217,12 @@ export class PasskeyStore {
     return this.#sql
       .exec<Row>("SELECT * FROM passkeys WHERE username = ?", username)
       .toArray()
-      .map((row) => ({ id: row.id, publicKey: fromHex(row.public_key), counter: row.counter, transports: JSON.parse(row.transports) as string[] }));
+      .map((row) => ({
+        id: row.id,
+        publicKey: fromHex(row.public_key),
+        counter: row.counter,
+        transports: JSON.parse(row.transports) as string[],
+      }));
   }
 
   #row(id: string): Row | undefined {
@@ -194,6 +230,13 @@ export class PasskeyStore {
   }
 
   #record(row: Row): PasskeyRecord {
-    return { id: row.id, username: row.username, name: row.name, transports: JSON.parse(row.transports) as string[], createdUtc: iso(row.created_ms)!, lastUsedUtc: iso(row.last_used_ms) };
+    return {
+      id: row.id,
+      username: row.username,
+      name: row.name,
+      transports: JSON.parse(row.transports) as string[],
+      createdUtc: iso(row.created_ms)!,
+      lastUsedUtc: iso(row.last_used_ms),
+    };
   }
 }

@@ -26,11 +26,18 @@ export function profileNamed(name: ProfileName): Profile {
   return profile;
 }
 
-/** The parsed profile an appliance runs: a shipped one by name, else its fleet's own file from BNG_PROFILES (validated by the launcher first). */
+/**
+ * The parsed profile an appliance runs: a shipped one by name, else its fleet's own file from BNG_PROFILES (validated
+ * by the launcher first).
+ */
 export function profileOf(env: Env, appliance: ApplianceDefinition): Profile {
   if (isShippedProfile(appliance.profile)) return profileNamed(appliance.profile);
   const source = userProfiles(env)[appliance.profile];
-  if (source === undefined) throw new Error(`profile file '${appliance.profile}' of appliance '${appliance.name}' was not given to this Worker in BNG_PROFILES`);
+  if (source === undefined)
+    throw new Error(
+      `profile file '${appliance.profile}' of appliance '${appliance.name}' was not ` +
+        `given to this Worker in BNG_PROFILES`,
+    );
   const result = parseProfile(source);
   if (!result.ok) throw new Error(`profile file '${appliance.profile}' is invalid: ${result.issues.join("; ")}`);
   return result.profile;

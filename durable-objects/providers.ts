@@ -9,14 +9,28 @@ import { REDACTED } from "../src/config/registry.ts";
 
 type StoredProvider = Omit<OidcProviderRecord, "clientSecretSet" | "callbackPath" | "name">;
 
-const DEFAULT_PASSKEY_POLICY: PasskeyPolicy = { enabled: false, rpId: null, userVerification: "preferred", replacesTotp: false };
+const DEFAULT_PASSKEY_POLICY: PasskeyPolicy = {
+  enabled: false,
+  rpId: null,
+  userVerification: "preferred",
+  replacesTotp: false,
+};
 
 /**
  * The settings that decide who a provider's user is and which role they get:
  * a change to any of them (or disabling, or deleting the provider) ends the
  * sessions it vouched for, which were granted under the old rules.
  */
-const IDENTITY_SETTINGS = ["enabled", "issuer", "clientId", "scopes", "usernameClaim", "groupsClaim", "fetchUserInfo", "roleMap"] as const;
+const IDENTITY_SETTINGS = [
+  "enabled",
+  "issuer",
+  "clientId",
+  "scopes",
+  "usernameClaim",
+  "groupsClaim",
+  "fetchUserInfo",
+  "roleMap",
+] as const;
 
 /** Ends the sessions of a provider, saying why. */
 export type EndProviderSessions = (provider: string, reason: string) => void;
@@ -26,7 +40,10 @@ type Discovered = Outcome<{ discovery: Discovery }>;
 export class ProviderStore {
   readonly #sql: SqlStorage;
   readonly #endSessions: EndProviderSessions;
-  /** Discovery documents by provider, with what they were read for (issuer and allowlist) and until when they are reused. */
+  /**
+   * Discovery documents by provider, with what they were read for (issuer and allowlist) and until when they are
+   * reused.
+   */
   readonly #discoveries = new Map<string, { key: string; untilMs: number; discovered: Promise<Discovered> }>();
 
   constructor(sql: SqlStorage, endSessions: EndProviderSessions) {
@@ -41,9 +58,16 @@ export class ProviderStore {
   /** Every OIDC provider, by name, secrets withheld. */
   list(): OidcProviderRecord[] {
     return this.#sql
-      .exec<{ name: string; settings: string; secret_set: number }>("SELECT name, settings, client_secret <> '' AS secret_set FROM oidc_providers ORDER BY name")
+      .exec<{ name: string; settings: string; secret_set: number }>(
+        "SELECT name, settings, client_secret <> '' AS secret_set FROM oidc_providers ORDER BY name",
+      )
       .toArray()
-      .map((row) => ({ name: row.name, ...(JSON.parse(row.settings) as StoredProvider), clientSecretSet: row.secret_set === 1, callbackPath: `/api/v1/auth/oidc/${row.name}/callback` }));
+      .map((row) => ({
+        name: row.name,
+        ...(JSON.parse(row.settings) as StoredProvider),
+        clientSecretSet: row.secret_set === 1,
+        callbackPath: `/api/v1/auth/oidc/${row.name}/callback`,
+      }));
   }
 
   /** One provider, secret withheld. */
@@ -57,12 +81,36 @@ export class ProviderStore {
    * routes' code exchange only (every read the API serves withholds it).
    */
   signInSettings(name: string): Outcome<{ provider: SignInProvider; redirectUri: string | null }> {
-    const row = this.#sql.exec<{ settings: string; client_secret: string }>("SELECT settings, client_secret FROM oidc_providers WHERE name = ?", name).toArray()[0];
+    const row = this.#sql
+      .exec<{ settings: string; client_secret: string }>(
+        "SELECT settings, client_secret FROM oidc_providers WHERE name = ?",
+        name,
+      )
+      .toArray()[0];
     const settings = row ? (JSON.parse(row.settings) as StoredProvider) : null;
     if (!row || !settings?.enabled) return refuse("not-found", `no enabled OIDC provider '${name}'`);
-    if (row.client_secret === "") return refuse("conflict", `OIDC provider '${name}' has no client secret (it was dropped when its issuer changed): write clientSecret with PUT /api/v1/auth/providers/oidc/${name}`);
+    if (row.client_secret === "")
+      return refuse(
+        "conflict",
+        `OIDC provider '${name}' has no client secret (it was dropped when its issuer ` +
+          `changed): write clientSecret with PUT /api/v1/auth/providers/oidc/${name}`,
+      );
     const { issuer, clientId, scopes, usernameClaim, groupsClaim, fetchUserInfo, roleMap, redirectUri } = settings;
-    return { ok: true, provider: { name, issuer, clientId, clientSecret: row.client_secret, scopes, usernameClaim, groupsClaim, fetchUserInfo, roleMap }, redirectUri };
+    return {
+      ok: true,
+      provider: {
+        name,
+        issuer,
+        clientId,
+        clientSecret: row.client_secret,
+        scopes,
+        usernameClaim,
+        groupsClaim,
+        fetchUserInfo,
+        roleMap,
+      },
+      redirectUri,
+    };
   }
 
   /**
@@ -95,20 +143,30 @@ export class ProviderStore {
   put(name: string, write: OidcProviderWrite): Outcome<{ created: boolean }> {
     const { clientSecret, name: _ignored, ...rest } = write;
     const settings: StoredProvider = { ...rest, redirectUri: rest.redirectUri ?? null };
-    const existing = this.#sql.exec<{ settings: string; client_secret: string }>("SELECT settings, client_secret FROM oidc_providers WHERE name = ?", name).toArray()[0];
+    const existing = this.#sql
+      .exec<{ settings: string; client_secret: string }>(
+        "SELECT settings, client_secret FROM oidc_providers WHERE name = ?",
+        name,
+      )
+      .toArray()[0];
     const given = clientSecret === undefined || clientSecret === REDACTED ? undefined : clientSecret;
     const before = existing === undefined ? undefined : (JSON.parse(existing.settings) as StoredProvider);
     const issuerMoved = before !== undefined && before.issuer !== settings.issuer;
     const secret = given ?? (issuerMoved ? "" : existing?.client_secret);
-    if (secret === undefined) return refuse("invalid", "clientSecret is required when creating a provider", { pointer: "#/clientSecret" });
+    if (secret === undefined)
+      return refuse("invalid", "clientSecret is required when creating a provider", { pointer: "#/clientSecret" });
     this.#sql.exec(
-      "INSERT INTO oidc_providers (name, settings, client_secret) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET settings = excluded.settings, client_secret = excluded.client_secret",
+      "INSERT INTO oidc_providers (name, settings, client_secret) VALUES (?, ?, ?) ON " +
+        "CONFLICT (name) DO UPDATE SET settings = excluded.settings, client_secret = " +
+        "excluded.client_secret",
       name,
       JSON.stringify(settings),
       secret,
     );
     this.#discoveries.delete(name);
-    const changed = before ? IDENTITY_SETTINGS.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key])) : [];
+    const changed = before
+      ? IDENTITY_SETTINGS.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(settings[key]))
+      : [];
     if (changed.length > 0) this.#endSessions(name, `provider changed: ${changed.join(", ")}`);
     return { ok: true, created: existing === undefined };
   }
@@ -130,6 +188,10 @@ export class ProviderStore {
 
   /** Replaces the passkey policy. */
   setPasskeyPolicy(policy: PasskeyPolicy): void {
-    this.#sql.exec("INSERT INTO policies (name, value) VALUES ('passkey', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value", JSON.stringify(policy));
+    this.#sql.exec(
+      "INSERT INTO policies (name, value) VALUES ('passkey', ?) ON CONFLICT (name) DO " +
+        "UPDATE SET value = excluded.value",
+      JSON.stringify(policy),
+    );
   }
 }

@@ -8,7 +8,17 @@
  * configuration through the hot-apply event.
  */
 import type { ConfigDocument, ConfigItem } from "../src/config/types.ts";
-import { IGP_INTERFACES_LIST, NEIGHBORS_LIST, STATIC_ROUTES_LIST, fingerprintOf, igpInterfacesOf, igpProtocolOf, neighborsOf, routerIdOf, staticRoutesOf } from "../src/config/routing.ts";
+import {
+  IGP_INTERFACES_LIST,
+  NEIGHBORS_LIST,
+  STATIC_ROUTES_LIST,
+  fingerprintOf,
+  igpInterfacesOf,
+  igpProtocolOf,
+  neighborsOf,
+  routerIdOf,
+  staticRoutesOf,
+} from "../src/config/routing.ts";
 import { LOCAL_LISTS } from "../src/config/local-subscribers.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { IgpStatus } from "../src/schemas/routing.ts";
@@ -66,10 +76,16 @@ export class RoutingStore {
     const doc = this.#sources.document();
     const nowMs = this.#sources.dataPlane.clock().nowMs;
     const globals = { localAs: doc.fields["bgp.localAs"] ?? null, routerId: routerIdOf(doc) };
-    const neighbors = (doc.lists[NEIGHBORS_LIST] ?? []).map((item) => ({ name: item.key, fingerprint: fingerprintOf([item.values, globals]) }));
+    const neighbors = (doc.lists[NEIGHBORS_LIST] ?? []).map((item) => ({
+      name: item.key,
+      fingerprint: fingerprintOf([item.values, globals]),
+    }));
     this.#neighborStarts = this.#neighbors.follow(neighbors, nowMs).startedMs;
     const igp = { protocol: igpProtocolOf(doc), routerId: globals.routerId };
-    const interfaces = (doc.lists[IGP_INTERFACES_LIST] ?? []).map((item) => ({ name: item.key, fingerprint: fingerprintOf([item.values, igp]) }));
+    const interfaces = (doc.lists[IGP_INTERFACES_LIST] ?? []).map((item) => ({
+      name: item.key,
+      fingerprint: fingerprintOf([item.values, igp]),
+    }));
     this.#adjacencyStarts = this.#adjacencies.follow(interfaces, nowMs).startedMs;
   }
 
@@ -108,7 +124,10 @@ export class RoutingStore {
     return this.#igp(doc, seed, nowMs);
   }
 
-  /** Each configured neighbor's session state now, or null while the routing daemon cannot be asked (the control-plane watcher's sample). */
+  /**
+   * Each configured neighbor's session state now, or null while the routing daemon cannot be asked (the control-plane
+   * watcher's sample).
+   */
   neighborStates(): WatchedState[] | null {
     const dataPlane = this.#sources.dataPlane;
     if (!dataPlane.daemons().routing) return null;
@@ -122,22 +141,33 @@ export class RoutingStore {
   /** A VRF's routing table (`default` = the global table); 404 for a VRF that is not configured. */
   vrfRoutes(vrf: string, query: VrfRouteQuery): Outcome<{ page: RoutePage }> {
     const doc = this.#sources.document();
-    if (vrf !== "default" && !(doc.lists.vrfs ?? []).some((v) => v.key === vrf)) return refuse("not-found", `no VRF '${vrf}' is configured (the global table is 'default')`);
+    if (vrf !== "default" && !(doc.lists.vrfs ?? []).some((v) => v.key === vrf))
+      return refuse("not-found", `no VRF '${vrf}' is configured (the global table is 'default')`);
     const world = this.#world();
     const family = query.family === "ipv4" ? 4 : query.family === "ipv6" ? 6 : null;
-    return { ok: true, page: vrfRoutes(world, vrf, world.daemonUp ? this.#sortedSubscriberRoutes(vrf, family) : [], query) };
+    return {
+      ok: true,
+      page: vrfRoutes(world, vrf, world.daemonUp ? this.#sortedSubscriberRoutes(vrf, family) : [], query),
+    };
   }
 
-  /** The sessions' routes of a VRF in table order, read again only when the sessions may have changed (the table reads the live model lazily). */
+  /**
+   * The sessions' routes of a VRF in table order, read again only when the sessions may have changed (the table reads
+   * the live model lazily).
+   */
   #sortedSubscriberRoutes(vrf: string, family: 4 | 6 | null): SubscriberRouteList {
     const key = `${vrf}\n${family}\n${this.#sources.dataPlane.sessionsVersion()}`;
-    if (this.#subscriberCache?.key !== key) this.#subscriberCache = { key, routes: this.#sources.dataPlane.model.subscriberRoutes.table(vrf, family) };
+    if (this.#subscriberCache?.key !== key)
+      this.#subscriberCache = { key, routes: this.#sources.dataPlane.model.subscriberRoutes.table(vrf, family) };
     return this.#subscriberCache.routes;
   }
 
   #igp(doc: ConfigDocument, seed: number, nowMs: number): IgpStatus {
     const daemonUp = this.#sources.dataPlane.daemons().routing;
-    const interfaces = igpInterfacesOf(doc.lists[IGP_INTERFACES_LIST] ?? [], (item) => this.#adjacencyStarts.get(item.key) ?? nowMs);
+    const interfaces = igpInterfacesOf(
+      doc.lists[IGP_INTERFACES_LIST] ?? [],
+      (item) => this.#adjacencyStarts.get(item.key) ?? nowMs,
+    );
     return igpStatus(seed, nowMs, daemonUp, igpProtocolOf(doc), routerIdOf(doc), interfaces);
   }
 
@@ -165,8 +195,15 @@ export class RoutingStore {
         exportRt: strings(values.exportRt),
         originateDefaultRoute: values.originateDefaultRoute === true,
       })),
-      pools: dataPlane.model.pools.list().map((p) => ({ family: p.family, vrf: p.vrf ?? "default", cgnTranslated: p.cgnTranslated, subnets: p.subnets.map((s) => ({ prefix: s.prefix, announce: s.announce })) })),
-      cgnPublic: dataPlane.runningCgn().groups.flatMap((g) => g.publicSubnets.map((prefix) => ({ vrf: g.outsideVrf, prefix }))),
+      pools: dataPlane.model.pools.list().map((p) => ({
+        family: p.family,
+        vrf: p.vrf ?? "default",
+        cgnTranslated: p.cgnTranslated,
+        subnets: p.subnets.map((s) => ({ prefix: s.prefix, announce: s.announce })),
+      })),
+      cgnPublic: dataPlane
+        .runningCgn()
+        .groups.flatMap((g) => g.publicSubnets.map((prefix) => ({ vrf: g.outsideVrf, prefix }))),
       statics: staticRoutesOf(doc.lists[STATIC_ROUTES_LIST] ?? []),
       framed: this.#framedRoutes(doc),
       circuits: this.#circuitPeers(doc),

@@ -7,7 +7,13 @@
  */
 import { z } from "zod";
 import { timeline } from "../simulator/scenario-file.ts";
-import { ApplianceScenarioAction, ScenarioFile, TwinScenarioAction, type ScenarioActionResult, type ScenarioRunResult } from "../src/schemas/scenario.ts";
+import {
+  ApplianceScenarioAction,
+  ScenarioFile,
+  TwinScenarioAction,
+  type ScenarioActionResult,
+  type ScenarioRunResult,
+} from "../src/schemas/scenario.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { DataPlane } from "./data-plane.ts";
 import type { LicensingStore } from "./licensing.ts";
@@ -23,7 +29,9 @@ export interface ScenarioStores {
 }
 
 const issues = (error: z.ZodError, prefix = "") =>
-  error.issues.map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join(".") || "action"}: ${i.message}`).join("; ");
+  error.issues
+    .map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join(".") || "action"}: ${i.message}`)
+    .join("; ");
 
 /** Packages by version for the `upgrade` actions of a scenario the local launcher runs, signed with its key. */
 export type ScenarioPackages = Readonly<Record<string, Uint8Array>>;
@@ -46,7 +54,8 @@ export async function applyScenarioAction(
   switch (action.action) {
     case "reset-bgp": {
       const reset = stores.routing.resetBgp(action.neighbor);
-      if (action.neighbor !== null && reset.length === 0) return refuse("not-found", `no BGP neighbor '${action.neighbor}' is configured`);
+      if (action.neighbor !== null && reset.length === 0)
+        return refuse("not-found", `no BGP neighbor '${action.neighbor}' is configured`);
       detail = { neighbors: reset.length };
       break;
     }
@@ -67,7 +76,12 @@ export async function applyScenarioAction(
       break;
     }
   }
-  dataPlane.log("info", "scenario.action", { action: action.action, detail: Object.entries(detail).map(([k, v]) => `${k}=${v}`).join(" ") });
+  dataPlane.log("info", "scenario.action", {
+    action: action.action,
+    detail: Object.entries(detail)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" "),
+  });
   return { ok: true, result: { ok: true, action: action.action, detail, state: dataPlane.scenarioState() } };
 }
 
@@ -82,7 +96,10 @@ export async function runScenarioFile(
   if (!parsed.success) return refuse("invalid", issues(parsed.error));
   for (const step of timeline(parsed.data)) {
     if (step.advanceSeconds > 0) {
-      const advanced = await stores.dataPlane.scenario({ action: "advance-clock", seconds: step.advanceSeconds }, actor);
+      const advanced = await stores.dataPlane.scenario(
+        { action: "advance-clock", seconds: step.advanceSeconds },
+        actor,
+      );
       if (!advanced.ok) return advanced;
     }
     if (!step.action) continue;

@@ -17,21 +17,32 @@ import type { ApplianceCore } from "./appliance.ts";
 import type { PasskeyActor } from "./passkeys.ts";
 import type { PortsOf } from "./port-table.ts";
 
-/** The logged-in account a passkey write is for (sessions only: a passkey belongs to a person); an OIDC identity is refused. */
+/**
+ * The logged-in account a passkey write is for (sessions only: a passkey belongs to a person); an OIDC identity is
+ * refused.
+ */
 function account(caller: Caller): Outcome<{ username: string }> {
   const username = caller.principal!.username!;
-  if (isExternalIdentity(username)) return refuse("forbidden", "an identity signed in through OIDC uses its provider's second factor");
+  if (isExternalIdentity(username))
+    return refuse("forbidden", "an identity signed in through OIDC uses its provider's second factor");
   return { ok: true, username };
 }
 
-const passkeyActor = (caller: Caller): PasskeyActor => ({ username: caller.principal!.username, superUser: caller.principal!.role === "super-user", name: actorName(caller.principal!) });
+const passkeyActor = (caller: Caller): PasskeyActor => ({
+  username: caller.principal!.username,
+  superUser: caller.principal!.role === "super-user",
+  name: actorName(caller.principal!),
+});
 
 /** Passkeys: an account registers its own; a super-user also sees, renames and removes anyone's. */
 export function passkeyPorts(core: ApplianceCore) {
   const store = () => core.passkeys();
   return {
     // The account first, then its password or code again, then the options: one refusal, in that order.
-    registrationOptions: async (caller: Caller, proof: { currentPassword?: string | undefined; totpCode?: string | undefined }) => {
+    registrationOptions: async (
+      caller: Caller,
+      proof: { currentPassword?: string | undefined; totpCode?: string | undefined },
+    ) => {
       const own = account(caller);
       if (!own.ok) return own;
       const reauthenticated = await core.identity().reauthenticate(own.username, proof, caller.clientIp);
@@ -42,13 +53,17 @@ export function passkeyPorts(core: ApplianceCore) {
       const own = account(caller);
       return own.ok ? store().register(own.username, name, response) : own;
     },
-    list: (caller: Caller) => store().list(caller.principal!.role === "super-user" ? null : (caller.principal!.username ?? "")),
+    list: (caller: Caller) =>
+      store().list(caller.principal!.role === "super-user" ? null : (caller.principal!.username ?? "")),
     rename: (caller: Caller, id: string, name: string) => store().rename(id, name, passkeyActor(caller)),
     remove: (caller: Caller, id: string) => store().remove(id, passkeyActor(caller)),
   } satisfies PortsOf<"passkeys">;
 }
 
-/** A new sign-in as the Worker made it: the state and binding by their hashes (the browser holds them), the PKCE verifier and nonce. */
+/**
+ * A new sign-in as the Worker made it: the state and binding by their hashes (the browser holds them), the PKCE
+ * verifier and nonce.
+ */
 interface NewSignIn {
   stateSha256: string;
   bindingSha256: string;
@@ -57,7 +72,10 @@ interface NewSignIn {
   returnTo: string;
 }
 
-/** The provider's redirect back, as its query carries it (RFC 6749 §4.1.2), with the state and the browser's binding cookie hashed. */
+/**
+ * The provider's redirect back, as its query carries it (RFC 6749 §4.1.2), with the state and the browser's binding
+ * cookie hashed.
+ */
 interface ProviderReturn {
   code: string | undefined;
   error: string | undefined;
@@ -66,33 +84,66 @@ interface ProviderReturn {
   bindingSha256: string | null;
 }
 
-/** How a callback ends: a session for the browser, or a refusal after the sign-in began (its binding cookie is then cleared). */
-type CallbackEnd = { ok: true; signedIn: true; sessionId: string; returnTo: string } | { ok: true; signedIn: false; refusal: Refusal };
+/**
+ * How a callback ends: a session for the browser, or a refusal after the sign-in began (its binding cookie is then
+ * cleared).
+ */
+type CallbackEnd =
+  | { ok: true; signedIn: true; sessionId: string; returnTo: string }
+  | { ok: true; signedIn: false; refusal: Refusal };
 
 /** OIDC sign-in's two legs and the providers a sign-in page offers. */
 export function oidcSignInPorts(core: ApplianceCore) {
   const providers = () => core.providers();
   const identity = () => core.identity();
-  /** The redirect_uri: the provider's explicit one, or the callback on `webUi.hostname` at the first listener's port (else the request's origin). */
+  /**
+   * The redirect_uri: the provider's explicit one, or the callback on `webUi.hostname` at the first listener's port
+   * (else the request's origin).
+   */
   const redirectUriOf = (name: string, explicit: string | null, requestOrigin: string): string => {
     if (explicit) return explicit;
     const config = core.config();
     const hostname = config.field("webUi.hostname");
     const listeners = config.field("webUi.listeners");
-    const [origin] = pageOrigins(Array.isArray(listeners) && listeners.length > 0 ? listeners : [requestOrigin], typeof hostname === "string" ? hostname : null);
+    const [origin] = pageOrigins(
+      Array.isArray(listeners) && listeners.length > 0 ? listeners : [requestOrigin],
+      typeof hostname === "string" ? hostname : null,
+    );
     return `${origin}/api/v1/auth/oidc/${name}/callback`;
   };
-  /** The provider (enabled, by name) with its redirect URI: a 404 for one that does not exist, before anything is logged or stored. */
-  const settings = (name: string, requestOrigin: string): Outcome<{ provider: SignInProvider; redirectUri: string }> => {
+  /**
+   * The provider (enabled, by name) with its redirect URI: a 404 for one that does not exist, before anything is logged
+   * or stored.
+   */
+  const settings = (
+    name: string,
+    requestOrigin: string,
+  ): Outcome<{ provider: SignInProvider; redirectUri: string }> => {
     const found = providers().signInSettings(name);
-    return found.ok ? { ok: true, provider: found.provider, redirectUri: redirectUriOf(name, found.redirectUri, requestOrigin) } : found;
+    return found.ok
+      ? { ok: true, provider: found.provider, redirectUri: redirectUriOf(name, found.redirectUri, requestOrigin) }
+      : found;
   };
-  const discovery = (provider: SignInProvider) => providers().discovery(provider.name, provider.issuer, core.config().outboundAllowlist());
+  const discovery = (provider: SignInProvider) =>
+    providers().discovery(provider.name, provider.issuer, core.config().outboundAllowlist());
   return {
     // The store lists providers by name already.
-    choices: () => ({ providers: providers().list().filter((p) => p.enabled).map((p) => ({ name: p.name, displayName: p.displayName })) }),
-    /** Begins a sign-in: throttled before anything is read or stored (anyone can call this), then discovery, then the pending sign-in kept. */
-    start: async (caller: Caller, name: string, requestOrigin: string, signIn: NewSignIn): Promise<Outcome<{ provider: SignInProvider; redirectUri: string; discovery: Discovery }>> => {
+    choices: () => ({
+      providers: providers()
+        .list()
+        .filter((p) => p.enabled)
+        .map((p) => ({ name: p.name, displayName: p.displayName })),
+    }),
+    /**
+     * Begins a sign-in: throttled before anything is read or stored (anyone can call this), then discovery, then the
+     * pending sign-in kept.
+     */
+    start: async (
+      caller: Caller,
+      name: string,
+      requestOrigin: string,
+      signIn: NewSignIn,
+    ): Promise<Outcome<{ provider: SignInProvider; redirectUri: string; discovery: Discovery }>> => {
       const found = settings(name, requestOrigin);
       if (!found.ok) return found;
       const { provider, redirectUri } = found;
@@ -104,8 +155,16 @@ export function oidcSignInPorts(core: ApplianceCore) {
       if (!begun.ok) return begun;
       return { ok: true, provider, redirectUri, discovery: discovered.discovery };
     },
-    /** Finishes a sign-in: the pending one taken, the code redeemed, the identity mapped, the session made; a refusal is logged with our own text. */
-    callback: async (caller: Caller, name: string, requestOrigin: string, back: ProviderReturn): Promise<Refusal | CallbackEnd> => {
+    /**
+     * Finishes a sign-in: the pending one taken, the code redeemed, the identity mapped, the session made; a refusal is
+     * logged with our own text.
+     */
+    callback: async (
+      caller: Caller,
+      name: string,
+      requestOrigin: string,
+      back: ProviderReturn,
+    ): Promise<Refusal | CallbackEnd> => {
       // The provider first: a callback for one that does not exist (or is disabled) is a 404 and logs nothing.
       const found = settings(name, requestOrigin);
       if (!found.ok) return found;
@@ -119,20 +178,38 @@ export function oidcSignInPorts(core: ApplianceCore) {
         // RFC 6749 §4.1.2.1 error codes are short ASCII words; anything else is logged as a placeholder.
         const code = /^[a-z_]{1,40}$/.test(back.error) ? back.error : "(malformed error code)";
         return refused(
-          refuse("bad-credentials", `the identity provider refused the sign-in: ${back.error}${back.errorDescription ? ` (${back.errorDescription})` : ""}`),
+          refuse(
+            "bad-credentials",
+            `the identity provider refused the ` +
+              `sign-in: ${back.error}${back.errorDescription ? ` (${back.errorDescription})` : ""}`,
+          ),
           `the identity provider refused the sign-in: ${code}`,
         );
       }
-      if (!back.code || back.stateSha256 === null) return refused(refuse("bad-credentials", "the provider's redirect lacks `code` or `state`"));
+      if (!back.code || back.stateSha256 === null)
+        return refused(refuse("bad-credentials", "the provider's redirect lacks `code` or `state`"));
       const pending = identity().takeOidcSignIn(back.stateSha256, back.bindingSha256, provider.name);
       if (!pending.ok) return refused(refuse("bad-credentials", pending.detail));
       const discovered = await discovery(provider);
       if (!discovered.ok) return refused(refuse("upstream", discovered.detail));
-      const redeemed = await redeem(discovered.discovery, provider, redirectUri, pending, back.code, core.config().outboundAllowlist());
-      if (!redeemed.ok) return refused(refuse(redeemed.reason === "upstream" ? "upstream" : "bad-credentials", redeemed.detail));
+      const redeemed = await redeem(
+        discovered.discovery,
+        provider,
+        redirectUri,
+        pending,
+        back.code,
+        core.config().outboundAllowlist(),
+      );
+      if (!redeemed.ok)
+        return refused(refuse(redeemed.reason === "upstream" ? "upstream" : "bad-credentials", redeemed.detail));
       const mapped = identityOf(provider, redeemed.claims);
       if (!mapped.ok) return refused(refuse("forbidden", mapped.detail));
-      const { sessionId } = await identity().externalLogin(mapped.username, mapped.role, provider.name, caller.clientIp);
+      const { sessionId } = await identity().externalLogin(
+        mapped.username,
+        mapped.role,
+        provider.name,
+        caller.clientIp,
+      );
       return { ok: true, signedIn: true, sessionId, returnTo: pending.returnTo };
     },
   } satisfies PortsOf<"oidcSignIn">;

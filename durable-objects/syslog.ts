@@ -29,7 +29,10 @@ import type { SyslogDestination } from "../src/config/syslog.ts";
 import { DestinationRefused } from "../src/config/destinations.ts";
 import { outboundConnect } from "./outbound-socket.ts";
 
-/** Compliance records as syslog messages: their msgIds and severities (an Identify is the notice the log ring's cgn.identify is). */
+/**
+ * Compliance records as syslog messages: their msgIds and severities (an Identify is the notice the log ring's
+ * cgn.identify is).
+ */
 const RECORD_MSG: Record<PortBlockRecord["kind"], { msgId: string; severity: Severity }> = {
   allocated: { msgId: "cgn.block.allocated", severity: "info" },
   released: { msgId: "cgn.block.released", severity: "info" },
@@ -45,7 +48,8 @@ const BATCH_BYTES = 64 * 1024;
 type Log = (severity: Severity, msgId: string, fields: Record<string, FieldValue>) => void;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const sameTarget = (a: SyslogDestination, b: SyslogDestination) => a.host === b.host && a.port === b.port && a.transport === b.transport;
+const sameTarget = (a: SyslogDestination, b: SyslogDestination) =>
+  a.host === b.host && a.port === b.port && a.transport === b.transport;
 
 /** One destination: its queue of framed messages, its connection and its pump. */
 class Pump {
@@ -79,7 +83,9 @@ class Pump {
     return true;
   }
 
-  /** New settings: a new host, port or transport closes the connection (the queue is kept and goes to the new target). */
+  /**
+   * New settings: a new host, port or transport closes the connection (the queue is kept and goes to the new target).
+   */
   update(settings: SyslogDestination): void {
     if (!sameTarget(this.settings, settings)) this.#disconnect();
     this.settings = settings;
@@ -97,7 +103,8 @@ class Pump {
         const writer = this.#writer ?? (await this.#connect());
         let count = 0;
         let bytes = 0;
-        while (count < this.#queue.length && (count === 0 || bytes + this.#queue[count]!.length <= BATCH_BYTES)) bytes += this.#queue[count++]!.length;
+        while (count < this.#queue.length && (count === 0 || bytes + this.#queue[count]!.length <= BATCH_BYTES))
+          bytes += this.#queue[count++]!.length;
         const batch = new Uint8Array(bytes);
         let offset = 0;
         for (const message of this.#queue.slice(0, count)) {
@@ -117,7 +124,10 @@ class Pump {
         this.#disconnect();
         // The cause goes to the console, not the log ring (read-only accounts read it; and every
         // retry would log an entry that itself waits in the queue).
-        console.warn(`syslog destination '${this.settings.name}': ${error instanceof DestinationRefused ? error.message : "connection failed"}`);
+        console.warn(
+          `syslog destination ` +
+            `'${this.settings.name}': ${error instanceof DestinationRefused ? error.message : "connection failed"}`,
+        );
         this.#backoffMs = Math.min(BACKOFF_MAX_MS, this.#backoffMs === 0 ? BACKOFF_FIRST_MS : this.#backoffMs * 2);
         await sleep(this.#backoffMs);
       }
@@ -135,7 +145,10 @@ class Pump {
     return writer;
   }
 
-  /** A receiver sends nothing back; its end of the stream means it closed, so the next write reconnects rather than writing into a dead connection. */
+  /**
+   * A receiver sends nothing back; its end of the stream means it closed, so the next write reconnects rather than
+   * writing into a dead connection.
+   */
   async #watchClose(socket: Socket): Promise<void> {
     try {
       const reader = socket.readable.getReader();
@@ -156,9 +169,13 @@ class Pump {
 
 export class SyslogShipper {
   readonly #pumps = new Map<string, Pump>();
-  /** Entries dropped per destination since the object started (the counter survives a destination's reconfiguration). */
+  /**
+   * Entries dropped per destination since the object started (the counter survives a destination's reconfiguration).
+   */
   readonly #dropped = new Map<string, number>();
-  /** Compliance records the syslog driver dropped since the object started (cgn destinations, removed ones included). */
+  /**
+   * Compliance records the syslog driver dropped since the object started (cgn destinations, removed ones included).
+   */
   #cgnLost = 0;
   /** The compliance records' own sequence (the log ring's seq numbers its entries only). */
   #recordSeq = 0;
@@ -215,7 +232,8 @@ export class SyslogShipper {
     for (const pump of this.#pumps.values()) {
       const { name, severity, facility } = pump.settings;
       if (pump.settings.stream !== stream || rank > SEVERITIES.indexOf(severity)) continue;
-      if (pump.offer(frame(formatEntry(entry, facility, this.#hostname, stream === "cgn" ? SD_RECORD : undefined)))) continue;
+      if (pump.offer(frame(formatEntry(entry, facility, this.#hostname, stream === "cgn" ? SD_RECORD : undefined))))
+        continue;
       this.#dropped.set(name, (this.#dropped.get(name) ?? 0) + 1);
       if (stream === "cgn") this.#cgnLost++;
     }
@@ -226,7 +244,10 @@ export class SyslogShipper {
     return Object.fromEntries(this.#dropped);
   }
 
-  /** Shipping to `destination` works again after `lost` entries were dropped: said once, in the log (and so to every destination). */
+  /**
+   * Shipping to `destination` works again after `lost` entries were dropped: said once, in the log (and so to every
+   * destination).
+   */
   reportLoss(destination: string, lost: number): void {
     this.#log("warning", "syslog.entries.lost", { destination, lost });
   }

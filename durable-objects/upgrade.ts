@@ -15,7 +15,12 @@ import { PRODUCT, parsePackage, type ParsedPackage } from "../src/upgrade/packag
 import { importUpgradePublicKey, verifyManifest, type SignatureRefusal } from "../src/trust/package-signature.ts";
 import { planUpgrade, upgradePhase, type UpgradePhase, type UpgradePlan } from "../simulator/upgrade.ts";
 import type { DataPlane } from "./data-plane.ts";
-import { MAX_PACKAGE_BYTES, type StagedPackage, type UpgradeResult, type UpgradeState } from "../src/schemas/upgrade.ts";
+import {
+  MAX_PACKAGE_BYTES,
+  type StagedPackage,
+  type UpgradeResult,
+  type UpgradeState,
+} from "../src/schemas/upgrade.ts";
 
 /** Results kept in the history. */
 export const HISTORY_LIMIT = 20;
@@ -24,9 +29,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** What a refused signature tells the operator (422, pointer `#/manifest/signature`). */
 const SIGNATURE_REFUSALS: Record<SignatureRefusal, string> = {
-  "no-key": "this appliance has no upgrade public key (BNG_UPGRADE_PUBLIC_KEY unset, or not an Ed25519 public key in PEM), so no package's signature can be verified",
+  "no-key":
+    "this appliance has no upgrade public key (BNG_UPGRADE_PUBLIC_KEY unset, or not " +
+    "an Ed25519 public key in PEM), so no package's signature can be verified",
   unsigned: "the package is not signed: its manifest has no signature (npm run upgrade-package signs one)",
-  "bad-signature": "the package's signature does not verify with this appliance's upgrade public key (BNG_UPGRADE_PUBLIC_KEY): it was signed by another key, or altered after signing",
+  "bad-signature":
+    "the package's signature does not verify with this appliance's upgrade public " +
+    "key (BNG_UPGRADE_PUBLIC_KEY): it was signed by another key, or altered after signing",
 };
 
 interface PackageRow {
@@ -68,8 +77,16 @@ export class UpgradeStore {
   readonly #dataPlane: () => DataPlane;
   readonly #publicKey: Promise<CryptoKey | null>;
 
-  /** `factoryVersion`: what a fresh appliance runs (the bare version, e.g. `0.1.0`); `publicKeyPem`: the vendor's key packages must be signed with. */
-  constructor(storage: DurableObjectStorage, factoryVersion: string, dataPlane: () => DataPlane, publicKeyPem: string | undefined) {
+  /**
+   * `factoryVersion`: what a fresh appliance runs (the bare version, e.g. `0.1.0`); `publicKeyPem`: the vendor's key
+   * packages must be signed with.
+   */
+  constructor(
+    storage: DurableObjectStorage,
+    factoryVersion: string,
+    dataPlane: () => DataPlane,
+    publicKeyPem: string | undefined,
+  ) {
     this.#publicKey = publicKeyPem === undefined ? Promise.resolve(null) : importUpgradePublicKey(publicKeyPem);
     this.#storage = storage;
     this.#sql = storage.sql;
@@ -84,7 +101,10 @@ export class UpgradeStore {
         drain INTEGER NOT NULL, outcome TEXT NOT NULL, reason TEXT, requested_ms INTEGER NOT NULL, completed_ms INTEGER NOT NULL,
         requested_by TEXT NOT NULL, sessions_drained INTEGER NOT NULL, sessions_dropped INTEGER NOT NULL);
     `);
-    this.#sql.exec("INSERT INTO upgrade_state (id, running_version, applying) VALUES (1, ?, NULL) ON CONFLICT (id) DO NOTHING", factoryVersion);
+    this.#sql.exec(
+      "INSERT INTO upgrade_state (id, running_version, applying) VALUES (1, ?, NULL) ON CONFLICT (id) DO NOTHING",
+      factoryVersion,
+    );
   }
 
   // ── reads ────────────────────────────────────────────────────────────────
@@ -106,7 +126,9 @@ export class UpgradeStore {
     return this.#stateOf(this.#applying(), this.#staged(), this.#lastResult());
   }
 
-  /** GET /system/upgrade: running version, state, staged package, the apply under way, the last result and the history. */
+  /**
+   * GET /system/upgrade: running version, state, staged package, the apply under way, the last result and the history.
+   */
   status() {
     this.#settle();
     const nowMs = this.#nowMs();
@@ -138,10 +160,15 @@ export class UpgradeStore {
     const parsed = await parsePackage(bytes);
     const signed = parsed.ok ? await verifyManifest(parsed.parsed.manifest, await this.#publicKey) : null;
     // Everything below runs without awaiting, so no other request interleaves with the checks and the write.
-    const checked = parsed.ok && signed && !signed.ok ? { ok: false as const, pointer: "#/manifest/signature", detail: SIGNATURE_REFUSALS[signed.reason] } : parsed;
+    const checked =
+      parsed.ok && signed && !signed.ok
+        ? { ok: false as const, pointer: "#/manifest/signature", detail: SIGNATURE_REFUSALS[signed.reason] }
+        : parsed;
     if (!checked.ok) {
       this.#dataPlane().log("warning", "audit.upgrade.rejected", { size: bytes.length, reason: checked.detail, actor });
-      return refuse("rejected", `the package was refused: ${checked.detail}`, { errors: [{ in: "body", pointer: checked.pointer, detail: checked.detail }] });
+      return refuse("rejected", `the package was refused: ${checked.detail}`, {
+        errors: [{ in: "body", pointer: checked.pointer, detail: checked.detail }],
+      });
     }
     return this.#stageChecked(bytes, checked.parsed, actor);
   }
@@ -172,10 +199,19 @@ export class UpgradeStore {
     );
   }
 
-  #stageChecked(bytes: Uint8Array, checked: ParsedPackage, actor: string): Outcome<{ staged: StagedPackage; replaced: string | null }> {
+  #stageChecked(
+    bytes: Uint8Array,
+    checked: ParsedPackage,
+    actor: string,
+  ): Outcome<{ staged: StagedPackage; replaced: string | null }> {
     this.#settle();
     const applying = this.#applying();
-    if (applying) return refuse("conflict", `an upgrade to ${applying.plan.version} is being applied (${upgradePhase(applying.plan, this.#nowMs())}); stage again once it has finished`);
+    if (applying)
+      return refuse(
+        "conflict",
+        `an upgrade to ${applying.plan.version} is being applied ` +
+          `(${upgradePhase(applying.plan, this.#nowMs())}); stage again once it has finished`,
+      );
     const { manifest, sha256, size } = checked;
     const id = `pkg-${sha256.slice(0, 16)}`;
     const replaced = this.#staged()?.id ?? null;
@@ -185,11 +221,27 @@ export class UpgradeStore {
     this.#storage.transactionSync(() => {
       this.#sql.exec("DELETE FROM upgrade_package");
       this.#sql.exec(
-        "INSERT INTO upgrade_package (id, version, size, sha256, payload_sha256, notes, staged_ms, staged_by, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        id, manifest.version, size, sha256, manifest.sha256, manifest.notes ?? null, nowMs, actor, bytes,
+        "INSERT INTO upgrade_package (id, version, size, sha256, payload_sha256, notes, " +
+          "staged_ms, staged_by, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        id,
+        manifest.version,
+        size,
+        sha256,
+        manifest.sha256,
+        manifest.notes ?? null,
+        nowMs,
+        actor,
+        bytes,
       );
     });
-    this.#dataPlane().log("notice", "audit.upgrade.stage", { packageId: id, version: manifest.version, size, sha256, replaced, actor });
+    this.#dataPlane().log("notice", "audit.upgrade.stage", {
+      packageId: id,
+      version: manifest.version,
+      size,
+      sha256,
+      replaced,
+      actor,
+    });
     return { ok: true, staged: this.#staged()!, replaced };
   }
 
@@ -202,16 +254,34 @@ export class UpgradeStore {
     this.#settle();
     const nowMs = this.#nowMs();
     const applying = this.#applying();
-    if (applying) return refuse("conflict", `an upgrade to ${applying.plan.version} is already being applied (${upgradePhase(applying.plan, nowMs)})`);
+    if (applying)
+      return refuse(
+        "conflict",
+        `an upgrade to ${applying.plan.version} is already being applied (${upgradePhase(applying.plan, nowMs)})`,
+      );
     const staged = this.#staged();
-    if (!staged) return refuse("conflict", "nothing is staged: stage a package with POST /api/v1/system/upgrade/stage first");
-    if (staged.id !== id) return refuse("not-found", `no staged package '${id}' (the staged package is '${staged.id}', version ${staged.version})`);
+    if (!staged)
+      return refuse("conflict", "nothing is staged: stage a package with POST /api/v1/system/upgrade/stage first");
+    if (staged.id !== id)
+      return refuse(
+        "not-found",
+        `no staged package '${id}' (the staged package is '${staged.id}', version ${staged.version})`,
+      );
     const fromVersion = this.#row().running_version;
     const plan = planUpgrade({ packageId: staged.id, fromVersion, version: staged.version, drain }, nowMs);
-    this.#sql.exec("UPDATE upgrade_state SET applying = ? WHERE id = 1", JSON.stringify({ plan, requestedBy: actor } satisfies Applying));
+    this.#sql.exec(
+      "UPDATE upgrade_state SET applying = ? WHERE id = 1",
+      JSON.stringify({ plan, requestedBy: actor } satisfies Applying),
+    );
     this.#forget();
     const dataPlane = this.#dataPlane();
-    dataPlane.log("notice", "audit.upgrade.apply", { packageId: staged.id, version: staged.version, fromVersion, drain, actor });
+    dataPlane.log("notice", "audit.upgrade.apply", {
+      packageId: staged.id,
+      version: staged.version,
+      fromVersion,
+      drain,
+      actor,
+    });
     dataPlane.beginUpgrade(plan);
     return {
       ok: true as const,
@@ -239,10 +309,17 @@ export class UpgradeStore {
     if (!applying) return;
     const phase = upgradePhase(applying.plan, this.#nowMs());
     if (phase === "applying" || phase === "draining") {
-      const reason = `interrupted: the appliance restarted while ${phase === "applying" ? "installing the image" : "draining subscribers"}; it still runs ${applying.plan.fromVersion} and the package stays staged`;
+      const reason =
+        `interrupted: the appliance restarted ` +
+        `while ${phase === "applying" ? "installing the image" : "draining subscribers"}; ` +
+        `it still runs ${applying.plan.fromVersion} and the package stays staged`;
       this.#finish(applying, "failed", reason);
       this.#dataPlane().abandonUpgrade();
-      this.#dataPlane().log("error", "upgrade.failed", { packageId: applying.plan.packageId, version: applying.plan.version, reason });
+      this.#dataPlane().log("error", "upgrade.failed", {
+        packageId: applying.plan.packageId,
+        version: applying.plan.version,
+        reason,
+      });
     } else {
       this.#settle();
     }
@@ -271,7 +348,11 @@ export class UpgradeStore {
   }
 
   #row(): { running_version: string; applying: string | null } {
-    return (this.#stateRow ??= this.#sql.exec<{ running_version: string; applying: string | null }>("SELECT running_version, applying FROM upgrade_state WHERE id = 1").one());
+    return (this.#stateRow ??= this.#sql
+      .exec<{ running_version: string; applying: string | null }>(
+        "SELECT running_version, applying FROM upgrade_state WHERE id = 1",
+      )
+      .one());
   }
 
   #lastResult(): UpgradeResult | null {
@@ -286,25 +367,44 @@ export class UpgradeStore {
 
   #staged(): StagedPackage | null {
     if (this.#stagedRead !== undefined) return this.#stagedRead;
-    const row = this.#sql.exec<PackageRow>("SELECT id, version, size, sha256, payload_sha256, notes, staged_ms, staged_by FROM upgrade_package").toArray()[0];
-    this.#stagedRead = row ? { id: row.id, name: PRODUCT, version: row.version, size: row.size, sha256: row.sha256, payloadSha256: row.payload_sha256, notes: row.notes, stagedUtc: iso(row.staged_ms), stagedBy: row.staged_by } : null;
+    const row = this.#sql
+      .exec<PackageRow>(
+        "SELECT id, version, size, sha256, payload_sha256, notes, staged_ms, staged_by FROM upgrade_package",
+      )
+      .toArray()[0];
+    this.#stagedRead = row
+      ? {
+          id: row.id,
+          name: PRODUCT,
+          version: row.version,
+          size: row.size,
+          sha256: row.sha256,
+          payloadSha256: row.payload_sha256,
+          notes: row.notes,
+          stagedUtc: iso(row.staged_ms),
+          stagedBy: row.staged_by,
+        }
+      : null;
     return this.#stagedRead;
   }
 
   #history(limit: number): UpgradeResult[] {
-    return this.#sql.exec<HistoryRow>("SELECT * FROM upgrade_history ORDER BY seq DESC LIMIT ?", limit).toArray().map((r) => ({
-      packageId: r.package_id,
-      fromVersion: r.from_version,
-      toVersion: r.to_version,
-      drain: r.drain === 1,
-      outcome: r.outcome,
-      reason: r.reason,
-      requestedUtc: iso(r.requested_ms),
-      completedUtc: iso(r.completed_ms),
-      requestedBy: r.requested_by,
-      sessionsDrained: r.sessions_drained,
-      sessionsDropped: r.sessions_dropped,
-    }));
+    return this.#sql
+      .exec<HistoryRow>("SELECT * FROM upgrade_history ORDER BY seq DESC LIMIT ?", limit)
+      .toArray()
+      .map((r) => ({
+        packageId: r.package_id,
+        fromVersion: r.from_version,
+        toVersion: r.to_version,
+        drain: r.drain === 1,
+        outcome: r.outcome,
+        reason: r.reason,
+        requestedUtc: iso(r.requested_ms),
+        completedUtc: iso(r.completed_ms),
+        requestedBy: r.requested_by,
+        sessionsDrained: r.sessions_drained,
+        sessionsDropped: r.sessions_dropped,
+      }));
   }
 
   #stateOf(applying: Applying | null, staged: StagedPackage | null, last: UpgradeResult | null): UpgradeState {
@@ -321,7 +421,8 @@ export class UpgradeStore {
   #progress(applying: Applying, nowMs: number) {
     const { plan } = applying;
     const live = this.#dataPlane().upgrade();
-    const mine = live && live.plan.packageId === plan.packageId && live.plan.requestedMs === plan.requestedMs ? live : null;
+    const mine =
+      live && live.plan.packageId === plan.packageId && live.plan.requestedMs === plan.requestedMs ? live : null;
     return {
       packageId: plan.packageId,
       fromVersion: plan.fromVersion,
@@ -351,17 +452,32 @@ export class UpgradeStore {
   #finish(applying: Applying, outcome: "succeeded" | "failed", reason: string | null): void {
     const { plan } = applying;
     const live = this.#dataPlane().upgrade();
-    const mine = live && live.plan.packageId === plan.packageId && live.plan.requestedMs === plan.requestedMs ? live : null;
+    const mine =
+      live && live.plan.packageId === plan.packageId && live.plan.requestedMs === plan.requestedMs ? live : null;
     // Dropped whether the transaction commits or rolls back: the next read sees what storage holds.
     this.#forget();
     try {
       this.#storage.transactionSync(() => {
         this.#sql.exec(
-          "INSERT INTO upgrade_history (package_id, from_version, to_version, drain, outcome, reason, requested_ms, completed_ms, requested_by, sessions_drained, sessions_dropped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-          plan.packageId, plan.fromVersion, plan.version, plan.drain ? 1 : 0, outcome, reason, plan.requestedMs,
-          outcome === "succeeded" ? plan.upMs : this.#nowMs(), applying.requestedBy, mine?.drained ?? 0, mine?.dropped ?? 0,
+          "INSERT INTO upgrade_history (package_id, from_version, to_version, drain, " +
+            "outcome, reason, requested_ms, completed_ms, requested_by, sessions_drained, " +
+            "sessions_dropped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          plan.packageId,
+          plan.fromVersion,
+          plan.version,
+          plan.drain ? 1 : 0,
+          outcome,
+          reason,
+          plan.requestedMs,
+          outcome === "succeeded" ? plan.upMs : this.#nowMs(),
+          applying.requestedBy,
+          mine?.drained ?? 0,
+          mine?.dropped ?? 0,
         );
-        this.#sql.exec("DELETE FROM upgrade_history WHERE seq <= (SELECT MAX(seq) FROM upgrade_history) - ?", HISTORY_LIMIT);
+        this.#sql.exec(
+          "DELETE FROM upgrade_history WHERE seq <= (SELECT MAX(seq) FROM upgrade_history) - ?",
+          HISTORY_LIMIT,
+        );
         if (outcome === "succeeded") {
           this.#sql.exec("UPDATE upgrade_state SET running_version = ?, applying = NULL WHERE id = 1", plan.version);
           // The standby slot is now the running one: the package is consumed.

@@ -16,7 +16,10 @@ export const PeerDefinition = z.strictObject({
   url: z
     .url({ protocol: /^https?$/ })
     // An origin only: a path or query would let the fleet proxy read any page of that host.
-    .refine((text) => /^https?:\/\/[^/?#@]+\/?$/i.test(text), "an http or https origin: scheme, host and port, no path, query or user")
+    .refine(
+      (text) => /^https?:\/\/[^/?#@]+\/?$/i.test(text),
+      "an http or https origin: scheme, host and port, no path, query or user",
+    )
     .optional()
     .describe("peer origin (`https://host:port`); defaults to the listener of the fleet member of that name"),
   credential: z
@@ -40,17 +43,29 @@ export const PROFILE_NAMES = ["small", "default", "large", "xlarge"] as const;
  * and validates it with the shipped profiles' schema (simulator/profile.ts) and hands it to the Worker
  * (`BNG_PROFILES`), which cannot read files.
  */
-const PROFILE_HINT = `a shipped profile (${PROFILE_NAMES.join(", ")}) or the path of a profile file ending in .json, relative to the fleet file`;
+const PROFILE_HINT =
+  `a shipped profile (${PROFILE_NAMES.join(", ")}) or the path of a profile file ` +
+  `ending in .json, relative to the fleet file`;
 
-export const ProfileFile = z.string().regex(/^[^\0]+\.json$/i, PROFILE_HINT).max(1024);
+export const ProfileFile = z
+  .string()
+  .regex(/^[^\0]+\.json$/i, PROFILE_HINT)
+  .max(1024);
 
 export const ApplianceDefinition = z.strictObject({
   name: ApplianceName,
-  seed: z.int().min(0).max(2 ** 31 - 1).describe("seed of the data-plane simulation"),
+  seed: z
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .describe("seed of the data-plane simulation"),
   // Both sides name what is accepted: zod reports the union's error for a non-string, the closer option's otherwise.
   profile: z
     .union([z.enum(PROFILE_NAMES), ProfileFile], { error: PROFILE_HINT })
-    .describe("a shipped profile (a file name under fleet-config/profiles/, without .json), or the path of a profile file of your own, relative to the fleet file"),
+    .describe(
+      "a shipped profile (a file name under fleet-config/profiles/, without .json), or " +
+        "the path of a profile file of your own, relative to the fleet file",
+    ),
   webUi: z.strictObject({
     listener: z.strictObject({
       address: z.ipv4(),
@@ -83,17 +98,29 @@ export const FleetFile = z
     const names = fleet.appliances.map((a) => a.name);
     fleet.appliances.forEach((appliance, i) => {
       if (names.indexOf(appliance.name) !== i) {
-        ctx.addIssue({ code: "custom", path: ["appliances", i, "name"], message: `duplicate appliance name '${appliance.name}'` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["appliances", i, "name"],
+          message: `duplicate appliance name '${appliance.name}'`,
+        });
       }
       appliance.webUi.peers.forEach((peer, j) => {
         const path = ["appliances", i, "webUi", "peers", j];
         if (peer.name === appliance.name) {
           ctx.addIssue({ code: "custom", path: [...path, "name"], message: "an appliance is not its own peer" });
         } else if (!names.includes(peer.name) && !peer.url) {
-          ctx.addIssue({ code: "custom", path: [...path, "url"], message: `'${peer.name}' is not in this fleet, so its url is required` });
+          ctx.addIssue({
+            code: "custom",
+            path: [...path, "url"],
+            message: `'${peer.name}' is not in this fleet, so its url is required`,
+          });
         }
         if (!names.includes(peer.name) && !peer.credential) {
-          ctx.addIssue({ code: "custom", path: [...path, "credential"], message: `'${peer.name}' is not in this fleet, so its credential is required` });
+          ctx.addIssue({
+            code: "custom",
+            path: [...path, "credential"],
+            message: `'${peer.name}' is not in this fleet, so its credential is required`,
+          });
         }
       });
     });
@@ -104,7 +131,8 @@ export type ApplianceDefinition = z.infer<typeof ApplianceDefinition>;
 export type PeerDefinition = z.infer<typeof PeerDefinition>;
 
 /** Whether an appliance's `profile` names a shipped profile rather than a file of the user's. */
-export const isShippedProfile = (profile: string): profile is (typeof PROFILE_NAMES)[number] => (PROFILE_NAMES as readonly string[]).includes(profile);
+export const isShippedProfile = (profile: string): profile is (typeof PROFILE_NAMES)[number] =>
+  (PROFILE_NAMES as readonly string[]).includes(profile);
 
 /** Formats a zod failure as one line per field, each naming the field's path. */
 export function describeIssues(error: z.ZodError, prefix = ""): string[] {
@@ -121,7 +149,11 @@ export interface ListenerOptions {
 }
 
 /** The origin an appliance listens on, e.g. `https://127.0.0.1:8443`: what an API client (Node, Python) uses. */
-export function listenerOrigin(fleet: FleetFile, appliance: ApplianceDefinition, options: ListenerOptions = {}): string {
+export function listenerOrigin(
+  fleet: FleetFile,
+  appliance: ApplianceDefinition,
+  options: ListenerOptions = {},
+): string {
   const { address, port } = appliance.webUi.listener;
   const shifted = port - fleet.portBase + (options.portBase ?? fleet.portBase);
   return `${options.http ? "http" : "https"}://${address.includes(":") ? `[${address}]` : address}:${shifted}`;

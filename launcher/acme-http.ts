@@ -33,7 +33,8 @@ function plainServer(
     const path = request.url ?? "/";
     if ((request.method === "GET" || request.method === "HEAD") && CHALLENGE_PATH.test(path)) {
       void target.then(({ host, port }) => {
-        // As on the HTTPS side, the peer address is the connection's and the appliance the port's, never what the client claims.
+        // As on the HTTPS side, the peer address is the connection's and the appliance the port's, never what the
+        // client claims.
         // Nor the cf object Miniflare's socket would read from the client's header.
         const { [CF_BLOB_HEADER]: _cf, [WIRING_HEADER]: _wiring, ...clientHeaders } = request.headers;
         const peer = normalisePeerAddress(request.socket.remoteAddress);
@@ -107,6 +108,7 @@ export function acceptAcmeHttp(
   });
   // Node checks its servers' headers timeouts from 'listening' to 'close': the servers behind the front never
   // listen themselves, so they follow its lifecycle (without this, a connection handed over stalls for ever).
-  for (const server of [secure, plain]) front.on("listening", () => server.emit("listening")).on("close", () => server.close());
+  for (const server of [secure, plain])
+    front.on("listening", () => server.emit("listening")).on("close", () => server.close());
   return front;
 }

@@ -25,14 +25,17 @@ export function banner(settings: Settings, seconds: number, tokenFile?: string):
     }),
     "",
     `Open the web UI in a browser: ${browser[0]!}/`,
-    ...(named ? [
-      "Each appliance has a *.localhost name of its own, so its session cookie reaches no other appliance;",
-      "Node and Python do not resolve those names: API clients use the addresses",
-    ] : []),
+    ...(named
+      ? [
+          "Each appliance has a *.localhost name of its own, so its session cookie reaches no other appliance;",
+          "Node and Python do not resolve those names: API clients use the addresses",
+        ]
+      : []),
     // The configured password is a secret: the banner says where it comes from, never what it is.
     settings.adminPassword !== undefined
       ? "Log in as admin with the password set in BNG_ADMIN_PASSWORD or --admin-password"
-      : `Log in as admin, password ${DEFAULT_ADMIN_PASSWORD} (development default, to be changed at first sign-in; --admin-password or BNG_ADMIN_PASSWORD chooses one)`,
+      : `Log in as admin, password ${DEFAULT_ADMIN_PASSWORD} (development default, to be ` +
+        `changed at first sign-in; --admin-password or BNG_ADMIN_PASSWORD chooses one)`,
     "First login requires TOTP enrolment: add the secret it returns to an authenticator app,",
     "or compute codes with: oathtool --totp -b <secret>",
     tokenFile !== undefined

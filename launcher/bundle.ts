@@ -22,7 +22,8 @@ export async function bundleModules(outDir: string): Promise<BundleModule[]> {
   } catch (error) {
     throw new LaunchError(`Cannot read bundle directory ${outDir}: ${(error as Error).message}`);
   }
-  if (!files.includes("index.js")) throw new LaunchError(`${outDir} holds no index.js: was it built with wrangler --outdir?`);
+  if (!files.includes("index.js"))
+    throw new LaunchError(`${outDir} holds no index.js: was it built with wrangler --outdir?`);
   const names = ["index.js", ...files.filter((f) => f !== "index.js").sort()];
   return names.flatMap((name) => {
     const type = moduleType(name);

@@ -43,7 +43,10 @@ async function configured(mf: Miniflare, owner: string, appliance: string): Prom
 /** What the Worker's fingerprints are made of: the SHA-256 of a certificate's PEM, in hex. */
 const fingerprintOf = (certificatePem: string): string => createHash("sha256").update(certificatePem).digest("hex");
 
-/** Where the watch asks for the fingerprints: the process's loopback socket (plain HTTP), and the fleet secret its credential is derived from. */
+/**
+ * Where the watch asks for the fingerprints: the process's loopback socket (plain HTTP), and the fleet secret its
+ * credential is derived from.
+ */
 export type FingerprintSource = { origin: string; fleetSecret: string };
 
 /**
@@ -53,25 +56,37 @@ export type FingerprintSource = { origin: string; fleetSecret: string };
  */
 function fingerprints(origin: string, token: string): Promise<Record<string, string | null>> {
   return new Promise((resolve, reject) => {
-    const request = http.get(`${origin}${CERTIFICATE_FINGERPRINTS_PATH}`, { headers: { authorization: `Bearer ${token}` }, timeout: POLL_MS }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("error", reject);
-      response.on("end", () => {
-        if (response.statusCode !== 200) return reject(new Error(`the fleet's Worker answered ${response.statusCode} for the certificates' fingerprints`));
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, string | null>);
-        } catch (error) {
-          reject(error as Error);
-        }
-      });
-    });
-    request.on("timeout", () => request.destroy(new Error("the fleet's Worker did not answer for the certificates' fingerprints")));
+    const request = http.get(
+      `${origin}${CERTIFICATE_FINGERPRINTS_PATH}`,
+      { headers: { authorization: `Bearer ${token}` }, timeout: POLL_MS },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("error", reject);
+        response.on("end", () => {
+          if (response.statusCode !== 200)
+            return reject(
+              new Error(`the fleet's Worker answered ${response.statusCode} for the certificates' fingerprints`),
+            );
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, string | null>);
+          } catch (error) {
+            reject(error as Error);
+          }
+        });
+      },
+    );
+    request.on("timeout", () =>
+      request.destroy(new Error("the fleet's Worker did not answer for the certificates' fingerprints")),
+    );
     request.on("error", reject);
   });
 }
 
-/** An appliance (by its index in the watch's list) and the pair it is to serve from now on: its configured one, or the factory one. */
+/**
+ * An appliance (by its index in the watch's list) and the pair it is to serve from now on: its configured one, or the
+ * factory one.
+ */
 export type CertificateChange = { index: number; pair: Pair; configured: boolean };
 
 /**
@@ -118,7 +133,9 @@ export async function watchCertificates(
   let busy: Promise<void> | null = null;
   const timer = setInterval(() => {
     if (busy) return;
-    busy = check((name, pair) => say(pair ? `${name} serves its new certificate` : `${name} serves its self-signed certificate again`))
+    busy = check((name, pair) =>
+      say(pair ? `${name} serves its new certificate` : `${name} serves its self-signed certificate again`),
+    )
       .catch((error: unknown) => console.error(`certificate watch: ${(error as Error).message}`))
       .finally(() => (busy = null));
   }, POLL_MS);

@@ -30,8 +30,14 @@ function expectedAltNames({ address, hostname }: CertificateRequest): string[] {
   return names;
 }
 
-/** Returns the appliance's certificate and key, reusing `<dir>/<name>.crt|.key` when still valid for this listener, else generating them. */
-export async function ensureCertificate(dir: string, request: CertificateRequest): Promise<KeyPair & { created: boolean; reason?: string }> {
+/**
+ * Returns the appliance's certificate and key, reusing `<dir>/<name>.crt|.key` when still valid for this listener, else
+ * generating them.
+ */
+export async function ensureCertificate(
+  dir: string,
+  request: CertificateRequest,
+): Promise<KeyPair & { created: boolean; reason?: string }> {
   const files = pairFiles(dir, request.name);
   const existing = await readPair(files);
   let reason = "none yet";
@@ -47,9 +53,15 @@ export async function ensureCertificate(dir: string, request: CertificateRequest
 
 /** Where a pair is kept: `<dir>/<stem>.key` and `<dir>/<stem>.crt`. */
 type PairFiles = { keyFile: string; certFile: string };
-const pairFiles = (dir: string, stem: string): PairFiles => ({ keyFile: path.join(dir, `${stem}.key`), certFile: path.join(dir, `${stem}.crt`) });
+const pairFiles = (dir: string, stem: string): PairFiles => ({
+  keyFile: path.join(dir, `${stem}.key`),
+  certFile: path.join(dir, `${stem}.crt`),
+});
 
-/** Stores a pair. The key is the only secret here: 0600; writeFile's mode only applies when it creates the file, so chmod too in case an old one is overwritten. */
+/**
+ * Stores a pair. The key is the only secret here: 0600; writeFile's mode only applies when it creates the file, so
+ * chmod too in case an old one is overwritten.
+ */
 async function writePair({ keyFile, certFile }: PairFiles, pair: KeyPair): Promise<void> {
   await writeFile(keyFile, pair.key, { mode: 0o600 });
   await chmod(keyFile, 0o600);
@@ -66,7 +78,9 @@ async function readPair({ certFile, keyFile }: PairFiles): Promise<KeyPair | und
   }
 }
 
-/** Why a stored pair cannot be reused (unparsable, mismatched key, expiring, listener renamed), or undefined if it can. */
+/**
+ * Why a stored pair cannot be reused (unparsable, mismatched key, expiring, listener renamed), or undefined if it can.
+ */
 function staleReason(pair: KeyPair, request: CertificateRequest): string | undefined {
   try {
     const cert = new X509Certificate(pair.cert);
@@ -81,7 +95,9 @@ function staleReason(pair: KeyPair, request: CertificateRequest): string | undef
   }
 }
 
-/** Generates a self-signed ECDSA P-256 server certificate with CN = appliance name and the listener's IP and DNS names. */
+/**
+ * Generates a self-signed ECDSA P-256 server certificate with CN = appliance name and the listener's IP and DNS names.
+ */
 export async function generateCertificate(request: CertificateRequest): Promise<KeyPair> {
   // Loaded lazily: only the first start (or a renewal) pays for x509 and its
   // polyfill; later starts just read the PEM files.

@@ -23,6 +23,8 @@ export function parseCommand<T extends ParseArgsConfig>(command: string, config:
     return parseArgs(config);
   } catch (error) {
     const message = (error as Error).message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, "");
-    throw new UsageError(`bngfleet ${command}: ${message.charAt(0).toLowerCase()}${message.slice(1)} (see bngfleet ${command} --help)`);
+    throw new UsageError(
+      `bngfleet ${command}: ${message.charAt(0).toLowerCase()}${message.slice(1)} (see bngfleet ${command} --help)`,
+    );
   }
 }

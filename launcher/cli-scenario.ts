@@ -35,7 +35,8 @@ export async function scenarioCommand(args: string[]): Promise<number> {
     },
   });
   const [file, extra] = positionals;
-  if (file === undefined || extra !== undefined) throw new UsageError("bngfleet scenario takes one FILE (see bngfleet scenario --help)");
+  if (file === undefined || extra !== undefined)
+    throw new UsageError("bngfleet scenario takes one FILE (see bngfleet scenario --help)");
   if (!values.url?.length) throw new UsageError("bngfleet scenario needs --url (an appliance's origin)");
   if (!values.token) throw new UsageError("bngfleet scenario needs --token");
   const urls = values.url.map((text) => {
@@ -44,39 +45,69 @@ export async function scenarioCommand(args: string[]): Promise<number> {
       if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http or https");
       return url.origin;
     } catch {
-      throw new UsageError(`bngfleet scenario: --url must be an http or https origin such as https://127.0.0.1:8443, not '${text}'`);
+      throw new UsageError(
+        `bngfleet scenario: --url must be an http or https origin such as https://127.0.0.1:8443, not '${text}'`,
+      );
     }
   });
   const scenarioPath = scenarioPathOf(file);
   const scenario = await loadScenarioFile(scenarioPath, "bngfleet scenario");
-  const ca = values.ca === undefined ? undefined : await readFile(values.ca, "utf8").catch((error: Error) => {
-    throw new UsageError(`bngfleet scenario: cannot read --ca ${values.ca}: ${error.message}`);
-  });
+  const ca =
+    values.ca === undefined
+      ? undefined
+      : await readFile(values.ca, "utf8").catch((error: Error) => {
+          throw new UsageError(`bngfleet scenario: cannot read --ca ${values.ca}: ${error.message}`);
+        });
   const label = path.relative(process.cwd(), scenarioPath);
   for (const origin of urls) {
-    const answer = await post(`${origin}/twin/v1/scenario/run`, values.token, JSON.stringify(scenario), { insecure: values.insecure === true, ca });
-    const body = JSON.parse(answer.text || "{}") as { detail?: string; steps?: number; state?: { simulatedTimeUtc?: string; sessions?: number } };
-    if (answer.status !== 200) throw new LaunchError(`${origin}: scenario ${label} refused (${answer.status}): ${body.detail ?? answer.text}`);
-    console.log(`${origin}: ran scenario ${label} (${body.steps} steps), now ${body.state?.simulatedTimeUtc} with ${body.state?.sessions} sessions`);
+    const answer = await post(`${origin}/twin/v1/scenario/run`, values.token, JSON.stringify(scenario), {
+      insecure: values.insecure === true,
+      ca,
+    });
+    const body = JSON.parse(answer.text || "{}") as {
+      detail?: string;
+      steps?: number;
+      state?: { simulatedTimeUtc?: string; sessions?: number };
+    };
+    if (answer.status !== 200)
+      throw new LaunchError(`${origin}: scenario ${label} refused (${answer.status}): ${body.detail ?? answer.text}`);
+    console.log(
+      `${origin}: ran scenario ${label} (${body.steps} steps), ` +
+        `now ${body.state?.simulatedTimeUtc} with ${body.state?.sessions} sessions`,
+    );
   }
   return 0;
 }
 
-/** One POST with a JSON body and a bearer token, over node's own client (fetch cannot take a CA or skip checks per request). */
-function post(url: string, token: string, body: string, tls: { insecure: boolean; ca: string | undefined }): Promise<{ status: number; text: string }> {
+/**
+ * One POST with a JSON body and a bearer token, over node's own client (fetch cannot take a CA or skip checks per
+ * request).
+ */
+function post(
+  url: string,
+  token: string,
+  body: string,
+  tls: { insecure: boolean; ca: string | undefined },
+): Promise<{ status: number; text: string }> {
   const client = url.startsWith("https:") ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.request(
       url,
       {
         method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+        },
         ...(url.startsWith("https:") ? { rejectUnauthorized: !tls.insecure, ...(tls.ca ? { ca: tls.ca } : {}) } : {}),
       },
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
         response.on("error", reject);
       },
     );

@@ -1,7 +1,8 @@
 /**
  * `bngfleet start`: runs a fleet until stopped. Without --json it says what it is doing and prints the banner;
  * with --json everything for a person goes to stderr and stdout carries exactly one line, once every appliance
- * answers: `{"appliances":[{"name":"edge-1","url":"http://127.0.0.1:8443","webUi":"http://edge-1.bng.localhost:8443/"},…],
+ * answers:
+ * `{"appliances":[{"name":"edge-1","url":"http://127.0.0.1:8443","webUi":"http://edge-1.bng.localhost:8443/"},…],
  * "token":"bngtok_…","dataDir":"…"}`: `url` for API clients, `webUi` for a browser (launch.ts).
  * SIGINT and SIGTERM stop everything it started; so does its parent going away, when it was started with an IPC
  * channel (startFleet() starts it so: a test runner that dies leaves no fleet behind).
@@ -36,15 +37,24 @@ Examples:
 
 /** parseArgs's configuration for start: every option of the table, by its flag, plus --json. */
 const parseOptions = {
-  ...Object.fromEntries(Object.values(START_OPTIONS).map((o) => [o.flag, { type: "value" in o ? ("string" as const) : ("boolean" as const) }])),
+  ...Object.fromEntries(
+    Object.values(START_OPTIONS).map((o) => [
+      o.flag,
+      { type: "value" in o ? ("string" as const) : ("boolean" as const) },
+    ]),
+  ),
   json: { type: "boolean" as const },
 };
 
 export async function startCommand(args: string[], product: Product): Promise<number> {
   const { values, positionals } = parseCommand("start", { args, options: parseOptions, allowPositionals: true });
-  if (positionals.length > 0) throw new UsageError(`bngfleet start takes options only, not '${positionals[0]}' (see bngfleet start --help)`);
+  if (positionals.length > 0)
+    throw new UsageError(`bngfleet start takes options only, not '${positionals[0]}' (see bngfleet start --help)`);
   const flags: StartFlags = {};
-  for (const [key, spec] of Object.entries(START_OPTIONS) as [StartOptionName, (typeof START_OPTIONS)[StartOptionName]][]) {
+  for (const [key, spec] of Object.entries(START_OPTIONS) as [
+    StartOptionName,
+    (typeof START_OPTIONS)[StartOptionName],
+  ][]) {
     const value = (values as Record<string, string | boolean | undefined>)[spec.flag];
     if (value !== undefined) flags[key] = value as string | boolean;
   }

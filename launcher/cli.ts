@@ -10,7 +10,6 @@ import { upgradePackageCommand, UPGRADE_PACKAGE_USAGE } from "./upgrade-package.
 import { newToken } from "../src/trust/tokens.ts";
 import type { Product } from "./cli-args.ts";
 
-
 const TOKEN_USAGE = `Usage: bngfleet token
 
 Prints a new well-formed API token (bngtok_…), for --bootstrap-token or BNG_BOOTSTRAP_TOKEN.`;
@@ -20,7 +19,9 @@ const OPENAPI_USAGE = `Usage: bngfleet openapi
 Prints the OpenAPI 3.1 document of the management API, as every appliance serves it at /api/v1/openapi/v1.json:
 for client generators (openapi-typescript), mock and contract tools (Prism, Dredd) and linters.`;
 
-const usage = (version: string) => `bngfleet ${version}: a fleet of broadband gateway (BNG) twins, each serving its management REST API
+const usage = (
+  version: string,
+) => `bngfleet ${version}: a fleet of broadband gateway (BNG) twins, each serving its management REST API
 and web UI, with state that agrees with itself, events and faults.
 
 Usage: bngfleet <command> [options]
@@ -44,7 +45,10 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[], product: P
   start: { usage: START_USAGE, run: startCommand },
   token: { usage: TOKEN_USAGE, run: async (args) => (noArguments("token", args), console.log(newToken()), 0) },
   scenario: { usage: SCENARIO_USAGE, run: scenarioCommand },
-  openapi: { usage: OPENAPI_USAGE, run: async (args, product) => (noArguments("openapi", args), process.stdout.write(await product.openapi()), 0) },
+  openapi: {
+    usage: OPENAPI_USAGE,
+    run: async (args, product) => (noArguments("openapi", args), process.stdout.write(await product.openapi()), 0),
+  },
   "upgrade-package": { usage: UPGRADE_PACKAGE_USAGE, run: upgradePackageCommand },
   licence: { usage: LICENCE_USAGE, run: licenceCommand },
 };
@@ -60,12 +64,14 @@ export async function runCli(args: string[], product: Product): Promise<number> 
     const [first, ...rest] = args;
     if (first === undefined || first === "-h" || first === "--help" || first === "help") {
       const topic = first === "help" ? rest[0] : undefined;
-      if (topic !== undefined && !Object.hasOwn(COMMANDS, topic)) throw new UsageError(`unknown command '${topic}' (bngfleet --help lists them)`);
+      if (topic !== undefined && !Object.hasOwn(COMMANDS, topic))
+        throw new UsageError(`unknown command '${topic}' (bngfleet --help lists them)`);
       console.log(topic ? COMMANDS[topic]!.usage : usage(product.version));
       return first === undefined ? 2 : 0;
     }
     if (first === "-v" || first === "--version") return (console.log(product.version), 0);
-    if (first.startsWith("-")) throw new UsageError(`unknown option '${first}': a command comes first (bngfleet --help lists them)`);
+    if (first.startsWith("-"))
+      throw new UsageError(`unknown option '${first}': a command comes first (bngfleet --help lists them)`);
     const command = COMMANDS[first];
     if (!command) throw new UsageError(`unknown command '${first}' (bngfleet --help lists them)`);
     if (rest.includes("--help") || rest.includes("-h")) return (console.log(command.usage), 0);

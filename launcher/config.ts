@@ -56,7 +56,10 @@ export type Settings = {
    */
   listener: "workerd" | "relay";
   fresh: boolean;
-  /** workerd's V8 inspector (Chrome DevTools, the bench's heap figures), loopback only; unset = none. Shard k's is this port + k. */
+  /**
+   * workerd's V8 inspector (Chrome DevTools, the bench's heap figures), loopback only; unset = none. Shard k's is this
+   * port + k.
+   */
   inspectorPort: number | undefined;
   /** workerd processes the fleet is spread over (1 unless told); appliance i runs in shard i mod shards. */
   shards: number;
@@ -132,7 +135,11 @@ export async function loadFleetFile(fleetPath: string): Promise<FleetFile> {
  * command ran for a fleet made from `--profile`) and validates it with the shipped profiles' schema, throwing a
  * UsageError that names the fleet, the field, the profile file and every bad field in it.
  */
-export async function loadUserProfiles(fleetPath: string, baseDir: string, fleet: FleetFile): Promise<Record<string, unknown>> {
+export async function loadUserProfiles(
+  fleetPath: string,
+  baseDir: string,
+  fleet: FleetFile,
+): Promise<Record<string, unknown>> {
   const profiles: Record<string, unknown> = {};
   for (const [i, appliance] of fleet.appliances.entries()) {
     const name = appliance.profile;
@@ -152,7 +159,10 @@ export async function loadUserProfiles(fleetPath: string, baseDir: string, fleet
       throw new UsageError(`${field}: the profile file ${file} is not valid JSON: ${(error as Error).message}`);
     }
     const parsed = parseProfile(json);
-    if (!parsed.ok) throw new UsageError(`${field}: the profile file ${file} is invalid:\n${parsed.issues.map((issue) => `  ${issue}`).join("\n")}`);
+    if (!parsed.ok)
+      throw new UsageError(
+        `${field}: the profile file ${file} is invalid:\n${parsed.issues.map((issue) => `  ${issue}`).join("\n")}`,
+      );
     profiles[name] = json;
   }
   return profiles;
@@ -183,22 +193,35 @@ export function generatedFleet(count: number, profile: string): FleetFile {
 }
 
 /** The fleet to run: `--appliances`/`--profile`'s own, else the fleet file given, else the shipped one. */
-async function fleetOf(given: (key: keyof typeof START_OPTIONS) => Given): Promise<{ fleetPath: string; fleet: FleetFile; baseDir: string }> {
+async function fleetOf(
+  given: (key: keyof typeof START_OPTIONS) => Given,
+): Promise<{ fleetPath: string; fleet: FleetFile; baseDir: string }> {
   const count = given("appliances");
   const profile = given("profile");
   const file = given("fleet");
   if (count.text === undefined && profile.text === undefined) {
-    const fleetPath = file.text !== undefined ? path.resolve(file.text) : path.join(projectDir, "fleet-config", "fleet.json");
+    const fleetPath =
+      file.text !== undefined ? path.resolve(file.text) : path.join(projectDir, "fleet-config", "fleet.json");
     return { fleetPath, fleet: await loadFleetFile(fleetPath), baseDir: path.dirname(fleetPath) };
   }
   // The flag, not BNG_FLEET: a variable left in the environment gives way to the flags typed.
-  if (file.label === "--fleet") throw new UsageError(`${count.text !== undefined ? count.label : profile.label} makes a fleet of its own: give it or --fleet, not both`);
-  const appliances = wholeNumber(count, 1, MAX_APPLIANCES, `a whole number of appliances from 1 to ${MAX_APPLIANCES}`) ?? 3;
+  if (file.label === "--fleet")
+    throw new UsageError(
+      `${count.text !== undefined ? count.label : profile.label} makes a fleet of its ` +
+        `own: give it or --fleet, not both`,
+    );
+  const appliances =
+    wholeNumber(count, 1, MAX_APPLIANCES, `a whole number of appliances from 1 to ${MAX_APPLIANCES}`) ?? 3;
   const profileName = profile.text ?? "small";
   if (!isShippedProfile(profileName) && !/\.json$/i.test(profileName)) {
-    throw new UsageError(`${profile.label} must be one of ${PROFILE_NAMES.join(", ")} or a profile file ending in .json, not '${profileName}'`);
+    throw new UsageError(
+      `${profile.label} must be one of ${PROFILE_NAMES.join(", ")} or a profile file ` +
+        `ending in .json, not '${profileName}'`,
+    );
   }
-  const fleetPath = `the fleet of ${appliances} '${profileName}' appliance${appliances === 1 ? "" : "s"} (--appliances, --profile)`;
+  const fleetPath =
+    `the fleet of ${appliances} '${profileName}' ` +
+    `appliance${appliances === 1 ? "" : "s"} (--appliances, --profile)`;
   return { fleetPath, fleet: generatedFleet(appliances, profileName), baseDir: process.cwd() };
 }
 
@@ -238,7 +261,8 @@ function onOff({ text, label }: Given): boolean {
 function wholeNumber({ text, label }: Given, min: number, max: number, what: string): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || value < min || value > max) throw new UsageError(`${label} must be ${what}, not '${text}'`);
+  if (!/^\d+$/.test(text.trim()) || value < min || value > max)
+    throw new UsageError(`${label} must be ${what}, not '${text}'`);
   return value;
 }
 
@@ -254,14 +278,19 @@ export function dataDirOf(env: NodeJS.ProcessEnv = process.env, flags: StartFlag
  * data dir lives (the repository, or the directory a packaged CLI runs in). Throws a UsageError naming the flag or
  * variable at fault.
  */
-export async function loadSettings(env: NodeJS.ProcessEnv = process.env, flags: StartFlags = {}, home = projectDir): Promise<Settings> {
+export async function loadSettings(
+  env: NodeJS.ProcessEnv = process.env,
+  flags: StartFlags = {},
+  home = projectDir,
+): Promise<Settings> {
   const given = reader(env, flags);
   const dataDir = dataDirOf(env, flags, home);
   const http = onOff(given("http"));
   const fresh = onOff(given("fresh"));
   const listenerGiven = given("listener");
   const listener = listenerGiven.text ?? (http ? "workerd" : "relay");
-  if (listener !== "workerd" && listener !== "relay") throw new UsageError(`${listenerGiven.label} must be 'workerd' or 'relay', not '${listener}'`);
+  if (listener !== "workerd" && listener !== "relay")
+    throw new UsageError(`${listenerGiven.label} must be 'workerd' or 'relay', not '${listener}'`);
 
   // Paths given are the user's, so relative to where they ran the command; the shipped fleet file is the product's.
   const { fleetPath, fleet, baseDir } = await fleetOf(given);
@@ -299,31 +328,45 @@ export async function loadSettings(env: NodeJS.ProcessEnv = process.env, flags: 
   const inspectorPort = wholeNumber(given("inspectorPort"), 1, 65535, "a port number (1-65535)");
 
   // One workerd runs every isolate on one thread: a fleet too big for one core's bring-up is spread over several.
-  const shards = wholeNumber(given("shards"), 1, MAX_SHARDS, `a whole number of workerd processes from 1 to ${MAX_SHARDS}`) ?? 1;
+  const shards =
+    wholeNumber(given("shards"), 1, MAX_SHARDS, `a whole number of workerd processes from 1 to ${MAX_SHARDS}`) ?? 1;
 
   const tokenGiven = given("bootstrapToken");
   const bootstrapToken = tokenGiven.text;
   if (bootstrapToken !== undefined && !isWellFormedToken(bootstrapToken)) {
-    throw new UsageError(`${tokenGiven.label} is not a well-formed token (bngtok_ + 30 base62 characters + a 6-character checksum); make one with 'bngfleet token'`);
+    throw new UsageError(
+      `${tokenGiven.label} is not a well-formed token (bngtok_ + 30 base62 characters ` +
+        `+ a 6-character checksum); make one with 'bngfleet token'`,
+    );
   }
 
   // The password the first admin gets is held to the account rules (length, not a common one: issue #22).
   const passwordGiven = given("adminPassword");
   const adminPassword = passwordGiven.text;
   if (adminPassword !== undefined && !(await isNewPassword(adminPassword))) {
-    throw new UsageError(`${passwordGiven.label} must be 8-256 characters, not the development default and not a commonly used password; choose another`);
+    throw new UsageError(
+      `${passwordGiven.label} must be 8-256 characters, not the development default ` +
+        `and not a commonly used password; choose another`,
+    );
   }
 
   const clockGiven = given("clock");
-  if (clockGiven.text !== undefined && clockGiven.text !== "manual") throw new UsageError(`${clockGiven.label} must be 'manual' or unset, not '${clockGiven.text}'`);
+  if (clockGiven.text !== undefined && clockGiven.text !== "manual")
+    throw new UsageError(`${clockGiven.label} must be 'manual' or unset, not '${clockGiven.text}'`);
   const clockStartGiven = given("clockStart");
   const clockStart = clockStartGiven.text;
   if (clockStart !== undefined && clockStartOf({ BNG_CLOCK_START: clockStart }) === null) {
-    throw new UsageError(`${clockStartGiven.label} must be an ISO 8601 instant with its zone, such as 2026-03-02T09:00:00Z, not '${clockStart}'`);
+    throw new UsageError(
+      `${clockStartGiven.label} must be an ISO 8601 instant with its zone, such as ` +
+        `2026-03-02T09:00:00Z, not '${clockStart}'`,
+    );
   }
 
   const scenarioGiven = given("scenario");
-  const scenario = scenarioGiven.text === undefined ? undefined : { path: scenarioPathOf(scenarioGiven.text), label: scenarioGiven.label };
+  const scenario =
+    scenarioGiven.text === undefined
+      ? undefined
+      : { path: scenarioPathOf(scenarioGiven.text), label: scenarioGiven.label };
 
   return {
     projectDir,

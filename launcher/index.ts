@@ -14,7 +14,10 @@ import { START_OPTIONS, type StartOptionName } from "./options.ts";
 
 /** How to start a fleet: the options of `bngfleet start`, each also readable from its BNG_* environment variable. */
 export interface StartFleetOptions {
-  /** Run this many appliances, edge-1 to edge-N, each peering with the others (1-1000). Default: the shipped fleet of three. */
+  /**
+   * Run this many appliances, edge-1 to edge-N, each peering with the others (1-1000). Default: the shipped fleet of
+   * three.
+   */
   appliances?: number;
   /** Their size: `small` (the default), `default`, `large`, `xlarge`, or the path of a profile file of your own. */
   profile?: string;
@@ -34,17 +37,29 @@ export interface StartFleetOptions {
   clock?: "manual";
   /** The instant a fresh appliance's simulated clock starts at (ISO 8601 with its zone). Default: now. */
   clockStart?: string;
-  /** The first admin's password (8-256 characters, not a common one). Default: the development default, `bngfleet-admin`. */
+  /**
+   * The first admin's password (8-256 characters, not a common one). Default: the development default,
+   * `bngfleet-admin`.
+   */
   adminPassword?: string;
-  /** A super-user API token every appliance accepts (`bngfleet token` makes one). Default: one made and kept in the data dir. */
+  /**
+   * A super-user API token every appliance accepts (`bngfleet token` makes one). Default: one made and kept in the data
+   * dir.
+   */
   bootstrapToken?: string;
-  /** Who serves the public ports: workerd itself (the default with `http`) or a relay per appliance (the default over HTTPS). */
+  /**
+   * Who serves the public ports: workerd itself (the default with `http`) or a relay per appliance (the default over
+   * HTTPS).
+   */
   listener?: "workerd" | "relay";
   /** Spread the fleet over this many workerd processes (1-16). Default 1. */
   shards?: number;
   /** Open workerd's V8 inspector (Chrome DevTools) on this loopback port. */
   inspectorPort?: number;
-  /** Receives each line the fleet writes for a person (progress, warnings, the appliances' console output). Default: kept, and shown in the error if the start fails. */
+  /**
+   * Receives each line the fleet writes for a person (progress, warnings, the appliances' console output). Default:
+   * kept, and shown in the error if the start fails.
+   */
   log?: (line: string) => void;
 }
 
@@ -81,7 +96,9 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameOptions: Same<Exclude<keyof StartFleetOptions, OwnOption>, StartOptionName> = true;
 void sameOptions;
 
-/** Options carried to the child in its environment rather than its command line, where any local user could read them. */
+/**
+ * Options carried to the child in its environment rather than its command line, where any local user could read them.
+ */
 const SECRET: ReadonlySet<StartOptionName> = new Set(["adminPassword", "bootstrapToken"]);
 
 /** Lines of the fleet's output kept for an error message when none is handed to `log`. */
@@ -98,7 +115,10 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Fleet
   const ownDataDir = options.dataDir === undefined ? await mkdtemp(path.join(tmpdir(), "bngfleet-")) : undefined;
   const args = [path.join(import.meta.dirname, "cli.js"), "start", "--json"];
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const [key, spec] of Object.entries(START_OPTIONS) as [StartOptionName, (typeof START_OPTIONS)[StartOptionName]][]) {
+  for (const [key, spec] of Object.entries(START_OPTIONS) as [
+    StartOptionName,
+    (typeof START_OPTIONS)[StartOptionName],
+  ][]) {
     const value = key === "dataDir" ? (options.dataDir ?? ownDataDir) : options[key];
     if (value === undefined || value === false) continue;
     if (SECRET.has(key)) env[(spec as { env: string }).env] = String(value);
@@ -123,20 +143,24 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Fleet
       if (ownDataDir) await rm(ownDataDir, { recursive: true, force: true });
     })());
 
-  const ready = await new Promise<{ appliances: FleetAppliance[]; token: string; dataDir: string } | null>((resolve) => {
-    lines(child.stdout!, (line) => {
-      try {
-        resolve(JSON.parse(line));
-      } catch {
-        log(line);
-      }
-    });
-    void exited.then(() => resolve(null));
-  });
+  const ready = await new Promise<{ appliances: FleetAppliance[]; token: string; dataDir: string } | null>(
+    (resolve) => {
+      lines(child.stdout!, (line) => {
+        try {
+          resolve(JSON.parse(line));
+        } catch {
+          log(line);
+        }
+      });
+      void exited.then(() => resolve(null));
+    },
+  );
   if (ready === null) {
     const code = await exited;
     await stop();
-    const error = new Error(`bngfleet start exited with ${code}${kept.length > 0 ? `:\n${kept.join("\n")}` : ""}`) as Error & { exitCode: number | null };
+    const error = new Error(
+      `bngfleet start exited with ${code}${kept.length > 0 ? `:\n${kept.join("\n")}` : ""}`,
+    ) as Error & { exitCode: number | null };
     error.exitCode = code;
     throw error;
   }

@@ -47,26 +47,57 @@ export const runtimeInspectorNotice = (runtimePort: number, proxyPort: number): 
   "(workerd offers no socket only this user could open). " +
   "Leave BNG_INSPECTOR_PORT unset where others share this machine.";
 
-type Target = { id: string; webSocketDebuggerUrl: string; devtoolsFrontendUrl?: string; devtoolsFrontendUrlCompat?: string };
+type Target = {
+  id: string;
+  webSocketDebuggerUrl: string;
+  devtoolsFrontendUrl?: string;
+  devtoolsFrontendUrlCompat?: string;
+};
 
-const problem = (status: number, detail: string) => ({ type: "about:blank", title: statusTitle(status), status, detail });
+const problem = (status: number, detail: string) => ({
+  type: "about:blank",
+  title: statusTitle(status),
+  status,
+  detail,
+});
 
 /** Refuses a WebSocket upgrade: a whole problem answer on the raw connection, which it then closes. */
 function refuseUpgrade(client: net.Socket, status: number, detail: string): void {
   const body = JSON.stringify(problem(status, detail));
-  const headers = withSecurity({ "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)), connection: "close" }, false);
-  client.end(`HTTP/1.1 ${status} ${statusTitle(status)}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n${body}`);
+  const headers = withSecurity(
+    {
+      "content-type": "application/problem+json",
+      "content-length": String(Buffer.byteLength(body)),
+      connection: "close",
+    },
+    false,
+  );
+  client.end(
+    `HTTP/1.1 ${status} ${statusTitle(status)}\r\n${Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("")}\r\n${body}`,
+  );
 }
 
 /** Why a request may not reach the inspector, or null when it may. */
 function refusal(req: http.IncomingMessage, port: number): { status: number; detail: string } | null {
   const host = (req.headers.host ?? "").toLowerCase();
   if (!LOOPBACK_HOSTS.some((name) => host === `${name}:${port}`)) {
-    return { status: 403, detail: `Host must be 127.0.0.1:${port}, localhost:${port} or [::1]:${port} (the inspector takes no other name: DNS rebinding)` };
+    return {
+      status: 403,
+      detail:
+        `Host must be 127.0.0.1:${port}, localhost:${port} or [::1]:${port} (the ` +
+        `inspector takes no other name: DNS rebinding)`,
+    };
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !DEVTOOLS_ORIGINS.has(origin)) {
-    return { status: 403, detail: `Origin ${origin} may not use the inspector: only DevTools (devtools://devtools) or a client sending no Origin` };
+    return {
+      status: 403,
+      detail:
+        `Origin ${origin} may not use the inspector: only DevTools (devtools://devtools) ` +
+        `or a client sending no Origin`,
+    };
   }
   return null;
 }
@@ -79,7 +110,10 @@ function refusal(req: http.IncomingMessage, port: number): { status: number; det
  */
 export async function listenInspectorProxy(port: number, runtime: Promise<number>): Promise<InspectorProxy> {
   // Said plainly, once workerd's port is known (a launch that stops before never knows it).
-  runtime.then((at) => console.warn(runtimeInspectorNotice(at, port)), () => {});
+  runtime.then(
+    (at) => console.warn(runtimeInspectorNotice(at, port)),
+    () => {},
+  );
   const upgraded = new Set<net.Socket>();
   /** Random path → the runtime's path, for each of the fleet Worker's targets (fixed for this launch). */
   const paths = new Map<string, string>();
@@ -94,15 +128,25 @@ export async function listenInspectorProxy(port: number, runtime: Promise<number
     return secret;
   };
 
-  /** The runtime's targets for the fleet's Worker (not Miniflare's own), with their debugger addresses rewritten to this proxy's. */
+  /**
+   * The runtime's targets for the fleet's Worker (not Miniflare's own), with their debugger addresses rewritten to this
+   * proxy's.
+   */
   const list = async (host: string): Promise<Target[]> => {
     const targets = (await (await fetch(`http://127.0.0.1:${await runtime}/json/list`)).json()) as Target[];
-    return targets.filter((t) => t.id.startsWith("core:user:")).map((t) => {
-      const where = `${host}${pathFor(new URL(t.webSocketDebuggerUrl).pathname)}`;
-      // workerd's DevTools links carry `ws=<host>/` (no path): the front end opens whatever `ws` names.
-      const frontend = (url: string | undefined) => url?.replace(/([?&]ws=)[^&]*/, `$1${where}`);
-      return { ...t, webSocketDebuggerUrl: `ws://${where}`, devtoolsFrontendUrl: frontend(t.devtoolsFrontendUrl), devtoolsFrontendUrlCompat: frontend(t.devtoolsFrontendUrlCompat) };
-    });
+    return targets
+      .filter((t) => t.id.startsWith("core:user:"))
+      .map((t) => {
+        const where = `${host}${pathFor(new URL(t.webSocketDebuggerUrl).pathname)}`;
+        // workerd's DevTools links carry `ws=<host>/` (no path): the front end opens whatever `ws` names.
+        const frontend = (url: string | undefined) => url?.replace(/([?&]ws=)[^&]*/, `$1${where}`);
+        return {
+          ...t,
+          webSocketDebuggerUrl: `ws://${where}`,
+          devtoolsFrontendUrl: frontend(t.devtoolsFrontendUrl),
+          devtoolsFrontendUrlCompat: frontend(t.devtoolsFrontendUrlCompat),
+        };
+      });
   };
 
   const server = http.createServer((req, res) => {
@@ -112,10 +156,18 @@ export async function listenInspectorProxy(port: number, runtime: Promise<number
     const refused = refusal(req, port);
     if (refused) return answer(refused.status, problem(refused.status, refused.detail), "application/problem+json");
     const path = (req.url ?? "/").split("?")[0];
-    const reply = path === "/json" || path === "/json/list"
-      ? list(req.headers.host!)
-      : path === "/json/version" ? runtime.then((at) => fetch(`http://127.0.0.1:${at}/json/version`)).then((r) => r.json()) : null;
-    if (reply === null) return answer(404, problem(404, "the inspector serves /json/list, /json/version and the debugger paths /json/list names"), "application/problem+json");
+    const reply =
+      path === "/json" || path === "/json/list"
+        ? list(req.headers.host!)
+        : path === "/json/version"
+          ? runtime.then((at) => fetch(`http://127.0.0.1:${at}/json/version`)).then((r) => r.json())
+          : null;
+    if (reply === null)
+      return answer(
+        404,
+        problem(404, "the inspector serves /json/list, /json/version and the debugger paths /json/list names"),
+        "application/problem+json",
+      );
     reply.then(
       (body) => answer(200, body),
       () => answer(502, problem(502, "workerd's inspector did not answer"), "application/problem+json"),
@@ -129,10 +181,13 @@ export async function listenInspectorProxy(port: number, runtime: Promise<number
     const refused = refusal(req, port);
     if (refused) return refuseUpgrade(client, refused.status, refused.detail);
     const runtimePath = paths.get((req.url ?? "").split("?")[0]!);
-    if (runtimePath === undefined) return refuseUpgrade(client, 404, "no such debugger: take its address from /json/list");
+    if (runtimePath === undefined)
+      return refuseUpgrade(client, 404, "no such debugger: take its address from /json/list");
     const headers: Record<string, string> = { connection: "Upgrade", upgrade: "websocket" };
     for (const name of HANDSHAKE) if (typeof req.headers[name] === "string") headers[name] = req.headers[name];
-    void runtime.then((runtimePort) => relay(client, head, http.request({ host: "127.0.0.1", port: runtimePort, path: runtimePath, headers })));
+    void runtime.then((runtimePort) =>
+      relay(client, head, http.request({ host: "127.0.0.1", port: runtimePort, path: runtimePath, headers })),
+    );
   });
 
   /** Pipes the client to the runtime once, and only if, the runtime switched protocols. */
@@ -140,7 +195,8 @@ export async function listenInspectorProxy(port: number, runtime: Promise<number
     upstream.on("upgrade", (answer, socket, upgradeHead) => {
       upgraded.add(client).add(socket);
       const lines = [`HTTP/1.1 101 Switching Protocols`];
-      for (let i = 0; i < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
+      for (let i = 0; i < answer.rawHeaders.length; i += 2)
+        lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
       client.write(`${lines.join("\r\n")}\r\n\r\n`);
       if (upgradeHead.length > 0) client.write(upgradeHead);
       if (head.length > 0) socket.write(head);
@@ -159,7 +215,15 @@ export async function listenInspectorProxy(port: number, runtime: Promise<number
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "EADDRINUSE" ? new LaunchError(`BNG_INSPECTOR_PORT: port ${port} on 127.0.0.1 is already in use (with BNG_SHARDS, process k takes this port + k)`) : error));
+      reject(
+        error.code === "EADDRINUSE"
+          ? new LaunchError(
+              `BNG_INSPECTOR_PORT: port ${port} on 127.0.0.1 is already in use (with ` +
+                `BNG_SHARDS, process k takes this port + k)`,
+            )
+          : error,
+      ),
+    );
     server.listen({ host: "127.0.0.1", port, exclusive: true }, () => resolve());
   });
   return {

@@ -6,7 +6,11 @@
 import type net from "node:net";
 
 export function joinSockets(a: net.Socket, b: net.Socket): void {
-  for (const [one, other] of [[a, b], [b, a]] as const) one.on("error", () => other.destroy()).on("close", () => other.destroy());
+  for (const [one, other] of [
+    [a, b],
+    [b, a],
+  ] as const)
+    one.on("error", () => other.destroy()).on("close", () => other.destroy());
   a.pipe(b);
   b.pipe(a);
 }

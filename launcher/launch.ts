@@ -37,7 +37,14 @@ import { resolveName } from "./resolver.ts";
 import { releaseLogStream } from "./stream-release.ts";
 import { listenInspectorProxy, type InspectorProxy } from "./inspector-proxy.ts";
 import { watchCertificates, type CertificateChange, type CertificateWatch } from "./certificate-watch.ts";
-import { clearDurableObjects, durableObjectDir, loadBootstrapToken, loadFleetSecret, loadUpgradeSigningKey, shardDir } from "./state.ts";
+import {
+  clearDurableObjects,
+  durableObjectDir,
+  loadBootstrapToken,
+  loadFleetSecret,
+  loadUpgradeSigningKey,
+  shardDir,
+} from "./state.ts";
 import { loadScenarioFile, runScenarioOnFleet } from "./scenario.ts";
 import { untilAnswering } from "./readiness.ts";
 
@@ -85,7 +92,8 @@ export type Say = (line: string) => void;
  * Miniflare, loaded when a fleet starts (not for `bngfleet --help`) and by require(): its 4 MB CommonJS entry,
  * imported as ESM, is first parsed whole by Node's module-syntax detection, about 0.1 s of a start's CPU here.
  */
-const miniflare = (): typeof import("miniflare") => createRequire(import.meta.url)("miniflare") as typeof import("miniflare");
+const miniflare = (): typeof import("miniflare") =>
+  createRequire(import.meta.url)("miniflare") as typeof import("miniflare");
 
 /**
  * Where Miniflare's log (the Workers' console output among it) and workerd's own output go: Miniflare's defaults
@@ -147,7 +155,8 @@ class Resources {
       await Promise.allSettled([...this.frontends, ...this.inspectors].map((f) => f.close()));
       const disposed = await Promise.allSettled(this.shards.map((shard) => shard.mf.dispose()));
       for (const result of disposed) {
-        if (result.status === "rejected") throw new LaunchError(`Miniflare did not stop cleanly: ${(result.reason as Error).message}`);
+        if (result.status === "rejected")
+          throw new LaunchError(`Miniflare did not stop cleanly: ${(result.reason as Error).message}`);
       }
     })();
     return this.#stopped;
@@ -177,7 +186,8 @@ async function start(
   const { secret: fleetSecret, created: secretCreated } = await loadFleetSecret(dataDir);
   if (secretCreated) say(`Generated a fleet secret in ${path.join(dataDir, "fleet-secret")}`);
   const upgradeKey = await loadUpgradeSigningKey(dataDir);
-  if (upgradeKey.created) say(`Generated an upgrade signing key in ${upgradeKey.file} (bngfleet upgrade-package signs with it)`);
+  if (upgradeKey.created)
+    say(`Generated an upgrade signing key in ${upgradeKey.file} (bngfleet upgrade-package signs with it)`);
   const made = settings.bootstrapToken === undefined ? await loadBootstrapToken(dataDir) : undefined;
   if (made?.created) say(`Generated a bootstrap token in ${made.file}`);
   const token = settings.bootstrapToken ?? made!.token;
@@ -197,7 +207,9 @@ async function start(
   const certDir = path.join(dataDir, "certs");
   const pairs = http
     ? appliances.map(() => null)
-    : await Promise.all(appliances.map((a) => ensureCertificate(certDir, { name: a.name, address: a.address, hostname: a.hostname })));
+    : await Promise.all(
+        appliances.map((a) => ensureCertificate(certDir, { name: a.name, address: a.address, hostname: a.hostname })),
+      );
   pairs.forEach((pair, i) => {
     if (pair?.created) say(`Generated a TLS certificate for ${appliances[i]!.name} (${pair.reason}) in ${certDir}`);
   });
@@ -207,11 +219,23 @@ async function start(
     checkNotAborted(signal);
     const pair = pairs[i];
     if (settings.listener === "workerd") await checkPortFree(a);
-    else resources.frontends.push(await listenFrontend({ name: a.name, address: a.address, port: a.port, hostname: a.hostname, ...(pair ? { key: pair.key, cert: pair.cert } : {}) }));
+    else
+      resources.frontends.push(
+        await listenFrontend({
+          name: a.name,
+          address: a.address,
+          port: a.port,
+          hostname: a.hostname,
+          ...(pair ? { key: pair.key, cert: pair.cert } : {}),
+        }),
+      );
   }
   // Our proxy on each process's inspector port, in front of workerd's inspector on a random loopback port.
   if (settings.inspectorPort !== undefined) {
-    for (let k = 0; k < settings.shards; k++) resources.inspectors.push(await listenInspectorProxy(settings.inspectorPort + k, runtimeInspectorPorts[k]!.promise));
+    for (let k = 0; k < settings.shards; k++)
+      resources.inspectors.push(
+        await listenInspectorProxy(settings.inspectorPort + k, runtimeInspectorPorts[k]!.promise),
+      );
   }
 
   await built;
@@ -224,17 +248,32 @@ async function start(
   // fixed one too: Miniflare names every direct socket alike, and on a restart would give an any-port socket
   // the port it last saw under that name, perhaps a public one.
   const n = settings.shards;
-  say(`Starting workerd${n > 1 ? ` (${n} processes)` : ""} for ${appliances.length} appliance${appliances.length === 1 ? "" : "s"}…`);
+  say(
+    `Starting workerd${n > 1 ? ` (${n} processes)` : ""} for ${appliances.length} ` +
+      `appliance${appliances.length === 1 ? "" : "s"}…`,
+  );
   const ports = n === 1 && settings.listener === "relay" ? [0] : await freeLoopbackPorts(n);
   for (let k = 0; k < n; k++) {
     const members = appliances.flatMap((a, i) => (i % n === k ? [i] : []));
-    const elsewhere = Object.fromEntries(appliances.flatMap((a, i) => (i % n === k ? [] : [[a.name, `http://127.0.0.1:${ports[i % n]}`]])));
+    const elsewhere = Object.fromEntries(
+      appliances.flatMap((a, i) => (i % n === k ? [] : [[a.name, `http://127.0.0.1:${ports[i % n]}`]])),
+    );
     const bindings = bindingsFor(settings, fleetSecret, upgradeKey.publicPem, token);
     if (n > 1) bindings.BNG_SHARD_PEERS = JSON.stringify(elsewhere);
-    const sockets: ShardSocket[] = settings.listener === "relay" ? [] : await Promise.all(members.map(async (i) => {
-      const a = appliances[i]!;
-      return { host: a.address, port: a.port, appliance: a.name, ...(http ? {} : { tls: await servedTlsFiles(certDir, a.name) }) };
-    }));
+    const sockets: ShardSocket[] =
+      settings.listener === "relay"
+        ? []
+        : await Promise.all(
+            members.map(async (i) => {
+              const a = appliances[i]!;
+              return {
+                host: a.address,
+                port: a.port,
+                appliance: a.name,
+                ...(http ? {} : { tls: await servedTlsFiles(certDir, a.name) }),
+              };
+            }),
+          );
     const started = startShard({
       modules,
       bundleDir: worker.dir,
@@ -259,7 +298,8 @@ async function start(
   for (const [k, shard] of resources.shards.entries()) {
     await shard.mf.ready;
     checkNotAborted(signal);
-    if (settings.inspectorPort !== undefined) runtimeInspectorPorts[k]!.resolve(Number((await shard.mf.getInspectorURL()).port));
+    if (settings.inspectorPort !== undefined)
+      runtimeInspectorPorts[k]!.resolve(Number((await shard.mf.getInspectorURL()).port));
     const direct = await shard.mf.unsafeGetDirectURL(WORKER);
     if (!http) {
       // Certificates first, targets after: no client reaches an appliance (and no
@@ -267,18 +307,48 @@ async function start(
       // The appliance's configured certificate (uploaded, or issued by ACME) replaces the
       // self-signed one; the watch then follows changes: the relay without a restart, workerd's own
       // sockets by restarting their process (it reads a keypair only at start).
-      const serve = settings.listener === "relay"
-        ? (changes: CertificateChange[]) => changes.forEach(({ index, pair }) => shard.frontends[index]!.useCertificate(pair.key, pair.cert))
-        : async (changes: CertificateChange[]) => {
-          for (const { index, pair, configured } of changes) await serveTlsFiles(certDir, shard.appliances[index]!.name, configured ? pair : null);
-          say(`Restarting workerd (${shard.appliances.map((a) => a.name).join(", ")}): its sockets read a certificate only at start`);
-          await shard.restart(await Promise.all(shard.sockets.map(async (socket) => ({ ...socket, tls: await servedTlsFiles(certDir, socket.appliance) }))));
-        };
-      const serving = settings.listener === "relay" ? undefined : await Promise.all(shard.appliances.map((a) => servedCertificate(certDir, a.name)));
-      serving?.forEach((cert, i) => cert !== null && say(`${shard.appliances[i]!.name} serves its configured certificate`));
-      // Its loopback socket: the relay's alone (any port), or the first of several, whose port is fixed (Miniflare names them alike).
+      const serve =
+        settings.listener === "relay"
+          ? (changes: CertificateChange[]) =>
+              changes.forEach(({ index, pair }) => shard.frontends[index]!.useCertificate(pair.key, pair.cert))
+          : async (changes: CertificateChange[]) => {
+              for (const { index, pair, configured } of changes)
+                await serveTlsFiles(certDir, shard.appliances[index]!.name, configured ? pair : null);
+              say(
+                `Restarting workerd (${shard.appliances.map((a) => a.name).join(", ")}): its ` +
+                  `sockets read a certificate only at start`,
+              );
+              await shard.restart(
+                await Promise.all(
+                  shard.sockets.map(async (socket) => ({
+                    ...socket,
+                    tls: await servedTlsFiles(certDir, socket.appliance),
+                  })),
+                ),
+              );
+            };
+      const serving =
+        settings.listener === "relay"
+          ? undefined
+          : await Promise.all(shard.appliances.map((a) => servedCertificate(certDir, a.name)));
+      serving?.forEach(
+        (cert, i) => cert !== null && say(`${shard.appliances[i]!.name} serves its configured certificate`),
+      );
+      // Its loopback socket: the relay's alone (any port), or the first of several, whose port is fixed (Miniflare
+      // names them alike).
       const loopback = ports[k] === 0 ? direct.origin : `http://127.0.0.1:${ports[k]}`;
-      resources.certificateWatches.push(await watchCertificates(shard.mf, WORKER, shard.appliances, serve, shard.factoryPairs, { origin: loopback, fleetSecret }, serving, say));
+      resources.certificateWatches.push(
+        await watchCertificates(
+          shard.mf,
+          WORKER,
+          shard.appliances,
+          serve,
+          shard.factoryPairs,
+          { origin: loopback, fleetSecret },
+          serving,
+          say,
+        ),
+      );
     }
     for (const [i, frontend] of shard.frontends.entries()) {
       frontend.releaseStreamsWith((handle) => releaseLogStream(shard.mf, WORKER, shard.appliances[i]!.name, handle));
@@ -290,12 +360,24 @@ async function start(
     const label = path.relative(process.cwd(), settings.scenario.path);
     for (const shard of resources.shards) {
       checkNotAborted(signal);
-      for (const line of await runScenarioOnFleet(shard.mf, WORKER, shard.appliances.map((a) => a.name), scenario, label, dataDir)) say(line);
+      for (const line of await runScenarioOnFleet(
+        shard.mf,
+        WORKER,
+        shard.appliances.map((a) => a.name),
+        scenario,
+        label,
+        dataDir,
+      ))
+        say(line);
     }
   }
   // Ready means answering: each appliance's object opened and its health read through its own public port.
   say(`Waiting for every appliance to answer…`);
-  await untilAnswering(appliances.map((a) => a.origin), signal, (answering) => say(`  ${answering} of ${appliances.length} answering`));
+  await untilAnswering(
+    appliances.map((a) => a.origin),
+    signal,
+    (answering) => say(`  ${answering} of ${appliances.length} answering`),
+  );
   return {
     appliances: appliances.map((a, i) => ({
       name: a.name,
@@ -309,7 +391,9 @@ async function start(
   };
 }
 
-/** Reads compatibility_date and a one-line compatibility_flags array from wrangler.toml, so local runs match deploys. */
+/**
+ * Reads compatibility_date and a one-line compatibility_flags array from wrangler.toml, so local runs match deploys.
+ */
 async function compatibility(wranglerToml: string): Promise<{ date: string; flags: string[] }> {
   // A full TOML parser is not a dependency; these two keys are simple scalars/arrays.
   const toml = await readFile(wranglerToml, "utf8");
@@ -331,7 +415,12 @@ async function freeLoopbackPorts(count: number): Promise<number[]> {
 }
 
 /** The fleet Worker's text bindings; unset options are omitted rather than passed as "". */
-function bindingsFor(settings: Settings, fleetSecret: string, upgradePublicKey: string, bootstrapToken: string): Record<string, string> {
+function bindingsFor(
+  settings: Settings,
+  fleetSecret: string,
+  upgradePublicKey: string,
+  bootstrapToken: string,
+): Record<string, string> {
   const bindings: Record<string, string> = {
     FLEET: JSON.stringify(settings.fleet),
     BNG_PORT_BASE: String(settings.portBase),
@@ -370,7 +459,10 @@ function workerdBinary(): string {
   return (fromMiniflare("workerd") as { default: string }).default;
 }
 
-/** One workerd process running the fleet Worker, its objects persisted under `persist`, its socket on loopback `port` (0: any). */
+/**
+ * One workerd process running the fleet Worker, its objects persisted under `persist`, its socket on loopback `port`
+ * (0: any).
+ */
 function startShard(options: {
   modules: BundleModule[];
   bundleDir: string;
@@ -399,14 +491,28 @@ function startShard(options: {
       serviceBindings: { BNG_RESOLVER: resolveName },
       // No eviction: an appliance's 10 s alarm keeps a deployed object alive (Cloudflare evicts after about a minute
       // idle), but workerd evicts after 10 s, so every appliance was reopened, its snapshot restored, at each alarm.
-      durableObjects: { Appliance: { className: "Appliance", useSQLite: true, unsafeUniqueKey: DURABLE_OBJECT_KEY, unsafePreventEviction: true } },
+      durableObjects: {
+        Appliance: {
+          className: "Appliance",
+          useSQLite: true,
+          unsafeUniqueKey: DURABLE_OBJECT_KEY,
+          unsafePreventEviction: true,
+        },
+      },
       // A loopback port for the relay and the other shards, and each public socket workerd serves itself.
-      unsafeDirectSockets: [{ host: "127.0.0.1", port: options.port }, ...sockets.map(({ host, port }) => ({ host, port }))],
+      unsafeDirectSockets: [
+        { host: "127.0.0.1", port: options.port },
+        ...sockets.map(({ host, port }) => ({ host, port })),
+      ],
     };
     // Miniflare writes those public sockets as it writes every direct socket, and each module's source as a
     // placeholder; launcher/workerd.sh rewrites both (launcher/workerd-config.ts) on the configuration's way to
     // workerd. Miniflare reads the path at each start.
-    const publicSockets: PublicSocket[] = sockets.map((s) => ({ address: socketAddress(s.host, s.port), appliance: s.appliance, ...(s.tls ? { tls: s.tls } : {}) }));
+    const publicSockets: PublicSocket[] = sockets.map((s) => ({
+      address: socketAddress(s.host, s.port),
+      appliance: s.appliance,
+      ...(s.tls ? { tls: s.tls } : {}),
+    }));
     process.env.MINIFLARE_WORKERD_PATH = options.wrapper.script;
     return {
       workers: [worker],
@@ -457,7 +563,8 @@ const stderrLog = (Log: typeof import("miniflare").Log) =>
 
 /** workerd's own output on stderr. */
 function toStderr(stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream): void {
-  const sink = () => new Writable({ write: (chunk, _encoding, done) => void process.stderr.write(chunk, () => done()) });
+  const sink = () =>
+    new Writable({ write: (chunk, _encoding, done) => void process.stderr.write(chunk, () => done()) });
   stdout.pipe(sink());
   stderr.pipe(sink());
 }

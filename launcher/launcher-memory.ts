@@ -18,7 +18,10 @@ export function answerMemoryQueries(): void {
   if (!process.send) return;
   process.on("message", (message) => {
     if (message !== "memory") return;
-    void collectedMemory().then((memory) => process.send?.({ memory }), () => undefined);
+    void collectedMemory().then(
+      (memory) => process.send?.({ memory }),
+      () => undefined,
+    );
   });
   // The channel must not keep a stopping launcher alive (adding a "message" listener refs it).
   process.channel?.unref();

@@ -63,7 +63,11 @@ export async function licenceCommand(args: string[], product: Product): Promise<
     throw new UsageError("bngfleet licence: say token, lease or instance (see bngfleet licence --help)");
   }
   if (!values.licence) throw new UsageError(`bngfleet licence ${command} needs --licence`);
-  const dataDir = dataDirOf(process.env, values["data-dir"] === undefined ? {} : { dataDir: values["data-dir"] }, product.home);
+  const dataDir = dataDirOf(
+    process.env,
+    values["data-dir"] === undefined ? {} : { dataDir: values["data-dir"] },
+    product.home,
+  );
   const now = Date.now();
   const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
   const contractEndUtc = values["contract-end"] ?? iso(now + 365 * DAY_MS);

@@ -8,7 +8,10 @@
 import type http from "node:http";
 
 export type ListenerLimits = {
-  /** From accepting a connection (or the end of the previous request) to a request's complete headers, TLS handshake included. */
+  /**
+   * From accepting a connection (or the end of the previous request) to a request's complete headers, TLS handshake
+   * included.
+   */
   headersTimeoutMs: number;
   /** An idle kept-alive connection between requests. */
   keepAliveTimeoutMs: number;
@@ -79,7 +82,10 @@ export const MAX_HEADER_BYTES = 128 * 1024;
  */
 export const MAX_TARGET_BYTES = 65_534;
 
-/** Node's server options for these limits: no request timeout (event streams, uploads); expired headers checked each second; heads up to MAX_HEADER_BYTES. */
+/**
+ * Node's server options for these limits: no request timeout (event streams, uploads); expired headers checked each
+ * second; heads up to MAX_HEADER_BYTES.
+ */
 export function serverOptions(limits: ListenerLimits): http.ServerOptions {
   return {
     maxHeaderSize: MAX_HEADER_BYTES,

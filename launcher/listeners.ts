@@ -60,8 +60,18 @@ export type Frontend = {
  * the Worker's socket reads `request.cf` from, whose `clientIp` would otherwise be the client's to claim.
  */
 const NOT_RELAYED = new Set([
-  "connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect",
-  PEER_ADDRESS_HEADER, APPLIANCE_HEADER, STREAM_HANDLE_HEADER, CF_BLOB_HEADER, WIRING_HEADER,
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "upgrade",
+  "te",
+  "trailer",
+  "expect",
+  PEER_ADDRESS_HEADER,
+  APPLIANCE_HEADER,
+  STREAM_HANDLE_HEADER,
+  CF_BLOB_HEADER,
+  WIRING_HEADER,
 ]);
 /**
  * After the appliance has answered a request whose body is still arriving
@@ -78,10 +88,14 @@ const RELEASE_WAIT_MS = 1000;
 export function describeListenError(error: unknown, name: string, address: string, port: number): Error {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "EADDRINUSE") {
-    return new LaunchError(`Port ${port} on ${address} (appliance ${name}) is already in use: stop whatever holds it, or move the fleet with --port-base (BNG_PORT_BASE)`);
+    return new LaunchError(
+      `Port ${port} on ${address} (appliance ${name}) is already in use: stop whatever ` +
+        `holds it, or move the fleet with --port-base (BNG_PORT_BASE)`,
+    );
   }
   if (code === "EACCES") return new LaunchError(`Not allowed to listen on ${address}:${port} (appliance ${name})`);
-  if (code === "EADDRNOTAVAIL") return new LaunchError(`Address ${address} (appliance ${name}) is not an address of this machine`);
+  if (code === "EADDRNOTAVAIL")
+    return new LaunchError(`Address ${address} (appliance ${name}) is not an address of this machine`);
   return error as Error;
 }
 
@@ -105,7 +119,8 @@ function relayedHeaders(req: http.IncomingMessage, peer: string, appliance: stri
 }
 
 /** The address and port a client connected to, as a Host header names them. */
-const localAuthority = (socket: net.Socket): string => socketAddress(normalisePeerAddress(socket.localAddress), socket.localPort ?? 0);
+const localAuthority = (socket: net.Socket): string =>
+  socketAddress(normalisePeerAddress(socket.localAddress), socket.localPort ?? 0);
 
 /**
  * A bodiless request's head as written to workerd (upstream-pool.ts), from what Node's parser read and accepted:
@@ -118,17 +133,26 @@ function requestHead(req: http.IncomingMessage, peer: string, appliance: string)
 
 /** The value of a header in a raw list, by its lower-case name. */
 function headerValue(rawHeaders: string[], lowerName: string): string | undefined {
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === lowerName) return rawHeaders[i + 1];
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (rawHeaders[i]!.toLowerCase() === lowerName) return rawHeaders[i + 1];
   return undefined;
 }
 
-/** Whether a request asks for the one upgrade relayed: a WebSocket to the web UI's live channel (its query, if any, goes along). */
+/**
+ * Whether a request asks for the one upgrade relayed: a WebSocket to the web UI's live channel (its query, if any, goes
+ * along).
+ */
 function isLiveUpgrade(req: http.IncomingMessage): boolean {
-  return req.method === "GET" && (req.url ?? "").split("?")[0] === LIVE_PATH && req.headers.upgrade?.toLowerCase() === "websocket";
+  return (
+    req.method === "GET" &&
+    (req.url ?? "").split("?")[0] === LIVE_PATH &&
+    req.headers.upgrade?.toLowerCase() === "websocket"
+  );
 }
 
 /** A raw header list as lines of a head. */
-const headLines = (rawHeaders: string[]): string => rawHeaders.reduce((text, value, i) => (i % 2 === 0 ? `${text}${value}: ` : `${text}${value}\r\n`), "");
+const headLines = (rawHeaders: string[]): string =>
+  rawHeaders.reduce((text, value, i) => (i % 2 === 0 ? `${text}${value}: ` : `${text}${value}\r\n`), "");
 
 /** The appliance's response headers as relayed to the client (Node frames the body itself). */
 function responseHeaders(rawHeaders: string[]): string[] {
@@ -183,10 +207,15 @@ const RESET_ON_WRITE = new Set(["ECONNRESET", "EPIPE"]);
 function uploadConnection(host: string, port: number): net.Socket {
   const socket = net.connect({ host, port });
   type WriteCallback = (error?: Error | null) => void;
-  const forgiving = (callback: WriteCallback): WriteCallback => (error) =>
-    callback(error && RESET_ON_WRITE.has((error as NodeJS.ErrnoException).code ?? "") ? null : error);
+  const forgiving =
+    (callback: WriteCallback): WriteCallback =>
+    (error) =>
+      callback(error && RESET_ON_WRITE.has((error as NodeJS.ErrnoException).code ?? "") ? null : error);
   // Node's own write paths, each given a callback that forgives the reset (Writable would destroy on any error).
-  const internals = socket as unknown as { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void };
+  const internals = socket as unknown as {
+    _write: (...args: unknown[]) => void;
+    _writev: (...args: unknown[]) => void;
+  };
   for (const method of ["_write", "_writev"] as const) {
     const original = internals[method].bind(socket);
     internals[method] = (...args: unknown[]) => original(...args.slice(0, -1), forgiving(args.at(-1) as WriteCallback));
@@ -194,14 +223,33 @@ function uploadConnection(host: string, port: number): net.Socket {
   return socket;
 }
 
-/** The listener's own problem answer: its body, and its headers with the Worker's security headers (HSTS over HTTPS). */
-function problemAnswer(status: number, detail: string, secure: boolean, extra: Record<string, string> = {}): { body: string; headers: Record<string, string> } {
+/**
+ * The listener's own problem answer: its body, and its headers with the Worker's security headers (HSTS over HTTPS).
+ */
+function problemAnswer(
+  status: number,
+  detail: string,
+  secure: boolean,
+  extra: Record<string, string> = {},
+): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify({ type: "about:blank", title: statusTitle(status), status, detail });
-  return { body, headers: withSecurity({ "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)), ...extra }, secure) };
+  return {
+    body,
+    headers: withSecurity(
+      { "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(body)), ...extra },
+      secure,
+    ),
+  };
 }
 
 /** Writes a whole problem answer now, and ends it once the request's body is drained. */
-function problem(req: http.IncomingMessage, res: http.ServerResponse, status: number, detail: string, secure: boolean): void {
+function problem(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  status: number,
+  detail: string,
+  secure: boolean,
+): void {
   if (res.headersSent) {
     if (!res.writableEnded) res.destroy();
     return;
@@ -219,9 +267,11 @@ function problem(req: http.IncomingMessage, res: http.ServerResponse, status: nu
  */
 function answerUnparsed(error: NodeJS.ErrnoException, socket: net.Socket, secure: boolean): void {
   const answering = (socket as { _httpMessage?: unknown })._httpMessage;
-  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT" || error.code === "ECONNRESET" || !socket.writable || answering) return void socket.destroy();
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT" || error.code === "ECONNRESET" || !socket.writable || answering)
+    return void socket.destroy();
   const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
-  const detail = status === 431 ? `the request's head exceeds ${MAX_HEADER_BYTES} bytes` : "the request is not valid HTTP/1.1";
+  const detail =
+    status === 431 ? `the request's head exceeds ${MAX_HEADER_BYTES} bytes` : "the request is not valid HTTP/1.1";
   const { body, headers } = problemAnswer(status, detail, secure, { connection: "close" });
   socket.end(`HTTP/1.1 ${status} ${statusTitle(status)}\r\n${headLines(Object.entries(headers).flat())}\r\n${body}`);
   // A client that reads nothing back does not hold the connection.
@@ -255,8 +305,16 @@ export async function listenFrontend(options: {
   // free: its close reached this listener before its new request did.
   const releasing = new Set<Promise<unknown>>();
   const released = (handle: string) => {
-    const call = release(handle).catch((error: unknown) => console.error(`${name}: a closed log stream's place was not freed at once (it is at its next write): ${(error as Error).message}`));
-    const done: Promise<unknown> = Promise.race([call, new Promise((resolve) => setTimeout(resolve, RELEASE_WAIT_MS).unref())]).finally(() => releasing.delete(done));
+    const call = release(handle).catch((error: unknown) =>
+      console.error(
+        `${name}: a closed log stream's place was not freed at once (it is at its next ` +
+          `write): ${(error as Error).message}`,
+      ),
+    );
+    const done: Promise<unknown> = Promise.race([
+      call,
+      new Promise((resolve) => setTimeout(resolve, RELEASE_WAIT_MS).unref()),
+    ]).finally(() => releasing.delete(done));
     releasing.add(done);
   };
 
@@ -282,14 +340,21 @@ export async function listenFrontend(options: {
     }
     void Promise.all([target, ...releasing]).then(([to]) => {
       if (req.destroyed) return;
-      const bodiless = (req.headers["content-length"] === undefined || req.headers["content-length"] === "0") && req.headers["transfer-encoding"] === undefined;
+      const bodiless =
+        (req.headers["content-length"] === undefined || req.headers["content-length"] === "0") &&
+        req.headers["transfer-encoding"] === undefined;
       if (bodiless) relayBodiless(req, res, to, peer);
       else relayWithBody(req, res, to, peer);
     });
   };
 
   /** A request without a body, on one of the pool's kept-alive connections (upstream-pool.ts). */
-  const relayBodiless = (req: http.IncomingMessage, res: http.ServerResponse, to: { host: string; port: number }, peer: string) => {
+  const relayBodiless = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    to: { host: string; port: number },
+    peer: string,
+  ) => {
     const head = requestHead(req, peer, name);
     // The handle of the log stream this answer is, if it is one.
     let stream: string | undefined;
@@ -312,7 +377,10 @@ export async function listenFrontend(options: {
       },
       end: () => res.end(),
       // The appliance went away before answering: 502; while answering: the client's response is cut too.
-      fail: (_error, answered) => (answered ? res.destroy() : problem(req, res, 502, "the appliance did not answer; it may be starting or stopping", secure)),
+      fail: (_error, answered) =>
+        answered
+          ? res.destroy()
+          : problem(req, res, 502, "the appliance did not answer; it may be starting or stopping", secure),
     });
     res.on("drain", () => exchange.resume());
     // A client that leaves (closing an event stream) ends the relayed request too, and frees the stream's place.
@@ -328,9 +396,18 @@ export async function listenFrontend(options: {
    * connection had a kept-alive one been reset under it, and its connection survives workerd's reset after an
    * early answer (`uploadConnection`).
    */
-  const relayWithBody = (req: http.IncomingMessage, res: http.ServerResponse, { host, port: upstreamPort }: { host: string; port: number }, peer: string) => {
+  const relayWithBody = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    { host, port: upstreamPort }: { host: string; port: number },
+    peer: string,
+  ) => {
     const upstream = http.request({
-      host, port: upstreamPort, method: req.method, path: req.url, headers: relayedHeaders(req, peer, name),
+      host,
+      port: upstreamPort,
+      method: req.method,
+      path: req.url,
+      headers: relayedHeaders(req, peer, name),
       createConnection: () => uploadConnection(host, upstreamPort),
     });
     // Once the body stops being relayed (answered early, or over the cap) the rest is read and dropped.
@@ -414,27 +491,41 @@ export async function listenFrontend(options: {
       const upstream = http.request({ host, port: upstreamPort, method: "GET", path: req.url, headers, agent: false });
       upstream.on("upgrade", (switched, upstreamSocket: net.Socket, upstreamHead: Buffer) => {
         // The appliance answered 101: from now on the connection is the WebSocket's, relayed byte for byte.
-        socket.write(`HTTP/1.1 101 ${switched.statusMessage ?? "Switching Protocols"}\r\n${headLines(switched.rawHeaders)}\r\n`);
+        socket.write(
+          `HTTP/1.1 101 ${switched.statusMessage ?? "Switching Protocols"}\r\n${headLines(switched.rawHeaders)}\r\n`,
+        );
         if (upstreamHead.length > 0) socket.write(upstreamHead);
         if (head.length > 0) upstreamSocket.write(head);
         upstreamSocket.setNoDelay(true);
         joinSockets(socket, upstreamSocket);
       });
-      // Any other answer (a refusal): relayed, then the connection closed; whatever the client sent after its request is never read.
+      // Any other answer (a refusal): relayed, then the connection closed; whatever the client sent after its request
+      // is never read.
       upstream.on("response", (refused) => {
         const res = answer();
         res.writeHead(refused.statusCode ?? 502, refused.statusMessage, responseHeaders(refused.rawHeaders));
         refused.pipe(res);
       });
-      upstream.on("error", () => problem(req, answer(), 502, "the appliance did not answer; it may be starting or stopping", secure));
+      upstream.on("error", () =>
+        problem(req, answer(), 502, "the appliance did not answer; it may be starting or stopping", secure),
+      );
       upstream.end();
     });
   };
 
-  const server: http.Server =
-    secure
-      ? https.createServer({ key: options.key, cert: options.cert, ALPNProtocols: ["http/1.1"], handshakeTimeout: limits.headersTimeoutMs, ...serverOptions(limits), requireHostHeader: false }, onRequest)
-      : http.createServer({ ...serverOptions(limits), requireHostHeader: false }, onRequest);
+  const server: http.Server = secure
+    ? https.createServer(
+        {
+          key: options.key,
+          cert: options.cert,
+          ALPNProtocols: ["http/1.1"],
+          handshakeTimeout: limits.headersTimeoutMs,
+          ...serverOptions(limits),
+          requireHostHeader: false,
+        },
+        onRequest,
+      )
+    : http.createServer({ ...serverOptions(limits), requireHostHeader: false }, onRequest);
   // Relaying an upgrade as a byte stream whatever the appliance answered let a client's later requests on the
   // connection reach workerd with its own X-BNG-Peer-Address (issue #22): onUpgrade joins the sockets only
   // for the live channel and only on a 101; every other upgrade request is answered as an ordinary one
@@ -455,9 +546,8 @@ export async function listenFrontend(options: {
   };
   // Over HTTPS the port also takes the ACME CA's plain-HTTP challenge fetch (launcher/acme-http.ts).
   const appliance = { name, address, port, hostname: options.hostname };
-  const front: net.Server = server instanceof https.Server
-    ? acceptAcmeHttp(server, target, track, appliance, limits)
-    : server;
+  const front: net.Server =
+    server instanceof https.Server ? acceptAcmeHttp(server, target, track, appliance, limits) : server;
   if (front === server) server.on("connection", track);
   front.maxConnections = limits.maxConnections;
   // A client that rejects the self-signed certificate aborts the handshake;

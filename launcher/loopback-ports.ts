@@ -11,7 +11,9 @@ import { createServer, type AddressInfo } from "node:net";
 /** Binds 127.0.0.1 at `port` (0: one the OS chooses) and closes it again; the port, or null when it is taken. */
 export async function bindAndRelease(port: number): Promise<number | null> {
   const server = createServer();
-  const bound = await new Promise<boolean>((resolve) => server.once("error", () => resolve(false)).listen(port, "127.0.0.1", () => resolve(true)));
+  const bound = await new Promise<boolean>((resolve) =>
+    server.once("error", () => resolve(false)).listen(port, "127.0.0.1", () => resolve(true)),
+  );
   if (!bound) return null;
   const { port: chosen } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));

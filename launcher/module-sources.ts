@@ -15,7 +15,8 @@ import type { BundleModule } from "./bundle.ts";
 import type { Config } from "./workerd-message.ts";
 
 /** What Miniflare is given as a module's source; the rewrite refuses to replace anything else. */
-export const MODULE_PLACEHOLDER = "/* bngfleet: the launcher's rewrite of workerd's configuration puts this module's source here */";
+export const MODULE_PLACEHOLDER =
+  "/* bngfleet: the launcher's rewrite of workerd's configuration puts this module's source here */";
 
 /** Worker.Module's content kinds (the union at data offset 0) whose source is text the rewrite sets. */
 const TEXT_KINDS = new Set([0 /* esModule */, 2 /* text */]);
@@ -25,7 +26,10 @@ const TEXT_KINDS = new Set([0 /* esModule */, 2 /* text */]);
  * from, by module name (a path relative to the bundle's folder, as Miniflare names a module). Only text modules
  * go by reference; any other kind stays in the message as it is.
  */
-export function modulesByReference(modules: BundleModule[], root: string): { modules: ModuleDefinition[]; files: Record<string, string> } {
+export function modulesByReference(
+  modules: BundleModule[],
+  root: string,
+): { modules: ModuleDefinition[]; files: Record<string, string> } {
   const files: Record<string, string> = {};
   const definitions = modules.map(({ path, type }): ModuleDefinition => {
     if (type !== "ESModule" && type !== "Text") return { type, path, contents: new Uint8Array(readFileSync(path)) };
@@ -60,6 +64,9 @@ export function applyModuleSources(root: Config, files: Record<string, string>):
     utils.setText(1, readFileSync(file, "utf8") + placed.slice(MODULE_PLACEHOLDER.length), module);
   }
   const filled = new Set(found.map((f) => f.file));
-  const missing = Object.entries(files).filter(([, file]) => !filled.has(file)).map(([name]) => name);
-  if (missing.length > 0) throw new Error(`workerd's configuration has no placeholder for module ${missing.join(", ")}`);
+  const missing = Object.entries(files)
+    .filter(([, file]) => !filled.has(file))
+    .map(([name]) => name);
+  if (missing.length > 0)
+    throw new Error(`workerd's configuration has no placeholder for module ${missing.join(", ")}`);
 }

@@ -26,12 +26,19 @@ export type PublicSocket = { address: string; appliance: string; tls?: { keyFile
 
 class Header extends Struct {
   static override readonly _capnp = { displayName: "Header", id: "dc0394b5a6f3417e", size: new ObjectSize(0, 2) };
-  set name(value: string) { utils.setText(0, value, this); }
+  set name(value: string) {
+    utils.setText(0, value, this);
+  }
   /** Left unset (null), workerd removes the header. */
-  set value(value: string) { utils.setText(1, value, this); }
+  set value(value: string) {
+    utils.setText(1, value, this);
+  }
 }
 
-/** HttpOptions: pointer 1 the cf blob header, 2 and 3 the headers injected into requests and responses, 4 the capnp CONNECT host. */
+/**
+ * HttpOptions: pointer 1 the cf blob header, 2 and 3 the headers injected into requests and responses, 4 the capnp
+ * CONNECT host.
+ */
 class HttpOptions extends Struct {
   static override readonly _capnp = { displayName: "HttpOptions", id: "aa8dc6885da78f19", size: new ObjectSize(8, 5) };
   static readonly _Headers = CompositeList(Header);
@@ -39,8 +46,12 @@ class HttpOptions extends Struct {
 
 class Keypair extends Struct {
   static override readonly _capnp = { displayName: "Keypair", id: "f546bf2d5d8bd13e", size: new ObjectSize(0, 2) };
-  set privateKey(value: string) { utils.setText(0, value, this); }
-  set certificateChain(value: string) { utils.setText(1, value, this); }
+  set privateKey(value: string) {
+    utils.setText(0, value, this);
+  }
+  set certificateChain(value: string) {
+    utils.setText(1, value, this);
+  }
 }
 
 class TlsOptions extends Struct {
@@ -71,7 +82,8 @@ export function applyPublicSockets(root: Config, publicSockets: PublicSocket[], 
     const spec = wanted.get(socket.address);
     if (!spec) continue;
     found.add(spec);
-    if (utils.getUint16(0, socket) !== HTTP) throw new Error(`workerd socket ${spec.address} is not plain HTTP as Miniflare writes it`);
+    if (utils.getUint16(0, socket) !== HTTP)
+      throw new Error(`workerd socket ${spec.address} is not plain HTTP as Miniflare writes it`);
     const options = utils.getStruct(2, HttpOptions, socket);
     // No cf blob header: workerd then fills `cf.clientIp` from the connection, and no client can send a cf object.
     // (The pointer alone is cleared: its text stays, unreferenced, as capnp allows.)
@@ -98,7 +110,8 @@ export function applyPublicSockets(root: Config, publicSockets: PublicSocket[], 
     }
   }
   const missing = publicSockets.filter((s) => !found.has(s));
-  if (missing.length > 0) throw new Error(`workerd's configuration has no socket on ${missing.map((s) => s.address).join(", ")}`);
+  if (missing.length > 0)
+    throw new Error(`workerd's configuration has no socket on ${missing.map((s) => s.address).join(", ")}`);
 }
 
 /** The address workerd's configuration gives a direct socket (Miniflare's form: an IPv6 host in brackets). */

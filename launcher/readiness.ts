@@ -15,8 +15,15 @@ const RETRY_MS = 50;
 /** How often a large fleet's progress is told (`progress`), while its objects open. */
 const PROGRESS_MS = 2000;
 
-/** Resolves once every origin's health answers 200; rejects when `signal` aborts. Tells `progress` how many answer, every 2 s. */
-export async function untilAnswering(origins: readonly string[], signal: AbortSignal, progress: (answering: number) => void = () => {}): Promise<void> {
+/**
+ * Resolves once every origin's health answers 200; rejects when `signal` aborts. Tells `progress` how many answer,
+ * every 2 s.
+ */
+export async function untilAnswering(
+  origins: readonly string[],
+  signal: AbortSignal,
+  progress: (answering: number) => void = () => {},
+): Promise<void> {
   let next = 0;
   let answering = 0;
   const timer = setInterval(() => progress(answering), PROGRESS_MS);

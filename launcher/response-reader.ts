@@ -16,7 +16,10 @@ export type ResponseEvents = {
   end(keepAlive: boolean): void;
 };
 
-/** A head larger than this is not workerd's (its own answers stay far below; the relay's clients' heads are capped at 128 KiB). */
+/**
+ * A head larger than this is not workerd's (its own answers stay far below; the relay's clients' heads are capped at
+ * 128 KiB).
+ */
 const MAX_HEAD_BYTES = 1024 * 1024;
 const EMPTY = Buffer.alloc(0);
 
@@ -100,7 +103,9 @@ export class ResponseReader {
     }
   }
 
-  /** The connection closed: true when that completes the answer (a body delimited by the close, or one already done). */
+  /**
+   * The connection closed: true when that completes the answer (a body delimited by the close, or one already done).
+   */
   close(): boolean {
     if (this.#state === "until-close") {
       this.#keepAlive = false;

@@ -12,7 +12,10 @@ import { loadUpgradeSigningKey } from "./state.ts";
 import { importUpgradeSigningKey, signedPackage } from "../src/trust/package-signature.ts";
 import type { Appliance } from "../durable-objects/appliance.ts";
 
-/** Reads and validates a scenario file, throwing a UsageError that names the file (and what gave it) and every bad field. */
+/**
+ * Reads and validates a scenario file, throwing a UsageError that names the file (and what gave it) and every bad
+ * field.
+ */
 export async function loadScenarioFile(file: string, label = "BNG_SCENARIO"): Promise<ScenarioFile> {
   let text: string;
   try {
@@ -28,7 +31,10 @@ export async function loadScenarioFile(file: string, label = "BNG_SCENARIO"): Pr
   }
   const parsed = ScenarioFile.safeParse(raw);
   if (!parsed.success) {
-    throw new UsageError(`Scenario file ${file} is not valid:\n${parsed.error.issues.map((i) => `  ${i.path.join(".") || "(file)"}: ${i.message}`).join("\n")}`);
+    throw new UsageError(
+      `Scenario file ${file} is not ` +
+        `valid:\n${parsed.error.issues.map((i) => `  ${i.path.join(".") || "(file)"}: ${i.message}`).join("\n")}`,
+    );
   }
   return parsed.data;
 }
@@ -74,7 +80,11 @@ export async function runScenarioOnFleet(
     // Released at once: an undisposed proxy stub keeps Miniflare's dispose() waiting at shutdown.
     stub[Symbol.dispose]?.();
     if (!outcome.ok) throw new LaunchError(`Scenario ${label} failed on ${name}: ${outcome.detail}`);
-    lines.push(`${name}: ran scenario ${label} (${outcome.result.steps} steps), now ${outcome.result.state.simulatedTimeUtc} with ${outcome.result.state.sessions} sessions`);
+    lines.push(
+      `${name}: ran scenario ${label} (${outcome.result.steps} steps), ` +
+        `now ${outcome.result.state.simulatedTimeUtc} ` +
+        `with ${outcome.result.state.sessions} sessions`,
+    );
   }
   return lines;
 }

@@ -39,7 +39,12 @@ export async function clearDurableObjects(dataDir: string): Promise<void> {
 
 /** Returns the fleet secret, creating `<dataDir>/fleet-secret` (0600) on first start. */
 export function loadFleetSecret(dataDir: string): Promise<{ secret: string; created: boolean }> {
-  return loadOrCreate(path.join(dataDir, "fleet-secret"), () => randomBytes(32).toString("hex"), (text) => /^[0-9a-f]{64}$/.test(text), "a 64-digit hex secret");
+  return loadOrCreate(
+    path.join(dataDir, "fleet-secret"),
+    () => randomBytes(32).toString("hex"),
+    (text) => /^[0-9a-f]{64}$/.test(text),
+    "a 64-digit hex secret",
+  );
 }
 
 /**
@@ -54,7 +59,12 @@ export async function loadBootstrapToken(dataDir: string): Promise<{ token: stri
 }
 
 /** Reads a one-line secret, creating it (0600) if absent; a damaged file is reported rather than silently replaced. */
-async function loadOrCreate(file: string, make: () => string, valid: (text: string) => boolean, what: string): Promise<{ secret: string; created: boolean }> {
+async function loadOrCreate(
+  file: string,
+  make: () => string,
+  valid: (text: string) => boolean,
+  what: string,
+): Promise<{ secret: string; created: boolean }> {
   await mkdir(path.dirname(file), { recursive: true });
   const read = async (): Promise<string | undefined> => {
     let text: string;
@@ -66,7 +76,8 @@ async function loadOrCreate(file: string, make: () => string, valid: (text: stri
     }
     const secret = text.trim();
     // Peers' tokens derive from the fleet secret, and scripts hold the token: neither is replaced behind their back.
-    if (!valid(secret)) throw new LaunchError(`${file} does not hold ${what}; fix it or delete it to generate a new one`);
+    if (!valid(secret))
+      throw new LaunchError(`${file} does not hold ${what}; fix it or delete it to generate a new one`);
     return secret;
   };
   const existing = await read();
@@ -88,7 +99,9 @@ async function loadOrCreate(file: string, make: () => string, valid: (text: stri
  * The local fleet's development vendor key (its private half signs packages, the appliances verify with the
  * public half: BNG_UPGRADE_PUBLIC_KEY), creating `<dataDir>/upgrade-signing-key.pem` (0600) on first use.
  */
-export async function loadUpgradeSigningKey(dataDir: string): Promise<{ privatePem: string; publicPem: string; created: boolean; file: string }> {
+export async function loadUpgradeSigningKey(
+  dataDir: string,
+): Promise<{ privatePem: string; publicPem: string; created: boolean; file: string }> {
   const file = path.join(dataDir, "upgrade-signing-key.pem");
   await mkdir(dataDir, { recursive: true });
   const read = async (created: boolean) => {
@@ -99,8 +112,16 @@ export async function loadUpgradeSigningKey(dataDir: string): Promise<{ privateP
     } catch {
       key = undefined;
     }
-    if (key?.asymmetricKeyType !== "ed25519") throw new LaunchError(`${file} does not hold an Ed25519 private key (PEM); fix it or delete it to generate a new one`);
-    return { privatePem, publicPem: createPublicKey(key).export({ type: "spki", format: "pem" }) as string, created, file };
+    if (key?.asymmetricKeyType !== "ed25519")
+      throw new LaunchError(
+        `${file} does not hold an Ed25519 private key (PEM); fix it or delete it to generate a new one`,
+      );
+    return {
+      privatePem,
+      publicPem: createPublicKey(key).export({ type: "spki", format: "pem" }) as string,
+      created,
+      file,
+    };
   };
   try {
     return await read(false);

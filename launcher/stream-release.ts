@@ -6,7 +6,9 @@
 import type { Miniflare } from "miniflare";
 import type { Appliance } from "../durable-objects/appliance.ts";
 
-/** Ends log stream `handle` of `appliance` through Miniflare (Appliance.releaseLogStream); an unknown handle is a no-op. */
+/**
+ * Ends log stream `handle` of `appliance` through Miniflare (Appliance.releaseLogStream); an unknown handle is a no-op.
+ */
 export async function releaseLogStream(mf: Miniflare, owner: string, appliance: string, handle: string): Promise<void> {
   const namespace = await mf.getDurableObjectNamespace("Appliance", owner);
   const stub = namespace.get(namespace.idFromName(appliance)) as unknown as Pick<Appliance, "releaseLogStream">;

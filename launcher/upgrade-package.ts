@@ -31,12 +31,25 @@ export async function upgradePackageCommand(args: string[], product: Product): P
     options: { out: { type: "string" }, "data-dir": { type: "string" } },
   });
   const [version, payloadFile, notes, extra] = positionals;
-  if (extra !== undefined) throw new UsageError(`bngfleet upgrade-package takes at most VERSION, PAYLOAD-FILE and NOTES, not '${extra}'`);
+  if (extra !== undefined)
+    throw new UsageError(`bngfleet upgrade-package takes at most VERSION, PAYLOAD-FILE and NOTES, not '${extra}'`);
   const checked = Version.safeParse(version);
-  if (!checked.success) throw new UsageError(`bngfleet upgrade-package: VERSION ${version === undefined ? "is missing" : `'${version}'`}: ${checked.error.issues[0]?.message}`);
-  const payload = payloadFile ? new Uint8Array(readFileSync(payloadFile)) : new TextEncoder().encode(`bngfleet ${checked.data} image\n`);
-  const dataDir = dataDirOf(process.env, values["data-dir"] === undefined ? {} : { dataDir: values["data-dir"] }, product.home);
-  const pem = process.env.BNG_UPGRADE_SIGNING_KEY ? readFileSync(process.env.BNG_UPGRADE_SIGNING_KEY, "utf8") : (await loadUpgradeSigningKey(dataDir)).privatePem;
+  if (!checked.success)
+    throw new UsageError(
+      `bngfleet upgrade-package: ` +
+        `VERSION ${version === undefined ? "is missing" : `'${version}'`}: ${checked.error.issues[0]?.message}`,
+    );
+  const payload = payloadFile
+    ? new Uint8Array(readFileSync(payloadFile))
+    : new TextEncoder().encode(`bngfleet ${checked.data} image\n`);
+  const dataDir = dataDirOf(
+    process.env,
+    values["data-dir"] === undefined ? {} : { dataDir: values["data-dir"] },
+    product.home,
+  );
+  const pem = process.env.BNG_UPGRADE_SIGNING_KEY
+    ? readFileSync(process.env.BNG_UPGRADE_SIGNING_KEY, "utf8")
+    : (await loadUpgradeSigningKey(dataDir)).privatePem;
   const bytes = await signedPackage(checked.data, payload, await importUpgradeSigningKey(pem), notes);
   if (values.out) writeFileSync(values.out, bytes);
   else process.stdout.write(bytes);

@@ -13,7 +13,9 @@ export type ExchangeHandlers = {
   head(head: ResponseHead): void;
   /** A piece of the body; false asks for a pause until `resume()`. */
   body(chunk: Buffer): boolean;
-  /** Bytes came and the answer is not complete yet (an event stream's head alone): what is written should go out now. */
+  /**
+   * Bytes came and the answer is not complete yet (an event stream's head alone): what is written should go out now.
+   */
   waiting(): void;
   end(): void;
   /** No complete answer: `answered` says whether its head had already been handed over. */
@@ -26,7 +28,9 @@ export type Exchange = { resume(): void; cancel(): void };
 const MAX_IDLE = 256;
 
 export class UpstreamPool {
-  /** Idle connections, each with the listener that drops it when workerd closes it (its keep-alive timeout) or it errs. */
+  /**
+   * Idle connections, each with the listener that drops it when workerd closes it (its keep-alive timeout) or it errs.
+   */
   readonly #idle: { socket: net.Socket; drop: () => void }[] = [];
 
   /**
@@ -83,7 +87,8 @@ export class UpstreamPool {
         if (!settled) handlers.waiting();
       };
       const onClose = () => {
-        if (!settled && !reader.close()) fail(new Error("workerd closed the connection before its answer was complete"), bytesCame, reused);
+        if (!settled && !reader.close())
+          fail(new Error("workerd closed the connection before its answer was complete"), bytesCame, reused);
       };
       const onError = (error: Error) => fail(error, bytesCame, reused);
       socket.on("data", onData).on("close", onClose).on("error", onError);

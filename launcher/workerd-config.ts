@@ -14,6 +14,10 @@ import { readConfig, writeConfig } from "./workerd-message.ts";
 const { message, root } = readConfig(readFileSync(0));
 // The sockets' small additions first, the sources last: each addition grows the message by a copy of all of it
 // (module-sources.ts), so the megabytes of sources are copied a handful of times, not once per socket header.
-applyPublicSockets(root, JSON.parse(process.env.BNG_PUBLIC_SOCKETS ?? "[]") as PublicSocket[], process.env.BNG_WIRING_SECRET ?? "");
+applyPublicSockets(
+  root,
+  JSON.parse(process.env.BNG_PUBLIC_SOCKETS ?? "[]") as PublicSocket[],
+  process.env.BNG_WIRING_SECRET ?? "",
+);
 applyModuleSources(root, JSON.parse(process.env.BNG_MODULE_FILES ?? "{}") as Record<string, string>);
 writeFileSync(1, writeConfig(message));

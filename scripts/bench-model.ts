@@ -28,13 +28,17 @@ const SESSIONS = Number(flag("sessions") ?? 128_000);
 const REPEAT = Number(flag("repeat") ?? 21);
 const only = flag("only");
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-const fmt = (n: number, digits = 1) => n.toLocaleString("en-GB", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+const fmt = (n: number, digits = 1) =>
+  n.toLocaleString("en-GB", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const gc = (globalThis as { gc?: () => void }).gc;
 
 /** The large profile, scaled so its steady state is `sessions` (xlarge = 256,000). */
 function scaledProfile(sessions: number): Profile {
-  const raw = JSON.parse(readFileSync(path.join(import.meta.dirname, "../fleet-config/profiles/large.json"), "utf8")) as Record<string, any>;
+  const raw = JSON.parse(
+    readFileSync(path.join(import.meta.dirname, "../fleet-config/profiles/large.json"), "utf8"),
+  ) as Record<string, any>;
   const k = sessions / raw.population.steadyStateSessions;
   if (k !== 1) {
     raw.population.subscribers = Math.round(raw.population.subscribers * k);
@@ -55,7 +59,10 @@ function held(): number {
   return u.heapUsed + u.arrayBuffers;
 }
 
-/** Min, p50 and max of `fn` in milliseconds over REPEAT runs (after one warm-up); min shows the cost on a machine others are loading. */
+/**
+ * Min, p50 and max of `fn` in milliseconds over REPEAT runs (after one warm-up); min shows the cost on a machine others
+ * are loading.
+ */
 function time(fn: () => unknown): { min: number; p50: number; max: number } {
   fn();
   const t: number[] = [];
@@ -80,7 +87,11 @@ while (gateway.sessions.summary().total < SESSIONS && simulated < 3600) {
 const bringUpMs = performance.now() - bring0;
 gateway.step(600); // settle into churn
 const heldBytes = held() - before;
-console.log(`profile ${profile.name}: ${gateway.sessions.summary().total.toLocaleString("en-GB")} sessions after ${simulated + 600} simulated s (bring-up ${fmt(bringUpMs / 1000, 1)} s wall)`);
+console.log(
+  `profile ${profile.name}: ${gateway.sessions.summary().total.toLocaleString("en-GB")} ` +
+    `sessions after ${simulated + 600} simulated s ` +
+    `(bring-up ${fmt(bringUpMs / 1000, 1)} s wall)`,
+);
 console.log(`model heap held: ${fmt(heldBytes / 2 ** 20)} MiB${gc ? "" : " (run with --expose-gc for a true figure)"}`);
 
 const chunks = gateway.snapshot().blobs.reduce((n, b) => n + b.byteLength, 0);
@@ -88,11 +99,25 @@ console.log(`snapshot blobs: ${fmt(chunks / 2 ** 20)} MiB`);
 
 if (only === undefined || only === "step") {
   const steps = stepCpuMs(gateway, 60);
-  console.log(`10 s step CPU: min ${fmt(steps[0] ?? NaN, 2)} ms, p50 ${fmt(steps.length ? quantile(steps, 0.5) : NaN, 2)} ms, max ${fmt(steps[steps.length - 1] ?? NaN, 2)} ms (goal p50 ≤ 5 ms)`);
+  console.log(
+    `10 s step CPU: min ${fmt(steps[0] ?? NaN, 2)} ms, ` +
+      `p50 ${fmt(steps.length ? quantile(steps, 0.5) : NaN, 2)} ms, ` +
+      `max ${fmt(steps[steps.length - 1] ?? NaN, 2)} ms (goal p50 ≤ 5 ms)`,
+  );
 }
 
 /** A route reflector sending every address family, as the DO's world holds a configured neighbor. */
-const RR: BgpNeighborConfig = { address: "10.0.255.1", remoteAs: 64500, description: "rr1", bfd: true, addressFamilies: ["ipv4Unicast", "ipv6Unicast", "ipv4Vpn", "ipv6Vpn"], holdTime: 90, keepAlive: 30, shutdown: false, provisionedMs: Date.UTC(2026, 0, 1, 19) };
+const RR: BgpNeighborConfig = {
+  address: "10.0.255.1",
+  remoteAs: 64500,
+  description: "rr1",
+  bfd: true,
+  addressFamilies: ["ipv4Unicast", "ipv6Unicast", "ipv4Vpn", "ipv6Vpn"],
+  holdTime: 90,
+  keepAlive: 30,
+  shutdown: false,
+  provisionedMs: Date.UTC(2026, 0, 1, 19),
+};
 const world: RoutingWorld = {
   seed: 1,
   nowMs: Date.UTC(2026, 0, 1, 21),
@@ -100,15 +125,29 @@ const world: RoutingWorld = {
   localAs: 64500,
   routerId: "10.0.0.2",
   neighbors: [RR],
-  vrfs: profile.vrfs.filter((v) => v.name !== "default").map((v, i) => ({ name: v.name, rd: `64500:${100 + i}`, importRt: [`64500:${100 + i}`, "64500:999"], exportRt: [`64500:${100 + i}`], originateDefaultRoute: true })),
-  pools: gateway.pools.list().map((p) => ({ family: p.family, vrf: p.vrf ?? "default", cgnTranslated: p.cgnTranslated, subnets: p.subnets.map((s) => ({ prefix: s.prefix, announce: s.announce })) })),
+  vrfs: profile.vrfs
+    .filter((v) => v.name !== "default")
+    .map((v, i) => ({
+      name: v.name,
+      rd: `64500:${100 + i}`,
+      importRt: [`64500:${100 + i}`, "64500:999"],
+      exportRt: [`64500:${100 + i}`],
+      originateDefaultRoute: true,
+    })),
+  pools: gateway.pools.list().map((p) => ({
+    family: p.family,
+    vrf: p.vrf ?? "default",
+    cgnTranslated: p.cgnTranslated,
+    subnets: p.subnets.map((s) => ({ prefix: s.prefix, announce: s.announce })),
+  })),
   cgnPublic: [],
   statics: [],
   framed: [],
   circuits: [],
   igp: { reachable: true, protocol: "none", routerId: "10.0.0.2", interfaces: [], adjacencies: [] },
 };
-// The appliance keeps one table per sessions version (durable-objects/routing.ts); here the sessions do not change between runs.
+// The appliance keeps one table per sessions version (durable-objects/routing.ts); here the sessions do not change
+// between runs.
 const tables = new Map<string, ReturnType<Gateway["subscriberRoutes"]["table"]>>();
 const table = (vrf: string) => tables.get(vrf) ?? tables.set(vrf, gateway.subscriberRoutes.table(vrf)).get(vrf)!;
 
@@ -120,8 +159,14 @@ if (only === undefined || only === "queries") {
     ["sessions last page", () => gateway.sessions.list({ offset: SESSIONS - 50 })],
     ["sessions username substring", () => gateway.sessions.list({ username: "12345" })],
     ["sessions username realm (wide)", () => gateway.sessions.list({ username: "cgn.isp" })],
-    ["sessions ip v4 /24", () => gateway.sessions.list({ ip: `${newest?.ipv4.split(".").slice(0, 3).join(".")}.0/24` })],
-    ["sessions ip v4 text prefix", () => gateway.sessions.list({ ip: `${newest?.ipv4.split(".").slice(0, 2).join(".")}.1` })],
+    [
+      "sessions ip v4 /24",
+      () => gateway.sessions.list({ ip: `${newest?.ipv4.split(".").slice(0, 3).join(".")}.0/24` }),
+    ],
+    [
+      "sessions ip v4 text prefix",
+      () => gateway.sessions.list({ ip: `${newest?.ipv4.split(".").slice(0, 2).join(".")}.1` }),
+    ],
     ["sessions ip v4 exact", () => gateway.sessions.list({ ip: newest?.ipv4 ?? "" })],
     ["sessions ip v6 /56", () => gateway.sessions.list({ ip: v6.replace(/\/\d+$/, "/56") })],
     ["sessions ip v6 text prefix", () => gateway.sessions.list({ ip: v6.slice(0, 12) })],
@@ -135,27 +180,53 @@ if (only === undefined || only === "queries") {
     ["sessions summary", () => gateway.sessions.summary()],
     ["cgn bindings", () => gateway.cgn.bindings({})],
     ["cgn bindings vrf", () => gateway.cgn.bindings({ vrf: "cgn-inside" })],
-    ["cgn bindings ip", () => gateway.cgn.bindings({ ip: gateway.cgn.bindings({ limit: 1 }).items[0]?.publicIp ?? "" })],
+    [
+      "cgn bindings ip",
+      () => gateway.cgn.bindings({ ip: gateway.cgn.bindings({ limit: 1 }).items[0]?.publicIp ?? "" }),
+    ],
     ["cgn bindings last page", () => gateway.cgn.bindings({ offset: 60_000 })],
     ["pool allocations last page", () => gateway.pools.allocations(profile.pools[0]?.name ?? "", { offset: 40_000 })],
     ["subscriber routes sorted (fallback)", () => new SortedSubscriberRoutes(gateway.subscriberRoutes.list("default"))],
-    // The route table as the appliance answers it: the index is read again once per sessions change (each step), then pages use it.
+    // The route table as the appliance answers it: the index is read again once per sessions change (each step), then
+    // pages use it.
     ["vrf routes table read (per step)", () => gateway.subscriberRoutes.table("default")],
     ["vrf routes first page", () => vrfRoutes(world, "default", table("default"), {})],
-    ["vrf routes middle page (500)", () => vrfRoutes(world, "default", table("default"), { offset: 90_000, limit: 500 })],
-    ["vrf routes last page ipv6", () => vrfRoutes(world, "default", table("default"), { family: "ipv6", offset: 120_000 })],
+    [
+      "vrf routes middle page (500)",
+      () => vrfRoutes(world, "default", table("default"), { offset: 90_000, limit: 500 }),
+    ],
+    [
+      "vrf routes last page ipv6",
+      () => vrfRoutes(world, "default", table("default"), { family: "ipv6", offset: 120_000 }),
+    ],
     ["vrf routes cgn-inside page", () => vrfRoutes(world, "cgn-inside", table("cgn-inside"), { offset: 40_000 })],
     // A text filter renders the table's prefixes once per sessions change; the filters after it search that text.
     ["vrf routes text filter v6", () => vrfRoutes(world, "default", table("default"), { filter: "::/56" })],
     ["vrf routes text filter v4", () => vrfRoutes(world, "default", table("default"), { filter: "198.19.1" })],
-    ["vrf routes text filter v6, first", () => vrfRoutes(world, "default", gateway.subscriberRoutes.table("default"), { filter: "::/56" })],
-    ["vrf routes text filter v4, first", () => vrfRoutes(world, "default", gateway.subscriberRoutes.table("default"), { filter: "198.19.1" })],
+    [
+      "vrf routes text filter v6, first",
+      () => vrfRoutes(world, "default", gateway.subscriberRoutes.table("default"), { filter: "::/56" }),
+    ],
+    [
+      "vrf routes text filter v4, first",
+      () => vrfRoutes(world, "default", gateway.subscriberRoutes.table("default"), { filter: "198.19.1" }),
+    ],
     ["vrf routes read + first page", () => vrfRoutes(world, "default", gateway.subscriberRoutes.table("default"), {})],
-    ["bgp received routes vpn (largest)", () => neighborRoutes(world, RR.address, { type: "received", af: "ipv4Vpn", limit: 500 })],
-    ["bgp received routes unicast", () => neighborRoutes(world, RR.address, { type: "received", af: "ipv4Unicast", limit: 500 })],
+    [
+      "bgp received routes vpn (largest)",
+      () => neighborRoutes(world, RR.address, { type: "received", af: "ipv4Vpn", limit: 500 }),
+    ],
+    [
+      "bgp received routes unicast",
+      () => neighborRoutes(world, RR.address, { type: "received", af: "ipv4Unicast", limit: 500 }),
+    ],
   ];
   for (const [name, fn] of queries) {
     const { min, p50, max } = time(fn);
-    console.log(`${name.padEnd(38)} min ${fmt(min, 2).padStart(8)}  p50 ${fmt(p50, 2).padStart(8)}  max ${fmt(max, 2).padStart(8)} ms (goal p50 ≤ 10 ms)`);
+    console.log(
+      `${name.padEnd(38)} min ${fmt(min, 2).padStart(8)}  ` +
+        `p50 ${fmt(p50, 2).padStart(8)}  max ${fmt(max, 2).padStart(8)} ms (goal p50 ≤ ` +
+        `10 ms)`,
+    );
   }
 }

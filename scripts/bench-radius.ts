@@ -32,9 +32,19 @@ const radius = await startFreeRadius({
 });
 const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-bench-radius-"));
 const fleetFile = path.join(dir, "fleet.json");
-const appliance = { name: "edge-1", seed: 1, profile: "default", webUi: { listener: { address: "127.0.0.1", port: PORT_BASE } } };
+const appliance = {
+  name: "edge-1",
+  seed: 1,
+  profile: "default",
+  webUi: { listener: { address: "127.0.0.1", port: PORT_BASE } },
+};
 await writeFile(fleetFile, JSON.stringify({ portBase: PORT_BASE, appliances: [appliance] }));
-const fleet = await launchFleet({ BNG_FLEET: fleetFile, BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1", BNG_CLOCK: "manual" }, [PORT_BASE], undefined, 120_000);
+const fleet = await launchFleet(
+  { BNG_FLEET: fleetFile, BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1", BNG_CLOCK: "manual" },
+  [PORT_BASE],
+  undefined,
+  120_000,
+);
 const api = (url: string, body?: unknown, method?: string) =>
   fetchJson(`https://127.0.0.1:${PORT_BASE}${url}`, {
     insecure: true,
@@ -49,7 +59,9 @@ const scenario = async (action: Record<string, unknown>) => {
 const online = async () => (await api("/api/v1/sessions?limit=1")).json<{ total: number }>().total;
 
 try {
-  const keys = (await api("/api/v1/config")).json<{ lists: Record<string, { key: string }[]> }>().lists["radius.servers"]!.map((i) => i.key);
+  const keys = (await api("/api/v1/config"))
+    .json<{ lists: Record<string, { key: string }[]> }>()
+    .lists["radius.servers"]!.map((i) => i.key);
   const server = `127.0.0.1:${AUTH_PORT}`;
   const put = await api(
     "/api/v1/config",
@@ -57,7 +69,11 @@ try {
       fields: { "radius.subscriberPassword": PASSWORD, "radius.requestsPerSecond": "10000" },
       listOps: [
         ...keys.map((key) => ({ listPath: "radius.servers", key, delete: true })),
-        { listPath: "radius.servers", key: server, fields: { transport: "tcp", secret: SECRET, accountingPort: String(ACCT_PORT) } },
+        {
+          listPath: "radius.servers",
+          key: server,
+          fields: { transport: "tcp", secret: SECRET, accountingPort: String(ACCT_PORT) },
+        },
       ],
     },
     "PUT",
@@ -75,7 +91,10 @@ try {
   }
   const upSeconds = (performance.now() - began) / 1000;
   const up = await online();
-  console.log(`sessions: ${up} up through FreeRADIUS in ${upSeconds.toFixed(1)} s (${steps} steps): ${(up / upSeconds).toFixed(0)} sessions/s`);
+  console.log(
+    `sessions: ${up} up through FreeRADIUS in ${upSeconds.toFixed(1)} s (${steps} ` +
+      `steps): ${(up / upSeconds).toFixed(0)} sessions/s`,
+  );
 
   // Let the Starts of the bring-up land, then time a 30-minute advance's accounting.
   await settle();
@@ -85,7 +104,10 @@ try {
   const { count, lastMs } = await settle();
   const records = count - before;
   const seconds = (lastMs - started) / 1000;
-  console.log(`accounting: ${records} records written by FreeRADIUS in ${seconds.toFixed(1)} s: ${(records / seconds).toFixed(0)} records/s`);
+  console.log(
+    `accounting: ${records} records written by FreeRADIUS in ${seconds.toFixed(1)} ` +
+      `s: ${(records / seconds).toFixed(0)} records/s`,
+  );
   const pool = (await api("/api/v1/radius/servers")).json<unknown>();
   console.log(JSON.stringify(pool));
 } finally {

@@ -35,7 +35,9 @@ const SAMPLES = 30;
 const PAGE_SIZE = 100;
 const BAR_MS = 200;
 
-/** Runs in the page before its scripts: notes when the range line changes, at the next frame (when it can be painted). */
+/**
+ * Runs in the page before its scripts: notes when the range line changes, at the next frame (when it can be painted).
+ */
 const RENDER_PROBE = `
   window.__shown = [];
   new MutationObserver(() => {
@@ -53,17 +55,35 @@ async function sessionsPageBench(browser: Browser, pages: boolean) {
   const base = `http://127.0.0.1:${port}`;
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-bench-ui-"));
   const fleetFile = path.join(dir, "fleet.json");
-  await writeFile(fleetFile, JSON.stringify({ portBase: port, appliances: [{ name: "bench-1", seed: 7, profile: "large", webUi: { listener: { address: "127.0.0.1", port } } }] }));
-  const fleet = await launchFleet({ BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1" }, [port], path.join(dir, "data"));
+  await writeFile(
+    fleetFile,
+    JSON.stringify({
+      portBase: port,
+      appliances: [{ name: "bench-1", seed: 7, profile: "large", webUi: { listener: { address: "127.0.0.1", port } } }],
+    }),
+  );
+  const fleet = await launchFleet(
+    { BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1" },
+    [port],
+    path.join(dir, "data"),
+  );
   try {
     const api = (method: string, apiPath: string, body?: unknown) =>
-      fetch(`${base}${apiPath}`, { method, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) }).then(async (r) => {
+      fetch(`${base}${apiPath}`, {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      }).then(async (r) => {
         if (!r.ok) throw new Error(`${method} ${apiPath}: ${r.status} ${await r.text()}`);
         return r.json() as Promise<Record<string, unknown>>;
       });
     let sessions = 0;
     for (let simulated = 0; sessions < 128_000 && simulated < 900; simulated += 60) {
-      sessions = ((await api("POST", "/twin/v1/scenario", { action: "advance-clock", seconds: 60 })) as { state: { sessions: number } }).state.sessions;
+      sessions = (
+        (await api("POST", "/twin/v1/scenario", { action: "advance-clock", seconds: 60 })) as {
+          state: { sessions: number };
+        }
+      ).state.sessions;
     }
 
     // bypassCSP only for the probe script; the measured UI is the shipped one.
@@ -84,8 +104,11 @@ async function sessionsPageBench(browser: Browser, pages: boolean) {
         for (let tries = 0; tries < 600; tries++) {
           const shown = w.__shown.find((s) => s.text.startsWith(wanted));
           const list = new RegExp(`/api/v1/sessions\\?(.*&)?offset=${offset}(&|$)`);
-          const fetched = performance.getEntriesByType("resource").filter((e) => list.test(e.name)) as PerformanceResourceTiming[];
-          if (shown && fetched.length > 0) return { shownAt: shown.at, answeredAt: fetched[fetched.length - 1]!.responseEnd };
+          const fetched = performance
+            .getEntriesByType("resource")
+            .filter((e) => list.test(e.name)) as PerformanceResourceTiming[];
+          if (shown && fetched.length > 0)
+            return { shownAt: shown.at, answeredAt: fetched[fetched.length - 1]!.responseEnd };
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
         return null;
@@ -95,8 +118,15 @@ async function sessionsPageBench(browser: Browser, pages: boolean) {
     }
     gaps.sort((a, b) => a - b);
     const total = ((await api("GET", "/api/v1/sessions/summary")) as { total: number }).total;
-    console.log(`Web UI sessions page at ${total.toLocaleString("en-GB")} sessions (Chromium, ${SAMPLES} pages of ${PAGE_SIZE} via "Older")`);
-    console.log(`  API answer → page shown   p50 ${quantile(gaps, 0.5).toFixed(1)} ms, p95 ${quantile(gaps, 0.95).toFixed(1)} ms, max ${gaps[gaps.length - 1]!.toFixed(1)} ms (bar ${BAR_MS} ms)`);
+    console.log(
+      `Web UI sessions page at ${total.toLocaleString("en-GB")} sessions ` +
+        `(Chromium, ${SAMPLES} pages of ${PAGE_SIZE} via "Older")`,
+    );
+    console.log(
+      `  API answer → page shown   p50 ${quantile(gaps, 0.5).toFixed(1)} ms, ` +
+        `p95 ${quantile(gaps, 0.95).toFixed(1)} ms, ` +
+        `max ${gaps[gaps.length - 1]!.toFixed(1)} ms (bar ${BAR_MS} ms)`,
+    );
     await context.close();
     // Every page of the navigation on the same appliance (scripts/bench/ui-pages.ts).
     if (pages) await pagesBench(browser, base);
@@ -108,7 +138,8 @@ async function sessionsPageBench(browser: Browser, pages: boolean) {
 }
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
-if (values.only !== undefined && !["sessions", "pages", "search"].includes(values.only)) throw new Error(`--only takes sessions, pages or search, not '${values.only}'`);
+if (values.only !== undefined && !["sessions", "pages", "search"].includes(values.only))
+  throw new Error(`--only takes sessions, pages or search, not '${values.only}'`);
 const browser = await launchChromium();
 try {
   if (values.only !== "search") await sessionsPageBench(browser, values.only !== "sessions");

@@ -46,18 +46,24 @@ const { values } = parseArgs({
 
 const count = Number(values.count);
 const seconds = Number(values.seconds);
-if (!Number.isInteger(count) || count < 1) throw new Error(`--count must be a positive whole number, not '${values.count}'`);
+if (!Number.isInteger(count) || count < 1)
+  throw new Error(`--count must be a positive whole number, not '${values.count}'`);
 const shards = Number(values.shards);
-if (!Number.isInteger(shards) || shards < 1) throw new Error(`--shards must be a positive whole number, not '${values.shards}'`);
-if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`--seconds must be a positive whole number, not '${values.seconds}'`);
+if (!Number.isInteger(shards) || shards < 1)
+  throw new Error(`--shards must be a positive whole number, not '${values.shards}'`);
+if (!Number.isInteger(seconds) || seconds < 1)
+  throw new Error(`--seconds must be a positive whole number, not '${values.seconds}'`);
 const listener = values.listener;
-if (listener !== "workerd" && listener !== "relay") throw new Error(`--listener must be workerd or relay, not '${values.listener}'`);
+if (listener !== "workerd" && listener !== "relay")
+  throw new Error(`--listener must be workerd or relay, not '${values.listener}'`);
 
 const streams = values.streams === undefined ? undefined : Number(values.streams);
-if (streams !== undefined && (!Number.isInteger(streams) || streams < 1)) throw new Error(`--streams must be a positive whole number, not '${values.streams}'`);
+if (streams !== undefined && (!Number.isInteger(streams) || streams < 1))
+  throw new Error(`--streams must be a positive whole number, not '${values.streams}'`);
 
 const rounds = Number(values.rounds);
-if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a positive whole number, not '${values.rounds}'`);
+if (!Number.isInteger(rounds) || rounds < 1)
+  throw new Error(`--rounds must be a positive whole number, not '${values.rounds}'`);
 
 if (values.package) {
   await packageBench({ rounds });

@@ -28,7 +28,11 @@ const product: Product = {
           build: async (signal, say) => {
             try {
               const outcome = await buildBundle(projectDir, bundleDir, signal, say);
-              if (outcome === "unchanged") say(`${UNCHANGED_NOTE} since ${path.relative(process.cwd(), bundleDir) || "."} was built; not built again`);
+              if (outcome === "unchanged")
+                say(
+                  `${UNCHANGED_NOTE} since ${path.relative(process.cwd(), bundleDir) || "."} was ` +
+                    `built; not built again`,
+                );
             } finally {
               // esbuild's service process (the web UI's build, in this process) would otherwise ping the launcher every
               // second for the fleet's life, and nothing else here uses it.
@@ -36,10 +40,18 @@ const product: Product = {
             }
           },
         }),
-    workerdWrapper: { script: path.join(projectDir, "launcher", "workerd.sh"), rewriter: path.join(projectDir, "launcher", "workerd-config.ts") },
+    workerdWrapper: {
+      script: path.join(projectDir, "launcher", "workerd.sh"),
+      rewriter: path.join(projectDir, "launcher", "workerd-config.ts"),
+    },
     wranglerToml: path.join(projectDir, "wrangler.toml"),
   },
-  openapi: async () => (await promisify(execFile)(process.execPath, [path.join(projectDir, "scripts", "openapi.ts")], { maxBuffer: 64 << 20 })).stdout,
+  openapi: async () =>
+    (
+      await promisify(execFile)(process.execPath, [path.join(projectDir, "scripts", "openapi.ts")], {
+        maxBuffer: 64 << 20,
+      })
+    ).stdout,
 };
 
 const code = await runCli(process.argv.slice(2), product);

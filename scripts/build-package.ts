@@ -68,7 +68,12 @@ await build({
   // Each file whole, all in dist/: the launcher finds the package's files from its own folder (launcher/config.ts).
   // (Split into chunks, a start parsed 1.3 MB less, but measured no faster, and a CommonJS package imported
   // dynamically lost its named exports.)
-  entryPoints: { cli: "launcher/bin.ts", main: "launcher/bin-main.ts", index: "launcher/index.ts", "workerd-config": "launcher/workerd-config.ts" },
+  entryPoints: {
+    cli: "launcher/bin.ts",
+    main: "launcher/bin-main.ts",
+    index: "launcher/index.ts",
+    "workerd-config": "launcher/workerd-config.ts",
+  },
   outdir: dist,
   bundle: true,
   format: "esm",
@@ -77,18 +82,39 @@ await build({
   // Installed from the registry with its workerd binary; everything else is in the bundle.
   external: ["miniflare"],
   // Bundled CommonJS packages may call require(): give ESM output one.
-  banner: { js: 'import { createRequire as __bngCreateRequire } from "node:module"; const require = __bngCreateRequire(import.meta.url);' },
+  banner: {
+    js:
+      'import { createRequire as __bngCreateRequire } from "node:module"; const ' +
+      "require = __bngCreateRequire(import.meta.url);",
+  },
   legalComments: "none",
   logLevel: "warning",
 });
 copyFileSync(path.join(projectDir, "launcher", "workerd.sh"), path.join(dist, "workerd.sh"));
 
 // The API's types: launcher/index.ts's declarations, which import nothing.
-execFileSync(process.execPath, [path.join(projectDir, "node_modules", "typescript", "bin", "tsc"), "-p", path.join(projectDir, "launcher", "tsconfig.types.json")], { stdio: "inherit" });
+execFileSync(
+  process.execPath,
+  [
+    path.join(projectDir, "node_modules", "typescript", "bin", "tsc"),
+    "-p",
+    path.join(projectDir, "launcher", "tsconfig.types.json"),
+  ],
+  { stdio: "inherit" },
+);
 copyFileSync(path.join(dist, "types", "index.d.ts"), path.join(dist, "index.d.ts"));
 rmSync(path.join(dist, "types"), { recursive: true });
 
-execFileSync(process.execPath, [path.join(projectDir, "scripts", "openapi.ts"), path.join(dist, "openapi.json")], { stdio: "inherit" });
+execFileSync(process.execPath, [path.join(projectDir, "scripts", "openapi.ts"), path.join(dist, "openapi.json")], {
+  stdio: "inherit",
+});
 
-const size = (dir: string): number => readdirSync(dir, { withFileTypes: true }).reduce((sum, e) => sum + (e.isDirectory() ? size(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).size), 0);
-console.log(`dist/: ${(size(dist) / 1024 / 1024).toFixed(1)} MB (the Worker bundle ${(size(worker) / 1024 / 1024).toFixed(1)} MB)`);
+const size = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true }).reduce(
+    (sum, e) => sum + (e.isDirectory() ? size(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).size),
+    0,
+  );
+console.log(
+  `dist/: ${(size(dist) / 1024 / 1024).toFixed(1)} MB (the Worker ` +
+    `bundle ${(size(worker) / 1024 / 1024).toFixed(1)} MB)`,
+);

@@ -26,11 +26,19 @@ export const CONTRACT_MODULE = "bngfleet:contract";
  * src/schemas/ at build time. The UI calls `call(contract.sessions.list, …)`
  * typed by the operation's schemas, without bundling zod or the schemas.
  */
-export function contractRefs(): Record<string, Record<string, { method: string; path: string; floor: string; fp: boolean }>> {
+export function contractRefs(): Record<
+  string,
+  Record<string, { method: string; path: string; floor: string; fp: boolean }>
+> {
   return Object.fromEntries(
     Object.entries(contract).map(([section, operations]) => [
       section,
-      Object.fromEntries(Object.entries(operations).map(([name, op]) => [name, { method: op.method, path: op.path, floor: op.floor ?? defaultFloor(op.method, op.path), fp: op.fp === true }])),
+      Object.fromEntries(
+        Object.entries(operations).map(([name, op]) => [
+          name,
+          { method: op.method, path: op.path, floor: op.floor ?? defaultFloor(op.method, op.path), fp: op.fp === true },
+        ]),
+      ),
     ]),
   );
 }
@@ -39,12 +47,17 @@ const contractPlugin: Plugin = {
   name: "bngfleet-contract",
   setup(build) {
     build.onResolve({ filter: /^bngfleet:contract$/ }, () => ({ path: CONTRACT_MODULE, namespace: "bngfleet" }));
-    build.onLoad({ filter: /.*/, namespace: "bngfleet" }, () => ({ contents: `export const contract = ${JSON.stringify(contractRefs())};`, loader: "js" }));
+    build.onLoad({ filter: /.*/, namespace: "bngfleet" }, () => ({
+      contents: `export const contract = ${JSON.stringify(contractRefs())};`,
+      loader: "js",
+    }));
   },
 };
 
 /** Bundles ui/main.tsx; returns the gzipped size of what a first visit loads. Throws past the budget. */
-export async function buildUi(options: { quiet?: boolean; say?: (line: string) => void } = {}): Promise<{ jsBytes: number; cssBytes: number }> {
+export async function buildUi(
+  options: { quiet?: boolean; say?: (line: string) => void } = {},
+): Promise<{ jsBytes: number; cssBytes: number }> {
   const outdir = path.join(projectDir, "ui", "dist");
   // Asynchronous: esbuild runs plugins (the contract module) only in its asynchronous API.
   const { outputFiles } = await build({
@@ -82,9 +95,14 @@ export async function buildUi(options: { quiet?: boolean; say?: (line: string) =
   const cssBytes = gzipSync(output("app.css")).length;
   const total = jsBytes + cssBytes;
   if (!options.quiet) {
-    (options.say ?? console.log)(`Web UI: ${(jsBytes / 1024).toFixed(1)} KB JS + ${(cssBytes / 1024).toFixed(1)} KB CSS gzipped = ${(total / 1024).toFixed(1)} KB (budget ${GZIP_BUDGET_BYTES / 1024} KB)`);
+    (options.say ?? console.log)(
+      `Web UI: ${(jsBytes / 1024).toFixed(1)} KB JS + ${(cssBytes / 1024).toFixed(1)} ` +
+        `KB CSS gzipped = ${(total / 1024).toFixed(1)} KB ` +
+        `(budget ${GZIP_BUDGET_BYTES / 1024} KB)`,
+    );
   }
-  if (total > GZIP_BUDGET_BYTES) throw new Error(`Web UI initial load is ${total} bytes gzipped, over the ${GZIP_BUDGET_BYTES}-byte budget`);
+  if (total > GZIP_BUDGET_BYTES)
+    throw new Error(`Web UI initial load is ${total} bytes gzipped, over the ${GZIP_BUDGET_BYTES}-byte budget`);
   return { jsBytes, cssBytes };
 }
 

@@ -12,9 +12,15 @@ import { bundleIsCurrent, METAFILE, DIGEST_FILE, recordBundleInputs } from "./bu
  * Runs `wrangler deploy --dry-run --outdir <outDir>` in projectDir, unless `outDir` holds a bundle built from the
  * same inputs (scripts/bundle-digest.ts); its output is shown only if it fails. Answers whether it built.
  */
-export async function buildBundle(projectDir: string, outDir: string, signal?: AbortSignal, say: (line: string) => void = console.log): Promise<"built" | "unchanged"> {
+export async function buildBundle(
+  projectDir: string,
+  outDir: string,
+  signal?: AbortSignal,
+  say: (line: string) => void = console.log,
+): Promise<"built" | "unchanged"> {
   // The web UI first: the Worker bundles its output as text modules (and its files are among the bundle's inputs).
-  // Imported here, not above: its contract is made from every schema, about 0.7 s of CPU for a launch that only loads a bundle.
+  // Imported here, not above: its contract is made from every schema, about 0.7 s of CPU for a launch that only loads a
+  // bundle.
   const { buildUi } = await import("./build-ui.ts");
   try {
     await buildUi({ say });

@@ -27,9 +27,20 @@ export const DIGEST_FILE = "bundle-digest.json";
 export const UNCHANGED_NOTE = "Worker bundle: its inputs are unchanged";
 
 /** Inputs the metafile does not list (project-relative). */
-const ALWAYS = ["wrangler.toml", "tsconfig.json", "package.json", "package-lock.json", "node_modules/wrangler/package.json", "ui/dist/app.js", "ui/dist/app.css"];
+const ALWAYS = [
+  "wrangler.toml",
+  "tsconfig.json",
+  "package.json",
+  "package-lock.json",
+  "node_modules/wrangler/package.json",
+  "ui/dist/app.js",
+  "ui/dist/app.css",
+];
 
-/** The digest of `files` and ALWAYS (project-relative); a file that cannot be read counts as absent, so removing one changes it too. */
+/**
+ * The digest of `files` and ALWAYS (project-relative); a file that cannot be read counts as absent, so removing one
+ * changes it too.
+ */
 async function digestOf(projectDir: string, files: readonly string[]): Promise<string> {
   const hash = createHash("sha256");
   for (const file of [...new Set([...files, ...ALWAYS])].sort()) {
@@ -42,7 +53,9 @@ async function digestOf(projectDir: string, files: readonly string[]): Promise<s
 /** The inputs the metafile in `outDir` lists; [] when there is none. */
 async function metafileInputs(outDir: string): Promise<string[]> {
   try {
-    const meta = JSON.parse(await readFile(path.join(outDir, METAFILE), "utf8")) as { inputs?: Record<string, unknown> };
+    const meta = JSON.parse(await readFile(path.join(outDir, METAFILE), "utf8")) as {
+      inputs?: Record<string, unknown>;
+    };
     return Object.keys(meta.inputs ?? {});
   } catch {
     return [];
@@ -66,5 +79,6 @@ export async function bundleIsCurrent(projectDir: string, outDir: string): Promi
 export async function recordBundleInputs(projectDir: string, outDir: string): Promise<void> {
   const inputs = await metafileInputs(outDir);
   // Without a metafile nothing is recorded: the next launch builds again.
-  if (inputs.length > 0) await writeFile(path.join(outDir, DIGEST_FILE), JSON.stringify({ digest: await digestOf(projectDir, inputs) }));
+  if (inputs.length > 0)
+    await writeFile(path.join(outDir, DIGEST_FILE), JSON.stringify({ digest: await digestOf(projectDir, inputs) }));
 }

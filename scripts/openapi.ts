@@ -20,13 +20,29 @@ const TEXT_MODULES = /swagger-ui-dist\/swagger-ui(-bundle\.js|\.css)$/;
 registerHooks({
   load(url, context, nextLoad) {
     if (TEXT_MODULES.test(url)) return { format: "module", shortCircuit: true, source: "export default '';" };
-    // The alarm sinks' and syslog's sockets (durable-objects/outbound-socket.ts): never opened while printing a document.
-    if (url === "cloudflare:sockets") return { format: "module", shortCircuit: true, source: "export function connect() { throw new Error('no sockets outside workerd'); }" };
+    // The alarm sinks' and syslog's sockets (durable-objects/outbound-socket.ts): never opened while printing a
+    // document.
+    if (url === "cloudflare:sockets")
+      return {
+        format: "module",
+        shortCircuit: true,
+        source: "export function connect() { throw new Error('no sockets outside workerd'); }",
+      };
     if (url === "cloudflare:workers") {
-      return { format: "module", shortCircuit: true, source: "export class RpcTarget {} export class DurableObject {} export class WorkerEntrypoint {} export const env = {};" };
+      return {
+        format: "module",
+        shortCircuit: true,
+        source:
+          "export class RpcTarget {} export class DurableObject {} export class " +
+          "WorkerEntrypoint {} export const env = {};",
+      };
     }
     if (url.startsWith("file:") && url.endsWith(".json")) {
-      return { format: "module", shortCircuit: true, source: `export default ${readFileSync(fileURLToPath(url), "utf8")};` };
+      return {
+        format: "module",
+        shortCircuit: true,
+        source: `export default ${readFileSync(fileURLToPath(url), "utf8")};`,
+      };
     }
     return nextLoad(url, context);
   },

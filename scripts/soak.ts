@@ -44,13 +44,19 @@ const { values } = parseArgs({
     listener: { type: "string", default: "workerd" },
   },
 });
-if (values.listener !== "workerd" && values.listener !== "relay") throw new Error(`--listener must be workerd or relay, not '${values.listener}'`);
+if (values.listener !== "workerd" && values.listener !== "relay")
+  throw new Error(`--listener must be workerd or relay, not '${values.listener}'`);
 const listener = values.listener;
 const minutes = Number(values.minutes);
 const rate = Number(values.rate);
 const streamCount = Number(values.streams);
-for (const [name, n] of [["minutes", minutes], ["rate", rate], ["streams", streamCount]] as const) {
-  if (!(Number.isFinite(n) && n > 0 && n <= 24 * 60 * (name === "rate" ? 10 : 1))) throw new Error(`--${name} must be a positive number, not '${values[name]}'`);
+for (const [name, n] of [
+  ["minutes", minutes],
+  ["rate", rate],
+  ["streams", streamCount],
+] as const) {
+  if (!(Number.isFinite(n) && n > 0 && n <= 24 * 60 * (name === "rate" ? 10 : 1)))
+    throw new Error(`--${name} must be a positive number, not '${values[name]}'`);
 }
 
 /** 24 simulated hours per wall hour: a simulated minute every 2.5 s. */
@@ -58,28 +64,50 @@ const CLOCK_EVERY_MS = 2_500;
 const CLOCK_STEP_S = 60;
 /** The first tenth of the run (at least a minute) is warm-up: memory grows to its working size there. */
 const WARM_UP_MS = Math.max(60_000, minutes * 6_000);
-/** The JS heap is read after a full collection twelve times a run (at most once a minute): RSS alone cannot tell a leak from a heap V8 has not yet collected, and two readings cannot tell a level the caches reach from a growth. */
+/**
+ * The JS heap is read after a full collection twelve times a run (at most once a minute): RSS alone cannot tell a leak
+ * from a heap V8 has not yet collected, and two readings cannot tell a level the caches reach from a growth.
+ */
 const HEAP_EVERY_MS = Math.max(60_000, minutes * 5_000);
-/** Requests in flight at most: past it the load generator is behind, and says so, rather than queueing without bound. */
+/**
+ * Requests in flight at most: past it the load generator is behind, and says so, rather than queueing without bound.
+ */
 const MAX_IN_FLIGHT = 500;
 const SCENARIO = path.join(import.meta.dirname, "../scenarios/soak-hour.json");
 
 const durationMs = minutes * 60_000;
 const portBase = await freePortBase(3);
-console.log(`bngfleet soak: 3 appliances of \`${values.profile}\`, ${minutes} min wall, ${fmt((durationMs / CLOCK_EVERY_MS) * CLOCK_STEP_S / 3600, 1)} simulated hours, ${rate} req/s, ${streamCount} log streams, ${path.relative(process.cwd(), SCENARIO)} every simulated hour, through ${listener === "relay" ? "the launcher's Node relay" : "workerd's own sockets"}\n`);
-const { fleet, bases, names, heap } = await launchBenchFleet("soak", { count: 3, profile: values.profile, portBase, peers: "all", listener });
+console.log(
+  `bngfleet soak: 3 appliances of \`${values.profile}\`, ${minutes} min ` +
+    `wall, ${fmt(((durationMs / CLOCK_EVERY_MS) * CLOCK_STEP_S) / 3600, 1)} ` +
+    `simulated hours, ${rate} req/s, ${streamCount} log ` +
+    `streams, ${path.relative(process.cwd(), SCENARIO)} every simulated hour, ` +
+    `through ${listener === "relay" ? "the launcher's Node relay" : "workerd's own sockets"}\n`,
+);
+const { fleet, bases, names, heap } = await launchBenchFleet("soak", {
+  count: 3,
+  profile: values.profile,
+  portBase,
+  peers: "all",
+  listener,
+});
 
 const file = ScenarioFile.parse(JSON.parse(await readFile(SCENARIO, "utf8")));
 const hour: TimelineStep[] = timeline(file);
 const cycle = file.until ?? 3600;
 
 async function post(base: string, route: string, body: unknown, extra: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${base}${route}`, { method: route === "/api/v1/config" ? "PUT" : "POST", headers: { ...auth, ...extra, "content-type": "application/json" }, body: JSON.stringify(body) });
+  return fetch(`${base}${route}`, {
+    method: route === "/api/v1/config" ? "PUT" : "POST",
+    headers: { ...auth, ...extra, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 async function scenario(base: string, action: unknown): Promise<void> {
   const response = await post(base, "/twin/v1/scenario", action);
-  if (!response.ok) throw new Error(`${base} scenario ${JSON.stringify(action)} answered ${response.status}: ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`${base} scenario ${JSON.stringify(action)} answered ${response.status}: ${await response.text()}`);
   await response.arrayBuffer();
 }
 
@@ -96,7 +124,8 @@ const minuteFigures: Minute[] = [];
 let t0 = performance.now();
 const minuteOf = () => {
   const i = Math.floor((performance.now() - t0) / 60_000);
-  while (minuteFigures.length <= i) minuteFigures.push({ latencies: [], status5xx: 0, other: new Map(), events: 0, clockMs: [] });
+  while (minuteFigures.length <= i)
+    minuteFigures.push({ latencies: [], status5xx: 0, other: new Map(), events: 0, clockMs: [] });
   return minuteFigures[i]!;
 };
 let total5xx = 0;
@@ -123,7 +152,8 @@ try {
   // day in hours, so that what the model keeps for a day (the 24 h metrics history, the log ring) is at its full size
   // before memory is watched: growth after that is what the run itself leaves behind.
   for (const base of bases) for (let i = 0; i < 60; i++) await scenario(base, { action: "advance-clock", seconds: 10 });
-  for (const base of bases) for (let i = 0; i < 24; i++) await scenario(base, { action: "advance-clock", seconds: 3600 });
+  for (const base of bases)
+    for (let i = 0; i < 24; i++) await scenario(base, { action: "advance-clock", seconds: 3600 });
 
   // ── log streams: read-only tokens, four streams each, the streams spread over the appliances ──
   const tokens: string[][] = bases.map(() => []);
@@ -131,7 +161,8 @@ try {
   for (let i = 0; i < streamCount; i++) {
     const a = i % bases.length;
     const mine = Math.floor(i / bases.length);
-    if (mine % STREAMS_PER_TOKEN === 0) tokens[a]!.push(await readOnlyToken(bases[a]!, `soak-${mine / STREAMS_PER_TOKEN}`));
+    if (mine % STREAMS_PER_TOKEN === 0)
+      tokens[a]!.push(await readOnlyToken(bases[a]!, `soak-${mine / STREAMS_PER_TOKEN}`));
     streams.push(readLogStream(bases[a]!, tokens[a]!.at(-1)!, () => void minuteOf().events++));
   }
 
@@ -159,7 +190,13 @@ try {
     [4, () => [0, `/api/v1/fleet/${peer()}/system/status`]],
     // The web UI's fleet overview and subscriber search: every appliance in one fan-out read.
     [2, () => [0, `/twin/v1/fleet/read?path=system/status&appliances=${names.join(",")}`]],
-    [2, () => [0, `/twin/v1/fleet/read?path=${encodeURIComponent(`sessions?username=sub00${10 + (nth % 90)}&limit=50`)}&appliances=${names.join(",")}`]],
+    [
+      2,
+      () => [
+        0,
+        `/twin/v1/fleet/read?path=${encodeURIComponent(`sessions?username=sub00${10 + (nth % 90)}&limit=50`)}&appliances=${names.join(",")}`,
+      ],
+    ],
   ];
   const deck = mix.flatMap(([w, f]) => Array.from({ length: w }, () => f));
 
@@ -187,15 +224,25 @@ try {
     let status = 0;
     try {
       const response = editing
-        ? await post(bases[a]!, "/api/v1/config", { fields: { "captures.mirrorAllowlist": `192.0.2.${edits % 250}/32` }, comment: "soak: an edit" })
-        : await post(bases[a]!, "/api/v1/config/rollback", { version: versions[a]! - 1, comment: "soak: the rollback" });
+        ? await post(bases[a]!, "/api/v1/config", {
+            fields: { "captures.mirrorAllowlist": `192.0.2.${edits % 250}/32` },
+            comment: "soak: an edit",
+          })
+        : await post(bases[a]!, "/api/v1/config/rollback", {
+            version: versions[a]! - 1,
+            comment: "soak: the rollback",
+          });
       status = response.status;
       const body = (await response.json()) as { version?: number };
       if (response.ok && body.version !== undefined) versions[a] = body.version;
     } catch {
       status = 0;
     }
-    record(status, performance.now() - start, editing ? `PUT ${names[a]} /config` : `POST ${names[a]} /config/rollback`);
+    record(
+      status,
+      performance.now() - start,
+      editing ? `PUT ${names[a]} /config` : `POST ${names[a]} /config/rollback`,
+    );
   };
 
   // The clock: a simulated minute every 2.5 s on every appliance, the hour's faults applied at their times.
@@ -207,7 +254,8 @@ try {
     for (const step of hour) {
       // Each step once per play of the hour, in the tick whose minute holds it.
       if (step.action === null || step.at < from || step.at >= to) continue;
-      if (step.at > at) await Promise.all(bases.map((b) => scenario(b, { action: "advance-clock", seconds: step.at - at })));
+      if (step.at > at)
+        await Promise.all(bases.map((b) => scenario(b, { action: "advance-clock", seconds: step.at - at })));
       at = step.at;
       await Promise.all(bases.map((b) => scenario(b, step.action)));
     }
@@ -263,7 +311,12 @@ try {
       const others = [...m.other].map(([s, n]) => `${n}×${s || "no answer"}`).join(", ");
       const clock = [...m.clockMs].sort((x, y) => x - y);
       console.log(
-        `  minute ${String(reported + 1).padStart(3)}  ${String(m.latencies.length).padStart(5)} requests  p50 ${fmt(quantile(sorted, 0.5) ?? NaN, 1).padStart(7)} ms  p99 ${fmt(quantile(sorted, 0.99) ?? NaN, 1).padStart(7)} ms  5xx ${m.status5xx}${others ? `  other ${others}` : ""}  stream events ${m.events}  clock step p50 ${fmt(quantile(clock, 0.5) ?? NaN, 0)} ms`,
+        `  minute ${String(reported + 1).padStart(3)} ` +
+          ` ${String(m.latencies.length).padStart(5)} requests  ` +
+          `p50 ${fmt(quantile(sorted, 0.5) ?? NaN, 1).padStart(7)} ms  ` +
+          `p99 ${fmt(quantile(sorted, 0.99) ?? NaN, 1).padStart(7)} ms  ` +
+          `5xx ${m.status5xx}${others ? `  other ${others}` : ""}  stream ` +
+          `events ${m.events}  clock step p50 ${fmt(quantile(clock, 0.5) ?? NaN, 0)} ms`,
       );
     }
   };
@@ -310,7 +363,9 @@ try {
       nextReport += 60_000;
       report(Math.floor((now - t0) / 60_000));
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(nextRequest, nextClock, nextSample) - performance.now())));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(1, Math.min(nextRequest, nextClock, nextSample) - performance.now())),
+    );
   }
   await Promise.race([Promise.allSettled([...pending]), new Promise((resolve) => setTimeout(resolve, 30_000))]);
   sample();
@@ -339,16 +394,53 @@ try {
   const gaps = streams.reduce((n, s) => n + s.gaps, 0);
   const lost = streams.reduce((n, s) => n + s.lost, 0);
   const all = minuteFigures.flatMap((m) => m.latencies).sort((x, y) => x - y);
-  console.log(`\n  requests            ${sent.toLocaleString("en-GB")} sent (${fmt(sent / (durationMs / 1000), 1)}/s), ${skipped} not sent (over ${MAX_IN_FLIGHT} in flight), p50 ${fmt(quantile(all, 0.5) ?? NaN, 1)} ms, p99 ${fmt(quantile(all, 0.99) ?? NaN, 1)} ms; ${edits} configuration edits and rollbacks`);
-  console.log(`  5xx                 ${total5xx} (goal 0)${failures.length ? `; first failures: ${failures.slice(0, 10).join("; ")}` : ""}`);
-  console.log(`  log streams         ${streams.length} open at the end of ${streamCount}; ${events.toLocaleString("en-GB")} entries read, ${gaps} gaps (${lost} entries missing) (goal 0), ${streams.reduce((n, s) => n + s.overflows, 0)} overflows, ${streams.reduce((n, s) => n + s.closed, 0)} closed, ${streams.reduce((n, s) => n + s.errors, 0)} reconnects`);
-  console.log(`  simulated time      ${fmt(simulated / 3600, 2)} h on each appliance, ${Math.floor(simulated / cycle)} full plays of the fault hour`);
-  console.log(`  workerd RSS         ${range("workerd")} after the warm-up (${fmt(WARM_UP_MS / 60_000, 0)} min); slope ${fmt(slope("workerd"), 1)} MiB/h (goal flat)`);
+  console.log(
+    `\n  requests            ${sent.toLocaleString("en-GB")} sent ` +
+      `(${fmt(sent / (durationMs / 1000), 1)}/s), ${skipped} not sent ` +
+      `(over ${MAX_IN_FLIGHT} in flight), p50 ${fmt(quantile(all, 0.5) ?? NaN, 1)} ms, ` +
+      `p99 ${fmt(quantile(all, 0.99) ?? NaN, 1)} ms; ${edits} configuration edits and rollbacks`,
+  );
+  console.log(
+    `  5xx                 ${total5xx} (goal ` +
+      `0)${failures.length ? `; first failures: ${failures.slice(0, 10).join("; ")}` : ""}`,
+  );
+  console.log(
+    `  log streams         ${streams.length} open at the end ` +
+      `of ${streamCount}; ${events.toLocaleString("en-GB")} entries read, ${gaps} gaps ` +
+      `(${lost} entries missing) (goal ` +
+      `0), ${streams.reduce((n, s) => n + s.overflows, 0)} ` +
+      `overflows, ${streams.reduce((n, s) => n + s.closed, 0)} ` +
+      `closed, ${streams.reduce((n, s) => n + s.errors, 0)} reconnects`,
+  );
+  console.log(
+    `  simulated time      ${fmt(simulated / 3600, 2)} h on each ` +
+      `appliance, ${Math.floor(simulated / cycle)} full plays of the fault hour`,
+  );
+  console.log(
+    `  workerd RSS         ${range("workerd")} after the warm-up ` +
+      `(${fmt(WARM_UP_MS / 60_000, 0)} min); slope ${fmt(slope("workerd"), 1)} MiB/h ` +
+      `(goal flat)`,
+  );
   console.log(`  launcher RSS        ${range("launcher")}; slope ${fmt(slope("launcher"), 1)} MiB/h (goal flat)`);
   const heapSlope = slopeOf(heaps, (p) => p.mib);
-  console.log(`  workerd JS heap     after a full collection every ${fmt(HEAP_EVERY_MS / 60_000, 0)} min: ${heaps.map((p) => fmt(p.mib, 1)).join(", ")} MiB; slope ${fmt(heapSlope, 1)} MiB/h after the warm-up (goal flat)`);
-  console.log(`  launcher JS heap    at the same times: ${launcherHeaps.map((p) => fmt(p.heap, 1)).join(", ")} MiB; slope ${fmt(slopeOf(launcherHeaps, (p) => p.heap), 1)} MiB/h (goal flat)`);
-  console.log(`  launcher external   (Buffers and other memory outside the heap): ${launcherHeaps.map((p) => fmt(p.external, 1)).join(", ")} MiB; slope ${fmt(slopeOf(launcherHeaps, (p) => p.external), 1)} MiB/h (goal flat)`);
+  console.log(
+    `  workerd JS heap     after a full collection ` +
+      `every ${fmt(HEAP_EVERY_MS / 60_000, 0)} ` +
+      `min: ${heaps.map((p) => fmt(p.mib, 1)).join(", ")} MiB; ` +
+      `slope ${fmt(heapSlope, 1)} MiB/h after the warm-up (goal flat)`,
+  );
+  console.log(
+    `  launcher JS heap    at the same times: ${launcherHeaps.map((p) => fmt(p.heap, 1)).join(", ")} MiB; slope ${fmt(
+      slopeOf(launcherHeaps, (p) => p.heap),
+      1,
+    )} MiB/h (goal flat)`,
+  );
+  console.log(
+    `  launcher external   (Buffers and other memory outside the heap): ${launcherHeaps.map((p) => fmt(p.external, 1)).join(", ")} MiB; slope ${fmt(
+      slopeOf(launcherHeaps, (p) => p.external),
+      1,
+    )} MiB/h (goal flat)`,
+  );
 } catch (error) {
   console.error(`\nThe launcher's last output:\n${fleet.output().split("\n").slice(-30).join("\n")}`);
   throw error;

@@ -17,7 +17,10 @@ export function applyDelivered(m: Model): void {
     if (sub === undefined) continue;
     m.putOffline(sub, m.nowMs);
     const a = m.subscribers.describe(sub, m.scratch);
-    const server = outcome.result === "accept" || outcome.result === "access-reject" || outcome.result === "timeout" ? m.radius.find(outcome.server) : -1;
+    const server =
+      outcome.result === "accept" || outcome.result === "access-reject" || outcome.result === "timeout"
+        ? m.radius.find(outcome.server)
+        : -1;
     if (outcome.result === "accept") {
       bringUp(m, sub, a, server, outcome.sessionId, outcome.attributes);
       continue;
@@ -27,4 +30,3 @@ export function applyDelivered(m: Model): void {
   }
   m.store.settleOrder();
 }
-

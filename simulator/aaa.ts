@@ -51,9 +51,14 @@ export interface RadiusServerSettings {
   host: string;
   port: number;
   weight: number;
-  /** A real server's transport (RFC 6613, RFC 6614): the appliance's RADIUS client asks it, the pool keeps its health. Absent = simulated. */
+  /**
+   * A real server's transport (RFC 6613, RFC 6614): the appliance's RADIUS client asks it, the pool keeps its health.
+   * Absent = simulated.
+   */
   transport?: "tcp" | "tls";
-  /** A real server's accounting port (`radius.servers` `accountingPort`); a simulated one's is the port after `port`. */
+  /**
+   * A real server's accounting port (`radius.servers` `accountingPort`); a simulated one's is the port after `port`.
+   */
   accountingPort?: number;
 }
 
@@ -83,7 +88,10 @@ export interface RadiusState {
   forcedDown: boolean[];
   /** When each server's outage began (marked dead, not answered since); absent in older snapshots: its deadSinceMs. */
   downSinceMs?: number[];
-  /** Requests answered Access-Accept and Access-Reject (the rest of requestsSent were lost); absent in older snapshots: counted from then on. */
+  /**
+   * Requests answered Access-Accept and Access-Reject (the rest of requestsSent were lost); absent in older snapshots:
+   * counted from then on.
+   */
   accepts?: number[];
   rejects?: number[];
   /** Accounting-Requests by Acct-Status-Type (Start, Interim-Update, Stop) and those answered; absent in older ones. */
@@ -135,7 +143,13 @@ export class RadiusPool {
   constructor(config: Profile["aaa"], logs: LogRing) {
     this.#config = config;
     this.#logs = logs;
-    this.#servers = config.servers.map((s) => ({ host: s.host, port: s.port, weight: s.weight, failureProbability: s.failureProbability, retired: false }));
+    this.#servers = config.servers.map((s) => ({
+      host: s.host,
+      port: s.port,
+      weight: s.weight,
+      failureProbability: s.failureProbability,
+      retired: false,
+    }));
     this.#order = this.#servers.map((_, i) => i);
     const n = config.servers.length;
     this.#s = {
@@ -165,7 +179,12 @@ export class RadiusPool {
   settings(): RadiusServerSettings[] {
     return this.#order.map((id) => {
       const s = this.#servers[id]!;
-      return { host: s.host, port: s.port, weight: s.weight, ...(s.transport === undefined ? {} : { transport: s.transport }) };
+      return {
+        host: s.host,
+        port: s.port,
+        weight: s.weight,
+        ...(s.transport === undefined ? {} : { transport: s.transport }),
+      };
     });
   }
 
@@ -184,10 +203,12 @@ export class RadiusPool {
   /** Id of a configured server by `host` or `host:port`, or -1. */
   find(hostOrLabel: string): number {
     const text = hostOrLabel.toLowerCase();
-    return this.#order.find((id) => {
-      const s = this.#servers[id]!;
-      return s.host.toLowerCase() === text || identity(s) === text;
-    }) ?? -1;
+    return (
+      this.#order.find((id) => {
+        const s = this.#servers[id]!;
+        return s.host.toLowerCase() === text || identity(s) === text;
+      }) ?? -1
+    );
   }
 
   /** Whether a server is dead. */
@@ -256,7 +277,11 @@ export class RadiusPool {
       if (h.dead && !wasDead) {
         s.deadSinceMs[id] = h.deadSinceMs ?? nowMs;
         (s.downSinceMs ??= [])[id] = s.deadSinceMs[id] ?? nowMs;
-        this.#logs.emit(nowMs, "radius.server.dead", { server: this.label(id), consecutiveFailures: h.consecutiveFailures, reason: h.failureReason });
+        this.#logs.emit(nowMs, "radius.server.dead", {
+          server: this.label(id),
+          consecutiveFailures: h.consecutiveFailures,
+          reason: h.failureReason,
+        });
       } else if (!h.dead && wasDead) {
         (s.downSinceMs ??= [])[id] = NEVER;
         this.#revive(id, nowMs, "answered");
@@ -300,7 +325,14 @@ export class RadiusPool {
         if (entry && !entry.retired) report.removed.push(this.label(id));
         if (id < 0) id = this.#newId();
         const transport = wanted.transport === undefined ? {} : { transport: wanted.transport };
-        this.#servers[id] = { host: wanted.host, port: wanted.port, weight: wanted.weight, ...transport, failureProbability: this.#lossOf(key), retired: false };
+        this.#servers[id] = {
+          host: wanted.host,
+          port: wanted.port,
+          weight: wanted.weight,
+          ...transport,
+          failureProbability: this.#lossOf(key),
+          retired: false,
+        };
         this.#reset(id);
         report.added.push(this.label(id));
       }
@@ -416,7 +448,8 @@ export class RadiusPool {
       // A real server is back when it answers (the client's Status-Server probes, RFC 5997), not by a timer.
       if (this.#servers[i]?.transport !== undefined) continue;
       const since = this.#s.deadSinceMs[i] ?? NEVER;
-      if (since !== NEVER && nowMs - since >= this.#config.deadTimeSeconds * 1000) this.#revive(i, nowMs, "dead-time-elapsed");
+      if (since !== NEVER && nowMs - since >= this.#config.deadTimeSeconds * 1000)
+        this.#revive(i, nowMs, "dead-time-elapsed");
     }
   }
 
@@ -459,8 +492,20 @@ export class RadiusPool {
       : { queued: this.queued, dropped: this.#s.acctDropped ?? 0 };
     const total = servers.length;
     const live = total - dead;
-    const wirePacing = pacing && { requestsPerSecond: pacing.requestsPerSecond, queued: pacing.queued, notSentInTime: pacing.notSentInTime };
-    return { configured: total > 0, totalServers: total, liveServers: live, deadServers: dead, servers, pacing: wirePacing, accounting };
+    const wirePacing = pacing && {
+      requestsPerSecond: pacing.requestsPerSecond,
+      queued: pacing.queued,
+      notSentInTime: pacing.notSentInTime,
+    };
+    return {
+      configured: total > 0,
+      totalServers: total,
+      liveServers: live,
+      deadServers: dead,
+      servers,
+      pacing: wirePacing,
+      accounting,
+    };
   }
 
   /** State for a snapshot. */
@@ -468,7 +513,14 @@ export class RadiusPool {
     const outstanding = [...this.#outstanding];
     const delivered = structuredClone(this.#delivered);
     const servers = this.#servers.map((s) => ({ ...s }));
-    const state = { ...structuredCloneState(this.#s), servers, order: [...this.#order], outstanding, delivered, pacing: this.#pacing };
+    const state = {
+      ...structuredCloneState(this.#s),
+      servers,
+      order: [...this.#order],
+      outstanding,
+      delivered,
+      pacing: this.#pacing,
+    };
     const acctQueue = (this.#s.acctQueue ?? []).slice(this.#queueHead);
     return { ...state, acctQueue, acctDropped: this.#s.acctDropped ?? 0 };
   }
@@ -499,7 +551,8 @@ export class RadiusPool {
   #results(id: number): RadiusPoolStatus["servers"][number]["requestsByResult"] {
     const accept = this.#s.accepts?.[id] ?? 0;
     const reject = this.#s.rejects?.[id] ?? 0;
-    // Lost requests are not counted apart: they are the rest. (A snapshot from before the answers were counted shows its earlier requests as lost.)
+    // Lost requests are not counted apart: they are the rest. (A snapshot from before the answers were counted shows
+    // its earlier requests as lost.)
     return { accept, reject, timeout: Math.max(0, (this.#s.requestsSent[id] ?? 0) - accept - reject) };
   }
 
@@ -566,7 +619,11 @@ export class RadiusPool {
       this.#s.deadSinceMs[server] = nowMs;
       const down = (this.#s.downSinceMs ??= []);
       if ((down[server] ?? NEVER) === NEVER) down[server] = nowMs;
-      this.#logs.emit(nowMs, "radius.server.dead", { server: this.label(server), consecutiveFailures: failures, reason: "timeout" });
+      this.#logs.emit(nowMs, "radius.server.dead", {
+        server: this.label(server),
+        consecutiveFailures: failures,
+        reason: "timeout",
+      });
     }
   }
 
@@ -574,7 +631,11 @@ export class RadiusPool {
     const since = this.#s.deadSinceMs[server] ?? nowMs;
     this.#s.deadSinceMs[server] = NEVER;
     this.#s.consecutiveFailures[server] = 0;
-    this.#logs.emit(nowMs, "radius.server.alive", { server: this.label(server), deadSeconds: Math.round((nowMs - since) / 1000), reason });
+    this.#logs.emit(nowMs, "radius.server.alive", {
+      server: this.label(server),
+      deadSeconds: Math.round((nowMs - since) / 1000),
+      reason,
+    });
   }
 }
 

@@ -60,8 +60,10 @@ export const TERMINATE_CAUSES: Record<DownCause, { code: number; name: string }>
 
 /** The cause of a teardown that names none of the above (an upgrade's drain passes `admin-reboot`). */
 function causeOf(cause: string): { code: number; name: string } {
-  return (TERMINATE_CAUSES as Record<string, { code: number; name: string }>)[cause] ??
-    (cause === "admin-reboot" ? { code: 7, name: "Admin-Reboot" } : { code: 10, name: "NAS-Request" });
+  return (
+    (TERMINATE_CAUSES as Record<string, { code: number; name: string }>)[cause] ??
+    (cause === "admin-reboot" ? { code: 7, name: "Admin-Reboot" } : { code: 10, name: "NAS-Request" })
+  );
 }
 
 /** One Accounting-Request as a transport would send it (RFC 2866 attributes, octets as 64-bit counts). */
@@ -157,7 +159,10 @@ function send(m: Model, slot: number, type: 0 | 1 | 2, cause: { code: number; na
 }
 
 /** What a record says of the session's line and IPv6 (only built for a listener). */
-function lineOf(m: Model, slot: number): Pick<AccountingRecord, "nasPortId" | "callingStationId" | "ppp" | "framedIpv6Prefix" | "delegatedIpv6Prefix"> {
+function lineOf(
+  m: Model,
+  slot: number,
+): Pick<AccountingRecord, "nasPortId" | "callingStationId" | "ppp" | "framedIpv6Prefix" | "delegatedIpv6Prefix"> {
   const s = m.store;
   const wan = s.wanPool[slot] ?? -1;
   const pd = s.pdPool[slot] ?? -1;

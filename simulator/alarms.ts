@@ -42,7 +42,9 @@ const key = (id: string, instance: string | null): string => `${id}\u0000${insta
 /** Keeps the active set, the condition latches and the statistics. */
 export class AlarmBook {
   #active = new Map<string, Active>();
-  /** Conditions currently above their raise level; a manually cleared alarm stays latched until its condition clears. */
+  /**
+   * Conditions currently above their raise level; a manually cleared alarm stays latched until its condition clears.
+   */
   #latched = new Set<string>();
   #stats = { raised: 0, cleared: 0, events: 0, eventsDropped: 0 };
   /** Active alarms whose condition has cleared, held until MIN_ACTIVE_MS after their raise (`settle`). */

@@ -7,9 +7,14 @@
  */
 import { isoTime } from "./clock.ts";
 import type { Alarm, AlertNotification } from "../src/schemas/alarms.ts";
-import { ALARM_CATALOGUE, ALARM_SEVERITIES, NOTIFICATION_KINDS, type AlarmSeverity, type NotificationKind } from "./vocabulary.ts";
+import {
+  ALARM_CATALOGUE,
+  ALARM_SEVERITIES,
+  NOTIFICATION_KINDS,
+  type AlarmSeverity,
+  type NotificationKind,
+} from "./vocabulary.ts";
 import type { LogEntry } from "../src/schemas/logs.ts";
-
 
 /** A configured sink (`alarms.sinks`), credential included. */
 export interface AlertSink {
@@ -21,14 +26,29 @@ export interface AlertSink {
 }
 
 /** True when `severity` is at or above `floor` (critical is the most severe). */
-export const meetsSeverityFloor = (severity: AlarmSeverity, floor: AlarmSeverity): boolean => ALARM_SEVERITIES.indexOf(severity) <= ALARM_SEVERITIES.indexOf(floor);
+export const meetsSeverityFloor = (severity: AlarmSeverity, floor: AlarmSeverity): boolean =>
+  ALARM_SEVERITIES.indexOf(severity) <= ALARM_SEVERITIES.indexOf(floor);
 
 /** The sinks a notification of `severity` goes to, in configuration order. */
-export const recipients = (severity: AlarmSeverity, sinks: readonly AlertSink[]): AlertSink[] => sinks.filter((s) => meetsSeverityFloor(severity, s.severityFloor));
+export const recipients = (severity: AlarmSeverity, sinks: readonly AlertSink[]): AlertSink[] =>
+  sinks.filter((s) => meetsSeverityFloor(severity, s.severityFloor));
 
 /** A notification at the simulated instant `nowMs`. */
-export function notification(kind: NotificationKind, appliance: string, nowMs: number, alarm: Alarm, activeAlarms: Record<AlarmSeverity, number>): AlertNotification {
-  return { version: "1", kind, appliance, sentUtc: isoTime(nowMs), alarm: structuredClone(alarm), activeAlarms: { ...activeAlarms } };
+export function notification(
+  kind: NotificationKind,
+  appliance: string,
+  nowMs: number,
+  alarm: Alarm,
+  activeAlarms: Record<AlarmSeverity, number>,
+): AlertNotification {
+  return {
+    version: "1",
+    kind,
+    appliance,
+    sentUtc: isoTime(nowMs),
+    alarm: structuredClone(alarm),
+    activeAlarms: { ...activeAlarms },
+  };
 }
 
 const keyOf = (id: string, instance: string | null) => `${id}\u0000${instance ?? ""}`;
@@ -48,10 +68,15 @@ export class AlarmNotifier {
   }
 
   /** The notification an entry causes, or null; `view` reads the alarm book at that instant. */
-  observe(entry: LogEntry, nowMs: number, view: () => { active: Alarm[]; countBySeverity: Record<AlarmSeverity, number> }): AlertNotification | null {
+  observe(
+    entry: LogEntry,
+    nowMs: number,
+    view: () => { active: Alarm[]; countBySeverity: Record<AlarmSeverity, number> },
+  ): AlertNotification | null {
     if (entry.msgId !== "alarm.raise" && entry.msgId !== "alarm.clear") return null;
     const id = String(entry.fields.id);
-    const instance = entry.fields.instance === null || entry.fields.instance === undefined ? null : String(entry.fields.instance);
+    const instance =
+      entry.fields.instance === null || entry.fields.instance === undefined ? null : String(entry.fields.instance);
     const key = keyOf(id, instance);
     const book = view();
     if (entry.msgId === "alarm.raise") {

@@ -82,7 +82,11 @@ export class Captures {
   }
 
   /** Stops a session's capture. */
-  stop(nowMs: number, sessionId: number, reason: CaptureStopReason): { ok: true; status: "stopped"; sessionId: number } | { ok: false; reason: "not-capturing" } {
+  stop(
+    nowMs: number,
+    sessionId: number,
+    reason: CaptureStopReason,
+  ): { ok: true; status: "stopped"; sessionId: number } | { ok: false; reason: "not-capturing" } {
     const c = this.#active.get(sessionId);
     if (!c) return { ok: false, reason: "not-capturing" };
     this.#active.delete(sessionId);
@@ -121,7 +125,11 @@ export class Captures {
   list(nowMs: number): CaptureRow[] {
     return [...this.#active.values()]
       .sort((a, b) => a.sessionId - b.sessionId)
-      .map((c) => ({ ...record(c), packetsMirrored: Math.floor(c.packets), elapsedSeconds: Math.round((nowMs - c.startedMs) / 1000) }));
+      .map((c) => ({
+        ...record(c),
+        packetsMirrored: Math.floor(c.packets),
+        elapsedSeconds: Math.round((nowMs - c.startedMs) / 1000),
+      }));
   }
 
   /** State for a snapshot. */

@@ -68,7 +68,8 @@ export class BindingIndex {
       const lo = r.first >>> BUCKET_BITS;
       const hi = r.last >>> BUCKET_BITS;
       // A wide range (`ip=100.`) covers more /24s than hold bindings: then the buckets held are visited instead.
-      const buckets = hi - lo + 1 > this.#inside.size ? [...this.#inside.keys()].filter((k) => k >= lo && k <= hi) : range(lo, hi);
+      const buckets =
+        hi - lo + 1 > this.#inside.size ? [...this.#inside.keys()].filter((k) => k >= lo && k <= hi) : range(lo, hi);
       for (const bucket of buckets) {
         for (const b of this.#inside.get(bucket) ?? []) {
           const ip = insideIp[b] ?? 0;

@@ -47,7 +47,10 @@ class Group {
   quarantined = 0;
   reserved = 0;
   active = 0;
-  /** Port blocks handed to bindings (first blocks and extensions) since the data plane booted; a scenario fill's reservations are not allocations. */
+  /**
+   * Port blocks handed to bindings (first blocks and extensions) since the data plane booted; a scenario fill's
+   * reservations are not allocations.
+   */
   allocations = 0;
   setupsThisStep = 0;
   lastRefusalLogMs = -1e15;
@@ -163,7 +166,10 @@ export class Cgn {
   readonly groups: Group[];
   readonly maxChunks: number;
   readonly #config: Profile["cgn"];
-  /** Each group's block size and per-binding port cap, and the global flow limit, as numbers setFlows reads without a property walk. */
+  /**
+   * Each group's block size and per-binding port cap, and the global flow limit, as numbers setFlows reads without a
+   * property walk.
+   */
   readonly #chunkSize: Int32Array;
   readonly #portCap: Int32Array;
   readonly #maxFlows: number;
@@ -197,7 +203,10 @@ export class Cgn {
   #eventsThisStep = 0;
   #identified = new Map<number, string>();
   #autoIndex = new Map<number, number>();
-  /** Told of every port block allocated, released or identified (the gateway's compliance fan-out); null = nobody listens. */
+  /**
+   * Told of every port block allocated, released or identified (the gateway's compliance fan-out); null = nobody
+   * listens.
+   */
   onPortBlock: ((kind: PortBlockEventKind, nowMs: number, b: number, chunk: number) => void) | null = null;
   /** What the bindings list's filters read (cgn-index.ts). */
   #index: BindingIndex;
@@ -214,7 +223,8 @@ export class Cgn {
     this.maxChunks = Math.max(1, ...config.groups.map((g) => g.portCap / g.chunkSize));
     this.groupOfVrf = new Int16Array(vrfNames.length).fill(-1);
     config.groups.forEach((g, gi) => g.insideVrfs.forEach((v) => (this.groupOfVrf[vrfIndex(v)] = gi)));
-    // Allocated for the bindings in use and grown by a quarter (sessions.ts does the same): maxBindings is a ceiling, not the usual count.
+    // Allocated for the bindings in use and grown by a quarter (sessions.ts does the same): maxBindings is a ceiling,
+    // not the usual count.
     const cap = Math.min(config.maxBindings, 1024);
     this.#allocated = cap;
     this.alive = new Uint8Array(cap);
@@ -492,17 +502,22 @@ export class Cgn {
     });
   }
 
-  /** Identifies an auto-learned binding (spec: only auto-learned bindings can be identified); one Identify event per port block. */
+  /**
+   * Identifies an auto-learned binding (spec: only auto-learned bindings can be identified); one Identify event per
+   * port block.
+   */
   identify(
     nowMs: number,
     b: number,
     subscriberId: string,
     usernameOf: (slot: number) => string,
   ): { ok: true; binding: CgnBindingRow } | { ok: false; reason: "unknown-binding" | "not-auto-learned" } {
-    if (!Number.isInteger(b) || b < 0 || b >= this.highWater || this.alive[b] !== 1) return { ok: false, reason: "unknown-binding" };
+    if (!Number.isInteger(b) || b < 0 || b >= this.highWater || this.alive[b] !== 1)
+      return { ok: false, reason: "unknown-binding" };
     if (this.autoLearned[b] !== 1) return { ok: false, reason: "not-auto-learned" };
     this.#identified.set(b, subscriberId);
-    for (let k = 0; k < (this.nChunks[b] ?? 0); k++) this.onPortBlock?.("identified", nowMs, b, this.chunks[b * this.maxChunks + k] ?? 0);
+    for (let k = 0; k < (this.nChunks[b] ?? 0); k++)
+      this.onPortBlock?.("identified", nowMs, b, this.chunks[b * this.maxChunks + k] ?? 0);
     const row = this.row(b, usernameOf);
     for (const portBlock of row.portBlocks) {
       this.#logs.emit(nowMs, "cgn.identify", {
@@ -519,7 +534,13 @@ export class Cgn {
   }
 
   /** A port block of a binding as its compliance record tells it (read before a release clears the binding). */
-  portBlockRecord(kind: PortBlockEventKind, nowMs: number, b: number, chunk: number, usernameOf: (slot: number) => string): PortBlockRecord {
+  portBlockRecord(
+    kind: PortBlockEventKind,
+    nowMs: number,
+    b: number,
+    chunk: number,
+    usernameOf: (slot: number) => string,
+  ): PortBlockRecord {
     const g = this.groups[this.group[b] ?? 0] as Group;
     const slot = this.sessionSlot[b] ?? -1;
     return {
@@ -562,9 +583,13 @@ export class Cgn {
   /** The spec's bindings list: filters AND-combined, ordered by bindingIndex. */
   bindings(query: BindingQuery, offset: number, limit: number, usernameOf: (slot: number) => string): CgnBindingsPage {
     const groupName = query.group?.toLowerCase();
-    const gi = groupName === undefined || groupName === "" ? -1 : this.groups.findIndex((g) => g.config.name.toLowerCase() === groupName);
+    const gi =
+      groupName === undefined || groupName === ""
+        ? -1
+        : this.groups.findIndex((g) => g.config.name.toLowerCase() === groupName);
     const vrfName = query.vrf?.toLowerCase();
-    const vi = vrfName === undefined || vrfName === "" ? -1 : this.#vrfNames.findIndex((v) => v.toLowerCase() === vrfName);
+    const vi =
+      vrfName === undefined || vrfName === "" ? -1 : this.#vrfNames.findIndex((v) => v.toLowerCase() === vrfName);
     const ranges = ipv4Ranges(query.ip);
     const running = this.groups.length > 0;
     const empty = { running, total: 0, offset, limit, items: [] };
@@ -584,7 +609,10 @@ export class Cgn {
     return { running, total, offset, limit, items };
   }
 
-  /** The bindings whose inside or public address lies in `ranges`: inside from the index, public from the port blocks' owners. */
+  /**
+   * The bindings whose inside or public address lies in `ranges`: inside from the index, public from the port blocks'
+   * owners.
+   */
   #matchingIp(ranges: readonly { first: number; last: number }[]): Uint32Array {
     const bits = new Uint32Array(this.#index.live.length);
     this.#index.markInside(ranges, this.insideIp, bits);
@@ -626,10 +654,16 @@ export class Cgn {
         timeouts: { ...g.config.timeouts },
         activeBindings: g.active,
         portBlockAllocations: g.allocations,
-        utilisation: { totalChunks: g.totalChunks, freeChunks: g.free, usedChunks: g.used, quarantinedChunks: g.quarantined },
+        utilisation: {
+          totalChunks: g.totalChunks,
+          freeChunks: g.free,
+          usedChunks: g.used,
+          quarantinedChunks: g.quarantined,
+        },
       })),
       nativeCounters: { ...this.counters },
-      // The drivers are the object's (durable-objects/syslog.ts ships the records onPortBlock tells of): it fills in their losses.
+      // The drivers are the object's (durable-objects/syslog.ts ships the records onPortBlock tells of): it fills in
+      // their losses.
       eventsLostByDriver: running ? { syslog: 0 } : null,
     };
   }
@@ -714,7 +748,8 @@ export class Cgn {
     this.totalFlows = s.totalFlows;
     this.highWater = s.highWater;
     this.#eventsThisStep = s.eventsThisStep;
-    // A snapshot written before the arrays grew lists the never-used indices above the high-water mark too: they are implied.
+    // A snapshot written before the arrays grew lists the never-used indices above the high-water mark too: they are
+    // implied.
     this.#ensure(s.highWater);
     const freed = s.freeSlots.filter((b) => b < s.highWater);
     const untouched = this.#allocated - s.highWater;

@@ -19,19 +19,38 @@ export function evaluateAlarms(m: Model): void {
     const size = pool.size;
     const used = pool.used;
     const pct = size > 0 ? (used / size) * 100 : 0;
-    m.alarms.observe(now, "pool.utilisation.high", pool.name, size > 0 && pct >= t.poolHighPercent, pct < t.poolClearPercent, () => ({
-      text: `Address pool ${pool.name} is ${percent(used, size)}% used`,
-      context: { pool: pool.name, used: String(used), size: String(size), utilisationPercent: String(percent(used, size)) },
-    }));
+    m.alarms.observe(
+      now,
+      "pool.utilisation.high",
+      pool.name,
+      size > 0 && pct >= t.poolHighPercent,
+      pct < t.poolClearPercent,
+      () => ({
+        text: `Address pool ${pool.name} is ${percent(used, size)}% used`,
+        context: {
+          pool: pool.name,
+          used: String(used),
+          size: String(size),
+          utilisationPercent: String(percent(used, size)),
+        },
+      }),
+    );
   }
   for (const g of m.cgn.groups) {
     const used = g.used;
     const total = g.totalChunks;
     const pct = total > 0 ? (used / total) * 100 : 0;
-    m.alarms.observe(now, "cgn.pool.high", g.config.name, total > 0 && pct >= t.cgnHighPercent, pct < t.cgnClearPercent, () => ({
-      text: `CGN group ${g.config.name} port blocks ${percent(used, total)}% used`,
-      context: { group: g.config.name, usedChunks: String(used), totalChunks: String(total) },
-    }));
+    m.alarms.observe(
+      now,
+      "cgn.pool.high",
+      g.config.name,
+      total > 0 && pct >= t.cgnHighPercent,
+      pct < t.cgnClearPercent,
+      () => ({
+        text: `CGN group ${g.config.name} port blocks ${percent(used, total)}% used`,
+        context: { group: g.config.name, usedChunks: String(used), totalChunks: String(total) },
+      }),
+    );
   }
   let dead = 0;
   m.radius.ids().forEach((id, i) => {
@@ -75,9 +94,16 @@ export function evaluateAlarms(m: Model): void {
   const licensed = m.profile.population.licensedSessions;
   const live = m.store.liveCount;
   const pct = (live / licensed) * 100;
-  m.alarms.observe(now, "sessions.capacity.high", null, pct >= t.capacityHighPercent, pct < t.capacityClearPercent, () => ({
-    text: `Sessions at ${percent(live, licensed)}% of the licensed ${licensed}`,
-    context: { sessions: String(live), licensed: String(licensed) },
-  }));
+  m.alarms.observe(
+    now,
+    "sessions.capacity.high",
+    null,
+    pct >= t.capacityHighPercent,
+    pct < t.capacityClearPercent,
+    () => ({
+      text: `Sessions at ${percent(live, licensed)}% of the licensed ${licensed}`,
+      context: { sessions: String(live), licensed: String(licensed) },
+    }),
+  );
   observeLicence(m);
 }

@@ -25,7 +25,13 @@ export interface WatchedState {
 /** What the watcher asks of the data plane. */
 export interface WatchSink {
   log(severity: Severity, msgId: string, fields: Record<string, FieldValue>): void;
-  observeAlarm(id: AlarmId, instance: string, high: boolean, low: boolean, describe: () => { text: string; context: Record<string, string> }): void;
+  observeAlarm(
+    id: AlarmId,
+    instance: string,
+    high: boolean,
+    low: boolean,
+    describe: () => { text: string; context: Record<string, string> },
+  ): void;
   /** Clears an alarm at once: its object was deleted from the configuration. */
   retireAlarm(id: AlarmId, instance: string): void;
 }
@@ -53,13 +59,17 @@ export class StateWatch {
     this.#kind = kind;
   }
 
-  /** Compares the states now with the last sample; `null` = the states cannot be read now (a failed daemon): nothing changes. */
+  /**
+   * Compares the states now with the last sample; `null` = the states cannot be read now (a failed daemon): nothing
+   * changes.
+   */
   sample(states: readonly WatchedState[] | null, sink: WatchSink): void {
     if (states === null) return;
     const seen = new Set<string>();
     for (const { key, state, sinceMs = null } of states) {
       seen.add(key);
-      const before = this.#last.get(key) ?? (this.#baselined ? { state: this.#kind.bounceVia, sinceMs: null } : undefined);
+      const before =
+        this.#last.get(key) ?? (this.#baselined ? { state: this.#kind.bounceVia, sinceMs: null } : undefined);
       this.#last.set(key, { state, sinceMs });
       if (before === undefined) continue;
       if (before.state !== state) this.#changed(key, before.state, state, sink);
@@ -81,7 +91,10 @@ export class StateWatch {
     const k = this.#kind;
     const fell = k.up(from) && !k.up(to) && !k.administrative(to);
     sink.log(fell ? "warning" : "notice", k.msgId, { [k.field]: key, from, to });
-    sink.observeAlarm(k.alarm, key, fell, k.up(to) || k.administrative(to), () => ({ text: k.describe(key, to), context: { [k.field]: key, state: to } }));
+    sink.observeAlarm(k.alarm, key, fell, k.up(to) || k.administrative(to), () => ({
+      text: k.describe(key, to),
+      context: { [k.field]: key, state: to },
+    }));
   }
 }
 

@@ -48,7 +48,9 @@ export type AccessOutcome =
   /** The request waited past the timeout for its turn under the rate limit, and was not sent. */
   | { sessionId: number; result: "not-sent" };
 
-/** A real server's health as the client counts it (`host:port`), mirrored into the pool (RadiusPool `observeHealth`). */
+/**
+ * A real server's health as the client counts it (`host:port`), mirrored into the pool (RadiusPool `observeHealth`).
+ */
 export interface ServerHealth {
   server: string;
   requestsSent: number;
@@ -111,5 +113,7 @@ export function nasPortIdOf(m: Model, port: number, svlan: number, cvlan: number
 
 /** Asks again for every request outstanding (the client restarted with the appliance: nothing of them was kept). */
 export function outstandingRequests(m: Model): AccessRequestRecord[] {
-  return m.radius.outstanding().map(([sessionId, sub]) => accessRequestOf(m, sub, m.subscribers.describe(sub, m.scratch), sessionId));
+  return m.radius
+    .outstanding()
+    .map(([sessionId, sub]) => accessRequestOf(m, sub, m.subscribers.describe(sub, m.scratch), sessionId));
 }

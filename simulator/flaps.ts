@@ -54,7 +54,13 @@ function outageIn(seed: number, key: number, policy: FlapPolicy, slot: number): 
 }
 
 /** The latest outage that has started by `nowMs` and not before `fromMs`, or null. */
-export function latestOutage(seed: number, key: number, policy: FlapPolicy, fromMs: number, nowMs: number): Outage | null {
+export function latestOutage(
+  seed: number,
+  key: number,
+  policy: FlapPolicy,
+  fromMs: number,
+  nowMs: number,
+): Outage | null {
   if (nowMs < fromMs) return null;
   const first = Math.floor(fromMs / policy.slotMs);
   const last = Math.floor(nowMs / policy.slotMs);

@@ -14,7 +14,10 @@ export interface Address {
   value: bigint;
 }
 
-/** A live session holding an address: its slot and the length of the block that holds it (32, the WAN /64, the delegated prefix). */
+/**
+ * A live session holding an address: its slot and the length of the block that holds it (32, the WAN /64, the delegated
+ * prefix).
+ */
 export interface Holder {
   slot: number;
   length: number;
@@ -42,7 +45,10 @@ export function isMartian(a: Address): boolean {
   return MARTIANS.some((p) => prefixHas(p, a.family, a.value));
 }
 
-/** The IPv6 blocks a slot holds (WAN and delegated prefix), from its pools or, for a local subscriber, its configuration. */
+/**
+ * The IPv6 blocks a slot holds (WAN and delegated prefix), from its pools or, for a local subscriber, its
+ * configuration.
+ */
 function ipv6Blocks(m: Model, slot: number): Prefix[] {
   const s = m.store;
   const out: Prefix[] = [];
@@ -50,7 +56,11 @@ function ipv6Blocks(m: Model, slot: number): Prefix[] {
     const pool = poolIdx >= 0 ? m.pools[poolIdx] : undefined;
     const subnet = pool?.subnets[subnetIdx];
     if (!pool || !subnet) return;
-    out.push({ family: 6, base: subnet.prefix.base + (BigInt(subnet.blockOf(ordinal)) << BigInt(subnet.shift)), length: pool.config.delegationLength });
+    out.push({
+      family: 6,
+      base: subnet.prefix.base + (BigInt(subnet.blockOf(ordinal)) << BigInt(subnet.shift)),
+      length: pool.config.delegationLength,
+    });
   };
   fromPool(s.wanPool[slot] ?? -1, s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0);
   fromPool(s.pdPool[slot] ?? -1, s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0);
@@ -100,7 +110,10 @@ export function vrfOf(m: Model, slot: number): string {
  */
 export function holderIn(m: Model, vrf: string, a: Address): Holder | null {
   const name = vrf.toLowerCase();
-  return holdersOf(m, a).find((h) => m.store.encap[h.slot] !== ENCAP_PPPOE_LAC && vrfOf(m, h.slot).toLowerCase() === name) ?? null;
+  return (
+    holdersOf(m, a).find((h) => m.store.encap[h.slot] !== ENCAP_PPPOE_LAC && vrfOf(m, h.slot).toLowerCase() === name) ??
+    null
+  );
 }
 
 /**
@@ -117,7 +130,9 @@ export function poolSubnetIn(m: Model, vrf: string, a: Address): Prefix | null {
   return null;
 }
 
-/** The data-plane port id of a slot's access port, or -1 for an LNS-terminated session (it arrives over an L2TP tunnel). */
+/**
+ * The data-plane port id of a slot's access port, or -1 for an LNS-terminated session (it arrives over an L2TP tunnel).
+ */
 export function portIdOf(m: Model, slot: number): number {
   const port = m.store.port[slot] ?? -1;
   return port >= 0 ? (m.profile.ports[port]?.portId ?? -1) : -1;

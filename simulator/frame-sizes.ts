@@ -1,4 +1,7 @@
-/** Frame and packet sizes shared by the traffic model, the port counters, the session rates and ping: a leaf module with no imports. */
+/**
+ * Frame and packet sizes shared by the traffic model, the port counters, the session rates and ping: a leaf module with
+ * no imports.
+ */
 
 import { ENCAP_IPOE } from "./subscribers.ts";
 
@@ -35,7 +38,9 @@ export function accessOverheadBytes(encap: number): number {
 
 /** A core uplink's frame adds its Ethernet header (untagged). */
 export const CORE_FRAME_OVERHEAD_BYTES = 14;
-/** An L2TP data packet around a PPP frame: outer IPv4 (20), UDP (8), L2TPv2 header (6, RFC 2661 §3.1), PPP protocol (2). */
+/**
+ * An L2TP data packet around a PPP frame: outer IPv4 (20), UDP (8), L2TPv2 header (6, RFC 2661 §3.1), PPP protocol (2).
+ */
 export const L2TP_OVERHEAD_BYTES = 36;
 /** The smallest Ethernet frame without its FCS: an LCP echo is padded to it. */
 export const MIN_FRAME_BYTES = 60;

@@ -4,7 +4,13 @@
  * is a tagged union. Time moves only through `step` / `advanceTo`.
  */
 import type { RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
-import { outstandingRequests, type AccessOutcome, type AccessRequestRecord, type Pacing, type ServerHealth } from "./external-aaa.ts";
+import {
+  outstandingRequests,
+  type AccessOutcome,
+  type AccessRequestRecord,
+  type Pacing,
+  type ServerHealth,
+} from "./external-aaa.ts";
 import type { RadiusPoolStatus } from "../src/schemas/radius.ts";
 import type { AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts";
 import type { AccountingRecord } from "./accounting.ts";
@@ -55,10 +61,24 @@ import { subscriberRoutes } from "./subscriber-routes.ts";
 import { subscriberRouteIndex } from "./subscriber-route-index.ts";
 import { SortedSubscriberRoutes, type SubscriberRouteList } from "./rib.ts";
 import { subStep } from "./step.ts";
-import { hardwareInventory, systemLoad, type HardwareIdentity, type HardwareInventory, type PortLoad, type SystemLoad } from "./hardware.ts";
+import {
+  hardwareInventory,
+  systemLoad,
+  type HardwareIdentity,
+  type HardwareInventory,
+  type PortLoad,
+  type SystemLoad,
+} from "./hardware.ts";
 import { interfaceTable } from "./interfaces.ts";
 import type { Interface } from "../src/schemas/system.ts";
-import { noteReboot, rebootDue, startMaintenance, upgradePhase, type Maintenance, type UpgradePlan } from "./upgrade.ts";
+import {
+  noteReboot,
+  rebootDue,
+  startMaintenance,
+  upgradePhase,
+  type Maintenance,
+  type UpgradePlan,
+} from "./upgrade.ts";
 
 /** Sub-steps between two pauses of a sliced advance: a simulated hour (360 × 10 s). */
 const SLICE_SUB_STEPS = 3_600_000 / SUB_STEP_MS;
@@ -90,7 +110,9 @@ export interface Gateway extends ModelViews {}
 /** A simulated broadband gateway. */
 export class Gateway {
   #m: Model;
-  /** The profile an upgrade's reboot boots with (the configuration's restart-only keys applied); null = the running one. */
+  /**
+   * The profile an upgrade's reboot boots with (the configuration's restart-only keys applied); null = the running one.
+   */
   #bootProfile: (() => Profile) | null = null;
   #accessListener: ((request: AccessRequestRecord) => void) | null = null;
   readonly #stepListeners = new Set<(nowMs: number) => void>();
@@ -100,7 +122,10 @@ export class Gateway {
   private constructor(model: Model) {
     this.#m = model;
     // Read views, one per API section: each reads the model as it is at the call, so a reboot or reseed is seen.
-    Object.assign(this, viewsOf(() => this.#m));
+    Object.assign(
+      this,
+      viewsOf(() => this.#m),
+    );
     this.#tellPortBlocks(model);
     this.#tellAccess(model);
   }
@@ -130,9 +155,12 @@ export class Gateway {
 
   /** Wires a model's CGN to the compliance listeners and its accounting to theirs (again after a reboot). */
   #tellPortBlocks(model: Model): void {
-    model.accountingListener = this.#accountingListeners.size === 0 ? null : (record) => {
-      for (const listener of this.#accountingListeners) listener(record);
-    };
+    model.accountingListener =
+      this.#accountingListeners.size === 0
+        ? null
+        : (record) => {
+            for (const listener of this.#accountingListeners) listener(record);
+          };
     model.cgn.onPortBlock = (kind, nowMs, b, chunk) => {
       if (this.#portBlockListeners.size === 0) return;
       const record = model.cgn.portBlockRecord(kind, nowMs, b, chunk, model.usernameOf);
@@ -153,7 +181,10 @@ export class Gateway {
     };
   }
 
-  /** Subscribes to CGN compliance records: every port block allocated, released or identified; returns the unsubscribe function. */
+  /**
+   * Subscribes to CGN compliance records: every port block allocated, released or identified; returns the unsubscribe
+   * function.
+   */
   onPortBlock(listener: (record: PortBlockRecord) => void): () => void {
     this.#portBlockListeners.add(listener);
     return () => this.#portBlockListeners.delete(listener);
@@ -263,7 +294,10 @@ export class Gateway {
   }
 
   /** Force-disconnects one session, freeing its addresses, binding and capture. */
-  disconnect(id: number, cause = "admin-reset"): { ok: true; sessionId: number } | { ok: false; reason: "unknown-session" } {
+  disconnect(
+    id: number,
+    cause = "admin-reset",
+  ): { ok: true; sessionId: number } | { ok: false; reason: "unknown-session" } {
     const m = this.#m;
     const slot = m.store.slotOf(id);
     if (slot < 0) return { ok: false, reason: "unknown-session" };
@@ -295,7 +329,8 @@ export class Gateway {
    */
   setPools(pools: readonly PoolSettings[]): PoolReconfigureResult {
     const result = reconfigurePools(this.#m, pools);
-    if (result.ok && result.report.added.length + result.report.changed.length + result.report.removed.length > 0) evaluateAlarms(this.#m);
+    if (result.ok && result.report.added.length + result.report.changed.length + result.report.removed.length > 0)
+      evaluateAlarms(this.#m);
     return result;
   }
 
@@ -324,7 +359,12 @@ export class Gateway {
     const report = m.radius.setServers(servers);
     if (report.added.length + report.removed.length + report.changed.length === 0) return report;
     for (const label of report.removed) m.alarms.retire(m.nowMs, "radius.server.dead", label);
-    m.logs.emit(m.nowMs, "radius.servers", { servers: report.servers, added: report.added.length, removed: report.removed.length, changed: report.changed.length });
+    m.logs.emit(m.nowMs, "radius.servers", {
+      servers: report.servers,
+      added: report.added.length,
+      removed: report.removed.length,
+      changed: report.changed.length,
+    });
     evaluateAlarms(m);
     return report;
   }
@@ -353,14 +393,26 @@ export class Gateway {
     return this.#m.logs.subscribe(listener);
   }
 
-  /** Subscribes to every 10 s sub-step, after it ran (watchers of state kept outside the model); returns the unsubscribe function. */
+  /**
+   * Subscribes to every 10 s sub-step, after it ran (watchers of state kept outside the model); returns the unsubscribe
+   * function.
+   */
   onStep(listener: (nowMs: number) => void): () => void {
     this.#stepListeners.add(listener);
     return () => this.#stepListeners.delete(listener);
   }
 
-  /** Feeds an alarm whose condition is judged outside the model (control-plane watchers), as the model's own conditions are. */
-  observeAlarm(id: AlarmId, instance: string | null, high: boolean, low: boolean, describe: () => { text: string; context: Record<string, string> }): void {
+  /**
+   * Feeds an alarm whose condition is judged outside the model (control-plane watchers), as the model's own conditions
+   * are.
+   */
+  observeAlarm(
+    id: AlarmId,
+    instance: string | null,
+    high: boolean,
+    low: boolean,
+    describe: () => { text: string; context: Record<string, string> },
+  ): void {
     this.#m.alarms.observe(this.#m.nowMs, id, instance, high, low, describe);
   }
 
@@ -396,17 +448,29 @@ export class Gateway {
     | { ok: true; capture: CaptureRecord }
     | { ok: false; reason: "unknown-session" | "already-capturing" | "invalid-destination" | "invalid-limit" } {
     const m = this.#m;
-    return m.captures.start(m.nowMs, sessionId, m.store.slotOf(sessionId), destinationIp, maxPackets, maxDurationSeconds);
+    return m.captures.start(
+      m.nowMs,
+      sessionId,
+      m.store.slotOf(sessionId),
+      destinationIp,
+      maxPackets,
+      maxDurationSeconds,
+    );
   }
 
   /** Stops a session's capture: the spec's `{status: "stopped", sessionId}`. */
-  stopCapture(sessionId: number): { ok: true; status: "stopped"; sessionId: number } | { ok: false; reason: "not-capturing" } {
+  stopCapture(
+    sessionId: number,
+  ): { ok: true; status: "stopped"; sessionId: number } | { ok: false; reason: "not-capturing" } {
     return this.#m.captures.stop(this.#m.nowMs, sessionId, "operator");
   }
 
   // Diagnostics
 
-  /** Walks a synthetic frame through the forwarding pipeline under the running source-VRF rules (inject.ts); changes nothing. */
+  /**
+   * Walks a synthetic frame through the forwarding pipeline under the running source-VRF rules (inject.ts); changes
+   * nothing.
+   */
   inject(request: InjectRequest, rules: SteeringTable): { ok: true; result: InjectResult } | InjectRefusal {
     return traceInject(this.#m, rules, request);
   }
@@ -420,7 +484,10 @@ export class Gateway {
    */
   countEmitted(egressPortId: number, frameBytes: number): boolean {
     const ports = this.#m.profile.ports;
-    const index = egressPortId === -1 && this.#m.uplinks.length > 0 ? ports.length : ports.findIndex((p) => p.portId === egressPortId);
+    const index =
+      egressPortId === -1 && this.#m.uplinks.length > 0
+        ? ports.length
+        : ports.findIndex((p) => p.portId === egressPortId);
     if (index < 0) return false;
     this.#m.portCounters.addTransmitted(index, frameBytes);
     return true;
@@ -438,7 +505,10 @@ export class Gateway {
     return { routing: !this.#m.daemonsDown.has("routing"), ipsec: !this.#m.daemonsDown.has("ipsec") };
   }
 
-  /** Installs licence terms (at open and after activation, a lease or a renewal); a state change is logged and alarmed at once. */
+  /**
+   * Installs licence terms (at open and after activation, a lease or a renewal); a state change is logged and alarmed
+   * at once.
+   */
   setLicence(terms: LicenceTerms): LicenceStatus {
     this.#m.licence = { ...terms };
     evaluateAlarms(this.#m);
@@ -454,7 +524,10 @@ export class Gateway {
       // metrics start afresh; the log ring (and its seq) and session ids continue.
       const dropped = m.store.liveCount;
       const next = this.#restart(action.seed, m.profile);
-      next.logs.emit(next.nowMs, "scenario.action", { action: action.action, detail: `seed=${action.seed} dropped=${dropped}` });
+      next.logs.emit(next.nowMs, "scenario.action", {
+        action: action.action,
+        detail: `seed=${action.seed} dropped=${dropped}`,
+      });
       evaluateAlarms(next);
       return { ok: true, action: action.action, detail: { seed: action.seed, dropped } };
     }
@@ -467,11 +540,17 @@ export class Gateway {
   }
 
   #advanced(seconds: number, r: StepReport): ScenarioResult {
-    this.#m.logs.emit(this.#m.nowMs, "scenario.action", { action: "advance-clock", detail: `seconds=${seconds} subSteps=${r.subSteps}` });
+    this.#m.logs.emit(this.#m.nowMs, "scenario.action", {
+      action: "advance-clock",
+      detail: `seconds=${seconds} subSteps=${r.subSteps}`,
+    });
     return { ok: true, action: "advance-clock", detail: { seconds, subSteps: r.subSteps } };
   }
 
-  /** A fresh data plane at the same instant: what survives a reboot (configuration, logs, session ids, an upgrade under way) carried over. */
+  /**
+   * A fresh data plane at the same instant: what survives a reboot (configuration, logs, session ids, an upgrade under
+   * way) carried over.
+   */
   #restart(seed: number, profile: Profile): Model {
     const m = this.#m;
     m.alarms.clearAll(m.nowMs);
@@ -485,7 +564,8 @@ export class Gateway {
     this.#m = next;
     this.#tellPortBlocks(next);
     this.#tellAccess(next);
-    // The configuration survives a reboot: the pools, the RADIUS servers and the local subscriber table are installed again.
+    // The configuration survives a reboot: the pools, the RADIUS servers and the local subscriber table are installed
+    // again.
     next.installPools(m.poolConfigs);
     next.radius.setServers(m.radius.settings());
     next.radius.maxOutstanding = m.radius.maxOutstanding;
@@ -512,7 +592,10 @@ export class Gateway {
     }
   }
 
-  /** An upgrade's reboot: every remaining session drops, and a fresh data plane boots (with the boot profile) once the reboot is over. */
+  /**
+   * An upgrade's reboot: every remaining session drops, and a fresh data plane boots (with the boot profile) once the
+   * reboot is over.
+   */
   #reboot(): void {
     const m = this.#m;
     noteReboot(m);
@@ -532,10 +615,19 @@ export class Gateway {
   beginUpgrade(plan: UpgradePlan): void {
     const m = this.#m;
     m.maintenance = startMaintenance(plan);
-    m.logs.emit(m.nowMs, "upgrade.started", { packageId: plan.packageId, version: plan.version, drain: plan.drain, rebootUtc: isoTime(plan.rebootMs), upUtc: isoTime(plan.upMs) });
+    m.logs.emit(m.nowMs, "upgrade.started", {
+      packageId: plan.packageId,
+      version: plan.version,
+      drain: plan.drain,
+      rebootUtc: isoTime(plan.rebootMs),
+      upUtc: isoTime(plan.upMs),
+    });
   }
 
-  /** Abandons an upgrade before its reboot (the appliance restarted while installing or draining): sessions are admitted again. */
+  /**
+   * Abandons an upgrade before its reboot (the appliance restarted while installing or draining): sessions are admitted
+   * again.
+   */
   abandonUpgrade(): void {
     this.#m.maintenance = null;
   }
@@ -543,7 +635,13 @@ export class Gateway {
   /** The upgrade under way or last completed in this data plane, with its progress; null when none. */
   upgrade(): (Maintenance & { phase: ReturnType<typeof upgradePhase>; sessions: number }) | null {
     const m = this.#m;
-    return m.maintenance ? { ...structuredClone(m.maintenance), phase: upgradePhase(m.maintenance.plan, m.nowMs), sessions: m.store.liveCount } : null;
+    return m.maintenance
+      ? {
+          ...structuredClone(m.maintenance),
+          phase: upgradePhase(m.maintenance.plan, m.nowMs),
+          sessions: m.store.liveCount,
+        }
+      : null;
   }
 
   /** When this data plane booted (creation, reseed, or the end of an upgrade's reboot). */
@@ -573,7 +671,9 @@ export class Gateway {
     return hardwareInventory(identity, this.#m.profile, this.#m.nowMs, ports, this.systemLoad(ports));
   }
 
-  /** The interface table at the simulated now, its counters `progress` of the way through the last step (interfaces.ts). */
+  /**
+   * The interface table at the simulated now, its counters `progress` of the way through the last step (interfaces.ts).
+   */
   interfaces(identity: HardwareIdentity, progress = 1): Interface[] {
     const m = this.#m;
     return interfaceTable({

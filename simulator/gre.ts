@@ -86,7 +86,12 @@ function flapIn(seed: number, key: number, slot: number): { startMs: number; len
 }
 
 /** The latest flap that has started by `nowMs` and after the circuit settled, or null. */
-function latestFlap(seed: number, t: Timing, settledMs: number, nowMs: number): { startMs: number; lengthMs: number } | null {
+function latestFlap(
+  seed: number,
+  t: Timing,
+  settledMs: number,
+  nowMs: number,
+): { startMs: number; lengthMs: number } | null {
   const first = Math.floor(settledMs / FLAP_SLOT_MS);
   const last = Math.floor(nowMs / FLAP_SLOT_MS);
   for (let slot = last; slot >= first && slot > last - LOOKBACK_SLOTS; slot--) {
@@ -99,7 +104,13 @@ function latestFlap(seed: number, t: Timing, settledMs: number, nowMs: number): 
 type Phase = Omit<GreCircuitStatus, "id" | "vrf" | "lastChangeUtc"> & { atMs: number };
 
 /** The live state of one circuit at `nowMs`, provisioned (or last re-provisioned) at `provisionedMs`. */
-export function greCircuitStatus(seed: number, circuit: GreCircuitModel, provisionedMs: number, nowMs: number, routingUp = true): GreCircuitStatus {
+export function greCircuitStatus(
+  seed: number,
+  circuit: GreCircuitModel,
+  provisionedMs: number,
+  nowMs: number,
+  routingUp = true,
+): GreCircuitStatus {
   const t = timing(seed, circuit.id, provisionedMs);
   const bgp = circuit.peerAsn !== null;
   const bfdUp: GreBfdState = circuit.bfd ? "up" : "disabled";
@@ -115,10 +126,24 @@ export function greCircuitStatus(seed: number, circuit: GreCircuitModel, provisi
     bgpState: steadyBgp,
     prefixesReceived: steadyBgp === "Established" ? t.advertised : 0,
   });
-  const connecting = (atMs: number): Phase => ({ atMs, circuitState: "down", tunnelState: "up", bfdState: bfdUp, bgpState: "Active", prefixesReceived: 0 });
+  const connecting = (atMs: number): Phase => ({
+    atMs,
+    circuitState: "down",
+    tunnelState: "up",
+    bfdState: bfdUp,
+    bgpState: "Active",
+    prefixesReceived: 0,
+  });
 
   const phases: Phase[] = [
-    { atMs: provisionedMs, circuitState: "provisioning", tunnelState: "provisioning", bfdState: bfdDown, bgpState: bgp ? "Idle" : "disabled", prefixesReceived: 0 },
+    {
+      atMs: provisionedMs,
+      circuitState: "provisioning",
+      tunnelState: "provisioning",
+      bfdState: bfdDown,
+      bgpState: bgp ? "Idle" : "disabled",
+      prefixesReceived: 0,
+    },
   ];
   if (bgp && !overLimit) phases.push(connecting(t.upMs), steady(t.upMs + t.bgpDelayMs));
   else phases.push(steady(t.upMs));
@@ -129,20 +154,40 @@ export function greCircuitStatus(seed: number, circuit: GreCircuitModel, provisi
     const endMs = flap.startMs + flap.lengthMs;
     const before = steady(flap.startMs);
     // BFD tears BGP down with the tunnel; without it, BGP waits for its hold timer.
-    const bgpDropMs = before.bgpState !== "Established" ? null : circuit.bfd ? flap.startMs : flap.startMs + BGP_HOLD_MS < endMs ? flap.startMs + BGP_HOLD_MS : null;
+    const bgpDropMs =
+      before.bgpState !== "Established"
+        ? null
+        : circuit.bfd
+          ? flap.startMs
+          : flap.startMs + BGP_HOLD_MS < endMs
+            ? flap.startMs + BGP_HOLD_MS
+            : null;
     phases.length = 0;
-    phases.push({ ...before, circuitState: "down", tunnelState: "down", bfdState: bfdDown, ...(bgpDropMs === flap.startMs ? { bgpState: "Active", prefixesReceived: 0 } : {}) });
-    if (bgpDropMs !== null && bgpDropMs > flap.startMs) phases.push({ ...phases[0]!, atMs: bgpDropMs, bgpState: "Active", prefixesReceived: 0 });
+    phases.push({
+      ...before,
+      circuitState: "down",
+      tunnelState: "down",
+      bfdState: bfdDown,
+      ...(bgpDropMs === flap.startMs ? { bgpState: "Active", prefixesReceived: 0 } : {}),
+    });
+    if (bgpDropMs !== null && bgpDropMs > flap.startMs)
+      phases.push({ ...phases[0]!, atMs: bgpDropMs, bgpState: "Active", prefixesReceived: 0 });
     if (bgpDropMs === null) phases.push(steady(endMs));
     else phases.push(connecting(endMs), steady(endMs + t.bgpDelayMs));
   }
 
-  // The phase in force is the last one begun; before the first (a clock behind the provisioning instant) the first holds.
+  // The phase in force is the last one begun; before the first (a clock behind the provisioning instant) the first
+  // holds.
   let current = phases[0]!;
   for (const phase of phases) if (phase.atMs <= nowMs) current = phase;
   const { atMs, ...state } = current;
   // The circuit's BGP session lives in the routing daemon: with the daemon failed (scenario fail-daemon routing)
   // there is no session, so no route from the customer and no circuit up, whatever the tunnel does.
-  if (!routingUp && bgp) Object.assign(state, { bgpState: "Idle", prefixesReceived: 0, circuitState: state.circuitState === "provisioning" ? "provisioning" : "down" });
+  if (!routingUp && bgp)
+    Object.assign(state, {
+      bgpState: "Idle",
+      prefixesReceived: 0,
+      circuitState: state.circuitState === "provisioning" ? "provisioning" : "down",
+    });
   return { id: circuit.id, vrf: circuit.vrf, ...state, lastChangeUtc: new Date(atMs).toISOString() };
 }

@@ -41,9 +41,42 @@ interface ChassisModel {
 
 /** The catalogue: the smallest chassis that holds the profile's ports is the one installed. */
 const CHASSIS: readonly ChassisModel[] = [
-  { model: "BNG-2010", description: "1RU subscriber edge, 8 x 10GbE SFP+", maxSpeedMbps: 10_000, maxPorts: 8, memoryGiB: 16, cpuCores: 8, psus: 2, psuWatts: 650, fans: 3, baseWatts: 180 },
-  { model: "BNG-4100", description: "2RU subscriber edge, 4 x 100GbE QSFP28", maxSpeedMbps: 100_000, maxPorts: 4, memoryGiB: 32, cpuCores: 16, psus: 2, psuWatts: 1100, fans: 4, baseWatts: 340 },
-  { model: "BNG-8100", description: "4RU subscriber edge, 2 line cards of 4 x 100GbE QSFP28", maxSpeedMbps: 100_000, maxPorts: 16, memoryGiB: 64, cpuCores: 32, psus: 4, psuWatts: 1600, fans: 6, baseWatts: 620 },
+  {
+    model: "BNG-2010",
+    description: "1RU subscriber edge, 8 x 10GbE SFP+",
+    maxSpeedMbps: 10_000,
+    maxPorts: 8,
+    memoryGiB: 16,
+    cpuCores: 8,
+    psus: 2,
+    psuWatts: 650,
+    fans: 3,
+    baseWatts: 180,
+  },
+  {
+    model: "BNG-4100",
+    description: "2RU subscriber edge, 4 x 100GbE QSFP28",
+    maxSpeedMbps: 100_000,
+    maxPorts: 4,
+    memoryGiB: 32,
+    cpuCores: 16,
+    psus: 2,
+    psuWatts: 1100,
+    fans: 4,
+    baseWatts: 340,
+  },
+  {
+    model: "BNG-8100",
+    description: "4RU subscriber edge, 2 line cards of 4 x 100GbE QSFP28",
+    maxSpeedMbps: 100_000,
+    maxPorts: 16,
+    memoryGiB: 64,
+    cpuCores: 32,
+    psus: 4,
+    psuWatts: 1600,
+    fans: 6,
+    baseWatts: 620,
+  },
 ];
 
 /** What a port's interface name says about it (Junos-style `ge-`, `xe-`, `et-` with FPC/PIC/port). */
@@ -67,12 +100,22 @@ const MEDIA = {
   et: { speedMbps: 100_000, formFactor: "QSFP28", opticType: "100GBASE-LR4", lanes: 4, wavelengthNm: 1295 },
 } as const;
 
-/** A port's hardware, read from its label (`et-0/1/2 OLT-7`: a 100GbE port on line card 0/1); unknown names are 10GbE on card 0/0. */
+/**
+ * A port's hardware, read from its label (`et-0/1/2 OLT-7`: a 100GbE port on line card 0/1); unknown names are 10GbE on
+ * card 0/0.
+ */
 export function portHardware(port: { portId: number; label: string }): PortHardware {
   const [name = port.label, ...rest] = port.label.trim().split(/\s+/);
   const match = /^(ge|xe|et)-(\d+)\/(\d+)\/(\d+)$/.exec(name);
   const media = MEDIA[(match?.[1] as keyof typeof MEDIA | undefined) ?? "xe"];
-  return { portId: port.portId, label: port.label, name, description: rest.join(" "), ...media, lineCard: match ? `${match[2]}/${match[3]}` : "0/0" };
+  return {
+    portId: port.portId,
+    label: port.label,
+    name,
+    description: rest.join(" "),
+    ...media,
+    lineCard: match ? `${match[2]}/${match[3]}` : "0/0",
+  };
 }
 
 /** The chassis that holds a profile's ports. */
@@ -176,9 +219,9 @@ export function systemLoad(profile: Profile, sessions: number, ports: readonly P
 type OpticDom = Optic["dom"];
 
 const OPTIC_VENDORS = [
-  { vendor: "FINISAR CORP.", part: { "SFP": "FTLF1318P3BTL", "SFP+": "FTLX1471D3BCL", "QSFP28": "FTLC1154RDPL" } },
-  { vendor: "INNOLIGHT", part: { "SFP": "TR-PX13L-N00", "SFP+": "TR-PX13L-NS0", "QSFP28": "T-DL4CNT-N00" } },
-  { vendor: "SOURCE PHOTONICS", part: { "SFP": "SPP-10E-LR-CDFB", "SFP+": "SPP-10E-LR-IDFB", "QSFP28": "SPQ-CE-LR-CDFB" } },
+  { vendor: "FINISAR CORP.", part: { SFP: "FTLF1318P3BTL", "SFP+": "FTLX1471D3BCL", QSFP28: "FTLC1154RDPL" } },
+  { vendor: "INNOLIGHT", part: { SFP: "TR-PX13L-N00", "SFP+": "TR-PX13L-NS0", QSFP28: "T-DL4CNT-N00" } },
+  { vendor: "SOURCE PHOTONICS", part: { SFP: "SPP-10E-LR-CDFB", "SFP+": "SPP-10E-LR-IDFB", QSFP28: "SPQ-CE-LR-CDFB" } },
 ] as const;
 
 /** One optic: its identity (fixed) and DOM readings at `nowMs`, warmed by the port's load. */
@@ -192,7 +235,11 @@ function optic(id: HardwareIdentity, port: PortHardware, load: number, ambientCe
   const lanes = Array.from({ length: port.lanes }, (_, lane) => {
     const lanePhase = phase + lane * 0.21;
     const tx = txNominal + 0.3 * wave(nowMs, 6 * 3_600_000, lanePhase) + 0.05 * wave(nowMs, 7 * 60_000, lanePhase * 3);
-    const rx = txNominal - spanLossDb + 0.4 * wave(nowMs, 5 * 3_600_000, lanePhase + 0.5) + 0.1 * wave(nowMs, 11 * 60_000, lanePhase * 5);
+    const rx =
+      txNominal -
+      spanLossDb +
+      0.4 * wave(nowMs, 5 * 3_600_000, lanePhase + 0.5) +
+      0.1 * wave(nowMs, 11 * 60_000, lanePhase * 5);
     const bias = 32 + 2 * wave(nowMs, 6 * 3_600_000, lanePhase) + 4 * load;
     return { lane: lane + 1, biasMilliamps: round(bias, 2), txPowerDbm: round(tx, 2), rxPowerDbm: round(rx, 2) };
   });
@@ -202,7 +249,12 @@ function optic(id: HardwareIdentity, port: PortHardware, load: number, ambientCe
     lanes,
     thresholds: {
       temperatureCelsius: { lowAlarm: -5, lowWarning: 0, highWarning: 70, highAlarm: 75 },
-      txPowerDbm: { lowAlarm: round(txNominal - 8.2, 1), lowWarning: round(txNominal - 7.2, 1), highWarning: round(txNominal + 3, 1), highAlarm: round(txNominal + 4, 1) },
+      txPowerDbm: {
+        lowAlarm: round(txNominal - 8.2, 1),
+        lowWarning: round(txNominal - 7.2, 1),
+        highWarning: round(txNominal + 3, 1),
+        highAlarm: round(txNominal + 4, 1),
+      },
       rxPowerDbm: { lowAlarm: -14.4, lowWarning: -13.4, highWarning: 2.5, highAlarm: 3.5 },
     },
   };
@@ -217,7 +269,9 @@ function optic(id: HardwareIdentity, port: PortHardware, load: number, ambientCe
   };
 }
 
-/** The hardware inventory at an instant: the wire HardwareInventory without its `asOfUtc`, which the data plane adds. */
+/**
+ * The hardware inventory at an instant: the wire HardwareInventory without its `asOfUtc`, which the data plane adds.
+ */
 export type HardwareInventory = Omit<WireHardwareInventory, "asOfUtc">;
 
 /**
@@ -225,12 +279,21 @@ export type HardwareInventory = Omit<WireHardwareInventory, "asOfUtc">;
  * the session summary's `portId` and `label`) and optics, power supplies,
  * fans and temperature sensors at `nowMs` under `ports`' load.
  */
-export function hardwareInventory(id: HardwareIdentity, profile: Profile, nowMs: number, ports: readonly PortLoad[], load: SystemLoad): HardwareInventory {
+export function hardwareInventory(
+  id: HardwareIdentity,
+  profile: Profile,
+  nowMs: number,
+  ports: readonly PortLoad[],
+  load: SystemLoad,
+): HardwareInventory {
   const chassis = chassisOf(profile);
   const hardware = profile.ports.map(portHardware);
   // Room temperature follows the local day (warmest mid-afternoon), plus a small air-handling wobble.
-  const localHour = ((((nowMs / 3_600_000 + profile.utcOffsetMinutes / 60) % 24) + 24) % 24);
-  const inlet = 24 + 3 * Math.cos((2 * Math.PI * (localHour - 15)) / 24) + 0.3 * wave(nowMs, 17 * 60_000, unit(identityHash(id, "inlet")));
+  const localHour = (((nowMs / 3_600_000 + profile.utcOffsetMinutes / 60) % 24) + 24) % 24;
+  const inlet =
+    24 +
+    3 * Math.cos((2 * Math.PI * (localHour - 15)) / 24) +
+    0.3 * wave(nowMs, 17 * 60_000, unit(identityHash(id, "inlet")));
   const portLoad = (portId: number) => {
     const port = ports.find((p) => p.portId === portId);
     const speed = (hardware.find((p) => p.portId === portId)?.speedMbps ?? 10_000) * 1e6;
@@ -246,10 +309,19 @@ export function hardwareInventory(id: HardwareIdentity, profile: Profile, nowMs:
       model: `LC-${Math.max(4, own.length)}X${media}`,
       serialNumber: serialNumber(id, `card-${slot}`, "LC"),
       state: "online" as const,
-      ports: own.map((p) => ({ portId: p.portId, label: p.label, name: p.name, optic: optic(id, p, portLoad(p.portId), inlet, nowMs) })),
+      ports: own.map((p) => ({
+        portId: p.portId,
+        label: p.label,
+        name: p.name,
+        optic: optic(id, p, portLoad(p.portId), inlet, nowMs),
+      })),
     };
   });
-  const watts = chassis.baseWatts + hardware.length * (chassis.maxSpeedMbps >= 100_000 ? 4.5 : 1) + chassis.baseWatts * 0.6 * load.traffic + chassis.baseWatts * 0.15 * load.sessions;
+  const watts =
+    chassis.baseWatts +
+    hardware.length * (chassis.maxSpeedMbps >= 100_000 ? 4.5 : 1) +
+    chassis.baseWatts * 0.6 * load.traffic +
+    chassis.baseWatts * 0.15 * load.sessions;
   const psus = Array.from({ length: chassis.psus }, (_, i) => {
     const phase = unit(identityHash(id, `psu-${i}`));
     return {
@@ -266,9 +338,19 @@ export function hardwareInventory(id: HardwareIdentity, profile: Profile, nowMs:
   const fanDuty = Math.min(100, Math.max(30, 35 + 4 * (inlet - 22) + 35 * load.traffic));
   const fans = Array.from({ length: chassis.fans }, (_, i) => {
     const jitter = wave(nowMs, 13 * 60_000, unit(identityHash(id, `fan-${i}`)));
-    return { tray: i, state: "ok" as const, speedPercent: round(fanDuty, 1), rpm: Math.round(fanDuty * 140 + 60 * jitter) };
+    return {
+      tray: i,
+      state: "ok" as const,
+      speedPercent: round(fanDuty, 1),
+      rpm: Math.round(fanDuty * 140 + 60 * jitter),
+    };
   });
-  const sensor = (name: string, celsius: number, warning: number, critical: number) => ({ sensor: name, celsius: round(celsius, 1), warningCelsius: warning, criticalCelsius: critical });
+  const sensor = (name: string, celsius: number, warning: number, critical: number) => ({
+    sensor: name,
+    celsius: round(celsius, 1),
+    warningCelsius: warning,
+    criticalCelsius: critical,
+  });
   const temperatures = [
     sensor("inlet", inlet, 40, 45),
     sensor("outlet", inlet + 8 + 10 * load.traffic, 60, 70),

@@ -17,7 +17,6 @@ import { hash32 } from "./random.ts";
 import type { IgpStatus } from "../src/schemas/routing.ts";
 import { IGP_PROTOCOLS, type IgpProtocol } from "./vocabulary.ts";
 
-
 /** An interface as configured (`igp.interfaces`), with when it was last (re)configured. */
 export interface IgpInterfaceConfig {
   name: string;
@@ -37,7 +36,14 @@ export interface IgpInterfaceConfig {
 /** An adjacency of the IGP status, as the wire shape has it. */
 export type IgpAdjacency = IgpStatus["adjacencies"][number];
 
-const FLAPS: FlapPolicy = { slotMs: 86_400_000, probability: 1 / 12, minMs: 60_000, maxMs: 240_000, tailMs: 300_000, salt: 31 };
+const FLAPS: FlapPolicy = {
+  slotMs: 86_400_000,
+  probability: 1 / 12,
+  minMs: 60_000,
+  maxMs: 240_000,
+  tailMs: 300_000,
+  salt: 31,
+};
 const SETTLE_MS = 600_000;
 const OSPF_STEPS = ["Init", "ExStart", "Exchange", "Loading"] as const;
 
@@ -49,7 +55,10 @@ function parseInterface(text: string): { family: Family; value: bigint; length: 
   return length > familyBits(address.family) ? null : { family: address.family, value: address.value, length };
 }
 
-/** The neighbor's address on this end's subnet: the other host of a /30, /31, /126 or /127, else a stable host of the subnet. */
+/**
+ * The neighbor's address on this end's subnet: the other host of a /30, /31, /126 or /127, else a stable host of the
+ * subnet.
+ */
 export function neighborAddressOf(seed: number, address: string): string | null {
   const a = parseInterface(address);
   if (!a) return null;
@@ -81,14 +90,22 @@ function neighborIdOf(seed: number, protocol: IgpProtocol, iface: IgpInterfaceCo
   return formatIpv4(((10 << 24) | (255 << 16) | (h & 0xffff)) >>> 0);
 }
 
-/** The neighbor's loopback (its OSPF router id; the address an IS-IS system id was derived from), which the IGP installs a route to. */
+/**
+ * The neighbor's loopback (its OSPF router id; the address an IS-IS system id was derived from), which the IGP installs
+ * a route to.
+ */
 export function adjacencyLoopback(a: IgpAdjacency): string {
   if (/^\d+\.\d+\.\d+\.\d+$/.test(a.neighborId)) return a.neighborId;
   return formatIpv4(((10 << 24) | (255 << 16) | parseInt(a.neighborId.slice(-4), 16)) >>> 0);
 }
 
 /** The adjacency of one non-passive interface at `nowMs`. */
-export function igpAdjacency(seed: number, protocol: Exclude<IgpProtocol, "none">, iface: IgpInterfaceConfig, nowMs: number): IgpAdjacency | null {
+export function igpAdjacency(
+  seed: number,
+  protocol: Exclude<IgpProtocol, "none">,
+  iface: IgpInterfaceConfig,
+  nowMs: number,
+): IgpAdjacency | null {
   const neighborAddress = neighborAddressOf(seed, iface.address);
   if (iface.passive || neighborAddress === null) return null;
   const key = textKey(`${protocol}|${iface.name}|${iface.address}`);
@@ -108,7 +125,8 @@ export function igpAdjacency(seed: number, protocol: Exclude<IgpProtocol, "none"
   const upMs = phases[phases.length - 1]!.atMs;
   const outage = latestOutage(seed, key, FLAPS, upMs + SETTLE_MS, nowMs);
   if (outage) {
-    // The neighbor stops answering hellos: Down once the dead interval expires (or when the link returns first, at once).
+    // The neighbor stops answering hellos: Down once the dead interval expires (or when the link returns first, at
+    // once).
     const downMs = outage.startMs + Math.min(outage.lengthMs, iface.deadSeconds * 1000);
     phases = [{ atMs: downMs, state: "Down" }, ...formation(outage.startMs + outage.lengthMs).slice(1)];
     if (downMs > outage.startMs) phases.unshift({ atMs: upMs, state: finalState });
@@ -132,7 +150,14 @@ export function igpAdjacency(seed: number, protocol: Exclude<IgpProtocol, "none"
 }
 
 /** The IGP status: interfaces in configuration order, then one adjacency per non-passive interface. */
-export function igpStatus(seed: number, nowMs: number, daemonUp: boolean, protocol: IgpProtocol, routerId: string | null, interfaces: readonly IgpInterfaceConfig[]): IgpStatus {
+export function igpStatus(
+  seed: number,
+  nowMs: number,
+  daemonUp: boolean,
+  protocol: IgpProtocol,
+  routerId: string | null,
+  interfaces: readonly IgpInterfaceConfig[],
+): IgpStatus {
   if (!daemonUp) return { reachable: false, protocol, routerId, interfaces: [], adjacencies: [] };
   if (protocol === "none") return { reachable: true, protocol, routerId, interfaces: [], adjacencies: [] };
   const adjacencies = interfaces.map((i) => igpAdjacency(seed, protocol, i, nowMs)).filter((a) => a !== null);

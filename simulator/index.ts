@@ -30,18 +30,48 @@ export type { RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
 export type { AccessOutcome, AccessRequestRecord, AcceptedAttributes, Pacing, ServerHealth } from "./external-aaa.ts";
 export type { AccountingRecord } from "./accounting.ts";
 export type { RadiusPoolStatus } from "../src/schemas/radius.ts";
-export { MAX_POOLS, MAX_SUBNETS, delegationFits, poolIssues, withStatics, type PoolDefinition, type PoolFamily, type PoolIssue, type PoolSettings, type StaticAllocation } from "./pool-rules.ts";
+export {
+  MAX_POOLS,
+  MAX_SUBNETS,
+  delegationFits,
+  poolIssues,
+  withStatics,
+  type PoolDefinition,
+  type PoolFamily,
+  type PoolIssue,
+  type PoolSettings,
+  type StaticAllocation,
+} from "./pool-rules.ts";
 export type { PoolReconfigureReport, PoolReconfigureResult } from "./pool-reconfigure.ts";
 export type { CaptureStopReason } from "./captures.ts";
 export type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
 export type { BindingQuery, PortBlockRecord } from "./cgn.ts";
 export type { CgnBindingRow, CgnBindingsPage, CgnGroup, CgnStatus } from "../src/schemas/cgn.ts";
-export type { AddressPool as AddressPoolView, AddressPoolAllocation, AddressPoolAllocationsPage } from "../src/schemas/address-pools.ts";
-export { LOCAL_KINDS, placeAddress, placePrefix, type LocalKind, type LocalSubscriber, type LocalSubscriberStatus, type Placement } from "./local-subscribers.ts";
+export type {
+  AddressPool as AddressPoolView,
+  AddressPoolAllocation,
+  AddressPoolAllocationsPage,
+} from "../src/schemas/address-pools.ts";
+export {
+  LOCAL_KINDS,
+  placeAddress,
+  placePrefix,
+  type LocalKind,
+  type LocalSubscriber,
+  type LocalSubscriberStatus,
+  type Placement,
+} from "./local-subscribers.ts";
 export { LOCAL_RETRY_MS, type LocalInstallReport } from "./local-sessions.ts";
 export type { SessionDetail, SessionQuery } from "./session-queries.ts";
 export type { SessionList, SessionRates, SessionSummary, SessionSummaryCounts } from "../src/schemas/sessions.ts";
-export { compileSteering, matchSteering, sessionSteering, type SourceVrfRule, type SteeringMatch, type SteeringTable } from "./steering.ts";
+export {
+  compileSteering,
+  matchSteering,
+  sessionSteering,
+  type SourceVrfRule,
+  type SteeringMatch,
+  type SteeringTable,
+} from "./steering.ts";
 export { frameBytes, type InjectRefusal } from "./inject.ts";
 export type { InjectRequest, InjectResult, PingResult, TraceStep } from "../src/schemas/diagnostics.ts";
 export { PORT_MTU } from "./frame-sizes.ts";
@@ -61,4 +91,11 @@ export {
 } from "./licence.ts";
 export type { LicenceStatus } from "../src/schemas/licensing.ts";
 export { planUpgrade, upgradePhase, type Maintenance, type UpgradePhase, type UpgradePlan } from "./upgrade.ts";
-export { chassisOf, portHardware, type HardwareIdentity, type HardwareInventory, type PortLoad, type SystemLoad } from "./hardware.ts";
+export {
+  chassisOf,
+  portHardware,
+  type HardwareIdentity,
+  type HardwareInventory,
+  type PortLoad,
+  type SystemLoad,
+} from "./hardware.ts";

@@ -46,7 +46,9 @@ export class PortCounters {
     }
   }
 
-  /** Counts one frame sent on a port (an emitted diagnostic frame): its bytes and one packet, transmit side, at once. */
+  /**
+   * Counts one frame sent on a port (an emitted diagnostic frame): its bytes and one packet, transmit side, at once.
+   */
   addTransmitted(port: number, bytes: number): void {
     const v = this.#values;
     for (const base of [0, this.#width]) {
@@ -55,7 +57,9 @@ export class PortCounters {
     }
   }
 
-  /** One port's counters, whole bytes and packets, `progress` (0 to 1) of the way from before the last step to after it. */
+  /**
+   * One port's counters, whole bytes and packets, `progress` (0 to 1) of the way from before the last step to after it.
+   */
   of(port: number, progress = 1): { rxBytes: number; txBytes: number; rxPackets: number; txPackets: number } {
     const v = this.#values;
     const at = (i: number) => {
@@ -74,7 +78,8 @@ export class PortCounters {
   /** The bits per second a port or uplink carried over the last step. */
   lastStepBps(port: number): { rxBps: number; txBps: number } {
     const v = this.#values;
-    const moved = (i: number) => ((v[port * 4 + i] ?? 0) - (v[this.#width + port * 4 + i] ?? 0)) * 8 / SUB_STEP_SECONDS;
+    const moved = (i: number) =>
+      (((v[port * 4 + i] ?? 0) - (v[this.#width + port * 4 + i] ?? 0)) * 8) / SUB_STEP_SECONDS;
     return { rxBps: Math.round(moved(0)), txBps: Math.round(moved(1)) };
   }
 
@@ -96,7 +101,7 @@ export class PortCounters {
 
 /** Interface error and discard counters: a fixed, tiny share of the packets (per port), so they only grow with them. */
 function faults(id: HardwareIdentity, portId: number, c: ReturnType<PortCounters["of"]>) {
-  const k = 1 + ((Math.imul(portId + 1, 0x9e3779b1) ^ id.seed) >>> 0) % 5;
+  const k = 1 + (((Math.imul(portId + 1, 0x9e3779b1) ^ id.seed) >>> 0) % 5);
   return {
     rxErrors: Math.floor(c.rxPackets * k * 2e-10),
     txErrors: 0,
@@ -124,7 +129,10 @@ export interface InterfaceInputs {
   bootedMs: number;
 }
 
-/** The interface table: the subscriber-facing ports in profile order, the core uplinks, then `lo0` and the management port. */
+/**
+ * The interface table: the subscriber-facing ports in profile order, the core uplinks, then `lo0` and the management
+ * port.
+ */
 export function interfaceTable(input: InterfaceInputs): Interface[] {
   const since = isoTime(input.bootedMs);
   const rows: Interface[] = input.ports.map((port, i) => {
@@ -170,11 +178,53 @@ export function interfaceTable(input: InterfaceInputs): Interface[] {
     };
   });
   rows.push(...core);
-  const quiet = { rxBytes: 0, txBytes: 0, rxPackets: 0, txPackets: 0, rxErrors: 0, txErrors: 0, rxDiscards: 0, txDiscards: 0 };
+  const quiet = {
+    rxBytes: 0,
+    txBytes: 0,
+    rxPackets: 0,
+    txPackets: 0,
+    rxErrors: 0,
+    txErrors: 0,
+    rxDiscards: 0,
+    txDiscards: 0,
+  };
   rows.push(
-    { name: "lo0", description: "router id and service addresses", type: "loopback", portId: null, label: null, adminState: "up", operState: "up", speedMbps: null, mtu: 65535, mac: null, rxBps: 0, txBps: 0, counters: quiet, countersSinceUtc: since, sessions: null },
-    // The management plane answers this API, so it is up even while the data plane reboots; its traffic is not modelled.
-    { name: "mgmt0", description: "out-of-band management", type: "management", portId: null, label: null, adminState: "up", operState: "up", speedMbps: 1000, mtu: 1500, mac: macAt(input.identity, 1), rxBps: 0, txBps: 0, counters: quiet, countersSinceUtc: since, sessions: null },
+    {
+      name: "lo0",
+      description: "router id and service addresses",
+      type: "loopback",
+      portId: null,
+      label: null,
+      adminState: "up",
+      operState: "up",
+      speedMbps: null,
+      mtu: 65535,
+      mac: null,
+      rxBps: 0,
+      txBps: 0,
+      counters: quiet,
+      countersSinceUtc: since,
+      sessions: null,
+    },
+    // The management plane answers this API, so it is up even while the data plane reboots; its traffic is not
+    // modelled.
+    {
+      name: "mgmt0",
+      description: "out-of-band management",
+      type: "management",
+      portId: null,
+      label: null,
+      adminState: "up",
+      operState: "up",
+      speedMbps: 1000,
+      mtu: 1500,
+      mac: macAt(input.identity, 1),
+      rxBps: 0,
+      txBps: 0,
+      counters: quiet,
+      countersSinceUtc: since,
+      sessions: null,
+    },
   );
   return rows;
 }

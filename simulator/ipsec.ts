@@ -66,7 +66,14 @@ export interface IpsecWorld {
   orphans: IpsecOrphan[];
 }
 
-export const IPSEC_FLAPS: FlapPolicy = { slotMs: 3_600_000, probability: 0.05, minMs: 60_000, maxMs: 600_000, tailMs: 600_000, salt: 53 };
+export const IPSEC_FLAPS: FlapPolicy = {
+  slotMs: 3_600_000,
+  probability: 0.05,
+  minMs: 60_000,
+  maxMs: 600_000,
+  tailMs: 600_000,
+  salt: 53,
+};
 /** Dead-peer detection gives up after this much silence. */
 export const DPD_TIMEOUT_MS = 120_000;
 /** No flap this soon after a connection first comes up. */
@@ -117,7 +124,9 @@ export function proposalName(proposal: string): string {
 export function remoteHostOf(seed: number, remote: string): string {
   const a = parseAddress(remote);
   if (a) return remote;
-  return formatIpv4(((198 << 24) | (51 << 16) | (100 << 8) | (1 + (hash32(seed, textKey(remote.toLowerCase()), 1) % 254))) >>> 0);
+  return formatIpv4(
+    ((198 << 24) | (51 << 16) | (100 << 8) | (1 + (hash32(seed, textKey(remote.toLowerCase()), 1) % 254))) >>> 0,
+  );
 }
 
 interface Timeline {
@@ -131,7 +140,8 @@ function timeline(seed: number, peer: IpsecPeerConfig, startMs: number, nowMs: n
   const negotiate = (fromMs: number, firstState: IpsecState): Phase<IpsecState>[] => {
     const g = key ^ Math.floor(fromMs / 1000);
     const connectMs = fromMs + (firstState === "DOWN" ? hashBetween(seed, g, 1, 1_000, 3_000) : 0);
-    const exchangeMs = peer.ikeVersion === 2 ? hashBetween(seed, g, 2, 1_000, 5_000) : hashBetween(seed, g, 2, 3_000, 10_000);
+    const exchangeMs =
+      peer.ikeVersion === 2 ? hashBetween(seed, g, 2, 1_000, 5_000) : hashBetween(seed, g, 2, 3_000, 10_000);
     return [
       { atMs: fromMs, state: firstState },
       { atMs: connectMs, state: "CONNECTING" },
@@ -145,7 +155,11 @@ function timeline(seed: number, peer: IpsecPeerConfig, startMs: number, nowMs: n
     const deadMs = outage.startMs + DPD_TIMEOUT_MS;
     const back = outage.startMs + outage.lengthMs;
     // dpd_action=restart: the SA is deleted and the connection initiated again, retrying until the remote answers.
-    phases = [{ atMs: upMs, state: "ESTABLISHED" }, { atMs: deadMs, state: "CONNECTING" }, { atMs: back + hashBetween(seed, key ^ back, 3, 1_000, 5_000), state: "ESTABLISHED" }];
+    phases = [
+      { atMs: upMs, state: "ESTABLISHED" },
+      { atMs: deadMs, state: "CONNECTING" },
+      { atMs: back + hashBetween(seed, key ^ back, 3, 1_000, 5_000), state: "ESTABLISHED" },
+    ];
   }
   const current = phaseAt(phases, nowMs);
   return { phases, establishedMs: current.state === "ESTABLISHED" ? current.atMs : null };
@@ -154,7 +168,8 @@ function timeline(seed: number, peer: IpsecPeerConfig, startMs: number, nowMs: n
 /** Rekey intervals: 90-100 % of the lifetime, stable per connection. */
 function rekeyIntervals(seed: number, peer: IpsecPeerConfig): { ikeMs: number; childMs: number } {
   const key = textKey(peer.name);
-  const interval = (lifetime: number, salt: number) => Math.max(60_000, Math.floor(lifetime * 1000 * (0.9 + 0.1 * hashUnit(seed, key, salt))));
+  const interval = (lifetime: number, salt: number) =>
+    Math.max(60_000, Math.floor(lifetime * 1000 * (0.9 + 0.1 * hashUnit(seed, key, salt))));
   return { ikeMs: interval(peer.ikeLifetimeSeconds, 10), childMs: interval(peer.childLifetimeSeconds, 11) };
 }
 
@@ -162,10 +177,16 @@ function localHostOf(w: IpsecWorld, remoteHost: string): string | null {
   return remoteHost.includes(":") ? w.localAddress.v6 : w.localAddress.v4;
 }
 
-const trafficSelectors = (configured: string[], host: string) => (configured.length > 0 ? [...configured] : [`${host}/${host.includes(":") ? 128 : 32}`]);
+const trafficSelectors = (configured: string[], host: string) =>
+  configured.length > 0 ? [...configured] : [`${host}/${host.includes(":") ? 128 : 32}`];
 
 /** A connection's SA at `nowMs` (null fields and no children unless ESTABLISHED). */
-function saStatus(w: IpsecWorld, peer: IpsecPeerConfig, startMs: number, configured: boolean): IpsecPeerStatus & { error: string | null } {
+function saStatus(
+  w: IpsecWorld,
+  peer: IpsecPeerConfig,
+  startMs: number,
+  configured: boolean,
+): IpsecPeerStatus & { error: string | null } {
   const remoteHost = remoteHostOf(w.seed, peer.remoteAddress);
   const localHost = localHostOf(w, remoteHost);
   const base = {
@@ -176,15 +197,33 @@ function saStatus(w: IpsecWorld, peer: IpsecPeerConfig, startMs: number, configu
     remoteId: peer.remoteId ?? remoteHost,
     ikeVersion: `IKEv${peer.ikeVersion}`,
   };
-  const idle = { localHost: null, remoteHost: null, proposal: null, establishedSeconds: null, rekeyInSeconds: null, children: [] };
+  const idle = {
+    localHost: null,
+    remoteHost: null,
+    proposal: null,
+    establishedSeconds: null,
+    rekeyInSeconds: null,
+    children: [],
+  };
   if (localHost === null) {
     // No address of the remote's family to negotiate from: the connection is loaded but cannot be initiated.
-    return { ...base, ...idle, state: "DOWN", error: `connection '${peer.name}': no local IPv6 address to reach ${remoteHost} from (set ipsec.localAddress)` };
+    return {
+      ...base,
+      ...idle,
+      state: "DOWN",
+      error: `connection '${peer.name}': no local IPv6 address to reach ${remoteHost} from (set ipsec.localAddress)`,
+    };
   }
   const t = timeline(w.seed, peer, startMs, w.nowMs);
   const current = phaseAt(t.phases, w.nowMs);
   if (current.state !== "ESTABLISHED" || t.establishedMs === null) {
-    return { ...base, ...idle, ...(current.state === "CONNECTING" ? { localHost, remoteHost } : {}), state: current.state, error: null };
+    return {
+      ...base,
+      ...idle,
+      ...(current.state === "CONNECTING" ? { localHost, remoteHost } : {}),
+      state: current.state,
+      error: null,
+    };
   }
   const { ikeMs, childMs } = rekeyIntervals(w.seed, peer);
   const upMs = w.nowMs - t.establishedMs;
@@ -227,14 +266,18 @@ function saStatus(w: IpsecWorld, peer: IpsecPeerConfig, startMs: number, configu
 }
 
 /** When a connection's negotiation starts: when it was loaded, or when IPsec was enabled if later. */
-const startOf = (w: IpsecWorld, peer: IpsecPeerConfig) => Math.max(peer.provisionedMs, w.enabledSinceMs ?? peer.provisionedMs);
+const startOf = (w: IpsecWorld, peer: IpsecPeerConfig) =>
+  Math.max(peer.provisionedMs, w.enabledSinceMs ?? peer.provisionedMs);
 
 /**
  * When a deleted connection's SA is torn down: its next IKE rekey, at most
  * ORPHAN_MAX_MS after the deletion; null when it was not up at the deletion
  * (nothing to keep).
  */
-export function orphanTeardownMs(w: Pick<IpsecWorld, "seed" | "enabledSinceMs" | "localAddress">, orphan: IpsecOrphan): number | null {
+export function orphanTeardownMs(
+  w: Pick<IpsecWorld, "seed" | "enabledSinceMs" | "localAddress">,
+  orphan: IpsecOrphan,
+): number | null {
   const world = { ...w, nowMs: orphan.deletedMs, daemonUp: true, enabled: true, peers: [], orphans: [] };
   const at = saStatus(world, orphan.peer, startOf(world, orphan.peer), false);
   if (at.state !== "ESTABLISHED" || at.rekeyInSeconds === null) return null;
@@ -243,7 +286,9 @@ export function orphanTeardownMs(w: Pick<IpsecWorld, "seed" | "enabledSinceMs" |
 
 const strip = ({ error: _error, ...status }: IpsecPeerStatus & { error: string | null }): IpsecPeerStatus => status;
 
-/** The spec's IpsecStatus: configured peers in configuration order, then SAs of deleted connections not yet torn down. */
+/**
+ * The spec's IpsecStatus: configured peers in configuration order, then SAs of deleted connections not yet torn down.
+ */
 export function ipsecStatus(w: IpsecWorld): IpsecStatus {
   if (!w.daemonUp) {
     const peers = w.peers.map((p) => ({
@@ -264,7 +309,16 @@ export function ipsecStatus(w: IpsecWorld): IpsecStatus {
     return { enabled: w.enabled, reachable: false, lastError: UNREACHABLE_ERROR, establishedCount: 0, peers };
   }
   if (!w.enabled) {
-    const peers = w.peers.map((p) => ({ ...strip(saStatus(w, p, p.provisionedMs, true)), state: "DOWN" as const, localHost: null, remoteHost: null, proposal: null, establishedSeconds: null, rekeyInSeconds: null, children: [] }));
+    const peers = w.peers.map((p) => ({
+      ...strip(saStatus(w, p, p.provisionedMs, true)),
+      state: "DOWN" as const,
+      localHost: null,
+      remoteHost: null,
+      proposal: null,
+      establishedSeconds: null,
+      rekeyInSeconds: null,
+      children: [],
+    }));
     return { enabled: false, reachable: true, lastError: null, establishedCount: 0, peers };
   }
   const statuses = w.peers.map((p) => saStatus(w, p, startOf(w, p), true));
@@ -279,7 +333,13 @@ export function ipsecStatus(w: IpsecWorld): IpsecStatus {
   }
   const lastError = statuses.find((s) => s.error !== null)?.error ?? null;
   const peers = statuses.map(strip);
-  return { enabled: true, reachable: true, lastError, establishedCount: peers.filter((p) => p.state === "ESTABLISHED").length, peers };
+  return {
+    enabled: true,
+    reachable: true,
+    lastError,
+    establishedCount: peers.filter((p) => p.state === "ESTABLISHED").length,
+    peers,
+  };
 }
 
 /** One peer by connection name: a configured one, or a deleted connection's SA still up; null when neither exists. */

@@ -112,13 +112,17 @@ export interface L2tpTableState {
   tunnels: Tunnel[];
   tunnelOf: Uint16Array;
   sid: Uint16Array;
-  /** Peers a scenario made unreachable (indices into the settings' peers); absent in snapshots taken before it existed. */
+  /**
+   * Peers a scenario made unreachable (indices into the settings' peers); absent in snapshots taken before it existed.
+   */
   unreachable?: number[];
   /** Until when each peer is locked out (ms; 0 = not), by peer index. */
   lockedUntil?: number[];
 }
 
-/** The profile's L2TP settings with defaults, and two derived peers per realm and direction the profile leaves without. */
+/**
+ * The profile's L2TP settings with defaults, and two derived peers per realm and direction the profile leaves without.
+ */
 export function l2tpSettings(profile: Profile): L2tpSettings {
   const s = profile.l2tp;
   const peers: L2tpPeer[] = [];
@@ -133,7 +137,17 @@ export function l2tpSettings(profile: Profile): L2tpSettings {
       if (!realm.encaps.includes(d.encap)) return;
       const own = configured(d.list).filter((p) => p.realm === realm.domain);
       if (own.length > 0) {
-        for (const p of own) peers.push({ direction: d.direction, realm: p.realm, ip: p.ip, port: p.port, hostname: p.hostname, vendor: p.vendor, vrf: p.vrf, weight: p.weight });
+        for (const p of own)
+          peers.push({
+            direction: d.direction,
+            realm: p.realm,
+            ip: p.ip,
+            port: p.port,
+            hostname: p.hostname,
+            vendor: p.vendor,
+            vrf: p.vrf,
+            weight: p.weight,
+          });
         return;
       }
       for (let k = 1; k <= 2; k++) {
@@ -190,7 +204,9 @@ export class L2tpTable {
     this.#seed = seed >>> 0;
     this.#choices = (["upstream", "downstream"] as const).map((direction) =>
       profile.identities.realms.map((realm) => {
-        const peers = this.settings.peers.flatMap((p, i) => (p.direction === direction && p.realm === realm.domain ? [i] : []));
+        const peers = this.settings.peers.flatMap((p, i) =>
+          p.direction === direction && p.realm === realm.domain ? [i] : [],
+        );
         return { peers, cumulative: cumulativeWeights(peers.map((i) => this.settings.peers[i]?.weight ?? 0)) };
       }),
     );
@@ -272,7 +288,10 @@ export class L2tpTable {
     return (this.#lockedUntil[peer] ?? 0) > nowMs;
   }
 
-  /** Puts a session that has just come up on its peer's tunnel (opening one if needed); other encapsulations are ignored. */
+  /**
+   * Puts a session that has just come up on its peer's tunnel (opening one if needed); other encapsulations are
+   * ignored.
+   */
   attach(m: Model, slot: number): void {
     const encap = m.store.encap[slot];
     const direction = encap === ENCAP_PPPOE_LAC ? 0 : encap === ENCAP_L2TP ? 1 : -1;
@@ -326,7 +345,8 @@ export class L2tpTable {
       } else if (t.state !== "closed" && (t.deadAtMs ?? 0) > 0 && (t.deadAtMs ?? 0) <= now) {
         failed.push(t.localId);
         this.#fail(m, t, "hello-timeout");
-      } else if (t.state === "idle" && now - t.lastActivityMs >= this.settings.idleTimeoutSeconds * 1000) this.#close(m, t, "idle-timeout");
+      } else if (t.state === "idle" && now - t.lastActivityMs >= this.settings.idleTimeoutSeconds * 1000)
+        this.#close(m, t, "idle-timeout");
       else if (t.state === "closed" && now - t.closedMs >= this.settings.closedRetentionSeconds * 1000) this.#forget(t);
     }
     this.#probe(m);
@@ -379,7 +399,9 @@ export class L2tpTable {
   list(): L2tpTunnel[] {
     return [...this.#tunnels.values()]
       .map((t) => this.#row(t))
-      .sort((a, b) => (a.direction === b.direction ? a.localTunnelId - b.localTunnelId : a.direction === "downstream" ? -1 : 1));
+      .sort((a, b) =>
+        a.direction === b.direction ? a.localTunnelId - b.localTunnelId : a.direction === "downstream" ? -1 : 1,
+      );
   }
 
   /** One tunnel in detail with the sessions it carries (newest first), or null for an unknown id. */
@@ -414,7 +436,8 @@ export class L2tpTable {
       vrfName: peer?.vrf ?? null,
       createdUtc: isoTime(t.createdMs),
       // Not up yet (handshake pending) or no longer up: no uptime.
-      uptimeSeconds: t.state === "closed" || t.state === "wait-ctl" ? null : Math.max(0, Math.round((m.nowMs - t.createdMs) / 1000)),
+      uptimeSeconds:
+        t.state === "closed" || t.state === "wait-ctl" ? null : Math.max(0, Math.round((m.nowMs - t.createdMs) / 1000)),
       lastActivityUtc: isoTime(t.lastActivityMs),
       sessionList,
     };
@@ -487,7 +510,8 @@ export class L2tpTable {
   #preferred(direction: number, realm: number, sub: number): number {
     const choice = this.#choices[direction]?.[realm];
     if (!choice || choice.peers.length === 0) {
-      // Not reachable with a validated profile (every realm serving the encapsulation has peers): any peer of the direction.
+      // Not reachable with a validated profile (every realm serving the encapsulation has peers): any peer of the
+      // direction.
       const any = this.settings.peers.findIndex((p) => p.direction === (direction === 0 ? "upstream" : "downstream"));
       return any;
     }
@@ -500,7 +524,8 @@ export class L2tpTable {
     let idle: Tunnel | undefined;
     for (const id of this.#byPeer[peer] ?? []) {
       const t = this.#tunnels.get(id);
-      if (!t || t.state === "closed" || t.state === "wait-ctl" || t.sessions >= this.settings.maxSessionsPerTunnel) continue;
+      if (!t || t.state === "closed" || t.state === "wait-ctl" || t.sessions >= this.settings.maxSessionsPerTunnel)
+        continue;
       if (t.state === "established") return t;
       idle ??= t;
     }
@@ -571,13 +596,18 @@ export class L2tpTable {
     const p = this.settings.peers[t.peer];
     // A tunnel lost to a silent peer is a fault (warning, as the control-plane watcher logs a fall); idling is not.
     const fault = reason === "no-response" || reason === "hello-timeout";
-    m.logs.emit(m.nowMs, "l2tp.tunnel.down", {
-      direction: p?.direction ?? null,
-      localTunnelId: t.localId,
-      peerIp: p?.ip ?? null,
-      reason,
-      uptimeSeconds: Math.max(0, Math.round((m.nowMs - t.createdMs) / 1000)),
-    }, fault ? "warning" : undefined);
+    m.logs.emit(
+      m.nowMs,
+      "l2tp.tunnel.down",
+      {
+        direction: p?.direction ?? null,
+        localTunnelId: t.localId,
+        peerIp: p?.ip ?? null,
+        reason,
+        uptimeSeconds: Math.max(0, Math.round((m.nowMs - t.createdMs) / 1000)),
+      },
+      fault ? "warning" : undefined,
+    );
   }
 
   #forget(t: Tunnel): void {

@@ -89,7 +89,10 @@ export function graceEndMs(terms: LicenceTerms): number {
   return (terms.expiresAtMs ?? 0) + terms.graceDays * DAY_MS;
 }
 
-/** Whole days (rounded up) to the next transition: expiry while Licensed, the lapse during Grace; 0 when Lapsed; null in Dev. */
+/**
+ * Whole days (rounded up) to the next transition: expiry while Licensed, the lapse during Grace; 0 when Lapsed; null in
+ * Dev.
+ */
 export function daysRemaining(terms: LicenceTerms, nowMs: number): number | null {
   switch (licenceState(terms, nowMs)) {
     case "Dev":
@@ -109,7 +112,11 @@ export function bandMaxOf(terms: LicenceTerms, platformCapacity: number): number
 }
 
 /** The spec's licence status at an instant, for a meter reading. */
-export function licenceStatus(terms: LicenceTerms, meter: { bandMax: number; currentCount: number; peakCount: number }, nowMs: number): LicenceStatus {
+export function licenceStatus(
+  terms: LicenceTerms,
+  meter: { bandMax: number; currentCount: number; peakCount: number },
+  nowMs: number,
+): LicenceStatus {
   const state = licenceState(terms, nowMs);
   const iso = (ms: number | null) => (ms === null ? null : isoTime(ms));
   return {
@@ -134,7 +141,10 @@ export function licenceStatus(terms: LicenceTerms, meter: { bandMax: number; cur
 }
 
 /** Online terms from an activation at `nowMs`: one entitlement period, capped by the contract end. */
-export function onlineTerms(grant: LicenceGrant, nowMs: number): { ok: true; terms: LicenceTerms } | { ok: false; reason: "contract-ended" } {
+export function onlineTerms(
+  grant: LicenceGrant,
+  nowMs: number,
+): { ok: true; terms: LicenceTerms } | { ok: false; reason: "contract-ended" } {
   if (grant.contractEndMs <= nowMs) return { ok: false, reason: "contract-ended" };
   return {
     ok: true,
@@ -155,7 +165,10 @@ export function onlineTerms(grant: LicenceGrant, nowMs: number): { ok: true; ter
 }
 
 /** Offline terms from a verified lease loaded at `nowMs`; an expired lease is refused. */
-export function offlineTerms(lease: LeaseGrant, nowMs: number): { ok: true; terms: LicenceTerms } | { ok: false; reason: "expired" } {
+export function offlineTerms(
+  lease: LeaseGrant,
+  nowMs: number,
+): { ok: true; terms: LicenceTerms } | { ok: false; reason: "expired" } {
   if (lease.expiresAtMs <= nowMs) return { ok: false, reason: "expired" };
   return {
     ok: true,
@@ -176,12 +189,18 @@ export function offlineTerms(lease: LeaseGrant, nowMs: number): { ok: true; term
 }
 
 /** An online licence renewed at `nowMs` (the check-in with the licensing service). */
-export function renewedTerms(terms: LicenceTerms, nowMs: number): { ok: true; terms: LicenceTerms } | { ok: false; reason: "dev" | "offline" | "contract-ended" } {
+export function renewedTerms(
+  terms: LicenceTerms,
+  nowMs: number,
+): { ok: true; terms: LicenceTerms } | { ok: false; reason: "dev" | "offline" | "contract-ended" } {
   if (terms.mode === "dev") return { ok: false, reason: "dev" };
   if (terms.mode === "offline") return { ok: false, reason: "offline" };
   const contractEnd = terms.contractEndMs ?? nowMs;
   if (contractEnd <= nowMs) return { ok: false, reason: "contract-ended" };
-  return { ok: true, terms: { ...terms, expiresAtMs: Math.min(nowMs + terms.renewalDays * DAY_MS, contractEnd), lastRenewalMs: nowMs } };
+  return {
+    ok: true,
+    terms: { ...terms, expiresAtMs: Math.min(nowMs + terms.renewalDays * DAY_MS, contractEnd), lastRenewalMs: nowMs },
+  };
 }
 
 /**
@@ -198,7 +217,13 @@ export function observeLicence(m: Model): void {
     m.logs.emit(
       now,
       "licence.state",
-      { from, to: state, mode: terms.mode, licenceId: terms.licenceId, expiresAtUtc: terms.expiresAtMs === null ? null : isoTime(terms.expiresAtMs) },
+      {
+        from,
+        to: state,
+        mode: terms.mode,
+        licenceId: terms.licenceId,
+        expiresAtUtc: terms.expiresAtMs === null ? null : isoTime(terms.expiresAtMs),
+      },
       state === "Grace" || state === "Lapsed" ? "warning" : "notice",
     );
   }
@@ -211,10 +236,17 @@ export function observeLicence(m: Model): void {
   const expires = terms.expiresAtMs === null ? "" : isoTime(terms.expiresAtMs);
   m.alarms.observe(now, "licence.grace", null, state === "Grace", state !== "Grace", () => ({
     text: `Licence ${terms.licenceId ?? ""} expired at ${expires}; it lapses at ${isoTime(graceEndMs(terms))}`,
-    context: { licenceId: terms.licenceId ?? "", mode: terms.mode, expiresAtUtc: expires, lapsesAtUtc: isoTime(graceEndMs(terms)) },
+    context: {
+      licenceId: terms.licenceId ?? "",
+      mode: terms.mode,
+      expiresAtUtc: expires,
+      lapsesAtUtc: isoTime(graceEndMs(terms)),
+    },
   }));
   m.alarms.observe(now, "licence.lapsed", null, state === "Lapsed", state !== "Lapsed", () => ({
-    text: `Licence ${terms.licenceId ?? ""} has lapsed: configuration commits are frozen until a licence is activated or an offline lease loaded`,
+    text:
+      `Licence ${terms.licenceId ?? ""} has lapsed: configuration commits are frozen ` +
+      `until a licence is activated or an offline lease loaded`,
     context: { licenceId: terms.licenceId ?? "", mode: terms.mode, expiresAtUtc: expires },
   }));
 }

@@ -62,7 +62,11 @@ export type DownCause =
  * bring-up runs a hundred thousand of them per appliance and a setup never
  * starts another before it ends.
  */
-const held = { pools: [null, null, null] as (AddressPool | null)[], subnets: new Int32Array(3), ordinals: new Int32Array(3) };
+const held = {
+  pools: [null, null, null] as (AddressPool | null)[],
+  subnets: new Int32Array(3),
+  ordinals: new Int32Array(3),
+};
 
 /** Forgets the blocks of the last setup (committed or handed back). */
 function clearHeld(): void {
@@ -73,7 +77,13 @@ function clearHeld(): void {
 }
 
 /** Hands back what a failed setup held and counts (and within the budget logs) the failure. */
-function failSetup(m: Model, sub: number, realm: number, encap: number, reason: SetupFailure): { ok: false; reason: SetupFailure } {
+function failSetup(
+  m: Model,
+  sub: number,
+  realm: number,
+  encap: number,
+  reason: SetupFailure,
+): { ok: false; reason: SetupFailure } {
   for (let f = 0; f < 3; f++) {
     const pool = held.pools[f];
     if (pool) pool.withdraw(held.subnets[f] ?? 0, held.ordinals[f] ?? 0);
@@ -86,7 +96,10 @@ function failSetup(m: Model, sub: number, realm: number, encap: number, reason: 
  * Tries to bring subscriber `sub` online; on success the session is live and counted. With real RADIUS servers
  * the subscriber is asked for and waits (`pending`): its answer brings it up at a later sub-step (aaa-answers.ts).
  */
-export function setupSession(m: Model, sub: number): { ok: true; slot: number } | { ok: false; reason: SetupFailure } | { ok: "pending" } {
+export function setupSession(
+  m: Model,
+  sub: number,
+): { ok: true; slot: number } | { ok: false; reason: SetupFailure } | { ok: "pending" } {
   const a = m.subscribers.describe(sub, m.scratch);
   const realm = a.realm;
   clearHeld();
@@ -111,7 +124,13 @@ export function setupSession(m: Model, sub: number): { ok: true; slot: number } 
 }
 
 /** A real server's refusal of a subscriber (or no answer): counted and logged as the simulated pool's. */
-export function noteAaaRefusal(m: Model, sub: number, a: SubscriberAttrs, reason: "access-reject" | "timeout" | "no-live-server", server: number): void {
+export function noteAaaRefusal(
+  m: Model,
+  sub: number,
+  a: SubscriberAttrs,
+  reason: "access-reject" | "timeout" | "no-live-server",
+  server: number,
+): void {
   clearHeld();
   logAaaRefusal(m, m.subscribers.username(sub, a.realm), reason, server);
   failSetup(m, sub, a.realm, a.encap, reason);
@@ -174,7 +193,8 @@ export function bringUp(
   const slot = m.store.takeSlot();
   const addr = v4 ? v4.ipv4(v4Subnet, v4Ord) : lacLearnedIpv4(a.realm, sub);
   let binding = -1;
-  // Who holds the slot is known before its CGN binding: the first block's compliance record names the subscriber (Model.usernameOf).
+  // Who holds the slot is known before its CGN binding: the first block's compliance record names the subscriber
+  // (Model.usernameOf).
   m.store.sub[slot] = sub;
   m.store.realm[slot] = a.realm;
   if (v4?.cgnTranslated) {
@@ -320,15 +340,22 @@ export function teardownSession(
   }
 }
 
-
 /** One DHCP/IPCP exchange: an offer, possibly declined once (IPoE) or abandoned. */
-export function offer(m: Model, pool: AddressPool, dhcp: boolean): { subnet: number; ordinal: number } | "exhausted" | "abandoned" {
+export function offer(
+  m: Model,
+  pool: AddressPool,
+  dhcp: boolean,
+): { subnet: number; ordinal: number } | "exhausted" | "abandoned" {
   const neg = m.profile.negotiation;
   let got = pool.offer();
   if (got.ok && dhcp && m.rng.chance(neg.declineProbability)) {
     // RFC 2131 §3.1.5: the client found the address in use and sent DHCPDECLINE; the server offers another.
     pool.decline(got.subnet, got.ordinal, m.nowMs);
-    m.logs.emit(m.nowMs, "pool.decline", { pool: pool.name, prefix: pool.text(got.subnet, got.ordinal), quarantineSeconds: 3600 });
+    m.logs.emit(m.nowMs, "pool.decline", {
+      pool: pool.name,
+      prefix: pool.text(got.subnet, got.ordinal),
+      quarantineSeconds: 3600,
+    });
     got = pool.offer();
   }
   if (!got.ok) {
@@ -360,7 +387,12 @@ export function noteFailure(m: Model, username: string, encap: number, reason: S
   }
 }
 
-function logAaaRefusal(m: Model, username: string, reason: "access-reject" | "timeout" | "no-live-server", server: number): void {
+function logAaaRefusal(
+  m: Model,
+  username: string,
+  reason: "access-reject" | "timeout" | "no-live-server",
+  server: number,
+): void {
   // Shares the failure budget: with every server dead, each attempt is refused and would flood the ring.
   if (m.tally.loggedFailed < m.profile.logging.sessionEventsPerStep) {
     m.logs.emit(m.nowMs, "aaa.reject", { username, server: server >= 0 ? m.radius.label(server) : null, reason });
@@ -376,7 +408,10 @@ function framedIpv4(
   a: SubscriberAttrs,
   accepted: AcceptedAttributes,
 ): { ok: true; pool: AddressPool; subnet: number; ordinal: number } | { ok: false; reason: SetupFailure } {
-  const named = accepted.framedPool === null ? null : m.pools.find((p) => p.name === accepted.framedPool && p.config.family === "ipv4");
+  const named =
+    accepted.framedPool === null
+      ? null
+      : m.pools.find((p) => p.name === accepted.framedPool && p.config.family === "ipv4");
   if (named === undefined) return { ok: false, reason: "no-pool" };
   const candidates = named ? [named] : (m.poolTable[a.vrf * 3 + FAMILY_V4] ?? []).map((i) => m.pools[i]!);
   if (accepted.framedIpAddress === null) {

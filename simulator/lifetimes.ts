@@ -57,7 +57,12 @@ export const FIRMWARE_MS = [120_000, 300_000] as const;
 
 /** Causes of a decided end (the session table's `endKind`; 0 = a candidate of the hazard). */
 export const END_CAUSES = [
-  "", "line-down", "cpe-reboot", "cpe-firmware-upgrade", "cpe-power-off", "session-timeout",
+  "",
+  "line-down",
+  "cpe-reboot",
+  "cpe-firmware-upgrade",
+  "cpe-power-off",
+  "session-timeout",
 ] as const;
 export type EndCause = Exclude<(typeof END_CAUSES)[number], "">;
 const LINE = 1;
@@ -217,7 +222,12 @@ export class Lifetimes {
       const at = Math.floor(now / 1000);
       let x = hashUnit(this.#seed ^ id, at, S_CAUSE) * rates.total;
       let cause = LINE;
-      const byCause = [[LINE, rates.line], [REBOOT, rates.reboot], [FIRMWARE, rates.firmware], [POWER_OFF, rates.off]];
+      const byCause = [
+        [LINE, rates.line],
+        [REBOOT, rates.reboot],
+        [FIRMWARE, rates.firmware],
+        [POWER_OFF, rates.off],
+      ];
       for (const [k, r] of byCause as [number, number][]) {
         cause = k;
         if ((x -= r) < 0) break;

@@ -12,7 +12,15 @@
 import { SUB_STEP_MS } from "./clock.ts";
 import { grantLease } from "./leases.ts";
 import { noteFailure, offer, recordSessionUp, teardownSession, type SetupFailure } from "./lifecycle.ts";
-import { LocalTable, compareLocal, localId, makeEntry, type Hold, type LocalEntry, type LocalSubscriber } from "./local-subscribers.ts";
+import {
+  LocalTable,
+  compareLocal,
+  localId,
+  makeEntry,
+  type Hold,
+  type LocalEntry,
+  type LocalSubscriber,
+} from "./local-subscribers.ts";
 import { FAMILY_V4 } from "./families.ts";
 import type { Model } from "./model.ts";
 import { ipv6Text } from "./session-addresses.ts";
@@ -118,7 +126,10 @@ export function claimHolds(m: Model, entry: LocalEntry): number {
   return disconnected;
 }
 
-/** One bring-up: local AAA (no RADIUS request), the configured or a dynamic IPv4 address, IPv6 when configured, then CGN. */
+/**
+ * One bring-up: local AAA (no RADIUS request), the configured or a dynamic IPv4 address, IPv6 when configured, then
+ * CGN.
+ */
 function setupLocalSession(m: Model, e: LocalEntry): boolean {
   const c = e.config;
   const encap = c.kind === "ipoe" ? ENCAP_IPOE : ENCAP_PPPOE_LOCAL;
@@ -161,7 +172,8 @@ function setupLocalSession(m: Model, e: LocalEntry): boolean {
   const slot = s.takeSlot();
   const id = m.nextSessionId;
   let binding = -1;
-  // Who holds the slot is known before its CGN binding: the first block's compliance record names the subscriber (Model.usernameOf).
+  // Who holds the slot is known before its CGN binding: the first block's compliance record names the subscriber
+  // (Model.usernameOf).
   s.sub[slot] = LocalTable.subOf(e);
   s.realm[slot] = 0;
   const group = m.cgn.groupFor(e.vrf, addr);
@@ -189,7 +201,8 @@ function setupLocalSession(m: Model, e: LocalEntry): boolean {
   s.v4Subnet[slot] = v4Subnet;
   s.v4Ord[slot] = v4Ord;
   s.v4Addr[slot] = addr;
-  const poolHold = (h: Hold): [number, number, number] => (h.kind === "pool" ? [h.pool, h.subnet, h.ordinal] : [-1, 0, 0]);
+  const poolHold = (h: Hold): [number, number, number] =>
+    h.kind === "pool" ? [h.pool, h.subnet, h.ordinal] : [-1, 0, 0];
   [s.wanPool[slot], s.wanSubnet[slot], s.wanOrd[slot]] = poolHold(e.wan);
   [s.pdPool[slot], s.pdSubnet[slot], s.pdOrd[slot]] = poolHold(e.pd);
   s.cgn[slot] = binding;

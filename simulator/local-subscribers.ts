@@ -19,7 +19,15 @@
 import type { HolderInfo } from "./pools.ts";
 import type { Model } from "./model.ts";
 import { MAX_STATIC_OFFSET, type PoolConfig } from "./profile.ts";
-import { familyBits, formatPrefix, parsePrefix, prefixContains, prefixesOverlap, prefixSpan, type Prefix } from "./prefix.ts";
+import {
+  familyBits,
+  formatPrefix,
+  parsePrefix,
+  prefixContains,
+  prefixesOverlap,
+  prefixSpan,
+  type Prefix,
+} from "./prefix.ts";
 import { cumulativeWeights, hash32, hashUnit, mix32, pickFromCumulative } from "./random.ts";
 
 /** The two kinds of local subscriber: IPoE (keyed by its access line) and PPPoE (keyed by its username). */
@@ -66,7 +74,13 @@ const blockOf = (family: 4 | 6, address: bigint, length: number): Prefix => {
   return { family, base: (address >> host) << host, length };
 };
 
-function place(pools: readonly PoolConfig[], vrf: string, family: PoolConfig["family"], target: (pool: PoolConfig) => Prefix, exact: boolean): Placement {
+function place(
+  pools: readonly PoolConfig[],
+  vrf: string,
+  family: PoolConfig["family"],
+  target: (pool: PoolConfig) => Prefix,
+  exact: boolean,
+): Placement {
   for (let i = 0; i < pools.length; i++) {
     const pool = pools[i] as PoolConfig;
     if (pool.family !== family || (pool.vrf ?? "default") !== vrf) continue;
@@ -75,24 +89,45 @@ function place(pools: readonly PoolConfig[], vrf: string, family: PoolConfig["fa
       const subnet = parsePrefix(s.prefix);
       if (subnet === null || !prefixesOverlap(subnet, block)) continue;
       if (exact && (block.length !== pool.delegationLength || !prefixContains(subnet, block))) {
-        return { kind: "refused", pool: i, cause: "delegation", detail: `overlaps pool '${pool.name}' (${s.prefix}) but is not one of its /${pool.delegationLength} delegations` };
+        return {
+          kind: "refused",
+          pool: i,
+          cause: "delegation",
+          detail:
+            `overlaps pool '${pool.name}' (${s.prefix}) but is not one of its ` +
+            `/${pool.delegationLength} delegations`,
+        };
       }
       const excluded = pool.exclude.find((e) => {
         const p = parsePrefix(e);
         return p !== null && prefixesOverlap(p, block);
       });
-      if (excluded) return { kind: "refused", pool: i, cause: "excluded", detail: `is excluded from pool '${pool.name}' (${excluded})` };
+      if (excluded)
+        return {
+          kind: "refused",
+          pool: i,
+          cause: "excluded",
+          detail: `is excluded from pool '${pool.name}' (${excluded})`,
+        };
       const statics = pool.static.find((st) => {
         const p = parsePrefix(st.prefix);
         return p !== null && prefixesOverlap(p, block);
       });
-      if (statics) return { kind: "refused", pool: i, cause: "static", detail: `is held statically for ${statics.username} in pool '${pool.name}'` };
+      if (statics)
+        return {
+          kind: "refused",
+          pool: i,
+          cause: "static",
+          detail: `is held statically for ${statics.username} in pool '${pool.name}'`,
+        };
       if ((block.base - subnet.base) / prefixSpan(block) >= BigInt(MAX_STATIC_OFFSET)) {
         return {
           kind: "refused",
           pool: i,
           cause: "offset",
-          detail: `lies beyond the first ${MAX_STATIC_OFFSET} blocks of ${s.prefix} in pool '${pool.name}' (a limit of the simulation)`,
+          detail:
+            `lies beyond the first ${MAX_STATIC_OFFSET} blocks of ${s.prefix} in pool ` +
+            `'${pool.name}' (a limit of the simulation)`,
         };
       }
       return { kind: "pool", pool: i, block };
@@ -102,7 +137,12 @@ function place(pools: readonly PoolConfig[], vrf: string, family: PoolConfig["fa
 }
 
 /** Where an address lands: the block of an IPv4 or IPv6 WAN pool of its VRF that holds it, or outside every pool. */
-export function placeAddress(pools: readonly PoolConfig[], vrf: string, family: "ipv4" | "ipv6-wan", address: bigint): Placement {
+export function placeAddress(
+  pools: readonly PoolConfig[],
+  vrf: string,
+  family: "ipv4" | "ipv6-wan",
+  address: bigint,
+): Placement {
   const bits = family === "ipv4" ? 4 : 6;
   return place(pools, vrf, family, (pool) => blockOf(bits, address, pool.delegationLength), false);
 }
@@ -179,7 +219,14 @@ export function holdsOf(pools: readonly PoolConfig[], c: LocalSubscriber): { v4:
   const fromPlacement = (placement: Placement, text: string): Hold => {
     if (placement.kind === "refused") return { kind: "refused", detail: placement.detail };
     if (placement.kind === "outside") return { kind: "outside", text };
-    return { kind: "pool", pool: placement.pool, block: formatPrefix(placement.block), subnet: -1, ordinal: -1, claimed: false };
+    return {
+      kind: "pool",
+      pool: placement.pool,
+      block: formatPrefix(placement.block),
+      subnet: -1,
+      ordinal: -1,
+      claimed: false,
+    };
   };
   const v4Prefix = c.framedIp === null ? null : parsePrefix(c.framedIp);
   const wanPrefix = c.framedIpv6 === null ? null : parsePrefix(c.framedIpv6);
@@ -198,7 +245,12 @@ export function holdsOf(pools: readonly PoolConfig[], c: LocalSubscriber): { v4:
         : wanPrefix?.family !== 6
           ? refused("framedIpv6")
           : fromPlacement(placeAddress(pools, c.vrf, "ipv6-wan", wanPrefix.base), c.framedIpv6),
-    pd: c.ipv6Pd === null ? { kind: "none" } : pdPrefix?.family !== 6 ? refused("ipv6Pd") : fromPlacement(placePrefix(pools, c.vrf, pdPrefix), formatPrefix(pdPrefix)),
+    pd:
+      c.ipv6Pd === null
+        ? { kind: "none" }
+        : pdPrefix?.family !== 6
+          ? refused("ipv6Pd")
+          : fromPlacement(placePrefix(pools, c.vrf, pdPrefix), formatPrefix(pdPrefix)),
   };
 }
 
@@ -279,7 +331,8 @@ export class LocalTable {
     this.#byId = new Map(entries.map((e) => [e.id, e]));
     this.#byKey = new Map(entries.map((e) => [localId(e.config.kind, e.config.key), e]));
     this.#statics.clear();
-    for (const e of entries) for (const h of [e.v4, e.wan, e.pd]) if (h.kind === "pool" && h.claimed) this.noteClaim(e, h);
+    for (const e of entries)
+      for (const h of [e.v4, e.wan, e.pd]) if (h.kind === "pool" && h.claimed) this.noteClaim(e, h);
   }
 
   /** The entry of a kind and key. */
@@ -346,7 +399,15 @@ export class LocalTable {
   exportState(): LocalTableState {
     return {
       nextId: this.nextId,
-      entries: this.entries.map((e) => ({ id: e.id, config: e.config, v4: { ...e.v4 }, wan: { ...e.wan }, pd: { ...e.pd }, slot: e.slot, retryAtMs: e.retryAtMs })),
+      entries: this.entries.map((e) => ({
+        id: e.id,
+        config: e.config,
+        v4: { ...e.v4 },
+        wan: { ...e.wan },
+        pd: { ...e.pd },
+        slot: e.slot,
+        retryAtMs: e.retryAtMs,
+      })),
     };
   }
 
@@ -355,7 +416,14 @@ export class LocalTable {
     if (!state) return;
     this.nextId = state.nextId;
     this.replace(
-      state.entries.map((st) => ({ ...makeEntry(m, st.id, st.config), v4: { ...st.v4 }, wan: { ...st.wan }, pd: { ...st.pd }, slot: st.slot, retryAtMs: st.retryAtMs })),
+      state.entries.map((st) => ({
+        ...makeEntry(m, st.id, st.config),
+        v4: { ...st.v4 },
+        wan: { ...st.wan },
+        pd: { ...st.pd },
+        slot: st.slot,
+        retryAtMs: st.retryAtMs,
+      })),
     );
   }
 }

@@ -26,10 +26,17 @@ export const METRICS_CAPACITY = 8640;
 const FIRST_CAPACITY = 64;
 
 /** Accepted history ranges and their point spacing in seconds. */
-export const RANGES = { "1h": { seconds: 3600, interval: 10 }, "6h": { seconds: 21_600, interval: 60 }, "24h": { seconds: 86_400, interval: 240 } } as const;
+export const RANGES = {
+  "1h": { seconds: 3600, interval: 10 },
+  "6h": { seconds: 21_600, interval: 60 },
+  "24h": { seconds: 86_400, interval: 240 },
+} as const;
 export type MetricsRange = keyof typeof RANGES;
 
-/** The point of an `intervalSeconds` range a sample at `timeMs` falls in: it covers (t - 10 s, t], so it goes by its start (60 s points hold six samples). */
+/**
+ * The point of an `intervalSeconds` range a sample at `timeMs` falls in: it covers (t - 10 s, t], so it goes by its
+ * start (60 s points hold six samples).
+ */
 function bucketOf(timeMs: number, intervalSeconds: number): number {
   return Math.floor((timeMs - SUB_STEP_SECONDS * 1000) / (intervalSeconds * 1000));
 }
@@ -61,7 +68,15 @@ export class MetricsRing {
   }
 
   /** Appends one sample, overwriting the oldest when full. */
-  record(timeMs: number, total: number, byEncap: Int32Array, up: number, down: number, rx: Float64Array, tx: Float64Array): void {
+  record(
+    timeMs: number,
+    total: number,
+    byEncap: Int32Array,
+    up: number,
+    down: number,
+    rx: Float64Array,
+    tx: Float64Array,
+  ): void {
     if (this.#count === this.#allocated && this.#allocated < METRICS_CAPACITY) this.#grow();
     const i = (this.#head + this.#count) % METRICS_CAPACITY;
     if (this.#count < METRICS_CAPACITY) this.#count++;
@@ -77,7 +92,9 @@ export class MetricsRing {
     }
   }
 
-  /** Doubles the arrays (at most to METRICS_CAPACITY), keeping the samples where they are: the ring has not wrapped yet. */
+  /**
+   * Doubles the arrays (at most to METRICS_CAPACITY), keeping the samples where they are: the ring has not wrapped yet.
+   */
   #grow(): void {
     const n = Math.min(METRICS_CAPACITY, this.#allocated * 2);
     const f64 = (old: Float64Array, width: number) => {
@@ -118,7 +135,12 @@ export class MetricsRing {
     const newest = count > 0 ? timeAt(count - 1) : 0;
     const from = newest - seconds * 1000;
     let first = count - 1;
-    while (first > 0 && timeAt(first - 1) > from && bucketOf(timeAt(first - 1), interval) === bucketOf(newest, interval)) first--;
+    while (
+      first > 0 &&
+      timeAt(first - 1) > from &&
+      bucketOf(timeAt(first - 1), interval) === bucketOf(newest, interval)
+    )
+      first--;
     return ports.map((p, port) => {
       let rx = 0;
       let tx = 0;
@@ -130,13 +152,21 @@ export class MetricsRing {
         }
       }
       const n = count - first;
-      return { portId: p.portId, label: p.label, rxBps: count > 0 ? Math.round(rx / n) : 0, txBps: count > 0 ? Math.round(tx / n) : 0 };
+      return {
+        portId: p.portId,
+        label: p.label,
+        rxBps: count > 0 ? Math.round(rx / n) : 0,
+        txBps: count > 0 ? Math.round(tx / n) : 0,
+      };
     });
   }
 
   /** History for a range; unknown ranges fall back to 1h (spec Limits). */
   history(range: string | null | undefined, ports: readonly { portId: number; label: string }[]): MetricsHistory {
-    const r = range !== null && range !== undefined && Object.hasOwn(RANGES, range) ? RANGES[range as MetricsRange] : RANGES["1h"];
+    const r =
+      range !== null && range !== undefined && Object.hasOwn(RANGES, range)
+        ? RANGES[range as MetricsRange]
+        : RANGES["1h"];
     const out: MetricsHistory = {
       intervalSeconds: r.interval,
       times: [],

@@ -78,7 +78,10 @@ export class Model {
   readonly returns = new LeaseTimers();
   /** What ends sessions and when (lifetimes.ts). */
   readonly lifetimes: Lifetimes;
-  /** Live slot of each generated subscriber, -1 when offline: the username filter's index from subscriber number to session. */
+  /**
+   * Live slot of each generated subscriber, -1 when offline: the username filter's index from subscriber number to
+   * session.
+   */
   readonly slotOfSub: Int32Array;
   readonly store: SessionStore;
   /** The running pools, in configured order (the profile's at start; `setPools` replaces them). */
@@ -106,7 +109,10 @@ export class Model {
   /** The licence terms the appliance object installed, and the state last observed (licence.ts). */
   licence: LicenceTerms = DEV_TERMS;
   licenceState: LicenceState = "Dev";
-  /** Control-plane daemons a scenario stopped (`fail-daemon`: `routing`, `ipsec`); a reseed (a reboot) starts them again. */
+  /**
+   * Control-plane daemons a scenario stopped (`fail-daemon`: `routing`, `ipsec`); a reseed (a reboot) starts them
+   * again.
+   */
   daemonsDown = new Set<Daemon>();
   /** Sessions down in each of the last LOSS_WINDOW_STEPS sub-steps, a ring from `lossAt` (sessions.loss.high). */
   lossRing = new Int32Array(LOSS_WINDOW_STEPS);
@@ -115,7 +121,10 @@ export class Model {
   upSinceSample = 0;
   downSinceSample = 0;
   tally: Tally = { up: 0, down: 0, failed: 0, loggedUp: 0, loggedDown: 0, loggedFailed: 0 };
-  /** Session setups, teardowns and failed setups since this data plane booted (the scrape's counters; a reboot starts a new model). */
+  /**
+   * Session setups, teardowns and failed setups since this data plane booted (the scrape's counters; a reboot starts a
+   * new model).
+   */
   sessionEvents = { setups: 0, teardowns: 0, failures: 0 };
   readonly scratch: SubscriberAttrs = blankAttrs();
   /** Told every Access-Request for a real RADIUS server (Gateway `onAccessRequest`); null = nobody listens. */
@@ -162,7 +171,13 @@ export class Model {
       }
     }
     this.slotOfSub = new Int32Array(n).fill(-1);
-    this.store = new SessionStore(profile.population.licensedSessions, profile.ports.length, this.vrfNames.length, profile.identities.realms.length, profile.population.steadyStateSessions);
+    this.store = new SessionStore(
+      profile.population.licensedSessions,
+      profile.ports.length,
+      this.vrfNames.length,
+      profile.identities.realms.length,
+      profile.population.steadyStateSessions,
+    );
     this.cgnVrfs = new Set(profile.cgn.groups.flatMap((g) => g.insideVrfs));
     this.l2tp = new L2tpTable(profile, this.seed, profile.population.licensedSessions);
     this.installPools(profile.pools);
@@ -187,7 +202,11 @@ export class Model {
 
   /** An empty pool of a definition at an index, translated when the running CGN translates its VRF. */
   newPool(definition: PoolDefinition, index: number): AddressPool {
-    return new AddressPool(definition, index, definition.family === "ipv4" && this.cgnVrfs.has(definition.vrf ?? "default"));
+    return new AddressPool(
+      definition,
+      index,
+      definition.family === "ipv4" && this.cgnVrfs.has(definition.vrf ?? "default"),
+    );
   }
 
   /** Rebuilds the (VRF, family) → pools table, learning the pools' VRFs. */
@@ -197,7 +216,9 @@ export class Model {
     for (let v = 0; v < this.vrfNames.length; v++) {
       for (let f = 0; f < 3; f++) {
         this.poolTable.push(
-          this.pools.filter((p) => (p.config.vrf ?? "default") === this.vrfNames[v] && p.config.family === FAMILIES[f]).map((p) => p.index),
+          this.pools
+            .filter((p) => (p.config.vrf ?? "default") === this.vrfNames[v] && p.config.family === FAMILIES[f])
+            .map((p) => p.index),
         );
       }
     }
@@ -295,7 +316,9 @@ export class Model {
    */
   usernameOf = (slot: number): string => {
     const sub = this.store.sub[slot] ?? 0;
-    return sub < 0 ? (this.locals.ofSub(sub)?.config.username ?? "") : this.subscribers.username(sub, this.store.realm[slot] ?? 0);
+    return sub < 0
+      ? (this.locals.ofSub(sub)?.config.username ?? "")
+      : this.subscribers.username(sub, this.store.realm[slot] ?? 0);
   };
 
   /** A fresh tally (start of a sub-step). */

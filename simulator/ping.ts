@@ -25,7 +25,10 @@ export interface PingRequest {
   size: number;
   dontFragment: boolean;
   timeoutMs: number;
-  /** The appliance's own addresses in the VRF (its gateway and L2TP endpoint addresses), which answer from the control plane. */
+  /**
+   * The appliance's own addresses in the VRF (its gateway and L2TP endpoint addresses), which answer from the control
+   * plane.
+   */
   local?: readonly string[];
 }
 
@@ -36,7 +39,6 @@ export type PingReply = PingResult["replies"][number];
 
 /** The route a ping took. */
 export type PingRoute = PingResult["route"];
-
 
 /** RFC 2516 §7: a PPPoE session's MRU is at most 1492 (8 bytes of PPPoE and PPP header in a 1500-byte frame). */
 export const PPPOE_MTU = 1492;
@@ -55,7 +57,10 @@ const SALT_SILENT = 0x51;
 const SALT_RTT = 0x52;
 
 /** Runs a ping. Refused only when the destination does not parse (the API's schema checks it first). */
-export function runPing(m: Model, req: PingRequest): { ok: true; result: PingResult } | { ok: false; reason: "bad-destination" } {
+export function runPing(
+  m: Model,
+  req: PingRequest,
+): { ok: true; result: PingResult } | { ok: false; reason: "bad-destination" } {
   const destination = parseAddress(req.destination.trim());
   if (!destination) return { ok: false, reason: "bad-destination" };
   const key = addressKey(destination) ^ textKey(req.vrf.toLowerCase());
@@ -68,7 +73,9 @@ export function runPing(m: Model, req: PingRequest): { ok: true; result: PingRes
   let pathMtu = PORT_MTU;
   // What one probe does before loss and timeout: a round trip (ms), or a fixed outcome.
   let probe: () => PingOutcome | number;
-  const own = (req.local ?? []).map((t) => parseAddress(t.trim())).some((a) => a?.family === destination.family && a.value === destination.value);
+  const own = (req.local ?? [])
+    .map((t) => parseAddress(t.trim()))
+    .some((a) => a?.family === destination.family && a.value === destination.value);
   if (own) {
     route = "local";
     probe = () => 0.02 + 0.06 * rng.float();
@@ -106,7 +113,8 @@ export function runPing(m: Model, req: PingRequest): { ok: true; result: PingRes
   const replies: PingReply[] = [];
   for (let seq = 1; seq <= req.count; seq++) {
     const outcome = tooBig ? "would-fragment" : probe();
-    if (typeof outcome === "number" && outcome <= req.timeoutMs) replies.push({ seq, result: "reply", rttMs: Math.round(outcome * 1000) / 1000 });
+    if (typeof outcome === "number" && outcome <= req.timeoutMs)
+      replies.push({ seq, result: "reply", rttMs: Math.round(outcome * 1000) / 1000 });
     else replies.push({ seq, result: typeof outcome === "number" ? "timeout" : outcome, rttMs: null });
   }
   const rtts = replies.flatMap((r) => (r.rttMs === null ? [] : [r.rttMs]));
@@ -128,7 +136,11 @@ export function runPing(m: Model, req: PingRequest): { ok: true; result: PingRes
       rttMs:
         received === 0
           ? null
-          : { min: Math.min(...rtts), avg: Math.round((rtts.reduce((a, b) => a + b, 0) / received) * 1000) / 1000, max: Math.max(...rtts) },
+          : {
+              min: Math.min(...rtts),
+              avg: Math.round((rtts.reduce((a, b) => a + b, 0) / received) * 1000) / 1000,
+              max: Math.max(...rtts),
+            },
       replies,
     },
   };
@@ -137,7 +149,8 @@ export function runPing(m: Model, req: PingRequest): { ok: true; result: PingRes
 /** A 32-bit key of an address (IPv6 folded). */
 function addressKey(a: Address): number {
   let key = a.family === 4 ? 0x4000_0000 : 0x6000_0000;
-  for (let v = a.value, i = 0; i < (a.family === 4 ? 1 : 4); i++, v >>= 32n) key = mix32(key ^ Number(v & 0xffff_ffffn));
+  for (let v = a.value, i = 0; i < (a.family === 4 ? 1 : 4); i++, v >>= 32n)
+    key = mix32(key ^ Number(v & 0xffff_ffffn));
   return key;
 }
 

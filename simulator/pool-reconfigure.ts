@@ -7,11 +7,15 @@
  *
  * | change                      | dynamic sessions                                    | static allocations                                    | offers, quarantines, reservations |
  * |-----------------------------|-----------------------------------------------------|-------------------------------------------------------|-----------------------------------|
- * | subnet added                | size and free grow at once; setups that failed for lack of blocks succeed at the next steps | —                          | —                                 |
- * | subnet removed              | disconnected (`pool-reconfigured`), everything they held freed | kept, not disconnected (below)             | dropped                           |
- * | exclude added               | one holding a newly excluded block is disconnected  | kept while not covered (the validator refuses covering a local subscriber's) | dropped                 |
+ * | subnet added | size and free grow at once; setups that failed for lack of blocks succeed at the next steps | — | —
+ * |
+ * | subnet removed | disconnected (`pool-reconfigured`), everything they held freed | kept, not disconnected (below) |
+ * dropped |
+ * | exclude added | one holding a newly excluded block is disconnected | kept while not covered (the validator refuses
+ * covering a local subscriber's) | dropped |
  * | exclude removed             | —: the blocks become free at once                   | —                                                     | —                                 |
- * | pool added                  | AAA hands it out for its VRF and family from the next setup | the profile's statics of that name, if they fit |                                   |
+ * | pool added | AAA hands it out for its VRF and family from the next setup | the profile's statics of that name, if
+ * they fit | |
  * | pool removed                | disconnected                                        | kept, as for a removed subnet; its alarm clears       | dropped                           |
  * | VRF or delegation changed   | as removed and added again under the same name      |                                                       |                                   |
  * | description, announce, order| —                                                   |                                                       |                                   |
@@ -43,11 +47,22 @@ export interface PoolReconfigureReport {
   disconnected: number;
 }
 
-export type PoolReconfigureResult = { ok: true; report: PoolReconfigureReport } | { ok: false; reason: "invalid-pools"; issues: string[] };
+export type PoolReconfigureResult =
+  | { ok: true; report: PoolReconfigureReport }
+  | { ok: false; reason: "invalid-pools"; issues: string[] };
 
 /** A definition's identity, key order fixed (`vrf` null and `default` alike). */
 const canonical = (p: PoolDefinition): string =>
-  JSON.stringify([p.name, p.family, p.vrf ?? "default", p.delegationLength, p.description, p.subnets.map((s) => [s.prefix, s.announce]), p.exclude, p.static.map((s) => [s.prefix, s.username])]);
+  JSON.stringify([
+    p.name,
+    p.family,
+    p.vrf ?? "default",
+    p.delegationLength,
+    p.description,
+    p.subnets.map((s) => [s.prefix, s.announce]),
+    p.exclude,
+    p.static.map((s) => [s.prefix, s.username]),
+  ]);
 
 /** Whether a pool's blocks mean the same under both definitions. */
 const sameBlocks = (a: PoolDefinition, b: PoolDefinition): boolean =>
@@ -74,9 +89,19 @@ export function reconfigurePools(m: Model, settings: readonly PoolSettings[]): P
   const definitions = withStatics(settings, (name) => m.profile.pools.find((p) => p.name === name)?.static ?? []);
   const issues = poolIssues(definitions, m.cgnVrfs).filter((i) => i.rule !== "cgn");
   if (issues.length > 0) {
-    return { ok: false, reason: "invalid-pools", issues: issues.map((i) => `${definitions[i.pool]?.name ?? `pool ${i.pool}`}: ${i.field}: ${i.message}`) };
+    return {
+      ok: false,
+      reason: "invalid-pools",
+      issues: issues.map((i) => `${definitions[i.pool]?.name ?? `pool ${i.pool}`}: ${i.field}: ${i.message}`),
+    };
   }
-  const report: PoolReconfigureReport = { pools: definitions.length, added: [], changed: [], removed: [], disconnected: 0 };
+  const report: PoolReconfigureReport = {
+    pools: definitions.length,
+    added: [],
+    changed: [],
+    removed: [],
+    disconnected: 0,
+  };
   if (definitions.map(canonical).join("\n") === m.poolConfigs.map(canonical).join("\n")) return { ok: true, report };
 
   // The plan, before anything moves: the new pools, and where each old pool's blocks go
@@ -109,7 +134,8 @@ export function reconfigurePools(m: Model, settings: readonly PoolSettings[]): P
   });
   for (const p of old) if (!definitions.some((d) => d.name === p.name)) report.removed.push(p.name);
 
-  // Sessions holding a block that does not survive go down first, while the old pools are in place to free what they held.
+  // Sessions holding a block that does not survive go down first, while the old pools are in place to free what they
+  // held.
   const lost = new Map<string, number>();
   const doomed = new Set<number>();
   old.forEach((pool, j) => {
@@ -156,12 +182,20 @@ export function reconfigurePools(m: Model, settings: readonly PoolSettings[]): P
   for (const name of report.removed) m.alarms.retire(m.nowMs, "pool.utilisation.high", name);
   // In configured order, then the removed ones.
   const changes = [
-    ...definitions.filter((d) => report.added.includes(d.name) || report.changed.includes(d.name)).map((d) => [d.name, report.added.includes(d.name) ? "added" : "changed"] as const),
+    ...definitions
+      .filter((d) => report.added.includes(d.name) || report.changed.includes(d.name))
+      .map((d) => [d.name, report.added.includes(d.name) ? "added" : "changed"] as const),
     ...report.removed.map((name) => [name, "removed"] as const),
   ];
   for (const [name, change] of changes) {
     const pool = m.pools.find((p) => p.name === name);
-    m.logs.emit(m.nowMs, "pool.reconfigured", { pool: name, change, size: pool?.size ?? 0, subnets: pool?.subnets.length ?? 0, disconnected: lost.get(name) ?? 0 });
+    m.logs.emit(m.nowMs, "pool.reconfigured", {
+      pool: name,
+      change,
+      size: pool?.size ?? 0,
+      subnets: pool?.subnets.length ?? 0,
+      disconnected: lost.get(name) ?? 0,
+    });
   }
   return { ok: true, report };
 }
@@ -198,7 +232,8 @@ function replaceLocals(m: Model, maps: readonly (BlockMap | null)[], target: rea
   let disconnected = 0;
   for (const e of m.locals.entries) disconnected += claimHolds(m, e);
   const s = m.store;
-  const columns = (h: Hold): [number, number, number] | null => (h.kind === "pool" ? [h.pool, h.subnet, h.ordinal] : h.kind === "dynamic" ? null : [-1, 0, 0]);
+  const columns = (h: Hold): [number, number, number] | null =>
+    h.kind === "pool" ? [h.pool, h.subnet, h.ordinal] : h.kind === "dynamic" ? null : [-1, 0, 0];
   for (const e of m.locals.entries) {
     const slot = e.slot;
     if (slot < 0) continue;

@@ -55,7 +55,10 @@ export interface PoolIssue {
   pool: number;
   field: "name" | "delegationLength" | "subnets" | "announce" | "exclude" | "static";
   element?: number;
-  /** `cgn`: the CGN rule (translated pools hold private space, never announced), which callers may attribute to the CGN side. */
+  /**
+   * `cgn`: the CGN rule (translated pools hold private space, never announced), which callers may attribute to the CGN
+   * side.
+   */
   rule: "shape" | "overlap" | "cgn";
   message: string;
   /** An overlap between two pools, said from the other pool's side: a caller may blame the one that changed. */
@@ -67,10 +70,18 @@ export interface PoolIssue {
  * CGN translates (their IPv4 pools hold RFC 1918 / RFC 6598 space and are
  * never announced). Statics are checked when given.
  */
-export function poolIssues(pools: readonly (PoolSettings & { static?: readonly StaticAllocation[] })[], cgnVrfs: ReadonlySet<string>): PoolIssue[] {
+export function poolIssues(
+  pools: readonly (PoolSettings & { static?: readonly StaticAllocation[] })[],
+  cgnVrfs: ReadonlySet<string>,
+): PoolIssue[] {
   const issues: PoolIssue[] = [];
-  const issue = (pool: number, field: PoolIssue["field"], element: number | undefined, message: string, rule: PoolIssue["rule"] = "shape") =>
-    issues.push({ pool, field, ...(element === undefined ? {} : { element }), rule, message });
+  const issue = (
+    pool: number,
+    field: PoolIssue["field"],
+    element: number | undefined,
+    message: string,
+    rule: PoolIssue["rule"] = "shape",
+  ) => issues.push({ pool, field, ...(element === undefined ? {} : { element }), rule, message });
   if (pools.length > MAX_POOLS) issue(MAX_POOLS, "name", undefined, `at most ${MAX_POOLS} address pools`);
   const names = new Set<string>();
   const parsed: { pool: number; vrf: string; prefix: Prefix; text: string }[] = [];
@@ -80,7 +91,13 @@ export function poolIssues(pools: readonly (PoolSettings & { static?: readonly S
     const vrf = pool.vrf ?? "default";
     const family = familyOf(pool.family);
     const fits = delegationFits(pool.family, pool.delegationLength);
-    if (!fits) issue(i, "delegationLength", undefined, `does not suit family ${pool.family} (ipv4: 32, ipv6-wan: 64, ipv6-pd: 48-64)`);
+    if (!fits)
+      issue(
+        i,
+        "delegationLength",
+        undefined,
+        `does not suit family ${pool.family} (ipv4: 32, ipv6-wan: 64, ipv6-pd: 48-64)`,
+      );
     if (pool.subnets.length === 0) issue(i, "subnets", undefined, "at least one subnet");
     if (pool.subnets.length > MAX_SUBNETS) issue(i, "subnets", MAX_SUBNETS, `at most ${MAX_SUBNETS} subnets per pool`);
     const mine: Prefix[] = [];
@@ -88,14 +105,34 @@ export function poolIssues(pools: readonly (PoolSettings & { static?: readonly S
       const prefix = parsePrefix(s.prefix);
       if (prefix === null) return issue(i, "subnets", j, `${s.prefix} is not a prefix with its host bits zero`);
       if (prefix.family !== family) return issue(i, "subnets", j, `${s.prefix} is not an IPv${family} prefix`);
-      if (fits && prefix.length > pool.delegationLength) return issue(i, "subnets", j, `${s.prefix} is longer than delegationLength (/${pool.delegationLength}): a subnet holds whole blocks`);
-      if (fits && pool.delegationLength - prefix.length > MAX_BLOCK_BITS) return issue(i, "subnets", j, `${s.prefix} holds more than 2^${MAX_BLOCK_BITS} blocks of /${pool.delegationLength}`);
+      if (fits && prefix.length > pool.delegationLength)
+        return issue(
+          i,
+          "subnets",
+          j,
+          `${s.prefix} is longer than delegationLength (/${pool.delegationLength}): a subnet holds whole blocks`,
+        );
+      if (fits && pool.delegationLength - prefix.length > MAX_BLOCK_BITS)
+        return issue(
+          i,
+          "subnets",
+          j,
+          `${s.prefix} holds more than 2^${MAX_BLOCK_BITS} blocks of /${pool.delegationLength}`,
+        );
       const clash = mine.findIndex((q) => prefixesOverlap(q, prefix));
-      if (clash >= 0) return issue(i, "subnets", j, `${s.prefix} overlaps ${pool.subnets[clash]?.prefix}, another subnet of the pool`, "overlap");
+      if (clash >= 0)
+        return issue(
+          i,
+          "subnets",
+          j,
+          `${s.prefix} overlaps ${pool.subnets[clash]?.prefix}, another subnet of the pool`,
+          "overlap",
+        );
       mine.push(prefix);
       parsed.push({ pool: i, vrf, prefix, text: s.prefix });
       if (pool.family === "ipv4" && cgnVrfs.has(vrf)) {
-        if (!isPrivateIpv4(prefix)) issue(i, "subnets", j, `${s.prefix}: a CGN-translated pool holds RFC 1918 / RFC 6598 space`, "cgn");
+        if (!isPrivateIpv4(prefix))
+          issue(i, "subnets", j, `${s.prefix}: a CGN-translated pool holds RFC 1918 / RFC 6598 space`, "cgn");
         if (s.announce) issue(i, "announce", j, `${s.prefix}: a CGN-translated pool is never announced`, "cgn");
       }
     });
@@ -103,7 +140,8 @@ export function poolIssues(pools: readonly (PoolSettings & { static?: readonly S
       const prefix = parsePrefix(e);
       if (prefix === null) return issue(i, "exclude", j, `${e} is not an address or a prefix with its host bits zero`);
       if (prefix.family !== family) return issue(i, "exclude", j, `${e} is not an IPv${family} address or prefix`);
-      if (mine.length > 0 && !mine.some((s) => prefixContains(s, prefix))) issue(i, "exclude", j, `${e} lies outside every subnet of the pool`);
+      if (mine.length > 0 && !mine.some((s) => prefixContains(s, prefix)))
+        issue(i, "exclude", j, `${e} lies outside every subnet of the pool`);
     });
     (pool.static ?? []).forEach((st, j) => {
       const prefix = parsePrefix(st.prefix);
@@ -111,7 +149,8 @@ export function poolIssues(pools: readonly (PoolSettings & { static?: readonly S
       const subnet = mine.find((s) => prefixContains(s, prefix));
       if (prefix.length !== pool.delegationLength) issue(i, "static", j, "must be one delegationLength block");
       else if (subnet === undefined) issue(i, "static", j, "outside every subnet of the pool");
-      else if ((prefix.base - subnet.base) / prefixSpan(prefix) >= BigInt(MAX_STATIC_OFFSET)) issue(i, "static", j, `must lie within the first ${MAX_STATIC_OFFSET} blocks of its subnet`);
+      else if ((prefix.base - subnet.base) / prefixSpan(prefix) >= BigInt(MAX_STATIC_OFFSET))
+        issue(i, "static", j, `must lie within the first ${MAX_STATIC_OFFSET} blocks of its subnet`);
     });
   });
   // Two pools of one VRF must not hand out the same address (a WAN /64 inside a delegated prefix would route to
@@ -122,7 +161,13 @@ export function poolIssues(pools: readonly (PoolSettings & { static?: readonly S
       const y = parsed[b]!;
       if (x.pool === y.pool || x.vrf !== y.vrf || !prefixesOverlap(x.prefix, y.prefix)) continue;
       const element = pools[y.pool]!.subnets.findIndex((s) => s.prefix === y.text);
-      issue(y.pool, "subnets", element, `${y.text} overlaps ${x.text} of pool '${pools[x.pool]!.name}' (same VRF '${x.vrf}')`, "overlap");
+      issue(
+        y.pool,
+        "subnets",
+        element,
+        `${y.text} overlaps ${x.text} of pool '${pools[x.pool]!.name}' (same VRF '${x.vrf}')`,
+        "overlap",
+      );
       issues[issues.length - 1]!.counterpart = {
         pool: x.pool,
         element: pools[x.pool]!.subnets.findIndex((s) => s.prefix === x.text),
@@ -139,7 +184,10 @@ export function poolIssues(pools: readonly (PoolSettings & { static?: readonly S
  * its delegation length, inside one of its subnets, not excluded, within the
  * static offset limit). A static whose subnet is gone is no longer held.
  */
-export function withStatics(settings: readonly PoolSettings[], statics: (name: string) => readonly StaticAllocation[]): PoolDefinition[] {
+export function withStatics(
+  settings: readonly PoolSettings[],
+  statics: (name: string) => readonly StaticAllocation[],
+): PoolDefinition[] {
   return settings.map((pool) => {
     const subnets = pool.subnets.map((s) => parsePrefix(s.prefix)).filter((p): p is Prefix => p !== null);
     const exclude = pool.exclude.map((e) => parsePrefix(e)).filter((p): p is Prefix => p !== null);
@@ -151,6 +199,10 @@ export function withStatics(settings: readonly PoolSettings[], statics: (name: s
       return (prefix.base - subnet.base) / prefixSpan(prefix) < BigInt(MAX_STATIC_OFFSET);
     });
     // The spec's AddressPool says null for the default table: `default` is written as null.
-    return { ...structuredClone(pool), vrf: pool.vrf === "default" ? null : pool.vrf, static: kept.map((st) => ({ ...st })) };
+    return {
+      ...structuredClone(pool),
+      vrf: pool.vrf === "default" ? null : pool.vrf,
+      static: kept.map((st) => ({ ...st })),
+    };
   });
 }

@@ -13,7 +13,18 @@
 import { SUB_STEP_MS } from "./clock.ts";
 import type { PoolConfig } from "./profile.ts";
 import type { AddressPool as AddressPoolView, AddressPoolAllocation } from "../src/schemas/address-pools.ts";
-import { familyBits, formatIpv4, formatIpv6Groups, formatPrefix, ipv6Groups, parsePrefix, prefixContains, prefixLast, prefixSpan, type Prefix } from "./prefix.ts";
+import {
+  familyBits,
+  formatIpv4,
+  formatIpv6Groups,
+  formatPrefix,
+  ipv6Groups,
+  parsePrefix,
+  prefixContains,
+  prefixLast,
+  prefixSpan,
+  type Prefix,
+} from "./prefix.ts";
 import { IntQueue, TimedQueue } from "./queues.ts";
 
 /** Holder codes; positive values are session slot + 1. */
@@ -50,7 +61,10 @@ class Subnet {
   readonly skips: Skip[];
   readonly size: number;
   holders = new Int32Array(64);
-  /** Fresh ordinals handed out so far: `fresh(k)` for every k below this has been handed out at least once (or is static). */
+  /**
+   * Fresh ordinals handed out so far: `fresh(k)` for every k below this has been handed out at least once (or is
+   * static).
+   */
   hwm = 0;
   /**
    * The order fresh blocks go out in: k → (stride × k) mod size. An IPv4 subnet spreads them over its whole range,
@@ -70,7 +84,9 @@ class Subnet {
   staticUsers = new Map<number, string>();
   /** Ordinals materialised in `holders` (the high-water mark or past the last static). */
   extent = 0;
-  /** The prefix's groups, for IPv6 block texts in number arithmetic: a route table's text filter renders every block. */
+  /**
+   * The prefix's groups, for IPv6 block texts in number arithmetic: a route table's text filter renders every block.
+   */
   #groups: readonly number[] | null = null;
   #scratch: number[] | null = null;
   /** `prefix.base` as a number, for IPv4 addresses (see ipv4). */
@@ -167,7 +183,13 @@ class Subnet {
       else if (h === STATIC) statics++;
       else if (h === RESERVED) reserved++;
     }
-    [this.committed, this.offered, this.quarantined, this.statics, this.reserved] = [committed, offered, quarantined, statics, reserved];
+    [this.committed, this.offered, this.quarantined, this.statics, this.reserved] = [
+      committed,
+      offered,
+      quarantined,
+      statics,
+      reserved,
+    ];
   }
 
   /** Grows the holder table to at least n ordinals. */
@@ -245,7 +267,6 @@ class Subnet {
     }
     return out;
   }
-
 }
 
 /** Serialisable state of one pool. */
@@ -266,13 +287,17 @@ export interface PoolState {
   }[];
 }
 
-/** Where a block of an earlier pool went: its subnet and ordinal in the pool that took it over, or null when it is gone. */
+/**
+ * Where a block of an earlier pool went: its subnet and ordinal in the pool that took it over, or null when it is gone.
+ */
 export type BlockMap = (subnet: number, ordinal: number) => { subnet: number; ordinal: number } | null;
 
 /** One configured address pool. */
 export class AddressPool {
   readonly config: PoolConfig;
-  /** Position in the model's pools (the session table's pool columns hold it); changes when earlier pools are removed. */
+  /**
+   * Position in the model's pools (the session table's pool columns hold it); changes when earlier pools are removed.
+   */
   index: number;
   readonly cgnTranslated: boolean;
   readonly subnets: Subnet[];
@@ -290,12 +315,16 @@ export class AddressPool {
     this.index = index;
     this.cgnTranslated = cgnTranslated;
     const exclude = config.exclude.map((e) => parsePrefix(e) as Prefix);
-    this.subnets = config.subnets.map((s) => new Subnet(parsePrefix(s.prefix) as Prefix, s.announce, config.delegationLength, exclude));
-    this.#byPrefix = this.subnets.map((_, i) => i).sort((a, b) => {
-      const x = this.subnets[a]?.prefix.base ?? 0n;
-      const y = this.subnets[b]?.prefix.base ?? 0n;
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
+    this.subnets = config.subnets.map(
+      (s) => new Subnet(parsePrefix(s.prefix) as Prefix, s.announce, config.delegationLength, exclude),
+    );
+    this.#byPrefix = this.subnets
+      .map((_, i) => i)
+      .sort((a, b) => {
+        const x = this.subnets[a]?.prefix.base ?? 0n;
+        const y = this.subnets[b]?.prefix.base ?? 0n;
+        return x < y ? -1 : x > y ? 1 : 0;
+      });
     for (const st of config.static) {
       const p = parsePrefix(st.prefix) as Prefix;
       const subnet = this.subnets.find((s) => p.base >= s.prefix.base && p.base <= prefixLast(s.prefix));
@@ -471,8 +500,13 @@ export class AddressPool {
    */
   claimStatic(
     block: Prefix,
-  ): { ok: true; subnet: number; ordinal: number } | { ok: false; reason: "outside" | "excluded" | "static" } | { ok: false; reason: "committed"; slot: number } {
-    const si = this.subnets.findIndex((s) => prefixContains(s.prefix, block) && block.length === this.config.delegationLength);
+  ):
+    | { ok: true; subnet: number; ordinal: number }
+    | { ok: false; reason: "outside" | "excluded" | "static" }
+    | { ok: false; reason: "committed"; slot: number } {
+    const si = this.subnets.findIndex(
+      (s) => prefixContains(s.prefix, block) && block.length === this.config.delegationLength,
+    );
     const s = this.subnets[si];
     if (!s) return { ok: false, reason: "outside" };
     const o = s.ordinalOf(Number((block.base - s.prefix.base) / prefixSpan(block)));
@@ -551,7 +585,10 @@ export class AddressPool {
     }
   }
 
-  /** A subnet's holder table as it stands (slot + 1 per ordinal, FREE or a negative mark otherwise) and its materialised length: read-only, for passes that would pay a call per block through committedBetween. */
+  /**
+   * A subnet's holder table as it stands (slot + 1 per ordinal, FREE or a negative mark otherwise) and its materialised
+   * length: read-only, for passes that would pay a call per block through committedBetween.
+   */
   holderTable(subnet: number): { holders: Int32Array; extent: number } {
     const s = this.subnets[subnet] as Subnet;
     return { holders: s.holders, extent: Math.min(s.extent, s.holders.length) };
@@ -629,11 +666,34 @@ export class AddressPool {
         const prefix = s.text(o, this.config.delegationLength);
         if (h > 0) {
           const info = holder(h - 1);
-          items.push({ prefix, kind: "dynamic", sessionId: info.sessionId, username: info.username, vrf: info.vrf, static: false });
+          items.push({
+            prefix,
+            kind: "dynamic",
+            sessionId: info.sessionId,
+            username: info.username,
+            vrf: info.vrf,
+            static: false,
+          });
         } else if (h === STATIC) {
           const local = staticHolder(si, o);
-          if (local) items.push({ prefix, kind: "static", sessionId: local.sessionId, username: local.username, vrf: local.vrf, static: true });
-          else items.push({ prefix, kind: "static", sessionId: 0, username: s.staticUsers.get(o) ?? "", vrf, static: true });
+          if (local)
+            items.push({
+              prefix,
+              kind: "static",
+              sessionId: local.sessionId,
+              username: local.username,
+              vrf: local.vrf,
+              static: true,
+            });
+          else
+            items.push({
+              prefix,
+              kind: "static",
+              sessionId: 0,
+              username: s.staticUsers.get(o) ?? "",
+              vrf,
+              static: true,
+            });
         } else {
           const kind = h === OFFERED ? "offered" : h === QUARANTINED ? "quarantined" : "reserved";
           items.push({ prefix, kind, sessionId: 0, username: "", vrf, static: false });
@@ -661,7 +721,9 @@ export class AddressPool {
    * covers, maps to null. Reads nothing but the two pools' shapes.
    */
   mapFrom(old: AddressPool): BlockMap {
-    const to = old.subnets.map((os) => this.subnets.findIndex((ns) => ns.prefix.base === os.prefix.base && ns.prefix.length === os.prefix.length));
+    const to = old.subnets.map((os) =>
+      this.subnets.findIndex((ns) => ns.prefix.base === os.prefix.base && ns.prefix.length === os.prefix.length),
+    );
     return (subnet, ordinal) => {
       const k = to[subnet] ?? -1;
       const os = old.subnets[subnet];
@@ -702,7 +764,8 @@ export class AddressPool {
       // In order (stride 1): the first block the old subnet had not reached yet is where this one's scan goes on.
       // Spread: the same walk goes on where the size is the same; otherwise it starts again (it skips held blocks,
       // and the free ones already handed out are in the queue below).
-      if (ns.stride === 1) ns.hwm = os.hwm >= os.size ? ns.size : Math.min(ns.size, ns.ordinalAtOrAfter(os.blockOf(os.hwm)));
+      if (ns.stride === 1)
+        ns.hwm = os.hwm >= os.size ? ns.size : Math.min(ns.size, ns.ordinalAtOrAfter(os.blockOf(os.hwm)));
       else ns.hwm = ns.size === os.size && ns.stride === os.stride ? os.hwm : 0;
       if (ns.stride === 1) ns.ensure(ns.hwm);
       ns.extent = Math.max(extent, ns.stride === 1 ? ns.hwm : 0);

@@ -107,7 +107,10 @@ export function formatIpv6Groups(groups: ArrayLike<number>): string {
 /** formatIpv6Groups' group texts, reused: joinIpv6Groups reads them before it returns. */
 let groupTexts: string[] | null = null;
 
-/** Eight group texts (lower-case hex, no leading zeros) joined, the longest run of two or more zero groups (the first on a tie) as '::' (RFC 5952 §4.2). */
+/**
+ * Eight group texts (lower-case hex, no leading zeros) joined, the longest run of two or more zero groups (the first on
+ * a tie) as '::' (RFC 5952 §4.2).
+ */
 function joinIpv6Groups(groups: readonly string[]): string {
   let bestStart = -1;
   let bestLen = 1;
@@ -124,7 +127,8 @@ function joinIpv6Groups(groups: readonly string[]): string {
     }
     i = j;
   }
-  // Concatenated as it goes (no join, no slices): a page formats an address per row, a route table's text filter every block.
+  // Concatenated as it goes (no join, no slices): a page formats an address per row, a route table's text filter every
+  // block.
   let out = "";
   let separate = false;
   for (let i = 0; i < 8; i++) {
@@ -202,7 +206,11 @@ export function prefixLast(p: Prefix): bigint {
 
 /** True when `inner` lies wholly inside `outer`. */
 export function prefixContains(outer: Prefix, inner: Prefix): boolean {
-  return outer.family === inner.family && inner.length >= outer.length && (inner.base & networkMask(outer.family, outer.length)) === outer.base;
+  return (
+    outer.family === inner.family &&
+    inner.length >= outer.length &&
+    (inner.base & networkMask(outer.family, outer.length)) === outer.base
+  );
 }
 
 /** True when two prefixes share at least one address. */

@@ -70,7 +70,9 @@ export class Random {
     return p > 0 && this.float() < p;
   }
 
-  /** A standard normal deviate (Box-Muller; V8 is the only engine we target, so Math.log/cos agree everywhere we run). */
+  /**
+   * A standard normal deviate (Box-Muller; V8 is the only engine we target, so Math.log/cos agree everywhere we run).
+   */
   gaussian(): number {
     const u = 1 - this.float();
     const v = this.float();

@@ -42,7 +42,12 @@ export interface VrfRouteQuery extends RouteQuery {
  * to its neighbors' router ids. Per prefix the route of the lowest
  * administrative distance is `best` (installed in the forwarding table).
  */
-export function vrfRoutes(w: RoutingWorld, vrf: string, subscribers: readonly SubscriberRoute[] | SubscriberRouteList, query: VrfRouteQuery = {}): RoutePage {
+export function vrfRoutes(
+  w: RoutingWorld,
+  vrf: string,
+  subscribers: readonly SubscriberRoute[] | SubscriberRouteList,
+  query: VrfRouteQuery = {},
+): RoutePage {
   if (!w.daemonUp) return page([], query, false);
   const s = new Snapshot(w);
   const family: Family | null = query.family === "ipv4" ? 4 : query.family === "ipv6" ? 6 : null;
@@ -55,28 +60,89 @@ export function vrfRoutes(w: RoutingWorld, vrf: string, subscribers: readonly Su
   const subscriberInterface = `sub-${vrf}`.slice(0, 15);
   for (const pool of w.pools) {
     if (pool.vrf !== vrf) continue;
-    for (const sub of pool.subnets) add(fromText(sub.prefix, { protocol: "connected", interface: subscriberInterface, metric: 0, source: "local", distance: DISTANCE.connected! }));
+    for (const sub of pool.subnets)
+      add(
+        fromText(sub.prefix, {
+          protocol: "connected",
+          interface: subscriberInterface,
+          metric: 0,
+          source: "local",
+          distance: DISTANCE.connected!,
+        }),
+      );
   }
-  for (const f of w.framed) if (f.vrf === vrf) add(fromText(f.prefix, { protocol: "framed", nextHop: f.nextHop, interface: f.interface, metric: 0, source: "local", distance: DISTANCE.framed! }));
+  for (const f of w.framed)
+    if (f.vrf === vrf)
+      add(
+        fromText(f.prefix, {
+          protocol: "framed",
+          nextHop: f.nextHop,
+          interface: f.interface,
+          metric: 0,
+          source: "local",
+          distance: DISTANCE.framed!,
+        }),
+      );
   for (const st of w.statics) {
     if (st.vrf !== vrf) continue;
-    add(fromText(st.prefix, { protocol: "static", nextHop: st.nextHop, interface: st.nextHop === null ? "blackhole" : null, metric: 0, source: "local", distance: st.distance }));
+    add(
+      fromText(st.prefix, {
+        protocol: "static",
+        nextHop: st.nextHop,
+        interface: st.nextHop === null ? "blackhole" : null,
+        metric: 0,
+        source: "local",
+        distance: st.distance,
+      }),
+    );
   }
-  for (const c of w.cgnPublic) if (c.vrf === vrf) add(fromText(c.prefix, { protocol: "cgn", interface: "cgn0", metric: 0, source: "local", distance: DISTANCE.cgn! }));
+  for (const c of w.cgnPublic)
+    if (c.vrf === vrf)
+      add(
+        fromText(c.prefix, { protocol: "cgn", interface: "cgn0", metric: 0, source: "local", distance: DISTANCE.cgn! }),
+      );
   for (const c of w.circuits) {
     if (c.vrf !== vrf) continue;
-    if (c.tunnelUp) add(fromText(c.localAddress, { protocol: "connected", interface: `gre-${c.id}`.slice(0, 15), metric: 0, source: "local", distance: DISTANCE.connected! }));
+    if (c.tunnelUp)
+      add(
+        fromText(c.localAddress, {
+          protocol: "connected",
+          interface: `gre-${c.id}`.slice(0, 15),
+          metric: 0,
+          source: "local",
+          distance: DISTANCE.connected!,
+        }),
+      );
     for (const r of s.receivedFromCircuit(c)) if (r.accepted) add({ ...r });
   }
   const bgp = (r: Entry) => add({ ...r, rd: undefined, routeTargets: undefined, interface: null });
   if (vrf === "default") {
-    for (const af of ["ipv4Unicast", "ipv6Unicast"] as const) for (const n of w.neighbors) for (const r of s.received(n, af)) if (r.best) bgp(r);
+    for (const af of ["ipv4Unicast", "ipv6Unicast"] as const)
+      for (const n of w.neighbors) for (const r of s.received(n, af)) if (r.best) bgp(r);
     if (w.igp.reachable && w.igp.protocol !== "none") {
-      for (const i of w.igp.interfaces) add(fromText(i.address, { protocol: "connected", interface: i.name, metric: 0, source: "local", distance: DISTANCE.connected! }));
+      for (const i of w.igp.interfaces)
+        add(
+          fromText(i.address, {
+            protocol: "connected",
+            interface: i.name,
+            metric: 0,
+            source: "local",
+            distance: DISTANCE.connected!,
+          }),
+        );
       const final = w.igp.protocol === "ospf" ? "Full" : "Up";
       for (const a of w.igp.adjacencies) {
         if (a.state !== final) continue;
-        add(fromText(`${adjacencyLoopback(a)}/32`, { protocol: w.igp.protocol, nextHop: a.neighborAddress, interface: a.interface, metric: a.cost, source: a.neighborAddress, distance: DISTANCE[w.igp.protocol]! }));
+        add(
+          fromText(`${adjacencyLoopback(a)}/32`, {
+            protocol: w.igp.protocol,
+            nextHop: a.neighborAddress,
+            interface: a.interface,
+            metric: a.cost,
+            source: a.neighborAddress,
+            distance: DISTANCE[w.igp.protocol]!,
+          }),
+        );
       }
     }
   } else {
@@ -84,7 +150,9 @@ export function vrfRoutes(w: RoutingWorld, vrf: string, subscribers: readonly Su
     if (v) for (const f of [4, 6] as const) for (const r of s.imported(v, f)) bgp(r);
   }
   // The sessions' routes are the bulk (one to three per session): sorted on numbers, rendered only for the page.
-  const sorted = Array.isArray(subscribers) ? new SortedSubscriberRoutes(subscribers) : (subscribers as SubscriberRouteList);
+  const sorted = Array.isArray(subscribers)
+    ? new SortedSubscriberRoutes(subscribers)
+    : (subscribers as SubscriberRouteList);
   const subs = family === null ? sorted : ofFamily(sorted, family);
   const others = entries.map(stripVpn);
   // Per prefix, the lowest administrative distance is installed; a session's own route (distance 0) wins its prefix.
@@ -118,7 +186,10 @@ export class SortedSubscriberRoutes implements SubscriberRouteList {
   readonly routes: readonly SortedSubscriberRoute[];
 
   constructor(routes: readonly SubscriberRoute[]) {
-    const keyed = routes.map((route) => ({ route, key: route.family === 4 ? Number(route.base) : Number(route.base >> 75n) }));
+    const keyed = routes.map((route) => ({
+      route,
+      key: route.family === 4 ? Number(route.base) : Number(route.base >> 75n),
+    }));
     keyed.sort((a, b) => compareSubscriber(a, b));
     this.routes = keyed;
   }
@@ -153,7 +224,9 @@ const emptyList: SubscriberRouteList = { length: 0, at: none, text: none };
 function ofFamily(list: SubscriberRouteList, family: Family): SubscriberRouteList {
   const start = lowerBound(list.length, (i) => list.at(i).family < family);
   const end = lowerBound(list.length, (i) => list.at(i).family <= family);
-  return start === 0 && end === list.length ? list : { length: end - start, at: (i) => list.at(start + i), text: (i) => list.text(start + i) };
+  return start === 0 && end === list.length
+    ? list
+    : { length: end - start, at: (i) => list.at(start + i), text: (i) => list.text(start + i) };
 }
 
 /** The first index in [0, n) where `before` turns false (it must be true on a prefix, false after). */
@@ -169,11 +242,18 @@ function lowerBound(n: number, before: (i: number) => boolean): number {
 }
 
 /** Table order of two routes: family, then address, then length. */
-const compareRoutes = (a: { family: Family; base: bigint; length: number }, b: { family: Family; base: bigint; length: number }): number =>
-  a.family - b.family || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0) || a.length - b.length;
+const compareRoutes = (
+  a: { family: Family; base: bigint; length: number },
+  b: { family: Family; base: bigint; length: number },
+): number => a.family - b.family || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0) || a.length - b.length;
 
 function compareSubscriber(a: SortedSubscriberRoute, b: SortedSubscriberRoute): number {
-  return a.route.family - b.route.family || a.key - b.key || (a.route.base < b.route.base ? -1 : a.route.base > b.route.base ? 1 : 0) || a.route.length - b.route.length;
+  return (
+    a.route.family - b.route.family ||
+    a.key - b.key ||
+    (a.route.base < b.route.base ? -1 : a.route.base > b.route.base ? 1 : 0) ||
+    a.route.length - b.route.length
+  );
 }
 
 /** Whether a session's own route has exactly this prefix (binary search of the sorted routes). */
@@ -192,10 +272,16 @@ const subscriberText = (r: SubscriberRoute) => `${formatAddress(r.family, r.base
 function mergedPage(others: Entry[], subs: SubscriberRouteList, query: RouteQuery): RoutePage {
   const { offset, limit } = pageWindow(query.offset, query.limit, ROUTES_DEFAULT_LIMIT, ROUTES_MAX_LIMIT);
   const needle = query.filter?.trim().toLowerCase() ?? "";
-  const keptOthers = needle === "" ? others : others.filter((e) => [e.prefix, e.nextHop, e.asPath, e.protocol].some((f) => f !== null && f.toLowerCase().includes(needle)));
+  const keptOthers =
+    needle === ""
+      ? others
+      : others.filter((e) =>
+          [e.prefix, e.nextHop, e.asPath, e.protocol].some((f) => f !== null && f.toLowerCase().includes(needle)),
+        );
   // Only the prefix and the protocol of a session's route can match (it has no next hop or AS path).
   const keptSubs = needle === "" || "subscriber".includes(needle) ? subs : matching(subs, needle);
-  // On an equal prefix a route of distance 0 comes before the session's, any other after it (as the tables have always listed them).
+  // On an equal prefix a route of distance 0 comes before the session's, any other after it (as the tables have always
+  // listed them).
   const before = (o: Entry, r: SubscriberRoute) => (compareRoutes(o, r) || (o.distance > 0 ? 1 : -1)) < 0;
   // Other route k sits at merged position k + (the sessions' routes before it).
   const placed = keptOthers.map((o, k) => k + lowerBound(keptSubs.length, (j) => !before(o, keptSubs.at(j))));
@@ -209,14 +295,25 @@ function mergedPage(others: Entry[], subs: SubscriberRouteList, query: RouteQuer
       continue;
     }
     const r = keptSubs.at(n - k);
-    routes.push({ prefix: subscriberText(r), nextHop: "", protocol: "subscriber", interface: r.interface, metric: 0, localPref: 0, asPath: "", origin: "", best: true });
+    routes.push({
+      prefix: subscriberText(r),
+      nextHop: "",
+      protocol: "subscriber",
+      interface: r.interface,
+      metric: 0,
+      localPref: 0,
+      asPath: "",
+      origin: "",
+      best: true,
+    });
   }
   return { reachable: true, total, offset, limit, routes };
 }
 
 /** The sessions' routes whose prefix text contains `needle`. */
 function matching(subs: SubscriberRouteList, needle: string): SubscriberRouteList {
-  // IPv4 text has no ':' nor hex letters and IPv6 text (RFC 5952, no dotted tail) no '.': a needle with either rules a family out unread.
+  // IPv4 text has no ':' nor hex letters and IPv6 text (RFC 5952, no dotted tail) no '.': a needle with either rules a
+  // family out unread.
   const split = lowerBound(subs.length, (i) => subs.at(i).family === 4);
   const kept: number[] = [];
   if (!/[:a-f]/.test(needle)) joinedTexts(subs, 0, split).find(needle, kept);

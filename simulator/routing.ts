@@ -40,7 +40,10 @@ import { hash32, hashUnit } from "./random.ts";
 import { AFI_SAFIS, type AfiSafi } from "./vocabulary.ts";
 import type { BgpNeighbor, BgpSummary, BgpSummaryRow, IgpStatus, Route, RoutePage } from "../src/schemas/routing.ts";
 
-/** LOCAL_PREF the best-path selection assumes for a route that carries none (eBGP-learned): every implementation's default. */
+/**
+ * LOCAL_PREF the best-path selection assumes for a route that carries none (eBGP-learned): every implementation's
+ * default.
+ */
 const DEFAULT_LOCAL_PREF = 100;
 
 export const afiFamily = (af: AfiSafi): Family => (af.startsWith("ipv4") ? 4 : 6);
@@ -151,12 +154,28 @@ export const ROUTES_DEFAULT_LIMIT = 50;
 export const ROUTES_MAX_LIMIT = 500;
 
 /** The session's path fails about one hour in ten. */
-export const NEIGHBOR_FLAPS: FlapPolicy = { slotMs: 3_600_000, probability: 0.1, minMs: 30_000, maxMs: 300_000, tailMs: 600_000, salt: 41 };
+export const NEIGHBOR_FLAPS: FlapPolicy = {
+  slotMs: 3_600_000,
+  probability: 0.1,
+  minMs: 30_000,
+  maxMs: 300_000,
+  tailMs: 600_000,
+  salt: 41,
+};
 /** No flap this soon after a session first comes up, so a bring-up reads cleanly. */
 export const NEIGHBOR_SETTLE_MS = 600_000;
 
 /** Administrative distances (FRR's): the route a table installs for a prefix is the one with the lowest. */
-export const DISTANCE: Record<string, number> = { connected: 0, subscriber: 0, framed: 1, cgn: 1, ebgp: 20, ospf: 110, isis: 115, ibgp: 200 };
+export const DISTANCE: Record<string, number> = {
+  connected: 0,
+  subscriber: 0,
+  framed: 1,
+  cgn: 1,
+  ebgp: 20,
+  ospf: 110,
+  isis: 115,
+  ibgp: 200,
+};
 
 // ── sessions ───────────────────────────────────────────────────────────────
 
@@ -186,7 +205,8 @@ export function neighborSession(seed: number, n: BgpNeighborConfig, nowMs: numbe
   const holdTime = Math.min(n.holdTime, peerHold);
   const keepAlive = holdTime === n.holdTime ? n.keepAlive : Math.floor(holdTime / 3);
   const base = { holdTime, keepAlive };
-  if (n.shutdown) return { ...base, state: "Idle (Admin)", establishedMs: null, lastChangeMs: n.provisionedMs, routerId: null };
+  if (n.shutdown)
+    return { ...base, state: "Idle (Admin)", establishedMs: null, lastChangeMs: n.provisionedMs, routerId: null };
   const bringUp = (startMs: number): Phase<BgpState>[] => {
     const g = key ^ Math.floor(startMs / 1000);
     const phases: Phase<BgpState>[] = [{ atMs: startMs, state: "Idle" }];
@@ -211,11 +231,20 @@ export function neighborSession(seed: number, n: BgpNeighborConfig, nowMs: numbe
   if (outage) {
     const endMs = outage.startMs + outage.lengthMs;
     // BFD notices at once; otherwise the hold timer must expire, and an outage shorter than it goes unnoticed.
-    const dropMs = n.bfd ? outage.startMs : outage.startMs + holdTime * 1000 < endMs ? outage.startMs + holdTime * 1000 : null;
+    const dropMs = n.bfd
+      ? outage.startMs
+      : outage.startMs + holdTime * 1000 < endMs
+        ? outage.startMs + holdTime * 1000
+        : null;
     if (dropMs !== null) {
       const again = bringUp(endMs);
       // Down, the session retries: Active (connect failures) until the path is back.
-      phases = [{ atMs: upMs, state: "Established" }, { atMs: dropMs, state: "Idle" }, { atMs: dropMs + 1_000, state: "Active" }, ...again.slice(1)];
+      phases = [
+        { atMs: upMs, state: "Established" },
+        { atMs: dropMs, state: "Idle" },
+        { atMs: dropMs + 1_000, state: "Active" },
+        ...again.slice(1),
+      ];
     }
   }
   const current = phaseAt(phases, nowMs);
@@ -260,7 +289,12 @@ function mask(family: Family, value: bigint, length: number): bigint {
   return (value >> host) << host;
 }
 
-function entry(family: Family, value: bigint, length: number, fields: Partial<Entry> & { protocol: string; source: string }): Entry {
+function entry(
+  family: Family,
+  value: bigint,
+  length: number,
+  fields: Partial<Entry> & { protocol: string; source: string },
+): Entry {
   const base = mask(family, value, length);
   return {
     prefix: `${formatAddress(family, base)}/${length}`,
@@ -287,7 +321,10 @@ export function fromText(prefix: string, fields: Partial<Entry> & { protocol: st
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 export const compareEntries = (a: Entry, b: Entry): number =>
-  a.family - b.family || (a.rd === b.rd ? 0 : compareText(a.rd ?? "", b.rd ?? "")) || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0) || a.length - b.length;
+  a.family - b.family ||
+  (a.rd === b.rd ? 0 : compareText(a.rd ?? "", b.rd ?? "")) ||
+  (a.base < b.base ? -1 : a.base > b.base ? 1 : 0) ||
+  a.length - b.length;
 
 const routeKey = (e: Entry) => `${e.rd ?? ""}|${e.prefix}`;
 
@@ -301,14 +338,21 @@ function transitPath(seed: number, key: number, salt: number): string {
   return path.join(" ");
 }
 
-const joinPath = (...parts: (string | number | null | undefined)[]) => parts.filter((p) => p !== null && p !== undefined && p !== "").join(" ");
+const joinPath = (...parts: (string | number | null | undefined)[]) =>
+  parts.filter((p) => p !== null && p !== undefined && p !== "").join(" ");
 
 /** The routes a global neighbor sends in one address family (whether or not its session is up). */
 function sentBy(w: RoutingWorld, n: BgpNeighborConfig, af: AfiSafi): Entry[] {
   const { seed } = w;
   const ibgp = w.localAs === n.remoteAs;
   const key = textKey(`${n.address}|${af}`);
-  const common = { protocol: "bgp", nextHop: formatAddress(...addressOf(n.address)), source: n.address, localPref: ibgp ? 100 : null, distance: ibgp ? DISTANCE.ibgp! : DISTANCE.ebgp! };
+  const common = {
+    protocol: "bgp",
+    nextHop: formatAddress(...addressOf(n.address)),
+    source: n.address,
+    localPref: ibgp ? 100 : null,
+    distance: ibgp ? DISTANCE.ibgp! : DISTANCE.ebgp!,
+  };
   const out: Entry[] = [];
   const seen = new Set<string>();
   const push = (e: Entry) => {
@@ -326,16 +370,36 @@ function sentBy(w: RoutingWorld, n: BgpNeighborConfig, af: AfiSafi): Entry[] {
       const g = hash32(seed, key, 200 + i);
       const value =
         family === 4
-          ? BigInt((((UPSTREAM_V4_FIRST_OCTETS[h % UPSTREAM_V4_FIRST_OCTETS.length]! << 24) | (((h >>> 8) & 255) << 16) | (((g >>> 8) & 255) << 8)) >>> 0))
+          ? BigInt(
+              ((UPSTREAM_V4_FIRST_OCTETS[h % UPSTREAM_V4_FIRST_OCTETS.length]! << 24) |
+                (((h >>> 8) & 255) << 16) |
+                (((g >>> 8) & 255) << 8)) >>>
+                0,
+            )
           : ((0x2a00n + BigInt(h % 16)) << 112n) | (BigInt((h >>> 8) & 0xffff) << 96n) | (BigInt(g & 0xffff) << 80n);
       const length = family === 4 ? 16 + ((h >>> 24) % 9) : 29 + ((h >>> 24) % 20);
-      push(entry(family, value, length, { ...common, asPath: peerPath(transitPath(seed, key, 300 + i)), origin: g % 10 === 0 ? "incomplete" : "IGP", metric: ((g >>> 4) % 5) * 10 }));
+      push(
+        entry(family, value, length, {
+          ...common,
+          asPath: peerPath(transitPath(seed, key, 300 + i)),
+          origin: g % 10 === 0 ? "incomplete" : "IGP",
+          metric: ((g >>> 4) % 5) * 10,
+        }),
+      );
     }
     if (hashUnit(seed, key, 2) < 0.5) {
       // A more-specific than the inbound policy accepts (longer than /24, /48): received, not accepted.
       const first = out[1]!;
       const longer = family === 4 ? 25 + (hash32(seed, key, 4) % 4) : 56;
-      push(entry(family, first.base | (family === 4 ? 128n : 0n), Math.max(longer, first.length + 1), { ...common, asPath: first.asPath, origin: "IGP", metric: 0, accepted: false }));
+      push(
+        entry(family, first.base | (family === 4 ? 128n : 0n), Math.max(longer, first.length + 1), {
+          ...common,
+          asPath: first.asPath,
+          origin: "IGP",
+          metric: 0,
+          accepted: false,
+        }),
+      );
     }
     return out;
   }
@@ -350,8 +414,11 @@ function sentBy(w: RoutingWorld, n: BgpNeighborConfig, af: AfiSafi): Entry[] {
     const sites = hashBetween(seed, t, 7, 1, 4);
     for (let i = 0; i < sites; i++) {
       const h = hash32(seed, t, 400 + i);
-      const value = family === 4 ? BigInt((((10 << 24) | ((h & 255) << 16) | (((h >>> 8) & 255) << 8)) >>> 0)) : (0xfdn << 120n) | (BigInt(h) << 88n);
-      const site = 64512 + (h >>> 20) % 1000;
+      const value =
+        family === 4
+          ? BigInt(((10 << 24) | ((h & 255) << 16) | (((h >>> 8) & 255) << 8)) >>> 0)
+          : (0xfdn << 120n) | (BigInt(h) << 88n);
+      const site = 64512 + ((h >>> 20) % 1000);
       push(entry(family, value, family === 4 ? 24 : 48, { ...vpn, asPath: peerPath(String(site)) }));
     }
   }
@@ -368,12 +435,21 @@ function sentByCircuit(w: RoutingWorld, c: CircuitPeer): Entry[] {
   if (c.state !== "Established") return [];
   const [family] = addressOf(c.address);
   const h = hash32(w.seed, textKey(c.id), 1);
-  const common = { protocol: "bgp", nextHop: c.address, interface: `gre-${c.id}`.slice(0, 15), source: `circuit:${c.id}`, asPath: String(c.remoteAs), origin: "IGP" as Origin, metric: 0, distance: DISTANCE.ebgp! };
+  const common = {
+    protocol: "bgp",
+    nextHop: c.address,
+    interface: `gre-${c.id}`.slice(0, 15),
+    source: `circuit:${c.id}`,
+    asPath: String(c.remoteAs),
+    origin: "IGP" as Origin,
+    metric: 0,
+    distance: DISTANCE.ebgp!,
+  };
   const out: Entry[] = [];
   for (let i = 0; i < c.prefixes; i++) {
     const value =
       family === 4
-        ? BigInt((((172 << 24) | ((16 + (h % 16)) << 16) | ((((h >>> 4) % 200) + i) << 8)) >>> 0))
+        ? BigInt(((172 << 24) | ((16 + (h % 16)) << 16) | ((((h >>> 4) % 200) + i) << 8)) >>> 0)
         : (0xfdn << 120n) | (BigInt(h & 0xffffff) << 96n) | (BigInt(i) << 80n);
     out.push(entry(family, value, family === 4 ? 24 : 48, common));
   }
@@ -445,7 +521,10 @@ export class Snapshot {
     return this.#received.get(`circuit:${c.id}`) ?? [];
   }
 
-  /** What the VRF originates in a family: the routes it exports to the VPN (or, for `default`, to its unicast neighbors). */
+  /**
+   * What the VRF originates in a family: the routes it exports to the VPN (or, for `default`, to its unicast
+   * neighbors).
+   */
   originated(vrf: string, family: Family): Entry[] {
     const cacheKey = `${vrf}|${family}`;
     const cached = this.#originated.get(cacheKey);
@@ -459,14 +538,20 @@ export class Snapshot {
       out.push(e);
     };
     const v = w.vrfs.find((x) => x.name === vrf);
-    if (v?.originateDefaultRoute && family === 4) push(entry(4, 0n, 0, { protocol: "bgp", origin: "IGP", source: "local" }));
+    if (v?.originateDefaultRoute && family === 4)
+      push(entry(4, 0n, 0, { protocol: "bgp", origin: "IGP", source: "local" }));
     for (const pool of w.pools) {
       if (pool.vrf !== vrf || pool.cgnTranslated) continue;
-      for (const s of pool.subnets) if (s.announce) push(fromText(s.prefix, { protocol: "connected", origin: "IGP", source: "local" }));
+      for (const s of pool.subnets)
+        if (s.announce) push(fromText(s.prefix, { protocol: "connected", origin: "IGP", source: "local" }));
     }
-    for (const c of w.cgnPublic) if (c.vrf === vrf) push(fromText(c.prefix, { protocol: "cgn", origin: "IGP", source: "local" }));
-    for (const s of w.statics) if (s.vrf === vrf && s.announce) push(fromText(s.prefix, { protocol: "static", origin: "incomplete", source: "local" }));
-    for (const f of w.framed) if (f.vrf === vrf) push(fromText(f.prefix, { protocol: "framed", origin: "incomplete", source: "local" }));
+    for (const c of w.cgnPublic)
+      if (c.vrf === vrf) push(fromText(c.prefix, { protocol: "cgn", origin: "IGP", source: "local" }));
+    for (const s of w.statics)
+      if (s.vrf === vrf && s.announce)
+        push(fromText(s.prefix, { protocol: "static", origin: "incomplete", source: "local" }));
+    for (const f of w.framed)
+      if (f.vrf === vrf) push(fromText(f.prefix, { protocol: "framed", origin: "incomplete", source: "local" }));
     for (const c of w.circuits) {
       if (c.vrf !== vrf) continue;
       for (const r of this.receivedFromCircuit(c)) if (r.best) push({ ...r, interface: null });
@@ -492,7 +577,8 @@ export class Snapshot {
     }
     for (const other of this.w.vrfs) {
       if (other.name === vrf.name || !other.exportRt.some((rt) => vrf.importRt.includes(rt))) continue;
-      for (const e of this.originated(other.name, family)) out.push({ ...e, rd: other.rd ?? undefined, routeTargets: [...other.exportRt], best: true });
+      for (const e of this.originated(other.name, family))
+        out.push({ ...e, rd: other.rd ?? undefined, routeTargets: [...other.exportRt], best: true });
     }
     return out;
   }
@@ -505,14 +591,29 @@ export class Snapshot {
     const ibgp = w.localAs === n.remoteAs;
     const nextHop = family === 4 ? w.routerId : localV6(n.address, w.routerId);
     const sources: Entry[] = isVpn(af)
-      ? w.vrfs.filter((v) => v.rd && v.exportRt.length > 0).flatMap((v) => this.originated(v.name, family).map((e) => ({ ...e, rd: v.rd!, routeTargets: [...v.exportRt] })))
+      ? w.vrfs
+          .filter((v) => v.rd && v.exportRt.length > 0)
+          .flatMap((v) =>
+            this.originated(v.name, family).map((e) => ({ ...e, rd: v.rd!, routeTargets: [...v.exportRt] })),
+          )
       : this.originated("default", family);
     return sources
-      .map((e) => ({ ...e, nextHop, interface: null, metric: 0, localPref: ibgp ? 100 : null, asPath: ibgp ? (e.asPath ?? "") : joinPath(w.localAs, e.asPath), best: true }))
+      .map((e) => ({
+        ...e,
+        nextHop,
+        interface: null,
+        metric: 0,
+        localPref: ibgp ? 100 : null,
+        asPath: ibgp ? (e.asPath ?? "") : joinPath(w.localAs, e.asPath),
+        best: true,
+      }))
       .sort(compareEntries);
   }
 
-  /** What this box sends a GRE customer: its VRF's table (what the VRF originates and imports), less the customer's own routes. */
+  /**
+   * What this box sends a GRE customer: its VRF's table (what the VRF originates and imports), less the customer's own
+   * routes.
+   */
   advertisedToCircuit(c: CircuitPeer): Entry[] {
     if (c.state !== "Established") return [];
     const w = this.w;
@@ -524,7 +625,17 @@ export class Snapshot {
     for (const e of [...this.originated(c.vrf, family), ...(v ? this.imported(v, family) : [])]) {
       if (e.source === `circuit:${c.id}` || seen.has(e.prefix)) continue;
       seen.add(e.prefix);
-      out.push({ ...e, rd: undefined, routeTargets: undefined, nextHop, interface: null, metric: 0, localPref: null, asPath: joinPath(w.localAs, e.asPath), best: true });
+      out.push({
+        ...e,
+        rd: undefined,
+        routeTargets: undefined,
+        nextHop,
+        interface: null,
+        metric: 0,
+        localPref: null,
+        asPath: joinPath(w.localAs, e.asPath),
+        best: true,
+      });
     }
     return out.map(stripVpn).sort(compareEntries);
   }
@@ -535,7 +646,10 @@ export const stripVpn = (e: Entry): Entry => {
   return rest as Entry;
 };
 
-/** This end of an IPv6 session: the peer's address with its low bits flipped (a /126 or /127 link), or an IPv4-mapped router id over IPv4. */
+/**
+ * This end of an IPv6 session: the peer's address with its low bits flipped (a /126 or /127 link), or an IPv4-mapped
+ * router id over IPv4.
+ */
 function localV6(peer: string, routerId: string): string {
   const a = parseAddress(peer);
   if (a?.family !== 6) return `::ffff:${routerId}`;
@@ -574,7 +688,12 @@ export function wire(e: Entry): Route {
 export function page(entries: Entry[], query: RouteQuery, reachable = true): RoutePage {
   const { offset, limit } = pageWindow(query.offset, query.limit, ROUTES_DEFAULT_LIMIT, ROUTES_MAX_LIMIT);
   const needle = query.filter?.trim().toLowerCase() ?? "";
-  const kept = needle === "" ? entries : entries.filter((e) => [e.prefix, e.nextHop, e.asPath, e.protocol].some((f) => f !== null && f.toLowerCase().includes(needle)));
+  const kept =
+    needle === ""
+      ? entries
+      : entries.filter((e) =>
+          [e.prefix, e.nextHop, e.asPath, e.protocol].some((f) => f !== null && f.toLowerCase().includes(needle)),
+        );
   return { reachable, total: kept.length, offset, limit, routes: kept.slice(offset, offset + limit).map(wire) };
 }
 
@@ -591,7 +710,10 @@ function findPeer(w: RoutingWorld, address: string, vrf?: string | null): Peer |
   return c ? { kind: "circuit", c } : null;
 }
 
-/** The spec's BgpSummary: one row per peer per address family, global neighbors (configuration order) then GRE customers. */
+/**
+ * The spec's BgpSummary: one row per peer per address family, global neighbors (configuration order) then GRE
+ * customers.
+ */
 export function bgpSummary(w: RoutingWorld): BgpSummary {
   const s = new Snapshot(w);
   if (!s.running) return { reachable: false, localAs: w.localAs, routerId: w.routerId, peers: [] };
@@ -646,7 +768,10 @@ const unknownNeighbor = (address: string): BgpNeighbor => ({
   addressFamilies: [],
 });
 
-/** The spec's BgpNeighbor; `reachable` false (never an error) when the daemon cannot be asked or no such peer is configured. */
+/**
+ * The spec's BgpNeighbor; `reachable` false (never an error) when the daemon cannot be asked or no such peer is
+ * configured.
+ */
 export function bgpNeighbor(w: RoutingWorld, address: string, vrf?: string | null): BgpNeighbor {
   const s = new Snapshot(w);
   const peer = s.running ? findPeer(w, address, vrf) : null;
@@ -669,7 +794,14 @@ export function bgpNeighbor(w: RoutingWorld, address: string, vrf?: string | nul
       holdTime: 90,
       keepAlive: 30,
       bfd: c.bfd,
-      addressFamilies: [{ afiSafi: af, received: received.length, accepted: received.filter((r) => r.accepted).length, advertised: s.advertisedToCircuit(c).length }],
+      addressFamilies: [
+        {
+          afiSafi: af,
+          received: received.length,
+          accepted: received.filter((r) => r.accepted).length,
+          advertised: s.advertisedToCircuit(c).length,
+        },
+      ],
     };
   }
   const n = peer.n;
@@ -691,7 +823,12 @@ export function bgpNeighbor(w: RoutingWorld, address: string, vrf?: string | nul
     bfd: n.bfd,
     addressFamilies: n.addressFamilies.map((af) => {
       const received = s.received(n, af);
-      return { afiSafi: af, received: received.length, accepted: received.filter((r) => r.accepted).length, advertised: s.advertisedTo(n, af).length };
+      return {
+        afiSafi: af,
+        received: received.length,
+        accepted: received.filter((r) => r.accepted).length,
+        advertised: s.advertisedTo(n, af).length,
+      };
     }),
   };
 }
@@ -717,7 +854,10 @@ export function neighborRoutes(w: RoutingWorld, address: string, query: Neighbor
   if (peer.kind === "circuit") {
     const af: AfiSafi = addressOf(peer.c.address)[0] === 4 ? "ipv4Unicast" : "ipv6Unicast";
     if (query.af && query.af !== af) return page([], query);
-    return page(received ? [...s.receivedFromCircuit(peer.c)].sort(compareEntries) : s.advertisedToCircuit(peer.c), query);
+    return page(
+      received ? [...s.receivedFromCircuit(peer.c)].sort(compareEntries) : s.advertisedToCircuit(peer.c),
+      query,
+    );
   }
   const af = query.af ?? peer.n.addressFamilies[0]!;
   return page(received ? [...s.received(peer.n, af)].sort(compareEntries) : s.advertisedTo(peer.n, af), query);

@@ -33,7 +33,12 @@ export class RowTexts {
   readonly #tails = new Array<string>(ENTRIES).fill("");
 
   /** A row's text with this uptime; `row` builds the row when no valid entry holds it. */
-  text(slot: number, id: number, uptimeSeconds: number, row: (slot: number) => SessionSummary): JsonText<SessionSummary> {
+  text(
+    slot: number,
+    id: number,
+    uptimeSeconds: number,
+    row: (slot: number) => SessionSummary,
+  ): JsonText<SessionSummary> {
     const i = slot & (ENTRIES - 1);
     if (this.#ids[i] !== id) {
       const text = JSON.stringify({ ...row(slot), uptimeSeconds: UPTIME_MARK });

@@ -38,8 +38,12 @@ export function timeline(file: ScenarioFile): TimelineStep[] {
     now = at;
     return gap;
   };
-  if (file.seed !== undefined) out.push({ at: 0, advanceSeconds: 0, action: { action: "reseed", seed: file.seed }, source: "seed" });
-  file.steps.forEach(({ at, ...action }, i) => out.push({ at, advanceSeconds: advanceTo(at), action: action as TwinScenarioAction, source: i }));
-  if (file.until !== undefined && file.until > now) out.push({ at: file.until, advanceSeconds: advanceTo(file.until), action: null, source: "clock" });
+  if (file.seed !== undefined)
+    out.push({ at: 0, advanceSeconds: 0, action: { action: "reseed", seed: file.seed }, source: "seed" });
+  file.steps.forEach(({ at, ...action }, i) =>
+    out.push({ at, advanceSeconds: advanceTo(at), action: action as TwinScenarioAction, source: i }),
+  );
+  if (file.until !== undefined && file.until > now)
+    out.push({ at: file.until, advanceSeconds: advanceTo(file.until), action: null, source: "clock" });
   return out;
 }

@@ -21,7 +21,10 @@ export type ScenarioResult =
  * and `reseed` replace or drive the whole model and are handled by the
  * Gateway before reaching here.
  */
-export function applyAction(m: Model, a: Exclude<ScenarioAction, { action: "advance-clock" | "reseed" }>): ScenarioResult {
+export function applyAction(
+  m: Model,
+  a: Exclude<ScenarioAction, { action: "advance-clock" | "reseed" }>,
+): ScenarioResult {
   const result = run(m, a);
   if (result.ok) {
     m.logs.emit(m.nowMs, "scenario.action", { action: a.action, detail: describe(result.detail) });
@@ -48,7 +51,8 @@ function run(m: Model, a: Exclude<ScenarioAction, { action: "advance-clock" | "r
     case "drain-pool": {
       const pool = m.pools.find((p) => p.name.toLowerCase() === a.pool.toLowerCase());
       if (!pool) return { ok: false, reason: "unknown-pool" };
-      if (a.action === "drain-pool") return { ok: true, action: a.action, detail: { pool: pool.name, released: pool.drain() } };
+      if (a.action === "drain-pool")
+        return { ok: true, action: a.action, detail: { pool: pool.name, released: pool.drain() } };
       const filled = pool.fill(a.percent);
       if (!filled.ok) return filled;
       return { ok: true, action: a.action, detail: { pool: pool.name, reserved: filled.reserved } };
@@ -58,7 +62,8 @@ function run(m: Model, a: Exclude<ScenarioAction, { action: "advance-clock" | "r
       const g = m.cgn.findGroup(a.group);
       if (g < 0) return { ok: false, reason: "unknown-group" };
       const name = m.cgn.groups[g]?.config.name ?? a.group;
-      if (a.action === "drain-cgn-group") return { ok: true, action: a.action, detail: { group: name, released: m.cgn.drain(g) } };
+      if (a.action === "drain-cgn-group")
+        return { ok: true, action: a.action, detail: { group: name, released: m.cgn.drain(g) } };
       return { ok: true, action: a.action, detail: { group: name, reserved: m.cgn.fill(g, a.percent) } };
     }
     case "fail-daemon":

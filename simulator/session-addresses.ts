@@ -1,7 +1,13 @@
-/** Formatting a session's addresses from the store: a leaf at run time (the model is a type here), so the lifecycle, the session queries and the local sessions share it without an import cycle. */
+/**
+ * Formatting a session's addresses from the store: a leaf at run time (the model is a type here), so the lifecycle, the
+ * session queries and the local sessions share it without an import cycle.
+ */
 import type { Model } from "./model.ts";
 
-/** The session's IPv6 text: the WAN prefix, else the delegated prefix, else null (a local subscriber's may lie outside every pool). */
+/**
+ * The session's IPv6 text: the WAN prefix, else the delegated prefix, else null (a local subscriber's may lie outside
+ * every pool).
+ */
 export function ipv6Text(m: Model, slot: number): string | null {
   const s = m.store;
   const wan = s.wanPool[slot] ?? -1;

@@ -21,7 +21,12 @@ export interface SessionFilter {
 }
 
 /** Matching live slots newest first from `offset` (at most `limit`), and how many match in all. */
-export function selectSessions(m: Model, filter: SessionFilter, offset: number, limit: number): { total: number; slots: number[] } {
+export function selectSessions(
+  m: Model,
+  filter: SessionFilter,
+  offset: number,
+  limit: number,
+): { total: number; slots: number[] } {
   const s = m.store;
   const words = (s.orderLen + 31) >>> 5;
   let acc = s.liveBits;
@@ -34,7 +39,8 @@ export function selectSessions(m: Model, filter: SessionFilter, offset: number, 
   const order = s.orderSlots;
   const tests = filter.tests;
   if (tests.length === 0) {
-    // Unfiltered, the count is the table's own: no popcount over every word (4,000 of them at 128k sessions) for a page.
+    // Unfiltered, the count is the table's own: no popcount over every word (4,000 of them at 128k sessions) for a
+    // page.
     const total = acc === s.liveBits ? s.total : countBits(acc, words);
     let skip = offset;
     for (let w = words - 1; w >= 0 && slots.length < limit; w--) {
@@ -81,7 +87,11 @@ export function selectSessions(m: Model, filter: SessionFilter, offset: number, 
  * read from the IPv4 pools' holder tables. `local` decides for configured
  * local subscribers' sessions (their blocks are held as static, not by slot).
  */
-export function ipv4Mask(m: Model, ranges: readonly { first: number; last: number }[], local: (slot: number) => boolean): Int32Array {
+export function ipv4Mask(
+  m: Model,
+  ranges: readonly { first: number; last: number }[],
+  local: (slot: number) => boolean,
+): Int32Array {
   const s = m.store;
   return mask(m, local, (set) => {
     for (const pool of m.pools) {
@@ -125,15 +135,22 @@ export function ipv6Mask(
       const family = pool.config.family;
       if (family === "ipv4") continue;
       // A delegated prefix is what the list shows only for a session without a WAN prefix.
-      const shown = family === "ipv6-wan" ? (slot: number) => s.wanPool[slot] === pool.index : (slot: number) => s.pdPool[slot] === pool.index && (s.wanPool[slot] ?? -1) < 0;
+      const shown =
+        family === "ipv6-wan"
+          ? (slot: number) => s.wanPool[slot] === pool.index
+          : (slot: number) => s.pdPool[slot] === pool.index && (s.wanPool[slot] ?? -1) < 0;
       pool.subnets.forEach((_, si) => {
-        for (const range of rangeOf(pool, si)) pool.committedBetween(si, range, (slot) => shown(slot) && (check === null || check(slot)) && set(slot));
+        for (const range of rangeOf(pool, si))
+          pool.committedBetween(si, range, (slot) => shown(slot) && (check === null || check(slot)) && set(slot));
       });
     }
   });
 }
 
-/** A bitset of the slots `fill` sets (generated subscribers only) and the live local subscribers' sessions `local` accepts. */
+/**
+ * A bitset of the slots `fill` sets (generated subscribers only) and the live local subscribers' sessions `local`
+ * accepts.
+ */
 function mask(m: Model, local: (slot: number) => boolean, fill: (set: (slot: number) => void) => void): Int32Array {
   const s = m.store;
   const bits = new Int32Array((s.orderLen + 31) >>> 5);
@@ -177,7 +194,10 @@ export function ipv6TextRanges(text: string): { ranges: { first: bigint; last: b
   if (!/^[0-9a-f]{0,4}$/.test(partial)) return null;
   const rest = BigInt(16 * (7 - groups.length));
   const below = (1n << rest) - 1n;
-  const span = (lo: number, hi: number) => ({ first: ((value << 16n) | BigInt(lo)) << rest, last: (((value << 16n) | BigInt(hi)) << rest) | below });
+  const span = (lo: number, hi: number) => ({
+    first: ((value << 16n) | BigInt(lo)) << rest,
+    last: (((value << 16n) | BigInt(hi)) << rest) | below,
+  });
   if (partial === "") return { ranges: [span(0, 0xffff)], exact };
   // A group whose text begins with 0 is the zero group itself.
   if (partial === "0") return { ranges: [span(0, 0)], exact: false };
@@ -190,4 +210,3 @@ export function ipv6TextRanges(text: string): { ranges: { first: bigint; last: b
   }
   return { ranges, exact };
 }
-

@@ -7,7 +7,14 @@
  * (session-filter.ts, username-match.ts); rows are built only for the
  * returned page.
  */
-import type { AssignedPrefix, SessionDetail as WireSessionDetail, SessionList, SessionRates, SessionSummary, SessionSummaryCounts } from "../src/schemas/sessions.ts";
+import type {
+  AssignedPrefix,
+  SessionDetail as WireSessionDetail,
+  SessionList,
+  SessionRates,
+  SessionSummary,
+  SessionSummaryCounts,
+} from "../src/schemas/sessions.ts";
 import { isoTime } from "./clock.ts";
 import type { Hold } from "./local-subscribers.ts";
 import type { Model } from "./model.ts";
@@ -42,7 +49,10 @@ export interface SessionQuery {
   limit?: number | null | undefined;
 }
 
-/** Everything the model knows about one session: the wire SessionDetail without the source-VRF steering, which the data plane adds. */
+/**
+ * Everything the model knows about one session: the wire SessionDetail without the source-VRF steering, which the data
+ * plane adds.
+ */
 export type SessionDetail = Omit<WireSessionDetail, "steering">;
 
 type Predicate = (slot: number) => boolean;
@@ -53,7 +63,10 @@ export function listSessions(m: Model, q: SessionQuery): SessionList {
   return { total, offset, items: slots.map((slot) => summaryRow(m, slot)) };
 }
 
-/** The sessions list as JSON text, from the rows the model keeps encoded (row-texts.ts): what the API answers, kept while it stands (page-texts.ts). */
+/**
+ * The sessions list as JSON text, from the rows the model keeps encoded (row-texts.ts): what the API answers, kept
+ * while it stands (page-texts.ts).
+ */
 export function sessionListText(m: Model, q: SessionQuery): JsonText<SessionList> {
   // The query as it came (the contract's parse gives its fields in one order): a field added to SessionQuery keys
   // its own pages with no list here to keep up; two spellings of one query are two entries of the same page.
@@ -84,12 +97,18 @@ function sessionPage(m: Model, q: SessionQuery): { total: number; offset: number
 }
 
 /** Whole seconds since the session came up. */
-const uptimeOf = (m: Model, slot: number): number => Math.max(0, Math.round((m.nowMs - (m.store.upMs[slot] ?? m.nowMs)) / 1000));
+const uptimeOf = (m: Model, slot: number): number =>
+  Math.max(0, Math.round((m.nowMs - (m.store.upMs[slot] ?? m.nowMs)) / 1000));
 
 /** The summary counts, from the incremental counters. */
 export function summarise(m: Model): SessionSummaryCounts {
   const s = m.store;
-  const byEncap = { ipoe: s.byEncap[0] ?? 0, "pppoe-local": s.byEncap[1] ?? 0, "pppoe-lac": s.byEncap[2] ?? 0, l2tp: s.byEncap[3] ?? 0 };
+  const byEncap = {
+    ipoe: s.byEncap[0] ?? 0,
+    "pppoe-local": s.byEncap[1] ?? 0,
+    "pppoe-lac": s.byEncap[2] ?? 0,
+    l2tp: s.byEncap[3] ?? 0,
+  };
   const byVrf: Record<string, number> = {};
   m.vrfNames.forEach((name, i) => (byVrf[name] = s.byVrf[i] ?? 0));
   return {
@@ -168,7 +187,8 @@ export function detailOf(m: Model, slot: number): SessionDetail {
   const binding = s.cgn[slot] ?? -1;
   // A local subscriber (negative sub): its realm, rates and addresses outside the pools come from its configuration.
   const local = (s.sub[slot] ?? 0) < 0 ? m.locals.ofSub(s.sub[slot] ?? 0) : undefined;
-  const outside = (hold: Hold | undefined) => (hold?.kind === "outside" ? { prefix: hold.text, pool: null, subnet: null } : null);
+  const outside = (hold: Hold | undefined) =>
+    hold?.kind === "outside" ? { prefix: hold.text, pool: null, subnet: null } : null;
   return {
     ...row,
     state: "up",
@@ -205,7 +225,10 @@ export function matchingSlots(m: Model, q: SessionQuery): number[] {
   return filter === false ? [] : selectSessions(m, filter, 0, Number.POSITIVE_INFINITY).slots;
 }
 
-/** The subscriber's MAC as this box sees it: none on an LNS (the spec's `mac` is not nullable: empty), which hears PPP through a tunnel. */
+/**
+ * The subscriber's MAC as this box sees it: none on an LNS (the spec's `mac` is not nullable: empty), which hears PPP
+ * through a tunnel.
+ */
 export function macOf(m: Model, slot: number): string {
   if (m.store.encap[slot] === ENCAP_L2TP) return "";
   const sub = m.store.sub[slot] ?? 0;
@@ -215,7 +238,9 @@ export function macOf(m: Model, slot: number): string {
   return formatMac(mac.hi, mac.lo);
 }
 
-/** The plan a session shows: the profile plan's name; a local subscriber's configured plan, or `local` when it has none. */
+/**
+ * The plan a session shows: the profile plan's name; a local subscriber's configured plan, or `local` when it has none.
+ */
 function planName(m: Model, slot: number): string {
   const sub = m.store.sub[slot] ?? 0;
   if (sub < 0) return m.locals.ofSub(sub)?.config.plan ?? "local";
@@ -304,7 +329,12 @@ function ipFilter(m: Model, text: string): Int32Array | Predicate | false {
   if (v4 !== null) return ipv4Mask(m, v4, test);
   const v6 = ipv6TextRanges(text);
   if (v6 === null) return test;
-  return ipv6Mask(m, (pool, si) => v6.ranges.flatMap((r) => nonNull(pool.ordinalsStartingIn(si, r.first, r.last))), test, v6.exact ? null : test);
+  return ipv6Mask(
+    m,
+    (pool, si) => v6.ranges.flatMap((r) => nonNull(pool.ordinalsStartingIn(si, r.first, r.last))),
+    test,
+    v6.exact ? null : test,
+  );
 }
 
 const nonNull = (range: [number, number] | null): [number, number][] => (range === null ? [] : [range]);

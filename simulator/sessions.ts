@@ -27,11 +27,48 @@ const EXPECTED_HEADROOM = 1.1;
 
 /** The per-slot columns, grown together (snapshot.ts saves the first `highWater` of each but the live list's two). */
 const COLUMNS = [
-  "alive", "id", "sub", "encap", "port", "svlan", "cvlan", "plan", "vrf", "realm", "walledGarden", "aaa",
-  "v4Pool", "v4Subnet", "v4Ord", "v4Addr", "wanPool", "wanSubnet", "wanOrd", "pdPool", "pdSubnet", "pdOrd", "cgn",
-  "upMs", "leaseMs", "leaseEnd", "endAt", "endKind", "quietUntil", "acctAt",
-  "activity", "rxBps", "txBps", "rxPps", "txPps", "rxBytes", "txBytes", "rxPkts", "txPkts",
-  "rateTick", "liveIndex", "live",
+  "alive",
+  "id",
+  "sub",
+  "encap",
+  "port",
+  "svlan",
+  "cvlan",
+  "plan",
+  "vrf",
+  "realm",
+  "walledGarden",
+  "aaa",
+  "v4Pool",
+  "v4Subnet",
+  "v4Ord",
+  "v4Addr",
+  "wanPool",
+  "wanSubnet",
+  "wanOrd",
+  "pdPool",
+  "pdSubnet",
+  "pdOrd",
+  "cgn",
+  "upMs",
+  "leaseMs",
+  "leaseEnd",
+  "endAt",
+  "endKind",
+  "quietUntil",
+  "acctAt",
+  "activity",
+  "rxBps",
+  "txBps",
+  "rxPps",
+  "txPps",
+  "rxBytes",
+  "txBytes",
+  "rxPkts",
+  "txPkts",
+  "rateTick",
+  "liveIndex",
+  "live",
   "orderPos",
 ] as const;
 
@@ -116,12 +153,17 @@ export class SessionStore {
   readonly encapRxPps = new Float64Array(ENCAP_COUNT);
   readonly encapTxPps = new Float64Array(ENCAP_COUNT);
   liveIndex: Int32Array;
-  /** Position of a live slot in the id-ordered index (`orderIds`/`orderSlots`), the bit it sets in the filter bitsets. */
+  /**
+   * Position of a live slot in the id-ordered index (`orderIds`/`orderSlots`), the bit it sets in the filter bitsets.
+   */
   orderPos: Int32Array;
 
   live: Int32Array;
   liveCount = 0;
-  /** Counts every change of which sessions are live (activate, deactivate, rebuild): a page served since is out of date (page-texts.ts). */
+  /**
+   * Counts every change of which sessions are live (activate, deactivate, rebuild): a page served since is out of date
+   * (page-texts.ts).
+   */
   revision = 0;
   #freeSlots: Int32Array;
   #freeTop: number;
@@ -136,7 +178,10 @@ export class SessionStore {
   readonly #ends = new LeaseTimers();
   /** The Interim-Updates to come (`acctAt`), likewise. */
   readonly #interims = new LeaseTimers();
-  /** Slots activated since the traffic loop last took them (their first rates are drawn in the sub-step that sets them up). */
+  /**
+   * Slots activated since the traffic loop last took them (their first rates are drawn in the sub-step that sets them
+   * up).
+   */
   #fresh: number[] = [];
   /** A session came up with an id below the index's last (settleOrder). */
   #unordered = false;
@@ -152,7 +197,9 @@ export class SessionStore {
   portBits: Int32Array[];
   vrfBits: Int32Array[];
   walledGardenBits: Int32Array;
-  /** Per realm (a local subscriber's session is in realm 0's), for a username needle that lies in the realm's domain. */
+  /**
+   * Per realm (a local subscriber's session is in realm 0's), for a username needle that lies in the realm's domain.
+   */
   realmBits: Int32Array[];
 
   byEncap = new Int32Array(ENCAP_COUNT);
@@ -238,7 +285,14 @@ export class SessionStore {
 
   /** Every bitset, for growing or clearing them together. */
   #bitsets(): Int32Array[] {
-    return [this.liveBits, ...this.encapBits, ...this.portBits, ...this.vrfBits, this.walledGardenBits, ...this.realmBits];
+    return [
+      this.liveBits,
+      ...this.encapBits,
+      ...this.portBits,
+      ...this.vrfBits,
+      this.walledGardenBits,
+      ...this.realmBits,
+    ];
   }
 
   /** Sets (on) or clears a live slot's bits at its order position. */
@@ -246,7 +300,8 @@ export class SessionStore {
     const pos = this.orderPos[slot] ?? 0;
     const w = pos >>> 5;
     const bit = 1 << (pos & 31);
-    // Set by set, without a list of them: this runs at every setup and teardown, and an array per call was a tenth of bring-up's garbage.
+    // Set by set, without a list of them: this runs at every setup and teardown, and an array per call was a tenth of
+    // bring-up's garbage.
     flip(this.liveBits, w, bit, on);
     flip(this.encapBits[this.encap[slot] ?? 0], w, bit, on);
     flip(this.vrfBits[this.vrf[slot] ?? 0], w, bit, on);
@@ -322,7 +377,13 @@ export class SessionStore {
   /** Takes a free slot (the caller fills its columns, then calls `activate`). */
   takeSlot(): number {
     // Bring-up would otherwise copy every column some twenty times on the way to the steady state.
-    if (this.#freeTop === 0) this.ensure(Math.max(Math.ceil(this.allocated * GROWTH), this.allocated < this.#expected ? Math.ceil(this.#expected * EXPECTED_HEADROOM) : 0));
+    if (this.#freeTop === 0)
+      this.ensure(
+        Math.max(
+          Math.ceil(this.allocated * GROWTH),
+          this.allocated < this.#expected ? Math.ceil(this.#expected * EXPECTED_HEADROOM) : 0,
+        ),
+      );
     const slot = this.#freeSlots[--this.#freeTop] ?? 0;
     if (slot >= this.highWater) this.highWater = slot + 1;
     return slot;
@@ -377,7 +438,9 @@ export class SessionStore {
 
   /** The live slots whose renewal falls due by `nowMs`, ascending. */
   dueLeases(nowMs: number): number[] {
-    return this.#leases.take(nowMs).filter((slot) => this.alive[slot] === 1 && (this.leaseMs[slot] ?? NO_LEASE) <= nowMs);
+    return this.#leases
+      .take(nowMs)
+      .filter((slot) => this.alive[slot] === 1 && (this.leaseMs[slot] ?? NO_LEASE) <= nowMs);
   }
 
   /** Files a session's next lifetime event: at `atSeconds`, a candidate (kind 0) or a decided end (lifetimes.ts). */
@@ -476,7 +539,9 @@ export class SessionStore {
 
   /** A session's bytes received from the subscriber through sub-step `tick` (the model's latest). */
   rxBytesAt(slot: number, tick: number): number {
-    return (this.rxBytes[slot] ?? 0) + ((this.rxBps[slot] ?? 0) / 8) * SUB_STEP_SECONDS * (tick - (this.rateTick[slot] ?? 0));
+    return (
+      (this.rxBytes[slot] ?? 0) + ((this.rxBps[slot] ?? 0) / 8) * SUB_STEP_SECONDS * (tick - (this.rateTick[slot] ?? 0))
+    );
   }
 
   /** A session's packets received from the subscriber through sub-step `tick`. */
@@ -491,7 +556,9 @@ export class SessionStore {
 
   /** A session's bytes sent to the subscriber through sub-step `tick`. */
   txBytesAt(slot: number, tick: number): number {
-    return (this.txBytes[slot] ?? 0) + ((this.txBps[slot] ?? 0) / 8) * SUB_STEP_SECONDS * (tick - (this.rateTick[slot] ?? 0));
+    return (
+      (this.txBytes[slot] ?? 0) + ((this.txBps[slot] ?? 0) / 8) * SUB_STEP_SECONDS * (tick - (this.rateTick[slot] ?? 0))
+    );
   }
 
   /**
@@ -502,7 +569,9 @@ export class SessionStore {
     if (!this.#unordered) return;
     this.#unordered = false;
     const n = this.orderLen;
-    const positions = Array.from({ length: n }, (_, i) => i).sort((a, b) => (this.orderIds[a] ?? 0) - (this.orderIds[b] ?? 0));
+    const positions = Array.from({ length: n }, (_, i) => i).sort(
+      (a, b) => (this.orderIds[a] ?? 0) - (this.orderIds[b] ?? 0),
+    );
     const ids = positions.map((i) => this.orderIds[i] ?? 0);
     const slots = positions.map((i) => this.orderSlots[i] ?? -1);
     this.orderIds.set(ids);

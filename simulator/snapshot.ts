@@ -40,7 +40,16 @@ export interface GatewaySnapshot {
 }
 
 type Typed = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
-const TYPED = { Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array } as const;
+const TYPED = {
+  Int8Array,
+  Uint8Array,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+} as const;
 type TypedName = keyof typeof TYPED;
 
 /** Buffers `decodeSnapshot` allocated and nothing else holds: `lower` adopts them once instead of copying. */
@@ -64,15 +73,45 @@ export function snapshotModel(m: Model, views = false): GatewaySnapshot {
   const hw = s.highWater;
   const columns: Record<string, Typed> = {};
   const cols: [string, Typed][] = [
-    ["alive", s.alive], ["id", s.id], ["sub", s.sub], ["encap", s.encap], ["port", s.port], ["svlan", s.svlan],
-    ["cvlan", s.cvlan], ["plan", s.plan], ["vrf", s.vrf], ["realm", s.realm], ["walledGarden", s.walledGarden],
-    ["aaa", s.aaa], ["v4Pool", s.v4Pool], ["v4Subnet", s.v4Subnet], ["v4Ord", s.v4Ord], ["v4Addr", s.v4Addr],
-    ["wanPool", s.wanPool], ["wanSubnet", s.wanSubnet], ["wanOrd", s.wanOrd], ["pdPool", s.pdPool],
-    ["pdSubnet", s.pdSubnet], ["pdOrd", s.pdOrd], ["cgn", s.cgn], ["upMs", s.upMs], ["leaseMs", s.leaseMs],
-    ["leaseEnd", s.leaseEnd], ["endAt", s.endAt], ["endKind", s.endKind], ["quietUntil", s.quietUntil],
+    ["alive", s.alive],
+    ["id", s.id],
+    ["sub", s.sub],
+    ["encap", s.encap],
+    ["port", s.port],
+    ["svlan", s.svlan],
+    ["cvlan", s.cvlan],
+    ["plan", s.plan],
+    ["vrf", s.vrf],
+    ["realm", s.realm],
+    ["walledGarden", s.walledGarden],
+    ["aaa", s.aaa],
+    ["v4Pool", s.v4Pool],
+    ["v4Subnet", s.v4Subnet],
+    ["v4Ord", s.v4Ord],
+    ["v4Addr", s.v4Addr],
+    ["wanPool", s.wanPool],
+    ["wanSubnet", s.wanSubnet],
+    ["wanOrd", s.wanOrd],
+    ["pdPool", s.pdPool],
+    ["pdSubnet", s.pdSubnet],
+    ["pdOrd", s.pdOrd],
+    ["cgn", s.cgn],
+    ["upMs", s.upMs],
+    ["leaseMs", s.leaseMs],
+    ["leaseEnd", s.leaseEnd],
+    ["endAt", s.endAt],
+    ["endKind", s.endKind],
+    ["quietUntil", s.quietUntil],
     ["acctAt", s.acctAt],
-    ["activity", s.activity], ["rxBps", s.rxBps], ["txBps", s.txBps], ["rxBytes", s.rxBytes], ["txBytes", s.txBytes],
-    ["rxPps", s.rxPps], ["txPps", s.txPps], ["rxPkts", s.rxPkts], ["txPkts", s.txPkts],
+    ["activity", s.activity],
+    ["rxBps", s.rxBps],
+    ["txBps", s.txBps],
+    ["rxBytes", s.rxBytes],
+    ["txBytes", s.txBytes],
+    ["rxPps", s.rxPps],
+    ["txPps", s.txPps],
+    ["rxPkts", s.rxPkts],
+    ["txPkts", s.txPkts],
     ["rateTick", s.rateTick],
   ];
   // Views of the live columns: `lift` copies each once unless `views`, so a kept snapshot never aliases the model.
@@ -127,10 +166,12 @@ export function restoreModel(
   profile: Profile,
   snapshot: GatewaySnapshot,
 ): { ok: true; model: Model } | { ok: false; reason: "bad-format" | "profile-mismatch" } {
-  if (snapshot?.format !== SNAPSHOT_FORMAT || !Array.isArray(snapshot.blobs)) return { ok: false, reason: "bad-format" };
+  if (snapshot?.format !== SNAPSHOT_FORMAT || !Array.isArray(snapshot.blobs))
+    return { ok: false, reason: "bad-format" };
   // The state tree is our own output; its shape is trusted once the format and fingerprint match.
   const st = lower(snapshot.meta, snapshot.blobs) as SnapshotState;
-  if (typeof st !== "object" || st === null || typeof st.fingerprint !== "string") return { ok: false, reason: "bad-format" };
+  if (typeof st !== "object" || st === null || typeof st.fingerprint !== "string")
+    return { ok: false, reason: "bad-format" };
   if (st.fingerprint !== profileFingerprint(profile)) return { ok: false, reason: "profile-mismatch" };
   const logs = LogRing.fromState(st.logs);
   const m = new Model(profile, st.seed, st.nowMs, logs);
@@ -259,7 +300,10 @@ interface SnapshotState {
   maintenance?: Maintenance | null;
 }
 
-/** Replaces typed arrays by blob markers, copying each unless `views` (the state tree may hold views of the model's own arrays). */
+/**
+ * Replaces typed arrays by blob markers, copying each unless `views` (the state tree may hold views of the model's own
+ * arrays).
+ */
 function lift(value: unknown, blobs: ArrayBufferView[], views: boolean): Json {
   if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
     const typed = value as Typed;
@@ -300,7 +344,9 @@ export const DEFAULT_CHUNK_BYTES = 1_900_000;
 
 /** The bytes of a typed array or an ArrayBuffer, as a view (no copy). */
 function bytesOf(data: ArrayBufferView | ArrayBuffer): Uint8Array {
-  return data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  return data instanceof ArrayBuffer
+    ? new Uint8Array(data)
+    : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
 
 /**
@@ -349,7 +395,9 @@ export function encodeSnapshot(snapshot: GatewaySnapshot, maxChunkBytes = DEFAUL
  * one at a time (an iterator over stored rows need not hold them all): each
  * blob is allocated once and filled from the chunks it spans.
  */
-export function decodeSnapshot(chunks: Iterable<Uint8Array | ArrayBuffer>): { ok: true; snapshot: GatewaySnapshot } | { ok: false; reason: "bad-format" } {
+export function decodeSnapshot(
+  chunks: Iterable<Uint8Array | ArrayBuffer>,
+): { ok: true; snapshot: GatewaySnapshot } | { ok: false; reason: "bad-format" } {
   const source = chunks[Symbol.iterator]();
   let current: Uint8Array = new Uint8Array(0);
   let at = 0;
@@ -380,7 +428,8 @@ export function decodeSnapshot(chunks: Iterable<Uint8Array | ArrayBuffer>): { ok
   } catch {
     return { ok: false, reason: "bad-format" };
   }
-  if (header.format !== SNAPSHOT_FORMAT || !Array.isArray(header.sizes) || header.meta === undefined) return { ok: false, reason: "bad-format" };
+  if (header.format !== SNAPSHOT_FORMAT || !Array.isArray(header.sizes) || header.meta === undefined)
+    return { ok: false, reason: "bad-format" };
   const blobs: Uint8Array[] = [];
   for (const size of header.sizes) {
     if (typeof size !== "number" || !Number.isSafeInteger(size) || size < 0) return { ok: false, reason: "bad-format" };

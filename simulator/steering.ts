@@ -59,13 +59,26 @@ export function compileSteering(rules: readonly SourceVrfRule[]): SteeringTable 
  * (case-insensitive) and whose source subnets hold one of `sources`; a rule
  * without subnets matches every source of its ingest VRF.
  */
-export function matchSteering(table: SteeringTable, ingestVrf: string, sources: readonly SourceAddress[]): SteeringMatch | null {
+export function matchSteering(
+  table: SteeringTable,
+  ingestVrf: string,
+  sources: readonly SourceAddress[],
+): SteeringMatch | null {
   const vrf = ingestVrf.toLowerCase();
   for (const r of table.rules) {
     if (r.ingestVrf.toLowerCase() !== vrf) continue;
     const length =
-      r.prefixes.length === 0 ? 0 : (r.prefixes.find((p) => sources.some((a) => prefixHas(p, a.family, a.value)))?.length ?? null);
-    if (length !== null) return { rule: r.name, position: r.position, ingestVrf: r.ingestVrf, targetVrf: r.targetVrf, prefixLength: length };
+      r.prefixes.length === 0
+        ? 0
+        : (r.prefixes.find((p) => sources.some((a) => prefixHas(p, a.family, a.value)))?.length ?? null);
+    if (length !== null)
+      return {
+        rule: r.name,
+        position: r.position,
+        ingestVrf: r.ingestVrf,
+        targetVrf: r.targetVrf,
+        prefixLength: length,
+      };
   }
   return null;
 }
@@ -80,8 +93,13 @@ export function rulesOn(table: SteeringTable, ingestVrf: string): number {
  * A session's steering as its detail shows it: the rule matching its IPv4
  * address or the first address of its IPv6 prefix (WAN, else delegated).
  */
-export function sessionSteering(table: SteeringTable, session: { vrf: string; ipv4: string; ipv6: string | null }): { rule: string; targetVrf: string } | null {
-  const sources = [session.ipv4, session.ipv6?.split("/")[0]].flatMap((text) => (text ? [parseAddress(text)] : [])).filter((a) => a !== null);
+export function sessionSteering(
+  table: SteeringTable,
+  session: { vrf: string; ipv4: string; ipv6: string | null },
+): { rule: string; targetVrf: string } | null {
+  const sources = [session.ipv4, session.ipv6?.split("/")[0]]
+    .flatMap((text) => (text ? [parseAddress(text)] : []))
+    .filter((a) => a !== null);
   const match = matchSteering(table, session.vrf, sources);
   return match ? { rule: match.rule, targetVrf: match.targetVrf } : null;
 }

@@ -44,7 +44,12 @@ class SubscriberRouteIndex implements SubscriberRouteList {
     const s = this.#m.store;
     const iface = `${s.encap[slot] === 0 ? "ipoe" : "ppp"}${s.id[slot] ?? 0}`;
     if (run.family === 4) return { family: 4, base: BigInt(s.v4Addr[slot] ?? 0), length: 32, interface: iface };
-    return { family: 6, base: run.pool.blockBase(run.subnet, this.#ordinal[i]!), length: run.pool.config.delegationLength, interface: iface };
+    return {
+      family: 6,
+      base: run.pool.blockBase(run.subnet, this.#ordinal[i]!),
+      length: run.pool.config.delegationLength,
+      interface: iface,
+    };
   }
 
   text(i: number): string {
@@ -66,7 +71,14 @@ export function subscriberRouteIndex(m: Model, vrf: string, family: 4 | 6 | null
   const s = m.store;
   const runs: Run[] = m.pools
     .filter((pool) => (pool.config.family === "ipv4" ? family !== 6 : family !== 4))
-    .flatMap((pool) => pool.subnets.map((_, subnet) => ({ pool, subnet, family: (pool.config.family === "ipv4" ? 4 : 6) as 4 | 6, base: pool.subnetPrefix(subnet).base })))
+    .flatMap((pool) =>
+      pool.subnets.map((_, subnet) => ({
+        pool,
+        subnet,
+        family: (pool.config.family === "ipv4" ? 4 : 6) as 4 | 6,
+        base: pool.subnetPrefix(subnet).base,
+      })),
+    )
     .sort((a, b) => a.family - b.family || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0));
   if (runs.length > 0xffff) return null;
   let capacity = 1024;
@@ -74,7 +86,8 @@ export function subscriberRouteIndex(m: Model, vrf: string, family: 4 | 6 | null
   let ordinal = new Uint32Array(capacity);
   let slots = new Uint32Array(capacity);
   let n = 0;
-  // The last route's address, to prove the runs do not interleave (IPv4 as a number; IPv6 compared as BigInt once per run).
+  // The last route's address, to prove the runs do not interleave (IPv4 as a number; IPv6 compared as BigInt once per
+  // run).
   let lastV4 = -1;
   let lastV6: bigint | null = null;
   for (let r = 0; r < runs.length; r++) {
@@ -82,7 +95,8 @@ export function subscriberRouteIndex(m: Model, vrf: string, family: 4 | 6 | null
     const kind = pool.config.family;
     const first = n;
     let ok = true;
-    // The pools' holder tables read directly (as committedBetween does) with the columns in locals: this pass runs once per sessions change.
+    // The pools' holder tables read directly (as committedBetween does) with the columns in locals: this pass runs once
+    // per sessions change.
     const { holders, extent } = pool.holderTable(subnet);
     const { alive, vrf: vrfs, sub, v4Pool, v4Addr } = s;
     const wan = kind === "ipv6-wan";
@@ -127,7 +141,8 @@ export function subscriberRouteIndex(m: Model, vrf: string, family: 4 | 6 | null
     }
   }
   const pooled = new SubscriberRouteIndex(m, runs, run, ordinal, slots, n);
-  // Configured local subscribers hold their pool blocks as static (no slot in the holder tables), or lie outside the pools: few, sorted apart and merged in.
+  // Configured local subscribers hold their pool blocks as static (no slot in the holder tables), or lie outside the
+  // pools: few, sorted apart and merged in.
   const locals: SubscriberRoute[] = [];
   for (const e of m.locals.entries) {
     const slot = e.slot;
@@ -179,7 +194,8 @@ function merged(pooled: SubscriberRouteList, locals: SubscriberRouteList): Subsc
   };
 }
 
-const compareRoutes = (a: SubscriberRoute, b: SubscriberRoute): number => a.family - b.family || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0) || a.length - b.length;
+const compareRoutes = (a: SubscriberRoute, b: SubscriberRoute): number =>
+  a.family - b.family || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0) || a.length - b.length;
 
 function grow<T extends Uint16Array | Uint32Array>(from: T, to: T): T {
   to.set(from);

@@ -27,23 +27,40 @@ export function subscriberRoutes(m: Model, vrf: string, family: 4 | 6 | null = n
   // Every pool, not only the VRF's: a session's own VRF decides, as it did when each session was read in turn.
   const subnets = m.pools
     .filter((pool) => (pool.config.family === "ipv4" ? family !== 6 : family !== 4))
-    .flatMap((pool) => pool.subnets.map((_, si) => ({ pool, si, family: pool.config.family === "ipv4" ? 4 : 6, base: pool.subnetPrefix(si).base })))
+    .flatMap((pool) =>
+      pool.subnets.map((_, si) => ({
+        pool,
+        si,
+        family: pool.config.family === "ipv4" ? 4 : 6,
+        base: pool.subnetPrefix(si).base,
+      })),
+    )
     .sort((a, b) => a.family - b.family || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0));
   for (const { pool, si } of subnets) {
     const kind = pool.config.family;
     pool.committedBetween(si, [0, Number.MAX_SAFE_INTEGER], (slot) => {
       if (s.alive[slot] !== 1 || s.vrf[slot] !== v || (s.sub[slot] ?? 0) < 0) return;
       if (kind === "ipv4") {
-        if (s.v4Pool[slot] === pool.index && (s.v4Addr[slot] ?? 0) !== 0) out.push({ family: 4, base: BigInt(s.v4Addr[slot] ?? 0), length: 32, interface: iface(slot) });
+        if (s.v4Pool[slot] === pool.index && (s.v4Addr[slot] ?? 0) !== 0)
+          out.push({ family: 4, base: BigInt(s.v4Addr[slot] ?? 0), length: 32, interface: iface(slot) });
         return;
       }
       const own = kind === "ipv6-wan" ? s.wanPool[slot] === pool.index : s.pdPool[slot] === pool.index;
       if (!own) return;
-      const [subnet, ordinal] = kind === "ipv6-wan" ? [s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0] : [s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0];
-      out.push({ family: 6, base: pool.blockBase(subnet, ordinal), length: pool.config.delegationLength, interface: iface(slot) });
+      const [subnet, ordinal] =
+        kind === "ipv6-wan"
+          ? [s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0]
+          : [s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0];
+      out.push({
+        family: 6,
+        base: pool.blockBase(subnet, ordinal),
+        length: pool.config.delegationLength,
+        interface: iface(slot),
+      });
     });
   }
-  // Configured local subscribers hold their pool blocks as static (no slot in the holder tables), or lie outside the pools.
+  // Configured local subscribers hold their pool blocks as static (no slot in the holder tables), or lie outside the
+  // pools.
   for (const e of m.locals.entries) {
     const slot = e.slot;
     if (slot < 0 || s.alive[slot] !== 1 || s.vrf[slot] !== v) continue;
@@ -65,10 +82,22 @@ export function localRoutes(m: Model, slot: number, family: 4 | 6 | null, iface:
   const local = m.locals.ofSub(s.sub[slot] ?? 0);
   const wan = s.wanPool[slot] ?? -1;
   const wanPool = wan >= 0 ? m.pools[wan] : undefined;
-  if (wanPool) out.push({ family: 6, base: wanPool.blockBase(s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0), length: wanPool.config.delegationLength, interface: iface });
+  if (wanPool)
+    out.push({
+      family: 6,
+      base: wanPool.blockBase(s.wanSubnet[slot] ?? 0, s.wanOrd[slot] ?? 0),
+      length: wanPool.config.delegationLength,
+      interface: iface,
+    });
   else if (local?.wan.kind === "outside") six(local.wan.text);
   const pd = s.pdPool[slot] ?? -1;
   const pdPool = pd >= 0 ? m.pools[pd] : undefined;
-  if (pdPool) out.push({ family: 6, base: pdPool.blockBase(s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0), length: pdPool.config.delegationLength, interface: iface });
+  if (pdPool)
+    out.push({
+      family: 6,
+      base: pdPool.blockBase(s.pdSubnet[slot] ?? 0, s.pdOrd[slot] ?? 0),
+      length: pdPool.config.delegationLength,
+      interface: iface,
+    });
   else if (local?.pd.kind === "outside") six(local.pd.text);
 }

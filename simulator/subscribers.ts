@@ -38,8 +38,21 @@ export interface SubscriberAttrs {
 /** A blank attribute record. */
 export function blankAttrs(): SubscriberAttrs {
   return {
-    encap: 0, realm: 0, vrf: 0, port: -1, svlan: 0, cvlan: 0, plan: 0, walledGarden: false,
-    wantsWan: false, wantsPd: false, local: false, poolPick: 0, macHi: 0, macLo: 0, activity: 0,
+    encap: 0,
+    realm: 0,
+    vrf: 0,
+    port: -1,
+    svlan: 0,
+    cvlan: 0,
+    plan: 0,
+    walledGarden: false,
+    wantsWan: false,
+    wantsPd: false,
+    local: false,
+    poolPick: 0,
+    macHi: 0,
+    macLo: 0,
+    activity: 0,
   };
 }
 
@@ -96,14 +109,20 @@ export class SubscriberBase {
       out.svlan = 0;
       out.cvlan = 0;
     } else {
-      const port = pickFromCumulative(this.#portCum, hashUnit(seed, sub, 3) * (this.#portCum[this.#portCum.length - 1] ?? 0));
+      const port = pickFromCumulative(
+        this.#portCum,
+        hashUnit(seed, sub, 3) * (this.#portCum[this.#portCum.length - 1] ?? 0),
+      );
       const v = p.ports[port]?.vlans;
       out.port = port;
       // Sequential by subscriber number, so S-VLAN/C-VLAN pairs are unique until the plan wraps.
       out.cvlan = v ? v.cvlanFirst + (sub % v.cvlanCount) : 0;
       out.svlan = v ? v.svlanFirst + (Math.floor(sub / (v?.cvlanCount ?? 1)) % v.svlanCount) : 0;
     }
-    out.plan = pickFromCumulative(this.#planCum, hashUnit(seed, sub, 4) * (this.#planCum[this.#planCum.length - 1] ?? 0));
+    out.plan = pickFromCumulative(
+      this.#planCum,
+      hashUnit(seed, sub, 4) * (this.#planCum[this.#planCum.length - 1] ?? 0),
+    );
     out.walledGarden = hashUnit(seed, sub, 5) < p.walledGardenShare;
     out.wantsWan = hashUnit(seed, sub, 6) < p.dualStack.wanShare;
     out.wantsPd = hashUnit(seed, sub, 7) < p.dualStack.pdShare;
@@ -117,7 +136,10 @@ export class SubscriberBase {
     return out;
   }
 
-  /** The subscriber's MAC as 16 high and 32 low bits (what a sessions page needs of `describe`, without its other draws). */
+  /**
+   * The subscriber's MAC as 16 high and 32 low bits (what a sessions page needs of `describe`, without its other
+   * draws).
+   */
   mac(sub: number): { hi: number; lo: number } {
     const cum = this.#ouiCum;
     const oui = this.#ouis[pickFromCumulative(cum, hashUnit(this.#seed, sub, 10) * (cum[cum.length - 1] ?? 0))] ?? 0;

@@ -91,7 +91,13 @@ export function inUploadBurst(
 }
 
 /** Whether the burst of `key`'s subscriber on `day` (or one from the day before still running) covers `nowMs`. */
-function burstAt(key: number, day: number, chance: number, nowMs: number, b: { minMinutes: number; maxMinutes: number }): boolean {
+function burstAt(
+  key: number,
+  day: number,
+  chance: number,
+  nowMs: number,
+  b: { minMinutes: number; maxMinutes: number },
+): boolean {
   const today = mix32(key ^ Math.imul(day, 0x9e3779b1));
   if (today < chance && burstCovers(today, day, nowMs, b)) return true;
   // A burst of yesterday's last minutes only.
@@ -179,7 +185,8 @@ export function runTraffic(m: Model): void {
     if (act > 0) {
       // Today's burst (one hash: most subscribers have none), or yesterday's running past midnight.
       const today = mix32(burstSeed ^ subKey ^ daySalt);
-      const bursting = (today < burstChance && burstCovers(today, day, now, bursts)) ||
+      const bursting =
+        (today < burstChance && burstCovers(today, day, now, bursts)) ||
         (earlyInDay && burstAt(burstSeed ^ subKey, day, burstChance, now, bursts));
       if (bursting) up = upCap * planShare;
     }
@@ -204,7 +211,14 @@ export function runTraffic(m: Model): void {
     if (tx > downCap) tx = downCap;
     // Packet rates in 64ths of a packet a second: binary fractions keep the port sums exact, and a light session
     // (a few kb/s, under half a packet a second) still counts its packets.
-    s.setRates(slot, roundRate(rx), roundRate(tx), Math.round((upPps + upAckPps) * 64) / 64, Math.round((downPps + downAckPps) * 64) / 64, tick);
+    s.setRates(
+      slot,
+      roundRate(rx),
+      roundRate(tx),
+      Math.round((upPps + upAckPps) * 64) / 64,
+      Math.round((downPps + downAckPps) * 64) / 64,
+      tick,
+    );
     const binding = bindingOf[slot] ?? -1;
     if (binding >= 0) {
       const flows = (flowBase[bindingGroup[binding] ?? 0] ?? 0) * act * (wg ? 0.05 : 1);

@@ -16,7 +16,6 @@ import { teardownSession } from "./lifecycle.ts";
 import type { Model } from "./model.ts";
 import { DRAIN_SECONDS, INSTALL_SECONDS, REBOOT_SECONDS } from "./vocabulary.ts";
 
-
 /** What an upgrade is doing at an instant; `complete` once the new version is up. */
 export type UpgradePhase = "applying" | "draining" | "rebooting" | "complete";
 
@@ -51,7 +50,10 @@ export interface Maintenance {
 }
 
 /** The plan of an apply accepted at `nowMs` (a sub-step boundary). */
-export function planUpgrade(request: { packageId: string; fromVersion: string; version: string; drain: boolean }, nowMs: number): UpgradePlan {
+export function planUpgrade(
+  request: { packageId: string; fromVersion: string; version: string; drain: boolean },
+  nowMs: number,
+): UpgradePlan {
   const requestedMs = Math.floor(nowMs / SUB_STEP_MS) * SUB_STEP_MS;
   const installedMs = requestedMs + INSTALL_SECONDS * 1000;
   const rebootMs = installedMs + (request.drain ? DRAIN_SECONDS * 1000 : 0);
@@ -89,16 +91,27 @@ export function maintenanceGate(m: Model): Gate {
   const phase = upgradePhase(plan, stepStart);
   if (phase === "applying") return "open";
   if (phase === "rebooting" || phase === "complete") {
-    // Logged with the step that reaches the instant the data plane is up again (or the first one after a gap the clock skipped).
+    // Logged with the step that reaches the instant the data plane is up again (or the first one after a gap the clock
+    // skipped).
     if (m.nowMs >= plan.upMs && !maintenance.completed) {
       maintenance.completed = true;
-      m.logs.emit(m.nowMs, "upgrade.complete", { packageId: plan.packageId, version: plan.version, fromVersion: plan.fromVersion, downSeconds: (plan.upMs - plan.rebootMs) / 1000 });
+      m.logs.emit(m.nowMs, "upgrade.complete", {
+        packageId: plan.packageId,
+        version: plan.version,
+        fromVersion: plan.fromVersion,
+        downSeconds: (plan.upMs - plan.rebootMs) / 1000,
+      });
     }
     return phase === "rebooting" ? "down" : "open";
   }
   if (maintenance.drainStartSessions === null) {
     maintenance.drainStartSessions = m.store.liveCount;
-    m.logs.emit(m.nowMs, "upgrade.draining", { packageId: plan.packageId, version: plan.version, sessions: m.store.liveCount, drainSeconds: (plan.rebootMs - plan.installedMs) / 1000 });
+    m.logs.emit(m.nowMs, "upgrade.draining", {
+      packageId: plan.packageId,
+      version: plan.version,
+      sessions: m.store.liveCount,
+      drainSeconds: (plan.rebootMs - plan.installedMs) / 1000,
+    });
   }
   return "closed";
 }
@@ -118,10 +131,18 @@ export function drainStep(m: Model, refused: number): void {
   }
   maintenance.drained += end;
   maintenance.refused += refused;
-  m.logs.emit(m.nowMs, "upgrade.drain", { packageId: plan.packageId, ended: end, remaining: m.store.liveCount, refused });
+  m.logs.emit(m.nowMs, "upgrade.drain", {
+    packageId: plan.packageId,
+    ended: end,
+    remaining: m.store.liveCount,
+    refused,
+  });
 }
 
-/** True when the model has reached its plan's reboot and has not rebooted yet (the Gateway then swaps in a fresh data plane). */
+/**
+ * True when the model has reached its plan's reboot and has not rebooted yet (the Gateway then swaps in a fresh data
+ * plane).
+ */
 export function rebootDue(m: Model): boolean {
   const maintenance = m.maintenance;
   return maintenance !== null && maintenance.dropped === null && m.nowMs >= maintenance.plan.rebootMs;
@@ -133,5 +154,10 @@ export function noteReboot(m: Model): void {
   if (!maintenance) return;
   maintenance.dropped = m.store.liveCount;
   const { plan } = maintenance;
-  m.logs.emit(m.nowMs, "upgrade.rebooting", { packageId: plan.packageId, version: plan.version, sessionsDropped: m.store.liveCount, upUtc: isoTime(plan.upMs) });
+  m.logs.emit(m.nowMs, "upgrade.rebooting", {
+    packageId: plan.packageId,
+    version: plan.version,
+    sessionsDropped: m.store.liveCount,
+    upUtc: isoTime(plan.upMs),
+  });
 }

@@ -20,7 +20,10 @@ interface DigitRun {
 /** Above this many subscriber numbers to enumerate, one pass over the table is cheaper. */
 const ENUMERATE_SHARE = 0.25;
 
-/** A compiled username filter (subscriber numbers below 10^usernameDigits, at most 10^9: int32 arithmetic): per realm, always / never / any of some digit runs. */
+/**
+ * A compiled username filter (subscriber numbers below 10^usernameDigits, at most 10^9: int32 arithmetic): per realm,
+ * always / never / any of some digit runs.
+ */
 export interface UsernameMatch {
   /** Per realm: true = every subscriber of the realm matches; otherwise the digit runs (none = no match). */
   readonly realms: readonly (true | readonly DigitRun[])[];
@@ -88,7 +91,8 @@ export function usernameMask(m: Model, match: UsernameMatch): Int32Array {
     if (slot < 0 || alive[slot] !== 1 || !test(slot)) return;
     setBit(bits, orderPos[slot] ?? 0);
   };
-  // A needle that fixes several digits names few subscriber numbers: visit those through slotOfSub (an index), not the table.
+  // A needle that fixes several digits names few subscriber numbers: visit those through slotOfSub (an index), not the
+  // table.
   const subscribers = m.profile.population.subscribers;
   const runs = new Map<string, DigitRun>();
   let wide = false;

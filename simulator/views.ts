@@ -25,7 +25,15 @@ import { pageWindow } from "./paging.ts";
 import { SortedSubscriberRoutes, type SubscriberRouteList } from "./rib.ts";
 import type { JsonText } from "./row-texts.ts";
 import type { SubscriberRoute } from "./routing.ts";
-import { detailOf, listSessions, ratesOf, sessionListText, summarise, type SessionDetail, type SessionQuery } from "./session-queries.ts";
+import {
+  detailOf,
+  listSessions,
+  ratesOf,
+  sessionListText,
+  summarise,
+  type SessionDetail,
+  type SessionQuery,
+} from "./session-queries.ts";
 import { subscriberRouteIndex } from "./subscriber-route-index.ts";
 import { subscriberRoutes } from "./subscriber-routes.ts";
 
@@ -69,7 +77,10 @@ export const localSubscribersView = (model: Now) => ({
   /** Every installed local subscriber with its live session id (null while offline), IPoE first, then by key. */
   list: (): LocalSubscriberStatus[] => model().locals.statuses(model()),
   /** The live session of a local subscriber. */
-  session(kind: LocalKind, key: string): { ok: true; session: SessionDetail } | { ok: false; reason: "unknown-subscriber" | "offline" } {
+  session(
+    kind: LocalKind,
+    key: string,
+  ): { ok: true; session: SessionDetail } | { ok: false; reason: "unknown-subscriber" | "offline" } {
     const m = model();
     const entry = m.locals.find(kind, key);
     if (!entry) return { ok: false, reason: "unknown-subscriber" };
@@ -82,7 +93,10 @@ export const poolsView = (model: Now) => ({
   /** The spec's AddressPool array, one per configured pool. */
   list: (): AddressPool[] => model().pools.map((p) => p.view()),
   /** One pool's allocations, a page at a time (limit default 100, clamped 1-1000). */
-  allocations(name: string, page: { offset?: number | null; limit?: number | null } = {}): { ok: true; page: AddressPoolAllocationsPage } | { ok: false; reason: "unknown-pool" } {
+  allocations(
+    name: string,
+    page: { offset?: number | null; limit?: number | null } = {},
+  ): { ok: true; page: AddressPoolAllocationsPage } | { ok: false; reason: "unknown-pool" } {
     const m = model();
     const pool = m.pools.find((p) => p.name === name);
     if (!pool) return { ok: false, reason: "unknown-pool" };
@@ -157,7 +171,12 @@ export const l2tpView = (model: Now) => ({
 export const licenceView = (model: Now) => {
   const meter = (): LicenceMeter => {
     const m = model();
-    return { meter: "sessions", bandMax: bandMaxOf(m.licence, m.profile.population.licensedSessions), currentCount: m.store.liveCount, peakCount: m.peakSessions };
+    return {
+      meter: "sessions",
+      bandMax: bandMaxOf(m.licence, m.profile.population.licensedSessions),
+      currentCount: m.store.liveCount,
+      peakCount: m.peakSessions,
+    };
   };
   return {
     /** The sessions licence meter: the band is the licence's (the platform capacity in dev mode). */
@@ -171,18 +190,30 @@ export const licenceView = (model: Now) => {
 
 /** Scenario control: the faults its actions left in force. */
 export const faultsView = (model: Now) => ({
-  /** What `set-churn-multiplier` and `fail-daemon` set that nothing has undone (a reseed starts a model with neither). */
-  inForce: (): ScenarioFaults => ({ churnMultiplier: model().churnMultiplier, failedDaemons: [...model().daemonsDown].sort() }),
+  /**
+   * What `set-churn-multiplier` and `fail-daemon` set that nothing has undone (a reseed starts a model with neither).
+   */
+  inForce: (): ScenarioFaults => ({
+    churnMultiplier: model().churnMultiplier,
+    failedDaemons: [...model().daemonsDown].sort(),
+  }),
 });
 
 /** The routes live sessions put in a VRF's table (`default` = the global table). */
 export const subscriberRoutesView = (model: Now) => ({
   list: (vrf: string, family: 4 | 6 | null = null): SubscriberRoute[] => subscriberRoutes(model(), vrf, family),
-  /** The same routes in table order, for paging: numbers read from the holder tables, sorted objects only where that order needs a sort. */
-  table: (vrf: string, family: 4 | 6 | null = null): SubscriberRouteList => subscriberRouteIndex(model(), vrf, family) ?? new SortedSubscriberRoutes(subscriberRoutes(model(), vrf, family)),
+  /**
+   * The same routes in table order, for paging: numbers read from the holder tables, sorted objects only where that
+   * order needs a sort.
+   */
+  table: (vrf: string, family: 4 | 6 | null = null): SubscriberRouteList =>
+    subscriberRouteIndex(model(), vrf, family) ?? new SortedSubscriberRoutes(subscriberRoutes(model(), vrf, family)),
 });
 
-/** Every section's read view by the name the Gateway shows it under (`gateway.sessions`, `gateway.pools`, …): a new section's view is one line here. */
+/**
+ * Every section's read view by the name the Gateway shows it under (`gateway.sessions`, `gateway.pools`, …): a new
+ * section's view is one line here.
+ */
 const VIEWS = {
   sessions: sessionsView,
   localSubscribers: localSubscribersView,
@@ -203,4 +234,5 @@ const VIEWS = {
 export type ModelViews = { readonly [S in keyof typeof VIEWS]: ReturnType<(typeof VIEWS)[S]> };
 
 /** Every view over one model (asked at each read). */
-export const viewsOf = (model: Now): ModelViews => Object.fromEntries(Object.entries(VIEWS).map(([section, view]) => [section, view(model)])) as ModelViews;
+export const viewsOf = (model: Now): ModelViews =>
+  Object.fromEntries(Object.entries(VIEWS).map(([section, view]) => [section, view(model)])) as ModelViews;

@@ -38,7 +38,12 @@ export const LOG_CATALOGUE = {
     meaning:
       "a session went down; cause is line-down, cpe-reboot or cpe-power-off (a PPP session whose CPE stopped " +
       "answering LCP echo), cpe-firmware-upgrade (the CPE closed it to reboot), session-timeout (a forced " +
-      "reconnect), lease-expired (an IPoE client gone past its lease), admin-reset, admin-reboot (drained for a software upgrade), scenario, reseed, local-subscriber-removed, local-subscriber-changed, static-address-claimed, pool-reconfigured or l2tp-peer-unreachable (sampled like session.up; local-subscriber-removed, local-subscriber-changed and static-address-claimed always logged; pool-reconfigured counted in pool.reconfigured)",
+      ("reconnect), lease-expired (an IPoE client gone past its lease), admin-reset, " +
+        "admin-reboot (drained for a software upgrade), scenario, reseed, " +
+        "local-subscriber-removed, local-subscriber-changed, static-address-claimed, " +
+        "pool-reconfigured or l2tp-peer-unreachable (sampled like session.up; " +
+        "local-subscriber-removed, local-subscriber-changed and static-address-claimed " +
+        "always logged; pool-reconfigured counted in pool.reconfigured)"),
   },
   "session.setup-failed": {
     severity: "warning",
@@ -53,7 +58,9 @@ export const LOG_CATALOGUE = {
   "aaa.local.table": {
     severity: "notice",
     fields: ["installed", "added", "changed", "removed", "disconnected"],
-    meaning: "the local subscriber table was installed or changed (configuration hot-apply); disconnected counts the sessions it ended",
+    meaning:
+      "the local subscriber table was installed or changed (configuration hot-apply); " +
+      "disconnected counts the sessions it ended",
   },
   "aaa.reject": {
     severity: "warning",
@@ -81,12 +88,16 @@ export const LOG_CATALOGUE = {
     severity: "notice",
     fields: ["pool", "change", "size", "subnets", "disconnected"],
     meaning:
-      "an address pool was added, changed or removed by a configuration hot-apply; disconnected counts the dynamic sessions that lost a block (their subnet or pool removed, an exclude added, the pool's VRF or delegation length changed)",
+      "an address pool was added, changed or removed by a configuration hot-apply; " +
+      "disconnected counts the dynamic sessions that lost a block (their subnet or " +
+      "pool removed, an exclude added, the pool's VRF or delegation length changed)",
   },
   "radius.servers": {
     severity: "notice",
     fields: ["servers", "added", "removed", "changed"],
-    meaning: "the RADIUS server list was changed by a configuration hot-apply (counts of servers now configured, added, removed and reweighted)",
+    meaning:
+      "the RADIUS server list was changed by a configuration hot-apply (counts of " +
+      "servers now configured, added, removed and reweighted)",
   },
   "pool.decline": {
     severity: "notice",
@@ -96,7 +107,8 @@ export const LOG_CATALOGUE = {
   "cgn.binding-refused": {
     severity: "warning",
     fields: ["group", "reason"],
-    meaning: "a CGN binding could not be created (max-bindings, no-free-chunk, setup-rate; at most once per group per minute)",
+    meaning:
+      "a CGN binding could not be created (max-bindings, no-free-chunk, setup-rate; at most once per group per minute)",
   },
   "cgn.identify": {
     severity: "notice",
@@ -116,7 +128,9 @@ export const LOG_CATALOGUE = {
   "alarm.raise": {
     severity: "warning",
     fields: ["id", "instance", "severity", "text"],
-    meaning: "an alarm was raised (entry severity follows the alarm's: critical → critical, major → error, minor and warning → warning)",
+    meaning:
+      "an alarm was raised (entry severity follows the alarm's: critical → critical, " +
+      "major → error, minor and warning → warning)",
   },
   "alarm.clear": {
     severity: "notice",
@@ -131,17 +145,24 @@ export const LOG_CATALOGUE = {
   "igp.adjacency.state": {
     severity: "notice",
     fields: ["adjacency", "from", "to"],
-    meaning: "an IGP adjacency (`<interface> <neighbor router id>`) changed state (sampled every 10 s step); warning when a Full/Up one went down",
+    meaning:
+      "an IGP adjacency (`<interface> <neighbor router id>`) changed state (sampled " +
+      "every 10 s step); warning when a Full/Up one went down",
   },
   "ipsec.peer.state": {
     severity: "notice",
     fields: ["peer", "from", "to"],
-    meaning: "an IPsec connection's IKE SA changed state (DOWN, CONNECTING, ESTABLISHED; DISABLED when IPsec is switched off; sampled every 10 s step); warning when an ESTABLISHED one was lost",
+    meaning:
+      "an IPsec connection's IKE SA changed state (DOWN, CONNECTING, ESTABLISHED; " +
+      "DISABLED when IPsec is switched off; sampled every 10 s step); warning when an " +
+      "ESTABLISHED one was lost",
   },
   "gre.circuit.state": {
     severity: "notice",
     fields: ["circuit", "from", "to"],
-    meaning: "a GRE circuit's tunnel changed state (provisioning, up, down; sampled every 10 s step); warning when it went down",
+    meaning:
+      "a GRE circuit's tunnel changed state (provisioning, up, down; sampled every 10 " +
+      "s step); warning when it went down",
   },
   "alarm.sink.delivered": {
     severity: "info",
@@ -178,7 +199,10 @@ export const LOG_CATALOGUE = {
   "syslog.entries.lost": {
     severity: "warning",
     fields: ["destination", "lost"],
-    meaning: "shipping to a syslog destination (logging.syslog) works again after `lost` entries found its queue full and were dropped; logged once, at the first write that reaches the receiver",
+    meaning:
+      "shipping to a syslog destination (logging.syslog) works again after `lost` " +
+      "entries found its queue full and were dropped; logged once, at the first write " +
+      "that reaches the receiver",
   },
   "scenario.action": {
     severity: "notice",
@@ -188,7 +212,10 @@ export const LOG_CATALOGUE = {
   "l2tp.tunnel.up": {
     severity: "notice",
     fields: ["direction", "localTunnelId", "peerTunnelId", "peerIp", "peerHostname", "realm"],
-    meaning: "an L2TP tunnel was opened for its first session (upstream to an LNS, or downstream from a LAC; SCCRQ/SCCRP/SCCCN), or a pending handshake completed once its peer answered",
+    meaning:
+      "an L2TP tunnel was opened for its first session (upstream to an LNS, or " +
+      "downstream from a LAC; SCCRQ/SCCRP/SCCCN), or a pending handshake completed " +
+      "once its peer answered",
   },
   "l2tp.tunnel.down": {
     severity: "notice",
@@ -201,17 +228,23 @@ export const LOG_CATALOGUE = {
   "licence.state": {
     severity: "notice",
     fields: ["from", "to", "mode", "licenceId", "expiresAtUtc"],
-    meaning: "the licence state changed (Dev, Licensed, Grace, Lapsed), by activation, a lease, a renewal or the clock; warning when it enters Grace or Lapsed",
+    meaning:
+      "the licence state changed (Dev, Licensed, Grace, Lapsed), by activation, a " +
+      "lease, a renewal or the clock; warning when it enters Grace or Lapsed",
   },
   "upgrade.started": {
     severity: "notice",
     fields: ["packageId", "version", "drain", "rebootUtc", "upUtc"],
-    meaning: "a software upgrade was accepted: the image is being installed; the appliance reboots at rebootUtc and forwards again at upUtc",
+    meaning:
+      "a software upgrade was accepted: the image is being installed; the appliance " +
+      "reboots at rebootUtc and forwards again at upUtc",
   },
   "upgrade.draining": {
     severity: "warning",
     fields: ["packageId", "version", "sessions", "drainSeconds"],
-    meaning: "the image is installed and the graceful drain began: no new sessions are admitted and the live ones are ended evenly over drainSeconds",
+    meaning:
+      "the image is installed and the graceful drain began: no new sessions are " +
+      "admitted and the live ones are ended evenly over drainSeconds",
   },
   "upgrade.drain": {
     severity: "info",
@@ -221,7 +254,9 @@ export const LOG_CATALOGUE = {
   "upgrade.rebooting": {
     severity: "warning",
     fields: ["packageId", "version", "sessionsDropped", "upUtc"],
-    meaning: "the appliance rebooted into the new image; sessionsDropped were still up and dropped without notice; the data plane forwards again at upUtc",
+    meaning:
+      "the appliance rebooted into the new image; sessionsDropped were still up and " +
+      "dropped without notice; the data plane forwards again at upUtc",
   },
   "upgrade.complete": {
     severity: "notice",
@@ -236,68 +271,228 @@ export const LOG_CATALOGUE = {
  * operator actions (each names the acting principal as `actor` or `by`).
  */
 export const EXTERNAL_LOG_CATALOGUE = {
-  "auth.login": { severity: "notice", fields: ["username", "sourceIp", "via"], meaning: "an account logged in (via `login`, `enrol` or `oidc`; an OIDC identity is named `<user>@<provider>`)" },
-  "auth.oidc.refused": { severity: "warning", fields: ["provider", "reason", "sourceIp"], meaning: "an OIDC sign-in was refused: the provider's error, a bad state or ID token, or no matching role mapping" },
-  "auth.login.failed": { severity: "warning", fields: ["username", "sourceIp", "factor", "failures"], meaning: "a login failed at the password, the TOTP code, the passkey or the enrolment (`factor`); an unknown account is named `unknown:` and an HMAC prefix, never as typed" },
-  "auth.lockout": { severity: "warning", fields: ["username", "sourceIp", "seconds"], meaning: "an account and source-IP pair was locked out, or (`sourceIp` `*`) the account everywhere, backing off" },
+  "auth.login": {
+    severity: "notice",
+    fields: ["username", "sourceIp", "via"],
+    meaning: "an account logged in (via `login`, `enrol` or `oidc`; an OIDC identity is named `<user>@<provider>`)",
+  },
+  "auth.oidc.refused": {
+    severity: "warning",
+    fields: ["provider", "reason", "sourceIp"],
+    meaning: "an OIDC sign-in was refused: the provider's error, a bad state or ID token, or no matching role mapping",
+  },
+  "auth.login.failed": {
+    severity: "warning",
+    fields: ["username", "sourceIp", "factor", "failures"],
+    meaning:
+      "a login failed at the password, the TOTP code, the passkey or the enrolment " +
+      "(`factor`); an unknown account is named `unknown:` and an HMAC prefix, never as typed",
+  },
+  "auth.lockout": {
+    severity: "warning",
+    fields: ["username", "sourceIp", "seconds"],
+    meaning: "an account and source-IP pair was locked out, or (`sourceIp` `*`) the account everywhere, backing off",
+  },
   "auth.logout": { severity: "info", fields: ["username"], meaning: "a browser session ended at logout" },
-  "auth.totp.enrolled": { severity: "notice", fields: ["username"], meaning: "an account enrolled its TOTP authenticator" },
-  "auth.totp.reset": { severity: "notice", fields: ["username", "by"], meaning: "an account's TOTP enrolment was reset" },
-  "auth.token.created": { severity: "notice", fields: ["tokenId", "name", "role", "by"], meaning: "an API token was created" },
-  "auth.session.ended": { severity: "notice", fields: ["session", "username", "by"], meaning: "an administrator ended a browser session" },
-  "auth.passkey.registered": { severity: "notice", fields: ["username", "passkey", "name"], meaning: "an account registered a passkey" },
-  "auth.passkey.removed": { severity: "notice", fields: ["username", "passkey", "by"], meaning: "a passkey was removed" },
-  "auth.token.revoked": { severity: "notice", fields: ["tokenId", "name", "by"], meaning: "an API token was revoked (alone, or with its creator's deletion or demotion)" },
+  "auth.totp.enrolled": {
+    severity: "notice",
+    fields: ["username"],
+    meaning: "an account enrolled its TOTP authenticator",
+  },
+  "auth.totp.reset": {
+    severity: "notice",
+    fields: ["username", "by"],
+    meaning: "an account's TOTP enrolment was reset",
+  },
+  "auth.token.created": {
+    severity: "notice",
+    fields: ["tokenId", "name", "role", "by"],
+    meaning: "an API token was created",
+  },
+  "auth.session.ended": {
+    severity: "notice",
+    fields: ["session", "username", "by"],
+    meaning: "an administrator ended a browser session",
+  },
+  "auth.passkey.registered": {
+    severity: "notice",
+    fields: ["username", "passkey", "name"],
+    meaning: "an account registered a passkey",
+  },
+  "auth.passkey.removed": {
+    severity: "notice",
+    fields: ["username", "passkey", "by"],
+    meaning: "a passkey was removed",
+  },
+  "auth.token.revoked": {
+    severity: "notice",
+    fields: ["tokenId", "name", "by"],
+    meaning: "an API token was revoked (alone, or with its creator's deletion or demotion)",
+  },
   "auth.user.created": { severity: "notice", fields: ["username", "role", "by"], meaning: "an account was created" },
   "auth.user.updated": { severity: "notice", fields: ["username", "role", "by"], meaning: "an account's role changed" },
   "auth.user.deleted": { severity: "notice", fields: ["username", "by"], meaning: "an account was deleted" },
   "auth.password.changed": { severity: "notice", fields: ["username", "by"], meaning: "an account's password was set" },
   "auth.unlocked": { severity: "notice", fields: ["username", "by"], meaning: "an account's lockouts were lifted" },
-  "audit.session.disconnect": { severity: "notice", fields: ["sessionId", "username", "actor"], meaning: "an operator disconnected a session" },
-  "audit.capture.start": { severity: "notice", fields: ["sessionId", "destinationIp", "maxPackets", "maxDurationSeconds", "actor"], meaning: "an operator started a packet capture" },
-  "audit.capture.stop": { severity: "notice", fields: ["sessionId", "actor"], meaning: "an operator stopped a packet capture" },
-  "audit.cgn.identify": { severity: "notice", fields: ["bindingIndex", "subscriberId", "actor"], meaning: "a super-user identified an auto-learned CGN binding" },
-  "audit.alarm.clear": { severity: "notice", fields: ["id", "instance", "cleared", "actor"], meaning: "an operator cleared an alarm" },
-  "audit.alarm.test": { severity: "notice", fields: ["severity", "actor"], meaning: "a synthetic alert was sent through the fan-out" },
+  "audit.session.disconnect": {
+    severity: "notice",
+    fields: ["sessionId", "username", "actor"],
+    meaning: "an operator disconnected a session",
+  },
+  "audit.capture.start": {
+    severity: "notice",
+    fields: ["sessionId", "destinationIp", "maxPackets", "maxDurationSeconds", "actor"],
+    meaning: "an operator started a packet capture",
+  },
+  "audit.capture.stop": {
+    severity: "notice",
+    fields: ["sessionId", "actor"],
+    meaning: "an operator stopped a packet capture",
+  },
+  "audit.cgn.identify": {
+    severity: "notice",
+    fields: ["bindingIndex", "subscriberId", "actor"],
+    meaning: "a super-user identified an auto-learned CGN binding",
+  },
+  "audit.alarm.clear": {
+    severity: "notice",
+    fields: ["id", "instance", "cleared", "actor"],
+    meaning: "an operator cleared an alarm",
+  },
+  "audit.alarm.test": {
+    severity: "notice",
+    fields: ["severity", "actor"],
+    meaning: "a synthetic alert was sent through the fan-out",
+  },
   "audit.diagnostics.inject": {
     severity: "notice",
     fields: ["port", "source", "destination", "frameBytes", "emitted", "egressPortId", "lastStage", "verdict", "actor"],
     meaning:
-      "an operator asked the data plane to transmit a diagnostics frame (`emit: true`); emitted is false when a stage dropped it first (lastStage and verdict say where and why); egressPortId -1 is the core uplink or an L2TP tunnel",
+      "an operator asked the data plane to transmit a diagnostics frame (`emit: " +
+      "true`); emitted is false when a stage dropped it first (lastStage and verdict " +
+      "say where and why); egressPortId -1 is the core uplink or an L2TP tunnel",
   },
-  "audit.upgrade.stage": { severity: "notice", fields: ["packageId", "version", "size", "sha256", "replaced", "actor"], meaning: "a software package was staged (replaced: the id of the package it replaced, or null)" },
-  "audit.upgrade.rejected": { severity: "warning", fields: ["size", "reason", "actor"], meaning: "a package offered for staging was refused (422): not a bngfleet package, a bad manifest, or a payload that does not match its sha256" },
-  "audit.upgrade.apply": { severity: "notice", fields: ["packageId", "version", "fromVersion", "drain", "actor"], meaning: "an operator asked for the staged package to be applied" },
-  "upgrade.failed": { severity: "error", fields: ["packageId", "version", "reason"], meaning: "a software upgrade failed before the reboot (the appliance restarted meanwhile); the running version is unchanged and the package stays staged" },
-  "audit.scenario": { severity: "notice", fields: ["action", "actor"], meaning: "a scenario action was requested through the control surface" },
+  "audit.upgrade.stage": {
+    severity: "notice",
+    fields: ["packageId", "version", "size", "sha256", "replaced", "actor"],
+    meaning: "a software package was staged (replaced: the id of the package it replaced, or null)",
+  },
+  "audit.upgrade.rejected": {
+    severity: "warning",
+    fields: ["size", "reason", "actor"],
+    meaning:
+      "a package offered for staging was refused (422): not a bngfleet package, a bad " +
+      "manifest, or a payload that does not match its sha256",
+  },
+  "audit.upgrade.apply": {
+    severity: "notice",
+    fields: ["packageId", "version", "fromVersion", "drain", "actor"],
+    meaning: "an operator asked for the staged package to be applied",
+  },
+  "upgrade.failed": {
+    severity: "error",
+    fields: ["packageId", "version", "reason"],
+    meaning:
+      "a software upgrade failed before the reboot (the appliance restarted " +
+      "meanwhile); the running version is unchanged and the package stays staged",
+  },
+  "audit.scenario": {
+    severity: "notice",
+    fields: ["action", "actor"],
+    meaning: "a scenario action was requested through the control surface",
+  },
   "config.commit": {
     severity: "notice",
     fields: ["version", "operation", "actor", "comment", "changes", "restartRequired"],
-    meaning: "a configuration change was committed (operation: config, vrf, source-vrf-rule, gre-listener, gre-circuit, cgn-group, cgn-settings, local-subscriber, rollback, certificate or acme); changes counts the changed paths",
+    meaning:
+      "a configuration change was committed (operation: config, vrf, source-vrf-rule, " +
+      "gre-listener, gre-circuit, cgn-group, cgn-settings, local-subscriber, rollback, " +
+      "certificate or acme); changes counts the changed paths",
   },
-  "cgn.config.invalid": { severity: "error", fields: ["issues"], meaning: "at start, the CGN allocators could not be built from the configured CGN section; CGN runs without groups" },
+  "cgn.config.invalid": {
+    severity: "error",
+    fields: ["issues"],
+    meaning: "at start, the CGN allocators could not be built from the configured CGN section; CGN runs without groups",
+  },
   "config.apply-failed": {
     severity: "error",
     fields: ["key", "issues"],
-    meaning: "a committed hot-applied section could not be installed in the running simulation (validation should have refused it); the running state keeps what it had",
+    meaning:
+      "a committed hot-applied section could not be installed in the running " +
+      "simulation (validation should have refused it); the running state keeps what it had",
   },
-  "audit.licence.activate": { severity: "notice", fields: ["licenceId", "instanceId", "bandName", "bandMax", "expiresAtUtc", "actor"], meaning: "a super-user activated a licence (online mode)" },
-  "audit.licence.load-offline": { severity: "notice", fields: ["licenceId", "instanceId", "bandName", "bandMax", "expiresAtUtc", "actor"], meaning: "a super-user loaded an offline lease (offline mode)" },
-  "audit.licence.renew": { severity: "notice", fields: ["licenceId", "expiresAtUtc", "actor"], meaning: "a super-user renewed the online licence" },
-  "audit.licence.refused": { severity: "warning", fields: ["operation", "reason", "actor"], meaning: "an activation, lease or renewal was refused (the token, signature, binding or expiry did not hold)" },
-  "config.frozen": { severity: "warning", fields: ["operation", "actor"], meaning: "a configuration commit was refused because the licence has lapsed (409)" },
-  "config.rejected": { severity: "warning", fields: ["operation", "actor", "errors"], meaning: "a configuration change was refused by validation (422); errors counts the rejected fields" },
-  "acme.order.started": { severity: "info", fields: ["directoryUrl", "names"], meaning: "an ACME attempt began (acme.enabled, no current ACME certificate for the names, or renewal time reached); names comma-separated" },
-  "acme.account.registered": { severity: "info", fields: ["directoryUrl", "accountUrl"], meaning: "a new ACME account was registered with a fresh key (first use of this directory)" },
-  "acme.account.dropped": { severity: "info", fields: ["directoryUrl"], meaning: "acme.directoryUrl changed: the account (and its key) registered with this previous directory was forgotten" },
-  "acme.challenge.ready": { severity: "info", fields: ["name", "token"], meaning: "the HTTP-01 answer for a name is published, and the CA is asked to validate it" },
-  "acme.challenge.served": { severity: "info", fields: ["token"], meaning: "the listener answered GET /.well-known/acme-challenge/{token} for a pending challenge" },
+  "audit.licence.activate": {
+    severity: "notice",
+    fields: ["licenceId", "instanceId", "bandName", "bandMax", "expiresAtUtc", "actor"],
+    meaning: "a super-user activated a licence (online mode)",
+  },
+  "audit.licence.load-offline": {
+    severity: "notice",
+    fields: ["licenceId", "instanceId", "bandName", "bandMax", "expiresAtUtc", "actor"],
+    meaning: "a super-user loaded an offline lease (offline mode)",
+  },
+  "audit.licence.renew": {
+    severity: "notice",
+    fields: ["licenceId", "expiresAtUtc", "actor"],
+    meaning: "a super-user renewed the online licence",
+  },
+  "audit.licence.refused": {
+    severity: "warning",
+    fields: ["operation", "reason", "actor"],
+    meaning: "an activation, lease or renewal was refused (the token, signature, binding or expiry did not hold)",
+  },
+  "config.frozen": {
+    severity: "warning",
+    fields: ["operation", "actor"],
+    meaning: "a configuration commit was refused because the licence has lapsed (409)",
+  },
+  "config.rejected": {
+    severity: "warning",
+    fields: ["operation", "actor", "errors"],
+    meaning: "a configuration change was refused by validation (422); errors counts the rejected fields",
+  },
+  "acme.order.started": {
+    severity: "info",
+    fields: ["directoryUrl", "names"],
+    meaning:
+      "an ACME attempt began (acme.enabled, no current ACME certificate for the names, " +
+      "or renewal time reached); names comma-separated",
+  },
+  "acme.account.registered": {
+    severity: "info",
+    fields: ["directoryUrl", "accountUrl"],
+    meaning: "a new ACME account was registered with a fresh key (first use of this directory)",
+  },
+  "acme.account.dropped": {
+    severity: "info",
+    fields: ["directoryUrl"],
+    meaning:
+      "acme.directoryUrl changed: the account (and its key) registered with this previous directory was forgotten",
+  },
+  "acme.challenge.ready": {
+    severity: "info",
+    fields: ["name", "token"],
+    meaning: "the HTTP-01 answer for a name is published, and the CA is asked to validate it",
+  },
+  "acme.challenge.served": {
+    severity: "info",
+    fields: ["token"],
+    meaning: "the listener answered GET /.well-known/acme-challenge/{token} for a pending challenge",
+  },
   "acme.certificate.issued": {
     severity: "notice",
     fields: ["names", "serialNumber", "issuer", "notAfter", "renewal", "version"],
-    meaning: "the CA issued a certificate, installed as webUi.certificate (configuration version `version`, operation acme) and served without a restart; renewal is when it will be renewed",
+    meaning:
+      "the CA issued a certificate, installed as webUi.certificate (configuration " +
+      "version `version`, operation acme) and served without a restart; renewal is " +
+      "when it will be renewed",
   },
-  "acme.order.failed": { severity: "error", fields: ["directoryUrl", "error", "failures", "nextAttempt"], meaning: "an ACME attempt failed; retried at nextAttempt (1 min, doubling up to a day) or at the next acme.* commit" },
+  "acme.order.failed": {
+    severity: "error",
+    fields: ["directoryUrl", "error", "failures", "nextAttempt"],
+    meaning:
+      "an ACME attempt failed; retried at nextAttempt (1 min, doubling up to a day) or at the next acme.* commit",
+  },
 } as const satisfies Record<string, LogCatalogueEntry>;
 
 /** Alarm severities, most severe first. */
@@ -373,7 +568,8 @@ export const ALARM_CATALOGUE = {
   "l2tp.peer.unreachable": {
     severity: "major",
     instance: "peer host name",
-    raise: "a tunnel with an L2TP peer (an LNS this appliance forwards to, or a LAC it terminates) failed: its " +
+    raise:
+      "a tunnel with an L2TP peer (an LNS this appliance forwards to, or a LAC it terminates) failed: its " +
       "Hello or " +
       "SCCRQ went unanswered; the peer is locked out for l2tp.lockoutSeconds",
     clear: "a tunnel with the peer is established again",

@@ -31,14 +31,19 @@ export interface Uplink {
   share: number;
 }
 
-/** The uplinks of a profile and seed: ECMP's split is never exactly even (a flow hash over a few thousand flows), within ±4 %. */
+/**
+ * The uplinks of a profile and seed: ECMP's split is never exactly even (a flow hash over a few thousand flows), within
+ * ±4 %.
+ */
 export function uplinksOf(m: Pick<Model, "profile" | "seed">): Uplink[] {
   const speedMbps = Math.max(...m.profile.ports.map((p) => portHardware(p).speedMbps));
-  const first = 0.5 + ((mix32(m.seed ^ 0x6c62272e) / 4294967296) - 0.5) * 0.08;
+  const first = 0.5 + (mix32(m.seed ^ 0x6c62272e) / 4294967296 - 0.5) * 0.08;
   return UPLINK_NAMES.map((name, u) => ({ name, speedMbps, share: u === 0 ? first : 1 - first }));
 }
 
-/** Per-port rates on the wire (bits and packets per second): the subscriber ports in profile order, then the uplinks. */
+/**
+ * Per-port rates on the wire (bits and packets per second): the subscriber ports in profile order, then the uplinks.
+ */
 export class WireRates {
   readonly rx: Float64Array;
   readonly tx: Float64Array;
@@ -84,10 +89,13 @@ export class WireRates {
     const lnsUpPps = s.encapRxPps[ENCAP_L2TP] ?? 0;
     const lnsDownPps = s.encapTxPps[ENCAP_L2TP] ?? 0;
     const toCorePps = upPps + lnsDownPps;
-    const toCore = up + L2TP_OVERHEAD_BYTES * lacUpPps + (s.encapTx[ENCAP_L2TP] ?? 0) / 8 + L2TP_OVERHEAD_BYTES * lnsDownPps;
+    const toCore =
+      up + L2TP_OVERHEAD_BYTES * lacUpPps + (s.encapTx[ENCAP_L2TP] ?? 0) / 8 + L2TP_OVERHEAD_BYTES * lnsDownPps;
     const fromCorePps = downPps + lnsUpPps;
-    const fromCore = down + L2TP_OVERHEAD_BYTES * lacDownPps + (s.encapRx[ENCAP_L2TP] ?? 0) / 8 + L2TP_OVERHEAD_BYTES * lnsUpPps;
-    // Transit: traffic crossing the box between its uplinks, in proportion to the subscribers' (it follows the day too).
+    const fromCore =
+      down + L2TP_OVERHEAD_BYTES * lacDownPps + (s.encapRx[ENCAP_L2TP] ?? 0) / 8 + L2TP_OVERHEAD_BYTES * lnsUpPps;
+    // Transit: traffic crossing the box between its uplinks, in proportion to the subscribers' (it follows the day
+    // too).
     const transit = m.profile.traffic.transitShare * down;
     const transitPps = transit / TRANSIT_PACKET_BYTES;
     this.#shares.forEach((share, u) => {

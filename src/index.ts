@@ -14,7 +14,14 @@ import { startupRefusal } from "./auth/bootstrap.ts";
 import { withSecurityHeaders } from "./http/headers.ts";
 import { isWebUiRequest, webUiResponse } from "./http/web-ui.ts";
 import { LIVE_PATH, liveResponse } from "./http/live.ts";
-import { applianceForHost, applianceNamed, peerAnswerOf, profileRefusal, type PeerAnswer, type PeerGet } from "./fleet/definition.ts";
+import {
+  applianceForHost,
+  applianceNamed,
+  peerAnswerOf,
+  profileRefusal,
+  type PeerAnswer,
+  type PeerGet,
+} from "./fleet/definition.ts";
 import { listenerAppliance } from "./fleet/listener.ts";
 import { isWired } from "./fleet/wiring.ts";
 import { resolveWith } from "./config/destinations.ts";
@@ -38,14 +45,25 @@ const ACME_CHALLENGE_PREFIX = "/.well-known/acme-challenge/";
 /** No client address: a fleet call made in-process came over no socket. */
 const NO_CLIENT_ADDRESS = () => "unknown";
 
-/** A fleet proxy's GET to a member this process serves, run in-process (secure by the member's listener scheme); 404 for a name the fleet lacks. */
+/**
+ * A fleet proxy's GET to a member this process serves, run in-process (secure by the member's listener scheme); 404 for
+ * a name the fleet lacks.
+ */
 function relayInProcess(env: Env, name: string, get: PeerGet): Promise<PeerAnswer> {
   const member = applianceNamed(env, name);
-  if (!member) return Promise.resolve(peerAnswerOf(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(get.target).pathname)));
+  if (!member)
+    return Promise.resolve(
+      peerAnswerOf(problemResponse(404, `no appliance '${name}' in this fleet`, new URL(get.target).pathname)),
+    );
   return router.relay(get, contextFor(member, env, get.target.startsWith("https:"), NO_CLIENT_ADDRESS));
 }
 
-function contextFor(definition: ApplianceDefinition, env: Env, secure: boolean, clientIp: () => string): ApplianceTarget {
+function contextFor(
+  definition: ApplianceDefinition,
+  env: Env,
+  secure: boolean,
+  clientIp: () => string,
+): ApplianceTarget {
   let toShards: ReturnType<typeof shardDispatcher> | undefined;
   return {
     name: definition.name,
@@ -80,7 +98,8 @@ async function serve(request: Request, env: Env): Promise<Response> {
   const url = new URL(request.url);
   const pathname = url.pathname;
   const deployment = deploymentOf(env);
-  // Another process of a sharded local fleet relaying fleet-proxy GETs to this one's appliances (src/http/shard-relay.ts).
+  // Another process of a sharded local fleet relaying fleet-proxy GETs to this one's appliances
+  // (src/http/shard-relay.ts).
   if (pathname === SHARD_RELAY_PATH) {
     const relayed = await serveShardRelay(request, env, (name, get) => relayInProcess(env, name, get), relayable);
     if (relayed) return relayed;
@@ -100,25 +119,44 @@ async function serve(request: Request, env: Env): Promise<Response> {
   const refusal = startupRefusal(env, deployment);
   if (refusal) return withSecurityHeaders(problemResponse(503, refusal, pathname), secure);
   const definition = applianceForHost(env, url.hostname, listener);
-  if (!definition) return withSecurityHeaders(problemResponse(404, `no appliance of this fleet answers to '${listener ?? url.hostname}'`, pathname), secure);
+  if (!definition)
+    return withSecurityHeaders(
+      problemResponse(404, `no appliance of this fleet answers to '${listener ?? url.hostname}'`, pathname),
+      secure,
+    );
   // A local listener answers to its own names only (DNS rebinding, another appliance's host name): 421, as a request
   // that reached the wrong server (RFC 9110 §15.5.20). The ACME CA's challenge fetch names what it validates.
   if (wired && !answersToHost(definition.webUi.hostname, url.hostname) && !pathname.startsWith(ACME_CHALLENGE_PREFIX)) {
     const names = `its own: ${definition.webUi.hostname ?? "none"}, localhost, or an address`;
-    const detail = `appliance '${definition.name}' does not answer to the host name '${url.hostname.slice(0, 253)}' (${names})`;
+    const detail =
+      `appliance '${definition.name}' does not answer to the host name ` + `'${url.hostname.slice(0, 253)}' (${names})`;
     return withSecurityHeaders(problemResponse(421, detail, pathname), secure);
   }
   // Another process of a sharded local fleet holds this appliance's state: opening it here too would corrupt it.
-  if (otherShard(env, definition.name) !== null) return withSecurityHeaders(problemResponse(421, `appliance '${definition.name}' is served by another process of this fleet`, pathname), secure);
-  // A fleet file naming a profile file the Worker was not given (deployed without BNG_PROFILES): the appliance cannot start.
+  if (otherShard(env, definition.name) !== null)
+    return withSecurityHeaders(
+      problemResponse(421, `appliance '${definition.name}' is served by another process of this fleet`, pathname),
+      secure,
+    );
+  // A fleet file naming a profile file the Worker was not given (deployed without BNG_PROFILES): the appliance cannot
+  // start.
   const missing = profileRefusal(env, definition);
   if (missing) return withSecurityHeaders(problemResponse(503, missing, pathname), secure);
   // The web UI's live channel: its object answers 101 with the socket (left as it is), or a refusal.
   if (pathname === LIVE_PATH) {
-    const answer = await liveResponse(request, `${secure ? "https" : "http"}://${url.host}`, env.Appliance.getByName(definition.name));
+    const answer = await liveResponse(
+      request,
+      `${secure ? "https" : "http"}://${url.host}`,
+      env.Appliance.getByName(definition.name),
+    );
     return answer.status === 101 ? answer : withSecurityHeaders(answer, secure);
   }
   if (isWebUiRequest(request.method, pathname)) return withSecurityHeaders(webUiResponse(pathname), secure);
-  // The client address only when an operation asks for it (ADDRESSED_SECTIONS): reading `request.cf` costs the cheapest requests a few per cent.
-  return router.fetch(request, contextFor(definition, env, secure, () => clientAddress(request, deployment, wired)), url);
+  // The client address only when an operation asks for it (ADDRESSED_SECTIONS): reading `request.cf` costs the cheapest
+  // requests a few per cent.
+  return router.fetch(
+    request,
+    contextFor(definition, env, secure, () => clientAddress(request, deployment, wired)),
+    url,
+  );
 }

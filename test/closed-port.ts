@@ -13,7 +13,10 @@ export { bindAndRelease, ephemeralLow };
 /** A loopback port nothing listens on (below the ephemeral range: launcher/loopback-ports.ts). */
 export const closedPort = (): Promise<number> => quietLoopbackPort();
 
-/** vitest global setup: hands tests that cannot bind sockets themselves (workerd) a closed port through `inject("closedPort")`. */
+/**
+ * vitest global setup: hands tests that cannot bind sockets themselves (workerd) a closed port through
+ * `inject("closedPort")`.
+ */
 export default async function setup(project: TestProject): Promise<void> {
   project.provide("closedPort", await closedPort());
 }

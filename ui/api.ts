@@ -55,7 +55,8 @@ interface Request extends CallOptions {
 /** The query's defined values as a query string (empty, or starting with `?`). */
 export function queryString(query?: Query): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== "") params.set(k, String(v));
+  for (const [k, v] of Object.entries(query ?? {}))
+    if (v !== undefined && v !== null && v !== "") params.set(k, String(v));
   const qs = params.toString();
   return qs ? `?${qs}` : "";
 }
@@ -77,14 +78,20 @@ async function problemOf(response: Response): Promise<Partial<Problem>> {
 /** Marks the session lost when whoami says so; the form that saw the 401 keeps what was typed and shows its detail. */
 async function confirmSessionLost(): Promise<void> {
   try {
-    const answer = await fetch(apiUrl(pathOf(contract.authSession.whoami)), { headers: { accept: "application/json" }, credentials: "same-origin" });
+    const answer = await fetch(apiUrl(pathOf(contract.authSession.whoami)), {
+      headers: { accept: "application/json" },
+      credentials: "same-origin",
+    });
     if (answer.status === 401) sessionLost.value = true;
   } catch {
     // The appliance did not answer: nothing says the session ended.
   }
 }
 
-/** Calls the API (`path` after /api/v1, filled in) and returns the parsed JSON answer; throws ApiError with the problem's detail. Only `call` uses it: pages name operations, not paths. */
+/**
+ * Calls the API (`path` after /api/v1, filled in) and returns the parsed JSON answer; throws ApiError with the
+ * problem's detail. Only `call` uses it: pages name operations, not paths.
+ */
 async function api<T>(path: string, options: Request): Promise<T> {
   const { method } = options;
   const headers: Record<string, string> = { accept: "application/json" };
@@ -92,7 +99,13 @@ async function api<T>(path: string, options: Request): Promise<T> {
   if (method !== "GET" && csrfToken.value) headers["x-csrf-token"] = csrfToken.value;
   let response: Response;
   try {
-    response = await fetch(apiUrl(path, options.query), { method, headers, credentials: "same-origin", ...(options.signal ? { signal: options.signal } : {}), ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
+    response = await fetch(apiUrl(path, options.query), {
+      method,
+      headers,
+      credentials: "same-origin",
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    });
   } catch (error) {
     throw new ApiError(0, { detail: `The appliance did not answer (${(error as Error).message})` }, null);
   }
@@ -100,7 +113,8 @@ async function api<T>(path: string, options: Request): Promise<T> {
     const problem = await problemOf(response);
     // A 401 relayed by the fleet proxy is the peer's answer to its credential, not the end of this session.
     const { relayed } = options;
-    // A 401 can also be a wrong credential inside a live session (the current password a change asks for): only whoami says whether the session ended.
+    // A 401 can also be a wrong credential inside a live session (the current password a change asks for): only whoami
+    // says whether the session ended.
     if (response.status === 401 && !options.signIn && !relayed) void confirmSessionLost();
     throw new ApiError(response.status, problem, response.headers.get("retry-after"));
   }
@@ -108,7 +122,10 @@ async function api<T>(path: string, options: Request): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** What `call` takes for an operation: its path parameters, query and body, as the contract types them (members the operation has no schema for are absent). */
+/**
+ * What `call` takes for an operation: its path parameters, query and body, as the contract types them (members the
+ * operation has no schema for are absent).
+ */
 export type CallInput<O> =
   O extends Operation<infer P, infer Q, infer B, z.ZodType>
     ? (P extends z.ZodUndefined ? { params?: never } : { params: z.input<P> }) &
@@ -136,7 +153,9 @@ export interface OperationRef<O extends Operation = Operation> {
   readonly __operation?: O;
 }
 /** Every section's operations as references. */
-export type OperationRefs<C> = { readonly [S in keyof C]: { readonly [K in keyof C[S]]: C[S][K] extends Operation ? OperationRef<C[S][K]> : never } };
+export type OperationRefs<C> = {
+  readonly [S in keyof C]: { readonly [K in keyof C[S]]: C[S][K] extends Operation ? OperationRef<C[S][K]> : never };
+};
 
 /**
  * The operation's path with its parameters filled in, without the `/api/v1`
@@ -159,14 +178,29 @@ export function pathOf(operation: { path: string }, params: Record<string, unkno
  */
 export function call<O extends Operation>(
   operation: OperationRef<O>,
-  ...[input, base = "", options = {}]: {} extends CallInput<O> ? [CallInput<O>?, string?, CallOptions?] : [CallInput<O>, string?, CallOptions?]
+  ...[input, base = "", options = {}]: {} extends CallInput<O>
+    ? [CallInput<O>?, string?, CallOptions?]
+    : [CallInput<O>, string?, CallOptions?]
 ): Promise<CallResult<O>> {
   const { params, query, body } = (input ?? {}) as { params?: Record<string, unknown>; query?: Query; body?: unknown };
-  return api<CallResult<O>>(`${base}${pathOf(operation, params)}`, { ...options, method: operation.method, relayed: base !== "", ...(query ? { query } : {}), ...(body !== undefined ? { body } : {}) });
+  return api<CallResult<O>>(`${base}${pathOf(operation, params)}`, {
+    ...options,
+    method: operation.method,
+    relayed: base !== "",
+    ...(query ? { query } : {}),
+    ...(body !== undefined ? { body } : {}),
+  });
 }
 
-/** Uploads bytes to an operation that takes them (the upgrade package) with progress (fetch has no upload progress; XMLHttpRequest does). */
-export function upload<O extends Operation>(operation: OperationRef<O>, bytes: Blob, onProgress: (fraction: number) => void): Promise<CallResult<O>> {
+/**
+ * Uploads bytes to an operation that takes them (the upgrade package) with progress (fetch has no upload progress;
+ * XMLHttpRequest does).
+ */
+export function upload<O extends Operation>(
+  operation: OperationRef<O>,
+  bytes: Blob,
+  onProgress: (fraction: number) => void,
+): Promise<CallResult<O>> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(operation.method, apiUrl(pathOf(operation)));

@@ -54,7 +54,13 @@ interface PageEntry {
 export const PAGES: PageEntry[] = [
   { slug: "", title: "Dashboard", probe: contract.sessions.summary, render: (ctx) => <Dashboard ctx={ctx} /> },
   { slug: "fleet", title: "Fleet", probe: contract.fleet.appliances, render: () => <Fleet /> },
-  { slug: "search", title: "Subscriber search", probe: contract.sessions.list, render: () => <Search text={searchParams().get("q") ?? ""} />, hidden: true },
+  {
+    slug: "search",
+    title: "Subscriber search",
+    probe: contract.sessions.list,
+    render: () => <Search text={searchParams().get("q") ?? ""} />,
+    hidden: true,
+  },
   { slug: "sessions", title: "Sessions", probe: contract.sessions.list, render: (ctx) => <Sessions ctx={ctx} /> },
   { slug: "pools", title: "Address pools", probe: contract.addressPools.list, render: (ctx) => <Pools ctx={ctx} /> },
   { slug: "cgn", title: "CGN", probe: contract.cgn.status, render: (ctx) => <Cgn ctx={ctx} /> },
@@ -63,19 +69,44 @@ export const PAGES: PageEntry[] = [
   { slug: "ipsec", title: "IPsec", probe: contract.ipsec.status, render: (ctx) => <Ipsec ctx={ctx} /> },
   { slug: "gre", title: "GRE circuits", probe: contract.greCircuits.status, render: (ctx) => <Gre ctx={ctx} /> },
   { slug: "vrfs", title: "VRFs and source-VRF rules", probe: contract.vrfs.list, render: (ctx) => <Vrfs ctx={ctx} /> },
-  { slug: "local-subscribers", title: "Local subscribers", probe: contract.localSubscribers.list, render: (ctx) => <LocalSubscribers ctx={ctx} /> },
+  {
+    slug: "local-subscribers",
+    title: "Local subscribers",
+    probe: contract.localSubscribers.list,
+    render: (ctx) => <LocalSubscribers ctx={ctx} />,
+  },
   { slug: "radius", title: "RADIUS servers", probe: contract.radius.servers, render: (ctx) => <Radius ctx={ctx} /> },
   { slug: "alarms", title: "Alarms", probe: contract.alarms.list, render: (ctx) => <Alarms ctx={ctx} /> },
   { slug: "logs", title: "Logs", probe: contract.logs.tail, render: (ctx) => <Logs ctx={ctx} /> },
-  { slug: "config", title: "Configuration", probe: contract.config.values, render: (ctx) => <Configuration ctx={ctx} /> },
+  {
+    slug: "config",
+    title: "Configuration",
+    probe: contract.config.values,
+    render: (ctx) => <Configuration ctx={ctx} />,
+  },
   { slug: "licensing", title: "Licensing", probe: contract.licensing.status, render: (ctx) => <Licensing ctx={ctx} /> },
   { slug: "system", title: "System", probe: contract.system.status, render: (ctx) => <SystemPage ctx={ctx} /> },
-  { slug: "upgrade", title: "Software upgrade", probe: contract.upgrade.status, render: (ctx) => <Upgrade ctx={ctx} /> },
+  {
+    slug: "upgrade",
+    title: "Software upgrade",
+    probe: contract.upgrade.status,
+    render: (ctx) => <Upgrade ctx={ctx} />,
+  },
   { slug: "users", title: "Users", probe: contract.users.list, render: () => <Users /> },
   { slug: "tokens", title: "Tokens", probe: contract.tokens.list, render: () => <Tokens /> },
   { slug: "oidc", title: "OIDC providers", probe: contract.providers.listOidc, render: () => <OidcProviders /> },
-  { slug: "passkey-policy", title: "Passkey policy", probe: contract.providers.getPasskeyPolicy, render: () => <PasskeyPolicy /> },
-  { slug: "troubleshooting", title: "Troubleshooting", probe: contract.system.health, render: (ctx) => <Troubleshooting ctx={ctx} /> },
+  {
+    slug: "passkey-policy",
+    title: "Passkey policy",
+    probe: contract.providers.getPasskeyPolicy,
+    render: () => <PasskeyPolicy />,
+  },
+  {
+    slug: "troubleshooting",
+    title: "Troubleshooting",
+    probe: contract.system.health,
+    render: (ctx) => <Troubleshooting ctx={ctx} />,
+  },
   { slug: "account", title: "My account", probe: contract.authSession.whoami, render: () => <Account /> },
 ];
 
@@ -96,7 +127,9 @@ function Nav({ ctx }: { ctx: PageContext }) {
   const current = resolvePath(pathname()).page?.slug;
   // Only what the role may read: the floors come with the contract's references.
   const listed = PAGES.filter((p) => !p.hidden);
-  const pages = (ctx.peer ? listed.filter((p) => p.slug !== "fleet" && p.slug !== "account" && readableOnPeer(p.probe)) : listed).filter((p) => can(p.probe));
+  const pages = (
+    ctx.peer ? listed.filter((p) => p.slug !== "fleet" && p.slug !== "account" && readableOnPeer(p.probe)) : listed
+  ).filter((p) => can(p.probe));
   return (
     <nav aria-label="Sections">
       <ul>
@@ -140,7 +173,9 @@ export function App() {
     const who = me.value;
     if (!who || sessionLost.value) document.title = "Sign in · Broadband gateway";
     else if (who.passwordChangeRequired) document.title = "Choose your own password · Broadband gateway";
-    else document.title = `${page?.title ?? "Not found"}${ctx.peer ? ` · ${ctx.peer} (read-only)` : ""} · ${who.appliance}`;
+    else
+      document.title =
+        `${page?.title ?? "Not found"}${ctx.peer ? ` · ${ctx.peer} (read-only)` : ""} ` + `· ${who.appliance}`;
   }, [location.value, me.value, sessionLost.value]);
 
   if (!checked.value) return <p class="muted">Loading…</p>;
@@ -165,7 +200,15 @@ export function App() {
       <Nav ctx={ctx} />
       <main id="main" tabIndex={-1}>
         {ctx.peer && <PeerBanner peer={ctx.peer} />}
-        {!page ? <NotFound /> : !can(page.probe) ? <NotAllowed title={page.title} role={who.role} /> : ctx.peer && !readableOnPeer(page.probe) ? <NotRelayed title={page.title} peer={ctx.peer} /> : page.render(ctx)}
+        {!page ? (
+          <NotFound />
+        ) : !can(page.probe) ? (
+          <NotAllowed title={page.title} role={who.role} />
+        ) : ctx.peer && !readableOnPeer(page.probe) ? (
+          <NotRelayed title={page.title} peer={ctx.peer} />
+        ) : (
+          page.render(ctx)
+        )}
       </main>
     </div>
   );
@@ -173,14 +216,16 @@ export function App() {
 
 /** The subscriber search, from every page, for a role that may read sessions. */
 function HeaderSearch() {
-  return can(contract.sessions.list) ? <SearchForm id="header-search" label="Search subscribers across the fleet" compact /> : null;
+  return can(contract.sessions.list) ? (
+    <SearchForm id="header-search" label="Search subscribers across the fleet" compact />
+  ) : null;
 }
 
 function PeerBanner({ peer }: { peer: string }) {
   return (
     <div class="peer-banner" role="note">
-      Viewing <strong>{peer}</strong> through the fleet proxy: <strong>read-only</strong>. Changes are made on the appliance itself:{" "}
-      <PeerLink peer={peer} />.
+      Viewing <strong>{peer}</strong> through the fleet proxy: <strong>read-only</strong>. Changes are made on the
+      appliance itself: <PeerLink peer={peer} />.
     </div>
   );
 }
@@ -194,7 +239,10 @@ function NotAllowed({ title, role }: { title: string; role: string }) {
   );
 }
 
-/** A page whose reads the fleet proxy does not carry (the navigation leaves it out on a peer; a typed or old link still arrives here). */
+/**
+ * A page whose reads the fleet proxy does not carry (the navigation leaves it out on a peer; a typed or old link still
+ * arrives here).
+ */
 function NotRelayed({ title, peer }: { title: string; peer: string }) {
   return (
     <>

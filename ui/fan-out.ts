@@ -10,11 +10,15 @@ import { call, ApiError, pathOf, queryString, type CallInput, type CallResult, t
 import type { Operation } from "../src/schemas/contract.ts";
 import { FAN_OUT_MAX } from "../src/schemas/fan-out.ts";
 
-/** Requests in flight at once: a browser opens six HTTP/1.1 connections to one origin, so more would only queue in it. */
+/**
+ * Requests in flight at once: a browser opens six HTTP/1.1 connections to one origin, so more would only queue in it.
+ */
 const IN_FLIGHT = 6;
 
 /** One appliance's answer: the operation's result, or why there is none (its problem's detail). */
-export type FanOutRow<O extends Operation> = { ok: true; value: CallResult<O> } | { ok: false; status: number; detail: string };
+export type FanOutRow<O extends Operation> =
+  | { ok: true; value: CallResult<O> }
+  | { ok: false; status: number; detail: string };
 
 /**
  * Reads `operation` (a fleet-proxy read) of every appliance in `names`, handing each appliance's row to `onRow`
@@ -28,7 +32,10 @@ export async function fanOut<O extends Operation>(
   onRow: (name: string, row: FanOutRow<O>) => void,
   options: { timeoutMs?: number; signal?: AbortSignal; onAsk?: (names: readonly string[]) => void } = {},
 ): Promise<void> {
-  const { params, query } = input as { params?: Record<string, unknown>; query?: Record<string, string | number | boolean | null | undefined> };
+  const { params, query } = input as {
+    params?: Record<string, unknown>;
+    query?: Record<string, string | number | boolean | null | undefined>;
+  };
   const path = `${pathOf(operation, params).slice(1)}${queryString(query)}`;
   const slices: string[][] = [];
   for (let i = 0; i < names.length; i += FAN_OUT_MAX) slices.push(names.slice(i, i + FAN_OUT_MAX));
@@ -37,11 +44,23 @@ export async function fanOut<O extends Operation>(
     for (let slice = slices[next++]; slice && !options.signal?.aborted; slice = slices[next++]) {
       options.onAsk?.(slice);
       try {
-        const rows = await call(contract.fleet.fanOut, { query: { path, appliances: slice.join(","), timeoutMs: options.timeoutMs } }, "", { signal: options.signal });
-        for (const row of rows) onRow(row.appliance, row.status >= 200 && row.status < 300 ? { ok: true, value: row.body as CallResult<O> } : { ok: false, status: row.status, detail: detailOf(row.body, row.status) });
+        const rows = await call(
+          contract.fleet.fanOut,
+          { query: { path, appliances: slice.join(","), timeoutMs: options.timeoutMs } },
+          "",
+          { signal: options.signal },
+        );
+        for (const row of rows)
+          onRow(
+            row.appliance,
+            row.status >= 200 && row.status < 300
+              ? { ok: true, value: row.body as CallResult<O> }
+              : { ok: false, status: row.status, detail: detailOf(row.body, row.status) },
+          );
       } catch (failure) {
         const detail = failure instanceof ApiError ? failure.message : String(failure);
-        for (const name of slice) onRow(name, { ok: false, status: failure instanceof ApiError ? failure.status : 0, detail });
+        for (const name of slice)
+          onRow(name, { ok: false, status: failure instanceof ApiError ? failure.status : 0, detail });
       }
     }
   };

@@ -17,7 +17,9 @@ export function duration(seconds: number): string {
   return d ? `${d}d ${h}h ${m}m` : h ? `${h}h ${m}m` : m ? `${m}m ${s % 60}s` : `${s}s`;
 }
 
-/** `n` in the largest unit of `units` (each `step` times the last) that keeps it at least 1: `815.7 Mb/s`, `16.0 GiB`. */
+/**
+ * `n` in the largest unit of `units` (each `step` times the last) that keeps it at least 1: `815.7 Mb/s`, `16.0 GiB`.
+ */
 function scaled(n: number, step: number, units: readonly string[]): string {
   let v = n;
   let i = 0;
@@ -42,7 +44,10 @@ export const count = (n: number): string => n.toLocaleString("en");
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** An instant as `2026-03-02 09:00:05 UTC`: 24-hour, seconds, zone shown (a NOC compares times across boxes and tickets). */
+/**
+ * An instant as `2026-03-02 09:00:05 UTC`: 24-hour, seconds, zone shown (a NOC compares times across boxes and
+ * tickets).
+ */
 export function utc(iso: string): string {
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return iso;
@@ -50,7 +55,8 @@ export function utc(iso: string): string {
 }
 
 /** `HH:MM` (or `HH:MM:SS`), 24-hour, in UTC, of an instant in seconds since the epoch: a chart's time axis. */
-export const utcClock = (seconds: number, withSeconds = false): string => new Date(seconds * 1000).toISOString().slice(11, withSeconds ? 19 : 16);
+export const utcClock = (seconds: number, withSeconds = false): string =>
+  new Date(seconds * 1000).toISOString().slice(11, withSeconds ? 19 : 16);
 
 export const isIsoTime = (v: unknown): v is string => typeof v === "string" && ISO_TIME.test(v);
 
@@ -68,25 +74,117 @@ export function sentence(text: string): string {
 
 /** Abbreviations the API's camelCase names hide: `localAs` is "Local AS", `rxBps` "Rx rate". */
 const WORDS: Record<string, string> = {
-  as: "AS", asn: "ASN", id: "ID", ids: "IDs", ip: "IP", ipv4: "IPv4", ipv6: "IPv6", mac: "MAC", vrf: "VRF", vrfs: "VRFs", mtu: "MTU", cgn: "CGN",
-  bgp: "BGP", igp: "IGP", l2tp: "L2TP", ipsec: "IPsec", gre: "GRE", aaa: "AAA", sa: "SA", sas: "SAs", ike: "IKE", pppoe: "PPPoE", ipoe: "IPoE",
-  svlan: "S-VLAN", cvlan: "C-VLAN", vlan: "VLAN", radius: "RADIUS", cpu: "CPU", rib: "RIB", fib: "FIB", nat: "NAT", dns: "DNS", url: "URL", uri: "URI",
-  oidc: "OIDC", totp: "TOTP", csrf: "CSRF", acme: "ACME", ttl: "TTL", lac: "LAC", lns: "LNS", rx: "Rx", tx: "Tx", pps: "packet rate", bps: "rate",
-  qos: "QoS", ospf: "OSPF", isis: "IS-IS", afi: "AFI", safi: "SAFI", dhcp: "DHCP", nas: "NAS", ppp: "PPP", lcp: "LCP", ipcp: "IPCP", sla: "SLA",
-  rtt: "RTT", mss: "MSS", tcp: "TCP", udp: "UDP", icmp: "ICMP", esp: "ESP", rd: "RD", rt: "RT", os: "OS", fp: "FP", ssh: "SSH", api: "API", ui: "UI", utc: "UTC", pfx: "prefixes", rpid: "RP ID",
+  as: "AS",
+  asn: "ASN",
+  id: "ID",
+  ids: "IDs",
+  ip: "IP",
+  ipv4: "IPv4",
+  ipv6: "IPv6",
+  mac: "MAC",
+  vrf: "VRF",
+  vrfs: "VRFs",
+  mtu: "MTU",
+  cgn: "CGN",
+  bgp: "BGP",
+  igp: "IGP",
+  l2tp: "L2TP",
+  ipsec: "IPsec",
+  gre: "GRE",
+  aaa: "AAA",
+  sa: "SA",
+  sas: "SAs",
+  ike: "IKE",
+  pppoe: "PPPoE",
+  ipoe: "IPoE",
+  svlan: "S-VLAN",
+  cvlan: "C-VLAN",
+  vlan: "VLAN",
+  radius: "RADIUS",
+  cpu: "CPU",
+  rib: "RIB",
+  fib: "FIB",
+  nat: "NAT",
+  dns: "DNS",
+  url: "URL",
+  uri: "URI",
+  oidc: "OIDC",
+  totp: "TOTP",
+  csrf: "CSRF",
+  acme: "ACME",
+  ttl: "TTL",
+  lac: "LAC",
+  lns: "LNS",
+  rx: "Rx",
+  tx: "Tx",
+  pps: "packet rate",
+  bps: "rate",
+  qos: "QoS",
+  ospf: "OSPF",
+  isis: "IS-IS",
+  afi: "AFI",
+  safi: "SAFI",
+  dhcp: "DHCP",
+  nas: "NAS",
+  ppp: "PPP",
+  lcp: "LCP",
+  ipcp: "IPCP",
+  sla: "SLA",
+  rtt: "RTT",
+  mss: "MSS",
+  tcp: "TCP",
+  udp: "UDP",
+  icmp: "ICMP",
+  esp: "ESP",
+  rd: "RD",
+  rt: "RT",
+  os: "OS",
+  fp: "FP",
+  ssh: "SSH",
+  api: "API",
+  ui: "UI",
+  utc: "UTC",
+  pfx: "prefixes",
+  rpid: "RP ID",
 };
 /** Whole names whose words the rules above would get wrong. */
 const NAMES: Record<string, string> = {
-  sVlan: "S-VLAN", cVlan: "C-VLAN", svlan: "S-VLAN", vlan: "VLAN", cvlan: "C-VLAN", mplsLabel: "MPLS label", dontFragment: "Don't fragment",
-  rxBps: "Rx rate", txBps: "Tx rate", bfd: "BFD", rpId: "RP ID", afiSafi: "AFI/SAFI", ipv4: "IPv4", ipv6: "IPv6",
-  downloadRatePps: "Download packet rate", uploadRatePps: "Upload packet rate", dns1: "DNS 1", dns2: "DNS 2", dnsV6_1: "IPv6 DNS 1", dnsV6_2: "IPv6 DNS 2",
-  ipv6PdPrefix: "Delegated prefix", ipv6PdLength: "Delegated prefix length", psk: "Pre-shared key", localTs: "Local traffic selectors",
-  remoteTs: "Remote traffic selectors", option82CircuitId: "Option 82 circuit ID", asOf: "As of", asOfUtc: "As of",
+  sVlan: "S-VLAN",
+  cVlan: "C-VLAN",
+  svlan: "S-VLAN",
+  vlan: "VLAN",
+  cvlan: "C-VLAN",
+  mplsLabel: "MPLS label",
+  dontFragment: "Don't fragment",
+  rxBps: "Rx rate",
+  txBps: "Tx rate",
+  bfd: "BFD",
+  rpId: "RP ID",
+  afiSafi: "AFI/SAFI",
+  ipv4: "IPv4",
+  ipv6: "IPv6",
+  downloadRatePps: "Download packet rate",
+  uploadRatePps: "Upload packet rate",
+  dns1: "DNS 1",
+  dns2: "DNS 2",
+  dnsV6_1: "IPv6 DNS 1",
+  dnsV6_2: "IPv6 DNS 2",
+  ipv6PdPrefix: "Delegated prefix",
+  ipv6PdLength: "Delegated prefix length",
+  psk: "Pre-shared key",
+  localTs: "Local traffic selectors",
+  remoteTs: "Remote traffic selectors",
+  option82CircuitId: "Option 82 circuit ID",
+  asOf: "As of",
+  asOfUtc: "As of",
 };
 /** Unit suffixes a label drops, because the value is shown in its unit. */
 const UNIT_SUFFIX = /(Seconds|Secs|Bytes|Ms|Mbps|Kbps|Kb|Percent|Days|Dbm|Celsius|Volts|Watts|Utc)$/;
 
-/** A label from a camelCase member name: `uptimeSeconds` → "Uptime", `memoryTotalBytes` → "Memory total", `localAs` → "Local AS". */
+/**
+ * A label from a camelCase member name: `uptimeSeconds` → "Uptime", `memoryTotalBytes` → "Memory total", `localAs` →
+ * "Local AS".
+ */
 export function labelOf(key: string): string {
   if (NAMES[key]) return NAMES[key];
   const base = key.length > 3 && UNIT_SUFFIX.test(key) ? key.replace(UNIT_SUFFIX, "") : key;
@@ -101,10 +199,30 @@ export function labelOf(key: string): string {
 }
 
 /** What a member's number means, from its name (its unit suffix in the contract). */
-export type NumberKind = "id" | "rate" | "kbps" | "mbps" | "pps" | "bytes" | "kbit" | "seconds" | "ms" | "days" | "percent" | "dbm" | "celsius" | "volts" | "watts" | "count";
+export type NumberKind =
+  | "id"
+  | "rate"
+  | "kbps"
+  | "mbps"
+  | "pps"
+  | "bytes"
+  | "kbit"
+  | "seconds"
+  | "ms"
+  | "days"
+  | "percent"
+  | "dbm"
+  | "celsius"
+  | "volts"
+  | "watts"
+  | "count";
 
-/** Identifiers and wire numbers a person types back (no separators): ids, AS numbers, VLANs, ports, MTUs, sequence numbers, indexes, years. */
-const IDENTIFIER = /(^|[a-z])(Id|Ids|As|Asn|Vlan|Svlan|Cvlan|Port|Mtu|Seq|Index|Vni|Vpi|Vci|Tag|Year|Number|Serial|Pid|Lac|Mss|Nm)$|^(id|as|asn|vlan|svlan|cvlan|port|mtu|seq|sinceSeq|index|vni|tag|year|serial|seed|localAs|remoteAs|peerAs|bindingIndex|sessionId|tunnelId)$/;
+/**
+ * Identifiers and wire numbers a person types back (no separators): ids, AS numbers, VLANs, ports, MTUs, sequence
+ * numbers, indexes, years.
+ */
+const IDENTIFIER =
+  /(^|[a-z])(Id|Ids|As|Asn|Vlan|Svlan|Cvlan|Port|Mtu|Seq|Index|Vni|Vpi|Vci|Tag|Year|Number|Serial|Pid|Lac|Mss|Nm)$|^(id|as|asn|vlan|svlan|cvlan|port|mtu|seq|sinceSeq|index|vni|tag|year|serial|seed|localAs|remoteAs|peerAs|bindingIndex|sessionId|tunnelId)$/;
 
 /** The kind of a numeric member, from its name. */
 export function numberKind(key: string): NumberKind {
@@ -177,15 +295,33 @@ export function formatValue(key: string, value: unknown): string {
 /** Good, bad or neutral: how a state value reads at a glance (BGP, IGP, L2TP, IPsec, RADIUS, interfaces, licences). */
 export function tone(key: string, value: unknown): "good" | "bad" | "warn" | null {
   if (typeof value === "boolean") {
-    if (/^(isDead|dead|down|failed|expired|locked|degraded|pendingRestart|restartRequired)$/.test(key)) return value ? "bad" : null;
-    if (/^(up|isUp|running|operUp|reachable|healthy|valid|live|established|active)$/.test(key)) return value ? "good" : "bad";
+    if (/^(isDead|dead|down|failed|expired|locked|degraded|pendingRestart|restartRequired)$/.test(key))
+      return value ? "bad" : null;
+    if (/^(up|isUp|running|operUp|reachable|healthy|valid|live|established|active)$/.test(key))
+      return value ? "good" : "bad";
     return null;
   }
   if (typeof value !== "string" || !/(state|status|health|oper|admin|phase|result|severity)$/i.test(key)) return null;
   const v = value.toLowerCase();
-  // BGP's `Active` is a neighbor still trying to connect, so `active` is neutral; IPsec states are upper case, lowered here.
-  if (/^(up|alive|full|established|installed|ok|healthy|running|valid|licensed|live|connected|complete|accept|success|delivered)$/.test(v)) return "good";
-  if (/^(down|failed|dead|expired|lapsed|error|critical|major|invalid|disconnected|reject|timeout|unreachable|closed|alarm)$/.test(v)) return "bad";
-  if (/^(idle|connect|connecting|opensent|openconfirm|wait-ctl|init|exstart|exchange|loading|initializing|provisioning|grace|pending|degraded|minor|warning|draining|applying|rebooting|unknown)$/.test(v)) return "warn";
+  // BGP's `Active` is a neighbor still trying to connect, so `active` is neutral; IPsec states are upper case, lowered
+  // here.
+  if (
+    /^(up|alive|full|established|installed|ok|healthy|running|valid|licensed|live|connected|complete|accept|success|delivered)$/.test(
+      v,
+    )
+  )
+    return "good";
+  if (
+    /^(down|failed|dead|expired|lapsed|error|critical|major|invalid|disconnected|reject|timeout|unreachable|closed|alarm)$/.test(
+      v,
+    )
+  )
+    return "bad";
+  if (
+    /^(idle|connect|connecting|opensent|openconfirm|wait-ctl|init|exstart|exchange|loading|initializing|provisioning|grace|pending|degraded|minor|warning|draining|applying|rebooting|unknown)$/.test(
+      v,
+    )
+  )
+    return "warn";
   return null;
 }

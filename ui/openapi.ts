@@ -39,7 +39,10 @@ interface RequestBody {
 }
 
 interface Document {
-  paths: Record<string, Record<string, { summary?: string; requestBody?: RequestBody; parameters?: Operation["parameters"] }>>;
+  paths: Record<
+    string,
+    Record<string, { summary?: string; requestBody?: RequestBody; parameters?: Operation["parameters"] }>
+  >;
   components?: { schemas?: Record<string, JsonSchema>; requestBodies?: Record<string, RequestBody> };
 }
 
@@ -52,7 +55,8 @@ export async function loadOperations(): Promise<void> {
   const doc = (await call(contract.reference.document)) as unknown as Document;
   schemas = doc.components?.schemas ?? {};
   // Request bodies are named under components.requestBodies (their input form, written out in full).
-  const bodyOf = (body: RequestBody | undefined) => (body?.$ref ? doc.components?.requestBodies?.[body.$ref.replace("#/components/requestBodies/", "")] : body);
+  const bodyOf = (body: RequestBody | undefined) =>
+    body?.$ref ? doc.components?.requestBodies?.[body.$ref.replace("#/components/requestBodies/", "")] : body;
   operations.value = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({
       path,

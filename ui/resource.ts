@@ -17,7 +17,10 @@ export interface UseCallOptions {
   base?: string;
   /** Reads again this often. */
   refreshMs?: number;
-  /** This appliance's reads only: while the live channel is open, read again whenever it pushes a change instead of every `refreshMs`. */
+  /**
+   * This appliance's reads only: while the live channel is open, read again whenever it pushes a change instead of
+   * every `refreshMs`.
+   */
   live?: boolean;
 }
 
@@ -26,14 +29,21 @@ export interface UseCallOptions {
  * query), again every `refreshMs` when given; a null operation = nothing to
  * read yet. The answer is typed by the operation's response schema.
  */
-export function useCall<O extends Operation>(operation: OperationRef<O> | null, input?: CallInput<O>, options: UseCallOptions = {}): Resource<CallResult<O>> {
+export function useCall<O extends Operation>(
+  operation: OperationRef<O> | null,
+  input?: CallInput<O>,
+  options: UseCallOptions = {},
+): Resource<CallResult<O>> {
   // Each answer and failure remembers the question it answers (the key below).
   const [answer, setAnswer] = useState<{ key: string | null; data: CallResult<O> } | undefined>(undefined);
   const [failure, setFailure] = useState<{ key: string | null; error: ApiError } | undefined>(undefined);
   const [loading, setLoading] = useState(operation !== null);
   const { params, query } = (input ?? {}) as { params?: Record<string, unknown>; query?: unknown };
   const base = options.base ?? "";
-  const key = operation === null ? null : `${operation.method} ${base}${pathOf(operation, params)}?${JSON.stringify(query ?? {})}`;
+  const key =
+    operation === null
+      ? null
+      : `${operation.method} ${base}${pathOf(operation, params)}?${JSON.stringify(query ?? {})}`;
   const current = useRef(key);
   current.current = key;
   const load = useCallback(() => {
@@ -48,7 +58,10 @@ export function useCall<O extends Operation>(operation: OperationRef<O> | null, 
       })
       .catch((problem: unknown) => {
         if (current.current !== asked) return;
-        setFailure({ key: asked, error: problem instanceof ApiError ? problem : new ApiError(0, { detail: String(problem) }, null) });
+        setFailure({
+          key: asked,
+          error: problem instanceof ApiError ? problem : new ApiError(0, { detail: String(problem) }, null),
+        });
       })
       .finally(() => current.current === asked && setLoading(false));
     // key covers the operation, the base, the parameters and the query
@@ -67,7 +80,8 @@ export function useCall<O extends Operation>(operation: OperationRef<O> | null, 
   useEffect(() => {
     load();
     if (!timed) return;
-    // A tab out of view reads nothing on its timer (a peer's page would keep the fleet proxy busy for no one), and reads once when it is shown again, as the live channel's fallback does.
+    // A tab out of view reads nothing on its timer (a peer's page would keep the fleet proxy busy for no one), and
+    // reads once when it is shown again, as the live channel's fallback does.
     const visible = () => document.visibilityState === "visible";
     const timer = setInterval(() => visible() && load(), timed);
     const shown = () => visible() && load();
@@ -78,7 +92,8 @@ export function useCall<O extends Operation>(operation: OperationRef<O> | null, 
     };
   }, [load, timed]);
   const error = failure?.key === key ? failure.error : undefined;
-  // While a new question is asked the last answer stays in view (a page turn does not flash), but an answer is never shown under another question's failure:
+  // While a new question is asked the last answer stays in view (a page turn does not flash), but an answer is never
+  // shown under another question's failure:
   // after a refused filter the old rows and count are not the new filter's.
   const data = answer && (answer.key === key || !error) ? answer.data : undefined;
   return { data, error, loading, reload: load };

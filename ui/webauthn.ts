@@ -2,7 +2,12 @@
 import type { LoginResponse } from "../src/schemas/auth.ts";
 
 const fromB64url = (s: string): ArrayBuffer => {
-  const b = atob(s.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(s.length / 4) * 4, "="));
+  const b = atob(
+    s
+      .replace(/-/g, "+")
+      .replace(/_/g, "/")
+      .padEnd(Math.ceil(s.length / 4) * 4, "="),
+  );
   const bytes = new Uint8Array(b.length);
   for (let i = 0; i < b.length; i++) bytes[i] = b.charCodeAt(i);
   return bytes.buffer;
@@ -24,7 +29,11 @@ export async function passkeyAssertion(options: RequestOptionsJson): Promise<Rec
       challenge: fromB64url(options.challenge),
       ...(options.timeout ? { timeout: options.timeout } : {}),
       ...(options.rpId ? { rpId: options.rpId } : {}),
-      allowCredentials: (options.allowCredentials ?? []).map((c) => ({ id: fromB64url(c.id), type: c.type, transports: (c.transports ?? []) as AuthenticatorTransport[] })),
+      allowCredentials: (options.allowCredentials ?? []).map((c) => ({
+        id: fromB64url(c.id),
+        type: c.type,
+        transports: (c.transports ?? []) as AuthenticatorTransport[],
+      })),
       userVerification: (options.userVerification ?? "preferred") as UserVerificationRequirement,
     },
   })) as PublicKeyCredential | null;
@@ -38,9 +47,18 @@ export async function passkeyAssertion(options: RequestOptionsJson): Promise<Rec
   });
 }
 
-/** A credential in the JSON form SimpleWebAuthn expects (WebAuthn L3 `toJSON`): the common fields around its response's own. */
+/**
+ * A credential in the JSON form SimpleWebAuthn expects (WebAuthn L3 `toJSON`): the common fields around its response's
+ * own.
+ */
 function credentialJson(credential: PublicKeyCredential, response: Record<string, unknown>): Record<string, unknown> {
-  return { id: credential.id, rawId: toB64url(credential.rawId), type: "public-key", clientExtensionResults: credential.getClientExtensionResults(), response };
+  return {
+    id: credential.id,
+    rawId: toB64url(credential.rawId),
+    type: "public-key",
+    clientExtensionResults: credential.getClientExtensionResults(),
+    response,
+  };
 }
 
 interface CreationOptionsJson {
@@ -63,7 +81,11 @@ export async function passkeyRegistration(options: CreationOptionsJson): Promise
       user: { ...options.user, id: fromB64url(options.user.id) },
       pubKeyCredParams: options.pubKeyCredParams,
       ...(options.timeout ? { timeout: options.timeout } : {}),
-      excludeCredentials: (options.excludeCredentials ?? []).map((c) => ({ id: fromB64url(c.id), type: c.type, transports: (c.transports ?? []) as AuthenticatorTransport[] })),
+      excludeCredentials: (options.excludeCredentials ?? []).map((c) => ({
+        id: fromB64url(c.id),
+        type: c.type,
+        transports: (c.transports ?? []) as AuthenticatorTransport[],
+      })),
       ...(options.authenticatorSelection ? { authenticatorSelection: options.authenticatorSelection } : {}),
       attestation: options.attestation ?? "none",
     },

@@ -17,7 +17,13 @@
  *
  * Times are the appliance's clock (`now`): the instants the API shows.
  */
-import type { AccessOutcome, AccessRequestRecord, AccountingRecord, Pacing, ServerHealth } from "../../simulator/index.ts";
+import type {
+  AccessOutcome,
+  AccessRequestRecord,
+  AccountingRecord,
+  Pacing,
+  ServerHealth,
+} from "../../simulator/index.ts";
 import type { RadiusClientSettings, RadiusServerTarget } from "../../src/config/radius.ts";
 import { CODE } from "../../src/radius/dictionary.ts";
 import type { AcctStatusName } from "../../src/radius/dictionary.ts";
@@ -52,7 +58,10 @@ interface Job {
   kind: "access" | "accounting";
   /** Servers tried, by label. */
   tried: string[];
-  /** Access: when (wall clock: the timeout is real time, whatever the simulated clock does) it stops being worth sending; null for accounting. */
+  /**
+   * Access: when (wall clock: the timeout is real time, whatever the simulated clock does) it stops being worth
+   * sending; null for accounting.
+   */
   deadlineMs: number | null;
   /** Accounting pinned to one server (Accounting-On/Off go to each). */
   pinned: string | null;
@@ -108,7 +117,6 @@ class ServerState {
     }
     return open.reduce((a, b) => (a.outstanding <= b.outstanding ? a : b));
   }
-
 
   close(): void {
     for (const connections of this.#connections.values()) for (const connection of connections) connection.close();
@@ -180,7 +188,12 @@ export class RadiusClient {
    * Hot-applies the real servers and settings (null: none, the pool is simulated). A kept server keeps its
    * health and connections unless where or how it is reached changed; a removed one is closed.
    */
-  configure(settings: RadiusClientSettings | null, weights: ReadonlyMap<string, number>, allowlist: readonly string[], policy: FailoverPolicy): void {
+  configure(
+    settings: RadiusClientSettings | null,
+    weights: ReadonlyMap<string, number>,
+    allowlist: readonly string[],
+    policy: FailoverPolicy,
+  ): void {
     this.#settings = settings;
     this.#allowlist = [...allowlist];
     this.#policy = policy;
@@ -218,13 +231,22 @@ export class RadiusClient {
       pinned: null,
       acctType: null,
       build: (nas, identifier, secret) => {
-        const input = { ...request, sessionId: String(request.sessionId), password: this.#settings?.subscriberPassword ?? "" };
+        const input = {
+          ...request,
+          sessionId: String(request.sessionId),
+          password: this.#settings?.subscriberPassword ?? "",
+        };
         return accessRequest(nas, input, secret, identifier);
       },
       answered: (server, packet) => {
         if (packet.code === CODE["Access-Accept"]) {
           server.health.accepts++;
-          this.#outcomes.push({ sessionId: request.sessionId, result: "accept", server: server.target.label, attributes: acceptedAttributes(packet) });
+          this.#outcomes.push({
+            sessionId: request.sessionId,
+            result: "accept",
+            server: server.target.label,
+            attributes: acceptedAttributes(packet),
+          });
         } else {
           // An Access-Challenge asks for what a CPE's PAP or CHAP cannot give: refused, as a Reject.
           server.health.rejects++;
@@ -348,7 +370,8 @@ export class RadiusClient {
   }
 
   #nextJob(): Job | undefined {
-    const accountingDue = this.#accounting.length > 0 && (this.#access.length === 0 || this.#sinceAccounting >= ACCOUNTING_EVERY - 1);
+    const accountingDue =
+      this.#accounting.length > 0 && (this.#access.length === 0 || this.#sinceAccounting >= ACCOUNTING_EVERY - 1);
     if (accountingDue && this.#liveServers().length > 0) {
       this.#sinceAccounting = 0;
       return this.#accounting.shift();
@@ -376,7 +399,7 @@ export class RadiusClient {
       const server = this.#choose(job);
       if (!server) {
         if (job.kind === "access") {
-          const last = job.tried.length > 0 ? this.#servers.get(job.tried[job.tried.length - 1]!) ?? null : null;
+          const last = job.tried.length > 0 ? (this.#servers.get(job.tried[job.tried.length - 1]!) ?? null) : null;
           job.failed(last, last ? "timeout" : "no-live-server");
         } else {
           // No live server for it now: it waits at the head for one to answer a probe.
@@ -426,7 +449,10 @@ export class RadiusClient {
     else if (job.acctType === "Start") server.accounting.start++;
     else if (job.acctType === "Interim-Update") server.accounting.interimUpdate++;
     else if (job.acctType === "Stop") server.accounting.stop++;
-    const answer = await connection.send((identifier) => job.build(this.#nas(), identifier, server.target.secret, this.#now()), settings.timeoutMs);
+    const answer = await connection.send(
+      (identifier) => job.build(this.#nas(), identifier, server.target.secret, this.#now()),
+      settings.timeoutMs,
+    );
     if (answer.ok) {
       this.#succeeded(server);
       if (job.kind === "accounting") server.accounting.responses++;
@@ -486,4 +512,3 @@ export class RadiusClient {
     }
   }
 }
-

@@ -36,7 +36,10 @@ export interface ConnectionTarget {
 }
 
 const RESPONSES: ReadonlySet<number> = new Set([
-  CODE["Access-Accept"], CODE["Access-Reject"], CODE["Access-Challenge"], CODE["Accounting-Response"],
+  CODE["Access-Accept"],
+  CODE["Access-Reject"],
+  CODE["Access-Challenge"],
+  CODE["Accounting-Response"],
 ]);
 
 interface Pending {
@@ -94,7 +97,11 @@ export class RadiusConnection {
     try {
       await this.#open();
     } catch (error) {
-      this.#settle(identifier, { ok: false, reason: "connect-failed", cause: error instanceof Error ? error.message : String(error) });
+      this.#settle(identifier, {
+        ok: false,
+        reason: "connect-failed",
+        cause: error instanceof Error ? error.message : String(error),
+      });
       this.close();
       return answered;
     }
@@ -106,7 +113,11 @@ export class RadiusConnection {
     pending.authenticator = bytes.slice(4, 20);
     pending.timer = setTimeout(() => this.#settle(identifier, this.#unanswered(timeoutMs)), timeoutMs);
     this.#writer.write(bytes).catch((error: unknown) => {
-      this.#settle(identifier, { ok: false, reason: "closed", cause: error instanceof Error ? error.message : String(error) });
+      this.#settle(identifier, {
+        ok: false,
+        reason: "closed",
+        cause: error instanceof Error ? error.message : String(error),
+      });
       this.close();
     });
     return answered;
@@ -116,7 +127,8 @@ export class RadiusConnection {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const id of [...this.#pending.keys()]) this.#settle(id, { ok: false, reason: "closed", cause: "connection closed" });
+    for (const id of [...this.#pending.keys()])
+      this.#settle(id, { ok: false, reason: "closed", cause: "connection closed" });
     const socket = this.#socket;
     this.#socket = null;
     this.#writer = null;
@@ -131,7 +143,9 @@ export class RadiusConnection {
    */
   #unanswered(timeoutMs: number): Answer {
     if (this.#answered.count > 0) return { ok: false, reason: "timeout", cause: `no answer in ${timeoutMs} ms` };
-    const cause = `connected, but nothing answered on the connection in ${timeoutMs} ms: the server discards what this shared secret signs`;
+    const cause =
+      `connected, but nothing answered on the connection in ${timeoutMs} ms: the ` +
+      `server discards what this shared secret signs`;
     return { ok: false, reason: "secret-mismatch", cause };
   }
 
@@ -177,14 +191,17 @@ export class RadiusConnection {
         buffered = joined;
         while (buffered.length >= HEADER) {
           const length = packetLength(buffered);
-          if (length < HEADER || length > MAX_PACKET) throw new Error(`a packet of Length ${length} (RFC 6613 §2.6.4: closed)`);
+          if (length < HEADER || length > MAX_PACKET)
+            throw new Error(`a packet of Length ${length} (RFC 6613 §2.6.4: closed)`);
           if (buffered.length < length) break;
           this.#receive(buffered.slice(0, length));
           buffered = buffered.slice(length);
         }
       }
     } catch (error) {
-      console.warn(`RADIUS ${this.target.host}:${this.target.port}: ${error instanceof Error ? error.message : String(error)}`);
+      console.warn(
+        `RADIUS ${this.target.host}:${this.target.port}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     this.close();
   }
@@ -199,7 +216,10 @@ export class RadiusConnection {
       if (!pending) return;
       const verdict = verifyResponse(bytes, pending.authenticator, this.target.secret);
       if (!verdict.ok) {
-        const cause = `the answer's ${verdict.reason === "authenticator" ? "Response Authenticator" : "Message-Authenticator"} does not verify`;
+        const cause =
+          `the ` +
+          `answer's ${verdict.reason === "authenticator" ? "Response Authenticator" : "Message-Authenticator"} ` +
+          `does not verify`;
         this.#settle(packet.identifier, { ok: false, reason: "secret-mismatch", cause });
         return;
       }
@@ -210,4 +230,3 @@ export class RadiusConnection {
     // Requests from the server (a Disconnect or CoA here, RFC 5176) are not taken on this connection: ignored.
   }
 }
-

@@ -2,7 +2,8 @@
  * Real AAA wired into the appliance: the RADIUS client (client.ts) between the data-plane model and the
  * operator's servers. It follows the configuration (radius.servers with transport tcp or tls, radius.*), sends
  * the model's Access-Requests and its accounting records (Gateway `onAccounting`: Start, Interim-Update, Stop),
- * and hands the model what came back before each step (DataPlane `connectRealAaa`). With simulated servers it is idle and nothing of it runs.
+ * and hands the model what came back before each step (DataPlane `connectRealAaa`). With simulated servers it is idle
+ * and nothing of it runs.
  */
 import type { ConfigDocument } from "../../src/config/types.ts";
 import { radiusClientOf } from "../../src/config/radius.ts";

@@ -38,7 +38,9 @@ export function subjectOf(n: AlertNotification): string {
 
 function readable(n: AlertNotification): string {
   const what = n.kind === "test" ? "A test alert was sent" : `An alarm was ${n.kind}`;
-  const active = Object.entries(n.activeAlarms).map(([severity, count]) => `${severity} ${count}`).join(", ");
+  const active = Object.entries(n.activeAlarms)
+    .map(([severity, count]) => `${severity} ${count}`)
+    .join(", ");
   return [
     `${what} on ${n.appliance}.`,
     "",
@@ -54,7 +56,9 @@ function readable(n: AlertNotification): string {
   ].join("\n");
 }
 
-/** The message, CRLF line ends, ready for DATA (before dot-stuffing). `id` makes the Message-ID and the boundary unique. */
+/**
+ * The message, CRLF line ends, ready for DATA (before dot-stuffing). `id` makes the Message-ID and the boundary unique.
+ */
 export function alertMail(n: AlertNotification, from: string, to: readonly string[], id: string): string {
   const boundary = `=_bngfleet_${id}`;
   return [

@@ -7,7 +7,8 @@
 
 /** §2.2.3: the remaining length, 7 bits per byte, least significant first, at most four bytes. */
 export function remainingLength(length: number): Uint8Array {
-  if (!Number.isInteger(length) || length < 0 || length > 268_435_455) throw new RangeError(`remaining length ${length} out of range`);
+  if (!Number.isInteger(length) || length < 0 || length > 268_435_455)
+    throw new RangeError(`remaining length ${length} out of range`);
   const bytes: number[] = [];
   do {
     let byte = length % 128;
@@ -87,7 +88,9 @@ export interface Packet {
   body: Uint8Array;
 }
 
-/** The longest packet read: a publisher is sent acknowledgements of a few bytes, never the 256 MiB the format allows. */
+/**
+ * The longest packet read: a publisher is sent acknowledgements of a few bytes, never the 256 MiB the format allows.
+ */
 export const MAX_PACKET_READ = 65_536;
 
 /** Reads one packet with `read(n)` giving exactly n bytes. */

@@ -57,10 +57,23 @@ const base64 = (text: string) => {
 };
 
 /** RFC 5321 §4.5.2: a line that starts with a dot gets another; the message ends with CRLF.CRLF. */
-export const dotStuffed = (message: string) => `${message.replace(/\r?\n/g, "\r\n").replace(/(^|\r\n)\./g, "$1..").replace(/(\r\n)?$/, "\r\n")}.\r\n`;
+export const dotStuffed = (message: string) =>
+  `${message
+    .replace(/\r?\n/g, "\r\n")
+    .replace(/(^|\r\n)\./g, "$1..")
+    .replace(/(\r\n)?$/, "\r\n")}.\r\n`;
 
 /** The EHLO keywords (upper case) with their parameters. */
-const capabilities = (ehlo: Reply) => new Map(ehlo.lines.slice(1).map((l) => [l.split(" ")[0]!.toUpperCase(), l.split(" ").slice(1).map((p) => p.toUpperCase())]));
+const capabilities = (ehlo: Reply) =>
+  new Map(
+    ehlo.lines.slice(1).map((l) => [
+      l.split(" ")[0]!.toUpperCase(),
+      l
+        .split(" ")
+        .slice(1)
+        .map((p) => p.toUpperCase()),
+    ]),
+  );
 
 export interface Mail {
   /** The client's name in EHLO. */
@@ -69,13 +82,32 @@ export interface Mail {
 }
 
 /** Submits `mail` to the sink's server; the outcome says whether another attempt could succeed. */
-export async function submit(url: string, sink: SmtpSink, password: string | null, allowlist: readonly string[], mail: Mail, timeoutMs: number): Promise<Attempt> {
-  const wire = await Wire.open(url, "smtp", allowlist, sink.defaultPort, sink.implicitTls ? "on" : "starttls", timeoutMs);
+export async function submit(
+  url: string,
+  sink: SmtpSink,
+  password: string | null,
+  allowlist: readonly string[],
+  mail: Mail,
+  timeoutMs: number,
+): Promise<Attempt> {
+  const wire = await Wire.open(
+    url,
+    "smtp",
+    allowlist,
+    sink.defaultPort,
+    sink.implicitTls ? "on" : "starttls",
+    timeoutMs,
+  );
   try {
     await expect(wire, "greeting", 220);
     let ehlo = await command(wire, `EHLO ${mail.helo}`, "EHLO", 250);
     if (!sink.implicitTls) {
-      if (!capabilities(ehlo).has("STARTTLS")) return { ok: false, permanent: true, cause: "the server offers no STARTTLS (smtp: never sends in the clear; smtps: is TLS from the start)" };
+      if (!capabilities(ehlo).has("STARTTLS"))
+        return {
+          ok: false,
+          permanent: true,
+          cause: "the server offers no STARTTLS (smtp: never sends in the clear; smtps: is TLS from the start)",
+        };
       await command(wire, "STARTTLS", "STARTTLS", 220);
       await wire.startTls();
       // RFC 3207 §4.2: what the server said before TLS is forgotten; ask again.
@@ -103,7 +135,11 @@ export async function submit(url: string, sink: SmtpSink, password: string | nul
     return { ok: true };
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, permanent: error.reply.code >= 500, cause: error.message };
-    return { ok: false, permanent: false, cause: wire.timedOut ? "no answer in time" : error instanceof Error ? error.message : String(error) };
+    return {
+      ok: false,
+      permanent: false,
+      cause: wire.timedOut ? "no answer in time" : error instanceof Error ? error.message : String(error),
+    };
   } finally {
     await wire.close();
   }

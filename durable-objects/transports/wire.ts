@@ -14,7 +14,9 @@
 import type { Purpose } from "../../src/config/destinations.ts";
 import { outboundConnectUrl } from "../outbound-socket.ts";
 
-/** How a protocol line may be at most (SMTP's reply line is 512 octets: RFC 5321 §4.5.3.1.5; servers write longer ones). */
+/**
+ * How a protocol line may be at most (SMTP's reply line is 512 octets: RFC 5321 §4.5.3.1.5; servers write longer ones).
+ */
 const MAX_LINE = 4096;
 
 export class Wire {
@@ -37,8 +39,17 @@ export class Wire {
     }, timeoutMs);
   }
 
-  /** Opens a connection to `url` for `purpose` (throws DestinationRefused, nothing sent, when the policy refuses it). */
-  static async open(url: string, purpose: Purpose, allowlist: readonly string[], defaultPort: number, tls: "on" | "off" | "starttls", timeoutMs: number): Promise<Wire> {
+  /**
+   * Opens a connection to `url` for `purpose` (throws DestinationRefused, nothing sent, when the policy refuses it).
+   */
+  static async open(
+    url: string,
+    purpose: Purpose,
+    allowlist: readonly string[],
+    defaultPort: number,
+    tls: "on" | "off" | "starttls",
+    timeoutMs: number,
+  ): Promise<Wire> {
     const wire = new Wire(await outboundConnectUrl(url, purpose, allowlist, defaultPort, tls), timeoutMs);
     try {
       await wire.#socket.opened;

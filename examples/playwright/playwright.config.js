@@ -12,7 +12,9 @@ export default defineConfig({
   },
   webServer: {
     // One appliance from empty state (--fresh), so the first admin enrols an authenticator on every run.
-    command: `npx bngfleet start --json --http --appliances 1 --port-base ${PORT} --fresh --data-dir .bngfleet/playwright`,
+    command:
+      `npx bngfleet start --json --http --appliances 1 --port-base ${PORT} --fresh ` +
+      `--data-dir .bngfleet/playwright`,
     // Playwright asks from Node, whose resolver does not know *.localhost names: the address.
     url: `http://127.0.0.1:${PORT}/api/v1/system/health`,
     env: { BNG_ADMIN_PASSWORD: ADMIN_PASSWORD },

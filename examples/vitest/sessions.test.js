@@ -4,7 +4,8 @@ const { appliances, token } = inject("fleet");
 const edge1 = appliances[0].url;
 
 /** A call to edge-1's management API with the fleet's super-user token. */
-const api = (path, init = {}) => fetch(`${edge1}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+const api = (path, init = {}) =>
+  fetch(`${edge1}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
 
 test("a subscriber's session is read, then disconnected", async () => {
   const { items } = await (await api("/sessions?limit=1")).json();

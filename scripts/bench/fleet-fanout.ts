@@ -28,8 +28,17 @@ export interface FanOutFigures {
   found: number;
 }
 
-/** Reads `path` of every appliance of `names` from `base`, FAN_OUT_MAX a request, over `connections` at once; `matches` reads what an answer found. */
-async function fanOut(base: string, path: string, names: string[], connections: number, matches: (body: unknown) => number): Promise<FanOutFigures> {
+/**
+ * Reads `path` of every appliance of `names` from `base`, FAN_OUT_MAX a request, over `connections` at once; `matches`
+ * reads what an answer found.
+ */
+async function fanOut(
+  base: string,
+  path: string,
+  names: string[],
+  connections: number,
+  matches: (body: unknown) => number,
+): Promise<FanOutFigures> {
   const slices: string[][] = [];
   for (let i = 0; i < names.length; i += FAN_OUT_MAX) slices.push(names.slice(i, i + FAN_OUT_MAX));
   const t0 = performance.now();
@@ -41,7 +50,10 @@ async function fanOut(base: string, path: string, names: string[], connections: 
     Array.from({ length: Math.min(connections, slices.length) }, async () => {
       while (next < slices.length) {
         const slice = slices[next++]!;
-        const response = await fetch(`${base}/twin/v1/fleet/read?${new URLSearchParams({ path, appliances: slice.join(",") })}`, { headers: auth });
+        const response = await fetch(
+          `${base}/twin/v1/fleet/read?${new URLSearchParams({ path, appliances: slice.join(",") })}`,
+          { headers: auth },
+        );
         if (!response.ok) {
           failed += slice.length;
           await response.body?.cancel();
@@ -62,12 +74,24 @@ async function fanOut(base: string, path: string, names: string[], connections: 
   return { firstMs, allMs: performance.now() - t0, failed, found };
 }
 
-/** The fleet overview: every appliance's status, `names[0]` (`base`'s own) included, though the page's own row follows its live channel. */
+/**
+ * The fleet overview: every appliance's status, `names[0]` (`base`'s own) included, though the page's own row follows
+ * its live channel.
+ */
 export function fleetOverview(base: string, names: string[]): Promise<FanOutFigures> {
   return fanOut(base, "system/status", names, BROWSER_CONNECTIONS, () => 1);
 }
 
-/** A fleet-wide username search: every appliance's newest matches, as many as the page's cards show, `names[0]`'s (`base`'s own) included. */
+/**
+ * A fleet-wide username search: every appliance's newest matches, as many as the page's cards show, `names[0]`'s
+ * (`base`'s own) included.
+ */
 export function fleetSearch(base: string, names: string[], username: string): Promise<FanOutFigures> {
-  return fanOut(base, `sessions?username=${encodeURIComponent(username)}&limit=${FIRST_ROWS}`, names, BROWSER_CONNECTIONS, (body) => (body as { total: number }).total);
+  return fanOut(
+    base,
+    `sessions?username=${encodeURIComponent(username)}&limit=${FIRST_ROWS}`,
+    names,
+    BROWSER_CONNECTIONS,
+    (body) => (body as { total: number }).total,
+  );
 }

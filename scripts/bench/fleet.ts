@@ -32,7 +32,10 @@ export interface BenchFleet {
   names: string[];
   /** workerd's V8 inspector (through the launcher's proxy) of shard k is at this port + k. */
   inspectorPort: number;
-  /** The JS heap after a full collection of every workerd process's Worker isolate, summed (each appliance's object lives in its process's isolate). */
+  /**
+   * The JS heap after a full collection of every workerd process's Worker isolate, summed (each appliance's object
+   * lives in its process's isolate).
+   */
   heap(): Promise<HeapFigures>;
 }
 
@@ -40,7 +43,18 @@ export interface BenchFleet {
  * Launches `count` appliances of `profile` on ports from `portBase`; with `peers`, bench-1 reads the others through
  * the fleet proxy: bench-2 alone (`next`), or every one (`all`, the fleet search's fan-out).
  */
-export async function launchBenchFleet(scratch: string, options: { count: number; profile: string; portBase: number; peers?: "next" | "all"; readyTimeoutMs?: number; shards?: number; listener?: "workerd" | "relay" }): Promise<BenchFleet> {
+export async function launchBenchFleet(
+  scratch: string,
+  options: {
+    count: number;
+    profile: string;
+    portBase: number;
+    peers?: "next" | "all";
+    readyTimeoutMs?: number;
+    shards?: number;
+    listener?: "workerd" | "relay";
+  },
+): Promise<BenchFleet> {
   // A scratch folder of its own (the fleet file, then the state), removed when the fleet stops: at a thousand
   // appliances the state is gigabytes, and the runs that kept theirs filled this machine's disk.
   const dir = await mkdtemp(path.join(tmpdir(), `bngfleet-${scratch}-`));
@@ -49,7 +63,12 @@ export async function launchBenchFleet(scratch: string, options: { count: number
     name,
     seed: 7 + i,
     profile: options.profile,
-    webUi: { listener: { address: "127.0.0.1", port: options.portBase + i }, ...(i === 0 && options.peers ? { peers: (options.peers === "all" ? names.slice(1) : names.slice(1, 2)).map((peer) => ({ name: peer })) } : {}) },
+    webUi: {
+      listener: { address: "127.0.0.1", port: options.portBase + i },
+      ...(i === 0 && options.peers
+        ? { peers: (options.peers === "all" ? names.slice(1) : names.slice(1, 2)).map((peer) => ({ name: peer })) }
+        : {}),
+    },
   }));
   const fleetFile = path.join(dir, "fleet.json");
   await writeFile(fleetFile, JSON.stringify({ portBase: options.portBase, appliances }));
@@ -58,9 +77,18 @@ export async function launchBenchFleet(scratch: string, options: { count: number
   const shards = Math.min(options.shards ?? 1, options.count);
   // Free now, and outside the appliances' ports (not yet bound, so a free range may fall among them at a thousand).
   let inspectorPort = await freePortBase(shards);
-  while (inspectorPort + shards > options.portBase && inspectorPort < options.portBase + options.count) inspectorPort = await freePortBase(shards);
+  while (inspectorPort + shards > options.portBase && inspectorPort < options.portBase + options.count)
+    inspectorPort = await freePortBase(shards);
   // Plain HTTP, served by workerd's own sockets unless the relay is asked for (BNG_LISTENER, docs/running.md).
-  const env = { BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_LISTENER: options.listener ?? "workerd", BNG_BOOTSTRAP_TOKEN: TOKEN, BNG_FRESH: "1", BNG_INSPECTOR_PORT: String(inspectorPort), BNG_SHARDS: String(shards) };
+  const env = {
+    BNG_FLEET: fleetFile,
+    BNG_HTTP: "1",
+    BNG_LISTENER: options.listener ?? "workerd",
+    BNG_BOOTSTRAP_TOKEN: TOKEN,
+    BNG_FRESH: "1",
+    BNG_INSPECTOR_PORT: String(inspectorPort),
+    BNG_SHARDS: String(shards),
+  };
   const removeScratch = () => rm(dir, { recursive: true, force: true });
   let running: RunningFleet;
   try {
@@ -80,10 +108,18 @@ export async function launchBenchFleet(scratch: string, options: { count: number
     },
   };
   const bases = ports.map((p) => `http://127.0.0.1:${p}`);
-  // The heaps of every process's isolate together; shard k serves appliance k first (bench-(k+1)), whose health nudges its inspector.
+  // The heaps of every process's isolate together; shard k serves appliance k first (bench-(k+1)), whose health nudges
+  // its inspector.
   const heap = async (): Promise<HeapFigures> => {
-    const each = await Promise.all(Array.from({ length: shards }, (_, k) => isolateHeap(inspectorPort + k, WORKER, () => fetch(`${bases[k]}/api/v1/system/health`))));
-    return { usedBytes: each.reduce((n, h) => n + h.usedBytes, 0), backingStoreBytes: each.reduce((n, h) => n + h.backingStoreBytes, 0) };
+    const each = await Promise.all(
+      Array.from({ length: shards }, (_, k) =>
+        isolateHeap(inspectorPort + k, WORKER, () => fetch(`${bases[k]}/api/v1/system/health`)),
+      ),
+    );
+    return {
+      usedBytes: each.reduce((n, h) => n + h.usedBytes, 0),
+      backingStoreBytes: each.reduce((n, h) => n + h.backingStoreBytes, 0),
+    };
   };
   return { fleet, bases, names, inspectorPort, heap };
 }
@@ -116,10 +152,13 @@ export function memoryKiB(pid: number): { rss: number; peak: number } | null {
   }
 }
 
-/** A process's CPU seconds so far, in user space and in the kernel (SQLite's writes), from /proc; null when it is gone. */
+/**
+ * A process's CPU seconds so far, in user space and in the kernel (SQLite's writes), from /proc; null when it is gone.
+ */
 export function cpuSeconds(pid: number): { user: number; system: number } | null {
   try {
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks (100 a second on Linux).
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks (100 a
+    // second on Linux).
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
   } catch {
@@ -137,7 +176,11 @@ export function cpuTotal(pid: number): number {
 export function workerdPids(launcher: number): number[] {
   let children: number[] = [];
   try {
-    children = execFileSync("pgrep", ["-P", String(launcher)], { encoding: "utf8" }).trim().split("\n").map(Number).filter(Boolean);
+    children = execFileSync("pgrep", ["-P", String(launcher)], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map(Number)
+      .filter(Boolean);
   } catch {
     // none
   }
@@ -148,7 +191,8 @@ export function workerdPids(launcher: number): number[] {
       return false;
     }
   });
-  if (workerd.length === 0) throw new Error(`the launcher (pid ${launcher}) has no workerd child: is the fleet running?`);
+  if (workerd.length === 0)
+    throw new Error(`the launcher (pid ${launcher}) has no workerd child: is the fleet running?`);
   return workerd.sort((a, b) => (memoryKiB(b)?.rss ?? 0) - (memoryKiB(a)?.rss ?? 0));
 }
 
@@ -162,4 +206,5 @@ export async function compatibilityDate(): Promise<string> {
 }
 
 /** Numbers as the bench prints them. */
-export const fmt = (n: number, digits = 1) => n.toLocaleString("en-GB", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const fmt = (n: number, digits = 1) =>
+  n.toLocaleString("en-GB", { maximumFractionDigits: digits, minimumFractionDigits: digits });

@@ -18,14 +18,23 @@ type Target = { id: string; webSocketDebuggerUrl: string };
  * inspector messages from inside the isolate, so `nudge` (any request to the
  * Worker) is called every 200 ms until the answers arrive.
  */
-export async function isolateHeap(inspectorPort: number, worker: string, nudge: () => Promise<unknown>): Promise<HeapFigures> {
+export async function isolateHeap(
+  inspectorPort: number,
+  worker: string,
+  nudge: () => Promise<unknown>,
+): Promise<HeapFigures> {
   const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as Target[];
   const target = targets.find((t) => t.id === `core:user:${worker}`);
-  if (!target) throw new Error(`workerd's inspector lists no Worker '${worker}' (targets: ${targets.map((t) => t.id).join(", ")})`);
+  if (!target)
+    throw new Error(
+      `workerd's inspector lists no Worker '${worker}' (targets: ${targets.map((t) => t.id).join(", ")})`,
+    );
   const socket = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
     socket.addEventListener("open", resolve, { once: true });
-    socket.addEventListener("error", () => reject(new Error(`cannot open ${target.webSocketDebuggerUrl}`)), { once: true });
+    socket.addEventListener("error", () => reject(new Error(`cannot open ${target.webSocketDebuggerUrl}`)), {
+      once: true,
+    });
   });
   const pending = new Map<number, (result: unknown) => void>();
   socket.addEventListener("message", (event) => {

@@ -16,7 +16,8 @@ export const CONCURRENCY = 10;
 const THREADS = 1;
 
 /** The q-quantile of ascending values (nearest rank). */
-export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+export const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 /** Fails early with a hint when wrk is not installed (it is not an npm package). */
 export async function requireWrk(): Promise<void> {
@@ -34,7 +35,8 @@ export async function requireWrk(): Promise<void> {
  * How a sessions page is asked for again and again: `polled`, the same page each time (as a dashboard or a web UI
  * asks it; the appliance serves it from its page memo until its model next steps or a session comes or goes,
  * simulator/page-texts.ts), or `fresh`, a page not yet served each time (the offset moves on: 0 to 999), so every
- * request filters and renders: a page's own cost. A fresh URL has a query already (`?limit=100`); the offset is added to it.
+ * request filters and renders: a page's own cost. A fresh URL has a query already (`?limit=100`); the offset is added
+ * to it.
  */
 export type Asking = "polled" | "fresh";
 
@@ -47,14 +49,26 @@ function freshPagesScript(): string {
   if (freshScript === undefined) {
     freshScript = path.join(tmpdir(), `bngfleet-bench-fresh-${process.pid}.lua`);
     const script = freshScript;
-    writeFileSync(script, `local n = 0\nrequest = function()\n  n = n + 1\n  return wrk.format(nil, wrk.path .. "&offset=" .. (n % ${FRESH_PAGES}))\nend\n`);
+    writeFileSync(
+      script,
+      `local n = 0\nrequest = function()\n  n = n + 1\n  return wrk.format(nil, ` +
+        `wrk.path .. "&offset=" .. (n % ${FRESH_PAGES}))\nend\n`,
+    );
     process.once("exit", () => rmSync(script, { force: true }));
   }
   return freshScript;
 }
 
-/** Requests per second wrk sustains against one URL for `seconds`; a non-2xx answer fails the bench (it would measure an error page). */
-export async function throughput(url: string, headers: Record<string, string>, seconds: number, asking: Asking = "polled"): Promise<number> {
+/**
+ * Requests per second wrk sustains against one URL for `seconds`; a non-2xx answer fails the bench (it would measure an
+ * error page).
+ */
+export async function throughput(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  asking: Asking = "polled",
+): Promise<number> {
   const args = [`-t${THREADS}`, `-c${CONCURRENCY}`, `-d${seconds}s`];
   if (asking === "fresh") args.push("-s", freshPagesScript());
   for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`);
@@ -72,9 +86,14 @@ const LATENCY_BUDGET_MS = 10_000;
 
 /**
  * p50 and p95 in ms of LATENCY_REQUESTS requests sent one after another (a single client), after a few unmeasured ones;
- * fewer (at least 10) when they take longer than LATENCY_BUDGET_MS in all, so one slow filter does not hold the bench for minutes.
+ * fewer (at least 10) when they take longer than LATENCY_BUDGET_MS in all, so one slow filter does not hold the bench
+ * for minutes.
  */
-export async function latency(url: string, headers: Record<string, string>, asking: Asking = "polled"): Promise<{ p50: number; p95: number }> {
+export async function latency(
+  url: string,
+  headers: Record<string, string>,
+  asking: Asking = "polled",
+): Promise<{ p50: number; p95: number }> {
   let sent = 0;
   const once = async () => {
     const t0 = performance.now();

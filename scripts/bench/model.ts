@@ -11,7 +11,10 @@ export interface ModelFigures {
   stepCpuMax: number;
 }
 
-/** Setups per simulated second while ramping: the mean over the 10 s steps that added at least half the busiest step's sessions. */
+/**
+ * Setups per simulated second while ramping: the mean over the 10 s steps that added at least half the busiest step's
+ * sessions.
+ */
 export function rampRate(totals: number[]): number {
   const deltas = totals.slice(1).map((t, i) => t - totals[i]!);
   const busy = deltas.filter((d) => d >= Math.max(...deltas) / 2);

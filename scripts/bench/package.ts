@@ -27,13 +27,23 @@ function nodeLoopSeconds(): number {
 }
 
 const fmt = (seconds: number) => seconds.toFixed(2);
-const spread = (values: number[]) => `median ${fmt(quantile(values.toSorted((a, b) => a - b), 0.5))} s (${fmt(Math.min(...values))}-${fmt(Math.max(...values))}, ${values.length} runs)`;
+const spread = (values: number[]) =>
+  `median ${fmt(
+    quantile(
+      values.toSorted((a, b) => a - b),
+      0.5,
+    ),
+  )} s (${fmt(Math.min(...values))}-${fmt(Math.max(...values))}, ${values.length} runs)`;
 
 /** Seconds from spawning `bngfleet start --json` to its line; the fleet then stopped with SIGINT, as Ctrl-C does. */
 async function cliStart(project: string, env: NodeJS.ProcessEnv, dataDir: string): Promise<number> {
   const portBase = await freePortBase(3);
   const t0 = performance.now();
-  const child = spawn(path.join(project, "node_modules", ".bin", "bngfleet"), ["start", "--http", "--appliances", "3", "--port-base", String(portBase), "--data-dir", dataDir, "--json"], { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    path.join(project, "node_modules", ".bin", "bngfleet"),
+    ["start", "--http", "--appliances", "3", "--port-base", String(portBase), "--data-dir", dataDir, "--json"],
+    { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] },
+  );
   let err = "";
   child.stderr!.on("data", (chunk) => (err += chunk));
   const seconds = await new Promise<number>((resolve, reject) => {
@@ -50,13 +60,16 @@ async function cliStart(project: string, env: NodeJS.ProcessEnv, dataDir: string
 async function apiStart(project: string, env: NodeJS.ProcessEnv, dataDir: string): Promise<number> {
   const portBase = await freePortBase(3);
   const script = path.join(project, "bench-start.mjs");
-  await writeFile(script, `import { startFleet } from "bngfleet";
+  await writeFile(
+    script,
+    `import { startFleet } from "bngfleet";
 const t0 = performance.now();
 const fleet = await startFleet({ appliances: 3, http: true, portBase: ${portBase}, dataDir: ${JSON.stringify(dataDir)} });
 const seconds = (performance.now() - t0) / 1000;
 await fleet.stop();
 console.log(seconds);
-`);
+`,
+  );
   const { stdout } = await run(process.execPath, [script], { cwd: project, env });
   return Number(stdout.trim());
 }
@@ -70,23 +83,36 @@ export async function packageBench(options: { rounds: number }): Promise<void> {
     console.log(`Tarball: ${path.basename(tarball)}, ${((await stat(tarball)).size / 1024 / 1024).toFixed(2)} MB`);
 
     const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}` };
-    for (const [label, extra] of [["npm's cache on this machine", ["--prefer-offline"]], ["an empty npm cache (every package from the registry)", ["--cache", path.join(scratch, "empty-cache")]]] as const) {
+    for (const [label, extra] of [
+      ["npm's cache on this machine", ["--prefer-offline"]],
+      ["an empty npm cache (every package from the registry)", ["--cache", path.join(scratch, "empty-cache")]],
+    ] as const) {
       const project = path.join(scratch, label.startsWith("an empty") ? "cold" : "warm");
       await rm(project, { recursive: true, force: true });
       await run("mkdir", ["-p", project]);
-      await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "bench", private: true, type: "module" }));
+      await writeFile(
+        path.join(project, "package.json"),
+        JSON.stringify({ name: "bench", private: true, type: "module" }),
+      );
       const t0 = performance.now();
       await run("npm", ["install", "--no-audit", "--no-fund", ...extra, tarball], { cwd: project, env });
       const seconds = (performance.now() - t0) / 1000;
       // Counted from what npm installed, not its "added N packages" line, which `npm run -s` silences.
-      const installed = JSON.parse(await readFile(path.join(project, "node_modules", ".package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
+      const installed = JSON.parse(
+        await readFile(path.join(project, "node_modules", ".package-lock.json"), "utf8"),
+      ) as { packages: Record<string, unknown> };
       const added = Object.keys(installed.packages).filter((key) => key.startsWith("node_modules/")).length;
       const { stdout: du } = await run("du", ["-sm", path.join(project, "node_modules")]);
-      console.log(`npm install, ${label}: ${fmt(seconds)} s, ${added} packages, ${du.split("\t")[0]} MB in node_modules`);
+      console.log(
+        `npm install, ${label}: ${fmt(seconds)} s, ${added} packages, ${du.split("\t")[0]} MB in node_modules`,
+      );
     }
 
     const project = path.join(scratch, "warm");
-    for (const [what, start] of [["bngfleet start --json", cliStart], ["startFleet()", apiStart]] as const) {
+    for (const [what, start] of [
+      ["bngfleet start --json", cliStart],
+      ["startFleet()", apiStart],
+    ] as const) {
       const fresh: number[] = [];
       const again: number[] = [];
       for (let round = 0; round < options.rounds; round++) {
@@ -94,7 +120,10 @@ export async function packageBench(options: { rounds: number }): Promise<void> {
         fresh.push(await start(project, env, dataDir));
         again.push(await start(project, env, dataDir));
       }
-      console.log(`${what} to three appliances answering: fresh data ${spread(fresh)}; the same data again ${spread(again)} (goal 1.5 s)`);
+      console.log(
+        `${what} to three appliances answering: fresh data ${spread(fresh)}; the same ` +
+          `data again ${spread(again)} (goal 1.5 s)`,
+      );
     }
     console.log(`Machine after: a Node loop of 3·10⁸ additions takes ${fmt(nodeLoopSeconds())} s`);
   } finally {

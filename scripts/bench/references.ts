@@ -54,13 +54,22 @@ export interface References {
   direct: { worker: string; durableObject: string };
   /** The same, behind a launcher listener (plain HTTP), as appliances are reached. */
   listener: { worker: string; durableObject: string };
-  /** The DO read behind a byte pipe in this process: no parsing, no headers set, so nothing for the appliance to trust; a floor, not a relay. */
+  /**
+   * The DO read behind a byte pipe in this process: no parsing, no headers set, so nothing for the appliance to trust;
+   * a floor, not a relay.
+   */
   piped: { durableObject: string };
   dispose(): Promise<void>;
 }
 
-/** Starts both reference Workers under one Miniflare (the given compatibility date, as the fleet's), each with its own socket and listener. */
-export async function startReferences(compatibilityDate: string, ports: { worker: number; durableObject: number }): Promise<References> {
+/**
+ * Starts both reference Workers under one Miniflare (the given compatibility date, as the fleet's), each with its own
+ * socket and listener.
+ */
+export async function startReferences(
+  compatibilityDate: string,
+  ports: { worker: number; durableObject: number },
+): Promise<References> {
   const socket = [{ host: "127.0.0.1", port: 0 }];
   const mf = new Miniflare({
     workers: [
@@ -102,7 +111,10 @@ export async function startReferences(compatibilityDate: string, ports: { worker
   }
   return {
     direct: { worker: worker.href, durableObject: durableObject.href },
-    listener: { worker: `http://127.0.0.1:${ports.worker}/`, durableObject: `http://127.0.0.1:${ports.durableObject}/` },
+    listener: {
+      worker: `http://127.0.0.1:${ports.worker}/`,
+      durableObject: `http://127.0.0.1:${ports.durableObject}/`,
+    },
     piped: { durableObject: `http://127.0.0.1:${(pipe.address() as net.AddressInfo).port}/` },
     async dispose() {
       pipe.close();

@@ -14,7 +14,10 @@ import { signInAs } from "./ui-sign-in.ts";
 const ROUNDS = 3;
 const BAR_MS = 200;
 
-/** Runs in the page before its scripts: notes, at the next frame, each time main stops saying it is loading (or a new page shows without saying it). */
+/**
+ * Runs in the page before its scripts: notes, at the next frame, each time main stops saying it is loading (or a new
+ * page shows without saying it).
+ */
 const LOADED_PROBE = `
   window.__loaded = [];
   new MutationObserver(() => {
@@ -37,7 +40,9 @@ export async function pagesBench(browser: Browser, base: string): Promise<void> 
   await signInAs(page, base, "super-user");
   await page.goto(`${base}/`);
   await page.locator("nav[aria-label='Sections'] a").first().waitFor({ timeout: 30_000 });
-  const hrefs = await page.locator("nav[aria-label='Sections'] a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
+  const hrefs = await page
+    .locator("nav[aria-label='Sections'] a")
+    .evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
   const gaps: Record<string, number[]> = {};
   // Each opening comes from another page: start on the last, so the first link is a change.
   await page.locator(`nav[aria-label='Sections'] a[href='${hrefs[hrefs.length - 1]}']`).click();
@@ -53,7 +58,9 @@ export async function pagesBench(browser: Browser, base: string): Promise<void> 
           for (let tries = 0; tries < 600; tries++) {
             const shown = w.__loaded.find((s) => s.path === href && s.at > start);
             if (shown) {
-              const answers = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((e) => e.name.includes("/api/v1/") && e.startTime >= start && e.responseEnd <= shown.at);
+              const answers = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter(
+                (e) => e.name.includes("/api/v1/") && e.startTime >= start && e.responseEnd <= shown.at,
+              );
               const lastAnswer = Math.max(start, ...answers.map((e) => e.responseEnd));
               return { gap: shown.at - lastAnswer };
             }
@@ -67,14 +74,24 @@ export async function pagesBench(browser: Browser, base: string): Promise<void> 
       (gaps[href] ??= []).push(sample.gap);
     }
   }
-  console.log(`Web UI pages (Chromium, ${hrefs.length} pages of the navigation, ${ROUNDS} openings each, a super-user's view)`);
+  console.log(
+    `Web UI pages (Chromium, ${hrefs.length} pages of the navigation, ${ROUNDS} openings each, a super-user's view)`,
+  );
   const all: number[] = [];
   for (const [href, samples] of Object.entries(gaps)) {
     samples.sort((a, b) => a - b);
     all.push(...samples);
-    console.log(`  ${href.padEnd(20)} API answer → page shown   median ${quantile(samples, 0.5).toFixed(1)} ms, max ${samples[samples.length - 1]!.toFixed(1)} ms`);
+    console.log(
+      `  ${href.padEnd(20)} API answer → page shown   ` +
+        `median ${quantile(samples, 0.5).toFixed(1)} ms, ` +
+        `max ${samples[samples.length - 1]!.toFixed(1)} ms`,
+    );
   }
   all.sort((a, b) => a - b);
-  console.log(`  every page                p50 ${quantile(all, 0.5).toFixed(1)} ms, p95 ${quantile(all, 0.95).toFixed(1)} ms, max ${all[all.length - 1]!.toFixed(1)} ms (bar ${BAR_MS} ms)`);
+  console.log(
+    `  every page                p50 ${quantile(all, 0.5).toFixed(1)} ms, ` +
+      `p95 ${quantile(all, 0.95).toFixed(1)} ms, ` +
+      `max ${all[all.length - 1]!.toFixed(1)} ms (bar ${BAR_MS} ms)`,
+  );
   await context.close();
 }

@@ -7,7 +7,8 @@
  * Times run from that keydown (performance.now() in the page) to the first
  * animation frame after the first appliance's group showed matching sessions
  * (first results), and after the last appliance's answer was shown (all
- * settled: every appliance's element says `data-state` done or failed). Resource Timing of the page's session-list requests says
+ * settled: every appliance's element says `data-state` done or failed). Resource Timing of the page's session-list
+ * requests says
  * where the time went: how long each appliance's answer took and when the
  * last one arrived. Figures, not pass/fail.
  */
@@ -19,7 +20,9 @@ import { quantile } from "./load.ts";
 import { signInReadOnly } from "./ui-sign-in.ts";
 
 const APPLIANCES = 100;
-/** Usernames are sub0000000…sub0002149 on a small appliance: each term matches about a hundred subscribers on every one. */
+/**
+ * Usernames are sub0000000…sub0002149 on a small appliance: each term matches about a hundred subscribers on every one.
+ */
 const TERMS = ["sub00012", "sub00013", "sub00014"];
 const FIRST_MS = 1000;
 const ALL_MS = 3000;
@@ -57,37 +60,58 @@ const SEARCH_PROBE = `
   }).observe(document, { subtree: true, childList: true, characterData: true });
 `;
 
-type Probe = { submittedAt: number | null; settled: Record<string, number | null>; matched: Record<string, number | null>; busy: { start: number; duration: number }[] };
+type Probe = {
+  submittedAt: number | null;
+  settled: Record<string, number | null>;
+  matched: Record<string, number | null>;
+  busy: { start: number; duration: number }[];
+};
 type Answer = { start: number; end: number };
 
 /** Runs `task` over `items`, at most `limit` at a time. */
 async function pooled<T>(items: readonly T[], limit: number, task: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await task(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await task(items[next++]!);
+    }),
+  );
 }
 
 /** Launches the 100-appliance fleet, searches it three times from bench-1's header and prints the figures. */
 export async function fleetSearchBench(browser: Browser): Promise<void> {
   const portBase = await freePortBase(APPLIANCES);
   const shards = availableParallelism();
-  const { fleet, bases } = await launchBenchFleet("bench-ui-search", { count: APPLIANCES, profile: "small", portBase, peers: "all", readyTimeoutMs: 600_000, shards });
+  const { fleet, bases } = await launchBenchFleet("bench-ui-search", {
+    count: APPLIANCES,
+    profile: "small",
+    portBase,
+    peers: "all",
+    readyTimeoutMs: 600_000,
+    shards,
+  });
   try {
     // Every object opened, then five simulated minutes on each: subscribers up, as a fleet in service.
     await pooled(bases, PARALLEL, (b) => getJson(`${b}/api/v1/sessions/summary`));
     await pooled(bases, PARALLEL, (b) => advance(b, 300));
-    const sessions = (await Promise.all(bases.map((b) => getJson<{ total: number }>(`${b}/api/v1/sessions/summary`)))).reduce((n, s) => n + s.total, 0);
+    const sessions = (
+      await Promise.all(bases.map((b) => getJson<{ total: number }>(`${b}/api/v1/sessions/summary`)))
+    ).reduce((n, s) => n + s.total, 0);
 
     const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.addInitScript(SEARCH_PROBE);
     await signInReadOnly(page, bases[0]!);
-    console.log(`Web UI fleet search over ${APPLIANCES} appliances (small, ${sessions.toLocaleString("en-GB")} sessions, ${shards} workerd processes; Chromium, from bench-1's header)`);
+    console.log(
+      `Web UI fleet search over ${APPLIANCES} appliances ` +
+        `(small, ${sessions.toLocaleString("en-GB")} sessions, ${shards} workerd ` +
+        `processes; Chromium, from bench-1's header)`,
+    );
     // Chromium's own accounting of the page's main thread (script, style, layout), read around each search.
     const cdp = await context.newCDPSession(page);
     await cdp.send("Performance.enable");
-    const metrics = async () => Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
+    const metrics = async () =>
+      Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
     for (const [run, term] of TERMS.entries()) {
       await page.goto(`${bases[0]}/`);
       const box = page.getByRole("searchbox", { name: "Search subscribers across the fleet" });
@@ -104,7 +128,8 @@ export async function fleetSearchBench(browser: Browser): Promise<void> {
         }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      if (!probe || probe.submittedAt === null) throw new Error(`search "${term}": not every group settled within 120 s`);
+      if (!probe || probe.submittedAt === null)
+        throw new Error(`search "${term}": not every group settled within 120 s`);
       const after = await metrics();
       const spent = (name: string) => fmt(((after[name] ?? 0) - (before[name] ?? 0)) * 1000, 0);
       const from = probe.submittedAt;
@@ -121,16 +146,29 @@ export async function fleetSearchBench(browser: Browser): Promise<void> {
       const all = Math.max(...settled);
       const took = answers.map((a: Answer) => a.end - a.start).sort((a, b) => a - b);
       const lastAnswer = Math.max(...answers.map((a: Answer) => a.end)) - from;
-      const busy = probe.busy.filter((t) => t.start >= from && t.start <= from + all).reduce((n, t) => n + t.duration, 0);
+      const busy = probe.busy
+        .filter((t) => t.start >= from && t.start <= from + all)
+        .reduce((n, t) => n + t.duration, 0);
       console.log(
-        `  run ${run + 1} "${term}"   first results ${fmt(first, 0)} ms (goal ≤ ${FIRST_MS}), all ${APPLIANCES} groups settled ${fmt(all, 0)} ms (goal ≤ ${ALL_MS}); ` +
+        `  run ${run + 1} "${term}"   first results ${fmt(first, 0)} ms (goal ` +
+          `≤ ${FIRST_MS}), all ${APPLIANCES} groups settled ${fmt(all, 0)} ms (goal ` +
+          `≤ ${ALL_MS}); ` +
           `${matched.length} groups with matches`,
       );
       console.log(
-        `      where it went: first request ${fmt(Math.min(...answers.map((a: Answer) => a.start)) - from, 0)} ms after Enter, ${answers.length} answers each p50 ${fmt(quantile(took, 0.5), 0)} ms, p95 ${fmt(quantile(took, 0.95), 0)} ms, ` +
-          `the last at ${fmt(lastAnswer, 0)} ms; ${fmt(all - lastAnswer, 0)} ms from it to the last group shown; the page's main thread busy in tasks over 50 ms for ${fmt(busy, 0)} ms of the ${fmt(all, 0)}`,
+        `      where it went: first ` +
+          `request ${fmt(Math.min(...answers.map((a: Answer) => a.start)) - from, 0)} ms ` +
+          `after Enter, ${answers.length} answers each p50 ${fmt(quantile(took, 0.5), 0)} ` +
+          `ms, p95 ${fmt(quantile(took, 0.95), 0)} ms, ` +
+          (`the last at ${fmt(lastAnswer, 0)} ms; ${fmt(all - lastAnswer, 0)} ms from it to ` +
+            `the last group shown; the page's main thread busy in tasks over 50 ms ` +
+            `for ${fmt(busy, 0)} ms of the ${fmt(all, 0)}`),
       );
-      console.log(`      the page's main thread (Chromium): script ${spent("ScriptDuration")} ms, style ${spent("RecalcStyleDuration")} ms, layout ${spent("LayoutDuration")} ms, all tasks ${spent("TaskDuration")} ms`);
+      console.log(
+        `      the page's main thread (Chromium): script ${spent("ScriptDuration")} ms, ` +
+          `style ${spent("RecalcStyleDuration")} ms, layout ${spent("LayoutDuration")} ms, ` +
+          `all tasks ${spent("TaskDuration")} ms`,
+      );
     }
     await context.close();
   } finally {

@@ -12,7 +12,10 @@ import { isCommonPassword, knownCommon } from "./common-passwords.ts";
 /** Account names are shared with the appliance CLI, so they follow POSIX user-name rules. */
 export const Username = z
   .string()
-  .regex(/^[a-z_][a-z0-9_.-]{0,31}$/, "1-32 characters: lower-case letters, digits, '_', '.', '-', not starting with a digit, '.' or '-'");
+  .regex(
+    /^[a-z_][a-z0-9_.-]{0,31}$/,
+    "1-32 characters: lower-case letters, digits, '_', '.', '-', not starting with a digit, '.' or '-'",
+  );
 
 /**
  * True for an identity an external provider vouched for (`<user>@<provider>`,
@@ -21,16 +24,25 @@ export const Username = z
  */
 export const isExternalIdentity = (username: string): boolean => username.includes("@");
 
-/** A new password: at least 8 characters (second factor is mandatory), at most 256, and never the published development default. */
+/**
+ * A new password: at least 8 characters (second factor is mandatory), at most 256, and never the published development
+ * default.
+ */
 export const NewPassword = z
   .string()
   .min(8, "at least 8 characters")
   .max(256, "at most 256 characters")
-  .refine((password) => password !== DEFAULT_ADMIN_PASSWORD, "the development default password is published in the README (Logging in); choose another");
+  .refine(
+    (password) => password !== DEFAULT_ADMIN_PASSWORD,
+    "the development default password is published in the README (Logging in); choose another",
+  );
 
 const STORED_FORM =
-  "a new password of 8-256 characters that is not a commonly used one (stored hashed), or a stored hash `pbkdf2-sha256$<iterations>$<32 hex salt>$<64 hex hash>`";
-const COMMON = "this password is one of the most commonly used ones (a list of leaked passwords that attackers try first); choose another";
+  "a new password of 8-256 characters that is not a commonly used one (stored " +
+  "hashed), or a stored hash `pbkdf2-sha256$<iterations>$<32 hex salt>$<64 hex hash>`";
+const COMMON =
+  "this password is one of the most commonly used ones (a list of leaked passwords " +
+  "that attackers try first); choose another";
 
 /**
  * What `login.users.<name>.password` holds: only ever a hash. A write may

@@ -19,17 +19,23 @@ import { TOKEN_PREFIX, isWellFormedToken } from "../trust/tokens.ts";
 
 const unauthorized = (detail: string) => new StatusError(401, detail, { headers: BEARER_CHALLENGE });
 
-/** The credential a request presents to a route, hashed (bearer token first); `null` for anonymous routes. Throws 401 for a missing or malformed one. */
+/**
+ * The credential a request presents to a route, hashed (bearer token first); `null` for anonymous routes. Throws 401
+ * for a missing or malformed one.
+ */
 export async function presented(route: Route, headers: RequestHeaders): Promise<PresentedCredential | null> {
   if (floorOf(route) === "anonymous") return null;
   const authorization = headers.get("authorization");
   if (authorization !== null) return bearerCredential(/^Bearer +(\S+)$/i.exec(authorization)?.[1]);
   const sessionId = readSessionCookie(headers.get("cookie"));
   if (sessionId !== null) {
-    if (route.credentials === "bearer") throw unauthorized("this endpoint accepts a bearer token only; session cookies are refused");
+    if (route.credentials === "bearer")
+      throw unauthorized("this endpoint accepts a bearer token only; session cookies are refused");
     return { via: "session", sha256: await sha256Hex(sessionId) };
   }
-  throw unauthorized(route.credentials === "bearer" ? "a bearer token is required" : "a bearer token or session cookie is required");
+  throw unauthorized(
+    route.credentials === "bearer" ? "a bearer token is required" : "a bearer token or session cookie is required",
+  );
 }
 
 /**
@@ -42,13 +48,17 @@ export async function presented(route: Route, headers: RequestHeaders): Promise<
 const presentedTokens = new Map<string, PresentedCredential>();
 const PRESENTED_TOKENS_MAX = 4096;
 
-/** A bearer token as presented (the `Authorization` header's, or a fleet peer's): 401 when it is malformed, else its hash. */
+/**
+ * A bearer token as presented (the `Authorization` header's, or a fleet peer's): 401 when it is malformed, else its
+ * hash.
+ */
 export async function bearerCredential(token: string | undefined): Promise<PresentedCredential> {
   const known = token === undefined ? undefined : presentedTokens.get(token);
   if (known) return known;
   if (!token?.startsWith(TOKEN_PREFIX)) throw unauthorized("the Authorization header must be 'Bearer bngtok_…'");
   // The checksum is verified before any lookup: typos and scanners' guesses never reach the appliance's object.
-  if (!isWellFormedToken(token)) throw unauthorized("the bearer token is not well-formed (its checksum does not match): check it was copied whole");
+  if (!isWellFormedToken(token))
+    throw unauthorized("the bearer token is not well-formed (its checksum does not match): check it was copied whole");
   const credential: PresentedCredential = Object.freeze({ via: "token", sha256: await sha256Hex(token) });
   if (presentedTokens.size >= PRESENTED_TOKENS_MAX) presentedTokens.clear();
   presentedTokens.set(token, credential);

@@ -13,9 +13,13 @@ import { constantTimeEqual } from "../trust/encoding.ts";
 import { defaultFloor, isMutation, meetsFloor } from "./roles.ts";
 
 /** The operation's floor: its own, or the spec's common rule. */
-export const floorOf = (operation: Pick<Operation, "floor" | "method" | "path">) => operation.floor ?? defaultFloor(operation.method, operation.path);
+export const floorOf = (operation: Pick<Operation, "floor" | "method" | "path">) =>
+  operation.floor ?? defaultFloor(operation.method, operation.path);
 
-/** What the rule reads of a request: its method (a mutation needs the CSRF token), the CSRF token as sent, and the credential. */
+/**
+ * What the rule reads of a request: its method (a mutation needs the CSRF token), the CSRF token as sent, and the
+ * credential.
+ */
 export interface Presented {
   method: string;
   csrfToken: string | null;
@@ -39,7 +43,13 @@ export function authorizeOperation(
   // The Worker sends a credential for every operation that is not anonymous; none here is a caller that bypassed it.
   if (!request.credential) return refuse("unauthenticated", "a bearer token or session cookie is required");
   const principal = lookup(request.credential);
-  if (!principal) return refuse("unauthenticated", request.credential.via === "token" ? "the bearer token is unknown, revoked or expired" : "the session has ended; log in again");
+  if (!principal)
+    return refuse(
+      "unauthenticated",
+      request.credential.via === "token"
+        ? "the bearer token is unknown, revoked or expired"
+        : "the session has ended; log in again",
+    );
   if (principal.via === "session" && isMutation(request.method)) {
     const sent = request.csrfToken ?? "";
     if (!principal.csrfToken || !constantTimeEqual(sent, principal.csrfToken)) {
@@ -47,11 +57,19 @@ export function authorizeOperation(
     }
   }
   if (principal.passwordChangeRequired && !operation.beforePasswordChange) {
-    return refuse("forbidden", "this account still has the published development default password: change it with POST /api/v1/auth/password before anything else");
+    return refuse(
+      "forbidden",
+      "this account still has the published development default password: change it " +
+        "with POST /api/v1/auth/password before anything else",
+    );
   }
   if (operation.credentials === "session" && principal.via !== "session") {
-    return refuse("forbidden", "this operation belongs to a logged-in account (a browser session); a token cannot perform it");
+    return refuse(
+      "forbidden",
+      "this operation belongs to a logged-in account (a browser session); a token cannot perform it",
+    );
   }
-  if (!meetsFloor(principal.role, floor)) return refuse("forbidden", `this operation needs the ${floor} role; the caller has ${principal.role}`);
+  if (!meetsFloor(principal.role, floor))
+    return refuse("forbidden", `this operation needs the ${floor} role; the caller has ${principal.role}`);
   return { ok: true, principal };
 }

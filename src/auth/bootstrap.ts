@@ -27,8 +27,14 @@ export interface BootstrapEnv {
   BNG_BOOTSTRAP_TOKEN?: string | undefined;
 }
 
-/** The password the first `admin` is seeded with: configured, the development default (local only), or none anyone knows. */
-export type AdminSeed = { kind: "configured"; password: string } | { kind: "development-default"; password: string } | { kind: "unusable" };
+/**
+ * The password the first `admin` is seeded with: configured, the development default (local only), or none anyone
+ * knows.
+ */
+export type AdminSeed =
+  | { kind: "configured"; password: string }
+  | { kind: "development-default"; password: string }
+  | { kind: "unusable" };
 
 /** Decides the first `admin`'s password. */
 export function adminSeed(env: BootstrapEnv, deployment: Deployment): AdminSeed {
@@ -76,10 +82,17 @@ export function startupRefusal(env: BootstrapEnv, deployment: Deployment): strin
 
 function refusalOf(env: BootstrapEnv, deployment: Deployment): string | null {
   if (env.BNG_BOOTSTRAP_TOKEN && !isWellFormedToken(env.BNG_BOOTSTRAP_TOKEN)) {
-    return `BNG_BOOTSTRAP_TOKEN is not a well-formed token (${TOKEN_PREFIX} + 30 base62 characters + a 6-character checksum); make one with 'npx bngfleet token'`;
+    return (
+      `BNG_BOOTSTRAP_TOKEN is not a well-formed token (${TOKEN_PREFIX} + 30 base62 ` +
+      `characters + a 6-character checksum); make one with 'npx bngfleet token'`
+    );
   }
   if (deployment === "deployed" && !env.BNG_ADMIN_PASSWORD && !env.BNG_BOOTSTRAP_TOKEN) {
-    return "this appliance has no administrator credential: a deployed fleet has no default password. Set one with 'wrangler secret put BNG_ADMIN_PASSWORD' (or BNG_BOOTSTRAP_TOKEN)";
+    return (
+      "this appliance has no administrator credential: a deployed fleet has no default " +
+      "password. Set one with 'wrangler secret put BNG_ADMIN_PASSWORD' (or " +
+      "BNG_BOOTSTRAP_TOKEN)"
+    );
   }
   return null;
 }

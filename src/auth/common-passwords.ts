@@ -17,12 +17,15 @@ let loaded: ReadonlySet<string> | undefined;
 
 /** The list's passwords of at least 8 characters, loaded once. */
 export function commonPasswords(): Promise<ReadonlySet<string>> {
-  loading ??= import("@zxcvbn-ts/language-common").then(({ dictionary }) => (loaded = new Set(dictionary["passwords-common"].filter((p) => p.length >= SHORTEST))));
+  loading ??= import("@zxcvbn-ts/language-common").then(
+    ({ dictionary }) => (loaded = new Set(dictionary["passwords-common"].filter((p) => p.length >= SHORTEST))),
+  );
   return loading;
 }
 
 /** True when the password, in any letter case, is on the list (`Password1` is as guessable as `password1`). */
-export const isCommonPassword = async (password: string): Promise<boolean> => (await commonPasswords()).has(password.toLowerCase());
+export const isCommonPassword = async (password: string): Promise<boolean> =>
+  (await commonPasswords()).has(password.toLowerCase());
 
 /**
  * The same answer, synchronously, once `commonPasswords()` has loaded the list

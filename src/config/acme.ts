@@ -48,7 +48,10 @@ export function renewalAtMs(validity: { notBeforeMs: number; notAfterMs: number 
   return validity.notAfterMs - Math.min(renewBeforeDays * DAY_MS, Math.floor(lifetime / 3));
 }
 
-/** After `failures` failed attempts in a row: 1 min, 2, 4, … capped at 1 day (RFC 8555 §6.6 asks clients not to hammer a CA). */
+/**
+ * After `failures` failed attempts in a row: 1 min, 2, 4, … capped at 1 day (RFC 8555 §6.6 asks clients not to hammer a
+ * CA).
+ */
 export function retryDelayMs(failures: number): number {
   return Math.min(60_000 * 2 ** Math.max(0, failures - 1), DAY_MS);
 }

@@ -26,7 +26,13 @@
  * not (its session keeps its address, outside the pools, as the spec's
  * `static` says: "not disconnected if its subnet is removed").
  */
-import { poolIssues, withStatics, type PoolDefinition, type PoolFamily, type PoolSettings } from "../../simulator/pool-rules.ts";
+import {
+  poolIssues,
+  withStatics,
+  type PoolDefinition,
+  type PoolFamily,
+  type PoolSettings,
+} from "../../simulator/pool-rules.ts";
 import type { Profile } from "../../simulator/profile.ts";
 import { parsePrefix } from "../../simulator/prefix.ts";
 import type { ConfigDocument, ConfigItem, Value } from "./types.ts";
@@ -48,17 +54,20 @@ export function subnetOf(element: string): { prefix: string; announce: boolean }
 }
 
 /** A subnet as its element. */
-export const subnetElement = (s: { prefix: string; announce: boolean }): string => (s.announce ? `${s.prefix} announce` : s.prefix);
+export const subnetElement = (s: { prefix: string; announce: boolean }): string =>
+  s.announce ? `${s.prefix} announce` : s.prefix;
 
 const str = (value: Value | undefined): string | null => (typeof value === "string" ? value : null);
 const list = (value: Value | undefined): string[] => (Array.isArray(value) ? value : []);
 
 /** The family's block length when `delegationLength` is null (none for a delegated prefix: it must be given). */
-const defaultLength = (family: string | null): number | null => (family === "ipv4" ? 32 : family === "ipv6-wan" ? 64 : null);
+const defaultLength = (family: string | null): number | null =>
+  family === "ipv4" ? 32 : family === "ipv6-wan" ? 64 : null;
 
 /** The rules within one pool the shared pool rules cannot see (the registry's `checkItem`). */
 export function addressPoolItemProblems(values: Record<string, Value>): { child: string; detail: string }[] {
-  if (values.family === "ipv6-pd" && values.delegationLength === null) return [{ child: "delegationLength", detail: "required for an ipv6-pd pool: the delegated prefix length, 48-64" }];
+  if (values.family === "ipv6-pd" && values.delegationLength === null)
+    return [{ child: "delegationLength", detail: "required for an ipv6-pd pool: the delegated prefix length, 48-64" }];
   return [];
 }
 
@@ -80,13 +89,16 @@ export function addressPoolItems(profile: Profile): ConfigItem[] {
 /** The pools of a document as the simulation takes them, in order. */
 export function poolSettingsOf(items: readonly ConfigItem[]): PoolSettings[] {
   return items.map(({ key, values }) => {
-    const family = (FAMILIES as readonly string[]).includes(String(values.family)) ? (values.family as PoolFamily) : "ipv4";
+    const family = (FAMILIES as readonly string[]).includes(String(values.family))
+      ? (values.family as PoolFamily)
+      : "ipv4";
     const vrf = str(values.vrf);
     return {
       name: key,
       family,
       vrf: vrf === "default" ? null : vrf,
-      delegationLength: typeof values.delegationLength === "number" ? values.delegationLength : (defaultLength(family) ?? 0),
+      delegationLength:
+        typeof values.delegationLength === "number" ? values.delegationLength : (defaultLength(family) ?? 0),
       description: str(values.description) ?? "",
       subnets: list(values.subnets).map(subnetOf),
       exclude: list(values.exclude),
@@ -96,20 +108,31 @@ export function poolSettingsOf(items: readonly ConfigItem[]): PoolSettings[] {
 
 /** The pools of a document with the profile's statics, as the simulation would run them. */
 export function poolDefinitionsOf(doc: Pick<ConfigDocument, "lists">, profile: Profile | undefined): PoolDefinition[] {
-  return withStatics(poolSettingsOf(doc.lists[POOLS_LIST] ?? []), (name) => profile?.pools.find((p) => p.name === name)?.static ?? []);
+  return withStatics(
+    poolSettingsOf(doc.lists[POOLS_LIST] ?? []),
+    (name) => profile?.pools.find((p) => p.name === name)?.static ?? [],
+  );
 }
 
 /** Reports a problem of a pool (its item, or a child), or of the list as a whole (key undefined). */
 export type PoolReport = (key: string | undefined, child: string | undefined, detail: string) => void;
 
-const CHILD_OF = { name: undefined, delegationLength: "delegationLength", subnets: "subnets", announce: "subnets", exclude: "exclude", static: undefined } as const;
+const CHILD_OF = {
+  name: undefined,
+  delegationLength: "delegationLength",
+  subnets: "subnets",
+  announce: "subnets",
+  exclude: "exclude",
+  static: undefined,
+} as const;
 
 /**
  * Rules across pools and against the active document: the shared pool rules
  * (pool-rules.ts: fit, overlap within a pool and between pools of one VRF,
  * excludes inside the subnets, limits) and a family fixed once created. A
  * VRF may be left without an IPv4 pool: its subscribers then fail to come up
- * (`no-pool`), as on a box whose RADIUS names a VRF with no pool. The CGN rule (a translated VRF's IPv4 pool holds private space, never
+ * (`no-pool`), as on a box whose RADIUS names a VRF with no pool. The CGN rule (a translated VRF's IPv4 pool holds
+ * private space, never
  * announced) is reported here for a pool that changed; for an unchanged one
  * it is the CGN group's change that breaks it, and the CGN checks say so.
  */
@@ -121,7 +144,9 @@ export function addressPoolChecks(doc: ConfigDocument, before: ConfigDocument, r
   const settings = poolSettingsOf(
     items.map((item) => {
       const was = old.get(item.key)?.family;
-      return typeof was === "string" && was !== item.values.family ? { key: item.key, values: { ...item.values, family: was } } : item;
+      return typeof was === "string" && was !== item.values.family
+        ? { key: item.key, values: { ...item.values, family: was } }
+        : item;
     }),
   );
   const translated = new Set((doc.lists["cgn.groups"] ?? []).flatMap((g) => list(g.values.insideVrfs)));
@@ -137,7 +162,8 @@ export function addressPoolChecks(doc: ConfigDocument, before: ConfigDocument, r
     if (issue.field === "delegationLength" && item.values.delegationLength === null) continue;
     // Two pools overlapping: said on the one that changed (the later one when both did).
     const other = issue.counterpart ? items[issue.counterpart.pool] : undefined;
-    if (issue.counterpart && other && !changed(item) && changed(other)) report(other.key, "subnets", issue.counterpart.message);
+    if (issue.counterpart && other && !changed(item) && changed(other))
+      report(other.key, "subnets", issue.counterpart.message);
     else report(item.key, CHILD_OF[issue.field], issue.message);
   }
   for (const item of items) {
@@ -149,7 +175,10 @@ export function addressPoolChecks(doc: ConfigDocument, before: ConfigDocument, r
 }
 
 /** The child of a pool a placement refusal points at. */
-export function refusingChild(cause: "delegation" | "excluded" | "static" | "offset", delegationChanged: boolean): string {
+export function refusingChild(
+  cause: "delegation" | "excluded" | "static" | "offset",
+  delegationChanged: boolean,
+): string {
   if (cause === "excluded") return "exclude";
   return cause === "delegation" && delegationChanged ? "delegationLength" : "subnets";
 }

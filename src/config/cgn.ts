@@ -48,7 +48,8 @@ export function isAutoLearnEntry(text: string): boolean {
 export const autoLearnVrf = (element: string): string => element.slice(0, Math.max(0, element.indexOf(":")));
 
 /** `[{insideVrf, prefixes}]` as autoLearn elements. */
-export const autoLearnElements = (entries: { insideVrf: string; prefixes: string[] }[]): string[] => entries.flatMap((e) => e.prefixes.map((p) => `${e.insideVrf}:${p}`));
+export const autoLearnElements = (entries: { insideVrf: string; prefixes: string[] }[]): string[] =>
+  entries.flatMap((e) => e.prefixes.map((p) => `${e.insideVrf}:${p}`));
 
 /** autoLearn elements regrouped by VRF, in order of first appearance. */
 export function autoLearnEntries(elements: string[]): { insideVrf: string; prefixes: string[] }[] {
@@ -62,7 +63,8 @@ export function autoLearnEntries(elements: string[]): { insideVrf: string; prefi
 
 const list = (value: Value | undefined): string[] => (Array.isArray(value) ? value : []);
 const num = (value: Value | undefined): number => (typeof value === "number" ? value : 0);
-const prefixes = (texts: string[]): Prefix[] => texts.map((t) => parsePrefix(t, true)).filter((p): p is Prefix => p !== null && p.family === 4);
+const prefixes = (texts: string[]): Prefix[] =>
+  texts.map((t) => parsePrefix(t, true)).filter((p): p is Prefix => p !== null && p.family === 4);
 
 /** A `cgn.groups` item as the configured half of a group. */
 export function cgnGroupSettings({ key, values }: ConfigItem): CgnGroupSettings {
@@ -121,17 +123,35 @@ export const settingsOf = (g: CgnGroupConfig): CgnGroupSettings => cgnGroupSetti
 /** The rules within one group (the registry's `checkItem`). */
 export function cgnGroupProblems(values: Record<string, Value>): { child: string; detail: string }[] {
   const problems: { child: string; detail: string }[] = [];
-  if (list(values.insideVrfs).length === 0) problems.push({ child: "insideVrfs", detail: "at least one inside VRF: the group translates the IPv4 sessions of these VRFs" });
+  if (list(values.insideVrfs).length === 0)
+    problems.push({
+      child: "insideVrfs",
+      detail: "at least one inside VRF: the group translates the IPv4 sessions of these VRFs",
+    });
   const subnets = prefixes(list(values.publicSubnets));
-  if (list(values.publicSubnets).length === 0) problems.push({ child: "publicSubnets", detail: "at least one public IPv4 prefix" });
+  if (list(values.publicSubnets).length === 0)
+    problems.push({ child: "publicSubnets", detail: "at least one public IPv4 prefix" });
   const inside = subnets.findIndex((p, i) => subnets.some((q, j) => j < i && prefixesOverlap(p, q)));
-  if (inside >= 0) problems.push({ child: "publicSubnets", detail: `${list(values.publicSubnets)[inside]} overlaps another subnet of the group` });
-  if (subnets.reduce((n, p) => n + Number(prefixSpan(p)), 0) > MAX_PUBLIC_ADDRESSES) problems.push({ child: "publicSubnets", detail: `at most ${MAX_PUBLIC_ADDRESSES} public addresses per group` });
+  if (inside >= 0)
+    problems.push({
+      child: "publicSubnets",
+      detail: `${list(values.publicSubnets)[inside]} overlaps another subnet of the group`,
+    });
+  if (subnets.reduce((n, p) => n + Number(prefixSpan(p)), 0) > MAX_PUBLIC_ADDRESSES)
+    problems.push({ child: "publicSubnets", detail: `at most ${MAX_PUBLIC_ADDRESSES} public addresses per group` });
   const { chunkSize, portCap } = values;
   if (typeof chunkSize === "number" && typeof portCap === "number") {
     if (portCap < chunkSize) problems.push({ child: "portCap", detail: `must be at least chunkSize (${chunkSize})` });
-    else if (portCap % chunkSize !== 0) problems.push({ child: "portCap", detail: `must be a whole number of port blocks (a multiple of chunkSize ${chunkSize})` });
-    else if (portCap / chunkSize > MAX_BLOCKS_PER_BINDING) problems.push({ child: "portCap", detail: `at most ${MAX_BLOCKS_PER_BINDING} port blocks per binding (portCap / chunkSize)` });
+    else if (portCap % chunkSize !== 0)
+      problems.push({
+        child: "portCap",
+        detail: `must be a whole number of port blocks (a multiple of chunkSize ${chunkSize})`,
+      });
+    else if (portCap / chunkSize > MAX_BLOCKS_PER_BINDING)
+      problems.push({
+        child: "portCap",
+        detail: `at most ${MAX_BLOCKS_PER_BINDING} port blocks per binding (portCap / chunkSize)`,
+      });
   }
   return problems;
 }
@@ -149,7 +169,8 @@ export function cgnChecks(doc: ConfigDocument, report: CgnReport): void {
   for (const group of groups) {
     for (const vrf of list(group.values.insideVrfs)) {
       const other = translatedBy.get(vrf);
-      if (other !== undefined) report({ key: group.key, child: "insideVrfs" }, `VRF '${vrf}' is already translated by group '${other}'`);
+      if (other !== undefined)
+        report({ key: group.key, child: "insideVrfs" }, `VRF '${vrf}' is already translated by group '${other}'`);
       else translatedBy.set(vrf, group.key);
     }
     const mine: typeof taken = [];
@@ -157,26 +178,40 @@ export function cgnChecks(doc: ConfigDocument, report: CgnReport): void {
       const prefix = parsePrefix(text, true);
       if (!prefix) continue;
       const clash = taken.find((t) => prefixesOverlap(t.prefix, prefix));
-      if (clash) report({ key: group.key, child: "publicSubnets" }, `${text} overlaps ${clash.text} of group '${clash.key}'`);
+      if (clash)
+        report({ key: group.key, child: "publicSubnets" }, `${text} overlaps ${clash.text} of group '${clash.key}'`);
       mine.push({ key: group.key, text, prefix });
     }
     taken.push(...mine);
     const { chunkSize, portCap } = group.values;
-    if (typeof chunkSize === "number" && typeof portCap === "number" && chunkSize > 0) blocks = Math.max(blocks, Math.ceil(portCap / chunkSize));
+    if (typeof chunkSize === "number" && typeof portCap === "number" && chunkSize > 0)
+      blocks = Math.max(blocks, Math.ceil(portCap / chunkSize));
   }
   const maxBindings = doc.fields["cgn.maxBindings"];
   if (typeof maxBindings === "number" && maxBindings * blocks > MAX_BLOCK_SLOTS) {
-    report({ field: "cgn.maxBindings" }, `the CGN allocator holds ${MAX_BLOCK_SLOTS} port-block slots: maxBindings × the largest group's portCap / chunkSize (${blocks}) must not exceed it`);
+    report(
+      { field: "cgn.maxBindings" },
+      `the CGN allocator holds ${MAX_BLOCK_SLOTS} port-block slots: maxBindings × the ` +
+        `largest group's portCap / chunkSize (${blocks}) must not exceed it`,
+    );
   }
 }
 
 /** The simulation knobs of a group that configuration does not hold. */
-function trafficOf(profile: Profile, name: string): Pick<CgnGroupConfig, "autoLearnSourcesPerSecond" | "flowsPerSubscriber"> {
+function trafficOf(
+  profile: Profile,
+  name: string,
+): Pick<CgnGroupConfig, "autoLearnSourcesPerSecond" | "flowsPerSubscriber"> {
   const source = profile.cgn.groups.find((g) => g.name === name) ?? profile.cgn.groups[0];
-  return { autoLearnSourcesPerSecond: source?.autoLearnSourcesPerSecond ?? 0, flowsPerSubscriber: source?.flowsPerSubscriber ?? 180 };
+  return {
+    autoLearnSourcesPerSecond: source?.autoLearnSourcesPerSecond ?? 0,
+    flowsPerSubscriber: source?.flowsPerSubscriber ?? 180,
+  };
 }
 
-export type ProfileOutcome = { ok: true; profile: Profile } | { ok: false; issues: { path: (string | number)[]; message: string }[] };
+export type ProfileOutcome =
+  | { ok: true; profile: Profile }
+  | { ok: false; issues: { path: (string | number)[]; message: string }[] };
 
 /**
  * The profile with its CGN section taken from the configuration: groups,
@@ -200,7 +235,13 @@ export function profileWithCgn(profile: Profile, doc: Pick<ConfigDocument, "fiel
   };
   const result = Profile.safeParse(raw);
   if (result.success) return { ok: true, profile: result.data };
-  return { ok: false, issues: result.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === "number" ? p : String(p))), message: i.message })) };
+  return {
+    ok: false,
+    issues: result.error.issues.map((i) => ({
+      path: i.path.map((p) => (typeof p === "number" ? p : String(p))),
+      message: i.message,
+    })),
+  };
 }
 
 /**
@@ -209,7 +250,11 @@ export function profileWithCgn(profile: Profile, doc: Pick<ConfigDocument, "fiel
  * registry's, catching the profile's own rules (e.g. a translated VRF whose
  * pools hold public space).
  */
-export function cgnProfileProblems(profile: Profile, doc: Pick<ConfigDocument, "fields" | "lists">, report: CgnReport): void {
+export function cgnProfileProblems(
+  profile: Profile,
+  doc: Pick<ConfigDocument, "fields" | "lists">,
+  report: CgnReport,
+): void {
   const built = profileWithCgn(profile, doc);
   if (built.ok) return;
   const groups = doc.lists["cgn.groups"] ?? [];
@@ -217,7 +262,12 @@ export function cgnProfileProblems(profile: Profile, doc: Pick<ConfigDocument, "
     const [section, sub, index, child, grandchild] = path;
     if (section === "cgn" && sub === "groups" && typeof index === "number" && groups[index]) {
       // Children are named as the configuration names them (`timeouts.udp`).
-      const name = child === "timeouts" && typeof grandchild === "string" ? `timeouts.${grandchild}` : typeof child === "string" ? child : undefined;
+      const name =
+        child === "timeouts" && typeof grandchild === "string"
+          ? `timeouts.${grandchild}`
+          : typeof child === "string"
+            ? child
+            : undefined;
       report({ key: groups[index].key, ...(name === undefined ? {} : { child: name }) }, message);
     } else if (section === "cgn" && (sub === "maxBindings" || sub === "maxFlows")) {
       report({ field: `cgn.${sub}` }, message);
@@ -226,7 +276,10 @@ export function cgnProfileProblems(profile: Profile, doc: Pick<ConfigDocument, "
       const vrf = pool?.vrf ?? "default";
       const group = groups.find((g) => list(g.values.insideVrfs).includes(vrf));
       // One problem per pool, whichever of its subnets broke which rule.
-      const detail = `VRF '${vrf}' cannot be translated: its IPv4 pool '${pool?.name}' holds public or announced space (a CGN inside pool holds RFC 1918 / RFC 6598 space and is never announced)`;
+      const detail =
+        `VRF '${vrf}' cannot be translated: its IPv4 pool '${pool?.name}' holds public ` +
+        `or announced space (a CGN inside pool holds RFC 1918 / RFC 6598 space and is ` +
+        `never announced)`;
       report(group ? { key: group.key, child: "insideVrfs" } : {}, detail);
     } else {
       report({}, `the CGN allocators could not be built from this configuration: ${path.join(".")}: ${message}`);

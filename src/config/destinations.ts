@@ -34,27 +34,48 @@ import { parseAddress, parsePrefix, prefixHas, type Family, type Prefix } from "
 
 const prefixes = (texts: string[]): Prefix[] => texts.map((t) => parsePrefix(t)!);
 
-/** Refused even when allowlisted: link-local (where metadata services live), known metadata addresses, unspecified, multicast, reserved. */
+/**
+ * Refused even when allowlisted: link-local (where metadata services live), known metadata addresses, unspecified,
+ * multicast, reserved.
+ */
 const NEVER = prefixes([
-  "169.254.0.0/16", "fe80::/10", // link-local: 169.254.169.254 is AWS, GCP, Azure, OpenStack metadata
+  "169.254.0.0/16",
+  "fe80::/10", // link-local: 169.254.169.254 is AWS, GCP, Azure, OpenStack metadata
   "100.100.100.200/32", // Alibaba Cloud metadata
   "fd00:ec2::254/128", // AWS metadata over IPv6
-  "0.0.0.0/8", "::/128", // "this host": Linux connects 0.0.0.0 to loopback
-  "224.0.0.0/4", "ff00::/8", "240.0.0.0/4", // multicast, reserved and broadcast
+  "0.0.0.0/8",
+  "::/128", // "this host": Linux connects 0.0.0.0 to loopback
+  "224.0.0.0/4",
+  "ff00::/8",
+  "240.0.0.0/4", // multicast, reserved and broadcast
 ]);
 
-/** Reachable only when allowlisted: loopback, RFC 1918, shared CGN space, unique local, benchmarking, IETF protocol assignments. */
+/**
+ * Reachable only when allowlisted: loopback, RFC 1918, shared CGN space, unique local, benchmarking, IETF protocol
+ * assignments.
+ */
 const INTERNAL = prefixes([
-  "127.0.0.0/8", "::1/128",
-  "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
-  "100.64.0.0/10", "fc00::/7",
-  "198.18.0.0/15", "192.0.0.0/24",
+  "127.0.0.0/8",
+  "::1/128",
+  "10.0.0.0/8",
+  "172.16.0.0/12",
+  "192.168.0.0/16",
+  "100.64.0.0/10",
+  "fc00::/7",
+  "198.18.0.0/15",
+  "192.0.0.0/24",
 ]);
 
 /** IPv6 forms that carry an IPv4 address in their low 32 bits (IPv4-mapped, NAT64): judged as that address. */
 const EMBEDDING_V4 = prefixes(["::ffff:0:0/96", "64:ff9b::/96"]);
 
-const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadata.goog", "instance-data", "instance-data.ec2.internal"]);
+const METADATA_NAMES = new Set([
+  "metadata",
+  "metadata.google.internal",
+  "metadata.goog",
+  "instance-data",
+  "instance-data.ec2.internal",
+]);
 
 /** What an outbound request is for: it decides the schemes, and whether a plaintext one may be used. */
 export type Purpose = "webhook" | "acme" | "oidc" | "peer" | "smtp" | "mqtt" | "syslog" | "radius";
@@ -84,9 +105,21 @@ const SCHEMES: Record<Purpose, Schemes> = {
 };
 
 /** The purpose each alarm sink kind connects for. */
-export const SINK_PURPOSE = { webhook: "webhook", smtp: "smtp", bus: "mqtt" } as const satisfies Record<string, Purpose>;
+export const SINK_PURPOSE = { webhook: "webhook", smtp: "smtp", bus: "mqtt" } as const satisfies Record<
+  string,
+  Purpose
+>;
 
-const WHAT: Record<Purpose, string> = { webhook: "a webhook", acme: "an ACME server", oidc: "an identity provider", peer: "a fleet peer", smtp: "a mail server", mqtt: "an MQTT broker", syslog: "a syslog receiver", radius: "a RADIUS server" };
+const WHAT: Record<Purpose, string> = {
+  webhook: "a webhook",
+  acme: "an ACME server",
+  oidc: "an identity provider",
+  peer: "a fleet peer",
+  smtp: "a mail server",
+  mqtt: "an MQTT broker",
+  syslog: "a syslog receiver",
+  radius: "a RADIUS server",
+};
 
 const bare = (scheme: string) => scheme.replace(/:$/, "");
 
@@ -104,10 +137,15 @@ function hostOf(parsed: URL): string | null {
   }
 }
 
-/** Where a socket sink connects: the host exactly as the policy judged it, and the URL's port or the scheme's default. */
+/**
+ * Where a socket sink connects: the host exactly as the policy judged it, and the URL's port or the scheme's default.
+ */
 export function socketTarget(url: string, defaultPort: number): { hostname: string; port: number } {
   const parsed = new URL(url);
-  return { hostname: hostOf(parsed)!.replace(/^\[(.*)\]$/, "$1"), port: parsed.port ? Number(parsed.port) : defaultPort };
+  return {
+    hostname: hostOf(parsed)!.replace(/^\[(.*)\]$/, "$1"),
+    port: parsed.port ? Number(parsed.port) : defaultPort,
+  };
 }
 
 export type DestinationVerdict = { ok: true } | { ok: false; detail: string };
@@ -117,7 +155,8 @@ const within = (list: Prefix[], family: Family, value: bigint) => list.some((p) 
 /** The address a host names, with IPv4 embedded in IPv6 unwrapped; null for a DNS name. */
 function addressOf(host: string): { family: Family; value: bigint } | null {
   const address = parseAddress(host.replace(/^\[(.*)\]$/, "$1"));
-  if (address && address.family === 6 && within(EMBEDDING_V4, 6, address.value)) return { family: 4, value: address.value & 0xffffffffn };
+  if (address && address.family === 6 && within(EMBEDDING_V4, 6, address.value))
+    return { family: 4, value: address.value & 0xffffffffn };
   return address;
 }
 
@@ -132,16 +171,26 @@ export function destinationVerdict(url: string, purpose: Purpose, allowlist: rea
   const what = WHAT[purpose];
   const { encrypted, plain, plainUse } = SCHEMES[purpose];
   if (!encrypted.includes(parsed.protocol) && parsed.protocol !== plain) {
-    return { ok: false, detail: `${what} is reached over ${[...encrypted, ...(plain && plainUse !== "never" ? [plain] : [])].map(bare).join(" or ")} only, not ${parsed.protocol}` };
+    return {
+      ok: false,
+      detail:
+        `${what} is reached ` +
+        `over ${[...encrypted, ...(plain && plainUse !== "never" ? [plain] : [])].map(bare).join(" or ")} ` +
+        `only, not ${parsed.protocol}`,
+    };
   }
-  // WHATWG URL parsing (of a special URL: hostOf) has already normalised 0x7f.1, 2130706433 and friends to dotted quads.
+  // WHATWG URL parsing (of a special URL: hostOf) has already normalised 0x7f.1, 2130706433 and friends to dotted
+  // quads.
   const named = hostOf(parsed);
   if (!named) return { ok: false, detail: "names no host" };
   const judged = judgeHost(named, purpose, allowlist);
   if (!judged.ok) return judged;
   const internal = judged.internal;
   if (parsed.protocol === plain && (plainUse === "never" || (plainUse === "internal" && !internal))) {
-    const where = plainUse === "internal" ? ` (plain ${bare(parsed.protocol)} only at an allowlisted loopback or private address)` : "";
+    const where =
+      plainUse === "internal"
+        ? ` (plain ${bare(parsed.protocol)} only at an allowlisted loopback or private address)`
+        : "";
     return { ok: false, detail: `${what} is reached over ${encrypted.map(bare).join(" or ")} only${where}` };
   }
   return { ok: true };
@@ -176,7 +225,11 @@ export function hostVerdict(
 }
 
 /** The host rules every purpose shares: never link-local or metadata, internal only when allowlisted. */
-function judgeHost(hostname: string, purpose: Purpose, allowlist: readonly string[]): { ok: true; internal: boolean } | { ok: false; detail: string } {
+function judgeHost(
+  hostname: string,
+  purpose: Purpose,
+  allowlist: readonly string[],
+): { ok: true; internal: boolean } | { ok: false; detail: string } {
   const what = WHAT[purpose];
   const host = hostname.toLowerCase().replace(/\.$/, "");
   if (METADATA_NAMES.has(host)) return { ok: false, detail: `${host} is a cloud metadata service: never ${what}` };
@@ -188,7 +241,12 @@ function judgeHost(hostname: string, purpose: Purpose, allowlist: readonly strin
   if (internal) {
     const allowed = allowlist.map((text) => parsePrefix(text, false)).filter((p): p is Prefix => p !== null);
     if (!within(allowed, address.family, address.value)) {
-      return { ok: false, detail: `${host} is a loopback or private address: add it to alarms.webhookAllowlist (the allowlist of every outbound destination) to reach ${what} there` };
+      return {
+        ok: false,
+        detail:
+          `${host} is a loopback or private address: add it to alarms.webhookAllowlist ` +
+          `(the allowlist of every outbound destination) to reach ${what} there`,
+      };
     }
   }
   return { ok: true, internal };
@@ -211,10 +269,13 @@ export function resolveWith(env: { BNG_RESOLVER?: Fetcher }): void {
   const binding = env.BNG_RESOLVER;
   if (binding === resolverSource) return;
   resolverSource = binding;
-  resolver = binding === undefined ? null : async (name) => {
-    const answer = await binding.fetch(`http://resolver/?name=${encodeURIComponent(name)}`);
-    return answer.ok ? ((await answer.json()) as string[]) : [];
-  };
+  resolver =
+    binding === undefined
+      ? null
+      : async (name) => {
+          const answer = await binding.fetch(`http://resolver/?name=${encodeURIComponent(name)}`);
+          return answer.ok ? ((await answer.json()) as string[]) : [];
+        };
 }
 
 /**
@@ -226,7 +287,10 @@ async function resolvedVerdict(
   purpose: Purpose,
   allowlist: readonly string[],
 ): Promise<DestinationVerdict> {
-  const name = host.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  const name = host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
   const literal = addressOf(name) !== null || name === "localhost" || name.endsWith(".localhost");
   if (resolver === null || literal) return { ok: true };
   let addresses: string[];

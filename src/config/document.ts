@@ -18,7 +18,6 @@ export interface ConfigError {
   detail: string;
 }
 
-
 const escape = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /** The pointer of a field, a list, a list item or an item's child. */
@@ -56,7 +55,9 @@ export function normalise(stored: Partial<ConfigDocument>): ConfigDocument {
     } else {
       doc.lists[key.path] = (stored.lists?.[key.path] ?? []).map((item) => ({
         key: item.key,
-        values: Object.fromEntries(Object.keys(key.children).map((child) => [child, copy(item.values[child] ?? key.children[child]!.default)])),
+        values: Object.fromEntries(
+          Object.keys(key.children).map((child) => [child, copy(item.values[child] ?? key.children[child]!.default)]),
+        ),
       }));
     }
   }
@@ -70,7 +71,9 @@ export type Decoded = { ok: true; value: Value } | { ok: false; detail: string }
 
 /** Splits list-mode text: elements separated by newlines or commas, blanks dropped. */
 const splitList = (input: string | string[]): string[] =>
-  (Array.isArray(input) ? input : input.split(/[\r\n,]+/)).map((element) => element.trim()).filter((element) => element !== "");
+  (Array.isArray(input) ? input : input.split(/[\r\n,]+/))
+    .map((element) => element.trim())
+    .filter((element) => element !== "");
 
 function decodeScalar(spec: FieldSpec, raw: string): Decoded {
   let candidate: unknown = spec.secret ? raw : raw.trim();
@@ -84,7 +87,9 @@ function decodeScalar(spec: FieldSpec, raw: string): Decoded {
     candidate = lower === "true";
   }
   const parsed = spec.schema.safeParse(candidate);
-  return parsed.success ? { ok: true, value: parsed.data as Value } : { ok: false, detail: parsed.error.issues[0]?.message ?? "invalid" };
+  return parsed.success
+    ? { ok: true, value: parsed.data as Value }
+    : { ok: false, detail: parsed.error.issues[0]?.message ?? "invalid" };
 }
 
 /**
@@ -115,7 +120,10 @@ export function check(spec: FieldSpec, value: Value): string | null {
   if (elements === null) return "must be a list";
   for (const element of elements) {
     const parsed = spec.schema.safeParse(element);
-    if (!parsed.success) return spec.listMode ? `'${String(element)}': ${parsed.error.issues[0]?.message}` : (parsed.error.issues[0]?.message ?? "invalid");
+    if (!parsed.success)
+      return spec.listMode
+        ? `'${String(element)}': ${parsed.error.issues[0]?.message}`
+        : (parsed.error.issues[0]?.message ?? "invalid");
   }
   return null;
 }
@@ -133,7 +141,10 @@ export const redactUserinfo = (url: string): string => url.replace(USERINFO, `$1
 /** True when a written URL is a redacted read sent back: its user part is the placeholder. */
 export const hasRedactedUserinfo = (url: string): boolean => USERINFO.exec(url)?.[2] === REDACTED;
 
-/** The text form of a value: lists newline-joined, booleans and numbers as written; secrets and URL user parts redacted unless `reveal`. */
+/**
+ * The text form of a value: lists newline-joined, booleans and numbers as written; secrets and URL user parts redacted
+ * unless `reveal`.
+ */
 export function encode(spec: FieldSpec, value: Value, reveal = false): string | null {
   if (value === null) return null;
   if (spec.secret && !reveal) return REDACTED;
@@ -154,7 +165,9 @@ export function renderValues(doc: ConfigDocument): ConfigValues {
     } else {
       values.lists[key.path] = (doc.lists[key.path] ?? []).map((item) => ({
         key: item.key,
-        values: Object.fromEntries(Object.entries(key.children).map(([child, spec]) => [child, encode(spec, item.values[child] ?? null)])),
+        values: Object.fromEntries(
+          Object.entries(key.children).map(([child, spec]) => [child, encode(spec, item.values[child] ?? null)]),
+        ),
       }));
     }
   }

@@ -6,7 +6,16 @@
  * delete one that does not) stops the edit, because it is a conflict with the
  * current state rather than a bad value.
  */
-import { cloneDocument, decode, fieldPointer, hasRedactedUserinfo, itemDefaults, listPointer, redactUserinfo, type ConfigError } from "./document.ts";
+import {
+  cloneDocument,
+  decode,
+  fieldPointer,
+  hasRedactedUserinfo,
+  itemDefaults,
+  listPointer,
+  redactUserinfo,
+  type ConfigError,
+} from "./document.ts";
 import type { ConfigDocument } from "./types.ts";
 import type { z } from "zod";
 import type { ConfigChangeSet } from "../schemas/config.ts";
@@ -42,7 +51,15 @@ export interface EditOptions {
 export function changeSetEdits(change: z.output<typeof ConfigChangeSet>): Edit[] {
   return [
     ...Object.entries(change.fields ?? {}).map(([path, value]): Edit => ({ op: "field", path, value })),
-    ...(change.listOps ?? []).map((op): Edit => ({ op: "item", listPath: op.listPath, key: op.key, delete: op.delete ?? false, fields: op.fields ?? {} })),
+    ...(change.listOps ?? []).map(
+      (op): Edit => ({
+        op: "item",
+        listPath: op.listPath,
+        key: op.key,
+        delete: op.delete ?? false,
+        fields: op.fields ?? {},
+      }),
+    ),
   ];
 }
 
@@ -69,7 +86,9 @@ export function applyEdits(doc: ConfigDocument, edits: Edit[], options: EditOpti
     }
     const key = configKey(edit.listPath);
     if (!key || key.kind !== "list") {
-      const detail = key ? `'${edit.listPath}' is a field, not a keyed list: set it under fields` : `unknown list '${edit.listPath}' (see GET /api/v1/config/schema)`;
+      const detail = key
+        ? `'${edit.listPath}' is a field, not a keyed list: set it under fields`
+        : `unknown list '${edit.listPath}' (see GET /api/v1/config/schema)`;
       errors.push({ pointer: listPointer(edit.listPath), detail });
       continue;
     }
@@ -80,26 +99,43 @@ export function applyEdits(doc: ConfigDocument, edits: Edit[], options: EditOpti
 }
 
 /** A secret whose destination changed is dropped unless this change wrote it (the placeholder does not count). */
-function dropMovedSecrets(list: ListKey, before: Record<string, unknown>, after: Record<string, unknown>, written: Record<string, EditValue>): void {
+function dropMovedSecrets(
+  list: ListKey,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  written: Record<string, EditValue>,
+): void {
   for (const [secret, destinations] of Object.entries(list.secretFollows ?? {})) {
-    const moved = destinations.some((child) => JSON.stringify(before[child] ?? null) !== JSON.stringify(after[child] ?? null));
+    const moved = destinations.some(
+      (child) => JSON.stringify(before[child] ?? null) !== JSON.stringify(after[child] ?? null),
+    );
     const rewritten = secret in written && written[secret] !== REDACTED;
     if (moved && !rewritten) after[secret] = null;
   }
 }
 
-function editItem(candidate: ConfigDocument, list: ListKey, edit: Extract<Edit, { op: "item" }>, errors: ConfigError[]): Extract<EditOutcome, { ok: false }> | null {
+function editItem(
+  candidate: ConfigDocument,
+  list: ListKey,
+  edit: Extract<Edit, { op: "item" }>,
+  errors: ConfigError[],
+): Extract<EditOutcome, { ok: false }> | null {
   const items = (candidate.lists[list.path] ??= []);
   const itemPointer = listPointer(list.path, edit.key);
   const validKey = list.key.schema.safeParse(edit.key);
   if (!validKey.success) {
-    errors.push({ pointer: itemPointer, detail: `${list.key.name}: ${validKey.error.issues[0]?.message ?? "invalid"}` });
+    errors.push({
+      pointer: itemPointer,
+      detail: `${list.key.name}: ${validKey.error.issues[0]?.message ?? "invalid"}`,
+    });
     return null;
   }
   const index = items.findIndex((item) => item.key === edit.key);
   const existing = index >= 0 ? items[index]! : undefined;
-  if (edit.expect === "absent" && existing) return { ok: false, reason: "conflict", detail: `${list.path} '${edit.key}' already exists` };
-  if (edit.expect === "present" && !existing) return { ok: false, reason: "not-found", detail: `no ${list.path} item '${edit.key}'` };
+  if (edit.expect === "absent" && existing)
+    return { ok: false, reason: "conflict", detail: `${list.path} '${edit.key}' already exists` };
+  if (edit.expect === "present" && !existing)
+    return { ok: false, reason: "not-found", detail: `no ${list.path} item '${edit.key}'` };
   if (edit.delete) {
     if (existing) items.splice(index, 1);
     else errors.push({ pointer: itemPointer, detail: `no ${list.path} item '${edit.key}' to delete` });
@@ -110,7 +146,10 @@ function editItem(candidate: ConfigDocument, list: ListKey, edit: Extract<Edit, 
     const spec = list.children[child];
     const pointer = listPointer(list.path, edit.key, child);
     if (!spec) {
-      errors.push({ pointer, detail: `unknown field of ${list.path} items; known: ${Object.keys(list.children).join(", ")}` });
+      errors.push({
+        pointer,
+        detail: `unknown field of ${list.path} items; known: ${Object.keys(list.children).join(", ")}`,
+      });
     } else if (spec.secret && value === REDACTED) {
       // The placeholder leaves the stored secret as it is, even in a replacement.
       values[child] = existing?.values[child] ?? null;
@@ -118,7 +157,13 @@ function editItem(candidate: ConfigDocument, list: ListKey, edit: Extract<Edit, 
       // A URL read back with its user part redacted: the stored one stands if nothing else changed.
       const stored = existing?.values[child];
       if (typeof stored === "string" && redactUserinfo(stored) === value) values[child] = stored;
-      else errors.push({ pointer, detail: `'${REDACTED}@' stands for the stored user part and can only be sent back with the rest of the URL unchanged; write the user part in full` });
+      else
+        errors.push({
+          pointer,
+          detail:
+            `'${REDACTED}@' stands for the stored user part and can only be sent back with ` +
+            `the rest of the URL unchanged; write the user part in full`,
+        });
     } else {
       const decoded = decode(spec, value);
       if (decoded.ok) values[child] = decoded.value;

@@ -52,7 +52,8 @@ function unusable(a: InterfaceAddress): string | null {
 /** The rules between one circuit's tunnel addresses (the registry's `checkItem`). */
 export function tunnelAddressProblems(values: Record<string, Value>): { child: string; detail: string }[] {
   const local = typeof values.localTunnelAddress === "string" ? parseInterfaceAddress(values.localTunnelAddress) : null;
-  const remote = typeof values.remoteTunnelAddress === "string" ? parseInterfaceAddress(values.remoteTunnelAddress) : null;
+  const remote =
+    typeof values.remoteTunnelAddress === "string" ? parseInterfaceAddress(values.remoteTunnelAddress) : null;
   const problems: { child: string; detail: string }[] = [];
   if (local) {
     const issue = unusable(local);
@@ -60,7 +61,12 @@ export function tunnelAddressProblems(values: Record<string, Value>): { child: s
   }
   if (!local || !remote) return problems;
   if (local.family !== remote.family || local.length !== remote.length || networkOf(local) !== networkOf(remote)) {
-    problems.push({ child: "remoteTunnelAddress", detail: `must be in the same subnet as localTunnelAddress ${String(values.localTunnelAddress)} (same family and prefix length)` });
+    problems.push({
+      child: "remoteTunnelAddress",
+      detail:
+        `must be in the same subnet as ` +
+        `localTunnelAddress ${String(values.localTunnelAddress)} (same family and prefix length)`,
+    });
   } else if (local.value === remote.value) {
     problems.push({ child: "remoteTunnelAddress", detail: "must differ from localTunnelAddress" });
   } else {
@@ -80,7 +86,12 @@ export type Report = (list: string, key: string, child: string, detail: string) 
  * may not put overlapping tunnel subnets in it.
  */
 export function greChecks(doc: ConfigDocument, report: Report): void {
-  const listeners = new Map((doc.lists["gre.listeners"] ?? []).map((l) => [l.key, typeof l.values.localAddress === "string" ? parseAddress(l.values.localAddress) : null]));
+  const listeners = new Map(
+    (doc.lists["gre.listeners"] ?? []).map((l) => [
+      l.key,
+      typeof l.values.localAddress === "string" ? parseAddress(l.values.localAddress) : null,
+    ]),
+  );
   const tunnels = new Map<string, string>();
   const subnets: { key: string; vrf: string; family: Family; network: bigint; length: number }[] = [];
   for (const circuit of doc.lists["gre.circuits"] ?? []) {
@@ -88,28 +99,57 @@ export function greChecks(doc: ConfigDocument, report: Report): void {
     const remote = typeof v.remote === "string" ? parseAddress(v.remote) : null;
     const local = typeof v.listenerId === "string" ? listeners.get(v.listenerId) : undefined;
     if (remote && local && remote.family !== local.family) {
-      report("gre.circuits", circuit.key, "remote", `an IPv${remote.family} remote cannot be reached from listener '${String(v.listenerId)}' (IPv${local.family} local address)`);
+      report(
+        "gre.circuits",
+        circuit.key,
+        "remote",
+        `an IPv${remote.family} remote cannot be reached from listener ` +
+          `'${String(v.listenerId)}' (IPv${local.family} local address)`,
+      );
     }
     if (remote && typeof v.listenerId === "string") {
       const tunnel = `${v.listenerId}\n${remote.family}:${remote.value}\n${v.key ?? ""}`;
       const other = tunnels.get(tunnel);
       if (other !== undefined) {
-        report("gre.circuits", circuit.key, "remote", `circuit '${other}' already runs a tunnel from listener '${v.listenerId}' to ${v.remote} with ${v.key === null ? "no GRE key" : `GRE key ${v.key}`}; give one of them a distinct key`);
+        report(
+          "gre.circuits",
+          circuit.key,
+          "remote",
+          `circuit '${other}' already runs a tunnel from listener '${v.listenerId}' ` +
+            `to ${v.remote} with ${v.key === null ? "no GRE key" : `GRE key ${v.key}`}; give ` +
+            `one of them a distinct key`,
+        );
       } else tunnels.set(tunnel, circuit.key);
     }
     const address = typeof v.localTunnelAddress === "string" ? parseInterfaceAddress(v.localTunnelAddress) : null;
     if (address && typeof v.vrf === "string") {
-      const mine = { key: circuit.key, vrf: v.vrf, family: address.family, network: networkOf(address), length: address.length };
+      const mine = {
+        key: circuit.key,
+        vrf: v.vrf,
+        family: address.family,
+        network: networkOf(address),
+        length: address.length,
+      };
       const clash = subnets.find((s) => s.vrf === mine.vrf && s.family === mine.family && overlap(s, mine));
-      if (clash) report("gre.circuits", circuit.key, "localTunnelAddress", `overlaps the tunnel subnet of circuit '${clash.key}' in VRF '${mine.vrf}'`);
+      if (clash)
+        report(
+          "gre.circuits",
+          circuit.key,
+          "localTunnelAddress",
+          `overlaps the tunnel subnet of circuit '${clash.key}' in VRF '${mine.vrf}'`,
+        );
       subnets.push(mine);
     }
   }
 }
 
-function overlap(a: { family: Family; network: bigint; length: number }, b: { family: Family; network: bigint; length: number }): boolean {
+function overlap(
+  a: { family: Family; network: bigint; length: number },
+  b: { family: Family; network: bigint; length: number },
+): boolean {
   const bits = BigInt(familyBits(a.family));
   const shorter = Math.min(a.length, b.length);
-  const base = (s: { network: bigint; length: number }) => (s.network << (bits - BigInt(s.length))) >> (bits - BigInt(shorter));
+  const base = (s: { network: bigint; length: number }) =>
+    (s.network << (bits - BigInt(s.length))) >> (bits - BigInt(shorter));
   return base(a) === base(b);
 }

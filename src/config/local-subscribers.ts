@@ -5,7 +5,8 @@
  *
  * | list                     | key                                   | identity                              |
  * |--------------------------|---------------------------------------|---------------------------------------|
- * | subscribers.local.ipoe   | `port:sVlan:vlan`, decimal (`1:100:42`) | the access line; the body's port, sVlan and vlan decide it |
+ * | subscribers.local.ipoe | `port:sVlan:vlan`, decimal (`1:100:42`) | the access line; the body's port, sVlan and vlan
+ * decide it |
  * | subscribers.local.pppoe  | the username                          | PAP/CHAP username; the password is a write-only secret |
  *
  * An IPoE session's username is its option82CircuitId when set, otherwise
@@ -15,7 +16,14 @@
  * subscribers of one VRF (VRFs are separate address spaces, as the
  * configured pools are).
  */
-import { LOCAL_KINDS, placeAddress, placePrefix, type LocalKind, type LocalSubscriber, type Placement } from "../../simulator/local-subscribers.ts";
+import {
+  LOCAL_KINDS,
+  placeAddress,
+  placePrefix,
+  type LocalKind,
+  type LocalSubscriber,
+  type Placement,
+} from "../../simulator/local-subscribers.ts";
 import type { PoolDefinition } from "../../simulator/pool-rules.ts";
 import type { Profile } from "../../simulator/profile.ts";
 import { formatPrefix, parseIpv4, parseIpv6, parsePrefix, type Prefix } from "../../simulator/prefix.ts";
@@ -23,7 +31,10 @@ import { POOLS_LIST, refusingChild } from "./address-pools.ts";
 import type { ConfigDocument, ConfigItem, Value } from "./types.ts";
 
 /** The keyed list of each kind. */
-export const LOCAL_LISTS = { ipoe: "subscribers.local.ipoe", pppoe: "subscribers.local.pppoe" } as const satisfies Record<LocalKind, string>;
+export const LOCAL_LISTS = {
+  ipoe: "subscribers.local.ipoe",
+  pppoe: "subscribers.local.pppoe",
+} as const satisfies Record<LocalKind, string>;
 
 /** The key of an IPoE subscriber: its access line. */
 export const ipoeKey = (port: number, sVlan: number, vlan: number): string => `${port}:${sVlan}:${vlan}`;
@@ -53,18 +64,27 @@ const num = (value: Value | undefined): number | null => (typeof value === "numb
 const str = (value: Value | undefined): string | null => (typeof value === "string" ? value : null);
 
 /** The delegated prefix of an item: `ipv6PdPrefix` with its length, or why it has none. */
-function delegatedPrefix(values: Record<string, Value>): { ok: true; prefix: Prefix | null } | { ok: false; child: string; detail: string } {
+function delegatedPrefix(
+  values: Record<string, Value>,
+): { ok: true; prefix: Prefix | null } | { ok: false; child: string; detail: string } {
   const text = str(values.ipv6PdPrefix);
   const length = num(values.ipv6PdLength);
-  if (text === null) return length === null ? { ok: true, prefix: null } : { ok: false, child: "ipv6PdLength", detail: "given without ipv6PdPrefix" };
+  if (text === null)
+    return length === null
+      ? { ok: true, prefix: null }
+      : { ok: false, child: "ipv6PdLength", detail: "given without ipv6PdPrefix" };
   const slash = text.indexOf("/");
   const written = slash < 0 ? null : Number(text.slice(slash + 1));
-  if (written !== null && length !== null && written !== length) return { ok: false, child: "ipv6PdLength", detail: `differs from the length of ipv6PdPrefix (/${written})` };
+  if (written !== null && length !== null && written !== length)
+    return { ok: false, child: "ipv6PdLength", detail: `differs from the length of ipv6PdPrefix (/${written})` };
   const effective = written ?? length;
-  if (effective === null) return { ok: false, child: "ipv6PdLength", detail: "required with an ipv6PdPrefix written without its length" };
-  if (effective < 1 || effective > 128) return { ok: false, child: "ipv6PdLength", detail: "an IPv6 prefix length is 1-128" };
+  if (effective === null)
+    return { ok: false, child: "ipv6PdLength", detail: "required with an ipv6PdPrefix written without its length" };
+  if (effective < 1 || effective > 128)
+    return { ok: false, child: "ipv6PdLength", detail: "an IPv6 prefix length is 1-128" };
   const prefix = parsePrefix(slash < 0 ? `${text}/${effective}` : text, true);
-  if (prefix === null || prefix.family !== 6) return { ok: false, child: "ipv6PdPrefix", detail: `not an IPv6 prefix with its host bits zero at /${effective}` };
+  if (prefix === null || prefix.family !== 6)
+    return { ok: false, child: "ipv6PdPrefix", detail: `not an IPv6 prefix with its host bits zero at /${effective}` };
   return { ok: true, prefix };
 }
 
@@ -75,7 +95,8 @@ export function localSubscriberItemProblems(values: Record<string, Value>): { ch
   if (!pd.ok) problems.push({ child: pd.child, detail: pd.detail });
   if (values.planName === null) {
     for (const child of ["downloadRateKbps", "uploadRateKbps"]) {
-      if (values[child] === 0) problems.push({ child, detail: "a subscriber without planName needs its rates (0 takes the plan's)" });
+      if (values[child] === 0)
+        problems.push({ child, detail: "a subscriber without planName needs its rates (0 takes the plan's)" });
     }
   }
   return problems;
@@ -98,11 +119,24 @@ export function localSubscriberProblems(
   report: (list: string, key: string, child: string | undefined, detail: string) => void,
 ): void {
   const beforePools = new Map((before.lists[POOLS_LIST] ?? []).map((item) => [item.key, item.values]));
-  const refused = (list: string, key: string, unchanged: boolean, child: string, shown: string, placed: Extract<Placement, { kind: "refused" }>): void => {
+  const refused = (
+    list: string,
+    key: string,
+    unchanged: boolean,
+    child: string,
+    shown: string,
+    placed: Extract<Placement, { kind: "refused" }>,
+  ): void => {
     const pool = pools[placed.pool];
     if (!unchanged || !pool) return report(list, key, child, `${shown} ${placed.detail}`);
     const delegationChanged = beforePools.get(pool.name)?.delegationLength !== pool.delegationLength;
-    report(POOLS_LIST, pool.name, refusingChild(placed.cause, delegationChanged), `${child} ${shown} of ${list} '${key}' ${placed.detail}: change or delete that subscriber first, or in the same change`);
+    report(
+      POOLS_LIST,
+      pool.name,
+      refusingChild(placed.cause, delegationChanged),
+      `${child} ${shown} of ${list} '${key}' ${placed.detail}: change or delete that ` +
+        `subscriber first, or in the same change`,
+    );
   };
   const owners = new Map<string, string>();
   const claim = (list: string, key: string, child: string, identity: string, shown: string): void => {
@@ -119,15 +153,31 @@ export function localSubscriberProblems(
       if (kind === "ipoe") {
         const [port, sVlan, vlan] = [num(values.port), num(values.sVlan), num(values.vlan)];
         if (port !== null && sVlan !== null && vlan !== null && key !== ipoeKey(port, sVlan, vlan)) {
-          report(list, key, undefined, `the key of an IPoE subscriber is its line port:sVlan:vlan (${ipoeKey(port, sVlan, vlan)} for these values)`);
+          report(
+            list,
+            key,
+            undefined,
+            `the key of an IPoE subscriber is its line port:sVlan:vlan ` +
+              `(${ipoeKey(port, sVlan, vlan)} for these values)`,
+          );
         }
         if (profile && port !== null && !profile.ports.some((p) => p.portId === port)) {
-          report(list, key, "port", `no port ${port} on this appliance (ports: ${profile.ports.map((p) => p.portId).join(", ")})`);
+          report(
+            list,
+            key,
+            "port",
+            `no port ${port} on this appliance (ports: ${profile.ports.map((p) => p.portId).join(", ")})`,
+          );
         }
       }
       const plan = str(values.planName);
       if (profile && plan !== null && !profile.plans.some((p) => p.name === plan)) {
-        report(list, key, "planName", `no plan '${plan}' on this appliance (plans: ${profile.plans.map((p) => p.name).join(", ")})`);
+        report(
+          list,
+          key,
+          "planName",
+          `no plan '${plan}' on this appliance (plans: ${profile.plans.map((p) => p.name).join(", ")})`,
+        );
       }
       const v4Text = str(values.framedIp);
       const v4 = v4Text === null ? null : parseIpv4(v4Text);
@@ -143,13 +193,27 @@ export function localSubscriberProblems(
         if (placed.kind === "refused") refused(list, key, unchanged, "framedIpv6", v6Text!, placed);
         // Inside a pool the whole /64 is the subscriber's: two addresses in one block clash.
         const identity = placed.kind === "pool" ? `wan/${vrf}/${formatPrefix(placed.block)}` : `wan/${vrf}/${v6}`;
-        claim(list, key, "framedIpv6", identity, placed.kind === "pool" ? `the block ${formatPrefix(placed.block)} of framedIpv6 ${v6Text}` : `framedIpv6 ${v6Text}`);
+        claim(
+          list,
+          key,
+          "framedIpv6",
+          identity,
+          placed.kind === "pool"
+            ? `the block ${formatPrefix(placed.block)} of framedIpv6 ${v6Text}`
+            : `framedIpv6 ${v6Text}`,
+        );
       }
       const pd = delegatedPrefix(values);
       if (pd.ok && pd.prefix !== null) {
         const placed = placePrefix(pools, vrf, pd.prefix);
         if (placed.kind === "refused") refused(list, key, unchanged, "ipv6PdPrefix", formatPrefix(pd.prefix), placed);
-        claim(list, key, "ipv6PdPrefix", `pd/${vrf}/${formatPrefix(pd.prefix)}`, `ipv6PdPrefix ${formatPrefix(pd.prefix)}`);
+        claim(
+          list,
+          key,
+          "ipv6PdPrefix",
+          `pd/${vrf}/${formatPrefix(pd.prefix)}`,
+          `ipv6PdPrefix ${formatPrefix(pd.prefix)}`,
+        );
       }
     }
   }
@@ -172,8 +236,16 @@ export function localSubscribersOf(ipoe: readonly ConfigItem[], pppoe: readonly 
   return [
     ...ipoe.map(({ key, values }): LocalSubscriber => {
       const [port, sVlan, vlan] = [num(values.port) ?? 0, num(values.sVlan) ?? 0, num(values.vlan) ?? 0];
-      return { kind: "ipoe", key, username: ipoeUsername(port, sVlan, vlan, str(values.option82CircuitId)), ...common(values), line: { portId: port, svlan: sVlan, cvlan: vlan } };
+      return {
+        kind: "ipoe",
+        key,
+        username: ipoeUsername(port, sVlan, vlan, str(values.option82CircuitId)),
+        ...common(values),
+        line: { portId: port, svlan: sVlan, cvlan: vlan },
+      };
     }),
-    ...pppoe.map(({ key, values }): LocalSubscriber => ({ kind: "pppoe", key, username: key, ...common(values), line: null })),
+    ...pppoe.map(
+      ({ key, values }): LocalSubscriber => ({ kind: "pppoe", key, username: key, ...common(values), line: null }),
+    ),
   ];
 }

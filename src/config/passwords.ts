@@ -19,7 +19,13 @@ export async function hashNewPasswords(edits: Edit[], hash: (password: string) =
       if (list?.kind !== "list") return edit;
       const fields = { ...edit.fields };
       for (const [child, value] of Object.entries(fields)) {
-        if (list.children[child]?.type === "password" && typeof value === "string" && value !== REDACTED && (await isNewPassword(value))) fields[child] = await hash(value);
+        if (
+          list.children[child]?.type === "password" &&
+          typeof value === "string" &&
+          value !== REDACTED &&
+          (await isNewPassword(value))
+        )
+          fields[child] = await hash(value);
       }
       return { ...edit, fields };
     }),

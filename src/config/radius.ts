@@ -9,12 +9,19 @@ import type { RadiusServerSettings } from "../../simulator/aaa.ts";
 import type { ConfigItem, Value } from "./types.ts";
 import { parseHostPort } from "./syntax.ts";
 
-/** `simulated`: the model answers; `tcp` (RFC 6613) and `tls` (RFC 6614): a real server over the runtime's TCP sockets. */
+/**
+ * `simulated`: the model answers; `tcp` (RFC 6613) and `tls` (RFC 6614): a real server over the runtime's TCP sockets.
+ */
 export const RADIUS_TRANSPORTS = ["simulated", "tcp", "tls"] as const;
 export type RadiusTransport = (typeof RADIUS_TRANSPORTS)[number];
-/** Accounting ports when none is configured: IANA's radius-acct over TCP (RFC 6613 §2.1); RFC 6614 §2.1 has one port for all. */
+/**
+ * Accounting ports when none is configured: IANA's radius-acct over TCP (RFC 6613 §2.1); RFC 6614 §2.1 has one port for
+ * all.
+ */
 export const RADIUS_ACCOUNTING_PORT = { tcp: 1813 } as const;
-/** Requests per second the real servers are sent at most, unless configured: a few hundred, as a BNG's AAA rate limit. */
+/**
+ * Requests per second the real servers are sent at most, unless configured: a few hundred, as a BNG's AAA rate limit.
+ */
 export const RADIUS_REQUESTS_PER_SECOND = 300;
 /** Seconds a real server has to answer (Juniper's and FreeRADIUS's radclient default is 3). */
 export const RADIUS_TIMEOUT_SECONDS = 3;
@@ -55,7 +62,9 @@ export function radiusServersOf(items: readonly ConfigItem[]): RadiusServerSetti
     const transport = transportOf(values);
     const weight = typeof values.weight === "number" ? values.weight : 1;
     if (transport === "simulated") return [{ host: at.host, port: at.port, weight }];
-    return [{ host: at.host, port: at.port, weight, transport, accountingPort: accountingPortOf(values, transport, at.port) }];
+    return [
+      { host: at.host, port: at.port, weight, transport, accountingPort: accountingPortOf(values, transport, at.port) },
+    ];
   });
 }
 
@@ -63,13 +72,18 @@ export function radiusServersOf(items: readonly ConfigItem[]): RadiusServerSetti
  * The real servers and the client's settings, secrets included (read from the object's own store, never the
  * Worker's); null when the pool is simulated.
  */
-export function radiusClientOf(items: readonly ConfigItem[], fields: (path: string) => Value): RadiusClientSettings | null {
+export function radiusClientOf(
+  items: readonly ConfigItem[],
+  fields: (path: string) => Value,
+): RadiusClientSettings | null {
   const servers = items.flatMap(({ key, values }): RadiusServerTarget[] => {
     const at = parseHostPort(key);
     const transport = transportOf(values);
     if (!at || transport === "simulated" || typeof values.secret !== "string") return [];
     const acctPort = accountingPortOf(values, transport, at.port);
-    return [{ label: `${at.host}:${at.port}`, host: at.host, authPort: at.port, acctPort, transport, secret: values.secret }];
+    return [
+      { label: `${at.host}:${at.port}`, host: at.host, authPort: at.port, acctPort, transport, secret: values.secret },
+    ];
   });
   if (servers.length === 0) return null;
   const rate = fields("radius.requestsPerSecond");
@@ -87,7 +101,12 @@ export function radiusClientOf(items: readonly ConfigItem[], fields: (path: stri
 export function radiusServerProblems(values: Record<string, Value>): { child: string; detail: string }[] {
   const transport = transportOf(values);
   if (transport !== "simulated" && values.secret === null) {
-    return [{ child: "secret", detail: `a ${transport} server needs its shared secret (RFC 2865 §3: every packet is signed with it)` }];
+    return [
+      {
+        child: "secret",
+        detail: `a ${transport} server needs its shared secret (RFC 2865 §3: every packet is signed with it)`,
+      },
+    ];
   }
   return [];
 }
@@ -106,8 +125,14 @@ export function radiusListProblems(
   if (real.length === 0) return;
   for (const item of items) {
     if (transportOf(item.values) !== "simulated") continue;
-    const detail = `every server of radius.servers is simulated or every one is real: ${real[0]!.key} is ${transportOf(real[0]!.values)}`;
+    const detail =
+      `every server of radius.servers is simulated or every one is ` +
+      `real: ${real[0]!.key} is ${transportOf(real[0]!.values)}`;
     report({ key: item.key, child: "transport" }, detail);
   }
-  if (password === null) report({ field: "radius.subscriberPassword" }, "required once a RADIUS server is real (tcp or tls): the password the simulated subscribers present");
+  if (password === null)
+    report(
+      { field: "radius.subscriberPassword" },
+      "required once a RADIUS server is real (tcp or tls): the password the simulated subscribers present",
+    );
 }

@@ -35,12 +35,22 @@ export const PROPOSAL = z
   .string()
   .max(255, "at most 255 characters")
   .refine(
-    (text) => text.split(",").every((p) => p.trim() !== "" && p.trim().split("-").every((token) => Object.hasOwn(PROPOSAL_NAMES, token))),
-    `strongSwan proposals: algorithm keywords joined by '-', proposals by ','; known keywords: ${Object.keys(PROPOSAL_NAMES).join(", ")}`,
+    (text) =>
+      text.split(",").every(
+        (p) =>
+          p.trim() !== "" &&
+          p
+            .trim()
+            .split("-")
+            .every((token) => Object.hasOwn(PROPOSAL_NAMES, token)),
+      ),
+    `strongSwan proposals: algorithm keywords joined by '-', proposals by ','; known ` +
+      `keywords: ${Object.keys(PROPOSAL_NAMES).join(", ")}`,
   );
 
 /** An OSPF area id: a dotted quad or a uint32. */
-export const isOspfArea = (text: string): boolean => parseIpv4(text) !== null || (/^\d{1,10}$/.test(text) && Number(text) <= 0xffffffff);
+export const isOspfArea = (text: string): boolean =>
+  parseIpv4(text) !== null || (/^\d{1,10}$/.test(text) && Number(text) <= 0xffffffff);
 
 /** A static route's key `<vrf>:<prefix>` split at its first ':' (VRF names hold none). */
 export function parseStaticRouteKey(key: string): { vrf: string; prefix: string } | null {
@@ -48,7 +58,8 @@ export function parseStaticRouteKey(key: string): { vrf: string; prefix: string 
   if (colon < 1) return null;
   const vrf = key.slice(0, colon);
   const prefix = key.slice(colon + 1);
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(vrf) || !prefix.includes("/") || parsePrefix(prefix, true) === null) return null;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(vrf) || !prefix.includes("/") || parsePrefix(prefix, true) === null)
+    return null;
   return { vrf, prefix };
 }
 
@@ -58,7 +69,8 @@ export const isStaticRouteKey = (key: string): boolean => parseStaticRouteKey(ke
 export function neighborItemProblems(values: Record<string, Value>): { child: string; detail: string }[] {
   const hold = values.holdTime;
   const keep = values.keepAlive;
-  if (typeof hold === "number" && typeof keep === "number" && hold > 0 && keep >= hold) return [{ child: "keepAlive", detail: `must be below holdTime (${hold}); a third of it is usual` }];
+  if (typeof hold === "number" && typeof keep === "number" && hold > 0 && keep >= hold)
+    return [{ child: "keepAlive", detail: `must be below holdTime (${hold}); a third of it is usual` }];
   return [];
 }
 
@@ -66,16 +78,26 @@ export function neighborItemProblems(values: Record<string, Value>): { child: st
 export function igpInterfaceProblems(values: Record<string, Value>): { child: string; detail: string }[] {
   const hello = values.helloSeconds;
   const dead = values.deadSeconds;
-  if (typeof hello === "number" && typeof dead === "number" && dead <= hello) return [{ child: "deadSeconds", detail: `must be above helloSeconds (${hello}); four times it is usual` }];
+  if (typeof hello === "number" && typeof dead === "number" && dead <= hello)
+    return [{ child: "deadSeconds", detail: `must be above helloSeconds (${hello}); four times it is usual` }];
   return [];
 }
 
-type Report = (list: string | null, key: string | undefined, child: string | undefined, detail: string, field?: string) => void;
+type Report = (
+  list: string | null,
+  key: string | undefined,
+  child: string | undefined,
+  detail: string,
+  field?: string,
+) => void;
 
-/** The rules across keys: the local AS neighbors need, distinct neighbor addresses, static routes' VRFs and next hops. */
+/**
+ * The rules across keys: the local AS neighbors need, distinct neighbor addresses, static routes' VRFs and next hops.
+ */
 export function routingChecks(doc: ConfigDocument, report: Report): void {
   const neighbors = doc.lists[NEIGHBORS_LIST] ?? [];
-  if (neighbors.length > 0 && doc.fields["bgp.localAs"] === null) report(null, undefined, undefined, "required while bgp.neighbors has neighbors (`router bgp <AS>`)", "bgp.localAs");
+  if (neighbors.length > 0 && doc.fields["bgp.localAs"] === null)
+    report(null, undefined, undefined, "required while bgp.neighbors has neighbors (`router bgp <AS>`)", "bgp.localAs");
   const seen = new Map<string, string>();
   for (const n of neighbors) {
     const a = parseAddress(n.key);
@@ -89,11 +111,22 @@ export function routingChecks(doc: ConfigDocument, report: Report): void {
   for (const route of doc.lists[STATIC_ROUTES_LIST] ?? []) {
     const parsed = parseStaticRouteKey(route.key);
     if (!parsed) continue;
-    if (!vrfs.has(parsed.vrf)) report(STATIC_ROUTES_LIST, route.key, undefined, `no vrfs item '${parsed.vrf}' is configured (nor is it 'default'); delete the route with the VRF`);
+    if (!vrfs.has(parsed.vrf))
+      report(
+        STATIC_ROUTES_LIST,
+        route.key,
+        undefined,
+        `no vrfs item '${parsed.vrf}' is configured (nor is it 'default'); delete the route with the VRF`,
+      );
     const hop = route.values.nextHop;
     const family = parsePrefix(parsed.prefix, true)?.family;
     if (typeof hop === "string" && hop !== "blackhole" && parseAddress(hop)?.family !== family) {
-      report(STATIC_ROUTES_LIST, route.key, "nextHop", `must be an IPv${family} address like the prefix (or blackhole)`);
+      report(
+        STATIC_ROUTES_LIST,
+        route.key,
+        "nextHop",
+        `must be an IPv${family} address like the prefix (or blackhole)`,
+      );
     }
   }
 }
@@ -102,7 +135,10 @@ const str = (value: Value | undefined): string | null => (typeof value === "stri
 const num = (value: Value | undefined, fallback: number): number => (typeof value === "number" ? value : fallback);
 const list = (value: Value | undefined): string[] => (Array.isArray(value) ? value : []);
 
-/** The router id in force: `routing.routerId`, else the highest IPv4 address of igp.interfaces (as FRR picks), else 0.0.0.0. */
+/**
+ * The router id in force: `routing.routerId`, else the highest IPv4 address of igp.interfaces (as FRR picks), else
+ * 0.0.0.0.
+ */
 export function routerIdOf(doc: Pick<ConfigDocument, "fields" | "lists">): string {
   const configured = str(doc.fields["routing.routerId"]);
   if (configured) return configured;
@@ -121,7 +157,10 @@ export function familiesOf(address: string, configured: string[]): AfiSafi[] {
 }
 
 /** `bgp.neighbors` as the routing model reads them (provisioning instants from the store). */
-export function neighborsOf(items: readonly ConfigItem[], provisioned: (item: ConfigItem) => number): BgpNeighborConfig[] {
+export function neighborsOf(
+  items: readonly ConfigItem[],
+  provisioned: (item: ConfigItem) => number,
+): BgpNeighborConfig[] {
   return items.map((item) => ({
     address: item.key,
     remoteAs: num(item.values.remoteAs, 0),
@@ -141,15 +180,27 @@ export function staticRoutesOf(items: readonly ConfigItem[]): StaticRoute[] {
     const parsed = parseStaticRouteKey(item.key);
     if (!parsed) return [];
     const hop = str(item.values.nextHop);
-    return [{ vrf: parsed.vrf, prefix: parsed.prefix, nextHop: hop === "blackhole" ? null : hop, distance: num(item.values.distance, 1), announce: item.values.announce === true }];
+    return [
+      {
+        vrf: parsed.vrf,
+        prefix: parsed.prefix,
+        nextHop: hop === "blackhole" ? null : hop,
+        distance: num(item.values.distance, 1),
+        announce: item.values.announce === true,
+      },
+    ];
   });
 }
 
 /** `igp.protocol`. */
-export const igpProtocolOf = (doc: Pick<ConfigDocument, "fields">): IgpProtocol => (str(doc.fields["igp.protocol"]) as IgpProtocol | null) ?? "none";
+export const igpProtocolOf = (doc: Pick<ConfigDocument, "fields">): IgpProtocol =>
+  (str(doc.fields["igp.protocol"]) as IgpProtocol | null) ?? "none";
 
 /** `igp.interfaces` as the IGP model reads them. */
-export function igpInterfacesOf(items: readonly ConfigItem[], provisioned: (item: ConfigItem) => number): IgpInterfaceConfig[] {
+export function igpInterfacesOf(
+  items: readonly ConfigItem[],
+  provisioned: (item: ConfigItem) => number,
+): IgpInterfaceConfig[] {
   return items.map((item) => {
     const area = str(item.values.area) ?? "0.0.0.0";
     return {
@@ -168,7 +219,10 @@ export function igpInterfacesOf(items: readonly ConfigItem[], provisioned: (item
 }
 
 /** `ipsec.peers` as the IPsec model reads them (the PSK stays behind). */
-export function ipsecPeersOf(items: readonly ConfigItem[], provisioned: (item: ConfigItem) => number): IpsecPeerConfig[] {
+export function ipsecPeersOf(
+  items: readonly ConfigItem[],
+  provisioned: (item: ConfigItem) => number,
+): IpsecPeerConfig[] {
   return items.map((item) => ({
     name: item.key,
     remoteAddress: str(item.values.remoteAddress) ?? "",

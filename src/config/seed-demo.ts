@@ -23,29 +23,46 @@ function item(list: string, key: string, values: Record<string, Value>): ConfigI
   return { key, values: { ...itemDefaults(configKey(list) as ListKey), ...values } };
 }
 
-/** A pre-shared key or password of 32 random hex digits: never derived from the seed, which is public (the fleet file). Write-only once stored. */
-const newSecret = (): string => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+/**
+ * A pre-shared key or password of 32 random hex digits: never derived from the seed, which is public (the fleet file).
+ * Write-only once stored.
+ */
+const newSecret = (): string =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 
-/** Adds the demo's in-service configuration to a document whose routing is seeded already (appliance number `n`, router id 10.0.0.n). */
+/**
+ * Adds the demo's in-service configuration to a document whose routing is seeded already (appliance number `n`, router
+ * id 10.0.0.n).
+ */
 export function addDemoConfiguration(doc: ConfigDocument, profile: Profile, n: number): void {
   const routerId = String(doc.fields["routing.routerId"]);
   const localAs = String(doc.fields["bgp.localAs"]);
   const customerVrf = profile.vrfs.findLast((vrf) => vrf.name !== "default")?.name ?? null;
 
-  // L3VPN: each VRF its RD and route target, so ipv4Vpn carries its routes and the route reflectors send its remote sites.
+  // L3VPN: each VRF its RD and route target, so ipv4Vpn carries its routes and the route reflectors send its remote
+  // sites.
   for (const vrf of doc.lists.vrfs ?? []) {
     const id = `${localAs}:${String(vrf.values.tableId)}`;
     Object.assign(vrf.values, { rd: id, importRt: [id], exportRt: [id] });
   }
   // The NOC's management network, behind the first uplink's far end (10.1.n.1 of 10.1.n.0/31).
   doc.lists["routing.staticRoutes"] = [
-    item("routing.staticRoutes", "default:10.250.0.0/16", { nextHop: `10.1.${n}.1`, description: "NOC management network via uplink0" }),
+    item("routing.staticRoutes", "default:10.250.0.0/16", {
+      nextHop: `10.1.${n}.1`,
+      description: "NOC management network via uplink0",
+    }),
   ];
 
-  // Site-to-site IPsec from the loopback (ipsec.localAddress null = the router id): the NOC over IKEv2, a partner over IKEv1.
+  // Site-to-site IPsec from the loopback (ipsec.localAddress null = the router id): the NOC over IKEv2, a partner over
+  // IKEv1.
   doc.fields["ipsec.enabled"] = true;
   doc.lists["ipsec.peers"] = [
-    item("ipsec.peers", "noc-vpn", { remoteAddress: "198.51.100.10", psk: newSecret(), localTs: [`${routerId}/32`], remoteTs: ["10.250.0.0/16"] }),
+    item("ipsec.peers", "noc-vpn", {
+      remoteAddress: "198.51.100.10",
+      psk: newSecret(),
+      localTs: [`${routerId}/32`],
+      remoteTs: ["10.250.0.0/16"],
+    }),
     item("ipsec.peers", "partner-mgmt", {
       remoteAddress: "vpn.partner.example",
       remoteId: "vpn.partner.example",
@@ -85,16 +102,38 @@ export function addDemoConfiguration(doc: ConfigDocument, profile: Profile, n: n
 
   // Traffic from a partner's NOC prefix in the customer VRF reaches the global table's services (no NAT).
   if (customerVrf !== null) {
-    doc.lists.sourceVrfRules = [item("sourceVrfRules", "partner-noc", { ingestVrf: customerVrf, sourceSubnets: ["10.200.0.0/24"], targetVrf: "default" })];
+    doc.lists.sourceVrfRules = [
+      item("sourceVrfRules", "partner-noc", {
+        ingestVrf: customerVrf,
+        sourceSubnets: ["10.200.0.0/24"],
+        targetVrf: "default",
+      }),
+    ];
   }
 
   // Local subscribers (answered without RADIUS): a business IPoE line on the first port, and a PPPoE login.
   const port = profile.ports[0]!;
-  const realm = profile.identities.realms.find((r) => r.weight > 0 && (r.encaps.includes("ipoe") || r.encaps.includes("pppoe-local"))) ?? profile.identities.realms[0]!;
+  const realm =
+    profile.identities.realms.find(
+      (r) => r.weight > 0 && (r.encaps.includes("ipoe") || r.encaps.includes("pppoe-local")),
+    ) ?? profile.identities.realms[0]!;
   const plan = profile.plans.at(-1)!.name;
   const [sVlan, vlan] = [port.vlans.svlanFirst, port.vlans.cvlanFirst];
   doc.lists["subscribers.local.ipoe"] = [
-    item("subscribers.local.ipoe", `${port.portId}:${sVlan}:${vlan}`, { port: port.portId, sVlan, vlan, option82CircuitId: `demo-business-${n}`, vrfName: realm.vrf, planName: plan }),
+    item("subscribers.local.ipoe", `${port.portId}:${sVlan}:${vlan}`, {
+      port: port.portId,
+      sVlan,
+      vlan,
+      option82CircuitId: `demo-business-${n}`,
+      vrfName: realm.vrf,
+      planName: plan,
+    }),
   ];
-  doc.lists["subscribers.local.pppoe"] = [item("subscribers.local.pppoe", `noc-test@${realm.domain}`, { password: newSecret(), vrfName: realm.vrf, planName: plan })];
+  doc.lists["subscribers.local.pppoe"] = [
+    item("subscribers.local.pppoe", `noc-test@${realm.domain}`, {
+      password: newSecret(),
+      vrfName: realm.vrf,
+      planName: plan,
+    }),
+  ];
 }

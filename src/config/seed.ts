@@ -76,12 +76,24 @@ export function seedDocument(sources: SeedSources): ConfigDocument {
     key: peer.name,
     values: { url: peer.url, credential: peer.credential, timeoutMs: peer.timeoutMs },
   }));
-  doc.lists["login.users"] = sources.accounts.map((a) => ({ key: a.username, values: { role: a.role, password: a.passwordHash } }));
+  doc.lists["login.users"] = sources.accounts.map((a) => ({
+    key: a.username,
+    values: { role: a.role, password: a.passwordHash },
+  }));
   doc.lists.vrfs = profile.vrfs
     .filter((vrf) => vrf.name !== "default")
     .map((vrf, i) => ({
       key: vrf.name,
-      values: { tableId: SEED_TABLE_BASE + i, rd: null, importRt: [], exportRt: [], gatewayIp: null, gatewayIpv6: null, l2tpEndpointIp: null, originateDefaultRoute: false },
+      values: {
+        tableId: SEED_TABLE_BASE + i,
+        rd: null,
+        importRt: [],
+        exportRt: [],
+        gatewayIp: null,
+        gatewayIpv6: null,
+        l2tpEndpointIp: null,
+        originateDefaultRoute: false,
+      },
     }));
   doc.lists.addressPools = addressPoolItems(profile);
   doc.lists["radius.servers"] = profile.aaa.servers.map((server) => ({
@@ -104,7 +116,15 @@ function seedRouting(doc: ConfigDocument, n: number): void {
   doc.fields["bgp.localAs"] = SEED_LOCAL_AS;
   doc.fields["routing.routerId"] = `10.0.0.${n}`;
   doc.fields["igp.protocol"] = "ospf";
-  const igp = (address: string, passive: boolean) => ({ address, area: "0.0.0.0", level: "level-2", cost: passive ? 1 : 10, passive, helloSeconds: 10, deadSeconds: 40 });
+  const igp = (address: string, passive: boolean) => ({
+    address,
+    area: "0.0.0.0",
+    level: "level-2",
+    cost: passive ? 1 : 10,
+    passive,
+    helloSeconds: 10,
+    deadSeconds: 40,
+  });
   doc.lists["igp.interfaces"] = [
     { key: "lo", values: igp(`10.0.0.${n}/32`, true) },
     { key: "uplink0", values: igp(`10.1.${n}.0/31`, false) },

@@ -46,7 +46,8 @@ export const DEFAULT_TOPIC_PREFIX = "bngfleet/alarms";
  * local part and a host name (RFC 5321 §4.1.2, without quoted strings or
  * address literals), so nothing in it can end a command or a header line.
  */
-const MAILBOX = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const MAILBOX =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 /** RFC 5321 §4.5.3.1.3: a path is at most 256 octets with its angle brackets. */
 const MAILBOX_MAX = 254;
 const MAX_RECIPIENTS = 20;
@@ -56,24 +57,41 @@ const userOf = (url: URL): string | null => (url.username ? decodeURIComponent(u
 /** Reads an smtp: or smtps: sink URL. */
 export function smtpSink(text: string): SinkUrl<SmtpSink> {
   const url = new URL(text);
-  if (url.pathname !== "" && url.pathname !== "/") return { ok: false, detail: "an SMTP sink's URL has no path: smtp://host/?from=…&to=…" };
+  if (url.pathname !== "" && url.pathname !== "/")
+    return { ok: false, detail: "an SMTP sink's URL has no path: smtp://host/?from=…&to=…" };
   if (url.hash) return { ok: false, detail: "an SMTP sink's URL has no fragment" };
   const unknown = [...url.searchParams.keys()].filter((k) => k !== "from" && k !== "to");
-  if (unknown.length > 0) return { ok: false, detail: `an SMTP sink's URL takes from and to only, not ${unknown.join(", ")}` };
+  if (unknown.length > 0)
+    return { ok: false, detail: `an SMTP sink's URL takes from and to only, not ${unknown.join(", ")}` };
   const from = url.searchParams.getAll("from");
-  const to = url.searchParams.getAll("to").flatMap((t) => t.split(",")).map((t) => t.trim());
+  const to = url.searchParams
+    .getAll("to")
+    .flatMap((t) => t.split(","))
+    .map((t) => t.trim());
   if (from.length !== 1) return { ok: false, detail: "an SMTP sink's URL names one sender: ?from=<address>" };
-  if (to.length === 0 || to.length > MAX_RECIPIENTS) return { ok: false, detail: `an SMTP sink's URL names 1-${MAX_RECIPIENTS} recipients: &to=<address>[,<address>…]` };
+  if (to.length === 0 || to.length > MAX_RECIPIENTS)
+    return { ok: false, detail: `an SMTP sink's URL names 1-${MAX_RECIPIENTS} recipients: &to=<address>[,<address>…]` };
   const bad = [...from, ...to].find((a) => a.length > MAILBOX_MAX || !MAILBOX.test(a));
-  if (bad !== undefined) return { ok: false, detail: `'${bad.slice(0, 64)}' is not an e-mail address (local@domain, no quoting)` };
+  if (bad !== undefined)
+    return { ok: false, detail: `'${bad.slice(0, 64)}' is not an e-mail address (local@domain, no quoting)` };
   const implicitTls = url.protocol === "smtps:";
-  return { ok: true, sink: { implicitTls, defaultPort: implicitTls ? 465 : 587, username: userOf(url), from: from[0]!, to: [...new Set(to)] } };
+  return {
+    ok: true,
+    sink: {
+      implicitTls,
+      defaultPort: implicitTls ? 465 : 587,
+      username: userOf(url),
+      from: from[0]!,
+      to: [...new Set(to)],
+    },
+  };
 }
 
 /** Reads an mqtt: or mqtts: sink URL. */
 export function mqttSink(text: string): SinkUrl<MqttSink> {
   const url = new URL(text);
-  if (url.search || url.hash) return { ok: false, detail: "an MQTT sink's URL has no query or fragment: mqtts://host/<topic prefix>" };
+  if (url.search || url.hash)
+    return { ok: false, detail: "an MQTT sink's URL has no query or fragment: mqtts://host/<topic prefix>" };
   let prefix: string;
   try {
     prefix = decodeURIComponent(url.pathname.replace(/^\/+|\/+$/g, ""));
@@ -81,7 +99,15 @@ export function mqttSink(text: string): SinkUrl<MqttSink> {
     return { ok: false, detail: "an MQTT sink's topic prefix is not UTF-8" };
   }
   // MQTT 3.1.1 §4.7: a topic name carries no wildcard; §1.5.3: no U+0000 in a string.
-  if (/[+#\u0000-\u001f\u007f]/.test(prefix) || prefix.length > 200) return { ok: false, detail: "an MQTT sink's topic prefix (the URL's path) has no +, # or control characters, and at most 200 characters" };
+  if (/[+#\u0000-\u001f\u007f]/.test(prefix) || prefix.length > 200)
+    return {
+      ok: false,
+      detail:
+        "an MQTT sink's topic prefix (the URL's path) has no +, # or control characters, and at most 200 characters",
+    };
   const tls = url.protocol === "mqtts:";
-  return { ok: true, sink: { tls, defaultPort: tls ? 8883 : 1883, username: userOf(url), topicPrefix: prefix || DEFAULT_TOPIC_PREFIX } };
+  return {
+    ok: true,
+    sink: { tls, defaultPort: tls ? 8883 : 1883, username: userOf(url), topicPrefix: prefix || DEFAULT_TOPIC_PREFIX },
+  };
 }

@@ -39,7 +39,10 @@ export function isRouteTarget(text: string): boolean {
 
 /** A DNS name (letters, digits, '-', labels of 1-63, 253 in all). */
 export function isHostname(text: string): boolean {
-  return text.length <= 253 && /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(text);
+  return (
+    text.length <= 253 &&
+    /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(text)
+  );
 }
 
 /** An IPv4 address. */
@@ -78,7 +81,15 @@ export function isListenerUrl(text: string): boolean {
 export function isOriginUrl(text: string): boolean {
   const url = parseUrl(text);
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) return false;
-  return url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password && !/[?#]/.test(text) && /^https?:\/\/[^/]+\/?$/i.test(text);
+  return (
+    url.pathname === "/" &&
+    !url.search &&
+    !url.hash &&
+    !url.username &&
+    !url.password &&
+    !/[?#]/.test(text) &&
+    /^https?:\/\/[^/]+\/?$/i.test(text)
+  );
 }
 
 /** An absolute URL whose scheme is one of `schemes` (without the colon). */

@@ -8,7 +8,10 @@ import type { Facility } from "../syslog/rfc5424.ts";
 import type { ConfigItem } from "./types.ts";
 
 export const SYSLOG_LIST = "logging.syslog";
-/** Each transport's port when none is given: RFC 5425 §4.1's for TLS; IANA's syslog-conn (the TCP port of RFC 3195 and 6587) for TCP. */
+/**
+ * Each transport's port when none is given: RFC 5425 §4.1's for TLS; IANA's syslog-conn (the TCP port of RFC 3195 and
+ * 6587) for TCP.
+ */
 export const SYSLOG_PORTS = { tls: 6514, tcp: 601 } as const;
 /** What a destination receives: the log ring, or the CGN compliance logger's records. */
 export const SYSLOG_STREAMS = ["log", "cgn"] as const;

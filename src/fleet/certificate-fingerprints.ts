@@ -8,5 +8,9 @@ import { deriveToken } from "../trust/tokens.ts";
 
 export const CERTIFICATE_FINGERPRINTS_PATH = "/_bngfleet/certificate-fingerprints";
 
-/** The watch's credential: derived from the fleet secret, which only the launcher and its processes hold, so none is configured or stored. */
-export const certificateWatchToken = (fleetSecret: string): Promise<string> => deriveToken(fleetSecret, "certificate-watch");
+/**
+ * The watch's credential: derived from the fleet secret, which only the launcher and its processes hold, so none is
+ * configured or stored.
+ */
+export const certificateWatchToken = (fleetSecret: string): Promise<string> =>
+  deriveToken(fleetSecret, "certificate-watch");

@@ -7,13 +7,18 @@
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** The pinned start in epoch milliseconds, or null for the wall clock (unset, or not an ISO 8601 instant with its zone). */
+/**
+ * The pinned start in epoch milliseconds, or null for the wall clock (unset, or not an ISO 8601 instant with its zone).
+ */
 export function clockStartOf(env: { BNG_CLOCK_START?: string | undefined }): number | null {
   const text = env.BNG_CLOCK_START?.trim();
   if (!text) return null;
   const ms = Date.parse(text);
   if (!ISO_INSTANT.test(text) || Number.isNaN(ms)) {
-    console.warn(`BNG_CLOCK_START '${text}' is not an ISO 8601 instant with its zone (such as 2026-03-02T09:00:00Z): the wall clock is used`);
+    console.warn(
+      `BNG_CLOCK_START '${text}' is not an ISO 8601 instant with its zone (such as ` +
+        `2026-03-02T09:00:00Z): the wall clock is used`,
+    );
     return null;
   }
   return ms;

@@ -12,8 +12,14 @@ export interface ApplianceTarget {
   env: Env;
   /** True when clients reach this listener over HTTPS (cookies then carry `Secure`). */
   secure: boolean;
-  /** The caller's address, for lockout per account and source IP: read off the request on the first call (most requests make none). */
+  /**
+   * The caller's address, for lockout per account and source IP: read off the request on the first call (most requests
+   * make none).
+   */
   clientIp(): string;
-  /** Another appliance of this deployment answers a fleet proxy's GET (in-process, or another process of a sharded local fleet, within `timeoutMs`). */
+  /**
+   * Another appliance of this deployment answers a fleet proxy's GET (in-process, or another process of a sharded local
+   * fleet, within `timeoutMs`).
+   */
   dispatch(appliance: string, get: PeerGet, timeoutMs: number): Promise<PeerAnswer>;
 }

@@ -4,7 +4,13 @@
  * URLs and credentials resolved.
  */
 import bundledFleet from "../../fleet-config/fleet.json";
-import { FleetFile, browserOrigin, describeIssues, isShippedProfile, type ApplianceDefinition } from "../../fleet-config/schema.ts";
+import {
+  FleetFile,
+  browserOrigin,
+  describeIssues,
+  isShippedProfile,
+  type ApplianceDefinition,
+} from "../../fleet-config/schema.ts";
 import { deriveToken } from "../trust/tokens.ts";
 import type { Env } from "../env.ts";
 import type { ConfiguredPeer } from "../schemas/fleet.ts";
@@ -24,13 +30,24 @@ export interface PeerAnswer {
   body: string | ReadableStream | null;
 }
 
-export const peerAnswerOf = (response: Response): PeerAnswer => ({ status: response.status, contentType: response.headers.get("content-type"), body: response.body });
+export const peerAnswerOf = (response: Response): PeerAnswer => ({
+  status: response.status,
+  contentType: response.headers.get("content-type"),
+  body: response.body,
+});
 
 /** A peer answer's body as text, read to its end when it came as a stream (null when there is none). */
-export const peerAnswerText = async (body: PeerAnswer["body"]): Promise<string | null> => (body === null || typeof body === "string" ? body : new Response(body).text());
+export const peerAnswerText = async (body: PeerAnswer["body"]): Promise<string | null> =>
+  body === null || typeof body === "string" ? body : new Response(body).text();
 
-/** The headers a peer GET carries over the network: the peer credential and the caller's Accept, nothing of the caller's own. */
-export const peerHeaders = (get: PeerGet): Record<string, string> => ({ authorization: `Bearer ${get.credential}`, accept: get.accept });
+/**
+ * The headers a peer GET carries over the network: the peer credential and the caller's Accept, nothing of the caller's
+ * own.
+ */
+export const peerHeaders = (get: PeerGet): Record<string, string> => ({
+  authorization: `Bearer ${get.credential}`,
+  accept: get.accept,
+});
 
 export interface Peer {
   name: string;
@@ -43,7 +60,10 @@ export interface Peer {
   timeoutMs: number;
 }
 
-/** The fleet file in force with its appliances by name and by host name: every request looks one up, and a fleet has up to a thousand. */
+/**
+ * The fleet file in force with its appliances by name and by host name: every request looks one up, and a fleet has up
+ * to a thousand.
+ */
 interface Fleet {
   source: string | undefined;
   file: FleetFile;
@@ -76,17 +96,22 @@ export function loadFleet(env: Env): FleetFile {
 
 let cachedProfiles: { source: string | undefined; files: Record<string, unknown> } | undefined;
 
-/** The fleet's own profile files (BNG_PROFILES: path as written in the fleet file → its JSON), read once per isolate. */
+/**
+ * The fleet's own profile files (BNG_PROFILES: path as written in the fleet file → its JSON), read once per isolate.
+ */
 export function userProfiles(env: Env): Record<string, unknown> {
   if (cachedProfiles === undefined || cachedProfiles.source !== env.BNG_PROFILES) {
     const files: unknown = env.BNG_PROFILES ? JSON.parse(env.BNG_PROFILES) : {};
-    if (typeof files !== "object" || files === null || Array.isArray(files)) throw new Error("BNG_PROFILES is not a JSON object of profile files");
+    if (typeof files !== "object" || files === null || Array.isArray(files))
+      throw new Error("BNG_PROFILES is not a JSON object of profile files");
     cachedProfiles = { source: env.BNG_PROFILES, files: files as Record<string, unknown> };
   }
   return cachedProfiles.files;
 }
 
-/** Why an appliance cannot run in this Worker: its profile file was not handed over in BNG_PROFILES; null when it can. */
+/**
+ * Why an appliance cannot run in this Worker: its profile file was not handed over in BNG_PROFILES; null when it can.
+ */
 export function profileRefusal(env: Env, appliance: ApplianceDefinition): string | null {
   if (isShippedProfile(appliance.profile)) return null;
   let files: Record<string, unknown>;
@@ -96,7 +121,11 @@ export function profileRefusal(env: Env, appliance: ApplianceDefinition): string
     return "BNG_PROFILES is not a JSON object of profile files";
   }
   if (Object.hasOwn(files, appliance.profile)) return null;
-  return `appliance '${appliance.name}' runs the profile file '${appliance.profile}', which this Worker was not given (BNG_PROFILES; npm start passes the fleet file's own profiles)`;
+  return (
+    `appliance '${appliance.name}' runs the profile file '${appliance.profile}', ` +
+    `which this Worker was not given (BNG_PROFILES; npm start passes the fleet ` +
+    `file's own profiles)`
+  );
 }
 
 /** How this deployment shifts and serves the fleet file's listeners (BNG_PORT_BASE, BNG_HTTP). */
@@ -111,7 +140,11 @@ export const listenerOptions = (env: Env) => ({
  * is the request's host, else the one named by the host's first DNS label,
  * else `BNG_DEFAULT_APPLIANCE`.
  */
-export function applianceForHost(env: Env, hostname: string, listener: string | null = null): ApplianceDefinition | undefined {
+export function applianceForHost(
+  env: Env,
+  hostname: string,
+  listener: string | null = null,
+): ApplianceDefinition | undefined {
   const fleet = fleetOf(env);
   if (listener !== null) return fleet.byName.get(listener);
   const host = hostname.toLowerCase();
@@ -133,7 +166,10 @@ export async function peersOf(env: Env, appliance: ApplianceDefinition): Promise
   return Promise.all(
     appliance.webUi.peers.map(async (peer) => {
       const member = fleet.byName.get(peer.name);
-      const derived = member && env.BNG_FLEET_SECRET ? await deriveToken(env.BNG_FLEET_SECRET, peerLabel(appliance.name, peer.name)) : null;
+      const derived =
+        member && env.BNG_FLEET_SECRET
+          ? await deriveToken(env.BNG_FLEET_SECRET, peerLabel(appliance.name, peer.name))
+          : null;
       return {
         name: peer.name,
         url: peer.url ?? (member ? browserOrigin(fleet.file, member, listenerOptions(env)) : ""),
@@ -161,32 +197,52 @@ export function resolvePeer(env: Env, peer: ConfiguredPeer): Peer {
 }
 
 /**
- * This appliance as its own fleet proxy reaches it (`/fleet/<its name>/…`): a member asked in-process with a credential of
- * its own, so a script looping over `GET /fleet/appliances` reads every row, this one included. Null without a fleet secret.
+ * This appliance as its own fleet proxy reaches it (`/fleet/<its name>/…`): a member asked in-process with a credential
+ * of
+ * its own, so a script looping over `GET /fleet/appliances` reads every row, this one included. Null without a fleet
+ * secret.
  */
 export async function selfAsPeer(env: Env, name: string): Promise<Peer | null> {
   const fleet = fleetOf(env);
   const self = fleet.byName.get(name);
   const credential = await selfCredential(env, name);
   if (!self || !credential) return null;
-  return { name, url: browserOrigin(fleet.file, self, listenerOptions(env)), member: true, credential, timeoutMs: SELF_TIMEOUT_MS };
+  return {
+    name,
+    url: browserOrigin(fleet.file, self, listenerOptions(env)),
+    member: true,
+    credential,
+    timeoutMs: SELF_TIMEOUT_MS,
+  };
 }
 
 /** The credential an appliance presents to itself through its own proxy (null without a fleet secret). */
-const selfCredential = (env: Env, name: string): Promise<string> | null => (env.BNG_FLEET_SECRET ? deriveToken(env.BNG_FLEET_SECRET, peerLabel(name, name)) : null);
+const selfCredential = (env: Env, name: string): Promise<string> | null =>
+  env.BNG_FLEET_SECRET ? deriveToken(env.BNG_FLEET_SECRET, peerLabel(name, name)) : null;
 
-/** A read of this appliance through its own proxy is one more call into the same object: the default peer timeout is plenty. */
+/**
+ * A read of this appliance through its own proxy is one more call into the same object: the default peer timeout is
+ * plenty.
+ */
 const SELF_TIMEOUT_MS = 10_000;
 
-/** The credentials fleet members present to this appliance (itself too, for its own proxy): each a read-only token named `fleet:<member>`. */
-export async function inboundPeerCredentials(env: Env, name: string): Promise<{ tokenName: string; credential: string }[]> {
+/**
+ * The credentials fleet members present to this appliance (itself too, for its own proxy): each a read-only token named
+ * `fleet:<member>`.
+ */
+export async function inboundPeerCredentials(
+  env: Env,
+  name: string,
+): Promise<{ tokenName: string; credential: string }[]> {
   const inbound = [];
   const own = await selfCredential(env, name);
   if (own) inbound.push({ tokenName: `fleet:${name}`, credential: own });
   for (const other of loadFleet(env).appliances) {
     const entry = other.webUi.peers.find((p) => p.name === name);
     if (!entry || other.name === name) continue;
-    const credential = entry.credential ?? (env.BNG_FLEET_SECRET ? await deriveToken(env.BNG_FLEET_SECRET, peerLabel(other.name, name)) : null);
+    const credential =
+      entry.credential ??
+      (env.BNG_FLEET_SECRET ? await deriveToken(env.BNG_FLEET_SECRET, peerLabel(other.name, name)) : null);
     if (credential) inbound.push({ tokenName: `fleet:${other.name}`, credential });
   }
   return inbound;

@@ -12,4 +12,5 @@
 export type Deployment = "local" | "deployed";
 
 /** The deployment a Worker runs in, from its bindings. */
-export const deploymentOf = (env: { BNG_LOCAL_FLEET?: string | undefined }): Deployment => (env.BNG_LOCAL_FLEET === "1" ? "local" : "deployed");
+export const deploymentOf = (env: { BNG_LOCAL_FLEET?: string | undefined }): Deployment =>
+  env.BNG_LOCAL_FLEET === "1" ? "local" : "deployed";

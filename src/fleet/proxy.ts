@@ -48,7 +48,9 @@ export function normalisePeerPath(raw: string, relayable: Relayable): string[] {
   if (!relayable(`/api/v1/${segments.map(encodeURIComponent).join("/")}`)) {
     throw new StatusError(
       403,
-      `the fleet proxy relays only the GET operations marked x-fleet-proxy in the OpenAPI document; '${segments.join("/").slice(0, 200)}' is not one (fleet/, auth/, the log stream, the metrics scrape and the like are local to each appliance)`,
+      `the fleet proxy relays only the GET operations marked x-fleet-proxy in the ` +
+        `OpenAPI document; '${segments.join("/").slice(0, 200)}' is not one (fleet/, ` +
+        `auth/, the log stream, the metrics scrape and the like are local to each appliance)`,
     );
   }
   return segments;
@@ -86,7 +88,10 @@ function originOf(url: string): string {
   return origin;
 }
 
-/** What the addressed appliance knows of a relay: the peer as its running `webUi.peers` names it (null if none), and its destination policy's allowlist. */
+/**
+ * What the addressed appliance knows of a relay: the peer as its running `webUi.peers` names it (null if none), and its
+ * destination policy's allowlist.
+ */
 export interface RelayFacts {
   configured: ConfiguredPeer | null;
   allowlist: readonly string[];
@@ -96,15 +101,31 @@ export interface RelayFacts {
  * Plans one GET to a peer from what the addressed appliance knows of it: the configured peer (or this appliance itself,
  * read through its own proxy as every row of GET /fleet/appliances can be), the path judged, the query kept.
  */
-export async function planRelay(appliance: ApplianceTarget, known: RelayFacts, peerName: string, rawPath: string, search: string, relayable: Relayable): Promise<RelayPlan> {
+export async function planRelay(
+  appliance: ApplianceTarget,
+  known: RelayFacts,
+  peerName: string,
+  rawPath: string,
+  search: string,
+  relayable: Relayable,
+): Promise<RelayPlan> {
   const { configured } = known;
-  const peer = configured ? resolvePeer(appliance.env, configured) : peerName === appliance.name ? await selfAsPeer(appliance.env, appliance.name) : null;
-  if (!peer) throw new StatusError(404, `'${peerName}' is not a peer of ${appliance.name} (see GET /api/v1/fleet/appliances)`);
+  const peer = configured
+    ? resolvePeer(appliance.env, configured)
+    : peerName === appliance.name
+      ? await selfAsPeer(appliance.env, appliance.name)
+      : null;
+  if (!peer)
+    throw new StatusError(404, `'${peerName}' is not a peer of ${appliance.name} (see GET /api/v1/fleet/appliances)`);
   const segments = normalisePeerPath(rawPath, relayable);
   if (!peer.credential) throw new StatusError(502, `no credential is configured for peer '${peerName}'`);
   // The origin alone, even from a stored URL written before peers were origins only.
   const target = `${originOf(peer.url)}/api/v1/${segments.map(encodeURIComponent).join("/")}${search}`;
-  return { peer: { name: peer.name, member: peer.member, credential: peer.credential, timeoutMs: peer.timeoutMs }, target, allowlist: known.allowlist };
+  return {
+    peer: { name: peer.name, member: peer.member, credential: peer.credential, timeoutMs: peer.timeoutMs },
+    target,
+    allowlist: known.allowlist,
+  };
 }
 
 /**
@@ -119,13 +140,20 @@ export async function askPeer(appliance: ApplianceTarget, plan: RelayPlan, accep
 
   let answer: PeerAnswer;
   try {
-    // A member is served by this deployment (in-process, or by another process of a sharded local fleet); any other peer over HTTPS.
+    // A member is served by this deployment (in-process, or by another process of a sharded local fleet); any other
+    // peer over HTTPS.
     answer = peer.member
       ? await appliance.dispatch(peer.name, get, timeout)
-      : peerAnswerOf(await outboundFetch(target, "peer", plan.allowlist, { headers: peerHeaders(get), signal: AbortSignal.timeout(timeout) }));
+      : peerAnswerOf(
+          await outboundFetch(target, "peer", plan.allowlist, {
+            headers: peerHeaders(get),
+            signal: AbortSignal.timeout(timeout),
+          }),
+        );
   } catch (error) {
     // Nothing was sent, the credential included: the stored URL no longer passes the policy.
-    if (error instanceof DestinationRefused) throw new StatusError(502, `peer '${peerName}' is not an allowed destination: ${error.message}`);
+    if (error instanceof DestinationRefused)
+      throw new StatusError(502, `peer '${peerName}' is not an allowed destination: ${error.message}`);
     const name = (error as Error).name;
     if (name === "TimeoutError" || name === "AbortError") {
       throw new StatusError(504, `peer '${peerName}' did not answer within ${timeout} ms`);
@@ -135,7 +163,12 @@ export async function askPeer(appliance: ApplianceTarget, plan: RelayPlan, accep
   const { contentType, body } = answer;
   if (contentType && !RELAYED_TYPES.has(mediaType(contentType))) {
     if (body instanceof ReadableStream) await body.cancel();
-    throw new StatusError(502, `peer '${peerName}' answered with ${JSON.stringify(mediaType(contentType).slice(0, 80))}; the fleet proxy relays only ${[...RELAYED_TYPES].join(", ")}`);
+    throw new StatusError(
+      502,
+      `peer '${peerName}' answered ` +
+        `with ${JSON.stringify(mediaType(contentType).slice(0, 80))}; the fleet proxy ` +
+        `relays only ${[...RELAYED_TYPES].join(", ")}`,
+    );
   }
   return answer;
 }

@@ -41,7 +41,9 @@ export function otherShard(env: Env, appliance: string): string | null {
  */
 export const SHARD_RELAY_PATH = "/_bngfleet/shard-relay";
 
-/** The shard token of the fleet secret last asked for: every batch, sent or served, needs it, and it costs two HMACs. */
+/**
+ * The shard token of the fleet secret last asked for: every batch, sent or served, needs it, and it costs two HMACs.
+ */
 let derived: { secret: string; token: Promise<string> } | undefined;
 
 /** The credential one process presents another: derived from the fleet secret, so none is configured or stored. */
@@ -54,7 +56,17 @@ export function shardToken(env: Env): Promise<string> | null {
 
 /** The relay's body: the GETs of one batch, each naming its appliance. */
 export const ShardGets = z
-  .array(z.object({ appliance: z.string().max(63), target: z.string().max(4096).refine((t) => URL.canParse(t)), credential: z.string().max(256), accept: z.string().max(256) }))
+  .array(
+    z.object({
+      appliance: z.string().max(63),
+      target: z
+        .string()
+        .max(4096)
+        .refine((t) => URL.canParse(t)),
+      credential: z.string().max(256),
+      accept: z.string().max(256),
+    }),
+  )
   .min(1)
   .max(FAN_OUT_MAX);
 
@@ -72,7 +84,9 @@ export type ShardAnswer = { status: number; contentType: string | null; body: st
  * destination policy like any peer, with the allowance the local fleet seeds
  * (loopback), so the wiring can only ever reach this host.
  */
-export function shardDispatcher(env: Env): (origin: string, appliance: string, get: PeerGet, timeoutMs: number) => Promise<PeerAnswer> {
+export function shardDispatcher(
+  env: Env,
+): (origin: string, appliance: string, get: PeerGet, timeoutMs: number) => Promise<PeerAnswer> {
   /** The batch still filling for each process's origin. */
   const pending = new Map<string, Batch>();
   return (origin, appliance, get, timeoutMs) => {
@@ -86,7 +100,12 @@ export function shardDispatcher(env: Env): (origin: string, appliance: string, g
       }, 0);
     }
     const url = new URL(get.target);
-    batch.gets.push({ appliance, target: `${origin}${url.pathname}${url.search}`, credential: get.credential, accept: get.accept });
+    batch.gets.push({
+      appliance,
+      target: `${origin}${url.pathname}${url.search}`,
+      credential: get.credential,
+      accept: get.accept,
+    });
     batch.timeoutMs = Math.max(batch.timeoutMs, timeoutMs);
     // A full batch is sent as it stands; the next GET starts another.
     if (batch.gets.length === FAN_OUT_MAX) pending.delete(origin);
@@ -95,12 +114,17 @@ export function shardDispatcher(env: Env): (origin: string, appliance: string, g
   };
 }
 
-type Batch = { gets: z.input<typeof ShardGets>; waiting: { resolve: (answer: PeerAnswer) => void; reject: (error: unknown) => void }[]; timeoutMs: number };
+type Batch = {
+  gets: z.input<typeof ShardGets>;
+  waiting: { resolve: (answer: PeerAnswer) => void; reject: (error: unknown) => void }[];
+  timeoutMs: number;
+};
 
 async function send(env: Env, origin: string, batch: Batch): Promise<void> {
   try {
     const token = await shardToken(env);
-    if (token === null) throw new Error("no fleet secret: the processes of this fleet cannot authenticate to one another");
+    if (token === null)
+      throw new Error("no fleet secret: the processes of this fleet cannot authenticate to one another");
     const response = await outboundFetch(`${origin}${SHARD_RELAY_PATH}`, "peer", LOCAL_WEBHOOK_ALLOWLIST, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },

@@ -98,12 +98,19 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
   return bytes;
 }
 
-/** Reads a JSON body; `undefined` when the request carries none. `alsoAccepted` names another media type the route takes, for the 415. */
+/**
+ * Reads a JSON body; `undefined` when the request carries none. `alsoAccepted` names another media type the route
+ * takes, for the 415.
+ */
 export async function readJsonBody(request: Request, alsoAccepted?: string): Promise<unknown> {
   const text = new TextDecoder().decode(await readCapped(request, MAX_BODY_BYTES));
   if (text.trim() === "") return undefined;
   if (!isJsonMediaType(request.headers.get("content-type"))) {
-    throw new StatusError(415, `request bodies must be application/json, text/json or application/*+json${alsoAccepted ? ` (or ${alsoAccepted} here)` : ""}`);
+    throw new StatusError(
+      415,
+      `request bodies must be application/json, text/json or ` +
+        `application/*+json${alsoAccepted ? ` (or ${alsoAccepted} here)` : ""}`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -112,7 +119,10 @@ export async function readJsonBody(request: Request, alsoAccepted?: string): Pro
   }
 }
 
-/** Reads a binary body of at most `maxBytes` (413 above, judged by Content-Length first when it is sent, then counted as it arrives). */
+/**
+ * Reads a binary body of at most `maxBytes` (413 above, judged by Content-Length first when it is sent, then counted as
+ * it arrives).
+ */
 export async function readBytesBody(request: Request, maxBytes: number): Promise<Uint8Array> {
   return readCapped(request, maxBytes);
 }

@@ -19,11 +19,17 @@ import { sha256Hex } from "../trust/encoding.ts";
 import { presentsToken } from "../trust/tokens.ts";
 import { certificateWatchToken } from "../fleet/certificate-fingerprints.ts";
 
-/** Each appliance of this process → the SHA-256 (hex) of its configured web UI certificate's PEM, or null; null when the request is not the watch's. */
+/**
+ * Each appliance of this process → the SHA-256 (hex) of its configured web UI certificate's PEM, or null; null when the
+ * request is not the watch's.
+ */
 export async function serveCertificateFingerprints(request: Request, env: Env): Promise<Response | null> {
   if (deploymentOf(env) !== "local" || !env.BNG_FLEET_SECRET || request.method !== "GET") return null;
-  if (!presentsToken(request.headers.get("authorization"), await certificateWatchToken(env.BNG_FLEET_SECRET))) return null;
-  const names = loadFleet(env).appliances.map((a) => a.name).filter((name) => otherShard(env, name) === null);
+  if (!presentsToken(request.headers.get("authorization"), await certificateWatchToken(env.BNG_FLEET_SECRET)))
+    return null;
+  const names = loadFleet(env)
+    .appliances.map((a) => a.name)
+    .filter((name) => otherShard(env, name) === null);
   const fingerprints = await Promise.all(
     names.map(async (name) => {
       const pair = await env.Appliance.getByName(name).webUiCertificate();

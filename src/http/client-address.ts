@@ -45,7 +45,10 @@ export const LOOPBACK_CLIENT = "127.0.0.1";
  */
 export function clientAddress(request: Request, deployment: Deployment, wired: boolean): string {
   if (deployment === "local" && !wired) return LOOPBACK_CLIENT;
-  const value = deployment === "local" ? (socketPeer(request) ?? request.headers.get(PEER_ADDRESS_HEADER)) : request.headers.get("cf-connecting-ip");
+  const value =
+    deployment === "local"
+      ? (socketPeer(request) ?? request.headers.get(PEER_ADDRESS_HEADER))
+      : request.headers.get("cf-connecting-ip");
   return canonicalAddress(value?.trim() ?? "");
 }
 

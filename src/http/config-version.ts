@@ -16,7 +16,10 @@ export function readAt<T extends { version: number }>(ctx: { responseHeaders: He
 }
 
 /** A commit's summary (as `unwrap`), with `ETag` set to the version it left active. */
-export function committed<S extends { version: number }>(ctx: { responseHeaders: Headers }, outcome: Outcome<S>): { ok: true } & S {
+export function committed<S extends { version: number }>(
+  ctx: { responseHeaders: Headers },
+  outcome: Outcome<S>,
+): { ok: true } & S {
   const summary = unwrap(outcome);
   ctx.responseHeaders.set("etag", configETag(summary.version));
   return summary;

@@ -7,7 +7,10 @@
  * come over HTTPS; and a strict CSP on HTML a route did not give one.
  */
 
-/** One year, as HSTS preload lists ask; no `includeSubDomains`: an appliance cannot speak for its parent domain's other hosts. */
+/**
+ * One year, as HSTS preload lists ask; no `includeSubDomains`: an appliance cannot speak for its parent domain's other
+ * hosts.
+ */
 export const HSTS = "max-age=31536000";
 
 /** HTML with no CSP of its own may run nothing, load nothing and be framed by nobody. */
@@ -22,7 +25,10 @@ class SecuredResponse extends Response {}
 
 const isHtml = (contentType: string | undefined) => /^text\/html\b/i.test(contentType ?? "");
 
-/** Headers (in lower case) with the security headers added, as `secureHeaders` adds them to a response's (the local listeners' own answers too). */
+/**
+ * Headers (in lower case) with the security headers added, as `secureHeaders` adds them to a response's (the local
+ * listeners' own answers too).
+ */
 export function withSecurity(headers: Record<string, string>, secure: boolean): Record<string, string> {
   const all: Record<string, string> = { ...headers, "x-content-type-options": "nosniff" };
   all["cache-control"] ??= "no-store";
@@ -36,9 +42,13 @@ export function withSecurity(headers: Record<string, string>, secure: boolean): 
  * (a relayed peer's, every JSON answer), made once and kept by the caller, since a Response copies a Headers it
  * is given natively, which costs less than reading a record's properties (and far less than an array of pairs).
  */
-export const securedHeaders = (headers: Record<string, string>, secure: boolean): Headers => new Headers(withSecurity(headers, secure));
+export const securedHeaders = (headers: Record<string, string>, secure: boolean): Headers =>
+  new Headers(withSecurity(headers, secure));
 
-/** An answer made with headers `securedHeaders` made: the final stage has nothing to add (each later Headers call would cross into the runtime again). */
+/**
+ * An answer made with headers `securedHeaders` made: the final stage has nothing to add (each later Headers call would
+ * cross into the runtime again).
+ */
 export function answerWith(body: BodyInit | null, status: number, headers: Headers): Response {
   return new SecuredResponse(body, { status, headers });
 }
@@ -46,7 +56,10 @@ export function answerWith(body: BodyInit | null, status: number, headers: Heade
 /** A JSON answer's headers when its handler set none, made once per scheme. */
 let jsonAnswerHeaders: [Headers, Headers] | undefined;
 const jsonHeaders = (secure: boolean): Headers => {
-  jsonAnswerHeaders ??= [securedHeaders({ "content-type": "application/json" }, false), securedHeaders({ "content-type": "application/json" }, true)];
+  jsonAnswerHeaders ??= [
+    securedHeaders({ "content-type": "application/json" }, false),
+    securedHeaders({ "content-type": "application/json" }, true),
+  ];
   return jsonAnswerHeaders[secure ? 1 : 0];
 };
 

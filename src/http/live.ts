@@ -15,14 +15,29 @@ import { refusalError } from "./refusal.ts";
 
 export { LIVE_PATH };
 
-const problemOf = (error: StatusError) => problemResponse(error.status, error.message, LIVE_PATH, { headers: error.headers });
+const problemOf = (error: StatusError) =>
+  problemResponse(error.status, error.message, LIVE_PATH, { headers: error.headers });
 
-/** Opens the live channel for `request` at the appliance behind `stub`, or answers why not. `origin` is this appliance's as the browser reaches it. */
-export async function liveResponse(request: Request, origin: string, stub: DurableObjectStub<Appliance>): Promise<Response> {
-  if (request.method !== "GET") return problemOf(new StatusError(405, "the live channel is opened with GET", { headers: { allow: "GET" } }));
-  if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return problemOf(new StatusError(426, "the live channel is a WebSocket: send Upgrade: websocket", { headers: { upgrade: "websocket" } }));
+/**
+ * Opens the live channel for `request` at the appliance behind `stub`, or answers why not. `origin` is this appliance's
+ * as the browser reaches it.
+ */
+export async function liveResponse(
+  request: Request,
+  origin: string,
+  stub: DurableObjectStub<Appliance>,
+): Promise<Response> {
+  if (request.method !== "GET")
+    return problemOf(new StatusError(405, "the live channel is opened with GET", { headers: { allow: "GET" } }));
+  if (request.headers.get("upgrade")?.toLowerCase() !== "websocket")
+    return problemOf(
+      new StatusError(426, "the live channel is a WebSocket: send Upgrade: websocket", {
+        headers: { upgrade: "websocket" },
+      }),
+    );
   const sessionId = readSessionCookie(request.headers.get("cookie"));
-  if (sessionId === null) return problemOf(new StatusError(401, "the live channel needs the web UI's session cookie: sign in first"));
+  if (sessionId === null)
+    return problemOf(new StatusError(401, "the live channel needs the web UI's session cookie: sign in first"));
   const headers = new Headers({ upgrade: "websocket", [LIVE_SESSION_HEADER]: await sha256Hex(sessionId) });
   const pageOrigin = request.headers.get("origin");
   if (pageOrigin !== null) headers.set("origin", pageOrigin);
@@ -31,7 +46,9 @@ export async function liveResponse(request: Request, origin: string, stub: Durab
     answer = await stub.fetch(new Request(`${origin}${LIVE_PATH}`, { headers }));
   } catch {
     // The object could not be asked (its storage would not open): the page falls back to polling, which says why.
-    return problemOf(new StatusError(503, "the appliance's live channel is not available; it may be starting or stopping"));
+    return problemOf(
+      new StatusError(503, "the appliance's live channel is not available; it may be starting or stopping"),
+    );
   }
   if (answer.status === 101) return answer;
   return problemOf(refusalError((await answer.json()) as Refusal));

@@ -10,7 +10,10 @@
  */
 import { Router } from "itty-router";
 
-/** What the matcher reads of a route: its method and its path template (`/api/v1/sessions/{id}`, `{path+}` for the rest). */
+/**
+ * What the matcher reads of a route: its method and its path template (`/api/v1/sessions/{id}`, `{path+}` for the
+ * rest).
+ */
 export interface Matchable {
   method: string;
   path: string;
@@ -43,7 +46,8 @@ type IttyEntry = [method: string, pattern: RegExp, registered: unknown[], path: 
  */
 function literalPrefix(path: string): string {
   const open = path.indexOf("{");
-  // itty collapses repeated slashes and drops a trailing one before it compiles; a parameter's group holds the slash before it.
+  // itty collapses repeated slashes and drops a trailing one before it compiles; a parameter's group holds the slash
+  // before it.
   const literal = (open < 0 ? path : path.slice(0, open)).replace(/\/+(\/|$)/g, "$1").replace(/\/$/, "");
   return /^[\w\-./]*$/.test(literal) ? literal : "";
 }
@@ -53,7 +57,11 @@ function ittyTable<R extends Matchable>(routes: readonly R[]): { route: R; patte
   const itty = Router();
   const register = itty as unknown as Record<string, (path: string, route: R) => unknown>;
   for (const route of routes) register[route.method.toLowerCase()]!(ittyPath(route.path), route);
-  return (itty.routes as unknown as IttyEntry[]).map(([, pattern, [route]]) => ({ route: route as R, pattern, literal: literalPrefix((route as R).path) }));
+  return (itty.routes as unknown as IttyEntry[]).map(([, pattern, [route]]) => ({
+    route: route as R,
+    pattern,
+    literal: literalPrefix((route as R).path),
+  }));
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({});
@@ -73,11 +81,14 @@ export function routeMatcher<R extends Matchable>(routes: readonly R[]): RouteMa
   const compiled = ittyTable(routes);
   const byMethod = new Map<string, { route: R; pattern: RegExp; literal: string }[]>();
   for (const entry of compiled) byMethod.set(entry.route.method, [...(byMethod.get(entry.route.method) ?? []), entry]);
-  // A parameterless route is a lookup only when no earlier route of its method also matches its path: itty would take that one.
+  // A parameterless route is a lookup only when no earlier route of its method also matches its path: itty would take
+  // that one.
   const exact = new Map<string, R>();
   compiled.forEach(({ route }, i) => {
     if (route.path.includes("{")) return;
-    const shadowed = compiled.slice(0, i).some((earlier) => earlier.route.method === route.method && earlier.pattern.test(route.path));
+    const shadowed = compiled
+      .slice(0, i)
+      .some((earlier) => earlier.route.method === route.method && earlier.pattern.test(route.path));
     if (!shadowed) exact.set(`${route.method} ${route.path}`, route);
   });
   const matcher: RouteMatcher<R> = {
@@ -93,7 +104,9 @@ export function routeMatcher<R extends Matchable>(routes: readonly R[]): RouteMa
       return null;
     },
     methodsAt(pathname) {
-      const methods = new Set(compiled.filter(({ pattern }) => pattern.test(pathname)).map(({ route }) => route.method));
+      const methods = new Set(
+        compiled.filter(({ pattern }) => pattern.test(pathname)).map(({ route }) => route.method),
+      );
       if (methods.has("GET")) methods.add("HEAD");
       if (methods.size > 0) methods.add("OPTIONS");
       return [...methods].sort();

@@ -12,7 +12,8 @@ const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** A navigation asks for HTML first (a browser's address bar, a link, a redirect); API clients do not. */
-export const prefersHtml = (request: { headers: RequestHeaders }): boolean => /\btext\/html\b/i.test(request.headers.get("accept") ?? "");
+export const prefersHtml = (request: { headers: RequestHeaders }): boolean =>
+  /\btext\/html\b/i.test(request.headers.get("accept") ?? "");
 
 function page(status: number, title: string, body: string, headers: Headers, head = ""): Response {
   headers.set("content-type", "text/html; charset=utf-8");
@@ -35,11 +36,22 @@ function page(status: number, title: string, body: string, headers: Headers, hea
  */
 export function continuePage(location: string, headers: Headers): Response {
   const target = escapeHtml(location);
-  return page(200, "Signed in", `<p>Signed in. <a href="${target}">Continue</a></p>`, headers, `<meta http-equiv="refresh" content="0;url=${target}">`);
+  return page(
+    200,
+    "Signed in",
+    `<p>Signed in. <a href="${target}">Continue</a></p>`,
+    headers,
+    `<meta http-equiv="refresh" content="0;url=${target}">`,
+  );
 }
 
 /** The problem, as a page a person can act on: status, detail and a link back to the start. */
 export function problemPage(status: number, detail: string, headers: Headers): Response {
   const title = `${status} ${statusTitle(status)}`;
-  return page(status, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p><p><a href="/">Back to the start page</a></p>`, headers);
+  return page(
+    status,
+    title,
+    `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p><p><a href="/">Back to the start page</a></p>`,
+    headers,
+  );
 }

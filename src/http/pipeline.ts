@@ -71,12 +71,22 @@ interface Incoming {
   body: Request | null;
 }
 
-/** A relayed GET's headers: its `Accept` alone, read by name in any case as Headers reads it, without a native Headers per relay. */
-const acceptOnly = (accept: string): RequestHeaders => ({ get: (name: string) => (name.toLowerCase() === "accept" ? accept : null) });
+/**
+ * A relayed GET's headers: its `Accept` alone, read by name in any case as Headers reads it, without a native Headers
+ * per relay.
+ */
+const acceptOnly = (accept: string): RequestHeaders => ({
+  get: (name: string) => (name.toLowerCase() === "accept" ? accept : null),
+});
 
-const NO_QUERY: Record<string, string | string[]> = Object.freeze(Object.create(null) as Record<string, string | string[]>);
+const NO_QUERY: Record<string, string | string[]> = Object.freeze(
+  Object.create(null) as Record<string, string | string[]>,
+);
 
-/** Path, query and body, validated; a refusal is kept to be answered once the caller is authorized (as before validation ran). */
+/**
+ * Path, query and body, validated; a refusal is kept to be answered once the caller is authorized (as before validation
+ * ran).
+ */
 async function readInput(route: Route, request: Incoming): Promise<OperationInput> {
   try {
     const params: unknown = validate(route.params, decodeParams(request.params), "path");
@@ -99,12 +109,23 @@ async function readInput(route: Route, request: Incoming): Promise<OperationInpu
     return { ok: true, params, query, body, ...(bytes ? { bytes } : {}) };
   } catch (error) {
     if (!(error instanceof StatusError)) throw error;
-    return { ok: false, refusal: { status: error.status, detail: error.message, headers: error.headers, errors: error.errors } };
+    return {
+      ok: false,
+      refusal: { status: error.status, detail: error.message, headers: error.headers, errors: error.errors },
+    };
   }
 }
 
-/** The input validated, then one call into the appliance: its answer as JSON text (most answers), or as the response it makes. */
-async function ask(route: Route, request: Incoming, appliance: ApplianceTarget, credential: PresentedCredential | null): Promise<string | Response> {
+/**
+ * The input validated, then one call into the appliance: its answer as JSON text (most answers), or as the response it
+ * makes.
+ */
+async function ask(
+  route: Route,
+  request: Incoming,
+  appliance: ApplianceTarget,
+  credential: PresentedCredential | null,
+): Promise<string | Response> {
   const input = await readInput(route, request);
   // An anonymous caller's bad input needs no object to refuse it.
   if (credential === null && !input.ok) throw refusalError(input.refusal);
@@ -117,8 +138,15 @@ async function ask(route: Route, request: Incoming, appliance: ApplianceTarget, 
  * refused, or a handler that needed nothing of the object, still costs that
  * one call, to authorize the caller before anything is answered.
  */
-async function serveInWorker(route: Route, request: Incoming, appliance: ApplianceTarget, credential: PresentedCredential | null, input: OperationInput): Promise<string | Response> {
-  // The CSRF token and If-Match are judged on changes only (a cookie's mutation, a configuration write): a read sends neither.
+async function serveInWorker(
+  route: Route,
+  request: Incoming,
+  appliance: ApplianceTarget,
+  credential: PresentedCredential | null,
+  input: OperationInput,
+): Promise<string | Response> {
+  // The CSRF token and If-Match are judged on changes only (a cookie's mutation, a configuration write): a read sends
+  // neither.
   const mutation = isMutation(request.method);
   const client = portClient(appliance.stub, route.operation, {
     method: request.method,
@@ -137,14 +165,24 @@ async function serveInWorker(route: Route, request: Incoming, appliance: Applian
   let result: unknown;
   try {
     result = await route.serve({
-      method: request.method, url: request.url, pathname: request.pathname, search: request.search, headers: request.headers, appliance, port: client.ports,
-      params: input.params, query: input.query, body: input.body, bytes: input.bytes,
+      method: request.method,
+      url: request.url,
+      pathname: request.pathname,
+      search: request.search,
+      headers: request.headers,
+      appliance,
+      port: client.ports,
+      params: input.params,
+      query: input.query,
+      body: input.body,
+      bytes: input.bytes,
       get responseHeaders() {
         return (responseHeaders ??= new Headers());
       },
     });
   } catch (error) {
-    // A handler that refused the input before its call (a duplicate, an oversized package) answers only a caller the route admits.
+    // A handler that refused the input before its call (a duplicate, an oversized package) answers only a caller the
+    // route admits.
     if (!client.called && credential !== null) await client.authorize();
     throw error;
   }
@@ -159,12 +197,19 @@ async function serveInWorker(route: Route, request: Incoming, appliance: Applian
   return new Response(json, { headers: responseHeaders });
 }
 
-const refusalError = (refusal: Refusal) => new StatusError(refusal.status, refusal.detail, { headers: refusal.headers, ...(refusal.errors ? { errors: refusal.errors } : {}) });
+const refusalError = (refusal: Refusal) =>
+  new StatusError(refusal.status, refusal.detail, {
+    headers: refusal.headers,
+    ...(refusal.errors ? { errors: refusal.errors } : {}),
+  });
 
 /** Any error as problem details: a StatusError as itself, anything else a 500 that tells nothing of its cause. */
 function problemOf(error: unknown, instance: string): Response {
   if (error instanceof StatusError) {
-    return problemResponse(error.status, error.message, instance, { headers: error.headers, ...(error.errors ? { errors: error.errors } : {}) });
+    return problemResponse(error.status, error.message, instance, {
+      headers: error.headers,
+      ...(error.errors ? { errors: error.errors } : {}),
+    });
   }
   console.error("unexpected error", error);
   return problemResponse(500, "the appliance could not complete the request", instance);
@@ -172,16 +217,27 @@ function problemOf(error: unknown, instance: string): Response {
 
 /** Every answer's last stage: HEAD is served by the GET route, without the body; the security headers are added. */
 const finalStage = (response: Response, method: string, appliance: ApplianceTarget): Response =>
-  withSecurityHeaders(method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response, appliance.secure);
+  withSecurityHeaders(
+    method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response,
+    appliance.secure,
+  );
 
-/** A path no route of the method reaches: 404 when no route has it, OPTIONS its methods, any other method 405 with `Allow`. */
+/**
+ * A path no route of the method reaches: 404 when no route has it, OPTIONS its methods, any other method 405 with
+ * `Allow`.
+ */
 function unmatched(allow: string[], method: string, pathname: string): Response {
   if (allow.length === 0) throw new StatusError(404, `no resource at ${pathname}`);
   if (method === "OPTIONS") return new Response(null, { status: 204, headers: { allow: allow.join(", ") } });
-  throw new StatusError(405, `${method} is not supported here; use ${allow.join(", ")}`, { headers: { allow: allow.join(", ") } });
+  throw new StatusError(405, `${method} is not supported here; use ${allow.join(", ")}`, {
+    headers: { allow: allow.join(", ") },
+  });
 }
 
-/** A query string as itty reads one: a repeated name becomes an array; no prototype, so `__proto__` is a name like any other. */
+/**
+ * A query string as itty reads one: a repeated name becomes an array; no prototype, so `__proto__` is a name like any
+ * other.
+ */
 function queryOf(params: URLSearchParams): Record<string, string | string[]> {
   const query = Object.create(null) as Record<string, string | string[]>;
   for (const [name, value] of params) {
@@ -210,7 +266,16 @@ export function buildRouter(routes: Route[]) {
           response = unmatched(matcher.methodsAt(pathname), method, pathname);
         } else {
           const search = url.search;
-          const incoming = { method, url: request.url, pathname, search, headers: request.headers, params: found.params, query: search === "" ? NO_QUERY : queryOf(url.searchParams), body: request };
+          const incoming = {
+            method,
+            url: request.url,
+            pathname,
+            search,
+            headers: request.headers,
+            params: found.params,
+            query: search === "" ? NO_QUERY : queryOf(url.searchParams),
+            body: request,
+          };
           // The credential read and hashed, then the route run; its JSON text made the response.
           const answer = await ask(found.route, incoming, appliance, await presented(found.route, incoming.headers));
           response = typeof answer === "string" ? jsonAnswer(answer, appliance.secure) : answer;
@@ -232,12 +297,23 @@ export function buildRouter(routes: Route[]) {
         const found = matcher.match("GET", target.pathname);
         if (!found) throw new StatusError(404, `no resource at ${target.pathname}`);
         const { route, params } = found;
-        const request = { method: "GET", url: get.target, pathname: target.pathname, search: target.search, headers: acceptOnly(get.accept), params, query: queryOf(target.searchParams), body: null };
+        const request = {
+          method: "GET",
+          url: get.target,
+          pathname: target.pathname,
+          search: target.search,
+          headers: acceptOnly(get.accept),
+          params,
+          query: queryOf(target.searchParams),
+          body: null,
+        };
         // As `presented` would: an anonymous route (health) is called without it.
         const credential = floorOf(route) === "anonymous" ? null : await bearerCredential(get.credential);
         const answer = await ask(route, request, appliance, credential);
         // JSON text goes to the relay as it is, never through a Response and its body stream.
-        return typeof answer === "string" ? { status: 200, contentType: "application/json", body: answer } : peerAnswerOf(answer);
+        return typeof answer === "string"
+          ? { status: 200, contentType: "application/json", body: answer }
+          : peerAnswerOf(answer);
       } catch (error) {
         return peerAnswerOf(problemOf(error, target.pathname));
       }

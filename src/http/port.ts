@@ -17,20 +17,31 @@ import type { Operation } from "../schemas/contract.ts";
 type Remote<F> = F extends (caller: Caller, ...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
 
 /** The appliance's ports as a handler in the Worker reaches them. */
-export type Ports = { readonly [S in keyof AppliancePorts]: { readonly [M in keyof AppliancePorts[S]]: Remote<AppliancePorts[S][M]> } };
+export type Ports = {
+  readonly [S in keyof AppliancePorts]: { readonly [M in keyof AppliancePorts[S]]: Remote<AppliancePorts[S][M]> };
+};
 
 /** One request's port client, and whether it has made its call. */
 export interface PortClient {
   ports: Ports;
   /** True once the handler made its call (which authorized the caller). */
   readonly called: boolean;
-  /** Authorizes the caller for the request's own operation without running anything: for a request whose handler made no call. */
+  /**
+   * Authorizes the caller for the request's own operation without running anything: for a request whose handler made no
+   * call.
+   */
   authorize(): Promise<void>;
 }
 
-/** Each operation of the contract by its object: where a route's own operation sits (`contract[section][operation]`). */
+/**
+ * Each operation of the contract by its object: where a route's own operation sits (`contract[section][operation]`).
+ */
 const KEYS: ReadonlyMap<Operation, { section: string; operation: string }> = new Map(
-  Object.entries(contract).flatMap(([section, operations]) => Object.entries(operations as Record<string, Operation>).map(([operation, op]) => [op, { section, operation }] as const)),
+  Object.entries(contract).flatMap(([section, operations]) =>
+    Object.entries(operations as Record<string, Operation>).map(
+      ([operation, op]) => [op, { section, operation }] as const,
+    ),
+  ),
 );
 
 const answerOf = (answer: PortAnswer): unknown => {
@@ -45,14 +56,21 @@ class Call {
   readonly #own: Operation;
   readonly #request: Omit<PortCall, "section" | "operation" | "args">;
 
-  constructor(stub: DurableObjectStub<Appliance>, own: Operation, request: Omit<PortCall, "section" | "operation" | "args">) {
+  constructor(
+    stub: DurableObjectStub<Appliance>,
+    own: Operation,
+    request: Omit<PortCall, "section" | "operation" | "args">,
+  ) {
     this.#stub = stub;
     this.#own = own;
     this.#request = request;
   }
 
   send(section: string, operation: string, args: unknown[] | null): Promise<unknown> {
-    if (this.called) throw new Error(`${this.#own.method} ${this.#own.path} made a second call into its appliance: a request makes one`);
+    if (this.called)
+      throw new Error(
+        `${this.#own.method} ${this.#own.path} made a second call into its appliance: a request makes one`,
+      );
     this.called = true;
     return (this.#stub.call({ ...this.#request, section, operation, args }) as Promise<PortAnswer>).then(answerOf);
   }
@@ -61,7 +79,8 @@ class Call {
 /**
  * The ports' shape, made once from the contract: a class per section whose getters hand out its operations, sent
  * through the request's Call, and one whose getters hand out the sections. A request then costs two small objects,
- * a section and a function for the port it reaches, where two Proxies cost their handlers and closures besides. Ports are
+ * a section and a function for the port it reaches, where two Proxies cost their handlers and closures besides. Ports
+ * are
  * named as the contract names its operations (`contract.sessions.list`, `ctx.port.sessions.list`): the object
  * refuses any other name.
  */
@@ -91,7 +110,11 @@ for (const [section, operations] of Object.entries(contract)) {
 }
 
 /** The port client of one request, for `own` (the route's operation), to the appliance behind `stub`. */
-export function portClient(stub: DurableObjectStub<Appliance>, own: Operation, request: Omit<PortCall, "section" | "operation" | "args">): PortClient {
+export function portClient(
+  stub: DurableObjectStub<Appliance>,
+  own: Operation,
+  request: Omit<PortCall, "section" | "operation" | "args">,
+): PortClient {
   const call = new Call(stub, own, request);
   return {
     ports: new PortsOf(call) as unknown as Ports,

@@ -49,7 +49,12 @@ const TITLES: Record<number, string> = {
 export const statusTitle = (status: number): string => TITLES[status] ?? "Error";
 
 /** An `application/problem+json` response. */
-export function problemResponse(status: number, detail: string, instance: string, options: StatusErrorOptions = {}): Response {
+export function problemResponse(
+  status: number,
+  detail: string,
+  instance: string,
+  options: StatusErrorOptions = {},
+): Response {
   return new Response(JSON.stringify(problemBody(status, detail, instance, options)), {
     status,
     headers: { "content-type": "application/problem+json", ...options.headers },

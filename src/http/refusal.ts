@@ -26,7 +26,11 @@ export function refusalError(refusal: Refusal): StatusError {
     case "forbidden":
       return new StatusError(403, refusal.detail);
     case "invalid":
-      return new StatusError(400, refusal.detail, refusal.pointer ? { errors: [{ in: "body", pointer: refusal.pointer, detail: refusal.detail }] } : {});
+      return new StatusError(
+        400,
+        refusal.detail,
+        refusal.pointer ? { errors: [{ in: "body", pointer: refusal.pointer, detail: refusal.detail }] } : {},
+      );
     case "rejected":
       // Configuration validation (spec: 422 when validation rejects), every rejected field listed.
       return new StatusError(422, refusal.detail, { errors: refusal.errors });

@@ -50,7 +50,10 @@ export interface WorkerContext<P, Q, B> {
  */
 export type Reply<R extends z.ZodType> = NoInfer<z.output<R>> | Encoded<NoInfer<z.output<R>>> | Response;
 
-/** A handler's answer the model keeps as JSON text already (the sessions list's rows): sent as it is, never parsed and serialised again. */
+/**
+ * A handler's answer the model keeps as JSON text already (the sessions list's rows): sent as it is, never parsed and
+ * serialised again.
+ */
 export class Encoded<T> {
   readonly text: JsonText<T>;
   constructor(text: JsonText<T>) {
@@ -59,7 +62,12 @@ export class Encoded<T> {
 }
 
 /** An operation of the contract with the handler that serves it. */
-export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType = z.ZodType> extends Operation<P, Q, B, R> {
+export interface RouteDefinition<
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> extends Operation<P, Q, B, R> {
   /** The contract's operation this route serves, as declared (the object authorizes a port call against it). */
   operation: Operation;
   /** The handler, run in the Worker: it reaches the object through `ctx.port`, once. */
@@ -70,7 +78,10 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Route = RouteDefinition<any, any, any, any>;
 
-/** Serves an operation of the contract with a handler that runs in the Worker and reaches the appliance through its ports. */
+/**
+ * Serves an operation of the contract with a handler that runs in the Worker and reaches the appliance through its
+ * ports.
+ */
 export function inWorker<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   operation: Operation<P, Q, B, R>,
   serve: RouteDefinition<P, Q, B, R>["serve"],

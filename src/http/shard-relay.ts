@@ -43,14 +43,20 @@ export async function serveShardRelay(
     gets = parsed.data;
   } catch (error) {
     const status = error instanceof StatusError ? error.status : 400;
-    return problemResponse(status, error instanceof StatusError ? error.message : "the relay's body is not JSON", SHARD_RELAY_PATH);
+    return problemResponse(
+      status,
+      error instanceof StatusError ? error.message : "the relay's body is not JSON",
+      SHARD_RELAY_PATH,
+    );
   }
   const answers = await Promise.all(
     gets.map(async ({ appliance, ...get }): Promise<ShardAnswer> => {
       if (otherShard(env, appliance) !== null) return { status: 421, contentType: null, body: null };
       const path = new URL(get.target).pathname;
       if (!relayable(path)) {
-        const detail = `the fleet proxy relays only the GET operations marked x-fleet-proxy; '${path.slice(0, 200)}' is not one`;
+        const detail =
+          `the fleet proxy relays only the GET operations marked x-fleet-proxy; ` +
+          `'${path.slice(0, 200)}' is not one`;
         const body = JSON.stringify(problemBody(403, detail, path));
         return { status: 403, contentType: "application/problem+json", body };
       }

@@ -12,7 +12,9 @@ import appStyles from "../../ui/dist/app.css";
 // Nothing but this origin: the UI works on a closed management network.
 const SECURITY_HEADERS = {
   "content-security-policy":
-    "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data: " +
+    "blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri " +
+    "'none'; form-action 'self'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "same-origin",
 };
@@ -31,12 +33,22 @@ const FILES: Record<string, { body: string; type: string }> = {
 export function isWebUiRequest(method: string, pathname: string): boolean {
   if (method !== "GET" && method !== "HEAD") return false;
   // The route table's own prefixes: the API, the twin's control surface and the ACME challenge answer.
-  return !pathname.startsWith("/api/") && pathname !== "/api" && !pathname.startsWith("/twin/") && !pathname.startsWith("/.well-known/");
+  return (
+    !pathname.startsWith("/api/") &&
+    pathname !== "/api" &&
+    !pathname.startsWith("/twin/") &&
+    !pathname.startsWith("/.well-known/")
+  );
 }
 
 /** The UI's files, or its page for any other path (the app routes on the client). */
 export function webUiResponse(pathname: string): Response {
   const file = FILES[pathname];
-  if (file) return new Response(file.body, { headers: { "content-type": file.type, "cache-control": "no-cache", ...SECURITY_HEADERS } });
-  return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS } });
+  if (file)
+    return new Response(file.body, {
+      headers: { "content-type": file.type, "cache-control": "no-cache", ...SECURITY_HEADERS },
+    });
+  return new Response(PAGE, {
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS },
+  });
 }

@@ -36,18 +36,26 @@ export function proxiedReads(routes: Route[]): { twin: Route; target: Route }[] 
         path: PROXY_PATH.replace("{path+}", target.path.replace(/^\/api\/v1\//, "")),
         summary: `${target.summary} (through the fleet proxy)`,
         description:
-          `GET ${target.path} on the appliance named \`appliance\` (a row of GET /api/v1/fleet/appliances, this appliance included), relayed by the fleet proxy: ` +
-          "the appliance's status, body and content type verbatim, so a success is the answer documented here and an error the appliance's own problem document. " +
-          "The query string is forwarded. The appliance is asked with the credential configured under `webUi.peers`, never the caller's.",
+          `GET ${target.path} on the appliance named \`appliance\` (a row of GET ` +
+          `/api/v1/fleet/appliances, this appliance included), relayed by the fleet proxy: ` +
+          ("the appliance's status, body and content type verbatim, so a success is the " +
+            "answer documented here and an error the appliance's own problem document. ") +
+          ("The query string is forwarded. The appliance is asked with the credential " +
+            "configured under `webUi.peers`, never the caller's."),
         floor: floorOf(proxy),
         fp: false,
         params: z.object({ appliance, ...(target.params ? (target.params as z.ZodObject).shape : {}) }),
         query: target.query,
         response: target.response,
         errors: [...new Set([...(proxy.errors ?? []), ...(target.errors ?? [])])],
-        errorText: { ...target.errorText, ...proxy.errorText, 404: "no appliance of that name, or the appliance's own 404 for the resource, relayed" },
+        errorText: {
+          ...target.errorText,
+          ...proxy.errorText,
+          404: "no appliance of that name, or the appliance's own 404 for the resource, relayed",
+        },
         // The target's own examples, read on edge-1, the appliance they were taken from, through its own proxy
-        // (every row of GET /fleet/appliances reads, itself included): a tool that needs examples calls the twin as it is.
+        // (every row of GET /fleet/appliances reads, itself included): a tool that needs examples calls the twin as it
+        // is.
         examples: { ...target.examples, params: { appliance: EXAMPLE_APPLIANCE, ...target.examples?.params } },
       },
     }));

@@ -37,7 +37,7 @@ export const ATTRIBUTE = {
   "Framed-IP-Address": { type: 8, kind: "ipaddr" },
   "Filter-Id": { type: 11, kind: "text" },
   "Reply-Message": { type: 18, kind: "text" },
-  "Class": { type: 25, kind: "string" },
+  Class: { type: 25, kind: "string" },
   "Vendor-Specific": { type: 26, kind: "string" },
   "Session-Timeout": { type: 27, kind: "integer" },
   "Idle-Timeout": { type: 28, kind: "integer" },
@@ -79,7 +79,13 @@ export type AttributeName = keyof typeof ATTRIBUTE;
 export const RATE_PLAN_VSA = { name: "Alc-SLA-Prof-Str", vendorId: 6527, vendorType: 13 } as const;
 
 /** Acct-Status-Type values (RFC 2866 §5.1). */
-export const ACCT_STATUS_TYPE = { Start: 1, Stop: 2, "Interim-Update": 3, "Accounting-On": 7, "Accounting-Off": 8 } as const;
+export const ACCT_STATUS_TYPE = {
+  Start: 1,
+  Stop: 2,
+  "Interim-Update": 3,
+  "Accounting-On": 7,
+  "Accounting-Off": 8,
+} as const;
 export type AcctStatusName = keyof typeof ACCT_STATUS_TYPE;
 
 /** Service-Type values used (RFC 2865 §5.6). */

@@ -4,7 +4,16 @@
  * (RFC 2866 §4.1: Start, Interim-Update, Stop, Accounting-On/Off), and the attributes an Access-Accept may set.
  * Pure: the transport (durable-objects/radius/) signs and sends them.
  */
-import { ACCT_AUTHENTIC, ACCT_STATUS_TYPE, ATTRIBUTE, CODE, FRAMED_PROTOCOL, NAS_PORT_TYPE, RATE_PLAN_VSA, SERVICE_TYPE } from "./dictionary.ts";
+import {
+  ACCT_AUTHENTIC,
+  ACCT_STATUS_TYPE,
+  ATTRIBUTE,
+  CODE,
+  FRAMED_PROTOCOL,
+  NAS_PORT_TYPE,
+  RATE_PLAN_VSA,
+  SERVICE_TYPE,
+} from "./dictionary.ts";
 import type { AcctStatusName } from "./dictionary.ts";
 import { attributeOf, vendorAttributeOf, type Attribute, type Packet } from "./packet.ts";
 import { chapPassword, hidePassword, randomAuthenticator } from "./signing.ts";
@@ -95,7 +104,8 @@ export function acceptedAttributes(packet: Packet): AcceptedAttributes {
   const plan = vendorAttributeOf(packet, RATE_PLAN_VSA.vendorId, RATE_PLAN_VSA.vendorType);
   const framed = read(ATTRIBUTE["Framed-IP-Address"].type, readIpv4);
   return {
-    // 255.255.255.254 lets the NAS choose and 255.255.255.255 asks the user to: both leave it to the pools (RFC 2865 §5.8).
+    // 255.255.255.254 lets the NAS choose and 255.255.255.255 asks the user to: both leave it to the pools (RFC 2865
+    // §5.8).
     framedIpAddress: framed === "255.255.255.254" || framed === "255.255.255.255" ? null : framed,
     framedPool: read(ATTRIBUTE["Framed-Pool"].type, readText),
     sessionTimeout: read(ATTRIBUTE["Session-Timeout"].type, readInteger),
@@ -131,8 +141,16 @@ export interface SessionAccounting {
 
 const GIGAWORD = 2 ** 32;
 
-/** An Accounting-Request for a session; `delaySeconds` is Acct-Delay-Time (how long it waited to be sent, RFC 2866 §5.2). */
-export function sessionAccountingRequest(nas: NasIdentity, record: SessionAccounting, delaySeconds: number, identifier: number): Packet {
+/**
+ * An Accounting-Request for a session; `delaySeconds` is Acct-Delay-Time (how long it waited to be sent, RFC 2866
+ * §5.2).
+ */
+export function sessionAccountingRequest(
+  nas: NasIdentity,
+  record: SessionAccounting,
+  delaySeconds: number,
+  identifier: number,
+): Packet {
   const attributes: Attribute[] = [
     attribute("Acct-Status-Type", integer(ACCT_STATUS_TYPE[record.status])),
     attribute("Acct-Session-Id", text(record.sessionId)),
@@ -144,9 +162,11 @@ export function sessionAccountingRequest(nas: NasIdentity, record: SessionAccoun
   ];
   if (record.ppp) attributes.push(attribute("Framed-Protocol", integer(FRAMED_PROTOCOL.PPP)));
   attributes.push(attribute("Framed-IP-Address", ipv4(record.framedIpAddress)));
-  if (record.framedIpv6Address !== null) attributes.push(attribute("Framed-IPv6-Address", ipv6(record.framedIpv6Address)));
+  if (record.framedIpv6Address !== null)
+    attributes.push(attribute("Framed-IPv6-Address", ipv6(record.framedIpv6Address)));
   if (record.framedIpv6Prefix) attributes.push(attribute("Framed-IPv6-Prefix", ipv6Prefix(record.framedIpv6Prefix)));
-  if (record.delegatedIpv6Prefix !== null) attributes.push(attribute("Delegated-IPv6-Prefix", ipv6Prefix(record.delegatedIpv6Prefix)));
+  if (record.delegatedIpv6Prefix !== null)
+    attributes.push(attribute("Delegated-IPv6-Prefix", ipv6Prefix(record.delegatedIpv6Prefix)));
   attributes.push(attribute("Acct-Authentic", integer(ACCT_AUTHENTIC.RADIUS)));
   if (record.status !== "Start") {
     // Octet counts past 32 bits carry their overflow in Gigawords (RFC 2869 §5.1, §5.2).
@@ -160,8 +180,12 @@ export function sessionAccountingRequest(nas: NasIdentity, record: SessionAccoun
       attribute("Acct-Output-Packets", integer(record.outputPackets % GIGAWORD)),
     );
   }
-  if (record.status === "Stop" && record.terminateCause !== null) attributes.push(attribute("Acct-Terminate-Cause", integer(record.terminateCause)));
-  attributes.push(attribute("Event-Timestamp", integer(Math.floor(record.eventMs / 1000))), attribute("Acct-Delay-Time", integer(delaySeconds)));
+  if (record.status === "Stop" && record.terminateCause !== null)
+    attributes.push(attribute("Acct-Terminate-Cause", integer(record.terminateCause)));
+  attributes.push(
+    attribute("Event-Timestamp", integer(Math.floor(record.eventMs / 1000))),
+    attribute("Acct-Delay-Time", integer(delaySeconds)),
+  );
   return { code: CODE["Accounting-Request"], identifier, authenticator: new Uint8Array(16), attributes };
 }
 
@@ -169,7 +193,13 @@ export function sessionAccountingRequest(nas: NasIdentity, record: SessionAccoun
  * Accounting-On or -Off (RFC 2866 §5.1): the NAS starting or stopping, so the server closes whatever sessions it
  * still holds open for it. Its Acct-Session-Id names the boot, as RFC 2866 §5.5 asks one in every request.
  */
-export function nasAccountingRequest(nas: NasIdentity, status: Extract<AcctStatusName, "Accounting-On" | "Accounting-Off">, bootId: string, eventMs: number, identifier: number): Packet {
+export function nasAccountingRequest(
+  nas: NasIdentity,
+  status: Extract<AcctStatusName, "Accounting-On" | "Accounting-Off">,
+  bootId: string,
+  eventMs: number,
+  identifier: number,
+): Packet {
   return {
     code: CODE["Accounting-Request"],
     identifier,

@@ -29,7 +29,8 @@ const isVendor = (a: Attribute): a is Extract<Attribute, { vendorId: number }> =
 export function encodePacket(packet: Packet): Uint8Array {
   let length = HEADER;
   for (const a of packet.attributes) length += attributeLength(a);
-  if (length > MAX_PACKET) throw new RangeError(`a RADIUS packet holds ${MAX_PACKET} octets at most (RFC 2865 §3), not ${length}`);
+  if (length > MAX_PACKET)
+    throw new RangeError(`a RADIUS packet holds ${MAX_PACKET} octets at most (RFC 2865 §3), not ${length}`);
   const out = new Uint8Array(length);
   out[0] = packet.code;
   out[1] = packet.identifier & 0xff;
@@ -58,7 +59,8 @@ export function encodePacket(packet: Packet): Uint8Array {
 function attributeLength(a: Attribute): number {
   // A standard attribute's value is 1-253 octets; a vendor's sits behind the vendor id and its own type and length.
   const size = (isVendor(a) ? 8 : 2) + a.value.length;
-  if (size > 255) throw new RangeError(`attribute ${a.type} is ${size} octets; an attribute holds 255 at most (RFC 2865 §5)`);
+  if (size > 255)
+    throw new RangeError(`attribute ${a.type} is ${size} octets; an attribute holds 255 at most (RFC 2865 §5)`);
   return size;
 }
 
@@ -71,7 +73,8 @@ export function packetLength(header: Uint8Array): number {
 export function decodePacket(bytes: Uint8Array): Decoded {
   if (bytes.length < HEADER) return { ok: false, reason: `shorter than the ${HEADER}-octet header` };
   const length = packetLength(bytes);
-  if (length < HEADER || length > MAX_PACKET) return { ok: false, reason: `Length ${length} is outside ${HEADER}-${MAX_PACKET}` };
+  if (length < HEADER || length > MAX_PACKET)
+    return { ok: false, reason: `Length ${length} is outside ${HEADER}-${MAX_PACKET}` };
   if (length !== bytes.length) return { ok: false, reason: `Length ${length} but ${bytes.length} octets` };
   const attributes: Attribute[] = [];
   let at = HEADER;
@@ -79,12 +82,16 @@ export function decodePacket(bytes: Uint8Array): Decoded {
     if (at + 2 > length) return { ok: false, reason: `an attribute header is cut at octet ${at}` };
     const type = bytes[at]!;
     const size = bytes[at + 1]!;
-    if (size < 2 || at + size > length) return { ok: false, reason: `attribute ${type} at octet ${at} has length ${size}` };
+    if (size < 2 || at + size > length)
+      return { ok: false, reason: `attribute ${type} at octet ${at} has length ${size}` };
     const value = bytes.slice(at + 2, at + size);
-    attributes.push(type === VSA ? vendorAttribute(value) ?? { type, value } : { type, value });
+    attributes.push(type === VSA ? (vendorAttribute(value) ?? { type, value }) : { type, value });
     at += size;
   }
-  return { ok: true, packet: { code: bytes[0]!, identifier: bytes[1]!, authenticator: bytes.slice(4, 20), attributes } };
+  return {
+    ok: true,
+    packet: { code: bytes[0]!, identifier: bytes[1]!, authenticator: bytes.slice(4, 20), attributes },
+  };
 }
 
 /** A Vendor-Specific value as the RFC 2865 §5.26 suggested format; null when it is not in that format (kept whole). */

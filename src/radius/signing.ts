@@ -76,8 +76,16 @@ export function signResponse(packet: Packet, requestAuthenticator: Uint8Array, s
 /** What a received packet's signature says: good, or which part did not verify. */
 export type Verdict = { ok: true } | { ok: false; reason: "authenticator" | "message-authenticator" };
 
-/** Checks a response's Response Authenticator and (when present, or when `requireMessageAuthenticator`) its Message-Authenticator. */
-export function verifyResponse(bytes: Uint8Array, requestAuthenticator: Uint8Array, secret: string, requireMessageAuthenticator = false): Verdict {
+/**
+ * Checks a response's Response Authenticator and (when present, or when `requireMessageAuthenticator`) its
+ * Message-Authenticator.
+ */
+export function verifyResponse(
+  bytes: Uint8Array,
+  requestAuthenticator: Uint8Array,
+  secret: string,
+  requireMessageAuthenticator = false,
+): Verdict {
   const key = encoder.encode(secret);
   const copy = bytes.slice();
   copy.set(requestAuthenticator, 4);
@@ -93,7 +101,10 @@ export function verifyResponse(bytes: Uint8Array, requestAuthenticator: Uint8Arr
   return same(bytes.subarray(4, 20), md5(copy, key)) ? { ok: true } : { ok: false, reason: "authenticator" };
 }
 
-/** Checks a request whose authenticator is computed (Accounting-, Disconnect-, CoA-Request), and its Message-Authenticator if present. */
+/**
+ * Checks a request whose authenticator is computed (Accounting-, Disconnect-, CoA-Request), and its
+ * Message-Authenticator if present.
+ */
 export function verifyComputedRequest(bytes: Uint8Array, secret: string): Verdict {
   const key = encoder.encode(secret);
   const copy = bytes.slice();
@@ -102,7 +113,8 @@ export function verifyComputedRequest(bytes: Uint8Array, secret: string): Verdic
   if (at >= 0) {
     const received = copy.slice(at, at + 16);
     copy.fill(0, at, at + 16);
-    if (!same(received, createHmac("md5", key).update(copy).digest())) return { ok: false, reason: "message-authenticator" };
+    if (!same(received, createHmac("md5", key).update(copy).digest()))
+      return { ok: false, reason: "message-authenticator" };
     copy.set(received, at);
   }
   return same(bytes.subarray(4, 20), md5(copy, key)) ? { ok: true } : { ok: false, reason: "authenticator" };

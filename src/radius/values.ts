@@ -14,7 +14,8 @@ export const readText = (value: Uint8Array): string => decoder.decode(value);
 
 /** A 32-bit unsigned integer (also a date: seconds since 1970-01-01). */
 export function integer(value: number): Uint8Array {
-  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`${value} is not a 32-bit unsigned integer`);
+  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
+    throw new RangeError(`${value} is not a 32-bit unsigned integer`);
   const out = new Uint8Array(4);
   new DataView(out.buffer).setUint32(0, value);
   return out;
@@ -28,7 +29,8 @@ export function readInteger(value: Uint8Array): number | null {
 /** Dotted-quad IPv4 to four octets. */
 export function ipv4(address: string): Uint8Array {
   const parts = address.split(".").map(Number);
-  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) throw new RangeError(`'${address}' is not an IPv4 address`);
+  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255))
+    throw new RangeError(`'${address}' is not an IPv4 address`);
   return Uint8Array.from(parts);
 }
 
@@ -61,7 +63,8 @@ export function ipv6(address: string): Uint8Array {
 export function ipv6Prefix(prefix: string): Uint8Array {
   const [address, bits] = prefix.split("/");
   const length = Number(bits);
-  if (address === undefined || !Number.isInteger(length) || length < 0 || length > 128) throw new RangeError(`'${prefix}' is not an IPv6 prefix`);
+  if (address === undefined || !Number.isInteger(length) || length < 0 || length > 128)
+    throw new RangeError(`'${prefix}' is not an IPv6 prefix`);
   const octets = ipv6(address).slice(0, Math.ceil(length / 8));
   const out = new Uint8Array(2 + octets.length);
   out[1] = length;

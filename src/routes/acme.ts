@@ -14,6 +14,8 @@ export const acmeRoutes = [
   inWorker(acme.challenge, async (ctx) => {
     const answer = await ctx.port.acme.challenge(ctx.params.token);
     if (answer === null) throw new StatusError(404, "no ACME challenge with this token is pending on this appliance");
-    return new Response(answer, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+    return new Response(answer, {
+      headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+    });
   }),
 ];

@@ -5,5 +5,9 @@ import { unwrap } from "../http/refusal.ts";
 
 export const addressPoolRoutes = [
   inWorker(addressPools.list, (ctx) => ctx.port.addressPools.list()),
-  inWorker(addressPools.allocations, async (ctx) => unwrap(await ctx.port.addressPools.allocations(ctx.params.name, ctx.query.offset, ctx.query.limit)).page),
+  inWorker(
+    addressPools.allocations,
+    async (ctx) =>
+      unwrap(await ctx.port.addressPools.allocations(ctx.params.name, ctx.query.offset, ctx.query.limit)).page,
+  ),
 ];

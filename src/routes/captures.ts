@@ -7,7 +7,8 @@ export const captureRoutes = [
   inWorker(captures.list, (ctx) => ctx.port.captures.list()),
   inWorker(captures.start, async (ctx) => {
     const { destinationIp, maxPackets, maxDurationSeconds } = ctx.body;
-    return unwrap(await ctx.port.captures.start(ctx.params.id, { destinationIp, maxPackets, maxDurationSeconds })).capture;
+    return unwrap(await ctx.port.captures.start(ctx.params.id, { destinationIp, maxPackets, maxDurationSeconds }))
+      .capture;
   }),
   inWorker(captures.stop, async (ctx) => {
     const { sessionId } = unwrap(await ctx.port.captures.stop(ctx.params.id));

@@ -17,7 +17,8 @@ import { cgnConfig, type CgnGroupConfig, type CgnGroupWrite } from "../schemas/c
 import { unwrap } from "../http/refusal.ts";
 import { committed, readAt } from "../http/config-version.ts";
 
-const text = (value: number | null | undefined): string | null => (value === null || value === undefined ? null : String(value));
+const text = (value: number | null | undefined): string | null =>
+  value === null || value === undefined ? null : String(value);
 
 /** The body as configuration children; `insideVrfs` only when given, so an update without it keeps the group's. */
 const groupChildren = (body: CgnGroupWrite): Record<string, EditValue> => ({
@@ -38,7 +39,10 @@ const groupChildren = (body: CgnGroupWrite): Record<string, EditValue> => ({
   "timeouts.icmp": text(body.timeouts?.icmp),
 });
 
-const cgnResult = (name: string, summary: CommitStamp) => ({ ...commitResult(name, summary), restartRequired: true as const });
+const cgnResult = (name: string, summary: CommitStamp) => ({
+  ...commitResult(name, summary),
+  restartRequired: true as const,
+});
 
 /** A configured group as a row, compared with the running group of its name. */
 function groupRow(item: ConfigItem, running: Profile["cgn"]): CgnGroupConfig {
@@ -57,12 +61,38 @@ export const cgnConfigRoutes = [
     return groupRow(item, running);
   }),
   inWorker(cgnConfig.putGroup, async (ctx) =>
-    cgnResult(ctx.params.name, committed(ctx, await ctx.port.cgnConfig.putGroup(ctx.params.name, groupChildren(ctx.body), ctx.body.comment ?? null)))),
-  inWorker(cgnConfig.deleteGroup, async (ctx) => cgnResult(ctx.params.name, committed(ctx, await ctx.port.cgnConfig.deleteGroup(ctx.params.name, ctx.query.comment ?? null)))),
+    cgnResult(
+      ctx.params.name,
+      committed(
+        ctx,
+        await ctx.port.cgnConfig.putGroup(ctx.params.name, groupChildren(ctx.body), ctx.body.comment ?? null),
+      ),
+    ),
+  ),
+  inWorker(cgnConfig.deleteGroup, async (ctx) =>
+    cgnResult(
+      ctx.params.name,
+      committed(ctx, await ctx.port.cgnConfig.deleteGroup(ctx.params.name, ctx.query.comment ?? null)),
+    ),
+  ),
   inWorker(cgnConfig.settings, async (ctx) => {
     const { maxBindings, maxFlows, running } = readAt(ctx, await ctx.port.cgnConfig.settings());
-    return { maxBindings, maxFlows, pendingRestart: running.maxBindings !== maxBindings || running.maxFlows !== maxFlows };
+    return {
+      maxBindings,
+      maxFlows,
+      pendingRestart: running.maxBindings !== maxBindings || running.maxFlows !== maxFlows,
+    };
   }),
   inWorker(cgnConfig.putSettings, async (ctx) =>
-    cgnResult("settings", committed(ctx, await ctx.port.cgnConfig.putSettings({ maxBindings: ctx.body.maxBindings, maxFlows: ctx.body.maxFlows }, ctx.body.comment)))),
+    cgnResult(
+      "settings",
+      committed(
+        ctx,
+        await ctx.port.cgnConfig.putSettings(
+          { maxBindings: ctx.body.maxBindings, maxFlows: ctx.body.maxFlows },
+          ctx.body.comment,
+        ),
+      ),
+    ),
+  ),
 ];

@@ -6,5 +6,8 @@ import { unwrap } from "../http/refusal.ts";
 export const cgnRoutes = [
   inWorker(cgn.bindings, async (ctx) => new Encoded(await ctx.port.cgn.bindings(ctx.query))),
   inWorker(cgn.status, (ctx) => ctx.port.cgn.status()),
-  inWorker(cgn.identify, async (ctx) => unwrap(await ctx.port.cgn.identify(ctx.params.bindingIndex, ctx.body.subscriberId)).binding),
+  inWorker(
+    cgn.identify,
+    async (ctx) => unwrap(await ctx.port.cgn.identify(ctx.params.bindingIndex, ctx.body.subscriberId)).binding,
+  ),
 ];

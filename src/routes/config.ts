@@ -21,8 +21,16 @@ import { ROLES } from "../auth/roles.ts";
  */
 function boundsOf(spec: FieldSpec): { choices: string[] | null; minimum: number | null; maximum: number | null } {
   if (spec.type === "role") return { choices: [...ROLES], minimum: null, maximum: null };
-  const json = z.toJSONSchema(spec.schema, { io: "input", unrepresentable: "any" }) as { enum?: unknown[]; minimum?: number; maximum?: number };
-  return { choices: json.enum ? json.enum.map(String) : null, minimum: json.minimum ?? null, maximum: json.maximum ?? null };
+  const json = z.toJSONSchema(spec.schema, { io: "input", unrepresentable: "any" }) as {
+    enum?: unknown[];
+    minimum?: number;
+    maximum?: number;
+  };
+  return {
+    choices: json.enum ? json.enum.map(String) : null,
+    minimum: json.minimum ?? null,
+    maximum: json.maximum ?? null,
+  };
 }
 
 const describeChild = (name: string, spec: FieldSpec) => ({
@@ -100,28 +108,54 @@ export const configRoutes = [
   inWorker(config.apply, async (ctx) => configCommitResult(committed(ctx, await ctx.port.config.apply(ctx.body)))),
   inWorker(config.validate, (ctx) => ctx.port.config.validate(ctx.body)),
   inWorker(config.history, (ctx) => ctx.port.config.history(ctx.query.offset, ctx.query.limit)),
-  inWorker(config.rollback, async (ctx) => configCommitResult(committed(ctx, await ctx.port.config.rollback(ctx.body.version, ctx.body.comment)))),
+  inWorker(config.rollback, async (ctx) =>
+    configCommitResult(committed(ctx, await ctx.port.config.rollback(ctx.body.version, ctx.body.comment))),
+  ),
   // Straight from the registry: the one call the pipeline makes is the caller's authorization.
   inWorker(config.schema, () => schemaDocument()),
   inWorker(config.installCertificate, async (ctx) => {
     const checked = await checkCertificatePair(ctx.body.certificatePem, ctx.body.privateKeyPem, Date.now());
     if (!checked.ok) {
       const summary = checked.errors.map((e) => `${e.pointer.slice(2)}: ${e.detail}`).join("; ");
-      throw new StatusError(422, `the certificate was rejected: ${summary}`, { errors: checked.errors.map((e) => ({ in: "body", ...e })) });
+      throw new StatusError(422, `the certificate was rejected: ${summary}`, {
+        errors: checked.errors.map((e) => ({ in: "body", ...e })),
+      });
     }
-    const pair = { certificatePem: tidyPem(ctx.body.certificatePem), privateKeyPem: tidyPem(ctx.body.privateKeyPem), sha256Fingerprint: checked.details.sha256Fingerprint };
+    const pair = {
+      certificatePem: tidyPem(ctx.body.certificatePem),
+      privateKeyPem: tidyPem(ctx.body.privateKeyPem),
+      sha256Fingerprint: checked.details.sha256Fingerprint,
+    };
     const installed = committed(ctx, await ctx.port.config.installCertificate(pair, ctx.body.comment));
     const { hostname, acme } = installed;
     const warnings = [...checked.warnings];
-    if (hostname && !namesHost(checked.details.subjectAltNames, hostname.toLowerCase())) warnings.push(`the certificate does not name webUi.hostname '${hostname}' among its DNS subject alternative names`);
-    if (acme.enabled) warnings.push("acme.enabled is true: the ACME client will replace this certificate with one from the CA");
-    return { status: "committed" as const, committedUtc: installed.committedUtc, version: installed.version, restartRequired: false as const, ...checked.details, source: "uploaded" as const, acme, warnings };
+    if (hostname && !namesHost(checked.details.subjectAltNames, hostname.toLowerCase()))
+      warnings.push(
+        `the certificate does not name webUi.hostname '${hostname}' among its DNS subject alternative names`,
+      );
+    if (acme.enabled)
+      warnings.push("acme.enabled is true: the ACME client will replace this certificate with one from the CA");
+    return {
+      status: "committed" as const,
+      committedUtc: installed.committedUtc,
+      version: installed.version,
+      restartRequired: false as const,
+      ...checked.details,
+      source: "uploaded" as const,
+      acme,
+      warnings,
+    };
   }),
   inWorker(config.certificate, async (ctx) => {
     const { details, acme } = await ctx.port.config.certificate();
     if (!details) {
-      const progress = acme.enabled ? `; ACME is ${acme.state}${acme.lastError ? ` (last error: ${acme.lastError})` : ""}` : "";
-      throw new StatusError(404, `no certificate is installed: the listener presents the factory self-signed certificate${progress}`);
+      const progress = acme.enabled
+        ? `; ACME is ${acme.state}${acme.lastError ? ` (last error: ${acme.lastError})` : ""}`
+        : "";
+      throw new StatusError(
+        404,
+        `no certificate is installed: the listener presents the factory self-signed certificate${progress}`,
+      );
     }
     return { ...details, source: acme.issuedUtc !== null ? ("acme" as const) : ("uploaded" as const), acme };
   }),

@@ -9,8 +9,14 @@ import { redactUserinfo } from "../config/document.ts";
 import type { ApplianceTarget } from "../fleet/context.ts";
 import type { JsonText } from "../../simulator/row-texts.ts";
 
-/** The FP flag as the proxy's allowlist: a path is relayed when the GET route it reaches (the router's own matcher) is marked `fp`. */
-export const fpAllowlist = (table: () => Route[]): Relayable => (apiPath) => routeMatcher(table()).match("GET", apiPath)?.route.fp === true;
+/**
+ * The FP flag as the proxy's allowlist: a path is relayed when the GET route it reaches (the router's own matcher) is
+ * marked `fp`.
+ */
+export const fpAllowlist =
+  (table: () => Route[]): Relayable =>
+  (apiPath) =>
+    routeMatcher(table()).match("GET", apiPath)?.route.fp === true;
 
 /** The fleet routes, given the whole table whose FP flags the proxy follows. */
 export const fleetRoutes = (table: () => Route[]): Route[] => {
@@ -18,7 +24,11 @@ export const fleetRoutes = (table: () => Route[]): Route[] => {
   return [
     inWorker(fleet.appliances, async (ctx) => [
       { name: ctx.appliance.name, self: true, url: null },
-      ...(await ctx.port.fleet.appliances()).map((p) => ({ name: p.name, self: false, url: redactUserinfo(resolvePeer(ctx.appliance.env, p).url) })),
+      ...(await ctx.port.fleet.appliances()).map((p) => ({
+        name: p.name,
+        self: false,
+        url: redactUserinfo(resolvePeer(ctx.appliance.env, p).url),
+      })),
     ]),
     inWorker(fleet.read, async (ctx) => {
       // The raw, still-encoded path: decoding happens once, in normalisePeerPath.
@@ -30,7 +40,8 @@ export const fleetRoutes = (table: () => Route[]): Route[] => {
     }),
     inWorker(fleet.fanOut, async (ctx) => {
       const names = ctx.query.appliances;
-      // The addressed appliance is asked once for every name; each peer is then asked as the proxy asks it, all at once.
+      // The addressed appliance is asked once for every name; each peer is then asked as the proxy asks it, all at
+      // once.
       const known = await ctx.port.fleet.fanOut(names);
       const query = ctx.query.path.indexOf("?");
       const rawPath = query < 0 ? ctx.query.path : ctx.query.path.slice(0, query);
@@ -40,7 +51,14 @@ export const fleetRoutes = (table: () => Route[]): Route[] => {
       const { timeoutMs } = ctx.query;
       const rows = await Promise.all(
         names.map((name, i) => {
-          const row = fanOutRow(ctx.appliance, name, { configured: known.configured[i] ?? null, allowlist: known.allowlist }, rawPath, search, relayable);
+          const row = fanOutRow(
+            ctx.appliance,
+            name,
+            { configured: known.configured[i] ?? null, allowlist: known.allowlist },
+            rawPath,
+            search,
+            relayable,
+          );
           return timeoutMs === undefined ? row : withDeadline(row, timeoutMs, name, rawPath);
         }),
       );
@@ -50,11 +68,16 @@ export const fleetRoutes = (table: () => Route[]): Route[] => {
 };
 
 /** A fan-out row's JSON text, its body JSON text already. */
-const rowText = (name: string, status: number, body: string): string => `{"appliance":${JSON.stringify(name)},"status":${status},"body":${body}}`;
+const rowText = (name: string, status: number, body: string): string =>
+  `{"appliance":${JSON.stringify(name)},"status":${status},"body":${body}}`;
 
 /** A fan-out row holding the problem the proxy would have answered for `name`. */
 const problemRow = (name: string, status: number, detail: string, rawPath: string): string =>
-  rowText(name, status, JSON.stringify(problemBody(status, detail, `/api/v1/fleet/${encodeURIComponent(name)}/${rawPath}`)));
+  rowText(
+    name,
+    status,
+    JSON.stringify(problemBody(status, detail, `/api/v1/fleet/${encodeURIComponent(name)}/${rawPath}`)),
+  );
 
 /** A row, or a 504 row once `ms` have passed without it: the relay goes on to its own deadline, unwaited for. */
 function withDeadline(row: Promise<string>, ms: number, name: string, rawPath: string): Promise<string> {
@@ -73,7 +96,14 @@ const JSON_TYPES = /^application\/(problem\+)?json\s*(;|$)/i;
  * the proxy's refusal as a problem document. A body produced in this isolate (a member served in-process) is our
  * own serialiser's JSON and goes in as it is; any other is parsed first, so a peer's text can never break the array.
  */
-async function fanOutRow(appliance: ApplianceTarget, name: string, known: RelayFacts, rawPath: string, search: string, relayable: Relayable): Promise<string> {
+async function fanOutRow(
+  appliance: ApplianceTarget,
+  name: string,
+  known: RelayFacts,
+  rawPath: string,
+  search: string,
+  relayable: Relayable,
+): Promise<string> {
   let answer: PeerAnswer;
   try {
     const plan = await planRelay(appliance, known, name, rawPath, search, relayable);
@@ -90,7 +120,12 @@ async function fanOutRow(appliance: ApplianceTarget, name: string, known: RelayF
   if (body instanceof ReadableStream && /^text\/event-stream/i.test(contentType)) {
     // A stream has no end to wait for: the proxy relays it, a fan-out cannot.
     await body.cancel();
-    return problemRow(name, 502, `peer '${name}' answered with an event stream, which the proxy relays but a fan-out read cannot`, rawPath);
+    return problemRow(
+      name,
+      502,
+      `peer '${name}' answered with an event stream, which the proxy relays but a fan-out read cannot`,
+      rawPath,
+    );
   }
   const text = await peerAnswerText(body);
   if (!text) return rowText(name, status, "null");

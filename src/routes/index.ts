@@ -1,4 +1,7 @@
-/** The route table: every operation, section by section. The router, the OpenAPI document and the authorization tests read it. */
+/**
+ * The route table: every operation, section by section. The router, the OpenAPI document and the authorization tests
+ * read it.
+ */
 import type { Route } from "../http/route.ts";
 import { providerRoutes } from "./auth/providers.ts";
 import { loginRoutes } from "./auth/session.ts";

@@ -15,7 +15,11 @@ import { commitResult, type CommitResult, type CommitStamp } from "../schemas/co
 
 type InWorker = WorkerContext<unknown, unknown, unknown>;
 /** A commit port of a keyed list (durable-objects/ports.ts, `keyedList`), as the Worker calls it. */
-type CommitPort = (key: string, fields: Record<string, EditValue>, comment: string | null) => Promise<Outcome<CommitStamp>>;
+type CommitPort = (
+  key: string,
+  fields: Record<string, EditValue>,
+  comment: string | null,
+) => Promise<Outcome<CommitStamp>>;
 type RemovePort = (key: string, comment: string | null) => Promise<Outcome<CommitStamp>>;
 type Body = Record<string, unknown>;
 type Mode = "create" | "replace" | "upsert";
@@ -36,12 +40,16 @@ export class ConfigList {
     this.#specs = list.specs;
   }
 
-  /** The body as configuration children. A secret left out keeps the stored one on a replacement and is unset on a creation. */
+  /**
+   * The body as configuration children. A secret left out keeps the stored one on a replacement and is unset on a
+   * creation.
+   */
   children(body: Body, mode: Mode): Record<string, EditValue> {
     return Object.fromEntries(
       this.#specs.map(([name, spec]): [string, EditValue] => {
         const value = body[name];
-        if (spec.secret) return [name, value === undefined ? (mode === "create" ? null : REDACTED) : (value as string | null)];
+        if (spec.secret)
+          return [name, value === undefined ? (mode === "create" ? null : REDACTED) : (value as string | null)];
         if (spec.listMode) return [name, (value as string[] | null | undefined) ?? []];
         if (value === null || value === undefined) return [name, null];
         return [name, typeof value === "string" ? value : String(value)];
@@ -56,26 +64,45 @@ export class ConfigList {
       const expected = isBoolean(spec) ? "boolean" : isInteger(spec) ? "number" : "string";
       return typeof stored === expected ? stored! : spec.default;
     };
-    return Object.fromEntries(this.#specs.filter(([, spec]) => !spec.secret).map(([name, spec]) => [name, value(spec, item.values[name])]));
+    return Object.fromEntries(
+      this.#specs.filter(([, spec]) => !spec.secret).map(([name, spec]) => [name, value(spec, item.values[name])]),
+    );
   }
 
   /** Whether the item holds a value for a secret child. */
-  static secretSet = (item: ConfigItem, child: string): boolean => item.values[child] !== null && item.values[child] !== undefined;
+  static secretSet = (item: ConfigItem, child: string): boolean =>
+    item.values[child] !== null && item.values[child] !== undefined;
 
-  /** A handler in the Worker committing the body as the item `keyOf` names through the operation's port (create: 409 if it exists; replace: 404 if not; upsert: either). */
-  write(mode: Mode, keyOf: (ctx: InWorker & { params: Record<string, string>; body: Body }) => string, port: (ctx: InWorker) => CommitPort) {
+  /**
+   * A handler in the Worker committing the body as the item `keyOf` names through the operation's port (create: 409 if
+   * it exists; replace: 404 if not; upsert: either).
+   */
+  write(
+    mode: Mode,
+    keyOf: (ctx: InWorker & { params: Record<string, string>; body: Body }) => string,
+    port: (ctx: InWorker) => CommitPort,
+  ) {
     return async (ctx: InWorker): Promise<CommitResult> => {
       const typed = ctx as InWorker & { params: Record<string, string>; body: Body };
       const key = keyOf(typed);
-      return commitResult(key, committed(ctx, await port(ctx)(key, this.children(typed.body, mode), commentOf(typed.body))));
+      return commitResult(
+        key,
+        committed(ctx, await port(ctx)(key, this.children(typed.body, mode), commentOf(typed.body))),
+      );
     };
   }
 
-  /** A handler in the Worker deleting the item the URL names through the operation's port (404 if there is none), with the `comment` query parameter. */
+  /**
+   * A handler in the Worker deleting the item the URL names through the operation's port (404 if there is none), with
+   * the `comment` query parameter.
+   */
   erase(param: string, port: (ctx: InWorker) => RemovePort) {
     return async (ctx: InWorker): Promise<CommitResult> => {
       const key = (ctx.params as Record<string, string>)[param]!;
-      return commitResult(key, committed(ctx, await port(ctx)(key, (ctx.query as { comment?: string } | undefined)?.comment ?? null)));
+      return commitResult(
+        key,
+        committed(ctx, await port(ctx)(key, (ctx.query as { comment?: string } | undefined)?.comment ?? null)),
+      );
     };
   }
 }

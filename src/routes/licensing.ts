@@ -12,7 +12,9 @@ import { unwrap } from "../http/refusal.ts";
 export const licensingRoutes = [
   inWorker(licensing.status, (ctx) => ctx.port.licensing.status()),
   inWorker(licensing.activate, async (ctx) => {
-    const { activated, instanceId } = unwrap(await ctx.port.licensing.activate(ctx.body.token, ctx.body.licenceId ?? null));
+    const { activated, instanceId } = unwrap(
+      await ctx.port.licensing.activate(ctx.body.token, ctx.body.licenceId ?? null),
+    );
     return { activated, instanceId };
   }),
   inWorker(licensing.loadOffline, async (ctx) => {

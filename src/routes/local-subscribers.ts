@@ -19,7 +19,14 @@ import { committed, readAt } from "../http/config-version.ts";
 import { inWorker } from "../http/route.ts";
 import { commitResult } from "../schemas/commit.ts";
 import { slicePage } from "../schemas/common.ts";
-import { localSubscriberLists, localSubscribers, type Kind, type LocalIpoeSubscriber, type LocalPppoeSubscriber, type LocalSubscriberRow } from "../schemas/local-subscribers.ts";
+import {
+  localSubscriberLists,
+  localSubscribers,
+  type Kind,
+  type LocalIpoeSubscriber,
+  type LocalPppoeSubscriber,
+  type LocalSubscriberRow,
+} from "../schemas/local-subscribers.ts";
 import { ConfigList, commentOf } from "./keyed-list.ts";
 
 const lists = { ipoe: new ConfigList(localSubscriberLists.ipoe), pppoe: new ConfigList(localSubscriberLists.pppoe) };
@@ -36,15 +43,29 @@ const sessionOf = (sessions: Sessions, kind: Kind, key: string): number | null =
 function ipoeRecord(item: ConfigItem, sessions: Sessions): IpoeRecord {
   const values = lists.ipoe.rowValues(item);
   const option82 = typeof values.option82CircuitId === "string" ? values.option82CircuitId : null;
-  return { kind: "ipoe", key: item.key, username: ipoeUsername(Number(values.port), Number(values.sVlan), Number(values.vlan), option82), ...values, sessionId: sessionOf(sessions, "ipoe", item.key) };
+  return {
+    kind: "ipoe",
+    key: item.key,
+    username: ipoeUsername(Number(values.port), Number(values.sVlan), Number(values.vlan), option82),
+    ...values,
+    sessionId: sessionOf(sessions, "ipoe", item.key),
+  };
 }
 
 function pppoeRecord(item: ConfigItem, sessions: Sessions): PppoeRecord {
-  return { kind: "pppoe", key: item.key, username: item.key, passwordSet: ConfigList.secretSet(item, "password"), ...lists.pppoe.rowValues(item), sessionId: sessionOf(sessions, "pppoe", item.key) };
+  return {
+    kind: "pppoe",
+    key: item.key,
+    username: item.key,
+    passwordSet: ConfigList.secretSet(item, "password"),
+    ...lists.pppoe.rowValues(item),
+    sessionId: sessionOf(sessions, "pppoe", item.key),
+  };
 }
 
 const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
-const line = (record: SubscriberRecord, part: "port" | "sVlan" | "vlan"): number | null => (record.kind === "ipoe" ? Number(record[part]) : null);
+const line = (record: SubscriberRecord, part: "port" | "sVlan" | "vlan"): number | null =>
+  record.kind === "ipoe" ? Number(record[part]) : null;
 
 const row = (record: SubscriberRecord): z.infer<typeof LocalSubscriberRow> => ({
   kind: record.kind,
@@ -66,7 +87,11 @@ const row = (record: SubscriberRecord): z.infer<typeof LocalSubscriberRow> => ({
 const RECORDS = { ipoe: ipoeRecord, pppoe: pppoeRecord };
 
 /** A record as a port read it (the item and the sessions, at a version), with that version as the ETag. */
-function recordOf<K extends Kind>(ctx: { responseHeaders: Headers }, kind: K, read: { item: ConfigItem; sessions: Sessions; version: number }): ReturnType<(typeof RECORDS)[K]> {
+function recordOf<K extends Kind>(
+  ctx: { responseHeaders: Headers },
+  kind: K,
+  read: { item: ConfigItem; sessions: Sessions; version: number },
+): ReturnType<(typeof RECORDS)[K]> {
   readAt(ctx, read);
   // Each kind's own shape, so a route's schema sees an IPoE or a PPPoE record, not their union.
   return RECORDS[kind](read.item, read.sessions) as ReturnType<(typeof RECORDS)[K]>;
@@ -77,30 +102,89 @@ export const localSubscriberRoutes = [
     const { ipoe, pppoe, sessions } = readAt(ctx, await ctx.port.localSubscribers.list());
     const lines = ipoe
       .map((item) => ipoeRecord(item, sessions))
-      .sort((a, b) => line(a, "port")! - line(b, "port")! || line(a, "sVlan")! - line(b, "sVlan")! || line(a, "vlan")! - line(b, "vlan")!);
-    const users = pppoe.map((item) => pppoeRecord(item, sessions)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      .sort(
+        (a, b) =>
+          line(a, "port")! - line(b, "port")! ||
+          line(a, "sVlan")! - line(b, "sVlan")! ||
+          line(a, "vlan")! - line(b, "vlan")!,
+      );
+    const users = pppoe
+      .map((item) => pppoeRecord(item, sessions))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const rows = [...(ctx.query.kind === "pppoe" ? [] : lines), ...(ctx.query.kind === "ipoe" ? [] : users)].map(row);
     return slicePage(rows, ctx.query.offset, ctx.query.limit);
   }),
   inWorker(localSubscribers.createIpoe, async (ctx) => {
     const key = ipoeKey(Number(ctx.body.port), Number(ctx.body.sVlan), Number(ctx.body.vlan));
-    return recordOf(ctx, "ipoe", committed(ctx, await ctx.port.localSubscribers.createIpoe(key, lists.ipoe.children(ctx.body, "create"), commentOf(ctx.body))));
+    return recordOf(
+      ctx,
+      "ipoe",
+      committed(
+        ctx,
+        await ctx.port.localSubscribers.createIpoe(key, lists.ipoe.children(ctx.body, "create"), commentOf(ctx.body)),
+      ),
+    );
   }),
-  inWorker(localSubscribers.getIpoe, async (ctx) => recordOf(ctx, "ipoe", unwrap(await ctx.port.localSubscribers.getIpoe(ctx.params.key)))),
+  inWorker(localSubscribers.getIpoe, async (ctx) =>
+    recordOf(ctx, "ipoe", unwrap(await ctx.port.localSubscribers.getIpoe(ctx.params.key))),
+  ),
   inWorker(localSubscribers.replaceIpoe, async (ctx) => {
     // The line comes from the key (the object refuses a key no subscriber has, and a body naming another line).
     const [port, sVlan, vlan] = ipoeLineOf(ctx.params.key) ?? [ctx.body.port, ctx.body.sVlan, ctx.body.vlan];
     const children = lists.ipoe.children({ ...ctx.body, port, sVlan, vlan }, "replace");
     const given = { port: ctx.body.port, sVlan: ctx.body.sVlan, vlan: ctx.body.vlan };
-    return recordOf(ctx, "ipoe", committed(ctx, await ctx.port.localSubscribers.replaceIpoe(ctx.params.key, children, given, commentOf(ctx.body))));
+    return recordOf(
+      ctx,
+      "ipoe",
+      committed(ctx, await ctx.port.localSubscribers.replaceIpoe(ctx.params.key, children, given, commentOf(ctx.body))),
+    );
   }),
-  inWorker(localSubscribers.removeIpoe, async (ctx) => commitResult(ctx.params.key, committed(ctx, await ctx.port.localSubscribers.removeIpoe(ctx.params.key, ctx.query.comment ?? null)))),
+  inWorker(localSubscribers.removeIpoe, async (ctx) =>
+    commitResult(
+      ctx.params.key,
+      committed(ctx, await ctx.port.localSubscribers.removeIpoe(ctx.params.key, ctx.query.comment ?? null)),
+    ),
+  ),
   inWorker(localSubscribers.createPppoe, async (ctx) =>
-    recordOf(ctx, "pppoe", committed(ctx, await ctx.port.localSubscribers.createPppoe(ctx.body.username, lists.pppoe.children(ctx.body, "create"), commentOf(ctx.body))))),
-  inWorker(localSubscribers.getPppoe, async (ctx) => recordOf(ctx, "pppoe", unwrap(await ctx.port.localSubscribers.getPppoe(ctx.params.username)))),
+    recordOf(
+      ctx,
+      "pppoe",
+      committed(
+        ctx,
+        await ctx.port.localSubscribers.createPppoe(
+          ctx.body.username,
+          lists.pppoe.children(ctx.body, "create"),
+          commentOf(ctx.body),
+        ),
+      ),
+    ),
+  ),
+  inWorker(localSubscribers.getPppoe, async (ctx) =>
+    recordOf(ctx, "pppoe", unwrap(await ctx.port.localSubscribers.getPppoe(ctx.params.username))),
+  ),
   inWorker(localSubscribers.replacePppoe, async (ctx) =>
-    recordOf(ctx, "pppoe", committed(ctx, await ctx.port.localSubscribers.replacePppoe(ctx.params.username, lists.pppoe.children(ctx.body, "replace"), { username: ctx.body.username }, commentOf(ctx.body))))),
+    recordOf(
+      ctx,
+      "pppoe",
+      committed(
+        ctx,
+        await ctx.port.localSubscribers.replacePppoe(
+          ctx.params.username,
+          lists.pppoe.children(ctx.body, "replace"),
+          { username: ctx.body.username },
+          commentOf(ctx.body),
+        ),
+      ),
+    ),
+  ),
   inWorker(localSubscribers.removePppoe, async (ctx) =>
-    commitResult(ctx.params.username, committed(ctx, await ctx.port.localSubscribers.removePppoe(ctx.params.username, ctx.query.comment ?? null)))),
-  inWorker(localSubscribers.session, async (ctx) => unwrap(await ctx.port.localSubscribers.session(ctx.params.kind, ctx.params.key)).session),
+    commitResult(
+      ctx.params.username,
+      committed(ctx, await ctx.port.localSubscribers.removePppoe(ctx.params.username, ctx.query.comment ?? null)),
+    ),
+  ),
+  inWorker(
+    localSubscribers.session,
+    async (ctx) => unwrap(await ctx.port.localSubscribers.session(ctx.params.kind, ctx.params.key)).session,
+  ),
 ];

@@ -25,7 +25,9 @@ const INIT = `(async () => {
 })();`;
 
 const SECURITY_HEADERS = {
-  "content-security-policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+  "content-security-policy":
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; " +
+    "base-uri 'none'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
 };
 
@@ -37,17 +39,25 @@ const ASSETS: Record<ReferenceAsset, { body: string; type: string }> = {
 
 let cachedDocument: string | undefined;
 
-/** The reference routes, given the whole table they describe: served by the Worker, their one call into the appliance the caller's authorization. */
+/**
+ * The reference routes, given the whole table they describe: served by the Worker, their one call into the appliance
+ * the caller's authorization.
+ */
 export function referenceRoutes(table: () => Route[]): Route[] {
   return [
     inWorker(reference.document, () => {
       cachedDocument ??= JSON.stringify(openApiDocument(table()));
       return new Response(cachedDocument, { headers: { "content-type": "application/json" } });
     }),
-    inWorker(reference.page, () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8", ...SECURITY_HEADERS } })),
+    inWorker(
+      reference.page,
+      () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8", ...SECURITY_HEADERS } }),
+    ),
     inWorker(reference.asset, (ctx) => {
       const asset = ASSETS[ctx.params.asset];
-      return new Response(asset.body, { headers: { "content-type": asset.type, "cache-control": "private, max-age=3600", ...SECURITY_HEADERS } });
+      return new Response(asset.body, {
+        headers: { "content-type": asset.type, "cache-control": "private, max-age=3600", ...SECURITY_HEADERS },
+      });
     }),
   ];
 }

@@ -15,5 +15,8 @@ export const routingRoutes = [
   inWorker(routing.bgpNeighbor, (ctx) => ctx.port.routing.bgpNeighbor(ctx.params.address, ctx.query.vrf ?? null)),
   inWorker(routing.neighborRoutes, (ctx) => ctx.port.routing.neighborRoutes(ctx.params.address, ctx.query)),
   inWorker(routing.igp, (ctx) => ctx.port.routing.igp()),
-  inWorker(routing.vrfRoutes, async (ctx) => new Encoded(unwrap(await ctx.port.routing.vrfRoutes(ctx.params.vrf, ctx.query)).page)),
+  inWorker(
+    routing.vrfRoutes,
+    async (ctx) => new Encoded(unwrap(await ctx.port.routing.vrfRoutes(ctx.params.vrf, ctx.query)).page),
+  ),
 ];

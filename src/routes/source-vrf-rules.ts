@@ -17,8 +17,27 @@ const rule = (item: ConfigItem) => ({ name: item.key, ...rules.rowValues(item) }
 
 export const sourceVrfRuleRoutes = [
   inWorker(sourceVrfRules.list, async (ctx) => readAt(ctx, await ctx.port.sourceVrfRules.list()).items.map(rule)),
-  inWorker(sourceVrfRules.create, rules.write("create", (ctx) => String(ctx.body.name), (ctx) => ctx.port.sourceVrfRules.create)),
-  inWorker(sourceVrfRules.get, async (ctx) => rule(readAt(ctx, unwrap(await ctx.port.sourceVrfRules.get(ctx.params.name))).item)),
-  inWorker(sourceVrfRules.replace, rules.write("replace", (ctx) => ctx.params.name!, (ctx) => ctx.port.sourceVrfRules.replace)),
-  inWorker(sourceVrfRules.remove, rules.erase("name", (ctx) => ctx.port.sourceVrfRules.remove)),
+  inWorker(
+    sourceVrfRules.create,
+    rules.write(
+      "create",
+      (ctx) => String(ctx.body.name),
+      (ctx) => ctx.port.sourceVrfRules.create,
+    ),
+  ),
+  inWorker(sourceVrfRules.get, async (ctx) =>
+    rule(readAt(ctx, unwrap(await ctx.port.sourceVrfRules.get(ctx.params.name))).item),
+  ),
+  inWorker(
+    sourceVrfRules.replace,
+    rules.write(
+      "replace",
+      (ctx) => ctx.params.name!,
+      (ctx) => ctx.port.sourceVrfRules.replace,
+    ),
+  ),
+  inWorker(
+    sourceVrfRules.remove,
+    rules.erase("name", (ctx) => ctx.port.sourceVrfRules.remove),
+  ),
 ];

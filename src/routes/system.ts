@@ -11,13 +11,30 @@ import { SOFTWARE_VERSION } from "../../durable-objects/appliance.ts";
 
 /** Health's 503: the appliance's state cannot be read. */
 const down = (appliance: string) =>
-  Response.json({ status: "down", appliance, timeUtc: new Date().toISOString(), softwareVersion: SOFTWARE_VERSION, uptimeSeconds: null, checks: { storage: "failed" } }, { status: 503 });
+  Response.json(
+    {
+      status: "down",
+      appliance,
+      timeUtc: new Date().toISOString(),
+      softwareVersion: SOFTWARE_VERSION,
+      uptimeSeconds: null,
+      checks: { storage: "failed" },
+    },
+    { status: 503 },
+  );
 
 export const systemRoutes = [
   inWorker(system.health, async (ctx) => {
     try {
       const health = await ctx.port.system.health();
-      return { status: "ok" as const, appliance: ctx.appliance.name, timeUtc: new Date().toISOString(), softwareVersion: health.softwareVersion, uptimeSeconds: health.uptimeSeconds, checks: { storage: "ok" as const } };
+      return {
+        status: "ok" as const,
+        appliance: ctx.appliance.name,
+        timeUtc: new Date().toISOString(),
+        softwareVersion: health.softwareVersion,
+        uptimeSeconds: health.uptimeSeconds,
+        checks: { storage: "ok" as const },
+      };
     } catch {
       // An object whose storage would not open, or that cannot even be asked, is down, not an internal error.
       return down(ctx.appliance.name);
@@ -30,7 +47,14 @@ export const systemRoutes = [
     return {
       asOfUtc: table.asOfUtc,
       interfaces: table.interfaces,
-      tunnels: table.tunnels.map((c) => ({ name: `gre-${c.id}`, circuitId: c.id, vrf: c.vrf, operState: c.tunnelState === "up" ? "up" : "down", tunnelState: c.tunnelState, lastChangeUtc: c.lastChangeUtc })),
+      tunnels: table.tunnels.map((c) => ({
+        name: `gre-${c.id}`,
+        circuitId: c.id,
+        vrf: c.vrf,
+        operState: c.tunnelState === "up" ? "up" : "down",
+        tunnelState: c.tunnelState,
+        lastChangeUtc: c.lastChangeUtc,
+      })),
     };
   }),
 ];

@@ -14,7 +14,9 @@ export const vrfRoutes = [
   inWorker(vrfs.list, async (ctx) => {
     const { items, byVrf } = readAt(ctx, await ctx.port.vrfs.list());
     const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-    const configured = items.map((item) => ({ name: item.key, configured: true, sessions: byVrf[item.key] ?? 0, ...list.rowValues(item) })).sort(byName);
+    const configured = items
+      .map((item) => ({ name: item.key, configured: true, sessions: byVrf[item.key] ?? 0, ...list.rowValues(item) }))
+      .sort(byName);
     const names = new Set(items.map((item) => item.key));
     const observed = Object.entries(byVrf)
       .filter(([name, count]) => count > 0 && !names.has(name))
@@ -22,7 +24,24 @@ export const vrfRoutes = [
       .sort(byName);
     return [...configured, ...observed];
   }),
-  inWorker(vrfs.create, list.write("create", (ctx) => String(ctx.body.name), (ctx) => ctx.port.vrfs.create)),
-  inWorker(vrfs.replace, list.write("replace", (ctx) => ctx.params.name!, (ctx) => ctx.port.vrfs.replace)),
-  inWorker(vrfs.remove, list.erase("name", (ctx) => ctx.port.vrfs.remove)),
+  inWorker(
+    vrfs.create,
+    list.write(
+      "create",
+      (ctx) => String(ctx.body.name),
+      (ctx) => ctx.port.vrfs.create,
+    ),
+  ),
+  inWorker(
+    vrfs.replace,
+    list.write(
+      "replace",
+      (ctx) => ctx.params.name!,
+      (ctx) => ctx.port.vrfs.replace,
+    ),
+  ),
+  inWorker(
+    vrfs.remove,
+    list.erase("name", (ctx) => ctx.port.vrfs.remove),
+  ),
 ];

@@ -14,15 +14,32 @@ export const AcmeStatus = z
     enabled: z.boolean().meta({ description: "`acme.enabled`" }),
     directoryUrl: z.string().nullable().meta({ description: "`acme.directoryUrl`; null = not configured" }),
     state: z.enum(["idle", "ordering", "issued", "failed"]).meta({
-      description: "`idle`: nothing under way (ACME disabled, or due at the next check); `ordering`: an attempt is under way; `issued`: the listener serves the ACME certificate; `failed`: the last attempt failed, see `lastError` and `nextAttemptUtc`",
+      description:
+        "`idle`: nothing under way (ACME disabled, or due at the next check); " +
+        "`ordering`: an attempt is under way; `issued`: the listener serves the ACME " +
+        "certificate; `failed`: the last attempt failed, see `lastError` and " +
+        "`nextAttemptUtc`",
     }),
-    names: z.array(z.string()).meta({ description: "what an order asks for: `acme.names`, else `webUi.hostname`, else the listeners' addresses" }),
-    accountUrl: z.string().nullable().meta({ description: "the account registered with this directory; null until one is (its key is never shown)" }),
+    names: z.array(z.string()).meta({
+      description: "what an order asks for: `acme.names`, else `webUi.hostname`, else the listeners' addresses",
+    }),
+    accountUrl: z
+      .string()
+      .nullable()
+      .meta({ description: "the account registered with this directory; null until one is (its key is never shown)" }),
     lastAttemptUtc: DateTime.nullable(),
     lastError: z.string().nullable().meta({ description: "why the last attempt failed; null after a success" }),
     issuedUtc: DateTime.nullable().meta({ description: "when the certificate served was issued, if it is ACME's" }),
-    renewalUtc: DateTime.nullable().meta({ description: "when the certificate served will be renewed (`acme.renewBeforeDays` before expiry, at most a third of its lifetime before)" }),
-    nextAttemptUtc: DateTime.nullable().meta({ description: "after a failure, when the next attempt runs (1 min, doubling to a day; a commit of an `acme.*` key retries at once)" }),
+    renewalUtc: DateTime.nullable().meta({
+      description:
+        "when the certificate served will be renewed (`acme.renewBeforeDays` before " +
+        "expiry, at most a third of its lifetime before)",
+    }),
+    nextAttemptUtc: DateTime.nullable().meta({
+      description:
+        "after a failure, when the next attempt runs (1 min, doubling to a day; a commit " +
+        "of an `acme.*` key retries at once)",
+    }),
   })
   .meta({ id: "AcmeStatus" });
 export type AcmeStatus = z.output<typeof AcmeStatus>;

@@ -1,4 +1,7 @@
-/** Alarms, the wire contract: an active alarm, the active set, the clear and test requests and results, the push sinks' notification, and the section's operations. */
+/**
+ * Alarms, the wire contract: an active alarm, the active set, the clear and test requests and results, the push sinks'
+ * notification, and the section's operations.
+ */
 import { z } from "zod";
 import { operation } from "./contract.ts";
 import { ALARM_CATALOGUE, ALARM_SEVERITIES, NOTIFICATION_KINDS } from "../../simulator/vocabulary.ts";
@@ -9,12 +12,18 @@ export const Severity = z.enum(ALARM_SEVERITIES);
 // An object, not z.record(Severity, …): a record with enum keys becomes a JSON
 // Schema whose `required` names properties it never defines, which code
 // generators cannot read (Redocly's no-required-schema-properties-undefined).
-const BySeverity = z.object({ critical: int32, major: int32, minor: int32, warning: int32 } satisfies Record<(typeof ALARM_SEVERITIES)[number], typeof int32>);
+const BySeverity = z.object({ critical: int32, major: int32, minor: int32, warning: int32 } satisfies Record<
+  (typeof ALARM_SEVERITIES)[number],
+  typeof int32
+>);
 
 export const Alarm = z
   .object({
     id: z.string().meta({ description: "catalogue id of the alarm" }),
-    instance: z.string().nullable().meta({ description: "discriminator (pool, group or server); null for a singleton" }),
+    instance: z
+      .string()
+      .nullable()
+      .meta({ description: "discriminator (pool, group or server); null for a singleton" }),
     severity: Severity,
     firstRaisedUtc: z.string().meta({ description: "date-time" }),
     ageSeconds: count,
@@ -35,14 +44,20 @@ export const AlarmsResponse = z
 export type AlarmsResponse = z.output<typeof AlarmsResponse>;
 
 export const AlarmClearResult = z
-  .object({ cleared: z.boolean().meta({ description: "false when no active alarm matched" }), id: z.string(), instance: z.string().nullable() })
+  .object({
+    cleared: z.boolean().meta({ description: "false when no active alarm matched" }),
+    id: z.string(),
+    instance: z.string().nullable(),
+  })
   .meta({ id: "AlarmClearResult" });
 export type AlarmClearResult = z.output<typeof AlarmClearResult>;
 
 export const AlertNotification = z
   .object({
     version: z.literal("1"),
-    kind: z.enum(NOTIFICATION_KINDS).meta({ description: "`raised` and `cleared` as the alarm book changes; `test` for POST /api/v1/alarms/test" }),
+    kind: z
+      .enum(NOTIFICATION_KINDS)
+      .meta({ description: "`raised` and `cleared` as the alarm book changes; `test` for POST /api/v1/alarms/test" }),
     appliance: z.string(),
     sentUtc: z.string().meta({ description: "date-time" }),
     alarm: Alarm,
@@ -51,11 +66,14 @@ export const AlertNotification = z
   .meta({
     id: "AlertNotification",
     description:
-      "the payload push sinks (webhook, SMTP, message bus) receive, for every alarm raised or cleared and for each test. " +
-      "A webhook sink gets it as the JSON body of a POST (`content-type: application/json`, `x-bng-notification: <kind>`, " +
+      "the payload push sinks (webhook, SMTP, message bus) receive, for every alarm " +
+      "raised or cleared and for each test. " +
+      ("A webhook sink gets it as the JSON body of a POST (`content-type: " +
+        "application/json`, `x-bng-notification: <kind>`, ") +
       "`authorization: Bearer <credential>` when the sink has one), a 5 s timeout per attempt, redirects not " +
       "followed. An SMTP sink gets an e-mail whose subject names appliance, " +
-      "severity and alarm, with a text/plain part and this object as an `application/json` attachment; a bus sink gets it as the payload of an " +
+      ("severity and alarm, with a text/plain part and this object as an " +
+        "`application/json` attachment; a bus sink gets it as the payload of an ") +
       "MQTT 3.1.1 PUBLISH at QoS 1 on `<topic prefix>/<appliance>/<severity>`. Each sink queues its notifications " +
       "(`queueSize`) and delivers them in order, " +
       "retrying through an outage (1 s, doubling to 30 s) for up to 30 minutes; outcomes are logged " +
@@ -105,19 +123,34 @@ export const AlertSinkStates = z
 const AlarmClear = z
   .object({
     id: z.string().min(1).max(128),
-    instance: z.string().max(256).nullable().default(null).meta({ description: "null or absent for a singleton alarm" }),
+    instance: z
+      .string()
+      .max(256)
+      .nullable()
+      .default(null)
+      .meta({ description: "null or absent for a singleton alarm" }),
   })
   .meta({ id: "AlarmClear" });
 
 const AlertTestRequest = z
   .object({
-    severity: Severity.default("major").meta({ description: "default `major`; a sink is exercised when this is at or above its floor" }),
-    text: z.string().min(1).max(1024).optional().meta({ description: "alert text; default `Test alert from <appliance>`" }),
+    severity: Severity.default("major").meta({
+      description: "default `major`; a sink is exercised when this is at or above its floor",
+    }),
+    text: z
+      .string()
+      .min(1)
+      .max(1024)
+      .optional()
+      .meta({ description: "alert text; default `Test alert from <appliance>`" }),
   })
   .meta({ id: "AlertTestRequest" });
 
 const catalogue = Object.entries(ALARM_CATALOGUE)
-  .map(([id, a]) => `- \`${id}\` (${a.severity}; instance: ${a.instance ?? "none"}): raised when ${a.raise}; cleared when ${a.clear}`)
+  .map(
+    ([id, a]) =>
+      `- \`${id}\` (${a.severity}; instance: ${a.instance ?? "none"}): raised when ${a.raise}; cleared when ${a.clear}`,
+  )
   .join("\n");
 
 /** The section's operations. */
@@ -166,7 +199,8 @@ export const alarms = {
     section: "Alarms",
     summary: "Active alarms, most severe first, with counts and statistics",
     description:
-      "Alarms are raised and cleared by their conditions after every 10-second step and every action, with hysteresis. " +
+      "Alarms are raised and cleared by their conditions after every 10-second step " +
+      "and every action, with hysteresis. " +
       "A manually cleared alarm is raised again only after its condition has cleared and returned. Catalogue:\n\n" +
       catalogue,
     response: { description: "AlarmsResponse", schema: AlarmsResponse },
@@ -201,8 +235,10 @@ export const alarms = {
     section: "Alarms",
     summary: "Send a synthetic alert through the real fan-out and return the payload sinks receive (audited)",
     description:
-      "The spec's `admin` role, i.e. super-user. The body is optional and may be JSON `null`; without it the alert is `major` with the default text. " +
-      "It goes through the same fan-out as real alarms: every sink of `alarms.sinks` whose `severityFloor` the `severity` meets receives it " +
+      "The spec's `admin` role, i.e. super-user. The body is optional and may be JSON " +
+      "`null`; without it the alert is `major` with the default text. " +
+      ("It goes through the same fan-out as real alarms: every sink of `alarms.sinks` " +
+        "whose `severityFloor` the `severity` meets receives it ") +
       "(e.g. `major` reaches a sink with the default floor `major`, not one with floor `critical`). " +
       "The synthetic alert is not added to the active alarms.",
     floor: "super-user",
@@ -229,5 +265,4 @@ export const alarms = {
       },
     },
   }),
-
 };

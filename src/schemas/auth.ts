@@ -7,7 +7,6 @@ import { isAllowedIssuer } from "../trust/oidc.ts";
 
 const Role = z.enum(ROLES);
 
-
 export const LoginRequest = z
   .object({
     username: z.string().min(1).max(64),
@@ -17,11 +16,18 @@ export const LoginRequest = z
       .looseObject({ id: z.string().max(1024), type: z.literal("public-key"), response: z.looseObject({}) })
       .nullable()
       .optional()
-      .meta({ description: "in place of `totpCode` where the passkey policy allows: the WebAuthn AuthenticationResponseJSON answering the `passkeyOptions` of the `totpCodeRequired` reply" }),
+      .meta({
+        description:
+          "in place of `totpCode` where the passkey policy allows: the WebAuthn " +
+          "AuthenticationResponseJSON answering the `passkeyOptions` of the " +
+          "`totpCodeRequired` reply",
+      }),
   })
   .meta({ id: "LoginRequest" });
 
-export const EnrolRequest = z.object({ enrolmentToken: z.string().min(1).max(4096), totpCode: z.string() }).meta({ id: "EnrolRequest" });
+export const EnrolRequest = z
+  .object({ enrolmentToken: z.string().min(1).max(4096), totpCode: z.string() })
+  .meta({ id: "EnrolRequest" });
 
 export const LoginResponse = z
   .object({
@@ -35,18 +41,32 @@ export const LoginResponse = z
     passwordChangeRequired: z
       .boolean()
       .optional()
-      .meta({ description: "with `success`: true when the password used is the published development default; the session may only change it (POST /auth/password), log out and call whoami. Absent otherwise." }),
+      .meta({
+        description:
+          "with `success`: true when the password used is the published development " +
+          "default; the session may only change it (POST /auth/password), log out and call " +
+          "whoami. Absent otherwise.",
+      }),
     passkeyOptions: z
       .object({
         challenge: z.string(),
         timeout: z.number().optional(),
         rpId: z.string().optional(),
-        allowCredentials: z.array(z.object({ id: z.string(), type: z.literal("public-key"), transports: z.array(z.string()).optional() })).optional(),
+        allowCredentials: z
+          .array(
+            z.object({ id: z.string(), type: z.literal("public-key"), transports: z.array(z.string()).optional() }),
+          )
+          .optional(),
         userVerification: z.string().optional(),
       })
       .nullable()
       .optional()
-      .meta({ description: "with `totpCodeRequired`, when the passkey policy lets a passkey replace the code and the account has one: PublicKeyCredentialRequestOptionsJSON for navigator.credentials.get(); valid 5 minutes" }),
+      .meta({
+        description:
+          "with `totpCodeRequired`, when the passkey policy lets a passkey replace the " +
+          "code and the account has one: PublicKeyCredentialRequestOptionsJSON for " +
+          "navigator.credentials.get(); valid 5 minutes",
+      }),
   })
   .meta({ id: "LoginResponse" });
 export type LoginResponse = z.infer<typeof LoginResponse>;
@@ -54,12 +74,21 @@ export type LoginResponse = z.infer<typeof LoginResponse>;
 export const Whoami = z
   .object({
     via: z.enum(["session", "token"]),
-    username: z.string().nullable().meta({ description: "the account (sessions) or the account that created the token" }),
+    username: z
+      .string()
+      .nullable()
+      .meta({ description: "the account (sessions) or the account that created the token" }),
     role: Role,
     tokenName: z.string().nullable(),
-    csrfToken: z.string().nullable().meta({ description: "send as X-CSRF-Token on cookie-authenticated changes; null for tokens" }),
+    csrfToken: z
+      .string()
+      .nullable()
+      .meta({ description: "send as X-CSRF-Token on cookie-authenticated changes; null for tokens" }),
     passwordChangeRequired: z.boolean().meta({
-      description: "true for a session signed in with the published development default password: until it changes it with POST /auth/password, every operation but whoami, logout and that one answers 403",
+      description:
+        "true for a session signed in with the published development default password: " +
+        "until it changes it with POST /auth/password, every operation but whoami, " +
+        "logout and that one answers 403",
     }),
     appliance: z.string(),
   })
@@ -67,9 +96,16 @@ export const Whoami = z
 
 export const TokenCreate = z
   .object({
-    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9 ._:@-]{0,63}$/, "1-64 characters: letters, digits, space, '.', '_', ':', '@', '-'"),
+    name: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9 ._:@-]{0,63}$/,
+        "1-64 characters: letters, digits, space, '.', '_', ':', '@', '-'",
+      ),
     role: RoleSchema,
-    expiresUtc: DateTime.nullable().optional().meta({ description: "when the token stops working; null or absent = never" }),
+    expiresUtc: DateTime.nullable()
+      .optional()
+      .meta({ description: "when the token stops working; null or absent = never" }),
   })
   .meta({ id: "TokenCreate" });
 
@@ -78,12 +114,20 @@ export const TokenRecord = z
     id: z.string(),
     name: z.string(),
     role: Role,
-    prefix: z.string().meta({ description: "the first characters of the plaintext, to recognise the token; not a secret" }),
+    prefix: z
+      .string()
+      .meta({ description: "the first characters of the plaintext, to recognise the token; not a secret" }),
     createdUtc: DateTime,
     createdBy: z.string(),
-    lastUsedUtc: DateTime.nullable().meta({ description: "updated at most once a minute; shown at once, stored with the appliance's next tick (within 10 s)" }),
+    lastUsedUtc: DateTime.nullable().meta({
+      description: "updated at most once a minute; shown at once, stored with the appliance's next tick (within 10 s)",
+    }),
     expiresUtc: DateTime.nullable(),
-    source: z.enum(["api", "config"]).meta({ description: "`config`: provisioned from the fleet configuration (bootstrap and peer tokens); not revocable through the API" }),
+    source: z.enum(["api", "config"]).meta({
+      description:
+        "`config`: provisioned from the fleet configuration (bootstrap and peer tokens); " +
+        "not revocable through the API",
+    }),
   })
   .meta({ id: "TokenRecord" });
 export type TokenRecord = z.infer<typeof TokenRecord>;
@@ -97,7 +141,9 @@ export const TokenPage = page(TokenRecord, "TokenPage");
 
 export const BrowserSessionRecord = z
   .object({
-    id: z.string().meta({ description: "the session's handle: the first 16 hex digits of its cookie's SHA-256 (not usable as a cookie)" }),
+    id: z.string().meta({
+      description: "the session's handle: the first 16 hex digits of its cookie's SHA-256 (not usable as a cookie)",
+    }),
     username: z.string(),
     role: Role.meta({ description: "the account's role now (a role change reaches open sessions at once)" }),
     sourceIp: z.string().meta({ description: "the address the session logged in from" }),
@@ -114,7 +160,9 @@ export const PasskeyRecord = z
     id: z.string().meta({ description: "the credential id (base64url)" }),
     username: z.string(),
     name: z.string().meta({ description: "the account's label for it, e.g. `YubiKey 5C`" }),
-    transports: z.array(z.string()).meta({ description: "how the authenticator is reached, as it reported (usb, nfc, ble, internal, hybrid)" }),
+    transports: z
+      .array(z.string())
+      .meta({ description: "how the authenticator is reached, as it reported (usb, nfc, ble, internal, hybrid)" }),
     createdUtc: DateTime,
     lastUsedUtc: DateTime.nullable(),
   })
@@ -122,7 +170,9 @@ export const PasskeyRecord = z
 export type PasskeyRecord = z.infer<typeof PasskeyRecord>;
 
 export const Lockout = z.object({
-  sourceIp: z.string().meta({ description: "the source address, or `*` for the account-wide lock across all sources (backoff)" }),
+  sourceIp: z
+    .string()
+    .meta({ description: "the source address, or `*` for the account-wide lock across all sources (backoff)" }),
   failures: z.int(),
   lockedUntilUtc: DateTime.nullable(),
 });
@@ -142,11 +192,15 @@ export const UserRecord = z
 export type UserRecord = z.infer<typeof UserRecord>;
 
 export const UserPage = page(UserRecord, "UserPage");
-export const UserCreate = z.object({ username: Username, role: RoleSchema, password: NewPassword }).meta({ id: "UserCreate" });
+export const UserCreate = z
+  .object({ username: Username, role: RoleSchema, password: NewPassword })
+  .meta({ id: "UserCreate" });
 export const UserUpdate = z
   .object({
     role: RoleSchema,
-    revokeTokens: z.boolean().default(false).meta({ description: "true: also revoke the API tokens this account created whose role outranks the new one (a demotion)" }),
+    revokeTokens: z.boolean().default(false).meta({
+      description: "true: also revoke the API tokens this account created whose role outranks the new one (a demotion)",
+    }),
   })
   .meta({ id: "UserUpdate" });
 export const UserDeleteQuery = z.object({
@@ -160,20 +214,33 @@ export const UserDeleteQuery = z.object({
     }),
 });
 export const PasswordSet = z.object({ password: NewPassword }).meta({ id: "PasswordSet" });
-/** Proof that the person at a logged-in session is the account's owner: the current password or a fresh TOTP code, one of them. */
+/**
+ * Proof that the person at a logged-in session is the account's owner: the current password or a fresh TOTP code, one
+ * of them.
+ */
 export const Reauthentication = z
   .object({
     currentPassword: z.string().min(1).max(1024).optional().meta({ description: "the account's current password" }),
-    totpCode: z.string().regex(/^\d{6}$/, "6 digits").optional().meta({ description: "a current TOTP code not used before" }),
+    totpCode: z
+      .string()
+      .regex(/^\d{6}$/, "6 digits")
+      .optional()
+      .meta({ description: "a current TOTP code not used before" }),
   })
   .superRefine((value, ctx) => {
     if ((value.currentPassword === undefined) === (value.totpCode === undefined)) {
-      ctx.addIssue({ code: "custom", path: ["currentPassword"], message: "give exactly one of currentPassword and totpCode" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["currentPassword"],
+        message: "give exactly one of currentPassword and totpCode",
+      });
     }
   })
   .meta({ id: "Reauthentication" });
 
-export const PasswordChange = z.object({ currentPassword: z.string().min(1).max(1024), newPassword: NewPassword }).meta({ id: "PasswordChange" });
+export const PasswordChange = z
+  .object({ currentPassword: z.string().min(1).max(1024), newPassword: NewPassword })
+  .meta({ id: "PasswordChange" });
 export const UsernameParams = z.object({ username: z.string().min(1).max(64) });
 
 /**
@@ -185,7 +252,12 @@ export const AuthRoleRule = z
   .object({ group: z.string().min(1).max(256).meta({ description: "value of the groups claim" }), role: RoleSchema })
   .meta({ id: "AuthRoleRule" });
 const RoleMap = z
-  .union([z.array(AuthRoleRule), z.record(z.string().min(1).max(256), RoleSchema).transform((map) => Object.entries(map).map(([group, role]) => ({ group, role })))])
+  .union([
+    z.array(AuthRoleRule),
+    z
+      .record(z.string().min(1).max(256), RoleSchema)
+      .transform((map) => Object.entries(map).map(([group, role]) => ({ group, role }))),
+  ])
   .meta({ description: "group/claim to role rules, first match wins; an object `{group: role}` is accepted too" });
 
 const OidcFields = {
@@ -194,13 +266,23 @@ const OidcFields = {
   issuer: z
     .url()
     .refine(isAllowedIssuer, "an https URL (http only for a provider on this machine's loopback, e.g. a lab IdP)")
-    .meta({ description: "discovery document at `{issuer}/.well-known/openid-configuration`; https (http only on loopback)" }),
+    .meta({
+      description: "discovery document at `{issuer}/.well-known/openid-configuration`; https (http only on loopback)",
+    }),
   clientId: z.string().min(1).max(256),
-  scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/)).default([]).transform((s) => [...new Set(["openid", ...s])]).meta({ description: "`openid` is always included" }),
+  scopes: z
+    .array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/))
+    .default([])
+    .transform((s) => [...new Set(["openid", ...s])])
+    .meta({ description: "`openid` is always included" }),
   usernameClaim: z.string().min(1).max(128).default("preferred_username"),
   groupsClaim: z.string().min(1).max(128).default("groups"),
   fetchUserInfo: z.boolean().default(false),
-  redirectUri: z.url().nullable().optional().meta({ description: "explicit redirect_uri; otherwise derived from webUi.hostname" }),
+  redirectUri: z
+    .url()
+    .nullable()
+    .optional()
+    .meta({ description: "explicit redirect_uri; otherwise derived from webUi.hostname" }),
   roleMap: RoleMap.default([]),
 };
 
@@ -215,15 +297,20 @@ export const OidcProviderWrite = z
       .optional()
       .meta({
         description:
-          "write-only; required when creating. Omitted or `********` (the placeholder a read-modify-write client sends back) keeps the stored one, " +
-          "except when `issuer` changes: then the stored secret is dropped (`clientSecretSet` false, sign-in answers 409) unless this write sets a new one",
+          "write-only; required when creating. Omitted or `********` (the placeholder a " +
+          "read-modify-write client sends back) keeps the stored one, " +
+          ("except when `issuer` changes: then the stored secret is dropped " +
+            "(`clientSecretSet` false, sign-in answers 409) unless this write sets a new one"),
         writeOnly: true,
       }),
   })
   .meta({ id: "OidcProvider" });
 export type OidcProviderWrite = z.infer<typeof OidcProviderWrite>;
 
-/** What the sign-in page may show of an enabled provider before anyone signs in: its name and label, nothing of its settings. */
+/**
+ * What the sign-in page may show of an enabled provider before anyone signs in: its name and label, nothing of its
+ * settings.
+ */
 export const OidcSignInOptions = z
   .object({
     providers: z
@@ -251,14 +338,22 @@ export const OidcProviderRecord = z
   .meta({ id: "OidcProviderRecord" });
 export type OidcProviderRecord = z.infer<typeof OidcProviderRecord>;
 
-export const ProviderName = z.object({ name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "1-32 characters: lower-case letters, digits, '-'") });
+export const ProviderName = z.object({
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "1-32 characters: lower-case letters, digits, '-'"),
+});
 
 export const PasskeyPolicy = z
   .object({
     enabled: z.boolean().meta({ description: "offer passkey (WebAuthn) sign-in on the login page" }),
-    rpId: z.string().regex(/^[a-z0-9.-]+$/).nullable().meta({ description: "relying-party id; null = the listener's hostname" }),
+    rpId: z
+      .string()
+      .regex(/^[a-z0-9.-]+$/)
+      .nullable()
+      .meta({ description: "relying-party id; null = the listener's hostname" }),
     userVerification: z.enum(["required", "preferred", "discouraged"]),
-    replacesTotp: z.boolean().meta({ description: "a verified passkey satisfies the second factor in place of a TOTP code" }),
+    replacesTotp: z
+      .boolean()
+      .meta({ description: "a verified passkey satisfies the second factor in place of a TOTP code" }),
   })
   .meta({ id: "PasskeyPolicy" });
 export type PasskeyPolicy = z.infer<typeof PasskeyPolicy>;

@@ -1,9 +1,15 @@
-/** Captures, the wire contract: a session's packet capture, as the capture list and the session detail show it, the start request, and the section's operations. */
+/**
+ * Captures, the wire contract: a session's packet capture, as the capture list and the session detail show it, the
+ * start request, and the section's operations.
+ */
 import { z } from "zod";
 import { SessionIdParams } from "./common.ts";
 import { operation } from "./contract.ts";
 
-const uint32 = z.int().min(0).max(2 ** 32 - 1);
+const uint32 = z
+  .int()
+  .min(0)
+  .max(2 ** 32 - 1);
 
 export const CaptureRecord = z
   .object({
@@ -22,14 +28,18 @@ export const CaptureRow = CaptureRecord.extend({
 }).meta({ id: "CaptureRow" });
 export type CaptureRow = z.output<typeof CaptureRow>;
 
-export const CaptureStopResult = z.object({ status: z.literal("stopped"), sessionId: uint32 }).meta({ id: "CaptureStopResult" });
+export const CaptureStopResult = z
+  .object({ status: z.literal("stopped"), sessionId: uint32 })
+  .meta({ id: "CaptureStopResult" });
 
 const limit = z.int32().min(0).nullable().meta({ description: "null or 0 = unlimited" });
 
 // All three keys are required (the spec lists them in the schema's required list); the limits may be null.
 const CaptureRequest = z
   .object({
-    destinationIp: z.union([z.ipv4(), z.ipv6()]).meta({ description: "GRE collector address; must be on the capture mirror allowlist when one is configured" }),
+    destinationIp: z
+      .union([z.ipv4(), z.ipv6()])
+      .meta({ description: "GRE collector address; must be on the capture mirror allowlist when one is configured" }),
     maxPackets: limit,
     maxDurationSeconds: limit,
   })
@@ -43,7 +53,11 @@ export const captures = {
     section: "Captures",
     summary: "Active packet captures, one row per mirrored session",
     description:
-      "One row per session being mirrored (spec: at most one active capture per session): session id, the GRE collector's address, `maxPackets` and `maxDurationSeconds` (null or 0 = unlimited), when it started, packets mirrored and seconds elapsed so far. A capture ends by DELETE /api/v1/sessions/{id}/capture, when a limit is reached, or with its session.",
+      "One row per session being mirrored (spec: at most one active capture per " +
+      "session): session id, the GRE collector's address, `maxPackets` and " +
+      "`maxDurationSeconds` (null or 0 = unlimited), when it started, packets mirrored " +
+      "and seconds elapsed so far. A capture ends by DELETE " +
+      "/api/v1/sessions/{id}/capture, when a limit is reached, or with its session.",
     fp: true,
     response: { description: "array of CaptureRow, by session id", schema: z.array(CaptureRow) },
     examples: {
@@ -66,8 +80,10 @@ export const captures = {
     section: "Captures",
     summary: "Start mirroring a session to a GRE collector (audited)",
     description:
-      "At most one active capture per session (409 for a second). When the appliance has a capture mirror allowlist (`captureMirrorAllowlist` of the fleet file) " +
-      "the destination must be on it (403 otherwise). 404 for an unknown session. The capture stops by itself when `maxPackets` packets have been mirrored or " +
+      "At most one active capture per session (409 for a second). When the appliance " +
+      "has a capture mirror allowlist (`captureMirrorAllowlist` of the fleet file) " +
+      ("the destination must be on it (403 otherwise). 404 for an unknown session. The " +
+        "capture stops by itself when `maxPackets` packets have been mirrored or ") +
       "`maxDurationSeconds` have passed (checked every 10 seconds), or when the session goes down. Local only.",
     params: SessionIdParams,
     body: CaptureRequest,
@@ -76,7 +92,13 @@ export const captures = {
     examples: {
       params: { id: 1 },
       body: { destinationIp: "192.0.2.50", maxPackets: 10000, maxDurationSeconds: 3600 },
-      response: { sessionId: 1, destinationIp: "192.0.2.50", maxPackets: 10000, maxDurationSeconds: 3600, startedUtc: "2026-11-26T20:35:10.000Z" },
+      response: {
+        sessionId: 1,
+        destinationIp: "192.0.2.50",
+        maxPackets: 10000,
+        maxDurationSeconds: 3600,
+        startedUtc: "2026-11-26T20:35:10.000Z",
+      },
       errors: { 404: "no session 1" },
     },
   }),
@@ -92,7 +114,10 @@ export const captures = {
       schema: CaptureStopResult,
     },
     errors: [404],
-    examples: { params: { id: 1 }, response: { status: "stopped", sessionId: 1 }, errors: { 404: "session 1 has no active capture" } },
+    examples: {
+      params: { id: 1 },
+      response: { status: "stopped", sessionId: 1 },
+      errors: { 404: "session 1 has no active capture" },
+    },
   }),
-
 };

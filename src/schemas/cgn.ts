@@ -1,10 +1,16 @@
-/** CGN, the wire contract: bindings, groups with their utilisation, the status, the identify request, and the section's operations. */
+/**
+ * CGN, the wire contract: bindings, groups with their utilisation, the status, the identify request, and the section's
+ * operations.
+ */
 import { z } from "zod";
 import { pageQuery } from "./common.ts";
 import { operation } from "./contract.ts";
 
 const int32 = z.int32();
-const uint32 = z.int().min(0).max(2 ** 32 - 1);
+const uint32 = z
+  .int()
+  .min(0)
+  .max(2 ** 32 - 1);
 const count = z.int().min(0);
 
 /** A CGN group's idle timeouts in seconds, as it runs and as it is configured. */
@@ -54,7 +60,11 @@ export const CgnGroup = z
     autoLearn: z.array(z.object({ insideVrf: z.string(), prefixes: z.array(z.string()) })),
     timeouts: CgnTimeouts.meta({ description: "seconds" }),
     activeBindings: count,
-    portBlockAllocations: count.meta({ description: "port blocks handed to bindings (first blocks and extensions) since the data plane booted; the scrape's `bng_cgn_port_block_allocations_total`" }),
+    portBlockAllocations: count.meta({
+      description:
+        "port blocks handed to bindings (first blocks and extensions) since the data " +
+        "plane booted; the scrape's `bng_cgn_port_block_allocations_total`",
+    }),
     utilisation: z
       .object({ totalChunks: count, freeChunks: count, usedChunks: count, quarantinedChunks: count })
       .meta({ description: "port blocks; `usedChunks + freeChunks + quarantinedChunks = totalChunks`" }),
@@ -71,22 +81,37 @@ export const CgnStatus = z
     activeBindings: int32,
     autoLearnedBindings: int32,
     groups: z.array(CgnGroup),
-    nativeCounters: z.object({ autolearnMisses: count, noMapping: count, extensionWanted: count, eventRingDrops: count }),
-    eventsLostByDriver: z.record(z.string(), z.int()).nullable().meta({ description: "int64 per logger driver; null when the logger pump is not running" }),
+    nativeCounters: z.object({
+      autolearnMisses: count,
+      noMapping: count,
+      extensionWanted: count,
+      eventRingDrops: count,
+    }),
+    eventsLostByDriver: z
+      .record(z.string(), z.int())
+      .nullable()
+      .meta({ description: "int64 per logger driver; null when the logger pump is not running" }),
   })
   .meta({ id: "CgnStatus" });
 export type CgnStatus = z.output<typeof CgnStatus>;
 
 const CgnIdentifyBinding = z
   .object({
-    subscriberId: z.string().trim().min(1).max(253).meta({ description: "the subscriber the binding belongs to, as the compliance log should name it" }),
+    subscriberId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(253)
+      .meta({ description: "the subscriber the binding belongs to, as the compliance log should name it" }),
   })
   .meta({ id: "CgnIdentifyBinding" });
 
 const caseInsensitive = z.string().trim().min(1).max(256);
 const BindingsQuery = pageQuery(100, 1000).extend({
   group: caseInsensitive.optional().meta({ description: "exact, case-insensitive" }),
-  vrf: caseInsensitive.optional().meta({ description: "inside VRF, exact, case-insensitive; `default` matches the default table" }),
+  vrf: caseInsensitive
+    .optional()
+    .meta({ description: "inside VRF, exact, case-insensitive; `default` matches the default table" }),
   ip: caseInsensitive.optional().meta({
     description: "prefix match on the inside or public IPv4 address (an address, a CIDR, or leading text)",
     examples: ["198.51.100.7"],
@@ -102,7 +127,11 @@ export const cgn = {
     section: "CGN",
     summary: "CGN bindings, filtered (AND) and paged, by bindingIndex",
     description:
-      "One row per binding of a private subscriber address to a public address and its port blocks. `group` and `vrf` are exact and case-insensitive (`default` matches the default table), `ip` a prefix match on the inside or public IPv4 address; AND-combined. `limit` default 100, clamped to 1-1000. While CGN is not running, `running` is false and the rows are empty.",
+      "One row per binding of a private subscriber address to a public address and its " +
+      "port blocks. `group` and `vrf` are exact and case-insensitive (`default` " +
+      "matches the default table), `ip` a prefix match on the inside or public IPv4 " +
+      "address; AND-combined. `limit` default 100, clamped to 1-1000. While CGN is not " +
+      "running, `running` is false and the rows are empty.",
     fp: true,
     query: BindingsQuery,
     response: { description: "CgnBindingsPage", schema: CgnBindingsPage },
@@ -192,11 +221,21 @@ export const cgn = {
     section: "CGN",
     summary: "Identify an anonymous auto-learned binding: name its subscriber (audited)",
     description:
-      "Only auto-learned bindings can be identified: 404 for an unknown binding, 409 for a binding that belongs to a session. " +
-      "One compliance Identify log event (`cgn.identify`) is emitted per port block, and the acting principal is audited (`audit.cgn.identify`). " +
-      "The spec calls the identify body optional; here it is required, because identification is what sets `subscriberId` and no other source for it exists: " +
+      "Only auto-learned bindings can be identified: 404 for an unknown binding, 409 " +
+      "for a binding that belongs to a session. " +
+      ("One compliance Identify log event (`cgn.identify`) is emitted per port block, " +
+        "and the acting principal is audited (`audit.cgn.identify`). ") +
+      ("The spec calls the identify body optional; here it is required, because " +
+        "identification is what sets `subscriberId` and no other source for it exists: ") +
       "a request without a body is refused with 400 rather than guessing a subscriber.",
-    params: z.object({ bindingIndex: z.coerce.number().int().min(0).max(2 ** 32 - 1).meta({ description: "uint32" }) }),
+    params: z.object({
+      bindingIndex: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 32 - 1)
+        .meta({ description: "uint32" }),
+    }),
     body: CgnIdentifyBinding,
     response: { description: "the binding, now carrying `subscriberId`", schema: CgnBindingRow },
     errors: [404, 409],
@@ -217,8 +256,10 @@ export const cgn = {
         portCap: 8192,
         createdUtc: "2026-11-26T20:29:40.000Z",
       },
-      errors: { 404: "no CGN binding 415", 409: "binding 415 is not auto-learned; only anonymous auto-learned bindings can be identified" },
+      errors: {
+        404: "no CGN binding 415",
+        409: "binding 415 is not auto-learned; only anonymous auto-learned bindings can be identified",
+      },
     },
   }),
-
 };

@@ -1,10 +1,15 @@
 /** Schemas shared by several sections: problem details, status results, paging. */
 import { z } from "zod";
 
-/** Where a rejected value sat, with the reason (the `in` names the request part, or `config` for the configuration document). */
+/**
+ * Where a rejected value sat, with the reason (the `in` names the request part, or `config` for the configuration
+ * document).
+ */
 export const FieldError = z.object({
   in: z.enum(["path", "query", "body", "header", "config"]),
-  pointer: z.string().meta({ description: "JSON Pointer (RFC 6901) to the rejected value within that part, e.g. `#/username`" }),
+  pointer: z
+    .string()
+    .meta({ description: "JSON Pointer (RFC 6901) to the rejected value within that part, e.g. `#/username`" }),
   detail: z.string(),
 });
 export type FieldError = z.output<typeof FieldError>;
@@ -16,12 +21,14 @@ export const ProblemDetails = z
     status: z.int().nullable(),
     detail: z.string().nullable(),
     instance: z.string().nullable().meta({ description: "request path the problem relates to" }),
-    errors: z
-      .array(FieldError)
-      .optional()
-      .meta({ description: "every rejected field with its reason (400 validation failures and 422 configuration rejections)" }),
+    errors: z.array(FieldError).optional().meta({
+      description: "every rejected field with its reason (400 validation failures and 422 configuration rejections)",
+    }),
   })
-  .meta({ id: "ProblemDetails", description: "RFC 9457 problem details; every error body, `application/problem+json`" });
+  .meta({
+    id: "ProblemDetails",
+    description: "RFC 9457 problem details; every error body, `application/problem+json`",
+  });
 
 export const StatusResult = z
   .object({
@@ -32,7 +39,14 @@ export const StatusResult = z
 export type StatusResult = z.infer<typeof StatusResult>;
 
 /** A session id in a path (`/sessions/{id}`, the session's capture). */
-export const SessionIdParams = z.object({ id: z.coerce.number().int().min(0).max(2 ** 32 - 1).meta({ description: "uint32 session id" }) });
+export const SessionIdParams = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .meta({ description: "uint32 session id" }),
+});
 
 /**
  * A boolean query parameter: documented as `type: boolean`, which OpenAPI
@@ -62,8 +76,15 @@ export const clampedInt32 = (defaultValue: number, min: number, max: number) =>
 /** `offset` (default 0) and `limit` (default, clamped to 1..max): the spec clamps rather than rejects. */
 export function pageQuery(defaultLimit: number, maxLimit: number) {
   return z.object({
-    offset: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(0),
-    limit: clampedInt32(defaultLimit, 1, maxLimit).meta({ description: `page size (int32), default ${defaultLimit}, clamped to 1-${maxLimit}` }),
+    offset: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(0),
+    limit: clampedInt32(defaultLimit, 1, maxLimit).meta({
+      description: `page size (int32), default ${defaultLimit}, clamped to 1-${maxLimit}`,
+    }),
   });
 }
 

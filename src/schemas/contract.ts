@@ -12,9 +12,26 @@ import type { Floor } from "../auth/roles.ts";
 
 /** The spec's 20 sections, the OpenAPI tags. */
 export const SECTIONS = [
-  "Address pools", "Alarms", "Authentication", "CGN", "Captures", "Configuration", "Fleet",
-  "GRE Circuits", "L2TP", "Licensing", "LocalSubscribers", "Logs", "Metrics", "RADIUS",
-  "Routing", "Sessions", "Source VRF Rules", "System", "SystemUpgrade", "VRFs",
+  "Address pools",
+  "Alarms",
+  "Authentication",
+  "CGN",
+  "Captures",
+  "Configuration",
+  "Fleet",
+  "GRE Circuits",
+  "L2TP",
+  "Licensing",
+  "LocalSubscribers",
+  "Logs",
+  "Metrics",
+  "RADIUS",
+  "Routing",
+  "Sessions",
+  "Source VRF Rules",
+  "System",
+  "SystemUpgrade",
+  "VRFs",
 ] as const;
 /**
  * Sections outside the spec's section table (125 operations in 20 sections): IPsec, whose endpoints the spec
@@ -34,7 +51,12 @@ export type Section = (typeof SECTIONS)[number] | (typeof UNCOUNTED_SECTIONS)[nu
 export const ADDRESSED_SECTIONS: ReadonlySet<Section> = new Set<Section>(["Authentication", "Single sign-on"]);
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+export interface Operation<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
   method: Method;
   /** OpenAPI-style path; `{name+}` is a parameter spanning several segments. */
   path: string;
@@ -43,9 +65,15 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   description?: string;
   /** Defaults to the spec's common rule (see `defaultFloor`). */
   floor?: Floor;
-  /** `bearer`: the route refuses a cookie (the metrics scrape); `session`: a token is refused (403), the act belongs to a logged-in account. */
+  /**
+   * `bearer`: the route refuses a cookie (the metrics scrape); `session`: a token is refused (403), the act belongs to
+   * a logged-in account.
+   */
   credentials?: "any" | "bearer" | "session";
-  /** Served to a session that must first change the development default password (whoami, logout, the own-password change); every other route refuses it with 403. */
+  /**
+   * Served to a session that must first change the development default password (whoami, logout, the own-password
+   * change); every other route refuses it with 403.
+   */
   beforePasswordChange?: boolean;
   /** Readable on a peer through the fleet proxy. */
   fp?: boolean;
@@ -64,7 +92,9 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   errors?: number[];
   /** What a listed error status means for this route, where the common text (src/openapi/document.ts) would mislead. */
   errorText?: Partial<Record<number, string>>;
-  /** Realistic values for the OpenAPI document, each valid against its own schema (test/architecture/examples.test.ts). */
+  /**
+   * Realistic values for the OpenAPI document, each valid against its own schema (test/architecture/examples.test.ts).
+   */
   examples?: OperationExamples;
 }
 

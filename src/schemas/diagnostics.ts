@@ -1,11 +1,25 @@
-/** Diagnostics, the wire contract: a synthetic frame traced through the forwarding pipeline, and ping from the forwarding plane. */
+/**
+ * Diagnostics, the wire contract: a synthetic frame traced through the forwarding pipeline, and ping from the
+ * forwarding plane.
+ */
 import { z } from "zod";
 import { operation } from "./contract.ts";
 
 export const TraceStep = z
   .object({
-    stage: z.enum(["ingress-port", "vlan-classify", "mpls", "subscriber-lookup", "source-vrf", "route-lookup", "cgn", "egress"]),
-    verdict: z.string().meta({ description: "what the stage did; a verdict starting `drop:` ends the trace (see the operation's description)" }),
+    stage: z.enum([
+      "ingress-port",
+      "vlan-classify",
+      "mpls",
+      "subscriber-lookup",
+      "source-vrf",
+      "route-lookup",
+      "cgn",
+      "egress",
+    ]),
+    verdict: z.string().meta({
+      description: "what the stage did; a verdict starting `drop:` ends the trace (see the operation's description)",
+    }),
     a: z.int().meta({ description: "the stage's first value (see the operation's description)" }),
     b: z.int().meta({ description: "the stage's second value (see the operation's description)" }),
   })
@@ -30,12 +44,17 @@ export const PingResult = z
     vrf: z.string().meta({ description: "the VRF as configured (`default` = the global table)" }),
     route: z.enum(["local", "subscriber", "upstream", "discard", "martian"]).meta({
       description:
-        "`local`: one of the appliance's own addresses in the VRF (gateway or L2TP endpoint); `subscriber`: a live session holds the destination; `upstream`: the default route toward the core; `discard`: an unassigned address of a pool subnet; `martian`: an address never forwarded (loopback, link-local, multicast, reserved)",
+        "`local`: one of the appliance's own addresses in the VRF (gateway or L2TP " +
+        "endpoint); `subscriber`: a live session holds the destination; `upstream`: the " +
+        "default route toward the core; `discard`: an unassigned address of a pool " +
+        "subnet; `martian`: an address never forwarded (loopback, link-local, multicast, reserved)",
     }),
     sessionId: z.int().nullable().meta({ description: "the session holding the destination (route `subscriber`)" }),
     size: z.int(),
     packetBytes: z.int().meta({ description: "IP packet length: IP header + 8 + size" }),
-    pathMtu: z.int().meta({ description: "1500; a PPPoE subscriber's 1492 (RFC 2516); an LNS-terminated subscriber's 1460" }),
+    pathMtu: z
+      .int()
+      .meta({ description: "1500; a PPPoE subscriber's 1492 (RFC 2516); an LNS-terminated subscriber's 1460" }),
     dontFragment: z.boolean(),
     sent: z.int(),
     received: z.int(),
@@ -65,20 +84,63 @@ const clamped = (fallback: number, min: number, max: number) =>
 
 export const InjectRequest = z
   .object({
-    port: z.int32().min(0).meta({ description: "ingress port: a data-plane port id as sessions, metrics and the session summary's `byPort` show it; an id the appliance does not have is refused (400)" }),
-    source: IpAddress.meta({ description: "source IPv4 or IPv6 address: what subscriber lookup and the source-VRF rules match" }),
+    port: z
+      .int32()
+      .min(0)
+      .meta({
+        description:
+          "ingress port: a data-plane port id as sessions, metrics and the session " +
+          "summary's `byPort` show it; an id the appliance does not have is refused (400)",
+      }),
+    source: IpAddress.meta({
+      description: "source IPv4 or IPv6 address: what subscriber lookup and the source-VRF rules match",
+    }),
     destination: IpAddress.meta({ description: "destination address, of the same family as `source`" }),
     sVlan: z.int().min(0).max(4094).nullable().optional().meta({ description: "outer (S-)VLAN tag; 0 or null = none" }),
     cVlan: z.int().min(0).max(4094).nullable().optional().meta({ description: "inner (C-)VLAN tag; 0 or null = none" }),
-    mplsLabel: z.int().min(0).max(1_048_575).nullable().optional().meta({ format: "int64", description: "MPLS label (20 bits); 0 or null = none" }),
-    protocol: z.int().min(0).max(255).nullable().optional().meta({ description: "IP protocol: 17 UDP (the default), 6 TCP, 1 ICMP, 58 ICMPv6; others carry no L4 header" }),
-    sourcePort: z.int().min(0).max(65535).nullable().optional().meta({ description: "L4 source port (the ICMP echo identifier for ICMP)" }),
+    mplsLabel: z
+      .int()
+      .min(0)
+      .max(1_048_575)
+      .nullable()
+      .optional()
+      .meta({ format: "int64", description: "MPLS label (20 bits); 0 or null = none" }),
+    protocol: z
+      .int()
+      .min(0)
+      .max(255)
+      .nullable()
+      .optional()
+      .meta({ description: "IP protocol: 17 UDP (the default), 6 TCP, 1 ICMP, 58 ICMPv6; others carry no L4 header" }),
+    sourcePort: z
+      .int()
+      .min(0)
+      .max(65535)
+      .nullable()
+      .optional()
+      .meta({ description: "L4 source port (the ICMP echo identifier for ICMP)" }),
     destinationPort: z.int().min(0).max(65535).nullable().optional().meta({ description: "L4 destination port" }),
-    size: z.int().min(0).max(9000).nullable().optional().meta({ description: "payload bytes after the L4 header; null = 0" }),
-    emit: z.boolean().nullable().optional().meta({ description: "true transmits the frame out of its egress port (audited): a subscriber-facing egress port counts it in its transmit bytes and packets (GET /system/interfaces, the scrape); default false, a dry run" }),
+    size: z
+      .int()
+      .min(0)
+      .max(9000)
+      .nullable()
+      .optional()
+      .meta({ description: "payload bytes after the L4 header; null = 0" }),
+    emit: z
+      .boolean()
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "true transmits the frame out of its egress port (audited): a subscriber-facing " +
+          "egress port counts it in its transmit bytes and packets (GET " +
+          "/system/interfaces, the scrape); default false, a dry run",
+      }),
   })
   .superRefine((body, ctx) => {
-    if (isIpv6(body.source) !== isIpv6(body.destination)) ctx.addIssue({ code: "custom", path: ["destination"], message: "must be of the same address family as source" });
+    if (isIpv6(body.source) !== isIpv6(body.destination))
+      ctx.addIssue({ code: "custom", path: ["destination"], message: "must be of the same address family as source" });
   })
   .meta({ id: "InjectRequest" });
 export type InjectRequest = z.output<typeof InjectRequest>;
@@ -110,11 +172,35 @@ Stages, in pipeline order (a stage absent from a trace did not apply; a verdict 
 export const PingRequest = z
   .object({
     destination: IpAddress.meta({ description: "IPv4 or IPv6 address to echo" }),
-    vrf: z.string().min(1).max(255).nullable().optional().meta({ description: "configured VRF to originate in (case-insensitive); null or absent = the global table `default`; an unknown VRF is 404" }),
+    vrf: z
+      .string()
+      .min(1)
+      .max(255)
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "configured VRF to originate in (case-insensitive); null or absent = the global " +
+          "table `default`; an unknown VRF is 404",
+      }),
     count: clamped(5, 1, 100).meta({ description: "echo requests, one a second; default 5, clamped to 1-100" }),
-    size: z.int().min(0).max(65507).nullable().optional().transform((n) => n ?? 56).meta({ description: "ICMP payload bytes after the 8-byte echo header; default 56" }),
-    dontFragment: z.boolean().nullable().optional().transform((b) => b === true).meta({ description: "IPv4 DF bit (IPv6: no fragment header); default false" }),
-    timeoutMs: clamped(1000, 100, 10_000).meta({ description: "per-probe reply timeout; default 1000, clamped to 100-10000" }),
+    size: z
+      .int()
+      .min(0)
+      .max(65507)
+      .nullable()
+      .optional()
+      .transform((n) => n ?? 56)
+      .meta({ description: "ICMP payload bytes after the 8-byte echo header; default 56" }),
+    dontFragment: z
+      .boolean()
+      .nullable()
+      .optional()
+      .transform((b) => b === true)
+      .meta({ description: "IPv4 DF bit (IPv6: no fragment header); default false" }),
+    timeoutMs: clamped(1000, 100, 10_000).meta({
+      description: "per-probe reply timeout; default 1000, clamped to 100-10000",
+    }),
   })
   .meta({ id: "PingRequest" });
 
@@ -152,7 +238,10 @@ export const diagnostics = {
         frameBytes: 118,
         emitted: false,
         dryRun: true,
-        steps: [{ stage: "ingress-port", verdict: "accept", a: 1, b: 118 }, { stage: "vlan-classify", verdict: "double-tagged", a: 100, b: 1 }],
+        steps: [
+          { stage: "ingress-port", verdict: "accept", a: 1, b: 118 },
+          { stage: "vlan-classify", verdict: "double-tagged", a: 100, b: 1 },
+        ],
       },
     },
   }),
@@ -181,7 +270,10 @@ export const diagnostics = {
         received: 3,
         lossPercent: 0,
         rttMs: { min: 69.798, avg: 74.34, max: 78.583 },
-        replies: [{ seq: 1, result: "reply", rttMs: 78.583 }, { seq: 2, result: "reply", rttMs: 74.639 }],
+        replies: [
+          { seq: 1, result: "reply", rttMs: 78.583 },
+          { seq: 2, result: "reply", rttMs: 74.639 },
+        ],
       },
       errors: { 404: "no VRF 'cust-nowhere' (configured VRFs and `default` only)" },
     },

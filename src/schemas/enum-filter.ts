@@ -15,7 +15,13 @@ import { z } from "zod";
 
 /** `value` as a pattern matching it in any case. */
 const anyCase = (value: string) =>
-  [...value].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("");
+  [...value]
+    .map((c) =>
+      c.toLowerCase() !== c.toUpperCase()
+        ? `[${c.toUpperCase()}${c.toLowerCase()}]`
+        : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    )
+    .join("");
 
 /** A case-insensitive filter over `values`, giving the canonical spelling. */
 export function enumFilter<const T extends string>(values: readonly T[]) {

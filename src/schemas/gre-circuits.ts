@@ -1,4 +1,8 @@
-/** GRE customer circuits, the wire contract: listeners (the shared local tunnel endpoints) and circuits (a tunnel from a listener to a customer endpoint, delivered into a VRF), the `gre.listeners` and `gre.circuits` keyed lists of the configuration, and the live status. */
+/**
+ * GRE customer circuits, the wire contract: listeners (the shared local tunnel endpoints) and circuits (a tunnel from a
+ * listener to a customer endpoint, delivered into a VRF), the `gre.listeners` and `gre.circuits` keyed lists of the
+ * configuration, and the live status.
+ */
 import { z } from "zod";
 import { CommitResult } from "./commit.ts";
 import { operation } from "./contract.ts";
@@ -39,42 +43,76 @@ export const greCircuitList = new KeyedList({
 /** The keyed list as the section writes and reads it. */
 export const greListenerList = new KeyedList({
   list: "gre.listeners",
-  body: { underlayInterface: "interface name; absent or null = none (the route to each remote decides)", ttl: "int32 1-255; absent or null = 64" },
+  body: {
+    underlayInterface: "interface name; absent or null = none (the route to each remote decides)",
+    ttl: "int32 1-255; absent or null = 64",
+  },
   row: { underlayInterface: "null = the route to each remote decides", ttl: "1-255" },
 });
 
-export const GreCircuit = z
-  .object({ id: z.string(), ...greCircuitList.rowFields() })
-  .meta({ id: "GreCircuit", description: "a circuit's configuration (live state is at GET /api/v1/gre-circuits/status)" });
+export const GreCircuit = z.object({ id: z.string(), ...greCircuitList.rowFields() }).meta({
+  id: "GreCircuit",
+  description: "a circuit's configuration (live state is at GET /api/v1/gre-circuits/status)",
+});
 
 const GreCircuitCreate = z
-  .object({ id: z.string().meta({ description: "immutable key; `status` and `listeners` are reserved" }), ...greCircuitList.bodyFields("create") })
-  .meta({ id: "GreCircuitCreate", description: "shapes are checked here (400), values by configuration validation (422)" });
+  .object({
+    id: z.string().meta({ description: "immutable key; `status` and `listeners` are reserved" }),
+    ...greCircuitList.bodyFields("create"),
+  })
+  .meta({
+    id: "GreCircuitCreate",
+    description: "shapes are checked here (400), values by configuration validation (422)",
+  });
 const GreCircuitUpdate = z
-  .object({ id: z.string().optional().meta({ description: "ignored: the URL's id wins" }), ...greCircuitList.bodyFields("replace") })
-  .meta({ id: "GreCircuitUpdate", description: "a full replacement: optional attributes left out return to their defaults" });
+  .object({
+    id: z.string().optional().meta({ description: "ignored: the URL's id wins" }),
+    ...greCircuitList.bodyFields("replace"),
+  })
+  .meta({
+    id: "GreCircuitUpdate",
+    description: "a full replacement: optional attributes left out return to their defaults",
+  });
 
 export const GreListener = z
-  .object({ id: z.string(), ...greListenerList.rowFields(), circuits: z.int().min(0).meta({ description: "circuits that reference the listener" }) })
+  .object({
+    id: z.string(),
+    ...greListenerList.rowFields(),
+    circuits: z.int().min(0).meta({ description: "circuits that reference the listener" }),
+  })
   .meta({ id: "GreListener", description: "a shared local tunnel endpoint" });
 
 const GreListenerWrite = z
   .object({
     ...greListenerList.bodyFields("replace"),
     // Required, yet null is taken here so that validation names it (422) as it names every other value.
-    localAddress: z.string().nullable().meta({ description: "required key; an IPv4 or IPv6 address, unique among listeners (null is refused with 422)" }),
+    localAddress: z.string().nullable().meta({
+      description: "required key; an IPv4 or IPv6 address, unique among listeners (null is refused with 422)",
+    }),
   })
-  .meta({ id: "GreListenerWrite", description: "absent fields take their defaults: the listener is created or replaced as a whole" });
+  .meta({
+    id: "GreListenerWrite",
+    description: "absent fields take their defaults: the listener is created or replaced as a whole",
+  });
 
 const STATES = ["up", "down", "provisioning"] as const;
 export const GreCircuitStatus = z
   .object({
     id: z.string(),
     vrf: z.string(),
-    circuitState: z.enum(STATES).meta({ description: "`up`: the tunnel is up and, when BGP is configured, the session Established; `provisioning` after a (re)provisioning; `down` otherwise" }),
+    circuitState: z.enum(STATES).meta({
+      description:
+        "`up`: the tunnel is up and, when BGP is configured, the session Established; " +
+        "`provisioning` after a (re)provisioning; `down` otherwise",
+    }),
     tunnelState: z.enum(STATES).meta({ description: "the GRE tunnel itself" }),
     bfdState: z.enum(["up", "down", "disabled"]).meta({ description: "`disabled` when `bfd` is false" }),
-    bgpState: z.enum(["Established", "Active", "Idle", "disabled"]).meta({ description: "`disabled` when `peerAsn` is null; `Idle` while provisioning, after the peer exceeded `maximumPrefix`, or while the routing daemon is down (scenario `fail-daemon routing`: the circuit is then `down`)" }),
+    bgpState: z.enum(["Established", "Active", "Idle", "disabled"]).meta({
+      description:
+        "`disabled` when `peerAsn` is null; `Idle` while provisioning, after the peer " +
+        "exceeded `maximumPrefix`, or while the routing daemon is down (scenario " +
+        "`fail-daemon routing`: the circuit is then `down`)",
+    }),
     prefixesReceived: z.int().min(0),
     lastChangeUtc: z.iso.datetime().meta({ description: "when any of the four states last changed" }),
   })
@@ -90,12 +128,23 @@ export const GreStatus = z
 export type GreStatus = z.output<typeof GreStatus>;
 
 const IdParams = z.object({ id: z.string().min(1).max(255) });
-const VrfQuery = z.object({ vrf: z.string().min(1).max(255).optional().meta({ description: "only circuits in this VRF (exact name)" }) });
+const VrfQuery = z.object({
+  vrf: z.string().min(1).max(255).optional().meta({ description: "only circuits in this VRF (exact name)" }),
+});
 
 const VALIDATION =
-  "422 when validation rejects, every rejected value listed under `#/lists/gre.circuits/<id>/…`: an unknown listener, a VRF that is not configured (nor `default`), addresses that do not parse, tunnel addresses not in one subnet (or equal, or a network/broadcast address), a remote of another family than its listener, " +
-  "a tunnel that another circuit already runs (same listener, remote and GRE key), a tunnel subnet overlapping another circuit's in the same VRF, or a number out of range.";
-const HOT = "Committed through the configuration pipeline (audited as `config.commit`) and applied without restart; a new circuit, or one whose tunnel changed, reads `provisioning` in the status for 20-60 s of simulated time.";
+  "422 when validation rejects, every rejected value listed under " +
+  "`#/lists/gre.circuits/<id>/…`: an unknown listener, a VRF that is not " +
+  "configured (nor `default`), addresses that do not parse, tunnel addresses not " +
+  "in one subnet (or equal, or a network/broadcast address), a remote of another " +
+  "family than its listener, " +
+  ("a tunnel that another circuit already runs (same listener, remote and GRE key), " +
+    "a tunnel subnet overlapping another circuit's in the same VRF, or a number out " +
+    "of range.");
+const HOT =
+  "Committed through the configuration pipeline (audited as `config.commit`) and " +
+  "applied without restart; a new circuit, or one whose tunnel changed, reads " +
+  "`provisioning` in the status for 20-60 s of simulated time.";
 const FLOOR = "Floor `operator`: the spec's common rule (GRE circuits are not under a super-user prefix).";
 
 /** The section's operations. */
@@ -105,7 +154,9 @@ export const greCircuits = {
     path: base,
     section,
     summary: "GRE circuits (configuration only; live state is at /gre-circuits/status)",
-    description: "In configuration order. `vrf` keeps only the circuits delivered into that VRF (an unknown name gives an empty array).",
+    description:
+      "In configuration order. `vrf` keeps only the circuits delivered into that VRF " +
+      "(an unknown name gives an empty array).",
     query: VrfQuery,
     response: { description: "array of GreCircuit", schema: z.array(GreCircuit) },
     examples: {
@@ -150,7 +201,9 @@ export const greCircuits = {
     section,
     summary: "GRE listeners: the shared local tunnel endpoints, with how many circuits use each",
     description:
-      "The shared local tunnel endpoints (spec: usually one per box): each listener's id, local address, underlay interface, outer TTL and how many circuits reference it. A listener cannot be deleted while circuits reference it.",
+      "The shared local tunnel endpoints (spec: usually one per box): each listener's " +
+      "id, local address, underlay interface, outer TTL and how many circuits " +
+      "reference it. A listener cannot be deleted while circuits reference it.",
     response: { description: "array of GreListener", schema: z.array(GreListener) },
     examples: { response: [{ id: "lo-gre", localAddress: "10.0.0.2", underlayInterface: null, ttl: 64, circuits: 3 }] },
   }),
@@ -160,8 +213,14 @@ export const greCircuits = {
     section,
     summary: "Live state of every GRE circuit: tunnel, BFD, BGP, prefixes received, last change",
     description:
-      "Read at the data plane's simulated instant (`asOfUtc`), derived from the appliance's seed, the circuit's id and when it was last provisioned: after a (re)provisioning the tunnel is `provisioning` for 20-60 s, then up, BGP Established 5-30 s later (or `Idle` when the peer advertises more than `maximumPrefix`). " +
-      "About one hour in seven a circuit flaps for 20-180 s (never in its first ten minutes up): with BFD, BGP drops with the tunnel; without, BGP waits for its 90 s hold timer, so a short outage keeps the session. `vrf` filters as on the list.",
+      "Read at the data plane's simulated instant (`asOfUtc`), derived from the " +
+      "appliance's seed, the circuit's id and when it was last provisioned: after a " +
+      "(re)provisioning the tunnel is `provisioning` for 20-60 s, then up, BGP " +
+      "Established 5-30 s later (or `Idle` when the peer advertises more than " +
+      "`maximumPrefix`). " +
+      ("About one hour in seven a circuit flaps for 20-180 s (never in its first ten " +
+        "minutes up): with BFD, BGP drops with the tunnel; without, BGP waits for its 90 " +
+        "s hold timer, so a short outage keeps the session. `vrf` filters as on the list."),
     query: VrfQuery,
     response: { description: "GreStatus", schema: GreStatus },
     examples: {
@@ -199,8 +258,13 @@ export const greCircuits = {
     section,
     summary: "Create or replace a GRE listener",
     description:
-      `Absent fields take their defaults (underlayInterface none, ttl 64). Changing the local address re-provisions every circuit that references the listener: their status reads \`provisioning\` and their \`lastChangeUtc\` moves. ${FLOOR} ` +
-      "422 when validation rejects, listed under `#/lists/gre.listeners/<id>/…` (an address that does not parse or is another listener's, an interface name, a ttl outside 1-255), or at the circuits' `remote` when the new address is of another family than theirs.",
+      `Absent fields take their defaults (underlayInterface none, ttl 64). Changing ` +
+      `the local address re-provisions every circuit that references the listener: ` +
+      `their status reads \`provisioning\` and their \`lastChangeUtc\` moves. ${FLOOR} ` +
+      ("422 when validation rejects, listed under `#/lists/gre.listeners/<id>/…` (an " +
+        "address that does not parse or is another listener's, an interface name, a ttl " +
+        "outside 1-255), or at the circuits' `remote` when the new address is of another " +
+        "family than theirs."),
     params: IdParams,
     body: GreListenerWrite,
     response: { description: "CommitResult", schema: CommitResult },
@@ -208,7 +272,13 @@ export const greCircuits = {
     examples: {
       params: { id: "lo-gre-2" },
       body: { localAddress: "10.0.0.3", ttl: 64, comment: "second GRE listener" },
-      response: { status: "committed", name: "lo-gre-2", committedUtc: "2026-11-26T20:35:13.372Z", version: 14, restartRequired: false },
+      response: {
+        status: "committed",
+        name: "lo-gre-2",
+        committedUtc: "2026-11-26T20:35:13.372Z",
+        version: 14,
+        restartRequired: false,
+      },
     },
   }),
   removeListener: operation({
@@ -216,7 +286,9 @@ export const greCircuits = {
     path: `${base}/listeners/{id}`,
     section,
     summary: "Delete a GRE listener",
-    description: `404 for an unknown listener; 409 while circuits still reference it (the refusal names them): delete or move them first. ${FLOOR}`,
+    description:
+      `404 for an unknown listener; 409 while circuits still reference it (the refusal ` +
+      `names them): delete or move them first. ${FLOOR}`,
     params: IdParams,
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
@@ -224,7 +296,13 @@ export const greCircuits = {
     examples: {
       params: { id: "lo-gre-2" },
       query: { comment: "listener unused" },
-      response: { status: "committed", name: "lo-gre-2", committedUtc: "2026-11-26T20:35:13.781Z", version: 24, restartRequired: false },
+      response: {
+        status: "committed",
+        name: "lo-gre-2",
+        committedUtc: "2026-11-26T20:35:13.781Z",
+        version: 24,
+        restartRequired: false,
+      },
       errors: { 404: "no gre.listeners item 'lo-gre-2'" },
     },
   }),
@@ -248,7 +326,13 @@ export const greCircuits = {
         description: "Initech data centre (static routing)",
         comment: "new circuit for Initech",
       },
-      response: { status: "committed", name: "initech-dc", committedUtc: "2026-11-26T20:35:12.206Z", version: 5, restartRequired: false },
+      response: {
+        status: "committed",
+        name: "initech-dc",
+        committedUtc: "2026-11-26T20:35:12.206Z",
+        version: 5,
+        restartRequired: false,
+      },
       errors: { 409: "gre.circuits 'initech-dc' already exists" },
     },
   }),
@@ -257,7 +341,9 @@ export const greCircuits = {
     path: `${base}/{id}`,
     section,
     summary: "Replace a GRE circuit",
-    description: `A full replacement; the URL's id wins over the body's. 404 for an unknown circuit (PUT does not create). ${HOT} ${VALIDATION} ${FLOOR}`,
+    description:
+      `A full replacement; the URL's id wins over the body's. 404 for an unknown ` +
+      `circuit (PUT does not create). ${HOT} ${VALIDATION} ${FLOOR}`,
     params: IdParams,
     body: GreCircuitUpdate,
     response: { description: "CommitResult", schema: CommitResult },
@@ -273,7 +359,13 @@ export const greCircuits = {
         description: "Initech data centre (static routing)",
         mtu: 1476,
       },
-      response: { status: "committed", name: "initech-dc", committedUtc: "2026-11-26T20:35:13.409Z", version: 15, restartRequired: false },
+      response: {
+        status: "committed",
+        name: "initech-dc",
+        committedUtc: "2026-11-26T20:35:13.409Z",
+        version: 15,
+        restartRequired: false,
+      },
       errors: { 404: "no gre.circuits item 'initech-dc'" },
     },
   }),
@@ -290,7 +382,13 @@ export const greCircuits = {
     examples: {
       params: { id: "initech-dc" },
       query: { comment: "Initech circuit ceased" },
-      response: { status: "committed", name: "initech-dc", committedUtc: "2026-11-26T20:35:13.844Z", version: 25, restartRequired: false },
+      response: {
+        status: "committed",
+        name: "initech-dc",
+        committedUtc: "2026-11-26T20:35:13.844Z",
+        version: 25,
+        restartRequired: false,
+      },
       errors: { 404: "no gre.circuits item 'initech-dc'" },
     },
   }),

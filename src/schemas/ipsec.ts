@@ -25,16 +25,25 @@ export const IpsecChildSa = z
 export const IpsecPeerStatus = z
   .object({
     name: z.string().meta({ description: "connection name" }),
-    configured: z.boolean().meta({ description: "false = the SA of a connection deleted from the configuration, not yet torn down" }),
-    state: z.enum(["ESTABLISHED", "CONNECTING", "DOWN", "UNKNOWN"]).meta({ description: "IKE SA state; `DOWN` when no SA exists, `UNKNOWN` when the daemon cannot be queried" }),
+    configured: z
+      .boolean()
+      .meta({ description: "false = the SA of a connection deleted from the configuration, not yet torn down" }),
+    state: z
+      .enum(["ESTABLISHED", "CONNECTING", "DOWN", "UNKNOWN"])
+      .meta({ description: "IKE SA state; `DOWN` when no SA exists, `UNKNOWN` when the daemon cannot be queried" }),
     configuredRemote: z.string().nullable().meta({ description: "the configured remote address or DNS name" }),
     localHost: z.string().nullable(),
     remoteHost: z.string().nullable().meta({ description: "the remote's address in use (a DNS name resolved)" }),
     localId: z.string().nullable(),
     remoteId: z.string().nullable(),
     ikeVersion: z.string().nullable().meta({ description: "`IKEv1` or `IKEv2`" }),
-    proposal: z.string().nullable().meta({ description: "negotiated IKE algorithms, e.g. `AES_GCM_16_256/PRF_HMAC_SHA2_384/ECP_384`" }),
-    establishedSeconds: nullableSeconds.meta({ description: "int64; seconds since the IKE SA was established (or last rekeyed)" }),
+    proposal: z
+      .string()
+      .nullable()
+      .meta({ description: "negotiated IKE algorithms, e.g. `AES_GCM_16_256/PRF_HMAC_SHA2_384/ECP_384`" }),
+    establishedSeconds: nullableSeconds.meta({
+      description: "int64; seconds since the IKE SA was established (or last rekeyed)",
+    }),
     rekeyInSeconds: nullableSeconds.meta({ description: "int64; seconds to the IKE SA's next rekey" }),
     children: z.array(IpsecChildSa),
   })
@@ -43,10 +52,14 @@ export const IpsecPeerStatus = z
 export const IpsecStatus = z
   .object({
     enabled: z.boolean().meta({ description: "`ipsec.enabled`" }),
-    reachable: z.boolean().meta({ description: "false when the IPsec daemon could not be queried: every state then reads `UNKNOWN`" }),
+    reachable: z
+      .boolean()
+      .meta({ description: "false when the IPsec daemon could not be queried: every state then reads `UNKNOWN`" }),
     lastError: z.string().nullable().meta({ description: "the manager's last apply/load failure" }),
     establishedCount: z.int32(),
-    peers: z.array(IpsecPeerStatus).meta({ description: "configured peers in configuration order, then SAs of deleted connections not yet torn down" }),
+    peers: z.array(IpsecPeerStatus).meta({
+      description: "configured peers in configuration order, then SAs of deleted connections not yet torn down",
+    }),
   })
   .meta({ id: "IpsecStatus" });
 
@@ -56,12 +69,24 @@ export type IpsecStatus = z.output<typeof IpsecStatus>;
 
 const section = "IPsec";
 const MODEL =
-  "Driven by the configuration, hot-applied: `ipsec.enabled` false reads every configured peer `DOWN`; enabling it, or loading a new or changed connection (`ipsec.peers`), initiates it: `DOWN` for 1-3 s of simulated time, `CONNECTING` for the IKE exchanges (IKEv2 1-5 s, IKEv1 3-10 s), then `ESTABLISHED` with one installed child SA. " +
-  "The IKE and child SAs rekey after 90-100 % of their configured lifetimes (`rekeyInSeconds` counts down with the clock); the child SA's byte and packet counters grow with time and start again at each rekey. " +
-  "About one hour in twenty a remote goes silent for 1-10 minutes; after 120 s dead-peer detection deletes the SA and the connection reads `CONNECTING` until the remote answers. " +
-  "A connection deleted while its SA is up keeps the SA, listed with `configured` false, until its IKE SA would next rekey, at most 5 minutes; disabling IPsec tears every SA down at once. " +
+  "Driven by the configuration, hot-applied: `ipsec.enabled` false reads every " +
+  "configured peer `DOWN`; enabling it, or loading a new or changed connection " +
+  "(`ipsec.peers`), initiates it: `DOWN` for 1-3 s of simulated time, `CONNECTING` " +
+  "for the IKE exchanges (IKEv2 1-5 s, IKEv1 3-10 s), then `ESTABLISHED` with one " +
+  "installed child SA. " +
+  ("The IKE and child SAs rekey after 90-100 % of their configured lifetimes " +
+    "(`rekeyInSeconds` counts down with the clock); the child SA's byte and packet " +
+    "counters grow with time and start again at each rekey. ") +
+  ("About one hour in twenty a remote goes silent for 1-10 minutes; after 120 s " +
+    "dead-peer detection deletes the SA and the connection reads `CONNECTING` until " +
+    "the remote answers. ") +
+  ("A connection deleted while its SA is up keeps the SA, listed with `configured` " +
+    "false, until its IKE SA would next rekey, at most 5 minutes; disabling IPsec " +
+    "tears every SA down at once. ") +
   "An IPv6 remote needs `ipsec.localAddress` of that family (else it stays `DOWN` and `lastError` says why). " +
-  "A daemon that cannot be queried (scenario `fail-daemon` `ipsec`) answers 200 with `reachable` false, every configured peer `UNKNOWN`. Pre-shared keys are never returned.";
+  ("A daemon that cannot be queried (scenario `fail-daemon` `ipsec`) answers 200 " +
+    "with `reachable` false, every configured peer `UNKNOWN`. Pre-shared keys are " +
+    "never returned.");
 
 /** The section's operations. */
 export const ipsec = {
@@ -151,7 +176,9 @@ export const ipsec = {
     path: "/api/v1/ipsec/peers/{name}",
     section,
     summary: "One IPsec peer (connection) with its IKE and child SAs",
-    description: `404 when no peer of that name is configured and no SA carries it (a deleted connection's SA is found while it lives). ${MODEL}`,
+    description:
+      `404 when no peer of that name is configured and no SA carries it (a deleted ` +
+      `connection's SA is found while it lives). ${MODEL}`,
     fp: true,
     params: z.object({ name: z.string().min(1).max(255).meta({ description: "connection name" }) }),
     response: { description: "IpsecPeerStatus", schema: IpsecPeerStatus },

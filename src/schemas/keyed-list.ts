@@ -20,7 +20,12 @@ import { configKey, isIntegerType, type FieldSpec, type ListKey } from "../confi
 /** The range a registry schema accepts (`uint(16, 64, 32768)`: 64 and 32768), as JSON Schema keywords. */
 function rangeOf(spec: FieldSpec): { minimum: number; maximum: number } {
   const { minValue, maxValue } = spec.schema as z.ZodNumber;
-  if (minValue === null || maxValue === null || Math.abs(minValue) >= Number.MAX_SAFE_INTEGER || Math.abs(maxValue) >= Number.MAX_SAFE_INTEGER) {
+  if (
+    minValue === null ||
+    maxValue === null ||
+    Math.abs(minValue) >= Number.MAX_SAFE_INTEGER ||
+    Math.abs(maxValue) >= Number.MAX_SAFE_INTEGER
+  ) {
     throw new Error(`a ${spec.type} configuration value without a range`);
   }
   return { minimum: minValue, maximum: maxValue };
@@ -54,12 +59,19 @@ export interface WireStyle {
   int: () => z.ZodType<number>;
   /** A list-mode member. */
   list: () => z.ZodType<string[]>;
-  /** An integer child with a default: `apply` fills it in when absent; `nullable` takes absent or null as the default. */
+  /**
+   * An integer child with a default: `apply` fills it in when absent; `nullable` takes absent or null as the default.
+   */
   defaults: "apply" | "nullable";
 }
 
 /** Unbounded text and integers, defaults through null (most sections). */
-export const PLAIN: WireStyle = { text: () => z.string(), int: () => z.int(), list: () => z.array(z.string()), defaults: "nullable" };
+export const PLAIN: WireStyle = {
+  text: () => z.string(),
+  int: () => z.int(),
+  list: () => z.array(z.string()),
+  defaults: "nullable",
+};
 
 /** Descriptions of body (or row) members where the section words them differently from the registry; null = none. */
 export type Descriptions = Readonly<Record<string, string | null>>;
@@ -85,7 +97,12 @@ export const isInteger = (spec: FieldSpec) => isIntegerType(spec.type);
 const isEnum = (spec: FieldSpec) => spec.type === "enum";
 
 /** The schema with its description: the section's wording where it has one (null: none), else `fallback`. */
-function described<T extends z.ZodType>(schema: T, name: string, descriptions: Descriptions | undefined, fallback?: string): T {
+function described<T extends z.ZodType>(
+  schema: T,
+  name: string,
+  descriptions: Descriptions | undefined,
+  fallback?: string,
+): T {
   const text = descriptions && name in descriptions ? descriptions[name] : fallback;
   return typeof text === "string" ? schema.meta({ description: text }) : schema;
 }
@@ -120,10 +137,13 @@ export class KeyedList {
       if (spec.listMode) return style.list().nullable().optional();
       const base = isInteger(spec) ? configInt(spec, style.int) : isEnum(spec) ? spec.schema : style.text();
       if (spec.required) return spec.secret && mode === "replace" ? base.optional() : base;
-      if (isInteger(spec) && typeof spec.default === "number" && style.defaults === "apply") return configInt(spec, style.int).default(spec.default);
+      if (isInteger(spec) && typeof spec.default === "number" && style.defaults === "apply")
+        return configInt(spec, style.int).default(spec.default);
       return base.nullable().optional();
     };
-    const fields = Object.fromEntries(this.specs.map(([name, spec]) => [name, described(member(spec), name, this.#options.body, spec.description)]));
+    const fields = Object.fromEntries(
+      this.specs.map(([name, spec]) => [name, described(member(spec), name, this.#options.body, spec.description)]),
+    );
     return { ...fields, comment: described(Comment, "comment", this.#options.body, COMMENT) };
   }
 
@@ -135,7 +155,11 @@ export class KeyedList {
       const base = isInteger(spec) ? z.int() : isEnum(spec) ? spec.schema : z.string();
       return spec.required || spec.default !== null ? base : base.nullable();
     };
-    return Object.fromEntries(this.specs.filter(([, spec]) => !spec.secret).map(([name, spec]) => [name, described(member(spec), name, this.#options.row)]));
+    return Object.fromEntries(
+      this.specs
+        .filter(([, spec]) => !spec.secret)
+        .map(([name, spec]) => [name, described(member(spec), name, this.#options.row)]),
+    );
   }
 
   /** The `?comment=` of a DELETE. */

@@ -1,4 +1,7 @@
-/** L2TP, the wire contract: the tunnel list row, a tunnel's sessions and the tunnel detail, and the section's operations. */
+/**
+ * L2TP, the wire contract: the tunnel list row, a tunnel's sessions and the tunnel detail, and the section's
+ * operations.
+ */
 import { z } from "zod";
 import { operation } from "./contract.ts";
 
@@ -7,10 +10,16 @@ const Tunnel16 = z.int().min(1).max(65535);
 
 export const L2tpTunnel = z
   .object({
-    direction: z.enum(["downstream", "upstream"]).meta({ description: "`downstream` = from a LAC, terminated here; `upstream` = to a wholesale LNS" }),
+    direction: z
+      .enum(["downstream", "upstream"])
+      .meta({ description: "`downstream` = from a LAC, terminated here; `upstream` = to a wholesale LNS" }),
     localTunnelId: Tunnel16.meta({ description: "this end's tunnel id (16-bit, non-zero), the `{id}` of the detail" }),
     // RFC 2661 §5.8: the peer assigns its id in SCCRP, so an unanswered handshake has none yet.
-    peerTunnelId: z.int().min(0).max(65535).meta({ description: "the peer's tunnel id; 0 while the peer has not answered the handshake (`wait-ctl`)" }),
+    peerTunnelId: z
+      .int()
+      .min(0)
+      .max(65535)
+      .meta({ description: "the peer's tunnel id; 0 while the peer has not answered the handshake (`wait-ctl`)" }),
     peerIp: z.string().nullable(),
     peerHostname: z.string().nullable().meta({ description: "Host Name AVP" }),
     peerVendor: z.string().nullable().meta({ description: "Vendor Name AVP" }),
@@ -41,7 +50,10 @@ export const L2tpTunnelDetail = L2tpTunnel.extend({
   vrfName: z.string().nullable().meta({ description: "VRF the tunnel runs in; null = global table" }),
   createdUtc: z.iso.datetime().nullable(),
   uptimeSeconds: z.number().nullable().meta({ description: "since the tunnel was established; null once closed" }),
-  lastActivityUtc: z.iso.datetime().nullable().meta({ description: "the last session setup or teardown on the tunnel" }),
+  lastActivityUtc: z.iso
+    .datetime()
+    .nullable()
+    .meta({ description: "the last session setup or teardown on the tunnel" }),
   sessionList: z.array(L2tpTunnelSession).meta({ description: "the sessions riding the tunnel, newest first" }),
 }).meta({ id: "L2tpTunnelDetail" });
 export type L2tpTunnelDetail = z.output<typeof L2tpTunnelDetail>;
@@ -50,15 +62,34 @@ export const L2tpTunnelList = z.object({ tunnels: z.array(L2tpTunnel) }).meta({ 
 export type L2tpTunnelList = z.output<typeof L2tpTunnelList>;
 
 const TunnelId = z.object({
-  id: z.coerce.number().int().min(0).max(2 ** 31 - 1).meta({ description: "local tunnel id (integer)" }),
+  id: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .meta({ description: "local tunnel id (integer)" }),
 });
 
 const LIFECYCLE =
-  "Tunnels open on demand: the first session for a peer opens one (SCCRQ/SCCRP/SCCCN: `wait-ctl`, completed within the same 10-second step when the peer answers) and it is `established` while it carries sessions. " +
-  "A peer that does not answer (twin scenario `fail-l2tp-peer`) leaves the handshake in `wait-ctl` (no sessions, `uptimeSeconds` null, upstream `peerTunnelId` 0) while SCCRQ is retransmitted; its sessions fail setup meanwhile, and after 31 s (RFC 2661 §5.8's schedule) the tunnel is `closed` with reason `no-response`. " +
-  "With its last session it goes `idle`; a new session brings it back to `established`; after `l2tp.idleTimeoutSeconds` (profile, default 300) without a session it is `closed` (StopCCN, logged as `l2tp.tunnel.down`), listed for `l2tp.closedRetentionSeconds` (default 60), then gone (404). " +
-  "A peer with more than `l2tp.maxSessionsPerTunnel` (default 2000) sessions gets a further tunnel. Every `pppoe-lac` session rides exactly one upstream tunnel and every `l2tp` session one downstream tunnel, so each direction's `sessions` sum to the sessions summary's `byEncap`. " +
-  "Peers are the profile's (`l2tp.lnsPeers`, `l2tp.lacPeers`, per realm); a realm naming none gets two derived ones (`lns-1.<realm>`, `lac-1.<realm>`, …); a subscriber always returns to the same peer. A reseed (reboot) starts with no tunnels.";
+  "Tunnels open on demand: the first session for a peer opens one " +
+  "(SCCRQ/SCCRP/SCCCN: `wait-ctl`, completed within the same 10-second step when " +
+  "the peer answers) and it is `established` while it carries sessions. " +
+  ("A peer that does not answer (twin scenario `fail-l2tp-peer`) leaves the " +
+    "handshake in `wait-ctl` (no sessions, `uptimeSeconds` null, upstream " +
+    "`peerTunnelId` 0) while SCCRQ is retransmitted; its sessions fail setup " +
+    "meanwhile, and after 31 s (RFC 2661 §5.8's schedule) the tunnel is `closed` " +
+    "with reason `no-response`. ") +
+  ("With its last session it goes `idle`; a new session brings it back to " +
+    "`established`; after `l2tp.idleTimeoutSeconds` (profile, default 300) without a " +
+    "session it is `closed` (StopCCN, logged as `l2tp.tunnel.down`), listed for " +
+    "`l2tp.closedRetentionSeconds` (default 60), then gone (404). ") +
+  ("A peer with more than `l2tp.maxSessionsPerTunnel` (default 2000) sessions gets " +
+    "a further tunnel. Every `pppoe-lac` session rides exactly one upstream tunnel " +
+    "and every `l2tp` session one downstream tunnel, so each direction's `sessions` " +
+    "sum to the sessions summary's `byEncap`. ") +
+  ("Peers are the profile's (`l2tp.lnsPeers`, `l2tp.lacPeers`, per realm); a realm " +
+    "naming none gets two derived ones (`lns-1.<realm>`, `lac-1.<realm>`, …); a " +
+    "subscriber always returns to the same peer. A reseed (reboot) starts with no tunnels.");
 
 /** The section's operations. */
 export const l2tp = {

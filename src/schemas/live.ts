@@ -10,7 +10,10 @@ import type { SystemStatus } from "./system.ts";
 /** Where the web UI opens it: under the UI's own `/ui/` prefix, beside its files, so no API path is taken. */
 export const LIVE_PATH = "/ui/live";
 
-/** The header by which the Worker gives the object the session cookie's SHA-256 (the cookie itself never crosses, as for every request). */
+/**
+ * The header by which the Worker gives the object the session cookie's SHA-256 (the cookie itself never crosses, as for
+ * every request).
+ */
 export const LIVE_SESSION_HEADER = "x-bng-live-session";
 
 /**
@@ -27,5 +30,8 @@ export interface LiveMessage {
   status: SystemStatus;
 }
 
-/** The close code when the session that opened the channel has ended (logout, expiry, revocation): the UI then stops following (4000–4999 are the application's, RFC 6455 §7.4.2). */
+/**
+ * The close code when the session that opened the channel has ended (logout, expiry, revocation): the UI then stops
+ * following (4000–4999 are the application's, RFC 6455 §7.4.2).
+ */
 export const LIVE_SESSION_ENDED = 4401;

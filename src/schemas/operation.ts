@@ -20,12 +20,18 @@ export interface Refusal {
   errors?: FieldError[] | undefined;
 }
 
-/** The request's input after the Worker's validation, or the refusal it earned (answered only once the caller is authorized). */
+/**
+ * The request's input after the Worker's validation, or the refusal it earned (answered only once the caller is
+ * authorized).
+ */
 export type OperationInput =
   | { ok: true; params: unknown; query: unknown; body: unknown; bytes?: Uint8Array | undefined }
   | { ok: false; refusal: Refusal };
 
-/** Who is calling, as a port method sees it inside the object: the authorized principal (null on anonymous operations) and the connection's facts. */
+/**
+ * Who is calling, as a port method sees it inside the object: the authorized principal (null on anonymous operations)
+ * and the connection's facts.
+ */
 export interface Caller {
   principal: Principal | null;
   /** The credential `principal` was resolved from (its kind and SHA-256); null on anonymous operations. */

@@ -22,5 +22,8 @@ export type Refusal =
 export type Outcome<T> = ({ ok: true } & T) | Refusal;
 
 /** A refusal, for the object's methods to return. */
-export const refuse = <R extends Refusal["reason"]>(reason: R, detail: string, extra: Omit<Extract<Refusal, { reason: R }>, "ok" | "reason" | "detail"> = {} as never): Refusal =>
-  ({ ok: false, reason, detail, ...extra }) as Refusal;
+export const refuse = <R extends Refusal["reason"]>(
+  reason: R,
+  detail: string,
+  extra: Omit<Extract<Refusal, { reason: R }>, "ok" | "reason" | "detail"> = {} as never,
+): Refusal => ({ ok: false, reason, detail, ...extra }) as Refusal;

@@ -11,7 +11,10 @@ export interface Principal {
   tokenName: string | null;
   /** Set for sessions: the value `X-CSRF-Token` must carry. */
   csrfToken: string | null;
-  /** Set for a session signed in with the published development default password: it may only change it (src/auth/bootstrap.ts). */
+  /**
+   * Set for a session signed in with the published development default password: it may only change it
+   * (src/auth/bootstrap.ts).
+   */
   passwordChangeRequired?: boolean;
 }
 

@@ -10,7 +10,15 @@ const count = z.int().min(0);
 
 const RadiusAccounting = z
   .object({
-    port: z.int().min(1).max(65536).meta({ description: "accounting port: a simulated server's authentication port + 1 (1813, UDP); a real one's `accountingPort` (TCP or TLS)" }),
+    port: z
+      .int()
+      .min(1)
+      .max(65536)
+      .meta({
+        description:
+          "accounting port: a simulated server's authentication port + 1 (1813, UDP); a " +
+          "real one's `accountingPort` (TCP or TLS)",
+      }),
     requestsSent: count.meta({ description: "Accounting-Requests sent to this server (RFC 2866), retries included" }),
     requestsByType: z
       .object({ start: count, interimUpdate: count, stop: count })
@@ -28,22 +36,29 @@ const RadiusServer = z
     isDead: z.boolean(),
     consecutiveFailures: count,
     requestsSent: count,
-    requestsByResult: z
-      .object({ accept: count, reject: count, timeout: count })
-      .meta({ description: "`requestsSent` by outcome (sums to it): answered Access-Accept, answered Access-Reject, lost; the scrape's `bng_radius_requests_total{result}`" }),
+    requestsByResult: z.object({ accept: count, reject: count, timeout: count }).meta({
+      description:
+        "`requestsSent` by outcome (sums to it): answered Access-Accept, answered " +
+        "Access-Reject, lost; the scrape's `bng_radius_requests_total{result}`",
+    }),
     lastFailure: z.string().nullable().meta({ description: "date-time; null before the first failure" }),
     lastSuccess: z.string().nullable().meta({ description: "date-time; null before the first answer" }),
     transport: z.enum(["simulated", "tcp", "tls"]).meta({
-      description: "Beyond the spec's fields: `simulated` (the data-plane model answers), or a real server over `tcp` (RFC 6613) or `tls` (RFC 6614)",
+      description:
+        "Beyond the spec's fields: `simulated` (the data-plane model answers), or a real " +
+        "server over `tcp` (RFC 6613) or `tls` (RFC 6614)",
     }),
     lastFailureReason: z
       .enum(["connect-failed", "closed", "timeout", "secret-mismatch"])
       .nullable()
       .meta({
         description:
-          "Beyond the spec's fields, a real server's: why its last request failed. `connect-failed` (no connection), `closed` (it closed the connection " +
-          "unanswered), `timeout` (no answer on an open connection that has answered before: a slow server), `secret-mismatch` (the shared secrets " +
-          "differ: an answer whose authenticator does not verify, or a server that took the connection and answers nothing on it, as a server " +
+          "Beyond the spec's fields, a real server's: why its last request failed. " +
+          "`connect-failed` (no connection), `closed` (it closed the connection " +
+          ("unanswered), `timeout` (no answer on an open connection that has answered " +
+            "before: a slow server), `secret-mismatch` (the shared secrets ") +
+          ("differ: an answer whose authenticator does not verify, or a server that took " +
+            "the connection and answers nothing on it, as a server ") +
           "discards unanswered what another secret signed); null for a simulated one",
       }),
     accounting: RadiusAccounting,
@@ -55,9 +70,16 @@ const RadiusPacing = z
   .object({
     requestsPerSecond: count64.meta({ description: "`radius.requestsPerSecond`: the most requests sent per second" }),
     queued: count64.meta({ description: "requests waiting for their turn (Access-Requests first, then accounting)" }),
-    notSentInTime: count64.meta({ description: "Access-Requests that waited past `radius.timeoutSeconds` and were not sent (their setup failed): counted, never silently dropped" }),
+    notSentInTime: count64.meta({
+      description:
+        "Access-Requests that waited past `radius.timeoutSeconds` and were not sent " +
+        "(their setup failed): counted, never silently dropped",
+    }),
   })
-  .meta({ id: "RadiusPacing", description: "Beyond the spec's fields: the RADIUS client's pacing towards real servers (docs/radius.md)" });
+  .meta({
+    id: "RadiusPacing",
+    description: "Beyond the spec's fields: the RADIUS client's pacing towards real servers (docs/radius.md)",
+  });
 
 export const RadiusPoolStatus = z
   .object({
@@ -85,9 +107,13 @@ export const radius = {
     section: "RADIUS",
     summary: "RADIUS server pool health: live and dead servers, requests and failures",
     description:
-      "A server is marked dead after `aaa.deadAfterFailures` consecutive lost requests and tried again after `aaa.deadTimeSeconds`. " +
+      "A server is marked dead after `aaa.deadAfterFailures` consecutive lost requests " +
+      "and tried again after `aaa.deadTimeSeconds`. " +
       "With no RADIUS driver the answer is 200 with `configured` false (as with an empty `radius.servers`). " +
-      "The servers are the configuration's `radius.servers`, in its order, and follow a commit at once: an added server starts with clean counters and takes requests by weight, a removed one takes none and its alarms clear, a kept one keeps its counters whatever its weight.",
+      ("The servers are the configuration's `radius.servers`, in its order, and follow " +
+        "a commit at once: an added server starts with clean counters and takes requests " +
+        "by weight, a removed one takes none and its alarms clear, a kept one keeps its " +
+        "counters whatever its weight."),
     fp: true,
     response: { description: "RADIUS pool status", schema: RadiusPoolStatus },
     examples: {

@@ -13,7 +13,12 @@ import { KeyedList, configInt } from "./keyed-list.ts";
 
 const section = "Routing";
 const base = "/api/v1/routing/config";
-const Comment = z.string().max(1024).nullable().optional().meta({ description: "commit comment, recorded in the configuration history" });
+const Comment = z
+  .string()
+  .max(1024)
+  .nullable()
+  .optional()
+  .meta({ description: "commit comment, recorded in the configuration history" });
 const AfiSafi = z.enum(AFI_SAFIS);
 
 const neighbors = new KeyedList({
@@ -33,7 +38,9 @@ export const Neighbor = z
   .object({
     address: z.string(),
     ...neighbors.rowFields(),
-    addressFamilies: z.array(AfiSafi).meta({ description: "in force: as configured, or the unicast family of the address when none is" }),
+    addressFamilies: z
+      .array(AfiSafi)
+      .meta({ description: "in force: as configured, or the unicast family of the address when none is" }),
     passwordConfigured: z.boolean().meta({ description: "whether a TCP MD5 password is set (it is never returned)" }),
   })
   .meta({ id: "BgpNeighborConfig" });
@@ -42,12 +49,19 @@ export type BgpNeighborConfig = z.output<typeof Neighbor>;
 const staticRoutes = new KeyedList({
   list: "routing.staticRoutes",
   body: { distance: "1-255; absent or null = 1", announce: null, description: "at most 255 characters" },
-  row: { nextHop: "gateway address, or `blackhole`", announce: "advertised in BGP (unicast for `default`, the VRF's VPN family otherwise)" },
+  row: {
+    nextHop: "gateway address, or `blackhole`",
+    announce: "advertised in BGP (unicast for `default`, the VRF's VPN family otherwise)",
+  },
 });
 
 // The item key `<vrf>:<prefix>` is shown (and written) as its two parts.
 const StaticRoute = z
-  .object({ vrf: z.string().meta({ description: "a configured VRF or `default`" }), prefix: z.string(), ...staticRoutes.rowFields() })
+  .object({
+    vrf: z.string().meta({ description: "a configured VRF or `default`" }),
+    prefix: z.string(),
+    ...staticRoutes.rowFields(),
+  })
   .meta({ id: "StaticRoute" });
 
 const interfaces = new KeyedList({
@@ -70,10 +84,16 @@ export const RoutingConfig = z
   .object({
     localAs: z.int().nullable().meta({ description: "`bgp.localAs`" }),
     routerId: z.string().nullable().meta({ description: "`routing.routerId` as configured; null = derived" }),
-    effectiveRouterId: z.string().meta({ description: "the router id in force: the configured one, else the highest IPv4 address of the IGP interfaces, else 0.0.0.0" }),
+    effectiveRouterId: z.string().meta({
+      description:
+        "the router id in force: the configured one, else the highest IPv4 address of " +
+        "the IGP interfaces, else 0.0.0.0",
+    }),
     neighbors: z.array(Neighbor).meta({ description: "`bgp.neighbors`, in configuration order" }),
     staticRoutes: z.array(StaticRoute).meta({ description: "`routing.staticRoutes`, in configuration order" }),
-    igp: z.object({ protocol: z.enum(IGP_PROTOCOLS), interfaces: z.array(IgpInterface) }).meta({ description: "`igp.protocol` and `igp.interfaces`" }),
+    igp: z
+      .object({ protocol: z.enum(IGP_PROTOCOLS), interfaces: z.array(IgpInterface) })
+      .meta({ description: "`igp.protocol` and `igp.interfaces`" }),
   })
   .meta({ id: "RoutingConfig" });
 
@@ -85,34 +105,69 @@ const IgpInterfaceWrite = z
 
 const RoutingSettings = z
   .strictObject({
-    localAs: configInt("bgp.localAs").nullable().optional().meta({ description: "uint32, 1 or more; null = none (refused while neighbors exist)" }),
+    localAs: configInt("bgp.localAs")
+      .nullable()
+      .optional()
+      .meta({ description: "uint32, 1 or more; null = none (refused while neighbors exist)" }),
     routerId: z.string().nullable().optional().meta({ description: "an IPv4 address; null = derived" }),
     igp: z
       .strictObject({
         protocol: z.enum(IGP_PROTOCOLS).optional(),
-        interfaces: z.array(IgpInterfaceWrite).max(256).optional().meta({ description: "the whole interface list: interfaces left out are removed" }),
+        interfaces: z
+          .array(IgpInterfaceWrite)
+          .max(256)
+          .optional()
+          .meta({ description: "the whole interface list: interfaces left out are removed" }),
       })
       .optional(),
     comment: Comment,
   })
-  .meta({ id: "RoutingSettings", description: "a merge: absent members stay as they are, null returns one to its default; a given `igp.interfaces` replaces the list" });
+  .meta({
+    id: "RoutingSettings",
+    description:
+      "a merge: absent members stay as they are, null returns one to its default; a " +
+      "given `igp.interfaces` replaces the list",
+  });
 
 const neighborFields = {
   ...neighbors.bodyFields("replace"),
-  addressFamilies: z.array(AfiSafi).max(4).nullable().optional().meta({ description: "absent, null or empty = the unicast family of the address" }),
+  addressFamilies: z
+    .array(AfiSafi)
+    .max(4)
+    .nullable()
+    .optional()
+    .meta({ description: "absent, null or empty = the unicast family of the address" }),
 };
 const NeighborCreate = z
-  .object({ address: z.string().min(1).max(255).meta({ description: "the neighbor's IPv4 or IPv6 address: its key" }), ...neighborFields })
-  .meta({ id: "BgpNeighborCreate", description: "shapes are checked here (400), values by configuration validation (422)" });
+  .object({
+    address: z.string().min(1).max(255).meta({ description: "the neighbor's IPv4 or IPv6 address: its key" }),
+    ...neighborFields,
+  })
+  .meta({
+    id: "BgpNeighborCreate",
+    description: "shapes are checked here (400), values by configuration validation (422)",
+  });
 const NeighborUpdate = z
-  .object({ address: z.string().optional().meta({ description: "ignored: the URL's address wins" }), ...neighborFields })
-  .meta({ id: "BgpNeighborUpdate", description: "a full replacement: attributes left out return to their defaults, except the password, which stays unless given" });
+  .object({
+    address: z.string().optional().meta({ description: "ignored: the URL's address wins" }),
+    ...neighborFields,
+  })
+  .meta({
+    id: "BgpNeighborUpdate",
+    description:
+      "a full replacement: attributes left out return to their defaults, except the password, which stays unless given",
+  });
 
 // One route of the whole table: its comment is the PUT's.
 const { comment: _routeComment, ...staticRouteFields } = staticRoutes.bodyFields("replace");
 const StaticRouteWrite = z
   .strictObject({
-    vrf: z.string().min(1).max(63).default("default").meta({ description: "a configured VRF or `default` (the default)" }),
+    vrf: z
+      .string()
+      .min(1)
+      .max(63)
+      .default("default")
+      .meta({ description: "a configured VRF or `default` (the default)" }),
     prefix: z.string().min(1).max(64).meta({ description: "destination prefix, host bits zero" }),
     ...staticRouteFields,
     nextHop: z.string().min(1).max(64).meta({ description: "gateway address of the prefix's family, or `blackhole`" }),
@@ -128,8 +183,15 @@ const AddressParams = z.object({ address: z.string().min(1).max(255) });
 export const routingConfigLists = { neighbors, staticRoutes, interfaces };
 
 const VALIDATION =
-  "422 when configuration validation rejects, every rejected value listed (`#/lists/bgp.neighbors/<address>/…`): an address that does not parse (or is another neighbor's in another spelling), an AS of 0, a hold time of 1-2, a keepalive not below the hold time, an unknown address family, or no `bgp.localAs` (`#/fields/bgp.localAs`).";
-const HOT = "Committed through the configuration pipeline and applied at once: the session of a new or changed neighbor starts from Idle now and reaches Established within 5-45 s of simulated time.";
+  "422 when configuration validation rejects, every rejected value listed " +
+  "(`#/lists/bgp.neighbors/<address>/…`): an address that does not parse (or is " +
+  "another neighbor's in another spelling), an AS of 0, a hold time of 1-2, a " +
+  "keepalive not below the hold time, an unknown address family, or no " +
+  "`bgp.localAs` (`#/fields/bgp.localAs`).";
+const HOT =
+  "Committed through the configuration pipeline and applied at once: the session " +
+  "of a new or changed neighbor starts from Idle now and reaches Established " +
+  "within 5-45 s of simulated time.";
 
 /** The section's operations. */
 export const routingConfig = {
@@ -138,7 +200,10 @@ export const routingConfig = {
     path: base,
     section,
     summary: "Routing configuration: local AS, router id, BGP neighbors, static routes, IGP",
-    description: "The configuration's `bgp.*`, `routing.*` and `igp.*` keys in one document (GET /api/v1/config holds the same). The BGP password is never returned: `passwordConfigured` says whether one is set.",
+    description:
+      "The configuration's `bgp.*`, `routing.*` and `igp.*` keys in one document (GET " +
+      "/api/v1/config holds the same). The BGP password is never returned: " +
+      "`passwordConfigured` says whether one is set.",
     fp: true,
     response: { description: "RoutingConfig", schema: RoutingConfig },
     examples: {
@@ -183,7 +248,16 @@ export const routingConfig = {
         igp: {
           protocol: "ospf",
           interfaces: [
-            { name: "lo", address: "10.0.0.2/32", area: "0.0.0.0", level: "level-2", cost: 1, passive: true, helloSeconds: 10, deadSeconds: 40 },
+            {
+              name: "lo",
+              address: "10.0.0.2/32",
+              area: "0.0.0.0",
+              level: "level-2",
+              cost: 1,
+              passive: true,
+              helloSeconds: 10,
+              deadSeconds: 40,
+            },
             {
               name: "uplink0",
               address: "10.1.2.0/31",
@@ -205,14 +279,27 @@ export const routingConfig = {
     section,
     summary: "Change the global routing settings: local AS, router id, IGP protocol and interfaces",
     description:
-      "A merge: absent members stay, null returns one to its default, a given `igp.interfaces` replaces the whole interface list (in the given order). One commit, hot-applied: a new local AS or router id restarts every BGP session, a new protocol or router id re-forms every adjacency. " +
-      "Unknown members are refused (400). 422 when validation rejects, every rejected value listed: `#/fields/bgp.localAs`, `#/fields/routing.routerId`, `#/lists/igp.interfaces/<name>/…` (an address that does not parse or is another interface's, a dead interval not above the hello interval, an area that is not an OSPF area id).",
+      "A merge: absent members stay, null returns one to its default, a given " +
+      "`igp.interfaces` replaces the whole interface list (in the given order). One " +
+      "commit, hot-applied: a new local AS or router id restarts every BGP session, a " +
+      "new protocol or router id re-forms every adjacency. " +
+      ("Unknown members are refused (400). 422 when validation rejects, every rejected " +
+        "value listed: `#/fields/bgp.localAs`, `#/fields/routing.routerId`, " +
+        "`#/lists/igp.interfaces/<name>/…` (an address that does not parse or is another " +
+        "interface's, a dead interval not above the hello interval, an area that is not " +
+        "an OSPF area id)."),
     body: RoutingSettings,
     response: { description: "ConfigCommitResult", schema: ConfigCommitResult },
     errors: [412, 422],
     examples: {
       body: { localAs: 64500, routerId: "10.0.0.2", comment: "router id pinned to the loopback" },
-      response: { status: "committed", committedUtc: "2026-11-26T20:35:13.529Z", version: 19, restartRequired: false, changedPaths: [] },
+      response: {
+        status: "committed",
+        committedUtc: "2026-11-26T20:35:13.529Z",
+        version: 19,
+        restartRequired: false,
+        changedPaths: [],
+      },
     },
   }),
   createNeighbor: operation({
@@ -233,7 +320,13 @@ export const routingConfig = {
         addressFamilies: ["ipv4Unicast", "ipv6Unicast", "ipv4Vpn"],
         comment: "third route reflector",
       },
-      response: { status: "committed", name: "10.0.255.3", committedUtc: "2026-11-26T20:35:12.335Z", version: 8, restartRequired: false },
+      response: {
+        status: "committed",
+        name: "10.0.255.3",
+        committedUtc: "2026-11-26T20:35:12.335Z",
+        version: 8,
+        restartRequired: false,
+      },
       errors: { 409: "bgp.neighbors '10.0.255.3' already exists" },
     },
   }),
@@ -242,7 +335,10 @@ export const routingConfig = {
     path: `${base}/bgp/neighbors/{address}`,
     section,
     summary: "Replace a BGP neighbor's settings",
-    description: `A full replacement (the password stays unless given); the URL's address wins over the body's. 404 for an unknown neighbor (PUT does not create). ${HOT} ${VALIDATION}`,
+    description:
+      `A full replacement (the password stays unless given); the URL's address wins ` +
+      `over the body's. 404 for an unknown neighbor (PUT does not ` +
+      `create). ${HOT} ${VALIDATION}`,
     params: AddressParams,
     body: NeighborUpdate,
     response: { description: "CommitResult", schema: CommitResult },
@@ -257,7 +353,13 @@ export const routingConfig = {
         holdTime: 90,
         keepAlive: 30,
       },
-      response: { status: "committed", name: "10.0.255.3", committedUtc: "2026-11-26T20:35:13.449Z", version: 17, restartRequired: false },
+      response: {
+        status: "committed",
+        name: "10.0.255.3",
+        committedUtc: "2026-11-26T20:35:13.449Z",
+        version: 17,
+        restartRequired: false,
+      },
       errors: { 404: "no bgp.neighbors item '10.0.255.3'" },
     },
   }),
@@ -266,7 +368,10 @@ export const routingConfig = {
     path: `${base}/bgp/neighbors/{address}`,
     section,
     summary: "Remove a BGP neighbor",
-    description: "404 for an unknown neighbor. The session is torn down at once; with the last neighbor (and no GRE customer session) BGP stops: the summary then reads `reachable` false. The optional `comment` query parameter goes to the history.",
+    description:
+      "404 for an unknown neighbor. The session is torn down at once; with the last " +
+      "neighbor (and no GRE customer session) BGP stops: the summary then reads " +
+      "`reachable` false. The optional `comment` query parameter goes to the history.",
     params: AddressParams,
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
@@ -274,7 +379,13 @@ export const routingConfig = {
     examples: {
       params: { address: "10.0.255.3" },
       query: { comment: "rr3 decommissioned" },
-      response: { status: "committed", name: "10.0.255.3", committedUtc: "2026-11-26T20:35:13.879Z", version: 28, restartRequired: false },
+      response: {
+        status: "committed",
+        name: "10.0.255.3",
+        committedUtc: "2026-11-26T20:35:13.879Z",
+        version: 28,
+        restartRequired: false,
+      },
       errors: { 404: "no bgp.neighbors item '10.0.255.3'" },
     },
   }),
@@ -284,8 +395,13 @@ export const routingConfig = {
     section,
     summary: "Replace the static route table",
     description:
-      "The whole table, in the given order: routes left out are removed. A route is keyed by its VRF and prefix (`routing.staticRoutes` item `<vrf>:<prefix>`); the same one twice is refused (400). One commit, hot-applied: the VRF route tables and, for `announce` routes, the BGP advertisements follow at once. " +
-      "422 when validation rejects, every rejected value listed under `#/lists/routing.staticRoutes/<vrf>:<prefix>/…`: a prefix with host bits set, a VRF that is not configured, a next hop of the other family, a distance outside 1-255.",
+      "The whole table, in the given order: routes left out are removed. A route is " +
+      "keyed by its VRF and prefix (`routing.staticRoutes` item `<vrf>:<prefix>`); the " +
+      "same one twice is refused (400). One commit, hot-applied: the VRF route tables " +
+      "and, for `announce` routes, the BGP advertisements follow at once. " +
+      ("422 when validation rejects, every rejected value listed under " +
+        "`#/lists/routing.staticRoutes/<vrf>:<prefix>/…`: a prefix with host bits set, a " +
+        "VRF that is not configured, a next hop of the other family, a distance outside 1-255."),
     body: StaticRoutes,
     response: { description: "ConfigCommitResult", schema: ConfigCommitResult },
     errors: [412, 422],
@@ -300,7 +416,14 @@ export const routingConfig = {
             announce: false,
             description: "NOC management network via uplink0",
           },
-          { vrf: "default", prefix: "10.251.0.0/16", nextHop: "10.1.2.3", distance: 1, announce: false, description: "lab network via uplink1" },
+          {
+            vrf: "default",
+            prefix: "10.251.0.0/16",
+            nextHop: "10.1.2.3",
+            distance: 1,
+            announce: false,
+            description: "lab network via uplink1",
+          },
         ],
         comment: "lab network reachable",
       },
@@ -309,7 +432,10 @@ export const routingConfig = {
         committedUtc: "2026-11-26T20:35:13.509Z",
         version: 18,
         restartRequired: false,
-        changedPaths: ["#/lists/routing.staticRoutes/default:10.251.0.0~116", "#/lists/routing.staticRoutes/default:10.251.0.0~116/nextHop"],
+        changedPaths: [
+          "#/lists/routing.staticRoutes/default:10.251.0.0~116",
+          "#/lists/routing.staticRoutes/default:10.251.0.0~116/nextHop",
+        ],
       },
     },
   }),

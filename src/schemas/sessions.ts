@@ -1,4 +1,7 @@
-/** Sessions, the wire contract: the list row, the list, the summary counts, the live rates, the detail, and the section's operations. */
+/**
+ * Sessions, the wire contract: the list row, the list, the summary counts, the live rates, the detail, and the
+ * section's operations.
+ */
 import { z } from "zod";
 import { CaptureRecord } from "./captures.ts";
 import { CgnBindingRow } from "./cgn.ts";
@@ -17,7 +20,11 @@ export const SessionSummary = z
     encap: Encap,
     username: z.string(),
     ipv4: z.string(),
-    ipv6: z.string().meta({ description: "IPv6 WAN prefix, or the delegated prefix when there is no WAN address; empty when the session has neither (the spec does not make it nullable)" }),
+    ipv6: z.string().meta({
+      description:
+        "IPv6 WAN prefix, or the delegated prefix when there is no WAN address; empty " +
+        "when the session has neither (the spec does not make it nullable)",
+    }),
     vrf: z.string().meta({ description: "`default` = the global table" }),
     mac: z.string(),
     svlan: int32,
@@ -25,13 +32,19 @@ export const SessionSummary = z
     plan: z.string(),
     walledGarden: z.boolean(),
     uptimeSeconds: z.number(),
-    portId: int32.nullable().meta({ description: "subscriber-facing data-plane port; null for LNS-terminated (l2tp) sessions" }),
+    portId: int32
+      .nullable()
+      .meta({ description: "subscriber-facing data-plane port; null for LNS-terminated (l2tp) sessions" }),
   })
   .meta({ id: "SessionSummary" });
 export type SessionSummary = z.output<typeof SessionSummary>;
 
 export const SessionList = z
-  .object({ total: int32.meta({ description: "matching sessions before paging" }), offset: int32, items: z.array(SessionSummary).meta({ description: "newest first" }) })
+  .object({
+    total: int32.meta({ description: "matching sessions before paging" }),
+    offset: int32,
+    items: z.array(SessionSummary).meta({ description: "newest first" }),
+  })
   .meta({ id: "SessionList" });
 export type SessionList = z.output<typeof SessionList>;
 
@@ -40,7 +53,9 @@ export const SessionSummaryCounts = z
     total: int32,
     byType: z.record(z.string(), int32),
     byEncap: z.record(z.string(), int32),
-    byPort: z.array(z.object({ portId: int32, label: z.string(), count: int32 })).meta({ description: "LNS-terminated sessions excluded" }),
+    byPort: z
+      .array(z.object({ portId: int32, label: z.string(), count: int32 }))
+      .meta({ description: "LNS-terminated sessions excluded" }),
     byVrf: z.record(z.string(), int32).meta({ description: "the global table counts as `default`" }),
     walledGarden: int32,
   })
@@ -59,7 +74,11 @@ export const SessionRates = z
   .meta({
     id: "SessionRates",
     description:
-      "A session's rates averaged over a 30 s load interval (not shown in the spec; the choice of a router's usual interval): each session's are renewed every 30 s, a third of the sessions at each 10 s step, and first in the step that sets the session up. The session's byte counters and its port's rates move at every 10 s step.",
+      "A session's rates averaged over a 30 s load interval (not shown in the spec; " +
+      "the choice of a router's usual interval): each session's are renewed every 30 " +
+      "s, a third of the sessions at each 10 s step, and first in the step that sets " +
+      "the session up. The session's byte counters and its port's rates move at every " +
+      "10 s step.",
   });
 export type SessionRates = z.output<typeof SessionRates>;
 
@@ -79,7 +98,11 @@ export const SessionDetail = SessionSummary.extend({
       pool: z.string().nullable(),
       subnet: z.string().nullable(),
       cgnTranslated: z.boolean(),
-      learned: z.boolean().meta({ description: "true on a LAC (`pppoe-lac`): the LNS assigned the address and the LAC learned it from IPCP; pool and subnet are null, and no IPv6 is known" }),
+      learned: z.boolean().meta({
+        description:
+          "true on a LAC (`pppoe-lac`): the LNS assigned the address and the LAC learned " +
+          "it from IPCP; pool and subnet are null, and no IPv6 is known",
+      }),
     }),
     ipv6Wan: Assigned.nullable(),
     ipv6Pd: Assigned.nullable(),
@@ -93,46 +116,82 @@ export const SessionDetail = SessionSummary.extend({
   steering: z
     .object({ rule: z.string(), targetVrf: z.string() })
     .nullable()
-    .meta({ description: "the source-VRF rule routing this session's traffic into another VRF (no NAT), first match in configuration order; null when none" }),
+    .meta({
+      description:
+        "the source-VRF rule routing this session's traffic into another VRF (no NAT), " +
+        "first match in configuration order; null when none",
+    }),
 }).meta({ id: "SessionDetail" });
 export type SessionDetail = z.output<typeof SessionDetail>;
 
-export const DisconnectResult = z.object({ status: z.literal("disconnected"), sessionId: int32 }).meta({ id: "DisconnectResult" });
+export const DisconnectResult = z
+  .object({ status: z.literal("disconnected"), sessionId: int32 })
+  .meta({ id: "DisconnectResult" });
 
 const caseInsensitive = z.string().trim().min(1).max(256);
 const SessionQuery = pageQuery(100, 500).extend({
-  encap: enumFilter(Encap.options).optional().meta({ description: "`ipoe`, `pppoe-local`, `pppoe-lac` or `l2tp`, any case" }),
+  encap: enumFilter(Encap.options)
+    .optional()
+    .meta({ description: "`ipoe`, `pppoe-local`, `pppoe-lac` or `l2tp`, any case" }),
   ip: caseInsensitive.optional().meta({
     description: "prefix match on the IPv4 or IPv6 WAN address (an address, a CIDR, or leading text)",
     examples: ["100.64.0.0/16"],
   }),
-  port: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional().meta({
-    description: "subscriber-facing port id; excludes LNS-terminated sessions",
-    examples: [1],
-  }),
+  port: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional()
+    .meta({
+      description: "subscriber-facing port id; excludes LNS-terminated sessions",
+      examples: [1],
+    }),
   type: caseInsensitive.optional().meta({ description: "`ipoe` or `ppp`", examples: ["ppp"] }),
   username: caseInsensitive.optional().meta({ description: "case-insensitive substring", examples: ["sub0001"] }),
   vrf: caseInsensitive.optional().meta({ description: "exact, case-insensitive; `default` = the global table" }),
   walledGarden: queryBoolean()
     .optional()
     .meta({ description: "true = only walled-garden sessions", examples: [true] }),
-  // Beyond the spec's list (docs/decisions.md, Sessions): what the access network shows of a subscriber, so one can be found by it.
+  // Beyond the spec's list (docs/decisions.md, Sessions): what the access network shows of a subscriber, so one can be
+  // found by it.
   mac: z
     .string()
     .trim()
-    .regex(/^(([0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}|[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}\.[0-9a-fA-F]{4})$/, "must be a MAC address: aa:bb:cc:dd:ee:ff, aa-bb-cc-dd-ee-ff or aabb.ccdd.eeff")
+    .regex(
+      /^(([0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}|[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}\.[0-9a-fA-F]{4})$/,
+      "must be a MAC address: aa:bb:cc:dd:ee:ff, aa-bb-cc-dd-ee-ff or aabb.ccdd.eeff",
+    )
     .meta({ examples: ["00:1b:21:c4:8b:50"] })
-    .transform((t) => t.replace(/[^0-9a-fA-F]/g, "").toLowerCase().match(/../g)!.join(":"))
+    .transform((t) =>
+      t
+        .replace(/[^0-9a-fA-F]/g, "")
+        .toLowerCase()
+        .match(/../g)!
+        .join(":"),
+    )
     .optional()
     .meta({ description: "exact MAC, any of the three usual spellings, any case (beyond the spec's filters)" }),
-  svlan: z.coerce.number().int().min(0).max(4094).optional().meta({
-    description: "exact outer (S-)VLAN, as `svlan` shows it (beyond the spec's filters)",
-    examples: [100],
-  }),
-  vlan: z.coerce.number().int().min(0).max(4094).optional().meta({
-    description: "exact inner (C-)VLAN, as `vlan` shows it (beyond the spec's filters)",
-    examples: [1001],
-  }),
+  svlan: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(4094)
+    .optional()
+    .meta({
+      description: "exact outer (S-)VLAN, as `svlan` shows it (beyond the spec's filters)",
+      examples: [100],
+    }),
+  vlan: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(4094)
+    .optional()
+    .meta({
+      description: "exact inner (C-)VLAN, as `vlan` shows it (beyond the spec's filters)",
+      examples: [1001],
+    }),
   plan: caseInsensitive.optional().meta({
     description: "exact plan name as `plan` shows it, case-insensitive (beyond the spec's filters)",
     examples: ["fibre-100"],
@@ -147,7 +206,10 @@ export const sessions = {
     section: "Sessions",
     summary: "Live sessions, newest first, filtered (AND) and paged",
     description:
-      "Filters combine with AND; string filters are case-insensitive (`encap` in any case too); `vrf` is exact, with `default` for the global table; `port` excludes LNS-terminated sessions. Newest first; `total` counts the matching sessions before paging, `limit` default 100, clamped to 1-500.",
+      "Filters combine with AND; string filters are case-insensitive (`encap` in any " +
+      "case too); `vrf` is exact, with `default` for the global table; `port` excludes " +
+      "LNS-terminated sessions. Newest first; `total` counts the matching sessions " +
+      "before paging, `limit` default 100, clamped to 1-500.",
     fp: true,
     query: SessionQuery,
     response: { description: "SessionList", schema: SessionList },
@@ -199,7 +261,9 @@ export const sessions = {
     section: "Sessions",
     summary: "Session counts by type, encapsulation, port and VRF",
     description:
-      "Counts of the live sessions GET /api/v1/sessions lists: `total`, `byType`, `byEncap`, `byPort` (LNS-terminated sessions excluded), `byVrf` (the global table as `default`) and `walledGarden`.",
+      "Counts of the live sessions GET /api/v1/sessions lists: `total`, `byType`, " +
+      "`byEncap`, `byPort` (LNS-terminated sessions excluded), `byVrf` (the global " +
+      "table as `default`) and `walledGarden`.",
     fp: true,
     response: { description: "SessionSummaryCounts", schema: SessionSummaryCounts },
     examples: {
@@ -207,7 +271,10 @@ export const sessions = {
         total: 1999,
         byType: { ipoe: 1086, ppp: 913 },
         byEncap: { ipoe: 1086, "pppoe-local": 621, "pppoe-lac": 199, l2tp: 93 },
-        byPort: [{ portId: 1, label: "xe-0/0/0 OLT-north", count: 954 }, { portId: 2, label: "xe-0/0/1 OLT-south", count: 952 }],
+        byPort: [
+          { portId: 1, label: "xe-0/0/0 OLT-north", count: 954 },
+          { portId: 2, label: "xe-0/0/1 OLT-south", count: 952 },
+        ],
         byVrf: { default: 1038, "cgn-inside": 669, wholesale: 292 },
         walledGarden: 19,
       },
@@ -219,7 +286,10 @@ export const sessions = {
     section: "Sessions",
     summary: "One session in detail: addresses and pools, AAA, plan, CGN binding, counters, capture",
     description:
-      "Everything known about one live session: its addresses and the pools they came from, AAA attributes, the plan and its rates, the CGN binding and port blocks, the source-VRF rule steering it, counters and the capture on it. 404 when no live session has that id (a session that has ended is gone).",
+      "Everything known about one live session: its addresses and the pools they came " +
+      "from, AAA attributes, the plan and its rates, the CGN binding and port blocks, " +
+      "the source-VRF rule steering it, counters and the capture on it. 404 when no " +
+      "live session has that id (a session that has ended is gone).",
     fp: true,
     params: SessionIdParams,
     response: { description: "SessionDetail", schema: SessionDetail },
@@ -247,7 +317,13 @@ export const sessions = {
         realm: "cgn.isp.example",
         aaa: { method: "radius", server: "radius-1.isp.example:1812" },
         addresses: {
-          ipv4: { address: "100.64.1.0", pool: "cgn-inside-v4", subnet: "100.64.0.0/20", cgnTranslated: true, learned: false },
+          ipv4: {
+            address: "100.64.1.0",
+            pool: "cgn-inside-v4",
+            subnet: "100.64.0.0/20",
+            cgnTranslated: true,
+            learned: false,
+          },
           ipv6Wan: { prefix: "2001:db8:200::/64", pool: "cgn-v6-wan", subnet: "2001:db8:200::/48" },
           ipv6Pd: { prefix: "2001:db8:5000::/56", pool: "cgn-v6-pd", subnet: "2001:db8:5000::/44" },
         },
@@ -255,8 +331,21 @@ export const sessions = {
         planRates: { downloadKbps: 300000, uploadKbps: 50000 },
         cgn: null,
         counters: { rxBytes: 131628, txBytes: 1316270, rxPackets: 329, txPackets: 1197 },
-        rates: { sessionId: 1, timestamp: "2026-11-26T20:35:10.000Z", rxBps: 52651, txBps: 526508, rxPps: 16, txPps: 60 },
-        capture: { sessionId: 1, destinationIp: "192.0.2.50", maxPackets: 10000, maxDurationSeconds: 3600, startedUtc: "2026-11-26T20:35:10.000Z" },
+        rates: {
+          sessionId: 1,
+          timestamp: "2026-11-26T20:35:10.000Z",
+          rxBps: 52651,
+          txBps: 526508,
+          rxPps: 16,
+          txPps: 60,
+        },
+        capture: {
+          sessionId: 1,
+          destinationIp: "192.0.2.50",
+          maxPackets: 10000,
+          maxDurationSeconds: 3600,
+          startedUtc: "2026-11-26T20:35:10.000Z",
+        },
         steering: null,
       },
       errors: { 404: "no session 1" },
@@ -268,12 +357,25 @@ export const sessions = {
     section: "Sessions",
     summary: "A session's live rates (30-second load interval)",
     description:
-      "The session's receive and transmit rates in bits and packets per second, averaged over a 30-second load interval as a router shows them (renewed every 30 s), with the instant they were taken. 404 for an unknown session.",
+      "The session's receive and transmit rates in bits and packets per second, " +
+      "averaged over a 30-second load interval as a router shows them (renewed every " +
+      "30 s), with the instant they were taken. 404 for an unknown session.",
     fp: true,
     params: SessionIdParams,
     response: { description: "SessionRates", schema: SessionRates },
     errors: [404],
-    examples: { params: { id: 1 }, response: { sessionId: 1, timestamp: "2026-11-26T20:35:10.000Z", rxBps: 52651, txBps: 526508, rxPps: 16, txPps: 60 }, errors: { 404: "no session 1" } },
+    examples: {
+      params: { id: 1 },
+      response: {
+        sessionId: 1,
+        timestamp: "2026-11-26T20:35:10.000Z",
+        rxBps: 52651,
+        txBps: 526508,
+        rxPps: 16,
+        txPps: 60,
+      },
+      errors: { 404: "no session 1" },
+    },
   }),
   disconnect: operation({
     method: "DELETE",
@@ -281,10 +383,16 @@ export const sessions = {
     section: "Sessions",
     summary: "Force-disconnect a session, freeing its addresses, CGN binding and capture (audited)",
     description:
-      "Tears the session down (logged `session.down` with cause `admin-reset`): its addresses return to their pools, its CGN binding and any capture end. Answers `disconnected` with the session id; 404 for an unknown session. Local only; audited.",
+      "Tears the session down (logged `session.down` with cause `admin-reset`): its " +
+      "addresses return to their pools, its CGN binding and any capture end. Answers " +
+      "`disconnected` with the session id; 404 for an unknown session. Local only; audited.",
     params: SessionIdParams,
     response: { description: "the session disconnected", schema: DisconnectResult },
     errors: [404],
-    examples: { params: { id: 2 }, response: { status: "disconnected", sessionId: 2 }, errors: { 404: "no session 2" } },
+    examples: {
+      params: { id: 2 },
+      response: { status: "disconnected", sessionId: 2 },
+      errors: { 404: "no session 2" },
+    },
   }),
 };

@@ -1,4 +1,7 @@
-/** Source VRF rules, the wire contract: traffic arriving in one VRF from given source subnets is routed into another VRF, without NAT (the `sourceVrfRules` keyed list of the configuration). */
+/**
+ * Source VRF rules, the wire contract: traffic arriving in one VRF from given source subnets is routed into another
+ * VRF, without NAT (the `sourceVrfRules` keyed list of the configuration).
+ */
 import { z } from "zod";
 import { CommitResult } from "./commit.ts";
 import { operation } from "./contract.ts";
@@ -22,19 +25,31 @@ export const sourceVrfRuleList = new KeyedList({
   },
 });
 
-const SourceVrfRule = z.object({ name: z.string().meta({ description: "immutable key" }), ...sourceVrfRuleList.rowFields() }).meta({ id: "SourceVrfRule" });
+const SourceVrfRule = z
+  .object({ name: z.string().meta({ description: "immutable key" }), ...sourceVrfRuleList.rowFields() })
+  .meta({ id: "SourceVrfRule" });
 
 const RuleCreate = z
   .object({ name: z.string().meta({ description: "immutable key" }), ...sourceVrfRuleList.bodyFields("create") })
-  .meta({ id: "SourceVrfRuleWrite", description: "shapes are checked here (400), values by configuration validation (422)" });
+  .meta({
+    id: "SourceVrfRuleWrite",
+    description: "shapes are checked here (400), values by configuration validation (422)",
+  });
 const RuleUpdate = z
-  .object({ name: z.string().optional().meta({ description: "ignored: the name is immutable and the URL's wins" }), ...sourceVrfRuleList.bodyFields("replace") })
+  .object({
+    name: z.string().optional().meta({ description: "ignored: the name is immutable and the URL's wins" }),
+    ...sourceVrfRuleList.bodyFields("replace"),
+  })
   .meta({ id: "SourceVrfRuleUpdate" });
 
 const NameParams = z.object({ name: z.string().min(1).max(255) });
 
 const WRITE_NOTE =
-  "Committed through the configuration pipeline and applied without restart. 422 when validation rejects: a VRF that is not configured (nor `default`), ingestVrf equal to targetVrf, a subnet that is not a CIDR prefix, or subnets overlapping another rule on the same ingest VRF; every rejected value is listed under `#/lists/sourceVrfRules/<name>/…`.";
+  "Committed through the configuration pipeline and applied without restart. 422 " +
+  "when validation rejects: a VRF that is not configured (nor `default`), " +
+  "ingestVrf equal to targetVrf, a subnet that is not a CIDR prefix, or subnets " +
+  "overlapping another rule on the same ingest VRF; every rejected value is listed " +
+  "under `#/lists/sourceVrfRules/<name>/…`.";
 
 /** The section's operations. */
 export const sourceVrfRules = {
@@ -44,7 +59,11 @@ export const sourceVrfRules = {
     section: "Source VRF Rules",
     summary: "Source VRF rules, in configuration order",
     description:
-      "Each rule's `name`, `ingestVrf`, `sourceSubnets` and `targetVrf`, in configuration order, which is the order the data plane matches them in: a subscriber's traffic from its ingest VRF is steered into the target VRF of the first rule that matches its source address (the session detail's `steering` names it).",
+      "Each rule's `name`, `ingestVrf`, `sourceSubnets` and `targetVrf`, in " +
+      "configuration order, which is the order the data plane matches them in: a " +
+      "subscriber's traffic from its ingest VRF is steered into the target VRF of the " +
+      "first rule that matches its source address (the session detail's `steering` " +
+      "names it).",
     response: { description: "array of SourceVrfRule", schema: z.array(SourceVrfRule) },
     examples: {
       response: [
@@ -64,8 +83,20 @@ export const sourceVrfRules = {
     response: { description: "CommitResult", schema: CommitResult },
     errors: [409, 412, 422],
     examples: {
-      body: { name: "partner-mgmt", ingestVrf: "wholesale", sourceSubnets: ["10.201.0.0/24"], targetVrf: "default", comment: "partner management network" },
-      response: { status: "committed", name: "partner-mgmt", committedUtc: "2026-11-26T20:35:12.183Z", version: 4, restartRequired: false },
+      body: {
+        name: "partner-mgmt",
+        ingestVrf: "wholesale",
+        sourceSubnets: ["10.201.0.0/24"],
+        targetVrf: "default",
+        comment: "partner management network",
+      },
+      response: {
+        status: "committed",
+        name: "partner-mgmt",
+        committedUtc: "2026-11-26T20:35:12.183Z",
+        version: 4,
+        restartRequired: false,
+      },
       errors: { 409: "sourceVrfRules 'partner-mgmt' already exists" },
     },
   }),
@@ -74,8 +105,7 @@ export const sourceVrfRules = {
     path: `${base}/{name}`,
     section: "Source VRF Rules",
     summary: "One source VRF rule",
-    description:
-      "The rule as the rule list shows it; 404 for an unknown name.",
+    description: "The rule as the rule list shows it; 404 for an unknown name.",
     params: NameParams,
     response: { description: "SourceVrfRule", schema: SourceVrfRule },
     errors: [404],
@@ -90,7 +120,9 @@ export const sourceVrfRules = {
     path: `${base}/{name}`,
     section: "Source VRF Rules",
     summary: "Replace a source VRF rule",
-    description: `A full replacement; the name is immutable and the URL's wins over the body's. 404 for an unknown rule (PUT does not create). ${WRITE_NOTE}`,
+    description:
+      `A full replacement; the name is immutable and the URL's wins over the body's. ` +
+      `404 for an unknown rule (PUT does not create). ${WRITE_NOTE}`,
     floor: "super-user",
     params: NameParams,
     body: RuleUpdate,
@@ -99,7 +131,13 @@ export const sourceVrfRules = {
     examples: {
       params: { name: "partner-mgmt" },
       body: { ingestVrf: "wholesale", sourceSubnets: ["10.201.0.0/24", "10.202.0.0/24"], targetVrf: "default" },
-      response: { status: "committed", name: "partner-mgmt", committedUtc: "2026-11-26T20:35:13.343Z", version: 13, restartRequired: false },
+      response: {
+        status: "committed",
+        name: "partner-mgmt",
+        committedUtc: "2026-11-26T20:35:13.343Z",
+        version: 13,
+        restartRequired: false,
+      },
       errors: { 404: "no sourceVrfRules item 'partner-mgmt'" },
     },
   }),
@@ -117,7 +155,13 @@ export const sourceVrfRules = {
     examples: {
       params: { name: "partner-mgmt" },
       query: { comment: "partner management network retired" },
-      response: { status: "committed", name: "partner-mgmt", committedUtc: "2026-11-26T20:35:13.739Z", version: 23, restartRequired: false },
+      response: {
+        status: "committed",
+        name: "partner-mgmt",
+        committedUtc: "2026-11-26T20:35:13.739Z",
+        version: 23,
+        restartRequired: false,
+      },
       errors: { 404: "no sourceVrfRules item 'partner-mgmt'" },
     },
   }),

@@ -1,4 +1,7 @@
-/** System, the wire contract: health, status, the hardware inventory and the interface table, and the section's operations. */
+/**
+ * System, the wire contract: health, status, the hardware inventory and the interface table, and the section's
+ * operations.
+ */
 import { z } from "zod";
 import { DateTime } from "./common.ts";
 import { operation } from "./contract.ts";
@@ -7,8 +10,13 @@ export const Health = z
   .object({
     status: z.enum(["ok", "down"]).meta({ description: "`ok` when the appliance answers and its storage reads" }),
     appliance: z.string(),
-    softwareVersion: z.string().meta({ description: "the running software, e.g. `bngfleet 0.1.0`; changes when an upgrade completes (see SystemUpgrade)" }),
-    uptimeSeconds: z.int().nullable().meta({ description: "since the appliance's control plane (its Durable Object) started" }),
+    softwareVersion: z.string().meta({
+      description: "the running software, e.g. `bngfleet 0.1.0`; changes when an upgrade completes (see SystemUpgrade)",
+    }),
+    uptimeSeconds: z
+      .int()
+      .nullable()
+      .meta({ description: "since the appliance's control plane (its Durable Object) started" }),
     timeUtc: z.iso.datetime(),
     checks: z.object({ storage: z.enum(["ok", "failed"]) }),
   })
@@ -24,39 +32,65 @@ export const SystemStatus = z
     softwareVersion: z.string().meta({ description: "the running software, as health reports it" }),
     asOfUtc: DateTime.meta({ description: "the simulated instant every number below was read at" }),
     controlPlane: z.object({
-      state: z
-        .enum(["running", "draining", "rebooting"])
-        .meta({ description: "`running`; `draining` while an upgrade drains subscribers (no new sessions); `rebooting` while an upgrade's reboot has the data plane down (this API stays up)" }),
-      startedUtc: DateTime.meta({ description: "when the control plane (the appliance's Durable Object) started, wall clock" }),
+      state: z.enum(["running", "draining", "rebooting"]).meta({
+        description:
+          "`running`; `draining` while an upgrade drains subscribers (no new sessions); " +
+          "`rebooting` while an upgrade's reboot has the data plane down (this API stays up)",
+      }),
+      startedUtc: DateTime.meta({
+        description: "when the control plane (the appliance's Durable Object) started, wall clock",
+      }),
       uptimeSeconds: z.int().meta({ description: "since `startedUtc`, as health reports it" }),
     }),
     dataPlane: z.object({
       forwarding: z.boolean().meta({ description: "false while an upgrade's reboot has it down" }),
       acceptingSessions: z.boolean().meta({ description: "false while an upgrade drains or reboots" }),
-      bootedUtc: DateTime.meta({ description: "when the data plane last came up: first start, reseed, or the end of an upgrade's reboot (simulated time)" }),
+      bootedUtc: DateTime.meta({
+        description:
+          "when the data plane last came up: first start, reseed, or the end of an upgrade's reboot (simulated time)",
+      }),
       uptimeSeconds: z.int().meta({ description: "simulated seconds since `bootedUtc` (0 while rebooting)" }),
     }),
     simulation: z
       .object({
         profile: z.string(),
         seed: z.int().meta({ description: "the running seed (a scenario reseed changes it)" }),
-        simulatedTimeUtc: DateTime.meta({ description: "the simulation's clock (= `asOfUtc`), ahead of the wall clock after scenario `advance-clock` actions" }),
+        simulatedTimeUtc: DateTime.meta({
+          description:
+            "the simulation's clock (= `asOfUtc`), ahead of the wall clock after scenario `advance-clock` actions",
+        }),
       })
       .meta({ description: "the twin's simulation profile and seed" }),
     sessions: z.object({
       total: z.int().meta({ description: "equals GET /sessions/summary `total`" }),
       licensed: z.int().meta({ description: "the licensed session capacity (`bandMax`)" }),
       utilisationPercent: Percent,
-      setupsSinceBoot: z.int().min(0).meta({ description: "sessions established since `dataPlane.bootedUtc` (the scrape's `bng_session_setups_total`)" }),
-      teardownsSinceBoot: z.int().min(0).meta({ description: "sessions torn down since then (`bng_session_teardowns_total`)" }),
-      setupFailuresSinceBoot: z.int().min(0).meta({ description: "session setups that failed since then: AAA refusals, pool or CGN exhaustion (`bng_session_setup_failures_total`)" }),
+      setupsSinceBoot: z.int().min(0).meta({
+        description: "sessions established since `dataPlane.bootedUtc` (the scrape's `bng_session_setups_total`)",
+      }),
+      teardownsSinceBoot: z
+        .int()
+        .min(0)
+        .meta({ description: "sessions torn down since then (`bng_session_teardowns_total`)" }),
+      setupFailuresSinceBoot: z
+        .int()
+        .min(0)
+        .meta({
+          description:
+            "session setups that failed since then: AAA refusals, pool or CGN exhaustion " +
+            "(`bng_session_setup_failures_total`)",
+        }),
     }),
-    traffic: z
-      .object({ rxBps: z.number(), txBps: z.number() })
-      .meta({ description: "sums over the data-plane ports of the metrics history's newest point (rx = from subscribers)" }),
+    traffic: z.object({ rxBps: z.number(), txBps: z.number() }).meta({
+      description: "sums over the data-plane ports of the metrics history's newest point (rx = from subscribers)",
+    }),
     cpu: z.object({
       cores: z.int(),
-      utilisationPercent: Percent.meta({ description: "3% idle, plus up to 35 points for the session table (share of the licensed capacity) and up to 55 for forwarding (share of the ports' full-duplex capacity)" }),
+      utilisationPercent: Percent.meta({
+        description:
+          "3% idle, plus up to 35 points for the session table (share of the licensed " +
+          "capacity) and up to 55 for forwarding (share of the ports' full-duplex capacity)",
+      }),
     }),
     memory: z.object({
       totalBytes: z.int(),
@@ -70,12 +104,23 @@ export const SystemStatus = z
     configuration: z.object({
       version: z.int().meta({ description: "the active configuration version (GET /config/history)" }),
       committedUtc: DateTime,
-      pendingRestart: z.boolean().meta({ description: "true when a committed change applies only at a restart and the appliance has not restarted (or rebooted for an upgrade) since" }),
+      pendingRestart: z.boolean().meta({
+        description:
+          "true when a committed change applies only at a restart and the appliance has " +
+          "not restarted (or rebooted for an upgrade) since",
+      }),
       pendingRestartVersions: z.array(z.int()).meta({ description: "those commits' versions, oldest first" }),
     }),
     licence: z
       .object({
-        state: z.string().nullable().meta({ description: "the licence state, as GET /licensing reports it (`Dev`, `Licensed`, `Grace` or `Lapsed`); null only if licensing reports none" }),
+        state: z
+          .string()
+          .nullable()
+          .meta({
+            description:
+              "the licence state, as GET /licensing reports it (`Dev`, `Licensed`, `Grace` or " +
+              "`Lapsed`); null only if licensing reports none",
+          }),
         meter: z.string(),
         bandMax: z.int(),
         currentCount: z.int(),
@@ -86,7 +131,9 @@ export const SystemStatus = z
   })
   .meta({ id: "SystemStatus" });
 
-export const Thresholds = z.object({ lowAlarm: z.number(), lowWarning: z.number(), highWarning: z.number(), highAlarm: z.number() }).meta({ id: "DomThresholds" });
+export const Thresholds = z
+  .object({ lowAlarm: z.number(), lowWarning: z.number(), highWarning: z.number(), highAlarm: z.number() })
+  .meta({ id: "DomThresholds" });
 
 export const Optic = z
   .object({
@@ -100,10 +147,16 @@ export const Optic = z
       .object({
         temperatureCelsius: z.number(),
         supplyVolts: z.number(),
-        lanes: z.array(z.object({ lane: z.int(), biasMilliamps: z.number(), txPowerDbm: z.number(), rxPowerDbm: z.number() })).meta({ description: "one per optical lane (4 for QSFP28 LR4)" }),
+        lanes: z
+          .array(z.object({ lane: z.int(), biasMilliamps: z.number(), txPowerDbm: z.number(), rxPowerDbm: z.number() }))
+          .meta({ description: "one per optical lane (4 for QSFP28 LR4)" }),
         thresholds: z.object({ temperatureCelsius: Thresholds, txPowerDbm: Thresholds, rxPowerDbm: Thresholds }),
       })
-      .meta({ description: "digital optical monitoring at `asOfUtc`: readings drift slowly with the simulated clock and warm with the port's load" }),
+      .meta({
+        description:
+          "digital optical monitoring at `asOfUtc`: readings drift slowly with the " +
+          "simulated clock and warm with the port's load",
+      }),
   })
   .meta({ id: "Optic" });
 
@@ -113,7 +166,10 @@ export const Inventory = z
     chassis: z.object({
       model: z.string(),
       description: z.string(),
-      serialNumber: z.string().meta({ description: "derived from the appliance name and its fleet-file seed: stable across restarts, reseeds and upgrades" }),
+      serialNumber: z.string().meta({
+        description:
+          "derived from the appliance name and its fleet-file seed: stable across restarts, reseeds and upgrades",
+      }),
       hardwareRevision: z.string(),
       baseMac: z.string().meta({ description: "locally administered; interfaces take the addresses above it" }),
       cpuCores: z.int(),
@@ -125,31 +181,71 @@ export const Inventory = z
         model: z.string(),
         serialNumber: z.string(),
         state: z.enum(["online"]),
-        ports: z
-          .array(z.object({ portId: z.int(), label: z.string(), name: z.string(), optic: Optic }))
-          .meta({ description: "the data-plane ports: `portId` and `label` as the session summary's `byPort` and the metrics history's `ports` show them" }),
+        ports: z.array(z.object({ portId: z.int(), label: z.string(), name: z.string(), optic: Optic })).meta({
+          description:
+            "the data-plane ports: `portId` and `label` as the session summary's `byPort` " +
+            "and the metrics history's `ports` show them",
+        }),
       }),
     ),
-    psus: z.array(z.object({ slot: z.int(), model: z.string(), serialNumber: z.string(), state: z.enum(["ok"]), capacityWatts: z.int(), inputVolts: z.number(), outputWatts: z.number() })),
+    psus: z.array(
+      z.object({
+        slot: z.int(),
+        model: z.string(),
+        serialNumber: z.string(),
+        state: z.enum(["ok"]),
+        capacityWatts: z.int(),
+        inputVolts: z.number(),
+        outputWatts: z.number(),
+      }),
+    ),
     fans: z.array(z.object({ tray: z.int(), state: z.enum(["ok"]), speedPercent: z.number(), rpm: z.int() })),
-    temperatures: z.array(z.object({ sensor: z.string().meta({ description: "`inlet`, `outlet`, `cpu`, `npu`" }), celsius: z.number(), warningCelsius: z.number(), criticalCelsius: z.number() })),
+    temperatures: z.array(
+      z.object({
+        sensor: z.string().meta({ description: "`inlet`, `outlet`, `cpu`, `npu`" }),
+        celsius: z.number(),
+        warningCelsius: z.number(),
+        criticalCelsius: z.number(),
+      }),
+    ),
   })
   .meta({ id: "HardwareInventory" });
 
 export const Interface = z
   .object({
-    name: z.string().meta({ description: "interface name: the first word of the port's label (`et-0/0/0`), a core uplink's (`uplink0`, as the IGP configuration names it), `lo0` or `mgmt0`" }),
+    name: z.string().meta({
+      description:
+        "interface name: the first word of the port's label (`et-0/0/0`), a core " +
+        "uplink's (`uplink0`, as the IGP configuration names it), `lo0` or `mgmt0`",
+    }),
     description: z.string(),
     type: z.enum(["ethernet", "loopback", "management"]),
-    portId: z.int().nullable().meta({ description: "the subscriber-facing port id (sessions, metrics, diagnostics); null for the core uplinks, lo0 and mgmt0" }),
-    label: z.string().nullable().meta({ description: "the port's label as the metrics history and session summary show it" }),
+    portId: z.int().nullable().meta({
+      description:
+        "the subscriber-facing port id (sessions, metrics, diagnostics); null for the core uplinks, lo0 and mgmt0",
+    }),
+    label: z
+      .string()
+      .nullable()
+      .meta({ description: "the port's label as the metrics history and session summary show it" }),
     adminState: z.enum(["up", "down"]),
-    operState: z.enum(["up", "down"]).meta({ description: "data-plane ports are `down` while an upgrade's reboot has the data plane down" }),
+    operState: z
+      .enum(["up", "down"])
+      .meta({ description: "data-plane ports are `down` while an upgrade's reboot has the data plane down" }),
     speedMbps: z.int().nullable(),
     mtu: z.int().meta({ description: "IP MTU" }),
     mac: z.string().nullable(),
-    rxBps: z.number().meta({ description: "a subscriber-facing port's equals the metrics history's newest `rxBps` point for the port (received from subscribers); a core uplink's is its last 10 s step's (received from the core)" }),
-    txBps: z.number().meta({ description: "a subscriber-facing port's equals the metrics history's newest `txBps` point for the port; a core uplink's is its last 10 s step's" }),
+    rxBps: z.number().meta({
+      description:
+        "a subscriber-facing port's equals the metrics history's newest `rxBps` point " +
+        "for the port (received from subscribers); a core uplink's is its last 10 s " +
+        "step's (received from the core)",
+    }),
+    txBps: z.number().meta({
+      description:
+        "a subscriber-facing port's equals the metrics history's newest `txBps` point " +
+        "for the port; a core uplink's is its last 10 s step's",
+    }),
     counters: z
       .object({
         rxBytes: z.int(),
@@ -161,16 +257,31 @@ export const Interface = z
         rxDiscards: z.int().meta({ description: "policed out-of-contract subscriber traffic" }),
         txDiscards: z.int().meta({ description: "egress shaper drops" }),
       })
-      .meta({ description: "frames on the wire: a subscriber-facing port's count its sessions' packets with their Ethernet, VLAN and PPPoE headers and their control plane (LCP echo, DHCP); a core uplink's every session's traffic to and from the core (L2TP-tunnelled ones with their tunnel headers) and transit. Only grow while the data plane runs; they restart at its boot (`countersSinceUtc`). lo0 and mgmt0 traffic is not modelled (0)" }),
+      .meta({
+        description:
+          "frames on the wire: a subscriber-facing port's count its sessions' packets with " +
+          "their Ethernet, VLAN and PPPoE headers and their control plane (LCP echo, " +
+          "DHCP); a core uplink's every session's traffic to and from the core " +
+          "(L2TP-tunnelled ones with their tunnel headers) and transit. Only grow while " +
+          "the data plane runs; they restart at its boot (`countersSinceUtc`). lo0 and " +
+          "mgmt0 traffic is not modelled (0)",
+      }),
     countersSinceUtc: DateTime,
-    sessions: z.int().nullable().meta({ description: "subscriber sessions on the port: equals the session summary's `byPort` count; null for lo0 and mgmt0" }),
+    sessions: z.int().nullable().meta({
+      description:
+        "subscriber sessions on the port: equals the session summary's `byPort` count; null for lo0 and mgmt0",
+    }),
   })
   .meta({ id: "Interface" });
 
 export const InterfaceTable = z
   .object({
-    asOfUtc: DateTime.meta({ description: "the instant the counters were read: it moves with them between the model's 10 s steps" }),
-    interfaces: z.array(Interface).meta({ description: "the subscriber-facing ports in the profile's order, the core uplinks, then lo0 and mgmt0" }),
+    asOfUtc: DateTime.meta({
+      description: "the instant the counters were read: it moves with them between the model's 10 s steps",
+    }),
+    interfaces: z.array(Interface).meta({
+      description: "the subscriber-facing ports in the profile's order, the core uplinks, then lo0 and mgmt0",
+    }),
     tunnels: z
       .array(
         z.object({
@@ -178,7 +289,9 @@ export const InterfaceTable = z
           circuitId: z.string(),
           vrf: z.string(),
           operState: z.enum(["up", "down"]),
-          tunnelState: z.string().meta({ description: "as GET /gre-circuits/status shows it: `up`, `down` or `provisioning`" }),
+          tunnelState: z
+            .string()
+            .meta({ description: "as GET /gre-circuits/status shows it: `up`, `down` or `provisioning`" }),
           lastChangeUtc: DateTime,
         }),
       )
@@ -225,9 +338,14 @@ export const system = {
     section: "System",
     summary: "Appliance status: software, uptime, load, sessions, alarms, configuration, licence",
     description:
-      "Read at one instant: `sessions.total` equals GET /sessions/summary `total`, `alarms.countBySeverity` equals GET /alarms, `traffic` is the sum of the metrics history's newest port rates, " +
-      "`configuration.version` is the active configuration version. CPU and memory utilisation are derived deterministically from that load (see the fields). " +
-      "`pendingRestart` lists committed changes to keys that apply at restart (`GET /config/schema` `apply: restart`, e.g. CGN) made since the appliance last started or rebooted for an upgrade.",
+      "Read at one instant: `sessions.total` equals GET /sessions/summary `total`, " +
+      "`alarms.countBySeverity` equals GET /alarms, `traffic` is the sum of the " +
+      "metrics history's newest port rates, " +
+      ("`configuration.version` is the active configuration version. CPU and memory " +
+        "utilisation are derived deterministically from that load (see the fields). ") +
+      ("`pendingRestart` lists committed changes to keys that apply at restart (`GET " +
+        "/config/schema` `apply: restart`, e.g. CGN) made since the appliance last " +
+        "started or rebooted for an upgrade."),
     fp: true,
     response: { description: "SystemStatus", schema: SystemStatus },
     examples: {
@@ -237,14 +355,31 @@ export const system = {
         softwareVersion: "bngfleet 0.1.0",
         asOfUtc: "2026-11-26T20:35:10.000Z",
         controlPlane: { state: "running", startedUtc: "2026-11-26T20:34:59.655Z", uptimeSeconds: 12 },
-        dataPlane: { forwarding: true, acceptingSessions: true, bootedUtc: "2026-11-26T20:34:50.000Z", uptimeSeconds: 20 },
+        dataPlane: {
+          forwarding: true,
+          acceptingSessions: true,
+          bootedUtc: "2026-11-26T20:34:50.000Z",
+          uptimeSeconds: 20,
+        },
         simulation: { profile: "small", seed: 1001, simulatedTimeUtc: "2026-11-26T20:35:10.000Z" },
-        sessions: { total: 1999, licensed: 2500, utilisationPercent: 80, setupsSinceBoot: 2000, teardownsSinceBoot: 1, setupFailuresSinceBoot: 20 },
+        sessions: {
+          total: 1999,
+          licensed: 2500,
+          utilisationPercent: 80,
+          setupsSinceBoot: 2000,
+          teardownsSinceBoot: 1,
+          setupFailuresSinceBoot: 20,
+        },
         traffic: { rxBps: 752527462, txBps: 6702349761 },
         cpu: { cores: 8, utilisationPercent: 41.2 },
         memory: { totalBytes: 17179869184, usedBytes: 2880864256, utilisationPercent: 16.8 },
         alarms: { count: 0, countBySeverity: { critical: 0, major: 0, minor: 0, warning: 0 } },
-        configuration: { version: 8, committedUtc: "2026-11-26T20:35:12.335Z", pendingRestartVersions: [], pendingRestart: false },
+        configuration: {
+          version: 8,
+          committedUtc: "2026-11-26T20:35:12.335Z",
+          pendingRestartVersions: [],
+          pendingRestart: false,
+        },
         licence: { state: "Dev", meter: "sessions", bandMax: 2500, currentCount: 1999, peakCount: 1999 },
         upgrade: { state: "idle" },
       },
@@ -256,9 +391,13 @@ export const system = {
     section: "System",
     summary: "Hardware inventory: chassis, line cards with their ports and optics, power supplies, fans, temperatures",
     description:
-      "The chassis is the smallest model that holds the profile's data-plane ports (`BNG-2010` 10GbE, `BNG-4100` 4 x 100GbE, `BNG-8100` two 100GbE line cards); a port's speed, optic and line card follow its interface name " +
-      "(`xe-` 10GbE SFP+, `et-` 100GbE QSFP28, `ge-` 1GbE SFP; `<fpc>/<pic>/<port>`). Serial numbers and MACs are derived from the appliance name and its fleet-file seed. " +
-      "Sensor and optical readings drift deterministically with the simulated clock and follow the load: the same instant gives the same readings.",
+      "The chassis is the smallest model that holds the profile's data-plane ports " +
+      "(`BNG-2010` 10GbE, `BNG-4100` 4 x 100GbE, `BNG-8100` two 100GbE line cards); a " +
+      "port's speed, optic and line card follow its interface name " +
+      ("(`xe-` 10GbE SFP+, `et-` 100GbE QSFP28, `ge-` 1GbE SFP; `<fpc>/<pic>/<port>`). " +
+        "Serial numbers and MACs are derived from the appliance name and its fleet-file seed. ") +
+      ("Sensor and optical readings drift deterministically with the simulated clock " +
+        "and follow the load: the same instant gives the same readings."),
     fp: true,
     response: { description: "HardwareInventory", schema: Inventory },
     examples: {
@@ -330,10 +469,29 @@ export const system = {
           },
         ],
         psus: [
-          { slot: 0, model: "PSU-650-AC", serialNumber: "PS645CBD88K", state: "ok", capacityWatts: 650, inputVolts: 232.2, outputWatts: 108.5 },
-          { slot: 1, model: "PSU-650-AC", serialNumber: "PS38Y7CH5LC", state: "ok", capacityWatts: 650, inputVolts: 228.1, outputWatts: 115.2 },
+          {
+            slot: 0,
+            model: "PSU-650-AC",
+            serialNumber: "PS645CBD88K",
+            state: "ok",
+            capacityWatts: 650,
+            inputVolts: 232.2,
+            outputWatts: 108.5,
+          },
+          {
+            slot: 1,
+            model: "PSU-650-AC",
+            serialNumber: "PS38Y7CH5LC",
+            state: "ok",
+            capacityWatts: 650,
+            inputVolts: 228.1,
+            outputWatts: 115.2,
+          },
         ],
-        fans: [{ tray: 0, state: "ok", speedPercent: 47.5, rpm: 6601 }, { tray: 1, state: "ok", speedPercent: 47.5, rpm: 6637 }],
+        fans: [
+          { tray: 0, state: "ok", speedPercent: 47.5, rpm: 6601 },
+          { tray: 1, state: "ok", speedPercent: 47.5, rpm: 6637 },
+        ],
         temperatures: [
           { sensor: "inlet", celsius: 23.5, warningCelsius: 40, criticalCelsius: 45 },
           { sensor: "outlet", celsius: 33.4, warningCelsius: 60, criticalCelsius: 70 },
@@ -347,9 +505,15 @@ export const system = {
     section: "System",
     summary: "Interface table: state, speed, rates, counters and sessions per port, plus GRE tunnels",
     description:
-      "One row per data-plane port (the profile's, with the metrics history's `portId` and `label`), then `lo0` and `mgmt0`. Read at one instant: `rxBps`/`txBps` equal the metrics history's newest point " +
-      "and `sessions` the session summary's `byPort` count. Byte and packet counters accumulate the same per-step rates, so they only grow while the data plane runs and restart when it boots " +
-      "(`countersSinceUtc`); errors and discards are a fixed tiny share of the packets. `tunnels` lists the GRE circuits' tunnel interfaces with their state from GET /gre-circuits/status.",
+      "One row per data-plane port (the profile's, with the metrics history's `portId` " +
+      "and `label`), then `lo0` and `mgmt0`. Read at one instant: `rxBps`/`txBps` " +
+      "equal the metrics history's newest point " +
+      ("and `sessions` the session summary's `byPort` count. Byte and packet counters " +
+        "accumulate the same per-step rates, so they only grow while the data plane runs " +
+        "and restart when it boots ") +
+      ("(`countersSinceUtc`); errors and discards are a fixed tiny share of the " +
+        "packets. `tunnels` lists the GRE circuits' tunnel interfaces with their state " +
+        "from GET /gre-circuits/status."),
     fp: true,
     response: { description: "InterfaceTable", schema: InterfaceTable },
     examples: {
@@ -430,5 +594,4 @@ export const system = {
       },
     },
   }),
-
 };

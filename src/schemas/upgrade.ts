@@ -1,20 +1,25 @@
-/** System upgrade, the wire contract: the staged package, an apply's result, the progress and the status, and the section's operations (status, staging a package, applying it). */
+/**
+ * System upgrade, the wire contract: the staged package, an apply's result, the progress and the status, and the
+ * section's operations (status, staging a package, applying it).
+ */
 import { z } from "zod";
 import { operation } from "./contract.ts";
 import { DateTime } from "./common.ts";
 import { DRAIN_SECONDS, INSTALL_SECONDS, REBOOT_SECONDS } from "../../simulator/vocabulary.ts";
 
-export const UpgradeStateEnum = z
-  .enum(["idle", "staged", "applying", "draining", "rebooting", "failed"])
-  .meta({
-    description:
-      "`idle`: nothing staged; `staged`: a package waits to be applied; `applying`: its image is being installed; `draining`: subscribers are being drained; " +
-      "`rebooting`: the data plane is down; `failed`: the last apply failed (the package stays staged) and nothing was staged since",
-  });
+export const UpgradeStateEnum = z.enum(["idle", "staged", "applying", "draining", "rebooting", "failed"]).meta({
+  description:
+    "`idle`: nothing staged; `staged`: a package waits to be applied; `applying`: " +
+    "its image is being installed; `draining`: subscribers are being drained; " +
+    ("`rebooting`: the data plane is down; `failed`: the last apply failed (the " +
+      "package stays staged) and nothing was staged since"),
+});
 
 export const StagedPackage = z
   .object({
-    id: z.string().meta({ description: "`pkg-` and the first 16 hex digits of `sha256`: the same bytes stage under the same id" }),
+    id: z
+      .string()
+      .meta({ description: "`pkg-` and the first 16 hex digits of `sha256`: the same bytes stage under the same id" }),
     name: z.string().meta({ description: "always `bngfleet`" }),
     version: z.string().meta({ description: "the manifest's version" }),
     size: z.int().meta({ description: "bytes of the whole package" }),
@@ -35,7 +40,9 @@ export const UpgradeResult = z
     outcome: z.enum(["succeeded", "failed"]),
     reason: z.string().nullable().meta({ description: "why it failed; null on success" }),
     requestedUtc: DateTime,
-    completedUtc: DateTime.meta({ description: "when the data plane was up on the new version, or when the failure was noticed" }),
+    completedUtc: DateTime.meta({
+      description: "when the data plane was up on the new version, or when the failure was noticed",
+    }),
     requestedBy: z.string(),
     sessionsDrained: z.int().meta({ description: "sessions ended gracefully by the drain (cause `admin-reboot`)" }),
     sessionsDropped: z.int().meta({ description: "sessions still up at the reboot, dropped by it" }),
@@ -85,19 +92,31 @@ export const MAX_PACKAGE_BYTES = 512 * 1024;
 
 const StageRequest = z
   .object({
-    package: z.base64().meta({ description: `the package file in standard base64 (at most ${MAX_PACKAGE_BYTES} bytes decoded)` }),
+    package: z
+      .base64()
+      .meta({ description: `the package file in standard base64 (at most ${MAX_PACKAGE_BYTES} bytes decoded)` }),
   })
-  .meta({ id: "UpgradeStageRequest", description: "the JSON form of the upload; the same bytes may be sent as application/octet-stream instead" });
+  .meta({
+    id: "UpgradeStageRequest",
+    description: "the JSON form of the upload; the same bytes may be sent as application/octet-stream instead",
+  });
 
 export const StageResult = StagedPackage.extend({
-  replaced: z.string().nullable().meta({ description: "the id of the package this one replaced in the standby slot; null when none was staged" }),
+  replaced: z
+    .string()
+    .nullable()
+    .meta({ description: "the id of the package this one replaced in the standby slot; null when none was staged" }),
 }).meta({ id: "UpgradeStageResult" });
 export type StageResult = z.output<typeof StageResult>;
 
 const ApplyRequest = z
   .object({
     id: z.string().min(1).max(64).meta({ description: "the staged package's id" }),
-    drain: z.boolean().meta({ description: `true: drain subscribers gracefully over ${DRAIN_SECONDS} s before the reboot; false: reboot as soon as the image is installed, dropping every session` }),
+    drain: z.boolean().meta({
+      description:
+        `true: drain subscribers gracefully over ${DRAIN_SECONDS} s before the reboot; ` +
+        `false: reboot as soon as the image is installed, dropping every session`,
+    }),
   })
   .meta({ id: "ApplyRequest" });
 
@@ -131,10 +150,18 @@ export const upgrade = {
     section: "SystemUpgrade",
     summary: "Upgrade status: running version, staged package, apply under way, results",
     description:
-      `An apply runs on the simulated clock: \`applying\` (the image installs, ${INSTALL_SECONDS} s), \`draining\` (with \`drain: true\`: no new sessions, the live ones ended evenly over ${DRAIN_SECONDS} s with cause \`admin-reboot\`), ` +
-      `\`rebooting\` (${REBOOT_SECONDS} s: the data plane is down, sessions still up are dropped), then the new version runs and subscribers reconnect; the state returns to \`idle\` and the result heads \`history\`. ` +
-      "A restart of the appliance before the reboot fails the apply (`failed`, the old version keeps running, the package stays staged); after it, the apply completes. " +
-      "Every step is in the log ring: `upgrade.started`, `upgrade.draining`, `upgrade.drain`, `upgrade.rebooting`, `upgrade.complete`, `upgrade.failed`.",
+      `An apply runs on the simulated clock: \`applying\` (the image ` +
+      `installs, ${INSTALL_SECONDS} s), \`draining\` (with \`drain: true\`: no new ` +
+      `sessions, the live ones ended evenly over ${DRAIN_SECONDS} s with cause ` +
+      `\`admin-reboot\`), ` +
+      (`\`rebooting\` (${REBOOT_SECONDS} s: the data plane is down, sessions still up ` +
+        `are dropped), then the new version runs and subscribers reconnect; the state ` +
+        `returns to \`idle\` and the result heads \`history\`. `) +
+      ("A restart of the appliance before the reboot fails the apply (`failed`, the old " +
+        "version keeps running, the package stays staged); after it, the apply " +
+        "completes. ") +
+      ("Every step is in the log ring: `upgrade.started`, `upgrade.draining`, " +
+        "`upgrade.drain`, `upgrade.rebooting`, `upgrade.complete`, `upgrade.failed`."),
     response: { description: "UpgradeStatus", schema: UpgradeStatus },
     examples: {
       response: {
@@ -155,10 +182,18 @@ export const upgrade = {
     section: "SystemUpgrade",
     summary: "Stage a software package (apply is a separate action)",
     description:
-      `${FORMAT} Send it as \`application/octet-stream\` (\`curl --data-binary @pkg -H 'content-type: application/octet-stream'\`) or as JSON \`{"package": "<base64>"}\`. ` +
-      "Staging checks the package and keeps it in the appliance's standby slot, replacing a package staged before; nothing runs until POST /system/upgrade/apply. " +
-      "413 above the size limit; 422 for a package that fails a check (`errors[0].pointer` says where: `#/magic`, `#/manifest/<field>`, `#/payload`); 409 while an apply is under way. " +
-      "`operator`, the spec's common rule for mutations outside /auth, /config, /vrfs, /routing/config and /cgn. Audited (`audit.upgrade.stage`, refusals `audit.upgrade.rejected`).",
+      `${FORMAT} Send it as \`application/octet-stream\` (\`curl --data-binary @pkg -H ` +
+      `'content-type: application/octet-stream'\`) or as JSON \`{"package": ` +
+      `"<base64>"}\`. ` +
+      ("Staging checks the package and keeps it in the appliance's standby slot, " +
+        "replacing a package staged before; nothing runs until POST " +
+        "/system/upgrade/apply. ") +
+      ("413 above the size limit; 422 for a package that fails a check " +
+        "(`errors[0].pointer` says where: `#/magic`, `#/manifest/<field>`, `#/payload`); " +
+        "409 while an apply is under way. ") +
+      ("`operator`, the spec's common rule for mutations outside /auth, /config, /vrfs, " +
+        "/routing/config and /cgn. Audited (`audit.upgrade.stage`, refusals " +
+        "`audit.upgrade.rejected`)."),
     body: StageRequest,
     octetStream: { maxBytes: MAX_PACKAGE_BYTES, description: "the package file, verbatim" },
     response: { description: "the staged package", schema: StageResult },
@@ -185,8 +220,11 @@ export const upgrade = {
     section: "SystemUpgrade",
     summary: "Apply the staged package: install, optionally drain, reboot into it",
     description:
-      "Accepted at once (200 with the plan's instants); the apply then runs on the simulated clock (see GET /system/upgrade). 404 when `id` is not the staged package; " +
-      "409 when nothing is staged or an apply is already under way. The staged version may equal the running one (a reinstall). `operator`, as staging; audited (`audit.upgrade.apply`).",
+      "Accepted at once (200 with the plan's instants); the apply then runs on the " +
+      "simulated clock (see GET /system/upgrade). 404 when `id` is not the staged package; " +
+      ("409 when nothing is staged or an apply is already under way. The staged version " +
+        "may equal the running one (a reinstall). `operator`, as staging; audited " +
+        "(`audit.upgrade.apply`)."),
     body: ApplyRequest,
     response: { description: "the accepted apply", schema: ApplyResult },
     errors: [404, 409],

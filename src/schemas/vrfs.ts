@@ -1,4 +1,7 @@
-/** VRFs, the wire contract: the configured routing tables (the `vrfs` keyed list of the configuration) beside the VRF names live sessions are seen in. */
+/**
+ * VRFs, the wire contract: the configured routing tables (the `vrfs` keyed list of the configuration) beside the VRF
+ * names live sessions are seen in.
+ */
 import { z } from "zod";
 import { CommitResult } from "./commit.ts";
 import { operation } from "./contract.ts";
@@ -23,22 +26,40 @@ export const vrfList = new KeyedList({
 });
 
 // Session-only names carry counts only, so every configured attribute is optional in a row.
-const configuredOnly = Object.fromEntries(Object.entries(vrfList.rowFields()).map(([name, schema]) => [name, schema.optional()]));
+const configuredOnly = Object.fromEntries(
+  Object.entries(vrfList.rowFields()).map(([name, schema]) => [name, schema.optional()]),
+);
 
 export const VrfRow = z
   .object({
     name: z.string(),
-    configured: z.boolean().meta({ description: "true: in the configuration, with its routing attributes; false: only seen on live sessions (e.g. `default`), counts only" }),
+    configured: z.boolean().meta({
+      description:
+        "true: in the configuration, with its routing attributes; false: only seen on " +
+        "live sessions (e.g. `default`), counts only",
+    }),
     sessions: int32.meta({ description: "live sessions in the VRF" }),
     ...configuredOnly,
   })
-  .meta({ id: "VrfRow", description: "configured VRFs carry their routing attributes; session-only names carry counts only" });
+  .meta({
+    id: "VrfRow",
+    description: "configured VRFs carry their routing attributes; session-only names carry counts only",
+  });
 
 const Vrf = z
-  .object({ name: z.string().meta({ description: "immutable key; `default` (the global table) cannot be configured" }), ...vrfList.bodyFields("create") })
-  .meta({ id: "Vrf", description: "the VRF body; shapes are checked here (400), values by configuration validation (422)" });
+  .object({
+    name: z.string().meta({ description: "immutable key; `default` (the global table) cannot be configured" }),
+    ...vrfList.bodyFields("create"),
+  })
+  .meta({
+    id: "Vrf",
+    description: "the VRF body; shapes are checked here (400), values by configuration validation (422)",
+  });
 const VrfReplacement = z
-  .object({ name: z.string().optional().meta({ description: "ignored: the URL's name wins" }), ...vrfList.bodyFields("replace") })
+  .object({
+    name: z.string().optional().meta({ description: "ignored: the URL's name wins" }),
+    ...vrfList.bodyFields("replace"),
+  })
   .meta({ id: "VrfReplacement" });
 
 const NameParams = z.object({ name: z.string().min(1).max(255) });
@@ -51,7 +72,10 @@ export const vrfs = {
     section: "VRFs",
     summary: "VRFs: configured ones with their routing attributes, plus names seen only on live sessions",
     description:
-      "Configured VRFs first (`configured: true`, by name) with their attributes and live session count; then VRF names that live sessions are in but the configuration does not hold (`configured: false`, e.g. `default`, the global table), with their counts only. A VRF committed a moment ago is listed at once.",
+      "Configured VRFs first (`configured: true`, by name) with their attributes and " +
+      "live session count; then VRF names that live sessions are in but the " +
+      "configuration does not hold (`configured: false`, e.g. `default`, the global " +
+      "table), with their counts only. A VRF committed a moment ago is listed at once.",
     fp: true,
     response: { description: "array of VrfRow", schema: z.array(VrfRow) },
     examples: {
@@ -91,14 +115,35 @@ export const vrfs = {
     section: "VRFs",
     summary: "Create a VRF (validated, committed, hot-applied)",
     description:
-      "Committed through the configuration pipeline as the `vrfs` item of that name and applied without restart. 409 when the name exists; 422 when validation rejects (syntax of rd and route targets, addresses, a tableId or rd already in use), listing every rejected value under `#/lists/vrfs/<name>/…`.",
+      "Committed through the configuration pipeline as the `vrfs` item of that name " +
+      "and applied without restart. 409 when the name exists; 422 when validation " +
+      "rejects (syntax of rd and route targets, addresses, a tableId or rd already in " +
+      "use), listing every rejected value under `#/lists/vrfs/<name>/…`.",
     body: Vrf,
     response: { description: "CommitResult", schema: CommitResult },
     errors: [409, 412, 422],
     examples: {
-      body: { name: "cust-acme", tableId: 200, rd: "64500:200", importRt: ["64500:200"], exportRt: ["64500:200"], comment: "VRF for ACME Ltd" },
-      response: { status: "committed", name: "cust-acme", committedUtc: "2026-11-26T20:35:12.146Z", version: 3, restartRequired: false },
-      errors: { 409: "vrfs 'cust-acme' already exists", 422: "the configuration change was rejected (1 problem): #/lists/vrfs/cust-acme/tableId: tableId 100 is already used by vrfs 'cgn-inside'" },
+      body: {
+        name: "cust-acme",
+        tableId: 200,
+        rd: "64500:200",
+        importRt: ["64500:200"],
+        exportRt: ["64500:200"],
+        comment: "VRF for ACME Ltd",
+      },
+      response: {
+        status: "committed",
+        name: "cust-acme",
+        committedUtc: "2026-11-26T20:35:12.146Z",
+        version: 3,
+        restartRequired: false,
+      },
+      errors: {
+        409: "vrfs 'cust-acme' already exists",
+        422:
+          "the configuration change was rejected (1 problem): " +
+          "#/lists/vrfs/cust-acme/tableId: tableId 100 is already used by vrfs 'cgn-inside'",
+      },
     },
   }),
   replace: operation({
@@ -106,7 +151,10 @@ export const vrfs = {
     path: "/api/v1/vrfs/{name}",
     section: "VRFs",
     summary: "Replace a VRF's attributes",
-    description: "A full replacement: attributes left out return to their defaults. The URL's name wins over the body's. 404 for an unknown VRF (PUT does not create); 422 when validation rejects.",
+    description:
+      "A full replacement: attributes left out return to their defaults. The URL's " +
+      "name wins over the body's. 404 for an unknown VRF (PUT does not create); 422 " +
+      "when validation rejects.",
     params: NameParams,
     body: VrfReplacement,
     response: { description: "CommitResult", schema: CommitResult },
@@ -120,7 +168,13 @@ export const vrfs = {
         exportRt: ["64500:200"],
         comment: "ACME also imports the shared services",
       },
-      response: { status: "committed", name: "cust-acme", committedUtc: "2026-11-26T20:35:13.333Z", version: 12, restartRequired: false },
+      response: {
+        status: "committed",
+        name: "cust-acme",
+        committedUtc: "2026-11-26T20:35:13.333Z",
+        version: 12,
+        restartRequired: false,
+      },
       errors: { 404: "no vrfs item 'cust-acme'" },
     },
   }),
@@ -129,7 +183,10 @@ export const vrfs = {
     path: "/api/v1/vrfs/{name}",
     section: "VRFs",
     summary: "Delete a VRF",
-    description: "404 for an unknown VRF; 409 while a source-VRF rule still names it (as ingestVrf or targetVrf): delete or change the rule first. The optional `comment` query parameter goes to the history.",
+    description:
+      "404 for an unknown VRF; 409 while a source-VRF rule still names it (as " +
+      "ingestVrf or targetVrf): delete or change the rule first. The optional " +
+      "`comment` query parameter goes to the history.",
     params: NameParams,
     query: KeyedList.deleteQuery,
     response: { description: "CommitResult", schema: CommitResult },
@@ -137,7 +194,13 @@ export const vrfs = {
     examples: {
       params: { name: "cust-acme" },
       query: { comment: "ACME Ltd moved away" },
-      response: { status: "committed", name: "cust-acme", committedUtc: "2026-11-26T20:35:13.675Z", version: 22, restartRequired: false },
+      response: {
+        status: "committed",
+        name: "cust-acme",
+        committedUtc: "2026-11-26T20:35:13.675Z",
+        version: 22,
+        restartRequired: false,
+      },
       errors: { 404: "no vrfs item 'cust-acme'" },
     },
   }),

@@ -11,8 +11,30 @@ import type { LogEntry } from "../schemas/logs.ts";
 
 /** RFC 5424 §6.2.1's facilities by code, named as rsyslog and syslog(3) name them. */
 export const FACILITIES = [
-  "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron", "authpriv", "ftp", "ntp", "audit", "alert", "clock",
-  "local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7",
+  "kern",
+  "user",
+  "mail",
+  "daemon",
+  "auth",
+  "syslog",
+  "lpr",
+  "news",
+  "uucp",
+  "cron",
+  "authpriv",
+  "ftp",
+  "ntp",
+  "audit",
+  "alert",
+  "clock",
+  "local0",
+  "local1",
+  "local2",
+  "local3",
+  "local4",
+  "local5",
+  "local6",
+  "local7",
 ] as const;
 export type Facility = (typeof FACILITIES)[number];
 
@@ -28,9 +50,12 @@ export const SD_RECORD = "record@32473";
 export const SD_FIELDS = "fields@32473";
 
 /** PRI (RFC 5424 §6.2.1): facility × 8 + severity, whose codes follow SEVERITIES' order (emergency 0 … debug 7). */
-export const priority = (facility: Facility, severity: Severity): number => FACILITIES.indexOf(facility) * 8 + SEVERITIES.indexOf(severity);
+export const priority = (facility: Facility, severity: Severity): number =>
+  FACILITIES.indexOf(facility) * 8 + SEVERITIES.indexOf(severity);
 
-/** PRINTUSASCII (%d33-126) only, at most `max` characters, NILVALUE when nothing is left (HOSTNAME, APP-NAME, MSGID). */
+/**
+ * PRINTUSASCII (%d33-126) only, at most `max` characters, NILVALUE when nothing is left (HOSTNAME, APP-NAME, MSGID).
+ */
 function headerField(text: string, max: number): string {
   const printable = text.replace(/[^\x21-\x7e]/g, "").slice(0, max);
   return printable === "" ? "-" : printable;
@@ -60,12 +85,19 @@ const paramValue = (value: string): string =>
  * left out; numbers and booleans are written as JSON writes them. No MSG: the
  * structured data is the message.
  */
-export function formatEntry(entry: LogEntry, facility: Facility, hostname: string, sequence: typeof SD_ENTRY | typeof SD_RECORD = SD_ENTRY): string {
+export function formatEntry(
+  entry: LogEntry,
+  facility: Facility,
+  hostname: string,
+  sequence: typeof SD_ENTRY | typeof SD_RECORD = SD_ENTRY,
+): string {
   const params = Object.entries(entry.fields)
     .filter(([, value]) => value !== null)
     .map(([key, value]) => ` ${sdName(key)}="${paramValue(String(value))}"`)
     .join("");
-  const header = `<${priority(facility, entry.severity)}>1 ${entry.timestamp} ${headerField(hostname, 255)} ${APP_NAME} - ${headerField(entry.msgId, 32)}`;
+  const header =
+    `<${priority(facility, entry.severity)}>1 ${entry.timestamp} ${headerField(hostname, 255)} ${APP_NAME} ` +
+    `- ${headerField(entry.msgId, 32)}`;
   return `${header} [${sequence} seq="${entry.seq}"][${SD_FIELDS}${params}]`;
 }
 

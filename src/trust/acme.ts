@@ -35,7 +35,11 @@ export const keyAuthorization = async (token: string, key: JWK): Promise<string>
  * exists (newAccount), `kid` (the account URL) afterwards. A null payload is
  * a POST-as-GET (§6.3): the empty string.
  */
-export async function signRequest(key: JWK, header: { url: string; nonce: string; kid: string | null }, payload: unknown): Promise<string> {
+export async function signRequest(
+  key: JWK,
+  header: { url: string; nonce: string; kid: string | null },
+  payload: unknown,
+): Promise<string> {
   const signer = new FlattenedSign(payload === null ? new Uint8Array() : utf8(JSON.stringify(payload)));
   signer.setProtectedHeader({
     alg: "ES256",
@@ -63,8 +67,15 @@ const pem = (label: string, der: Uint8Array) => {
 export async function certificateRequest(names: string[]): Promise<{ csr: string; privateKeyPem: string }> {
   const keys = (await crypto.subtle.generateKey(EC_P256, true, ["sign", "verify"])) as CryptoKeyPair;
   const first = names[0]!;
-  // subjectAltName (RFC 5280 §4.2.1.6): dNSName for names, iPAddress for address literals (RFC 8738); sent in a PKCS#9 extensionRequest.
-  const san = new SubjectAlternativeNameExtension(names.map((name) => (parseAddress(name) === null ? { type: "dns" as const, value: name.toLowerCase() } : { type: "ip" as const, value: name })));
+  // subjectAltName (RFC 5280 §4.2.1.6): dNSName for names, iPAddress for address literals (RFC 8738); sent in a PKCS#9
+  // extensionRequest.
+  const san = new SubjectAlternativeNameExtension(
+    names.map((name) =>
+      parseAddress(name) === null
+        ? { type: "dns" as const, value: name.toLowerCase() }
+        : { type: "ip" as const, value: name },
+    ),
+  );
   const request = await Pkcs10CertificateRequestGenerator.create({
     ...(parseAddress(first) === null ? { name: [{ CN: [first.toLowerCase()] }] } : {}),
     keys,

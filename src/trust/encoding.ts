@@ -1,4 +1,6 @@
-/** Byte and text helpers shared by the trust-critical modules; WebCrypto only, so they run in workerd and Node alike. */
+/**
+ * Byte and text helpers shared by the trust-critical modules; WebCrypto only, so they run in workerd and Node alike.
+ */
 
 const encoder = new TextEncoder();
 
@@ -47,7 +49,10 @@ export async function hmacSha256(key: Uint8Array<ArrayBuffer>, message: string):
   return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, utf8(message)));
 }
 
-/** Compares two strings in time independent of where they differ, so a secret cannot be guessed byte by byte from timing. */
+/**
+ * Compares two strings in time independent of where they differ, so a secret cannot be guessed byte by byte from
+ * timing.
+ */
 export function constantTimeEqual(a: string, b: string): boolean {
   const x = utf8(a);
   const y = utf8(b);

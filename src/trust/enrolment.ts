@@ -9,7 +9,10 @@ import { SignJWT, jwtVerify } from "jose";
 export const ENROLMENT_TTL_SECONDS = 600;
 const AUDIENCE = "bng-enrol";
 
-/** When a pending enrolment started at `startedMs` lapses: its token's lifetime (the token's `exp`, in whole seconds, may come up to a second sooner). */
+/**
+ * When a pending enrolment started at `startedMs` lapses: its token's lifetime (the token's `exp`, in whole seconds,
+ * may come up to a second sooner).
+ */
 export const enrolmentExpiresMs = (startedMs: number): number => startedMs + ENROLMENT_TTL_SECONDS * 1000;
 
 /**
@@ -27,7 +30,12 @@ export function checkEnrolment(pending: { expiresMs: number } | null, nowMs: num
 }
 
 /** Signs an enrolment token for a pending enrolment. */
-export async function signEnrolmentToken(key: Uint8Array, username: string, enrolmentId: string, nowMs: number): Promise<string> {
+export async function signEnrolmentToken(
+  key: Uint8Array,
+  username: string,
+  enrolmentId: string,
+  nowMs: number,
+): Promise<string> {
   const iat = Math.floor(nowMs / 1000);
   return new SignJWT({})
     .setProtectedHeader({ alg: "HS256" })
@@ -40,7 +48,11 @@ export async function signEnrolmentToken(key: Uint8Array, username: string, enro
 }
 
 /** Verifies an enrolment token; anything malformed, forged or expired is `null`. */
-export async function readEnrolmentToken(key: Uint8Array, token: string, nowMs: number): Promise<{ username: string; enrolmentId: string } | null> {
+export async function readEnrolmentToken(
+  key: Uint8Array,
+  token: string,
+  nowMs: number,
+): Promise<{ username: string; enrolmentId: string } | null> {
   try {
     const { payload } = await jwtVerify(token, key, {
       audience: AUDIENCE,

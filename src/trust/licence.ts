@@ -12,7 +12,16 @@
  */
 import { z } from "zod";
 import { constantTimeEqual, hmacSha256, sha256Hex, toBase64Url, utf8 } from "./encoding.ts";
-import { BandMax, BandName, GraceDays, LEASE_FORMAT, LeaseUtc, LicenceId, OfflineLease, Role } from "../schemas/licensing.ts";
+import {
+  BandMax,
+  BandName,
+  GraceDays,
+  LEASE_FORMAT,
+  LeaseUtc,
+  LicenceId,
+  OfflineLease,
+  Role,
+} from "../schemas/licensing.ts";
 
 export const LICENCE_TOKEN_PREFIX = "bnglic_";
 const KEY_LABEL = "bngfleet-licensing/1";
@@ -24,7 +33,12 @@ export const LicenceClaims = z.strictObject({
   bandName: BandName,
   bandMax: BandMax,
   contractEndUtc: LeaseUtc.meta({ description: "no entitlement reaches past it" }),
-  renewalDays: z.int().min(1).max(3650).default(30).meta({ description: "entitlement one activation or renewal grants, in days; default 30" }),
+  renewalDays: z
+    .int()
+    .min(1)
+    .max(3650)
+    .default(30)
+    .meta({ description: "entitlement one activation or renewal grants, in days; default 30" }),
   graceDays: GraceDays,
   issuedUtc: LeaseUtc,
 });
@@ -41,7 +55,10 @@ export async function licensingKey(fleetSecret: string): Promise<Uint8Array<Arra
 }
 
 /** A new activation token for claims (what the licensing service issues with a licence). */
-export async function mintActivationToken(key: Uint8Array<ArrayBuffer>, claims: z.input<typeof LicenceClaims>): Promise<string> {
+export async function mintActivationToken(
+  key: Uint8Array<ArrayBuffer>,
+  claims: z.input<typeof LicenceClaims>,
+): Promise<string> {
   const body = `${LICENCE_TOKEN_PREFIX}${toBase64Url(utf8(JSON.stringify(LicenceClaims.parse(claims))))}`;
   return `${body}.${toBase64Url(await hmacSha256(key, body))}`;
 }
@@ -52,10 +69,15 @@ export async function verifyActivationToken(
   token: string,
 ): Promise<{ ok: true; claims: LicenceClaims } | { ok: false; reason: TokenRefusal; detail: string }> {
   const match = /^(bnglic_([A-Za-z0-9_-]+))\.([A-Za-z0-9_-]{43})$/.exec(token.trim());
-  if (!match) return { ok: false, reason: "malformed", detail: "not an activation token (bnglic_<claims>.<signature>)" };
+  if (!match)
+    return { ok: false, reason: "malformed", detail: "not an activation token (bnglic_<claims>.<signature>)" };
   const [, body, payload, mac] = match as unknown as [string, string, string, string];
   if (!constantTimeEqual(toBase64Url(await hmacSha256(key, body)), mac)) {
-    return { ok: false, reason: "bad-signature", detail: "the token's signature does not verify: it was not issued for this fleet, or it was altered" };
+    return {
+      ok: false,
+      reason: "bad-signature",
+      detail: "the token's signature does not verify: it was not issued for this fleet, or it was altered",
+    };
   }
   let json: unknown;
   try {
@@ -64,7 +86,14 @@ export async function verifyActivationToken(
     return { ok: false, reason: "bad-claims", detail: "the token's claims are not JSON" };
   }
   const claims = LicenceClaims.safeParse(json);
-  if (!claims.success) return { ok: false, reason: "bad-claims", detail: `the token's claims are invalid: ${claims.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` };
+  if (!claims.success)
+    return {
+      ok: false,
+      reason: "bad-claims",
+      detail:
+        `the token's claims are ` +
+        `invalid: ${claims.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    };
   return { ok: true, claims: claims.data };
 }
 
@@ -74,7 +103,10 @@ export function leaseCanonical(lease: LeaseFields): string {
 }
 
 /** Signs lease fields into a lease (what the licensing portal hands an offline site). */
-export async function signLease(key: Uint8Array<ArrayBuffer>, fields: Omit<z.input<typeof OfflineLease>, "format" | "signature">): Promise<OfflineLease> {
+export async function signLease(
+  key: Uint8Array<ArrayBuffer>,
+  fields: Omit<z.input<typeof OfflineLease>, "format" | "signature">,
+): Promise<OfflineLease> {
   const parsed = OfflineLease.parse({ ...fields, format: LEASE_FORMAT, signature: "A".repeat(43) });
   return { ...parsed, signature: toBase64Url(await hmacSha256(key, leaseCanonical(parsed))) };
 }

@@ -3,7 +3,13 @@
  * time (ASVS 5.0 V6.3.1): the identity store reads the rows, asks here, and
  * writes back what the decision says. Numbers in login-limits.ts.
  */
-import { CODE_FAILURES_PAST_LOCK, FAILURE_MEMORY_SECONDS, PAIR_LOCK_SECONDS, PAIR_THRESHOLD, accountLockSeconds } from "./login-limits.ts";
+import {
+  CODE_FAILURES_PAST_LOCK,
+  FAILURE_MEMORY_SECONDS,
+  PAIR_LOCK_SECONDS,
+  PAIR_THRESHOLD,
+  accountLockSeconds,
+} from "./login-limits.ts";
 
 /** The stored failures of one account from one source address. */
 export interface PairFailures {
@@ -28,21 +34,49 @@ export type LockScope = "pair" | "account";
  */
 export type LockDecision =
   | { ok: true; forgetPair: boolean }
-  | { ok: false; reason: "locked"; scope: LockScope; untilMs: number; retryAfterSeconds: number; startsNow: boolean; forgetPair: boolean };
+  | {
+      ok: false;
+      reason: "locked";
+      scope: LockScope;
+      untilMs: number;
+      retryAfterSeconds: number;
+      startsNow: boolean;
+      forgetPair: boolean;
+    };
 
-/** Whole seconds from `nowMs` until `untilMs`, at least 1 (a Retry-After of 0 would invite an immediate retry that is still refused). */
-export const retryAfterSeconds = (untilMs: number, nowMs: number): number => Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
+/**
+ * Whole seconds from `nowMs` until `untilMs`, at least 1 (a Retry-After of 0 would invite an immediate retry that is
+ * still refused).
+ */
+export const retryAfterSeconds = (untilMs: number, nowMs: number): number =>
+  Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
 
 /** Checks the pair's lock, then the account's; every lock has an end. */
 export function checkLock(pair: PairFailures | null, account: AccountFailures | null, nowMs: number): LockDecision {
   const pairEnded = pair !== null && pair.lockedUntilMs !== null && pair.lockedUntilMs <= nowMs;
   if (pair !== null && !pairEnded && (pair.lockedUntilMs !== null || pair.failures >= PAIR_THRESHOLD)) {
     const untilMs = pair.lockedUntilMs ?? nowMs + PAIR_LOCK_SECONDS * 1000;
-    return { ok: false, reason: "locked", scope: "pair", untilMs, retryAfterSeconds: retryAfterSeconds(untilMs, nowMs), startsNow: pair.lockedUntilMs === null, forgetPair: false };
+    return {
+      ok: false,
+      reason: "locked",
+      scope: "pair",
+      untilMs,
+      retryAfterSeconds: retryAfterSeconds(untilMs, nowMs),
+      startsNow: pair.lockedUntilMs === null,
+      forgetPair: false,
+    };
   }
   if (account?.lockedUntilMs != null && account.lockedUntilMs > nowMs) {
     const untilMs = account.lockedUntilMs;
-    return { ok: false, reason: "locked", scope: "account", untilMs, retryAfterSeconds: retryAfterSeconds(untilMs, nowMs), startsNow: false, forgetPair: pairEnded };
+    return {
+      ok: false,
+      reason: "locked",
+      scope: "account",
+      untilMs,
+      retryAfterSeconds: retryAfterSeconds(untilMs, nowMs),
+      startsNow: false,
+      forgetPair: pairEnded,
+    };
   }
   return { ok: true, forgetPair: pairEnded };
 }
@@ -58,8 +92,10 @@ export function checkLock(pair: PairFailures | null, account: AccountFailures | 
  * throttled and counted like any other, and every failure of it answers as
  * the lock does (423), so the lock tells a guesser nothing.
  */
-export const mayTryPastLock = (secondFactor: { totpCode: string | null; passkey: unknown }, codeFailures: number): boolean =>
-  !!secondFactor.totpCode && secondFactor.passkey === null && codeFailures < CODE_FAILURES_PAST_LOCK;
+export const mayTryPastLock = (
+  secondFactor: { totpCode: string | null; passkey: unknown },
+  codeFailures: number,
+): boolean => !!secondFactor.totpCode && secondFactor.passkey === null && codeFailures < CODE_FAILURES_PAST_LOCK;
 
 /** A lock that a failure starts: its scope, length and end. */
 export interface NewLock {
@@ -68,12 +104,16 @@ export interface NewLock {
   untilMs: number;
 }
 
-/** The locks a failure starts, given the counts including it: the pair's at the threshold, the account's with backoff. */
+/**
+ * The locks a failure starts, given the counts including it: the pair's at the threshold, the account's with backoff.
+ */
 export function locksAfterFailure(pairFailures: number, accountFailures: number, nowMs: number): NewLock[] {
   const locks: NewLock[] = [];
-  if (pairFailures >= PAIR_THRESHOLD) locks.push({ scope: "pair", seconds: PAIR_LOCK_SECONDS, untilMs: nowMs + PAIR_LOCK_SECONDS * 1000 });
+  if (pairFailures >= PAIR_THRESHOLD)
+    locks.push({ scope: "pair", seconds: PAIR_LOCK_SECONDS, untilMs: nowMs + PAIR_LOCK_SECONDS * 1000 });
   const accountSeconds = accountLockSeconds(accountFailures);
-  if (accountSeconds > 0) locks.push({ scope: "account", seconds: accountSeconds, untilMs: nowMs + accountSeconds * 1000 });
+  if (accountSeconds > 0)
+    locks.push({ scope: "account", seconds: accountSeconds, untilMs: nowMs + accountSeconds * 1000 });
   return locks;
 }
 
@@ -100,8 +140,11 @@ export function pairRemembered(record: FailureRecord, nowMs: number): boolean {
  * next, longer one.
  */
 export function accountRemembered(record: FailureRecord, nowMs: number): boolean {
-  return (record.lockedUntilMs !== null && record.lockedUntilMs > nowMs) || record.lastFailureMs >= forgetBeforeMs(nowMs);
+  return (
+    (record.lockedUntilMs !== null && record.lockedUntilMs > nowMs) || record.lastFailureMs >= forgetBeforeMs(nowMs)
+  );
 }
 
 /** Is a pair's count shown among an account's lockouts: while its lock holds, or as a count with no lock yet. */
-export const pairShown = (record: { lockedUntilMs: number | null }, nowMs: number): boolean => record.lockedUntilMs === null || record.lockedUntilMs > nowMs;
+export const pairShown = (record: { lockedUntilMs: number | null }, nowMs: number): boolean =>
+  record.lockedUntilMs === null || record.lockedUntilMs > nowMs;

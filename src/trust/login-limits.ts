@@ -90,8 +90,22 @@ export type ThrottleDecision =
 /** Checks the source's bucket first, so one noisy source is told it is the one, then the appliance's. */
 export function takeLoginToken(source: Bucket | undefined, total: Bucket | undefined, nowMs: number): ThrottleDecision {
   const s = refill(source, nowMs, LOGINS_PER_SOURCE);
-  if (s.tokens < 1) return { ok: false, reason: "throttled", scope: "source", retryAfterSeconds: secondsUntilToken(s, LOGINS_PER_SOURCE), bucket: s };
+  if (s.tokens < 1)
+    return {
+      ok: false,
+      reason: "throttled",
+      scope: "source",
+      retryAfterSeconds: secondsUntilToken(s, LOGINS_PER_SOURCE),
+      bucket: s,
+    };
   const t = refill(total, nowMs, LOGINS_TOTAL);
-  if (t.tokens < 1) return { ok: false, reason: "throttled", scope: "appliance", retryAfterSeconds: secondsUntilToken(t, LOGINS_TOTAL), bucket: t };
+  if (t.tokens < 1)
+    return {
+      ok: false,
+      reason: "throttled",
+      scope: "appliance",
+      retryAfterSeconds: secondsUntilToken(t, LOGINS_TOTAL),
+      bucket: t,
+    };
   return { ok: true, source: { ...s, tokens: s.tokens - 1 }, total: { ...t, tokens: t.tokens - 1 } };
 }

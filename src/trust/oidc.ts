@@ -40,7 +40,9 @@ export const OIDC_COOKIE = "bng_oidc";
 export const oidcPendingExpiresMs = (startedMs: number): number => startedMs + OIDC_PENDING_SECONDS * 1000;
 
 /** Whether a browser's return from the provider may continue a pending sign-in, and if not, why. */
-export type OidcReturnDecision = { ok: true } | { ok: false; reason: "unknown" | "expired" | "other-provider" | "other-browser" };
+export type OidcReturnDecision =
+  | { ok: true }
+  | { ok: false; reason: "unknown" | "expired" | "other-provider" | "other-browser" };
 
 /**
  * The return rule (RFC 9700 §2.1, OpenID Connect Core §3.1.2.7): the state
@@ -82,35 +84,57 @@ export interface SignInProvider {
 }
 
 /** A fresh state, nonce, PKCE verifier and browser binding. */
-export async function newSignIn(): Promise<{ state: string; nonce: string; verifier: string; challenge: string; binding: string }> {
+export async function newSignIn(): Promise<{
+  state: string;
+  nonce: string;
+  verifier: string;
+  challenge: string;
+  binding: string;
+}> {
   const verifier = toBase64Url(randomBytes(32));
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(verifier)));
-  return { state: toBase64Url(randomBytes(32)), nonce: toBase64Url(randomBytes(32)), verifier, challenge: toBase64Url(digest), binding: toBase64Url(randomBytes(32)) };
+  return {
+    state: toBase64Url(randomBytes(32)),
+    nonce: toBase64Url(randomBytes(32)),
+    verifier,
+    challenge: toBase64Url(digest),
+    binding: toBase64Url(randomBytes(32)),
+  };
 }
 
 /** Only https issuers, except a lab provider on this machine's loopback. */
 export function isAllowedIssuer(issuer: string): boolean {
   try {
     const url = new URL(issuer);
-    return url.protocol === "https:" || (url.protocol === "http:" && ["127.0.0.1", "[::1]", "localhost"].includes(url.hostname));
+    return (
+      url.protocol === "https:" ||
+      (url.protocol === "http:" && ["127.0.0.1", "[::1]", "localhost"].includes(url.hostname))
+    );
   } catch {
     return false;
   }
 }
 
-async function fetchJson(url: string, allowlist: readonly string[], init: RequestInit = {}): Promise<Outcome<{ body: Record<string, unknown> }>> {
+async function fetchJson(
+  url: string,
+  allowlist: readonly string[],
+  init: RequestInit = {},
+): Promise<Outcome<{ body: Record<string, unknown> }>> {
   let response: Response;
   try {
     response = await outboundFetch(url, "oidc", allowlist, { ...init, signal: AbortSignal.timeout(OIDC_TIMEOUT_MS) });
   } catch (error) {
-    if (error instanceof DestinationRefused) return refuse("upstream", `the identity provider's endpoint is not an allowed destination: ${error.message}`);
+    if (error instanceof DestinationRefused)
+      return refuse("upstream", `the identity provider's endpoint is not an allowed destination: ${error.message}`);
     return refuse("upstream", `the identity provider did not answer at ${new URL(url).origin}`);
   }
   const text = await response.text();
-  if (!response.ok) return refuse("upstream", `the identity provider answered ${response.status} at ${new URL(url).pathname}`);
+  if (!response.ok)
+    return refuse("upstream", `the identity provider answered ${response.status} at ${new URL(url).pathname}`);
   try {
     const body = JSON.parse(text) as unknown;
-    if (body && typeof body === "object" && !Array.isArray(body)) return { ok: true, body: body as Record<string, unknown> };
+    if (body && typeof body === "object" && !Array.isArray(body))
+      return { ok: true, body: body as Record<string, unknown> };
   } catch {
     // fall through
   }
@@ -118,19 +142,30 @@ async function fetchJson(url: string, allowlist: readonly string[], init: Reques
 }
 
 /** The provider's discovery document; its `issuer` must be the configured one (OIDC Discovery §4.3). */
-export async function discover(issuer: string, allowlist: readonly string[]): Promise<Outcome<{ discovery: Discovery }>> {
+export async function discover(
+  issuer: string,
+  allowlist: readonly string[],
+): Promise<Outcome<{ discovery: Discovery }>> {
   const fetched = await fetchJson(`${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`, allowlist);
   if (!fetched.ok) return fetched;
   const d = fetched.body;
   const endpoints = ["authorization_endpoint", "token_endpoint", "jwks_uri"] as const;
   if (d.issuer !== issuer || endpoints.some((k) => typeof d[k] !== "string")) {
-    return refuse("upstream", "the identity provider's discovery document does not match its configured issuer or lacks an endpoint");
+    return refuse(
+      "upstream",
+      "the identity provider's discovery document does not match its configured issuer or lacks an endpoint",
+    );
   }
   return { ok: true, discovery: d as unknown as Discovery };
 }
 
 /** Where the browser goes to sign in. */
-export function authorizationUrl(discovery: Discovery, provider: SignInProvider, redirectUri: string, signIn: { state: string; nonce: string; challenge: string }): string {
+export function authorizationUrl(
+  discovery: Discovery,
+  provider: SignInProvider,
+  redirectUri: string,
+  signIn: { state: string; nonce: string; challenge: string },
+): string {
   const url = new URL(discovery.authorization_endpoint);
   const params = {
     response_type: "code",
@@ -161,8 +196,17 @@ export async function redeem(
   const basic = btoa(`${encodeURIComponent(provider.clientId)}:${encodeURIComponent(provider.clientSecret)}`);
   const tokens = await fetchJson(discovery.token_endpoint, allowlist, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${basic}`, accept: "application/json" },
-    body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: pending.verifier }).toString(),
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `Basic ${basic}`,
+      accept: "application/json",
+    },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: pending.verifier,
+    }).toString(),
   });
   if (!tokens.ok) return tokens;
   const idToken = tokens.body.id_token;
@@ -173,13 +217,20 @@ export async function redeem(
       timeoutDuration: OIDC_TIMEOUT_MS,
       [customFetch]: (url: string, init: RequestInit) => outboundFetch(url, "oidc", allowlist, init),
     });
-    ({ payload: claims } = await jwtVerify(idToken, keys, { issuer: provider.issuer, audience: provider.clientId, clockTolerance: 60 }));
+    ({ payload: claims } = await jwtVerify(idToken, keys, {
+      issuer: provider.issuer,
+      audience: provider.clientId,
+      clockTolerance: 60,
+    }));
   } catch (error) {
     return refuse("bad-credentials", `the ID token was refused: ${error instanceof Error ? error.message : "invalid"}`);
   }
-  if (claims.nonce !== pending.nonce) return refuse("bad-credentials", "the ID token's nonce does not match this sign-in");
+  if (claims.nonce !== pending.nonce)
+    return refuse("bad-credentials", "the ID token's nonce does not match this sign-in");
   if (provider.fetchUserInfo && discovery.userinfo_endpoint && typeof tokens.body.access_token === "string") {
-    const info = await fetchJson(discovery.userinfo_endpoint, allowlist, { headers: { authorization: `Bearer ${tokens.body.access_token}`, accept: "application/json" } });
+    const info = await fetchJson(discovery.userinfo_endpoint, allowlist, {
+      headers: { authorization: `Bearer ${tokens.body.access_token}`, accept: "application/json" },
+    });
     if (!info.ok) return info;
     if (info.body.sub !== claims.sub) return refuse("bad-credentials", "the userinfo answer is about another subject");
     claims = { ...info.body, ...claims };
@@ -188,23 +239,50 @@ export async function redeem(
 }
 
 /** The groups a claim holds: an array of strings, or one string. */
-const groupsOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((g): g is string => typeof g === "string") : typeof value === "string" ? [value] : []);
+const groupsOf = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.filter((g): g is string => typeof g === "string")
+    : typeof value === "string"
+      ? [value]
+      : [];
 
 /** The account name and role the claims map to; no matching rule refuses (the spec: role mapping fails closed). */
 export function identityOf(provider: SignInProvider, claims: JWTPayload): Outcome<{ username: string; role: Role }> {
   const name = claims[provider.usernameClaim];
-  if (typeof name !== "string" || !/^[\x21-\x7e]{1,64}$/.test(name)) return refuse("forbidden", `the ID token has no usable '${provider.usernameClaim}' claim`);
+  if (typeof name !== "string" || !/^[\x21-\x7e]{1,64}$/.test(name))
+    return refuse("forbidden", `the ID token has no usable '${provider.usernameClaim}' claim`);
   const groups = groupsOf(claims[provider.groupsClaim]);
   const rule = provider.roleMap.find((r) => groups.includes(r.group));
-  if (!rule) return refuse("forbidden", `no role mapping of provider '${provider.name}' matches the groups of '${name}'; access is refused`);
+  if (!rule)
+    return refuse(
+      "forbidden",
+      `no role mapping of provider '${provider.name}' matches the groups of '${name}'; access is refused`,
+    );
   // Named with the provider, so an external identity is never mistaken for the local account of the same name.
   return { ok: true, username: `${name}@${provider.name}`, role: rule.role };
 }
 
-/** The cookie carrying the browser binding while the provider has the browser (sent back on its redirect: SameSite=Lax). */
+/**
+ * The cookie carrying the browser binding while the provider has the browser (sent back on its redirect: SameSite=Lax).
+ */
 export function oidcCookie(binding: string, secure: boolean): string {
-  return [`${OIDC_COOKIE}=${binding}`, "Path=/api/v1/auth/oidc", "HttpOnly", "SameSite=Lax", `Max-Age=${OIDC_PENDING_SECONDS}`, ...(secure ? ["Secure"] : [])].join("; ");
+  return [
+    `${OIDC_COOKIE}=${binding}`,
+    "Path=/api/v1/auth/oidc",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${OIDC_PENDING_SECONDS}`,
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
 }
 
 /** Removes the binding cookie once the sign-in is over. */
-export const clearedOidcCookie = (secure: boolean): string => [`${OIDC_COOKIE}=`, "Path=/api/v1/auth/oidc", "HttpOnly", "SameSite=Lax", "Max-Age=0", ...(secure ? ["Secure"] : [])].join("; ");
+export const clearedOidcCookie = (secure: boolean): string =>
+  [
+    `${OIDC_COOKIE}=`,
+    "Path=/api/v1/auth/oidc",
+    "HttpOnly",
+    "SameSite=Lax",
+    "Max-Age=0",
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");

@@ -42,7 +42,10 @@ export async function importUpgradeSigningKey(pem: string): Promise<CryptoKey> {
 }
 
 /** Checks a parsed manifest's signature against the vendor's key (`null`: none configured, so nothing verifies). */
-export async function verifyManifest(manifest: Manifest, publicKey: CryptoKey | null): Promise<{ ok: true } | { ok: false; reason: SignatureRefusal }> {
+export async function verifyManifest(
+  manifest: Manifest,
+  publicKey: CryptoKey | null,
+): Promise<{ ok: true } | { ok: false; reason: SignatureRefusal }> {
   if (!publicKey) return { ok: false, reason: "no-key" };
   if (manifest.signature === undefined) return { ok: false, reason: "unsigned" };
   const signature = fromBase64(manifest.signature) as Uint8Array<ArrayBuffer>;
@@ -51,7 +54,12 @@ export async function verifyManifest(manifest: Manifest, publicKey: CryptoKey | 
 }
 
 /** Builds a package signed with `signingKey` (`bngfleet upgrade-package`, tests). */
-export async function signedPackage(version: string, payload: Uint8Array, signingKey: CryptoKey, notes?: string): Promise<Uint8Array> {
+export async function signedPackage(
+  version: string,
+  payload: Uint8Array,
+  signingKey: CryptoKey,
+  notes?: string,
+): Promise<Uint8Array> {
   const manifest = await manifestFor(version, payload, notes);
   const signature = new Uint8Array(await crypto.subtle.sign(ED25519, signingKey, signedMessage(manifest)));
   return assemblePackage({ ...manifest, signature: toBase64(signature) }, payload);

@@ -23,7 +23,10 @@ import { utf8 } from "./encoding.ts";
 /** How long a ceremony's challenge is good for. */
 export const PASSKEY_CHALLENGE_SECONDS = 5 * 60;
 
-/** Where passkeys are valid: the relying-party id and the origins pages are served from; null when the appliance has no name to bind them to. */
+/**
+ * Where passkeys are valid: the relying-party id and the origins pages are served from; null when the appliance has no
+ * name to bind them to.
+ */
 export interface PasskeyContext {
   enabled: boolean;
   replacesTotp: boolean;
@@ -41,7 +44,11 @@ export interface StoredPasskey {
 }
 
 /** Options for `navigator.credentials.create()`; other passkeys of the account are excluded. */
-export function registrationOptions(context: PasskeyContext & { rpId: string }, username: string, existing: StoredPasskey[]): Promise<PublicKeyCredentialCreationOptionsJSON> {
+export function registrationOptions(
+  context: PasskeyContext & { rpId: string },
+  username: string,
+  existing: StoredPasskey[],
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
   return generateRegistrationOptions({
     rpName: "bngfleet",
     rpID: context.rpId,
@@ -56,7 +63,11 @@ export function registrationOptions(context: PasskeyContext & { rpId: string }, 
 }
 
 /** Checks a registration against its challenge; answers the credential to store. */
-export async function verifyRegistration(context: PasskeyContext & { rpId: string }, response: unknown, challenge: string): Promise<Outcome<{ passkey: StoredPasskey }>> {
+export async function verifyRegistration(
+  context: PasskeyContext & { rpId: string },
+  response: unknown,
+  challenge: string,
+): Promise<Outcome<{ passkey: StoredPasskey }>> {
   try {
     const verified = await verifyRegistrationResponse({
       response: response as RegistrationResponseJSON,
@@ -65,16 +76,32 @@ export async function verifyRegistration(context: PasskeyContext & { rpId: strin
       expectedRPID: context.rpId,
       requireUserVerification: context.userVerification === "required",
     });
-    if (!verified.verified) return refuse("invalid", "the passkey registration could not be verified", { pointer: "#/response" });
+    if (!verified.verified)
+      return refuse("invalid", "the passkey registration could not be verified", { pointer: "#/response" });
     const { credential } = verified.registrationInfo;
-    return { ok: true, passkey: { id: credential.id, publicKey: credential.publicKey, counter: credential.counter, transports: credential.transports ?? [] } };
+    return {
+      ok: true,
+      passkey: {
+        id: credential.id,
+        publicKey: credential.publicKey,
+        counter: credential.counter,
+        transports: credential.transports ?? [],
+      },
+    };
   } catch (error) {
-    return refuse("invalid", `the passkey registration was refused: ${error instanceof Error ? error.message : "invalid"}`, { pointer: "#/response" });
+    return refuse(
+      "invalid",
+      `the passkey registration was refused: ${error instanceof Error ? error.message : "invalid"}`,
+      { pointer: "#/response" },
+    );
   }
 }
 
 /** Options for `navigator.credentials.get()`, limited to the account's passkeys. */
-export function authenticationOptions(context: PasskeyContext & { rpId: string }, passkeys: StoredPasskey[]): Promise<PublicKeyCredentialRequestOptionsJSON> {
+export function authenticationOptions(
+  context: PasskeyContext & { rpId: string },
+  passkeys: StoredPasskey[],
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
   return generateAuthenticationOptions({
     rpID: context.rpId,
     allowCredentials: passkeys.map((p) => ({ id: p.id, transports: p.transports as AuthenticatorTransportFuture[] })),
@@ -83,8 +110,15 @@ export function authenticationOptions(context: PasskeyContext & { rpId: string }
   });
 }
 
-/** Checks an assertion by one of the account's passkeys; answers the new signature counter, or null when it is refused. */
-export async function verifyAssertion(context: PasskeyContext & { rpId: string }, response: unknown, challenge: string, passkeys: StoredPasskey[]): Promise<{ id: string; counter: number } | null> {
+/**
+ * Checks an assertion by one of the account's passkeys; answers the new signature counter, or null when it is refused.
+ */
+export async function verifyAssertion(
+  context: PasskeyContext & { rpId: string },
+  response: unknown,
+  challenge: string,
+  passkeys: StoredPasskey[],
+): Promise<{ id: string; counter: number } | null> {
   const id = typeof response === "object" && response !== null ? (response as { id?: unknown }).id : undefined;
   const passkey = passkeys.find((p) => p.id === id);
   if (!passkey) return null;
@@ -94,7 +128,12 @@ export async function verifyAssertion(context: PasskeyContext & { rpId: string }
       expectedChallenge: challenge,
       expectedOrigin: context.origins,
       expectedRPID: context.rpId,
-      credential: { id: passkey.id, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.counter, transports: passkey.transports as AuthenticatorTransportFuture[] },
+      credential: {
+        id: passkey.id,
+        publicKey: new Uint8Array(passkey.publicKey),
+        counter: passkey.counter,
+        transports: passkey.transports as AuthenticatorTransportFuture[],
+      },
       requireUserVerification: context.userVerification === "required",
     });
     return verified.verified ? { id: passkey.id, counter: verified.authenticationInfo.newCounter } : null;

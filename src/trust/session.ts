@@ -17,7 +17,10 @@ export const SESSION_TOUCH_SECONDS = 30;
 
 /** When a session ends unless used again: the earlier of its idle end and its absolute end. */
 export function sessionExpiresMs(session: { createdMs: number; lastSeenMs: number }): number {
-  return Math.min(session.lastSeenMs + SESSION_IDLE_SECONDS * 1000, session.createdMs + SESSION_ABSOLUTE_SECONDS * 1000);
+  return Math.min(
+    session.lastSeenMs + SESSION_IDLE_SECONDS * 1000,
+    session.createdMs + SESSION_ABSOLUTE_SECONDS * 1000,
+  );
 }
 
 /**
@@ -40,12 +43,26 @@ export function newSessionSecrets(): { sessionId: string; csrfToken: string } {
 
 /** The Set-Cookie value for a new session: HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS. */
 export function sessionCookie(sessionId: string, secure: boolean): string {
-  return [`${SESSION_COOKIE}=${sessionId}`, "Path=/", "HttpOnly", "SameSite=Strict", `Max-Age=${SESSION_ABSOLUTE_SECONDS}`, ...(secure ? ["Secure"] : [])].join("; ");
+  return [
+    `${SESSION_COOKIE}=${sessionId}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Strict",
+    `Max-Age=${SESSION_ABSOLUTE_SECONDS}`,
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
 }
 
 /** The Set-Cookie value that removes the cookie at logout. */
 export function clearedSessionCookie(secure: boolean): string {
-  return [`${SESSION_COOKIE}=`, "Path=/", "HttpOnly", "SameSite=Strict", "Max-Age=0", ...(secure ? ["Secure"] : [])].join("; ");
+  return [
+    `${SESSION_COOKIE}=`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Strict",
+    "Max-Age=0",
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
 }
 
 /** A cookie's value from a Cookie header, if it is there and not empty. */
@@ -59,4 +76,5 @@ export function readCookie(cookieHeader: string | null, cookie: string): string 
 }
 
 /** The session id from a Cookie header, if any. */
-export const readSessionCookie = (cookieHeader: string | null): string | null => readCookie(cookieHeader, SESSION_COOKIE);
+export const readSessionCookie = (cookieHeader: string | null): string | null =>
+  readCookie(cookieHeader, SESSION_COOKIE);

@@ -66,7 +66,10 @@ export async function deriveToken(secretHex: string, label: string): Promise<str
   return assemble(base62(stream, BODY_LENGTH));
 }
 
-/** Whether an `Authorization` header presents `token` as `Bearer <token>` (compared in constant time): the fleet's processes' own calls, never an API credential. */
+/**
+ * Whether an `Authorization` header presents `token` as `Bearer <token>` (compared in constant time): the fleet's
+ * processes' own calls, never an API credential.
+ */
 export function presentsToken(authorization: string | null, token: string): boolean {
   const sent = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1];
   return sent !== undefined && constantTimeEqual(sent, token);
@@ -94,7 +97,10 @@ export const TOKEN_TOUCH_SECONDS = 60;
 export type TokenDecision = { ok: true; touch: boolean } | { ok: false; reason: "expired" };
 
 /** The token rules at use: refused from its expiry on; "last used" refreshed once a minute. */
-export function checkToken(token: { expiresMs: number | null; lastUsedMs: number | null }, nowMs: number): TokenDecision {
+export function checkToken(
+  token: { expiresMs: number | null; lastUsedMs: number | null },
+  nowMs: number,
+): TokenDecision {
   if (token.expiresMs !== null && token.expiresMs <= nowMs) return { ok: false, reason: "expired" };
   return { ok: true, touch: token.lastUsedMs === null || nowMs - token.lastUsedMs > TOKEN_TOUCH_SECONDS * 1000 };
 }
@@ -117,7 +123,8 @@ export function newTokenExpiry(expiresUtc: string | null, nowMs: number): Expiry
 export type RevocationDecision = { ok: true } | { ok: false; reason: "provisioned" };
 
 /** The revocation rule for one token. */
-export const mayRevoke = (token: { source: "api" | "config" }): RevocationDecision => (token.source === "config" ? { ok: false, reason: "provisioned" } : { ok: true });
+export const mayRevoke = (token: { source: "api" | "config" }): RevocationDecision =>
+  token.source === "config" ? { ok: false, reason: "provisioned" } : { ok: true };
 
 /**
  * The tokens an account's change revokes, of those it created: all of them

@@ -94,13 +94,17 @@ interface Certificate {
 
 // ── certificates ─────────────────────────────────────────────────────────
 
-const hex = (bytes: Uint8Array, separator = "") => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join(separator);
+const hex = (bytes: Uint8Array, separator = "") =>
+  [...bytes].map((b) => b.toString(16).padStart(2, "0")).join(separator);
 
 /** RFC 4514 §2.4 escaping. */
 const escapeDn = (value: string) =>
   value.startsWith("#") && /^#[0-9a-f]+$/.test(value)
     ? value
-    : value.replace(/[,+"\\<>;=]/g, (c) => `\\${c}`).replace(/^([ #])/, "\\$1").replace(/ $/, "\\ ");
+    : value
+        .replace(/[,+"\\<>;=]/g, (c) => `\\${c}`)
+        .replace(/^([ #])/, "\\$1")
+        .replace(/ $/, "\\ ");
 
 /** A Name as an RFC 4514 string (most specific RDN first; the certificate holds them most general first). */
 function nameText(name: Name): string {
@@ -112,7 +116,10 @@ function nameText(name: Name): string {
   return rdns.reverse().join(", ");
 }
 
-/** subjectAltName entries as `DNS:`, `IP:` (IPv6 in RFC 5952 form), `email:`, `URI:` or `other:` and the entry's DER in hex. */
+/**
+ * subjectAltName entries as `DNS:`, `IP:` (IPv6 in RFC 5952 form), `email:`, `URI:` or `other:` and the entry's DER in
+ * hex.
+ */
 function subjectAltNames(certificate: X509Certificate): string[] {
   const extension = certificate.getExtension(SubjectAlternativeNameExtension);
   if (!extension) return [];
@@ -139,7 +146,13 @@ async function keyAlgorithm(publicKey: PublicKey): Promise<KeyAlgorithm | null> 
   const algorithm = publicKey.algorithm as { name: string; namedCurve?: string; modulusLength?: number };
   if (algorithm.name === "RSASSA-PKCS1-v1_5") {
     try {
-      const key = await crypto.subtle.importKey("spki", publicKey.rawData, { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, true, ["verify"]);
+      const key = await crypto.subtle.importKey(
+        "spki",
+        publicKey.rawData,
+        { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+        true,
+        ["verify"],
+      );
       return { kind: "rsa", bits: (key.algorithm as CryptoKeyRsaKeyAlgorithm).modulusLength };
     } catch {
       // Not loadable: the size the library read from the modulus; the pair check reports the key itself.
@@ -198,7 +211,10 @@ interface PemBlock {
   encrypted: boolean;
 }
 
-/** The PEM blocks of a text, in order (RFC 7468), each marked when its RFC 1421 headers say it is encrypted; why not, when one does not decode. */
+/**
+ * The PEM blocks of a text, in order (RFC 7468), each marked when its RFC 1421 headers say it is encrypted; why not,
+ * when one does not decode.
+ */
 function pemBlocks(text: string): { ok: true; blocks: PemBlock[] } | { ok: false; detail: string } {
   try {
     const blocks = PemConverter.decodeWithHeaders(text).map((block) => ({
@@ -218,7 +234,11 @@ async function readChain(pem: string): Promise<{ ok: true; chain: Certificate[] 
   const blocks = pemRead.blocks;
   if (blocks.length === 0) return { ok: false, detail: "no PEM block found (expected -----BEGIN CERTIFICATE-----)" };
   const other = blocks.find((b) => b.label !== "CERTIFICATE");
-  if (other) return { ok: false, detail: `holds a ${other.label} block; only CERTIFICATE blocks belong here (the key goes in privateKeyPem)` };
+  if (other)
+    return {
+      ok: false,
+      detail: `holds a ${other.label} block; only CERTIFICATE blocks belong here (the key goes in privateKeyPem)`,
+    };
   const chain: Certificate[] = [];
   for (const [i, block] of blocks.entries()) {
     try {
@@ -240,20 +260,38 @@ export async function inspectCertificate(pem: string): Promise<CertificateDetail
 
 /** A traditional key wrapped as PKCS#8 (RFC 5208), which WebCrypto imports. */
 const pkcs8Of = (algorithm: AlgorithmIdentifier, key: Uint8Array<ArrayBuffer>) =>
-  new Uint8Array(AsnConvert.serialize(new PrivateKeyInfo({ version: 0, privateKeyAlgorithm: algorithm, privateKey: new OctetString(key) })));
+  new Uint8Array(
+    AsnConvert.serialize(
+      new PrivateKeyInfo({ version: 0, privateKeyAlgorithm: algorithm, privateKey: new OctetString(key) }),
+    ),
+  );
 
 /** The named curve an AlgorithmIdentifier's or a SEC1 key's parameters carry, as an OID. */
 const namedCurve = (parameters: ArrayBuffer | null | undefined): string | undefined =>
   parameters ? AsnConvert.parse(parameters, ECParameters).namedCurve : undefined;
 
 /** A private key as PKCS#8, with the algorithm it declares. */
-function readPrivateKey(pem: string, certificateCurve: string | undefined): { ok: true; pkcs8: Uint8Array<ArrayBuffer>; oid: string; curve?: string } | { ok: false; detail: string } {
+function readPrivateKey(
+  pem: string,
+  certificateCurve: string | undefined,
+): { ok: true; pkcs8: Uint8Array<ArrayBuffer>; oid: string; curve?: string } | { ok: false; detail: string } {
   const pemRead = pemBlocks(pem);
   if (!pemRead.ok) return { ok: false, detail: `the key does not parse: ${pemRead.detail}` };
   const blocks = pemRead.blocks;
-  if (blocks.length !== 1) return { ok: false, detail: blocks.length === 0 ? "no PEM block found (expected -----BEGIN PRIVATE KEY-----)" : "holds more than one PEM block; send the key alone" };
+  if (blocks.length !== 1)
+    return {
+      ok: false,
+      detail:
+        blocks.length === 0
+          ? "no PEM block found (expected -----BEGIN PRIVATE KEY-----)"
+          : "holds more than one PEM block; send the key alone",
+    };
   const block = blocks[0]!;
-  if (block.encrypted || block.label === "ENCRYPTED PRIVATE KEY") return { ok: false, detail: "the key is encrypted; upload it decrypted (it is stored as a secret and never returned)" };
+  if (block.encrypted || block.label === "ENCRYPTED PRIVATE KEY")
+    return {
+      ok: false,
+      detail: "the key is encrypted; upload it decrypted (it is stored as a secret and never returned)",
+    };
   try {
     if (block.label === "PRIVATE KEY") {
       const { privateKeyAlgorithm } = AsnConvert.parse(block.der, PrivateKeyInfo);
@@ -270,16 +308,26 @@ function readPrivateKey(pem: string, certificateCurve: string | undefined): { ok
       // SEC1 (RFC 5915): the curve is in [0] parameters, or else must be the certificate's.
       const curve = AsnConvert.parse(block.der, ECPrivateKey).parameters?.namedCurve ?? certificateCurve;
       if (!curve) return { ok: false, detail: "the EC key does not name its curve" };
-      const ec = new AlgorithmIdentifier({ algorithm: OID.ec, parameters: AsnConvert.serialize(new ECParameters({ namedCurve: curve })) });
+      const ec = new AlgorithmIdentifier({
+        algorithm: OID.ec,
+        parameters: AsnConvert.serialize(new ECParameters({ namedCurve: curve })),
+      });
       return { ok: true, pkcs8: pkcs8Of(ec, block.der), oid: OID.ec, curve };
     }
   } catch (error) {
     return { ok: false, detail: `the key does not parse: ${(error as Error).message}` };
   }
-  return { ok: false, detail: `a ${block.label} block is not a private key (expected PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY)` };
+  return {
+    ok: false,
+    detail: `a ${block.label} block is not a private key (expected PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY)`,
+  };
 }
 
-function importParams(algorithm: KeyAlgorithm): { params: SubtleCryptoImportKeyAlgorithm; compare: string[]; oid: string } {
+function importParams(algorithm: KeyAlgorithm): {
+  params: SubtleCryptoImportKeyAlgorithm;
+  compare: string[];
+  oid: string;
+} {
   switch (algorithm.kind) {
     case "rsa":
       return { params: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, compare: ["n", "e"], oid: OID.rsa };
@@ -295,17 +343,34 @@ function importParams(algorithm: KeyAlgorithm): { params: SubtleCryptoImportKeyA
  * is the certificate's, the certificate is in date and its key strong enough.
  * Every problem found is reported; `now` decides expiry.
  */
-export async function checkCertificatePair(certificatePem: string, privateKeyPem: string, nowMs: number): Promise<PairCheck> {
+export async function checkCertificatePair(
+  certificatePem: string,
+  privateKeyPem: string,
+  nowMs: number,
+): Promise<PairCheck> {
   const errors: Extract<PairCheck, { ok: false }>["errors"] = [];
   const read = await readChain(certificatePem);
   const leaf = read.ok ? read.chain[0]! : null;
   if (!read.ok) errors.push({ pointer: "#/certificatePem", detail: read.detail });
   const warnings: string[] = [];
   if (leaf) {
-    if (!leaf.algorithm) errors.push({ pointer: "#/certificatePem", detail: `unsupported public key algorithm ${leaf.algorithmName} (RSA, ECDSA P-256/384/521 or Ed25519)` });
-    else if (leaf.algorithm.kind === "rsa" && leaf.algorithm.bits < MIN_RSA_BITS) errors.push({ pointer: "#/certificatePem", detail: `RSA keys under ${MIN_RSA_BITS} bits are refused (this one has ${leaf.algorithm.bits})` });
-    if (leaf.notAfterMs <= nowMs) errors.push({ pointer: "#/certificatePem", detail: `the certificate expired at ${new Date(leaf.notAfterMs).toISOString()}` });
-    if (leaf.notBeforeMs > nowMs) warnings.push(`the certificate is not valid before ${new Date(leaf.notBeforeMs).toISOString()}`);
+    if (!leaf.algorithm)
+      errors.push({
+        pointer: "#/certificatePem",
+        detail: `unsupported public key algorithm ${leaf.algorithmName} (RSA, ECDSA P-256/384/521 or Ed25519)`,
+      });
+    else if (leaf.algorithm.kind === "rsa" && leaf.algorithm.bits < MIN_RSA_BITS)
+      errors.push({
+        pointer: "#/certificatePem",
+        detail: `RSA keys under ${MIN_RSA_BITS} bits are refused (this one has ${leaf.algorithm.bits})`,
+      });
+    if (leaf.notAfterMs <= nowMs)
+      errors.push({
+        pointer: "#/certificatePem",
+        detail: `the certificate expired at ${new Date(leaf.notAfterMs).toISOString()}`,
+      });
+    if (leaf.notBeforeMs > nowMs)
+      warnings.push(`the certificate is not valid before ${new Date(leaf.notBeforeMs).toISOString()}`);
   }
   const curve = leaf?.algorithm?.kind === "ec" ? curveOid(leaf.algorithm.curve) : undefined;
   const key = readPrivateKey(privateKeyPem, curve);
@@ -314,13 +379,25 @@ export async function checkCertificatePair(certificatePem: string, privateKeyPem
 
   const { params, compare, oid } = importParams(leaf.algorithm);
   const expected = oid === key.oid && (key.oid !== OID.ec || key.curve === curve);
-  if (!expected) return { ok: false, errors: [{ pointer: "#/privateKeyPem", detail: "the key is of another algorithm or curve than the certificate's public key" }] };
+  if (!expected)
+    return {
+      ok: false,
+      errors: [
+        {
+          pointer: "#/privateKeyPem",
+          detail: "the key is of another algorithm or curve than the certificate's public key",
+        },
+      ],
+    };
   let privateJwk: JsonWebKey;
   try {
     const imported = await crypto.subtle.importKey("pkcs8", key.pkcs8, params, true, ["sign"]);
     privateJwk = (await crypto.subtle.exportKey("jwk", imported)) as JsonWebKey;
   } catch (error) {
-    return { ok: false, errors: [{ pointer: "#/privateKeyPem", detail: `the key cannot be loaded: ${(error as Error).message}` }] };
+    return {
+      ok: false,
+      errors: [{ pointer: "#/privateKeyPem", detail: `the key cannot be loaded: ${(error as Error).message}` }],
+    };
   }
   let publicJwk: JsonWebKey;
   try {
@@ -328,12 +405,24 @@ export async function checkCertificatePair(certificatePem: string, privateKeyPem
     const publicKey = await crypto.subtle.importKey("spki", leaf.spki, params, true, ["verify"]);
     publicJwk = (await crypto.subtle.exportKey("jwk", publicKey)) as JsonWebKey;
   } catch (error) {
-    return { ok: false, errors: [{ pointer: "#/certificatePem", detail: `the certificate's public key cannot be loaded: ${(error as Error).message}` }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          pointer: "#/certificatePem",
+          detail: `the certificate's public key cannot be loaded: ${(error as Error).message}`,
+        },
+      ],
+    };
   }
   const matches = compare.every((member) => {
     const a = privateJwk[member as keyof JsonWebKey];
     return typeof a === "string" && a === publicJwk[member as keyof JsonWebKey];
   });
-  if (!matches) return { ok: false, errors: [{ pointer: "#/privateKeyPem", detail: "the private key does not match the certificate's public key" }] };
+  if (!matches)
+    return {
+      ok: false,
+      errors: [{ pointer: "#/privateKeyPem", detail: "the private key does not match the certificate's public key" }],
+    };
   return { ok: true, details: await details(leaf, read.ok ? read.chain.length : 1), warnings };
 }

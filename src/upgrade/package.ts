@@ -26,7 +26,10 @@ export const MAX_MANIFEST_BYTES = 4096;
 export const Version = z
   .string()
   .max(64)
-  .regex(/^(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})(-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*)?$/, "a version MAJOR.MINOR.PATCH, optionally with a pre-release such as -rc.1");
+  .regex(
+    /^(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})(-[0-9A-Za-z]+(\.[0-9A-Za-z]+)*)?$/,
+    "a version MAJOR.MINOR.PATCH, optionally with a pre-release such as -rc.1",
+  );
 
 /** The manifest line; other keys are ignored, so later formats can add some. */
 export const Manifest = z.object({
@@ -34,7 +37,10 @@ export const Manifest = z.object({
   version: Version,
   sha256: z.string().regex(/^[0-9a-f]{64}$/, "64 lower-case hex digits: the SHA-256 of the payload"),
   notes: z.string().max(1024).nullable().optional(),
-  /** Ed25519 over the other fields (src/trust/package-signature.ts), standard base64; checked when the package is staged. */
+  /**
+   * Ed25519 over the other fields (src/trust/package-signature.ts), standard base64; checked when the package is
+   * staged.
+   */
   signature: z.base64().max(128, "an Ed25519 signature in base64 (88 characters)").optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
@@ -62,14 +68,21 @@ async function sha256(bytes: Uint8Array): Promise<string> {
 }
 
 /** Checks a package: magic, manifest, payload digest. */
-export async function parsePackage(bytes: Uint8Array): Promise<{ ok: true; parsed: ParsedPackage } | ({ ok: false } & PackageProblem)> {
+export async function parsePackage(
+  bytes: Uint8Array,
+): Promise<{ ok: true; parsed: ParsedPackage } | ({ ok: false } & PackageProblem)> {
   const refuse = (pointer: string, detail: string) => ({ ok: false as const, pointer, detail });
   if (bytes.length < MAGIC.length || MAGIC.some((b, i) => bytes[i] !== b)) {
     return refuse("#/magic", `not a ${PRODUCT} package: it must start with the line 'BNGPKG1'`);
   }
   const window = bytes.subarray(MAGIC.length, MAGIC.length + MAX_MANIFEST_BYTES + 1);
   const end = window.indexOf(0x0a);
-  if (end < 0) return refuse("#/manifest", `the manifest must be one line of JSON of at most ${MAX_MANIFEST_BYTES} bytes after the magic, ended by a newline`);
+  if (end < 0)
+    return refuse(
+      "#/manifest",
+      `the manifest must be one line of JSON of at most ${MAX_MANIFEST_BYTES} bytes ` +
+        `after the magic, ended by a newline`,
+    );
   let raw: unknown;
   try {
     raw = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(window.subarray(0, end)));
@@ -79,15 +92,25 @@ export async function parsePackage(bytes: Uint8Array): Promise<{ ok: true; parse
   const manifest = Manifest.safeParse(raw);
   if (!manifest.success) {
     const issue = manifest.error.issues[0]!;
-    return refuse(`#/manifest/${issue.path.join("/")}`.replace(/\/$/, ""), `manifest ${issue.path.join(".") || "(whole)"}: ${issue.message}`);
+    return refuse(
+      `#/manifest/${issue.path.join("/")}`.replace(/\/$/, ""),
+      `manifest ${issue.path.join(".") || "(whole)"}: ${issue.message}`,
+    );
   }
   const payload = bytes.subarray(MAGIC.length + end + 1);
   if (payload.length === 0) return refuse("#/payload", "the package has no payload after the manifest");
   const [payloadSha, fileSha] = await Promise.all([sha256(payload), sha256(bytes)]);
   if (payloadSha !== manifest.data.sha256) {
-    return refuse("#/payload", `the payload's SHA-256 is ${payloadSha} but the manifest says ${manifest.data.sha256}: the package is corrupt or truncated`);
+    return refuse(
+      "#/payload",
+      `the payload's SHA-256 is ${payloadSha} but the manifest ` +
+        `says ${manifest.data.sha256}: the package is corrupt or truncated`,
+    );
   }
-  return { ok: true, parsed: { manifest: manifest.data, sha256: fileSha, size: bytes.length, payloadSize: payload.length } };
+  return {
+    ok: true,
+    parsed: { manifest: manifest.data, sha256: fileSha, size: bytes.length, payloadSize: payload.length },
+  };
 }
 
 /** The manifest of a payload, unsigned. */

@@ -19,7 +19,8 @@ const operations = Object.entries(contract).flatMap(([section, ops]) =>
 );
 
 /** A value as it arrives in a URL: text. */
-const asText = (values: Record<string, unknown> | undefined) => Object.fromEntries(Object.entries(values ?? {}).map(([k, v]) => [k, String(v)]));
+const asText = (values: Record<string, unknown> | undefined) =>
+  Object.fromEntries(Object.entries(values ?? {}).map(([k, v]) => [k, String(v)]));
 
 /** The issues zod finds, as one line each (empty when the value is valid). */
 function issues(schema: z.ZodType, value: unknown): string[] {
@@ -43,7 +44,11 @@ describe.each(operations)("$name", ({ op }) => {
 
   it("words only errors the operation can answer", () => {
     const listed = new Set([...(op.errors ?? []), 400, 401, 403]);
-    expect(Object.keys(examples.errors ?? {}).map(Number).filter((status) => !listed.has(status))).toEqual([]);
+    expect(
+      Object.keys(examples.errors ?? {})
+        .map(Number)
+        .filter((status) => !listed.has(status)),
+    ).toEqual([]);
   });
 
   it("sends path parameters and query values its schemas accept", () => {
@@ -63,7 +68,8 @@ describe.each(operations)("$name", ({ op }) => {
     if (schema && json) {
       expect(issues(schema, examples.response)).toEqual([]);
       expect(JSON.parse(JSON.stringify(schema.parse(examples.response)))).toEqual(examples.response);
-    } else if (!json) expect(typeof (examples.response ?? "")).toBe("string"); // a page, a scrape, an event stream: text
+    } else if (!json)
+      expect(typeof (examples.response ?? "")).toBe("string"); // a page, a scrape, an event stream: text
     else expect(schema).toBeUndefined(); // the fleet proxy relays the peer's answer as it came
   });
 });

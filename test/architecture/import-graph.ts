@@ -47,7 +47,10 @@ export function sourceFiles(): string[] {
   return files.sort();
 }
 
-/** The file a relative specifier names (extension given as in this repository, or `.ts`/`.tsx`/`index.ts` added); bare specifiers stay as written. */
+/**
+ * The file a relative specifier names (extension given as in this repository, or `.ts`/`.tsx`/`index.ts` added); bare
+ * specifiers stay as written.
+ */
 function resolve(from: string, specifier: string): string {
   if (!specifier.startsWith(".")) return specifier;
   const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
@@ -70,18 +73,37 @@ export function importsOf(file: string): Import[] {
 
 /** The imports in a file's text, as if it sat at `file` (relative to the root). */
 export function importsIn(file: string, text: string): Import[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    false,
+    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: Import[] = [];
   const add = (specifier: string, node: ts.Node, runtime: boolean, dynamic: boolean): void => {
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
     found.push({ from: file, to: resolve(file, specifier), specifier, runtime, dynamic, line });
   };
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       add(node.moduleSpecifier.text, node, !clauseIsTypeOnly(node), false);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       add(node.arguments[0].text, node, true, true);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       add(node.argument.literal.text, node, false, false);
     }
     ts.forEachChild(node, visit);
@@ -152,7 +174,10 @@ export function cycleViolations(imports: Import[]): string[] {
     const members = new Set(cycle);
     for (const i of imports) {
       if (i.runtime && !i.dynamic && members.has(i.from) && members.has(i.to)) {
-        found.push(`${i.from}:${i.line} imports ${i.to} (at run time): closes a run-time import cycle through ${cycle.join(", ")} (a leaf module for what they share breaks it)`);
+        found.push(
+          `${i.from}:${i.line} imports ${i.to} (at run time): closes a run-time import ` +
+            `cycle through ${cycle.join(", ")} (a leaf module for what they share breaks it)`,
+        );
       }
     }
   }

@@ -8,9 +8,15 @@ import { describe, expect, it } from "vitest";
 import { cycleViolations, importGraph, importsIn, runtimeCycles, sourceFiles, type Import } from "./import-graph.ts";
 import { layerOf, layerViolations } from "./layer-map.ts";
 
-
 /** One hand-written edge, as the graph reader would report it. */
-const edge = (from: string, to: string, runtime: boolean): Import => ({ from, to, specifier: `./${to}`, runtime, dynamic: false, line: 3 });
+const edge = (from: string, to: string, runtime: boolean): Import => ({
+  from,
+  to,
+  specifier: `./${to}`,
+  runtime,
+  dynamic: false,
+  line: 3,
+});
 
 describe("reading imports", () => {
   const text = [
@@ -25,7 +31,12 @@ describe("reading imports", () => {
     'const lazy = () => import("../config/seed.ts");',
     'type Store = typeof import("../../durable-objects/identity.ts");',
   ].join("\n");
-  const read = importsIn("src/http/example.ts", text).map(({ to, runtime, dynamic, line }) => ({ to, runtime, dynamic, line }));
+  const read = importsIn("src/http/example.ts", text).map(({ to, runtime, dynamic, line }) => ({
+    to,
+    runtime,
+    dynamic,
+    line,
+  }));
 
   it("tells `import type` and `export type` from imports that load the module", () => {
     expect(read).toEqual([
@@ -43,7 +54,9 @@ describe("reading imports", () => {
 
   it("finds the imports every Worker request depends on in the real tree", () => {
     const graph = importGraph();
-    expect(graph).toContainEqual(expect.objectContaining({ from: "src/index.ts", to: "durable-objects/appliance.ts", runtime: true }));
+    expect(graph).toContainEqual(
+      expect.objectContaining({ from: "src/index.ts", to: "durable-objects/appliance.ts", runtime: true }),
+    );
     expect(graph.filter((i) => i.from.startsWith("simulator/")).length).toBeGreaterThan(100);
   });
 });
@@ -51,7 +64,8 @@ describe("reading imports", () => {
 describe("the layer rules", () => {
   it("refuse a store importing a route file at run time, naming file, import and rule", () => {
     expect(layerViolations([edge("durable-objects/identity.ts", "src/routes/auth/schemas.ts", true)])).toEqual([
-      "durable-objects/identity.ts:3 imports src/routes/auth/schemas.ts (at run time): only the HTTP layer imports the HTTP layer, types included (storage is below it)",
+      "durable-objects/identity.ts:3 imports src/routes/auth/schemas.ts (at run time): " +
+        "only the HTTP layer imports the HTTP layer, types included (storage is below it)",
     ]);
   });
 
@@ -61,7 +75,9 @@ describe("the layer rules", () => {
 
   it("refuse the domain calling into a store, but let it name a store's type", () => {
     expect(layerViolations([edge("src/trust/lockout.ts", "durable-objects/identity.ts", true)])).toEqual([
-      "src/trust/lockout.ts:3 imports durable-objects/identity.ts (at run time): domain may not import storage at run time (layers run http → storage → domain → simulation; imports point down)",
+      "src/trust/lockout.ts:3 imports durable-objects/identity.ts (at run time): " +
+        "domain may not import storage at run time (layers run http → storage → domain → " +
+        "simulation; imports point down)",
     ]);
     expect(layerViolations([edge("src/schemas/commit.ts", "durable-objects/config-store.ts", false)])).toEqual([]);
   });
@@ -83,7 +99,11 @@ describe("the layer rules", () => {
       edge("simulator/sessions.ts", "src/config/registry.ts", false),
       { ...edge("simulator/clock.ts", "cloudflare:workers", true), specifier: "cloudflare:workers" },
     ];
-    expect(layerViolations(imports).map((v) => v.split(" imports ")[1]!.split(" ")[0])).toEqual(["src/schemas/sessions.ts", "src/config/registry.ts", "cloudflare:workers"]);
+    expect(layerViolations(imports).map((v) => v.split(" imports ")[1]!.split(" ")[0])).toEqual([
+      "src/schemas/sessions.ts",
+      "src/config/registry.ts",
+      "cloudflare:workers",
+    ]);
   });
 
   it("keep the contract to itself, zod, the simulator's vocabulary and the pure rules it states", () => {
@@ -96,11 +116,17 @@ describe("the layer rules", () => {
       { ...edge("src/schemas/fleet.ts", "jose", true), specifier: "jose" },
       edge("src/schemas/sessions.ts", "simulator/session-queries.ts", false),
     ];
-    expect(layerViolations(imports).map((v) => v.split(" imports ")[1]!.split(" ")[0])).toEqual(["simulator/alarms.ts", "src/metrics/families.ts", "jose"]);
+    expect(layerViolations(imports).map((v) => v.split(" imports ")[1]!.split(" ")[0])).toEqual([
+      "simulator/alarms.ts",
+      "src/metrics/families.ts",
+      "jose",
+    ]);
   });
 
   it("place every file of the Worker in a layer", () => {
-    const unplaced = sourceFiles().filter((file) => /^(src|durable-objects|simulator|fleet-config)\//.test(file) && layerOf(file) === null);
+    const unplaced = sourceFiles().filter(
+      (file) => /^(src|durable-objects|simulator|fleet-config)\//.test(file) && layerOf(file) === null,
+    );
     expect(unplaced).toEqual([]);
   });
 
@@ -111,14 +137,26 @@ describe("the layer rules", () => {
 
 describe("run-time import cycles", () => {
   it("are found, however long", () => {
-    const ring = [edge("simulator/a.ts", "simulator/b.ts", true), edge("simulator/b.ts", "simulator/c.ts", true), edge("simulator/c.ts", "simulator/a.ts", true)];
+    const ring = [
+      edge("simulator/a.ts", "simulator/b.ts", true),
+      edge("simulator/b.ts", "simulator/c.ts", true),
+      edge("simulator/c.ts", "simulator/a.ts", true),
+    ];
     expect(runtimeCycles(ring)).toEqual([["simulator/a.ts", "simulator/b.ts", "simulator/c.ts"]]);
-    expect(cycleViolations(ring)[2]).toBe("simulator/c.ts:3 imports simulator/a.ts (at run time): closes a run-time import cycle through simulator/a.ts, simulator/b.ts, simulator/c.ts (a leaf module for what they share breaks it)");
+    expect(cycleViolations(ring)[2]).toBe(
+      "simulator/c.ts:3 imports simulator/a.ts (at run time): closes a run-time import " +
+        "cycle through simulator/a.ts, simulator/b.ts, simulator/c.ts (a leaf module for " +
+        "what they share breaks it)",
+    );
     // A type-only edge vanishes when compiled, so it closes no cycle.
     expect(runtimeCycles([...ring.slice(0, 2), edge("simulator/c.ts", "simulator/a.ts", false)])).toEqual([]);
   });
 
-  it("do not occur anywhere in the tree (src, durable-objects, simulator, fleet-config, launcher, scripts, ui, test)", () => {
-    expect(cycleViolations(importGraph())).toEqual([]);
-  });
+  it(
+    "do not occur anywhere in the tree (src, durable-objects, simulator, " +
+      "fleet-config, launcher, scripts, ui, test)",
+    () => {
+      expect(cycleViolations(importGraph())).toEqual([]);
+    },
+  );
 });

@@ -23,8 +23,14 @@ function socketImports(file: string, text: string): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    const specifier = ts.isImportDeclaration(node) || ts.isExportDeclaration(node) ? node.moduleSpecifier : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword ? node.arguments[0] : undefined;
-    if (specifier && ts.isStringLiteral(specifier) && specifier.text === "cloudflare:sockets") found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`);
+    const specifier =
+      ts.isImportDeclaration(node) || ts.isExportDeclaration(node)
+        ? node.moduleSpecifier
+        : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword
+          ? node.arguments[0]
+          : undefined;
+    if (specifier && ts.isStringLiteral(specifier) && specifier.text === "cloudflare:sockets")
+      found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -38,7 +44,11 @@ function globalFetchCalls(file: string, text: string): string[] {
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node)) {
       const callee = node.expression;
-      const global = ts.isIdentifier(callee) ? callee.text === "fetch" : ts.isPropertyAccessExpression(callee) && callee.name.text === "fetch" && callee.expression.getText(source) === "globalThis";
+      const global = ts.isIdentifier(callee)
+        ? callee.text === "fetch"
+        : ts.isPropertyAccessExpression(callee) &&
+          callee.name.text === "fetch" &&
+          callee.expression.getText(source) === "globalThis";
       if (global) found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`);
     }
     ts.forEachChild(node, visit);
@@ -49,7 +59,12 @@ function globalFetchCalls(file: string, text: string): string[] {
 
 describe("outbound requests", () => {
   it("finds a global fetch call, and not one written inside a string", () => {
-    expect(globalFetchCalls("x.ts", "const a = await fetch(url);\nconst b = `fetch('/x')`;\nglobalThis.fetch(u);\nrouter.fetch(r);")).toEqual(["x.ts:1", "x.ts:3"]);
+    expect(
+      globalFetchCalls(
+        "x.ts",
+        "const a = await fetch(url);\nconst b = `fetch('/x')`;\nglobalThis.fetch(u);\nrouter.fetch(r);",
+      ),
+    ).toEqual(["x.ts:1", "x.ts:3"]);
   });
 
   it("leave the Worker only through the destination policy's outboundFetch", () => {
@@ -60,7 +75,13 @@ describe("outbound requests", () => {
   });
 
   it("open sockets only through outboundConnect, which judges the host first", () => {
-    expect(socketImports("x.ts", 'import { connect } from "cloudflare:sockets";\nconst s = "cloudflare:sockets";\nawait import("cloudflare:sockets");')).toEqual(["x.ts:1", "x.ts:3"]);
+    expect(
+      socketImports(
+        "x.ts",
+        'import { connect } from "cloudflare:sockets";\nconst s = ' +
+          '"cloudflare:sockets";\nawait import("cloudflare:sockets");',
+      ),
+    ).toEqual(["x.ts:1", "x.ts:3"]);
     const imports = sourceFiles()
       .filter((file) => layerOf(file) !== null && file !== SOCKETS)
       .flatMap((file) => socketImports(file, readFileSync(path.join(ROOT, file), "utf8")));

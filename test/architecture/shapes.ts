@@ -42,23 +42,48 @@ const isLiteral = (kind: string) => kind.startsWith('"') || kind === "true" || k
 export function sameShape(a: string, b: string): boolean {
   const left = a.split(",");
   const right = b.split(",");
-  return left.length === right.length && left.every((member, i) => {
-    const [name, kind] = member.split(":");
-    const [otherName, otherKind] = right[i]!.split(":");
-    return name === otherName && (kind === otherKind || ((kind === "?" || otherKind === "?") && !isLiteral(kind!) && !isLiteral(otherKind!)));
-  });
+  return (
+    left.length === right.length &&
+    left.every((member, i) => {
+      const [name, kind] = member.split(":");
+      const [otherName, otherKind] = right[i]!.split(":");
+      return (
+        name === otherName &&
+        (kind === otherKind || ((kind === "?" || otherKind === "?") && !isLiteral(kind!) && !isLiteral(otherKind!)))
+      );
+    })
+  );
 }
 
 /** A literal's kind: its value as JSON. */
 const literalKind = (literal: ts.Node): Kind =>
-  ts.isStringLiteral(literal) ? JSON.stringify(literal.text) : ts.isNumericLiteral(literal) ? String(Number(literal.text)) : literal.kind === ts.SyntaxKind.TrueKeyword ? "true" : literal.kind === ts.SyntaxKind.FalseKeyword ? "false" : "value";
+  ts.isStringLiteral(literal)
+    ? JSON.stringify(literal.text)
+    : ts.isNumericLiteral(literal)
+      ? String(Number(literal.text))
+      : literal.kind === ts.SyntaxKind.TrueKeyword
+        ? "true"
+        : literal.kind === ts.SyntaxKind.FalseKeyword
+          ? "false"
+          : "value";
 
 /** The kind a zod expression builds: `z.array(…)`, `z.object(…)`, `z.record(…)`, a value, or `?` for a named schema. */
 function zodKind(expression: ts.Expression, source: ts.SourceFile): Kind {
   // Peel the method chain (`.optional()`, `.nullable()`, `.meta(…)`) down to the builder call.
   let node: ts.Expression = expression;
-  while (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ts.isCallExpression(node.expression.expression)) node = node.expression.expression;
-  while (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ts.isIdentifier(node.expression.expression) && node.expression.expression.text !== "z") node = node.expression.expression;
+  while (
+    ts.isCallExpression(node) &&
+    ts.isPropertyAccessExpression(node.expression) &&
+    ts.isCallExpression(node.expression.expression)
+  )
+    node = node.expression.expression;
+  while (
+    ts.isCallExpression(node) &&
+    ts.isPropertyAccessExpression(node.expression) &&
+    ts.isIdentifier(node.expression.expression) &&
+    node.expression.expression.text !== "z"
+  )
+    node = node.expression.expression;
   if (ts.isIdentifier(node) || ts.isPropertyAccessExpression(node)) return "?";
   if (!ts.isCallExpression(node)) return "value";
   const callee = node.expression.getText(source);
@@ -68,14 +93,28 @@ function zodKind(expression: ts.Expression, source: ts.SourceFile): Kind {
   if (/^z\.(number|int|int32|uint32|float64)$/.test(callee)) return "number";
   if (callee === "z.boolean") return "boolean";
   const [literal] = node.arguments;
-  if (callee === "z.literal" && literal && (ts.isStringLiteral(literal) || ts.isNumericLiteral(literal) || literal.kind === ts.SyntaxKind.TrueKeyword || literal.kind === ts.SyntaxKind.FalseKeyword)) return literalKind(literal);
+  if (
+    callee === "z.literal" &&
+    literal &&
+    (ts.isStringLiteral(literal) ||
+      ts.isNumericLiteral(literal) ||
+      literal.kind === ts.SyntaxKind.TrueKeyword ||
+      literal.kind === ts.SyntaxKind.FalseKeyword)
+  )
+    return literalKind(literal);
   if (callee === "z.enum" || callee === "z.union" || callee === "z.discriminatedUnion") return "?";
   return "value";
 }
 
 /** Every shape written out in one file's text. */
 export function writtenShapes(file: string, text: string): Shape[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: Shape[] = [];
   const kindOf = (type: ts.TypeNode | undefined): Kind => {
     if (!type) return "?";
@@ -86,7 +125,15 @@ export function writtenShapes(file: string, text: string): Shape[] {
     if (type.kind === ts.SyntaxKind.BooleanKeyword) return "boolean";
     if (ts.isLiteralTypeNode(type)) return literalKind(type.literal);
     if (ts.isUnionTypeNode(type)) {
-      const kinds = new Set(type.types.filter((t) => !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword) && t.kind !== ts.SyntaxKind.UndefinedKeyword).map(kindOf));
+      const kinds = new Set(
+        type.types
+          .filter(
+            (t) =>
+              !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword) &&
+              t.kind !== ts.SyntaxKind.UndefinedKeyword,
+          )
+          .map(kindOf),
+      );
       return kinds.size === 1 ? [...kinds][0]! : "?";
     }
     if (ts.isTypeReferenceNode(type)) {
@@ -96,12 +143,18 @@ export function writtenShapes(file: string, text: string): Shape[] {
     return "value";
   };
   const typeMembers = (members: ts.NodeArray<ts.TypeElement>): [string, Kind][] =>
-    members.filter((m): m is ts.PropertySignature => ts.isPropertySignature(m)).map((m) => [m.name.getText(source).replace(/^["']|["']$/g, ""), kindOf(m.type)]);
+    members
+      .filter((m): m is ts.PropertySignature => ts.isPropertySignature(m))
+      .map((m) => [m.name.getText(source).replace(/^["']|["']$/g, ""), kindOf(m.type)]);
   /** A `z.object({ … })` literal's members; null when a spread or computed key leaves them unknown. */
   const zodMembers = (literal: ts.ObjectLiteralExpression): [string, Kind][] | null => {
     const members: [string, Kind][] = [];
     for (const property of literal.properties) {
-      if (ts.isPropertyAssignment(property) && !ts.isComputedPropertyName(property.name)) members.push([property.name.getText(source).replace(/^["']|["']$/g, ""), zodKind(property.initializer, source)]);
+      if (ts.isPropertyAssignment(property) && !ts.isComputedPropertyName(property.name))
+        members.push([
+          property.name.getText(source).replace(/^["']|["']$/g, ""),
+          zodKind(property.initializer, source),
+        ]);
       else if (ts.isShorthandPropertyAssignment(property)) members.push([property.name.text, "?"]);
       else return null;
     }
@@ -111,17 +164,29 @@ export function writtenShapes(file: string, text: string): Shape[] {
     let members: [string, Kind][] | null = null;
     if (ts.isInterfaceDeclaration(node) && !node.heritageClauses) members = typeMembers(node.members);
     else if (ts.isTypeLiteralNode(node)) members = typeMembers(node.members);
-    else if (ts.isCallExpression(node) && /^z\.(object|strictObject|looseObject)$/.test(node.expression.getText(source)) && node.arguments[0] && ts.isObjectLiteralExpression(node.arguments[0])) {
+    else if (
+      ts.isCallExpression(node) &&
+      /^z\.(object|strictObject|looseObject)$/.test(node.expression.getText(source)) &&
+      node.arguments[0] &&
+      ts.isObjectLiteralExpression(node.arguments[0])
+    ) {
       members = zodMembers(node.arguments[0]);
     }
-    if (members && members.length >= MIN_MEMBERS) found.push({ where: `${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`, keys: signature(members) });
+    if (members && members.length >= MIN_MEMBERS)
+      found.push({
+        where: `${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`,
+        keys: signature(members),
+      });
     ts.forEachChild(node, visit);
   };
   visit(source);
   return found;
 }
 
-/** Pairs of shapes written out twice: the second of each pair repeats the first (in the order given); a shape written three times makes three pairs. */
+/**
+ * Pairs of shapes written out twice: the second of each pair repeats the first (in the order given); a shape written
+ * three times makes three pairs.
+ */
 export function repeatedShapes(shapes: Shape[]): [Shape, Shape][] {
   const byNames = new Map<string, Shape[]>();
   for (const shape of shapes) {

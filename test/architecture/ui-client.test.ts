@@ -18,24 +18,49 @@ const PATH_TAKERS = new Set(["api", "apiUrl", "useResource", "upload", "call", "
 /** Whether an expression is a path written by hand: `"/…"`, `` `/…` `` or `` `${base}/…` ``. */
 function isHandWrittenPath(node: ts.Expression): boolean {
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text.startsWith("/");
-  if (ts.isTemplateExpression(node)) return node.head.text.startsWith("/") || (node.head.text === "" && node.templateSpans[0]!.literal.text.startsWith("/"));
+  if (ts.isTemplateExpression(node))
+    return (
+      node.head.text.startsWith("/") || (node.head.text === "" && node.templateSpans[0]!.literal.text.startsWith("/"))
+    );
   return false;
 }
 
 /** Where a UI file names an API operation by a path rather than by its reference: `file:line what`. */
 export function handWrittenPaths(file: string, text: string): string[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    false,
+    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: string[] = [];
-  const at = (node: ts.Node, what: string) => found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${what}`);
+  const at = (node: ts.Node, what: string) =>
+    found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${what}`);
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && PATH_TAKERS.has(node.expression.text) && node.arguments[0] && isHandWrittenPath(node.arguments[0])) {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      PATH_TAKERS.has(node.expression.text) &&
+      node.arguments[0] &&
+      isHandWrittenPath(node.arguments[0])
+    ) {
       at(node, `${node.expression.text}(${node.arguments[0].getText(source)})`);
     }
     // A page described as data (the section catalogue) names its reads and forms the same way.
-    if (ts.isPropertyAssignment(node) && ["path", "prefill"].includes(node.name.getText(source)) && isHandWrittenPath(node.initializer)) at(node, `{ ${node.getText(source)} }`);
-    if ((ts.isJsxOpeningElement(node) || ts.isJsxSelfClosingElement(node)) && node.tagName.getText(source) === "ActionForm") {
+    if (
+      ts.isPropertyAssignment(node) &&
+      ["path", "prefill"].includes(node.name.getText(source)) &&
+      isHandWrittenPath(node.initializer)
+    )
+      at(node, `{ ${node.getText(source)} }`);
+    if (
+      (ts.isJsxOpeningElement(node) || ts.isJsxSelfClosingElement(node)) &&
+      node.tagName.getText(source) === "ActionForm"
+    ) {
       for (const attribute of node.attributes.properties) {
-        if (ts.isJsxAttribute(attribute) && ["path", "method"].includes(attribute.name.getText(source))) at(attribute, `<ActionForm ${attribute.getText(source)}>`);
+        if (ts.isJsxAttribute(attribute) && ["path", "method"].includes(attribute.name.getText(source)))
+          at(attribute, `<ActionForm ${attribute.getText(source)}>`);
       }
     }
     ts.forEachChild(node, visit);
@@ -50,12 +75,13 @@ describe("the web UI's calls", () => {
       'const tokens = useResource<TokenPage>("/auth/tokens", { limit: 500 });',
       "const status = useResource(`${ctx.base}/system/status`, undefined, 10_000);",
       'await api("/alarms/clear", { body: {} });',
-      "await api(`/sessions/${id}/capture`, { method: \"DELETE\" });",
+      'await api(`/sessions/${id}/capture`, { method: "DELETE" });',
       'const view = <ActionForm method="POST" path="/alarms/test" title="Send a test alert" />;',
-      "const fine = <ActionForm operation={contract.alarms.test} params={{ id }} title=\"Send\" />;",
+      'const fine = <ActionForm operation={contract.alarms.test} params={{ id }} title="Send" />;',
       "const typed = call(contract.sessions.list, { query: { limit: 5 } }, base);",
       'const link = <a href="/sessions/42">a page of the UI</a>;',
-      'const reads = [{ title: "Pools", path: "/address-pools" }, { title: "Settings", operation: contract.cgnConfig.settings }];',
+      'const reads = [{ title: "Pools", path: "/address-pools" }, { title: "Settings", ' +
+        "operation: contract.cgnConfig.settings }];",
     ].join("\n");
     expect(handWrittenPaths("ui/pages/example.tsx", text)).toEqual([
       'ui/pages/example.tsx:1 useResource("/auth/tokens")',

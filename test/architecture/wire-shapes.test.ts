@@ -44,7 +44,15 @@ async function contractShapes(root: string, files: string[]): Promise<Map<string
   const visit = (schema: unknown, name: string): void => {
     if (!(schema instanceof z.ZodType) || seen.has(schema)) return;
     seen.add(schema);
-    const def = (schema as z.ZodType)._zod.def as { type: string; shape?: Record<string, unknown>; element?: unknown; innerType?: unknown; options?: unknown[]; in?: unknown; out?: unknown };
+    const def = (schema as z.ZodType)._zod.def as {
+      type: string;
+      shape?: Record<string, unknown>;
+      element?: unknown;
+      innerType?: unknown;
+      options?: unknown[];
+      in?: unknown;
+      out?: unknown;
+    };
     if (def.type === "object" && def.shape) {
       const members = Object.entries(def.shape).map(([key, member]): [string, Kind] => [key, zodKind(member)]);
       if (members.length >= MIN_MEMBERS && !shapes.has(signature(members))) shapes.set(signature(members), name);
@@ -64,16 +72,22 @@ async function contractShapes(root: string, files: string[]): Promise<Map<string
  * Keyed by file and the signature found there.
  */
 const NOT_TWINS: Record<string, string> = {
-  "simulator/interfaces.ts rxBytes:number,rxPackets:number,txBytes:number,txPackets:number": "a port's counters, which share the four names of a session's counters but count a port",
+  "simulator/interfaces.ts rxBytes:number,rxPackets:number,txBytes:number,txPackets:number":
+    "a port's counters, which share the four names of a session's counters but count a port",
   "simulator/profile.ts icmp:number,tcpEstablished:number,tcpTransitory:number,udp:number":
-    "the profile file's own rule for a CGN group's timeouts (whole seconds above zero), a document the model validates when it loads one; the API's are counts that may be zero",
-  "ui/webauthn.ts id:string,transports:array,type:\"public-key\"":
-    "the browser's PublicKeyCredentialDescriptor as the WebAuthn API names it; the UI's own file, left to the web UI's issue (#24)",
+    "the profile file's own rule for a CGN group's timeouts (whole seconds above " +
+    "zero), a document the model validates when it loads one; the API's are counts " +
+    "that may be zero",
+  'ui/webauthn.ts id:string,transports:array,type:"public-key"':
+    "the browser's PublicKeyCredentialDescriptor as the WebAuthn API names it; the " +
+    "UI's own file, left to the web UI's issue (#24)",
 };
 
 /** Every written shape of the tree's files (tests excepted), read from `root`. */
 const written = (root: string, files: string[]) =>
-  files.filter((f) => !f.startsWith("test/")).flatMap((file) => writtenShapes(file, readFileSync(path.join(root, file), "utf8")));
+  files
+    .filter((f) => !f.startsWith("test/"))
+    .flatMap((file) => writtenShapes(file, readFileSync(path.join(root, file), "utf8")));
 
 const excused = (where: string, keys: string) => `${where.slice(0, where.lastIndexOf(":"))} ${keys}` in NOT_TWINS;
 
@@ -82,14 +96,27 @@ async function twinsOfContract(root: string, files: string[]): Promise<string[]>
   const shapes = await contractShapes(root, files);
   return written(root, files)
     .filter((w) => !isContract(fileOf(w)) && !excused(w.where, w.keys))
-    .flatMap((w) => [...shapes].filter(([contract]) => sameShape(w.keys, contract)).map(([contract, name]) => `${w.where} repeats ${name} ({ ${contract} }): import its type from the contract`));
+    .flatMap((w) =>
+      [...shapes]
+        .filter(([contract]) => sameShape(w.keys, contract))
+        .map(([contract, name]) => `${w.where} repeats ${name} ({ ${contract} }): import its type from the contract`),
+    );
 }
 
 /** Shapes written out twice where either is the contract's own text. */
 function writtenTwice(root: string, files: string[]): string[] {
   return repeatedShapes(written(root, files))
-    .filter(([first, second]) => (isContract(fileOf(first)) || isContract(fileOf(second))) && !excused(first.where, first.keys) && !excused(second.where, second.keys))
-    .map(([first, second]) => `${second.where} writes out again ${first.where} ({ ${first.keys} }): give it one home in the contract and import its type`);
+    .filter(
+      ([first, second]) =>
+        (isContract(fileOf(first)) || isContract(fileOf(second))) &&
+        !excused(first.where, first.keys) &&
+        !excused(second.where, second.keys),
+    )
+    .map(
+      ([first, second]) =>
+        `${second.where} writes out again ${first.where} ({ ${first.keys} }): give it ` +
+        `one home in the contract and import its type`,
+    );
 }
 
 /** The fixture's TypeScript files, relative to it. */
@@ -99,28 +126,33 @@ describe("wire shapes", () => {
   it("are read from interfaces, object types and z.object literals, by their members' names and kinds", () => {
     const text = [
       "interface Pool { name: string; family: 4 | 6; size: number; used: number }",
-      "type Refused = { ok: false; reason: \"gone\"; detail: string };",
+      'type Refused = { ok: false; reason: "gone"; detail: string };',
       "const Row = z.object({ name: z.string(), size: z.int().min(0), tags: z.array(z.string()).optional() });",
       "interface Short { name: string }",
     ].join("\n");
     expect(writtenShapes("x.ts", text)).toEqual([
       { where: "x.ts:1", keys: "family:?,name:string,size:number,used:number" },
-      { where: "x.ts:2", keys: "detail:string,ok:false,reason:\"gone\"" },
+      { where: "x.ts:2", keys: 'detail:string,ok:false,reason:"gone"' },
       { where: "x.ts:3", keys: "name:string,size:number,tags:array" },
     ]);
     expect(sameShape("a:string,b:?,c:array", "a:string,b:object,c:array")).toBe(true);
     expect(sameShape("a:string,b:string,c:number", "a:string,b:string,c:array")).toBe(false);
     // Two variants of one tagged union are not one shape.
-    expect(sameShape("detail:string,ok:false,reason:\"gone\"", "detail:string,ok:false,reason:\"stale\"")).toBe(false);
+    expect(sameShape('detail:string,ok:false,reason:"gone"', 'detail:string,ok:false,reason:"stale"')).toBe(false);
   });
 
   it("are found written twice in a tree made to hold twins (test/architecture/fixtures/written-twice)", async () => {
     expect(await twinsOfContract(FIXTURE, FIXTURE_FILES)).toEqual([
-      "simulator/pools.ts:3 repeats src/schemas/pools.ts:AddressPool ({ family:?,name:string,size:number,used:number }): import its type from the contract",
+      "simulator/pools.ts:3 repeats src/schemas/pools.ts:AddressPool ({ " +
+        "family:?,name:string,size:number,used:number }): import its type from the contract",
     ]);
     expect(writtenTwice(FIXTURE, FIXTURE_FILES)).toEqual([
-      "src/schemas/leases.ts:4 writes out again src/schemas/pools.ts:4 ({ detail:string,in:?,pointer:string }): give it one home in the contract and import its type",
-      "simulator/pools.ts:3 writes out again src/schemas/pools.ts:6 ({ family:?,name:string,size:number,used:number }): give it one home in the contract and import its type",
+      "src/schemas/leases.ts:4 writes out again src/schemas/pools.ts:4 ({ " +
+        "detail:string,in:?,pointer:string }): give it one home in the contract and " +
+        "import its type",
+      "simulator/pools.ts:3 writes out again src/schemas/pools.ts:6 ({ " +
+        "family:?,name:string,size:number,used:number }): give it one home in the " +
+        "contract and import its type",
     ]);
   });
 

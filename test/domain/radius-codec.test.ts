@@ -7,11 +7,24 @@
 import { describe, expect, it } from "vitest";
 import { decodePacket, encodePacket, type Packet } from "../../src/radius/packet.ts";
 import { CODE, RATE_PLAN_VSA } from "../../src/radius/dictionary.ts";
-import { hidePassword, revealPassword, signRequest, signResponse, verifyComputedRequest, verifyResponse } from "../../src/radius/signing.ts";
+import {
+  hidePassword,
+  revealPassword,
+  signRequest,
+  signResponse,
+  verifyComputedRequest,
+  verifyResponse,
+} from "../../src/radius/signing.ts";
 import { acceptedAttributes, sessionAccountingRequest } from "../../src/radius/messages.ts";
 import { integer, ipv6Prefix, readInteger, readText } from "../../src/radius/values.ts";
 
-const hex = (text: string) => Uint8Array.from(text.trim().split(/\s+/).map((b) => parseInt(b, 16)));
+const hex = (text: string) =>
+  Uint8Array.from(
+    text
+      .trim()
+      .split(/\s+/)
+      .map((b) => parseInt(b, 16)),
+  );
 const SECRET = "xyzzy5461";
 
 /** RFC 2865 §7.1: nemo's Access-Request (User-Password "arctangent"), and its Access-Accept. */
@@ -69,12 +82,18 @@ describe("packets (RFC 2865 §3, §7)", () => {
   });
 
   it("refuses to write a packet over 4096 octets", () => {
-    const big: Packet = { code: 4, identifier: 0, authenticator: new Uint8Array(16), attributes: Array.from({ length: 20 }, () => ({ type: 25, value: new Uint8Array(253) })) };
+    const big: Packet = {
+      code: 4,
+      identifier: 0,
+      authenticator: new Uint8Array(16),
+      attributes: Array.from({ length: 20 }, () => ({ type: 25, value: new Uint8Array(253) })),
+    };
     expect(() => encodePacket(big)).toThrow(/4096/);
   });
 
   it("splits a Vendor-Specific attribute into vendor, type and value (RFC 2865 §5.26)", () => {
-    // A vendor length (7) that does not match the value (6 after the vendor id) is not the suggested format: kept whole.
+    // A vendor length (7) that does not match the value (6 after the vendor id) is not the suggested format: kept
+    // whole.
     const odd = hex("1a 0c 00 00 19 7f 0d 07 67 6f 6c 64");
     const bytes = new Uint8Array(20 + odd.length);
     bytes.set([2, 7, 0, bytes.length], 0);
@@ -85,7 +104,12 @@ describe("packets (RFC 2865 §3, §7)", () => {
     const ok = new Uint8Array(20 + good.length);
     ok.set([2, 7, 0, ok.length], 0);
     ok.set(good, 20);
-    expect(decoded(ok).attributes[0]).toEqual({ type: 26, vendorId: RATE_PLAN_VSA.vendorId, vendorType: RATE_PLAN_VSA.vendorType, value: Uint8Array.from([0x67, 0x6f, 0x6c, 0x64]) });
+    expect(decoded(ok).attributes[0]).toEqual({
+      type: 26,
+      vendorId: RATE_PLAN_VSA.vendorId,
+      vendorType: RATE_PLAN_VSA.vendorType,
+      value: Uint8Array.from([0x67, 0x6f, 0x6c, 0x64]),
+    });
     expect(acceptedAttributes(decoded(ok)).plan).toBe("gold");
   });
 });
@@ -110,7 +134,10 @@ describe("the shared secret (RFC 2865 §3, §5.2)", () => {
   it("verifies the Access-Accepts' Response Authenticators, and refuses them under another secret", () => {
     expect(verifyResponse(NEMO_ACCEPT, requestAuthenticator, SECRET)).toEqual({ ok: true });
     expect(verifyResponse(FLOPSY_ACCEPT, FLOPSY_REQUEST.slice(4, 20), SECRET)).toEqual({ ok: true });
-    expect(verifyResponse(NEMO_ACCEPT, requestAuthenticator, "xyzzy5462")).toEqual({ ok: false, reason: "authenticator" });
+    expect(verifyResponse(NEMO_ACCEPT, requestAuthenticator, "xyzzy5462")).toEqual({
+      ok: false,
+      reason: "authenticator",
+    });
   });
 
   it("signs an Access-Accept with the RFC's Response Authenticator", () => {
@@ -119,11 +146,20 @@ describe("the shared secret (RFC 2865 §3, §5.2)", () => {
   });
 
   it("reads flopsy's Accept: 255.255.255.254 leaves the address to the NAS", () => {
-    expect(acceptedAttributes(decoded(FLOPSY_ACCEPT))).toEqual({ framedIpAddress: null, framedPool: null, sessionTimeout: null, interimInterval: null, plan: null });
+    expect(acceptedAttributes(decoded(FLOPSY_ACCEPT))).toEqual({
+      framedIpAddress: null,
+      framedPool: null,
+      sessionTimeout: null,
+      interimInterval: null,
+      plan: null,
+    });
   });
 
   it("requires a Message-Authenticator in an answer when asked to", () => {
-    expect(verifyResponse(NEMO_ACCEPT, requestAuthenticator, SECRET, true)).toEqual({ ok: false, reason: "message-authenticator" });
+    expect(verifyResponse(NEMO_ACCEPT, requestAuthenticator, SECRET, true)).toEqual({
+      ok: false,
+      reason: "message-authenticator",
+    });
   });
 });
 
@@ -160,7 +196,10 @@ describe("Accounting-Request (RFC 2866 §3, §5; RFC 2869 §5)", () => {
   });
 
   it("computes the Request Authenticator as MD5 over the zeroed packet and the secret, which a server verifies", () => {
-    const bytes = signRequest(sessionAccountingRequest({ identifier: "edge-1", ipAddress: null }, record, 0, 9), SECRET);
+    const bytes = signRequest(
+      sessionAccountingRequest({ identifier: "edge-1", ipAddress: null }, record, 0, 9),
+      SECRET,
+    );
     expect(bytes[0]).toBe(CODE["Accounting-Request"]);
     expect(verifyComputedRequest(bytes, SECRET)).toEqual({ ok: true });
     expect(verifyComputedRequest(bytes, "wrong")).toEqual({ ok: false, reason: "authenticator" });

@@ -91,7 +91,8 @@ describe("the message", () => {
     // local0 (16) × 8 + warning (4) = 132; VERSION 1; the entry's TIMESTAMP; HOSTNAME; APP-NAME bng; PROCID -; MSGID; a
     // null field left out.
     expect(message).toBe(
-      '<132>1 2026-03-02T09:00:15.402Z edge-1 bng - alarm.raise [entry@32473 seq="42"][fields@32473 id="cgn.pool.high" usedChunks="950" cleared="false"]',
+      "<132>1 2026-03-02T09:00:15.402Z edge-1 bng - alarm.raise [entry@32473 " +
+        'seq="42"][fields@32473 id="cgn.pool.high" usedChunks="950" cleared="false"]',
     );
   });
 
@@ -105,11 +106,14 @@ describe("the message", () => {
     expect(message.endsWith(`[fields@32473 a_b_c__d="v" ${"k".repeat(32)}="w"]`)).toBe(true);
   });
 
-  it("writes NILVALUE for an empty HOSTNAME, keeps only PRINTUSASCII in it, and cuts MSGID at 32 characters (§6.2)", () => {
-    expect(formatEntry(entry(), "local0", "")).toContain(" 2026-03-02T09:00:15.402Z - bng - alarm.raise ");
-    expect(formatEntry(entry(), "local0", "edge 1")).toContain(" edge1 bng ");
-    expect(formatEntry(entry({ msgId: "m".repeat(40) }), "local0", "edge-1")).toContain(` bng - ${"m".repeat(32)} [`);
-  });
+  it(
+    "writes NILVALUE for an empty HOSTNAME, keeps only PRINTUSASCII in it, and cuts " + "MSGID at 32 characters (§6.2)",
+    () => {
+      expect(formatEntry(entry(), "local0", "")).toContain(" 2026-03-02T09:00:15.402Z - bng - alarm.raise ");
+      expect(formatEntry(entry(), "local0", "edge 1")).toContain(" edge1 bng ");
+      expect(formatEntry(entry({ msgId: "m".repeat(40) }), "local0", "edge-1")).toContain(` bng - ${"m".repeat(32)} [`);
+    },
+  );
 });
 
 describe("octet counting (RFC 6587 §3.4.1)", () => {

@@ -59,7 +59,10 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, wit
   for (;;) {
     const found = await probe().catch(() => undefined);
     if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what} not within ${withinMs / 1000} s\nlauncher:\n${fleet?.output()}\npebble:\n${pebbleOutput}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${what} not within ${withinMs / 1000} s\nlauncher:\n${fleet?.output()}\npebble:\n${pebbleOutput}`,
+      );
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -69,7 +72,12 @@ type Entry = { msgId: string; fields: Record<string, unknown> };
 async function acmeLog(): Promise<Entry[]> {
   const found: Entry[] = [];
   for (let since = 0; ; ) {
-    const page = (await fetchJson(`https://127.0.0.1:${ports.fleet}/api/v1/logs/tail?count=1000&sinceSeq=${since}`, { insecure: true, headers: auth })).json<{ entries: (Entry & { seq: number })[] }>();
+    const page = (
+      await fetchJson(`https://127.0.0.1:${ports.fleet}/api/v1/logs/tail?count=1000&sinceSeq=${since}`, {
+        insecure: true,
+        headers: auth,
+      })
+    ).json<{ entries: (Entry & { seq: number })[] }>();
     found.push(...page.entries.filter((e) => e.msgId.startsWith("acme.")));
     if (page.entries.length < 1000) return found;
     since = page.entries.at(-1)!.seq;
@@ -80,10 +88,55 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-acme-"));
   for (const key of Object.keys(ports) as (keyof typeof ports)[]) ports[key] = await freePort();
   // Pebble's API needs a certificate; the Debian package ships none, so a throw-away CA makes one.
-  openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=bngfleet test ACME API CA", "-days", "2");
-  openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "api.key", "-out", "api.csr", "-subj", "/CN=127.0.0.1");
+  openssl(
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-keyout",
+    "ca.key",
+    "-out",
+    "ca.pem",
+    "-subj",
+    "/CN=bngfleet test ACME API CA",
+    "-days",
+    "2",
+  );
+  openssl(
+    "req",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-keyout",
+    "api.key",
+    "-out",
+    "api.csr",
+    "-subj",
+    "/CN=127.0.0.1",
+  );
   await writeFile(path.join(dir, "api.ext"), "subjectAltName=IP:127.0.0.1\n");
-  openssl("x509", "-req", "-in", "api.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "api.pem", "-days", "2", "-extfile", "api.ext");
+  openssl(
+    "x509",
+    "-req",
+    "-in",
+    "api.csr",
+    "-CA",
+    "ca.pem",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-out",
+    "api.pem",
+    "-days",
+    "2",
+    "-extfile",
+    "api.ext",
+  );
   apiCa = await readFile(path.join(dir, "ca.pem"), "utf8");
   const config = {
     pebble: {
@@ -100,18 +153,40 @@ beforeAll(async () => {
   };
   await writeFile(path.join(dir, "pebble.json"), JSON.stringify(config));
   // No random sleep before validating, and no random badNonce refusals: the test's timing stays predictable.
-  pebble = spawn("pebble", ["-config", path.join(dir, "pebble.json")], { env: { ...process.env, PEBBLE_VA_NOSLEEP: "1", PEBBLE_WFE_NONCEREJECT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+  pebble = spawn("pebble", ["-config", path.join(dir, "pebble.json")], {
+    env: { ...process.env, PEBBLE_VA_NOSLEEP: "1", PEBBLE_WFE_NONCEREJECT: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   pebble.stdout!.on("data", (chunk) => (pebbleOutput += chunk));
   pebble.stderr!.on("data", (chunk) => (pebbleOutput += chunk));
-  await waitFor("pebble's directory", async () => ((await fetchJson(`https://127.0.0.1:${ports.pebble}/dir`, { ca: apiCa })).status === 200 ? true : undefined), 30_000);
+  await waitFor(
+    "pebble's directory",
+    async () =>
+      (await fetchJson(`https://127.0.0.1:${ports.pebble}/dir`, { ca: apiCa })).status === 200 ? true : undefined,
+    30_000,
+  );
 
   // One appliance, on the port Pebble validates against.
   const fleetFile = path.join(dir, "fleet.json");
   await writeFile(
     fleetFile,
-    JSON.stringify({ portBase: ports.fleet, appliances: [{ name: "edge-1", seed: 1001, profile: "small", webUi: { listener: { address: "127.0.0.1", port: ports.fleet }, hostname: "edge-1.bng.localhost" } }] }),
+    JSON.stringify({
+      portBase: ports.fleet,
+      appliances: [
+        {
+          name: "edge-1",
+          seed: 1001,
+          profile: "small",
+          webUi: { listener: { address: "127.0.0.1", port: ports.fleet }, hostname: "edge-1.bng.localhost" },
+        },
+      ],
+    }),
   );
-  fleet = await launchFleet({ BNG_FLEET: fleetFile, BNG_FRESH: "1", BNG_BOOTSTRAP_TOKEN: TOKEN, NODE_EXTRA_CA_CERTS: path.join(dir, "ca.pem") }, [ports.fleet], path.join(dir, "data"));
+  fleet = await launchFleet(
+    { BNG_FLEET: fleetFile, BNG_FRESH: "1", BNG_BOOTSTRAP_TOKEN: TOKEN, NODE_EXTRA_CA_CERTS: path.join(dir, "ca.pem") },
+    [ports.fleet],
+    path.join(dir, "data"),
+  );
 });
 
 afterAll(async () => {
@@ -121,13 +196,19 @@ afterAll(async () => {
 
 describe("ACME against Pebble", () => {
   it("issues a certificate over HTTP-01 on the listener and serves it without a restart", async () => {
-    const factory = (await fetchJson(`https://127.0.0.1:${ports.fleet}/api/v1/system/health`, { insecure: true })).peerCertificateFingerprint;
+    const factory = (await fetchJson(`https://127.0.0.1:${ports.fleet}/api/v1/system/health`, { insecure: true }))
+      .peerCertificateFingerprint;
     const enable = await fetchJson(`https://127.0.0.1:${ports.fleet}/api/v1/config`, {
       method: "PUT",
       insecure: true,
       headers: auth,
       body: {
-        fields: { "acme.directoryUrl": `https://127.0.0.1:${ports.pebble}/dir`, "acme.contact": "noc@bng.example", "acme.names": "127.0.0.1", "acme.enabled": "true" },
+        fields: {
+          "acme.directoryUrl": `https://127.0.0.1:${ports.pebble}/dir`,
+          "acme.contact": "noc@bng.example",
+          "acme.names": "127.0.0.1",
+          "acme.enabled": "true",
+        },
         comment: "ACME from the test CA",
       },
     });
@@ -142,20 +223,52 @@ describe("ACME against Pebble", () => {
     expect(served.issuer.CN).toMatch(/^Pebble Intermediate CA /);
     expect(served.subjectaltname).toBe("IP Address:127.0.0.1");
 
-    const details = (await fetchJson(`https://127.0.0.1:${ports.fleet}/api/v1/config/webui/certificate`, { insecure: true, headers: auth })).json<Record<string, unknown>>();
-    expect(details).toMatchObject({ source: "acme", sha256Fingerprint: served.fingerprint256, subjectAltNames: ["IP:127.0.0.1"], chainLength: 2, selfSigned: false });
-    expect(details.acme).toMatchObject({ enabled: true, state: "issued", names: ["127.0.0.1"], lastError: null, accountUrl: expect.stringContaining(`https://127.0.0.1:${ports.pebble}/`) });
+    const details = (
+      await fetchJson(`https://127.0.0.1:${ports.fleet}/api/v1/config/webui/certificate`, {
+        insecure: true,
+        headers: auth,
+      })
+    ).json<Record<string, unknown>>();
+    expect(details).toMatchObject({
+      source: "acme",
+      sha256Fingerprint: served.fingerprint256,
+      subjectAltNames: ["IP:127.0.0.1"],
+      chainLength: 2,
+      selfSigned: false,
+    });
+    expect(details.acme).toMatchObject({
+      enabled: true,
+      state: "issued",
+      names: ["127.0.0.1"],
+      lastError: null,
+      accountUrl: expect.stringContaining(`https://127.0.0.1:${ports.pebble}/`),
+    });
     // Pebble issues for five years; renewal falls 30 days (acme.renewBeforeDays) before the end.
     const { notAfter, acme } = details as { notAfter: string; acme: { renewalUtc: string } };
     expect(Date.parse(notAfter) - Date.parse(acme.renewalUtc)).toBe(30 * 86_400_000);
 
     const log = await acmeLog();
-    // Pebble fetches the answer more than once (as Let's Encrypt does from several vantage points): served is logged each time.
-    expect([...new Set(log.map((e) => e.msgId))]).toEqual(["acme.order.started", "acme.account.registered", "acme.challenge.ready", "acme.challenge.served", "acme.certificate.issued"]);
+    // Pebble fetches the answer more than once (as Let's Encrypt does from several vantage points): served is logged
+    // each time.
+    expect([...new Set(log.map((e) => e.msgId))]).toEqual([
+      "acme.order.started",
+      "acme.account.registered",
+      "acme.challenge.ready",
+      "acme.challenge.served",
+      "acme.certificate.issued",
+    ]);
     // Pebble fetched the token over plain HTTP from the listener's port.
-    expect(pebbleOutput).toContain(`Attempting to validate w/ HTTP: http://127.0.0.1:${ports.fleet}/.well-known/acme-challenge/${log[2]!.fields.token}`);
+    expect(pebbleOutput).toContain(
+      `Attempting to validate w/ HTTP: ` +
+        `http://127.0.0.1:${ports.fleet}/.well-known/acme-challenge/${log[2]!.fields.token}`,
+    );
 
-    const history = (await fetchJson(`https://127.0.0.1:${ports.fleet}/api/v1/config/history?limit=1`, { insecure: true, headers: auth })).json<{ items: { operation: string; actor: string }[] }>();
+    const history = (
+      await fetchJson(`https://127.0.0.1:${ports.fleet}/api/v1/config/history?limit=1`, {
+        insecure: true,
+        headers: auth,
+      })
+    ).json<{ items: { operation: string; actor: string }[] }>();
     expect(history.items[0]).toMatchObject({ operation: "acme", actor: "system" });
     // The same launcher process served both certificates: one start-up banner.
     expect(fleet!.output().match(/ready in/g)).toHaveLength(1);
@@ -171,7 +284,8 @@ describe("ACME against Pebble", () => {
     });
     expect(upload.status, upload.text).toBe(200);
     expect(upload.json<{ warnings: string[] }>().warnings).toEqual([expect.stringContaining("acme.enabled is true")]);
-    // The alarm (every 10 s) finds the upload in ACME's place and orders anew; only a Pebble-issued certificate verifies.
+    // The alarm (every 10 s) finds the upload in ACME's place and orders anew; only a Pebble-issued certificate
+    // verifies.
     const served = await waitFor("a second issued certificate on the listener", async () => {
       const peer = await servedCertificate(ports.fleet, root);
       return peer.fingerprint256 !== firstIssued ? peer : undefined;

@@ -54,34 +54,100 @@ async function until(what: string, ready: () => boolean): Promise<void> {
   }
 }
 
-const run = (command: string, ...args: string[]) => execFileSync(command, args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+const run = (command: string, ...args: string[]) =>
+  execFileSync(command, args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
 
 const api = (p: string, body?: unknown, method?: string) =>
-  fetchJson(`https://127.0.0.1:${PORT_BASE}${p}`, { insecure: true, headers: { authorization: `Bearer ${BOOTSTRAP}` }, ...(body === undefined ? {} : { body }), ...(method ? { method } : {}) });
+  fetchJson(`https://127.0.0.1:${PORT_BASE}${p}`, {
+    insecure: true,
+    headers: { authorization: `Bearer ${BOOTSTRAP}` },
+    ...(body === undefined ? {} : { body }),
+    ...(method ? { method } : {}),
+  });
 
 async function sink(name: string, url: string, credential: string | null, severityFloor = "major") {
-  const put = await api("/api/v1/config", { listOps: [{ listPath: "alarms.sinks", key: name, fields: { kind: "bus", url, severityFloor, credential } }] }, "PUT");
+  const put = await api(
+    "/api/v1/config",
+    { listOps: [{ listPath: "alarms.sinks", key: name, fields: { kind: "bus", url, severityFloor, credential } }] },
+    "PUT",
+  );
   expect(put.status, put.text).toBe(200);
 }
 
 async function removeSink(name: string) {
-  expect((await api("/api/v1/config", { listOps: [{ listPath: "alarms.sinks", key: name, delete: true }] }, "PUT")).status).toBe(200);
+  expect(
+    (await api("/api/v1/config", { listOps: [{ listPath: "alarms.sinks", key: name, delete: true }] }, "PUT")).status,
+  ).toBe(200);
 }
 
 type Entry = { msgId: string; fields: Record<string, unknown> };
 const outcomesOf = async (name: string) =>
-  (await api("/api/v1/logs/tail?count=500")).json<{ entries: Entry[] }>().entries.filter((e) => (e.msgId === "alarm.sink.delivered" || e.msgId === "alarm.sink.failed") && e.fields.sink === name);
-const scenario = async (body: Record<string, unknown>) => expect((await api("/twin/v1/scenario", body)).status).toBe(200);
-const carrying = (alarmId: string) => messages.filter((m) => (JSON.parse(m.payload) as AlertNotification).alarm.id === alarmId);
+  (await api("/api/v1/logs/tail?count=500"))
+    .json<{ entries: Entry[] }>()
+    .entries.filter(
+      (e) => (e.msgId === "alarm.sink.delivered" || e.msgId === "alarm.sink.failed") && e.fields.sink === name,
+    );
+const scenario = async (body: Record<string, unknown>) =>
+  expect((await api("/twin/v1/scenario", body)).status).toBe(200);
+const carrying = (alarmId: string) =>
+  messages.filter((m) => (JSON.parse(m.payload) as AlertNotification).alarm.id === alarmId);
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-mqtt-"));
   ports.plain = await freePort();
   ports.tls = await freePort();
-  run("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=bngfleet test broker CA", "-days", "2");
-  run("openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "broker.key", "-out", "broker.csr", "-subj", "/CN=127.0.0.1");
+  run(
+    "openssl",
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-keyout",
+    "ca.key",
+    "-out",
+    "ca.pem",
+    "-subj",
+    "/CN=bngfleet test broker CA",
+    "-days",
+    "2",
+  );
+  run(
+    "openssl",
+    "req",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-keyout",
+    "broker.key",
+    "-out",
+    "broker.csr",
+    "-subj",
+    "/CN=127.0.0.1",
+  );
   await writeFile(path.join(dir, "broker.ext"), "subjectAltName=IP:127.0.0.1\n");
-  run("openssl", "x509", "-req", "-in", "broker.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "broker.pem", "-days", "2", "-extfile", "broker.ext");
+  run(
+    "openssl",
+    "x509",
+    "-req",
+    "-in",
+    "broker.csr",
+    "-CA",
+    "ca.pem",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-out",
+    "broker.pem",
+    "-days",
+    "2",
+    "-extfile",
+    "broker.ext",
+  );
   run("mosquitto_passwd", "-b", "-c", "passwd", PUBLISHER.user, PUBLISHER.password);
   run("mosquitto_passwd", "-b", "passwd", SUBSCRIBER.user, SUBSCRIBER.password);
   await writeFile(
@@ -107,7 +173,30 @@ beforeAll(async () => {
   await until("mosquitto", () => brokerOutput.includes(`Opening ipv4 listen socket on port ${ports.tls}`));
 
   // -F: one line per message; stdbuf (coreutils): a line as soon as it is printed, not when a pipe's buffer fills.
-  subscriber = spawn("stdbuf", ["-oL", "mosquitto_sub", "-i", "noc-subscriber", "-h", "127.0.0.1", "-p", String(ports.plain), "-u", SUBSCRIBER.user, "-P", SUBSCRIBER.password, "-q", "2", "-t", `${PREFIX}/#`, "-F", "MSG %q %t %p"], { stdio: ["ignore", "pipe", "pipe"] });
+  subscriber = spawn(
+    "stdbuf",
+    [
+      "-oL",
+      "mosquitto_sub",
+      "-i",
+      "noc-subscriber",
+      "-h",
+      "127.0.0.1",
+      "-p",
+      String(ports.plain),
+      "-u",
+      SUBSCRIBER.user,
+      "-P",
+      SUBSCRIBER.password,
+      "-q",
+      "2",
+      "-t",
+      `${PREFIX}/#`,
+      "-F",
+      "MSG %q %t %p",
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   let pending = "";
   subscriber.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
     pending += chunk;
@@ -120,7 +209,15 @@ beforeAll(async () => {
   });
   await until("mosquitto_sub", () => brokerOutput.includes(`noc-subscriber 2 ${PREFIX}/#`));
 
-  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1", NODE_EXTRA_CA_CERTS: path.join(dir, "ca.pem") }, [PORT_BASE]);
+  fleet = await launchFleet(
+    {
+      BNG_PORT_BASE: String(PORT_BASE),
+      BNG_BOOTSTRAP_TOKEN: BOOTSTRAP,
+      BNG_FRESH: "1",
+      NODE_EXTRA_CA_CERTS: path.join(dir, "ca.pem"),
+    },
+    [PORT_BASE],
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -131,20 +228,28 @@ afterAll(async () => {
 });
 
 describe("MQTT bus sinks", () => {
-  it("publish the test alert at QoS 1 on <prefix>/<appliance>/<severity>, the payload the notification answered", async () => {
-    await sink("bus", `mqtt://${PUBLISHER.user}@127.0.0.1:${ports.plain}/${PREFIX}`, PUBLISHER.password);
-    const answered = await api("/api/v1/alarms/test", { severity: "critical", text: "mqtt check" });
-    expect(answered.status).toBe(200);
-    const notification = answered.json<AlertNotification>();
-    await expect.poll(() => carrying("alert.test").length, { timeout: 20_000 }).toBe(1);
-    const [message] = carrying("alert.test");
-    expect(message!.topic).toBe(`${PREFIX}/${notification.appliance}/critical`);
-    expect(message!.qos).toBe(1);
-    expect(AlertNotification.parse(JSON.parse(message!.payload))).toEqual(notification);
-    await expect.poll(() => outcomesOf("bus"), { timeout: 10_000 }).toMatchObject([
-      { msgId: "alarm.sink.delivered", fields: { sink: "bus", kind: "bus", notification: "test", alarmId: "alert.test", attempts: 1 } },
-    ]);
-  });
+  it(
+    "publish the test alert at QoS 1 on <prefix>/<appliance>/<severity>, the payload " + "the notification answered",
+    async () => {
+      await sink("bus", `mqtt://${PUBLISHER.user}@127.0.0.1:${ports.plain}/${PREFIX}`, PUBLISHER.password);
+      const answered = await api("/api/v1/alarms/test", { severity: "critical", text: "mqtt check" });
+      expect(answered.status).toBe(200);
+      const notification = answered.json<AlertNotification>();
+      await expect.poll(() => carrying("alert.test").length, { timeout: 20_000 }).toBe(1);
+      const [message] = carrying("alert.test");
+      expect(message!.topic).toBe(`${PREFIX}/${notification.appliance}/critical`);
+      expect(message!.qos).toBe(1);
+      expect(AlertNotification.parse(JSON.parse(message!.payload))).toEqual(notification);
+      await expect
+        .poll(() => outcomesOf("bus"), { timeout: 10_000 })
+        .toMatchObject([
+          {
+            msgId: "alarm.sink.delivered",
+            fields: { sink: "bus", kind: "bus", notification: "test", alarmId: "alert.test", attempts: 1 },
+          },
+        ]);
+    },
+  );
 
   it("publish a real alarm as it is raised and as it is cleared, in that order", async () => {
     await scenario({ action: "advance-clock", seconds: 600 });
@@ -153,7 +258,11 @@ describe("MQTT bus sinks", () => {
     await scenario({ action: "drain-cgn-group", group: "cgn-1" });
     await scenario({ action: "advance-clock", seconds: 60 });
     await expect.poll(() => carrying("cgn.pool.high").length, { timeout: 30_000 }).toBe(2);
-    const notes = carrying("cgn.pool.high").map((m) => ({ topic: m.topic, qos: m.qos, ...(JSON.parse(m.payload) as AlertNotification) }));
+    const notes = carrying("cgn.pool.high").map((m) => ({
+      topic: m.topic,
+      qos: m.qos,
+      ...(JSON.parse(m.payload) as AlertNotification),
+    }));
     expect(notes.map((n) => [n.kind, n.topic, n.qos, n.alarm.instance])).toEqual([
       ["raised", `${PREFIX}/${notes[0]!.appliance}/major`, 1, "cgn-1"],
       ["cleared", `${PREFIX}/${notes[0]!.appliance}/major`, 1, "cgn-1"],
@@ -164,7 +273,9 @@ describe("MQTT bus sinks", () => {
   it("publish over TLS on mqtts:", async () => {
     await sink("bus-tls", `mqtts://${PUBLISHER.user}@127.0.0.1:${ports.tls}/${PREFIX}/tls`, PUBLISHER.password);
     const answered = await api("/api/v1/alarms/test", { severity: "major", text: "mqtts check" });
-    await expect.poll(() => messages.filter((m) => m.topic.startsWith(`${PREFIX}/tls/`)).length, { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(() => messages.filter((m) => m.topic.startsWith(`${PREFIX}/tls/`)).length, { timeout: 20_000 })
+      .toBe(1);
     expect(JSON.parse(messages.find((m) => m.topic.startsWith(`${PREFIX}/tls/`))!.payload)).toEqual(answered.json());
     await removeSink("bus-tls");
   });
@@ -173,9 +284,14 @@ describe("MQTT bus sinks", () => {
     const before = messages.length;
     await sink("bus-wrong", `mqtt://${PUBLISHER.user}@127.0.0.1:${ports.plain}/${PREFIX}/wrong`, "not-the-password");
     await api("/api/v1/alarms/test", { severity: "critical" });
-    await expect.poll(() => outcomesOf("bus-wrong"), { timeout: 20_000 }).toMatchObject([
-      { msgId: "alarm.sink.failed", fields: { sink: "bus-wrong", kind: "bus", notification: "test", reason: "not delivered", attempts: 1 } },
-    ]);
+    await expect
+      .poll(() => outcomesOf("bus-wrong"), { timeout: 20_000 })
+      .toMatchObject([
+        {
+          msgId: "alarm.sink.failed",
+          fields: { sink: "bus-wrong", kind: "bus", notification: "test", reason: "not delivered", attempts: 1 },
+        },
+      ]);
     expect(messages.length).toBe(before);
     expect((await api("/api/v1/logs/tail?count=500")).text).not.toContain("not-the-password");
     await removeSink("bus-wrong");
@@ -193,11 +309,20 @@ describe("MQTT bus sinks", () => {
     });
     await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
     closers.push(() => relay.close());
-    await sink("bus-retry", `mqtt://${PUBLISHER.user}@127.0.0.1:${(relay.address() as AddressInfo).port}/${PREFIX}/retry`, PUBLISHER.password);
+    await sink(
+      "bus-retry",
+      `mqtt://${PUBLISHER.user}@127.0.0.1:${(relay.address() as AddressInfo).port}/${PREFIX}/retry`,
+      PUBLISHER.password,
+    );
     await api("/api/v1/alarms/test", { severity: "critical" });
-    await expect.poll(() => outcomesOf("bus-retry"), { timeout: 20_000 }).toMatchObject([{ msgId: "alarm.sink.delivered", fields: { sink: "bus-retry", attempts: 2 } }]);
-    // The appliance logs the delivery at the broker's PUBACK; mosquitto_sub prints the message on its own time, so it is awaited as the other tests await theirs.
-    await expect.poll(() => messages.filter((m) => m.topic.startsWith(`${PREFIX}/retry/`)).length, { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(() => outcomesOf("bus-retry"), { timeout: 20_000 })
+      .toMatchObject([{ msgId: "alarm.sink.delivered", fields: { sink: "bus-retry", attempts: 2 } }]);
+    // The appliance logs the delivery at the broker's PUBACK; mosquitto_sub prints the message on its own time, so it
+    // is awaited as the other tests await theirs.
+    await expect
+      .poll(() => messages.filter((m) => m.topic.startsWith(`${PREFIX}/retry/`)).length, { timeout: 20_000 })
+      .toBe(1);
     await removeSink("bus-retry");
   });
 });

@@ -351,7 +351,8 @@ describe("alert sinks through a 30 s outage of every receiver", () => {
     for (const count of retried) expect(count).toBeGreaterThanOrEqual(3);
   }, 180_000);
 
-  it("count exactly the notifications dropped by a full queue, in the scrape, and name them once delivery resumes", async () => {
+  it("count exactly the notifications dropped by a full queue, in the scrape, and " +
+    "name them once delivery resumes", async () => {
     const put = await api(
       "/api/v1/config",
       {

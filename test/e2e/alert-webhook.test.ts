@@ -28,7 +28,9 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, [PORT_BASE]);
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, [
+    PORT_BASE,
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -37,12 +39,29 @@ afterAll(async () => {
 });
 
 const api = (path: string, body?: unknown, method?: string) =>
-  fetchJson(`https://127.0.0.1:${PORT_BASE}${path}`, { insecure: true, headers: { authorization: `Bearer ${BOOTSTRAP}` }, ...(body === undefined ? {} : { body }), ...(method ? { method } : {}) });
+  fetchJson(`https://127.0.0.1:${PORT_BASE}${path}`, {
+    insecure: true,
+    headers: { authorization: `Bearer ${BOOTSTRAP}` },
+    ...(body === undefined ? {} : { body }),
+    ...(method ? { method } : {}),
+  });
 
 describe("webhook sinks", () => {
   it("receive the test alert as it is answered, with the sink's credential, and the delivery is logged", async () => {
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/bng`;
-    const put = await api("/api/v1/config", { listOps: [{ listPath: "alarms.sinks", key: "noc", fields: { kind: "webhook", url, severityFloor: "major", credential: CREDENTIAL } }] }, "PUT");
+    const put = await api(
+      "/api/v1/config",
+      {
+        listOps: [
+          {
+            listPath: "alarms.sinks",
+            key: "noc",
+            fields: { kind: "webhook", url, severityFloor: "major", credential: CREDENTIAL },
+          },
+        ],
+      },
+      "PUT",
+    );
     expect(put.status, put.text).toBe(200);
 
     const answered = await api("/api/v1/alarms/test", { severity: "critical", text: "webhook check" });
@@ -50,11 +69,21 @@ describe("webhook sinks", () => {
     await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
     const [hook] = received;
     expect(hook!.path).toBe("/hooks/bng");
-    expect(hook!.headers).toMatchObject({ "content-type": "application/json", authorization: `Bearer ${CREDENTIAL}`, "x-bng-notification": "test" });
+    expect(hook!.headers).toMatchObject({
+      "content-type": "application/json",
+      authorization: `Bearer ${CREDENTIAL}`,
+      "x-bng-notification": "test",
+    });
     expect(JSON.parse(hook!.body)).toEqual(answered.json());
 
     await expect
-      .poll(async () => (await api("/api/v1/logs/tail?count=50")).json<{ entries: { msgId: string; fields: Record<string, unknown> }[] }>().entries.find((e) => e.msgId === "alarm.sink.delivered")?.fields, { timeout: 10_000 })
+      .poll(
+        async () =>
+          (await api("/api/v1/logs/tail?count=50"))
+            .json<{ entries: { msgId: string; fields: Record<string, unknown> }[] }>()
+            .entries.find((e) => e.msgId === "alarm.sink.delivered")?.fields,
+        { timeout: 10_000 },
+      )
       .toEqual({ sink: "noc", kind: "webhook", notification: "test", alarmId: "alert.test", status: 204, attempts: 1 });
   });
 });

@@ -19,7 +19,9 @@ let browser: Browser;
 
 beforeAll(async () => {
   // A chosen password: with the development default the session could only change it (README, "Logging in").
-  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_ADMIN_PASSWORD: ADMIN_PASSWORD, BNG_FRESH: "1" }, [PORT_BASE]);
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_ADMIN_PASSWORD: ADMIN_PASSWORD, BNG_FRESH: "1" }, [
+    PORT_BASE,
+  ]);
   browser = await launchChromium();
 }, 120_000);
 
@@ -38,7 +40,13 @@ describe("the API reference in a browser", () => {
     await page.goto(`${base}/api/v1/system/health`);
     const challenge = await page.evaluate(
       async (password) =>
-        (await (await fetch("/api/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password }) })).json()) as {
+        (await (
+          await fetch("/api/v1/auth/login", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ username: "admin", password }),
+          })
+        ).json()) as {
           secret: string;
           enrolmentToken: string;
         },
@@ -47,7 +55,13 @@ describe("the API reference in a browser", () => {
     const code = execFileSync("oathtool", ["--totp", "-b", challenge.secret], { encoding: "utf8" }).trim();
     const enrolled = await page.evaluate(
       async ([enrolmentToken, totpCode]) =>
-        (await fetch("/api/v1/auth/enrol", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ enrolmentToken, totpCode }) })).json(),
+        (
+          await fetch("/api/v1/auth/enrol", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ enrolmentToken, totpCode }),
+          })
+        ).json(),
       [challenge.enrolmentToken, code],
     );
     expect(enrolled).toMatchObject({ status: "success", role: "super-user" });
@@ -58,27 +72,42 @@ describe("the API reference in a browser", () => {
     // Every section the document has gets rendered. Swagger UI virtualises long lists (only what is near the
     // viewport is in the DOM), so the page is scrolled through, collecting the sections as they appear.
     const documented = await page.evaluate(async () => {
-      const doc = (await (await fetch("/api/v1/openapi/v1.json")).json()) as { paths: Record<string, Record<string, { tags?: string[] }>> };
-      return [...new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags ?? [])))].sort();
+      const doc = (await (await fetch("/api/v1/openapi/v1.json")).json()) as {
+        paths: Record<string, Record<string, { tags?: string[] }>>;
+      };
+      return [
+        ...new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags ?? []))),
+      ].sort();
     });
     await page.waitForSelector(".opblock-tag", { timeout: 30_000 });
     const seen = new Set<string>();
     for (let step = 0; step < 400 && seen.size < documented.length; step++) {
-      for (const tag of await page.$$eval(".opblock-tag", (elements) => elements.map((e) => e.getAttribute("data-tag") ?? ""))) seen.add(tag);
+      for (const tag of await page.$$eval(".opblock-tag", (elements) =>
+        elements.map((e) => e.getAttribute("data-tag") ?? ""),
+      ))
+        seen.add(tag);
       await page.mouse.wheel(0, 600);
       await page.waitForTimeout(50);
     }
     const tags = [...seen].sort();
     expect(tags).toEqual(documented);
     for (const section of ["Authentication", "Sessions", "Fleet", "System"]) expect(tags).toContain(section);
-    expect(tags.every((tag) => ([...SECTIONS, ...UNCOUNTED_SECTIONS, ...TWIN_SECTIONS] as string[]).includes(tag ?? ""))).toBe(true);
+    expect(
+      tags.every((tag) => ([...SECTIONS, ...UNCOUNTED_SECTIONS, ...TWIN_SECTIONS] as string[]).includes(tag ?? "")),
+    ).toBe(true);
 
     const statuses = await page.evaluate(async () => {
       const body = JSON.stringify({ name: "from-the-browser", role: "read-only" });
       const headers = { "content-type": "application/json" };
       const withoutCsrf = (await fetch("/api/v1/auth/tokens", { method: "POST", headers, body })).status;
       const who = (await (await fetch("/api/v1/auth/whoami")).json()) as { csrfToken: string };
-      const withCsrf = (await fetch("/api/v1/auth/tokens", { method: "POST", headers: { ...headers, "X-CSRF-Token": who.csrfToken }, body })).status;
+      const withCsrf = (
+        await fetch("/api/v1/auth/tokens", {
+          method: "POST",
+          headers: { ...headers, "X-CSRF-Token": who.csrfToken },
+          body,
+        })
+      ).status;
       return { withoutCsrf, withCsrf };
     });
     expect(statuses).toEqual({ withoutCsrf: 403, withCsrf: 200 });

@@ -19,7 +19,10 @@ describe("the Worker bundle across launches", () => {
     await symlink(path.resolve("node_modules"), path.join(project, "node_modules"));
     await mkdir(path.join(project, "src"));
     await write("wrangler.toml", 'name = "reuse"\nmain = "src/index.ts"\ncompatibility_date = "2026-07-01"\n');
-    await write("src/index.ts", 'import { word } from "./word.ts";\nexport default { fetch: () => new Response(word) };\n');
+    await write(
+      "src/index.ts",
+      'import { word } from "./word.ts";\nexport default { fetch: () => new Response(word) };\n',
+    );
     await write("src/word.ts", 'export const word = "first-word";\n');
     const bundle = () => readFile(path.join(out, "index.js"), "utf8");
     const builtAt = async () => (await stat(path.join(out, "index.js"))).mtimeMs;
@@ -48,7 +51,10 @@ describe("the Worker bundle across launches", () => {
     expect(await bundle()).not.toContain("third-word");
 
     // How wrangler bundles (wrangler.toml) is an input too.
-    await write("wrangler.toml", 'name = "reuse"\nmain = "src/index.ts"\ncompatibility_date = "2026-07-01"\nkeep_names = false\n');
+    await write(
+      "wrangler.toml",
+      'name = "reuse"\nmain = "src/index.ts"\ncompatibility_date = "2026-07-01"\nkeep_names = false\n',
+    );
     expect(await buildBundle(project, out)).toBe("built");
     expect(await buildBundle(project, out)).toBe("unchanged");
   });

@@ -29,7 +29,10 @@ function servedFingerprint(port: number): Promise<string> {
   });
 }
 
-/** Polls the port until it presents `fingerprint` (the launcher reads the certificate every 3 s; workerd's socket is gone while it restarts). */
+/**
+ * Polls the port until it presents `fingerprint` (the launcher reads the certificate every 3 s; workerd's socket is
+ * gone while it restarts).
+ */
 async function servedSoon(port: number, fingerprint: string, withinMs = 30_000): Promise<string> {
   const deadline = Date.now() + withinMs;
   const read = () => servedFingerprint(port).catch((error: Error) => `unreachable: ${error.message}`);
@@ -61,7 +64,8 @@ describe.each(["relay", "workerd"] as const)("uploaded web UI certificate, %s se
     expect(response.json()).toMatchObject({ restartRequired: false });
     expect(await servedSoon(port, uploaded.fingerprint)).toBe(uploaded.fingerprint);
     // Said once it is served: workerd's new process may take the first connection before the launcher says so.
-    for (let i = 0; i < 40 && !fleet.output().includes("edge-1 serves its new certificate"); i++) await new Promise((r) => setTimeout(r, 250));
+    for (let i = 0; i < 40 && !fleet.output().includes("edge-1 serves its new certificate"); i++)
+      await new Promise((r) => setTimeout(r, 250));
     expect(fleet.output()).toContain("edge-1 serves its new certificate");
 
     expect(await fleet.stop()).toBe(0);
@@ -70,12 +74,23 @@ describe.each(["relay", "workerd"] as const)("uploaded web UI certificate, %s se
     expect(await servedFingerprint(port)).toBe(uploaded.fingerprint);
     expect(fleet.output()).toContain("edge-1 serves its configured certificate");
 
-    // The path the watch polls (src/http/certificate-fingerprints.ts) is no API path: to a client, even a super-user, it is
+    // The path the watch polls (src/http/certificate-fingerprints.ts) is no API path: to a client, even a super-user,
+    // it is
     // answered as a path that is not there (the web UI's page), and never with the fingerprints.
     const absent = await fetchJson(`https://127.0.0.1:${port}/_bngfleet/nothing-here`, { insecure: true });
-    for (const headers of [{ authorization: `Bearer ${TOKEN}` }, { authorization: "Bearer not-the-watch-token" }, {}] as Record<string, string>[]) {
-      const probe = await fetchJson(`https://127.0.0.1:${port}/_bngfleet/certificate-fingerprints`, { insecure: true, headers });
-      expect({ status: probe.status, type: probe.headers["content-type"] }).toEqual({ status: absent.status, type: absent.headers["content-type"] });
+    for (const headers of [
+      { authorization: `Bearer ${TOKEN}` },
+      { authorization: "Bearer not-the-watch-token" },
+      {},
+    ] as Record<string, string>[]) {
+      const probe = await fetchJson(`https://127.0.0.1:${port}/_bngfleet/certificate-fingerprints`, {
+        insecure: true,
+        headers,
+      });
+      expect({ status: probe.status, type: probe.headers["content-type"] }).toEqual({
+        status: absent.status,
+        type: absent.headers["content-type"],
+      });
       expect(probe.text).not.toContain("edge-1");
     }
   }, 180_000);

@@ -21,10 +21,25 @@ let portBase = 0;
 beforeAll(async () => {
   portBase = await freePortBase(2);
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-cookies-"));
-  const appliance = (name: string, port: number, peer: string) => ({ name, seed: port, profile: "small", webUi: { listener: { address: "127.0.0.1", port }, hostname: `${name}.bng.localhost`, peers: [{ name: peer }] } });
+  const appliance = (name: string, port: number, peer: string) => ({
+    name,
+    seed: port,
+    profile: "small",
+    webUi: { listener: { address: "127.0.0.1", port }, hostname: `${name}.bng.localhost`, peers: [{ name: peer }] },
+  });
   const file = path.join(dir, "fleet.json");
-  await writeFile(file, JSON.stringify({ portBase: 8443, appliances: [appliance("edge-1", 8443, "edge-2"), appliance("edge-2", 8444, "edge-1")] }));
-  fleet = await launchFleet({ BNG_PORT_BASE: String(portBase), BNG_FLEET: file, BNG_FRESH: "1", BNG_ADMIN_PASSWORD: PASSWORD }, [portBase, portBase + 1], dir);
+  await writeFile(
+    file,
+    JSON.stringify({
+      portBase: 8443,
+      appliances: [appliance("edge-1", 8443, "edge-2"), appliance("edge-2", 8444, "edge-1")],
+    }),
+  );
+  fleet = await launchFleet(
+    { BNG_PORT_BASE: String(portBase), BNG_FLEET: file, BNG_FRESH: "1", BNG_ADMIN_PASSWORD: PASSWORD },
+    [portBase, portBase + 1],
+    dir,
+  );
   browser = await launchChromium();
 }, 120_000);
 
@@ -42,14 +57,25 @@ describe("each appliance's session cookie", () => {
     await page.goto(`${edge1}/`);
     // Signed in from the page (its fetch keeps the cookie as the UI's does): password, then TOTP enrolment.
     const challenge = await page.evaluate(async (password) => {
-      const login = await fetch("/api/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password }) });
+      const login = await fetch("/api/v1/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: "admin", password }),
+      });
       return (await login.json()) as { enrolmentToken: string; secret: string };
     }, PASSWORD);
     const code = execFileSync("oathtool", ["--totp", "-b", challenge.secret], { encoding: "utf8" }).trim();
-    const enrolled = await page.evaluate(async ([enrolmentToken, totpCode]) => {
-      const enrol = await fetch("/api/v1/auth/enrol", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ enrolmentToken, totpCode }) });
-      return enrol.status;
-    }, [challenge.enrolmentToken, code] as const);
+    const enrolled = await page.evaluate(
+      async ([enrolmentToken, totpCode]) => {
+        const enrol = await fetch("/api/v1/auth/enrol", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ enrolmentToken, totpCode }),
+        });
+        return enrol.status;
+      },
+      [challenge.enrolmentToken, code] as const,
+    );
     expect(enrolled).toBe(200);
     expect((await context.cookies()).map((c) => c.name)).toEqual(["bng_session"]);
     // The link edge-1's fleet page gives for edge-2 (GET /fleet/appliances, read by the signed-in page).

@@ -38,10 +38,16 @@ const asBootstrap = { authorization: `Bearer ${BOOTSTRAP}` };
 
 beforeAll(async () => {
   port = await freePortBase(3);
-  fleet = await launchFleet({ BNG_PORT_BASE: String(port), BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, [port, port + 1, port + 2]);
-  // "A fresh fleet" as its examples describe it: its subscribers up (session 1 and 2 exist), which takes its first steps.
+  fleet = await launchFleet(
+    { BNG_PORT_BASE: String(port), BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" },
+    [port, port + 1, port + 2],
+  );
+  // "A fresh fleet" as its examples describe it: its subscribers up (session 1 and 2 exist), which takes its first
+  // steps.
   for (let i = 0; i < 240; i++) {
-    const summary = (await fetch(api("/api/v1/sessions/summary"), { headers: asBootstrap }).then((r) => r.json())) as { total: number };
+    const summary = (await fetch(api("/api/v1/sessions/summary"), { headers: asBootstrap }).then((r) => r.json())) as {
+      total: number;
+    };
     if (summary.total > 0) break;
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -62,7 +68,8 @@ function dredd(args: string[], cwd: string): Promise<{ code: number | null; outp
   });
 }
 
-it("passes every transaction of the documented run (examples/dredd/dredd.yml), with no hook but the bootstrap token", async () => {
+it("passes every transaction of the documented run (examples/dredd/dredd.yml), with " +
+  "no hook but the bootstrap token", async () => {
   // As the docs say: the served document saved as openapi.json, Dredd run with the shipped configuration and the
   // token. Only the configuration's endpoint differs, the port this fleet was given.
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-dredd-"));
@@ -78,7 +85,13 @@ it("passes every transaction of the documented run (examples/dredd/dredd.yml), w
   const summary = /complete: (\d+) passing, (\d+) failing, (\d+) errors, (\d+) skipped, (\d+) total/.exec(run.output);
   expect(summary, run.output.slice(-3000)).not.toBeNull();
   const [, passing, failing, errors] = summary!.map(Number);
-  expect({ failing, errors }, run.output.split("\n").filter((l) => /^(fail|error)/.test(l)).join("\n")).toEqual({ failing: 0, errors: 0 });
+  expect(
+    { failing, errors },
+    run.output
+      .split("\n")
+      .filter((l) => /^(fail|error)/.test(l))
+      .join("\n"),
+  ).toEqual({ failing: 0, errors: 0 });
   expect(passing).toBe(only.length);
   expect(run.code).toBe(0);
 }, 600_000);

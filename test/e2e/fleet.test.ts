@@ -65,7 +65,13 @@ beforeAll(async () => {
     }),
   );
   fleet = await launchFleet(
-    { BNG_PORT_BASE: String(PORT_BASE), BNG_FLEET: fleetFile, BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_ADMIN_PASSWORD: ADMIN_PASSWORD, BNG_FRESH: "1" },
+    {
+      BNG_PORT_BASE: String(PORT_BASE),
+      BNG_FLEET: fleetFile,
+      BNG_BOOTSTRAP_TOKEN: BOOTSTRAP,
+      BNG_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      BNG_FRESH: "1",
+    },
     [PORT_BASE, PORT_BASE + 1],
   );
 }, 120_000);
@@ -81,7 +87,10 @@ const asBootstrap = { authorization: `Bearer ${BOOTSTRAP}` };
 
 describe("listeners", () => {
   it("serves each appliance over HTTPS with its own certificate, valid for the listener address", async () => {
-    const [ca1, ca2] = await Promise.all([certificateOf(fleet.dataDir, "edge-1"), certificateOf(fleet.dataDir, "edge-2")]);
+    const [ca1, ca2] = await Promise.all([
+      certificateOf(fleet.dataDir, "edge-1"),
+      certificateOf(fleet.dataDir, "edge-2"),
+    ]);
     const one = await fetchJson(edge1("/system/health"), { ca: ca1 });
     const two = await fetchJson(url(PORT_BASE + 1, "/system/health"), { ca: ca2 });
     expect(one.json()).toMatchObject({ status: "ok", appliance: "edge-1" });
@@ -90,13 +99,19 @@ describe("listeners", () => {
     await expect(fetchJson(url(PORT_BASE + 1, "/system/health"), { ca: ca1 })).rejects.toThrow();
   });
 
-  it("serves the port's own appliance whatever X-BNG-Appliance a client sends (one Worker serves every listener)", async () => {
-    const claims = { "x-bng-appliance": "edge-1", authorization: `Bearer ${BOOTSTRAP}` };
-    const two = await fetchJson(url(PORT_BASE + 1, "/system/status"), { insecure: true, headers: claims });
-    const one = await fetchJson(edge1("/system/status"), { insecure: true, headers: { ...claims, "x-bng-appliance": "edge-2" } });
-    expect(two.json()).toMatchObject({ appliance: "edge-2" });
-    expect(one.json()).toMatchObject({ appliance: "edge-1" });
-  });
+  it(
+    "serves the port's own appliance whatever X-BNG-Appliance a client sends (one " + "Worker serves every listener)",
+    async () => {
+      const claims = { "x-bng-appliance": "edge-1", authorization: `Bearer ${BOOTSTRAP}` };
+      const two = await fetchJson(url(PORT_BASE + 1, "/system/status"), { insecure: true, headers: claims });
+      const one = await fetchJson(edge1("/system/status"), {
+        insecure: true,
+        headers: { ...claims, "x-bng-appliance": "edge-2" },
+      });
+      expect(two.json()).toMatchObject({ appliance: "edge-2" });
+      expect(one.json()).toMatchObject({ appliance: "edge-1" });
+    },
+  );
 
   it("prints each appliance's URL and how to log in", () => {
     expect(fleet.output()).toContain(`https://127.0.0.1:${PORT_BASE}`);
@@ -108,23 +123,35 @@ describe("listeners", () => {
 describe("a new user's first session", () => {
   it("logs in as admin, enrols with oathtool, creates a token and uses it", async () => {
     const ca = await certificateOf(fleet.dataDir, "edge-1");
-    const challenge = (await fetchJson(edge1("/auth/login"), { ca, body: { username: "admin", password: ADMIN_PASSWORD } })).json<{ status: string; enrolmentToken: string; secret: string }>();
+    const challenge = (
+      await fetchJson(edge1("/auth/login"), { ca, body: { username: "admin", password: ADMIN_PASSWORD } })
+    ).json<{ status: string; enrolmentToken: string; secret: string }>();
     expect(challenge.status).toBe("totpEnrolmentRequired");
     const code = execFileSync("oathtool", ["--totp", "-b", challenge.secret], { encoding: "utf8" }).trim();
-    const enrolled = await fetchJson(edge1("/auth/enrol"), { ca, body: { enrolmentToken: challenge.enrolmentToken, totpCode: code } });
+    const enrolled = await fetchJson(edge1("/auth/enrol"), {
+      ca,
+      body: { enrolmentToken: challenge.enrolmentToken, totpCode: code },
+    });
     expect(enrolled.status).toBe(200);
     const { csrfToken } = enrolled.json<{ csrfToken: string }>();
     const cookie = String(enrolled.headers["set-cookie"]).split(";")[0]!;
     expect(String(enrolled.headers["set-cookie"])).toContain("Secure");
 
-    const created = await fetchJson(edge1("/auth/tokens"), { ca, headers: { cookie, "x-csrf-token": csrfToken }, body: { name: "e2e", role: "operator" } });
+    const created = await fetchJson(edge1("/auth/tokens"), {
+      ca,
+      headers: { cookie, "x-csrf-token": csrfToken },
+      body: { name: "e2e", role: "operator" },
+    });
     expect(created.status).toBe(200);
     const { token } = created.json<{ token: string }>();
     const whoami = await fetchJson(edge1("/auth/whoami"), { ca, headers: { authorization: `Bearer ${token}` } });
     expect(whoami.json()).toMatchObject({ via: "token", role: "operator", tokenName: "e2e" });
 
     // The code just used is refused a second time.
-    const replay = await fetchJson(edge1("/auth/login"), { ca, body: { username: "admin", password: ADMIN_PASSWORD, totpCode: code } });
+    const replay = await fetchJson(edge1("/auth/login"), {
+      ca,
+      body: { username: "admin", password: ADMIN_PASSWORD, totpCode: code },
+    });
     expect(replay.status).toBe(401);
   });
 });
@@ -136,12 +163,22 @@ describe("fleet proxy", () => {
     expect(response.json()).toMatchObject({ appliance: "edge-2" });
   });
 
-  it("forwards the query string and the configured credential to a peer outside the fleet, relaying its content type", async () => {
-    const response = await fetchJson(edge1("/fleet/lab/sessions?limit=5&vrf=default"), { insecure: true, headers: asBootstrap });
-    expect(response.status).toBe(200);
-    expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
-    expect(response.json()).toEqual({ url: "/api/v1/sessions?limit=5&vrf=default", authorization: `Bearer ${LAB_CREDENTIAL}` });
-  });
+  it(
+    "forwards the query string and the configured credential to a peer outside the " +
+      "fleet, relaying its content type",
+    async () => {
+      const response = await fetchJson(edge1("/fleet/lab/sessions?limit=5&vrf=default"), {
+        insecure: true,
+        headers: asBootstrap,
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(response.json()).toEqual({
+        url: "/api/v1/sessions?limit=5&vrf=default",
+        authorization: `Bearer ${LAB_CREDENTIAL}`,
+      });
+    },
+  );
 
   it("relays a peer's redirect without following it", async () => {
     const response = await fetchJson(edge1("/fleet/lab/system/status"), { insecure: true, headers: asBootstrap });
@@ -170,7 +207,9 @@ describe("fleet proxy", () => {
 
 describe("self-description", () => {
   it("serves an OpenAPI document that a maintained validator accepts", async () => {
-    const document = (await fetchJson(edge1("/openapi/v1.json"), { insecure: true, headers: asBootstrap })).json<Record<string, unknown>>();
+    const document = (await fetchJson(edge1("/openapi/v1.json"), { insecure: true, headers: asBootstrap })).json<
+      Record<string, unknown>
+    >();
     const result = await new Validator().validate(document);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
@@ -181,8 +220,19 @@ describe("launcher", () => {
   it("refuses a bad fleet file, naming the file and the field, with a non-zero exit", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-bad-"));
     const bad = path.join(dir, "fleet.json");
-    await writeFile(bad, JSON.stringify({ appliances: [{ name: "Edge_1", seed: 1, profile: "small", webUi: { listener: { address: "127.0.0.1", port: 70000 } } }] }));
-    const result = spawnSync(process.execPath, ["scripts/bngfleet.ts", "start"], { env: { ...process.env, BNG_FLEET: bad, BNG_DATA_DIR: dir }, encoding: "utf8", timeout: 30_000 });
+    await writeFile(
+      bad,
+      JSON.stringify({
+        appliances: [
+          { name: "Edge_1", seed: 1, profile: "small", webUi: { listener: { address: "127.0.0.1", port: 70000 } } },
+        ],
+      }),
+    );
+    const result = spawnSync(process.execPath, ["scripts/bngfleet.ts", "start"], {
+      env: { ...process.env, BNG_FLEET: bad, BNG_DATA_DIR: dir },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(result.status).not.toBe(0);
     const output = result.stdout + result.stderr;
     expect(output).toContain(bad);
@@ -192,13 +242,24 @@ describe("launcher", () => {
 });
 
 describe("software packages", () => {
-  const make = (dataDir: string) => execFileSync(process.execPath, ["scripts/bngfleet.ts", "upgrade-package", "0.2.0"], { env: { ...process.env, BNG_DATA_DIR: dataDir } });
-  const stage = (bytes: Buffer) => fetchJson(edge1("/system/upgrade/stage"), { insecure: true, headers: asBootstrap, body: { package: bytes.toString("base64") } });
+  const make = (dataDir: string) =>
+    execFileSync(process.execPath, ["scripts/bngfleet.ts", "upgrade-package", "0.2.0"], {
+      env: { ...process.env, BNG_DATA_DIR: dataDir },
+    });
+  const stage = (bytes: Buffer) =>
+    fetchJson(edge1("/system/upgrade/stage"), {
+      insecure: true,
+      headers: asBootstrap,
+      body: { package: bytes.toString("base64") },
+    });
 
-  it("stages what npm run upgrade-package signs with the data dir's key, and refuses a package signed with another", async () => {
-    expect((await stage(make(fleet.dataDir))).status).toBe(200);
-    const other = await stage(make(await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-other-key-"))));
-    expect(other.status).toBe(422);
-    expect(other.json()).toMatchObject({ errors: [{ pointer: "#/manifest/signature" }] });
-  });
+  it(
+    "stages what npm run upgrade-package signs with the data dir's key, and refuses " + "a package signed with another",
+    async () => {
+      expect((await stage(make(fleet.dataDir))).status).toBe(200);
+      const other = await stage(make(await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-other-key-"))));
+      expect(other.status).toBe(422);
+      expect(other.json()).toMatchObject({ errors: [{ pointer: "#/manifest/signature" }] });
+    },
+  );
 });

@@ -24,7 +24,10 @@ export interface FreeRadiusOptions {
 
 export interface FreeRadius {
   dir: string;
-  /** Every accounting record of the detail file so far, oldest first: attribute name → value as written (quotes removed). */
+  /**
+   * Every accounting record of the detail file so far, oldest first: attribute name → value as written (quotes
+   * removed).
+   */
   records: () => Promise<Record<string, string>[]>;
   /** radiusd's log (radius.log: logins, rejects, dropped packets), so far. */
   log: () => Promise<string>;
@@ -171,7 +174,8 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<FreeR
       if (process.exitCode !== null) throw new Error(`freeradius exited with ${process.exitCode}: ${output}`);
       const up = await Promise.all([options.authPort, options.acctPort].map((port) => listening(port)));
       if (up.every(Boolean)) return;
-      if (attempt > 200) throw new Error(`freeradius is not listening on ${options.authPort}/${options.acctPort}: ${output}`);
+      if (attempt > 200)
+        throw new Error(`freeradius is not listening on ${options.authPort}/${options.acctPort}: ${output}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
@@ -193,6 +197,8 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<FreeR
 /** Whether something accepts a TCP connection on 127.0.0.1:`port` (the probe sends nothing). */
 function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1", () => socket.end(() => resolve(true))).once("error", () => resolve(false));
+    const socket = connect(port, "127.0.0.1", () => socket.end(() => resolve(true))).once("error", () =>
+      resolve(false),
+    );
   });
 }

@@ -17,25 +17,36 @@ let fleet: RunningFleet;
 
 /** The command lines of the launcher's child processes (workerd among them). */
 function childCommands(pid: number): string[] {
-  return readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      return parent === pid ? [readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ")] : [];
-    } catch {
-      return []; // gone meanwhile
-    }
-  });
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return parent === pid ? [readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ")] : [];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
 }
 
-/** A WebSocket opening handshake; resolves with the status answered (101 when the debugger was opened) and closes at once. */
+/**
+ * A WebSocket opening handshake; resolves with the status answered (101 when the debugger was opened) and closes at
+ * once.
+ */
 function handshake(path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({
       host: "127.0.0.1",
       port: INSPECTOR,
       path,
-      headers: { connection: "Upgrade", upgrade: "websocket", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13", ...headers },
+      headers: {
+        connection: "Upgrade",
+        upgrade: "websocket",
+        "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "sec-websocket-version": "13",
+        ...headers,
+      },
     });
     req.on("upgrade", (answer, socket) => {
       socket.destroy();
@@ -43,7 +54,10 @@ function handshake(path: string, headers: Record<string, string> = {}): Promise<
     });
     req.on("response", (answer) => {
       let text = "";
-      answer.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => resolve({ status: answer.statusCode!, text }));
+      answer
+        .setEncoding("utf8")
+        .on("data", (chunk) => (text += chunk))
+        .on("end", () => resolve({ status: answer.statusCode!, text }));
     });
     req.on("error", reject);
     req.end();
@@ -54,24 +68,38 @@ function handshake(path: string, headers: Record<string, string> = {}): Promise<
 const get = (path: string, headers: Record<string, string> = {}) => getOn(INSPECTOR, path, headers);
 
 /** GET on a loopback port with the given headers (given up after 3 s). */
-function getOn(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+function getOn(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: "127.0.0.1", port, path, headers, agent: false, timeout: 3000 }, (answer) => {
       let text = "";
-      answer.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => resolve({ status: answer.statusCode!, text }));
+      answer
+        .setEncoding("utf8")
+        .on("data", (chunk) => (text += chunk))
+        .on("end", () => resolve({ status: answer.statusCode!, text }));
     });
     req.on("timeout", () => req.destroy(new Error("no answer in 3 s"))).on("error", reject);
   });
 }
 
 const debuggerPath = async () => {
-  const targets = JSON.parse((await get("/json/list")).text) as { id: string; webSocketDebuggerUrl: string; devtoolsFrontendUrl: string }[];
+  const targets = JSON.parse((await get("/json/list")).text) as {
+    id: string;
+    webSocketDebuggerUrl: string;
+    devtoolsFrontendUrl: string;
+  }[];
   const target = targets.find((t) => t.id === "core:user:bngfleet")!;
   return { target, path: new URL(target.webSocketDebuggerUrl).pathname };
 };
 
 beforeAll(async () => {
-  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_HTTP: "1", BNG_INSPECTOR_PORT: String(INSPECTOR) }, [PORT_BASE]);
+  fleet = await launchFleet(
+    { BNG_PORT_BASE: String(PORT_BASE), BNG_HTTP: "1", BNG_INSPECTOR_PORT: String(INSPECTOR) },
+    [PORT_BASE],
+  );
 });
 
 afterAll(async () => {
@@ -113,22 +141,35 @@ describe("the V8 inspector behind BNG_INSPECTOR_PORT", () => {
     expect((await handshake("/core:user:bngfleet")).status).toBe(404);
   });
 
-  it("says plainly that workerd's own inspector is open to every user of the machine, naming the one other port that serves it (issue #47)", async () => {
-    const said = /workerd's own inspector listens on 127\.0\.0\.1:(\d+) without any check, and every user of this machine can open it/.exec(fleet.output());
-    expect(said, fleet.output()).not.toBeNull();
-    // Every port the fleet listens on, asked for /json/list as any local process could: the proxy, and the port named.
-    const serving: number[] = [];
-    for (const { port } of listeningSockets(fleet.pid)) {
-      const list = await getOn(port, "/json/list").catch(() => null);
-      if (list?.status === 200 && list.text.trimStart().startsWith("[")) serving.push(port);
-    }
-    expect(serving.sort()).toEqual([INSPECTOR, Number(said![1])].sort());
-  });
+  it(
+    "says plainly that workerd's own inspector is open to every user of the machine, " +
+      "naming the one other port that serves it (issue #47)",
+    async () => {
+      const said =
+        /workerd's own inspector listens on 127\.0\.0\.1:(\d+) without any check, and every user of this machine can open it/.exec(
+          fleet.output(),
+        );
+      expect(said, fleet.output()).not.toBeNull();
+      // Every port the fleet listens on, asked for /json/list as any local process could: the proxy, and the port
+      // named.
+      const serving: number[] = [];
+      for (const { port } of listeningSockets(fleet.pid)) {
+        const list = await getOn(port, "/json/list").catch(() => null);
+        if (list?.status === 200 && list.text.trimStart().startsWith("[")) serving.push(port);
+      }
+      expect(serving.sort()).toEqual([INSPECTOR, Number(said![1])].sort());
+    },
+  );
 
-  it("answers a DevTools-style client (the bench's heap reader: no Origin, loopback Host, path from /json/list)", async () => {
-    const heap = await isolateHeap(INSPECTOR, "bngfleet", () => fetch(`http://127.0.0.1:${PORT_BASE}/api/v1/system/health`));
-    expect(heap.usedBytes).toBeGreaterThan(0);
-  });
+  it(
+    "answers a DevTools-style client (the bench's heap reader: no Origin, loopback " + "Host, path from /json/list)",
+    async () => {
+      const heap = await isolateHeap(INSPECTOR, "bngfleet", () =>
+        fetch(`http://127.0.0.1:${PORT_BASE}/api/v1/system/health`),
+      );
+      expect(heap.usedBytes).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe("without BNG_INSPECTOR_PORT", () => {

@@ -1,4 +1,7 @@
-/** Starts the real fleet launcher (`npm start`'s script) in a child process for end-to-end tests, and talks to it over real HTTPS. */
+/**
+ * Starts the real fleet launcher (`npm start`'s script) in a child process for end-to-end tests, and talks to it over
+ * real HTTPS.
+ */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
@@ -37,7 +40,10 @@ export interface RunningFleet {
   output: () => string;
   /** Sends SIGINT and resolves with the exit code. */
   stop: () => Promise<number | null>;
-  /** The launcher's memory, its JS heap read after a full collection (launcher/launcher-memory.ts); only when launched with `reportsMemory`. */
+  /**
+   * The launcher's memory, its JS heap read after a full collection (launcher/launcher-memory.ts); only when launched
+   * with `reportsMemory`.
+   */
   launcherMemory: () => Promise<LauncherMemory>;
 }
 
@@ -45,10 +51,17 @@ export interface RunningFleet {
 const READY_PARALLEL = 8;
 
 /**
- * Launches `node scripts/bngfleet.ts start` (the CLI from the sources) with the given environment and waits (60 s unless told) until every port answers health.
+ * Launches `node scripts/bngfleet.ts start` (the CLI from the sources) with the given environment and waits (60 s
+ * unless told) until every port answers health.
  * `reportsMemory` opens an IPC channel to it, over which launcherMemory() asks.
  */
-export async function launchFleet(env: Record<string, string>, ports: number[], dataDir?: string, readyTimeoutMs = 60_000, { reportsMemory = false } = {}): Promise<RunningFleet> {
+export async function launchFleet(
+  env: Record<string, string>,
+  ports: number[],
+  dataDir?: string,
+  readyTimeoutMs = 60_000,
+  { reportsMemory = false } = {},
+): Promise<RunningFleet> {
   const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-")));
   let output = "";
   const child: ChildProcess = spawn(process.execPath, ["scripts/bngfleet.ts", "start"], {
@@ -63,8 +76,14 @@ export async function launchFleet(env: Record<string, string>, ports: number[], 
     for (;;) {
       if (child.exitCode !== null) throw new Error(`launcher exited with ${child.exitCode}:\n${output}`);
       if (Date.now() > deadline) throw new Error(`fleet not ready in ${readyTimeoutMs / 1000} s:\n${output}`);
-      const health = env.BNG_HTTP === "1" ? fetch(`http://127.0.0.1:${port}/api/v1/system/health`) : fetchJson(`https://127.0.0.1:${port}/api/v1/system/health`, { insecure: true });
-      const ready = await health.then((r) => r.status === 200, () => false);
+      const health =
+        env.BNG_HTTP === "1"
+          ? fetch(`http://127.0.0.1:${port}/api/v1/system/health`)
+          : fetchJson(`https://127.0.0.1:${port}/api/v1/system/health`, { insecure: true });
+      const ready = await health.then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ready) return;
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -72,9 +91,11 @@ export async function launchFleet(env: Record<string, string>, ports: number[], 
   // A few ports at a time: a health check opens the appliance's object, and a thousand one after another took minutes.
   let next = 0;
   try {
-    await Promise.all(Array.from({ length: Math.min(READY_PARALLEL, ports.length) }, async () => {
-      while (next < ports.length) await waitFor(ports[next++]!);
-    }));
+    await Promise.all(
+      Array.from({ length: Math.min(READY_PARALLEL, ports.length) }, async () => {
+        while (next < ports.length) await waitFor(ports[next++]!);
+      }),
+    );
   } catch (error) {
     // Not left running behind the failed test or bench: it would hold its ports and a workerd.
     child.kill("SIGINT");
@@ -101,7 +122,7 @@ export async function launchFleet(env: Record<string, string>, ports: number[], 
     launcherMemory: () => {
       if (!reportsMemory) return Promise.reject(new Error("the launcher was started without reportsMemory"));
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => done(new Error("the launcher did not answer \"memory\" within 30 s")), 30_000);
+        const timer = setTimeout(() => done(new Error('the launcher did not answer "memory" within 30 s')), 30_000);
         const onMessage = (message: unknown) => {
           const memory = (message as { memory?: LauncherMemory } | null)?.memory;
           if (memory) done(null, memory);
@@ -165,7 +186,8 @@ export function fetchJson(
 }
 
 /** The PEM certificate the launcher generated for an appliance. */
-export const certificateOf = (dataDir: string, appliance: string) => readFile(path.join(dataDir, "certs", `${appliance}.crt`), "utf8");
+export const certificateOf = (dataDir: string, appliance: string) =>
+  readFile(path.join(dataDir, "certs", `${appliance}.crt`), "utf8");
 
 /** A process and its descendants (workerd runs as the launcher's child), read from /proc. */
 function processTree(pid: number): number[] {
@@ -215,7 +237,14 @@ export function listeningSockets(pid: number): { address: string; port: number }
       // st 0A is LISTEN; the inode is the tenth field.
       if (fields.length < 10 || fields[3] !== "0A" || !inodes.has(fields[9]!)) continue;
       const [hex, port] = fields[1]!.split(":");
-      const address = hex!.length === 8 ? hex!.match(/../g)!.reverse().map((b) => parseInt(b, 16)).join(".") : `[${hex}]`;
+      const address =
+        hex!.length === 8
+          ? hex!
+              .match(/../g)!
+              .reverse()
+              .map((b) => parseInt(b, 16))
+              .join(".")
+          : `[${hex}]`;
       found.push({ address, port: parseInt(port!, 16) });
     }
   }

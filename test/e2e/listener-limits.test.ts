@@ -18,14 +18,23 @@ import { LISTENER_LIMITS, type ListenerLimits } from "../../launcher/listener-li
 import { HSTS } from "../../src/http/headers.ts";
 import { closedPort, freePortBase } from "./launcher.ts";
 
-const SHORT: ListenerLimits = { headersTimeoutMs: 300, keepAliveTimeoutMs: 300, maxConnections: 64, maxConnectionsPerClient: 64 };
+const SHORT: ListenerLimits = {
+  headersTimeoutMs: 300,
+  keepAliveTimeoutMs: 300,
+  maxConnections: 64,
+  maxConnectionsPerClient: 64,
+};
 let upstream: http.Server;
 const frontends: Frontend[] = [];
 const ports = { http: 0, https: 0, capped: 0, down: 0 };
 let tlsPair: { key: string; cert: string } | null = null;
 let upstreamPort = 0;
 
-async function frontend(limits: ListenerLimits, tlsPair: { key: string; cert: string } | null, targetPort: number): Promise<number> {
+async function frontend(
+  limits: ListenerLimits,
+  tlsPair: { key: string; cert: string } | null,
+  targetPort: number,
+): Promise<number> {
   const port = await freePortBase(1);
   const front = await listenFrontend({ name: "edge-1", address: "127.0.0.1", port, limits, ...(tlsPair ?? {}) });
   front.setTarget("127.0.0.1", targetPort);
@@ -35,7 +44,9 @@ async function frontend(limits: ListenerLimits, tlsPair: { key: string; cert: st
 
 beforeAll(async () => {
   // Heads as large as workerd takes (200 KB and more): Node's default 16 KiB would answer 431 in the listener's stead.
-  upstream = http.createServer({ maxHeaderSize: 1024 * 1024 }, (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+  upstream = http.createServer({ maxHeaderSize: 1024 * 1024 }, (_req, res) =>
+    res.writeHead(200, { "content-type": "application/json" }).end("{}"),
+  );
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   const up = (upstream.address() as net.AddressInfo).port;
   const pair = await generateCertificate({ name: "edge-1", address: "127.0.0.1", hostname: undefined });
@@ -43,7 +54,11 @@ beforeAll(async () => {
   upstreamPort = up;
   ports.http = await frontend(SHORT, null, up);
   ports.https = await frontend(SHORT, pair, up);
-  ports.capped = await frontend({ headersTimeoutMs: 60_000, keepAliveTimeoutMs: 60_000, maxConnections: 2, maxConnectionsPerClient: 2 }, null, up);
+  ports.capped = await frontend(
+    { headersTimeoutMs: 60_000, keepAliveTimeoutMs: 60_000, maxConnections: 2, maxConnectionsPerClient: 2 },
+    null,
+    up,
+  );
   ports.down = await frontend(SHORT, pair, await closedPort());
 });
 
@@ -52,11 +67,17 @@ afterAll(async () => {
   await new Promise((resolve) => upstream.close(resolve));
 });
 
-/** A raw connection (TLS over `https`) collecting what it receives; `closed` resolves with it once the listener closes the connection. */
+/**
+ * A raw connection (TLS over `https`) collecting what it receives; `closed` resolves with it once the listener closes
+ * the connection.
+ */
 function connect(mode: "http" | "https", port: number): Promise<{ socket: net.Socket; closed: Promise<string> }> {
   return new Promise((resolve, reject) => {
     let received = "";
-    const socket: net.Socket = mode === "https" ? tls.connect({ port, host: "127.0.0.1", rejectUnauthorized: false }) : net.connect(port, "127.0.0.1");
+    const socket: net.Socket =
+      mode === "https"
+        ? tls.connect({ port, host: "127.0.0.1", rejectUnauthorized: false })
+        : net.connect(port, "127.0.0.1");
     socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
     const closed = new Promise<string>((done) => socket.on("close", () => done(received)));
     socket.once("error", () => {});
@@ -117,7 +138,9 @@ it("closes connections past its cap as they arrive, and serves those under it", 
 });
 
 describe.each(["http", "https"] as const)("one client's connections, over %s, with the shipped limits", (mode) => {
-  it("300 idle connections from one client leave another client's health answered 200 (issue #47)", { timeout: 60_000 }, async () => {
+  it("300 idle connections from one client leave another client's health answered 200 (issue #47)", {
+    timeout: 60_000,
+  }, async () => {
     const port = await frontend(LISTENER_LIMITS, mode === "https" ? tlsPair : null, upstreamPort);
     /** A connection from `from` (127.0.0.1 is the hog, 127.0.0.2 the other client), open or closed by the listener. */
     const open = (from: string) =>
@@ -131,7 +154,9 @@ describe.each(["http", "https"] as const)("one client's connections, over %s, wi
     const hog = await Promise.all(Array.from({ length: 300 }, () => open("127.0.0.1")));
     // What the listener closed of them: past the address's share (64), as they arrived, never left hanging.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const health = await ask(`${mode}://127.0.0.1:${port}/api/v1/system/health`, { localAddress: "127.0.0.2" }).catch((error: Error) => error);
+    const health = await ask(`${mode}://127.0.0.1:${port}/api/v1/system/health`, { localAddress: "127.0.0.2" }).catch(
+      (error: Error) => error,
+    );
     expect(health instanceof Error ? health.message : health.statusCode).toBe(200);
     expect(hog.filter(({ socket }) => !socket.destroyed).length).toBe(LISTENER_LIMITS.maxConnectionsPerClient);
     for (const { socket } of hog) socket.destroy();
@@ -139,12 +164,23 @@ describe.each(["http", "https"] as const)("one client's connections, over %s, wi
 });
 
 /** One request over HTTP(S) with a fresh connection; the answer's status and headers. */
-function ask(url: string, options: http.RequestOptions = {}, body?: string): Promise<http.IncomingMessage & { text: string }> {
+function ask(
+  url: string,
+  options: http.RequestOptions = {},
+  body?: string,
+): Promise<http.IncomingMessage & { text: string }> {
   return new Promise((resolve, reject) => {
-    const req = (url.startsWith("https:") ? https : http).request(url, { agent: false, rejectUnauthorized: false, ...options }, (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (c) => (text += c)).on("end", () => resolve(Object.assign(res, { text })));
-    });
+    const req = (url.startsWith("https:") ? https : http).request(
+      url,
+      { agent: false, rejectUnauthorized: false, ...options },
+      (res) => {
+        let text = "";
+        res
+          .setEncoding("utf8")
+          .on("data", (c) => (text += c))
+          .on("end", () => resolve(Object.assign(res, { text })));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -158,28 +194,38 @@ describe.each(["http", "https"] as const)("a request the listener cannot read, o
     setTimeout(() => socket.end(), 2000).unref();
     return closed;
   };
-  const problemOf = (received: string) => JSON.parse(received.slice(received.indexOf("\r\n\r\n") + 4)) as { status: number; title: string };
+  const problemOf = (received: string) =>
+    JSON.parse(received.slice(received.indexOf("\r\n\r\n") + 4)) as { status: number; title: string };
 
   it("a head of 100 KB (a large sign-on cookie) is relayed and served", async () => {
-    const received = await exchange(`GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\ncookie: sso=${"a".repeat(100_000)}\r\nconnection: close\r\n\r\n`);
+    const received = await exchange(
+      `GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\ncookie: ` +
+        `sso=${"a".repeat(100_000)}\r\nconnection: close\r\n\r\n`,
+    );
     expect(received).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it("a head past 128 KiB is answered 431 (RFC 6585) as problem details, then the connection closed", async () => {
-    const received = await exchange(`GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\ncookie: sso=${"a".repeat(140_000)}\r\n\r\n`);
+    const received = await exchange(
+      `GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\ncookie: sso=${"a".repeat(140_000)}\r\n\r\n`,
+    );
     expect(received).toMatch(/^HTTP\/1\.1 431 /);
     expect(received).toMatch(/^content-type: application\/problem\+json$/im);
     expect(received).toMatch(/^x-content-type-options: nosniff$/im);
     expect(problemOf(received)).toMatchObject({ status: 431, title: "Request Header Fields Too Large" });
   });
 
-  it("an HTTP/1.1 request without Host is answered 400 (RFC 9112, section 3.2) as problem details, then the connection closed", async () => {
-    const received = await exchange("GET /api/v1/system/health HTTP/1.1\r\n\r\n");
-    expect(received).toMatch(/^HTTP\/1\.1 400 /);
-    expect(received).toMatch(/^content-type: application\/problem\+json$/im);
-    expect(received).toMatch(/^connection: close$/im);
-    expect(problemOf(received)).toMatchObject({ status: 400, title: "Bad Request" });
-  });
+  it(
+    "an HTTP/1.1 request without Host is answered 400 (RFC 9112, section 3.2) as " +
+      "problem details, then the connection closed",
+    async () => {
+      const received = await exchange("GET /api/v1/system/health HTTP/1.1\r\n\r\n");
+      expect(received).toMatch(/^HTTP\/1\.1 400 /);
+      expect(received).toMatch(/^content-type: application\/problem\+json$/im);
+      expect(received).toMatch(/^connection: close$/im);
+      expect(problemOf(received)).toMatchObject({ status: 400, title: "Bad Request" });
+    },
+  );
 
   it("a request line that is not HTTP is answered 400 as problem details, then the connection closed", async () => {
     const received = await exchange("HELLO THERE\r\n\r\n");
@@ -190,7 +236,10 @@ describe.each(["http", "https"] as const)("a request the listener cannot read, o
 });
 
 describe("the listener's own answers carry the Worker's security headers", () => {
-  const oversized = { method: "POST", headers: { "content-type": "application/json", "content-length": String(2 * 1024 * 1024) } };
+  const oversized = {
+    method: "POST",
+    headers: { "content-type": "application/json", "content-length": String(2 * 1024 * 1024) },
+  };
 
   it("a 413 over HTTPS: nosniff, no-store and HSTS", async () => {
     const res = await ask(`https://127.0.0.1:${ports.https}/api/v1/auth/login`, oversized);
@@ -224,10 +273,15 @@ describe("the listener's own answers carry the Worker's security headers", () =>
     expect(res.headers["strict-transport-security"]).toBeUndefined();
   });
 
-  it("the plain-HTTP redirect goes to a name the appliance answers to, else to its own address, never to a client's Host (issue #47)", async () => {
-    const to = async (host: string) => (await ask(`http://127.0.0.1:${ports.https}/api/v1/system/health`, { headers: { host } })).headers.location;
-    expect(await to(`localhost:${ports.https}`)).toBe(`https://localhost:${ports.https}/api/v1/system/health`);
-    expect(await to("evil.example")).toBe(`https://127.0.0.1:${ports.https}/api/v1/system/health`);
-    expect(await to("evil.example/phish?")).toBe(`https://127.0.0.1:${ports.https}/api/v1/system/health`);
-  });
+  it(
+    "the plain-HTTP redirect goes to a name the appliance answers to, else to its " +
+      "own address, never to a client's Host (issue #47)",
+    async () => {
+      const to = async (host: string) =>
+        (await ask(`http://127.0.0.1:${ports.https}/api/v1/system/health`, { headers: { host } })).headers.location;
+      expect(await to(`localhost:${ports.https}`)).toBe(`https://localhost:${ports.https}/api/v1/system/health`);
+      expect(await to("evil.example")).toBe(`https://127.0.0.1:${ports.https}/api/v1/system/health`);
+      expect(await to("evil.example/phish?")).toBe(`https://127.0.0.1:${ports.https}/api/v1/system/health`);
+    },
+  );
 });

@@ -38,7 +38,11 @@ beforeAll(async () => {
         // answer must still be read), or resets it without an answer (/early/reset).
         if (head.startsWith("POST /early/answer")) {
           const body = JSON.stringify({ type: "about:blank", title: "Unauthorized", status: 401 });
-          socket.write(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`, () => socket.resetAndDestroy());
+          socket.write(
+            `HTTP/1.1 401 Unauthorized\r\ncontent-type: ` +
+              `application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+            () => socket.resetAndDestroy(),
+          );
           return;
         }
         if (head.startsWith("POST /early/reset")) return void socket.resetAndDestroy();
@@ -47,14 +51,20 @@ beforeAll(async () => {
           heads.push(head);
           buffered = buffered.slice(end + 4);
           if (/^cookie: ok$/im.test(head)) {
-            socket.write("HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: stand-in\r\n\r\n");
+            socket.write(
+              "HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: " +
+                "Upgrade\r\nsec-websocket-accept: stand-in\r\n\r\n",
+            );
             socket.removeAllListeners("data");
             socket.on("data", (bytes) => socket.write(bytes));
             if (buffered.length > 0) socket.write(buffered);
             return;
           }
           const body = JSON.stringify({ type: "about:blank", title: "Unauthorized", status: 401 });
-          socket.write(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+          socket.write(
+            `HTTP/1.1 401 Unauthorized\r\ncontent-type: ` +
+              `application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+          );
           continue;
         }
         // Answers as workerd frames them, for the relay's own reader (launcher/response-reader.ts): a large chunked
@@ -79,7 +89,11 @@ beforeAll(async () => {
           return;
         }
         const body = JSON.stringify({ connection: index, method: head.split(" ")[0] });
-        socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: keep-alive\r\n\r\n${body}`);
+        socket.write(
+          `HTTP/1.1 200 OK\r\ncontent-type: ` +
+            `application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: ` +
+            `keep-alive\r\n\r\n${body}`,
+        );
       }
     });
   });
@@ -104,13 +118,19 @@ function answerAs(target: string, socket: net.Socket): void {
     socket.write("0\r\n\r\n");
   } else if (target === "/answers/cut") {
     // Chunked, so only the relay's own handling could make the client's copy look complete (a closing chunk).
-    socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nb\r\n{\"partial\":\r\n", () => setTimeout(() => socket.resetAndDestroy(), 100));
+    socket.write(
+      'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nb\r\n{"partial":\r\n',
+      () => setTimeout(() => socket.resetAndDestroy(), 100),
+    );
   } else if (target === "/answers/stream") {
     socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n");
     streamEvent = () => socket.write("d\r\ndata: first\n\n\r\n0\r\n\r\n");
   } else if (target === "/answers/burst") {
     // Two events in one write (the relay reads them at once), the third when the test asks for it.
-    socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\nb\r\ndata: one\n\n\r\nb\r\ndata: two\n\n\r\n");
+    socket.write(
+      "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: " +
+        "chunked\r\n\r\nb\r\ndata: one\n\n\r\nb\r\ndata: two\n\n\r\n",
+    );
     streamEvent = () => socket.write("d\r\ndata: three\n\n\r\n0\r\n\r\n");
   }
 }
@@ -124,13 +144,30 @@ afterAll(async () => {
 });
 
 /** One request on a connection of its own from the client, so only the listener's upstream side reuses connections. */
-function request(method: string, body?: string): Promise<{ status: number; json: { connection: number; method: string } | null }> {
+function request(
+  method: string,
+  body?: string,
+): Promise<{ status: number; json: { connection: number; method: string } | null }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}/api/v1/system/health`, { method, agent: false, headers: body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-      let text = "";
-      res.on("data", (c) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode!, json: res.headers["content-type"] === "application/json" ? JSON.parse(text) : null }));
-    });
+    const req = http.request(
+      `${base}/api/v1/system/health`,
+      {
+        method,
+        agent: false,
+        headers:
+          body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode!,
+            json: res.headers["content-type"] === "application/json" ? JSON.parse(text) : null,
+          }),
+        );
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -146,16 +183,20 @@ describe("the listener's relay to workerd", () => {
     expect(served.slice(0, 2)).toEqual([2, 1]);
   });
 
-  it("sends it again on a fresh connection, not on another kept-alive one that workerd may have closed as well", async () => {
-    // Two requests at once leave two kept-alive connections in the pool, and the stand-in resets each at its next request.
-    const pair = await Promise.all([request("GET"), request("GET")]);
-    expect(pair.map((r) => r.status)).toEqual([200, 200]);
-    const before = served.length;
-    const third = await request("GET");
-    expect(third.status).toBe(200);
-    // Put on one of the two, reset, then sent on a new connection: the other kept one is not tried.
-    expect(third.json!.connection).toBe(before);
-  });
+  it(
+    "sends it again on a fresh connection, not on another kept-alive one that " + "workerd may have closed as well",
+    async () => {
+      // Two requests at once leave two kept-alive connections in the pool, and the stand-in resets each at its next
+      // request.
+      const pair = await Promise.all([request("GET"), request("GET")]);
+      expect(pair.map((r) => r.status)).toEqual([200, 200]);
+      const before = served.length;
+      const third = await request("GET");
+      expect(third.status).toBe(200);
+      // Put on one of the two, reset, then sent on a new connection: the other kept one is not tried.
+      expect(third.json!.connection).toBe(before);
+    },
+  );
 
   it("never puts a request with a body on a reused connection", async () => {
     // A GET leaves a kept-alive connection in the listener's pool, which the stand-in resets at its next request.
@@ -174,13 +215,22 @@ describe("the listener's relay to workerd", () => {
  * the answer only once it has sent everything (as a simple client or a script does): a connection the listener
  * closes before the body is through fails the writes instead of handing over the answer.
  */
-function streamBody(pathname: string, total: number, declared = total): Promise<{ status: number; contentType: string | undefined; body: string }> {
+function streamBody(
+  pathname: string,
+  total: number,
+  declared = total,
+): Promise<{ status: number; contentType: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
     let received = "";
     const answer = () => {
       const [head = "", body = ""] = received.split("\r\n\r\n");
-      return { status: Number(head.split(" ")[1]), contentType: /^content-type: *(.*)$/im.exec(head)?.[1], length: Number(/^content-length: *(\d+)$/im.exec(head)?.[1]), body };
+      return {
+        status: Number(head.split(" ")[1]),
+        contentType: /^content-type: *(.*)$/im.exec(head)?.[1],
+        length: Number(/^content-length: *(\d+)$/im.exec(head)?.[1]),
+        body,
+      };
     };
     socket.on("data", (c) => {
       received += c.toString("latin1");
@@ -196,7 +246,10 @@ function streamBody(pathname: string, total: number, declared = total): Promise<
       const { length: _, ...rest } = answer();
       resolve(rest);
     });
-    socket.write(`POST ${pathname} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${declared}\r\nconnection: close\r\n\r\n`);
+    socket.write(
+      `POST ${pathname} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: ` +
+        `application/json\r\ncontent-length: ${declared}\r\nconnection: close\r\n\r\n`,
+    );
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
     const pump = () => {
@@ -219,14 +272,22 @@ describe("a client still sending its body", () => {
     expect(JSON.parse(result.body)).toMatchObject({ status: 401 });
   });
 
-  it("reads the listener's own 413 for a body declared past the cap, before anything is relayed (never the 502 of workerd's reset)", async () => {
-    const before = heads.length;
-    const result = await streamBody("/api/v1/auth/login", 2 * 1024 * 1024);
-    expect(result.status).toBe(413);
-    expect(result.contentType).toBe("application/problem+json");
-    expect(JSON.parse(result.body)).toMatchObject({ status: 413, title: "Content Too Large", detail: "request body exceeds 1048576 bytes" });
-    expect(heads.length).toBe(before);
-  });
+  it(
+    "reads the listener's own 413 for a body declared past the cap, before anything " +
+      "is relayed (never the 502 of workerd's reset)",
+    async () => {
+      const before = heads.length;
+      const result = await streamBody("/api/v1/auth/login", 2 * 1024 * 1024);
+      expect(result.status).toBe(413);
+      expect(result.contentType).toBe("application/problem+json");
+      expect(JSON.parse(result.body)).toMatchObject({
+        status: 413,
+        title: "Content Too Large",
+        detail: "request body exceeds 1048576 bytes",
+      });
+      expect(heads.length).toBe(before);
+    },
+  );
 
   it("reads that 413 having sent only part of the declared body", async () => {
     const before = heads.length;
@@ -245,58 +306,73 @@ describe("a client still sending its body", () => {
 });
 
 describe("a request asking to upgrade (no route takes one)", () => {
-  it("is answered as any other and closes its connection: a request smuggled after it never reaches the appliance", async () => {
-    const before = heads.length;
-    const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
-    let received = "";
-    socket.on("data", (c) => (received += c.toString("latin1")));
-    const closed = new Promise((resolve) => socket.on("close", resolve));
-    socket.write(
-      "GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: Upgrade\r\nupgrade: websocket\r\nx-bng-wiring: forged\r\n\r\n" +
-        "POST /api/v1/auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\nx-bng-peer-address: 203.0.113.9\r\nx-bng-appliance: edge-2\r\ncontent-length: 0\r\n\r\n",
-    );
-    await closed;
-    const seen = heads.slice(before);
-    expect(seen.length).toBeGreaterThan(0);
-    for (const head of seen) {
-      expect(head).toMatch(/^GET \/api\/v1\/system\/health /);
-      expect(head).toMatch(/^x-bng-peer-address: 127\.0\.0\.1$/im);
-      expect(head).toMatch(/^x-bng-appliance: edge-1$/im);
-      expect(head).not.toContain("203.0.113.9");
-      // The launcher's own wiring secret (issue #47), once, whatever the client sent under its name.
-      expect(head.match(/^x-bng-wiring: .*$/gim)).toEqual([`x-bng-wiring: ${WIRING_SECRET}`]);
-    }
-    // One answer (the health GET's), after which the listener closed the connection.
-    expect(received.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
-    expect(received).toMatch(/^HTTP\/1\.1 200 /);
-    expect(received).toMatch(/^connection: close$/im);
-  });
+  it(
+    "is answered as any other and closes its connection: a request smuggled after it " + "never reaches the appliance",
+    async () => {
+      const before = heads.length;
+      const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
+      let received = "";
+      socket.on("data", (c) => (received += c.toString("latin1")));
+      const closed = new Promise((resolve) => socket.on("close", resolve));
+      socket.write(
+        "GET /api/v1/system/health HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: " +
+          "Upgrade\r\nupgrade: websocket\r\nx-bng-wiring: forged\r\n\r\n" +
+          ("POST /api/v1/auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\nx-bng-peer-address: " +
+            "203.0.113.9\r\nx-bng-appliance: edge-2\r\ncontent-length: 0\r\n\r\n"),
+      );
+      await closed;
+      const seen = heads.slice(before);
+      expect(seen.length).toBeGreaterThan(0);
+      for (const head of seen) {
+        expect(head).toMatch(/^GET \/api\/v1\/system\/health /);
+        expect(head).toMatch(/^x-bng-peer-address: 127\.0\.0\.1$/im);
+        expect(head).toMatch(/^x-bng-appliance: edge-1$/im);
+        expect(head).not.toContain("203.0.113.9");
+        // The launcher's own wiring secret (issue #47), once, whatever the client sent under its name.
+        expect(head.match(/^x-bng-wiring: .*$/gim)).toEqual([`x-bng-wiring: ${WIRING_SECRET}`]);
+      }
+      // One answer (the health GET's), after which the listener closed the connection.
+      expect(received.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
+      expect(received).toMatch(/^HTTP\/1\.1 200 /);
+      expect(received).toMatch(/^connection: close$/im);
+    },
+  );
 });
 
 describe("the live channel's upgrade", () => {
   const upgrade = (cookie: string) =>
-    `GET /ui/live HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: Upgrade\r\nupgrade: websocket\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n` +
+    `GET /ui/live HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: Upgrade\r\nupgrade: ` +
+    `websocket\r\nsec-websocket-key: ` +
+    `dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n` +
     `x-bng-peer-address: 203.0.113.9\r\nx-bng-appliance: edge-2\r\ncookie: ${cookie}\r\n\r\n`;
 
-  it("is refused by the appliance: the refusal is relayed, the connection closed, and a request smuggled after it never reaches the appliance", async () => {
-    const before = heads.length;
-    const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
-    let received = "";
-    socket.on("data", (c) => (received += c.toString("latin1")));
-    const closed = new Promise((resolve) => socket.on("close", resolve));
-    socket.write(upgrade("none") + "POST /api/v1/auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\nx-bng-peer-address: 203.0.113.9\r\nx-bng-appliance: edge-2\r\ncontent-length: 0\r\n\r\n");
-    await closed;
-    const seen = heads.slice(before);
-    // The upgrade request alone reached the appliance, with the listener's own peer and appliance headers.
-    expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatch(/^GET \/ui\/live /);
-    expect(seen[0]).toMatch(/^x-bng-peer-address: 127\.0\.0\.1$/im);
-    expect(seen[0]).toMatch(/^x-bng-appliance: edge-1$/im);
-    expect(seen[0]).not.toContain("203.0.113.9");
-    expect(received.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
-    expect(received).toMatch(/^HTTP\/1\.1 401 /);
-    expect(received).toMatch(/^connection: close$/im);
-  });
+  it(
+    "is refused by the appliance: the refusal is relayed, the connection closed, and " +
+      "a request smuggled after it never reaches the appliance",
+    async () => {
+      const before = heads.length;
+      const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
+      let received = "";
+      socket.on("data", (c) => (received += c.toString("latin1")));
+      const closed = new Promise((resolve) => socket.on("close", resolve));
+      socket.write(
+        upgrade("none") +
+          ("POST /api/v1/auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\nx-bng-peer-address: " +
+            "203.0.113.9\r\nx-bng-appliance: edge-2\r\ncontent-length: 0\r\n\r\n"),
+      );
+      await closed;
+      const seen = heads.slice(before);
+      // The upgrade request alone reached the appliance, with the listener's own peer and appliance headers.
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatch(/^GET \/ui\/live /);
+      expect(seen[0]).toMatch(/^x-bng-peer-address: 127\.0\.0\.1$/im);
+      expect(seen[0]).toMatch(/^x-bng-appliance: edge-1$/im);
+      expect(seen[0]).not.toContain("203.0.113.9");
+      expect(received.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
+      expect(received).toMatch(/^HTTP\/1\.1 401 /);
+      expect(received).toMatch(/^connection: close$/im);
+    },
+  );
 
   it("becomes a byte stream once the appliance answers 101, its request cleaned as any other", async () => {
     const before = heads.length;
@@ -328,17 +404,21 @@ describe("an answer the relay reads from workerd and passes on", () => {
   /** A GET on a connection of its own, its answer read by a client that takes its time (backpressure). */
   const get = (target: string, onHead?: (res: http.IncomingMessage) => void) =>
     new Promise<{ status: number; body: Buffer; complete: boolean }>((resolve, reject) => {
-      http.get(`${base}${target}`, { agent: false }, (res) => {
-        onHead?.(res);
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => {
-          chunks.push(chunk);
-          res.pause();
-          setTimeout(() => res.resume(), 1);
-        });
-        res.on("close", () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks), complete: res.complete }));
-        res.on("error", () => {});
-      }).on("error", reject);
+      http
+        .get(`${base}${target}`, { agent: false }, (res) => {
+          onHead?.(res);
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => {
+            chunks.push(chunk);
+            res.pause();
+            setTimeout(() => res.resume(), 1);
+          });
+          res.on("close", () =>
+            resolve({ status: res.statusCode!, body: Buffer.concat(chunks), complete: res.complete }),
+          );
+          res.on("error", () => {});
+        })
+        .on("error", reject);
     });
 
   it("a 4 MiB chunked body arrives whole and in order to a slow reader", async () => {
@@ -370,14 +450,16 @@ describe("an answer the relay reads from workerd and passes on", () => {
   it("events that come in one read reach the client before the stream's next event is sent", async () => {
     // The third is sent only once the client has the first two: held back, they would wait for it forever.
     const { body, complete } = await new Promise<{ body: string; complete: boolean }>((resolve, reject) => {
-      http.get(`${base}/answers/burst`, { agent: false }, (res) => {
-        let text = "";
-        res.on("data", (chunk: Buffer) => {
-          text += chunk.toString();
-          if (text === "data: one\n\ndata: two\n\n") streamEvent();
-        });
-        res.on("close", () => resolve({ body: text, complete: res.complete }));
-      }).on("error", reject);
+      http
+        .get(`${base}/answers/burst`, { agent: false }, (res) => {
+          let text = "";
+          res.on("data", (chunk: Buffer) => {
+            text += chunk.toString();
+            if (text === "data: one\n\ndata: two\n\n") streamEvent();
+          });
+          res.on("close", () => resolve({ body: text, complete: res.complete }));
+        })
+        .on("error", reject);
     });
     expect(body).toBe("data: one\n\ndata: two\n\ndata: three\n\n");
     expect(complete).toBe(true);

@@ -39,7 +39,8 @@ beforeAll(async () => {
     [
       `import { EventSource } from ${JSON.stringify(EVENTSOURCE)};`,
       "const [url, token] = process.argv.slice(2);",
-      "const source = new EventSource(url, { fetch: (u, init) => fetch(u, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } }) });",
+      "const source = new EventSource(url, { fetch: (u, init) => fetch(u, { ...init, " +
+        "headers: { ...init.headers, authorization: `Bearer ${token}` } }) });",
       'source.onopen = () => console.log("open");',
       "source.onerror = (event) => console.log(`error ${event.code ?? 0}`);",
       'source.addEventListener("log", (event) => console.log(`log ${event.lastEventId}`));',

@@ -28,7 +28,10 @@ const GROUPS: Record<string, string[]> = { alice: ["noc-ops"], mallory: ["guests
 let fleet: RunningFleet;
 let browser: Browser;
 
-/** One provider on loopback: `groupsInIdToken` false keeps every scope claim in UserInfo only (OIDC Core §5.4, the provider's default). */
+/**
+ * One provider on loopback: `groupsInIdToken` false keeps every scope claim in UserInfo only (OIDC Core §5.4, the
+ * provider's default).
+ */
 class LabProvider {
   server: Server | undefined;
   port = 0;
@@ -52,13 +55,25 @@ class LabProvider {
     this.port = (server.address() as AddressInfo).port;
     const callbacks = ["corp", "corpui", "corpid"].map((name) => `${HOST}/api/v1/auth/oidc/${name}/callback`);
     const configuration: Configuration = {
-      clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, redirect_uris: callbacks, token_endpoint_auth_method: "client_secret_basic", grant_types: ["authorization_code"], response_types: ["code"] }],
+      clients: [
+        {
+          client_id: CLIENT.id,
+          client_secret: CLIENT.secret,
+          redirect_uris: callbacks,
+          token_endpoint_auth_method: "client_secret_basic",
+          grant_types: ["authorization_code"],
+          response_types: ["code"],
+        },
+      ],
       jwks: { keys: [jwk] },
       pkce: { required: () => true },
       conformIdTokenClaims: !this.groupsInIdToken,
       scopes: ["openid", "profile", "groups"],
       claims: { openid: ["sub"], profile: ["preferred_username"], groups: ["groups"] },
-      findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, preferred_username: sub, groups: GROUPS[sub] ?? [] }) }),
+      findAccount: (_ctx, sub) => ({
+        accountId: sub,
+        claims: () => ({ sub, preferred_username: sub, groups: GROUPS[sub] ?? [] }),
+      }),
       cookies: { keys: ["e2e-only-cookie-key"] },
       features: { devInteractions: { enabled: true } },
     };
@@ -80,7 +95,9 @@ const userInfoIdp = new LabProvider(false);
 
 beforeAll(async () => {
   await Promise.all([idTokenIdp.start(), userInfoIdp.start()]);
-  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, [PORT_BASE]);
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, [
+    PORT_BASE,
+  ]);
   browser = await launchChromium();
 }, 120_000);
 
@@ -91,10 +108,24 @@ afterAll(async () => {
 });
 
 const api = (path: string, body?: unknown, method?: string) =>
-  fetchJson(`https://127.0.0.1:${PORT_BASE}${path}`, { insecure: true, headers: { authorization: `Bearer ${BOOTSTRAP}` }, ...(body === undefined ? {} : { body }), ...(method ? { method } : {}) });
+  fetchJson(`https://127.0.0.1:${PORT_BASE}${path}`, {
+    insecure: true,
+    headers: { authorization: `Bearer ${BOOTSTRAP}` },
+    ...(body === undefined ? {} : { body }),
+    ...(method ? { method } : {}),
+  });
 
 async function putProvider(name: string, idp: LabProvider, extra: Record<string, unknown> = {}): Promise<void> {
-  const body = { enabled: true, displayName: `Lab ${name}`, issuer: idp.issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret, scopes: ["profile", "groups"], roleMap: { "noc-ops": "operator" }, ...extra };
+  const body = {
+    enabled: true,
+    displayName: `Lab ${name}`,
+    issuer: idp.issuer,
+    clientId: CLIENT.id,
+    clientSecret: CLIENT.secret,
+    scopes: ["profile", "groups"],
+    roleMap: { "noc-ops": "operator" },
+    ...extra,
+  };
   const put = await api(`/api/v1/auth/providers/oidc/${name}`, body, "PUT");
   expect(put.status, put.text).toBe(200);
 }
@@ -107,7 +138,9 @@ async function putProvider(name: string, idp: LabProvider, extra: Record<string,
 async function signIn(provider: string, user: string, returnTo = "/api/v1/auth/whoami") {
   const context = await browser.newContext({ ignoreHTTPSErrors: true });
   const page = await context.newPage();
-  const callback = page.waitForResponse((r) => r.url().includes(`/api/v1/auth/oidc/${provider}/callback`), { timeout: 20_000 });
+  const callback = page.waitForResponse((r) => r.url().includes(`/api/v1/auth/oidc/${provider}/callback`), {
+    timeout: 20_000,
+  });
   await page.goto(`${HOST}/api/v1/auth/oidc/${provider}/login?returnTo=${encodeURIComponent(returnTo)}`);
   await page.fill('input[name="login"]', user);
   await page.fill('input[name="password"]', "any password will do");
@@ -119,40 +152,49 @@ async function signIn(provider: string, user: string, returnTo = "/api/v1/auth/w
   return { page, callbackStatus, session, close: () => context.close() };
 }
 
-const bodyJson = async (page: Page) => JSON.parse((await page.textContent("body")) ?? "null") as Record<string, unknown>;
+const bodyJson = async (page: Page) =>
+  JSON.parse((await page.textContent("body")) ?? "null") as Record<string, unknown>;
 
 describe("OIDC sign-in against oidc-provider, in Chromium", () => {
-  it("lands signed in on the first page after sign-in, with the cookie still SameSite=Strict (groups from the ID token)", async () => {
-    await putProvider("corp", idTokenIdp);
-    const { page, callbackStatus, session, close } = await signIn("corp", "alice");
-    await page.waitForURL(`${HOST}/api/v1/auth/whoami`);
-    // A redirect at the end of the provider's chain would get a 401 here: the browser withholds the Strict cookie.
-    expect(await bodyJson(page)).toMatchObject({ via: "session", username: "alice@corp", role: "operator" });
-    expect(session).toMatchObject({ sameSite: "Strict", httpOnly: true, secure: true });
-    expect(callbackStatus).toBe(200);
-    await close();
-  });
+  it(
+    "lands signed in on the first page after sign-in, with the cookie still " +
+      "SameSite=Strict (groups from the ID token)",
+    async () => {
+      await putProvider("corp", idTokenIdp);
+      const { page, callbackStatus, session, close } = await signIn("corp", "alice");
+      await page.waitForURL(`${HOST}/api/v1/auth/whoami`);
+      // A redirect at the end of the provider's chain would get a 401 here: the browser withholds the Strict cookie.
+      expect(await bodyJson(page)).toMatchObject({ via: "session", username: "alice@corp", role: "operator" });
+      expect(session).toMatchObject({ sameSite: "Strict", httpOnly: true, secure: true });
+      expect(callbackStatus).toBe(200);
+      await close();
+    },
+  );
 
-  it("offers one button per enabled provider on the web UI's sign-in page, which signs in and returns to the page the person opened", async () => {
-    await putProvider("corp", idTokenIdp);
-    await putProvider("dormant", userInfoIdp, { enabled: false });
-    const context = await browser.newContext({ ignoreHTTPSErrors: true });
-    const page = await context.newPage();
-    await page.goto(`${HOST}/alarms`);
-    const buttons = page.getByRole("link", { name: /^Sign in with / });
-    await buttons.first().waitFor({ timeout: 15_000 });
-    // The disabled provider is not offered; the enabled one by its display name.
-    expect(await buttons.allTextContents()).toEqual(["Sign in with Lab corp"]);
-    await buttons.first().click();
-    await page.fill('input[name="login"]', "alice");
-    await page.fill('input[name="password"]', "any password will do");
-    await page.click('button[type="submit"]');
-    await page.click('button:has-text("Continue")');
-    await page.waitForURL(`${HOST}/alarms`, { timeout: 20_000 });
-    await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 15_000 });
-    expect(await page.locator("header").textContent()).toContain("alice@corp");
-    await context.close();
-  });
+  it(
+    "offers one button per enabled provider on the web UI's sign-in page, which " +
+      "signs in and returns to the page the person opened",
+    async () => {
+      await putProvider("corp", idTokenIdp);
+      await putProvider("dormant", userInfoIdp, { enabled: false });
+      const context = await browser.newContext({ ignoreHTTPSErrors: true });
+      const page = await context.newPage();
+      await page.goto(`${HOST}/alarms`);
+      const buttons = page.getByRole("link", { name: /^Sign in with / });
+      await buttons.first().waitFor({ timeout: 15_000 });
+      // The disabled provider is not offered; the enabled one by its display name.
+      expect(await buttons.allTextContents()).toEqual(["Sign in with Lab corp"]);
+      await buttons.first().click();
+      await page.fill('input[name="login"]', "alice");
+      await page.fill('input[name="password"]', "any password will do");
+      await page.click('button[type="submit"]');
+      await page.click('button:has-text("Continue")');
+      await page.waitForURL(`${HOST}/alarms`, { timeout: 20_000 });
+      await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 15_000 });
+      expect(await page.locator("header").textContent()).toContain("alice@corp");
+      await context.close();
+    },
+  );
 
   it("takes the groups from UserInfo when the provider keeps them out of the ID token", async () => {
     await putProvider("corpui", userInfoIdp, { fetchUserInfo: true });
@@ -196,7 +238,11 @@ describe("OIDC sign-in against oidc-provider, in Chromium", () => {
     await putProvider("corp", idTokenIdp);
     const read = await api("/api/v1/auth/providers/oidc/corp");
     const { clientSecretSet: _set, callbackPath: _path, ...record } = read.json<Record<string, unknown>>();
-    const written = await api("/api/v1/auth/providers/oidc/corp", { ...record, displayName: "Renamed SSO", clientSecret: "********" }, "PUT");
+    const written = await api(
+      "/api/v1/auth/providers/oidc/corp",
+      { ...record, displayName: "Renamed SSO", clientSecret: "********" },
+      "PUT",
+    );
     expect(written.status, written.text).toBe(200);
     const { page, callbackStatus, close } = await signIn("corp", "alice");
     expect(callbackStatus).toBe(200);

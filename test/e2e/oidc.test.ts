@@ -31,20 +31,35 @@ beforeAll(async () => {
   idp = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", issuer);
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-      res.writeHead(status, { "content-type": "application/json", ...headers }).end(body === null ? undefined : JSON.stringify(body));
+      res
+        .writeHead(status, { "content-type": "application/json", ...headers })
+        .end(body === null ? undefined : JSON.stringify(body));
     if (url.pathname === "/.well-known/openid-configuration") {
-      return send(200, { issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks` });
+      return send(200, {
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        jwks_uri: `${issuer}/jwks`,
+      });
     }
     if (url.pathname === "/jwks") return send(200, { keys: [jwk] });
     if (url.pathname === "/authorize") {
       // Consent is automatic: straight back to the client with a code.
       const code = randomUUID();
       const q = url.searchParams;
-      if (q.get("client_id") !== CLIENT.id || q.get("code_challenge_method") !== "S256") return send(400, { error: "invalid_request" });
+      if (q.get("client_id") !== CLIENT.id || q.get("code_challenge_method") !== "S256")
+        return send(400, { error: "invalid_request" });
       // Who signs in travels with the request (as a person typing their name at the provider), not in shared state.
       const user = JSON.parse(q.get("lab_user") ?? JSON.stringify(ALICE)) as LabUser;
-      codes.set(code, { nonce: q.get("nonce")!, challenge: q.get("code_challenge")!, redirectUri: q.get("redirect_uri")!, user });
-      return send(302, null, { location: `${q.get("redirect_uri")}?code=${code}&state=${encodeURIComponent(q.get("state")!)}` });
+      codes.set(code, {
+        nonce: q.get("nonce")!,
+        challenge: q.get("code_challenge")!,
+        redirectUri: q.get("redirect_uri")!,
+        user,
+      });
+      return send(302, null, {
+        location: `${q.get("redirect_uri")}?code=${code}&state=${encodeURIComponent(q.get("state")!)}`,
+      });
     }
     if (url.pathname === "/token" && req.method === "POST") {
       let raw = "";
@@ -55,7 +70,13 @@ beforeAll(async () => {
       codes.delete(form.get("code") ?? "");
       const verifier = form.get("code_verifier") ?? "";
       const pkceOk = issued && createHash("sha256").update(verifier).digest("base64url") === issued.challenge;
-      if (req.headers.authorization !== `Basic ${basic}` || !issued || !pkceOk || form.get("redirect_uri") !== issued.redirectUri) return send(400, { error: "invalid_grant" });
+      if (
+        req.headers.authorization !== `Basic ${basic}` ||
+        !issued ||
+        !pkceOk ||
+        form.get("redirect_uri") !== issued.redirectUri
+      )
+        return send(400, { error: "invalid_grant" });
       const idToken = await new SignJWT({ nonce: issued.nonce, ...issued.user })
         .setProtectedHeader({ alg: "RS256", kid: "lab-1" })
         .setIssuer(issuer)
@@ -70,7 +91,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => idp.listen(0, "127.0.0.1", resolve));
   issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
-  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, [PORT_BASE]);
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, [
+    PORT_BASE,
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -79,40 +102,66 @@ afterAll(async () => {
 });
 
 const appliance = (path: string, headers: Record<string, string> = {}, body?: unknown, method?: string) =>
-  fetchJson(`https://127.0.0.1:${PORT_BASE}${path}`, { insecure: true, headers, ...(body === undefined ? {} : { body }), ...(method ? { method } : {}) });
-const cookies = (result: HttpResult) => ([] as string[]).concat(result.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]!);
+  fetchJson(`https://127.0.0.1:${PORT_BASE}${path}`, {
+    insecure: true,
+    headers,
+    ...(body === undefined ? {} : { body }),
+    ...(method ? { method } : {}),
+  });
+const cookies = (result: HttpResult) =>
+  ([] as string[]).concat(result.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]!);
 const pathOf = (location: string) => {
   const url = new URL(location);
   return `${url.pathname}${url.search}`;
 };
 
-/** Configures the lab provider as `corp` (a PUT creates or replaces it): each test calls it, so none relies on another having run. */
+/**
+ * Configures the lab provider as `corp` (a PUT creates or replaces it): each test calls it, so none relies on another
+ * having run.
+ */
 async function configureCorp(): Promise<void> {
-  const put = await appliance("/api/v1/auth/providers/oidc/corp", { authorization: `Bearer ${BOOTSTRAP}` }, {
-    enabled: true,
-    displayName: "Lab SSO",
-    issuer,
-    clientId: CLIENT.id,
-    clientSecret: CLIENT.secret,
-    roleMap: { "noc-ops": "operator" },
-  }, "PUT");
+  const put = await appliance(
+    "/api/v1/auth/providers/oidc/corp",
+    { authorization: `Bearer ${BOOTSTRAP}` },
+    {
+      enabled: true,
+      displayName: "Lab SSO",
+      issuer,
+      clientId: CLIENT.id,
+      clientSecret: CLIENT.secret,
+      roleMap: { "noc-ops": "operator" },
+    },
+    "PUT",
+  );
   expect(put.status, put.text).toBe(200);
 }
 
-/** A browser's sign-in as `user`: the appliance, the provider, and back; answers the callback's result and the session cookie it set. */
-async function signIn(user: LabUser = ALICE): Promise<{ callback: HttpResult; session: string | undefined; callbackPath: string; binding: string }> {
+/**
+ * A browser's sign-in as `user`: the appliance, the provider, and back; answers the callback's result and the session
+ * cookie it set.
+ */
+async function signIn(
+  user: LabUser = ALICE,
+): Promise<{ callback: HttpResult; session: string | undefined; callbackPath: string; binding: string }> {
   const start = await appliance("/api/v1/auth/oidc/corp/login?returnTo=/api/v1/auth/whoami");
   expect(start.status, start.text).toBe(302);
   const binding = cookies(start).find((c) => c.startsWith("bng_oidc="))!;
   const authorize = new URL(String(start.headers.location));
   expect(authorize.origin).toBe(issuer);
-  expect(authorize.searchParams.get("redirect_uri")).toBe(`https://edge-1.bng.localhost:${PORT_BASE}/api/v1/auth/oidc/corp/callback`);
+  expect(authorize.searchParams.get("redirect_uri")).toBe(
+    `https://edge-1.bng.localhost:${PORT_BASE}/api/v1/auth/oidc/corp/callback`,
+  );
   authorize.searchParams.set("lab_user", JSON.stringify(user));
   const atProvider = await fetch(authorize, { redirect: "manual" });
   expect(atProvider.status).toBe(302);
   const callbackPath = pathOf(atProvider.headers.get("location")!);
   const callback = await appliance(callbackPath, { cookie: binding });
-  return { callback, session: cookies(callback).find((c) => c.startsWith("bng_session=") && c !== "bng_session="), callbackPath, binding };
+  return {
+    callback,
+    session: cookies(callback).find((c) => c.startsWith("bng_session=") && c !== "bng_session="),
+    callbackPath,
+    binding,
+  };
 }
 
 describe("OIDC sign-in", () => {

@@ -23,7 +23,15 @@ function miniflareConfig(count: number) {
     service: { name: "fleet" },
   }));
   const config = serializeConfig({
-    services: [{ name: "fleet", worker: { modules: [{ name: "fleet.js", esModule: "export default { fetch: () => new Response('') }" }], compatibilityDate: "2025-01-01" } }],
+    services: [
+      {
+        name: "fleet",
+        worker: {
+          modules: [{ name: "fleet.js", esModule: "export default { fetch: () => new Response('') }" }],
+          compatibilityDate: "2025-01-01",
+        },
+      },
+    ],
     sockets,
   });
   return { config, publicSockets: sockets.map((s, i) => ({ address: s.address, appliance: `edge-${i + 1}` })) };
@@ -44,6 +52,8 @@ describe("workerd's configuration with the appliances' public sockets", () => {
 
   it("names a public socket the configuration lacks", () => {
     const { config } = miniflareConfig(1);
-    expect(() => withPublicSockets(config, [{ address: "127.0.0.1:1", appliance: "edge-1" }], "w")).toThrow(/no socket on 127\.0\.0\.1:1/);
+    expect(() => withPublicSockets(config, [{ address: "127.0.0.1:1", appliance: "edge-1" }], "w")).toThrow(
+      /no socket on 127\.0\.0\.1:1/,
+    );
   });
 });

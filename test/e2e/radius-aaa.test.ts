@@ -51,7 +51,11 @@ interface Pool {
     requestsByResult: { accept: number; reject: number; timeout: number };
     transport: string;
     lastFailureReason: string | null;
-    accounting: { port: number; requestsByType: { start: number; interimUpdate: number; stop: number }; responses: number };
+    accounting: {
+      port: number;
+      requestsByType: { start: number; interimUpdate: number; stop: number };
+      responses: number;
+    };
   }[];
   pacing: { requestsPerSecond: number; queued: number; notSentInTime: number } | null;
 }
@@ -70,14 +74,20 @@ const pool = async () => (await api("/api/v1/radius/servers")).json<Pool>();
 const sessions = async (): Promise<SessionRow[]> => {
   const rows: SessionRow[] = [];
   for (;;) {
-    const page = (await api(`/api/v1/sessions?limit=500&offset=${rows.length}`)).json<{ total: number; items: SessionRow[] }>();
+    const page = (await api(`/api/v1/sessions?limit=500&offset=${rows.length}`)).json<{
+      total: number;
+      items: SessionRow[];
+    }>();
     rows.push(...page.items);
     if (rows.length >= page.total || page.items.length === 0) return rows;
   }
 };
 const logs = async (msgId: string) =>
-  (await api("/api/v1/logs/tail?count=1000")).json<{ entries: { msgId: string; fields: Record<string, unknown> }[] }>().entries.filter((e) => e.msgId === msgId);
-const activeAlarms = async () => (await api("/api/v1/alarms")).json<{ active: { id: string; instance: string | null }[] }>().active;
+  (await api("/api/v1/logs/tail?count=1000"))
+    .json<{ entries: { msgId: string; fields: Record<string, unknown> }[] }>()
+    .entries.filter((e) => e.msgId === msgId);
+const activeAlarms = async () =>
+  (await api("/api/v1/alarms")).json<{ active: { id: string; instance: string | null }[] }>().active;
 const isEven = (username: string) => /^sub\d*[02468]@/.test(username);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -99,14 +109,20 @@ async function stepUntil(check: () => Promise<boolean>, steps = 60) {
 
 /** Points the appliance at FreeRADIUS alone (the seeded simulated servers removed), with `secret`. */
 async function useFreeRadius(secret: string) {
-  const keys = (await api("/api/v1/config")).json<{ lists: Record<string, { key: string }[]> }>().lists["radius.servers"]!.map((i) => i.key);
+  const keys = (await api("/api/v1/config"))
+    .json<{ lists: Record<string, { key: string }[]> }>()
+    .lists["radius.servers"]!.map((i) => i.key);
   const put = await api(
     "/api/v1/config",
     {
       fields: { "radius.subscriberPassword": CPE_PASSWORD, "radius.requestsPerSecond": "1000" },
       listOps: [
         ...keys.filter((k) => k !== SERVER).map((key) => ({ listPath: "radius.servers", key, delete: true })),
-        { listPath: "radius.servers", key: SERVER, fields: { transport: "tcp", secret, accountingPort: String(ACCT_PORT) } },
+        {
+          listPath: "radius.servers",
+          key: SERVER,
+          fields: { transport: "tcp", secret, accountingPort: String(ACCT_PORT) },
+        },
       ],
     },
     "PUT",
@@ -116,7 +132,9 @@ async function useFreeRadius(secret: string) {
 
 /** FreeRADIUS's accounting records of one Acct-Status-Type, by Acct-Session-Id (the last one written). */
 async function accounting(status: string): Promise<Map<string, Record<string, string>>> {
-  return new Map((await radius.records()).filter((r) => r["Acct-Status-Type"] === status).map((r) => [r["Acct-Session-Id"]!, r]));
+  return new Map(
+    (await radius.records()).filter((r) => r["Acct-Status-Type"] === status).map((r) => [r["Acct-Session-Id"]!, r]),
+  );
 }
 
 beforeAll(async () => {
@@ -125,9 +143,22 @@ beforeAll(async () => {
   const fleetFile = path.join(dir, "fleet.json");
   await writeFile(
     fleetFile,
-    JSON.stringify({ portBase: PORT_BASE, appliances: [{ name: "edge-1", seed: 1001, profile: "small", webUi: { listener: { address: "127.0.0.1", port: PORT_BASE } } }] }),
+    JSON.stringify({
+      portBase: PORT_BASE,
+      appliances: [
+        {
+          name: "edge-1",
+          seed: 1001,
+          profile: "small",
+          webUi: { listener: { address: "127.0.0.1", port: PORT_BASE } },
+        },
+      ],
+    }),
   );
-  fleet = await launchFleet({ BNG_FLEET: fleetFile, BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1", BNG_CLOCK: "manual" }, [PORT_BASE]);
+  fleet = await launchFleet(
+    { BNG_FLEET: fleetFile, BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1", BNG_CLOCK: "manual" },
+    [PORT_BASE],
+  );
   await useFreeRadius(SECRET);
   // The data plane starts again, empty: every RADIUS subscriber now comes up through FreeRADIUS.
   const reseed = await api("/twin/v1/scenario", { action: "reseed", seed: 1001 }, "POST");
@@ -144,30 +175,47 @@ describe("access through FreeRADIUS", () => {
   it("brings sessions up for the subscribers it accepts, and only for them", async () => {
     const rows = await sessions();
     // An even subscriber's session is FreeRADIUS's, or local (the profile authenticates 2 % from its own table).
-    const evens = await Promise.all(rows.filter((s) => isEven(s.username)).slice(0, 20).map(async (s) => (await api(`/api/v1/sessions/${s.id}`)).json<SessionDetail>().aaa));
+    const evens = await Promise.all(
+      rows
+        .filter((s) => isEven(s.username))
+        .slice(0, 20)
+        .map(async (s) => (await api(`/api/v1/sessions/${s.id}`)).json<SessionDetail>().aaa),
+    );
     expect(evens.filter((aaa) => aaa.method === "radius").length).toBeGreaterThan(15);
-    for (const aaa of evens) expect([{ method: "radius", server: SERVER }, { method: "local", server: null }]).toContainEqual(aaa);
+    for (const aaa of evens)
+      expect([
+        { method: "radius", server: SERVER },
+        { method: "local", server: null },
+      ]).toContainEqual(aaa);
     // The odd ones online are the locally authenticated (no RADIUS request).
     for (const row of rows.filter((s) => !isEven(s.username))) {
       expect((await api(`/api/v1/sessions/${row.id}`)).json<SessionDetail>().aaa.method).toBe("local");
     }
   });
 
-  it("refuses the others: counted by the pool as rejects, logged as access-reject, and in FreeRADIUS's log", async () => {
-    const status = await pool();
-    expect(status.servers).toHaveLength(1);
-    expect(status.servers[0]).toMatchObject({ host: "127.0.0.1", port: AUTH_PORT, transport: "tcp", isDead: false });
-    expect(status.pacing?.requestsPerSecond).toBe(1000);
-    expect(status.servers[0]!.requestsByResult.reject).toBeGreaterThan(100);
-    // The pool's counts are the client's as of the last step (a step behind the sessions listed).
-    expect(status.servers[0]!.requestsByResult.accept).toBeGreaterThan(800);
-    const rejects = await logs("aaa.reject");
-    expect(rejects.length).toBeGreaterThan(0);
-    expect(rejects.every((e) => e.fields.reason === "access-reject" && e.fields.server === SERVER && !isEven(String(e.fields.username)))).toBe(true);
-    const log = await radius.log();
-    expect(log).toMatch(/Login incorrect.*\[sub\d*[13579]@/);
-    expect(log).toMatch(/Login OK: \[sub\d*[02468]@/);
-  });
+  it(
+    "refuses the others: counted by the pool as rejects, logged as access-reject, " + "and in FreeRADIUS's log",
+    async () => {
+      const status = await pool();
+      expect(status.servers).toHaveLength(1);
+      expect(status.servers[0]).toMatchObject({ host: "127.0.0.1", port: AUTH_PORT, transport: "tcp", isDead: false });
+      expect(status.pacing?.requestsPerSecond).toBe(1000);
+      expect(status.servers[0]!.requestsByResult.reject).toBeGreaterThan(100);
+      // The pool's counts are the client's as of the last step (a step behind the sessions listed).
+      expect(status.servers[0]!.requestsByResult.accept).toBeGreaterThan(800);
+      const rejects = await logs("aaa.reject");
+      expect(rejects.length).toBeGreaterThan(0);
+      expect(
+        rejects.every(
+          (e) =>
+            e.fields.reason === "access-reject" && e.fields.server === SERVER && !isEven(String(e.fields.username)),
+        ),
+      ).toBe(true);
+      const log = await radius.log();
+      expect(log).toMatch(/Login incorrect.*\[sub\d*[13579]@/);
+      expect(log).toMatch(/Login OK: \[sub\d*[02468]@/);
+    },
+  );
 });
 
 describe("accounting to FreeRADIUS", () => {
@@ -184,8 +232,11 @@ describe("accounting to FreeRADIUS", () => {
       const starts = await accounting("Start");
       return rows.filter((s) => !starts.has(String(s.id)));
     };
-    await expect.poll(async () => (await missing()).length <= rows.length * 0.05, { timeout: 30_000, interval: 1000 }).toBe(true);
-    for (const row of await missing()) expect((await api(`/api/v1/sessions/${row.id}`)).json<SessionDetail>().aaa.method).toBe("local");
+    await expect
+      .poll(async () => (await missing()).length <= rows.length * 0.05, { timeout: 30_000, interval: 1000 })
+      .toBe(true);
+    for (const row of await missing())
+      expect((await api(`/api/v1/sessions/${row.id}`)).json<SessionDetail>().aaa.method).toBe("local");
     const starts = await accounting("Start");
     for (const row of rows.filter((s) => starts.has(String(s.id)))) {
       const start = starts.get(String(row.id))!;
@@ -194,7 +245,9 @@ describe("accounting to FreeRADIUS", () => {
       expect(start["NAS-Identifier"]).toBe("edge-1");
       expect(start["Acct-Authentic"]).toBe("RADIUS");
     }
-    const one = (await api(`/api/v1/sessions/${rows.find((s) => starts.has(String(s.id)))!.id}`)).json<SessionDetail & { mac: string; startedUtc: string }>();
+    const one = (await api(`/api/v1/sessions/${rows.find((s) => starts.has(String(s.id)))!.id}`)).json<
+      SessionDetail & { mac: string; startedUtc: string }
+    >();
     const start = starts.get(String(one.id))!;
     // An LNS-terminated session has no MAC in the API (empty) and sends no Calling-Station-Id.
     expect(start["Calling-Station-Id"] ?? "").toBe(one.mac);
@@ -211,10 +264,17 @@ describe("accounting to FreeRADIUS", () => {
     const kept = before.filter((id) => online.has(id) && started.has(id));
     expect(kept.length).toBeGreaterThan(500);
     const records = async () => (await radius.records()).filter((r) => r["Acct-Status-Type"] === "Interim-Update");
-    await expect.poll(async () => new Set((await records()).map((r) => r["Acct-Session-Id"])).size, { timeout: 60_000, interval: 1000 }).toBeGreaterThanOrEqual(kept.length);
+    await expect
+      .poll(async () => new Set((await records()).map((r) => r["Acct-Session-Id"])).size, {
+        timeout: 60_000,
+        interval: 1000,
+      })
+      .toBeGreaterThanOrEqual(kept.length);
     const all = await radius.records();
     for (const id of kept.slice(0, 200)) {
-      const times = all.filter((r) => r["Acct-Session-Id"] === id && r["Acct-Status-Type"] !== "Stop").map((r) => detailSeconds(r["Event-Timestamp"]!));
+      const times = all
+        .filter((r) => r["Acct-Session-Id"] === id && r["Acct-Status-Type"] !== "Stop")
+        .map((r) => detailSeconds(r["Event-Timestamp"]!));
       expect(times.length, `session ${id}`).toBeGreaterThanOrEqual(2);
       for (let k = 1; k < times.length; k++) {
         expect(times[k]! - times[k - 1]!, `session ${id}`).toBeGreaterThanOrEqual(600);
@@ -223,7 +283,8 @@ describe("accounting to FreeRADIUS", () => {
     }
   }, 120_000);
 
-  it("ends with a Stop equal to GET /sessions/{id} at the instant of DELETE: octets with Gigawords, packets, time, Admin-Reset", async () => {
+  it("ends with a Stop equal to GET /sessions/{id} at the instant of DELETE: octets " +
+    "with Gigawords, packets, time, Admin-Reset", async () => {
     const rows = (await sessions()).filter((s) => isEven(s.username)).slice(0, 5);
     const seen: SessionDetail[] = [];
     for (const row of rows) {
@@ -233,11 +294,20 @@ describe("accounting to FreeRADIUS", () => {
       expect((await api(`/api/v1/sessions/${row.id}`, undefined, "DELETE")).status).toBe(200);
     }
     expect(seen.length).toBeGreaterThan(0);
-    await expect.poll(async () => { const stops = await accounting("Stop"); return seen.filter((s) => !stops.has(String(s.id))).length; }, { timeout: 30_000 }).toBe(0);
+    await expect
+      .poll(
+        async () => {
+          const stops = await accounting("Stop");
+          return seen.filter((s) => !stops.has(String(s.id))).length;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(0);
     const stops = await accounting("Stop");
     for (const session of seen) {
       const stop = stops.get(String(session.id))!;
-      const octets = (name: "Input" | "Output") => Number(stop[`Acct-${name}-Gigawords`] ?? 0) * GIGAWORD + Number(stop[`Acct-${name}-Octets`]);
+      const octets = (name: "Input" | "Output") =>
+        Number(stop[`Acct-${name}-Gigawords`] ?? 0) * GIGAWORD + Number(stop[`Acct-${name}-Octets`]);
       expect({
         user: stop["User-Name"],
         ip: stop["Framed-IP-Address"],
@@ -268,7 +338,10 @@ describe("the server's health", () => {
     const dead = await pool();
     expect(dead).toMatchObject({ liveServers: 0, deadServers: 1 });
     expect(dead.servers[0]!.lastFailureReason).toMatch(/connect-failed|closed/);
-    await stepUntil(async () => (await activeAlarms()).some((a) => a.id === "radius.server.dead" && a.instance === SERVER), 10);
+    await stepUntil(
+      async () => (await activeAlarms()).some((a) => a.id === "radius.server.dead" && a.instance === SERVER),
+      10,
+    );
     await radius.start();
     await stepUntil(async () => (await pool()).servers[0]?.isDead === false);
     expect((await logs("radius.server.alive")).some((e) => e.fields.server === SERVER)).toBe(true);

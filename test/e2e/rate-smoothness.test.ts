@@ -19,7 +19,10 @@ import { newToken } from "../../src/trust/tokens.ts";
 
 const PORT_BASE = await freePortBase(3);
 const BOOTSTRAP = newToken();
-/** The shipped fleet's appliances run the `small` profile (UTC+1): 10:30Z is 11:30 local, and half an hour of warm-up brings the scrapes to 12:00 local. */
+/**
+ * The shipped fleet's appliances run the `small` profile (UTC+1): 10:30Z is 11:30 local, and half an hour of warm-up
+ * brings the scrapes to 12:00 local.
+ */
 const CLOCK_START = "2026-03-02T10:30:00Z";
 const WARM_UP_SECONDS = 1800;
 /**
@@ -57,22 +60,34 @@ let fleet: RunningFleet;
 let prometheus: RunningPrometheus | undefined;
 
 const api = (port: number, path: string, body?: unknown) =>
-  fetchJson(`https://127.0.0.1:${port}${path}`, { insecure: true, headers: { authorization: `Bearer ${BOOTSTRAP}` }, ...(body === undefined ? {} : { body }) });
+  fetchJson(`https://127.0.0.1:${port}${path}`, {
+    insecure: true,
+    headers: { authorization: `Bearer ${BOOTSTRAP}` },
+    ...(body === undefined ? {} : { body }),
+  });
 
 /** Where each run's scrapes start, in epoch seconds. */
 const startOf = new Map<string, number>();
 
-/** Scrapes `scrapes` times, advancing the appliance's clock one interval between two: each scrape's byte counters, at its simulated instant. */
+/**
+ * Scrapes `scrapes` times, advancing the appliance's clock one interval between two: each scrape's byte counters, at
+ * its simulated instant.
+ */
 async function scrapeEvery(run: (typeof RUNS)[number]): Promise<{ at: number; samples: Sample[] }[]> {
   const clock = (await api(run.port, "/twin/v1/scenario")).json<{ simulatedTimeUtc: string }>();
   const start = Date.parse(clock.simulatedTimeUtc) / 1000;
   startOf.set(run.appliance, start);
   const taken: { at: number; samples: Sample[] }[] = [];
   for (let k = 0; k < run.scrapes; k++) {
-    if (k > 0) expect((await api(run.port, "/twin/v1/scenario", { action: "advance-clock", seconds: run.interval })).status).toBe(200);
+    if (k > 0)
+      expect(
+        (await api(run.port, "/twin/v1/scenario", { action: "advance-clock", seconds: run.interval })).status,
+      ).toBe(200);
     const scraped = await api(run.port, "/api/v1/metrics");
     expect(scraped.status).toBe(200);
-    const samples = parseExposition(scraped.text).filter((s) => FAMILIES.some((f) => s.name === `${f}_total`) && s.labels.port_id !== undefined);
+    const samples = parseExposition(scraped.text).filter(
+      (s) => FAMILIES.some((f) => s.name === `${f}_total`) && s.labels.port_id !== undefined,
+    );
     taken.push({ at: start + k * run.interval, samples });
   }
   return taken;
@@ -80,8 +95,12 @@ async function scrapeEvery(run: (typeof RUNS)[number]): Promise<{ at: number; sa
 
 const escape = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 
-/** The scrapes as OpenMetrics with timestamps: one family at a time, each series' samples in time order, then `# EOF`. */
-function openMetrics(runs: { appliance: string; interval: number; taken: { at: number; samples: Sample[] }[] }[]): string {
+/**
+ * The scrapes as OpenMetrics with timestamps: one family at a time, each series' samples in time order, then `# EOF`.
+ */
+function openMetrics(
+  runs: { appliance: string; interval: number; taken: { at: number; samples: Sample[] }[] }[],
+): string {
   const lines: string[] = [];
   for (const family of FAMILIES) {
     lines.push(`# TYPE ${family} counter`);
@@ -90,7 +109,9 @@ function openMetrics(runs: { appliance: string; interval: number; taken: { at: n
       for (const { at, samples } of run.taken) {
         for (const s of samples.filter((x) => x.name === `${family}_total`)) {
           const labels = { ...s.labels, instance: run.appliance, interval: `${run.interval}s` };
-          const key = Object.entries(labels).map(([k, v]) => `${k}="${escape(v)}"`).join(",");
+          const key = Object.entries(labels)
+            .map(([k, v]) => `${k}="${escape(v)}"`)
+            .join(",");
           series.set(key, [...(series.get(key) ?? []), `${family}_total{${key}} ${s.value} ${at.toFixed(3)}`]);
         }
       }
@@ -103,7 +124,9 @@ function openMetrics(runs: { appliance: string; interval: number; taken: { at: n
 type Matrix = { metric: Record<string, string>; values: [number, string][] }[];
 
 async function queryRange(promql: string, start: number, end: number, step: number): Promise<Matrix> {
-  const response = await fetch(`http://${prometheus!.address}/api/v1/query_range?query=${encodeURIComponent(promql)}&start=${start}&end=${end}&step=${step}`);
+  const response = await fetch(
+    `http://${prometheus!.address}/api/v1/query_range?query=${encodeURIComponent(promql)}&start=${start}&end=${end}&step=${step}`,
+  );
   const body = (await response.json()) as { status: string; error?: string; data: { result: Matrix } };
   expect(body.status, `${promql}: ${body.error}`).toBe("success");
   return body.data.result;
@@ -112,17 +135,30 @@ async function queryRange(promql: string, start: number, end: number, step: numb
 beforeAll(async () => {
   requirePrometheus();
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-rate-"));
-  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1", BNG_CLOCK: "manual", BNG_CLOCK_START: CLOCK_START }, [PORT_BASE, PORT_BASE + 1, PORT_BASE + 2]);
+  fleet = await launchFleet(
+    {
+      BNG_PORT_BASE: String(PORT_BASE),
+      BNG_BOOTSTRAP_TOKEN: BOOTSTRAP,
+      BNG_FRESH: "1",
+      BNG_CLOCK: "manual",
+      BNG_CLOCK_START: CLOCK_START,
+    },
+    [PORT_BASE, PORT_BASE + 1, PORT_BASE + 2],
+  );
   const runs = [];
   for (const run of RUNS) {
     // Subscribers up and sending at a steady pace.
-    expect((await api(run.port, "/twin/v1/scenario", { action: "advance-clock", seconds: WARM_UP_SECONDS })).status).toBe(200);
+    expect(
+      (await api(run.port, "/twin/v1/scenario", { action: "advance-clock", seconds: WARM_UP_SECONDS })).status,
+    ).toBe(200);
     runs.push({ ...run, taken: await scrapeEvery(run) });
   }
   const input = path.join(dir, "scrapes.om.txt");
   await writeFile(input, openMetrics(runs));
   const tsdb = path.join(dir, "tsdb");
-  const backfill = spawnSync("promtool", ["tsdb", "create-blocks-from", "openmetrics", input, tsdb], { encoding: "utf8" });
+  const backfill = spawnSync("promtool", ["tsdb", "create-blocks-from", "openmetrics", input, tsdb], {
+    encoding: "utf8",
+  });
   expect(backfill.status, backfill.stdout + backfill.stderr).toBe(0);
   const config = path.join(dir, "prometheus.yml");
   // No scrape jobs: the backfilled blocks are all it holds.
@@ -146,11 +182,17 @@ function spread(values: number[]): number {
 const jump = (values: number[]) => Math.max(...values.slice(1).map((v, i) => Math.abs(v / values[i]! - 1)));
 
 describe("the byte counters under the real Prometheus, scraped at simulated instants", () => {
-  it("are on the curve the test's bound is worked out from (the shipped small profile at 12:00-13:00 local)", async () => {
-    const small = JSON.parse(await readFile("fleet-config/profiles/small.json", "utf8")) as { utcOffsetMinutes: number; traffic: { dailyCurve: number[] } };
-    expect(small.utcOffsetMinutes).toBe(60);
-    expect([small.traffic.dailyCurve[12], small.traffic.dailyCurve[13]]).toEqual([0.65, 0.65]);
-  });
+  it(
+    "are on the curve the test's bound is worked out from (the shipped small profile " + "at 12:00-13:00 local)",
+    async () => {
+      const small = JSON.parse(await readFile("fleet-config/profiles/small.json", "utf8")) as {
+        utcOffsetMinutes: number;
+        traffic: { dailyCurve: number[] };
+      };
+      expect(small.utcOffsetMinutes).toBe(60);
+      expect([small.traffic.dailyCurve[12], small.traffic.dailyCurve[13]]).toEqual([0.65, 0.65]);
+    },
+  );
 
   describe.each(RUNS)("scraped every $interval s", (run) => {
     for (const fn of ["rate", "irate"] as const) {
@@ -160,7 +202,12 @@ describe("the byte counters under the real Prometheus, scraped at simulated inst
         const last = start + (run.scrapes - 1) * run.interval;
         expect(last - first).toBeGreaterThanOrEqual(600);
         for (const family of FAMILIES) {
-          const series = await queryRange(`${fn}(${family}_total{interval="${run.interval}s"}[${run.range}])`, first, last, run.evalStep);
+          const series = await queryRange(
+            `${fn}(${family}_total{interval="${run.interval}s"}[${run.range}])`,
+            first,
+            last,
+            run.evalStep,
+          );
           expect(series.map((s) => s.metric.interface).sort()).toEqual(["xe-0/0/0", "xe-0/0/1"]);
           for (const s of series) {
             const values = s.values.map(([, v]) => Number(v));

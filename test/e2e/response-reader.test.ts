@@ -6,7 +6,15 @@
 import { describe, expect, it } from "vitest";
 import { ResponseReader } from "../../launcher/response-reader.ts";
 
-type Read = { status?: number; message?: string; headers?: string[]; body: string; ended: boolean; keepAlive?: boolean; closedComplete?: boolean };
+type Read = {
+  status?: number;
+  message?: string;
+  headers?: string[];
+  body: string;
+  ended: boolean;
+  keepAlive?: boolean;
+  closedComplete?: boolean;
+};
 
 /** Feeds `pieces` in order (then a close, if asked) and records what the reader handed over. */
 function read(pieces: string[], options: { isHead?: boolean; close?: boolean } = {}): Read {
@@ -28,17 +36,31 @@ function everySplit(answer: string, options: { isHead?: boolean; close?: boolean
   return reads;
 }
 
-const CHUNKED = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n6;ext=1\r\n world\r\nA\r\n, 10 bytes\r\n0\r\n\r\n";
+const CHUNKED =
+  "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: " +
+  "chunked\r\n\r\n5\r\nhello\r\n6;ext=1\r\n world\r\nA\r\n, 10 bytes\r\n0\r\n\r\n";
 
 describe("an answer workerd frames", () => {
-  it("chunked (an event stream, a large list): the chunks' data joined, extensions ignored, the connection reusable", () => {
-    for (const r of everySplit(CHUNKED)) {
-      expect(r).toEqual({ status: 200, message: "OK", headers: ["content-type", "text/event-stream", "transfer-encoding", "chunked"], body: "hello world, 10 bytes", ended: true, keepAlive: true });
-    }
-  });
+  it(
+    "chunked (an event stream, a large list): the chunks' data joined, extensions " +
+      "ignored, the connection reusable",
+    () => {
+      for (const r of everySplit(CHUNKED)) {
+        expect(r).toEqual({
+          status: 200,
+          message: "OK",
+          headers: ["content-type", "text/event-stream", "transfer-encoding", "chunked"],
+          body: "hello world, 10 bytes",
+          ended: true,
+          keepAlive: true,
+        });
+      }
+    },
+  );
 
   it("chunked with trailer fields: the fields dropped, the answer ended by the empty line", () => {
-    const answer = "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nx-checksum: 1\r\nx-more: 2\r\n\r\n";
+    const answer =
+      "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nx-checksum: 1\r\nx-more: 2\r\n\r\n";
     for (const r of everySplit(answer)) expect(r).toMatchObject({ body: "abc", ended: true, keepAlive: true });
   });
 
@@ -49,13 +71,23 @@ describe("an answer workerd frames", () => {
   });
 
   it("with Content-Length 0, a 204 or a 304: no body, ended at the head", () => {
-    expect(read(["HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\n\r\n"])).toMatchObject({ status: 202, message: "Accepted", body: "", ended: true });
+    expect(read(["HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\n\r\n"])).toMatchObject({
+      status: 202,
+      message: "Accepted",
+      body: "",
+      ended: true,
+    });
     expect(read(["HTTP/1.1 204 No Content\r\n\r\n"])).toMatchObject({ status: 204, ended: true, keepAlive: true });
-    expect(read(["HTTP/1.1 304 Not Modified\r\netag: \"a\"\r\n\r\n"])).toMatchObject({ status: 304, ended: true });
+    expect(read(['HTTP/1.1 304 Not Modified\r\netag: "a"\r\n\r\n'])).toMatchObject({ status: 304, ended: true });
   });
 
   it("to a HEAD request: no body, whatever Content-Length says", () => {
-    expect(read(["HTTP/1.1 200 OK\r\ncontent-length: 1234\r\n\r\n"], { isHead: true })).toMatchObject({ headers: ["content-length", "1234"], body: "", ended: true, keepAlive: true });
+    expect(read(["HTTP/1.1 200 OK\r\ncontent-length: 1234\r\n\r\n"], { isHead: true })).toMatchObject({
+      headers: ["content-length", "1234"],
+      body: "",
+      ended: true,
+      keepAlive: true,
+    });
   });
 
   it("with neither length nor chunking: the body runs to the close, and the connection is not reused", () => {
@@ -64,7 +96,11 @@ describe("an answer workerd frames", () => {
   });
 
   it("with Connection: close, or as HTTP/1.0: complete, and the connection not reused", () => {
-    expect(read(["HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: 2\r\n\r\nok"])).toMatchObject({ body: "ok", ended: true, keepAlive: false });
+    expect(read(["HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: 2\r\n\r\nok"])).toMatchObject({
+      body: "ok",
+      ended: true,
+      keepAlive: false,
+    });
     expect(read(["HTTP/1.0 200 OK\r\ncontent-length: 2\r\n\r\nok"])).toMatchObject({ ended: true, keepAlive: false });
   });
 
@@ -75,14 +111,25 @@ describe("an answer workerd frames", () => {
   });
 
   it("a status line without a reason phrase", () => {
-    expect(read(["HTTP/1.1 200\r\ncontent-length: 0\r\n\r\n"])).toMatchObject({ status: 200, message: "", ended: true });
+    expect(read(["HTTP/1.1 200\r\ncontent-length: 0\r\n\r\n"])).toMatchObject({
+      status: 200,
+      message: "",
+      ended: true,
+    });
   });
 });
 
 describe("an answer that is not complete or not well-formed", () => {
   it("cut by the close mid-body is not complete", () => {
-    expect(read(["HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nabc"], { close: true })).toMatchObject({ ended: false, closedComplete: false });
-    expect(read(["HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhel"], { close: true })).toMatchObject({ body: "hel", ended: false, closedComplete: false });
+    expect(read(["HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nabc"], { close: true })).toMatchObject({
+      ended: false,
+      closedComplete: false,
+    });
+    expect(read(["HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhel"], { close: true })).toMatchObject({
+      body: "hel",
+      ended: false,
+      closedComplete: false,
+    });
     const headCut = read(["HTTP/1.1 200 OK\r\ncontent-"], { close: true });
     expect(headCut.status).toBeUndefined();
     expect(headCut.closedComplete).toBe(false);

@@ -46,7 +46,8 @@ export function parse5424(text: string): Syslog5424 {
   };
   const sdName = (): string => {
     const start = at;
-    while (at < text.length && !" =]\"".includes(text[at]!) && text.charCodeAt(at) >= 33 && text.charCodeAt(at) <= 126) at++;
+    while (at < text.length && !' =]"'.includes(text[at]!) && text.charCodeAt(at) >= 33 && text.charCodeAt(at) <= 126)
+      at++;
     const name = text.slice(start, at);
     if (name.length === 0 || name.length > 32) fail("an SD-NAME of 1-32 characters");
     return name;
@@ -104,7 +105,19 @@ export function parse5424(text: string): Syslog5424 {
     expect(" ");
     msg = text.slice(at).replace(/^\uFEFF/, "");
   }
-  if (timestamp !== null && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/.test(timestamp)) throw new Error(`TIMESTAMP is no RFC 3339 time: ${timestamp}`);
+  if (timestamp !== null && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/.test(timestamp))
+    throw new Error(`TIMESTAMP is no RFC 3339 time: ${timestamp}`);
   const prival = Number(pri);
-  return { facility: prival >> 3, severity: prival & 7, version: Number(version), timestamp, hostname, appName, procId, msgId, structuredData, msg };
+  return {
+    facility: prival >> 3,
+    severity: prival & 7,
+    version: Number(version),
+    timestamp,
+    hostname,
+    appName,
+    procId,
+    msgId,
+    structuredData,
+    msg,
+  };
 }

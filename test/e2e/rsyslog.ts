@@ -49,7 +49,11 @@ ruleset(name="received") { action(type="omfile" file="${file}" template="raw") }
   let child: ChildProcess | null = null;
   let output = "";
   const start = async () => {
-    const process = spawn(RSYSLOGD, ["-n", "-f", path.join(dir, "rsyslog.conf"), "-i", path.join(dir, "rsyslogd.pid")], { stdio: ["ignore", "pipe", "pipe"] });
+    const process = spawn(
+      RSYSLOGD,
+      ["-n", "-f", path.join(dir, "rsyslog.conf"), "-i", path.join(dir, "rsyslogd.pid")],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     process.stdout!.on("data", (chunk) => (output += chunk));
     process.stderr!.on("data", (chunk) => (output += chunk));
     child = process;
@@ -57,7 +61,9 @@ ruleset(name="received") { action(type="omfile" file="${file}" template="raw") }
     for (let attempt = 0; ; attempt++) {
       if (process.exitCode !== null) throw new Error(`rsyslogd exited with ${process.exitCode}: ${output}`);
       const up = await new Promise<boolean>((resolve) => {
-        const socket = connect(port, "127.0.0.1", () => socket.end(() => resolve(true))).once("error", () => resolve(false));
+        const socket = connect(port, "127.0.0.1", () => socket.end(() => resolve(true))).once("error", () =>
+          resolve(false),
+        );
       });
       if (up) return;
       if (attempt > 200) throw new Error(`rsyslogd is not listening on ${port}: ${output}`);

@@ -32,8 +32,17 @@ beforeAll(async () => {
     webUi: { listener: { address: "127.0.0.1", port }, hostname: `${name}.bng.localhost`, peers: [] },
     ...extra,
   });
-  await writeFile(fleetFile, JSON.stringify({ portBase: 8443, appliances: [appliance("edge-1", 8443, { captureMirrorAllowlist: [COLLECTORS] }), appliance("edge-2", 8444)] }));
-  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_FLEET: fleetFile, BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" }, [PORT_BASE, PORT_BASE + 1]);
+  await writeFile(
+    fleetFile,
+    JSON.stringify({
+      portBase: 8443,
+      appliances: [appliance("edge-1", 8443, { captureMirrorAllowlist: [COLLECTORS] }), appliance("edge-2", 8444)],
+    }),
+  );
+  fleet = await launchFleet(
+    { BNG_PORT_BASE: String(PORT_BASE), BNG_FLEET: fleetFile, BNG_BOOTSTRAP_TOKEN: BOOTSTRAP, BNG_FRESH: "1" },
+    [PORT_BASE, PORT_BASE + 1],
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -42,8 +51,13 @@ afterAll(async () => {
 
 const asBootstrap = { authorization: `Bearer ${BOOTSTRAP}` };
 const api = (path: string, options: Parameters<typeof fetchJson>[1] = {}, port = PORT_BASE) =>
-  fetchJson(`https://127.0.0.1:${port}${path}`, { insecure: true, ...options, headers: { ...asBootstrap, ...options.headers } });
-const advance = (seconds: number, port = PORT_BASE) => api("/twin/v1/scenario", { body: { action: "advance-clock", seconds } }, port);
+  fetchJson(`https://127.0.0.1:${port}${path}`, {
+    insecure: true,
+    ...options,
+    headers: { ...asBootstrap, ...options.headers },
+  });
+const advance = (seconds: number, port = PORT_BASE) =>
+  api("/twin/v1/scenario", { body: { action: "advance-clock", seconds } }, port);
 
 describe("Prometheus scrape", () => {
   it.each([PORT_BASE, PORT_BASE + 1])("passes promtool check metrics (listener %i)", async (port) => {
@@ -68,12 +82,18 @@ describe("capture mirror allowlist", () => {
   it("refuses a collector outside the allowlist with 403 and accepts one on it", async () => {
     await advance(600);
     const [session] = (await api("/api/v1/sessions?limit=1")).json<{ items: { id: number }[] }>().items;
-    const capture = (destinationIp: string) => api(`/api/v1/sessions/${session!.id}/capture`, { body: { destinationIp, maxPackets: null, maxDurationSeconds: null } });
+    const capture = (destinationIp: string) =>
+      api(`/api/v1/sessions/${session!.id}/capture`, {
+        body: { destinationIp, maxPackets: null, maxDurationSeconds: null },
+      });
     const refused = await capture("198.51.100.7");
     expect(refused.status).toBe(403);
     expect(refused.json<{ detail: string }>().detail).toContain("allowlist");
     expect((await capture("203.0.113.9")).status).toBe(200);
-    expect((await api(`/api/v1/sessions/${session!.id}/capture`, { method: "DELETE" })).json()).toEqual({ status: "stopped", sessionId: session!.id });
+    expect((await api(`/api/v1/sessions/${session!.id}/capture`, { method: "DELETE" })).json()).toEqual({
+      status: "stopped",
+      sessionId: session!.id,
+    });
   });
 });
 
@@ -81,7 +101,11 @@ describe("log stream through the HTTPS listener", () => {
   it("delivers a new entry while the stream stays open", async () => {
     const received: string[] = [];
     let wake = () => {};
-    const req = request(`https://127.0.0.1:${PORT_BASE}/api/v1/logs/stream`, { headers: asBootstrap, rejectUnauthorized: false, agent: false });
+    const req = request(`https://127.0.0.1:${PORT_BASE}/api/v1/logs/stream`, {
+      headers: asBootstrap,
+      rejectUnauthorized: false,
+      agent: false,
+    });
     const response = await new Promise<import("node:http").IncomingMessage>((resolve, reject) => {
       req.on("response", resolve).on("error", reject).end();
     });
@@ -114,35 +138,45 @@ describe("log stream through the HTTPS listener", () => {
     }
   });
 
-  it("admits four EventSources reopened at once after four were closed: a closed stream frees its place at once", async () => {
-    const created = await api("/api/v1/auth/tokens", { body: { name: "restarting-consumer", role: "read-only" } });
-    expect(created.status).toBe(200);
-    const token = created.json<{ token: string }>().token;
-    /** Four npm `eventsource` clients; resolves with how each first answered (its open, or the status that made it give up). */
-    const openFour = async () => {
-      const sources = Array.from({ length: 4 }, () => new EventSource(`https://127.0.0.1:${PORT_BASE}/api/v1/logs/stream`, { fetch: listenerFetch(token) }));
-      const outcomes = await Promise.all(
-        sources.map(
-          (source) =>
-            new Promise<number | "open">((resolve) => {
-              source.onopen = () => resolve("open");
-              source.onerror = (event) => resolve(event.code ?? 0);
-            }),
-        ),
-      );
-      return { sources, outcomes };
-    };
-    const first = await openFour();
-    expect(first.outcomes).toEqual(["open", "open", "open", "open"]);
-    for (const source of first.sources) source.close();
-    // A consumer restarting: no pause (eventsource gives up on a 429 for good).
-    const again = await openFour();
-    try {
-      expect(again.outcomes).toEqual(["open", "open", "open", "open"]);
-    } finally {
-      for (const source of again.sources) source.close();
-    }
-  });
+  it(
+    "admits four EventSources reopened at once after four were closed: a closed " + "stream frees its place at once",
+    async () => {
+      const created = await api("/api/v1/auth/tokens", { body: { name: "restarting-consumer", role: "read-only" } });
+      expect(created.status).toBe(200);
+      const token = created.json<{ token: string }>().token;
+      /**
+       * Four npm `eventsource` clients; resolves with how each first answered (its open, or the status that made it
+       * give
+       * up).
+       */
+      const openFour = async () => {
+        const sources = Array.from(
+          { length: 4 },
+          () => new EventSource(`https://127.0.0.1:${PORT_BASE}/api/v1/logs/stream`, { fetch: listenerFetch(token) }),
+        );
+        const outcomes = await Promise.all(
+          sources.map(
+            (source) =>
+              new Promise<number | "open">((resolve) => {
+                source.onopen = () => resolve("open");
+                source.onerror = (event) => resolve(event.code ?? 0);
+              }),
+          ),
+        );
+        return { sources, outcomes };
+      };
+      const first = await openFour();
+      expect(first.outcomes).toEqual(["open", "open", "open", "open"]);
+      for (const source of first.sources) source.close();
+      // A consumer restarting: no pause (eventsource gives up on a 429 for good).
+      const again = await openFour();
+      try {
+        expect(again.outcomes).toEqual(["open", "open", "open", "open"]);
+      } finally {
+        for (const source of again.sources) source.close();
+      }
+    },
+  );
 });
 
 /**
@@ -152,11 +186,25 @@ describe("log stream through the HTTPS listener", () => {
 function listenerFetch(token: string) {
   return (url: string | URL, init?: { headers?: Record<string, string>; signal?: AbortSignal | null }) =>
     new Promise<Response>((resolve, reject) => {
-      const req = request(String(url), { headers: { ...init?.headers, authorization: `Bearer ${token}` }, rejectUnauthorized: false, agent: false, signal: init?.signal ?? undefined }, (res) => {
-        const headers = new Headers();
-        for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-        resolve(new Response(Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>, { status: res.statusCode, headers }));
-      });
+      const req = request(
+        String(url),
+        {
+          headers: { ...init?.headers, authorization: `Bearer ${token}` },
+          rejectUnauthorized: false,
+          agent: false,
+          signal: init?.signal ?? undefined,
+        },
+        (res) => {
+          const headers = new Headers();
+          for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+          resolve(
+            new Response(Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>, {
+              status: res.statusCode,
+              headers,
+            }),
+          );
+        },
+      );
       req.on("error", reject).end();
     });
 }

@@ -10,7 +10,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 
 const TOKEN = "bngtok_" + "Used".repeat(7) + "Us" + "4K7f8Z"; // well-formed: the checksum is CRC-32 in base62
-/** The appliance's tick (TICK_MS in durable-objects/data-plane.ts) with room to spare: one has surely run after this long. */
+/**
+ * The appliance's tick (TICK_MS in durable-objects/data-plane.ts) with room to spare: one has surely run after this
+ * long.
+ */
 const AFTER_A_TICK_MS = 12_000;
 const fleets: RunningFleet[] = [];
 
@@ -28,12 +31,23 @@ describe("a token's last use, on a live clock", () => {
     const port = await freePortBase(1);
     const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-last-used-"));
     const fleetFile = path.join(dir, "fleet.json");
-    await writeFile(fleetFile, JSON.stringify({ portBase: port, appliances: [{ name: "edge-1", seed: 1, profile: "small", webUi: { listener: { address: "127.0.0.1", port } } }] }));
+    await writeFile(
+      fleetFile,
+      JSON.stringify({
+        portBase: port,
+        appliances: [
+          { name: "edge-1", seed: 1, profile: "small", webUi: { listener: { address: "127.0.0.1", port } } },
+        ],
+      }),
+    );
     const env = { BNG_FLEET: fleetFile, BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: TOKEN };
     const bootstrapUse = async () => {
-      const response = await fetch(`http://127.0.0.1:${port}/api/v1/auth/tokens`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      const response = await fetch(`http://127.0.0.1:${port}/api/v1/auth/tokens`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
       expect(response.status).toBe(200);
-      return ((await response.json()) as { items: TokenRecord[] }).items.find((t) => t.name === "bootstrap")!.lastUsedUtc;
+      return ((await response.json()) as { items: TokenRecord[] }).items.find((t) => t.name === "bootstrap")!
+        .lastUsedUtc;
     };
 
     let fleet = await launchFleet({ ...env, BNG_FRESH: "1" }, [port], path.join(dir, "data"));

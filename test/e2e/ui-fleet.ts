@@ -14,7 +14,9 @@ import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 import { firstSignIn, untilLoaded, type Admin } from "./ui-person.ts";
 
 /** `npm run screenshots` points this at docs/screenshots/; a test run writes to a scratch folder. */
-export const SCREENSHOTS = process.env.BNG_SCREENSHOTS_DIR ? path.resolve(process.env.BNG_SCREENSHOTS_DIR) : await mkdtemp(path.join(tmpdir(), "bngfleet-screenshots-"));
+export const SCREENSHOTS = process.env.BNG_SCREENSHOTS_DIR
+  ? path.resolve(process.env.BNG_SCREENSHOTS_DIR)
+  : await mkdtemp(path.join(tmpdir(), "bngfleet-screenshots-"));
 
 export interface UiFleet {
   /** edge-1's origin. */
@@ -31,13 +33,31 @@ export interface UiFleet {
 export async function launchUiFleet(): Promise<UiFleet> {
   const portBase = await freePortBase(2);
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-ui-"));
-  const appliance = (name: string, port: number, peers: unknown[]) => ({ name, seed: port, profile: "small", webUi: { listener: { address: "127.0.0.1", port }, hostname: `${name}.bng.localhost`, peers } });
+  const appliance = (name: string, port: number, peers: unknown[]) => ({
+    name,
+    seed: port,
+    profile: "small",
+    webUi: { listener: { address: "127.0.0.1", port }, hostname: `${name}.bng.localhost`, peers },
+  });
   const file = path.join(dir, "fleet.json");
-  await writeFile(file, JSON.stringify({ portBase: 8443, appliances: [appliance("edge-1", 8443, [{ name: "edge-2" }]), appliance("edge-2", 8444, [{ name: "edge-1" }])] }));
-  const fleet: RunningFleet = await launchFleet({ BNG_PORT_BASE: String(portBase), BNG_FLEET: file, BNG_FRESH: "1" }, [portBase, portBase + 1]);
+  await writeFile(
+    file,
+    JSON.stringify({
+      portBase: 8443,
+      appliances: [appliance("edge-1", 8443, [{ name: "edge-2" }]), appliance("edge-2", 8444, [{ name: "edge-1" }])],
+    }),
+  );
+  const fleet: RunningFleet = await launchFleet({ BNG_PORT_BASE: String(portBase), BNG_FLEET: file, BNG_FRESH: "1" }, [
+    portBase,
+    portBase + 1,
+  ]);
   const browser: Browser = await launchChromium();
   // bypassCSP only so the test can inject axe-core; the UI's own scripts are same-origin files.
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, bypassCSP: true, viewport: { width: 1024, height: 800 } });
+  const context = await browser.newContext({
+    ignoreHTTPSErrors: true,
+    bypassCSP: true,
+    viewport: { width: 1024, height: 800 },
+  });
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on("pageerror", (error) => pageErrors.push(String(error)));

@@ -52,13 +52,22 @@ export async function signInAgain(page: Page, admin: Admin): Promise<void> {
 }
 
 /** A call to the API from inside the signed-in page (same cookie, its CSRF token). */
-export function apiFromPage<T>(page: Page, method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: T }> {
+export function apiFromPage<T>(
+  page: Page,
+  method: string,
+  apiPath: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   return page.evaluate(
     async ([method, apiPath, body]) => {
       const who = (await (await fetch("/api/v1/auth/whoami")).json()) as { csrfToken: string };
       const headers: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
       if (method !== "GET") headers["x-csrf-token"] = who.csrfToken;
-      const response = await fetch(`/api/v1${apiPath}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const response = await fetch(`/api/v1${apiPath}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       return { status: response.status, body: await response.json().catch(() => null) };
     },
     [method, apiPath, body] as const,
@@ -69,18 +78,33 @@ let axeSource: string | undefined;
 
 /** axe-core's serious and critical violations on the current page. */
 export async function axeViolations(page: Page): Promise<string[]> {
-  axeSource ??= await readFile(path.join(import.meta.dirname, "..", "..", "node_modules", "axe-core", "axe.min.js"), "utf8");
+  axeSource ??= await readFile(
+    path.join(import.meta.dirname, "..", "..", "node_modules", "axe-core", "axe.min.js"),
+    "utf8",
+  );
   await page.addScriptTag({ content: axeSource });
   // A string: this runs in the page, where axe is a global.
   return page.evaluate<string[]>(
-    `axe.run(document).then((r) => r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id + " at " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`,
+    `axe.run(document).then((r) => r.violations.filter((v) => v.impact === "serious" ` +
+      `|| v.impact === "critical").map((v) => v.id + " at " + v.nodes.map((n) => ` +
+      `n.target.join(" ")).join(", ")))`,
   );
 }
 
-/** Waits until nothing on the page says it is still loading (polled from outside: the page's CSP refuses compiled predicates). */
+/**
+ * Waits until nothing on the page says it is still loading (polled from outside: the page's CSP refuses compiled
+ * predicates).
+ */
 export async function untilLoaded(page: Page, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while ((await page.locator("main").textContent().catch(() => "Loading…"))?.match(/Loading…|Searching…|Waiting…/)) {
+  while (
+    (
+      await page
+        .locator("main")
+        .textContent()
+        .catch(() => "Loading…")
+    )?.match(/Loading…|Searching…|Waiting…/)
+  ) {
     if (Date.now() > deadline) throw new Error(`still loading after ${timeoutMs} ms: ${page.url()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

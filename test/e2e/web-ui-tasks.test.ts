@@ -48,7 +48,13 @@ describe("troubleshooting with plain inputs", () => {
   it("traces a frame between two plain addresses on a port chosen by its label", async () => {
     await open("/troubleshooting", "Troubleshooting");
     const trace = page.getByRole("form", { name: "Trace a frame" });
-    const interfaces = (await apiFromPage<{ interfaces: { portId: number | null; label: string | null }[] }>(page, "GET", "/system/interfaces")).body.interfaces;
+    const interfaces = (
+      await apiFromPage<{ interfaces: { portId: number | null; label: string | null }[] }>(
+        page,
+        "GET",
+        "/system/interfaces",
+      )
+    ).body.interfaces;
     const port = interfaces.find((i) => i.portId !== null)!;
     await trace.getByLabel("Port *").selectOption(String(port.portId));
     await trace.getByLabel("Source *").pressSequentially("100.64.0.10");
@@ -57,15 +63,29 @@ describe("troubleshooting with plain inputs", () => {
     const result = page.getByTestId("trace-result");
     await result.waitFor();
     // The first stage of the pipeline the spec names is the ingress port, named as the port is: by its name.
-    expect(await result.locator("li").first().textContent()).toBe(`Ingress port: entered on ${port.label}, a ${/(\d+)-byte/.exec((await result.locator("p").first().textContent())!)![1]}-byte frame.`);
+    expect(await result.locator("li").first().textContent()).toBe(
+      `Ingress port: entered on ${port.label}, ` +
+        `a ${/(\d+)-byte/.exec((await result.locator("p").first().textContent())!)![1]}-byte frame.`,
+    );
     // A dry run is what would happen, not a drop in red.
-    expect(await result.locator("p").first().textContent()).toMatch(/^The \d+-byte frame (would be forwarded out of .+\. Nothing was sent: a dry run\.|is dropped at .+)$/);
+    expect(await result.locator("p").first().textContent()).toMatch(
+      /^The \d+-byte frame (would be forwarded out of .+\. Nothing was sent: a dry run\.|is dropped at .+)$/,
+    );
   });
 });
 
 describe("forms that save what a person sets", () => {
   it("switches passkey sign-in off and saves it, starting from the current policy", async () => {
-    expect((await apiFromPage(page, "PUT", "/auth/providers/passkey", { enabled: true, rpId: null, userVerification: "preferred", replacesTotp: true })).status).toBe(200);
+    expect(
+      (
+        await apiFromPage(page, "PUT", "/auth/providers/passkey", {
+          enabled: true,
+          rpId: null,
+          userVerification: "preferred",
+          replacesTotp: true,
+        })
+      ).status,
+    ).toBe(200);
     await open("/passkey-policy", "Passkey policy");
     const form = page.getByRole("form", { name: "Change the policy" });
     const enabled = form.getByLabel("Enabled");
@@ -78,7 +98,13 @@ describe("forms that save what a person sets", () => {
     await form.getByRole("button", { name: "Save the policy" }).click();
     expect(await form.getByRole("status").textContent()).toBe("Saved: passkey sign-in is off.");
     // Unticked boxes are answers: both saved as false, the rest as it was.
-    const policy = (await apiFromPage<{ enabled: boolean; rpId: string | null; userVerification: string; replacesTotp: boolean }>(page, "GET", "/auth/providers/passkey")).body;
+    const policy = (
+      await apiFromPage<{ enabled: boolean; rpId: string | null; userVerification: string; replacesTotp: boolean }>(
+        page,
+        "GET",
+        "/auth/providers/passkey",
+      )
+    ).body;
     expect(policy).toEqual({ enabled: false, rpId: null, userVerification: "preferred", replacesTotp: false });
   });
 
@@ -98,9 +124,13 @@ describe("forms that save what a person sets", () => {
 });
 
 describe("subscriber search from the header", () => {
-  /** A live session on the peer, read through the fleet proxy (a freshly started peer brings its subscribers up over its first minute). */
+  /**
+   * A live session on the peer, read through the fleet proxy (a freshly started peer brings its subscribers up over its
+   * first minute).
+   */
   async function peerSession(): Promise<SessionList["items"][number]> {
-    const first = async () => (await apiFromPage<SessionList>(page, "GET", "/fleet/edge-2/sessions?limit=1")).body.items[0];
+    const first = async () =>
+      (await apiFromPage<SessionList>(page, "GET", "/fleet/edge-2/sessions?limit=1")).body.items[0];
     await expect.poll(first, { timeout: 60_000 }).toBeDefined();
     return (await first())!;
   }
@@ -110,7 +140,9 @@ describe("subscriber search from the header", () => {
     await page.getByRole("searchbox", { name: "Search subscribers across the fleet" }).pressSequentially(text);
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { level: 1, name: "Subscriber search" }).waitFor();
-    const link = page.locator(`section[data-appliance="${appliance}"]`).getByRole("link", { name: `Open session ${id} on ${appliance}` });
+    const link = page
+      .locator(`section[data-appliance="${appliance}"]`)
+      .getByRole("link", { name: `Open session ${id} on ${appliance}` });
     await link.waitFor({ timeout: 15_000 });
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(SCREENSHOTS, "search.png") });
@@ -148,9 +180,15 @@ describe("subscriber search from the header", () => {
     await page.keyboard.press("Enter");
     const card = page.locator('section[data-appliance="edge-2"]');
     await card.waitFor({ timeout: 15_000 });
-    const shownIds = async () => (await card.getByRole("link", { name: /^Open session \d+ on edge-2$/ }).evaluateAll((links) => links.map((a) => a.getAttribute("aria-label")))).map((label) => Number(/\d+/.exec(label!)![0]));
+    const shownIds = async () =>
+      (
+        await card
+          .getByRole("link", { name: /^Open session \d+ on edge-2$/ })
+          .evaluateAll((links) => links.map((a) => a.getAttribute("aria-label")))
+      ).map((label) => Number(/\d+/.exec(label!)![0]));
     expect(await shownIds()).toHaveLength(5);
-    // The page as the API gives it just before and just after the click: the clock ticks every 10 s, so the one shown is one of the two.
+    // The page as the API gives it just before and just after the click: the clock ticks every 10 s, so the one shown
+    // is one of the two.
     const before = await apiPage();
     const button = card.getByRole("button", { name: `Show the newest ${Math.min(before.total, 50)}` });
     await button.click();
@@ -170,7 +208,9 @@ describe("what the screen shows", () => {
     // Session ids are uint32; one this high has never been handed out.
     await page.goto(`${base}/sessions/4000000000`);
     await page.getByRole("heading", { level: 1, name: "Session 4000000000" }).waitFor();
-    await expect.poll(() => page.getByRole("status").allTextContents()).toContain("Session 4000000000 has ended: it is no longer live.");
+    await expect
+      .poll(() => page.getByRole("status").allTextContents())
+      .toContain("Session 4000000000 has ended: it is no longer live.");
     expect(await page.locator("form.action").count()).toBe(0);
   });
 
@@ -209,7 +249,9 @@ describe("what the screen shows", () => {
       await page.locator("h1").first().waitFor();
       await untilLoaded(page);
       // A string: this runs in the page, where document is a global.
-      const [scroll, client] = await page.evaluate<number[]>("[document.documentElement.scrollWidth, document.documentElement.clientWidth]");
+      const [scroll, client] = await page.evaluate<number[]>(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]",
+      );
       if (scroll! > client!) wide.push(`${href}: ${scroll} > ${client}`);
       if (href === "/system") await page.screenshot({ path: path.join(SCREENSHOTS, "system.png"), fullPage: true });
     }
@@ -223,19 +265,28 @@ describe("the header strip", () => {
   /** When the page read GET /system/status itself (the fallback poller). */
   const polls: number[] = [];
 
-  it("shows an alarm a scenario raises in the badge, without a reload and without a poll: the live channel carried it", async () => {
+  it("shows an alarm a scenario raises in the badge, without a reload and without a " +
+    "poll: the live channel carried it", async () => {
     page.on("websocket", (ws) => {
       const socket = { url: ws.url(), statuses: [] as { alarms: { count: number } }[], closed: false };
       sockets.push(socket);
-      ws.on("framereceived", ({ payload }) => socket.statuses.push((JSON.parse(String(payload)) as { status: { alarms: { count: number } } }).status));
+      ws.on("framereceived", ({ payload }) =>
+        socket.statuses.push((JSON.parse(String(payload)) as { status: { alarms: { count: number } } }).status),
+      );
       ws.on("close", () => (socket.closed = true));
     });
-    page.on("request", (request) => new URL(request.url()).pathname === "/api/v1/system/status" && polls.push(Date.now()));
+    page.on(
+      "request",
+      (request) => new URL(request.url()).pathname === "/api/v1/system/status" && polls.push(Date.now()),
+    );
     await open("/sessions", "Sessions");
     const badge = page.getByTestId("alarm-badge");
     const before = (await apiFromPage<{ count: number }>(page, "GET", "/alarms")).body.count;
-    await expect.poll(() => badge.textContent()).toBe(before === 0 ? "No alarms" : `${before} alarm${before === 1 ? "" : "s"}`);
-    // One socket, to this appliance's live path, open and already sent the status (the previous page's closes as it unloads: on a loaded machine its close can come after the new page's open).
+    await expect
+      .poll(() => badge.textContent())
+      .toBe(before === 0 ? "No alarms" : `${before} alarm${before === 1 ? "" : "s"}`);
+    // One socket, to this appliance's live path, open and already sent the status (the previous page's closes as it
+    // unloads: on a loaded machine its close can come after the new page's open).
     await expect.poll(() => sockets.filter((socket) => !socket.closed).length, { timeout: 15_000 }).toBe(1);
     const live = sockets.filter((socket) => !socket.closed);
     expect(live.map((socket) => new URL(socket.url).pathname)).toEqual(["/ui/live"]);
@@ -248,7 +299,11 @@ describe("the header strip", () => {
       const answer = await page.evaluate(
         async ([pool]) => {
           const who = (await (await fetch("/api/v1/auth/whoami")).json()) as { csrfToken: string };
-          const response = await fetch("/twin/v1/scenario", { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": who.csrfToken }, body: JSON.stringify({ action: "fill-pool", pool, percent: 100 }) });
+          const response = await fetch("/twin/v1/scenario", {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-csrf-token": who.csrfToken },
+            body: JSON.stringify({ action: "fill-pool", pool, percent: 100 }),
+          });
           return response.status;
         },
         [pool.name] as const,
@@ -256,7 +311,9 @@ describe("the header strip", () => {
       expect(answer).toBe(200);
     }
     // The pool alarm is raised at the model's next step, which the object pushes to the page.
-    await expect.poll(async () => (await apiFromPage<{ count: number }>(page, "GET", "/alarms")).body.count, { timeout: 30_000 }).toBeGreaterThan(before);
+    await expect
+      .poll(async () => (await apiFromPage<{ count: number }>(page, "GET", "/alarms")).body.count, { timeout: 30_000 })
+      .toBeGreaterThan(before);
     const after = (await apiFromPage<{ count: number }>(page, "GET", "/alarms")).body.count;
     await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe(`${after} alarm${after === 1 ? "" : "s"}`);
     expect(await page.evaluate("document.body.dataset.mark")).toBe("kept");
@@ -270,7 +327,8 @@ describe("the header strip", () => {
     // Ended as another tab of the same session would end it: the page itself never closes its socket.
     const status = await page.evaluate(async () => {
       const who = (await (await fetch("/api/v1/auth/whoami")).json()) as { csrfToken: string };
-      return (await fetch("/api/v1/auth/logout", { method: "POST", headers: { "x-csrf-token": who.csrfToken } })).status;
+      return (await fetch("/api/v1/auth/logout", { method: "POST", headers: { "x-csrf-token": who.csrfToken } }))
+        .status;
     });
     expect(status).toBe(200);
     await expect.poll(() => live[0]!.closed, { timeout: 15_000 }).toBe(true);

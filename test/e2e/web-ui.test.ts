@@ -23,7 +23,9 @@ const PORT_BASE = await freePortBase(2);
 const PEER_PORT = await freePortBase(1);
 const base = `https://127.0.0.1:${PORT_BASE}`;
 const PEER_TOKEN = newToken();
-const SCREENSHOTS = process.env.BNG_SCREENSHOTS_DIR ? path.resolve(process.env.BNG_SCREENSHOTS_DIR) : await mkdtemp(path.join(tmpdir(), "bngfleet-screenshots-"));
+const SCREENSHOTS = process.env.BNG_SCREENSHOTS_DIR
+  ? path.resolve(process.env.BNG_SCREENSHOTS_DIR)
+  : await mkdtemp(path.join(tmpdir(), "bngfleet-screenshots-"));
 
 let fleet: RunningFleet;
 /** edge-3, run by a launcher of its own so that it can be stopped while edge-1 keeps serving. */
@@ -57,8 +59,15 @@ const totp = (secret: string) => execFileSync("oathtool", ["--totp", "-b", secre
 /** Collects errors and any request for another origin; data: URLs (the QR code) stay in the page. */
 function watch(p: Page) {
   p.on("pageerror", (error) => pageErrors.push(String(error)));
-  // "Failed to load resource" is Chromium reporting an HTTP status (the 401 of whoami before sign-in); the UI handles those.
-  p.on("console", (message) => message.type() === "error" && !message.text().startsWith("Failed to load resource") && pageErrors.push(message.text()));
+  // "Failed to load resource" is Chromium reporting an HTTP status (the 401 of whoami before sign-in); the UI handles
+  // those.
+  p.on(
+    "console",
+    (message) =>
+      message.type() === "error" &&
+      !message.text().startsWith("Failed to load resource") &&
+      pageErrors.push(message.text()),
+  );
   p.on("request", (request) => {
     const url = request.url();
     if (!url.startsWith(`${base}/`) && !url.startsWith("data:") && !url.startsWith("blob:")) offOrigin.push(url);
@@ -77,7 +86,10 @@ async function signIn(p: Page, username: string, password: string): Promise<stri
   return secret;
 }
 
-/** Signs admin in again with its chosen password and a code not used yet (each code is accepted once, so this may wait for the next 30 s step). */
+/**
+ * Signs admin in again with its chosen password and a code not used yet (each code is accepted once, so this may wait
+ * for the next 30 s step).
+ */
 async function signInAgain(): Promise<void> {
   await page.getByLabel("Username").fill("admin");
   await page.getByLabel("Password").fill(ADMIN_PASSWORD);
@@ -90,24 +102,39 @@ async function signInAgain(): Promise<void> {
 }
 
 /** A call to the API from inside the signed-in page (same cookie), with the CSRF token unless told otherwise. */
-function call<T>(method: string, apiPath: string, body?: unknown, withCsrf = true): Promise<{ status: number; body: T }> {
+function call<T>(
+  method: string,
+  apiPath: string,
+  body?: unknown,
+  withCsrf = true,
+): Promise<{ status: number; body: T }> {
   return page.evaluate(
     async ([method, apiPath, body, withCsrf]) => {
       const who = (await (await fetch("/api/v1/auth/whoami")).json()) as { csrfToken: string };
       const headers: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
       if (withCsrf && method !== "GET") headers["x-csrf-token"] = who.csrfToken;
-      const response = await fetch(`/api/v1${apiPath}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const response = await fetch(`/api/v1${apiPath}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       return { status: response.status, body: await response.json().catch(() => null) };
     },
     [method, apiPath, body, withCsrf] as const,
   ) as Promise<{ status: number; body: T }>;
 }
 
-/** A new account of `role`, signed in (enrolling TOTP) in a browser of its own at 1024 px, starting from `firstPage`. */
+/**
+ * A new account of `role`, signed in (enrolling TOTP) in a browser of its own at 1024 px, starting from `firstPage`.
+ */
 async function newAccountSignedIn(username: string, role: string, password: string, firstPage: string): Promise<Page> {
   expect((await call("POST", "/auth/users", { username, role, password })).status).toBe(200);
   // bypassCSP only so the test can inject axe-core, as for the admin.
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, bypassCSP: true, viewport: { width: 1024, height: 800 } });
+  const context = await browser.newContext({
+    ignoreHTTPSErrors: true,
+    bypassCSP: true,
+    viewport: { width: 1024, height: 800 },
+  });
   const p = await context.newPage();
   watch(p);
   await p.goto(`${base}${firstPage}`);
@@ -115,7 +142,10 @@ async function newAccountSignedIn(username: string, role: string, password: stri
   return p;
 }
 
-/** Every page a signed-in person's navigation offers, opened in turn: axe-core's serious and critical findings by page (none: `{}`). */
+/**
+ * Every page a signed-in person's navigation offers, opened in turn: axe-core's serious and critical findings by page
+ * (none: `{}`).
+ */
 async function axeEveryPage(p: Page): Promise<Record<string, string[]>> {
   await p.goto(`${base}/`);
   await p.locator("nav a").first().waitFor();
@@ -135,15 +165,28 @@ async function axeViolations(p: Page): Promise<string[]> {
   await p.addScriptTag({ content: axeSource });
   // A string: this runs in the page, where axe is a global.
   return p.evaluate<string[]>(
-    `axe.run(document).then((r) => r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id + " at " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`,
+    `axe.run(document).then((r) => r.violations.filter((v) => v.impact === "serious" ` +
+      `|| v.impact === "critical").map((v) => v.id + " at " + v.nodes.map((n) => ` +
+      `n.target.join(" ")).join(", ")))`,
   );
 }
 
 const tableRows = (p: Page, testid: string) =>
-  p.getByTestId(testid).locator("tr").evaluateAll((rows) => rows.map((r) => [r.querySelector("th")!.textContent!.trim(), Number(r.querySelector("td")!.textContent!.replace(/,/g, ""))]));
+  p
+    .getByTestId(testid)
+    .locator("tr")
+    .evaluateAll((rows) =>
+      rows.map((r) => [
+        r.querySelector("th")!.textContent!.trim(),
+        Number(r.querySelector("td")!.textContent!.replace(/,/g, "")),
+      ]),
+    );
 
 beforeAll(async () => {
-  axeSource = await readFile(path.join(import.meta.dirname, "..", "..", "node_modules", "axe-core", "axe.min.js"), "utf8");
+  axeSource = await readFile(
+    path.join(import.meta.dirname, "..", "..", "node_modules", "axe-core", "axe.min.js"),
+    "utf8",
+  );
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-ui-"));
   const appliance = (name: string, port: number, peers: unknown[]) => ({
     name,
@@ -157,21 +200,37 @@ beforeAll(async () => {
     JSON.stringify({
       portBase: 8443,
       appliances: [
-        appliance("edge-1", 8443, [{ name: "edge-2" }, { name: "edge-3", url: `http://127.0.0.1:${PEER_PORT}`, credential: PEER_TOKEN, timeoutMs: 3000 }]),
+        appliance("edge-1", 8443, [
+          { name: "edge-2" },
+          { name: "edge-3", url: `http://127.0.0.1:${PEER_PORT}`, credential: PEER_TOKEN, timeoutMs: 3000 },
+        ]),
         appliance("edge-2", 8444, [{ name: "edge-1" }]),
       ],
     }),
   );
   const peerFleet = path.join(dir, "edge-3.json");
   await writeFile(peerFleet, JSON.stringify({ portBase: 8443, appliances: [appliance("edge-3", 8443, [])] }));
-  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_FLEET: mainFleet, BNG_FRESH: "1" }, [PORT_BASE, PORT_BASE + 1]);
+  fleet = await launchFleet({ BNG_PORT_BASE: String(PORT_BASE), BNG_FLEET: mainFleet, BNG_FRESH: "1" }, [
+    PORT_BASE,
+    PORT_BASE + 1,
+  ]);
   edge3 = await launchFleet(
-    { BNG_PORT_BASE: String(PEER_PORT), BNG_FLEET: peerFleet, BNG_FRESH: "1", BNG_HTTP: "1", BNG_BOOTSTRAP_TOKEN: PEER_TOKEN },
+    {
+      BNG_PORT_BASE: String(PEER_PORT),
+      BNG_FLEET: peerFleet,
+      BNG_FRESH: "1",
+      BNG_HTTP: "1",
+      BNG_BOOTSTRAP_TOKEN: PEER_TOKEN,
+    },
     [PEER_PORT],
   );
   browser = await launchChromium();
   // bypassCSP only so the test can inject axe-core; the UI's own scripts are same-origin files.
-  context = await browser.newContext({ ignoreHTTPSErrors: true, bypassCSP: true, viewport: { width: 1280, height: 900 } });
+  context = await browser.newContext({
+    ignoreHTTPSErrors: true,
+    bypassCSP: true,
+    viewport: { width: 1280, height: 900 },
+  });
   page = await context.newPage();
   watch(page);
 }, 240_000);
@@ -226,7 +285,10 @@ describe("the web UI", () => {
       .poll(
         async () => {
           await page.getByRole("button", { name: "1h" }).click();
-          const shown = { total: Number((await page.getByTestId("sessions-total").textContent())!.replace(/,/g, "")), byEncap: Object.fromEntries(await tableRows(page, "by-encap")) };
+          const shown = {
+            total: Number((await page.getByTestId("sessions-total").textContent())!.replace(/,/g, "")),
+            byEncap: Object.fromEntries(await tableRows(page, "by-encap")),
+          };
           const api = (await call<{ total: number; byEncap: Record<string, number> }>("GET", "/sessions/summary")).body;
           return JSON.stringify(shown) === JSON.stringify({ total: api.total, byEncap: api.byEncap });
         },
@@ -290,10 +352,18 @@ describe("the web UI", () => {
     const before = (await call<{ lastSeq: number }>("GET", "/logs/tail?count=1")).body.lastSeq;
     // Audited as `audit.alarm.test` with the severity asked for.
     expect((await call("POST", "/alarms/test", { severity: "minor" })).status).toBe(200);
-    const tail = (await call<{ entries: { seq: number; msgId: string; fields: Record<string, unknown> }[] }>("GET", `/logs/tail?count=1000&sinceSeq=${before}`)).body;
+    const tail = (
+      await call<{ entries: { seq: number; msgId: string; fields: Record<string, unknown> }[] }>(
+        "GET",
+        `/logs/tail?count=1000&sinceSeq=${before}`,
+      )
+    ).body;
     const entry = tail.entries.find((e) => e.msgId === "audit.alarm.test" && e.fields.severity === "minor");
     expect(entry).toBeDefined();
-    await page.getByTestId("log-table").locator("td span.num", { hasText: new RegExp(`^${entry!.seq}$`) }).waitFor({ timeout: 15_000 });
+    await page
+      .getByTestId("log-table")
+      .locator("td span.num", { hasText: new RegExp(`^${entry!.seq}$`) })
+      .waitFor({ timeout: 15_000 });
     await page.screenshot({ path: path.join(SCREENSHOTS, "logs.png") });
   });
 
@@ -311,9 +381,23 @@ describe("the web UI", () => {
   it("lists the whole fleet, shows a stopped appliance as unreachable, and a peer's pages read-only", async () => {
     await page.goto(`${base}/fleet`);
     const rows = page.getByTestId("fleet-table").locator("tbody tr");
-    await expect.poll(() => rows.locator("[data-appliance]").evaluateAll((cells) => cells.map((c) => c.getAttribute("data-appliance"))), { timeout: 15_000 }).toEqual(["edge-1", "edge-2", "edge-3"]);
+    await expect
+      .poll(
+        () =>
+          rows.locator("[data-appliance]").evaluateAll((cells) => cells.map((c) => c.getAttribute("data-appliance"))),
+        { timeout: 15_000 },
+      )
+      .toEqual(["edge-1", "edge-2", "edge-3"]);
     // Running, and the worst active alarm when there is one ("running, 1 major alarm").
-    await expect.poll(async () => (await rows.locator('[data-testid="health"]').allTextContents()).every((t) => /^running(, \d+ \w+ alarms?)?$/.test(t)), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await rows.locator('[data-testid="health"]').allTextContents()).every((t) =>
+            /^running(, \d+ \w+ alarms?)?$/.test(t),
+          ),
+        { timeout: 20_000 },
+      )
+      .toBe(true);
     const peerStatus = (await call<{ sessions: { total: number } }>("GET", "/fleet/edge-2/system/status")).body;
     expect(Number((await rows.nth(1).getByTestId("sessions").textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
     expect(peerStatus.sessions.total).toBeGreaterThan(0);
@@ -330,7 +414,9 @@ describe("the web UI", () => {
     expect(await edge3!.stop()).toBe(0);
     edge3 = undefined;
     await page.goto(`${base}/fleet`);
-    await expect.poll(() => rows.nth(2).getByTestId("health").textContent(), { timeout: 20_000 }).toContain("unreachable");
+    await expect
+      .poll(() => rows.nth(2).getByTestId("health").textContent(), { timeout: 20_000 })
+      .toContain("unreachable");
     await expect.poll(() => rows.nth(0).getByTestId("health").textContent()).toMatch(/^running/);
   });
 
@@ -339,7 +425,9 @@ describe("the web UI", () => {
     await viewer.getByRole("heading", { level: 1, name: "Configuration" }).waitFor();
     // The configuration reads as values, with nothing to type into or commit.
     await viewer.locator(".config-panel .cfg-field").first().waitFor();
-    expect(await viewer.locator(".config-panel input, .config-panel select, [data-testid='pending-changes']").count()).toBe(0);
+    expect(
+      await viewer.locator(".config-panel input, .config-panel select, [data-testid='pending-changes']").count(),
+    ).toBe(0);
     await viewer.goto(`${base}/config/history`);
     await viewer.getByTestId("config-history").waitFor();
     // Accounts and tokens are super-user reads: not in a read-only account's navigation.
@@ -348,13 +436,27 @@ describe("the web UI", () => {
     expect(sections).not.toContain("Users");
     expect(sections).not.toContain("Tokens");
     expect(await viewer.getByRole("button", { name: /Validate|Roll back/ }).count()).toBe(0);
-    const sessionId = (await (await viewer.request.get(`${base}/api/v1/sessions?limit=1`)).json()).items[0].id as number;
-    for (const href of ["/alarms", "/users", "/tokens", "/vrfs", "/upgrade", "/licensing", "/troubleshooting", `/sessions/${sessionId}`]) {
+    const sessionId = (await (await viewer.request.get(`${base}/api/v1/sessions?limit=1`)).json()).items[0]
+      .id as number;
+    for (const href of [
+      "/alarms",
+      "/users",
+      "/tokens",
+      "/vrfs",
+      "/upgrade",
+      "/licensing",
+      "/troubleshooting",
+      `/sessions/${sessionId}`,
+    ]) {
       await viewer.goto(`${base}${href}`);
       await viewer.locator("h1").first().waitFor();
       await untilLoaded(viewer);
       // Nothing offered that the server would refuse: no change forms, and no failed call on the page.
-      expect({ href, forms: await viewer.locator("form.action:not(.lookup)").count(), problems: await viewer.getByRole("alert").allTextContents() }).toEqual({ href, forms: 0, problems: [] });
+      expect({
+        href,
+        forms: await viewer.locator("form.action:not(.lookup)").count(),
+        problems: await viewer.getByRole("alert").allTextContents(),
+      }).toEqual({ href, forms: 0, problems: [] });
     }
     // Every page the read-only role is offered, as axe-core sees it for that role.
     expect(await axeEveryPage(viewer)).toEqual({});
@@ -362,7 +464,8 @@ describe("the web UI", () => {
     // Every page read and checked by axe: on a loaded 2-core machine this took up to 100 s before the configuration page grew.
   }, 240_000);
 
-  it("offers an operator its pages, and axe-core finds nothing serious on any of them as the operator sees it", async () => {
+  it("offers an operator its pages, and axe-core finds nothing serious on any of them " +
+    "as the operator sees it", async () => {
     const operator = await newAccountSignedIn("noc-op", "operator", "operator-password-1", "/sessions");
     await operator.getByRole("heading", { level: 1, name: "Sessions" }).waitFor();
     // An operator acts on sessions but reads no accounts (a super-user read).
@@ -391,7 +494,12 @@ describe("the web UI", () => {
   it("stages a software package with an upload progress bar and follows its apply", async () => {
     const file = path.join(await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-pkg-")), "bngfleet-0.2.0.bngpkg");
     // Signed with the fleet's own development key, in its data dir.
-    await writeFile(file, execFileSync(process.execPath, ["scripts/bngfleet.ts", "upgrade-package", "0.2.0"], { env: { ...process.env, BNG_DATA_DIR: fleet.dataDir } }));
+    await writeFile(
+      file,
+      execFileSync(process.execPath, ["scripts/bngfleet.ts", "upgrade-package", "0.2.0"], {
+        env: { ...process.env, BNG_DATA_DIR: fleet.dataDir },
+      }),
+    );
     await page.goto(`${base}/upgrade`);
     await page.getByTestId("upgrade-state").waitFor();
     const staged = page.waitForResponse((response) => response.url().endsWith("/api/v1/system/upgrade/stage"));
@@ -406,7 +514,8 @@ describe("the web UI", () => {
     await page.getByRole("button", { name: "Apply 0.2.0" }).click();
     await page.locator("#upgrade-progress").waitFor({ timeout: 10_000 });
     expect(await page.getByTestId("upgrade-state").textContent()).toMatch(/applying|draining|rebooting/);
-    const status = (await call<{ state: string; applying: { toVersion: string } | null }>("GET", "/system/upgrade")).body;
+    const status = (await call<{ state: string; applying: { toVersion: string } | null }>("GET", "/system/upgrade"))
+      .body;
     expect(status.applying?.toVersion).toBe("0.2.0");
     await page.screenshot({ path: path.join(SCREENSHOTS, "upgrade.png") });
   });

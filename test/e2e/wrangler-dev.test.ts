@@ -66,15 +66,18 @@ function get(host: string, pathname: string): Promise<{ status: number; type: st
 }
 
 describe("npm run dev", () => {
-  it("serves edge-1 at 127.0.0.1, the others at their hostnames and through the fleet proxy, and the web UI", async () => {
-    const health = (answer: { body: string }) => (JSON.parse(answer.body) as { appliance: string }).appliance;
-    expect(health(await get("127.0.0.1", "/api/v1/system/health"))).toBe("edge-1");
-    expect(health(await get("edge-2.bng.localhost", "/api/v1/system/health"))).toBe("edge-2");
-    expect(health(await get("127.0.0.1", "/api/v1/fleet/edge-3/system/health"))).toBe("edge-3");
-    const page = await get("127.0.0.1", "/");
-    expect(page.status).toBe(200);
-    expect(page.type).toContain("text/html");
-    // Any host naming no appliance is the default one's: `localhost` too.
-    expect(health(await get("localhost", "/api/v1/system/health"))).toBe("edge-1");
-  });
+  it(
+    "serves edge-1 at 127.0.0.1, the others at their hostnames and through the fleet " + "proxy, and the web UI",
+    async () => {
+      const health = (answer: { body: string }) => (JSON.parse(answer.body) as { appliance: string }).appliance;
+      expect(health(await get("127.0.0.1", "/api/v1/system/health"))).toBe("edge-1");
+      expect(health(await get("edge-2.bng.localhost", "/api/v1/system/health"))).toBe("edge-2");
+      expect(health(await get("127.0.0.1", "/api/v1/fleet/edge-3/system/health"))).toBe("edge-3");
+      const page = await get("127.0.0.1", "/");
+      expect(page.status).toBe(200);
+      expect(page.type).toContain("text/html");
+      // Any host naming no appliance is the default one's: `localhost` too.
+      expect(health(await get("localhost", "/api/v1/system/health"))).toBe("edge-1");
+    },
+  );
 });

@@ -28,7 +28,11 @@ describe("examples/vitest", () => {
 describe("examples/playwright", () => {
   it("starts a fleet as Playwright's webServer and signs in to its web UI in Chromium", async () => {
     const project = path.join(scratch, "example-playwright");
-    const env = envWith(process.execPath, { BNG_PORT_BASE: String(await freePortBase(1)), CHROMIUM_PATH: "/usr/bin/chromium", CI: "1" });
+    const env = envWith(process.execPath, {
+      BNG_PORT_BASE: String(await freePortBase(1)),
+      CHROMIUM_PATH: "/usr/bin/chromium",
+      CI: "1",
+    });
     await installedProject(project, tarball, env, path.join(EXAMPLES, "playwright"));
     const { stdout } = await run("npx", ["playwright", "test", "--reporter=line"], project, env);
     expect(stdout).toMatch(/1 passed/);
@@ -53,7 +57,10 @@ describe("examples/github-actions", () => {
     try {
       for (const step of steps.filter((s) => s.run !== undefined)) {
         // The registry's bngfleet is the one just packed.
-        const script = step.run!.replace("npm install --save-dev bngfleet", `npm install --save-dev --no-audit --no-fund --prefer-offline ${tarball}`);
+        const script = step.run!.replace(
+          "npm install --save-dev bngfleet",
+          `npm install --save-dev --no-audit --no-fund --prefer-offline ${tarball}`,
+        );
         // As a runner does: bash -e, each step in the job's process group, background jobs left running.
         const job = background("bash", ["-e", "-c", script], project, env);
         jobs.push(job);
@@ -61,7 +68,9 @@ describe("examples/github-actions", () => {
         outputs.push(job.stdout() + job.stderr());
         expect(code, `step failed:\n${script}\n${outputs.at(-1)}`).toBe(0);
       }
-      expect(outputs.join("\n")).toMatch(/edge-1: running, software bngfleet [\d.]+\nedge-2: running, software bngfleet [\d.]+/);
+      expect(outputs.join("\n")).toMatch(
+        /edge-1: running, software bngfleet [\d.]+\nedge-2: running, software bngfleet [\d.]+/,
+      );
     } finally {
       // The end of the job: its processes are stopped.
       for (const job of jobs) {

@@ -6,14 +6,27 @@ import { promisify } from "node:util";
 
 /** The environment a command in the project runs with: `node` (and so npm and npx) is the given Node.js binary. */
 export function envWith(node: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", ...extra, PATH: `${path.dirname(node)}:${process.env.PATH}` };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: "1",
+    ...extra,
+    PATH: `${path.dirname(node)}:${process.env.PATH}`,
+  };
   // Not the repository's: a user's shell has none of vitest's or npm's own variables.
-  for (const name of Object.keys(env)) if (name.startsWith("npm_") || name.startsWith("VITEST") || name === "NODE_OPTIONS" || name === "FORCE_COLOR") delete env[name];
+  for (const name of Object.keys(env))
+    if (name.startsWith("npm_") || name.startsWith("VITEST") || name === "NODE_OPTIONS" || name === "FORCE_COLOR")
+      delete env[name];
   return env;
 }
 
 /** Runs a command in `cwd` to its end; rejects with its output when it fails. */
-export async function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeout = 300_000): Promise<{ stdout: string; stderr: string }> {
+export async function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeout = 300_000,
+): Promise<{ stdout: string; stderr: string }> {
   try {
     return await promisify(execFile)(command, args, { cwd, env, timeout, maxBuffer: 64 << 20 });
   } catch (error) {
@@ -23,14 +36,30 @@ export async function run(command: string, args: string[], cwd: string, env: Nod
 }
 
 /** Runs a command to its end and answers its status and output, failing or not. */
-export function attempt(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeout = 120_000): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function attempt(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeout = 120_000,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env, timeout }, (error, stdout, stderr) => resolve({ status: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }));
+    execFile(command, args, { cwd, env, timeout }, (error, stdout, stderr) =>
+      resolve({ status: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
+    );
   });
 }
 
-/** Makes `dir` a project with the package installed from `tarball` (and, from `example`, an example's files and dependencies). */
-export async function installedProject(dir: string, tarball: string, env: NodeJS.ProcessEnv, example?: string): Promise<void> {
+/**
+ * Makes `dir` a project with the package installed from `tarball` (and, from `example`, an example's files and
+ * dependencies).
+ */
+export async function installedProject(
+  dir: string,
+  tarball: string,
+  env: NodeJS.ProcessEnv,
+  example?: string,
+): Promise<void> {
   await mkdir(dir, { recursive: true });
   if (example) {
     await cp(example, dir, { recursive: true });
@@ -41,19 +70,29 @@ export async function installedProject(dir: string, tarball: string, env: NodeJS
     await writeFile(file, JSON.stringify(manifest, null, 2));
     await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], dir, env);
   } else {
-    await writeFile(path.join(dir, "package.json"), JSON.stringify({ name: "user-project", private: true, type: "module" }));
+    await writeFile(
+      path.join(dir, "package.json"),
+      JSON.stringify({ name: "user-project", private: true, type: "module" }),
+    );
     await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], dir, env);
   }
 }
 
 /** A command left running in its own process group (as a shell job is), its output kept. */
-export function background(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
+export function background(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
   const child = spawn(command, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stdout!.on("data", (chunk) => (out += chunk));
   child.stderr!.on("data", (chunk) => (err += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : null))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : null))),
+  );
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 

@@ -13,7 +13,12 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const scratch = await mkdtemp(path.join(tmpdir(), "bngfleet-package-"));
-  const npm = (args: string[], cwd: string) => execFileSync("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const npm = (args: string[], cwd: string) =>
+    execFileSync("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline"], {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   npm(["pack", "--pack-destination", scratch, "--json"], ROOT);
   const tarball = path.join(scratch, (await readdir(scratch)).find((name) => name.endsWith(".tgz"))!);
   const node22 = path.join(scratch, "node22");

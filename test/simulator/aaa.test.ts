@@ -63,7 +63,11 @@ describe("RADIUS server pool", () => {
 
 describe("AAA in session setup", () => {
   it("keeps local subscribers coming up while every RADIUS server is dead", () => {
-    const g = gateway(profile("small", (raw) => (raw.aaa.localShare = 0.3)), 41, 600);
+    const g = gateway(
+      profile("small", (raw) => (raw.aaa.localShare = 0.3)),
+      41,
+      600,
+    );
     g.scenario({ action: "fail-radius-server", server: "radius-1.isp.example" });
     g.scenario({ action: "fail-radius-server", server: "radius-2.isp.example" });
     g.scenario({ action: "set-churn-multiplier", multiplier: 0 });
@@ -84,7 +88,11 @@ describe("AAA in session setup", () => {
     expect(logged.some((e) => e.msgId === "session.setup-failed" && e.fields.reason === "no-live-server")).toBe(true);
     const alarms = g.alarms.list().active.map((a) => `${a.id}/${a.instance}`);
     expect(alarms).toEqual(
-      expect.arrayContaining(["radius.all-dead/null", "radius.server.dead/radius-1.isp.example:1812", "radius.server.dead/radius-2.isp.example:1812"]),
+      expect.arrayContaining([
+        "radius.all-dead/null",
+        "radius.server.dead/radius-1.isp.example:1812",
+        "radius.server.dead/radius-2.isp.example:1812",
+      ]),
     );
     expect(g.alarms.list().active[0]?.id).toBe("radius.all-dead");
     expectConsistent(g, { justStepped: true, noReservations: true });

@@ -10,7 +10,11 @@ describe("alarms", () => {
     expect(pool?.utilisationPercent).toBeGreaterThanOrEqual(90);
     const alarm = g.alarms.list().active.find((a) => a.id === "pool.utilisation.high");
     expect(alarm).toMatchObject({ instance: "residential-v4", severity: "major", ageSeconds: 0 });
-    expect(alarm?.context).toMatchObject({ pool: "residential-v4", used: String(pool?.used), size: String(pool?.size) });
+    expect(alarm?.context).toMatchObject({
+      pool: "residential-v4",
+      used: String(pool?.used),
+      size: String(pool?.size),
+    });
     g.step(600);
     expect(g.alarms.list().active.find((a) => a.id === "pool.utilisation.high")?.ageSeconds).toBe(600);
     g.scenario({ action: "drain-pool", pool: "residential-v4" });
@@ -45,7 +49,12 @@ describe("alarms", () => {
     g.scenario({ action: "drain-cgn-group", group: "cgn-1" });
     g.scenario({ action: "fill-cgn-group", group: "cgn-1", percent: 95 });
     expect(g.alarms.list().active.some((a) => a.id === "cgn.pool.high")).toBe(true);
-    expect(g.logs.tail({ count: 100 }).entries.filter((e) => e.msgId === "alarm.clear").map((e) => e.fields.manual)).toEqual([true]);
+    expect(
+      g.logs
+        .tail({ count: 100 })
+        .entries.filter((e) => e.msgId === "alarm.clear")
+        .map((e) => e.fields.manual),
+    ).toEqual([true]);
   });
 
   it("orders active alarms most severe first and counts them by severity", () => {
@@ -61,7 +70,8 @@ describe("alarms", () => {
     expect(alarms.active[0]).toMatchObject({ id: "radius.all-dead", instance: null, severity: "critical" });
     expect(alarms.countBySeverity.critical).toBe(1);
     expect(alarms.countBySeverity.major).toBe(alarms.active.filter((a) => a.severity === "major").length);
-    for (const a of alarms.active) expect(a.severity).toBe(ALARM_CATALOGUE[a.id as keyof typeof ALARM_CATALOGUE].severity);
+    for (const a of alarms.active)
+      expect(a.severity).toBe(ALARM_CATALOGUE[a.id as keyof typeof ALARM_CATALOGUE].severity);
     expectConsistent(g, { justStepped: true });
   });
 
@@ -73,7 +83,9 @@ describe("alarms", () => {
       85,
       600,
     );
-    expect(g.alarms.list().active.find((a) => a.id === "sessions.capacity.high")?.context).toMatchObject({ licensed: "2050" });
+    expect(g.alarms.list().active.find((a) => a.id === "sessions.capacity.high")?.context).toMatchObject({
+      licensed: "2050",
+    });
     g.scenario({ action: "set-churn-multiplier", multiplier: 30 });
     g.step(3600);
     expect(g.sessions.summary().total).toBeLessThanOrEqual(2050);

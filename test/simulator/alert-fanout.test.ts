@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { AlarmNotifier, recipients, type AlertSink } from "../../simulator/alert-fanout.ts";
 import { gateway } from "./helpers.ts";
 
-const sink = (name: string, severityFloor: AlertSink["severityFloor"]): AlertSink => ({ name, kind: "webhook", url: "https://noc.example/hook", severityFloor, credential: null });
+const sink = (name: string, severityFloor: AlertSink["severityFloor"]): AlertSink => ({
+  name,
+  kind: "webhook",
+  url: "https://noc.example/hook",
+  severityFloor,
+  credential: null,
+});
 
 describe("severity floors", () => {
   it("send an alert to every sink whose floor it meets, and to no other", () => {
@@ -13,7 +19,10 @@ describe("severity floors", () => {
   });
 });
 
-/** A gateway ten minutes in, and every notification its log ring causes from now on (null for entries that notify nobody). */
+/**
+ * A gateway ten minutes in, and every notification its log ring causes from now on (null for entries that notify
+ * nobody).
+ */
 function notifiedGateway() {
   const g = gateway(undefined, 1, 600);
   const notifier = new AlarmNotifier("edge-1");
@@ -29,12 +38,21 @@ describe("the alarm notifier", () => {
     g.step(60);
     const raised = sent.filter((n) => n?.kind === "raised");
     expect(raised).toHaveLength(1);
-    expect(raised[0]).toMatchObject({ version: "1", appliance: "edge-1", alarm: { id: "cgn.pool.high", instance: "cgn-1", severity: "major" }, activeAlarms: { major: 1 } });
+    expect(raised[0]).toMatchObject({
+      version: "1",
+      appliance: "edge-1",
+      alarm: { id: "cgn.pool.high", instance: "cgn-1", severity: "major" },
+      activeAlarms: { major: 1 },
+    });
     g.scenario({ action: "drain-cgn-group", group: "cgn-1" });
     g.step(60);
     const cleared = sent.filter((n) => n?.kind === "cleared");
     expect(cleared).toHaveLength(1);
-    expect(cleared[0]!.alarm).toMatchObject({ id: "cgn.pool.high", instance: "cgn-1", firstRaisedUtc: raised[0]!.alarm.firstRaisedUtc });
+    expect(cleared[0]!.alarm).toMatchObject({
+      id: "cgn.pool.high",
+      instance: "cgn-1",
+      firstRaisedUtc: raised[0]!.alarm.firstRaisedUtc,
+    });
     expect(cleared[0]!.alarm.ageSeconds).toBeGreaterThan(0);
     expect(cleared[0]!.activeAlarms.major).toBe(0);
     // Every other entry (sessions, CGN allocations, scenario audit) notifies nobody.

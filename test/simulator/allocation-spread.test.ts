@@ -26,7 +26,13 @@ describe("IPv4 address allocation", () => {
     // residential-v4 on small: 198.18.0.0/22 (1,024 less one excluded) and 198.18.4.0/23 (512 less one).
     const pool = g.pools.list().find((x) => x.name === "residential-v4")!;
     const dynamic = allAllocations(g, "residential-v4").filter((a) => a.kind === "dynamic");
-    const inFirst = dynamic.filter((a) => a.prefix.startsWith("198.18.0.") || a.prefix.startsWith("198.18.1.") || a.prefix.startsWith("198.18.2.") || a.prefix.startsWith("198.18.3.")).length;
+    const inFirst = dynamic.filter(
+      (a) =>
+        a.prefix.startsWith("198.18.0.") ||
+        a.prefix.startsWith("198.18.1.") ||
+        a.prefix.startsWith("198.18.2.") ||
+        a.prefix.startsWith("198.18.3."),
+    ).length;
     const inSecond = dynamic.length - inFirst;
     expect(dynamic.length).toBeGreaterThan(200);
     // Least utilised first: the two subnets' utilisations differ by at most one block's worth of either.
@@ -38,7 +44,9 @@ describe("IPv4 address allocation", () => {
 describe("subscribers' CPE vendors", () => {
   it("split as the profile's weights say, 55/25/12/8 on small, within binomial noise", () => {
     const g = gateway(profile(), 71, 1800);
-    const macs = allSessions(g).map((s) => s.mac).filter((m) => m !== "");
+    const macs = allSessions(g)
+      .map((s) => s.mac)
+      .filter((m) => m !== "");
     expect(macs.length).toBeGreaterThan(1500);
     // By hand: the weights of small.json; a share's binomial σ is sqrt(p(1 − p) / n), at most 0.0129 for n = 1,500.
     const weights: Record<string, number> = { "00:1b:21": 0.55, "3c:37:86": 0.25, "a4:91:b1": 0.12, "f0:9f:c2": 0.08 };

@@ -11,7 +11,9 @@ describe("bring-up", () => {
     expect(g.sessions.summary().total).toBeLessThanOrEqual(perStep);
     expect(g.sessions.summary().total).toBeGreaterThan(perStep * 0.95);
     g.step(60);
-    expect(Math.abs(g.sessions.summary().total - p.population.steadyStateSessions)).toBeLessThan(p.population.steadyStateSessions * 0.02);
+    expect(Math.abs(g.sessions.summary().total - p.population.steadyStateSessions)).toBeLessThan(
+      p.population.steadyStateSessions * 0.02,
+    );
     expectConsistent(g, { justStepped: true, noReservations: true });
   });
 
@@ -30,7 +32,8 @@ describe("bring-up", () => {
     const p = profile();
     const g = gateway(p, 123, 24 * 3600);
     const totals = g.metrics.history("24h").totalSessions.slice(1);
-    for (const t of totals) expect(Math.abs(t - p.population.steadyStateSessions)).toBeLessThan(p.population.steadyStateSessions * 0.05);
+    for (const t of totals)
+      expect(Math.abs(t - p.population.steadyStateSessions)).toBeLessThan(p.population.steadyStateSessions * 0.05);
     const users = g.sessions.list({ limit: 500 }).items.map((s) => s.username);
     expect(new Set(users).size).toBe(users.length);
   });

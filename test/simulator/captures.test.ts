@@ -22,7 +22,13 @@ describe("packet captures", () => {
     const r = g.startCapture(id, "192.0.2.50", 1000, 60);
     expect(r).toEqual({
       ok: true,
-      capture: { sessionId: id, destinationIp: "192.0.2.50", maxPackets: 1000, maxDurationSeconds: 60, startedUtc: new Date(g.nowMs).toISOString() },
+      capture: {
+        sessionId: id,
+        destinationIp: "192.0.2.50",
+        maxPackets: 1000,
+        maxDurationSeconds: 60,
+        startedUtc: new Date(g.nowMs).toISOString(),
+      },
     });
     expect(g.startCapture(id, "192.0.2.51", null, null)).toEqual({ ok: false, reason: "already-capturing" });
     expect(g.startCapture(99_999_999, "192.0.2.51", null, null)).toEqual({ ok: false, reason: "unknown-session" });
@@ -33,7 +39,10 @@ describe("packet captures", () => {
   it("refuses a destination that is not an address and negative limits", () => {
     const g = gateway(profile(), 92, 600);
     const [a, b] = g.sessions.list({ limit: 2 }).items;
-    expect(g.startCapture(a?.id ?? 0, "collector.example", null, null)).toEqual({ ok: false, reason: "invalid-destination" });
+    expect(g.startCapture(a?.id ?? 0, "collector.example", null, null)).toEqual({
+      ok: false,
+      reason: "invalid-destination",
+    });
     expect(g.startCapture(b?.id ?? 0, "2001:db8::7", -1, null)).toEqual({ ok: false, reason: "invalid-limit" });
   });
 

@@ -1,17 +1,26 @@
-/** CGN compliance records (issue #25): the model tells of every port block allocated, released or identified, as a retention system needs it. */
+/**
+ * CGN compliance records (issue #25): the model tells of every port block allocated, released or identified, as a
+ * retention system needs it.
+ */
 import { describe, expect, it } from "vitest";
 import { Cgn, type PortBlockRecord } from "../../simulator/cgn.ts";
 import { LogRing } from "../../simulator/logs.ts";
 import { parseIpv4 } from "../../simulator/prefix.ts";
 import { START, allBindings, gateway, profile } from "./helpers.ts";
 
-/** small.json's CGN group cgn-1 translates VRF cgn-inside (index 1) to 192.0.2.0/26 in 1024-port blocks from port 1024. */
+/**
+ * small.json's CGN group cgn-1 translates VRF cgn-inside (index 1) to 192.0.2.0/26 in 1024-port blocks from port 1024.
+ */
 const CGN_VRF = 1;
 const inside = (n: number) => (parseIpv4("100.64.8.0") ?? 0) + n;
 
 function recorded(): { cgn: Cgn; records: Omit<PortBlockRecord, "timeMs">[] } {
   const p = profile("small");
-  const cgn = new Cgn(p.cgn, p.vrfs.map((v) => v.name), new LogRing());
+  const cgn = new Cgn(
+    p.cgn,
+    p.vrfs.map((v) => v.name),
+    new LogRing(),
+  );
   const records: Omit<PortBlockRecord, "timeMs">[] = [];
   cgn.onPortBlock = (kind, nowMs, b, chunk) => {
     const { timeMs, ...record } = cgn.portBlockRecord(kind, nowMs, b, chunk, () => "alice@isp");
@@ -21,24 +30,36 @@ function recorded(): { cgn: Cgn; records: Omit<PortBlockRecord, "timeMs">[] } {
   return { cgn, records };
 }
 
-const common = { bindingIndex: 0, group: "cgn-1", publicIp: "192.0.2.0", insideVrf: "cgn-inside", insideIp: "100.64.8.1", sessionId: 7, subscriberId: "alice@isp" };
+const common = {
+  bindingIndex: 0,
+  group: "cgn-1",
+  publicIp: "192.0.2.0",
+  insideVrf: "cgn-inside",
+  insideIp: "100.64.8.1",
+  sessionId: 7,
+  subscriberId: "alice@isp",
+};
 
 describe("CGN compliance records", () => {
-  it("tell of the first block, each extension and each block released, with the public range, the inside address and VRF and the subscriber", () => {
-    const { cgn, records } = recorded();
-    const created = cgn.create(START, 0, CGN_VRF, inside(1), 7, 0, false);
-    if (!created.ok) throw new Error(created.reason);
-    cgn.setFlows(START + 10_000, created.binding, 3000);
-    cgn.release(START + 20_000, created.binding);
-    expect(records).toEqual([
-      { kind: "allocated", ...common, portBlock: "1024-2047" },
-      { kind: "allocated", ...common, portBlock: "2048-3071" },
-      { kind: "allocated", ...common, portBlock: "3072-4095" },
-      { kind: "released", ...common, portBlock: "1024-2047" },
-      { kind: "released", ...common, portBlock: "2048-3071" },
-      { kind: "released", ...common, portBlock: "3072-4095" },
-    ]);
-  });
+  it(
+    "tell of the first block, each extension and each block released, with the " +
+      "public range, the inside address and VRF and the subscriber",
+    () => {
+      const { cgn, records } = recorded();
+      const created = cgn.create(START, 0, CGN_VRF, inside(1), 7, 0, false);
+      if (!created.ok) throw new Error(created.reason);
+      cgn.setFlows(START + 10_000, created.binding, 3000);
+      cgn.release(START + 20_000, created.binding);
+      expect(records).toEqual([
+        { kind: "allocated", ...common, portBlock: "1024-2047" },
+        { kind: "allocated", ...common, portBlock: "2048-3071" },
+        { kind: "allocated", ...common, portBlock: "3072-4095" },
+        { kind: "released", ...common, portBlock: "1024-2047" },
+        { kind: "released", ...common, portBlock: "2048-3071" },
+        { kind: "released", ...common, portBlock: "3072-4095" },
+      ]);
+    },
+  );
 
   it("tell of one Identify per port block of an identified auto-learned binding, naming the subscriber given", () => {
     const { cgn, records } = recorded();
@@ -47,7 +68,16 @@ describe("CGN compliance records", () => {
     cgn.setFlows(START, created.binding, 1500);
     records.length = 0;
     expect(cgn.identify(START, created.binding, "bob@isp", () => "unused").ok).toBe(true);
-    const identified = { kind: "identified", bindingIndex: 0, group: "cgn-1", publicIp: "192.0.2.0", insideVrf: "cgn-inside", insideIp: "100.64.8.2", sessionId: 0, subscriberId: "bob@isp" };
+    const identified = {
+      kind: "identified",
+      bindingIndex: 0,
+      group: "cgn-1",
+      publicIp: "192.0.2.0",
+      insideVrf: "cgn-inside",
+      insideIp: "100.64.8.2",
+      sessionId: 0,
+      subscriberId: "bob@isp",
+    };
     expect(records).toEqual([
       { ...identified, portBlock: "1024-2047" },
       { ...identified, portBlock: "2048-3071" },
@@ -65,7 +95,12 @@ describe("CGN compliance records", () => {
     g.step(3600);
     const blocks = allBindings(g).flatMap((row) => row.portBlocks.map((block) => `${row.publicIp} ${block}`));
     expect(blocks.length).toBeGreaterThan(0);
-    expect([...held].filter(([, n]) => n !== 0).map(([key]) => key).sort()).toEqual(blocks.sort());
+    expect(
+      [...held]
+        .filter(([, n]) => n !== 0)
+        .map(([key]) => key)
+        .sort(),
+    ).toEqual(blocks.sort());
     expect([...held.values()].every((n) => n === 0 || n === 1)).toBe(true);
   });
 

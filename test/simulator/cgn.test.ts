@@ -8,7 +8,14 @@ import { START, allBindings, expectConsistent, gateway, profile, restore } from 
 function engine(patch: (raw: Record<string, any>) => void = () => {}): { cgn: Cgn; logs: LogRing } {
   const p = profile("small", patch);
   const logs = new LogRing();
-  return { cgn: new Cgn(p.cgn, p.vrfs.map((v) => v.name), logs), logs };
+  return {
+    cgn: new Cgn(
+      p.cgn,
+      p.vrfs.map((v) => v.name),
+      logs,
+    ),
+    logs,
+  };
 }
 const CGN_VRF = 1;
 const inside = (n: number) => (parseIpv4("100.64.8.0") ?? 0) + n;
@@ -112,7 +119,12 @@ describe("CGN identify", () => {
     const events = g.logs.tail({ sinceSeq: before }).entries;
     expect(events.map((e) => e.msgId)).toEqual(auto.portBlocks.map(() => "cgn.identify"));
     expect(events.map((e) => e.fields.portBlock)).toEqual(auto.portBlocks);
-    expect(events[0]?.fields).toMatchObject({ bindingIndex: auto.bindingIndex, insideIp: auto.insideIp, publicIp: auto.publicIp, subscriberId: "customer-4711" });
+    expect(events[0]?.fields).toMatchObject({
+      bindingIndex: auto.bindingIndex,
+      insideIp: auto.insideIp,
+      publicIp: auto.publicIp,
+      subscriberId: "customer-4711",
+    });
   });
 
   it("refuses a session binding and an unknown index", () => {
@@ -151,7 +163,9 @@ describe("CGN bindings list", () => {
     expect(g.cgn.bindings({ ip: one.insideIp }).items.map((b) => b.bindingIndex)).toContain(one.bindingIndex);
     const samePublic = all.filter((b) => b.publicIp === one.publicIp || b.insideIp === one.publicIp);
     expect(g.cgn.bindings({ ip: one.publicIp, limit: 1000 }).items).toEqual(samePublic);
-    expect(g.cgn.bindings({ ip: "100.127.0.0/16", limit: 1000 }).items).toEqual(all.filter((b) => b.insideIp.startsWith("100.127.")));
+    expect(g.cgn.bindings({ ip: "100.127.0.0/16", limit: 1000 }).items).toEqual(
+      all.filter((b) => b.insideIp.startsWith("100.127.")),
+    );
     expect(g.cgn.bindings({ ip: "2001:db8::/32" }).total).toBe(0);
   });
 
@@ -178,7 +192,10 @@ describe("CGN bindings list", () => {
       const every = allBindings(h);
       for (const q of queries) {
         const wanted = every.filter(
-          (b) => (q.ip === undefined || matches(q.ip, b.insideIp) || matches(q.ip, b.publicIp)) && (q.vrf === undefined || b.insideVrf === q.vrf.toLowerCase()) && (q.group === undefined || b.group === q.group),
+          (b) =>
+            (q.ip === undefined || matches(q.ip, b.insideIp) || matches(q.ip, b.publicIp)) &&
+            (q.vrf === undefined || b.insideVrf === q.vrf.toLowerCase()) &&
+            (q.group === undefined || b.group === q.group),
         );
         for (const offset of [0, 7, Math.max(0, wanted.length - 3)]) {
           const page = h.cgn.bindings({ ...q, offset, limit: 1000 });
@@ -189,16 +206,22 @@ describe("CGN bindings list", () => {
       return every.length;
     };
 
-    it("answers every filter and combination as filtering the whole list would, as bindings come and go and after a snapshot", () => {
-      const h = gateway(profile(), 36, 3600);
-      const before = new Map(allBindings(h).map((b) => [b.bindingIndex, b.sessionId]));
-      expect(expectAsFiltered(h)).toBeGreaterThan(100);
-      h.step(3 * 3600);
-      // Bindings ended and others took their indices.
-      expect(allBindings(h).filter((b) => before.has(b.bindingIndex) && before.get(b.bindingIndex) !== b.sessionId).length).toBeGreaterThan(0);
-      expectAsFiltered(h);
-      expectAsFiltered(restore(h));
-    });
+    it(
+      "answers every filter and combination as filtering the whole list would, as " +
+        "bindings come and go and after a snapshot",
+      () => {
+        const h = gateway(profile(), 36, 3600);
+        const before = new Map(allBindings(h).map((b) => [b.bindingIndex, b.sessionId]));
+        expect(expectAsFiltered(h)).toBeGreaterThan(100);
+        h.step(3 * 3600);
+        // Bindings ended and others took their indices.
+        expect(
+          allBindings(h).filter((b) => before.has(b.bindingIndex) && before.get(b.bindingIndex) !== b.sessionId).length,
+        ).toBeGreaterThan(0);
+        expectAsFiltered(h);
+        expectAsFiltered(restore(h));
+      },
+    );
   });
 });
 
@@ -209,7 +232,11 @@ describe("CGN pool-high alarm", () => {
     const raised = g.alarms.list().active.find((a) => a.id === "cgn.pool.high");
     const u = g.cgn.status().groups[0]?.utilisation;
     expect(raised?.instance).toBe("cgn-1");
-    expect(raised?.context).toEqual({ group: "cgn-1", usedChunks: String(u?.usedChunks), totalChunks: String(u?.totalChunks) });
+    expect(raised?.context).toEqual({
+      group: "cgn-1",
+      usedChunks: String(u?.usedChunks),
+      totalChunks: String(u?.totalChunks),
+    });
     g.scenario({ action: "drain-cgn-group", group: "cgn-1" });
     // Raised a moment ago: held for its first minute (alarms.ts MIN_ACTIVE_MS), then cleared.
     expect(g.alarms.list().active.find((a) => a.id === "cgn.pool.high")).toBeDefined();

@@ -1,4 +1,7 @@
-/** Hot-apply: each configuration key names the handlers a commit changing it runs; the appliance runs each once, in a fixed order. */
+/**
+ * Hot-apply: each configuration key names the handlers a commit changing it runs; the appliance runs each once, in a
+ * fixed order.
+ */
 import { describe, expect, it } from "vitest";
 import { APPLIERS, CONFIG_KEYS, appliersOf } from "../../src/config/registry.ts";
 

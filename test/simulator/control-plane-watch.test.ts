@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { BGP_WATCH, GRE_WATCH, IGP_WATCH, IPSEC_WATCH, StateWatch, type WatchSink } from "../../simulator/control-plane-watch.ts";
+import {
+  BGP_WATCH,
+  GRE_WATCH,
+  IGP_WATCH,
+  IPSEC_WATCH,
+  StateWatch,
+  type WatchSink,
+} from "../../simulator/control-plane-watch.ts";
 
 /** A sink that records what the watcher logs and how it feeds each alarm. */
 function recorder() {
@@ -21,7 +28,13 @@ describe("the control-plane watcher", () => {
     watch.sample([{ key: "10.0.255.1", state: "OpenSent" }], sink);
     watch.sample([{ key: "10.0.255.1", state: "OpenSent" }], sink);
     watch.sample([{ key: "10.0.255.1", state: "Established" }], sink);
-    watch.sample([{ key: "10.0.255.1", state: "Established" }, { key: "192.0.2.254", state: "OpenSent" }], sink);
+    watch.sample(
+      [
+        { key: "10.0.255.1", state: "Established" },
+        { key: "192.0.2.254", state: "OpenSent" },
+      ],
+      sink,
+    );
     expect(logs.map((l) => [l.fields.from, l.fields.to])).toEqual([
       ["Connect", "OpenSent"],
       ["OpenSent", "Established"],
@@ -45,8 +58,20 @@ describe("the control-plane watcher", () => {
   it("treats an operator's shutdown as no fault, and a deleted neighbor as over at once", () => {
     const { sink, alarms } = recorder();
     const watch = new StateWatch(BGP_WATCH);
-    watch.sample([{ key: "a", state: "Established" }, { key: "b", state: "Established" }], sink);
-    watch.sample([{ key: "a", state: "Idle (Admin)" }, { key: "b", state: "Active" }], sink);
+    watch.sample(
+      [
+        { key: "a", state: "Established" },
+        { key: "b", state: "Established" },
+      ],
+      sink,
+    );
+    watch.sample(
+      [
+        { key: "a", state: "Idle (Admin)" },
+        { key: "b", state: "Active" },
+      ],
+      sink,
+    );
     watch.sample([{ key: "a", state: "Idle (Admin)" }], sink);
     expect(alarms).toEqual([
       { id: "bgp.neighbor.down", instance: "a", high: false, low: true },

@@ -1,14 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { BGP_HOLD_MS, FLAP_PROBABILITY, FLAP_SLOT_MS, SETTLE_MS, greCircuitStatus, type GreCircuitModel } from "../../simulator/gre.ts";
+import {
+  BGP_HOLD_MS,
+  FLAP_PROBABILITY,
+  FLAP_SLOT_MS,
+  SETTLE_MS,
+  greCircuitStatus,
+  type GreCircuitModel,
+} from "../../simulator/gre.ts";
 import type { GreCircuitStatus } from "../../src/schemas/gre-circuits.ts";
 
 const SEED = 1001;
 const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
 const CIRCUIT: GreCircuitModel = { id: "acme-1", vrf: "cust-a", bfd: true, peerAsn: 64512, maximumPrefix: null };
-const at = (circuit: GreCircuitModel, nowMs: number, provisionedMs = T0, seed = SEED) => greCircuitStatus(seed, circuit, provisionedMs, nowMs);
+const at = (circuit: GreCircuitModel, nowMs: number, provisionedMs = T0, seed = SEED) =>
+  greCircuitStatus(seed, circuit, provisionedMs, nowMs);
 
 /** Samples a circuit every 10 s (the clock's tick) over a span. */
-function samples(circuit: GreCircuitModel, fromMs: number, toMs: number, seed = SEED): { atMs: number; status: GreCircuitStatus }[] {
+function samples(
+  circuit: GreCircuitModel,
+  fromMs: number,
+  toMs: number,
+  seed = SEED,
+): { atMs: number; status: GreCircuitStatus }[] {
   const out = [];
   for (let t = fromMs; t <= toMs; t += 10_000) out.push({ atMs: t, status: at(circuit, t, T0, seed) });
   return out;
@@ -17,12 +30,17 @@ function samples(circuit: GreCircuitModel, fromMs: number, toMs: number, seed = 
 /** The first sampled moment, after settling, at which the tunnel is down. */
 function firstOutage(circuit: GreCircuitModel, seed = SEED): number {
   const from = T0 + SETTLE_MS + 120_000;
-  for (let t = from; t < from + 30 * 24 * FLAP_SLOT_MS; t += 10_000) if (at(circuit, t, T0, seed).tunnelState === "down") return t;
+  for (let t = from; t < from + 30 * 24 * FLAP_SLOT_MS; t += 10_000)
+    if (at(circuit, t, T0, seed).tunnelState === "down") return t;
   throw new Error("no outage in 30 days");
 }
 
 /** The first sampled outage after settling (tunnel down from `startMs` until `endMs`) whose length `wanted` accepts. */
-function outage(circuit: GreCircuitModel, wanted: (lengthMs: number) => boolean, seed = SEED): { startMs: number; endMs: number } | undefined {
+function outage(
+  circuit: GreCircuitModel,
+  wanted: (lengthMs: number) => boolean,
+  seed = SEED,
+): { startMs: number; endMs: number } | undefined {
   let open: number | null = null;
   for (let t = T0 + SETTLE_MS + 120_000; t < T0 + 30 * 24 * FLAP_SLOT_MS; t += 10_000) {
     const down = at(circuit, t, T0, seed).tunnelState === "down";
@@ -68,19 +86,31 @@ describe("bring-up", () => {
   it("reports BFD and BGP as disabled when not configured, the circuit up with the tunnel", () => {
     const plain = { ...CIRCUIT, bfd: false, peerAsn: null };
     expect(at(plain, T0)).toMatchObject({ bfdState: "disabled", bgpState: "disabled" });
-    expect(at(plain, T0 + 90_000)).toMatchObject({ circuitState: "up", tunnelState: "up", bfdState: "disabled", bgpState: "disabled", prefixesReceived: 0 });
+    expect(at(plain, T0 + 90_000)).toMatchObject({
+      circuitState: "up",
+      tunnelState: "up",
+      bfdState: "disabled",
+      bgpState: "disabled",
+      prefixesReceived: 0,
+    });
   });
 
   it("tears BGP down to Idle when the peer advertises more than maximumPrefix", () => {
     const capped = at({ ...CIRCUIT, maximumPrefix: 1 }, T0 + 90_000);
     expect(capped).toMatchObject({ circuitState: "down", tunnelState: "up", bgpState: "Idle", prefixesReceived: 0 });
     const advertised = at(CIRCUIT, T0 + 90_000).prefixesReceived;
-    expect(at({ ...CIRCUIT, maximumPrefix: advertised }, T0 + 90_000)).toMatchObject({ bgpState: "Established", prefixesReceived: advertised });
+    expect(at({ ...CIRCUIT, maximumPrefix: advertised }, T0 + 90_000)).toMatchObject({
+      bgpState: "Established",
+      prefixesReceived: advertised,
+    });
   });
 
   it("starts over when re-provisioned, moving lastChangeUtc", () => {
     const again = T0 + 3_600_000;
-    expect(at(CIRCUIT, again + 5_000, again)).toMatchObject({ circuitState: "provisioning", lastChangeUtc: new Date(again).toISOString() });
+    expect(at(CIRCUIT, again + 5_000, again)).toMatchObject({
+      circuitState: "provisioning",
+      lastChangeUtc: new Date(again).toISOString(),
+    });
     expect(at(CIRCUIT, again + 90_000, again).circuitState).toBe("up");
   });
 });
@@ -104,7 +134,13 @@ describe("flaps", () => {
   it("take the tunnel, BFD and BGP down together when BFD runs, then recover through Active", () => {
     const start = firstOutage(CIRCUIT);
     const during = at(CIRCUIT, start);
-    expect(during).toMatchObject({ circuitState: "down", tunnelState: "down", bfdState: "down", bgpState: "Active", prefixesReceived: 0 });
+    expect(during).toMatchObject({
+      circuitState: "down",
+      tunnelState: "down",
+      bfdState: "down",
+      bgpState: "Active",
+      prefixesReceived: 0,
+    });
     expect(Date.parse(during.lastChangeUtc)).toBeGreaterThan(start - 10_000);
     const after = samples(CIRCUIT, start, start + 400_000).map((s) => `${s.status.tunnelState}/${s.status.bgpState}`);
     expect([...new Set(after)]).toEqual(["down/Active", "up/Active", "up/Established"]);
@@ -122,7 +158,9 @@ describe("flaps", () => {
     const noBfd = { ...CIRCUIT, bfd: false };
     const short = outage(noBfd, (length) => length < BGP_HOLD_MS - 10_000)!;
     expect(short).toBeDefined();
-    expect(new Set(samples(noBfd, short.startMs, short.endMs + 60_000).map((s) => s.status.bgpState))).toEqual(new Set(["Established"]));
+    expect(new Set(samples(noBfd, short.startMs, short.endMs + 60_000).map((s) => s.status.bgpState))).toEqual(
+      new Set(["Established"]),
+    );
   });
 
   it("drop BGP to Active when an outage without BFD outlasts the hold time", () => {
@@ -147,6 +185,9 @@ describe("determinism", () => {
   });
 
   it("holds the first state when the clock reads earlier than the provisioning instant", () => {
-    expect(at(CIRCUIT, T0 - 60_000)).toMatchObject({ circuitState: "provisioning", lastChangeUtc: new Date(T0).toISOString() });
+    expect(at(CIRCUIT, T0 - 60_000)).toMatchObject({
+      circuitState: "provisioning",
+      lastChangeUtc: new Date(T0).toISOString(),
+    });
   });
 });

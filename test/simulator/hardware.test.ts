@@ -4,13 +4,32 @@ import { serialNumber } from "../../simulator/hardware.ts";
 import { gateway, profile } from "./helpers.ts";
 
 const EDGE = { appliance: "edge-1", seed: 1001 };
-const optics = (inventory: ReturnType<ReturnType<typeof gateway>["inventory"]>) => inventory.lineCards.flatMap((c) => c.ports.map((p) => p.optic));
+const optics = (inventory: ReturnType<ReturnType<typeof gateway>["inventory"]>) =>
+  inventory.lineCards.flatMap((c) => c.ports.map((p) => p.optic));
 
 describe("ports and chassis", () => {
   it("reads speed, optic and line card from the port's interface name", () => {
-    expect(portHardware({ portId: 7, label: "et-0/1/2 OLT-7" })).toMatchObject({ name: "et-0/1/2", description: "OLT-7", speedMbps: 100_000, formFactor: "QSFP28", lanes: 4, lineCard: "0/1" });
-    expect(portHardware({ portId: 1, label: "xe-0/0/0 OLT-north" })).toMatchObject({ name: "xe-0/0/0", speedMbps: 10_000, formFactor: "SFP+", lanes: 1, lineCard: "0/0" });
-    expect(portHardware({ portId: 2, label: "uplink" })).toMatchObject({ name: "uplink", description: "", speedMbps: 10_000, lineCard: "0/0" });
+    expect(portHardware({ portId: 7, label: "et-0/1/2 OLT-7" })).toMatchObject({
+      name: "et-0/1/2",
+      description: "OLT-7",
+      speedMbps: 100_000,
+      formFactor: "QSFP28",
+      lanes: 4,
+      lineCard: "0/1",
+    });
+    expect(portHardware({ portId: 1, label: "xe-0/0/0 OLT-north" })).toMatchObject({
+      name: "xe-0/0/0",
+      speedMbps: 10_000,
+      formFactor: "SFP+",
+      lanes: 1,
+      lineCard: "0/0",
+    });
+    expect(portHardware({ portId: 2, label: "uplink" })).toMatchObject({
+      name: "uplink",
+      description: "",
+      speedMbps: 10_000,
+      lineCard: "0/0",
+    });
   });
 
   it("installs the smallest chassis that holds the profile's ports", () => {
@@ -25,7 +44,9 @@ describe("the inventory", () => {
     const p = profile("large");
     const inventory = gateway(p, 1, 60).inventory(EDGE);
     expect(inventory.lineCards.map((c) => c.slot)).toEqual(["0/0", "0/1"]);
-    expect(inventory.lineCards.flatMap((c) => c.ports.map((x) => [x.portId, x.label]))).toEqual(p.ports.map((x) => [x.portId, x.label]));
+    expect(inventory.lineCards.flatMap((c) => c.ports.map((x) => [x.portId, x.label]))).toEqual(
+      p.ports.map((x) => [x.portId, x.label]),
+    );
     for (const optic of optics(inventory)) expect(optic.dom.lanes).toHaveLength(4);
   });
 
@@ -100,8 +121,10 @@ describe("the interface table", () => {
       const after = g.interfaces(EDGE);
       after.forEach((row, k) => {
         const was = before[k]!;
-        for (const key of Object.keys(row.counters) as (keyof typeof row.counters)[]) expect(row.counters[key]).toBeGreaterThanOrEqual(was.counters[key]);
-        if (row.portId !== null) expect(Math.abs(((row.counters.rxBytes - was.counters.rxBytes) * 8) / 10 - row.rxBps)).toBeLessThan(2);
+        for (const key of Object.keys(row.counters) as (keyof typeof row.counters)[])
+          expect(row.counters[key]).toBeGreaterThanOrEqual(was.counters[key]);
+        if (row.portId !== null)
+          expect(Math.abs(((row.counters.rxBytes - was.counters.rxBytes) * 8) / 10 - row.rxBps)).toBeLessThan(2);
       });
       before = after;
     }

@@ -20,7 +20,10 @@ export function rawProfile(name: (typeof PROFILE_NAMES)[number]): Record<string,
 }
 
 /** A shipped profile, optionally with top-level sections patched, validated by the schema. */
-export function profile(name: (typeof PROFILE_NAMES)[number] = "small", patch: (raw: Record<string, any>) => void = () => {}): Profile {
+export function profile(
+  name: (typeof PROFILE_NAMES)[number] = "small",
+  patch: (raw: Record<string, any>) => void = () => {},
+): Profile {
   const raw = structuredClone(rawProfile(name)) as Record<string, any>;
   patch(raw);
   const parsed = parseProfile(raw);
@@ -56,7 +59,10 @@ export function allBindings(g: Gateway): ReturnType<Gateway["cgn"]["bindings"]>[
 }
 
 /** Every allocation of a pool. */
-export function allAllocations(g: Gateway, pool: string): Extract<ReturnType<Gateway["pools"]["allocations"]>, { ok: true }>["page"]["items"] {
+export function allAllocations(
+  g: Gateway,
+  pool: string,
+): Extract<ReturnType<Gateway["pools"]["allocations"]>, { ok: true }>["page"]["items"] {
   const out: Extract<ReturnType<Gateway["pools"]["allocations"]>, { ok: true }>["page"]["items"] = [];
   for (let offset = 0; ; offset += 1000) {
     const r = g.pools.allocations(pool, { offset, limit: 1000 });
@@ -84,7 +90,8 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
   for (let offset = 0; offset < Math.max(1, sessions.length); offset += 500) {
     const served: unknown = JSON.parse(g.sessions.listText({ offset, limit: 500 }));
     const built = g.sessions.list({ offset, limit: 500 });
-    // node's deep equality first (vitest's is slower by seconds at 128,000 sessions); vitest's only to show a difference.
+    // node's deep equality first (vitest's is slower by seconds at 128,000 sessions); vitest's only to show a
+    // difference.
     if (!isDeepStrictEqual(served, built)) expect(served).toEqual(built);
   }
   expect(sum(summary.byEncap)).toBe(summary.total);
@@ -94,11 +101,15 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
   expect(lns).toBe(summary.byEncap.l2tp);
   expect(summary.byPort.reduce((a, p) => a + p.count, 0)).toBe(summary.total - lns);
   for (const p of summary.byPort) expect(sessions.filter((s) => s.portId === p.portId).length).toBe(p.count);
-  for (const [encap, n] of Object.entries(summary.byEncap)) expect(sessions.filter((s) => s.encap === encap).length).toBe(n);
+  for (const [encap, n] of Object.entries(summary.byEncap))
+    expect(sessions.filter((s) => s.encap === encap).length).toBe(n);
   for (const [vrf, n] of Object.entries(summary.byVrf)) expect(sessions.filter((s) => s.vrf === vrf).length).toBe(n);
   expect(sessions.filter((s) => s.walledGarden).length).toBe(summary.walledGarden);
   // Loops over every session collect what is wrong and assert once: an expect a session cost seconds at 128,000.
-  expect(sessions.findIndex((s, i) => i > 0 && sessions[i - 1]!.id <= s.id), "newest first").toBe(-1);
+  expect(
+    sessions.findIndex((s, i) => i > 0 && sessions[i - 1]!.id <= s.id),
+    "newest first",
+  ).toBe(-1);
   expect(g.licence.meter().currentCount).toBe(summary.total);
   expect(g.licence.status().currentCount).toBe(summary.total);
 
@@ -115,10 +126,13 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
       riding.set(s.id, t.direction);
     }
   }
-  const carried = (direction: string) => tunnels.filter((t) => t.direction === direction).reduce((a, t) => a + t.sessions, 0);
+  const carried = (direction: string) =>
+    tunnels.filter((t) => t.direction === direction).reduce((a, t) => a + t.sessions, 0);
   expect(carried("upstream")).toBe(summary.byEncap["pppoe-lac"]);
   expect(carried("downstream")).toBe(summary.byEncap.l2tp);
-  const misplaced = sessions.filter((s) => riding.get(s.id) !== (s.encap === "pppoe-lac" ? "upstream" : s.encap === "l2tp" ? "downstream" : undefined));
+  const misplaced = sessions.filter(
+    (s) => riding.get(s.id) !== (s.encap === "pppoe-lac" ? "upstream" : s.encap === "l2tp" ? "downstream" : undefined),
+  );
   expect(misplaced.map((s) => `${s.id} ${s.encap} rides ${riding.get(s.id)}`)).toEqual([]);
 
   // Pools: used + free = size (per pool and per subnet); allocations total = used; every live
@@ -148,7 +162,9 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
     expect(items.filter((i) => i.kind === "offered").length).toBe(pool.offered);
     expect(items.filter((i) => i.kind === "quarantined").length).toBe(pool.quarantined);
     // A static block held by a live session (a local subscriber's configured address) counts as that session's.
-    for (const i of items) if (i.kind === "dynamic" || (i.static && i.sessionId !== 0)) actual.add(`${pool.name}|${i.prefix}|${i.sessionId}`);
+    for (const i of items)
+      if (i.kind === "dynamic" || (i.static && i.sessionId !== 0))
+        actual.add(`${pool.name}|${i.prefix}|${i.sessionId}`);
   }
   expect(actual.size).toBe(expected.size);
   expect([...expected].filter((e) => !actual.has(e))).toEqual([]);
@@ -175,7 +191,15 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
   for (const range of ["1h", "6h", "24h"]) {
     const h = g.metrics.history(range);
     const n = h.times.length;
-    for (const arr of [h.totalSessions, h.sessionsUp, h.sessionsDown, h.byEncap.ipoe, h.byEncap.pppoeLocal, h.byEncap.pppoeLac, h.byEncap.l2tp]) {
+    for (const arr of [
+      h.totalSessions,
+      h.sessionsUp,
+      h.sessionsDown,
+      h.byEncap.ipoe,
+      h.byEncap.pppoeLocal,
+      h.byEncap.pppoeLac,
+      h.byEncap.l2tp,
+    ]) {
       expect(arr.length).toBe(n);
     }
     for (const p of h.ports) {
@@ -183,7 +207,12 @@ export function expectConsistent(g: Gateway, opts: { justStepped?: boolean; noRe
       expect(p.txBps.length).toBe(n);
     }
     h.totalSessions.forEach((t, i) =>
-      expect((h.byEncap.ipoe[i] ?? 0) + (h.byEncap.pppoeLocal[i] ?? 0) + (h.byEncap.pppoeLac[i] ?? 0) + (h.byEncap.l2tp[i] ?? 0)).toBe(t),
+      expect(
+        (h.byEncap.ipoe[i] ?? 0) +
+          (h.byEncap.pppoeLocal[i] ?? 0) +
+          (h.byEncap.pppoeLac[i] ?? 0) +
+          (h.byEncap.l2tp[i] ?? 0),
+      ).toBe(t),
     );
     if (opts.justStepped && n > 0) expect(h.totalSessions[n - 1]).toBe(summary.total);
   }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { compileSteering, frameBytes, type Gateway, type InjectRequest, type SessionSummary, type SourceVrfRule } from "../../simulator/index.ts";
+import {
+  compileSteering,
+  frameBytes,
+  type Gateway,
+  type InjectRequest,
+  type SessionSummary,
+  type SourceVrfRule,
+} from "../../simulator/index.ts";
 import { allSessions, gateway, profile } from "./helpers.ts";
 
 const NO_RULES = compileSteering([]);
@@ -34,7 +41,15 @@ describe("inject trace", () => {
     const s = accessSession(g, "default");
     const result = trace(g, fromSession(s));
     expect(result).toMatchObject({ emitted: false, dryRun: true });
-    expect(result.steps.map((x) => x.stage)).toEqual(["ingress-port", "vlan-classify", "mpls", "subscriber-lookup", "source-vrf", "route-lookup", "egress"]);
+    expect(result.steps.map((x) => x.stage)).toEqual([
+      "ingress-port",
+      "vlan-classify",
+      "mpls",
+      "subscriber-lookup",
+      "source-vrf",
+      "route-lookup",
+      "egress",
+    ]);
     expect(result.steps[3]).toEqual({ stage: "subscriber-lookup", verdict: "session:default", a: s.id, b: 32 });
     expect(result.steps.at(-1)).toEqual({ stage: "egress", verdict: "drop:dry-run", a: -1, b: result.frameBytes });
   });
@@ -70,7 +85,12 @@ describe("source-VRF steering in the trace", () => {
 
   it("names the matching rule's position and the ingest and target VRFs, and routes in the target VRF", () => {
     const result = trace(g, fromSession(s), compileSteering(rules));
-    expect(stepOf(result, "source-vrf")).toEqual({ stage: "source-vrf", verdict: "steer:wholesale->cgn-inside", a: 2, b: 32 });
+    expect(stepOf(result, "source-vrf")).toEqual({
+      stage: "source-vrf",
+      verdict: "steer:wholesale->cgn-inside",
+      a: 2,
+      b: 32,
+    });
     expect(stepOf(result, "route-lookup")).toMatchObject({ verdict: "upstream:cgn-inside" });
   });
 
@@ -109,8 +129,15 @@ describe("source-VRF steering in the trace", () => {
       { stage: "subscriber-lookup", verdict: "no-session", a: 0, b: 0 },
       { stage: "source-vrf", verdict: "drop:unknown-source", a: 0, b: 0 },
     ]);
-    const onDefault = compileSteering([{ name: "lab", ingestVrf: "default", sourceSubnets: ["192.0.2.128/25"], targetVrf: "wholesale" }]);
-    expect(stepOf(trace(g, stranger, onDefault), "source-vrf")).toEqual({ stage: "source-vrf", verdict: "steer:default->wholesale", a: 1, b: 25 });
+    const onDefault = compileSteering([
+      { name: "lab", ingestVrf: "default", sourceSubnets: ["192.0.2.128/25"], targetVrf: "wholesale" },
+    ]);
+    expect(stepOf(trace(g, stranger, onDefault), "source-vrf")).toEqual({
+      stage: "source-vrf",
+      verdict: "steer:default->wholesale",
+      a: 1,
+      b: 25,
+    });
   });
 });
 
@@ -120,7 +147,12 @@ describe("pipeline stages", () => {
   it("drops a session's address arriving on another VLAN pair at the source check", () => {
     const s = accessSession(g, "default");
     const result = trace(g, fromSession(s, { sVlan: s.svlan === 4094 ? 4093 : s.svlan + 1 }));
-    expect(result.steps.at(-1)).toEqual({ stage: "subscriber-lookup", verdict: "drop:source-check", a: s.id, b: s.portId });
+    expect(result.steps.at(-1)).toEqual({
+      stage: "subscriber-lookup",
+      verdict: "drop:source-check",
+      a: s.id,
+      b: s.portId,
+    });
   });
 
   it("translates a CGN session's traffic upstream, but not when a rule steers it", () => {
@@ -132,7 +164,12 @@ describe("pipeline stages", () => {
     if (!d.ok || !d.session.cgn) throw new Error();
     const start = Number(d.session.cgn.portBlocks[0]!.split("-")[0]);
     const nat = stepOf(trace(g, fromSession(s, { protocol: 6, sourcePort: 40_000 })), "cgn");
-    expect(nat).toEqual({ stage: "cgn", verdict: `snat:${d.session.cgn.publicIp}`, a: start + (40_000 % d.session.cgn.chunkSize), b: start });
+    expect(nat).toEqual({
+      stage: "cgn",
+      verdict: `snat:${d.session.cgn.publicIp}`,
+      a: start + (40_000 % d.session.cgn.chunkSize),
+      b: start,
+    });
     const steer = compileSteering([{ name: "r", ingestVrf: "cgn-inside", sourceSubnets: [], targetVrf: "default" }]);
     expect(stepOf(trace(g, fromSession(s), steer), "cgn")).toMatchObject({ verdict: "skip:steered" });
   });
@@ -140,7 +177,12 @@ describe("pipeline stages", () => {
   it("routes to a subscriber of the VRF out of that subscriber's port", () => {
     const [from, to] = g.sessions.list({ vrf: "default", limit: 500 }).items.filter((x) => x.portId !== null);
     const result = trace(g, fromSession(from!, { destination: to!.ipv4 }));
-    expect(stepOf(result, "route-lookup")).toEqual({ stage: "route-lookup", verdict: "subscriber:default", a: to!.id, b: 32 });
+    expect(stepOf(result, "route-lookup")).toEqual({
+      stage: "route-lookup",
+      verdict: "subscriber:default",
+      a: to!.id,
+      b: 32,
+    });
     expect(stepOf(result, "egress")).toMatchObject({ a: to!.portId });
   });
 
@@ -148,9 +190,19 @@ describe("pipeline stages", () => {
     const s = accessSession(g, "default");
     const held = new Set(allSessions(g).map((x) => x.ipv4));
     const free = Array.from({ length: 200 }, (_, i) => `198.18.5.${i + 2}`).find((a) => !held.has(a))!;
-    expect(trace(g, fromSession(s, { destination: free })).steps.at(-1)).toEqual({ stage: "route-lookup", verdict: "drop:unassigned", a: 0, b: 23 });
-    expect(trace(g, fromSession(s, { destination: "239.1.1.1" })).steps.at(-1)).toMatchObject({ stage: "route-lookup", verdict: "drop:martian" });
-    expect(trace(g, { port: 1, source: "127.0.0.1", destination: "203.0.113.9" }).steps.at(-1)).toMatchObject({ verdict: "drop:martian-source" });
+    expect(trace(g, fromSession(s, { destination: free })).steps.at(-1)).toEqual({
+      stage: "route-lookup",
+      verdict: "drop:unassigned",
+      a: 0,
+      b: 23,
+    });
+    expect(trace(g, fromSession(s, { destination: "239.1.1.1" })).steps.at(-1)).toMatchObject({
+      stage: "route-lookup",
+      verdict: "drop:martian",
+    });
+    expect(trace(g, { port: 1, source: "127.0.0.1", destination: "203.0.113.9" }).steps.at(-1)).toMatchObject({
+      verdict: "drop:martian-source",
+    });
   });
 
   it("finds an IPv6 source inside a session's delegated prefix", () => {
@@ -163,29 +215,57 @@ describe("pipeline stages", () => {
     const [base, length] = d.session.addresses.ipv6Pd.prefix.split("/");
     const source = base!.replace(/::$/, "::42");
     const result = trace(g, fromSession(s, { source, destination: "2001:db8:ffff::1" }));
-    expect(stepOf(result, "subscriber-lookup")).toEqual({ stage: "subscriber-lookup", verdict: `session:${s.vrf}`, a: s.id, b: Number(length) });
+    expect(stepOf(result, "subscriber-lookup")).toEqual({
+      stage: "subscriber-lookup",
+      verdict: `session:${s.vrf}`,
+      a: s.id,
+      b: Number(length),
+    });
   });
 
   it("pops an MPLS label and drops a reserved one", () => {
     const s = accessSession(g, "default");
-    expect(stepOf(trace(g, fromSession(s, { mplsLabel: 299_776 })), "mpls")).toEqual({ stage: "mpls", verdict: "pop", a: 299_776, b: 4 });
-    expect(trace(g, fromSession(s, { mplsLabel: 3 })).steps.at(-1)).toEqual({ stage: "mpls", verdict: "drop:reserved-label", a: 3, b: 4 });
+    expect(stepOf(trace(g, fromSession(s, { mplsLabel: 299_776 })), "mpls")).toEqual({
+      stage: "mpls",
+      verdict: "pop",
+      a: 299_776,
+      b: 4,
+    });
+    expect(trace(g, fromSession(s, { mplsLabel: 3 })).steps.at(-1)).toEqual({
+      stage: "mpls",
+      verdict: "drop:reserved-label",
+      a: 3,
+      b: 4,
+    });
   });
 
   it("refuses a port the appliance does not have and mixed address families", () => {
-    expect(g.inject({ port: 9, source: "198.18.0.20", destination: "203.0.113.9" }, NO_RULES)).toEqual({ ok: false, reason: "unknown-port" });
-    expect(g.inject({ port: 1, source: "198.18.0.20", destination: "2001:db8::1" }, NO_RULES)).toEqual({ ok: false, reason: "family-mismatch" });
-    expect(g.inject({ port: 1, source: "banana", destination: "2001:db8::1" }, NO_RULES)).toEqual({ ok: false, reason: "bad-source" });
+    expect(g.inject({ port: 9, source: "198.18.0.20", destination: "203.0.113.9" }, NO_RULES)).toEqual({
+      ok: false,
+      reason: "unknown-port",
+    });
+    expect(g.inject({ port: 1, source: "198.18.0.20", destination: "2001:db8::1" }, NO_RULES)).toEqual({
+      ok: false,
+      reason: "family-mismatch",
+    });
+    expect(g.inject({ port: 1, source: "banana", destination: "2001:db8::1" }, NO_RULES)).toEqual({
+      ok: false,
+      reason: "bad-source",
+    });
   });
 });
 
 describe("frame size", () => {
-  it("adds the Ethernet header, 4 bytes per VLAN tag and MPLS label, the IP and L4 headers, the payload and the FCS", () => {
-    expect(frameBytes({ family: 4, tags: 0, labels: 0, protocol: 17, size: 100 })).toBe(14 + 20 + 8 + 100 + 4);
-    expect(frameBytes({ family: 4, tags: 2, labels: 1, protocol: 17, size: 100 })).toBe(14 + 12 + 20 + 8 + 100 + 4);
-    expect(frameBytes({ family: 6, tags: 1, labels: 0, protocol: 6, size: 1000 })).toBe(14 + 4 + 40 + 20 + 1000 + 4);
-    expect(frameBytes({ family: 4, tags: 0, labels: 0, protocol: 47, size: 30 })).toBe(14 + 20 + 30 + 4);
-  });
+  it(
+    "adds the Ethernet header, 4 bytes per VLAN tag and MPLS label, the IP and L4 " +
+      "headers, the payload and the FCS",
+    () => {
+      expect(frameBytes({ family: 4, tags: 0, labels: 0, protocol: 17, size: 100 })).toBe(14 + 20 + 8 + 100 + 4);
+      expect(frameBytes({ family: 4, tags: 2, labels: 1, protocol: 17, size: 100 })).toBe(14 + 12 + 20 + 8 + 100 + 4);
+      expect(frameBytes({ family: 6, tags: 1, labels: 0, protocol: 6, size: 1000 })).toBe(14 + 4 + 40 + 20 + 1000 + 4);
+      expect(frameBytes({ family: 4, tags: 0, labels: 0, protocol: 47, size: 30 })).toBe(14 + 20 + 30 + 4);
+    },
+  );
 
   it("pads to the 64-byte minimum frame", () => {
     expect(frameBytes({ family: 4, tags: 0, labels: 0, protocol: 1, size: 0 })).toBe(64);
@@ -194,7 +274,9 @@ describe("frame size", () => {
   it("is what the trace reports, from the request's tags, label and protocol", () => {
     const g = gateway(profile(), 75, 600);
     const s = accessSession(g, "default");
-    expect(trace(g, fromSession(s, { mplsLabel: 16, protocol: 6, size: 200 })).frameBytes).toBe(14 + 8 + 4 + 20 + 20 + 200 + 4);
+    expect(trace(g, fromSession(s, { mplsLabel: 16, protocol: 6, size: 200 })).frameBytes).toBe(
+      14 + 8 + 4 + 20 + 20 + 200 + 4,
+    );
     expect(trace(g, fromSession(s, { sVlan: 0, cVlan: 0, size: 200 })).frameBytes).toBe(14 + 20 + 8 + 200 + 4);
   });
 });

@@ -30,7 +30,17 @@ const BRANCH: IpsecPeerConfig = {
 };
 
 function world(patch: Partial<IpsecWorld> = {}): IpsecWorld {
-  return { seed: SEED, nowMs: T0 + 60_000, daemonUp: true, enabled: true, enabledSinceMs: T0, localAddress: { v4: "10.0.0.2", v6: null }, peers: [BRANCH], orphans: [], ...patch };
+  return {
+    seed: SEED,
+    nowMs: T0 + 60_000,
+    daemonUp: true,
+    enabled: true,
+    enabledSinceMs: T0,
+    localAddress: { v4: "10.0.0.2", v6: null },
+    peers: [BRANCH],
+    orphans: [],
+    ...patch,
+  };
 }
 const peerAt = (nowMs: number, patch: Partial<IpsecWorld> = {}) => ipsecPeer(world({ nowMs, ...patch }), BRANCH.name)!;
 
@@ -38,7 +48,16 @@ describe("a connection", () => {
   it("reads DOWN with every configured peer while IPsec is disabled", () => {
     const status = ipsecStatus(world({ enabled: false, enabledSinceMs: null }));
     expect(status).toMatchObject({ enabled: false, reachable: true, establishedCount: 0 });
-    expect(status.peers).toEqual([expect.objectContaining({ name: "branch-1", configured: true, state: "DOWN", configuredRemote: "203.0.113.10", children: [], establishedSeconds: null })]);
+    expect(status.peers).toEqual([
+      expect.objectContaining({
+        name: "branch-1",
+        configured: true,
+        state: "DOWN",
+        configuredRemote: "203.0.113.10",
+        children: [],
+        establishedSeconds: null,
+      }),
+    ]);
   });
 
   it("negotiates once enabled: DOWN, CONNECTING, then ESTABLISHED within 10 s", () => {
@@ -69,7 +88,14 @@ describe("a connection", () => {
       proposal: "AES_GCM_16_256/PRF_HMAC_SHA2_384/ECP_384",
     });
     expect(peer.children).toEqual([
-      expect.objectContaining({ name: "branch-1", state: "INSTALLED", mode: "TUNNEL", espProposal: "AES_GCM_16_256/ECP_384", localTs: ["10.0.0.0/24"], remoteTs: ["203.0.113.10/32"] }),
+      expect.objectContaining({
+        name: "branch-1",
+        state: "INSTALLED",
+        mode: "TUNNEL",
+        espProposal: "AES_GCM_16_256/ECP_384",
+        localTs: ["10.0.0.0/24"],
+        remoteTs: ["203.0.113.10/32"],
+      }),
     ]);
   });
 
@@ -99,7 +125,9 @@ describe("a connection", () => {
     const status = ipsecStatus(world({ peers: [v6] }));
     expect(status.peers[0]).toMatchObject({ state: "DOWN", localHost: null });
     expect(status.lastError).toContain("ipsec.localAddress");
-    expect(ipsecStatus(world({ peers: [v6], localAddress: { v4: "10.0.0.2", v6: "2001:db8::2" } })).peers[0]!.state).toBe("ESTABLISHED");
+    expect(
+      ipsecStatus(world({ peers: [v6], localAddress: { v4: "10.0.0.2", v6: "2001:db8::2" } })).peers[0]!.state,
+    ).toBe("ESTABLISHED");
   });
 
   it("resolves a remote given by name to a stable address", () => {
@@ -110,19 +138,24 @@ describe("a connection", () => {
     expect(ipsecStatus(world({ peers: [named] })).peers[0]!.remoteHost).toBe(peer.remoteHost);
   });
 
-  it("now and then loses its remote: after dead-peer detection CONNECTING until it answers, the same for the same seed", () => {
-    const from = T0 + IPSEC_SETTLE_MS + 60_000;
-    const outages = (seed: number) => {
-      const out: number[] = [];
-      for (let t = from; t < from + 5 * 86_400_000; t += 10_000) if (peerAt(t, { seed }).state === "CONNECTING") out.push(t);
-      return out;
-    };
-    const first = outages(SEED);
-    expect(first.length).toBeGreaterThan(0);
-    expect(outages(SEED)).toEqual(first);
-    // The SA went only after DPD had waited its timeout.
-    expect(peerAt(first[0]! - DPD_TIMEOUT_MS).state).toBe("ESTABLISHED");
-  });
+  it(
+    "now and then loses its remote: after dead-peer detection CONNECTING until it " +
+      "answers, the same for the same seed",
+    () => {
+      const from = T0 + IPSEC_SETTLE_MS + 60_000;
+      const outages = (seed: number) => {
+        const out: number[] = [];
+        for (let t = from; t < from + 5 * 86_400_000; t += 10_000)
+          if (peerAt(t, { seed }).state === "CONNECTING") out.push(t);
+        return out;
+      };
+      const first = outages(SEED);
+      expect(first.length).toBeGreaterThan(0);
+      expect(outages(SEED)).toEqual(first);
+      // The SA went only after DPD had waited its timeout.
+      expect(peerAt(first[0]! - DPD_TIMEOUT_MS).state).toBe("ESTABLISHED");
+    },
+  );
 });
 
 describe("a deleted connection's SA", () => {
@@ -135,7 +168,9 @@ describe("a deleted connection's SA", () => {
     expect(teardown).toBeGreaterThan(deletedMs);
     expect(teardown).toBeLessThanOrEqual(deletedMs + ORPHAN_MAX_MS);
     const status = ipsecStatus({ ...w, nowMs: deletedMs + 1_000 });
-    expect(status.peers).toEqual([expect.objectContaining({ name: "branch-1", configured: false, state: "ESTABLISHED" })]);
+    expect(status.peers).toEqual([
+      expect.objectContaining({ name: "branch-1", configured: false, state: "ESTABLISHED" }),
+    ]);
     expect(status.establishedCount).toBe(1);
     expect(ipsecPeer({ ...w, nowMs: teardown - 1_000 }, "branch-1")?.configured).toBe(false);
     expect(ipsecStatus({ ...w, nowMs: teardown }).peers).toEqual([]);
@@ -154,9 +189,18 @@ describe("a deleted connection's SA", () => {
 
 describe("an unreachable daemon", () => {
   it("reads reachable false and every configured peer UNKNOWN, without SA details", () => {
-    const status = ipsecStatus(world({ daemonUp: false, orphans: [{ peer: { ...BRANCH, name: "gone" }, deletedMs: T0 + 50_000 }] }));
-    expect(status).toMatchObject({ reachable: false, enabled: true, lastError: UNREACHABLE_ERROR, establishedCount: 0 });
-    expect(status.peers).toEqual([expect.objectContaining({ name: "branch-1", state: "UNKNOWN", localHost: null, children: [] })]);
+    const status = ipsecStatus(
+      world({ daemonUp: false, orphans: [{ peer: { ...BRANCH, name: "gone" }, deletedMs: T0 + 50_000 }] }),
+    );
+    expect(status).toMatchObject({
+      reachable: false,
+      enabled: true,
+      lastError: UNREACHABLE_ERROR,
+      establishedCount: 0,
+    });
+    expect(status.peers).toEqual([
+      expect.objectContaining({ name: "branch-1", state: "UNKNOWN", localHost: null, children: [] }),
+    ]);
   });
 });
 

@@ -10,7 +10,12 @@ import { configKey, type FieldSpec, type ListKey } from "../../src/config/regist
 import { KeyedList, PLAIN } from "../../src/schemas/keyed-list.ts";
 import { ConfigList } from "../../src/routes/keyed-list.ts";
 
-const spec = (over: Partial<FieldSpec> & Pick<FieldSpec, "type">): FieldSpec => ({ schema: z.any(), default: null, description: `the ${over.type}`, ...over });
+const spec = (over: Partial<FieldSpec> & Pick<FieldSpec, "type">): FieldSpec => ({
+  schema: z.any(),
+  default: null,
+  description: `the ${over.type}`,
+  ...over,
+});
 
 const LIST: ListKey = {
   kind: "list",
@@ -43,7 +48,14 @@ describe("the body", () => {
 
   it("lets a replacement leave the secret out, and takes null for optional children", () => {
     const parsed = body("replace", { address: "192.0.2.1", note: null, ttl: null, mtu: 1400, prefixes: null });
-    expect(parsed.success && parsed.data).toEqual({ address: "192.0.2.1", note: null, ttl: null, mtu: 1400, prefixes: null, enabled: true });
+    expect(parsed.success && parsed.data).toEqual({
+      address: "192.0.2.1",
+      note: null,
+      ttl: null,
+      mtu: 1400,
+      prefixes: null,
+      enabled: true,
+    });
   });
 
   it("refuses a value of the wrong shape (a string for an integer)", () => {
@@ -59,7 +71,12 @@ describe("the body", () => {
 
 describe("the children a write sends", () => {
   it("are text, lists or null, with absent members cleared", () => {
-    expect(thingItems.children({ address: "192.0.2.1", mtu: 1400, enabled: false, prefixes: ["10.0.0.0/8"], secret: "s3cret" }, "create")).toEqual({
+    expect(
+      thingItems.children(
+        { address: "192.0.2.1", mtu: 1400, enabled: false, prefixes: ["10.0.0.0/8"], secret: "s3cret" },
+        "create",
+      ),
+    ).toEqual({
       address: "192.0.2.1",
       note: null,
       ttl: null,
@@ -105,9 +122,13 @@ describe("a new child of a local subscriber", () => {
     const ipoe = configKey("subscribers.local.ipoe") as ListKey;
     const extended: ListKey = { ...ipoe, children: { ...ipoe.children, vendorClass: spec({ type: "string" }) } };
     const subscribers = new KeyedList({ list: extended });
-    const parsed = z.object(subscribers.bodyFields("create")).parse({ port: 1, sVlan: 100, vlan: 42, vendorClass: "acme-cpe" });
+    const parsed = z
+      .object(subscribers.bodyFields("create"))
+      .parse({ port: 1, sVlan: 100, vlan: 42, vendorClass: "acme-cpe" });
     expect(new ConfigList(subscribers).children(parsed, "create").vendorClass).toBe("acme-cpe");
-    expect(new ConfigList(subscribers).rowValues({ key: "1:100:42", values: { vendorClass: "acme-cpe" } }).vendorClass).toBe("acme-cpe");
+    expect(
+      new ConfigList(subscribers).rowValues({ key: "1:100:42", values: { vendorClass: "acme-cpe" } }).vendorClass,
+    ).toBe("acme-cpe");
     expect(Object.keys(subscribers.rowFields())).toContain("vendorClass");
   });
 });

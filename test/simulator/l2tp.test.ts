@@ -8,29 +8,66 @@ const detail = (g: Gateway, id: number) => {
   return d.tunnel;
 };
 const carried = (g: Gateway, direction: "upstream" | "downstream") =>
-  g.l2tp.tunnels().tunnels.filter((t) => t.direction === direction).reduce((a, t) => a + t.sessions, 0);
+  g.l2tp
+    .tunnels()
+    .tunnels.filter((t) => t.direction === direction)
+    .reduce((a, t) => a + t.sessions, 0);
 const logged = (g: Gateway, msgId: string) => g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === msgId);
 
 describe("L2TP peers", () => {
   it("derives two LNS peers per pppoe-lac realm and two LAC peers per l2tp realm when the profile names none", () => {
     const settings = l2tpSettings(profile());
     const names = (direction: string) => settings.peers.filter((p) => p.direction === direction).map((p) => p.hostname);
-    expect(names("upstream")).toEqual(["lns-1.wholesale-a.example", "lns-2.wholesale-a.example", "lns-1.wholesale-b.example", "lns-2.wholesale-b.example"]);
-    expect(names("downstream")).toEqual(["lac-1.wholesale-a.example", "lac-2.wholesale-a.example", "lac-1.wholesale-b.example", "lac-2.wholesale-b.example"]);
+    expect(names("upstream")).toEqual([
+      "lns-1.wholesale-a.example",
+      "lns-2.wholesale-a.example",
+      "lns-1.wholesale-b.example",
+      "lns-2.wholesale-b.example",
+    ]);
+    expect(names("downstream")).toEqual([
+      "lac-1.wholesale-a.example",
+      "lac-2.wholesale-a.example",
+      "lac-1.wholesale-b.example",
+      "lac-2.wholesale-b.example",
+    ]);
     expect(new Set(settings.peers.map((p) => p.ip)).size).toBe(settings.peers.length);
-    expect(settings).toMatchObject({ localAddress: "192.0.2.1", idleTimeoutSeconds: 300, closedRetentionSeconds: 60, maxSessionsPerTunnel: 2000 });
+    expect(settings).toMatchObject({
+      localAddress: "192.0.2.1",
+      idleTimeoutSeconds: 300,
+      closedRetentionSeconds: 60,
+      maxSessionsPerTunnel: 2000,
+    });
   });
 
   it("uses the peers a profile names for a realm, and derives the others", () => {
     const p = profile("small", (raw) => {
-      raw.l2tp = { lnsPeers: [{ realm: "wholesale-a.example", ip: "10.9.9.9", hostname: "lns.partner-a.net", vendor: "Partner A", vrf: "wholesale" }] };
+      raw.l2tp = {
+        lnsPeers: [
+          {
+            realm: "wholesale-a.example",
+            ip: "10.9.9.9",
+            hostname: "lns.partner-a.net",
+            vendor: "Partner A",
+            vrf: "wholesale",
+          },
+        ],
+      };
     });
     const upstream = l2tpSettings(p).peers.filter((x) => x.direction === "upstream");
-    expect(upstream.map((x) => x.hostname)).toEqual(["lns.partner-a.net", "lns-1.wholesale-b.example", "lns-2.wholesale-b.example"]);
+    expect(upstream.map((x) => x.hostname)).toEqual([
+      "lns.partner-a.net",
+      "lns-1.wholesale-b.example",
+      "lns-2.wholesale-b.example",
+    ]);
     const g = gateway(p, 3, 900);
     const partner = g.l2tp.tunnels().tunnels.filter((t) => t.peerHostname === "lns.partner-a.net");
     expect(partner.length).toBeGreaterThan(0);
-    expect(detail(g, partner[0]!.localTunnelId)).toMatchObject({ peerIp: "10.9.9.9", peerPort: 1701, peerVendor: "Partner A", vrfName: "wholesale" });
+    expect(detail(g, partner[0]!.localTunnelId)).toMatchObject({
+      peerIp: "10.9.9.9",
+      peerPort: 1701,
+      peerVendor: "Partner A",
+      vrfName: "wholesale",
+    });
   });
 
   it("refuses a peer of an unknown realm, of a realm without the encapsulation, or in an unknown VRF", () => {
@@ -98,7 +135,14 @@ describe("L2TP tunnels", () => {
       expect(Date.parse(d.lastActivityUtc!)).toBeLessThanOrEqual(g.nowMs);
       for (const s of d.sessionList) {
         const row = rows.get(s.id)!;
-        expect({ id: s.id, username: s.username, encap: s.encap, ipv4: s.ipv4, ipv6: s.ipv6, uptimeSeconds: s.uptimeSeconds }).toEqual({
+        expect({
+          id: s.id,
+          username: s.username,
+          encap: s.encap,
+          ipv4: s.ipv4,
+          ipv6: s.ipv6,
+          uptimeSeconds: s.uptimeSeconds,
+        }).toEqual({
           id: row.id,
           username: row.username,
           encap: row.encap,
@@ -119,16 +163,22 @@ describe("L2TP tunnels", () => {
     const g = gateway(profile(), 8, 1800);
     const seen = () => {
       const sessions = new Map<string, { id: number; peer: string | null }>();
-      for (const t of g.l2tp.tunnels().tunnels) for (const s of detail(g, t.localTunnelId).sessionList) sessions.set(s.username, { id: s.id, peer: t.peerHostname });
+      for (const t of g.l2tp.tunnels().tunnels)
+        for (const s of detail(g, t.localTunnelId).sessionList)
+          sessions.set(s.username, { id: s.id, peer: t.peerHostname });
       return sessions;
     };
     const before = seen();
     g.scenario({ action: "set-churn-multiplier", multiplier: 20 });
     g.step(3600);
     // A reconnection: a subscriber seen before is back on a new session.
-    const reconnected = [...seen()].filter(([username, now]) => before.has(username) && before.get(username)!.id !== now.id);
+    const reconnected = [...seen()].filter(
+      ([username, now]) => before.has(username) && before.get(username)!.id !== now.id,
+    );
     expect(reconnected.length).toBeGreaterThan(0);
-    expect(reconnected.map(([username, now]) => [username, now.peer])).toEqual(reconnected.map(([username]) => [username, before.get(username)!.peer]));
+    expect(reconnected.map(([username, now]) => [username, now.peer])).toEqual(
+      reconnected.map(([username]) => [username, before.get(username)!.peer]),
+    );
   });
 
   it("go idle without sessions, close after the idle timeout, and are forgotten after the retention", () => {
@@ -142,7 +192,8 @@ describe("L2TP tunnels", () => {
     // With every RADIUS server silent, no subscriber can come back.
     const servers = ["radius-1.isp.example", "radius-2.isp.example"];
     for (const server of servers) g.scenario({ action: "fail-radius-server", server });
-    for (const t of g.l2tp.tunnels().tunnels.filter((x) => x.direction === "upstream")) expect(t).toMatchObject({ state: "idle", sessions: 0 });
+    for (const t of g.l2tp.tunnels().tunnels.filter((x) => x.direction === "upstream"))
+      expect(t).toMatchObject({ state: "idle", sessions: 0 });
     expect(detail(g, before[0]!.localTunnelId).lastActivityUtc).toBe(new Date(g.nowMs).toISOString());
     g.step(120);
     const closed = g.l2tp.tunnels().tunnels.filter((t) => t.direction === "upstream");
@@ -213,7 +264,8 @@ describe("L2TP tunnels", () => {
 });
 
 describe("An unreachable L2TP peer", () => {
-  const upstreamOf = (g: Gateway, hostname: string) => g.l2tp.tunnels().tunnels.filter((t) => t.peerHostname === hostname);
+  const upstreamOf = (g: Gateway, hostname: string) =>
+    g.l2tp.tunnels().tunnels.filter((t) => t.peerHostname === hostname);
   const usernamesOn = (g: Gateway, hostname: string) =>
     upstreamOf(g, hostname)
       .filter((t) => t.state === "established")
@@ -275,7 +327,11 @@ describe("An unreachable L2TP peer", () => {
     expect(pending).toHaveLength(1);
     // No session rides it, the LNS has assigned no tunnel id yet, and it has no uptime.
     expect(pending[0]).toMatchObject({ sessions: 0, peerTunnelId: 0 });
-    expect(detail(g, pending[0]!.localTunnelId)).toMatchObject({ state: "wait-ctl", uptimeSeconds: null, sessionList: [] });
+    expect(detail(g, pending[0]!.localTunnelId)).toMatchObject({
+      state: "wait-ctl",
+      uptimeSeconds: null,
+      sessionList: [],
+    });
     const opened = Date.parse(detail(g, pending[0]!.localTunnelId).createdUtc!);
     expect(opened).toBe(g.nowMs);
     g.step(30);
@@ -319,7 +375,9 @@ describe("An unreachable L2TP peer", () => {
     const g = gateway(profile(), 6, 1800);
     const lac = g.l2tp.tunnels().tunnels.find((t) => t.direction === "downstream" && t.state === "established")!;
     const hostname = lac.peerHostname!;
-    const subscribers = detail(g, lac.localTunnelId).sessionList.map((s) => s.username).sort();
+    const subscribers = detail(g, lac.localTunnelId)
+      .sessionList.map((s) => s.username)
+      .sort();
     const l2tp = g.sessions.summary().byEncap.l2tp ?? 0;
     g.scenario({ action: "fail-l2tp-peer", peer: hostname });
     g.step(100);
@@ -340,7 +398,10 @@ describe("An unreachable L2TP peer", () => {
 
   it("is refused by name when no such peer exists, and revived by a reseed", () => {
     const g = gateway(profile(), 5, 600);
-    expect(g.scenario({ action: "fail-l2tp-peer", peer: "lns-9.nowhere.example" })).toEqual({ ok: false, reason: "unknown-peer" });
+    expect(g.scenario({ action: "fail-l2tp-peer", peer: "lns-9.nowhere.example" })).toEqual({
+      ok: false,
+      reason: "unknown-peer",
+    });
     const hostname = g.l2tp.tunnels().tunnels.find((t) => t.direction === "upstream")!.peerHostname!;
     g.scenario({ action: "fail-l2tp-peer", peer: hostname });
     g.scenario({ action: "reseed", seed: 5 });

@@ -18,7 +18,11 @@ describe("a LAC and an LNS", () => {
     for (const s of lac) {
       const d = g.sessions.detail(s.id);
       if (!d.ok) throw new Error(`session ${s.id}`);
-      expect(d.session.addresses).toEqual({ ipv4: { address: s.ipv4, pool: null, subnet: null, cgnTranslated: false, learned: true }, ipv6Wan: null, ipv6Pd: null });
+      expect(d.session.addresses).toEqual({
+        ipv4: { address: s.ipv4, pool: null, subnet: null, cgnTranslated: false, learned: true },
+        ipv6Wan: null,
+        ipv6Pd: null,
+      });
       // 10.192.0.0/10 (docs/simulation.md): the first two octets 10 and 192-255.
       const [a, b] = s.ipv4.split(".").map(Number);
       expect(a).toBe(10);
@@ -45,6 +49,8 @@ describe("a LAC and an LNS", () => {
   it("LNS sessions show no subscriber MAC, no access VLANs and no port", () => {
     expect(lns.length).toBeGreaterThan(20);
     for (const s of lns) expect(s).toMatchObject({ mac: "", svlan: 0, vlan: 0, portId: null });
-    expect(sessions.filter((s) => s.encap !== "l2tp").every((s) => /^([0-9a-f]{2}:){5}[0-9a-f]{2}$/.test(s.mac))).toBe(true);
+    expect(sessions.filter((s) => s.encap !== "l2tp").every((s) => /^([0-9a-f]{2}:){5}[0-9a-f]{2}$/.test(s.mac))).toBe(
+      true,
+    );
   });
 });

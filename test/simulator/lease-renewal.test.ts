@@ -79,7 +79,11 @@ describe("IPoE lease renewal", () => {
 
   it("ends a session whose every request is lost at its lease's expiry, not at T1", () => {
     const g = gateway(quiet(1), 142, 300);
-    const due = new Map(allSessions(g, { type: "ipoe" }).slice(0, 300).map((s) => [s.id, expiryOf(g, s.id) ?? 0]));
+    const due = new Map(
+      allSessions(g, { type: "ipoe" })
+        .slice(0, 300)
+        .map((s) => [s.id, expiryOf(g, s.id) ?? 0]),
+    );
     for (let k = 0; k < leaseSeconds / 10; k++) {
       g.step(10);
       for (const [id, at] of due) {

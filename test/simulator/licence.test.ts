@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { DAY_MS, DEV_TERMS, Gateway, licenceState, offlineTerms, onlineTerms, renewedTerms, type LicenceGrant, type LicenceTerms } from "../../simulator/index.ts";
+import {
+  DAY_MS,
+  DEV_TERMS,
+  Gateway,
+  licenceState,
+  offlineTerms,
+  onlineTerms,
+  renewedTerms,
+  type LicenceGrant,
+  type LicenceTerms,
+} from "../../simulator/index.ts";
 import { START, expectConsistent, gateway, observe, profile, restore } from "./helpers.ts";
 
 const HOUR_MS = 3_600_000;
@@ -90,11 +100,20 @@ describe("the licence on a running gateway", () => {
     const changesAcross = (seconds: number) => {
       const since = g.lastSeq;
       g.step(seconds);
-      return g.logs.tail({ count: 1000, sinceSeq: since }).entries.filter((e) => e.msgId === "licence.state").map((e) => [e.fields.from, e.fields.to, e.timestamp]);
+      return g.logs
+        .tail({ count: 1000, sinceSeq: since })
+        .entries.filter((e) => e.msgId === "licence.state")
+        .map((e) => [e.fields.from, e.fields.to, e.timestamp]);
     };
     g.setLicence(online(g.nowMs, { renewalDays: 1, graceDays: 1 }));
     expect(logged(g, "licence.state").map((e) => [e.fields.from, e.fields.to])).toEqual([["Dev", "Licensed"]]);
-    expect(g.licence.status()).toMatchObject({ state: "Licensed", mode: "online", daysRemaining: 1, isUnlicensed: false, isEnrolled: true });
+    expect(g.licence.status()).toMatchObject({
+      state: "Licensed",
+      mode: "online",
+      daysRemaining: 1,
+      isUnlicensed: false,
+      isEnrolled: true,
+    });
     const expiry = g.nowMs + DAY_MS;
     g.step(DAY_MS / 1000 - 3600);
     expect(g.licence.status()).toMatchObject({ state: "Licensed", daysRemaining: 1 });
@@ -103,7 +122,12 @@ describe("the licence on a running gateway", () => {
     expect(alarmIds(g)).toContain("licence.grace");
     g.step(DAY_MS / 1000 - 3600);
     expect(changesAcross(3600)).toEqual([["Grace", "Lapsed", new Date(expiry + DAY_MS).toISOString()]]);
-    expect(g.licence.status()).toMatchObject({ state: "Lapsed", daysRemaining: 0, adminFreezeActive: true, isUnlicensed: true });
+    expect(g.licence.status()).toMatchObject({
+      state: "Lapsed",
+      daysRemaining: 0,
+      adminFreezeActive: true,
+      isUnlicensed: true,
+    });
     expect(alarmIds(g)).toContain("licence.lapsed");
     expect(alarmIds(g)).not.toContain("licence.grace");
     // Activation is the recovery path.

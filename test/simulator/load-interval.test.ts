@@ -25,7 +25,10 @@ function wireOf(g: Gateway, id: number, encap: string): { rx: number; tx: number
   if (!r.ok) throw new Error(`session ${id}`);
   const header = encap === "ipoe" ? 22 : 30;
   const control = encap === "ipoe" ? (350 * 8) / 1800 : (60 * 8) / 10;
-  return { rx: r.rates.rxBps + 8 * header * r.rates.rxPps + control, tx: r.rates.txBps + 8 * header * r.rates.txPps + control };
+  return {
+    rx: r.rates.rxBps + 8 * header * r.rates.rxPps + control,
+    tx: r.rates.txBps + 8 * header * r.rates.txPps + control,
+  };
 }
 
 describe("session rates over the load interval", () => {
@@ -45,7 +48,8 @@ describe("session rates over the load interval", () => {
     const changedAt = new Array<number>(10).fill(0);
     for (const r of steady) {
       const changes = r.flatMap((rate, k) => (k > 0 && rate !== r[k - 1] ? [k] : []));
-      // A redraw may repeat a capped rate, so a session may skip a change, but never changes sooner than three steps on.
+      // A redraw may repeat a capped rate, so a session may skip a change, but never changes sooner than three steps
+      // on.
       for (let i = 1; i < changes.length; i++) expect((changes[i]! - changes[i - 1]!) % 3, r.join(" ")).toBe(0);
       for (const k of changes) changedAt[k]!++;
     }
@@ -68,7 +72,9 @@ describe("session rates over the load interval", () => {
 
   it("counts each session's bytes at its shown rate over every 10 s step, between redraws too", () => {
     const g = gateway(profile(), 132, 1800);
-    const ids = allSessions(g, { limit: 500 }).slice(0, 200).map((s) => s.id);
+    const ids = allSessions(g, { limit: 500 })
+      .slice(0, 200)
+      .map((s) => s.id);
     const counters = (id: number) => {
       const d = g.sessions.detail(id);
       return d.ok ? d.session.counters : null;
@@ -124,7 +130,9 @@ describe("session rates over the load interval", () => {
       }
     }
     // The copy carries on with the same rates and byte counters.
-    const ids = allSessions(original, { limit: 500 }).slice(0, 50).map((s) => s.id);
+    const ids = allSessions(original, { limit: 500 })
+      .slice(0, 50)
+      .map((s) => s.id);
     for (const id of ids) {
       const [a, b] = [original, copy].map((g) => g.sessions.detail(id));
       expect(b).toEqual(a);

@@ -4,7 +4,10 @@ import { allAllocations, allSessions, expectConsistent, gateway, observe, profil
 
 const base = { framedIp: null, framedIpv6: null, ipv6Pd: null, plan: null, downloadKbps: 0, uploadKbps: 0 } as const;
 
-/** An IPoE subscriber in pools (static IPv4, WAN and PD), one dynamic behind CGN, PPPoE ones outside every pool and in a VRF the profile lacks. */
+/**
+ * An IPoE subscriber in pools (static IPv4, WAN and PD), one dynamic behind CGN, PPPoE ones outside every pool and in a
+ * VRF the profile lacks.
+ */
 const LOCALS: LocalSubscriber[] = [
   {
     ...base,
@@ -18,9 +21,38 @@ const LOCALS: LocalSubscriber[] = [
     plan: "fibre-100",
     line: { portId: 1, svlan: 3000, cvlan: 7 },
   },
-  { ...base, kind: "ipoe", key: "2:3000:8", username: "local-ipoe-2-3000-8", vrf: "cgn-inside", downloadKbps: 50_000, uploadKbps: 10_000, line: { portId: 2, svlan: 3000, cvlan: 8 } },
-  { ...base, kind: "pppoe", key: "alice@corp.example", username: "alice@corp.example", vrf: "default", framedIp: "203.0.113.10", framedIpv6: "2001:db8:ffff::1", plan: "fibre-300", line: null },
-  { ...base, kind: "pppoe", key: "bob@corp.example", username: "bob@corp.example", vrf: "corp", framedIp: "10.99.0.1", downloadKbps: 1000, uploadKbps: 1000, line: null },
+  {
+    ...base,
+    kind: "ipoe",
+    key: "2:3000:8",
+    username: "local-ipoe-2-3000-8",
+    vrf: "cgn-inside",
+    downloadKbps: 50_000,
+    uploadKbps: 10_000,
+    line: { portId: 2, svlan: 3000, cvlan: 8 },
+  },
+  {
+    ...base,
+    kind: "pppoe",
+    key: "alice@corp.example",
+    username: "alice@corp.example",
+    vrf: "default",
+    framedIp: "203.0.113.10",
+    framedIpv6: "2001:db8:ffff::1",
+    plan: "fibre-300",
+    line: null,
+  },
+  {
+    ...base,
+    kind: "pppoe",
+    key: "bob@corp.example",
+    username: "bob@corp.example",
+    vrf: "corp",
+    framedIp: "10.99.0.1",
+    downloadKbps: 1000,
+    uploadKbps: 1000,
+    line: null,
+  },
 ];
 
 const sessionOf = (g: Gateway, kind: LocalSubscriber["kind"], key: string) => {
@@ -31,15 +63,21 @@ const sessionOf = (g: Gateway, kind: LocalSubscriber["kind"], key: string) => {
 
 describe("local subscribers", () => {
   describe("in the sessions list", () => {
-    // Generated usernames are matched from their template; a local subscriber's by its configured text, through every path the filter takes.
-    it.each(["corp.example", "ALICE@", "7", "circuit-7", "3000-8", "sub0", "isp.example", "@"])("finds username needle %j as a text search of the rows does", (needle) => {
-      const g = gateway(profile(), 44, 600);
-      g.setLocalSubscribers(LOCALS);
-      g.step(10);
-      const expected = allSessions(g).filter((s) => s.username.toLowerCase().includes(needle.toLowerCase())).map((s) => s.id);
-      expect(allSessions(g, { username: needle }).map((s) => s.id)).toEqual(expected);
-      if (needle === "corp.example") expect(expected).toHaveLength(2);
-    });
+    // Generated usernames are matched from their template; a local subscriber's by its configured text, through every
+    // path the filter takes.
+    it.each(["corp.example", "ALICE@", "7", "circuit-7", "3000-8", "sub0", "isp.example", "@"])(
+      "finds username needle %j as a text search of the rows does",
+      (needle) => {
+        const g = gateway(profile(), 44, 600);
+        g.setLocalSubscribers(LOCALS);
+        g.step(10);
+        const expected = allSessions(g)
+          .filter((s) => s.username.toLowerCase().includes(needle.toLowerCase()))
+          .map((s) => s.id);
+        expect(allSessions(g, { username: needle }).map((s) => s.id)).toEqual(expected);
+        if (needle === "corp.example") expect(expected).toHaveLength(2);
+      },
+    );
 
     it.each(["198.18.5.20", "203.0.113.0/24", "10.99.", "2001:db8:ffff::/48", "2001:db8:f", "2001:db8:100:ff00::/64"])(
       "finds ip %j for local subscribers' addresses inside and outside the pools",
@@ -48,7 +86,9 @@ describe("local subscribers", () => {
         g.setLocalSubscribers(LOCALS);
         g.step(10);
         const locals = new Set(g.localSubscribers.list().flatMap((s) => (s.sessionId === null ? [] : [s.sessionId])));
-        const found = allSessions(g, { ip }).map((s) => s.id).filter((id) => locals.has(id));
+        const found = allSessions(g, { ip })
+          .map((s) => s.id)
+          .filter((id) => locals.has(id));
         expect(found.length).toBeGreaterThan(0);
       },
     );
@@ -78,7 +118,10 @@ describe("local subscribers", () => {
         expect(d.encap).toBe(l.kind === "ipoe" ? "ipoe" : "pppoe-local");
         expect(d.vrf).toBe(l.vrf);
       }
-      expect(g.logs.tail({ count: 1000 }).entries.find((e) => e.msgId === "aaa.local.table")?.fields).toMatchObject({ installed: 4, added: 4 });
+      expect(g.logs.tail({ count: 1000 }).entries.find((e) => e.msgId === "aaa.local.table")?.fields).toMatchObject({
+        installed: 4,
+        added: 4,
+      });
     });
 
     it("gives an IPoE subscriber its line, addresses and plan", () => {
@@ -86,10 +129,32 @@ describe("local subscribers", () => {
       g.setLocalSubscribers(LOCALS);
       g.step(10);
       const d = sessionOf(g, "ipoe", "1:3000:7");
-      expect(d).toMatchObject({ portId: 1, svlan: 3000, vlan: 7, ipv4: "198.18.5.20", ipv6: "2001:db8:100:ff00::/64", plan: "fibre-100", realm: "" });
-      expect(d.addresses.ipv4).toEqual({ address: "198.18.5.20", pool: "residential-v4", subnet: "198.18.4.0/23", cgnTranslated: false, learned: false });
-      expect(d.addresses.ipv6Wan).toEqual({ prefix: "2001:db8:100:ff00::/64", pool: "residential-v6-wan", subnet: "2001:db8:100::/48" });
-      expect(d.addresses.ipv6Pd).toEqual({ prefix: "2001:db8:400f:ff00::/56", pool: "residential-v6-pd", subnet: "2001:db8:4000::/44" });
+      expect(d).toMatchObject({
+        portId: 1,
+        svlan: 3000,
+        vlan: 7,
+        ipv4: "198.18.5.20",
+        ipv6: "2001:db8:100:ff00::/64",
+        plan: "fibre-100",
+        realm: "",
+      });
+      expect(d.addresses.ipv4).toEqual({
+        address: "198.18.5.20",
+        pool: "residential-v4",
+        subnet: "198.18.4.0/23",
+        cgnTranslated: false,
+        learned: false,
+      });
+      expect(d.addresses.ipv6Wan).toEqual({
+        prefix: "2001:db8:100:ff00::/64",
+        pool: "residential-v6-wan",
+        subnet: "2001:db8:100::/48",
+      });
+      expect(d.addresses.ipv6Pd).toEqual({
+        prefix: "2001:db8:400f:ff00::/56",
+        pool: "residential-v6-pd",
+        subnet: "2001:db8:4000::/44",
+      });
       expect(d.planRates).toEqual({ downloadKbps: 100_000, uploadKbps: 20_000 });
       expect(d.mac).toMatch(/^02:/);
       expect(d.leaseExpiresUtc).not.toBeNull();
@@ -114,14 +179,28 @@ describe("local subscribers", () => {
       g.setLocalSubscribers(LOCALS);
       g.step(10);
       const alice = sessionOf(g, "pppoe", "alice@corp.example");
-      expect(alice).toMatchObject({ ipv4: "203.0.113.10", ipv6: "2001:db8:ffff::1", realm: "corp.example", plan: "fibre-300", portId: expect.any(Number) });
-      expect(alice.addresses.ipv4).toEqual({ address: "203.0.113.10", pool: null, subnet: null, cgnTranslated: false, learned: false });
+      expect(alice).toMatchObject({
+        ipv4: "203.0.113.10",
+        ipv6: "2001:db8:ffff::1",
+        realm: "corp.example",
+        plan: "fibre-300",
+        portId: expect.any(Number),
+      });
+      expect(alice.addresses.ipv4).toEqual({
+        address: "203.0.113.10",
+        pool: null,
+        subnet: null,
+        cgnTranslated: false,
+        learned: false,
+      });
       expect(alice.addresses.ipv6Wan).toEqual({ prefix: "2001:db8:ffff::1", pool: null, subnet: null });
       const bob = sessionOf(g, "pppoe", "bob@corp.example");
       expect(bob.vrf).toBe("corp");
       expect(g.sessions.summary().byVrf.corp).toBe(1);
       expect(g.sessions.list({ vrf: "CORP" }).items.map((s) => s.username)).toEqual(["bob@corp.example"]);
-      expect(g.sessions.list({ ip: "2001:db8:ffff::/48" }).items.map((s) => s.username)).toEqual(["alice@corp.example"]);
+      expect(g.sessions.list({ ip: "2001:db8:ffff::/48" }).items.map((s) => s.username)).toEqual([
+        "alice@corp.example",
+      ]);
       expect(g.sessions.list({ ip: "203.0.113.10" }).items.map((s) => s.username)).toEqual(["alice@corp.example"]);
     });
 
@@ -163,10 +242,20 @@ describe("local subscribers", () => {
       expect(report.disconnected).toBe(taken ? 1 : 0);
       expect(g.pools.list().find((p) => p.name === "residential-v4")!.used).toBe(usedBefore + (taken ? 0 : 1));
       const held = () => allAllocations(g, "residential-v4").find((a) => a.prefix === "198.18.5.20");
-      expect(held()).toEqual({ prefix: "198.18.5.20", kind: "static", sessionId: 0, username: "circuit-7", vrf: "default", static: true });
+      expect(held()).toEqual({
+        prefix: "198.18.5.20",
+        kind: "static",
+        sessionId: 0,
+        username: "circuit-7",
+        vrf: "default",
+        static: true,
+      });
       g.step(10);
       expect(held()).toMatchObject({ kind: "static", static: true, sessionId: sessionOf(g, "ipoe", "1:3000:7").id });
-      expect(allAllocations(g, "residential-v6-pd").find((a) => a.prefix === "2001:db8:400f:ff00::/56")).toMatchObject({ kind: "static", username: "circuit-7" });
+      expect(allAllocations(g, "residential-v6-pd").find((a) => a.prefix === "2001:db8:400f:ff00::/56")).toMatchObject({
+        kind: "static",
+        username: "circuit-7",
+      });
       expectConsistent(g);
     });
 
@@ -175,7 +264,9 @@ describe("local subscribers", () => {
       const victim = allSessions(g).find((s) => s.vrf === "default" && s.ipv4.startsWith("198.18."))!;
       g.setLocalSubscribers([{ ...LOCALS[0]!, framedIp: victim.ipv4 }]);
       expect(g.sessions.detail(victim.id)).toEqual({ ok: false, reason: "unknown-session" });
-      const down = g.logs.tail({ count: 1000 }).entries.find((e) => e.msgId === "session.down" && e.fields.sessionId === victim.id);
+      const down = g.logs
+        .tail({ count: 1000 })
+        .entries.find((e) => e.msgId === "session.down" && e.fields.sessionId === victim.id);
       expect(down?.fields.cause).toBe("static-address-claimed");
       g.step(10);
       expect(sessionOf(g, "ipoe", "1:3000:7").ipv4).toBe(victim.ipv4);
@@ -206,7 +297,9 @@ describe("local subscribers", () => {
       expect(g.pools.list().find((p) => p.name === "residential-v4")!.used).toBe(used - 1);
       expect(allAllocations(g, "residential-v4").some((a) => a.prefix === "198.18.5.20")).toBe(false);
       expect(allAllocations(g, "residential-v6-pd").some((a) => a.prefix === "2001:db8:400f:ff00::/56")).toBe(false);
-      const down = g.logs.tail({ count: 1000 }).entries.find((e) => e.msgId === "session.down" && e.fields.sessionId === id);
+      const down = g.logs
+        .tail({ count: 1000 })
+        .entries.find((e) => e.msgId === "session.down" && e.fields.sessionId === id);
       expect(down?.fields.cause).toBe("local-subscriber-removed");
       expect(g.localSubscribers.session("ipoe", "1:3000:7")).toEqual({ ok: false, reason: "unknown-subscriber" });
       expectConsistent(g);
@@ -218,7 +311,9 @@ describe("local subscribers", () => {
       g.step(10);
       const kept = sessionOf(g, "pppoe", "alice@corp.example").id;
       const changed = sessionOf(g, "ipoe", "1:3000:7").id;
-      const report = g.setLocalSubscribers(LOCALS.map((l) => (l.key === "1:3000:7" ? { ...l, framedIp: "198.18.5.21" } : l)));
+      const report = g.setLocalSubscribers(
+        LOCALS.map((l) => (l.key === "1:3000:7" ? { ...l, framedIp: "198.18.5.21" } : l)),
+      );
       expect(report).toMatchObject({ added: 0, changed: 1, removed: 0, disconnected: 1 });
       expect(sessionOf(g, "pppoe", "alice@corp.example").id).toBe(kept);
       expect(g.sessions.detail(changed).ok).toBe(false);
@@ -232,7 +327,13 @@ describe("local subscribers", () => {
       g.setLocalSubscribers(LOCALS);
       g.step(10);
       const before = observe(g);
-      expect(g.setLocalSubscribers([...LOCALS].reverse())).toEqual({ installed: 4, added: 0, changed: 0, removed: 0, disconnected: 0 });
+      expect(g.setLocalSubscribers([...LOCALS].reverse())).toEqual({
+        installed: 4,
+        added: 0,
+        changed: 0,
+        removed: 0,
+        disconnected: 0,
+      });
       expect(observe(g)).toBe(before);
     });
   });
@@ -241,10 +342,19 @@ describe("local subscribers", () => {
     it("retry once a minute, logging why", () => {
       const g = gateway(profile(), 71, 0);
       // 198.18.0.10 is the profile's static address of noc-probe@isp.example.
-      g.setLocalSubscribers([{ ...LOCALS[0]!, framedIp: "198.18.0.10" }, { ...LOCALS[1]!, line: { portId: 9, svlan: 3000, cvlan: 8 } }]);
+      g.setLocalSubscribers([
+        { ...LOCALS[0]!, framedIp: "198.18.0.10" },
+        { ...LOCALS[1]!, line: { portId: 9, svlan: 3000, cvlan: 8 } },
+      ]);
       g.step(300);
       expect(g.localSubscribers.list().map((s) => s.sessionId)).toEqual([null, null]);
-      const failures = g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === "session.setup-failed" && (e.fields.username === "circuit-7" || e.fields.username === "local-ipoe-2-3000-8"));
+      const failures = g.logs
+        .tail({ count: 1000 })
+        .entries.filter(
+          (e) =>
+            e.msgId === "session.setup-failed" &&
+            (e.fields.username === "circuit-7" || e.fields.username === "local-ipoe-2-3000-8"),
+        );
       expect(failures.filter((e) => e.fields.reason === "address-refused")).toHaveLength(300_000 / LOCAL_RETRY_MS);
       expect(failures.filter((e) => e.fields.reason === "unknown-port")).toHaveLength(300_000 / LOCAL_RETRY_MS);
     });

@@ -37,7 +37,13 @@ describe("log ring", () => {
 
   it("shapes entries as the spec's LogEntry", () => {
     const e = ringWith(1).tail().entries[0];
-    expect(e).toEqual({ seq: 1, timestamp: new Date(START).toISOString(), severity: "info", msgId: "test.entry", fields: { i: 0 } });
+    expect(e).toEqual({
+      seq: 1,
+      timestamp: new Date(START).toISOString(),
+      severity: "info",
+      msgId: "test.entry",
+      fields: { i: 0 },
+    });
   });
 
   it("pushes new entries to subscribers until they unsubscribe", () => {
@@ -81,7 +87,15 @@ describe("model logging", () => {
       expect(Object.keys(catalogue), e.msgId).toContain(e.msgId);
       expect(Object.keys(e.fields).sort(), e.msgId).toEqual([...(catalogue[e.msgId]?.fields ?? [])].sort());
     }
-    for (const id of ["session.up", "scenario.action", "radius.server.dead", "alarm.raise", "capture.start", "capture.stop", "pool.exhausted"]) {
+    for (const id of [
+      "session.up",
+      "scenario.action",
+      "radius.server.dead",
+      "alarm.raise",
+      "capture.start",
+      "capture.stop",
+      "pool.exhausted",
+    ]) {
       expect(seen, id).toContain(id);
     }
   });
@@ -95,13 +109,22 @@ describe("model logging", () => {
     expect(up).toHaveLength(p.logging.sessionEventsPerStep);
     const activity = entries.filter((e) => e.msgId === "session.activity");
     expect(activity).toHaveLength(1);
-    expect(activity[0]?.fields).toMatchObject({ up: g.sessions.summary().total, unloggedUp: g.sessions.summary().total - up.length });
+    expect(activity[0]?.fields).toMatchObject({
+      up: g.sessions.summary().total,
+      unloggedUp: g.sessions.summary().total - up.length,
+    });
   });
 
   it("appends external events with the model's clock and the next seq", () => {
     const g = gateway(profile(), 73, 60);
     const seq = g.lastSeq;
     g.appendLog("notice", "auth.login", { username: "admin", sourceIp: "192.0.2.10" });
-    expect(g.logs.tail({ count: 1 }).entries[0]).toEqual({ seq: seq + 1, timestamp: new Date(g.nowMs).toISOString(), severity: "notice", msgId: "auth.login", fields: { username: "admin", sourceIp: "192.0.2.10" } });
+    expect(g.logs.tail({ count: 1 }).entries[0]).toEqual({
+      seq: seq + 1,
+      timestamp: new Date(g.nowMs).toISOString(),
+      severity: "notice",
+      msgId: "auth.login",
+      fields: { username: "admin", sourceIp: "192.0.2.10" },
+    });
   });
 });

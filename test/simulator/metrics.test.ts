@@ -19,12 +19,12 @@ describe("metrics history", () => {
     expect(Date.parse(h.times[1] ?? "") - Date.parse(h.times[0] ?? "")).toBe(10_000);
     expect(h.totalSessions.at(-1)).toBe(g.sessions.summary().total);
     const byEncap = g.sessions.summary().byEncap;
-    expect([h.byEncap.ipoe.at(-1), h.byEncap.pppoeLocal.at(-1), h.byEncap.pppoeLac.at(-1), h.byEncap.l2tp.at(-1)]).toEqual([
-      byEncap.ipoe,
-      byEncap["pppoe-local"],
-      byEncap["pppoe-lac"],
-      byEncap.l2tp,
-    ]);
+    expect([
+      h.byEncap.ipoe.at(-1),
+      h.byEncap.pppoeLocal.at(-1),
+      h.byEncap.pppoeLac.at(-1),
+      h.byEncap.l2tp.at(-1),
+    ]).toEqual([byEncap.ipoe, byEncap["pppoe-local"], byEncap["pppoe-lac"], byEncap.l2tp]);
   });
 
   it("downsamples 6h to 60 s and 24h to 240 s, summing ups and downs per interval", () => {
@@ -58,7 +58,8 @@ describe("metrics history", () => {
     // Hand-made samples every 10 s: sample k has k sessions, one up, k on port 0's receive side.
     const ring = new MetricsRing(1);
     const t0 = Date.UTC(2026, 0, 1);
-    const record = (k: number) => ring.record(t0 + k * 10_000, k, new Int32Array([k, 0, 0, 0]), 1, 0, new Float64Array([k]), new Float64Array([0]));
+    const record = (k: number) =>
+      ring.record(t0 + k * 10_000, k, new Int32Array([k, 0, 0, 0]), 1, 0, new Float64Array([k]), new Float64Array([0]));
     for (let k = 1; k <= 8640; k++) record(k);
     const day = ring.history("24h", [{ portId: 0, label: "p0" }]);
     expect(ring.size).toBe(8640);
@@ -80,14 +81,16 @@ describe("metrics history", () => {
   });
 
   it("gives each port's newest rates as the last point of the hour, before and after the ring wraps", () => {
-    // Hand-made samples every 10 s: sample k carries k bit/s received and 2k sent on port 0, 1000 + k received on port 1.
+    // Hand-made samples every 10 s: sample k carries k bit/s received and 2k sent on port 0, 1000 + k received on port
+    // 1.
     const ring = new MetricsRing(2);
     const ports = [
       { portId: 0, label: "p0" },
       { portId: 1, label: "p1" },
     ];
     const t0 = Date.UTC(2026, 0, 1);
-    const record = (k: number, t = t0 + k * 10_000) => ring.record(t, k, new Int32Array(4), 0, 0, new Float64Array([k, 1000 + k]), new Float64Array([2 * k, 0]));
+    const record = (k: number, t = t0 + k * 10_000) =>
+      ring.record(t, k, new Int32Array(4), 0, 0, new Float64Array([k, 1000 + k]), new Float64Array([2 * k, 0]));
     expect(ring.newestPortRates(ports)).toEqual([
       { portId: 0, label: "p0", rxBps: 0, txBps: 0 },
       { portId: 1, label: "p1", rxBps: 0, txBps: 0 },
@@ -104,7 +107,8 @@ describe("metrics history", () => {
       [8742, 17484],
       [9742, 0],
     ]);
-    // Two samples 5 s apart fall in one 10 s bucket (a sample at t covers the 10 s before it): the point is their mean, rounded.
+    // Two samples 5 s apart fall in one 10 s bucket (a sample at t covers the 10 s before it): the point is their mean,
+    // rounded.
     record(8743, t0 + 8742 * 10_000 + 5_000);
     expect(ring.newestPortRates(ports).map((p) => [p.rxBps, p.txBps])).toEqual([
       [Math.round((8742 + 8743) / 2), Math.round((17484 + 17486) / 2)],
@@ -117,7 +121,8 @@ describe("metrics history", () => {
 
   it("falls back to 1h for any other range", () => {
     const g = gateway(profile(), 104, 600);
-    for (const r of ["7d", "", "toString", null, undefined]) expect(g.metrics.history(r)).toEqual(g.metrics.history("1h"));
+    for (const r of ["7d", "", "toString", null, undefined])
+      expect(g.metrics.history(r)).toEqual(g.metrics.history("1h"));
   });
 
   it("sums port rates over the port's sessions' frames: their packets, access headers and control plane", () => {
@@ -126,7 +131,8 @@ describe("metrics history", () => {
     for (const port of h.ports) {
       const sessions = g.sessions.list({ port: port.portId, limit: 500 });
       const pages = [sessions.items];
-      for (let offset = 500; offset < sessions.total; offset += 500) pages.push(g.sessions.list({ port: port.portId, offset, limit: 500 }).items);
+      for (let offset = 500; offset < sessions.total; offset += 500)
+        pages.push(g.sessions.list({ port: port.portId, offset, limit: 500 }).items);
       let rx = 0;
       let tx = 0;
       for (const s of pages.flat()) {

@@ -63,10 +63,23 @@ describe("ping", () => {
 
   it("yields would-fragment, not an error, for a payload over the path MTU with dontFragment set", () => {
     const over = ping(g, request("203.0.113.77", { size: PORT_MTU - 28 + 1, dontFragment: true }));
-    expect(over).toMatchObject({ packetBytes: 1501, pathMtu: 1500, sent: 5, received: 0, lossPercent: 100, rttMs: null });
+    expect(over).toMatchObject({
+      packetBytes: 1501,
+      pathMtu: 1500,
+      sent: 5,
+      received: 0,
+      lossPercent: 100,
+      rttMs: null,
+    });
     expect(over.replies.every((r) => r.result === "would-fragment" && r.rttMs === null)).toBe(true);
-    expect(ping(g, request("203.0.113.77", { size: PORT_MTU - 28, dontFragment: true })).replies.some((r) => r.result === "would-fragment")).toBe(false);
-    expect(ping(g, request("203.0.113.77", { size: 4000 })).replies.some((r) => r.result === "would-fragment")).toBe(false);
+    expect(
+      ping(g, request("203.0.113.77", { size: PORT_MTU - 28, dontFragment: true })).replies.some(
+        (r) => r.result === "would-fragment",
+      ),
+    ).toBe(false);
+    expect(ping(g, request("203.0.113.77", { size: 4000 })).replies.some((r) => r.result === "would-fragment")).toBe(
+      false,
+    );
   });
 
   it("uses a PPPoE subscriber's 1492-byte MTU", () => {

@@ -23,7 +23,12 @@ function fill(p: AddressPool, n: number): { subnet: number; ordinal: number }[] 
 
 describe("address pools", () => {
   it("sizes an IPv4 pool without its excluded addresses and never hands them out", () => {
-    const p = pool({ family: "ipv4", delegationLength: 32, subnets: [{ prefix: "192.0.2.0/28", announce: true }], exclude: ["192.0.2.0/31", "192.0.2.15/32"] });
+    const p = pool({
+      family: "ipv4",
+      delegationLength: 32,
+      subnets: [{ prefix: "192.0.2.0/28", announce: true }],
+      exclude: ["192.0.2.0/31", "192.0.2.15/32"],
+    });
     expect(p.size).toBe(13);
     fill(p, 13);
     expect(p.offer()).toEqual({ ok: false, reason: "pool-exhausted" });
@@ -34,30 +39,63 @@ describe("address pools", () => {
   });
 
   it("allocates /64 WAN prefixes and /56 delegations with real IPv6 arithmetic", () => {
-    const wan = pool({ family: "ipv6-wan", delegationLength: 64, subnets: [{ prefix: "2001:db8:100::/48", announce: true }], exclude: ["2001:db8:100::/63"] });
+    const wan = pool({
+      family: "ipv6-wan",
+      delegationLength: 64,
+      subnets: [{ prefix: "2001:db8:100::/48", announce: true }],
+      exclude: ["2001:db8:100::/63"],
+    });
     expect(wan.size).toBe(65_536 - 2);
     fill(wan, 3);
-    expect(wan.allocations(0, 10, holder).items.map((a) => a.prefix)).toEqual(["2001:db8:100:2::/64", "2001:db8:100:3::/64", "2001:db8:100:4::/64"]);
-    const pd = pool({ family: "ipv6-pd", delegationLength: 56, subnets: [{ prefix: "2001:db8:4000::/36", announce: true }] });
+    expect(wan.allocations(0, 10, holder).items.map((a) => a.prefix)).toEqual([
+      "2001:db8:100:2::/64",
+      "2001:db8:100:3::/64",
+      "2001:db8:100:4::/64",
+    ]);
+    const pd = pool({
+      family: "ipv6-pd",
+      delegationLength: 56,
+      subnets: [{ prefix: "2001:db8:4000::/36", announce: true }],
+    });
     expect(pd.size).toBe(2 ** 20);
     fill(pd, 2);
-    expect(pd.allocations(0, 10, holder).items.map((a) => a.prefix)).toEqual(["2001:db8:4000::/56", "2001:db8:4000:100::/56"]);
+    expect(pd.allocations(0, 10, holder).items.map((a) => a.prefix)).toEqual([
+      "2001:db8:4000::/56",
+      "2001:db8:4000:100::/56",
+    ]);
   });
 
   it("writes a block's prefix from the block number wherever its bits fall among the address's groups", () => {
-    // Hand-worked: 2001:db8:0:10::/60 in /68 blocks; block 0x2b puts 0x2 in the fourth group's low bits and 0xb at the top of the fifth.
-    const straddling = pool({ family: "ipv6-pd", delegationLength: 68, subnets: [{ prefix: "2001:db8:0:10::/60", announce: true }] });
+    // Hand-worked: 2001:db8:0:10::/60 in /68 blocks; block 0x2b puts 0x2 in the fourth group's low bits and 0xb at the
+    // top of the fifth.
+    const straddling = pool({
+      family: "ipv6-pd",
+      delegationLength: 68,
+      subnets: [{ prefix: "2001:db8:0:10::/60", announce: true }],
+    });
     expect(straddling.text(0, 0x2b)).toBe("2001:db8:0:12:b000::/68");
     expect(straddling.text(0, 0xff)).toBe("2001:db8:0:1f:f000::/68");
-    // 2001:d00::/24 in /64 blocks holds 2^40: block numbers past 2^32 span three groups (0x2001_0d00_0000_0000 + 0x12_3456_789a).
-    const wide = pool({ family: "ipv6-pd", delegationLength: 64, subnets: [{ prefix: "2001:d00::/24", announce: true }] });
+    // 2001:d00::/24 in /64 blocks holds 2^40: block numbers past 2^32 span three groups (0x2001_0d00_0000_0000 +
+    // 0x12_3456_789a).
+    const wide = pool({
+      family: "ipv6-pd",
+      delegationLength: 64,
+      subnets: [{ prefix: "2001:d00::/24", announce: true }],
+    });
     expect(wide.text(0, 0x12_3456_789a)).toBe("2001:d12:3456:789a::/64");
     expect(wide.text(0, 2 ** 40 - 1)).toBe("2001:dff:ffff:ffff::/64");
     expect(wide.text(0, 1)).toBe("2001:d00:0:1::/64");
   });
 
   it("falls over to the next subnet in preference order and counts refusals when all are full", () => {
-    const p = pool({ family: "ipv4", delegationLength: 32, subnets: [{ prefix: "192.0.2.8/30", announce: true }, { prefix: "192.0.2.0/30", announce: true }] });
+    const p = pool({
+      family: "ipv4",
+      delegationLength: 32,
+      subnets: [
+        { prefix: "192.0.2.8/30", announce: true },
+        { prefix: "192.0.2.0/30", announce: true },
+      ],
+    });
     fill(p, 8);
     const view = p.view();
     expect(view.subnets.map((s) => s.used)).toEqual([4, 4]);
@@ -100,7 +138,9 @@ describe("address pools", () => {
     if (!o.ok) throw new Error();
     p.decline(o.subnet, o.ordinal, START);
     expect(p.view().quarantined).toBe(1);
-    expect(p.allocations(0, 10, holder).items).toEqual([expect.objectContaining({ prefix: "192.0.2.0", kind: "quarantined", sessionId: 0 })]);
+    expect(p.allocations(0, 10, holder).items).toEqual([
+      expect.objectContaining({ prefix: "192.0.2.0", kind: "quarantined", sessionId: 0 }),
+    ]);
     // The spec's Limits: "DHCP-declined block quarantine: blocks return after one hour".
     p.expire(START + 3_600_000 - 10_000);
     expect(p.view().quarantined).toBe(1);

@@ -28,14 +28,19 @@ describe("prefix arithmetic", () => {
     expect(formatIpv6(parseIpv6("2001:db8:0:1:1:1:1:1") ?? 0n)).toBe("2001:db8:0:1:1:1:1:1");
     expect(formatIpv6(0n)).toBe("::");
     expect(parseIpv6("::ffff:192.0.2.1")).toBe(0xffffc0000201n);
-    for (const bad of ["2001:db8::1::2", "2001:db8:::1", "12345::", "1:2:3:4:5:6:7:8:9"]) expect(parseIpv6(bad)).toBeNull();
+    for (const bad of ["2001:db8::1::2", "2001:db8:::1", "12345::", "1:2:3:4:5:6:7:8:9"])
+      expect(parseIpv6(bad)).toBeNull();
   });
 
   it("parses prefixes strictly or masks host bits on request", () => {
     expect(parsePrefix("100.64.0.0/10")).toMatchObject({ family: 4, length: 10 });
     expect(parsePrefix("100.64.0.1/10")).toBeNull();
-    expect(formatPrefix(parsePrefix("100.64.0.1/10", false) ?? { family: 4, base: 0n, length: 0 })).toBe("100.64.0.0/10");
-    expect(formatPrefix(parsePrefix("2001:db8:100::/40") ?? { family: 6, base: 0n, length: 0 })).toBe("2001:db8:100::/40");
+    expect(formatPrefix(parsePrefix("100.64.0.1/10", false) ?? { family: 4, base: 0n, length: 0 })).toBe(
+      "100.64.0.0/10",
+    );
+    expect(formatPrefix(parsePrefix("2001:db8:100::/40") ?? { family: 6, base: 0n, length: 0 })).toBe(
+      "2001:db8:100::/40",
+    );
     expect(parsePrefix("192.0.2.7")).toMatchObject({ length: 32 });
     expect(parsePrefix("2001:db8::/129")).toBeNull();
   });
@@ -57,7 +62,8 @@ describe("prefix arithmetic", () => {
       const a = parseIpv4(text) ?? -1;
       return ranges.some((r) => a >= r.first && a <= r.last);
     };
-    for (const yes of ["100.64.1.0", "100.64.1.255", "100.64.19.7", "100.64.150.3"]) expect(inside(yes), yes).toBe(true);
+    for (const yes of ["100.64.1.0", "100.64.1.255", "100.64.19.7", "100.64.150.3"])
+      expect(inside(yes), yes).toBe(true);
     for (const no of ["100.64.2.1", "100.64.200.1", "100.65.1.1"]) expect(inside(no), no).toBe(false);
     expect(ipv4TextRanges("1.2.3.4.5")).toBeNull();
     expect(ipv4TextRanges("300.")).toBeNull();

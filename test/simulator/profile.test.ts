@@ -31,8 +31,12 @@ describe("profiles", () => {
     const largest = (rawProfile("xlarge") as { population: { subscribers: number } }).population.subscribers;
     expect(largest).toBe(272_000);
     expect(issuesOf((p) => (p.population.subscribers = largest))).toEqual([]);
-    expect(issuesOf((p) => (p.population.subscribers = largest + 1))).toEqual([expect.stringMatching(/^population\.subscribers: at most 272,000/)]);
-    expect(issuesOf((p) => (p.population.subscribers = 2e9))).toEqual([expect.stringMatching(/^population\.subscribers: at most 272,000/)]);
+    expect(issuesOf((p) => (p.population.subscribers = largest + 1))).toEqual([
+      expect.stringMatching(/^population\.subscribers: at most 272,000/),
+    ]);
+    expect(issuesOf((p) => (p.population.subscribers = 2e9))).toEqual([
+      expect.stringMatching(/^population\.subscribers: at most 272,000/),
+    ]);
   });
 
   it("rejects a delegation length that does not suit the family", () => {
@@ -40,7 +44,9 @@ describe("profiles", () => {
   });
 
   it("rejects overlapping subnets in one VRF", () => {
-    expect(issuesOf((p) => p.pools[0].subnets.push({ prefix: "198.18.0.0/24", announce: true })).join()).toMatch(/overlaps/);
+    expect(issuesOf((p) => p.pools[0].subnets.push({ prefix: "198.18.0.0/24", announce: true })).join()).toMatch(
+      /overlaps/,
+    );
   });
 
   it("rejects public space in a CGN-translated pool", () => {
@@ -54,6 +60,8 @@ describe("profiles", () => {
 
   it("rejects unknown keys and a missing global table", () => {
     expect(issuesOf((p) => (p.extra = 1)).length).toBeGreaterThan(0);
-    expect(issuesOf((p) => (p.vrfs = p.vrfs.filter((v: { name: string }) => v.name !== "default"))).join()).toMatch(/'default'/);
+    expect(issuesOf((p) => (p.vrfs = p.vrfs.filter((v: { name: string }) => v.name !== "default"))).join()).toMatch(
+      /'default'/,
+    );
   });
 });

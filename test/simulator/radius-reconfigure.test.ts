@@ -6,8 +6,10 @@ const R1 = { host: "radius-1.isp.example", port: 1812, weight: 100 };
 const R2 = { host: "radius-2.isp.example", port: 1812, weight: 100 };
 const R3 = { host: "radius-3.isp.example", port: 1812, weight: 200 };
 
-const sent = (g: Gateway) => Object.fromEntries(g.radius.status().servers.map((s) => [`${s.host}:${s.port}`, s.requestsSent]));
-const delta = (before: Record<string, number>, after: Record<string, number>) => Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
+const sent = (g: Gateway) =>
+  Object.fromEntries(g.radius.status().servers.map((s) => [`${s.host}:${s.port}`, s.requestsSent]));
+const delta = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
 const share = (d: Record<string, number>, key: string) => (d[key] ?? 0) / Object.values(d).reduce((a, b) => a + b, 0);
 /** A server that has taken no accounting yet (port 1813: the authentication port + 1). */
 const NO_ACCOUNTING = {
@@ -17,7 +19,11 @@ const NO_ACCOUNTING = {
   responses: 0,
   timeouts: 0,
 };
-const alarmsOf = (g: Gateway, id: string) => g.alarms.list().active.filter((a) => a.id === id).map((a) => a.instance);
+const alarmsOf = (g: Gateway, id: string) =>
+  g.alarms
+    .list()
+    .active.filter((a) => a.id === id)
+    .map((a) => a.instance);
 
 /** A busy appliance: a churn storm (lines dropping every half hour): thousands of requests go out in an hour. */
 function busy(seed: number): Gateway {
@@ -49,7 +55,12 @@ describe("RADIUS server reconfiguration", () => {
       accounting: NO_ACCOUNTING,
     });
     expect(sent(g)).toEqual({ ...before, "radius-3.isp.example:1812": 0 });
-    expect(g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === "radius.servers").map((e) => e.fields)).toEqual([{ servers: 3, added: 1, removed: 0, changed: 0 }]);
+    expect(
+      g.logs
+        .tail({ count: 1000 })
+        .entries.filter((e) => e.msgId === "radius.servers")
+        .map((e) => e.fields),
+    ).toEqual([{ servers: 3, added: 1, removed: 0, changed: 0 }]);
     g.step(3600);
     const d = delta(before, sent(g));
     // About a thousand setups an hour at this churn on small (sessions live for days, lifetimes.ts): half of them.
@@ -60,7 +71,12 @@ describe("RADIUS server reconfiguration", () => {
 
   it("changes the share with the weight", () => {
     const g = busy(22);
-    expect(g.setRadiusServers([{ ...R1, weight: 300 }, R2])).toEqual({ servers: 2, added: [], removed: [], changed: ["radius-1.isp.example:1812"] });
+    expect(g.setRadiusServers([{ ...R1, weight: 300 }, R2])).toEqual({
+      servers: 2,
+      added: [],
+      removed: [],
+      changed: ["radius-1.isp.example:1812"],
+    });
     const before = sent(g);
     g.step(3600);
     expect(share(delta(before, sent(g)), "radius-1.isp.example:1812")).toBeCloseTo(0.75, 1);
@@ -77,7 +93,12 @@ describe("RADIUS server reconfiguration", () => {
     });
     expect(byR1).toBeDefined();
 
-    expect(g.setRadiusServers([R2])).toEqual({ servers: 1, added: [], removed: ["radius-1.isp.example:1812"], changed: [] });
+    expect(g.setRadiusServers([R2])).toEqual({
+      servers: 1,
+      added: [],
+      removed: ["radius-1.isp.example:1812"],
+      changed: [],
+    });
     expect(alarmsOf(g, "radius.server.dead")).toEqual([]);
     expect(g.radius.status().servers.map((s) => s.host)).toEqual([R2.host]);
     const r2 = sent(g)["radius-2.isp.example:1812"]!;
@@ -90,7 +111,12 @@ describe("RADIUS server reconfiguration", () => {
 
     // Added again, it starts afresh (and answers: the scenario's fault went with it).
     g.setRadiusServers([R1, R2]);
-    expect(g.radius.status().servers[0]).toMatchObject({ host: R1.host, requestsSent: 0, isDead: false, consecutiveFailures: 0 });
+    expect(g.radius.status().servers[0]).toMatchObject({
+      host: R1.host,
+      requestsSent: 0,
+      isDead: false,
+      consecutiveFailures: 0,
+    });
     g.step(600);
     expect(g.radius.status().servers[0]!.requestsSent).toBeGreaterThan(0);
     expect(alarmsOf(g, "radius.server.dead")).toEqual([]);
@@ -100,10 +126,21 @@ describe("RADIUS server reconfiguration", () => {
     const g = busy(24);
     g.setRadiusServers([]);
     const accounting = { queued: 0, dropped: 0 };
-    const none = { configured: false, totalServers: 0, liveServers: 0, deadServers: 0, servers: [], pacing: null, accounting };
+    const none = {
+      configured: false,
+      totalServers: 0,
+      liveServers: 0,
+      deadServers: 0,
+      servers: [],
+      pacing: null,
+      accounting,
+    };
     expect(g.radius.status()).toEqual(none);
     g.step(600);
-    const failures = g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === "aaa.reject").map((e) => e.fields.reason);
+    const failures = g.logs
+      .tail({ count: 1000 })
+      .entries.filter((e) => e.msgId === "aaa.reject")
+      .map((e) => e.fields.reason);
     expect(failures.length).toBeGreaterThan(0);
     expect(new Set(failures)).toEqual(new Set(["no-live-server"]));
     expect(alarmsOf(g, "radius.all-dead")).toEqual([]);
@@ -111,7 +148,11 @@ describe("RADIUS server reconfiguration", () => {
   });
 
   it("is deterministic, survives a snapshot and a reseed", () => {
-    const servers: RadiusServerSettings[] = [R3, { ...R2, weight: 50 }, { host: "2001:db8::1812", port: 11812, weight: 10 }];
+    const servers: RadiusServerSettings[] = [
+      R3,
+      { ...R2, weight: 50 },
+      { host: "2001:db8::1812", port: 11812, weight: 10 },
+    ];
     const run = () => {
       const g = busy(25);
       g.setRadiusServers(servers);

@@ -11,7 +11,12 @@ const CASES: [Refusal, number][] = [
   [refuse("throttled", "slow down", { retryAfterSeconds: 7 }), 429],
   [refuse("forbidden", "not yours"), 403],
   [refuse("invalid", "bad value", { pointer: "#/name" }), 400],
-  [refuse("rejected", "the configuration change was rejected", { errors: [{ in: "config", pointer: "#/lists/vrfs/a/tableId", detail: "reserved" }] }), 422],
+  [
+    refuse("rejected", "the configuration change was rejected", {
+      errors: [{ in: "config", pointer: "#/lists/vrfs/a/tableId", detail: "reserved" }],
+    }),
+    422,
+  ],
   [refuse("upstream", "the identity provider failed"), 502],
 ];
 
@@ -22,18 +27,26 @@ describe("refusal statuses", () => {
   });
 
   it("sends Retry-After with a lockout and a throttle", () => {
-    expect(refusalError(refuse("locked", "locked out", { retryAfterSeconds: 900 })).headers).toEqual({ "retry-after": "900" });
-    expect(refusalError(refuse("throttled", "slow down", { retryAfterSeconds: 7 })).headers).toEqual({ "retry-after": "7" });
+    expect(refusalError(refuse("locked", "locked out", { retryAfterSeconds: 900 })).headers).toEqual({
+      "retry-after": "900",
+    });
+    expect(refusalError(refuse("throttled", "slow down", { retryAfterSeconds: 7 })).headers).toEqual({
+      "retry-after": "7",
+    });
   });
 
   it("lists every rejected value of a 422, and names the field of a 400", () => {
     const errors = [{ in: "config" as const, pointer: "#/lists/vrfs/a/tableId", detail: "reserved" }];
     expect(refusalError(refuse("rejected", "rejected", { errors })).errors).toEqual(errors);
-    expect(refusalError(refuse("invalid", "bad value", { pointer: "#/name" })).errors).toEqual([{ in: "body", pointer: "#/name", detail: "bad value" }]);
+    expect(refusalError(refuse("invalid", "bad value", { pointer: "#/name" })).errors).toEqual([
+      { in: "body", pointer: "#/name", detail: "bad value" },
+    ]);
   });
 
   it("unwraps a success to itself and throws a refusal's error", () => {
     expect(unwrap({ ok: true, version: 3 })).toEqual({ ok: true, version: 3 });
-    expect(() => unwrap(refuse("not-found", "no such thing"))).toThrow(expect.objectContaining({ status: 404, message: "no such thing" }));
+    expect(() => unwrap(refuse("not-found", "no such thing"))).toThrow(
+      expect.objectContaining({ status: 404, message: "no such thing" }),
+    );
   });
 });

@@ -9,7 +9,8 @@ import { Gateway, timeline } from "../../simulator/index.ts";
 import { ScenarioAction, ScenarioFile } from "../../src/schemas/scenario.ts";
 import { START, observe, profile } from "./helpers.ts";
 
-const shipped = (name: string) => ScenarioFile.parse(JSON.parse(readFileSync(`${import.meta.dirname}/../../scenarios/${name}.json`, "utf8")));
+const shipped = (name: string) =>
+  ScenarioFile.parse(JSON.parse(readFileSync(`${import.meta.dirname}/../../scenarios/${name}.json`, "utf8")));
 
 /** Runs a file's data-plane actions on a gateway, as the appliance does. */
 function run(g: Gateway, file: ScenarioFile): void {
@@ -48,21 +49,32 @@ describe("a scenario file's timeline", () => {
   });
 
   it("fills in the actions' defaults", () => {
-    const file = ScenarioFile.parse({ steps: [{ at: 0, action: "reset-bgp" }, { at: 0, action: "disconnect-sessions", share: 0.5 }] });
-    expect(file.steps).toEqual([{ at: 0, action: "reset-bgp", neighbor: null }, { at: 0, action: "disconnect-sessions", share: 0.5, filter: {} }]);
+    const file = ScenarioFile.parse({
+      steps: [
+        { at: 0, action: "reset-bgp" },
+        { at: 0, action: "disconnect-sessions", share: 0.5 },
+      ],
+    });
+    expect(file.steps).toEqual([
+      { at: 0, action: "reset-bgp", neighbor: null },
+      { at: 0, action: "disconnect-sessions", share: 0.5, filter: {} },
+    ]);
   });
 });
 
 describe("reproducibility", () => {
-  it.each(["radius-outage", "pool-cgn-exhaustion"])("%s: the same file gives the same state from gateways started with different seeds", (name) => {
-    const file = shipped(name);
-    const a = Gateway.create(profile(), { seed: 1, startTimeMs: START });
-    const b = Gateway.create(profile(), { seed: 2, startTimeMs: START });
-    run(a, file);
-    run(b, file);
-    expect(a.seed).toBe(file.seed);
-    expect(observe(a)).toBe(observe(b));
-  });
+  it.each(["radius-outage", "pool-cgn-exhaustion"])(
+    "%s: the same file gives the same state from gateways started with different seeds",
+    (name) => {
+      const file = shipped(name);
+      const a = Gateway.create(profile(), { seed: 1, startTimeMs: START });
+      const b = Gateway.create(profile(), { seed: 2, startTimeMs: START });
+      run(a, file);
+      run(b, file);
+      expect(a.seed).toBe(file.seed);
+      expect(observe(a)).toBe(observe(b));
+    },
+  );
 
   it("a different seed in the file gives a different state", () => {
     const file = shipped("radius-outage");

@@ -2,20 +2,32 @@ import { describe, expect, it } from "vitest";
 import { ScenarioAction } from "../../src/schemas/scenario.ts";
 import { allAllocations, expectConsistent, gateway, profile } from "./helpers.ts";
 
-const lastAction = (g: ReturnType<typeof gateway>) => g.logs.tail({ count: 200 }).entries.filter((e) => e.msgId === "scenario.action").at(-1);
+const lastAction = (g: ReturnType<typeof gateway>) =>
+  g.logs
+    .tail({ count: 200 })
+    .entries.filter((e) => e.msgId === "scenario.action")
+    .at(-1);
 
 describe("scenario actions", () => {
   it("validates action bodies with one schema", () => {
     expect(ScenarioAction.safeParse({ action: "fill-pool", pool: "p", percent: 50 }).success).toBe(true);
     expect(ScenarioAction.safeParse({ action: "fill-pool", pool: "p", percent: 150 }).success).toBe(false);
     expect(ScenarioAction.safeParse({ action: "explode" }).success).toBe(false);
-    expect(ScenarioAction.parse({ action: "disconnect-sessions", share: 0.5 })).toEqual({ action: "disconnect-sessions", share: 0.5, filter: {} });
+    expect(ScenarioAction.parse({ action: "disconnect-sessions", share: 0.5 })).toEqual({
+      action: "disconnect-sessions",
+      share: 0.5,
+      filter: {},
+    });
   });
 
   it("advances the clock and logs it", () => {
     const g = gateway(profile(), 111);
     const start = g.nowMs;
-    expect(g.scenario({ action: "advance-clock", seconds: 600 })).toEqual({ ok: true, action: "advance-clock", detail: { seconds: 600, subSteps: 60 } });
+    expect(g.scenario({ action: "advance-clock", seconds: 600 })).toEqual({
+      ok: true,
+      action: "advance-clock",
+      detail: { seconds: 600, subSteps: 60 },
+    });
     expect(g.nowMs - start).toBe(600_000);
     expect(lastAction(g)?.fields).toMatchObject({ action: "advance-clock" });
   });
@@ -25,10 +37,16 @@ describe("scenario actions", () => {
     g.scenario({ action: "set-churn-multiplier", multiplier: 0 });
     const quietStart = g.sessions.list({ limit: 1 }).items[0]?.id ?? 0;
     g.step(1800);
-    const quiet = g.metrics.history().sessionsDown.slice(-180).reduce((a, b) => a + b, 0);
+    const quiet = g.metrics
+      .history()
+      .sessionsDown.slice(-180)
+      .reduce((a, b) => a + b, 0);
     g.scenario({ action: "set-churn-multiplier", multiplier: 50 });
     g.step(1800);
-    const busy = g.metrics.history().sessionsDown.slice(-180).reduce((a, b) => a + b, 0);
+    const busy = g.metrics
+      .history()
+      .sessionsDown.slice(-180)
+      .reduce((a, b) => a + b, 0);
     expect(busy).toBeGreaterThan(quiet * 5 + 50);
     expect((g.sessions.list({ limit: 1 }).items[0]?.id ?? 0) - quietStart).toBeGreaterThan(busy / 2);
   });
@@ -41,15 +59,30 @@ describe("scenario actions", () => {
     expect(r).toEqual({ ok: true, action: "fill-pool", detail: { pool: "wholesale-v4", reserved } });
     expect(g.pools.list().find((p) => p.name === "wholesale-v4")?.used).toBe((before?.used ?? 0) + reserved);
     expect(allAllocations(g, "wholesale-v4").filter((a) => a.kind === "reserved")).toHaveLength(reserved);
-    expect(g.scenario({ action: "drain-pool", pool: "wholesale-v4" })).toMatchObject({ ok: true, detail: { released: reserved } });
+    expect(g.scenario({ action: "drain-pool", pool: "wholesale-v4" })).toMatchObject({
+      ok: true,
+      detail: { released: reserved },
+    });
     expect(g.pools.list().find((p) => p.name === "wholesale-v4")?.used).toBe(before?.used);
-    expect(g.scenario({ action: "fill-pool", pool: "nope", percent: 1 })).toEqual({ ok: false, reason: "unknown-pool" });
+    expect(g.scenario({ action: "fill-pool", pool: "nope", percent: 1 })).toEqual({
+      ok: false,
+      reason: "unknown-pool",
+    });
   });
 
   it("refuses to fill millions of blocks of a large IPv6 pool", () => {
-    const g = gateway(profile("small", (raw) => (raw.pools[3].subnets[0].prefix = "2001:db8:100::/40")), 113);
-    expect(g.scenario({ action: "fill-pool", pool: "residential-v6-wan", percent: 100 })).toEqual({ ok: false, reason: "fill-too-large" });
-    expect(g.scenario({ action: "fill-pool", pool: "residential-v6-wan", percent: 1 })).toMatchObject({ ok: true, detail: { reserved: 167_772 } });
+    const g = gateway(
+      profile("small", (raw) => (raw.pools[3].subnets[0].prefix = "2001:db8:100::/40")),
+      113,
+    );
+    expect(g.scenario({ action: "fill-pool", pool: "residential-v6-wan", percent: 100 })).toEqual({
+      ok: false,
+      reason: "fill-too-large",
+    });
+    expect(g.scenario({ action: "fill-pool", pool: "residential-v6-wan", percent: 1 })).toMatchObject({
+      ok: true,
+      detail: { reserved: 167_772 },
+    });
   });
 
   it("makes setups fail on a full pool, counting allocation failures", () => {
@@ -64,9 +97,16 @@ describe("scenario actions", () => {
     expect(wholesale.filter((s) => s.encap === "l2tp")).toEqual([]);
     expect(wholesale.length).toBeGreaterThan(0);
     expect(pool?.allocationFailures).toBeGreaterThan(0);
-    const failures = g.logs.tail({ count: 1000 }).entries.filter((e) => e.msgId === "session.setup-failed").map((e) => e.fields.reason);
+    const failures = g.logs
+      .tail({ count: 1000 })
+      .entries.filter((e) => e.msgId === "session.setup-failed")
+      .map((e) => e.fields.reason);
     expect(failures).toContain("pool-exhausted");
-    expect(g.logs.tail({ count: 1000 }).entries.some((e) => e.msgId === "pool.exhausted" && e.fields.pool === "wholesale-v4")).toBe(true);
+    expect(
+      g.logs
+        .tail({ count: 1000 })
+        .entries.some((e) => e.msgId === "pool.exhausted" && e.fields.pool === "wholesale-v4"),
+    ).toBe(true);
   });
 
   it("fills and drains a CGN group's port blocks", () => {
@@ -83,12 +123,17 @@ describe("scenario actions", () => {
 
   it("fails and revives a RADIUS server by host or host:port", () => {
     const g = gateway(profile(), 116, 600);
-    expect(g.scenario({ action: "fail-radius-server", server: "RADIUS-1.isp.example:1812" })).toMatchObject({ ok: true });
+    expect(g.scenario({ action: "fail-radius-server", server: "RADIUS-1.isp.example:1812" })).toMatchObject({
+      ok: true,
+    });
     g.step(300);
     expect(g.radius.status().servers[0]?.isDead).toBe(true);
     expect(g.scenario({ action: "revive-radius-server", server: "radius-1.isp.example" })).toMatchObject({ ok: true });
     expect(g.radius.status().servers[0]?.isDead).toBe(false);
-    expect(g.scenario({ action: "fail-radius-server", server: "radius-9" })).toEqual({ ok: false, reason: "unknown-server" });
+    expect(g.scenario({ action: "fail-radius-server", server: "radius-9" })).toEqual({
+      ok: false,
+      reason: "unknown-server",
+    });
   });
 
   it("disconnects a share of the sessions matching a filter, and only those", () => {
@@ -97,7 +142,11 @@ describe("scenario actions", () => {
     const r = g.scenario({ action: "disconnect-sessions", share: 0.5, filter: { encap: "pppoe-local" } });
     const matched = summary.byEncap["pppoe-local"] ?? 0;
     expect(matched).toBeGreaterThan(0);
-    expect(r).toEqual({ ok: true, action: "disconnect-sessions", detail: { matched, disconnected: Math.round(matched / 2) } });
+    expect(r).toEqual({
+      ok: true,
+      action: "disconnect-sessions",
+      detail: { matched, disconnected: Math.round(matched / 2) },
+    });
     const after = g.sessions.summary();
     expect(after.byEncap["pppoe-local"]).toBe(matched - Math.round(matched / 2));
     expect(after.byEncap.ipoe).toBe(summary.byEncap.ipoe);

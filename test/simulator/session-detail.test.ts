@@ -4,13 +4,20 @@ import { allAllocations, expectConsistent, gateway, profile } from "./helpers.ts
 describe("session detail, rates and disconnect", () => {
   it("tells everything known about a session", () => {
     const g = gateway(profile(), 61, 1800);
-    const s = g.sessions.list({ vrf: "cgn-inside", type: "ipoe", limit: 500 }).items.find((x) => !x.ipv4.startsWith("100.64.1."));
+    const s = g.sessions
+      .list({ vrf: "cgn-inside", type: "ipoe", limit: 500 })
+      .items.find((x) => !x.ipv4.startsWith("100.64.1."));
     if (!s) throw new Error();
     const d = g.sessions.detail(s.id);
     if (!d.ok) throw new Error();
     expect(d.session).toMatchObject({ ...s, state: "up" });
     expect(d.session.addresses.ipv4).toMatchObject({ address: s.ipv4, pool: "cgn-inside-v4", cgnTranslated: true });
-    expect(d.session.cgn).toMatchObject({ sessionId: s.id, insideIp: s.ipv4, autoLearned: false, subscriberId: s.username });
+    expect(d.session.cgn).toMatchObject({
+      sessionId: s.id,
+      insideIp: s.ipv4,
+      autoLearned: false,
+      subscriberId: s.username,
+    });
     expect(d.session.leaseExpiresUtc).not.toBeNull();
     expect(d.session.planRates.downloadKbps).toBeGreaterThan(0);
     expect(d.session.counters.txBytes).toBeGreaterThan(0);
@@ -35,7 +42,9 @@ describe("session detail, rates and disconnect", () => {
     const busy = g.sessions.list({ limit: 200 }).items.flatMap((s) => {
       const r = g.sessions.rates(s.id);
       const d = g.sessions.detail(s.id);
-      return r.ok && d.ok && r.rates.txPps >= 20 && d.session.counters.txPackets >= 10_000 ? [{ rates: r.rates, counters: d.session.counters }] : [];
+      return r.ok && d.ok && r.rates.txPps >= 20 && d.session.counters.txPackets >= 10_000
+        ? [{ rates: r.rates, counters: d.session.counters }]
+        : [];
     });
     expect(busy.length).toBeGreaterThan(10);
     for (const { rates, counters } of busy) {
@@ -59,7 +68,9 @@ describe("session detail, rates and disconnect", () => {
     expect(g.disconnect(s.id)).toEqual({ ok: false, reason: "unknown-session" });
     expect(g.cgn.status().activeBindings).toBe(before - 1);
     expect(allAllocations(g, "cgn-inside-v4").some((a) => a.sessionId === s.id)).toBe(false);
-    expect(allAllocations(g, "cgn-v6-pd").some((a) => pd.ok && a.prefix === pd.session.addresses.ipv6Pd?.prefix)).toBe(false);
+    expect(allAllocations(g, "cgn-v6-pd").some((a) => pd.ok && a.prefix === pd.session.addresses.ipv6Pd?.prefix)).toBe(
+      false,
+    );
     const last = g.logs.tail({ count: 1 }).entries[0];
     expect(last).toMatchObject({ msgId: "session.down", fields: { sessionId: s.id, cause: "admin-reset" } });
     expectConsistent(g, { noReservations: true });

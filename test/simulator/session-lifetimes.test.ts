@@ -68,7 +68,9 @@ describe("a week on the small profile", () => {
   }
 
   it("keeps most sessions up for days: the median uptime is at least 2 days", () => {
-    const uptimes = allSessions(g).map((s) => s.uptimeSeconds).sort((a, b) => a - b);
+    const uptimes = allSessions(g)
+      .map((s) => s.uptimeSeconds)
+      .sort((a, b) => a - b);
     expect(uptimes[Math.floor(uptimes.length / 2)]).toBeGreaterThanOrEqual(2 * DAY);
   });
 

@@ -10,12 +10,20 @@ describe("sessions list", () => {
   const only = (pred: (s: SessionSummary) => boolean) => all.filter(pred).map((s) => s.id);
   const ids = (query: Parameters<typeof g.sessions.list>[0]) => allSessions(g, query).map((s) => s.id);
 
-  it("reads an empty ipv6, never null, for a session with neither a WAN nor a delegated prefix (the spec's SessionSummary.ipv6 is a plain string)", () => {
-    const v4Only = gateway(profile("small", (raw) => (raw.dualStack = { wanShare: 0, pdShare: 0 })), 51, 600);
-    const sessions = allSessions(v4Only);
-    expect(sessions.length).toBeGreaterThan(0);
-    expect(new Set(sessions.map((s) => s.ipv6))).toEqual(new Set([""]));
-  });
+  it(
+    "reads an empty ipv6, never null, for a session with neither a WAN nor a " +
+      "delegated prefix (the spec's SessionSummary.ipv6 is a plain string)",
+    () => {
+      const v4Only = gateway(
+        profile("small", (raw) => (raw.dualStack = { wanShare: 0, pdShare: 0 })),
+        51,
+        600,
+      );
+      const sessions = allSessions(v4Only);
+      expect(sessions.length).toBeGreaterThan(0);
+      expect(new Set(sessions.map((s) => s.ipv6))).toEqual(new Set([""]));
+    },
+  );
 
   it("lists newest first with the total before paging", () => {
     const page = g.sessions.list({ offset: 20, limit: 10 });
@@ -66,12 +74,24 @@ describe("sessions list", () => {
 
   // Usernames are not stored per session: the filter is compiled against the username template, so needles
   // crossing each part of it (prefix, digits, "@", domain) must agree with a plain text search of the rows.
-  it.each(["SUB", "ub0", "0001", "12", "7", "9@", "0@cgn", "@", "isp.ex", "b0000009@wholesale-b.example", "sub00000000", "a0", "1x", "ü"])(
-    "matches username needle %j as a text search of the listed usernames would",
-    (needle) => {
-      expect(ids({ username: needle })).toEqual(only((s) => s.username.toLowerCase().includes(needle.toLowerCase())));
-    },
-  );
+  it.each([
+    "SUB",
+    "ub0",
+    "0001",
+    "12",
+    "7",
+    "9@",
+    "0@cgn",
+    "@",
+    "isp.ex",
+    "b0000009@wholesale-b.example",
+    "sub00000000",
+    "a0",
+    "1x",
+    "ü",
+  ])("matches username needle %j as a text search of the listed usernames would", (needle) => {
+    expect(ids({ username: needle })).toEqual(only((s) => s.username.toLowerCase().includes(needle.toLowerCase())));
+  });
 
   it("filters walled-garden sessions when asked and ignores walledGarden=false", () => {
     expect(ids({ walledGarden: true })).toEqual(only((s) => s.walledGarden));
@@ -82,7 +102,9 @@ describe("sessions list", () => {
     const one = all.find((s) => s.ipv6 !== "");
     if (!one) throw new Error();
     expect(ids({ ip: one.ipv4 })).toEqual([one.id]);
-    expect(ids({ ip: "100.64.0.0/20" })).toEqual(only((s) => s.ipv4.startsWith("100.64.") && Number(s.ipv4.split(".")[2]) < 16));
+    expect(ids({ ip: "100.64.0.0/20" })).toEqual(
+      only((s) => s.ipv4.startsWith("100.64.") && Number(s.ipv4.split(".")[2]) < 16),
+    );
     expect(ids({ ip: "198.18.1" })).toEqual(only((s) => s.ipv4.startsWith("198.18.1")));
     expect(ids({ ip: one.ipv6 ?? "" })).toEqual([one.id]);
     expect(ids({ ip: "2001:db8:200::/40" })).toEqual(only((s) => s.ipv6?.startsWith("2001:db8:2") ?? false));
@@ -91,31 +113,58 @@ describe("sessions list", () => {
     expect(g.sessions.list({ ip: "not-an-ip" }).total).toBe(0);
   });
 
-  // The ip filter reads the pools' holder tables by address range: each text must select what a text search of the rows would,
+  // The ip filter reads the pools' holder tables by address range: each text must select what a text search of the rows
+  // would,
   // zero groups and `::` included (an address's text may compress a zero group, so only its text tells).
-  it.each(["2001:", "2001", "2001:db8:2", "2001:db8:200:", "2001:db8:200:2", "2001:db8:100:2d", "2001:db8:4", "2001:db8:4002:5a", "2001:db8:100:0", "2001:db8:0db8", "2001:db8:0", "2001:db8:0:", "2001:db8::", "2001:db8:100::", "2001:db8:100:0:", "2001:db8:4000:0", "2001:db8:100:0:0", "2001::", "::", "198.18.", "198.18.4", "100.64.1", "10.128.0."])(
-    "matches ip text %j as a prefix of the listed IPv4 or IPv6 text",
-    (needle) => {
-      const matched = only((s) => s.ipv4.startsWith(needle) || (s.ipv6?.startsWith(needle) ?? false));
-      expect(ids({ ip: needle })).toEqual(matched);
-    },
-  );
+  it.each([
+    "2001:",
+    "2001",
+    "2001:db8:2",
+    "2001:db8:200:",
+    "2001:db8:200:2",
+    "2001:db8:100:2d",
+    "2001:db8:4",
+    "2001:db8:4002:5a",
+    "2001:db8:100:0",
+    "2001:db8:0db8",
+    "2001:db8:0",
+    "2001:db8:0:",
+    "2001:db8::",
+    "2001:db8:100::",
+    "2001:db8:100:0:",
+    "2001:db8:4000:0",
+    "2001:db8:100:0:0",
+    "2001::",
+    "::",
+    "198.18.",
+    "198.18.4",
+    "100.64.1",
+    "10.128.0.",
+  ])("matches ip text %j as a prefix of the listed IPv4 or IPv6 text", (needle) => {
+    const matched = only((s) => s.ipv4.startsWith(needle) || (s.ipv6?.startsWith(needle) ?? false));
+    expect(ids({ ip: needle })).toEqual(matched);
+  });
 
-  // Pools whose addresses have zero groups: `2001:db8::/64` is compressed where `2001:db8:0:1::/64` is not, so a needle with a
-  // zero group or `::` must take exactly what a text search takes, and bench-sized needles such as ":" must still be answered.
+  // Pools whose addresses have zero groups: `2001:db8::/64` is compressed where `2001:db8:0:1::/64` is not, so a needle
+  // with a
+  // zero group or `::` must take exactly what a text search takes, and bench-sized needles such as ":" must still be
+  // answered.
   describe("with zero groups in the pools' addresses", () => {
     const zeros = gateway(
       profile("small", (raw) => {
         for (const pool of raw.pools) {
-          if (pool.name === "residential-v6-wan") Object.assign(pool, { subnets: [{ prefix: "2001:db8::/52", announce: true }], exclude: [] });
-          if (pool.name === "cgn-v6-wan") Object.assign(pool, { subnets: [{ prefix: "2001:0:0:1000::/52", announce: true }] });
+          if (pool.name === "residential-v6-wan")
+            Object.assign(pool, { subnets: [{ prefix: "2001:db8::/52", announce: true }], exclude: [] });
+          if (pool.name === "cgn-v6-wan")
+            Object.assign(pool, { subnets: [{ prefix: "2001:0:0:1000::/52", announce: true }] });
         }
       }),
       52,
       2 * 3600,
     );
     const rows = allSessions(zeros);
-    const matching = (needle: string) => rows.filter((s) => s.ipv4.startsWith(needle) || s.ipv6.startsWith(needle)).map((s) => s.id);
+    const matching = (needle: string) =>
+      rows.filter((s) => s.ipv4.startsWith(needle) || s.ipv6.startsWith(needle)).map((s) => s.id);
 
     it("has rows with a compressed zero group and rows with a written one", () => {
       expect(rows.some((s) => s.ipv6 === "2001:db8::/64")).toBe(true);
@@ -123,21 +172,35 @@ describe("sessions list", () => {
       expect(rows.filter((s) => s.ipv6.startsWith("2001:0:0:1")).length).toBeGreaterThan(50);
     });
 
-    it.each(["2001:db8:0", "2001:db8:0:", "2001:db8:0:1", "2001:db8::", "2001:db8::/64", "2001:db8:", "2001:0:", "2001:0:0:1", "2001:0:0:10", "2001::", ":", "::", "2001:db8:0:0:"])(
-      "matches ip text %j as a text search of the listed addresses would",
-      (needle) => {
-        expect(allSessions(zeros, { ip: needle }).map((s) => s.id)).toEqual(matching(needle));
-      },
-    );
+    it.each([
+      "2001:db8:0",
+      "2001:db8:0:",
+      "2001:db8:0:1",
+      "2001:db8::",
+      "2001:db8::/64",
+      "2001:db8:",
+      "2001:0:",
+      "2001:0:0:1",
+      "2001:0:0:10",
+      "2001::",
+      ":",
+      "::",
+      "2001:db8:0:0:",
+    ])("matches ip text %j as a text search of the listed addresses would", (needle) => {
+      expect(allSessions(zeros, { ip: needle }).map((s) => s.id)).toEqual(matching(needle));
+    });
   });
 
   it("shows a delegated prefix to the ip filter only for a session without a WAN prefix", () => {
     const both = all.filter((s) => s.ipv6?.startsWith("2001:db8:100:") || s.ipv6?.startsWith("2001:db8:200:"));
     expect(both.length).toBeGreaterThan(0);
-    // The PD pools are 2001:db8:4000::/44 and 2001:db8:5000::/44: a session listed with a WAN prefix is not found by them.
+    // The PD pools are 2001:db8:4000::/44 and 2001:db8:5000::/44: a session listed with a WAN prefix is not found by
+    // them.
     const byPd = new Set([...ids({ ip: "2001:db8:4000::/44" }), ...ids({ ip: "2001:db8:5000::/44" })]);
     for (const s of both) expect(byPd.has(s.id)).toBe(false);
-    expect(byPd.size).toBe(only((s) => s.ipv6?.startsWith("2001:db8:4") || s.ipv6?.startsWith("2001:db8:5") || false).length);
+    expect(byPd.size).toBe(
+      only((s) => s.ipv6?.startsWith("2001:db8:4") || s.ipv6?.startsWith("2001:db8:5") || false).length,
+    );
   });
 
   it("pages a filtered list deep in the table as slicing the whole filtered list would", () => {
@@ -152,10 +215,19 @@ describe("sessions list", () => {
   });
 
   describe("as JSON text, from rows kept encoded", () => {
-    const text = (h: Gateway, query: Parameters<Gateway["sessions"]["listText"]>[0]) => JSON.parse(h.sessions.listText(query)) as ReturnType<Gateway["sessions"]["list"]>;
+    const text = (h: Gateway, query: Parameters<Gateway["sessions"]["listText"]>[0]) =>
+      JSON.parse(h.sessions.listText(query)) as ReturnType<Gateway["sessions"]["list"]>;
 
     it("answers every page and filter as the list built afresh", () => {
-      for (const query of [{}, { offset: 20, limit: 10 }, { limit: 500 }, { encap: "pppoe-lac" }, { walledGarden: true }, { username: "a" }, { vrf: "nowhere" }]) {
+      for (const query of [
+        {},
+        { offset: 20, limit: 10 },
+        { limit: 500 },
+        { encap: "pppoe-lac" },
+        { walledGarden: true },
+        { username: "a" },
+        { vrf: "nowhere" },
+      ]) {
         expect(text(g, query)).toEqual(g.sessions.list(query));
       }
     });
@@ -201,7 +273,8 @@ describe("sessions list", () => {
       // Sessions ended and others began in their slots (the table reuses freed slots first).
       expect(now.filter((s) => !gone.has(s.id)).length).toBeGreaterThan(100);
       expect(first.filter((s) => !now.some((n) => n.id === s.id)).length).toBeGreaterThan(100);
-      for (let offset = 0; offset < now.length; offset += 500) expect(text(h, { offset, limit: 500 })).toEqual(h.sessions.list({ offset, limit: 500 }));
+      for (let offset = 0; offset < now.length; offset += 500)
+        expect(text(h, { offset, limit: 500 })).toEqual(h.sessions.list({ offset, limit: 500 }));
     });
   });
 
@@ -213,7 +286,22 @@ describe("sessions list", () => {
   it("describes sessions with the spec's fields", () => {
     const s = all[0];
     expect(Object.keys(s ?? {}).sort()).toEqual(
-      ["encap", "id", "ipv4", "ipv6", "mac", "plan", "portId", "svlan", "type", "uptimeSeconds", "username", "vlan", "vrf", "walledGarden"].sort(),
+      [
+        "encap",
+        "id",
+        "ipv4",
+        "ipv6",
+        "mac",
+        "plan",
+        "portId",
+        "svlan",
+        "type",
+        "uptimeSeconds",
+        "username",
+        "vlan",
+        "vrf",
+        "walledGarden",
+      ].sort(),
     );
     expect(s?.mac).toMatch(/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/);
     for (const x of all) expect(x.type).toBe(x.encap === "ipoe" ? "ipoe" : "ppp");

@@ -38,19 +38,26 @@ describe("snapshot and restore", () => {
   it("restores a snapshot written when the session table and CGN bindings were allocated at their limits", () => {
     const g = gateway(profile(), 24, 3600);
     const snapshot = g.snapshot();
-    // Then the free-slot stack also listed every never-used slot, from the licensed capacity down to the high-water mark.
+    // Then the free-slot stack also listed every never-used slot, from the licensed capacity down to the high-water
+    // mark.
     const store = (snapshot.meta as { store: { highWater: number; free: { $blob: number } } }).store;
     const freed = snapshot.blobs[store.free.$blob] as Int32Array;
     const capacity = g.profile.population.licensedSessions;
     expect(store.highWater).toBeLessThan(capacity);
-    const old = Int32Array.from([...Array.from({ length: capacity - store.highWater }, (_, i) => capacity - 1 - i), ...freed]);
+    const old = Int32Array.from([
+      ...Array.from({ length: capacity - store.highWater }, (_, i) => capacity - 1 - i),
+      ...freed,
+    ]);
     snapshot.blobs[store.free.$blob] = old;
     // So did the CGN's free binding indices, from maxBindings down.
     const cgn = (snapshot.meta as { cgn: { highWater: number; freeSlots: { $blob: number } } }).cgn;
     const maxBindings = g.profile.cgn.maxBindings;
     const cgnFreed = snapshot.blobs[cgn.freeSlots.$blob] as Int32Array;
     expect(cgn.highWater).toBeLessThan(maxBindings);
-    const cgnOld = Int32Array.from([...Array.from({ length: maxBindings - cgn.highWater }, (_, i) => maxBindings - 1 - i), ...cgnFreed]);
+    const cgnOld = Int32Array.from([
+      ...Array.from({ length: maxBindings - cgn.highWater }, (_, i) => maxBindings - 1 - i),
+      ...cgnFreed,
+    ]);
     snapshot.blobs[cgn.freeSlots.$blob] = cgnOld;
     const r = Gateway.restore(g.profile, roundTrip(snapshot, 64 * 1024));
     if (!r.ok) throw new Error(r.reason);
@@ -62,93 +69,111 @@ describe("snapshot and restore", () => {
     expectConsistent(r.gateway, { justStepped: true });
   });
 
-  it("restores a snapshot written before rates were whole: same counters, no PPP lease, and it carries on as the original", () => {
-    const g = gateway(profile(), 27, 3600);
-    g.step(10);
-    const snapshot = g.snapshot();
-    const columns = (snapshot.meta as { store: { columns: Record<string, { $blob: number; type: string } | undefined> } }).store.columns;
-    const blob = <T,>(name: string) => snapshot.blobs[columns[name]?.$blob ?? -1] as T;
-    const [alive, ids, encap] = [blob<Uint8Array>("alive"), blob<Uint32Array>("id"), blob<Uint8Array>("encap")];
-    // That version kept float32 rates, bytes counted through the latest step, and a PPP session's lease as 0.
-    const rx = Float32Array.from(blob<Float64Array>("rxBps"), (r) => r + 0.25);
-    const tx = Float32Array.from(blob<Float64Array>("txBps"), (r) => r + 0.25);
-    const [rxBytes, txBytes, lease] = [blob<Float64Array>("rxBytes"), blob<Float64Array>("txBytes"), blob<Float64Array>("leaseMs")];
-    const [rxPkts, txPkts] = [blob<Float64Array>("rxPkts"), blob<Float64Array>("txPkts")];
-    let ppp = 0;
-    for (let slot = 0; slot < alive.length; slot++) {
-      if (alive[slot] !== 1) continue;
-      const d = g.sessions.detail(ids[slot] ?? 0);
-      if (!d.ok) throw new Error(`slot ${slot}`);
-      rxBytes[slot] = d.session.counters.rxBytes;
-      txBytes[slot] = d.session.counters.txBytes;
-      rxPkts[slot] = d.session.counters.rxPackets;
-      txPkts[slot] = d.session.counters.txPackets;
-      if (d.session.encap !== "ipoe") {
-        expect(d.session.leaseExpiresUtc).toBeNull();
-        lease[slot] = 0;
-        ppp++;
+  it(
+    "restores a snapshot written before rates were whole: same counters, no PPP " +
+      "lease, and it carries on as the original",
+    () => {
+      const g = gateway(profile(), 27, 3600);
+      g.step(10);
+      const snapshot = g.snapshot();
+      const columns = (
+        snapshot.meta as { store: { columns: Record<string, { $blob: number; type: string } | undefined> } }
+      ).store.columns;
+      const blob = <T>(name: string) => snapshot.blobs[columns[name]?.$blob ?? -1] as T;
+      const [alive, ids, encap] = [blob<Uint8Array>("alive"), blob<Uint32Array>("id"), blob<Uint8Array>("encap")];
+      // That version kept float32 rates, bytes counted through the latest step, and a PPP session's lease as 0.
+      const rx = Float32Array.from(blob<Float64Array>("rxBps"), (r) => r + 0.25);
+      const tx = Float32Array.from(blob<Float64Array>("txBps"), (r) => r + 0.25);
+      const [rxBytes, txBytes, lease] = [
+        blob<Float64Array>("rxBytes"),
+        blob<Float64Array>("txBytes"),
+        blob<Float64Array>("leaseMs"),
+      ];
+      const [rxPkts, txPkts] = [blob<Float64Array>("rxPkts"), blob<Float64Array>("txPkts")];
+      let ppp = 0;
+      for (let slot = 0; slot < alive.length; slot++) {
+        if (alive[slot] !== 1) continue;
+        const d = g.sessions.detail(ids[slot] ?? 0);
+        if (!d.ok) throw new Error(`slot ${slot}`);
+        rxBytes[slot] = d.session.counters.rxBytes;
+        txBytes[slot] = d.session.counters.txBytes;
+        rxPkts[slot] = d.session.counters.rxPackets;
+        txPkts[slot] = d.session.counters.txPackets;
+        if (d.session.encap !== "ipoe") {
+          expect(d.session.leaseExpiresUtc).toBeNull();
+          lease[slot] = 0;
+          ppp++;
+        }
       }
-    }
-    expect(ppp).toBeGreaterThan(100);
-    for (const [name, rates] of [["rxBps", rx], ["txBps", tx]] as const) {
-      const marker = columns[name];
-      if (!marker) throw new Error(name);
-      snapshot.blobs[marker.$blob] = rates;
-      marker.type = "Float32Array";
-    }
-    delete columns.rateTick;
-    expect(encap.length).toBe(alive.length);
-    const r = Gateway.restore(g.profile, roundTrip(snapshot, 64 * 1024));
-    if (!r.ok) throw new Error(r.reason);
-    // The same sessions, counters and leases; rates as float32 held them, rounded to whole bits per second.
-    const details = (x: Gateway) => allSessions(x).map((s) => x.sessions.detail(s.id));
-    const without = (x: Gateway) => details(x).map((d) => (d.ok ? { ...d.session, rates: null } : d));
-    expect(without(r.gateway)).toEqual(without(g));
-    for (const s of allSessions(g)) {
-      const [a, b] = [g, r.gateway].map((x) => x.sessions.rates(s.id));
-      if (!a?.ok || !b?.ok) throw new Error(`session ${s.id}`);
-      expect(Math.abs(b.rates.txBps - a.rates.txBps)).toBeLessThanOrEqual(1 + a.rates.txBps * 2 ** -24);
-      expect(Math.abs(b.rates.rxBps - a.rates.rxBps)).toBeLessThanOrEqual(1 + a.rates.rxBps * 2 ** -24);
-    }
-    // An hour on, every rate has been redrawn: the same sessions, the same rates and port rates (PPP sessions never lapsed).
-    for (const x of [g, r.gateway]) x.step(3600);
-    expect(observe(r.gateway)).toBe(observe(g));
-    const rates = (x: Gateway) => allSessions(x).map((s) => x.sessions.rates(s.id));
-    expect(rates(r.gateway)).toEqual(rates(g));
-    const ports = (x: Gateway) => x.metrics.history("1h").ports.map((p) => [p.rxBps.at(-1), p.txBps.at(-1)]);
-    expect(ports(r.gateway)).toEqual(ports(g));
-  });
+      expect(ppp).toBeGreaterThan(100);
+      for (const [name, rates] of [
+        ["rxBps", rx],
+        ["txBps", tx],
+      ] as const) {
+        const marker = columns[name];
+        if (!marker) throw new Error(name);
+        snapshot.blobs[marker.$blob] = rates;
+        marker.type = "Float32Array";
+      }
+      delete columns.rateTick;
+      expect(encap.length).toBe(alive.length);
+      const r = Gateway.restore(g.profile, roundTrip(snapshot, 64 * 1024));
+      if (!r.ok) throw new Error(r.reason);
+      // The same sessions, counters and leases; rates as float32 held them, rounded to whole bits per second.
+      const details = (x: Gateway) => allSessions(x).map((s) => x.sessions.detail(s.id));
+      const without = (x: Gateway) => details(x).map((d) => (d.ok ? { ...d.session, rates: null } : d));
+      expect(without(r.gateway)).toEqual(without(g));
+      for (const s of allSessions(g)) {
+        const [a, b] = [g, r.gateway].map((x) => x.sessions.rates(s.id));
+        if (!a?.ok || !b?.ok) throw new Error(`session ${s.id}`);
+        expect(Math.abs(b.rates.txBps - a.rates.txBps)).toBeLessThanOrEqual(1 + a.rates.txBps * 2 ** -24);
+        expect(Math.abs(b.rates.rxBps - a.rates.rxBps)).toBeLessThanOrEqual(1 + a.rates.rxBps * 2 ** -24);
+      }
+      // An hour on, every rate has been redrawn: the same sessions, the same rates and port rates (PPP sessions never
+      // lapsed).
+      for (const x of [g, r.gateway]) x.step(3600);
+      expect(observe(r.gateway)).toBe(observe(g));
+      const rates = (x: Gateway) => allSessions(x).map((s) => x.sessions.rates(s.id));
+      expect(rates(r.gateway)).toEqual(rates(g));
+      const ports = (x: Gateway) => x.metrics.history("1h").ports.map((p) => [p.rxBps.at(-1), p.txBps.at(-1)]);
+      expect(ports(r.gateway)).toEqual(ports(g));
+    },
+  );
 
-  it("restores a snapshot written before packets were counted as drawn: packet counters go on from the bytes at 400 and 1,100 bytes", () => {
-    const g = gateway(profile(), 29, 3600);
-    const snapshot = g.snapshot();
-    const columns = (snapshot.meta as { store: { columns: Record<string, unknown> } }).store.columns;
-    for (const name of ["rxPps", "txPps", "rxPkts", "txPkts"]) delete columns[name];
-    const r = Gateway.restore(g.profile, roundTrip(snapshot, 64 * 1024));
-    if (!r.ok) throw new Error(r.reason);
-    const sessions = allSessions(g);
-    expect(sessions.length).toBeGreaterThan(100);
-    for (const s of sessions) {
-      const [a, b] = [g, r.gateway].map((x) => x.sessions.detail(s.id));
-      if (!a?.ok || !b?.ok) throw new Error(`session ${s.id}`);
-      // That version showed the bytes at its average packet sizes (400 bytes up, 1,100 down). Since the last draw
-      // (at most 30 s) the rate is a whole number of packets a second: at most half a packet a second off, 15 + 1.
-      const { rxPackets, txPackets, ...bytes } = b.session.counters;
-      expect(bytes).toEqual({ rxBytes: a.session.counters.rxBytes, txBytes: a.session.counters.txBytes });
-      expect(Math.abs(rxPackets - a.session.counters.rxBytes / 400)).toBeLessThanOrEqual(16);
-      expect(Math.abs(txPackets - a.session.counters.txBytes / 1100)).toBeLessThanOrEqual(16);
-    }
-    // And they only go up from there.
-    const before = allSessions(r.gateway).map((s) => r.gateway.sessions.detail(s.id));
-    r.gateway.step(60);
-    for (const d of before) {
-      if (!d.ok) continue;
-      const after = r.gateway.sessions.detail(d.session.id);
-      if (!after.ok) continue;
-      expect(after.session.counters.rxPackets).toBeGreaterThanOrEqual(d.session.counters.rxPackets);
-      expect(after.session.counters.txPackets).toBeGreaterThanOrEqual(d.session.counters.txPackets);
-    }
-  });
+  it(
+    "restores a snapshot written before packets were counted as drawn: packet " +
+      "counters go on from the bytes at 400 and 1,100 bytes",
+    () => {
+      const g = gateway(profile(), 29, 3600);
+      const snapshot = g.snapshot();
+      const columns = (snapshot.meta as { store: { columns: Record<string, unknown> } }).store.columns;
+      for (const name of ["rxPps", "txPps", "rxPkts", "txPkts"]) delete columns[name];
+      const r = Gateway.restore(g.profile, roundTrip(snapshot, 64 * 1024));
+      if (!r.ok) throw new Error(r.reason);
+      const sessions = allSessions(g);
+      expect(sessions.length).toBeGreaterThan(100);
+      for (const s of sessions) {
+        const [a, b] = [g, r.gateway].map((x) => x.sessions.detail(s.id));
+        if (!a?.ok || !b?.ok) throw new Error(`session ${s.id}`);
+        // That version showed the bytes at its average packet sizes (400 bytes up, 1,100 down). Since the last draw
+        // (at most 30 s) the rate is a whole number of packets a second: at most half a packet a second off, 15 + 1.
+        const { rxPackets, txPackets, ...bytes } = b.session.counters;
+        expect(bytes).toEqual({ rxBytes: a.session.counters.rxBytes, txBytes: a.session.counters.txBytes });
+        expect(Math.abs(rxPackets - a.session.counters.rxBytes / 400)).toBeLessThanOrEqual(16);
+        expect(Math.abs(txPackets - a.session.counters.txBytes / 1100)).toBeLessThanOrEqual(16);
+      }
+      // And they only go up from there.
+      const before = allSessions(r.gateway).map((s) => r.gateway.sessions.detail(s.id));
+      r.gateway.step(60);
+      for (const d of before) {
+        if (!d.ok) continue;
+        const after = r.gateway.sessions.detail(d.session.id);
+        if (!after.ok) continue;
+        expect(after.session.counters.rxPackets).toBeGreaterThanOrEqual(d.session.counters.rxPackets);
+        expect(after.session.counters.txPackets).toBeGreaterThanOrEqual(d.session.counters.txPackets);
+      }
+    },
+  );
 
   it("keeps log sequence numbers monotonic across a restore", () => {
     const g = gateway(profile(), 22, 600);
@@ -181,12 +206,14 @@ describe("snapshot and restore", () => {
     for (const c of stored) expect(c.byteLength).toBeLessThanOrEqual(16 * 1024);
     // Read back through an iterator that yields each row only when asked, as a SQL cursor does.
     let handedOut = 0;
-    const decoded = decodeSnapshot((function* () {
-      for (const c of stored) {
-        handedOut++;
-        yield c;
-      }
-    })());
+    const decoded = decodeSnapshot(
+      (function* () {
+        for (const c of stored) {
+          handedOut++;
+          yield c;
+        }
+      })(),
+    );
     if (!decoded.ok) throw new Error(decoded.reason);
     expect(handedOut).toBe(stored.length);
     const copy = Gateway.restore(original.profile, decoded.snapshot);
@@ -213,6 +240,9 @@ describe("snapshot and restore", () => {
   it("refuses bytes that are not a snapshot", () => {
     expect(decodeSnapshot([new Uint8Array([1, 2, 3, 4, 5, 6])])).toEqual({ ok: false, reason: "bad-format" });
     expect(decodeSnapshot([])).toEqual({ ok: false, reason: "bad-format" });
-    expect(Gateway.restore(profile(), { format: "other", meta: null, blobs: [] } as never)).toEqual({ ok: false, reason: "bad-format" });
+    expect(Gateway.restore(profile(), { format: "other", meta: null, blobs: [] } as never)).toEqual({
+      ok: false,
+      reason: "bad-format",
+    });
   });
 });

@@ -36,7 +36,12 @@ describe("a day of traffic on the small profile", () => {
 
   it("peaks between 20:00 and 23:00 local and is quietest before dawn", () => {
     const order = byHour.map((v, h) => [v, h] as const).sort((a, b) => b[0] - a[0]);
-    expect(order.slice(0, 3).map(([, h]) => h).sort()).toEqual([20, 21, 22]);
+    expect(
+      order
+        .slice(0, 3)
+        .map(([, h]) => h)
+        .sort(),
+    ).toEqual([20, 21, 22]);
     const quietest = order.at(-1)![1];
     expect(quietest).toBeGreaterThanOrEqual(2);
     expect(quietest).toBeLessThanOrEqual(5);

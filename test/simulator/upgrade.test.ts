@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DRAIN_SECONDS, INSTALL_SECONDS, LOG_CATALOGUE, REBOOT_SECONDS, planUpgrade, upgradePhase, type Gateway } from "../../simulator/index.ts";
+import {
+  DRAIN_SECONDS,
+  INSTALL_SECONDS,
+  LOG_CATALOGUE,
+  REBOOT_SECONDS,
+  planUpgrade,
+  upgradePhase,
+  type Gateway,
+} from "../../simulator/index.ts";
 import { gateway, observe, profile, restore } from "./helpers.ts";
 
 const REQUEST = { packageId: "pkg-1", fromVersion: "0.1.0", version: "0.2.0" };
@@ -18,8 +26,17 @@ describe("the plan", () => {
     const t0 = Date.UTC(2026, 0, 1, 12, 0, 3);
     const plan = planUpgrade({ ...REQUEST, drain: true }, t0);
     expect(plan.requestedMs).toBe(Date.UTC(2026, 0, 1, 12, 0, 0));
-    expect([plan.installedMs - plan.requestedMs, plan.rebootMs - plan.installedMs, plan.upMs - plan.rebootMs]).toEqual([INSTALL_SECONDS * 1000, DRAIN_SECONDS * 1000, REBOOT_SECONDS * 1000]);
-    expect([plan.requestedMs, plan.installedMs, plan.rebootMs, plan.upMs].map((t) => upgradePhase(plan, t))).toEqual(["applying", "draining", "rebooting", "complete"]);
+    expect([plan.installedMs - plan.requestedMs, plan.rebootMs - plan.installedMs, plan.upMs - plan.rebootMs]).toEqual([
+      INSTALL_SECONDS * 1000,
+      DRAIN_SECONDS * 1000,
+      REBOOT_SECONDS * 1000,
+    ]);
+    expect([plan.requestedMs, plan.installedMs, plan.rebootMs, plan.upMs].map((t) => upgradePhase(plan, t))).toEqual([
+      "applying",
+      "draining",
+      "rebooting",
+      "complete",
+    ]);
   });
 
   it("skips the drain window when not draining", () => {
@@ -59,7 +76,9 @@ describe("a graceful drain", () => {
     expect(drains).toHaveLength(DRAIN_SECONDS / 10);
     expect(drains.reduce((n, e) => n + Number(e.fields.ended), 0)).toBe(g.upgrade()!.drained);
     expect(drains.some((e) => Number(e.fields.refused) > 0)).toBe(true);
-    expect(g.logs.tail({ count: 1000 }).entries.some((e) => e.msgId === "session.down" && e.fields.cause === "admin-reboot")).toBe(true);
+    expect(
+      g.logs.tail({ count: 1000 }).entries.some((e) => e.msgId === "session.down" && e.fields.cause === "admin-reboot"),
+    ).toBe(true);
     expect(entries(g, "upgrade.rebooting")[0]?.fields).toMatchObject({ sessionsDropped: 0, version: "0.2.0" });
   });
 

@@ -17,7 +17,8 @@ describe("the core uplinks", () => {
   const before = g.interfaces(EDGE);
   g.step(1800);
   const after = g.interfaces(EDGE);
-  const moved = (pick: (rows: Interface[]) => Interface[], key: keyof Interface["counters"]) => total(pick(after), key) - total(pick(before), key);
+  const moved = (pick: (rows: Interface[]) => Interface[], key: keyof Interface["counters"]) =>
+    total(pick(after), key) - total(pick(before), key);
 
   it("carry more than the subscriber ports together, both ways, over half an hour", () => {
     // Upstream: what the ports receive leaves by the uplinks; downstream: what the ports send came in by them.
@@ -26,13 +27,17 @@ describe("the core uplinks", () => {
     expect(moved(ports, "txBytes")).toBeGreaterThan(0);
   });
 
-  it("carry the subscribers' downstream plus a tenth of it in transit, less the access headers the core does not carry", () => {
-    // By hand: the small profile's traffic.transitShare is 0.1 of the download; a downstream packet averages at
-    // most 1,461 bytes (traffic-shape.test.ts) and carries 22-30 bytes of access headers against the core's 14:
-    // the ports' bytes are at most (1461 + 30) / 1461 of the IP bytes, the uplinks' at least 1.1 of them.
-    const ratio = moved(uplinks, "rxBytes") / moved(ports, "txBytes");
-    expect(ratio).toBeGreaterThan(1.1 / ((1461 + 30) / 1461));
-  });
+  it(
+    "carry the subscribers' downstream plus a tenth of it in transit, less the " +
+      "access headers the core does not carry",
+    () => {
+      // By hand: the small profile's traffic.transitShare is 0.1 of the download; a downstream packet averages at
+      // most 1,461 bytes (traffic-shape.test.ts) and carries 22-30 bytes of access headers against the core's 14:
+      // the ports' bytes are at most (1461 + 30) / 1461 of the IP bytes, the uplinks' at least 1.1 of them.
+      const ratio = moved(uplinks, "rxBytes") / moved(ports, "txBytes");
+      expect(ratio).toBeGreaterThan(1.1 / ((1461 + 30) / 1461));
+    },
+  );
 
   it("share the traffic as ECMP does: near even, never exactly", () => {
     const [a, b] = uplinks(after).map((r, i) => r.counters.rxBytes - uplinks(before)[i]!.counters.rxBytes);
@@ -46,7 +51,14 @@ describe("the core uplinks", () => {
     const was = uplinks(g.interfaces(EDGE));
     g.step(10);
     for (const [i, row] of uplinks(g.interfaces(EDGE)).entries()) {
-      expect(row).toMatchObject({ type: "ethernet", portId: null, sessions: null, operState: "up", speedMbps: 10_000, mtu: 9000 });
+      expect(row).toMatchObject({
+        type: "ethernet",
+        portId: null,
+        sessions: null,
+        operState: "up",
+        speedMbps: 10_000,
+        mtu: 9000,
+      });
       expect(Math.abs(((row.counters.rxBytes - was[i]!.counters.rxBytes) * 8) / 10 - row.rxBps)).toBeLessThan(2);
       expect(Math.abs(((row.counters.txBytes - was[i]!.counters.txBytes) * 8) / 10 - row.txBps)).toBeLessThan(2);
       expect(row.rxBps).toBeGreaterThan(0);

@@ -3,7 +3,12 @@
  * its token last 10 minutes (600 s) from the login that started them.
  */
 import { describe, expect, it } from "vitest";
-import { checkEnrolment, enrolmentExpiresMs, readEnrolmentToken, signEnrolmentToken } from "../../src/trust/enrolment.ts";
+import {
+  checkEnrolment,
+  enrolmentExpiresMs,
+  readEnrolmentToken,
+  signEnrolmentToken,
+} from "../../src/trust/enrolment.ts";
 
 const LOGIN = Date.UTC(2026, 10, 24, 8, 0, 0);
 const KEY = new Uint8Array(32).fill(7);
@@ -14,7 +19,9 @@ describe("a pending enrolment", () => {
   });
 
   it("can be completed up to 08:09:59.999", () => {
-    expect(checkEnrolment({ expiresMs: Date.UTC(2026, 10, 24, 8, 10, 0) }, Date.UTC(2026, 10, 24, 8, 9, 59, 999))).toEqual({ ok: true });
+    expect(
+      checkEnrolment({ expiresMs: Date.UTC(2026, 10, 24, 8, 10, 0) }, Date.UTC(2026, 10, 24, 8, 9, 59, 999)),
+    ).toEqual({ ok: true });
   });
 
   it("is refused as expired from 08:10:00.000 on", () => {
@@ -31,7 +38,10 @@ describe("a pending enrolment", () => {
 describe("the enrolment token", () => {
   it("signed at 08:00:00 is read back up to 08:09:59.999 and refused at 08:10:00", async () => {
     const token = await signEnrolmentToken(KEY, "alice", "e1", LOGIN);
-    expect(await readEnrolmentToken(KEY, token, Date.UTC(2026, 10, 24, 8, 9, 59, 999))).toEqual({ username: "alice", enrolmentId: "e1" });
+    expect(await readEnrolmentToken(KEY, token, Date.UTC(2026, 10, 24, 8, 9, 59, 999))).toEqual({
+      username: "alice",
+      enrolmentId: "e1",
+    });
     expect(await readEnrolmentToken(KEY, token, Date.UTC(2026, 10, 24, 8, 10, 0))).toBeNull();
   });
 

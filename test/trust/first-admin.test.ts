@@ -18,13 +18,16 @@ function isHashOf(stored: string, password: string): boolean {
 const saltOf = (stored: string) => stored.split("$")[2];
 
 describe("the first admin's password hash", () => {
-  it("is the development default's, 100,000 iterations, the same for every local appliance of the process", async () => {
-    const seed = { kind: "development-default", password: DEFAULT_ADMIN_PASSWORD } as const;
-    const [first, second] = await Promise.all([firstAdminHash(seed), firstAdminHash(seed)]);
-    expect(first).toMatch(/^pbkdf2-sha256\$100000\$[0-9a-f]{32}\$[0-9a-f]{64}$/);
-    expect(isHashOf(first, "bngfleet-admin")).toBe(true);
-    expect(second).toBe(first);
-  });
+  it(
+    "is the development default's, 100,000 iterations, the same for every local " + "appliance of the process",
+    async () => {
+      const seed = { kind: "development-default", password: DEFAULT_ADMIN_PASSWORD } as const;
+      const [first, second] = await Promise.all([firstAdminHash(seed), firstAdminHash(seed)]);
+      expect(first).toMatch(/^pbkdf2-sha256\$100000\$[0-9a-f]{32}\$[0-9a-f]{64}$/);
+      expect(isHashOf(first, "bngfleet-admin")).toBe(true);
+      expect(second).toBe(first);
+    },
+  );
 
   it("is the configured password's with a salt of each appliance's own", async () => {
     const seed = { kind: "configured", password: "a-fleet-wide-secret" } as const;

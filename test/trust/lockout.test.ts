@@ -5,7 +5,14 @@
  * up to 15 minutes; a count is forgotten 15 minutes after its last failure.
  */
 import { describe, expect, it } from "vitest";
-import { accountRemembered, checkLock, locksAfterFailure, mayTryPastLock, pairRemembered, pairShown } from "../../src/trust/lockout.ts";
+import {
+  accountRemembered,
+  checkLock,
+  locksAfterFailure,
+  mayTryPastLock,
+  pairRemembered,
+  pairShown,
+} from "../../src/trust/lockout.ts";
 import { accountLockSeconds } from "../../src/trust/login-limits.ts";
 
 const NOW = Date.UTC(2026, 10, 24, 9, 0, 0);
@@ -79,12 +86,22 @@ describe("the account-wide backoff", () => {
   });
 
   it("names the pair's lock when both hold", () => {
-    expect(checkLock({ failures: 5, lockedUntilMs: NOW + 15 * MINUTE }, { lockedUntilMs: NOW + 60_000 }, NOW)).toMatchObject({ scope: "pair", retryAfterSeconds: 900 });
+    expect(
+      checkLock({ failures: 5, lockedUntilMs: NOW + 15 * MINUTE }, { lockedUntilMs: NOW + 60_000 }, NOW),
+    ).toMatchObject({ scope: "pair", retryAfterSeconds: 900 });
   });
 
-  it("still refuses when the pair's lock has ended but the account's has not, and the pair's count starts again", () => {
-    expect(checkLock({ failures: 5, lockedUntilMs: NOW - 1 }, { lockedUntilMs: NOW + 60_000 }, NOW)).toMatchObject({ ok: false, scope: "account", retryAfterSeconds: 60, forgetPair: true });
-  });
+  it(
+    "still refuses when the pair's lock has ended but the account's has not, and the " + "pair's count starts again",
+    () => {
+      expect(checkLock({ failures: 5, lockedUntilMs: NOW - 1 }, { lockedUntilMs: NOW + 60_000 }, NOW)).toMatchObject({
+        ok: false,
+        scope: "account",
+        retryAfterSeconds: 60,
+        forgetPair: true,
+      });
+    },
+  );
 });
 
 describe("forgetting failures", () => {

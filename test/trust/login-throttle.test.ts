@@ -8,8 +8,14 @@ import { takeLoginToken, type Bucket, type ThrottleDecision } from "../../src/tr
 
 const NOW = Date.UTC(2026, 10, 24, 9, 0, 0);
 
-/** Sends `count` logins at `atMs`, all from one source or each from its own; the last decision and the buckets after. */
-function burst(count: number, atMs: number, oneSource: boolean): { last: ThrottleDecision; source: Bucket | undefined; total: Bucket | undefined } {
+/**
+ * Sends `count` logins at `atMs`, all from one source or each from its own; the last decision and the buckets after.
+ */
+function burst(
+  count: number,
+  atMs: number,
+  oneSource: boolean,
+): { last: ThrottleDecision; source: Bucket | undefined; total: Bucket | undefined } {
   let source: Bucket | undefined;
   let total: Bucket | undefined;
   const decisions: ThrottleDecision[] = [];
@@ -27,7 +33,12 @@ describe("login throttling per source address", () => {
   });
 
   it("refuses the 11th with a retry after 6 s", () => {
-    expect(burst(11, NOW, true).last).toMatchObject({ ok: false, reason: "throttled", scope: "source", retryAfterSeconds: 6 });
+    expect(burst(11, NOW, true).last).toMatchObject({
+      ok: false,
+      reason: "throttled",
+      scope: "source",
+      retryAfterSeconds: 6,
+    });
   });
 
   it("admits one more 6 s later, and not two", () => {

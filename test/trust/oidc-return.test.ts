@@ -22,7 +22,10 @@ describe("a pending OIDC sign-in", () => {
   });
 
   it("is refused as expired at 08:10:00.000", () => {
-    expect(checkOidcReturn(pending, sameBrowser, Date.UTC(2026, 10, 24, 8, 10, 0))).toEqual({ ok: false, reason: "expired" });
+    expect(checkOidcReturn(pending, sameBrowser, Date.UTC(2026, 10, 24, 8, 10, 0))).toEqual({
+      ok: false,
+      reason: "expired",
+    });
   });
 });
 
@@ -32,8 +35,18 @@ describe("a return that does not match", () => {
   it.each([
     ["names no pending sign-in (unknown, or already used)", null, sameBrowser, "unknown"],
     ["comes back for another provider", pending, { provider: "partner", bindingSha256: BINDING }, "other-provider"],
-    ["comes from a browser with another binding cookie", pending, { provider: "corp", bindingSha256: "0".repeat(64) }, "other-browser"],
-    ["comes from a browser without the binding cookie", pending, { provider: "corp", bindingSha256: null }, "other-browser"],
+    [
+      "comes from a browser with another binding cookie",
+      pending,
+      { provider: "corp", bindingSha256: "0".repeat(64) },
+      "other-browser",
+    ],
+    [
+      "comes from a browser without the binding cookie",
+      pending,
+      { provider: "corp", bindingSha256: null },
+      "other-browser",
+    ],
   ] as const)("is refused when it %s", (_, stored, returned, reason) => {
     expect(checkOidcReturn(stored, returned, at)).toEqual({ ok: false, reason });
   });

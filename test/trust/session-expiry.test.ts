@@ -15,11 +15,16 @@ describe("the idle limit", () => {
   });
 
   it("ends it one millisecond later", () => {
-    expect(checkSession({ createdMs: LOGIN, lastSeenMs: LOGIN }, LOGIN + 30 * MINUTE + 1)).toEqual({ ok: false, reason: "idle" });
+    expect(checkSession({ createdMs: LOGIN, lastSeenMs: LOGIN }, LOGIN + 30 * MINUTE + 1)).toEqual({
+      ok: false,
+      reason: "idle",
+    });
   });
 
   it("counts from the last request, not from login", () => {
-    expect(checkSession({ createdMs: LOGIN, lastSeenMs: LOGIN + 2 * HOUR }, LOGIN + 2 * HOUR + 29 * MINUTE).ok).toBe(true);
+    expect(checkSession({ createdMs: LOGIN, lastSeenMs: LOGIN + 2 * HOUR }, LOGIN + 2 * HOUR + 29 * MINUTE).ok).toBe(
+      true,
+    );
   });
 });
 
@@ -38,7 +43,9 @@ describe("the announced end", () => {
   });
 
   it("is the absolute end once that comes first: last seen 19:50 ends 20:00", () => {
-    expect(sessionExpiresMs({ createdMs: LOGIN, lastSeenMs: LOGIN + 11 * HOUR + 50 * MINUTE })).toBe(Date.UTC(2026, 10, 24, 20, 0, 0));
+    expect(sessionExpiresMs({ createdMs: LOGIN, lastSeenMs: LOGIN + 11 * HOUR + 50 * MINUTE })).toBe(
+      Date.UTC(2026, 10, 24, 20, 0, 0),
+    );
   });
 });
 

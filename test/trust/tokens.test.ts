@@ -3,7 +3,15 @@
  * expiry, and which tokens revocation may or must take.
  */
 import { describe, expect, it } from "vitest";
-import { checkToken, deriveToken, isWellFormedToken, mayRevoke, newToken, newTokenExpiry, tokensRevokedBy } from "../../src/trust/tokens.ts";
+import {
+  checkToken,
+  deriveToken,
+  isWellFormedToken,
+  mayRevoke,
+  newToken,
+  newTokenExpiry,
+  tokensRevokedBy,
+} from "../../src/trust/tokens.ts";
 
 const NOW = Date.UTC(2026, 10, 24, 9, 0, 0);
 

@@ -100,7 +100,8 @@ describe("reading a certificate", () => {
       subjectAltNames: ["DNS:edge-1.bng.example", "IP:2001:db8::1", "IP:192.0.2.1"],
       notBefore: "2026-11-24T00:38:32.000Z",
       notAfter: "2027-11-24T00:38:32.000Z",
-      sha256Fingerprint: "D8:8E:DA:1F:42:4C:E9:EC:08:DE:C4:63:89:29:53:FD:AB:38:2E:52:97:88:A2:FF:0C:06:FD:C1:92:AD:58:64",
+      sha256Fingerprint:
+        "D8:8E:DA:1F:42:4C:E9:EC:08:DE:C4:63:89:29:53:FD:AB:38:2E:52:97:88:A2:FF:0C:06:FD:C1:92:AD:58:64",
       publicKey: "ECDSA P-256",
       selfSigned: true,
       chainLength: 1,
@@ -119,7 +120,11 @@ describe("reading a certificate", () => {
 
 describe("checking a certificate and its key", () => {
   it("accepts the certificate's key as PKCS#8", async () => {
-    expect(await checkCertificatePair(CERTIFICATE, KEY_PKCS8, NOW)).toMatchObject({ ok: true, warnings: [], details: { serialNumber: "ff01" } });
+    expect(await checkCertificatePair(CERTIFICATE, KEY_PKCS8, NOW)).toMatchObject({
+      ok: true,
+      warnings: [],
+      details: { serialNumber: "ff01" },
+    });
   });
 
   it("accepts the same key as SEC1 (EC PRIVATE KEY)", async () => {
@@ -136,7 +141,12 @@ describe("checking a certificate and its key", () => {
   it("refuses a key of another algorithm", async () => {
     expect(await checkCertificatePair(CERTIFICATE, WEAK_RSA_KEY, NOW)).toEqual({
       ok: false,
-      errors: [{ pointer: "#/privateKeyPem", detail: "the key is of another algorithm or curve than the certificate's public key" }],
+      errors: [
+        {
+          pointer: "#/privateKeyPem",
+          detail: "the key is of another algorithm or curve than the certificate's public key",
+        },
+      ],
     });
   });
 
@@ -165,17 +175,32 @@ describe("checking a certificate and its key", () => {
     expect(await checkCertificatePair(KEY_PKCS8, CERTIFICATE, NOW)).toEqual({
       ok: false,
       errors: [
-        { pointer: "#/certificatePem", detail: "holds a PRIVATE KEY block; only CERTIFICATE blocks belong here (the key goes in privateKeyPem)" },
-        { pointer: "#/privateKeyPem", detail: "a CERTIFICATE block is not a private key (expected PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY)" },
+        {
+          pointer: "#/certificatePem",
+          detail: "holds a PRIVATE KEY block; only CERTIFICATE blocks belong here (the key goes in privateKeyPem)",
+        },
+        {
+          pointer: "#/privateKeyPem",
+          detail: "a CERTIFICATE block is not a private key (expected PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY)",
+        },
       ],
     });
   });
 
   it("refuses an encrypted key", async () => {
-    const encrypted = KEY_SEC1.replace("-----BEGIN EC PRIVATE KEY-----\n", "-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00112233445566778899AABBCCDDEEFF\n\n");
+    const encrypted = KEY_SEC1.replace(
+      "-----BEGIN EC PRIVATE KEY-----\n",
+      "-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: " +
+        "AES-128-CBC,00112233445566778899AABBCCDDEEFF\n\n",
+    );
     expect(await checkCertificatePair(CERTIFICATE, encrypted, NOW)).toEqual({
       ok: false,
-      errors: [{ pointer: "#/privateKeyPem", detail: "the key is encrypted; upload it decrypted (it is stored as a secret and never returned)" }],
+      errors: [
+        {
+          pointer: "#/privateKeyPem",
+          detail: "the key is encrypted; upload it decrypted (it is stored as a secret and never returned)",
+        },
+      ],
     });
   });
 });

@@ -3,12 +3,27 @@ import { describe, expect, it } from "vitest";
 import { alarmEvents, matches, objectPage, ringWindows } from "../../ui/pages/alarm-history.ts";
 import type { LogEntry } from "../../src/schemas/logs.ts";
 
-const entry = (seq: number, msgId: string, fields: LogEntry["fields"], severity: LogEntry["severity"] = "notice"): LogEntry => ({ seq, timestamp: `2026-12-01T21:${String(seq).padStart(2, "0")}:00.000Z`, severity, msgId, fields });
+const entry = (
+  seq: number,
+  msgId: string,
+  fields: LogEntry["fields"],
+  severity: LogEntry["severity"] = "notice",
+): LogEntry => ({ seq, timestamp: `2026-12-01T21:${String(seq).padStart(2, "0")}:00.000Z`, severity, msgId, fields });
 
 const ring: LogEntry[] = [
-  entry(10, "alarm.raise", { id: "pool.utilisation.high", instance: "cgn-inside-v4", severity: "major", text: "pool cgn-inside-v4 at 95 %" }, "error"),
+  entry(
+    10,
+    "alarm.raise",
+    { id: "pool.utilisation.high", instance: "cgn-inside-v4", severity: "major", text: "pool cgn-inside-v4 at 95 %" },
+    "error",
+  ),
   entry(11, "session.up", { sessionId: 42 }),
-  entry(12, "alarm.raise", { id: "radius.all-dead", instance: null, severity: "critical", text: "every RADIUS server is dead" }, "critical"),
+  entry(
+    12,
+    "alarm.raise",
+    { id: "radius.all-dead", instance: null, severity: "critical", text: "every RADIUS server is dead" },
+    "critical",
+  ),
   entry(13, "alarm.clear", { id: "pool.utilisation.high", instance: "cgn-inside-v4", manual: false }),
   entry(14, "alarm.clear", { id: "radius.all-dead", instance: null, manual: true }),
   // A clear whose raise aged out of the ring.
@@ -30,14 +45,17 @@ describe("alarm history", () => {
   });
 
   it("filters by severity, object and event", () => {
-    const shown = (f: { severity?: string; object?: string; event?: string }) => events.filter((e) => matches(e, { severity: "", object: "", event: "", ...f })).map((e) => e.seq);
+    const shown = (f: { severity?: string; object?: string; event?: string }) =>
+      events.filter((e) => matches(e, { severity: "", object: "", event: "", ...f })).map((e) => e.seq);
     expect(shown({ severity: "critical" })).toEqual([14, 12]);
     expect(shown({ object: "CGN-INSIDE" })).toEqual([13, 10]);
     expect(shown({ object: "radius", event: "raised" })).toEqual([12]);
   });
 
   it("reads the whole ring of 10,000 in windows of 1,000, newest first", () => {
-    expect(ringWindows(25_000, 10_000, 1000)).toEqual([24_000, 23_000, 22_000, 21_000, 20_000, 19_000, 18_000, 17_000, 16_000, 15_000]);
+    expect(ringWindows(25_000, 10_000, 1000)).toEqual([
+      24_000, 23_000, 22_000, 21_000, 20_000, 19_000, 18_000, 17_000, 16_000, 15_000,
+    ]);
     // A young ring: from 0, the last window shorter.
     expect(ringWindows(2500, 10_000, 1000)).toEqual([1500, 500, 0]);
     expect(ringWindows(0, 10_000, 1000)).toEqual([0]);

@@ -1,4 +1,6 @@
-/** The configuration diff a commit, a rollback and a comparison show, worked by hand from a history of four versions. */
+/**
+ * The configuration diff a commit, a rollback and a comparison show, worked by hand from a history of four versions.
+ */
 import { describe, expect, it } from "vitest";
 import { diffBetween } from "../../ui/pages/config-diff.ts";
 import type { ConfigHistoryEntry } from "../../src/schemas/config.ts";
@@ -17,8 +19,16 @@ const entry = (version: number, changes: [string, string | null, string | null][
 
 // v2 sets the router id and a secret, v3 changes both and the hostname, v4 rolls back to v2 (undoing v3).
 const history = [
-  entry(4, [["#/fields/routing.routerId", "10.0.0.3", "10.0.0.2"], ["#/fields/system.hostname", "edge-b", "edge-a"], ["#/fields/radius.secret", "********", "********"]]),
-  entry(3, [["#/fields/routing.routerId", "10.0.0.2", "10.0.0.3"], ["#/fields/system.hostname", "edge-a", "edge-b"], ["#/fields/radius.secret", "********", "********"]]),
+  entry(4, [
+    ["#/fields/routing.routerId", "10.0.0.3", "10.0.0.2"],
+    ["#/fields/system.hostname", "edge-b", "edge-a"],
+    ["#/fields/radius.secret", "********", "********"],
+  ]),
+  entry(3, [
+    ["#/fields/routing.routerId", "10.0.0.2", "10.0.0.3"],
+    ["#/fields/system.hostname", "edge-a", "edge-b"],
+    ["#/fields/radius.secret", "********", "********"],
+  ]),
   entry(2, [["#/fields/routing.routerId", null, "10.0.0.2"]]),
   entry(1, []),
 ];
@@ -32,9 +42,15 @@ describe("the difference between two versions", () => {
     ]);
   });
 
-  it("leaves out a value changed and changed back (a rollback undoing it), but not a secret, which cannot be compared", () => {
-    expect(diffBetween(history, 2, 4)).toEqual([{ pointer: "#/fields/radius.secret", from: "********", to: "******** (changed)" }]);
-  });
+  it(
+    "leaves out a value changed and changed back (a rollback undoing it), but not a " +
+      "secret, which cannot be compared",
+    () => {
+      expect(diffBetween(history, 2, 4)).toEqual([
+        { pointer: "#/fields/radius.secret", from: "********", to: "******** (changed)" },
+      ]);
+    },
+  );
 
   it("reads the other way round when asked from the newer version (what a rollback restores)", () => {
     expect(diffBetween(history, 3, 1)).toEqual([

@@ -96,16 +96,20 @@ describe("every unit suffix the contract uses", () => {
   /** The contract's member names (src/schemas/, and the configuration registry its keyed lists follow). */
   function contractMembers(): Set<string> {
     const root = path.resolve(import.meta.dirname, "..", "..");
-    const files = readdirSync(path.join(root, "src", "schemas"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts")).map((f) => path.join(root, "src", "schemas", f));
+    const files = readdirSync(path.join(root, "src", "schemas"), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => path.join(root, "src", "schemas", f));
     files.push(path.join(root, "src", "config", "registry.ts"));
     const names = new Set<string>();
-    for (const file of files) for (const m of readFileSync(file, "utf8").matchAll(/\b([a-z][A-Za-z0-9]*)\??\s*:/g)) names.add(m[1]!);
+    for (const file of files)
+      for (const m of readFileSync(file, "utf8").matchAll(/\b([a-z][A-Za-z0-9]*)\??\s*:/g)) names.add(m[1]!);
     return names;
   }
 
   it("has a worked example for every unit suffix a member of the contract ends in", () => {
     // Units a member could carry; a suffix among them that the table does not work through fails here.
-    const UNIT_WORDS = /(Kbps|Mbps|Gbps|Bps|Pps|Bytes|Octets|Packets|Bits|Kb|KB|Mb|MB|Seconds|Secs|Ms|Us|Minutes|Hours|Days|Percent|Pct|Dbm|Mw|Celsius|Volts|Watts|Amps|Hz|Rpm|Utc|Count)$/;
+    const UNIT_WORDS =
+      /(Kbps|Mbps|Gbps|Bps|Pps|Bytes|Octets|Packets|Bits|Kb|KB|Mb|MB|Seconds|Secs|Ms|Us|Minutes|Hours|Days|Percent|Pct|Dbm|Mw|Celsius|Volts|Watts|Amps|Hz|Rpm|Utc|Count)$/;
     const found = new Set([...contractMembers()].flatMap((name) => UNIT_WORDS.exec(name)?.[1] ?? []));
     const worked = new Set([...UNITS.map(([suffix]) => suffix), "Utc"]);
     expect([...found].filter((suffix) => !worked.has(suffix)).sort()).toEqual([]);

@@ -11,9 +11,18 @@ describe("a change's answer in words", () => {
   });
 
   it("names the configuration version a commit made, and a restart it needs", () => {
-    expect(resultSentence({ status: "committed", version: 12, committedUtc: "2026-03-02T09:00:00.000Z", restartRequired: true, changedPaths: [] }, utc)).toBe(
-      "Saved as configuration version 12 at 2026-03-02 09:00:00 UTC; it applies at the next restart.",
-    );
+    expect(
+      resultSentence(
+        {
+          status: "committed",
+          version: 12,
+          committedUtc: "2026-03-02T09:00:00.000Z",
+          restartRequired: true,
+          changedPaths: [],
+        },
+        utc,
+      ),
+    ).toBe("Saved as configuration version 12 at 2026-03-02 09:00:00 UTC; it applies at the next restart.");
   });
 
   it("leaves an answer that is more than a status to the page", () => {

@@ -31,6 +31,9 @@ describe("a token's expiry", () => {
   it("says what is wrong with what cannot be an expiry", () => {
     expect(expiryOf("2026-11-30", now)).toEqual({ ok: false, problem: "That day is over: choose one to come." });
     expect(expiryOf("0d", now)).toMatchObject({ ok: false });
-    expect(expiryOf("soon", now)).toEqual({ ok: false, problem: "Type a span such as 30d, 12h or 1y, a date such as 2027-01-31, or leave it empty for never." });
+    expect(expiryOf("soon", now)).toEqual({
+      ok: false,
+      problem: "Type a span such as 30d, 12h or 1y, a date such as 2027-01-31, or leave it empty for never.",
+    });
   });
 });

@@ -43,34 +43,49 @@ describe.each(["edge-1", "edge-2", "edge-3"])("the demo fleet's %s, two minutes 
     expect(empty).toEqual([]);
   });
 
-  it("has its IPsec peers established with a child SA each, and its GRE circuits up (the BGP one Established)", async () => {
-    await advance(120, appliance);
-    const ipsec = await get<IpsecStatus>("/api/v1/ipsec", appliance);
-    expect(ipsec).toMatchObject({ enabled: true, establishedCount: 2 });
-    for (const peer of ipsec.peers) expect(peer.children.map((child) => child.state)).toEqual(["INSTALLED"]);
-    const gre = await get<GreStatus>("/api/v1/gre-circuits/status", appliance);
-    expect(gre.circuits.map((c) => [c.id, c.circuitState, c.bgpState])).toEqual([
-      ["acme-hq", "up", "Established"],
-      ["globex-branch", "up", "disabled"],
-    ]);
-  });
+  it(
+    "has its IPsec peers established with a child SA each, and its GRE circuits up " + "(the BGP one Established)",
+    async () => {
+      await advance(120, appliance);
+      const ipsec = await get<IpsecStatus>("/api/v1/ipsec", appliance);
+      expect(ipsec).toMatchObject({ enabled: true, establishedCount: 2 });
+      for (const peer of ipsec.peers) expect(peer.children.map((child) => child.state)).toEqual(["INSTALLED"]);
+      const gre = await get<GreStatus>("/api/v1/gre-circuits/status", appliance);
+      expect(gre.circuits.map((c) => [c.id, c.circuitState, c.bgpState])).toEqual([
+        ["acme-hq", "up", "Established"],
+        ["globex-branch", "up", "disabled"],
+      ]);
+    },
+  );
 });
 
 describe("the demo fleet's configuration", () => {
   it("validates as a whole, so the operator's first commit is not refused for what the seed put there", async () => {
     // Validation checks the whole candidate document, not only the changed key.
-    const response = await send("POST", "/api/v1/config/validate", { fields: { "webUi.hostname": "edge-1.demo.localhost" } });
+    const response = await send("POST", "/api/v1/config/validate", {
+      fields: { "webUi.hostname": "edge-1.demo.localhost" },
+    });
     expect(await response.json()).toMatchObject({ valid: true, errors: [] });
   });
 
-  it("follows the fleet seed like the seeded routing: edge-1 (seed 1001, n = 2) reaches the NOC by 10.1.2.1 and ends its tunnels on 10.0.0.2", async () => {
-    const routing = await get<{ staticRoutes: unknown[] }>("/api/v1/routing/config");
-    expect(routing.staticRoutes).toEqual([expect.objectContaining({ vrf: "default", prefix: "10.250.0.0/16", nextHop: "10.1.2.1" })]);
-    expect(await get<unknown[]>("/api/v1/gre-circuits/listeners")).toEqual([expect.objectContaining({ id: "lo-gre", localAddress: "10.0.0.2", circuits: 2 })]);
-  });
+  it(
+    "follows the fleet seed like the seeded routing: edge-1 (seed 1001, n = 2) " +
+      "reaches the NOC by 10.1.2.1 and ends its tunnels on 10.0.0.2",
+    async () => {
+      const routing = await get<{ staticRoutes: unknown[] }>("/api/v1/routing/config");
+      expect(routing.staticRoutes).toEqual([
+        expect.objectContaining({ vrf: "default", prefix: "10.250.0.0/16", nextHop: "10.1.2.1" }),
+      ]);
+      expect(await get<unknown[]>("/api/v1/gre-circuits/listeners")).toEqual([
+        expect.objectContaining({ id: "lo-gre", localAddress: "10.0.0.2", circuits: 2 }),
+      ]);
+    },
+  );
 
   it("never shows a pre-shared key or a local subscriber's password, in the document or its history", async () => {
-    const texts = [await get<Body>("/api/v1/config"), await get<Body>("/api/v1/config/history")].map((body) => JSON.stringify(body));
+    const texts = [await get<Body>("/api/v1/config"), await get<Body>("/api/v1/config/history")].map((body) =>
+      JSON.stringify(body),
+    );
     for (const text of texts) expect(text).not.toMatch(/"(psk|password)":"(?!\*{8})/);
     expect(texts[1]).toContain('"#/lists/ipsec.peers/noc-vpn/psk","before":null,"after":"********"');
   });

@@ -12,7 +12,15 @@ import { expectDocumented } from "../worker/wire-check.ts";
 
 async function viaListener(appliance: string, path: string, init: RequestInit = {}): Promise<Response> {
   const url = `http://127.0.0.1:8443${path}`;
-  const response = await SELF.fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), "x-bng-wiring": env.BNG_WIRING_SECRET!, "x-bng-appliance": appliance, "x-bng-peer-address": "192.0.2.7" } });
+  const response = await SELF.fetch(url, {
+    ...init,
+    headers: {
+      ...(init.headers as Record<string, string>),
+      "x-bng-wiring": env.BNG_WIRING_SECRET!,
+      "x-bng-appliance": appliance,
+      "x-bng-peer-address": "192.0.2.7",
+    },
+  });
   await expectDocumented(init.method ?? "GET", url, response);
   return response;
 }

@@ -24,7 +24,9 @@ const login = (password: string, headers: Record<string, string>) =>
 /** The source addresses edge-1 logged for failed logins, oldest first. */
 async function failedSources(): Promise<unknown[]> {
   const headers = { authorization: `Bearer ${BOOTSTRAP_TOKEN}` };
-  const tail = (await (await SELF.fetch("http://edge-1.bng.localhost/api/v1/logs/tail?count=1000", { headers })).json()) as LogTail;
+  const tail = (await (
+    await SELF.fetch("http://edge-1.bng.localhost/api/v1/logs/tail?count=1000", { headers })
+  ).json()) as LogTail;
   return tail.entries.filter((e) => e.msgId === "auth.login.failed").map((e) => e.fields.sourceIp);
 }
 
@@ -35,7 +37,10 @@ describe("a request on the Worker's loopback socket without the launcher's secre
     ["the secret's first half", { "x-bng-wiring": env.BNG_WIRING_SECRET!.slice(0, 18) }],
   ])("with %s, is a loopback client: a forged X-BNG-Peer-Address per attempt dodges no lockout", async (_, wiring) => {
     for (let i = 1; i <= 5; i++) {
-      const forged = { "x-bng-peer-address": `203.0.113.${i}`, "mf-cf-blob": JSON.stringify({ clientIp: `192.0.2.${i}:1` }) };
+      const forged = {
+        "x-bng-peer-address": `203.0.113.${i}`,
+        "mf-cf-blob": JSON.stringify({ clientIp: `192.0.2.${i}:1` }),
+      };
       const failed = await login("wrong-password", { ...wiring, ...forged });
       expect(failed.status).toBe(401);
     }
@@ -64,18 +69,44 @@ describe("the launcher's relay (its secret sent)", () => {
   });
 
   it("has its addresses parsed as addresses: anything else is logged as unknown, IPv6 in canonical form", async () => {
-    const claims = ["198.51.100.116912", "1.2.3.4.5", "999.1.1.1", "::ffff:198.51.100.7", "2001:DB8:0:0:0:0:0:1", "::ffff:c633:6407"];
+    const claims = [
+      "198.51.100.116912",
+      "1.2.3.4.5",
+      "999.1.1.1",
+      "::ffff:198.51.100.7",
+      "2001:DB8:0:0:0:0:0:1",
+      "::ffff:c633:6407",
+    ];
     for (const claimed of claims) expect((await login("wrong-password", wired(claimed))).status).toBe(401);
-    expect(await failedSources()).toEqual(["unknown", "unknown", "unknown", "198.51.100.7", "2001:db8::1", "198.51.100.7"]);
+    expect(await failedSources()).toEqual([
+      "unknown",
+      "unknown",
+      "unknown",
+      "198.51.100.7",
+      "2001:db8::1",
+      "198.51.100.7",
+    ]);
   });
 });
 
 describe("a request the launcher's listener relays, by its host name", () => {
   /** GET `path` on edge-1's listener with the Host `host`. */
-  const relay = { "x-bng-wiring": env.BNG_WIRING_SECRET!, "x-bng-appliance": "edge-1", "x-bng-peer-address": "192.0.2.8" };
-  const relayed = (host: string, path = "/api/v1/system/health") => SELF.fetch(`http://${host}${path}`, { headers: relay });
+  const relay = {
+    "x-bng-wiring": env.BNG_WIRING_SECRET!,
+    "x-bng-appliance": "edge-1",
+    "x-bng-peer-address": "192.0.2.8",
+  };
+  const relayed = (host: string, path = "/api/v1/system/health") =>
+    SELF.fetch(`http://${host}${path}`, { headers: relay });
 
-  const own = ["edge-1.bng.localhost:8443", "EDGE-1.bng.localhost.:8443", "127.0.0.1:8443", "localhost:8443", "[::1]:8443", "192.0.2.10:9443"];
+  const own = [
+    "edge-1.bng.localhost:8443",
+    "EDGE-1.bng.localhost.:8443",
+    "127.0.0.1:8443",
+    "localhost:8443",
+    "[::1]:8443",
+    "192.0.2.10:9443",
+  ];
   it.each(own)(
     "is served when the host is one edge-1 answers to: %s (its own name, localhost, an address)",
     async (host) => {
@@ -96,17 +127,27 @@ describe("a request the launcher's listener relays, by its host name", () => {
     },
   );
 
-  it("still reaches the ACME challenge under any name (the CA names what it validates): 404 for an unknown token", async () => {
-    const challenge = await relayed("edge-1.example.net", "/.well-known/acme-challenge/AAAAAAAAAAAAAAAAAAAAAA");
-    expect(challenge.status).toBe(404);
-  });
+  it(
+    "still reaches the ACME challenge under any name (the CA names what it " + "validates): 404 for an unknown token",
+    async () => {
+      const challenge = await relayed("edge-1.example.net", "/.well-known/acme-challenge/AAAAAAAAAAAAAAAAAAAAAA");
+      expect(challenge.status).toBe(404);
+    },
+  );
 });
 
 describe("OIDC sign-in starts on the local fleet (throttled per client address, as logins are)", () => {
   /** A provider whose discovery nothing answers (a start is admitted, then fails 502): the throttle comes first. */
   async function labProvider() {
     const issuer = "http://127.0.0.1:9/oidc/lab";
-    const body = { enabled: true, displayName: "Lab", issuer, clientId: "bng", clientSecret: "s", roleMap: { noc: "read-only" } };
+    const body = {
+      enabled: true,
+      displayName: "Lab",
+      issuer,
+      clientId: "bng",
+      clientSecret: "s",
+      roleMap: { noc: "read-only" },
+    };
     const put = await SELF.fetch("http://edge-1.bng.localhost/api/v1/auth/providers/oidc/lab", {
       method: "PUT",
       headers: { authorization: `Bearer ${BOOTSTRAP_TOKEN}`, "content-type": "application/json" },
@@ -117,24 +158,30 @@ describe("OIDC sign-in starts on the local fleet (throttled per client address, 
   const start = (headers: Record<string, string>) =>
     SELF.fetch("http://edge-1.bng.localhost/api/v1/auth/oidc/lab/login", { headers, redirect: "manual" });
 
-  it("the launcher's relay: the 11th quick start from one address is 429 naming it, another address's is not", async () => {
-    await labProvider();
-    const from = (peer: string) => ({ "x-bng-wiring": env.BNG_WIRING_SECRET!, "x-bng-peer-address": peer });
-    for (let i = 0; i < 10; i++) expect((await start(from("192.0.2.50"))).status).not.toBe(429);
-    const throttled = await start(from("192.0.2.50"));
-    expect(throttled.status).toBe(429);
-    expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(((await throttled.json()) as Problem).detail).toContain("from 192.0.2.50");
-    expect((await start(from("192.0.2.51"))).status).not.toBe(429);
-  });
+  it(
+    "the launcher's relay: the 11th quick start from one address is 429 naming it, " + "another address's is not",
+    async () => {
+      await labProvider();
+      const from = (peer: string) => ({ "x-bng-wiring": env.BNG_WIRING_SECRET!, "x-bng-peer-address": peer });
+      for (let i = 0; i < 10; i++) expect((await start(from("192.0.2.50"))).status).not.toBe(429);
+      const throttled = await start(from("192.0.2.50"));
+      expect(throttled.status).toBe(429);
+      expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(((await throttled.json()) as Problem).detail).toContain("from 192.0.2.50");
+      expect((await start(from("192.0.2.51"))).status).not.toBe(429);
+    },
+  );
 
-  it("the loopback socket without the secret: a forged address per start is one client, throttled at the 11th", async () => {
-    await labProvider();
-    for (let i = 0; i < 10; i++) {
-      expect((await start({ "x-bng-peer-address": `203.0.113.${i + 1}` })).status).not.toBe(429);
-    }
-    const throttled = await start({ "x-bng-peer-address": "203.0.113.99" });
-    expect(throttled.status).toBe(429);
-    expect(((await throttled.json()) as Problem).detail).toContain("from 127.0.0.1");
-  });
+  it(
+    "the loopback socket without the secret: a forged address per start is one " + "client, throttled at the 11th",
+    async () => {
+      await labProvider();
+      for (let i = 0; i < 10; i++) {
+        expect((await start({ "x-bng-peer-address": `203.0.113.${i + 1}` })).status).not.toBe(429);
+      }
+      const throttled = await start({ "x-bng-peer-address": "203.0.113.99" });
+      expect(throttled.status).toBe(429);
+      expect(((await throttled.json()) as Problem).detail).toContain("from 127.0.0.1");
+    },
+  );
 });

@@ -24,7 +24,8 @@ describe("a log stream's place in the local fleet", () => {
     try {
       expect(again.map((r) => r.status)).toEqual([200, 200, 200, 200]);
       // The released streams have ended: their readers see the end now, not at a keepalive.
-      for (const response of first) await expect(readUntil(response.body!.getReader(), () => false)).rejects.toThrow(/ended early/);
+      for (const response of first)
+        await expect(readUntil(response.body!.getReader(), () => false)).rejects.toThrow(/ended early/);
     } finally {
       await Promise.all(again.map((r) => r.body?.cancel()));
     }

@@ -13,7 +13,9 @@ describe("a deployed appliance without BNG_ADMIN_PASSWORD or a bootstrap token",
     });
     expect(response.status).toBe(503);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    expect(((await response.json()) as z.output<typeof ProblemDetails>).detail).toContain("wrangler secret put BNG_ADMIN_PASSWORD");
+    expect(((await response.json()) as z.output<typeof ProblemDetails>).detail).toContain(
+      "wrangler secret put BNG_ADMIN_PASSWORD",
+    );
   });
 
   it("serves nothing else either until one is set", async () => {
@@ -23,13 +25,20 @@ describe("a deployed appliance without BNG_ADMIN_PASSWORD or a bootstrap token",
 
 describe("the first admin's password", () => {
   it("is the configured one, the development default only in the local fleet, and otherwise one nobody knows", () => {
-    expect(adminSeed({ BNG_ADMIN_PASSWORD: "chosen-password" }, "deployed")).toEqual({ kind: "configured", password: "chosen-password" });
+    expect(adminSeed({ BNG_ADMIN_PASSWORD: "chosen-password" }, "deployed")).toEqual({
+      kind: "configured",
+      password: "chosen-password",
+    });
     expect(adminSeed({}, "local")).toEqual({ kind: "development-default", password: "bngfleet-admin" });
-    expect(adminSeed({ BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(30) + "1rpRcy" }, "deployed")).toEqual({ kind: "unusable" });
+    expect(adminSeed({ BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(30) + "1rpRcy" }, "deployed")).toEqual({
+      kind: "unusable",
+    });
   });
 
   it("lets a deployed appliance with only a well-formed bootstrap token start, and refuses a malformed one", () => {
     expect(startupRefusal({ BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(30) + "1rpRcy" }, "deployed")).toBeNull();
-    expect(startupRefusal({ BNG_ADMIN_PASSWORD: "x", BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(36) }, "deployed")).toContain("not a well-formed token");
+    expect(
+      startupRefusal({ BNG_ADMIN_PASSWORD: "x", BNG_BOOTSTRAP_TOKEN: "bngtok_" + "B".repeat(36) }, "deployed"),
+    ).toContain("not a well-formed token");
   });
 });

@@ -13,7 +13,17 @@ import type { z } from "zod";
 import type { CertificateCommitResult, CertificateDetails, ConfigSchemaDocument } from "../../src/schemas/config.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { call } from "./client.ts";
-import { LOOPBACK_ALLOWED, admin, commit, getConfig, history, logEntries, pointersOf, putConfig, rejection } from "./config-client.ts";
+import {
+  LOOPBACK_ALLOWED,
+  admin,
+  commit,
+  getConfig,
+  history,
+  logEntries,
+  pointersOf,
+  putConfig,
+  rejection,
+} from "./config-client.ts";
 import { selfSigned } from "./certificates.ts";
 import { certificateRequest } from "../../src/trust/acme.ts";
 
@@ -28,7 +38,9 @@ type Problem = z.output<typeof ProblemDetails>;
 
 describe("ACME configuration", () => {
   it("lists the acme keys in the schema, hot-applied, off by default", async () => {
-    const schema = await (await call("/api/v1/config/schema", { headers: admin })).json<z.output<typeof ConfigSchemaDocument>>();
+    const schema = await (await call("/api/v1/config/schema", { headers: admin })).json<
+      z.output<typeof ConfigSchemaDocument>
+    >();
     const acme = schema.keys.filter((k) => k.path.startsWith("acme."));
     expect(acme.map((k) => [k.path, k.default, k.apply, k.secret])).toEqual([
       ["acme.enabled", "false", "hot", false],
@@ -40,26 +52,65 @@ describe("ACME configuration", () => {
   });
 
   it("refuses enabling ACME without a directory, naming acme.directoryUrl", async () => {
-    expect(pointersOf(await rejection(await putConfig({ fields: { "acme.enabled": "true" } })))).toEqual(["#/fields/acme.directoryUrl"]);
+    expect(pointersOf(await rejection(await putConfig({ fields: { "acme.enabled": "true" } })))).toEqual([
+      "#/fields/acme.directoryUrl",
+    ]);
   });
 
-  it("refuses a plain-http directory, a contact that is not an address, a name that is not one, and renewal outside 1-365 days", async () => {
-    const errors = await rejection(
-      await putConfig({ fields: { "acme.directoryUrl": "http://ca.example/dir", "acme.contact": "noc@isp.example\nnot an address", "acme.names": "edge-1.example.net, bad_name!", "acme.renewBeforeDays": "0" } }),
-    );
-    expect(pointersOf(errors)).toEqual(["#/fields/acme.contact", "#/fields/acme.directoryUrl", "#/fields/acme.names", "#/fields/acme.renewBeforeDays"]);
-  });
+  it(
+    "refuses a plain-http directory, a contact that is not an address, a name that " +
+      "is not one, and renewal outside 1-365 days",
+    async () => {
+      const errors = await rejection(
+        await putConfig({
+          fields: {
+            "acme.directoryUrl": "http://ca.example/dir",
+            "acme.contact": "noc@isp.example\nnot an address",
+            "acme.names": "edge-1.example.net, bad_name!",
+            "acme.renewBeforeDays": "0",
+          },
+        }),
+      );
+      expect(pointersOf(errors)).toEqual([
+        "#/fields/acme.contact",
+        "#/fields/acme.directoryUrl",
+        "#/fields/acme.names",
+        "#/fields/acme.renewBeforeDays",
+      ]);
+    },
+  );
 
   it("accepts a complete setting and shows it back", async () => {
-    await commit({ fields: { ...LOOPBACK_ALLOWED, "acme.directoryUrl": DOWN_CA, "acme.contact": "noc@isp.example", "acme.names": "edge-1.bng.example, 192.0.2.1", "acme.renewBeforeDays": "20" } });
-    expect((await getConfig()).fields).toMatchObject({ "acme.directoryUrl": DOWN_CA, "acme.contact": "noc@isp.example", "acme.names": "edge-1.bng.example\n192.0.2.1", "acme.renewBeforeDays": "20" });
+    await commit({
+      fields: {
+        ...LOOPBACK_ALLOWED,
+        "acme.directoryUrl": DOWN_CA,
+        "acme.contact": "noc@isp.example",
+        "acme.names": "edge-1.bng.example, 192.0.2.1",
+        "acme.renewBeforeDays": "20",
+      },
+    });
+    expect((await getConfig()).fields).toMatchObject({
+      "acme.directoryUrl": DOWN_CA,
+      "acme.contact": "noc@isp.example",
+      "acme.names": "edge-1.bng.example\n192.0.2.1",
+      "acme.renewBeforeDays": "20",
+    });
   });
 });
 
 describe("the HTTP-01 answer", () => {
   const TOKEN = "evaGxfADs6pSRb2LAv9IZf17Dt3juxGJ-PCt92wr-oA";
   const publish = (token: string, answer: string) =>
-    runInDurableObject(appliance(), (_instance, state) => void state.storage.sql.exec("INSERT INTO acme_challenges (token, key_authorization) VALUES (?, ?)", token, answer));
+    runInDurableObject(
+      appliance(),
+      (_instance, state) =>
+        void state.storage.sql.exec(
+          "INSERT INTO acme_challenges (token, key_authorization) VALUES (?, ?)",
+          token,
+          answer,
+        ),
+    );
 
   it("serves the key authorization of a pending token to anyone, as text/plain", async () => {
     await publish(TOKEN, `${TOKEN}.9jg46WB3rR_AHD-EBXdN7cBkH1WOu0tA3M9fm21mqTI`);
@@ -92,34 +143,61 @@ describe("ACME status", () => {
     await settled();
     const missing = await details();
     expect(missing.status).toBe(404);
-    expect((await missing.json<Problem>()).detail).toMatch(new RegExp(`ACME is failed \\(last error: .*127\\.0\\.0\\.1:${inject("closedPort")}.*unreachable`));
+    expect((await missing.json<Problem>()).detail).toMatch(
+      new RegExp(`ACME is failed \\(last error: .*127\\.0\\.0\\.1:${inject("closedPort")}.*unreachable`),
+    );
     const [failed] = await logEntries("acme.order.failed");
     expect(failed!.fields).toMatchObject({ directoryUrl: DOWN_CA, failures: 1 });
     const nextAttempt = Date.parse(String(failed!.fields.nextAttempt));
     // RFC 8555 §6.6: no hammering; the first retry waits a minute.
     expect(nextAttempt - Date.now()).toBeGreaterThan(50_000);
     expect(nextAttempt - Date.now()).toBeLessThanOrEqual(60_000);
-    expect(await logEntries("acme.order.started")).toMatchObject([{ fields: { directoryUrl: DOWN_CA, names: "edge-1.bng.localhost" } }]);
+    expect(await logEntries("acme.order.started")).toMatchObject([
+      { fields: { directoryUrl: DOWN_CA, names: "edge-1.bng.localhost" } },
+    ]);
   });
 
   it("shows an uploaded certificate as uploaded, with ACME's state beside it", async () => {
     await commit({ fields: { ...LOOPBACK_ALLOWED, "acme.directoryUrl": DOWN_CA, "acme.enabled": "true" } });
     await settled();
     const pair = await selfSigned();
-    const uploaded = await call("/api/v1/config/webui/certificate", { method: "POST", headers: { ...admin, "content-type": "application/json" }, body: JSON.stringify(pair) });
-    expect((await uploaded.json<z.output<typeof CertificateCommitResult>>()).warnings).toEqual([expect.stringContaining("acme.enabled is true")]);
+    const uploaded = await call("/api/v1/config/webui/certificate", {
+      method: "POST",
+      headers: { ...admin, "content-type": "application/json" },
+      body: JSON.stringify(pair),
+    });
+    expect((await uploaded.json<z.output<typeof CertificateCommitResult>>()).warnings).toEqual([
+      expect.stringContaining("acme.enabled is true"),
+    ]);
     const shown = await (await details()).json<Certificate>();
     expect(shown.source).toBe("uploaded");
-    expect(shown.acme).toMatchObject({ enabled: true, directoryUrl: DOWN_CA, state: "failed", names: ["edge-1.bng.localhost"], issuedUtc: null, renewalUtc: null });
+    expect(shown.acme).toMatchObject({
+      enabled: true,
+      directoryUrl: DOWN_CA,
+      state: "failed",
+      names: ["edge-1.bng.localhost"],
+      issuedUtc: null,
+      renewalUtc: null,
+    });
   });
 });
 
 describe("the account key", () => {
   const storeAccount = (directory: string) =>
-    runInDurableObject(appliance(), (_instance, state) =>
-      void state.storage.sql.exec("INSERT OR REPLACE INTO acme_account (id, directory_url, key_jwk, account_url) VALUES (1, ?, ?, ?)", directory, JSON.stringify({ kty: "EC", d: "SECRET-D" }), `${directory}/acct/1`),
+    runInDurableObject(
+      appliance(),
+      (_instance, state) =>
+        void state.storage.sql.exec(
+          "INSERT OR REPLACE INTO acme_account (id, directory_url, key_jwk, account_url) VALUES (1, ?, ?, ?)",
+          directory,
+          JSON.stringify({ kty: "EC", d: "SECRET-D" }),
+          `${directory}/acct/1`,
+        ),
     );
-  const accounts = () => runInDurableObject(appliance(), (_instance, state) => state.storage.sql.exec("SELECT directory_url FROM acme_account").toArray());
+  const accounts = () =>
+    runInDurableObject(appliance(), (_instance, state) =>
+      state.storage.sql.exec("SELECT directory_url FROM acme_account").toArray(),
+    );
 
   it("is in no configuration read, history or certificate detail", async () => {
     await commit({ fields: { ...LOOPBACK_ALLOWED, "acme.directoryUrl": DOWN_CA } });
@@ -147,16 +225,22 @@ describe("the account key", () => {
 });
 
 describe("renewal", () => {
-  // The appliance serves an ACME certificate valid from `notBefore` for `days`; `due(now)` is asked with the manual clock.
+  // The appliance serves an ACME certificate valid from `notBefore` for `days`; `due(now)` is asked with the manual
+  // clock.
   async function issued(days: number, renewBeforeDays = 30) {
-    await commit({ fields: { ...LOOPBACK_ALLOWED, "acme.directoryUrl": DOWN_CA, "acme.renewBeforeDays": String(renewBeforeDays) } });
+    await commit({
+      fields: { ...LOOPBACK_ALLOWED, "acme.directoryUrl": DOWN_CA, "acme.renewBeforeDays": String(renewBeforeDays) },
+    });
     const pair = await selfSigned();
     // Issued yesterday: when ACME is enabled below, the check at that commit finds it current.
     const notBefore = Date.now() - DAY;
     await runInDurableObject(appliance(), (instance, state) => {
-      Appliance.coreOf(instance).config().installCertificate(pair.certificatePem, pair.privateKeyPem, { actor: "system" }, "acme");
+      Appliance.coreOf(instance)
+        .config()
+        .installCertificate(pair.certificatePem, pair.privateKeyPem, { actor: "system" }, "acme");
       state.storage.sql.exec(
-        "UPDATE acme_state SET state = 'issued', names = ?, issued_fingerprint = ?, issued_ms = ?, not_before_ms = ?, not_after_ms = ? WHERE id = 1",
+        "UPDATE acme_state SET state = 'issued', names = ?, issued_fingerprint = ?, " +
+          "issued_ms = ?, not_before_ms = ?, not_after_ms = ? WHERE id = 1",
         JSON.stringify(["edge-1.bng.localhost"]),
         pair.fingerprint,
         notBefore,
@@ -166,7 +250,12 @@ describe("renewal", () => {
     });
     // Enabled last, with the CA down: the check at commit sees a current certificate and leaves it.
     await commit({ fields: { "acme.enabled": "true" } });
-    const due = (dayOfLife: number) => runInDurableObject(appliance(), (instance) => Appliance.coreOf(instance).acme().due(notBefore + dayOfLife * DAY, pair.fingerprint));
+    const due = (dayOfLife: number) =>
+      runInDurableObject(appliance(), (instance) =>
+        Appliance.coreOf(instance)
+          .acme()
+          .due(notBefore + dayOfLife * DAY, pair.fingerprint),
+      );
     return { pair, due, notBefore };
   }
 
@@ -194,11 +283,17 @@ describe("renewal", () => {
     // 61 days on: the certificate served is past its renewal time (30 days before the end).
     await runInDurableObject(appliance(), (_instance, state) => {
       const shift = 60 * DAY;
-      state.storage.sql.exec("UPDATE acme_state SET not_before_ms = not_before_ms - ?, not_after_ms = not_after_ms - ? WHERE id = 1", shift, shift);
+      state.storage.sql.exec(
+        "UPDATE acme_state SET not_before_ms = not_before_ms - ?, not_after_ms = not_after_ms - ? WHERE id = 1",
+        shift,
+        shift,
+      );
     });
     await runInDurableObject(appliance(), (instance) => instance.onAlarm());
     await settled();
-    expect(await logEntries("acme.order.started")).toMatchObject([{ fields: { directoryUrl: DOWN_CA, names: "edge-1.bng.localhost" } }]);
+    expect(await logEntries("acme.order.started")).toMatchObject([
+      { fields: { directoryUrl: DOWN_CA, names: "edge-1.bng.localhost" } },
+    ]);
     // The CA is down: the certificate served stays, and the failure is shown beside it.
     const shown = await (await details()).json<Certificate>();
     expect(shown).toMatchObject({ source: "acme", acme: { state: "failed" } });
@@ -214,12 +309,24 @@ describe("renewal", () => {
   it("replaces an uploaded certificate at once, and orders anew when the names change", async () => {
     const { due, notBefore } = await issued(90);
     const other = await selfSigned();
-    expect(await runInDurableObject(appliance(), (instance) => Appliance.coreOf(instance).acme().due(notBefore + DAY, other.fingerprint))).toBe(true);
+    expect(
+      await runInDurableObject(appliance(), (instance) =>
+        Appliance.coreOf(instance)
+          .acme()
+          .due(notBefore + DAY, other.fingerprint),
+      ),
+    ).toBe(true);
     expect(await due(1)).toBe(false);
     await commit({ fields: { "acme.names": "edge-1.bng.example" } });
     await settled();
     // The attempt at that commit failed (the CA is down): the next one waits out the back-off, then is due.
-    expect(await runInDurableObject(appliance(), (instance) => Appliance.coreOf(instance).acme().due(Date.now() + 61_000, "unused"))).toBe(true);
+    expect(
+      await runInDurableObject(appliance(), (instance) =>
+        Appliance.coreOf(instance)
+          .acme()
+          .due(Date.now() + 61_000, "unused"),
+      ),
+    ).toBe(true);
   });
 });
 

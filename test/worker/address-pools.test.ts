@@ -12,9 +12,22 @@ describe("address pools", () => {
   it("lists every configured pool with its subnets, and keeps used + free = size", async () => {
     await advance(900);
     const pools = await get<Pool[]>("/api/v1/address-pools");
-    expect(pools.map((p) => p.name)).toEqual(["residential-v4", "cgn-inside-v4", "wholesale-v4", "residential-v6-wan", "residential-v6-pd", "cgn-v6-wan", "cgn-v6-pd"]);
+    expect(pools.map((p) => p.name)).toEqual([
+      "residential-v4",
+      "cgn-inside-v4",
+      "wholesale-v4",
+      "residential-v6-wan",
+      "residential-v6-pd",
+      "cgn-v6-wan",
+      "cgn-v6-pd",
+    ]);
     const residential = pools[0]!;
-    expect(residential).toMatchObject({ family: "ipv4", vrf: null, cgnTranslated: false, exclude: ["198.18.0.1/32", "198.18.4.1/32"] });
+    expect(residential).toMatchObject({
+      family: "ipv4",
+      vrf: null,
+      cgnTranslated: false,
+      exclude: ["198.18.0.1/32", "198.18.4.1/32"],
+    });
     expect(residential.subnets.map((s) => s.prefix)).toEqual(["198.18.0.0/22", "198.18.4.0/23"]);
     // /22 + /23 of /32s, less the two exclusions.
     expect(residential.size).toBe(1024 + 512 - 2);
@@ -53,7 +66,10 @@ describe("address pools", () => {
     await advance(900);
     const used = (await get<Pool[]>("/api/v1/address-pools")).find((p) => p.name === "residential-v4")!.used;
     expect(used).toBeGreaterThan(1000);
-    expect(await get<Page>("/api/v1/address-pools/residential-v4/allocations?limit=0")).toMatchObject({ limit: 1, items: [expect.anything()] });
+    expect(await get<Page>("/api/v1/address-pools/residential-v4/allocations?limit=0")).toMatchObject({
+      limit: 1,
+      items: [expect.anything()],
+    });
     const big = await get<Page>("/api/v1/address-pools/residential-v4/allocations?limit=5000");
     expect(big.limit).toBe(1000);
     expect(big.items).toHaveLength(1000);
@@ -61,7 +77,9 @@ describe("address pools", () => {
 
   it("answers 404 for an unknown pool and 400 for a malformed offset", async () => {
     expect((await call("/api/v1/address-pools/no-such-pool/allocations", { headers: admin })).status).toBe(404);
-    expect((await call("/api/v1/address-pools/residential-v4/allocations?offset=-1", { headers: admin })).status).toBe(400);
+    expect((await call("/api/v1/address-pools/residential-v4/allocations?offset=-1", { headers: admin })).status).toBe(
+      400,
+    );
   });
 
   it("shows a fill as used blocks and failed allocations once the pool is exhausted", async () => {
@@ -77,12 +95,16 @@ describe("address pools", () => {
     expect(page.total).toBe(pool!.used);
     expect(page.items.some((a) => a.kind === "reserved")).toBe(true);
     await advance(60);
-    expect((await get<Pool[]>("/api/v1/address-pools")).find((p) => p.name === "wholesale-v4")!.allocationFailures).toBeGreaterThan(0);
+    expect(
+      (await get<Pool[]>("/api/v1/address-pools")).find((p) => p.name === "wholesale-v4")!.allocationFailures,
+    ).toBeGreaterThan(0);
   });
 
   it("is readable through the fleet proxy", async () => {
     await advance(300, "edge-2");
     const proxied = await get<Pool[]>("/api/v1/fleet/edge-2/address-pools");
-    expect(proxied.map((p) => p.used)).toEqual((await get<Pool[]>("/api/v1/address-pools", "edge-2")).map((p) => p.used));
+    expect(proxied.map((p) => p.used)).toEqual(
+      (await get<Pool[]>("/api/v1/address-pools", "edge-2")).map((p) => p.used),
+    );
   });
 });

@@ -31,73 +31,88 @@ const sinkStates = async () =>
   (await (await call("/api/v1/alarms/sinks", { headers: admin })).json<{ sinks: Record<string, unknown>[] }>()).sinks;
 
 describe("the alert fan-out", () => {
-  it("queues a test alert for each sink whose floor it meets; a receiver that is down is retried, logged once, and shown in the sinks' state", async () => {
-    await commit(
-      sinks({
-        noc: { kind: "webhook", url: DOWN_RECEIVER, severityFloor: "major", credential: SECRET },
-        pager: { kind: "smtp", url: DOWN_MAIL_SERVER, severityFloor: "critical" },
-      }),
-    );
-    const major = await testAlert("major");
-    expect(major.status).toBe(200);
-    await settled();
-    expect((await logEntries("alarm.sink.retrying")).map((e) => e.fields)).toEqual([
-      { sink: "noc", kind: "webhook", notification: "test", alarmId: "alert.test", reason: "not delivered", queued: 1 },
-    ]);
-    await testAlert("critical");
-    await settled();
-    // The webhook's outage is logged once; the mail server's is its own. Nothing is given up.
-    expect((await logEntries("alarm.sink.retrying")).map((e) => [e.fields.sink, e.fields.queued])).toEqual([
-      ["noc", 1],
-      ["pager", 1],
-    ]);
-    expect(await logEntries("alarm.sink.failed")).toEqual([]);
-    const [noc, pager] = await sinkStates();
-    expect(noc).toMatchObject({
-      name: "noc",
-      kind: "webhook",
-      state: "retrying",
-      queued: 2,
-      queueSize: 1000,
-      delivered: 0,
-      dropped: 0,
-      lastSuccessUtc: null,
-      lastFailureReason: "not delivered",
-    });
-    expect(noc!.retried).toBeGreaterThanOrEqual(1);
-    expect(Date.parse(noc!.nextAttemptUtc as string)).toBeGreaterThan(Date.parse(noc!.lastFailureUtc as string));
-    expect(pager).toMatchObject({
-      name: "pager",
-      kind: "smtp",
-      severityFloor: "critical",
-      state: "retrying",
-      queued: 1,
-    });
-  });
+  it(
+    "queues a test alert for each sink whose floor it meets; a receiver that is down " +
+      "is retried, logged once, and shown in the sinks' state",
+    async () => {
+      await commit(
+        sinks({
+          noc: { kind: "webhook", url: DOWN_RECEIVER, severityFloor: "major", credential: SECRET },
+          pager: { kind: "smtp", url: DOWN_MAIL_SERVER, severityFloor: "critical" },
+        }),
+      );
+      const major = await testAlert("major");
+      expect(major.status).toBe(200);
+      await settled();
+      expect((await logEntries("alarm.sink.retrying")).map((e) => e.fields)).toEqual([
+        {
+          sink: "noc",
+          kind: "webhook",
+          notification: "test",
+          alarmId: "alert.test",
+          reason: "not delivered",
+          queued: 1,
+        },
+      ]);
+      await testAlert("critical");
+      await settled();
+      // The webhook's outage is logged once; the mail server's is its own. Nothing is given up.
+      expect((await logEntries("alarm.sink.retrying")).map((e) => [e.fields.sink, e.fields.queued])).toEqual([
+        ["noc", 1],
+        ["pager", 1],
+      ]);
+      expect(await logEntries("alarm.sink.failed")).toEqual([]);
+      const [noc, pager] = await sinkStates();
+      expect(noc).toMatchObject({
+        name: "noc",
+        kind: "webhook",
+        state: "retrying",
+        queued: 2,
+        queueSize: 1000,
+        delivered: 0,
+        dropped: 0,
+        lastSuccessUtc: null,
+        lastFailureReason: "not delivered",
+      });
+      expect(noc!.retried).toBeGreaterThanOrEqual(1);
+      expect(Date.parse(noc!.nextAttemptUtc as string)).toBeGreaterThan(Date.parse(noc!.lastFailureUtc as string));
+      expect(pager).toMatchObject({
+        name: "pager",
+        kind: "smtp",
+        severityFloor: "critical",
+        state: "retrying",
+        queued: 1,
+      });
+    },
+  );
 
-  it("delivers what waited, in order, once the receiver is back; drops what found the queue full, counts it and names the loss", async () => {
-    await commit(sinks({ noc: { kind: "webhook", url: DOWN_RECEIVER, severityFloor: "minor", queueSize: "2" } }));
-    for (const severity of ["major", "minor", "critical", "major", "minor"]) await testAlert(severity);
-    await settled();
-    expect(await sinkStates()).toMatchObject([{ name: "noc", queued: 2, dropped: 3, delivered: 0 }]);
-    // The receiver is back (here: the sink pointed at one that answers); the retry waiting is made at once.
-    await commit(
-      sinks({ noc: { kind: "webhook", url: upReceiver("queued-alerts"), severityFloor: "minor", queueSize: "2" } }),
-    );
-    await expect.poll(() => hitsOf("queued-alerts"), { timeout: 10_000 }).toBe(2);
-    await settled();
-    const delivered = (await logEntries("alarm.sink.delivered")).map((e) => e.fields);
-    expect(delivered.map((f) => f.status)).toEqual([200, 200]);
-    expect(delivered[0]!.attempts).toBeGreaterThanOrEqual(2);
-    expect((await logEntries("alarm.notifications.lost")).map((e) => e.fields)).toEqual([
-      { sink: "noc", kind: "webhook", lost: 3 },
-    ]);
-    expect(await sinkStates()).toMatchObject([{ name: "noc", state: "idle", queued: 0, delivered: 2, dropped: 3 }]);
-    const scraped = await scrape();
-    expect(valueOf(scraped, "bng_alert_notifications_total", { sink: "noc", outcome: "delivered" })).toBe(2);
-    expect(valueOf(scraped, "bng_alert_notifications_total", { sink: "noc", outcome: "dropped" })).toBe(3);
-    expect(valueOf(scraped, "bng_alert_sink_queued", { sink: "noc" })).toBe(0);
-  });
+  it(
+    "delivers what waited, in order, once the receiver is back; drops what found the " +
+      "queue full, counts it and names the loss",
+    async () => {
+      await commit(sinks({ noc: { kind: "webhook", url: DOWN_RECEIVER, severityFloor: "minor", queueSize: "2" } }));
+      for (const severity of ["major", "minor", "critical", "major", "minor"]) await testAlert(severity);
+      await settled();
+      expect(await sinkStates()).toMatchObject([{ name: "noc", queued: 2, dropped: 3, delivered: 0 }]);
+      // The receiver is back (here: the sink pointed at one that answers); the retry waiting is made at once.
+      await commit(
+        sinks({ noc: { kind: "webhook", url: upReceiver("queued-alerts"), severityFloor: "minor", queueSize: "2" } }),
+      );
+      await expect.poll(() => hitsOf("queued-alerts"), { timeout: 10_000 }).toBe(2);
+      await settled();
+      const delivered = (await logEntries("alarm.sink.delivered")).map((e) => e.fields);
+      expect(delivered.map((f) => f.status)).toEqual([200, 200]);
+      expect(delivered[0]!.attempts).toBeGreaterThanOrEqual(2);
+      expect((await logEntries("alarm.notifications.lost")).map((e) => e.fields)).toEqual([
+        { sink: "noc", kind: "webhook", lost: 3 },
+      ]);
+      expect(await sinkStates()).toMatchObject([{ name: "noc", state: "idle", queued: 0, delivered: 2, dropped: 3 }]);
+      const scraped = await scrape();
+      expect(valueOf(scraped, "bng_alert_notifications_total", { sink: "noc", outcome: "delivered" })).toBe(2);
+      expect(valueOf(scraped, "bng_alert_notifications_total", { sink: "noc", outcome: "dropped" })).toBe(3);
+      expect(valueOf(scraped, "bng_alert_sink_queued", { sink: "noc" })).toBe(0);
+    },
+  );
 
   it("sends nothing below every floor, and nothing once the sinks are removed (hot-applied)", async () => {
     await commit(sinks({ noc: { kind: "webhook", url: DOWN_RECEIVER, severityFloor: "critical" } }));

@@ -7,7 +7,8 @@
 import { toBase64Url } from "../../src/trust/encoding.ts";
 
 const encoder = new TextEncoder();
-const fromB64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+const fromB64url = (text: string) =>
+  Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 const concat = (...parts: Uint8Array[]) => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -20,7 +21,11 @@ type Cbor = number | string | Uint8Array | Map<Cbor, Cbor>;
 /** The CBOR subset WebAuthn needs: integers, byte and text strings, maps. */
 function cbor(value: Cbor): Uint8Array {
   const head = (major: number, n: number) =>
-    n < 24 ? new Uint8Array([(major << 5) | n]) : n < 256 ? new Uint8Array([(major << 5) | 24, n]) : new Uint8Array([(major << 5) | 25, n >> 8, n & 255]);
+    n < 24
+      ? new Uint8Array([(major << 5) | n])
+      : n < 256
+        ? new Uint8Array([(major << 5) | 24, n])
+        : new Uint8Array([(major << 5) | 25, n >> 8, n & 255]);
   if (typeof value === "number") return value >= 0 ? head(0, value) : head(1, -1 - value);
   if (typeof value === "string") return concat(head(3, encoder.encode(value).length), encoder.encode(value));
   if (value instanceof Uint8Array) return concat(head(2, value.length), value);
@@ -47,9 +52,20 @@ export class SoftwareAuthenticator {
 
   /** Answers registration options (navigator.credentials.create()) as seen from `origin`. */
   async create(options: { challenge: string; rp: { id?: string } }, origin: string) {
-    this.#keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+    this.#keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
+      "sign",
+      "verify",
+    ])) as CryptoKeyPair;
     const jwk = (await crypto.subtle.exportKey("jwk", this.#keys.publicKey)) as JsonWebKey;
-    const coseKey = cbor(new Map<Cbor, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, fromB64url(jwk.x!)], [-3, fromB64url(jwk.y!)]]));
+    const coseKey = cbor(
+      new Map<Cbor, Cbor>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, fromB64url(jwk.x!)],
+        [-3, fromB64url(jwk.y!)],
+      ]),
+    );
     const credentialId = fromB64url(this.id);
     const authData = concat(
       await sha256(encoder.encode(options.rp.id!)),
@@ -59,13 +75,25 @@ export class SoftwareAuthenticator {
       credentialId,
       coseKey,
     );
-    const clientDataJSON = encoder.encode(JSON.stringify({ type: "webauthn.create", challenge: options.challenge, origin, crossOrigin: false }));
-    const attestationObject = cbor(new Map<Cbor, Cbor>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]));
+    const clientDataJSON = encoder.encode(
+      JSON.stringify({ type: "webauthn.create", challenge: options.challenge, origin, crossOrigin: false }),
+    );
+    const attestationObject = cbor(
+      new Map<Cbor, Cbor>([
+        ["fmt", "none"],
+        ["attStmt", new Map()],
+        ["authData", authData],
+      ]),
+    );
     return {
       id: this.id,
       rawId: this.id,
       type: "public-key",
-      response: { clientDataJSON: toBase64Url(clientDataJSON), attestationObject: toBase64Url(attestationObject), transports: ["usb"] },
+      response: {
+        clientDataJSON: toBase64Url(clientDataJSON),
+        attestationObject: toBase64Url(attestationObject),
+        transports: ["usb"],
+      },
       clientExtensionResults: {},
       authenticatorAttachment: "cross-platform",
     };
@@ -74,15 +102,26 @@ export class SoftwareAuthenticator {
   /** Answers authentication options (navigator.credentials.get()) as seen from `origin`. */
   async get(options: { challenge: string; rpId?: string }, origin: string) {
     this.#counter++;
-    const authData = concat(await sha256(encoder.encode(options.rpId!)), new Uint8Array([0x05, 0, 0, 0, this.#counter]));
-    const clientDataJSON = encoder.encode(JSON.stringify({ type: "webauthn.get", challenge: options.challenge, origin, crossOrigin: false }));
+    const authData = concat(
+      await sha256(encoder.encode(options.rpId!)),
+      new Uint8Array([0x05, 0, 0, 0, this.#counter]),
+    );
+    const clientDataJSON = encoder.encode(
+      JSON.stringify({ type: "webauthn.get", challenge: options.challenge, origin, crossOrigin: false }),
+    );
     const signed = concat(authData, await sha256(clientDataJSON));
-    const raw = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, this.#keys.privateKey, signed));
+    const raw = new Uint8Array(
+      await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, this.#keys.privateKey, signed),
+    );
     return {
       id: this.id,
       rawId: this.id,
       type: "public-key",
-      response: { clientDataJSON: toBase64Url(clientDataJSON), authenticatorData: toBase64Url(authData), signature: toBase64Url(der(raw)) },
+      response: {
+        clientDataJSON: toBase64Url(clientDataJSON),
+        authenticatorData: toBase64Url(authData),
+        signature: toBase64Url(der(raw)),
+      },
       clientExtensionResults: {},
     };
   }

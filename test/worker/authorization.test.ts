@@ -13,7 +13,18 @@ const ADMITTED: Record<Floor, readonly string[]> = {
 };
 
 // A concrete URL for each route: placeholders get plausible values (authorization runs before validation).
-const SAMPLE: Record<string, string> = { username: "admin", id: "0123456789abcdef", name: "corp", appliance: "edge-2", path: "system/health", asset: "init.js", bindingIndex: "7", kind: "ipoe", key: "1:100:42", token: "evaGxfADs6pSRb2LAv9IZf17Dt3juxGJ" };
+const SAMPLE: Record<string, string> = {
+  username: "admin",
+  id: "0123456789abcdef",
+  name: "corp",
+  appliance: "edge-2",
+  path: "system/health",
+  asset: "init.js",
+  bindingIndex: "7",
+  kind: "ipoe",
+  key: "1:100:42",
+  token: "evaGxfADs6pSRb2LAv9IZf17Dt3juxGJ",
+};
 const urlOf = (path: string) => path.replace(/\{(\w+)\+?\}/g, (_, name: string) => SAMPLE[name] ?? "x");
 
 /**
@@ -24,7 +35,8 @@ const urlOf = (path: string) => path.replace(/\{(\w+)\+?\}/g, (_, name: string) 
  * route table's own floors.
  */
 const FLOORS: Record<string, Floor> = {
-  // Authentication section: login and enrol anonymous (spec), whoami any role, the rest of /auth's mutations super-user.
+  // Authentication section: login and enrol anonymous (spec), whoami any role, the rest of /auth's mutations
+  // super-user.
   "POST /api/v1/auth/login": "anonymous",
   "POST /api/v1/auth/enrol": "anonymous",
   "POST /api/v1/auth/logout": "read-only", // decision: any account may end its own session
@@ -181,7 +193,11 @@ const FLOORS: Record<string, Floor> = {
   "GET /twin/v1/fleet/read": "read-only",
 };
 
-const operations = routes.map((r) => ({ ...r, label: `${r.method} ${r.path}`, floor: FLOORS[`${r.method} ${r.path}`] ?? "unpinned" }));
+const operations = routes.map((r) => ({
+  ...r,
+  label: `${r.method} ${r.path}`,
+  floor: FLOORS[`${r.method} ${r.path}`] ?? "unpinned",
+}));
 const mutations = operations.filter((r) => r.method !== "GET");
 const protectedOps = operations.filter((r) => r.floor !== "anonymous");
 
@@ -190,40 +206,60 @@ describe("the route table", () => {
     expect(operations.map((r) => r.label).sort()).toEqual(Object.keys(FLOORS).sort());
   });
 
-  it("leaves exactly login, enrol and health anonymous, the sign-in page's OIDC choices and the two legs of an OIDC sign-in, and the ACME challenge answer", () => {
-    expect(operations.filter((r) => r.floor === "anonymous").map((r) => r.label).sort()).toEqual([
-      "GET /.well-known/acme-challenge/{token}",
-      "GET /api/v1/auth/oidc",
-      "GET /api/v1/auth/oidc/{name}/callback",
-      "GET /api/v1/auth/oidc/{name}/login",
-      "GET /api/v1/system/health",
-      "POST /api/v1/auth/enrol",
-      "POST /api/v1/auth/login",
-    ]);
-  });
+  it(
+    "leaves exactly login, enrol and health anonymous, the sign-in page's OIDC " +
+      "choices and the two legs of an OIDC sign-in, and the ACME challenge answer",
+    () => {
+      expect(
+        operations
+          .filter((r) => r.floor === "anonymous")
+          .map((r) => r.label)
+          .sort(),
+      ).toEqual([
+        "GET /.well-known/acme-challenge/{token}",
+        "GET /api/v1/auth/oidc",
+        "GET /api/v1/auth/oidc/{name}/callback",
+        "GET /api/v1/auth/oidc/{name}/login",
+        "GET /api/v1/system/health",
+        "POST /api/v1/auth/enrol",
+        "POST /api/v1/auth/login",
+      ]);
+    },
+  );
 });
 
 describe("authorization matrix", () => {
   // One test an operation, every credential in turn: a test's fresh appliance (storage is reset after each)
   // costs more than its requests, and the assertions name the role that fails.
-  it.each(protectedOps)("$label: 401 without a credential, and a token of each role admitted exactly when the role meets the floor", async (op) => {
-    const anonymous = await call(urlOf(op.path), { method: op.method });
-    expect(anonymous.status, "no credential").toBe(401);
-    expect(anonymous.headers.get("content-type")).toBe("application/problem+json");
-    const tokens = { "read-only": await tokenWithRole("read-only"), operator: await tokenWithRole("operator"), "super-user": await tokenWithRole("super-user") };
-    for (const role of ROLES) {
-      const token = tokens[role];
-      const response = await call(urlOf(op.path), { method: op.method, headers: { authorization: `Bearer ${token}` } });
-      await response.body?.cancel(); // the log stream never ends on its own
-      // Session-only operations belong to a logged-in account: every token is refused.
-      if (op.credentials === "session") expect(response.status, role).toBe(403);
-      else if (ADMITTED[op.floor as Floor].includes(role)) {
-        // Admitted: past authentication and authorization, and the request is then served or refused as a client error, never a crash.
-        expect([401, 403], `${role} admitted`).not.toContain(response.status);
-        expect(response.status, role).toBeLessThan(500);
-      } else expect(response.status, `${role} below the floor`).toBe(403);
-    }
-  });
+  it.each(protectedOps)(
+    "$label: 401 without a credential, and a token of each role admitted exactly when the role meets the floor",
+    async (op) => {
+      const anonymous = await call(urlOf(op.path), { method: op.method });
+      expect(anonymous.status, "no credential").toBe(401);
+      expect(anonymous.headers.get("content-type")).toBe("application/problem+json");
+      const tokens = {
+        "read-only": await tokenWithRole("read-only"),
+        operator: await tokenWithRole("operator"),
+        "super-user": await tokenWithRole("super-user"),
+      };
+      for (const role of ROLES) {
+        const token = tokens[role];
+        const response = await call(urlOf(op.path), {
+          method: op.method,
+          headers: { authorization: `Bearer ${token}` },
+        });
+        await response.body?.cancel(); // the log stream never ends on its own
+        // Session-only operations belong to a logged-in account: every token is refused.
+        if (op.credentials === "session") expect(response.status, role).toBe(403);
+        else if (ADMITTED[op.floor as Floor].includes(role)) {
+          // Admitted: past authentication and authorization, and the request is then served or refused as a client
+          // error, never a crash.
+          expect([401, 403], `${role} admitted`).not.toContain(response.status);
+          expect(response.status, role).toBeLessThan(500);
+        } else expect(response.status, `${role} below the floor`).toBe(403);
+      }
+    },
+  );
 
   it("answers 403 to every cookie-authenticated mutation without X-CSRF-Token", async () => {
     const { cookie } = await enrolAndLogin("admin", ADMIN_PASSWORD);
@@ -236,6 +272,7 @@ describe("authorization matrix", () => {
   it("refuses a session cookie on bearer-only operations", async () => {
     const bearerOnly = operations.filter((r) => r.credentials === "bearer");
     const { cookie } = await enrolAndLogin("admin", ADMIN_PASSWORD);
-    for (const op of bearerOnly) expect((await call(urlOf(op.path), { method: op.method, headers: { cookie } })).status).toBe(401);
+    for (const op of bearerOnly)
+      expect((await call(urlOf(op.path), { method: op.method, headers: { cookie } })).status).toBe(401);
   });
 });

@@ -7,10 +7,10 @@ import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { LogTail as Tail } from "../../src/schemas/logs.ts";
 import type { SessionDetail, SessionList } from "../../src/schemas/sessions.ts";
 
-
 const COLLECTOR = "192.0.2.200";
 const sessionIds = async (n: number) => (await get<SessionList>(`/api/v1/sessions?limit=${n}`)).items.map((s) => s.id);
-const start = (id: number, body: Record<string, unknown>, headers = admin) => send("POST", `/api/v1/sessions/${id}/capture`, body, headers);
+const start = (id: number, body: Record<string, unknown>, headers = admin) =>
+  send("POST", `/api/v1/sessions/${id}/capture`, body, headers);
 const stop = (id: number, headers = admin) => send("DELETE", `/api/v1/sessions/${id}/capture`, undefined, headers);
 const unlimited = { destinationIp: COLLECTOR, maxPackets: null, maxDurationSeconds: null };
 
@@ -21,13 +21,18 @@ describe("starting and stopping a capture", () => {
     const operator = await tokenWithRole("operator", "noc-capture");
     const { lastSeq } = await get<Tail>("/api/v1/logs/tail?count=1");
 
-    const started = await start(id!, { destinationIp: COLLECTOR, maxPackets: 0, maxDurationSeconds: null }, bearer(operator));
+    const started = await start(
+      id!,
+      { destinationIp: COLLECTOR, maxPackets: 0, maxDurationSeconds: null },
+      bearer(operator),
+    );
     expect(started.status).toBe(200);
     const record = await started.json<Capture>();
     expect(record).toMatchObject({ sessionId: id, destinationIp: COLLECTOR, maxPackets: 0, maxDurationSeconds: null });
     expect((await get<SessionDetail>(`/api/v1/sessions/${id}`)).capture).toEqual(record);
 
-    // No churn while the capture is watched: a departure may pick its session (see "ends a capture after maxDurationSeconds").
+    // No churn while the capture is watched: a departure may pick its session (see "ends a capture after
+    // maxDurationSeconds").
     await scenario({ action: "set-churn-multiplier", multiplier: 0 });
     await advance(60);
     const [row] = await get<Row[]>("/api/v1/captures");
@@ -40,9 +45,21 @@ describe("starting and stopping a capture", () => {
     expect(await get<Row[]>("/api/v1/captures")).toEqual([]);
 
     const entries = (await get<Tail>(`/api/v1/logs/tail?sinceSeq=${lastSeq}`)).entries;
-    expect(entries.find((e) => e.msgId === "audit.capture.start")!.fields).toEqual({ sessionId: id, destinationIp: COLLECTOR, maxPackets: 0, maxDurationSeconds: null, actor: "token:noc-capture" });
-    expect(entries.find((e) => e.msgId === "audit.capture.stop")!.fields).toEqual({ sessionId: id, actor: "token:noc-capture" });
-    expect(entries.find((e) => e.msgId === "capture.stop")!.fields).toMatchObject({ sessionId: id, reason: "operator" });
+    expect(entries.find((e) => e.msgId === "audit.capture.start")!.fields).toEqual({
+      sessionId: id,
+      destinationIp: COLLECTOR,
+      maxPackets: 0,
+      maxDurationSeconds: null,
+      actor: "token:noc-capture",
+    });
+    expect(entries.find((e) => e.msgId === "audit.capture.stop")!.fields).toEqual({
+      sessionId: id,
+      actor: "token:noc-capture",
+    });
+    expect(entries.find((e) => e.msgId === "capture.stop")!.fields).toMatchObject({
+      sessionId: id,
+      reason: "operator",
+    });
   });
 
   it("refuses a second capture on a session with 409, unknown sessions and absent captures with 404", async () => {
@@ -61,7 +78,10 @@ describe("starting and stopping a capture", () => {
   it("requires all three keys, limits that are null or non-negative int32, and an IP destination", async () => {
     await advance(300);
     const [id] = await sessionIds(1);
-    const pointers = async (body: unknown) => (await (await start(id!, body as Record<string, unknown>)).json<z.output<typeof ProblemDetails>>()).errors?.map((e) => e.pointer);
+    const pointers = async (body: unknown) =>
+      (await (await start(id!, body as Record<string, unknown>)).json<z.output<typeof ProblemDetails>>()).errors?.map(
+        (e) => e.pointer,
+      );
     expect(await pointers({ destinationIp: COLLECTOR })).toEqual(["#/maxPackets", "#/maxDurationSeconds"]);
     expect(await pointers({ ...unlimited, maxPackets: -1 })).toEqual(["#/maxPackets"]);
     expect(await pointers({ ...unlimited, maxDurationSeconds: 2 ** 31 })).toEqual(["#/maxDurationSeconds"]);
@@ -87,7 +107,9 @@ describe("automatic stop", () => {
     const { lastSeq } = await get<Tail>("/api/v1/logs/tail?count=1");
     await advance(10);
     expect(await get<Row[]>("/api/v1/captures")).toEqual([]);
-    const stopEntry = (await get<Tail>(`/api/v1/logs/tail?sinceSeq=${lastSeq}`)).entries.find((e) => e.msgId === "capture.stop")!;
+    const stopEntry = (await get<Tail>(`/api/v1/logs/tail?sinceSeq=${lastSeq}`)).entries.find(
+      (e) => e.msgId === "capture.stop",
+    )!;
     expect(stopEntry.fields).toMatchObject({ sessionId: id, reason: "max-packets", packets: 1 });
   });
 
@@ -101,7 +123,9 @@ describe("automatic stop", () => {
     const { lastSeq } = await get<Tail>("/api/v1/logs/tail?count=1");
     await advance(10);
     expect((await get<Row[]>("/api/v1/captures")).map((r) => r.sessionId)).toEqual([b]);
-    const stopEntry = (await get<Tail>(`/api/v1/logs/tail?sinceSeq=${lastSeq}`)).entries.find((e) => e.msgId === "capture.stop")!;
+    const stopEntry = (await get<Tail>(`/api/v1/logs/tail?sinceSeq=${lastSeq}`)).entries.find(
+      (e) => e.msgId === "capture.stop",
+    )!;
     expect(stopEntry.fields).toMatchObject({ sessionId: a, reason: "max-duration", durationSeconds: 30 });
     // Zero limits are unlimited. No churn meanwhile: a departure may pick this session, and the clock starts at
     // the wall clock's time, so whether one did varied with the hour the suite ran (its capture then ends with it).

@@ -1,4 +1,7 @@
-/** Test certificates made on the spot with WebCrypto and @peculiar/x509: matching and mismatching pairs, expired ones, several key types. */
+/**
+ * Test certificates made on the spot with WebCrypto and @peculiar/x509: matching and mismatching pairs, expired ones,
+ * several key types.
+ */
 import "reflect-metadata";
 import * as x509 from "@peculiar/x509";
 
@@ -10,7 +13,12 @@ export type KeyKind = "ecdsa" | "rsa" | "rsa-1024" | "ed25519";
 const ALGORITHMS: Record<KeyKind, SubtleCryptoGenerateKeyAlgorithm & { hash?: string }> = {
   ecdsa: { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" },
   rsa: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256", publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 },
-  "rsa-1024": { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256", publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 1024 },
+  "rsa-1024": {
+    name: "RSASSA-PKCS1-v1_5",
+    hash: "SHA-256",
+    publicExponent: new Uint8Array([1, 0, 1]),
+    modulusLength: 1024,
+  },
   ed25519: { name: "Ed25519" },
 };
 
@@ -25,7 +33,9 @@ export interface TestCertificate {
 const DAY = 86_400_000;
 
 /** A self-signed certificate for `name` (also an IP SAN 127.0.0.1) and its PKCS#8 key. */
-export async function selfSigned(options: { name?: string; kind?: KeyKind; notBefore?: Date; notAfter?: Date } = {}): Promise<TestCertificate> {
+export async function selfSigned(
+  options: { name?: string; kind?: KeyKind; notBefore?: Date; notAfter?: Date } = {},
+): Promise<TestCertificate> {
   const name = options.name ?? "edge-1.bng.localhost";
   const algorithm = ALGORITHMS[options.kind ?? "ecdsa"];
   const keys = (await crypto.subtle.generateKey(algorithm, true, ["sign", "verify"])) as CryptoKeyPair;
@@ -37,7 +47,12 @@ export async function selfSigned(options: { name?: string; kind?: KeyKind; notBe
     notAfter: options.notAfter ?? new Date(Date.now() + 365 * DAY),
     keys,
     signingAlgorithm: algorithm,
-    extensions: [new x509.SubjectAlternativeNameExtension([{ type: "dns", value: name }, { type: "ip", value: "127.0.0.1" }])],
+    extensions: [
+      new x509.SubjectAlternativeNameExtension([
+        { type: "dns", value: name },
+        { type: "ip", value: "127.0.0.1" },
+      ]),
+    ],
   });
   const pkcs8 = (await crypto.subtle.exportKey("pkcs8", keys.privateKey)) as ArrayBuffer;
   const thumbprint = new Uint8Array(await certificate.getThumbprint("SHA-256"));
@@ -52,7 +67,8 @@ export async function selfSigned(options: { name?: string; kind?: KeyKind; notBe
 /** Re-wraps a PKCS#8 key as the traditional PEM of its algorithm: PKCS#1 `RSA PRIVATE KEY` or SEC1 `EC PRIVATE KEY`. */
 export function traditionalPem(pkcs8Pem: string, label: "RSA PRIVATE KEY" | "EC PRIVATE KEY"): string {
   const der = x509.PemConverter.decodeFirst(pkcs8Pem);
-  // PrivateKeyInfo ::= SEQUENCE { version, algorithm, privateKey OCTET STRING }: the octet string holds the traditional key.
+  // PrivateKeyInfo ::= SEQUENCE { version, algorithm, privateKey OCTET STRING }: the octet string holds the traditional
+  // key.
   const bytes = new Uint8Array(der);
   let offset = 0;
   const header = (at: number) => {

@@ -22,16 +22,28 @@ type Pool = z.output<typeof AddressPool>;
 
 const groups = async () => (await call("/api/v1/cgn/groups", { headers: admin })).json<Group[]>();
 const group = (name: string) => call(`/api/v1/cgn/groups/${name}`, { headers: admin });
-const putGroup = (name: string, body: unknown, headers = admin) => call(`/api/v1/cgn/groups/${name}`, json("PUT", body, headers));
-const deleteGroup = (name: string, query = "") => call(`/api/v1/cgn/groups/${name}${query}`, { method: "DELETE", headers: admin });
-const settings = async () => (await call("/api/v1/cgn/settings", { headers: admin })).json<z.output<typeof CgnSettings>>();
+const putGroup = (name: string, body: unknown, headers = admin) =>
+  call(`/api/v1/cgn/groups/${name}`, json("PUT", body, headers));
+const deleteGroup = (name: string, query = "") =>
+  call(`/api/v1/cgn/groups/${name}${query}`, { method: "DELETE", headers: admin });
+const settings = async () =>
+  (await call("/api/v1/cgn/settings", { headers: admin })).json<z.output<typeof CgnSettings>>();
 const putSettings = (body: unknown, headers = admin) => call("/api/v1/cgn/settings", json("PUT", body, headers));
 const cgnStatus = async () => (await call("/api/v1/cgn/status", { headers: admin })).json<Status>();
 const pools = async () => (await call("/api/v1/address-pools", { headers: admin })).json<Pool[]>();
-/** Blocks of the wholesale pool a scenario fill reserved: only a data plane restored from its snapshot still holds them. */
-const reserved = async () => (await (await call("/api/v1/address-pools/wholesale-v4/allocations?limit=1000", { headers: admin })).json<z.output<typeof AddressPoolAllocationsPage>>()).items.filter((a) => a.kind === "reserved").length;
-const scenario = async (body: unknown) => expect((await call("/twin/v1/scenario", json("POST", body, admin))).status).toBe(200);
-// An abrupt restart: evictDurableObject waits for in-flight work to drain and, after a scenario call, outlasts a test's timeout.
+/**
+ * Blocks of the wholesale pool a scenario fill reserved: only a data plane restored from its snapshot still holds them.
+ */
+const reserved = async () =>
+  (
+    await (
+      await call("/api/v1/address-pools/wholesale-v4/allocations?limit=1000", { headers: admin })
+    ).json<z.output<typeof AddressPoolAllocationsPage>>()
+  ).items.filter((a) => a.kind === "reserved").length;
+const scenario = async (body: unknown) =>
+  expect((await call("/twin/v1/scenario", json("POST", body, admin))).status).toBe(200);
+// An abrupt restart: evictDurableObject waits for in-flight work to drain and, after a scenario call, outlasts a test's
+// timeout.
 const restart = () => abortAllDurableObjects();
 const ok = async (response: Response) => {
   expect(response.status, await response.clone().text()).toBe(200);
@@ -67,26 +79,46 @@ const WHOLESALE = {
 };
 const configuredHalf = ({ pendingRestart: _p, insideVrfs: _i, ...rest }: Group) => rest;
 // What moves while the group runs (bindings, utilisation, port blocks handed out) is not configuration.
-const runningHalf = ({ activeBindings: _a, utilisation: _u, portBlockAllocations: _p, ...rest }: Status["groups"][number]) => rest;
+const runningHalf = ({
+  activeBindings: _a,
+  utilisation: _u,
+  portBlockAllocations: _p,
+  ...rest
+}: Status["groups"][number]) => rest;
 
 describe("seeding", () => {
   it("takes the groups from the simulation profile: what is configured is what runs", async () => {
     expect(await groups()).toEqual([CGN_1]);
     expect((await cgnStatus()).groups.map(runningHalf)).toEqual([configuredHalf(CGN_1)]);
-    expect(itemOf(await getConfig(), "cgn.groups", "cgn-1")!.values).toMatchObject({ autoLearn: "cgn-inside:100.127.0.0/16", publicSubnets: "192.0.2.0/26", "timeouts.udp": "300" });
+    expect(itemOf(await getConfig(), "cgn.groups", "cgn-1")!.values).toMatchObject({
+      autoLearn: "cgn-inside:100.127.0.0/16",
+      publicSubnets: "192.0.2.0/26",
+      "timeouts.udp": "300",
+    });
     expect(await settings()).toEqual({ maxBindings: 3000, maxFlows: 400000, pendingRestart: false });
   });
 
-  it.each(PROFILE_NAMES)("gives a valid document that rebuilds the %s profile exactly (so a restart keeps the data plane)", (name) => {
-    const profile = profileNamed(name);
-    const definition = { ...applianceNamed(env, "edge-1")!, profile: name };
-    const accounts = [{ username: "admin", role: "super-user", passwordHash: DECOY_HASH }];
-    const doc = seedDocument({ definition, listener: "https://127.0.0.1:8443", peers: [], profile, accounts, localFleet: false });
-    expect(validateDocument(doc, doc, { appliance: "edge-1", profile })).toEqual([]);
-    const built = profileWithCgn(profile, doc);
-    // Exactly: the same JSON text, key order included (what the restart's fingerprint is taken over), not production's hash of it.
-    expect(built.ok && JSON.stringify(built.profile)).toBe(JSON.stringify(profile));
-  });
+  it.each(PROFILE_NAMES)(
+    "gives a valid document that rebuilds the %s profile exactly (so a restart keeps the data plane)",
+    (name) => {
+      const profile = profileNamed(name);
+      const definition = { ...applianceNamed(env, "edge-1")!, profile: name };
+      const accounts = [{ username: "admin", role: "super-user", passwordHash: DECOY_HASH }];
+      const doc = seedDocument({
+        definition,
+        listener: "https://127.0.0.1:8443",
+        peers: [],
+        profile,
+        accounts,
+        localFleet: false,
+      });
+      expect(validateDocument(doc, doc, { appliance: "edge-1", profile })).toEqual([]);
+      const built = profileWithCgn(profile, doc);
+      // Exactly: the same JSON text, key order included (what the restart's fingerprint is taken over), not
+      // production's hash of it.
+      expect(built.ok && JSON.stringify(built.profile)).toBe(JSON.stringify(profile));
+    },
+  );
 });
 
 describe("reading groups", () => {
@@ -119,19 +151,29 @@ describe("writing a group", () => {
         pendingRestart: true,
       },
     ]);
-    expect(itemOf(await getConfig(), "cgn.groups", "wholesale-cgn")!.values.autoLearn).toBe("wholesale:10.129.0.0/24\nwholesale:10.129.1.0/24");
+    expect(itemOf(await getConfig(), "cgn.groups", "wholesale-cgn")!.values.autoLearn).toBe(
+      "wholesale:10.129.0.0/24\nwholesale:10.129.1.0/24",
+    );
     expect((await cgnStatus()).groups.map((g) => g.name)).toEqual(["cgn-1"]);
-    expect((await history()).items[0]).toMatchObject({ operation: "cgn-group", comment: "partners get CGN", restartRequired: true });
+    expect((await history()).items[0]).toMatchObject({
+      operation: "cgn-group",
+      comment: "partners get CGN",
+      restartRequired: true,
+    });
   });
 
-  it("replaces a group, keeping its inside VRFs when the body leaves them out (they are not in the spec's CgnGroup)", async () => {
-    const { name: _name, pendingRestart: _pending, insideVrfs: _inside, ...body } = CGN_1;
-    await ok(await putGroup("cgn-1", { ...body, portCap: 4096 }));
-    expect((await (await group("cgn-1")).json<Group>())).toEqual({ ...CGN_1, portCap: 4096, pendingRestart: true });
-    // Putting back what runs clears the mark.
-    await ok(await putGroup("cgn-1", body));
-    expect((await (await group("cgn-1")).json<Group>()).pendingRestart).toBe(false);
-  });
+  it(
+    "replaces a group, keeping its inside VRFs when the body leaves them out (they " +
+      "are not in the spec's CgnGroup)",
+    async () => {
+      const { name: _name, pendingRestart: _pending, insideVrfs: _inside, ...body } = CGN_1;
+      await ok(await putGroup("cgn-1", { ...body, portCap: 4096 }));
+      expect(await (await group("cgn-1")).json<Group>()).toEqual({ ...CGN_1, portCap: 4096, pendingRestart: true });
+      // Putting back what runs clears the mark.
+      await ok(await putGroup("cgn-1", body));
+      expect((await (await group("cgn-1")).json<Group>()).pendingRestart).toBe(false);
+    },
+  );
 
   it("answers restartRequired true even when nothing changed", async () => {
     const { name: _name, pendingRestart: _pending, ...body } = CGN_1;
@@ -152,15 +194,28 @@ describe("writing a group", () => {
       }),
     );
     expect(pointersOf(errors)).toEqual(
-      ["autoLearn", "bypassPrefixes", "chunkSize", "insideVrfs", "outsideVrf", "publicSubnets", "setupsPerSec", "timeouts.icmp", "timeouts.udp"].map((c) => `#/lists/cgn.groups/bad/${c}`),
+      [
+        "autoLearn",
+        "bypassPrefixes",
+        "chunkSize",
+        "insideVrfs",
+        "outsideVrf",
+        "publicSubnets",
+        "setupsPerSec",
+        "timeouts.icmp",
+        "timeouts.udp",
+      ].map((c) => `#/lists/cgn.groups/bad/${c}`),
     );
-    expect(errors.find((e) => e.pointer.endsWith("/publicSubnets"))!.detail).toMatch(/'192\.0\.2\.1\/24'.*'2001:db8::\/64'/);
+    expect(errors.find((e) => e.pointer.endsWith("/publicSubnets"))!.detail).toMatch(
+      /'192\.0\.2\.1\/24'.*'2001:db8::\/64'/,
+    );
     expect(errors.find((e) => e.pointer.endsWith("/autoLearn"))!.detail).toContain("no vrfs item 'ghost'");
     expect(await groups()).toEqual([CGN_1]);
   });
 
   it("checks port blocks: portCap at least chunkSize, a whole number of blocks, at most 64", async () => {
-    const portCap = async (chunkSize: number, cap: number) => pointersOf(await rejection(await putGroup("w", { ...WHOLESALE, chunkSize, portCap: cap })));
+    const portCap = async (chunkSize: number, cap: number) =>
+      pointersOf(await rejection(await putGroup("w", { ...WHOLESALE, chunkSize, portCap: cap })));
     expect(await portCap(1024, 512)).toEqual(["#/lists/cgn.groups/w/portCap"]);
     expect(await portCap(1000, 1500)).toEqual(["#/lists/cgn.groups/w/portCap"]);
     expect(await portCap(64, 64 * 65)).toEqual(["#/lists/cgn.groups/w/portCap"]);
@@ -168,37 +223,63 @@ describe("writing a group", () => {
   });
 
   it("refuses public subnets overlapping another group's, and a VRF another group translates", async () => {
-    const errors = await rejection(await putGroup("w", { ...WHOLESALE, insideVrfs: ["cgn-inside"], publicSubnets: ["192.0.2.32/27"] }));
+    const errors = await rejection(
+      await putGroup("w", { ...WHOLESALE, insideVrfs: ["cgn-inside"], publicSubnets: ["192.0.2.32/27"] }),
+    );
     expect(errors).toEqual([
-      { in: "config", pointer: "#/lists/cgn.groups/w/insideVrfs", detail: expect.stringContaining("already translated by group 'cgn-1'") },
-      { in: "config", pointer: "#/lists/cgn.groups/w/publicSubnets", detail: expect.stringContaining("overlaps 192.0.2.0/26 of group 'cgn-1'") },
+      {
+        in: "config",
+        pointer: "#/lists/cgn.groups/w/insideVrfs",
+        detail: expect.stringContaining("already translated by group 'cgn-1'"),
+      },
+      {
+        in: "config",
+        pointer: "#/lists/cgn.groups/w/publicSubnets",
+        detail: expect.stringContaining("overlaps 192.0.2.0/26 of group 'cgn-1'"),
+      },
     ]);
   });
 
   it("refuses a new group without inside VRFs or public subnets", async () => {
-    expect(pointersOf(await rejection(await putGroup("w", { publicSubnets: [] })))).toEqual(["#/lists/cgn.groups/w/insideVrfs", "#/lists/cgn.groups/w/publicSubnets"]);
+    expect(pointersOf(await rejection(await putGroup("w", { publicSubnets: [] })))).toEqual([
+      "#/lists/cgn.groups/w/insideVrfs",
+      "#/lists/cgn.groups/w/publicSubnets",
+    ]);
   });
 
-  it("refuses to translate a VRF whose pools hold public, announced space (the allocator could not be built)", async () => {
-    const errors = await rejection(await putGroup("w", { ...WHOLESALE, insideVrfs: ["default"] }));
-    expect(errors).toEqual([{ in: "config", pointer: "#/lists/cgn.groups/w/insideVrfs", detail: expect.stringContaining("residential-v4") }]);
-  });
+  it(
+    "refuses to translate a VRF whose pools hold public, announced space (the " + "allocator could not be built)",
+    async () => {
+      const errors = await rejection(await putGroup("w", { ...WHOLESALE, insideVrfs: ["default"] }));
+      expect(errors).toEqual([
+        { in: "config", pointer: "#/lists/cgn.groups/w/insideVrfs", detail: expect.stringContaining("residential-v4") },
+      ]);
+    },
+  );
 
   it("refuses a malformed body with 400", async () => {
     expect((await putGroup("w", { insideVrfs: ["wholesale"] })).status).toBe(400);
     expect((await putGroup("w", { ...WHOLESALE, chunkSize: "512" })).status).toBe(400);
-    expect((await putGroup("w", { ...WHOLESALE, autoLearn: [{ insideVrf: "wholesale", prefixes: [] }] })).status).toBe(400);
+    expect((await putGroup("w", { ...WHOLESALE, autoLearn: [{ insideVrf: "wholesale", prefixes: [] }] })).status).toBe(
+      400,
+    );
   });
 
   it("is for super-users only", async () => {
     expect((await putGroup("w", WHOLESALE, bearer(await tokenWithRole("operator")))).status).toBe(403);
-    expect((await putSettings({ maxBindings: 1, maxFlows: 1 }, bearer(await tokenWithRole("operator")))).status).toBe(403);
+    expect((await putSettings({ maxBindings: 1, maxFlows: 1 }, bearer(await tokenWithRole("operator")))).status).toBe(
+      403,
+    );
   });
 });
 
 describe("deleting a group", () => {
   it("deletes it with restartRequired; the running group stays until a restart", async () => {
-    expect(await ok(await deleteGroup("cgn-1", "?comment=no%20more%20CGN"))).toMatchObject({ status: "committed", name: "cgn-1", restartRequired: true });
+    expect(await ok(await deleteGroup("cgn-1", "?comment=no%20more%20CGN"))).toMatchObject({
+      status: "committed",
+      name: "cgn-1",
+      restartRequired: true,
+    });
     expect(await groups()).toEqual([]);
     expect((await cgnStatus()).groups.map((g) => g.name)).toEqual(["cgn-1"]);
     expect((await history()).items[0]).toMatchObject({ operation: "cgn-group", comment: "no more CGN" });
@@ -209,7 +290,13 @@ describe("deleting a group", () => {
   });
 
   it("is required before a VRF the group names can be deleted, autoLearn included", async () => {
-    await ok(await putGroup("w", { ...WHOLESALE, insideVrfs: ["wholesale"], autoLearn: [{ insideVrf: "wholesale", prefixes: ["10.129.0.0/24"] }] }));
+    await ok(
+      await putGroup("w", {
+        ...WHOLESALE,
+        insideVrfs: ["wholesale"],
+        autoLearn: [{ insideVrf: "wholesale", prefixes: ["10.129.0.0/24"] }],
+      }),
+    );
     const refused = await call("/api/v1/vrfs/wholesale", { method: "DELETE", headers: admin });
     expect(refused.status).toBe(409);
     const { detail } = await refused.json<z.output<typeof ProblemDetails>>();
@@ -224,15 +311,26 @@ describe("CGN settings", () => {
     expect(result).toMatchObject({ status: "committed", name: "settings", restartRequired: true });
     expect(await settings()).toEqual({ maxBindings: 5000, maxFlows: 600000, pendingRestart: true });
     expect(await cgnStatus()).toMatchObject({ maxBindings: 3000, maxFlows: 400000 });
-    expect((await history()).items[0]).toMatchObject({ operation: "cgn-settings", comment: "bigger box", changedPaths: ["#/fields/cgn.maxBindings", "#/fields/cgn.maxFlows"] });
+    expect((await history()).items[0]).toMatchObject({
+      operation: "cgn-settings",
+      comment: "bigger box",
+      changedPaths: ["#/fields/cgn.maxBindings", "#/fields/cgn.maxFlows"],
+    });
   });
 
   it("answer 422 listing both rejected caps", async () => {
-    expect(pointersOf(await rejection(await putSettings({ maxBindings: 0, maxFlows: 2 ** 31 })))).toEqual(["#/fields/cgn.maxBindings", "#/fields/cgn.maxFlows"]);
-    expect(pointersOf(await rejection(await putSettings({ maxBindings: 524_289, maxFlows: 1 })))).toEqual(["#/fields/cgn.maxBindings"]);
+    expect(pointersOf(await rejection(await putSettings({ maxBindings: 0, maxFlows: 2 ** 31 })))).toEqual([
+      "#/fields/cgn.maxBindings",
+      "#/fields/cgn.maxFlows",
+    ]);
+    expect(pointersOf(await rejection(await putSettings({ maxBindings: 524_289, maxFlows: 1 })))).toEqual([
+      "#/fields/cgn.maxBindings",
+    ]);
     // 64 blocks per binding (portCap 4096 / chunkSize 64) × 100,000 bindings is more than the allocator holds.
     await ok(await putGroup("w", { ...WHOLESALE, chunkSize: 64, portCap: 4096 }));
-    expect(pointersOf(await rejection(await putSettings({ maxBindings: 100_000, maxFlows: 1 })))).toEqual(["#/fields/cgn.maxBindings"]);
+    expect(pointersOf(await rejection(await putSettings({ maxBindings: 100_000, maxFlows: 1 })))).toEqual([
+      "#/fields/cgn.maxBindings",
+    ]);
   });
 
   it("answer 400 for a malformed body", async () => {
@@ -256,7 +354,12 @@ describe("a restart", () => {
     const status = await cgnStatus();
     expect(status).toMatchObject({ running: true, maxBindings: 5000, maxFlows: 600000 });
     expect(status.groups.map((g) => g.name)).toEqual(["cgn-1", "wholesale-cgn"]);
-    expect(status.groups[1]).toMatchObject({ publicSubnets: ["198.51.100.0/27"], chunkSize: 512, portCap: 2048, timeouts: { udp: 120 } });
+    expect(status.groups[1]).toMatchObject({
+      publicSubnets: ["198.51.100.0/27"],
+      chunkSize: 512,
+      portCap: 2048,
+      timeouts: { udp: 120 },
+    });
     expect((await groups()).map((g) => g.pendingRestart)).toEqual([false, false]);
     expect((await settings()).pendingRestart).toBe(false);
     expect((await pools()).find((p) => p.name === "wholesale-v4")).toMatchObject({ cgnTranslated: true });
@@ -287,7 +390,9 @@ describe("a restart", () => {
     await restart();
     // Subscribers keep arriving in the former inside VRF; none of them is translated.
     await scenario({ action: "advance-clock", seconds: 900 });
-    expect((await call("/api/v1/sessions/summary", { headers: admin }).then((r) => r.json<SessionSummaryCounts>())).total).toBeGreaterThan(0);
+    expect(
+      (await call("/api/v1/sessions/summary", { headers: admin }).then((r) => r.json<SessionSummaryCounts>())).total,
+    ).toBeGreaterThan(0);
     const page = await call("/api/v1/cgn/bindings", { headers: admin });
     expect(page.status).toBe(200);
     expect(await page.json()).toMatchObject({ running: false, total: 0, items: [] });
@@ -307,6 +412,12 @@ describe("a software update", () => {
     await restart();
     expect(await groups()).toEqual([CGN_1]);
     expect((await cgnStatus()).groups.map((g) => g.name)).toEqual(["cgn-1"]);
-    expect((await history()).items[0]).toMatchObject({ version: 2, actor: "system", operation: "seed", comment: expect.stringContaining("cgn.groups"), changedPaths: expect.arrayContaining(["#/lists/cgn.groups/cgn-1"]) });
+    expect((await history()).items[0]).toMatchObject({
+      version: 2,
+      actor: "system",
+      operation: "seed",
+      comment: expect.stringContaining("cgn.groups"),
+      changedPaths: expect.arrayContaining(["#/lists/cgn.groups/cgn-1"]),
+    });
   });
 });

@@ -11,9 +11,20 @@ describe("CGN status and bindings", () => {
   it("reports the group's configuration and port-block utilisation, consistent with the bindings list", async () => {
     await advance(1800);
     const status = await get<Status>("/api/v1/cgn/status");
-    expect(status).toMatchObject({ enabled: true, running: true, maxBindings: 3000, eventsLostByDriver: { syslog: 0 } });
+    expect(status).toMatchObject({
+      enabled: true,
+      running: true,
+      maxBindings: 3000,
+      eventsLostByDriver: { syslog: 0 },
+    });
     const [group] = status.groups;
-    expect(group).toMatchObject({ name: "cgn-1", outsideVrf: "default", publicSubnets: ["192.0.2.0/26"], chunkSize: 1024, portCap: 8192 });
+    expect(group).toMatchObject({
+      name: "cgn-1",
+      outsideVrf: "default",
+      publicSubnets: ["192.0.2.0/26"],
+      chunkSize: 1024,
+      portCap: 8192,
+    });
     // 64 public addresses × 63 blocks of 1024 ports above 1023.
     expect(group!.utilisation.totalChunks).toBe(64 * 63);
     const u = group!.utilisation;
@@ -63,28 +74,51 @@ describe("CGN status and bindings", () => {
 });
 
 describe("identifying a binding", () => {
-  it("sets the subscriber of an auto-learned binding, emits one Identify event per port block and audits the actor", async () => {
-    await advance(1800);
-    const auto = (await get<Page>(AUTO_LEARNED)).items[0]!;
-    expect(auto).toBeDefined();
-    const { lastSeq } = await get<Tail>("/api/v1/logs/tail?count=1");
-    const token = await tokenWithRole("super-user", "compliance-2");
-    const response = await send("POST", `/api/v1/cgn/bindings/${auto.bindingIndex}/identify`, { subscriberId: "case-4711" }, bearer(token));
-    expect(response.status).toBe(200);
-    const row = await response.json<Binding>();
-    expect(row).toMatchObject({ bindingIndex: auto.bindingIndex, autoLearned: true, subscriberId: "case-4711", publicIp: auto.publicIp });
-    expect((await get<Page>(AUTO_LEARNED)).items.find((b) => b.bindingIndex === auto.bindingIndex)!.subscriberId).toBe("case-4711");
-    const entries = (await get<Tail>(`/api/v1/logs/tail?sinceSeq=${lastSeq}`)).entries;
-    const identify = entries.filter((e) => e.msgId === "cgn.identify");
-    expect(identify.map((e) => e.fields.portBlock)).toEqual(row.portBlocks);
-    expect(identify.every((e) => e.fields.subscriberId === "case-4711" && e.fields.bindingIndex === auto.bindingIndex)).toBe(true);
-    expect(entries.find((e) => e.msgId === "audit.cgn.identify")!.fields).toMatchObject({ bindingIndex: auto.bindingIndex, subscriberId: "case-4711", actor: "token:compliance-2" });
-  });
+  it(
+    "sets the subscriber of an auto-learned binding, emits one Identify event per " + "port block and audits the actor",
+    async () => {
+      await advance(1800);
+      const auto = (await get<Page>(AUTO_LEARNED)).items[0]!;
+      expect(auto).toBeDefined();
+      const { lastSeq } = await get<Tail>("/api/v1/logs/tail?count=1");
+      const token = await tokenWithRole("super-user", "compliance-2");
+      const response = await send(
+        "POST",
+        `/api/v1/cgn/bindings/${auto.bindingIndex}/identify`,
+        { subscriberId: "case-4711" },
+        bearer(token),
+      );
+      expect(response.status).toBe(200);
+      const row = await response.json<Binding>();
+      expect(row).toMatchObject({
+        bindingIndex: auto.bindingIndex,
+        autoLearned: true,
+        subscriberId: "case-4711",
+        publicIp: auto.publicIp,
+      });
+      expect(
+        (await get<Page>(AUTO_LEARNED)).items.find((b) => b.bindingIndex === auto.bindingIndex)!.subscriberId,
+      ).toBe("case-4711");
+      const entries = (await get<Tail>(`/api/v1/logs/tail?sinceSeq=${lastSeq}`)).entries;
+      const identify = entries.filter((e) => e.msgId === "cgn.identify");
+      expect(identify.map((e) => e.fields.portBlock)).toEqual(row.portBlocks);
+      expect(
+        identify.every((e) => e.fields.subscriberId === "case-4711" && e.fields.bindingIndex === auto.bindingIndex),
+      ).toBe(true);
+      expect(entries.find((e) => e.msgId === "audit.cgn.identify")!.fields).toMatchObject({
+        bindingIndex: auto.bindingIndex,
+        subscriberId: "case-4711",
+        actor: "token:compliance-2",
+      });
+    },
+  );
 
   it("refuses a session's binding with 409 and an unknown one with 404", async () => {
     await advance(900);
     const bound = (await get<Page>("/api/v1/cgn/bindings?vrf=cgn-inside&limit=50")).items.find((b) => !b.autoLearned)!;
-    expect((await send("POST", `/api/v1/cgn/bindings/${bound.bindingIndex}/identify`, { subscriberId: "x" })).status).toBe(409);
+    expect(
+      (await send("POST", `/api/v1/cgn/bindings/${bound.bindingIndex}/identify`, { subscriberId: "x" })).status,
+    ).toBe(409);
     expect((await send("POST", "/api/v1/cgn/bindings/2999/identify", { subscriberId: "x" })).status).toBe(404);
     expect((await send("POST", "/api/v1/cgn/bindings/4294967296/identify", { subscriberId: "x" })).status).toBe(400);
   });

@@ -37,9 +37,20 @@ describe("web UI certificate", () => {
       warnings: [],
     });
     expect(Date.parse(details.notAfter)).toBeGreaterThan(Date.now());
-    const { status: _status, version: _version, committedUtc: _at, restartRequired: _restart, warnings: _warnings, ...shown } = details;
+    const {
+      status: _status,
+      version: _version,
+      committedUtc: _at,
+      restartRequired: _restart,
+      warnings: _warnings,
+      ...shown
+    } = details;
     expect(await (await current()).json()).toEqual(shown);
-    expect((await history()).items[0]).toMatchObject({ operation: "certificate", comment: "real certificate", restartRequired: false });
+    expect((await history()).items[0]).toMatchObject({
+      operation: "certificate",
+      comment: "real certificate",
+      restartRequired: false,
+    });
   });
 
   it("never returns the private key, and keeps it for the launcher", async () => {
@@ -54,7 +65,10 @@ describe("web UI certificate", () => {
   });
 
   it("accepts RSA and Ed25519 keys", async () => {
-    for (const [kind, label] of [["rsa", "RSA 2048"], ["ed25519", "Ed25519"]] as const) {
+    for (const [kind, label] of [
+      ["rsa", "RSA 2048"],
+      ["ed25519", "Ed25519"],
+    ] as const) {
       const response = await upload(await selfSigned({ kind }));
       expect(response.status, await response.clone().text()).toBe(200);
       expect((await response.json<Details>()).publicKey).toBe(label);
@@ -68,12 +82,17 @@ describe("web UI certificate", () => {
     const sec1 = await upload({ ...ec, privateKeyPem: traditionalPem(ec.privateKeyPem, "EC PRIVATE KEY") });
     expect(sec1.status, await sec1.clone().text()).toBe(200);
     const other = await selfSigned({ kind: "rsa" });
-    expect((await upload({ ...rsa, privateKeyPem: traditionalPem(other.privateKeyPem, "RSA PRIVATE KEY") })).status).toBe(422);
+    expect(
+      (await upload({ ...rsa, privateKeyPem: traditionalPem(other.privateKeyPem, "RSA PRIVATE KEY") })).status,
+    ).toBe(422);
   });
 
   it("accepts the certificate followed by its chain", async () => {
     const [leaf, issuer] = await Promise.all([selfSigned(), selfSigned({ name: "ca.example.net" })]);
-    const response = await upload({ certificatePem: `${leaf.certificatePem}\n${issuer.certificatePem}`, privateKeyPem: leaf.privateKeyPem });
+    const response = await upload({
+      certificatePem: `${leaf.certificatePem}\n${issuer.certificatePem}`,
+      privateKeyPem: leaf.privateKeyPem,
+    });
     expect(await response.json()).toMatchObject({ chainLength: 2, sha256Fingerprint: leaf.fingerprint });
   });
 
@@ -89,7 +108,9 @@ describe("web UI certificate", () => {
     const response = await upload({ certificatePem: a.certificatePem, privateKeyPem: b.privateKeyPem });
     expect(response.status).toBe(422);
     const problem = await response.json<Problem>();
-    expect(problem.errors).toEqual([{ in: "body", pointer: "#/privateKeyPem", detail: "the private key does not match the certificate's public key" }]);
+    expect(problem.errors).toEqual([
+      { in: "body", pointer: "#/privateKeyPem", detail: "the private key does not match the certificate's public key" },
+    ]);
     expect((await current()).status).toBe(404);
     expect((await history()).total).toBe(1);
   });
@@ -99,24 +120,38 @@ describe("web UI certificate", () => {
     expect((await upload({ certificatePem: ec.certificatePem, privateKeyPem: rsa.privateKeyPem })).status).toBe(422);
   });
 
-  it("refuses a certificate whose public key is not a valid key (issue #9 item 15): 422 naming certificatePem, not 500", async () => {
-    const pair = await selfSigned({ kind: "ecdsa" });
-    const der = Uint8Array.from(atob(pair.certificatePem.replace(/-----[^-]+-----|\s/g, "")), (c) => c.charCodeAt(0));
-    // The P-256 key is BIT STRING { 0x00 unused bits, 0x04 uncompressed point, 64 bytes }: 0x05 names no point encoding (SEC 1 §2.3.3).
-    const at = der.findIndex((_, i) => der[i] === 0x03 && der[i + 1] === 0x42 && der[i + 2] === 0x00 && der[i + 3] === 0x04);
-    expect(at).toBeGreaterThan(0);
-    der[at + 3] = 0x05;
-    const base64 = btoa(String.fromCharCode(...der)).replace(/(.{64})/g, "$1\n");
-    const response = await upload({ certificatePem: `-----BEGIN CERTIFICATE-----\n${base64}\n-----END CERTIFICATE-----\n`, privateKeyPem: pair.privateKeyPem });
-    expect(response.status).toBe(422);
-    expect(response.headers.get("content-type")).toBe("application/problem+json");
-    const problem = await response.json<Problem>();
-    expect(problem.errors!.map((e) => e.pointer)).toEqual(["#/certificatePem"]);
-    expect(problem.errors![0]!.detail).toContain("public key");
-  });
+  it(
+    "refuses a certificate whose public key is not a valid key (issue #9 item 15): " +
+      "422 naming certificatePem, not 500",
+    async () => {
+      const pair = await selfSigned({ kind: "ecdsa" });
+      const der = Uint8Array.from(atob(pair.certificatePem.replace(/-----[^-]+-----|\s/g, "")), (c) => c.charCodeAt(0));
+      // The P-256 key is BIT STRING { 0x00 unused bits, 0x04 uncompressed point, 64 bytes }: 0x05 names no point
+      // encoding
+      // (SEC 1 §2.3.3).
+      const at = der.findIndex(
+        (_, i) => der[i] === 0x03 && der[i + 1] === 0x42 && der[i + 2] === 0x00 && der[i + 3] === 0x04,
+      );
+      expect(at).toBeGreaterThan(0);
+      der[at + 3] = 0x05;
+      const base64 = btoa(String.fromCharCode(...der)).replace(/(.{64})/g, "$1\n");
+      const response = await upload({
+        certificatePem: `-----BEGIN CERTIFICATE-----\n${base64}\n-----END CERTIFICATE-----\n`,
+        privateKeyPem: pair.privateKeyPem,
+      });
+      expect(response.status).toBe(422);
+      expect(response.headers.get("content-type")).toBe("application/problem+json");
+      const problem = await response.json<Problem>();
+      expect(problem.errors!.map((e) => e.pointer)).toEqual(["#/certificatePem"]);
+      expect(problem.errors![0]!.detail).toContain("public key");
+    },
+  );
 
   it("refuses PEMs that do not parse, naming both fields", async () => {
-    const response = await upload({ certificatePem: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----", privateKeyPem: "not a key" });
+    const response = await upload({
+      certificatePem: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----",
+      privateKeyPem: "not a key",
+    });
     expect(response.status).toBe(422);
     const problem = await response.json<Problem>();
     expect(problem.errors!.map((e) => e.pointer)).toEqual(["#/certificatePem", "#/privateKeyPem"]);
@@ -147,7 +182,10 @@ describe("web UI certificate", () => {
     expect((await call("/api/v1/config/rollback", json("POST", { version: 1 }, admin))).status).toBe(200);
     expect((await current()).status).toBe(404);
     await upload(await selfSigned());
-    const cleared = await call("/api/v1/config", json("PUT", { fields: { "webUi.certificate": null, "webUi.privateKey": null } }, admin));
+    const cleared = await call(
+      "/api/v1/config",
+      json("PUT", { fields: { "webUi.certificate": null, "webUi.privateKey": null } }, admin),
+    );
     expect(await cleared.json()).toMatchObject({ restartRequired: false });
     expect((await current()).status).toBe(404);
   });

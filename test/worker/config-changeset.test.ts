@@ -31,7 +31,9 @@ describe("ConfigChangeSet semantics", () => {
   });
 
   it("names each bad element of a list-mode field", async () => {
-    const errors = await rejection(await putConfig({ fields: { "captures.mirrorAllowlist": "192.0.2.10, 192.0.2.1/24, nonsense" } }));
+    const errors = await rejection(
+      await putConfig({ fields: { "captures.mirrorAllowlist": "192.0.2.10, 192.0.2.1/24, nonsense" } }),
+    );
     expect(errors).toHaveLength(1);
     expect(errors[0]!.pointer).toBe("#/fields/captures.mirrorAllowlist");
     expect(errors[0]!.detail).toContain("'192.0.2.1/24'");
@@ -39,16 +41,37 @@ describe("ConfigChangeSet semantics", () => {
   });
 
   it("leaves a secret unchanged when sent the placeholder", async () => {
-    await commit({ listOps: [{ listPath: "radius.servers", key: "radius-1.isp.example:1812", fields: { secret: RADIUS_SECRET } }] });
+    await commit({
+      listOps: [{ listPath: "radius.servers", key: "radius-1.isp.example:1812", fields: { secret: RADIUS_SECRET } }],
+    });
     expect(itemOf(await getConfig(), "radius.servers", "radius-1.isp.example:1812")?.values.secret).toBe("********");
-    await commit({ listOps: [{ listPath: "radius.servers", key: "radius-1.isp.example:1812", fields: { secret: "********", weight: "5" } }] });
+    await commit({
+      listOps: [
+        { listPath: "radius.servers", key: "radius-1.isp.example:1812", fields: { secret: "********", weight: "5" } },
+      ],
+    });
     const stored = await storedDocument();
-    expect(stored.lists["radius.servers"]!.find((s) => s.key === "radius-1.isp.example:1812")!.values).toEqual({ weight: 5, secret: RADIUS_SECRET, transport: "simulated", accountingPort: null });
+    expect(stored.lists["radius.servers"]!.find((s) => s.key === "radius-1.isp.example:1812")!.values).toEqual({
+      weight: 5,
+      secret: RADIUS_SECRET,
+      transport: "simulated",
+      accountingPort: null,
+    });
   });
 
   it("never returns a secret, neither in GET /config nor in the history", async () => {
-    await commit({ listOps: [{ listPath: "radius.servers", key: "radius-2.isp.example:1812", fields: { secret: RADIUS_SECRET } }] });
-    await commit({ listOps: [{ listPath: "radius.servers", key: "radius-2.isp.example:1812", fields: { secret: `${RADIUS_SECRET}-rotated` } }] });
+    await commit({
+      listOps: [{ listPath: "radius.servers", key: "radius-2.isp.example:1812", fields: { secret: RADIUS_SECRET } }],
+    });
+    await commit({
+      listOps: [
+        {
+          listPath: "radius.servers",
+          key: "radius-2.isp.example:1812",
+          fields: { secret: `${RADIUS_SECRET}-rotated` },
+        },
+      ],
+    });
     const config = await (await call("/api/v1/config", { headers: admin })).text();
     const history = await (await call("/api/v1/config/history", { headers: admin })).text();
     for (const text of [config, history]) expect(text).not.toContain(RADIUS_SECRET);
@@ -58,10 +81,23 @@ describe("ConfigChangeSet semantics", () => {
   });
 
   it("adds, updates and deletes keyed-list items", async () => {
-    await commit({ listOps: [{ listPath: "alarms.sinks", key: "noc", fields: { kind: "webhook", url: "https://noc.example.net/hook" } }] });
-    expect(itemOf(await getConfig(), "alarms.sinks", "noc")?.values).toEqual({ kind: "webhook", url: "https://noc.example.net/hook", severityFloor: "major", credential: null, queueSize: "1000" });
+    await commit({
+      listOps: [
+        { listPath: "alarms.sinks", key: "noc", fields: { kind: "webhook", url: "https://noc.example.net/hook" } },
+      ],
+    });
+    expect(itemOf(await getConfig(), "alarms.sinks", "noc")?.values).toEqual({
+      kind: "webhook",
+      url: "https://noc.example.net/hook",
+      severityFloor: "major",
+      credential: null,
+      queueSize: "1000",
+    });
     await commit({ listOps: [{ listPath: "alarms.sinks", key: "noc", fields: { severityFloor: "critical" } }] });
-    expect(itemOf(await getConfig(), "alarms.sinks", "noc")?.values).toMatchObject({ kind: "webhook", severityFloor: "critical" });
+    expect(itemOf(await getConfig(), "alarms.sinks", "noc")?.values).toMatchObject({
+      kind: "webhook",
+      severityFloor: "critical",
+    });
     await commit({ listOps: [{ listPath: "alarms.sinks", key: "noc", delete: true }] });
     expect(itemOf(await getConfig(), "alarms.sinks", "noc")).toBeUndefined();
   });
@@ -77,17 +113,32 @@ describe("ConfigChangeSet semantics", () => {
         ],
       }),
     );
-    expect(pointersOf(errors)).toEqual(["#/lists/alarms.sinks/ghost", "#/lists/alarms.sinks/mail/url", "#/lists/radius.servers/radius-3.isp.example", "#/lists/vrfs/cust-a/colour"]);
+    expect(pointersOf(errors)).toEqual([
+      "#/lists/alarms.sinks/ghost",
+      "#/lists/alarms.sinks/mail/url",
+      "#/lists/radius.servers/radius-3.isp.example",
+      "#/lists/vrfs/cust-a/colour",
+    ]);
   });
 
   it("keeps keys another operation manages out of change sets, but lets them be cleared", async () => {
     const errors = await rejection(await putConfig({ fields: { "webUi.certificate": "-----BEGIN CERTIFICATE-----" } }));
-    expect(errors).toEqual([{ in: "config", pointer: "#/fields/webUi.certificate", detail: expect.stringContaining("POST /api/v1/config/webui/certificate") }]);
-    expect((await commit({ fields: { "webUi.certificate": null, "webUi.privateKey": null } })).changedPaths).toEqual([]);
+    expect(errors).toEqual([
+      {
+        in: "config",
+        pointer: "#/fields/webUi.certificate",
+        detail: expect.stringContaining("POST /api/v1/config/webui/certificate"),
+      },
+    ]);
+    expect((await commit({ fields: { "webUi.certificate": null, "webUi.privateKey": null } })).changedPaths).toEqual(
+      [],
+    );
   });
 
   it("tells a keyed list under fields, and a field under listOps, from the right place", async () => {
-    const errors = await rejection(await putConfig({ fields: { vrfs: "x" }, listOps: [{ listPath: "webUi.hostname", key: "x" }] }));
+    const errors = await rejection(
+      await putConfig({ fields: { vrfs: "x" }, listOps: [{ listPath: "webUi.hostname", key: "x" }] }),
+    );
     expect(errors.map((e) => [e.pointer, e.detail])).toEqual([
       ["#/fields/vrfs", expect.stringContaining("listOps")],
       ["#/lists/webUi.hostname", expect.stringContaining("under fields")],

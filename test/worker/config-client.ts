@@ -27,7 +27,8 @@ export async function getConfig(appliance = "edge-1"): Promise<ConfigValues> {
 }
 
 /** PUT /config. */
-export const putConfig = (change: ChangeSet, appliance = "edge-1") => call("/api/v1/config", { appliance, ...json("PUT", change, admin) });
+export const putConfig = (change: ChangeSet, appliance = "edge-1") =>
+  call("/api/v1/config", { appliance, ...json("PUT", change, admin) });
 
 /** A PUT that must commit. */
 export async function commit(change: ChangeSet, appliance = "edge-1"): Promise<Commit> {
@@ -39,7 +40,10 @@ export async function commit(change: ChangeSet, appliance = "edge-1"): Promise<C
 /** The outbound allowlist the local fleet seeds (loopback): the tests' receivers, CAs and providers listen there. */
 export const LOOPBACK_ALLOWED = { "alarms.webhookAllowlist": LOCAL_WEBHOOK_ALLOWLIST.join(",") };
 
-/** Lets the appliance reach loopback, as the local fleet does (the worker tests run as a deployment, whose allowlist starts empty). */
+/**
+ * Lets the appliance reach loopback, as the local fleet does (the worker tests run as a deployment, whose allowlist
+ * starts empty).
+ */
 export const allowLoopback = (appliance = "edge-1") => commit({ fields: LOOPBACK_ALLOWED }, appliance);
 
 /** The `errors` of a 422 problem. */
@@ -60,10 +64,14 @@ export async function history(query = ""): Promise<z.output<ReturnType<typeof pa
 }
 
 /** One keyed-list item of a ConfigValues document. */
-export const itemOf = (config: ConfigValues, list: string, key: string) => config.lists[list]?.find((item) => item.key === key);
+export const itemOf = (config: ConfigValues, list: string, key: string) =>
+  config.lists[list]?.find((item) => item.key === key);
 
 /** The stored (unredacted) document, read inside the object. */
-export function storedDocument(appliance = "edge-1"): Promise<{ fields: Record<string, unknown>; lists: Record<string, { key: string; values: Record<string, unknown> }[]> }> {
+export function storedDocument(appliance = "edge-1"): Promise<{
+  fields: Record<string, unknown>;
+  lists: Record<string, { key: string; values: Record<string, unknown> }[]>;
+}> {
   return runInDurableObject(env.Appliance.getByName(appliance), (_instance, state) => {
     const row = state.storage.sql.exec<{ document: string }>("SELECT document FROM config_active").one();
     return JSON.parse(row.document);

@@ -10,7 +10,10 @@ describe("concurrent writers", () => {
       putConfig({ listOps: [{ listPath: "bgp.neighbors", key: "192.0.2.2", fields: { remoteAs: "64513" } }] }),
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    const versions = [(await a.json<ConfigCommitResult>()).version, (await b.json<ConfigCommitResult>()).version].sort();
+    const versions = [
+      (await a.json<ConfigCommitResult>()).version,
+      (await b.json<ConfigCommitResult>()).version,
+    ].sort();
     expect(versions).toEqual([2, 3]);
     const config = await getConfig();
     expect(itemOf(config, "bgp.neighbors", "192.0.2.1")?.values.remoteAs).toBe("64512");
@@ -19,7 +22,17 @@ describe("concurrent writers", () => {
 
   it("serialises many writers into consecutive versions", async () => {
     const responses = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => putConfig({ listOps: [{ listPath: "alarms.sinks", key: `sink-${i}`, fields: { kind: "bus", url: `mqtts://bus-${i}.example.net` } }] })),
+      Array.from({ length: 8 }, (_, i) =>
+        putConfig({
+          listOps: [
+            {
+              listPath: "alarms.sinks",
+              key: `sink-${i}`,
+              fields: { kind: "bus", url: `mqtts://bus-${i}.example.net` },
+            },
+          ],
+        }),
+      ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect((await getConfig()).lists["alarms.sinks"]).toHaveLength(8);

@@ -13,8 +13,12 @@ import { admin, getConfig, history, itemOf, putConfig } from "./config-client.ts
 /** The newest version of the configuration history. */
 const newestVersion = async () => (await history("?limit=1")).items[0]!.version;
 const tag = (version: number) => `"v${version}"`;
-const withIfMatch = (init: RequestInit, ifMatch: string): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string>), "if-match": ifMatch } });
-const put = (change: object, ifMatch: string) => call("/api/v1/config", withIfMatch(json("PUT", change, admin), ifMatch));
+const withIfMatch = (init: RequestInit, ifMatch: string): RequestInit => ({
+  ...init,
+  headers: { ...(init.headers as Record<string, string>), "if-match": ifMatch },
+});
+const put = (change: object, ifMatch: string) =>
+  call("/api/v1/config", withIfMatch(json("PUT", change, admin), ifMatch));
 const hostname = (name: string) => ({ fields: { "webUi.hostname": name } });
 
 /** A 412 problem naming the current version, with its ETag, and no new history entry. */
@@ -36,14 +40,20 @@ describe("ETag on configuration reads", () => {
     expect((await call("/api/v1/config", { headers: admin })).headers.get("etag")).toBe(tag(version + 1));
   });
 
-  it.each(["/api/v1/vrfs", "/api/v1/subscribers/local", "/api/v1/routing/config", "/api/v1/cgn/groups", "/api/v1/cgn/settings", "/api/v1/auth/users", "/api/v1/source-vrf-rules", "/api/v1/gre-circuits"])(
-    "%s carries it too",
-    async (path) => {
-      const response = await call(path, { headers: admin });
-      expect(response.status).toBe(200);
-      expect(response.headers.get("etag")).toBe(tag(await newestVersion()));
-    },
-  );
+  it.each([
+    "/api/v1/vrfs",
+    "/api/v1/subscribers/local",
+    "/api/v1/routing/config",
+    "/api/v1/cgn/groups",
+    "/api/v1/cgn/settings",
+    "/api/v1/auth/users",
+    "/api/v1/source-vrf-rules",
+    "/api/v1/gre-circuits",
+  ])("%s carries it too", async (path) => {
+    const response = await call(path, { headers: admin });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("etag")).toBe(tag(await newestVersion()));
+  });
 });
 
 describe("If-Match on PUT /config", () => {
@@ -83,7 +93,9 @@ describe("If-Match on PUT /config", () => {
 
   it("of eight parallel PUTs with the same If-Match, exactly one commits and seven get 412", async () => {
     const version = await newestVersion();
-    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => put(hostname(`race-${i}.example.net`), tag(version))));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => put(hostname(`race-${i}.example.net`), tag(version))),
+    );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 412, 412, 412, 412, 412, 412, 412]);
     expect(await newestVersion()).toBe(version + 1);
@@ -94,9 +106,15 @@ describe("If-Match on other configuration writes", () => {
   it("refuses a VRF created with a stale If-Match", async () => {
     const version = await newestVersion();
     expect((await putConfig(hostname("etag-8.example.net"))).status).toBe(200);
-    await expectStale(await call("/api/v1/vrfs", withIfMatch(json("POST", { name: "etag-vrf", tableId: 510 }, admin), tag(version))), version + 1);
+    await expectStale(
+      await call("/api/v1/vrfs", withIfMatch(json("POST", { name: "etag-vrf", tableId: 510 }, admin), tag(version))),
+      version + 1,
+    );
     expect(itemOf(await getConfig(), "vrfs", "etag-vrf")).toBeUndefined();
-    const created = await call("/api/v1/vrfs", withIfMatch(json("POST", { name: "etag-vrf", tableId: 510 }, admin), tag(version + 1)));
+    const created = await call(
+      "/api/v1/vrfs",
+      withIfMatch(json("POST", { name: "etag-vrf", tableId: 510 }, admin), tag(version + 1)),
+    );
     expect(created.status).toBe(200);
     expect(created.headers.get("etag")).toBe(tag(version + 2));
   });
@@ -105,22 +123,34 @@ describe("If-Match on other configuration writes", () => {
     const version = await newestVersion();
     expect((await putConfig(hostname("etag-9.example.net"))).status).toBe(200);
     const body = { port: 2, sVlan: 0, vlan: 42, downloadRateKbps: 10_000, uploadRateKbps: 2_000 };
-    await expectStale(await call("/api/v1/subscribers/local/ipoe", withIfMatch(json("POST", body, admin), tag(version))), version + 1);
+    await expectStale(
+      await call("/api/v1/subscribers/local/ipoe", withIfMatch(json("POST", body, admin), tag(version))),
+      version + 1,
+    );
   });
 
   it("refuses a DELETE with a stale If-Match, and deletes with the current one", async () => {
     expect((await call("/api/v1/vrfs", json("POST", { name: "doomed", tableId: 511 }, admin))).status).toBe(200);
     const version = await newestVersion();
     expect((await putConfig(hostname("etag-10.example.net"))).status).toBe(200);
-    await expectStale(await call("/api/v1/vrfs/doomed", { method: "DELETE", headers: { ...admin, "if-match": tag(version) } }), version + 1);
+    await expectStale(
+      await call("/api/v1/vrfs/doomed", { method: "DELETE", headers: { ...admin, "if-match": tag(version) } }),
+      version + 1,
+    );
     expect(itemOf(await getConfig(), "vrfs", "doomed")).toBeDefined();
-    expect((await call("/api/v1/vrfs/doomed", { method: "DELETE", headers: { ...admin, "if-match": tag(version + 1) } })).status).toBe(200);
+    expect(
+      (await call("/api/v1/vrfs/doomed", { method: "DELETE", headers: { ...admin, "if-match": tag(version + 1) } }))
+        .status,
+    ).toBe(200);
   });
 
   it("refuses POST /config/rollback with a stale If-Match", async () => {
     const version = await newestVersion();
     expect((await putConfig(hostname("etag-11.example.net"))).status).toBe(200);
-    await expectStale(await call("/api/v1/config/rollback", withIfMatch(json("POST", { version }, admin), tag(version))), version + 1);
+    await expectStale(
+      await call("/api/v1/config/rollback", withIfMatch(json("POST", { version }, admin), tag(version))),
+      version + 1,
+    );
     expect((await getConfig()).fields["webUi.hostname"]).toBe("etag-11.example.net");
   });
 });

@@ -6,8 +6,16 @@ describe("configuration history", () => {
   it("starts with the seeded version 1 by the system", async () => {
     const { total, items } = await history();
     expect(total).toBe(1);
-    expect(items[0]).toMatchObject({ version: 1, actor: "system", operation: "seed", rollbackTo: null, comment: expect.stringContaining("seeded") });
-    expect(items[0]!.changedPaths).toEqual(expect.arrayContaining(["#/fields/webUi.hostname", "#/lists/vrfs/cgn-inside"]));
+    expect(items[0]).toMatchObject({
+      version: 1,
+      actor: "system",
+      operation: "seed",
+      rollbackTo: null,
+      comment: expect.stringContaining("seeded"),
+    });
+    expect(items[0]!.changedPaths).toEqual(
+      expect.arrayContaining(["#/fields/webUi.hostname", "#/lists/vrfs/cgn-inside"]),
+    );
   });
 
   it("records actor, comment, operation and each change before and after", async () => {

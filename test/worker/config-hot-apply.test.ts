@@ -13,7 +13,11 @@ const firstSession = async () => {
   const list = await (await call("/api/v1/sessions?limit=2", { headers: admin })).json<SessionList>();
   return list.items.map((s) => s.id);
 };
-const capture = (id: number, destinationIp: string) => call(`/api/v1/sessions/${id}/capture`, json("POST", { destinationIp, maxPackets: null, maxDurationSeconds: null }, admin));
+const capture = (id: number, destinationIp: string) =>
+  call(
+    `/api/v1/sessions/${id}/capture`,
+    json("POST", { destinationIp, maxPackets: null, maxDurationSeconds: null }, admin),
+  );
 
 describe("hot-apply", () => {
   it("lists a committed VRF in GET /vrfs at once", async () => {

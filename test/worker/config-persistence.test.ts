@@ -10,17 +10,32 @@ describe("seeding a fresh appliance", () => {
     expect(config.fields["webUi.hostname"]).toBe("edge-1.bng.localhost");
     expect(config.fields["captures.mirrorAllowlist"]).toBe("");
     expect(config.lists["webUi.peers"]).toEqual([
-      { key: "edge-2", values: { url: "https://edge-2.bng.localhost:8444", credential: "********", timeoutMs: "10000" } },
-      { key: "edge-3", values: { url: "https://edge-3.bng.localhost:8445", credential: "********", timeoutMs: "10000" } },
+      {
+        key: "edge-2",
+        values: { url: "https://edge-2.bng.localhost:8444", credential: "********", timeoutMs: "10000" },
+      },
+      {
+        key: "edge-3",
+        values: { url: "https://edge-3.bng.localhost:8445", credential: "********", timeoutMs: "10000" },
+      },
     ]);
   });
 
   it("takes VRFs, RADIUS servers and CGN caps from the simulation profile", async () => {
     const config = await getConfig();
-    expect(config.lists.vrfs!.map((v) => [v.key, v.values.tableId])).toEqual([["cgn-inside", "100"], ["wholesale", "101"]]);
+    expect(config.lists.vrfs!.map((v) => [v.key, v.values.tableId])).toEqual([
+      ["cgn-inside", "100"],
+      ["wholesale", "101"],
+    ]);
     expect(config.lists["radius.servers"]).toEqual([
-      { key: "radius-1.isp.example:1812", values: { weight: "100", secret: null, transport: "simulated", accountingPort: null } },
-      { key: "radius-2.isp.example:1812", values: { weight: "100", secret: null, transport: "simulated", accountingPort: null } },
+      {
+        key: "radius-1.isp.example:1812",
+        values: { weight: "100", secret: null, transport: "simulated", accountingPort: null },
+      },
+      {
+        key: "radius-2.isp.example:1812",
+        values: { weight: "100", secret: null, transport: "simulated", accountingPort: null },
+      },
     ]);
     expect([config.fields["cgn.maxBindings"], config.fields["cgn.maxFlows"]]).toEqual(["3000", "400000"]);
     expect(config.fields["ipsec.enabled"]).toBe("false");
@@ -33,12 +48,16 @@ describe("seeding a fresh appliance", () => {
 });
 
 // A property set on the running instance: gone once the object has really restarted.
-const mark = () => runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => void Object.assign(instance, { marked: true }));
+const mark = () =>
+  runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => void Object.assign(instance, { marked: true }));
 const marked = () => runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => "marked" in instance);
 
 describe("persistence", () => {
   it("keeps the document, its version and its history across an abrupt restart", async () => {
-    await commit({ listOps: [{ listPath: "vrfs", key: "cust-a", fields: { tableId: "300", rd: "65000:300" } }], comment: "before the crash" });
+    await commit({
+      listOps: [{ listPath: "vrfs", key: "cust-a", fields: { tableId: "300", rd: "65000:300" } }],
+      comment: "before the crash",
+    });
     const before = await getConfig();
     await mark();
     await abortAllDurableObjects();

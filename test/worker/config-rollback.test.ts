@@ -8,7 +8,10 @@ describe("rollback", () => {
   it("restores the document as it was right after a version, as a commit of its own", async () => {
     const seeded = await getConfig();
     await commit({ listOps: [{ listPath: "vrfs", key: "cust-a", fields: { tableId: "300" } }] }); // v2
-    await commit({ fields: { "webUi.hostname": "renamed.example.net" }, listOps: [{ listPath: "vrfs", key: "cust-b", fields: { tableId: "301" } }] }); // v3
+    await commit({
+      fields: { "webUi.hostname": "renamed.example.net" },
+      listOps: [{ listPath: "vrfs", key: "cust-b", fields: { tableId: "301" } }],
+    }); // v3
     const response = await rollback({ version: 2, comment: "undo the rename" });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ status: "committed", version: 4, restartRequired: true });
@@ -17,13 +20,24 @@ describe("rollback", () => {
     expect(itemOf(config, "vrfs", "cust-a")).toBeDefined();
     expect(itemOf(config, "vrfs", "cust-b")).toBeUndefined();
     const [entry] = (await history()).items;
-    expect(entry).toMatchObject({ version: 4, operation: "rollback", rollbackTo: 2, comment: "undo the rename", actor: "token:bootstrap" });
+    expect(entry).toMatchObject({
+      version: 4,
+      operation: "rollback",
+      rollbackTo: 2,
+      comment: "undo the rename",
+      actor: "token:bootstrap",
+    });
     expect(entry!.changedPaths).toEqual(expect.arrayContaining(["#/fields/webUi.hostname", "#/lists/vrfs/cust-b"]));
   });
 
   it("goes back to the seeded configuration, secrets included", async () => {
     const seeded = await storedDocument();
-    await commit({ listOps: [{ listPath: "radius.servers", key: "radius-1.isp.example:1812", fields: { secret: "new-secret" } }, { listPath: "vrfs", key: "wholesale", fields: { rd: "65000:7" } }] });
+    await commit({
+      listOps: [
+        { listPath: "radius.servers", key: "radius-1.isp.example:1812", fields: { secret: "new-secret" } },
+        { listPath: "vrfs", key: "wholesale", fields: { rd: "65000:7" } },
+      ],
+    });
     expect((await rollback({ version: 1 })).status).toBe(200);
     expect(await storedDocument()).toEqual(seeded);
   });
@@ -39,7 +53,11 @@ describe("rollback", () => {
   it("answers 404 for a version not in the history, and changes nothing for the active one", async () => {
     expect((await rollback({ version: 99 })).status).toBe(404);
     await commit({ fields: { "cgn.maxFlows": "1000" } });
-    expect(await (await rollback({ version: 2 })).json()).toMatchObject({ version: 2, changedPaths: [], restartRequired: false });
+    expect(await (await rollback({ version: 2 })).json()).toMatchObject({
+      version: 2,
+      changedPaths: [],
+      restartRequired: false,
+    });
     expect((await history()).total).toBe(2);
   });
 
@@ -56,7 +74,9 @@ describe("rollback across a software update", () => {
     await commit({ fields: { "webUi.hostname": "after-update.example.net" } }); // v3
     // Make version 2's stored document look as an older software version wrote it: no addressPools key.
     await runInDurableObject(env.Appliance.getByName("edge-1"), (_instance, state) => {
-      const row = state.storage.sql.exec<{ previous: string }>("SELECT previous FROM config_history WHERE version = 3").one();
+      const row = state.storage.sql
+        .exec<{ previous: string }>("SELECT previous FROM config_history WHERE version = 3")
+        .one();
       const old = JSON.parse(row.previous) as { lists: Record<string, unknown> };
       delete old.lists.addressPools;
       state.storage.sql.exec("UPDATE config_history SET previous = ? WHERE version = 3", JSON.stringify(old));

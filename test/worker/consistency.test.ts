@@ -52,7 +52,8 @@ describe("cross-endpoint consistency", () => {
     expect(sum(summary.byPort.map((p) => p.count))).toBe(summary.total - (summary.byEncap.l2tp ?? 0));
 
     // L2TP tunnels carry every LAC (upstream) and LNS (downstream) session; the licence meter counts them all
-    const carried = (direction: string) => sum(l2tp.tunnels.filter((t) => t.direction === direction).map((t) => t.sessions));
+    const carried = (direction: string) =>
+      sum(l2tp.tunnels.filter((t) => t.direction === direction).map((t) => t.sessions));
     expect(carried("upstream")).toBe(summary.byEncap["pppoe-lac"]);
     expect(carried("downstream")).toBe(summary.byEncap.l2tp);
     for (const t of l2tp.tunnels) expect(t.state === "established").toBe(t.sessions > 0);
@@ -64,17 +65,26 @@ describe("cross-endpoint consistency", () => {
       expect(pool.used + pool.free, pool.name).toBe(pool.size);
       expect(sum(pool.subnets.map((s) => s.used)), pool.name).toBe(pool.used);
       expect(sum(pool.subnets.map((s) => s.size)), pool.name).toBe(pool.size);
-      const page = await get<z.output<typeof AddressPoolAllocationsPage>>(`/api/v1/address-pools/${pool.name}/allocations?limit=1`);
+      const page = await get<z.output<typeof AddressPoolAllocationsPage>>(
+        `/api/v1/address-pools/${pool.name}/allocations?limit=1`,
+      );
       expect(page.total, pool.name).toBe(pool.used);
     }
 
     // CGN
     expect(bindings.total).toBe(cgn.activeBindings);
     expect(sum(cgn.groups.map((g) => g.activeBindings))).toBe(cgn.activeBindings);
-    for (const { utilisation: u } of cgn.groups) expect(u.usedChunks + u.freeChunks + u.quarantinedChunks).toBe(u.totalChunks);
+    for (const { utilisation: u } of cgn.groups)
+      expect(u.usedChunks + u.freeChunks + u.quarantinedChunks).toBe(u.totalChunks);
 
     // Metrics history: aligned arrays, the newest point is now (the last action was a step)
-    const arrays = [history.totalSessions, ...Object.values(history.byEncap), history.sessionsUp, history.sessionsDown, ...history.ports.flatMap((p) => [p.rxBps, p.txBps])];
+    const arrays = [
+      history.totalSessions,
+      ...Object.values(history.byEncap),
+      history.sessionsUp,
+      history.sessionsDown,
+      ...history.ports.flatMap((p) => [p.rxBps, p.txBps]),
+    ];
     expect(history.times).toHaveLength(360);
     for (const array of arrays) expect(array).toHaveLength(history.times.length);
     expect(history.totalSessions.at(-1)).toBe(summary.total);
@@ -84,14 +94,25 @@ describe("cross-endpoint consistency", () => {
     expect(sum(Object.values(alarms.countBySeverity))).toBe(alarms.count);
     const poolAlarms = alarms.active.filter((a) => a.id === "pool.utilisation.high").map((a) => a.instance);
     expect(poolAlarms).toContain("residential-v4");
-    for (const name of poolAlarms) expect(pools.find((p) => p.name === name)!.utilisationPercent).toBeGreaterThanOrEqual(80);
-    const deadAlarms = alarms.active.filter((a) => a.id === "radius.server.dead").map((a) => a.instance).sort();
-    expect(deadAlarms).toEqual(radius.servers.filter((s) => s.isDead).map((s) => `${s.host}:${s.port}`).sort());
+    for (const name of poolAlarms)
+      expect(pools.find((p) => p.name === name)!.utilisationPercent).toBeGreaterThanOrEqual(80);
+    const deadAlarms = alarms.active
+      .filter((a) => a.id === "radius.server.dead")
+      .map((a) => a.instance)
+      .sort();
+    expect(deadAlarms).toEqual(
+      radius.servers
+        .filter((s) => s.isDead)
+        .map((s) => `${s.host}:${s.port}`)
+        .sort(),
+    );
     expect(radius.liveServers + radius.deadServers).toBe(radius.totalServers);
 
     // The Prometheus scrape
     expect(valueOf(samples, "bng_sessions")).toBe(summary.total);
     expect(valueOf(samples, "bng_cgn_active_bindings")).toBe(cgn.activeBindings);
-    expect(sum(Object.values(alarms.countBySeverity))).toBe(sum(samples.filter((s) => s.name === "bng_alarms_active").map((s) => s.value)));
+    expect(sum(Object.values(alarms.countBySeverity))).toBe(
+      sum(samples.filter((s) => s.name === "bng_alarms_active").map((s) => s.value)),
+    );
   });
 });

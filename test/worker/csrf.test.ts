@@ -3,7 +3,11 @@ import type { z } from "zod";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, bearer, call, createUser, enrolAndLogin, json } from "./client.ts";
 
-const newToken = (headers: Record<string, string>) => call("/api/v1/auth/tokens", json("POST", { name: `csrf-${crypto.randomUUID().slice(0, 6)}`, role: "read-only" }, headers));
+const newToken = (headers: Record<string, string>) =>
+  call(
+    "/api/v1/auth/tokens",
+    json("POST", { name: `csrf-${crypto.randomUUID().slice(0, 6)}`, role: "read-only" }, headers),
+  );
 
 describe("CSRF", () => {
   it("refuses a cookie-authenticated change without X-CSRF-Token", async () => {
@@ -15,7 +19,10 @@ describe("CSRF", () => {
 
   it("refuses a cookie-authenticated change with a tampered token of the same session", async () => {
     const a = await enrolAndLogin("admin", ADMIN_PASSWORD);
-    const response = await newToken({ cookie: a.cookie, "x-csrf-token": a.csrfToken.replace(/^./, (c) => (c === "A" ? "B" : "A")) });
+    const response = await newToken({
+      cookie: a.cookie,
+      "x-csrf-token": a.csrfToken.replace(/^./, (c) => (c === "A" ? "B" : "A")),
+    });
     expect(response.status).toBe(403);
   });
 

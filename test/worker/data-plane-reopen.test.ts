@@ -14,7 +14,9 @@ const appliance = () => env.Appliance.getByName("edge-1");
 /** The simulated instant of the snapshot the object has stored. */
 const storedInstant = () =>
   runInDurableObject(appliance(), (_instance, state) => {
-    const rows = state.storage.sql.exec<{ data: ArrayBuffer }>("SELECT data FROM sim_snapshot ORDER BY chunk").toArray();
+    const rows = state.storage.sql
+      .exec<{ data: ArrayBuffer }>("SELECT data FROM sim_snapshot ORDER BY chunk")
+      .toArray();
     const decoded = decodeSnapshot(rows.map((r) => r.data));
     if (!decoded.ok) throw new Error("no snapshot stored");
     return (decoded.snapshot.meta as { nowMs: number }).nowMs;
@@ -27,7 +29,9 @@ describe("reopening the data plane", () => {
     const before = await storedInstant();
     // As if the object had been gone five minutes: its clock offset moves on, then it is stopped abruptly.
     await runInDurableObject(appliance(), (_instance, state) => {
-      state.storage.sql.exec("UPDATE sim_state SET value = CAST(CAST(value AS INTEGER) + 300000 AS TEXT) WHERE key = 'offsetMs'");
+      state.storage.sql.exec(
+        "UPDATE sim_state SET value = CAST(CAST(value AS INTEGER) + 300000 AS TEXT) WHERE key = 'offsetMs'",
+      );
     });
     await abortAllDurableObjects();
     await get("/api/v1/sessions/summary");
@@ -36,28 +40,33 @@ describe("reopening the data plane", () => {
     expect(after - before).toBeGreaterThanOrEqual(300_000);
   });
 
-  it("re-simulates to the same moment and counters when stopped before a snapshot was due; the audit trail keeps every act", async () => {
-    await advance(550);
-    const stored = await storedInstant();
-    // Eight simulated minutes more: no snapshot is due (nine are).
-    for (let i = 0; i < 16; i++) await advance(30);
-    expect(await storedInstant()).toBe(stored);
-    const read = async () => {
-      const state = await get<{ simulatedTimeUtc: string; sessions: number; lastSeq: number }>("/twin/v1/scenario");
-      const audit = await get<{ entries: { msgId: string }[] }>("/api/v1/logs/tail?source=audit&count=1000");
-      return {
-        // The log ring's entries from outside the model (the acts themselves) are in the snapshot only: its seq is compared apart.
-        state: { ...state, lastSeq: undefined },
-        summary: await get("/api/v1/sessions/summary"),
-        page: await get("/api/v1/sessions?limit=20"),
-        scenarioActs: audit.entries.filter((e) => e.msgId === "audit.scenario").length,
+  it(
+    "re-simulates to the same moment and counters when stopped before a snapshot was " +
+      "due; the audit trail keeps every act",
+    async () => {
+      await advance(550);
+      const stored = await storedInstant();
+      // Eight simulated minutes more: no snapshot is due (nine are).
+      for (let i = 0; i < 16; i++) await advance(30);
+      expect(await storedInstant()).toBe(stored);
+      const read = async () => {
+        const state = await get<{ simulatedTimeUtc: string; sessions: number; lastSeq: number }>("/twin/v1/scenario");
+        const audit = await get<{ entries: { msgId: string }[] }>("/api/v1/logs/tail?source=audit&count=1000");
+        return {
+          // The log ring's entries from outside the model (the acts themselves) are in the snapshot only: its seq is
+          // compared apart.
+          state: { ...state, lastSeq: undefined },
+          summary: await get("/api/v1/sessions/summary"),
+          page: await get("/api/v1/sessions?limit=20"),
+          scenarioActs: audit.entries.filter((e) => e.msgId === "audit.scenario").length,
+        };
       };
-    };
-    const before = await read();
-    await abortAllDurableObjects();
-    const after = await read();
-    expect(after).toEqual(before);
-    expect(before.scenarioActs).toBeGreaterThanOrEqual(17);
-    expect(Date.parse(after.state.simulatedTimeUtc) - stored).toBe(480_000);
-  });
+      const before = await read();
+      await abortAllDurableObjects();
+      const after = await read();
+      expect(after).toEqual(before);
+      expect(before.scenarioActs).toBeGreaterThanOrEqual(17);
+      expect(Date.parse(after.state.simulatedTimeUtc) - stored).toBe(480_000);
+    },
+  );
 });

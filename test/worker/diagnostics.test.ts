@@ -22,7 +22,16 @@ const stepOf = (t: Trace, stage: string) => t.steps.find((s) => s.stage === stag
 async function lineOf(vrf: string): Promise<{ session: Session; frame: Record<string, unknown> }> {
   const { items } = await get<SessionList>(`/api/v1/sessions?vrf=${vrf}&limit=100`);
   const session = items.find((s) => s.portId !== null)!;
-  return { session, frame: { port: session.portId, source: session.ipv4, destination: "203.0.113.10", sVlan: session.svlan, cVlan: session.vlan } };
+  return {
+    session,
+    frame: {
+      port: session.portId,
+      source: session.ipv4,
+      destination: "203.0.113.10",
+      sVlan: session.svlan,
+      cVlan: session.vlan,
+    },
+  };
 }
 
 describe("diagnostics inject", () => {
@@ -31,8 +40,18 @@ describe("diagnostics inject", () => {
     const { session, frame } = await lineOf("default");
     const trace = await traced(frame);
     expect(trace).toMatchObject({ emitted: false, dryRun: true });
-    expect(trace.steps[0]).toEqual({ stage: "ingress-port", verdict: "accept", a: session.portId, b: trace.frameBytes });
-    expect(stepOf(trace, "subscriber-lookup")).toEqual({ stage: "subscriber-lookup", verdict: "session:default", a: session.id, b: 32 });
+    expect(trace.steps[0]).toEqual({
+      stage: "ingress-port",
+      verdict: "accept",
+      a: session.portId,
+      b: trace.frameBytes,
+    });
+    expect(stepOf(trace, "subscriber-lookup")).toEqual({
+      stage: "subscriber-lookup",
+      verdict: "session:default",
+      a: session.id,
+      b: 32,
+    });
     expect(trace.steps.at(-1)).toMatchObject({ stage: "egress", verdict: "drop:dry-run" });
     expect(await traced(frame)).toEqual(trace);
   });
@@ -42,12 +61,25 @@ describe("diagnostics inject", () => {
     const { session, frame } = await lineOf("wholesale");
     expect(stepOf(await traced(frame), "source-vrf")).toMatchObject({ verdict: "no-match", a: 0 });
 
-    const created = await send("POST", "/api/v1/source-vrf-rules", { name: "partner-a", ingestVrf: "wholesale", sourceSubnets: [`${session.ipv4}/32`], targetVrf: "cgn-inside" });
+    const created = await send("POST", "/api/v1/source-vrf-rules", {
+      name: "partner-a",
+      ingestVrf: "wholesale",
+      sourceSubnets: [`${session.ipv4}/32`],
+      targetVrf: "cgn-inside",
+    });
     expect(created.status).toBe(200);
     const steered = await traced(frame);
-    expect(stepOf(steered, "source-vrf")).toEqual({ stage: "source-vrf", verdict: "steer:wholesale->cgn-inside", a: 1, b: 32 });
+    expect(stepOf(steered, "source-vrf")).toEqual({
+      stage: "source-vrf",
+      verdict: "steer:wholesale->cgn-inside",
+      a: 1,
+      b: 32,
+    });
     expect(stepOf(steered, "route-lookup")).toMatchObject({ verdict: "upstream:cgn-inside" });
-    expect((await get<SessionDetail>(`/api/v1/sessions/${session.id}`)).steering).toEqual({ rule: "partner-a", targetVrf: "cgn-inside" });
+    expect((await get<SessionDetail>(`/api/v1/sessions/${session.id}`)).steering).toEqual({
+      rule: "partner-a",
+      targetVrf: "cgn-inside",
+    });
 
     expect((await send("DELETE", "/api/v1/source-vrf-rules/partner-a")).status).toBe(200);
     const after = await traced(frame);
@@ -58,13 +90,25 @@ describe("diagnostics inject", () => {
 
   it("agrees with the session detail's steering", async () => {
     await advance(600);
-    expect((await send("POST", "/api/v1/source-vrf-rules", { name: "low-half", ingestVrf: "wholesale", sourceSubnets: ["10.128.0.0/23"], targetVrf: "default" })).status).toBe(200);
+    expect(
+      (
+        await send("POST", "/api/v1/source-vrf-rules", {
+          name: "low-half",
+          ingestVrf: "wholesale",
+          sourceSubnets: ["10.128.0.0/23"],
+          targetVrf: "default",
+        })
+      ).status,
+    ).toBe(200);
     const { items } = await get<SessionList>("/api/v1/sessions?vrf=wholesale&limit=40");
     const onPorts = items.filter((s) => s.portId !== null);
     expect(onPorts.length).toBeGreaterThan(3);
     for (const s of onPorts) {
       const { steering } = await get<SessionDetail>(`/api/v1/sessions/${s.id}`);
-      const step = stepOf(await traced({ port: s.portId, source: s.ipv4, destination: "203.0.113.10", sVlan: s.svlan, cVlan: s.vlan }), "source-vrf")!;
+      const step = stepOf(
+        await traced({ port: s.portId, source: s.ipv4, destination: "203.0.113.10", sVlan: s.svlan, cVlan: s.vlan }),
+        "source-vrf",
+      )!;
       expect(step.verdict).toBe(steering ? `steer:wholesale->${steering.targetVrf}` : "no-match");
     }
   });
@@ -143,7 +187,9 @@ describe("diagnostics ping", () => {
     const session = (await get<SessionList>("/api/v1/sessions?vrf=wholesale&encap=l2tp&limit=1")).items[0]!;
     const result = await (await ping({ destination: session.ipv4, vrf: "WHOLESALE" })).json<Ping & { vrf: string }>();
     expect(result).toMatchObject({ vrf: "wholesale", route: "subscriber", sessionId: session.id, sent: 5 });
-    expect((await (await ping({ destination: session.ipv4, vrf: "wholesale", count: 1000 })).json<Ping>()).sent).toBe(100);
+    expect((await (await ping({ destination: session.ipv4, vrf: "wholesale", count: 1000 })).json<Ping>()).sent).toBe(
+      100,
+    );
   });
 
   it("answers 404 for an unknown VRF and 400 for a destination that is not an address", async () => {

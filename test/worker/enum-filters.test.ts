@@ -30,7 +30,9 @@ describe("enum-valued query filters", () => {
   });
 
   it("accept a local subscriber kind in any case", async () => {
-    expect(await get("/api/v1/subscribers/local?kind=PPPoE")).toEqual(await get("/api/v1/subscribers/local?kind=pppoe"));
+    expect(await get("/api/v1/subscribers/local?kind=PPPoE")).toEqual(
+      await get("/api/v1/subscribers/local?kind=pppoe"),
+    );
   });
 
   it.each([
@@ -41,6 +43,8 @@ describe("enum-valued query filters", () => {
     const response = await call(path, { headers: admin });
     expect(response.status).toBe(400);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    expect((await response.json<z.output<typeof ProblemDetails>>()).errors).toEqual([expect.objectContaining({ in: "query", pointer })]);
+    expect((await response.json<z.output<typeof ProblemDetails>>()).errors).toEqual([
+      expect.objectContaining({ in: "query", pointer }),
+    ]);
   });
 });

@@ -12,24 +12,43 @@ async function problem(response: Response) {
 
 describe("problem details", () => {
   it("answers 415 for a body that is not JSON", async () => {
-    const response = await call("/api/v1/auth/login", { method: "POST", headers: { "content-type": "text/plain" }, body: "username=admin" });
+    const response = await call("/api/v1/auth/login", {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "username=admin",
+    });
     expect(response.status).toBe(415);
     expect(await problem(response)).toMatchObject({ type: "about:blank", status: 415, instance: "/api/v1/auth/login" });
   });
 
-  it.each(["application/json; charset=utf-8", "text/json", "application/merge-patch+json"])("accepts %s", async (type) => {
-    const response = await call("/api/v1/auth/login", { method: "POST", headers: { "content-type": type }, body: JSON.stringify({ username: "x", password: "y" }) });
-    expect(response.status).toBe(401);
-  });
+  it.each(["application/json; charset=utf-8", "text/json", "application/merge-patch+json"])(
+    "accepts %s",
+    async (type) => {
+      const response = await call("/api/v1/auth/login", {
+        method: "POST",
+        headers: { "content-type": type },
+        body: JSON.stringify({ username: "x", password: "y" }),
+      });
+      expect(response.status).toBe(401);
+    },
+  );
 
   it("answers 400 for malformed JSON before any schema runs", async () => {
-    const response = await call("/api/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: "{\"username\": " });
+    const response = await call("/api/v1/auth/login", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"username": ',
+    });
     expect(response.status).toBe(400);
     expect((await problem(response)).detail).toContain("malformed JSON");
   });
 
   it("answers 400 naming each offending field", async () => {
-    const response = await call("/api/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: 42 }) });
+    const response = await call("/api/v1/auth/login", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: 42 }),
+    });
     expect(response.status).toBe(400);
     const body = await problem(response);
     expect(body.errors!.map((e) => e.pointer).sort()).toEqual(["#/password", "#/username"]);
@@ -75,13 +94,20 @@ describe("problem details", () => {
   });
 
   it("answers 400 for a path parameter that breaks its schema", async () => {
-    const response = await call("/api/v1/auth/tokens/not-a-token-id", { method: "DELETE", headers: bearer(BOOTSTRAP_TOKEN) });
+    const response = await call("/api/v1/auth/tokens/not-a-token-id", {
+      method: "DELETE",
+      headers: bearer(BOOTSTRAP_TOKEN),
+    });
     expect(response.status).toBe(400);
     expect((await problem(response)).errors![0]).toMatchObject({ in: "path", pointer: "#/id" });
   });
 
   it("answers 413 for an oversized body", async () => {
-    const response = await call("/api/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "a", password: "x".repeat(1_100_000) }) });
+    const response = await call("/api/v1/auth/login", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "a", password: "x".repeat(1_100_000) }),
+    });
     expect(response.status).toBe(413);
   });
 });

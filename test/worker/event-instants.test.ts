@@ -26,14 +26,17 @@ describe("the instant an act is logged at", () => {
     expect(entry?.timestamp).toBe(committedUtc);
   });
 
-  it("is the manual clock's: advanced 15 s from its start, a test alert is sent at start + 15 s, and logged then", async () => {
-    await advance(15);
-    const sent = await (await send("POST", "/api/v1/alarms/test", { severity: "major" })).json<{ sentUtc: string }>();
-    // The model starts at the pinned instant's 10 s step (00 s here): one step run, 5 s carried past it.
-    const start = Math.floor(pinned / 10_000) * 10_000;
-    expect(sent.sentUtc).toBe(new Date(start + 15_000).toISOString());
-    expect((await newest("audit.alarm.test"))?.timestamp).toBe(sent.sentUtc);
-  });
+  it(
+    "is the manual clock's: advanced 15 s from its start, a test alert is sent at " + "start + 15 s, and logged then",
+    async () => {
+      await advance(15);
+      const sent = await (await send("POST", "/api/v1/alarms/test", { severity: "major" })).json<{ sentUtc: string }>();
+      // The model starts at the pinned instant's 10 s step (00 s here): one step run, 5 s carried past it.
+      const start = Math.floor(pinned / 10_000) * 10_000;
+      expect(sent.sentUtc).toBe(new Date(start + 15_000).toISOString());
+      expect((await newest("audit.alarm.test"))?.timestamp).toBe(sent.sentUtc);
+    },
+  );
 
   it("never goes back as seq goes up, across steps and acts", async () => {
     await advance(95);

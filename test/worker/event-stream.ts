@@ -1,7 +1,11 @@
 /** Reading the log stream (`text/event-stream`) in tests: up to a condition, or to its end. */
 
 /** Reads on until `done` holds for the text so far (continuing from `soFar`); a stream that ends first is an error. */
-export async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, done: (text: string) => boolean, soFar = ""): Promise<string> {
+export async function readUntil(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  done: (text: string) => boolean,
+  soFar = "",
+): Promise<string> {
   const decoder = new TextDecoder();
   let text = soFar;
   while (!done(text)) {

@@ -24,7 +24,10 @@ describe("a BGP reset", () => {
     // A poller every 10 s for the next 50 s reads it each time, whatever the session did meanwhile.
     for (let t = 10; t <= 50; t += 10) {
       await advance(10);
-      expect((await alarmsOf("bgp.neighbor.down")).map((a) => a.instance), `+${t} s`).toEqual(["192.0.2.254"]);
+      expect(
+        (await alarmsOf("bgp.neighbor.down")).map((a) => a.instance),
+        `+${t} s`,
+      ).toEqual(["192.0.2.254"]);
     }
     await advance(70);
     expect(await alarmsOf("bgp.neighbor.down")).toEqual([]);

@@ -16,8 +16,12 @@ import { advance } from "./helpers.ts";
 type Problem = z.output<typeof ProblemDetails>;
 const admin = bearer(BOOTSTRAP_TOKEN);
 
-const fanOut = (path: string, appliances: string, headers: Record<string, string> = admin, extra: Record<string, string> = {}) =>
-  call(`/twin/v1/fleet/read?${new URLSearchParams({ path, appliances, ...extra })}`, { headers });
+const fanOut = (
+  path: string,
+  appliances: string,
+  headers: Record<string, string> = admin,
+  extra: Record<string, string> = {},
+) => call(`/twin/v1/fleet/read?${new URLSearchParams({ path, appliances, ...extra })}`, { headers });
 
 describe("a fan-out read", () => {
   it("answers each appliance, in the order asked, with what the fleet proxy relays for it", async () => {
@@ -75,12 +79,23 @@ describe("a fan-out read", () => {
   });
 
   it("answers a peer that never answers as a 504 row once `timeoutMs` has passed, the others as they are", async () => {
-    // An external peer on loopback that takes the request and never answers (test/worker/peer-server.ts); its own deadline is 10 s.
+    // An external peer on loopback that takes the request and never answers (test/worker/peer-server.ts); its own
+    // deadline is 10 s.
     await allowLoopback();
-    const peer = { listOps: [{ listPath: "webUi.peers", key: "silent", fields: { url: `http://127.0.0.1:${inject("peerServerPort")}`, credential: "bngtok_" + "P".repeat(36) } }] };
+    const peer = {
+      listOps: [
+        {
+          listPath: "webUi.peers",
+          key: "silent",
+          fields: { url: `http://127.0.0.1:${inject("peerServerPort")}`, credential: "bngtok_" + "P".repeat(36) },
+        },
+      ],
+    };
     expect((await call("/api/v1/config", json("PUT", peer, admin))).status).toBe(200);
     await abortAllDurableObjects();
-    const rows = await (await fanOut("system/health", "edge-2,silent", admin, { timeoutMs: "300" })).json<FanOutAnswer[]>();
+    const rows = await (await fanOut("system/health", "edge-2,silent", admin, { timeoutMs: "300" })).json<
+      FanOutAnswer[]
+    >();
     expect(rows.map((r) => [r.appliance, r.status])).toEqual([
       ["edge-2", 200],
       ["silent", 504],

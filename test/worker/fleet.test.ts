@@ -18,19 +18,24 @@ const admin = bearer(BOOTSTRAP_TOKEN);
 const proxied = (path: string, headers: Record<string, string> = admin) => call(`/api/v1/fleet/${path}`, { headers });
 
 describe("fleet appliances", () => {
-  it("lists this appliance first, then its peers with their URLs, each at its own *.localhost name (issue #47)", async () => {
-    const list = await (await call("/api/v1/fleet/appliances", { headers: admin })).json();
-    // fleet-config/fleet.json: edge-2 and edge-3 listen on 127.0.0.1:8444 and :8445 as edge-2.bng.localhost and
-    // edge-3.bng.localhost; a browser keeps a cookie per host, not per port, so each is linked at its name.
-    expect(list).toEqual([
-      { name: "edge-1", self: true, url: null },
-      { name: "edge-2", self: false, url: "https://edge-2.bng.localhost:8444" },
-      { name: "edge-3", self: false, url: "https://edge-3.bng.localhost:8445" },
-    ]);
-  });
+  it(
+    "lists this appliance first, then its peers with their URLs, each at its own " + "*.localhost name (issue #47)",
+    async () => {
+      const list = await (await call("/api/v1/fleet/appliances", { headers: admin })).json();
+      // fleet-config/fleet.json: edge-2 and edge-3 listen on 127.0.0.1:8444 and :8445 as edge-2.bng.localhost and
+      // edge-3.bng.localhost; a browser keeps a cookie per host, not per port, so each is linked at its name.
+      expect(list).toEqual([
+        { name: "edge-1", self: true, url: null },
+        { name: "edge-2", self: false, url: "https://edge-2.bng.localhost:8444" },
+        { name: "edge-3", self: false, url: "https://edge-3.bng.localhost:8445" },
+      ]);
+    },
+  );
 
   it("is seen from each appliance's own point of view", async () => {
-    const list = await (await call("/api/v1/fleet/appliances", { headers: admin, appliance: "edge-2" })).json<Appliance[]>();
+    const list = await (await call("/api/v1/fleet/appliances", { headers: admin, appliance: "edge-2" })).json<
+      Appliance[]
+    >();
     expect(list.map((a) => a.name)).toEqual(["edge-2", "edge-1", "edge-3"]);
   });
 });
@@ -94,20 +99,23 @@ describe("fleet proxy", () => {
     expect((await response.json<Problem>()).instance).toBe("/api/v1/l2tp/tunnels/%252e%252e");
   });
 
-  it("reads every row of GET /fleet/appliances, this appliance's own included, as a script looping over them does", async () => {
-    const rows = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<Appliance[]>();
-    expect(rows.map((r) => r.name)).toContain("edge-1");
-    for (const row of rows) {
-      const response = await proxied(`${row.name}/system/status`, bearer(await tokenWithRole("read-only")));
-      expect(response.status, row.name).toBe(200);
-      expect(response.headers.get("x-bng-fleet-appliance")).toBe(row.name);
-      expect((await response.json<{ appliance: string }>()).appliance).toBe(row.name);
-    }
-    // Through its own proxy, this appliance answers exactly as it does directly.
-    await advance(600);
-    const direct = await call("/api/v1/sessions?limit=5", { headers: admin });
-    expect(await (await proxied("edge-1/sessions?limit=5")).json()).toEqual(await direct.json());
-  });
+  it(
+    "reads every row of GET /fleet/appliances, this appliance's own included, as a " + "script looping over them does",
+    async () => {
+      const rows = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<Appliance[]>();
+      expect(rows.map((r) => r.name)).toContain("edge-1");
+      for (const row of rows) {
+        const response = await proxied(`${row.name}/system/status`, bearer(await tokenWithRole("read-only")));
+        expect(response.status, row.name).toBe(200);
+        expect(response.headers.get("x-bng-fleet-appliance")).toBe(row.name);
+        expect((await response.json<{ appliance: string }>()).appliance).toBe(row.name);
+      }
+      // Through its own proxy, this appliance answers exactly as it does directly.
+      await advance(600);
+      const direct = await call("/api/v1/sessions?limit=5", { headers: admin });
+      expect(await (await proxied("edge-1/sessions?limit=5")).json()).toEqual(await direct.json());
+    },
+  );
 
   it("answers 404 for an appliance that is not a peer", async () => {
     const response = await proxied("edge-9/system/health");
@@ -136,7 +144,10 @@ function withoutWallClock(path: string, text: string): unknown {
     return rest;
   }
   if (path === "/api/v1/system/status") {
-    const { controlPlane: { uptimeSeconds: _u, ...controlPlane }, ...rest } = JSON.parse(text) as SystemStatus;
+    const {
+      controlPlane: { uptimeSeconds: _u, ...controlPlane },
+      ...rest
+    } = JSON.parse(text) as SystemStatus;
     return { ...rest, controlPlane };
   }
   return text;
@@ -183,10 +194,14 @@ const BEYOND_SPEC_FP = [
   "/api/v1/routing/vrfs/{vrf}/routes",
 ];
 const RELAYED = new Set([...SPEC_FP, ...BEYOND_SPEC_FP]);
-/** Path parameters that name nothing on the peer: its own 404 or 400, relayed verbatim, tells a relay from a refusal. */
+/**
+ * Path parameters that name nothing on the peer: its own 404 or 400, relayed verbatim, tells a relay from a refusal.
+ */
 const SAMPLE_PARAMS: Record<string, string> = { name: "no-such", id: "999999", address: "192.0.2.1", vrf: "default" };
 const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => SAMPLE_PARAMS[name] ?? "x");
-const readsOnAPeer = routes.filter((r) => r.method === "GET" && !r.hidden && r.path.startsWith("/api/v1/") && !r.path.startsWith("/api/v1/fleet/"));
+const readsOnAPeer = routes.filter(
+  (r) => r.method === "GET" && !r.hidden && r.path.startsWith("/api/v1/") && !r.path.startsWith("/api/v1/fleet/"),
+);
 
 describe("every FP read of the spec, and no other", () => {
   it("names only operations that exist", () => {
@@ -194,54 +209,79 @@ describe("every FP read of the spec, and no other", () => {
     expect([...RELAYED].filter((path) => !known.has(path))).toEqual([]);
   });
 
-  it.each([...RELAYED].filter((path) => !path.includes("{")))("%s is readable on a peer through the fleet proxy, relaying the peer's own answer", async (path) => {
-    // Some traffic first, so the bodies have rows to differ in; the clock is manual (BNG_CLOCK=manual), so
-    // both reads below see the peer at the same simulated moment and may be compared whole.
-    await call("/twin/v1/scenario", { appliance: "edge-2", ...json("POST", { action: "advance-clock", seconds: 600 }, admin) });
-    const peerPath = path.replace(/^\/api\/v1\//, "");
-    const direct = await call(path, { headers: admin, appliance: "edge-2" });
-    const relayed = await proxied(`edge-2/${peerPath}`);
-    expect(relayed.status).toBe(200);
-    expect(relayed.status).toBe(direct.status);
-    expect(relayed.headers.get("content-type")).toBe(direct.headers.get("content-type"));
-    expect(withoutWallClock(path, await relayed.text())).toEqual(withoutWallClock(path, await direct.text()));
-  });
+  it.each([...RELAYED].filter((path) => !path.includes("{")))(
+    "%s is readable on a peer through the fleet proxy, relaying the peer's own answer",
+    async (path) => {
+      // Some traffic first, so the bodies have rows to differ in; the clock is manual (BNG_CLOCK=manual), so
+      // both reads below see the peer at the same simulated moment and may be compared whole.
+      await call("/twin/v1/scenario", {
+        appliance: "edge-2",
+        ...json("POST", { action: "advance-clock", seconds: 600 }, admin),
+      });
+      const peerPath = path.replace(/^\/api\/v1\//, "");
+      const direct = await call(path, { headers: admin, appliance: "edge-2" });
+      const relayed = await proxied(`edge-2/${peerPath}`);
+      expect(relayed.status).toBe(200);
+      expect(relayed.status).toBe(direct.status);
+      expect(relayed.headers.get("content-type")).toBe(direct.headers.get("content-type"));
+      expect(withoutWallClock(path, await relayed.text())).toEqual(withoutWallClock(path, await direct.text()));
+    },
+  );
 
-  it.each([...RELAYED].filter((path) => path.includes("{")))("%s relays the peer's own answer for a name it does not have", async (path) => {
-    const direct = await call(concrete(path), { headers: admin, appliance: "edge-2" });
-    const relayed = await proxied(`edge-2/${concrete(path).replace(/^\/api\/v1\//, "")}`);
-    expect(relayed.status).toBe(direct.status);
-    expect(await relayed.text()).toEqual(await direct.text());
-  });
+  it.each([...RELAYED].filter((path) => path.includes("{")))(
+    "%s relays the peer's own answer for a name it does not have",
+    async (path) => {
+      const direct = await call(concrete(path), { headers: admin, appliance: "edge-2" });
+      const relayed = await proxied(`edge-2/${concrete(path).replace(/^\/api\/v1\//, "")}`);
+      expect(relayed.status).toBe(direct.status);
+      expect(await relayed.text()).toEqual(await direct.text());
+    },
+  );
 
-  it.each(readsOnAPeer.filter((r) => !RELAYED.has(r.path)).map((r) => r.path))("%s is refused: the spec does not mark it FP", async (path) => {
-    const response = await proxied(`edge-2/${concrete(path).replace(/^\/api\/v1\//, "")}`);
-    expect(response.status).toBe(403);
-    expect((await response.json<Problem>()).detail).toContain("x-fleet-proxy");
-  });
+  it.each(readsOnAPeer.filter((r) => !RELAYED.has(r.path)).map((r) => r.path))(
+    "%s is refused: the spec does not mark it FP",
+    async (path) => {
+      const response = await proxied(`edge-2/${concrete(path).replace(/^\/api\/v1\//, "")}`);
+      expect(response.status).toBe(403);
+      expect((await response.json<Problem>()).detail).toContain("x-fleet-proxy");
+    },
+  );
 });
 
 describe("peers from the running configuration", () => {
   const addPeer = (name: string, fields: Record<string, string>) =>
-    call("/api/v1/config", json("PUT", { listOps: [{ listPath: "webUi.peers", key: name, delete: false, fields }], comment: `add ${name}` }, admin));
+    call(
+      "/api/v1/config",
+      json(
+        "PUT",
+        { listOps: [{ listPath: "webUi.peers", key: name, delete: false, fields }], comment: `add ${name}` },
+        admin,
+      ),
+    );
 
-  it("take effect at restart: a peer added to webUi.peers is listed and proxied after the appliance restarts", async () => {
-    const closed = `http://127.0.0.1:${inject("closedPort")}`;
-    await allowLoopback();
-    const commit = await addPeer("lab", { url: closed, credential: "bngtok_" + "L".repeat(36), timeoutMs: "500" });
-    expect(commit.status).toBe(200);
-    expect(await commit.json()).toMatchObject({ status: "committed", restartRequired: true });
-    const before = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<Appliance[]>();
-    expect(before.map((a) => a.name)).not.toContain("lab");
+  it(
+    "take effect at restart: a peer added to webUi.peers is listed and proxied after " + "the appliance restarts",
+    async () => {
+      const closed = `http://127.0.0.1:${inject("closedPort")}`;
+      await allowLoopback();
+      const commit = await addPeer("lab", { url: closed, credential: "bngtok_" + "L".repeat(36), timeoutMs: "500" });
+      expect(commit.status).toBe(200);
+      expect(await commit.json()).toMatchObject({ status: "committed", restartRequired: true });
+      const before = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<Appliance[]>();
+      expect(before.map((a) => a.name)).not.toContain("lab");
 
-    await abortAllDurableObjects();
-    const after = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<Appliance[]>();
-    expect(after).toContainEqual({ name: "lab", self: false, url: closed });
-    expect((await proxied("lab/system/health")).status).toBe(502);
-  });
+      await abortAllDurableObjects();
+      const after = await (await call("/api/v1/fleet/appliances", { headers: admin })).json<Appliance[]>();
+      expect(after).toContainEqual({ name: "lab", self: false, url: closed });
+      expect((await proxied("lab/system/health")).status).toBe(502);
+    },
+  );
 
   it("drop a peer removed from the configuration at restart", async () => {
-    await call("/api/v1/config", json("PUT", { listOps: [{ listPath: "webUi.peers", key: "edge-3", delete: true, fields: {} }] }, admin));
+    await call(
+      "/api/v1/config",
+      json("PUT", { listOps: [{ listPath: "webUi.peers", key: "edge-3", delete: true, fields: {} }] }, admin),
+    );
     await abortAllDurableObjects();
     expect((await proxied("edge-3/system/health")).status).toBe(404);
     expect((await proxied("edge-2/system/health")).status).toBe(200);
@@ -250,14 +290,16 @@ describe("peers from the running configuration", () => {
 
 describe("the FP flag is the proxy's allowlist (#9 item 14)", () => {
   it("refuses a read the route table does not mark FP, naming the rule", async () => {
-    // The metrics scrape is a read-only GET on every appliance, but not FP: a peer's scrape belongs to its own Prometheus job.
+    // The metrics scrape is a read-only GET on every appliance, but not FP: a peer's scrape belongs to its own
+    // Prometheus job.
     const response = await proxied("edge-2/metrics", bearer(await tokenWithRole("read-only")));
     expect(response.status).toBe(403);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect((await response.json<Problem>()).detail).toContain("x-fleet-proxy");
   });
 
-  // Relayed to a member in-process, the peer's own pipeline judges the input: the answer is the one the peer gives when asked directly.
+  // Relayed to a member in-process, the peer's own pipeline judges the input: the answer is the one the peer gives when
+  // asked directly.
   it.each([
     ["a query the peer refuses (400 naming the field)", "sessions?port=-1"],
     ["a repeated query parameter", "sessions?limit=3&vrf=default&vrf=cgn-inside"],
@@ -288,7 +330,14 @@ describe("the FP flag is the proxy's allowlist (#9 item 14)", () => {
 
 describe("external peers (#9 item 6)", () => {
   const addPeer = (name: string, url: string) =>
-    call("/api/v1/config", json("PUT", { listOps: [{ listPath: "webUi.peers", key: name, fields: { url, credential: "bngtok_" + "P".repeat(36) } }] }, admin));
+    call(
+      "/api/v1/config",
+      json(
+        "PUT",
+        { listOps: [{ listPath: "webUi.peers", key: name, fields: { url, credential: "bngtok_" + "P".repeat(36) } }] },
+        admin,
+      ),
+    );
 
   it.each([
     "http://127.0.0.1:9/api/v1/auth",
@@ -306,7 +355,8 @@ describe("external peers (#9 item 6)", () => {
   });
 
   it.each(["http://peer.example.net", "http://peer.example.net:8080", "http://10.0.0.7:8443"])(
-    "refuses the plain-http peer %s even with loopback allowed: the peer credential would cross in clear (422 naming the field)",
+    "refuses the plain-http peer %s even with loopback allowed: the peer credential " +
+      "would cross in clear (422 naming the field)",
     async (url) => {
       await allowLoopback();
       const response = await addPeer("lab", url);
@@ -317,19 +367,25 @@ describe("external peers (#9 item 6)", () => {
     },
   );
 
-  it.each(["http://127.0.0.1:8443", "https://127.0.0.1:8443", "https://192.168.1.20"])("refuses the internal peer %s while the allowlist does not hold it (422 naming the field)", async (url) => {
-    const response = await addPeer("lab", url);
-    expect(response.status).toBe(422);
-    const body = await response.json<Problem>();
-    expect(body.errors!.map((e) => e.pointer)).toEqual(["#/lists/webUi.peers/lab/url"]);
-    expect(body.errors![0]!.detail).toContain("alarms.webhookAllowlist");
-  });
+  it.each(["http://127.0.0.1:8443", "https://127.0.0.1:8443", "https://192.168.1.20"])(
+    "refuses the internal peer %s while the allowlist does not hold it (422 naming the field)",
+    async (url) => {
+      const response = await addPeer("lab", url);
+      expect(response.status).toBe(422);
+      const body = await response.json<Problem>();
+      expect(body.errors!.map((e) => e.pointer)).toEqual(["#/lists/webUi.peers/lab/url"]);
+      expect(body.errors![0]!.detail).toContain("alarms.webhookAllowlist");
+    },
+  );
 
-  it.each(["https://peer.example.net", "https://peer.example.net:8443/", "http://[::1]:8080"])("accepts the origin %s", async (url) => {
-    // Plain http only to an allowlisted internal address (the loopback the local fleet allows).
-    await allowLoopback();
-    expect((await addPeer("lab", url)).status).toBe(200);
-  });
+  it.each(["https://peer.example.net", "https://peer.example.net:8443/", "http://[::1]:8080"])(
+    "accepts the origin %s",
+    async (url) => {
+      // Plain http only to an allowlisted internal address (the loopback the local fleet allows).
+      await allowLoopback();
+      expect((await addPeer("lab", url)).status).toBe(200);
+    },
+  );
 
   it("the fleet file takes origins only too", () => {
     expect(PeerDefinition.safeParse({ name: "lab", url: "https://peer.example.net:8443" }).success).toBe(true);

@@ -9,14 +9,46 @@ import { z } from "zod";
 
 type JsonSchema = Record<string, unknown>;
 
-/** Strings the appliance gives meaning to: names it knows, addresses, prefixes, times, traversal and encoding tricks. */
+/**
+ * Strings the appliance gives meaning to: names it knows, addresses, prefixes, times, traversal and encoding tricks.
+ */
 const MEANINGFUL = [
-  "", "admin", "edge-1", "edge-2", "default", "corp", "cgn-1", "0", "1", "-1", "99999999999999999999", "10.0.0.1", "2001:db8::1",
-  "192.0.2.0/24", "100.64.0.0/10", "2026-01-01T00:00:00Z", "..", "%2e%2e", "%", "a/b", "\u0000", "********", "bngtok_" + "A".repeat(36),
-  "http://169.254.169.254/", "https://example.net", "<script>", "read-only", "super-user", "webhook",
+  "",
+  "admin",
+  "edge-1",
+  "edge-2",
+  "default",
+  "corp",
+  "cgn-1",
+  "0",
+  "1",
+  "-1",
+  "99999999999999999999",
+  "10.0.0.1",
+  "2001:db8::1",
+  "192.0.2.0/24",
+  "100.64.0.0/10",
+  "2026-01-01T00:00:00Z",
+  "..",
+  "%2e%2e",
+  "%",
+  "a/b",
+  "\u0000",
+  "********",
+  "bngtok_" + "A".repeat(36),
+  "http://169.254.169.254/",
+  "https://example.net",
+  "<script>",
+  "read-only",
+  "super-user",
+  "webhook",
 ];
 
-const text = fc.oneof({ weight: 3, arbitrary: fc.string({ maxLength: 24 }) }, { weight: 2, arbitrary: fc.constantFrom(...MEANINGFUL) }, { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 12 }) });
+const text = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ maxLength: 24 }) },
+  { weight: 2, arbitrary: fc.constantFrom(...MEANINGFUL) },
+  { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 12 }) },
+);
 
 function resolve(schema: JsonSchema, root: JsonSchema): JsonSchema {
   const ref = schema.$ref;
@@ -25,7 +57,8 @@ function resolve(schema: JsonSchema, root: JsonSchema): JsonSchema {
   return ((root.$defs as Record<string, JsonSchema> | undefined)?.[name] ?? {}) as JsonSchema;
 }
 
-const bound = (value: unknown, fallback: number) => (typeof value === "number" && Number.isFinite(value) ? value : fallback);
+const bound = (value: unknown, fallback: number) =>
+  typeof value === "number" && Number.isFinite(value) ? value : fallback;
 
 /** An arbitrary for one JSON Schema node; depth-limited so recursive or wide schemas stay small. */
 function fromSchema(node: JsonSchema, root: JsonSchema, depth: number): fc.Arbitrary<unknown> {
@@ -35,9 +68,11 @@ function fromSchema(node: JsonSchema, root: JsonSchema, depth: number): fc.Arbit
   if ("const" in schema) return fc.constant(schema.const);
   for (const key of ["anyOf", "oneOf"] as const) {
     const options = schema[key];
-    if (Array.isArray(options) && options.length > 0) return fc.oneof(...options.map((o) => fromSchema(o as JsonSchema, root, depth + 1)));
+    if (Array.isArray(options) && options.length > 0)
+      return fc.oneof(...options.map((o) => fromSchema(o as JsonSchema, root, depth + 1)));
   }
-  if (Array.isArray(schema.allOf) && schema.allOf.length > 0) return fromSchema(schema.allOf[0] as JsonSchema, root, depth + 1);
+  if (Array.isArray(schema.allOf) && schema.allOf.length > 0)
+    return fromSchema(schema.allOf[0] as JsonSchema, root, depth + 1);
   const type = schema.type;
   if (Array.isArray(type)) return fc.oneof(...type.map((t) => fromSchema({ ...schema, type: t }, root, depth)));
   switch (type) {
@@ -46,20 +81,33 @@ function fromSchema(node: JsonSchema, root: JsonSchema, depth: number): fc.Arbit
     case "integer": {
       const min = Math.max(bound(schema.minimum, -1_000_000), -1e9);
       const max = Math.min(bound(schema.maximum, 1_000_000), 1e9);
-      return fc.oneof({ weight: 4, arbitrary: fc.integer({ min: Math.ceil(Math.min(min, max)), max: Math.floor(Math.max(min, max)) }) }, fc.constantFrom(-1, 0, 2 ** 31, 2 ** 53));
+      return fc.oneof(
+        {
+          weight: 4,
+          arbitrary: fc.integer({ min: Math.ceil(Math.min(min, max)), max: Math.floor(Math.max(min, max)) }),
+        },
+        fc.constantFrom(-1, 0, 2 ** 31, 2 ** 53),
+      );
     }
     case "number":
-      return fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }), fc.constantFrom(0, 0.5, 1, -1));
+      return fc.oneof(
+        fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }),
+        fc.constantFrom(0, 0.5, 1, -1),
+      );
     case "boolean":
       return fc.boolean();
     case "null":
       return fc.constant(null);
     case "array":
-      return fc.array(schema.items ? fromSchema(schema.items as JsonSchema, root, depth + 1) : fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 });
+      return fc.array(
+        schema.items ? fromSchema(schema.items as JsonSchema, root, depth + 1) : fc.jsonValue({ maxDepth: 1 }),
+        { maxLength: 3 },
+      );
     case "object": {
       const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
       const names = Object.keys(properties);
-      if (names.length === 0) return fc.dictionary(fc.constantFrom(...MEANINGFUL.slice(1, 8)), fc.oneof(text, fc.integer()), { maxKeys: 3 });
+      if (names.length === 0)
+        return fc.dictionary(fc.constantFrom(...MEANINGFUL.slice(1, 8)), fc.oneof(text, fc.integer()), { maxKeys: 3 });
       const model = Object.fromEntries(names.map((name) => [name, fromSchema(properties[name]!, root, depth + 1)]));
       const required = ((schema.required ?? []) as string[]).filter((name) => names.includes(name));
       return fc.record(model, { requiredKeys: required });
@@ -73,26 +121,51 @@ function fromSchema(node: JsonSchema, root: JsonSchema, depth: number): fc.Arbit
 export function valuesOf(schema: z.ZodType | undefined): fc.Arbitrary<unknown> {
   if (!schema) return fc.jsonValue({ maxDepth: 2 });
   const root = z.toJSONSchema(schema, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as JsonSchema;
-  return fc.oneof({ weight: 5, arbitrary: fromSchema(root, root, 0) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) });
+  return fc.oneof(
+    { weight: 5, arbitrary: fromSchema(root, root, 0) },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  );
 }
 
 /** Query parameters for a schema: each known one present or not, its value as text; sometimes an unknown one. */
 export function queryOf(schema: z.ZodType | undefined): fc.Arbitrary<[string, string][]> {
-  const root = schema ? (z.toJSONSchema(schema, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as JsonSchema) : {};
+  const root = schema
+    ? (z.toJSONSchema(schema, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as JsonSchema)
+    : {};
   const properties = (root.properties ?? {}) as Record<string, JsonSchema>;
   const known = Object.entries(properties).map(([name, property]) =>
-    fc.option(fc.oneof(fromSchema(property, root, 1).map((v) => (typeof v === "string" ? v : JSON.stringify(v))), text).map((v): [string, string] => [name, v]), { nil: undefined }),
+    fc.option(
+      fc
+        .oneof(
+          fromSchema(property, root, 1).map((v) => (typeof v === "string" ? v : JSON.stringify(v))),
+          text,
+        )
+        .map((v): [string, string] => [name, v]),
+      { nil: undefined },
+    ),
   );
   const unknown = fc.option(fc.tuple(fc.constantFrom("x", "limit", "__proto__"), text), { nil: undefined });
-  return fc.tuple(fc.tuple(...known), unknown).map(([pairs, extra]) => [...pairs, extra].filter((p): p is [string, string] => p !== undefined));
+  return fc
+    .tuple(fc.tuple(...known), unknown)
+    .map(([pairs, extra]) => [...pairs, extra].filter((p): p is [string, string] => p !== undefined));
 }
 
-/** A path parameter's raw (still-encoded) text: usually an encoded value, sometimes a raw one with its '%' and '/' left in. */
-const pathValue: fc.Arbitrary<string> = fc.oneof({ weight: 4, arbitrary: text.filter((t) => t.length > 0).map(encodeURIComponent) }, { weight: 1, arbitrary: fc.constantFrom("%", "%zz", "..", "a%2Fb", "%00") });
+/**
+ * A path parameter's raw (still-encoded) text: usually an encoded value, sometimes a raw one with its '%' and '/' left
+ * in.
+ */
+const pathValue: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: text.filter((t) => t.length > 0).map(encodeURIComponent) },
+  { weight: 1, arbitrary: fc.constantFrom("%", "%zz", "..", "a%2Fb", "%00") },
+);
 
-/** Path parameters, in order: mostly shaped by the parameter's schema (a number where an id is one), sometimes anything. */
+/**
+ * Path parameters, in order: mostly shaped by the parameter's schema (a number where an id is one), sometimes anything.
+ */
 export function paramsOf(schema: z.ZodType | undefined, names: string[]): fc.Arbitrary<string[]> {
-  const root = schema ? (z.toJSONSchema(schema, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as JsonSchema) : {};
+  const root = schema
+    ? (z.toJSONSchema(schema, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as JsonSchema)
+    : {};
   const properties = (root.properties ?? {}) as Record<string, JsonSchema>;
   return fc.tuple(
     ...names.map((name) => {

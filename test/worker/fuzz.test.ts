@@ -28,19 +28,33 @@ const credentials = fc.oneof(
   { weight: 8, arbitrary: fc.constant<Record<string, string>>({ authorization: `Bearer ${BOOTSTRAP_TOKEN}` }) },
   {
     weight: 2,
-    arbitrary: fc.constantFrom<Record<string, string>>({}, { authorization: "Bearer bngtok_" + "Z".repeat(36) }, { authorization: "Basic YWRtaW46YWRtaW4=" }, { cookie: "bng_session=forged" }),
+    arbitrary: fc.constantFrom<Record<string, string>>(
+      {},
+      { authorization: "Bearer bngtok_" + "Z".repeat(36) },
+      { authorization: "Basic YWRtaW46YWRtaW4=" },
+      { cookie: "bng_session=forged" },
+    ),
   },
 );
 
 /** Bodies as sent: JSON of a schema-shaped value, or text that is not JSON at all. */
 function bodiesOf(route: Route): fc.Arbitrary<string | undefined> {
-  if (!route.body) return fc.option(fc.jsonValue({ maxDepth: 1 }).map((v) => JSON.stringify(v)), { nil: undefined });
+  if (!route.body)
+    return fc.option(
+      fc.jsonValue({ maxDepth: 1 }).map((v) => JSON.stringify(v)),
+      { nil: undefined },
+    );
   const shaped = valuesOf(route.body).map((value) => {
     const action = value as { action?: unknown; seconds?: unknown };
-    if (route.path === "/twin/v1/scenario" && action?.action === "advance-clock" && typeof action.seconds === "number") action.seconds = Math.min(Math.abs(action.seconds), MAX_ADVANCE_SECONDS);
+    if (route.path === "/twin/v1/scenario" && action?.action === "advance-clock" && typeof action.seconds === "number")
+      action.seconds = Math.min(Math.abs(action.seconds), MAX_ADVANCE_SECONDS);
     return JSON.stringify(value);
   });
-  return fc.oneof({ weight: 6, arbitrary: shaped }, { weight: 1, arbitrary: fc.string({ maxLength: 30 }) }, { weight: 1, arbitrary: fc.constant(undefined) });
+  return fc.oneof(
+    { weight: 6, arbitrary: shaped },
+    { weight: 1, arbitrary: fc.string({ maxLength: 30 }) },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+  );
 }
 
 function requestsOf(route: Route) {
@@ -56,32 +70,41 @@ function requestsOf(route: Route) {
 const fuzzed = routes.filter((r) => !r.hidden);
 
 describe("every route under fuzzed input", () => {
-  it.each(fuzzed.map((r) => [`${r.method} ${r.path}`, r] as const))("%s: no 5xx, every error problem+json", async (_name, route) => {
-    const gateway = new Set((route.errors ?? []).filter((s) => s >= 502));
-    await fc.assert(
-      fc.asyncProperty(requestsOf(route), async ({ params, query, body, headers }) => {
-        let i = 0;
-        const path = route.path.replace(/\{(\w+)\+?\}/g, () => params[i++]!);
-        const search = new URLSearchParams(query).toString();
-        const init: RequestInit = { method: route.method, headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) }, redirect: "manual" };
-        if (body !== undefined && route.method !== "GET") init.body = body;
-        const url = `https://edge-1.bng.localhost${path}${search ? `?${search}` : ""}`;
-        const response = await SELF.fetch(url, init);
-        // A documented success must match its route's schema, fuzzed input or not.
-        await expectDocumented(route.method, url, response);
-        const where = `${route.method} ${path}?${search} body=${body}`;
-        expect(response.status < 500 || gateway.has(response.status), `${where} → ${response.status}`).toBe(true);
-        if (response.status < 400) {
-          await response.body?.cancel();
-          return;
-        }
-        expect(response.headers.get("content-type"), `${where} → ${response.status}`).toBe("application/problem+json");
-        const problem = await response.json<z.output<typeof ProblemDetails>>();
-        expect(problem.status, where).toBe(response.status);
-        expect(typeof problem.title).toBe("string");
-        expect(typeof problem.detail).toBe("string");
-      }),
-      { seed: SEED, numRuns: RUNS, endOnFailure: true },
-    );
-  });
+  it.each(fuzzed.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    "%s: no 5xx, every error problem+json",
+    async (_name, route) => {
+      const gateway = new Set((route.errors ?? []).filter((s) => s >= 502));
+      await fc.assert(
+        fc.asyncProperty(requestsOf(route), async ({ params, query, body, headers }) => {
+          let i = 0;
+          const path = route.path.replace(/\{(\w+)\+?\}/g, () => params[i++]!);
+          const search = new URLSearchParams(query).toString();
+          const init: RequestInit = {
+            method: route.method,
+            headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+            redirect: "manual",
+          };
+          if (body !== undefined && route.method !== "GET") init.body = body;
+          const url = `https://edge-1.bng.localhost${path}${search ? `?${search}` : ""}`;
+          const response = await SELF.fetch(url, init);
+          // A documented success must match its route's schema, fuzzed input or not.
+          await expectDocumented(route.method, url, response);
+          const where = `${route.method} ${path}?${search} body=${body}`;
+          expect(response.status < 500 || gateway.has(response.status), `${where} → ${response.status}`).toBe(true);
+          if (response.status < 400) {
+            await response.body?.cancel();
+            return;
+          }
+          expect(response.headers.get("content-type"), `${where} → ${response.status}`).toBe(
+            "application/problem+json",
+          );
+          const problem = await response.json<z.output<typeof ProblemDetails>>();
+          expect(problem.status, where).toBe(response.status);
+          expect(typeof problem.title).toBe("string");
+          expect(typeof problem.detail).toBe("string");
+        }),
+        { seed: SEED, numRuns: RUNS, endOnFailure: true },
+      );
+    },
+  );
 });

@@ -13,14 +13,17 @@ type Listener = z.output<typeof GreListener>;
 const base = "/api/v1/gre-circuits";
 const circuits = async (query = "") => (await call(`${base}${query}`, { headers: admin })).json<Circuit[]>();
 const listeners = async () => (await call(`${base}/listeners`, { headers: admin })).json<Listener[]>();
-const status = async (query = "") => (await call(`${base}/status${query}`, { headers: admin })).json<z.output<typeof GreStatus>>();
+const status = async (query = "") =>
+  (await call(`${base}/status${query}`, { headers: admin })).json<z.output<typeof GreStatus>>();
 const statusOf = async (id: string) => (await status()).circuits.find((c) => c.id === id)!;
-const putListener = (id: string, body: unknown, headers = admin) => call(`${base}/listeners/${id}`, json("PUT", body, headers));
+const putListener = (id: string, body: unknown, headers = admin) =>
+  call(`${base}/listeners/${id}`, json("PUT", body, headers));
 const deleteListener = (id: string) => call(`${base}/listeners/${id}`, { method: "DELETE", headers: admin });
 const create = (body: unknown, headers = admin) => call(base, json("POST", body, headers));
 const replace = (id: string, body: unknown) => call(`${base}/${id}`, json("PUT", body, admin));
 const remove = (id: string, query = "") => call(`${base}/${id}${query}`, { method: "DELETE", headers: admin });
-const advance = async (seconds: number) => expect((await call("/twin/v1/scenario", json("POST", { action: "advance-clock", seconds }, admin))).status).toBe(200);
+const advance = async (seconds: number) =>
+  expect((await call("/twin/v1/scenario", json("POST", { action: "advance-clock", seconds }, admin))).status).toBe(200);
 const ok = async (response: Response) => {
   expect(response.status, await response.clone().text()).toBe(200);
   return response.json<CommitResult>();
@@ -60,37 +63,59 @@ describe("listeners", () => {
     const result = await ok(await putListener("gw1", { localAddress: "192.0.2.10", comment: "first listener" }));
     expect(result).toMatchObject({ status: "committed", name: "gw1", restartRequired: false });
     expect(Date.parse(result.committedUtc!)).not.toBeNaN();
-    expect(await listeners()).toEqual([{ id: "gw1", localAddress: "192.0.2.10", underlayInterface: null, ttl: 64, circuits: 0 }]);
+    expect(await listeners()).toEqual([
+      { id: "gw1", localAddress: "192.0.2.10", underlayInterface: null, ttl: 64, circuits: 0 },
+    ]);
     await ok(await create(ACME));
     expect((await listeners())[0]!.circuits).toBe(1);
-    expect((await history()).items[1]).toMatchObject({ operation: "gre-listener", comment: "first listener", actor: "token:bootstrap" });
+    expect((await history()).items[1]).toMatchObject({
+      operation: "gre-listener",
+      comment: "first listener",
+      actor: "token:bootstrap",
+    });
   });
 
   it("are replaced as a whole: absent fields return to their defaults", async () => {
     await ok(await putListener("gw1", { localAddress: "2001:db8::10", underlayInterface: "eth1.100", ttl: 32 }));
-    expect(await listeners()).toEqual([{ id: "gw1", localAddress: "2001:db8::10", underlayInterface: "eth1.100", ttl: 32, circuits: 0 }]);
+    expect(await listeners()).toEqual([
+      { id: "gw1", localAddress: "2001:db8::10", underlayInterface: "eth1.100", ttl: 32, circuits: 0 },
+    ]);
     await ok(await putListener("gw1", { localAddress: "2001:db8::10", ttl: null }));
-    expect(await listeners()).toEqual([{ id: "gw1", localAddress: "2001:db8::10", underlayInterface: null, ttl: 64, circuits: 0 }]);
+    expect(await listeners()).toEqual([
+      { id: "gw1", localAddress: "2001:db8::10", underlayInterface: null, ttl: 64, circuits: 0 },
+    ]);
   });
 
   it("answer 422 listing every rejected field, and commit nothing", async () => {
-    const errors = await rejection(await putListener("gw1", { localAddress: "192.0.2.300", underlayInterface: "eth 1", ttl: 0 }));
-    expect(pointersOf(errors)).toEqual(["localAddress", "ttl", "underlayInterface"].map((c) => `#/lists/gre.listeners/gw1/${c}`));
-    expect(await rejection(await putListener("gw1", { localAddress: null }))).toEqual([{ in: "config", pointer: "#/lists/gre.listeners/gw1/localAddress", detail: "required" }]);
-    expect(pointersOf(await rejection(await putListener("gw1", { localAddress: "192.0.2.10", ttl: 256 })))).toEqual(["#/lists/gre.listeners/gw1/ttl"]);
+    const errors = await rejection(
+      await putListener("gw1", { localAddress: "192.0.2.300", underlayInterface: "eth 1", ttl: 0 }),
+    );
+    expect(pointersOf(errors)).toEqual(
+      ["localAddress", "ttl", "underlayInterface"].map((c) => `#/lists/gre.listeners/gw1/${c}`),
+    );
+    expect(await rejection(await putListener("gw1", { localAddress: null }))).toEqual([
+      { in: "config", pointer: "#/lists/gre.listeners/gw1/localAddress", detail: "required" },
+    ]);
+    expect(pointersOf(await rejection(await putListener("gw1", { localAddress: "192.0.2.10", ttl: 256 })))).toEqual([
+      "#/lists/gre.listeners/gw1/ttl",
+    ]);
     expect(await listeners()).toEqual([]);
   });
 
   it("refuse a local address another listener already has", async () => {
     await withListener("gw1");
     const errors = await rejection(await putListener("gw2", { localAddress: "192.0.2.10" }));
-    expect(errors).toEqual([{ in: "config", pointer: "#/lists/gre.listeners/gw2/localAddress", detail: expect.stringContaining("'gw1'") }]);
+    expect(errors).toEqual([
+      { in: "config", pointer: "#/lists/gre.listeners/gw2/localAddress", detail: expect.stringContaining("'gw1'") },
+    ]);
   });
 
   it("refuse a malformed body or id with 400 or 422", async () => {
     expect((await putListener("gw1", { ttl: 5 })).status).toBe(400);
     expect((await putListener("gw1", { localAddress: "192.0.2.10", ttl: "64" })).status).toBe(400);
-    expect(pointersOf(await rejection(await putListener("bad%20id", { localAddress: "192.0.2.10" })))).toEqual(["#/lists/gre.listeners/bad id"]);
+    expect(pointersOf(await rejection(await putListener("bad%20id", { localAddress: "192.0.2.10" })))).toEqual([
+      "#/lists/gre.listeners/bad id",
+    ]);
   });
 
   it("cannot be deleted while circuits reference them (409), and can once they are gone", async () => {
@@ -99,7 +124,9 @@ describe("listeners", () => {
     const refused = await deleteListener("gw1");
     expect(refused.status).toBe(409);
     expect(refused.headers.get("content-type")).toBe("application/problem+json");
-    expect((await refused.json<z.output<typeof ProblemDetails>>()).detail).toContain("gre.circuits 'acme-1' (listenerId)");
+    expect((await refused.json<z.output<typeof ProblemDetails>>()).detail).toContain(
+      "gre.circuits 'acme-1' (listenerId)",
+    );
     await ok(await remove("acme-1"));
     expect(await ok(await deleteListener("gw1"))).toMatchObject({ status: "committed", name: "gw1" });
     expect(await listeners()).toEqual([]);
@@ -116,22 +143,62 @@ describe("creating a circuit", () => {
     const result = await ok(await create({ ...ACME, comment: "new customer" }));
     expect(result).toMatchObject({ status: "committed", name: "acme-1", version: 3, restartRequired: false });
     expect(await circuits()).toEqual([ACME]);
-    expect((await history()).items[0]).toMatchObject({ operation: "gre-circuit", comment: "new customer", changedPaths: expect.arrayContaining(["#/lists/gre.circuits/acme-1"]) });
-    expect((await logEntries("config.commit")).at(-1)!.fields).toMatchObject({ operation: "gre-circuit", actor: "token:bootstrap", version: 3 });
+    expect((await history()).items[0]).toMatchObject({
+      operation: "gre-circuit",
+      comment: "new customer",
+      changedPaths: expect.arrayContaining(["#/lists/gre.circuits/acme-1"]),
+    });
+    expect((await logEntries("config.commit")).at(-1)!.fields).toMatchObject({
+      operation: "gre-circuit",
+      actor: "token:bootstrap",
+      version: 3,
+    });
   });
 
   it("fills absent optional attributes with their defaults", async () => {
     await withListener();
-    await ok(await create({ id: "plain", listenerId: "gw1", vrf: "default", remote: "203.0.113.8", localTunnelAddress: "10.255.0.5/31", remoteTunnelAddress: "10.255.0.4/31" }));
+    await ok(
+      await create({
+        id: "plain",
+        listenerId: "gw1",
+        vrf: "default",
+        remote: "203.0.113.8",
+        localTunnelAddress: "10.255.0.5/31",
+        remoteTunnelAddress: "10.255.0.4/31",
+      }),
+    );
     expect(await circuits()).toEqual([
-      { id: "plain", listenerId: "gw1", vrf: "default", remote: "203.0.113.8", localTunnelAddress: "10.255.0.5/31", remoteTunnelAddress: "10.255.0.4/31", description: "", peerAsn: null, maximumPrefix: null, bfd: false, key: null, clampMss: true, mtu: null },
+      {
+        id: "plain",
+        listenerId: "gw1",
+        vrf: "default",
+        remote: "203.0.113.8",
+        localTunnelAddress: "10.255.0.5/31",
+        remoteTunnelAddress: "10.255.0.4/31",
+        description: "",
+        peerAsn: null,
+        maximumPrefix: null,
+        bfd: false,
+        key: null,
+        clampMss: true,
+        mtu: null,
+      },
     ]);
   });
 
   it("answers 409 when the id exists", async () => {
     await withListener();
     await ok(await create(ACME));
-    expect((await create({ ...ACME, remote: "203.0.113.99", localTunnelAddress: "10.255.1.1/30", remoteTunnelAddress: "10.255.1.2/30" })).status).toBe(409);
+    expect(
+      (
+        await create({
+          ...ACME,
+          remote: "203.0.113.99",
+          localTunnelAddress: "10.255.1.1/30",
+          remoteTunnelAddress: "10.255.1.2/30",
+        })
+      ).status,
+    ).toBe(409);
   });
 
   it("answers 422 listing every rejected attribute, and commits nothing", async () => {
@@ -152,7 +219,18 @@ describe("creating a circuit", () => {
       }),
     );
     expect(pointersOf(errors)).toEqual(
-      ["description", "key", "listenerId", "localTunnelAddress", "maximumPrefix", "mtu", "peerAsn", "remote", "remoteTunnelAddress", "vrf"].map((c) => `#/lists/gre.circuits/bad/${c}`),
+      [
+        "description",
+        "key",
+        "listenerId",
+        "localTunnelAddress",
+        "maximumPrefix",
+        "mtu",
+        "peerAsn",
+        "remote",
+        "remoteTunnelAddress",
+        "vrf",
+      ].map((c) => `#/lists/gre.circuits/bad/${c}`),
     );
     expect(errors.find((e) => e.pointer.endsWith("/listenerId"))!.detail).toContain("no gre.listeners item 'nowhere'");
     expect(errors.find((e) => e.pointer.endsWith("/vrf"))!.detail).toContain("no vrfs item 'no-such-vrf'");
@@ -162,7 +240,9 @@ describe("creating a circuit", () => {
   it("pairs the tunnel addresses: one subnet, two distinct usable hosts", async () => {
     await withListener();
     const pointers = async (local: string, remote: string) =>
-      pointersOf(await rejection(await create({ ...ACME, localTunnelAddress: local, remoteTunnelAddress: remote }))).map((p) => p.replace("#/lists/gre.circuits/acme-1/", ""));
+      pointersOf(
+        await rejection(await create({ ...ACME, localTunnelAddress: local, remoteTunnelAddress: remote })),
+      ).map((p) => p.replace("#/lists/gre.circuits/acme-1/", ""));
     expect(await pointers("10.255.0.1/30", "10.255.0.5/30")).toEqual(["remoteTunnelAddress"]);
     expect(await pointers("10.255.0.1/30", "10.255.0.2/29")).toEqual(["remoteTunnelAddress"]);
     expect(await pointers("10.255.0.1/30", "10.255.0.1/30")).toEqual(["remoteTunnelAddress"]);
@@ -174,11 +254,19 @@ describe("creating a circuit", () => {
 
   it("refuses a remote of another family than its listener, and a tunnel another circuit already runs", async () => {
     await withListener();
-    expect(pointersOf(await rejection(await create({ ...ACME, remote: "2001:db8::7" })))).toEqual(["#/lists/gre.circuits/acme-1/remote"]);
+    expect(pointersOf(await rejection(await create({ ...ACME, remote: "2001:db8::7" })))).toEqual([
+      "#/lists/gre.circuits/acme-1/remote",
+    ]);
     await ok(await create(ACME));
     const twin = { ...ACME, id: "acme-2", localTunnelAddress: "10.255.0.5/30", remoteTunnelAddress: "10.255.0.6/30" };
     const errors = await rejection(await create(twin));
-    expect(errors).toEqual([{ in: "config", pointer: "#/lists/gre.circuits/acme-2/remote", detail: expect.stringContaining("circuit 'acme-1' already runs a tunnel") }]);
+    expect(errors).toEqual([
+      {
+        in: "config",
+        pointer: "#/lists/gre.circuits/acme-2/remote",
+        detail: expect.stringContaining("circuit 'acme-1' already runs a tunnel"),
+      },
+    ]);
     // A distinct GRE key tells the two tunnels apart (RFC 2890).
     await ok(await create({ ...twin, key: 43 }));
   });
@@ -186,14 +274,23 @@ describe("creating a circuit", () => {
   it("refuses tunnel subnets overlapping another circuit's in the same VRF, not in another", async () => {
     await withListener();
     await ok(await create(ACME));
-    const overlapping = { ...ACME, id: "acme-2", remote: "203.0.113.8", localTunnelAddress: "10.255.0.2/29", remoteTunnelAddress: "10.255.0.3/29" };
-    expect(pointersOf(await rejection(await create(overlapping)))).toEqual(["#/lists/gre.circuits/acme-2/localTunnelAddress"]);
+    const overlapping = {
+      ...ACME,
+      id: "acme-2",
+      remote: "203.0.113.8",
+      localTunnelAddress: "10.255.0.2/29",
+      remoteTunnelAddress: "10.255.0.3/29",
+    };
+    expect(pointersOf(await rejection(await create(overlapping)))).toEqual([
+      "#/lists/gre.circuits/acme-2/localTunnelAddress",
+    ]);
     await ok(await create({ ...overlapping, vrf: "cgn-inside" }));
   });
 
   it("refuses the ids that name the section's own resources", async () => {
     await withListener();
-    for (const id of ["status", "listeners"]) expect(pointersOf(await rejection(await create({ ...ACME, id })))).toEqual([`#/lists/gre.circuits/${id}`]);
+    for (const id of ["status", "listeners"])
+      expect(pointersOf(await rejection(await create({ ...ACME, id })))).toEqual([`#/lists/gre.circuits/${id}`]);
   });
 
   it("refuses a malformed body with 400", async () => {
@@ -227,9 +324,21 @@ describe("replacing a circuit", () => {
   it("replaces every attribute, the URL's id winning over the body's", async () => {
     await withListener();
     await ok(await create(ACME));
-    const result = await ok(await replace("acme-1", { id: "other", listenerId: "gw1", vrf: "wholesale", remote: "203.0.113.7", localTunnelAddress: "10.255.0.1/30", remoteTunnelAddress: "10.255.0.2/30", comment: "drop BGP" }));
+    const result = await ok(
+      await replace("acme-1", {
+        id: "other",
+        listenerId: "gw1",
+        vrf: "wholesale",
+        remote: "203.0.113.7",
+        localTunnelAddress: "10.255.0.1/30",
+        remoteTunnelAddress: "10.255.0.2/30",
+        comment: "drop BGP",
+      }),
+    );
     expect(result).toMatchObject({ status: "committed", name: "acme-1" });
-    expect(await circuits()).toEqual([{ ...ACME, description: "", peerAsn: null, maximumPrefix: null, bfd: false, key: null, mtu: null }]);
+    expect(await circuits()).toEqual([
+      { ...ACME, description: "", peerAsn: null, maximumPrefix: null, bfd: false, key: null, mtu: null },
+    ]);
     expect((await history()).items[0]).toMatchObject({ operation: "gre-circuit", comment: "drop BGP" });
   });
 
@@ -237,7 +346,9 @@ describe("replacing a circuit", () => {
     await withListener();
     expect((await replace("ghost", ACME_BODY)).status).toBe(404);
     await ok(await create(ACME));
-    expect(pointersOf(await rejection(await replace("acme-1", { ...ACME_BODY, mtu: 500 })))).toEqual(["#/lists/gre.circuits/acme-1/mtu"]);
+    expect(pointersOf(await rejection(await replace("acme-1", { ...ACME_BODY, mtu: 500 })))).toEqual([
+      "#/lists/gre.circuits/acme-1/mtu",
+    ]);
   });
 });
 
@@ -245,7 +356,10 @@ describe("deleting a circuit", () => {
   it("deletes it and records the comment; 404 for an unknown one", async () => {
     await withListener();
     await ok(await create(ACME));
-    expect(await ok(await remove("acme-1", "?comment=customer%20left"))).toMatchObject({ status: "committed", name: "acme-1" });
+    expect(await ok(await remove("acme-1", "?comment=customer%20left"))).toMatchObject({
+      status: "committed",
+      name: "acme-1",
+    });
     expect(await circuits()).toEqual([]);
     expect((await status()).circuits).toEqual([]);
     expect((await history()).items[0]).toMatchObject({ operation: "gre-circuit", comment: "customer left" });
@@ -265,11 +379,39 @@ describe("circuit status", () => {
   it("is provisioning right after creation, then up with BFD and BGP once the clock moves", async () => {
     await withListener();
     await ok(await create(ACME));
-    await ok(await create({ ...ACME, id: "static", remote: "203.0.113.9", localTunnelAddress: "10.255.9.1/30", remoteTunnelAddress: "10.255.9.2/30", peerAsn: null, bfd: false }));
+    await ok(
+      await create({
+        ...ACME,
+        id: "static",
+        remote: "203.0.113.9",
+        localTunnelAddress: "10.255.9.1/30",
+        remoteTunnelAddress: "10.255.9.2/30",
+        peerAsn: null,
+        bfd: false,
+      }),
+    );
     const before = await status();
     expect(before.circuits).toEqual([
-      { id: "acme-1", vrf: "wholesale", circuitState: "provisioning", tunnelState: "provisioning", bfdState: "down", bgpState: "Idle", prefixesReceived: 0, lastChangeUtc: before.asOfUtc },
-      { id: "static", vrf: "wholesale", circuitState: "provisioning", tunnelState: "provisioning", bfdState: "disabled", bgpState: "disabled", prefixesReceived: 0, lastChangeUtc: before.asOfUtc },
+      {
+        id: "acme-1",
+        vrf: "wholesale",
+        circuitState: "provisioning",
+        tunnelState: "provisioning",
+        bfdState: "down",
+        bgpState: "Idle",
+        prefixesReceived: 0,
+        lastChangeUtc: before.asOfUtc,
+      },
+      {
+        id: "static",
+        vrf: "wholesale",
+        circuitState: "provisioning",
+        tunnelState: "provisioning",
+        bfdState: "disabled",
+        bgpState: "disabled",
+        prefixesReceived: 0,
+        lastChangeUtc: before.asOfUtc,
+      },
     ]);
     await advance(120);
     const after = await status();
@@ -279,22 +421,50 @@ describe("circuit status", () => {
     expect(acme!.prefixesReceived).toBeGreaterThan(0);
     expect(Date.parse(acme!.lastChangeUtc)).toBeGreaterThan(Date.parse(before.asOfUtc));
     expect(Date.parse(acme!.lastChangeUtc)).toBeLessThanOrEqual(Date.parse(after.asOfUtc));
-    expect(plain).toMatchObject({ circuitState: "up", tunnelState: "up", bfdState: "disabled", bgpState: "disabled", prefixesReceived: 0 });
+    expect(plain).toMatchObject({
+      circuitState: "up",
+      tunnelState: "up",
+      bfdState: "disabled",
+      bgpState: "disabled",
+      prefixesReceived: 0,
+    });
   });
 
   it("shows BGP torn down to Idle when the peer exceeds maximumPrefix", async () => {
     await withListener();
     await ok(await create({ ...ACME, maximumPrefix: 1 }));
     await advance(120);
-    expect(await statusOf("acme-1")).toMatchObject({ circuitState: "down", tunnelState: "up", bgpState: "Idle", prefixesReceived: 0 });
+    expect(await statusOf("acme-1")).toMatchObject({
+      circuitState: "down",
+      tunnelState: "up",
+      bgpState: "Idle",
+      prefixesReceived: 0,
+    });
   });
 
   it("re-provisions every circuit of a listener whose local address changes, and only those", async () => {
     await withListener("gw1", "192.0.2.10");
     await withListener("gw2", "192.0.2.20");
     await ok(await create(ACME));
-    await ok(await create({ ...ACME, id: "acme-2", remote: "203.0.113.8", localTunnelAddress: "10.255.0.5/30", remoteTunnelAddress: "10.255.0.6/30" }));
-    await ok(await create({ ...ACME, id: "other", listenerId: "gw2", remote: "203.0.113.9", localTunnelAddress: "10.255.0.9/30", remoteTunnelAddress: "10.255.0.10/30" }));
+    await ok(
+      await create({
+        ...ACME,
+        id: "acme-2",
+        remote: "203.0.113.8",
+        localTunnelAddress: "10.255.0.5/30",
+        remoteTunnelAddress: "10.255.0.6/30",
+      }),
+    );
+    await ok(
+      await create({
+        ...ACME,
+        id: "other",
+        listenerId: "gw2",
+        remote: "203.0.113.9",
+        localTunnelAddress: "10.255.0.9/30",
+        remoteTunnelAddress: "10.255.0.10/30",
+      }),
+    );
     await advance(120);
     const up = await status();
     expect(up.circuits.map((c) => c.circuitState)).toEqual(["up", "up", "up"]);
@@ -305,8 +475,14 @@ describe("circuit status", () => {
     const moved = await status();
     for (const id of ["acme-1", "acme-2"]) {
       const circuit = moved.circuits.find((c) => c.id === id)!;
-      expect(circuit).toMatchObject({ circuitState: "provisioning", tunnelState: "provisioning", lastChangeUtc: moved.asOfUtc });
-      expect(Date.parse(circuit.lastChangeUtc)).toBeGreaterThan(Date.parse(up.circuits.find((c) => c.id === id)!.lastChangeUtc));
+      expect(circuit).toMatchObject({
+        circuitState: "provisioning",
+        tunnelState: "provisioning",
+        lastChangeUtc: moved.asOfUtc,
+      });
+      expect(Date.parse(circuit.lastChangeUtc)).toBeGreaterThan(
+        Date.parse(up.circuits.find((c) => c.id === id)!.lastChangeUtc),
+      );
     }
     expect(moved.circuits.find((c) => c.id === "other")).toEqual(up.circuits.find((c) => c.id === "other"));
     await advance(120);
@@ -334,8 +510,8 @@ describe("circuit status", () => {
     expect((await status("?vrf=cgn-inside")).circuits.map((c) => c.id)).toEqual(["beta"]);
     await abortAllDurableObjects();
     const reopened = await status();
-    expect(reopened.circuits.map(({ id, circuitState, lastChangeUtc }) => ({ id, circuitState, lastChangeUtc }))).toEqual(
-      first.circuits.map(({ id, circuitState, lastChangeUtc }) => ({ id, circuitState, lastChangeUtc })),
-    );
+    expect(
+      reopened.circuits.map(({ id, circuitState, lastChangeUtc }) => ({ id, circuitState, lastChangeUtc })),
+    ).toEqual(first.circuits.map(({ id, circuitState, lastChangeUtc }) => ({ id, circuitState, lastChangeUtc })));
   });
 });

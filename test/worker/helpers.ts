@@ -13,8 +13,13 @@ export async function get<T>(path: string, appliance = "edge-1"): Promise<T> {
 }
 
 /** Sends a JSON request as the bootstrap super-user (or with the given headers). */
-export const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = admin, appliance = "edge-1") =>
-  call(path, { appliance, ...(body === undefined ? { method, headers } : json(method, body, headers)) });
+export const send = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = admin,
+  appliance = "edge-1",
+) => call(path, { appliance, ...(body === undefined ? { method, headers } : json(method, body, headers)) });
 
 /** Applies a scenario action, expecting success. */
 export async function scenario(action: Record<string, unknown>, appliance = "edge-1"): Promise<void> {
@@ -23,7 +28,8 @@ export async function scenario(action: Record<string, unknown>, appliance = "edg
 }
 
 /** Advances the simulated clock. */
-export const advance = (seconds: number, appliance = "edge-1") => scenario({ action: "advance-clock", seconds }, appliance);
+export const advance = (seconds: number, appliance = "edge-1") =>
+  scenario({ action: "advance-clock", seconds }, appliance);
 
 export const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 

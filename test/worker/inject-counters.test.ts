@@ -10,7 +10,8 @@ import type { InjectResult as Trace } from "../../src/schemas/diagnostics.ts";
 import type { SessionList } from "../../src/schemas/sessions.ts";
 import type { InterfaceTable } from "../../src/schemas/system.ts";
 
-const rowOf = async (portId: number | null) => (await get<InterfaceTable>("/api/v1/system/interfaces")).interfaces.find((r) => r.portId === portId)!;
+const rowOf = async (portId: number | null) =>
+  (await get<InterfaceTable>("/api/v1/system/interfaces")).interfaces.find((r) => r.portId === portId)!;
 
 describe("an emitted diagnostic frame", () => {
   it("is counted on its egress port's transmit side, and a dry run is not", async () => {
@@ -36,6 +37,8 @@ describe("an emitted diagnostic frame", () => {
     expect(after.counters.txBytes - before.counters.txBytes).toBe(trace.frameBytes);
     expect(after.counters.txPackets - before.counters.txPackets).toBe(1);
     expect(after.counters.rxPackets).toBe(before.counters.rxPackets);
-    expect(valueOf(await scrape(), "bng_interface_transmit_packets_total", { interface: after.name })).toBe(after.counters.txPackets);
+    expect(valueOf(await scrape(), "bng_interface_transmit_packets_total", { interface: after.name })).toBe(
+      after.counters.txPackets,
+    );
   });
 });

@@ -6,16 +6,24 @@ import { admin, commit, rejection, putConfig } from "./config-client.ts";
 import { advance, get, scenario } from "./helpers.ts";
 import type { IpsecChildSa as Child, IpsecPeerStatus as Peer, IpsecStatus as Status } from "../../src/schemas/ipsec.ts";
 
-
 const PSK = "correct-horse-battery-staple";
 const status = () => get<Status>("/api/v1/ipsec");
 const peer = (name: string) => get<Peer>(`/api/v1/ipsec/peers/${name}`);
-const addPeer = (name: string, remoteAddress = "203.0.113.10") => commit({ listOps: [{ listPath: "ipsec.peers", key: name, fields: { remoteAddress, psk: PSK, remoteTs: "192.168.50.0/24" } }] });
+const addPeer = (name: string, remoteAddress = "203.0.113.10") =>
+  commit({
+    listOps: [{ listPath: "ipsec.peers", key: name, fields: { remoteAddress, psk: PSK, remoteTs: "192.168.50.0/24" } }],
+  });
 const setEnabled = (enabled: boolean) => commit({ fields: { "ipsec.enabled": String(enabled) } });
 
 describe("a fresh appliance", () => {
   it("has IPsec disabled and no peers", async () => {
-    expect(await status()).toEqual({ enabled: false, reachable: true, lastError: null, establishedCount: 0, peers: [] });
+    expect(await status()).toEqual({
+      enabled: false,
+      reachable: true,
+      lastError: null,
+      establishedCount: 0,
+      peers: [],
+    });
   });
 });
 
@@ -25,7 +33,15 @@ describe("with IPsec disabled", () => {
     await advance(60);
     const s = await status();
     expect(s).toMatchObject({ enabled: false, reachable: true, establishedCount: 0 });
-    expect(s.peers).toEqual([expect.objectContaining({ name: "branch-1", configured: true, state: "DOWN", configuredRemote: "203.0.113.10", children: [] })]);
+    expect(s.peers).toEqual([
+      expect.objectContaining({
+        name: "branch-1",
+        configured: true,
+        state: "DOWN",
+        configuredRemote: "203.0.113.10",
+        children: [],
+      }),
+    ]);
   });
 });
 
@@ -38,8 +54,17 @@ describe("enabling IPsec", () => {
     expect(["DOWN", "CONNECTING"]).toContain((await peer("branch-1")).state);
     await advance(30);
     const first = await peer("branch-1");
-    expect(first).toMatchObject({ state: "ESTABLISHED", configured: true, localHost: "10.0.0.2", remoteHost: "203.0.113.10", ikeVersion: "IKEv2", proposal: "AES_GCM_16_256/PRF_HMAC_SHA2_384/ECP_384" });
-    expect(first.children).toEqual([expect.objectContaining({ state: "INSTALLED", localTs: ["10.0.0.2/32"], remoteTs: ["192.168.50.0/24"] })]);
+    expect(first).toMatchObject({
+      state: "ESTABLISHED",
+      configured: true,
+      localHost: "10.0.0.2",
+      remoteHost: "203.0.113.10",
+      ikeVersion: "IKEv2",
+      proposal: "AES_GCM_16_256/PRF_HMAC_SHA2_384/ECP_384",
+    });
+    expect(first.children).toEqual([
+      expect.objectContaining({ state: "INSTALLED", localTs: ["10.0.0.2/32"], remoteTs: ["192.168.50.0/24"] }),
+    ]);
     expect((await status()).establishedCount).toBe(1);
     await advance(600);
     const later = await peer("branch-1");
@@ -54,7 +79,11 @@ describe("enabling IPsec", () => {
     await setEnabled(true);
     await advance(30);
     await setEnabled(false);
-    expect(await status()).toMatchObject({ enabled: false, establishedCount: 0, peers: [expect.objectContaining({ state: "DOWN", children: [] })] });
+    expect(await status()).toMatchObject({
+      enabled: false,
+      establishedCount: 0,
+      peers: [expect.objectContaining({ state: "DOWN", children: [] })],
+    });
   });
 });
 
@@ -66,7 +95,10 @@ describe("a peer deleted from the configuration", () => {
     await advance(30);
     await commit({ listOps: [{ listPath: "ipsec.peers", key: "branch-1", delete: true }] });
     const s = await status();
-    expect(s.peers.map((p) => [p.name, p.configured, p.state])).toEqual([["branch-2", true, "ESTABLISHED"], ["branch-1", false, "ESTABLISHED"]]);
+    expect(s.peers.map((p) => [p.name, p.configured, p.state])).toEqual([
+      ["branch-2", true, "ESTABLISHED"],
+      ["branch-1", false, "ESTABLISHED"],
+    ]);
     expect(await peer("branch-1")).toMatchObject({ configured: false, state: "ESTABLISHED" });
     await advance(300);
     expect((await status()).peers.map((p) => p.name)).toEqual(["branch-2"]);
@@ -111,7 +143,13 @@ describe("secrets", () => {
     await addPeer("branch-1");
     await setEnabled(true);
     await advance(30);
-    for (const path of ["/api/v1/ipsec", "/api/v1/ipsec/peers/branch-1", "/api/v1/config", "/api/v1/config/history?limit=500", "/api/v1/routing/config"]) {
+    for (const path of [
+      "/api/v1/ipsec",
+      "/api/v1/ipsec/peers/branch-1",
+      "/api/v1/config",
+      "/api/v1/config/history?limit=500",
+      "/api/v1/routing/config",
+    ]) {
       const response = await call(path, { headers: admin });
       expect(await response.text(), path).not.toContain(PSK);
     }
@@ -120,8 +158,19 @@ describe("secrets", () => {
 
 describe("the configuration", () => {
   it("refuses an unknown proposal keyword and a short key with 422 at each", async () => {
-    const response = await putConfig({ listOps: [{ listPath: "ipsec.peers", key: "bad", fields: { remoteAddress: "203.0.113.9", psk: "short", ikeProposal: "aes256-md4-modp2048" } }] });
-    expect((await rejection(response)).map((e) => e.pointer).sort()).toEqual(["#/lists/ipsec.peers/bad/ikeProposal", "#/lists/ipsec.peers/bad/psk"]);
+    const response = await putConfig({
+      listOps: [
+        {
+          listPath: "ipsec.peers",
+          key: "bad",
+          fields: { remoteAddress: "203.0.113.9", psk: "short", ikeProposal: "aes256-md4-modp2048" },
+        },
+      ],
+    });
+    expect((await rejection(response)).map((e) => e.pointer).sort()).toEqual([
+      "#/lists/ipsec.peers/bad/ikeProposal",
+      "#/lists/ipsec.peers/bad/psk",
+    ]);
   });
 
   it("is readable by a read-only token", async () => {

@@ -4,10 +4,15 @@ import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { call, tokenWithRole } from "./client.ts";
 import { admin, advance, get, scenario, sum } from "./helpers.ts";
 import type { L2tpTunnel as Tunnel, L2tpTunnelDetail as Detail, L2tpTunnelList } from "../../src/schemas/l2tp.ts";
-import type { SessionList, SessionSummary as SessionRow, SessionSummaryCounts as Summary } from "../../src/schemas/sessions.ts";
+import type {
+  SessionList,
+  SessionSummary as SessionRow,
+  SessionSummaryCounts as Summary,
+} from "../../src/schemas/sessions.ts";
 
 const tunnels = async (appliance = "edge-1") => (await get<L2tpTunnelList>("/api/v1/l2tp/tunnels", appliance)).tunnels;
-const carried = (list: Tunnel[], direction: string) => sum(list.filter((t) => t.direction === direction).map((t) => t.sessions));
+const carried = (list: Tunnel[], direction: string) =>
+  sum(list.filter((t) => t.direction === direction).map((t) => t.sessions));
 
 async function allSessions(encap: string): Promise<SessionRow[]> {
   const rows: SessionRow[] = [];
@@ -27,7 +32,17 @@ describe("GET /api/v1/l2tp/tunnels", () => {
     await advance(900);
     const list = await tunnels();
     expect(list.length).toBeGreaterThan(0);
-    for (const t of list) expect(Object.keys(t).sort()).toEqual(["direction", "localTunnelId", "peerHostname", "peerIp", "peerTunnelId", "peerVendor", "sessions", "state"]);
+    for (const t of list)
+      expect(Object.keys(t).sort()).toEqual([
+        "direction",
+        "localTunnelId",
+        "peerHostname",
+        "peerIp",
+        "peerTunnelId",
+        "peerVendor",
+        "sessions",
+        "state",
+      ]);
     const directions = list.map((t) => t.direction);
     expect(directions).toEqual([...directions].sort());
     for (const direction of ["downstream", "upstream"]) {
@@ -37,20 +52,24 @@ describe("GET /api/v1/l2tp/tunnels", () => {
     expect(list.every((t) => t.state === "established" && t.sessions > 0)).toBe(true);
   });
 
-  it("carries every pppoe-lac session upstream and every l2tp session downstream, through churn and a mass disconnect", async () => {
-    await advance(900);
-    const check = async () => {
-      const [list, summary] = await Promise.all([tunnels(), get<Summary>("/api/v1/sessions/summary")]);
-      expect(carried(list, "upstream")).toBe(summary.byEncap["pppoe-lac"]);
-      expect(carried(list, "downstream")).toBe(summary.byEncap.l2tp);
-    };
-    await check();
-    await scenario({ action: "disconnect-sessions", share: 0.5, filter: { encap: "pppoe-lac" } });
-    await check();
-    await scenario({ action: "set-churn-multiplier", multiplier: 10 });
-    await advance(600);
-    await check();
-  });
+  it(
+    "carries every pppoe-lac session upstream and every l2tp session downstream, " +
+      "through churn and a mass disconnect",
+    async () => {
+      await advance(900);
+      const check = async () => {
+        const [list, summary] = await Promise.all([tunnels(), get<Summary>("/api/v1/sessions/summary")]);
+        expect(carried(list, "upstream")).toBe(summary.byEncap["pppoe-lac"]);
+        expect(carried(list, "downstream")).toBe(summary.byEncap.l2tp);
+      };
+      await check();
+      await scenario({ action: "disconnect-sessions", share: 0.5, filter: { encap: "pppoe-lac" } });
+      await check();
+      await scenario({ action: "set-churn-multiplier", multiplier: 10 });
+      await advance(600);
+      await check();
+    },
+  );
 
   it("is readable with a read-only token and through the fleet proxy", async () => {
     await advance(600, "edge-2");
@@ -76,7 +95,14 @@ describe("GET /api/v1/l2tp/tunnels/{id}", () => {
       for (const s of d.sessionList) {
         const row = rows.get(s.id);
         expect(row, `session ${s.id}`).toBeDefined();
-        expect({ id: s.id, username: s.username, encap: s.encap, ipv4: s.ipv4, ipv6: s.ipv6, uptimeSeconds: s.uptimeSeconds }).toEqual({
+        expect({
+          id: s.id,
+          username: s.username,
+          encap: s.encap,
+          ipv4: s.ipv4,
+          ipv6: s.ipv6,
+          uptimeSeconds: s.uptimeSeconds,
+        }).toEqual({
           id: row!.id,
           username: row!.username,
           encap: row!.encap,
@@ -119,7 +145,11 @@ describe("an unreachable L2TP peer (scenario fail-l2tp-peer)", () => {
     }
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ sessions: 0, peerTunnelId: 0 });
-    expect(await get<Detail>(`/api/v1/l2tp/tunnels/${pending[0]!.localTunnelId}`)).toMatchObject({ state: "wait-ctl", uptimeSeconds: null, sessionList: [] });
+    expect(await get<Detail>(`/api/v1/l2tp/tunnels/${pending[0]!.localTunnelId}`)).toMatchObject({
+      state: "wait-ctl",
+      uptimeSeconds: null,
+      sessionList: [],
+    });
     // Sums still hold: no session rides a pending tunnel.
     const [list, summary] = await Promise.all([tunnels(), get<Summary>("/api/v1/sessions/summary")]);
     expect(carried(list, "upstream")).toBe(summary.byEncap["pppoe-lac"]);

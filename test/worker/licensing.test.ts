@@ -4,7 +4,8 @@ import type { z } from "zod";
 import { licensingKey, mintActivationToken, signLease } from "../../src/trust/licence.ts";
 
 /**
- * Instance ids as docs/decisions.md (Licensing) defines them, SHA-256(`bngfleet-instance/1:<appliance>:<licenceId>`) shown as a UUID,
+ * Instance ids as docs/decisions.md (Licensing) defines them, SHA-256(`bngfleet-instance/1:<appliance>:<licenceId>`)
+ * shown as a UUID,
  * worked out with coreutils: printf 'bngfleet-instance/1:edge-1:LIC-OFF-1' | sha256sum, first 32 hex digits.
  */
 const INSTANCE_ID: Record<string, string> = {
@@ -31,9 +32,19 @@ const key = () => licensingKey(env.BNG_FLEET_SECRET!);
 const iso = (ms: number) => new Date(ms).toISOString();
 const status = (appliance = "edge-1") => get<Status>("/api/v1/licensing", appliance);
 /** The appliance's simulated now (licences are judged by it, not by the wall clock). */
-const simulatedNow = async () => Date.parse((await get<z.output<typeof ScenarioState>>("/twin/v1/scenario")).simulatedTimeUtc);
+const simulatedNow = async () =>
+  Date.parse((await get<z.output<typeof ScenarioState>>("/twin/v1/scenario")).simulatedTimeUtc);
 
-async function token(over: { licenceId?: string; bandName?: string; bandMax?: number; contractEndMs?: number; renewalDays?: number; graceDays?: number } = {}): Promise<string> {
+async function token(
+  over: {
+    licenceId?: string;
+    bandName?: string;
+    bandMax?: number;
+    contractEndMs?: number;
+    renewalDays?: number;
+    graceDays?: number;
+  } = {},
+): Promise<string> {
   const now = await simulatedNow();
   return mintActivationToken(await key(), {
     licenceId: over.licenceId ?? "LIC-TEST-1",
@@ -96,7 +107,11 @@ describe("licence status", () => {
 
   it("counts the live sessions, as the sessions summary and the scrape do", async () => {
     await advance(600);
-    const [licence, summary, samples] = await Promise.all([status(), get<SessionSummaryCounts>("/api/v1/sessions/summary"), scrape()]);
+    const [licence, summary, samples] = await Promise.all([
+      status(),
+      get<SessionSummaryCounts>("/api/v1/sessions/summary"),
+      scrape(),
+    ]);
     expect(licence.currentCount).toBe(summary.total);
     expect(licence.currentCount).toBeGreaterThan(1000);
     expect(licence.peakCount).toBeGreaterThanOrEqual(licence.currentCount);
@@ -107,9 +122,20 @@ describe("licence status", () => {
   it("is readable by every role", async () => {
     const readOnly = await tokenWithRole("read-only");
     expect((await call("/api/v1/licensing", { headers: { authorization: `Bearer ${readOnly}` } })).status).toBe(200);
-    expect((await call("/api/v1/licensing/telemetry", { headers: { authorization: `Bearer ${readOnly}` } })).status).toBe(200);
+    expect(
+      (await call("/api/v1/licensing/telemetry", { headers: { authorization: `Bearer ${readOnly}` } })).status,
+    ).toBe(200);
     const operator = await tokenWithRole("operator");
-    expect((await send("POST", "/api/v1/licensing/activate", { token: await token() }, { authorization: `Bearer ${operator}` })).status).toBe(403);
+    expect(
+      (
+        await send(
+          "POST",
+          "/api/v1/licensing/activate",
+          { token: await token() },
+          { authorization: `Bearer ${operator}` },
+        )
+      ).status,
+    ).toBe(403);
   });
 });
 
@@ -122,21 +148,42 @@ describe("activation", () => {
     expect(await response.json()).toEqual({ activated: true, instanceId });
     const now = await simulatedNow();
     const s = await status();
-    expect(s).toMatchObject({ state: "Licensed", mode: "online", licenceId: "LIC-TEST-1", instanceId, bandName: "M-5k", bandMax: 5000, daysRemaining: 30, isUnlicensed: false, isEnrolled: true, adminFreezeActive: false });
+    expect(s).toMatchObject({
+      state: "Licensed",
+      mode: "online",
+      licenceId: "LIC-TEST-1",
+      instanceId,
+      bandName: "M-5k",
+      bandMax: 5000,
+      daysRemaining: 30,
+      isUnlicensed: false,
+      isEnrolled: true,
+      adminFreezeActive: false,
+    });
     expect(s.expiresAtUtc).toBe(iso(now + 30 * DAY_MS));
     expect(s.lastRenewalUtc).toBe(iso(now));
     const everything = JSON.stringify([s, await get("/api/v1/licensing/telemetry"), await logIds()]);
     expect(everything).not.toContain(t.split(".")[1]!);
     const audit = (await logIds()).filter((e) => e.msgId === "audit.licence.activate");
     expect(audit[0]?.fields).toMatchObject({ licenceId: "LIC-TEST-1", actor: "token:bootstrap" });
-    expect((await logIds()).some((e) => e.msgId === "licence.state" && e.fields.from === "Dev" && e.fields.to === "Licensed")).toBe(true);
+    expect(
+      (await logIds()).some(
+        (e) => e.msgId === "licence.state" && e.fields.from === "Dev" && e.fields.to === "Licensed",
+      ),
+    ).toBe(true);
   });
 
   it("refuses, with 422 naming the token, a token that was altered, forged or is not a token at all", async () => {
     const t = await token();
     const [body, mac] = t.split(".") as [string, string];
     const altered = `${body.slice(0, -2)}${body.endsWith("A") ? "B" : "A"}${body.slice(-1)}.${mac}`;
-    const forged = await mintActivationToken(await licensingKey("another fleet's secret"), { licenceId: "LIC-X", bandName: "x", bandMax: 1, contractEndUtc: "2099-01-01T00:00:00Z", issuedUtc: "2026-01-01T00:00:00Z" });
+    const forged = await mintActivationToken(await licensingKey("another fleet's secret"), {
+      licenceId: "LIC-X",
+      bandName: "x",
+      bandMax: 1,
+      contractEndUtc: "2099-01-01T00:00:00Z",
+      issuedUtc: "2026-01-01T00:00:00Z",
+    });
     for (const bad of [altered, forged, "bnglic_nothing", "hello"]) {
       const response = await activate({ token: bad });
       expect(response.status, bad).toBe(422);
@@ -156,11 +203,14 @@ describe("activation", () => {
     expect((await ended.json<Problem>()).detail).toMatch(/contract ended/);
   });
 
-  it.each([{}, { token: "" }, { token: 42 }, { token: "x", extra: true }])("answers 400 naming the field for the body %j", async (body) => {
-    const response = await activate(body);
-    expect(response.status).toBe(400);
-    expect((await response.json<Problem>()).errors?.length).toBeGreaterThan(0);
-  });
+  it.each([{}, { token: "" }, { token: 42 }, { token: "x", extra: true }])(
+    "answers 400 naming the field for the body %j",
+    async (body) => {
+      const response = await activate(body);
+      expect(response.status).toBe(400);
+      expect((await response.json<Problem>()).errors?.length).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe("the clock", () => {
@@ -169,7 +219,12 @@ describe("the clock", () => {
     expect((await activate({ token: await token({ contractEndMs: now + HOUR_MS, graceDays: 2 }) })).status).toBe(200);
     expect(await status()).toMatchObject({ state: "Licensed", daysRemaining: 1, expiresAtUtc: iso(now + HOUR_MS) });
     await advance(2 * 3600);
-    expect(await status()).toMatchObject({ state: "Grace", daysRemaining: 2, adminFreezeActive: false, isUnlicensed: false });
+    expect(await status()).toMatchObject({
+      state: "Grace",
+      daysRemaining: 2,
+      adminFreezeActive: false,
+      isUnlicensed: false,
+    });
     expect(await alarmIds()).toContain("licence.grace");
     expect((await logIds()).find((e) => e.msgId === "licence.state" && e.fields.to === "Grace")).toBeDefined();
     await advance(DAY_MS / 1000);
@@ -181,7 +236,12 @@ describe("the clock", () => {
     await activate({ token: await token({ contractEndMs: now + HOUR_MS, graceDays: 0 }) });
     expect((await commitVrf("before-lapse")).status).toBe(200);
     await advance(2 * 3600);
-    expect(await status()).toMatchObject({ state: "Lapsed", daysRemaining: 0, adminFreezeActive: true, isUnlicensed: true });
+    expect(await status()).toMatchObject({
+      state: "Lapsed",
+      daysRemaining: 0,
+      adminFreezeActive: true,
+      isUnlicensed: true,
+    });
     expect(await alarmIds()).toContain("licence.lapsed");
 
     const frozen = await commitVrf("during-lapse");
@@ -192,7 +252,10 @@ describe("the clock", () => {
     expect((await logIds()).some((e) => e.msgId === "config.frozen" && e.fields.operation === "vrf")).toBe(true);
     // Checking a change is not committing it; accounts stay manageable.
     expect((await send("POST", "/api/v1/config/validate", { fields: { "cgn.maxFlows": "1" } })).status).toBe(200);
-    expect((await send("POST", "/api/v1/auth/users", { username: "noc", role: "operator", password: "a-long-password-1" })).status).toBe(200);
+    expect(
+      (await send("POST", "/api/v1/auth/users", { username: "noc", role: "operator", password: "a-long-password-1" }))
+        .status,
+    ).toBe(200);
     // Renewal cannot help an ended contract; activation is the recovery path.
     expect((await renew()).status).toBe(409);
     expect((await activate({ token: await token({ licenceId: "LIC-TEST-2" }) })).status).toBe(200);
@@ -209,8 +272,17 @@ describe("renewal", () => {
     const response = await renew();
     expect(response.status).toBe(200);
     const now = await simulatedNow();
-    expect(await response.json()).toEqual({ renewed: true, state: "Licensed", expiresAtUtc: iso(now + 7 * DAY_MS), lastRenewalUtc: iso(now) });
-    expect(await status()).toMatchObject({ expiresAtUtc: iso(now + 7 * DAY_MS), lastRenewalUtc: iso(now), daysRemaining: 7 });
+    expect(await response.json()).toEqual({
+      renewed: true,
+      state: "Licensed",
+      expiresAtUtc: iso(now + 7 * DAY_MS),
+      lastRenewalUtc: iso(now),
+    });
+    expect(await status()).toMatchObject({
+      expiresAtUtc: iso(now + 7 * DAY_MS),
+      lastRenewalUtc: iso(now),
+      daysRemaining: 7,
+    });
   });
 
   it("answers 409 in dev mode and in offline mode", async () => {
@@ -225,7 +297,8 @@ describe("renewal", () => {
 });
 
 describe("the licence state everywhere", () => {
-  const systemState = async () => (await get<{ licence: { state: string | null } }>("/api/v1/system/status")).licence.state;
+  const systemState = async () =>
+    (await get<{ licence: { state: string | null } }>("/api/v1/system/status")).licence.state;
 
   it("reads the same in GET /system/status, GET /licensing and the scrape, in dev mode and once licensed", async () => {
     expect(await systemState()).toBe("Dev");
@@ -244,7 +317,15 @@ describe("offline leases", () => {
     const response = await loadOffline(body);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ applied: true, state: "Licensed" });
-    expect(await status()).toMatchObject({ state: "Licensed", mode: "offline", licenceId: "LIC-OFF-1", instanceId: body.instanceId, bandName: "S-2k", bandMax: 2000, expiresAtUtc: body.expiresAtUtc });
+    expect(await status()).toMatchObject({
+      state: "Licensed",
+      mode: "offline",
+      licenceId: "LIC-OFF-1",
+      instanceId: body.instanceId,
+      bandName: "S-2k",
+      bandMax: 2000,
+      expiresAtUtc: body.expiresAtUtc,
+    });
     expect(JSON.stringify(await status())).not.toContain(body.signature);
     expect((await get<TelemetryPreview>("/api/v1/licensing/telemetry")).delivery).toBe("manual");
   });
@@ -264,7 +345,11 @@ describe("offline leases", () => {
   });
 
   it("answer 400 for malformed JSON and for a lease missing a field", async () => {
-    const malformed = await call("/api/v1/licensing/load-offline", { method: "POST", headers: { ...admin, "content-type": "application/json" }, body: "{\"format\": " });
+    const malformed = await call("/api/v1/licensing/load-offline", {
+      method: "POST",
+      headers: { ...admin, "content-type": "application/json" },
+      body: '{"format": ',
+    });
     expect(malformed.status).toBe(400);
     const { signature: _, ...unsigned } = await lease();
     const missing = await loadOffline(unsigned);
@@ -280,8 +365,13 @@ describe("the band", () => {
     const s = await status();
     expect(s.currentCount).toBeGreaterThan(500);
     const alarms = await get<AlarmsResponse>("/api/v1/alarms");
-    expect(alarms.active.find((a) => a.id === "licence.band.exceeded")?.context).toMatchObject({ bandMax: "500", bandName: "XS-500" });
-    expect((await logIds()).some((e) => e.msgId === "alarm.raise" && e.fields.id === "licence.band.exceeded")).toBe(true);
+    expect(alarms.active.find((a) => a.id === "licence.band.exceeded")?.context).toMatchObject({
+      bandMax: "500",
+      bandName: "XS-500",
+    });
+    expect((await logIds()).some((e) => e.msgId === "alarm.raise" && e.fields.id === "licence.band.exceeded")).toBe(
+      true,
+    );
     expect(valueOf(await scrape(), "bng_licence_meter_max", { meter: "sessions" })).toBe(500);
   });
 });
@@ -314,7 +404,13 @@ describe("persistence", () => {
     await activate({ token: await token({ bandMax: 3000 }) });
     const before = await status();
     await abortAllDurableObjects();
-    expect(await status()).toMatchObject({ state: "Licensed", licenceId: before.licenceId, instanceId: before.instanceId, expiresAtUtc: before.expiresAtUtc, bandMax: 3000 });
+    expect(await status()).toMatchObject({
+      state: "Licensed",
+      licenceId: before.licenceId,
+      instanceId: before.instanceId,
+      expiresAtUtc: before.expiresAtUtc,
+      bandMax: 3000,
+    });
     await send("POST", "/twin/v1/scenario", { action: "reseed", seed: 7 });
     expect(await status()).toMatchObject({ state: "Licensed", bandMax: 3000 });
   });

@@ -69,7 +69,14 @@ describe("the live channel", () => {
 
   it("refuses an ended session (401)", async () => {
     const session = await enrolAndLogin("admin", ADMIN_PASSWORD);
-    expect((await call("/api/v1/auth/logout", { method: "POST", headers: { cookie: session.cookie, "x-csrf-token": session.csrfToken } })).status).toBe(200);
+    expect(
+      (
+        await call("/api/v1/auth/logout", {
+          method: "POST",
+          headers: { cookie: session.cookie, "x-csrf-token": session.csrfToken },
+        })
+      ).status,
+    ).toBe(200);
     await expectProblem(await open({ origin: ORIGIN, cookie: session.cookie }), 401, /session has ended/);
   });
 
@@ -82,7 +89,8 @@ describe("the live channel", () => {
     await createUser("noc", "read-only", "noc-password-1");
     const live = await watch((await enrolAndLogin("noc", "noc-password-1")).cookie);
     await live.until(() => live.statuses.length > 0);
-    // The simulated clock stands still (BNG_CLOCK=manual): only the control plane's wall-clock uptime may have moved on.
+    // The simulated clock stands still (BNG_CLOCK=manual): only the control plane's wall-clock uptime may have moved
+    // on.
     const now = await get<SystemStatus>("/api/v1/system/status");
     expect({ ...live.statuses[0]!, controlPlane: now.controlPlane }).toEqual(now);
     live.socket.close();
@@ -113,32 +121,39 @@ describe("the live channel", () => {
     expect(live.closed()).toEqual({ code: 4401, reason: "the session has ended" });
   });
 
-  it("holds at most 4 channels per session: the fifth is refused 429 with Retry-After, another session is not, and a closed one frees its place", async () => {
-    const { cookie } = await enrolAndLogin("admin", ADMIN_PASSWORD);
-    const four = await Promise.all([1, 2, 3, 4].map(() => watch(cookie)));
-    const fifth = await open({ origin: ORIGIN, cookie });
-    expect(fifth.headers.get("retry-after")).toBe("5");
-    await expectProblem(fifth, 429, /already has 4 live channels open/);
-    // A burst is held to the same count: none of these gets a place.
-    const burst = await Promise.all([1, 2, 3].map(() => open({ origin: ORIGIN, cookie })));
-    expect(burst.map((r) => r.status)).toEqual([429, 429, 429]);
-    await createUser("noc", "read-only", "noc-password-1");
-    const other = await watch((await enrolAndLogin("noc", "noc-password-1")).cookie);
-    four[0]!.socket.close();
-    await vi.waitFor(async () => {
-      const again = await open({ origin: ORIGIN, cookie });
-      expect(again.status).toBe(101);
-      again.webSocket!.accept();
-      again.webSocket!.close();
-    });
-    for (const live of [...four, other]) live.socket.close();
-  });
+  it(
+    "holds at most 4 channels per session: the fifth is refused 429 with " +
+      "Retry-After, another session is not, and a closed one frees its place",
+    async () => {
+      const { cookie } = await enrolAndLogin("admin", ADMIN_PASSWORD);
+      const four = await Promise.all([1, 2, 3, 4].map(() => watch(cookie)));
+      const fifth = await open({ origin: ORIGIN, cookie });
+      expect(fifth.headers.get("retry-after")).toBe("5");
+      await expectProblem(fifth, 429, /already has 4 live channels open/);
+      // A burst is held to the same count: none of these gets a place.
+      const burst = await Promise.all([1, 2, 3].map(() => open({ origin: ORIGIN, cookie })));
+      expect(burst.map((r) => r.status)).toEqual([429, 429, 429]);
+      await createUser("noc", "read-only", "noc-password-1");
+      const other = await watch((await enrolAndLogin("noc", "noc-password-1")).cookie);
+      four[0]!.socket.close();
+      await vi.waitFor(async () => {
+        const again = await open({ origin: ORIGIN, cookie });
+        expect(again.status).toBe(101);
+        again.webSocket!.accept();
+        again.webSocket!.close();
+      });
+      for (const live of [...four, other]) live.socket.close();
+    },
+  );
 
   it("closes when its session ends (logout)", async () => {
     const session = await enrolAndLogin("admin", ADMIN_PASSWORD);
     const live = await watch(session.cookie);
     await live.until(() => live.statuses.length > 0);
-    await call("/api/v1/auth/logout", { method: "POST", headers: { cookie: session.cookie, "x-csrf-token": session.csrfToken } });
+    await call("/api/v1/auth/logout", {
+      method: "POST",
+      headers: { cookie: session.cookie, "x-csrf-token": session.csrfToken },
+    });
     await live.until(() => live.closed() !== null);
     expect(live.closed()).toEqual({ code: 4401, reason: "the session has ended" });
   });

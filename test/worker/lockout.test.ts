@@ -31,33 +31,57 @@ describe("lockout", () => {
     const { secret } = await enrolAndLogin("admin", ADMIN_PASSWORD);
     const codeAt = (offsetSteps: number) => totpCode(secret, offsetSteps);
     const complete = async (totpCode: string) =>
-      call("/api/v1/auth/login", json("POST", { username: "admin", password: ADMIN_PASSWORD, totpCode }, { "cf-connecting-ip": "192.0.2.12" }));
+      call(
+        "/api/v1/auth/login",
+        json("POST", { username: "admin", password: ADMIN_PASSWORD, totpCode }, { "cf-connecting-ip": "192.0.2.12" }),
+      );
     for (let i = 0; i < 4; i++) await loginFrom("192.0.2.12", "wrong-password");
     expect((await complete(await codeAt(1))).status).toBe(200);
     for (let i = 0; i < 4; i++) await loginFrom("192.0.2.12", "wrong-password");
     expect((await loginFrom("192.0.2.12", ADMIN_PASSWORD)).status).toBe(200);
   });
 
-  it("keeps counting while only the password is right, so codes cannot be guessed between password checks", async () => {
-    const { secret } = await enrolAndLogin("admin", ADMIN_PASSWORD);
-    const wrongCode = secret ? "000000" : "";
-    for (let i = 0; i < 5; i++) {
-      expect((await loginFrom("192.0.2.16", ADMIN_PASSWORD)).status).toBe(200); // totpCodeRequired
-      await call("/api/v1/auth/login", json("POST", { username: "admin", password: ADMIN_PASSWORD, totpCode: wrongCode }, { "cf-connecting-ip": "192.0.2.16" }));
-    }
-    expect((await loginFrom("192.0.2.16", ADMIN_PASSWORD)).status).toBe(423);
-  });
+  it(
+    "keeps counting while only the password is right, so codes cannot be guessed " + "between password checks",
+    async () => {
+      const { secret } = await enrolAndLogin("admin", ADMIN_PASSWORD);
+      const wrongCode = secret ? "000000" : "";
+      for (let i = 0; i < 5; i++) {
+        expect((await loginFrom("192.0.2.16", ADMIN_PASSWORD)).status).toBe(200); // totpCodeRequired
+        await call(
+          "/api/v1/auth/login",
+          json(
+            "POST",
+            { username: "admin", password: ADMIN_PASSWORD, totpCode: wrongCode },
+            { "cf-connecting-ip": "192.0.2.16" },
+          ),
+        );
+      }
+      expect((await loginFrom("192.0.2.16", ADMIN_PASSWORD)).status).toBe(423);
+    },
+  );
 
   it("locks unknown usernames too, so lockout does not reveal which accounts exist", async () => {
-    for (let i = 0; i < 5; i++) await call("/api/v1/auth/login", json("POST", { username: "ghost", password: "x" }, { "cf-connecting-ip": "192.0.2.13" }));
-    const response = await call("/api/v1/auth/login", json("POST", { username: "ghost", password: "x" }, { "cf-connecting-ip": "192.0.2.13" }));
+    for (let i = 0; i < 5; i++)
+      await call(
+        "/api/v1/auth/login",
+        json("POST", { username: "ghost", password: "x" }, { "cf-connecting-ip": "192.0.2.13" }),
+      );
+    const response = await call(
+      "/api/v1/auth/login",
+      json("POST", { username: "ghost", password: "x" }, { "cf-connecting-ip": "192.0.2.13" }),
+    );
     expect(response.status).toBe(423);
   });
 
   it("shows the lockout on the account and lifts it on unlock", async () => {
     await failFiveTimes("192.0.2.14");
-    const user = await (await call("/api/v1/auth/users/admin", { headers: bearer(BOOTSTRAP_TOKEN) })).json<UserRecord>();
-    expect(user.lockouts).toEqual([expect.objectContaining({ sourceIp: "192.0.2.14", lockedUntilUtc: expect.any(String) })]);
+    const user = await (
+      await call("/api/v1/auth/users/admin", { headers: bearer(BOOTSTRAP_TOKEN) })
+    ).json<UserRecord>();
+    expect(user.lockouts).toEqual([
+      expect.objectContaining({ sourceIp: "192.0.2.14", lockedUntilUtc: expect.any(String) }),
+    ]);
     const unlock = await call("/api/v1/auth/users/admin/unlock", { method: "POST", headers: bearer(BOOTSTRAP_TOKEN) });
     expect(await unlock.json()).toEqual({ status: "updated", username: "admin" });
     expect((await loginFrom("192.0.2.14", ADMIN_PASSWORD)).status).toBe(200);
@@ -88,47 +112,74 @@ describe("lockout expiry", () => {
 });
 
 describe("lockout across sources", () => {
-  it("backs the account off after ten failures spread over ten addresses: 423 from an eleventh, for 30 seconds", async () => {
-    for (let i = 1; i <= 10; i++) expect((await loginFrom(`198.51.100.${i}`, "wrong-password")).status).toBe(401);
-    const locked = await loginFrom("198.51.100.77", ADMIN_PASSWORD);
-    expect(locked.status).toBe(423);
-    expect(locked.headers.get("content-type")).toBe("application/problem+json");
-    const retryAfter = Number(locked.headers.get("retry-after"));
-    expect(retryAfter).toBeGreaterThanOrEqual(29);
-    expect(retryAfter).toBeLessThanOrEqual(30);
-    const user = await (await call("/api/v1/auth/users/admin", { headers: bearer(BOOTSTRAP_TOKEN) })).json<UserRecord>();
-    expect(user.lockouts).toContainEqual(expect.objectContaining({ sourceIp: "*", lockedUntilUtc: expect.any(String) }));
-  });
+  it(
+    "backs the account off after ten failures spread over ten addresses: 423 from an " + "eleventh, for 30 seconds",
+    async () => {
+      for (let i = 1; i <= 10; i++) expect((await loginFrom(`198.51.100.${i}`, "wrong-password")).status).toBe(401);
+      const locked = await loginFrom("198.51.100.77", ADMIN_PASSWORD);
+      expect(locked.status).toBe(423);
+      expect(locked.headers.get("content-type")).toBe("application/problem+json");
+      const retryAfter = Number(locked.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThanOrEqual(29);
+      expect(retryAfter).toBeLessThanOrEqual(30);
+      const user = await (
+        await call("/api/v1/auth/users/admin", { headers: bearer(BOOTSTRAP_TOKEN) })
+      ).json<UserRecord>();
+      expect(user.lockouts).toContainEqual(
+        expect.objectContaining({ sourceIp: "*", lockedUntilUtc: expect.any(String) }),
+      );
+    },
+  );
 
-  it("gives every lock an end: failed enrolments with a superseded token lock the pair for 15 minutes, not for good, and are logged", async () => {
-    await createUser("newbie", "operator", "newbie-password-1");
-    const enrolment = async () =>
-      (await (await call("/api/v1/auth/login", json("POST", { username: "newbie", password: "newbie-password-1" }, { "cf-connecting-ip": "192.0.2.40" }))).json()) as LoginResponse;
-    const first = await enrolment();
-    await enrolment(); // supersedes the first
-    const code = await totpCode(first.secret!);
-    for (let i = 0; i < 5; i++) {
-      const refused = await call("/api/v1/auth/enrol", json("POST", { enrolmentToken: first.enrolmentToken, totpCode: code }, { "cf-connecting-ip": "192.0.2.40" }));
-      expect(refused.status).toBe(401);
-    }
-    const user = await (await call("/api/v1/auth/users/newbie", { headers: bearer(BOOTSTRAP_TOKEN) })).json<UserRecord>();
-    const lock = user.lockouts.find((l) => l.sourceIp === "192.0.2.40");
-    expect(lock?.lockedUntilUtc).not.toBeNull();
-    const minutes = (Date.parse(lock!.lockedUntilUtc!) - Date.now()) / 60_000;
-    expect(minutes).toBeGreaterThan(14);
-    expect(minutes).toBeLessThanOrEqual(15);
-    const logs = await (await call("/api/v1/logs/tail?count=1000", { headers: bearer(BOOTSTRAP_TOKEN) })).json<LogTail>();
-    const failures = logs.entries.filter((e) => e.msgId === "auth.login.failed" && e.fields?.factor === "enrolment");
-    expect(failures.length).toBe(5);
-  });
+  it(
+    "gives every lock an end: failed enrolments with a superseded token lock the " +
+      "pair for 15 minutes, not for good, and are logged",
+    async () => {
+      await createUser("newbie", "operator", "newbie-password-1");
+      const enrolment = async () =>
+        (await (
+          await call(
+            "/api/v1/auth/login",
+            json("POST", { username: "newbie", password: "newbie-password-1" }, { "cf-connecting-ip": "192.0.2.40" }),
+          )
+        ).json()) as LoginResponse;
+      const first = await enrolment();
+      await enrolment(); // supersedes the first
+      const code = await totpCode(first.secret!);
+      for (let i = 0; i < 5; i++) {
+        const refused = await call(
+          "/api/v1/auth/enrol",
+          json("POST", { enrolmentToken: first.enrolmentToken, totpCode: code }, { "cf-connecting-ip": "192.0.2.40" }),
+        );
+        expect(refused.status).toBe(401);
+      }
+      const user = await (
+        await call("/api/v1/auth/users/newbie", { headers: bearer(BOOTSTRAP_TOKEN) })
+      ).json<UserRecord>();
+      const lock = user.lockouts.find((l) => l.sourceIp === "192.0.2.40");
+      expect(lock?.lockedUntilUtc).not.toBeNull();
+      const minutes = (Date.parse(lock!.lockedUntilUtc!) - Date.now()) / 60_000;
+      expect(minutes).toBeGreaterThan(14);
+      expect(minutes).toBeLessThanOrEqual(15);
+      const logs = await (
+        await call("/api/v1/logs/tail?count=1000", { headers: bearer(BOOTSTRAP_TOKEN) })
+      ).json<LogTail>();
+      const failures = logs.entries.filter((e) => e.msgId === "auth.login.failed" && e.fields?.factor === "enrolment");
+      expect(failures.length).toBe(5);
+    },
+  );
 });
 
 // Issue #22: one client, or three addresses, could keep a known account locked for good. A locker does not know the
 // account's second factor, so a login with the right password and a valid code passes the lock; nothing else does.
 describe("the owner's way past a lock", () => {
   const OWNER = "203.0.113.9";
-  const login = (body: Record<string, unknown>, ip = OWNER) => call("/api/v1/auth/login", json("POST", { username: "admin", ...body }, { "cf-connecting-ip": ip }));
-  /** Five wrong passwords from each of three addresses: the account is locked everywhere from the tenth (then 423s, still counted). */
+  const login = (body: Record<string, unknown>, ip = OWNER) =>
+    call("/api/v1/auth/login", json("POST", { username: "admin", ...body }, { "cf-connecting-ip": ip }));
+  /**
+   * Five wrong passwords from each of three addresses: the account is locked everywhere from the tenth (then 423s,
+   * still counted).
+   */
   async function lockFromThreeAddresses() {
     for (const ip of ["198.51.100.101", "198.51.100.102", "198.51.100.103"]) {
       for (let i = 0; i < 5; i++) expect([401, 423]).toContain((await loginFrom(ip, "locker-guess")).status);
@@ -136,19 +187,25 @@ describe("the owner's way past a lock", () => {
     expect((await login({ password: ADMIN_PASSWORD })).status).toBe(423);
   }
   const accountFailures = async () =>
-    (await (await call("/api/v1/auth/users/admin", { headers: bearer(BOOTSTRAP_TOKEN) })).json<UserRecord>()).lockouts.find((l) => l.sourceIp === "*")?.failures;
+    (
+      await (await call("/api/v1/auth/users/admin", { headers: bearer(BOOTSTRAP_TOKEN) })).json<UserRecord>()
+    ).lockouts.find((l) => l.sourceIp === "*")?.failures;
   /** A code other than `code` and its neighbours' (the ±1 step window): the next step's code plus one. */
   const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
 
-  it("lets the owner in with the right password and a valid TOTP code while others keep the account locked", async () => {
-    holdWallClock();
-    const { secret } = await enrolAndLogin("admin", ADMIN_PASSWORD, "edge-1");
-    await lockFromThreeAddresses();
-    // The enrolment used this step's code; the next step's is valid and unused (RFC 6238 codes from test/worker/totp.ts, not otplib).
-    const answer = await login({ password: ADMIN_PASSWORD, totpCode: await totpCode(secret, 1) });
-    expect(answer.status).toBe(200);
-    expect(await answer.json()).toMatchObject({ status: "success", username: "admin" });
-  });
+  it(
+    "lets the owner in with the right password and a valid TOTP code while others " + "keep the account locked",
+    async () => {
+      holdWallClock();
+      const { secret } = await enrolAndLogin("admin", ADMIN_PASSWORD, "edge-1");
+      await lockFromThreeAddresses();
+      // The enrolment used this step's code; the next step's is valid and unused (RFC 6238 codes from
+      // test/worker/totp.ts, not otplib).
+      const answer = await login({ password: ADMIN_PASSWORD, totpCode: await totpCode(secret, 1) });
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ status: "success", username: "admin" });
+    },
+  );
 
   it("still refuses a wrong code with 423 and counts it, and a wrong password with a valid code", async () => {
     holdWallClock();
@@ -165,14 +222,20 @@ describe("the owner's way past a lock", () => {
     expect(await accountFailures()).toBe(before! + 2);
   });
 
-  it("stops letting codes past the lock after five wrong ones, so the password's holder cannot guess codes there", async () => {
-    holdWallClock();
-    const { secret } = await enrolAndLogin("admin", ADMIN_PASSWORD);
-    await lockFromThreeAddresses();
-    const good = await totpCode(secret, 1);
-    for (let i = 0; i < 5; i++) expect((await login({ password: ADMIN_PASSWORD, totpCode: wrong(good) }, `203.0.113.${20 + i}`)).status).toBe(423);
-    expect((await login({ password: ADMIN_PASSWORD, totpCode: good }, "203.0.113.30")).status).toBe(423);
-  });
+  it(
+    "stops letting codes past the lock after five wrong ones, so the password's " + "holder cannot guess codes there",
+    async () => {
+      holdWallClock();
+      const { secret } = await enrolAndLogin("admin", ADMIN_PASSWORD);
+      await lockFromThreeAddresses();
+      const good = await totpCode(secret, 1);
+      for (let i = 0; i < 5; i++)
+        expect((await login({ password: ADMIN_PASSWORD, totpCode: wrong(good) }, `203.0.113.${20 + i}`)).status).toBe(
+          423,
+        );
+      expect((await login({ password: ADMIN_PASSWORD, totpCode: good }, "203.0.113.30")).status).toBe(423);
+    },
+  );
 
   it("does not let an account without an authenticator past the lock, whatever code it sends", async () => {
     await lockFromThreeAddresses();
@@ -184,46 +247,61 @@ const anonymous = (ip: string, username = `nobody-${crypto.randomUUID().slice(0,
   call("/api/v1/auth/login", json("POST", { username, password: "guess" }, { "cf-connecting-ip": ip }));
 
 describe("login throttling", () => {
-  it("answers 429 with Retry-After to an eleventh quick login from one address, before any password check", async () => {
-    for (let i = 0; i < 10; i++) expect((await anonymous("192.0.2.50")).status).toBe(401);
-    const throttled = await anonymous("192.0.2.50");
-    expect(throttled.status).toBe(429);
-    expect(throttled.headers.get("content-type")).toBe("application/problem+json");
-    // One login every 6 seconds after the burst of 10.
-    const retryAfter = Number(throttled.headers.get("retry-after"));
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(6);
-    expect(await throttled.json()).toMatchObject({ status: 429, title: "Too Many Requests" });
-  });
+  it(
+    "answers 429 with Retry-After to an eleventh quick login from one address, " + "before any password check",
+    async () => {
+      for (let i = 0; i < 10; i++) expect((await anonymous("192.0.2.50")).status).toBe(401);
+      const throttled = await anonymous("192.0.2.50");
+      expect(throttled.status).toBe(429);
+      expect(throttled.headers.get("content-type")).toBe("application/problem+json");
+      // One login every 6 seconds after the burst of 10.
+      const retryAfter = Number(throttled.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(6);
+      expect(await throttled.json()).toMatchObject({ status: 429, title: "Too Many Requests" });
+    },
+  );
 
-  it("hashes at most a burst of 40 parallel logins from 40 addresses, and other requests keep their pace meanwhile", async () => {
-    // The order answers arrive in, not wall time, so a loaded machine cannot make this flaky.
-    const answered: (number | "health")[] = [];
-    const burst = Array.from({ length: 40 }, (_, i) => anonymous(`203.0.113.${i + 1}`).then((r) => (answered.push(r.status), r)));
-    const health = await call("/api/v1/system/health", { headers: bearer(BOOTSTRAP_TOKEN) });
-    answered.push("health");
-    const statuses = (await Promise.all(burst)).map((r) => r.status);
-    expect(health.status).toBe(200);
-    // The appliance's budget is a burst of 20 password checks, then 2 a second.
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(18);
-    expect(statuses.filter((s) => s !== 429 && s !== 401)).toEqual([]);
-    // Unthrottled and in arrival order, the health read would wait behind every hash; here it overtakes them.
-    const hashed = statuses.filter((s) => s === 401).length;
-    const hashedBeforeHealth = answered.slice(0, answered.indexOf("health")).filter((s) => s === 401).length;
-    expect(hashedBeforeHealth).toBeLessThan(hashed);
-  });
+  it(
+    "hashes at most a burst of 40 parallel logins from 40 addresses, and other " + "requests keep their pace meanwhile",
+    async () => {
+      // The order answers arrive in, not wall time, so a loaded machine cannot make this flaky.
+      const answered: (number | "health")[] = [];
+      const burst = Array.from({ length: 40 }, (_, i) =>
+        anonymous(`203.0.113.${i + 1}`).then((r) => (answered.push(r.status), r)),
+      );
+      const health = await call("/api/v1/system/health", { headers: bearer(BOOTSTRAP_TOKEN) });
+      answered.push("health");
+      const statuses = (await Promise.all(burst)).map((r) => r.status);
+      expect(health.status).toBe(200);
+      // The appliance's budget is a burst of 20 password checks, then 2 a second.
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(18);
+      expect(statuses.filter((s) => s !== 429 && s !== 401)).toEqual([]);
+      // Unthrottled and in arrival order, the health read would wait behind every hash; here it overtakes them.
+      const hashed = statuses.filter((s) => s === 401).length;
+      const hashedBeforeHealth = answered.slice(0, answered.indexOf("health")).filter((s) => s === 401).length;
+      expect(hashedBeforeHealth).toBeLessThan(hashed);
+    },
+  );
 });
 
 describe("stored login failures", () => {
   const sql = (query: string, ...bindings: (string | number)[]) =>
-    runInDurableObject(env.Appliance.getByName("edge-1"), (_instance, state) => state.storage.sql.exec(query, ...bindings).toArray());
+    runInDurableObject(env.Appliance.getByName("edge-1"), (_instance, state) =>
+      state.storage.sql.exec(query, ...bindings).toArray(),
+    );
 
   it("forgets a failure count 15 minutes after its last failure, and keeps at most 10,000 rows", async () => {
     await call("/api/v1/system/health", { headers: bearer(BOOTSTRAP_TOKEN) });
     const now = Date.now();
-    await sql("INSERT INTO login_failures (username, source_ip, failures, last_failure_ms) VALUES ('stale', '192.0.2.1', 4, ?)", now - 16 * 60_000);
     await sql(
-      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10050) INSERT INTO login_failures (username, source_ip, failures, last_failure_ms) SELECT 'flood-' || i, '192.0.2.2', 1, ? FROM n",
+      "INSERT INTO login_failures (username, source_ip, failures, last_failure_ms) VALUES ('stale', '192.0.2.1', 4, ?)",
+      now - 16 * 60_000,
+    );
+    await sql(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10050) " +
+        "INSERT INTO login_failures (username, source_ip, failures, last_failure_ms) " +
+        "SELECT 'flood-' || i, '192.0.2.2', 1, ? FROM n",
       now - 60_000,
     );
     expect((await anonymous("192.0.2.3")).status).toBe(401);

@@ -57,14 +57,27 @@ describe("log tail", () => {
     const { lastSeq } = await get<Tail>("/api/v1/logs/tail?count=1");
     await tokenWithRole("read-only", "grafana");
     const [created] = (await get<Tail>(`/api/v1/logs/tail?sinceSeq=${lastSeq}`)).entries;
-    expect(created).toMatchObject({ msgId: "auth.token.created", severity: "notice", fields: { name: "grafana", role: "read-only" } });
+    expect(created).toMatchObject({
+      msgId: "auth.token.created",
+      severity: "notice",
+      fields: { name: "grafana", role: "read-only" },
+    });
   });
 
   it("documents the msgId catalogue and the ring's capacity in the API description", async () => {
-    const doc = await (await call("/api/v1/openapi/v1.json", { headers: admin })).json<{ paths: Record<string, Record<string, { description: string }>> }>();
+    const doc = await (await call("/api/v1/openapi/v1.json", { headers: admin })).json<{
+      paths: Record<string, Record<string, { description: string }>>;
+    }>();
     const description = doc.paths["/api/v1/logs/tail"]!.get!.description;
     expect(description).toContain("10,000");
-    for (const msgId of ["session.up", "radius.server.dead", "cgn.identify", "audit.capture.start", "auth.token.created"]) expect(description).toContain(`\`${msgId}\``);
+    for (const msgId of [
+      "session.up",
+      "radius.server.dead",
+      "cgn.identify",
+      "audit.capture.start",
+      "auth.token.created",
+    ])
+      expect(description).toContain(`\`${msgId}\``);
     expect(doc.paths["/api/v1/logs/stream"]!.get!.description).toContain("/api/v1/logs/tail");
   });
 });
@@ -88,7 +101,11 @@ describe("log stream", () => {
 
       // The stream is open: an action taken now arrives on it.
       await call("/api/v1/auth/tokens", json("POST", { name: "live-watcher", role: "read-only" }, admin));
-      const live = await readUntil(reader, (text) => logEvents(text).some((e) => e.msgId === "auth.token.created"), replay);
+      const live = await readUntil(
+        reader,
+        (text) => logEvents(text).some((e) => e.msgId === "auth.token.created"),
+        replay,
+      );
       const created = logEvents(live).find((e) => e.msgId === "auth.token.created")!;
       expect(created.seq).toBe(tail.lastSeq + 1);
       expect(created.fields).toMatchObject({ name: "live-watcher", by: "token:bootstrap" });
@@ -164,70 +181,90 @@ describe("log stream lifetime", () => {
     const response = await call("/api/v1/logs/stream", { headers: { cookie: session.cookie } });
     const reader = response.body!.getReader();
     await readUntil(reader, (text) => text.includes(": connected\n\n"));
-    expect((await call("/api/v1/auth/logout", { method: "POST", headers: { cookie: session.cookie, "x-csrf-token": session.csrfToken } })).status).toBe(200);
+    expect(
+      (
+        await call("/api/v1/auth/logout", {
+          method: "POST",
+          headers: { cookie: session.cookie, "x-csrf-token": session.csrfToken },
+        })
+      ).status,
+    ).toBe(200);
     expect(await readToEnd(reader)).toContain("event: closed\n");
   });
 
-  it("holds 4 open streams per token: a fifth is admitted and ends the oldest, saying why, and the other three stay", async () => {
-    const token = await tokenWithRole("read-only", "greedy");
-    const headers = { authorization: `Bearer ${token}` };
-    const open: Response[] = [];
-    // One after another, so which is oldest is known.
-    for (let i = 0; i < 4; i++) open.push(await call("/api/v1/logs/stream", { headers }));
-    expect(open.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    const readers = open.map((r) => r.body!.getReader());
-    for (const reader of readers) await readUntil(reader, (text) => text.includes(": connected\n\n"));
-    const fifth = await call("/api/v1/logs/stream", { headers });
-    expect(fifth.status).toBe(200);
-    const ended = await readToEnd(readers[0]!);
-    expect(ended).toMatch(/^event: closed\ndata: \{"reason":"replaced: token:greedy opened a newer stream, and holds 4 at most"\}$/m);
-    // The other three and the fifth still get what is logged now; another caller is not affected.
-    const other = await call("/api/v1/logs/stream", { headers: admin });
-    expect(other.status).toBe(200);
-    const newest = fifth.body!.getReader();
-    await readUntil(newest, (text) => text.includes(": connected\n\n"));
-    const live = [...readers.slice(1), newest];
-    await scenario({ action: "set-churn-multiplier", multiplier: 2 });
-    for (const reader of live) expect(await readUntil(reader, (text) => text.includes('"msgId":"audit.scenario"'))).toContain("event: log");
-    await Promise.all([...live.map((r) => r.cancel()), other.body!.cancel()]);
-  });
+  it(
+    "holds 4 open streams per token: a fifth is admitted and ends the oldest, saying " +
+      "why, and the other three stay",
+    async () => {
+      const token = await tokenWithRole("read-only", "greedy");
+      const headers = { authorization: `Bearer ${token}` };
+      const open: Response[] = [];
+      // One after another, so which is oldest is known.
+      for (let i = 0; i < 4; i++) open.push(await call("/api/v1/logs/stream", { headers }));
+      expect(open.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      const readers = open.map((r) => r.body!.getReader());
+      for (const reader of readers) await readUntil(reader, (text) => text.includes(": connected\n\n"));
+      const fifth = await call("/api/v1/logs/stream", { headers });
+      expect(fifth.status).toBe(200);
+      const ended = await readToEnd(readers[0]!);
+      expect(ended).toMatch(
+        /^event: closed\ndata: \{"reason":"replaced: token:greedy opened a newer stream, and holds 4 at most"\}$/m,
+      );
+      // The other three and the fifth still get what is logged now; another caller is not affected.
+      const other = await call("/api/v1/logs/stream", { headers: admin });
+      expect(other.status).toBe(200);
+      const newest = fifth.body!.getReader();
+      await readUntil(newest, (text) => text.includes(": connected\n\n"));
+      const live = [...readers.slice(1), newest];
+      await scenario({ action: "set-churn-multiplier", multiplier: 2 });
+      for (const reader of live)
+        expect(await readUntil(reader, (text) => text.includes('"msgId":"audit.scenario"'))).toContain("event: log");
+      await Promise.all([...live.map((r) => r.cancel()), other.body!.cancel()]);
+    },
+  );
 
-  it("tells no one a stream's release handle when deployed (only the local fleet's listener uses and strips it)", async () => {
-    const response = await call("/api/v1/logs/stream", { headers: admin });
-    try {
-      expect(response.status).toBe(200);
-      expect(response.headers.get("x-bng-stream")).toBeNull();
-    } finally {
-      await response.body!.cancel();
-    }
-  });
-
-  it("disconnects a reader that stops reading once it falls 1,000 live entries behind, naming where to resume", async () => {
-    await get<Tail>("/api/v1/logs/tail?count=1");
-    // Inside the object, where nothing between the stream and its reader buffers: the queue is the stream's own.
-    const text = await runInDurableObject(env.Appliance.getByName("edge-1"), async (instance: Appliance) => {
-      const dataPlane = Appliance.coreOf(instance).dataPlane();
-      const opened = dataPlane.logStream(null, "token:stalled", () => true);
-      if (!opened.ok) throw new Error(opened.detail);
-      const reader = opened.stream.getReader();
-      // The reader stalls while 1,200 entries are written.
-      for (let i = 0; i < 1200; i++) dataPlane.log("info", "auth.logout", { username: `u${i}` });
-      const decoder = new TextDecoder();
-      let all = "";
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return all;
-        all += decoder.decode(value, { stream: true });
+  it(
+    "tells no one a stream's release handle when deployed (only the local fleet's " + "listener uses and strips it)",
+    async () => {
+      const response = await call("/api/v1/logs/stream", { headers: admin });
+      try {
+        expect(response.status).toBe(200);
+        expect(response.headers.get("x-bng-stream")).toBeNull();
+      } finally {
+        await response.body!.cancel();
       }
-    });
-    const overflow = /^event: overflow\ndata: (.*)$/m.exec(text);
-    expect(overflow).not.toBeNull();
-    const { resumeFromSeq } = JSON.parse(overflow![1]!) as { resumeFromSeq: number };
-    const delivered = logEvents(text).map((e) => e.seq);
-    // Exactly 1,000 live entries were queued for it, then it was cut, naming the last one it got.
-    expect(delivered.length).toBe(1000);
-    expect(delivered.at(-1)).toBe(resumeFromSeq);
-  });
+    },
+  );
+
+  it(
+    "disconnects a reader that stops reading once it falls 1,000 live entries " + "behind, naming where to resume",
+    async () => {
+      await get<Tail>("/api/v1/logs/tail?count=1");
+      // Inside the object, where nothing between the stream and its reader buffers: the queue is the stream's own.
+      const text = await runInDurableObject(env.Appliance.getByName("edge-1"), async (instance: Appliance) => {
+        const dataPlane = Appliance.coreOf(instance).dataPlane();
+        const opened = dataPlane.logStream(null, "token:stalled", () => true);
+        if (!opened.ok) throw new Error(opened.detail);
+        const reader = opened.stream.getReader();
+        // The reader stalls while 1,200 entries are written.
+        for (let i = 0; i < 1200; i++) dataPlane.log("info", "auth.logout", { username: `u${i}` });
+        const decoder = new TextDecoder();
+        let all = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return all;
+          all += decoder.decode(value, { stream: true });
+        }
+      });
+      const overflow = /^event: overflow\ndata: (.*)$/m.exec(text);
+      expect(overflow).not.toBeNull();
+      const { resumeFromSeq } = JSON.parse(overflow![1]!) as { resumeFromSeq: number };
+      const delivered = logEvents(text).map((e) => e.seq);
+      // Exactly 1,000 live entries were queued for it, then it was cut, naming the last one it got.
+      expect(delivered.length).toBe(1000);
+      expect(delivered.at(-1)).toBe(resumeFromSeq);
+    },
+  );
 });
 
 describe("an EventSource following the stream (WHATWG reconnection, the npm eventsource package)", () => {
@@ -258,37 +295,41 @@ describe("an EventSource following the stream (WHATWG reconnection, the npm even
     return new Response(body, { status: response.status, headers: response.headers });
   }
 
-  it("misses nothing and gets nothing twice across a forced disconnect: Last-Event-ID resumes where the stream broke", async () => {
-    const sent: (string | null)[] = [];
-    const received: number[] = [];
-    const source = new EventSource("https://edge-1.bng.localhost/api/v1/logs/stream", {
-      fetch: async (url, init) => {
-        const headers = new Headers(init?.headers);
-        sent.push(headers.get("last-event-id"));
-        headers.set("authorization", admin.authorization);
-        const response = await SELF.fetch(String(url), { ...init, headers });
-        return sent.length === 1 ? cutAfter(response, 3) : response;
-      },
-    });
-    source.addEventListener("log", (event) => received.push(Number((event as MessageEvent).lastEventId)));
-    try {
-      await new Promise<void>((resolve, reject) => {
-        source.onopen = () => resolve();
-        setTimeout(() => reject(new Error("the stream never opened")), 10_000);
+  it(
+    "misses nothing and gets nothing twice across a forced disconnect: Last-Event-ID " +
+      "resumes where the stream broke",
+    async () => {
+      const sent: (string | null)[] = [];
+      const received: number[] = [];
+      const source = new EventSource("https://edge-1.bng.localhost/api/v1/logs/stream", {
+        fetch: async (url, init) => {
+          const headers = new Headers(init?.headers);
+          sent.push(headers.get("last-event-id"));
+          headers.set("authorization", admin.authorization);
+          const response = await SELF.fetch(String(url), { ...init, headers });
+          return sent.length === 1 ? cutAfter(response, 3) : response;
+        },
       });
-      const first = (await get<Tail>("/api/v1/logs/tail?count=1")).lastSeq;
-      // Entries logged on both sides of the break: three before it, the rest while the client is away or back.
-      for (let i = 0; i < 8; i++) await scenario({ action: "set-churn-multiplier", multiplier: 1 + i });
-      const last = (await get<Tail>("/api/v1/logs/tail?count=1")).lastSeq;
-      await vi.waitFor(() => expect(received.at(-1)).toBe(last), { timeout: 20_000, interval: 100 });
-      const expected = seqs(await get<Tail>(`/api/v1/logs/tail?count=1000&sinceSeq=${first}`));
-      expect(received).toEqual(expected);
-      // The reconnection named the third event's seq, the last the broken connection delivered.
-      expect(sent).toEqual([null, String(expected[2])]);
-    } finally {
-      source.close();
-    }
-  });
+      source.addEventListener("log", (event) => received.push(Number((event as MessageEvent).lastEventId)));
+      try {
+        await new Promise<void>((resolve, reject) => {
+          source.onopen = () => resolve();
+          setTimeout(() => reject(new Error("the stream never opened")), 10_000);
+        });
+        const first = (await get<Tail>("/api/v1/logs/tail?count=1")).lastSeq;
+        // Entries logged on both sides of the break: three before it, the rest while the client is away or back.
+        for (let i = 0; i < 8; i++) await scenario({ action: "set-churn-multiplier", multiplier: 1 + i });
+        const last = (await get<Tail>("/api/v1/logs/tail?count=1")).lastSeq;
+        await vi.waitFor(() => expect(received.at(-1)).toBe(last), { timeout: 20_000, interval: 100 });
+        const expected = seqs(await get<Tail>(`/api/v1/logs/tail?count=1000&sinceSeq=${first}`));
+        expect(received).toEqual(expected);
+        // The reconnection named the third event's seq, the last the broken connection delivered.
+        expect(sent).toEqual([null, String(expected[2])]);
+      } finally {
+        source.close();
+      }
+    },
+  );
 });
 
 describe("Last-Event-ID on the stream", () => {
@@ -296,7 +337,10 @@ describe("Last-Event-ID on the stream", () => {
     for (let i = 0; i < 3; i++) await scenario({ action: "set-churn-multiplier", multiplier: 2 + i });
     const tail = await get<Tail>("/api/v1/logs/tail?count=6");
     const [a, b] = [tail.entries[0]!.seq, tail.entries[3]!.seq];
-    for (const [headers, after] of [[{ "last-event-id": String(b) }, b], [{ "last-event-id": "" }, a]] as const) {
+    for (const [headers, after] of [
+      [{ "last-event-id": String(b) }, b],
+      [{ "last-event-id": "" }, a],
+    ] as const) {
       const response = await call(`/api/v1/logs/stream?sinceSeq=${a}`, { headers: { ...admin, ...headers } });
       expect(response.status).toBe(200);
       const reader = response.body!.getReader();
@@ -317,17 +361,30 @@ describe("Last-Event-ID on the stream", () => {
 });
 
 describe("audit trail", () => {
-  it("keeps a token's creation after anonymous failures have pushed it out of the log ring, and holds none of them", async () => {
-    await call("/api/v1/auth/tokens", json("POST", { name: "audited", role: "read-only" }, admin));
-    await runInDurableObject(env.Appliance.getByName("edge-1"), (instance: Appliance) => {
-      // What 10,001 failed anonymous logins write to the ring (the ring holds 10,000).
-      for (let i = 0; i < 10_001; i++) Appliance.coreOf(instance).dataPlane().log("warning", "auth.login.failed", { username: `unknown:${i}`, sourceIp: "192.0.2.1", factor: "password", failures: 1 });
-    });
-    const ring = await get<Tail>("/api/v1/logs/tail?count=1000");
-    expect(ring.entries.some((e) => e.msgId === "auth.token.created")).toBe(false);
-    const audit = await get<Tail>("/api/v1/logs/tail?source=audit&count=1000");
-    expect(audit.entries.filter((e) => e.msgId === "auth.token.created").map((e) => e.fields.name)).toEqual(["audited"]);
-    expect(audit.entries.filter((e) => e.msgId === "auth.login.failed")).toEqual([]);
-    expect(audit.lastSeq).toBe(audit.entries.at(-1)!.seq);
-  });
+  it(
+    "keeps a token's creation after anonymous failures have pushed it out of the log " + "ring, and holds none of them",
+    async () => {
+      await call("/api/v1/auth/tokens", json("POST", { name: "audited", role: "read-only" }, admin));
+      await runInDurableObject(env.Appliance.getByName("edge-1"), (instance: Appliance) => {
+        // What 10,001 failed anonymous logins write to the ring (the ring holds 10,000).
+        for (let i = 0; i < 10_001; i++)
+          Appliance.coreOf(instance)
+            .dataPlane()
+            .log("warning", "auth.login.failed", {
+              username: `unknown:${i}`,
+              sourceIp: "192.0.2.1",
+              factor: "password",
+              failures: 1,
+            });
+      });
+      const ring = await get<Tail>("/api/v1/logs/tail?count=1000");
+      expect(ring.entries.some((e) => e.msgId === "auth.token.created")).toBe(false);
+      const audit = await get<Tail>("/api/v1/logs/tail?source=audit&count=1000");
+      expect(audit.entries.filter((e) => e.msgId === "auth.token.created").map((e) => e.fields.name)).toEqual([
+        "audited",
+      ]);
+      expect(audit.entries.filter((e) => e.msgId === "auth.login.failed")).toEqual([]);
+      expect(audit.lastSeq).toBe(audit.entries.at(-1)!.seq);
+    },
+  );
 });

@@ -7,7 +7,10 @@ import { describe, expect, it } from "vitest";
 import { advance, get } from "./helpers.ts";
 import type { InterfaceTable } from "../../src/schemas/system.ts";
 
-const rxBytes = async () => (await get<InterfaceTable>("/api/v1/system/interfaces")).interfaces.filter((r) => r.portId !== null).map((r) => r.counters.rxBytes);
+const rxBytes = async () =>
+  (await get<InterfaceTable>("/api/v1/system/interfaces")).interfaces
+    .filter((r) => r.portId !== null)
+    .map((r) => r.counters.rxBytes);
 const asOf = async () => Date.parse((await get<InterfaceTable>("/api/v1/system/interfaces")).asOfUtc);
 
 describe("interface counters on a manual clock", () => {
@@ -22,7 +25,9 @@ describe("interface counters on a manual clock", () => {
       const step = whole[i]! - start;
       expect(step, `port ${i}`).toBeGreaterThan(0);
       // Each read is whole bytes (floored), so half a step is within a byte of the exact half.
-      expect(Math.abs(half[i]! - start - step / 2), `port ${i}: ${start} ${half[i]} ${whole[i]}`).toBeLessThanOrEqual(1);
+      expect(Math.abs(half[i]! - start - step / 2), `port ${i}: ${start} ${half[i]} ${whole[i]}`).toBeLessThanOrEqual(
+        1,
+      );
     }
   });
 

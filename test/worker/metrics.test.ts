@@ -13,22 +13,38 @@ import type { SessionSummaryCounts as Summary } from "../../src/schemas/sessions
 type Pool = z.output<typeof AddressPool>;
 type Radius = z.output<typeof RadiusPoolStatus>;
 
-const lengthsOf = (h: History) => [h.totalSessions, ...Object.values(h.byEncap), h.sessionsUp, h.sessionsDown, ...h.ports.flatMap((p) => [p.rxBps, p.txBps])].map((a) => a.length);
+const lengthsOf = (h: History) =>
+  [
+    h.totalSessions,
+    ...Object.values(h.byEncap),
+    h.sessionsUp,
+    h.sessionsDown,
+    ...h.ports.flatMap((p) => [p.rxBps, p.txBps]),
+  ].map((a) => a.length);
 
 describe("metrics history", () => {
   it("is empty before the first step", async () => {
-    expect(await get<History>("/api/v1/metrics/history")).toMatchObject({ intervalSeconds: 10, times: [], totalSessions: [] });
+    expect(await get<History>("/api/v1/metrics/history")).toMatchObject({
+      intervalSeconds: 10,
+      times: [],
+      totalSessions: [],
+    });
   });
 
   it("holds an hour at 10 s, aligned arrays, the newest point equal to the summary", async () => {
     await advance(2 * 3600);
-    const [history, summary] = await Promise.all([get<History>("/api/v1/metrics/history"), get<Summary>("/api/v1/sessions/summary")]);
+    const [history, summary] = await Promise.all([
+      get<History>("/api/v1/metrics/history"),
+      get<Summary>("/api/v1/sessions/summary"),
+    ]);
     expect(history.intervalSeconds).toBe(10);
     expect(history.times).toHaveLength(360);
     expect(lengthsOf(history).every((n) => n === 360)).toBe(true);
     expect(history.totalSessions.at(-1)).toBe(summary.total);
     expect(history.byEncap.pppoeLocal.at(-1)).toBe(summary.byEncap["pppoe-local"]);
-    history.times.forEach((_, i) => expect(sum(Object.values(history.byEncap).map((a) => a[i]!))).toBe(history.totalSessions[i]));
+    history.times.forEach((_, i) =>
+      expect(sum(Object.values(history.byEncap).map((a) => a[i]!))).toBe(history.totalSessions[i]),
+    );
     expect(Date.parse(history.times[1]!) - Date.parse(history.times[0]!)).toBe(10_000);
     expect(history.ports.map((p) => p.label)).toEqual(["xe-0/0/0 OLT-north", "xe-0/0/1 OLT-south"]);
   });
@@ -64,7 +80,9 @@ describe("Prometheus scrape", () => {
     expect(response.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
     const text = await response.text();
     expect(text).toMatch(/^# HELP bng_appliance_info /);
-    expect(text).toContain('bng_appliance_info{appliance="edge-1",profile="small",software_version="bngfleet 0.1.0"} 1');
+    expect(text).toContain(
+      'bng_appliance_info{appliance="edge-1",profile="small",software_version="bngfleet 0.1.0"} 1',
+    );
     const { cookie } = await enrolAndLogin("admin", ADMIN_PASSWORD);
     expect((await call("/api/v1/metrics", { headers: { cookie } })).status).toBe(401);
   });
@@ -86,15 +104,25 @@ describe("Prometheus scrape", () => {
     ]);
 
     expect(valueOf(samples, "bng_sessions")).toBe(summary.total);
-    for (const [encap, n] of Object.entries(summary.byEncap)) expect(valueOf(samples, "bng_sessions_by_encap", { encap })).toBe(n);
-    for (const [type, n] of Object.entries(summary.byType)) expect(valueOf(samples, "bng_sessions_by_type", { type })).toBe(n);
-    for (const [vrf, n] of Object.entries(summary.byVrf)) expect(valueOf(samples, "bng_sessions_by_vrf", { vrf })).toBe(n);
-    for (const p of summary.byPort) expect(valueOf(samples, "bng_sessions_by_port", { port_id: String(p.portId), port_label: p.label })).toBe(p.count);
+    for (const [encap, n] of Object.entries(summary.byEncap))
+      expect(valueOf(samples, "bng_sessions_by_encap", { encap })).toBe(n);
+    for (const [type, n] of Object.entries(summary.byType))
+      expect(valueOf(samples, "bng_sessions_by_type", { type })).toBe(n);
+    for (const [vrf, n] of Object.entries(summary.byVrf))
+      expect(valueOf(samples, "bng_sessions_by_vrf", { vrf })).toBe(n);
+    for (const p of summary.byPort)
+      expect(valueOf(samples, "bng_sessions_by_port", { port_id: String(p.portId), port_label: p.label })).toBe(
+        p.count,
+      );
     expect(valueOf(samples, "bng_sessions_walled_garden")).toBe(summary.walledGarden);
 
     for (const p of history.ports) {
-      expect(valueOf(samples, "bng_port_receive_bytes_per_second", { port_id: String(p.portId) })).toBe(p.rxBps.at(-1)! / 8);
-      expect(valueOf(samples, "bng_port_transmit_bytes_per_second", { port_id: String(p.portId) })).toBe(p.txBps.at(-1)! / 8);
+      expect(valueOf(samples, "bng_port_receive_bytes_per_second", { port_id: String(p.portId) })).toBe(
+        p.rxBps.at(-1)! / 8,
+      );
+      expect(valueOf(samples, "bng_port_transmit_bytes_per_second", { port_id: String(p.portId) })).toBe(
+        p.txBps.at(-1)! / 8,
+      );
     }
 
     for (const pool of pools) {
@@ -115,7 +143,9 @@ describe("Prometheus scrape", () => {
       expect(valueOf(samples, "bng_cgn_group_size_chunks", { group: g.name })).toBe(g.utilisation.totalChunks);
       expect(valueOf(samples, "bng_cgn_group_used_chunks", { group: g.name })).toBe(g.utilisation.usedChunks);
       expect(valueOf(samples, "bng_cgn_group_free_chunks", { group: g.name })).toBe(g.utilisation.freeChunks);
-      expect(valueOf(samples, "bng_cgn_group_quarantined_chunks", { group: g.name })).toBe(g.utilisation.quarantinedChunks);
+      expect(valueOf(samples, "bng_cgn_group_quarantined_chunks", { group: g.name })).toBe(
+        g.utilisation.quarantinedChunks,
+      );
     }
     expect(valueOf(samples, "bng_cgn_autolearn_misses_total")).toBe(cgn.nativeCounters.autolearnMisses);
     expect(valueOf(samples, "bng_cgn_no_mapping_total")).toBe(cgn.nativeCounters.noMapping);
@@ -125,13 +155,20 @@ describe("Prometheus scrape", () => {
     expect(valueOf(samples, "bng_radius_live_servers")).toBe(radius.liveServers);
     for (const s of radius.servers) {
       const labels = { server: `${s.host}:${s.port}` };
-      expect(sum(samples.filter((x) => x.name === "bng_radius_requests_total" && x.labels.server === labels.server).map((x) => x.value))).toBe(s.requestsSent);
+      expect(
+        sum(
+          samples
+            .filter((x) => x.name === "bng_radius_requests_total" && x.labels.server === labels.server)
+            .map((x) => x.value),
+        ),
+      ).toBe(s.requestsSent);
       expect(valueOf(samples, "bng_radius_consecutive_failures", labels)).toBe(s.consecutiveFailures);
       expect(valueOf(samples, "bng_radius_server_dead", labels)).toBe(s.isDead ? 1 : 0);
     }
 
     expect(alarms.count).toBeGreaterThan(0);
-    for (const [severity, n] of Object.entries(alarms.countBySeverity)) expect(valueOf(samples, "bng_alarms_active", { severity })).toBe(n);
+    for (const [severity, n] of Object.entries(alarms.countBySeverity))
+      expect(valueOf(samples, "bng_alarms_active", { severity })).toBe(n);
     expect(valueOf(samples, "bng_alarms_raised_total")).toBe(alarms.stats.raised);
     expect(valueOf(samples, "bng_alarms_cleared_total")).toBe(alarms.stats.cleared);
 

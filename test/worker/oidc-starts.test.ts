@@ -19,15 +19,24 @@ type Problem = z.output<typeof ProblemDetails>;
 const port = inject("peerServerPort");
 const admin = bearer(BOOTSTRAP_TOKEN);
 /** How many times the stand-in served provider `name`'s discovery document. */
-const discoveryReads = async (name: string) => (await (await fetch(`http://127.0.0.1:${port}/hits/oidc-${name}`)).json<{ hits: number }>()).hits;
+const discoveryReads = async (name: string) =>
+  (await (await fetch(`http://127.0.0.1:${port}/hits/oidc-${name}`)).json<{ hits: number }>()).hits;
 
 /** A provider at the stand-in (a fresh name per test, so the counts of other files never mix in); its issuer. */
 async function labProvider(issuer = `http://127.0.0.1:${port}/oidc/${crypto.randomUUID()}`) {
-  const body = { enabled: true, displayName: "Lab", issuer, clientId: "bng", clientSecret: "s", roleMap: { noc: "read-only" } };
+  const body = {
+    enabled: true,
+    displayName: "Lab",
+    issuer,
+    clientId: "bng",
+    clientSecret: "s",
+    roleMap: { noc: "read-only" },
+  };
   expect((await call("/api/v1/auth/providers/oidc/lab", json("PUT", body, admin))).status).toBe(200);
   return issuer.split("/").pop()!;
 }
-const start = (ip: string) => call("/api/v1/auth/oidc/lab/login", { headers: { "cf-connecting-ip": ip }, redirect: "manual" });
+const start = (ip: string) =>
+  call("/api/v1/auth/oidc/lab/login", { headers: { "cf-connecting-ip": ip }, redirect: "manual" });
 
 describe("OIDC sign-in starts", () => {
   it("read the provider's discovery document once for many starts, sequential or concurrent", async () => {
@@ -60,40 +69,68 @@ describe("OIDC sign-in starts", () => {
     expect((await start("198.51.100.8")).status).toBe(302);
   });
 
-  it("keep at most OIDC_PENDING_MAX sign-ins waiting for their provider; beyond it, a 429 until the oldest expires", async () => {
-    const outcomes = await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => {
-      const identity = Appliance.coreOf(instance).identity();
-      const begin = (i: number) =>
-        identity.beginOidcSignIn({ stateSha256: `s${i}`, bindingSha256: `b${i}`, provider: "lab", nonce: "n", verifier: "v", returnTo: "/" });
-      for (let i = 0; i < OIDC_PENDING_MAX; i++) expect(begin(i).ok).toBe(true);
-      return begin(OIDC_PENDING_MAX);
-    });
-    expect(outcomes).toMatchObject({ ok: false, reason: "throttled" });
-    // Ten minutes, the time a browser has to come back, is when the oldest makes room.
-    expect((outcomes as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(590);
-    const rows = await runInDurableObject(env.Appliance.getByName("edge-1"), (_instance, state) => state.storage.sql.exec("SELECT COUNT(*) AS n FROM oidc_pending").one().n);
-    expect(rows).toBe(OIDC_PENDING_MAX);
-  });
+  it(
+    "keep at most OIDC_PENDING_MAX sign-ins waiting for their provider; beyond it, a " + "429 until the oldest expires",
+    async () => {
+      const outcomes = await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => {
+        const identity = Appliance.coreOf(instance).identity();
+        const begin = (i: number) =>
+          identity.beginOidcSignIn({
+            stateSha256: `s${i}`,
+            bindingSha256: `b${i}`,
+            provider: "lab",
+            nonce: "n",
+            verifier: "v",
+            returnTo: "/",
+          });
+        for (let i = 0; i < OIDC_PENDING_MAX; i++) expect(begin(i).ok).toBe(true);
+        return begin(OIDC_PENDING_MAX);
+      });
+      expect(outcomes).toMatchObject({ ok: false, reason: "throttled" });
+      // Ten minutes, the time a browser has to come back, is when the oldest makes room.
+      expect((outcomes as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(590);
+      const rows = await runInDurableObject(
+        env.Appliance.getByName("edge-1"),
+        (_instance, state) => state.storage.sql.exec("SELECT COUNT(*) AS n FROM oidc_pending").one().n,
+      );
+      expect(rows).toBe(OIDC_PENDING_MAX);
+    },
+  );
 });
 
 describe("where the provider may be", () => {
-  it.each(["https://10.1.2.3/realms/noc", `http://127.0.0.1:${port}/oidc/x`, "https://169.254.169.254/latest", "https://metadata.google.internal/x"])(
+  it.each([
+    "https://10.1.2.3/realms/noc",
+    `http://127.0.0.1:${port}/oidc/x`,
+    "https://169.254.169.254/latest",
+    "https://metadata.google.internal/x",
+  ])(
     "a provider write naming the issuer %s, which the appliance may not reach, is 422 naming issuer",
     async (issuer) => {
-      const body = { enabled: true, displayName: "Lab", issuer, clientId: "bng", clientSecret: "s", roleMap: { noc: "read-only" } };
+      const body = {
+        enabled: true,
+        displayName: "Lab",
+        issuer,
+        clientId: "bng",
+        clientSecret: "s",
+        roleMap: { noc: "read-only" },
+      };
       const response = await call("/api/v1/auth/providers/oidc/lab", json("PUT", body, admin));
       expect(response.status).toBe(422);
       expect((await response.json<Problem>()).errors!.map((e) => e.pointer)).toEqual(["#/issuer"]);
     },
   );
 
-  it("discovery at a loopback address the allowlist no longer holds is refused with 502 and nothing is sent", async () => {
-    await allowLoopback();
-    const name = await labProvider();
-    await commit({ fields: { "alarms.webhookAllowlist": null } });
-    const response = await start("192.0.2.9");
-    expect(response.status).toBe(502);
-    expect((await response.json<Problem>()).detail).toContain("not an allowed destination");
-    expect(await discoveryReads(name)).toBe(0);
-  });
+  it(
+    "discovery at a loopback address the allowlist no longer holds is refused with " + "502 and nothing is sent",
+    async () => {
+      await allowLoopback();
+      const name = await labProvider();
+      await commit({ fields: { "alarms.webhookAllowlist": null } });
+      const response = await start("192.0.2.9");
+      expect(response.status).toBe(502);
+      expect((await response.json<Problem>()).detail).toContain("not an allowed destination");
+      expect(await discoveryReads(name)).toBe(0);
+    },
+  );
 });

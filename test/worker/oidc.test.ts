@@ -15,7 +15,8 @@ const provider = (extra: Record<string, unknown> = {}) => ({
   roleMap: { noc: "read-only" },
   ...extra,
 });
-const putProvider = (name: string, body: unknown) => call(`/api/v1/auth/providers/oidc/${name}`, json("PUT", body, admin));
+const putProvider = (name: string, body: unknown) =>
+  call(`/api/v1/auth/providers/oidc/${name}`, json("PUT", body, admin));
 // The lab issuer is on loopback: the appliance reaches it as the local fleet does.
 beforeEach(() => allowLoopback());
 
@@ -23,7 +24,9 @@ describe("OIDC sign-in", () => {
   it("refuses an http issuer unless it is on loopback", async () => {
     const response = await putProvider("lab", provider({ issuer: "http://sso.example.net" }));
     expect(response.status).toBe(400);
-    expect((await response.json<z.output<typeof ProblemDetails>>()).errors!.map((e) => e.pointer)).toEqual(["#/issuer"]);
+    expect((await response.json<z.output<typeof ProblemDetails>>()).errors!.map((e) => e.pointer)).toEqual([
+      "#/issuer",
+    ]);
     expect((await putProvider("lab", provider())).status).toBe(200);
   });
 
@@ -55,18 +58,26 @@ describe("OIDC sign-in", () => {
     const forged = await call("/api/v1/auth/oidc/lab/callback?code=abc&state=forged", { redirect: "manual" });
     expect(forged.status).toBe(401);
     expect(forged.headers.get("set-cookie")).not.toContain("bng_session=");
-    const denied = await call("/api/v1/auth/oidc/lab/callback?error=access_denied&error_description=user%20cancelled", { redirect: "manual" });
+    const denied = await call("/api/v1/auth/oidc/lab/callback?error=access_denied&error_description=user%20cancelled", {
+      redirect: "manual",
+    });
     expect(denied.status).toBe(401);
     expect((await denied.json<z.output<typeof ProblemDetails>>()).detail).toContain("access_denied");
     expect((await logEntries("auth.oidc.refused")).map((e) => e.fields.provider)).toEqual(["lab", "lab"]);
   });
 
   it("checks the provider before logging anything, and never logs an anonymous caller's text verbatim", async () => {
-    const unknown = await call("/api/v1/auth/oidc/nobody/callback?error=access_denied&error_description=forged%20entry", { redirect: "manual" });
+    const unknown = await call(
+      "/api/v1/auth/oidc/nobody/callback?error=access_denied&error_description=forged%20entry",
+      { redirect: "manual" },
+    );
     expect(unknown.status).toBe(404);
     expect(await logEntries("auth.oidc.refused")).toEqual([]);
     await putProvider("lab", provider());
-    const injected = await call(`/api/v1/auth/oidc/lab/callback?error=${encodeURIComponent("x\nauth.login ok")}&error_description=${encodeURIComponent("admin logged in")}`, { redirect: "manual" });
+    const injected = await call(
+      `/api/v1/auth/oidc/lab/callback?error=${encodeURIComponent("x\nauth.login ok")}&error_description=${encodeURIComponent("admin logged in")}`,
+      { redirect: "manual" },
+    );
     expect(injected.status).toBe(401);
     const logged = (await logEntries("auth.oidc.refused")).map((e) => String(e.fields.reason));
     expect(logged).toEqual(["the identity provider refused the sign-in: (malformed error code)"]);

@@ -4,13 +4,26 @@ import type { PasskeyRegistrationOptions } from "../../src/schemas/auth/passkeys
 import type { LoginResponse, PasskeyRecord } from "../../src/schemas/auth.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { SoftwareAuthenticator } from "./authenticator.ts";
-import { ADMIN_PASSWORD, BOOTSTRAP_TOKEN, bearer, call, createUser, enrolAndLogin, json, type Session } from "./client.ts";
+import {
+  ADMIN_PASSWORD,
+  BOOTSTRAP_TOKEN,
+  bearer,
+  call,
+  createUser,
+  enrolAndLogin,
+  json,
+  type Session,
+} from "./client.ts";
 import { getConfig, logEntries } from "./config-client.ts";
 import { totpCode } from "./totp.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
 const RP_ID = "edge-1.bng.localhost";
-const policy = (extra: Record<string, unknown> = {}) => call("/api/v1/auth/providers/passkey", json("PUT", { enabled: true, rpId: null, userVerification: "preferred", replacesTotp: true, ...extra }, admin));
+const policy = (extra: Record<string, unknown> = {}) =>
+  call(
+    "/api/v1/auth/providers/passkey",
+    json("PUT", { enabled: true, rpId: null, userVerification: "preferred", replacesTotp: true, ...extra }, admin),
+  );
 /** The origin pages are served from: the hostname at the listener's port. */
 async function pageOrigin(): Promise<string> {
   const listener = new URL((await getConfig()).fields["webUi.listeners"]!.split("\n")[0]!);
@@ -22,13 +35,19 @@ const login = (body: Record<string, unknown>) => call("/api/v1/auth/login", json
 
 /** A fresh code for re-authentication: the step after the enrolment's, since each code is accepted once. */
 const nextCode = (session: Session) => totpCode(session.secret, 1);
-const registrationOptions = (session: Session, proof: Record<string, unknown>) => call("/api/v1/auth/passkeys/registration-options", json("POST", proof, asSession(session)));
+const registrationOptions = (session: Session, proof: Record<string, unknown>) =>
+  call("/api/v1/auth/passkeys/registration-options", json("POST", proof, asSession(session)));
 
 /** Registers a new software passkey for the session's account, re-authenticating with a TOTP code. */
 async function register(session: Session, origin: string, name = "YubiKey 5C") {
   const authenticator = new SoftwareAuthenticator();
-  const options = await (await registrationOptions(session, { totpCode: await nextCode(session) })).json<z.output<typeof PasskeyRegistrationOptions>>();
-  const response = await call("/api/v1/auth/passkeys", json("POST", { name, response: await authenticator.create(options, origin) }, asSession(session)));
+  const options = await (await registrationOptions(session, { totpCode: await nextCode(session) })).json<
+    z.output<typeof PasskeyRegistrationOptions>
+  >();
+  const response = await call(
+    "/api/v1/auth/passkeys",
+    json("POST", { name, response: await authenticator.create(options, origin) }, asSession(session)),
+  );
   return { authenticator, response };
 }
 
@@ -38,7 +57,14 @@ describe("passkeys", () => {
     const disabled = await registrationOptions(session, { currentPassword: ADMIN_PASSWORD });
     expect(disabled.status).toBe(409);
     await policy();
-    expect((await call("/api/v1/auth/passkeys/registration-options", json("POST", { currentPassword: ADMIN_PASSWORD }, admin))).status).toBe(403);
+    expect(
+      (
+        await call(
+          "/api/v1/auth/passkeys/registration-options",
+          json("POST", { currentPassword: ADMIN_PASSWORD }, admin),
+        )
+      ).status,
+    ).toBe(403);
   });
 
   it("need the current password or a fresh code first, so a stolen session cannot add its own", async () => {
@@ -46,7 +72,9 @@ describe("passkeys", () => {
     const session = await enrolAndLogin("admin", ADMIN_PASSWORD);
     const none = await registrationOptions(session, {});
     expect(none.status).toBe(400);
-    expect((await none.json<z.output<typeof ProblemDetails>>()).errors!.map((e) => e.pointer)).toEqual(["#/currentPassword"]);
+    expect((await none.json<z.output<typeof ProblemDetails>>()).errors!.map((e) => e.pointer)).toEqual([
+      "#/currentPassword",
+    ]);
     const wrong = await registrationOptions(session, { currentPassword: "not-the-password" });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("content-type")).toBe("application/problem+json");
@@ -58,7 +86,8 @@ describe("passkeys", () => {
   it("count wrong re-authentication towards the lockout: the sixth try is 423", async () => {
     await policy();
     const session = await enrolAndLogin("admin", ADMIN_PASSWORD);
-    for (let i = 0; i < 5; i++) expect((await registrationOptions(session, { currentPassword: `guess-${i}` })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await registrationOptions(session, { currentPassword: `guess-${i}` })).status).toBe(401);
     expect((await registrationOptions(session, { currentPassword: ADMIN_PASSWORD })).status).toBe(423);
   });
 
@@ -67,8 +96,18 @@ describe("passkeys", () => {
     const session = await enrolAndLogin("admin", ADMIN_PASSWORD);
     const { authenticator, response } = await register(session, await pageOrigin());
     expect(response.status, await response.clone().text()).toBe(200);
-    expect(await response.json()).toMatchObject({ id: authenticator.id, username: "admin", name: "YubiKey 5C", transports: ["usb"], lastUsedUtc: null });
-    expect((await call("/api/v1/auth/passkeys", { headers: asSession(session) }).then((r) => r.json<PasskeyRecord[]>())).map((p) => p.id)).toEqual([authenticator.id]);
+    expect(await response.json()).toMatchObject({
+      id: authenticator.id,
+      username: "admin",
+      name: "YubiKey 5C",
+      transports: ["usb"],
+      lastUsedUtc: null,
+    });
+    expect(
+      (await call("/api/v1/auth/passkeys", { headers: asSession(session) }).then((r) => r.json<PasskeyRecord[]>())).map(
+        (p) => p.id,
+      ),
+    ).toEqual([authenticator.id]);
     expect((await logEntries("auth.passkey.registered")).map((e) => e.fields.username)).toEqual(["admin"]);
   });
 
@@ -77,7 +116,9 @@ describe("passkeys", () => {
     const session = await enrolAndLogin("admin", ADMIN_PASSWORD);
     const { response } = await register(session, "https://phish.example");
     expect(response.status).toBe(400);
-    expect((await response.json<z.output<typeof ProblemDetails>>()).errors!.map((e) => e.pointer)).toEqual(["#/response"]);
+    expect((await response.json<z.output<typeof ProblemDetails>>()).errors!.map((e) => e.pointer)).toEqual([
+      "#/response",
+    ]);
   });
 
   it("replace the TOTP code at login, once per challenge", async () => {
@@ -115,12 +156,22 @@ describe("passkeys", () => {
     const noc = await enrolAndLogin("noc", "noc-password-1");
     const { authenticator } = await register(noc, await pageOrigin(), "laptop");
     const adminSession = await enrolAndLogin("admin", ADMIN_PASSWORD);
-    const other = await createUser("ops", "operator", "ops-password-1").then(() => enrolAndLogin("ops", "ops-password-1"));
+    const other = await createUser("ops", "operator", "ops-password-1").then(() =>
+      enrolAndLogin("ops", "ops-password-1"),
+    );
     expect(await (await call("/api/v1/auth/passkeys", { headers: asSession(other) })).json()).toEqual([]);
-    expect((await call(`/api/v1/auth/passkeys/${authenticator.id}`, { method: "DELETE", headers: asSession(other) })).status).toBe(404);
-    const renamed = await call(`/api/v1/auth/passkeys/${authenticator.id}`, json("PATCH", { name: "work laptop" }, asSession(noc)));
+    expect(
+      (await call(`/api/v1/auth/passkeys/${authenticator.id}`, { method: "DELETE", headers: asSession(other) })).status,
+    ).toBe(404);
+    const renamed = await call(
+      `/api/v1/auth/passkeys/${authenticator.id}`,
+      json("PATCH", { name: "work laptop" }, asSession(noc)),
+    );
     expect(await renamed.json()).toMatchObject({ name: "work laptop" });
-    const removed = await call(`/api/v1/auth/passkeys/${authenticator.id}`, { method: "DELETE", headers: asSession(adminSession) });
+    const removed = await call(`/api/v1/auth/passkeys/${authenticator.id}`, {
+      method: "DELETE",
+      headers: asSession(adminSession),
+    });
     expect(await removed.json()).toEqual({ status: "deleted", username: "noc" });
     expect(await (await call("/api/v1/auth/passkeys", { headers: admin })).json()).toEqual([]);
   });

@@ -28,7 +28,11 @@ describe("RADIUS servers", () => {
     expect(failed.servers[0]!.consecutiveFailures).toBeGreaterThanOrEqual(3);
     expect(failed.servers[0]!.lastFailure).not.toBeNull();
     await scenario({ action: "revive-radius-server", server: "radius-1.isp.example" });
-    expect(await get<Pool>("/api/v1/radius/servers")).toMatchObject({ liveServers: 2, deadServers: 0, servers: [{ isDead: false, consecutiveFailures: 0 }, { isDead: false }] });
+    expect(await get<Pool>("/api/v1/radius/servers")).toMatchObject({
+      liveServers: 2,
+      deadServers: 0,
+      servers: [{ isDead: false, consecutiveFailures: 0 }, { isDead: false }],
+    });
   });
 
   it("is readable through the fleet proxy", async () => {

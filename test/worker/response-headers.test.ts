@@ -29,14 +29,18 @@ describe("response headers", () => {
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
-  it("sends no HSTS over plain HTTP (a browser ignores it there, and it would promise what the listener does not serve)", async () => {
-    const url = "http://edge-1.bng.localhost/api/v1/system/health";
-    const response = await SELF.fetch(url);
-    await expectDocumented("GET", url, response);
-    expect(response.status).toBe(200);
-    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(response.headers.has("strict-transport-security")).toBe(false);
-  });
+  it(
+    "sends no HSTS over plain HTTP (a browser ignores it there, and it would promise " +
+      "what the listener does not serve)",
+    async () => {
+      const url = "http://edge-1.bng.localhost/api/v1/system/health";
+      const response = await SELF.fetch(url);
+      await expectDocumented("GET", url, response);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.has("strict-transport-security")).toBe(false);
+    },
+  );
 
   it("the HTML reference page forbids framing and foreign scripts", async () => {
     const response = await call("/api/v1/docs", { headers: admin });
@@ -47,13 +51,24 @@ describe("response headers", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
   });
 
-  it("HTML a route gives no CSP of its own gets one that runs nothing and cannot be framed; a route's own caching stands", () => {
-    const page = withSecurityHeaders(new Response("<p>hi</p>", { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "private, max-age=60" } }), true);
-    expect(page.headers.get("content-security-policy")).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
-    expect(page.headers.get("cache-control")).toBe("private, max-age=60");
-    const json = withSecurityHeaders(Response.json({ ok: true }), false);
-    expect(json.headers.has("content-security-policy")).toBe(false);
-  });
+  it(
+    "HTML a route gives no CSP of its own gets one that runs nothing and cannot be " +
+      "framed; a route's own caching stands",
+    () => {
+      const page = withSecurityHeaders(
+        new Response("<p>hi</p>", {
+          headers: { "content-type": "text/html; charset=utf-8", "cache-control": "private, max-age=60" },
+        }),
+        true,
+      );
+      expect(page.headers.get("content-security-policy")).toBe(
+        "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      );
+      expect(page.headers.get("cache-control")).toBe("private, max-age=60");
+      const json = withSecurityHeaders(Response.json({ ok: true }), false);
+      expect(json.headers.has("content-security-policy")).toBe(false);
+    },
+  );
 
   it("JSON answers made from one set of headers do not share them: a header set on one is not on the next", () => {
     const first = jsonAnswer("{}", true);
@@ -66,15 +81,29 @@ describe("response headers", () => {
     expect(jsonAnswer("{}", false).headers.has("strict-transport-security")).toBe(false);
   });
 
-  it("an answer made with its security headers keeps a route's own caching and CSP, and gets the strict CSP as HTML without one", () => {
-    const cached = answerWith("x", 200, securedHeaders({ "content-type": "text/plain", "cache-control": "max-age=60" }, false));
-    expect(cached.headers.get("cache-control")).toBe("max-age=60");
-    expect(cached.headers.get("x-content-type-options")).toBe("nosniff");
-    const html = answerWith("<p>hi</p>", 200, securedHeaders({ "content-type": "text/html; charset=utf-8" }, true));
-    expect(html.headers.get("content-security-policy")).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
-    expect(html.headers.get("strict-transport-security")).toBe("max-age=31536000");
-    const sandboxed = answerWith("{}", 502, securedHeaders({ "content-type": "application/json", "content-security-policy": "sandbox" }, false));
-    expect(sandboxed.status).toBe(502);
-    expect(sandboxed.headers.get("content-security-policy")).toBe("sandbox");
-  });
+  it(
+    "an answer made with its security headers keeps a route's own caching and CSP, " +
+      "and gets the strict CSP as HTML without one",
+    () => {
+      const cached = answerWith(
+        "x",
+        200,
+        securedHeaders({ "content-type": "text/plain", "cache-control": "max-age=60" }, false),
+      );
+      expect(cached.headers.get("cache-control")).toBe("max-age=60");
+      expect(cached.headers.get("x-content-type-options")).toBe("nosniff");
+      const html = answerWith("<p>hi</p>", 200, securedHeaders({ "content-type": "text/html; charset=utf-8" }, true));
+      expect(html.headers.get("content-security-policy")).toBe(
+        "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      );
+      expect(html.headers.get("strict-transport-security")).toBe("max-age=31536000");
+      const sandboxed = answerWith(
+        "{}",
+        502,
+        securedHeaders({ "content-type": "application/json", "content-security-policy": "sandbox" }, false),
+      );
+      expect(sandboxed.status).toBe(502);
+      expect(sandboxed.headers.get("content-security-policy")).toBe("sandbox");
+    },
+  );
 });

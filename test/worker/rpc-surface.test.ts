@@ -6,7 +6,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 
-/** Every public method partyserver's Server 0.5 defines besides the runtime's own entry points (node_modules/partyserver/dist/index.js), and our hooks. */
+/**
+ * Every public method partyserver's Server 0.5 defines besides the runtime's own entry points
+ * (node_modules/partyserver/dist/index.js), and our hooks.
+ */
 const OFF_THE_WIRE = [
   "sql",
   "broadcast",
@@ -26,7 +29,8 @@ const OFF_THE_WIRE = [
   "onAlarm",
 ] as const;
 
-const stub = () => env.Appliance.getByName("edge-1") as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+const stub = () =>
+  env.Appliance.getByName("edge-1") as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
 
 /** What calling `name` on the stub ends in: its answer, or the message it was refused with. */
 async function attempt(name: string): Promise<string> {
@@ -49,9 +53,18 @@ describe("the appliance's RPC surface", () => {
 
   it("refuses every Server method the hard-coded list may have missed", async () => {
     const { Server } = await import("partyserver");
-    const runtime = new Set(["constructor", "fetch", "alarm", "webSocketMessage", "webSocketClose", "webSocketError", "name"]);
+    const runtime = new Set([
+      "constructor",
+      "fetch",
+      "alarm",
+      "webSocketMessage",
+      "webSocketClose",
+      "webSocketError",
+      "name",
+    ]);
     const methods = Object.getOwnPropertyNames(Server.prototype).filter((name) => !runtime.has(name));
     expect(methods.length).toBeGreaterThanOrEqual(OFF_THE_WIRE.length - 2);
-    for (const name of methods) expect(await attempt(name), name).toBe(`The RPC receiver does not implement the method "${name}".`);
+    for (const name of methods)
+      expect(await attempt(name), name).toBe(`The RPC receiver does not implement the method "${name}".`);
   });
 });

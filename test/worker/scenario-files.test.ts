@@ -30,8 +30,16 @@ type RunResult = z.output<typeof ScenarioRunResult>;
 
 /** Stages a package of `version` signed with the worker project's vendor key (test/worker/upgrade-keys.ts). */
 async function stageSigned(version: string): Promise<void> {
-  const bytes = await signedPackage(version, new TextEncoder().encode(`image ${version}`), await importUpgradeSigningKey(VENDOR_SIGNING_KEY));
-  const response = await call("/api/v1/system/upgrade/stage", { method: "POST", headers: { ...admin, "content-type": "application/octet-stream" }, body: bytes });
+  const bytes = await signedPackage(
+    version,
+    new TextEncoder().encode(`image ${version}`),
+    await importUpgradeSigningKey(VENDOR_SIGNING_KEY),
+  );
+  const response = await call("/api/v1/system/upgrade/stage", {
+    method: "POST",
+    headers: { ...admin, "content-type": "application/octet-stream" },
+    body: bytes,
+  });
   expect(response.status, await response.clone().text()).toBe(200);
 }
 
@@ -51,10 +59,12 @@ async function run(file: unknown): Promise<{ result: RunResult; log: Entry[] }> 
   return { result, log };
 }
 
-const alarmIds = (log: Entry[], msgId: "alarm.raise" | "alarm.clear") => log.filter((e) => e.msgId === msgId).map((e) => e.fields.id);
+const alarmIds = (log: Entry[], msgId: "alarm.raise" | "alarm.clear") =>
+  log.filter((e) => e.msgId === msgId).map((e) => e.fields.id);
 
 describe("shipped scenario files", () => {
-  it("radius-outage: both servers die (radius.all-dead), setups fail, then service returns and the alarm clears", async () => {
+  it("radius-outage: both servers die (radius.all-dead), setups fail, then service " +
+    "returns and the alarm clears", async () => {
     const { result, log } = await run(radiusOutage);
     expect(result).toMatchObject({ ok: true, steps: radiusOutage.steps.length, state: { seed: 42 } });
     expect(alarmIds(log, "alarm.raise")).toContain("radius.all-dead");
@@ -64,7 +74,8 @@ describe("shipped scenario files", () => {
     expect(radius.liveServers).toBe(radius.servers.length);
   }, 60_000);
 
-  it("pool-cgn-exhaustion: the pool and CGN utilisation alarms raise while full, and blocks are free again after the drain", async () => {
+  it("pool-cgn-exhaustion: the pool and CGN utilisation alarms raise while full, and " +
+    "blocks are free again after the drain", async () => {
     const { log } = await run(poolCgnExhaustion);
     const raised = log.filter((e) => e.msgId === "alarm.raise").map((e) => `${e.fields.id} ${e.fields.instance}`);
     expect(raised).toContain("pool.utilisation.high residential-v4");
@@ -73,16 +84,23 @@ describe("shipped scenario files", () => {
     expect(pools.find((p) => p.name === "residential-v4")!.free).toBeGreaterThan(0);
   }, 60_000);
 
-  it("bgp-flap-storm: every global BGP session leaves Established at each of the five resets, and the routing daemon fails and returns", async () => {
+  it("bgp-flap-storm: every global BGP session leaves Established at each of the five " +
+    "resets, and the routing daemon fails and returns", async () => {
     const { log } = await run(bgpFlapStorm);
-    const peers = (await get<BgpSummary>("/api/v1/routing/bgp/summary")).peers.filter((p) => p.vrf === "default").map((p) => p.peer);
+    const peers = (await get<BgpSummary>("/api/v1/routing/bgp/summary")).peers
+      .filter((p) => p.vrf === "default")
+      .map((p) => p.peer);
     expect(new Set(peers).size).toBeGreaterThan(0);
     for (const peer of new Set(peers)) {
-      const drops = log.filter((e) => e.msgId === "bgp.neighbor.state" && e.fields.peer === peer && e.fields.from === "Established");
+      const drops = log.filter(
+        (e) => e.msgId === "bgp.neighbor.state" && e.fields.peer === peer && e.fields.from === "Established",
+      );
       expect(drops.length, peer).toBeGreaterThanOrEqual(5);
     }
     expect(alarmIds(log, "alarm.raise")).toContain("bgp.neighbor.down");
-    expect(log.filter((e) => e.msgId === "scenario.action").map((e) => e.fields.action)).toEqual(expect.arrayContaining(["reset-bgp", "fail-daemon", "revive-daemon"]));
+    expect(log.filter((e) => e.msgId === "scenario.action").map((e) => e.fields.action)).toEqual(
+      expect.arrayContaining(["reset-bgp", "fail-daemon", "revive-daemon"]),
+    );
   }, 60_000);
 
   it("upgrade-with-drain: 0.2.0 is staged, applied with a drain, and runs; subscribers reconnect", async () => {
@@ -96,7 +114,8 @@ describe("shipped scenario files", () => {
     expect(result.state.sessions).toBeGreaterThan(0);
   }, 60_000);
 
-  it("licence-lapse: the lease runs out through Grace into Lapsed, and a configuration commit is then refused with 409", async () => {
+  it("licence-lapse: the lease runs out through Grace into Lapsed, and a " +
+    "configuration commit is then refused with 409", async () => {
     const { log } = await run(licenceLapse);
     expect(alarmIds(log, "alarm.raise")).toEqual(expect.arrayContaining(["licence.grace", "licence.lapsed"]));
     expect((await get<LicenceStatus>("/api/v1/licensing")).state).toBe("Lapsed");
@@ -104,29 +123,50 @@ describe("shipped scenario files", () => {
   }, 120_000);
 });
 
-describe("a scenario's upgrade (issue #47: it staged an unsigned placeholder, the one way past the vendor's signature)", () => {
-  it("is refused 409 with no signed package of its version staged, saying how to stage one; nothing is applied", async () => {
-    const response = await send("POST", "/twin/v1/scenario", { action: "upgrade", version: "0.2.0", drain: false });
-    expect(response.status).toBe(409);
-    expect((await response.json<z.output<typeof ProblemDetails>>()).detail).toContain("no signed package of version 0.2.0 is staged");
-    const upgrade = await get<UpgradeStatus>("/api/v1/system/upgrade");
-    expect(upgrade).toMatchObject({ state: "idle", staged: null, runningVersion: "0.1.0", history: [] });
-  });
+describe(
+  "a scenario's upgrade (issue #47: it staged an unsigned placeholder, the one way " + "past the vendor's signature)",
+  () => {
+    it(
+      "is refused 409 with no signed package of its version staged, saying how to " + "stage one; nothing is applied",
+      async () => {
+        const response = await send("POST", "/twin/v1/scenario", { action: "upgrade", version: "0.2.0", drain: false });
+        expect(response.status).toBe(409);
+        expect((await response.json<z.output<typeof ProblemDetails>>()).detail).toContain(
+          "no signed package of version 0.2.0 is staged",
+        );
+        const upgrade = await get<UpgradeStatus>("/api/v1/system/upgrade");
+        expect(upgrade).toMatchObject({ state: "idle", staged: null, runningVersion: "0.1.0", history: [] });
+      },
+    );
 
-  it("is refused 409 when the staged package is of another version, and applies the signed one of its own", async () => {
-    await stageSigned("0.3.0");
-    const other = await send("POST", "/twin/v1/scenario", { action: "upgrade", version: "0.2.0", drain: false });
-    expect(other.status).toBe(409);
-    expect((await other.json<z.output<typeof ProblemDetails>>()).detail).toContain("(0.3.0 is)");
-    await stageSigned("0.2.0");
-    expect((await send("POST", "/twin/v1/scenario", { action: "upgrade", version: "0.2.0", drain: false })).status).toBe(200);
-  });
-});
+    it(
+      "is refused 409 when the staged package is of another version, and applies the " + "signed one of its own",
+      async () => {
+        await stageSigned("0.3.0");
+        const other = await send("POST", "/twin/v1/scenario", { action: "upgrade", version: "0.2.0", drain: false });
+        expect(other.status).toBe(409);
+        expect((await other.json<z.output<typeof ProblemDetails>>()).detail).toContain("(0.3.0 is)");
+        await stageSigned("0.2.0");
+        expect(
+          (await send("POST", "/twin/v1/scenario", { action: "upgrade", version: "0.2.0", drain: false })).status,
+        ).toBe(200);
+      },
+    );
+  },
+);
 
 describe("scenario file validation", () => {
   it.each([
     [{ steps: [{ at: 60, action: "fail-radius-server" }] }, "#/steps/0/server"],
-    [{ steps: [{ at: 600, action: "drain-pool", pool: "p" }, { at: 60, action: "drain-pool", pool: "p" }] }, "#/steps/1/at"],
+    [
+      {
+        steps: [
+          { at: 600, action: "drain-pool", pool: "p" },
+          { at: 60, action: "drain-pool", pool: "p" },
+        ],
+      },
+      "#/steps/1/at",
+    ],
     [{ steps: [{ at: 60, action: "reset-bgp" }], until: 30 }, "#/until"],
     [{ steps: [{ at: 60, action: "no-such-action" }] }, "#/steps/0/action"],
   ])("refuses %j with 400 naming %s", async (file, pointer) => {
@@ -136,7 +176,12 @@ describe("scenario file validation", () => {
   });
 
   it("stops at a refused step with 404 naming it, the steps before it applied", async () => {
-    const response = await send("POST", "/twin/v1/scenario/run", { steps: [{ at: 0, action: "set-churn-multiplier", multiplier: 3 }, { at: 60, action: "fill-pool", pool: "no-such-pool", percent: 50 }] });
+    const response = await send("POST", "/twin/v1/scenario/run", {
+      steps: [
+        { at: 0, action: "set-churn-multiplier", multiplier: 3 },
+        { at: 60, action: "fill-pool", pool: "no-such-pool", percent: 50 },
+      ],
+    });
     expect(response.status).toBe(404);
     expect((await response.json<z.output<typeof ProblemDetails>>()).detail).toContain("steps[1] (at 60 s, fill-pool)");
   });

@@ -12,7 +12,9 @@ import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { call, json } from "./client.ts";
 import { admin, commit, getConfig, itemOf, putConfig, rejection } from "./config-client.ts";
 
-const item = (listPath: string, key: string, fields: Record<string, string>) => ({ listOps: [{ listPath, key, fields }] });
+const item = (listPath: string, key: string, fields: Record<string, string>) => ({
+  listOps: [{ listPath, key, fields }],
+});
 
 describe("configuration secrets follow their destination", () => {
   const sink = (fields: Record<string, string>) => item("alarms.sinks", "noc", fields);
@@ -38,7 +40,13 @@ describe("configuration secrets follow their destination", () => {
   });
 
   it("a sink whose kind changes loses its credential (an SMTP password is not a bus token)", async () => {
-    await commit(sink({ kind: "smtp", url: "smtp://mail.example.net/?from=bng@isp.example&to=noc@isp.example", credential: "mail-pass" }));
+    await commit(
+      sink({
+        kind: "smtp",
+        url: "smtp://mail.example.net/?from=bng@isp.example&to=noc@isp.example",
+        credential: "mail-pass",
+      }),
+    );
     await commit(sink({ kind: "bus", url: "mqtts://mail.example.net" }));
     expect(await credentialOf()).toBeNull();
   });
@@ -61,12 +69,21 @@ describe("configuration secrets follow their destination", () => {
 
 describe("an OIDC provider's client secret follows its issuer (#13)", () => {
   const body = (issuer: string, clientSecret?: string) => ({
-    enabled: true, displayName: "Corp SSO", issuer, clientId: "bng", scopes: ["openid", "groups"], usernameClaim: "preferred_username",
-    groupsClaim: "groups", fetchUserInfo: false, redirectUri: null, roleMap: [{ group: "noc", role: "read-only" }],
+    enabled: true,
+    displayName: "Corp SSO",
+    issuer,
+    clientId: "bng",
+    scopes: ["openid", "groups"],
+    usernameClaim: "preferred_username",
+    groupsClaim: "groups",
+    fetchUserInfo: false,
+    redirectUri: null,
+    roleMap: [{ group: "noc", role: "read-only" }],
     ...(clientSecret === undefined ? {} : { clientSecret }),
   });
   const put = (b: unknown) => call("/api/v1/auth/providers/oidc/corp", json("PUT", b, admin));
-  const read = async () => (await call("/api/v1/auth/providers/oidc/corp", { headers: admin })).json<Record<string, unknown>>();
+  const read = async () =>
+    (await call("/api/v1/auth/providers/oidc/corp", { headers: admin })).json<Record<string, unknown>>();
   const storedSecret = () =>
     runInDurableObject(env.Appliance.getByName("edge-1"), async (instance) => {
       const settings = await Appliance.coreOf(instance).providers().signInSettings("corp");

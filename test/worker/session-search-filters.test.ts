@@ -22,19 +22,25 @@ const list = async (query: string) => {
 const dotted = (mac: string) => mac.replace(/:/g, "").toUpperCase().match(/.{4}/g)!.join(".");
 
 describe("finding a session by the access network's view of it", () => {
-  // Each test starts from the appliance at its fixed first instant (vitest.config.ts): ten minutes bring up its subscribers.
+  // Each test starts from the appliance at its fixed first instant (vitest.config.ts): ten minutes bring up its
+  // subscribers.
   beforeEach(async () => {
-    expect((await call("/twin/v1/scenario", json("POST", { action: "advance-clock", seconds: 600 }, admin))).status).toBe(200);
+    expect(
+      (await call("/twin/v1/scenario", json("POST", { action: "advance-clock", seconds: 600 }, admin))).status,
+    ).toBe(200);
   });
 
-  it("finds a session by its MAC typed with dashes or in Cisco's dotted form, and only sessions with that MAC", async () => {
-    const wanted = (await list("limit=500")).items.find((s) => s.mac)!;
-    for (const spelling of [wanted.mac!.toUpperCase().replace(/:/g, "-"), dotted(wanted.mac!)]) {
-      const found = await list(`mac=${encodeURIComponent(spelling)}&limit=500`);
-      expect(found.items.map((s) => s.id)).toContain(wanted.id);
-      expect(new Set(found.items.map((s) => s.mac))).toEqual(new Set([wanted.mac]));
-    }
-  });
+  it(
+    "finds a session by its MAC typed with dashes or in Cisco's dotted form, and " + "only sessions with that MAC",
+    async () => {
+      const wanted = (await list("limit=500")).items.find((s) => s.mac)!;
+      for (const spelling of [wanted.mac!.toUpperCase().replace(/:/g, "-"), dotted(wanted.mac!)]) {
+        const found = await list(`mac=${encodeURIComponent(spelling)}&limit=500`);
+        expect(found.items.map((s) => s.id)).toContain(wanted.id);
+        expect(new Set(found.items.map((s) => s.mac))).toEqual(new Set([wanted.mac]));
+      }
+    },
+  );
 
   it("finds the sessions on one S-VLAN and C-VLAN pair, and counts them as the whole table does", async () => {
     const all = (await list("limit=500")).items;
@@ -66,7 +72,9 @@ describe("finding a session by the access network's view of it", () => {
       if (offset + 500 >= page.total) break;
     }
     for (const plan of new Set(table)) {
-      expect((await list(`plan=${encodeURIComponent(plan)}&limit=1`)).total, plan).toBe(table.filter((p) => p === plan).length);
+      expect((await list(`plan=${encodeURIComponent(plan)}&limit=1`)).total, plan).toBe(
+        table.filter((p) => p === plan).length,
+      );
     }
   });
 

@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
 import type { LogTail } from "../../src/schemas/logs.ts";
-import type { SessionDetail, SessionList as List, SessionRates, SessionSummaryCounts as Summary } from "../../src/schemas/sessions.ts";
+import type {
+  SessionDetail,
+  SessionList as List,
+  SessionRates,
+  SessionSummaryCounts as Summary,
+} from "../../src/schemas/sessions.ts";
 import { BOOTSTRAP_TOKEN, bearer, call, json, tokenWithRole } from "./client.ts";
 
 const admin = bearer(BOOTSTRAP_TOKEN);
@@ -11,7 +16,8 @@ const get = async <T>(path: string, appliance = "edge-1") => {
   expect(response.status, `${path}: ${response.status}`).toBe(200);
   return response.json<T>();
 };
-const scenario = (action: Record<string, unknown>, appliance = "edge-1") => call("/twin/v1/scenario", { appliance, ...json("POST", action, admin) });
+const scenario = (action: Record<string, unknown>, appliance = "edge-1") =>
+  call("/twin/v1/scenario", { appliance, ...json("POST", action, admin) });
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
@@ -24,7 +30,10 @@ describe("sessions", () => {
 
   it("agrees across list and summary after an hour of churn", async () => {
     await scenario({ action: "advance-clock", seconds: 3600 });
-    const [list, summary] = await Promise.all([get<List>("/api/v1/sessions?limit=1"), get<Summary>("/api/v1/sessions/summary")]);
+    const [list, summary] = await Promise.all([
+      get<List>("/api/v1/sessions?limit=1"),
+      get<Summary>("/api/v1/sessions/summary"),
+    ]);
     expect(list.total).toBe(summary.total);
     expect(sum(Object.values(summary.byEncap))).toBe(summary.total);
     expect(sum(Object.values(summary.byType))).toBe(summary.total);
@@ -83,7 +92,8 @@ describe("sessions", () => {
     // A single session may sit idle, but among the newest twenty some carry traffic: rates stuck at zero fail.
     const newest = (await get<List>("/api/v1/sessions?limit=20")).items;
     const all = await Promise.all(newest.map((s) => get<SessionRates>(`/api/v1/sessions/${s.id}/rates`)));
-    for (const r of all) for (const bps of [r.rxBps, r.txBps]) expect(Number.isInteger(bps) && bps >= 0, `${bps}`).toBe(true);
+    for (const r of all)
+      for (const bps of [r.rxBps, r.txBps]) expect(Number.isInteger(bps) && bps >= 0, `${bps}`).toBe(true);
     expect(all.filter((r) => r.rxBps > 0 && r.txBps > 0).length).toBeGreaterThan(0);
     expect((await call("/api/v1/sessions/4000000000", { headers: admin })).status).toBe(404);
   });
@@ -98,8 +108,20 @@ describe("sessions", () => {
     expect((await call(`/api/v1/sessions/${session!.id}`, { headers: admin })).status).toBe(404);
     expect((await get<Summary>("/api/v1/sessions/summary")).total).toBe(before.total - 1);
     const tail = await get<LogTail>("/api/v1/logs/tail?count=20");
-    expect(tail.entries).toContainEqual(expect.objectContaining({ msgId: "audit.session.disconnect", fields: expect.objectContaining({ actor: "token:noc-operator" }) }));
-    expect((await call(`/api/v1/sessions/${session!.id}`, { method: "DELETE", headers: bearer(await tokenWithRole("read-only")) })).status).toBe(403);
+    expect(tail.entries).toContainEqual(
+      expect.objectContaining({
+        msgId: "audit.session.disconnect",
+        fields: expect.objectContaining({ actor: "token:noc-operator" }),
+      }),
+    );
+    expect(
+      (
+        await call(`/api/v1/sessions/${session!.id}`, {
+          method: "DELETE",
+          headers: bearer(await tokenWithRole("read-only")),
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it("is reproducible from the seed: two appliances given the same seed and steps agree", async () => {
@@ -107,7 +129,10 @@ describe("sessions", () => {
       await scenario({ action: "reseed", seed: 4242 }, appliance);
       await scenario({ action: "advance-clock", seconds: 1200 }, appliance);
     }
-    const [a, b] = await Promise.all([get<List>("/api/v1/sessions?limit=20", "edge-1"), get<List>("/api/v1/sessions?limit=20", "edge-2")]);
+    const [a, b] = await Promise.all([
+      get<List>("/api/v1/sessions?limit=20", "edge-1"),
+      get<List>("/api/v1/sessions?limit=20", "edge-2"),
+    ]);
     expect(a.total).toBe(b.total);
     expect(a.items.map((s) => [s.username, s.ipv4])).toEqual(b.items.map((s) => [s.username, s.ipv4]));
   });

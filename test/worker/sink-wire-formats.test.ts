@@ -6,7 +6,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { dotStuffed } from "../../durable-objects/transports/smtp.ts";
-import { connectPacket, publishPacket, readPacket, remainingLength } from "../../durable-objects/transports/mqtt-packets.ts";
+import {
+  connectPacket,
+  publishPacket,
+  readPacket,
+  remainingLength,
+} from "../../durable-objects/transports/mqtt-packets.ts";
 import { mailDate } from "../../durable-objects/transports/alert-mail.ts";
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
@@ -39,16 +44,42 @@ describe("MQTT 3.1.1 packets", () => {
 
   it("write CONNECT with a clean session, user name and password", () => {
     const packet = connectPacket({ clientId: "c", username: "u", password: "p", keepAliveSeconds: 10 });
-    // Variable header: "MQTT", level 4, flags 0xC2 (user name, password, clean session), keep-alive 10; then the three strings.
-    expect(packet).toEqual(bytes(0x10, 19, 0, 4, ...ascii("MQTT"), 4, 0xc2, 0, 10, 0, 1, ...ascii("c"), 0, 1, ...ascii("u"), 0, 1, ...ascii("p")));
+    // Variable header: "MQTT", level 4, flags 0xC2 (user name, password, clean session), keep-alive 10; then the three
+    // strings.
+    expect(packet).toEqual(
+      bytes(
+        0x10,
+        19,
+        0,
+        4,
+        ...ascii("MQTT"),
+        4,
+        0xc2,
+        0,
+        10,
+        0,
+        1,
+        ...ascii("c"),
+        0,
+        1,
+        ...ascii("u"),
+        0,
+        1,
+        ...ascii("p"),
+      ),
+    );
   });
 
   it("write CONNECT without credentials, and never a password without a user name (§3.1.2.9)", () => {
-    expect(connectPacket({ clientId: "c", username: null, password: "p", keepAliveSeconds: 0 })).toEqual(bytes(0x10, 13, 0, 4, ...ascii("MQTT"), 4, 0x02, 0, 0, 0, 1, ...ascii("c")));
+    expect(connectPacket({ clientId: "c", username: null, password: "p", keepAliveSeconds: 0 })).toEqual(
+      bytes(0x10, 13, 0, 4, ...ascii("MQTT"), 4, 0x02, 0, 0, 0, 1, ...ascii("c")),
+    );
   });
 
   it("write PUBLISH at QoS 1 with its packet identifier, the topic in UTF-8", () => {
-    expect(publishPacket("a/é", 1, bytes(0x7b, 0x7d))).toEqual(bytes(0x32, 10, 0, 4, ...ascii("a/"), 0xc3, 0xa9, 0, 1, 0x7b, 0x7d));
+    expect(publishPacket("a/é", 1, bytes(0x7b, 0x7d))).toEqual(
+      bytes(0x32, 10, 0, 4, ...ascii("a/"), 0xc3, 0xa9, 0, 1, 0x7b, 0x7d),
+    );
   });
 
   it("read a PUBACK, and a packet whose length takes two bytes", async () => {

@@ -8,7 +8,10 @@ import { describe, expect, it } from "vitest";
 import { commit, putConfig, rejection } from "./config-client.ts";
 
 const ENVELOPE = "/?from=bng@isp.example&to=noc@isp.example";
-const sink = (kind: string, url: string, fields: Record<string, string> = {}) => ({ fields, listOps: [{ listPath: "alarms.sinks", key: "noc", fields: { kind, url } }] });
+const sink = (kind: string, url: string, fields: Record<string, string> = {}) => ({
+  fields,
+  listOps: [{ listPath: "alarms.sinks", key: "noc", fields: { kind, url } }],
+});
 const refusal = async (kind: string, url: string, fields: Record<string, string> = {}) => {
   const errors = await rejection(await putConfig(sink(kind, url, fields)));
   expect(errors.map((e) => e.pointer)).toEqual(["#/lists/alarms.sinks/noc/url"]);
@@ -30,7 +33,8 @@ describe("socket sink destinations", () => {
     ["smtp", `smtps://10.1.2.3:465${ENVELOPE}`],
     ["bus", "mqtt://localhost"],
     ["bus", "mqtts://192.168.1.10"],
-    // A non-special URL leaves its host opaque: 0x7f.1 and 2130706433 are judged as the 127.0.0.1 a resolver makes of them.
+    // A non-special URL leaves its host opaque: 0x7f.1 and 2130706433 are judged as the 127.0.0.1 a resolver makes of
+    // them.
     ["bus", "mqtt://0x7f.1/alarms"],
     ["smtp", `smtp://2130706433${ENVELOPE}`],
   ])("refuse a %s sink at the internal %s until the allowlist holds it", async (kind, url) => {
@@ -39,18 +43,25 @@ describe("socket sink destinations", () => {
   });
 
   it("take plain MQTT only at an allowlisted internal address, and never plain SMTP", async () => {
-    expect(await refusal("bus", "mqtt://broker.isp.example")).toBe("an MQTT broker is reached over mqtts only (plain mqtt only at an allowlisted loopback or private address)");
+    expect(await refusal("bus", "mqtt://broker.isp.example")).toBe(
+      "an MQTT broker is reached over mqtts only (plain mqtt only at an allowlisted loopback or private address)",
+    );
     await commit(sink("bus", "mqtts://broker.isp.example/noc/alarms"));
     expect(await refusal("smtp", "mailto:noc@isp.example")).toBe("an absolute http(s), smtp(s) or mqtt(s) URL");
     expect(await refusal("bus", "nats://bus.isp.example:4222")).toBe("an absolute http(s), smtp(s) or mqtt(s) URL");
-    expect(await refusal("bus", "smtps://mail.isp.example/?from=bng@isp.example&to=noc@isp.example")).toBe("a bus sink needs a mqtt, mqtts URL");
+    expect(await refusal("bus", "smtps://mail.isp.example/?from=bng@isp.example&to=noc@isp.example")).toBe(
+      "a bus sink needs a mqtt, mqtts URL",
+    );
   });
 
   it.each([
     ["smtp://mail.isp.example", "names one sender"],
     ["smtp://mail.isp.example/?from=bng@isp.example", "recipients"],
     ["smtp://mail.isp.example/?from=bng@isp.example&to=noc@isp.example&cc=x@isp.example", "not cc"],
-    ["smtp://mail.isp.example/?from=bng@isp.example&to=noc@isp.example%0D%0ABcc:%20x@evil.example", "not an e-mail address"],
+    [
+      "smtp://mail.isp.example/?from=bng@isp.example&to=noc@isp.example%0D%0ABcc:%20x@evil.example",
+      "not an e-mail address",
+    ],
     ["smtp://mail.isp.example/?from=%3Cbng@isp.example%3E&to=noc@isp.example", "not an e-mail address"],
     ["smtp://mail.isp.example/outbox?from=bng@isp.example&to=noc@isp.example", "no path"],
   ])("refuse the SMTP sink %s, saying what is missing", async (url, detail) => {
@@ -66,7 +77,9 @@ describe("socket sink destinations", () => {
   });
 
   it("keep a sender, several recipients and a topic prefix", async () => {
-    await commit(sink("smtp", "smtp://alerts@mail.isp.example/?from=bng@isp.example&to=noc@isp.example,oncall@isp.example"));
+    await commit(
+      sink("smtp", "smtp://alerts@mail.isp.example/?from=bng@isp.example&to=noc@isp.example,oncall@isp.example"),
+    );
     await commit(sink("bus", "mqtts://noc@broker.isp.example:8884/isp/bng"));
   });
 });

@@ -10,7 +10,13 @@ const create = (body: unknown, headers = admin) => call(base, json("POST", body,
 const replace = (name: string, body: unknown) => call(`${base}/${name}`, json("PUT", body, admin));
 const remove = (name: string) => call(`${base}/${name}`, { method: "DELETE", headers: admin });
 
-const RULE = { name: "wholesale-to-cgn", ingestVrf: "wholesale", sourceSubnets: ["10.128.0.0/24", "10.128.2.0/24"], targetVrf: "cgn-inside", comment: "steer partner A" };
+const RULE = {
+  name: "wholesale-to-cgn",
+  ingestVrf: "wholesale",
+  sourceSubnets: ["10.128.0.0/24", "10.128.2.0/24"],
+  targetVrf: "cgn-inside",
+  comment: "steer partner A",
+};
 
 describe("source VRF rules", () => {
   it("start empty", async () => {
@@ -19,7 +25,12 @@ describe("source VRF rules", () => {
 
   it("are created, listed, read one by one, with the comment in the history", async () => {
     const response = await create(RULE);
-    expect(await response.json()).toMatchObject({ status: "committed", name: "wholesale-to-cgn", version: 2, restartRequired: false });
+    expect(await response.json()).toMatchObject({
+      status: "committed",
+      name: "wholesale-to-cgn",
+      version: 2,
+      restartRequired: false,
+    });
     const { comment: _comment, ...rule } = RULE;
     expect(await list()).toEqual([rule]);
     expect(await (await one("wholesale-to-cgn")).json()).toEqual(rule);
@@ -28,7 +39,12 @@ describe("source VRF rules", () => {
 
   it("take the global table as either VRF, and no subnets as every source", async () => {
     expect((await create({ name: "all-to-default", ingestVrf: "cgn-inside", targetVrf: "default" })).status).toBe(200);
-    expect(await (await one("all-to-default")).json()).toEqual({ name: "all-to-default", ingestVrf: "cgn-inside", sourceSubnets: [], targetVrf: "default" });
+    expect(await (await one("all-to-default")).json()).toEqual({
+      name: "all-to-default",
+      ingestVrf: "cgn-inside",
+      sourceSubnets: [],
+      targetVrf: "default",
+    });
   });
 
   it("answer 409 for a name that exists and 404 for one that does not", async () => {
@@ -40,30 +56,76 @@ describe("source VRF rules", () => {
   });
 
   it("are refused with 422 naming every bad value: unknown VRFs, bad prefixes, a rule into its own VRF", async () => {
-    const errors = await rejection(await create({ name: "bad", ingestVrf: "nowhere", sourceSubnets: ["10.0.0.1/8", "banana"], targetVrf: "elsewhere" }));
-    expect(pointersOf(errors)).toEqual(["#/lists/sourceVrfRules/bad/ingestVrf", "#/lists/sourceVrfRules/bad/sourceSubnets", "#/lists/sourceVrfRules/bad/targetVrf"]);
+    const errors = await rejection(
+      await create({
+        name: "bad",
+        ingestVrf: "nowhere",
+        sourceSubnets: ["10.0.0.1/8", "banana"],
+        targetVrf: "elsewhere",
+      }),
+    );
+    expect(pointersOf(errors)).toEqual([
+      "#/lists/sourceVrfRules/bad/ingestVrf",
+      "#/lists/sourceVrfRules/bad/sourceSubnets",
+      "#/lists/sourceVrfRules/bad/targetVrf",
+    ]);
     expect(errors.find((e) => e.pointer.endsWith("/ingestVrf"))!.detail).toContain("no vrfs item 'nowhere'");
-    expect(pointersOf(await rejection(await create({ name: "loop", ingestVrf: "wholesale", targetVrf: "wholesale" })))).toEqual(["#/lists/sourceVrfRules/loop/targetVrf"]);
+    expect(
+      pointersOf(await rejection(await create({ name: "loop", ingestVrf: "wholesale", targetVrf: "wholesale" }))),
+    ).toEqual(["#/lists/sourceVrfRules/loop/targetVrf"]);
     expect(await list()).toEqual([]);
   });
 
   it("are refused when their subnets overlap another rule on the same ingest VRF", async () => {
     await create(RULE);
-    const errors = await rejection(await create({ name: "overlap", ingestVrf: "wholesale", sourceSubnets: ["10.128.0.128/25"], targetVrf: "default" }));
-    expect(errors).toEqual([{ in: "config", pointer: "#/lists/sourceVrfRules/overlap/sourceSubnets", detail: expect.stringContaining("wholesale-to-cgn") }]);
-    expect((await create({ name: "elsewhere", ingestVrf: "cgn-inside", sourceSubnets: ["10.128.0.128/25"], targetVrf: "default" })).status).toBe(200);
+    const errors = await rejection(
+      await create({
+        name: "overlap",
+        ingestVrf: "wholesale",
+        sourceSubnets: ["10.128.0.128/25"],
+        targetVrf: "default",
+      }),
+    );
+    expect(errors).toEqual([
+      {
+        in: "config",
+        pointer: "#/lists/sourceVrfRules/overlap/sourceSubnets",
+        detail: expect.stringContaining("wholesale-to-cgn"),
+      },
+    ]);
+    expect(
+      (
+        await create({
+          name: "elsewhere",
+          ingestVrf: "cgn-inside",
+          sourceSubnets: ["10.128.0.128/25"],
+          targetVrf: "default",
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("are replaced whole, the name staying the URL's", async () => {
     await create(RULE);
-    const response = await replace("wholesale-to-cgn", { name: "renamed", ingestVrf: "wholesale", targetVrf: "default", comment: "no subnets now" });
+    const response = await replace("wholesale-to-cgn", {
+      name: "renamed",
+      ingestVrf: "wholesale",
+      targetVrf: "default",
+      comment: "no subnets now",
+    });
     expect(await response.json()).toMatchObject({ status: "committed", name: "wholesale-to-cgn" });
-    expect(await list()).toEqual([{ name: "wholesale-to-cgn", ingestVrf: "wholesale", sourceSubnets: [], targetVrf: "default" }]);
+    expect(await list()).toEqual([
+      { name: "wholesale-to-cgn", ingestVrf: "wholesale", sourceSubnets: [], targetVrf: "default" },
+    ]);
   });
 
   it("are deleted", async () => {
     await create(RULE);
-    expect(await (await remove("wholesale-to-cgn")).json()).toMatchObject({ status: "committed", name: "wholesale-to-cgn", version: 3 });
+    expect(await (await remove("wholesale-to-cgn")).json()).toMatchObject({
+      status: "committed",
+      name: "wholesale-to-cgn",
+      version: 3,
+    });
     expect(await list()).toEqual([]);
   });
 
@@ -82,11 +144,18 @@ describe("traffic steering", () => {
 
   it("routes a session's traffic into the rule's target VRF at once, and stops when the rule goes", async () => {
     await scenario({ action: "advance-clock", seconds: 600 });
-    const sessions = await (await call("/api/v1/sessions?vrf=wholesale&limit=2", { headers: admin })).json<SessionList>();
+    const sessions = await (
+      await call("/api/v1/sessions?vrf=wholesale&limit=2", { headers: admin })
+    ).json<SessionList>();
     const [steered, other] = sessions.items;
     expect(await detail(steered!.id)).toMatchObject({ steering: null });
 
-    await create({ name: "one-host", ingestVrf: "wholesale", sourceSubnets: [`${steered!.ipv4}/32`], targetVrf: "cgn-inside" });
+    await create({
+      name: "one-host",
+      ingestVrf: "wholesale",
+      sourceSubnets: [`${steered!.ipv4}/32`],
+      targetVrf: "cgn-inside",
+    });
     expect((await detail(steered!.id)).steering).toEqual({ rule: "one-host", targetVrf: "cgn-inside" });
     expect((await detail(other!.id)).steering).toBeNull();
 
@@ -96,7 +165,9 @@ describe("traffic steering", () => {
 
   it("matches every source of the ingest VRF when the rule has no subnets", async () => {
     await scenario({ action: "advance-clock", seconds: 600 });
-    const [session] = (await (await call("/api/v1/sessions?vrf=wholesale&limit=1", { headers: admin })).json<SessionList>()).items;
+    const [session] = (
+      await (await call("/api/v1/sessions?vrf=wholesale&limit=1", { headers: admin })).json<SessionList>()
+    ).items;
     await create({ name: "all-wholesale", ingestVrf: "wholesale", sourceSubnets: [], targetVrf: "default" });
     expect((await detail(session!.id)).steering).toEqual({ rule: "all-wholesale", targetVrf: "default" });
   });

@@ -15,7 +15,12 @@ import type { page } from "../../src/schemas/common.ts";
 import type { ConfigHistoryEntry } from "../../src/schemas/config.ts";
 import type { MetricsHistory as History } from "../../src/schemas/metrics.ts";
 import type { SessionSummaryCounts as Summary } from "../../src/schemas/sessions.ts";
-import type { HardwareInventory as Inventory, Health, InterfaceTable as Table, SystemStatus as Status } from "../../src/schemas/system.ts";
+import type {
+  HardwareInventory as Inventory,
+  Health,
+  InterfaceTable as Table,
+  SystemStatus as Status,
+} from "../../src/schemas/system.ts";
 
 type Counters = Table["interfaces"][number]["counters"];
 
@@ -23,38 +28,41 @@ const ports = (inventory: Inventory) => inventory.lineCards.flatMap((c) => c.por
 const newest = (values: number[]) => values[values.length - 1] ?? 0;
 
 describe("system status", () => {
-  it("agrees with the session summary, the alarms, the metrics history and the configuration at one instant", async () => {
-    await advance(1800);
-    await scenario({ action: "fill-pool", pool: "residential-v4", percent: 100 });
-    await advance(600);
-    const [status, summary, alarms, history, config, health] = await Promise.all([
-      get<Status>("/api/v1/system/status"),
-      get<Summary>("/api/v1/sessions/summary"),
-      get<AlarmsResponse>("/api/v1/alarms"),
-      get<History>("/api/v1/metrics/history"),
-      get<z.output<ReturnType<typeof page<typeof ConfigHistoryEntry>>>>("/api/v1/config/history?limit=1"),
-      get<Health>("/api/v1/system/health"),
-    ]);
-    expect(summary.total).toBeGreaterThan(1000);
-    expect(status.sessions.total).toBe(summary.total);
-    expect(status.alarms).toEqual({ count: alarms.count, countBySeverity: alarms.countBySeverity });
-    expect(status.alarms.count).toBeGreaterThan(0);
-    expect(status.traffic.rxBps).toBe(sum(history.ports.map((p) => newest(p.rxBps))));
-    expect(status.traffic.txBps).toBe(sum(history.ports.map((p) => newest(p.txBps))));
-    expect(status.configuration.version).toBe(config.items[0]!.version);
-    expect(status.licence).toMatchObject({ currentCount: summary.total, bandMax: status.sessions.licensed });
-    expect(status).toMatchObject({
-      appliance: "edge-1",
-      hostname: "edge-1.bng.localhost",
-      softwareVersion: health.softwareVersion,
-      controlPlane: { state: "running" },
-      dataPlane: { forwarding: true, acceptingSessions: true },
-      simulation: { profile: "small", seed: 1001 },
-      configuration: { pendingRestart: false, pendingRestartVersions: [] },
-      upgrade: { state: "idle" },
-    });
-    expect(health.softwareVersion).toBe("bngfleet 0.1.0");
-  });
+  it(
+    "agrees with the session summary, the alarms, the metrics history and the " + "configuration at one instant",
+    async () => {
+      await advance(1800);
+      await scenario({ action: "fill-pool", pool: "residential-v4", percent: 100 });
+      await advance(600);
+      const [status, summary, alarms, history, config, health] = await Promise.all([
+        get<Status>("/api/v1/system/status"),
+        get<Summary>("/api/v1/sessions/summary"),
+        get<AlarmsResponse>("/api/v1/alarms"),
+        get<History>("/api/v1/metrics/history"),
+        get<z.output<ReturnType<typeof page<typeof ConfigHistoryEntry>>>>("/api/v1/config/history?limit=1"),
+        get<Health>("/api/v1/system/health"),
+      ]);
+      expect(summary.total).toBeGreaterThan(1000);
+      expect(status.sessions.total).toBe(summary.total);
+      expect(status.alarms).toEqual({ count: alarms.count, countBySeverity: alarms.countBySeverity });
+      expect(status.alarms.count).toBeGreaterThan(0);
+      expect(status.traffic.rxBps).toBe(sum(history.ports.map((p) => newest(p.rxBps))));
+      expect(status.traffic.txBps).toBe(sum(history.ports.map((p) => newest(p.txBps))));
+      expect(status.configuration.version).toBe(config.items[0]!.version);
+      expect(status.licence).toMatchObject({ currentCount: summary.total, bandMax: status.sessions.licensed });
+      expect(status).toMatchObject({
+        appliance: "edge-1",
+        hostname: "edge-1.bng.localhost",
+        softwareVersion: health.softwareVersion,
+        controlPlane: { state: "running" },
+        dataPlane: { forwarding: true, acceptingSessions: true },
+        simulation: { profile: "small", seed: 1001 },
+        configuration: { pendingRestart: false, pendingRestartVersions: [] },
+        upgrade: { state: "idle" },
+      });
+      expect(health.softwareVersion).toBe("bngfleet 0.1.0");
+    },
+  );
 
   it("derives CPU and memory from the load, the same for the same state", async () => {
     const idle = await get<Status>("/api/v1/system/status");
@@ -71,26 +79,45 @@ describe("system status", () => {
 
   it("reports a restart-only commit as pending until the appliance restarts", async () => {
     // Read before the commit too, as a NOC's status page is: the commit shows on the next read.
-    expect((await get<Status>("/api/v1/system/status")).configuration).toMatchObject({ pendingRestart: false, pendingRestartVersions: [] });
+    expect((await get<Status>("/api/v1/system/status")).configuration).toMatchObject({
+      pendingRestart: false,
+      pendingRestartVersions: [],
+    });
     const commit = await send("PUT", "/api/v1/cgn/settings", { maxBindings: 5000, maxFlows: 600000 });
     expect(commit.status).toBe(200);
     const { version } = await commit.json<z.output<typeof CgnCommitResult>>();
-    expect((await get<Status>("/api/v1/system/status")).configuration).toMatchObject({ version, pendingRestart: true, pendingRestartVersions: [version] });
+    expect((await get<Status>("/api/v1/system/status")).configuration).toMatchObject({
+      version,
+      pendingRestart: true,
+      pendingRestartVersions: [version],
+    });
     await abortAllDurableObjects();
-    expect((await get<Status>("/api/v1/system/status")).configuration).toMatchObject({ version, pendingRestart: false, pendingRestartVersions: [] });
+    expect((await get<Status>("/api/v1/system/status")).configuration).toMatchObject({
+      version,
+      pendingRestart: false,
+      pendingRestartVersions: [],
+    });
   });
 
   it("is readable on a peer through the fleet proxy", async () => {
     const response = await call("/api/v1/fleet/edge-2/system/status", { headers: admin });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ appliance: "edge-2", hostname: "edge-2.bng.localhost", simulation: { seed: 1002 } });
+    expect(await response.json()).toMatchObject({
+      appliance: "edge-2",
+      hostname: "edge-2.bng.localhost",
+      simulation: { seed: 1002 },
+    });
   });
 });
 
 describe("hardware inventory", () => {
   it("lists the profile's ports as the metrics history and the session summary name them", async () => {
     await advance(60);
-    const [inventory, history, summary] = await Promise.all([get<Inventory>("/api/v1/system/inventory"), get<History>("/api/v1/metrics/history"), get<Summary>("/api/v1/sessions/summary")]);
+    const [inventory, history, summary] = await Promise.all([
+      get<Inventory>("/api/v1/system/inventory"),
+      get<History>("/api/v1/metrics/history"),
+      get<Summary>("/api/v1/sessions/summary"),
+    ]);
     const listed = ports(inventory).map((p) => ({ portId: p.portId, label: p.label }));
     expect(listed).toEqual([
       { portId: 1, label: "xe-0/0/0 OLT-north" },
@@ -122,29 +149,44 @@ describe("hardware inventory", () => {
     await advance(3600);
     const after = ports(await get<Inventory>("/api/v1/system/inventory")).map((p) => p.optic.dom);
     expect(after).not.toEqual(before);
-    for (const [i, dom] of after.entries()) expect(Math.abs(dom.lanes[0]!.rxPowerDbm - before[i]!.lanes[0]!.rxPowerDbm)).toBeLessThan(1.5);
+    for (const [i, dom] of after.entries())
+      expect(Math.abs(dom.lanes[0]!.rxPowerDbm - before[i]!.lanes[0]!.rxPowerDbm)).toBeLessThan(1.5);
   });
 });
 
 describe("interface table", () => {
-  it("shows each port's rates as the metrics history's newest point and its sessions as the summary's byPort", async () => {
-    await advance(1200);
-    await scenario({ action: "disconnect-sessions", share: 0.3, filter: { port: 1 } });
-    await advance(10);
-    const [table, history, summary] = await Promise.all([get<Table>("/api/v1/system/interfaces"), get<History>("/api/v1/metrics/history"), get<Summary>("/api/v1/sessions/summary")]);
-    const rows = table.interfaces.filter((r) => r.portId !== null);
-    expect(rows.map((r) => r.label)).toEqual(history.ports.map((p) => p.label));
-    for (const row of rows) {
-      const port = history.ports.find((p) => p.portId === row.portId)!;
-      expect(row.rxBps, row.name).toBe(newest(port.rxBps));
-      expect(row.txBps, row.name).toBe(newest(port.txBps));
-      expect(row.rxBps).toBeGreaterThan(0);
-      expect(row.sessions, row.name).toBe(summary.byPort.find((p) => p.portId === row.portId)!.count);
-      expect(row.operState).toBe("up");
-    }
-    expect(table.interfaces.map((r) => r.name)).toEqual(["xe-0/0/0", "xe-0/0/1", "uplink0", "uplink1", "lo0", "mgmt0"]);
-    expect(new Set(table.interfaces.map((r) => r.mac).filter(Boolean)).size).toBe(5);
-  });
+  it(
+    "shows each port's rates as the metrics history's newest point and its sessions " + "as the summary's byPort",
+    async () => {
+      await advance(1200);
+      await scenario({ action: "disconnect-sessions", share: 0.3, filter: { port: 1 } });
+      await advance(10);
+      const [table, history, summary] = await Promise.all([
+        get<Table>("/api/v1/system/interfaces"),
+        get<History>("/api/v1/metrics/history"),
+        get<Summary>("/api/v1/sessions/summary"),
+      ]);
+      const rows = table.interfaces.filter((r) => r.portId !== null);
+      expect(rows.map((r) => r.label)).toEqual(history.ports.map((p) => p.label));
+      for (const row of rows) {
+        const port = history.ports.find((p) => p.portId === row.portId)!;
+        expect(row.rxBps, row.name).toBe(newest(port.rxBps));
+        expect(row.txBps, row.name).toBe(newest(port.txBps));
+        expect(row.rxBps).toBeGreaterThan(0);
+        expect(row.sessions, row.name).toBe(summary.byPort.find((p) => p.portId === row.portId)!.count);
+        expect(row.operState).toBe("up");
+      }
+      expect(table.interfaces.map((r) => r.name)).toEqual([
+        "xe-0/0/0",
+        "xe-0/0/1",
+        "uplink0",
+        "uplink1",
+        "lo0",
+        "mgmt0",
+      ]);
+      expect(new Set(table.interfaces.map((r) => r.mac).filter(Boolean)).size).toBe(5);
+    },
+  );
 
   it("has counters that only grow", async () => {
     await advance(300);
@@ -152,7 +194,8 @@ describe("interface table", () => {
     await advance(600);
     const after = (await get<Table>("/api/v1/system/interfaces")).interfaces;
     for (const [i, row] of after.entries()) {
-      for (const key of Object.keys(row.counters) as (keyof Counters)[]) expect(row.counters[key], `${row.name} ${key}`).toBeGreaterThanOrEqual(before[i]!.counters[key]);
+      for (const key of Object.keys(row.counters) as (keyof Counters)[])
+        expect(row.counters[key], `${row.name} ${key}`).toBeGreaterThanOrEqual(before[i]!.counters[key]);
     }
     expect(after[0]!.counters.rxBytes).toBeGreaterThan(before[0]!.counters.rxBytes);
     expect(after[0]!.counters.txPackets).toBeGreaterThan(before[0]!.counters.txPackets);
@@ -160,12 +203,31 @@ describe("interface table", () => {
 
   it("lists a GRE circuit's tunnel with its state from the circuit status", async () => {
     expect((await send("PUT", "/api/v1/gre-circuits/listeners/gw1", { localAddress: "192.0.2.10" })).status).toBe(200);
-    const circuit = { id: "acme-1", listenerId: "gw1", vrf: "wholesale", remote: "203.0.113.7", localTunnelAddress: "10.255.0.1/30", remoteTunnelAddress: "10.255.0.2/30" };
+    const circuit = {
+      id: "acme-1",
+      listenerId: "gw1",
+      vrf: "wholesale",
+      remote: "203.0.113.7",
+      localTunnelAddress: "10.255.0.1/30",
+      remoteTunnelAddress: "10.255.0.2/30",
+    };
     expect((await send("POST", "/api/v1/gre-circuits", circuit)).status).toBe(200);
     const check = async () => {
-      const [table, status] = await Promise.all([get<Table>("/api/v1/system/interfaces"), get<z.output<typeof GreStatus>>("/api/v1/gre-circuits/status")]);
+      const [table, status] = await Promise.all([
+        get<Table>("/api/v1/system/interfaces"),
+        get<z.output<typeof GreStatus>>("/api/v1/gre-circuits/status"),
+      ]);
       const { tunnelState, lastChangeUtc } = status.circuits[0]!;
-      expect(table.tunnels).toEqual([{ name: "gre-acme-1", circuitId: "acme-1", vrf: "wholesale", operState: tunnelState === "up" ? "up" : "down", tunnelState, lastChangeUtc }]);
+      expect(table.tunnels).toEqual([
+        {
+          name: "gre-acme-1",
+          circuitId: "acme-1",
+          vrf: "wholesale",
+          operState: tunnelState === "up" ? "up" : "down",
+          tunnelState,
+          lastChangeUtc,
+        },
+      ]);
       return tunnelState;
     };
     expect(await check()).toBe("provisioning");

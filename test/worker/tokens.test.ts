@@ -11,7 +11,8 @@ type Created = z.output<typeof TokenCreated>;
 type Page = z.output<typeof TokenPage>;
 type Problem = z.output<typeof ProblemDetails>;
 
-const create = (body: unknown, token = BOOTSTRAP_TOKEN) => call("/api/v1/auth/tokens", json("POST", body, bearer(token)));
+const create = (body: unknown, token = BOOTSTRAP_TOKEN) =>
+  call("/api/v1/auth/tokens", json("POST", body, bearer(token)));
 
 describe("API tokens", () => {
   it("returns a bngtok_ plaintext once, recognisable offline by its checksum", async () => {
@@ -37,7 +38,9 @@ describe("API tokens", () => {
   it("stores only the SHA-256 of the plaintext", async () => {
     const { token, id } = await (await create({ name: "ci", role: "super-user" })).json<Created>();
     const stub = env.Appliance.getByName("edge-1");
-    const rows = await runInDurableObject(stub, (_instance, state) => state.storage.sql.exec("SELECT * FROM tokens WHERE id = ?", id).toArray());
+    const rows = await runInDurableObject(stub, (_instance, state) =>
+      state.storage.sql.exec("SELECT * FROM tokens WHERE id = ?", id).toArray(),
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]!.sha256).toBe(await sha256Hex(token));
     expect(JSON.stringify(rows)).not.toContain(token.slice(7));
@@ -57,7 +60,9 @@ describe("API tokens", () => {
     const revoke = await call(`/api/v1/auth/tokens/${id}`, { method: "DELETE", headers: bearer(BOOTSTRAP_TOKEN) });
     expect(await revoke.json()).toEqual({ status: "deleted" });
     expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(401);
-    expect((await call(`/api/v1/auth/tokens/${id}`, { method: "DELETE", headers: bearer(BOOTSTRAP_TOKEN) })).status).toBe(404);
+    expect(
+      (await call(`/api/v1/auth/tokens/${id}`, { method: "DELETE", headers: bearer(BOOTSTRAP_TOKEN) })).status,
+    ).toBe(404);
   });
 
   it("shows one token's record by id, never its plaintext or hash", async () => {
@@ -72,9 +77,13 @@ describe("API tokens", () => {
   });
 
   it("stops working after its expiry", async () => {
-    const { token, id } = await (await create({ name: "short", role: "read-only", expiresUtc: new Date(Date.now() + 3_600_000).toISOString() })).json<Created>();
+    const { token, id } = await (
+      await create({ name: "short", role: "read-only", expiresUtc: new Date(Date.now() + 3_600_000).toISOString() })
+    ).json<Created>();
     expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(200);
-    await runInDurableObject(env.Appliance.getByName("edge-1"), (_i, state) => state.storage.sql.exec("UPDATE tokens SET expires_ms = ? WHERE id = ?", Date.now() - 1, id));
+    await runInDurableObject(env.Appliance.getByName("edge-1"), (_i, state) =>
+      state.storage.sql.exec("UPDATE tokens SET expires_ms = ? WHERE id = ?", Date.now() - 1, id),
+    );
     expect((await call("/api/v1/auth/whoami", { headers: bearer(token) })).status).toBe(401);
   });
 
@@ -98,7 +107,10 @@ describe("API tokens", () => {
     const list = await (await call("/api/v1/auth/tokens", { headers: bearer(BOOTSTRAP_TOKEN) })).json<Page>();
     const bootstrap = list.items.find((t) => t.name === "bootstrap")!;
     expect(bootstrap.source).toBe("config");
-    expect((await call(`/api/v1/auth/tokens/${bootstrap.id}`, { method: "DELETE", headers: bearer(BOOTSTRAP_TOKEN) })).status).toBe(409);
+    expect(
+      (await call(`/api/v1/auth/tokens/${bootstrap.id}`, { method: "DELETE", headers: bearer(BOOTSTRAP_TOKEN) }))
+        .status,
+    ).toBe(409);
   });
 
   it("is refused to anyone but a super-user", async () => {

@@ -8,11 +8,13 @@ import { onTestFinished, vi } from "vitest";
 const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
 function base32Decode(text: string): Uint8Array {
-  const bits = [...text.replace(/=+$/, "").toUpperCase()].map((c) => {
-    const value = BASE32.indexOf(c);
-    if (value < 0) throw new Error(`not Base32: ${c}`);
-    return value.toString(2).padStart(5, "0");
-  }).join("");
+  const bits = [...text.replace(/=+$/, "").toUpperCase()]
+    .map((c) => {
+      const value = BASE32.indexOf(c);
+      if (value < 0) throw new Error(`not Base32: ${c}`);
+      return value.toString(2).padStart(5, "0");
+    })
+    .join("");
   return Uint8Array.from(bits.match(/.{8}/g) ?? [], (byte) => parseInt(byte, 2));
 }
 
@@ -20,14 +22,19 @@ function base32Decode(text: string): Uint8Array {
 export async function totpAt(secret: string, unixSeconds: number): Promise<string> {
   const counter = new DataView(new ArrayBuffer(8));
   counter.setBigUint64(0, BigInt(Math.floor(unixSeconds / 30)));
-  const key = await crypto.subtle.importKey("raw", base32Decode(secret), { name: "HMAC", hash: "SHA-1" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", base32Decode(secret), { name: "HMAC", hash: "SHA-1" }, false, [
+    "sign",
+  ]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, counter.buffer));
   const offset = mac[19]! & 0x0f;
   const binary = ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;
   return String(binary % 1_000_000).padStart(6, "0");
 }
 
-/** The code `offsetSteps` 30-second steps after the current one (1: the next step's code, accepted by the ±1 step window). */
+/**
+ * The code `offsetSteps` 30-second steps after the current one (1: the next step's code, accepted by the ±1 step
+ * window).
+ */
 export const totpCode = (secret: string, offsetSteps = 0) => totpAt(secret, Date.now() / 1000 + offsetSteps * 30);
 
 /**

@@ -27,13 +27,21 @@ describe("an appliance whose object cannot be asked", () => {
   it("answers health with 503 and status down, naming the failed storage check", async () => {
     const response = await ask("/api/v1/system/health");
     expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({ status: "down", appliance: "edge-1", uptimeSeconds: null, checks: { storage: "failed" } });
+    expect(await response.json()).toMatchObject({
+      status: "down",
+      appliance: "edge-1",
+      uptimeSeconds: null,
+      checks: { storage: "failed" },
+    });
   });
 
   it("answers other operations with a 500 problem", async () => {
     const response = await ask("/api/v1/system/status", { authorization: `Bearer ${BOOTSTRAP_TOKEN}` });
     expect(response.status).toBe(500);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    expect(await response.json()).toMatchObject({ status: 500, detail: "the appliance could not complete the request" });
+    expect(await response.json()).toMatchObject({
+      status: 500,
+      detail: "the appliance could not complete the request",
+    });
   });
 });

@@ -11,7 +11,14 @@ const SMTP_URL = `smtp://alerts:${PASSWORD}@mail.example.net:587/?from=bng@isp.e
 const sink = (url: string, extra: Record<string, string> = {}, appliance = "edge-1") =>
   commit({ listOps: [{ listPath: "alarms.sinks", key: "mail", fields: { kind: "smtp", url, ...extra } }] }, appliance);
 const storedUrl = () =>
-  runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => Appliance.coreOf(instance).config().items("alarms.sinks").find((i) => i.key === "mail")?.values.url);
+  runInDurableObject(
+    env.Appliance.getByName("edge-1"),
+    (instance) =>
+      Appliance.coreOf(instance)
+        .config()
+        .items("alarms.sinks")
+        .find((i) => i.key === "mail")?.values.url,
+  );
 
 describe("credentials inside URLs", () => {
   it("GET /config shows a read-only reader the URL with its user part redacted", async () => {
@@ -21,7 +28,9 @@ describe("credentials inside URLs", () => {
     const text = await response.text();
     expect(text).not.toContain(PASSWORD);
     expect(text).not.toContain("alerts:");
-    expect(itemOf(JSON.parse(text), "alarms.sinks", "mail")?.values.url).toBe("smtp://********@mail.example.net:587/?from=bng@isp.example&to=noc@isp.example");
+    expect(itemOf(JSON.parse(text), "alarms.sinks", "mail")?.values.url).toBe(
+      "smtp://********@mail.example.net:587/?from=bng@isp.example&to=noc@isp.example",
+    );
   });
 
   it("the history shows neither the old nor the new user part", async () => {
@@ -51,7 +60,17 @@ describe("credentials inside URLs", () => {
 
   it("the placeholder with any other change to the URL is refused, naming the field", async () => {
     await sink(SMTP_URL);
-    const errors = await rejection(await putConfig({ listOps: [{ listPath: "alarms.sinks", key: "mail", fields: { url: "smtp://********@attacker.example.org:587/?from=bng@isp.example&to=noc@isp.example" } }] }));
+    const errors = await rejection(
+      await putConfig({
+        listOps: [
+          {
+            listPath: "alarms.sinks",
+            key: "mail",
+            fields: { url: "smtp://********@attacker.example.org:587/?from=bng@isp.example&to=noc@isp.example" },
+          },
+        ],
+      }),
+    );
     expect(errors.map((e) => e.pointer)).toEqual(["#/lists/alarms.sinks/mail/url"]);
     expect(await storedUrl()).toBe(SMTP_URL);
   });
@@ -62,7 +81,9 @@ describe("the ACME directory URL's user part (issue #22)", () => {
   const directory = `https://acct:${PASSWORD_IN_URL}@127.0.0.1:${inject("closedPort")}/dir`;
   const attempt = async () => {
     await commit({ fields: { ...LOOPBACK_ALLOWED, "acme.directoryUrl": directory, "acme.enabled": "true" } });
-    await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => Appliance.coreOf(instance).acme().settled());
+    await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) =>
+      Appliance.coreOf(instance).acme().settled(),
+    );
   };
 
   it("is redacted in the log a read-only reader tails", async () => {
@@ -77,14 +98,20 @@ describe("the ACME directory URL's user part (issue #22)", () => {
 
   it("is redacted in GET /config/webui/certificate, its ACME state and last error", async () => {
     await attempt();
-    const response = await call("/api/v1/config/webui/certificate", { headers: bearer(await tokenWithRole("read-only")) });
+    const response = await call("/api/v1/config/webui/certificate", {
+      headers: bearer(await tokenWithRole("read-only")),
+    });
     // Nothing installed yet: the 404 tells the ACME state and its last error.
     expect(response.status).toBe(404);
     const text = await response.text();
     expect(text).toContain("********@127.0.0.1");
     expect(text).not.toContain(PASSWORD_IN_URL);
     const pair = await selfSigned();
-    await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) => Appliance.coreOf(instance).config().installCertificate(pair.certificatePem, pair.privateKeyPem, { actor: "system" }));
+    await runInDurableObject(env.Appliance.getByName("edge-1"), (instance) =>
+      Appliance.coreOf(instance)
+        .config()
+        .installCertificate(pair.certificatePem, pair.privateKeyPem, { actor: "system" }),
+    );
     const shown = await call("/api/v1/config/webui/certificate", { headers: bearer(await tokenWithRole("read-only")) });
     expect(shown.status).toBe(200);
     const body = await shown.json<{ acme: { directoryUrl: string } }>();

@@ -31,22 +31,49 @@ const CUST_A = {
 describe("listing VRFs", () => {
   it("shows the seeded VRFs as configured, with their attributes and session counts", async () => {
     const rows = await list();
-    // A row's configured attributes come from the keyed list at run time (KeyedList.rowFields): the schema's static type names only the fixed members.
-    expect(rows.filter((r) => r.configured).map((r) => [r.name, (r as Row & Record<string, unknown>).tableId])).toEqual([["cgn-inside", 100], ["wholesale", 101]]);
-    expect(rows[0]).toEqual({ name: "cgn-inside", configured: true, sessions: 0, tableId: 100, rd: null, importRt: [], exportRt: [], gatewayIp: null, gatewayIpv6: null, l2tpEndpointIp: null, originateDefaultRoute: false });
+    // A row's configured attributes come from the keyed list at run time (KeyedList.rowFields): the schema's static
+    // type names only the fixed members.
+    expect(rows.filter((r) => r.configured).map((r) => [r.name, (r as Row & Record<string, unknown>).tableId])).toEqual(
+      [
+        ["cgn-inside", 100],
+        ["wholesale", 101],
+      ],
+    );
+    expect(rows[0]).toEqual({
+      name: "cgn-inside",
+      configured: true,
+      sessions: 0,
+      tableId: 100,
+      rd: null,
+      importRt: [],
+      exportRt: [],
+      gatewayIp: null,
+      gatewayIpv6: null,
+      l2tpEndpointIp: null,
+      originateDefaultRoute: false,
+    });
   });
 
   it("adds names seen only on live sessions, with counts only", async () => {
-    expect((await call("/twin/v1/scenario", json("POST", { action: "advance-clock", seconds: 600 }, admin))).status).toBe(200);
+    expect(
+      (await call("/twin/v1/scenario", json("POST", { action: "advance-clock", seconds: 600 }, admin))).status,
+    ).toBe(200);
     const summary = await (await call("/api/v1/sessions/summary", { headers: admin })).json<SessionSummaryCounts>();
     const rows = await list();
-    expect(rows.find((r) => r.name === "default")).toEqual({ name: "default", configured: false, sessions: summary.byVrf.default });
+    expect(rows.find((r) => r.name === "default")).toEqual({
+      name: "default",
+      configured: false,
+      sessions: summary.byVrf.default,
+    });
     expect(rows.find((r) => r.name === "cgn-inside")!.sessions).toBe(summary.byVrf["cgn-inside"]);
     // A configured VRF is not deleted while an address pool is placed in it (the pool's vrf refers to it).
     const refused = await remove("wholesale");
     expect(refused.status).toBe(409);
     expect((await refused.json<z.output<typeof ProblemDetails>>()).detail).toContain("addressPools 'wholesale-v4'");
-    expect(rows.find((r) => r.name === "wholesale")).toMatchObject({ configured: true, sessions: summary.byVrf.wholesale });
+    expect(rows.find((r) => r.name === "wholesale")).toMatchObject({
+      configured: true,
+      sessions: summary.byVrf.wholesale,
+    });
   });
 });
 
@@ -70,10 +97,21 @@ describe("creating a VRF", () => {
 
   it("answers 422 listing every rejected attribute, and commits nothing", async () => {
     const errors = await rejection(
-      await create({ name: "cust-b", tableId: 100, rd: "65000", importRt: ["65000:1", "nonsense", "4200000000:70000"], exportRt: ["300.1.1.1:5"], gatewayIp: "2001:db8::1", gatewayIpv6: "10.0.0.1", l2tpEndpointIp: "192.0.2.0/24" }),
+      await create({
+        name: "cust-b",
+        tableId: 100,
+        rd: "65000",
+        importRt: ["65000:1", "nonsense", "4200000000:70000"],
+        exportRt: ["300.1.1.1:5"],
+        gatewayIp: "2001:db8::1",
+        gatewayIpv6: "10.0.0.1",
+        l2tpEndpointIp: "192.0.2.0/24",
+      }),
     );
     expect(pointersOf(errors)).toEqual(
-      ["tableId", "rd", "importRt", "exportRt", "gatewayIp", "gatewayIpv6", "l2tpEndpointIp"].map((c) => `#/lists/vrfs/cust-b/${c}`).sort(),
+      ["tableId", "rd", "importRt", "exportRt", "gatewayIp", "gatewayIpv6", "l2tpEndpointIp"]
+        .map((c) => `#/lists/vrfs/cust-b/${c}`)
+        .sort(),
     );
     expect(errors.find((e) => e.pointer.endsWith("/importRt"))!.detail).toMatch(/'nonsense'.*'4200000000:70000'/);
     expect((await list()).some((r) => r.name === "cust-b")).toBe(false);
@@ -81,14 +119,21 @@ describe("creating a VRF", () => {
 
   it("checks ranges: uint32 table ids, reserved tables, 4-byte ASNs with 2-byte numbers", async () => {
     for (const tableId of [-1, 2 ** 32, 254]) expect((await create({ name: "cust-c", tableId })).status).toBe(422);
-    expect((await create({ name: "cust-c", tableId: 2 ** 32 - 1, rd: "4200000000:65535", importRt: ["65000:4294967295"] })).status).toBe(200);
+    expect(
+      (await create({ name: "cust-c", tableId: 2 ** 32 - 1, rd: "4200000000:65535", importRt: ["65000:4294967295"] }))
+        .status,
+    ).toBe(200);
     expect((await create({ name: "cust-d", tableId: 2000, rd: "4200000000:65536" })).status).toBe(422);
   });
 
   it("refuses a duplicate route distinguisher, and the name of the global table", async () => {
     await create(CUST_A);
-    expect(pointersOf(await rejection(await create({ name: "cust-e", tableId: 2001, rd: "65000:1001" })))).toEqual(["#/lists/vrfs/cust-e/rd"]);
-    expect(pointersOf(await rejection(await create({ name: "default", tableId: 2002 })))).toEqual(["#/lists/vrfs/default"]);
+    expect(pointersOf(await rejection(await create({ name: "cust-e", tableId: 2001, rd: "65000:1001" })))).toEqual([
+      "#/lists/vrfs/cust-e/rd",
+    ]);
+    expect(pointersOf(await rejection(await create({ name: "default", tableId: 2002 })))).toEqual([
+      "#/lists/vrfs/default",
+    ]);
   });
 
   it("refuses a malformed body with 400", async () => {
@@ -104,14 +149,28 @@ describe("replacing a VRF", () => {
     expect(await response.json()).toMatchObject({ status: "committed", name: "cust-a" });
     const rows = await list();
     expect(rows.find((r) => r.name === "something-else")).toBeUndefined();
-    expect(rows.find((r) => r.name === "cust-a")).toEqual({ name: "cust-a", configured: true, sessions: 0, tableId: 1500, rd: null, importRt: [], exportRt: [], gatewayIp: null, gatewayIpv6: null, l2tpEndpointIp: null, originateDefaultRoute: false });
+    expect(rows.find((r) => r.name === "cust-a")).toEqual({
+      name: "cust-a",
+      configured: true,
+      sessions: 0,
+      tableId: 1500,
+      rd: null,
+      importRt: [],
+      exportRt: [],
+      gatewayIp: null,
+      gatewayIpv6: null,
+      l2tpEndpointIp: null,
+      originateDefaultRoute: false,
+    });
     expect((await history()).items[0]).toMatchObject({ comment: "renumber", operation: "vrf" });
   });
 
   it("answers 404 for an unknown VRF and 422 for a clash", async () => {
     expect((await replace("ghost", { tableId: 5 })).status).toBe(404);
     await create(CUST_A);
-    expect(pointersOf(await rejection(await replace("cust-a", { tableId: 101 })))).toEqual(["#/lists/vrfs/cust-a/tableId"]);
+    expect(pointersOf(await rejection(await replace("cust-a", { tableId: 101 })))).toEqual([
+      "#/lists/vrfs/cust-a/tableId",
+    ]);
   });
 });
 
@@ -121,7 +180,10 @@ describe("deleting a VRF", () => {
     const response = await remove("cust-a", "?comment=customer%20left");
     expect(await response.json()).toMatchObject({ status: "committed", name: "cust-a", version: 3 });
     expect((await list()).some((r) => r.name === "cust-a")).toBe(false);
-    expect((await history()).items[0]).toMatchObject({ comment: "customer left", changedPaths: expect.arrayContaining(["#/lists/vrfs/cust-a"]) });
+    expect((await history()).items[0]).toMatchObject({
+      comment: "customer left",
+      changedPaths: expect.arrayContaining(["#/lists/vrfs/cust-a"]),
+    });
   });
 
   it("answers 404 for an unknown VRF", async () => {
@@ -130,10 +192,15 @@ describe("deleting a VRF", () => {
 
   it("answers 409 while a source-VRF rule names it, and deletes it once the rule is gone", async () => {
     await create(CUST_A);
-    expect((await rule({ name: "to-a", ingestVrf: "default", sourceSubnets: ["198.51.100.0/24"], targetVrf: "cust-a" })).status).toBe(200);
+    expect(
+      (await rule({ name: "to-a", ingestVrf: "default", sourceSubnets: ["198.51.100.0/24"], targetVrf: "cust-a" }))
+        .status,
+    ).toBe(200);
     const refused = await remove("cust-a");
     expect(refused.status).toBe(409);
-    expect((await refused.json<z.output<typeof ProblemDetails>>()).detail).toContain("sourceVrfRules 'to-a' (targetVrf)");
+    expect((await refused.json<z.output<typeof ProblemDetails>>()).detail).toContain(
+      "sourceVrfRules 'to-a' (targetVrf)",
+    );
     expect((await call("/api/v1/source-vrf-rules/to-a", { method: "DELETE", headers: admin })).status).toBe(200);
     expect((await remove("cust-a")).status).toBe(200);
   });
@@ -141,11 +208,32 @@ describe("deleting a VRF", () => {
   it("is refused with 422 through PUT /config while a rule still names it, pointing at the VRF", async () => {
     await create(CUST_A);
     await rule({ name: "from-a", ingestVrf: "cust-a", targetVrf: "default" });
-    const response = await call("/api/v1/config", json("PUT", { listOps: [{ listPath: "vrfs", key: "cust-a", delete: true }] }, admin));
+    const response = await call(
+      "/api/v1/config",
+      json("PUT", { listOps: [{ listPath: "vrfs", key: "cust-a", delete: true }] }, admin),
+    );
     const errors = await rejection(response);
-    expect(errors).toEqual([{ in: "config", pointer: "#/lists/vrfs/cust-a", detail: expect.stringContaining("sourceVrfRules 'from-a' (ingestVrf)") }]);
+    expect(errors).toEqual([
+      {
+        in: "config",
+        pointer: "#/lists/vrfs/cust-a",
+        detail: expect.stringContaining("sourceVrfRules 'from-a' (ingestVrf)"),
+      },
+    ]);
     // Deleting the rule in the same change set is fine.
-    const both = await call("/api/v1/config", json("PUT", { listOps: [{ listPath: "sourceVrfRules", key: "from-a", delete: true }, { listPath: "vrfs", key: "cust-a", delete: true }] }, admin));
+    const both = await call(
+      "/api/v1/config",
+      json(
+        "PUT",
+        {
+          listOps: [
+            { listPath: "sourceVrfRules", key: "from-a", delete: true },
+            { listPath: "vrfs", key: "cust-a", delete: true },
+          ],
+        },
+        admin,
+      ),
+    );
     expect(both.status).toBe(200);
   });
 });

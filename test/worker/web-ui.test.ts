@@ -3,14 +3,17 @@ import { call } from "./client.ts";
 
 // The spec: "The appliance's bundled web UI is built on the same API." Served by the Worker itself, no CDN.
 describe("the bundled web UI", () => {
-  it.each(["/", "/sessions", "/fleet/edge-2/sessions/42", "/config"])("serves the app's page at %s (deep links included)", async (path) => {
-    const response = await call(path);
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    const html = await response.text();
-    expect(html).toContain('<html lang="en">');
-    expect(html).toContain('<script type="module" src="/ui/app.js">');
-  });
+  it.each(["/", "/sessions", "/fleet/edge-2/sessions/42", "/config"])(
+    "serves the app's page at %s (deep links included)",
+    async (path) => {
+      const response = await call(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      const html = await response.text();
+      expect(html).toContain('<html lang="en">');
+      expect(html).toContain('<script type="module" src="/ui/app.js">');
+    },
+  );
 
   it("allows nothing from another origin", async () => {
     const csp = (await call("/")).headers.get("content-security-policy")!;

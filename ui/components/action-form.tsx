@@ -17,7 +17,16 @@ import { problemOf, unitOf } from "../pages/config-model.ts";
 import { useConfigSchema } from "../config-schema.ts";
 import { ProblemNote } from "./problem.tsx";
 import { JsonView } from "./json-view.tsx";
-import { fieldsOf, hintOf, jsonOf, newRecord, valueFromJson, type Field, type RecordValue, type Value } from "./form-fields.ts";
+import {
+  fieldsOf,
+  hintOf,
+  jsonOf,
+  newRecord,
+  valueFromJson,
+  type Field,
+  type RecordValue,
+  type Value,
+} from "./form-fields.ts";
 import { resultSentence } from "./result-words.ts";
 
 /** A value a select offers: as sent, and as a person reads it. */
@@ -39,19 +48,40 @@ export interface ActionFormProps {
   hide?: string[];
   /** Values always sent (e.g. the id the page is about). */
   fixed?: Record<string, unknown>;
-  /** Known valid values of a field (ports, pools, VRFs, peers …): the field becomes a select of them, each with its label. A member of a list of records is named `<field>/<member>` (`routes/vrf`). */
+  /**
+   * Known valid values of a field (ports, pools, VRFs, peers …): the field becomes a select of them, each with its
+   * label. A member of a list of records is named `<field>/<member>` (`routes/vrf`).
+   */
   choices?: Record<string, Choice[]>;
-  /** Values worth offering for a text field that also takes others (a next hop: `blackhole` or any address): typed, with these suggested. Named as `choices`. */
+  /**
+   * Values worth offering for a text field that also takes others (a next hop: `blackhole` or any address): typed, with
+   * these suggested. Named as `choices`.
+   */
   suggestions?: Record<string, string[]>;
-  /** A field's label where the member's name does not say it to a person (`maxPackets` is "Packet limit"). Named as `choices`. */
+  /**
+   * A field's label where the member's name does not say it to a person (`maxPackets` is "Packet limit"). Named as
+   * `choices`.
+   */
   labels?: Record<string, string>;
-  /** A field's help where the schema's description speaks to API clients rather than to a person. Named as `choices`. */
+  /**
+   * A field's help where the schema's description speaks to API clients rather than to a person. Named as `choices`.
+   */
   hints?: Record<string, string>;
-  /** The configuration's keyed list this resource is (`gre.circuits`): what is typed in a field named as one of its values is checked as the configuration page checks it, before anything is sent. */
+  /**
+   * The configuration's keyed list this resource is (`gre.circuits`): what is typed in a field named as one of its
+   * values is checked as the configuration page checks it, before anything is sent.
+   */
   configList?: string;
-  /** What one record of a list-of-records field is called (`{ routes: "route" }`): its rows read "Route 1", "Add a route". */
+  /**
+   * What one record of a list-of-records field is called (`{ routes: "route" }`): its rows read "Route 1", "Add a
+   * route".
+   */
   recordNames?: Record<string, string>;
-  /** Where a refusal's pointer belongs in the form, when the API names it otherwise (a configuration pointer, `#/lists/<list>/<key>/<child>`): given the body sent, the form's pointer (`#/routes/2/nextHop`), or undefined to leave it. */
+  /**
+   * Where a refusal's pointer belongs in the form, when the API names it otherwise (a configuration pointer,
+   * `#/lists/<list>/<key>/<child>`): given the body sent, the form's pointer (`#/routes/2/nextHop`), or undefined to
+   * leave it.
+   */
   placeError?: (problem: { pointer: string; detail: string }, sent: Record<string, unknown>) => string | undefined;
   confirm?: string;
   submitLabel?: string;
@@ -83,9 +113,14 @@ function startFrom(fields: Field[], current: Record<string, unknown>): Record<st
 }
 
 /** A loose `call`: the form's operation is any of the contract's, its input built from the fields. */
-const send = call as (operation: OperationRef, input: { params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown }) => Promise<unknown>;
+const send = call as (
+  operation: OperationRef,
+  input: { params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown },
+) => Promise<unknown>;
 
-/** The refusal's words for one field, row or list, under it, as sentences; the control names it in `aria-describedby`. */
+/**
+ * The refusal's words for one field, row or list, under it, as sentences; the control names it in `aria-describedby`.
+ */
 function FieldError({ id, errors }: { id: string; errors: { detail: string }[] }) {
   if (errors.length === 0) return null;
   return (
@@ -95,13 +130,20 @@ function FieldError({ id, errors }: { id: string; errors: { detail: string }[] }
   );
 }
 
-
 export function ActionForm(props: ActionFormProps) {
   const { operation, title } = props;
   const given = props.params ?? {};
   const allowed = can(operation);
-  const fields = allowed ? fieldsOf(operation, Object.keys(given)).filter((f) => !props.hide?.includes(f.name) && !(props.fixed && f.name in props.fixed)) : [];
-  const [values, setValuesNow] = useState<Record<string, Value>>(() => ({ ...defaultsOf(fields), ...(props.current ? startFrom(fields, props.current) : {}), ...props.initial }));
+  const fields = allowed
+    ? fieldsOf(operation, Object.keys(given)).filter(
+        (f) => !props.hide?.includes(f.name) && !(props.fixed && f.name in props.fixed),
+      )
+    : [];
+  const [values, setValuesNow] = useState<Record<string, Value>>(() => ({
+    ...defaultsOf(fields),
+    ...(props.current ? startFrom(fields, props.current) : {}),
+    ...props.initial,
+  }));
   const schemaKeys = useConfigSchema();
   const [error, setError] = useState<ApiError | null>(null);
   const [result, setResult] = useState<unknown>(undefined);
@@ -128,7 +170,10 @@ export function ActionForm(props: ActionFormProps) {
   // The path as the page gives it (its own parameters filled in, the typed ones still `{name}`) names the form's ids.
   const formId = `${operation.method}-${pathOf(operation, given)}`.replace(/[^a-zA-Z0-9]+/g, "-");
 
-  /** What was typed into a field that is one of the configuration list's values, checked as the configuration page checks it. */
+  /**
+   * What was typed into a field that is one of the configuration list's values, checked as the configuration page
+   * checks it.
+   */
   function typedProblems(): { pointer: string; detail: string }[] {
     const list = props.configList ? schemaKeys?.find((k) => k.path === props.configList) : undefined;
     if (!list) return [];
@@ -140,7 +185,13 @@ export function ActionForm(props: ActionFormProps) {
     };
     return fields.flatMap((f) =>
       f.kind === "object"
-        ? (f.members ?? []).flatMap((m) => check(`${f.name}.${m.name}`, `#/${f.name}/${m.name}`, (values[f.name] as Record<string, Value> | undefined)?.[m.name]))
+        ? (f.members ?? []).flatMap((m) =>
+            check(
+              `${f.name}.${m.name}`,
+              `#/${f.name}/${m.name}`,
+              (values[f.name] as Record<string, Value> | undefined)?.[m.name],
+            ),
+          )
         : check(f.name, `#/${f.name}`, values[f.name]),
     );
   }
@@ -161,7 +212,16 @@ export function ActionForm(props: ActionFormProps) {
     }
     problems.push(...typedProblems());
     if (problems.length) {
-      setError(new ApiError(0, { detail: "Some values need attention: see the fields marked above", errors: problems.map((e) => ({ in: "body" as const, ...e })) }, null));
+      setError(
+        new ApiError(
+          0,
+          {
+            detail: "Some values need attention: see the fields marked above",
+            errors: problems.map((e) => ({ in: "body" as const, ...e })),
+          },
+          null,
+        ),
+      );
       return;
     }
     setBusy(true);
@@ -181,18 +241,47 @@ export function ActionForm(props: ActionFormProps) {
   }
 
   const nameOf = (key: string, name: string) => props.labels?.[key] ?? labelOf(name);
-  const fieldErrors = error ? error.fieldErrors.map((e) => ({ ...e, pointer: props.placeError?.(e, sent) ?? configPointerToField(e.pointer, fields.map((f) => f.name)) ?? e.pointer })) : [];
-  const errorsFor = (pointer: string) => fieldErrors.filter((e) => e.pointer === pointer || e.pointer.startsWith(`${pointer}/`));
+  const fieldErrors = error
+    ? error.fieldErrors.map((e) => ({
+        ...e,
+        pointer:
+          props.placeError?.(e, sent) ??
+          configPointerToField(
+            e.pointer,
+            fields.map((f) => f.name),
+          ) ??
+          e.pointer,
+      }))
+    : [];
+  const errorsFor = (pointer: string) =>
+    fieldErrors.filter((e) => e.pointer === pointer || e.pointer.startsWith(`${pointer}/`));
   const placed = new Set(fields.flatMap((f) => errorsFor(`#/${f.name}`)));
   const unplaced = fieldErrors.filter((e) => !placed.has(e));
 
-  const input = (f: Field, id: string, value: Value | undefined, set: (v: Value) => void, describedBy: string | undefined, invalid: boolean, key: string) => {
+  const input = (
+    f: Field,
+    id: string,
+    value: Value | undefined,
+    set: (v: Value) => void,
+    describedBy: string | undefined,
+    invalid: boolean,
+    key: string,
+  ) => {
     const choices = props.choices?.[key];
     const suggested = props.suggestions?.[key];
     if (f.kind === "select" || choices) {
-      const options = (choices ?? f.schema.enum!.map(String)).map((c) => (typeof c === "string" ? { value: c, label: c } : c));
+      const options = (choices ?? f.schema.enum!.map(String)).map((c) =>
+        typeof c === "string" ? { value: c, label: c } : c,
+      );
       return (
-        <select id={id} value={String(value ?? "")} onChange={(e) => set(e.currentTarget.value)} aria-describedby={describedBy} aria-invalid={invalid} required={f.required && !f.nullable}>
+        <select
+          id={id}
+          value={String(value ?? "")}
+          onChange={(e) => set(e.currentTarget.value)}
+          aria-describedby={describedBy}
+          aria-invalid={invalid}
+          required={f.required && !f.nullable}
+        >
           <option value="">{f.required && !f.nullable ? "choose…" : "(none)"}</option>
           {options.map((o) => (
             <option key={o.value} value={o.value}>
@@ -217,37 +306,49 @@ export function ActionForm(props: ActionFormProps) {
     }
     return (
       <>
-      <input
-        id={id}
-        list={suggested ? `${id}-suggested` : undefined}
-        type={(f.kind === "secret" ? "password" : "text") as "text"}
-        inputMode={f.kind === "number" ? "numeric" : undefined}
-        autoComplete={f.kind === "secret" ? "off" : undefined}
-        spellcheck={false}
-        value={String(value ?? "")}
-        onInput={(e) => set(e.currentTarget.value)}
-        required={f.required && !f.nullable}
-        aria-describedby={describedBy}
-        aria-invalid={invalid}
-      />
-      {suggested && (
-        <datalist id={`${id}-suggested`}>
-          {suggested.map((s) => (
-            <option key={s} value={s} />
-          ))}
-        </datalist>
-      )}
+        <input
+          id={id}
+          list={suggested ? `${id}-suggested` : undefined}
+          type={(f.kind === "secret" ? "password" : "text") as "text"}
+          inputMode={f.kind === "number" ? "numeric" : undefined}
+          autoComplete={f.kind === "secret" ? "off" : undefined}
+          spellcheck={false}
+          value={String(value ?? "")}
+          onInput={(e) => set(e.currentTarget.value)}
+          required={f.required && !f.nullable}
+          aria-describedby={describedBy}
+          aria-invalid={invalid}
+        />
+        {suggested && (
+          <datalist id={`${id}-suggested`}>
+            {suggested.map((s) => (
+              <option key={s} value={s} />
+            ))}
+          </datalist>
+        )}
       </>
     );
   };
 
-  /** One field; a record row's member (`row`) names its list's member hints, said once above the rows, instead of its own. */
-  const fieldBlock = (f: Field, prefix: string, pointer: string, value: Value | undefined, set: (v: Value) => void, row?: { key: string; hints: string | undefined }) => {
+  /**
+   * One field; a record row's member (`row`) names its list's member hints, said once above the rows, instead of its
+   * own.
+   */
+  const fieldBlock = (
+    f: Field,
+    prefix: string,
+    pointer: string,
+    value: Value | undefined,
+    set: (v: Value) => void,
+    row?: { key: string; hints: string | undefined },
+  ) => {
     const id = `${prefix}-${f.name}`;
     const key = row?.key ?? f.name;
     const errs = errorsFor(pointer);
     const hint = row ? undefined : (props.hints?.[key] ?? hintOf(f.schema));
-    const describedBy = [errs.length ? `${id}-error` : "", hint ? `${id}-hint` : "", row?.hints ?? ""].filter(Boolean).join(" ") || undefined;
+    const describedBy =
+      [errs.length ? `${id}-error` : "", hint ? `${id}-hint` : "", row?.hints ?? ""].filter(Boolean).join(" ") ||
+      undefined;
     const unit = f.kind === "number" && !props.labels?.[key] ? unitOf(f.name) : null;
     const label = `${nameOf(key, f.name)}${unit ? ` (${unit})` : ""}${f.required && !f.nullable ? " *" : ""}`;
     if (f.kind === "object") {
@@ -255,8 +356,14 @@ export function ActionForm(props: ActionFormProps) {
       return (
         <fieldset class={errs.length ? "field invalid" : "field"} key={f.name}>
           <legend>{label}</legend>
-          {hint && <small class="hint" id={`${id}-hint`}>{hint}</small>}
-          {(f.members ?? []).map((m) => fieldBlock(m, id, `${pointer}/${m.name}`, record[m.name], (v) => set({ ...record, [m.name]: v })))}
+          {hint && (
+            <small class="hint" id={`${id}-hint`}>
+              {hint}
+            </small>
+          )}
+          {(f.members ?? []).map((m) =>
+            fieldBlock(m, id, `${pointer}/${m.name}`, record[m.name], (v) => set({ ...record, [m.name]: v })),
+          )}
         </fieldset>
       );
     }
@@ -265,7 +372,14 @@ export function ActionForm(props: ActionFormProps) {
       <div class={errs.length ? "field invalid" : "field"} key={f.name}>
         {f.kind === "boolean" ? (
           <label class="check">
-            <input id={id} type="checkbox" checked={value === true} onChange={(e) => set(e.currentTarget.checked)} aria-describedby={describedBy} /> {label}
+            <input
+              id={id}
+              type="checkbox"
+              checked={value === true}
+              onChange={(e) => set(e.currentTarget.checked)}
+              aria-describedby={describedBy}
+            />{" "}
+            {label}
           </label>
         ) : (
           <>
@@ -289,7 +403,15 @@ export function ActionForm(props: ActionFormProps) {
    * that adds one from the members' defaults. A refusal's errors stand beside
    * the member they name (`#/routes/2/nextHop`), or on the row.
    */
-  const recordsBlock = (f: Field, id: string, pointer: string, label: string, hint: string | undefined, rows: Value[], set: (v: Value) => void) => {
+  const recordsBlock = (
+    f: Field,
+    id: string,
+    pointer: string,
+    label: string,
+    hint: string | undefined,
+    rows: Value[],
+    set: (v: Value) => void,
+  ) => {
     const noun = props.recordNames?.[f.name] ?? "entry";
     const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
     const own = fieldErrors.filter((e) => e.pointer === pointer);
@@ -311,7 +433,11 @@ export function ActionForm(props: ActionFormProps) {
       focus(`${id}-add`);
     };
     return (
-      <fieldset class={own.length ? "field records invalid" : "field records"} key={f.name} aria-describedby={own.length ? `${id}-error` : undefined}>
+      <fieldset
+        class={own.length ? "field records invalid" : "field records"}
+        key={f.name}
+        aria-describedby={own.length ? `${id}-error` : undefined}
+      >
         <legend>{label}</legend>
         {hint && <small class="hint">{hint}</small>}
         {hintsId && (
@@ -324,12 +450,30 @@ export function ActionForm(props: ActionFormProps) {
           const record = (typeof row === "object" && !Array.isArray(row) ? row : {}) as RecordValue;
           const rowErrors = fieldErrors.filter((e) => e.pointer === `${pointer}/${i}`);
           return (
-            <fieldset class={rowErrors.length ? "record invalid" : "record"} key={i} aria-describedby={rowErrors.length ? `${id}-${i}-error` : undefined}>
+            <fieldset
+              class={rowErrors.length ? "record invalid" : "record"}
+              key={i}
+              aria-describedby={rowErrors.length ? `${id}-${i}-error` : undefined}
+            >
               <legend>
                 {Noun} {i + 1}
               </legend>
-              {members.map((m) => fieldBlock(m, `${id}-${i}`, `${pointer}/${i}/${m.name}`, record[m.name], (v) => set(rows.map((r, j) => (j === i ? { ...record, [m.name]: v } : r))), { key: `${f.name}/${m.name}`, hints: hintsId }))}
-              <button type="button" class="link remove" aria-label={`Remove ${noun} ${i + 1}`} onClick={() => remove(i)}>
+              {members.map((m) =>
+                fieldBlock(
+                  m,
+                  `${id}-${i}`,
+                  `${pointer}/${i}/${m.name}`,
+                  record[m.name],
+                  (v) => set(rows.map((r, j) => (j === i ? { ...record, [m.name]: v } : r))),
+                  { key: `${f.name}/${m.name}`, hints: hintsId },
+                ),
+              )}
+              <button
+                type="button"
+                class="link remove"
+                aria-label={`Remove ${noun} ${i + 1}`}
+                onClick={() => remove(i)}
+              >
                 Remove
               </button>
               <FieldError id={`${id}-${i}-error`} errors={rowErrors} />
@@ -348,11 +492,27 @@ export function ActionForm(props: ActionFormProps) {
     <form class="action" onSubmit={submit} aria-labelledby={`${formId}-title`}>
       <h3 id={`${formId}-title`}>{title}</h3>
       {props.children}
-      {fields.map((f) => fieldBlock(f, `${formId}-${f.where}`, `#/${f.name}`, values[f.name], (v) => setValues((all) => ({ ...all, [f.name]: v }))))}
-      {error && (unplaced.length > 0 || fieldErrors.length === 0) && <ProblemNote error={new ApiError(error.status, { ...error.problem, errors: unplaced.map((e) => ({ in: "body" as const, ...e })) }, null)} />}
+      {fields.map((f) =>
+        fieldBlock(f, `${formId}-${f.where}`, `#/${f.name}`, values[f.name], (v) =>
+          setValues((all) => ({ ...all, [f.name]: v })),
+        ),
+      )}
+      {error && (unplaced.length > 0 || fieldErrors.length === 0) && (
+        <ProblemNote
+          error={
+            new ApiError(
+              error.status,
+              { ...error.problem, errors: unplaced.map((e) => ({ in: "body" as const, ...e })) },
+              null,
+            )
+          }
+        />
+      )}
       {error && unplaced.length === 0 && fieldErrors.length > 0 && (
         <p class="field-error" role="alert">
-          {fieldErrors.length === 1 ? "A value needs attention: see the field marked above." : `${fieldErrors.length} values need attention: see the fields marked above.`}
+          {fieldErrors.length === 1
+            ? "A value needs attention: see the field marked above."
+            : `${fieldErrors.length} values need attention: see the fields marked above.`}
         </p>
       )}
       <button type="submit" disabled={busy}>
@@ -360,7 +520,9 @@ export function ActionForm(props: ActionFormProps) {
       </button>
       {props.showResult !== false && result !== undefined && (
         <div class="result" role="status">
-          {props.renderResult ? props.renderResult(result) : (resultSentence(result, utc) ?? <JsonView value={result} compact />)}
+          {props.renderResult
+            ? props.renderResult(result)
+            : (resultSentence(result, utc) ?? <JsonView value={result} compact />)}
         </div>
       )}
     </form>

@@ -1,7 +1,20 @@
-/** A titled part of a page: a card whose heading names it for screen readers, and a disclosure that keeps a form folded until it is wanted. */
+/**
+ * A titled part of a page: a card whose heading names it for screen readers, and a disclosure that keeps a form folded
+ * until it is wanted.
+ */
 import type { ComponentChildren } from "preact";
 
-export function Card({ id, title, children, aside }: { id: string; title: ComponentChildren; children: ComponentChildren; aside?: ComponentChildren }) {
+export function Card({
+  id,
+  title,
+  children,
+  aside,
+}: {
+  id: string;
+  title: ComponentChildren;
+  children: ComponentChildren;
+  aside?: ComponentChildren;
+}) {
   return (
     <section class="card" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>
@@ -37,7 +50,17 @@ export function Facts({ items, label }: { items: [string, ComponentChildren][]; 
 }
 
 /** Previous and next over a paged list (shown only when there is more than a page). */
-export function Pager({ offset, total, size, go }: { offset: number; total: number; size: number; go: (offset: number) => void }) {
+export function Pager({
+  offset,
+  total,
+  size,
+  go,
+}: {
+  offset: number;
+  total: number;
+  size: number;
+  go: (offset: number) => void;
+}) {
   if (total <= size && offset === 0) return null;
   return (
     <div class="pager">

@@ -17,7 +17,17 @@ export interface Series {
 const PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#ca8a04", "#db2777"];
 export const colour = (i: number) => PALETTE[i % PALETTE.length]!;
 
-export function TimeChart({ title, times, series, unit }: { title: string; times: string[]; series: Series[]; unit?: "bps" | "count" }) {
+export function TimeChart({
+  title,
+  times,
+  series,
+  unit,
+}: {
+  title: string;
+  times: string[];
+  series: Series[];
+  unit?: "bps" | "count";
+}) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   useEffect(() => {
@@ -32,11 +42,25 @@ export function TimeChart({ title, times, series, unit }: { title: string; times
         width,
         height: 220,
         series: [
-          { label: "UTC", value: (_u: uPlot, v: number | null) => (v === null ? "—" : utc(new Date(v * 1000).toISOString())) },
-          ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, value: (_u: uPlot, v: number | null) => (v === null ? "—" : format(v)) })),
+          {
+            label: "UTC",
+            value: (_u: uPlot, v: number | null) => (v === null ? "—" : utc(new Date(v * 1000).toISOString())),
+          },
+          ...series.map((s) => ({
+            label: s.label,
+            stroke: s.color,
+            width: 1.5,
+            value: (_u: uPlot, v: number | null) => (v === null ? "—" : format(v)),
+          })),
         ],
         // Ticks closer than a minute apart (a young history) need their seconds to tell them apart.
-        axes: [{ values: (_u: uPlot, ticks: number[], _axis: number, _space: number, step: number) => ticks.map((t) => utcClock(t, step < 60)) }, { size: 84, values: (_u: uPlot, ticks: number[]) => ticks.map(format) }],
+        axes: [
+          {
+            values: (_u: uPlot, ticks: number[], _axis: number, _space: number, step: number) =>
+              ticks.map((t) => utcClock(t, step < 60)),
+          },
+          { size: 84, values: (_u: uPlot, ticks: number[]) => ticks.map(format) },
+        ],
       },
       data,
       box.current,
@@ -44,7 +68,8 @@ export function TimeChart({ title, times, series, unit }: { title: string; times
     // A window resized (or a sidebar collapsed) resizes the chart with its box.
     const resize = new ResizeObserver(() => {
       const w = box.current?.clientWidth;
-      if (w && plot.current && Math.abs(plot.current.width - w) > 1) plot.current.setSize({ width: Math.max(300, w), height: 220 });
+      if (w && plot.current && Math.abs(plot.current.width - w) > 1)
+        plot.current.setSize({ width: Math.max(300, w), height: 220 });
     });
     resize.observe(box.current);
     return () => {

@@ -18,26 +18,37 @@ export interface Field {
   /** Whether the schema allows null: a nullable field left empty is sent as null. */
   nullable: boolean;
   kind: FieldKind;
-  /** An `object` field's members (scalars, lists and lists of records: one level, as a fieldset); a `records` field's, per row (scalars and lists). */
+  /**
+   * An `object` field's members (scalars, lists and lists of records: one level, as a fieldset); a `records` field's,
+   * per row (scalars and lists).
+   */
   members?: Field[];
 }
 
-/** What a form holds per field: text as typed, a checkbox's state, an object's members by name, a list of records' rows. */
+/**
+ * What a form holds per field: text as typed, a checkbox's state, an object's members by name, a list of records' rows.
+ */
 export type Value = string | boolean | { [member: string]: Value } | Value[];
 /** One row of a `records` field, its members by name. */
 export type RecordValue = { [member: string]: Value };
 
 const typeOf = (s: JsonSchema) => (Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type);
-const nullableOf = (raw: JsonSchema) => (raw.anyOf ?? raw.oneOf ?? []).some((m) => m.type === "null") || (Array.isArray(raw.type) && raw.type.includes("null"));
+const nullableOf = (raw: JsonSchema) =>
+  (raw.anyOf ?? raw.oneOf ?? []).some((m) => m.type === "null") ||
+  (Array.isArray(raw.type) && raw.type.includes("null"));
 /** A union whose members are all strings (an IPv4 or IPv6 address, a name or an address) is typed as one text. */
 const isStringUnion = (s: JsonSchema) => {
   const members = (s.anyOf ?? s.oneOf ?? []).map(resolve).filter((m) => m.type !== "null");
   return members.length > 0 && members.every((m) => typeOf(m) === "string");
 };
-const isScalarSchema = (s: JsonSchema) => ["string", "integer", "number", "boolean"].includes(typeOf(s) ?? "") || !!s.enum || isStringUnion(s);
+const isScalarSchema = (s: JsonSchema) =>
+  ["string", "integer", "number", "boolean"].includes(typeOf(s) ?? "") || !!s.enum || isStringUnion(s);
 const isScalarList = (s: JsonSchema) => typeOf(s) === "array" && !!s.items && isScalarSchema(resolve(s.items));
 /** An object whose members a row of inputs can hold: scalars, and lists of scalars typed one per line. */
-const isRecordSchema = (s: JsonSchema) => typeOf(s) === "object" && !!s.properties && Object.values(s.properties).every((p) => isScalarSchema(resolve(p)) || isScalarList(resolve(p)));
+const isRecordSchema = (s: JsonSchema) =>
+  typeOf(s) === "object" &&
+  !!s.properties &&
+  Object.values(s.properties).every((p) => isScalarSchema(resolve(p)) || isScalarList(resolve(p)));
 const isRecordList = (s: JsonSchema) => typeOf(s) === "array" && !!s.items && isRecordSchema(resolve(s.items));
 
 function kindOf(name: string, schema: JsonSchema): FieldKind {
@@ -45,16 +56,27 @@ function kindOf(name: string, schema: JsonSchema): FieldKind {
   const t = typeOf(schema);
   if (t === "boolean") return "boolean";
   if (t === "integer" || t === "number") return "number";
-  if (t === "string" || isStringUnion(schema)) return /password|secret|credential|psk|token/i.test(name) ? "secret" : "text";
+  if (t === "string" || isStringUnion(schema))
+    return /password|secret|credential|psk|token/i.test(name) ? "secret" : "text";
   if (isScalarList(schema)) return "list";
   // A list of records (static routes, auto-learn entries): one row of inputs per record, not JSON.
   if (isRecordList(schema)) return "records";
   // An object of such members (CGN timeouts; the IGP: its protocol and its interfaces as rows) is a fieldset of them.
-  if (t === "object" && schema.properties && Object.values(schema.properties).map(resolve).every((p) => isScalarSchema(p) || isScalarList(p) || isRecordList(p))) return "object";
+  if (
+    t === "object" &&
+    schema.properties &&
+    Object.values(schema.properties)
+      .map(resolve)
+      .every((p) => isScalarSchema(p) || isScalarList(p) || isRecordList(p))
+  )
+    return "object";
   return "json";
 }
 
-/** A union that also takes a list of records (an OIDC role map: `[{group, role}]` or `{group: role}`) is typed as that list. */
+/**
+ * A union that also takes a list of records (an OIDC role map: `[{group, role}]` or `{group: role}`) is typed as that
+ * list.
+ */
 function preferRecords(s: JsonSchema): JsonSchema {
   const list = (s.anyOf ?? s.oneOf ?? []).map(resolve).find(isRecordList);
   return list ? { ...list, description: s.description ?? list.description } : s;
@@ -67,7 +89,9 @@ function fieldOf(name: string, raw: JsonSchema, where: Field["where"], required:
   const shape = kind === "object" ? schema : kind === "records" ? resolve(schema.items) : undefined;
   if (shape) {
     const inner = new Set(shape.required ?? []);
-    field.members = Object.entries(shape.properties ?? {}).map(([member, s]) => fieldOf(member, s, where, inner.has(member)));
+    field.members = Object.entries(shape.properties ?? {}).map(([member, s]) =>
+      fieldOf(member, s, where, inner.has(member)),
+    );
   }
   return field;
 }
@@ -81,14 +105,18 @@ export function fieldsOf(operation: Pick<OperationRef, "method" | "path">, given
   const op = operationFor(operation);
   if (!op) return [];
   const named = [...operation.path.matchAll(/\{([^}+]+)\+?\}/g)].map((m) => m[1]!);
-  const pathFields: Field[] = named.filter((name) => !given.includes(name)).map((name) => ({ name, where: "path", schema: {}, required: true, nullable: false, kind: "text" }));
+  const pathFields: Field[] = named
+    .filter((name) => !given.includes(name))
+    .map((name) => ({ name, where: "path", schema: {}, required: true, nullable: false, kind: "text" }));
   const inPath = new Set(pathFields.map((f) => f.name));
   const body = resolve(op.body ?? undefined);
   const required = new Set(body.required ?? []);
   const bodyFields = Object.entries(body.properties ?? {})
     .filter(([name]) => !inPath.has(name))
     .map(([name, raw]) => fieldOf(name, raw, "body", required.has(name)));
-  const queryFields = op.parameters.filter((p) => p.in === "query").map((p) => fieldOf(p.name, p.schema ?? {}, "query", p.required === true));
+  const queryFields = op.parameters
+    .filter((p) => p.in === "query")
+    .map((p) => fieldOf(p.name, p.schema ?? {}, "query", p.required === true));
   return [...pathFields, ...bodyFields, ...queryFields];
 }
 
@@ -102,15 +130,21 @@ export const splitList = (text: string): string[] =>
 /** An object's members as the form holds them. */
 function membersFromJson(members: Field[], current: unknown): RecordValue {
   const record = (current ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(members.flatMap((m) => {
-    const v = valueFromJson(m, record[m.name]);
-    return v === undefined ? [] : [[m.name, v]];
-  }));
+  return Object.fromEntries(
+    members.flatMap((m) => {
+      const v = valueFromJson(m, record[m.name]);
+      return v === undefined ? [] : [[m.name, v]];
+    }),
+  );
 }
 
 /** A new row of a `records` field: the defaults its members declare. */
 export function newRecord(field: Field): RecordValue {
-  return Object.fromEntries((field.members ?? []).flatMap((m) => (m.schema.default === undefined ? [] : [[m.name, valueFromJson(m, m.schema.default)!]])));
+  return Object.fromEntries(
+    (field.members ?? []).flatMap((m) =>
+      m.schema.default === undefined ? [] : [[m.name, valueFromJson(m, m.schema.default)!]],
+    ),
+  );
 }
 
 /** The text a form starts from for a current value: lists one per line, objects by member, records row by row. */
@@ -119,7 +153,8 @@ export function valueFromJson(field: Field, current: unknown): Value | undefined
   if (field.kind === "boolean") return current === true;
   if (field.kind === "list") return Array.isArray(current) ? current.map(String).join("\n") : "";
   if (field.kind === "object") return membersFromJson(field.members ?? [], current);
-  if (field.kind === "records") return Array.isArray(current) ? current.map((row) => membersFromJson(field.members ?? [], row)) : [];
+  if (field.kind === "records")
+    return Array.isArray(current) ? current.map((row) => membersFromJson(field.members ?? [], row)) : [];
   if (field.kind === "json") return current === null ? "" : JSON.stringify(current, null, 2);
   if (current === null) return "";
   return String(current);
@@ -127,7 +162,10 @@ export function valueFromJson(field: Field, current: unknown): Value | undefined
 
 type Problem = { pointer: string; detail: string };
 
-/** One field's JSON value from what was typed; `undefined` = leave it out. Problems found here (not a number, not JSON) are pushed to `problems`. */
+/**
+ * One field's JSON value from what was typed; `undefined` = leave it out. Problems found here (not a number, not JSON)
+ * are pushed to `problems`.
+ */
 export function jsonOf(field: Field, value: Value | undefined, pointer: string, problems: Problem[]): unknown {
   switch (field.kind) {
     case "boolean":
@@ -144,7 +182,8 @@ export function jsonOf(field: Field, value: Value | undefined, pointer: string, 
     }
     case "records": {
       if (!Array.isArray(value)) return field.required ? [] : undefined;
-      // Every row is sent, a blank one too: the API's refusal then stands beside its empty fields, where the row can be removed.
+      // Every row is sent, a blank one too: the API's refusal then stands beside its empty fields, where the row can be
+      // removed.
       return value.map((row, i) => {
         const record = (typeof row === "object" && !Array.isArray(row) ? row : {}) as RecordValue;
         const out: Record<string, unknown> = {};
@@ -170,7 +209,8 @@ export function jsonOf(field: Field, value: Value | undefined, pointer: string, 
         const itemType = typeOf(resolve(field.schema.items));
         if (itemType === "integer" || itemType === "number") {
           const numbers = items.map(Number);
-          if (numbers.some((n) => !Number.isFinite(n))) problems.push({ pointer, detail: "holds something that is not a number" });
+          if (numbers.some((n) => !Number.isFinite(n)))
+            problems.push({ pointer, detail: "holds something that is not a number" });
           return numbers;
         }
         return items;
@@ -188,6 +228,9 @@ export function jsonOf(field: Field, value: Value | undefined, pointer: string, 
   }
 }
 
-/** A schema's description as help for a person, in a sentence (ui/pages/config-model.ts, plainSentence): "absent or null = X" reads "Empty: X", no status codes or paths. */
-export const hintOf = (schema: JsonSchema): string | undefined => (schema.description ? plainSentence(schema.description) || undefined : undefined);
-
+/**
+ * A schema's description as help for a person, in a sentence (ui/pages/config-model.ts, plainSentence): "absent or null
+ * = X" reads "Empty: X", no status codes or paths.
+ */
+export const hintOf = (schema: JsonSchema): string | undefined =>
+  schema.description ? plainSentence(schema.description) || undefined : undefined;

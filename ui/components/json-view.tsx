@@ -34,7 +34,9 @@ export function Scalar({ value, name = "" }: { value: unknown; name?: string }) 
   return <span class={cls || undefined}>{text}</span>;
 }
 
-/** A list of scalars as the forms accept it: one per line is how they are typed, a comma list how they read in a cell. */
+/**
+ * A list of scalars as the forms accept it: one per line is how they are typed, a comma list how they read in a cell.
+ */
 const listText = (values: Json[]) => values.map((v) => (v === null ? "—" : String(v))).join(", ");
 
 /** A cell: scalars formatted, small arrays of scalars joined, anything else summarised. */
@@ -45,7 +47,8 @@ function Cell({ value, name }: { value: Json; name: string }) {
 }
 
 /** Prose and lists wrap in their cell; identifiers, numbers and times stay on one line. */
-const long = (value: Json | undefined) => (typeof value === "string" && value.length > 40) || (Array.isArray(value) && value.length > 1) || (isRecord(value));
+const long = (value: Json | undefined) =>
+  (typeof value === "string" && value.length > 40) || (Array.isArray(value) && value.length > 1) || isRecord(value);
 
 /** What a cell sorts by: numbers as numbers, everything else as its text. */
 function sortKey(value: Json | undefined): number | string {
@@ -56,10 +59,25 @@ function sortKey(value: Json | undefined): number | string {
 }
 
 /** RFC 4180 CSV of the rows as shown (formatted values), with a header of the column labels. */
-export function toCsv(columns: string[], rows: Record<string, Json>[], label: (column: string) => string = labelOf): string {
+export function toCsv(
+  columns: string[],
+  rows: Record<string, Json>[],
+  label: (column: string) => string = labelOf,
+): string {
   const cell = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
-  const text = (name: string, v: Json | undefined) => (v === undefined || v === null ? "" : isScalar(v) ? formatValue(name, v) : Array.isArray(v) && v.every(isScalar) ? listText(v) : JSON.stringify(v));
-  return [columns.map((c) => cell(label(c))), ...rows.map((r) => columns.map((c) => cell(text(c, r[c]))))].map((line) => line.join(",")).join("\r\n") + "\r\n";
+  const text = (name: string, v: Json | undefined) =>
+    v === undefined || v === null
+      ? ""
+      : isScalar(v)
+        ? formatValue(name, v)
+        : Array.isArray(v) && v.every(isScalar)
+          ? listText(v)
+          : JSON.stringify(v);
+  return (
+    [columns.map((c) => cell(label(c))), ...rows.map((r) => columns.map((c) => cell(text(c, r[c]))))]
+      .map((line) => line.join(","))
+      .join("\r\n") + "\r\n"
+  );
 }
 
 function download(name: string, csv: string): void {
@@ -77,13 +95,19 @@ export interface RecordTableProps {
   /** The controls of a row (edit, delete, …), in a last column. */
   rowAction?: (row: Record<string, Json>) => ComponentChildren;
   csvName?: string;
-  /** A column's cell drawn by the page (a link to the object, a state with its detail); sorting and CSV still read the row's value. */
+  /**
+   * A column's cell drawn by the page (a link to the object, a state with its detail); sorting and CSV still read the
+   * row's value.
+   */
   cells?: Record<string, (row: Record<string, Json>) => ComponentChildren>;
   /** A column's heading where the member's name does not say it (`rxKbps` is "Download"). */
   labels?: Record<string, string>;
   /** What the table says when it has no rows. */
   empty?: string;
-  /** One line per row (long tables of short values: bindings, routes): prose and lists still wrap, and a wide table scrolls in its box. */
+  /**
+   * One line per row (long tables of short values: bindings, routes): prose and lists still wrap, and a wide table
+   * scrolls in its box.
+   */
   dense?: boolean;
   /** The table's `data-testid`. */
   testid?: string;
@@ -93,14 +117,29 @@ export interface RecordTableProps {
   rowClass?: (row: Record<string, Json>) => string | undefined;
 }
 
-export function RecordTable({ rows, caption, rowAction, csvName, cells, labels, empty, dense, testid, sortNote, rowClass }: RecordTableProps) {
+export function RecordTable({
+  rows,
+  caption,
+  rowAction,
+  csvName,
+  cells,
+  labels,
+  empty,
+  dense,
+  testid,
+  sortNote,
+  rowClass,
+}: RecordTableProps) {
   const [sort, setSort] = useState<{ column: string; descending: boolean } | null>(null);
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const shown = sort
     ? [...rows].sort((a, b) => {
         const x = sortKey(a[sort.column]);
         const y = sortKey(b[sort.column]);
-        const order = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y), "en", { numeric: true });
+        const order =
+          typeof x === "number" && typeof y === "number"
+            ? x - y
+            : String(x).localeCompare(String(y), "en", { numeric: true });
         return sort.descending ? -order : order;
       })
     : rows;
@@ -120,14 +159,24 @@ export function RecordTable({ rows, caption, rowAction, csvName, cells, labels, 
                 const state = sort?.column === c ? (sort.descending ? "descending" : "ascending") : "none";
                 return (
                   <th scope="col" key={c} aria-sort={state} class={numericColumn(c) ? "num" : undefined}>
-                    <button type="button" class="sort" onClick={() => setSort({ column: c, descending: sort?.column === c ? !sort.descending : false })}>
+                    <button
+                      type="button"
+                      class="sort"
+                      onClick={() => setSort({ column: c, descending: sort?.column === c ? !sort.descending : false })}
+                    >
                       {label(c)}
-                      <span aria-hidden="true">{state === "ascending" ? " ▲" : state === "descending" ? " ▼" : ""}</span>
+                      <span aria-hidden="true">
+                        {state === "ascending" ? " ▲" : state === "descending" ? " ▼" : ""}
+                      </span>
                     </button>
                   </th>
                 );
               })}
-              {rowAction && <th scope="col" class="row-actions">Actions</th>}
+              {rowAction && (
+                <th scope="col" class="row-actions">
+                  Actions
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
@@ -146,7 +195,13 @@ export function RecordTable({ rows, caption, rowAction, csvName, cells, labels, 
       </div>
       {rows.length > 1 && (
         <p class="table-foot">
-          <button type="button" class="link" onClick={() => download(`${csvName ?? caption ?? "table"}.csv`.replace(/[^\w.-]+/g, "-"), toCsv(columns, shown, label))}>
+          <button
+            type="button"
+            class="link"
+            onClick={() =>
+              download(`${csvName ?? caption ?? "table"}.csv`.replace(/[^\w.-]+/g, "-"), toCsv(columns, shown, label))
+            }
+          >
             Export CSV
           </button>
           <span class="muted">
@@ -159,11 +214,22 @@ export function RecordTable({ rows, caption, rowAction, csvName, cells, labels, 
   );
 }
 
-export function JsonView({ value, compact = false, caption, name = "" }: { value: unknown; compact?: boolean; caption?: string; name?: string }) {
+export function JsonView({
+  value,
+  compact = false,
+  caption,
+  name = "",
+}: {
+  value: unknown;
+  compact?: boolean;
+  caption?: string;
+  name?: string;
+}) {
   const v = value as Json;
   if (isScalar(v)) return <Scalar value={v} name={name} />;
   if (Array.isArray(v)) {
-    if (v.length > 0 && v.every(isRecord)) return <RecordTable rows={v} {...(caption ? { caption } : name ? { caption: labelOf(name) } : {})} />;
+    if (v.length > 0 && v.every(isRecord))
+      return <RecordTable rows={v} {...(caption ? { caption } : name ? { caption: labelOf(name) } : {})} />;
     if (v.length === 0) return <span class="muted">None.</span>;
     return <span>{v.every(isScalar) ? listText(v) : v.map((x) => JSON.stringify(x)).join(", ")}</span>;
   }
@@ -171,7 +237,9 @@ export function JsonView({ value, compact = false, caption, name = "" }: { value
   if (compact && entries.every(([, x]) => isScalar(x))) {
     return <span class="compact">{entries.map(([k, x]) => `${labelOf(k)}: ${formatValue(k, x)}`).join(" · ")}</span>;
   }
-  const groups = entries.filter(([, x]) => isRecord(x) && Object.values(x).every((y) => isScalar(y) || (Array.isArray(y) && y.every(isScalar))));
+  const groups = entries.filter(
+    ([, x]) => isRecord(x) && Object.values(x).every((y) => isScalar(y) || (Array.isArray(y) && y.every(isScalar))),
+  );
   if (!compact && groups.length >= 2) {
     // A status made of parts (control plane, data plane, CPU, memory …): each part a small card, side by side.
     const rest = entries.filter((e) => !groups.includes(e));

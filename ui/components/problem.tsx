@@ -9,7 +9,11 @@ import { labelOf, sentence } from "../format.ts";
  * of cust-a").
  */
 export function placeOf(pointer: string): string {
-  const parts = pointer.replace(/^#\/?/, "").split("/").filter(Boolean).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = pointer
+    .replace(/^#\/?/, "")
+    .split("/")
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   if (parts[0] === "lists" && parts.length >= 3) {
     const member = parts[3] ? labelOf(parts[3].split(".").pop()!) : "Entry";
     return `${member} of ${parts[2]}`;
@@ -41,9 +45,20 @@ export function ProblemNote({ error }: { error: ApiError | undefined | null }) {
 }
 
 /** A resource's loading state, problem, or its content. */
-export function Loaded<T>({ resource, children }: { resource: { data: T | undefined; error: ApiError | undefined; loading: boolean }; children: (data: T) => preact.ComponentChildren }) {
+export function Loaded<T>({
+  resource,
+  children,
+}: {
+  resource: { data: T | undefined; error: ApiError | undefined; loading: boolean };
+  children: (data: T) => preact.ComponentChildren;
+}) {
   if (resource.error && resource.data === undefined) return <ProblemNote error={resource.error} />;
-  if (resource.data === undefined) return <p class="muted" aria-live="polite">Loading…</p>;
+  if (resource.data === undefined)
+    return (
+      <p class="muted" aria-live="polite">
+        Loading…
+      </p>
+    );
   return (
     <>
       {resource.error && <ProblemNote error={resource.error} />}

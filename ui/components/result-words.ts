@@ -27,8 +27,14 @@ export function resultSentence(result: unknown, utc: (iso: string) => string): s
   const r = result as Record<string, unknown>;
   const verb = typeof r.status === "string" ? DONE[r.status] : undefined;
   if (!verb) return undefined;
-  const name = [r.username, r.name, r.id, r.key, r.sessionId].find((v) => typeof v === "string" || typeof v === "number");
-  const version = typeof r.version === "number" ? ` as configuration version ${r.version}${typeof r.committedUtc === "string" ? ` at ${utc(r.committedUtc)}` : ""}` : "";
+  const name = [r.username, r.name, r.id, r.key, r.sessionId].find(
+    (v) => typeof v === "string" || typeof v === "number",
+  );
+  const version =
+    typeof r.version === "number"
+      ? ` as configuration ` +
+        `version ${r.version}${typeof r.committedUtc === "string" ? ` at ${utc(r.committedUtc)}` : ""}`
+      : "";
   const restart = r.restartRequired === true ? "; it applies at the next restart" : "";
   return `${verb}${name === undefined ? "" : ` ${String(name)}`}${version}${restart}.`;
 }

@@ -45,9 +45,25 @@ export function useRowActions(): RowActions {
 }
 
 /** A row's button: its visible text is the verb, its accessible name says which row (`Delete VRF cust-a`). */
-export function RowButton({ verb, target, onClick, pressed }: { verb: string; target: string; onClick: () => void; pressed?: boolean }) {
+export function RowButton({
+  verb,
+  target,
+  onClick,
+  pressed,
+}: {
+  verb: string;
+  target: string;
+  onClick: () => void;
+  pressed?: boolean;
+}) {
   return (
-    <button type="button" class={pressed === undefined ? "secondary" : undefined} aria-pressed={pressed} aria-label={`${verb} ${target}`} onClick={onClick}>
+    <button
+      type="button"
+      class={pressed === undefined ? "secondary" : undefined}
+      aria-pressed={pressed}
+      aria-label={`${verb} ${target}`}
+      onClick={onClick}
+    >
       {verb}
     </button>
   );

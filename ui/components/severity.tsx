@@ -8,11 +8,13 @@ import { ALARM_SEVERITIES } from "../../simulator/vocabulary.ts";
 
 /** The colour class of a severity, alarm or syslog. */
 export const severityClass = (severity: string): string =>
-  `sev sev-${{ emergency: "critical", alert: "critical", critical: "critical", error: "major", major: "major", minor: "minor", warning: "warning", notice: "notice", info: "info", debug: "debug" }[severity] ?? "info"}`;
+  `sev ` +
+  `sev-${{ emergency: "critical", alert: "critical", critical: "critical", error: "major", major: "major", minor: "minor", warning: "warning", notice: "notice", info: "info", debug: "debug" }[severity] ?? "info"}`;
 
 export function Severity({ severity }: { severity: string }) {
   return <span class={severityClass(severity)}>{severity}</span>;
 }
 
 /** The worst severity with a count above zero, from a count by severity (most severe first), or null. */
-export const worstOf = (counts: Record<string, number>): string | null => ALARM_SEVERITIES.find((s) => (counts[s] ?? 0) > 0) ?? null;
+export const worstOf = (counts: Record<string, number>): string | null =>
+  ALARM_SEVERITIES.find((s) => (counts[s] ?? 0) > 0) ?? null;

@@ -19,12 +19,22 @@ export function StatusStrip({ appliance }: { appliance: string }) {
       <span class="brand">{appliance}</span>
       {s && <span class="muted-light">{s.softwareVersion}</span>}
       {s && (
-        <a class={`badge ${total === 0 ? "sev-none" : `sev-${worst}`}`} href="/alarms" data-testid="alarm-badge" aria-label={total === 0 ? "No alarms active" : `${total} alarm${total === 1 ? "" : "s"}, the worst ${worst}`}>
+        <a
+          class={`badge ${total === 0 ? "sev-none" : `sev-${worst}`}`}
+          href="/alarms"
+          data-testid="alarm-badge"
+          aria-label={total === 0 ? "No alarms active" : `${total} alarm${total === 1 ? "" : "s"}, the worst ${worst}`}
+        >
           {total === 0 ? "No alarms" : `${total} alarm${total === 1 ? "" : "s"}`}
         </a>
       )}
       {s?.configuration.pendingRestart && (
-        <a class="badge sev-minor" href="/config" data-testid="pending-restart" title={`Committed versions ${s.configuration.pendingRestartVersions.join(", ")} apply at the next restart`}>
+        <a
+          class="badge sev-minor"
+          href="/config"
+          data-testid="pending-restart"
+          title={`Committed versions ${s.configuration.pendingRestartVersions.join(", ")} apply at the next restart`}
+        >
           Restart pending
         </a>
       )}

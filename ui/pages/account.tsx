@@ -35,7 +35,12 @@ export function Account() {
         Signed in as <strong>{me.value?.username}</strong> ({me.value?.role}) on {me.value?.appliance}.
       </p>
       <section class="actions" aria-label="Password">
-        <ActionForm operation={contract.authSession.password} title="Change my password" showResult={false} onDone={() => void refreshSession()}>
+        <ActionForm
+          operation={contract.authSession.password}
+          title="Change my password"
+          showResult={false}
+          onDone={() => void refreshSession()}
+        >
           <p class="muted">Every session of the account ends, this one included: sign in again afterwards.</p>
         </ActionForm>
       </section>
@@ -52,11 +57,23 @@ export function Account() {
           <label for="pk-name">Name</label>
           <input id="pk-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
           <label for="pk-password">Current password</label>
-          <input id="pk-password" type="password" autocomplete="current-password" required value={currentPassword} onInput={(e) => setCurrentPassword(e.currentTarget.value)} />
+          <input
+            id="pk-password"
+            type="password"
+            autocomplete="current-password"
+            required
+            value={currentPassword}
+            onInput={(e) => setCurrentPassword(e.currentTarget.value)}
+          />
           <button type="submit">Register a passkey</button>
         </form>
         <ProblemNote error={error} />
-        <ActionForm operation={contract.passkeys.remove} title="Remove a passkey" confirm="Remove this passkey?" onDone={passkeys.reload} />
+        <ActionForm
+          operation={contract.passkeys.remove}
+          title="Remove a passkey"
+          confirm="Remove this passkey?"
+          onDone={passkeys.reload}
+        />
       </section>
     </>
   );

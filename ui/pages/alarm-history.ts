@@ -23,7 +23,9 @@ const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? 
 
 /** The alarm events among log entries (in any order), newest first. */
 export function alarmEvents(entries: readonly LogEntry[]): AlarmEvent[] {
-  const oldestFirst = [...entries].filter((e) => e.msgId === "alarm.raise" || e.msgId === "alarm.clear").sort((a, b) => a.seq - b.seq);
+  const oldestFirst = [...entries]
+    .filter((e) => e.msgId === "alarm.raise" || e.msgId === "alarm.clear")
+    .sort((a, b) => a.seq - b.seq);
   const raised = new Map<string, { severity: string | null; text: string | null }>();
   const events = oldestFirst.map((e): AlarmEvent => {
     const id = String(e.fields.id ?? "");
@@ -35,7 +37,16 @@ export function alarmEvents(entries: readonly LogEntry[]): AlarmEvent[] {
       return { seq: e.seq, timestamp: e.timestamp, event: "raised", id, instance, ...raise, manual: false };
     }
     const raise = raised.get(key);
-    return { seq: e.seq, timestamp: e.timestamp, event: "cleared", id, instance, severity: raise?.severity ?? null, text: raise?.text ?? null, manual: e.fields.manual === true };
+    return {
+      seq: e.seq,
+      timestamp: e.timestamp,
+      event: "cleared",
+      id,
+      instance,
+      severity: raise?.severity ?? null,
+      text: raise?.text ?? null,
+      manual: e.fields.manual === true,
+    };
   });
   return events.reverse();
 }
@@ -58,7 +69,17 @@ export function ringWindows(lastSeq: number, capacity: number, pageSize: number)
 export function objectPage(id: string, instance: string | null): string | null {
   const family = id.split(".")[0];
   if (id === "pool.utilisation.high" && instance) return `/pools/${encodeURIComponent(instance)}`;
-  const pages: Record<string, string> = { pool: "/pools", cgn: "/cgn", radius: "/radius", bgp: "/routing", igp: "/routing", gre: "/gre", ipsec: "/ipsec", licence: "/licensing", sessions: "/sessions" };
+  const pages: Record<string, string> = {
+    pool: "/pools",
+    cgn: "/cgn",
+    radius: "/radius",
+    bgp: "/routing",
+    igp: "/routing",
+    gre: "/gre",
+    ipsec: "/ipsec",
+    licence: "/licensing",
+    sessions: "/sessions",
+  };
   return family ? (pages[family] ?? null) : null;
 }
 
@@ -73,5 +94,9 @@ export interface AlarmFilter {
 
 export function matches(e: AlarmEvent, f: AlarmFilter): boolean {
   const text = f.object.trim().toLowerCase();
-  return (!f.severity || e.severity === f.severity) && (!f.event || e.event === f.event) && (!text || `${e.id} ${e.instance ?? ""}`.toLowerCase().includes(text));
+  return (
+    (!f.severity || e.severity === f.severity) &&
+    (!f.event || e.event === f.event) &&
+    (!text || `${e.id} ${e.instance ?? ""}`.toLowerCase().includes(text))
+  );
 }

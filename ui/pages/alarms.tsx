@@ -25,7 +25,9 @@ import { alarmEvents, matches, objectPage, ringWindows, type AlarmEvent, type Al
 /** The tail's largest read. */
 const PAGE = 1000;
 
-/** Every alarm event the ring holds, read once in windows, then followed (a push of the live channel, or every 10 s). */
+/**
+ * Every alarm event the ring holds, read once in windows, then followed (a push of the live channel, or every 10 s).
+ */
 function useAlarmHistory(base: string): { events: AlarmEvent[] | null; oldest: string | null; error: ApiError | null } {
   const [entries, setEntries] = useState<Map<number, LogEntry>>(new Map());
   const [oldest, setOldest] = useState<string | null>(null);
@@ -42,7 +44,11 @@ function useAlarmHistory(base: string): { events: AlarmEvent[] | null; oldest: s
       try {
         const newest = await call(contract.logs.tail, { query: { count: 1 } }, base);
         last.current = newest.lastSeq;
-        const pages = await Promise.all(ringWindows(newest.lastSeq, LOG_CAPACITY, PAGE).map((sinceSeq) => call(contract.logs.tail, { query: { count: PAGE, sinceSeq } }, base)));
+        const pages = await Promise.all(
+          ringWindows(newest.lastSeq, LOG_CAPACITY, PAGE).map((sinceSeq) =>
+            call(contract.logs.tail, { query: { count: PAGE, sinceSeq } }, base),
+          ),
+        );
         if (!live) return;
         pages.forEach((p) => keep(p.entries));
         const first = pages.flatMap((p) => p.entries).sort((a, b) => a.seq - b.seq)[0];
@@ -63,7 +69,9 @@ function useAlarmHistory(base: string): { events: AlarmEvent[] | null; oldest: s
     let live = true;
     const more = async () => {
       if (last.current === null || document.visibilityState !== "visible") return;
-      const tail = await call(contract.logs.tail, { query: { count: PAGE, sinceSeq: last.current } }, base).catch(() => null);
+      const tail = await call(contract.logs.tail, { query: { count: PAGE, sinceSeq: last.current } }, base).catch(
+        () => null,
+      );
       if (!live || !tail) return;
       last.current = Math.max(last.current, tail.lastSeq);
       keep(tail.entries);
@@ -96,7 +104,13 @@ export function Alarms({ ctx }: { ctx: PageContext }) {
           <Card
             id="active"
             title="Active"
-            aside={a.count === 0 ? "none" : ALARM_SEVERITIES.filter((s) => (a.countBySeverity[s] ?? 0) > 0).map((s) => `${a.countBySeverity[s]} ${s}`).join(", ")}
+            aside={
+              a.count === 0
+                ? "none"
+                : ALARM_SEVERITIES.filter((s) => (a.countBySeverity[s] ?? 0) > 0)
+                    .map((s) => `${a.countBySeverity[s]} ${s}`)
+                    .join(", ")
+            }
           >
             {rows.note}
             <RecordTable
@@ -104,7 +118,14 @@ export function Alarms({ ctx }: { ctx: PageContext }) {
               csvName="active-alarms"
               testid="alarm-table"
               empty="No active alarms."
-              rows={a.active.map((alarm: Alarm) => ({ severity: alarm.severity, alarm: alarm.id, object: alarm.instance, text: alarm.text, raisedUtc: alarm.firstRaisedUtc, ageSeconds: alarm.ageSeconds }))}
+              rows={a.active.map((alarm: Alarm) => ({
+                severity: alarm.severity,
+                alarm: alarm.id,
+                object: alarm.instance,
+                text: alarm.text,
+                raisedUtc: alarm.firstRaisedUtc,
+                ageSeconds: alarm.ageSeconds,
+              }))}
               labels={{ raisedUtc: "Raised", ageSeconds: "Active for" }}
               cells={{
                 severity: (row) => <Severity severity={String(row.severity)} />,
@@ -117,7 +138,20 @@ export function Alarms({ ctx }: { ctx: PageContext }) {
                       const id = String(row.alarm);
                       const instance = row.object === null ? null : String(row.object);
                       const name = `${id}${instance ? ` on ${instance}` : ""}`;
-                      return <RowButton verb="Clear" target={name} onClick={() => void rows.act(`Clear ${name}? It is raised again if its condition still holds.`, () => call(contract.alarms.clear, { body: { id, instance } }), `${name} cleared.`, alarms.reload)} />;
+                      return (
+                        <RowButton
+                          verb="Clear"
+                          target={name}
+                          onClick={() =>
+                            void rows.act(
+                              `Clear ${name}? It is raised again if its condition still holds.`,
+                              () => call(contract.alarms.clear, { body: { id, instance } }),
+                              `${name} cleared.`,
+                              alarms.reload,
+                            )
+                          }
+                        />
+                      );
                     },
                   }
                 : {})}
@@ -134,12 +168,16 @@ export function Alarms({ ctx }: { ctx: PageContext }) {
           <ActionForm
             operation={contract.alarms.test}
             title="Send a test alert"
-            hints={{ severity: "Every alarm sink whose severity floor this reaches receives it.", text: "What the alert says; empty: the appliance's default text." }}
+            hints={{
+              severity: "Every alarm sink whose severity floor this reaches receives it.",
+              text: "What the alert says; empty: the appliance's default text.",
+            }}
             renderResult={(result) => {
               const r = result as Answer<typeof contract.alarms.test>;
               return (
                 <p>
-                  Sent at {utc(r.sentUtc)}: a {r.alarm.severity} alert, “{r.alarm.text}”, to every sink whose floor it reaches.
+                  Sent at {utc(r.sentUtc)}: a {r.alarm.severity} alert, “{r.alarm.text}”, to every sink whose floor it
+                  reaches.
                 </p>
               );
             }}
@@ -150,16 +188,34 @@ export function Alarms({ ctx }: { ctx: PageContext }) {
   );
 }
 
-function History({ ctx, object }: { ctx: PageContext; object: (id: string, instance: string | null) => preact.ComponentChildren }) {
+function History({
+  ctx,
+  object,
+}: {
+  ctx: PageContext;
+  object: (id: string, instance: string | null) => preact.ComponentChildren;
+}) {
   const history = useAlarmHistory(ctx.base);
   const [filter, setFilter] = useState<AlarmFilter>({ severity: "", object: "", event: "" });
   const shown = history.events?.filter((e) => matches(e, filter)) ?? [];
   return (
-    <Card id="history" title="History" aside={history.oldest ? `raised and cleared, from the log since ${utc(history.oldest)}` : "raised and cleared, from the log"}>
+    <Card
+      id="history"
+      title="History"
+      aside={
+        history.oldest
+          ? `raised and cleared, from the log since ${utc(history.oldest)}`
+          : "raised and cleared, from the log"
+      }
+    >
       <form class="filter-line" aria-label="Filter the history" onSubmit={(e) => e.preventDefault()}>
         <div class="field">
           <label for="history-severity">Severity</label>
-          <select id="history-severity" value={filter.severity} onChange={(e) => setFilter({ ...filter, severity: e.currentTarget.value })}>
+          <select
+            id="history-severity"
+            value={filter.severity}
+            onChange={(e) => setFilter({ ...filter, severity: e.currentTarget.value })}
+          >
             <option value="">any</option>
             {ALARM_SEVERITIES.map((s) => (
               <option key={s}>{s}</option>
@@ -168,11 +224,20 @@ function History({ ctx, object }: { ctx: PageContext; object: (id: string, insta
         </div>
         <div class="field">
           <label for="history-object">Alarm or object contains</label>
-          <input id="history-object" value={filter.object} spellcheck={false} onInput={(e) => setFilter({ ...filter, object: e.currentTarget.value })} />
+          <input
+            id="history-object"
+            value={filter.object}
+            spellcheck={false}
+            onInput={(e) => setFilter({ ...filter, object: e.currentTarget.value })}
+          />
         </div>
         <div class="field">
           <label for="history-event">Event</label>
-          <select id="history-event" value={filter.event} onChange={(e) => setFilter({ ...filter, event: e.currentTarget.value })}>
+          <select
+            id="history-event"
+            value={filter.event}
+            onChange={(e) => setFilter({ ...filter, event: e.currentTarget.value })}
+          >
             <option value="">raised and cleared</option>
             <option value="raised">raised</option>
             <option value="cleared">cleared</option>
@@ -181,20 +246,39 @@ function History({ ctx, object }: { ctx: PageContext; object: (id: string, insta
       </form>
       <ProblemNote error={history.error} />
       {history.events === null ? (
-        !history.error && <p class="muted" aria-live="polite">Loading…</p>
+        !history.error && (
+          <p class="muted" aria-live="polite">
+            Loading…
+          </p>
+        )
       ) : (
         <RecordTable
           caption="Alarm history, newest first"
           csvName="alarm-history"
           testid="alarm-history"
-          empty={history.events.length === 0 ? "No alarm was raised or cleared in the log the appliance holds." : "No event matches the filter."}
-          rows={shown.map((e) => ({ timeUtc: e.timestamp, event: e.event === "cleared" && e.manual ? "cleared by an operator" : e.event, severity: e.severity, alarm: e.id, object: e.instance, text: e.text, seq: e.seq }))}
+          empty={
+            history.events.length === 0
+              ? "No alarm was raised or cleared in the log the appliance holds."
+              : "No event matches the filter."
+          }
+          rows={shown.map((e) => ({
+            timeUtc: e.timestamp,
+            event: e.event === "cleared" && e.manual ? "cleared by an operator" : e.event,
+            severity: e.severity,
+            alarm: e.id,
+            object: e.instance,
+            text: e.text,
+            seq: e.seq,
+          }))}
           labels={{ timeUtc: "Time", seq: "Log seq" }}
           cells={{
-            severity: (row) => (row.severity === null ? <span class="muted">—</span> : <Severity severity={String(row.severity)} />),
+            severity: (row) =>
+              row.severity === null ? <span class="muted">—</span> : <Severity severity={String(row.severity)} />,
             alarm: (row) => <code class="nowrap">{String(row.alarm)}</code>,
             object: (row) => object(String(row.alarm), row.object === null ? null : String(row.object)),
-            event: (row) => <span class={String(row.event).startsWith("raised") ? "tone-bad" : "tone-good"}>{String(row.event)}</span>,
+            event: (row) => (
+              <span class={String(row.event).startsWith("raised") ? "tone-bad" : "tone-good"}>{String(row.event)}</span>
+            ),
           }}
         />
       )}

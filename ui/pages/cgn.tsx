@@ -62,8 +62,10 @@ export function Cgn({ ctx }: { ctx: PageContext }) {
               labels={{ usedPercent: "Blocks used" }}
             />
             <p class="muted">
-              Blocks used is the share of a group's port blocks held by bindings; quarantined blocks rest before reuse. Native counters: {count(s.nativeCounters.noMapping)} without mapping,{" "}
-              {count(s.nativeCounters.autolearnMisses)} auto-learn misses, {count(s.nativeCounters.extensionWanted)} extensions wanted, {count(s.nativeCounters.eventRingDrops)} event-ring drops.{" "}
+              Blocks used is the share of a group's port blocks held by bindings; quarantined blocks rest before reuse.
+              Native counters: {count(s.nativeCounters.noMapping)} without mapping,{" "}
+              {count(s.nativeCounters.autolearnMisses)} auto-learn misses, {count(s.nativeCounters.extensionWanted)}{" "}
+              extensions wanted, {count(s.nativeCounters.eventRingDrops)} event-ring drops.{" "}
               <a href={`${prefix}/troubleshooting`}>Who had a public address and port at a given time?</a>
             </p>
           </Card>
@@ -73,7 +75,11 @@ export function Cgn({ ctx }: { ctx: PageContext }) {
       {local && can(contract.cgnConfig.groups) && <Groups onChange={status.reload} />}
       {local && can(contract.cgnConfig.putSettings) && (
         <Card id="cgn-caps" title="Caps">
-          <ActionForm operation={contract.cgnConfig.putSettings} title="Change the CGN caps" prefill={contract.cgnConfig.settings} />
+          <ActionForm
+            operation={contract.cgnConfig.putSettings}
+            title="Change the CGN caps"
+            prefill={contract.cgnConfig.settings}
+          />
         </Card>
       )}
     </>
@@ -111,10 +117,17 @@ function Bindings({ ctx, groups }: { ctx: PageContext; groups: string[] | undefi
           </select>
         </label>
         <label>
-          Inside VRF <input value={draft.vrf} size={10} onInput={(e) => setDraft({ ...draft, vrf: e.currentTarget.value })} />
+          Inside VRF{" "}
+          <input value={draft.vrf} size={10} onInput={(e) => setDraft({ ...draft, vrf: e.currentTarget.value })} />
         </label>
         <label>
-          Inside or public address starts with <input value={draft.ip} size={16} spellcheck={false} onInput={(e) => setDraft({ ...draft, ip: e.currentTarget.value })} />
+          Inside or public address starts with{" "}
+          <input
+            value={draft.ip}
+            size={16}
+            spellcheck={false}
+            onInput={(e) => setDraft({ ...draft, ip: e.currentTarget.value })}
+          />
         </label>
         <button type="submit">Show</button>
       </form>
@@ -122,10 +135,15 @@ function Bindings({ ctx, groups }: { ctx: PageContext; groups: string[] | undefi
         {(b) => (
           <>
             <p role="status" data-testid="cgn-bindings-range">
-              {!b.running ? "CGN is not running: no bindings." : b.total === 0 ? "No matching bindings." : `${count(b.offset + 1)}–${count(b.offset + b.items.length)} of ${count(b.total)}, by binding index`}
+              {!b.running
+                ? "CGN is not running: no bindings."
+                : b.total === 0
+                  ? "No matching bindings."
+                  : `${count(b.offset + 1)}–${count(b.offset + b.items.length)} of ${count(b.total)}, by binding index`}
             </p>
             <RecordTable
-              caption="CGN bindings" dense
+              caption="CGN bindings"
+              dense
               csvName="cgn-bindings"
               rows={b.items.map((r) => ({
                 bindingIndex: r.bindingIndex,
@@ -139,15 +157,41 @@ function Bindings({ ctx, groups }: { ctx: PageContext; groups: string[] | undefi
                 subscriber: r.subscriberId ?? (r.autoLearned ? "anonymous (auto-learned)" : null),
                 created: r.createdUtc,
               }))}
-              labels={{ bindingIndex: "Index", insideIp: "Inside", publicIp: "Public", portBlocks: "Ports", sessionId: "Session", created: "Since" }}
+              labels={{
+                bindingIndex: "Index",
+                insideIp: "Inside",
+                publicIp: "Public",
+                portBlocks: "Ports",
+                sessionId: "Session",
+                created: "Since",
+              }}
               cells={{
-                subscriber: (row) => (row.subscriber === null ? <span class="muted">—</span> : <span class="clip" title={String(row.subscriber)}>{String(row.subscriber)}</span>),
-                sessionId: (row) => (row.sessionId ? <a href={`${prefix}/sessions/${row.sessionId}`}>{String(row.sessionId)}</a> : <span class="muted">anonymous</span>),
+                subscriber: (row) =>
+                  row.subscriber === null ? (
+                    <span class="muted">—</span>
+                  ) : (
+                    <span class="clip" title={String(row.subscriber)}>
+                      {String(row.subscriber)}
+                    </span>
+                  ),
+                sessionId: (row) =>
+                  row.sessionId ? (
+                    <a href={`${prefix}/sessions/${row.sessionId}`}>{String(row.sessionId)}</a>
+                  ) : (
+                    <span class="muted">anonymous</span>
+                  ),
               }}
               {...(mayIdentify
                 ? {
                     rowAction: (row) =>
-                      row.sessionId === 0 && !b.items.find((i) => i.bindingIndex === row.bindingIndex)?.subscriberId ? <RowButton verb="Identify" target={`binding ${row.bindingIndex}`} pressed={identifying === row.bindingIndex} onClick={() => setIdentifying(row.bindingIndex as number)} /> : null,
+                      row.sessionId === 0 && !b.items.find((i) => i.bindingIndex === row.bindingIndex)?.subscriberId ? (
+                        <RowButton
+                          verb="Identify"
+                          target={`binding ${row.bindingIndex}`}
+                          pressed={identifying === row.bindingIndex}
+                          onClick={() => setIdentifying(row.bindingIndex as number)}
+                        />
+                      ) : null,
                   }
                 : {})}
             />
@@ -188,7 +232,9 @@ function Groups({ onChange }: { onChange: () => void }) {
     // The API's words speak to read-modify-write clients ("absent keeps …"); a person reads these.
     hints: {
       insideVrfs: "The subscriber VRFs whose IPv4 sessions the group translates; a VRF belongs to one group only.",
-      timeouts: "Idle timeouts in seconds; empty takes the RFCs' defaults: TCP established 7440, TCP transitory 240, UDP 300, ICMP 60.",
+      timeouts:
+        "Idle timeouts in seconds; empty takes the RFCs' defaults: TCP established 7440, " +
+        "TCP transitory 240, UDP 300, ICMP 60.",
     },
   };
   const current = groups.data?.find((g) => g.name === editing);
@@ -210,15 +256,35 @@ function Groups({ onChange }: { onChange: () => void }) {
               bypassPrefixes: g.bypassPrefixes,
               waitsForRestart: g.pendingRestart,
             }))}
-            labels={{ portsPerBlock: "Ports per block", bindingTimeoutSeconds: "Binding timeout", quarantineSeconds: "Quarantine" }}
+            labels={{
+              portsPerBlock: "Ports per block",
+              bindingTimeoutSeconds: "Binding timeout",
+              quarantineSeconds: "Quarantine",
+            }}
             {...(can(contract.cgnConfig.putGroup)
               ? {
                   rowAction: (row) => {
                     const name = String(row.name);
                     return (
                       <>
-                        <RowButton verb="Edit" target={`group ${name}`} pressed={editing === name} onClick={() => setEditing(editing === name ? null : name)} />
-                        <RowButton verb="Delete" target={`group ${name}`} onClick={() => void rows.act(`Delete CGN group ${name}? It stops translating at the next start.`, () => call(contract.cgnConfig.deleteGroup, { params: { name } }), `CGN group ${name} deleted; the change takes effect at the next start.`, reload)} />
+                        <RowButton
+                          verb="Edit"
+                          target={`group ${name}`}
+                          pressed={editing === name}
+                          onClick={() => setEditing(editing === name ? null : name)}
+                        />
+                        <RowButton
+                          verb="Delete"
+                          target={`group ${name}`}
+                          onClick={() =>
+                            void rows.act(
+                              `Delete CGN group ${name}? It stops translating at the next start.`,
+                              () => call(contract.cgnConfig.deleteGroup, { params: { name } }),
+                              `CGN group ${name} deleted; the change takes effect at the next start.`,
+                              reload,
+                            )
+                          }
+                        />
                       </>
                     );
                   },
@@ -228,11 +294,30 @@ function Groups({ onChange }: { onChange: () => void }) {
         )}
       </Loaded>
       {current && (
-        <ActionForm key={current.name} operation={contract.cgnConfig.putGroup} configList="cgn.groups" params={{ name: current.name }} current={current} hide={["name"]} choices={choices} {...records} title={`Edit group ${current.name}`} submitLabel="Save" onDone={reload} />
+        <ActionForm
+          key={current.name}
+          operation={contract.cgnConfig.putGroup}
+          configList="cgn.groups"
+          params={{ name: current.name }}
+          current={current}
+          hide={["name"]}
+          choices={choices}
+          {...records}
+          title={`Edit group ${current.name}`}
+          submitLabel="Save"
+          onDone={reload}
+        />
       )}
       {can(contract.cgnConfig.putGroup) && (
         <Fold title="Add a group">
-          <ActionForm operation={contract.cgnConfig.putGroup} configList="cgn.groups" choices={choices} {...records} title="Add a CGN group" onDone={reload} />
+          <ActionForm
+            operation={contract.cgnConfig.putGroup}
+            configList="cgn.groups"
+            choices={choices}
+            {...records}
+            title="Add a CGN group"
+            onDone={reload}
+          />
         </Fold>
       )}
     </Card>

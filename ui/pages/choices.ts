@@ -17,10 +17,15 @@ export function useVrfChoices(withDefault = true): string[] | undefined {
   return withDefault ? ["default", ...names.filter((n) => n !== "default")] : names;
 }
 
-/** The data-plane ports, each sent by its id and shown by its name and description (`xe-0/0/1 OLT-south`), as every page names ports. */
+/**
+ * The data-plane ports, each sent by its id and shown by its name and description (`xe-0/0/1 OLT-south`), as every page
+ * names ports.
+ */
 export function usePortChoices(): Choice[] | undefined {
   const ports = useCall(can(contract.system.interfaces) ? contract.system.interfaces : null);
-  return ports.data?.interfaces.filter((i) => i.portId !== null).map((i) => ({ value: String(i.portId), label: i.label ?? i.name }));
+  return ports.data?.interfaces
+    .filter((i) => i.portId !== null)
+    .map((i) => ({ value: String(i.portId), label: i.label ?? i.name }));
 }
 
 /** A form's `choices` from the lists read so far (a list not read yet leaves its field typed). */

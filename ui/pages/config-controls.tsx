@@ -27,10 +27,14 @@ export interface ControlProps {
   readOnly?: boolean;
 }
 
-/** The value as the control shows it: the draft when there is one, else the value now; empty when unset (the default is the placeholder). */
+/**
+ * The value as the control shows it: the draft when there is one, else the value now; empty when unset (the default is
+ * the placeholder).
+ */
 const shown = (p: ControlProps): string => (p.draft !== undefined ? (p.draft ?? "") : (p.current ?? ""));
 /** What an empty text control means. */
-const placeholderOf = (spec: ValueSpec): string | undefined => (spec.default !== null && spec.default !== "" ? `default: ${spec.default.replace(/\n/g, ", ")}` : undefined);
+const placeholderOf = (spec: ValueSpec): string | undefined =>
+  spec.default !== null && spec.default !== "" ? `default: ${spec.default.replace(/\n/g, ", ")}` : undefined;
 
 export function ValueControl(p: ControlProps) {
   const kind = controlOf(p.spec);
@@ -40,8 +44,15 @@ export function ValueControl(p: ControlProps) {
   const value = shown(p);
   if (p.readOnly || kind === "managed") {
     if (p.spec.secret) return <span class="cfg-readonly">{p.current === null ? "not set" : "set (not shown)"}</span>;
-    if (value !== "") return <span class="cfg-readonly"><code>{kind === "switch" ? (value === "true" ? "on" : "off") : value.replace(/\n/g, ", ")}</code></span>;
-    return <span class="cfg-readonly muted">{placeholderOf(p.spec) ? `unset (${placeholderOf(p.spec)})` : "unset"}</span>;
+    if (value !== "")
+      return (
+        <span class="cfg-readonly">
+          <code>{kind === "switch" ? (value === "true" ? "on" : "off") : value.replace(/\n/g, ", ")}</code>
+        </span>
+      );
+    return (
+      <span class="cfg-readonly muted">{placeholderOf(p.spec) ? `unset (${placeholderOf(p.spec)})` : "unset"}</span>
+    );
   }
   switch (kind) {
     case "switch": {
@@ -49,7 +60,14 @@ export function ValueControl(p: ControlProps) {
       const on = (value === "" ? p.spec.default : value) === "true";
       return (
         <span class="switch">
-          <input id={p.id} type="checkbox" role="switch" checked={on} onChange={(e) => set(e.currentTarget.checked ? "true" : "false")} {...aria} />
+          <input
+            id={p.id}
+            type="checkbox"
+            role="switch"
+            checked={on}
+            onChange={(e) => set(e.currentTarget.checked ? "true" : "false")}
+            {...aria}
+          />
           <span aria-hidden="true">{on ? "on" : "off"}</span>
         </span>
       );
@@ -57,7 +75,12 @@ export function ValueControl(p: ControlProps) {
     case "select": {
       const options = p.spec.choices ?? p.options ?? [];
       return (
-        <select id={p.id} value={value} onChange={(e) => set(e.currentTarget.value === "" ? null : e.currentTarget.value)} {...aria}>
+        <select
+          id={p.id}
+          value={value}
+          onChange={(e) => set(e.currentTarget.value === "" ? null : e.currentTarget.value)}
+          {...aria}
+        >
           {!p.spec.required && <option value="">{p.spec.default ? `default (${p.spec.default})` : "none"}</option>}
           {p.spec.required && value === "" && <option value="">choose…</option>}
           {value !== "" && !options.includes(value) && <option value={value}>{value}</option>}
@@ -97,7 +120,16 @@ export function ValueControl(p: ControlProps) {
       const { minimum: min, maximum: max } = p.spec;
       return (
         <span class="cfg-number">
-          <input id={p.id} inputMode="numeric" autoComplete="off" spellcheck={false} value={value} placeholder={placeholderOf(p.spec)} onInput={(e) => set(e.currentTarget.value.trim() === "" ? null : e.currentTarget.value)} {...aria} />
+          <input
+            id={p.id}
+            inputMode="numeric"
+            autoComplete="off"
+            spellcheck={false}
+            value={value}
+            placeholder={placeholderOf(p.spec)}
+            onInput={(e) => set(e.currentTarget.value.trim() === "" ? null : e.currentTarget.value)}
+            {...aria}
+          />
           {unit && <span class="unit">{unit}</span>}
           {min !== null && max !== null && <span class="range muted">{`${min} to ${max}`}</span>}
         </span>
@@ -118,12 +150,24 @@ export function ValueControl(p: ControlProps) {
         />
       );
     default:
-      return <input id={p.id} spellcheck={false} autoComplete="off" value={value} placeholder={placeholderOf(p.spec)} onInput={(e) => set(e.currentTarget.value.trim() === "" ? null : e.currentTarget.value)} {...aria} />;
+      return (
+        <input
+          id={p.id}
+          spellcheck={false}
+          autoComplete="off"
+          value={value}
+          placeholder={placeholderOf(p.spec)}
+          onInput={(e) => set(e.currentTarget.value.trim() === "" ? null : e.currentTarget.value)}
+          {...aria}
+        />
+      );
   }
 }
 
 /** A list value as rows, one element each, removable, and a row to add: typed as the list reads. */
-function ListRows(p: ControlProps & { value: string; set: (text: string | null) => void; aria: Record<string, unknown> }) {
+function ListRows(
+  p: ControlProps & { value: string; set: (text: string | null) => void; aria: Record<string, unknown> },
+) {
   const fromValue = (v: string) => (v === "" ? [] : v.split("\n"));
   // The rows as typed (a row emptied while typing stays until it is removed); the value is their non-empty ones.
   const [typed, setTyped] = useState<string[]>(() => fromValue(p.value));
@@ -154,7 +198,12 @@ function ListRows(p: ControlProps & { value: string; set: (text: string | null) 
             onInput={(e) => write(rows.map((r, j) => (j === i ? e.currentTarget.value : r)))}
           />
           {i < rows.length - 1 && (
-            <button type="button" class="link" aria-label={`Remove ${row} from ${p.label}`} onClick={() => write(rows.filter((_, j) => j !== i))}>
+            <button
+              type="button"
+              class="link"
+              aria-label={`Remove ${row} from ${p.label}`}
+              onClick={() => write(rows.filter((_, j) => j !== i))}
+            >
               Remove
             </button>
           )}

@@ -21,18 +21,20 @@ export interface DiffRow {
 export function diffBetween(entries: readonly ConfigHistoryEntry[], from: number, to: number): DiffRow[] {
   const [low, high] = from <= to ? [from, to] : [to, from];
   const rows = new Map<string, DiffRow>();
-  for (const entry of [...entries].filter((e) => e.version > low && e.version <= high).sort((a, b) => a.version - b.version)) {
+  for (const entry of [...entries]
+    .filter((e) => e.version > low && e.version <= high)
+    .sort((a, b) => a.version - b.version)) {
     for (const change of entry.changes) {
       const row = rows.get(change.pointer) ?? { pointer: change.pointer, from: change.before, to: change.before };
       row.to = change.after;
       rows.set(change.pointer, row);
     }
   }
-  // A secret reads redacted on both sides: whether it ended where it began cannot be told, so a change to it is always shown.
+  // A secret reads redacted on both sides: whether it ended where it began cannot be told, so a change to it is always
+  // shown.
   const changed = [...rows.values()]
     .filter((r) => r.from !== r.to || r.to === REDACTED)
     .map((r) => (r.from === r.to ? { ...r, to: `${REDACTED} (changed)` } : r))
     .sort((a, b) => a.pointer.localeCompare(b.pointer));
   return from <= to ? changed : changed.map((r) => ({ pointer: r.pointer, from: r.to, to: r.from }));
 }
-

@@ -24,7 +24,8 @@ const SHOWN = 30;
 export function placeText(pointer: string): string {
   const place = placeOfPointer(pointer);
   if (place.kind === "field") return `${sectionOf(place.path).title} · ${keyLabel(place.path)}`;
-  if (place.kind === "item") return `${keyLabel(place.listPath)} · ${place.key}${place.child ? ` · ${childLabel(place.child)}` : ""}`;
+  if (place.kind === "item")
+    return `${keyLabel(place.listPath)} · ${place.key}${place.child ? ` · ${childLabel(place.child)}` : ""}`;
   if (place.kind === "list") return keyLabel(place.listPath);
   return pointer;
 }
@@ -94,7 +95,12 @@ export function ConfigHistory({ ctx, onRolledBack }: { ctx: PageContext; onRolle
                         <td class="wrap">{entry.comment ?? <span class="muted">—</span>}</td>
                         <td>
                           {entry.changes.length > 0 ? (
-                            <button type="button" class="link" aria-expanded={open === entry.version} onClick={() => setOpen(open === entry.version ? null : entry.version)}>
+                            <button
+                              type="button"
+                              class="link"
+                              aria-expanded={open === entry.version}
+                              onClick={() => setOpen(open === entry.version ? null : entry.version)}
+                            >
                               {entry.changes.length} value{entry.changes.length === 1 ? "" : "s"}
                             </button>
                           ) : (
@@ -104,10 +110,15 @@ export function ConfigHistory({ ctx, onRolledBack }: { ctx: PageContext; onRolle
                         {mayRollBack && (
                           <td class="row-actions">
                             {i > 0 && (
-                              <button type="button" class="secondary" aria-pressed={rollingBack === entry.version} onClick={() => {
-                                setOutcome(null);
-                                setRollingBack(rollingBack === entry.version ? null : entry.version);
-                              }}>
+                              <button
+                                type="button"
+                                class="secondary"
+                                aria-pressed={rollingBack === entry.version}
+                                onClick={() => {
+                                  setOutcome(null);
+                                  setRollingBack(rollingBack === entry.version ? null : entry.version);
+                                }}
+                              >
                                 Roll back to version {entry.version}
                               </button>
                             )}
@@ -117,7 +128,15 @@ export function ConfigHistory({ ctx, onRolledBack }: { ctx: PageContext; onRolle
                       {open === entry.version && (
                         <tr class="detail">
                           <td colSpan={mayRollBack ? 7 : 6}>
-                            <DiffTable rows={entry.changes.map((c) => ({ place: placeText(c.pointer), from: c.before, to: c.after }))} fromLabel="Before" toLabel="After" />
+                            <DiffTable
+                              rows={entry.changes.map((c) => ({
+                                place: placeText(c.pointer),
+                                from: c.before,
+                                to: c.after,
+                              }))}
+                              fromLabel="Before"
+                              toLabel="After"
+                            />
                           </td>
                         </tr>
                       )}
@@ -171,7 +190,17 @@ function Outcome({ text }: { text: string }) {
 }
 
 /** What rolling back to `version` changes, from the active version, before anything is changed; with a comment. */
-function RollbackReview({ entries, version, cancel, done }: { entries: ConfigHistoryEntry[]; version: number; cancel: () => void; done: (text: string) => void }) {
+function RollbackReview({
+  entries,
+  version,
+  cancel,
+  done,
+}: {
+  entries: ConfigHistoryEntry[];
+  version: number;
+  cancel: () => void;
+  done: (text: string) => void;
+}) {
   const active = entries[0]?.version ?? version;
   const rows = diffBetween(entries, active, version);
   const [comment, setComment] = useState(`roll back to version ${version}`);
@@ -182,7 +211,10 @@ function RollbackReview({ entries, version, cancel, done }: { entries: ConfigHis
     setProblem(null);
     try {
       const result = await call(contract.config.rollback, { body: { version, comment: comment.trim() || null } });
-      done(`Rolled back: version ${result.version} restores version ${version}${result.restartRequired ? "; some values apply at the next restart" : ""}.`);
+      done(
+        `Rolled back: version ${result.version} restores ` +
+          `version ${version}${result.restartRequired ? "; some values apply at the next restart" : ""}.`,
+      );
     } catch (failure) {
       setProblem(failure instanceof ApiError ? failure : new ApiError(0, { detail: String(failure) }, null));
     } finally {
@@ -194,10 +226,19 @@ function RollbackReview({ entries, version, cancel, done }: { entries: ConfigHis
       <h3>
         Rolling back to version {version} changes {rows.length} value{rows.length === 1 ? "" : "s"}
       </h3>
-      <DiffTable rows={rows.map((r) => ({ place: placeText(r.pointer), from: r.from, to: r.to }))} fromLabel="Now" toLabel={`After the rollback (as in version ${version})`} />
+      <DiffTable
+        rows={rows.map((r) => ({ place: placeText(r.pointer), from: r.from, to: r.to }))}
+        fromLabel="Now"
+        toLabel={`After the rollback (as in version ${version})`}
+      />
       <div class="commit-line">
         <label for={`rollback-comment-${version}`}>Comment for the history</label>
-        <input id={`rollback-comment-${version}`} value={comment} maxLength={1024} onInput={(e) => setComment(e.currentTarget.value)} />
+        <input
+          id={`rollback-comment-${version}`}
+          value={comment}
+          maxLength={1024}
+          onInput={(e) => setComment(e.currentTarget.value)}
+        />
         <button type="button" disabled={busy} onClick={() => void rollback()}>
           {busy ? "Rolling back…" : "Roll back now"}
         </button>
@@ -211,7 +252,15 @@ function RollbackReview({ entries, version, cancel, done }: { entries: ConfigHis
 }
 
 /** Values before and after, one row each. */
-export function DiffTable({ rows, fromLabel, toLabel }: { rows: { place: string; from: string | null; to: string | null }[]; fromLabel: string; toLabel: string }) {
+export function DiffTable({
+  rows,
+  fromLabel,
+  toLabel,
+}: {
+  rows: { place: string; from: string | null; to: string | null }[];
+  fromLabel: string;
+  toLabel: string;
+}) {
   if (rows.length === 0) return <p class="muted">No value changes.</p>;
   return (
     <div class="table-wrap" tabIndex={0} role="region" aria-label="Differences">
@@ -265,7 +314,11 @@ function CompareVersions({ entries }: { entries: ConfigHistoryEntry[] }) {
           {select("compare-to", to, setTo)}
         </span>
       </div>
-      <DiffTable rows={rows.map((r) => ({ place: placeText(r.pointer), from: r.from, to: r.to }))} fromLabel={`Version ${from}`} toLabel={`Version ${to}`} />
+      <DiffTable
+        rows={rows.map((r) => ({ place: placeText(r.pointer), from: r.from, to: r.to }))}
+        fromLabel={`Version ${from}`}
+        toLabel={`Version ${to}`}
+      />
     </details>
   );
 }

@@ -27,7 +27,9 @@ function listItem(pointer: string, list: string): { key: string; child: string |
  */
 export function configPointerToField(pointer: string, fieldNames: readonly string[]): string | undefined {
   const list = /^#\/lists\/[^/]+\/[^/]+\/(.+)$/.exec(pointer);
-  const child = list ? list[1]!.replace(/~1/g, "/").replace(/~0/g, "~") : /^#\/fields\/(.+)$/.exec(pointer)?.[1]?.split(".").pop();
+  const child = list
+    ? list[1]!.replace(/~1/g, "/").replace(/~0/g, "~")
+    : /^#\/fields\/(.+)$/.exec(pointer)?.[1]?.split(".").pop();
   if (!child) return undefined;
   const path = child.split(".");
   return fieldNames.includes(path[0]!) ? `#/${path.join("/")}` : undefined;
@@ -86,7 +88,11 @@ type InterfaceSent = { name?: string };
  * item on the row that named that interface.
  */
 export function placeRoutingSettingsError({ pointer }: Problem, sent: Record<string, unknown>): string | undefined {
-  const fields: Record<string, string> = { "#/fields/bgp.localAs": "#/localAs", "#/fields/routing.routerId": "#/routerId", "#/fields/igp.protocol": "#/igp/protocol" };
+  const fields: Record<string, string> = {
+    "#/fields/bgp.localAs": "#/localAs",
+    "#/fields/routing.routerId": "#/routerId",
+    "#/fields/igp.protocol": "#/igp/protocol",
+  };
   if (fields[pointer]) return fields[pointer];
   const at = listItem(pointer, "igp.interfaces");
   if (!at) return undefined;

@@ -44,7 +44,12 @@ import {
   type ValueSpec,
 } from "./config-model.ts";
 
-type Validation = { key: string; errors: { pointer: string; detail: string }[]; restartRequired: boolean; changedPaths: string[] } | null;
+type Validation = {
+  key: string;
+  errors: { pointer: string; detail: string }[];
+  restartRequired: boolean;
+  changedPaths: string[];
+} | null;
 type Outcome = { text: string; tone: "good" | "bad" } | null;
 
 /** Built-in names a reference takes beside its list's keys (the global table is VRF `default`). */
@@ -73,7 +78,22 @@ export function Configuration({ ctx }: { ctx: PageContext }) {
       ) : (
         <Loaded resource={schema}>
           {(s) => (
-            <Loaded resource={values}>{(v) => (view === "all" ? <AllKeys values={v} schema={s.keys} /> : <Settings ctx={ctx} values={values} current={v} keys={s.keys} redacted={s.redactionPlaceholder} section={view} />)}</Loaded>
+            <Loaded resource={values}>
+              {(v) =>
+                view === "all" ? (
+                  <AllKeys values={v} schema={s.keys} />
+                ) : (
+                  <Settings
+                    ctx={ctx}
+                    values={values}
+                    current={v}
+                    keys={s.keys}
+                    redacted={s.redactionPlaceholder}
+                    section={view}
+                  />
+                )
+              }
+            </Loaded>
           )}
         </Loaded>
       )}
@@ -102,7 +122,8 @@ function Settings({ ctx, values, current, keys, redacted, section }: SettingsPro
   const open = tree.find((s) => s.id === section) ?? linkedSection ?? tree[0]!;
   const candidateKey = JSON.stringify(candidate);
 
-  // The appliance checks the candidate as it is made (every rule, not only the syntax checked as typed): each refusal stands beside its field.
+  // The appliance checks the candidate as it is made (every rule, not only the syntax checked as typed): each refusal
+  // stands beside its field.
   useEffect(() => {
     if (candidateSize(candidate) === 0) {
       setValidation(null);
@@ -111,7 +132,16 @@ function Settings({ ctx, values, current, keys, redacted, section }: SettingsPro
     let live = true;
     const timer = setTimeout(() => {
       call(contract.config.validate, { body: changeSetOf(candidate, "") })
-        .then((r) => live && setValidation({ key: candidateKey, errors: r.errors, restartRequired: r.restartRequired, changedPaths: r.changedPaths }))
+        .then(
+          (r) =>
+            live &&
+            setValidation({
+              key: candidateKey,
+              errors: r.errors,
+              restartRequired: r.restartRequired,
+              changedPaths: r.changedPaths,
+            }),
+        )
         .catch(() => live && setValidation(null));
     }, 400);
     return () => {
@@ -136,7 +166,8 @@ function Settings({ ctx, values, current, keys, redacted, section }: SettingsPro
   }, [linked, open.id, search]);
 
   const serverErrors = validation?.key === candidateKey ? validation.errors : [];
-  const errorsAt = (pointer: string) => serverErrors.filter((e) => e.pointer === pointer).map((e) => sentence(e.detail));
+  const errorsAt = (pointer: string) =>
+    serverErrors.filter((e) => e.pointer === pointer).map((e) => sentence(e.detail));
   const setField = (path: string, next: string | null | undefined) => {
     setOutcome(null);
     setCandidate((c) => {
@@ -148,35 +179,77 @@ function Settings({ ctx, values, current, keys, redacted, section }: SettingsPro
   };
   const setItem = (edit: ItemEdit | null, listPath: string, key: string) => {
     setOutcome(null);
-    setCandidate((c) => ({ ...c, items: [...c.items.filter((i) => !(i.listPath === listPath && i.key === key)), ...(edit ? [edit] : [])] }));
+    setCandidate((c) => ({
+      ...c,
+      items: [...c.items.filter((i) => !(i.listPath === listPath && i.key === key)), ...(edit ? [edit] : [])],
+    }));
   };
-  const listKeys = (listPath: string) => [...(BUILTINS[listPath] ?? []), ...(current.lists[listPath] ?? []).map((i) => i.key)];
+  const listKeys = (listPath: string) => [
+    ...(BUILTINS[listPath] ?? []),
+    ...(current.lists[listPath] ?? []).map((i) => i.key),
+  ];
 
   const needle = search.trim().toLowerCase();
-  const matches = (k: SchemaKey) => !needle || [k.path, keyLabel(k.path), keySentence(k), ...k.children.map((c) => `${c.name} ${childLabel(c.name)}`)].some((t) => t.toLowerCase().includes(needle));
-  const shownSections = needle ? tree.map((s) => ({ ...s, keys: s.keys.filter(matches) })).filter((s) => s.keys.length) : [open];
+  const matches = (k: SchemaKey) =>
+    !needle ||
+    [k.path, keyLabel(k.path), keySentence(k), ...k.children.map((c) => `${c.name} ${childLabel(c.name)}`)].some((t) =>
+      t.toLowerCase().includes(needle),
+    );
+  const shownSections = needle
+    ? tree.map((s) => ({ ...s, keys: s.keys.filter(matches) })).filter((s) => s.keys.length)
+    : [open];
 
   const keyBlock = (k: SchemaKey) =>
     k.keyedList ? (
-      <KeyedList key={k.path} listKey={k} items={current.lists[k.path] ?? []} candidate={candidate} editable={editable} setItem={setItem} errorsAt={errorsAt} listKeys={listKeys} ctx={ctx} />
+      <KeyedList
+        key={k.path}
+        listKey={k}
+        items={current.lists[k.path] ?? []}
+        candidate={candidate}
+        editable={editable}
+        setItem={setItem}
+        errorsAt={errorsAt}
+        listKeys={listKeys}
+        ctx={ctx}
+      />
     ) : (
-      <FieldRow key={k.path} k={k} current={current.fields[k.path] ?? null} draft={candidate.fields[k.path]} editable={editable} errors={errorsAt(fieldPointer(k.path))} onChange={(next) => setField(k.path, next)} />
+      <FieldRow
+        key={k.path}
+        k={k}
+        current={current.fields[k.path] ?? null}
+        draft={candidate.fields[k.path]}
+        editable={editable}
+        errors={errorsAt(fieldPointer(k.path))}
+        onChange={(next) => setField(k.path, next)}
+      />
     );
 
   return (
     <div class="config">
       <div class="config-search">
         <label for="config-search">Find a setting</label>
-        <input id="config-search" type="search" placeholder="a name, a word of its description, a key (bgp.localAs)" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+        <input
+          id="config-search"
+          type="search"
+          placeholder="a name, a word of its description, a key (bgp.localAs)"
+          value={search}
+          onInput={(e) => setSearch(e.currentTarget.value)}
+        />
       </div>
       <div class="config-body">
         <nav class="config-tree" aria-label="Configuration sections">
           <ul>
             {tree.map((s) => {
-              const pending = s.keys.filter((k) => k.path in candidate.fields || candidate.items.some((i) => i.listPath === k.path)).length;
+              const pending = s.keys.filter(
+                (k) => k.path in candidate.fields || candidate.items.some((i) => i.listPath === k.path),
+              ).length;
               return (
                 <li key={s.id}>
-                  <a href={`${ctx.base}/config/${s.id}`} aria-current={!needle && s.id === open.id ? "page" : undefined} onClick={() => setSearch("")}>
+                  <a
+                    href={`${ctx.base}/config/${s.id}`}
+                    aria-current={!needle && s.id === open.id ? "page" : undefined}
+                    onClick={() => setSearch("")}
+                  >
                     {s.title}
                     {pending > 0 && <span class="tag tag-changed">{pending} changed</span>}
                   </a>
@@ -189,7 +262,9 @@ function Settings({ ctx, values, current, keys, redacted, section }: SettingsPro
           {needle && shownSections.length === 0 && <p class="muted">No setting matches “{search}”.</p>}
           {shownSections.map((s) => (
             <section key={s.id} class="card" aria-labelledby={`cfg-section-${s.id}`}>
-              <h2 id={`cfg-section-${s.id}`}>{needle ? <a href={`${ctx.base}/config/${s.id}`}>{s.title}</a> : s.title}</h2>
+              <h2 id={`cfg-section-${s.id}`}>
+                {needle ? <a href={`${ctx.base}/config/${s.id}`}>{s.title}</a> : s.title}
+              </h2>
               {/* The section's single values first, then its lists. */}
               {[...s.keys.filter((k) => !k.keyedList), ...s.keys.filter((k) => k.keyedList)].map(keyBlock)}
             </section>
@@ -219,14 +294,43 @@ function Settings({ ctx, values, current, keys, redacted, section }: SettingsPro
   );
 }
 
-/** One value: its label (with what is pending or how a change applies), its control, its sentence, and any problem beside it. */
-function FieldRow({ k, current, draft, editable, errors, onChange }: { k: SchemaKey; current: string | null; draft: string | null | undefined; editable: boolean; errors: string[]; onChange: (next: string | null | undefined) => void }) {
+/**
+ * One value: its label (with what is pending or how a change applies), its control, its sentence, and any problem
+ * beside it.
+ */
+function FieldRow({
+  k,
+  current,
+  draft,
+  editable,
+  errors,
+  onChange,
+}: {
+  k: SchemaKey;
+  current: string | null;
+  draft: string | null | undefined;
+  editable: boolean;
+  errors: string[];
+  onChange: (next: string | null | undefined) => void;
+}) {
   const id = `cfg-input-${k.path}`;
   const typed = draft === undefined || draft === null ? null : problemOf(k.path, k, draft);
-  // What was typed is checked first; the appliance's own words stand when the syntax is right (its rules across values).
+  // What was typed is checked first; the appliance's own words stand when the syntax is right (its rules across
+  // values).
   const problems = typed ? [typed] : errors;
   return (
-    <Row id={`cfg-${k.path}`} inputId={id} label={keyLabel(k.path)} path={k.path} apply={k.apply} changed={draft !== undefined} problems={problems} sentence={keySentence(k)} defaultText={k.default} spec={k}>
+    <Row
+      id={`cfg-${k.path}`}
+      inputId={id}
+      label={keyLabel(k.path)}
+      path={k.path}
+      apply={k.apply}
+      changed={draft !== undefined}
+      problems={problems}
+      sentence={keySentence(k)}
+      defaultText={k.default}
+      spec={k}
+    >
       <ValueControl
         id={id}
         name={k.path}
@@ -259,13 +363,35 @@ interface RowProps {
   inItem?: boolean;
 }
 
-function Row({ id, inputId, label, path, apply, changed, problems, sentence: about, defaultText, spec, children, inItem }: RowProps) {
+function Row({
+  id,
+  inputId,
+  label,
+  path,
+  apply,
+  changed,
+  problems,
+  sentence: about,
+  defaultText,
+  spec,
+  children,
+  inItem,
+}: RowProps) {
   // A list's rows and a set of choices are groups of controls, named by their group rather than one control's label.
   const isGroup = spec.listMode && !spec.secret;
   return (
-    <div class={`cfg-field${problems.length ? " invalid" : ""}${changed ? " changed" : ""}`} id={inItem ? undefined : id}>
+    <div
+      class={`cfg-field${problems.length ? " invalid" : ""}${changed ? " changed" : ""}`}
+      id={inItem ? undefined : id}
+    >
       <div class="cfg-label">
-        {isGroup ? <span class="label" id={`${inputId}-label`}>{label}</span> : <label for={inputId}>{label}</label>}
+        {isGroup ? (
+          <span class="label" id={`${inputId}-label`}>
+            {label}
+          </span>
+        ) : (
+          <label for={inputId}>{label}</label>
+        )}
         {changed && <Tag tone="changed">changed</Tag>}
         {apply === "restart" && <Tag tone="restart">applies at restart</Tag>}
         {!inItem && (
@@ -283,7 +409,9 @@ function Row({ id, inputId, label, path, apply, changed, problems, sentence: abo
         )}
         <p class="cfg-about" id={`${inputId}-about`}>
           {about}
-          {defaultText !== null && defaultText !== "" && !spec.secret && spec.type !== "boolean" && <span> Default: {defaultText.replace(/\n/g, ", ")}.</span>}
+          {defaultText !== null && defaultText !== "" && !spec.secret && spec.type !== "boolean" && (
+            <span> Default: {defaultText.replace(/\n/g, ", ")}.</span>
+          )}
         </p>
       </div>
     </div>
@@ -316,17 +444,25 @@ function KeyedList({ listKey: k, items, candidate, editable, setItem, errorsAt, 
   const [editing, setEditing] = useState<string | null>(null);
   const [adding, setAdding] = useState<string | null>(null);
   const edits = candidate.items.filter((i) => i.listPath === k.path);
-  const added = edits.filter((e) => e.isNew && !e.delete).map((e) => ({ key: e.key, values: {} as Record<string, string | null> }));
+  const added = edits
+    .filter((e) => e.isNew && !e.delete)
+    .map((e) => ({ key: e.key, values: {} as Record<string, string | null> }));
   const rows = [...items, ...added];
   const columns = tableChildren(k);
   const label = keyLabel(k.path);
   const editOf = (key: string) => edits.find((e) => e.key === key);
-  const problemsOf = (key: string) => errorsAt(itemPointer(k.path, key)).concat(...k.children.map((c) => errorsAt(itemPointer(k.path, key, c.name)).map((d) => `${childLabel(c.name)}: ${d}`)));
+  const problemsOf = (key: string) =>
+    errorsAt(itemPointer(k.path, key)).concat(
+      ...k.children.map((c) => errorsAt(itemPointer(k.path, key, c.name)).map((d) => `${childLabel(c.name)}: ${d}`)),
+    );
   const editingItem = editing === null ? null : rows.find((r) => r.key === editing);
   return (
     <div class="cfg-list" id={`cfg-${k.path}`}>
       <h3>
-        {label} <span class="aside">{rows.length} {rows.length === 1 ? "item" : "items"}</span>
+        {label}{" "}
+        <span class="aside">
+          {rows.length} {rows.length === 1 ? "item" : "items"}
+        </span>
         {k.apply === "restart" && <Tag tone="restart">applies at restart</Tag>}
         <a class="cfg-link muted" href={`#${k.path}`} title="a link to this list">
           {k.path}
@@ -355,26 +491,44 @@ function KeyedList({ listKey: k, items, candidate, editable, setItem, errorsAt, 
                 const edit = editOf(item.key);
                 const problems = problemsOf(item.key);
                 return (
-                  <tr key={item.key} class={edit?.delete ? "deleted" : problems.length ? "invalid" : edit ? "changed" : undefined}>
+                  <tr
+                    key={item.key}
+                    class={edit?.delete ? "deleted" : problems.length ? "invalid" : edit ? "changed" : undefined}
+                  >
                     <th scope="row">
                       {item.key}
-                      {edit && <Tag tone="changed">{edit.delete ? "to be deleted" : edit.isNew ? "new" : "changed"}</Tag>}
+                      {edit && (
+                        <Tag tone="changed">{edit.delete ? "to be deleted" : edit.isNew ? "new" : "changed"}</Tag>
+                      )}
                       {problems.length > 0 && <small class="field-error block">{problems.join(" ")}</small>}
                     </th>
                     {columns.map((c) => {
                       const pendingValue = edit?.fields[c.name];
                       const v = pendingValue !== undefined ? pendingValue : (item.values[c.name] ?? null);
-                      return <td key={c.name}>{v === null || v === "" ? <span class="muted">—</span> : cellText(c, v)}</td>;
+                      return (
+                        <td key={c.name}>{v === null || v === "" ? <span class="muted">—</span> : cellText(c, v)}</td>
+                      );
                     })}
                     {editable && (
                       <td class="row-actions">
                         {edit?.delete ? (
-                          <button type="button" class="secondary" aria-label={`Keep ${label} ${item.key}`} onClick={() => setItem(null, k.path, item.key)}>
+                          <button
+                            type="button"
+                            class="secondary"
+                            aria-label={`Keep ${label} ${item.key}`}
+                            onClick={() => setItem(null, k.path, item.key)}
+                          >
                             Keep
                           </button>
                         ) : (
                           <>
-                            <button type="button" class="secondary" aria-pressed={editing === item.key} aria-label={`Edit ${label} ${item.key}`} onClick={() => setEditing(editing === item.key ? null : item.key)}>
+                            <button
+                              type="button"
+                              class="secondary"
+                              aria-pressed={editing === item.key}
+                              aria-label={`Edit ${label} ${item.key}`}
+                              onClick={() => setEditing(editing === item.key ? null : item.key)}
+                            >
                               Edit
                             </button>
                             <button
@@ -383,7 +537,13 @@ function KeyedList({ listKey: k, items, candidate, editable, setItem, errorsAt, 
                               aria-label={`Delete ${label} ${item.key}`}
                               onClick={() => {
                                 if (editing === item.key) setEditing(null);
-                                setItem(edit?.isNew ? null : { listPath: k.path, key: item.key, isNew: false, delete: true, fields: {} }, k.path, item.key);
+                                setItem(
+                                  edit?.isNew
+                                    ? null
+                                    : { listPath: k.path, key: item.key, isNew: false, delete: true, fields: {} },
+                                  k.path,
+                                  item.key,
+                                );
                               }}
                             >
                               Delete
@@ -431,7 +591,13 @@ function KeyedList({ listKey: k, items, candidate, editable, setItem, errorsAt, 
             }}
           >
             <label for={`cfg-add-${k.path}`}>{childLabel(k.key?.name ?? "key")} of the new item</label>
-            <input id={`cfg-add-${k.path}`} value={adding} spellcheck={false} onInput={(e) => setAdding(e.currentTarget.value)} aria-describedby={`cfg-add-${k.path}-about`} />
+            <input
+              id={`cfg-add-${k.path}`}
+              value={adding}
+              spellcheck={false}
+              onInput={(e) => setAdding(e.currentTarget.value)}
+              aria-describedby={`cfg-add-${k.path}-about`}
+            />
             <small class="hint" id={`cfg-add-${k.path}-about`}>
               {k.key ? sentence(k.key.description.replace(/`/g, "")) : ""}
               {rows.some((r) => r.key === adding.trim()) ? " That one exists already." : ""}
@@ -459,14 +625,28 @@ interface ItemEditorProps {
 }
 
 /** One item's children, each with its control, sentence and problem; every change goes straight into the candidate. */
-function ItemEditor({ listKey: k, itemKey, current, edit, isNew, setItem, errorsAt, listKeys, close }: ItemEditorProps) {
+function ItemEditor({
+  listKey: k,
+  itemKey,
+  current,
+  edit,
+  isNew,
+  setItem,
+  errorsAt,
+  listKeys,
+  close,
+}: ItemEditorProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const setChild = (child: string, next: string | null | undefined) => {
     const fields = { ...(edit?.fields ?? {}) };
     if (next === undefined) delete fields[child];
     else fields[child] = next;
-    setItem(isNew || Object.keys(fields).length ? { listPath: k.path, key: itemKey, isNew, delete: false, fields } : null, k.path, itemKey);
+    setItem(
+      isNew || Object.keys(fields).length ? { listPath: k.path, key: itemKey, isNew, delete: false, fields } : null,
+      k.path,
+      itemKey,
+    );
   };
   return (
     <section class="cfg-item" aria-labelledby={`cfg-item-${k.path}`}>
@@ -480,7 +660,20 @@ function ItemEditor({ listKey: k, itemKey, current, edit, isNew, setItem, errors
         const typed = draft === undefined || draft === null ? null : problemOf(`${k.path}/${c.name}`, spec, draft);
         const problems = typed ? [typed] : errorsAt(itemPointer(k.path, itemKey, c.name));
         return (
-          <Row key={c.name} id={id} inputId={id} label={`${childLabel(c.name)}${c.required ? " *" : ""}`} path={`${k.path}/${c.name}`} apply={k.apply} changed={draft !== undefined} problems={problems} sentence={childSentence(k.path, c)} defaultText={c.default} spec={spec} inItem>
+          <Row
+            key={c.name}
+            id={id}
+            inputId={id}
+            label={`${childLabel(c.name)}${c.required ? " *" : ""}`}
+            path={`${k.path}/${c.name}`}
+            apply={k.apply}
+            changed={draft !== undefined}
+            problems={problems}
+            sentence={childSentence(k.path, c)}
+            defaultText={c.default}
+            spec={spec}
+            inItem
+          >
             <ValueControl
               id={id}
               name={c.name}
@@ -548,7 +741,8 @@ function PendingChanges({ candidate, current, keys, redacted, validation, outcom
       committed(
         result.changedPaths.length === 0
           ? "Nothing changed: the values were already so."
-          : `Committed as version ${result.version}${result.committedUtc ? ` at ${utc(result.committedUtc)}` : ""}${result.restartRequired ? "; it applies at the next restart" : ""}.`,
+          : `Committed as ` +
+              `version ${result.version}${result.committedUtc ? ` at ${utc(result.committedUtc)}` : ""}${result.restartRequired ? "; it applies at the next restart" : ""}.`,
       );
     } catch (failure) {
       setProblem(failure instanceof ApiError ? failure : new ApiError(0, { detail: String(failure) }, null));
@@ -574,8 +768,10 @@ function PendingChanges({ candidate, current, keys, redacted, validation, outcom
               {validation === null
                 ? "checking…"
                 : refused > 0
-                  ? `${refused} value${refused === 1 ? " is" : "s are"} refused: see the field${refused === 1 ? "" : "s"} marked above.`
-                  : `The appliance accepts ${size === 1 ? "it" : "them"}${validation.restartRequired ? "; some apply at the next restart" : ""}.`}
+                  ? `${refused} value${refused === 1 ? " is" : "s are"} refused: see the ` +
+                    `field${refused === 1 ? "" : "s"} marked above.`
+                  : `The appliance ` +
+                    `accepts ${size === 1 ? "it" : "them"}${validation.restartRequired ? "; some apply at the next restart" : ""}.`}
             </span>
             <span class="pending-buttons">
               {!reviewing && (
@@ -590,10 +786,20 @@ function PendingChanges({ candidate, current, keys, redacted, validation, outcom
           </div>
           {reviewing && (
             <div class="review" role="region" aria-label="Changes to commit" data-testid="commit-review">
-              <DiffTable rows={rows.map((r) => ({ place: r.place, from: r.from, to: r.to }))} fromLabel="Now" toLabel="After the commit" />
+              <DiffTable
+                rows={rows.map((r) => ({ place: r.place, from: r.from, to: r.to }))}
+                fromLabel="Now"
+                toLabel="After the commit"
+              />
               <div class="commit-line">
                 <label for="cfg-comment">Comment for the history</label>
-                <input id="cfg-comment" value={comment} maxLength={1024} placeholder="why, a ticket number" onInput={(e) => setComment(e.currentTarget.value)} />
+                <input
+                  id="cfg-comment"
+                  value={comment}
+                  maxLength={1024}
+                  placeholder="why, a ticket number"
+                  onInput={(e) => setComment(e.currentTarget.value)}
+                />
                 <button type="button" disabled={busy || refused > 0} onClick={() => void commit()}>
                   {busy ? "Committing…" : `Commit ${size} change${size === 1 ? "" : "s"}`}
                 </button>
@@ -637,7 +843,9 @@ function AllKeys({ values, schema }: { values: ConfigValues; schema: SchemaKey[]
                   <th scope="row">
                     <code>{k}</code>
                   </th>
-                  <td class="wrap">{v === null ? <span class="muted">unset</span> : <code>{v.replace(/\n/g, ", ")}</code>}</td>
+                  <td class="wrap">
+                    {v === null ? <span class="muted">unset</span> : <code>{v.replace(/\n/g, ", ")}</code>}
+                  </td>
                   <td>{schema.find((s) => s.path === k)?.apply === "restart" ? "at restart" : "at once"}</td>
                 </tr>
               ))}

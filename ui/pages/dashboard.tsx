@@ -60,21 +60,36 @@ export function Dashboard({ ctx }: { ctx: PageContext }) {
   const history = useCall(contract.metrics.history, { query: { range } }, every);
   // Alarms are not carried by the fleet proxy; a peer's counts come from its status.
   const alarms = useCall(ctx.peer && !readableOnPeer(contract.alarms.list) ? null : contract.alarms.list, {}, every);
-  const licence = useCall(ctx.peer && !readableOnPeer(contract.licensing.status) ? null : contract.licensing.status, {}, every);
+  const licence = useCall(
+    ctx.peer && !readableOnPeer(contract.licensing.status) ? null : contract.licensing.status,
+    {},
+    every,
+  );
 
   const sessionSeries = useMemo(
     () =>
       history.data
         ? [
             { label: "Total", values: history.data.totalSessions, color: colour(0) },
-            // The history names encapsulations in camelCase (`pppoeLocal`); every other page as the sessions do (`pppoe-local`).
-            ...Object.entries(history.data.byEncap).map(([k, v], i) => ({ label: k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), values: v, color: colour(i + 1) })),
+            // The history names encapsulations in camelCase (`pppoeLocal`); every other page as the sessions do
+            // (`pppoe-local`).
+            ...Object.entries(history.data.byEncap).map(([k, v], i) => ({
+              label: k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+              values: v,
+              color: colour(i + 1),
+            })),
           ]
         : [],
     [history.data],
   );
   const portSeries = useMemo(
-    () => (history.data ? history.data.ports.flatMap((p, i) => [{ label: `${p.label} rx`, values: p.rxBps, color: colour(2 * i) }, { label: `${p.label} tx`, values: p.txBps, color: colour(2 * i + 1) }]) : []),
+    () =>
+      history.data
+        ? history.data.ports.flatMap((p, i) => [
+            { label: `${p.label} rx`, values: p.rxBps, color: colour(2 * i) },
+            { label: `${p.label} tx`, values: p.txBps, color: colour(2 * i + 1) },
+          ])
+        : [],
     [history.data],
   );
 
@@ -87,13 +102,42 @@ export function Dashboard({ ctx }: { ctx: PageContext }) {
           <Loaded resource={status}>
             {(s) => (
               <dl class="dl" data-testid="system-status">
-                <div class="dl-row"><dt>Software</dt><dd data-testid="software-version">{s.softwareVersion}</dd></div>
-                <div class="dl-row"><dt>Control plane</dt><dd>{s.controlPlane.state}, up {duration(s.controlPlane.uptimeSeconds)}</dd></div>
-                <div class="dl-row"><dt>Data plane</dt><dd>{s.dataPlane.forwarding ? "forwarding" : "down"}, up {duration(s.dataPlane.uptimeSeconds)}</dd></div>
-                <div class="dl-row"><dt>Upgrade</dt><dd>{s.upgrade.state === "idle" ? "none in progress" : s.upgrade.state}</dd></div>
-                <div class="dl-row"><dt>Traffic</dt><dd>rx {bitRate(s.traffic.rxBps)} · tx {bitRate(s.traffic.txBps)}</dd></div>
-                <div class="dl-row"><dt>CPU / memory</dt><dd>{s.cpu.utilisationPercent.toFixed(0)}% / {s.memory.utilisationPercent.toFixed(0)}%</dd></div>
-                <div class="dl-row"><dt>Configuration</dt><dd>version {s.configuration.version}</dd></div>
+                <div class="dl-row">
+                  <dt>Software</dt>
+                  <dd data-testid="software-version">{s.softwareVersion}</dd>
+                </div>
+                <div class="dl-row">
+                  <dt>Control plane</dt>
+                  <dd>
+                    {s.controlPlane.state}, up {duration(s.controlPlane.uptimeSeconds)}
+                  </dd>
+                </div>
+                <div class="dl-row">
+                  <dt>Data plane</dt>
+                  <dd>
+                    {s.dataPlane.forwarding ? "forwarding" : "down"}, up {duration(s.dataPlane.uptimeSeconds)}
+                  </dd>
+                </div>
+                <div class="dl-row">
+                  <dt>Upgrade</dt>
+                  <dd>{s.upgrade.state === "idle" ? "none in progress" : s.upgrade.state}</dd>
+                </div>
+                <div class="dl-row">
+                  <dt>Traffic</dt>
+                  <dd>
+                    rx {bitRate(s.traffic.rxBps)} · tx {bitRate(s.traffic.txBps)}
+                  </dd>
+                </div>
+                <div class="dl-row">
+                  <dt>CPU / memory</dt>
+                  <dd>
+                    {s.cpu.utilisationPercent.toFixed(0)}% / {s.memory.utilisationPercent.toFixed(0)}%
+                  </dd>
+                </div>
+                <div class="dl-row">
+                  <dt>Configuration</dt>
+                  <dd>version {s.configuration.version}</dd>
+                </div>
               </dl>
             )}
           </Loaded>
@@ -101,17 +145,9 @@ export function Dashboard({ ctx }: { ctx: PageContext }) {
         <section class="card" aria-labelledby="alarms-h">
           <h2 id="alarms-h">Active alarms</h2>
           {alarms.data || alarms.error ? (
-            <Loaded resource={alarms}>
-              {(a) => (
-                <SeverityCounts counts={a.countBySeverity} />
-              )}
-            </Loaded>
+            <Loaded resource={alarms}>{(a) => <SeverityCounts counts={a.countBySeverity} />}</Loaded>
           ) : (
-            <Loaded resource={status}>
-              {(s) => (
-                <SeverityCounts counts={s.alarms.countBySeverity} />
-              )}
-            </Loaded>
+            <Loaded resource={status}>{(s) => <SeverityCounts counts={s.alarms.countBySeverity} />}</Loaded>
           )}
         </section>
         <section class="card" aria-labelledby="licence-h">
@@ -127,7 +163,13 @@ export function Dashboard({ ctx }: { ctx: PageContext }) {
                 <label for="licence-meter">
                   {count(s.sessions.total)} of {count(s.sessions.licensed)} licensed sessions
                 </label>
-                <meter id="licence-meter" min={0} max={s.sessions.licensed} high={s.sessions.licensed * 0.9} value={s.sessions.total} />
+                <meter
+                  id="licence-meter"
+                  min={0}
+                  max={s.sessions.licensed}
+                  high={s.sessions.licensed * 0.9}
+                  value={s.sessions.total}
+                />
               </>
             )}
           </Loaded>

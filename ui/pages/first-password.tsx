@@ -37,8 +37,8 @@ export function FirstPassword({ username }: { username: string | null }) {
     <main class="sign-in" id="main">
       <h1>Choose your own password</h1>
       <p class="notice" role="note">
-        {username ?? "This account"} signed in with the published development password. Anyone who has read the documentation knows it, so the appliance
-        allows nothing else until it is changed.
+        {username ?? "This account"} signed in with the published development password. Anyone who has read the
+        documentation knows it, so the appliance allows nothing else until it is changed.
       </p>
       <ProblemNote error={error} />
       <form
@@ -49,11 +49,24 @@ export function FirstPassword({ username }: { username: string | null }) {
       >
         <label>
           Current password
-          <input type="password" autocomplete="current-password" required value={current} onInput={(e) => setCurrent(e.currentTarget.value)} />
+          <input
+            type="password"
+            autocomplete="current-password"
+            required
+            value={current}
+            onInput={(e) => setCurrent(e.currentTarget.value)}
+          />
         </label>
         <label>
           New password
-          <input type="password" autocomplete="new-password" required minLength={8} value={next} onInput={(e) => setNext(e.currentTarget.value)} />
+          <input
+            type="password"
+            autocomplete="new-password"
+            required
+            minLength={8}
+            value={next}
+            onInput={(e) => setNext(e.currentTarget.value)}
+          />
         </label>
         <label>
           Repeat the new password

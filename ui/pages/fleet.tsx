@@ -50,7 +50,14 @@ function usePeerStatuses(peers: readonly string[]): Record<string, Resource<Stat
         {},
         peers,
         (name, row) => {
-          pending[name] = row.ok ? { data: row.value, error: undefined, loading: false, reload: () => {} } : { data: undefined, error: new ApiError(row.status, { detail: row.detail }, null), loading: false, reload: () => {} };
+          pending[name] = row.ok
+            ? { data: row.value, error: undefined, loading: false, reload: () => {} }
+            : {
+                data: undefined,
+                error: new ApiError(row.status, { detail: row.detail }, null),
+                loading: false,
+                reload: () => {},
+              };
           if (!scheduled) {
             scheduled = true;
             queueMicrotask(flush);
@@ -83,7 +90,10 @@ function stateOf(status: Resource<Status>): { text: string; tone: string } {
   const worst = worstOf(s.alarms.countBySeverity);
   if (!worst) return { text: s.controlPlane.state, tone: tone("state", s.controlPlane.state) ?? "good" };
   const n = s.alarms.countBySeverity[worst] ?? 0;
-  return { text: `${s.controlPlane.state}, ${n} ${worst} alarm${n === 1 ? "" : "s"}`, tone: worst === "critical" ? "bad" : worst === "major" ? "major" : "warn" };
+  return {
+    text: `${s.controlPlane.state}, ${n} ${worst} alarm${n === 1 ? "" : "s"}`,
+    tone: worst === "critical" ? "bad" : worst === "major" ? "major" : "warn",
+  };
 }
 
 export function Fleet() {
@@ -91,7 +101,8 @@ export function Fleet() {
   const peers = usePeerStatuses((list.data ?? []).filter((a) => !a.self).map((a) => a.name));
   // This appliance's row follows the live channel; a peer's comes from the fan-out reads.
   const own = useStatus("", REFRESH_MS);
-  // The spec's fleet proxy does not relay GET /licensing (it is not an FP read): only this appliance's licence can be shown.
+  // The spec's fleet proxy does not relay GET /licensing (it is not an FP read): only this appliance's licence can be
+  // shown.
   const licence = useCall(contract.licensing.status, {}, { refreshMs: REFRESH_MS, live: true });
   return (
     <>
@@ -105,17 +116,27 @@ export function Fleet() {
               caption="Appliances of the fleet"
               csvName="fleet"
               testid="fleet-table"
-              rowClass={(row) => (statusOf(appliances.find((a) => a.name === row.appliance)!).error ? "unreachable" : undefined)}
+              rowClass={(row) =>
+                statusOf(appliances.find((a) => a.name === row.appliance)!).error ? "unreachable" : undefined
+              }
               rows={appliances.map((a) => {
                 const status = statusOf(a);
                 const s = status.error ? undefined : status.data;
                 return {
                   appliance: a.name,
                   state: stateOf(status).text,
-                  alarms: s ? ALARM_SEVERITIES.filter((sev) => (s.alarms.countBySeverity[sev] ?? 0) > 0).map((sev) => `${s.alarms.countBySeverity[sev]} ${sev}`).join(", ") || "none" : null,
+                  alarms: s
+                    ? ALARM_SEVERITIES.filter((sev) => (s.alarms.countBySeverity[sev] ?? 0) > 0)
+                        .map((sev) => `${s.alarms.countBySeverity[sev]} ${sev}`)
+                        .join(", ") || "none"
+                    : null,
                   sessions: s ? s.sessions.total : null,
                   software: s?.softwareVersion ?? null,
-                  licence: a.self ? (licence.data ? `${licence.data.state} (${licence.data.mode})` : null) : "not relayed",
+                  licence: a.self
+                    ? licence.data
+                      ? `${licence.data.state} (${licence.data.mode})`
+                      : null
+                    : "not relayed",
                   ownUi: a.url,
                 };
               })}
@@ -139,10 +160,18 @@ export function Fleet() {
                   );
                 },
                 alarms: (row) => <span data-testid="alarms">{row.alarms === null ? "—" : String(row.alarms)}</span>,
-                sessions: (row) => <span class="num" data-testid="sessions">{row.sessions === null ? "—" : count(Number(row.sessions))}</span>,
+                sessions: (row) => (
+                  <span class="num" data-testid="sessions">
+                    {row.sessions === null ? "—" : count(Number(row.sessions))}
+                  </span>
+                ),
                 licence: (row) =>
                   row.licence === "not relayed" ? (
-                    <span class="muted" data-testid="licence" title="GET /licensing is not a fleet-proxy (FP) read: open the appliance's own UI">
+                    <span
+                      class="muted"
+                      data-testid="licence"
+                      title="GET /licensing is not a fleet-proxy (FP) read: open the appliance's own UI"
+                    >
                       not relayed
                     </span>
                   ) : (

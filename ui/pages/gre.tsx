@@ -31,7 +31,13 @@ export function Gre({ ctx }: { ctx: PageContext }) {
     circuits.reload();
     listeners.reload();
   };
-  const choices = choicesOf({ vrf: vrfs, listenerId: listeners.data?.map((l) => ({ value: l.id, label: `${l.id} · ${String((l as Record<string, unknown>).localAddress ?? "")}` })) });
+  const choices = choicesOf({
+    vrf: vrfs,
+    listenerId: listeners.data?.map((l) => ({
+      value: l.id,
+      label: `${l.id} · ${String((l as Record<string, unknown>).localAddress ?? "")}`,
+    })),
+  });
   const config = (id: string) => circuits.data?.find((c) => c.id === id) as Record<string, Json> | undefined;
   const edited = editing ? config(editing) : undefined;
   return (
@@ -46,17 +52,52 @@ export function Gre({ ctx }: { ctx: PageContext }) {
               csvName="gre-circuits"
               rows={s.circuits.map((c) => {
                 const conf = config(c.id);
-                return { circuit: c.id, vrf: c.vrf, remote: conf?.remote ?? null, circuitState: c.circuitState, tunnelState: c.tunnelState, bfdState: c.bfdState, bgpState: c.bgpState, peerAs: conf?.peerAsn ?? null, prefixesReceived: c.prefixesReceived, lastChange: c.lastChangeUtc };
+                return {
+                  circuit: c.id,
+                  vrf: c.vrf,
+                  remote: conf?.remote ?? null,
+                  circuitState: c.circuitState,
+                  tunnelState: c.tunnelState,
+                  bfdState: c.bfdState,
+                  bgpState: c.bgpState,
+                  peerAs: conf?.peerAsn ?? null,
+                  prefixesReceived: c.prefixesReceived,
+                  lastChange: c.lastChangeUtc,
+                };
               })}
-              labels={{ circuitState: "Circuit", tunnelState: "Tunnel", bfdState: "BFD", bgpState: "BGP", peerAs: "Peer AS", prefixesReceived: "Routes received", lastChange: "Last change" }}
+              labels={{
+                circuitState: "Circuit",
+                tunnelState: "Tunnel",
+                bfdState: "BFD",
+                bgpState: "BGP",
+                peerAs: "Peer AS",
+                prefixesReceived: "Routes received",
+                lastChange: "Last change",
+              }}
               {...(local && can(contract.greCircuits.replace)
                 ? {
                     rowAction: (row) => {
                       const id = String(row.circuit);
                       return (
                         <>
-                          <RowButton verb="Edit" target={`circuit ${id}`} pressed={editing === id} onClick={() => setEditing(editing === id ? null : id)} />
-                          <RowButton verb="Delete" target={`circuit ${id}`} onClick={() => void rows.act(`Delete GRE circuit ${id} (VRF ${row.vrf})? Its tunnel and BGP session go down now.`, () => call(contract.greCircuits.remove, { params: { id } }), `GRE circuit ${id} deleted.`, reload)} />
+                          <RowButton
+                            verb="Edit"
+                            target={`circuit ${id}`}
+                            pressed={editing === id}
+                            onClick={() => setEditing(editing === id ? null : id)}
+                          />
+                          <RowButton
+                            verb="Delete"
+                            target={`circuit ${id}`}
+                            onClick={() =>
+                              void rows.act(
+                                `Delete GRE circuit ${id} (VRF ${row.vrf})? Its tunnel and BGP session go down now.`,
+                                () => call(contract.greCircuits.remove, { params: { id } }),
+                                `GRE circuit ${id} deleted.`,
+                                reload,
+                              )
+                            }
+                          />
                         </>
                       );
                     },
@@ -64,10 +105,31 @@ export function Gre({ ctx }: { ctx: PageContext }) {
                 : {})}
               empty="No GRE circuits."
             />
-            {edited && <ActionForm key={editing} operation={contract.greCircuits.replace} configList="gre.circuits" params={{ id: editing! }} current={edited} hide={["id"]} choices={choices} labels={{ listenerId: "Listener" }} title={`Edit circuit ${editing}`} submitLabel="Save" onDone={reload} />}
+            {edited && (
+              <ActionForm
+                key={editing}
+                operation={contract.greCircuits.replace}
+                configList="gre.circuits"
+                params={{ id: editing! }}
+                current={edited}
+                hide={["id"]}
+                choices={choices}
+                labels={{ listenerId: "Listener" }}
+                title={`Edit circuit ${editing}`}
+                submitLabel="Save"
+                onDone={reload}
+              />
+            )}
             {local && can(contract.greCircuits.create) && (
               <Fold title="Add a circuit">
-                <ActionForm operation={contract.greCircuits.create} configList="gre.circuits" choices={choices} labels={{ listenerId: "Listener" }} title="Add a GRE circuit" onDone={reload} />
+                <ActionForm
+                  operation={contract.greCircuits.create}
+                  configList="gre.circuits"
+                  choices={choices}
+                  labels={{ listenerId: "Listener" }}
+                  title="Add a GRE circuit"
+                  onDone={reload}
+                />
               </Fold>
             )}
           </Card>
@@ -87,8 +149,24 @@ export function Gre({ ctx }: { ctx: PageContext }) {
                       const id = String(row.id);
                       return (
                         <>
-                          <RowButton verb="Edit" target={`listener ${id}`} pressed={editing === `listener:${id}`} onClick={() => setEditing(editing === `listener:${id}` ? null : `listener:${id}`)} />
-                          <RowButton verb="Delete" target={`listener ${id}`} onClick={() => void listenerRows.act(`Delete GRE listener ${id} (${row.localAddress})?`, () => call(contract.greCircuits.removeListener, { params: { id } }), `GRE listener ${id} deleted.`, reload)} />
+                          <RowButton
+                            verb="Edit"
+                            target={`listener ${id}`}
+                            pressed={editing === `listener:${id}`}
+                            onClick={() => setEditing(editing === `listener:${id}` ? null : `listener:${id}`)}
+                          />
+                          <RowButton
+                            verb="Delete"
+                            target={`listener ${id}`}
+                            onClick={() =>
+                              void listenerRows.act(
+                                `Delete GRE listener ${id} (${row.localAddress})?`,
+                                () => call(contract.greCircuits.removeListener, { params: { id } }),
+                                `GRE listener ${id} deleted.`,
+                                reload,
+                              )
+                            }
+                          />
                         </>
                       );
                     },
@@ -97,11 +175,25 @@ export function Gre({ ctx }: { ctx: PageContext }) {
               empty="No listeners."
             />
             {editing?.startsWith("listener:") && (
-              <ActionForm key={editing} operation={contract.greCircuits.putListener} configList="gre.listeners" params={{ id: editing.slice(9) }} current={list.find((l) => l.id === editing.slice(9)) as Record<string, unknown>} title={`Edit listener ${editing.slice(9)}`} submitLabel="Save" onDone={reload} />
+              <ActionForm
+                key={editing}
+                operation={contract.greCircuits.putListener}
+                configList="gre.listeners"
+                params={{ id: editing.slice(9) }}
+                current={list.find((l) => l.id === editing.slice(9)) as Record<string, unknown>}
+                title={`Edit listener ${editing.slice(9)}`}
+                submitLabel="Save"
+                onDone={reload}
+              />
             )}
             {local && can(contract.greCircuits.putListener) && (
               <Fold title="Add a listener">
-                <ActionForm operation={contract.greCircuits.putListener} configList="gre.listeners" title="Add a GRE listener" onDone={reload} />
+                <ActionForm
+                  operation={contract.greCircuits.putListener}
+                  configList="gre.listeners"
+                  title="Add a GRE listener"
+                  onDone={reload}
+                />
               </Fold>
             )}
           </Card>

@@ -1,4 +1,7 @@
-/** IPsec: each peer's IKE SA (state in colour, algorithms, age, next rekey) and its child SAs with traffic and rekey times. */
+/**
+ * IPsec: each peer's IKE SA (state in colour, algorithms, age, next rekey) and its child SAs with traffic and rekey
+ * times.
+ */
 import { contract } from "bngfleet:contract";
 import { useCall } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";
@@ -39,7 +42,12 @@ export function Ipsec({ ctx }: { ctx: PageContext }) {
                   childSas: p.children.length,
                   configured: p.configured,
                 }))}
-                labels={{ ikeVersion: "IKE", establishedSeconds: "Established for", rekeyInSeconds: "Rekey in", childSas: "Child SAs" }}
+                labels={{
+                  ikeVersion: "IKE",
+                  establishedSeconds: "Established for",
+                  rekeyInSeconds: "Rekey in",
+                  childSas: "Child SAs",
+                }}
                 empty="No IPsec peers."
               />
             </Card>
@@ -62,7 +70,17 @@ export function Ipsec({ ctx }: { ctx: PageContext }) {
                     remoteTs: c.remoteTs,
                   })),
                 )}
-                labels={{ childSa: "Child SA", espProposal: "ESP", installedSeconds: "Installed for", rekeyInSeconds: "Rekey in", expiresInSeconds: "Expires in", inBytes: "In", outBytes: "Out", localTs: "Local selectors", remoteTs: "Remote selectors" }}
+                labels={{
+                  childSa: "Child SA",
+                  espProposal: "ESP",
+                  installedSeconds: "Installed for",
+                  rekeyInSeconds: "Rekey in",
+                  expiresInSeconds: "Expires in",
+                  inBytes: "In",
+                  outBytes: "Out",
+                  localTs: "Local selectors",
+                  remoteTs: "Remote selectors",
+                }}
                 empty="No child SAs."
               />
               <p class="muted">A child SA's byte counts start again at each rekey.</p>

@@ -23,13 +23,38 @@ export function L2tp({ ctx }: { ctx: PageContext }) {
       <h1>L2TP tunnels</h1>
       <Loaded resource={tunnels}>
         {(t) => (
-          <Card id="tunnels" title="Tunnels" aside={`${t.tunnels.filter((x) => x.state === "established").length} of ${t.tunnels.length} established`}>
+          <Card
+            id="tunnels"
+            title="Tunnels"
+            aside={`${t.tunnels.filter((x) => x.state === "established").length} of ${t.tunnels.length} established`}
+          >
             <RecordTable
               caption="L2TP tunnels"
               csvName="l2tp-tunnels"
-              rows={t.tunnels.map((x) => ({ localTunnelId: x.localTunnelId, direction: x.direction, peerTunnelId: x.peerTunnelId || null, peerIp: x.peerIp, peerHostname: x.peerHostname, peerVendor: x.peerVendor, state: x.state, sessions: x.sessions }))}
-              labels={{ localTunnelId: "Tunnel ID", peerTunnelId: "Peer tunnel ID", peerIp: "Peer address", peerHostname: "Peer host name" }}
-              rowAction={(row) => <RowButton verb="Sessions" target={`of tunnel ${row.localTunnelId}`} pressed={open === String(row.localTunnelId)} onClick={() => navigate(open === String(row.localTunnelId) ? here : `${here}/${row.localTunnelId}`)} />}
+              rows={t.tunnels.map((x) => ({
+                localTunnelId: x.localTunnelId,
+                direction: x.direction,
+                peerTunnelId: x.peerTunnelId || null,
+                peerIp: x.peerIp,
+                peerHostname: x.peerHostname,
+                peerVendor: x.peerVendor,
+                state: x.state,
+                sessions: x.sessions,
+              }))}
+              labels={{
+                localTunnelId: "Tunnel ID",
+                peerTunnelId: "Peer tunnel ID",
+                peerIp: "Peer address",
+                peerHostname: "Peer host name",
+              }}
+              rowAction={(row) => (
+                <RowButton
+                  verb="Sessions"
+                  target={`of tunnel ${row.localTunnelId}`}
+                  pressed={open === String(row.localTunnelId)}
+                  onClick={() => navigate(open === String(row.localTunnelId) ? here : `${here}/${row.localTunnelId}`)}
+                />
+              )}
               empty="No L2TP tunnels."
             />
           </Card>
@@ -46,7 +71,11 @@ function Tunnel({ ctx, id }: { ctx: PageContext; id: string }) {
   return (
     <Loaded resource={detail}>
       {(d) => (
-        <Card id="tunnel" title={`Tunnel ${d.localTunnelId}`} aside={`${d.direction}, ${d.peerHostname ?? d.peerIp ?? "peer unknown"}`}>
+        <Card
+          id="tunnel"
+          title={`Tunnel ${d.localTunnelId}`}
+          aside={`${d.direction}, ${d.peerHostname ?? d.peerIp ?? "peer unknown"}`}
+        >
           <Facts
             label={`Tunnel ${d.localTunnelId}`}
             items={[
@@ -60,8 +89,18 @@ function Tunnel({ ctx, id }: { ctx: PageContext; id: string }) {
             ]}
           />
           <RecordTable
-            caption={`Sessions in tunnel ${d.localTunnelId}`} dense
-            rows={d.sessionList.map((s) => ({ session: s.id, username: s.username, encap: s.encap, ipv4: s.ipv4, ipv6: s.ipv6 || null, localSessionId: s.localSessionId, peerSessionId: s.peerSessionId, uptimeSeconds: s.uptimeSeconds }))}
+            caption={`Sessions in tunnel ${d.localTunnelId}`}
+            dense
+            rows={d.sessionList.map((s) => ({
+              session: s.id,
+              username: s.username,
+              encap: s.encap,
+              ipv4: s.ipv4,
+              ipv6: s.ipv6 || null,
+              localSessionId: s.localSessionId,
+              peerSessionId: s.peerSessionId,
+              uptimeSeconds: s.uptimeSeconds,
+            }))}
             labels={{ localSessionId: "L2TP session ID", peerSessionId: "Peer's ID", uptimeSeconds: "Up for" }}
             cells={{ session: (row) => <a href={`${prefix}/sessions/${row.session}`}>{String(row.session)}</a> }}
             empty="No sessions ride this tunnel."

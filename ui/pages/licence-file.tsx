@@ -22,7 +22,11 @@ export function LicenceFile() {
     }
     try {
       // The file as read: the appliance checks it is a lease (a 400 names what is wrong).
-      setResult(await call(contract.licensing.loadOffline, { body: lease as Input<typeof contract.licensing.loadOffline>["body"] }));
+      setResult(
+        await call(contract.licensing.loadOffline, {
+          body: lease as Input<typeof contract.licensing.loadOffline>["body"],
+        }),
+      );
     } catch (failure) {
       setError(failure as ApiError);
     }
@@ -31,7 +35,12 @@ export function LicenceFile() {
     <form class="action" onSubmit={(e) => e.preventDefault()}>
       <h3>Load an offline lease</h3>
       <label for="lease-file">Lease file (JSON)</label>
-      <input id="lease-file" type="file" accept=".json,application/json" onChange={(e) => e.currentTarget.files?.[0] && void load(e.currentTarget.files[0])} />
+      <input
+        id="lease-file"
+        type="file"
+        accept=".json,application/json"
+        onChange={(e) => e.currentTarget.files?.[0] && void load(e.currentTarget.files[0])}
+      />
       <ProblemNote error={error} />
       {result !== undefined && (
         <div role="status">

@@ -18,7 +18,11 @@ const when = (iso: string | null) => (iso ? utc(iso) : "—");
 
 export function Licensing({ ctx }: { ctx: PageContext }) {
   const status = useCall(contract.licensing.status, {}, { base: ctx.base, refreshMs: 15_000 });
-  const telemetry = useCall(can(contract.licensing.telemetry) ? contract.licensing.telemetry : null, {}, { base: ctx.base });
+  const telemetry = useCall(
+    can(contract.licensing.telemetry) ? contract.licensing.telemetry : null,
+    {},
+    { base: ctx.base },
+  );
   return (
     <>
       <h1>Licensing</h1>
@@ -36,7 +40,9 @@ export function Licensing({ ctx }: { ctx: PageContext }) {
               ]}
             />
             <p>
-              Sessions: <strong data-testid="licence-current">{count(l.currentCount)}</strong> of {count(l.bandMax)} <Scalar value={l.bandMax ? (l.currentCount / l.bandMax) * 100 : 0} name="usedPercent" /> · peak {count(l.peakCount)}
+              Sessions: <strong data-testid="licence-current">{count(l.currentCount)}</strong> of {count(l.bandMax)}{" "}
+              <Scalar value={l.bandMax ? (l.currentCount / l.bandMax) * 100 : 0} name="usedPercent" /> · peak{" "}
+              {count(l.peakCount)}
             </p>
             <Facts
               label="Licence dates"
@@ -47,7 +53,9 @@ export function Licensing({ ctx }: { ctx: PageContext }) {
                 ["Last renewal", when(l.lastRenewalUtc)],
               ]}
             />
-            {l.adminFreezeActive && <p class="problem">The licence has lapsed: configuration commits are refused until it is renewed.</p>}
+            {l.adminFreezeActive && (
+              <p class="problem">The licence has lapsed: configuration commits are refused until it is renewed.</p>
+            )}
           </Card>
         )}
       </Loaded>

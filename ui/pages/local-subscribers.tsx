@@ -24,7 +24,11 @@ type Kind = "ipoe" | "pppoe";
 export function LocalSubscribers({ ctx }: { ctx: PageContext }) {
   const [kind, setKind] = useState<"" | Kind>("");
   const [offset, setOffset] = useState(0);
-  const list = useCall(contract.localSubscribers.list, { query: { ...(kind ? { kind } : {}), offset, limit: PAGE } }, { base: ctx.base, refreshMs: 15_000 });
+  const list = useCall(
+    contract.localSubscribers.list,
+    { query: { ...(kind ? { kind } : {}), offset, limit: PAGE } },
+    { base: ctx.base, refreshMs: 15_000 },
+  );
   const vrfs = useVrfChoices();
   const ports = usePortChoices();
   const rows = useRowActions();
@@ -32,7 +36,10 @@ export function LocalSubscribers({ ctx }: { ctx: PageContext }) {
   const local = !ctx.peer;
   const prefix = ctx.base;
   const choices = choicesOf({ vrfName: vrfs, port: ports });
-  const remove = (k: Kind, key: string) => (k === "ipoe" ? call(contract.localSubscribers.removeIpoe, { params: { key } }) : call(contract.localSubscribers.removePppoe, { params: { username: key } }));
+  const remove = (k: Kind, key: string) =>
+    k === "ipoe"
+      ? call(contract.localSubscribers.removeIpoe, { params: { key } })
+      : call(contract.localSubscribers.removePppoe, { params: { username: key } });
   return (
     <>
       <h1>Local subscribers</h1>
@@ -57,7 +64,11 @@ export function LocalSubscribers({ ctx }: { ctx: PageContext }) {
         <Loaded resource={list}>
           {(l) => (
             <>
-              <p role="status">{l.total === 0 ? "No local subscribers." : `${count(l.offset + 1)}–${count(l.offset + l.items.length)} of ${count(l.total)}`}</p>
+              <p role="status">
+                {l.total === 0
+                  ? "No local subscribers."
+                  : `${count(l.offset + 1)}–${count(l.offset + l.items.length)} of ${count(l.total)}`}
+              </p>
               <RecordTable
                 caption="Local subscribers"
                 rows={l.items.map((s) => ({
@@ -71,8 +82,23 @@ export function LocalSubscribers({ ctx }: { ctx: PageContext }) {
                   uploadBps: s.uploadRateKbps ? s.uploadRateKbps * 1000 : null,
                   session: s.sessionId,
                 }))}
-                labels={{ key: "Line or username", vrf: "VRF", framedIp: "IPv4", framedIpv6: "IPv6", ipv6PdPrefix: "Delegated prefix", downloadBps: "Download", uploadBps: "Upload" }}
-                cells={{ session: (row) => (row.session === null ? <span class="muted">offline</span> : <a href={`${prefix}/sessions/${row.session}`}>{String(row.session)}</a>) }}
+                labels={{
+                  key: "Line or username",
+                  vrf: "VRF",
+                  framedIp: "IPv4",
+                  framedIpv6: "IPv6",
+                  ipv6PdPrefix: "Delegated prefix",
+                  downloadBps: "Download",
+                  uploadBps: "Upload",
+                }}
+                cells={{
+                  session: (row) =>
+                    row.session === null ? (
+                      <span class="muted">offline</span>
+                    ) : (
+                      <a href={`${prefix}/sessions/${row.session}`}>{String(row.session)}</a>
+                    ),
+                }}
                 {...(local && can(contract.localSubscribers.removeIpoe)
                   ? {
                       rowAction: (row) => {
@@ -81,11 +107,24 @@ export function LocalSubscribers({ ctx }: { ctx: PageContext }) {
                         const on = editing?.kind === k && editing.key === key;
                         return (
                           <>
-                            <RowButton verb="Edit" target={`${k} subscriber ${key}`} pressed={on} onClick={() => setEditing(on ? null : { kind: k, key })} />
+                            <RowButton
+                              verb="Edit"
+                              target={`${k} subscriber ${key}`}
+                              pressed={on}
+                              onClick={() => setEditing(on ? null : { kind: k, key })}
+                            />
                             <RowButton
                               verb="Remove"
                               target={`${k} subscriber ${key}`}
-                              onClick={() => void rows.act(`Remove local ${k === "ipoe" ? "IPoE" : "PPPoE"} subscriber ${key}?${row.session !== null ? ` Its session ${row.session} is disconnected.` : ""}`, () => remove(k, key), `Local subscriber ${key} removed.`, list.reload)}
+                              onClick={() =>
+                                void rows.act(
+                                  `Remove local ${k === "ipoe" ? "IPoE" : "PPPoE"} ` +
+                                    `subscriber ${key}?${row.session !== null ? ` Its session ${row.session} is disconnected.` : ""}`,
+                                  () => remove(k, key),
+                                  `Local subscriber ${key} removed.`,
+                                  list.reload,
+                                )
+                              }
                             />
                           </>
                         );
@@ -97,14 +136,34 @@ export function LocalSubscribers({ ctx }: { ctx: PageContext }) {
             </>
           )}
         </Loaded>
-        {editing && <Edit key={`${editing.kind}/${editing.key}`} kind={editing.kind} id={editing.key} choices={choices} onDone={list.reload} />}
+        {editing && (
+          <Edit
+            key={`${editing.kind}/${editing.key}`}
+            kind={editing.kind}
+            id={editing.key}
+            choices={choices}
+            onDone={list.reload}
+          />
+        )}
         {local && can(contract.localSubscribers.createIpoe) && (
           <>
             <Fold title="Add an IPoE subscriber">
-              <ActionForm operation={contract.localSubscribers.createIpoe} configList="subscribers.local.ipoe" choices={choices} title="Add an IPoE subscriber" onDone={list.reload} />
+              <ActionForm
+                operation={contract.localSubscribers.createIpoe}
+                configList="subscribers.local.ipoe"
+                choices={choices}
+                title="Add an IPoE subscriber"
+                onDone={list.reload}
+              />
             </Fold>
             <Fold title="Add a PPPoE subscriber">
-              <ActionForm operation={contract.localSubscribers.createPppoe} configList="subscribers.local.pppoe" choices={choices} title="Add a PPPoE subscriber" onDone={list.reload} />
+              <ActionForm
+                operation={contract.localSubscribers.createPppoe}
+                configList="subscribers.local.pppoe"
+                choices={choices}
+                title="Add a PPPoE subscriber"
+                onDone={list.reload}
+              />
             </Fold>
           </>
         )}
@@ -114,15 +173,45 @@ export function LocalSubscribers({ ctx }: { ctx: PageContext }) {
 }
 
 /** The edit form of one subscriber, starting from its full record (the list row carries only the main fields). */
-function Edit({ kind, id, choices, onDone }: { kind: Kind; id: string; choices: Record<string, Choice[]>; onDone: () => void }) {
+function Edit({
+  kind,
+  id,
+  choices,
+  onDone,
+}: {
+  kind: Kind;
+  id: string;
+  choices: Record<string, Choice[]>;
+  onDone: () => void;
+}) {
   const ipoe = useCall(kind === "ipoe" ? contract.localSubscribers.getIpoe : null, { params: { key: id } });
   const pppoe = useCall(kind === "pppoe" ? contract.localSubscribers.getPppoe : null, { params: { username: id } });
   const record = (kind === "ipoe" ? ipoe.data : pppoe.data) as Record<string, Json> | undefined;
   const error = kind === "ipoe" ? ipoe.error : pppoe.error;
   if (!record) return error ? <ProblemNote error={error} /> : <p class="muted">Loading…</p>;
   return kind === "ipoe" ? (
-    <ActionForm operation={contract.localSubscribers.replaceIpoe} configList="subscribers.local.ipoe" params={{ key: id }} current={record} hide={["port", "vlan", "sVlan"]} choices={choices} title={`Edit IPoE subscriber ${id}`} submitLabel="Save" onDone={onDone} />
+    <ActionForm
+      operation={contract.localSubscribers.replaceIpoe}
+      configList="subscribers.local.ipoe"
+      params={{ key: id }}
+      current={record}
+      hide={["port", "vlan", "sVlan"]}
+      choices={choices}
+      title={`Edit IPoE subscriber ${id}`}
+      submitLabel="Save"
+      onDone={onDone}
+    />
   ) : (
-    <ActionForm operation={contract.localSubscribers.replacePppoe} configList="subscribers.local.pppoe" params={{ username: id }} current={{ ...record, password: "" }} hide={["username"]} choices={choices} title={`Edit PPPoE subscriber ${id}`} submitLabel="Save" onDone={onDone} />
+    <ActionForm
+      operation={contract.localSubscribers.replacePppoe}
+      configList="subscribers.local.pppoe"
+      params={{ username: id }}
+      current={{ ...record, password: "" }}
+      hide={["username"]}
+      choices={choices}
+      title={`Edit PPPoE subscriber ${id}`}
+      submitLabel="Save"
+      onDone={onDone}
+    />
   );
 }

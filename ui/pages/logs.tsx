@@ -61,7 +61,11 @@ export function Logs({ ctx }: { ctx: PageContext }) {
             return;
           }
           try {
-            const tail = await call(contract.logs.tail, { query: { count: 1000, sinceSeq: lastSeq.current ?? undefined } }, ctx.base);
+            const tail = await call(
+              contract.logs.tail,
+              { query: { count: 1000, sinceSeq: lastSeq.current ?? undefined } },
+              ctx.base,
+            );
             add(tail.entries);
             lastSeq.current = Math.max(lastSeq.current ?? 0, tail.lastSeq);
             setError(null);
@@ -94,7 +98,9 @@ export function Logs({ ctx }: { ctx: PageContext }) {
 
   const rank = SEVERITIES.indexOf(floor as (typeof SEVERITIES)[number]);
   const bySeq = new Map(entries.map((e) => [e.seq, e]));
-  const shown = entries.filter((e) => SEVERITIES.indexOf(e.severity) <= rank && (!msgId || e.msgId.includes(msgId))).reverse();
+  const shown = entries
+    .filter((e) => SEVERITIES.indexOf(e.severity) <= rank && (!msgId || e.msgId.includes(msgId)))
+    .reverse();
 
   return (
     <>
@@ -127,7 +133,13 @@ export function Logs({ ctx }: { ctx: PageContext }) {
         testid="log-table"
         dense
         empty={entries.length === 0 ? "No entries yet." : "No entry matches the filters."}
-        rows={shown.map((e) => ({ seq: e.seq, timeUtc: e.timestamp, severity: e.severity, msgId: e.msgId, fields: fieldsText(e) }))}
+        rows={shown.map((e) => ({
+          seq: e.seq,
+          timeUtc: e.timestamp,
+          severity: e.severity,
+          msgId: e.msgId,
+          fields: fieldsText(e),
+        }))}
         labels={{ seq: "Seq", timeUtc: "Time", msgId: "Message", fields: "Details" }}
         cells={{
           seq: (row) => <span class="num">{String(row.seq)}</span>,

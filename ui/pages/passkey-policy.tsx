@@ -20,7 +20,11 @@ export function PasskeyPolicy() {
       <h1>Passkey policy</h1>
       <Loaded resource={policy}>
         {(p) => (
-          <Card id="passkey-policy" title="Passkey sign-in" aside={p.enabled ? "offered on the sign-in page" : "not offered on the sign-in page"}>
+          <Card
+            id="passkey-policy"
+            title="Passkey sign-in"
+            aside={p.enabled ? "offered on the sign-in page" : "not offered on the sign-in page"}
+          >
             <Facts
               label="Passkey policy in force"
               items={[
@@ -31,7 +35,8 @@ export function PasskeyPolicy() {
               ]}
             />
             <p class="muted">
-              Passkeys registered before a change stay registered; while passkey sign-in is off they are not offered. Each account registers its own on <a href="/account">My account</a>.
+              Passkeys registered before a change stay registered; while passkey sign-in is off they are not offered.
+              Each account registers its own on <a href="/account">My account</a>.
             </p>
             {can(contract.providers.putPasskeyPolicy) && (
               <ActionForm

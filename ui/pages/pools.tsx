@@ -41,17 +41,45 @@ export function Pools({ ctx }: { ctx: PageContext }) {
                 allocationFailures: p.allocationFailures,
                 cgn: p.cgnTranslated,
               }))}
-              labels={{ perSubscriber: "Per subscriber", utilisationPercent: "Utilisation", used: "Used blocks", cgn: "Behind CGN" }}
-              rowAction={(row) => <RowButton verb="Blocks" target={`of pool ${row.pool}`} pressed={open === row.pool} onClick={() => setOpen(open === row.pool ? null : String(row.pool))} />}
+              labels={{
+                perSubscriber: "Per subscriber",
+                utilisationPercent: "Utilisation",
+                used: "Used blocks",
+                cgn: "Behind CGN",
+              }}
+              rowAction={(row) => (
+                <RowButton
+                  verb="Blocks"
+                  target={`of pool ${row.pool}`}
+                  pressed={open === row.pool}
+                  onClick={() => setOpen(open === row.pool ? null : String(row.pool))}
+                />
+              )}
             />
-            <p class="muted">Used counts blocks committed to sessions, on offer and quarantined (a pool's subnets show each); used + free = size.</p>
+            <p class="muted">
+              Used counts blocks committed to sessions, on offer and quarantined (a pool's subnets show each); used +
+              free = size.
+            </p>
           </Card>
         )}
       </Loaded>
       {pool && (
         <Card id="pool" title={`Pool ${pool.name}`} aside={pool.description}>
           <h3>Subnets</h3>
-          <RecordTable caption={`Subnets of ${pool.name}`} rows={pool.subnets.map((s) => ({ prefix: s.prefix, announced: s.announce, usedPercent: s.size ? (s.used / s.size) * 100 : 0, used: s.used, free: s.free, size: s.size, offered: s.offered, quarantined: s.quarantined }))} labels={{ usedPercent: "Utilisation" }} />
+          <RecordTable
+            caption={`Subnets of ${pool.name}`}
+            rows={pool.subnets.map((s) => ({
+              prefix: s.prefix,
+              announced: s.announce,
+              usedPercent: s.size ? (s.used / s.size) * 100 : 0,
+              used: s.used,
+              free: s.free,
+              size: s.size,
+              offered: s.offered,
+              quarantined: s.quarantined,
+            }))}
+            labels={{ usedPercent: "Utilisation" }}
+          />
           {pool.exclude.length > 0 && <p class="muted">Never allocated: {pool.exclude.join(", ")}</p>}
           <Allocations ctx={ctx} pool={pool.name} />
         </Card>
@@ -62,7 +90,11 @@ export function Pools({ ctx }: { ctx: PageContext }) {
 
 function Allocations({ ctx, pool }: { ctx: PageContext; pool: string }) {
   const [offset, setOffset] = useState(0);
-  const blocks = useCall(contract.addressPools.allocations, { params: { name: pool }, query: { offset, limit: PAGE } }, { base: ctx.base });
+  const blocks = useCall(
+    contract.addressPools.allocations,
+    { params: { name: pool }, query: { offset, limit: PAGE } },
+    { base: ctx.base },
+  );
   const prefix = ctx.base;
   return (
     <>
@@ -70,12 +102,30 @@ function Allocations({ ctx, pool }: { ctx: PageContext; pool: string }) {
       <Loaded resource={blocks}>
         {(b) => (
           <>
-            <p role="status">{b.total === 0 ? "No blocks held." : `${count(b.offset + 1)}–${count(b.offset + b.items.length)} of ${count(b.total)}, by prefix`}</p>
+            <p role="status">
+              {b.total === 0
+                ? "No blocks held."
+                : `${count(b.offset + 1)}–${count(b.offset + b.items.length)} of ${count(b.total)}, by prefix`}
+            </p>
             <RecordTable
-              caption={`Blocks held in ${pool}`} dense
-              rows={b.items.map((a) => ({ prefix: a.prefix, kind: a.kind, sessionId: a.sessionId, username: a.username, vrf: a.vrf }))}
+              caption={`Blocks held in ${pool}`}
+              dense
+              rows={b.items.map((a) => ({
+                prefix: a.prefix,
+                kind: a.kind,
+                sessionId: a.sessionId,
+                username: a.username,
+                vrf: a.vrf,
+              }))}
               labels={{ sessionId: "Session" }}
-              cells={{ sessionId: (row) => (row.sessionId ? <a href={`${prefix}/sessions/${row.sessionId}`}>{String(row.sessionId)}</a> : <span class="muted">—</span>) }}
+              cells={{
+                sessionId: (row) =>
+                  row.sessionId ? (
+                    <a href={`${prefix}/sessions/${row.sessionId}`}>{String(row.sessionId)}</a>
+                  ) : (
+                    <span class="muted">—</span>
+                  ),
+              }}
             />
             <Pager offset={offset} total={b.total} size={PAGE} go={setOffset} />
           </>

@@ -1,4 +1,6 @@
-/** RADIUS: the authentication servers as the client sees them, alive or dead in colour, with their requests by outcome. */
+/**
+ * RADIUS: the authentication servers as the client sees them, alive or dead in colour, with their requests by outcome.
+ */
 import { contract } from "bngfleet:contract";
 import { useCall } from "../resource.ts";
 import { Loaded } from "../components/problem.tsx";

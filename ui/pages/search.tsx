@@ -38,7 +38,10 @@ type Group =
 
 type SessionQuery = NonNullable<Input<typeof contract.sessions.list>["query"]>;
 
-/** The session list query for a search, `limit` rows: `ip`, `username`, `mac`; a VLAN as `svlan.vlan` (S-VLAN and C-VLAN) or a lone C-VLAN. */
+/**
+ * The session list query for a search, `limit` rows: `ip`, `username`, `mac`; a VLAN as `svlan.vlan` (S-VLAN and
+ * C-VLAN) or a lone C-VLAN.
+ */
 function queryOf(kind: SearchKind, value: string, limit: number): SessionQuery {
   if (kind === "vlan") {
     const [outer, inner] = value.split(".");
@@ -81,21 +84,30 @@ export function Search({ text }: { text: string }) {
         if (stopped) return;
         changes[name] = group;
         const match = group.state === "done" && group.list.total > 0;
-        drawTimer ??= setTimeout(() => {
-          const batch = changes;
-          changes = {};
-          drawTimer = null;
-          if (!stopped) setGroups((g) => ({ ...g, ...batch }));
-        }, matchShown || !match ? DRAW_EVERY_MS : 0);
+        drawTimer ??= setTimeout(
+          () => {
+            const batch = changes;
+            changes = {};
+            drawTimer = null;
+            if (!stopped) setGroups((g) => ({ ...g, ...batch }));
+          },
+          matchShown || !match ? DRAW_EVERY_MS : 0,
+        );
         if (match) matchShown = true;
       };
       const query = queryOf(kind, value, FIRST_ROWS);
       if (!listed) {
         // Without the fleet list this appliance's name is unknown, so it is asked directly.
         try {
-          update(all[0]!.name, { state: "done", list: await call(contract.sessions.list, { query }, "", { signal: controller.signal }) });
+          update(all[0]!.name, {
+            state: "done",
+            list: await call(contract.sessions.list, { query }, "", { signal: controller.signal }),
+          });
         } catch (failure) {
-          update(all[0]!.name, { state: "failed", detail: failure instanceof ApiError ? failure.message : String(failure) });
+          update(all[0]!.name, {
+            state: "failed",
+            detail: failure instanceof ApiError ? failure.message : String(failure),
+          });
         }
         return;
       }
@@ -105,8 +117,21 @@ export function Search({ text }: { text: string }) {
         contract.sessions.list,
         { query },
         all.map((a) => a.name),
-        (name, row) => update(name, row.ok ? { state: "done", list: row.value } : { state: "failed", detail: row.status === 504 ? `no answer within ${PER_APPLIANCE_MS / 1000} s` : row.detail }),
-        { timeoutMs: PER_APPLIANCE_MS, signal: controller.signal, onAsk: (slice) => slice.forEach((name) => update(name, { state: "searching" })) },
+        (name, row) =>
+          update(
+            name,
+            row.ok
+              ? { state: "done", list: row.value }
+              : {
+                  state: "failed",
+                  detail: row.status === 504 ? `no answer within ${PER_APPLIANCE_MS / 1000} s` : row.detail,
+                },
+          ),
+        {
+          timeoutMs: PER_APPLIANCE_MS,
+          signal: controller.signal,
+          onAsk: (slice) => slice.forEach((name) => update(name, { state: "searching" })),
+        },
       );
     })();
     return () => {
@@ -117,9 +142,18 @@ export function Search({ text }: { text: string }) {
 
   const entries = appliances ?? [];
   const stateOf = (a: FleetAppliance): Group => groups[a.name] ?? WAITING;
-  const matched = entries.filter((a) => { const g = stateOf(a); return g.state === "done" && g.list.total > 0; });
-  const pending = entries.filter((a) => { const g = stateOf(a); return g.state === "waiting" || g.state === "searching"; });
-  const empty = entries.filter((a) => { const g = stateOf(a); return g.state === "done" && g.list.total === 0; });
+  const matched = entries.filter((a) => {
+    const g = stateOf(a);
+    return g.state === "done" && g.list.total > 0;
+  });
+  const pending = entries.filter((a) => {
+    const g = stateOf(a);
+    return g.state === "waiting" || g.state === "searching";
+  });
+  const empty = entries.filter((a) => {
+    const g = stateOf(a);
+    return g.state === "done" && g.list.total === 0;
+  });
   const failed = entries.filter((a) => stateOf(a).state === "failed");
   const done = entries.length - pending.length;
   const found = matched.reduce((n, a) => n + (stateOf(a) as { list: SessionList }).list.total, 0);
@@ -130,11 +164,27 @@ export function Search({ text }: { text: string }) {
       <h1>Subscriber search</h1>
       <SearchForm id="search-page-q" label="Username, IP address or prefix, MAC, or VLAN" text={text} />
       {!value ? (
-        <p class="muted">Type what you know about the subscriber: part of the username, an IPv4 or IPv6 address or prefix, a MAC, or a VLAN (S-VLAN.C-VLAN).</p>
+        <p class="muted">
+          Type what you know about the subscriber: part of the username, an IPv4 or IPv6 address or prefix, a MAC, or a
+          VLAN (S-VLAN.C-VLAN).
+        </p>
       ) : (
         <>
           <p role="status" aria-live="polite">
-            Searching by <strong>{kind === "ip" ? "address" : kind === "mac" ? "MAC" : kind === "vlan" ? (value.includes(".") ? "S-VLAN.C-VLAN" : "C-VLAN") : "username"}</strong> “{value}”: {done} of {entries.length} appliances answered, {count(found)} {found === 1 ? "session" : "sessions"} found.
+            Searching by{" "}
+            <strong>
+              {kind === "ip"
+                ? "address"
+                : kind === "mac"
+                  ? "MAC"
+                  : kind === "vlan"
+                    ? value.includes(".")
+                      ? "S-VLAN.C-VLAN"
+                      : "C-VLAN"
+                    : "username"}
+            </strong>{" "}
+            “{value}”: {done} of {entries.length} appliances answered, {count(found)}{" "}
+            {found === 1 ? "session" : "sessions"} found.
           </p>
           {listError && <p class="notice">The fleet list could not be read ({listError}): this appliance only.</p>}
           {failed.length > 0 && (
@@ -153,8 +203,22 @@ export function Search({ text }: { text: string }) {
             // Keyed by the search too: a page read for one search is never shown under the next.
             <ResultGroup key={`${kind} ${value} ${a.name}`} appliance={a} group={stateOf(a)} query={pageQuery} />
           ))}
-          {pending.length > 0 && <NameLine title={`Searching… ${pending.length} ${pending.length === 1 ? "appliance" : "appliances"} still to answer`} appliances={pending} groups={groups} />}
-          {empty.length > 0 && <NameLine title={`No match on ${empty.length} ${empty.length === 1 ? "appliance" : "appliances"}`} appliances={empty} groups={groups} />}
+          {pending.length > 0 && (
+            <NameLine
+              title={
+                `Searching… ${pending.length} ${pending.length === 1 ? "appliance" : "appliances"} ` + `still to answer`
+              }
+              appliances={pending}
+              groups={groups}
+            />
+          )}
+          {empty.length > 0 && (
+            <NameLine
+              title={`No match on ${empty.length} ${empty.length === 1 ? "appliance" : "appliances"}`}
+              appliances={empty}
+              groups={groups}
+            />
+          )}
         </>
       )}
     </>
@@ -168,7 +232,15 @@ const WAITING: Group = { state: "waiting" };
  * a thousand of them cost a thousand small inline elements, not a thousand
  * cards. Each name carries its state for the benchmark's probe.
  */
-function NameLine({ title, appliances, groups }: { title: string; appliances: FleetAppliance[]; groups: Record<string, Group> }) {
+function NameLine({
+  title,
+  appliances,
+  groups,
+}: {
+  title: string;
+  appliances: FleetAppliance[];
+  groups: Record<string, Group>;
+}) {
   return (
     <details class="card search-others">
       <summary>{title}</summary>
@@ -183,11 +255,15 @@ function NameLine({ title, appliances, groups }: { title: string; appliances: Fl
   );
 }
 
-/** `query`: the search as one appliance's first page of matches, read when the engineer asks for more than the card shows. */
+/**
+ * `query`: the search as one appliance's first page of matches, read when the engineer asks for more than the card
+ * shows.
+ */
 type GroupProps = { appliance: FleetAppliance; group: Group; query: SessionQuery };
 
 /** Where an appliance's API and pages are, from this one: itself, or a peer through the fleet proxy. */
-const baseOf = (appliance: FleetAppliance): string => (appliance.self ? "" : `/fleet/${encodeURIComponent(appliance.name)}`);
+const baseOf = (appliance: FleetAppliance): string =>
+  appliance.self ? "" : `/fleet/${encodeURIComponent(appliance.name)}`;
 
 /** An appliance's first page, read when asked for: under way, read, or why not. */
 type More = { state: "reading" } | { state: "read"; list: SessionList } | { state: "failed"; detail: string };
@@ -211,7 +287,9 @@ class ResultGroup extends Component<GroupProps, { more?: More }> {
       const list = await call(contract.sessions.list, { query }, baseOf(appliance));
       this.setState({ more: { state: "read", list } });
     } catch (failure) {
-      this.setState({ more: { state: "failed", detail: failure instanceof ApiError ? failure.message : String(failure) } });
+      this.setState({
+        more: { state: "failed", detail: failure instanceof ApiError ? failure.message : String(failure) },
+      });
     }
   };
 
@@ -220,7 +298,12 @@ class ResultGroup extends Component<GroupProps, { more?: More }> {
   }
 }
 
-function GroupView({ appliance, group, more, readMore }: GroupProps & { more: More | undefined; readMore: () => void }) {
+function GroupView({
+  appliance,
+  group,
+  more,
+  readMore,
+}: GroupProps & { more: More | undefined; readMore: () => void }) {
   const base = baseOf(appliance);
   const id = `results-${appliance.name.replace(/[^\w-]/g, "-")}`;
   if (group.state !== "done") return null;
@@ -232,7 +315,10 @@ function GroupView({ appliance, group, more, readMore }: GroupProps & { more: Mo
       <h2 id={id}>
         {appliance.name}
         {appliance.self ? <span class="muted"> (this appliance)</span> : <span class="muted"> (read-only)</span>}
-        <span class="muted"> · {count(total)} {total === 1 ? "match" : "matches"}</span>
+        <span class="muted">
+          {" "}
+          · {count(total)} {total === 1 ? "match" : "matches"}
+        </span>
       </h2>
       <div class="table-wrap" tabIndex={0} role="region" aria-label={`Sessions on ${appliance.name}`}>
         <table class="records dense">
@@ -243,9 +329,13 @@ function GroupView({ appliance, group, more, readMore }: GroupProps & { more: Mo
               <th scope="col">IPv4</th>
               <th scope="col">IPv6</th>
               <th scope="col">MAC</th>
-              <th scope="col" title="S-VLAN.C-VLAN">VLANs</th>
+              <th scope="col" title="S-VLAN.C-VLAN">
+                VLANs
+              </th>
               <th scope="col">VRF</th>
-              <th scope="col" class="row-actions">Actions</th>
+              <th scope="col" class="row-actions">
+                Actions
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -259,7 +349,10 @@ function GroupView({ appliance, group, more, readMore }: GroupProps & { more: Mo
                 <td>{row.portId === null ? "—" : `${row.svlan}.${row.vlan}`}</td>
                 <td class="wrap">{row.vrf}</td>
                 <td class="row-actions">
-                  <a href={`${base}/sessions/${String(row.id)}`} aria-label={`Open session ${String(row.id)} on ${appliance.name}`}>
+                  <a
+                    href={`${base}/sessions/${String(row.id)}`}
+                    aria-label={`Open session ${String(row.id)} on ${appliance.name}`}
+                  >
                     Open
                   </a>
                 </td>
@@ -273,12 +366,18 @@ function GroupView({ appliance, group, more, readMore }: GroupProps & { more: Mo
           <button type="button" class="link" onClick={readMore} disabled={more?.state === "reading"}>
             {more?.state === "reading" ? `Reading the newest ${moreToRead}…` : `Show the newest ${moreToRead}`}
           </button>
-          {more?.state === "failed" && <span class="notice" role="alert"> Not read: {more.detail}</span>}
+          {more?.state === "failed" && (
+            <span class="notice" role="alert">
+              {" "}
+              Not read: {more.detail}
+            </span>
+          )}
         </p>
       )}
       {more?.state === "read" && total > items.length && (
         <p class="muted">
-          The newest {items.length} of {count(total)} matches; <a href={`${base}/sessions`}>narrow the search on the sessions page</a>.
+          The newest {items.length} of {count(total)} matches;{" "}
+          <a href={`${base}/sessions`}>narrow the search on the sessions page</a>.
         </p>
       )}
     </section>
@@ -290,7 +389,17 @@ function GroupView({ appliance, group, more, readMore }: GroupProps & { more: Mo
  * screen readers only) and on the results page: it goes to the results page,
  * which asks the whole fleet.
  */
-export function SearchForm({ id, label, text = "", compact = false }: { id: string; label: string; text?: string; compact?: boolean }) {
+export function SearchForm({
+  id,
+  label,
+  text = "",
+  compact = false,
+}: {
+  id: string;
+  label: string;
+  text?: string;
+  compact?: boolean;
+}) {
   return (
     <form
       class={compact ? "header-search" : "inline"}
@@ -304,7 +413,15 @@ export function SearchForm({ id, label, text = "", compact = false }: { id: stri
       <label for={id} class={compact ? "sr-only" : undefined}>
         {label}
       </label>
-      <input id={id} name="q" type="search" defaultValue={text} placeholder={compact ? "Find a subscriber: user, IP, MAC, VLAN" : undefined} spellcheck={false} autoComplete="off" />
+      <input
+        id={id}
+        name="q"
+        type="search"
+        defaultValue={text}
+        placeholder={compact ? "Find a subscriber: user, IP, MAC, VLAN" : undefined}
+        spellcheck={false}
+        autoComplete="off"
+      />
       {!compact && <button type="submit">Search</button>}
     </form>
   );

@@ -54,4 +54,5 @@ export function trafficOf(counters: Counters, rates: Rates, plan: PlanRates): Di
 }
 
 /** A plan's rates in one line: `300 Mb/s down, 50.0 Mb/s up`. */
-export const planRatesText = (plan: PlanRates): string => `${bitRate(plan.downloadKbps * 1000)} down, ${bitRate(plan.uploadKbps * 1000)} up`;
+export const planRatesText = (plan: PlanRates): string =>
+  `${bitRate(plan.downloadKbps * 1000)} down, ${bitRate(plan.uploadKbps * 1000)} up`;

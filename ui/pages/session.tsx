@@ -26,7 +26,12 @@ type Rates = Answer<typeof contract.sessions.rates>;
 /** Rate samples kept for the chart: 30 s apart, an hour of them. */
 const KEEP_SAMPLES = 120;
 
-const ENCAP_WORDS: Record<string, string> = { ipoe: "IPoE", "pppoe-local": "PPPoE, terminated here", "pppoe-lac": "PPPoE, tunnelled to an LNS (LAC)", l2tp: "L2TP, terminated here (LNS)" };
+const ENCAP_WORDS: Record<string, string> = {
+  ipoe: "IPoE",
+  "pppoe-local": "PPPoE, terminated here",
+  "pppoe-lac": "PPPoE, tunnelled to an LNS (LAC)",
+  l2tp: "L2TP, terminated here (LNS)",
+};
 
 /** A term and its value; the value wraps anywhere (a /56 or `radius-2.isp.example:1812` stays in its box). */
 function Item({ term, children, testid }: { term: string; children: ComponentChildren; testid?: string }) {
@@ -48,7 +53,9 @@ function useTunnelOf(ctx: PageContext, session: Detail | undefined): number | nu
   useEffect(() => {
     if (!ids || id === undefined) return;
     let live = true;
-    void Promise.all(ids.split(",").map((t) => call(contract.l2tp.tunnel, { params: { id: Number(t) } }, ctx.base).catch(() => null))).then((all) => {
+    void Promise.all(
+      ids.split(",").map((t) => call(contract.l2tp.tunnel, { params: { id: Number(t) } }, ctx.base).catch(() => null)),
+    ).then((all) => {
       const tunnel = all.find((t) => t?.sessionList.some((s) => s.id === id));
       if (live) setFound(tunnel ? tunnel.localTunnelId : null);
     });
@@ -64,7 +71,9 @@ function useRateSamples(rates: Rates | undefined): Rates[] {
   const [samples, setSamples] = useState<Rates[]>([]);
   useEffect(() => {
     if (!rates) return;
-    setSamples((old) => (old.some((s) => s.timestamp === rates.timestamp) ? old : [...old, rates].slice(-KEEP_SAMPLES)));
+    setSamples((old) =>
+      old.some((s) => s.timestamp === rates.timestamp) ? old : [...old, rates].slice(-KEEP_SAMPLES),
+    );
   }, [rates?.timestamp]);
   return samples;
 }
@@ -103,7 +112,8 @@ export function Session({ ctx, id }: { ctx: PageContext; id: string }) {
           {(d) => (
             <>
               <p class="headline" data-testid="session-headline">
-                <span class="tone-good">up</span> for {duration(d.uptimeSeconds)}, since {utc(d.startedUtc)} · {ENCAP_WORDS[d.encap] ?? d.encap}
+                <span class="tone-good">up</span> for {duration(d.uptimeSeconds)}, since {utc(d.startedUtc)} ·{" "}
+                {ENCAP_WORDS[d.encap] ?? d.encap}
                 {d.walledGarden && <span class="tone-warn"> · in the walled garden</span>}
               </p>
               <div class="grid session-grid">
@@ -118,19 +128,30 @@ export function Session({ ctx, id }: { ctx: PageContext; id: string }) {
                         <a href={`${prefix}/local-subscribers`}>this appliance (local subscriber)</a>
                       ) : (
                         <>
-                          RADIUS{d.aaa.server && <> at <a href={`${prefix}/radius`}>{d.aaa.server}</a></>}
+                          RADIUS
+                          {d.aaa.server && (
+                            <>
+                              {" "}
+                              at <a href={`${prefix}/radius`}>{d.aaa.server}</a>
+                            </>
+                          )}
                         </>
                       )}
                     </Item>
                     <Item term="Plan" testid="session-plan">
                       {d.plan ? (
-                        <a href={`${prefix}/sessions?plan=${encodeURIComponent(d.plan)}`} title="every session on this plan">
+                        <a
+                          href={`${prefix}/sessions?plan=${encodeURIComponent(d.plan)}`}
+                          title="every session on this plan"
+                        >
                           {d.plan}
                         </a>
                       ) : (
                         "none"
                       )}
-                      <span class="block" data-testid="plan-rates">{planRatesText(d.planRates)}</span>
+                      <span class="block" data-testid="plan-rates">
+                        {planRatesText(d.planRates)}
+                      </span>
                     </Item>
                     <Item term="Lease expires">{d.leaseExpiresUtc ? utc(d.leaseExpiresUtc) : "no lease (PPP)"}</Item>
                   </dl>
@@ -145,7 +166,9 @@ export function Session({ ctx, id }: { ctx: PageContext; id: string }) {
                     {d.cgn && (
                       <Item term="Translated to" testid="session-cgn">
                         <a href={`${prefix}/cgn?ip=${encodeURIComponent(d.cgn.insideIp)}`}>{d.cgn.publicIp}</a>
-                        <span class="block muted">ports {d.cgn.portBlocks.join(", ")} (CGN group {d.cgn.group})</span>
+                        <span class="block muted">
+                          ports {d.cgn.portBlocks.join(", ")} (CGN group {d.cgn.group})
+                        </span>
                       </Item>
                     )}
                     <Item term="IPv6 WAN">
@@ -174,7 +197,11 @@ export function Session({ ctx, id }: { ctx: PageContext; id: string }) {
                   <h2 id="where-h">Where it lives</h2>
                   <dl class="facts-list">
                     <Item term="Port" testid="session-port">
-                      {d.portId === null ? "none (terminated from an L2TP tunnel)" : <a href={`${prefix}/system`}>{d.portLabel ?? `port ${d.portId}`}</a>}
+                      {d.portId === null ? (
+                        "none (terminated from an L2TP tunnel)"
+                      ) : (
+                        <a href={`${prefix}/system`}>{d.portLabel ?? `port ${d.portId}`}</a>
+                      )}
                     </Item>
                     <Item term="S-VLAN / C-VLAN">
                       {d.svlan} / {d.vlan}
@@ -238,11 +265,19 @@ function Traffic({ detail, rates, samples }: { detail: Detail; rates: Rates; sam
           <thead>
             <tr>
               <th scope="col">Direction</th>
-              <th scope="col" class="num">Rate</th>
-              <th scope="col" class="num">Packets/s</th>
+              <th scope="col" class="num">
+                Rate
+              </th>
+              <th scope="col" class="num">
+                Packets/s
+              </th>
               <th scope="col">Of the plan's rate</th>
-              <th scope="col" class="num">Bytes</th>
-              <th scope="col" class="num">Packets</th>
+              <th scope="col" class="num">
+                Bytes
+              </th>
+              <th scope="col" class="num">
+                Packets
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -251,8 +286,12 @@ function Traffic({ detail, rates, samples }: { detail: Detail; rates: Rates; sam
                 <th scope="row">
                   {f.direction} <span class="muted">({f.towards})</span>
                 </th>
-                <td class="num" data-field="rate">{f.rate}</td>
-                <td class="num" data-field="packetRate">{f.packetRate}</td>
+                <td class="num" data-field="rate">
+                  {f.rate}
+                </td>
+                <td class="num" data-field="packetRate">
+                  {f.packetRate}
+                </td>
                 <td>
                   {f.planShare === null ? (
                     <span class="muted">no plan rate</span>
@@ -265,8 +304,12 @@ function Traffic({ detail, rates, samples }: { detail: Detail; rates: Rates; sam
                     </span>
                   )}
                 </td>
-                <td class="num" data-field="bytes">{f.bytes}</td>
-                <td class="num" data-field="packets">{f.packets}</td>
+                <td class="num" data-field="bytes">
+                  {f.bytes}
+                </td>
+                <td class="num" data-field="packets">
+                  {f.packets}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -282,15 +325,33 @@ function Traffic({ detail, rates, samples }: { detail: Detail; rates: Rates; sam
 }
 
 /** Capture and disconnect, for a role that may; a capture in progress shows its collector and limits. */
-function SessionActions({ id, detail, reload, onGone }: { id: string; detail: Detail; reload: () => void; onGone: () => void }) {
+function SessionActions({
+  id,
+  detail,
+  reload,
+  onGone,
+}: {
+  id: string;
+  detail: Detail;
+  reload: () => void;
+  onGone: () => void;
+}) {
   const capture = detail.capture;
   if (!can(contract.sessions.disconnect) && !can(contract.captures.start)) return null;
   return (
     <section class="actions session-actions" aria-label="Actions">
       {capture ? (
-        <ActionForm operation={contract.captures.stop} params={{ id }} title="Capture in progress" submitLabel="Stop the capture" onDone={reload} showResult={false}>
+        <ActionForm
+          operation={contract.captures.stop}
+          params={{ id }}
+          title="Capture in progress"
+          submitLabel="Stop the capture"
+          onDone={reload}
+          showResult={false}
+        >
           <p>
-            Mirroring to {capture.destinationIp} since {utc(capture.startedUtc)}, {capture.maxPackets ? `up to ${capture.maxPackets} packets` : "no packet limit"},{" "}
+            Mirroring to {capture.destinationIp} since {utc(capture.startedUtc)},{" "}
+            {capture.maxPackets ? `up to ${capture.maxPackets} packets` : "no packet limit"},{" "}
             {capture.maxDurationSeconds ? `for at most ${duration(capture.maxDurationSeconds)}` : "no time limit"}.
           </p>
         </ActionForm>
@@ -300,13 +361,29 @@ function SessionActions({ id, detail, reload, onGone }: { id: string; detail: De
           params={{ id }}
           title="Capture its packets"
           submitLabel="Start the capture"
-          hints={{ destinationIp: "The GRE collector the packets are mirrored to.", maxPackets: "Stops after this many packets; empty or 0: no limit.", maxDurationSeconds: "Stops after this many seconds; empty or 0: no limit." }}
-          labels={{ destinationIp: "Collector address", maxPackets: "Packet limit", maxDurationSeconds: "Time limit (seconds)" }}
+          hints={{
+            destinationIp: "The GRE collector the packets are mirrored to.",
+            maxPackets: "Stops after this many packets; empty or 0: no limit.",
+            maxDurationSeconds: "Stops after this many seconds; empty or 0: no limit.",
+          }}
+          labels={{
+            destinationIp: "Collector address",
+            maxPackets: "Packet limit",
+            maxDurationSeconds: "Time limit (seconds)",
+          }}
           onDone={reload}
           showResult={false}
         />
       )}
-      <ActionForm operation={contract.sessions.disconnect} params={{ id }} title="Disconnect" submitLabel="Disconnect this session" confirm={`Disconnect session ${id} (${detail.username})? Its addresses return to their pools.`} onDone={onGone} showResult={false}>
+      <ActionForm
+        operation={contract.sessions.disconnect}
+        params={{ id }}
+        title="Disconnect"
+        submitLabel="Disconnect this session"
+        confirm={`Disconnect session ${id} (${detail.username})? Its addresses return to their pools.`}
+        onDone={onGone}
+        showResult={false}
+      >
         <p class="muted">Ends the session now; the subscriber's equipment usually reconnects at once.</p>
       </ActionForm>
     </section>

@@ -29,7 +29,8 @@ export function Sessions({ ctx }: { ctx: PageContext }) {
 }
 
 /** A refused filter's words beside the filter that caused them (the API names it by its query parameter). */
-const filterError = (error: ApiError | undefined, name: Filter) => error?.fieldErrors.find((e) => e.pointer === `#/${name}`)?.detail;
+const filterError = (error: ApiError | undefined, name: Filter) =>
+  error?.fieldErrors.find((e) => e.pointer === `#/${name}`)?.detail;
 
 function SessionTable({ ctx }: { ctx: PageContext }) {
   const params = searchParams();
@@ -37,7 +38,11 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
   const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ""])) as Record<Filter, string>;
   const [draft, setDraft] = useState<Record<Filter, string>>(filters);
   const [more, setMore] = useState(MORE.some((f) => filters[f] !== ""));
-  const list = useCall(contract.sessions.list, { query: { ...filters, offset, limit: PAGE_SIZE } }, { base: ctx.base, refreshMs: 10_000 });
+  const list = useCall(
+    contract.sessions.list,
+    { query: { ...filters, offset, limit: PAGE_SIZE } },
+    { base: ctx.base, refreshMs: 10_000 },
+  );
   // Port names and the VRFs in use, for the filters' selects and the Port column.
   const summary = useCall(contract.sessions.summary, {}, { base: ctx.base, refreshMs: 60_000 });
   const portName = new Map(summary.data?.byPort.map((p) => [p.portId, p.label]) ?? []);
@@ -48,7 +53,8 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
     if (nextOffset) q.set("offset", String(nextOffset));
     navigate(`${here}${q.size ? `?${q}` : ""}`);
   };
-  const set = (name: Filter) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [name]: e.currentTarget.value });
+  const set = (name: Filter) => (e: { currentTarget: { value: string } }) =>
+    setDraft({ ...draft, [name]: e.currentTarget.value });
   const field = (name: Filter, label: string, control: preact.ComponentChildren) => {
     const problem = filterError(list.error, name);
     return (
@@ -63,9 +69,22 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
       </div>
     );
   };
-  const described = (name: Filter) => (filterError(list.error, name) ? { "aria-invalid": true, "aria-describedby": `filter-${name}-error` } : {});
+  const described = (name: Filter) =>
+    filterError(list.error, name) ? { "aria-invalid": true, "aria-describedby": `filter-${name}-error` } : {};
   const text = (name: Filter, label: string, extra: Record<string, unknown> = {}) =>
-    field(name, label, <input id={`filter-${name}`} name={name} value={draft[name]} onInput={set(name)} spellcheck={false} {...described(name)} {...extra} />);
+    field(
+      name,
+      label,
+      <input
+        id={`filter-${name}`}
+        name={name}
+        value={draft[name]}
+        onInput={set(name)}
+        spellcheck={false}
+        {...described(name)}
+        {...extra}
+      />,
+    );
   const select = (name: Filter, label: string, options: { value: string; label: string }[]) =>
     field(
       name,
@@ -73,7 +92,9 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
       <select id={`filter-${name}`} name={name} value={draft[name]} onChange={set(name)} {...described(name)}>
         <option value="">any</option>
         {/* A filter from a link (a port no session uses now) stays selectable. */}
-        {draft[name] && !options.some((o) => o.value === draft[name]) && <option value={draft[name]}>{draft[name]}</option>}
+        {draft[name] && !options.some((o) => o.value === draft[name]) && (
+          <option value={draft[name]}>{draft[name]}</option>
+        )}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -95,12 +116,30 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
         <div class="filter-line">
           {text("username", "Username", { placeholder: "contains…" })}
           {text("ip", "Address", { placeholder: "starts with…" })}
-          {select("port", "Port", (summary.data?.byPort ?? []).map((p) => ({ value: String(p.portId), label: p.label })))}
-          {select("vrf", "VRF", vrfs.map((v) => ({ value: v, label: v })))}
-          {select("encap", "Encapsulation", ENCAPS.map((v) => ({ value: v, label: v })))}
+          {select(
+            "port",
+            "Port",
+            (summary.data?.byPort ?? []).map((p) => ({ value: String(p.portId), label: p.label })),
+          )}
+          {select(
+            "vrf",
+            "VRF",
+            vrfs.map((v) => ({ value: v, label: v })),
+          )}
+          {select(
+            "encap",
+            "Encapsulation",
+            ENCAPS.map((v) => ({ value: v, label: v })),
+          )}
           <div class="filter-buttons">
             <button type="submit">Apply</button>
-            <button type="button" class="secondary" aria-expanded={more} aria-controls="more-filters" onClick={() => setMore(!more)}>
+            <button
+              type="button"
+              class="secondary"
+              aria-expanded={more}
+              aria-controls="more-filters"
+              onClick={() => setMore(!more)}
+            >
               {more ? "Fewer filters" : "More filters"}
             </button>
           </div>
@@ -126,57 +165,75 @@ function SessionTable({ ctx }: { ctx: PageContext }) {
           {sentence(list.error.message)} The filter marked above was refused: nothing is listed until it is changed.
         </p>
       ) : (
-      <Loaded resource={list}>
-        {(l) => (
-          <>
-            <p role="status" class="range" data-testid="sessions-range">
-              {l.total === 0 ? "No matching sessions" : `${count(l.offset + 1)}–${count(l.offset + l.items.length)} of ${count(l.total)}`}
-            </p>
-            {l.items.length > 0 && (
-              <RecordTable
-                testid="sessions-table"
-                caption="Sessions, newest first"
-                csvName="sessions"
-                dense
-                rows={l.items.map((s) => ({
-                  id: s.id,
-                  username: s.username,
-                  encap: s.encap,
-                  ipv4: s.ipv4,
-                  ipv6: s.ipv6 || null,
-                  vrf: s.vrf,
-                  // The interface's name (`xe-0/0/0`); its description is the cell's title and the filter's label.
-                  port: s.portId === null ? null : (portName.get(s.portId)?.split(" ")[0] ?? String(s.portId)),
-                  vlans: `${s.svlan}.${s.vlan}`,
-                  plan: s.plan,
-                  uptimeSeconds: s.uptimeSeconds,
-                }))}
-                labels={{ id: "ID", ipv4: "IPv4", ipv6: "IPv6", vlans: "VLANs", uptimeSeconds: "Up for" }}
-                cells={{
-                  id: (row) => <a href={`${here}/${String(row.id)}`}>{String(row.id)}</a>,
-                  // A long username is cut at the column's width; the whole of it is the cell's title (and in the CSV).
-                  username: (row) => (
-                    <span class="clip" title={String(row.username)}>
-                      {String(row.username)}
-                    </span>
-                  ),
-                  vlans: (row) => <span title="S-VLAN.C-VLAN">{String(row.vlans)}</span>,
-                  port: (row) => (row.port === null ? <span class="muted">—</span> : <span title={[...portName.values()].find((l) => l.startsWith(`${String(row.port)} `))}>{String(row.port)}</span>),
-                }}
-                sortNote="a column heading sorts this page"
-              />
-            )}
-            <div class="pager">
-              <button type="button" disabled={offset === 0} onClick={() => go(filters, Math.max(0, offset - PAGE_SIZE))}>
-                Newer
-              </button>
-              <button type="button" disabled={offset + PAGE_SIZE >= l.total} onClick={() => go(filters, offset + PAGE_SIZE)}>
-                Older
-              </button>
-            </div>
-          </>
-        )}
-      </Loaded>
+        <Loaded resource={list}>
+          {(l) => (
+            <>
+              <p role="status" class="range" data-testid="sessions-range">
+                {l.total === 0
+                  ? "No matching sessions"
+                  : `${count(l.offset + 1)}–${count(l.offset + l.items.length)} of ${count(l.total)}`}
+              </p>
+              {l.items.length > 0 && (
+                <RecordTable
+                  testid="sessions-table"
+                  caption="Sessions, newest first"
+                  csvName="sessions"
+                  dense
+                  rows={l.items.map((s) => ({
+                    id: s.id,
+                    username: s.username,
+                    encap: s.encap,
+                    ipv4: s.ipv4,
+                    ipv6: s.ipv6 || null,
+                    vrf: s.vrf,
+                    // The interface's name (`xe-0/0/0`); its description is the cell's title and the filter's label.
+                    port: s.portId === null ? null : (portName.get(s.portId)?.split(" ")[0] ?? String(s.portId)),
+                    vlans: `${s.svlan}.${s.vlan}`,
+                    plan: s.plan,
+                    uptimeSeconds: s.uptimeSeconds,
+                  }))}
+                  labels={{ id: "ID", ipv4: "IPv4", ipv6: "IPv6", vlans: "VLANs", uptimeSeconds: "Up for" }}
+                  cells={{
+                    id: (row) => <a href={`${here}/${String(row.id)}`}>{String(row.id)}</a>,
+                    // A long username is cut at the column's width; the whole of it is the cell's title (and in the
+                    // CSV).
+                    username: (row) => (
+                      <span class="clip" title={String(row.username)}>
+                        {String(row.username)}
+                      </span>
+                    ),
+                    vlans: (row) => <span title="S-VLAN.C-VLAN">{String(row.vlans)}</span>,
+                    port: (row) =>
+                      row.port === null ? (
+                        <span class="muted">—</span>
+                      ) : (
+                        <span title={[...portName.values()].find((l) => l.startsWith(`${String(row.port)} `))}>
+                          {String(row.port)}
+                        </span>
+                      ),
+                  }}
+                  sortNote="a column heading sorts this page"
+                />
+              )}
+              <div class="pager">
+                <button
+                  type="button"
+                  disabled={offset === 0}
+                  onClick={() => go(filters, Math.max(0, offset - PAGE_SIZE))}
+                >
+                  Newer
+                </button>
+                <button
+                  type="button"
+                  disabled={offset + PAGE_SIZE >= l.total}
+                  onClick={() => go(filters, offset + PAGE_SIZE)}
+                >
+                  Older
+                </button>
+              </div>
+            </>
+          )}
+        </Loaded>
       )}
     </>
   );

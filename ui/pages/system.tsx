@@ -15,7 +15,8 @@ import type { Answer } from "../api.ts";
 type Optic = Answer<typeof contract.system.inventory>["lineCards"][number]["ports"][number]["optic"];
 
 /** A port's busier direction as a share of its speed (full duplex: each direction has the whole speed). */
-const utilisation = (rxBps: number, txBps: number, speedMbps: number | null) => (speedMbps ? Math.min(100, (Math.max(rxBps, txBps) / (speedMbps * 1e6)) * 100) : null);
+const utilisation = (rxBps: number, txBps: number, speedMbps: number | null) =>
+  speedMbps ? Math.min(100, (Math.max(rxBps, txBps) / (speedMbps * 1e6)) * 100) : null;
 
 /** Where a reading sits against its thresholds. */
 function against(value: number, t: Optic["dom"]["thresholds"]["temperatureCelsius"]): string {
@@ -57,7 +58,9 @@ export function SystemPage({ ctx }: { ctx: PageContext }) {
         <Loaded resource={interfaces}>
           {(t) => (
             <>
-              <p class="muted">As of {utc(t.asOfUtc)}. Utilisation is the busier direction's share of the port's speed.</p>
+              <p class="muted">
+                As of {utc(t.asOfUtc)}. Utilisation is the busier direction's share of the port's speed.
+              </p>
               <RecordTable
                 caption="Interfaces"
                 rows={t.interfaces.map((i) => ({
@@ -90,9 +93,21 @@ export function SystemPage({ ctx }: { ctx: PageContext }) {
             <>
               <JsonView value={inv.chassis} />
               <h3>Line cards</h3>
-              <RecordTable caption="Line cards" rows={inv.lineCards.map((c) => ({ slot: c.slot, model: c.model, serialNumber: c.serialNumber, state: c.state, ports: c.ports.map((p) => p.name).join(", ") }))} />
+              <RecordTable
+                caption="Line cards"
+                rows={inv.lineCards.map((c) => ({
+                  slot: c.slot,
+                  model: c.model,
+                  serialNumber: c.serialNumber,
+                  state: c.state,
+                  ports: c.ports.map((p) => p.name).join(", "),
+                }))}
+              />
               <h3>Optics</h3>
-              <RecordTable caption="Optics" rows={inv.lineCards.flatMap((c) => c.ports.map((p) => opticRow(p, p.optic)))} />
+              <RecordTable
+                caption="Optics"
+                rows={inv.lineCards.flatMap((c) => c.ports.map((p) => opticRow(p, p.optic)))}
+              />
               <div class="grid">
                 <div>
                   <h3>Power supplies</h3>
@@ -104,7 +119,16 @@ export function SystemPage({ ctx }: { ctx: PageContext }) {
                 </div>
               </div>
               <h3>Temperatures</h3>
-              <RecordTable caption="Temperatures" rows={inv.temperatures.map((t) => ({ sensor: t.sensor, reading: `${t.celsius.toFixed(1)} °C`, state: t.celsius >= t.criticalCelsius ? "critical" : t.celsius >= t.warningCelsius ? "warning" : "ok", warning: `${t.warningCelsius} °C`, critical: `${t.criticalCelsius} °C` }))} />
+              <RecordTable
+                caption="Temperatures"
+                rows={inv.temperatures.map((t) => ({
+                  sensor: t.sensor,
+                  reading: `${t.celsius.toFixed(1)} °C`,
+                  state: t.celsius >= t.criticalCelsius ? "critical" : t.celsius >= t.warningCelsius ? "warning" : "ok",
+                  warning: `${t.warningCelsius} °C`,
+                  critical: `${t.criticalCelsius} °C`,
+                }))}
+              />
             </>
           )}
         </Loaded>

@@ -55,19 +55,58 @@ export function Tokens() {
               caption="API tokens"
               csvName="tokens"
               testid="token-table"
-              rows={page.items.map((t) => ({ name: t.name, role: t.role, prefix: t.prefix, createdUtc: t.createdUtc, createdBy: t.createdBy, lastUsedUtc: t.lastUsedUtc, expiresUtc: t.expiresUtc, source: t.source === "config" ? "configuration" : "API" }))}
-              labels={{ prefix: "Starts with", createdUtc: "Created", createdBy: "By", lastUsedUtc: "Last used", expiresUtc: "Expires", source: "From" }}
+              rows={page.items.map((t) => ({
+                name: t.name,
+                role: t.role,
+                prefix: t.prefix,
+                createdUtc: t.createdUtc,
+                createdBy: t.createdBy,
+                lastUsedUtc: t.lastUsedUtc,
+                expiresUtc: t.expiresUtc,
+                source: t.source === "config" ? "configuration" : "API",
+              }))}
+              labels={{
+                prefix: "Starts with",
+                createdUtc: "Created",
+                createdBy: "By",
+                lastUsedUtc: "Last used",
+                expiresUtc: "Expires",
+                source: "From",
+              }}
               cells={{
-                expiresUtc: (row) => (row.expiresUtc === null ? <span class="muted">never</span> : <span>{utc(String(row.expiresUtc))}</span>),
+                expiresUtc: (row) =>
+                  row.expiresUtc === null ? (
+                    <span class="muted">never</span>
+                  ) : (
+                    <span>{utc(String(row.expiresUtc))}</span>
+                  ),
                 // A token the fleet configuration provisions is revoked by changing the configuration, not from here.
-                source: (row) => (row.source === "configuration" ? <span title="Provisioned by the fleet configuration: change the configuration to revoke it">configuration</span> : <span>API</span>),
+                source: (row) =>
+                  row.source === "configuration" ? (
+                    <span title="Provisioned by the fleet configuration: change the configuration to revoke it">
+                      configuration
+                    </span>
+                  ) : (
+                    <span>API</span>
+                  ),
               }}
               rowAction={(row) =>
                 can(contract.tokens.revoke) && row.source === "API" ? (
                   <RowButton
                     verb="Revoke"
                     target={`token ${String(row.name)}`}
-                    onClick={() => void rows.act(`Revoke token ${String(row.name)} (${String(row.prefix)}…)? Whatever uses it stops working at once.`, () => call(contract.tokens.revoke, { params: { id: page.items.find((t) => t.name === row.name && t.prefix === row.prefix)!.id } }), `Token ${String(row.name)} revoked.`, tokens.reload)}
+                    onClick={() =>
+                      void rows.act(
+                        `Revoke token ${String(row.name)} (${String(row.prefix)}…)? Whatever uses it ` +
+                          `stops working at once.`,
+                        () =>
+                          call(contract.tokens.revoke, {
+                            params: { id: page.items.find((t) => t.name === row.name && t.prefix === row.prefix)!.id },
+                          }),
+                        `Token ${String(row.name)} revoked.`,
+                        tokens.reload,
+                      )
+                    }
                   />
                 ) : null
               }
@@ -103,7 +142,11 @@ function NewToken({ onCreated }: { onCreated: (token: Created) => void }) {
     setBusy(true);
     setProblem(null);
     try {
-      onCreated(await call(contract.tokens.create, { body: { name: name.trim(), role: role as (typeof ROLES)[number], expiresUtc: expiry.utc } }));
+      onCreated(
+        await call(contract.tokens.create, {
+          body: { name: name.trim(), role: role as (typeof ROLES)[number], expiresUtc: expiry.utc },
+        }),
+      );
       setName("");
     } catch (failure) {
       setProblem(failure instanceof ApiError ? failure : new ApiError(0, { detail: String(failure) }, null));
@@ -118,7 +161,16 @@ function NewToken({ onCreated }: { onCreated: (token: Created) => void }) {
       <div class="field-row">
         <div class={nameError ? "field invalid" : "field"}>
           <label for="token-name">Name *</label>
-          <input id="token-name" required value={name} spellcheck={false} placeholder="grafana edge-1" onInput={(e) => setName(e.currentTarget.value)} aria-invalid={!!nameError} aria-describedby={nameError ? "token-name-error" : undefined} />
+          <input
+            id="token-name"
+            required
+            value={name}
+            spellcheck={false}
+            placeholder="grafana edge-1"
+            onInput={(e) => setName(e.currentTarget.value)}
+            aria-invalid={!!nameError}
+            aria-describedby={nameError ? "token-name-error" : undefined}
+          />
           {nameError && (
             <small class="field-error" id="token-name-error">
               {sentence(nameError)}
@@ -136,8 +188,21 @@ function NewToken({ onCreated }: { onCreated: (token: Created) => void }) {
         <div class={expiry.ok ? "field" : "field invalid"}>
           <label for="token-expires">Expires</label>
           <span class="expiry">
-            <input id="token-expires" list="token-expiry-spans" value={expires} spellcheck={false} onInput={(e) => setExpires(e.currentTarget.value)} aria-invalid={!expiry.ok} aria-describedby="token-expires-about" />
-            <input type="date" aria-label="Pick the day it expires" value={/^\d{4}-\d{2}-\d{2}$/.test(expires.trim()) ? expires.trim() : ""} onInput={(e) => setExpires(e.currentTarget.value)} />
+            <input
+              id="token-expires"
+              list="token-expiry-spans"
+              value={expires}
+              spellcheck={false}
+              onInput={(e) => setExpires(e.currentTarget.value)}
+              aria-invalid={!expiry.ok}
+              aria-describedby="token-expires-about"
+            />
+            <input
+              type="date"
+              aria-label="Pick the day it expires"
+              value={/^\d{4}-\d{2}-\d{2}$/.test(expires.trim()) ? expires.trim() : ""}
+              onInput={(e) => setExpires(e.currentTarget.value)}
+            />
           </span>
           <datalist id="token-expiry-spans">
             {["never", "30d", "90d", "1y"].map((s) => (

@@ -46,7 +46,11 @@ export function stepWords(step: Step, port: PortName): string {
     case "subscriber-lookup":
       if (v.startsWith("session:")) return `from session ${a}, the /${b} it holds, in VRF ${after(v, "session:")}.`;
       if (v === "no-session") return "from no subscriber session: it stays in the global table.";
-      if (v === "drop:source-check") return `dropped: the source is session ${a}'s, on ${b === -1 ? "an L2TP tunnel" : port(b)}, not here (reverse-path check).`;
+      if (v === "drop:source-check")
+        return (
+          `dropped: the source is session ${a}'s, ` +
+          `on ${b === -1 ? "an L2TP tunnel" : port(b)}, not here (reverse-path check).`
+        );
       if (v === "drop:martian-source") return "dropped: the source is a martian address.";
       break;
     case "source-vrf": {
@@ -60,7 +64,10 @@ export function stepWords(step: Step, port: PortName): string {
     }
     case "route-lookup":
       if (v.startsWith("subscriber:")) return `to session ${a} in VRF ${after(v, "subscriber:")}, by its /${b}.`;
-      if (v.startsWith("upstream:")) return `up ${b === 0 ? "the default route" : `a /${b} route`} toward the core, in VRF ${after(v, "upstream:")}.`;
+      if (v.startsWith("upstream:"))
+        return (
+          `up ${b === 0 ? "the default route" : `a /${b} route`} toward the core, in ` + `VRF ${after(v, "upstream:")}.`
+        );
       if (v === "drop:unassigned") return "dropped: a pool address no session holds (its discard route).";
       if (v === "drop:martian") return "dropped: the destination is a martian address.";
       break;
@@ -78,14 +85,29 @@ export function stepWords(step: Step, port: PortName): string {
 }
 
 /** The trace in one line: sent, dropped and where, or where a dry run would have sent it. */
-export function traceHeadline(result: Pick<InjectResult, "frameBytes" | "emitted" | "steps">, port: PortName): { text: string; tone: "good" | "bad" | "neutral" } {
+export function traceHeadline(
+  result: Pick<InjectResult, "frameBytes" | "emitted" | "steps">,
+  port: PortName,
+): { text: string; tone: "good" | "bad" | "neutral" } {
   const last = result.steps[result.steps.length - 1];
   const frame = `The ${result.frameBytes}-byte frame`;
   if (!last) return { text: `${frame} was not traced.`, tone: "neutral" };
-  if (result.emitted) return { text: `${frame} was sent out of ${last.a === -1 ? "the core uplink" : port(last.a)}.`, tone: "good" };
+  if (result.emitted)
+    return { text: `${frame} was sent out of ${last.a === -1 ? "the core uplink" : port(last.a)}.`, tone: "good" };
   if (last.stage === "egress" && last.verdict === "drop:dry-run") {
-    return { text: `${frame} would be forwarded out of ${last.a === -1 ? "the core uplink" : port(last.a)}. Nothing was sent: a dry run.`, tone: "neutral" };
+    return {
+      text:
+        `${frame} would be forwarded out ` +
+        `of ${last.a === -1 ? "the core uplink" : port(last.a)}. Nothing was sent: a dry run.`,
+      tone: "neutral",
+    };
   }
-  if (last.verdict.startsWith("drop:")) return { text: `${frame} is dropped at ${(STAGE_NAMES[last.stage] ?? last.stage).toLowerCase()}: ${stepWords(last, port).replace(/^dropped: /, "")}`, tone: "bad" };
+  if (last.verdict.startsWith("drop:"))
+    return {
+      text:
+        `${frame} is dropped ` +
+        `at ${(STAGE_NAMES[last.stage] ?? last.stage).toLowerCase()}: ${stepWords(last, port).replace(/^dropped: /, "")}`,
+      tone: "bad",
+    };
   return { text: `${frame} stopped at ${STAGE_NAMES[last.stage] ?? last.stage}.`, tone: "neutral" };
 }

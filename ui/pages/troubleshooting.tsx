@@ -78,7 +78,10 @@ function TraceAnswer({ result, port }: { result: InjectResult; port: PortName })
       </p>
       <ol class="trace">
         {result.steps.map((step) => (
-          <li key={step.stage} class={step.verdict.startsWith("drop:") && step.verdict !== "drop:dry-run" ? "tone-bad" : undefined}>
+          <li
+            key={step.stage}
+            class={step.verdict.startsWith("drop:") && step.verdict !== "drop:dry-run" ? "tone-bad" : undefined}
+          >
             <strong>{STAGE_NAMES[step.stage] ?? step.stage}</strong>: {stepWords(step, port)}
           </li>
         ))}
@@ -94,7 +97,10 @@ const holdsPort = (row: CgnBindingRow, port: number) =>
     return start !== undefined && end !== undefined && port >= start && port <= end;
   });
 
-/** CGN's compliance question, asked of the bindings live now: who holds public address:port (and held it at a time, if the binding already existed then). */
+/**
+ * CGN's compliance question, asked of the bindings live now: who holds public address:port (and held it at a time, if
+ * the binding already existed then).
+ */
 function WhoHadPublicPort() {
   const [address, setAddress] = useState("");
   const [port, setPort] = useState("");
@@ -107,18 +113,51 @@ function WhoHadPublicPort() {
     setAnswer(null);
     const p = Number(port.trim());
     if (!Number.isInteger(p) || p < 0 || p > 65535) {
-      setError(new ApiError(0, { detail: "Some fields need attention", errors: [{ in: "body", pointer: "#/port", detail: "must be a port number, 0 to 65535" }] }, null));
+      setError(
+        new ApiError(
+          0,
+          {
+            detail: "Some fields need attention",
+            errors: [{ in: "body", pointer: "#/port", detail: "must be a port number, 0 to 65535" }],
+          },
+          null,
+        ),
+      );
       return;
     }
-    const when = at.trim() === "" ? null : Date.parse(at.trim().replace(" ", "T").replace(/( ?UTC)?$/, "Z").replace(/ZZ$/, "Z"));
+    const when =
+      at.trim() === ""
+        ? null
+        : Date.parse(
+            at
+              .trim()
+              .replace(" ", "T")
+              .replace(/( ?UTC)?$/, "Z")
+              .replace(/ZZ$/, "Z"),
+          );
     if (when !== null && !Number.isFinite(when)) {
-      setError(new ApiError(0, { detail: "Some fields need attention", errors: [{ in: "body", pointer: "#/time", detail: "must be a UTC time like 2026-03-02 09:15:00" }] }, null));
+      setError(
+        new ApiError(
+          0,
+          {
+            detail: "Some fields need attention",
+            errors: [{ in: "body", pointer: "#/time", detail: "must be a UTC time like 2026-03-02 09:15:00" }],
+          },
+          null,
+        ),
+      );
       return;
     }
     try {
       const page = await call(contract.cgn.bindings, { query: { ip: address.trim(), limit: 500 } });
-      const rows = page.items.filter((row) => row.publicIp === address.trim() && holdsPort(row, p) && (when === null || Date.parse(row.createdUtc) <= when));
-      setAnswer({ rows, asked: `${address.trim()}:${p}${when === null ? " now" : ` at ${utc(new Date(when).toISOString())}`}` });
+      const rows = page.items.filter(
+        (row) =>
+          row.publicIp === address.trim() && holdsPort(row, p) && (when === null || Date.parse(row.createdUtc) <= when),
+      );
+      setAnswer({
+        rows,
+        asked: `${address.trim()}:${p}${when === null ? " now" : ` at ${utc(new Date(when).toISOString())}`}`,
+      });
     } catch (failure) {
       setError(failure instanceof ApiError ? failure : new ApiError(0, { detail: String(failure) }, null));
     }
@@ -130,20 +169,52 @@ function WhoHadPublicPort() {
       <div class="field-row">
         <div class="field">
           <label for="who-address">Public IPv4 address *</label>
-          <input id="who-address" value={address} onInput={(e) => setAddress(e.currentTarget.value)} required spellcheck={false} />
+          <input
+            id="who-address"
+            value={address}
+            onInput={(e) => setAddress(e.currentTarget.value)}
+            required
+            spellcheck={false}
+          />
         </div>
         <div class={fieldError("port") ? "field invalid" : "field"}>
           <label for="who-port">Port *</label>
-          <input id="who-port" value={port} inputMode="numeric" onInput={(e) => setPort(e.currentTarget.value)} required aria-invalid={!!fieldError("port")} aria-describedby={fieldError("port") ? "who-port-error" : undefined} />
-          {fieldError("port") && <small class="field-error" id="who-port-error">{fieldError("port")}</small>}
+          <input
+            id="who-port"
+            value={port}
+            inputMode="numeric"
+            onInput={(e) => setPort(e.currentTarget.value)}
+            required
+            aria-invalid={!!fieldError("port")}
+            aria-describedby={fieldError("port") ? "who-port-error" : undefined}
+          />
+          {fieldError("port") && (
+            <small class="field-error" id="who-port-error">
+              {fieldError("port")}
+            </small>
+          )}
         </div>
         <div class={fieldError("time") ? "field invalid" : "field"}>
           <label for="who-time">At (UTC; empty: now)</label>
-          <input id="who-time" value={at} placeholder="2026-03-02 09:15:00" onInput={(e) => setAt(e.currentTarget.value)} aria-invalid={!!fieldError("time")} aria-describedby={fieldError("time") ? "who-time-error" : undefined} />
-          {fieldError("time") && <small class="field-error" id="who-time-error">{fieldError("time")}</small>}
+          <input
+            id="who-time"
+            value={at}
+            placeholder="2026-03-02 09:15:00"
+            onInput={(e) => setAt(e.currentTarget.value)}
+            aria-invalid={!!fieldError("time")}
+            aria-describedby={fieldError("time") ? "who-time-error" : undefined}
+          />
+          {fieldError("time") && (
+            <small class="field-error" id="who-time-error">
+              {fieldError("time")}
+            </small>
+          )}
         </div>
       </div>
-      <small class="hint">Answered from the bindings live now. A binding released since is in the CGN compliance log your retention system keeps.</small>
+      <small class="hint">
+        Answered from the bindings live now. A binding released since is in the CGN compliance log your retention system
+        keeps.
+      </small>
       {error && error.fieldErrors.length === 0 && <ProblemNote error={error} />}
       <button type="submit">Look up</button>
       {answer && (
@@ -230,14 +301,21 @@ export function Troubleshooting({ ctx }: { ctx: PageContext }) {
   return (
     <>
       <h1>Troubleshooting</h1>
-      <p class="muted">Ping and the traced frame run in this appliance's forwarding plane; nothing here is relayed to peers.</p>
+      <p class="muted">
+        Ping and the traced frame run in this appliance's forwarding plane; nothing here is relayed to peers.
+      </p>
       <section class="actions" aria-label="Tests">
         <ActionForm
           operation={contract.diagnostics.ping}
           title="Ping"
           submitLabel="Ping"
           {...(vrfNames ? { choices: { vrf: vrfNames } } : {})}
-          hints={{ vrf: "The VRF the echo starts in; empty: the global table.", count: "Echo requests, one a second: 1 to 100.", size: "Payload bytes after the 8-byte echo header.", timeoutMs: "How long each echo waits for its reply: 100 to 10,000 ms." }}
+          hints={{
+            vrf: "The VRF the echo starts in; empty: the global table.",
+            count: "Echo requests, one a second: 1 to 100.",
+            size: "Payload bytes after the 8-byte echo header.",
+            timeoutMs: "How long each echo waits for its reply: 100 to 10,000 ms.",
+          }}
           renderResult={(r) => <PingAnswer result={r as PingResult} />}
         />
         <ActionForm
@@ -245,7 +323,10 @@ export function Troubleshooting({ ctx }: { ctx: PageContext }) {
           title="Trace a frame"
           submitLabel="Trace"
           choices={{ protocol: PROTOCOLS, ...(portChoices ? { port: portChoices } : {}) }}
-          hints={{ port: "The port the frame arrives on.", emit: "Send the frame out for real (recorded in the audit log); unticked, the trace is a dry run." }}
+          hints={{
+            port: "The port the frame arrives on.",
+            emit: "Send the frame out for real (recorded in the audit log); unticked, the trace is a dry run.",
+          }}
           renderResult={(r) => <TraceAnswer result={r as InjectResult} port={portName} />}
         />
         {can(contract.cgn.bindings) && <WhoHadPublicPort />}

@@ -28,7 +28,11 @@ export function Upgrade({ ctx }: { ctx: PageContext }) {
     }
   }
 
-  const phaseEnd = s?.applying ? { applying: s.applying.installedUtc, draining: s.applying.rebootUtc, rebooting: s.applying.upUtc }[s.applying.phase] : null;
+  const phaseEnd = s?.applying
+    ? { applying: s.applying.installedUtc, draining: s.applying.rebootUtc, rebooting: s.applying.upUtc }[
+        s.applying.phase
+      ]
+    : null;
   const total = s?.applying ? Date.parse(s.applying.upUtc) - Date.parse(s.applying.requestedUtc) : 0;
   const done = s?.applying ? Date.parse(s.asOfUtc) - Date.parse(s.applying.requestedUtc) : 0;
 
@@ -45,7 +49,8 @@ export function Upgrade({ ctx }: { ctx: PageContext }) {
             {st.applying && (
               <>
                 <label for="upgrade-progress">
-                  {st.applying.fromVersion} → {st.applying.toVersion}: {st.applying.phase} until {phaseEnd} · {st.applying.sessions} sessions up, {st.applying.sessionsDrained} drained
+                  {st.applying.fromVersion} → {st.applying.toVersion}: {st.applying.phase} until {phaseEnd} ·{" "}
+                  {st.applying.sessions} sessions up, {st.applying.sessionsDrained} drained
                 </label>
                 <progress id="upgrade-progress" max={total} value={Math.min(done, total)} />
               </>
@@ -70,7 +75,13 @@ export function Upgrade({ ctx }: { ctx: PageContext }) {
           <form class="action" onSubmit={(e) => e.preventDefault()}>
             <h3>Stage a package</h3>
             <label for="upgrade-file">Package file (.bngpkg)</label>
-            <input id="upgrade-file" type="file" accept=".bngpkg" disabled={progress !== null} onChange={(e) => e.currentTarget.files?.[0] && void stage(e.currentTarget.files[0])} />
+            <input
+              id="upgrade-file"
+              type="file"
+              accept=".bngpkg"
+              disabled={progress !== null}
+              onChange={(e) => e.currentTarget.files?.[0] && void stage(e.currentTarget.files[0])}
+            />
             {progress !== null && (
               <>
                 <label for="upload-progress">Uploading {Math.round(progress * 100)}%</label>
@@ -80,7 +91,14 @@ export function Upgrade({ ctx }: { ctx: PageContext }) {
             <ProblemNote error={error} />
           </form>
           {s?.staged && !s.applying && (
-            <ActionForm operation={contract.upgrade.apply} title={`Apply ${s.staged.version}`} fixed={{ id: s.staged.id }} initial={{ drain: true }} confirm="Apply the staged package? The data plane reboots." onDone={status.reload} />
+            <ActionForm
+              operation={contract.upgrade.apply}
+              title={`Apply ${s.staged.version}`}
+              fixed={{ id: s.staged.id }}
+              initial={{ drain: true }}
+              confirm="Apply the staged package? The data plane reboots."
+              onDone={status.reload}
+            />
           )}
         </section>
       )}

@@ -20,11 +20,16 @@ type Editing = { username: string; what: "role" | "password" } | null;
 
 export function Users() {
   const users = useCall(contract.users.list, { query: { limit: 1000 } });
-  const sessions = useCall(can(contract.browserSessions.list) ? contract.browserSessions.list : null, { query: { limit: 1000 } }, { refreshMs: 30_000 });
+  const sessions = useCall(
+    can(contract.browserSessions.list) ? contract.browserSessions.list : null,
+    { query: { limit: 1000 } },
+    { refreshMs: 30_000 },
+  );
   const rows = useRowActions();
   const sessionRows = useRowActions();
   const [editing, setEditing] = useState<Editing>(null);
-  const toggle = (username: string, what: "role" | "password") => setEditing(editing?.username === username && editing.what === what ? null : { username, what });
+  const toggle = (username: string, what: "role" | "password") =>
+    setEditing(editing?.username === username && editing.what === what ? null : { username, what });
   const edited = users.data?.items.find((u) => u.username === editing?.username);
   return (
     <>
@@ -42,37 +47,116 @@ export function Users() {
                 lastLogin: u.lastLoginUtc,
                 passwordChanged: u.passwordChangedUtc,
                 created: u.createdUtc,
-                locked: u.lockouts.filter((l) => l.lockedUntilUtc !== null).map((l) => (l.sourceIp === "*" ? "all sources" : l.sourceIp)),
+                locked: u.lockouts
+                  .filter((l) => l.lockedUntilUtc !== null)
+                  .map((l) => (l.sourceIp === "*" ? "all sources" : l.sourceIp)),
               }))}
               labels={{ totp: "TOTP" }}
-              cells={{ locked: (row) => (Array.isArray(row.locked) && row.locked.length ? <span class="tone-bad">{row.locked.join(", ")}</span> : <span class="muted">no</span>) }}
+              cells={{
+                locked: (row) =>
+                  Array.isArray(row.locked) && row.locked.length ? (
+                    <span class="tone-bad">{row.locked.join(", ")}</span>
+                  ) : (
+                    <span class="muted">no</span>
+                  ),
+              }}
               rowAction={(row) => {
                 const name = String(row.username);
                 const self = me.value?.username === name;
                 return (
                   <>
-                    {can(contract.users.update) && <RowButton verb="Role" target={`of ${name}`} pressed={editing?.username === name && editing.what === "role"} onClick={() => toggle(name, "role")} />}
-                    {can(contract.users.setPassword) && <RowButton verb="Password" target={`of ${name}`} pressed={editing?.username === name && editing.what === "password"} onClick={() => toggle(name, "password")} />}
+                    {can(contract.users.update) && (
+                      <RowButton
+                        verb="Role"
+                        target={`of ${name}`}
+                        pressed={editing?.username === name && editing.what === "role"}
+                        onClick={() => toggle(name, "role")}
+                      />
+                    )}
+                    {can(contract.users.setPassword) && (
+                      <RowButton
+                        verb="Password"
+                        target={`of ${name}`}
+                        pressed={editing?.username === name && editing.what === "password"}
+                        onClick={() => toggle(name, "password")}
+                      />
+                    )}
                     {can(contract.users.resetTotp) && (
-                      <RowButton verb="Reset TOTP" target={`of ${name}`} onClick={() => void rows.act(`Reset the TOTP of ${name}? They enrol a new authenticator at their next sign-in.`, () => call(contract.users.resetTotp, { params: { username: name } }), `TOTP of ${name} reset.`, users.reload)} />
+                      <RowButton
+                        verb="Reset TOTP"
+                        target={`of ${name}`}
+                        onClick={() =>
+                          void rows.act(
+                            `Reset the TOTP of ${name}? They enrol a new authenticator at their next sign-in.`,
+                            () => call(contract.users.resetTotp, { params: { username: name } }),
+                            `TOTP of ${name} reset.`,
+                            users.reload,
+                          )
+                        }
+                      />
                     )}
                     {can(contract.users.unlock) && Array.isArray(row.locked) && row.locked.length > 0 && (
-                      <RowButton verb="Unlock" target={name} onClick={() => void rows.act(`Unlock ${name}?`, () => call(contract.users.unlock, { params: { username: name } }), `${name} unlocked.`, users.reload)} />
+                      <RowButton
+                        verb="Unlock"
+                        target={name}
+                        onClick={() =>
+                          void rows.act(
+                            `Unlock ${name}?`,
+                            () => call(contract.users.unlock, { params: { username: name } }),
+                            `${name} unlocked.`,
+                            users.reload,
+                          )
+                        }
+                      />
                     )}
                     {can(contract.users.remove) && !self && (
-                      <RowButton verb="Delete" target={`account ${name}`} onClick={() => void rows.act(`Delete account ${name}? Its sessions end and its API tokens are revoked.`, () => call(contract.users.remove, { params: { username: name } }), `Account ${name} deleted.`, users.reload)} />
+                      <RowButton
+                        verb="Delete"
+                        target={`account ${name}`}
+                        onClick={() =>
+                          void rows.act(
+                            `Delete account ${name}? Its sessions end and its API tokens are revoked.`,
+                            () => call(contract.users.remove, { params: { username: name } }),
+                            `Account ${name} deleted.`,
+                            users.reload,
+                          )
+                        }
+                      />
                     )}
                   </>
                 );
               }}
             />
             {edited && editing?.what === "role" && (
-              <ActionForm key={`role/${edited.username}`} operation={contract.users.update} params={{ username: edited.username }} current={{ role: edited.role }} choices={{ role: [...ROLES] }} title={`Change the role of ${edited.username}`} submitLabel="Save" onDone={users.reload} />
+              <ActionForm
+                key={`role/${edited.username}`}
+                operation={contract.users.update}
+                params={{ username: edited.username }}
+                current={{ role: edited.role }}
+                choices={{ role: [...ROLES] }}
+                title={`Change the role of ${edited.username}`}
+                submitLabel="Save"
+                onDone={users.reload}
+              />
             )}
-            {edited && editing?.what === "password" && <ActionForm key={`password/${edited.username}`} operation={contract.users.setPassword} params={{ username: edited.username }} title={`Set the password of ${edited.username}`} submitLabel="Set password" onDone={() => setEditing(null)} />}
+            {edited && editing?.what === "password" && (
+              <ActionForm
+                key={`password/${edited.username}`}
+                operation={contract.users.setPassword}
+                params={{ username: edited.username }}
+                title={`Set the password of ${edited.username}`}
+                submitLabel="Set password"
+                onDone={() => setEditing(null)}
+              />
+            )}
             {can(contract.users.create) && (
               <Fold title="Add an account">
-                <ActionForm operation={contract.users.create} title="Add an account" choices={{ role: [...ROLES] }} onDone={users.reload} />
+                <ActionForm
+                  operation={contract.users.create}
+                  title="Add an account"
+                  choices={{ role: [...ROLES] }}
+                  onDone={users.reload}
+                />
               </Fold>
             )}
           </Card>
@@ -83,14 +167,31 @@ export function Users() {
           {sessionRows.note}
           <RecordTable
             caption="Browser sessions"
-            rows={sessions.data.items.map((s) => ({ username: s.username, role: s.role, from: s.sourceIp, signedIn: s.createdUtc, lastSeen: s.lastSeenUtc, expires: s.expiresUtc, thisBrowser: s.current, id: s.id }))}
+            rows={sessions.data.items.map((s) => ({
+              username: s.username,
+              role: s.role,
+              from: s.sourceIp,
+              signedIn: s.createdUtc,
+              lastSeen: s.lastSeenUtc,
+              expires: s.expiresUtc,
+              thisBrowser: s.current,
+              id: s.id,
+            }))}
             labels={{ id: "Handle" }}
             rowAction={(row) =>
               can(contract.browserSessions.end) ? (
                 <RowButton
                   verb="End"
                   target={`session of ${row.username} from ${row.from}`}
-                  onClick={() => void sessionRows.act(`End the session of ${row.username} from ${row.from}${row.thisBrowser ? " (this browser: you will be signed out)" : ""}?`, () => call(contract.browserSessions.end, { params: { id: String(row.id) } }), `Session of ${row.username} ended.`, sessions.reload)}
+                  onClick={() =>
+                    void sessionRows.act(
+                      `End the session of ${row.username} ` +
+                        `from ${row.from}${row.thisBrowser ? " (this browser: you will be signed out)" : ""}?`,
+                      () => call(contract.browserSessions.end, { params: { id: String(row.id) } }),
+                      `Session of ${row.username} ended.`,
+                      sessions.reload,
+                    )
+                  }
                 />
               ) : null
             }

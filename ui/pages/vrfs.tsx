@@ -36,24 +36,82 @@ export function Vrfs({ ctx }: { ctx: PageContext }) {
                 // A session-only name carries counts only: its routing attributes read as dashes.
                 const r = v as Record<string, Json | undefined>;
                 // The IPv6 gateway and the L2TP endpoint are in the row's edit form: the table stays inside 1024 px.
-                return { vrf: v.name, configured: v.configured, sessions: v.sessions, tableId: r.tableId ?? null, rd: r.rd ?? null, importRt: r.importRt ?? null, exportRt: r.exportRt ?? null, gatewayIp: r.gatewayIp ?? null, originateDefaultRoute: r.originateDefaultRoute ?? null };
+                return {
+                  vrf: v.name,
+                  configured: v.configured,
+                  sessions: v.sessions,
+                  tableId: r.tableId ?? null,
+                  rd: r.rd ?? null,
+                  importRt: r.importRt ?? null,
+                  exportRt: r.exportRt ?? null,
+                  gatewayIp: r.gatewayIp ?? null,
+                  originateDefaultRoute: r.originateDefaultRoute ?? null,
+                };
               })}
-              labels={{ vrf: "VRF", tableId: "Table ID", rd: "RD", importRt: "Import RTs", exportRt: "Export RTs", gatewayIp: "Gateway", gatewayIpv6: "IPv6 gateway", l2tpEndpointIp: "L2TP endpoint", originateDefaultRoute: "Default route" }}
-              cells={{ sessions: (row) => (row.sessions ? <a href={`${prefix}/sessions?vrf=${encodeURIComponent(String(row.vrf))}`}>{String(row.sessions)}</a> : <span>0</span>) }}
+              labels={{
+                vrf: "VRF",
+                tableId: "Table ID",
+                rd: "RD",
+                importRt: "Import RTs",
+                exportRt: "Export RTs",
+                gatewayIp: "Gateway",
+                gatewayIpv6: "IPv6 gateway",
+                l2tpEndpointIp: "L2TP endpoint",
+                originateDefaultRoute: "Default route",
+              }}
+              cells={{
+                sessions: (row) =>
+                  row.sessions ? (
+                    <a href={`${prefix}/sessions?vrf=${encodeURIComponent(String(row.vrf))}`}>{String(row.sessions)}</a>
+                  ) : (
+                    <span>0</span>
+                  ),
+              }}
               rowAction={(row) => {
                 const name = String(row.vrf);
                 if (!local || !row.configured) return null;
                 return (
                   <>
-                    {can(contract.vrfs.replace) && <RowButton verb="Edit" target={`VRF ${name}`} pressed={editing === name} onClick={() => setEditing(editing === name ? null : name)} />}
+                    {can(contract.vrfs.replace) && (
+                      <RowButton
+                        verb="Edit"
+                        target={`VRF ${name}`}
+                        pressed={editing === name}
+                        onClick={() => setEditing(editing === name ? null : name)}
+                      />
+                    )}
                     {can(contract.vrfs.remove) && (
-                      <RowButton verb="Delete" target={`VRF ${name}`} onClick={() => void rows.act(`Delete VRF ${name}? ${row.sessions ? `Its ${row.sessions} sessions are disconnected.` : "It has no sessions."}`, () => call(contract.vrfs.remove, { params: { name } }), `VRF ${name} deleted.`, vrfs.reload)} />
+                      <RowButton
+                        verb="Delete"
+                        target={`VRF ${name}`}
+                        onClick={() =>
+                          void rows.act(
+                            `Delete ` +
+                              `VRF ${name}? ${row.sessions ? `Its ${row.sessions} sessions are disconnected.` : "It has no sessions."}`,
+                            () => call(contract.vrfs.remove, { params: { name } }),
+                            `VRF ${name} deleted.`,
+                            vrfs.reload,
+                          )
+                        }
+                      />
                     )}
                   </>
                 );
               }}
             />
-            {edited && <ActionForm key={edited.name} operation={contract.vrfs.replace} configList="vrfs" params={{ name: edited.name }} current={edited} hide={["name"]} title={`Edit VRF ${edited.name}`} submitLabel="Save" onDone={vrfs.reload} />}
+            {edited && (
+              <ActionForm
+                key={edited.name}
+                operation={contract.vrfs.replace}
+                configList="vrfs"
+                params={{ name: edited.name }}
+                current={edited}
+                hide={["name"]}
+                title={`Edit VRF ${edited.name}`}
+                submitLabel="Save"
+                onDone={vrfs.reload}
+              />
+            )}
             {local && can(contract.vrfs.create) && (
               <Fold title="Add a VRF">
                 <ActionForm operation={contract.vrfs.create} configList="vrfs" title="Add a VRF" onDone={vrfs.reload} />
@@ -62,7 +120,9 @@ export function Vrfs({ ctx }: { ctx: PageContext }) {
           </Card>
         )}
       </Loaded>
-      {(!ctx.peer || readableOnPeer(contract.sourceVrfRules.list)) && can(contract.sourceVrfRules.list) && <SourceVrfRules ctx={ctx} />}
+      {(!ctx.peer || readableOnPeer(contract.sourceVrfRules.list)) && can(contract.sourceVrfRules.list) && (
+        <SourceVrfRules ctx={ctx} />
+      )}
     </>
   );
 }
@@ -78,7 +138,11 @@ function SourceVrfRules({ ctx }: { ctx: PageContext }) {
   return (
     <Loaded resource={rules}>
       {(list) => (
-        <Card id="rules" title="Source-VRF rules" aside="traffic from these sources in one VRF is routed in another, without NAT">
+        <Card
+          id="rules"
+          title="Source-VRF rules"
+          aside="traffic from these sources in one VRF is routed in another, without NAT"
+        >
           {rows.note}
           <RecordTable
             caption="Source-VRF rules"
@@ -90,8 +154,24 @@ function SourceVrfRules({ ctx }: { ctx: PageContext }) {
                     const name = String(row.name);
                     return (
                       <>
-                        <RowButton verb="Edit" target={`rule ${name}`} pressed={editing === name} onClick={() => setEditing(editing === name ? null : name)} />
-                        <RowButton verb="Delete" target={`rule ${name}`} onClick={() => void rows.act(`Delete source-VRF rule ${name} (${row.ingestVrf} → ${row.targetVrf})?`, () => call(contract.sourceVrfRules.remove, { params: { name } }), `Source-VRF rule ${name} deleted.`, rules.reload)} />
+                        <RowButton
+                          verb="Edit"
+                          target={`rule ${name}`}
+                          pressed={editing === name}
+                          onClick={() => setEditing(editing === name ? null : name)}
+                        />
+                        <RowButton
+                          verb="Delete"
+                          target={`rule ${name}`}
+                          onClick={() =>
+                            void rows.act(
+                              `Delete source-VRF rule ${name} (${row.ingestVrf} → ${row.targetVrf})?`,
+                              () => call(contract.sourceVrfRules.remove, { params: { name } }),
+                              `Source-VRF rule ${name} deleted.`,
+                              rules.reload,
+                            )
+                          }
+                        />
                       </>
                     );
                   },
@@ -99,10 +179,29 @@ function SourceVrfRules({ ctx }: { ctx: PageContext }) {
               : {})}
             empty="No source-VRF rules."
           />
-          {edited && <ActionForm key={edited.name} operation={contract.sourceVrfRules.replace} configList="sourceVrfRules" params={{ name: edited.name }} current={edited} hide={["name"]} choices={choices} title={`Edit rule ${edited.name}`} submitLabel="Save" onDone={rules.reload} />}
+          {edited && (
+            <ActionForm
+              key={edited.name}
+              operation={contract.sourceVrfRules.replace}
+              configList="sourceVrfRules"
+              params={{ name: edited.name }}
+              current={edited}
+              hide={["name"]}
+              choices={choices}
+              title={`Edit rule ${edited.name}`}
+              submitLabel="Save"
+              onDone={rules.reload}
+            />
+          )}
           {local && can(contract.sourceVrfRules.create) && (
             <Fold title="Add a rule">
-              <ActionForm operation={contract.sourceVrfRules.create} configList="sourceVrfRules" choices={choices} title="Add a source-VRF rule" onDone={rules.reload} />
+              <ActionForm
+                operation={contract.sourceVrfRules.create}
+                configList="sourceVrfRules"
+                choices={choices}
+                title="Add a source-VRF rule"
+                onDone={rules.reload}
+              />
             </Fold>
           )}
         </Card>

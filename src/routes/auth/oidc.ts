@@ -29,7 +29,8 @@ async function navigation(ctx: Navigation, run: () => Promise<Response>): Promis
   try {
     return await run();
   } catch (error) {
-    if (error instanceof StatusError && prefersHtml(ctx)) return problemPage(error.status, error.message, new Headers(error.headers));
+    if (error instanceof StatusError && prefersHtml(ctx))
+      return problemPage(error.status, error.message, new Headers(error.headers));
     throw error;
   }
 }
@@ -39,31 +40,57 @@ const requestOrigin = (ctx: Navigation) => new URL(ctx.url).origin;
 
 export const oidcRoutes = [
   inWorker(oidcSignIn.choices, (ctx) => ctx.port.oidcSignIn.choices()),
-  inWorker(oidcSignIn.start, (ctx) => navigation(ctx, async () => {
-    // Made before the call, which keeps the hashes: the browser alone holds the state and the binding.
-    const signIn = await newSignIn();
-    const [stateSha256, bindingSha256] = await Promise.all([sha256Hex(signIn.state), sha256Hex(signIn.binding)]);
-    const begun = unwrap(
-      await ctx.port.oidcSignIn.start(ctx.params.name, requestOrigin(ctx), { stateSha256, bindingSha256, nonce: signIn.nonce, verifier: signIn.verifier, returnTo: ctx.query.returnTo ?? DEFAULT_RETURN }),
-    );
-    const headers = new Headers({ location: authorizationUrl(begun.discovery, begun.provider, begun.redirectUri, signIn), "cache-control": "no-store" });
-    headers.append("set-cookie", oidcCookie(signIn.binding, ctx.appliance.secure));
-    return new Response(null, { status: 302, headers });
-  })),
-  inWorker(oidcSignIn.callback, (ctx) => navigation(ctx, async () => {
-    const { code, state, error, error_description: errorDescription } = ctx.query;
-    const binding = readCookie(ctx.headers.get("cookie"), OIDC_COOKIE);
-    const [stateSha256, bindingSha256] = await Promise.all([state ? sha256Hex(state) : null, binding ? sha256Hex(binding) : null]);
-    const end = unwrap(await ctx.port.oidcSignIn.callback(ctx.params.name, requestOrigin(ctx), { code, error, errorDescription, stateSha256, bindingSha256 }));
-    const secure = ctx.appliance.secure;
-    if ("refusal" in end) {
-      // Refused after the sign-in began: its binding cookie goes too.
-      const refused = refusalError(end.refusal);
-      throw new StatusError(refused.status, refused.message, { headers: { ...refused.headers, "set-cookie": clearedOidcCookie(secure) } });
-    }
-    const headers = new Headers();
-    headers.append("set-cookie", sessionCookie(end.sessionId, secure));
-    headers.append("set-cookie", clearedOidcCookie(secure));
-    return continuePage(end.returnTo, headers);
-  })),
+  inWorker(oidcSignIn.start, (ctx) =>
+    navigation(ctx, async () => {
+      // Made before the call, which keeps the hashes: the browser alone holds the state and the binding.
+      const signIn = await newSignIn();
+      const [stateSha256, bindingSha256] = await Promise.all([sha256Hex(signIn.state), sha256Hex(signIn.binding)]);
+      const begun = unwrap(
+        await ctx.port.oidcSignIn.start(ctx.params.name, requestOrigin(ctx), {
+          stateSha256,
+          bindingSha256,
+          nonce: signIn.nonce,
+          verifier: signIn.verifier,
+          returnTo: ctx.query.returnTo ?? DEFAULT_RETURN,
+        }),
+      );
+      const headers = new Headers({
+        location: authorizationUrl(begun.discovery, begun.provider, begun.redirectUri, signIn),
+        "cache-control": "no-store",
+      });
+      headers.append("set-cookie", oidcCookie(signIn.binding, ctx.appliance.secure));
+      return new Response(null, { status: 302, headers });
+    }),
+  ),
+  inWorker(oidcSignIn.callback, (ctx) =>
+    navigation(ctx, async () => {
+      const { code, state, error, error_description: errorDescription } = ctx.query;
+      const binding = readCookie(ctx.headers.get("cookie"), OIDC_COOKIE);
+      const [stateSha256, bindingSha256] = await Promise.all([
+        state ? sha256Hex(state) : null,
+        binding ? sha256Hex(binding) : null,
+      ]);
+      const end = unwrap(
+        await ctx.port.oidcSignIn.callback(ctx.params.name, requestOrigin(ctx), {
+          code,
+          error,
+          errorDescription,
+          stateSha256,
+          bindingSha256,
+        }),
+      );
+      const secure = ctx.appliance.secure;
+      if ("refusal" in end) {
+        // Refused after the sign-in began: its binding cookie goes too.
+        const refused = refusalError(end.refusal);
+        throw new StatusError(refused.status, refused.message, {
+          headers: { ...refused.headers, "set-cookie": clearedOidcCookie(secure) },
+        });
+      }
+      const headers = new Headers();
+      headers.append("set-cookie", sessionCookie(end.sessionId, secure));
+      headers.append("set-cookie", clearedOidcCookie(secure));
+      return continuePage(end.returnTo, headers);
+    }),
+  ),
 ];

@@ -13,12 +13,19 @@ import { passkeys } from "../../schemas/auth/passkeys.ts";
 export const passkeyRoutes = [
   inWorker(passkeys.registrationOptions, async (ctx) => {
     const { options } = unwrap(await ctx.port.passkeys.registrationOptions(ctx.body));
-    // Spread into plain objects: SimpleWebAuthn's interfaces have no index signature, which the loose schema's type asks for.
+    // Spread into plain objects: SimpleWebAuthn's interfaces have no index signature, which the loose schema's type
+    // asks for.
     return { ...options, rp: { ...options.rp } };
   }),
-  inWorker(passkeys.register, async (ctx) => unwrap(await ctx.port.passkeys.register(ctx.body.name, ctx.body.response)).passkey),
+  inWorker(
+    passkeys.register,
+    async (ctx) => unwrap(await ctx.port.passkeys.register(ctx.body.name, ctx.body.response)).passkey,
+  ),
   inWorker(passkeys.list, (ctx) => ctx.port.passkeys.list()),
-  inWorker(passkeys.rename, async (ctx) => unwrap(await ctx.port.passkeys.rename(ctx.params.id, ctx.body.name)).passkey),
+  inWorker(
+    passkeys.rename,
+    async (ctx) => unwrap(await ctx.port.passkeys.rename(ctx.params.id, ctx.body.name)).passkey,
+  ),
   inWorker(passkeys.remove, async (ctx) => {
     const { username } = unwrap(await ctx.port.passkeys.remove(ctx.params.id));
     return { status: "deleted" as const, username };

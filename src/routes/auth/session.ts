@@ -9,7 +9,10 @@ import type { LoginResponse } from "../../schemas/auth.ts";
 import { authSession } from "../../schemas/auth/session.ts";
 
 /** Sets the session cookie when a login or enrolment succeeded, and answers the spec's LoginResponse. */
-function answerLogin(ctx: WorkerContext<unknown, unknown, unknown>, outcome: Outcome<{ response: LoginResponse; sessionId?: string }>): LoginResponse {
+function answerLogin(
+  ctx: WorkerContext<unknown, unknown, unknown>,
+  outcome: Outcome<{ response: LoginResponse; sessionId?: string }>,
+): LoginResponse {
   const { response, sessionId } = unwrap(outcome);
   if (sessionId) ctx.responseHeaders.append("set-cookie", sessionCookie(sessionId, ctx.appliance.secure));
   ctx.responseHeaders.set("cache-control", "no-store");
@@ -18,8 +21,19 @@ function answerLogin(ctx: WorkerContext<unknown, unknown, unknown>, outcome: Out
 
 export const loginRoutes = [
   inWorker(authSession.login, async (ctx) =>
-    answerLogin(ctx, await ctx.port.authSession.login(ctx.body.username, ctx.body.password, ctx.body.totpCode ?? null, ctx.body.passkey ?? null))),
-  inWorker(authSession.enrol, async (ctx) => answerLogin(ctx, await ctx.port.authSession.enrol(ctx.body.enrolmentToken, ctx.body.totpCode))),
+    answerLogin(
+      ctx,
+      await ctx.port.authSession.login(
+        ctx.body.username,
+        ctx.body.password,
+        ctx.body.totpCode ?? null,
+        ctx.body.passkey ?? null,
+      ),
+    ),
+  ),
+  inWorker(authSession.enrol, async (ctx) =>
+    answerLogin(ctx, await ctx.port.authSession.enrol(ctx.body.enrolmentToken, ctx.body.totpCode)),
+  ),
   inWorker(authSession.logout, async (ctx) => {
     const { endedSession, username } = await ctx.port.authSession.logout();
     if (endedSession) ctx.responseHeaders.append("set-cookie", clearedSessionCookie(ctx.appliance.secure));
@@ -39,7 +53,10 @@ export const loginRoutes = [
     };
   }),
   inWorker(authSession.password, async (ctx) => {
-    const { username } = committed(ctx, await ctx.port.authSession.password(ctx.body.currentPassword, ctx.body.newPassword));
+    const { username } = committed(
+      ctx,
+      await ctx.port.authSession.password(ctx.body.currentPassword, ctx.body.newPassword),
+    );
     return { status: "updated", username } satisfies StatusResult;
   }),
 ];

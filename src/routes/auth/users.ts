@@ -12,9 +12,14 @@ import { committed, readAt } from "../../http/config-version.ts";
 import { users } from "../../schemas/auth/users.ts";
 
 export const userRoutes = [
-  inWorker(users.list, async (ctx) => slicePage(readAt(ctx, await ctx.port.users.list()).users, ctx.query.offset, ctx.query.limit)),
+  inWorker(users.list, async (ctx) =>
+    slicePage(readAt(ctx, await ctx.port.users.list()).users, ctx.query.offset, ctx.query.limit),
+  ),
   inWorker(users.create, async (ctx) => {
-    committed(ctx, await ctx.port.users.create(ctx.body.username, { role: ctx.body.role, password: ctx.body.password }));
+    committed(
+      ctx,
+      await ctx.port.users.create(ctx.body.username, { role: ctx.body.role, password: ctx.body.password }),
+    );
     return { status: "created" as const, username: ctx.body.username };
   }),
   inWorker(users.get, async (ctx) => readAt(ctx, unwrap(await ctx.port.users.get(ctx.params.username))).user),

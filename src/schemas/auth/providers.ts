@@ -1,4 +1,7 @@
-/** Authentication, sign-in providers, the wire contract: OIDC providers (client secret write-only) and the passkey policy. */
+/**
+ * Authentication, sign-in providers, the wire contract: OIDC providers (client secret write-only) and the passkey
+ * policy.
+ */
 import { z } from "zod";
 import { operation } from "../contract.ts";
 import { StatusResult } from "../common.ts";
@@ -14,7 +17,10 @@ export const providers = {
     section: "Authentication",
     summary: "List OIDC providers (client secrets are never returned)",
     description:
-      "Every configured OIDC provider with its label, issuer, client id, scopes, username and groups claims, redirect URI, callback path and its group-to-role map (spec: role mapping fails closed when no rule matches). The client secret is write-only: `clientSecretSet` says whether one is stored.",
+      "Every configured OIDC provider with its label, issuer, client id, scopes, " +
+      "username and groups claims, redirect URI, callback path and its group-to-role " +
+      "map (spec: role mapping fails closed when no rule matches). The client secret " +
+      "is write-only: `clientSecretSet` says whether one is stored.",
     // Issuer, client id and role map are the sign-in's trust settings: super-user reads, as the accounts and tokens are
     // (the sign-in page's buttons read only names and labels, anonymously: GET /api/v1/auth/oidc).
     floor: "super-user",
@@ -27,7 +33,9 @@ export const providers = {
     section: "Authentication",
     summary: "One OIDC provider (its client secret is never returned)",
     description:
-      "The provider as the provider list shows it; 404 for an unknown name. Its callback path is `/api/v1/auth/oidc/{name}/callback`. The client secret is never returned.",
+      "The provider as the provider list shows it; 404 for an unknown name. Its " +
+      "callback path is `/api/v1/auth/oidc/{name}/callback`. The client secret is " +
+      "never returned.",
     floor: "super-user",
     params: ProviderName,
     response: { description: "the provider", schema: OidcProviderRecord },
@@ -44,7 +52,10 @@ export const providers = {
         usernameClaim: "preferred_username",
         groupsClaim: "groups",
         fetchUserInfo: false,
-        roleMap: [{ group: "noc-admins", role: "super-user" }, { group: "noc", role: "operator" }],
+        roleMap: [
+          { group: "noc-admins", role: "super-user" },
+          { group: "noc", role: "operator" },
+        ],
         redirectUri: null,
         clientSecretSet: true,
         callbackPath: "/api/v1/auth/oidc/corp-sso/callback",
@@ -58,10 +69,18 @@ export const providers = {
     section: "Authentication",
     summary: "Create or replace an OIDC provider",
     description:
-      "The name in the URL wins over any `name` in the body. `clientSecret` is write-only: required on create; omitted or sent as the placeholder `********` it keeps the stored one. " +
-      "A changed `issuer` drops the stored secret unless the same write sets one (the secret is never sent to another provider); until one is set, sign-in with this provider answers 409. " +
-      "Disabling the provider or changing `issuer`, `clientId`, `scopes`, `usernameClaim`, `groupsClaim`, `fetchUserInfo` or `roleMap` ends the sessions it vouched for. " +
-      "422 naming `issuer` when the appliance may not connect there (a link-local or metadata address, or a loopback or private one `alarms.webhookAllowlist` does not hold); " +
+      "The name in the URL wins over any `name` in the body. `clientSecret` is " +
+      "write-only: required on create; omitted or sent as the placeholder `********` " +
+      "it keeps the stored one. " +
+      ("A changed `issuer` drops the stored secret unless the same write sets one (the " +
+        "secret is never sent to another provider); until one is set, sign-in with this " +
+        "provider answers 409. ") +
+      ("Disabling the provider or changing `issuer`, `clientId`, `scopes`, " +
+        "`usernameClaim`, `groupsClaim`, `fetchUserInfo` or `roleMap` ends the sessions " +
+        "it vouched for. ") +
+      ("422 naming `issuer` when the appliance may not connect there (a link-local or " +
+        "metadata address, or a loopback or private one `alarms.webhookAllowlist` does " +
+        "not hold); ") +
       "sign-in checks the provider's every endpoint the same way.",
     params: ProviderName,
     body: OidcProviderWrite,
@@ -78,7 +97,10 @@ export const providers = {
         scopes: ["openid", "profile", "email", "groups"],
         usernameClaim: "preferred_username",
         groupsClaim: "groups",
-        roleMap: [{ group: "noc-admins", role: "super-user" }, { group: "noc", role: "operator" }],
+        roleMap: [
+          { group: "noc-admins", role: "super-user" },
+          { group: "noc", role: "operator" },
+        ],
       },
       response: { status: "created" },
     },
@@ -89,11 +111,17 @@ export const providers = {
     section: "Authentication",
     summary: "Delete an OIDC provider (its sessions end)",
     description:
-      "Removes the provider and its client secret: its sign-in button goes, and the browser sessions that signed in through it end. Local accounts are untouched. Answers StatusResult `deleted`; 404 for an unknown name.",
+      "Removes the provider and its client secret: its sign-in button goes, and the " +
+      "browser sessions that signed in through it end. Local accounts are untouched. " +
+      "Answers StatusResult `deleted`; 404 for an unknown name.",
     params: ProviderName,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404],
-    examples: { params: { name: "corp-sso" }, response: { status: "deleted" }, errors: { 404: "no OIDC provider 'corp-sso'" } },
+    examples: {
+      params: { name: "corp-sso" },
+      response: { status: "deleted" },
+      errors: { 404: "no OIDC provider 'corp-sso'" },
+    },
   }),
   getPasskeyPolicy: operation({
     method: "GET",
@@ -101,7 +129,11 @@ export const providers = {
     section: "Authentication",
     summary: "The current passkey policy",
     description:
-      "The passkey (WebAuthn) policy: whether the login page offers passkey sign-in, the relying-party id passkeys are bound to (null = the listener's hostname), the user verification asked of the authenticator, and whether a verified passkey stands in for the TOTP code. Readable by every role: the sign-in and account pages follow it.",
+      "The passkey (WebAuthn) policy: whether the login page offers passkey sign-in, " +
+      "the relying-party id passkeys are bound to (null = the listener's hostname), " +
+      "the user verification asked of the authenticator, and whether a verified " +
+      "passkey stands in for the TOTP code. Readable by every role: the sign-in and " +
+      "account pages follow it.",
     response: { description: "PasskeyPolicy", schema: PasskeyPolicy },
     examples: { response: { enabled: false, rpId: null, userVerification: "preferred", replacesTotp: false } },
   }),
@@ -111,7 +143,9 @@ export const providers = {
     section: "Authentication",
     summary: "Replace the passkey policy",
     description:
-      "A full replacement of the policy (every member given), answered with the policy now in force. Passkeys registered before stay registered; while passkey sign-in is disabled they are not offered at login.",
+      "A full replacement of the policy (every member given), answered with the policy " +
+      "now in force. Passkeys registered before stay registered; while passkey sign-in " +
+      "is disabled they are not offered at login.",
     body: PasskeyPolicy,
     response: { description: "PasskeyPolicy as stored", schema: PasskeyPolicy },
     examples: {
@@ -119,5 +153,4 @@ export const providers = {
       response: { enabled: false, rpId: null, userVerification: "preferred", replacesTotp: false },
     },
   }),
-
 };

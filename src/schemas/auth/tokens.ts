@@ -13,7 +13,9 @@ export const tokens = {
     path: "/api/v1/auth/tokens",
     section: "Authentication",
     summary: "Create a named token with a fixed role",
-    description: "The plaintext (`bngtok_` + 30 random base62 characters + a 6-character CRC-32 checksum) is returned exactly once; only its SHA-256 is stored.",
+    description:
+      "The plaintext (`bngtok_` + 30 random base62 characters + a 6-character CRC-32 " +
+      "checksum) is returned exactly once; only its SHA-256 is stored.",
     body: TokenCreate,
     response: { description: "the token record with its plaintext", schema: TokenCreated },
     errors: [409],
@@ -40,7 +42,11 @@ export const tokens = {
     section: "Authentication",
     summary: "List tokens (never their plaintext)",
     description:
-      "Each token's id, name, role, the first characters of its plaintext (to recognise it), creator, creation, last-use and expiry times, and `source` (`config`: provisioned by the fleet configuration, not revocable here), paged. Only a SHA-256 hash of a token is stored, so the plaintext, shown once at creation, can never be read back: a lost token is revoked and replaced.",
+      "Each token's id, name, role, the first characters of its plaintext (to " +
+      "recognise it), creator, creation, last-use and expiry times, and `source` " +
+      "(`config`: provisioned by the fleet configuration, not revocable here), paged. " +
+      "Only a SHA-256 hash of a token is stored, so the plaintext, shown once at " +
+      "creation, can never be read back: a lost token is revoked and replaced.",
     floor: "super-user",
     query: pageQuery(100, 1000),
     response: { description: "a page of token records, newest first", schema: TokenPage },
@@ -83,7 +89,8 @@ export const tokens = {
     section: "Authentication",
     summary: "One token's record (never its plaintext)",
     description:
-      "The same record as a row of the token list, by its id; 404 for an unknown id. The plaintext is never stored, so it is never shown.",
+      "The same record as a row of the token list, by its id; 404 for an unknown id. " +
+      "The plaintext is never stored, so it is never shown.",
     floor: "super-user",
     params: TokenId,
     response: { description: "TokenRecord", schema: TokenRecord },
@@ -110,11 +117,16 @@ export const tokens = {
     section: "Authentication",
     summary: "Revoke a token; it stops working at once",
     description:
-      "The token is refused from the next request on, and the revocation is logged and audited. 404 for an unknown id; 409 for a token provisioned by the fleet configuration (change the configuration instead).",
+      "The token is refused from the next request on, and the revocation is logged and " +
+      "audited. 404 for an unknown id; 409 for a token provisioned by the fleet " +
+      "configuration (change the configuration instead).",
     params: TokenId,
     response: { description: "StatusResult `deleted`", schema: StatusResult },
     errors: [404, 409],
-    examples: { params: { id: "c542d55949957294" }, response: { status: "deleted" }, errors: { 404: "no token with id 'c542d55949957294'" } },
+    examples: {
+      params: { id: "c542d55949957294" },
+      response: { status: "deleted" },
+      errors: { 404: "no token with id 'c542d55949957294'" },
+    },
   }),
-
 };
