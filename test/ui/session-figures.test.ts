@@ -40,6 +40,14 @@ describe("a session's traffic", () => {
     });
   });
 
+  it("shows a packet rate in whole packets, as a router does: the API's 64ths of a packet a second are rounded", () => {
+    // 6.015625 = 6 + 1/64 pps down, 2.5 pps up (rounded half up, as Math.round does), 0.46875 = 30/64 pps: 0.
+    const [down, up] = trafficOf(counters, { ...rates, txPps: 6.015625, rxPps: 2.5 }, plan);
+    expect([down!.packetRate, up!.packetRate]).toEqual(["6 pps", "3 pps"]);
+    const [light] = trafficOf(counters, { ...rates, txPps: 0.46875 }, plan);
+    expect(light!.packetRate).toBe("0 pps");
+  });
+
   it("caps the share at the whole plan, and leaves it out without a plan rate", () => {
     const [over] = trafficOf(counters, { ...rates, txBps: 400_000_000 }, plan);
     expect(over!.planShare).toBe(100);
