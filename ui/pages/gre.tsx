@@ -11,6 +11,7 @@ import { useCall } from "../resource.ts";
 import { can } from "../session.ts";
 import { Loaded } from "../components/problem.tsx";
 import { RecordTable, type Json } from "../components/json-view.tsx";
+import { utc } from "../format.ts";
 import { ActionForm } from "../components/action-form.tsx";
 import { Card, Fold } from "../components/card.tsx";
 import { RowButton, useRowActions } from "../components/row-action.tsx";
@@ -50,6 +51,7 @@ export function Gre({ ctx }: { ctx: PageContext }) {
             <RecordTable
               caption="GRE circuits"
               csvName="gre-circuits"
+              testid="gre-circuits"
               rows={s.circuits.map((c) => {
                 const conf = config(c.id);
                 return {
@@ -65,6 +67,20 @@ export function Gre({ ctx }: { ctx: PageContext }) {
                   lastChange: c.lastChangeUtc,
                 };
               })}
+              // The last change's date above its time: the eleven columns and their actions fit 1024 px with it.
+              cells={{
+                lastChange: (row) => {
+                  if (typeof row.lastChange !== "string") return <span class="muted">—</span>;
+                  const [date, time] = utc(row.lastChange).split(" ");
+                  return (
+                    <>
+                      {date}
+                      <br />
+                      {time} UTC
+                    </>
+                  );
+                },
+              }}
               labels={{
                 circuitState: "Circuit",
                 tunnelState: "Tunnel",
