@@ -5,7 +5,7 @@
  * the appliance's listener port, and the listener then serves the
  * certificate Pebble issued, chained to Pebble's root, without a restart.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { selfSigned } from "../worker/certificates.ts";
 import { fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
 import { newToken } from "../../src/trust/tokens.ts";
+import { makeTestCa } from "./test-ca.ts";
 
 const TOKEN = newToken();
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -40,8 +41,6 @@ function freePort(): Promise<number> {
     });
   });
 }
-
-const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
 
 /** The certificate a listener presents, verified against `ca` for the name 127.0.0.1. */
 function servedCertificate(port: number, ca: string): Promise<PeerCertificate> {
@@ -88,55 +87,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-acme-"));
   for (const key of Object.keys(ports) as (keyof typeof ports)[]) ports[key] = await freePort();
   // Pebble's API needs a certificate; the Debian package ships none, so a throw-away CA makes one.
-  openssl(
-    "req",
-    "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:P-256",
-    "-nodes",
-    "-keyout",
-    "ca.key",
-    "-out",
-    "ca.pem",
-    "-subj",
-    "/CN=bngfleet test ACME API CA",
-    "-days",
-    "2",
-  );
-  openssl(
-    "req",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:P-256",
-    "-nodes",
-    "-keyout",
-    "api.key",
-    "-out",
-    "api.csr",
-    "-subj",
-    "/CN=127.0.0.1",
-  );
-  await writeFile(path.join(dir, "api.ext"), "subjectAltName=IP:127.0.0.1\n");
-  openssl(
-    "x509",
-    "-req",
-    "-in",
-    "api.csr",
-    "-CA",
-    "ca.pem",
-    "-CAkey",
-    "ca.key",
-    "-CAcreateserial",
-    "-out",
-    "api.pem",
-    "-days",
-    "2",
-    "-extfile",
-    "api.ext",
-  );
+  makeTestCa(dir, "bngfleet test ACME API CA").issue("api", "127.0.0.1");
   apiCa = await readFile(path.join(dir, "ca.pem"), "utf8");
   const config = {
     pebble: {

@@ -14,6 +14,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AlertNotification } from "../../src/schemas/alarms.ts";
 import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { makeTestCa } from "./test-ca.ts";
 
 const PORT_BASE = await freePortBase(3);
 const BOOTSTRAP = "bngtok_" + "Hok".repeat(10) + "0Ysq9x"; // well-formed: the checksum is CRC-32 in base62
@@ -96,58 +97,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-mqtt-"));
   ports.plain = await freePort();
   ports.tls = await freePort();
-  run(
-    "openssl",
-    "req",
-    "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:P-256",
-    "-nodes",
-    "-keyout",
-    "ca.key",
-    "-out",
-    "ca.pem",
-    "-subj",
-    "/CN=bngfleet test broker CA",
-    "-days",
-    "2",
-  );
-  run(
-    "openssl",
-    "req",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:P-256",
-    "-nodes",
-    "-keyout",
-    "broker.key",
-    "-out",
-    "broker.csr",
-    "-subj",
-    "/CN=127.0.0.1",
-  );
-  await writeFile(path.join(dir, "broker.ext"), "subjectAltName=IP:127.0.0.1\n");
-  run(
-    "openssl",
-    "x509",
-    "-req",
-    "-in",
-    "broker.csr",
-    "-CA",
-    "ca.pem",
-    "-CAkey",
-    "ca.key",
-    "-CAcreateserial",
-    "-out",
-    "broker.pem",
-    "-days",
-    "2",
-    "-extfile",
-    "broker.ext",
-  );
+  makeTestCa(dir, "bngfleet test broker CA").issue("broker", "127.0.0.1");
   run("mosquitto_passwd", "-b", "-c", "passwd", PUBLISHER.user, PUBLISHER.password);
   run("mosquitto_passwd", "-b", "passwd", SUBSCRIBER.user, SUBSCRIBER.password);
   await writeFile(

@@ -18,6 +18,7 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AlertNotification } from "../../src/schemas/alarms.ts";
 import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { makeTestCa } from "./test-ca.ts";
 
 const PORT_BASE = await freePortBase(1);
 const BOOTSTRAP = "bngtok_" + "Hok".repeat(10) + "0Ysq9x"; // well-formed: the checksum is CRC-32 in base62
@@ -141,58 +142,7 @@ beforeAll(async () => {
   ports.webhook = await freePort();
   ports.smtp = await freePort();
   ports.mqtt = await freePort();
-  run(
-    "openssl",
-    "req",
-    "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:P-256",
-    "-nodes",
-    "-keyout",
-    "ca.key",
-    "-out",
-    "ca.pem",
-    "-subj",
-    "/CN=bngfleet test receivers CA",
-    "-days",
-    "2",
-  );
-  run(
-    "openssl",
-    "req",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:P-256",
-    "-nodes",
-    "-keyout",
-    "receiver.key",
-    "-out",
-    "receiver.csr",
-    "-subj",
-    "/CN=127.0.0.1",
-  );
-  await writeFile(path.join(dir, "receiver.ext"), "subjectAltName=IP:127.0.0.1\n");
-  run(
-    "openssl",
-    "x509",
-    "-req",
-    "-in",
-    "receiver.csr",
-    "-CA",
-    "ca.pem",
-    "-CAkey",
-    "ca.key",
-    "-CAcreateserial",
-    "-out",
-    "receiver.pem",
-    "-days",
-    "2",
-    "-extfile",
-    "receiver.ext",
-  );
+  makeTestCa(dir, "bngfleet test receivers CA").issue("receiver", "127.0.0.1");
   run("mosquitto_passwd", "-b", "-c", "passwd", BROKER.user, BROKER.password);
   run("mosquitto_passwd", "-b", "passwd", NOC.user, NOC.password);
   await writeFile(

@@ -15,6 +15,7 @@ import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AlertNotification } from "../../src/schemas/alarms.ts";
 import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { makeTestCa } from "./test-ca.ts";
 
 const PORT_BASE = await freePortBase(3);
 const BOOTSTRAP = "bngtok_" + "Hok".repeat(10) + "0Ysq9x"; // well-formed: the checksum is CRC-32 in base62
@@ -116,55 +117,7 @@ const ENVELOPE = "?from=bng@isp.example&to=noc@isp.example,oncall@isp.example";
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "bngfleet-e2e-smtp-"));
-  openssl(
-    "req",
-    "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:P-256",
-    "-nodes",
-    "-keyout",
-    "ca.key",
-    "-out",
-    "ca.pem",
-    "-subj",
-    "/CN=bngfleet test mail CA",
-    "-days",
-    "2",
-  );
-  openssl(
-    "req",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:P-256",
-    "-nodes",
-    "-keyout",
-    "mail.key",
-    "-out",
-    "mail.csr",
-    "-subj",
-    "/CN=127.0.0.1",
-  );
-  await writeFile(path.join(dir, "mail.ext"), "subjectAltName=IP:127.0.0.1\n");
-  openssl(
-    "x509",
-    "-req",
-    "-in",
-    "mail.csr",
-    "-CA",
-    "ca.pem",
-    "-CAkey",
-    "ca.key",
-    "-CAcreateserial",
-    "-out",
-    "mail.pem",
-    "-days",
-    "2",
-    "-extfile",
-    "mail.ext",
-  );
+  makeTestCa(dir, "bngfleet test mail CA").issue("mail", "127.0.0.1");
   // A certificate for the same address that no CA the appliance trusts has signed.
   openssl(
     "req",

@@ -6,14 +6,14 @@
  * API still answers, what overflowed the queue is exactly what the counter
  * and the resumption entry say was lost, and shipping resumes.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
 import { parse5424, type Syslog5424 } from "./rfc5424-parse.ts";
 import { startRsyslog, type Rsyslog } from "./rsyslog.ts";
+import { makeTestCa } from "./test-ca.ts";
 
 // Three appliances' listeners, then the receivers' ports: below the ephemeral range, so rsyslogd gets its port back on
 // a restart.
@@ -55,62 +55,8 @@ let retention: Rsyslog;
  */
 async function testCa(): Promise<{ caFile: string; certFile: string; keyFile: string }> {
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-syslog-ca-"));
-  const openssl = (...args: string[]) =>
-    execFileSync("openssl", args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-  openssl(
-    "req",
-    "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:P-256",
-    "-nodes",
-    "-keyout",
-    "ca.key",
-    "-out",
-    "ca.pem",
-    "-subj",
-    "/CN=bngfleet test syslog CA",
-    "-days",
-    "2",
-  );
-  openssl(
-    "req",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:P-256",
-    "-nodes",
-    "-keyout",
-    "receiver.key",
-    "-out",
-    "receiver.csr",
-    "-subj",
-    "/CN=localhost",
-  );
-  await writeFile(path.join(dir, "receiver.ext"), "subjectAltName=DNS:localhost\n");
-  openssl(
-    "x509",
-    "-req",
-    "-in",
-    "receiver.csr",
-    "-CA",
-    "ca.pem",
-    "-CAkey",
-    "ca.key",
-    "-CAcreateserial",
-    "-out",
-    "receiver.pem",
-    "-days",
-    "2",
-    "-extfile",
-    "receiver.ext",
-  );
-  return {
-    caFile: path.join(dir, "ca.pem"),
-    certFile: path.join(dir, "receiver.pem"),
-    keyFile: path.join(dir, "receiver.key"),
-  };
+  const ca = makeTestCa(dir, "bngfleet test syslog CA");
+  return { caFile: ca.caFile, ...ca.issue("receiver", "localhost") };
 }
 
 beforeAll(async () => {
