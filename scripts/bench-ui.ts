@@ -143,7 +143,7 @@ if (values.only !== undefined && !["sessions", "pages", "search"].includes(value
 const browser = await launchChromium();
 try {
   if (values.only !== "search") await sessionsPageBench(browser, values.only !== "sessions");
-  if (values.only !== "sessions") await fleetSearchBench(browser);
+  if (values.only === undefined || values.only === "search") await fleetSearchBench(browser);
 } finally {
   await browser.close();
 }

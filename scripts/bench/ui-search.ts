@@ -136,7 +136,8 @@ export async function fleetSearchBench(browser: Browser): Promise<void> {
       const answers = await page.evaluate(
         (from) =>
           (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
-            .filter((e) => e.startTime >= from && /\/sessions\?/.test(e.name))
+            // The search's requests: its fan-out reads (40 appliances a request) and any appliance asked directly.
+            .filter((e) => e.startTime >= from && /\/twin\/v1\/fleet\/read\?|\/sessions\?/.test(e.name))
             .map((e) => ({ start: e.startTime, end: e.responseEnd })),
         from,
       );
