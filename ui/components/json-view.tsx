@@ -31,6 +31,14 @@ export function Scalar({ value, name = "" }: { value: unknown; name?: string }) 
       </span>
     );
   }
+  const instant = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d UTC)$/.exec(text);
+  if (instant)
+    // An instant breaks between its date and its time, never inside either ('2026-12-' / '02' in a narrow column).
+    return (
+      <span class="instant">
+        <span>{instant[1]}</span> <span>{instant[2]}</span>
+      </span>
+    );
   return <span class={cls || undefined}>{text}</span>;
 }
 

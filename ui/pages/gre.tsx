@@ -11,7 +11,6 @@ import { useCall } from "../resource.ts";
 import { can } from "../session.ts";
 import { Loaded } from "../components/problem.tsx";
 import { RecordTable, type Json } from "../components/json-view.tsx";
-import { utc } from "../format.ts";
 import { ActionForm } from "../components/action-form.tsx";
 import { Card, Fold } from "../components/card.tsx";
 import { RowButton, useRowActions } from "../components/row-action.tsx";
@@ -67,20 +66,6 @@ export function Gre({ ctx }: { ctx: PageContext }) {
                   lastChange: c.lastChangeUtc,
                 };
               })}
-              // The last change's date above its time: the eleven columns and their actions fit 1024 px with it.
-              cells={{
-                lastChange: (row) => {
-                  if (typeof row.lastChange !== "string") return <span class="muted">—</span>;
-                  const [date, time] = utc(row.lastChange).split(" ");
-                  return (
-                    <>
-                      {date}
-                      <br />
-                      {time} UTC
-                    </>
-                  );
-                },
-              }}
               labels={{
                 circuitState: "Circuit",
                 tunnelState: "Tunnel",
