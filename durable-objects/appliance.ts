@@ -6,7 +6,7 @@
  * so no store is reachable over RPC.
  */
 import { DurableObject } from "cloudflare:workers";
-import { Server, type Connection, type ConnectionContext } from "partyserver";
+import type { Connection } from "partyserver";
 import type { Env } from "../src/env.ts";
 import { listenerOrigin } from "../fleet-config/schema.ts";
 import { seedDocument } from "../src/config/seed.ts";
@@ -65,7 +65,7 @@ import { answerPortCall, portsOf, type AppliancePorts, type PortAnswer } from ".
 import type { SystemStatus } from "../src/schemas/system.ts";
 import { LIVE_PATH } from "../src/schemas/live.ts";
 import { refuse } from "../src/schemas/outcome.ts";
-import { LiveFeed } from "./live.ts";
+import { LiveConnections, LiveFeed } from "./live.ts";
 
 /**
  * Identity events after which an open log stream's credential may no longer hold (an OIDC provider deleted, disabled or
@@ -718,84 +718,39 @@ export class ApplianceCore {
   }
 }
 
-/** The object's RPC methods: what a Worker (`call`) and the local launcher (the other three) call. */
-const RPC_METHODS = new Set(["call", "webUiCertificate", "runLauncherScenario", "releaseLogStream"]);
 /**
- * Names workerd never dispatches as RPC methods (worker-rpc.c++, isReservedName): the runtime's own entry points,
- * `fetch` being HTTP.
+ * The Durable Object. Its RPC surface is exactly the methods it declares: one call per request, `call` (a Worker
+ * handler's port: authorize, then run it), and the local launcher's three calls. It extends DurableObject, not
+ * partyserver's Server, so none of Server's methods (`sql()` among them) is callable over RPC; partyserver handles the
+ * live channel's connections from inside (`LiveConnections`). Everything else (stores, wiring, the clock) is in the
+ * private `#core`.
  */
-const RUNTIME_ENTRY_POINTS = new Set([
-  "constructor",
-  "fetch",
-  "connect",
-  "alarm",
-  "webSocketMessage",
-  "webSocketClose",
-  "webSocketError",
-]);
-
-/**
- * Takes every public method of `object`'s classes up to `base`, bar the RPC
- * methods and the runtime's entry points, off the RPC surface: workerd calls
- * only a method of the class, never an own property of the instance
- * (worker-rpc.c++, tryGetProperty), so each is shadowed by an own property
- * holding the same function bound to the object. partyserver's Server and its
- * hooks still call them (`this.onStart()`, `this.getConnections()`); a
- * Worker calling `sql()`, `setName()`, `broadcast()` or a hook on the stub is
- * told the object does not implement it.
- */
-function keepOffTheWire(object: object, base: object): void {
-  for (
-    let proto: object | null = Object.getPrototypeOf(object);
-    proto !== null && proto !== base;
-    proto = Object.getPrototypeOf(proto)
-  ) {
-    for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {
-      if (RPC_METHODS.has(name) || RUNTIME_ENTRY_POINTS.has(name) || Object.hasOwn(object, name)) continue;
-      const value: unknown = descriptor.value;
-      Object.defineProperty(
-        object,
-        name,
-        typeof value === "function"
-          ? { value: value.bind(object), configurable: true, writable: true }
-          : { get: descriptor.get?.bind(object), set: descriptor.set?.bind(object), configurable: true },
-      );
-    }
-  }
-}
-
-/**
- * The Durable Object. Its RPC surface is deliberately small: one call per
- * request, `call` (a Worker handler's port: authorize, then run it), and the
- * local launcher's three calls; partyserver's methods and hooks are kept
- * off it (`keepOffTheWire`). Everything else (stores, wiring, the clock) is
- * in the private `#core`.
- */
-export class Appliance extends Server<Env> {
-  /** Live connections hibernate: the object may sleep between changes with every web UI's channel kept open. */
-  static override options = { hibernate: true };
+export class Appliance extends DurableObject<Env> {
   readonly #core: ApplianceCore;
   readonly #ports: AppliancePorts;
+  readonly #connections: LiveConnections;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    keepOffTheWire(this, DurableObject.prototype);
+    this.#connections = new LiveConnections(ctx, env, () => this.#core.live());
+    // Named by the fleet file and addressed by name (idFromName), so the id carries it at every entry point.
+    const name = ctx.id.name;
+    if (name === undefined) throw new Error("an appliance's object is addressed by its name (idFromName)");
     this.#core = new ApplianceCore(
       ctx,
       env,
-      () => this.name,
-      () => this.getConnections(),
+      () => name,
+      () => this.#connections.getConnections(),
     );
     this.#ports = portsOf(this.#core);
-    // Every entry point (fetch, alarm, WebSocket events and RPC alike) waits for the stores. Not partyserver's onStart:
-    // it runs before fetch, alarm and WebSocket events only, and an RPC call (`call`) would reach the stores unopened.
+    // Every entry point (fetch, alarm, WebSocket events and RPC alike) waits for the stores.
     void ctx.blockConcurrencyWhile(() => this.#core.open());
   }
 
   /**
    * The web UI's live channel, as the Worker hands it on (src/http/live.ts):
-   * admitted here, then partyserver's fetch accepts the WebSocket and calls
-   * `onConnect`. A refusal is the domain's, as JSON; the Worker writes its problem.
+   * admitted here, then partyserver accepts the WebSocket and the feed sends it
+   * the status. A refusal is the domain's, as JSON; the Worker writes its problem.
    */
   override async fetch(request: Request): Promise<Response> {
     const admitted =
@@ -804,16 +759,27 @@ export class Appliance extends Server<Env> {
         : refuse("not-found", "the object answers its live channel only");
     if (!admitted.ok) return Response.json(admitted, { status: 400 });
     try {
-      return await super.fetch(request);
+      return await this.#connections.fetch(request);
     } finally {
       // Connected (counted by its state from now on) or failed: either way no longer an admission under way.
       this.#core.live().settled(admitted.sessionSha256);
     }
   }
 
-  /** A live connection `fetch` admitted, accepted by partyserver: it is sent the status at once. */
-  override onConnect(connection: Connection, ctx: ConnectionContext): void {
-    this.#core.live().connected(connection, ctx.request);
+  // A hibernated live connection's events, woken in this object: partyserver's connection handling takes them.
+  override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    return this.#connections.webSocketMessage(ws, message);
+  }
+  override webSocketClose(ws: WebSocket, code: number, reason: string, wasClean: boolean): Promise<void> {
+    return this.#connections.webSocketClose(ws, code, reason, wasClean);
+  }
+  override webSocketError(ws: WebSocket, error: unknown): Promise<void> {
+    return this.#connections.webSocketError(ws, error);
+  }
+
+  /** Every 10 s: advance the simulation to now, then schedule the next tick. */
+  override async alarm(): Promise<void> {
+    await this.#core.alarm();
   }
 
   /**
@@ -827,12 +793,7 @@ export class Appliance extends Server<Env> {
     return answer.finally(() => this.#core.changed());
   }
 
-  /** Every 10 s: advance the simulation to now, then schedule the next tick. */
-  override async onAlarm(): Promise<void> {
-    await this.#core.alarm();
-  }
-
-  // The local launcher's three calls (scripts/, through Miniflare): no HTTP request carries them.
+  // The local launcher's three calls (launcher/, through Miniflare): no HTTP request carries them.
 
   /**
    * The configured web UI certificate and key, for the local launcher's TLS listeners; null while the factory one is in

@@ -6,7 +6,8 @@
  * ended. Hibernatable: a connection's session hash is its attachment, so the
  * object may sleep between changes with every connection kept open.
  */
-import type { Connection } from "partyserver";
+import { Server, type Connection, type ConnectionContext } from "partyserver";
+import type { Env } from "../src/env.ts";
 import {
   LIVE_CHANNELS_PER_SESSION,
   LIVE_RETRY_SECONDS,
@@ -147,5 +148,28 @@ export class LiveFeed {
     if (text === this.#last) return;
     this.#last = text;
     for (const connection of open) connection.send(text);
+  }
+}
+
+/**
+ * partyserver's connection handling, held by the appliance's object rather than inherited by it: the object extends
+ * DurableObject, so its RPC surface is exactly the methods it declares, and hands its WebSocket entry points to this
+ * server (`fetch` for an admitted upgrade, `webSocketMessage`/`Close`/`Error` after hibernation). It shares the object's
+ * state (`ctx`), so the sockets it accepts are the object's own and hibernate with it. Never bound as a Durable Object
+ * class of its own.
+ */
+export class LiveConnections extends Server<Env> {
+  /** Live connections hibernate: the object may sleep between changes with every web UI's channel kept open. */
+  static override options = { hibernate: true };
+  readonly #feed: () => LiveFeed;
+
+  constructor(ctx: DurableObjectState, env: Env, feed: () => LiveFeed) {
+    super(ctx, env);
+    this.#feed = feed;
+  }
+
+  /** A connection the object admitted, accepted by partyserver: it is sent the status at once. */
+  override onConnect(connection: Connection, ctx: ConnectionContext): void {
+    this.#feed().connected(connection, ctx.request);
   }
 }
