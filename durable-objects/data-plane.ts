@@ -26,7 +26,6 @@ import {
   type AccountingRecord,
   type Pacing,
   type ServerHealth,
-  type SessionQuery,
   type Severity,
   type SourceVrfRule,
 } from "../simulator/index.ts";

@@ -10,7 +10,7 @@ import { ScenarioFile } from "../src/schemas/scenario.ts";
 import { LaunchError, UsageError } from "./config.ts";
 import { loadUpgradeSigningKey } from "./state.ts";
 import { importUpgradeSigningKey, signedPackage } from "../src/trust/package-signature.ts";
-import type { Appliance } from "../durable-objects/appliance.ts";
+import type { ApplianceRpc } from "../src/env.ts";
 
 /**
  * Reads and validates a scenario file, throwing a UsageError that names the file (and what gave it) and every bad
@@ -40,7 +40,7 @@ export async function loadScenarioFile(file: string, label = "BNG_SCENARIO"): Pr
 }
 
 /** The object's one call the launcher makes here, typed from the object itself. */
-type ScenarioRunner = Pick<Appliance, "runLauncherScenario">;
+type ScenarioRunner = Pick<ApplianceRpc, "runLauncherScenario">;
 
 /**
  * The packages the file's `upgrade` actions install, by version: a placeholder image naming the version (the twin

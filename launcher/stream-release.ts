@@ -4,14 +4,14 @@
  * consumer that restarts meanwhile would get 429 for a stream that no longer exists.
  */
 import type { Miniflare } from "miniflare";
-import type { Appliance } from "../durable-objects/appliance.ts";
+import type { ApplianceRpc } from "../src/env.ts";
 
 /**
  * Ends log stream `handle` of `appliance` through Miniflare (Appliance.releaseLogStream); an unknown handle is a no-op.
  */
 export async function releaseLogStream(mf: Miniflare, owner: string, appliance: string, handle: string): Promise<void> {
   const namespace = await mf.getDurableObjectNamespace("Appliance", owner);
-  const stub = namespace.get(namespace.idFromName(appliance)) as unknown as Pick<Appliance, "releaseLogStream">;
+  const stub = namespace.get(namespace.idFromName(appliance)) as unknown as Pick<ApplianceRpc, "releaseLogStream">;
   try {
     await stub.releaseLogStream(handle);
   } finally {

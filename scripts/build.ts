@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { LaunchError } from "../launcher/config.ts";
-import { bundleIsCurrent, METAFILE, DIGEST_FILE, recordBundleInputs } from "./bundle-digest.ts";
+import { bundleIsCurrent, METAFILE, recordBundleInputs } from "./bundle-digest.ts";
 
 /**
  * Runs `wrangler deploy --dry-run --outdir <outDir>` in projectDir, unless `outDir` holds a bundle built from the

@@ -2,11 +2,31 @@
  * The Worker's bindings. Everything but `Appliance` is optional text; `npm start` sets them for its one Worker (see
  * docs/running.md).
  */
-import type { Appliance } from "../durable-objects/appliance.ts";
+import type { Outcome } from "./schemas/outcome.ts";
+import type { PortAnswer, PortCall } from "./schemas/operation.ts";
+import type { ScenarioRunResult } from "./schemas/scenario.ts";
+
+/**
+ * What a Worker and the local launcher may call on an appliance's object: its RPC surface, declared here beside the
+ * binding so the Worker types its stubs without importing the object (durable-objects/appliance.ts implements it).
+ */
+export interface ApplianceRpc extends Rpc.DurableObjectBranded {
+  /** A request's one call: authorizes the caller for the operation, then runs its port (src/http/port.ts). */
+  call(call: PortCall): Promise<PortAnswer>;
+  /** The configured web UI certificate and key, for the local launcher's TLS listeners; null while the factory one serves. */
+  webUiCertificate(): { certificatePem: string; privateKeyPem: string } | null;
+  /** Runs a scenario file given to the local launcher, its `upgrade` actions' packages signed with the development key. */
+  runLauncherScenario(
+    raw: unknown,
+    packages?: Readonly<Record<string, Uint8Array>>,
+  ): Promise<Outcome<{ result: ScenarioRunResult }>>;
+  /** Frees a log stream's place the moment the listener sees its client leave. */
+  releaseLogStream(handle: string): void;
+}
 
 export interface Env {
   /** The one SQLite-backed Durable Object namespace: one object per appliance, addressed by name. */
-  Appliance: DurableObjectNamespace<Appliance>;
+  Appliance: DurableObjectNamespace<ApplianceRpc>;
   /** A fleet file (JSON) replacing the bundled fleet-config/fleet.json. */
   FLEET?: string;
   /**

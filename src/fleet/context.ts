@@ -1,6 +1,6 @@
 /** The appliance a request addresses, as the Worker reaches it. */
+import type { ApplianceRpc } from "../env.ts";
 import type { ApplianceDefinition } from "../../fleet-config/schema.ts";
-import type { Appliance } from "../../durable-objects/appliance.ts";
 import type { Env } from "../env.ts";
 import type { PeerAnswer, PeerGet } from "./definition.ts";
 
@@ -8,7 +8,7 @@ import type { PeerAnswer, PeerGet } from "./definition.ts";
 export interface ApplianceTarget {
   name: string;
   definition: ApplianceDefinition;
-  stub: DurableObjectStub<Appliance>;
+  stub: DurableObjectStub<ApplianceRpc>;
   env: Env;
   /** True when clients reach this listener over HTTPS (cookies then carry `Secure`). */
   secure: boolean;

@@ -5,7 +5,7 @@
  * or refuses it; as for every request, only the cookie's SHA-256 crosses.
  * Every refusal is a problem, never a socket opened and closed.
  */
-import type { Appliance } from "../../durable-objects/appliance.ts";
+import type { ApplianceRpc } from "../env.ts";
 import { LIVE_PATH, LIVE_SESSION_HEADER } from "../schemas/live.ts";
 import type { Refusal } from "../schemas/outcome.ts";
 import { sha256Hex } from "../trust/encoding.ts";
@@ -25,7 +25,7 @@ const problemOf = (error: StatusError) =>
 export async function liveResponse(
   request: Request,
   origin: string,
-  stub: DurableObjectStub<Appliance>,
+  stub: DurableObjectStub<ApplianceRpc>,
 ): Promise<Response> {
   if (request.method !== "GET")
     return problemOf(new StatusError(405, "the live channel is opened with GET", { headers: { allow: "GET" } }));

@@ -6,9 +6,9 @@
  * authorizes the caller before the method runs; a refusal comes back as the
  * StatusError its reason maps to.
  */
-import type { Appliance } from "../../durable-objects/appliance.ts";
-import type { AppliancePorts, PortAnswer } from "../../durable-objects/ports.ts";
-import type { Caller, PortCall } from "../schemas/operation.ts";
+import type { ApplianceRpc } from "../env.ts";
+import type { AppliancePorts } from "../../durable-objects/ports/index.ts";
+import type { Caller, PortAnswer, PortCall } from "../schemas/operation.ts";
 import { refusalError } from "./refusal.ts";
 import { contract } from "../schemas/index.ts";
 import type { Operation } from "../schemas/contract.ts";
@@ -52,12 +52,12 @@ const answerOf = (answer: PortAnswer): unknown => {
 /** One request's call into its object, made once: the request's side of PortCall, and whether it was made. */
 class Call {
   called = false;
-  readonly #stub: DurableObjectStub<Appliance>;
+  readonly #stub: DurableObjectStub<ApplianceRpc>;
   readonly #own: Operation;
   readonly #request: Omit<PortCall, "section" | "operation" | "args">;
 
   constructor(
-    stub: DurableObjectStub<Appliance>,
+    stub: DurableObjectStub<ApplianceRpc>,
     own: Operation,
     request: Omit<PortCall, "section" | "operation" | "args">,
   ) {
@@ -111,7 +111,7 @@ for (const [section, operations] of Object.entries(contract)) {
 
 /** The port client of one request, for `own` (the route's operation), to the appliance behind `stub`. */
 export function portClient(
-  stub: DurableObjectStub<Appliance>,
+  stub: DurableObjectStub<ApplianceRpc>,
   own: Operation,
   request: Omit<PortCall, "section" | "operation" | "args">,
 ): PortClient {

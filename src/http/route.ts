@@ -8,6 +8,8 @@ import type { Operation } from "../schemas/contract.ts";
 import type { ApplianceTarget } from "../fleet/context.ts";
 import type { JsonText } from "../../simulator/row-texts.ts";
 import type { Ports } from "./port.ts";
+import { refusalError } from "./refusal.ts";
+import type { Refusal } from "../schemas/outcome.ts";
 
 /** A request's headers as the pipeline and its handlers read them: by name, as `Headers.get` does. */
 export type RequestHeaders = Pick<Headers, "get">;
@@ -87,4 +89,46 @@ export function inWorker<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
   serve: RouteDefinition<P, Q, B, R>["serve"],
 ): Route {
   return { ...operation, operation, serve };
+}
+
+/** A port's answer is a refusal: no operation's answer has `ok: false` (only a refusal does). */
+const isRefusal = (answer: unknown): answer is Refusal =>
+  typeof answer === "object" && answer !== null && (answer as { ok?: unknown }).ok === false;
+
+/**
+ * Serves an operation that has no handler of its own: the port of the same name (durable-objects/ports/, declared with
+ * `serves`) takes the validated request and answers the reply, or a refusal thrown as its problem.
+ */
+function byPort(section: string, name: string, operation: Operation): Route {
+  return {
+    ...operation,
+    operation,
+    serve: async (ctx) => {
+      const port = (ctx.port as unknown as Record<string, Record<string, (request: unknown) => Promise<unknown>>>)[
+        section
+      ]![name]!;
+      const answer = await port({ params: ctx.params, query: ctx.query, body: ctx.body });
+      if (isRefusal(answer)) throw refusalError(answer);
+      return answer;
+    },
+  };
+}
+
+/**
+ * The route table: every operation of the contract, section by section in the contract's order, served by its handler
+ * where the Worker has one and by the port of its name otherwise. A handler for no operation of the contract is a
+ * mistake, refused at start.
+ */
+export function routeTable(sections: Record<string, Record<string, Operation>>, handlers: readonly Route[]): Route[] {
+  const own = new Map(handlers.map((route) => [route.operation, route]));
+  const table = Object.entries(sections).flatMap(([section, operations]) =>
+    Object.entries(operations).map(([name, operation]) => {
+      const handler = own.get(operation);
+      own.delete(operation);
+      return handler ?? byPort(section, name, operation);
+    }),
+  );
+  if (own.size > 0)
+    throw new Error(`handlers for operations outside the contract: ${[...own.keys()].map((o) => o.path).join(", ")}`);
+  return table;
 }

@@ -106,8 +106,6 @@ const namesHost = (sans: string[], host: string) =>
 export const configRoutes = [
   inWorker(config.values, async (ctx) => readAt(ctx, await ctx.port.config.values()).document),
   inWorker(config.apply, async (ctx) => configCommitResult(committed(ctx, await ctx.port.config.apply(ctx.body)))),
-  inWorker(config.validate, (ctx) => ctx.port.config.validate(ctx.body)),
-  inWorker(config.history, (ctx) => ctx.port.config.history(ctx.query.offset, ctx.query.limit)),
   inWorker(config.rollback, async (ctx) =>
     configCommitResult(committed(ctx, await ctx.port.config.rollback(ctx.body.version, ctx.body.comment))),
   ),

@@ -36,7 +36,6 @@ export const greCircuitRoutes = [
       circuits: circuitItems.filter((c) => c.values.listenerId === item.key).length,
     }));
   }),
-  inWorker(greCircuits.status, (ctx) => ctx.port.greCircuits.status(ctx.query.vrf)),
   inWorker(
     greCircuits.putListener,
     listeners.write(

@@ -24,7 +24,6 @@ function lastEventId(header: string | null): number | null {
 }
 
 export const logRoutes = [
-  inWorker(logs.tail, (ctx) => ctx.port.logs.tail(ctx.query.source, ctx.query.count, ctx.query.sinceSeq ?? null)),
   inWorker(logs.stream, async (ctx) => {
     const headers = { "content-type": "text/event-stream", "cache-control": "no-store" };
     // HEAD drops the body unread, which would leave the appliance feeding a stream nobody cancels (the caller is still

@@ -5,7 +5,6 @@ import { scrapeFamilies } from "../metrics/families.ts";
 import { EXPOSITION_CONTENT_TYPE, metrics } from "../schemas/metrics.ts";
 
 export const metricsRoutes = [
-  inWorker(metrics.history, (ctx) => ctx.port.metrics.history(ctx.query.range ?? null)),
   inWorker(metrics.scrape, async (ctx) => {
     // Rendered here, in the stateless Worker: the object only reads its state.
     const state = await ctx.port.metrics.scrape();

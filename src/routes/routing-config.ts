@@ -9,14 +9,7 @@
  */
 import type { ConfigItem } from "../config/types.ts";
 import type { EditValue } from "../config/edit.ts";
-import {
-  IGP_INTERFACES_LIST,
-  NEIGHBORS_LIST,
-  STATIC_ROUTES_LIST,
-  familiesOf,
-  parseStaticRouteKey,
-  routerIdOf,
-} from "../config/routing.ts";
+import { IGP_INTERFACES_LIST, familiesOf, parseStaticRouteKey, routerIdOf } from "../config/routing.ts";
 import { StatusError } from "../http/problem.ts";
 import { inWorker } from "../http/route.ts";
 import { configCommitResult } from "../schemas/commit.ts";

@@ -11,10 +11,6 @@ import { unwrap } from "../http/refusal.ts";
 import { routing } from "../schemas/routing.ts";
 
 export const routingRoutes = [
-  inWorker(routing.bgpSummary, (ctx) => ctx.port.routing.bgpSummary()),
-  inWorker(routing.bgpNeighbor, (ctx) => ctx.port.routing.bgpNeighbor(ctx.params.address, ctx.query.vrf ?? null)),
-  inWorker(routing.neighborRoutes, (ctx) => ctx.port.routing.neighborRoutes(ctx.params.address, ctx.query)),
-  inWorker(routing.igp, (ctx) => ctx.port.routing.igp()),
   inWorker(
     routing.vrfRoutes,
     async (ctx) => new Encoded(unwrap(await ctx.port.routing.vrfRoutes(ctx.params.vrf, ctx.query)).page),

@@ -6,8 +6,8 @@
  * the metrics history read at that instant.
  */
 import { inWorker } from "../http/route.ts";
-import { system, type HardwareInventory, type InterfaceTable, type SystemStatus } from "../schemas/system.ts";
-import { SOFTWARE_VERSION } from "../../durable-objects/appliance.ts";
+import { system, type InterfaceTable } from "../schemas/system.ts";
+import { SOFTWARE_VERSION } from "../../durable-objects/core.ts";
 
 /** Health's 503: the appliance's state cannot be read. */
 const down = (appliance: string) =>
@@ -40,8 +40,6 @@ export const systemRoutes = [
       return down(ctx.appliance.name);
     }
   }),
-  inWorker(system.status, async (ctx): Promise<SystemStatus> => ctx.port.system.status()),
-  inWorker(system.inventory, async (ctx): Promise<HardwareInventory> => ctx.port.system.inventory()),
   inWorker(system.interfaces, async (ctx): Promise<InterfaceTable> => {
     const table = await ctx.port.system.interfaces();
     return {

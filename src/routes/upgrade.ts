@@ -9,18 +9,11 @@ import { inWorker } from "../http/route.ts";
 import { StatusError } from "../http/problem.ts";
 import { unwrap } from "../http/refusal.ts";
 import { fromBase64 } from "../upgrade/package.ts";
-import {
-  MAX_PACKAGE_BYTES,
-  upgrade,
-  type ApplyResult,
-  type StageResult,
-  type UpgradeStatus,
-} from "../schemas/upgrade.ts";
+import { MAX_PACKAGE_BYTES, upgrade, type StageResult } from "../schemas/upgrade.ts";
 
 const MAX_BASE64 = Math.ceil(MAX_PACKAGE_BYTES / 3) * 4;
 
 export const upgradeRoutes = [
-  inWorker(upgrade.status, async (ctx): Promise<UpgradeStatus> => ctx.port.upgrade.status()),
   inWorker(upgrade.stage, async (ctx): Promise<StageResult> => {
     // Sizes are judged here, so an oversized package never crosses into the object.
     if (!ctx.bytes && ctx.body.package.length > MAX_BASE64)
@@ -30,8 +23,4 @@ export const upgradeRoutes = [
     const result = unwrap(await ctx.port.upgrade.stage(bytes));
     return { ...result.staged, replaced: result.replaced };
   }),
-  inWorker(
-    upgrade.apply,
-    async (ctx): Promise<ApplyResult> => unwrap(await ctx.port.upgrade.apply(ctx.body.id, ctx.body.drain)).result,
-  ),
 ];

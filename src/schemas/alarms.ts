@@ -155,44 +155,6 @@ const catalogue = Object.entries(ALARM_CATALOGUE)
 
 /** The section's operations. */
 export const alarms = {
-  sinks: operation({
-    method: "GET",
-    path: "/api/v1/alarms/sinks",
-    section: "Alert sinks",
-    summary: "Each push sink's delivery state: queued notifications, last success and failure, and counts",
-    description:
-      "The spec's `admin` role, i.e. super-user (the sinks are `alarms.sinks` of the configuration, not shown by " +
-      "the spec). For each configured sink: " +
-      "whether it is idle, delivering or retrying through an outage, how many notifications wait (of its " +
-      "`queueSize`), when the oldest was queued and the " +
-      "next retry falls, the last success and failure, and what it delivered, retried and dropped since the " +
-      "appliance started (the scrape's " +
-      "`bng_alert_notifications_total{sink,outcome}` and `bng_alert_sink_queued{sink}`). Times are the wall clock's.",
-    floor: "super-user",
-    response: { description: "AlertSinkStates", schema: AlertSinkStates },
-    examples: {
-      response: {
-        sinks: [
-          {
-            name: "noc",
-            kind: "webhook",
-            severityFloor: "major",
-            state: "retrying",
-            queued: 2,
-            queueSize: 1000,
-            oldestQueuedUtc: "2026-11-26T20:41:07.412Z",
-            nextAttemptUtc: "2026-11-26T20:41:22.530Z",
-            lastSuccessUtc: "2026-11-26T20:35:10.118Z",
-            lastFailureUtc: "2026-11-26T20:41:14.530Z",
-            lastFailureReason: "not delivered",
-            delivered: 3,
-            retried: 4,
-            dropped: 0,
-          },
-        ],
-      },
-    },
-  }),
   list: operation({
     method: "GET",
     path: "/api/v1/alarms",
@@ -262,6 +224,44 @@ export const alarms = {
           context: { requestedBy: "token:bootstrap" },
         },
         activeAlarms: { critical: 0, major: 0, minor: 0, warning: 0 },
+      },
+    },
+  }),
+  sinks: operation({
+    method: "GET",
+    path: "/api/v1/alarms/sinks",
+    section: "Alert sinks",
+    summary: "Each push sink's delivery state: queued notifications, last success and failure, and counts",
+    description:
+      "The spec's `admin` role, i.e. super-user (the sinks are `alarms.sinks` of the configuration, not shown by " +
+      "the spec). For each configured sink: " +
+      "whether it is idle, delivering or retrying through an outage, how many notifications wait (of its " +
+      "`queueSize`), when the oldest was queued and the " +
+      "next retry falls, the last success and failure, and what it delivered, retried and dropped since the " +
+      "appliance started (the scrape's " +
+      "`bng_alert_notifications_total{sink,outcome}` and `bng_alert_sink_queued{sink}`). Times are the wall clock's.",
+    floor: "super-user",
+    response: { description: "AlertSinkStates", schema: AlertSinkStates },
+    examples: {
+      response: {
+        sinks: [
+          {
+            name: "noc",
+            kind: "webhook",
+            severityFloor: "major",
+            state: "retrying",
+            queued: 2,
+            queueSize: 1000,
+            oldestQueuedUtc: "2026-11-26T20:41:07.412Z",
+            nextAttemptUtc: "2026-11-26T20:41:22.530Z",
+            lastSuccessUtc: "2026-11-26T20:35:10.118Z",
+            lastFailureUtc: "2026-11-26T20:41:14.530Z",
+            lastFailureReason: "not delivered",
+            delivered: 3,
+            retried: 4,
+            dropped: 0,
+          },
+        ],
       },
     },
   }),

@@ -48,7 +48,6 @@ export const contract = {
   users,
   providers,
   fleet,
-  reference,
   system,
   sessions,
   captures,
@@ -73,4 +72,5 @@ export const contract = {
   ipsec,
   upgrade,
   scenario,
+  reference,
 };

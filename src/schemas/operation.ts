@@ -4,6 +4,7 @@
  * object authorizes and then runs (`Appliance.call`).
  */
 import type { FieldError } from "./common.ts";
+import type { Outcome } from "./outcome.ts";
 import type { Principal } from "./principal.ts";
 
 /** A credential as it crosses the wire: its kind and its SHA-256, never the plaintext. */
@@ -66,3 +67,6 @@ export interface PortCall {
   secure: boolean;
   ifMatch: string | null;
 }
+
+/** What a port call answers: the port's value, or why the caller was refused before it ran. */
+export type PortAnswer = Outcome<{ value: unknown }>;

@@ -289,7 +289,7 @@ describe("renewal", () => {
         shift,
       );
     });
-    await runInDurableObject(appliance(), (instance) => instance.alarm());
+    await runInDurableObject(appliance(), (instance) => (instance as Appliance).alarm());
     await settled();
     expect(await logEntries("acme.order.started")).toMatchObject([
       { fields: { directoryUrl: DOWN_CA, names: "edge-1.bng.localhost" } },

@@ -39,7 +39,6 @@ async function navigation(ctx: Navigation, run: () => Promise<Response>): Promis
 const requestOrigin = (ctx: Navigation) => new URL(ctx.url).origin;
 
 export const oidcRoutes = [
-  inWorker(oidcSignIn.choices, (ctx) => ctx.port.oidcSignIn.choices()),
   inWorker(oidcSignIn.start, (ctx) =>
     navigation(ctx, async () => {
       // Made before the call, which keeps the hashes: the browser alone holds the state and the binding.

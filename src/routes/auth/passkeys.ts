@@ -21,7 +21,6 @@ export const passkeyRoutes = [
     passkeys.register,
     async (ctx) => unwrap(await ctx.port.passkeys.register(ctx.body.name, ctx.body.response)).passkey,
   ),
-  inWorker(passkeys.list, (ctx) => ctx.port.passkeys.list()),
   inWorker(
     passkeys.rename,
     async (ctx) => unwrap(await ctx.port.passkeys.rename(ctx.params.id, ctx.body.name)).passkey,

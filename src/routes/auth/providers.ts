@@ -4,8 +4,6 @@ import { unwrap } from "../../http/refusal.ts";
 import { providers } from "../../schemas/auth/providers.ts";
 
 export const providerRoutes = [
-  inWorker(providers.listOidc, (ctx) => ctx.port.providers.listOidc()),
-  inWorker(providers.getOidc, async (ctx) => unwrap(await ctx.port.providers.getOidc(ctx.params.name)).provider),
   inWorker(providers.putOidc, async (ctx) => {
     // The issuer is judged by the outbound policy in the object, at the door (422), before anything is stored.
     const { created } = unwrap(await ctx.port.providers.putOidc(ctx.params.name, ctx.body));
@@ -15,7 +13,6 @@ export const providerRoutes = [
     unwrap(await ctx.port.providers.deleteOidc(ctx.params.name));
     return { status: "deleted" as const };
   }),
-  inWorker(providers.getPasskeyPolicy, (ctx) => ctx.port.providers.getPasskeyPolicy()),
   inWorker(providers.putPasskeyPolicy, async (ctx) => {
     await ctx.port.providers.putPasskeyPolicy(ctx.body);
     return ctx.body;

@@ -11,7 +11,6 @@ export const tokenRoutes = [
     return created.token;
   }),
   inWorker(tokens.list, async (ctx) => slicePage(await ctx.port.tokens.list(), ctx.query.offset, ctx.query.limit)),
-  inWorker(tokens.get, async (ctx) => unwrap(await ctx.port.tokens.get(ctx.params.id)).token),
   inWorker(tokens.revoke, async (ctx) => {
     unwrap(await ctx.port.tokens.revoke(ctx.params.id));
     return { status: "deleted" as const };

@@ -1,64 +1,17 @@
 /**
- * The ports of an account's own sign-in means (durable-objects/ports.ts
- * gathers them): passkeys, and the two legs of an OIDC sign-in. Each leg is
- * one call: what the object stores and checks (the provider, the throttle,
- * the pending sign-in, the session) and what it fetches through its cache
- * and destination policy (discovery, the token exchange) happen together,
- * in the object's order; the Worker makes the state and cookies and writes
- * the redirect or the page.
+ * OIDC sign-in's two legs and the providers a sign-in page offers. Each leg is one call: what the object stores and
+ * checks (the provider, the throttle, the pending sign-in, the session) and what it fetches through its cache and
+ * destination policy (discovery, the token exchange) happen together, in the object's order; the Worker makes the
+ * state and cookies and writes the redirect or the page.
  */
-import type { Caller } from "../src/schemas/operation.ts";
-import { refuse, type Outcome, type Refusal } from "../src/schemas/outcome.ts";
-import { actorName } from "../src/schemas/principal.ts";
-import { isExternalIdentity } from "../src/auth/accounts.ts";
-import { pageOrigins } from "../src/config/web-ui.ts";
-import { identityOf, redeem, type Discovery, type SignInProvider } from "../src/trust/oidc.ts";
-import type { ApplianceCore } from "./appliance.ts";
-import type { PasskeyActor } from "./passkeys.ts";
-import type { PortsOf } from "./port-table.ts";
-
-/**
- * The logged-in account a passkey write is for (sessions only: a passkey belongs to a person); an OIDC identity is
- * refused.
- */
-function account(caller: Caller): Outcome<{ username: string }> {
-  const username = caller.principal!.username!;
-  if (isExternalIdentity(username))
-    return refuse("forbidden", "an identity signed in through OIDC uses its provider's second factor");
-  return { ok: true, username };
-}
-
-const passkeyActor = (caller: Caller): PasskeyActor => ({
-  username: caller.principal!.username,
-  superUser: caller.principal!.role === "super-user",
-  name: actorName(caller.principal!),
-});
-
-/** Passkeys: an account registers its own; a super-user also sees, renames and removes anyone's. */
-export function passkeyPorts(core: ApplianceCore) {
-  const store = () => core.passkeys();
-  return {
-    // The account first, then its password or code again, then the options: one refusal, in that order.
-    registrationOptions: async (
-      caller: Caller,
-      proof: { currentPassword?: string | undefined; totpCode?: string | undefined },
-    ) => {
-      const own = account(caller);
-      if (!own.ok) return own;
-      const reauthenticated = await core.identity().reauthenticate(own.username, proof, caller.clientIp);
-      if (!reauthenticated.ok) return reauthenticated;
-      return store().registrationOptions(own.username);
-    },
-    register: async (caller: Caller, name: string, response: unknown) => {
-      const own = account(caller);
-      return own.ok ? store().register(own.username, name, response) : own;
-    },
-    list: (caller: Caller) =>
-      store().list(caller.principal!.role === "super-user" ? null : (caller.principal!.username ?? "")),
-    rename: (caller: Caller, id: string, name: string) => store().rename(id, name, passkeyActor(caller)),
-    remove: (caller: Caller, id: string) => store().remove(id, passkeyActor(caller)),
-  } satisfies PortsOf<"passkeys">;
-}
+import { pageOrigins } from "../../../src/config/web-ui.ts";
+import { oidcSignIn } from "../../../src/schemas/auth/oidc.ts";
+import type { Caller } from "../../../src/schemas/operation.ts";
+import { refuse, type Outcome, type Refusal } from "../../../src/schemas/outcome.ts";
+import { identityOf, redeem, type Discovery, type SignInProvider } from "../../../src/trust/oidc.ts";
+import type { ApplianceCore } from "../../core.ts";
+import type { PortsOf } from "../../port-table.ts";
+import { serves } from "../serves.ts";
 
 /**
  * A new sign-in as the Worker made it: the state and binding by their hashes (the browser holds them), the PKCE
@@ -92,8 +45,8 @@ type CallbackEnd =
   | { ok: true; signedIn: true; sessionId: string; returnTo: string }
   | { ok: true; signedIn: false; refusal: Refusal };
 
-/** OIDC sign-in's two legs and the providers a sign-in page offers. */
-export function oidcSignInPorts(core: ApplianceCore) {
+/** OIDC sign-in's ports. */
+export function oidcSignInPorts(core: Pick<ApplianceCore, "providers" | "identity" | "config">) {
   const providers = () => core.providers();
   const identity = () => core.identity();
   /**
@@ -128,12 +81,12 @@ export function oidcSignInPorts(core: ApplianceCore) {
     providers().discovery(provider.name, provider.issuer, core.config().outboundAllowlist());
   return {
     // The store lists providers by name already.
-    choices: () => ({
+    choices: serves(oidcSignIn.choices, () => ({
       providers: providers()
         .list()
         .filter((p) => p.enabled)
         .map((p) => ({ name: p.name, displayName: p.displayName })),
-    }),
+    })),
     /**
      * Begins a sign-in: throttled before anything is read or stored (anyone can call this), then discovery, then the
      * pending sign-in kept.

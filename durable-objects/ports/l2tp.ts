@@ -1,0 +1,13 @@
+/** L2TP: the tunnels, and one tunnel with its sessions. */
+import { l2tp } from "../../src/schemas/l2tp.ts";
+import type { ApplianceCore } from "../core.ts";
+import type { PortsOf } from "../port-table.ts";
+import { answerIn, serves } from "./serves.ts";
+
+export function l2tpPorts(core: Pick<ApplianceCore, "dataPlane">) {
+  const dataPlane = () => core.dataPlane();
+  return {
+    tunnels: serves(l2tp.tunnels, () => dataPlane().model.l2tp.tunnels()),
+    tunnel: serves(l2tp.tunnel, (_, { params }) => answerIn(dataPlane().l2tpTunnel(params.id), "tunnel")),
+  } satisfies PortsOf<"l2tp">;
+}
