@@ -27,8 +27,14 @@ export { METRICS_CAPACITY, RANGES, type MetricsRange } from "./metrics.ts";
 export type { MetricsHistory } from "../src/schemas/metrics.ts";
 export { SUB_STEP_SECONDS } from "./clock.ts";
 export type { RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
-export type { AccessOutcome, AccessRequestRecord, AcceptedAttributes, Pacing, ServerHealth } from "./external-aaa.ts";
-export type { AccountingRecord } from "./accounting.ts";
+export type {
+  AccessOutcome,
+  AccessRequestRecord,
+  AcceptedAttributes,
+  AccountingRecord,
+  Pacing,
+  ServerHealth,
+} from "./radius-records.ts";
 export type { RadiusPoolStatus } from "../src/schemas/radius.ts";
 export {
   MAX_POOLS,

@@ -18,7 +18,8 @@ import { grantLease } from "./leases.ts";
 import type { EndCause } from "./lifetimes.ts";
 import { NO_LEASE } from "./sessions.ts";
 import { ENCAP_IPOE, ENCAP_L2TP, ENCAP_PPPOE_LAC, type SubscriberAttrs } from "./subscribers.ts";
-import { askServer, type AcceptedAttributes } from "./external-aaa.ts";
+import { askServer } from "./external-aaa.ts";
+import type { AcceptedAttributes } from "./radius-records.ts";
 
 /** Why a setup attempt failed. */
 export type SetupFailure =

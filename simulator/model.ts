@@ -4,8 +4,7 @@
  * queries. Internal to the simulator; the Gateway façade is the public face.
  */
 import { RadiusPool } from "./aaa.ts";
-import type { AccessRequestRecord } from "./external-aaa.ts";
-import type { AccountingRecord } from "./accounting.ts";
+import type { AccessRequestRecord, AccountingRecord } from "./radius-records.ts";
 import { AlarmBook } from "./alarms.ts";
 import { Captures } from "./captures.ts";
 import { Cgn } from "./cgn.ts";
