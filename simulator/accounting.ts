@@ -15,7 +15,7 @@
  * the model pays for counting alone.
  */
 import { isoTime } from "./clock.ts";
-import type { DownCause } from "./lifecycle.ts";
+import type { DownCause } from "./lifetimes.ts";
 import type { Model } from "./model.ts";
 import { formatIpv4 } from "./prefix.ts";
 import { hashUnit } from "./random.ts";

@@ -71,6 +71,21 @@ const FIRMWARE = 3;
 const POWER_OFF = 4;
 const TIMEOUT = 5;
 
+/** Why a session went down: a lifetime event (above), its lease, or an act of the operator or the box. */
+export type DownCause =
+  | EndCause
+  | "lease-expired"
+  | "admin-reset"
+  | "scenario"
+  | "reseed"
+  | "local-subscriber-removed"
+  | "local-subscriber-changed"
+  | "static-address-claimed"
+  /** A block the session held left the pools (its subnet or pool removed, an exclude added, the pool rebuilt). */
+  | "pool-reconfigured"
+  /** The L2TP peer its tunnel goes to stopped answering (scenario `fail-l2tp-peer`). */
+  | "l2tp-peer-unreachable";
+
 /** Salts of the hashes. */
 const S_LINE_A = 40;
 const S_LINE_B = 41;
