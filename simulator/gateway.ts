@@ -65,14 +65,8 @@ import {
 } from "./hardware.ts";
 import { interfaceTable } from "./interfaces.ts";
 import type { Interface } from "../src/schemas/system.ts";
-import {
-  noteReboot,
-  rebootDue,
-  startMaintenance,
-  upgradePhase,
-  type Maintenance,
-  type UpgradePlan,
-} from "./upgrade.ts";
+import { noteReboot, rebootDue } from "./upgrade.ts";
+import { startMaintenance, upgradePhase, type Maintenance, type UpgradePlan } from "./upgrade-plan.ts";
 
 /** Sub-steps between two pauses of a sliced advance: a simulated hour (360 × 10 s). */
 const SLICE_SUB_STEPS = 3_600_000 / SUB_STEP_MS;

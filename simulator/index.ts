@@ -96,7 +96,7 @@ export {
   type LicenceTerms,
 } from "./licence.ts";
 export type { LicenceStatus } from "../src/schemas/licensing.ts";
-export { planUpgrade, upgradePhase, type Maintenance, type UpgradePhase, type UpgradePlan } from "./upgrade.ts";
+export { planUpgrade, upgradePhase, type Maintenance, type UpgradePhase, type UpgradePlan } from "./upgrade-plan.ts";
 export {
   chassisOf,
   portHardware,

@@ -26,7 +26,7 @@ import { SessionStore } from "./sessions.ts";
 import { SubscriberBase, blankAttrs, type SubscriberAttrs } from "./subscribers.ts";
 import { PortCounters } from "./interfaces.ts";
 import { WireRates, uplinksOf, type Uplink } from "./wire.ts";
-import type { Maintenance } from "./upgrade.ts";
+import type { Maintenance } from "./upgrade-plan.ts";
 import type { ScenarioFaults } from "../src/schemas/scenario.ts";
 import type { SessionList } from "../src/schemas/sessions.ts";
 
