@@ -41,7 +41,6 @@ import { isoTime } from "./clock.ts";
 import type { Model } from "./model.ts";
 import type { Profile } from "./profile.ts";
 import { cumulativeWeights, hash32, hashUnit, pickFromCumulative } from "./random.ts";
-import { summaryRow } from "./session-queries.ts";
 
 /** Tunnel direction: `downstream` = from a LAC, terminated here; `upstream` = to a wholesale LNS. */
 export type L2tpDirection = L2tpTunnel["direction"];
@@ -104,6 +103,21 @@ interface Tunnel {
   /** When the unanswered Hello gives up on an unreachable peer (0: the peer answers, or nothing is due). */
   deadAtMs?: number;
 }
+
+/**
+ * A session as its tunnel knows it: its slot, encapsulation and L2TP session ids (RFC 2661 §3.1). Its other columns
+ * (username, addresses, uptime) are the session table's, which views.ts adds: the session queries read the whole
+ * model, which holds this table.
+ */
+export interface TunnelSession {
+  slot: number;
+  encap: L2tpTunnelSession["encap"];
+  localSessionId: number;
+  peerSessionId: number;
+}
+
+/** A tunnel in detail, with the sessions it carries as it knows them. */
+export type TunnelDetail = Omit<L2tpTunnelDetail, "sessionList"> & { sessionList: TunnelSession[] };
 
 /** Serialisable tunnel state (snapshot). */
 export interface L2tpTableState {
@@ -405,26 +419,21 @@ export class L2tpTable {
   }
 
   /** One tunnel in detail with the sessions it carries (newest first), or null for an unknown id. */
-  detail(m: Model, localTunnelId: number): L2tpTunnelDetail | null {
+  detail(m: Model, localTunnelId: number): TunnelDetail | null {
     const t = this.#tunnels.get(localTunnelId);
     if (!t) return null;
     const peer = this.settings.peers[t.peer];
-    const sessionList: L2tpTunnelSession[] = [];
+    const sessionList: TunnelSession[] = [];
     if (t.sessions > 0) {
       m.store.newestFirst((slot) => {
         if (this.tunnelOf[slot] !== t.localId) return;
-        const row = summaryRow(m, slot);
         const sid = this.sid[slot] ?? 0;
         sessionList.push({
-          id: row.id,
-          username: row.username,
+          slot,
           // A tunnel carries one encapsulation: LAC sessions upstream, LNS sessions downstream.
           encap: peer?.direction === "upstream" ? "pppoe-lac" : "l2tp",
-          ipv4: row.ipv4,
-          ipv6: row.ipv6,
           localSessionId: sid,
           peerSessionId: peerSessionId(sid, t.peerId),
-          uptimeSeconds: row.uptimeSeconds,
         });
       });
     }
