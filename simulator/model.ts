@@ -15,6 +15,7 @@ import { DEV_TERMS, type LicenceTerms } from "./licence.ts";
 import type { LicenceState } from "./vocabulary.ts";
 import { LogRing } from "./logs.ts";
 import { MetricsRing } from "./metrics.ts";
+import type { ModelCore } from "./model-core.ts";
 import { AddressPool } from "./pools.ts";
 import type { PoolDefinition } from "./pool-rules.ts";
 import type { Profile } from "./profile.ts";
@@ -49,7 +50,7 @@ export interface Tally {
 }
 
 /** The simulator's complete state. */
-export class Model {
+export class Model implements ModelCore {
   readonly profile: Profile;
   seed: number;
   rng: Random;
