@@ -113,7 +113,7 @@ export function bandMaxOf(terms: LicenceTerms, platformCapacity: number): number
 /** The spec's licence status at an instant, for a meter reading. */
 export function licenceStatus(
   terms: LicenceTerms,
-  meter: { bandMax: number; currentCount: number; peakCount: number },
+  meter: Pick<LicenceStatus, "bandMax" | "currentCount" | "peakCount">,
   nowMs: number,
 ): LicenceStatus {
   const state = licenceState(terms, nowMs);

@@ -41,13 +41,8 @@ import { subscriberRoutes } from "./subscriber-routes.ts";
 /** The model a view reads: asked at every read. */
 type Now = () => Model;
 
-/** Licence meter read by the licensing endpoint. */
-export interface LicenceMeter {
-  meter: "sessions";
-  bandMax: number;
-  currentCount: number;
-  peakCount: number;
-}
+/** The licence meter, as the licensing endpoint's LicenceStatus reports it (and the system status repeats it). */
+export type LicenceMeter = Pick<LicenceStatus, "meter" | "bandMax" | "currentCount" | "peakCount">;
 
 /** Sessions: the list, the summary, one session's detail and rates, and the setups and teardowns since boot. */
 export const sessionsView = (model: Now) => ({
