@@ -109,7 +109,7 @@ interface Tunnel {
  * (username, addresses, uptime) are the session table's, which views.ts adds: the session queries read the whole
  * model, which holds this table.
  */
-export interface TunnelSession {
+interface TunnelSession {
   slot: number;
   encap: L2tpTunnelSession["encap"];
   localSessionId: number;
@@ -117,7 +117,7 @@ export interface TunnelSession {
 }
 
 /** A tunnel in detail, with the sessions it carries as it knows them. */
-export type TunnelDetail = Omit<L2tpTunnelDetail, "sessionList"> & { sessionList: TunnelSession[] };
+type TunnelDetail = Omit<L2tpTunnelDetail, "sessionList"> & { sessionList: TunnelSession[] };
 
 /** Serialisable tunnel state (snapshot). */
 export interface L2tpTableState {

@@ -64,7 +64,7 @@ export const END_CAUSES = [
   "cpe-power-off",
   "session-timeout",
 ] as const;
-export type EndCause = Exclude<(typeof END_CAUSES)[number], "">;
+type EndCause = Exclude<(typeof END_CAUSES)[number], "">;
 const LINE = 1;
 const REBOOT = 2;
 const FIRMWARE = 3;
