@@ -40,7 +40,7 @@ import { parseAddress, parsePrefix, prefixHas } from "../simulator/prefix.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import type { DataPlaneScrape } from "../src/metrics/families.ts";
 import type { HardwareIdentity } from "../simulator/hardware.ts";
-import type { UpgradePlan } from "../simulator/upgrade.ts";
+import type { UpgradePlan } from "../simulator/upgrade-plan.ts";
 
 /** How often the clock moves while nobody scripts it: the spec's 10-second sampling interval. */
 export const TICK_MS = 10_000;

@@ -13,7 +13,7 @@
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
 import { PRODUCT, parsePackage, type ParsedPackage } from "../src/upgrade/package.ts";
 import { importUpgradePublicKey, verifyManifest, type SignatureRefusal } from "../src/trust/package-signature.ts";
-import { planUpgrade, upgradePhase, type UpgradePhase, type UpgradePlan } from "../simulator/upgrade.ts";
+import { planUpgrade, upgradePhase, type UpgradePhase, type UpgradePlan } from "../simulator/upgrade-plan.ts";
 import type { DataPlane } from "./data-plane.ts";
 import {
   MAX_PACKAGE_BYTES,

@@ -30,7 +30,7 @@ import type { LogRing } from "./logs.ts";
 import type { Profile } from "./profile.ts";
 import type { Random } from "./random.ts";
 import type { RadiusPoolStatus } from "../src/schemas/radius.ts";
-import type { AccessOutcome, Pacing, ServerHealth } from "./external-aaa.ts";
+import type { AccessOutcome, Pacing, ServerHealth } from "./radius-records.ts";
 
 /** What the RADIUS client delivered for the next sub-step: answers in arrival order, the latest health and pacing. */
 interface Delivered {

@@ -15,17 +15,15 @@
  * the model pays for counting alone.
  */
 import { isoTime } from "./clock.ts";
-import type { DownCause } from "./lifecycle.ts";
+import type { DownCause } from "./lifetimes.ts";
 import type { Model } from "./model.ts";
 import { formatIpv4 } from "./prefix.ts";
 import { hashUnit } from "./random.ts";
 import { countersOf, macOf } from "./session-queries.ts";
 import { nasPortIdOf } from "./external-aaa.ts";
+import { ACCT_STATUS, type AccountingRecord } from "./radius-records.ts";
 import { ENCAP_IPOE } from "./subscribers.ts";
 
-/** RFC 2866 §5.1 Acct-Status-Type values this model sends. */
-export const ACCT_STATUS = ["Start", "Interim-Update", "Stop"] as const;
-export type AcctStatus = (typeof ACCT_STATUS)[number];
 const START = 0;
 const INTERIM = 1;
 const STOP = 2;
@@ -64,35 +62,6 @@ function causeOf(cause: string): { code: number; name: string } {
     (TERMINATE_CAUSES as Record<string, { code: number; name: string }>)[cause] ??
     (cause === "admin-reboot" ? { code: 7, name: "Admin-Reboot" } : { code: 10, name: "NAS-Request" })
   );
-}
-
-/** One Accounting-Request as a transport would send it (RFC 2866 attributes, octets as 64-bit counts). */
-export interface AccountingRecord {
-  statusType: AcctStatus;
-  /** `host:port` (the accounting port) of the server that answered; null when none did (queued). */
-  server: string | null;
-  /** Acct-Session-Id: the session's id. */
-  sessionId: string;
-  username: string;
-  framedIpAddress: string;
-  /** Acct-Session-Time, seconds since the session came up. */
-  sessionTimeSeconds: number;
-  /** From the subscriber (Acct-Input-*) and to it (Acct-Output-*); a transport splits octets into Gigawords. */
-  inputOctets: number;
-  outputOctets: number;
-  inputPackets: number;
-  outputPackets: number;
-  /** Stop only. */
-  terminateCause: { code: number; name: string } | null;
-  /** Event-Timestamp (RFC 2869 §5.3). */
-  eventTime: string;
-  /** The line, as the Access-Request named it: NAS-Port-Id, Calling-Station-Id (the CPE's MAC), PPP or IPoE. */
-  nasPortId: string;
-  callingStationId: string;
-  ppp: boolean;
-  /** The session's IPv6 WAN prefix (Framed-IPv6-Prefix, RFC 3162) and delegated prefix (RFC 4818), when it has them. */
-  framedIpv6Prefix: string | null;
-  delegatedIpv6Prefix: string | null;
 }
 
 /** Accounts a RADIUS-authenticated session that has just come up: Start, and its first Interim-Update filed. */

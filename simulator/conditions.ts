@@ -3,7 +3,8 @@
  * sub-step and after each action, so alarms agree with the numbers the other
  * endpoints show at every instant.
  */
-import { observeLicence } from "./licence.ts";
+import { isoTime } from "./clock.ts";
+import { bandMaxOf, graceEndMs, licenceState } from "./licence.ts";
 import type { Daemon, Model } from "./model.ts";
 import { percent } from "./pools.ts";
 
@@ -106,4 +107,52 @@ export function evaluateAlarms(m: Model): void {
     }),
   );
   observeLicence(m);
+}
+
+/**
+ * Follows the licence at the model's instant: logs each state change, and
+ * raises or clears the licence alarms (band exceeded, grace, lapsed).
+ */
+function observeLicence(m: Model): void {
+  const now = m.nowMs;
+  const terms = m.licence;
+  const state = licenceState(terms, now);
+  if (state !== m.licenceState) {
+    const from = m.licenceState;
+    m.licenceState = state;
+    m.logs.emit(
+      now,
+      "licence.state",
+      {
+        from,
+        to: state,
+        mode: terms.mode,
+        licenceId: terms.licenceId,
+        expiresAtUtc: terms.expiresAtMs === null ? null : isoTime(terms.expiresAtMs),
+      },
+      state === "Grace" || state === "Lapsed" ? "warning" : "notice",
+    );
+  }
+  const band = bandMaxOf(terms, m.profile.population.licensedSessions);
+  const live = m.store.liveCount;
+  m.alarms.observe(now, "licence.band.exceeded", null, live > band, live <= band, () => ({
+    text: `Sessions ${live} exceed the licensed band ${terms.bandName} (${band})`,
+    context: { currentCount: String(live), bandMax: String(band), bandName: terms.bandName },
+  }));
+  const expires = terms.expiresAtMs === null ? "" : isoTime(terms.expiresAtMs);
+  m.alarms.observe(now, "licence.grace", null, state === "Grace", state !== "Grace", () => ({
+    text: `Licence ${terms.licenceId ?? ""} expired at ${expires}; it lapses at ${isoTime(graceEndMs(terms))}`,
+    context: {
+      licenceId: terms.licenceId ?? "",
+      mode: terms.mode,
+      expiresAtUtc: expires,
+      lapsesAtUtc: isoTime(graceEndMs(terms)),
+    },
+  }));
+  m.alarms.observe(now, "licence.lapsed", null, state === "Lapsed", state !== "Lapsed", () => ({
+    text:
+      `Licence ${terms.licenceId ?? ""} has lapsed: configuration commits are frozen ` +
+      `until a licence is activated or an offline lease loaded`,
+    context: { licenceId: terms.licenceId ?? "", mode: terms.mode, expiresAtUtc: expires },
+  }));
 }

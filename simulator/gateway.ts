@@ -4,16 +4,10 @@
  * is a tagged union. Time moves only through `step` / `advanceTo`.
  */
 import type { RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
-import {
-  outstandingRequests,
-  type AccessOutcome,
-  type AccessRequestRecord,
-  type Pacing,
-  type ServerHealth,
-} from "./external-aaa.ts";
+import { outstandingRequests } from "./external-aaa.ts";
+import type { AccessOutcome, AccessRequestRecord, AccountingRecord, Pacing, ServerHealth } from "./radius-records.ts";
 import type { RadiusPoolStatus } from "../src/schemas/radius.ts";
 import type { AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts";
-import type { AccountingRecord } from "./accounting.ts";
 import type { AlarmId } from "./alarms.ts";
 import type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
 import type { CgnBindingRow, CgnBindingsPage, CgnStatus } from "../src/schemas/cgn.ts";
@@ -71,14 +65,8 @@ import {
 } from "./hardware.ts";
 import { interfaceTable } from "./interfaces.ts";
 import type { Interface } from "../src/schemas/system.ts";
-import {
-  noteReboot,
-  rebootDue,
-  startMaintenance,
-  upgradePhase,
-  type Maintenance,
-  type UpgradePlan,
-} from "./upgrade.ts";
+import { noteReboot, rebootDue } from "./upgrade.ts";
+import { startMaintenance, upgradePhase, type Maintenance, type UpgradePlan } from "./upgrade-plan.ts";
 
 /** Sub-steps between two pauses of a sliced advance: a simulated hour (360 × 10 s). */
 const SLICE_SUB_STEPS = 3_600_000 / SUB_STEP_MS;

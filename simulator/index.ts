@@ -27,8 +27,14 @@ export { METRICS_CAPACITY, RANGES, type MetricsRange } from "./metrics.ts";
 export type { MetricsHistory } from "../src/schemas/metrics.ts";
 export { SUB_STEP_SECONDS } from "./clock.ts";
 export type { RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
-export type { AccessOutcome, AccessRequestRecord, AcceptedAttributes, Pacing, ServerHealth } from "./external-aaa.ts";
-export type { AccountingRecord } from "./accounting.ts";
+export type {
+  AccessOutcome,
+  AccessRequestRecord,
+  AcceptedAttributes,
+  AccountingRecord,
+  Pacing,
+  ServerHealth,
+} from "./radius-records.ts";
 export type { RadiusPoolStatus } from "../src/schemas/radius.ts";
 export {
   MAX_POOLS,
@@ -90,7 +96,7 @@ export {
   type LicenceTerms,
 } from "./licence.ts";
 export type { LicenceStatus } from "../src/schemas/licensing.ts";
-export { planUpgrade, upgradePhase, type Maintenance, type UpgradePhase, type UpgradePlan } from "./upgrade.ts";
+export { planUpgrade, upgradePhase, type Maintenance, type UpgradePhase, type UpgradePlan } from "./upgrade-plan.ts";
 export {
   chassisOf,
   portHardware,

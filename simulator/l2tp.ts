@@ -38,10 +38,9 @@
  */
 import type { L2tpTunnel, L2tpTunnelDetail, L2tpTunnelSession } from "../src/schemas/l2tp.ts";
 import { isoTime } from "./clock.ts";
-import type { Model } from "./model.ts";
+import type { ModelCore } from "./model-core.ts";
 import type { Profile } from "./profile.ts";
 import { cumulativeWeights, hash32, hashUnit, pickFromCumulative } from "./random.ts";
-import { summaryRow } from "./session-queries.ts";
 
 /** Tunnel direction: `downstream` = from a LAC, terminated here; `upstream` = to a wholesale LNS. */
 export type L2tpDirection = L2tpTunnel["direction"];
@@ -104,6 +103,21 @@ interface Tunnel {
   /** When the unanswered Hello gives up on an unreachable peer (0: the peer answers, or nothing is due). */
   deadAtMs?: number;
 }
+
+/**
+ * A session as its tunnel knows it: its slot, encapsulation and L2TP session ids (RFC 2661 §3.1). Its other columns
+ * (username, addresses, uptime) are the session table's, which views.ts adds: the session queries read the whole
+ * model, which holds this table.
+ */
+interface TunnelSession {
+  slot: number;
+  encap: L2tpTunnelSession["encap"];
+  localSessionId: number;
+  peerSessionId: number;
+}
+
+/** A tunnel in detail, with the sessions it carries as it knows them. */
+type TunnelDetail = Omit<L2tpTunnelDetail, "sessionList"> & { sessionList: TunnelSession[] };
 
 /** Serialisable tunnel state (snapshot). */
 export interface L2tpTableState {
@@ -224,7 +238,7 @@ export class L2tpTable {
    * (or starts) a handshake pending in `wait-ctl`, and the setup waits. As
    * LNS: a failed LAC brings nobody.
    */
-  admit(m: Model, encap: number, realm: number, sub: number): Admission {
+  admit(m: ModelCore, encap: number, realm: number, sub: number): Admission {
     const direction = encap === ENCAP_PPPOE_LAC ? 0 : encap === ENCAP_L2TP ? 1 : -1;
     if (direction < 0) return "ok";
     const peer = this.#pick(direction, realm, sub, m.nowMs);
@@ -259,7 +273,7 @@ export class L2tpTable {
    * Makes a peer unreachable: each of its tunnels finds it out at its next
    * Hello, which gives up 31 s later. Returns the sessions riding it now.
    */
-  fail(m: Model, peer: number): number {
+  fail(m: ModelCore, peer: number): number {
     this.#unreachable.add(peer);
     const hello = this.settings.helloIntervalSeconds * 1000;
     let riding = 0;
@@ -292,7 +306,7 @@ export class L2tpTable {
    * Puts a session that has just come up on its peer's tunnel (opening one if needed); other encapsulations are
    * ignored.
    */
-  attach(m: Model, slot: number): void {
+  attach(m: ModelCore, slot: number): void {
     const encap = m.store.encap[slot];
     const direction = encap === ENCAP_PPPOE_LAC ? 0 : encap === ENCAP_L2TP ? 1 : -1;
     if (direction < 0) return;
@@ -313,7 +327,7 @@ export class L2tpTable {
   }
 
   /** Takes a session that is going down off its tunnel; the tunnel goes idle with its last session. */
-  detach(m: Model, slot: number): void {
+  detach(m: ModelCore, slot: number): void {
     const id = this.tunnelOf[slot] ?? 0;
     if (id === 0) return;
     this.tunnelOf[slot] = 0;
@@ -332,7 +346,7 @@ export class L2tpTable {
    * closed ones past the retention are forgotten. Returns the sessions of the
    * tunnels that failed, for the caller to end.
    */
-  tick(m: Model): number[] {
+  tick(m: ModelCore): number[] {
     const now = m.nowMs;
     const failed: number[] = [];
     for (const t of this.#tunnels.values()) {
@@ -361,7 +375,7 @@ export class L2tpTable {
    * As LAC, an LNS whose lockout ends is tried with a handshake of its own, so that one back is known to be back
    * (and its alarm cleared) without waiting for a subscriber of it to dial: JunosE's lockout test.
    */
-  #probe(m: Model): void {
+  #probe(m: ModelCore): void {
     this.#lockedUntil.forEach((until, peer) => {
       if (until === 0 || until > m.nowMs) return;
       this.#lockedUntil[peer] = 0;
@@ -372,7 +386,7 @@ export class L2tpTable {
   }
 
   /** The subscribers of a LAC (downstream peer) among `subs`: those its revival brings back. */
-  subscribersOf(m: Model, peer: number, subs: Iterable<number>): number[] {
+  subscribersOf(m: ModelCore, peer: number, subs: Iterable<number>): number[] {
     const out: number[] = [];
     const a = m.scratch;
     for (const sub of subs) {
@@ -383,7 +397,7 @@ export class L2tpTable {
   }
 
   /** A tunnel found dead: closed, its peer locked out and alarmed until a tunnel with it is up again. */
-  #fail(m: Model, t: Tunnel, reason: "no-response" | "hello-timeout"): void {
+  #fail(m: ModelCore, t: Tunnel, reason: "no-response" | "hello-timeout"): void {
     t.deadAtMs = 0;
     this.#close(m, t, reason);
     this.#lockedUntil[t.peer] = m.nowMs + this.settings.lockoutSeconds * 1000;
@@ -405,26 +419,21 @@ export class L2tpTable {
   }
 
   /** One tunnel in detail with the sessions it carries (newest first), or null for an unknown id. */
-  detail(m: Model, localTunnelId: number): L2tpTunnelDetail | null {
+  detail(m: ModelCore, localTunnelId: number): TunnelDetail | null {
     const t = this.#tunnels.get(localTunnelId);
     if (!t) return null;
     const peer = this.settings.peers[t.peer];
-    const sessionList: L2tpTunnelSession[] = [];
+    const sessionList: TunnelSession[] = [];
     if (t.sessions > 0) {
       m.store.newestFirst((slot) => {
         if (this.tunnelOf[slot] !== t.localId) return;
-        const row = summaryRow(m, slot);
         const sid = this.sid[slot] ?? 0;
         sessionList.push({
-          id: row.id,
-          username: row.username,
+          slot,
           // A tunnel carries one encapsulation: LAC sessions upstream, LNS sessions downstream.
           encap: peer?.direction === "upstream" ? "pppoe-lac" : "l2tp",
-          ipv4: row.ipv4,
-          ipv6: row.ipv6,
           localSessionId: sid,
           peerSessionId: peerSessionId(sid, t.peerId),
-          uptimeSeconds: row.uptimeSeconds,
         });
       });
     }
@@ -532,7 +541,7 @@ export class L2tpTable {
     return idle;
   }
 
-  #open(m: Model, peer: number, state: "established" | "wait-ctl" = "established"): Tunnel {
+  #open(m: ModelCore, peer: number, state: "established" | "wait-ctl" = "established"): Tunnel {
     let localId = this.#freeTunnelId();
     if (localId === 0) {
       // Every 16-bit id in use: make room by forgetting closed tunnels first.
@@ -563,7 +572,7 @@ export class L2tpTable {
     return t;
   }
 
-  #logUp(m: Model, t: Tunnel): void {
+  #logUp(m: ModelCore, t: Tunnel): void {
     const p = this.settings.peers[t.peer];
     // The peer answers: whatever its failure raised is over.
     const name = p?.hostname ?? String(t.peer);
@@ -590,7 +599,7 @@ export class L2tpTable {
     return 0;
   }
 
-  #close(m: Model, t: Tunnel, reason: string): void {
+  #close(m: ModelCore, t: Tunnel, reason: string): void {
     t.state = "closed";
     t.closedMs = m.nowMs;
     const p = this.settings.peers[t.peer];

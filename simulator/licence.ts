@@ -2,8 +2,8 @@
  * The licence: the terms an activation or an offline lease granted, and the
  * state machine the simulated clock drives. Pure: the appliance object keeps
  * the terms in SQLite and hands them to the model, which evaluates them with
- * the alarms after every sub-step and action, so a state change is logged at
- * the simulated instant it happens.
+ * the alarms after every sub-step and action (conditions.ts), so a state
+ * change is logged at the simulated instant it happens.
  *
  *   Dev (mode dev, no licence) ─ activation / lease ─→ Licensed
  *   Licensed ─ expiresAtUtc ─→ Grace ─ graceDays later ─→ Lapsed
@@ -15,7 +15,6 @@
  */
 import type { LicenceStatus } from "../src/schemas/licensing.ts";
 import { isoTime } from "./clock.ts";
-import type { Model } from "./model.ts";
 import type { LicenceMode, LicenceState } from "./vocabulary.ts";
 
 export const DAY_MS = 86_400_000;
@@ -114,7 +113,7 @@ export function bandMaxOf(terms: LicenceTerms, platformCapacity: number): number
 /** The spec's licence status at an instant, for a meter reading. */
 export function licenceStatus(
   terms: LicenceTerms,
-  meter: { bandMax: number; currentCount: number; peakCount: number },
+  meter: Pick<LicenceStatus, "bandMax" | "currentCount" | "peakCount">,
   nowMs: number,
 ): LicenceStatus {
   const state = licenceState(terms, nowMs);
@@ -201,52 +200,4 @@ export function renewedTerms(
     ok: true,
     terms: { ...terms, expiresAtMs: Math.min(nowMs + terms.renewalDays * DAY_MS, contractEnd), lastRenewalMs: nowMs },
   };
-}
-
-/**
- * Follows the licence at the model's instant: logs each state change, and
- * raises or clears the licence alarms (band exceeded, grace, lapsed).
- */
-export function observeLicence(m: Model): void {
-  const now = m.nowMs;
-  const terms = m.licence;
-  const state = licenceState(terms, now);
-  if (state !== m.licenceState) {
-    const from = m.licenceState;
-    m.licenceState = state;
-    m.logs.emit(
-      now,
-      "licence.state",
-      {
-        from,
-        to: state,
-        mode: terms.mode,
-        licenceId: terms.licenceId,
-        expiresAtUtc: terms.expiresAtMs === null ? null : isoTime(terms.expiresAtMs),
-      },
-      state === "Grace" || state === "Lapsed" ? "warning" : "notice",
-    );
-  }
-  const band = bandMaxOf(terms, m.profile.population.licensedSessions);
-  const live = m.store.liveCount;
-  m.alarms.observe(now, "licence.band.exceeded", null, live > band, live <= band, () => ({
-    text: `Sessions ${live} exceed the licensed band ${terms.bandName} (${band})`,
-    context: { currentCount: String(live), bandMax: String(band), bandName: terms.bandName },
-  }));
-  const expires = terms.expiresAtMs === null ? "" : isoTime(terms.expiresAtMs);
-  m.alarms.observe(now, "licence.grace", null, state === "Grace", state !== "Grace", () => ({
-    text: `Licence ${terms.licenceId ?? ""} expired at ${expires}; it lapses at ${isoTime(graceEndMs(terms))}`,
-    context: {
-      licenceId: terms.licenceId ?? "",
-      mode: terms.mode,
-      expiresAtUtc: expires,
-      lapsesAtUtc: isoTime(graceEndMs(terms)),
-    },
-  }));
-  m.alarms.observe(now, "licence.lapsed", null, state === "Lapsed", state !== "Lapsed", () => ({
-    text:
-      `Licence ${terms.licenceId ?? ""} has lapsed: configuration commits are frozen ` +
-      `until a licence is activated or an offline lease loaded`,
-    context: { licenceId: terms.licenceId ?? "", mode: terms.mode, expiresAtUtc: expires },
-  }));
 }

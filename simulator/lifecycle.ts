@@ -15,10 +15,11 @@ import { ipv6Text, lacLearnedIpv4 } from "./session-addresses.ts";
 import type { AddressPool } from "./pools.ts";
 import { accountStart, accountStop } from "./accounting.ts";
 import { grantLease } from "./leases.ts";
-import type { EndCause } from "./lifetimes.ts";
+import type { DownCause } from "./lifetimes.ts";
 import { NO_LEASE } from "./sessions.ts";
 import { ENCAP_IPOE, ENCAP_L2TP, ENCAP_PPPOE_LAC, type SubscriberAttrs } from "./subscribers.ts";
-import { askServer, type AcceptedAttributes } from "./external-aaa.ts";
+import { askServer } from "./external-aaa.ts";
+import type { AcceptedAttributes } from "./radius-records.ts";
 
 /** Why a setup attempt failed. */
 export type SetupFailure =
@@ -40,21 +41,6 @@ export type SetupFailure =
   | "l2tp-peer-unreachable"
   /** A real server's Access-Accept named a rate plan (Alc-SLA-Prof-Str) the appliance does not have. */
   | "unknown-plan";
-
-/** Why a session went down: a lifetime event (lifetimes.ts), its lease, or an act of the operator or the box. */
-export type DownCause =
-  | EndCause
-  | "lease-expired"
-  | "admin-reset"
-  | "scenario"
-  | "reseed"
-  | "local-subscriber-removed"
-  | "local-subscriber-changed"
-  | "static-address-claimed"
-  /** A block the session held left the pools (its subnet or pool removed, an exclude added, the pool rebuilt). */
-  | "pool-reconfigured"
-  /** The L2TP peer its tunnel goes to stopped answering (scenario `fail-l2tp-peer`). */
-  | "l2tp-peer-unreachable";
 
 /**
  * The blocks a setup holds until it commits or fails, by family (IPv4, WAN,

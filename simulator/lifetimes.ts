@@ -32,7 +32,7 @@
  * shared random stream is not touched and the same seed gives the same lives.
  */
 import { SUB_STEP_MS, dailyFactor } from "./clock.ts";
-import type { Model } from "./model.ts";
+import type { ModelCore } from "./model-core.ts";
 import type { Profile } from "./profile.ts";
 import { hashUnit } from "./random.ts";
 import { ENCAP_IPOE } from "./subscribers.ts";
@@ -64,12 +64,27 @@ export const END_CAUSES = [
   "cpe-power-off",
   "session-timeout",
 ] as const;
-export type EndCause = Exclude<(typeof END_CAUSES)[number], "">;
+type EndCause = Exclude<(typeof END_CAUSES)[number], "">;
 const LINE = 1;
 const REBOOT = 2;
 const FIRMWARE = 3;
 const POWER_OFF = 4;
 const TIMEOUT = 5;
+
+/** Why a session went down: a lifetime event (above), its lease, or an act of the operator or the box. */
+export type DownCause =
+  | EndCause
+  | "lease-expired"
+  | "admin-reset"
+  | "scenario"
+  | "reseed"
+  | "local-subscriber-removed"
+  | "local-subscriber-changed"
+  | "static-address-claimed"
+  /** A block the session held left the pools (its subnet or pool removed, an exclude added, the pool rebuilt). */
+  | "pool-reconfigured"
+  /** The L2TP peer its tunnel goes to stopped answering (scenario `fail-l2tp-peer`). */
+  | "l2tp-peer-unreachable";
 
 /** Salts of the hashes. */
 const S_LINE_A = 40;
@@ -189,12 +204,12 @@ export class Lifetimes {
   }
 
   /** Files a session's first lifetime event as it comes up (generated subscribers: configured ones live on). */
-  begin(m: Model, slot: number): void {
+  begin(m: ModelCore, slot: number): void {
     this.#next(m, slot, m.nowMs);
   }
 
   /** Draws every live session's next event afresh (the churn multiplier changed; the hazards are memoryless). */
-  redraw(m: Model): void {
+  redraw(m: ModelCore): void {
     const s = m.store;
     for (let i = 0; i < s.liveCount; i++) {
       const slot = s.live[i] ?? 0;
@@ -207,7 +222,7 @@ export class Lifetimes {
    * thinned, and an accepted one strikes; a decided end calls `end` with its
    * cause and when the subscriber's CPE is back.
    */
-  run(m: Model, end: (slot: number, cause: EndCause, backMs: number) => void): void {
+  run(m: ModelCore, end: (slot: number, cause: EndCause, backMs: number) => void): void {
     const s = m.store;
     const now = m.nowMs;
     for (const slot of s.dueEnds(now)) {
@@ -245,7 +260,7 @@ export class Lifetimes {
    * (an IPoE session that outlived the absence) renews its lease at once
    * (`renew`: a client back on its link verifies its lease, RFC 2131 §3.2).
    */
-  wake(m: Model, renew: (slot: number) => void): void {
+  wake(m: ModelCore, renew: (slot: number) => void): void {
     const now = m.nowMs;
     for (const sub of m.returns.take(now)) {
       const back = m.backAt[sub] ?? 0;
@@ -263,7 +278,12 @@ export class Lifetimes {
   }
 
   /** The event strikes: the CPE is gone until it is back; the session ends as its access type decides. */
-  #strike(m: Model, slot: number, cause: number, end: (slot: number, cause: EndCause, backMs: number) => void): void {
+  #strike(
+    m: ModelCore,
+    slot: number,
+    cause: number,
+    end: (slot: number, cause: EndCause, backMs: number) => void,
+  ): void {
     const s = m.store;
     const now = m.nowMs;
     const sub = s.sub[slot] ?? 0;
@@ -283,7 +303,7 @@ export class Lifetimes {
   }
 
   /** Files a session's next candidate from `fromMs`, or its forced reconnect when that comes first. */
-  #next(m: Model, slot: number, fromMs: number): void {
+  #next(m: ModelCore, slot: number, fromMs: number): void {
     const s = m.store;
     const rates = this.#rates(m, s.sub[slot] ?? 0);
     const id = s.id[slot] ?? 0;
@@ -303,7 +323,7 @@ export class Lifetimes {
   }
 
   /** The four hazards of a subscriber at their peaks, per day (the churn multiplier on all but switch-offs). */
-  #rates(m: Model, sub: number): { line: number; reboot: number; firmware: number; off: number; total: number } {
+  #rates(m: ModelCore, sub: number): { line: number; reboot: number; firmware: number; off: number; total: number } {
     const k = m.churnMultiplier;
     const line = k * this.lineOutagesPerDay(sub);
     const reboot = k * this.#rebootPerDay * this.#curveMax;

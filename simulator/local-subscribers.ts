@@ -17,7 +17,7 @@
  * sessions up and down.
  */
 import type { HolderInfo } from "./pools.ts";
-import type { Model } from "./model.ts";
+import type { ModelCore } from "./model-core.ts";
 import { MAX_STATIC_OFFSET, type PoolConfig } from "./profile.ts";
 import {
   familyBits,
@@ -259,7 +259,7 @@ export function holdsOf(pools: readonly PoolConfig[], c: LocalSubscriber): { v4:
  * key (a PPPoE subscriber's port and VLANs, every subscriber's MAC and
  * activity), so they survive a reseed and a restart unchanged.
  */
-export function makeEntry(m: Model, id: number, config: LocalSubscriber): LocalEntry {
+export function makeEntry(m: ModelCore, id: number, config: LocalSubscriber): LocalEntry {
   const p = m.profile;
   const h = textHash(localId(config.kind, config.key));
   let port: number;
@@ -361,7 +361,7 @@ export class LocalTable {
   }
 
   /** The subscriber (and its live session) holding a claimed block, for the allocations list. */
-  staticHolder(m: Model, pool: number, subnet: number, ordinal: number): HolderInfo | null {
+  staticHolder(m: ModelCore, pool: number, subnet: number, ordinal: number): HolderInfo | null {
     const e = this.#statics.get(`${pool}/${subnet}/${ordinal}`);
     if (!e) return null;
     return { sessionId: e.slot >= 0 ? (m.store.id[e.slot] ?? 0) : 0, username: e.config.username, vrf: e.config.vrf };
@@ -371,7 +371,7 @@ export class LocalTable {
    * A local session went down: its dynamic IPv4 block goes back to the pool
    * (claimed blocks stay claimed), and it may reconnect at the next sub-step.
    */
-  release(m: Model, slot: number, sub: number): void {
+  release(m: ModelCore, slot: number, sub: number): void {
     const e = this.ofSub(sub);
     const s = m.store;
     if (!e) return;
@@ -381,7 +381,7 @@ export class LocalTable {
   }
 
   /** Every subscriber's state, in table order. */
-  statuses(m: Model): LocalSubscriberStatus[] {
+  statuses(m: ModelCore): LocalSubscriberStatus[] {
     return this.entries.map((e) => ({
       kind: e.config.kind,
       key: e.config.key,
@@ -412,7 +412,7 @@ export class LocalTable {
   }
 
   /** Restores snapshot state onto a model whose pools and session table are restored alongside. */
-  importState(m: Model, state: LocalTableState | null | undefined): void {
+  importState(m: ModelCore, state: LocalTableState | null | undefined): void {
     if (!state) return;
     this.nextId = state.nextId;
     this.replace(

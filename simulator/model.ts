@@ -4,8 +4,7 @@
  * queries. Internal to the simulator; the Gateway façade is the public face.
  */
 import { RadiusPool } from "./aaa.ts";
-import type { AccessRequestRecord } from "./external-aaa.ts";
-import type { AccountingRecord } from "./accounting.ts";
+import type { AccessRequestRecord, AccountingRecord } from "./radius-records.ts";
 import { AlarmBook } from "./alarms.ts";
 import { Captures } from "./captures.ts";
 import { Cgn } from "./cgn.ts";
@@ -16,6 +15,7 @@ import { DEV_TERMS, type LicenceTerms } from "./licence.ts";
 import type { LicenceState } from "./vocabulary.ts";
 import { LogRing } from "./logs.ts";
 import { MetricsRing } from "./metrics.ts";
+import type { ModelCore } from "./model-core.ts";
 import { AddressPool } from "./pools.ts";
 import type { PoolDefinition } from "./pool-rules.ts";
 import type { Profile } from "./profile.ts";
@@ -27,7 +27,7 @@ import { SessionStore } from "./sessions.ts";
 import { SubscriberBase, blankAttrs, type SubscriberAttrs } from "./subscribers.ts";
 import { PortCounters } from "./interfaces.ts";
 import { WireRates, uplinksOf, type Uplink } from "./wire.ts";
-import type { Maintenance } from "./upgrade.ts";
+import type { Maintenance } from "./upgrade-plan.ts";
 import type { ScenarioFaults } from "../src/schemas/scenario.ts";
 import type { SessionList } from "../src/schemas/sessions.ts";
 
@@ -50,7 +50,7 @@ export interface Tally {
 }
 
 /** The simulator's complete state. */
-export class Model {
+export class Model implements ModelCore {
   readonly profile: Profile;
   seed: number;
   rng: Random;

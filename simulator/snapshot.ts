@@ -24,7 +24,7 @@ import { Model, type Daemon, type Tally } from "./model.ts";
 import type { PoolDefinition } from "./pool-rules.ts";
 import type { Profile } from "./profile.ts";
 import { Random, mix32, type RandomState } from "./random.ts";
-import type { Maintenance } from "./upgrade.ts";
+import type { Maintenance } from "./upgrade-plan.ts";
 
 /** Snapshot format identifier. */
 export const SNAPSHOT_FORMAT = "bngfleet-sim/1";

@@ -31,6 +31,7 @@ import {
   ratesOf,
   sessionListText,
   summarise,
+  summaryRow,
   type SessionDetail,
   type SessionQuery,
 } from "./session-queries.ts";
@@ -40,13 +41,8 @@ import { subscriberRoutes } from "./subscriber-routes.ts";
 /** The model a view reads: asked at every read. */
 type Now = () => Model;
 
-/** Licence meter read by the licensing endpoint. */
-export interface LicenceMeter {
-  meter: "sessions";
-  bandMax: number;
-  currentCount: number;
-  peakCount: number;
-}
+/** The licence meter, as the licensing endpoint's LicenceStatus reports it (and the system status repeats it). */
+export type LicenceMeter = Pick<LicenceStatus, "meter" | "bandMax" | "currentCount" | "peakCount">;
 
 /** Sessions: the list, the summary, one session's detail and rates, and the setups and teardowns since boot. */
 export const sessionsView = (model: Now) => ({
@@ -162,8 +158,23 @@ export const l2tpView = (model: Now) => ({
   tunnels: (): { tunnels: L2tpTunnel[] } => ({ tunnels: model().l2tp.list() }),
   /** The spec's L2tpTunnelDetail of one tunnel, by local tunnel id. */
   tunnel(localTunnelId: number): { ok: true; tunnel: L2tpTunnelDetail } | { ok: false; reason: "unknown-tunnel" } {
-    const tunnel = model().l2tp.detail(model(), localTunnelId);
-    return tunnel ? { ok: true, tunnel } : { ok: false, reason: "unknown-tunnel" };
+    const m = model();
+    const tunnel = m.l2tp.detail(m, localTunnelId);
+    if (!tunnel) return { ok: false, reason: "unknown-tunnel" };
+    const sessionList = tunnel.sessionList.map(({ slot, encap, localSessionId, peerSessionId }) => {
+      const row = summaryRow(m, slot);
+      return {
+        id: row.id,
+        username: row.username,
+        encap,
+        ipv4: row.ipv4,
+        ipv6: row.ipv6,
+        localSessionId,
+        peerSessionId,
+        uptimeSeconds: row.uptimeSeconds,
+      };
+    });
+    return { ok: true, tunnel: { ...tunnel, sessionList } };
   },
 });
 

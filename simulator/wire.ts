@@ -7,7 +7,7 @@
  * the subscriber ports', and a port's above the sum of its sessions'.
  */
 import { LCP_ECHO_SECONDS } from "./lifetimes.ts";
-import type { Model } from "./model.ts";
+import type { ModelCore } from "./model-core.ts";
 import { portHardware } from "./hardware.ts";
 import {
   CORE_FRAME_OVERHEAD_BYTES,
@@ -35,7 +35,7 @@ export interface Uplink {
  * The uplinks of a profile and seed: ECMP's split is never exactly even (a flow hash over a few thousand flows), within
  * ±4 %.
  */
-export function uplinksOf(m: Pick<Model, "profile" | "seed">): Uplink[] {
+export function uplinksOf(m: Pick<ModelCore, "profile" | "seed">): Uplink[] {
   const speedMbps = Math.max(...m.profile.ports.map((p) => portHardware(p).speedMbps));
   const first = 0.5 + (mix32(m.seed ^ 0x6c62272e) / 4294967296 - 0.5) * 0.08;
   return UPLINK_NAMES.map((name, u) => ({ name, speedMbps, share: u === 0 ? first : 1 - first }));
@@ -61,7 +61,7 @@ export class WireRates {
   }
 
   /** Works out this sub-step's rates from the session table's sums (rx = received on the port). */
-  update(m: Model): void {
+  update(m: ModelCore): void {
     const s = m.store;
     const ports = s.portRx.length;
     // Control plane per session: PPP answers an LCP Echo-Request every LCP_ECHO_SECONDS (RFC 1661 §5.8, a minimum

@@ -5,7 +5,7 @@
  * go out in order once a server answers.
  */
 import { describe, expect, it } from "vitest";
-import type { AccountingRecord } from "../../simulator/accounting.ts";
+import type { AccountingRecord } from "../../simulator/radius-records.ts";
 import type { Gateway } from "../../simulator/index.ts";
 import { allSessions, gateway, profile } from "./helpers.ts";
 
