@@ -40,13 +40,8 @@ import { subscriberRoutes } from "./subscriber-routes.ts";
 /** The model a view reads: asked at every read. */
 type Now = () => Model;
 
-/** Licence meter read by the licensing endpoint. */
-export interface LicenceMeter {
-  meter: "sessions";
-  bandMax: number;
-  currentCount: number;
-  peakCount: number;
-}
+/** Licence meter read by the licensing endpoint: the meter's part of the licence status. */
+export type LicenceMeter = Pick<LicenceStatus, "meter" | "bandMax" | "currentCount" | "peakCount">;
 
 /** Sessions: the list, the summary, one session's detail and rates, and the setups and teardowns since boot. */
 export const sessionsView = (model: Now) => ({
