@@ -12,13 +12,14 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
 import type { Miniflare } from "miniflare";
+import type { ApplianceRpc } from "../src/env.ts";
 import { CERTIFICATE_FINGERPRINTS_PATH, certificateWatchToken } from "../src/fleet/certificate-fingerprints.ts";
 
 /** How often the appliances' certificates are read. */
 const POLL_MS = 3000;
 
-/** The slice of the Appliance object's RPC surface the watch reads. */
-type CertificateSource = { webUiCertificate(): Promise<{ certificatePem: string; privateKeyPem: string } | null> };
+/** The slice of the Appliance object's RPC surface the watch reads (over RPC its answer comes as a promise). */
+type CertificateSource = Pick<ApplianceRpc, "webUiCertificate">;
 
 type Pair = { key: string; cert: string };
 

@@ -14,8 +14,8 @@
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fetchJson, freePortBase, launchFleet } from "../test/e2e/launcher.ts";
-import { startFreeRadius } from "../test/e2e/freeradius.ts";
+import { fetchJson, freePortBase, launchFleet } from "./harness/fleet-process.ts";
+import { startFreeRadius } from "./harness/freeradius.ts";
 
 const PORT_BASE = await freePortBase(3);
 const AUTH_PORT = PORT_BASE + 1;

@@ -28,7 +28,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { freePortBase } from "../test/e2e/launcher.ts";
+import { freePortBase } from "./harness/fleet-process.ts";
 import { auth, fmt, launchBenchFleet, memoryKiB, workerdPids } from "./bench/fleet.ts";
 import { quantile } from "./bench/load.ts";
 import { readLogStream, readOnlyToken, STREAMS_PER_TOKEN, type LogStreamReader } from "./bench/log-streams.ts";

@@ -16,6 +16,7 @@
  * rules the configuration validator shares; local-sessions.ts brings the
  * sessions up and down.
  */
+import type { LocalSubscriberRow } from "../src/schemas/local-subscribers.ts";
 import type { HolderInfo } from "./pools.ts";
 import type { ModelCore } from "./model-core.ts";
 import { MAX_STATIC_OFFSET, type PoolConfig } from "./profile.ts";
@@ -190,13 +191,8 @@ export interface LocalEntry {
   retryAtMs: number;
 }
 
-/** The state of one local subscriber as the API shows it. */
-export interface LocalSubscriberStatus {
-  kind: LocalKind;
-  key: string;
-  username: string;
-  sessionId: number | null;
-}
+/** The state of one local subscriber as the API shows it: the row's identity and its live session. */
+export type LocalSubscriberStatus = Pick<LocalSubscriberRow, "kind" | "key" | "username" | "sessionId">;
 
 /** FNV-1a over a string, mixed: the seed of a local subscriber's derived attributes. */
 function textHash(text: string): number {

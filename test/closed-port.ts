@@ -6,9 +6,7 @@
  * sockets, a listener, the browser), which would then answer in its place.
  */
 import type { TestProject } from "vitest/node";
-import { bindAndRelease, ephemeralLow, quietLoopbackPort } from "../launcher/loopback-ports.ts";
-
-export { bindAndRelease, ephemeralLow };
+import { quietLoopbackPort } from "../launcher/loopback-ports.ts";
 
 /** A loopback port nothing listens on (below the ephemeral range: launcher/loopback-ports.ts). */
 export const closedPort = (): Promise<number> => quietLoopbackPort();

@@ -9,7 +9,7 @@
  * same references behind the launcher's Node relay, the earlier yardstick, is
  * printed beside it.
  */
-import { freePortBase } from "../../test/e2e/launcher.ts";
+import { freePortBase } from "../harness/fleet-process.ts";
 import { CONCURRENCY, latency, quantile, throughput, type Asking } from "./load.ts";
 import { modelFigures, rampRate } from "./model.ts";
 import { startReferences } from "./references.ts";

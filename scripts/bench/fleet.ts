@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { freePortBase, launchFleet, type RunningFleet } from "../../test/e2e/launcher.ts";
+import { freePortBase, launchFleet, type RunningFleet } from "../harness/fleet-process.ts";
 import { WORKER } from "../../launcher/config.ts";
 import { isolateHeap, type HeapFigures } from "./heap.ts";
 import { parseProfile, type Profile } from "../../simulator/index.ts";

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { freePortBase } from "../../test/e2e/launcher.ts";
+import { freePortBase } from "../harness/fleet-process.ts";
 import { quantile } from "./load.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

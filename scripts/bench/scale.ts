@@ -9,7 +9,7 @@
  * (scripts/bench/fleet-fanout.ts), first cold, then warm.
  */
 import { availableParallelism } from "node:os";
-import { freePortBase } from "../../test/e2e/launcher.ts";
+import { freePortBase } from "../harness/fleet-process.ts";
 import { latency } from "./load.ts";
 import {
   advance,

@@ -7,7 +7,7 @@
  * events delivered a second, any gap in their seqs, and the CPU each event
  * costs workerd and, behind the relay, the launcher (its Node relay).
  */
-import { freePortBase } from "../../test/e2e/launcher.ts";
+import { freePortBase } from "../harness/fleet-process.ts";
 import { advance, cpuTotal, fmt, launchBenchFleet, workerdPids } from "./fleet.ts";
 import { readLogStream, readOnlyToken, STREAMS_PER_TOKEN, type LogStreamReader } from "./log-streams.ts";
 

@@ -14,7 +14,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { Browser } from "playwright-core";
-import { freePortBase } from "../../test/e2e/launcher.ts";
+import { freePortBase } from "../harness/fleet-process.ts";
 import { advance, fmt, getJson, launchBenchFleet } from "./fleet.ts";
 import { quantile } from "./load.ts";
 import { signInReadOnly } from "./ui-sign-in.ts";

@@ -168,6 +168,7 @@ export const CertificateDetails = z
     acme: AcmeStatus,
   })
   .meta({ id: "CertificateDetails" });
+export type CertificateDetails = z.output<typeof CertificateDetails>;
 
 export const CertificateCommitResult = CertificateDetails.extend({
   status: z.literal("committed"),

@@ -163,6 +163,7 @@ export const LocalSubscriberRow = z
     id: "LocalSubscriberRow",
     description: "one local subscriber of either kind, its main fields and whether it is online",
   });
+export type LocalSubscriberRow = z.output<typeof LocalSubscriberRow>;
 
 const ListQuery = pageQuery(100, 1000).extend({
   kind: enumFilter(Kind.options)

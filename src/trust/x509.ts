@@ -15,24 +15,16 @@ import { PrivateKeyInfo } from "@peculiar/asn1-pkcs8";
 import { AlgorithmIdentifier } from "@peculiar/asn1-x509";
 import { Name, PemConverter, SubjectAlternativeNameExtension, X509Certificate, type PublicKey } from "@peculiar/x509";
 import { formatIpv6, parseAddress } from "../../simulator/prefix.ts";
+import type { CertificateDetails } from "../schemas/config.ts";
 
-/** What the API shows about a certificate; never the key. */
-export interface CertificateDetails {
-  subject: string;
-  issuer: string;
-  serialNumber: string;
-  subjectAltNames: string[];
-  notBefore: string;
-  notAfter: string;
-  sha256Fingerprint: string;
-  publicKey: string;
-  selfSigned: boolean;
-  /** Certificates in the uploaded chain, the leaf included. */
-  chainLength: number;
-}
+/**
+ * What the certificate itself says, as the API shows it (never the key): the contract's details less how it was
+ * installed (`source`, `acme`), which the configuration knows and the route adds.
+ */
+export type CertificateFacts = Omit<CertificateDetails, "source" | "acme">;
 
 export type PairCheck =
-  | { ok: true; details: CertificateDetails; warnings: string[] }
+  | { ok: true; details: CertificateFacts; warnings: string[] }
   | { ok: false; errors: { pointer: "#/certificatePem" | "#/privateKeyPem"; detail: string }[] };
 
 /** RSA keys shorter than this are refused (NIST SP 800-131A). */
@@ -189,7 +181,7 @@ async function parseCertificate(der: Uint8Array<ArrayBuffer>): Promise<Certifica
 const describeKey = (algorithm: KeyAlgorithm) =>
   algorithm.kind === "rsa" ? `RSA ${algorithm.bits}` : algorithm.kind === "ec" ? `ECDSA ${algorithm.curve}` : "Ed25519";
 
-async function details(leaf: Certificate, chainLength: number): Promise<CertificateDetails> {
+async function details(leaf: Certificate, chainLength: number): Promise<CertificateFacts> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", leaf.der));
   return {
     subject: leaf.subject,
@@ -251,7 +243,7 @@ async function readChain(pem: string): Promise<{ ok: true; chain: Certificate[] 
 }
 
 /** The details of a stored certificate chain. */
-export async function inspectCertificate(pem: string): Promise<CertificateDetails | null> {
+export async function inspectCertificate(pem: string): Promise<CertificateFacts | null> {
   const read = await readChain(pem);
   return read.ok ? details(read.chain[0]!, read.chain.length) : null;
 }

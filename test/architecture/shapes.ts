@@ -38,6 +38,14 @@ export const signature = (members: [string, Kind][]) =>
 /** A literal kind stands for one variant of a tagged union: only the same literal repeats it. */
 const isLiteral = (kind: string) => kind.startsWith('"') || kind === "true" || kind === "false" || /^-?\d/.test(kind);
 
+/** Whether two members' kinds agree: the same, or `?` and any but a literal. */
+const sameKind = (kind: Kind, other: Kind) =>
+  kind === other || ((kind === "?" || other === "?") && !isLiteral(kind) && !isLiteral(other));
+
+/** A signature's members as name → kind. */
+const membersOf = (keys: string): Map<string, Kind> =>
+  new Map(keys.split(",").map((member) => member.split(":") as [string, Kind]));
+
 /** Whether two signatures are one shape: the same names, each of the same kind (`?` matches any but a literal). */
 export function sameShape(a: string, b: string): boolean {
   const left = a.split(",");
@@ -47,11 +55,29 @@ export function sameShape(a: string, b: string): boolean {
     left.every((member, i) => {
       const [name, kind] = member.split(":");
       const [otherName, otherKind] = right[i]!.split(":");
-      return (
-        name === otherName &&
-        (kind === otherKind || ((kind === "?" || otherKind === "?") && !isLiteral(kind!) && !isLiteral(otherKind!)))
-      );
+      return name === otherName && sameKind(kind!, otherKind!);
     })
+  );
+}
+
+/** A contract shape this small is a few common names (`{ name, size, used }`): only a copy of it all is a twin. */
+export const NEAR_TWIN_MIN_MEMBERS = 5;
+/** The share of a contract shape's members that a hand-written subset of them must hold to be its near twin. */
+export const NEAR_TWIN_SHARE = 0.8;
+
+/**
+ * Whether `written` is a near twin of `contract`: every member of it is one of the contract shape's, of the same
+ * kind, and they are most of a large one (the contract's shape less a member or two, written out instead of
+ * `Omit<…>`). One shape is not its own near twin: sameShape finds that.
+ */
+export function nearTwin(written: string, contract: string): boolean {
+  const mine = membersOf(written);
+  const theirs = membersOf(contract);
+  return (
+    theirs.size >= NEAR_TWIN_MIN_MEMBERS &&
+    mine.size < theirs.size &&
+    mine.size >= NEAR_TWIN_SHARE * theirs.size &&
+    [...mine].every(([name, kind]) => theirs.has(name) && sameKind(kind, theirs.get(name)!))
   );
 }
 

@@ -13,7 +13,7 @@ import path from "node:path";
 import { connect, type PeerCertificate } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { selfSigned } from "../worker/certificates.ts";
-import { fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
+import { fetchJson, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 import { newToken } from "../../src/trust/tokens.ts";
 import { makeTestCa } from "./test-ca.ts";
 

@@ -13,7 +13,7 @@ import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AlertNotification } from "../../src/schemas/alarms.ts";
-import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 import { makeTestCa } from "./test-ca.ts";
 
 const PORT_BASE = await freePortBase(3);

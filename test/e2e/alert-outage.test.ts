@@ -17,7 +17,7 @@ import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AlertNotification } from "../../src/schemas/alarms.ts";
-import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 import { makeTestCa } from "./test-ca.ts";
 
 const PORT_BASE = await freePortBase(1);

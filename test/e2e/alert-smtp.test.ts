@@ -14,7 +14,7 @@ import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AlertNotification } from "../../src/schemas/alarms.ts";
-import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 import { makeTestCa } from "./test-ca.ts";
 
 const PORT_BASE = await freePortBase(3);

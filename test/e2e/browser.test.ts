@@ -6,10 +6,10 @@
  */
 import { execFileSync } from "node:child_process";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "./chromium.ts";
+import { launchChromium } from "../../scripts/harness/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECTIONS, TWIN_SECTIONS, UNCOUNTED_SECTIONS } from "../../src/schemas/contract.ts";
-import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 
 const PORT_BASE = await freePortBase(3);
 const base = `https://127.0.0.1:${PORT_BASE}`;

@@ -9,7 +9,7 @@ import path from "node:path";
 import { connect } from "node:tls";
 import { afterAll, describe, expect, it } from "vitest";
 import { selfSigned } from "../worker/certificates.ts";
-import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 
 const TOKEN = "bngtok_" + "Cert".repeat(7) + "Ce" + "388ujy"; // well-formed: the checksum is CRC-32 in base62
 const fleets: RunningFleet[] = [];

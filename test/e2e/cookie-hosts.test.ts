@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./chromium.ts";
-import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { launchChromium } from "../../scripts/harness/chromium.ts";
+import { freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 
 const PASSWORD = "cookie-hosts-password-1";
 let fleet: RunningFleet;

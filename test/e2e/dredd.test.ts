@@ -24,7 +24,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { successTransactions } from "../../scripts/dredd-config.ts";
-import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 
 const BOOTSTRAP = "bngtok_" + "E2e".repeat(10) + "4YjhF4"; // well-formed: the checksum is CRC-32 in base62
 const DREDD = createRequire(import.meta.url).resolve("dredd/bin/dredd");

@@ -11,7 +11,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { certificateOf, closedPort, fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
+import { closedPort } from "../closed-port.ts";
+import { certificateOf } from "./running-fleet.ts";
 
 const PORT_BASE = await freePortBase(2);
 /** A loopback port known to be closed, for a peer that is down and a redirect that must not be followed. */

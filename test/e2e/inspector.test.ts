@@ -9,7 +9,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolateHeap } from "../../scripts/bench/heap.ts";
-import { freePortBase, launchFleet, listeningSockets, type RunningFleet } from "./launcher.ts";
+import { freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
+import { listeningSockets } from "./running-fleet.ts";
 
 const PORT_BASE = await freePortBase(3);
 const INSPECTOR = await freePortBase(1);

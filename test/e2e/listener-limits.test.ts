@@ -16,7 +16,8 @@ import { generateCertificate } from "../../launcher/certificates.ts";
 import { listenFrontend, type Frontend } from "../../launcher/listeners.ts";
 import { LISTENER_LIMITS, type ListenerLimits } from "../../launcher/listener-limits.ts";
 import { HSTS } from "../../src/http/headers.ts";
-import { closedPort, freePortBase } from "./launcher.ts";
+import { freePortBase } from "../../scripts/harness/fleet-process.ts";
+import { closedPort } from "../closed-port.ts";
 
 const SHORT: ListenerLimits = {
   headersTimeoutMs: 300,

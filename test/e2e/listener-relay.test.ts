@@ -12,7 +12,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listenFrontend, type Frontend } from "../../launcher/listeners.ts";
 import { WIRING_SECRET } from "../../launcher/wiring.ts";
-import { freePortBase } from "./launcher.ts";
+import { freePortBase } from "../../scripts/harness/fleet-process.ts";
 
 let upstream: net.Server;
 let frontend: Frontend;

@@ -18,7 +18,8 @@ import tls from "node:tls";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newToken } from "../../src/trust/tokens.ts";
-import { fetchJson, freePortBase, launchFleet, listeningSockets, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
+import { listeningSockets } from "./running-fleet.ts";
 
 const execFileAsync = promisify(execFile);
 const BOOTSTRAP = newToken();

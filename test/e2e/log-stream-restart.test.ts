@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 
 const BOOTSTRAP = "bngtok_" + "Hok".repeat(10) + "0Ysq9x"; // well-formed: the checksum is CRC-32 in base62
 const EVENTSOURCE = pathToFileURL(createRequire(import.meta.url).resolve("eventsource")).href;

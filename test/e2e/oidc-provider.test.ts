@@ -13,9 +13,9 @@ import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import Provider, { type Configuration } from "oidc-provider";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "./chromium.ts";
+import { launchChromium } from "../../scripts/harness/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePortBase, fetchJson, launchFleet, type RunningFleet } from "./launcher.ts";
+import { freePortBase, fetchJson, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 import { newToken } from "../../src/trust/tokens.ts";
 
 const PORT_BASE = await freePortBase(3);

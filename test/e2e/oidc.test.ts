@@ -10,7 +10,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchJson, freePortBase, launchFleet, type HttpResult, type RunningFleet } from "./launcher.ts";
+import {
+  fetchJson,
+  freePortBase,
+  launchFleet,
+  type HttpResult,
+  type RunningFleet,
+} from "../../scripts/harness/fleet-process.ts";
 
 const PORT_BASE = await freePortBase(3);
 const BOOTSTRAP = "bngtok_" + "Oid".repeat(10) + "0r0ici"; // well-formed: the checksum is CRC-32 in base62

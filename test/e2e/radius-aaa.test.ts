@@ -12,8 +12,8 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
-import { detailSeconds, startFreeRadius, type FreeRadius } from "./freeradius.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
+import { detailSeconds, startFreeRadius, type FreeRadius } from "../../scripts/harness/freeradius.ts";
 
 const PORT_BASE = await freePortBase(3);
 const AUTH_PORT = PORT_BASE + 1;

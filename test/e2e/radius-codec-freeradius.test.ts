@@ -20,8 +20,8 @@ import {
 } from "../../src/radius/messages.ts";
 import { revealPassword, signRequest, signResponse, verifyResponse } from "../../src/radius/signing.ts";
 import { attribute, readText } from "../../src/radius/values.ts";
-import { startFreeRadius, type FreeRadius } from "./freeradius.ts";
-import { freePortBase } from "./launcher.ts";
+import { startFreeRadius, type FreeRadius } from "../../scripts/harness/freeradius.ts";
+import { freePortBase } from "../../scripts/harness/fleet-process.ts";
 
 const SECRET = "fleet-secret-1";
 const NAS = { identifier: "edge-1", ipAddress: "10.0.0.1" };

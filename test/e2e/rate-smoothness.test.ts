@@ -12,7 +12,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 import { requirePrometheus, startPrometheus, type RunningPrometheus } from "./prometheus-server.ts";
 import { parseExposition, type Sample } from "../exposition.ts";
 import { newToken } from "../../src/trust/tokens.ts";

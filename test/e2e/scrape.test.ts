@@ -13,7 +13,7 @@ import { EventSource } from "eventsource";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 
 const PORT_BASE = await freePortBase(2);
 const BOOTSTRAP = "bngtok_" + "Scr".repeat(10) + "05QhlO"; // well-formed: the checksum is CRC-32 in base62

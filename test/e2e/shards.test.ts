@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveToken } from "../../src/trust/tokens.ts";
-import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 
 const PORT_BASE = await freePortBase(3);
 const BOOTSTRAP = "bngtok_" + "E2e".repeat(10) + "4YjhF4";

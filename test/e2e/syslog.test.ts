@@ -10,7 +10,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { fetchJson, freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 import { parse5424, type Syslog5424 } from "./rfc5424-parse.ts";
 import { startRsyslog, type Rsyslog } from "./rsyslog.ts";
 import { makeTestCa } from "./test-ca.ts";

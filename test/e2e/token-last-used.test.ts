@@ -7,7 +7,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 
 const TOKEN = "bngtok_" + "Used".repeat(7) + "Us" + "4K7f8Z"; // well-formed: the checksum is CRC-32 in base62
 /**

@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
-import { launchChromium } from "./chromium.ts";
-import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { launchChromium } from "../../scripts/harness/chromium.ts";
+import { freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 import { firstSignIn, untilLoaded, type Admin } from "./ui-person.ts";
 
 /** `npm run screenshots` points this at docs/screenshots/; a test run writes to a scratch folder. */

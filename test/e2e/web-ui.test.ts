@@ -13,9 +13,9 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "./chromium.ts";
+import { launchChromium } from "../../scripts/harness/chromium.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePortBase, launchFleet, type RunningFleet } from "./launcher.ts";
+import { freePortBase, launchFleet, type RunningFleet } from "../../scripts/harness/fleet-process.ts";
 import { newToken } from "../../src/trust/tokens.ts";
 import { LIVE_PATH } from "../../src/schemas/live.ts";
 

@@ -9,7 +9,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePortBase } from "./launcher.ts";
+import { freePortBase } from "../../scripts/harness/fleet-process.ts";
 
 let dev: ChildProcess;
 let output = "";

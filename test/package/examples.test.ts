@@ -7,7 +7,7 @@ import { cp, readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "yaml";
 import { describe, expect, inject, it } from "vitest";
-import { freePortBase } from "../e2e/launcher.ts";
+import { freePortBase } from "../../scripts/harness/fleet-process.ts";
 import { background, envWith, installedProject, listening, processesIn, run, until } from "./project.ts";
 
 const { tarball, scratch, node22 } = inject("pack");

@@ -7,7 +7,7 @@ import { copyFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { freePortBase } from "../e2e/launcher.ts";
+import { freePortBase } from "../../scripts/harness/fleet-process.ts";
 import { attempt, background, envWith, installedProject, listening, processesIn, run, until } from "./project.ts";
 
 const { tarball, scratch, node22 } = inject("pack");

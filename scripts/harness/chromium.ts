@@ -1,4 +1,4 @@
-/** Debian's Chromium for the browser tests, driven by playwright-core (never a browser download). */
+/** Debian's Chromium for the browser tests and bench:ui, driven by playwright-core (never a browser download). */
 import { chromium, type Browser } from "playwright-core";
 
 /** Starts headless Chromium as root, without a GPU, and without the background traffic a closed network refuses. */
