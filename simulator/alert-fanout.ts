@@ -7,13 +7,7 @@
  */
 import { isoTime } from "./clock.ts";
 import type { Alarm, AlertNotification } from "../src/schemas/alarms.ts";
-import {
-  ALARM_CATALOGUE,
-  ALARM_SEVERITIES,
-  NOTIFICATION_KINDS,
-  type AlarmSeverity,
-  type NotificationKind,
-} from "./vocabulary.ts";
+import { ALARM_CATALOGUE, ALARM_SEVERITIES, type AlarmSeverity, type NotificationKind } from "./vocabulary.ts";
 import type { LogEntry } from "../src/schemas/logs.ts";
 
 /** A configured sink (`alarms.sinks`), credential included. */

@@ -14,7 +14,7 @@ import type { CgnGroupConfig, Profile } from "./profile.ts";
 import { formatIpv4, ipv4Range, ipv4TextRanges, parsePrefix, type Prefix } from "./prefix.ts";
 import type { Random } from "./random.ts";
 import { TimedQueue } from "./queues.ts";
-import type { CgnBindingRow, CgnBindingsPage, CgnBindingsQuery, CgnGroup, CgnStatus } from "../src/schemas/cgn.ts";
+import type { CgnBindingRow, CgnBindingsPage, CgnBindingsQuery, CgnStatus } from "../src/schemas/cgn.ts";
 import { BindingIndex } from "./cgn-index.ts";
 import { pageOfBits, setBit } from "./bits.ts";
 

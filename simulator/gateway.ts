@@ -6,54 +6,33 @@
 import type { RadiusReconfigureReport, RadiusServerSettings } from "./aaa.ts";
 import { outstandingRequests } from "./external-aaa.ts";
 import type { AccessOutcome, AccessRequestRecord, AccountingRecord, Pacing, ServerHealth } from "./radius-records.ts";
-import type { RadiusPoolStatus } from "../src/schemas/radius.ts";
-import type { AlarmClearResult, AlarmsResponse } from "../src/schemas/alarms.ts";
+import type { AlarmClearResult } from "../src/schemas/alarms.ts";
 import type { AlarmId } from "./alarms.ts";
-import type { CaptureRecord, CaptureRow } from "../src/schemas/captures.ts";
-import type { CgnBindingRow, CgnBindingsPage, CgnStatus } from "../src/schemas/cgn.ts";
-import type { BindingQuery, PortBlockRecord } from "./cgn.ts";
+import type { CaptureRecord } from "../src/schemas/captures.ts";
+import type { CgnBindingRow } from "../src/schemas/cgn.ts";
+import type { PortBlockRecord } from "./cgn.ts";
 import { SUB_STEP_MS, isoTime } from "./clock.ts";
 import { evaluateAlarms } from "./conditions.ts";
 import { teardownSession } from "./lifecycle.ts";
 import type { FieldValue } from "./log-catalogue.ts";
 import type { Severity } from "./vocabulary.ts";
-import type { LogEntry, LogTail } from "../src/schemas/logs.ts";
 import type { LogListener } from "./logs.ts";
-import type { MetricsHistory } from "../src/schemas/metrics.ts";
 import type { InjectRequest, InjectResult, PingResult } from "../src/schemas/diagnostics.ts";
 import { traceInject, type InjectRefusal } from "./inject.ts";
-import type { L2tpTunnel, L2tpTunnelDetail } from "../src/schemas/l2tp.ts";
 import type { LicenceStatus } from "../src/schemas/licensing.ts";
-import { bandMaxOf, licenceStatus, type LicenceTerms } from "./licence.ts";
+import { type LicenceTerms } from "./licence.ts";
 import { installLocalSubscribers, type LocalInstallReport } from "./local-sessions.ts";
-import type { LocalKind, LocalSubscriber, LocalSubscriberStatus } from "./local-subscribers.ts";
+import type { LocalSubscriber } from "./local-subscribers.ts";
 import { Model } from "./model.ts";
 import { viewsOf, type ModelViews } from "./views.ts";
-import { pageWindow } from "./paging.ts";
 import { runPing, type PingRequest } from "./ping.ts";
 import { poolSettingsOf, reconfigurePools, type PoolReconfigureResult } from "./pool-reconfigure.ts";
 import type { PoolSettings } from "./pool-rules.ts";
-import type { AddressPool as AddressPoolView, AddressPoolAllocationsPage } from "../src/schemas/address-pools.ts";
 import type { Profile } from "./profile.ts";
 import { applyAction, type ScenarioResult } from "./scenario.ts";
 import type { ScenarioAction } from "../src/schemas/scenario.ts";
-import {
-  detailOf,
-  listSessions,
-  sessionListText,
-  ratesOf,
-  summarise,
-  type SessionDetail,
-  type SessionQuery,
-} from "./session-queries.ts";
-import type { SessionList, SessionRates, SessionSummaryCounts } from "../src/schemas/sessions.ts";
 import { restoreModel, snapshotChunks, snapshotModel, type GatewaySnapshot } from "./snapshot.ts";
-import type { JsonText } from "./row-texts.ts";
 import type { SteeringTable } from "./steering.ts";
-import type { SubscriberRoute } from "./routing.ts";
-import { subscriberRoutes } from "./subscriber-routes.ts";
-import { subscriberRouteIndex } from "./subscriber-route-index.ts";
-import { SortedSubscriberRoutes, type SubscriberRouteList } from "./rib.ts";
 import { subStep } from "./step.ts";
 import {
   hardwareInventory,

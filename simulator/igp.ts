@@ -15,7 +15,7 @@ import { familyBits, formatAddress, formatIpv4, parseAddress, type Family } from
 import { hashBetween, latestOutage, phaseAt, textKey, type FlapPolicy, type Phase } from "./flaps.ts";
 import { hash32 } from "./random.ts";
 import type { IgpStatus } from "../src/schemas/routing.ts";
-import { IGP_PROTOCOLS, type IgpProtocol } from "./vocabulary.ts";
+import { type IgpProtocol } from "./vocabulary.ts";
 
 /** An interface as configured (`igp.interfaces`), with when it was last (re)configured. */
 export interface IgpInterfaceConfig {

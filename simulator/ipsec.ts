@@ -25,9 +25,9 @@
  *   false, the configured peers `UNKNOWN`, nothing else.
  */
 import { hashBetween, latestOutage, phaseAt, textKey, type FlapPolicy, type Phase } from "./flaps.ts";
-import { formatIpv4, parseAddress, parsePrefix } from "./prefix.ts";
+import { formatIpv4, parseAddress } from "./prefix.ts";
 import { hash32, hashUnit } from "./random.ts";
-import type { IpsecChildSa, IpsecPeerStatus, IpsecStatus } from "../src/schemas/ipsec.ts";
+import type { IpsecPeerStatus, IpsecStatus } from "../src/schemas/ipsec.ts";
 
 export type IpsecState = "ESTABLISHED" | "CONNECTING" | "DOWN" | "UNKNOWN";
 

@@ -16,7 +16,6 @@
  * rules the configuration validator shares; local-sessions.ts brings the
  * sessions up and down.
  */
-import type { LocalSubscriberRow } from "../src/schemas/local-subscribers.ts";
 import type { HolderInfo } from "./pools.ts";
 import type { ModelCore } from "./model-core.ts";
 import { MAX_STATIC_OFFSET, type PoolConfig } from "./profile.ts";
@@ -191,8 +190,16 @@ export interface LocalEntry {
   retryAtMs: number;
 }
 
-/** The state of one local subscriber as the API shows it: the row's identity and its live session. */
-export type LocalSubscriberStatus = Pick<LocalSubscriberRow, "kind" | "key" | "username" | "sessionId">;
+/**
+ * The model's state of one local subscriber: its identity and its live session (the route joins it to the configured
+ * row; a type of its own, as src/schemas/local-subscribers.ts reaches the model through the configuration's rules).
+ */
+export interface LocalSubscriberStatus {
+  kind: LocalKind;
+  key: string;
+  username: string;
+  sessionId: number | null;
+}
 
 /** FNV-1a over a string, mixed: the seed of a local subscriber's derived attributes. */
 function textHash(text: string): number {

@@ -126,9 +126,18 @@ export function importGraph(): Import[] {
  * modules whose evaluation order depends on which is loaded first.
  */
 export function runtimeCycles(imports: Import[]): string[][] {
+  return cycles(imports.filter((i) => i.runtime && !i.dynamic));
+}
+
+/**
+ * The same over every import, types included: files that cannot be read (or changed) one without the other, though
+ * no evaluation order depends on it.
+ */
+export const typeCycles = (imports: Import[]): string[][] => cycles(imports.filter((i) => !i.dynamic));
+
+function cycles(imports: Import[]): string[][] {
   const edges = new Map<string, string[]>();
   for (const i of imports) {
-    if (!i.runtime || i.dynamic) continue;
     edges.set(i.from, [...(edges.get(i.from) ?? []), i.to]);
   }
   // Tarjan's algorithm, started from the files in sorted order so the answer is stable.

@@ -5,7 +5,15 @@
  * cycle anywhere in the tree.
  */
 import { describe, expect, it } from "vitest";
-import { cycleViolations, importGraph, importsIn, runtimeCycles, sourceFiles, type Import } from "./import-graph.ts";
+import {
+  cycleViolations,
+  importGraph,
+  importsIn,
+  runtimeCycles,
+  sourceFiles,
+  typeCycles,
+  type Import,
+} from "./import-graph.ts";
 import { layerOf, layerViolations } from "./layer-map.ts";
 
 /** One hand-written edge, as the graph reader would report it. */
@@ -159,4 +167,18 @@ describe("run-time import cycles", () => {
       expect(cycleViolations(importGraph())).toEqual([]);
     },
   );
+});
+
+describe("type-level import cycles", () => {
+  it("are found through a type-only edge too", () => {
+    const ring = [edge("simulator/a.ts", "simulator/b.ts", true), edge("simulator/b.ts", "simulator/a.ts", false)];
+    expect(runtimeCycles(ring)).toEqual([]);
+    expect(typeCycles(ring)).toEqual([["simulator/a.ts", "simulator/b.ts"]]);
+  });
+
+  it("do not occur outside the tests: each file can be read after those it imports", () => {
+    expect(typeCycles(importGraph().filter((i) => !i.from.startsWith("test/") && !i.to.startsWith("test/")))).toEqual(
+      [],
+    );
+  });
 });

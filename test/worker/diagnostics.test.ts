@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { bearer, tokenWithRole } from "./client.ts";
 import { admin, advance, get, send } from "./helpers.ts";
 import type { ProblemDetails } from "../../src/schemas/common.ts";
-import type { InjectResult as Trace, PingResult as Ping, TraceStep as Step } from "../../src/schemas/diagnostics.ts";
+import type { InjectResult as Trace, PingResult as Ping } from "../../src/schemas/diagnostics.ts";
 import type { LogTail as Tail } from "../../src/schemas/logs.ts";
 import type { SessionDetail, SessionList, SessionSummary as Session } from "../../src/schemas/sessions.ts";
 

@@ -4,7 +4,7 @@ import type { ProblemDetails } from "../../src/schemas/common.ts";
 import { bearer, call, tokenWithRole } from "./client.ts";
 import { admin, commit, rejection, putConfig } from "./config-client.ts";
 import { advance, get, scenario } from "./helpers.ts";
-import type { IpsecChildSa as Child, IpsecPeerStatus as Peer, IpsecStatus as Status } from "../../src/schemas/ipsec.ts";
+import type { IpsecPeerStatus as Peer, IpsecStatus as Status } from "../../src/schemas/ipsec.ts";
 
 const PSK = "correct-horse-battery-staple";
 const status = () => get<Status>("/api/v1/ipsec");

@@ -16,7 +16,7 @@ import { Severity } from "../components/severity.tsx";
 import { Card } from "../components/card.tsx";
 import { RowButton, useRowActions } from "../components/row-action.tsx";
 import { can } from "../session.ts";
-import { count, duration, utc } from "../format.ts";
+import { count, utc } from "../format.ts";
 import type { PageContext } from "./context.ts";
 import type { Alarm, LogEntry } from "../types.ts";
 import { ALARM_SEVERITIES, LOG_CAPACITY } from "../../simulator/vocabulary.ts";

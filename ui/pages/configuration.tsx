@@ -32,7 +32,6 @@ import {
   itemPointer,
   keyLabel,
   keySentence,
-  placeOfPointer,
   problemOf,
   treeOf,
   unitOf,
