@@ -1,7 +1,7 @@
 /** Address pools: their utilisation, and one pool's allocations page by page. */
 import { addressPools } from "../../src/schemas/address-pools.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { answerIn, serves } from "./serves.ts";
 
 export function addressPoolPorts(core: Pick<ApplianceCore, "dataPlane">) {

@@ -1,7 +1,7 @@
 /** Alarms: the active list, a manual clear, a test notification and the alert sinks' delivery state. */
 import { alarms } from "../../src/schemas/alarms.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { actor } from "./caller.ts";
 import { serves } from "./serves.ts";
 

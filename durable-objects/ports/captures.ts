@@ -1,7 +1,7 @@
 /** Packet captures: the list, and a capture started or stopped on a session. */
 import { captures } from "../../src/schemas/captures.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { actor } from "./caller.ts";
 import { answerIn, serves } from "./serves.ts";
 

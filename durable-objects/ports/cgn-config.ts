@@ -5,7 +5,7 @@
 import { commitMeta } from "../../src/schemas/commit.ts";
 import type { Caller } from "../../src/schemas/operation.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { keyedList } from "./keyed-list.ts";
 
 /** The configuration's CGN groups (their rows are built by src/config/cgn.ts, not a KeyedList). */

@@ -3,7 +3,7 @@ import { cgn } from "../../src/schemas/cgn.ts";
 import type { Caller } from "../../src/schemas/operation.ts";
 import type { BindingQuery } from "../../simulator/cgn.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { actor, encoded } from "./caller.ts";
 import { answerIn, serves } from "./serves.ts";
 

@@ -7,7 +7,7 @@ import type { Caller } from "../../src/schemas/operation.ts";
 import { inspectCertificate } from "../../src/trust/x509.ts";
 import type { RequestOf } from "./serves.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { actor } from "./caller.ts";
 import { serves } from "./serves.ts";
 

@@ -4,7 +4,7 @@ import type { PingRequest } from "../../src/schemas/diagnostics.ts";
 import { refuse } from "../../src/schemas/outcome.ts";
 import type { z } from "zod";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { actor } from "./caller.ts";
 import { answerIn, serves } from "./serves.ts";
 

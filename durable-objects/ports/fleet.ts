@@ -4,7 +4,7 @@
  */
 import type { Caller } from "../../src/schemas/operation.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 
 export function fleetPorts(core: Pick<ApplianceCore, "fleetPeers" | "config">) {
   return {

@@ -1,7 +1,7 @@
 /** GRE circuits: the circuits and listeners as configured (keyed lists), and the circuits' live state. */
 import { greCircuitList, greCircuits, greListenerList } from "../../src/schemas/gre-circuits.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { keyedList } from "./keyed-list.ts";
 import { serves } from "./serves.ts";
 

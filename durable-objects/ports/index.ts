@@ -16,7 +16,7 @@ import type { Operation } from "../../src/schemas/contract.ts";
 import { contract } from "../../src/schemas/index.ts";
 import type { Caller, PortAnswer, PortCall } from "../../src/schemas/operation.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortTable } from "../port-table.ts";
+import type { PortTable } from "./port-table.ts";
 import { addressPoolPorts } from "./address-pools.ts";
 import { acmePorts } from "./acme.ts";
 import { alarmPorts } from "./alarms.ts";
@@ -85,6 +85,8 @@ export function portsOf(core: ApplianceCore) {
     ipsec: ipsecPorts(core),
     upgrade: upgradePorts(core),
     scenario: scenarioPorts(core),
+    // The OpenAPI document and its viewer: the Worker answers them alone.
+    reference: {},
   } satisfies PortTable;
 }
 

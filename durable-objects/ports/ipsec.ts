@@ -5,7 +5,7 @@
  */
 import { ipsec } from "../../src/schemas/ipsec.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { answerIn, serves } from "./serves.ts";
 
 export function ipsecPorts(core: Pick<ApplianceCore, "ipsec">) {

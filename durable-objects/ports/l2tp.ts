@@ -1,7 +1,7 @@
 /** L2TP: the tunnels, and one tunnel with its sessions. */
 import { l2tp } from "../../src/schemas/l2tp.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { answerIn, serves } from "./serves.ts";
 
 export function l2tpPorts(core: Pick<ApplianceCore, "dataPlane">) {

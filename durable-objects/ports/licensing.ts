@@ -4,7 +4,7 @@
  */
 import { licensing } from "../../src/schemas/licensing.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { actor } from "./caller.ts";
 import { serves } from "./serves.ts";
 

@@ -9,7 +9,7 @@ import type { Kind as LocalKind } from "../../src/schemas/local-subscribers.ts";
 import type { Caller } from "../../src/schemas/operation.ts";
 import { refuse, type Outcome } from "../../src/schemas/outcome.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { keyedList } from "./keyed-list.ts";
 
 export function localSubscriberPorts(core: Pick<ApplianceCore, "config" | "dataPlane">) {

@@ -3,7 +3,7 @@ import { logs } from "../../src/schemas/logs.ts";
 import type { Caller } from "../../src/schemas/operation.ts";
 import { refuse } from "../../src/schemas/outcome.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { actor } from "./caller.ts";
 import { serves } from "./serves.ts";
 

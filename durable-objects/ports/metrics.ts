@@ -1,7 +1,7 @@
 /** Metrics: the history the model keeps, and the Prometheus scrape gathered at one instant. */
 import { metrics } from "../../src/schemas/metrics.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { serves } from "./serves.ts";
 
 export function metricsPorts(core: Pick<ApplianceCore, "dataPlane" | "scrape">) {

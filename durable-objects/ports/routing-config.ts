@@ -4,7 +4,7 @@ import type { Caller } from "../../src/schemas/operation.ts";
 import type { EditValue } from "../../src/config/edit.ts";
 import { IGP_INTERFACES_LIST, NEIGHBORS_LIST, STATIC_ROUTES_LIST } from "../../src/config/routing.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { keyedList } from "./keyed-list.ts";
 
 /** A keyed list's items as a whole-list replacement carries them. */

@@ -7,7 +7,7 @@ import { routing } from "../../src/schemas/routing.ts";
 import type { Caller } from "../../src/schemas/operation.ts";
 import type { VrfRouteQuery } from "../../simulator/rib.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { encoded } from "./caller.ts";
 import { serves } from "./serves.ts";
 

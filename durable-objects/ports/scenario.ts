@@ -1,7 +1,7 @@
 /** Scenario control (the twin's own API): the state, the faults in force, one action and a whole scenario file. */
 import { scenario } from "../../src/schemas/scenario.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { actor } from "./caller.ts";
 import { answerIn, serves } from "./serves.ts";
 

@@ -3,7 +3,7 @@ import { sessions } from "../../src/schemas/sessions.ts";
 import type { Caller } from "../../src/schemas/operation.ts";
 import type { SessionQuery } from "../../simulator/index.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { actor } from "./caller.ts";
 import { answerIn, serves } from "./serves.ts";
 

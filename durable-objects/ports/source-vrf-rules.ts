@@ -1,7 +1,7 @@
 /** Source VRF rules: the `sourceVrfRules` keyed list of the configuration. */
 import { sourceVrfRuleList } from "../../src/schemas/source-vrf-rules.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { keyedList } from "./keyed-list.ts";
 
 export function sourceVrfRulePorts(core: Pick<ApplianceCore, "config">) {

@@ -1,7 +1,7 @@
 /** VRFs: the `vrfs` keyed list of the configuration, beside the sessions each VRF holds. */
 import { vrfList } from "../../src/schemas/vrfs.ts";
 import type { ApplianceCore } from "../core.ts";
-import type { PortsOf } from "../port-table.ts";
+import type { PortsOf } from "./port-table.ts";
 import { keyedList } from "./keyed-list.ts";
 
 export function vrfPorts(core: Pick<ApplianceCore, "config" | "dataPlane">) {

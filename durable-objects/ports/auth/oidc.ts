@@ -10,7 +10,7 @@ import type { Caller } from "../../../src/schemas/operation.ts";
 import { refuse, type Outcome, type Refusal } from "../../../src/schemas/outcome.ts";
 import { identityOf, redeem, type Discovery, type SignInProvider } from "../../../src/trust/oidc.ts";
 import type { ApplianceCore } from "../../core.ts";
-import type { PortsOf } from "../../port-table.ts";
+import type { PortsOf } from "../port-table.ts";
 import { serves } from "../serves.ts";
 
 /**

@@ -6,7 +6,7 @@ import { refuse, type Outcome } from "../../../src/schemas/outcome.ts";
 import { actorName } from "../../../src/schemas/principal.ts";
 import type { ApplianceCore } from "../../core.ts";
 import type { PasskeyActor } from "../../passkeys.ts";
-import type { PortsOf } from "../../port-table.ts";
+import type { PortsOf } from "../port-table.ts";
 import { serves } from "../serves.ts";
 
 /**

@@ -5,7 +5,7 @@ import { providers } from "../../../src/schemas/auth/providers.ts";
 import type { Caller } from "../../../src/schemas/operation.ts";
 import { refuse } from "../../../src/schemas/outcome.ts";
 import type { ApplianceCore } from "../../core.ts";
-import type { PortsOf } from "../../port-table.ts";
+import type { PortsOf } from "../port-table.ts";
 import { answerIn, serves } from "../serves.ts";
 
 export function providerPorts(core: Pick<ApplianceCore, "providers" | "config">) {

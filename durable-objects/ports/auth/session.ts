@@ -3,7 +3,7 @@ import { isExternalIdentity } from "../../../src/auth/accounts.ts";
 import type { Caller } from "../../../src/schemas/operation.ts";
 import { refuse } from "../../../src/schemas/outcome.ts";
 import type { ApplianceCore } from "../../core.ts";
-import type { PortsOf } from "../../port-table.ts";
+import type { PortsOf } from "../port-table.ts";
 import { ownSession } from "../caller.ts";
 import { accountList } from "./users.ts";
 

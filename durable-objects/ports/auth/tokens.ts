@@ -3,7 +3,7 @@ import type { Role } from "../../../src/auth/roles.ts";
 import { tokens } from "../../../src/schemas/auth/tokens.ts";
 import type { Caller } from "../../../src/schemas/operation.ts";
 import type { ApplianceCore } from "../../core.ts";
-import type { PortsOf } from "../../port-table.ts";
+import type { PortsOf } from "../port-table.ts";
 import { actor } from "../caller.ts";
 import { answerIn, serves } from "../serves.ts";
 

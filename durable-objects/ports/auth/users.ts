@@ -5,7 +5,7 @@
 import type { Role } from "../../../src/auth/roles.ts";
 import type { Caller } from "../../../src/schemas/operation.ts";
 import type { ApplianceCore } from "../../core.ts";
-import type { PortsOf } from "../../port-table.ts";
+import type { PortsOf } from "../port-table.ts";
 import { actor } from "../caller.ts";
 import { keyedList } from "../keyed-list.ts";
 
