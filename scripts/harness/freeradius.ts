@@ -5,11 +5,10 @@
  * (RFC 6613) on ports the caller chose (below the ephemeral range, so a restart gets them back), the `users`
  * file the caller writes, and the accounting `detail` file, which `records()` reads back.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { daemon } from "./daemon.ts";
 
 export const FREERADIUS = "/usr/sbin/freeradius";
 
@@ -161,44 +160,13 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<FreeR
   await Promise.all(["log", "radacct", "run"].map((sub) => mkdir(path.join(dir, sub))));
   await writeFile(path.join(dir, "radiusd.conf"), radiusdConf(dir, options));
   await writeFile(path.join(dir, "users"), options.users);
-  let child: ChildProcess | null = null;
-  let output = "";
-  const start = async () => {
-    // In UTC, so the detail file's dates (Event-Timestamp, written as local time) read back as the API's instants.
-    const env = { ...globalThis.process.env, TZ: "UTC" };
-    const process = spawn(FREERADIUS, ["-f", "-d", dir], { stdio: ["ignore", "pipe", "pipe"], env });
-    process.stdout!.on("data", (chunk) => (output += chunk));
-    process.stderr!.on("data", (chunk) => (output += chunk));
-    child = process;
-    for (let attempt = 0; ; attempt++) {
-      if (process.exitCode !== null) throw new Error(`freeradius exited with ${process.exitCode}: ${output}`);
-      const up = await Promise.all([options.authPort, options.acctPort].map((port) => listening(port)));
-      if (up.every(Boolean)) return;
-      if (attempt > 200)
-        throw new Error(`freeradius is not listening on ${options.authPort}/${options.acctPort}: ${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
-  const stop = async () => {
-    const running = child;
-    child = null;
-    if (!running || running.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      running.once("exit", () => resolve());
-      running.kill("SIGTERM");
-    });
-  };
+  // In UTC, so the detail file's dates (Event-Timestamp, written as local time) read back as the API's instants.
+  const { start, stop } = daemon("freeradius", FREERADIUS, ["-f", "-d", dir], [options.authPort, options.acctPort], {
+    ...process.env,
+    TZ: "UTC",
+  });
   const records = async () => parseDetail(await readFile(path.join(dir, "radacct", "detail"), "utf8").catch(() => ""));
   const log = () => readFile(path.join(dir, "log", "radius.log"), "utf8").catch(() => "");
   await start();
   return { dir, records, log, start, stop };
-}
-
-/** Whether something accepts a TCP connection on 127.0.0.1:`port` (the probe sends nothing). */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1", () => socket.end(() => resolve(true))).once("error", () =>
-      resolve(false),
-    );
-  });
 }

@@ -18,6 +18,7 @@ import type { AcctStatusName } from "./dictionary.ts";
 import { attributeOf, vendorAttributeOf, type Attribute, type Packet } from "./packet.ts";
 import { chapPassword, hidePassword, randomAuthenticator } from "./signing.ts";
 import { attribute, integer, ipv4, ipv6, ipv6Prefix, readInteger, readIpv4, readText, text } from "./values.ts";
+import type { AcceptedAttributes } from "../../simulator/radius-records.ts";
 
 /** Who the NAS is, in every request (RFC 2865 §4.1: NAS-IP-Address or NAS-Identifier, here both when known). */
 export interface NasIdentity {
@@ -85,17 +86,10 @@ function nasAttributes(nas: NasIdentity): Attribute[] {
   return out;
 }
 
-/** What an Access-Accept sets for the session, where present (RFC 2865 §5, RFC 2869 §5.16, §5.18). */
-export interface AcceptedAttributes {
-  framedIpAddress: string | null;
-  framedPool: string | null;
-  sessionTimeout: number | null;
-  interimInterval: number | null;
-  /** The rate plan's name (RATE_PLAN_VSA). */
-  plan: string | null;
-}
-
-/** The attributes of an Access-Accept the session takes. */
+/**
+ * What an Access-Accept sets for the session (the model's `AcceptedAttributes`), where present (RFC 2865 §5, RFC 2869
+ * §5.16, §5.18).
+ */
 export function acceptedAttributes(packet: Packet): AcceptedAttributes {
   const read = <T>(type: number, as: (v: Uint8Array) => T | null): T | null => {
     const value = attributeOf(packet, type);

@@ -5,11 +5,10 @@
  * and `omfile` writes each message as received (`%rawmsg%`, JSON-escaped so
  * one message is one line whatever it holds), for the test to parse itself.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { daemon } from "../../scripts/harness/daemon.ts";
 
 export const RSYSLOGD = "/usr/sbin/rsyslogd";
 
@@ -46,39 +45,12 @@ input(type="imtcp" address="127.0.0.1" port="${port}" ruleset="received")
 ruleset(name="received") { action(type="omfile" file="${file}" template="raw") }
 `,
   );
-  let child: ChildProcess | null = null;
-  let output = "";
-  const start = async () => {
-    const process = spawn(
-      RSYSLOGD,
-      ["-n", "-f", path.join(dir, "rsyslog.conf"), "-i", path.join(dir, "rsyslogd.pid")],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    process.stdout!.on("data", (chunk) => (output += chunk));
-    process.stderr!.on("data", (chunk) => (output += chunk));
-    child = process;
-    // Listening once a connection is accepted (the probe sends nothing, so nothing is logged).
-    for (let attempt = 0; ; attempt++) {
-      if (process.exitCode !== null) throw new Error(`rsyslogd exited with ${process.exitCode}: ${output}`);
-      const up = await new Promise<boolean>((resolve) => {
-        const socket = connect(port, "127.0.0.1", () => socket.end(() => resolve(true))).once("error", () =>
-          resolve(false),
-        );
-      });
-      if (up) return;
-      if (attempt > 200) throw new Error(`rsyslogd is not listening on ${port}: ${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
-  const stop = async () => {
-    const running = child;
-    child = null;
-    if (!running || running.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      running.once("exit", () => resolve());
-      running.kill("SIGTERM");
-    });
-  };
+  const { start, stop } = daemon(
+    "rsyslogd",
+    RSYSLOGD,
+    ["-n", "-f", path.join(dir, "rsyslog.conf"), "-i", path.join(dir, "rsyslogd.pid")],
+    [port],
+  );
   const messages = async () => {
     const text = await readFile(file, "utf8").catch(() => "");
     return text
