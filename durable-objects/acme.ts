@@ -90,8 +90,9 @@ export class AcmeStore {
       CREATE TABLE IF NOT EXISTS acme_account (
         id INTEGER PRIMARY KEY CHECK (id = 1), directory_url TEXT NOT NULL, key_jwk TEXT NOT NULL, account_url TEXT);
       CREATE TABLE IF NOT EXISTS acme_state (
-        id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL, names TEXT NOT NULL, last_attempt_ms INTEGER, last_error TEXT,
-        failures INTEGER NOT NULL, next_attempt_ms INTEGER, issued_fingerprint TEXT, issued_ms INTEGER, not_before_ms INTEGER, not_after_ms INTEGER);
+        id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL, names TEXT NOT NULL, last_attempt_ms INTEGER,
+        last_error TEXT, failures INTEGER NOT NULL, next_attempt_ms INTEGER, issued_fingerprint TEXT, issued_ms INTEGER,
+        not_before_ms INTEGER, not_after_ms INTEGER);
       CREATE TABLE IF NOT EXISTS acme_challenges (token TEXT PRIMARY KEY, key_authorization TEXT NOT NULL);
       INSERT OR IGNORE INTO acme_state (id, state, names, failures) VALUES (1, 'idle', '[]', 0);
     `);

@@ -45,7 +45,8 @@ export class AuditTrail {
   constructor(sql: SqlStorage) {
     this.#sql = sql;
     this.#sql.exec(`CREATE TABLE IF NOT EXISTS audit_log (
-      seq INTEGER PRIMARY KEY AUTOINCREMENT, timestamp TEXT NOT NULL, severity TEXT NOT NULL, msg_id TEXT NOT NULL, fields TEXT NOT NULL)`);
+      seq INTEGER PRIMARY KEY AUTOINCREMENT, timestamp TEXT NOT NULL, severity TEXT NOT NULL, msg_id TEXT NOT NULL,
+      fields TEXT NOT NULL)`);
   }
 
   /** Keeps a log entry when it is one the trail audits. */

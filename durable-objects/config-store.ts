@@ -150,7 +150,8 @@ export class ConfigStore {
     documentOf.set(this, () => this.#document());
     this.#sql.exec(`
       CREATE TABLE IF NOT EXISTS config_active (
-        id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, committed_ms INTEGER NOT NULL, document TEXT NOT NULL);
+        id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, committed_ms INTEGER NOT NULL,
+        document TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS config_history (
         version INTEGER PRIMARY KEY, committed_ms INTEGER NOT NULL, actor TEXT NOT NULL, comment TEXT,
         operation TEXT NOT NULL, rollback_to INTEGER, restart_required INTEGER NOT NULL,

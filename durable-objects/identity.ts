@@ -141,14 +141,16 @@ export class IdentityStore {
         created_ms INTEGER NOT NULL, password_changed_ms INTEGER NOT NULL, last_login_ms INTEGER);
       CREATE TABLE IF NOT EXISTS tokens (
         id TEXT PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL, prefix TEXT NOT NULL, sha256 TEXT NOT NULL UNIQUE,
-        created_ms INTEGER NOT NULL, created_by TEXT NOT NULL, last_used_ms INTEGER, expires_ms INTEGER, source TEXT NOT NULL);
+        created_ms INTEGER NOT NULL, created_by TEXT NOT NULL, last_used_ms INTEGER, expires_ms INTEGER,
+        source TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS sessions (
         id_sha256 TEXT PRIMARY KEY, username TEXT NOT NULL, csrf_token TEXT NOT NULL,
         created_ms INTEGER NOT NULL, last_seen_ms INTEGER NOT NULL, source_ip TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS login_failures (
         username TEXT NOT NULL, source_ip TEXT NOT NULL, failures INTEGER NOT NULL, locked_until_ms INTEGER,
         PRIMARY KEY (username, source_ip));
-      CREATE TABLE IF NOT EXISTS enrolments (id TEXT PRIMARY KEY, username TEXT NOT NULL, secret TEXT NOT NULL, expires_ms INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS enrolments (
+        id TEXT PRIMARY KEY, username TEXT NOT NULL, secret TEXT NOT NULL, expires_ms INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS oidc_pending (
         state_sha256 TEXT PRIMARY KEY, binding_sha256 TEXT NOT NULL, provider TEXT NOT NULL,
@@ -177,7 +179,8 @@ export class IdentityStore {
       this.#sql.exec("ALTER TABLE login_failures ADD COLUMN last_failure_ms INTEGER NOT NULL DEFAULT 0");
     this.#sql.exec(`
       CREATE TABLE IF NOT EXISTS account_failures (
-        username TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_failure_ms INTEGER NOT NULL, locked_until_ms INTEGER);
+        username TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_failure_ms INTEGER NOT NULL,
+        locked_until_ms INTEGER);
       CREATE INDEX IF NOT EXISTS login_failures_by_age ON login_failures (last_failure_ms);
       CREATE INDEX IF NOT EXISTS account_failures_by_age ON account_failures (last_failure_ms);
     `);

@@ -51,7 +51,8 @@ export class LicensingStore {
     this.#softwareVersion = softwareVersion;
     sql.exec(`
       CREATE TABLE IF NOT EXISTS licence (
-        id INTEGER PRIMARY KEY CHECK (id = 1), terms TEXT NOT NULL, lease TEXT, token_sha256 TEXT, updated_ms INTEGER NOT NULL);
+        id INTEGER PRIMARY KEY CHECK (id = 1), terms TEXT NOT NULL, lease TEXT, token_sha256 TEXT,
+        updated_ms INTEGER NOT NULL);
     `);
     const row = sql.exec<{ terms: string }>("SELECT terms FROM licence WHERE id = 1").toArray()[0];
     dataPlane.setLicence(row ? parseTerms(row.terms) : DEV_TERMS);
@@ -308,7 +309,8 @@ export class LicensingStore {
     this.#sql.exec(
       `INSERT INTO licence (id, terms, lease, token_sha256, updated_ms) VALUES (1, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET terms = excluded.terms, updated_ms = excluded.updated_ms,
-         lease = COALESCE(excluded.lease, licence.lease), token_sha256 = COALESCE(excluded.token_sha256, licence.token_sha256)`,
+         lease = COALESCE(excluded.lease, licence.lease),
+         token_sha256 = COALESCE(excluded.token_sha256, licence.token_sha256)`,
       JSON.stringify(terms),
       source.lease ?? null,
       source.tokenSha256 ?? null,

@@ -154,9 +154,9 @@ export class LiveFeed {
 /**
  * partyserver's connection handling, held by the appliance's object rather than inherited by it: the object extends
  * DurableObject, so its RPC surface is exactly the methods it declares, and hands its WebSocket entry points to this
- * server (`fetch` for an admitted upgrade, `webSocketMessage`/`Close`/`Error` after hibernation). It shares the object's
- * state (`ctx`), so the sockets it accepts are the object's own and hibernate with it. Never bound as a Durable Object
- * class of its own.
+ * server (`fetch` for an admitted upgrade, `webSocketMessage`/`Close`/`Error` after hibernation). It shares the
+ * object's state (`ctx`), so the sockets it accepts are the object's own and hibernate with it. Never bound as a
+ * Durable Object class of its own.
  */
 export class LiveConnections extends Server<Env> {
   /** Live connections hibernate: the object may sleep between changes with every web UI's channel kept open. */

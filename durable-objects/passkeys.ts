@@ -55,10 +55,11 @@ export class PasskeyStore {
     this.#emit = emit;
     sql.exec(`
       CREATE TABLE IF NOT EXISTS passkeys (
-        id TEXT PRIMARY KEY, username TEXT NOT NULL, name TEXT NOT NULL, public_key TEXT NOT NULL, counter INTEGER NOT NULL,
-        transports TEXT NOT NULL, created_ms INTEGER NOT NULL, last_used_ms INTEGER);
+        id TEXT PRIMARY KEY, username TEXT NOT NULL, name TEXT NOT NULL, public_key TEXT NOT NULL,
+        counter INTEGER NOT NULL, transports TEXT NOT NULL, created_ms INTEGER NOT NULL, last_used_ms INTEGER);
       CREATE TABLE IF NOT EXISTS passkey_challenges (
-        username TEXT NOT NULL, purpose TEXT NOT NULL, challenge TEXT NOT NULL, expires_ms INTEGER NOT NULL, PRIMARY KEY (username, purpose));
+        username TEXT NOT NULL, purpose TEXT NOT NULL, challenge TEXT NOT NULL, expires_ms INTEGER NOT NULL,
+        PRIMARY KEY (username, purpose));
     `);
   }
 

@@ -50,7 +50,8 @@ export class ProviderStore {
     this.#sql = sql;
     this.#endSessions = endSessions;
     sql.exec(`
-      CREATE TABLE IF NOT EXISTS oidc_providers (name TEXT PRIMARY KEY, settings TEXT NOT NULL, client_secret TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS oidc_providers (
+        name TEXT PRIMARY KEY, settings TEXT NOT NULL, client_secret TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS policies (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     `);
   }

@@ -93,13 +93,16 @@ export class UpgradeStore {
     this.#dataPlane = dataPlane;
     this.#sql.exec(`
       CREATE TABLE IF NOT EXISTS upgrade_package (
-        id TEXT PRIMARY KEY, version TEXT NOT NULL, size INTEGER NOT NULL, sha256 TEXT NOT NULL, payload_sha256 TEXT NOT NULL,
-        notes TEXT, staged_ms INTEGER NOT NULL, staged_by TEXT NOT NULL, data BLOB NOT NULL);
-      CREATE TABLE IF NOT EXISTS upgrade_state (id INTEGER PRIMARY KEY CHECK (id = 1), running_version TEXT NOT NULL, applying TEXT);
+        id TEXT PRIMARY KEY, version TEXT NOT NULL, size INTEGER NOT NULL, sha256 TEXT NOT NULL,
+        payload_sha256 TEXT NOT NULL, notes TEXT, staged_ms INTEGER NOT NULL, staged_by TEXT NOT NULL,
+        data BLOB NOT NULL);
+      CREATE TABLE IF NOT EXISTS upgrade_state (
+        id INTEGER PRIMARY KEY CHECK (id = 1), running_version TEXT NOT NULL, applying TEXT);
       CREATE TABLE IF NOT EXISTS upgrade_history (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT, package_id TEXT NOT NULL, from_version TEXT NOT NULL, to_version TEXT NOT NULL,
-        drain INTEGER NOT NULL, outcome TEXT NOT NULL, reason TEXT, requested_ms INTEGER NOT NULL, completed_ms INTEGER NOT NULL,
-        requested_by TEXT NOT NULL, sessions_drained INTEGER NOT NULL, sessions_dropped INTEGER NOT NULL);
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, package_id TEXT NOT NULL, from_version TEXT NOT NULL,
+        to_version TEXT NOT NULL, drain INTEGER NOT NULL, outcome TEXT NOT NULL, reason TEXT,
+        requested_ms INTEGER NOT NULL, completed_ms INTEGER NOT NULL, requested_by TEXT NOT NULL,
+        sessions_drained INTEGER NOT NULL, sessions_dropped INTEGER NOT NULL);
     `);
     this.#sql.exec(
       "INSERT INTO upgrade_state (id, running_version, applying) VALUES (1, ?, NULL) ON CONFLICT (id) DO NOTHING",

@@ -11,7 +11,8 @@ import { LaunchError, UsageError, scenarioPathOf } from "./config.ts";
 import { loadScenarioFile } from "./scenario.ts";
 import { parseCommand } from "./cli-args.ts";
 
-export const SCENARIO_USAGE = `Usage: bngfleet scenario FILE --url URL [--url URL …] --token TOKEN [--insecure | --ca FILE]
+export const SCENARIO_USAGE = `\
+Usage: bngfleet scenario FILE --url URL [--url URL …] --token TOKEN [--insecure | --ca FILE]
 
 Runs a scenario file (a timeline of faults and clock steps; docs/simulation.md) on each appliance named,
 one after another, and prints where it left each. FILE may be the name of a shipped scenario:

@@ -13,8 +13,10 @@ import type { Product } from "./cli-args.ts";
 const DAY_MS = 86_400_000;
 
 export const LICENCE_USAGE = `Usage:
-  bngfleet licence token --licence ID [--band NAME] [--max SESSIONS] [--contract-end UTC] [--renewal-days N] [--grace-days N]
-  bngfleet licence lease --appliance NAME --licence ID [--band NAME] [--max SESSIONS] [--expires UTC] [--contract-end UTC] [--grace-days N]
+  bngfleet licence token --licence ID [--band NAME] [--max SESSIONS] [--contract-end UTC] \
+[--renewal-days N] [--grace-days N]
+  bngfleet licence lease --appliance NAME --licence ID [--band NAME] [--max SESSIONS] \
+[--expires UTC] [--contract-end UTC] [--grace-days N]
   bngfleet licence instance --appliance NAME --licence ID
 
 Issues what the vendor's licensing service would: an activation token (token), a signed offline lease

@@ -12,7 +12,8 @@ import { Version } from "../src/upgrade/package.ts";
 import { parseCommand } from "./cli-args.ts";
 import type { Product } from "./cli-args.ts";
 
-export const UPGRADE_PACKAGE_USAGE = `Usage: bngfleet upgrade-package VERSION [PAYLOAD-FILE] [NOTES] [--out FILE] [--data-dir DIR]
+export const UPGRADE_PACKAGE_USAGE = `\
+Usage: bngfleet upgrade-package VERSION [PAYLOAD-FILE] [NOTES] [--out FILE] [--data-dir DIR]
 
 Makes a software package (for POST /api/v1/system/upgrade/stage) of VERSION, signed with the fleet's
 development vendor key, so the fleet's appliances stage it:

@@ -59,7 +59,8 @@ export class UpstreamPool {
       // A retry takes a fresh connection: the others kept may have been closed by workerd at the same moment.
       const taken = retried ? undefined : this.#take();
       const reused = taken !== undefined;
-      socket = taken ?? net.connect({ ...to, noDelay: true }).on("error", () => {}); // errors are read below, or by the idle pool; never uncaught
+      // Errors are read below, or by the idle pool; never uncaught.
+      socket = taken ?? net.connect({ ...to, noDelay: true }).on("error", () => {});
       let bytesCame = false;
       const reader = new ResponseReader(isHead, {
         head: (answer) => {

@@ -6,18 +6,19 @@
  *   npm run bench                          two appliances of `large` (scripts/bench/appliance.ts)
  *   npm run bench -- --profile xlarge      the same with another shipped profile
  *   npm run bench -- --scale [--count N] [--profile P] [--shards K]
- *                                          N appliances (100) of P (`large`) under one launcher, over K workerd processes
- *                                          (BNG_SHARDS; one per core unless told), bench-1 peering with all: bring-up,
- *                                          memory, the fleet overview and search (scripts/bench/scale.ts);
+ *                                          N appliances (100) of P (`large`) under one launcher, over K workerd
+ *                                          processes (BNG_SHARDS; one per core unless told), bench-1 peering with all:
+ *                                          bring-up, memory, the fleet overview and search (scripts/bench/scale.ts);
  *                                          issue #28's second fleet is `--count 1000 --profile default`
- *   npm run bench -- --streams N           N log-stream subscribers to one `default` appliance: events a second, gaps, and
- *                                          the CPU an event costs workerd and the relay (scripts/bench/streams.ts)
+ *   npm run bench -- --streams N           N log-stream subscribers to one `default` appliance: events a second, gaps,
+ *                                          and the CPU an event costs workerd and the relay (scripts/bench/streams.ts)
  *   npm run bench -- --package [--rounds R]
  *                                          the packed package: tarball size, npm install into an empty project, and the
  *                                          time from bngfleet start --json and startFleet() to three appliances
  *                                          answering, fresh and again (scripts/bench/package.ts)
  *   --seconds S                            how long wrk loads each endpoint (3)
- *   --listener relay                       the appliances behind the launcher's Node relay instead of workerd's own sockets
+ *   --listener relay                       the appliances behind the launcher's Node relay instead of workerd's own
+ *                                          sockets
  *
  * Needs wrk (apt-get install wrk).
  */

@@ -194,7 +194,8 @@ try {
       2,
       () => [
         0,
-        `/twin/v1/fleet/read?path=${encodeURIComponent(`sessions?username=sub00${10 + (nth % 90)}&limit=50`)}&appliances=${names.join(",")}`,
+        `/twin/v1/fleet/read?path=${encodeURIComponent(`sessions?username=sub00${10 + (nth % 90)}&limit=50`)}` +
+          `&appliances=${names.join(",")}`,
       ],
     ],
   ];
@@ -435,11 +436,11 @@ try {
       1,
     )} MiB/h (goal flat)`,
   );
+  const externalSlope = slopeOf(launcherHeaps, (p) => p.external);
   console.log(
-    `  launcher external   (Buffers and other memory outside the heap): ${launcherHeaps.map((p) => fmt(p.external, 1)).join(", ")} MiB; slope ${fmt(
-      slopeOf(launcherHeaps, (p) => p.external),
-      1,
-    )} MiB/h (goal flat)`,
+    `  launcher external   (Buffers and other memory outside the heap): ` +
+      `${launcherHeaps.map((p) => fmt(p.external, 1)).join(", ")} MiB; ` +
+      `slope ${fmt(externalSlope, 1)} MiB/h (goal flat)`,
   );
 } catch (error) {
   console.error(`\nThe launcher's last output:\n${fleet.output().split("\n").slice(-30).join("\n")}`);

@@ -32,7 +32,10 @@ export type SetupFailure =
   | "no-pool"
   | "negotiation-abandoned"
   | `cgn-${BindingRefusal}`
-  /** Local subscribers: a configured block another holder keeps, an address the pools refuse, no such port, no room for the VRF. */
+  /**
+   * Local subscribers: a configured block another holder keeps, an address the pools refuse, no such port, no room for
+   * the VRF.
+   */
   | "address-in-use"
   | "address-refused"
   | "unknown-port"

@@ -4,21 +4,20 @@
  * name; one whose family, VRF and delegation length are unchanged keeps its
  * blocks (subnets matched by prefix, blocks by address), any other is built
  * afresh under its name. What each change does to what the pools hold:
+ * dynamic sessions, static allocations, and offers, quarantines and
+ * reservations (a holding not named is untouched):
  *
- * | change                      | dynamic sessions                                    | static allocations                                    | offers, quarantines, reservations |
- * |-----------------------------|-----------------------------------------------------|-------------------------------------------------------|-----------------------------------|
- * | subnet added | size and free grow at once; setups that failed for lack of blocks succeed at the next steps | — | —
- * |
- * | subnet removed | disconnected (`pool-reconfigured`), everything they held freed | kept, not disconnected (below) |
- * dropped |
- * | exclude added | one holding a newly excluded block is disconnected | kept while not covered (the validator refuses
- * covering a local subscriber's) | dropped |
- * | exclude removed             | —: the blocks become free at once                   | —                                                     | —                                 |
- * | pool added | AAA hands it out for its VRF and family from the next setup | the profile's statics of that name, if
- * they fit | |
- * | pool removed                | disconnected                                        | kept, as for a removed subnet; its alarm clears       | dropped                           |
- * | VRF or delegation changed   | as removed and added again under the same name      |                                                       |                                   |
- * | description, announce, order| —                                                   |                                                       |                                   |
+ * - subnet added: size and free grow at once; setups that failed for lack of blocks succeed at the next steps.
+ * - subnet removed: sessions disconnected (`pool-reconfigured`), everything they held freed; statics kept, not
+ *   disconnected (below); offers dropped.
+ * - exclude added: a session holding a newly excluded block is disconnected; statics kept while not covered (the
+ *   validator refuses covering a local subscriber's); offers dropped.
+ * - exclude removed: the blocks become free at once.
+ * - pool added: AAA hands it out for its VRF and family from the next setup; statics: the profile's statics of that
+ *   name, if they fit.
+ * - pool removed: sessions disconnected; statics kept, as for a removed subnet; its alarm clears; offers dropped.
+ * - VRF or delegation changed: as removed and added again under the same name.
+ * - description, announce, order: nothing.
  *
  * A static allocation is not disconnected when its subnet goes (spec
  * AddressPoolAllocation `static`): a local subscriber keeps its session and

@@ -161,5 +161,6 @@ const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2
 /** Formats a MAC held as 16 high and 32 low bits. */
 export function formatMac(hi: number, lo: number): string {
   const h = HEX_BYTE;
-  return `${h[(hi >>> 8) & 255]}:${h[hi & 255]}:${h[(lo >>> 24) & 255]}:${h[(lo >>> 16) & 255]}:${h[(lo >>> 8) & 255]}:${h[lo & 255]}`;
+  const high = `${h[(hi >>> 8) & 255]}:${h[hi & 255]}:${h[(lo >>> 24) & 255]}`;
+  return `${high}:${h[(lo >>> 16) & 255]}:${h[(lo >>> 8) & 255]}:${h[lo & 255]}`;
 }

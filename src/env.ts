@@ -13,9 +13,15 @@ import type { ScenarioRunResult } from "./schemas/scenario.ts";
 export interface ApplianceRpc extends Rpc.DurableObjectBranded {
   /** A request's one call: authorizes the caller for the operation, then runs its port (src/http/port.ts). */
   call(call: PortCall): Promise<PortAnswer>;
-  /** The configured web UI certificate and key, for the local launcher's TLS listeners; null while the factory one serves. */
+  /**
+   * The configured web UI certificate and key, for the local launcher's TLS listeners; null while the factory one
+   * serves.
+   */
   webUiCertificate(): { certificatePem: string; privateKeyPem: string } | null;
-  /** Runs a scenario file given to the local launcher, its `upgrade` actions' packages signed with the development key. */
+  /**
+   * Runs a scenario file given to the local launcher, its `upgrade` actions' packages signed with the development
+   * key.
+   */
   runLauncherScenario(
     raw: unknown,
     packages?: Readonly<Record<string, Uint8Array>>,

@@ -221,8 +221,11 @@ export type NumberKind =
  * Identifiers and wire numbers a person types back (no separators): ids, AS numbers, VLANs, ports, MTUs, sequence
  * numbers, indexes, years.
  */
-const IDENTIFIER =
-  /(^|[a-z])(Id|Ids|As|Asn|Vlan|Svlan|Cvlan|Port|Mtu|Seq|Index|Vni|Vpi|Vci|Tag|Year|Number|Serial|Pid|Lac|Mss|Nm)$|^(id|as|asn|vlan|svlan|cvlan|port|mtu|seq|sinceSeq|index|vni|tag|year|serial|seed|localAs|remoteAs|peerAs|bindingIndex|sessionId|tunnelId)$/;
+const IDENTIFIER = new RegExp(
+  "(^|[a-z])(Id|Ids|As|Asn|Vlan|Svlan|Cvlan|Port|Mtu|Seq|Index|Vni|Vpi|Vci|Tag|Year|Number|Serial|Pid|Lac|Mss|Nm)$" +
+    "|^(id|as|asn|vlan|svlan|cvlan|port|mtu|seq|sinceSeq|index|vni|tag|year|serial|seed|localAs|remoteAs|peerAs" +
+    "|bindingIndex|sessionId|tunnelId)$",
+);
 
 /** The kind of a numeric member, from its name. */
 export function numberKind(key: string): NumberKind {
@@ -292,6 +295,20 @@ export function formatValue(key: string, value: unknown): string {
   return String(value);
 }
 
+/** State values (lower-cased) that read as good, bad, or on the way or worth a look. */
+const GOOD_STATE = new RegExp(
+  "^(up|alive|full|established|installed|ok|healthy|running|valid|licensed|live|connected|complete|accept|success" +
+    "|delivered)$",
+);
+const BAD_STATE = new RegExp(
+  "^(down|failed|dead|expired|lapsed|error|critical|major|invalid|disconnected|reject|timeout|unreachable|closed" +
+    "|alarm)$",
+);
+const WARN_STATE = new RegExp(
+  "^(idle|connect|connecting|opensent|openconfirm|wait-ctl|init|exstart|exchange|loading|initializing|provisioning" +
+    "|grace|pending|degraded|minor|warning|draining|applying|rebooting|unknown)$",
+);
+
 /** Good, bad or neutral: how a state value reads at a glance (BGP, IGP, L2TP, IPsec, RADIUS, interfaces, licences). */
 export function tone(key: string, value: unknown): "good" | "bad" | "warn" | null {
   if (typeof value === "boolean") {
@@ -305,23 +322,8 @@ export function tone(key: string, value: unknown): "good" | "bad" | "warn" | nul
   const v = value.toLowerCase();
   // BGP's `Active` is a neighbor still trying to connect, so `active` is neutral; IPsec states are upper case, lowered
   // here.
-  if (
-    /^(up|alive|full|established|installed|ok|healthy|running|valid|licensed|live|connected|complete|accept|success|delivered)$/.test(
-      v,
-    )
-  )
-    return "good";
-  if (
-    /^(down|failed|dead|expired|lapsed|error|critical|major|invalid|disconnected|reject|timeout|unreachable|closed|alarm)$/.test(
-      v,
-    )
-  )
-    return "bad";
-  if (
-    /^(idle|connect|connecting|opensent|openconfirm|wait-ctl|init|exstart|exchange|loading|initializing|provisioning|grace|pending|degraded|minor|warning|draining|applying|rebooting|unknown)$/.test(
-      v,
-    )
-  )
-    return "warn";
+  if (GOOD_STATE.test(v)) return "good";
+  if (BAD_STATE.test(v)) return "bad";
+  if (WARN_STATE.test(v)) return "warn";
   return null;
 }

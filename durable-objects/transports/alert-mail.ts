@@ -16,7 +16,9 @@ const pad = (n: number) => String(n).padStart(2, "0");
 /** RFC 5322 §3.3 date-time in UTC, e.g. `Thu, 26 Nov 2026 18:00:00 +0000`. */
 export function mailDate(ms: number): string {
   const d = new Date(ms);
-  return `${DAYS[d.getUTCDay()]}, ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
+  const date = `${DAYS[d.getUTCDay()]}, ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+  const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  return `${date} ${time} +0000`;
 }
 
 /** Printable ASCII only, at most `max` characters: what a header may carry unencoded. */

@@ -290,7 +290,8 @@ export async function applianceBench(options: {
         ? ([
             [
               `BGP received (${neighbor.prefixesReceived ?? 0})`,
-              `${two}/api/v1/routing/bgp/neighbor/${encodeURIComponent(neighbor.peer)}/routes?type=received&af=${neighbor.afiSafi}&vrf=${neighbor.vrf}&limit=500`,
+              `${two}/api/v1/routing/bgp/neighbor/${encodeURIComponent(neighbor.peer)}/routes` +
+                `?type=received&af=${neighbor.afiSafi}&vrf=${neighbor.vrf}&limit=500`,
               { p50AtMost: 10 },
             ],
           ] as [string, string, Goal][])
@@ -364,7 +365,8 @@ export async function applianceBench(options: {
     );
     console.log(
       ` ` +
-        ` ${"endpoint".padEnd(24)} ${"p50 ms".padStart(7)} ${"p95 ms".padStart(7)} ${"req/s".padStart(7)} ${"÷Worker".padStart(8)} ${"÷DO".padStart(6)} ${"÷relayed DO".padStart(12)} ` +
+        ` ${"endpoint".padEnd(24)} ${"p50 ms".padStart(7)} ${"p95 ms".padStart(7)} ${"req/s".padStart(7)}` +
+        ` ${"÷Worker".padStart(8)} ${"÷DO".padStart(6)} ${"÷relayed DO".padStart(12)} ` +
         ` goal`,
     );
     for (const r of rows) {
@@ -385,7 +387,10 @@ export async function applianceBench(options: {
             : (r.paired?.median ?? 0) >= floor;
       console.log(
         ` ` +
-          ` ${r.label.padEnd(24)} ${fmt(r.p50, 2).padStart(7)} ${fmt(r.p95, 2).padStart(7)} ${fmt(r.rate, 0).padStart(7)} ${fmt(r.rate / worker, 2).padStart(8)} ${fmt(r.rate / durableObject, 2).padStart(6)} ${fmt(r.rate / relayed, 2).padStart(12)} ` +
+          ` ${r.label.padEnd(24)} ${fmt(r.p50, 2).padStart(7)} ${fmt(r.p95, 2).padStart(7)}` +
+          ` ${fmt(r.rate, 0).padStart(7)} ${fmt(r.rate / worker, 2).padStart(8)}` +
+          ` ${fmt(r.rate / durableObject, 2).padStart(6)}` +
+          ` ${fmt(r.rate / relayed, 2).padStart(12)} ` +
           ` ${describeGoal(r.goal)}${paired}${met === "" ? "" : met ? " ✓" : " ✗"}`,
       );
     }

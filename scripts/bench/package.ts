@@ -64,7 +64,12 @@ async function apiStart(project: string, env: NodeJS.ProcessEnv, dataDir: string
     script,
     `import { startFleet } from "bngfleet";
 const t0 = performance.now();
-const fleet = await startFleet({ appliances: 3, http: true, portBase: ${portBase}, dataDir: ${JSON.stringify(dataDir)} });
+const fleet = await startFleet({
+  appliances: 3,
+  http: true,
+  portBase: ${portBase},
+  dataDir: ${JSON.stringify(dataDir)},
+});
 const seconds = (performance.now() - t0) / 1000;
 await fleet.stop();
 console.log(seconds);

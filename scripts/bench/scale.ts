@@ -52,7 +52,8 @@ export async function scaleBench(options: { profile: string; count: number; shar
     `bngfleet fleet benchmark: ${count} appliances of profile \`${options.profile}\` ` +
       `(≈${(count * profile.population.steadyStateSessions).toLocaleString("en-GB")} ` +
       `sessions), one ` +
-      `launcher, ${options.shards === 1 ? "one workerd process" : `${options.shards} workerd processes (BNG_SHARDS)`}, ` +
+      `launcher, ` +
+      `${options.shards === 1 ? "one workerd process" : `${options.shards} workerd processes (BNG_SHARDS)`}, ` +
       `plain HTTP\n`,
   );
   const portBase = await freePortBase(count);
@@ -92,11 +93,14 @@ export async function scaleBench(options: { profile: string; count: number; shar
     };
     const rssEmpty = memoryNow().rss;
     const heapEmpty = await heap();
+    const bundle = fleet.output().includes(UNCHANGED_NOTE)
+      ? "the Worker bundle unchanged since its last build, not built"
+      : "the Worker bundle built in this launch";
     console.log(
       `  ready               every listener answering health ` +
         `in ${fmt(listening / 1000)} s, every appliance answering an authenticated read ` +
         `in ${fmt(ready / 1000)} s (goal ≤ 10 s at 100 × ` +
-        `large); ${fleet.output().includes(UNCHANGED_NOTE) ? "the Worker bundle unchanged since its last build, not built" : "the Worker bundle built in this launch"}`,
+        `large); ${bundle}`,
     );
     const rssEmptyCollected = memoryNow().rss;
     console.log(
@@ -130,7 +134,8 @@ export async function scaleBench(options: { profile: string; count: number; shar
     console.log(
       `                      workerd CPU meanwhile: ${fmt(cpu2.user - cpu1.user)} s ` +
         `user, ${fmt(cpu2.system - cpu1.system)} s ` +
-        `system${workerd.length > 1 ? ` over ${workerd.length} processes` : ""}; ${fmt(cpuUsed / Math.min(availableParallelism(), workerd.length))} ` +
+        `system${workerd.length > 1 ? ` over ${workerd.length} processes` : ""}; ` +
+        `${fmt(cpuUsed / Math.min(availableParallelism(), workerd.length))} ` +
         `s if every core were the fleet's alone`,
     );
 

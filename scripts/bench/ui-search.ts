@@ -37,7 +37,8 @@ const SEARCH_PROBE = `
     for (const e of list.getEntries()) window.__search.busy.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: "longtask" });
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" && e.target && e.target.id === "header-search") window.__search.submittedAt = performance.now();
+    if (e.key === "Enter" && e.target && e.target.id === "header-search")
+      window.__search.submittedAt = performance.now();
   }, true);
   new MutationObserver(() => {
     const s = window.__search;

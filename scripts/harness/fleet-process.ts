@@ -16,7 +16,8 @@ import { bindAndRelease, ephemeralLow } from "../../launcher/loopback-ports.ts";
  * base + 1, …), for the launcher to bind. It is drawn at random below the OS's ephemeral range: a port the
  * OS hands out for port 0 could be taken by any other bind of port 0 (workerd's own sockets, a browser, a
  * Prometheus) between this check and the launcher's bind, and two files drawing at random rarely meet.
- * The 8,000 ports just below that range are quietLoopbackPort()'s (launcher/loopback-ports.ts): a fleet never answers on "a receiver that is down".
+ * The 8,000 ports just below that range are quietLoopbackPort()'s (launcher/loopback-ports.ts): a fleet never
+ * answers on "a receiver that is down".
  */
 export async function freePortBase(count: number): Promise<number> {
   const top = ephemeralLow() - 8000;

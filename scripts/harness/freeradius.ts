@@ -1,9 +1,9 @@
 /**
- * Debian's FreeRADIUS 3.2 for the end-to-end tests and bench:radius: unprivileged, in the foreground (`-f`), with its own configuration
- * in a temporary folder, the configuration docs/radius.md shows for the fleet: one client (the appliance, on
- * loopback, over TCP, Message-Authenticator required), TCP listeners for authentication and accounting
- * (RFC 6613) on ports the caller chose (below the ephemeral range, so a restart gets them back), the `users`
- * file the caller writes, and the accounting `detail` file, which `records()` reads back.
+ * Debian's FreeRADIUS 3.2 for the end-to-end tests and bench:radius: unprivileged, in the foreground (`-f`), with its
+ * own configuration in a temporary folder, the configuration docs/radius.md shows for the fleet: one client (the
+ * appliance, on loopback, over TCP, Message-Authenticator required), TCP listeners for authentication and accounting
+ * (RFC 6613) on ports the caller chose (below the ephemeral range, so a restart gets them back), the `users` file the
+ * caller writes, and the accounting `detail` file, which `records()` reads back.
  */
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -23,7 +23,8 @@ const escape = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "
 /** The pointer of a field, a list, a list item or an item's child. */
 export const fieldPointer = (path: string): string => `#/fields/${escape(path)}`;
 export const listPointer = (list: string, key?: string, child?: string): string =>
-  `#/lists/${escape(list)}${key === undefined ? "" : `/${escape(key)}`}${child === undefined ? "" : `/${escape(child)}`}`;
+  `#/lists/${escape(list)}${key === undefined ? "" : `/${escape(key)}`}` +
+  `${child === undefined ? "" : `/${escape(child)}`}`;
 
 const copy = (value: Value): Value => (Array.isArray(value) ? [...value] : value);
 

@@ -3,11 +3,11 @@
  * rules that span items or need the profile, and the table the data plane
  * installs from them.
  *
- * | list                     | key                                   | identity                              |
- * |--------------------------|---------------------------------------|---------------------------------------|
- * | subscribers.local.ipoe | `port:sVlan:vlan`, decimal (`1:100:42`) | the access line; the body's port, sVlan and vlan
- * decide it |
- * | subscribers.local.pppoe  | the username                          | PAP/CHAP username; the password is a write-only secret |
+ * Each list, its key, and the identity an item stands for:
+ *
+ * - subscribers.local.ipoe: `port:sVlan:vlan`, decimal (`1:100:42`); the access line (the body's port, sVlan and vlan
+ *   decide it).
+ * - subscribers.local.pppoe: the username; the PAP/CHAP username (the password is a write-only secret).
  *
  * An IPoE session's username is its option82CircuitId when set, otherwise
  * `local-ipoe-<port>-<sVlan>-<vlan>` (the spec's IPoE body has no username).

@@ -41,13 +41,15 @@ export type SinkUrl<T> = { ok: true; sink: T } | { ok: false; detail: string };
 /** The topic prefix when the URL has no path. */
 export const DEFAULT_TOPIC_PREFIX = "bngfleet/alarms";
 
+/** An atom of a dot-atom (RFC 5322 §3.2.3 atext) and a host name's label (RFC 1035 §2.3.1, 63 octets at most). */
+const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
+const LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
 /**
  * An address as SMTP commands and header fields take it verbatim: a dot-atom
  * local part and a host name (RFC 5321 §4.1.2, without quoted strings or
  * address literals), so nothing in it can end a command or a header line.
  */
-const MAILBOX =
-  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const MAILBOX = new RegExp(String.raw`^${ATOM}(?:\.${ATOM})*@(?=.{1,253}$)${LABEL}(?:\.${LABEL})*$`);
 /** RFC 5321 §4.5.3.1.3: a path is at most 256 octets with its angle brackets. */
 const MAILBOX_MAX = 254;
 const MAX_RECIPIENTS = 20;

@@ -145,13 +145,15 @@ export const InjectRequest = z
   .meta({ id: "InjectRequest" });
 export type InjectRequest = z.output<typeof InjectRequest>;
 
-const INJECT_DESCRIPTION = `Walks a synthetic frame through the forwarding pipeline as it stands now (live sessions, source-VRF rules, address pools, CGN bindings) and reports every stage. \
-Deterministic: the same state and the same request give the same trace. The default is a dry run: the frame is dropped at the egress staging point \
-(last step \`egress\`, verdict \`drop:dry-run\`). \`emit: true\` transmits it out of its egress port if no stage dropped it, and is audited in the log ring \
-(\`audit.diagnostics.inject\`, whether or not the frame got out).
+const INJECT_DESCRIPTION = `Walks a synthetic frame through the forwarding pipeline as it stands now (live sessions, \
+source-VRF rules, address pools, CGN bindings) and reports every stage. Deterministic: the same state and the same \
+request give the same trace. The default is a dry run: the frame is dropped at the egress staging point (last step \
+\`egress\`, verdict \`drop:dry-run\`). \`emit: true\` transmits it out of its egress port if no stage dropped it, and \
+is audited in the log ring (\`audit.diagnostics.inject\`, whether or not the frame got out).
 
-Bad input is 400 naming the field: an address that is not IPv4 or IPv6, families that differ, a tag, label, protocol or port number out of range, \
-or a \`port\` id the appliance does not have. A frame the data plane would drop is not an error: the answer is 200 and the trace ends at the stage that dropped it.
+Bad input is 400 naming the field: an address that is not IPv4 or IPv6, families that differ, a tag, label, protocol \
+or port number out of range, or a \`port\` id the appliance does not have. A frame the data plane would drop is not an \
+error: the answer is 200 and the trace ends at the stage that dropped it.
 
 Stages, in pipeline order (a stage absent from a trace did not apply; a verdict starting \`drop:\` ends the trace):
 
@@ -159,15 +161,31 @@ Stages, in pipeline order (a stage absent from a trace did not apply; a verdict 
 |---|---|---|---|
 | \`ingress-port\` | port id | frame bytes | \`accept\` |
 | \`vlan-classify\` | S-VLAN (0 = none) | C-VLAN (0 = none) | \`untagged\`, \`single-tagged\`, \`double-tagged\` |
-| \`mpls\` | label (0 = none) | label bytes (0 or 4) | \`none\`; \`pop\` (the label is removed); \`drop:reserved-label\` (1-15, RFC 3032 §2.1) |
-| \`subscriber-lookup\` | session id (0 = none) | \`session\`: length of the block holding the source (32, the WAN /64, the delegated prefix); \`drop:source-check\`: that session's port id (-1 = LNS-terminated) | \`session:<vrf>\` (the session's VRF is the ingest VRF); \`no-session\` (the frame stays in the port's native context, the global table \`default\`); \`drop:source-check\` (the source belongs to a session on another port or VLAN pair: strict reverse-path filtering, RFC 3704); \`drop:martian-source\` |
-| \`source-vrf\` | position of the matching rule, 1-based, in configuration order as GET /api/v1/source-vrf-rules lists them (0 = none) | steered: length of the matching subnet (0 = a rule without subnets); otherwise the number of rules on the ingest VRF | \`steer:<ingestVrf>-><targetVrf>\`; \`no-match\` (routed in the ingest VRF); \`drop:unknown-source\` (no session and no rule). The matcher is the one behind the session detail's \`steering\`, applied to this packet's source address |
-| \`route-lookup\` | session id of a subscriber route (0 otherwise) | prefix length matched (0 = the default route) | in the target VRF when steered, else the ingest VRF: \`subscriber:<vrf>\` (a live session holds the destination); \`upstream:<vrf>\` (the default route toward the core); \`drop:unassigned\` (a pool subnet's discard route: no session holds the address); \`drop:martian\` |
-| \`cgn\` | translated source port | public port block start | only for a session with a CGN binding: \`snat:<public IPv4>\`; \`skip:steered\` (source-VRF steering is never NATed); \`skip:internal\` (to another subscriber of the inside VRF) |
-| \`egress\` | egress port id (-1 = the core uplink, or the L2TP tunnel of an LNS-terminated session) | frame bytes | \`drop:dry-run\`, \`emitted\` |
+| \`mpls\` | label (0 = none) | label bytes (0 or 4) | \`none\`; \`pop\` (the label is removed); \
+\`drop:reserved-label\` (1-15, RFC 3032 §2.1) |
+| \`subscriber-lookup\` | session id (0 = none) | \`session\`: length of the block holding the source (32, the WAN \
+/64, the delegated prefix); \`drop:source-check\`: that session's port id (-1 = LNS-terminated) | \`session:<vrf>\` \
+(the session's VRF is the ingest VRF); \`no-session\` (the frame stays in the port's native context, the global table \
+\`default\`); \`drop:source-check\` (the source belongs to a session on another port or VLAN pair: strict reverse-path \
+filtering, RFC 3704); \`drop:martian-source\` |
+| \`source-vrf\` | position of the matching rule, 1-based, in configuration order as GET /api/v1/source-vrf-rules \
+lists them (0 = none) | steered: length of the matching subnet (0 = a rule without subnets); otherwise the number of \
+rules on the ingest VRF | \`steer:<ingestVrf>-><targetVrf>\`; \`no-match\` (routed in the ingest VRF); \
+\`drop:unknown-source\` (no session and no rule). The matcher is the one behind the session detail's \`steering\`, \
+applied to this packet's source address |
+| \`route-lookup\` | session id of a subscriber route (0 otherwise) | prefix length matched (0 = the default route) | \
+in the target VRF when steered, else the ingest VRF: \`subscriber:<vrf>\` (a live session holds the destination); \
+\`upstream:<vrf>\` (the default route toward the core); \`drop:unassigned\` (a pool subnet's discard route: no session \
+holds the address); \`drop:martian\` |
+| \`cgn\` | translated source port | public port block start | only for a session with a CGN binding: \`snat:<public \
+IPv4>\`; \`skip:steered\` (source-VRF steering is never NATed); \`skip:internal\` (to another subscriber of the inside \
+VRF) |
+| \`egress\` | egress port id (-1 = the core uplink, or the L2TP tunnel of an LNS-terminated session) | frame bytes | \
+\`drop:dry-run\`, \`emitted\` |
 
-\`frameBytes\` = 14 (Ethernet II header) + 4 per VLAN tag + 4 for an MPLS label + 20 (IPv4) or 40 (IPv6) + the L4 header (TCP 20, UDP 8, ICMP and ICMPv6 8, other protocols 0) \
-+ \`size\` + 4 (FCS), at least 64 (IEEE 802.3's minimum frame). Local only.`;
+\`frameBytes\` = 14 (Ethernet II header) + 4 per VLAN tag + 4 for an MPLS label + 20 (IPv4) or 40 (IPv6) + the L4 \
+header (TCP 20, UDP 8, ICMP and ICMPv6 8, other protocols 0) + \`size\` + 4 (FCS), at least 64 (IEEE 802.3's minimum \
+frame). Local only.`;
 
 export const PingRequest = z
   .object({
@@ -204,12 +222,15 @@ export const PingRequest = z
   })
   .meta({ id: "PingRequest" });
 
-const PING_DESCRIPTION = `ICMP echo originated by the forwarding plane, in the global table or inside a configured VRF (404 for a VRF the configuration does not have). \
-A payload over the path MTU with \`dontFragment\` set is sent on purpose: every probe comes back \`would-fragment\` (200, not an input error). \
-The outcome follows the state: a live subscriber answers from its access line (a few milliseconds, stable per session; about one CPE in ten ignores echo), \
-an unassigned pool address hits its subnet's discard route (\`unreachable\`), the appliance's own VRF addresses answer at once, and any other destination goes up the default route \
-with a round trip stable per destination (about one in twelve filters echo; 1% of probes are lost). Results are deterministic for the appliance's seed, \
-its simulated clock and the request. The call returns when the ping is done (simulated, not waited for). Local only: never relayed by the fleet proxy.`;
+const PING_DESCRIPTION = `ICMP echo originated by the forwarding plane, in the global table or inside a configured VRF \
+(404 for a VRF the configuration does not have). A payload over the path MTU with \`dontFragment\` set is sent on \
+purpose: every probe comes back \`would-fragment\` (200, not an input error). The outcome follows the state: a live \
+subscriber answers from its access line (a few milliseconds, stable per session; about one CPE in ten ignores echo), \
+an unassigned pool address hits its subnet's discard route (\`unreachable\`), the appliance's own VRF addresses answer \
+at once, and any other destination goes up the default route with a round trip stable per destination (about one in \
+twelve filters echo; 1% of probes are lost). Results are deterministic for the appliance's seed, its simulated clock \
+and the request. The call returns when the ping is done (simulated, not waited for). Local only: never relayed by the \
+fleet proxy.`;
 
 /** The section's operations. Both are local to this appliance: mutations are never relayed by the fleet proxy. */
 export const diagnostics = {

@@ -161,11 +161,15 @@ export const logs = {
       query: { sinceSeq: 120 },
       response:
         "id: 121\nevent: log\ndata: " +
-        '{"seq":121,"timestamp":"2026-11-26T20:35:10.000Z","severity":"notice","msgId":"config.commit","fields":{"version":15,"operation":"gre-circuit","actor":"token:bootstrap","comment":null,"changes":1,"restartRequired":false}}\n\nid: ' +
+        '{"seq":121,"timestamp":"2026-11-26T20:35:10.000Z","severity":"notice","msgId":"config.commit",' +
+        '"fields":{"version":15,"operation":"gre-circuit","actor":"token:bootstrap","comment":null,"changes":1,' +
+        '"restartRequired":false}}\n\nid: ' +
         "122\nevent: log\ndata: " +
-        '{"seq":122,"timestamp":"2026-11-26T20:35:10.000Z","severity":"notice","msgId":"aaa.local.table","fields":{"installed":4,"added":0,"changed":1,"removed":0,"disconnected":0}}\n\nid: ' +
+        '{"seq":122,"timestamp":"2026-11-26T20:35:10.000Z","severity":"notice","msgId":"aaa.local.table",' +
+        '"fields":{"installed":4,"added":0,"changed":1,"removed":0,"disconnected":0}}\n\nid: ' +
         "123\nevent: log\ndata: " +
-        '{"seq":123,"timestamp":"2026-11-26T20:35:10.000Z","severity":"notice","msgId":"config.commit","fields":{"version":16,"operation"',
+        '{"seq":123,"timestamp":"2026-11-26T20:35:10.000Z","severity":"notice","msgId":"config.commit",' +
+        '"fields":{"version":16,"operation"',
     },
   }),
 };

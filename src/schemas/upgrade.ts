@@ -136,11 +136,14 @@ export const ApplyResult = z
   .meta({ id: "UpgradeApplyResult", description: "the accepted plan; poll GET /system/upgrade for progress" });
 export type ApplyResult = z.output<typeof ApplyResult>;
 
-const FORMAT = `A package (\`.bngpkg\`) is the 8 bytes \`BNGPKG1\\n\`, then a manifest, one line of JSON ended by a newline: \`{"name":"bngfleet","version":"0.2.0","sha256":"<hex>","signature":"<base64>"}\` \
-(\`notes\` optional), then the payload: every remaining byte, at least one. \`sha256\` is the payload's SHA-256 in lower-case hex. \
-\`signature\` is the vendor's Ed25519 signature (standard base64) over the UTF-8 JSON array \`["bngfleet-package-v1",name,version,sha256,notes or null]\`, \
-verified with the appliance's upgrade public key; an unsigned package, or one whose signature does not verify, is 422 at \`#/manifest/signature\`. At most ${MAX_PACKAGE_BYTES} bytes in all. \
-\`bngfleet upgrade-package 0.2.0 > bngfleet-0.2.0.bngpkg\` builds and signs one with the local fleet's development key.`;
+const FORMAT = `A package (\`.bngpkg\`) is the 8 bytes \`BNGPKG1\\n\`, then a manifest, one line of JSON ended by a \
+newline: \`{"name":"bngfleet","version":"0.2.0","sha256":"<hex>","signature":"<base64>"}\` (\`notes\` optional), then \
+the payload: every remaining byte, at least one. \`sha256\` is the payload's SHA-256 in lower-case hex. \`signature\` \
+is the vendor's Ed25519 signature (standard base64) over the UTF-8 JSON array \
+\`["bngfleet-package-v1",name,version,sha256,notes or null]\`, verified with the appliance's upgrade public key; an \
+unsigned package, or one whose signature does not verify, is 422 at \`#/manifest/signature\`. At most \
+${MAX_PACKAGE_BYTES} bytes in all. \`bngfleet upgrade-package 0.2.0 > bngfleet-0.2.0.bngpkg\` builds and signs one \
+with the local fleet's development key.`;
 
 /** The section's operations. */
 export const upgrade = {

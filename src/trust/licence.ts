@@ -99,7 +99,18 @@ export async function verifyActivationToken(
 
 /** The text a lease's signature covers: the format, then every field in a fixed order, as one JSON array. */
 export function leaseCanonical(lease: LeaseFields): string {
-  return `${LEASE_FORMAT}\n${JSON.stringify([lease.licenceId, lease.instanceId, lease.role, lease.bandName, lease.bandMax, lease.issuedUtc, lease.expiresAtUtc, lease.contractEndUtc, lease.graceDays])}`;
+  const fields = [
+    lease.licenceId,
+    lease.instanceId,
+    lease.role,
+    lease.bandName,
+    lease.bandMax,
+    lease.issuedUtc,
+    lease.expiresAtUtc,
+    lease.contractEndUtc,
+    lease.graceDays,
+  ];
+  return `${LEASE_FORMAT}\n${JSON.stringify(fields)}`;
 }
 
 /** Signs lease fields into a lease (what the licensing portal hands an offline site). */

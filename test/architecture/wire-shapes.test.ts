@@ -186,25 +186,29 @@ describe("wire shapes", () => {
     expect(nearTwin("a:string,b:?,c:array", "a:string,b:object,c:array,d:number")).toBe(false);
   });
 
-  it("are found written twice, or most of one written out, in a tree made to hold twins (test/architecture/fixtures/written-twice)", async () => {
-    expect(await twinsOfContract(FIXTURE, FIXTURE_FILES)).toEqual([
-      "simulator/pools.ts:3 repeats src/schemas/pools.ts:AddressPool ({ " +
-        "family:?,name:string,size:number,used:number }): import its type from the contract",
-    ]);
-    expect(await nearTwinsOfContract(FIXTURE, FIXTURE_FILES)).toEqual([
-      "simulator/certificates.ts:3 is 5 of the 6 members of src/schemas/certificates.ts:CertificateInfo ({ " +
-        "issuer:string,notAfter:string,notBefore:string,selfSigned:boolean,source:?,subject:string }): import its " +
-        "type from the contract (Pick or Omit)",
-    ]);
-    expect(writtenTwice(FIXTURE, FIXTURE_FILES)).toEqual([
-      "src/schemas/leases.ts:4 writes out again src/schemas/pools.ts:4 ({ " +
-        "detail:string,in:?,pointer:string }): give it one home in the contract and " +
-        "import its type",
-      "simulator/pools.ts:3 writes out again src/schemas/pools.ts:6 ({ " +
-        "family:?,name:string,size:number,used:number }): give it one home in the " +
-        "contract and import its type",
-    ]);
-  });
+  it(
+    "are found written twice, or most of one written out, in a tree made to hold twins " +
+      "(test/architecture/fixtures/written-twice)",
+    async () => {
+      expect(await twinsOfContract(FIXTURE, FIXTURE_FILES)).toEqual([
+        "simulator/pools.ts:3 repeats src/schemas/pools.ts:AddressPool ({ " +
+          "family:?,name:string,size:number,used:number }): import its type from the contract",
+      ]);
+      expect(await nearTwinsOfContract(FIXTURE, FIXTURE_FILES)).toEqual([
+        "simulator/certificates.ts:3 is 5 of the 6 members of src/schemas/certificates.ts:CertificateInfo ({ " +
+          "issuer:string,notAfter:string,notBefore:string,selfSigned:boolean,source:?,subject:string }): import its " +
+          "type from the contract (Pick or Omit)",
+      ]);
+      expect(writtenTwice(FIXTURE, FIXTURE_FILES)).toEqual([
+        "src/schemas/leases.ts:4 writes out again src/schemas/pools.ts:4 ({ " +
+          "detail:string,in:?,pointer:string }): give it one home in the contract and " +
+          "import its type",
+        "simulator/pools.ts:3 writes out again src/schemas/pools.ts:6 ({ " +
+          "family:?,name:string,size:number,used:number }): give it one home in the " +
+          "contract and import its type",
+      ]);
+    },
+  );
 
   it("have one home: nothing outside the contract writes a contract shape out again", async () => {
     expect(await twinsOfContract(ROOT, sourceFiles())).toEqual([]);

@@ -146,10 +146,10 @@ describe("the V8 inspector behind BNG_INSPECTOR_PORT", () => {
     "says plainly that workerd's own inspector is open to every user of the machine, " +
       "naming the one other port that serves it (issue #47)",
     async () => {
-      const said =
-        /workerd's own inspector listens on 127\.0\.0\.1:(\d+) without any check, and every user of this machine can open it/.exec(
-          fleet.output(),
-        );
+      const said = new RegExp(
+        String.raw`workerd's own inspector listens on 127\.0\.0\.1:(\d+) without any check, ` +
+          "and every user of this machine can open it",
+      ).exec(fleet.output());
       expect(said, fleet.output()).not.toBeNull();
       // Every port the fleet listens on, asked for /json/list as any local process could: the proxy, and the port
       // named.

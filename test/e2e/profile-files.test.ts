@@ -83,7 +83,10 @@ describe("a profile file of the user's own, at start", () => {
 
   it("refuses a profile that is neither shipped nor a .json path, saying what is accepted", async () => {
     await expect(loadSettings({ BNG_FLEET: await fleetWith("medium") })).rejects.toThrow(
-      /appliances\.0\.profile: a shipped profile \(small, default, large.*\) or the path of a profile file ending in \.json/,
+      new RegExp(
+        String.raw`appliances\.0\.profile: a shipped profile \(small, default, large.*\) ` +
+          String.raw`or the path of a profile file ending in \.json`,
+      ),
     );
   });
 });

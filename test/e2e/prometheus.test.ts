@@ -129,7 +129,8 @@ describe("a real Prometheus scraping the fleet", () => {
       async () => {
         const end = Date.now() / 1000;
         const response = await fetch(
-          `http://${PROMETHEUS}/api/v1/query_range?query=${encodeURIComponent(promql)}&start=${end - 30}&end=${end}&step=2`,
+          `http://${PROMETHEUS}/api/v1/query_range?query=${encodeURIComponent(promql)}` +
+            `&start=${end - 30}&end=${end}&step=2`,
         );
         return (
           (await response.json()) as {

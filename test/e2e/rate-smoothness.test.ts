@@ -125,7 +125,8 @@ type Matrix = { metric: Record<string, string>; values: [number, string][] }[];
 
 async function queryRange(promql: string, start: number, end: number, step: number): Promise<Matrix> {
   const response = await fetch(
-    `http://${prometheus!.address}/api/v1/query_range?query=${encodeURIComponent(promql)}&start=${start}&end=${end}&step=${step}`,
+    `http://${prometheus!.address}/api/v1/query_range?query=${encodeURIComponent(promql)}` +
+      `&start=${start}&end=${end}&step=${step}`,
   );
   const body = (await response.json()) as { status: string; error?: string; data: { result: Matrix } };
   expect(body.status, `${promql}: ${body.error}`).toBe("success");
@@ -212,7 +213,8 @@ describe("the byte counters under the real Prometheus, scraped at simulated inst
           for (const s of series) {
             const values = s.values.map(([, v]) => Number(v));
             expect(values.length).toBe(Math.floor((last - first) / run.evalStep) + 1);
-            const label = `${fn}(${family}_total) ${s.metric.interface}: ${values.map((v) => (v / 1e6).toFixed(2)).join(" ")} MB/s`;
+            const rates = values.map((v) => (v / 1e6).toFixed(2)).join(" ");
+            const label = `${fn}(${family}_total) ${s.metric.interface}: ${rates} MB/s`;
             expect(Math.min(...values), label).toBeGreaterThan(0);
             expect(jump(values), label).toBeLessThanOrEqual(CURVE_CHANGE + TOLERANCE[fn].jump);
             expect(spread(values), label).toBeLessThanOrEqual(CURVE_CHANGE + TOLERANCE[fn].spread);

@@ -33,7 +33,8 @@ export async function startRsyslog(port: number, tls?: RsyslogTls): Promise<Rsys
   const dir = await mkdtemp(path.join(tmpdir(), "bngfleet-rsyslog-"));
   const file = path.join(dir, "received.log");
   const driver = tls
-    ? `global(defaultNetstreamDriver="gtls" defaultNetstreamDriverCAFile="${tls.caFile}" defaultNetstreamDriverCertFile="${tls.certFile}" defaultNetstreamDriverKeyFile="${tls.keyFile}")
+    ? `global(defaultNetstreamDriver="gtls" defaultNetstreamDriverCAFile="${tls.caFile}" \
+defaultNetstreamDriverCertFile="${tls.certFile}" defaultNetstreamDriverKeyFile="${tls.keyFile}")
 module(load="imtcp" streamDriver.name="gtls" streamDriver.mode="1" streamDriver.authMode="anon")`
     : `module(load="imtcp")`;
   await writeFile(

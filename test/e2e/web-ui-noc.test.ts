@@ -50,7 +50,9 @@ async function overflow(): Promise<{ page: number[]; boxes: string[] }> {
   // A string: this runs in the page, where document is a global.
   return page.evaluate(`({
     page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
-    boxes: [...document.querySelectorAll("main dd, main .card")].filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => (e.textContent ?? "").slice(0, 60)),
+    boxes: [...document.querySelectorAll("main dd, main .card")]
+      .filter((e) => e.scrollWidth > e.clientWidth + 1)
+      .map((e) => (e.textContent ?? "").slice(0, 60)),
   })`);
 }
 
@@ -302,7 +304,10 @@ describe("signing in", () => {
         await locked.waitFor();
         const text = (await locked.textContent())!;
         expect(text).toMatch(
-          /^This account is locked after too many failed sign-ins\. Try again in (\d+ minutes|about a minute), at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\./,
+          new RegExp(
+            String.raw`^This account is locked after too many failed sign-ins\. ` +
+              String.raw`Try again in (\d+ minutes|about a minute), at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.`,
+          ),
         );
         expect(text).not.toMatch(/\d{3}:|T\d\d:\d\d:\d\d|too many failed logins/);
         // Whether an account has an authenticator is not told before sign-in: the offer says when it applies.

@@ -461,7 +461,8 @@ describe("the web UI", () => {
     // Every page the read-only role is offered, as axe-core sees it for that role.
     expect(await axeEveryPage(viewer)).toEqual({});
     await viewer.context().close();
-    // Every page read and checked by axe: on a loaded 2-core machine this took up to 100 s before the configuration page grew.
+    // Every page read and checked by axe: on a loaded 2-core machine this took up to 100 s before the configuration
+    // page grew.
   }, 240_000);
 
   it("offers an operator its pages, and axe-core finds nothing serious on any of them " +

@@ -185,7 +185,10 @@ describe.each([
       `import { startFleet } from "bngfleet";
 const fleet = await startFleet({ appliances: 2, http: true, portBase: ${portBase} });
 const statuses = [];
-for (const { url } of fleet.appliances) statuses.push((await fetch(url + "/api/v1/system/status", { headers: { authorization: "Bearer " + fleet.token } })).status);
+for (const { url } of fleet.appliances) {
+  const headers = { authorization: "Bearer " + fleet.token };
+  statuses.push((await fetch(url + "/api/v1/system/status", { headers })).status);
+}
 await fleet.stop();
 console.log(JSON.stringify({ appliances: fleet.appliances, statuses, dataDir: fleet.dataDir }));
 `,
@@ -297,7 +300,13 @@ describe("the types the package ships", () => {
     await writeFile(
       path.join(project, "fleet.ts"),
       `import { startFleet, type Fleet, type StartFleetOptions } from "bngfleet";
-const options: StartFleetOptions = { appliances: 2, http: true, portBase: 9443, clock: "manual", log: (line) => void line };
+const options: StartFleetOptions = {
+  appliances: 2,
+  http: true,
+  portBase: 9443,
+  clock: "manual",
+  log: (line) => void line,
+};
 export async function run(): Promise<string[]> {
   await using fleet: Fleet = await startFleet(options);
   return fleet.appliances.map((a) => a.name + " " + a.url + " " + fleet.token);

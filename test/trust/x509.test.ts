@@ -7,12 +7,13 @@
  *   openssl pkcs8 -topk8 -nocrypt -in ec-sec1.pem -out ec-pkcs8.pem
  *   openssl req -new -x509 -key ec-pkcs8.pem -subj "/C=DE/O=bngfleet test/CN=edge-1.bng.example" -set_serial 0xff01 \
  *     -addext "subjectAltName=DNS:edge-1.bng.example,IP:2001:db8:0:0::1,IP:192.0.2.1" -days 365 -out ec-cert.pem
- *   openssl x509 -in ec-cert.pem -noout -serial -subject -nameopt RFC2253 -fingerprint -sha256 -dates -ext subjectAltName
- *     serial=FF01 (DER 00 FF 01: the sign byte is not part of the number)
- *     subject=CN=edge-1.bng.example,O=bngfleet test,C=DE
- *     sha256 Fingerprint=D8:8E:DA:1F:42:4C:E9:EC:08:DE:C4:63:89:29:53:FD:AB:38:2E:52:97:88:A2:FF:0C:06:FD:C1:92:AD:58:64
- *     notBefore=Nov 24 00:38:32 2026 GMT, notAfter=Nov 24 00:38:32 2027 GMT
- *     DNS:edge-1.bng.example, IP Address:2001:DB8:0:0:0:0:0:1, IP Address:192.0.2.1
+ *   openssl x509 -in ec-cert.pem -noout -serial -subject -nameopt RFC2253 -fingerprint -sha256 -dates \
+ *     -ext subjectAltName
+ *    serial=FF01 (DER 00 FF 01: the sign byte is not part of the number)
+ *    subject=CN=edge-1.bng.example,O=bngfleet test,C=DE
+ *    sha256 Fingerprint=D8:8E:DA:1F:42:4C:E9:EC:08:DE:C4:63:89:29:53:FD:AB:38:2E:52:97:88:A2:FF:0C:06:FD:C1:92:AD:58:64
+ *    notBefore=Nov 24 00:38:32 2026 GMT, notAfter=Nov 24 00:38:32 2027 GMT
+ *    DNS:edge-1.bng.example, IP Address:2001:DB8:0:0:0:0:0:1, IP Address:192.0.2.1
  *   openssl genrsa -out rsa1024.pem 1024; openssl req -new -x509 -key rsa1024.pem -subj "/CN=weak.example" -days 365
  *
  * The keys were made for this file only and protect nothing.

@@ -351,7 +351,10 @@ describe("addressPools configuration", () => {
           in: "config",
           pointer: `#/lists/${LIST}/${V4}/exclude`,
           detail: expect.stringMatching(
-            /^framedIp 198\.18\.5\.20 of subscribers\.local\.ipoe '1:3000:7' is excluded from pool 'residential-v4' \(198\.18\.5\.0\/24\)/,
+            new RegExp(
+              String.raw`^framedIp 198\.18\.5\.20 of subscribers\.local\.ipoe '1:3000:7' ` +
+                String.raw`is excluded from pool 'residential-v4' \(198\.18\.5\.0\/24\)`,
+            ),
           ),
         },
       ]);

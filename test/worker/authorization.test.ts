@@ -46,7 +46,8 @@ const FLOORS: Record<string, Floor> = {
   "GET /api/v1/auth/tokens": "super-user", // decision: token inventory is for super-users
   "GET /api/v1/auth/tokens/{id}": "super-user", // decision: as above
   "DELETE /api/v1/auth/tokens/{id}": "super-user",
-  "GET /api/v1/auth/oidc": "anonymous", // decision: the sign-in page's single sign-on buttons (enabled providers' names and labels only)
+  // decision: the sign-in page's single sign-on buttons (enabled providers' names and labels only)
+  "GET /api/v1/auth/oidc": "anonymous",
   "GET /api/v1/auth/oidc/{name}/login": "anonymous", // decision: a browser on its way to sign in has no credential yet
   "GET /api/v1/auth/oidc/{name}/callback": "anonymous", // decision: state, PKCE and the browser binding authenticate it
   // The web UI certificate's ACME HTTP-01 answer: the CA validating it has no credential (RFC 8555 §8.3).
@@ -54,7 +55,8 @@ const FLOORS: Record<string, Floor> = {
   "POST /api/v1/auth/passkeys/registration-options": "read-only", // decision: an account registers its own passkeys
   "POST /api/v1/auth/passkeys": "read-only", // decision: as above
   "GET /api/v1/auth/passkeys": "read-only",
-  "PATCH /api/v1/auth/passkeys/{id}": "read-only", // decision: an account manages its own passkeys (a super-user anyone's)
+  // decision: an account manages its own passkeys (a super-user anyone's)
+  "PATCH /api/v1/auth/passkeys/{id}": "read-only",
   "DELETE /api/v1/auth/passkeys/{id}": "read-only", // decision: as above
   "GET /api/v1/auth/sessions": "super-user", // decision: session inventory is for super-users
   "DELETE /api/v1/auth/sessions/{id}": "super-user",
@@ -66,7 +68,8 @@ const FLOORS: Record<string, Floor> = {
   "PUT /api/v1/auth/users/{username}/password": "super-user",
   "POST /api/v1/auth/users/{username}/totp/reset": "super-user",
   "POST /api/v1/auth/users/{username}/unlock": "super-user",
-  "GET /api/v1/auth/providers/oidc": "super-user", // decision (docs/decisions.md: the providers' settings, role map included, stay super-user reads)
+  // decision (docs/decisions.md: the providers' settings, role map included, stay super-user reads)
+  "GET /api/v1/auth/providers/oidc": "super-user",
   "GET /api/v1/auth/providers/oidc/{name}": "super-user", // decision: as above
   "PUT /api/v1/auth/providers/oidc/{name}": "super-user",
   "DELETE /api/v1/auth/providers/oidc/{name}": "super-user",
@@ -120,7 +123,8 @@ const FLOORS: Record<string, Floor> = {
   "GET /api/v1/alarms": "read-only",
   "POST /api/v1/alarms/clear": "super-user",
   "POST /api/v1/alarms/test": "super-user",
-  "GET /api/v1/alarms/sinks": "super-user", // decision: the sinks are configuration the spec leaves unshown, read by its admin (docs/decisions.md, Alarm sinks)
+  // decision: the sinks are configuration the spec leaves unshown, read by its admin (docs/decisions.md, Alarm sinks)
+  "GET /api/v1/alarms/sinks": "super-user",
   // Configuration: every mutation under /config super-user.
   "GET /api/v1/config": "read-only",
   "PUT /api/v1/config": "super-user",

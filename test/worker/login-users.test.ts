@@ -40,7 +40,8 @@ async function weakHash(): Promise<string> {
     key,
     256,
   );
-  return `pbkdf2-sha256$1000$${"ab".repeat(16)}$${[...new Uint8Array(bits)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+  const hex = [...new Uint8Array(bits)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `pbkdf2-sha256$1000$${"ab".repeat(16)}$${hex}`;
 }
 
 describe("login.users in the configuration", () => {

@@ -75,7 +75,8 @@ describe("OIDC sign-in", () => {
     expect(await logEntries("auth.oidc.refused")).toEqual([]);
     await putProvider("lab", provider());
     const injected = await call(
-      `/api/v1/auth/oidc/lab/callback?error=${encodeURIComponent("x\nauth.login ok")}&error_description=${encodeURIComponent("admin logged in")}`,
+      `/api/v1/auth/oidc/lab/callback?error=${encodeURIComponent("x\nauth.login ok")}` +
+        `&error_description=${encodeURIComponent("admin logged in")}`,
       { redirect: "manual" },
     );
     expect(injected.status).toBe(401);

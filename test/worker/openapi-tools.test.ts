@@ -187,7 +187,8 @@ describe("case-insensitive filters", () => {
     expect(pattern.test(value)).toBe(true);
     expect(pattern.test(value.toLowerCase())).toBe(true);
     expect(pattern.test(`${value}x`)).toBe(false);
-    const url = `${path.replace("{vrf}", "default").replace("{address}", "192.0.2.1")}?${name}=${encodeURIComponent(value)}`;
+    const filled = path.replace("{vrf}", "default").replace("{address}", "192.0.2.1");
+    const url = `${filled}?${name}=${encodeURIComponent(value)}`;
     expect((await call(url, { headers: admin })).status).toBe(200);
   });
 

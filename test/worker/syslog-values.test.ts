@@ -21,7 +21,9 @@ describe("syslog PARAM-VALUEs", () => {
     const message = formatEntry(entry(forged), "local0", "edge-1");
     expect(message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
     expect(parse5424(message).structuredData["fields@32473"]).toEqual({
-      comment: String.raw`ok\r\n<13>1 2026-03-02T09:00:00Z edge-1 bng - auth.login fake\ttab\u001b[31m\u007f\u0085\u2028`,
+      comment:
+        String.raw`ok\r\n<13>1 2026-03-02T09:00:00Z edge-1 bng - auth.login fake` +
+        String.raw`\ttab\u001b[31m\u007f\u0085\u2028`,
     });
   });
 

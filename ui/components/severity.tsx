@@ -6,10 +6,22 @@
  */
 import { ALARM_SEVERITIES } from "../../simulator/vocabulary.ts";
 
+/** The colour of each severity, alarm or syslog. */
+const COLOUR: Record<string, string> = {
+  emergency: "critical",
+  alert: "critical",
+  critical: "critical",
+  error: "major",
+  major: "major",
+  minor: "minor",
+  warning: "warning",
+  notice: "notice",
+  info: "info",
+  debug: "debug",
+};
+
 /** The colour class of a severity, alarm or syslog. */
-export const severityClass = (severity: string): string =>
-  `sev ` +
-  `sev-${{ emergency: "critical", alert: "critical", critical: "critical", error: "major", major: "major", minor: "minor", warning: "warning", notice: "notice", info: "info", debug: "debug" }[severity] ?? "info"}`;
+export const severityClass = (severity: string): string => `sev sev-${COLOUR[severity] ?? "info"}`;
 
 export function Severity({ severity }: { severity: string }) {
   return <span class={severityClass(severity)}>{severity}</span>;

@@ -7,7 +7,7 @@
  */
 import { useState } from "preact/hooks";
 import { contract } from "bngfleet:contract";
-import { call } from "../api.ts";
+import { call, type Answer } from "../api.ts";
 import { useCall } from "../resource.ts";
 import { can } from "../session.ts";
 import { count } from "../format.ts";
@@ -23,6 +23,17 @@ import type { PageContext } from "./context.ts";
 
 const PAGE = 25;
 const share = (part: number, whole: number) => (whole > 0 ? (part / whole) * 100 : 0);
+
+/** What the groups' table shows, and the data plane's own counters of the translation. */
+function GroupsNote({ counters: n }: { counters: Answer<typeof contract.cgn.status>["nativeCounters"] }) {
+  return (
+    <>
+      Blocks used is the share of a group's port blocks held by bindings; quarantined blocks rest before reuse. Native
+      counters: {count(n.noMapping)} without mapping, {count(n.autolearnMisses)} auto-learn misses,{" "}
+      {count(n.extensionWanted)} extensions wanted, {count(n.eventRingDrops)} event-ring drops.
+    </>
+  );
+}
 
 export function Cgn({ ctx }: { ctx: PageContext }) {
   const status = useCall(contract.cgn.status, {}, { base: ctx.base, refreshMs: 10_000 });
@@ -62,10 +73,7 @@ export function Cgn({ ctx }: { ctx: PageContext }) {
               labels={{ usedPercent: "Blocks used" }}
             />
             <p class="muted">
-              Blocks used is the share of a group's port blocks held by bindings; quarantined blocks rest before reuse.
-              Native counters: {count(s.nativeCounters.noMapping)} without mapping,{" "}
-              {count(s.nativeCounters.autolearnMisses)} auto-learn misses, {count(s.nativeCounters.extensionWanted)}{" "}
-              extensions wanted, {count(s.nativeCounters.eventRingDrops)} event-ring drops.{" "}
+              <GroupsNote counters={s.nativeCounters} />{" "}
               <a href={`${prefix}/troubleshooting`}>Who had a public address and port at a given time?</a>
             </p>
           </Card>

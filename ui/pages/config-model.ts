@@ -203,6 +203,10 @@ const SENTENCES: Record<string, string> = {
     "The delegated prefix's length, 1 to 128, when the prefix is written without one.",
 };
 
+/** The ways a description says a member is left empty ("absent or null = …"). */
+const LEFT_EMPTY =
+  "(?:absent, null or empty|absent or null|null or absent|null or empty|omitted or null|absent|null|empty)";
+
 /**
  * A description as a sentence a person reads: no code marks, "null = X" as
  * "Empty: X", the API's own references (an operation, a source file) left
@@ -224,15 +228,9 @@ export function plainSentence(description: string): string {
     .replace(/,? ?(?:commit comment, )?request only/, "")
     .replace(/\bwrite-only\b/g, "never shown")
     // "absent or null = X", "null or 0 = unlimited", "0 or absent = X": what leaving it empty means.
-    .replace(
-      /\b(?:absent, null or empty|absent or null|null or absent|null or empty|omitted or null|absent|null|empty)\s*=\s*empty\b[;,.]?\s*/gi,
-      "",
-    )
+    .replace(new RegExp(String.raw`\b${LEFT_EMPTY}\s*=\s*empty\b[;,.]?\s*`, "gi"), "")
     .replace(/\b(?:null or 0|0 or null|0 or absent|absent or 0)\s*=\s*/gi, "empty or 0: ")
-    .replace(
-      /\b(?:absent, null or empty|absent or null|null or absent|null or empty|omitted or null|absent|null|empty)\s*=\s*/gi,
-      "empty: ",
-    )
+    .replace(new RegExp(String.raw`\b${LEFT_EMPTY}\s*=\s*`, "gi"), "empty: ")
     .replace(/\b0 = /g, "0: ")
     .replace(/: unlimited\b/g, ": no limit")
     .replace(/;\s*empty( or 0)?:/g, ". Empty$1:")

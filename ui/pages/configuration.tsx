@@ -740,8 +740,9 @@ function PendingChanges({ candidate, current, keys, redacted, validation, outcom
       committed(
         result.changedPaths.length === 0
           ? "Nothing changed: the values were already so."
-          : `Committed as ` +
-              `version ${result.version}${result.committedUtc ? ` at ${utc(result.committedUtc)}` : ""}${result.restartRequired ? "; it applies at the next restart" : ""}.`,
+          : `Committed as version ${result.version}` +
+              `${result.committedUtc ? ` at ${utc(result.committedUtc)}` : ""}` +
+              `${result.restartRequired ? "; it applies at the next restart" : ""}.`,
       );
     } catch (failure) {
       setProblem(failure instanceof ApiError ? failure : new ApiError(0, { detail: String(failure) }, null));
@@ -769,8 +770,8 @@ function PendingChanges({ candidate, current, keys, redacted, validation, outcom
                 : refused > 0
                   ? `${refused} value${refused === 1 ? " is" : "s are"} refused: see the ` +
                     `field${refused === 1 ? "" : "s"} marked above.`
-                  : `The appliance ` +
-                    `accepts ${size === 1 ? "it" : "them"}${validation.restartRequired ? "; some apply at the next restart" : ""}.`}
+                  : `The appliance accepts ${size === 1 ? "it" : "them"}` +
+                    `${validation.restartRequired ? "; some apply at the next restart" : ""}.`}
             </span>
             <span class="pending-buttons">
               {!reviewing && (

@@ -4,6 +4,7 @@
  * activation, renewal and an offline lease.
  */
 import { contract } from "bngfleet:contract";
+import type { Answer } from "../api.ts";
 import { useCall } from "../resource.ts";
 import { can } from "../session.ts";
 import { count, utc } from "../format.ts";
@@ -15,6 +16,17 @@ import { LicenceFile } from "./licence-file.tsx";
 import type { PageContext } from "./context.ts";
 
 const when = (iso: string | null) => (iso ? utc(iso) : "—");
+
+/** The sessions in use against the band's limit, and the peak. */
+function SessionCount({ of: l }: { of: Answer<typeof contract.licensing.status> }) {
+  return (
+    <p>
+      Sessions: <strong data-testid="licence-current">{count(l.currentCount)}</strong> of {count(l.bandMax)}{" "}
+      <Scalar value={l.bandMax ? (l.currentCount / l.bandMax) * 100 : 0} name="usedPercent" /> · peak{" "}
+      {count(l.peakCount)}
+    </p>
+  );
+}
 
 export function Licensing({ ctx }: { ctx: PageContext }) {
   const status = useCall(contract.licensing.status, {}, { base: ctx.base, refreshMs: 15_000 });
@@ -39,11 +51,7 @@ export function Licensing({ ctx }: { ctx: PageContext }) {
                 ["Instance ID", l.instanceId ?? "—"],
               ]}
             />
-            <p>
-              Sessions: <strong data-testid="licence-current">{count(l.currentCount)}</strong> of {count(l.bandMax)}{" "}
-              <Scalar value={l.bandMax ? (l.currentCount / l.bandMax) * 100 : 0} name="usedPercent" /> · peak{" "}
-              {count(l.peakCount)}
-            </p>
+            <SessionCount of={l} />
             <Facts
               label="Licence dates"
               items={[

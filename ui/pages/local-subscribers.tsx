@@ -118,8 +118,8 @@ export function LocalSubscribers({ ctx }: { ctx: PageContext }) {
                               target={`${k} subscriber ${key}`}
                               onClick={() =>
                                 void rows.act(
-                                  `Remove local ${k === "ipoe" ? "IPoE" : "PPPoE"} ` +
-                                    `subscriber ${key}?${row.session !== null ? ` Its session ${row.session} is disconnected.` : ""}`,
+                                  `Remove local ${k === "ipoe" ? "IPoE" : "PPPoE"} subscriber ${key}?` +
+                                    `${row.session !== null ? ` Its session ${row.session} is disconnected.` : ""}`,
                                   () => remove(k, key),
                                   `Local subscriber ${key} removed.`,
                                   list.reload,

@@ -280,7 +280,10 @@ function NeighborRoutes({ ctx, peering }: { ctx: PageContext; peering: Peering }
     <Card
       id="neighbor-routes"
       title={title}
-      aside={`${peering.afiSafi}, ${peering.vrf === "default" ? "global table" : `VRF ${peering.vrf}`}${peering.type === "received" ? ", before the inbound policy" : ""}`}
+      aside={
+        `${peering.afiSafi}, ${peering.vrf === "default" ? "global table" : `VRF ${peering.vrf}`}` +
+        `${peering.type === "received" ? ", before the inbound policy" : ""}`
+      }
     >
       <RoutePage resource={routes} offset={offset} setOffset={setOffset} caption={title} />
     </Card>

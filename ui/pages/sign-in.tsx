@@ -110,8 +110,9 @@ export function SignIn({ expired }: { expired: boolean }) {
               This account is locked after too many failed sign-ins.
               {lockedFor !== null ? ` Try again in ${minutes(lockedFor)}, at ${lockEnds(lockedFor)}.` : ""}
             </p>
-            {/* A lock yields to the password with a valid code in the same request: the owner's way in that a locker cannot block.
-              Whether this account has an authenticator is not told to someone not signed in, so the offer says when it applies. */}
+            {/* A lock yields to the password with a valid code in the same request: the owner's way in that a locker
+              cannot block. Whether this account has an authenticator is not told to someone not signed in, so the
+              offer says when it applies. */}
             {step.kind === "password" && password !== "" && (
               <p>
                 If you have set up an authenticator app for this account, you can sign in now with your password and its

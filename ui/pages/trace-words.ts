@@ -105,8 +105,8 @@ export function traceHeadline(
   if (last.verdict.startsWith("drop:"))
     return {
       text:
-        `${frame} is dropped ` +
-        `at ${(STAGE_NAMES[last.stage] ?? last.stage).toLowerCase()}: ${stepWords(last, port).replace(/^dropped: /, "")}`,
+        `${frame} is dropped at ${(STAGE_NAMES[last.stage] ?? last.stage).toLowerCase()}: ` +
+        `${stepWords(last, port).replace(/^dropped: /, "")}`,
       tone: "bad",
     };
   return { text: `${frame} stopped at ${STAGE_NAMES[last.stage] ?? last.stage}.`, tone: "neutral" };

@@ -86,8 +86,8 @@ export function Vrfs({ ctx }: { ctx: PageContext }) {
                         target={`VRF ${name}`}
                         onClick={() =>
                           void rows.act(
-                            `Delete ` +
-                              `VRF ${name}? ${row.sessions ? `Its ${row.sessions} sessions are disconnected.` : "It has no sessions."}`,
+                            `Delete VRF ${name}? ` +
+                              (row.sessions ? `Its ${row.sessions} sessions are disconnected.` : "It has no sessions."),
                             () => call(contract.vrfs.remove, { params: { name } }),
                             `VRF ${name} deleted.`,
                             vrfs.reload,

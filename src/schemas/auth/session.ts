@@ -49,7 +49,10 @@ export const authSession = {
       response: {
         status: "totpEnrolmentRequired",
         enrolmentToken:
-          "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiIsImp0aSI6ImM3NDM2YThmNWEyN2QxZmU2N2Y5ZDBjYWUzMzI4ZDk1IiwiYXVkIjoiYm5nLWVucm9sIiwiaWF0IjoxNzk1NzI1MzExLCJleHAiOjE3OTU3MjU5MTF9.a0nMuGrKCMcBcrnHOOq44Iwu7yBYL36pF3NNeBl4cCI",
+          "eyJhbGciOiJIUzI1NiJ9." +
+          "eyJzdWIiOiJhZG1pbiIsImp0aSI6ImM3NDM2YThmNWEyN2QxZmU2N2Y5ZDBjYWUzMzI4ZDk1IiwiYXVkIjoiYm5nLWVucm9sIiwi" +
+          "aWF0IjoxNzk1NzI1MzExLCJleHAiOjE3OTU3MjU5MTF9." +
+          "a0nMuGrKCMcBcrnHOOq44Iwu7yBYL36pF3NNeBl4cCI",
         secret: "N2F3JBY3HOCUGA75F7MUL2YRTTEPYLIB",
         otpauthUri:
           "otpauth://totp/bngfleet%20edge-1:admin?secret=N2F3JBY3HOCUGA75F7MUL2YRTTEPYLIB&issuer=bngfleet%20edge-1",
@@ -72,7 +75,10 @@ export const authSession = {
     examples: {
       body: {
         enrolmentToken:
-          "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiIsImp0aSI6ImE1YTI1MzMyOTQ5YTgyMWM1MGQ0YjFmMzdlOTkxNWQ1IiwiYXVkIjoiYm5nLWVucm9sIiwiaWF0IjoxNzk1NzI1MTU4LCJleHAiOjE3OTU3MjU3NTh9.uEqKE0AvZTw2SgSdbJlWu3eo0T4jYU7fkQdlIUeUs7Q",
+          "eyJhbGciOiJIUzI1NiJ9." +
+          "eyJzdWIiOiJhZG1pbiIsImp0aSI6ImE1YTI1MzMyOTQ5YTgyMWM1MGQ0YjFmMzdlOTkxNWQ1IiwiYXVkIjoiYm5nLWVucm9sIiwi" +
+          "aWF0IjoxNzk1NzI1MTU4LCJleHAiOjE3OTU3MjU3NTh9." +
+          "uEqKE0AvZTw2SgSdbJlWu3eo0T4jYU7fkQdlIUeUs7Q",
         totpCode: "492039",
       },
       response: {
