@@ -1,4 +1,4 @@
-/** Routing configuration: BGP, static routes and the IGP as configured, the section replaced whole or a list at a time. */
+/** Routing configuration: BGP, static routes and the IGP as configured, replaced as a section or a list at a time. */
 import { commitMeta } from "../../src/schemas/commit.ts";
 import type { Caller } from "../../src/schemas/operation.ts";
 import type { EditValue } from "../../src/config/edit.ts";
