@@ -1,23 +1,22 @@
 /**
- * The appliance's data plane as the Worker reaches it: the seeded simulation
- * (simulator/), its clock, its persistence in SQLite, and the operator
- * actions on it with their audit trail. Reads return the spec's wire shapes;
- * refusals come back as the shared tagged union.
+ * The appliance's data plane: the seeded simulation (simulator/) with what
+ * only it owns — the clock and its lead over the wall clock, the snapshot in
+ * SQLite, the log streams, the log and step watchers, the alert sinks'
+ * fan-out, and the tables the core hot-applies (source-VRF rules, the
+ * capture allowlist, pools, RADIUS). Each section's operations live in its
+ * port (durable-objects/ports/), which reads and writes the model through
+ * `model` and maps its failure reasons with ports/reasons.ts.
  */
 import {
   Gateway,
   compileSteering,
-  sessionSteering,
   type FieldValue,
-  type InjectRequest,
   type LocalInstallReport,
-  type LocalKind,
   type LicenceTerms,
   type LocalSubscriber,
   type ModelViews,
   type LogEntry,
   type PortBlockRecord,
-  type PingRequest,
   type PoolSettings,
   type Profile,
   type RadiusServerSettings,
@@ -28,16 +27,16 @@ import {
   type ServerHealth,
   type Severity,
   type SourceVrfRule,
+  type SteeringTable,
 } from "../simulator/index.ts";
 import { decodeSnapshot } from "../simulator/snapshot.ts";
 import type { AlertNotification } from "../src/schemas/alarms.ts";
 import { ScenarioAction } from "../src/schemas/scenario.ts";
-import { AlarmNotifier, notification } from "../simulator/alert-fanout.ts";
-import type { AlarmSeverity } from "../simulator/vocabulary.ts";
+import { AlarmNotifier } from "../simulator/alert-fanout.ts";
 import { AlertSinks, type SinkSettings } from "./alert-sinks.ts";
 import type { WatchSink } from "../simulator/control-plane-watch.ts";
-import { parseAddress, parsePrefix, prefixHas } from "../simulator/prefix.ts";
 import { refuse, type Outcome } from "../src/schemas/outcome.ts";
+import { refusalFor } from "./ports/reasons.ts";
 import type { DataPlaneScrape } from "../src/metrics/families.ts";
 import type { HardwareIdentity } from "../simulator/hardware.ts";
 import type { UpgradePlan } from "../simulator/upgrade-plan.ts";
@@ -73,6 +72,23 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve
 
 /** A source-VRF rule as the data plane applies it (simulator/steering.ts). */
 export type { SourceVrfRule };
+
+/** The model as the ports reach it: every section's read views and the writes of an operator's act. */
+export type PortModel = ModelViews &
+  Pick<
+    Gateway,
+    | "disconnect"
+    | "clearAlarm"
+    | "identifyBinding"
+    | "startCapture"
+    | "stopCapture"
+    | "inject"
+    | "countEmitted"
+    | "ping"
+  > & {
+    /** The running profile (its ports name an injected frame's ingress). */
+    readonly profile: Gateway["profile"];
+  };
 
 export class DataPlane {
   readonly #sql: SqlStorage;
@@ -248,12 +264,22 @@ export class DataPlane {
   }
 
   /**
-   * The model's read views, one per API section (simulator/views.ts): a port reads
-   * `dataPlane().model.sessions.summary()` straight; the data plane adds only what it
-   * owns (steering, refusals as outcomes, its drivers' losses) in methods of its own.
+   * The model as the sections' ports reach it (durable-objects/ports/): its read views (simulator/views.ts) and the
+   * writes an operator's act makes, each answering the model's own outcome. A port reads
+   * `dataPlane().model.sessions.summary()` straight, and writes with `model.disconnect(id)` inside `atInstant`.
    */
-  get model(): ModelViews {
+  get model(): PortModel {
     return this.#gateway;
+  }
+
+  /** The running source-VRF rules, compiled (`setSourceVrfRules`): a session's steering, an injected frame's VRF. */
+  get steering(): SteeringTable {
+    return this.#steering;
+  }
+
+  /** The running `captures.mirrorAllowlist` (`setCaptureAllowlist`); empty allows every destination. */
+  get captureAllowlist(): readonly string[] {
+    return this.#allowlist;
   }
 
   /** Appends an event from outside the model at the appliance's now, or at `atMs` (an instant `eventInstant` gave). */
@@ -277,40 +303,9 @@ export class DataPlane {
     }
   }
 
-  sessionDetail(id: number) {
-    const result = this.#gateway.sessions.detail(id);
-    if (!result.ok) return refuse("not-found", `no session ${id}`);
-    return { ok: true as const, session: { ...result.session, steering: this.#steeringOf(result.session) } };
-  }
-
   /** Hot-applies `sourceVrfRules`: which rule (if any) routes a session's traffic into another VRF. */
   setSourceVrfRules(rules: SourceVrfRule[]): void {
     this.#steering = compileSteering(rules);
-  }
-
-  /**
-   * The first rule (in configuration order) whose ingest VRF is the session's and whose source subnets hold its
-   * address.
-   */
-  #steeringOf(session: { vrf: string; ipv4: string; ipv6: string | null }): { rule: string; targetVrf: string } | null {
-    return sessionSteering(this.#steering, session);
-  }
-
-  sessionRates(id: number) {
-    const result = this.#gateway.sessions.rates(id);
-    return result.ok ? { ok: true as const, rates: result.rates } : refuse("not-found", `no session ${id}`);
-  }
-
-  /** Force-disconnects a session; its addresses, CGN binding and capture are freed. Audited. */
-  disconnect(id: number, actor: string): Outcome<{ sessionId: number }> {
-    const detail = this.#gateway.sessions.detail(id);
-    if (!detail.ok) return refuse("not-found", `no session ${id}`);
-    // The teardown's entries and the audit entry carry one instant, the act's.
-    this.atInstant(this.eventInstant(), () => {
-      this.#gateway.disconnect(id, "admin-reset");
-      this.log("notice", "audit.session.disconnect", { sessionId: id, username: detail.session.username, actor });
-    });
-    return { ok: true, sessionId: id };
   }
 
   // ── local subscribers ────────────────────────────────────────────────────
@@ -328,20 +323,6 @@ export class DataPlane {
     return online;
   }
 
-  /** The live session of a local subscriber: 404 when it is not configured or offline. */
-  localSession(kind: LocalKind, key: string) {
-    const result = this.#gateway.localSubscribers.session(kind, key);
-    if (result.ok)
-      return { ok: true as const, session: { ...result.session, steering: this.#steeringOf(result.session) } };
-    return result.reason === "offline"
-      ? refuse(
-          "not-found",
-          `local ${kind} subscriber '${key}' has no live session (offline; it connects ` +
-            `within a sub-step of being configured, and retries every minute when it cannot)`,
-        )
-      : refuse("not-found", `no local ${kind} subscriber '${key}'`);
-  }
-
   /**
    * Hot-applies the configured address pools (at open and on every commit
    * that touches them). A refusal cannot follow a validated commit; should
@@ -350,11 +331,6 @@ export class DataPlane {
   setPools(pools: PoolSettings[]): void {
     const result = this.#gateway.setPools(pools);
     if (!result.ok) this.log("error", "config.apply-failed", { key: "addressPools", issues: result.issues.join("; ") });
-  }
-
-  poolAllocations(name: string, offset: number, limit: number) {
-    const result = this.#gateway.pools.allocations(name, { offset, limit });
-    return result.ok ? { ok: true as const, page: result.page } : refuse("not-found", `no address pool '${name}'`);
   }
 
   /**
@@ -377,21 +353,6 @@ export class DataPlane {
    */
   watchPortBlocks(listener: (record: PortBlockRecord) => void): () => void {
     return this.#gateway.onPortBlock(listener);
-  }
-
-  /** Identifies an auto-learned binding (super-user); Identify events per port block come from the model. Audited. */
-  identifyBinding(bindingIndex: number, subscriberId: string, actor: string) {
-    const result = this.#gateway.identifyBinding(bindingIndex, subscriberId);
-    if (!result.ok) {
-      return result.reason === "unknown-binding"
-        ? refuse("not-found", `no CGN binding ${bindingIndex}`)
-        : refuse(
-            "conflict",
-            `binding ${bindingIndex} is not auto-learned; only anonymous auto-learned bindings can be identified`,
-          );
-    }
-    this.log("notice", "audit.cgn.identify", { bindingIndex, subscriberId, actor });
-    return { ok: true as const, binding: result.binding };
   }
 
   /**
@@ -468,13 +429,6 @@ export class DataPlane {
   /** Changes whenever the live sessions may have (routes derived from them can be kept until it does). */
   sessionsVersion(): string {
     return this.#gateway.sessionsVersion;
-  }
-
-  l2tpTunnel(localTunnelId: number) {
-    const result = this.#gateway.l2tp.tunnel(localTunnelId);
-    return result.ok
-      ? { ok: true as const, tunnel: result.tunnel }
-      : refuse("not-found", `no L2TP tunnel with local tunnel id ${localTunnelId}`);
   }
 
   /**
@@ -724,36 +678,6 @@ export class DataPlane {
     for (const stream of [...this.#streams.values()]) stream.recheck();
   }
 
-  clearAlarm(id: string, instance: string | null, actor: string) {
-    // The alarm's clear (and its notification's sentUtc) and the audit entry carry one instant, the act's.
-    return this.atInstant(this.eventInstant(), () => {
-      const result = this.#gateway.clearAlarm(id, instance);
-      this.log("notice", "audit.alarm.clear", { id, instance, cleared: result.cleared, actor });
-      return result;
-    });
-  }
-
-  /**
-   * Sends a synthetic alert of the given severity through the real fan-out; returns the notification the sinks receive.
-   */
-  alertTest(severity: AlarmSeverity, text: string | null, actor: string): AlertNotification {
-    // Sent at the instant of the request: the audit entry, `sentUtc` and the alarm's raise agree to the millisecond.
-    const nowMs = this.#gateway.eventInstant();
-    this.log("notice", "audit.alarm.test", { severity, actor }, nowMs);
-    const alarm = {
-      id: "alert.test",
-      instance: null,
-      severity,
-      firstRaisedUtc: new Date(nowMs).toISOString(),
-      ageSeconds: 0,
-      text: text ?? `Test alert from ${this.#appliance}`,
-      context: { requestedBy: actor },
-    };
-    const sent = notification("test", this.#appliance, nowMs, alarm, this.#gateway.alarms.list().countBySeverity);
-    this.#sinks.send(sent);
-    return sent;
-  }
-
   /**
    * Hot-applies `alarms.sinks` (credentials included: this comes from the object, not the Worker) and
    * `alarms.webhookAllowlist`.
@@ -767,6 +691,11 @@ export class DataPlane {
     return this.#sinks.states();
   }
 
+  /** Sends a notification through the push sinks' fan-out (the alarms the model raises and clears go by themselves). */
+  alert(notification: AlertNotification): void {
+    this.#sinks.send(notification);
+  }
+
   /** Resolves when no alert delivery attempt is under way (a sink waiting to retry is not waited for). */
   alertsSettled(): Promise<void> {
     return this.#sinks.settled();
@@ -777,109 +706,6 @@ export class DataPlane {
   /** Hot-applies `captures.mirrorAllowlist` from a configuration commit: the next capture request is judged by it. */
   setCaptureAllowlist(allowlist: string[]): void {
     this.#allowlist = [...allowlist];
-  }
-
-  /** Starts mirroring a session; refuses a destination outside the configured allowlist. Audited. */
-  startCapture(
-    sessionId: number,
-    destinationIp: string,
-    maxPackets: number | null,
-    maxDurationSeconds: number | null,
-    actor: string,
-  ) {
-    const address = parseAddress(destinationIp.trim());
-    if (!address)
-      return refuse("invalid", `destinationIp '${destinationIp}' is not an IP address`, { pointer: "#/destinationIp" });
-    if (
-      this.#allowlist.length > 0 &&
-      !this.#allowlist.some((entry) => {
-        const prefix = parsePrefix(entry, false);
-        return prefix !== null && prefixHas(prefix, address.family, address.value);
-      })
-    ) {
-      return refuse("forbidden", `destination ${destinationIp} is not on the capture mirror allowlist`);
-    }
-    const result = this.#gateway.startCapture(sessionId, destinationIp, maxPackets, maxDurationSeconds);
-    if (!result.ok) {
-      switch (result.reason) {
-        case "unknown-session":
-          return refuse("not-found", `no session ${sessionId}`);
-        case "already-capturing":
-          return refuse("conflict", `session ${sessionId} already has an active capture`);
-        default:
-          return refuse("invalid", `the capture request is invalid (${result.reason})`);
-      }
-    }
-    this.log("notice", "audit.capture.start", { sessionId, destinationIp, maxPackets, maxDurationSeconds, actor });
-    return { ok: true as const, capture: result.capture };
-  }
-
-  stopCapture(sessionId: number, actor: string) {
-    const result = this.#gateway.stopCapture(sessionId);
-    if (!result.ok) return refuse("not-found", `session ${sessionId} has no active capture`);
-    this.log("notice", "audit.capture.stop", { sessionId, actor });
-    return { ok: true as const, status: result.status, sessionId };
-  }
-
-  // ── diagnostics ──────────────────────────────────────────────────────────
-
-  /**
-   * Traces a synthetic frame through the pipeline under the running
-   * source-VRF rules. A dry run changes nothing; `emit: true` transmits the
-   * frame if it reaches the egress, and is audited either way.
-   */
-  inject(request: InjectRequest, actor: string) {
-    const traced = this.#gateway.inject(request, this.#steering);
-    if (!traced.ok) {
-      switch (traced.reason) {
-        case "unknown-port":
-          return refuse(
-            "invalid",
-            `port ${request.port} is not a data-plane port of this appliance ` +
-              `(ports: ${this.#gateway.profile.ports.map((p) => p.portId).join(", ")})`,
-            { pointer: "#/port" },
-          );
-        case "bad-source":
-          return refuse("invalid", `source '${request.source}' is not an IP address`, { pointer: "#/source" });
-        case "bad-destination":
-          return refuse("invalid", `destination '${request.destination}' is not an IP address`, {
-            pointer: "#/destination",
-          });
-        case "family-mismatch":
-          return refuse("invalid", "destination must be of the same address family as source", {
-            pointer: "#/destination",
-          });
-        default: {
-          const never: never = traced.reason;
-          return refuse("invalid", `the inject request is invalid (${String(never)})`);
-        }
-      }
-    }
-    const { result } = traced;
-    if (request.emit === true) {
-      const last = result.steps[result.steps.length - 1];
-      if (result.emitted && last) this.#gateway.countEmitted(last.a, result.frameBytes);
-      this.log("notice", "audit.diagnostics.inject", {
-        port: request.port,
-        source: request.source,
-        destination: request.destination,
-        frameBytes: result.frameBytes,
-        emitted: result.emitted,
-        egressPortId: result.emitted ? (last?.a ?? null) : null,
-        lastStage: last?.stage ?? null,
-        verdict: last?.verdict ?? null,
-        actor,
-      });
-    }
-    return { ok: true as const, result };
-  }
-
-  /** An ICMP echo from the forwarding plane inside a VRF the caller has resolved against the configuration. */
-  ping(request: PingRequest) {
-    const result = this.#gateway.ping(request);
-    return result.ok
-      ? { ok: true as const, result: result.result }
-      : refuse("invalid", `destination '${request.destination}' is not an IP address`, { pointer: "#/destination" });
   }
 
   // ── scenario control ─────────────────────────────────────────────────────
@@ -902,11 +728,7 @@ export class DataPlane {
       parsed.data.action === "advance-clock"
         ? await this.#gateway.advanceClock(parsed.data.seconds, yieldToEventLoop)
         : this.#gateway.scenario(parsed.data);
-    if (!result.ok) {
-      return result.reason === "fill-too-large"
-        ? refuse("invalid", "the fill would reserve more blocks than one action may (2,097,152)")
-        : refuse("not-found", `${result.reason.replace("unknown-", "no such ")} in this appliance's profile`);
-    }
+    if (!result.ok) return refusalFor(result, { inProfile: true });
     // An advanced clock stays advanced (simulated time keeps its lead over the wall clock), stored at once: a reopen
     // re-simulates up to it.
     const offsetMs = Math.max(this.#offsetMs, this.#gateway.nowMs - Date.now());

@@ -221,7 +221,7 @@ export class RoutingStore {
         const prefixes = strings(item.values.additionalRoutes);
         const sessionId = online[`${kind}/${item.key}`];
         if (prefixes.length === 0 || sessionId === undefined) continue;
-        const detail = dataPlane.sessionDetail(sessionId);
+        const detail = dataPlane.model.sessions.detail(sessionId);
         if (!detail.ok) continue;
         const s = detail.session;
         const iface = `${s.encap === "ipoe" ? "ipoe" : "ppp"}${s.id}`;

@@ -260,17 +260,19 @@ export class Gateway {
     return this.#report(due - skipped, skipped);
   }
 
-  /** Force-disconnects one session, freeing its addresses, binding and capture. */
+  /** Force-disconnects one session, freeing its addresses, binding and capture; answers whose session it was. */
   disconnect(
     id: number,
     cause = "admin-reset",
-  ): { ok: true; sessionId: number } | { ok: false; reason: "unknown-session" } {
+  ): { ok: true; sessionId: number; username: string } | { ok: false; reason: "unknown-session" } {
     const m = this.#m;
     const slot = m.store.slotOf(id);
     if (slot < 0) return { ok: false, reason: "unknown-session" };
+    // Read before the teardown frees the slot.
+    const username = m.usernameOf(slot);
     teardownSession(m, slot, cause, true);
     evaluateAlarms(m);
-    return { ok: true, sessionId: id };
+    return { ok: true, sessionId: id, username };
   }
 
   // Local subscribers

@@ -2,12 +2,16 @@
 import { l2tp } from "../../src/schemas/l2tp.ts";
 import type { ApplianceCore } from "../core.ts";
 import type { PortsOf } from "./port-table.ts";
-import { answerIn, serves } from "./serves.ts";
+import { refusalFor } from "./reasons.ts";
+import { serves } from "./serves.ts";
 
 export function l2tpPorts(core: Pick<ApplianceCore, "dataPlane">) {
   const dataPlane = () => core.dataPlane();
   return {
     tunnels: serves(l2tp.tunnels, () => dataPlane().model.l2tp.tunnels()),
-    tunnel: serves(l2tp.tunnel, (_, { params }) => answerIn(dataPlane().l2tpTunnel(params.id), "tunnel")),
+    tunnel: serves(l2tp.tunnel, (_, { params }) => {
+      const found = dataPlane().model.l2tp.tunnel(params.id);
+      return found.ok ? found.tunnel : refusalFor(found, { localTunnelId: params.id });
+    }),
   } satisfies PortsOf<"l2tp">;
 }

@@ -8,9 +8,11 @@ import type { CommitSummary } from "../../src/schemas/commit.ts";
 import type { Kind as LocalKind } from "../../src/schemas/local-subscribers.ts";
 import type { Caller } from "../../src/schemas/operation.ts";
 import { refuse, type Outcome } from "../../src/schemas/outcome.ts";
+import { sessionSteering } from "../../simulator/index.ts";
 import type { ApplianceCore } from "../core.ts";
 import type { PortsOf } from "./port-table.ts";
 import { keyedList } from "./keyed-list.ts";
+import { refusalFor } from "./reasons.ts";
 
 export function localSubscriberPorts(core: Pick<ApplianceCore, "config" | "dataPlane">) {
   const config = () => core.config();
@@ -79,6 +81,14 @@ export function localSubscriberPorts(core: Pick<ApplianceCore, "config" | "dataP
     getPppoe: (_: Caller, key: string) => localRecord("pppoe", key),
     replacePppoe: replace("pppoe", (key) => ({ username: key })),
     removePppoe: local.pppoe.remove,
-    session: (_: Caller, kind: LocalKind, key: string) => dataPlane().localSession(kind, key),
+    // The live session of a local subscriber, steered as a session's detail is; not found when unknown or offline.
+    session: (_: Caller, kind: LocalKind, key: string) => {
+      const found = dataPlane().model.localSubscribers.session(kind, key);
+      if (!found.ok) return refusalFor(found, { kind, key });
+      return {
+        ok: true as const,
+        session: { ...found.session, steering: sessionSteering(dataPlane().steering, found.session) },
+      };
+    },
   } satisfies PortsOf<"localSubscribers">;
 }

@@ -70,7 +70,7 @@ describe("accounting records", () => {
     g.step(10);
     const detail = g.sessions.detail(victim.id);
     if (!detail.ok) throw new Error("gone");
-    expect(g.disconnect(victim.id)).toEqual({ ok: true, sessionId: victim.id });
+    expect(g.disconnect(victim.id)).toEqual({ ok: true, sessionId: victim.id, username: detail.session.username });
     const stop = records.find((r) => r.statusType === "Stop" && r.sessionId === String(victim.id));
     expect(stop).toMatchObject({
       username: victim.username,

@@ -54,7 +54,7 @@ describe("session detail, rates and disconnect", () => {
     }
   });
 
-  it("frees every address and binding of a disconnected session", () => {
+  it("frees every address and binding of a disconnected session, and names whose it was", () => {
     const g = gateway(profile(), 63, 600);
     const s = g.sessions.list({ vrf: "cgn-inside", limit: 500 }).items.find((x) => {
       const d = g.sessions.detail(x.id);
@@ -63,7 +63,7 @@ describe("session detail, rates and disconnect", () => {
     if (!s) throw new Error();
     const before = g.cgn.status().activeBindings;
     const pd = g.sessions.detail(s.id);
-    expect(g.disconnect(s.id)).toEqual({ ok: true, sessionId: s.id });
+    expect(g.disconnect(s.id)).toEqual({ ok: true, sessionId: s.id, username: s.username });
     expect(g.sessions.detail(s.id)).toEqual({ ok: false, reason: "unknown-session" });
     expect(g.disconnect(s.id)).toEqual({ ok: false, reason: "unknown-session" });
     expect(g.cgn.status().activeBindings).toBe(before - 1);
