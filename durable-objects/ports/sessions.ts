@@ -13,7 +13,8 @@ export function sessionPorts(core: Pick<ApplianceCore, "dataPlane">) {
   return {
     list: (_: Caller, query: SessionQuery) => dataPlane().model.sessions.listText(query),
     summary: serves(sessions.summary, () => dataPlane().model.sessions.summary()),
-    // The model's detail with the source-VRF rule (if any) that steers the session's traffic, as the data plane runs it.
+    // The model's detail with the source-VRF rule (if any) that steers the session's traffic, as the data plane
+    // runs it.
     get: serves(sessions.get, (_, { params }) => {
       const found = dataPlane().model.sessions.detail(params.id);
       if (!found.ok) return refusalFor(found, { sessionId: params.id });
