@@ -3,7 +3,9 @@
  * operation is named by its contract reference (`call(contract.x.y, …)`,
  * `useCall`, `<ActionForm operation={…}>`, `operation:` in the section
  * catalogue), never by a path written by hand,
- * so a renamed path or field fails the UI's typecheck instead of a page.
+ * so a renamed path or field fails the UI's typecheck instead of a page;
+ * and the browser's transports (fetch, XMLHttpRequest, EventSource,
+ * WebSocket) are the typed client's and the live channel's alone.
  * Read with the TypeScript parser, as the layer test reads imports.
  */
 import { readFileSync } from "node:fs";
@@ -14,6 +16,11 @@ import { ROOT, sourceFiles } from "./import-graph.ts";
 
 /** The UI's ways to the API that take a path as their first argument (the old string-path forms among them). */
 const PATH_TAKERS = new Set(["api", "apiUrl", "useResource", "upload", "call", "useCall"]);
+
+/** The browser's own ways to a server: only the typed client and the live channel hold them. */
+const TRANSPORTS = new Set(["fetch", "XMLHttpRequest", "EventSource", "WebSocket"]);
+/** Where the transports may be used: the typed client (ui/api.ts) and the live channel's socket (ui/live.ts). */
+const TRANSPORT_HOMES = new Set(["ui/api.ts", "ui/live.ts"]);
 
 /** Whether an expression is a path written by hand: `"/…"`, `` `/…` `` or `` `${base}/…` ``. */
 function isHandWrittenPath(node: ts.Expression): boolean {
@@ -63,6 +70,17 @@ export function handWrittenPaths(file: string, text: string): string[] {
           at(attribute, `<ActionForm ${attribute.getText(source)}>`);
       }
     }
+    // A transport used outside its homes must be given a URL made from a contract reference (`pathOf(contract.…)`).
+    const transport =
+      ts.isCallExpression(node) && ts.isIdentifier(node.expression)
+        ? node.expression.text
+        : ts.isNewExpression(node) && ts.isIdentifier(node.expression)
+          ? node.expression.text
+          : null;
+    if (transport !== null && TRANSPORTS.has(transport) && !TRANSPORT_HOMES.has(file)) {
+      const target = (node as ts.CallExpression | ts.NewExpression).arguments?.[0]?.getText(source) ?? "";
+      if (!/pathOf\(contract\./.test(target)) at(node, `${transport}(${target}) outside the typed client`);
+    }
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -82,6 +100,9 @@ describe("the web UI's calls", () => {
       'const link = <a href="/sessions/42">a page of the UI</a>;',
       'const reads = [{ title: "Pools", path: "/address-pools" }, { title: "Settings", ' +
         "operation: contract.cgnConfig.settings }];",
+      'const raw = await fetch("/api/v1/alarms");',
+      "const stream = new EventSource(apiUrl(pathOf(contract.logs.stream), { sinceSeq: 1 }));",
+      "const socket = new WebSocket(`${location.origin}/live`);",
     ].join("\n");
     expect(handWrittenPaths("ui/pages/example.tsx", text)).toEqual([
       'ui/pages/example.tsx:1 useResource("/auth/tokens")',
@@ -91,6 +112,8 @@ describe("the web UI's calls", () => {
       'ui/pages/example.tsx:5 <ActionForm method="POST">',
       'ui/pages/example.tsx:5 <ActionForm path="/alarms/test">',
       'ui/pages/example.tsx:9 { path: "/address-pools" }',
+      'ui/pages/example.tsx:10 fetch("/api/v1/alarms") outside the typed client',
+      "ui/pages/example.tsx:12 WebSocket(`${location.origin}/live`) outside the typed client",
     ]);
   });
 
