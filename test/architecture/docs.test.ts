@@ -11,8 +11,8 @@ import { ROOT } from "./import-graph.ts";
 
 const PAGE_LINES = 400;
 /** A path into the repository as the docs write it: `src/http/port.ts`, `docs/running.md`, `scripts/harness/`. */
-const REPOSITORY_PATH =
-  /`((?:src|durable-objects|simulator|test|scripts|launcher|ui|fleet-config|docs|examples|scenarios|grafana)\/[\w./-]+)`/g;
+const FOLDERS = "src|durable-objects|simulator|test|scripts|launcher|ui|fleet-config|docs|examples|scenarios|grafana";
+const REPOSITORY_PATH = new RegExp(`\`((?:${FOLDERS})/[\\w./-]+)\``, "g");
 /** workerd's own sources, which the docs cite by their path in workerd's repository. */
 const ELSEWHERE = /^src\/workerd\//;
 
