@@ -80,8 +80,8 @@ export class Appliance extends DurableObject<Env> implements ApplianceRpc {
   }
 
   /**
-   * A request whose handler runs in the Worker: authorizes the caller for the operation, then runs the one port it asks
-   * for (durable-objects/ports.ts).
+   * A request's one call into its appliance: authorizes the caller for the operation, then runs the one port it asks
+   * for (durable-objects/ports/).
    */
   call(call: PortCall): Promise<PortAnswer> {
     const answer = answerPortCall(this.#core, this.#ports, call);

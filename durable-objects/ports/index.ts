@@ -116,7 +116,7 @@ export async function answerPortCall(core: ApplianceCore, ports: AppliancePorts,
     return {
       ok: false,
       reason: "not-found",
-      detail: `operation ${call.section}.${call.operation} has no port: its handler runs in the object`,
+      detail: `operation ${call.section}.${call.operation} has neither a handler in the Worker nor a port`,
     };
   const caller: Caller = {
     principal: authorized.principal,

@@ -1,7 +1,8 @@
 /**
  * The Worker's side of the appliance's ports: a client typed from
- * `AppliancePorts` (durable-objects/ports.ts) that a handler running in the
- * Worker calls as `ctx.port.sessions.summary()`. It allows one call per
+ * `AppliancePorts` (durable-objects/ports/) that a handler running in the
+ * Worker calls as `ctx.port.sessions.summary()` (and `byPort` for an
+ * operation without one). It allows one call per
  * request, the request's one call into the appliance's object, which
  * authorizes the caller before the method runs; a refusal comes back as the
  * StatusError its reason maps to.

@@ -14,7 +14,7 @@ import type { Outcome } from "../schemas/outcome.ts";
 import { commitResult, type CommitResult, type CommitStamp } from "../schemas/commit.ts";
 
 type InWorker = WorkerContext<unknown, unknown, unknown>;
-/** A commit port of a keyed list (durable-objects/ports.ts, `keyedList`), as the Worker calls it. */
+/** A commit port of a keyed list (durable-objects/ports/keyed-list.ts), as the Worker calls it. */
 type CommitPort = (
   key: string,
   fields: Record<string, EditValue>,

@@ -6,7 +6,7 @@
  * callback is authenticated instead by what the first route stored: the
  * one-time `state`, the PKCE verifier, the ID token's nonce and a cookie that
  * binds the sign-in to the browser that started it. Each leg is one call
- * (durable-objects/sign-in-ports.ts); the state, the binding and the cookies
+ * (durable-objects/ports/auth/oidc.ts); the state, the binding and the cookies
  * are made here.
  */
 import { inWorker, type WorkerContext } from "../../http/route.ts";
