@@ -8,10 +8,10 @@ import type { CommitSummary } from "../../src/schemas/commit.ts";
 import type { Kind as LocalKind } from "../../src/schemas/local-subscribers.ts";
 import type { Caller } from "../../src/schemas/operation.ts";
 import { refuse, type Outcome } from "../../src/schemas/outcome.ts";
-import { sessionSteering } from "../../simulator/index.ts";
 import type { ApplianceCore } from "../core.ts";
 import type { PortsOf } from "./port-table.ts";
 import { keyedList } from "./keyed-list.ts";
+import { steered } from "./sessions.ts";
 import { refusalFor } from "./reasons.ts";
 
 export function localSubscriberPorts(core: Pick<ApplianceCore, "config" | "dataPlane">) {
@@ -85,10 +85,7 @@ export function localSubscriberPorts(core: Pick<ApplianceCore, "config" | "dataP
     session: (_: Caller, kind: LocalKind, key: string) => {
       const found = dataPlane().model.localSubscribers.session(kind, key);
       if (!found.ok) return refusalFor(found, { kind, key });
-      return {
-        ok: true as const,
-        session: { ...found.session, steering: sessionSteering(dataPlane().steering, found.session) },
-      };
+      return { ok: true as const, session: steered(dataPlane().steering, found.session) };
     },
   } satisfies PortsOf<"localSubscribers">;
 }

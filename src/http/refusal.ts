@@ -47,6 +47,16 @@ export function refusalError(refusal: Refusal): StatusError {
   }
 }
 
+/**
+ * A port's answer as it is, or the StatusError it maps to when it is a refusal: no operation's answer has `ok: false`,
+ * only a refusal does (the answer of a port that serves its operation whole, `byPort`).
+ */
+export function answered<T>(answer: T | Refusal): T {
+  if (typeof answer === "object" && answer !== null && (answer as { ok?: unknown }).ok === false)
+    throw refusalError(answer as Refusal);
+  return answer as T;
+}
+
 /** The value of a successful outcome, or the StatusError its refusal maps to. */
 export function unwrap<O extends { ok: boolean }>(result: O): Extract<O, { ok: true }> {
   if (result.ok) return result as Extract<O, { ok: true }>;

@@ -8,8 +8,7 @@ import type { Operation } from "../schemas/contract.ts";
 import type { ApplianceTarget } from "../fleet/context.ts";
 import type { JsonText } from "../../simulator/row-texts.ts";
 import type { Ports } from "./port.ts";
-import { refusalError } from "./refusal.ts";
-import type { Refusal } from "../schemas/outcome.ts";
+import { answered } from "./refusal.ts";
 
 /** A request's headers as the pipeline and its handlers read them: by name, as `Headers.get` does. */
 export type RequestHeaders = Pick<Headers, "get">;
@@ -91,10 +90,6 @@ export function inWorker<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
   return { ...operation, operation, serve };
 }
 
-/** A port's answer is a refusal: no operation's answer has `ok: false` (only a refusal does). */
-const isRefusal = (answer: unknown): answer is Refusal =>
-  typeof answer === "object" && answer !== null && (answer as { ok?: unknown }).ok === false;
-
 /**
  * Serves an operation that has no handler of its own: the port of the same name (durable-objects/ports/, declared with
  * `serves`) takes the validated request and answers the reply, or a refusal thrown as its problem.
@@ -107,9 +102,7 @@ function byPort(section: string, name: string, operation: Operation): Route {
       const port = (ctx.port as unknown as Record<string, Record<string, (request: unknown) => Promise<unknown>>>)[
         section
       ]![name]!;
-      const answer = await port({ params: ctx.params, query: ctx.query, body: ctx.body });
-      if (isRefusal(answer)) throw refusalError(answer);
-      return answer;
+      return answered(await port({ params: ctx.params, query: ctx.query, body: ctx.body }));
     },
   };
 }
