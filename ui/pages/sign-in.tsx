@@ -5,6 +5,7 @@
  * retry, and offers the code step (a lock yields to the password and a valid
  * code); wrong credentials get the server's one neutral message.
  */
+import type { Ref } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { contract } from "bngfleet:contract";
 import { apiUrl, ApiError, call, csrfToken, pathOf, type Answer } from "../api.ts";
@@ -25,6 +26,25 @@ function minutes(seconds: number): string {
 /**
  * The lock's end as the UI writes times, from the answer's Retry-After (the detail's own instant is the API's wording).
  */
+/** The authenticator's six digits, asked at enrolment and at every sign-in with a second factor. */
+function CodeField(props: { input: Ref<HTMLInputElement>; code: string; setCode: (code: string) => void }) {
+  return (
+    <label>
+      Authenticator code
+      <input
+        ref={props.input}
+        name="totpCode"
+        inputMode="numeric"
+        autocomplete="one-time-code"
+        required
+        pattern="[0-9]{6}"
+        value={props.code}
+        onInput={(e) => props.setCode(e.currentTarget.value)}
+      />
+    </label>
+  );
+}
+
 const lockEnds = (seconds: number) => utc(new Date(Date.now() + seconds * 1000).toISOString());
 
 export function SignIn({ expired }: { expired: boolean }) {
@@ -179,19 +199,7 @@ export function SignIn({ expired }: { expired: boolean }) {
           <p>
             Secret: <code data-testid="totp-secret">{step.answer.secret}</code>
           </p>
-          <label>
-            Authenticator code
-            <input
-              ref={codeInput}
-              name="totpCode"
-              inputMode="numeric"
-              autocomplete="one-time-code"
-              required
-              pattern="[0-9]{6}"
-              value={code}
-              onInput={(e) => setCode(e.currentTarget.value)}
-            />
-          </label>
+          <CodeField input={codeInput} code={code} setCode={setCode} />
           <button type="submit" disabled={busy}>
             Confirm and sign in
           </button>
@@ -205,19 +213,7 @@ export function SignIn({ expired }: { expired: boolean }) {
           }}
         >
           <h2>Two-factor code</h2>
-          <label>
-            Authenticator code
-            <input
-              ref={codeInput}
-              name="totpCode"
-              inputMode="numeric"
-              autocomplete="one-time-code"
-              required
-              pattern="[0-9]{6}"
-              value={code}
-              onInput={(e) => setCode(e.currentTarget.value)}
-            />
-          </label>
+          <CodeField input={codeInput} code={code} setCode={setCode} />
           <button type="submit" disabled={busy}>
             Sign in
           </button>
